@@ -1,0 +1,79 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { revalidatePath } from "next/cache";
+import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
+import { prisma } from "@/lib/db/prisma";
+import {
+  addMember,
+  changeMemberRole,
+  createProject,
+  removeMember,
+  renameProject,
+  setProjectArchived,
+} from "@/lib/projects/projects";
+import {
+  addMemberSchema,
+  archiveProjectSchema,
+  changeRoleSchema,
+  createProjectSchema,
+  removeMemberSchema,
+  renameProjectSchema,
+} from "@/lib/projects/projects.validation";
+
+export async function createProjectAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  let projectId = "";
+  const result = await runAction(async (actor) => {
+    const project = await createProject(prisma, actor, createProjectSchema.parse(formValues(formData)));
+    projectId = project.id;
+    return { ok: true };
+  });
+  if (result.ok) redirect(`/projects/${projectId}`);
+  return result;
+}
+
+export async function renameProjectAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const input = renameProjectSchema.parse(formValues(formData));
+    await renameProject(prisma, actor, input);
+    revalidatePath(`/projects/${input.projectId}`);
+    return { ok: true, message: "Renamed." };
+  });
+}
+
+export async function setArchivedAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const values = formValues(formData);
+    const input = archiveProjectSchema.parse({ projectId: values.projectId, archived: values.archived === "true" });
+    await setProjectArchived(prisma, actor, input);
+    revalidatePath(`/projects/${input.projectId}`);
+    return { ok: true, message: input.archived ? "Archived." : "Restored." };
+  });
+}
+
+export async function addMemberAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const input = addMemberSchema.parse(formValues(formData));
+    await addMember(prisma, actor, input);
+    revalidatePath(`/projects/${input.projectId}`);
+    return { ok: true, message: `${input.email} is now ${input.role}.` };
+  });
+}
+
+export async function changeRoleAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const input = changeRoleSchema.parse(formValues(formData));
+    await changeMemberRole(prisma, actor, input);
+    revalidatePath(`/projects/${input.projectId}`);
+    return { ok: true, message: "Role changed." };
+  });
+}
+
+export async function removeMemberAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const input = removeMemberSchema.parse(formValues(formData));
+    await removeMember(prisma, actor, input);
+    revalidatePath(`/projects/${input.projectId}`);
+    return { ok: true, message: "Removed." };
+  });
+}

@@ -1,0 +1,54 @@
+import { notFound } from "next/navigation";
+import { requirePageActor } from "@/app/_server/actor";
+import { ActionForm, Field } from "@/components/action-form";
+import { Card } from "@/components/empty-state";
+import { prisma } from "@/lib/db/prisma";
+import { createUserAction } from "./actions";
+
+export default async function UsersPage() {
+  const actor = await requirePageActor();
+  if (!actor.isAdmin) notFound();
+  const users = await prisma.user.findMany({
+    orderBy: { createdAt: "asc" },
+    select: { id: true, email: true, name: true, isAdmin: true, createdAt: true, _count: { select: { memberships: true } } },
+  });
+  return (
+    <div className="grid gap-6 md:grid-cols-[1fr_20rem]">
+      <div className="flex flex-col gap-4">
+        <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
+        <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="user-list">
+          <thead className="text-xs uppercase text-slate-500">
+            <tr>
+              <th className="px-3 py-2">Email</th>
+              <th>Name</th>
+              <th>Projects</th>
+              <th>Created</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {users.map((user) => (
+              <tr key={user.id}>
+                <td className="px-3 py-2">
+                  {user.email} {user.isAdmin && <span className="rounded bg-slate-100 px-1.5 text-xs">admin</span>}
+                </td>
+                <td>{user.name}</td>
+                <td>{user._count.memberships}</td>
+                <td>{user.createdAt.toLocaleDateString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Card title="New user">
+        <ActionForm action={createUserAction} submitLabel="Create user">
+          <Field label="Name" name="name" required={false} />
+          <Field label="Email" name="email" type="email" autoComplete="off" />
+          <Field label="Initial password" name="password" type="password" autoComplete="new-password" />
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="isAdmin" /> Site admin
+          </label>
+        </ActionForm>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { requirePageActor } from "@/app/_server/actor";
+import { signOutAction } from "@/app/sign-in/actions";
+
+export const dynamic = "force-dynamic";
+
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const actor = await requirePageActor();
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <nav className="mx-auto flex max-w-6xl items-center gap-5 px-4 py-3 text-sm">
+          <Link href="/" className="text-base font-semibold tracking-tight text-slate-900">
+            FrameJury
+          </Link>
+          <Link href="/" className="text-slate-600 hover:text-slate-900">
+            Projects
+          </Link>
+          <Link href="/settings/api-keys" className="text-slate-600 hover:text-slate-900">
+            API keys
+          </Link>
+          {actor.isAdmin && (
+            <Link href="/admin/users" className="text-slate-600 hover:text-slate-900">
+              Users
+            </Link>
+          )}
+          <span className="ml-auto text-slate-500" data-testid="current-user">
+            {actor.email}
+            {actor.isAdmin && <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs">admin</span>}
+          </span>
+          <form action={signOutAction}>
+            <button type="submit" className="text-slate-600 hover:text-slate-900">
+              Sign out
+            </button>
+          </form>
+        </nav>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { ActionForm, Field, RoleSelect } from "@/components/action-form";
+import { Card, EmptyState } from "@/components/empty-state";
+import { roleCan } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { getProject, listMembers } from "@/lib/projects/projects";
+import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction } from "../../actions";
+
+export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  const { actor, role } = await requirePageProjectAccess(projectId);
+  const project = await getProject(prisma, actor, projectId);
+  const members = await listMembers(prisma, actor, projectId);
+  const canManage = roleCan(role, "members.manage");
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight" data-testid="project-name">
+          {project.name}
+        </h1>
+        <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-600">your role: {role}</span>
+        {project.archivedAt && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">archived</span>}
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card title="Videos">
+          <EmptyState title="No videos yet">
+            {roleCan(role, "videos.import")
+              ? "Import a folder of generated clips (e.g. a VBench-2.0 sample folder) to start."
+              : "An owner imports videos; they will show here."}
+          </EmptyState>
+        </Card>
+        <Card title="Judge runs">
+          <EmptyState title="No judge runs yet">Runs of the hallucination pipeline will be listed here.</EmptyState>
+        </Card>
+        <Card title="Reviews">
+          <EmptyState title="Nothing to review yet">Judge scores waiting for human review will appear here.</EmptyState>
+        </Card>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title={`Members (${members.length})`}>
+          <ul className="mb-4 divide-y divide-slate-100" data-testid="member-list">
+            {members.map((member) => (
+              <li key={member.userId} className="flex flex-wrap items-center gap-3 py-2 text-sm">
+                <span className="min-w-0 flex-1 truncate">
+                  {member.name} <span className="text-slate-500">&lt;{member.email}&gt;</span>
+                </span>
+                {canManage ? (
+                  <>
+                    <ActionForm action={changeRoleAction} submitLabel="Set role" variant="secondary" className="flex items-end gap-2">
+                      <input type="hidden" name="projectId" value={projectId} />
+                      <input type="hidden" name="userId" value={member.userId} />
+                      <RoleSelect defaultValue={member.role} />
+                    </ActionForm>
+                    <ActionForm action={removeMemberAction} submitLabel="Remove" variant="danger" className="flex items-end gap-2">
+                      <input type="hidden" name="projectId" value={projectId} />
+                      <input type="hidden" name="userId" value={member.userId} />
+                    </ActionForm>
+                  </>
+                ) : (
+                  <span className="text-xs text-slate-500">{member.role}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+          {canManage && (
+            <ActionForm action={addMemberAction} submitLabel="Add member">
+              <input type="hidden" name="projectId" value={projectId} />
+              <Field label="Email of an existing account" name="email" type="email" />
+              <RoleSelect />
+            </ActionForm>
+          )}
+        </Card>
+
+        {roleCan(role, "project.rename") && (
+          <Card title="Settings">
+            <div className="flex flex-col gap-6">
+              <ActionForm action={renameProjectAction} submitLabel="Rename">
+                <input type="hidden" name="projectId" value={projectId} />
+                <Field label="Project name" name="name" defaultValue={project.name} />
+              </ActionForm>
+              <ActionForm action={setArchivedAction} submitLabel={project.archivedAt ? "Restore project" : "Archive project"} variant="secondary">
+                <input type="hidden" name="projectId" value={projectId} />
+                <input type="hidden" name="archived" value={project.archivedAt ? "false" : "true"} />
+                <p className="text-sm text-slate-500">
+                  Archived projects keep all their data and leave the main project list.
+                </p>
+              </ActionForm>
+            </div>
+          </Card>
+        )}
+      </div>
+    </div>
+  );
+}

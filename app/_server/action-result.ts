@@ -1,0 +1,30 @@
+import "server-only";
+import { z } from "zod";
+import type { Actor } from "@/lib/auth/actor";
+import { AppError, UnauthorizedError } from "@/lib/errors";
+import { getPageActor } from "./actor";
+
+export type ActionResult = { ok: true; message?: string; data?: Record<string, string> } | { ok: false; error: string };
+
+/**
+ * Runs a server action body for a signed-in user and turns expected failures into a message for
+ * the form. Permission checks happen inside the lib functions it calls.
+ */
+export async function runAction(body: (actor: Actor) => Promise<ActionResult>): Promise<ActionResult> {
+  try {
+    const actor = await getPageActor();
+    if (!actor) throw new UnauthorizedError("Your session ended: sign in again.");
+    return await body(actor);
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error: error.message };
+    if (error instanceof z.ZodError) return { ok: false, error: error.issues.map((issue) => issue.message).join(" ") };
+    console.error("Server action failed:", error);
+    return { ok: false, error: "Something went wrong on the server." };
+  }
+}
+
+export function formValues(formData: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of formData.entries()) if (typeof value === "string") values[key] = value;
+  return values;
+}

@@ -1,0 +1,9 @@
+import { databaseIsUp } from "@/lib/db/health";
+
+export const dynamic = "force-dynamic";
+
+// No auth: load balancers and the start script poll this.
+export async function GET() {
+  const up = await databaseIsUp(process.env.DATABASE_URL);
+  return Response.json({ status: up ? "ok" : "degraded", db: up ? "ok" : "down" }, { status: up ? 200 : 503 });
+}

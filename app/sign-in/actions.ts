@@ -1,0 +1,46 @@
+"use server";
+
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { formValues, type ActionResult } from "@/app/_server/action-result";
+import { getAuth } from "@/lib/auth/auth";
+import { createFirstAdmin } from "@/lib/auth/users";
+import { prisma } from "@/lib/db/prisma";
+import { AppError } from "@/lib/errors";
+import { firstAdminSchema, signInSchema } from "./actions.validation";
+
+// One message for every failure, so the form never tells whether an email has an account.
+const SIGN_IN_FAILED = "Wrong email or password.";
+
+export async function signInAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  const parsed = signInSchema.safeParse(formValues(formData));
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+  try {
+    await getAuth().api.signInEmail({ body: parsed.data, headers: await headers() });
+  } catch {
+    return { ok: false, error: SIGN_IN_FAILED };
+  }
+  redirect("/");
+}
+
+export async function createFirstAdminAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  const parsed = firstAdminSchema.safeParse(formValues(formData));
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+  try {
+    await createFirstAdmin(prisma, parsed.data);
+    await getAuth().api.signInEmail({
+      body: { email: parsed.data.email, password: parsed.data.password },
+      headers: await headers(),
+    });
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error: error.message };
+    console.error("First admin creation failed:", error);
+    return { ok: false, error: "Could not create the admin account." };
+  }
+  redirect("/");
+}
+
+export async function signOutAction(): Promise<void> {
+  await getAuth().api.signOut({ headers: await headers() }).catch(() => {});
+  redirect("/sign-in");
+}

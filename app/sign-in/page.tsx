@@ -1,0 +1,42 @@
+import { redirect } from "next/navigation";
+import { getPageActor } from "@/app/_server/actor";
+import { ActionForm, Field } from "@/components/action-form";
+import { hasAnyUser } from "@/lib/auth/users";
+import { prisma } from "@/lib/db/prisma";
+import { createFirstAdminAction, signInAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage() {
+  if (await getPageActor()) redirect("/");
+  const firstRun = !(await hasAnyUser(prisma));
+  return (
+    <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center gap-6 px-4">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">FrameJury</h1>
+        <p className="text-sm text-slate-500">Judge videos with vision LLMs; check the judges with humans.</p>
+      </div>
+      {firstRun ? (
+        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 className="mb-1 font-semibold">Create the admin account</h2>
+          <p className="mb-4 text-sm text-slate-500">
+            FrameJury has no users yet. The first account is the site admin, who creates the other accounts.
+          </p>
+          <ActionForm action={createFirstAdminAction} submitLabel="Create admin and sign in">
+            <Field label="Name" name="name" required={false} autoComplete="name" />
+            <Field label="Email" name="email" type="email" autoComplete="email" />
+            <Field label="Password (at least 8 characters)" name="password" type="password" autoComplete="new-password" />
+          </ActionForm>
+        </section>
+      ) : (
+        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 className="mb-4 font-semibold">Sign in</h2>
+          <ActionForm action={signInAction} submitLabel="Sign in">
+            <Field label="Email" name="email" type="email" autoComplete="email" />
+            <Field label="Password" name="password" type="password" autoComplete="current-password" />
+          </ActionForm>
+        </section>
+      )}
+    </main>
+  );
+}

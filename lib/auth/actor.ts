@@ -1,0 +1,7 @@
+/** Who is asking: the signed-in user or the owner of an API key. */
+export interface Actor {
+  userId: string;
+  email: string;
+  name: string;
+  isAdmin: boolean;
+}

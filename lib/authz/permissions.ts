@@ -1,0 +1,66 @@
+import type { PrismaClient, ProjectRole } from "../generated/prisma/client";
+import { ForbiddenError, NotFoundError } from "../errors";
+import type { Actor } from "../auth/actor";
+
+/**
+ * The one place that decides who may do what in a project. Every page, route handler and server
+ * action goes through `requireProjectAccess` (or `projectRoleOf` for display decisions).
+ *
+ * Site admins act as owners of every project, so they can repair a project whose owners left.
+ */
+export const PROJECT_ACTIONS = [
+  "project.view",
+  "project.rename",
+  "project.archive",
+  "members.manage",
+  "videos.import",
+  "runs.manage",
+  "endpoints.manage",
+  "scores.review",
+  "queues.manage",
+  "export.read",
+] as const;
+export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
+
+const ROLE_ACTIONS: Record<ProjectRole, ReadonlySet<ProjectAction>> = {
+  owner: new Set(PROJECT_ACTIONS),
+  reviewer: new Set<ProjectAction>(["project.view", "scores.review", "export.read"]),
+  viewer: new Set<ProjectAction>(["project.view", "export.read"]),
+};
+
+export function roleCan(role: ProjectRole, action: ProjectAction): boolean {
+  return ROLE_ACTIONS[role].has(action);
+}
+
+/** The actor's effective role in the project, or null when they may not know it exists. */
+export async function projectRoleOf(prisma: PrismaClient, actor: Actor, projectId: string): Promise<ProjectRole | null> {
+  if (actor.isAdmin) {
+    const exists = await prisma.project.findUnique({ where: { id: projectId }, select: { id: true } });
+    return exists ? "owner" : null;
+  }
+  const membership = await prisma.projectMember.findUnique({
+    where: { projectId_userId: { projectId, userId: actor.userId } },
+    select: { role: true },
+  });
+  return membership?.role ?? null;
+}
+
+/**
+ * Resolves the actor's role or throws. A non-member gets NotFound, exactly as for a project that
+ * does not exist, so project ids can't be probed; a member without the right gets Forbidden.
+ */
+export async function requireProjectAccess(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  action: ProjectAction,
+): Promise<ProjectRole> {
+  const role = await projectRoleOf(prisma, actor, projectId);
+  if (!role) throw new NotFoundError("No such project.");
+  if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);
+  return role;
+}
+
+export function requireSiteAdmin(actor: Actor): void {
+  if (!actor.isAdmin) throw new NotFoundError();
+}

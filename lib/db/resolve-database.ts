@@ -1,0 +1,30 @@
+import path from "node:path";
+import { dataDir } from "../config/paths";
+import { databaseUrl, ensureDatabase, startEmbeddedPostgres } from "./embedded-postgres";
+import { applyMigrations } from "./migrate";
+
+export const MIGRATIONS_DIR = path.resolve("prisma/migrations");
+
+export interface ResolvedDatabase {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded server under DATA_DIR/postgres (started, or joined
+ * when another FrameJury process already runs it). Pending migrations are applied either way.
+ */
+export async function resolveDatabase(log: (line: string) => void = () => {}): Promise<ResolvedDatabase> {
+  let resolved: ResolvedDatabase;
+  if (process.env.DATABASE_URL) {
+    resolved = { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+  } else {
+    const port = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;
+    const server = await startEmbeddedPostgres({ dir: path.join(dataDir(), "postgres"), port, log });
+    await ensureDatabase(server.baseUrl, "framejury");
+    resolved = { url: databaseUrl(server.baseUrl, "framejury"), embedded: true, stop: () => server.stop() };
+  }
+  await applyMigrations(resolved.url, MIGRATIONS_DIR, log);
+  return resolved;
+}

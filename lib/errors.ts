@@ -1,0 +1,40 @@
+/** An error whose message is safe to show to the caller, with the HTTP status it maps to. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = "Not found.") {
+    super(404, "not_found", message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = "You are not allowed to do that.") {
+    super(403, "forbidden", message);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = "Sign in or send an API key (Authorization: Bearer <key>).") {
+    super(401, "unauthorized", message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string) {
+    super(400, "invalid_request", message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, "conflict", message);
+  }
+}

@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+export const projectIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid project id.");
+export const projectNameSchema = z.string().trim().min(1, "Give the project a name.").max(200, "At most 200 characters.");
+export const projectRoleSchema = z.enum(["owner", "reviewer", "viewer"]);
+
+export const createProjectSchema = z.object({ name: projectNameSchema });
+export const renameProjectSchema = z.object({ projectId: projectIdSchema, name: projectNameSchema });
+export const archiveProjectSchema = z.object({ projectId: projectIdSchema, archived: z.boolean() });
+export const addMemberSchema = z.object({
+  projectId: projectIdSchema,
+  email: z.string().trim().toLowerCase().pipe(z.email({ message: "Enter a valid email address." })),
+  role: projectRoleSchema,
+});
+export const changeRoleSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64), role: projectRoleSchema });
+export const removeMemberSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64) });

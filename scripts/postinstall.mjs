@@ -1,0 +1,7 @@
+// Runs after `npm install`: generates the Prisma client. Prisma's CLI wants a schema engine path even
+// for `generate`, which does not use it; pointing it at any file keeps it from trying to download one.
+import { spawnSync } from "node:child_process";
+
+const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? "package.json", PRISMA_HIDE_UPDATE_MESSAGE: "1" };
+const result = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "generate"], { stdio: "inherit", env });
+if (result.status !== 0) process.exit(result.status ?? 1);

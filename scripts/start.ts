@@ -1,0 +1,40 @@
+// `npm start`: build when the build is missing or stale, start (or join) the database, apply
+// migrations, then serve the app on PORT. Stops everything it started on Ctrl-C / SIGTERM.
+import { spawn, type ChildProcess } from "node:child_process";
+import { ensureBuild, nextBin } from "./lib/ensure-build";
+import { resolveAppSecret } from "../lib/config/secret";
+import { resolveDatabase } from "../lib/db/resolve-database";
+
+const port = process.env.PORT ?? "3000";
+const log = (line: string) => console.log(`[framejury] ${line}`);
+
+ensureBuild(log);
+
+const secret = resolveAppSecret();
+log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
+const database = await resolveDatabase(log);
+log(`database ready${database.embedded ? " (embedded, data in .data/postgres)" : ""}; migrations applied`);
+
+const children: ChildProcess[] = [];
+const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+const web = spawn(process.execPath, [nextBin(), "start", "-p", port], { stdio: "inherit", env });
+children.push(web);
+
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once("exit", r)) : null)));
+  await database.stop();
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+web.on("exit", (code) => {
+  if (!stopping) {
+    console.error(`[framejury] the web server exited (${code}); stopping.`);
+    void shutdown(code ?? 1);
+  }
+});
+log(`FrameJury is starting on http://localhost:${port}`);
