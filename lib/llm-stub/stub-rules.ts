@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+
+/**
+ * TEST TOOL. Rules of the stand-in LLM: which canned answer a prompt gets. Answers are derived
+ * from a hash of the prompt and images, so they are stable across runs yet differ between videos.
+ */
+export interface StubRequestContext {
+  /** All text parts of all messages, joined by newlines. */
+  text: string;
+  /** Number of image parts in the request. */
+  imageCount: number;
+  /** Stable pseudo-random integer in [0, n) for this request and a salt. */
+  pick(n: number, salt?: string): number;
+  /** True when the request asked for JSON (json_schema or json_object response_format). */
+  wantsJson: boolean;
+}
+
+export interface StubRule {
+  name: string;
+  match: RegExp;
+  respond(context: StubRequestContext): string;
+}
+
+export const STATIC_CATEGORIES = [
+  "geometric_structure",
+  "biological_structure",
+  "lighting_shadow_material",
+  "color_distribution",
+  "depth_of_field_focal_length",
+  "object_composition_scene_semantics",
+  "motion_blur",
+  "physical_phenomenon",
+  "image_quality",
+  "other",
+] as const;
+
+export const DYNAMIC_CATEGORIES = [
+  "clipping",
+  "implausible_fusion",
+  "implausible_appearance_disappearance",
+  "implausible_motion",
+  "implausible_transform",
+  "implausible_penetration",
+  "physical_interaction_error",
+  "logical_interaction_error",
+  "other",
+] as const;
+
+const OBJECTS = ["person_1", "person_2", "dog", "car", "tree", "ball", "cup", "table", "bicycle", "bird"];
+const RELATIONS = ["next to", "holding", "behind", "on", "in front of", "looking at"];
+
+function scores(context: StubRequestContext, categories: readonly string[]): Record<string, number> {
+  // Mostly low scores with an occasional strong one, like a real judge on decent clips.
+  return Object.fromEntries(
+    categories.map((category) => {
+      const roll = context.pick(100, category);
+      return [category, roll < 70 ? roll % 3 : roll < 92 ? 3 + (roll % 4) : 7 + (roll % 4)];
+    }),
+  );
+}
+
+export const DEFAULT_RULES: StubRule[] = [
+  {
+    name: "static-knowledge-graph",
+    match: /Identify objects in the foreground of the frame/i,
+    respond: (context) => {
+      const count = 2 + context.pick(3, "n");
+      const objects = Array.from({ length: count }, (_, i) => OBJECTS[(context.pick(OBJECTS.length, "o") + i * 3) % OBJECTS.length]!);
+      const relations = objects.slice(1).map((object, i) => [objects[0]!, RELATIONS[context.pick(RELATIONS.length, `r${i}`)]!, object]);
+      return JSON.stringify({ objects, relations });
+    },
+  },
+  {
+    name: "dynamic-knowledge-graph",
+    match: /Identify the changes or consistencies of the identified input/i,
+    respond: (context) => {
+      const moves = ["moves slowly to the left", "unchanged", "turns around", "moves closer to the camera", "unchanged"];
+      const changes = Object.fromEntries(OBJECTS.slice(0, 2 + context.pick(3, "n")).map((object, i) => [object, moves[context.pick(moves.length, `m${i}`)]!]));
+      return JSON.stringify({ changes });
+    },
+  },
+  {
+    name: "video-summary",
+    match: /generate a brief and accurate description for the video/i,
+    respond: (context) => {
+      const text = `A short clip in which ${OBJECTS[context.pick(OBJECTS.length, "a")]} and ${OBJECTS[context.pick(OBJECTS.length, "b")]} appear; the camera stays mostly still.`;
+      return context.wantsJson ? JSON.stringify({ summary: text }) : text;
+    },
+  },
+  {
+    name: "inconsistency-check",
+    match: /compare the inconsistency in the two descriptions/i,
+    respond: (context) => JSON.stringify({ score: context.pick(11, "i"), reason: "Simulated judgment from the stub LLM." }),
+  },
+  {
+    name: "static-hallucination",
+    match: /definition of all types of static hallucinations/i,
+    respond: (context) => JSON.stringify({ scores: scores(context, STATIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
+  },
+  {
+    name: "dynamic-hallucination",
+    match: /definition of all type of dynamic hallucinations/i,
+    respond: (context) => JSON.stringify({ scores: scores(context, DYNAMIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
+  },
+  {
+    name: "caption-rubric",
+    match: /assign a score between 0 and 4 to "Model Output"/i,
+    respond: (context) => JSON.stringify({ score: context.pick(5, "c"), reason: "Simulated judgment from the stub LLM." }),
+  },
+];
+
+export const FALLBACK_RULE: StubRule = {
+  name: "fallback",
+  match: /[\s\S]*/,
+  respond: (context) => (context.wantsJson ? JSON.stringify({ answer: "stub" }) : "This is the FrameJury stub LLM. No rule matched the prompt."),
+};
+
+export function makeContext(text: string, imageKeys: string[], wantsJson: boolean): StubRequestContext {
+  const seed = createHash("sha256").update(text).update(imageKeys.join("|")).digest("hex");
+  return {
+    text,
+    imageCount: imageKeys.length,
+    wantsJson,
+    pick(n, salt = "") {
+      const digest = createHash("sha256").update(seed).update(salt).digest();
+      return digest.readUInt32BE(0) % n;
+    },
+  };
+}

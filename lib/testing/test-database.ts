@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { databaseUrl, dropDatabase, ensureDatabase, startEmbeddedPostgres } from "../db/embedded-postgres";
+import { applyMigrations } from "../db/migrate";
+import { MIGRATIONS_DIR } from "../db/resolve-database";
+
+export interface TestServer {
+  /** URL of the maintenance database, for creating more databases. */
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real PostgreSQL server for a test run: the server behind TEST_DATABASE_URL / DATABASE_URL
+ * when one is set, otherwise a throw-away embedded server in a temporary folder.
+ */
+export async function startTestServer(): Promise<TestServer> {
+  const external = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (external) return { baseUrl: databaseUrl(external, "postgres"), stop: async () => {} };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-test-pg-"));
+  fs.chmodSync(dir, 0o755);
+  const server = await startEmbeddedPostgres({ dir: path.join(dir, "data") });
+  return {
+    baseUrl: server.baseUrl,
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh, migrated database on `server`, dropped again by `drop()`. */
+export async function createTestDatabase(server: TestServer, label = "test") {
+  const name = `framejury_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  await ensureDatabase(server.baseUrl, name);
+  const url = databaseUrl(server.baseUrl, name);
+  await applyMigrations(url, MIGRATIONS_DIR);
+  return { name, url, drop: () => dropDatabase(server.baseUrl, name) };
+}
