@@ -34,7 +34,7 @@ export function ActionForm({
         </button>
       </div>
       {result && !result.ok && (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" data-testid="form-error" className="text-sm text-red-700">
           {result.error}
         </p>
       )}

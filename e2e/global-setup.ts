@@ -1,0 +1,42 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { createTestDatabase, startTestServer } from "../lib/testing/test-database";
+import { ensureBuild, nextBin } from "../scripts/lib/ensure-build";
+
+/**
+ * Builds the app if needed, makes a fresh database on a real PostgreSQL server, and serves the
+ * production build against it on E2E_PORT. Returns the teardown.
+ */
+export default async function globalSetup() {
+  ensureBuild((line) => console.log(`[e2e] ${line}`));
+  const server = await startTestServer();
+  const database = await createTestDatabase(server, "e2e");
+  const port = process.env.E2E_PORT!;
+  const app = spawn(process.execPath, [nextBin(), "start", "-p", port], {
+    cwd: path.resolve("."),
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+      APP_URL: `http://localhost:${port}`,
+      PORT: port,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => app.once("exit", resolve));
+  const deadline = Date.now() + 60_000;
+  while (true) {
+    if (app.exitCode !== null) throw new Error(`The app exited (${app.exitCode}) before it answered /api/health.`);
+    const ok = await fetch(`http://localhost:${port}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error("The app did not answer /api/health within 60 s.");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return async () => {
+    app.kill("SIGTERM");
+    await exited;
+    await database.drop();
+    await server.stop();
+  };
+}
