@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { ensureBuild, nextBin } from "./lib/ensure-build";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
+import { seedAdminFromEnv } from "../lib/auth/seed-admin";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -14,6 +15,7 @@ const secret = resolveAppSecret();
 log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
 const database = await resolveDatabase(log);
 log(`database ready${database.embedded ? " (embedded, data in .data/postgres)" : ""}; migrations applied`);
+await seedAdminFromEnv(database.url, log);
 
 const children: ChildProcess[] = [];
 const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
