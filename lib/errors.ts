@@ -38,3 +38,23 @@ export class ConflictError extends AppError {
     super(409, "conflict", message);
   }
 }
+
+/** The same bytes are already in the project: reported, not stored twice. */
+export class DuplicateVideoError extends AppError {
+  constructor(readonly existingVideoId: string, fileName: string) {
+    super(409, "duplicate", `${fileName} is already in this project (same SHA-256 as video ${existingVideoId}); not stored again.`);
+  }
+}
+
+/** The file arrived whole but is not a usable video (empty, not a video, audio only, corrupt). */
+export class UnusableVideoError extends AppError {
+  constructor(reason: string, message: string) {
+    super(422, reason, message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super(413, "too_large", message);
+  }
+}

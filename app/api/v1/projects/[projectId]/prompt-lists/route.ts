@@ -1,0 +1,34 @@
+import { readMultipart } from "@/lib/api/multipart";
+import { withActor } from "@/lib/api/handler";
+import { requireProjectAccess } from "@/lib/authz/permissions";
+import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
+import { projectIdSchema } from "@/lib/projects/projects.validation";
+import { appDeps } from "@/lib/videos/app-deps";
+import { listPromptLists, MAX_PROMPT_LIST_BYTES, savePromptList } from "@/lib/videos/prompt-list-store";
+
+type Params = { projectId: string };
+
+export const GET = withActor<Params>(async (_request, actor, params) =>
+  Response.json({ promptLists: await listPromptLists(appDeps(), actor, projectIdSchema.parse(params.projectId)) }),
+);
+
+/** multipart `file`: a VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json), or txt/CSV/JSONL. */
+export const POST = withActor<Params>(async (request, actor, params) => {
+  const deps = appDeps();
+  const projectId = projectIdSchema.parse(params.projectId);
+  await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
+  let upload: { name: string; text: string } | null = null;
+  await readMultipart(request, async (file) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_PROMPT_LIST_BYTES) throw new PayloadTooLargeError(`Prompt lists may be at most ${MAX_PROMPT_LIST_BYTES} bytes.`);
+      chunks.push(chunk);
+    }
+    upload = { name: file.filename || "prompts.txt", text: Buffer.concat(chunks).toString("utf8") };
+  });
+  const file = upload as { name: string; text: string } | null;
+  if (!file) throw new ValidationError('Send the prompt list as a multipart part named "file".');
+  return Response.json(await savePromptList(deps, actor, projectId, file.name, file.text), { status: 201 });
+});

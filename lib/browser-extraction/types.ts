@@ -1,0 +1,80 @@
+// Shared types of the browser frame-extraction layer: the public result types, the error class, and the
+// message protocol between the main-thread wrapper (frame-extractor.ts) and its worker.
+
+export type DecoderName = "webcodecs" | "ffmpeg.wasm";
+
+export interface VideoProbe {
+  /** End of the last video frame (or of the file), seconds. */
+  durationS: number;
+  /** Average frame rate from packet statistics; null when unknown. */
+  fps: number | null;
+  /** Display size (square pixels, after rotation metadata). */
+  width: number;
+  height: number;
+  /** Normalized codec id: "avc", "hevc", "vp8", "vp9", "av1", or the demuxer's own name for others. */
+  codec: string | null;
+  /** Normalized container id: "mp4", "mov", "webm", "mkv", "mpegts", "ogg", "avi", ... */
+  container: string | null;
+  /** Number of video frames (packets) when it could be counted cheaply; null otherwise. */
+  frameCount: number | null;
+  hasVideo: boolean;
+  hasAudio: boolean;
+}
+
+export interface SampledFrame {
+  /** The requested timestamp (seconds) this frame answers. */
+  timestampS: number;
+  /** Presentation timestamp of the frame actually shown at timestampS (start of its display interval). */
+  frameTimestampS: number;
+  jpeg: Blob;
+  /** Size of the JPEG (longest side ≤ maxSide, aspect kept, never upscaled). */
+  width: number;
+  height: number;
+  /** computeFrameFeatures() of the frame drawn at longest side 64. */
+  features: Float32Array;
+}
+
+export type ExtractionErrorCode = "not_a_video" | "audio_only" | "corrupt" | "unsupported_codec" | "cancelled" | "internal";
+
+export class ExtractionError extends Error {
+  readonly code: ExtractionErrorCode;
+  constructor(code: ExtractionErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ExtractionError";
+    this.code = code;
+  }
+}
+
+export interface SampleOptions {
+  /** Longest side of the output JPEG in pixels (frames are never upscaled). */
+  maxSide: number;
+  /** JPEG quality in (0, 1] like canvas.toBlob; values above 1 are read as percent (e.g. 85). */
+  jpegQuality: number;
+  forceDecoder?: DecoderName;
+}
+
+// ---- worker protocol ----
+
+export interface WorkerConfig {
+  /** Absolute URL of the folder holding core/ and core-mt/ (public/ffmpeg), e.g. "https://host/ffmpeg". */
+  ffmpegBaseUrl: string;
+}
+
+export type WorkerRequest =
+  | { id: number; kind: "probe"; file: Blob; config: WorkerConfig; forceDecoder?: DecoderName }
+  | { id: number; kind: "sample"; file: Blob; config: WorkerConfig; timestampsS: number[]; options: SampleOptions };
+
+export interface WorkerFrame {
+  timestampS: number;
+  frameTimestampS: number;
+  jpeg: Blob;
+  width: number;
+  height: number;
+  features: Float32Array;
+}
+
+export type WorkerResponse =
+  | { id: number; type: "progress"; done: number; total: number }
+  | { id: number; type: "probe"; probe: VideoProbe; decoder: DecoderName }
+  | { id: number; type: "sample"; frames: WorkerFrame[]; decoder: DecoderName }
+  | { id: number; type: "error"; code: ExtractionErrorCode; message: string };

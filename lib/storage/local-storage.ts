@@ -1,0 +1,145 @@
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  StorageIntegrityError,
+  StorageOffsetError,
+  StorageTooLargeError,
+  type ObjectStorage,
+  type StoredObject,
+} from "./object-storage";
+
+const SAFE_KEY = /^[A-Za-z0-9_\-./]+$/;
+
+/** ObjectStorage on a local directory. Writes go to a temp file that is renamed into place. */
+export class LocalStorage implements ObjectStorage {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    if (!SAFE_KEY.test(key) || key.split("/").some((part) => part === "" || part === "." || part === "..")) {
+      throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
+    }
+    return path.join(this.root, "objects", key);
+  }
+
+  private stagingPath(uploadId: string): string {
+    if (!/^[A-Za-z0-9_-]+$/.test(uploadId)) throw new Error("unsafe upload id");
+    return path.join(this.root, "staging", uploadId);
+  }
+
+  async put(key: string, body: Readable | Uint8Array, options: { expectedSha256?: string; maxBytes?: number } = {}): Promise<StoredObject> {
+    const target = this.pathOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.part`;
+    const hash = createHash("sha256");
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (options.maxBytes !== undefined && size > options.maxBytes) {
+          callback(new StorageTooLargeError(`larger than ${options.maxBytes} bytes`));
+          return;
+        }
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    const source = body instanceof Uint8Array ? Readable.from([Buffer.from(body)]) : body;
+    try {
+      await pipeline(source, meter, fs.createWriteStream(temp, { flags: "wx" }));
+      const sha256 = hash.digest("hex");
+      if (options.expectedSha256 && options.expectedSha256 !== sha256) {
+        throw new StorageIntegrityError(`SHA-256 mismatch: expected ${options.expectedSha256}, got ${sha256}`);
+      }
+      await fsp.rename(temp, target);
+      return { key, sha256, size };
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const file = this.pathOf(key);
+    await fsp.access(file);
+    return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      return { size: (await fsp.stat(this.pathOf(key))).size };
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+
+  async move(fromKey: string, toKey: string): Promise<void> {
+    const target = this.pathOf(toKey);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(this.pathOf(fromKey), target);
+  }
+
+  async appendToStaging(uploadId: string, offset: number, body: Readable, maxBytes: number): Promise<number> {
+    const file = this.stagingPath(uploadId);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    const current = await this.stagingSize(uploadId);
+    if (current !== offset) throw new StorageOffsetError(current);
+    let size = current;
+    const limit = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > maxBytes) callback(new StorageTooLargeError(`larger than ${maxBytes} bytes`));
+        else callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, limit, fs.createWriteStream(file, { flags: "a" }));
+    } catch (error) {
+      // A dropped connection leaves the bytes that did arrive; the client resumes from stagingSize.
+      if (error instanceof StorageTooLargeError) await fsp.truncate(file, current);
+      throw error;
+    }
+    return this.stagingSize(uploadId);
+  }
+
+  async stagingSize(uploadId: string): Promise<number> {
+    try {
+      return (await fsp.stat(this.stagingPath(uploadId))).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  async promoteStaging(uploadId: string, key: string, options: { expectedSha256: string; expectedSize: number }): Promise<StoredObject> {
+    const file = this.stagingPath(uploadId);
+    const size = await this.stagingSize(uploadId);
+    if (size !== options.expectedSize) throw new StorageIntegrityError(`received ${size} of ${options.expectedSize} bytes`);
+    const hash = createHash("sha256");
+    await pipeline(fs.createReadStream(file), async function* (source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) hash.update(chunk);
+    });
+    const sha256 = hash.digest("hex");
+    if (sha256 !== options.expectedSha256) {
+      throw new StorageIntegrityError(`SHA-256 mismatch: the client said ${options.expectedSha256}, the bytes that arrived hash to ${sha256}`);
+    }
+    const target = this.pathOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(file, target);
+    return { key, sha256, size };
+  }
+
+  async discardStaging(uploadId: string): Promise<void> {
+    await fsp.rm(this.stagingPath(uploadId), { force: true });
+  }
+
+  async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
+    return use(this.pathOf(key));
+  }
+}

@@ -1,0 +1,44 @@
+import type { Readable } from "node:stream";
+
+/**
+ * Where videos and frames live. Callers only see keys; the default implementation is a local
+ * directory (local-storage.ts) and an S3-compatible one can implement the same interface.
+ */
+export interface ObjectStorage {
+  /**
+   * Stores `body` under `key` atomically (readers never see a partial object). The SHA-256 is
+   * computed on arrival; with `expectedSha256` a mismatch stores nothing and throws
+   * StorageIntegrityError. With `maxBytes` a larger body stores nothing and throws StorageTooLargeError.
+   */
+  put(key: string, body: Readable | Uint8Array, options?: { expectedSha256?: string; maxBytes?: number }): Promise<StoredObject>;
+  /** Streams the object, or the inclusive byte range [start, end]. */
+  get(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  stat(key: string): Promise<{ size: number } | null>;
+  delete(key: string): Promise<void>;
+  /** Moves an object to another key (replacing what is there). */
+  move(fromKey: string, toKey: string): Promise<void>;
+
+  // Resumable uploads: parts appended to a staging object, then promoted to a key.
+  appendToStaging(uploadId: string, offset: number, body: Readable, maxBytes: number): Promise<number>;
+  stagingSize(uploadId: string): Promise<number>;
+  /** Hashes the staged bytes, checks them, and moves them to `key`; the staging object is gone after. */
+  promoteStaging(uploadId: string, key: string, options: { expectedSha256: string; expectedSize: number }): Promise<StoredObject>;
+  discardStaging(uploadId: string): Promise<void>;
+  /** A local path for tools that need a file (server-side probing); local storage returns the file itself. */
+  withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
+}
+
+export interface StoredObject {
+  key: string;
+  sha256: string;
+  size: number;
+}
+
+export class StorageIntegrityError extends Error {}
+export class StorageTooLargeError extends Error {}
+/** The client's offset does not match what is staged: it should resume from `actual`. */
+export class StorageOffsetError extends Error {
+  constructor(readonly actual: number) {
+    super(`The upload is at byte ${actual}.`);
+  }
+}

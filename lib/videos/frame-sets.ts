@@ -1,0 +1,138 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Prisma } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { MAX_FRAME_BYTES } from "../config/limits";
+import { NotFoundError, ValidationError } from "../errors";
+import { frameManifestSchema, frameSetParametersKey, normaliseFrameSetParameters, validateManifest } from "../frames/frame-set-parameters";
+import { frameKey } from "../storage/storage";
+import { jpegInfo } from "../video/jpeg-info";
+import type { VideoDeps } from "./register-video";
+
+/** A frame set is identified by its video's bytes and its canonical parameters. */
+export function frameSetIdentity(videoSha256: string, parametersKey: string): string {
+  return createHash("sha256").update(videoSha256).update("\n").update(parametersKey).digest("hex");
+}
+
+export async function findVideoForActor(deps: VideoDeps, actor: Actor, videoId: string, action: Parameters<typeof requireProjectAccess>[3]) {
+  const video = await deps.prisma.video.findUnique({ where: { id: videoId } });
+  if (!video) throw new NotFoundError("No such video.");
+  try {
+    await requireProjectAccess(deps.prisma, actor, video.projectId, action);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError("No such video.");
+    throw error;
+  }
+  return video;
+}
+
+/**
+ * Stores frames extracted by a client. Everything is checked before anything is written; a
+ * failure part-way removes what was stored. The same parameters twice is a no-op that returns
+ * the existing frame set.
+ */
+export async function createFrameSet(
+  deps: VideoDeps,
+  actor: Actor,
+  videoId: string,
+  input: { parameters: unknown; manifest: unknown; files: Map<string, Uint8Array>; decoder?: string | null },
+) {
+  const { prisma, storage } = deps;
+  const video = await findVideoForActor(deps, actor, videoId, "videos.import");
+
+  const parsedParameters = safe(() => normaliseFrameSetParameters(input.parameters), "parameters");
+  const parametersKey = frameSetParametersKey(parsedParameters);
+  const identity = frameSetIdentity(video.sha256, parametersKey);
+  const existing = await prisma.frameSet.findUnique({ where: { videoId_identity: { videoId, identity } }, select: { id: true } });
+  if (existing) return { frameSetId: existing.id, created: false };
+
+  const manifestResult = frameManifestSchema.safeParse(input.manifest);
+  if (!manifestResult.success) {
+    throw new ValidationError(`manifest: ${manifestResult.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  const manifest = manifestResult.data;
+  const problems = validateManifest(manifest);
+  if (problems.length > 0) throw new ValidationError(`manifest: ${problems.join("; ")}`);
+
+  const named = new Set(manifest.map((frame) => frame.name));
+  const missing = manifest.filter((frame) => !input.files.has(frame.name)).map((frame) => frame.name);
+  const unexpected = [...input.files.keys()].filter((name) => !named.has(name));
+  if (missing.length) throw new ValidationError(`missing file parts for: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`);
+  if (unexpected.length) throw new ValidationError(`file parts not in the manifest: ${unexpected.slice(0, 5).join(", ")}`);
+
+  const frames = manifest.map((frame) => {
+    const bytes = input.files.get(frame.name)!;
+    if (bytes.length > MAX_FRAME_BYTES) throw new ValidationError(`${frame.name} is larger than ${MAX_FRAME_BYTES} bytes`);
+    const info = jpegInfo(bytes);
+    if (!info) throw new ValidationError(`${frame.name} is not a JPEG image`);
+    return { ...frame, bytes, ...info };
+  });
+
+  const frameSetId = randomUUID();
+  const storedKeys: string[] = [];
+  try {
+    const rows: Prisma.FrameCreateManyInput[] = [];
+    for (const frame of frames) {
+      const key = frameKey(video.projectId, frameSetId, frame.index);
+      const stored = await storage.put(key, frame.bytes);
+      storedKeys.push(key);
+      rows.push({
+        frameSetId,
+        index: frame.index,
+        timestampS: frame.timestampS,
+        isKeyFrame: frame.isKeyFrame,
+        cluster: frame.cluster,
+        storageKey: key,
+        sha256: stored.sha256,
+        sizeBytes: stored.size,
+        width: frame.width,
+        height: frame.height,
+      });
+    }
+    await prisma.$transaction([
+      prisma.frameSet.create({
+        data: {
+          id: frameSetId,
+          videoId,
+          identity,
+          parameters: parsedParameters as unknown as Prisma.InputJsonValue,
+          mode: parsedParameters.mode,
+          decoder: input.decoder ?? null,
+          frameCount: frames.length,
+          keyFrameCount: frames.filter((frame) => frame.isKeyFrame).length,
+          createdById: actor.userId,
+        },
+      }),
+      prisma.frame.createMany({ data: rows }),
+      prisma.video.update({ where: { id: videoId }, data: { status: "ready", error: null } }),
+    ]);
+    return { frameSetId, created: true };
+  } catch (error) {
+    await Promise.all(storedKeys.map((key) => storage.delete(key)));
+    if ((error as { code?: string }).code === "P2002") {
+      const winner = await prisma.frameSet.findUniqueOrThrow({ where: { videoId_identity: { videoId, identity } }, select: { id: true } });
+      return { frameSetId: winner.id, created: false };
+    }
+    throw error;
+  }
+}
+
+/** The browser could not decode a stored video: keep the file, say why. */
+export async function recordExtractionError(deps: VideoDeps, actor: Actor, videoId: string, message: string) {
+  await findVideoForActor(deps, actor, videoId, "videos.import");
+  const frameSets = await deps.prisma.frameSet.count({ where: { videoId } });
+  await deps.prisma.video.update({
+    where: { id: videoId },
+    // A video that already has frames stays usable; the error is still shown.
+    data: { status: frameSets > 0 ? "ready" : "failed", error: message },
+  });
+}
+
+function safe<T>(parse: () => T, label: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+    throw new ValidationError(`${label}: ${issues ? issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ") : String(error)}`);
+  }
+}

@@ -1,0 +1,112 @@
+import type { z } from "zod";
+import type { Prisma } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError } from "../errors";
+import { findVideoForActor } from "./frame-sets";
+import type { VideoDeps } from "./register-video";
+import type { listVideosQuerySchema } from "./videos.validation";
+
+type Video = Prisma.VideoGetPayload<object>;
+
+/** The JSON shape of a video in the API (BigInt sizes as numbers). */
+export function videoJson(video: Video) {
+  return {
+    id: video.id,
+    projectId: video.projectId,
+    fileName: video.fileName,
+    relativePath: video.relativePath,
+    sha256: video.sha256,
+    sizeBytes: Number(video.sizeBytes),
+    contentType: video.contentType,
+    status: video.status,
+    error: video.error,
+    prompt: video.prompt,
+    promptTruncated: video.promptTruncated,
+    matchedPrompt: video.matchedPrompt,
+    dimensions: video.dimensions,
+    model: video.model,
+    sampleIndex: video.sampleIndex,
+    seed: video.seed,
+    extra: video.extra,
+    durationS: video.durationS,
+    fps: video.fps,
+    width: video.width,
+    height: video.height,
+    codec: video.codec,
+    container: video.container,
+    frameCount: video.frameCount,
+    createdAt: video.createdAt,
+    url: `/api/v1/videos/${video.id}/file`,
+  };
+}
+
+/** Lists a project's videos; every filter is a whitelisted field, never a raw Prisma object. */
+export async function listVideos(deps: VideoDeps, actor: Actor, projectId: string, query: z.output<typeof listVideosQuerySchema>) {
+  await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
+  const where: Prisma.VideoWhereInput = { projectId };
+  if (query.dimension) where.dimensions = { has: query.dimension };
+  if (query.model) where.model = query.model;
+  if (query.status) where.status = query.status;
+  if (query.prompt) where.prompt = { contains: query.prompt, mode: "insensitive" };
+  const [total, videos] = await Promise.all([
+    deps.prisma.video.count({ where }),
+    deps.prisma.video.findMany({
+      where,
+      orderBy: [{ relativePath: "asc" }, { id: "asc" }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      include: { frameSets: { select: { id: true, keyFrameCount: true, frameCount: true }, orderBy: { createdAt: "asc" }, take: 1 } },
+    }),
+  ]);
+  return {
+    page: query.page,
+    pageSize: query.pageSize,
+    total,
+    videos: videos.map((video) => ({ ...videoJson(video), frameSetCount: video.frameSets.length, keyFrameCount: video.frameSets[0]?.keyFrameCount ?? 0 })),
+  };
+}
+
+export async function getVideoDetail(deps: VideoDeps, actor: Actor, videoId: string) {
+  const video = await findVideoForActor(deps, actor, videoId, "project.view");
+  const frameSets = await deps.prisma.frameSet.findMany({
+    where: { videoId },
+    orderBy: { createdAt: "asc" },
+    include: { frames: { orderBy: { index: "asc" } } },
+  });
+  return {
+    ...videoJson(video),
+    frameSets: frameSets.map((set) => ({
+      id: set.id,
+      mode: set.mode,
+      parameters: set.parameters,
+      decoder: set.decoder,
+      frameCount: set.frameCount,
+      keyFrameCount: set.keyFrameCount,
+      createdAt: set.createdAt,
+      frames: set.frames.map((frame) => ({
+        id: frame.id,
+        index: frame.index,
+        timestampS: frame.timestampS,
+        isKeyFrame: frame.isKeyFrame,
+        cluster: frame.cluster,
+        width: frame.width,
+        height: frame.height,
+        sha256: frame.sha256,
+        url: `/api/v1/frames/${frame.id}/image`,
+      })),
+    })),
+  };
+}
+
+export async function frameForActor(deps: VideoDeps, actor: Actor, frameId: string) {
+  const frame = await deps.prisma.frame.findUnique({ where: { id: frameId }, include: { frameSet: { select: { video: { select: { projectId: true } } } } } });
+  if (!frame) throw new NotFoundError("No such frame.");
+  try {
+    await requireProjectAccess(deps.prisma, actor, frame.frameSet.video.projectId, "project.view");
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError("No such frame.");
+    throw error;
+  }
+  return frame;
+}

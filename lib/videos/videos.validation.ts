@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "sha256 must be 64 lowercase hex characters.");
+
+/** Explicit metadata for a video; any field given wins over what the path says. */
+export const videoMetadataSchema = z
+  .object({
+    prompt: z.string().trim().min(1).max(20_000).optional(),
+    dimension: z.union([z.string().trim().min(1).max(100), z.array(z.string().trim().min(1).max(100)).max(32)]).optional(),
+    model: z.string().trim().min(1).max(200).optional(),
+    sampleIndex: z.number().int().min(0).max(1_000_000).optional(),
+    seed: z.union([z.string().max(100), z.number()]).optional(),
+    extra: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type VideoMetadataInput = z.infer<typeof videoMetadataSchema>;
+
+export const relativePathSchema = z.string().min(1, "The file needs a name.").max(4096);
+
+export const createUploadSchema = z.object({
+  relativePath: relativePathSchema,
+  sizeBytes: z.number().int().min(0),
+  sha256: sha256Schema,
+  /** A generator model from the import form; applies when the path has none. */
+  model: z.string().trim().max(200).optional(),
+  metadata: videoMetadataSchema.optional(),
+});
+
+export const listVideosQuerySchema = z.object({
+  dimension: z.string().max(100).optional(),
+  model: z.string().max(200).optional(),
+  prompt: z.string().max(500).optional(),
+  status: z.enum(["pending_extraction", "ready", "failed"]).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export const extractionErrorSchema = z.object({ message: z.string().trim().min(1).max(2000) });
