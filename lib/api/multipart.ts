@@ -40,7 +40,7 @@ export async function readMultipart(
       fields[name] = value;
     });
     busboy.on("file", (field, stream, info) => {
-      const handled = onFile({ field, filename: info.filename, mimeType: info.mimeType, stream }).catch((error: unknown) => {
+      const handled = onFile({ field, filename: info.filename ?? "", mimeType: info.mimeType, stream }).catch((error: unknown) => {
         stream.resume(); // drain, so busboy can finish and report
         throw error;
       });

@@ -1,23 +1,26 @@
 /**
  * Per-frame descriptor used to tell sampled video frames apart (key-frame selection and scene changes).
  *
- * Layout of the returned Float32Array (FRAME_FEATURE_LENGTH = 320 values):
- *   [0, 256)   16×16 grayscale thumbnail, row-major, top row first. Each value is the area-weighted mean
- *              Rec. 601 luma (0..1) of its cell, multiplied by THUMBNAIL_WEIGHT = 1/16.
- *   [256, 320) 4×4×4 RGB colour histogram, bin = 16·(r >> 6) + 4·(g >> 6) + (b >> 6). Each value is the
+ * Layout of the returned Float32Array (FRAME_FEATURE_LENGTH = 128 values):
+ *   [0, 64)    8×8 grayscale thumbnail, row-major, top row first. Each value is the area-weighted mean
+ *              Rec. 601 luma (0..1) of its cell, multiplied by THUMBNAIL_WEIGHT = 1/8.
+ *   [64, 128)  4×4×4 RGB colour histogram, bin = 16·(r >> 6) + 4·(g >> 6) + (b >> 6). Each value is the
  *              fraction of pixels in that bin (the bins sum to 1), multiplied by HISTOGRAM_WEIGHT = 1/√2.
  *
  * The weights make each part's Euclidean distance lie in [0, 1]: the thumbnail part is the RMS luma
  * difference and the histogram part is the histogram L2 distance over its maximum √2. So layout changes
  * and colour changes count equally, and featureDistance lies in [0, √2] (black vs white is √2).
  *
+ * 8×8 rather than 16×16 because density peaks compares every pair of frames: at 128 values, 2,000 frames
+ * (8 minutes at 4 fps) take a few hundred milliseconds; 320 values would take about a second.
+ *
  * Alpha is ignored: decoded video frames drawn onto a canvas are opaque.
  */
 
-export const THUMBNAIL_SIDE = 16;
-export const HISTOGRAM_LEVELS_PER_CHANNEL = 4;
+export const THUMBNAIL_SIDE = 8;
 const THUMBNAIL_LENGTH = THUMBNAIL_SIDE * THUMBNAIL_SIDE;
-const HISTOGRAM_LENGTH = HISTOGRAM_LEVELS_PER_CHANNEL ** 3;
+/** 4 levels per channel: the bin formula below takes the top two bits of each channel. */
+const HISTOGRAM_LENGTH = 4 * 4 * 4;
 export const FRAME_FEATURE_LENGTH = THUMBNAIL_LENGTH + HISTOGRAM_LENGTH;
 export const HISTOGRAM_OFFSET = THUMBNAIL_LENGTH;
 export const THUMBNAIL_WEIGHT = 1 / THUMBNAIL_SIDE;
@@ -28,7 +31,7 @@ type AxisCoverage = { pixels: number[]; weights: number[] };
 
 /**
  * Splits [0, sourceLength) into THUMBNAIL_SIDE equal cells; a source pixel straddling a cell border
- * contributes in proportion to its overlap, so any size (including fewer than 16 pixels) averages exactly.
+ * contributes in proportion to its overlap, so any size (including fewer pixels than cells) averages exactly.
  */
 function axisCoverage(sourceLength: number): AxisCoverage[] {
   const cellLength = sourceLength / THUMBNAIL_SIDE;

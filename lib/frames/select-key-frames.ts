@@ -42,12 +42,27 @@ function pairwiseDistances(features: Float32Array[]): CondensedDistances {
     const offsetI = i * dimension;
     for (let j = i + 1; j < count; j++) {
       const offsetJ = j * dimension;
-      let sum = 0;
-      for (let k = 0; k < dimension; k++) {
-        const difference = packed[offsetI + k]! - packed[offsetJ + k]!;
-        sum += difference * difference;
+      // Four accumulators let the JIT overlap the multiply-adds; this loop is the whole cost for long videos.
+      let sum0 = 0;
+      let sum1 = 0;
+      let sum2 = 0;
+      let sum3 = 0;
+      let k = 0;
+      for (; k + 3 < dimension; k += 4) {
+        const difference0 = packed[offsetI + k]! - packed[offsetJ + k]!;
+        const difference1 = packed[offsetI + k + 1]! - packed[offsetJ + k + 1]!;
+        const difference2 = packed[offsetI + k + 2]! - packed[offsetJ + k + 2]!;
+        const difference3 = packed[offsetI + k + 3]! - packed[offsetJ + k + 3]!;
+        sum0 += difference0 * difference0;
+        sum1 += difference1 * difference1;
+        sum2 += difference2 * difference2;
+        sum3 += difference3 * difference3;
       }
-      values[cursor++] = Math.sqrt(sum);
+      for (; k < dimension; k++) {
+        const difference = packed[offsetI + k]! - packed[offsetJ + k]!;
+        sum0 += difference * difference;
+      }
+      values[cursor++] = Math.sqrt(sum0 + sum1 + sum2 + sum3);
     }
   }
   return { count, values };
@@ -137,12 +152,13 @@ function densityPeaksOfDistances(distances: CondensedDistances, cutoff: number):
   const gamma = new Float64Array(count);
   const nearestHigher = new Int32Array(count).fill(-1);
 
-  // dc = 0 is the kernel's limit: only exact duplicates count as neighbours.
-  const kernel = cutoff > 0 ? (distance: number) => Math.exp(-((distance / cutoff) ** 2)) : (distance: number) => (distance === 0 ? 1 : 0);
+  const inverseCutoffSquared = cutoff > 0 ? 1 / (cutoff * cutoff) : 0;
   let cursor = 0;
   for (let i = 0; i < count; i++) {
     for (let j = i + 1; j < count; j++) {
-      const weight = kernel(distances.values[cursor++]!);
+      const distance = distances.values[cursor++]!;
+      // dc = 0 is the kernel's limit: only exact duplicates count as neighbours.
+      const weight = cutoff > 0 ? Math.exp(-distance * distance * inverseCutoffSquared) : distance === 0 ? 1 : 0;
       rho[i] = rho[i]! + weight;
       rho[j] = rho[j]! + weight;
     }

@@ -1,6 +1,11 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { inject } from "vitest";
 
 // Every test file talks to the run's real database through the normal code paths.
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.APP_SECRET ??= "test-secret-test-secret-test-secret-0123456789";
 process.env.APP_URL ??= "http://localhost:3000";
+// Each test worker stores videos and frames in its own temporary folder.
+process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));

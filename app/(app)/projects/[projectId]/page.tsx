@@ -4,6 +4,7 @@ import { Card, EmptyState } from "@/components/empty-state";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { getProject, listMembers } from "@/lib/projects/projects";
+import Link from "next/link";
 import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction } from "../../actions";
 
 export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
@@ -12,6 +13,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
   const project = await getProject(prisma, actor, projectId);
   const members = await listMembers(prisma, actor, projectId);
   const canManage = roleCan(role, "members.manage");
+  const statusCounts = await prisma.video.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true } });
+  const count = (status: string) => statusCounts.find((row) => row.status === status)?._count._all ?? 0;
+  const totalVideos = statusCounts.reduce((sum, row) => sum + row._count._all, 0);
 
   return (
     <div className="flex flex-col gap-6">
@@ -24,12 +28,42 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
       </div>
 
       <div className="grid gap-6 lg:grid-cols-3">
-        <Card title="Videos">
-          <EmptyState title="No videos yet">
-            {roleCan(role, "videos.import")
-              ? "Import a folder of generated clips (e.g. a VBench-2.0 sample folder) to start."
-              : "An owner imports videos; they will show here."}
-          </EmptyState>
+        <Card
+          title="Videos"
+          actions={
+            roleCan(role, "videos.import") ? (
+              <Link href={`/projects/${projectId}/import`} className="text-sm text-indigo-700 underline">
+                Import
+              </Link>
+            ) : undefined
+          }
+        >
+          {totalVideos === 0 ? (
+            <EmptyState title="No videos yet">
+              {roleCan(role, "videos.import")
+                ? "Import a folder of generated clips (e.g. a VBench-2.0 sample folder) to start."
+                : "An owner imports videos; they will show here."}
+            </EmptyState>
+          ) : (
+            <div className="flex flex-col gap-2 text-sm" data-testid="video-counts">
+              <p>
+                <Link href={`/projects/${projectId}/videos`} className="font-medium text-indigo-700 underline">
+                  {totalVideos} videos
+                </Link>{" "}
+                · {count("ready")} ready · {count("pending_extraction")} waiting for frames · {count("failed")} failed
+              </p>
+              <div className="flex gap-3">
+                {count("pending_extraction") > 0 && roleCan(role, "videos.import") && (
+                  <Link href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
+                    Extract pending
+                  </Link>
+                )}
+                <Link href={`/projects/${projectId}/completeness`} className="text-indigo-700 underline">
+                  VBench completeness
+                </Link>
+              </div>
+            </div>
+          )}
         </Card>
         <Card title="Judge runs">
           <EmptyState title="No judge runs yet">Runs of the hallucination pipeline will be listed here.</EmptyState>

@@ -1,0 +1,88 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { Card, EmptyState } from "@/components/empty-state";
+import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
+import { prisma } from "@/lib/db/prisma";
+import { NotFoundError } from "@/lib/errors";
+import { getStorage } from "@/lib/storage/storage";
+import { getVideoDetail } from "@/lib/videos/queries";
+
+export default async function VideoPage({ params }: { params: Promise<{ projectId: string; videoId: string }> }) {
+  const { projectId, videoId } = await params;
+  const { actor } = await requirePageProjectAccess(projectId);
+  const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  });
+  if (video.projectId !== projectId) notFound();
+  const frameSet = video.frameSets.at(-1);
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h1 className="break-all text-xl font-semibold tracking-tight" data-testid="video-title">
+          {video.fileName}
+        </h1>
+        <span className={`rounded px-2 py-0.5 text-xs ${video.status === "failed" ? "bg-red-100 text-red-800" : video.status === "ready" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`} data-testid="video-status">
+          {video.status.replace("_", " ")}
+        </span>
+        <Link href={`/projects/${projectId}/videos`} className="ml-auto text-sm text-indigo-700 underline">
+          all videos
+        </Link>
+      </div>
+      {video.error && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="video-error">
+          {video.error}
+        </p>
+      )}
+      <div className="grid gap-5 lg:grid-cols-[1fr_22rem]">
+        <div>
+          {frameSet ? (
+            <VideoFramesViewer videoUrl={video.url} frames={frameSet.frames} />
+          ) : (
+            <>
+              <video src={video.url} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" />
+              <div className="mt-4">
+                <EmptyState title="No frames yet">
+                  <Link href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
+                    Extract frames for pending videos
+                  </Link>
+                </EmptyState>
+              </div>
+            </>
+          )}
+        </div>
+        <Card title="About this video">
+          <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1.5 text-sm">
+            <dt className="text-slate-500">Prompt</dt>
+            <dd data-testid="video-prompt">{video.prompt ?? "—"}</dd>
+            <dt className="text-slate-500">Dimensions</dt>
+            <dd>{video.dimensions.join(", ") || "—"}</dd>
+            <dt className="text-slate-500">Model</dt>
+            <dd>{video.model ?? "—"}</dd>
+            <dt className="text-slate-500">Sample</dt>
+            <dd>{video.sampleIndex ?? "—"}</dd>
+            <dt className="text-slate-500">Path</dt>
+            <dd className="break-all font-mono text-xs">{video.relativePath}</dd>
+            <dt className="text-slate-500">Video</dt>
+            <dd>
+              {video.width}×{video.height} · {video.fps ? `${video.fps.toFixed(2)} fps` : "fps ?"} · {video.durationS?.toFixed(2)} s · {video.codec} · {video.container}
+              {video.frameCount ? ` · ${video.frameCount} frames` : ""}
+            </dd>
+            <dt className="text-slate-500">SHA-256</dt>
+            <dd className="break-all font-mono text-xs">{video.sha256}</dd>
+            {frameSet && (
+              <>
+                <dt className="text-slate-500">Frame set</dt>
+                <dd className="text-xs">
+                  {frameSet.mode} · {frameSet.keyFrameCount} key frames · {frameSet.frameCount} frames · {frameSet.decoder}
+                  <pre className="mt-1 whitespace-pre-wrap text-[11px] text-slate-500">{JSON.stringify(frameSet.parameters)}</pre>
+                </dd>
+              </>
+            )}
+          </dl>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,336 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
+import { ExtractionError } from "@/lib/browser-extraction/types";
+import { parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
+import { parseVideoPath } from "@/lib/import/parse-video-path";
+import { buttonClass } from "@/components/action-form";
+import { ApiError, apiFetch } from "./api-client";
+import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
+import { extractAndUploadFrameSet } from "./extract-frame-set";
+import { ExtractionSettings, defaultExtractionSettings, type ExtractionSettingsValue } from "./extraction-settings";
+import { sha256OfFile, uploadVideo } from "./upload-video";
+
+type ItemState = "queued" | "probing" | "hashing" | "uploading" | "extracting" | "done" | "duplicate" | "error" | "cancelled" | "skipped";
+
+interface ImportItem {
+  key: string;
+  file: File;
+  relativePath: string;
+  kind: ReturnType<typeof classifyPickedFile>;
+  state: ItemState;
+  message: string;
+  progress: number;
+  videoId?: string;
+}
+
+const CONCURRENCY = 2;
+const FINISHED: ItemState[] = ["done", "duplicate", "error", "cancelled", "skipped"];
+
+export function ImportPanel({ projectId }: { projectId: string }) {
+  const items = useRef<ImportItem[]>([]);
+  const [, setVersion] = useState(0);
+  const [running, setRunning] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const [model, setModel] = useState("");
+  const [settings, setSettings] = useState<ExtractionSettingsValue>(defaultExtractionSettings);
+  const abort = useRef<AbortController | null>(null);
+  const pendingRender = useRef(false);
+
+  // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
+  const refresh = useCallback(() => {
+    if (pendingRender.current) return;
+    pendingRender.current = true;
+    setTimeout(() => {
+      pendingRender.current = false;
+      setVersion((v) => v + 1);
+    }, 150);
+  }, []);
+
+  const addFiles = useCallback(
+    (picked: PickedFile[]) => {
+      const known = new Set(items.current.map((item) => item.relativePath));
+      for (const { file, relativePath } of picked) {
+        if (known.has(relativePath)) continue;
+        known.add(relativePath);
+        const kind = classifyPickedFile(relativePath);
+        items.current.push({
+          key: `${relativePath}#${items.current.length}`,
+          file,
+          relativePath,
+          kind,
+          state: kind === "other" ? "skipped" : "queued",
+          message: kind === "other" ? "Skipped: not a video, prompt list or metadata file." : "",
+          progress: 0,
+        });
+      }
+      refresh();
+    },
+    [refresh],
+  );
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const update = (item: ImportItem, patch: Partial<ImportItem>) => {
+    Object.assign(item, patch);
+    refresh();
+  };
+
+  async function start() {
+    const controller = new AbortController();
+    abort.current = controller;
+    setRunning(true);
+    const signal = controller.signal;
+    try {
+      // Prompt lists first, so the server restores full prompts and dimensions for the videos.
+      for (const item of items.current.filter((i) => i.kind === "prompt-list" && i.state === "queued")) {
+        const form = new FormData();
+        form.set("file", item.file, item.relativePath.split("/").pop());
+        try {
+          const list = await apiFetch<{ entryCount: number; format: string }>(`/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", body: form, signal });
+          update(item, { state: "done", progress: 1, message: `Prompt list: ${list.entryCount} prompts (${list.format}).` });
+        } catch (error) {
+          update(item, { state: "error", message: errorMessage(error) });
+        }
+      }
+      const metadata = new Map<string, FileMetadata>();
+      for (const item of items.current.filter((i) => i.kind === "metadata" && i.state === "queued")) {
+        const parsed = parseMetadataFile(item.relativePath, await item.file.text());
+        if (!parsed.ok) {
+          update(item, { state: "error", message: parsed.error });
+          continue;
+        }
+        for (const [name, value] of parsed.metadata) metadata.set(name, value);
+        update(item, { state: "done", progress: 1, message: `Metadata for ${parsed.metadata.size} files.` });
+      }
+
+      const queue = items.current.filter((i) => i.kind === "video" && i.state === "queued");
+      for (const item of queue) {
+        const parsed = parseVideoPath(item.relativePath, { model: model || undefined });
+        if (!parsed.ok) update(item, { state: "error", message: parsed.error });
+      }
+      const runnable = queue.filter((item) => item.state === "queued");
+      const lanes = Array.from({ length: Math.min(CONCURRENCY, runnable.length) }, async () => {
+        const extractor = new FrameExtractor();
+        try {
+          while (!signal.aborted) {
+            const item = runnable.shift();
+            if (!item) break;
+            await importOne(item, extractor, metadata.get(item.relativePath) ?? metadata.get(item.file.name), signal);
+          }
+        } finally {
+          extractor.terminate();
+        }
+      });
+      await Promise.all(lanes);
+    } finally {
+      for (const item of items.current) if (!FINISHED.includes(item.state) && item.state !== "queued") update(item, { state: "cancelled", message: "Cancelled." });
+      if (signal.aborted) for (const item of items.current) if (item.state === "queued") update(item, { state: "cancelled", message: "Cancelled." });
+      setRunning(false);
+      refresh();
+    }
+  }
+
+  async function importOne(item: ImportItem, extractor: FrameExtractor, metadata: FileMetadata | undefined, signal: AbortSignal) {
+    try {
+      update(item, { state: "probing", message: "Reading the video…", progress: 0.02 });
+      const { probe } = await extractor.probe(item.file, { signal });
+      update(item, { state: "hashing", message: "Computing SHA-256…" });
+      const sha256 = await sha256OfFile(item.file, (done) => update(item, { progress: 0.02 + 0.08 * (done / item.file.size) }), signal);
+      update(item, { state: "uploading", message: "Uploading…" });
+      let video;
+      try {
+        video = await uploadVideo({
+          projectId,
+          file: item.file,
+          relativePath: item.relativePath,
+          sha256,
+          model: model || undefined,
+          metadata: metadata ? toVideoMetadata(metadata) : undefined,
+          signal,
+          onProgress: (sent) => update(item, { progress: 0.1 + 0.6 * (sent / item.file.size), message: `Uploading… ${Math.round((100 * sent) / item.file.size)}%` }),
+        });
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "duplicate") {
+          update(item, { state: "duplicate", progress: 1, message: error.message });
+          return;
+        }
+        throw error;
+      }
+      update(item, { state: "extracting", videoId: video.id, progress: 0.7, message: "Extracting frames…" });
+      const frameSet = await extractAndUploadFrameSet({
+        extractor,
+        videoId: video.id,
+        file: item.file,
+        probe,
+        parameters: settingsToParameters(settings),
+        signal,
+        onProgress: (done, total) => update(item, { progress: 0.7 + 0.28 * (done / Math.max(1, total)), message: `Extracting frames… ${done}/${total}` }),
+      });
+      update(item, {
+        state: "done",
+        progress: 1,
+        message: `${frameSet.keyFrames} key frames, ${frameSet.frames} frames (${frameSet.decoder})${video.prompt ? ` · ${video.prompt.slice(0, 80)}` : ""}`,
+      });
+    } catch (error) {
+      if (signal.aborted) {
+        update(item, { state: "cancelled", message: "Cancelled." });
+        return;
+      }
+      update(item, { state: "error", message: errorMessage(error) });
+      if (item.videoId) {
+        await fetch(`/api/v1/videos/${item.videoId}/extraction-error`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ message: errorMessage(error).slice(0, 2000) }),
+        }).catch(() => {});
+      }
+    }
+  }
+
+  const list = items.current;
+  const videos = list.filter((i) => i.kind !== "other");
+  const counts = countBy(list.map((i) => i.state));
+  const overall = videos.length ? videos.reduce((sum, i) => sum + (FINISHED.includes(i.state) ? 1 : i.progress), 0) / videos.length : 0;
+  const queued = list.some((i) => i.state === "queued");
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div
+        data-testid="drop-zone"
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={async (event) => {
+          event.preventDefault();
+          setDragging(false);
+          addFiles(await filesFromDrop(event.dataTransfer));
+        }}
+        className={`flex flex-col items-center gap-3 rounded-lg border-2 border-dashed p-8 text-center ${dragging ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-white"}`}
+      >
+        <p className="font-medium text-slate-700">Drop video files or whole folders here</p>
+        <p className="text-sm text-slate-500">
+          mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,
+          <code> VBench2_full_text_info.json</code>, csv, jsonl) and a metadata csv/jsonl may come along.
+        </p>
+        <div className="flex gap-2">
+          <label className={buttonClass("secondary")}>
+            Choose files
+            <input type="file" multiple className="sr-only" data-testid="file-input" onChange={(e) => addFiles(filesFromInput(e.target.files))} />
+          </label>
+          <label className={buttonClass("secondary")}>
+            Choose a folder
+            <input
+              type="file"
+              multiple
+              className="sr-only"
+              data-testid="folder-input"
+              // @ts-expect-error non-standard but supported by every current browser
+              webkitdirectory=""
+              onChange={(e) => addFiles(filesFromInput(e.target.files))}
+            />
+          </label>
+        </div>
+      </div>
+
+      <div className="grid gap-4 md:grid-cols-[16rem_1fr]">
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium text-slate-700">Generator model</span>
+          <input
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            placeholder="from the top folder if empty"
+            className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm"
+          />
+        </label>
+        <ExtractionSettings value={settings} onChange={setSettings} />
+      </div>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="button" className={buttonClass()} disabled={running || !queued} onClick={() => void start()}>
+          Start import
+        </button>
+        <button type="button" className={buttonClass("danger")} disabled={!running} onClick={() => abort.current?.abort()}>
+          Cancel
+        </button>
+        <span className="text-sm text-slate-600" data-testid="import-summary">
+          {list.length} files · {counts.done ?? 0} done · {counts.duplicate ?? 0} duplicates · {counts.error ?? 0} errors · {counts.skipped ?? 0} skipped
+          {counts.cancelled ? ` · ${counts.cancelled} cancelled` : ""}
+        </span>
+      </div>
+      {videos.length > 0 && (
+        <div className="h-2 w-full overflow-hidden rounded bg-slate-200" role="progressbar" aria-label="Overall progress" aria-valuenow={Math.round(overall * 100)}>
+          <div className="h-full bg-indigo-600 transition-all" style={{ width: `${overall * 100}%` }} />
+        </div>
+      )}
+
+      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm" data-testid="import-items">
+        {list.slice(0, 1000).map((item) => (
+          <li key={item.key} className="flex flex-col gap-1 px-3 py-2" data-testid="import-item" data-state={item.state} data-path={item.relativePath}>
+            <div className="flex items-center gap-3">
+              <span className="min-w-0 flex-1 truncate font-mono text-xs" title={item.relativePath}>
+                {item.relativePath}
+              </span>
+              <span className={`rounded px-1.5 py-0.5 text-xs ${stateClass(item.state)}`}>{item.state}</span>
+              {item.videoId && item.state === "done" && (
+                <a className="text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${item.videoId}`}>
+                  open
+                </a>
+              )}
+            </div>
+            {!FINISHED.includes(item.state) && item.state !== "queued" && (
+              <div className="h-1 w-full overflow-hidden rounded bg-slate-100">
+                <div className="h-full bg-indigo-400" style={{ width: `${item.progress * 100}%` }} />
+              </div>
+            )}
+            {item.message && (
+              <span className={`text-xs ${item.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid="import-item-message">
+                {item.message}
+              </span>
+            )}
+          </li>
+        ))}
+        {list.length > 1000 && <li className="px-3 py-2 text-xs text-slate-500">…and {list.length - 1000} more files (counted above).</li>}
+      </ul>
+    </div>
+  );
+}
+
+function settingsToParameters(settings: ExtractionSettingsValue) {
+  if (settings.mode === "uniform") return { mode: "uniform", count: settings.count, maxSide: settings.maxSide };
+  if (settings.mode === "scene-change") return { mode: "scene-change", sampleFps: settings.sampleFps, neighbours: settings.neighbours, maxSide: settings.maxSide };
+  return { mode: "density-peaks", sampleFps: settings.sampleFps, keyFrames: settings.keyFrames, neighbours: settings.neighbours, maxSide: settings.maxSide };
+}
+
+function toVideoMetadata(metadata: FileMetadata) {
+  const out: Record<string, unknown> = {};
+  if (metadata.prompt) out.prompt = metadata.prompt;
+  if (metadata.model) out.model = metadata.model;
+  if (metadata.dimension) out.dimension = metadata.dimension;
+  if (metadata.seed !== undefined && metadata.seed !== null) out.seed = metadata.seed;
+  if (metadata.extra && Object.keys(metadata.extra).length) out.extra = metadata.extra;
+  return out;
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof ExtractionError || error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+function stateClass(state: ItemState): string {
+  if (state === "done") return "bg-emerald-100 text-emerald-800";
+  if (state === "error") return "bg-red-100 text-red-800";
+  if (state === "duplicate") return "bg-amber-100 text-amber-800";
+  if (state === "skipped" || state === "cancelled") return "bg-slate-100 text-slate-600";
+  return "bg-indigo-100 text-indigo-800";
+}

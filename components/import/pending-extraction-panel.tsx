@@ -1,0 +1,117 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { buttonClass } from "@/components/action-form";
+import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
+import { apiFetch } from "./api-client";
+import { extractAndUploadFrameSet } from "./extract-frame-set";
+import { ExtractionSettings, defaultExtractionSettings, type ExtractionSettingsValue } from "./extraction-settings";
+
+interface PendingVideo {
+  id: string;
+  fileName: string;
+  relativePath: string;
+  sizeBytes: number;
+}
+
+type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled"; message: string; progress: number };
+
+/** Extracts frames, in this browser, for every video registered without them (e.g. through the API). */
+export function PendingExtractionPanel({ projectId }: { projectId: string }) {
+  const queryClient = useQueryClient();
+  const pending = useQuery({
+    queryKey: ["pending-videos", projectId],
+    queryFn: () => apiFetch<{ videos: PendingVideo[]; total: number }>(`/api/v1/projects/${projectId}/videos?status=pending_extraction&pageSize=500`),
+  });
+  const [rows, setRows] = useState<Record<string, RowState>>({});
+  const [running, setRunning] = useState(false);
+  const [settings, setSettings] = useState<ExtractionSettingsValue>(defaultExtractionSettings);
+  const abort = useRef<AbortController | null>(null);
+  const setRow = (id: string, row: RowState) => setRows((current) => ({ ...current, [id]: row }));
+
+  async function run(videos: PendingVideo[]) {
+    const controller = new AbortController();
+    abort.current = controller;
+    setRunning(true);
+    const extractor = new FrameExtractor();
+    try {
+      for (const video of videos) {
+        if (controller.signal.aborted) {
+          setRow(video.id, { state: "cancelled", message: "Cancelled.", progress: 0 });
+          continue;
+        }
+        try {
+          setRow(video.id, { state: "working", message: "Downloading…", progress: 0.05 });
+          const response = await fetch(`/api/v1/videos/${video.id}/file`, { signal: controller.signal });
+          if (!response.ok) throw new Error(`Could not download the video (${response.status}).`);
+          const file = await response.blob();
+          const { probe } = await extractor.probe(file, { signal: controller.signal });
+          const result = await extractAndUploadFrameSet({
+            extractor,
+            videoId: video.id,
+            file,
+            probe,
+            parameters: { ...settings, keyFrames: settings.keyFrames },
+            signal: controller.signal,
+            onProgress: (done, total) => setRow(video.id, { state: "working", message: `Extracting ${done}/${total}`, progress: 0.2 + 0.8 * (done / Math.max(1, total)) }),
+          });
+          setRow(video.id, { state: "done", message: `${result.keyFrames} key frames, ${result.frames} frames`, progress: 1 });
+        } catch (error) {
+          if (controller.signal.aborted) {
+            setRow(video.id, { state: "cancelled", message: "Cancelled.", progress: 0 });
+            continue;
+          }
+          const message = error instanceof Error ? error.message : String(error);
+          setRow(video.id, { state: "error", message, progress: 0 });
+          await fetch(`/api/v1/videos/${video.id}/extraction-error`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ message: message.slice(0, 2000) }),
+          }).catch(() => {});
+        }
+      }
+    } finally {
+      extractor.terminate();
+      setRunning(false);
+      void queryClient.invalidateQueries({ queryKey: ["pending-videos", projectId] });
+    }
+  }
+
+  const videos = pending.data?.videos ?? [];
+  return (
+    <div className="flex flex-col gap-4">
+      <ExtractionSettings value={settings} onChange={setSettings} />
+      <div className="flex gap-3">
+        <button type="button" className={buttonClass()} disabled={running || videos.length === 0} onClick={() => void run(videos)}>
+          Extract frames for {videos.length} video{videos.length === 1 ? "" : "s"}
+        </button>
+        <button type="button" className={buttonClass("danger")} disabled={!running} onClick={() => abort.current?.abort()}>
+          Cancel
+        </button>
+      </div>
+      {pending.isPending && <p className="text-sm text-slate-500">Loading…</p>}
+      {pending.error && <p role="alert" className="text-sm text-red-700">{pending.error.message}</p>}
+      {pending.data && videos.length === 0 && Object.keys(rows).length === 0 && <p className="text-sm text-slate-500">No video is waiting for frames.</p>}
+      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
+        {[...new Map([...videos.map((v) => [v.id, v] as const)]).values()].map((video) => {
+          const row = rows[video.id];
+          return (
+            <li key={video.id} className="flex flex-col gap-1 px-3 py-2" data-testid="pending-item" data-state={row?.state ?? "waiting"}>
+              <div className="flex gap-3">
+                <span className="min-w-0 flex-1 truncate font-mono text-xs">{video.relativePath}</span>
+                <span className="text-xs text-slate-500">{row?.state ?? "waiting"}</span>
+              </div>
+              {row?.state === "working" && (
+                <div className="h-1 w-full overflow-hidden rounded bg-slate-100">
+                  <div className="h-full bg-indigo-400" style={{ width: `${row.progress * 100}%` }} />
+                </div>
+              )}
+              {row?.message && <span className={`text-xs ${row.state === "error" ? "text-red-700" : "text-slate-500"}`}>{row.message}</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { createSHA256 } from "hash-wasm";
+import { ApiError, apiFetch, postJson } from "./api-client";
+
+const HASH_SLICE = 8 * 1024 * 1024;
+
+/** SHA-256 of a file, read in slices so a 2 GiB file never sits in memory whole. */
+export async function sha256OfFile(file: Blob, onProgress?: (done: number) => void, signal?: AbortSignal): Promise<string> {
+  const hasher = await createSHA256();
+  hasher.init();
+  for (let offset = 0; offset < file.size; offset += HASH_SLICE) {
+    signal?.throwIfAborted();
+    hasher.update(new Uint8Array(await file.slice(offset, offset + HASH_SLICE).arrayBuffer()));
+    onProgress?.(Math.min(file.size, offset + HASH_SLICE));
+  }
+  return hasher.digest("hex");
+}
+
+export interface VideoJson {
+  id: string;
+  fileName: string;
+  status: string;
+  prompt: string | null;
+  dimensions: string[];
+  model: string | null;
+  sampleIndex: number | null;
+  durationS: number | null;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+/**
+ * Uploads one video through a resumable upload session: chunks are sent at the offset the server
+ * holds, and after a dropped connection the upload asks where it stands and goes on from there.
+ */
+export async function uploadVideo(options: {
+  projectId: string;
+  file: Blob;
+  relativePath: string;
+  sha256: string;
+  model?: string;
+  metadata?: Record<string, unknown>;
+  signal?: AbortSignal;
+  onProgress?: (sentBytes: number) => void;
+  maxRetries?: number;
+}): Promise<VideoJson> {
+  const { file, signal } = options;
+  const session = await postJson<{ uploadId: string; receivedBytes: number; chunkBytes: number }>(
+    `/api/v1/projects/${encodeURIComponent(options.projectId)}/uploads`,
+    { relativePath: options.relativePath, sizeBytes: file.size, sha256: options.sha256, model: options.model || undefined, metadata: options.metadata },
+    { signal },
+  );
+  const uploadUrl = `/api/v1/uploads/${encodeURIComponent(session.uploadId)}`;
+  let offset = session.receivedBytes;
+  let failures = 0;
+  const maxRetries = options.maxRetries ?? 8;
+  try {
+    while (offset < file.size) {
+      signal?.throwIfAborted();
+      try {
+        const chunk = file.slice(offset, offset + session.chunkBytes);
+        const result = await apiFetch<{ receivedBytes: number }>(`${uploadUrl}?offset=${offset}`, {
+          method: "PUT",
+          body: chunk,
+          headers: { "content-type": "application/octet-stream" },
+          signal,
+        });
+        offset = result.receivedBytes;
+        failures = 0;
+        options.onProgress?.(offset);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const retryable = !(error instanceof ApiError) || error.status >= 500 || error.code === "offset_mismatch";
+        if (!retryable || ++failures > maxRetries) throw error;
+        await sleep(Math.min(10_000, 250 * 2 ** failures) * (0.5 + Math.random() / 2), signal);
+        // Ask the server what arrived, and resume from there.
+        const status = await apiFetch<{ receivedBytes: number }>(uploadUrl, { signal });
+        offset = status.receivedBytes;
+      }
+    }
+    return await postJson<VideoJson>(`${uploadUrl}/complete`, {}, { signal });
+  } catch (error) {
+    if (signal?.aborted) await fetch(uploadUrl, { method: "DELETE" }).catch(() => {});
+    throw error;
+  }
+}

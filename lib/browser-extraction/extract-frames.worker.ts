@@ -1,0 +1,80 @@
+/// <reference lib="webworker" />
+// The extraction worker: one request at a time (the main-thread wrapper serializes them). WebCodecs via
+// mediabunny first; ffmpeg.wasm when mediabunny cannot demux the file, WebCodecs cannot decode its video
+// track, or the caller forces it. Cancellation = the wrapper terminates this worker.
+import { describe, emptyFileError, isExtractionError, notAVideoError, sniff } from "./diagnose";
+import { probeWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
+import type { DecoderName, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
+import { ExtractionError } from "./types";
+import { NeedsFallback, probeWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+
+function post(message: WorkerResponse, transfer: Transferable[] = []) {
+  scope.postMessage(message, transfer);
+}
+
+/** Text files and other obviously non-media files are rejected without loading ffmpeg.wasm (32 MB). */
+async function rejectObviousNonMedia(file: Blob): Promise<void> {
+  const sniffed = await sniff(file);
+  if (sniffed.kind === "text" || sniffed.kind === "image") throw notAVideoError(sniffed);
+}
+
+async function withFallback<T>(
+  file: Blob,
+  forceDecoder: DecoderName | undefined,
+  webcodecs: () => Promise<T>,
+  ffmpeg: () => Promise<T>,
+): Promise<{ value: T; decoder: DecoderName }> {
+  if (file.size === 0) throw emptyFileError();
+  if (forceDecoder === "ffmpeg.wasm") return { value: await ffmpeg(), decoder: "ffmpeg.wasm" };
+  try {
+    return { value: await webcodecs(), decoder: "webcodecs" };
+  } catch (error) {
+    if (!(error instanceof NeedsFallback)) throw error;
+    if (forceDecoder === "webcodecs") {
+      throw new ExtractionError(
+        error.reason === "decode" ? "unsupported_codec" : "not_a_video",
+        error.reason === "decode" ? `This browser cannot decode the video codec (${error.codec ?? "unknown"}).` : `The browser's demuxer cannot read this file (${error.message}).`,
+      );
+    }
+    if (error.reason === "demux") await rejectObviousNonMedia(file);
+    return { value: await ffmpeg(), decoder: "ffmpeg.wasm" };
+  }
+}
+
+function validateTimestamps(timestamps: number[]) {
+  for (const t of timestamps) {
+    if (typeof t !== "number" || !Number.isFinite(t) || t < 0) throw new ExtractionError("internal", `Invalid timestamp ${String(t)}: timestamps must be finite numbers ≥ 0.`);
+  }
+}
+
+scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+  const request = event.data;
+  const { id, file, config } = request;
+  try {
+    if (request.kind === "probe") {
+      const { value, decoder } = await withFallback<VideoProbe>(
+        file,
+        request.forceDecoder,
+        () => probeWithWebCodecs(file),
+        () => probeWithFfmpeg(file, config.ffmpegBaseUrl),
+      );
+      post({ id, type: "probe", probe: value, decoder });
+    } else {
+      validateTimestamps(request.timestampsS);
+      const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
+      const { value, decoder } = await withFallback<WorkerFrame[]>(
+        file,
+        request.options.forceDecoder,
+        () => sampleWithWebCodecs(file, request.timestampsS, request.options, progress),
+        () => sampleWithFfmpeg(file, request.timestampsS, request.options, config.ffmpegBaseUrl, progress),
+      );
+      const transfer = [...new Set(value.map((f) => f.features.buffer as ArrayBuffer))];
+      post({ id, type: "sample", frames: value, decoder }, transfer);
+    }
+  } catch (error) {
+    if (isExtractionError(error)) post({ id, type: "error", code: error.code, message: error.message });
+    else post({ id, type: "error", code: "internal", message: `Frame extraction failed unexpectedly: ${describe(error)}` });
+  }
+};

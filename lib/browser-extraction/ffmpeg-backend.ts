@@ -1,0 +1,409 @@
+// Fallback path: the ffmpeg.wasm Emscripten core, loaded directly inside the extraction worker.
+//
+// Why not @ffmpeg/ffmpeg's FFmpeg class: it spawns its own (second, nested) worker and talks to it by
+// messages, so the input file would have to be copied into its in-memory FS. Loading the core's factory
+// here instead lets us (1) mount the user's File read-only with WORKERFS (no copy, any size), (2) run
+// ffprobe and ffmpeg synchronously in this worker, and (3) cancel by terminating this one worker.
+//
+// The core files are served from public/ffmpeg/ (copied there by scripts/copy-browser-assets.mjs) and
+// imported at run time by URL, never bundled. The multi-thread core needs SharedArrayBuffer, so it is used
+// only when the page is cross-origin isolated (COOP/COEP headers); otherwise the single-thread core.
+//
+// Timestamp semantics match the WebCodecs path and <video>: the frame for time t is the one whose
+// presentation interval contains t (largest pts ≤ t, edit lists applied by ffmpeg's demuxer; times before
+// the first frame get the first frame). We list the packets' pts with ffprobe (demux only, no decoding),
+// pick the frames, then decode with -copyts (so filter timestamps equal the demuxer's pts) and keep
+// exactly those frames with a select filter on their pts, seeking to the nearest keyframe when a long
+// stretch would otherwise be decoded for nothing.
+import { audioOnlyError, corruptError, describe, notAVideoError, sniff, unsupportedCodecError } from "./diagnose";
+import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
+import type { SampleOptions, VideoProbe, WorkerFrame } from "./types";
+import { ExtractionError } from "./types";
+
+interface EmscriptenFS {
+  mkdir(path: string): void;
+  mount(type: unknown, options: unknown, mountpoint: string): void;
+  unmount(mountpoint: string): void;
+  readFile(path: string): Uint8Array;
+  unlink(path: string): void;
+  readdir(path: string): string[];
+  filesystems: Record<string, unknown>;
+}
+
+interface FFmpegCore {
+  FS: EmscriptenFS;
+  exec(...args: string[]): number;
+  ffprobe(...args: string[]): number;
+  setLogger(logger: (entry: { type: string; message: string }) => void): void;
+  setTimeout(ms: number): void;
+  reset(): void;
+  ret: number;
+}
+
+type CoreFactory = (module: Record<string, unknown>) => Promise<FFmpegCore>;
+
+let corePromise: Promise<FFmpegCore> | null = null;
+let loadedVariant: "core" | "core-mt" | null = null;
+
+export function ffmpegVariant(): "core" | "core-mt" {
+  return (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true && typeof SharedArrayBuffer === "function" ? "core-mt" : "core";
+}
+
+async function loadCore(baseUrl: string): Promise<FFmpegCore> {
+  const variant = ffmpegVariant();
+  const dir = `${baseUrl.replace(/\/$/, "")}/${variant}`;
+  const coreURL = `${dir}/ffmpeg-core.js`;
+  let factory: CoreFactory;
+  try {
+    const mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ coreURL)) as { default: CoreFactory };
+    factory = mod.default;
+  } catch (error) {
+    throw new ExtractionError("internal", `Could not load the built-in video decoder from ${coreURL} (${describe(error)}). Run "npm install" so public/ffmpeg/ is populated.`);
+  }
+  // The core's locateFile reads the wasm/worker URLs from this fragment (the same convention @ffmpeg/ffmpeg uses).
+  const urls = btoa(JSON.stringify({ wasmURL: `${dir}/ffmpeg-core.wasm`, workerURL: `${dir}/ffmpeg-core.worker.js` }));
+  const core = await factory({ mainScriptUrlOrBlob: `${coreURL}#${urls}` });
+  loadedVariant = variant;
+  return core;
+}
+
+function getCore(baseUrl: string): Promise<FFmpegCore> {
+  corePromise ??= loadCore(baseUrl).catch((error) => {
+    corePromise = null;
+    throw error;
+  });
+  return corePromise;
+}
+
+export function loadedFfmpegVariant(): string | null {
+  return loadedVariant;
+}
+
+interface RunResult {
+  ret: number;
+  stdout: string[];
+  stderr: string[];
+}
+
+function run(core: FFmpegCore, tool: "ffmpeg" | "ffprobe", args: string[]): RunResult {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  core.setLogger(({ type, message }) => (type === "stdout" ? stdout : stderr).push(message));
+  core.setTimeout(-1);
+  try {
+    if (tool === "ffmpeg") core.exec(...args);
+    else core.ffprobe(...args);
+  } catch (error) {
+    stderr.push(describe(error));
+  }
+  const ret = core.ret;
+  core.reset();
+  core.setLogger(() => {});
+  return { ret, stdout, stderr };
+}
+
+const INPUT_DIR = "/input";
+const OUTPUT_DIR = "/output";
+
+/** Mounts `file` read-only at /input/<name> for the duration of `fn`. */
+async function withMountedFile<T>(core: FFmpegCore, file: Blob, fn: (path: string) => Promise<T>): Promise<T> {
+  const fs = core.FS;
+  for (const dir of [INPUT_DIR, OUTPUT_DIR]) {
+    try {
+      fs.mkdir(dir);
+    } catch {
+      /* exists */
+    }
+  }
+  const original = (file as File).name ?? "";
+  const ext = /\.[A-Za-z0-9]{1,5}$/.exec(original)?.[0] ?? "";
+  const name = `video${ext.toLowerCase()}`;
+  fs.mount(fs.filesystems.WORKERFS, { blobs: [{ name, data: file }] }, INPUT_DIR);
+  try {
+    return await fn(`${INPUT_DIR}/${name}`);
+  } finally {
+    try {
+      fs.unmount(INPUT_DIR);
+    } catch {
+      /* already unmounted */
+    }
+    for (const leftover of safeReaddir(fs, OUTPUT_DIR)) fs.unlink(`${OUTPUT_DIR}/${leftover}`);
+  }
+}
+
+function safeReaddir(fs: EmscriptenFS, dir: string): string[] {
+  try {
+    return fs.readdir(dir).filter((n) => n !== "." && n !== "..");
+  } catch {
+    return [];
+  }
+}
+
+interface ProbeStream {
+  index: number;
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  sample_aspect_ratio?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  nb_frames?: string;
+  nb_read_packets?: string;
+  duration?: string;
+  start_time?: string;
+  disposition?: { attached_pic?: number };
+  tags?: Record<string, string>;
+  side_data_list?: { side_data_type?: string; rotation?: number }[];
+}
+
+interface ProbeJson {
+  streams?: ProbeStream[];
+  format?: { format_name?: string; duration?: string; start_time?: string; tags?: Record<string, string> };
+}
+
+const FFMPEG_CODECS: Record<string, string> = { h264: "avc", hevc: "hevc", vp8: "vp8", vp9: "vp9", av1: "av1", prores: "prores" };
+const IMAGE_FORMATS = /(^|,)(image2|[a-z0-9]+_pipe|gif|apng|webp)(,|$)/;
+
+function rational(value: string | undefined): number | null {
+  if (!value) return null;
+  const [n, d] = value.split(/[/:]/).map(Number);
+  if (n === undefined || !Number.isFinite(n)) return null;
+  if (d === undefined) return n;
+  if (!Number.isFinite(d) || d === 0) return null;
+  return n / d;
+}
+
+function rotationOf(stream: ProbeStream): number {
+  const side = stream.side_data_list?.find((s) => typeof s.rotation === "number")?.rotation;
+  const tag = stream.tags?.rotate !== undefined ? -Number(stream.tags.rotate) : undefined;
+  const degrees = side ?? tag ?? 0;
+  return (((Math.round(degrees / 90) * 90) % 360) + 360) % 360;
+}
+
+function displaySize(stream: ProbeStream): { width: number; height: number } {
+  const w = stream.width ?? 0;
+  const h = stream.height ?? 0;
+  const sar = rational(stream.sample_aspect_ratio);
+  const sw = sar && sar > 0 ? Math.round(w * sar) : w;
+  return rotationOf(stream) % 180 === 0 ? { width: sw, height: h } : { width: h, height: sw };
+}
+
+function containerOf(probe: ProbeJson, videoCodec: string | null): string | null {
+  const name = probe.format?.format_name;
+  if (!name) return null;
+  if (name.startsWith("mov,mp4")) return probe.format?.tags?.major_brand?.trim() === "qt" ? "mov" : "mp4";
+  if (name.startsWith("matroska")) return videoCodec && ["vp8", "vp9", "av1"].includes(videoCodec) ? "webm" : "mkv";
+  return name.split(",")[0] ?? name;
+}
+
+/** Classifies ffmpeg/ffprobe failure logs. */
+async function diagnoseFailure(file: Blob, logs: string[]): Promise<ExtractionError> {
+  const text = logs.join("\n");
+  const lower = text.toLowerCase();
+  const lastLine = logs.filter((l) => l.trim()).slice(-1)[0]?.replace(/^.*?: /, "") ?? "";
+  if (lower.includes("moov atom not found")) return corruptError("the MP4 index (moov atom) is missing, so the file was probably cut short");
+  if (/partial file|truncat|end of file|invalid nal|error reading header|ebml header parsing failed|element at .* exceeds/.test(lower)) {
+    return corruptError(lastLine || "ffmpeg could not read it");
+  }
+  const decoderMissing = /decoder \(codec ([a-z0-9_]+)\) not found|unsupported codec|codec not currently supported/.exec(lower);
+  if (decoderMissing) return unsupportedCodecError(decoderMissing[1] ?? null);
+  const sniffed = await sniff(file);
+  if (sniffed.kind === "video-container") return corruptError(`it looks like ${sniffed.name} but could not be read (${lastLine || "unknown error"})`);
+  if (sniffed.kind === "audio") return audioOnlyError();
+  return notAVideoError(sniffed);
+}
+
+interface FfmpegInfo {
+  probe: ProbeJson;
+  stream: ProbeStream;
+  display: { width: number; height: number };
+  codec: string | null;
+}
+
+async function readInfo(core: FFmpegCore, file: Blob, path: string, countPackets: boolean): Promise<FfmpegInfo> {
+  const args = ["-v", "error", "-of", "json", "-show_format", "-show_streams"];
+  if (countPackets) args.push("-count_packets");
+  const result = run(core, "ffprobe", [...args, path]);
+  let probe: ProbeJson = {};
+  try {
+    probe = JSON.parse(result.stdout.join("\n") || "{}") as ProbeJson;
+  } catch {
+    probe = {};
+  }
+  const streams = probe.streams ?? [];
+  if (result.ret !== 0 || streams.length === 0) throw await diagnoseFailure(file, result.stderr);
+  if (IMAGE_FORMATS.test(probe.format?.format_name ?? "")) throw notAVideoError({ kind: "image", name: probe.format?.format_name ?? "image" });
+  const video = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
+  if (!video) {
+    if (streams.some((s) => s.codec_type === "audio")) throw audioOnlyError();
+    throw notAVideoError(await sniff(file), "it contains no video track");
+  }
+  if (!video.codec_name || video.codec_name === "none" || !video.width || !video.height) {
+    throw unsupportedCodecError(video.codec_name ?? (video.tags?.handler_name || null));
+  }
+  const codec = FFMPEG_CODECS[video.codec_name] ?? video.codec_name;
+  if (result.stderr.some((l) => /partial file|moov atom not found|invalid data/i.test(l))) throw await diagnoseFailure(file, result.stderr);
+  return { probe, stream: video, display: displaySize(video), codec };
+}
+
+/** Packet scans of files up to this size are considered cheap for probe(). */
+const PROBE_COUNT_MAX_BYTES = 512 * 1024 * 1024;
+
+export async function probeWithFfmpeg(file: Blob, baseUrl: string): Promise<VideoProbe> {
+  const core = await getCore(baseUrl);
+  return withMountedFile(core, file, async (path) => {
+    const info = await readInfo(core, file, path, file.size <= PROBE_COUNT_MAX_BYTES);
+    const { probe, stream } = info;
+    const durationS = Number(stream.duration ?? probe.format?.duration ?? NaN);
+    const counted = stream.nb_read_packets !== undefined ? Number(stream.nb_read_packets) : stream.nb_frames !== undefined ? Number(stream.nb_frames) : null;
+    if (stream.nb_read_packets !== undefined && stream.nb_frames !== undefined && Number(stream.nb_read_packets) < Number(stream.nb_frames)) {
+      throw corruptError(`only ${stream.nb_read_packets} of ${stream.nb_frames} video frames are present`);
+    }
+    let fps = rational(stream.avg_frame_rate);
+    if (!fps || !Number.isFinite(fps) || fps <= 0) fps = counted && durationS > 0 ? counted / durationS : rational(stream.r_frame_rate);
+    return {
+      durationS: Number.isFinite(durationS) ? durationS : 0,
+      fps: fps && Number.isFinite(fps) && fps > 0 ? fps : null,
+      width: info.display.width,
+      height: info.display.height,
+      codec: info.codec,
+      container: containerOf(probe, info.codec),
+      frameCount: counted !== null && Number.isFinite(counted) && counted > 0 ? counted : null,
+      hasVideo: true,
+      hasAudio: (probe.streams ?? []).some((s) => s.codec_type === "audio"),
+    };
+  });
+}
+
+interface PacketInfo {
+  pts: number;
+  key: boolean;
+}
+
+/** Presentation timestamps of the video stream's frames (discarded packets dropped), sorted. */
+async function listFrames(core: FFmpegCore, file: Blob, path: string, streamIndex: number): Promise<PacketInfo[]> {
+  const result = run(core, "ffprobe", ["-v", "error", "-select_streams", String(streamIndex), "-show_entries", "packet=pts_time,dts_time,flags", "-of", "csv=p=0", path]);
+  if (result.ret !== 0) throw await diagnoseFailure(file, result.stderr);
+  const frames: PacketInfo[] = [];
+  for (const line of result.stdout.join("\n").split("\n")) {
+    const [ptsText, dtsText, flags = ""] = line.trim().split(",");
+    if (!ptsText) continue;
+    if (flags.includes("D")) continue;
+    const pts = Number(ptsText !== "N/A" ? ptsText : dtsText);
+    if (!Number.isFinite(pts)) continue;
+    frames.push({ pts, key: flags.includes("K") });
+  }
+  frames.sort((a, b) => a.pts - b.pts);
+  if (frames.length === 0) throw corruptError("the video track contains no frames");
+  return frames;
+}
+
+/** Index of the frame shown at time t: the last frame with pts ≤ t, or the first frame. */
+function frameIndexAt(frames: PacketInfo[], t: number): number {
+  let lo = 0;
+  let hi = frames.length - 1;
+  if (t < frames[0]!.pts) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (frames[mid]!.pts <= t + 1e-7) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Start a new (seeking) ffmpeg run when more than this many frames would otherwise be decoded for nothing. */
+const SEEK_GAP_FRAMES = 48;
+/** Raw RGBA output kept in the in-memory FS per run. */
+const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
+
+export async function sampleWithFfmpeg(
+  file: Blob,
+  timestampsS: number[],
+  options: SampleOptions,
+  baseUrl: string,
+  onProgress: (done: number, total: number) => void,
+): Promise<WorkerFrame[]> {
+  const core = await getCore(baseUrl);
+  return withMountedFile(core, file, async (path) => {
+    const info = await readInfo(core, file, path, false);
+    const frames = await listFrames(core, file, path, info.stream.index);
+    const { width, height } = fitWithin(info.display.width, info.display.height, options.maxSide);
+    const frameBytes = width * height * 4;
+
+    const requestedIndex = timestampsS.map((t) => frameIndexAt(frames, t));
+    const selected = [...new Set(requestedIndex)].sort((a, b) => a - b);
+    const minGap = frames.slice(1).reduce((m, f, i) => Math.min(m, f.pts - frames[i]!.pts), Infinity);
+    const epsilon = Math.min(0.0005, Number.isFinite(minGap) && minGap > 0 ? minGap / 4 : 0.0005);
+
+    // Group the selected frames into runs; each run seeks to the keyframe before its first frame.
+    const maxPerSegment = Math.max(1, Math.floor(MAX_SEGMENT_BYTES / frameBytes));
+    const segments: number[][] = [];
+    let keyBefore = 0;
+    const keyIndexBefore = (i: number) => {
+      for (let k = i; k >= 0; k--) if (frames[k]!.key) return k;
+      return 0;
+    };
+    for (const index of selected) {
+      const current = segments[segments.length - 1];
+      keyBefore = keyIndexBefore(index);
+      const previous = current?.[current.length - 1];
+      if (!current || previous === undefined || current.length >= maxPerSegment || keyBefore - previous > SEEK_GAP_FRAMES) segments.push([index]);
+      else current.push(index);
+    }
+
+    const pixelsByIndex = new Map<number, Uint8Array>();
+    const scaleFilter = `scale=${width}:${height}:flags=area,setsar=1,format=rgba`;
+    const total = timestampsS.length;
+    const results = new Map<number, Promise<{ jpeg: Blob; features: Float32Array }>>();
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext("2d", { alpha: false });
+    if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
+    let done = 0;
+
+    for (const segment of segments) {
+      const firstPts = frames[segment[0]!]!.pts;
+      const select = segment.map((i) => `lt(abs(t-${frames[i]!.pts.toFixed(6)})\\,${epsilon})`).join("+");
+      const out = `${OUTPUT_DIR}/frames.rgba`;
+      const args = ["-hide_banner", "-v", "error", "-copyts", "-seek_timestamp", "1", "-noaccurate_seek"];
+      if (segment[0]! > 0) args.push("-ss", Math.max(0, firstPts - epsilon).toFixed(6));
+      args.push("-i", path, "-map", `0:${info.stream.index}`, "-an", "-sn", "-dn");
+      args.push("-vf", `select=${select},${scaleFilter}`, "-fps_mode", "passthrough", "-frames:v", String(segment.length), "-f", "rawvideo", "-y", out);
+      const result = run(core, "ffmpeg", args);
+      let data: Uint8Array | null = null;
+      try {
+        data = core.FS.readFile(out);
+        core.FS.unlink(out);
+      } catch {
+        data = null;
+      }
+      if (result.ret !== 0 && (!data || data.length < frameBytes * segment.length)) throw await diagnoseFailure(file, result.stderr);
+      const got = data ? Math.floor(data.length / frameBytes) : 0;
+      if (got < segment.length) {
+        const detail = result.stderr.filter((l) => l.trim()).slice(-1)[0];
+        throw corruptError(`only ${got} of ${segment.length} frames near ${firstPts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
+      }
+      segment.forEach((index, k) => pixelsByIndex.set(index, data!.subarray(k * frameBytes, (k + 1) * frameBytes)));
+
+      // Encode this run's frames before the next run, so at most one run of raw frames is held.
+      for (const index of segment) {
+        const pixels = pixelsByIndex.get(index)!;
+        pixelsByIndex.delete(index);
+        context.putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
+        const features = featuresOf(canvas, info.display.width, info.display.height);
+        const jpeg = await encodeJpeg(canvas, options.jpegQuality);
+        results.set(index, Promise.resolve({ jpeg, features }));
+        done += requestedIndex.filter((r) => r === index).length;
+        onProgress(done, total);
+      }
+    }
+
+    const frames_: WorkerFrame[] = [];
+    for (let i = 0; i < timestampsS.length; i++) {
+      const index = requestedIndex[i]!;
+      const { jpeg, features } = await results.get(index)!;
+      frames_.push({ timestampS: timestampsS[i]!, frameTimestampS: frames[index]!.pts, jpeg, width, height, features });
+    }
+    return frames_;
+  });
+}

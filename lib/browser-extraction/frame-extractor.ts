@@ -1,0 +1,185 @@
+// Main-thread wrapper around the extraction worker. One FrameExtractor owns one worker and runs one
+// request at a time (later calls queue). Aborting a running request terminates the worker (ffmpeg.wasm
+// runs synchronously inside it, so that is the only prompt way to stop it); the next request starts a
+// fresh worker.
+import type { DecoderName, SampledFrame, VideoProbe, WorkerConfig, WorkerRequest, WorkerResponse } from "./types";
+import { ExtractionError } from "./types";
+
+export interface FrameExtractorOptions {
+  /** Creates the worker. Defaults to the bundled extract-frames.worker.ts (Next.js/Turbopack bundles it). */
+  createWorker?: () => Worker;
+  /** Absolute or root-relative URL of the ffmpeg.wasm assets (public/ffmpeg). Defaults to "/ffmpeg". */
+  ffmpegBaseUrl?: string;
+}
+
+export interface SampleRequestOptions {
+  maxSide: number;
+  jpegQuality: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+  forceDecoder?: DecoderName;
+}
+
+type Payload = { kind: "probe"; file: Blob; forceDecoder?: DecoderName } | { kind: "sample"; file: Blob; timestampsS: number[]; options: Omit<SampleRequestOptions, "signal" | "onProgress"> };
+
+interface Job {
+  id: number;
+  payload: Payload;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+  resolve: (response: WorkerResponse) => void;
+  reject: (error: unknown) => void;
+  cleanup: () => void;
+}
+
+function defaultWorker(): Worker {
+  return new Worker(new URL("./extract-frames.worker.ts", import.meta.url), { type: "module", name: "frame-extraction" });
+}
+
+function cancelled(): ExtractionError {
+  return new ExtractionError("cancelled", "Frame extraction was cancelled.");
+}
+
+export class FrameExtractor {
+  private worker: Worker | null = null;
+  private running: Job | null = null;
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private readonly createWorker: () => Worker;
+  private readonly config: WorkerConfig;
+
+  constructor(options: FrameExtractorOptions = {}) {
+    this.createWorker = options.createWorker ?? defaultWorker;
+    const base = options.ffmpegBaseUrl ?? "/ffmpeg";
+    // The worker imports the core by URL, so it needs an absolute one (a module worker resolves relative URLs
+    // against its own script URL, which under a bundler is somewhere in /_next/).
+    this.config = { ffmpegBaseUrl: new URL(base, globalThis.location?.href ?? "http://localhost/").href.replace(/\/$/, "") };
+  }
+
+  async probe(file: Blob, opts: { signal?: AbortSignal; forceDecoder?: DecoderName } = {}): Promise<{ probe: VideoProbe; decoder: DecoderName }> {
+    const response = await this.enqueue({ kind: "probe", file, forceDecoder: opts.forceDecoder }, opts.signal);
+    if (response.type !== "probe") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
+    return { probe: response.probe, decoder: response.decoder };
+  }
+
+  async sample(file: Blob, timestampsS: number[], opts: SampleRequestOptions): Promise<{ frames: SampledFrame[]; decoder: DecoderName }> {
+    if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
+    if (timestampsS.length === 0) return { frames: [], decoder: opts.forceDecoder ?? "webcodecs" };
+    const { maxSide, jpegQuality, forceDecoder } = opts;
+    const response = await this.enqueue(
+      { kind: "sample", file, timestampsS: [...timestampsS], options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } },
+      opts.signal,
+      opts.onProgress,
+    );
+    if (response.type !== "sample") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
+    return { frames: response.frames, decoder: response.decoder };
+  }
+
+  /** Stops the worker; running and queued requests reject with "cancelled". The extractor stays usable. */
+  terminate(): void {
+    const jobs = [...(this.running ? [this.running] : []), ...this.queue.splice(0)];
+    this.running = null;
+    this.killWorker();
+    for (const job of jobs) {
+      job.cleanup();
+      job.reject(cancelled());
+    }
+  }
+
+  private enqueue(payload: Payload, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<WorkerResponse> {
+    return new Promise<WorkerResponse>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(cancelled());
+        return;
+      }
+      const job: Job = { id: this.nextId++, payload, signal, onProgress, resolve, reject, cleanup: () => {} };
+      if (signal) {
+        const onAbort = () => this.abort(job);
+        signal.addEventListener("abort", onAbort, { once: true });
+        job.cleanup = () => signal.removeEventListener("abort", onAbort);
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  private abort(job: Job) {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+    } else if (this.running === job) {
+      this.running = null;
+      this.killWorker();
+    } else {
+      return;
+    }
+    job.cleanup();
+    job.reject(cancelled());
+    this.pump();
+  }
+
+  private killWorker() {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = this.createWorker();
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.onMessage(worker, event.data);
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault?.();
+      this.onWorkerFailure(worker, `the extraction worker crashed${event.message ? `: ${event.message}` : ""}`);
+    };
+    worker.onmessageerror = () => this.onWorkerFailure(worker, "a worker message could not be deserialized");
+    this.worker = worker;
+    return worker;
+  }
+
+  private onWorkerFailure(worker: Worker, message: string) {
+    if (worker !== this.worker) return;
+    const job = this.running;
+    this.running = null;
+    this.killWorker();
+    if (job) {
+      job.cleanup();
+      job.reject(new ExtractionError("internal", `Frame extraction failed: ${message}.`));
+    }
+    this.pump();
+  }
+
+  private onMessage(worker: Worker, message: WorkerResponse) {
+    const job = this.running;
+    if (worker !== this.worker || !job || message.id !== job.id) return;
+    if (message.type === "progress") {
+      job.onProgress?.(message.done, message.total);
+      return;
+    }
+    this.running = null;
+    job.cleanup();
+    if (message.type === "error") job.reject(new ExtractionError(message.code, message.message));
+    else job.resolve(message);
+    this.pump();
+  }
+
+  private pump() {
+    if (this.running) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    this.running = job;
+    let request: WorkerRequest;
+    if (job.payload.kind === "probe") {
+      request = { id: job.id, kind: "probe", file: job.payload.file, config: this.config, forceDecoder: job.payload.forceDecoder };
+    } else {
+      request = { id: job.id, kind: "sample", file: job.payload.file, config: this.config, timestampsS: job.payload.timestampsS, options: job.payload.options };
+    }
+    try {
+      this.ensureWorker().postMessage(request);
+    } catch (error) {
+      this.running = null;
+      job.cleanup();
+      job.reject(new ExtractionError("internal", `Could not start frame extraction: ${error instanceof Error ? error.message : String(error)}`));
+      this.pump();
+    }
+  }
+}

@@ -1,0 +1,219 @@
+// Fast path: mediabunny demuxes (edit lists applied) and decodes through WebCodecs inside the worker.
+// Anything mediabunny cannot demux, or whose track WebCodecs cannot decode, raises NeedsFallback so the
+// worker can retry with ffmpeg.wasm.
+import {
+  ALL_FORMATS,
+  BlobSource,
+  CanvasSink,
+  EncodedPacketSink,
+  Input,
+  type InputFormat,
+  type InputVideoTrack,
+  MATROSKA,
+  MP4,
+  MPEG_TS,
+  OGG,
+  QTFF,
+  VideoSampleSink,
+  WEBM,
+} from "mediabunny";
+import { audioOnlyError, corruptError, describe, isExtractionError } from "./diagnose";
+import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
+import type { SampleOptions, VideoProbe, WorkerFrame } from "./types";
+import { ExtractionError } from "./types";
+
+/** mediabunny or WebCodecs cannot handle this file; ffmpeg.wasm might. */
+export class NeedsFallback extends Error {
+  constructor(
+    readonly reason: "demux" | "decode",
+    message: string,
+    readonly codec: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Files up to this size get a full packet scan for non-indexed containers (WebM without cues, MPEG-TS). */
+const FULL_SCAN_MAX_BYTES = 64 * 1024 * 1024;
+/** How many packets to look at when only estimating the frame rate. */
+const FPS_ESTIMATE_PACKETS = 240;
+
+function containerName(format: InputFormat): string {
+  if (format === MP4) return "mp4";
+  if (format === QTFF) return "mov";
+  if (format === WEBM) return "webm";
+  if (format === MATROSKA) return "mkv";
+  if (format === MPEG_TS) return "mpegts";
+  if (format === OGG) return "ogg";
+  return format.name.toLowerCase();
+}
+
+/** A decoder/read failure from mediabunny or WebCodecs → ExtractionError. */
+function decodeFailure(error: unknown): ExtractionError {
+  if (isExtractionError(error)) return error;
+  const message = describe(error);
+  const name = error instanceof Error ? error.name : "";
+  if (name === "EncodingError" || /decod|corrupt|invalid|out of bounds|offset|unexpected end|end of file|truncat|range/i.test(message)) {
+    return corruptError(`the video data could not be decoded (${message})`);
+  }
+  return new ExtractionError("internal", `Frame extraction failed unexpectedly: ${message}`, { cause: error });
+}
+
+interface Opened {
+  input: Input;
+  format: InputFormat;
+  video: InputVideoTrack;
+  hasAudio: boolean;
+}
+
+async function open(file: Blob): Promise<Opened> {
+  const input = new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
+  try {
+    let format: InputFormat;
+    try {
+      format = await input.getFormat();
+    } catch (error) {
+      throw new NeedsFallback("demux", describe(error));
+    }
+    let tracks;
+    try {
+      tracks = await input.getTracks();
+    } catch (error) {
+      // Recognized signature but unreadable structure (e.g. an MP4 whose index is missing).
+      throw new NeedsFallback("demux", describe(error));
+    }
+    const video = await input.getPrimaryVideoTrack();
+    const hasAudio = tracks.some((t) => t.isAudioTrack());
+    if (!video) {
+      if (hasAudio) throw audioOnlyError();
+      throw new NeedsFallback("demux", "no video track found");
+    }
+    const codec = await video.getCodec();
+    if (!codec || !(await video.canDecode())) {
+      throw new NeedsFallback("decode", `WebCodecs cannot decode ${codec ?? "this codec"}`, codec);
+    }
+    return { input, format, video, hasAudio };
+  } catch (error) {
+    input.dispose();
+    throw error;
+  }
+}
+
+/** Reads the first and last packets and decodes the first frame, so truncated or undecodable files fail at probe. */
+async function verifyReadable(video: InputVideoTrack, fileSize: number): Promise<void> {
+  const packets = new EncodedPacketSink(video);
+  let first, last;
+  try {
+    first = await packets.getFirstPacket();
+    last = await packets.getPacket(Infinity);
+  } catch (error) {
+    throw corruptError(`reading the video packets failed (${describe(error)})`);
+  }
+  if (!first || !last) throw corruptError("the video track contains no frames");
+  if (last.byteLength === 0 || first.byteLength === 0) throw corruptError(`the video data ends early (the file is ${fileSize} bytes)`);
+  let sample;
+  try {
+    sample = await new VideoSampleSink(video).getSample(await video.getFirstTimestamp());
+  } catch (error) {
+    throw decodeFailure(error);
+  }
+  if (!sample) throw corruptError("the first video frame could not be decoded");
+  sample.close();
+}
+
+export async function probeWithWebCodecs(file: Blob): Promise<VideoProbe> {
+  const { input, format, video, hasAudio } = await open(file);
+  try {
+    const container = containerName(format);
+    const indexed = format === MP4 || format === QTFF;
+    const fullScan = indexed || file.size <= FULL_SCAN_MAX_BYTES;
+    let stats;
+    try {
+      stats = fullScan ? await video.computePacketStats() : await video.computePacketStats(FPS_ESTIMATE_PACKETS);
+    } catch (error) {
+      throw corruptError(`the video index could not be read (${describe(error)})`);
+    }
+    const durationS = await video.computeDuration().catch(async () => (await input.computeDuration()) ?? 0);
+    await verifyReadable(video, file.size);
+    const fps = Number.isFinite(stats.averagePacketRate) && stats.averagePacketRate > 0 ? stats.averagePacketRate : null;
+    return {
+      durationS,
+      fps,
+      width: await video.getDisplayWidth(),
+      height: await video.getDisplayHeight(),
+      codec: await video.getCodec(),
+      container,
+      frameCount: fullScan ? stats.packetCount : null,
+      hasVideo: true,
+      hasAudio,
+    };
+  } finally {
+    input.dispose();
+  }
+}
+
+/** At most this many frames are being JPEG-encoded at once (each holds a canvas). */
+const ENCODE_CONCURRENCY = 4;
+
+export async function sampleWithWebCodecs(
+  file: Blob,
+  timestampsS: number[],
+  options: SampleOptions,
+  onProgress: (done: number, total: number) => void,
+): Promise<WorkerFrame[]> {
+  const { input, video } = await open(file);
+  try {
+    const displayWidth = await video.getDisplayWidth();
+    const displayHeight = await video.getDisplayHeight();
+    const { width, height } = fitWithin(displayWidth, displayHeight, options.maxSide);
+    const firstTimestamp = await video.getFirstTimestamp();
+    // <video> shows the first frame for any time before it; mediabunny would return null there.
+    const wanted = timestampsS.map((t) => Math.max(t, firstTimestamp));
+    const order = [...new Set(wanted)].sort((a, b) => a - b);
+
+    const sink = new CanvasSink(video, { width, height, fit: "fill" });
+    const byRequest = new Map<number, Promise<{ frameTimestampS: number; jpeg: Blob; features: Float32Array }>>();
+    const byFrame = new Map<number, Promise<{ frameTimestampS: number; jpeg: Blob; features: Float32Array }>>();
+    const inFlight = new Set<Promise<unknown>>();
+    let done = 0;
+    const total = timestampsS.length;
+    try {
+      let index = 0;
+      for await (const wrapped of sink.canvasesAtTimestamps(order)) {
+        const requested = order[index++]!;
+        if (!wrapped) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s`);
+        let job = byFrame.get(wrapped.timestamp);
+        if (!job) {
+          const canvas = wrapped.canvas as OffscreenCanvas;
+          const features = featuresOf(canvas, displayWidth, displayHeight);
+          const frameTimestampS = wrapped.timestamp;
+          job = encodeJpeg(canvas, options.jpegQuality).then((jpeg) => ({ frameTimestampS, jpeg, features }));
+          byFrame.set(wrapped.timestamp, job);
+          const tracked = job.finally(() => inFlight.delete(tracked));
+          inFlight.add(tracked);
+          if (inFlight.size >= ENCODE_CONCURRENCY) await Promise.race(inFlight);
+        }
+        byRequest.set(requested, job);
+        const count = wanted.filter((t) => t === requested).length;
+        job.then(
+          () => {
+            done += count;
+            onProgress(done, total);
+          },
+          () => {},
+        );
+      }
+      if (index !== order.length) throw corruptError(`only ${index} of ${order.length} frames could be decoded`);
+    } catch (error) {
+      throw decodeFailure(error);
+    }
+    const frames: WorkerFrame[] = [];
+    for (let i = 0; i < timestampsS.length; i++) {
+      const result = await byRequest.get(wanted[i]!)!;
+      frames.push({ timestampS: timestampsS[i]!, frameTimestampS: result.frameTimestampS, jpeg: result.jpeg, width, height, features: result.features });
+    }
+    return frames;
+  } finally {
+    input.dispose();
+  }
+}

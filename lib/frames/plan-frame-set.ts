@@ -1,0 +1,82 @@
+import { buildClusters } from "./build-clusters";
+import { type FrameSetParametersInput, normaliseFrameSetParameters } from "./frame-set-parameters";
+import { defaultKeyFrameCount, selectKeyFramesDensityPeaks, selectSceneChangeKeyFrames } from "./select-key-frames";
+
+/**
+ * Timestamps for uniform sampling at `fps`: t_k = k / fps for every k with t_k < durationS, i.e.
+ * ceil(durationS·fps) frames starting at 0. This matches ffmpeg's `fps=F:round=up` on a stream starting
+ * at 0: its output frame k is stamped k/F and shows the last input frame with pts ≤ k/F, so the caller
+ * should take, for each t_k, the frame on display at that instant. A tolerance of 1e-9 frames keeps
+ * products like 0.1·30 = 3.0000000000000004 from adding a frame. Non-positive or unknown durations give none.
+ */
+export function uniformSampleTimestamps(durationS: number, fps: number): number[] {
+  if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a positive number, got ${fps}.`);
+  if (!(Number.isFinite(durationS) && durationS > 0)) return [];
+  const count = Math.max(1, Math.ceil(durationS * fps - 1e-9));
+  return Array.from({ length: count }, (_, k) => k / fps);
+}
+
+/**
+ * `count` timestamps at the centres of `count` equal segments of the video: t_i = (i + 0.5)·durationS / count,
+ * the time-axis counterpart of selectUniformFrames. Short videos may map several timestamps onto the
+ * same decoded frame; the caller decides whether to keep duplicates.
+ */
+export function uniformCountTimestamps(durationS: number, count: number): number[] {
+  if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be an integer ≥ 0, got ${count}.`);
+  if (!(Number.isFinite(durationS) && durationS > 0)) return [];
+  return Array.from({ length: count }, (_, i) => ((i + 0.5) * durationS) / count);
+}
+
+export type SampledFrame = { timestampS: number; features: Float32Array };
+
+export type PlannedFrame = { index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null };
+
+export type FrameSetPlan = {
+  /** One entry per sampled frame, in the order given; `index` is the position. */
+  frames: PlannedFrame[];
+  /** Ascending. */
+  keyFrameIndices: number[];
+};
+
+/**
+ * Marks key frames and clusters over the frames the caller sampled (in time order):
+ * - density-peaks: m = keyFrames, or defaultKeyFrameCount(durationS) when "auto", over all sampled
+ *   frames; clusters of ±neighbours with the nearer-key-frame rule of buildClusters.
+ * - scene-change: selectSceneChangeKeyFrames with minGap = max(1, ceil(minGapS·sampleFps)) frames and
+ *   max = maxKeyFrames; clusters as above.
+ * - uniform: the caller samples `count` frames (uniformCountTimestamps); every one of them is a key frame
+ *   in its own one-frame cluster (cluster = its index), so QA evaluation and cluster-based judging can
+ *   treat all frame sets alike. Features are not used.
+ */
+export function planFrameSet(parameters: FrameSetParametersInput, sampled: readonly SampledFrame[], durationS: number): FrameSetPlan {
+  const normalised = normaliseFrameSetParameters(parameters);
+  sampled.forEach(({ timestampS }, index) => {
+    if (!(Number.isFinite(timestampS) && timestampS >= 0)) throw new RangeError(`Frame ${index} has an invalid timestamp ${timestampS}.`);
+    const previous = sampled[index - 1];
+    if (previous && timestampS < previous.timestampS) throw new RangeError(`Frame ${index} (${timestampS} s) comes before frame ${index - 1} (${previous.timestampS} s).`);
+  });
+
+  const frameCount = sampled.length;
+  if (normalised.mode === "uniform") {
+    return {
+      frames: sampled.map(({ timestampS }, index) => ({ index, timestampS, isKeyFrame: true, cluster: index })),
+      keyFrameIndices: sampled.map((_, index) => index),
+    };
+  }
+
+  const features = sampled.map(({ features }) => features);
+  const keyFrameIndices =
+    normalised.mode === "density-peaks"
+      ? selectKeyFramesDensityPeaks(features, { m: normalised.keyFrames === "auto" ? defaultKeyFrameCount(durationS) : normalised.keyFrames })
+      : selectSceneChangeKeyFrames(features, {
+          threshold: normalised.threshold,
+          minGap: Math.max(1, Math.ceil(normalised.minGapS * normalised.sampleFps - 1e-9)),
+          max: normalised.maxKeyFrames,
+        });
+  const keyFrames = new Set(keyFrameIndices);
+  const { clusterOfFrame } = buildClusters(keyFrameIndices, frameCount, normalised.neighbours);
+  return {
+    frames: sampled.map(({ timestampS }, index) => ({ index, timestampS, isKeyFrame: keyFrames.has(index), cluster: clusterOfFrame[index] ?? null })),
+    keyFrameIndices,
+  };
+}

@@ -1,0 +1,231 @@
+import { parseCsvTable, stripByteOrderMark } from "./csv";
+import { splitDimensionList } from "./prompt-lists";
+
+export type MetadataValue = string | number | boolean | null;
+
+/**
+ * What a metadata file says about one video. Shaped like the API's explicit video metadata so it
+ * can be passed on as is: only the fields the row gives are present.
+ */
+export interface FileMetadata {
+  prompt?: string;
+  model?: string;
+  /** Kept as text from CSV: seeds are often 64-bit and would lose digits as a JS number. */
+  seed?: string | number;
+  dimension?: string[];
+  sampleIndex?: number;
+  extra: Record<string, MetadataValue>;
+}
+
+export type MetadataFileFormat = "csv" | "jsonl" | "json";
+
+export type MetadataFileResult =
+  | { ok: true; format: MetadataFileFormat; rowCount: number; byPath: Map<string, FileMetadata> }
+  | { ok: false; error: string };
+
+/** Column names that identify the video, most specific first. */
+export const FILE_COLUMNS = ["path", "file", "file_name", "filename"] as const;
+const PROMPT_COLUMN = "prompt";
+const MODEL_COLUMN = "model";
+const SEED_COLUMN = "seed";
+const DIMENSION_COLUMNS = ["dimension", "dimensions"] as const;
+const SAMPLE_INDEX_COLUMNS = ["sample_index", "sampleindex"] as const;
+
+type RowResult = { ok: true; path: string; metadata: FileMetadata } | { ok: false; error: string };
+
+interface MetadataRow {
+  line: number;
+  /** Lower-cased, trimmed column name → value. */
+  fields: Map<string, unknown>;
+}
+
+/** Keys are compared as `/`-separated NFC text, since macOS reports names in NFD and Windows uses `\`. */
+export function metadataPathKey(path: string): string {
+  return path
+    .normalize("NFC")
+    .replaceAll("\\", "/")
+    .replace(/^(\.\/)+/, "")
+    .replace(/^\/+/, "");
+}
+
+function baseName(pathKey: string): string {
+  return pathKey.slice(pathKey.lastIndexOf("/") + 1);
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+function extraValue(value: unknown): MetadataValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string") return value === "" ? null : value;
+  if (typeof value === "number" || typeof value === "boolean") return value;
+  return JSON.stringify(value);
+}
+
+function readText(value: unknown, column: string, line: number): { ok: true; text: string | undefined } | { ok: false; error: string } {
+  if (isBlank(value)) return { ok: true, text: undefined };
+  if (typeof value !== "string") return { ok: false, error: `line ${line}: "${column}" must be text` };
+  return { ok: true, text: value.trim() };
+}
+
+function readSampleIndex(value: unknown, column: string, line: number): { ok: true; index: number | undefined } | { ok: false; error: string } {
+  if (isBlank(value)) return { ok: true, index: undefined };
+  const index = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0) {
+    return { ok: false, error: `line ${line}: "${column}" must be a whole number ≥ 0` };
+  }
+  return { ok: true, index };
+}
+
+function readRow(row: MetadataRow): RowResult {
+  const { line, fields } = row;
+  const fileColumn = FILE_COLUMNS.find((column) => !isBlank(fields.get(column)));
+  if (!fileColumn) return { ok: false, error: `line ${line}: no file name (give a "file", "file_name", "filename" or "path" value)` };
+  const path = fields.get(fileColumn);
+  if (typeof path !== "string") return { ok: false, error: `line ${line}: "${fileColumn}" must be text` };
+
+  const prompt = readText(fields.get(PROMPT_COLUMN), PROMPT_COLUMN, line);
+  if (!prompt.ok) return prompt;
+  const model = readText(fields.get(MODEL_COLUMN), MODEL_COLUMN, line);
+  if (!model.ok) return model;
+
+  const metadata: FileMetadata = { extra: {} };
+  if (prompt.text !== undefined) metadata.prompt = prompt.text;
+  if (model.text !== undefined) metadata.model = model.text;
+
+  const seed = fields.get(SEED_COLUMN);
+  if (!isBlank(seed)) {
+    if (typeof seed === "string") metadata.seed = seed.trim();
+    else if (typeof seed === "number") metadata.seed = seed;
+    else return { ok: false, error: `line ${line}: "seed" must be a number or text` };
+  }
+
+  const dimensionColumn = DIMENSION_COLUMNS.find((column) => !isBlank(fields.get(column)));
+  if (dimensionColumn) {
+    const value = fields.get(dimensionColumn);
+    if (typeof value === "string") metadata.dimension = splitDimensionList(value);
+    else if (Array.isArray(value) && value.every((item): item is string => typeof item === "string")) {
+      metadata.dimension = splitDimensionList(value.join(";"));
+    } else return { ok: false, error: `line ${line}: "${dimensionColumn}" must be text or a list of text` };
+  }
+
+  const sampleIndexColumn = SAMPLE_INDEX_COLUMNS.find((column) => !isBlank(fields.get(column)));
+  if (sampleIndexColumn) {
+    const sampleIndex = readSampleIndex(fields.get(sampleIndexColumn), sampleIndexColumn, line);
+    if (!sampleIndex.ok) return sampleIndex;
+    metadata.sampleIndex = sampleIndex.index;
+  }
+
+  const known = new Set<string>([...FILE_COLUMNS, PROMPT_COLUMN, MODEL_COLUMN, SEED_COLUMN, ...DIMENSION_COLUMNS, ...SAMPLE_INDEX_COLUMNS]);
+  for (const [column, value] of fields) {
+    if (!known.has(column)) metadata.extra[column] = extraValue(value);
+  }
+  return { ok: true, path: path.trim(), metadata };
+}
+
+function csvRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false; error: string } {
+  const table = parseCsvTable(text);
+  if (!table.ok) return table;
+  if (!FILE_COLUMNS.some((column) => table.columns.includes(column))) {
+    return { ok: false, error: `line 1: the header needs a "file", "file_name", "filename" or "path" column` };
+  }
+  return { ok: true, rows: table.rows.map((row) => ({ line: row.line, fields: new Map<string, unknown>(row.values) })) };
+}
+
+function objectFields(value: unknown): Map<string, unknown> | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  return new Map(Object.entries(value).map(([key, field]) => [key.trim().toLowerCase(), field]));
+}
+
+function jsonLineRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false; error: string } {
+  const rows: MetadataRow[] = [];
+  for (const [index, lineText] of text.split(/\r\n|\n|\r/).entries()) {
+    if (lineText.trim() === "") continue;
+    const line = index + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(lineText);
+    } catch (error) {
+      return { ok: false, error: `line ${line}: invalid JSON (${error instanceof Error ? error.message : String(error)})` };
+    }
+    const fields = objectFields(value);
+    if (!fields) return { ok: false, error: `line ${line}: expected a JSON object` };
+    rows.push({ line, fields });
+  }
+  return { ok: true, rows };
+}
+
+function jsonArrayRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `invalid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if (!Array.isArray(value)) return { ok: false, error: "expected a JSON array of objects, one per video" };
+  const rows: MetadataRow[] = [];
+  for (const [index, item] of value.entries()) {
+    const fields = objectFields(item);
+    if (!fields) return { ok: false, error: `item ${index + 1}: expected a JSON object` };
+    // "line" here is the item number: a pretty-printed array has no one line per row.
+    rows.push({ line: index + 1, fields });
+  }
+  return { ok: true, rows };
+}
+
+/**
+ * Per-video metadata from a CSV, JSON Lines or JSON array file. Each row names its video by
+ * `path`, `file`, `file_name` or `filename` and may give `prompt`, `model`, `seed`, `dimension`
+ * (several separated by `;` or `|`) and `sample_index`; other columns go to `extra` (empty CSV
+ * cells as null). The map holds each row under its path and, when no other row shares it, its
+ * bare file name; use `findMetadata` to look a video up.
+ */
+export function parseMetadataFile(fileName: string, content: string): MetadataFileResult {
+  const text = stripByteOrderMark(content);
+  const lower = fileName.toLowerCase();
+  const format: MetadataFileFormat | null = lower.endsWith(".csv")
+    ? "csv"
+    : lower.endsWith(".jsonl") || lower.endsWith(".ndjson")
+      ? "jsonl"
+      : lower.endsWith(".json")
+        ? "json"
+        : null;
+  if (!format) return { ok: false, error: `${fileName}: unsupported metadata format; use .csv, .jsonl or .json` };
+  const rows = format === "csv" ? csvRows(text) : format === "jsonl" ? jsonLineRows(text) : jsonArrayRows(text);
+  if (!rows.ok) return { ok: false, error: `${fileName}: ${rows.error}` };
+
+  const byPath = new Map<string, FileMetadata>();
+  const lineByPath = new Map<string, number>();
+  const pathsByBaseName = new Map<string, Set<string>>();
+  for (const row of rows.rows) {
+    const read = readRow(row);
+    if (!read.ok) return { ok: false, error: `${fileName}: ${read.error}` };
+    const key = metadataPathKey(read.path);
+    const firstLine = lineByPath.get(key);
+    if (firstLine !== undefined) return { ok: false, error: `${fileName}: line ${row.line}: "${key}" is already described on line ${firstLine}` };
+    lineByPath.set(key, row.line);
+    byPath.set(key, read.metadata);
+    const name = baseName(key);
+    pathsByBaseName.set(name, (pathsByBaseName.get(name) ?? new Set()).add(key));
+  }
+  // A bare file name is a key only when it is unambiguous: two folders may hold the same name.
+  for (const [name, paths] of pathsByBaseName) {
+    const [onlyPath] = paths;
+    if (paths.size === 1 && onlyPath !== undefined && !byPath.has(name)) byPath.set(name, byPath.get(onlyPath)!);
+  }
+  return { ok: true, format, rowCount: lineByPath.size, byPath };
+}
+
+/**
+ * The metadata for a video's relative path: the longest trailing part of the path the file names
+ * (the browser prefixes the chosen folder, the file may not), else the bare file name.
+ */
+export function findMetadata(byPath: ReadonlyMap<string, FileMetadata>, relativePath: string): FileMetadata | null {
+  const segments = metadataPathKey(relativePath).split("/");
+  for (let start = 0; start < segments.length; start += 1) {
+    const found = byPath.get(segments.slice(start).join("/"));
+    if (found) return found;
+  }
+  return null;
+}
