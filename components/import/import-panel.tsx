@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import { ExtractionError } from "@/lib/browser-extraction/types";
-import { parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
+import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
 import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/action-form";
 import { ApiError, apiFetch } from "./api-client";
@@ -94,15 +94,15 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           update(item, { state: "error", message: errorMessage(error) });
         }
       }
-      const metadata = new Map<string, FileMetadata>();
+      const metadata = new Map<string, FileMetadata>(); // by path key, as findMetadata expects
       for (const item of items.current.filter((i) => i.kind === "metadata" && i.state === "queued")) {
         const parsed = parseMetadataFile(item.relativePath, await item.file.text());
         if (!parsed.ok) {
           update(item, { state: "error", message: parsed.error });
           continue;
         }
-        for (const [name, value] of parsed.metadata) metadata.set(name, value);
-        update(item, { state: "done", progress: 1, message: `Metadata for ${parsed.metadata.size} files.` });
+        for (const [name, value] of parsed.byPath) metadata.set(name, value);
+        update(item, { state: "done", progress: 1, message: `Metadata for ${parsed.rowCount} files.` });
       }
 
       const queue = items.current.filter((i) => i.kind === "video" && i.state === "queued");
@@ -117,7 +117,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           while (!signal.aborted) {
             const item = runnable.shift();
             if (!item) break;
-            await importOne(item, extractor, metadata.get(item.relativePath) ?? metadata.get(item.file.name), signal);
+            await importOne(item, extractor, findMetadata(metadata, item.relativePath) ?? undefined, signal);
           }
         } finally {
           extractor.terminate();
@@ -306,13 +306,8 @@ function settingsToParameters(settings: ExtractionSettingsValue) {
 }
 
 function toVideoMetadata(metadata: FileMetadata) {
-  const out: Record<string, unknown> = {};
-  if (metadata.prompt) out.prompt = metadata.prompt;
-  if (metadata.model) out.model = metadata.model;
-  if (metadata.dimension) out.dimension = metadata.dimension;
-  if (metadata.seed !== undefined && metadata.seed !== null) out.seed = metadata.seed;
-  if (metadata.extra && Object.keys(metadata.extra).length) out.extra = metadata.extra;
-  return out;
+  const { extra, ...fields } = metadata;
+  return Object.keys(extra).length ? { ...fields, extra } : fields;
 }
 
 function errorMessage(error: unknown): string {

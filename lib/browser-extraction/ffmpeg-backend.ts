@@ -199,6 +199,7 @@ function containerOf(probe: ProbeJson, videoCodec: string | null): string | null
 
 /** Classifies ffmpeg/ffprobe failure logs. */
 async function diagnoseFailure(file: Blob, logs: string[]): Promise<ExtractionError> {
+  console.log("DEBUG diagnose", JSON.stringify(logs));
   const text = logs.join("\n");
   const lower = text.toLowerCase();
   const lastLine = logs.filter((l) => l.trim()).slice(-1)[0]?.replace(/^.*?: /, "") ?? "";
@@ -225,6 +226,7 @@ async function readInfo(core: FFmpegCore, file: Blob, path: string, countPackets
   const args = ["-v", "error", "-of", "json", "-show_format", "-show_streams"];
   if (countPackets) args.push("-count_packets");
   const result = run(core, "ffprobe", [...args, path]);
+  console.log("DEBUG probe", result.ret, JSON.stringify(result.stdout).slice(0, 1500), JSON.stringify(result.stderr).slice(0, 1500));
   let probe: ProbeJson = {};
   try {
     probe = JSON.parse(result.stdout.join("\n") || "{}") as ProbeJson;
@@ -232,7 +234,8 @@ async function readInfo(core: FFmpegCore, file: Blob, path: string, countPackets
     probe = {};
   }
   const streams = probe.streams ?? [];
-  if (result.ret !== 0 || streams.length === 0) throw await diagnoseFailure(file, result.stderr);
+  // The core's ffprobe entry point does not report an exit code (ret stays -1), so judge by its output.
+  if (streams.length === 0) throw await diagnoseFailure(file, result.stderr);
   if (IMAGE_FORMATS.test(probe.format?.format_name ?? "")) throw notAVideoError({ kind: "image", name: probe.format?.format_name ?? "image" });
   const video = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
   if (!video) {
@@ -284,7 +287,6 @@ interface PacketInfo {
 /** Presentation timestamps of the video stream's frames (discarded packets dropped), sorted. */
 async function listFrames(core: FFmpegCore, file: Blob, path: string, streamIndex: number): Promise<PacketInfo[]> {
   const result = run(core, "ffprobe", ["-v", "error", "-select_streams", String(streamIndex), "-show_entries", "packet=pts_time,dts_time,flags", "-of", "csv=p=0", path]);
-  if (result.ret !== 0) throw await diagnoseFailure(file, result.stderr);
   const frames: PacketInfo[] = [];
   for (const line of result.stdout.join("\n").split("\n")) {
     const [ptsText, dtsText, flags = ""] = line.trim().split(",");
@@ -295,7 +297,10 @@ async function listFrames(core: FFmpegCore, file: Blob, path: string, streamInde
     frames.push({ pts, key: flags.includes("K") });
   }
   frames.sort((a, b) => a.pts - b.pts);
-  if (frames.length === 0) throw corruptError("the video track contains no frames");
+  if (frames.length === 0) {
+    if (result.stderr.some((l) => l.trim())) throw await diagnoseFailure(file, result.stderr);
+    throw corruptError("the video track contains no frames");
+  }
   return frames;
 }
 
@@ -370,6 +375,7 @@ export async function sampleWithFfmpeg(
       args.push("-i", path, "-map", `0:${info.stream.index}`, "-an", "-sn", "-dn");
       args.push("-vf", `select=${select},${scaleFilter}`, "-fps_mode", "passthrough", "-frames:v", String(segment.length), "-f", "rawvideo", "-y", out);
       const result = run(core, "ffmpeg", args);
+      console.log("DEBUG ffmpeg", result.ret, JSON.stringify(args), JSON.stringify(result.stderr).slice(0, 2000));
       let data: Uint8Array | null = null;
       try {
         data = core.FS.readFile(out);

@@ -92,10 +92,19 @@ export function parseCsv(text: string): CsvParseResult {
   return { ok: true, records };
 }
 
-/** A data row keyed by the header's column names (trimmed, lower-cased). */
+/** A data row keyed by the header's column names as written (trimmed). */
 export interface CsvRow {
   line: number;
   values: Map<string, string>;
+}
+
+/** The header column (as written) matching the first of `names` present, ignoring case. */
+export function findColumn(columns: readonly string[], names: readonly string[]): string | null {
+  for (const name of names) {
+    const found = columns.find((column) => column.toLowerCase() === name.toLowerCase());
+    if (found !== undefined) return found;
+  }
+  return null;
 }
 
 export type CsvTableResult = { ok: true; columns: string[]; rows: CsvRow[] } | { ok: false; error: string };
@@ -114,11 +123,12 @@ export function parseCsvTable(text: string): CsvTableResult {
   const records = parsed.records.filter((record) => !isBlankRecord(record));
   const header = records[0];
   if (!header) return { ok: false, error: "the CSV file is empty (it needs a header line)" };
-  const columns = header.fields.map((name) => name.trim().toLowerCase());
+  const columns = header.fields.map((name) => name.trim());
   const seen = new Set<string>();
   for (const column of columns) {
-    if (column !== "" && seen.has(column)) return { ok: false, error: `line ${header.line}: the header names the column "${column}" twice` };
-    seen.add(column);
+    const key = column.toLowerCase();
+    if (key !== "" && seen.has(key)) return { ok: false, error: `line ${header.line}: the header names the column "${column}" twice` };
+    seen.add(key);
   }
   const rows: CsvRow[] = [];
   for (const record of records.slice(1)) {

@@ -1,4 +1,4 @@
-import { parseCsvTable, stripByteOrderMark } from "./csv";
+import { findColumn, parseCsvTable, stripByteOrderMark } from "./csv";
 import { splitDimensionList } from "./prompt-lists";
 
 export type MetadataValue = string | number | boolean | null;
@@ -35,8 +35,31 @@ type RowResult = { ok: true; path: string; metadata: FileMetadata } | { ok: fals
 
 interface MetadataRow {
   line: number;
-  /** Lower-cased, trimmed column name → value. */
+  /** Column name as written (trimmed) → value. */
   fields: Map<string, unknown>;
+}
+
+/** Looks columns up ignoring case, so `File_Name` and `Seed` work, while `extra` keeps names as written. */
+class RowFields {
+  private readonly byLowerName = new Map<string, string>();
+
+  constructor(readonly fields: ReadonlyMap<string, unknown>) {
+    for (const name of fields.keys()) this.byLowerName.set(name.toLowerCase(), name);
+  }
+
+  /** The first of `names` that holds a non-blank value. */
+  firstPresent(names: readonly string[]): { name: string; value: unknown } | null {
+    for (const name of names) {
+      const written = this.byLowerName.get(name);
+      if (written !== undefined && !isBlank(this.fields.get(written))) return { name: written, value: this.fields.get(written) };
+    }
+    return null;
+  }
+
+  get(name: string): unknown {
+    const written = this.byLowerName.get(name);
+    return written === undefined ? undefined : this.fields.get(written);
+  }
 }
 
 /** Keys are compared as `/`-separated NFC text, since macOS reports names in NFD and Windows uses `\`. */
@@ -78,12 +101,14 @@ function readSampleIndex(value: unknown, column: string, line: number): { ok: tr
   return { ok: true, index };
 }
 
+const KNOWN_COLUMNS = new Set<string>([...FILE_COLUMNS, PROMPT_COLUMN, MODEL_COLUMN, SEED_COLUMN, ...DIMENSION_COLUMNS, ...SAMPLE_INDEX_COLUMNS]);
+
 function readRow(row: MetadataRow): RowResult {
-  const { line, fields } = row;
-  const fileColumn = FILE_COLUMNS.find((column) => !isBlank(fields.get(column)));
-  if (!fileColumn) return { ok: false, error: `line ${line}: no file name (give a "file", "file_name", "filename" or "path" value)` };
-  const path = fields.get(fileColumn);
-  if (typeof path !== "string") return { ok: false, error: `line ${line}: "${fileColumn}" must be text` };
+  const { line } = row;
+  const fields = new RowFields(row.fields);
+  const file = fields.firstPresent(FILE_COLUMNS);
+  if (!file) return { ok: false, error: `line ${line}: no file name (give a "file", "file_name", "filename" or "path" value)` };
+  if (typeof file.value !== "string") return { ok: false, error: `line ${line}: "${file.name}" must be text` };
 
   const prompt = readText(fields.get(PROMPT_COLUMN), PROMPT_COLUMN, line);
   if (!prompt.ok) return prompt;
@@ -101,33 +126,32 @@ function readRow(row: MetadataRow): RowResult {
     else return { ok: false, error: `line ${line}: "seed" must be a number or text` };
   }
 
-  const dimensionColumn = DIMENSION_COLUMNS.find((column) => !isBlank(fields.get(column)));
-  if (dimensionColumn) {
-    const value = fields.get(dimensionColumn);
+  const dimension = fields.firstPresent(DIMENSION_COLUMNS);
+  if (dimension) {
+    const { value } = dimension;
     if (typeof value === "string") metadata.dimension = splitDimensionList(value);
     else if (Array.isArray(value) && value.every((item): item is string => typeof item === "string")) {
       metadata.dimension = splitDimensionList(value.join(";"));
-    } else return { ok: false, error: `line ${line}: "${dimensionColumn}" must be text or a list of text` };
+    } else return { ok: false, error: `line ${line}: "${dimension.name}" must be text or a list of text` };
   }
 
-  const sampleIndexColumn = SAMPLE_INDEX_COLUMNS.find((column) => !isBlank(fields.get(column)));
-  if (sampleIndexColumn) {
-    const sampleIndex = readSampleIndex(fields.get(sampleIndexColumn), sampleIndexColumn, line);
+  const sampleIndexField = fields.firstPresent(SAMPLE_INDEX_COLUMNS);
+  if (sampleIndexField) {
+    const sampleIndex = readSampleIndex(sampleIndexField.value, sampleIndexField.name, line);
     if (!sampleIndex.ok) return sampleIndex;
     metadata.sampleIndex = sampleIndex.index;
   }
 
-  const known = new Set<string>([...FILE_COLUMNS, PROMPT_COLUMN, MODEL_COLUMN, SEED_COLUMN, ...DIMENSION_COLUMNS, ...SAMPLE_INDEX_COLUMNS]);
-  for (const [column, value] of fields) {
-    if (!known.has(column)) metadata.extra[column] = extraValue(value);
+  for (const [column, value] of row.fields) {
+    if (!KNOWN_COLUMNS.has(column.toLowerCase())) metadata.extra[column] = extraValue(value);
   }
-  return { ok: true, path: path.trim(), metadata };
+  return { ok: true, path: file.value.trim(), metadata };
 }
 
 function csvRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false; error: string } {
   const table = parseCsvTable(text);
   if (!table.ok) return table;
-  if (!FILE_COLUMNS.some((column) => table.columns.includes(column))) {
+  if (!findColumn(table.columns, FILE_COLUMNS)) {
     return { ok: false, error: `line 1: the header needs a "file", "file_name", "filename" or "path" column` };
   }
   return { ok: true, rows: table.rows.map((row) => ({ line: row.line, fields: new Map<string, unknown>(row.values) })) };
@@ -135,7 +159,7 @@ function csvRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false;
 
 function objectFields(value: unknown): Map<string, unknown> | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  return new Map(Object.entries(value).map(([key, field]) => [key.trim().toLowerCase(), field]));
+  return new Map(Object.entries(value).map(([key, field]) => [key.trim(), field]));
 }
 
 function jsonLineRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false; error: string } {

@@ -1,4 +1,4 @@
-import { parseCsvTable, stripByteOrderMark } from "./csv";
+import { findColumn, parseCsvTable, stripByteOrderMark } from "./csv";
 import { canonicalDimension, matchDimension, VBENCH_DIMENSIONS } from "./vbench-dimensions";
 
 /** One prompt and the dimensions it is evaluated in (empty when the list does not say). */
@@ -125,11 +125,11 @@ function parseJsonLines(text: string): PromptListResult {
 function parseCsvList(text: string): PromptListResult {
   const table = parseCsvTable(text);
   if (!table.ok) return table;
-  const promptColumn = ["prompt", "caption"].find((name) => table.columns.includes(name));
+  const promptColumn = findColumn(table.columns, ["prompt", "caption"]);
   if (!promptColumn) {
     return { ok: false, error: `line 1: the header has no "prompt" column (found: ${table.columns.filter(Boolean).join(", ") || "nothing"})` };
   }
-  const dimensionColumn = ["dimension", "dimensions"].find((name) => table.columns.includes(name));
+  const dimensionColumn = findColumn(table.columns, ["dimension", "dimensions"]);
   const entries: PromptEntry[] = [];
   for (const row of table.rows) {
     const prompt = (row.values.get(promptColumn) ?? "").trim();

@@ -52,3 +52,14 @@ export function mediaFixtures(): MediaFixtures {
   };
   return cached;
 }
+
+let uniqueCount = 0;
+
+/** A copy of the good clip with different bytes (a metadata comment), so it is not a duplicate. */
+export function uniqueMp4(label = "clip"): string {
+  const { dir, goodMp4 } = mediaFixtures();
+  uniqueCount += 1;
+  const out = path.join(dir, `${label}-${process.pid}-${uniqueCount}.mp4`);
+  ffmpeg(["-i", goodMp4, "-c", "copy", "-movflags", "+faststart", "-metadata", `comment=${label}-${uniqueCount}-${Date.now()}`, out]);
+  return out;
+}

@@ -32,9 +32,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
           title="Videos"
           actions={
             roleCan(role, "videos.import") ? (
-              <Link href={`/projects/${projectId}/import`} className="text-sm text-indigo-700 underline">
+              <a href={`/projects/${projectId}/import`} className="text-sm text-indigo-700 underline">
                 Import
-              </Link>
+              </a>
             ) : undefined
           }
         >
@@ -54,9 +54,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
               </p>
               <div className="flex gap-3">
                 {count("pending_extraction") > 0 && roleCan(role, "videos.import") && (
-                  <Link href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
+                  <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
                     Extract pending
-                  </Link>
+                  </a>
                 )}
                 <Link href={`/projects/${projectId}/completeness`} className="text-indigo-700 underline">
                   VBench completeness

@@ -44,9 +44,9 @@ export default async function VideoPage({ params }: { params: Promise<{ projectI
               <video src={video.url} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" />
               <div className="mt-4">
                 <EmptyState title="No frames yet">
-                  <Link href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
+                  <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
                     Extract frames for pending videos
-                  </Link>
+                  </a>
                 </EmptyState>
               </div>
             </>

@@ -1,0 +1,122 @@
+// Browser entry of the extraction test/benchmark harness (bundled by esbuild, see harness-server.ts).
+// Exposes window.harness so Playwright can drive lib/browser-extraction without the Next.js app.
+import { ExtractionError, FrameExtractor, type DecoderName } from "../../lib/browser-extraction";
+
+export interface HarnessFrame {
+  timestampS: number;
+  frameTimestampS: number;
+  width: number;
+  height: number;
+  jpegBytes: number;
+  jpegType: string;
+  featuresLength: number;
+  featuresFinite: boolean;
+  /** The JPEG decoded by the browser, then downscaled to grayWidth × grayHeight 8-bit luma. */
+  gray: number[];
+  /** Natural size of the decoded JPEG. */
+  decodedWidth: number;
+  decodedHeight: number;
+}
+
+export type HarnessResult<T> = { ok: true; value: T; ms: number } | { ok: false; code: string; message: string; name: string; ms: number };
+
+const extractor = new FrameExtractor({
+  createWorker: () => new Worker("/bundle/extract-frames.worker.js", { type: "module", name: "frame-extraction" }),
+  ffmpegBaseUrl: "/ffmpeg",
+});
+
+const files = new Map<string, File>();
+async function load(url: string): Promise<File> {
+  let file = files.get(url);
+  if (!file) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`fetch ${url}: ${response.status}`);
+    file = new File([await response.blob()], url.split("/").pop() ?? "video", { type: response.headers.get("content-type") ?? "" });
+    files.set(url, file);
+  }
+  return file;
+}
+
+async function settle<T>(fn: () => Promise<T>): Promise<HarnessResult<T>> {
+  const start = performance.now();
+  try {
+    const value = await fn();
+    return { ok: true, value, ms: performance.now() - start };
+  } catch (error) {
+    const ms = performance.now() - start;
+    if (error instanceof ExtractionError) return { ok: false, code: error.code, message: error.message, name: error.name, ms };
+    return { ok: false, code: "thrown", message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : "", ms };
+  }
+}
+
+async function grayOf(jpeg: Blob, width: number, height: number) {
+  const bitmap = await createImageBitmap(jpeg);
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext("2d", { willReadFrequently: true })!;
+  context.imageSmoothingQuality = "high";
+  context.drawImage(bitmap, 0, 0, width, height);
+  const rgba = context.getImageData(0, 0, width, height).data;
+  const gray: number[] = [];
+  for (let i = 0; i < rgba.length; i += 4) gray.push(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
+  const size = { decodedWidth: bitmap.width, decodedHeight: bitmap.height };
+  bitmap.close();
+  return { gray, ...size };
+}
+
+const harness = {
+  async preload(url: string) {
+    await load(url);
+  },
+  probe(url: string, forceDecoder?: DecoderName) {
+    return settle(async () => extractor.probe(await load(url), { forceDecoder }));
+  },
+  sample(url: string, timestampsS: number[], opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; grayWidth?: number; grayHeight?: number }) {
+    return settle(async () => {
+      const progress: [number, number][] = [];
+      const file = await load(url);
+      const { frames, decoder } = await extractor.sample(file, timestampsS, { ...opts, onProgress: (d, t) => progress.push([d, t]) });
+      const out: HarnessFrame[] = [];
+      for (const f of frames) {
+        const g = opts.grayWidth && opts.grayHeight ? await grayOf(f.jpeg, opts.grayWidth, opts.grayHeight) : { gray: [], decodedWidth: 0, decodedHeight: 0 };
+        out.push({
+          timestampS: f.timestampS,
+          frameTimestampS: f.frameTimestampS,
+          width: f.width,
+          height: f.height,
+          jpegBytes: f.jpeg.size,
+          jpegType: f.jpeg.type,
+          featuresLength: f.features.length,
+          featuresFinite: f.features.every(Number.isFinite),
+          ...g,
+        });
+      }
+      return { frames: out, decoder, progress };
+    });
+  },
+  /** Starts a sample and aborts it after `abortAfterMs` (or at the first progress event when -1). */
+  cancel(url: string, timestampsS: number[], opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; abortAfterMs: number }) {
+    return settle(async () => {
+      const file = await load(url);
+      const controller = new AbortController();
+      let abortedAt = 0;
+      const abort = () => {
+        if (!controller.signal.aborted) {
+          abortedAt = performance.now();
+          controller.abort();
+        }
+      };
+      if (opts.abortAfterMs >= 0) setTimeout(abort, opts.abortAfterMs);
+      const result = await extractor
+        .sample(file, timestampsS, { ...opts, signal: controller.signal, onProgress: () => opts.abortAfterMs < 0 && abort() })
+        .then(
+          () => ({ code: "resolved", message: "" }),
+          (error: unknown) => ({ code: error instanceof ExtractionError ? error.code : "thrown", message: error instanceof Error ? error.message : String(error) }),
+        );
+      return { ...result, rejectAfterAbortMs: abortedAt ? performance.now() - abortedAt : -1 };
+    });
+  },
+  crossOriginIsolated: () => globalThis.crossOriginIsolated === true,
+};
+
+(window as unknown as { harness: typeof harness }).harness = harness;
+export type Harness = typeof harness;

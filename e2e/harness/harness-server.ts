@@ -1,0 +1,101 @@
+// Serves the extraction harness for Playwright tests and the benchmark: bundles
+// e2e/harness/extraction-harness.ts and lib/browser-extraction/extract-frames.worker.ts with esbuild into a
+// temp dir and serves them with public/ffmpeg/ and a clips folder from node:http on 127.0.0.1:<random>.
+// `isolated` adds COOP/COEP headers (cross-origin isolation → the multi-thread ffmpeg core is used).
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { build } from "esbuild";
+
+const repoRoot = path.resolve(import.meta.dirname, "..", "..");
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".map": "application/json",
+  ".mp4": "video/mp4",
+  ".m4a": "audio/mp4",
+  ".webm": "video/webm",
+  ".mov": "video/quicktime",
+  ".mkv": "video/x-matroska",
+  ".txt": "text/plain",
+};
+
+export interface Harness {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { clipsDir: string; isolated?: boolean }): Promise<Harness> {
+  const ffmpegDir = path.join(repoRoot, "public", "ffmpeg");
+  if (!fs.existsSync(path.join(ffmpegDir, "core", "ffmpeg-core.wasm"))) {
+    throw new Error("public/ffmpeg is missing: run `node scripts/copy-browser-assets.mjs` (npm install does it).");
+  }
+  const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-harness-"));
+  await build({
+    entryPoints: {
+      harness: path.join(repoRoot, "e2e", "harness", "extraction-harness.ts"),
+      "extract-frames.worker": path.join(repoRoot, "lib", "browser-extraction", "extract-frames.worker.ts"),
+    },
+    outdir: bundleDir,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    sourcemap: "linked",
+    logLevel: "error",
+  });
+  fs.writeFileSync(
+    path.join(bundleDir, "index.html"),
+    '<!doctype html><html><head><meta charset="utf-8"><title>extraction harness</title></head><body><script type="module" src="/bundle/harness.js"></script></body></html>',
+  );
+  const mounts: [string, string][] = [
+    ["/bundle/", bundleDir],
+    ["/ffmpeg/", ffmpegDir],
+    ["/clips/", options.clipsDir],
+  ];
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    let file: string | null = null;
+    if (pathname === "/" || pathname === "/index.html") file = path.join(bundleDir, "index.html");
+    for (const [prefix, dir] of mounts) {
+      if (pathname.startsWith(prefix)) {
+        const candidate = path.join(dir, pathname.slice(prefix.length));
+        if (candidate.startsWith(dir + path.sep)) file = candidate;
+      }
+    }
+    const headers: Record<string, string> = { "Cache-Control": "no-store" };
+    if (options.isolated) {
+      headers["Cross-Origin-Opener-Policy"] = "same-origin";
+      headers["Cross-Origin-Embedder-Policy"] = "require-corp";
+      headers["Cross-Origin-Resource-Policy"] = "same-origin";
+    }
+    if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404, headers).end("not found");
+      return;
+    }
+    headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
+    headers["Content-Length"] = String(fs.statSync(file).size);
+    res.writeHead(200, headers);
+    if (req.method === "HEAD") res.end();
+    else fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(bundleDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
