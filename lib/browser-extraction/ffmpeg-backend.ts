@@ -149,7 +149,6 @@ interface ProbeStream {
   avg_frame_rate?: string;
   r_frame_rate?: string;
   nb_frames?: string;
-  nb_read_packets?: string;
   duration?: string;
   start_time?: string;
   disposition?: { attached_pic?: number };
@@ -160,6 +159,7 @@ interface ProbeStream {
 interface ProbeJson {
   streams?: ProbeStream[];
   format?: { format_name?: string; duration?: string; start_time?: string; tags?: Record<string, string> };
+  packets?: { stream_index?: number; pts_time?: string; dts_time?: string; flags?: string }[];
 }
 
 const FFMPEG_CODECS: Record<string, string> = { h264: "avc", hevc: "hevc", vp8: "vp8", vp9: "vp9", av1: "av1", prores: "prores" };
@@ -199,7 +199,6 @@ function containerOf(probe: ProbeJson, videoCodec: string | null): string | null
 
 /** Classifies ffmpeg/ffprobe failure logs. */
 async function diagnoseFailure(file: Blob, logs: string[]): Promise<ExtractionError> {
-  console.log("DEBUG diagnose", JSON.stringify(logs));
   const text = logs.join("\n");
   const lower = text.toLowerCase();
   const lastLine = logs.filter((l) => l.trim()).slice(-1)[0]?.replace(/^.*?: /, "") ?? "";
@@ -215,18 +214,28 @@ async function diagnoseFailure(file: Blob, logs: string[]): Promise<ExtractionEr
   return notAVideoError(sniffed);
 }
 
+interface PacketInfo {
+  pts: number;
+  key: boolean;
+}
+
 interface FfmpegInfo {
   probe: ProbeJson;
   stream: ProbeStream;
   display: { width: number; height: number };
   codec: string | null;
+  /** The video stream's frames in presentation order (packets the demuxer marks as discarded are dropped). */
+  frames: PacketInfo[];
 }
 
-async function readInfo(core: FFmpegCore, file: Blob, path: string, countPackets: boolean): Promise<FfmpegInfo> {
-  const args = ["-v", "error", "-of", "json", "-show_format", "-show_streams"];
-  if (countPackets) args.push("-count_packets");
-  const result = run(core, "ffprobe", [...args, path]);
-  console.log("DEBUG probe", result.ret, JSON.stringify(result.stdout).slice(0, 1500), JSON.stringify(result.stderr).slice(0, 1500));
+/**
+ * One ffprobe pass: format, streams and every packet's timestamps (demux only, no decoding).
+ * The core keeps ffprobe's option state between calls (a -show_streams given once stays on), so every
+ * call must use exactly these arguments.
+ */
+async function inspect(core: FFmpegCore, file: Blob, path: string): Promise<FfmpegInfo> {
+  const args = ["-v", "error", "-of", "json=c=1", "-show_format", "-show_streams", "-show_entries", "packet=stream_index,pts_time,dts_time,flags", path];
+  const result = run(core, "ffprobe", args);
   let probe: ProbeJson = {};
   try {
     probe = JSON.parse(result.stdout.join("\n") || "{}") as ProbeJson;
@@ -247,61 +256,44 @@ async function readInfo(core: FFmpegCore, file: Blob, path: string, countPackets
   }
   const codec = FFMPEG_CODECS[video.codec_name] ?? video.codec_name;
   if (result.stderr.some((l) => /partial file|moov atom not found|invalid data/i.test(l))) throw await diagnoseFailure(file, result.stderr);
-  return { probe, stream: video, display: displaySize(video), codec };
-}
 
-/** Packet scans of files up to this size are considered cheap for probe(). */
-const PROBE_COUNT_MAX_BYTES = 512 * 1024 * 1024;
+  const frames: PacketInfo[] = [];
+  for (const packet of probe.packets ?? []) {
+    if (packet.stream_index !== video.index || packet.flags?.includes("D")) continue;
+    const pts = Number(packet.pts_time !== undefined && packet.pts_time !== "N/A" ? packet.pts_time : packet.dts_time);
+    if (Number.isFinite(pts)) frames.push({ pts, key: packet.flags?.includes("K") ?? false });
+  }
+  frames.sort((a, b) => a.pts - b.pts);
+  probe.packets = undefined;
+  if (frames.length === 0) throw corruptError("no video frames could be read — the file ends before its video data");
+  const declared = video.nb_frames !== undefined ? Number(video.nb_frames) : NaN;
+  if (Number.isFinite(declared) && declared > frames.length) throw corruptError(`only ${frames.length} of ${declared} video frames are present`);
+  return { probe, stream: video, display: displaySize(video), codec, frames };
+}
 
 export async function probeWithFfmpeg(file: Blob, baseUrl: string): Promise<VideoProbe> {
   const core = await getCore(baseUrl);
   return withMountedFile(core, file, async (path) => {
-    const info = await readInfo(core, file, path, file.size <= PROBE_COUNT_MAX_BYTES);
-    const { probe, stream } = info;
-    const durationS = Number(stream.duration ?? probe.format?.duration ?? NaN);
-    const counted = stream.nb_read_packets !== undefined ? Number(stream.nb_read_packets) : stream.nb_frames !== undefined ? Number(stream.nb_frames) : null;
-    if (stream.nb_read_packets !== undefined && stream.nb_frames !== undefined && Number(stream.nb_read_packets) < Number(stream.nb_frames)) {
-      throw corruptError(`only ${stream.nb_read_packets} of ${stream.nb_frames} video frames are present`);
-    }
+    const info = await inspect(core, file, path);
+    const { probe, stream, frames } = info;
+    const lastGap = frames.length > 1 ? frames[frames.length - 1]!.pts - frames[frames.length - 2]!.pts : 0;
+    const videoEnd = frames[frames.length - 1]!.pts + lastGap;
+    let durationS = Number(stream.duration ?? probe.format?.duration ?? NaN);
+    if (!Number.isFinite(durationS) || durationS <= 0) durationS = videoEnd;
     let fps = rational(stream.avg_frame_rate);
-    if (!fps || !Number.isFinite(fps) || fps <= 0) fps = counted && durationS > 0 ? counted / durationS : rational(stream.r_frame_rate);
+    if (!fps || !Number.isFinite(fps) || fps <= 0) fps = durationS > 0 ? frames.length / durationS : rational(stream.r_frame_rate);
     return {
-      durationS: Number.isFinite(durationS) ? durationS : 0,
+      durationS,
       fps: fps && Number.isFinite(fps) && fps > 0 ? fps : null,
       width: info.display.width,
       height: info.display.height,
       codec: info.codec,
       container: containerOf(probe, info.codec),
-      frameCount: counted !== null && Number.isFinite(counted) && counted > 0 ? counted : null,
+      frameCount: frames.length,
       hasVideo: true,
       hasAudio: (probe.streams ?? []).some((s) => s.codec_type === "audio"),
     };
   });
-}
-
-interface PacketInfo {
-  pts: number;
-  key: boolean;
-}
-
-/** Presentation timestamps of the video stream's frames (discarded packets dropped), sorted. */
-async function listFrames(core: FFmpegCore, file: Blob, path: string, streamIndex: number): Promise<PacketInfo[]> {
-  const result = run(core, "ffprobe", ["-v", "error", "-select_streams", String(streamIndex), "-show_entries", "packet=pts_time,dts_time,flags", "-of", "csv=p=0", path]);
-  const frames: PacketInfo[] = [];
-  for (const line of result.stdout.join("\n").split("\n")) {
-    const [ptsText, dtsText, flags = ""] = line.trim().split(",");
-    if (!ptsText) continue;
-    if (flags.includes("D")) continue;
-    const pts = Number(ptsText !== "N/A" ? ptsText : dtsText);
-    if (!Number.isFinite(pts)) continue;
-    frames.push({ pts, key: flags.includes("K") });
-  }
-  frames.sort((a, b) => a.pts - b.pts);
-  if (frames.length === 0) {
-    if (result.stderr.some((l) => l.trim())) throw await diagnoseFailure(file, result.stderr);
-    throw corruptError("the video track contains no frames");
-  }
-  return frames;
 }
 
 /** Index of the frame shown at time t: the last frame with pts ≤ t, or the first frame. */
@@ -331,8 +323,8 @@ export async function sampleWithFfmpeg(
 ): Promise<WorkerFrame[]> {
   const core = await getCore(baseUrl);
   return withMountedFile(core, file, async (path) => {
-    const info = await readInfo(core, file, path, false);
-    const frames = await listFrames(core, file, path, info.stream.index);
+    const info = await inspect(core, file, path);
+    const frames = info.frames;
     const { width, height } = fitWithin(info.display.width, info.display.height, options.maxSide);
     const frameBytes = width * height * 4;
 
@@ -356,7 +348,6 @@ export async function sampleWithFfmpeg(
       if (!current || previous === undefined || current.length >= maxPerSegment || keyBefore - previous > SEEK_GAP_FRAMES) segments.push([index]);
       else current.push(index);
     }
-
     const pixelsByIndex = new Map<number, Uint8Array>();
     const scaleFilter = `scale=${width}:${height}:flags=area,setsar=1,format=rgba`;
     const total = timestampsS.length;
@@ -375,7 +366,6 @@ export async function sampleWithFfmpeg(
       args.push("-i", path, "-map", `0:${info.stream.index}`, "-an", "-sn", "-dn");
       args.push("-vf", `select=${select},${scaleFilter}`, "-fps_mode", "passthrough", "-frames:v", String(segment.length), "-f", "rawvideo", "-y", out);
       const result = run(core, "ffmpeg", args);
-      console.log("DEBUG ffmpeg", result.ret, JSON.stringify(args), JSON.stringify(result.stderr).slice(0, 2000));
       let data: Uint8Array | null = null;
       try {
         data = core.FS.readFile(out);

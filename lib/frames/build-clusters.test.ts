@@ -48,7 +48,7 @@ describe("buildClusters", () => {
 
   it("keeps adjacent key frames in their own clusters", () => {
     const { clusterOfFrame } = buildClusters([3, 4], 8, 2);
-    expect(clusterOfFrame).toEqual([3, 3, 3, 3, 4, 4, 4, null]);
+    expect(clusterOfFrame).toEqual([null, 3, 3, 3, 4, 4, 4, null]);
   });
 
   it("with no neighbours, clusters are the key frames alone", () => {
