@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createTestDatabase, startTestServer } from "../lib/testing/test-database";
 import { ensureBuild, nextBin } from "../scripts/lib/ensure-build";
@@ -11,7 +13,11 @@ export default async function globalSetup() {
   ensureBuild((line) => console.log(`[e2e] ${line}`));
   const server = await startTestServer();
   const database = await createTestDatabase(server, "e2e");
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-e2e-storage-"));
   const port = process.env.E2E_PORT!;
+  // Specs that need accounts without clicking through the UI use the admin CLI on this database.
+  process.env.E2E_DATABASE_URL = database.url;
+  process.env.E2E_STORAGE_DIR = storageDir;
   const app = spawn(process.execPath, [nextBin(), "start", "-p", port], {
     cwd: path.resolve("."),
     env: {
@@ -19,6 +25,7 @@ export default async function globalSetup() {
       DATABASE_URL: database.url,
       APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
       APP_URL: `http://localhost:${port}`,
+      STORAGE_DIR: storageDir,
       PORT: port,
       NEXT_TELEMETRY_DISABLED: "1",
     },
@@ -37,6 +44,7 @@ export default async function globalSetup() {
     app.kill("SIGTERM");
     await exited;
     await database.drop();
+    fs.rmSync(storageDir, { recursive: true, force: true });
     await server.stop();
   };
 }

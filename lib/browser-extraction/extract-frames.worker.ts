@@ -27,7 +27,10 @@ async function withFallback<T>(
   ffmpeg: () => Promise<T>,
 ): Promise<{ value: T; decoder: DecoderName }> {
   if (file.size === 0) throw emptyFileError();
-  if (forceDecoder === "ffmpeg.wasm") return { value: await ffmpeg(), decoder: "ffmpeg.wasm" };
+  if (forceDecoder === "ffmpeg.wasm") {
+    await rejectObviousNonMedia(file);
+    return { value: await ffmpeg(), decoder: "ffmpeg.wasm" };
+  }
   try {
     return { value: await webcodecs(), decoder: "webcodecs" };
   } catch (error) {

@@ -197,21 +197,30 @@ function containerOf(probe: ProbeJson, videoCodec: string | null): string | null
   return name.split(",")[0] ?? name;
 }
 
-/** Classifies ffmpeg/ffprobe failure logs. */
+/** ffmpeg log lines (at -v error) that mean the video data itself is damaged. */
+const DAMAGE_PATTERN = /partial file|truncat|end of file|invalid nal|error while decoding|concealing|corrupt|missing picture|no frame!|invalid data|error reading header|ebml header parsing failed|exceeds containing master element|decode_slice_header error|illegal short term buffer|cabac decode .* failed|out of range/i;
+
+function lastMeaningfulLine(logs: string[]): string {
+  return (
+    logs
+      .filter((l) => l.trim() && !/^Aborted\(/.test(l))
+      .slice(-1)[0]
+      ?.replace(/^\[[^\]]+\]\s*/, "")
+      .replace(/^[^:]*\/input\/[^:]*:\s*/, "") ?? ""
+  );
+}
+
+/** Classifies ffmpeg/ffprobe failure logs. The file's signature decides "corrupt" vs "not a video". */
 async function diagnoseFailure(file: Blob, logs: string[]): Promise<ExtractionError> {
-  const text = logs.join("\n");
-  const lower = text.toLowerCase();
-  const lastLine = logs.filter((l) => l.trim()).slice(-1)[0]?.replace(/^.*?: /, "") ?? "";
-  if (lower.includes("moov atom not found")) return corruptError("the MP4 index (moov atom) is missing, so the file was probably cut short");
-  if (/partial file|truncat|end of file|invalid nal|error reading header|ebml header parsing failed|element at .* exceeds/.test(lower)) {
-    return corruptError(lastLine || "ffmpeg could not read it");
-  }
+  const lower = logs.join("\n").toLowerCase();
+  const sniffed = await sniff(file);
   const decoderMissing = /decoder \(codec ([a-z0-9_]+)\) not found|unsupported codec|codec not currently supported/.exec(lower);
   if (decoderMissing) return unsupportedCodecError(decoderMissing[1] ?? null);
-  const sniffed = await sniff(file);
-  if (sniffed.kind === "video-container") return corruptError(`it looks like ${sniffed.name} but could not be read (${lastLine || "unknown error"})`);
-  if (sniffed.kind === "audio") return audioOnlyError();
-  return notAVideoError(sniffed);
+  if (sniffed.kind === "text" || sniffed.kind === "image" || sniffed.kind === "unknown") return notAVideoError(sniffed);
+  if (sniffed.kind === "audio" && !DAMAGE_PATTERN.test(lower)) return audioOnlyError();
+  if (lower.includes("moov atom not found")) return corruptError("the MP4 index (moov atom) is missing, so the file was probably cut short");
+  if (lower.includes("partial file")) return corruptError("the file ends before all of its video data, so it was probably cut short");
+  return corruptError(`it looks like ${sniffed.kind === "video-container" ? sniffed.name : "a media file"} but could not be read (${lastMeaningfulLine(logs) || "unknown error"})`);
 }
 
 interface PacketInfo {
@@ -255,7 +264,7 @@ async function inspect(core: FFmpegCore, file: Blob, path: string): Promise<Ffmp
     throw unsupportedCodecError(video.codec_name ?? (video.tags?.handler_name || null));
   }
   const codec = FFMPEG_CODECS[video.codec_name] ?? video.codec_name;
-  if (result.stderr.some((l) => /partial file|moov atom not found|invalid data/i.test(l))) throw await diagnoseFailure(file, result.stderr);
+  if (result.stderr.some((l) => DAMAGE_PATTERN.test(l) || /moov atom not found/i.test(l))) throw await diagnoseFailure(file, result.stderr);
 
   const frames: PacketInfo[] = [];
   for (const packet of probe.packets ?? []) {
@@ -374,6 +383,9 @@ export async function sampleWithFfmpeg(
         data = null;
       }
       if (result.ret !== 0 && (!data || data.length < frameBytes * segment.length)) throw await diagnoseFailure(file, result.stderr);
+      // ffmpeg conceals damaged data and carries on; the WebCodecs path fails on it, and so do we.
+      const damage = result.stderr.find((l) => DAMAGE_PATTERN.test(l));
+      if (damage) throw corruptError(`the video data could not be decoded (${lastMeaningfulLine([damage])})`);
       const got = data ? Math.floor(data.length / frameBytes) : 0;
       if (got < segment.length) {
         const detail = result.stderr.filter((l) => l.trim()).slice(-1)[0];

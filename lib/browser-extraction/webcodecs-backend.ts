@@ -109,8 +109,9 @@ async function verifyReadable(video: InputVideoTrack, fileSize: number): Promise
   } catch (error) {
     throw corruptError(`reading the video packets failed (${describe(error)})`);
   }
-  if (!first || !last) throw corruptError("the video track contains no frames");
-  if (last.byteLength === 0 || first.byteLength === 0) throw corruptError(`the video data ends early (the file is ${fileSize} bytes)`);
+  if (!first || !last || last.byteLength === 0 || first.byteLength === 0) {
+    throw corruptError(`the file ends before all of its video data (${fileSize} bytes), so it was probably cut short`);
+  }
   let sample;
   try {
     sample = await new VideoSampleSink(video).getSample(await video.getFirstTimestamp());

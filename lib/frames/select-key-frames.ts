@@ -228,7 +228,7 @@ export function selectKeyFramesDensityPeaks(features: Float32Array[], options: {
   const { gamma } = densityPeaks(features, cutoff);
   const informative = Array.from({ length: count }, (_, index) => index)
     .filter((index) => gamma[index]! > 0)
-    .sort((a, b) => gamma[b]! - gamma[a]! || b - a);
+    .sort((a, b) => gamma[b]! - gamma[a]! || a - b);
   if (informative.length === 0) return selectUniformFrames(count, m);
 
   const chosen = informative.slice(0, m);
