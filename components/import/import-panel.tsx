@@ -98,7 +98,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       for (const item of items.current.filter((i) => i.kind === "metadata" && i.state === "queued")) {
         const parsed = parseMetadataFile(item.relativePath, await item.file.text());
         if (!parsed.ok) {
-          update(item, { state: "error", message: parsed.error });
+          update(item, { state: "error", message: `${item.relativePath}: ${parsed.error}` });
           continue;
         }
         for (const [name, value] of parsed.byPath) metadata.set(name, value);
@@ -108,7 +108,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       const queue = items.current.filter((i) => i.kind === "video" && i.state === "queued");
       for (const item of queue) {
         const parsed = parseVideoPath(item.relativePath, { model: model || undefined });
-        if (!parsed.ok) update(item, { state: "error", message: parsed.error });
+        // macOS resource forks (._x.mp4, __MACOSX/) are not videos: skip them quietly.
+        if (!parsed.ok) update(item, parsed.reason === "not_video" ? { state: "skipped", message: parsed.error } : { state: "error", message: parsed.error });
       }
       const runnable = queue.filter((item) => item.state === "queued");
       const lanes = Array.from({ length: Math.min(CONCURRENCY, runnable.length) }, async () => {

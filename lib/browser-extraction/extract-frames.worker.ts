@@ -2,7 +2,7 @@
 // The extraction worker: one request at a time (the main-thread wrapper serializes them). WebCodecs via
 // mediabunny first; ffmpeg.wasm when mediabunny cannot demux the file, WebCodecs cannot decode its video
 // track, or the caller forces it. Cancellation = the wrapper terminates this worker.
-import { describe, emptyFileError, isExtractionError, notAVideoError, sniff } from "./diagnose";
+import { audioOnlyError, describe, emptyFileError, isExtractionError, notAVideoError, sniff, unsupportedCodecError } from "./diagnose";
 import { probeWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
 import type { DecoderName, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
 import { ExtractionError } from "./types";
@@ -36,10 +36,11 @@ async function withFallback<T>(
   } catch (error) {
     if (!(error instanceof NeedsFallback)) throw error;
     if (forceDecoder === "webcodecs") {
-      throw new ExtractionError(
-        error.reason === "decode" ? "unsupported_codec" : "not_a_video",
-        error.reason === "decode" ? `This browser cannot decode the video codec (${error.codec ?? "unknown"}).` : `The browser's demuxer cannot read this file (${error.message}).`,
-      );
+      if (error.reason === "decode") throw unsupportedCodecError(error.codec);
+      const sniffed = await sniff(file);
+      if (sniffed.kind === "audio") throw audioOnlyError();
+      if (sniffed.kind !== "video-container") throw notAVideoError(sniffed);
+      throw new ExtractionError("unsupported_codec", `This browser cannot read ${sniffed.name} files without the built-in decoder (${error.message}).`);
     }
     if (error.reason === "demux") await rejectObviousNonMedia(file);
     return { value: await ffmpeg(), decoder: "ffmpeg.wasm" };

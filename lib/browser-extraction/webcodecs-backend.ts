@@ -182,7 +182,7 @@ export async function sampleWithWebCodecs(
       let index = 0;
       for await (const wrapped of sink.canvasesAtTimestamps(order)) {
         const requested = order[index++]!;
-        if (!wrapped) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s`);
+        if (!wrapped) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s, so the file probably ends early`);
         let job = byFrame.get(wrapped.timestamp);
         if (!job) {
           const canvas = wrapped.canvas as OffscreenCanvas;

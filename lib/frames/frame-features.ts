@@ -24,7 +24,7 @@ const HISTOGRAM_LENGTH = 4 * 4 * 4;
 export const FRAME_FEATURE_LENGTH = THUMBNAIL_LENGTH + HISTOGRAM_LENGTH;
 export const HISTOGRAM_OFFSET = THUMBNAIL_LENGTH;
 export const THUMBNAIL_WEIGHT = 1 / THUMBNAIL_SIDE;
-export const HISTOGRAM_WEIGHT = 1;
+export const HISTOGRAM_WEIGHT = 1 / Math.SQRT2;
 
 /** The source pixels overlapping one thumbnail cell along one axis, with their overlap lengths. */
 type AxisCoverage = { pixels: number[]; weights: number[] };

@@ -11,8 +11,9 @@ describe("uniformSampleTimestamps", () => {
   });
 
   it("does not add a frame for floating-point noise", () => {
-    // 0.1 · 30 = 3.0000000000000004
-    expect(uniformSampleTimestamps(0.1, 30)).toHaveLength(3);
+    // 2.2 · 25 = 55.00000000000001
+    expect(uniformSampleTimestamps(2.2, 25)).toHaveLength(55);
+    expect(uniformSampleTimestamps(8.3, 30)).toHaveLength(249);
   });
 
   it("gives nothing for an unknown or empty duration and rejects a bad rate", () => {

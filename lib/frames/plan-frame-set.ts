@@ -7,7 +7,7 @@ import { defaultKeyFrameCount, selectKeyFramesDensityPeaks, selectSceneChangeKey
  * ceil(durationS·fps) frames starting at 0. This matches ffmpeg's `fps=F:round=up` on a stream starting
  * at 0: its output frame k is stamped k/F and shows the last input frame with pts ≤ k/F, so the caller
  * should take, for each t_k, the frame on display at that instant. A tolerance of 1e-9 frames keeps
- * products like 0.1·30 = 3.0000000000000004 from adding a frame. Non-positive or unknown durations give none.
+ * products like 2.2·25 = 55.00000000000001 from adding a frame. Non-positive or unknown durations give none.
  */
 export function uniformSampleTimestamps(durationS: number, fps: number): number[] {
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a positive number, got ${fps}.`);

@@ -34,7 +34,8 @@ const SAMPLE_INDEX_COLUMNS = ["sample_index", "sampleindex"] as const;
 type RowResult = { ok: true; path: string; metadata: FileMetadata } | { ok: false; error: string };
 
 interface MetadataRow {
-  line: number;
+  /** Where the row is, for messages: "line 3" (CSV, JSON Lines) or "item 3" (JSON array). */
+  where: string;
   /** Column name as written (trimmed) → value. */
   fields: Map<string, unknown>;
 }
@@ -86,17 +87,17 @@ function extraValue(value: unknown): MetadataValue {
   return JSON.stringify(value);
 }
 
-function readText(value: unknown, column: string, line: number): { ok: true; text: string | undefined } | { ok: false; error: string } {
+function readText(value: unknown, column: string, where: string): { ok: true; text: string | undefined } | { ok: false; error: string } {
   if (isBlank(value)) return { ok: true, text: undefined };
-  if (typeof value !== "string") return { ok: false, error: `line ${line}: "${column}" must be text` };
+  if (typeof value !== "string") return { ok: false, error: `${where}: "${column}" must be text` };
   return { ok: true, text: value.trim() };
 }
 
-function readSampleIndex(value: unknown, column: string, line: number): { ok: true; index: number | undefined } | { ok: false; error: string } {
+function readSampleIndex(value: unknown, column: string, where: string): { ok: true; index: number | undefined } | { ok: false; error: string } {
   if (isBlank(value)) return { ok: true, index: undefined };
   const index = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0) {
-    return { ok: false, error: `line ${line}: "${column}" must be a whole number ≥ 0` };
+    return { ok: false, error: `${where}: "${column}" must be a whole number ≥ 0` };
   }
   return { ok: true, index };
 }
@@ -104,15 +105,15 @@ function readSampleIndex(value: unknown, column: string, line: number): { ok: tr
 const KNOWN_COLUMNS = new Set<string>([...FILE_COLUMNS, PROMPT_COLUMN, MODEL_COLUMN, SEED_COLUMN, ...DIMENSION_COLUMNS, ...SAMPLE_INDEX_COLUMNS]);
 
 function readRow(row: MetadataRow): RowResult {
-  const { line } = row;
+  const { where } = row;
   const fields = new RowFields(row.fields);
   const file = fields.firstPresent(FILE_COLUMNS);
-  if (!file) return { ok: false, error: `line ${line}: no file name (give a "file", "file_name", "filename" or "path" value)` };
-  if (typeof file.value !== "string") return { ok: false, error: `line ${line}: "${file.name}" must be text` };
+  if (!file) return { ok: false, error: `${where}: no file name (give a "file", "file_name", "filename" or "path" value)` };
+  if (typeof file.value !== "string") return { ok: false, error: `${where}: "${file.name}" must be text` };
 
-  const prompt = readText(fields.get(PROMPT_COLUMN), PROMPT_COLUMN, line);
+  const prompt = readText(fields.get(PROMPT_COLUMN), PROMPT_COLUMN, where);
   if (!prompt.ok) return prompt;
-  const model = readText(fields.get(MODEL_COLUMN), MODEL_COLUMN, line);
+  const model = readText(fields.get(MODEL_COLUMN), MODEL_COLUMN, where);
   if (!model.ok) return model;
 
   const metadata: FileMetadata = { extra: {} };
@@ -123,7 +124,7 @@ function readRow(row: MetadataRow): RowResult {
   if (!isBlank(seed)) {
     if (typeof seed === "string") metadata.seed = seed.trim();
     else if (typeof seed === "number") metadata.seed = seed;
-    else return { ok: false, error: `line ${line}: "seed" must be a number or text` };
+    else return { ok: false, error: `${where}: "seed" must be a number or text` };
   }
 
   const dimension = fields.firstPresent(DIMENSION_COLUMNS);
@@ -132,12 +133,12 @@ function readRow(row: MetadataRow): RowResult {
     if (typeof value === "string") metadata.dimension = splitDimensionList(value);
     else if (Array.isArray(value) && value.every((item): item is string => typeof item === "string")) {
       metadata.dimension = splitDimensionList(value.join(";"));
-    } else return { ok: false, error: `line ${line}: "${dimension.name}" must be text or a list of text` };
+    } else return { ok: false, error: `${where}: "${dimension.name}" must be text or a list of text` };
   }
 
   const sampleIndexField = fields.firstPresent(SAMPLE_INDEX_COLUMNS);
   if (sampleIndexField) {
-    const sampleIndex = readSampleIndex(sampleIndexField.value, sampleIndexField.name, line);
+    const sampleIndex = readSampleIndex(sampleIndexField.value, sampleIndexField.name, where);
     if (!sampleIndex.ok) return sampleIndex;
     metadata.sampleIndex = sampleIndex.index;
   }
@@ -154,7 +155,7 @@ function csvRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false;
   if (!findColumn(table.columns, FILE_COLUMNS)) {
     return { ok: false, error: `line 1: the header needs a "file", "file_name", "filename" or "path" column` };
   }
-  return { ok: true, rows: table.rows.map((row) => ({ line: row.line, fields: new Map<string, unknown>(row.values) })) };
+  return { ok: true, rows: table.rows.map((row) => ({ where: `line ${row.line}`, fields: new Map<string, unknown>(row.values) })) };
 }
 
 function objectFields(value: unknown): Map<string, unknown> | null {
@@ -166,16 +167,16 @@ function jsonLineRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: f
   const rows: MetadataRow[] = [];
   for (const [index, lineText] of text.split(/\r\n|\n|\r/).entries()) {
     if (lineText.trim() === "") continue;
-    const line = index + 1;
+    const where = `line ${index + 1}`;
     let value: unknown;
     try {
       value = JSON.parse(lineText);
     } catch (error) {
-      return { ok: false, error: `line ${line}: invalid JSON (${error instanceof Error ? error.message : String(error)})` };
+      return { ok: false, error: `${where}: invalid JSON (${error instanceof Error ? error.message : String(error)})` };
     }
     const fields = objectFields(value);
-    if (!fields) return { ok: false, error: `line ${line}: expected a JSON object` };
-    rows.push({ line, fields });
+    if (!fields) return { ok: false, error: `${where}: expected a JSON object` };
+    rows.push({ where, fields });
   }
   return { ok: true, rows };
 }
@@ -191,9 +192,10 @@ function jsonArrayRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: 
   const rows: MetadataRow[] = [];
   for (const [index, item] of value.entries()) {
     const fields = objectFields(item);
-    if (!fields) return { ok: false, error: `item ${index + 1}: expected a JSON object` };
-    // "line" here is the item number: a pretty-printed array has no one line per row.
-    rows.push({ line: index + 1, fields });
+    // A pretty-printed array has no one line per row, so rows are named by item number.
+    const where = `item ${index + 1}`;
+    if (!fields) return { ok: false, error: `${where}: expected a JSON object` };
+    rows.push({ where, fields });
   }
   return { ok: true, rows };
 }
@@ -203,7 +205,8 @@ function jsonArrayRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: 
  * `path`, `file`, `file_name` or `filename` and may give `prompt`, `model`, `seed`, `dimension`
  * (several separated by `;` or `|`) and `sample_index`; other columns go to `extra` (empty CSV
  * cells as null). The map holds each row under its path and, when no other row shares it, its
- * bare file name; use `findMetadata` to look a video up.
+ * bare file name; use `findMetadata` to look a video up. Errors name the line (or JSON array
+ * item) but not the file, which the caller already knows.
  */
 export function parseMetadataFile(fileName: string, content: string): MetadataFileResult {
   const text = stripByteOrderMark(content);
@@ -215,20 +218,20 @@ export function parseMetadataFile(fileName: string, content: string): MetadataFi
       : lower.endsWith(".json")
         ? "json"
         : null;
-  if (!format) return { ok: false, error: `${fileName}: unsupported metadata format; use .csv, .jsonl or .json` };
+  if (!format) return { ok: false, error: "unsupported metadata format; use .csv, .jsonl or .json" };
   const rows = format === "csv" ? csvRows(text) : format === "jsonl" ? jsonLineRows(text) : jsonArrayRows(text);
-  if (!rows.ok) return { ok: false, error: `${fileName}: ${rows.error}` };
+  if (!rows.ok) return rows;
 
   const byPath = new Map<string, FileMetadata>();
-  const lineByPath = new Map<string, number>();
+  const whereByPath = new Map<string, string>();
   const pathsByBaseName = new Map<string, Set<string>>();
   for (const row of rows.rows) {
     const read = readRow(row);
-    if (!read.ok) return { ok: false, error: `${fileName}: ${read.error}` };
+    if (!read.ok) return read;
     const key = metadataPathKey(read.path);
-    const firstLine = lineByPath.get(key);
-    if (firstLine !== undefined) return { ok: false, error: `${fileName}: line ${row.line}: "${key}" is already described on line ${firstLine}` };
-    lineByPath.set(key, row.line);
+    const firstWhere = whereByPath.get(key);
+    if (firstWhere !== undefined) return { ok: false, error: `${row.where}: "${key}" is already described at ${firstWhere}` };
+    whereByPath.set(key, row.where);
     byPath.set(key, read.metadata);
     const name = baseName(key);
     pathsByBaseName.set(name, (pathsByBaseName.get(name) ?? new Set()).add(key));
@@ -238,7 +241,7 @@ export function parseMetadataFile(fileName: string, content: string): MetadataFi
     const [onlyPath] = paths;
     if (paths.size === 1 && onlyPath !== undefined && !byPath.has(name)) byPath.set(name, byPath.get(onlyPath)!);
   }
-  return { ok: true, format, rowCount: lineByPath.size, byPath };
+  return { ok: true, format, rowCount: whereByPath.size, byPath };
 }
 
 /**

@@ -74,9 +74,9 @@ describe("parsePromptList: other formats", () => {
   it("rejects a CSV without a prompt column and a row with an empty prompt, naming the line", () => {
     expect(parsePromptList("p.csv", "text,dimension\nx,y\n")).toEqual({
       ok: false,
-      error: 'p.csv: line 1: the header has no "prompt" column (found: text, dimension)',
+      error: 'line 1: the header has no "prompt" column (found: text, dimension)',
     });
-    expect(parsePromptList("p.csv", "prompt,dimension\nx,Mechanics\n,Mechanics\n")).toEqual({ ok: false, error: "p.csv: line 3: the prompt is empty" });
+    expect(parsePromptList("p.csv", "prompt,dimension\nx,Mechanics\n,Mechanics\n")).toEqual({ ok: false, error: "line 3: the prompt is empty" });
   });
 
   it("reads JSON Lines with a string or list dimension and skips blank lines", () => {
@@ -91,9 +91,9 @@ describe("parsePromptList: other formats", () => {
   it("names the line of invalid JSON Lines", () => {
     const bad = parsePromptList("p.jsonl", '{"prompt": "ok"}\n{"prompt": oops}\n');
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.error).toMatch(/^p\.jsonl: line 2: invalid JSON/);
-    expect(parsePromptList("p.jsonl", '{"prompt": "ok"}\n\n{"text": "x"}')).toEqual({ ok: false, error: 'p.jsonl: line 3: no "prompt" field' });
-    expect(parsePromptList("p.jsonl", '{"prompt": 5}')).toEqual({ ok: false, error: 'p.jsonl: line 1: "prompt" must be a string' });
+    expect(!bad.ok && bad.error).toMatch(/^line 2: invalid JSON/);
+    expect(parsePromptList("p.jsonl", '{"prompt": "ok"}\n\n{"text": "x"}')).toEqual({ ok: false, error: 'line 3: no "prompt" field' });
+    expect(parsePromptList("p.jsonl", '{"prompt": 5}')).toEqual({ ok: false, error: 'line 1: "prompt" must be a string' });
   });
 
   it("reads a JSON array of prompt objects or plain strings", () => {
@@ -103,7 +103,7 @@ describe("parsePromptList: other formats", () => {
       { prompt: "One", dimensions: ["Diversity"] },
       { prompt: "Two", dimensions: [] },
     ]);
-    expect(parsePromptList("p.json", JSON.stringify([{ prompt: "One" }, { dimension: "x" }]))).toEqual({ ok: false, error: 'p.json: item 2: no "prompt" field' });
+    expect(parsePromptList("p.json", JSON.stringify([{ prompt: "One" }, { dimension: "x" }]))).toEqual({ ok: false, error: 'item 2: no "prompt" field' });
   });
 
   it("reads a .txt not named after a dimension without dimensions, skipping blank lines", () => {
@@ -117,8 +117,8 @@ describe("parsePromptList: other formats", () => {
 
   it("rejects unknown extensions, invalid JSON and empty lists", () => {
     expect(parsePromptList("prompts.xlsx", "x")).toEqual({ ok: false, error: expect.stringContaining("unsupported prompt list format (.xlsx)") });
-    expect(parsePromptList("p.json", "{not json")).toEqual({ ok: false, error: expect.stringMatching(/^p\.json: invalid JSON/) });
-    expect(parsePromptList("Mechanics.txt", "\n \n")).toEqual({ ok: false, error: "Mechanics.txt: no prompts found" });
+    expect(parsePromptList("p.json", "{not json")).toEqual({ ok: false, error: expect.stringMatching(/^invalid JSON/) });
+    expect(parsePromptList("Mechanics.txt", "\n \n")).toEqual({ ok: false, error: "no prompts found" });
   });
 });
 

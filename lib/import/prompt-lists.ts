@@ -16,15 +16,20 @@ export const VBENCH_PROMPT_NAME_LENGTH = 180;
 
 type EntryResult = { ok: true; entry: PromptEntry } | { ok: false; error: string };
 
+function baseName(fileName: string): string {
+  return fileName.split(/[\\/]/).pop() ?? fileName;
+}
+
 function fileExtension(fileName: string): string {
-  const dot = fileName.lastIndexOf(".");
-  return dot <= 0 ? "" : fileName.slice(dot).toLowerCase();
+  const name = baseName(fileName);
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot).toLowerCase();
 }
 
 function fileStem(fileName: string): string {
-  const baseName = fileName.split(/[\\/]/).pop() ?? fileName;
-  const dot = baseName.lastIndexOf(".");
-  return dot <= 0 ? baseName : baseName.slice(0, dot);
+  const name = baseName(fileName);
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? name : name.slice(0, dot);
 }
 
 function uniqueDimensions(labels: readonly string[]): string[] {
@@ -159,6 +164,7 @@ function parseTextList(fileName: string, text: string): PromptListResult {
  * Reads a prompt list: VBench2_full_text_info.json, a JSON array, JSON Lines, a CSV with a
  * `prompt` column (and optional `dimension`, several separated by `;` or `|`), or plain text with
  * one prompt per line (named like `Camera_Motion.txt`, every prompt gets that dimension).
+ * Errors name the line or item but not the file, which the caller already knows.
  */
 export function parsePromptList(fileName: string, content: string): PromptListResult {
   const text = stripByteOrderMark(content);
@@ -178,8 +184,7 @@ export function parsePromptList(fileName: string, content: string): PromptListRe
         return { ok: false as const, error: `unsupported prompt list format (${extension || "no extension"}); use .txt, .csv, .json or .jsonl` };
     }
   })();
-  if (!parsed.ok) return { ok: false, error: `${fileName}: ${parsed.error}` };
-  if (parsed.entries.length === 0) return { ok: false, error: `${fileName}: no prompts found` };
+  if (parsed.ok && parsed.entries.length === 0) return { ok: false, error: "no prompts found" };
   return parsed;
 }
 

@@ -21,7 +21,7 @@ export const createUploadSchema = z.object({
   relativePath: relativePathSchema,
   sizeBytes: z.number().int().min(0),
   sha256: sha256Schema,
-  /** A generator model from the import form; applies when the path has none. */
+  /** A generator model typed in the import form; it wins over a model folder in the path. */
   model: z.string().trim().max(200).optional(),
   metadata: videoMetadataSchema.optional(),
 });
