@@ -18,6 +18,13 @@ export const defaultExtractionSettings: ExtractionSettingsValue = {
   maxSide: 768,
 };
 
+/** The frame-set parameters for the chosen mode (each mode's schema is strict). */
+export function settingsToParameters(settings: ExtractionSettingsValue) {
+  if (settings.mode === "uniform") return { mode: "uniform", count: settings.count, maxSide: settings.maxSide };
+  if (settings.mode === "scene-change") return { mode: "scene-change", sampleFps: settings.sampleFps, neighbours: settings.neighbours, maxSide: settings.maxSide };
+  return { mode: "density-peaks", sampleFps: settings.sampleFps, keyFrames: settings.keyFrames, neighbours: settings.neighbours, maxSide: settings.maxSide };
+}
+
 const inputClass = "w-24 rounded-md border border-slate-300 px-2 py-1 text-sm";
 
 /** Frame-extraction parameters: stored with each frame set and part of its identity. */

@@ -9,7 +9,7 @@ import { buttonClass } from "@/components/action-form";
 import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
-import { ExtractionSettings, defaultExtractionSettings, type ExtractionSettingsValue } from "./extraction-settings";
+import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
 import { sha256OfFile, uploadVideo } from "./upload-video";
 
 type ItemState = "queued" | "probing" | "hashing" | "uploading" | "extracting" | "done" | "duplicate" | "error" | "cancelled" | "skipped";
@@ -298,12 +298,6 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       </ul>
     </div>
   );
-}
-
-function settingsToParameters(settings: ExtractionSettingsValue) {
-  if (settings.mode === "uniform") return { mode: "uniform", count: settings.count, maxSide: settings.maxSide };
-  if (settings.mode === "scene-change") return { mode: "scene-change", sampleFps: settings.sampleFps, neighbours: settings.neighbours, maxSide: settings.maxSide };
-  return { mode: "density-peaks", sampleFps: settings.sampleFps, keyFrames: settings.keyFrames, neighbours: settings.neighbours, maxSide: settings.maxSide };
 }
 
 function toVideoMetadata(metadata: FileMetadata) {

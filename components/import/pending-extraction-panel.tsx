@@ -6,7 +6,7 @@ import { buttonClass } from "@/components/action-form";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import { apiFetch } from "./api-client";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
-import { ExtractionSettings, defaultExtractionSettings, type ExtractionSettingsValue } from "./extraction-settings";
+import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
 
 interface PendingVideo {
   id: string;
@@ -52,7 +52,7 @@ export function PendingExtractionPanel({ projectId }: { projectId: string }) {
             videoId: video.id,
             file,
             probe,
-            parameters: { ...settings, keyFrames: settings.keyFrames },
+            parameters: settingsToParameters(settings),
             signal: controller.signal,
             onProgress: (done, total) => setRow(video.id, { state: "working", message: `Extracting ${done}/${total}`, progress: 0.2 + 0.8 * (done / Math.max(1, total)) }),
           });

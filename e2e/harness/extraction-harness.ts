@@ -9,8 +9,7 @@ export interface HarnessFrame {
   height: number;
   jpegBytes: number;
   jpegType: string;
-  featuresLength: number;
-  featuresFinite: boolean;
+  features: number[];
   /** The JPEG decoded by the browser, then downscaled to grayWidth × grayHeight 8-bit luma. */
   gray: number[];
   /** Natural size of the decoded JPEG. */
@@ -85,8 +84,7 @@ const harness = {
           height: f.height,
           jpegBytes: f.jpeg.size,
           jpegType: f.jpeg.type,
-          featuresLength: f.features.length,
-          featuresFinite: f.features.every(Number.isFinite),
+          features: Array.from(f.features),
           ...g,
         });
       }
@@ -114,6 +112,40 @@ const harness = {
         );
       return { ...result, rejectAfterAbortMs: abortedAt ? performance.now() - abortedAt : -1 };
     });
+  },
+  /** What a <video> element shows at each currentTime, downscaled to gray like sample() does. */
+  async videoElementFrames(url: string, timestampsS: number[], grayWidth: number, grayHeight: number) {
+    const video = document.createElement("video");
+    video.muted = true;
+    video.preload = "auto";
+    video.src = url;
+    document.body.append(video);
+    try {
+      await new Promise((resolve, reject) => {
+        video.onloadeddata = resolve;
+        video.onerror = () => reject(new Error(`<video> could not load ${url}: ${video.error?.message ?? "unknown error"}`));
+      });
+      const canvas = new OffscreenCanvas(grayWidth, grayHeight);
+      const context = canvas.getContext("2d", { willReadFrequently: true })!;
+      context.imageSmoothingQuality = "high";
+      const out: { currentTime: number; gray: number[] }[] = [];
+      for (const t of timestampsS) {
+        const painted = new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
+        await new Promise((resolve) => {
+          video.onseeked = resolve;
+          video.currentTime = t;
+        });
+        await Promise.race([painted, new Promise((resolve) => setTimeout(resolve, 500))]);
+        context.drawImage(video, 0, 0, grayWidth, grayHeight);
+        const rgba = context.getImageData(0, 0, grayWidth, grayHeight).data;
+        const gray: number[] = [];
+        for (let i = 0; i < rgba.length; i += 4) gray.push(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
+        out.push({ currentTime: video.currentTime, gray });
+      }
+      return { duration: video.duration, frames: out };
+    } finally {
+      video.remove();
+    }
   },
   crossOriginIsolated: () => globalThis.crossOriginIsolated === true,
 };

@@ -27,6 +27,8 @@ const TYPES: Record<string, string> = {
 
 export interface Harness {
   url: string;
+  /** Paths requested so far (to tell which ffmpeg core was loaded). */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -58,8 +60,10 @@ export async function startHarness(options: { clipsDir: string; isolated?: boole
     ["/ffmpeg/", ffmpegDir],
     ["/clips/", options.clipsDir],
   ];
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    requests.push(pathname);
     let file: string | null = null;
     if (pathname === "/" || pathname === "/index.html") file = path.join(bundleDir, "index.html");
     for (const [prefix, dir] of mounts) {
@@ -79,16 +83,34 @@ export async function startHarness(options: { clipsDir: string; isolated?: boole
       return;
     }
     headers["Content-Type"] = TYPES[path.extname(file)] ?? "application/octet-stream";
-    headers["Content-Length"] = String(fs.statSync(file).size);
-    res.writeHead(200, headers);
-    if (req.method === "HEAD") res.end();
-    else fs.createReadStream(file).pipe(res);
+    headers["Accept-Ranges"] = "bytes";
+    const size = fs.statSync(file).size;
+    // Range support: <video> needs it to seek (used to check what the element shows at a given time).
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+    let start = 0;
+    let end = size - 1;
+    let status = 200;
+    if (range && size > 0) {
+      start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+      end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      if (start > end || start >= size) {
+        res.writeHead(416, { ...headers, "Content-Range": `bytes */${size}` }).end();
+        return;
+      }
+      status = 206;
+      headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
+    }
+    headers["Content-Length"] = String(size === 0 ? 0 : end - start + 1);
+    res.writeHead(status, headers);
+    if (req.method === "HEAD" || size === 0) res.end();
+    else fs.createReadStream(file, { start, end }).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -267,8 +267,12 @@ async function inspect(core: FFmpegCore, file: Blob, path: string): Promise<Ffmp
   if (result.stderr.some((l) => DAMAGE_PATTERN.test(l) || /moov atom not found/i.test(l))) throw await diagnoseFailure(file, result.stderr);
 
   const frames: PacketInfo[] = [];
+  let packetCount = 0;
   for (const packet of probe.packets ?? []) {
-    if (packet.stream_index !== video.index || packet.flags?.includes("D")) continue;
+    if (packet.stream_index !== video.index) continue;
+    packetCount++;
+    // Packets before an edit list's start are demuxed for decoding but never shown.
+    if (packet.flags?.includes("D")) continue;
     const pts = Number(packet.pts_time !== undefined && packet.pts_time !== "N/A" ? packet.pts_time : packet.dts_time);
     if (Number.isFinite(pts)) frames.push({ pts, key: packet.flags?.includes("K") ?? false });
   }
@@ -276,7 +280,7 @@ async function inspect(core: FFmpegCore, file: Blob, path: string): Promise<Ffmp
   probe.packets = undefined;
   if (frames.length === 0) throw corruptError("no video frames could be read — the file ends before its video data");
   const declared = video.nb_frames !== undefined ? Number(video.nb_frames) : NaN;
-  if (Number.isFinite(declared) && declared > frames.length) throw corruptError(`only ${frames.length} of ${declared} video frames are present`);
+  if (Number.isFinite(declared) && declared > packetCount) throw corruptError(`only ${packetCount} of ${declared} video frames are present`);
   return { probe, stream: video, display: displaySize(video), codec, frames };
 }
 
@@ -342,36 +346,30 @@ export async function sampleWithFfmpeg(
     const minGap = frames.slice(1).reduce((m, f, i) => Math.min(m, f.pts - frames[i]!.pts), Infinity);
     const epsilon = Math.min(0.0005, Number.isFinite(minGap) && minGap > 0 ? minGap / 4 : 0.0005);
 
-    // Group the selected frames into runs; each run seeks to the keyframe before its first frame.
-    const maxPerSegment = Math.max(1, Math.floor(MAX_SEGMENT_BYTES / frameBytes));
-    const segments: number[][] = [];
-    let keyBefore = 0;
+    // Group the selected frames into runs. Each run seeks (by pts) to just before the keyframe that
+    // precedes its first frame, decodes from there, and keeps only the selected frames.
     const keyIndexBefore = (i: number) => {
       for (let k = i; k >= 0; k--) if (frames[k]!.key) return k;
       return 0;
     };
+    const maxPerSegment = Math.max(1, Math.floor(MAX_SEGMENT_BYTES / frameBytes));
+    const segments: number[][] = [];
     for (const index of selected) {
       const current = segments[segments.length - 1];
-      keyBefore = keyIndexBefore(index);
       const previous = current?.[current.length - 1];
-      if (!current || previous === undefined || current.length >= maxPerSegment || keyBefore - previous > SEEK_GAP_FRAMES) segments.push([index]);
+      if (!current || previous === undefined || current.length >= maxPerSegment || keyIndexBefore(index) - previous > SEEK_GAP_FRAMES) segments.push([index]);
       else current.push(index);
     }
-    const pixelsByIndex = new Map<number, Uint8Array>();
-    const scaleFilter = `scale=${width}:${height}:flags=area,setsar=1,format=rgba`;
-    const total = timestampsS.length;
-    const results = new Map<number, Promise<{ jpeg: Blob; features: Float32Array }>>();
-    const canvas = new OffscreenCanvas(width, height);
-    const context = canvas.getContext("2d", { alpha: false });
-    if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
-    let done = 0;
 
-    for (const segment of segments) {
-      const firstPts = frames[segment[0]!]!.pts;
+    const scaleFilter = `scale=${width}:${height}:flags=area,setsar=1,format=rgba`;
+    const out = `${OUTPUT_DIR}/frames.rgba`;
+    const decodeSegment = (segment: number[], seek: boolean) => {
       const select = segment.map((i) => `lt(abs(t-${frames[i]!.pts.toFixed(6)})\\,${epsilon})`).join("+");
-      const out = `${OUTPUT_DIR}/frames.rgba`;
+      // -copyts: filter timestamps are the demuxer's pts (what we selected on). -noaccurate_seek: no trimming
+      // after the seek, the select filter does the picking.
       const args = ["-hide_banner", "-v", "error", "-copyts", "-seek_timestamp", "1", "-noaccurate_seek"];
-      if (segment[0]! > 0) args.push("-ss", Math.max(0, firstPts - epsilon).toFixed(6));
+      const key = keyIndexBefore(segment[0]!);
+      if (seek && key > 0) args.push("-ss", (frames[key]!.pts - epsilon).toFixed(6));
       args.push("-i", path, "-map", `0:${info.stream.index}`, "-an", "-sn", "-dn");
       args.push("-vf", `select=${select},${scaleFilter}`, "-fps_mode", "passthrough", "-frames:v", String(segment.length), "-f", "rawvideo", "-y", out);
       const result = run(core, "ffmpeg", args);
@@ -382,25 +380,36 @@ export async function sampleWithFfmpeg(
       } catch {
         data = null;
       }
-      if (result.ret !== 0 && (!data || data.length < frameBytes * segment.length)) throw await diagnoseFailure(file, result.stderr);
+      return { result, data, count: data ? Math.floor(data.length / frameBytes) : 0 };
+    };
+
+    const total = timestampsS.length;
+    const results = new Map<number, { jpeg: Blob; features: Float32Array }>();
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext("2d", { alpha: false });
+    if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
+    let done = 0;
+
+    for (const segment of segments) {
+      let decoded = decodeSegment(segment, true);
+      // A demuxer that seeks imprecisely may land after the first wanted frame: decode from the start instead.
+      if (decoded.count < segment.length && keyIndexBefore(segment[0]!) > 0) decoded = decodeSegment(segment, false);
+      const { result, data, count } = decoded;
+      if (result.ret !== 0 && count < segment.length) throw await diagnoseFailure(file, result.stderr);
       // ffmpeg conceals damaged data and carries on; the WebCodecs path fails on it, and so do we.
       const damage = result.stderr.find((l) => DAMAGE_PATTERN.test(l));
       if (damage) throw corruptError(`the video data could not be decoded (${lastMeaningfulLine([damage])})`);
-      const got = data ? Math.floor(data.length / frameBytes) : 0;
-      if (got < segment.length) {
-        const detail = result.stderr.filter((l) => l.trim()).slice(-1)[0];
-        throw corruptError(`only ${got} of ${segment.length} frames near ${firstPts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
+      if (!data || count < segment.length) {
+        const detail = lastMeaningfulLine(result.stderr);
+        throw corruptError(`only ${count} of ${segment.length} frames near ${frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
       }
-      segment.forEach((index, k) => pixelsByIndex.set(index, data!.subarray(k * frameBytes, (k + 1) * frameBytes)));
-
       // Encode this run's frames before the next run, so at most one run of raw frames is held.
-      for (const index of segment) {
-        const pixels = pixelsByIndex.get(index)!;
-        pixelsByIndex.delete(index);
-        context.putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
+      for (const [k, index] of segment.entries()) {
+        const pixels = new Uint8ClampedArray(data.buffer as ArrayBuffer, data.byteOffset + k * frameBytes, frameBytes);
+        context.putImageData(new ImageData(pixels, width, height), 0, 0);
         const features = featuresOf(canvas, info.display.width, info.display.height);
         const jpeg = await encodeJpeg(canvas, options.jpegQuality);
-        results.set(index, Promise.resolve({ jpeg, features }));
+        results.set(index, { jpeg, features });
         done += requestedIndex.filter((r) => r === index).length;
         onProgress(done, total);
       }
@@ -409,7 +418,7 @@ export async function sampleWithFfmpeg(
     const frames_: WorkerFrame[] = [];
     for (let i = 0; i < timestampsS.length; i++) {
       const index = requestedIndex[i]!;
-      const { jpeg, features } = await results.get(index)!;
+      const { jpeg, features } = results.get(index)!;
       frames_.push({ timestampS: timestampsS[i]!, frameTimestampS: frames[index]!.pts, jpeg, width, height, features });
     }
     return frames_;

@@ -153,6 +153,20 @@ export async function probeWithWebCodecs(file: Blob): Promise<VideoProbe> {
   }
 }
 
+/**
+ * Offset between mediabunny's timeline and the one <video> uses, for MP4/MOV files whose edit list starts
+ * inside a frame (e.g. cut with "ffmpeg -ss 1.02 -c copy"). mediabunny shows that partial first frame
+ * from a negative time; Chromium's demuxer (FFmpeg) drops it and shifts the track so the next frame
+ * starts at 0. Returns the mediabunny time of <video>'s time 0 (0 for ordinary files).
+ */
+async function videoTimelineShift(video: InputVideoTrack, format: InputFormat): Promise<number> {
+  if (format !== MP4 && format !== QTFF) return 0;
+  if ((await video.getFirstTimestamp()) >= 0) return 0;
+  const atZero = await new EncodedPacketSink(video).getPacket(0, { metadataOnly: true });
+  if (!atZero || atZero.timestamp >= 0) return 0;
+  return atZero.timestamp + atZero.duration;
+}
+
 /** At most this many frames are being JPEG-encoded at once (each holds a canvas). */
 const ENCODE_CONCURRENCY = 4;
 
@@ -162,14 +176,16 @@ export async function sampleWithWebCodecs(
   options: SampleOptions,
   onProgress: (done: number, total: number) => void,
 ): Promise<WorkerFrame[]> {
-  const { input, video } = await open(file);
+  const { input, video, format } = await open(file);
   try {
     const displayWidth = await video.getDisplayWidth();
     const displayHeight = await video.getDisplayHeight();
     const { width, height } = fitWithin(displayWidth, displayHeight, options.maxSide);
     const firstTimestamp = await video.getFirstTimestamp();
+    const shift = await videoTimelineShift(video, format);
     // <video> shows the first frame for any time before it; mediabunny would return null there.
-    const wanted = timestampsS.map((t) => Math.max(t, firstTimestamp));
+    // (With a shift, nudge up so float error cannot land a frame boundary in the previous frame.)
+    const wanted = timestampsS.map((t) => Math.max(shift ? t + shift + 1e-7 : t, firstTimestamp));
     const order = [...new Set(wanted)].sort((a, b) => a - b);
 
     const sink = new CanvasSink(video, { width, height, fit: "fill" });
@@ -187,7 +203,7 @@ export async function sampleWithWebCodecs(
         if (!job) {
           const canvas = wrapped.canvas as OffscreenCanvas;
           const features = featuresOf(canvas, displayWidth, displayHeight);
-          const frameTimestampS = wrapped.timestamp;
+          const frameTimestampS = Math.round((wrapped.timestamp - shift) * 1e6) / 1e6;
           job = encodeJpeg(canvas, options.jpegQuality).then((jpeg) => ({ frameTimestampS, jpeg, features }));
           byFrame.set(wrapped.timestamp, job);
           const tracked = job.finally(() => inFlight.delete(tracked));

@@ -11,7 +11,7 @@ import { featureDistance } from "./frame-features";
 /** Pairwise distances of n points, upper triangle without the diagonal, row by row. */
 type CondensedDistances = { count: number; values: Float64Array };
 
-function assertSameLength(features: Float32Array[]): number {
+function assertSameLength(features: readonly Float32Array[]): number {
   const dimension = features[0]?.length ?? 0;
   for (const [index, vector] of features.entries()) {
     if (vector.length !== dimension) throw new RangeError(`Feature ${index} has length ${vector.length}, expected ${dimension}.`);
@@ -30,7 +30,7 @@ function distanceBetween(distances: CondensedDistances, i: number, j: number): n
   return distances.values[condensedIndex(distances.count, i, j)] ?? 0;
 }
 
-function pairwiseDistances(features: Float32Array[]): CondensedDistances {
+function pairwiseDistances(features: readonly Float32Array[]): CondensedDistances {
   const count = features.length;
   const dimension = assertSameLength(features);
   // One contiguous buffer keeps the O(n²·d) inner loop cache-friendly.
@@ -197,8 +197,8 @@ function checkCutoff(cutoff: number | "auto"): void {
   if (cutoff !== "auto" && !(Number.isFinite(cutoff) && cutoff >= 0)) throw new RangeError(`Cutoff must be "auto" or a finite number ≥ 0, got ${cutoff}.`);
 }
 
-/** ρ, δ and γ of every frame (Rodriguez & Laio 2014). O(n²·d) time, O(n²) memory. */
-export function densityPeaks(features: Float32Array[], cutoff: number | "auto" = "auto"): DensityPeaks {
+/** ρ, δ and γ of every frame (Rodriguez & Laio 2014). O(n²·d) time; n(n−1)/2 doubles of memory (16 MB at n = 2,000). */
+export function densityPeaks(features: readonly Float32Array[], cutoff: number | "auto" = "auto"): DensityPeaks {
   checkCutoff(cutoff);
   const distances = pairwiseDistances(features);
   return densityPeaksOfDistances(distances, cutoff === "auto" ? autoCutoff(distances) : cutoff);
@@ -211,12 +211,13 @@ function checkCount(name: string, value: number): void {
 /**
  * The m frames with the highest γ (ties → lower index), ascending.
  *
- * Frames with γ = 0 are exact duplicates of a higher-ranked frame and say nothing about the content, so
+ * Frames with γ = 0 (exact duplicates of a higher-ranked frame, or so isolated under a tiny explicit
+ * cutoff that their density underflows) say nothing about the content, so
  * when fewer than m frames have γ > 0 the rest are filled in time: repeatedly the frame farthest (in
  * index) from every chosen frame, ties → lower index. When no frame has γ > 0 (e.g. all frames
  * identical) the m frames are spread uniformly (selectUniformFrames).
  */
-export function selectKeyFramesDensityPeaks(features: Float32Array[], options: { m: number; cutoff?: number | "auto" }): number[] {
+export function selectKeyFramesDensityPeaks(features: readonly Float32Array[], options: { m: number; cutoff?: number | "auto" }): number[] {
   const { m, cutoff = "auto" } = options;
   checkCount("m", m);
   checkCutoff(cutoff);
@@ -274,7 +275,7 @@ export function autoSceneChangeThreshold(consecutiveDistances: readonly number[]
  * kept only if at least `minGap` frames (default 1) from every frame already kept, frame 0 included,
  * until `max` frames (default unlimited, frame 0 included) are kept. Returns ascending indices.
  */
-export function selectSceneChangeKeyFrames(features: Float32Array[], options: { threshold?: number | "auto"; minGap?: number; max?: number } = {}): number[] {
+export function selectSceneChangeKeyFrames(features: readonly Float32Array[], options: { threshold?: number | "auto"; minGap?: number; max?: number } = {}): number[] {
   const { threshold = "auto", minGap = 1, max = Number.POSITIVE_INFINITY } = options;
   if (threshold !== "auto" && !(Number.isFinite(threshold) && threshold >= 0)) throw new RangeError(`Threshold must be "auto" or a finite number ≥ 0, got ${threshold}.`);
   if (!Number.isInteger(minGap) || minGap < 1) throw new RangeError(`minGap must be an integer ≥ 1, got ${minGap}.`);
