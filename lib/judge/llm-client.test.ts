@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { EndpointLimiter } from "./endpoint-limiter";
+import { callWithRetries, LlmError, openAiCompatibleClient, parseRetryAfter } from "./llm-client";
+
+let stub: StubServer;
+beforeAll(async () => {
+  stub = await startStubLlm();
+});
+afterAll(() => stub.close());
+beforeEach(() => stub.reset());
+
+const request = { model: "stub-vision", text: "hello", images: [{ url: "data:image/jpeg;base64,/9j/", detail: "low" as const }] };
+
+function retrying(delays: number[]) {
+  const client = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
+  return callWithRetries(() => client.complete(request, { timeoutMs: 500 }), {
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    random: () => 0.5,
+    policy: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 },
+  });
+}
+
+describe("LLM client over real HTTP", () => {
+  it("retries a 429 no sooner than retry-after, then succeeds", async () => {
+    stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 3 } });
+    const delays: number[] = [];
+    const result = await retrying(delays);
+    expect(result.text).toMatch(/stub LLM/);
+    expect(delays).toEqual([3000]);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it("retries 500s, timeouts and malformed bodies with growing backoff", async () => {
+    stub.addFault({ fault: { kind: "status", status: 500 } });
+    stub.addFault({ fault: { kind: "hang" } });
+    stub.addFault({ fault: { kind: "malformed" } });
+    const delays: number[] = [];
+    const result = await retrying(delays);
+    expect(result.finishReason).toBe("stop");
+    expect(delays).toEqual([50, 100, 200]); // base·2^(n-1)·jitter(0.5)
+    expect(stub.requests.map((r) => r.fault)).toEqual(["status", "hang", "malformed", null]);
+  });
+
+  it("gives up after the last attempt, and does not retry a 400", async () => {
+    stub.addFault({ fault: { kind: "status", status: 503 }, times: 10 });
+    const error = await retrying([]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmError);
+    expect((error as LlmError).kind).toBe("server");
+    expect(stub.requests).toHaveLength(4);
+
+    stub.reset();
+    stub.addFault({ fault: { kind: "status", status: 400, message: "bad image" } });
+    const refused = await retrying([]).catch((e: unknown) => e);
+    expect((refused as LlmError).kind).toBe("client");
+    expect((refused as LlmError).message).toMatch(/bad image/);
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it("reads retry-after as seconds or an HTTP date", () => {
+    expect(parseRetryAfter("2")).toBe(2000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter("soon")).toBeNull();
+  });
+});
+
+describe("EndpointLimiter", () => {
+  it("never runs more than maxConcurrency tasks at once", async () => {
+    const limiter = new EndpointLimiter({ maxConcurrency: 3, requestsPerMinute: null });
+    let running = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, () =>
+        limiter.run(async () => {
+          running += 1;
+          peak = Math.max(peak, running);
+          await new Promise((r) => setTimeout(r, 5));
+          running -= 1;
+        }),
+      ),
+    );
+    expect(peak).toBe(3);
+  });
+
+  it("waits for the sliding minute when requestsPerMinute is used up", async () => {
+    let now = 0;
+    const slept: number[] = [];
+    const limiter = new EndpointLimiter({ maxConcurrency: 10, requestsPerMinute: 2 }, { now: () => now, sleep: async (ms) => { slept.push(ms); now += ms; } });
+    for (let i = 0; i < 3; i++) await limiter.run(async () => null);
+    expect(slept).toEqual([60_000]);
+  });
+});

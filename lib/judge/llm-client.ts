@@ -1,0 +1,149 @@
+import OpenAI from "openai";
+
+export interface ChatImage {
+  /** A data: URL or an https URL. */
+  url: string;
+  detail: "low" | "high" | "auto";
+}
+
+export interface ChatRequest {
+  model: string;
+  text: string;
+  images: ChatImage[];
+  temperature?: number | null;
+  /** OpenAI `response_format` (json_schema); omitted for plain text. */
+  responseFormat?: Record<string, unknown> | null;
+  /** Earlier turns, for a repair request: the model's previous answer and our correction. */
+  followUp?: { previousAnswer: string; correction: string } | null;
+  maxTokens?: number | null;
+}
+
+export interface ChatResult {
+  text: string | null;
+  refusal: string | null;
+  finishReason: string | null;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled";
+
+/** One failed attempt. `retryable` failures are retried with backoff; the rest fail the step. */
+export class LlmError extends Error {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+  get retryable(): boolean {
+    return this.kind === "rate_limited" || this.kind === "server" || this.kind === "timeout" || this.kind === "network" || this.kind === "bad_response";
+  }
+}
+
+/** The judge engine's view of an LLM: one attempt per call; retries live in callWithRetries. */
+export interface LlmClient {
+  complete(request: ChatRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ChatResult>;
+}
+
+export function openAiCompatibleClient(options: { baseURL: string; apiKey: string | null }): LlmClient {
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "not-needed", maxRetries: 0 });
+  return {
+    async complete(request, { timeoutMs, signal }) {
+      const content: OpenAI.Chat.ChatCompletionContentPart[] = [
+        { type: "text", text: request.text },
+        ...request.images.map((image) => ({ type: "image_url" as const, image_url: { url: image.url, detail: image.detail } })),
+      ];
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content }];
+      if (request.followUp) {
+        messages.push({ role: "assistant", content: request.followUp.previousAnswer });
+        messages.push({ role: "user", content: request.followUp.correction });
+      }
+      try {
+        const response = await client.chat.completions.create(
+          {
+            model: request.model,
+            messages,
+            ...(request.temperature === null || request.temperature === undefined ? {} : { temperature: request.temperature }),
+            ...(request.responseFormat ? { response_format: request.responseFormat as never } : {}),
+            ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+          },
+          { timeout: timeoutMs, signal },
+        );
+        const choice = response.choices?.[0];
+        if (!choice) throw new LlmError("bad_response", "The endpoint answered without any choice.");
+        return {
+          text: choice.message?.content ?? null,
+          refusal: (choice.message as { refusal?: string | null } | undefined)?.refusal ?? null,
+          finishReason: choice.finish_reason ?? null,
+          promptTokens: response.usage?.prompt_tokens ?? 0,
+          completionTokens: response.usage?.completion_tokens ?? 0,
+        };
+      } catch (error) {
+        throw toLlmError(error, signal);
+      }
+    },
+  };
+}
+
+function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
+  if (error instanceof LlmError) return error;
+  if (signal?.aborted) return new LlmError("cancelled", "Cancelled.");
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmError("timeout", "The endpoint did not answer in time.");
+  if (error instanceof OpenAI.APIUserAbortError) return new LlmError("cancelled", "Cancelled.");
+  if (error instanceof OpenAI.APIConnectionError) return new LlmError("network", `Could not reach the endpoint: ${error.message}`);
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? null;
+    const retryAfter = parseRetryAfter(error.headers?.get?.("retry-after") ?? null);
+    if (status === 429) return new LlmError("rate_limited", `Rate limited (429): ${error.message}`, status, retryAfter);
+    if (status !== null && status >= 500) return new LlmError("server", `Endpoint error (${status}): ${error.message}`, status, retryAfter);
+    if (status === 408) return new LlmError("timeout", `Request timeout (408): ${error.message}`, status);
+    return new LlmError("client", `The endpoint refused the request (${status ?? "?"}): ${error.message}`, status);
+  }
+  // The SDK throws SyntaxError-like errors for bodies that are not JSON.
+  return new LlmError("bad_response", `Unreadable answer from the endpoint: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** `retry-after` in seconds or as an HTTP date, in milliseconds. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : null;
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+/**
+ * Calls `attempt` until it succeeds, a non-retryable error occurs, or attempts run out. Waits with
+ * exponential backoff and full jitter between attempts, and at least as long as `retry-after` says.
+ */
+export async function callWithRetries<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  options: { policy?: RetryPolicy; sleep?: (ms: number) => Promise<void>; random?: () => number; onRetry?: (error: LlmError, delayMs: number) => void; signal?: AbortSignal },
+): Promise<T> {
+  const policy = options.policy ?? DEFAULT_RETRY_POLICY;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (error) {
+      const llmError = error instanceof LlmError ? error : new LlmError("bad_response", error instanceof Error ? error.message : String(error));
+      if (!llmError.retryable || n >= policy.maxAttempts || options.signal?.aborted) throw llmError;
+      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1)) * random();
+      const delay = Math.max(backoff, llmError.retryAfterMs ?? 0);
+      options.onRetry?.(llmError, delay);
+      await sleep(delay);
+    }
+  }
+}
