@@ -16,8 +16,16 @@ const nextConfig: NextConfig = {
     return [
       { source: "/projects/:projectId/import", headers: isolated },
       { source: "/projects/:projectId/pending", headers: isolated },
-      // Assets those pages load (same origin) must allow being embedded under require-corp.
-      { source: "/ffmpeg/:path*", headers: [{ key: "Cross-Origin-Resource-Policy", value: "same-origin" }] },
+      // Workers started from an isolated page must themselves be served with COEP, or Chromium
+      // blocks them: the bundled extraction worker's chunks and ffmpeg's thread workers.
+      { source: "/_next/static/chunks/:path*", headers: [{ key: "Cross-Origin-Embedder-Policy", value: "require-corp" }] },
+      {
+        source: "/ffmpeg/:path*",
+        headers: [
+          { key: "Cross-Origin-Resource-Policy", value: "same-origin" },
+          { key: "Cross-Origin-Embedder-Policy", value: "require-corp" },
+        ],
+      },
     ];
   },
 };

@@ -20,7 +20,8 @@ export interface HarnessFrame {
 export type HarnessResult<T> = { ok: true; value: T; ms: number } | { ok: false; code: string; message: string; name: string; ms: number };
 
 const extractor = new FrameExtractor({
-  createWorker: () => new Worker("/bundle/extract-frames.worker.js", { type: "module", name: "frame-extraction" }),
+  // A classic worker, like the one Turbopack emits (see harness-server.ts).
+  createWorker: () => new Worker("/bundle/extract-frames.worker.js", { name: "frame-extraction" }),
   ffmpegBaseUrl: "/ffmpeg",
 });
 
@@ -91,7 +92,7 @@ const harness = {
       return { frames: out, decoder, progress };
     });
   },
-  /** Starts a sample and aborts it after `abortAfterMs` (or at the first progress event when -1). */
+  /** Starts a sample and aborts it after `abortAfterMs` (0: before starting; -1: at the first progress event). */
   cancel(url: string, timestampsS: number[], opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; abortAfterMs: number }) {
     return settle(async () => {
       const file = await load(url);
@@ -103,7 +104,8 @@ const harness = {
           controller.abort();
         }
       };
-      if (opts.abortAfterMs >= 0) setTimeout(abort, opts.abortAfterMs);
+      if (opts.abortAfterMs === 0) abort();
+      else if (opts.abortAfterMs > 0) setTimeout(abort, opts.abortAfterMs);
       const result = await extractor
         .sample(file, timestampsS, { ...opts, signal: controller.signal, onProgress: () => opts.abortAfterMs < 0 && abort() })
         .then(

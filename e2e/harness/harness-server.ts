@@ -2,6 +2,7 @@
 // e2e/harness/extraction-harness.ts and lib/browser-extraction/extract-frames.worker.ts with esbuild into a
 // temp dir and serves them with public/ffmpeg/ and a clips folder from node:http on 127.0.0.1:<random>.
 // `isolated` adds COOP/COEP headers (cross-origin isolation → the multi-thread ffmpeg core is used).
+// Range requests are supported (a <video> element needs them to seek).
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -32,24 +33,26 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { clipsDir: string; isolated?: boolean }): Promise<Harness> {
+/**
+ * `isolated`: serve the page cross-origin isolated (COOP/COEP). `omitWorkerCoep` (tests of a misconfigured
+ * server): leave COEP off every worker script ("all") or off ffmpeg's thread worker script only ("ffmpeg").
+ */
+export async function startHarness(options: { clipsDir: string; isolated?: boolean; omitWorkerCoep?: "all" | "ffmpeg" }): Promise<Harness> {
   const ffmpegDir = path.join(repoRoot, "public", "ffmpeg");
   if (!fs.existsSync(path.join(ffmpegDir, "core", "ffmpeg-core.wasm"))) {
     throw new Error("public/ffmpeg is missing: run `node scripts/copy-browser-assets.mjs` (npm install does it).");
   }
   const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-harness-"));
+  // The page entry is an ES module; the worker is a classic script, because that is what Next.js 16's
+  // Turbopack emits for `new Worker(new URL(...), { type: "module" })` (it drops the type and loads the
+  // chunks with importScripts), so the harness runs the worker the way the app does.
+  const common = { bundle: true, platform: "browser", target: "es2022", sourcemap: "linked", logLevel: "error" } as const;
+  await build({ ...common, entryPoints: { harness: path.join(repoRoot, "e2e", "harness", "extraction-harness.ts") }, outdir: bundleDir, format: "esm" });
   await build({
-    entryPoints: {
-      harness: path.join(repoRoot, "e2e", "harness", "extraction-harness.ts"),
-      "extract-frames.worker": path.join(repoRoot, "lib", "browser-extraction", "extract-frames.worker.ts"),
-    },
+    ...common,
+    entryPoints: { "extract-frames.worker": path.join(repoRoot, "lib", "browser-extraction", "extract-frames.worker.ts") },
     outdir: bundleDir,
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    sourcemap: "linked",
-    logLevel: "error",
+    format: "iife",
   });
   fs.writeFileSync(
     path.join(bundleDir, "index.html"),
@@ -74,9 +77,17 @@ export async function startHarness(options: { clipsDir: string; isolated?: boole
     }
     const headers: Record<string, string> = { "Cache-Control": "no-store" };
     if (options.isolated) {
-      headers["Cross-Origin-Opener-Policy"] = "same-origin";
-      headers["Cross-Origin-Embedder-Policy"] = "require-corp";
+      // The minimal set for a cross-origin isolated page: COOP+COEP on the page; COEP on every worker
+      // script too (Chromium refuses a worker script without it under an isolated page — for the app that
+      // is Turbopack's /_next/static/chunks/turbopack-worker-*.js and /ffmpeg/core-mt/ffmpeg-core.worker.js);
+      // CORP on everything else.
       headers["Cross-Origin-Resource-Policy"] = "same-origin";
+      if (pathname === "/" || pathname === "/index.html") {
+        headers["Cross-Origin-Opener-Policy"] = "same-origin";
+        headers["Cross-Origin-Embedder-Policy"] = "require-corp";
+      }
+      const omit = options.omitWorkerCoep === "all" || (options.omitWorkerCoep === "ffmpeg" && pathname.startsWith("/ffmpeg/"));
+      if (pathname.endsWith(".worker.js") && !omit) headers["Cross-Origin-Embedder-Policy"] = "require-corp";
     }
     if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, headers).end("not found");

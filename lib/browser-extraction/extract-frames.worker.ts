@@ -82,3 +82,6 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     else post({ id, type: "error", code: "internal", message: `Frame extraction failed unexpectedly: ${describe(error)}` });
   }
 };
+
+// Tells the wrapper the script loaded and runs (a worker that errors before this never started).
+post({ id: 0, type: "ready" });

@@ -1,9 +1,12 @@
 // Fallback path: the ffmpeg.wasm Emscripten core, loaded directly inside the extraction worker.
 //
-// Why not @ffmpeg/ffmpeg's FFmpeg class: it spawns its own (second, nested) worker and talks to it by
-// messages, so the input file would have to be copied into its in-memory FS. Loading the core's factory
-// here instead lets us (1) mount the user's File read-only with WORKERFS (no copy, any size), (2) run
-// ffprobe and ffmpeg synchronously in this worker, and (3) cancel by terminating this one worker.
+// Why not @ffmpeg/ffmpeg's FFmpeg class: it runs the core in a second worker of its own (nested in ours)
+// and proxies every call and every output file through messages. Loading the core's factory here instead
+// lets us (1) mount the user's File read-only with WORKERFS (no copy, any size), (2) run ffprobe and ffmpeg
+// synchronously next to the rest of the pipeline, taking raw RGBA out of ffmpeg and encoding JPEGs with
+// OffscreenCanvas like the WebCodecs path (same quality semantics and features; it also sidesteps core
+// 0.12.10's crash when writing several JPEGs without -huffman default), and (3) cancel by terminating the
+// one worker.
 //
 // The core files are served from public/ffmpeg/ (copied there by scripts/copy-browser-assets.mjs) and
 // imported at run time by URL, never bundled. The multi-thread core needs SharedArrayBuffer, so it is used
@@ -43,14 +46,28 @@ interface FFmpegCore {
 type CoreFactory = (module: Record<string, unknown>) => Promise<FFmpegCore>;
 
 let corePromise: Promise<FFmpegCore> | null = null;
-let loadedVariant: "core" | "core-mt" | null = null;
 
-export function ffmpegVariant(): "core" | "core-mt" {
-  return (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true && typeof SharedArrayBuffer === "function" ? "core-mt" : "core";
+/**
+ * The multi-thread core needs SharedArrayBuffer (cross-origin isolation) and starts its threads from
+ * core-mt/ffmpeg-core.worker.js, which Chromium refuses under isolation unless that script is served with
+ * a COEP header; a refused thread worker would hang the core, so check the header first.
+ */
+async function ffmpegVariant(baseUrl: string): Promise<"core" | "core-mt"> {
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+  if (!isolated) return "core";
+  try {
+    const response = await fetch(`${baseUrl}/core-mt/ffmpeg-core.worker.js`, { method: "HEAD", cache: "no-store" });
+    const coep = response.headers.get("cross-origin-embedder-policy") ?? "";
+    if (response.ok && /require-corp|credentialless/.test(coep)) return "core-mt";
+    console.warn(`[frame-extraction] using the single-thread ffmpeg core: ${baseUrl}/core-mt/ffmpeg-core.worker.js is not served with Cross-Origin-Embedder-Policy (got "${coep}")`);
+  } catch {
+    /* fall through */
+  }
+  return "core";
 }
 
 async function loadCore(baseUrl: string): Promise<FFmpegCore> {
-  const variant = ffmpegVariant();
+  const variant = await ffmpegVariant(baseUrl.replace(/\/$/, ""));
   const dir = `${baseUrl.replace(/\/$/, "")}/${variant}`;
   const coreURL = `${dir}/ffmpeg-core.js`;
   let factory: CoreFactory;
@@ -62,9 +79,7 @@ async function loadCore(baseUrl: string): Promise<FFmpegCore> {
   }
   // The core's locateFile reads the wasm/worker URLs from this fragment (the same convention @ffmpeg/ffmpeg uses).
   const urls = btoa(JSON.stringify({ wasmURL: `${dir}/ffmpeg-core.wasm`, workerURL: `${dir}/ffmpeg-core.worker.js` }));
-  const core = await factory({ mainScriptUrlOrBlob: `${coreURL}#${urls}` });
-  loadedVariant = variant;
-  return core;
+  return factory({ mainScriptUrlOrBlob: `${coreURL}#${urls}` });
 }
 
 function getCore(baseUrl: string): Promise<FFmpegCore> {
@@ -73,10 +88,6 @@ function getCore(baseUrl: string): Promise<FFmpegCore> {
     throw error;
   });
   return corePromise;
-}
-
-export function loadedFfmpegVariant(): string | null {
-  return loadedVariant;
 }
 
 interface RunResult {
@@ -94,7 +105,9 @@ function run(core: FFmpegCore, tool: "ffmpeg" | "ffprobe", args: string[]): RunR
     if (tool === "ffmpeg") core.exec(...args);
     else core.ffprobe(...args);
   } catch (error) {
+    // A wasm trap (not ffmpeg's normal exit) may leave the core unusable: load a fresh one next time.
     stderr.push(describe(error));
+    corePromise = null;
   }
   const ret = core.ret;
   core.reset();
@@ -146,6 +159,7 @@ interface ProbeStream {
   width?: number;
   height?: number;
   sample_aspect_ratio?: string;
+  color_space?: string;
   avg_frame_rate?: string;
   r_frame_rate?: string;
   nb_frames?: string;
@@ -361,7 +375,11 @@ export async function sampleWithFfmpeg(
       else current.push(index);
     }
 
-    const scaleFilter = `scale=${width}:${height}:flags=area,setsar=1,format=rgba`;
+    // Untagged video: use the matrix <video> would (Chromium: BT.601 below 720 lines, BT.709 from 720 up);
+    // ffmpeg alone would always pick BT.601. Tagged video: ffmpeg follows the tags, like the browser.
+    const untagged = !info.stream.color_space || info.stream.color_space === "unknown";
+    const matrix = untagged ? `:in_color_matrix=${(info.stream.height ?? 0) >= 720 ? "bt709" : "bt601"}` : "";
+    const scaleFilter = `scale=${width}:${height}:flags=area${matrix},setsar=1,format=rgba`;
     const out = `${OUTPUT_DIR}/frames.rgba`;
     const decodeSegment = (segment: number[], seek: boolean) => {
       const select = segment.map((i) => `lt(abs(t-${frames[i]!.pts.toFixed(6)})\\,${epsilon})`).join("+");

@@ -42,6 +42,7 @@ function cancelled(): ExtractionError {
 
 export class FrameExtractor {
   private worker: Worker | null = null;
+  private workerReady = false;
   private running: Job | null = null;
   private readonly queue: Job[] = [];
   private nextId = 1;
@@ -126,10 +127,16 @@ export class FrameExtractor {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = this.createWorker();
+    this.workerReady = false;
     worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.onMessage(worker, event.data);
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault?.();
-      this.onWorkerFailure(worker, `the extraction worker crashed${event.message ? `: ${event.message}` : ""}`);
+      this.onWorkerFailure(
+        worker,
+        this.workerReady
+          ? `the extraction worker crashed${event.message ? `: ${event.message}` : ""}`
+          : `the extraction worker could not start${event.message ? ` (${event.message})` : ""}. If the page is cross-origin isolated, its worker scripts must be served with "Cross-Origin-Embedder-Policy: require-corp"`,
+      );
     };
     worker.onmessageerror = () => this.onWorkerFailure(worker, "a worker message could not be deserialized");
     this.worker = worker;
@@ -149,6 +156,10 @@ export class FrameExtractor {
   }
 
   private onMessage(worker: Worker, message: WorkerResponse) {
+    if (message.type === "ready") {
+      if (worker === this.worker) this.workerReady = true;
+      return;
+    }
     const job = this.running;
     if (worker !== this.worker || !job || message.id !== job.id) return;
     if (message.type === "progress") {

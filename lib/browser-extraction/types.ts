@@ -74,6 +74,7 @@ export interface WorkerFrame {
 }
 
 export type WorkerResponse =
+  | { id: 0; type: "ready" }
   | { id: number; type: "progress"; done: number; total: number }
   | { id: number; type: "probe"; probe: VideoProbe; decoder: DecoderName }
   | { id: number; type: "sample"; frames: WorkerFrame[]; decoder: DecoderName }

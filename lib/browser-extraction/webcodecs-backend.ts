@@ -4,7 +4,6 @@
 import {
   ALL_FORMATS,
   BlobSource,
-  CanvasSink,
   EncodedPacketSink,
   Input,
   type InputFormat,
@@ -14,6 +13,7 @@ import {
   MPEG_TS,
   OGG,
   QTFF,
+  VideoSample,
   VideoSampleSink,
   WEBM,
 } from "mediabunny";
@@ -99,8 +99,8 @@ async function open(file: Blob): Promise<Opened> {
   }
 }
 
-/** Reads the first and last packets and decodes the first frame, so truncated or undecodable files fail at probe. */
-async function verifyReadable(video: InputVideoTrack, fileSize: number): Promise<void> {
+/** Reads the first and last packets, so a file cut short fails even when its index (moov) survived. */
+async function verifyComplete(video: InputVideoTrack, fileSize: number): Promise<void> {
   const packets = new EncodedPacketSink(video);
   let first, last;
   try {
@@ -112,6 +112,11 @@ async function verifyReadable(video: InputVideoTrack, fileSize: number): Promise
   if (!first || !last || last.byteLength === 0 || first.byteLength === 0) {
     throw corruptError(`the file ends before all of its video data (${fileSize} bytes), so it was probably cut short`);
   }
+}
+
+/** Also decodes the first frame, so undecodable files fail at probe. */
+async function verifyReadable(video: InputVideoTrack, fileSize: number): Promise<void> {
+  await verifyComplete(video, fileSize);
   let sample;
   try {
     sample = await new VideoSampleSink(video).getSample(await video.getFirstTimestamp());
@@ -167,6 +172,43 @@ async function videoTimelineShift(video: InputVideoTrack, format: InputFormat): 
   return atZero.timestamp + atZero.duration;
 }
 
+/**
+ * The colour space <video> would use when the file does not say. Chromium's media pipeline assumes BT.601
+ * for untagged video under 720 lines and BT.709 from 720 lines up; WebCodecs (and mediabunny, which fills
+ * missing fields with BT.709) would always use BT.709. Returns the override to apply, or null.
+ */
+async function untaggedColorSpace(video: InputVideoTrack): Promise<VideoColorSpaceInit | null> {
+  const colorSpace = await video.getColorSpace();
+  if (colorSpace.matrix) return null;
+  if ((await video.getCodedHeight()) >= 720) return null; // BT.709: what mediabunny already uses
+  return {
+    matrix: "smpte170m",
+    primaries: colorSpace.primaries ?? "smpte170m",
+    transfer: colorSpace.transfer ?? "smpte170m",
+    fullRange: colorSpace.fullRange ?? false,
+  };
+}
+
+/** Re-labels a decoded frame's colour space (copies its planes; only done for the frames we output). */
+async function withColorSpace(sample: VideoSample, colorSpace: VideoColorSpaceInit): Promise<VideoSample> {
+  if (!sample.format || !["I420", "I420A", "I422", "I444", "NV12"].includes(sample.format)) return sample;
+  const buffer = new Uint8Array(sample.allocationSize());
+  const layout = await sample.copyTo(buffer);
+  return new VideoSample(buffer, {
+    format: sample.format,
+    codedWidth: sample.codedWidth,
+    codedHeight: sample.codedHeight,
+    layout,
+    timestamp: sample.timestamp,
+    duration: sample.duration,
+    rotation: sample.rotation,
+    flip: sample.flip,
+    displayWidth: Math.round(sample.squarePixelWidth),
+    displayHeight: Math.round(sample.squarePixelHeight),
+    colorSpace,
+  });
+}
+
 /** At most this many frames are being JPEG-encoded at once (each holds a canvas). */
 const ENCODE_CONCURRENCY = 4;
 
@@ -178,37 +220,54 @@ export async function sampleWithWebCodecs(
 ): Promise<WorkerFrame[]> {
   const { input, video, format } = await open(file);
   try {
+    await verifyComplete(video, file.size);
     const displayWidth = await video.getDisplayWidth();
     const displayHeight = await video.getDisplayHeight();
     const { width, height } = fitWithin(displayWidth, displayHeight, options.maxSide);
     const firstTimestamp = await video.getFirstTimestamp();
     const shift = await videoTimelineShift(video, format);
+    const colorOverride = await untaggedColorSpace(video);
     // <video> shows the first frame for any time before it; mediabunny would return null there.
     // (With a shift, nudge up so float error cannot land a frame boundary in the previous frame.)
     const wanted = timestampsS.map((t) => Math.max(shift ? t + shift + 1e-7 : t, firstTimestamp));
     const order = [...new Set(wanted)].sort((a, b) => a - b);
 
-    const sink = new CanvasSink(video, { width, height, fit: "fill" });
-    const byRequest = new Map<number, Promise<{ frameTimestampS: number; jpeg: Blob; features: Float32Array }>>();
-    const byFrame = new Map<number, Promise<{ frameTimestampS: number; jpeg: Blob; features: Float32Array }>>();
+    type Job = Promise<{ frameTimestampS: number; jpeg: Blob; features: Float32Array }>;
+    const sink = new VideoSampleSink(video);
+    const byRequest = new Map<number, Job>();
+    const byFrame = new Map<number, Job>();
     const inFlight = new Set<Promise<unknown>>();
     let done = 0;
     const total = timestampsS.length;
     try {
       let index = 0;
-      for await (const wrapped of sink.canvasesAtTimestamps(order)) {
+      for await (const decoded of sink.samplesAtTimestamps(order)) {
         const requested = order[index++]!;
-        if (!wrapped) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s, so the file probably ends early`);
-        let job = byFrame.get(wrapped.timestamp);
+        if (!decoded) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s, so the file probably ends early`);
+        let job = byFrame.get(decoded.timestamp);
         if (!job) {
-          const canvas = wrapped.canvas as OffscreenCanvas;
+          const frameTimestampS = Math.round((decoded.timestamp - shift) * 1e6) / 1e6;
+          // Rotation, pixel aspect ratio and a mipmapped downscale are handled by mediabunny's transform.
+          let sample = decoded;
+          if (colorOverride) {
+            sample = await withColorSpace(decoded, colorOverride);
+            if (sample !== decoded) decoded.close();
+          }
+          const resized = await sample.transform({ width, height, fit: "fill" });
+          sample.close();
+          const canvas = new OffscreenCanvas(width, height);
+          const context = canvas.getContext("2d", { alpha: false });
+          if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
+          resized.draw(context, 0, 0, width, height);
+          resized.close();
           const features = featuresOf(canvas, displayWidth, displayHeight);
-          const frameTimestampS = Math.round((wrapped.timestamp - shift) * 1e6) / 1e6;
           job = encodeJpeg(canvas, options.jpegQuality).then((jpeg) => ({ frameTimestampS, jpeg, features }));
-          byFrame.set(wrapped.timestamp, job);
+          byFrame.set(decoded.timestamp, job);
           const tracked = job.finally(() => inFlight.delete(tracked));
           inFlight.add(tracked);
           if (inFlight.size >= ENCODE_CONCURRENCY) await Promise.race(inFlight);
+        } else {
+          decoded.close();
         }
         byRequest.set(requested, job);
         const count = wanted.filter((t) => t === requested).length;
