@@ -1,6 +1,7 @@
 import type { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import type { VideoProbe } from "@/lib/browser-extraction/types";
 import { normaliseFrameSetParameters, type FrameSetParameters } from "@/lib/frames/frame-set-parameters";
+import { framesToUpload } from "@/lib/frames/frames-to-upload";
 import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from "@/lib/frames/plan-frame-set";
 import { apiFetch } from "./api-client";
 
@@ -41,21 +42,13 @@ export async function extractAndUploadFrameSet(options: {
     durationS,
   );
 
-  const kept = plan.frames.filter((frame) => frame.isKeyFrame || frame.cluster !== null);
-  const renumber = new Map(kept.map((frame, position) => [frame.index, position]));
-  const manifest = kept.map((frame, position) => ({
-    name: `frame-${String(position).padStart(5, "0")}.jpg`,
-    index: position,
-    timestampS: frame.timestampS,
-    isKeyFrame: frame.isKeyFrame,
-    cluster: frame.cluster === null ? null : (renumber.get(frame.cluster) ?? null),
-  }));
+  const { manifest, sampledIndex } = framesToUpload(plan);
 
   const form = new FormData();
   form.set("parameters", JSON.stringify(parameters));
   form.set("manifest", JSON.stringify(manifest));
   form.set("decoder", sampled.decoder);
-  kept.forEach((frame, position) => form.append(manifest[position]!.name, sampled.frames[frame.index]!.jpeg, manifest[position]!.name));
+  manifest.forEach((entry, position) => form.append(entry.name, sampled.frames[sampledIndex[position]!]!.jpeg, entry.name));
   options.signal?.throwIfAborted();
   const result = await apiFetch<{ frameSetId: string; created: boolean }>(`/api/v1/videos/${encodeURIComponent(options.videoId)}/frame-sets`, {
     method: "POST",

@@ -16,6 +16,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
   const statusCounts = await prisma.video.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true } });
   const count = (status: string) => statusCounts.find((row) => row.status === status)?._count._all ?? 0;
   const totalVideos = statusCounts.reduce((sum, row) => sum + row._count._all, 0);
+  const runCount = await prisma.judgeRun.count({ where: { projectId } });
 
   return (
     <div className="flex flex-col gap-6">
@@ -65,8 +66,23 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             </div>
           )}
         </Card>
-        <Card title="Judge runs">
-          <EmptyState title="No judge runs yet">Runs of the hallucination pipeline will be listed here.</EmptyState>
+        <Card
+          title="Judge runs"
+          actions={
+            <Link href={`/projects/${projectId}/judge`} className="text-sm text-indigo-700 underline">
+              {roleCan(role, "runs.manage") ? "Run a judge" : "Runs"}
+            </Link>
+          }
+        >
+          {runCount === 0 ? (
+            <EmptyState title="No judge runs yet">Runs of the hallucination pipeline will be listed here.</EmptyState>
+          ) : (
+            <p className="text-sm">
+              <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">
+                {runCount} run{runCount === 1 ? "" : "s"}
+              </Link>
+            </p>
+          )}
         </Card>
         <Card title="Reviews">
           <EmptyState title="Nothing to review yet">Judge scores waiting for human review will appear here.</EmptyState>

@@ -1,0 +1,46 @@
+import Link from "next/link";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { Card } from "@/components/empty-state";
+import { EndpointForm } from "@/components/judge/endpoint-form";
+import { JudgePanel } from "@/components/judge/judge-panel";
+import { roleCan } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
+
+export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  const { actor, role } = await requirePageProjectAccess(projectId);
+  const canManage = roleCan(role, "runs.manage");
+  if (roleCan(role, "endpoints.manage")) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
+  const endpoints = await listEndpoints(prisma, actor, projectId);
+  const dimensions = (await prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`).map((r) => r.d);
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex items-baseline gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Judge runs</h1>
+        <Link href={`/projects/${projectId}`} className="text-sm text-indigo-700 underline">
+          back to the project
+        </Link>
+      </div>
+      <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
+        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} />
+        <div className="flex flex-col gap-5">
+          <Card title={`Endpoints (${endpoints.length})`}>
+            <ul className="mb-4 flex flex-col gap-2 text-sm" data-testid="endpoint-list">
+              {endpoints.map((e) => (
+                <li key={e.id}>
+                  <span className="font-medium">{e.name}</span> · {e.model}
+                  <div className="text-xs text-slate-500">
+                    {e.baseUrl} · key {e.hasApiKey ? "stored (encrypted)" : "none"} · ≤{e.maxConcurrency} at once
+                    {e.requestsPerMinute ? ` · ${e.requestsPerMinute}/min` : ""}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            {roleCan(role, "endpoints.manage") ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

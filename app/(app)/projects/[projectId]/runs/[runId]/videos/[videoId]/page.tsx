@@ -1,0 +1,70 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { prisma } from "@/lib/db/prisma";
+
+/** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
+export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
+  const { projectId, runId, videoId } = await params;
+  await requirePageProjectAccess(projectId);
+  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, simulated: true } });
+  if (!run) notFound();
+  const steps = await prisma.stepResult.findMany({
+    where: { runId, videoId },
+    orderBy: [{ startedAt: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }],
+    include: { calls: { orderBy: { createdAt: "asc" } }, scores: { orderBy: { category: "asc" } } },
+  });
+  if (steps.length === 0) notFound();
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex items-baseline gap-3">
+        <h1 className="text-xl font-semibold tracking-tight">Call inspector</h1>
+        {run.simulated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>}
+        <Link href={`/projects/${projectId}/runs/${runId}`} className="ml-auto text-sm text-indigo-700 underline">
+          back to the run
+        </Link>
+      </div>
+      {steps.map((step) => (
+        <details key={step.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="inspector-step" data-status={step.status}>
+          <summary className="cursor-pointer">
+            <span className="font-medium">
+              {step.stepId}[{step.scopeIndex}]
+            </span>{" "}
+            <span className={step.status === "done" ? "text-emerald-700" : step.status === "pending" || step.status === "running" ? "text-slate-500" : "text-red-700"}>{step.status}</span>
+            {step.scores.length > 0 && <span className="ml-2 text-xs text-slate-500">{step.scores.map((s) => `${s.category}=${s.value}`).join(" ")}</span>}
+            <span className="ml-2 text-xs text-slate-400">
+              template {step.templateId} {step.templateHash?.slice(0, 10)}
+            </span>
+          </summary>
+          {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
+          {step.output !== null && (
+            <pre className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{JSON.stringify(step.output, null, 2)}</pre>
+          )}
+          {step.calls.map((call) => {
+            const request = call.request as { text?: string; frameIds?: string[]; followUp?: { correction: string } | null };
+            return (
+              <div key={call.id} className="mt-3 border-t border-slate-100 pt-2">
+                <p className="text-xs text-slate-500">
+                  {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} · {call.promptTokens}+{call.completionTokens} tokens · ${call.costUsd.toFixed(5)}
+                  {call.finishReason ? ` · finish ${call.finishReason}` : ""}
+                  {call.error ? ` · ${call.error}` : ""}
+                </p>
+                <div className="mt-1 flex flex-wrap gap-1">
+                  {(request.frameIds ?? []).map((id) => (
+                    // eslint-disable-next-line @next/next/no-img-element
+                    <img key={id} src={`/api/v1/frames/${id}/image`} alt="frame sent to the judge" className="h-16 rounded" />
+                  ))}
+                </div>
+                <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{request.text}</pre>
+                {request.followUp && <pre className="mt-1 whitespace-pre-wrap rounded bg-amber-50 p-2 text-xs">{request.followUp.correction}</pre>}
+                <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs" data-testid="raw-response">
+                  {call.responseText ?? "(no answer)"}
+                </pre>
+              </div>
+            );
+          })}
+        </details>
+      ))}
+    </div>
+  );
+}

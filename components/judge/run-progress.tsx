@@ -1,0 +1,74 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { buttonClass } from "@/components/action-form";
+import { apiFetch, postJson } from "@/components/import/api-client";
+
+export interface RunStatus {
+  id: string;
+  status: string;
+  simulated: boolean;
+  videos: { total: number } & Record<string, number>;
+  steps: { total: number; pending: number; running: number; done: number; failed: number; parse_failed: number; skipped: number; cancelled: number };
+  calls: { total: number; cached: number; errors: number; repairs: number };
+  tokens: { prompt: number; completion: number };
+  costUsd: number;
+}
+
+/** Live progress of a run, polled while it is queued or running; owners can cancel it. */
+export function RunProgress({ runId, canManage, compact = false }: { runId: string; canManage: boolean; compact?: boolean }) {
+  const queryClient = useQueryClient();
+  const status = useQuery({
+    queryKey: ["run", runId],
+    queryFn: () => apiFetch<RunStatus>(`/api/v1/runs/${runId}`),
+    refetchInterval: (query) => (query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000),
+  });
+  const cancel = useMutation({
+    mutationFn: () => postJson(`/api/v1/runs/${runId}/cancel`, {}),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["run", runId] });
+      void queryClient.invalidateQueries({ queryKey: ["runs"] });
+    },
+  });
+  const s = status.data;
+  if (!s) return <p className="text-xs text-slate-500">Loading…</p>;
+  const finished = s.steps.done + s.steps.failed + s.steps.parse_failed + s.steps.skipped + s.steps.cancelled;
+  const fraction = s.steps.total ? finished / s.steps.total : s.status === "done" ? 1 : 0;
+  const active = s.status === "queued" || s.status === "running";
+  return (
+    <div className="flex flex-col gap-2" data-testid="run-progress" data-run-status={s.status}>
+      <div className="flex items-center gap-3">
+        <div className="h-2 flex-1 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={Math.round(fraction * 100)} aria-label="Run progress">
+          <div className={`h-full ${s.status === "cancelled" ? "bg-slate-400" : "bg-indigo-600"}`} style={{ width: `${fraction * 100}%` }} />
+        </div>
+        <span className="w-20 text-right text-xs font-medium" data-testid="run-status">
+          {s.status}
+        </span>
+        {canManage && active && (
+          <button type="button" className={buttonClass("danger")} onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+            Cancel
+          </button>
+        )}
+      </div>
+      <dl className={`grid ${compact ? "grid-cols-4" : "grid-cols-4 md:grid-cols-8"} gap-x-4 gap-y-1 text-xs`} data-testid="run-counts">
+        <Stat label="steps" value={`${finished}/${s.steps.total}`} />
+        <Stat label="running" value={s.steps.running} />
+        <Stat label="done" value={s.steps.done} />
+        <Stat label="failed" value={s.steps.failed} warn={s.steps.failed > 0} />
+        <Stat label="parse failed" value={s.steps.parse_failed} warn={s.steps.parse_failed > 0} />
+        <Stat label="calls" value={`${s.calls.total}${s.calls.cached ? ` (${s.calls.cached} cached)` : ""}`} />
+        <Stat label="tokens" value={(s.tokens.prompt + s.tokens.completion).toLocaleString()} />
+        <Stat label="cost" value={`$${s.costUsd.toFixed(4)}`} />
+      </dl>
+    </div>
+  );
+}
+
+function Stat({ label, value, warn = false }: { label: string; value: string | number; warn?: boolean }) {
+  return (
+    <div>
+      <dt className="text-slate-500">{label}</dt>
+      <dd className={warn ? "font-medium text-red-700" : "font-medium"}>{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createApiKey } from "../auth/api-keys";
+import { createUser } from "../auth/users";
+import { createPrismaClient } from "../db/prisma";
+import { resolveDatabase } from "../db/resolve-database";
+import { computeFrameFeatures } from "../frames/frame-features";
+import { normaliseFrameSetParameters } from "../frames/frame-set-parameters";
+import { framesToUpload } from "../frames/frames-to-upload";
+import { planFrameSet, uniformSampleTimestamps } from "../frames/plan-frame-set";
+import { createProject } from "../projects/projects";
+
+const DEMO_EMAIL = "demo@framejury.local";
+const DEMO_PASSWORD = "demo-password";
+const DEMO_PROJECT = "Demo — simulated judgments";
+
+// Generated clips (ffmpeg test sources) under VBench-style names; the prompts are VBench-2.0's.
+const CLIPS = [
+  { source: "testsrc2=size=480x270:rate=24", path: "Mechanics/A bowl of soup is tilted in the space station, with the liquid slowly spreading in all directions.-0.mp4" },
+  { source: "mandelbrot=size=480x270:rate=24", path: "Thermotics/A block of ice melts on a hot stove.-0.mp4" },
+  { source: "life=size=480x270:rate=24:mold=10:ratio=0.1", path: "Material/A piece of paper is folded into a paper airplane.-0.mp4" },
+  { source: "cellauto=size=480x270:rate=24:rule=110", path: "Dynamic_Attribute/A river changes from blue to brown.-0.mp4" },
+];
+const DURATION_S = 3;
+
+/**
+ * Creates (once) the demo user, project, stub endpoint and clips with frames, then starts a
+ * hallucination run, all through the public API the way a script of a user would.
+ */
+export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: string; clipsDir: string | null; log: (line: string) => void }) {
+  const database = await resolveDatabase();
+  const prisma = createPrismaClient(database.url);
+  try {
+    let user = await prisma.user.findUnique({ where: { email: DEMO_EMAIL } });
+    if (!user) {
+      const created = await createUser(prisma, { email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo", isAdmin: true });
+      user = await prisma.user.findUniqueOrThrow({ where: { id: created.id } });
+    }
+    const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
+    const existing = await prisma.project.findFirst({ where: { name: DEMO_PROJECT, members: { some: { userId: user.id } } } });
+    if (existing) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id };
+    const project = await createProject(prisma, actor, { name: DEMO_PROJECT });
+    const { key } = await createApiKey(prisma, user.id, "demo seeding");
+    const api = (route: string, init: RequestInit = {}) =>
+      fetch(`${options.baseUrl}${route}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers ?? {}) } }).then(async (r) => {
+        const body = await r.json().catch(() => null);
+        if (!r.ok) throw new Error(`${route}: ${r.status} ${JSON.stringify(body)}`);
+        return body as Record<string, unknown>;
+      });
+    const json = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+    const endpoint = await api(`/api/v1/projects/${project.id}/endpoints`, json({
+      name: "Stub LLM (simulated)", baseUrl: options.stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low",
+    }));
+    if (!options.clipsDir) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id };
+
+    for (const clip of CLIPS) {
+      const file = path.join(options.clipsDir, path.basename(clip.path));
+      execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", clip.source, "-t", String(DURATION_S), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
+      const form = new FormData();
+      form.set("path", `Demo model/${clip.path}`);
+      form.set("file", new Blob([fs.readFileSync(file)]), path.basename(file));
+      const video = await api(`/api/v1/projects/${project.id}/videos`, { method: "POST", body: form });
+      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: frameSetForm(file, options.clipsDir) });
+      options.log(`demo clip ${clip.path}`);
+    }
+    const run = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "hallucination", endpointId: endpoint.id }));
+    options.log(`started a simulated hallucination run ${String(run.id)}`);
+    await prisma.apiKey.updateMany({ where: { userId: user.id, name: "demo seeding" }, data: { revokedAt: new Date() } });
+    return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id };
+  } finally {
+    await prisma.$disconnect();
+    await database.stop();
+  }
+}
+
+/** Frames extracted with native ffmpeg the way the browser does it: fps=4:round=up, then key frames. */
+function frameSetForm(file: string, workDir: string): FormData {
+  const parameters = normaliseFrameSetParameters({ mode: "density-peaks", sampleFps: 4, maxSide: 480 });
+  const timestamps = uniformSampleTimestamps(DURATION_S, 4);
+  const frameDir = fs.mkdtempSync(path.join(workDir, "frames-"));
+  execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up", "-frames:v", String(timestamps.length), "-q:v", "3", path.join(frameDir, "%05d.jpg")]);
+  const raw = execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up,scale=64:36", "-frames:v", String(timestamps.length), "-f", "rawvideo", "-pix_fmt", "rgba", "-"], { maxBuffer: 64 * 1024 * 1024 });
+  const frameBytes = 64 * 36 * 4;
+  const sampled = timestamps.map((timestampS, i) => ({ timestampS, features: computeFrameFeatures(raw.subarray(i * frameBytes, (i + 1) * frameBytes), 64, 36) }));
+  const plan = planFrameSet(parameters, sampled, DURATION_S);
+  const { manifest, sampledIndex } = framesToUpload(plan);
+  const form = new FormData();
+  form.set("parameters", JSON.stringify(parameters));
+  form.set("manifest", JSON.stringify(manifest));
+  form.set("decoder", "native-ffmpeg (demo)");
+  manifest.forEach((entry, i) => {
+    const jpeg = fs.readFileSync(path.join(frameDir, `${String(sampledIndex[i]! + 1).padStart(5, "0")}.jpg`));
+    form.append(entry.name, new Blob([new Uint8Array(jpeg)]), entry.name);
+  });
+  return form;
+}

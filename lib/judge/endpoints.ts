@@ -1,0 +1,92 @@
+import type { z } from "zod";
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { decryptSecret, encryptSecret } from "../crypto/secret-box";
+import { NotFoundError } from "../errors";
+import type { EndpointConfig } from "./engine/judge-video";
+import type { endpointInputSchema, endpointUpdateSchema } from "./endpoints.validation";
+
+function appSecret(): string {
+  const secret = process.env.APP_SECRET;
+  if (!secret) throw new Error("APP_SECRET is not set; it encrypts endpoint API keys.");
+  return secret;
+}
+
+/** An endpoint as shown to anyone: never the key, only whether there is one. */
+function publicEndpoint(row: Awaited<ReturnType<PrismaClient["judgeEndpoint"]["findFirstOrThrow"]>>) {
+  const { apiKeyEncrypted, ...rest } = row;
+  return { ...rest, hasApiKey: apiKeyEncrypted !== null };
+}
+
+export async function createEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, input: z.output<typeof endpointInputSchema>) {
+  await requireProjectAccess(prisma, actor, projectId, "endpoints.manage");
+  const { apiKey, ...fields } = input;
+  const row = await prisma.judgeEndpoint.create({
+    data: { ...fields, projectId, createdById: actor.userId, apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null },
+  });
+  return publicEndpoint(row);
+}
+
+export async function updateEndpoint(prisma: PrismaClient, actor: Actor, endpointId: string, input: z.output<typeof endpointUpdateSchema>) {
+  const existing = await prisma.judgeEndpoint.findUnique({ where: { id: endpointId } });
+  if (!existing) throw new NotFoundError("No such endpoint.");
+  await requireProjectAccess(prisma, actor, existing.projectId, "endpoints.manage").catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such endpoint.") : error;
+  });
+  const { apiKey, ...fields } = input;
+  const row = await prisma.judgeEndpoint.update({
+    where: { id: endpointId },
+    // An omitted key keeps the stored one; an empty string removes it.
+    data: { ...fields, ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null }) },
+  });
+  return publicEndpoint(row);
+}
+
+export async function listEndpoints(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const rows = await prisma.judgeEndpoint.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
+  return rows.map(publicEndpoint);
+}
+
+/** The endpoint a run calls, with its key decrypted: for the worker only, never for a response. */
+export async function endpointConfigForRun(prisma: PrismaClient, runId: string): Promise<EndpointConfig> {
+  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, include: { endpoint: true } });
+  const e = run.endpoint;
+  return {
+    id: e.id,
+    baseUrl: e.baseUrl,
+    model: e.model,
+    apiKey: e.apiKeyEncrypted ? decryptSecret(e.apiKeyEncrypted, appSecret()) : null,
+    imageDetail: (["low", "high", "auto"].includes(e.imageDetail) ? e.imageDetail : "auto") as EndpointConfig["imageDetail"],
+    temperature: e.temperature,
+    maxConcurrency: e.maxConcurrency,
+    requestsPerMinute: e.requestsPerMinute,
+    timeoutSeconds: e.timeoutSeconds,
+    structuredOutput: e.structuredOutput,
+    pricePer1kInput: e.pricePer1kInput,
+    pricePer1kOutput: e.pricePer1kOutput,
+  };
+}
+
+/** The default endpoint from OPENAI_BASE_URL / OPENAI_API_KEY, created in a project on first use. */
+export async function ensureEnvDefaultEndpoint(prisma: PrismaClient, actor: Actor, projectId: string) {
+  const baseUrl = process.env.OPENAI_BASE_URL ?? (process.env.OPENAI_API_KEY ? "https://api.openai.com/v1" : null);
+  if (!baseUrl) return null;
+  const existing = await prisma.judgeEndpoint.findFirst({ where: { projectId, name: "default (environment)" } });
+  if (existing) return publicEndpoint(existing);
+  return createEndpoint(prisma, actor, projectId, {
+    name: "default (environment)",
+    baseUrl,
+    model: process.env.OPENAI_MODEL ?? "gpt-4o",
+    apiKey: process.env.OPENAI_API_KEY ?? null,
+    imageDetail: "auto",
+    temperature: 0,
+    maxConcurrency: 4,
+    requestsPerMinute: null,
+    timeoutSeconds: 120,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+  });
+}

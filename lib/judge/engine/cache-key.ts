@@ -1,0 +1,22 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The response cache key: everything that determines an answer. Same model, template, rendered
+ * text, frames and generation parameters → the cached answer is reused and no call is made.
+ */
+export function responseCacheKey(parts: {
+  model: string;
+  templateHash: string;
+  text: string;
+  frameSha256s: string[];
+  temperature: number | null;
+  imageDetail: string;
+  responseFormat: unknown;
+  repairOf?: string | null;
+}): string {
+  return createHash("sha256")
+    .update(
+      JSON.stringify([parts.model, parts.templateHash, parts.text, parts.frameSha256s, parts.temperature, parts.imageDetail, parts.responseFormat ?? null, parts.repairOf ?? null]),
+    )
+    .digest("hex");
+}

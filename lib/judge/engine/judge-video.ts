@@ -1,0 +1,347 @@
+import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
+import type { ObjectStorage } from "../../storage/object-storage";
+import type { EndpointLimiter } from "../endpoint-limiter";
+import { callWithRetries, LlmError, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
+import { parseStructuredOutput } from "../parse-llm-output";
+import { responseCacheKey } from "./cache-key";
+import { planSteps, type FrameRef, type PipelineDefinition, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
+
+export interface EndpointConfig {
+  id: string;
+  baseUrl: string;
+  model: string;
+  apiKey: string | null;
+  imageDetail: "low" | "high" | "auto";
+  temperature: number | null;
+  maxConcurrency: number;
+  requestsPerMinute: number | null;
+  timeoutSeconds: number;
+  structuredOutput: boolean;
+  pricePer1kInput: number | null;
+  pricePer1kOutput: number | null;
+}
+
+export interface TemplateSource {
+  get(id: string): { hash: string; render(values: Record<string, string>): string };
+}
+
+/**
+ * What the engine needs from the outside, passed in so tests can hand it fakes: the database,
+ * frame storage, an LLM client and a limiter per endpoint, the templates and the clock.
+ */
+export interface JudgeDeps {
+  prisma: PrismaClient;
+  storage: ObjectStorage;
+  pipelines: Record<string, PipelineDefinition>;
+  templates: TemplateSource;
+  llmFor(endpoint: EndpointConfig): LlmClient;
+  limiterFor(endpoint: EndpointConfig): EndpointLimiter;
+  endpointConfig(runId: string): Promise<EndpointConfig>;
+  retryPolicy?: RetryPolicy;
+  sleep?(ms: number): Promise<void>;
+  log?(line: string): void;
+}
+
+type StepRow = { id: string; stepId: string; scopeIndex: number; status: StepStatus; output: Prisma.JsonValue };
+const TERMINAL: StepStatus[] = ["done", "failed", "parse_failed", "skipped", "cancelled"];
+const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;
+
+/**
+ * Runs every step of one video of one run. Steps start as soon as their inputs exist; finished
+ * steps are never redone, so a job retried after a crash picks up where the dead worker stopped.
+ */
+export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId: string }): Promise<"done" | "cancelled"> {
+  const { prisma } = deps;
+  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: job.runId } });
+  const pipeline = deps.pipelines[run.pipeline];
+  if (!pipeline) throw new Error(`Unknown pipeline ${run.pipeline}`);
+  const runVideo = await prisma.runVideo.findUniqueOrThrow({ where: { runId_videoId: { runId: job.runId, videoId: job.videoId } } });
+  if (run.status === "cancelled") {
+    await cancelPending(prisma, job.runId, job.videoId);
+    return "cancelled";
+  }
+  const context = await loadContext(prisma, job.videoId, runVideo.frameSetId);
+  const endpoint = await deps.endpointConfig(job.runId);
+
+  // Make sure every step instance has its row; a worker that died left "running" rows behind.
+  await prisma.stepResult.createMany({
+    data: planSteps(pipeline, context).map((ref) => ({
+      runId: job.runId,
+      videoId: job.videoId,
+      stepId: ref.stepId,
+      scopeIndex: ref.scopeIndex,
+      templateId: stepOf(pipeline, ref.stepId).templateId,
+    })),
+    skipDuplicates: true,
+  });
+  await prisma.stepResult.updateMany({ where: { runId: job.runId, videoId: job.videoId, status: "running" }, data: { status: "pending" } });
+  await prisma.$transaction([
+    prisma.runVideo.update({ where: { runId_videoId: { runId: job.runId, videoId: job.videoId } }, data: { status: "running" } }),
+    prisma.judgeRun.updateMany({ where: { id: job.runId, status: "queued" }, data: { status: "running", startedAt: new Date() } }),
+  ]);
+
+  const rows = new Map<string, StepRow>();
+  for (const row of await prisma.stepResult.findMany({
+    where: { runId: job.runId, videoId: job.videoId },
+    select: { id: true, stepId: true, scopeIndex: true, status: true, output: true },
+  })) {
+    rows.set(key(row.stepId, row.scopeIndex), row);
+  }
+  const outputs: StepOutputs = {
+    get: (stepId, scopeIndex) => rows.get(key(stepId, scopeIndex))?.output,
+    all: (stepId) => [...rows.values()].filter((r) => r.stepId === stepId).sort((a, b) => a.scopeIndex - b.scopeIndex).map((r) => r.output),
+  };
+
+  const cancelled = cancellationWatch(prisma, job.runId);
+  const inFlight = new Map<string, Promise<void>>();
+  while (true) {
+    if (await cancelled()) {
+      await Promise.allSettled(inFlight.values());
+      await cancelPending(prisma, job.runId, job.videoId);
+      return "cancelled";
+    }
+    let progressed = false;
+    for (const row of rows.values()) {
+      if (row.status !== "pending" || inFlight.has(row.id)) continue;
+      const step = stepOf(pipeline, row.stepId);
+      const deps_ = step.dependsOn(row.scopeIndex, context).map((ref) => rows.get(key(ref.stepId, ref.scopeIndex)));
+      const blocked = deps_.find((dep) => !dep || (TERMINAL.includes(dep.status) && dep.status !== "done"));
+      if (blocked !== undefined) {
+        const reason = blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing";
+        await prisma.stepResult.update({ where: { id: row.id }, data: { status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date() } });
+        row.status = "skipped";
+        progressed = true;
+        continue;
+      }
+      if (deps_.every((dep) => dep!.status === "done")) {
+        const promise = executeStep(deps, { run: { id: job.runId }, endpoint, step, row, context, outputs }).finally(() => inFlight.delete(row.id));
+        inFlight.set(row.id, promise);
+        progressed = true;
+      }
+    }
+    if (inFlight.size === 0 && !progressed) break;
+    if (inFlight.size > 0) await Promise.race(inFlight.values());
+  }
+
+  const scores = await prisma.score.findMany({ where: { runId: job.runId, videoId: job.videoId }, select: { stepId: true, scopeIndex: true, category: true, value: true } });
+  const summary = pipeline.summarize(scores, context, run.settings);
+  await prisma.runVideo.update({
+    where: { runId_videoId: { runId: job.runId, videoId: job.videoId } },
+    data: { status: "done", summary: summary as Prisma.InputJsonValue },
+  });
+  await finishRunIfComplete(prisma, job.runId);
+  return "done";
+}
+
+function stepOf(pipeline: PipelineDefinition, stepId: string): StepDefinition {
+  const step = pipeline.steps.find((s) => s.id === stepId);
+  if (!step) throw new Error(`Pipeline ${pipeline.id} has no step ${stepId}`);
+  return step;
+}
+
+async function executeStep(
+  deps: JudgeDeps,
+  work: { run: { id: string }; endpoint: EndpointConfig; step: StepDefinition; row: StepRow; context: VideoContext; outputs: StepOutputs },
+): Promise<void> {
+  const { prisma } = deps;
+  const { step, row, endpoint } = work;
+  await prisma.stepResult.update({ where: { id: row.id }, data: { status: "running", attempts: { increment: 1 }, startedAt: new Date() } });
+  row.status = "running";
+  let status: StepStatus;
+  let data: Prisma.StepResultUpdateInput;
+  try {
+    const template = deps.templates.get(step.templateId);
+    const input = step.input(row.scopeIndex, work.context, work.outputs);
+    const text = template.render(input.values);
+    const images = await Promise.all(
+      input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frame), detail: endpoint.imageDetail })),
+    );
+    const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
+    const request: ChatRequest = { model: endpoint.model, text, images, temperature: endpoint.temperature, responseFormat };
+    const cacheKey = responseCacheKey({
+      model: endpoint.model,
+      templateHash: template.hash,
+      text,
+      frameSha256s: input.frames.map((f) => f.sha256),
+      temperature: endpoint.temperature,
+      imageDetail: endpoint.imageDetail,
+      responseFormat,
+    });
+    const callRecord = { runId: work.run.id, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
+
+    const first = await answer(deps, endpoint, request, cacheKey, { ...callRecord, isRepair: false });
+    let parsed = parseStructuredOutput(first.text, step.schema, { finishReason: first.finishReason, refusal: first.refusal });
+    let rawText = first.text ?? first.refusal ?? "";
+    const cacheWrites = [{ key: cacheKey, result: first }];
+    if (!parsed.ok) {
+      // One repair request carrying the validation error; if that fails too, the step is parse_failed.
+      const repairRequest: ChatRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
+      const repairKey = responseCacheKey({ ...{ model: endpoint.model, templateHash: template.hash, text, frameSha256s: input.frames.map((f) => f.sha256), temperature: endpoint.temperature, imageDetail: endpoint.imageDetail, responseFormat }, repairOf: rawText });
+      const repaired = await answer(deps, endpoint, repairRequest, repairKey, { ...callRecord, isRepair: true });
+      const firstError = parsed.error;
+      parsed = parseStructuredOutput(repaired.text, step.schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
+      rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
+      cacheWrites.push({ key: repairKey, result: repaired });
+      if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
+    }
+    if (parsed.ok) {
+      status = "done";
+      const output = parsed.value;
+      const scores = step.scores?.(output) ?? [];
+      data = { status, output: output as Prisma.InputJsonValue, rawText, error: null, templateHash: template.hash, finishedAt: new Date() };
+      await prisma.$transaction([
+        prisma.stepResult.update({ where: { id: row.id }, data }),
+        prisma.score.deleteMany({ where: { stepResultId: row.id } }),
+        prisma.score.createMany({
+          data: scores.map((s) => ({ runId: work.run.id, videoId: work.context.videoId, stepResultId: row.id, stepId: step.id, scopeIndex: row.scopeIndex, category: s.category, value: s.value })),
+        }),
+        // Only answers that led to a valid result are cached; errors never are.
+        ...cacheWrites
+          .filter((w) => !w.result.fromCache)
+          .map((w) =>
+            prisma.responseCache.upsert({
+              where: { key: w.key },
+              create: { key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens },
+              update: {},
+            }),
+          ),
+      ]);
+      row.output = output as Prisma.JsonValue;
+      row.status = status;
+      return;
+    }
+    status = "parse_failed";
+    data = { status, rawText, error: parsed.error, templateHash: template.hash, finishedAt: new Date() };
+  } catch (error) {
+    status = error instanceof LlmError && error.kind === "cancelled" ? "cancelled" : "failed";
+    data = { status, error: error instanceof Error ? error.message : String(error), finishedAt: new Date() };
+  }
+  await prisma.stepResult.update({ where: { id: row.id }, data });
+  row.status = status;
+}
+
+type Answer = ChatResult & { fromCache: boolean };
+
+async function answer(
+  deps: JudgeDeps,
+  endpoint: EndpointConfig,
+  request: ChatRequest,
+  cacheKey: string,
+  record: { runId: string; stepResultId: string; videoId: string; text: string; frameIds: string[]; isRepair: boolean },
+): Promise<Answer> {
+  const { prisma } = deps;
+  const requestLog = {
+    text: record.text,
+    frameIds: record.frameIds,
+    temperature: request.temperature ?? null,
+    imageDetail: endpoint.imageDetail,
+    responseFormat: request.responseFormat ?? null,
+    followUp: request.followUp ?? null,
+  } as Prisma.InputJsonValue;
+  const cached = await prisma.responseCache.findUnique({ where: { key: cacheKey } });
+  if (cached) {
+    await prisma.llmCall.create({
+      data: { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, isRepair: record.isRepair },
+    });
+    return { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, fromCache: true };
+  }
+  const client = deps.llmFor(endpoint);
+  const limiter = deps.limiterFor(endpoint);
+  const started = Date.now();
+  let lastStatus: number | null = null;
+  try {
+    const result = await callWithRetries(
+      () => limiter.run(() => client.complete(request, { timeoutMs: endpoint.timeoutSeconds * 1000 })),
+      {
+        policy: deps.retryPolicy,
+        sleep: deps.sleep,
+        onRetry: (error, delayMs) => {
+          lastStatus = error.status;
+          deps.log?.(`retrying after ${error.kind} in ${Math.round(delayMs)} ms`);
+        },
+      },
+    );
+    const cost = ((result.promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0)) + ((result.completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0));
+    await prisma.llmCall.create({
+      data: {
+        runId: record.runId,
+        stepResultId: record.stepResultId,
+        videoId: record.videoId,
+        model: endpoint.model,
+        request: requestLog,
+        responseText: result.text ?? result.refusal,
+        finishReason: result.finishReason,
+        httpStatus: 200,
+        isRepair: record.isRepair,
+        promptTokens: result.promptTokens,
+        completionTokens: result.completionTokens,
+        costUsd: cost,
+        latencyMs: Date.now() - started,
+      },
+    });
+    return { ...result, fromCache: false };
+  } catch (error) {
+    const llmError = error instanceof LlmError ? error : new LlmError("bad_response", String(error));
+    await prisma.llmCall.create({
+      data: {
+        runId: record.runId,
+        stepResultId: record.stepResultId,
+        videoId: record.videoId,
+        model: endpoint.model,
+        request: requestLog,
+        error: `${llmError.kind}: ${llmError.message}`,
+        httpStatus: llmError.status ?? lastStatus,
+        isRepair: record.isRepair,
+        latencyMs: Date.now() - started,
+      },
+    });
+    throw llmError;
+  }
+}
+
+async function frameDataUrl(storage: ObjectStorage, frame: FrameRef): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
+  return `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`;
+}
+
+export async function loadContext(prisma: PrismaClient, videoId: string, frameSetId: string): Promise<VideoContext> {
+  const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true, dimensions: true, model: true } });
+  const frames = await prisma.frame.findMany({
+    where: { frameSetId },
+    orderBy: { index: "asc" },
+    select: { id: true, index: true, timestampS: true, isKeyFrame: true, cluster: true, storageKey: true, sha256: true },
+  });
+  const keyFrames = frames.filter((frame) => frame.isKeyFrame);
+  return {
+    videoId,
+    prompt: video.prompt,
+    dimensions: video.dimensions,
+    model: video.model,
+    keyFrames,
+    clusters: keyFrames.map((key) => frames.filter((frame) => frame.cluster === key.index || frame.id === key.id)),
+  };
+}
+
+function cancellationWatch(prisma: PrismaClient, runId: string) {
+  let checkedAt = 0;
+  let cancelled = false;
+  return async () => {
+    if (cancelled || Date.now() - checkedAt < 500) return cancelled;
+    checkedAt = Date.now();
+    const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { status: true } });
+    cancelled = run?.status === "cancelled";
+    return cancelled;
+  };
+}
+
+async function cancelPending(prisma: PrismaClient, runId: string, videoId: string) {
+  await prisma.stepResult.updateMany({ where: { runId, videoId, status: { in: ["pending", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } });
+  await prisma.runVideo.updateMany({ where: { runId, videoId, status: { in: ["queued", "running"] } }, data: { status: "cancelled" } });
+}
+
+/** When no video of the run is left to do, the run is done (failed steps are reported, not fatal). */
+export async function finishRunIfComplete(prisma: PrismaClient, runId: string) {
+  const open = await prisma.runVideo.count({ where: { runId, status: { in: ["queued", "running"] } } });
+  if (open === 0) await prisma.judgeRun.updateMany({ where: { id: runId, status: { in: ["queued", "running"] } }, data: { status: "done", finishedAt: new Date() } });
+}

@@ -1,0 +1,167 @@
+import type { z } from "zod";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError, ValidationError } from "../errors";
+import type { createRunSchema } from "./endpoints.validation";
+import type { PipelineDefinition } from "./engine/pipeline";
+
+/** Where runs' work goes: pg-boss in the app, something simpler in tests. */
+export interface JudgeQueue {
+  enqueue(jobs: { runId: string; videoId: string }[]): Promise<void>;
+}
+
+export async function createRun(
+  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> },
+  actor: Actor,
+  projectId: string,
+  input: z.output<typeof createRunSchema>,
+) {
+  const { prisma } = deps;
+  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
+  const pipeline = deps.pipelines[input.pipeline];
+  if (!pipeline) throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
+  const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
+  if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
+
+  const where: Prisma.VideoWhereInput = { projectId, frameSets: { some: { keyFrameCount: { gt: 0 } } } };
+  if (input.videoIds) where.id = { in: input.videoIds };
+  if (input.dimension) where.dimensions = { has: input.dimension };
+  const videos = await prisma.video.findMany({
+    where,
+    select: { id: true, frameSets: { where: { keyFrameCount: { gt: 0 } }, orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+  });
+  if (input.videoIds) {
+    const found = new Set(videos.map((v) => v.id));
+    const missing = input.videoIds.filter((id) => !found.has(id));
+    if (missing.length) throw new ValidationError(`These videos are not in the project or have no key frames yet: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
+  }
+  if (videos.length === 0) throw new ValidationError("No video with extracted key frames matches.");
+  const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(input.settings ?? {}) : (input.settings ?? {});
+
+  const run = await prisma.judgeRun.create({
+    data: {
+      projectId,
+      pipeline: pipeline.id,
+      endpointId: endpoint.id,
+      settings: settings as Prisma.InputJsonValue,
+      endpointSnapshot: { name: endpoint.name, baseUrl: endpoint.baseUrl, model: endpoint.model, temperature: endpoint.temperature, imageDetail: endpoint.imageDetail },
+      simulated: /^stub/i.test(endpoint.model) || endpoint.name.toLowerCase().includes("simulated"),
+      createdById: actor.userId,
+      videos: { createMany: { data: videos.map((v) => ({ videoId: v.id, frameSetId: v.frameSets[0]!.id })) } },
+    },
+  });
+  await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
+  return { id: run.id, videos: videos.length };
+}
+
+async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "runs.manage") {
+  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, include: { endpoint: { select: { name: true, model: true } } } });
+  if (!run) throw new NotFoundError("No such run.");
+  await requireProjectAccess(prisma, actor, run.projectId, action).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
+  });
+  return run;
+}
+
+export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: string) {
+  const run = await runForActor(prisma, actor, runId, "project.view");
+  const [videoCounts, stepCounts, calls] = await Promise.all([
+    prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    prisma.$queryRaw<{ total: bigint; cached: bigint; errors: bigint; repairs: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]>`
+      SELECT count(*) AS total,
+             count(*) FILTER (WHERE cached) AS cached,
+             count(*) FILTER (WHERE error IS NOT NULL) AS errors,
+             count(*) FILTER (WHERE "isRepair") AS repairs,
+             sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
+      FROM llm_call WHERE "runId" = ${runId}`,
+  ]);
+  const count = (rows: { status: string; _count: { _all: number } }[]) => Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
+  const steps = count(stepCounts);
+  const c = calls[0]!;
+  return {
+    id: run.id,
+    projectId: run.projectId,
+    pipeline: run.pipeline,
+    status: run.status,
+    simulated: run.simulated,
+    endpoint: run.endpoint,
+    settings: run.settings,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    videos: { total: videoCounts.reduce((s, r) => s + r._count._all, 0), ...count(videoCounts) },
+    steps: {
+      total: stepCounts.reduce((s, r) => s + r._count._all, 0),
+      pending: steps.pending ?? 0,
+      running: steps.running ?? 0,
+      done: steps.done ?? 0,
+      failed: steps.failed ?? 0,
+      parse_failed: steps.parse_failed ?? 0,
+      skipped: steps.skipped ?? 0,
+      cancelled: steps.cancelled ?? 0,
+    },
+    calls: { total: Number(c.total), cached: Number(c.cached), errors: Number(c.errors), repairs: Number(c.repairs) },
+    tokens: { prompt: Number(c.prompt ?? 0), completion: Number(c.completion ?? 0) },
+    costUsd: c.cost ?? 0,
+  };
+}
+
+export async function cancelRun(prisma: PrismaClient, actor: Actor, runId: string) {
+  await runForActor(prisma, actor, runId, "runs.manage");
+  await prisma.$transaction([
+    prisma.judgeRun.updateMany({ where: { id: runId, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } }),
+    prisma.runVideo.updateMany({ where: { runId, status: "queued" }, data: { status: "cancelled" } }),
+    prisma.stepResult.updateMany({ where: { runId, status: "pending" }, data: { status: "cancelled", finishedAt: new Date() } }),
+  ]);
+}
+
+export async function listRuns(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  return prisma.judgeRun.findMany({
+    where: { projectId },
+    orderBy: { createdAt: "desc" },
+    take: 100,
+    include: { endpoint: { select: { name: true, model: true } }, _count: { select: { videos: true } } },
+  });
+}
+
+/** A video's step outputs and scores in one run (the latest run that judged it by default). */
+export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: string, runId?: string) {
+  const video = await prisma.video.findUnique({ where: { id: videoId }, select: { id: true, projectId: true } });
+  if (!video) throw new NotFoundError("No such video.");
+  await requireProjectAccess(prisma, actor, video.projectId, "project.view").catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
+  });
+  const runVideo = await prisma.runVideo.findFirst({
+    where: { videoId, ...(runId ? { runId } : {}) },
+    orderBy: { run: { createdAt: "desc" } },
+    include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
+  });
+  if (!runVideo) return { videoId, run: null, summary: null, steps: [] };
+  const steps = await prisma.stepResult.findMany({
+    where: { runId: runVideo.runId, videoId },
+    orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }],
+    include: { scores: { select: { id: true, category: true, value: true }, orderBy: { category: "asc" } } },
+  });
+  return {
+    videoId,
+    run: runVideo.run,
+    frameSetId: runVideo.frameSetId,
+    status: runVideo.status,
+    summary: runVideo.summary,
+    steps: steps.map((s) => ({
+      id: s.id,
+      stepId: s.stepId,
+      scopeIndex: s.scopeIndex,
+      status: s.status,
+      templateId: s.templateId,
+      templateHash: s.templateHash,
+      output: s.output,
+      error: s.error,
+      attempts: s.attempts,
+      scores: s.scores,
+    })),
+  };
+}
