@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
 
 /**
  * TEST TOOL. Rules of the stand-in LLM: which canned answer a prompt gets. Answers are derived
@@ -21,30 +22,9 @@ export interface StubRule {
   respond(context: StubRequestContext): string;
 }
 
-export const STATIC_CATEGORIES = [
-  "geometric_structure",
-  "biological_structure",
-  "lighting_shadow_material",
-  "color_distribution",
-  "depth_of_field_focal_length",
-  "object_composition_scene_semantics",
-  "motion_blur",
-  "physical_phenomenon",
-  "image_quality",
-  "other",
-] as const;
-
-export const DYNAMIC_CATEGORIES = [
-  "clipping",
-  "implausible_fusion",
-  "implausible_appearance_disappearance",
-  "implausible_motion",
-  "implausible_transform",
-  "implausible_penetration",
-  "physical_interaction_error",
-  "logical_interaction_error",
-  "other",
-] as const;
+/** The category ids the stub scores; the same keys the hallucination pipeline's prompts ask for. */
+export const STATIC_CATEGORIES: readonly string[] = STATIC_CATEGORY_IDS;
+export const DYNAMIC_CATEGORIES: readonly string[] = DYNAMIC_CATEGORY_IDS;
 
 const OBJECTS = ["person_1", "person_2", "dog", "car", "tree", "ball", "cup", "table", "bicycle", "bird"];
 const RELATIONS = ["next to", "holding", "behind", "on", "in front of", "looking at"];
@@ -84,7 +64,8 @@ export const DEFAULT_RULES: StubRule[] = [
     match: /generate a brief and accurate description for the video/i,
     respond: (context) => {
       const text = `A short clip in which ${OBJECTS[context.pick(OBJECTS.length, "a")]} and ${OBJECTS[context.pick(OBJECTS.length, "b")]} appear; the camera stays mostly still.`;
-      return context.wantsJson ? JSON.stringify({ summary: text }) : text;
+      // The template asks for JSON whether or not the request sets response_format.
+      return JSON.stringify({ summary: text });
     },
   },
   {

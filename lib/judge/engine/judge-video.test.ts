@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Actor } from "../../auth/actor";
+import { prisma } from "../../db/prisma";
+import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { getStorage } from "../../storage/storage";
+import { makeUser } from "../../testing/fixtures";
+import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { EndpointLimiter } from "../endpoint-limiter";
+import { createEndpoint, endpointConfigForRun } from "../endpoints";
+import { openAiCompatibleClient } from "../llm-client";
+import { PIPELINES } from "../pipelines";
+import { createRun, getRunStatus, type JudgeQueue } from "../runs";
+import { fileTemplateSource } from "../template-source";
+import { judgeVideo, type JudgeDeps } from "./judge-video";
+
+let stub: StubServer;
+let owner: Actor;
+const sleeps: number[] = [];
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+});
+afterAll(() => stub.close());
+beforeEach(() => {
+  stub.reset();
+  sleeps.length = 0;
+});
+
+const deps: JudgeDeps = {
+  prisma,
+  storage: getStorage(),
+  pipelines: PIPELINES,
+  templates: fileTemplateSource(),
+  endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
+  llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
+  limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
+  retryPolicy: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 100 },
+  sleep: async (ms) => {
+    sleeps.push(ms);
+  },
+};
+
+/** Runs each job inline, as a worker would. */
+const inlineQueue: JudgeQueue = {
+  async enqueue(jobs) {
+    await Promise.all(jobs.map((job) => judgeVideo(deps, job)));
+  },
+};
+
+async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number } = {}) {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2 });
+  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: "sk-stub-secret",
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 120,
+    structuredOutput: true,
+    pricePer1kInput: 0.01,
+    pricePer1kOutput: 0.03,
+  });
+  if (options.timeoutSeconds) await prisma.judgeEndpoint.update({ where: { id: endpoint.id }, data: { timeoutSeconds: options.timeoutSeconds } });
+  return { projectId, videoIds, endpointId: endpoint.id };
+}
+
+const run = (projectId: string, endpointId: string) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+const step = (runId: string, stepId: string, scopeIndex = 0) => prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex }, include: { calls: true, scores: true } });
+
+describe("the hallucination pipeline against the stub LLM over HTTP", () => {
+  it("runs every step of two videos, stores scores and aggregates, and an identical re-run makes no calls", async () => {
+    const { projectId, videoIds, endpointId } = await setup({ videos: 2, keyFrames: 2 });
+    const first = await run(projectId, endpointId);
+    const status = await getRunStatus(prisma, owner, first.id);
+    // Per video: 2 static KG + 2 dynamic KG + summary + inconsistency + 2 static + 2 dynamic hallucination.
+    expect(status.steps).toMatchObject({ total: 20, done: 20, failed: 0, parse_failed: 0 });
+    expect(status.status).toBe("done");
+    expect(status.calls.total).toBe(20);
+    expect(stub.requests).toHaveLength(20);
+    expect(status.tokens.prompt).toBeGreaterThan(0);
+    expect(status.costUsd).toBeGreaterThan(0);
+
+    // Frames went along: one per key-frame step, the cluster's three per cluster step.
+    expect(stub.requests.filter((r) => r.rule === "static-knowledge-graph").map((r) => r.imageCount)).toEqual([1, 1, 1, 1]);
+    expect(stub.requests.filter((r) => r.rule === "dynamic-hallucination").map((r) => r.imageCount)).toEqual([3, 3, 3, 3]);
+    // The dynamic KG prompt carries its key frame's static KG; the summary all changes.
+    const kg = await step(first.id, "static_kg", 0);
+    const dynamicCall = (await step(first.id, "dynamic_kg", 0)).calls[0]!;
+    expect((dynamicCall.request as { text: string }).text).toContain(JSON.stringify((kg.output as { objects: string[] }).objects));
+
+    const scores = await prisma.score.findMany({ where: { runId: first.id, videoId: videoIds[0] } });
+    expect(scores).toHaveLength(2 * 10 + 2 * 9 + 1);
+    expect(scores.every((s) => s.value >= 0 && s.value <= 10)).toBe(true);
+    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: first.id, videoId: videoIds[0] } })).summary as Record<string, number | boolean | null>;
+    expect(summary.complete).toBe(true);
+    expect(summary.overall).toBeCloseTo(100 - 2 * (summary.I as number) - 4 * (summary.S as number) - 4 * (summary.D as number), 6);
+    expect(typeof summary.hallucination).toBe("boolean");
+    expect((await step(first.id, "static_hallucination", 1)).templateHash).toMatch(/^[0-9a-f]{64}$/);
+
+    stub.reset();
+    const second = await run(projectId, endpointId);
+    const again = await getRunStatus(prisma, owner, second.id);
+    expect(again.steps.done).toBe(20);
+    expect(stub.requests).toHaveLength(0);
+    expect(again.calls).toMatchObject({ total: 20, cached: 20 });
+    const secondSummary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: second.id, videoId: videoIds[0] } })).summary;
+    expect(secondSummary).toEqual(summary);
+  });
+
+  it("never sends or returns the endpoint's API key except to the endpoint", async () => {
+    const { projectId, endpointId } = await setup();
+    const row = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    expect(row.apiKeyEncrypted).not.toContain("sk-stub-secret");
+    const { id } = await run(projectId, endpointId);
+    const calls = await prisma.llmCall.findMany({ where: { runId: id } });
+    expect(JSON.stringify(calls)).not.toContain("sk-stub-secret");
+  });
+
+  it("repairs malformed and truncated answers with one follow-up, and takes prose-wrapped JSON as is", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    stub.addFault({ fault: { kind: "malformed" }, match: "Identify objects in the foreground" });
+    stub.addFault({ fault: { kind: "content", content: '{"changes": {"ball": "rolls' }, match: "Identify the changes or consistencies" });
+    stub.addFault({ fault: { kind: "truncated" }, match: "generate a brief and accurate description" });
+    stub.addFault({ fault: { kind: "prose" }, match: "compare the inconsistency" });
+    const { id } = await run(projectId, endpointId);
+    const status = await getRunStatus(prisma, owner, id);
+    expect(status.steps).toMatchObject({ total: 6, done: 6 });
+    // malformed HTTP body: retried by the client, no repair needed
+    expect((await step(id, "static_kg")).calls).toHaveLength(1);
+    expect(sleeps.length).toBeGreaterThanOrEqual(1);
+    const dynamic = await step(id, "dynamic_kg");
+    expect(dynamic.calls.map((c) => c.isRepair)).toEqual([false, true]);
+    expect((dynamic.calls[1]!.request as { followUp: { correction: string } }).followUp.correction).toMatch(/did not match|format|JSON/i);
+    const summary = await step(id, "video_summary");
+    expect(summary.calls.map((c) => [c.isRepair, c.finishReason])).toEqual([[false, "length"], [true, "stop"]]);
+    const inconsistency = await step(id, "inconsistency");
+    expect(inconsistency.calls).toHaveLength(1);
+    expect(inconsistency.scores).toHaveLength(1);
+  });
+
+  it("stores parse_failed with the raw text when the repair fails too, never a made-up score, and skips dependants", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    stub.addFault({ fault: { kind: "content", content: '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}' }, match: "static hallucinations", times: 2 });
+    stub.addFault({ fault: { kind: "refusal" }, match: "Identify the changes or consistencies", times: 2 });
+    const { id } = await run(projectId, endpointId);
+    const staticH = await step(id, "static_hallucination");
+    expect(staticH.status).toBe("parse_failed");
+    expect(staticH.rawText).toContain('"s1": 11');
+    expect(staticH.error).toMatch(/s1/);
+    expect(staticH.scores).toEqual([]);
+    expect(staticH.calls).toHaveLength(2);
+
+    const dynamicKg = await step(id, "dynamic_kg");
+    expect(dynamicKg.status).toBe("parse_failed");
+    expect(dynamicKg.error).toMatch(/refus/i);
+    for (const dependant of ["dynamic_hallucination", "video_summary", "inconsistency"]) {
+      const s = await step(id, dependant);
+      expect(s.status).toBe("skipped");
+      expect(s.calls).toHaveLength(0);
+    }
+    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: id } })).summary as { S: number | null; D: number | null; I: number | null; overall: number | null; complete: boolean };
+    expect(summary).toMatchObject({ S: null, D: null, I: null, overall: null, complete: false });
+    // Nothing that failed was cached: the next run asks again.
+    stub.reset();
+    const again = await run(projectId, endpointId);
+    expect((await step(again.id, "static_hallucination")).status).toBe("done");
+    expect(stub.requests.some((r) => r.rule === "static-hallucination")).toBe(true);
+  });
+
+  it("waits out 429s (honouring retry-after) and 500s, and retries a hanging request after its timeout", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1, timeoutSeconds: 1 });
+    stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 7 }, match: "Identify objects in the foreground" });
+    stub.addFault({ fault: { kind: "status", status: 500 }, match: "Identify the changes or consistencies" });
+    stub.addFault({ fault: { kind: "hang" }, match: "compare the inconsistency" });
+    const { id } = await run(projectId, endpointId);
+    expect((await getRunStatus(prisma, owner, id)).steps).toMatchObject({ total: 6, done: 6 });
+    expect(sleeps).toContain(7000);
+    expect(stub.requests.filter((r) => r.fault !== null).map((r) => r.fault).sort()).toEqual(["hang", "status", "status"]);
+  });
+
+  it("fails a step after the last retry, keeping the error, and counts it", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    stub.addFault({ fault: { kind: "status", status: 503 }, match: "compare the inconsistency", times: 10 });
+    const { id } = await run(projectId, endpointId);
+    const inconsistency = await step(id, "inconsistency");
+    expect(inconsistency.status).toBe("failed");
+    expect(inconsistency.error).toMatch(/503/);
+    const status = await getRunStatus(prisma, owner, id);
+    expect(status.steps.failed).toBe(1);
+    expect(status.calls.errors).toBe(1);
+    expect(status.status).toBe("done");
+  });
+});

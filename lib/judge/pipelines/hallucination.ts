@@ -1,0 +1,126 @@
+import type { StepDefinition, StepOutputs, VideoContext } from "../engine/pipeline";
+import {
+  dynamicHallucinationSchema,
+  dynamicHallucinationScoreValues,
+  dynamicKgSchema,
+  formatDynamicKg,
+  formatDynamicKgsForSummary,
+  formatStaticKg,
+  HALLUCINATION_TEMPLATE_IDS,
+  inconsistencyScoreValues,
+  inconsistencySchema,
+  staticHallucinationScoreValues,
+  staticHallucinationSchema,
+  staticKgSchema,
+  toResponseFormat,
+  videoSummarySchema,
+  type DynamicKg,
+  type StaticKg,
+  type VideoSummary,
+} from "../hallucination-schemas";
+import { hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "../hallucination-scores";
+import type { RegisteredPipeline } from "./index";
+
+/**
+ * Sora Detector's knowledge-graph hallucination pipeline (seed 000): static KG per key frame →
+ * dynamic KG per cluster (given its key frame's KG) → video summary → prompt inconsistency;
+ * static hallucination per key frame (given its KG); dynamic hallucination per cluster (given KG
+ * and changes). The engine starts each step as soon as its inputs exist.
+ */
+const prompt = (context: VideoContext) => context.prompt ?? "";
+const staticKg = (outputs: StepOutputs, k: number) => outputs.get("static_kg", k) as StaticKg;
+const dynamicKg = (outputs: StepOutputs, c: number) => outputs.get("dynamic_kg", c) as DynamicKg;
+const everyCluster = (stepId: string) => (_: number, context: VideoContext) => context.clusters.map((__, c) => ({ stepId, scopeIndex: c }));
+
+const steps: StepDefinition[] = [
+  {
+    id: "static_kg",
+    label: "Static knowledge graph",
+    scope: "key_frame",
+    templateId: HALLUCINATION_TEMPLATE_IDS.static_kg,
+    schema: staticKgSchema,
+    responseFormat: toResponseFormat("static_kg"),
+    dependsOn: () => [],
+    input: (k, context) => ({ values: {}, frames: [context.keyFrames[k]!] }),
+  },
+  {
+    id: "dynamic_kg",
+    label: "Dynamic knowledge graph",
+    scope: "cluster",
+    templateId: HALLUCINATION_TEMPLATE_IDS.dynamic_kg,
+    schema: dynamicKgSchema,
+    responseFormat: toResponseFormat("dynamic_kg"),
+    dependsOn: (c) => [{ stepId: "static_kg", scopeIndex: c }],
+    input: (c, context, outputs) => ({ values: { relation: formatStaticKg(staticKg(outputs, c)) }, frames: context.clusters[c]! }),
+  },
+  {
+    id: "video_summary",
+    label: "Video summary",
+    scope: "video",
+    templateId: HALLUCINATION_TEMPLATE_IDS.video_summary,
+    schema: videoSummarySchema,
+    responseFormat: toResponseFormat("video_summary"),
+    dependsOn: everyCluster("dynamic_kg"),
+    input: (_, context, outputs) => ({
+      values: { changes: formatDynamicKgsForSummary(context.clusters.map((__, c) => dynamicKg(outputs, c))) },
+      frames: context.keyFrames,
+    }),
+  },
+  {
+    id: "inconsistency",
+    label: "Prompt inconsistency",
+    scope: "video",
+    templateId: HALLUCINATION_TEMPLATE_IDS.inconsistency,
+    schema: inconsistencySchema,
+    responseFormat: toResponseFormat("inconsistency"),
+    dependsOn: () => [{ stepId: "video_summary", scopeIndex: 0 }],
+    input: (_, context, outputs) => ({
+      values: { original_prompt: prompt(context), generated_prompt: (outputs.get("video_summary", 0) as VideoSummary).summary },
+      frames: context.keyFrames,
+    }),
+    scores: (output) => inconsistencyScoreValues(output as never),
+  },
+  {
+    id: "static_hallucination",
+    label: "Static hallucination",
+    scope: "key_frame",
+    templateId: HALLUCINATION_TEMPLATE_IDS.static_hallucination,
+    schema: staticHallucinationSchema,
+    responseFormat: toResponseFormat("static_hallucination"),
+    dependsOn: (k) => [{ stepId: "static_kg", scopeIndex: k }],
+    input: (k, context, outputs) => ({
+      values: { original_prompt: prompt(context), relation: formatStaticKg(staticKg(outputs, k)) },
+      frames: [context.keyFrames[k]!],
+    }),
+    scores: (output) => staticHallucinationScoreValues(output as never),
+  },
+  {
+    id: "dynamic_hallucination",
+    label: "Dynamic hallucination",
+    scope: "cluster",
+    templateId: HALLUCINATION_TEMPLATE_IDS.dynamic_hallucination,
+    schema: dynamicHallucinationSchema,
+    responseFormat: toResponseFormat("dynamic_hallucination"),
+    dependsOn: (c) => [
+      { stepId: "static_kg", scopeIndex: c },
+      { stepId: "dynamic_kg", scopeIndex: c },
+    ],
+    input: (c, context, outputs) => ({
+      values: { original_prompt: prompt(context), relation: formatStaticKg(staticKg(outputs, c)), change: formatDynamicKg(dynamicKg(outputs, c)) },
+      frames: context.clusters[c]!,
+    }),
+    scores: (output) => dynamicHallucinationScoreValues(output as never),
+  },
+];
+
+export const hallucinationPipeline: RegisteredPipeline = {
+  id: "hallucination",
+  label: "Hallucination (Sora Detector knowledge graphs)",
+  steps,
+  settingsSchema: hallucinationSummarySettingsSchema,
+  summarize: (scores, context, settings) =>
+    summarizeHallucinationScores(
+      hallucinationInputsFromScoreRows(scores, { keyFrameCount: context.keyFrames.length, clusterCount: context.clusters.length }),
+      hallucinationSummarySettingsSchema.parse(settings ?? {}),
+    ),
+};

@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { createProject } from "../projects/projects";
+import { getStorage, frameKey } from "../storage/storage";
+import { mediaFixtures } from "./media-fixtures";
+
+/**
+ * A project with `videoCount` videos that already have a frame set of `keyFrames` key frames,
+ * each with a cluster of 3 frames, stored like the browser would store them.
+ */
+export async function projectWithFramedVideos(prisma: PrismaClient, owner: Actor, options: { videoCount: number; keyFrames: number; name?: string }) {
+  const project = await createProject(prisma, owner, { name: options.name ?? "Judge test" });
+  const jpeg = fs.readFileSync(mediaFixtures().jpeg);
+  const storage = getStorage();
+  const videoIds: string[] = [];
+  // Fresh frame bytes per call: the response cache must not carry answers from one test to another.
+  const nonce = randomUUID();
+  for (let v = 0; v < options.videoCount; v++) {
+    const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+    const video = await prisma.video.create({
+      data: {
+        projectId: project.id,
+        sha256: sha,
+        sizeBytes: BigInt(1000),
+        fileName: `clip-${v}.mp4`,
+        relativePath: `Mechanics/A ball rolls down a ramp number ${v}-0.mp4`,
+        storageKey: `projects/${project.id}/videos/${sha}.mp4`,
+        contentType: "video/mp4",
+        status: "ready",
+        prompt: `A ball rolls down a ramp number ${v}`,
+        dimensions: ["Mechanics"],
+        createdById: owner.userId,
+      },
+    });
+    const frameSetId = randomUUID();
+    const frames = [];
+    // Frame k*3+1 is key frame k; k*3 and k*3+2 are its neighbours.
+    for (let i = 0; i < options.keyFrames * 3; i++) {
+      const keyIndex = Math.floor(i / 3) * 3 + 1;
+      const key = frameKey(project.id, frameSetId, i);
+      // Distinct bytes per frame and video, so frame hashes (and cache keys) differ.
+      const bytes = Buffer.concat([jpeg, Buffer.from(`${nonce}:${v}:${i}`)]);
+      const stored = await storage.put(key, bytes);
+      frames.push({ frameSetId, index: i, timestampS: i * 0.25, isKeyFrame: i === keyIndex, cluster: keyIndex, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 });
+    }
+    await prisma.frameSet.create({
+      data: { id: frameSetId, videoId: video.id, identity: randomUUID(), parameters: { mode: "density-peaks" }, mode: "density-peaks", frameCount: frames.length, keyFrameCount: options.keyFrames, createdById: owner.userId },
+    });
+    await prisma.frame.createMany({ data: frames });
+    videoIds.push(video.id);
+  }
+  return { projectId: project.id, videoIds };
+}
