@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import { startStubLlm } from "../lib/llm-stub/stub-server";
 import { seedDemoProject } from "../lib/demo/seed-demo-project";
-import { tsxCli } from "./lib/ensure-build";
 
 const log = (line: string) => console.log(`[demo] ${line}`);
 const port = process.env.PORT ?? "3000";
@@ -15,7 +14,7 @@ process.env.DATA_DIR ??= path.resolve(".data/demo");
 const stub = await startStubLlm({ port: Number(process.env.STUB_LLM_PORT ?? 0), latencyMs: 150 });
 log(`stub LLM (test tool, simulated answers) at ${stub.baseURL}`);
 
-const app = spawn(process.execPath, [tsxCli(), "scripts/start.ts"], {
+const app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
   stdio: "inherit",
   env: { ...process.env, PORT: port, DATA_DIR: process.env.DATA_DIR },
 });

@@ -1,7 +1,7 @@
 // `npm start`: build when the build is missing or stale, start (or join) the database, apply
 // migrations, then serve the app on PORT. Stops everything it started on Ctrl-C / SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
-import { ensureBuild, nextBin, tsxCli } from "./lib/ensure-build";
+import { ensureBuild, nextBin } from "./lib/ensure-build";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { seedAdminFromEnv } from "../lib/auth/seed-admin";
@@ -24,7 +24,7 @@ children.push(web);
 // One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere.
 const workers = Number(process.env.WORKERS ?? 1);
 for (let i = 0; i < workers; i++) {
-  children.push(spawn(process.execPath, [tsxCli(), "scripts/worker.ts"], { stdio: "inherit", env }));
+  children.push(spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env }));
 }
 
 let stopping = false;

@@ -8,10 +8,6 @@ export function nextBin(): string {
   return path.join(root, "node_modules/next/dist/bin/next");
 }
 
-export function tsxCli(): string {
-  return path.join(root, "node_modules/tsx/dist/cli.mjs");
-}
-
 /** Runs `next build` when .next is missing or older than the sources; exits the process if it fails. */
 export function ensureBuild(log: (line: string) => void): void {
   if (buildIsCurrent(root)) return;
