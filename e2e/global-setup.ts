@@ -32,6 +32,13 @@ export default async function globalSetup() {
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = new Promise<number | null>((resolve) => app.once("exit", resolve));
+  // A judge worker, as `npm start` runs one beside the web server.
+  const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    cwd: path.resolve("."),
+    env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789", STORAGE_DIR: storageDir, WORKER_CONCURRENCY: "4" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const workerExited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
   const deadline = Date.now() + 60_000;
   while (true) {
     if (app.exitCode !== null) throw new Error(`The app exited (${app.exitCode}) before it answered /api/health.`);
@@ -42,7 +49,8 @@ export default async function globalSetup() {
   }
   return async () => {
     app.kill("SIGTERM");
-    await exited;
+    worker.kill("SIGTERM");
+    await Promise.all([exited, workerExited]);
     await database.drop();
     fs.rmSync(storageDir, { recursive: true, force: true });
     await server.stop();

@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { ownerWithProject, signIn } from "./helpers";
+
+// The judge loop in the browser: an owner adds an endpoint (the stub LLM, a test tool), starts a
+// hallucination run, follows its progress, and reads the scores and the calls behind them.
+test("an owner adds an endpoint, runs the hallucination pipeline and inspects the calls", async ({ page }) => {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { prisma } = await import("../lib/db/prisma");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const stub = await startStubLlm({ latencyMs: 20 });
+  try {
+    const owner = await ownerWithProject("judge");
+    const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
+    const { projectId } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 2, name: "Judged" });
+
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/projects/${projectId}/judge`);
+    await page.getByLabel("Name").fill("Stub (simulated)");
+    await page.getByLabel("Base URL").fill(stub.baseURL);
+    await page.getByLabel("Model").fill("stub-vision");
+    await page.getByLabel("API key").fill("sk-e2e-never-shown");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByTestId("endpoint-list")).toContainText("Stub (simulated)");
+    await expect(page.getByTestId("endpoint-list")).toContainText("stored (encrypted)");
+    expect(await page.content()).not.toContain("sk-e2e-never-shown");
+
+    await page.getByRole("button", { name: "Start run" }).click();
+    const run = page.getByTestId("run").first();
+    await expect(run.getByTestId("run-status")).toHaveText("done", { timeout: 60_000 });
+    await expect(run).toContainText("simulated judgments");
+    await expect(run.getByTestId("run-counts")).toContainText("20/20");
+
+    await run.getByRole("link", { name: /hallucination/ }).click();
+    await expect(page.getByTestId("run-video")).toHaveCount(2);
+    const overall = await page.getByTestId("run-video").first().locator("td").nth(5).textContent();
+    expect(Number(overall)).toBeGreaterThanOrEqual(0);
+    expect(Number(overall)).toBeLessThanOrEqual(100);
+
+    await page.getByTestId("run-video").first().getByRole("link", { name: "calls" }).click();
+    await expect(page.getByTestId("inspector-step")).toHaveCount(10);
+    const first = page.getByTestId("inspector-step").first();
+    await first.locator("summary").click();
+    await expect(first.getByTestId("raw-response")).toBeVisible();
+    await expect(first.locator("pre").first()).toContainText(/objects|changes|scores|summary|score/);
+  } finally {
+    await stub.close();
+    await prisma.$disconnect();
+  }
+});
