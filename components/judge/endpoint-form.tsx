@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/action-form";
 import { postJson } from "@/components/import/api-client";
@@ -10,6 +11,7 @@ const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 /** Owners add an OpenAI-compatible endpoint. The key goes to the server once and never comes back. */
 export function EndpointForm({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const [form, setForm] = useState({
     name: "",
     baseUrl: "https://api.openai.com/v1",
@@ -43,6 +45,7 @@ export function EndpointForm({ projectId }: { projectId: string }) {
     onSuccess: () => {
       set({ name: "", apiKey: "" });
       void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
+      router.refresh(); // the endpoint list beside the form is rendered on the server
     },
   });
   return (

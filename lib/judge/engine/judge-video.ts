@@ -158,7 +158,7 @@ async function executeStep(
     );
     const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
     const request: ChatRequest = { model: endpoint.model, text, images, temperature: endpoint.temperature, responseFormat };
-    const cacheKey = responseCacheKey({
+    const cacheParts = {
       model: endpoint.model,
       templateHash: template.hash,
       text,
@@ -166,7 +166,8 @@ async function executeStep(
       temperature: endpoint.temperature,
       imageDetail: endpoint.imageDetail,
       responseFormat,
-    });
+    };
+    const cacheKey = responseCacheKey(cacheParts);
     const callRecord = { runId: work.run.id, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
 
     const first = await answer(deps, endpoint, request, cacheKey, { ...callRecord, isRepair: false });
@@ -176,7 +177,7 @@ async function executeStep(
     if (!parsed.ok) {
       // One repair request carrying the validation error; if that fails too, the step is parse_failed.
       const repairRequest: ChatRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
-      const repairKey = responseCacheKey({ ...{ model: endpoint.model, templateHash: template.hash, text, frameSha256s: input.frames.map((f) => f.sha256), temperature: endpoint.temperature, imageDetail: endpoint.imageDetail, responseFormat }, repairOf: rawText });
+      const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
       const repaired = await answer(deps, endpoint, repairRequest, repairKey, { ...callRecord, isRepair: true });
       const firstError = parsed.error;
       parsed = parseStructuredOutput(repaired.text, step.schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
@@ -238,11 +239,11 @@ async function answer(
     responseFormat: request.responseFormat ?? null,
     followUp: request.followUp ?? null,
   } as Prisma.InputJsonValue;
+  // What every call row of this request shares; each outcome adds its own fields.
+  const callBase = { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, isRepair: record.isRepair };
   const cached = await prisma.responseCache.findUnique({ where: { key: cacheKey } });
   if (cached) {
-    await prisma.llmCall.create({
-      data: { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, isRepair: record.isRepair },
-    });
+    await prisma.llmCall.create({ data: { ...callBase, responseText: cached.responseText, finishReason: cached.finishReason, cached: true } });
     return { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, fromCache: true };
   }
   const client = deps.llmFor(endpoint);
@@ -264,15 +265,10 @@ async function answer(
     const cost = ((result.promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0)) + ((result.completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0));
     await prisma.llmCall.create({
       data: {
-        runId: record.runId,
-        stepResultId: record.stepResultId,
-        videoId: record.videoId,
-        model: endpoint.model,
-        request: requestLog,
+        ...callBase,
         responseText: result.text ?? result.refusal,
         finishReason: result.finishReason,
         httpStatus: 200,
-        isRepair: record.isRepair,
         promptTokens: result.promptTokens,
         completionTokens: result.completionTokens,
         costUsd: cost,
@@ -284,14 +280,9 @@ async function answer(
     const llmError = error instanceof LlmError ? error : new LlmError("bad_response", String(error));
     await prisma.llmCall.create({
       data: {
-        runId: record.runId,
-        stepResultId: record.stepResultId,
-        videoId: record.videoId,
-        model: endpoint.model,
-        request: requestLog,
+        ...callBase,
         error: `${llmError.kind}: ${llmError.message}`,
         httpStatus: llmError.status ?? lastStatus,
-        isRepair: record.isRepair,
         latencyMs: Date.now() - started,
       },
     });
