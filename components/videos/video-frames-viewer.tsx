@@ -28,12 +28,12 @@ export function VideoFramesViewer({ videoUrl, frames }: { videoUrl: string; fram
       <video ref={player} src={videoUrl} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" data-testid="player" />
       {keyFrames.length > 0 && (
         <div className="flex gap-4 overflow-x-auto pb-2" data-testid="key-frame-strip">
-          {keyFrames.map((key) => {
+          {keyFrames.map((key, ordinal) => {
             const members = frames.filter((frame) => frame.cluster === key.index);
             return (
               <div key={key.id} className="flex shrink-0 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2" data-testid="cluster">
                 <span className="text-xs text-slate-500">
-                  key frame {key.index} · {key.timestampS.toFixed(2)} s · cluster of {members.length}
+                  key frame {ordinal + 1} · {key.timestampS.toFixed(2)} s · cluster of {members.length}
                 </span>
                 <div className="flex gap-1">
                   {members.map((frame) => (

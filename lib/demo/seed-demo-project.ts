@@ -39,7 +39,11 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
     }
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
     const existing = await prisma.project.findFirst({ where: { name: DEMO_PROJECT, members: { some: { userId: user.id } } } });
-    if (existing) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id };
+    if (existing) {
+      // The stub listens on a new port each time the demo starts.
+      await prisma.judgeEndpoint.updateMany({ where: { projectId: existing.id, name: "Stub LLM (simulated)" }, data: { baseUrl: options.stubBaseUrl } });
+      return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id };
+    }
     const project = await createProject(prisma, actor, { name: DEMO_PROJECT });
     const { key } = await createApiKey(prisma, user.id, "demo seeding");
     const api = (route: string, init: RequestInit = {}) =>

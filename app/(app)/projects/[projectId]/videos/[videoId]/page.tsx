@@ -35,7 +35,7 @@ export default async function VideoPage({ params }: { params: Promise<{ projectI
           {video.error}
         </p>
       )}
-      <div className="grid gap-5 lg:grid-cols-[1fr_22rem]">
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div>
           {frameSet ? (
             <VideoFramesViewer videoUrl={video.url} frames={frameSet.frames} />
@@ -76,7 +76,7 @@ export default async function VideoPage({ params }: { params: Promise<{ projectI
                 <dt className="text-slate-500">Frame set</dt>
                 <dd className="text-xs">
                   {frameSet.mode} · {frameSet.keyFrameCount} key frames · {frameSet.frameCount} frames · {frameSet.decoder}
-                  <pre className="mt-1 whitespace-pre-wrap text-[11px] text-slate-500">{JSON.stringify(frameSet.parameters)}</pre>
+                  <pre className="mt-1 whitespace-pre-wrap break-all text-[11px] text-slate-500">{JSON.stringify(frameSet.parameters)}</pre>
                 </dd>
               </>
             )}
