@@ -1,0 +1,79 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ForbiddenError, NotFoundError } from "../errors";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { ReviewConflictError, reviewScore, videoReviews } from "./reviews";
+
+let owner: Actor;
+let reviewer: Actor;
+let other: Actor;
+let viewer: Actor;
+let stranger: Actor;
+let scoreId: string;
+let videoId: string;
+
+beforeAll(async () => {
+  [owner, reviewer, other, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser(), makeUser()]);
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+  videoId = videoIds[0]!;
+  for (const [actor, role] of [[reviewer, "reviewer"], [other, "reviewer"], [viewer, "viewer"]] as const) {
+    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
+  }
+  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
+  const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" } });
+  const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 7 } });
+  scoreId = score.id;
+});
+
+describe("human judgments of judge scores", () => {
+  it("keep the judge's value, one current value per reviewer, and an append-only history", async () => {
+    const first = await reviewScore(prisma, reviewer, scoreId, { value: 3, note: "hands look fine" });
+    expect(first.version).toBe(1);
+    const second = await reviewScore(prisma, reviewer, scoreId, { value: 4, reason: "blur", expectedVersion: 1 });
+    expect(second).toMatchObject({ value: 4, version: 2, note: null, reason: "blur" });
+    await reviewScore(prisma, other, scoreId, { value: 8 });
+
+    expect((await prisma.score.findUniqueOrThrow({ where: { id: scoreId } })).value).toBe(7);
+    const { judgments } = await videoReviews(prisma, viewer, videoId);
+    const mine = judgments.find((j) => j.reviewer.id === reviewer.userId)!;
+    expect(mine.judge).toMatchObject({ value: 7, category: "s1" });
+    expect(mine.history.map((h) => [h.version, h.before, h.after])).toEqual([
+      [1, null, { value: 3, note: "hands look fine", reason: null }],
+      [2, { value: 3, note: "hands look fine", reason: null }, { value: 4, note: null, reason: "blur" }],
+    ]);
+    expect(judgments.find((j) => j.reviewer.id === other.userId)!.value).toBe(8);
+
+    const historyRow = await prisma.humanJudgmentHistory.findFirstOrThrow({ where: { judgmentId: mine.id } });
+    await expect(prisma.humanJudgmentHistory.update({ where: { id: historyRow.id }, data: { after: { value: 0 } } })).rejects.toThrow(/append-only/);
+  });
+
+  it("refuses a save from a stale tab with a conflict, and lets exactly one of two racing saves win", async () => {
+    const current = await reviewScore(prisma, other, scoreId, { value: 5, expectedVersion: 1 });
+    expect(current.version).toBe(2);
+    const stale = await reviewScore(prisma, other, scoreId, { value: 6, expectedVersion: 1 }).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ReviewConflictError);
+    expect((stale as ReviewConflictError).status).toBe(409);
+    expect((stale as Error).message).toMatch(/changed elsewhere.*version 2.*value 5/);
+
+    const results = await Promise.allSettled([
+      reviewScore(prisma, other, scoreId, { value: 1, expectedVersion: 2 }),
+      reviewScore(prisma, other, scoreId, { value: 9, expectedVersion: 2 }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected" && r.reason instanceof ReviewConflictError)).toHaveLength(1);
+    const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { scoreId, reviewerId: other.userId }, include: { history: true } });
+    expect(judgment.version).toBe(3);
+    expect(judgment.history).toHaveLength(3);
+  });
+
+  it("refuses viewers, hides the score from non-members, and rejects out-of-range values", async () => {
+    await expect(reviewScore(prisma, viewer, scoreId, { value: 2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(reviewScore(prisma, stranger, scoreId, { value: 2 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(videoReviews(prisma, stranger, videoId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(reviewScore(prisma, owner, scoreId, { value: 11 })).rejects.toThrow(/between 0 and 10/);
+    expect(await prisma.humanJudgment.count({ where: { scoreId, reviewerId: { in: [viewer.userId, stranger.userId, owner.userId] } } })).toBe(0);
+  });
+});

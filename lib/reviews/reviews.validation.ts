@@ -1,0 +1,10 @@
+import { z } from "zod";
+
+export const reviewInputSchema = z.object({
+  value: z.number().finite(),
+  note: z.string().trim().max(5000).nullable().optional(),
+  reason: z.string().trim().max(200).nullable().optional(),
+  /** The version the reviewer saw; omit for a first judgment. A stale version is a conflict. */
+  expectedVersion: z.number().int().min(0).optional(),
+});
+export type ReviewInput = z.infer<typeof reviewInputSchema>;
