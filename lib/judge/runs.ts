@@ -37,7 +37,11 @@ export async function createRun(
     if (missing.length) throw new ValidationError(`These videos are not in the project or have no key frames yet: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
   }
   if (videos.length === 0) throw new ValidationError("No video with extracted key frames matches.");
-  const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(input.settings ?? {}) : (input.settings ?? {});
+  // The run's own settings, else the project's defaults for this pipeline; kept with the run.
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
+  const projectDefaults = (project.judgeSettings as Record<string, unknown>)[pipeline.id] ?? {};
+  const chosen = input.settings ?? projectDefaults;
+  const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(chosen) : chosen;
 
   const run = await prisma.judgeRun.create({
     data: {
@@ -164,4 +168,23 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
       scores: s.scores,
     })),
   };
+}
+
+/** Owners set a project's default settings for a pipeline's new runs (validated by the pipeline). */
+export async function setPipelineDefaults(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>,
+  pipelineId: string,
+  settings: unknown,
+) {
+  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
+  const pipeline = pipelines[pipelineId];
+  if (!pipeline?.settingsSchema) throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
+  const parsed = pipeline.settingsSchema.parse(settings);
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
+  const next = { ...(project.judgeSettings as Record<string, unknown>), [pipelineId]: parsed };
+  await prisma.project.update({ where: { id: projectId }, data: { judgeSettings: next as Prisma.InputJsonValue } });
+  return parsed;
 }

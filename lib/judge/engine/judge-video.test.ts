@@ -195,3 +195,33 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(status.status).toBe("done");
   });
 });
+
+describe("cancelling a run", () => {
+  it("stops a video mid-run: no further calls, unfinished steps cancelled, the run marked cancelled", async () => {
+    const slow = await startStubLlm({ latencyMs: 150 });
+    try {
+      const { projectId, videoIds } = await setup({ keyFrames: 3 });
+      await prisma.judgeEndpoint.updateMany({ where: { projectId }, data: { baseUrl: slow.baseURL, maxConcurrency: 2 } });
+      const endpointId = (await prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId } })).id;
+      const queued: { runId: string; videoId: string }[] = [];
+      const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+      const working = judgeVideo(deps, queued[0]!);
+      while (slow.requests.length < 2) await new Promise((r) => setTimeout(r, 20));
+      const { cancelRun } = await import("../runs");
+      await cancelRun(prisma, owner, id);
+      expect(await working).toBe("cancelled");
+      const callsAtCancel = slow.requests.length;
+
+      const status = await getRunStatus(prisma, owner, id);
+      expect(status.status).toBe("cancelled");
+      expect(status.steps.cancelled).toBeGreaterThan(0);
+      expect(status.steps.pending + status.steps.running).toBe(0);
+      expect(callsAtCancel).toBeLessThan(3 + 3 + 1 + 1 + 3 + 3);
+      // A worker that picks the job up later does nothing.
+      expect(await judgeVideo(deps, { runId: id, videoId: videoIds[0]! })).toBe("cancelled");
+      expect(slow.requests.length).toBe(callsAtCancel);
+    } finally {
+      await slow.close();
+    }
+  });
+});

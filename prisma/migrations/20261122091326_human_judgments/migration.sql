@@ -46,13 +46,6 @@ CREATE INDEX "human_judgment_history_judgmentId_version_idx" ON "human_judgment_
 -- AddForeignKey
 ALTER TABLE "human_judgment_history" ADD CONSTRAINT "human_judgment_history_judgmentId_fkey" FOREIGN KEY ("judgmentId") REFERENCES "human_judgment"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- History is append-only: a row, once written, is never changed.
-CREATE FUNCTION human_judgment_history_is_append_only() RETURNS trigger AS $$
-BEGIN
-  RAISE EXCEPTION 'human_judgment_history is append-only';
-END
-$$ LANGUAGE plpgsql;
-
-CREATE TRIGGER human_judgment_history_no_update
-  BEFORE UPDATE ON "human_judgment_history"
-  FOR EACH ROW EXECUTE FUNCTION human_judgment_history_is_append_only();
+-- History is append-only: an UPDATE of a history row changes nothing.
+-- (A rule rather than a trigger: Prisma's WebAssembly engine splits migrations at semicolons.)
+CREATE RULE human_judgment_history_no_update AS ON UPDATE TO "human_judgment_history" DO INSTEAD NOTHING;

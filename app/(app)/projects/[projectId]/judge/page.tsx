@@ -5,7 +5,9 @@ import { EndpointForm } from "@/components/judge/endpoint-form";
 import { JudgePanel } from "@/components/judge/judge-panel";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
+import { HallucinationSettingsForm } from "@/components/judge/hallucination-settings-form";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
+import { hallucinationSummarySettingsSchema } from "@/lib/judge/hallucination-scores";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
@@ -13,6 +15,8 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   const canManage = roleCan(role, "runs.manage");
   if (roleCan(role, "endpoints.manage")) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
   const endpoints = await listEndpoints(prisma, actor, projectId);
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
+  const hallucinationDefaults = hallucinationSummarySettingsSchema.parse((project.judgeSettings as Record<string, unknown>).hallucination ?? {});
   const dimensions = (await prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`).map((r) => r.d);
   return (
     <div className="flex flex-col gap-5">
@@ -39,6 +43,11 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
             </ul>
             {roleCan(role, "endpoints.manage") ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
           </Card>
+          {canManage && (
+            <Card title="Hallucination scores">
+              <HallucinationSettingsForm projectId={projectId} initial={hallucinationDefaults} />
+            </Card>
+          )}
         </div>
       </div>
     </div>

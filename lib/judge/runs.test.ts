@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { prisma } from "../db/prisma";
+import { ForbiddenError, ValidationError } from "../errors";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { PIPELINES } from "./pipelines";
+import { createRun, setPipelineDefaults } from "./runs";
+
+const noQueue = { enqueue: async () => {} };
+
+describe("runs", () => {
+  it("take the project's default pipeline settings unless the run names its own", async () => {
+    const owner = await makeUser();
+    const reviewer = await makeUser();
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+
+    await expect(setPipelineDefaults(prisma, reviewer, projectId, PIPELINES, "hallucination", {})).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setPipelineDefaults(prisma, owner, projectId, PIPELINES, "hallucination", { aggregation: "median" })).rejects.toThrow();
+    await setPipelineDefaults(prisma, owner, projectId, PIPELINES, "hallucination", { aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
+
+    const withDefaults = await createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: withDefaults.id } })).settings).toEqual({ aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
+    expect(withDefaults.videos).toBe(2);
+
+    const own = await createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: [videoIds[0]!], settings: { aggregation: "mean-mean" } });
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: own.id } })).settings).toMatchObject({ aggregation: "mean-mean" });
+    expect(own.videos).toBe(1);
+  });
+
+  it("refuse videos without key frames or outside the project, and non-owners", async () => {
+    const owner = await makeUser();
+    const reviewer = await makeUser();
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: ["elsewhere"] })).rejects.toThrow(/not in the project or have no key frames/);
+    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, dimension: "Thermotics" })).rejects.toBeInstanceOf(ValidationError);
+    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, reviewer, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "project" ADD COLUMN     "judgeSettings" JSONB NOT NULL DEFAULT '{}';
