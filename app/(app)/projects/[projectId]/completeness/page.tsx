@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { prisma } from "@/lib/db/prisma";
@@ -12,12 +12,7 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
   const [report, lists] = await Promise.all([projectCompleteness(deps, actor, projectId), listPromptLists(deps, actor, projectId)]);
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">VBench-2.0 completeness</h1>
-        <Link href={`/projects/${projectId}`} className="text-sm text-indigo-700 underline">
-          back to the project
-        </Link>
-      </div>
+      <ProjectPageHeader projectId={projectId} title="VBench-2.0 completeness" />
       {lists.length === 0 ? (
         <EmptyState title="No prompt list yet">
           Import a VBench-2.0 <code>prompts/</code> folder (or any prompt list) with the videos: the report compares the videos against it.

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ImportPanel } from "@/components/import/import-panel";
 
@@ -7,12 +7,7 @@ export default async function ImportPage({ params }: { params: Promise<{ project
   await requirePageProjectAccess(projectId, "videos.import");
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Import videos</h1>
-        <Link href={`/projects/${projectId}`} className="text-sm text-indigo-700 underline">
-          back to the project
-        </Link>
-      </div>
+      <ProjectPageHeader projectId={projectId} title="Import videos" />
       <p className="max-w-3xl text-sm text-slate-600">
         Frames are extracted in this browser (WebCodecs, or ffmpeg.wasm when the browser cannot decode a codec); the videos and
         the frames are stored on the server. Keep this tab open until the import finishes.

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { EndpointForm } from "@/components/judge/endpoint-form";
@@ -20,12 +20,7 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   const dimensions = (await prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`).map((r) => r.d);
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Judge runs</h1>
-        <Link href={`/projects/${projectId}`} className="text-sm text-indigo-700 underline">
-          back to the project
-        </Link>
-      </div>
+      <ProjectPageHeader projectId={projectId} title="Judge runs" />
       <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
         <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} />
         <div className="flex flex-col gap-5">

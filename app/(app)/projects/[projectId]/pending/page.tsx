@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { PendingExtractionPanel } from "@/components/import/pending-extraction-panel";
 
@@ -7,12 +7,7 @@ export default async function PendingPage({ params }: { params: Promise<{ projec
   await requirePageProjectAccess(projectId, "videos.import");
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Videos waiting for frames</h1>
-        <Link href={`/projects/${projectId}`} className="text-sm text-indigo-700 underline">
-          back to the project
-        </Link>
-      </div>
+      <ProjectPageHeader projectId={projectId} title="Videos waiting for frames" />
       <p className="text-sm text-slate-600">Videos registered through the API have no frames yet; this page extracts them in this browser.</p>
       <PendingExtractionPanel projectId={projectId} />
     </div>
