@@ -13,7 +13,7 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
   try {
     const owner = await ownerWithProject("judge");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 2, name: "Judged" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 2, name: "Judged" });
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/judge`);
@@ -44,6 +44,21 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await first.locator("summary").click();
     await expect(first.getByTestId("raw-response")).toBeVisible();
     await expect(first.locator("pre").first()).toContainText(/objects|changes|scores|summary|score/);
+
+    // On the video page the owner, as a reviewer, gives their own value for a judge score.
+    await page.goto(`/projects/${projectId}/videos/${videoIds[0]}`);
+    const cell = page.getByTestId("score-cell").first();
+    await expect(cell).toBeVisible();
+    const judgeValue = Number(await cell.textContent());
+    const myValue = judgeValue === 2 ? 3 : 2;
+    await cell.click();
+    await page.getByLabel("Your value").fill(String(myValue));
+    await page.getByLabel("Note").fill("looks fine to me");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByTestId("score-cell").first()).toHaveText(String(myValue));
+    const reviews = (await (await page.request.get(`/api/v1/videos/${videoIds[0]}/reviews`)).json()) as { judgments: { value: number; judge: { value: number } }[] };
+    expect(reviews.judgments).toHaveLength(1);
+    expect(reviews.judgments[0]).toMatchObject({ value: myValue, judge: { value: judgeValue } });
   } finally {
     await stub.close();
     await prisma.$disconnect();

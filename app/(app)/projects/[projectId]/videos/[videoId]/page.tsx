@@ -2,7 +2,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
+import { JudgeScoresPanel } from "@/components/videos/judge-scores-panel";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
+import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { getStorage } from "@/lib/storage/storage";
@@ -10,7 +12,7 @@ import { getVideoDetail } from "@/lib/videos/queries";
 
 export default async function VideoPage({ params }: { params: Promise<{ projectId: string; videoId: string }> }) {
   const { projectId, videoId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, role } = await requirePageProjectAccess(projectId);
   const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
     if (error instanceof NotFoundError) notFound();
     throw error;
@@ -83,6 +85,9 @@ export default async function VideoPage({ params }: { params: Promise<{ projectI
           </dl>
         </Card>
       </div>
+      <Card title="Judge scores">
+        <JudgeScoresPanel videoId={video.id} currentUserId={actor.userId} canReview={roleCan(role, "scores.review")} />
+      </Card>
     </div>
   );
 }
