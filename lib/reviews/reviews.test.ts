@@ -4,7 +4,7 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { ReviewConflictError, reviewScore, videoReviews } from "./reviews";
+import { ReviewConflictError, reviewScore, reviewVideoOutcome, videoReviews } from "./reviews";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -12,6 +12,7 @@ let other: Actor;
 let viewer: Actor;
 let stranger: Actor;
 let scoreId: string;
+let runId: string;
 let videoId: string;
 
 beforeAll(async () => {
@@ -26,6 +27,8 @@ beforeAll(async () => {
   const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" } });
   const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 7 } });
   scoreId = score.id;
+  runId = run.id;
+  await prisma.runVideo.create({ data: { runId: run.id, videoId, frameSetId: "fs", status: "done", summary: { overall: 55, hallucination: true } } });
 });
 
 describe("human judgments of judge scores", () => {
@@ -76,5 +79,22 @@ describe("human judgments of judge scores", () => {
     await expect(videoReviews(prisma, stranger, videoId)).rejects.toBeInstanceOf(NotFoundError);
     await expect(reviewScore(prisma, owner, scoreId, { value: 11 })).rejects.toThrow(/between 0 and 10/);
     expect(await prisma.humanJudgment.count({ where: { scoreId, reviewerId: { in: [viewer.userId, stranger.userId, owner.userId] } } })).toBe(0);
+  });
+});
+
+describe("human judgments of a video's verdict and overall", () => {
+  it("are kept per reviewer beside the judge's summary, which stays unchanged", async () => {
+    await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: 0, note: "no hallucination here" });
+    await reviewVideoOutcome(prisma, reviewer, runId, videoId, "overall", { value: 80 });
+    await expect(reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: 0.5, expectedVersion: 1 })).rejects.toThrow(/1 \(hallucination\) or 0/);
+    await expect(reviewVideoOutcome(prisma, reviewer, runId, videoId, "overall", { value: 120, expectedVersion: 1 })).rejects.toThrow(/between 0 and 100/);
+    await expect(reviewVideoOutcome(prisma, viewer, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(reviewVideoOutcome(prisma, stranger, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(NotFoundError);
+    const { judgments } = await videoReviews(prisma, owner, videoId);
+    expect(judgments.filter((j) => j.targetType !== "score").map((j) => [j.targetType, j.value])).toEqual([
+      ["overall", 80],
+      ["verdict", 0],
+    ]);
+    expect((await prisma.runVideo.findFirstOrThrow({ where: { runId, videoId } })).summary).toEqual({ overall: 55, hallucination: true });
   });
 });

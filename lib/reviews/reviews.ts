@@ -42,6 +42,31 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
   });
 }
 
+/**
+ * The caller's own per-video judgment in a run: the hallucination verdict (1 yes, 0 no) or the
+ * overall score (0–100). The judge's summary is never changed.
+ */
+export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, target: "verdict" | "overall", input: ReviewInput) {
+  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true } } } });
+  if (!runVideo) throw new NotFoundError("No such video in that run.");
+  try {
+    await requireProjectAccess(prisma, actor, runVideo.run.projectId, "scores.review");
+  } catch (error) {
+    throw error instanceof NotFoundError ? new NotFoundError("No such video in that run.") : error;
+  }
+  if (target === "verdict" && input.value !== 0 && input.value !== 1) throw new ValidationError("A verdict is 1 (hallucination) or 0 (none).");
+  if (target === "overall" && (input.value < 0 || input.value > 100)) throw new ValidationError("overall must be between 0 and 100.");
+  return saveJudgment(prisma, actor, {
+    projectId: runVideo.run.projectId,
+    targetType: target,
+    targetKey: `${target}:${runId}:${videoId}`,
+    scoreId: null,
+    runId,
+    videoId,
+    input,
+  });
+}
+
 async function saveJudgment(
   prisma: PrismaClient,
   actor: Actor,
