@@ -28,7 +28,7 @@ beforeAll(async () => {
   const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 7 } });
   scoreId = score.id;
   runId = run.id;
-  await prisma.runVideo.create({ data: { runId: run.id, videoId, frameSetId: "fs", status: "done", summary: { overall: 55, hallucination: true } } });
+  await prisma.runVideo.create({ data: { runId: run.id, videoId, frameSetId: "fs", status: "done", summary: { overall: 55, hallucination: true }, overall: 55, verdict: true } });
 });
 
 describe("human judgments of judge scores", () => {
@@ -96,5 +96,16 @@ describe("human judgments of a video's verdict and overall", () => {
       ["verdict", 0],
     ]);
     expect((await prisma.runVideo.findFirstOrThrow({ where: { runId, videoId } })).summary).toEqual({ overall: 55, hallucination: true });
+  });
+
+  it("record the judge's value beside the reviewer's, and whether they disagree", async () => {
+    const rows = await prisma.humanJudgment.findMany({ where: { videoId, reviewerId: reviewer.userId }, orderBy: { targetType: "asc" } });
+    expect(rows.map((r) => [r.targetType, r.value, r.judgeValue, r.disagrees])).toEqual([
+      ["overall", 80, 55, true],
+      ["score", 4, 7, true],
+      ["verdict", 0, 1, true],
+    ]);
+    const agreed = await reviewVideoOutcome(prisma, other, runId, videoId, "overall", { value: 60 });
+    expect([agreed.judgeValue, agreed.disagrees]).toEqual([55, false]);
   });
 });

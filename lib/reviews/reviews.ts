@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
+import { disagreesWithJudge } from "./disagreement";
 import type { ReviewInput } from "./reviews.validation";
 
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
@@ -38,6 +39,7 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
     scoreId: score.id,
     runId: score.runId,
     videoId: score.videoId,
+    judgeValue: score.value,
     input,
   });
 }
@@ -63,6 +65,7 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
     scoreId: null,
     runId,
     videoId,
+    judgeValue: target === "verdict" ? (runVideo.verdict === null ? null : Number(runVideo.verdict)) : runVideo.overall,
     input,
   });
 }
@@ -70,17 +73,18 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
 async function saveJudgment(
   prisma: PrismaClient,
   actor: Actor,
-  target: { projectId: string; targetType: string; targetKey: string; scoreId: string | null; runId: string; videoId: string; input: ReviewInput },
+  target: { projectId: string; targetType: string; targetKey: string; scoreId: string | null; runId: string; videoId: string; judgeValue: number | null; input: ReviewInput },
 ) {
   const { input } = target;
   const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null };
+  const judge = { judgeValue: target.judgeValue, disagrees: disagreesWithJudge(target.targetType, input.value, target.judgeValue) };
   return prisma.$transaction(async (tx) => {
     const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey: target.targetKey, reviewerId: actor.userId } } });
     if (!existing) {
       if (input.expectedVersion !== undefined && input.expectedVersion !== 0) throw new NotFoundError("There is no earlier judgment of yours to update.");
       try {
         const created = await tx.humanJudgment.create({
-          data: { projectId: target.projectId, targetType: target.targetType, targetKey: target.targetKey, scoreId: target.scoreId, runId: target.runId, videoId: target.videoId, reviewerId: actor.userId, ...after },
+          data: { projectId: target.projectId, targetType: target.targetType, targetKey: target.targetKey, scoreId: target.scoreId, runId: target.runId, videoId: target.videoId, reviewerId: actor.userId, ...after, ...judge },
         });
         await tx.humanJudgmentHistory.create({ data: { judgmentId: created.id, reviewerId: actor.userId, version: 1, before: undefined, after } });
         return created;
@@ -97,7 +101,7 @@ async function saveJudgment(
     // Compare-and-set on the version: of two saves of the same version, exactly one wins.
     const updated = await tx.humanJudgment.updateMany({
       where: { id: existing.id, version: existing.version },
-      data: { ...after, version: existing.version + 1 },
+      data: { ...after, ...judge, version: existing.version + 1 },
     });
     if (updated.count === 0) {
       const current = await prisma.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });

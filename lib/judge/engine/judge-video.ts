@@ -127,7 +127,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const summary = pipeline.summarize(scores, context, run.settings);
   await prisma.runVideo.update({
     where: { runId_videoId: { runId: job.runId, videoId: job.videoId } },
-    data: { status: "done", summary: summary as Prisma.InputJsonValue },
+    data: { status: "done", summary: summary as Prisma.InputJsonValue, ...pipeline.listColumns?.(summary) },
   });
   await finishRunIfComplete(prisma, job.runId);
   return "done";

@@ -68,6 +68,16 @@ export interface PipelineDefinition {
   steps: StepDefinition[];
   /** Per-video aggregates (e.g. S, D, I, overall) from the steps' scores; must never invent values. */
   summarize(scores: { stepId: string; scopeIndex: number; category: string; value: number }[], context: VideoContext, settings: unknown): unknown;
+  /** The summary's headline numbers, stored beside it so video lists filter and sort on indexes. */
+  listColumns?(summary: unknown): SummaryListColumns;
+}
+
+export interface SummaryListColumns {
+  scoreS: number | null;
+  scoreD: number | null;
+  scoreI: number | null;
+  overall: number | null;
+  verdict: boolean | null;
 }
 
 /** Every step instance the pipeline needs for this video. */

@@ -18,7 +18,7 @@ import {
   type StaticKg,
   type VideoSummary,
 } from "../hallucination-schemas";
-import { hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "../hallucination-scores";
+import { type HallucinationSummary, hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "../hallucination-scores";
 import type { RegisteredPipeline } from "./index";
 
 /**
@@ -123,4 +123,8 @@ export const hallucinationPipeline: RegisteredPipeline = {
       hallucinationInputsFromScoreRows(scores, { keyFrameCount: context.keyFrames.length, clusterCount: context.clusters.length }),
       hallucinationSummarySettingsSchema.parse(settings ?? {}),
     ),
+  listColumns: (summary) => {
+    const { S, D, I, overall, hallucination } = summary as HallucinationSummary;
+    return { scoreS: S, scoreD: D, scoreI: I, overall, verdict: hallucination };
+  },
 };

@@ -1,0 +1,110 @@
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import { NotFoundError } from "../errors";
+import { filterNeedsRun, type VideoFilter, type VideoSort } from "./video-filter";
+
+/**
+ * Parameterised SQL for a parsed `VideoFilter`. Every value travels as a bind parameter; the only
+ * SQL text chosen from input is a column from the fixed `SORT_COLUMNS` table.
+ *
+ * Score filters use the copies of each video's summary on `run_video` (indexed per run) and the
+ * `score` table's (runId, category, value) index, so they stay fast at 50,000 videos and 1,000,000
+ * scores (`npm run bench:browse`).
+ */
+export interface FilterContext {
+  projectId: string;
+  /** The run whose scores are filtered and shown; null when the project has none. */
+  runId: string | null;
+  /** The caller, for "reviewed by me". */
+  userId: string;
+}
+
+/** `FROM video v LEFT JOIN run_video rv …`: the relation every filtered query reads. */
+export function videoFilterFrom(ctx: FilterContext): Prisma.Sql {
+  return Prisma.sql`FROM "video" v LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id"`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prisma.Sql {
+  const and: Prisma.Sql[] = [Prisma.sql`v."projectId" = ${ctx.projectId}`];
+  if (filter.dimension) and.push(Prisma.sql`${filter.dimension} = ANY(v."dimensions")`);
+  if (filter.model) and.push(Prisma.sql`v."model" = ${filter.model}`);
+  if (filter.prompt) and.push(Prisma.sql`v."prompt" ILIKE ${`%${escapeLike(filter.prompt)}%`}`);
+  if (filter.status) and.push(Prisma.sql`v."status" = ${filter.status}::"VideoStatus"`);
+  if (filter.runId) and.push(Prisma.sql`rv."runId" IS NOT NULL`);
+  if (!ctx.runId) {
+    if (filterNeedsRun(filter) || filter.runId) and.push(Prisma.sql`FALSE`);
+    return Prisma.join(and, " AND ");
+  }
+  const run = ctx.runId;
+  const range = (column: Prisma.Sql, min: number | undefined, max: number | undefined) => {
+    if (min !== undefined) and.push(Prisma.sql`${column} >= ${min}`);
+    if (max !== undefined) and.push(Prisma.sql`${column} <= ${max}`);
+  };
+  range(Prisma.sql`rv."scoreS"`, filter.sMin, filter.sMax);
+  range(Prisma.sql`rv."scoreD"`, filter.dMin, filter.dMax);
+  range(Prisma.sql`rv."scoreI"`, filter.iMin, filter.iMax);
+  range(Prisma.sql`rv."overall"`, filter.overallMin, filter.overallMax);
+  if (filter.verdict) and.push(Prisma.sql`rv."verdict" = ${filter.verdict === "yes"}`);
+  if (filter.category) {
+    const having: Prisma.Sql[] = [];
+    if (filter.categoryMin !== undefined) having.push(Prisma.sql`max(s."value") >= ${filter.categoryMin}`);
+    if (filter.categoryMax !== undefined) having.push(Prisma.sql`max(s."value") <= ${filter.categoryMax}`);
+    and.push(Prisma.sql`v."id" IN (SELECT s."videoId" FROM "score" s WHERE s."runId" = ${run} AND s."category" = ${filter.category}
+      GROUP BY s."videoId" ${having.length ? Prisma.sql`HAVING ${Prisma.join(having, " AND ")}` : Prisma.empty})`);
+  }
+  if (filter.humanVerdict) {
+    const majority = filter.humanVerdict === "yes" ? Prisma.sql`avg(h."value") > 0.5` : Prisma.sql`avg(h."value") < 0.5`;
+    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."runId" = ${run} AND h."targetType" = 'verdict' GROUP BY h."videoId" HAVING ${majority})`);
+  }
+  if (filter.review) {
+    const judged = (extra: Prisma.Sql) => Prisma.sql`EXISTS (SELECT 1 FROM "human_judgment" h WHERE h."videoId" = v."id" AND h."runId" = ${run} ${extra})`;
+    const mine = Prisma.sql`AND h."reviewerId" = ${ctx.userId}`;
+    const clause = {
+      unreviewed: Prisma.sql`NOT ${judged(Prisma.empty)}`,
+      reviewed: judged(Prisma.empty),
+      reviewed_by_me: judged(mine),
+      not_reviewed_by_me: Prisma.sql`NOT ${judged(mine)}`,
+      disagreement: judged(Prisma.sql`AND h."disagrees"`),
+    }[filter.review];
+    and.push(clause);
+  }
+  return Prisma.join(and, " AND ");
+}
+
+const SORT_COLUMNS: Record<VideoSort, Prisma.Sql> = {
+  path: Prisma.sql`v."relativePath"`,
+  prompt: Prisma.sql`v."prompt"`,
+  model: Prisma.sql`v."model"`,
+  created: Prisma.sql`v."createdAt"`,
+  S: Prisma.sql`rv."scoreS"`,
+  D: Prisma.sql`rv."scoreD"`,
+  I: Prisma.sql`rv."scoreI"`,
+  overall: Prisma.sql`rv."overall"`,
+};
+
+export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc"): Prisma.Sql {
+  const direction = dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  return Prisma.sql`ORDER BY ${SORT_COLUMNS[sort]} ${direction} NULLS LAST, v."id" ASC`;
+}
+
+/**
+ * The run a filter reads: the one it names (which must be in the project), else the project's
+ * latest run, else null.
+ */
+export async function resolveFilterRun(prisma: PrismaClient, projectId: string, runId: string | undefined) {
+  if (runId) {
+    const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, pipeline: true, createdAt: true, status: true, simulated: true } });
+    if (!run) throw new NotFoundError("No such judge run in this project.");
+    return run;
+  }
+  return prisma.judgeRun.findFirst({ where: { projectId }, orderBy: { createdAt: "desc" }, select: { id: true, pipeline: true, createdAt: true, status: true, simulated: true } });
+}
+
+/** Ids of every video matching the filter, in list order (for queues and exports). */
+export async function matchingVideoIds(prisma: PrismaClient, filter: VideoFilter, ctx: FilterContext, sort: VideoSort = "path", dir: "asc" | "desc" = "asc"): Promise<string[]> {
+  const rows = await prisma.$queryRaw<{ id: string }[]>`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir)}`;
+  return rows.map((row) => row.id);
+}
