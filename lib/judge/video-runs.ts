@@ -1,0 +1,37 @@
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError } from "../errors";
+
+/** Every run that judged a video, newest first, for the video page's run selector. */
+export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: string) {
+  const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
+  if (!video) throw new NotFoundError("No such video.");
+  await requireProjectAccess(prisma, actor, video.projectId, "project.view").catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
+  });
+  const rows = await prisma.runVideo.findMany({
+    where: { videoId },
+    orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
+    select: {
+      status: true,
+      overall: true,
+      verdict: true,
+      run: { select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpointSnapshot: true } },
+    },
+  });
+  return rows.map((row) => {
+    const snapshot = (row.run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
+    return {
+      id: row.run.id,
+      pipeline: row.run.pipeline,
+      runStatus: row.run.status,
+      videoStatus: row.status,
+      simulated: row.run.simulated,
+      createdAt: row.run.createdAt,
+      endpoint: { name: typeof snapshot.name === "string" ? snapshot.name : null, model: typeof snapshot.model === "string" ? snapshot.model : null },
+      overall: row.overall,
+      verdict: row.verdict,
+    };
+  });
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { formatJudgmentValue, labelledAggregates } from "./labelled-aggregates";
+
+describe("labelled aggregates", () => {
+  const judgments = [
+    { reviewer: { id: "me" }, value: 1 },
+    { reviewer: { id: "a" }, value: 1 },
+    { reviewer: { id: "b" }, value: 0 },
+  ];
+
+  it("says whose each value is: the judge, you, the reviewers' consensus with its size", () => {
+    expect(labelledAggregates("verdict", 0, judgments, "me")).toEqual({
+      judge: { label: "Judge", value: 0 },
+      you: { label: "You", value: 1 },
+      consensus: { label: "Reviewers' consensus (3)", value: 1 },
+    });
+  });
+
+  it("has no 'You' before the caller judged and no consensus without reviewers", () => {
+    expect(labelledAggregates("overall", 55, judgments.slice(1), "me")).toMatchObject({ you: null, consensus: { label: "Reviewers' consensus (2)", value: 0.5 } });
+    expect(labelledAggregates("overall", 55, [], "me")).toEqual({ judge: { label: "Judge", value: 55 }, you: null, consensus: null });
+  });
+
+  it("reports a verdict tie as no consensus", () => {
+    expect(labelledAggregates("verdict", 1, judgments.slice(1), "me").consensus).toEqual({ label: "Reviewers' consensus (2)", value: null });
+    expect(formatJudgmentValue("verdict", null, { tie: true })).toBe("no majority (tie)");
+  });
+
+  it("formats verdicts as yes/no and numbers with at most one decimal", () => {
+    expect(formatJudgmentValue("verdict", 1)).toBe("yes");
+    expect(formatJudgmentValue("verdict", 0)).toBe("no");
+    expect(formatJudgmentValue("overall", 62.25)).toBe("62.3");
+    expect(formatJudgmentValue("overall", 62)).toBe("62");
+    expect(formatJudgmentValue("score", null)).toBe("—");
+  });
+});

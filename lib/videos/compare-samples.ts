@@ -1,0 +1,129 @@
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError } from "../errors";
+import { consensusOf } from "../reviews/consensus";
+
+export interface CompareQuery {
+  /** A video whose prompt to compare; or */
+  videoId?: string;
+  /** the prompt itself (exact). */
+  prompt?: string;
+  /** Only this generator model's samples ("" = videos without a model). */
+  model?: string;
+}
+
+export interface CompareSample {
+  id: string;
+  fileName: string;
+  model: string | null;
+  sampleIndex: number | null;
+  dimensions: string[];
+  url: string;
+  /** The first key frame of the latest frame set: the tile's poster. */
+  posterUrl: string | null;
+  judge: { runId: string; runCreatedAt: Date; status: string; overall: number | null; verdict: boolean | null } | null;
+  /** The reviewers' consensus verdict in that run (majority; null on a tie), with how many gave one. */
+  reviewers: { verdict: number | null; count: number };
+}
+
+/**
+ * Every sample of one prompt in a project, grouped by generator model (rows) and sample index
+ * (columns), each with the latest run's overall and verdict and the reviewers' consensus verdict.
+ * Non-members get NotFound, as for every project read.
+ */
+export async function compareSamples(prisma: PrismaClient, actor: Actor, projectId: string, query: CompareQuery) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  let prompt: string | null;
+  let focusId: string | null = null;
+  let focusModel: string | null = null;
+  if (query.videoId) {
+    const video = await prisma.video.findFirst({ where: { id: query.videoId, projectId }, select: { id: true, prompt: true, model: true } });
+    if (!video) throw new NotFoundError("No such video.");
+    prompt = video.prompt;
+    focusId = video.id;
+    focusModel = video.model;
+  } else if (query.prompt !== undefined) {
+    prompt = query.prompt;
+  } else {
+    throw new NotFoundError("Name a video or a prompt to compare.");
+  }
+  // Without a prompt there is nothing to compare the video with.
+  const allOfPrompt = await prisma.video.findMany({
+    where: prompt === null ? { projectId, id: focusId ?? "" } : { projectId, prompt },
+    orderBy: [{ model: "asc" }, { sampleIndex: "asc" }, { relativePath: "asc" }, { id: "asc" }],
+    select: { id: true, fileName: true, model: true, sampleIndex: true, dimensions: true },
+  });
+  if (allOfPrompt.length === 0) throw new NotFoundError("No video has that prompt in this project.");
+  const models = [...new Set(allOfPrompt.map((v) => v.model))];
+  const restrictTo = query.model === undefined ? undefined : query.model === "" ? null : query.model;
+  const videos = restrictTo === undefined ? allOfPrompt : allOfPrompt.filter((v) => v.model === restrictTo);
+  const ids = videos.map((v) => v.id);
+
+  const [frameSets, runVideos, verdicts] = await Promise.all([
+    prisma.frameSet.findMany({
+      where: { videoId: { in: ids } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { videoId: true, frames: { where: { isKeyFrame: true }, orderBy: { index: "asc" }, take: 1, select: { id: true } } },
+    }),
+    prisma.runVideo.findMany({
+      where: { videoId: { in: ids } },
+      orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
+      select: { videoId: true, status: true, overall: true, verdict: true, run: { select: { id: true, createdAt: true } } },
+    }),
+    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, targetType: "verdict" }, select: { videoId: true, runId: true, value: true } }),
+  ]);
+  const poster = new Map<string, string | null>();
+  for (const set of frameSets) if (!poster.has(set.videoId)) poster.set(set.videoId, set.frames[0] ? `/api/v1/frames/${set.frames[0].id}/image` : null);
+  const latest = new Map<string, (typeof runVideos)[number]>();
+  for (const row of runVideos) if (!latest.has(row.videoId)) latest.set(row.videoId, row);
+
+  const samples: CompareSample[] = videos.map((video) => {
+    const run = latest.get(video.id);
+    const values = run ? verdicts.filter((j) => j.videoId === video.id && j.runId === run.run.id).map((j) => j.value) : [];
+    return {
+      ...video,
+      url: `/api/v1/videos/${video.id}/file`,
+      posterUrl: poster.get(video.id) ?? null,
+      judge: run ? { runId: run.run.id, runCreatedAt: run.run.createdAt, status: run.status, overall: run.overall, verdict: run.verdict } : null,
+      reviewers: { verdict: consensusOf("verdict", values), count: values.length },
+    };
+  });
+
+  // Columns: the sample indexes present (samples without an index go after them, one column each).
+  const sampleIndexes = [...new Set(samples.flatMap((s) => (s.sampleIndex === null ? [] : [s.sampleIndex])))].sort((a, b) => a - b);
+  const rows = [...new Set(samples.map((s) => s.model))].map((model) => {
+    const mine = samples.filter((s) => s.model === model);
+    const unindexed = mine.filter((s) => s.sampleIndex === null);
+    return {
+      model,
+      cells: sampleIndexes.map((index) => mine.filter((s) => s.sampleIndex === index)),
+      unindexed,
+      count: mine.length,
+    };
+  });
+  return {
+    projectId,
+    prompt,
+    focusVideoId: focusId,
+    focusModel,
+    /** Every model that has a sample of this prompt, for the toggle. */
+    models,
+    restrictedTo: restrictTo,
+    totalSamples: allOfPrompt.length,
+    sampleIndexes,
+    rows,
+    samples,
+  };
+}
+
+/** How many samples the video's prompt has in its project (the video page's "Compare samples (N)"). */
+export async function promptSampleCount(prisma: PrismaClient, actor: Actor, videoId: string): Promise<number> {
+  const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true, prompt: true } });
+  if (!video) throw new NotFoundError("No such video.");
+  await requireProjectAccess(prisma, actor, video.projectId, "project.view").catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
+  });
+  if (video.prompt === null) return 1;
+  return prisma.video.count({ where: { projectId: video.projectId, prompt: video.prompt } });
+}
