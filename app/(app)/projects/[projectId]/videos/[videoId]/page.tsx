@@ -2,16 +2,24 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
-import { JudgeScoresPanel } from "@/components/videos/judge-scores-panel";
-import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
+import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
+import { videoRuns } from "@/lib/judge/video-runs";
 import { getStorage } from "@/lib/storage/storage";
+import { promptSampleCount } from "@/lib/videos/compare-samples";
 import { getVideoDetail } from "@/lib/videos/queries";
 
-export default async function VideoPage({ params }: { params: Promise<{ projectId: string; videoId: string }> }) {
+export default async function VideoPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string; videoId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId, videoId } = await params;
+  const requestedRun = (await searchParams).runId;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
     if (error instanceof NotFoundError) notFound();
@@ -19,6 +27,9 @@ export default async function VideoPage({ params }: { params: Promise<{ projectI
   });
   if (video.projectId !== projectId) notFound();
   const frameSet = video.frameSets.at(-1);
+  const [runs, sampleCount] = await Promise.all([videoRuns(prisma, actor, video.id), promptSampleCount(prisma, actor, video.id)]);
+  // Only a run that judged this video can be chosen; anything else shows the latest.
+  const runId = typeof requestedRun === "string" && runs.some((run) => run.id === requestedRun) ? requestedRun : null;
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -28,7 +39,10 @@ export default async function VideoPage({ params }: { params: Promise<{ projectI
         <span className={`rounded px-2 py-0.5 text-xs ${video.status === "failed" ? "bg-red-100 text-red-800" : video.status === "ready" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`} data-testid="video-status">
           {video.status.replace("_", " ")}
         </span>
-        <Link href={`/projects/${projectId}/videos`} className="ml-auto text-sm text-indigo-700 underline">
+        <Link href={`/projects/${projectId}/compare?videoId=${encodeURIComponent(video.id)}`} className="ml-auto text-sm text-indigo-700 underline" data-testid="compare-link">
+          Compare samples ({sampleCount})
+        </Link>
+        <Link href={`/projects/${projectId}/videos`} className="text-sm text-indigo-700 underline">
           all videos
         </Link>
       </div>
@@ -37,57 +51,62 @@ export default async function VideoPage({ params }: { params: Promise<{ projectI
           {video.error}
         </p>
       )}
-      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div>
-          {frameSet ? (
-            <VideoFramesViewer videoUrl={video.url} frames={frameSet.frames} />
-          ) : (
-            <>
-              <video src={video.url} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" />
-              <div className="mt-4">
-                <EmptyState title="No frames yet">
-                  <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
-                    Extract frames for pending videos
-                  </a>
-                </EmptyState>
-              </div>
-            </>
-          )}
-        </div>
-        <Card title="About this video">
-          <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1.5 text-sm">
-            <dt className="text-slate-500">Prompt</dt>
-            <dd data-testid="video-prompt">{video.prompt ?? "—"}</dd>
-            <dt className="text-slate-500">Dimensions</dt>
-            <dd>{video.dimensions.join(", ") || "—"}</dd>
-            <dt className="text-slate-500">Model</dt>
-            <dd>{video.model ?? "—"}</dd>
-            <dt className="text-slate-500">Sample</dt>
-            <dd>{video.sampleIndex ?? "—"}</dd>
-            <dt className="text-slate-500">Path</dt>
-            <dd className="break-all font-mono text-xs">{video.relativePath}</dd>
-            <dt className="text-slate-500">Video</dt>
-            <dd>
-              {video.width}×{video.height} · {video.fps ? `${video.fps.toFixed(2)} fps` : "fps ?"} · {video.durationS?.toFixed(2)} s · {video.codec} · {video.container}
-              {video.frameCount ? ` · ${video.frameCount} frames` : ""}
-            </dd>
-            <dt className="text-slate-500">SHA-256</dt>
-            <dd className="break-all font-mono text-xs">{video.sha256}</dd>
-            {frameSet && (
-              <>
-                <dt className="text-slate-500">Frame set</dt>
-                <dd className="text-xs">
-                  {frameSet.mode} · {frameSet.keyFrameCount} key frames · {frameSet.frameCount} frames · {frameSet.decoder}
-                  <pre className="mt-1 whitespace-pre-wrap break-all text-[11px] text-slate-500">{JSON.stringify(frameSet.parameters)}</pre>
-                </dd>
-              </>
-            )}
-          </dl>
-        </Card>
-      </div>
-      <Card title="Judge scores">
-        <JudgeScoresPanel videoId={video.id} currentUserId={actor.userId} canReview={roleCan(role, "scores.review")} />
-      </Card>
+      {!frameSet && (
+        <EmptyState title="No frames yet">
+          <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
+            Extract frames for pending videos
+          </a>
+        </EmptyState>
+      )}
+      <VideoWorkspace
+        videoId={video.id}
+        videoUrl={video.url}
+        frameSets={video.frameSets.map((set) => ({ id: set.id, frames: set.frames }))}
+        runs={runs.map((run) => ({ id: run.id, createdAt: run.createdAt.toISOString(), runStatus: run.runStatus, simulated: run.simulated, endpoint: run.endpoint }))}
+        runId={runId}
+        currentUserId={actor.userId}
+        canReview={roleCan(role, "scores.review")}
+        aside={
+          <Card title="About this video">
+            <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1.5 text-sm">
+              <dt className="text-slate-500">Prompt</dt>
+              <dd data-testid="video-prompt">{video.prompt ?? "—"}</dd>
+              <dt className="text-slate-500">Dimensions</dt>
+              <dd>{video.dimensions.join(", ") || "—"}</dd>
+              <dt className="text-slate-500">Model</dt>
+              <dd>{video.model ?? "—"}</dd>
+              <dt className="text-slate-500">Sample</dt>
+              <dd>{video.sampleIndex ?? "—"}</dd>
+              <dt className="text-slate-500">Path</dt>
+              <dd className="break-all font-mono text-xs">{video.relativePath}</dd>
+              <dt className="text-slate-500">Video</dt>
+              <dd>
+                {video.width}×{video.height} · {video.fps ? `${video.fps.toFixed(2)} fps` : "fps ?"} · {video.durationS?.toFixed(2)} s · {video.codec} · {video.container}
+                {video.frameCount ? ` · ${video.frameCount} frames` : ""}
+              </dd>
+              <dt className="text-slate-500">SHA-256</dt>
+              <dd className="break-all font-mono text-xs">{video.sha256}</dd>
+              {frameSet && (
+                <>
+                  <dt className="text-slate-500">Frame set</dt>
+                  <dd className="text-xs">
+                    {frameSet.mode} · {frameSet.keyFrameCount} key frames · {frameSet.frameCount} frames · {frameSet.decoder}
+                    <span className="mt-1 block break-all text-[11px] text-slate-500">{describeParameters(frameSet.parameters)}</span>
+                  </dd>
+                </>
+              )}
+            </dl>
+          </Card>
+        }
+      />
     </div>
   );
+}
+
+/** Frame-set parameters as "name value" pairs, not raw JSON. */
+function describeParameters(parameters: unknown): string {
+  if (typeof parameters !== "object" || parameters === null) return "";
+  return Object.entries(parameters)
+    .map(([key, value]) => `${key} ${typeof value === "object" && value !== null ? Object.entries(value).map(([k, v]) => `${k}=${String(v)}`).join(", ") : String(value)}`)
+    .join(" · ");
 }

@@ -1,0 +1,189 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError, apiFetch } from "@/components/import/api-client";
+import { formatJudgmentValue, labelledAggregates } from "@/lib/reviews/labelled-aggregates";
+
+export interface HistoryEntry {
+  version: number;
+  at: string;
+  by: string;
+  before: { value?: number; note?: string | null; reason?: string | null } | null;
+  after: { value?: number; note?: string | null; reason?: string | null } | null;
+}
+export interface Judgment {
+  id: string;
+  targetType: string;
+  scoreId: string | null;
+  runId: string;
+  reviewer: { id: string; email?: string; name?: string | null };
+  value: number;
+  note: string | null;
+  reason: string | null;
+  version: number;
+  updatedAt: string;
+  history: HistoryEntry[];
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** "Judge 7 · You 3 · Reviewers' consensus (2) 4", each value labelled with whose it is. */
+export function LabelledValues({ targetType, judgeValue, judgments, currentUserId }: { targetType: string; judgeValue: number | null; judgments: Judgment[]; currentUserId: string }) {
+  const { judge, you, consensus } = labelledAggregates(targetType, judgeValue, judgments, currentUserId);
+  return (
+    <div className="flex flex-wrap gap-2 text-xs" data-testid="labelled-values">
+      {[judge, you, consensus].map((item) =>
+        item ? (
+          <span key={item.label} className={`rounded px-2 py-0.5 ${item.label === "You" ? "bg-indigo-100 text-indigo-900" : item.label === "Judge" ? "bg-slate-100" : "bg-emerald-50 text-emerald-900"}`} data-testid={`value-${item.label === "Judge" ? "judge" : item.label === "You" ? "you" : "consensus"}`}>
+            {item.label}: <b>{formatJudgmentValue(targetType, item.value, { tie: item !== judge && item !== you })}</b>
+          </span>
+        ) : null,
+      )}
+    </div>
+  );
+}
+
+/** Every reviewer's changes to this item: who (email), when, before → after, with notes and reasons. */
+export function JudgmentHistory({ targetType, judgments }: { targetType: string; judgments: Judgment[] }) {
+  const entries = judgments
+    .flatMap((j) => j.history.map((h) => ({ ...h, email: j.reviewer.email ?? j.reviewer.name ?? j.reviewer.id })))
+    .sort((a, b) => b.at.localeCompare(a.at) || b.version - a.version);
+  if (entries.length === 0) return <p className="text-xs text-slate-500">No human judgments yet.</p>;
+  const show = (v: HistoryEntry["after"]) => (v && typeof v.value === "number" ? formatJudgmentValue(targetType, v.value) : "—");
+  return (
+    <ol className="flex flex-col gap-1 text-xs" data-testid="judgment-history">
+      {entries.map((h) => (
+        <li key={`${h.email}-${h.version}`} className="rounded bg-slate-50 px-2 py-1" data-testid="history-entry">
+          <span className="font-medium">{h.email}</span> · {when(h.at)} · v{h.version}:{" "}
+          {h.before ? (
+            <>
+              {show(h.before)} → <b>{show(h.after)}</b>
+            </>
+          ) : (
+            <>
+              set <b>{show(h.after)}</b>
+            </>
+          )}
+          {h.after?.note ? <span className="text-slate-600"> · note: {h.after.note}</span> : null}
+          {h.after?.reason ? <span className="text-slate-600"> · reason: {h.after.reason}</span> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * The caller's own value for one target (a judge score, the verdict or the overall), saved against
+ * the version the form was opened on: an edit made meanwhile in another tab or session is a
+ * conflict, shown with the current value and a reload button, never overwritten.
+ */
+export function JudgmentForm({
+  targetType,
+  saveUrl,
+  own,
+  judgeValue,
+  videoId,
+  onSaved,
+  onCancel,
+}: {
+  targetType: "score" | "verdict" | "overall";
+  saveUrl: string;
+  own: Judgment | null;
+  judgeValue: number | null;
+  videoId: string;
+  onSaved?: () => void;
+  onCancel?: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const initial = own?.value ?? judgeValue ?? (targetType === "verdict" ? 1 : 0);
+  const [baseVersion, setBaseVersion] = useState(own?.version ?? 0);
+  const [value, setValue] = useState(String(targetType === "verdict" ? (initial >= 0.5 ? 1 : 0) : initial));
+  const [note, setNote] = useState(own?.note ?? "");
+  const [reason, setReason] = useState(own?.reason ?? "");
+  const save = useMutation({
+    mutationFn: () =>
+      apiFetch<{ version: number }>(saveUrl, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ value: Number(value), note: note || null, reason: reason || null, expectedVersion: baseVersion }),
+      }),
+    onSuccess: async (saved) => {
+      setBaseVersion(saved.version);
+      await queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+      onSaved?.();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) void queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+    },
+  });
+  const conflict = save.error instanceof ApiError && save.error.status === 409;
+  // Once the reviews are refetched, `own` is what the other tab or session saved.
+  const current = conflict && own && own.version !== baseVersion ? own : null;
+  const reload = () => {
+    if (own) {
+      setBaseVersion(own.version);
+      setValue(String(own.value));
+      setNote(own.note ?? "");
+      setReason(own.reason ?? "");
+    }
+    save.reset();
+  };
+  const max = targetType === "overall" ? 100 : 10;
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2 rounded-md border border-indigo-200 bg-indigo-50 p-3 text-xs"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+      data-testid="review-editor"
+    >
+      <label className="flex flex-col gap-0.5">
+        <span>Your value{targetType === "verdict" ? "" : ` (0–${max})`}</span>
+        {targetType === "verdict" ? (
+          <select className="rounded border border-slate-300 bg-white px-2 py-1" value={value} onChange={(e) => setValue(e.target.value)} aria-label="Your value">
+            <option value="1">yes, hallucination</option>
+            <option value="0">no hallucination</option>
+          </select>
+        ) : (
+          <input className="w-20 rounded border border-slate-300 px-2 py-1" type="number" min={0} max={max} step={targetType === "overall" ? 1 : 0.5} value={value} onChange={(e) => setValue(e.target.value)} autoFocus aria-label="Your value" />
+        )}
+      </label>
+      <label className="flex flex-col gap-0.5">
+        <span>Note</span>
+        <input className="w-64 rounded border border-slate-300 px-2 py-1" placeholder="optional" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Note" maxLength={5000} />
+      </label>
+      <label className="flex flex-col gap-0.5">
+        <span>Reason</span>
+        <input className="w-40 rounded border border-slate-300 px-2 py-1" placeholder="optional, short" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason" maxLength={200} />
+      </label>
+      <button className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={save.isPending || conflict}>
+        Save
+      </button>
+      {onCancel && (
+        <button type="button" className="rounded border border-slate-300 bg-white px-3 py-1" onClick={onCancel}>
+          Close
+        </button>
+      )}
+      {save.error && (
+        <div role="alert" className="flex w-full flex-wrap items-center gap-2 text-red-700" data-testid={conflict ? "review-conflict" : "review-error"}>
+          {conflict ? (
+            <>
+              <span>
+                {current
+                  ? `Changed in another tab/session: now version ${current.version}, value ${formatJudgmentValue(targetType, current.value)}. Nothing was overwritten.`
+                  : `${save.error.message} Nothing was overwritten.`}
+              </span>
+              <button type="button" className="rounded border border-red-300 bg-white px-2 py-0.5 text-red-800" onClick={reload}>
+                Reload
+              </button>
+            </>
+          ) : (
+            save.error.message
+          )}
+        </div>
+      )}
+    </form>
+  );
+}

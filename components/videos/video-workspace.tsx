@@ -1,0 +1,239 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { usePathname, useRouter } from "next/navigation";
+import { useMemo, useRef, useState, type ReactNode } from "react";
+import { apiFetch } from "@/components/import/api-client";
+import { Card } from "@/components/empty-state";
+import { describeScoreSettings, scopeFocus } from "@/lib/judge/video-outputs";
+import { JudgeOutputs } from "./judge-outputs";
+import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
+import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
+import { VideoFramesViewer, type ViewerFrame } from "./video-frames-viewer";
+
+export interface WorkspaceRun {
+  id: string;
+  createdAt: string;
+  runStatus: string;
+  simulated: boolean;
+  endpoint: { name: string | null; model: string | null };
+}
+
+const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(1));
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * The video page's workspace: the player and key-frame strip, the heat map linked to both
+ * (a cell seeks to its key frame and highlights the frames the judge saw), the judge's outputs
+ * as text with what produced them, and the human judgments of the verdict and the overall.
+ */
+export function VideoWorkspace({
+  videoId,
+  videoUrl,
+  frameSets,
+  runs,
+  runId,
+  currentUserId,
+  canReview,
+  aside,
+}: {
+  videoId: string;
+  videoUrl: string;
+  frameSets: { id: string; frames: ViewerFrame[] }[];
+  runs: WorkspaceRun[];
+  runId: string | null;
+  currentUserId: string;
+  canReview: boolean;
+  aside: ReactNode;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const player = useRef<HTMLVideoElement>(null);
+  const [focus, setFocus] = useState<CellFocus | null>(null);
+  const scores = useQuery({
+    queryKey: ["scores", videoId, runId ?? "latest"],
+    queryFn: () => apiFetch<ScoresResponse>(`/api/v1/videos/${videoId}/scores${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`),
+  });
+  const reviews = useQuery({ queryKey: ["reviews", videoId], queryFn: () => apiFetch<{ judgments: Judgment[] }>(`/api/v1/videos/${videoId}/reviews`) });
+  // The frames the run judged (its frame set), else the newest frame set.
+  const frameSet = frameSets.find((set) => set.id === scores.data?.frameSetId) ?? frameSets.at(-1) ?? null;
+  const frames = useMemo(() => frameSet?.frames ?? [], [frameSet]);
+  const focused = focus ? scopeFocus(frames, focus.stepId, focus.scopeIndex) : null;
+  const highlighted = useMemo(() => new Set(focused?.frameIndexes ?? []), [focused?.frameIndexes]);
+
+  const onFocus = (next: CellFocus | null) => {
+    setFocus(next);
+    if (!next) return;
+    const target = scopeFocus(frames, next.stepId, next.scopeIndex);
+    const video = player.current;
+    if (video && target.seekS !== null) {
+      video.pause();
+      video.currentTime = target.seekS;
+      video.scrollIntoView({ block: "nearest" });
+    }
+  };
+
+  const data = scores.data;
+  const run = data?.run ?? null;
+  const judgments = reviews.data?.judgments ?? [];
+  const snapshot = (run?.endpointSnapshot ?? {}) as { name?: string; model?: string };
+  const settings = run ? describeScoreSettings(run.settings) : null;
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div>
+          {frameSet ? (
+            <VideoFramesViewer videoUrl={videoUrl} frames={frames} playerRef={player} highlighted={highlighted} highlightLabel={focused?.label ?? null} />
+          ) : (
+            <video ref={player} src={videoUrl} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" data-testid="player" />
+          )}
+        </div>
+        {aside}
+      </div>
+
+      <Card
+        title="Judge scores"
+        actions={
+          runs.length > 0 ? (
+            <label className="flex items-center gap-2 text-xs text-slate-600">
+              Run
+              <select
+                aria-label="Run"
+                className="max-w-[22rem] rounded border border-slate-300 bg-white px-2 py-1"
+                value={run?.id ?? runId ?? runs[0]!.id}
+                onChange={(e) => {
+                  setFocus(null);
+                  router.push(`${pathname}?runId=${encodeURIComponent(e.target.value)}`);
+                }}
+                data-testid="run-selector"
+              >
+                {runs.map((r, i) => (
+                  <option key={r.id} value={r.id}>
+                    {when(r.createdAt)} · {r.endpoint.name ?? "endpoint"} ({r.endpoint.model ?? "?"}) · {r.runStatus}
+                    {r.simulated ? " · simulated" : ""}
+                    {i === 0 ? " · latest" : ""}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null
+        }
+      >
+        {scores.isPending ? (
+          <p className="text-sm text-slate-500">Loading judge scores…</p>
+        ) : scores.error ? (
+          <p role="alert" className="text-sm text-red-700">
+            {scores.error.message}
+          </p>
+        ) : !data || !run ? (
+          <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>
+        ) : (
+          <div className="flex flex-col gap-4">
+            <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
+              <p>
+                <span className="font-medium">Judge</span> · run <span className="font-mono">{run.id}</span> of {when(run.createdAt)} ({run.status}) ·
+                endpoint <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
+                {run.simulated && <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>}
+              </p>
+              {settings && (
+                <p data-testid="run-settings">
+                  Score settings: aggregation <b>{settings.aggregation}</b>; verdict: {settings.verdictRule}. Prompt versions are listed under the outputs.
+                </p>
+              )}
+              {data.summary && (
+                <p data-testid="judge-summary">
+                  <span className="font-medium">Judge:</span> I {fmt(data.summary.I)} · S {fmt(data.summary.S)} · D {fmt(data.summary.D)} · overall {fmt(data.summary.overall)} · hallucination{" "}
+                  {data.summary.hallucination === null ? "—" : data.summary.hallucination ? "yes" : "no"}
+                  {!data.summary.complete && <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>}
+                </p>
+              )}
+            </div>
+            <OutcomeJudgments
+              runId={run.id}
+              videoId={videoId}
+              judgeVerdict={data.summary?.hallucination ?? null}
+              judgeOverall={data.summary?.overall ?? null}
+              judgments={judgments}
+              currentUserId={currentUserId}
+              canReview={canReview}
+            />
+            <JudgeScoresPanel
+              data={data}
+              judgments={judgments.filter((j) => j.targetType === "score")}
+              videoId={videoId}
+              currentUserId={currentUserId}
+              canReview={canReview}
+              focus={focus}
+              onFocus={onFocus}
+            />
+          </div>
+        )}
+      </Card>
+
+      {data && run && (
+        <Card title="Judge outputs">
+          <JudgeOutputs steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
+        </Card>
+      )}
+    </div>
+  );
+}
+
+/** The per-video verdict and overall: the judge's, yours, the reviewers' consensus, the editor and the history. */
+function OutcomeJudgments({
+  runId,
+  videoId,
+  judgeVerdict,
+  judgeOverall,
+  judgments,
+  currentUserId,
+  canReview,
+}: {
+  runId: string;
+  videoId: string;
+  judgeVerdict: boolean | null;
+  judgeOverall: number | null;
+  judgments: Judgment[];
+  currentUserId: string;
+  canReview: boolean;
+}) {
+  const [open, setOpen] = useState<"verdict" | "overall" | null>(null);
+  const items = [
+    { target: "verdict" as const, title: "Hallucination (yes/no)", judgeValue: judgeVerdict === null ? null : Number(judgeVerdict) },
+    { target: "overall" as const, title: "Overall (0–100, higher is better)", judgeValue: judgeOverall },
+  ];
+  return (
+    <div className="grid gap-3 md:grid-cols-2">
+      {items.map(({ target, title, judgeValue }) => {
+        const mine = judgments.filter((j) => j.targetType === target && j.runId === runId);
+        const own = mine.find((j) => j.reviewer.id === currentUserId) ?? null;
+        return (
+          <section key={target} className="flex flex-col gap-2 rounded-md border border-slate-200 p-3" data-testid={`outcome-${target}`}>
+            <div className="flex items-center gap-2">
+              <h3 className="text-sm font-medium">{title}</h3>
+              {canReview && open !== target && (
+                <button type="button" className="ml-auto rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800" onClick={() => setOpen(target)}>
+                  {own ? `Change your ${target}` : `Give your ${target}`}
+                </button>
+              )}
+            </div>
+            <LabelledValues targetType={target} judgeValue={judgeValue} judgments={mine} currentUserId={currentUserId} />
+            {canReview && open === target && (
+              <JudgmentForm
+                targetType={target}
+                saveUrl={`/api/v1/runs/${encodeURIComponent(runId)}/videos/${encodeURIComponent(videoId)}/review/${target}`}
+                own={own}
+                judgeValue={judgeValue}
+                videoId={videoId}
+                onSaved={() => setOpen(null)}
+                onCancel={() => setOpen(null)}
+              />
+            )}
+            <JudgmentHistory targetType={target} judgments={mine} />
+          </section>
+        );
+      })}
+    </div>
+  );
+}
