@@ -97,7 +97,9 @@ export default async function ComparePage({
                 <tr key={row.model ?? ""} data-testid="compare-row" data-model={modelName(row.model)}>
                   <th className="align-top text-left text-sm font-medium" scope="row">
                     {modelName(row.model)}
-                    <span className="block text-xs font-normal text-slate-500">{row.count} samples</span>
+                    <span className="block text-xs font-normal text-slate-500">
+                      {row.count} sample{row.count === 1 ? "" : "s"}
+                    </span>
                   </th>
                   {row.cells.map((cell, i) => (
                     <td key={i} className="align-top">
