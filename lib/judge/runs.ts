@@ -144,7 +144,7 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     orderBy: { run: { createdAt: "desc" } },
     include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
   });
-  if (!runVideo) return { videoId, run: null, summary: null, steps: [] };
+  if (!runVideo) return { videoId, run: null, summary: null, steps: [], blind: false };
   const steps = await prisma.stepResult.findMany({
     where: { runId: runVideo.runId, videoId },
     orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }],
