@@ -175,6 +175,19 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     expect(numbersAndKeys(scores).numbers.filter((n) => DISTINCTIVE.includes(n))).toEqual([]);
     expect(await (await page.request.get(`/api/v1/videos/${thirdVideo}/reviews`)).json()).toMatchObject({ blind: true, judgments: [] });
 
+    // The run page blanks the open item's video for this reviewer (in another tab of the same session).
+    const runTab = await page.context().newPage();
+    await runTab.goto(`/projects/${projectId}/runs/${run.id}`);
+    const rows = runTab.getByTestId("run-video");
+    await expect(rows).toHaveCount(3);
+    const thirdName = (await prisma.video.findUniqueOrThrow({ where: { id: thirdVideo } })).fileName;
+    const blindRow = rows.filter({ hasText: thirdName });
+    await expect(blindRow.getByTestId("run-video-blind")).toBeVisible();
+    await expect(blindRow).not.toContainText(String(JUDGE_OVERALL));
+    await expect(rows.filter({ hasNot: runTab.getByTestId("run-video-blind") })).toHaveCount(2);
+    await expect(rows.filter({ hasNot: runTab.getByTestId("run-video-blind") }).first()).toContainText(String(JUDGE_OVERALL));
+    await runTab.close();
+
     // A viewer may not submit.
     const viewerKey = await cli("create-api-key", "--email", viewerEmail);
     const refused = await request.post(`/api/v1/queues/${queueId}/items/${third}/submit`, {

@@ -91,7 +91,10 @@ function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) 
   const focused = data.targets[focus];
   const itemUrl = (id: string) => `/projects/${projectId}/queues/${queueId}/items/${id}`;
 
-  const setValue = useCallback((key: string, value: number) => setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value } })), []);
+  const setValue = useCallback((key: string, value: number) => {
+    setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value } }));
+    setMessage((m) => (m?.tone === "error" ? null : m));
+  }, []);
 
   const goNext = useCallback(async () => {
     if (data.nav.nextItemId) return router.push(itemUrl(data.nav.nextItemId));
