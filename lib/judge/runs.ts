@@ -5,6 +5,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { createRunSchema } from "./endpoints.validation";
 import type { PipelineDefinition } from "./engine/pipeline";
+import { redactVideoScoresFor } from "../queues/blind";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
@@ -143,13 +144,14 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     orderBy: { run: { createdAt: "desc" } },
     include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
   });
-  if (!runVideo) return { videoId, run: null, summary: null, steps: [] };
+  if (!runVideo) return { videoId, run: null, summary: null, steps: [], blind: false };
   const steps = await prisma.stepResult.findMany({
     where: { runId: runVideo.runId, videoId },
     orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }],
     include: { scores: { select: { id: true, category: true, value: true }, orderBy: { category: "asc" } } },
   });
-  return {
+  // Blind review queues: the judge's values stay hidden from a reviewer who has not submitted yet.
+  return redactVideoScoresFor(prisma, actor.userId, videoId, {
     videoId,
     run: runVideo.run,
     frameSetId: runVideo.frameSetId,
@@ -167,7 +169,7 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
       attempts: s.attempts,
       scores: s.scores,
     })),
-  };
+  });
 }
 
 /** Owners set a project's default settings for a pipeline's new runs (validated by the pipeline). */

@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
+import { redactVideoReviewsFor } from "../queues/blind";
 import { disagreesWithJudge } from "./disagreement";
 import type { ReviewInput } from "./reviews.validation";
 
@@ -136,7 +137,8 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
   });
   const reviewers = await prisma.user.findMany({ where: { id: { in: [...new Set(judgments.map((j) => j.reviewerId))] } }, select: { id: true, email: true, name: true } });
   const scores = await prisma.score.findMany({ where: { id: { in: judgments.flatMap((j) => (j.scoreId ? [j.scoreId] : [])) } }, select: { id: true, value: true, category: true, stepId: true, scopeIndex: true } });
-  return {
+  // Blind review queues: only the reviewer's own judgments, without the judge's, until they submit.
+  return redactVideoReviewsFor(prisma, actor.userId, videoId, {
     videoId,
     judgments: judgments.map((j) => ({
       id: j.id,
@@ -152,5 +154,5 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
       updatedAt: j.updatedAt,
       history: j.history.map((h) => ({ version: h.version, at: h.at, by: h.reviewerId, before: h.before, after: h.after })),
     })),
-  };
+  });
 }

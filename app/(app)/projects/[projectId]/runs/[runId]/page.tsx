@@ -4,6 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { RunProgress } from "@/components/judge/run-progress";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
+import { blindVideoIdsFor } from "@/lib/queues/blind";
 
 interface VideoSummary {
   S?: number | null;
@@ -18,7 +19,7 @@ const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "
 
 export default async function RunPage({ params }: { params: Promise<{ projectId: string; runId: string }> }) {
   const { projectId, runId } = await params;
-  const { role } = await requirePageProjectAccess(projectId);
+  const { actor, role } = await requirePageProjectAccess(projectId);
   const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
   if (!run) notFound();
   const videos = await prisma.runVideo.findMany({
@@ -27,6 +28,8 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
     orderBy: { video: { relativePath: "asc" } },
     take: 1000,
   });
+  // Videos this user reviews in a blind queue and has not submitted: no judge values for them.
+  const blind = await blindVideoIdsFor(prisma, actor.userId, videos.map((rv) => rv.videoId));
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -55,7 +58,8 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
         </thead>
         <tbody className="divide-y divide-slate-100">
           {videos.map((rv) => {
-            const s = (rv.summary ?? {}) as VideoSummary;
+            const hidden = blind.has(rv.videoId);
+            const s = (hidden ? {} : (rv.summary ?? {})) as VideoSummary;
             return (
               <tr key={rv.videoId} data-testid="run-video">
                 <td className="max-w-xs truncate px-3 py-2" title={rv.video.prompt ?? ""}>
@@ -63,7 +67,10 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
                     {rv.video.fileName}
                   </Link>
                 </td>
-                <td>{rv.status}</td>
+                <td>
+                  {rv.status}
+                  {hidden && <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">blind</span>}
+                </td>
                 <td>{fmt(s.I)}</td>
                 <td>{fmt(s.S)}</td>
                 <td>{fmt(s.D)}</td>
@@ -73,9 +80,11 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
                   {s.complete === false && <span className="ml-1 text-xs text-amber-700">(incomplete)</span>}
                 </td>
                 <td>
-                  <Link href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`} className="text-xs text-indigo-700 underline">
-                    calls
-                  </Link>
+                  {!hidden && (
+                    <Link href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`} className="text-xs text-indigo-700 underline">
+                      calls
+                    </Link>
+                  )}
                 </td>
               </tr>
             );

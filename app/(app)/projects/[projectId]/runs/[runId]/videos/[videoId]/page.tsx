@@ -2,13 +2,17 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { prisma } from "@/lib/db/prisma";
+import { isBlindFor } from "@/lib/queues/blind";
 
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
 export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
   const { projectId, runId, videoId } = await params;
-  await requirePageProjectAccess(projectId);
+  const { actor } = await requirePageProjectAccess(projectId);
   const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, simulated: true } });
   if (!run) notFound();
+  if (await isBlindFor(prisma, actor.userId, videoId)) {
+    return <p className="text-sm text-slate-600">You are reviewing this video in a blind queue: the judge&apos;s calls are hidden until you submit your review.</p>;
+  }
   const steps = await prisma.stepResult.findMany({
     where: { runId, videoId },
     orderBy: [{ startedAt: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }],

@@ -1,0 +1,76 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { Card } from "@/components/empty-state";
+import { QueueProgress } from "@/components/queues/queue-progress";
+import { StartReviewing } from "@/components/queues/start-reviewing";
+import { roleCan } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { NotFoundError } from "@/lib/errors";
+import { getQueue } from "@/lib/queues/queues";
+import { filterToSearchParams } from "@/lib/videos/video-filter";
+
+export default async function QueuePage({ params }: { params: Promise<{ projectId: string; queueId: string }> }) {
+  const { projectId, queueId } = await params;
+  const { actor, role } = await requirePageProjectAccess(projectId);
+  const queue = await getQueue(prisma, actor, queueId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  });
+  if (queue.projectId !== projectId) notFound();
+  const run = await prisma.judgeRun.findUnique({ where: { id: queue.runId }, select: { id: true, createdAt: true, pipeline: true } });
+  const { sort, dir, ...filter } = queue.filter;
+  const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight" data-testid="queue-name">
+          {queue.name}
+        </h1>
+        {queue.blind && <span className="rounded bg-slate-800 px-2 py-0.5 text-xs text-white">blind: reviewers see the judge&apos;s values only after submitting</span>}
+        <Link href={`/projects/${projectId}/queues`} className="ml-auto text-sm text-indigo-700 underline">
+          all queues
+        </Link>
+      </div>
+      <Card title="Progress">
+        <QueueProgress progress={queue.progress} reviewersPerItem={queue.reviewersPerItem} perReviewer />
+      </Card>
+      {roleCan(role, "scores.review") ? (
+        <Card title="Your part">
+          <p className="mb-3 text-sm" data-testid="my-queue-count">
+            You have submitted {queue.mine.done} item{queue.mine.done === 1 ? "" : "s"}
+            {queue.mine.claimed ? ` and have ${queue.mine.claimed} in progress` : ""}.
+          </p>
+          <StartReviewing projectId={projectId} queueId={queue.id} />
+        </Card>
+      ) : (
+        <p className="text-sm text-slate-500">Your role ({role}) can follow this queue but not review in it.</p>
+      )}
+      <Card title="About this queue">
+        <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
+          <dt className="text-slate-500">Reviewing</dt>
+          <dd>{queue.scope === "verdict" ? "the hallucination verdict (and optionally the overall score)" : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}</dd>
+          <dt className="text-slate-500">Reviewers per item</dt>
+          <dd>{queue.reviewersPerItem}</dd>
+          <dt className="text-slate-500">Judge run</dt>
+          <dd>
+            {run ? (
+              <Link href={`/projects/${projectId}/runs/${run.id}`} className="text-indigo-700 underline">
+                {run.pipeline} · {run.createdAt.toLocaleString()}
+              </Link>
+            ) : (
+              "—"
+            )}
+          </dd>
+          <dt className="text-slate-500">Videos chosen by</dt>
+          <dd>
+            {filterText.length ? filterText.join(" · ") : "no filter"} {sort ? `· sorted by ${sort} ${dir ?? ""}` : ""}{" "}
+            <Link href={`/projects/${projectId}/videos?${filterToSearchParams(queue.filter).toString()}`} className="text-indigo-700 underline">
+              see them in the video list
+            </Link>
+          </dd>
+        </dl>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { EmptyState } from "@/components/empty-state";
+import { ProjectPageHeader } from "@/components/project-page-header";
+import { NewQueueForm } from "@/components/queues/new-queue-form";
+import { prisma } from "@/lib/db/prisma";
+import { SCORE_CATEGORIES, VIDEO_SORTS, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
+
+/** Owners make a queue from the video list's filter (carried in the query string). */
+export default async function NewQueuePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { projectId } = await params;
+  await requirePageProjectAccess(projectId, "queues.manage");
+  const raw = searchParamsObject(await searchParams);
+  const parsed = videoFilterSchema.safeParse(raw);
+  const filter = parsed.success ? parsed.data : {};
+  const sort = VIDEO_SORTS.find((s) => s === raw.sort) ?? "path";
+  const dir = raw.dir === "desc" ? "desc" : "asc";
+  const runs = await prisma.judgeRun.findMany({ where: { projectId }, orderBy: { createdAt: "desc" }, take: 50, select: { id: true, pipeline: true, createdAt: true, status: true } });
+  return (
+    <div className="flex flex-col gap-5">
+      <ProjectPageHeader projectId={projectId} title="New review queue" />
+      {!parsed.success && (
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-800">
+          The filter in the link was not valid ({parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}); starting from no filter.
+        </p>
+      )}
+      {runs.length === 0 ? (
+        <EmptyState title="No judge run yet">A queue reviews a judge run&apos;s results: run a judge first.</EmptyState>
+      ) : (
+        <NewQueueForm
+          projectId={projectId}
+          filter={filter}
+          sort={sort}
+          dir={dir}
+          runs={runs.map((r) => ({ id: r.id, label: `${r.pipeline} · ${r.createdAt.toLocaleString()} · ${r.status}` }))}
+          categories={[...SCORE_CATEGORIES]}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import Link from "next/link";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { buttonClass } from "@/components/action-form";
+import { EmptyState } from "@/components/empty-state";
+import { ProjectPageHeader } from "@/components/project-page-header";
+import { QueueProgress } from "@/components/queues/queue-progress";
+import { roleCan } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { listQueues } from "@/lib/queues/queues";
+
+export default async function QueuesPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  const { actor, role } = await requirePageProjectAccess(projectId);
+  const queues = await listQueues(prisma, actor, projectId);
+  const canManage = roleCan(role, "queues.manage");
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex items-center justify-between gap-3">
+        <ProjectPageHeader projectId={projectId} title="Review queues" />
+        {canManage && (
+          <Link href={`/projects/${projectId}/queues/new`} className={buttonClass()}>
+            New queue
+          </Link>
+        )}
+      </div>
+      {queues.length === 0 ? (
+        <EmptyState title="No review queues yet">
+          {canManage ? "Filter the video list, then make a queue of the matching videos (or press New queue)." : "An owner creates review queues; they will show here."}
+        </EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-3" data-testid="queue-list">
+          {queues.map((queue) => (
+            <li key={queue.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="queue">
+              <div className="mb-2 flex flex-wrap items-baseline gap-3">
+                <Link href={`/projects/${projectId}/queues/${queue.id}`} className="font-medium text-indigo-700 underline">
+                  {queue.name}
+                </Link>
+                <span className="text-xs text-slate-500">
+                  {queue.scope === "verdict" ? "verdicts" : `scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`} · {queue.reviewersPerItem} reviewer
+                  {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
+                </span>
+                {queue.blind && <span className="rounded bg-slate-800 px-1.5 py-0.5 text-xs text-white">blind</span>}
+              </div>
+              <QueueProgress progress={queue.progress} reviewersPerItem={queue.reviewersPerItem} perReviewer />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { prisma } from "@/lib/db/prisma";
+import { makeUser } from "@/lib/testing/fixtures";
+import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { POST as createRoute, GET as listRoute } from "../projects/[projectId]/queues/route";
+import { GET as previewRoute } from "../projects/[projectId]/queues/preview/route";
+import { GET as queueRoute } from "./[queueId]/route";
+import { POST as nextRoute } from "./[queueId]/next/route";
+import { GET as itemRoute } from "./[queueId]/items/[itemId]/route";
+import { POST as submitRoute } from "./[queueId]/items/[itemId]/submit/route";
+
+function request(path: string, key: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${key}`);
+  if (init.body) headers.set("content-type", "application/json");
+  return new Request(`http://localhost:3000${path}`, { ...init, headers });
+}
+const ctx = <P,>(params: P) => ({ params: Promise.resolve(params) });
+
+let projectId: string;
+let keys: { owner: string; reviewer: string; viewer: string; stranger: string };
+
+beforeAll(async () => {
+  const [owner, reviewer, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
+  const { projectId: id, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Queue API" });
+  projectId = id;
+  await prisma.projectMember.createMany({ data: [{ projectId, userId: reviewer.userId, role: "reviewer" }, { projectId, userId: viewer.userId, role: "viewer" }] });
+  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
+  for (const videoId of videoIds) {
+    const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
+    await prisma.runVideo.create({ data: { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { overall: 42.5, hallucination: true }, overall: 42.5, verdict: true } });
+  }
+  keys = {
+    owner: (await createApiKey(prisma, owner.userId, "t")).key,
+    reviewer: (await createApiKey(prisma, reviewer.userId, "t")).key,
+    viewer: (await createApiKey(prisma, viewer.userId, "t")).key,
+    stranger: (await createApiKey(prisma, stranger.userId, "t")).key,
+  };
+});
+
+describe("/api/v1 review queues", () => {
+  it("creates a blind queue, hands out an item without the judge's values, and takes a submission", async () => {
+    const body = JSON.stringify({ name: "Blind verdicts", filter: { prompt: "ramp" }, scope: "verdict", blind: true });
+    expect((await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.viewer, { method: "POST", body }), ctx({ projectId }))).status).toBe(403);
+    expect((await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.stranger, { method: "POST", body }), ctx({ projectId }))).status).toBe(404);
+    const bad = await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "x", scope: "everything" }) }), ctx({ projectId }));
+    expect(bad.status).toBe(400);
+    const preview = await previewRoute(request(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&verdict=yes`, keys.owner), ctx({ projectId }));
+    expect(await preview.json()).toMatchObject({ count: 2 });
+
+    const created = await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body }), ctx({ projectId }));
+    expect(created.status).toBe(201);
+    const { id: queueId, itemCount } = (await created.json()) as { id: string; itemCount: number };
+    expect(itemCount).toBe(2);
+    const list = (await (await listRoute(request(`/api/v1/projects/${projectId}/queues`, keys.viewer), ctx({ projectId }))).json()) as { queues: { id: string }[] };
+    expect(list.queues.map((q) => q.id)).toContain(queueId);
+
+    expect((await nextRoute(request(`/api/v1/queues/${queueId}/next`, keys.viewer, { method: "POST" }), ctx({ queueId }))).status).toBe(403);
+    const { itemId } = (await (await nextRoute(request(`/api/v1/queues/${queueId}/next`, keys.reviewer, { method: "POST" }), ctx({ queueId }))).json()) as { itemId: string };
+    expect(itemId).toEqual(expect.any(String));
+
+    const item = await itemRoute(request(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), ctx({ queueId, itemId }));
+    const text = await item.text();
+    expect(item.status).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ blind: true, item: { id: itemId } });
+    expect(text).not.toContain("42.5");
+    expect(text).not.toContain('"judge');
+
+    const submit = (key: string, judgments: unknown) =>
+      submitRoute(request(`/api/v1/queues/${queueId}/items/${itemId}/submit`, key, { method: "POST", body: JSON.stringify({ judgments }) }), ctx({ queueId, itemId }));
+    expect((await submit(keys.viewer, [{ target: "verdict", value: 1 }])).status).toBe(403);
+    const missing = await submit(keys.reviewer, []);
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/missing: Hallucination verdict/);
+    const ok = await submit(keys.reviewer, [{ target: "verdict", value: 0, note: "looks physical" }]);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ status: "done", counted: true });
+
+    const after = (await (await itemRoute(request(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), ctx({ queueId, itemId }))).json()) as { blind: boolean; judgeSummary: { overall: number } };
+    expect(after).toMatchObject({ blind: false, judgeSummary: { overall: 42.5 } });
+    const queue = (await (await queueRoute(request(`/api/v1/queues/${queueId}`, keys.viewer), ctx({ queueId }))).json()) as { progress: { complete: number; reviewers: { done: number }[] } };
+    expect(queue.progress).toMatchObject({ complete: 1, reviewers: [{ done: 1 }] });
+    expect((await queueRoute(request(`/api/v1/queues/${queueId}`, keys.stranger), ctx({ queueId }))).status).toBe(404);
+  });
+});

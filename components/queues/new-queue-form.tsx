@@ -1,0 +1,136 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClass } from "@/components/action-form";
+import { apiFetch, postJson } from "@/components/import/api-client";
+
+type Filter = Record<string, string | number | undefined>;
+
+/** The new-queue form: the filter from the video list, the run, scope, reviewers per item, blind; shows the match count first. */
+export function NewQueueForm({
+  projectId,
+  filter,
+  sort,
+  dir,
+  runs,
+  categories,
+}: {
+  projectId: string;
+  filter: Filter;
+  sort: string;
+  dir: string;
+  runs: { id: string; label: string }[];
+  categories: string[];
+}) {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
+  const [scope, setScope] = useState<"verdict" | "scores">("verdict");
+  const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
+  const [reviewersPerItem, setReviewersPerItem] = useState(1);
+  const [blind, setBlind] = useState(true);
+  const filterEntries = Object.entries(filter).filter(([key, value]) => key !== "runId" && value !== undefined && value !== "");
+  const previewParams = new URLSearchParams(filterEntries.map(([k, v]) => [k, String(v)]));
+  previewParams.set("runId", runId);
+  const preview = useQuery({
+    queryKey: ["queue-preview", projectId, previewParams.toString()],
+    queryFn: () => apiFetch<{ runId: string; count: number }>(`/api/v1/projects/${projectId}/queues/preview?${previewParams.toString()}`),
+  });
+  const create = useMutation({
+    mutationFn: () =>
+      postJson<{ id: string }>(`/api/v1/projects/${projectId}/queues`, {
+        name,
+        runId,
+        filter: Object.fromEntries(filterEntries),
+        sort,
+        dir,
+        scope,
+        categories: scope === "scores" ? chosen : [],
+        reviewersPerItem,
+        blind,
+      }),
+    onSuccess: ({ id }) => router.push(`/projects/${projectId}/queues/${id}`),
+  });
+
+  return (
+    <form
+      className="flex max-w-2xl flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 text-sm shadow-sm"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate();
+      }}
+    >
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Name</span>
+        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} className="rounded-md border border-slate-300 px-2 py-1.5" placeholder="e.g. Mechanics, judge said yes" />
+      </label>
+      <div className="flex flex-col gap-1">
+        <span className="font-medium">Videos</span>
+        <p className="text-slate-600" data-testid="queue-filter">
+          {filterEntries.length ? filterEntries.map(([k, v]) => `${k}=${v}`).join(" · ") : "every video of the run"}
+          {sort !== "path" || dir !== "asc" ? ` · in the list's order (${sort} ${dir})` : ""}{" "}
+          <a href={`/projects/${projectId}/videos?${previewParams.toString()}`} className="text-indigo-700 underline">
+            change the filter in the video list
+          </a>
+        </p>
+        <p data-testid="queue-match-count" className="font-medium">
+          {preview.isPending ? "Counting…" : preview.error ? <span className="text-red-700">{preview.error.message}</span> : `${preview.data.count} video${preview.data.count === 1 ? "" : "s"} match`}
+        </p>
+      </div>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Judge run</span>
+        <select value={runId} onChange={(e) => setRunId(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5">
+          {runs.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset className="flex flex-col gap-1">
+        <legend className="font-medium">Reviewers judge</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the hallucination verdict (yes/no) per video
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores (0–10) per key frame / cluster
+        </label>
+      </fieldset>
+      {scope === "scores" && (
+        <fieldset className="flex flex-col gap-1">
+          <legend className="font-medium">Categories (none chosen: all)</legend>
+          <div className="flex flex-wrap gap-x-3 gap-y-1">
+            {categories.map((c) => (
+              <label key={c} className="flex items-center gap-1 font-mono text-xs">
+                <input type="checkbox" checked={chosen.includes(c)} onChange={(e) => setChosen((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))} />
+                {c}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <label className="flex w-48 flex-col gap-1">
+        <span className="font-medium">Reviewers per item</span>
+        <input type="number" min={1} max={10} value={reviewersPerItem} onChange={(e) => setReviewersPerItem(Number(e.target.value))} className="rounded-md border border-slate-300 px-2 py-1.5" />
+      </label>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
+        <span>
+          <span className="font-medium">Blind</span>: reviewers see the judge&apos;s (and others&apos;) values only after submitting their own
+        </span>
+      </label>
+      <div className="flex items-center gap-3">
+        <button type="submit" disabled={create.isPending || preview.data?.count === 0} className={buttonClass()}>
+          {create.isPending ? "Creating…" : "Create queue"}
+        </button>
+        {create.error && (
+          <p role="alert" className="text-red-700" data-testid="form-error">
+            {create.error.message}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}

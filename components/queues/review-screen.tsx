@@ -1,0 +1,353 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
+import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
+import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
+
+interface TargetView {
+  key: string;
+  kind: "verdict" | "overall" | "score";
+  label: string;
+  required: boolean;
+  min: number;
+  max: number;
+  category: string | null;
+  frameIndexes: number[];
+  mine: { value: number; note: string | null; reason: string | null; version: number } | null;
+  /** Absent while the queue hides the judge's values from this reviewer. */
+  judge?: number | null;
+}
+interface ItemView {
+  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores"; blind: boolean; reviewersPerItem: number; itemCount: number };
+  item: { id: string; position: number };
+  assignment: { status: "claimed" | "done" };
+  blind: boolean;
+  video: { id: string; fileName: string; prompt: string | null; url: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[] };
+  judgeSummary?: { S: number | null; D: number | null; I: number | null; overall: number | null; hallucination: boolean | null; complete: boolean | null } | null;
+  targets: TargetView[];
+  nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
+  progress: { items: number; complete: number; mine: { done: number } };
+}
+interface Draft {
+  value: number | null;
+  note: string;
+}
+
+export const SHORTCUTS: [string, string][] = [
+  ["j / ↓", "next target"],
+  ["k / ↑", "previous target"],
+  ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms)`],
+  ["y / n", "verdict: yes (hallucination) / no (also 1 / 0)"],
+  ["a", "accept the judge's value for the focused target"],
+  ["A", "accept all the judge's values"],
+  ["m", "write a note on the focused target (Esc leaves it)"],
+  ["Enter", "submit and go to the next item"],
+  ["] / →", "next item"],
+  ["[ / ←", "previous item (your own)"],
+  ["Space", "play / pause the video"],
+  ["?", "show / hide this help"],
+];
+
+const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(2));
+const show = (target: TargetView, value: number | null | undefined) =>
+  value === null || value === undefined ? "—" : target.kind === "verdict" ? (value === 1 ? "yes" : "no") : fmt(value);
+
+function isTypingField(element: EventTarget | null): boolean {
+  if (!(element instanceof HTMLElement)) return false;
+  return element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName);
+}
+
+/** The keyboard-first review screen for one of the reviewer's queue items. */
+export function ReviewScreen({ projectId, queueId, itemId }: { projectId: string; queueId: string; itemId: string }) {
+  const item = useQuery({
+    queryKey: ["queue-item", queueId, itemId],
+    queryFn: () => apiFetch<ItemView>(`/api/v1/queues/${queueId}/items/${itemId}`),
+    staleTime: 0,
+    // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
+    refetchOnWindowFocus: false,
+  });
+  if (item.isPending) return <p className="text-sm text-slate-500">Loading the item…</p>;
+  if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
+  return <ItemReview key={`${itemId}:${item.dataUpdatedAt}`} projectId={projectId} data={item.data} />;
+}
+
+function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const queueId = data.queue.id;
+  const [focus, setFocus] = useState(0);
+  const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
+    Object.fromEntries(data.targets.map((t) => [t.key, { value: t.mine?.value ?? null, note: t.mine?.note ?? "" }])),
+  );
+  const [help, setHelp] = useState(false);
+  const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const typed = useRef<TypedNumber | null>(null);
+  const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
+  const screen = useRef<HTMLDivElement>(null);
+  const focused = data.targets[focus];
+  const itemUrl = (id: string) => `/projects/${projectId}/queues/${queueId}/items/${id}`;
+
+  const setValue = useCallback((key: string, value: number) => {
+    setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value } }));
+    setMessage((m) => (m?.tone === "error" ? null : m));
+  }, []);
+
+  const goNext = useCallback(async () => {
+    if (data.nav.nextItemId) return router.push(itemUrl(data.nav.nextItemId));
+    if (data.assignment.status !== "done") return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
+    const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
+    if (itemId && itemId !== data.item.id) router.push(itemUrl(itemId));
+    else setMessage({ text: "Nothing is left for you in this queue. Thank you!", tone: "info" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [data, queueId, router]);
+
+  const submit = useCallback(async () => {
+    if (busy) return;
+    setBusy(true);
+    setMessage({ text: "Submitting…", tone: "info" });
+    try {
+      const judgments = data.targets
+        .filter((t) => drafts[t.key]!.value !== null)
+        .map((t) => ({ target: t.key, value: drafts[t.key]!.value!, note: drafts[t.key]!.note.trim() || null, expectedVersion: t.mine?.version }));
+      await postJson(`/api/v1/queues/${queueId}/items/${data.item.id}/submit`, { judgments });
+      await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId] });
+      setMessage({ text: "Submitted.", tone: "info" });
+      if (data.nav.nextItemId) router.push(itemUrl(data.nav.nextItemId));
+      else {
+        const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
+        if (itemId) router.push(itemUrl(itemId));
+        else setMessage({ text: "Submitted. Nothing is left for you in this queue. Thank you!", tone: "info" });
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, data.item.id] });
+      setMessage({ text: error instanceof Error ? error.message : "Could not submit.", tone: "error" });
+    } finally {
+      setBusy(false);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [busy, data, drafts, queueId, queryClient, router]);
+
+  const accept = useCallback(
+    (targets: TargetView[]) => {
+      if (data.blind) return setMessage({ text: "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.", tone: "error" });
+      const withJudge = targets.filter((t) => t.judge !== null && t.judge !== undefined);
+      if (withJudge.length === 0) return setMessage({ text: "The judge gave no value here.", tone: "error" });
+      setDrafts((d) => ({ ...d, ...Object.fromEntries(withJudge.map((t) => [t.key, { ...d[t.key]!, value: t.judge! }])) }));
+      setMessage({ text: withJudge.length === 1 ? `Accepted the judge's value for ${withJudge[0]!.label}.` : `Accepted ${withJudge.length} judge values.`, tone: "info" });
+    },
+    [data.blind],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (isTypingField(event.target)) {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          (event.target as HTMLElement).blur();
+          screen.current?.focus();
+        }
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const key = event.key;
+      const handled = () => event.preventDefault();
+      if (key === "?") return handled(), setHelp((h) => !h);
+      if (key === "Escape" && help) return handled(), setHelp(false);
+      if (key === "j" || key === "ArrowDown") return handled(), setFocus((f) => Math.min(f + 1, data.targets.length - 1));
+      if (key === "k" || key === "ArrowUp") return handled(), setFocus((f) => Math.max(f - 1, 0));
+      if (key === "]" || key === "ArrowRight") return handled(), void goNext();
+      if (key === "[" || key === "ArrowLeft") {
+        handled();
+        if (data.nav.previousItemId) router.push(itemUrl(data.nav.previousItemId));
+        else setMessage({ text: "This is your first item in this queue.", tone: "info" });
+        return;
+      }
+      if (key === "Enter") return handled(), void submit();
+      if (key === " ") {
+        const player = document.querySelector<HTMLVideoElement>('[data-testid="player"]');
+        if (player) {
+          handled();
+          if (player.paused) void player.play().catch(() => {});
+          else player.pause();
+        }
+        return;
+      }
+      if (key === "A") return handled(), accept(data.targets);
+      if (!focused) return;
+      if (key === "a") return handled(), accept([focused]);
+      if (key === "m") {
+        handled();
+        // The note field is always rendered for the focused target.
+        noteRefs.current.get(focused.key)?.focus();
+        return;
+      }
+      const verdict = data.targets.find((t) => t.kind === "verdict");
+      if ((key === "y" || key === "n") && verdict) {
+        handled();
+        setValue(verdict.key, key === "y" ? 1 : 0);
+        setFocus(data.targets.indexOf(verdict));
+        return;
+      }
+      if (/^[0-9]$/.test(key)) {
+        handled();
+        const next = typeDigit(typed.current, focused.key, Number(key), event.timeStamp || performance.now(), focused);
+        if (!next) return setMessage({ text: `${focused.label} takes ${focused.min}–${focused.max}.`, tone: "error" });
+        typed.current = next;
+        setValue(focused.key, next.value);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [data, focused, help, goNext, submit, accept, router, setValue]);
+
+  useEffect(() => {
+    document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [focus]);
+
+  const answered = data.targets.filter((t) => drafts[t.key]!.value !== null).length;
+  const percent = data.progress.items ? Math.round((100 * data.progress.complete) / data.progress.items) : 0;
+  const frameByIndex = new Map(data.video.frames.map((f) => [f.index, f]));
+
+  return (
+    <div ref={screen} tabIndex={-1} className="flex flex-col gap-4 outline-none" data-testid="review-screen" data-item-id={data.item.id}>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-xl font-semibold tracking-tight">{data.queue.name}</h1>
+        {data.queue.blind && (
+          <span className="rounded bg-slate-800 px-2 py-0.5 text-xs text-white" data-testid="blind-badge">
+            {data.blind ? "blind: judge values hidden until you submit" : "blind queue · submitted: judge values shown"}
+          </span>
+        )}
+        <span className="text-sm text-slate-500" data-testid="item-position">
+          your item {data.nav.index + 1} of {data.nav.count} · {data.assignment.status === "done" ? "submitted" : "not submitted yet"}
+        </span>
+        <a href={`/projects/${projectId}/queues/${queueId}`} className="ml-auto text-sm text-indigo-700 underline">
+          queue overview
+        </a>
+      </div>
+      <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="queue-progress">
+        <div className="h-2 w-48 overflow-hidden rounded bg-slate-200" aria-hidden>
+          <div className="h-full bg-emerald-500" style={{ width: `${percent}%` }} />
+        </div>
+        <span>
+          {data.progress.complete} of {data.progress.items} items complete ({data.queue.reviewersPerItem} reviewer{data.queue.reviewersPerItem === 1 ? "" : "s"} each)
+        </span>
+        <span className="font-medium" data-testid="my-count">
+          you: {data.progress.mine.done} submitted
+        </span>
+      </div>
+
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_26rem]">
+        <div className="flex min-w-0 flex-col gap-3">
+          <p className="text-sm" data-testid="review-prompt">
+            <span className="text-slate-500">Prompt: </span>
+            {data.video.prompt ?? "—"} <span className="text-xs text-slate-400">({data.video.fileName})</span>
+          </p>
+          <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} />
+        </div>
+
+        <div className="flex flex-col gap-2">
+          {data.judgeSummary && (
+            <p className="rounded bg-slate-50 p-2 text-xs text-slate-600" data-testid="judge-summary">
+              Judge: I {fmt(data.judgeSummary.I)} · S {fmt(data.judgeSummary.S)} · D {fmt(data.judgeSummary.D)} · overall {fmt(data.judgeSummary.overall)} · hallucination{" "}
+              {data.judgeSummary.hallucination === null ? "—" : data.judgeSummary.hallucination ? "yes" : "no"}
+            </p>
+          )}
+          <p className="text-xs text-slate-500">
+            {answered} of {data.targets.length} judged · j/k to move, digits to score, Enter to submit, ? for help
+          </p>
+          <ol className="flex max-h-[60vh] flex-col gap-1 overflow-y-auto" data-testid="targets">
+            {data.targets.map((target, index) => {
+              const draft = drafts[target.key]!;
+              const isFocused = index === focus;
+              return (
+                <li
+                  key={target.key}
+                  data-testid="target"
+                  data-target-index={index}
+                  data-focused={isFocused}
+                  className={`rounded-md border p-2 text-sm ${isFocused ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-400" : "border-slate-200 bg-white"}`}
+                >
+                  <div className="flex items-center gap-3">
+                    <span className="min-w-0 flex-1 truncate">
+                      {target.label}
+                      {target.required && draft.value === null && <span className="ml-1 text-xs text-amber-700">needed</span>}
+                    </span>
+                    <span className="text-xs text-slate-500">you</span>
+                    <span className="w-10 text-right font-mono text-base font-semibold text-indigo-900" data-testid="my-value">
+                      {show(target, draft.value)}
+                    </span>
+                    <span className="text-xs text-slate-500">judge</span>
+                    {"judge" in target ? (
+                      <span className="w-10 text-right font-mono text-slate-700" data-testid="judge-value">
+                        {show(target, target.judge)}
+                      </span>
+                    ) : (
+                      <span className="w-10 text-right text-xs text-slate-400" data-testid="judge-hidden" title="Blind queue: shown once you submit">
+                        hidden
+                      </span>
+                    )}
+                  </div>
+                  {isFocused && target.frameIndexes.length > 0 && (
+                    <div className="mt-1 flex gap-1" data-testid="target-frames">
+                      {target.frameIndexes.map((i) => {
+                        const frame = frameByIndex.get(i);
+                        // eslint-disable-next-line @next/next/no-img-element
+                        return frame ? <img key={frame.id} src={frame.url} alt={`frame at ${frame.timestampS.toFixed(2)} s`} className="h-14 rounded" /> : null;
+                      })}
+                    </div>
+                  )}
+                  {(isFocused || draft.note) && (
+                    <label className="mt-1 flex flex-col gap-0.5 text-xs text-slate-500">
+                      <span>Note{isFocused ? " (m to write, Esc to leave)" : ""}</span>
+                      <textarea
+                        ref={(el) => {
+                          if (el) noteRefs.current.set(target.key, el);
+                          else noteRefs.current.delete(target.key);
+                        }}
+                        rows={isFocused ? 2 : 1}
+                        value={draft.note}
+                        onChange={(e) => setDrafts((d) => ({ ...d, [target.key]: { ...d[target.key]!, note: e.target.value } }))}
+                        onFocus={() => setFocus(index)}
+                        className="rounded border border-slate-300 px-2 py-1 text-sm text-slate-800"
+                        data-testid="note-input"
+                        maxLength={5000}
+                      />
+                    </label>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+          <button type="button" onClick={() => void submit()} disabled={busy} className="self-start rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+            Submit (Enter)
+          </button>
+          <p role="status" aria-live="polite" data-testid="status-message" className={`min-h-5 text-sm ${message?.tone === "error" ? "text-red-700" : "text-slate-600"}`}>
+            {message?.text}
+          </p>
+        </div>
+      </div>
+
+      <section aria-label="Keyboard shortcuts" className="rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="shortcut-help">
+        {help ? (
+          <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1">
+            {SHORTCUTS.map(([keys, what]) => (
+              <div key={keys} className="contents">
+                <dt className="font-mono font-semibold text-slate-800">{keys}</dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          <p>
+            {SHORTCUTS.map(([keys, what]) => `${keys} ${what.split(" (")[0]}`).join(" · ")} — press <kbd className="font-mono font-semibold">?</kbd> for details.
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

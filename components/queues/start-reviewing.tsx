@@ -1,0 +1,59 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { buttonClass } from "@/components/action-form";
+import { postJson } from "@/components/import/api-client";
+
+/** "Start reviewing": claims (or resumes) the caller's next item and opens it. Enter or s from the keyboard. */
+export function StartReviewing({ projectId, queueId }: { projectId: string; queueId: string }) {
+  const router = useRouter();
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const start = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
+      if (itemId) router.push(`/projects/${projectId}/queues/${queueId}/items/${itemId}`);
+      else setMessage("Nothing is left for you in this queue.");
+    } catch (error) {
+      setMessage(error instanceof Error ? error.message : "Could not start.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const startRef = useRef(start);
+  startRef.current = start;
+  useEffect(() => {
+    button.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+      if (event.key === "s" && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        void startRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex items-center gap-3">
+        <button ref={button} type="button" onClick={() => void start()} disabled={busy} className={buttonClass()} data-testid="start-reviewing">
+          Start reviewing
+        </button>
+        <span className="text-xs text-slate-500">
+          or press <kbd className="font-mono">s</kbd> (<kbd className="font-mono">Enter</kbd> on the focused button)
+        </span>
+      </div>
+      {message && (
+        <p role="status" className="text-sm text-slate-600" data-testid="start-message">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}

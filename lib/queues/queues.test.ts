@@ -1,0 +1,314 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { videoScores } from "../judge/runs";
+import { createProject } from "../projects/projects";
+import { reviewScore, videoReviews } from "../reviews/reviews";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { blindVideoIdsFor } from "./blind";
+import { createQueue, getQueue, getQueueItem, getQueueProgress, listQueues, nextItem, previewQueue, submitItem } from "./queues";
+
+let owner: Actor;
+let viewer: Actor;
+let stranger: Actor;
+let projectId: string;
+let videoIds: string[];
+let runId: string;
+/** Distinctive judge values, so a leak shows up in any serialized response. */
+const JUDGE_S1 = 7.25;
+const JUDGE_S2 = 3.75;
+const JUDGE_OVERALL = 61.5;
+
+async function reviewer(): Promise<Actor> {
+  const user = await makeUser();
+  await prisma.projectMember.create({ data: { projectId, userId: user.userId, role: "reviewer" } });
+  return user;
+}
+
+/** A finished run over the first `count` videos: s1 and s2 on two key frames, I, a summary, a verdict. */
+async function seedRun(ids: string[], verdicts: boolean[]) {
+  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: `e-${Date.now()}`, baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
+  for (const [v, videoId] of ids.entries()) {
+    const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
+    for (const k of [0, 1]) {
+      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: k, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } } } });
+      await prisma.score.createMany({
+        data: [
+          { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: k, category: "s1", value: JUDGE_S1 },
+          { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: k, category: "s2", value: JUDGE_S2 },
+        ],
+      });
+    }
+    await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_kg", scopeIndex: 0, status: "done", templateId: "t", output: { objects: ["ball"] } } });
+    const overall = JUDGE_OVERALL + v;
+    await prisma.runVideo.create({
+      data: { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall, hallucination: verdicts[v], complete: true }, overall, scoreS: JUDGE_S1, verdict: verdicts[v] },
+    });
+  }
+  return run.id;
+}
+
+beforeAll(async () => {
+  [owner, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 5, keyFrames: 2, name: "Queues" }));
+  await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
+  // Video 4 is not in the run; videos 0 and 2 have the verdict "yes".
+  runId = await seedRun(videoIds.slice(0, 4), [true, false, true, false]);
+});
+
+const verdictQueue = (extra: Partial<Parameters<typeof createQueue>[3]> = {}) => createQueue(prisma, owner, projectId, { name: "Verdicts", filter: {}, scope: "verdict", ...extra });
+
+describe("creating a queue from a video filter", () => {
+  it("holds the matching videos of the run, in list order, and only those", async () => {
+    const all = await verdictQueue();
+    expect(all.runId).toBe(runId);
+    const items = await prisma.reviewQueueItem.findMany({ where: { queueId: all.id }, orderBy: { position: "asc" } });
+    expect(items.map((i) => i.videoId)).toEqual(videoIds.slice(0, 4));
+    expect(all.itemCount).toBe(4);
+
+    const yes = await verdictQueue({ filter: { verdict: "yes" } });
+    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: yes.id }, orderBy: { position: "asc" } })).map((i) => i.videoId)).toEqual([videoIds[0], videoIds[2]]);
+
+    const byOverall = await verdictQueue({ sort: "overall", dir: "desc" });
+    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: byOverall.id }, orderBy: { position: "asc" } })).map((i) => i.videoId)).toEqual(videoIds.slice(0, 4).reverse());
+
+    expect(await previewQueue(prisma, owner, projectId, { filter: { verdict: "no" } })).toEqual({ runId, count: 2 });
+  });
+
+  it("refuses an empty match, a project without runs, and bad input with a 400", async () => {
+    const empty = await verdictQueue({ filter: { prompt: "no such prompt anywhere" } }).catch((e: unknown) => e);
+    expect(empty).toBeInstanceOf(ValidationError);
+    expect((empty as ValidationError).message).toMatch(/queue would be empty/);
+    const bare = await createProject(prisma, owner, { name: "No runs" });
+    await expect(createQueue(prisma, owner, bare.id, { name: "x", filter: {}, scope: "verdict" })).rejects.toThrow(/no judge run yet/);
+    await expect(verdictQueue({ runId: "missing-run" })).rejects.toThrow(/No such judge run/);
+    await expect(verdictQueue({ reviewersPerItem: 11 })).rejects.toThrow(/At most 10/);
+    await expect(verdictQueue({ name: "  " })).rejects.toThrow(/name/);
+  });
+
+  it("is for owners: a reviewer or viewer gets Forbidden, a non-member NotFound", async () => {
+    const someReviewer = await reviewer();
+    await expect(createQueue(prisma, someReviewer, projectId, { name: "x", filter: {}, scope: "verdict" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createQueue(prisma, viewer, projectId, { name: "x", filter: {}, scope: "verdict" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createQueue(prisma, stranger, projectId, { name: "x", filter: {}, scope: "verdict" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(listQueues(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await listQueues(prisma, viewer, projectId)).length).toBeGreaterThan(0);
+  });
+
+  it("with scope scores, reviews each judge score of the chosen categories with its key frame", async () => {
+    const queue = await createQueue(prisma, owner, projectId, { name: "s1 only", filter: { verdict: "yes" }, scope: "scores", categories: ["s1"] });
+    const r = await reviewer();
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    const payload = await getQueueItem(prisma, r, queue.id, itemId!);
+    expect(payload.video.id).toBe(videoIds[0]);
+    expect(payload.targets.map((t) => [t.label, t.judge])).toEqual([
+      ["s1 · key frame 1", JUDGE_S1],
+      ["s1 · key frame 2", JUDGE_S1],
+    ]);
+    // Key frame 2 of the fixture is frame 4 (frames 3 and 5 are its cluster).
+    expect(payload.targets[1]!.frameIndexes).toEqual([4]);
+    expect(payload.video.frames).toHaveLength(6);
+  });
+});
+
+describe("handing out items", () => {
+  it("gives each item to N reviewers, and never to a third once two completed it", async () => {
+    const queue = await verdictQueue({ reviewersPerItem: 2 });
+    const [a, b, c] = [await reviewer(), await reviewer(), await reviewer()];
+    const first = await nextItem(prisma, a, queue.id);
+    expect(await nextItem(prisma, a, queue.id)).toEqual(first); // their own open claim again
+    const second = await nextItem(prisma, b, queue.id);
+    expect(second).toEqual(first);
+    const third = await nextItem(prisma, c, queue.id);
+    expect(third.itemId).not.toBe(first.itemId);
+    await submitItem(prisma, a, queue.id, first.itemId!, { judgments: [{ target: "verdict", value: 1 }] });
+    await submitItem(prisma, b, queue.id, first.itemId!, { judgments: [{ target: "verdict", value: 0 }] });
+    await submitItem(prisma, c, queue.id, third.itemId!, { judgments: [{ target: "verdict", value: 0 }] });
+    const seen = new Set<string>();
+    for (;;) {
+      const { itemId } = await nextItem(prisma, c, queue.id);
+      if (!itemId) break;
+      expect(itemId).not.toBe(first.itemId);
+      seen.add(itemId);
+      await submitItem(prisma, c, queue.id, itemId, { judgments: [{ target: "verdict", value: 1 }] });
+    }
+    expect(seen.size).toBe(2); // 4 items: one completed by a and b, three by c
+    const progress = await getQueueProgress(prisma, viewer, queue.id);
+    expect(progress.items).toBe(4);
+    expect(progress.complete).toBe(1);
+    expect(progress.reviewers.find((r) => r.reviewerId === c.userId)).toMatchObject({ email: c.email, done: 3, claimed: 0 });
+    expect(progress.reviewers.find((r) => r.reviewerId === a.userId)).toMatchObject({ done: 1, claimed: 0 });
+  });
+
+  it("never gives one item of an N=1 queue to two reviewers calling at once", async () => {
+    const queue = await verdictQueue({ filter: { verdict: "yes" } }); // 2 items
+    const reviewers = await Promise.all([1, 2, 3, 4, 5].map(() => reviewer()));
+    const results = await Promise.all(reviewers.map((r) => nextItem(prisma, r, queue.id)));
+    const claimed = results.map((r) => r.itemId).filter((id): id is string => id !== null);
+    expect(claimed).toHaveLength(2);
+    expect(new Set(claimed).size).toBe(2);
+    expect(await prisma.reviewQueueAssignment.count({ where: { queueId: queue.id } })).toBe(2);
+  });
+
+  it("lets a claim older than 30 minutes be taken by someone else", async () => {
+    const queue = await verdictQueue({ filter: { verdict: "yes", overallMax: JUDGE_OVERALL } }); // 1 item
+    const [a, b] = [await reviewer(), await reviewer()];
+    const { itemId } = await nextItem(prisma, a, queue.id);
+    expect(itemId).not.toBeNull();
+    expect(await nextItem(prisma, b, queue.id)).toEqual({ itemId: null });
+    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: itemId!, reviewerId: a.userId } }, data: { claimedAt: new Date(Date.now() - 31 * 60_000) } });
+    expect(await nextItem(prisma, b, queue.id)).toEqual({ itemId });
+    // a's stale claim has no room any more: it is let go, and nothing is left for a.
+    expect(await nextItem(prisma, a, queue.id)).toEqual({ itemId: null });
+    expect(await prisma.reviewQueueAssignment.count({ where: { itemId: itemId!, reviewerId: a.userId } })).toBe(0);
+  });
+
+  it("refuses viewers and hides the queue from non-members", async () => {
+    const queue = await verdictQueue();
+    await expect(nextItem(prisma, viewer, queue.id)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(nextItem(prisma, stranger, queue.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getQueue(prisma, stranger, queue.id)).rejects.toBeInstanceOf(NotFoundError);
+    const item = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId: queue.id } });
+    await expect(submitItem(prisma, viewer, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(submitItem(prisma, stranger, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getQueueItem(prisma, viewer, queue.id, item.id)).rejects.toBeInstanceOf(ForbiddenError);
+    // A reviewer who was not given the item can neither read nor submit it.
+    const r = await reviewer();
+    await expect(getQueueItem(prisma, r, queue.id, item.id)).rejects.toThrow(/not assigned to you/);
+    await expect(submitItem(prisma, r, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] })).rejects.toBeInstanceOf(NotFoundError);
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: { in: [viewer.userId, stranger.userId, r.userId] } } })).toBe(0);
+  });
+});
+
+describe("submitting an item", () => {
+  it("counts a reviewer once however often they submit, and keeps edits in the history", async () => {
+    const queue = await verdictQueue({ reviewersPerItem: 3 });
+    const r = await reviewer();
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    const first = await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, note: "melting hand" }] });
+    expect(first.counted).toBe(true);
+    // The same submission again (a double Enter) saves and counts nothing.
+    expect((await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, note: "melting hand" }] })).counted).toBe(false);
+    // Two racing identical submissions.
+    await Promise.all([1, 2].map(() => submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, note: "melting hand" }] })));
+    // An edit of the submitted item, at the version the reviewer saw.
+    const payload = await getQueueItem(prisma, r, queue.id, itemId!);
+    const verdict = payload.targets.find((t) => t.key === "verdict")!;
+    expect(verdict.mine).toMatchObject({ value: 1, version: 1, note: "melting hand" });
+    await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 0, expectedVersion: 1 }, { target: "overall", value: 80 }] });
+    // A stale edit is a conflict, as everywhere.
+    await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, expectedVersion: 1 }] })).rejects.toMatchObject({ status: 409 });
+
+    expect((await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).doneCount).toBe(1);
+    const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: r.userId, targetType: "verdict" }, include: { history: true } });
+    expect([judgment.value, judgment.version, judgment.history.length]).toEqual([0, 2, 2]);
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId, targetType: "overall" } })).toBe(1);
+  });
+
+  it("refuses a submission with missing, unknown or out-of-range targets, naming them", async () => {
+    const queue = await createQueue(prisma, owner, projectId, { name: "scores", filter: { verdict: "no" }, scope: "scores", categories: ["s1", "s2"] });
+    const r = await reviewer();
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    const { targets } = await getQueueItem(prisma, r, queue.id, itemId!);
+    expect(targets).toHaveLength(4);
+    const partial = targets.slice(0, 2).map((t) => ({ target: t.key, value: 2 }));
+    const missing = await submitItem(prisma, r, queue.id, itemId!, { judgments: partial }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ValidationError);
+    expect((missing as Error).message).toBe("Judge every target before submitting; missing: s1 · key frame 2, s2 · key frame 2.");
+    await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: [...partial, { target: "verdict", value: 1 }] })).rejects.toThrow(/"verdict" is not something to judge/);
+    await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 11 })) })).rejects.toThrow(/between 0 and 10/);
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId } })).toBe(0);
+    expect((await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { itemId: itemId!, reviewerId: r.userId } })).status).toBe("claimed");
+
+    await submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 4 })) });
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId, targetType: "score" } })).toBe(4);
+  });
+
+  it("moves through the reviewer's own items, in the order they took them", async () => {
+    const queue = await verdictQueue();
+    const r = await reviewer();
+    const taken: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { itemId } = await nextItem(prisma, r, queue.id);
+      taken.push(itemId!);
+      await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 0 }] });
+    }
+    const middle = await getQueueItem(prisma, r, queue.id, taken[1]!);
+    expect(middle.nav).toMatchObject({ index: 1, count: 3, previousItemId: taken[0], nextItemId: taken[2] });
+    expect(middle.progress).toMatchObject({ items: 4, mine: { done: 3 } });
+    const mine = await getQueue(prisma, r, queue.id);
+    expect(mine.mine).toEqual({ done: 3, claimed: 0 });
+  });
+});
+
+describe("blind queues", () => {
+  it("hide the judge's and other reviewers' values from a reviewer until they submit, in every response", async () => {
+    const queue = await verdictQueue({ name: "Blind", blind: true, filter: { verdict: "no" } });
+    const [r, other] = [await reviewer(), await reviewer()];
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    const videoId = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
+    const score = await prisma.score.findFirstOrThrow({ where: { runId, videoId } });
+    await reviewScore(prisma, other, score.id, { value: 9.5, note: "the other reviewer's note" });
+    expect([...(await blindVideoIdsFor(prisma, r.userId))]).toEqual([videoId]);
+
+    // Every number, string and key anywhere in the response, as the browser would receive it.
+    const leaks = (payload: unknown) => {
+      const found: unknown[] = [];
+      const walk = (value: unknown, key?: string) => {
+        if (key !== undefined) found.push(`key:${key}`);
+        if (Array.isArray(value)) value.forEach((v) => walk(v));
+        else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, k);
+        else found.push(value);
+      };
+      walk(JSON.parse(JSON.stringify(payload)));
+      return [JUDGE_S1, JUDGE_S2, JUDGE_OVERALL + 1, 9.5, "the other reviewer's note", "key:judge", "key:judgeSummary"].filter((needle) => found.includes(needle));
+    };
+    const item = await getQueueItem(prisma, r, queue.id, itemId!);
+    expect(item.blind).toBe(true);
+    expect(leaks(item)).toEqual([]);
+    expect(item.targets.map((t) => t.key)).toEqual(["verdict", "overall"]);
+
+    const scores = await videoScores(prisma, r, videoId);
+    expect(scores).toMatchObject({ blind: true, summary: null });
+    expect(leaks(scores)).toEqual([]);
+    // Knowledge graphs carry no judge values and stay visible.
+    expect(scores.steps.find((s) => s.stepId === "static_kg")!.output).toEqual({ objects: ["ball"] });
+    const reviews = await videoReviews(prisma, r, videoId);
+    expect(reviews).toMatchObject({ blind: true, judgments: [] });
+
+    // Everyone else still sees everything.
+    const forOwner = await videoScores(prisma, owner, videoId);
+    expect(forOwner.blind).toBe(false);
+    expect(leaks(forOwner)).toEqual(expect.arrayContaining([JUDGE_S1, JUDGE_OVERALL + 1]));
+    expect((await videoReviews(prisma, owner, videoId)).judgments.map((j) => j.reviewer.id)).toContain(other.userId);
+
+    await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1 }] });
+    const after = await getQueueItem(prisma, r, queue.id, itemId!);
+    expect(after.blind).toBe(false);
+    expect(after.judgeSummary).toMatchObject({ overall: JUDGE_OVERALL + 1, hallucination: false });
+    expect(after.targets.map((t) => [t.key, t.judge])).toEqual([
+      ["verdict", 0],
+      ["overall", JUDGE_OVERALL + 1],
+    ]);
+    const scoresAfter = await videoScores(prisma, r, videoId);
+    expect(scoresAfter.blind).toBe(false);
+    expect(scoresAfter.steps.flatMap((s) => s.scores.map((x) => x.value))).toContain(JUDGE_S1);
+    const reviewsAfter = await videoReviews(prisma, r, videoId);
+    expect(reviewsAfter.blind).toBe(false);
+    expect(reviewsAfter.judgments.filter((j) => [r.userId, other.userId].includes(j.reviewer.id)).map((j) => j.value).sort()).toEqual([1, 9.5]);
+    expect(reviewsAfter.judgments.find((j) => j.reviewer.id === other.userId)!.judge).toMatchObject({ value: score.value });
+  });
+
+  it("do not hide anything in a queue that is not blind", async () => {
+    const queue = await verdictQueue({ name: "Open", filter: { verdict: "yes" } });
+    const r = await reviewer();
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    const item = await getQueueItem(prisma, r, queue.id, itemId!);
+    expect(item.blind).toBe(false);
+    expect(item.targets.find((t) => t.key === "verdict")!.judge).toBe(1);
+    expect((await videoScores(prisma, r, item.video.id)).blind).toBe(false);
+  });
+});

@@ -1,0 +1,455 @@
+import { Prisma, type PrismaClient, type ReviewQueue } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess, type ProjectAction } from "../authz/permissions";
+import { NotFoundError, ValidationError } from "../errors";
+import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
+import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
+import { blindVideoIdsFor } from "./blind";
+import {
+  createQueueSchema,
+  previewQueueSchema,
+  submitItemSchema,
+  type CreateQueueInput,
+  type PreviewQueueInput,
+  type QueueScope,
+  type SubmitItemInput,
+} from "./queues.validation";
+
+/** A claim nobody submitted within this many minutes no longer holds the item's place. */
+export const CLAIM_TTL_MINUTES = 30;
+
+const liveSince = Prisma.sql`now() - make_interval(mins => ${CLAIM_TTL_MINUTES})`;
+
+async function queueForActor(prisma: PrismaClient, actor: Actor, queueId: string, action: ProjectAction): Promise<ReviewQueue> {
+  const queue = await prisma.reviewQueue.findUnique({ where: { id: queueId } });
+  if (!queue) throw new NotFoundError("No such queue.");
+  try {
+    await requireProjectAccess(prisma, actor, queue.projectId, action);
+  } catch (error) {
+    throw error instanceof NotFoundError ? new NotFoundError("No such queue.") : error;
+  }
+  return queue;
+}
+
+async function queueRun(prisma: PrismaClient, projectId: string, runId: string | undefined) {
+  let run;
+  try {
+    run = await resolveFilterRun(prisma, projectId, runId);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new ValidationError("No such judge run in this project.");
+    throw error;
+  }
+  if (!run) throw new ValidationError("This project has no judge run yet: run a judge, then create a review queue from its results.");
+  return run;
+}
+
+/** The videos a queue with this filter would hold, in list order; only videos in the run. */
+async function queueVideoIds(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, input: { filter: CreateQueueInput["filter"]; sort?: string; dir?: string }) {
+  const parsed = createQueueSchema.pick({ filter: true, sort: true, dir: true }).parse(input);
+  const filter = { ...parsed.filter, runId };
+  const ids = await matchingVideoIds(prisma, filter, { projectId, runId, userId: actor.userId }, parsed.sort, parsed.dir);
+  return { filter, sort: parsed.sort, dir: parsed.dir, ids };
+}
+
+/** How many videos of the run match the filter: the "new queue" form shows it before creating. */
+export async function previewQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: PreviewQueueInput) {
+  await requireProjectAccess(prisma, actor, projectId, "queues.manage");
+  const input = previewQueueSchema.parse(raw);
+  const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
+  const { ids } = await queueVideoIds(prisma, actor, projectId, run.id, input);
+  return { runId: run.id, count: ids.length };
+}
+
+/**
+ * Owners make a queue from a video-list filter: the matching videos of the run (the named run, the
+ * filter's, else the latest), in list order. With scope "scores", only videos with a judge score in
+ * the chosen categories. No match is a 400: an empty queue helps nobody.
+ */
+export async function createQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: CreateQueueInput) {
+  await requireProjectAccess(prisma, actor, projectId, "queues.manage");
+  const input = createQueueSchema.parse(raw);
+  if (input.scope === "verdict" && input.categories.length > 0) throw new ValidationError("Categories only apply to a queue of scores.");
+  const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
+  const { filter, sort, dir, ids: matching } = await queueVideoIds(prisma, actor, projectId, run.id, input);
+  let ids = matching;
+  if (input.scope === "scores" && ids.length > 0) {
+    const scored = await prisma.score.findMany({
+      where: { runId: run.id, videoId: { in: ids }, ...(input.categories.length ? { category: { in: input.categories } } : {}) },
+      distinct: ["videoId"],
+      select: { videoId: true },
+    });
+    const withScores = new Set(scored.map((s) => s.videoId));
+    ids = ids.filter((id) => withScores.has(id));
+  }
+  if (ids.length === 0) {
+    throw new ValidationError(
+      matching.length === 0
+        ? "No video of that judge run matches this filter: the queue would be empty."
+        : "None of the matching videos has a judge score in the chosen categories: the queue would be empty.",
+    );
+  }
+  return prisma.$transaction(
+    async (tx) => {
+      const queue = await tx.reviewQueue.create({
+        data: {
+          projectId,
+          name: input.name,
+          runId: run.id,
+          scope: input.scope,
+          categories: input.categories,
+          filter: { ...filter, sort, dir } as Prisma.InputJsonValue,
+          reviewersPerItem: input.reviewersPerItem,
+          blind: input.blind,
+          itemCount: ids.length,
+          createdById: actor.userId,
+        },
+      });
+      for (let start = 0; start < ids.length; start += 5000) {
+        await tx.reviewQueueItem.createMany({ data: ids.slice(start, start + 5000).map((videoId, offset) => ({ queueId: queue.id, videoId, position: start + offset })) });
+      }
+      return queue;
+    },
+    { timeout: 60_000 },
+  );
+}
+
+interface ReviewerProgress {
+  reviewerId: string;
+  email: string;
+  name: string;
+  done: number;
+  claimed: number;
+}
+
+/** Per queue: items complete (doneCount ≥ N), and per reviewer their submitted and live claimed items. */
+async function progressOf(prisma: PrismaClient, queues: Pick<ReviewQueue, "id" | "reviewersPerItem" | "itemCount">[]) {
+  const ids = queues.map((q) => q.id);
+  if (ids.length === 0) return new Map<string, { items: number; complete: number; reviewers: ReviewerProgress[] }>();
+  const complete = await prisma.$queryRaw<{ queueId: string; complete: number }[]>`
+    SELECT i."queueId", count(*)::int AS complete
+    FROM "review_queue_item" i JOIN "review_queue" q ON q."id" = i."queueId"
+    WHERE i."queueId" IN (${Prisma.join(ids)}) AND i."doneCount" >= q."reviewersPerItem"
+    GROUP BY i."queueId"`;
+  const perReviewer = await prisma.$queryRaw<{ queueId: string; reviewerId: string; done: number; claimed: number }[]>`
+    SELECT a."queueId", a."reviewerId",
+      count(*) FILTER (WHERE a."status" = 'done')::int AS done,
+      count(*) FILTER (WHERE a."status" = 'claimed' AND a."claimedAt" > ${liveSince})::int AS claimed
+    FROM "review_queue_assignment" a
+    WHERE a."queueId" IN (${Prisma.join(ids)})
+    GROUP BY a."queueId", a."reviewerId"`;
+  const users = await prisma.user.findMany({ where: { id: { in: [...new Set(perReviewer.map((r) => r.reviewerId))] } }, select: { id: true, email: true, name: true } });
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return new Map(
+    queues.map((q) => [
+      q.id,
+      {
+        items: q.itemCount,
+        complete: complete.find((c) => c.queueId === q.id)?.complete ?? 0,
+        reviewers: perReviewer
+          .filter((r) => r.queueId === q.id && (r.done > 0 || r.claimed > 0))
+          .map((r) => ({ reviewerId: r.reviewerId, email: byId.get(r.reviewerId)?.email ?? "", name: byId.get(r.reviewerId)?.name ?? "", done: r.done, claimed: r.claimed }))
+          .sort((a, b) => b.done - a.done || a.email.localeCompare(b.email)),
+      },
+    ]),
+  );
+}
+
+function queueJson(queue: ReviewQueue) {
+  return {
+    id: queue.id,
+    projectId: queue.projectId,
+    name: queue.name,
+    runId: queue.runId,
+    scope: queue.scope as QueueScope,
+    categories: queue.categories,
+    filter: queue.filter as Record<string, string | number>,
+    reviewersPerItem: queue.reviewersPerItem,
+    blind: queue.blind,
+    itemCount: queue.itemCount,
+    createdById: queue.createdById,
+    createdAt: queue.createdAt,
+    archivedAt: queue.archivedAt,
+  };
+}
+
+/** A project's queues (newest first) with their progress. */
+export async function listQueues(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const queues = await prisma.reviewQueue.findMany({ where: { projectId, archivedAt: null }, orderBy: { createdAt: "desc" } });
+  const progress = await progressOf(prisma, queues);
+  return queues.map((q) => ({ ...queueJson(q), progress: progress.get(q.id)! }));
+}
+
+/** Items, items complete (doneCount ≥ N), and per reviewer their done and claimed counts with emails. */
+export async function getQueueProgress(prisma: PrismaClient, actor: Actor, queueId: string) {
+  const queue = await queueForActor(prisma, actor, queueId, "project.view");
+  return (await progressOf(prisma, [queue])).get(queue.id)!;
+}
+
+/** One queue with its progress and the caller's own counts. */
+export async function getQueue(prisma: PrismaClient, actor: Actor, queueId: string) {
+  const queue = await queueForActor(prisma, actor, queueId, "project.view");
+  const progress = (await progressOf(prisma, [queue])).get(queue.id)!;
+  const mine = progress.reviewers.find((r) => r.reviewerId === actor.userId);
+  return { ...queueJson(queue), progress, mine: { done: mine?.done ?? 0, claimed: mine?.claimed ?? 0 } };
+}
+
+/**
+ * The caller's next item. Under a per-queue advisory lock, in one transaction: their own open claim
+ * if they hold one (a stale one only while the item still has room), else a claim on the first item
+ * by (doneCount, position) that they have not had and whose doneCount plus others' live claims is
+ * below reviewersPerItem. Claims older than CLAIM_TTL_MINUTES no longer hold a place. Null when
+ * nothing is left for them.
+ */
+export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: string): Promise<{ itemId: string | null }> {
+  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  if (queue.archivedAt) throw new ValidationError("This queue is archived.");
+  const me = actor.userId;
+  const n = queue.reviewersPerItem;
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`review_queue:${queue.id}`}, 0))`;
+      const own = await tx.$queryRaw<{ itemId: string; live: boolean; room: boolean }[]>`
+        SELECT a."itemId", a."claimedAt" > ${liveSince} AS live,
+          i."doneCount" + (SELECT count(*) FROM "review_queue_assignment" o
+                           WHERE o."itemId" = a."itemId" AND o."reviewerId" <> ${me} AND o."status" = 'claimed' AND o."claimedAt" > ${liveSince}) < ${n} AS room
+        FROM "review_queue_assignment" a JOIN "review_queue_item" i ON i."id" = a."itemId"
+        WHERE a."queueId" = ${queue.id} AND a."reviewerId" = ${me} AND a."status" = 'claimed'
+        ORDER BY a."claimedAt" ASC, a."itemId" ASC`;
+      for (const claim of own) {
+        if (claim.live) return { itemId: claim.itemId };
+        if (claim.room) {
+          await tx.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } }, data: { claimedAt: new Date() } });
+          return { itemId: claim.itemId };
+        }
+        // The item filled up while this claim was stale: let it go.
+        await tx.reviewQueueAssignment.delete({ where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } } });
+      }
+      const [candidate] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT i."id" FROM "review_queue_item" i
+        WHERE i."queueId" = ${queue.id}
+          AND i."doneCount" < ${n}
+          AND NOT EXISTS (SELECT 1 FROM "review_queue_assignment" a WHERE a."itemId" = i."id" AND a."reviewerId" = ${me})
+          AND i."doneCount" + (SELECT count(*) FROM "review_queue_assignment" a
+                               WHERE a."itemId" = i."id" AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}) < ${n}
+        ORDER BY i."doneCount" ASC, i."position" ASC
+        LIMIT 1`;
+      if (!candidate) return { itemId: null };
+      await tx.reviewQueueAssignment.create({ data: { itemId: candidate.id, queueId: queue.id, reviewerId: me } });
+      return { itemId: candidate.id };
+    },
+    { maxWait: 10_000, timeout: 20_000 },
+  );
+}
+
+export type TargetKind = "verdict" | "overall" | "score";
+
+interface Target {
+  key: string;
+  kind: TargetKind;
+  label: string;
+  required: boolean;
+  min: number;
+  max: number;
+  category: string | null;
+  stepId: string | null;
+  scopeIndex: number | null;
+  judgeValue: number | null;
+}
+
+const STEP_ORDER: Record<string, number> = { inconsistency: 0, static_hallucination: 1, dynamic_hallucination: 2 };
+const categoryNumber = (category: string) => Number(category.replace(/\D/g, "")) || 0;
+
+/** What a reviewer judges for one item: the verdict (and optionally overall), or each chosen judge score. */
+async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string): Promise<Target[]> {
+  if (queue.scope === "verdict") {
+    const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { verdict: true, overall: true } });
+    return [
+      { key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, stepId: null, scopeIndex: null, judgeValue: runVideo?.verdict == null ? null : Number(runVideo.verdict) },
+      { key: "overall", kind: "overall", label: "Overall score (optional)", required: false, min: 0, max: 100, category: null, stepId: null, scopeIndex: null, judgeValue: runVideo?.overall ?? null },
+    ];
+  }
+  const scores = await prisma.score.findMany({
+    where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
+    select: { id: true, stepId: true, scopeIndex: true, category: true, value: true },
+  });
+  scores.sort((a, b) => (STEP_ORDER[a.stepId] ?? 9) - (STEP_ORDER[b.stepId] ?? 9) || a.scopeIndex - b.scopeIndex || categoryNumber(a.category) - categoryNumber(b.category));
+  return scores.map((s) => ({
+    key: s.id,
+    kind: "score" as const,
+    label:
+      s.stepId === "static_hallucination"
+        ? `${s.category} · key frame ${s.scopeIndex + 1}`
+        : s.stepId === "dynamic_hallucination"
+          ? `${s.category} · cluster ${s.scopeIndex + 1}`
+          : s.category === "inconsistency"
+            ? "prompt inconsistency (I)"
+            : `${s.category}`,
+    required: true,
+    min: 0,
+    max: 10,
+    category: s.category,
+    stepId: s.stepId,
+    scopeIndex: s.scopeIndex,
+    judgeValue: s.value,
+  }));
+}
+
+const targetKeyOf = (queue: ReviewQueue, videoId: string, target: Target) => (target.kind === "score" ? `score:${target.key}` : `${target.kind}:${queue.runId}:${videoId}`);
+
+async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
+  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  const item = await prisma.reviewQueueItem.findFirst({ where: { id: itemId, queueId } });
+  if (!item) throw new NotFoundError("No such item in this queue.");
+  const assignment = await prisma.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } } });
+  if (!assignment) throw new NotFoundError("This item is not assigned to you: ask the queue for your next item.");
+  return { queue, item, assignment };
+}
+
+/**
+ * The reviewer's view of one of their items: the video and its frames, the targets with their own
+ * current judgments (and versions), and the judge's values only when the queue is not blind or
+ * they have submitted the item (more exactly: unless they hold an unsubmitted claim on this video
+ * in a blind queue). Previous/next move through their own assignments in the order they took them.
+ */
+export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
+  const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
+  const blind = (await blindVideoIdsFor(prisma, actor.userId, [item.videoId])).has(item.videoId);
+  const video = await prisma.video.findUniqueOrThrow({ where: { id: item.videoId } });
+  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } });
+  const frameSet = runVideo
+    ? await prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, include: { frames: { orderBy: { index: "asc" } } } })
+    : await prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } });
+  const frames = frameSet?.frames ?? [];
+  const keyFrames = frames.filter((f) => f.isKeyFrame);
+  const targets = await itemTargets(prisma, queue, item.videoId);
+  const own = await prisma.humanJudgment.findMany({
+    where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => targetKeyOf(queue, item.videoId, t)) } },
+    select: { targetKey: true, value: true, note: true, reason: true, version: true, updatedAt: true },
+  });
+  const mine = new Map(own.map((j) => [j.targetKey, j]));
+  const history = await prisma.reviewQueueAssignment.findMany({
+    where: { queueId, reviewerId: actor.userId },
+    orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
+    select: { itemId: true, status: true },
+  });
+  const at = history.findIndex((h) => h.itemId === itemId);
+  const progress = (await progressOf(prisma, [queue])).get(queue.id)!;
+  const summary = (runVideo?.summary ?? null) as { S?: number | null; D?: number | null; I?: number | null; overall?: number | null; hallucination?: boolean | null; complete?: boolean } | null;
+
+  return {
+    queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
+    item: { id: item.id, position: item.position },
+    assignment: { status: assignment.status, claimedAt: assignment.claimedAt, doneAt: assignment.doneAt },
+    /** True while the judge's values are withheld from this reviewer (blind queue, not yet submitted). */
+    blind,
+    video: {
+      id: video.id,
+      fileName: video.fileName,
+      relativePath: video.relativePath,
+      prompt: video.prompt,
+      dimensions: video.dimensions,
+      model: video.model,
+      url: `/api/v1/videos/${video.id}/file`,
+      frames: frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: f.isKeyFrame, cluster: f.cluster, url: `/api/v1/frames/${f.id}/image` })),
+    },
+    ...(blind ? {} : { judgeSummary: summary ? { S: summary.S ?? null, D: summary.D ?? null, I: summary.I ?? null, overall: summary.overall ?? null, hallucination: summary.hallucination ?? null, complete: summary.complete ?? null } : null }),
+    targets: targets.map((t) => {
+      const keyFrame = t.scopeIndex !== null && t.stepId !== "inconsistency" ? keyFrames[t.scopeIndex] : undefined;
+      const judgment = mine.get(targetKeyOf(queue, item.videoId, t));
+      return {
+        key: t.key,
+        kind: t.kind,
+        label: t.label,
+        required: t.required,
+        min: t.min,
+        max: t.max,
+        category: t.category,
+        stepId: t.stepId,
+        scopeIndex: t.scopeIndex,
+        /** The frames this score is about: its key frame (static) or the key frame's cluster (dynamic). */
+        frameIndexes: keyFrame
+          ? t.stepId === "dynamic_hallucination"
+            ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
+            : [keyFrame.index]
+          : [],
+        mine: judgment ? { value: judgment.value, note: judgment.note, reason: judgment.reason, version: judgment.version, updatedAt: judgment.updatedAt } : null,
+        ...(blind ? {} : { judge: t.judgeValue }),
+      };
+    }),
+    nav: {
+      index: at,
+      count: history.length,
+      previousItemId: at > 0 ? history[at - 1]!.itemId : null,
+      nextItemId: at >= 0 && at < history.length - 1 ? history[at + 1]!.itemId : null,
+    },
+    progress: { items: progress.items, complete: progress.complete, mine: { done: history.filter((h) => h.status === "done").length } },
+  };
+}
+export type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;
+
+function checkRange(target: Target, value: number) {
+  if (target.kind === "verdict" && value !== 0 && value !== 1) throw new ValidationError("A verdict is 1 (hallucination) or 0 (none).");
+  if (value < target.min || value > target.max) throw new ValidationError(`${target.label}: the value must be between ${target.min} and ${target.max}.`);
+}
+
+/**
+ * Saves the reviewer's judgments of an item through the same functions as everywhere (history,
+ * versions, conflicts), then marks their assignment done and counts it on the item exactly once.
+ * Every required target must be judged (a 400 names the missing ones). Submitting again edits the
+ * judgments and counts nothing twice; a judgment identical to the saved one is not saved again.
+ */
+export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string, raw: SubmitItemInput) {
+  const input = submitItemSchema.parse(raw);
+  const { queue, item } = await assignedItem(prisma, actor, queueId, itemId);
+  if (queue.archivedAt) throw new ValidationError("This queue is archived.");
+  const targets = await itemTargets(prisma, queue, item.videoId);
+  const byKey = new Map(targets.map((t) => [t.key, t]));
+  const given = new Map<string, (typeof input.judgments)[number]>();
+  for (const judgment of input.judgments) {
+    const target = byKey.get(judgment.target);
+    if (!target) throw new ValidationError(`"${judgment.target}" is not something to judge in this item.`);
+    if (given.has(judgment.target)) throw new ValidationError(`"${target.label}" is judged twice in this submission.`);
+    checkRange(target, judgment.value);
+    given.set(judgment.target, judgment);
+  }
+  const missing = targets.filter((t) => t.required && !given.has(t.key));
+  if (missing.length > 0) throw new ValidationError(`Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`);
+
+  const current = new Map(
+    (
+      await prisma.humanJudgment.findMany({
+        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => targetKeyOf(queue, item.videoId, t)) } },
+        select: { targetKey: true, value: true, note: true, reason: true },
+      })
+    ).map((j) => [j.targetKey, j]),
+  );
+  for (const target of targets) {
+    const judgment = given.get(target.key);
+    if (!judgment) continue;
+    const note = judgment.note || null;
+    const reason = judgment.reason || null;
+    const saved = current.get(targetKeyOf(queue, item.videoId, target));
+    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason) continue;
+    const reviewInput = { value: judgment.value, note, reason, expectedVersion: judgment.expectedVersion };
+    try {
+      if (target.kind === "score") await reviewScore(prisma, actor, target.key, reviewInput);
+      else await reviewVideoOutcome(prisma, actor, queue.runId, item.videoId, target.kind, reviewInput);
+    } catch (error) {
+      // A double submit racing itself: the other request saved exactly this.
+      if (error instanceof ReviewConflictError && error.current.value === judgment.value && (error.current.note ?? null) === note) continue;
+      throw error;
+    }
+  }
+
+  const counted = await prisma.$transaction(async (tx) => {
+    const marked = await tx.reviewQueueAssignment.updateMany({
+      where: { itemId, reviewerId: actor.userId, status: "claimed" },
+      data: { status: "done", doneAt: new Date() },
+    });
+    if (marked.count === 0) return false;
+    await tx.reviewQueueItem.update({ where: { id: itemId }, data: { doneCount: { increment: 1 } } });
+    return true;
+  });
+  return { itemId, status: "done" as const, counted };
+}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { SCORE_CATEGORIES, VIDEO_SORTS, videoFilterSchema } from "../videos/video-filter";
+
+export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
+const runIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
+
+export const QUEUE_SCOPES = ["verdict", "scores"] as const;
+export type QueueScope = (typeof QUEUE_SCOPES)[number];
+
+/** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
+export const createQueueSchema = z.object({
+  name: z.string().trim().min(1, "Give the queue a name.").max(200, "At most 200 characters."),
+  /** The run whose judge values are reviewed; omitted: the filter's run, else the project's latest run. */
+  runId: runIdSchema.optional(),
+  filter: videoFilterSchema.default({}),
+  /** The video list's order, so items come in the order the list showed them. */
+  sort: z.enum(VIDEO_SORTS).default("path"),
+  dir: z.enum(["asc", "desc"]).default("asc"),
+  scope: z.enum(QUEUE_SCOPES),
+  /** With scope "scores": the categories to review; empty means all of them. */
+  categories: z.array(z.enum(SCORE_CATEGORIES)).max(SCORE_CATEGORIES.length).default([]),
+  reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
+  blind: z.boolean().default(false),
+});
+export type CreateQueueInput = z.input<typeof createQueueSchema>;
+
+/** How many videos a queue with this filter would hold (the "new queue" form asks before creating). */
+export const previewQueueSchema = createQueueSchema.pick({ runId: true, filter: true });
+export type PreviewQueueInput = z.input<typeof previewQueueSchema>;
+
+/** One judgment in a submission: the target is "verdict", "overall" or a judge score's id. */
+export const itemJudgmentSchema = z.object({
+  target: z.union([z.literal("verdict"), z.literal("overall"), z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown target.")]),
+  value: z.number().finite(),
+  note: z.string().trim().max(5000).nullable().optional(),
+  reason: z.string().trim().max(200).nullable().optional(),
+  expectedVersion: z.number().int().min(0).optional(),
+});
+export type ItemJudgment = z.infer<typeof itemJudgmentSchema>;
+
+export const submitItemSchema = z.object({
+  judgments: z.array(itemJudgmentSchema).max(1000),
+});
+export type SubmitItemInput = z.infer<typeof submitItemSchema>;

@@ -1,0 +1,26 @@
+/**
+ * Typing numbers on the review screen: digits typed within DIGIT_CHAIN_MS of each other build one
+ * number while it stays within the target's range, so on a 0–10 scale "1" then "0" is 10 (and "1"
+ * alone, or "1" then a pause, is 1); on 0–100, "8" "5" is 85 and "1" "0" "0" is 100. A digit that
+ * would leave the range starts a new number. Plain TS, shared by the screen and its tests.
+ */
+export const DIGIT_CHAIN_MS = 600;
+
+export interface TypedNumber {
+  /** The number typed so far. */
+  value: number;
+  /** When its last digit was typed (ms). */
+  at: number;
+  /** The target it was typed on: a new target starts a new number. */
+  target: string;
+}
+
+export function typeDigit(previous: TypedNumber | null, target: string, digit: number, now: number, range: { min: number; max: number }): TypedNumber | null {
+  if (!Number.isInteger(digit) || digit < 0 || digit > 9) return null;
+  if (previous && previous.target === target && now - previous.at <= DIGIT_CHAIN_MS && previous.value > 0) {
+    const chained = previous.value * 10 + digit;
+    if (chained <= range.max) return { value: chained, at: now, target };
+  }
+  if (digit < range.min || digit > range.max) return null;
+  return { value: digit, at: now, target };
+}
