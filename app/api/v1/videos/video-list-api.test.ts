@@ -23,7 +23,8 @@ beforeAll(async () => {
   const [owner, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   projectId = (await createProject(prisma, owner, { name: "list api" })).id;
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
-  [ownerKey, viewerKey, strangerKey] = await Promise.all([owner, viewer, stranger].map(async (user) => (await createApiKey(prisma, user.userId, "t")).key));
+  const keys = await Promise.all([owner, viewer, stranger].map(async (user) => (await createApiKey(prisma, user.userId, "t")).key));
+  [ownerKey, viewerKey, strangerKey] = [keys[0]!, keys[1]!, keys[2]!];
   for (let i = 0; i < 3; i++) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await prisma.video.create({
