@@ -26,20 +26,18 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
   const { actor, role } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
   const parsed = videoListQuerySchema.safeParse(raw);
-  const options = await browseOptions(prisma, actor, projectId);
-
-  let result: BrowseResult | null = null;
-  let problem: string[] = [];
-  if (!parsed.success) {
-    problem = parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`);
-  } else {
-    try {
-      result = await browseVideos(prisma, actor, projectId, parsed.data);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      problem = [`runId: ${error.message}`];
-    }
-  }
+  const [options, outcome] = await Promise.all([
+    browseOptions(prisma, actor, projectId),
+    parsed.success
+      ? browseVideos(prisma, actor, projectId, parsed.data).catch((error: unknown) => {
+          // A run id that is not one of this project's runs.
+          if (error instanceof NotFoundError) return { problem: [`runId: ${error.message}`] };
+          throw error;
+        })
+      : { problem: parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`) },
+  ]);
+  const result: BrowseResult | null = "problem" in outcome ? null : outcome;
+  const problem: string[] = "problem" in outcome ? outcome.problem : [];
   const query = parsed.success ? parsed.data : null;
   const sort: VideoSort = query?.sort ?? "path";
   const dir = query?.dir ?? "asc";
