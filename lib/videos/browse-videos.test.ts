@@ -146,6 +146,16 @@ describe("browseVideos", () => {
     expect((await browse({ overallMax: "50" })).total).toBe(1);
   });
 
+  it("searches prompt text case-insensitively, with other filters, sorts and pages", async () => {
+    expect(keysOf((await browse({ prompt: "ICE MELTS" })).videos)).toEqual(["b"]);
+    const s = await browse({ prompt: "T", sort: "overall", dir: "desc", pageSize: "2" });
+    expect(s.total).toBe(4); // Ice melts, Glass shatters, Water boils, Steam rises
+    expect(keysOf(s.videos)).toEqual(["b", "c"]);
+    expect(keysOf((await browse({ prompt: "t", model: "Kling", verdict: "yes" })).videos)).toEqual([]);
+    expect(keysOf((await browse({ prompt: "%" })).videos)).toEqual([]);
+    expect((await browse({ prompt: "zzz" })).total).toBe(0);
+  });
+
   it("lists the filter options: dimensions, models and runs newest first", async () => {
     const options = await browseOptions(prisma, reviewer, projectId);
     expect(options.dimensions).toEqual(["Material", "Mechanics", "Thermotics"]);

@@ -79,7 +79,7 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const run = await resolveFilterRun(prisma, projectId, query.runId);
   const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId: actor.userId };
-  const from = videoFilterFrom(ctx);
+  const from = videoFilterFrom(ctx, query);
   const where = videoFilterWhere(query, ctx);
   const offset = (query.page - 1) * query.pageSize;
   const order = videoOrderBy(query.sort, query.dir);
