@@ -35,6 +35,8 @@ const num = (value: number | null | undefined, digits = 1) => (value === null ||
 export function VideoListTable({ rows, head, nextHref, prevHref, searchInputId }: { rows: VideoListRow[]; head: ReactNode; nextHref: string | null; prevHref: string | null; searchInputId: string }) {
   const router = useRouter();
   const [cursor, setCursor] = useState(0);
+  // Set once the shortcuts listen (after hydration), for tests and for the hint's styling.
+  const [listening, setListening] = useState(false);
   const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
 
   useEffect(() => {
@@ -93,11 +95,12 @@ export function VideoListTable({ rows, head, nextHref, prevHref, searchInputId }
       }
     }
     document.addEventListener("keydown", onKeyDown);
+    setListening(true);
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [rows, cursor, nextHref, prevHref, router, searchInputId]);
 
   return (
-    <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table">
+    <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table" data-keyboard={listening ? "on" : undefined}>
       {head}
       <tbody className="divide-y divide-slate-100">
         {rows.map((video, index) => {

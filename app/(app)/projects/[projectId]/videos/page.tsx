@@ -270,7 +270,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           {result.videos.length === 0 ? (
             <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
           ) : (
-            <VideoListTable rows={rows} head={head} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
+            <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
           )}
           <nav className="flex items-center gap-3 text-sm" aria-label="Pages" data-testid="pagination">
             {page > 1 && <Link href={link({ page: undefined })}>« first</Link>}
