@@ -1,11 +1,9 @@
-import type { z } from "zod";
 import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { findVideoForActor } from "./frame-sets";
 import type { VideoDeps } from "./register-video";
-import type { listVideosQuerySchema } from "./videos.validation";
 
 type Video = Prisma.VideoGetPayload<object>;
 
@@ -38,32 +36,6 @@ export function videoJson(video: Video) {
     frameCount: video.frameCount,
     createdAt: video.createdAt,
     url: `/api/v1/videos/${video.id}/file`,
-  };
-}
-
-/** Lists a project's videos; every filter is a whitelisted field, never a raw Prisma object. */
-export async function listVideos(deps: VideoDeps, actor: Actor, projectId: string, query: z.output<typeof listVideosQuerySchema>) {
-  await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
-  const where: Prisma.VideoWhereInput = { projectId };
-  if (query.dimension) where.dimensions = { has: query.dimension };
-  if (query.model) where.model = query.model;
-  if (query.status) where.status = query.status;
-  if (query.prompt) where.prompt = { contains: query.prompt, mode: "insensitive" };
-  const [total, videos] = await Promise.all([
-    deps.prisma.video.count({ where }),
-    deps.prisma.video.findMany({
-      where,
-      orderBy: [{ relativePath: "asc" }, { id: "asc" }],
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-      include: { frameSets: { select: { id: true, keyFrameCount: true, frameCount: true }, orderBy: { createdAt: "asc" }, take: 1 } },
-    }),
-  ]);
-  return {
-    page: query.page,
-    pageSize: query.pageSize,
-    total,
-    videos: videos.map((video) => ({ ...videoJson(video), frameSetCount: video.frameSets.length, keyFrameCount: video.frameSets[0]?.keyFrameCount ?? 0 })),
   };
 }
 

@@ -26,13 +26,4 @@ export const createUploadSchema = z.object({
   metadata: videoMetadataSchema.optional(),
 });
 
-export const listVideosQuerySchema = z.object({
-  dimension: z.string().max(100).optional(),
-  model: z.string().max(200).optional(),
-  prompt: z.string().max(500).optional(),
-  status: z.enum(["pending_extraction", "ready", "failed"]).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(50),
-});
-
 export const extractionErrorSchema = z.object({ message: z.string().trim().min(1).max(2000) });

@@ -7,15 +7,19 @@ import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { StorageTooLargeError } from "@/lib/storage/object-storage";
 import { appDeps } from "@/lib/videos/app-deps";
-import { listVideos, videoJson } from "@/lib/videos/queries";
+import { browseVideos } from "@/lib/videos/browse-videos";
+import { videoJson } from "@/lib/videos/queries";
 import { registerStoredVideo } from "@/lib/videos/register-video";
-import { listVideosQuerySchema, videoMetadataSchema } from "@/lib/videos/videos.validation";
+import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
+import { videoMetadataSchema } from "@/lib/videos/videos.validation";
 
 type Params = { projectId: string };
 
+/** The video list: every filter of `videoListQuerySchema`; a malformed one is a 400 naming the field. */
 export const GET = withActor<Params>(async (request, actor, params) => {
-  const query = listVideosQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await listVideos(appDeps(), actor, projectIdSchema.parse(params.projectId), query));
+  const projectId = projectIdSchema.parse(params.projectId);
+  const query = videoListQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
+  return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query));
 });
 
 /** Registers one video: multipart `file`, optional `path` and `metadata` (JSON). Streams to storage. */

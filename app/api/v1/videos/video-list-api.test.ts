@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { prisma } from "@/lib/db/prisma";
+import { createProject } from "@/lib/projects/projects";
+import { makeUser } from "@/lib/testing/fixtures";
+import { GET as listVideos } from "../projects/[projectId]/videos/route";
+
+let projectId: string;
+let runId: string;
+let ownerKey: string;
+let viewerKey: string;
+let strangerKey: string;
+const ids: string[] = [];
+
+const ctx = <P,>(params: P) => ({ params: Promise.resolve(params) });
+async function list(key: string, query: string, project = projectId) {
+  const response = await listVideos(new Request(`http://x/api/v1/projects/${project}/videos?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx({ projectId: project }));
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+beforeAll(async () => {
+  const [owner, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  projectId = (await createProject(prisma, owner, { name: "list api" })).id;
+  await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
+  const keys = await Promise.all([owner, viewer, stranger].map(async (user) => (await createApiKey(prisma, user.userId, "t")).key));
+  [ownerKey, viewerKey, strangerKey] = [keys[0]!, keys[1]!, keys[2]!];
+  for (let i = 0; i < 3; i++) {
+    const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+    const video = await prisma.video.create({
+      data: { projectId, sha256: sha, sizeBytes: 5n, fileName: `v${i}.mp4`, relativePath: `Mechanics/v${i}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt: `Prompt ${i}`, dimensions: ["Mechanics"], model: "Sora", createdById: owner.userId },
+    });
+    ids.push(video.id);
+  }
+  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+  runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
+  for (const [i, overall] of [30, 90, 60].entries()) {
+    await prisma.runVideo.create({ data: { runId, videoId: ids[i]!, frameSetId: "fs", scoreS: 1, scoreD: 1, scoreI: 1, overall, verdict: overall < 50 } });
+  }
+});
+
+describe("GET /api/v1/projects/:id/videos", () => {
+  it("lists with the old fields plus the run, scores and review state", async () => {
+    const { status, body } = await list(viewerKey, "");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ page: 1, pageSize: 50, total: 3, run: { id: runId, pipeline: "hallucination", status: "done" } });
+    expect(body.videos[0]).toMatchObject({ id: ids[0], fileName: "v0.mp4", sizeBytes: 5, keyFrameCount: 0, thumbnailUrl: null, scores: { overall: 30, verdict: true }, review: { reviewers: 0, byMe: false, disagreement: false } });
+  });
+
+  it("filters and sorts on score columns, and pages", async () => {
+    const sorted = await list(ownerKey, "sort=overall&dir=desc&overallMin=50");
+    expect(sorted.status).toBe(200);
+    expect(sorted.body.total).toBe(2);
+    expect(sorted.body.videos.map((v: { id: string }) => v.id)).toEqual([ids[1], ids[2]]);
+    const paged = await list(ownerKey, "pageSize=1&page=2");
+    expect(paged.body).toMatchObject({ total: 3, page: 2, pageSize: 1 });
+    expect(paged.body.videos.map((v: { id: string }) => v.id)).toEqual([ids[1]]);
+  });
+
+  it("answers a malformed filter with 400 and the reason, never an unfiltered list", async () => {
+    for (const [query, field] of [["category=s99", "category"], ["overallMax=abc", "overallMax"], ["sort=storageKey", "sort"], ["verdict=maybe", "verdict"], ["pageSize=501", "pageSize"]] as const) {
+      const { status, body } = await list(ownerKey, query);
+      expect(status, query).toBe(400);
+      expect(body.error.code).toBe("invalid_request");
+      expect(body.error.message).toContain(field);
+      expect(body).not.toHaveProperty("videos");
+    }
+  });
+
+  it("gives a non-member 404, also for a run of the project", async () => {
+    expect((await list(strangerKey, "")).status).toBe(404);
+    expect((await list(strangerKey, `runId=${runId}`)).status).toBe(404);
+    expect((await list(ownerKey, "runId=not-a-run-of-this-project")).status).toBe(404);
+  });
+});

@@ -1,0 +1,165 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+
+export interface VideoListRow {
+  id: string;
+  href: string;
+  fileName: string;
+  prompt: string | null;
+  dimensions: string[];
+  model: string | null;
+  sampleIndex: number | null;
+  status: string;
+  keyFrameCount: number;
+  thumbnailUrl: string | null;
+  scores: { S: number | null; D: number | null; I: number | null; overall: number | null; verdict: boolean | null } | null;
+  review: { reviewers: number; byMe: boolean; disagreement: boolean };
+}
+
+/** Where typing happens: shortcuts stay off there. */
+function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  return target.closest("input, textarea, select, [contenteditable='true']") !== null;
+}
+
+const num = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? "" : Number(value.toFixed(digits)).toString());
+
+/**
+ * The video table with a keyboard row cursor: j/↓ and k/↑ move it, Enter or o opens the video,
+ * ] and [ go to the next and previous page, / focuses the prompt search. Nothing fires while typing.
+ */
+export function VideoListTable({ rows, head, nextHref, prevHref, searchInputId }: { rows: VideoListRow[]; head: ReactNode; nextHref: string | null; prevHref: string | null; searchInputId: string }) {
+  const router = useRouter();
+  const [cursor, setCursor] = useState(0);
+  // Set once the shortcuts listen (after hydration), for tests and for the hint's styling.
+  const [listening, setListening] = useState(false);
+  const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
+
+  useEffect(() => {
+    rowRefs.current[cursor]?.scrollIntoView?.({ block: "nearest" });
+  }, [cursor]);
+
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (isTypingTarget(event.target)) {
+        if (event.key === "Escape" && event.target instanceof HTMLElement) event.target.blur();
+        return;
+      }
+      const last = rows.length - 1;
+      switch (event.key) {
+        case "j":
+        case "ArrowDown":
+          if (last < 0) return;
+          event.preventDefault();
+          setCursor((c) => Math.min(last, c + 1));
+          return;
+        case "k":
+        case "ArrowUp":
+          if (last < 0) return;
+          event.preventDefault();
+          setCursor((c) => Math.max(0, c - 1));
+          return;
+        case "Enter":
+        case "o": {
+          // Enter on a focused link or button is theirs.
+          if (event.key === "Enter" && event.target instanceof HTMLElement && event.target.closest("a, button")) return;
+          const row = rows[cursor];
+          if (!row) return;
+          event.preventDefault();
+          router.push(row.href);
+          return;
+        }
+        case "]":
+          if (!nextHref) return;
+          event.preventDefault();
+          router.push(nextHref);
+          return;
+        case "[":
+          if (!prevHref) return;
+          event.preventDefault();
+          router.push(prevHref);
+          return;
+        case "/": {
+          const input = document.getElementById(searchInputId);
+          if (!(input instanceof HTMLInputElement)) return;
+          event.preventDefault();
+          input.focus();
+          input.select();
+          return;
+        }
+      }
+    }
+    document.addEventListener("keydown", onKeyDown);
+    setListening(true);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [rows, cursor, nextHref, prevHref, router, searchInputId]);
+
+  return (
+    <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table" data-keyboard={listening ? "on" : undefined}>
+      {head}
+      <tbody className="divide-y divide-slate-100">
+        {rows.map((video, index) => {
+          const active = index === cursor;
+          return (
+            <tr
+              key={video.id}
+              ref={(element) => {
+                rowRefs.current[index] = element;
+              }}
+              data-testid="video-row"
+              data-cursor={active ? "true" : undefined}
+              aria-selected={active}
+              onClick={() => setCursor(index)}
+              className={active ? "bg-indigo-50 outline outline-2 -outline-offset-2 outline-indigo-400" : undefined}
+            >
+              <td className="px-2 py-1">
+                {video.thumbnailUrl ? (
+                  // A frame served by the app to members only; lazy so off-screen rows cost nothing.
+                  <img src={video.thumbnailUrl} alt="" loading="lazy" decoding="async" width={64} height={36} className="h-9 w-16 rounded bg-slate-100 object-cover" data-testid="video-thumbnail" />
+                ) : (
+                  <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
+                )}
+              </td>
+              <td className="max-w-56 truncate px-2 py-1">
+                <Link href={video.href} className="text-indigo-700 underline" data-testid="video-link">
+                  {video.fileName}
+                </Link>
+              </td>
+              <td className="max-w-md truncate" title={video.prompt ?? ""} data-testid="video-prompt-cell">
+                {video.prompt}
+              </td>
+              <td>{video.dimensions.join(", ")}</td>
+              <td>{video.model}</td>
+              <td>{video.sampleIndex}</td>
+              <td>
+                <span className={video.status === "failed" ? "text-red-700" : video.status === "ready" ? "text-emerald-700" : "text-amber-700"}>{video.status.replace("_", " ")}</span>
+              </td>
+              <td className="text-right tabular-nums">{video.keyFrameCount || ""}</td>
+              <td className="text-right tabular-nums" data-testid="score-I">{num(video.scores?.I)}</td>
+              <td className="text-right tabular-nums" data-testid="score-S">{num(video.scores?.S)}</td>
+              <td className="text-right tabular-nums" data-testid="score-D">{num(video.scores?.D)}</td>
+              <td className="text-right font-medium tabular-nums" data-testid="score-overall">{num(video.scores?.overall)}</td>
+              <td data-testid="score-verdict">{video.scores?.verdict === true ? <span className="text-red-700">yes</span> : video.scores?.verdict === false ? "no" : ""}</td>
+              <td className="text-right tabular-nums" data-testid="review-count">{video.review.reviewers || ""}</td>
+              <td className="text-center" data-testid="reviewed-by-me">{video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}</td>
+              <td className="px-2 text-center" data-testid="disagreement">
+                {video.review.disagreement ? (
+                  <span className="rounded bg-amber-100 px-1 text-xs text-amber-900" title="A reviewer disagrees with the judge">
+                    disagrees
+                  </span>
+                ) : (
+                  ""
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

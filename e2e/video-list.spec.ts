@@ -1,0 +1,95 @@
+import { expect, test } from "@playwright/test";
+import { ownerWithProject, signIn } from "./helpers";
+
+// The video list: score filters, sortable columns, and moving through rows and pages with the keyboard only.
+test("filters the video list by a score range, sorts by a column and opens a video with the keyboard", async ({ page }) => {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { prisma } = await import("../lib/db/prisma");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  try {
+    const owner = await ownerWithProject("list");
+    const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 4, keyFrames: 1, name: "Listed" });
+    // A finished run: clip-0 overall 80, clip-1 35, clip-2 55; clip-3 was not judged.
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
+    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
+    for (const [i, overall] of [80, 35, 55].entries()) {
+      const S = (100 - overall) / 10;
+      await prisma.runVideo.create({ data: { runId: run.id, videoId: videoIds[i]!, frameSetId: "fs", status: "done", scoreS: S, scoreD: S, scoreI: 1, overall, verdict: overall < 60 } });
+    }
+    const base = `/projects/${projectId}/videos`;
+    const rows = page.getByTestId("video-row");
+    const names = () => rows.getByTestId("video-link").allTextContents();
+
+    await signIn(page, owner.email, owner.password);
+    await page.goto(base);
+    await expect(rows).toHaveCount(4);
+    await expect(page.getByTestId("score-run")).toContainText("Scores from run");
+    await expect(page.getByTestId("video-thumbnail")).toHaveCount(4);
+    await expect(page.getByTestId("shortcut-hint")).toContainText("j");
+    await expect(page.getByTestId("create-queue-link")).toHaveAttribute("href", `/projects/${projectId}/queues/new`);
+
+    // Overall 50–90: clip-0 and clip-2.
+    await page.getByLabel("Overall min").fill("50");
+    await page.getByLabel("Overall max").fill("90");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/overallMin=50/);
+    await expect(rows).toHaveCount(2);
+    await expect(page.getByTestId("video-total")).toHaveText("2 matching");
+    expect(await names()).toEqual(["clip-0.mp4", "clip-2.mp4"]);
+    await expect(page.getByTestId("create-queue-link")).toHaveAttribute("href", /\/queues\/new\?.*overallMin=50.*overallMax=90|\/queues\/new\?.*overallMax=90.*overallMin=50/);
+
+    // Sorting keeps the filter: ascending, then descending.
+    await page.getByTestId("sort-overall").click();
+    await expect(page.getByTestId("sort-overall")).toHaveText("Overall ▲");
+    expect(await names()).toEqual(["clip-2.mp4", "clip-0.mp4"]);
+    await expect(page.getByTestId("score-overall").first()).toHaveText("55");
+    await page.getByTestId("sort-overall").click();
+    await expect(page.getByTestId("sort-overall")).toHaveText("Overall ▼");
+    expect(await names()).toEqual(["clip-0.mp4", "clip-2.mp4"]);
+    await expect(page).toHaveURL(/overallMax=90/);
+
+    // The keyboard: j/k move the cursor, typing in the search box is not a shortcut, Enter opens.
+    await expect(page.getByTestId("video-table")).toHaveAttribute("data-keyboard", "on");
+    await expect(rows.nth(0)).toHaveAttribute("data-cursor", "true");
+    await page.keyboard.press("j");
+    await expect(rows.nth(1)).toHaveAttribute("data-cursor", "true");
+    await page.keyboard.press("k");
+    await expect(rows.nth(0)).toHaveAttribute("data-cursor", "true");
+    await page.keyboard.press("ArrowDown");
+    await expect(rows.nth(1)).toHaveAttribute("data-cursor", "true");
+    await page.keyboard.press("/");
+    await expect(page.getByLabel("Prompt contains")).toBeFocused();
+    await page.keyboard.type("jk");
+    await expect(page.getByLabel("Prompt contains")).toHaveValue("jk");
+    await expect(rows.nth(1)).toHaveAttribute("data-cursor", "true");
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`${base}/${videoIds[2]}`);
+    await expect(page.getByTestId("video-title")).toHaveText("clip-2.mp4");
+
+    // Pages with ] and [, the filter kept.
+    await page.goto(`${base}?pageSize=3`);
+    await expect(page.getByTestId("video-table")).toHaveAttribute("data-keyboard", "on");
+    await expect(page.getByTestId("page-info")).toHaveText("page 1 of 2");
+    await page.keyboard.press("]");
+    await expect(page.getByTestId("page-info")).toHaveText("page 2 of 2");
+    await expect(page).toHaveURL(/pageSize=3/);
+    await expect(rows).toHaveCount(1);
+    await expect(page.getByTestId("video-table")).toHaveAttribute("data-keyboard", "on");
+    await page.keyboard.press("o");
+    await expect(page.getByTestId("video-title")).toHaveText("clip-3.mp4");
+    await page.goBack();
+    await expect(page.getByTestId("video-table")).toHaveAttribute("data-keyboard", "on");
+    await page.keyboard.press("[");
+    await expect(page.getByTestId("page-info")).toHaveText("page 1 of 2");
+
+    // A malformed filter is an error, not a silently unfiltered list.
+    await page.goto(`${base}?overallMax=abc`);
+    await expect(page.getByTestId("filter-error")).toContainText("overallMax");
+    await expect(rows).toHaveCount(0);
+  } finally {
+    await prisma.$disconnect();
+  }
+});

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { NotFoundError } from "../errors";
+import { createProject } from "../projects/projects";
+import { makeUser } from "../testing/fixtures";
+import { browseOptions, browseVideos } from "./browse-videos";
+import { videoListQuerySchema } from "./video-filter";
+
+let owner: Actor;
+let reviewer: Actor;
+let stranger: Actor;
+let projectId: string;
+let olderRunId: string;
+let latestRunId: string;
+const ids: Record<string, string> = {};
+const thumbs: Record<string, string> = {};
+
+// Five videos a–e. The latest run judged a, b, c (c without a summary); the older run judged a and d
+// with other values. a has two frame sets; its thumbnail is the later one's first key frame.
+beforeAll(async () => {
+  [owner, reviewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  projectId = (await createProject(prisma, owner, { name: "browse" })).id;
+  await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+  const specs = [
+    { key: "a", model: "Sora", dims: ["Mechanics"], prompt: "A ball falls" },
+    { key: "b", model: "Sora", dims: ["Material"], prompt: "Ice melts" },
+    { key: "c", model: "Kling", dims: ["Material"], prompt: "Glass shatters" },
+    { key: "d", model: "Kling", dims: ["Thermotics"], prompt: "Water boils" },
+    { key: "e", model: "Kling", dims: ["Thermotics"], prompt: "Steam rises" },
+  ] as const;
+  for (const spec of specs) {
+    const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+    const video = await prisma.video.create({
+      data: { projectId, sha256: sha, sizeBytes: 10n, fileName: `${spec.key}.mp4`, relativePath: `${spec.model}/${spec.key}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt: spec.prompt, dimensions: [...spec.dims], model: spec.model, createdById: owner.userId },
+    });
+    ids[spec.key] = video.id;
+  }
+  // Frame sets: a has an older one (1 key frame) and a newer one (2 key frames: indexes 1 and 4); b has one; c, d, e none.
+  const frameSet = async (key: string, createdAt: Date, keyIndexes: number[]) => {
+    const set = await prisma.frameSet.create({
+      data: { videoId: ids[key]!, identity: randomUUID(), parameters: {}, mode: "density-peaks", frameCount: 6, keyFrameCount: keyIndexes.length, createdById: owner.userId, createdAt },
+    });
+    const frames = [];
+    for (let index = 0; index < 6; index++) {
+      frames.push(await prisma.frame.create({ data: { frameSetId: set.id, index, timestampS: index / 4, isKeyFrame: keyIndexes.includes(index), cluster: null, storageKey: `f/${set.id}/${index}`, sha256: "0".repeat(64), sizeBytes: 1, width: 8, height: 8 } }));
+    }
+    return frames;
+  };
+  await frameSet("a", new Date(Date.now() - 60_000), [0]);
+  thumbs.a = (await frameSet("a", new Date(), [4, 1]))[1]!.id;
+  thumbs.b = (await frameSet("b", new Date(), [2]))[2]!.id;
+
+  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+  const older = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date(Date.now() - 3_600_000) } });
+  olderRunId = older.id;
+  await prisma.runVideo.create({ data: { runId: older.id, videoId: ids.a!, frameSetId: "fs", scoreS: 9, scoreD: 9, scoreI: 9, overall: 10, verdict: true } });
+  await prisma.runVideo.create({ data: { runId: older.id, videoId: ids.d!, frameSetId: "fs", scoreS: 0, scoreD: 0, scoreI: 0, overall: 100, verdict: false } });
+  const latest = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", simulated: true } });
+  latestRunId = latest.id;
+  await prisma.runVideo.create({ data: { runId: latest.id, videoId: ids.a!, frameSetId: "fs", scoreS: 2, scoreD: 3, scoreI: 1, overall: 74, verdict: false } });
+  await prisma.runVideo.create({ data: { runId: latest.id, videoId: ids.b!, frameSetId: "fs", scoreS: 5, scoreD: 6, scoreI: 4, overall: 48, verdict: true } });
+  await prisma.runVideo.create({ data: { runId: latest.id, videoId: ids.c!, frameSetId: "fs" } });
+
+  // Judgments in the latest run: the reviewer and the owner on a (the reviewer disagrees), the reviewer on b.
+  // In the older run the owner judged d, which must not show in the latest run's review columns.
+  const judge = (runId: string, key: string, by: Actor, disagrees: boolean, targetType = "verdict") =>
+    prisma.humanJudgment.create({ data: { projectId, targetType, targetKey: `${targetType}:${runId}:${ids[key]}`, runId, videoId: ids[key]!, reviewerId: by.userId, value: 1, judgeValue: disagrees ? 0 : 1, disagrees } });
+  await judge(latestRunId, "a", reviewer, true);
+  await judge(latestRunId, "a", reviewer, false, "overall");
+  await judge(latestRunId, "a", owner, false);
+  await judge(latestRunId, "b", reviewer, false);
+  await judge(olderRunId, "d", owner, true);
+});
+
+const browse = (query: Record<string, string>, as: Actor = owner) => browseVideos(prisma, as, projectId, videoListQuerySchema.parse(query));
+const keysOf = (videos: { id: string }[]) => videos.map((video) => Object.entries(ids).find(([, id]) => id === video.id)![0]);
+
+describe("browseVideos", () => {
+  it("shows the latest run's score columns by default, and a named run's when asked", async () => {
+    const result = await browse({});
+    expect(result.run).toMatchObject({ id: latestRunId, pipeline: "hallucination", simulated: true, status: "done" });
+    expect(result.total).toBe(5);
+    const byKey = Object.fromEntries(result.videos.map((video) => [keysOf([video])[0], video]));
+    expect(byKey.a!.scores).toEqual({ S: 2, D: 3, I: 1, overall: 74, verdict: false });
+    expect(byKey.b!.scores).toEqual({ S: 5, D: 6, I: 4, overall: 48, verdict: true });
+    expect(byKey.c!.scores).toEqual({ S: null, D: null, I: null, overall: null, verdict: null });
+    expect(byKey.d!.scores).toBeNull();
+
+    const older = await browse({ runId: olderRunId });
+    expect(older.run?.id).toBe(olderRunId);
+    expect(keysOf(older.videos).sort()).toEqual(["a", "d"]);
+    expect(older.videos.find((video) => video.id === ids.a)!.scores).toEqual({ S: 9, D: 9, I: 9, overall: 10, verdict: true });
+  });
+
+  it("keeps the old per-video fields and adds thumbnails and key frame counts from the latest frame set", async () => {
+    const { videos } = await browse({ sort: "path" });
+    const a = videos.find((video) => video.id === ids.a)!;
+    expect(a).toMatchObject({ fileName: "a.mp4", relativePath: "Sora/a.mp4", sizeBytes: 10, status: "ready", dimensions: ["Mechanics"], model: "Sora", url: `/api/v1/videos/${ids.a}/file` });
+    expect(a.createdAt).toBeInstanceOf(Date);
+    expect(a).toMatchObject({ frameSetCount: 2, keyFrameCount: 2, thumbnailUrl: `/api/v1/frames/${thumbs.a}/image` });
+    expect(videos.find((video) => video.id === ids.b)).toMatchObject({ frameSetCount: 1, keyFrameCount: 1, thumbnailUrl: `/api/v1/frames/${thumbs.b}/image` });
+    expect(videos.find((video) => video.id === ids.e)).toMatchObject({ frameSetCount: 0, keyFrameCount: 0, thumbnailUrl: null });
+    expect(a).not.toHaveProperty("storageKey");
+  });
+
+  it("computes the review flags for the caller, in the shown run only", async () => {
+    const asOwner = await browse({});
+    const review = (result: Awaited<ReturnType<typeof browse>>, key: string) => result.videos.find((video) => video.id === ids[key])!.review;
+    expect(review(asOwner, "a")).toEqual({ reviewers: 2, byMe: true, disagreement: true });
+    expect(review(asOwner, "b")).toEqual({ reviewers: 1, byMe: false, disagreement: false });
+    expect(review(asOwner, "d")).toEqual({ reviewers: 0, byMe: false, disagreement: false });
+    const asReviewer = await browse({}, reviewer);
+    expect(review(asReviewer, "a").byMe).toBe(true);
+    expect(review(asReviewer, "b").byMe).toBe(true);
+    const older = await browse({ runId: olderRunId });
+    expect(review(older, "d")).toEqual({ reviewers: 1, byMe: true, disagreement: true });
+    expect(review(older, "a")).toEqual({ reviewers: 0, byMe: false, disagreement: false });
+
+    expect(keysOf((await browse({ review: "reviewed_by_me" }, reviewer)).videos).sort()).toEqual(["a", "b"]);
+    expect(keysOf((await browse({ review: "reviewed_by_me" })).videos)).toEqual(["a"]);
+    expect(keysOf((await browse({ review: "disagreement" })).videos)).toEqual(["a"]);
+  });
+
+  it("sorts by overall in either direction with unscored videos last", async () => {
+    expect(keysOf((await browse({ sort: "overall", dir: "desc" })).videos).slice(0, 2)).toEqual(["a", "b"]);
+    expect(keysOf((await browse({ sort: "overall", dir: "asc" })).videos).slice(0, 2)).toEqual(["b", "a"]);
+    const desc = await browse({ sort: "overall", dir: "desc" });
+    expect(desc.videos.slice(2).every((video) => video.scores?.overall == null)).toBe(true);
+    expect(keysOf((await browse({ sort: "path", dir: "desc" })).videos)).toEqual(["b", "a", "e", "d", "c"]);
+  });
+
+  it("paginates with the total of the whole filter", async () => {
+    const first = await browse({ pageSize: "2", page: "1" });
+    const second = await browse({ pageSize: "2", page: "2" });
+    const third = await browse({ pageSize: "2", page: "3" });
+    expect([first.total, second.total, third.total]).toEqual([5, 5, 5]);
+    expect([first.videos.length, second.videos.length, third.videos.length]).toEqual([2, 2, 1]);
+    const all = [...keysOf(first.videos), ...keysOf(second.videos), ...keysOf(third.videos)];
+    expect(new Set(all).size).toBe(5);
+    const beyond = await browse({ pageSize: "2", page: "9" });
+    expect(beyond).toMatchObject({ total: 5, page: 9, videos: [] });
+    const filtered = await browse({ model: "Kling", overallMax: "50", pageSize: "1" });
+    expect(filtered.total).toBe(0);
+    expect((await browse({ overallMax: "50" })).total).toBe(1);
+  });
+
+  it("searches prompt text case-insensitively, with other filters, sorts and pages", async () => {
+    expect(keysOf((await browse({ prompt: "ICE MELTS" })).videos)).toEqual(["b"]);
+    const s = await browse({ prompt: "T", sort: "overall", dir: "desc", pageSize: "2" });
+    expect(s.total).toBe(4); // Ice melts, Glass shatters, Water boils, Steam rises
+    expect(keysOf(s.videos)).toEqual(["b", "c"]);
+    expect(keysOf((await browse({ prompt: "t", model: "Kling", verdict: "yes" })).videos)).toEqual([]);
+    expect(keysOf((await browse({ prompt: "%" })).videos)).toEqual([]);
+    expect((await browse({ prompt: "zzz" })).total).toBe(0);
+  });
+
+  it("lists the filter options: dimensions, models and runs newest first", async () => {
+    const options = await browseOptions(prisma, reviewer, projectId);
+    expect(options.dimensions).toEqual(["Material", "Mechanics", "Thermotics"]);
+    expect(options.models).toEqual(["Kling", "Sora"]);
+    expect(options.runs.map((run) => run.id)).toEqual([latestRunId, olderRunId]);
+  });
+
+  it("answers a non-member as if the project did not exist", async () => {
+    await expect(browse({}, stranger)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(browseOptions(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(browse({ runId: "no-such-run" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("refuses malformed filters in the schema instead of ignoring them", () => {
+    for (const bad of [{ category: "s99" }, { overallMax: "abc" }, { sMin: "11" }, { sort: "storageKey" }, { review: "mine" }, { page: "0" }, { runId: "x'; drop" }]) {
+      expect(videoListQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(videoListQuerySchema.parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({ overallMax: undefined, dimension: "Mechanics", page: 1, pageSize: 50, sort: "path", dir: "asc" });
+  });
+});

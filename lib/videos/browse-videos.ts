@@ -1,0 +1,173 @@
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { videoJson } from "./queries";
+import type { VideoListQuery } from "./video-filter";
+import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy } from "./video-filter-sql";
+
+type VideoRow = Prisma.VideoGetPayload<object>;
+
+export interface BrowseRun {
+  id: string;
+  createdAt: Date;
+  pipeline: string;
+  simulated: boolean;
+  status: string;
+}
+
+export interface BrowseScores {
+  S: number | null;
+  D: number | null;
+  I: number | null;
+  overall: number | null;
+  verdict: boolean | null;
+}
+
+export interface BrowseReview {
+  /** Distinct reviewers with at least one judgment of the video in the run. */
+  reviewers: number;
+  /** The caller has a judgment of the video in the run. */
+  byMe: boolean;
+  /** Some reviewer's judgment in the run disagrees with the judge (lib/reviews/disagreement.ts). */
+  disagreement: boolean;
+}
+
+export type BrowseVideo = ReturnType<typeof videoJson> & {
+  frameSetCount: number;
+  keyFrameCount: number;
+  /** The first key frame of the video's latest frame set, or null. */
+  thumbnailUrl: string | null;
+  /** The video's scores in the run; null when the video is not in it (or there is no run). */
+  scores: BrowseScores | null;
+  review: BrowseReview;
+};
+
+export interface BrowseResult {
+  /** The run whose scores are shown and filtered: the one named, else the project's latest. */
+  run: BrowseRun | null;
+  page: number;
+  pageSize: number;
+  total: number;
+  videos: BrowseVideo[];
+}
+
+type PageRow = VideoRow & {
+  rv_in: boolean;
+  rv_scoreS: number | null;
+  rv_scoreD: number | null;
+  rv_scoreI: number | null;
+  rv_overall: number | null;
+  rv_verdict: boolean | null;
+};
+
+interface ExtraRow {
+  id: string;
+  frameSetCount: number;
+  keyFrameCount: number | null;
+  thumbnailFrameId: string | null;
+  reviewers: number;
+  byMe: boolean;
+  disagreement: boolean;
+}
+
+/**
+ * One page of a project's videos under a parsed filter, with each video's scores in the resolved
+ * run, its thumbnail and the review state. Three queries whatever the page size: the count, the
+ * page (video rows joined to their run_video row), and the page's frame sets and judgments.
+ */
+export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId: string, query: VideoListQuery): Promise<BrowseResult> {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const run = await resolveFilterRun(prisma, projectId, query.runId);
+  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId: actor.userId };
+  const from = videoFilterFrom(ctx, query);
+  const where = videoFilterWhere(query, ctx);
+  const offset = (query.page - 1) * query.pageSize;
+  const order = videoOrderBy(query.sort, query.dir);
+
+  const [countRows, pageRows] = await Promise.all([
+    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from} WHERE ${where}`,
+    // The page's ids first (narrow rows: the sort can use an index or stay small), then their rows.
+    prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rv."scoreS" AS "rv_scoreS", rv."scoreD" AS "rv_scoreD",
+        rv."scoreI" AS "rv_scoreI", rv."overall" AS "rv_overall", rv."verdict" AS "rv_verdict"
+      FROM (SELECT v."id" ${from} WHERE ${where} ${order} LIMIT ${query.pageSize} OFFSET ${offset}) page
+      JOIN "video" v ON v."id" = page."id"
+      LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id"
+      ${order}`,
+  ]);
+
+  const ids = pageRows.map((row) => row.id);
+  const extras = new Map<string, ExtraRow>();
+  if (ids.length > 0) {
+    const rows = await prisma.$queryRaw<ExtraRow[]>`
+      SELECT p."id", fs."frameSetCount", fs."keyFrameCount", kf."id" AS "thumbnailFrameId",
+        coalesce(r."reviewers", 0) AS "reviewers", coalesce(r."byMe", false) AS "byMe", coalesce(r."disagreement", false) AS "disagreement"
+      FROM unnest(${ids}::text[]) AS p("id")
+      LEFT JOIN LATERAL (
+        SELECT f."id", f."keyFrameCount", count(*) OVER ()::int AS "frameSetCount" FROM "frame_set" f
+        WHERE f."videoId" = p."id" ORDER BY f."createdAt" DESC, f."id" DESC LIMIT 1
+      ) fs ON TRUE
+      LEFT JOIN LATERAL (
+        SELECT fr."id" FROM "frame" fr WHERE fr."frameSetId" = fs."id" AND fr."isKeyFrame" ORDER BY fr."index" ASC LIMIT 1
+      ) kf ON TRUE
+      LEFT JOIN LATERAL (
+        SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe", bool_or(h."disagrees") AS "disagreement"
+        FROM "human_judgment" h WHERE h."runId" = ${ctx.runId} AND h."videoId" = p."id"
+      ) r ON TRUE`;
+    for (const row of rows) extras.set(row.id, row);
+  }
+
+  return {
+    run: run ? { id: run.id, createdAt: run.createdAt, pipeline: run.pipeline, simulated: run.simulated, status: run.status } : null,
+    page: query.page,
+    pageSize: query.pageSize,
+    total: countRows[0]?.total ?? 0,
+    videos: pageRows.map((row) => {
+      const extra = extras.get(row.id);
+      return {
+        ...videoJson(row),
+        frameSetCount: extra?.frameSetCount ?? 0,
+        keyFrameCount: extra?.keyFrameCount ?? 0,
+        thumbnailUrl: extra?.thumbnailFrameId ? `/api/v1/frames/${extra.thumbnailFrameId}/image` : null,
+        scores: row.rv_in ? { S: row.rv_scoreS, D: row.rv_scoreD, I: row.rv_scoreI, overall: row.rv_overall, verdict: row.rv_verdict } : null,
+        review: { reviewers: extra?.reviewers ?? 0, byMe: extra?.byMe ?? false, disagreement: extra?.disagreement ?? false },
+      };
+    }),
+  };
+}
+
+export interface BrowseOptions {
+  dimensions: string[];
+  models: string[];
+  /** The project's runs, newest first. */
+  runs: BrowseRun[];
+}
+
+/** The choices of the list's dimension, model and run selects. */
+export async function browseOptions(prisma: PrismaClient, actor: Actor, projectId: string): Promise<BrowseOptions> {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  // Distinct values by skipping through the (projectId, dimensions) and (projectId, model) indexes:
+  // one index probe per distinct value instead of a scan of every video.
+  const [dimensions, models, runs] = await Promise.all([
+    prisma.$queryRaw<{ d: string }[]>`WITH RECURSIVE arrays AS (
+        (SELECT v."dimensions" AS a FROM "video" v WHERE v."projectId" = ${projectId} ORDER BY v."dimensions" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT v."dimensions" FROM "video" v WHERE v."projectId" = ${projectId} AND v."dimensions" > arrays.a ORDER BY v."dimensions" LIMIT 1)
+        FROM arrays WHERE arrays.a IS NOT NULL
+      )
+      SELECT DISTINCT unnest(arrays.a) AS d FROM arrays WHERE arrays.a IS NOT NULL ORDER BY d`,
+    prisma.$queryRaw<{ m: string }[]>`WITH RECURSIVE models AS (
+        (SELECT v."model" AS m FROM "video" v WHERE v."projectId" = ${projectId} AND v."model" IS NOT NULL ORDER BY v."model" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT v."model" FROM "video" v WHERE v."projectId" = ${projectId} AND v."model" > models.m ORDER BY v."model" LIMIT 1)
+        FROM models WHERE models.m IS NOT NULL
+      )
+      SELECT models.m FROM models WHERE models.m IS NOT NULL ORDER BY models.m`,
+    prisma.judgeRun.findMany({
+      where: { projectId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: 200,
+      select: { id: true, createdAt: true, pipeline: true, simulated: true, status: true },
+    }),
+  ]);
+  return { dimensions: dimensions.map((row) => row.d), models: models.map((row) => row.m), runs };
+}

@@ -1,0 +1,118 @@
+// `npm run bench:browse`: the video list's queries on a large project.
+// On a fresh database (on DATABASE_URL's / TEST_DATABASE_URL's server when set, else a throw-away
+// embedded PostgreSQL) it seeds 50,000 videos and 1,000,000 judge scores (scripts/lib/seed-large-project.ts),
+// then times browseVideos — what the videos page and GET /api/v1/projects/:id/videos run: the
+// permission check, the run, the count, the page and the page's thumbnails and review flags — for the
+// page's common filters, and the option lists. 3 warm-up calls, then N timed calls each (default 30);
+// prints p50 / p95 per query and the worst p95, and marks each p95 at or over the 150 ms target.
+// Numbers only, no assertions. The database is dropped at the end.
+//   npm run bench:browse [-- --videos 50000 --scores 1000000 --iterations 30 --explain]
+import os from "node:os";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    videos: { type: "string", default: "50000" },
+    scores: { type: "string", default: "1000000" },
+    iterations: { type: "string", default: "30" },
+    explain: { type: "boolean", default: false },
+  },
+});
+const VIDEOS = Number(values.videos);
+const SCORES = Number(values.scores);
+const ITERATIONS = Math.max(1, Number(values.iterations));
+const WARM_UP = 3;
+const TARGET_MS = 150;
+
+const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const server = await startTestServer();
+const database = await createTestDatabase(server, "bench_browse");
+process.env.DATABASE_URL = database.url;
+const { prisma } = await import("../lib/db/prisma");
+const { seedLargeProject } = await import("./lib/seed-large-project");
+const { browseOptions, browseVideos } = await import("../lib/videos/browse-videos");
+const { videoListQuerySchema } = await import("../lib/videos/video-filter");
+const { resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy } = await import("../lib/videos/video-filter-sql");
+const { Prisma } = await import("../lib/generated/prisma/client");
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+try {
+  console.log(`video list benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}`);
+  const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, log: (line) => console.log(line) });
+  const { projectId, runId } = seeded;
+  const reviewer = seeded.reviewerIds[0]!;
+  const actor = { userId: reviewer, email: `${reviewer}@seed.framejury.local`, name: "Seed reviewer 1", isAdmin: false };
+  const [videoCount, runVideoCount, scoreCount, judgmentCount] = await Promise.all([
+    prisma.video.count({ where: { projectId } }),
+    prisma.runVideo.count({ where: { runId } }),
+    prisma.score.count({ where: { runId } }),
+    prisma.humanJudgment.count({ where: { runId } }),
+  ]);
+  console.log(`project: ${videoCount.toLocaleString("en")} videos, ${runVideoCount.toLocaleString("en")} in the run, ${scoreCount.toLocaleString("en")} scores, ${judgmentCount.toLocaleString("en")} human judgments`);
+  const sample = await prisma.video.findFirstOrThrow({ where: { projectId }, select: { dimensions: true, model: true } });
+
+  const scenarios: { name: string; query?: Record<string, string>; run?: () => Promise<unknown> }[] = [
+    { name: "default first page", query: {} },
+    { name: "sort by overall desc", query: { sort: "overall", dir: "desc" } },
+    { name: `dimension = ${sample.dimensions[0]}`, query: { dimension: sample.dimensions[0]! } },
+    { name: `model = ${sample.model}`, query: { model: sample.model! } },
+    { name: "prompt contains 'ball'", query: { prompt: "ball" } },
+    { name: "prompt contains 'zzz' (no match)", query: { prompt: "zzz" } },
+    { name: "run + s3 ≥ 5", query: { runId, category: "s3", categoryMin: "5" } },
+    { name: "run + s3 ≥ 5, sort S desc", query: { runId, category: "s3", categoryMin: "5", sort: "S", dir: "desc" } },
+    { name: "overall 40–70", query: { overallMin: "40", overallMax: "70" } },
+    { name: "judge verdict yes", query: { verdict: "yes" } },
+    { name: "reviewers' verdict yes", query: { humanVerdict: "yes" } },
+    { name: "review: unreviewed", query: { review: "unreviewed" } },
+    { name: "review: reviewed by me", query: { review: "reviewed_by_me" } },
+    { name: "review: disagreement", query: { review: "disagreement" } },
+    { name: "dimension + I ≥ 5, sort I desc", query: { dimension: sample.dimensions[0]!, iMin: "5", sort: "I", dir: "desc" } },
+    { name: "deep page 500 (by path)", query: { page: "500" } },
+    { name: "deep page 500 (by overall desc)", query: { page: "500", sort: "overall", dir: "desc" } },
+    { name: "option lists", run: () => browseOptions(prisma, actor, projectId) },
+  ];
+
+  const rows: { name: string; total: string; p50: number; p95: number }[] = [];
+  for (const scenario of scenarios) {
+    const query = scenario.query ? videoListQuerySchema.parse(scenario.query) : null;
+    const call = scenario.run ?? (() => browseVideos(prisma, actor, projectId, query!));
+    let total = "";
+    for (let i = 0; i < WARM_UP; i++) {
+      const result = await call();
+      if (result && typeof result === "object" && "total" in result) total = (result as { total: number }).total.toLocaleString("en");
+    }
+    const times: number[] = [];
+    for (let i = 0; i < ITERATIONS; i++) {
+      const started = performance.now();
+      await call();
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    rows.push({ name: scenario.name, total, p50: percentile(times, 50), p95: percentile(times, 95) });
+    if (values.explain && query) {
+      const run = await resolveFilterRun(prisma, projectId, query.runId);
+      const ctx = { projectId, runId: run?.id ?? null, userId: actor.userId };
+      const plan = await prisma.$queryRaw<{ "QUERY PLAN": string }[]>(
+        Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(query, ctx)} ${videoOrderBy(query.sort, query.dir)} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+      );
+      console.log(`\n${scenario.name}:\n${plan.map((row) => `  ${row["QUERY PLAN"]}`).join("\n")}`);
+    }
+  }
+
+  const width = Math.max(...rows.map((row) => row.name.length));
+  console.log(`\nbrowseVideos on ${videoCount.toLocaleString("en")} videos / ${scoreCount.toLocaleString("en")} scores, ${ITERATIONS} timed calls each after ${WARM_UP} warm-up calls (target p95 < ${TARGET_MS} ms)\n`);
+  console.log(`${"query".padEnd(width)}  ${"matches".padStart(8)}  ${"p50 ms".padStart(7)}  ${"p95 ms".padStart(7)}`);
+  for (const row of rows) {
+    const mark = row.p95 >= TARGET_MS ? "  ✗ over target" : "";
+    console.log(`${row.name.padEnd(width)}  ${row.total.padStart(8)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}${mark}`);
+  }
+  const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+  console.log(`\nworst p95: ${worst.p95.toFixed(1)} ms (${worst.name}) — target < ${TARGET_MS} ms: ${worst.p95 < TARGET_MS ? "met" : "NOT met"}`);
+} finally {
+  await prisma.$disconnect();
+  await database.drop();
+  await server.stop();
+}

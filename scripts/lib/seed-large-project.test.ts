@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { prisma } from "../../lib/db/prisma";
+import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "../../lib/judge/hallucination-scores";
+import { disagreesWithJudge } from "../../lib/reviews/disagreement";
+import { SEED_MODELS, seedLargeProject } from "./seed-large-project";
+
+describe("seedLargeProject", () => {
+  it("seeds a consistent project: exact score budget, summaries as the judge computes them, judgments as reviews record them", async () => {
+    const lines: string[] = [];
+    const seeded = await seedLargeProject(prisma, { videos: 240, scores: 5_000, log: (line) => lines.push(line) });
+    const { projectId, runId } = seeded;
+    expect(seeded.reviewerIds).toHaveLength(3);
+    expect(lines.at(-1)).toMatch(/seeded in/);
+
+    expect(await prisma.video.count({ where: { projectId } })).toBe(240);
+    expect(await prisma.score.count({ where: { runId } })).toBe(5_000);
+    const videos = await prisma.video.findMany({ where: { projectId }, select: { id: true, model: true, prompt: true, dimensions: true, sampleIndex: true, relativePath: true } });
+    expect(new Set(videos.map((v) => v.model))).toEqual(new Set(SEED_MODELS));
+    expect(new Set(videos.map((v) => v.prompt)).size).toBe(20);
+    expect(new Set(videos.map((v) => v.dimensions[0])).size).toBeGreaterThanOrEqual(10);
+    expect(videos.every((v) => v.relativePath.endsWith(`-${v.sampleIndex}.mp4`) && v.relativePath.startsWith(`${v.model}/${v.dimensions[0]}/`))).toBe(true);
+    const members = await prisma.projectMember.findMany({ where: { projectId } });
+    expect(members.map((m) => m.role).sort()).toEqual(["owner", "reviewer", "reviewer", "reviewer"]);
+
+    // Every judged video's score columns equal what the judge's own summary code makes of its score rows.
+    const runVideos = await prisma.runVideo.findMany({ where: { runId } });
+    expect(runVideos.length).toBeGreaterThan(50);
+    expect(runVideos.length).toBeLessThan(240);
+    const sets = new Map((await prisma.frameSet.findMany({ where: { video: { projectId } } })).map((set) => [set.videoId, set]));
+    const scores = await prisma.score.findMany({ where: { runId } });
+    let incomplete = 0;
+    for (const rv of runVideos) {
+      const set = sets.get(rv.videoId)!;
+      const rows = scores.filter((s) => s.videoId === rv.videoId);
+      const expected = summarizeHallucinationScores(hallucinationInputsFromScoreRows(rows, { keyFrameCount: set.keyFrameCount, clusterCount: set.keyFrameCount }));
+      expect(rv.scoreS).toBeCloseTo(expected.S ?? Number.NaN, 9);
+      expect(rv.scoreD ?? null).toEqual(expected.D === null ? null : expect.closeTo(expected.D, 9));
+      expect(rv.scoreI).toEqual(expected.I);
+      expect(rv.overall ?? null).toEqual(expected.overall === null ? null : expect.closeTo(expected.overall, 9));
+      expect(rv.verdict).toEqual(expected.hallucination);
+      const summary = rv.summary as { complete: boolean; missingInputs: number; worst: { category: string; value: number } };
+      expect(summary.complete).toBe(expected.complete);
+      expect(summary.missingInputs).toBe(expected.missingInputs);
+      expect(summary.worst).toEqual(expected.worst);
+      if (!expected.complete) incomplete++;
+    }
+    expect(incomplete).toBeLessThanOrEqual(1);
+    const frames = await prisma.frame.findMany({ where: { frameSetId: sets.get(runVideos[0]!.videoId)!.id }, orderBy: { index: "asc" } });
+    expect(frames.filter((f) => f.isKeyFrame).map((f) => f.index)).toEqual(Array.from({ length: frames.length / 3 }, (_, c) => 3 * c + 1));
+
+    const judgments = await prisma.humanJudgment.findMany({ where: { runId }, include: { history: true } });
+    expect(new Set(judgments.map((j) => j.targetType))).toEqual(new Set(["verdict", "overall", "score"]));
+    const byRun = new Map(runVideos.map((rv) => [rv.videoId, rv]));
+    for (const j of judgments) {
+      expect(j.disagrees).toBe(disagreesWithJudge(j.targetType, j.value, j.judgeValue));
+      expect(j.history).toHaveLength(1);
+      if (j.targetType === "verdict") expect(j.judgeValue).toBe(byRun.get(j.videoId)!.verdict ? 1 : 0);
+      if (j.targetType === "score") expect(j.judgeValue).toBe(scores.find((s) => s.id === j.scoreId)!.value);
+      expect(seeded.reviewerIds).toContain(j.reviewerId);
+    }
+    const verdictVideos = new Map<string, number>();
+    for (const j of judgments.filter((j) => j.targetType === "verdict")) verdictVideos.set(j.videoId, (verdictVideos.get(j.videoId) ?? 0) + 1);
+    expect([...verdictVideos.values()].every((n) => n === 2)).toBe(true);
+  });
+});
