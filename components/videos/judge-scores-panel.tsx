@@ -25,6 +25,8 @@ export interface ScoresResponse {
   frameSetId?: string;
   status?: string;
   summary: { S: number | null; D: number | null; I: number | null; overall: number | null; hallucination: boolean | null; complete: boolean } | null;
+  /** The caller holds an unsubmitted item of a blind queue for this video: judge values are withheld. */
+  blind?: boolean;
   steps: StepRow[];
 }
 export interface CellFocus {

@@ -17,6 +17,7 @@ export interface VideoListRow {
   thumbnailUrl: string | null;
   scores: { S: number | null; D: number | null; I: number | null; overall: number | null; verdict: boolean | null } | null;
   review: { reviewers: number; byMe: boolean; disagreement: boolean };
+  blind?: boolean;
 }
 
 /** Where typing happens: shortcuts stay off there. */
@@ -144,7 +145,19 @@ export function VideoListTable({ rows, head, nextHref, prevHref, searchInputId }
               <td className="text-right tabular-nums" data-testid="score-S">{num(video.scores?.S)}</td>
               <td className="text-right tabular-nums" data-testid="score-D">{num(video.scores?.D)}</td>
               <td className="text-right font-medium tabular-nums" data-testid="score-overall">{num(video.scores?.overall)}</td>
-              <td data-testid="score-verdict">{video.scores?.verdict === true ? <span className="text-red-700">yes</span> : video.scores?.verdict === false ? "no" : ""}</td>
+              <td data-testid="score-verdict">
+                {video.blind ? (
+                  <span className="rounded bg-slate-200 px-1 text-xs" title="You are reviewing this video in a blind queue: the judge's values appear after you submit.">
+                    blind
+                  </span>
+                ) : video.scores?.verdict === true ? (
+                  <span className="text-red-700">yes</span>
+                ) : video.scores?.verdict === false ? (
+                  "no"
+                ) : (
+                  ""
+                )}
+              </td>
               <td className="text-right tabular-nums" data-testid="review-count">{video.review.reviewers || ""}</td>
               <td className="text-center" data-testid="reviewed-by-me">{video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}</td>
               <td className="px-2 text-center" data-testid="disagreement">

@@ -126,6 +126,10 @@ export function VideoWorkspace({
           <p role="alert" className="text-sm text-red-700">
             {scores.error.message}
           </p>
+        ) : data?.blind ? (
+          <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm" data-testid="blind-notice">
+            You are reviewing this video in a blind queue: the judge&apos;s values and other reviewers&apos; are hidden until you submit it there.
+          </p>
         ) : !data || !run ? (
           <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>
         ) : (

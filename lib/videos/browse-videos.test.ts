@@ -176,3 +176,28 @@ describe("browseVideos", () => {
     expect(videoListQuerySchema.parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({ overallMax: undefined, dimension: "Mechanics", page: 1, pageSize: 50, sort: "path", dir: "asc" });
   });
 });
+
+describe("browseVideos for a reviewer in a blind queue", () => {
+  it("withholds the open video's judge values and never lets a filter or sort give them away", async () => {
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId: latestRunId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: ids.b!, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId } });
+
+    const all = await browse({}, reviewer);
+    const b = all.videos.find((video) => video.id === ids.b)!;
+    expect(b).toMatchObject({ blind: true, scores: null });
+    expect(b.review.disagreement).toBe(false);
+    // b's judge verdict is yes: with it hidden, neither verdict filter lists it.
+    expect(keysOf((await browse({ verdict: "yes" }, reviewer)).videos)).toEqual([]);
+    expect(keysOf((await browse({ verdict: "no" }, reviewer)).videos)).toEqual(["a"]);
+    expect(keysOf((await browse({ overallMin: "0", overallMax: "100" }, reviewer)).videos)).toEqual(["a"]);
+    // Sorted by overall, b (48) would come before a (74) ascending; hidden, it sorts as unscored.
+    expect(keysOf((await browse({ runId: latestRunId, sort: "overall", dir: "asc" }, reviewer)).videos)).toEqual(["a", "b", "c"].sort((x, y) => (x === "a" ? -1 : y === "a" ? 1 : ids[x]! < ids[y]! ? -1 : 1)));
+    // Others see b as before.
+    expect((await browse({ verdict: "yes" })).videos.map((video) => video.id)).toEqual([ids.b]);
+
+    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    const after = (await browse({ verdict: "yes" }, reviewer)).videos;
+    expect(after.map((video) => [video.id, video.blind, video.scores?.overall])).toEqual([[ids.b, false, 48]]);
+  });
+});

@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
+import { blindVideoIdsFor } from "../queues/blind";
 import { videoJson } from "./queries";
 import type { VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy } from "./video-filter-sql";
@@ -40,6 +41,8 @@ export type BrowseVideo = ReturnType<typeof videoJson> & {
   /** The video's scores in the run; null when the video is not in it (or there is no run). */
   scores: BrowseScores | null;
   review: BrowseReview;
+  /** The caller is reviewing this video in a blind queue: its judge values are withheld until they submit. */
+  blind: boolean;
 };
 
 export interface BrowseResult {
@@ -78,11 +81,12 @@ interface ExtraRow {
 export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId: string, query: VideoListQuery): Promise<BrowseResult> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const run = await resolveFilterRun(prisma, projectId, query.runId);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId: actor.userId };
+  const blind = await blindVideoIdsFor(prisma, actor.userId);
+  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId: actor.userId, hiddenVideoIds: [...blind] };
   const from = videoFilterFrom(ctx, query);
   const where = videoFilterWhere(query, ctx);
   const offset = (query.page - 1) * query.pageSize;
-  const order = videoOrderBy(query.sort, query.dir);
+  const order = videoOrderBy(query.sort, query.dir, ctx);
 
   const [countRows, pageRows] = await Promise.all([
     prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from} WHERE ${where}`,
@@ -123,13 +127,15 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
     total: countRows[0]?.total ?? 0,
     videos: pageRows.map((row) => {
       const extra = extras.get(row.id);
+      const isBlind = blind.has(row.id);
       return {
         ...videoJson(row),
         frameSetCount: extra?.frameSetCount ?? 0,
         keyFrameCount: extra?.keyFrameCount ?? 0,
         thumbnailUrl: extra?.thumbnailFrameId ? `/api/v1/frames/${extra.thumbnailFrameId}/image` : null,
-        scores: row.rv_in ? { S: row.rv_scoreS, D: row.rv_scoreD, I: row.rv_scoreI, overall: row.rv_overall, verdict: row.rv_verdict } : null,
-        review: { reviewers: extra?.reviewers ?? 0, byMe: extra?.byMe ?? false, disagreement: extra?.disagreement ?? false },
+        scores: row.rv_in && !isBlind ? { S: row.rv_scoreS, D: row.rv_scoreD, I: row.rv_scoreI, overall: row.rv_overall, verdict: row.rv_verdict } : null,
+        review: { reviewers: extra?.reviewers ?? 0, byMe: extra?.byMe ?? false, disagreement: !isBlind && (extra?.disagreement ?? false) },
+        blind: isBlind,
       };
     }),
   };

@@ -16,6 +16,27 @@ export interface FilterContext {
   runId: string | null;
   /** The caller, for "reviewed by me". */
   userId: string;
+  /**
+   * Videos whose judge values the caller may not see yet (an unsubmitted item of a blind queue).
+   * Filters on judge or reviewer values never match them, whichever way they are set, and score
+   * sorts treat them as unscored, so neither a filter nor the order gives a value away.
+   */
+  hiddenVideoIds?: readonly string[];
+}
+
+function hidden(ctx: FilterContext): string[] {
+  return [...(ctx.hiddenVideoIds ?? [])];
+}
+
+/** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
+function filterReadsValues(filter: VideoFilter): boolean {
+  return (
+    filter.category !== undefined ||
+    [filter.sMin, filter.sMax, filter.dMin, filter.dMax, filter.iMin, filter.iMax, filter.overallMin, filter.overallMax].some((v) => v !== undefined) ||
+    filter.verdict !== undefined ||
+    filter.humanVerdict !== undefined ||
+    filter.review === "disagreement"
+  );
 }
 
 /**
@@ -53,6 +74,7 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
     return Prisma.join(and, " AND ");
   }
   const run = ctx.runId;
+  if (hidden(ctx).length > 0 && filterReadsValues(filter)) and.push(Prisma.sql`NOT (v."id" = ANY(${hidden(ctx)}::text[]))`);
   const range = (column: Prisma.Sql, min: number | undefined, max: number | undefined) => {
     if (min !== undefined) and.push(Prisma.sql`${column} >= ${min}`);
     if (max !== undefined) and.push(Prisma.sql`${column} <= ${max}`);
@@ -99,9 +121,13 @@ const SORT_COLUMNS: Record<VideoSort, Prisma.Sql> = {
   overall: Prisma.sql`rv."overall"`,
 };
 
-export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc"): Prisma.Sql {
+const SCORE_SORTS: ReadonlySet<VideoSort> = new Set(["S", "D", "I", "overall"]);
+
+export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc", ctx?: FilterContext): Prisma.Sql {
   const direction = dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  return Prisma.sql`ORDER BY ${SORT_COLUMNS[sort]} ${direction} NULLS LAST, v."id" ASC`;
+  const hiddenIds = ctx ? hidden(ctx) : [];
+  const column = SCORE_SORTS.has(sort) && hiddenIds.length > 0 ? Prisma.sql`(CASE WHEN v."id" = ANY(${hiddenIds}::text[]) THEN NULL ELSE ${SORT_COLUMNS[sort]} END)` : SORT_COLUMNS[sort];
+  return Prisma.sql`ORDER BY ${column} ${direction} NULLS LAST, v."id" ASC`;
 }
 
 /**

@@ -106,6 +106,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
     thumbnailUrl: video.thumbnailUrl,
     scores: video.scores,
     review: video.review,
+    blind: video.blind,
   }));
 
   const value = (key: string) => raw[key] ?? "";
