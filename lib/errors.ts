@@ -4,6 +4,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Structured facts the caller can act on (e.g. a conflict's current version); sent as `error.details`. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }

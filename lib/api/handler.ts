@@ -3,13 +3,13 @@ import type { Actor } from "../auth/actor";
 import { actorFromHeaders } from "../auth/request-actor";
 import { AppError, UnauthorizedError, ValidationError } from "../errors";
 
-export function jsonError(status: number, code: string, message: string): Response {
-  return Response.json({ error: { code, message } }, { status });
+export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
+  return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
 }
 
 /** Maps thrown errors to the API's JSON error shape; unknown errors are logged, not leaked. */
 export function errorResponse(error: unknown): Response {
-  if (error instanceof AppError) return jsonError(error.status, error.code, error.message);
+  if (error instanceof AppError) return jsonError(error.status, error.code, error.message, error.details);
   if (error instanceof z.ZodError) {
     return jsonError(400, "invalid_request", error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
   }

@@ -9,7 +9,9 @@ import type { ReviewInput } from "./reviews.validation";
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
 export class ReviewConflictError extends AppError {
   constructor(readonly current: { version: number; value: number; note: string | null; updatedAt: Date }) {
-    super(409, "conflict", `This judgment was changed elsewhere (now version ${current.version}, value ${current.value}). Reload it, then save again.`);
+    super(409, "conflict", `This judgment was changed elsewhere (now version ${current.version}, value ${current.value}). Reload it, then save again.`, {
+      current: { version: current.version, value: current.value, note: current.note, updatedAt: current.updatedAt },
+    });
   }
 }
 
