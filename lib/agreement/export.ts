@@ -86,7 +86,7 @@ export async function exportReviewers(prisma: PrismaClient, scope: AgreementScop
 
 /** Batches of rows, `batchVideos` videos at a time in video-id order (keyset pagination: no OFFSET). */
 export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], batchVideos = EXPORT_BATCH_VIDEOS): AsyncGenerator<ExportRow[]> {
-  const runs = new Map((await scopeRuns(prisma, scope)).map((r, order) => [r.id, { ...r, order }]));
+  const runs = new Map((await scopeRuns(prisma, scope.ctx.projectId, scope.runId)).map((r, order) => [r.id, { ...r, order }]));
   const labels = new Map(reviewers.map((r) => [r.id, r.label]));
   const projectId = scope.ctx.projectId;
   let cursor = "";

@@ -33,9 +33,9 @@ interface JudgmentRow {
 }
 
 /** The runs a scope reads, oldest first, with the endpoint's name and model at the time of the run. */
-export async function scopeRuns(prisma: PrismaClient, scope: AgreementScope): Promise<RunInfo[]> {
+export async function scopeRuns(prisma: PrismaClient, projectId: string, runId: string | null): Promise<RunInfo[]> {
   const runs = await prisma.judgeRun.findMany({
-    where: { projectId: scope.ctx.projectId, ...(scope.runId ? { id: scope.runId } : {}) },
+    where: { projectId, ...(runId ? { id: runId } : {}) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true, endpointId: true, endpointSnapshot: true, createdAt: true, endpoint: { select: { name: true, model: true } } },
   });
@@ -134,7 +134,7 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
   return {
     items,
     reviewers: await reviewerInfo(prisma, [...reviewerIds]),
-    runs: await scopeRuns(prisma, scope),
+    runs: await scopeRuns(prisma, projectId, scope.runId),
     videoCount: Number(counts!.videos),
     judgeItemCount: Number(counts!.scores) + Number(counts!.outcomes),
   };

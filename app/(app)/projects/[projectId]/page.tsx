@@ -84,7 +84,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             </p>
           )}
         </Card>
-        <Card title="Reviews">
+        <Card title="Reviews" actions={<Link href={`/projects/${projectId}/agreement`} className="text-sm text-indigo-700 underline">Agreement</Link>}>
           <EmptyState title="Nothing to review yet">Judge scores waiting for human review will appear here.</EmptyState>
         </Card>
       </div>
