@@ -199,6 +199,24 @@ describe("projectExport (database)", () => {
     expect(lines.filter((l) => l.includes(`,${r2},beta,`))).toHaveLength(3);
   });
 
+  it("keeps streaming past batches of videos that no run judged", async () => {
+    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Partly judged" });
+    const ids = [...other.videoIds].sort();
+    // only the last video (in id order) is judged: batches 1–3 of one video each have no rows
+    await seedFinishedRun(prisma, owner, other.projectId, [ids[3]!], {
+      scores: () => [{ stepId: "inconsistency", scopeIndex: 0, category: "inconsistency", value: 4 }],
+      outcome: () => ({ verdict: false, overall: 84 }),
+    });
+    const { stream } = await projectExport(prisma, owner, other.projectId, exportQuerySchema.parse({ format: "jsonl" }), 1);
+    const { text } = await readAll(stream);
+    const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line) as ExportRow);
+    expect(rows.map((r) => [r.videoId, r.target])).toEqual([
+      [ids[3], "score"],
+      [ids[3], "verdict"],
+      [ids[3], "overall"],
+    ]);
+  });
+
   it("is for members only", async () => {
     await expect(projectExport(prisma, stranger, projectId, exportQuerySchema.parse({}))).rejects.toBeInstanceOf(NotFoundError);
   });

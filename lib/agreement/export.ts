@@ -266,13 +266,20 @@ export function exportStream(prisma: PrismaClient, scope: AgreementScope, review
           controller.enqueue(encoder.encode(exportCsvHeader(reviewers)));
           return;
         }
-        const next = await batches.next();
-        if (next.done) {
-          controller.close();
-          return;
+        // A pull that enqueues nothing is not called again (the stream would stall), so batches
+        // without rows (videos no run judged) are skipped here until one has rows or the end.
+        for (;;) {
+          const next = await batches.next();
+          if (next.done) {
+            controller.close();
+            return;
+          }
+          const text = format === "csv" ? next.value.map((row) => exportCsvRow(row, reviewers)).join("") : next.value.map(exportJsonLine).join("");
+          if (text) {
+            controller.enqueue(encoder.encode(text));
+            return;
+          }
         }
-        const text = format === "csv" ? next.value.map((row) => exportCsvRow(row, reviewers)).join("") : next.value.map(exportJsonLine).join("");
-        if (text) controller.enqueue(encoder.encode(text));
       } catch (error) {
         controller.error(error);
       }
