@@ -11,7 +11,8 @@ import type { ReviewerInfo } from "./types";
  * (reviewed or not), with what the judge saw and every reviewer's value, note and reason. Produced
  * as a stream of keyset-paginated batches of videos, so memory stays flat however big the project.
  */
-export const EXPORT_BATCH_VIDEOS = 1000;
+/** Videos per batch: ~60 rows each with a full run, so a batch is ~15,000 rows. */
+export const EXPORT_BATCH_VIDEOS = 250;
 
 export interface ExportReview {
   reviewerId: string;
