@@ -84,7 +84,15 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             </p>
           )}
         </Card>
-        <Card title="Reviews" actions={<Link href={`/projects/${projectId}/queues`} className="text-sm text-indigo-700 underline">Review queues</Link>}>
+        <Card
+          title="Reviews"
+          actions={
+            <span className="flex gap-3 text-sm">
+              <Link href={`/projects/${projectId}/queues`} className="text-indigo-700 underline">Review queues</Link>
+              <Link href={`/projects/${projectId}/agreement`} className="text-indigo-700 underline">Agreement</Link>
+            </span>
+          }
+        >
           <EmptyState title="Nothing to review yet">Judge scores waiting for human review will appear here.</EmptyState>
         </Card>
       </div>

@@ -1,0 +1,349 @@
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { AgreementCharts } from "@/components/agreement/agreement-charts";
+import { ExportButtons } from "@/components/agreement/export-buttons";
+import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
+import { Card, EmptyState } from "@/components/empty-state";
+import { ProjectPageHeader } from "@/components/project-page-header";
+import { projectAgreement, scopeRuns } from "@/lib/agreement/load";
+import { agreementQuerySchema } from "@/lib/agreement/scope";
+import { BREAKDOWNS, type AgreementReport, type Breakdown, type StatBlock } from "@/lib/agreement/types";
+import { prisma } from "@/lib/db/prisma";
+import { NotFoundError } from "@/lib/errors";
+import { REVIEW_STATES, SCORE_CATEGORIES, filterToSearchParams, searchParamsObject } from "@/lib/videos/video-filter";
+
+const FORM_KEYS = new Set(["runId", "dimension", "model", "prompt", "status", "category", "verdict", "humanVerdict", "review", "threshold", "overallThreshold"]);
+const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Generator model", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
+
+const input = "rounded-md border border-slate-300 px-2 py-1.5";
+
+function Stat({ label, value, ci, testId }: { label: string; value: string; ci?: string; testId?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
+      <div className="text-xs uppercase text-slate-500">{label}</div>
+      <div className="text-xl font-semibold" data-testid={testId}>
+        {value}
+      </div>
+      {ci && <div className="text-xs text-slate-500">{ci}</div>}
+    </div>
+  );
+}
+
+function cell(block: StatBlock, name: string) {
+  const ci = block.ci[name];
+  return (
+    <td className="px-2 py-1 tabular-nums">
+      {fmt(block.values[name])} {ci && <span className="text-xs text-slate-500">{fmtCi(ci)}</span>}
+    </td>
+  );
+}
+
+export default async function AgreementPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { projectId } = await params;
+  const { actor } = await requirePageProjectAccess(projectId, "export.read");
+  const raw = searchParamsObject(await searchParams);
+  const parsed = agreementQuerySchema.safeParse(raw);
+  const query = parsed.success ? parsed.data : agreementQuerySchema.parse({});
+  const [runs, dimensions, models] = await Promise.all([
+    scopeRuns(prisma, projectId, null),
+    prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`,
+    prisma.video.findMany({ where: { projectId, model: { not: null } }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
+  ]);
+  let report: AgreementReport | null = null;
+  let problem: string | null = parsed.success ? null : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
+  try {
+    report = await projectAgreement(prisma, actor, projectId, query);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    problem = error.message;
+  }
+
+  const { format: _format, threshold, overallThreshold, ...filter } = query;
+  const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
+  const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
+  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&`;
+  const downloads = [
+    { label: "Items CSV", href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`, filename: `framejury-items.csv`, kind: "csv" as const },
+    { label: "Items JSONL", href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`, filename: `framejury-items.jsonl`, kind: "jsonl" as const },
+    { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: `framejury-agreement.json`, kind: "json" as const },
+    { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: `framejury-agreement.csv`, kind: "csv" as const },
+  ];
+  const hidden = Object.entries(raw).filter(([k]) => !FORM_KEYS.has(k) && k in agreementQuerySchema.shape && k !== "format");
+
+  return (
+    <div className="flex flex-col gap-5">
+      <ProjectPageHeader projectId={projectId} title="Agreement" />
+      <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="agreement-filters">
+        {hidden.map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        <label className="flex flex-col gap-1">
+          <span>Run</span>
+          <select name="runId" defaultValue={query.runId ?? ""} className={input}>
+            <option value="">every run</option>
+            {runs.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.endpointName} · {r.createdAt.slice(0, 16).replace("T", " ")}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Dimension</span>
+          <select name="dimension" defaultValue={query.dimension ?? ""} className={input}>
+            <option value="">any</option>
+            {dimensions.map(({ d }) => (
+              <option key={d}>{d}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Model</span>
+          <select name="model" defaultValue={query.model ?? ""} className={input}>
+            <option value="">any</option>
+            {models.map(({ model }) => (
+              <option key={model}>{model}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Prompt contains</span>
+          <input name="prompt" defaultValue={query.prompt ?? ""} className={input} />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Category</span>
+          <select name="category" defaultValue={query.category ?? ""} className={input}>
+            <option value="">any</option>
+            {SCORE_CATEGORIES.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Judge verdict</span>
+          <select name="verdict" defaultValue={query.verdict ?? ""} className={input}>
+            <option value="">any</option>
+            <option value="yes">hallucination</option>
+            <option value="no">none</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Reviewers&apos; verdict</span>
+          <select name="humanVerdict" defaultValue={query.humanVerdict ?? ""} className={input}>
+            <option value="">any</option>
+            <option value="yes">hallucination</option>
+            <option value="no">none</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Review</span>
+          <select name="review" defaultValue={query.review ?? ""} className={input}>
+            <option value="">any</option>
+            {REVIEW_STATES.map((s) => (
+              <option key={s} value={s}>
+                {s.replaceAll("_", " ")}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Score threshold</span>
+          <input name="threshold" type="number" min={0} max={10} step={0.5} defaultValue={threshold} className={`${input} w-24`} />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Overall below</span>
+          <input name="overallThreshold" type="number" min={0} max={100} step={1} defaultValue={overallThreshold} className={`${input} w-24`} />
+        </label>
+        <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
+      </form>
+      {problem && (
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          {problem}
+        </p>
+      )}
+      <Card title="Exports">
+        <ExportButtons downloads={downloads} />
+        <p className="mt-2 text-xs text-slate-500">Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval.</p>
+      </Card>
+      {report && <Report projectId={projectId} report={report} filterParams={filterParams} />}
+    </div>
+  );
+}
+
+function Report({ projectId, report, filterParams }: { projectId: string; report: AgreementReport; filterParams: string }) {
+  const s = report.summary;
+  const c = report.humanVsJudge.consensus;
+  if (report.runs.length === 0) {
+    return <EmptyState title="No judge runs yet">Run a judge on the project&apos;s videos; reviewers then check its scores and the agreement shows here.</EmptyState>;
+  }
+  return (
+    <>
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-7" data-testid="agreement-summary">
+        <Stat label="videos" value={String(s.videos)} testId="summary-videos" />
+        <Stat label="judged targets" value={String(s.judgeItems)} />
+        <Stat label="reviewed targets" value={String(s.reviewedItems)} testId="summary-reviewed" />
+        <Stat label="judgments" value={String(s.judgments)} />
+        <Stat label="reviewers" value={String(s.reviewers)} />
+        <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
+        <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
+      </div>
+      {s.judgments === 0 ? (
+        <EmptyState title="No human judgments yet">
+          Nothing to compare: reviewers have not judged any of these {s.judgeItems} targets. Open a{" "}
+          <a className="text-indigo-700 underline" href={videoListHref(projectId, Object.fromEntries(new URLSearchParams(filterParams)))}>
+            video
+          </a>{" "}
+          and give your own values; the agreement statistics appear here.
+        </EmptyState>
+      ) : (
+        <>
+          <AgreementCharts projectId={projectId} report={report} />
+          <Card title="Judge vs humans">
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="judge-vs-humans">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1">vs</th>
+                    <th>n</th>
+                    <th>accuracy</th>
+                    <th>κ</th>
+                    <th>F1</th>
+                    <th>precision</th>
+                    <th>recall</th>
+                    <th>scores: Spearman</th>
+                    <th>τ-b</th>
+                    <th>κ quadratic</th>
+                    <th>MAE</th>
+                    <th>α ordinal</th>
+                    <th>overall: MAE</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {[{ label: "reviewers' consensus", ...c }, ...report.humanVsJudge.reviewers].map((r) => (
+                    <tr key={r.label}>
+                      <td className="px-2 py-1 font-medium">{r.label}</td>
+                      <td>{r.n}</td>
+                      {cell(r.binary, "accuracy")}
+                      {cell(r.binary, "kappa")}
+                      {cell(r.binary, "f1")}
+                      {cell(r.binary, "precision")}
+                      {cell(r.binary, "recall")}
+                      {cell(r.native.score, "spearman")}
+                      {cell(r.native.score, "kendallTauB")}
+                      {cell(r.native.score, "kappaQuadratic")}
+                      {cell(r.native.score, "mae")}
+                      {cell(r.native.score, "alpha")}
+                      {cell(r.native.overall, "mae")}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+          <Card title={`Among reviewers (${report.humanVsHuman.items} targets rated by two or more)`}>
+            {report.humanVsHuman.items === 0 ? (
+              <p className="text-sm text-slate-500">No target has two reviewers yet.</p>
+            ) : (
+              <div className="overflow-x-auto">
+                <table className="w-full text-left text-sm" data-testid="among-reviewers">
+                  <thead className="text-xs uppercase text-slate-500">
+                    <tr>
+                      <th className="px-2 py-1">targets</th>
+                      <th>n</th>
+                      <th>Krippendorff α</th>
+                      <th>Fleiss κ</th>
+                      <th>% agreement</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {[
+                      ["all, binarised", report.humanVsHuman.binary] as const,
+                      ["scores (ordinal)", report.humanVsHuman.native.score] as const,
+                      ["verdicts (nominal)", report.humanVsHuman.native.verdict] as const,
+                      ["overall (interval)", report.humanVsHuman.native.overall] as const,
+                    ].map(([label, b]) => (
+                      <tr key={label}>
+                        <td className="px-2 py-1">{label}</td>
+                        <td>{b.n}</td>
+                        {cell(b, "alpha")}
+                        {cell(b, "fleiss")}
+                        {cell(b, "percentAgreement")}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {report.humanVsHuman.pairs.length > 0 && (
+                  <table className="mt-4 w-full text-left text-sm">
+                    <thead className="text-xs uppercase text-slate-500">
+                      <tr>
+                        <th className="px-2 py-1">pair</th>
+                        <th>n</th>
+                        <th>Cohen κ (binarised)</th>
+                        <th>% agreement</th>
+                        <th>scores: κ quadratic</th>
+                        <th>Spearman</th>
+                        <th>MAE</th>
+                      </tr>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100">
+                      {report.humanVsHuman.pairs.map((p) => (
+                        <tr key={`${p.a}:${p.b}`}>
+                          <td className="px-2 py-1">
+                            {p.labelA} · {p.labelB}
+                          </td>
+                          <td>{p.binary.n}</td>
+                          {cell(p.binary, "kappa")}
+                          {cell(p.binary, "percentAgreement")}
+                          {cell(p.score, "kappaQuadratic")}
+                          {cell(p.score, "spearman")}
+                          {cell(p.score, "mae")}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+              </div>
+            )}
+          </Card>
+          <div className="grid gap-6 lg:grid-cols-2">
+            {BREAKDOWNS.map((by) => (
+              <Card key={by} title={`By ${BREAKDOWN_TITLES[by].toLowerCase()}`}>
+                <table className="w-full text-left text-sm" data-testid={`breakdown-${by}`}>
+                  <thead className="text-xs uppercase text-slate-500">
+                    <tr>
+                      <th className="px-2 py-1">{BREAKDOWN_TITLES[by]}</th>
+                      <th>n</th>
+                      <th>accuracy</th>
+                      <th>κ</th>
+                      <th>F1</th>
+                      <th>humans %</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {report.breakdowns[by].map((g) => (
+                      <tr key={g.key}>
+                        <td className="max-w-48 truncate px-2 py-1" title={g.key}>
+                          {g.link ? (
+                            <a href={videoListHref(projectId, g.link)} className="text-indigo-700 underline">
+                              {g.label}
+                            </a>
+                          ) : (
+                            g.label
+                          )}
+                        </td>
+                        <td>{g.judge.n}</td>
+                        {cell(g.judge, "accuracy")}
+                        {cell(g.judge, "kappa")}
+                        {cell(g.judge, "f1")}
+                        {cell(g.humans, "percentAgreement")}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </Card>
+            ))}
+          </div>
+        </>
+      )}
+    </>
+  );
+}

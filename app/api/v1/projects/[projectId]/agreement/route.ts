@@ -1,0 +1,24 @@
+import { withActor } from "@/lib/api/handler";
+import { projectAgreement } from "@/lib/agreement/load";
+import { reportCsv } from "@/lib/agreement/report-csv";
+import { agreementQuerySchema } from "@/lib/agreement/scope";
+import { projectIdSchema } from "@/lib/projects/projects.validation";
+import { searchParamsObject } from "@/lib/videos/video-filter";
+import { prisma } from "@/lib/db/prisma";
+
+/** GET /api/v1/projects/:id/agreement?<video filters>&threshold=&overallThreshold=&format=json|csv */
+export const GET = withActor<{ projectId: string }>(async (request, actor, params) => {
+  const projectId = projectIdSchema.parse(params.projectId);
+  const query = agreementQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
+  const report = await projectAgreement(prisma, actor, projectId, query);
+  if (query.format === "csv") {
+    return new Response(reportCsv(report), {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="framejury-${projectId}-agreement.csv"`,
+        "cache-control": "no-store",
+      },
+    });
+  }
+  return Response.json(report, { headers: { "cache-control": "no-store" } });
+});

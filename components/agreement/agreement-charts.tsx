@@ -1,0 +1,328 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ErrorBar,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { AgreementReport, ConfusionCell, ConfusionView, SweepMetric } from "@/lib/agreement/types";
+import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
+
+type ConfusionKind = "verdict" | "score" | "overall" | "all";
+const CONFUSION_LABELS: Record<ConfusionKind, string> = { verdict: "Verdicts", score: "Scores (0–10)", overall: "Overall (0–100)", all: "All targets" };
+
+function cellColor(count: number, max: number, agree: boolean): string {
+  const share = max === 0 ? 0 : count / max;
+  const alpha = 0.08 + 0.8 * share;
+  return agree ? `rgba(16, 120, 90, ${alpha})` : `rgba(200, 60, 40, ${alpha})`;
+}
+
+/** The video list link of a verdict cell (its filters read one run); other kinds have none exactly. */
+function cellListHref(projectId: string, kind: ConfusionKind, cell: ConfusionCell, runId: string): string | null {
+  if (kind !== "verdict") return null;
+  return videoListHref(projectId, { runId, verdict: yesNo(cell.judge), humanVerdict: yesNo(cell.human) });
+}
+
+function ConfusionHeatMap({ projectId, view, kind }: { projectId: string; view: ConfusionView; kind: ConfusionKind }) {
+  const [selected, setSelected] = useState<number | null>(null);
+  const max = Math.max(0, ...view.cells.map((c) => c.count));
+  const size = 110;
+  const origin = { x: 110, y: 40 };
+  const position = (cell: ConfusionCell) => ({ x: origin.x + (cell.judge === 1 ? 0 : size), y: origin.y + (cell.human === 1 ? 0 : size) });
+  const chosen = selected === null ? null : view.cells[selected]!;
+  return (
+    <div className="flex flex-col gap-2">
+      <svg viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`} className="w-full max-w-sm" role="img" aria-label={`Confusion matrix, ${CONFUSION_LABELS[kind]}`} data-testid={`confusion-${kind}`}>
+        <text x={origin.x + size} y={14} textAnchor="middle" fontSize={12} fill="#334155">
+          judge
+        </text>
+        <text x={origin.x + size / 2} y={32} textAnchor="middle" fontSize={11} fill="#475569">
+          hallucination
+        </text>
+        <text x={origin.x + 1.5 * size} y={32} textAnchor="middle" fontSize={11} fill="#475569">
+          none
+        </text>
+        <text x={8} y={origin.y + size / 2} fontSize={11} fill="#475569">
+          humans: yes
+        </text>
+        <text x={8} y={origin.y + 1.5 * size} fontSize={11} fill="#475569">
+          humans: no
+        </text>
+        {view.cells.map((cell, i) => {
+          const { x, y } = position(cell);
+          const runId = cell.runs[0]?.runId;
+          const href = runId ? cellListHref(projectId, kind, cell, runId) : null;
+          const body = (
+            <>
+              <rect x={x + 2} y={y + 2} width={size - 4} height={size - 4} rx={6} fill={cellColor(cell.count, max, cell.human === cell.judge)} stroke={selected === i ? "#1e1b4b" : "none"} strokeWidth={2} />
+              <text x={x + size / 2} y={y + size / 2 + 8} textAnchor="middle" fontSize={24} fontWeight={600} fill="#0f172a">
+                {cell.count}
+              </text>
+            </>
+          );
+          const label = `humans ${yesNo(cell.human)}, judge ${yesNo(cell.judge)}: ${cell.count}`;
+          return href ? (
+            <a key={i} href={href} aria-label={label} data-testid={`confusion-cell-${kind}-${cell.human}${cell.judge}`}>
+              <title>{`${label} — open these videos`}</title>
+              {body}
+            </a>
+          ) : (
+            <g key={i} role="button" tabIndex={0} aria-label={label} className="cursor-pointer" onClick={() => setSelected(i)} onKeyDown={(e) => e.key === "Enter" && setSelected(i)} data-testid={`confusion-cell-${kind}-${cell.human}${cell.judge}`}>
+              <title>{`${label} — show these videos`}</title>
+              {body}
+            </g>
+          );
+        })}
+      </svg>
+      <CellVideos projectId={projectId} kind={kind} cell={chosen ?? view.cells.find((c) => c.count > 0 && c.human !== c.judge) ?? null} />
+    </div>
+  );
+}
+
+function CellVideos({ projectId, kind, cell }: { projectId: string; kind: ConfusionKind; cell: ConfusionCell | null }) {
+  if (!cell || cell.count === 0) return null;
+  return (
+    <div className="text-xs text-slate-600" data-testid="cell-videos">
+      <p className="mb-1">
+        Humans {yesNo(cell.human)}, judge {yesNo(cell.judge)} ({cell.count}):{" "}
+        {cell.runs.map((r) => {
+          const href = cellListHref(projectId, kind, cell, r.runId);
+          return href ? (
+            <a key={r.runId} href={href} className="mr-2 text-indigo-700 underline">
+              run {r.runId.slice(-6)} ({r.count})
+            </a>
+          ) : null;
+        })}
+      </p>
+      <p className="flex flex-wrap gap-x-2">
+        {cell.videos.map((v) => (
+          <a key={`${v.runId}:${v.videoId}`} href={videoHref(projectId, v.videoId, v.runId)} className="text-indigo-700 underline">
+            {v.videoId.slice(-8)}
+          </a>
+        ))}
+        {cell.count > cell.videos.length && <span>…</span>}
+      </p>
+    </div>
+  );
+}
+
+/** A deterministic jitter in ±0.2, so repeated values spread without moving between renders. */
+function jitter(i: number, salt: number): number {
+  const x = Math.sin(i * 12.9898 + salt * 78.233) * 43758.5453;
+  return (x - Math.floor(x) - 0.5) * 0.4;
+}
+
+function JudgeHumanScatter({ projectId, report }: { projectId: string; report: AgreementReport }) {
+  const data = useMemo(
+    () => report.scatter.points.map((p, i) => ({ ...p, x: p.judge + jitter(i, 1), y: p.human + jitter(i, 2) })),
+    [report.scatter.points],
+  );
+  if (data.length === 0) return <p className="text-sm text-slate-500">No reviewed scores yet.</p>;
+  return (
+    <div data-testid="chart-scatter">
+      <ResponsiveContainer width="100%" height={300}>
+        <ScatterChart margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis type="number" dataKey="x" domain={[-0.5, 10.5]} ticks={[0, 2, 4, 6, 8, 10]} name="judge" label={{ value: "judge", position: "insideBottom", offset: -10 }} />
+          <YAxis type="number" dataKey="y" domain={[-0.5, 10.5]} ticks={[0, 2, 4, 6, 8, 10]} name="humans" label={{ value: "reviewers' consensus", angle: -90, position: "insideLeft" }} />
+          <ReferenceLine segment={[{ x: 0, y: 0 }, { x: 10, y: 10 }]} stroke="#94a3b8" />
+          <Tooltip
+            content={({ payload }) => {
+              const p = payload?.[0]?.payload as (typeof data)[number] | undefined;
+              return p ? (
+                <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
+                  {p.category} #{p.scopeIndex ?? 0}: judge {p.judge}, humans {p.human} (click to open)
+                </div>
+              ) : null;
+            }}
+          />
+          <Scatter
+            data={data}
+            fill="#4f46e5"
+            fillOpacity={0.55}
+            className="cursor-pointer"
+            onClick={(_, index) => {
+              const p = data[index];
+              if (p) window.location.assign(videoHref(projectId, p.videoId, p.runId));
+            }}
+          />
+        </ScatterChart>
+      </ResponsiveContainer>
+      {report.scatter.total > data.length && <p className="text-xs text-slate-500">{data.length} of {report.scatter.total} reviewed scores shown.</p>}
+    </div>
+  );
+}
+
+type BarStat = "accuracy" | "kappa" | "f1";
+
+function CategoryBars({ projectId, report }: { projectId: string; report: AgreementReport }) {
+  const [stat, setStat] = useState<BarStat>("accuracy");
+  const groups = report.breakdowns.category;
+  const data = groups.map((g) => {
+    const value = g.judge.values[stat] ?? null;
+    const ci = g.judge.ci[stat] ?? null;
+    return { label: g.label, value: value ?? 0, defined: value !== null, n: g.judge.n, error: value !== null && ci ? [Math.max(0, value - ci[0]), Math.max(0, ci[1] - value)] : [0, 0], ci, link: g.link };
+  });
+  if (data.length === 0) return <p className="text-sm text-slate-500">No reviewed targets yet.</p>;
+  return (
+    <div data-testid="chart-categories">
+      <div className="mb-2 flex gap-2 text-xs">
+        {(["accuracy", "kappa", "f1"] as const).map((s) => (
+          <button key={s} type="button" onClick={() => setStat(s)} className={`rounded px-2 py-1 ${stat === s ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
+            {s === "f1" ? "F1" : s}
+          </button>
+        ))}
+      </div>
+      <ResponsiveContainer width="100%" height={280}>
+        <BarChart data={data} margin={{ top: 10, right: 10, bottom: 30, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="label" angle={-40} textAnchor="end" interval={0} fontSize={11} />
+          <YAxis domain={stat === "kappa" ? [-1, 1] : [0, 1]} />
+          <Tooltip
+            content={({ payload }) => {
+              const d = payload?.[0]?.payload as (typeof data)[number] | undefined;
+              return d ? (
+                <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
+                  {d.label}: {d.defined ? d.value.toFixed(2) : "undefined"} {fmtCi(d.ci)} (n = {d.n}){d.link ? " — click for the videos" : ""}
+                </div>
+              ) : null;
+            }}
+          />
+          <Bar
+            dataKey="value"
+            fill="#6366f1"
+            className="cursor-pointer"
+            onClick={(_, index) => {
+              const d = data[index];
+              if (d?.link) window.location.assign(videoListHref(projectId, d.link));
+            }}
+          >
+            <ErrorBar dataKey="error" width={6} stroke="#1e1b4b" />
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+      <p className="flex flex-wrap gap-x-3 text-xs">
+        {data.map((d) =>
+          d.link ? (
+            <a key={d.label} href={videoListHref(projectId, d.link)} className="text-indigo-700 underline">
+              {d.label}
+            </a>
+          ) : null,
+        )}
+      </p>
+    </div>
+  );
+}
+
+const SWEEP_FILTER: Partial<Record<SweepMetric, string>> = { I: "iMin", S: "sMin", D: "dMin" };
+
+function SweepChart({ projectId, report }: { projectId: string; report: AgreementReport }) {
+  const [metric, setMetric] = useState<SweepMetric>("worst");
+  const curve = report.sweep.find((c) => c.metric === metric)!;
+  const singleRun = report.runs.length === 1 ? report.runs[0]!.id : null;
+  const filter = SWEEP_FILTER[metric];
+  return (
+    <div data-testid="chart-sweep">
+      <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
+        {report.sweep.map((c) => (
+          <button key={c.metric} type="button" onClick={() => setMetric(c.metric)} className={`rounded px-2 py-1 ${metric === c.metric ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
+            {c.metric === "worst" ? "worst category" : c.metric}
+          </button>
+        ))}
+        <span className="text-slate-600">
+          {curve.n} videos with a verdict consensus; judge says yes when {curve.metric} {curve.rule} t.{" "}
+          {curve.best ? (
+            <strong data-testid="sweep-best">
+              Best F1 {fmt(curve.best.f1)} at t = {curve.best.threshold}
+            </strong>
+          ) : (
+            "No best threshold (no positives)."
+          )}
+        </span>
+      </div>
+      {curve.n === 0 ? (
+        <p className="text-sm text-slate-500">Reviewers' yes/no verdicts are needed for the sweep.</p>
+      ) : (
+        <ResponsiveContainer width="100%" height={260}>
+          <LineChart data={curve.points} margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="threshold" type="number" domain={metric === "overall" ? [0, 100] : [0, 10]} label={{ value: "threshold", position: "insideBottom", offset: -10 }} />
+            <YAxis domain={[0, 1]} />
+            <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(2) : String(v))} />
+            <Legend verticalAlign="top" />
+            {curve.best && <ReferenceLine x={curve.best.threshold} stroke="#16a34a" strokeDasharray="4 2" />}
+            <Line
+              type="monotone"
+              dataKey="f1"
+              stroke="#4f46e5"
+              connectNulls
+              dot={{ r: 3 }}
+              activeDot={{
+                r: 6,
+                className: filter && singleRun ? "cursor-pointer" : undefined,
+                onClick: (_: unknown, e: unknown) => {
+                  const threshold = (e as { payload?: { threshold?: number } })?.payload?.threshold;
+                  if (filter && singleRun && threshold !== undefined) window.location.assign(videoListHref(projectId, { runId: singleRun, [filter]: threshold }));
+                },
+              }}
+            />
+            <Line type="monotone" dataKey="precision" stroke="#0891b2" connectNulls dot={false} />
+            <Line type="monotone" dataKey="recall" stroke="#d97706" connectNulls dot={false} />
+            <Line type="monotone" dataKey="kappa" stroke="#64748b" strokeDasharray="3 3" connectNulls dot={false} />
+          </LineChart>
+        </ResponsiveContainer>
+      )}
+      {filter && singleRun && curve.best && (
+        <a href={videoListHref(projectId, { runId: singleRun, [filter]: curve.best.threshold })} className="text-xs text-indigo-700 underline">
+          videos the judge flags at the best threshold ({metric} ≥ {curve.best.threshold})
+        </a>
+      )}
+    </div>
+  );
+}
+
+export function AgreementCharts({ projectId, report }: { projectId: string; report: AgreementReport }) {
+  const [kind, setKind] = useState<ConfusionKind>("verdict");
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 className="mb-2 text-base font-semibold text-slate-800">Judge vs reviewers' consensus (binarised)</h2>
+        <div className="mb-2 flex flex-wrap gap-2 text-xs">
+          {(Object.keys(CONFUSION_LABELS) as ConfusionKind[]).map((k) => (
+            <button key={k} type="button" onClick={() => setKind(k)} className={`rounded px-2 py-1 ${kind === k ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
+              {CONFUSION_LABELS[k]} ({report.confusion[k].n})
+            </button>
+          ))}
+        </div>
+        <ConfusionHeatMap key={kind} projectId={projectId} view={report.confusion[kind]} kind={kind} />
+        <p className="mt-1 text-xs text-slate-500">
+          Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as hallucination. Verdict cells open the video list filtered on both verdicts; other cells list their videos.
+        </p>
+      </section>
+      <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 className="mb-2 text-base font-semibold text-slate-800">Judge vs humans, per score</h2>
+        <JudgeHumanScatter projectId={projectId} report={report} />
+      </section>
+      <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 className="mb-2 text-base font-semibold text-slate-800">Agreement per category (95% CI)</h2>
+        <CategoryBars projectId={projectId} report={report} />
+      </section>
+      <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 className="mb-2 text-base font-semibold text-slate-800">Threshold sweep</h2>
+        <SweepChart projectId={projectId} report={report} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+/** Links from the dashboard to the items behind a number: the video list with filters, or one video. */
+export function videoListHref(projectId: string, params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== "") search.set(key, String(value));
+  const query = search.toString();
+  return `/projects/${projectId}/videos${query ? `?${query}` : ""}`;
+}
+
+export function videoHref(projectId: string, videoId: string, runId?: string): string {
+  return `/projects/${projectId}/videos/${videoId}${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`;
+}
+
+export const yesNo = (v: 0 | 1) => (v === 1 ? "yes" : "no");
+
+export function fmt(value: number | null | undefined, digits = 2): string {
+  return value === null || value === undefined ? "—" : value.toFixed(digits);
+}
+
+export function fmtCi(ci: [number, number] | null | undefined, digits = 2): string {
+  return ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : "";
+}

@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import { expect, test } from "@playwright/test";
+import { cli, ownerWithProject, signIn } from "./helpers";
+
+// The agreement dashboard: a finished run with two reviewers' judgments (seeded in the database),
+// the charts, a known number, a confusion cell's link to the video list, and a streamed CSV export.
+test("the agreement dashboard shows the statistics, links to the items behind a cell and exports them", async ({ page }) => {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { prisma } = await import("../lib/db/prisma");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { seedFinishedRun } = await import("../lib/testing/agreement-fixtures");
+  const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
+  const { matchingVideoIds } = await import("../lib/videos/video-filter-sql");
+  const { videoFilterSchema } = await import("../lib/videos/video-filter");
+  try {
+    const owner = await ownerWithProject("agreement");
+    const actorOf = async (email: string) => {
+      const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+      return { userId: user.id, email: user.email, name: user.name, isAdmin: false };
+    };
+    const ownerActor = await actorOf(owner.email);
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, { videoCount: 5, keyFrames: 1, name: "Agreement e2e" });
+    const reviewers = [];
+    for (const name of ["Ann", "Bob"]) {
+      const email = `${name.toLowerCase()}-${Date.now()}@example.test`;
+      await cli("create-user", "--email", email, "--password", "reviewer-password-1", "--name", name);
+      await cli("add-member", "--project", projectId, "--email", email, "--role", "reviewer");
+      reviewers.push(await actorOf(email));
+    }
+    // judge: s1 scores and verdicts per video; humans (Ann, Bob) below
+    const judgeS1 = [8, 7, 2, 1, 6];
+    const judgeVerdict = [true, true, false, false, true];
+    const { runId, scoreIds } = await seedFinishedRun(prisma, ownerActor, projectId, videoIds, {
+      endpointName: "stub judge",
+      scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: judgeS1[v]! }],
+      outcome: (v) => ({ verdict: judgeVerdict[v]!, overall: judgeVerdict[v] ? 35 : 85, I: judgeS1[v]! }),
+    });
+
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/projects/${projectId}`);
+    await page.getByRole("link", { name: "Agreement" }).click();
+    await expect(page.getByRole("heading", { name: "Agreement" })).toBeVisible();
+    await expect(page.getByText("No human judgments yet")).toBeVisible();
+
+    const humanS1 = [
+      [9, 8],
+      [2, 3],
+      [1, 2],
+      [6, 7],
+      [1, 2],
+    ];
+    const humanVerdict = [1, 0, 0, 1, 0];
+    for (const [v, videoId] of videoIds.entries()) {
+      for (const [r, reviewer] of reviewers.entries()) {
+        await reviewScore(prisma, reviewer, scoreIds.get(`${v}:static_hallucination:0:s1`)!, { value: humanS1[v]![r]!, note: r === 0 && v === 0 ? "=SUM(A1:A9)" : undefined });
+        await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: humanVerdict[v]! });
+      }
+    }
+
+    await page.reload();
+    await expect(page.getByTestId("summary-reviewed")).toHaveText("10");
+    // binarised over 5 scores and 5 verdicts: tp 2, fp 4, fn 2, tn 2 → accuracy 0.40
+    await expect(page.getByTestId("summary-accuracy")).toHaveText("0.40");
+    for (const chart of ["confusion-verdict"]) await expect(page.getByTestId(chart)).toBeVisible();
+    for (const chart of ["chart-scatter", "chart-categories", "chart-sweep"]) await expect(page.getByTestId(chart).locator("svg.recharts-surface").first()).toBeVisible();
+    await expect(page.getByTestId("chart-scatter").locator(".recharts-scatter-symbol")).toHaveCount(5);
+    await expect(page.getByTestId("sweep-best")).toContainText("Best F1");
+
+    // judge "yes", reviewers "no": v1 and v4
+    const cell = page.getByTestId("confusion-cell-verdict-01");
+    await expect(cell).toContainText("2");
+    await cell.click();
+    await expect(page).toHaveURL(/\/videos\?/);
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toEqual({ runId, verdict: "yes", humanVerdict: "no" });
+    const filter = videoFilterSchema.parse(Object.fromEntries(url.searchParams));
+    const matching = await matchingVideoIds(prisma, filter, { projectId, runId, userId: ownerActor.userId });
+    expect(matching.sort()).toEqual([videoIds[1]!, videoIds[4]!].sort());
+    await expect(page.getByRole("heading", { name: "Videos" })).toBeVisible();
+    if ((await page.locator('[name="humanVerdict"]').count()) > 0) {
+      // the video list reads the review filters: it shows exactly the cell's videos
+      await expect(page.getByText("2 matching")).toBeVisible();
+    } else {
+      test.info().annotations.push({ type: "note", description: "this branch's video list does not filter on verdicts yet; the link's filter was checked in SQL" });
+    }
+
+    await page.goBack();
+    const downloadPromise = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Items CSV" }).click();
+    const download = await downloadPromise;
+    await expect(page.getByTestId("export-progress")).toHaveAttribute("data-state", "done");
+    await expect(page.getByTestId("export-progress")).toContainText("16 lines");
+    expect(download.suggestedFilename()).toBe("framejury-items.csv");
+    const text = fs.readFileSync(await download.path(), "utf8");
+    const lines = text.split("\r\n").filter(Boolean);
+    expect(lines).toHaveLength(1 + 5 * 3); // header; per video the s1 score, the verdict, the overall
+    expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Bob value");
+    expect(text).toContain("'=SUM(A1:A9)");
+  } finally {
+    await prisma.$disconnect();
+  }
+});

@@ -1,0 +1,305 @@
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { csvRow, type CsvValue } from "../export/csv";
+import { reviewerInfo, scopeRuns } from "./load";
+import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
+import type { ReviewerInfo } from "./types";
+
+/**
+ * The judged-items export: one row per judge score, verdict and overall of the filtered videos
+ * (reviewed or not), with what the judge saw and every reviewer's value, note and reason. Produced
+ * as a stream of keyset-paginated batches of videos, so memory stays flat however big the project.
+ */
+/** Videos per batch: ~60 rows each with a full run, so a batch is ~15,000 rows. */
+export const EXPORT_BATCH_VIDEOS = 250;
+
+export interface ExportReview {
+  reviewerId: string;
+  reviewer: string;
+  value: number;
+  note: string | null;
+  reason: string | null;
+}
+
+export interface ExportRow {
+  videoId: string;
+  path: string;
+  prompt: string | null;
+  model: string | null;
+  dimensions: string[];
+  runId: string;
+  endpoint: string;
+  /** "score", "verdict" or "overall". */
+  target: string;
+  /** The pipeline step of a score (static_hallucination, dynamic_hallucination, inconsistency); null for verdict and overall. */
+  step: string | null;
+  /** Key frame ordinal (static), cluster ordinal (dynamic), 0 (inconsistency). */
+  scopeIndex: number | null;
+  /** The key frame's index in the frame set (static and dynamic scores). */
+  keyFrameIndex: number | null;
+  category: string;
+  promptVersion: string | null;
+  judgeValue: number | null;
+  /** Timestamps (s) of the frames the judge saw: the key frame, the cluster's frames, or every key frame. */
+  frameTimestamps: number[];
+  reviews: ExportReview[];
+}
+
+interface FrameRow {
+  frameSetId: string;
+  index: number;
+  timestampS: number;
+  isKeyFrame: boolean;
+  cluster: number | null;
+}
+
+interface FrameSetView {
+  keyFrames: FrameRow[];
+  clusters: FrameRow[][];
+}
+
+/** Key frames and clusters as the judge engine builds them (lib/judge/engine/judge-video.ts). */
+function frameSetView(frames: FrameRow[]): FrameSetView {
+  const keyFrames = frames.filter((f) => f.isKeyFrame);
+  return { keyFrames, clusters: keyFrames.map((key) => frames.filter((f) => f.cluster === key.index || f === key)) };
+}
+
+function seen(step: string | null, scopeIndex: number | null, view: FrameSetView | undefined): { keyFrameIndex: number | null; timestamps: number[] } {
+  if (!view || scopeIndex === null) return { keyFrameIndex: null, timestamps: [] };
+  if (step === "static_hallucination") {
+    const key = view.keyFrames[scopeIndex];
+    return { keyFrameIndex: key?.index ?? null, timestamps: key ? [key.timestampS] : [] };
+  }
+  if (step === "dynamic_hallucination") {
+    return { keyFrameIndex: view.keyFrames[scopeIndex]?.index ?? null, timestamps: (view.clusters[scopeIndex] ?? []).map((f) => f.timestampS) };
+  }
+  if (step === "inconsistency") return { keyFrameIndex: null, timestamps: view.keyFrames.map((f) => f.timestampS) };
+  return { keyFrameIndex: null, timestamps: [] };
+}
+
+/** Reviewers with judgments in the project (and run): the CSV's per-reviewer columns, known before the first row. */
+export async function exportReviewers(prisma: PrismaClient, scope: AgreementScope): Promise<ReviewerInfo[]> {
+  const rows = await prisma.$queryRaw<{ reviewerId: string }[]>`
+    SELECT DISTINCT h."reviewerId" FROM "human_judgment" h WHERE h."projectId" = ${scope.ctx.projectId} ${runCondition(scope, Prisma.sql`h."runId"`)}`;
+  return reviewerInfo(prisma, rows.map((r) => r.reviewerId));
+}
+
+/** Batches of rows, `batchVideos` videos at a time in video-id order (keyset pagination: no OFFSET). */
+export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], batchVideos = EXPORT_BATCH_VIDEOS): AsyncGenerator<ExportRow[]> {
+  const runs = new Map((await scopeRuns(prisma, scope.ctx.projectId, scope.runId)).map((r, order) => [r.id, { ...r, order }]));
+  const labels = new Map(reviewers.map((r) => [r.id, r.label]));
+  const projectId = scope.ctx.projectId;
+  let cursor = "";
+  for (;;) {
+    const page = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT m."id" FROM (${scope.matchingVideos}) m WHERE m."id" > ${cursor} ORDER BY m."id" LIMIT ${batchVideos}`;
+    if (page.length === 0) return;
+    cursor = page[page.length - 1]!.id;
+    const ids = page.map((p) => p.id);
+
+    const [videos, runVideos, scores, judgments] = await Promise.all([
+      prisma.video.findMany({ where: { id: { in: ids } }, select: { id: true, relativePath: true, prompt: true, model: true, dimensions: true } }),
+      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; verdict: boolean | null; overall: number | null }[]>`
+        SELECT rv."runId", rv."videoId", rv."frameSetId", rv."verdict", rv."overall" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
+        WHERE r."projectId" = ${projectId} AND rv."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`rv."runId"`)}`,
+      prisma.$queryRaw<{ id: string; runId: string; videoId: string; stepId: string; scopeIndex: number; category: string; value: number; templateHash: string | null }[]>`
+        SELECT s."id", s."runId", s."videoId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
+        FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
+        WHERE s."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty}`,
+      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null }[]>`
+        SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason" FROM "human_judgment" h
+        WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`h."runId"`)}`,
+    ]);
+    const frameSetIds = [...new Set(runVideos.map((rv) => rv.frameSetId))];
+    const frames = frameSetIds.length
+      ? await prisma.$queryRaw<FrameRow[]>`
+          SELECT f."frameSetId", f."index", f."timestampS", f."isKeyFrame", f."cluster" FROM "frame" f
+          WHERE f."frameSetId" = ANY(${frameSetIds}) AND (f."isKeyFrame" OR f."cluster" IS NOT NULL) ORDER BY f."frameSetId", f."index"`
+      : [];
+    const framesBySet = new Map<string, FrameRow[]>();
+    for (const f of frames) {
+      const list = framesBySet.get(f.frameSetId);
+      if (list) list.push(f);
+      else framesBySet.set(f.frameSetId, [f]);
+    }
+    const views = new Map([...framesBySet].map(([id, list]) => [id, frameSetView(list)]));
+    const reviewsByKey = new Map<string, ExportReview[]>();
+    for (const j of judgments) {
+      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason };
+      const list = reviewsByKey.get(j.targetKey);
+      if (list) list.push(review);
+      else reviewsByKey.set(j.targetKey, [review]);
+    }
+    for (const list of reviewsByKey.values()) list.sort((a, b) => a.reviewer.localeCompare(b.reviewer) || a.reviewerId.localeCompare(b.reviewerId));
+    const scoresByRunVideo = new Map<string, typeof scores>();
+    for (const s of scores) {
+      const key = `${s.runId}:${s.videoId}`;
+      const list = scoresByRunVideo.get(key);
+      if (list) list.push(s);
+      else scoresByRunVideo.set(key, [s]);
+    }
+    const videoById = new Map(videos.map((v) => [v.id, v]));
+    runVideos.sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : (runs.get(a.runId)?.order ?? 0) - (runs.get(b.runId)?.order ?? 0)));
+
+    const rows: ExportRow[] = [];
+    for (const rv of runVideos) {
+      const video = videoById.get(rv.videoId)!;
+      const run = runs.get(rv.runId);
+      const view = views.get(rv.frameSetId);
+      const base = {
+        videoId: video.id,
+        path: video.relativePath,
+        prompt: video.prompt,
+        model: video.model,
+        dimensions: video.dimensions,
+        runId: rv.runId,
+        endpoint: run?.endpointName ?? "",
+      };
+      const own = (scoresByRunVideo.get(`${rv.runId}:${rv.videoId}`) ?? []).sort(
+        (a, b) => a.stepId.localeCompare(b.stepId) || a.scopeIndex - b.scopeIndex || categoryRank(a.category) - categoryRank(b.category),
+      );
+      for (const s of own) {
+        const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view);
+        rows.push({
+          ...base,
+          target: "score",
+          step: s.stepId,
+          scopeIndex: s.scopeIndex,
+          keyFrameIndex,
+          category: s.category,
+          promptVersion: s.templateHash,
+          judgeValue: s.value,
+          frameTimestamps: timestamps,
+          reviews: reviewsByKey.get(`score:${s.id}`) ?? [],
+        });
+      }
+      const videoVersion = [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
+      const outcome = (target: "verdict" | "overall", value: number | null) => {
+        if (value === null) return;
+        rows.push({
+          ...base,
+          target,
+          step: null,
+          scopeIndex: null,
+          keyFrameIndex: null,
+          category: target,
+          promptVersion: videoVersion,
+          judgeValue: value,
+          frameTimestamps: view ? view.keyFrames.map((f) => f.timestampS) : [],
+          reviews: reviewsByKey.get(`${target}:${rv.runId}:${rv.videoId}`) ?? [],
+        });
+      };
+      outcome("verdict", rv.verdict === null ? null : rv.verdict ? 1 : 0);
+      outcome("overall", rv.overall);
+    }
+    yield rows;
+    if (page.length < batchVideos) return;
+  }
+}
+
+function categoryRank(category: string): number {
+  const m = /^[sd](\d+)$/.exec(category);
+  return m ? Number(m[1]) : 1000;
+}
+
+export const EXPORT_BASE_COLUMNS = [
+  "video_id",
+  "path",
+  "prompt",
+  "model",
+  "dimensions",
+  "run_id",
+  "endpoint",
+  "target",
+  "step",
+  "scope_index",
+  "key_frame_index",
+  "category",
+  "prompt_version",
+  "judge_value",
+  "frame_timestamps",
+] as const;
+
+export function exportCsvHeader(reviewers: readonly ReviewerInfo[]): string {
+  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`])]);
+}
+
+export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[]): string {
+  const cells: CsvValue[] = [
+    row.videoId,
+    row.path,
+    row.prompt,
+    row.model,
+    row.dimensions.join("|"),
+    row.runId,
+    row.endpoint,
+    row.target,
+    row.step,
+    row.scopeIndex,
+    row.keyFrameIndex,
+    row.category,
+    row.promptVersion,
+    row.judgeValue,
+    row.frameTimestamps.join(" "),
+  ];
+  for (const r of reviewers) {
+    const review = row.reviews.find((x) => x.reviewerId === r.id);
+    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null);
+  }
+  return csvRow(cells);
+}
+
+export function exportJsonLine(row: ExportRow): string {
+  return `${JSON.stringify(row)}\n`;
+}
+
+/** A byte stream of the export that reads the next batch only when the consumer pulls (backpressure). */
+export function exportStream(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], format: "csv" | "jsonl", batchVideos = EXPORT_BATCH_VIDEOS): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const batches = exportBatches(prisma, scope, reviewers, batchVideos);
+  let headerSent = format !== "csv";
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(exportCsvHeader(reviewers)));
+          return;
+        }
+        // A pull that enqueues nothing is not called again (the stream would stall), so batches
+        // without rows (videos no run judged) are skipped here until one has rows or the end.
+        for (;;) {
+          const next = await batches.next();
+          if (next.done) {
+            controller.close();
+            return;
+          }
+          const text = format === "csv" ? next.value.map((row) => exportCsvRow(row, reviewers)).join("") : next.value.map(exportJsonLine).join("");
+          if (text) {
+            controller.enqueue(encoder.encode(text));
+            return;
+          }
+        }
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await batches.return(undefined);
+    },
+  });
+}
+
+/** The export of a project for a filter; every member may read it (`export.read`). */
+export async function projectExport(prisma: PrismaClient, actor: Actor, projectId: string, query: ExportQuery, batchVideos = EXPORT_BATCH_VIDEOS) {
+  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const { format, ...filter } = query;
+  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
+  const reviewers = await exportReviewers(prisma, scope);
+  return {
+    stream: exportStream(prisma, scope, reviewers, format, batchVideos),
+    contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+    filename: `framejury-${projectId}-items${scope.runId ? `-${scope.runId}` : ""}.${format}`,
+  };
+}

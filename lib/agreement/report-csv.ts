@@ -1,0 +1,55 @@
+import { csvRow, type CsvValue } from "../export/csv";
+import { BREAKDOWNS, type AgreementReport, type StatBlock, TARGET_TYPES } from "./types";
+
+export const REPORT_CSV_HEADER = ["comparison", "breakdown", "group", "statistic", "value", "ci_low", "ci_high", "n"] as const;
+
+/** The report as flat rows: comparison, breakdown, group, statistic, value, ci_low, ci_high, n. */
+export function reportRows(report: AgreementReport): CsvValue[][] {
+  const rows: CsvValue[][] = [];
+  const block = (comparison: string, breakdown: string, group: string, b: StatBlock, extra: Record<string, number> = {}) => {
+    for (const [statistic, value] of Object.entries({ ...b.values, ...extra })) {
+      const ci = b.ci[statistic] ?? null;
+      rows.push([comparison, breakdown, group, statistic, value, ci?.[0] ?? null, ci?.[1] ?? null, b.n]);
+    }
+  };
+  for (const [statistic, value] of Object.entries(report.summary)) rows.push(["summary", "all", "all", statistic, value, null, null, null]);
+  rows.push(["summary", "all", "all", "threshold", report.options.threshold, null, null, null]);
+  rows.push(["summary", "all", "all", "overall_threshold", report.options.overallThreshold, null, null, null]);
+
+  const judge = (comparison: string, c: AgreementReport["humanVsJudge"]["consensus"]) => {
+    const { tp, fp, fn, tn } = c.binary.confusion;
+    block(comparison, "all", "binary", c.binary, { tp, fp, fn, tn });
+    for (const type of TARGET_TYPES) block(comparison, "all", `native_${type}`, c.native[type]);
+  };
+  judge("judge_vs_consensus", report.humanVsJudge.consensus);
+  for (const r of report.humanVsJudge.reviewers) judge(`judge_vs_reviewer:${r.label}`, r);
+
+  block("human_vs_human", "all", "binary", report.humanVsHuman.binary);
+  for (const type of TARGET_TYPES) block("human_vs_human", "all", `native_${type}`, report.humanVsHuman.native[type]);
+  for (const p of report.humanVsHuman.pairs) {
+    block(`human_pair:${p.labelA}|${p.labelB}`, "all", "binary", p.binary);
+    block(`human_pair:${p.labelA}|${p.labelB}`, "all", "native_score", p.score);
+  }
+
+  for (const by of BREAKDOWNS) {
+    for (const g of report.breakdowns[by]) {
+      block("judge_vs_consensus", by, g.label, g.judge);
+      block("human_vs_human", by, g.label, g.humans);
+    }
+  }
+
+  for (const curve of report.sweep) {
+    for (const p of curve.points) {
+      for (const statistic of ["precision", "recall", "f1", "accuracy", "kappa", "tp", "fp", "fn", "tn"] as const) {
+        rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, String(p.threshold), statistic, p[statistic], null, null, curve.n]);
+      }
+    }
+    rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, "best", "threshold", curve.best?.threshold ?? null, null, null, curve.n]);
+    rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, "best", "f1", curve.best?.f1 ?? null, null, null, curve.n]);
+  }
+  return rows;
+}
+
+export function reportCsv(report: AgreementReport): string {
+  return csvRow([...REPORT_CSV_HEADER]) + reportRows(report).map(csvRow).join("");
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext } from "../videos/video-filter-sql";
+import { videoFilterSchema, type VideoFilter } from "../videos/video-filter";
+
+const numberParam = (min: number, max: number, fallback: number) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(min).max(max).optional()).transform((v) => v ?? fallback);
+
+/** The agreement API's and dashboard's query: the video list's filters plus the binarising thresholds. */
+export const agreementQuerySchema = videoFilterSchema.extend({
+  /** Scores (0–10) at or above it are a hallucination. */
+  threshold: numberParam(0, 10, 5),
+  /** Overall (0–100) below it is a hallucination. */
+  overallThreshold: numberParam(0, 100, 60),
+  format: z.enum(["json", "csv"]).default("json"),
+});
+export type AgreementQuery = z.output<typeof agreementQuerySchema>;
+
+export const exportQuerySchema = videoFilterSchema.extend({
+  format: z.enum(["csv", "jsonl"]).default("csv"),
+});
+export type ExportQuery = z.output<typeof exportQuerySchema>;
+
+/**
+ * Which videos and runs a filter selects, as SQL fragments for the agreement report and the
+ * exports. The video filters read one run (the named one, else the project's latest, as in the video
+ * list); the judged targets come from that run when `runId` is given, else from every run.
+ */
+export interface AgreementScope {
+  ctx: FilterContext;
+  /** `SELECT v."id" FROM … WHERE …`: the matching videos. */
+  matchingVideos: Prisma.Sql;
+  /** Only this run's targets; null: every run of the project. */
+  runId: string | null;
+  category: string | null;
+}
+
+export async function resolveAgreementScope(prisma: PrismaClient, projectId: string, filter: VideoFilter, userId: string): Promise<AgreementScope> {
+  const run = await resolveFilterRun(prisma, projectId, filter.runId);
+  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId };
+  return {
+    ctx,
+    matchingVideos: Prisma.sql`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)}`,
+    runId: filter.runId ?? null,
+    category: filter.category ?? null,
+  };
+}
+
+/** `AND <alias>."runId" = …` when the scope names a run. */
+export function runCondition(scope: AgreementScope, column: Prisma.Sql): Prisma.Sql {
+  return scope.runId ? Prisma.sql`AND ${column} = ${scope.runId}` : Prisma.empty;
+}

@@ -1,0 +1,96 @@
+// `npm run bench:dashboard`: the agreement dashboard's server work on a large project.
+// Seeds a fresh database with scripts/lib/seed-large-project.ts (default 50,000 videos, 1,000,000
+// judge scores, 3 reviewers), then times:
+//   - projectAgreement (what GET /api/v1/projects/:id/agreement and the dashboard page compute) for
+//     every run, for the run, and for one dimension: median of 3 after a warm-up;
+//   - the streamed export (GET /api/v1/projects/:id/export) as CSV and JSONL, read to the end:
+//     rows/s, MiB/s, and the process's peak RSS and heap above the level before it started.
+// Numbers only, no assertions.
+//   npx tsx scripts/bench-dashboard.ts [--videos 50000] [--scores 1000000] [--reviewers 3]
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({ options: { videos: { type: "string", default: "50000" }, scores: { type: "string", default: "1000000" }, reviewers: { type: "string", default: "3" } } });
+const VIDEOS = Number(values.videos);
+const SCORES = Number(values.scores);
+const REVIEWERS = Number(values.reviewers);
+
+const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const server = await startTestServer();
+const database = await createTestDatabase(server, "benchdash");
+process.env.DATABASE_URL = database.url;
+
+const { prisma } = await import("../lib/db/prisma");
+const { seedLargeProject } = await import("./lib/seed-large-project");
+const { projectAgreement } = await import("../lib/agreement/load");
+const { projectExport } = await import("../lib/agreement/export");
+const { agreementQuerySchema, exportQuerySchema } = await import("../lib/agreement/scope");
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+try {
+  console.log(`seeding ${VIDEOS.toLocaleString("en")} videos, ${SCORES.toLocaleString("en")} scores, ${REVIEWERS} reviewers…`);
+  const t0 = performance.now();
+  const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, reviewers: REVIEWERS, log: (line) => console.log(line) });
+  console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const owner = await prisma.user.findUniqueOrThrow({ where: { id: seeded.ownerId } });
+  const actor = { userId: owner.id, email: owner.email, name: owner.name, isAdmin: false };
+  const judgments = await prisma.humanJudgment.count({ where: { projectId: seeded.projectId } });
+  const dimension = (await prisma.video.findFirstOrThrow({ where: { projectId: seeded.projectId }, select: { dimensions: true } })).dimensions[0];
+  console.log(`${judgments.toLocaleString("en")} human judgments\n`);
+
+  console.log("agreement report (projectAgreement), median of 3 after a warm-up:");
+  for (const [label, params] of [
+    ["every run", {}],
+    ["runId", { runId: seeded.runId }],
+    [`dimension=${dimension}`, { dimension }],
+  ] as const) {
+    const query = agreementQuerySchema.parse(params);
+    await projectAgreement(prisma, actor, seeded.projectId, query);
+    const times: number[] = [];
+    let reviewed = 0;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const report = await projectAgreement(prisma, actor, seeded.projectId, query);
+      times.push(performance.now() - t);
+      reviewed = report.summary.reviewedItems;
+    }
+    times.sort((a, b) => a - b);
+    console.log(`  ${label.padEnd(32)} ${times[1]!.toFixed(0).padStart(6)} ms   (${reviewed.toLocaleString("en")} reviewed targets; min ${times[0]!.toFixed(0)}, max ${times[2]!.toFixed(0)})`);
+  }
+
+  console.log("\nexport (streamed, read to the end):");
+  for (const format of ["csv", "jsonl"] as const) {
+    global.gc?.();
+    const before = process.memoryUsage();
+    let peakRss = before.rss;
+    let peakHeap = before.heapUsed;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peakRss = Math.max(peakRss, m.rss);
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+    }, 20);
+    const t = performance.now();
+    const { stream } = await projectExport(prisma, actor, seeded.projectId, exportQuerySchema.parse({ format }));
+    const reader = stream.getReader();
+    let bytes = 0;
+    let lines = 0;
+    let firstByteMs = -1;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (firstByteMs < 0) firstByteMs = performance.now() - t;
+      bytes += value.length;
+      for (let i = 0; i < value.length; i++) if (value[i] === 0x0a) lines++;
+    }
+    const seconds = (performance.now() - t) / 1000;
+    clearInterval(sampler);
+    const rows = format === "csv" ? lines - 1 : lines;
+    console.log(
+      `  ${format.padEnd(6)} ${rows.toLocaleString("en")} rows, ${mib(bytes)} MiB in ${seconds.toFixed(1)} s: ${Math.round(rows / seconds).toLocaleString("en")} rows/s, ${(bytes / 1024 / 1024 / seconds).toFixed(1)} MiB/s; first bytes after ${firstByteMs.toFixed(0)} ms; peak RSS +${mib(peakRss - before.rss)} MiB (${mib(peakRss)} MiB), peak heap +${mib(peakHeap - before.heapUsed)} MiB`,
+    );
+  }
+} finally {
+  await prisma.$disconnect();
+  await database.drop();
+  await server.stop();
+}
