@@ -221,3 +221,28 @@ describe("projectExport (database)", () => {
     await expect(projectExport(prisma, stranger, projectId, exportQuerySchema.parse({}))).rejects.toBeInstanceOf(NotFoundError);
   });
 });
+
+describe("agreement and exports for a reviewer in a blind queue", () => {
+  it("leave out the video they are reviewing blind until they submit it", async () => {
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId: r1, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId } });
+    const exported = async (as: Actor) => {
+      const { stream } = await projectExport(prisma, as, projectId, exportQuerySchema.parse({ format: "jsonl", runId: r1 }));
+      return (await readAll(stream)).text.trimEnd().split("\n").map((line) => (JSON.parse(line) as ExportRow).videoId);
+    };
+    const annRows = await exported(ann);
+    expect(annRows).toHaveLength(12);
+    expect(annRows).not.toContain(videoIds[0]);
+    expect(await exported(viewer)).toHaveLength(18);
+    const blindReport = await projectAgreement(prisma, ann, projectId, agreementQuerySchema.parse({ runId: r1 }));
+    const openReport = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema.parse({ runId: r1 }));
+    expect(openReport.summary.videos).toBe(3);
+    expect(blindReport.summary.videos).toBe(2);
+    expect(blindReport.summary.judgeItems).toBe(openReport.summary.judgeItems - 6);
+    expect(blindReport.scatter.points.map((p) => p.videoId)).not.toContain(videoIds[0]);
+
+    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: ann.userId } }, data: { status: "done", doneAt: new Date() } });
+    expect(await exported(ann)).toHaveLength(18);
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import { blindVideoIdsFor } from "../queues/blind";
 import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext } from "../videos/video-filter-sql";
 import { videoFilterSchema, type VideoFilter } from "../videos/video-filter";
 
@@ -37,10 +38,14 @@ export interface AgreementScope {
 
 export async function resolveAgreementScope(prisma: PrismaClient, projectId: string, filter: VideoFilter, userId: string): Promise<AgreementScope> {
   const run = await resolveFilterRun(prisma, projectId, filter.runId);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId };
+  // A reviewer's open blind-queue videos are left out of their report and exports altogether:
+  // both carry the judge's values, which they may not see until they submit.
+  const hiddenVideoIds = [...(await blindVideoIdsFor(prisma, userId))];
+  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId, hiddenVideoIds };
+  const notHidden = hiddenVideoIds.length > 0 ? Prisma.sql`AND NOT (v."id" = ANY(${hiddenVideoIds}::text[]))` : Prisma.empty;
   return {
     ctx,
-    matchingVideos: Prisma.sql`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)}`,
+    matchingVideos: Prisma.sql`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)} ${notHidden}`,
     runId: filter.runId ?? null,
     category: filter.category ?? null,
   };
