@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
+import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { POST as createRoute, GET as listRoute } from "../projects/[projectId]/queues/route";
@@ -10,13 +11,6 @@ import { POST as nextRoute } from "./[queueId]/next/route";
 import { GET as itemRoute } from "./[queueId]/items/[itemId]/route";
 import { POST as submitRoute } from "./[queueId]/items/[itemId]/submit/route";
 
-function request(path: string, key: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${key}`);
-  if (init.body) headers.set("content-type", "application/json");
-  return new Request(`http://localhost:3000${path}`, { ...init, headers });
-}
-const ctx = <P,>(params: P) => ({ params: Promise.resolve(params) });
 
 let projectId: string;
 let keys: { owner: string; reviewer: string; viewer: string; stranger: string };
@@ -43,25 +37,25 @@ beforeAll(async () => {
 describe("/api/v1 review queues", () => {
   it("creates a blind queue, hands out an item without the judge's values, and takes a submission", async () => {
     const body = JSON.stringify({ name: "Blind verdicts", filter: { prompt: "ramp" }, scope: "verdict", blind: true });
-    expect((await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.viewer, { method: "POST", body }), ctx({ projectId }))).status).toBe(403);
-    expect((await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.stranger, { method: "POST", body }), ctx({ projectId }))).status).toBe(404);
-    const bad = await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "x", scope: "everything" }) }), ctx({ projectId }));
+    expect((await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer, { method: "POST", body }), routeContext({ projectId }))).status).toBe(403);
+    expect((await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.stranger, { method: "POST", body }), routeContext({ projectId }))).status).toBe(404);
+    const bad = await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "x", scope: "everything" }) }), routeContext({ projectId }));
     expect(bad.status).toBe(400);
-    const preview = await previewRoute(request(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&verdict=yes`, keys.owner), ctx({ projectId }));
+    const preview = await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&verdict=yes`, keys.owner), routeContext({ projectId }));
     expect(await preview.json()).toMatchObject({ count: 2 });
 
-    const created = await createRoute(request(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body }), ctx({ projectId }));
+    const created = await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body }), routeContext({ projectId }));
     expect(created.status).toBe(201);
     const { id: queueId, itemCount } = (await created.json()) as { id: string; itemCount: number };
     expect(itemCount).toBe(2);
-    const list = (await (await listRoute(request(`/api/v1/projects/${projectId}/queues`, keys.viewer), ctx({ projectId }))).json()) as { queues: { id: string }[] };
+    const list = (await (await listRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer), routeContext({ projectId }))).json()) as { queues: { id: string }[] };
     expect(list.queues.map((q) => q.id)).toContain(queueId);
 
-    expect((await nextRoute(request(`/api/v1/queues/${queueId}/next`, keys.viewer, { method: "POST" }), ctx({ queueId }))).status).toBe(403);
-    const { itemId } = (await (await nextRoute(request(`/api/v1/queues/${queueId}/next`, keys.reviewer, { method: "POST" }), ctx({ queueId }))).json()) as { itemId: string };
+    expect((await nextRoute(apiRequest(`/api/v1/queues/${queueId}/next`, keys.viewer, { method: "POST" }), routeContext({ queueId }))).status).toBe(403);
+    const { itemId } = (await (await nextRoute(apiRequest(`/api/v1/queues/${queueId}/next`, keys.reviewer, { method: "POST" }), routeContext({ queueId }))).json()) as { itemId: string };
     expect(itemId).toEqual(expect.any(String));
 
-    const item = await itemRoute(request(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), ctx({ queueId, itemId }));
+    const item = await itemRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), routeContext({ queueId, itemId }));
     const text = await item.text();
     expect(item.status).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ blind: true, item: { id: itemId } });
@@ -69,7 +63,7 @@ describe("/api/v1 review queues", () => {
     expect(text).not.toContain('"judge');
 
     const submit = (key: string, judgments: unknown) =>
-      submitRoute(request(`/api/v1/queues/${queueId}/items/${itemId}/submit`, key, { method: "POST", body: JSON.stringify({ judgments }) }), ctx({ queueId, itemId }));
+      submitRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit`, key, { method: "POST", body: JSON.stringify({ judgments }) }), routeContext({ queueId, itemId }));
     expect((await submit(keys.viewer, [{ target: "verdict", value: 1 }])).status).toBe(403);
     const missing = await submit(keys.reviewer, []);
     expect(missing.status).toBe(400);
@@ -78,10 +72,10 @@ describe("/api/v1 review queues", () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ status: "done", counted: true });
 
-    const after = (await (await itemRoute(request(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), ctx({ queueId, itemId }))).json()) as { blind: boolean; judgeSummary: { overall: number } };
+    const after = (await (await itemRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), routeContext({ queueId, itemId }))).json()) as { blind: boolean; judgeSummary: { overall: number } };
     expect(after).toMatchObject({ blind: false, judgeSummary: { overall: 42.5 } });
-    const queue = (await (await queueRoute(request(`/api/v1/queues/${queueId}`, keys.viewer), ctx({ queueId }))).json()) as { progress: { complete: number; reviewers: { done: number }[] } };
+    const queue = (await (await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.viewer), routeContext({ queueId }))).json()) as { progress: { complete: number; reviewers: { done: number }[] } };
     expect(queue.progress).toMatchObject({ complete: 1, reviewers: [{ done: 1 }] });
-    expect((await queueRoute(request(`/api/v1/queues/${queueId}`, keys.stranger), ctx({ queueId }))).status).toBe(404);
+    expect((await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.stranger), routeContext({ queueId }))).status).toBe(404);
   });
 });

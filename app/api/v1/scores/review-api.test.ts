@@ -1,18 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
+import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { GET as reviewsRoute } from "../videos/[videoId]/reviews/route";
 import { PUT as reviewRoute } from "./[scoreId]/review/route";
 
-function request(path: string, key: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${key}`);
-  if (init.body) headers.set("content-type", "application/json");
-  return new Request(`http://localhost:3000${path}`, { ...init, headers });
-}
-const ctx = <P,>(params: P) => ({ params: Promise.resolve(params) });
 
 let scoreId: string;
 let videoId: string;
@@ -34,7 +28,7 @@ beforeAll(async () => {
   };
 });
 
-const put = (key: string, body: unknown) => reviewRoute(request(`/api/v1/scores/${scoreId}/review`, key, { method: "PUT", body: JSON.stringify(body) }), ctx({ scoreId }));
+const put = (key: string, body: unknown) => reviewRoute(apiRequest(`/api/v1/scores/${scoreId}/review`, key, { method: "PUT", body: JSON.stringify(body) }), routeContext({ scoreId }));
 
 describe("PUT /api/v1/scores/:id/review", () => {
   it("refuses viewers (403) and non-members (404), and malformed bodies (400)", async () => {
@@ -56,7 +50,7 @@ describe("PUT /api/v1/scores/:id/review", () => {
     expect(body.error.code).toBe("conflict");
     expect(body.error.details.current).toMatchObject({ version: 2, value: 4 });
 
-    const reviews = (await (await reviewsRoute(request(`/api/v1/videos/${videoId}/reviews`, keys.viewer), ctx({ videoId }))).json()) as {
+    const reviews = (await (await reviewsRoute(apiRequest(`/api/v1/videos/${videoId}/reviews`, keys.viewer), routeContext({ videoId }))).json()) as {
       judgments: { value: number; judge: { value: number }; history: { version: number; before: { value: number } | null; after: { value: number } }[] }[];
     };
     expect(reviews.judgments).toHaveLength(1);
