@@ -4,14 +4,15 @@ import { ExportButtons } from "@/components/agreement/export-buttons";
 import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { VideoFilterFields } from "@/components/videos/video-filter-fields";
 import { projectAgreement, scopeRuns } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/scope";
 import { BREAKDOWNS, type AgreementReport, type Breakdown, type StatBlock } from "@/lib/agreement/types";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
-import { REVIEW_STATES, SCORE_CATEGORIES, filterToSearchParams, searchParamsObject } from "@/lib/videos/video-filter";
+import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 
-const FORM_KEYS = new Set(["runId", "dimension", "model", "prompt", "status", "category", "verdict", "humanVerdict", "review", "threshold", "overallThreshold"]);
+const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Generator model", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -76,75 +77,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         {hidden.map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
         ))}
-        <label className="flex flex-col gap-1">
-          <span>Run</span>
-          <select name="runId" defaultValue={query.runId ?? ""} className={input}>
-            <option value="">every run</option>
-            {runs.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.endpointName} · {r.createdAt.slice(0, 16).replace("T", " ")}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Dimension</span>
-          <select name="dimension" defaultValue={query.dimension ?? ""} className={input}>
-            <option value="">any</option>
-            {dimensions.map(({ d }) => (
-              <option key={d}>{d}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Model</span>
-          <select name="model" defaultValue={query.model ?? ""} className={input}>
-            <option value="">any</option>
-            {models.map(({ model }) => (
-              <option key={model}>{model}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Prompt contains</span>
-          <input name="prompt" defaultValue={query.prompt ?? ""} className={input} />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Category</span>
-          <select name="category" defaultValue={query.category ?? ""} className={input}>
-            <option value="">any</option>
-            {SCORE_CATEGORIES.map((c) => (
-              <option key={c}>{c}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Judge verdict</span>
-          <select name="verdict" defaultValue={query.verdict ?? ""} className={input}>
-            <option value="">any</option>
-            <option value="yes">hallucination</option>
-            <option value="no">none</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Reviewers&apos; verdict</span>
-          <select name="humanVerdict" defaultValue={query.humanVerdict ?? ""} className={input}>
-            <option value="">any</option>
-            <option value="yes">hallucination</option>
-            <option value="no">none</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Review</span>
-          <select name="review" defaultValue={query.review ?? ""} className={input}>
-            <option value="">any</option>
-            {REVIEW_STATES.map((s) => (
-              <option key={s} value={s}>
-                {s.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VideoFilterFields
+          values={raw}
+          dimensions={dimensions.map(({ d }) => d)}
+          models={models.flatMap(({ model }) => (model ? [model] : []))}
+          runs={runs.map((r) => ({ id: r.id, label: `${r.endpointName} · ${r.createdAt.slice(0, 16).replace("T", " ")}` }))}
+          noRunLabel="every run"
+        />
         <label className="flex flex-col gap-1">
           <span>Score threshold</span>
           <input name="threshold" type="number" min={0} max={10} step={0.5} defaultValue={threshold} className={`${input} w-24`} />

@@ -2,21 +2,15 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
+import { VideoFilterFields } from "@/components/videos/video-filter-fields";
 import { VideoListTable, type VideoListRow } from "@/components/videos/video-list-table";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { type BrowseResult, browseOptions, browseVideos } from "@/lib/videos/browse-videos";
-import { SCORE_CATEGORIES, REVIEW_STATES, type VideoSort, filterToSearchParams, searchParamsObject, videoFilterSchema, videoListQuerySchema } from "@/lib/videos/video-filter";
+import { type VideoSort, filterToSearchParams, searchParamsObject, videoFilterSchema, videoListQuerySchema } from "@/lib/videos/video-filter";
 
 const SEARCH_INPUT_ID = "video-prompt-filter";
-const REVIEW_LABELS: Record<(typeof REVIEW_STATES)[number], string> = {
-  unreviewed: "no reviews",
-  reviewed: "reviewed",
-  reviewed_by_me: "reviewed by me",
-  not_reviewed_by_me: "not reviewed by me",
-  disagreement: "a reviewer disagrees",
-};
 const FILTER_KEYS = Object.keys(videoFilterSchema.shape);
 
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -109,19 +103,6 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
     blind: video.blind,
   }));
 
-  const value = (key: string) => raw[key] ?? "";
-  const input = "rounded-md border border-slate-300 px-2 py-1.5";
-  const rangeInput = "w-16 rounded-md border border-slate-300 px-2 py-1.5";
-  const range = (label: string, min: string, max: string, limit: number) => (
-    <fieldset className="flex flex-col gap-1">
-      <legend className="mb-1">{label}</legend>
-      <div className="flex items-center gap-1">
-        <input name={min} aria-label={`${label} min`} type="number" min={0} max={limit} step="any" defaultValue={value(min)} className={rangeInput} />
-        <span>–</span>
-        <input name={max} aria-label={`${label} max`} type="number" min={0} max={limit} step="any" defaultValue={value(max)} className={rangeInput} />
-      </div>
-    </fieldset>
-  );
 
   return (
     <div className="flex flex-col gap-4">
@@ -143,94 +124,14 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       </div>
 
       <form className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm" method="get" action={base} data-testid="video-filter-form">
-        <label className="flex flex-col gap-1">
-          <span>Prompt contains</span>
-          <input id={SEARCH_INPUT_ID} name="prompt" type="search" defaultValue={value("prompt")} placeholder="press / to search" className={input} />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Dimension</span>
-          <select name="dimension" defaultValue={value("dimension")} className={input}>
-            <option value="">any</option>
-            {options.dimensions.map((d) => (
-              <option key={d}>{d}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Model</span>
-          <select name="model" defaultValue={value("model")} className={input}>
-            <option value="">any</option>
-            {options.models.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Status</span>
-          <select name="status" defaultValue={value("status")} className={input}>
-            <option value="">any</option>
-            <option value="ready">ready</option>
-            <option value="pending_extraction">pending extraction</option>
-            <option value="failed">failed</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Run</span>
-          <select name="runId" defaultValue={value("runId")} className={input}>
-            <option value="">latest{options.runs[0] ? ` (${when(options.runs[0].createdAt)})` : ""}</option>
-            {options.runs.map((run) => (
-              <option key={run.id} value={run.id}>
-                {when(run.createdAt)} · {run.pipeline} · {run.status}
-                {run.simulated ? " · simulated" : ""}
-              </option>
-            ))}
-          </select>
-        </label>
-        <fieldset className="flex flex-col gap-1">
-          <legend className="mb-1">Category (worst score)</legend>
-          <div className="flex items-center gap-1">
-            <select name="category" aria-label="Category" defaultValue={value("category")} className={input}>
-              <option value="">—</option>
-              {SCORE_CATEGORIES.map((c) => (
-                <option key={c}>{c}</option>
-              ))}
-            </select>
-            <input name="categoryMin" aria-label="Category min" type="number" min={0} max={10} step="any" defaultValue={value("categoryMin")} className={rangeInput} />
-            <span>–</span>
-            <input name="categoryMax" aria-label="Category max" type="number" min={0} max={10} step="any" defaultValue={value("categoryMax")} className={rangeInput} />
-          </div>
-        </fieldset>
-        {range("S", "sMin", "sMax", 10)}
-        {range("D", "dMin", "dMax", 10)}
-        {range("I", "iMin", "iMax", 10)}
-        {range("Overall", "overallMin", "overallMax", 100)}
-        <label className="flex flex-col gap-1">
-          <span>Judge verdict</span>
-          <select name="verdict" defaultValue={value("verdict")} className={input}>
-            <option value="">any</option>
-            <option value="yes">hallucination</option>
-            <option value="no">none</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Reviewers&apos; verdict</span>
-          <select name="humanVerdict" defaultValue={value("humanVerdict")} className={input}>
-            <option value="">any</option>
-            <option value="yes">hallucination (majority)</option>
-            <option value="no">none (majority)</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Review</span>
-          <select name="review" defaultValue={value("review")} className={input}>
-            <option value="">any</option>
-            {REVIEW_STATES.map((state) => (
-              <option key={state} value={state}>
-                {REVIEW_LABELS[state]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VideoFilterFields
+          values={raw}
+          dimensions={options.dimensions}
+          models={options.models}
+          runs={options.runs.map((run) => ({ id: run.id, label: `${when(run.createdAt)} · ${run.pipeline} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
+          noRunLabel={`latest${options.runs[0] ? ` (${when(options.runs[0].createdAt)})` : ""}`}
+          searchInputId={SEARCH_INPUT_ID}
+        />
         {raw.sort && <input type="hidden" name="sort" value={raw.sort} />}
         {raw.dir && <input type="hidden" name="dir" value={raw.dir} />}
         {raw.pageSize && <input type="hidden" name="pageSize" value={raw.pageSize} />}
