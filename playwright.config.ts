@@ -16,6 +16,15 @@ process.env.E2E_PORT ??= String(await freePort());
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+const browserUse = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: chromiumPath,
+    // Debian's Chromium as root in a container, on a machine without internet.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  },
+};
+
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
@@ -31,17 +40,10 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
+  // The first-run flow (no users yet: the sign-in page offers to create the admin) needs the empty
+  // database, so its spec runs before every other, whatever the files are called.
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: chromiumPath,
-          // Debian's Chromium as root in a container, on a machine without internet.
-          args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-        },
-      },
-    },
+    { name: "first-run", testMatch: /foundation\.spec\.ts$/, use: browserUse },
+    { name: "chromium", testIgnore: /foundation\.spec\.ts$/, dependencies: ["first-run"], use: browserUse },
   ],
 });
