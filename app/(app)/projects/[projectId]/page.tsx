@@ -17,6 +17,12 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
   const count = (status: string) => statusCounts.find((row) => row.status === status)?._count._all ?? 0;
   const totalVideos = statusCounts.reduce((sum, row) => sum + row._count._all, 0);
   const runCount = await prisma.judgeRun.count({ where: { projectId } });
+  const [judgmentCount, myJudgmentCount, reviewerRows, openQueues] = await Promise.all([
+    prisma.humanJudgment.count({ where: { projectId } }),
+    prisma.humanJudgment.count({ where: { projectId, reviewerId: actor.userId } }),
+    prisma.humanJudgment.findMany({ where: { projectId }, distinct: ["reviewerId"], select: { reviewerId: true } }),
+    prisma.reviewQueue.count({ where: { projectId, archivedAt: null } }),
+  ]);
 
   return (
     <div className="flex flex-col gap-6">
@@ -93,7 +99,28 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             </span>
           }
         >
-          <EmptyState title="Nothing to review yet">Judge scores waiting for human review will appear here.</EmptyState>
+          {judgmentCount === 0 && openQueues === 0 ? (
+            <EmptyState title="No human judgments yet">
+              {runCount === 0
+                ? "Once a judge run has scored videos, reviewers give their own values on a video's page or through a review queue."
+                : "Open a video to give your own values, or work through a review queue."}
+            </EmptyState>
+          ) : (
+            <div className="flex flex-col gap-1 text-sm" data-testid="review-counts">
+              <p>
+                {judgmentCount} judgment{judgmentCount === 1 ? "" : "s"} by {reviewerRows.length} reviewer{reviewerRows.length === 1 ? "" : "s"} · {myJudgmentCount} yours
+              </p>
+              <p>
+                <Link href={`/projects/${projectId}/queues`} className="text-indigo-700 underline">
+                  {openQueues} review queue{openQueues === 1 ? "" : "s"}
+                </Link>
+                {" · "}
+                <Link href={`/projects/${projectId}/videos?review=not_reviewed_by_me`} className="text-indigo-700 underline">
+                  videos you have not reviewed
+                </Link>
+              </p>
+            </div>
+          )}
         </Card>
       </div>
 
