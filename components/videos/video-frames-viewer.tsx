@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState, type RefObject } from "react";
-import { framesContext } from "@/lib/judge/video-outputs";
+import { keyFramesAndClusters } from "@/lib/judge/frame-scopes";
 
 export interface ViewerFrame {
   id: string;
@@ -32,7 +32,7 @@ export function VideoFramesViewer({
   const ownRef = useRef<HTMLVideoElement>(null);
   const player = playerRef ?? ownRef;
   const [selected, setSelected] = useState<number | null>(null);
-  const { keyFrames, clusters } = framesContext(frames);
+  const { keyFrames, clusters } = keyFramesAndClusters(frames);
   const seek = (frame: ViewerFrame) => {
     setSelected(frame.index);
     if (player.current) {

@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { csvRow, type CsvValue } from "../export/csv";
+import { framesSeenBy, keyFramesAndClusters } from "../judge/frame-scopes";
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
 import type { ReviewerInfo } from "./types";
@@ -54,28 +55,12 @@ interface FrameRow {
   cluster: number | null;
 }
 
-interface FrameSetView {
-  keyFrames: FrameRow[];
-  clusters: FrameRow[][];
-}
-
-/** Key frames and clusters as the judge engine builds them (lib/judge/engine/judge-video.ts). */
-function frameSetView(frames: FrameRow[]): FrameSetView {
-  const keyFrames = frames.filter((f) => f.isKeyFrame);
-  return { keyFrames, clusters: keyFrames.map((key) => frames.filter((f) => f.cluster === key.index || f === key)) };
-}
+type FrameSetView = { keyFrames: FrameRow[]; clusters: FrameRow[][] };
 
 function seen(step: string | null, scopeIndex: number | null, view: FrameSetView | undefined): { keyFrameIndex: number | null; timestamps: number[] } {
-  if (!view || scopeIndex === null) return { keyFrameIndex: null, timestamps: [] };
-  if (step === "static_hallucination") {
-    const key = view.keyFrames[scopeIndex];
-    return { keyFrameIndex: key?.index ?? null, timestamps: key ? [key.timestampS] : [] };
-  }
-  if (step === "dynamic_hallucination") {
-    return { keyFrameIndex: view.keyFrames[scopeIndex]?.index ?? null, timestamps: (view.clusters[scopeIndex] ?? []).map((f) => f.timestampS) };
-  }
-  if (step === "inconsistency") return { keyFrameIndex: null, timestamps: view.keyFrames.map((f) => f.timestampS) };
-  return { keyFrameIndex: null, timestamps: [] };
+  if (!view || step === null || scopeIndex === null) return { keyFrameIndex: null, timestamps: [] };
+  const { keyFrame, frames } = framesSeenBy(view, step, scopeIndex);
+  return { keyFrameIndex: keyFrame?.index ?? null, timestamps: frames.map((f) => f.timestampS) };
 }
 
 /** Reviewers with judgments in the project (and run): the CSV's per-reviewer columns, known before the first row. */
@@ -123,7 +108,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       if (list) list.push(f);
       else framesBySet.set(f.frameSetId, [f]);
     }
-    const views = new Map([...framesBySet].map(([id, list]) => [id, frameSetView(list)]));
+    const views = new Map([...framesBySet].map(([id, list]) => [id, keyFramesAndClusters(list)]));
     const reviewsByKey = new Map<string, ExportReview[]>();
     for (const j of judgments) {
       const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason };

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { HALLUCINATION_STEP_SCOPES, keyFramesAndClusters } from "./frame-scopes";
 import { hallucinationPipeline } from "./pipelines/hallucination";
 import {
   describeScoreSettings,
-  framesContext,
-  HALLUCINATION_STEP_SCOPES,
   readableDynamicKg,
   readableReason,
   readableStaticKg,
@@ -29,7 +28,7 @@ describe("what a step looked at", () => {
   });
 
   it("builds key frames and clusters in index order, as the engine does", () => {
-    const { keyFrames, clusters } = framesContext(frames);
+    const { keyFrames, clusters } = keyFramesAndClusters(frames);
     expect(keyFrames.map((f) => f.index)).toEqual([1, 4]);
     expect(clusters.map((c) => c.map((f) => f.index))).toEqual([[0, 1, 2], [3, 4, 5]]);
   });

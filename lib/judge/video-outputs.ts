@@ -3,40 +3,11 @@
  * of stored JSON (step outputs are untrusted: whatever shape they have, nothing here throws or
  * renders raw JSON).
  */
+import { framesSeenBy, keyFramesAndClusters, type ScopedFrame, stepScope } from "./frame-scopes";
 
-export type StepScope = "key_frame" | "cluster" | "video";
-
-/** The scope of each hallucination step, as in lib/judge/pipelines/hallucination.ts (a test keeps them equal). */
-export const HALLUCINATION_STEP_SCOPES: Record<string, StepScope> = {
-  static_kg: "key_frame",
-  dynamic_kg: "cluster",
-  video_summary: "video",
-  inconsistency: "video",
-  static_hallucination: "key_frame",
-  dynamic_hallucination: "cluster",
-};
-
-export function stepScope(stepId: string): StepScope {
-  return HALLUCINATION_STEP_SCOPES[stepId] ?? "video";
-}
-
-export interface FrameLike {
+export interface FrameLike extends ScopedFrame {
   id: string;
-  index: number;
   timestampS: number;
-  isKeyFrame: boolean;
-  cluster: number | null;
-}
-
-/**
- * Key frames and clusters exactly as the judge engine builds them (engine/judge-video.ts
- * loadContext): key frames in index order; cluster k = the frames whose `cluster` is key frame k's
- * index, plus the key frame itself, in time order.
- */
-export function framesContext<F extends FrameLike>(frames: readonly F[]): { keyFrames: F[]; clusters: F[][] } {
-  const ordered = [...frames].sort((a, b) => a.index - b.index);
-  const keyFrames = ordered.filter((frame) => frame.isKeyFrame);
-  return { keyFrames, clusters: keyFrames.map((key) => ordered.filter((frame) => frame.cluster === key.index || frame.id === key.id)) };
 }
 
 export interface ScopeFocus {
@@ -49,17 +20,10 @@ export interface ScopeFocus {
 
 /** What a heat-map cell (or any step result) points at in the video. */
 export function scopeFocus(frames: readonly FrameLike[], stepId: string, scopeIndex: number): ScopeFocus {
-  const { keyFrames, clusters } = framesContext(frames);
+  const seen = framesSeenBy(keyFramesAndClusters(frames), stepId, scopeIndex);
   const scope = stepScope(stepId);
-  if (scope === "key_frame") {
-    const key = keyFrames[scopeIndex];
-    return { seekS: key?.timestampS ?? null, frameIndexes: key ? [key.index] : [], label: `key frame ${scopeIndex + 1}` };
-  }
-  if (scope === "cluster") {
-    const key = keyFrames[scopeIndex];
-    return { seekS: key?.timestampS ?? null, frameIndexes: (clusters[scopeIndex] ?? []).map((frame) => frame.index), label: `cluster ${scopeIndex + 1}` };
-  }
-  return { seekS: keyFrames[0]?.timestampS ?? null, frameIndexes: keyFrames.map((frame) => frame.index), label: "whole video (all key frames)" };
+  const label = scope === "key_frame" ? `key frame ${scopeIndex + 1}` : scope === "cluster" ? `cluster ${scopeIndex + 1}` : "whole video (all key frames)";
+  return { seekS: (seen.keyFrame ?? seen.frames[0])?.timestampS ?? null, frameIndexes: seen.frames.map((frame) => frame.index), label };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

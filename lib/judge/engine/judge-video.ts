@@ -3,6 +3,7 @@ import type { ObjectStorage } from "../../storage/object-storage";
 import type { EndpointLimiter } from "../endpoint-limiter";
 import { callWithRetries, LlmError, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput } from "../parse-llm-output";
+import { keyFramesAndClusters } from "../frame-scopes";
 import { responseCacheKey } from "./cache-key";
 import { planSteps, type FrameRef, type PipelineDefinition, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 
@@ -303,15 +304,7 @@ export async function loadContext(prisma: PrismaClient, videoId: string, frameSe
     orderBy: { index: "asc" },
     select: { id: true, index: true, timestampS: true, isKeyFrame: true, cluster: true, storageKey: true, sha256: true },
   });
-  const keyFrames = frames.filter((frame) => frame.isKeyFrame);
-  return {
-    videoId,
-    prompt: video.prompt,
-    dimensions: video.dimensions,
-    model: video.model,
-    keyFrames,
-    clusters: keyFrames.map((key) => frames.filter((frame) => frame.cluster === key.index || frame.id === key.id)),
-  };
+  return { videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames) };
 }
 
 function cancellationWatch(prisma: PrismaClient, runId: string) {
