@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
-import { filterNeedsRun, type VideoFilter, type VideoSort } from "./video-filter";
+import { filterNeedsRun, filterReadsValues, type VideoFilter, type VideoSort } from "./video-filter";
 
 /**
  * Parameterised SQL for a parsed `VideoFilter`. Every value travels as a bind parameter; the only
@@ -26,17 +26,6 @@ export interface FilterContext {
 
 function hidden(ctx: FilterContext): string[] {
   return [...(ctx.hiddenVideoIds ?? [])];
-}
-
-/** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
-function filterReadsValues(filter: VideoFilter): boolean {
-  return (
-    filter.category !== undefined ||
-    [filter.sMin, filter.sMax, filter.dMin, filter.dMax, filter.iMin, filter.iMax, filter.overallMin, filter.overallMax].some((v) => v !== undefined) ||
-    filter.verdict !== undefined ||
-    filter.humanVerdict !== undefined ||
-    filter.review === "disagreement"
-  );
 }
 
 /**

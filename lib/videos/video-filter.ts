@@ -73,13 +73,18 @@ export function filterToSearchParams(filter: Partial<Record<string, string | num
   return params;
 }
 
-/** Filters that need a judge run: without one (no run in the project) they match nothing. */
-export function filterNeedsRun(filter: VideoFilter): boolean {
+/** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
+export function filterReadsValues(filter: VideoFilter): boolean {
   return (
     filter.category !== undefined ||
-    [filter.sMin, filter.sMax, filter.dMin, filter.dMax, filter.iMin, filter.iMax, filter.overallMin, filter.overallMax, filter.categoryMin, filter.categoryMax].some((v) => v !== undefined) ||
+    [filter.sMin, filter.sMax, filter.dMin, filter.dMax, filter.iMin, filter.iMax, filter.overallMin, filter.overallMax].some((v) => v !== undefined) ||
     filter.verdict !== undefined ||
     filter.humanVerdict !== undefined ||
-    filter.review !== undefined
+    filter.review === "disagreement"
   );
+}
+
+/** Filters that need a judge run: without one (no run in the project) they match nothing. */
+export function filterNeedsRun(filter: VideoFilter): boolean {
+  return filterReadsValues(filter) || filter.categoryMin !== undefined || filter.categoryMax !== undefined || filter.review !== undefined;
 }
