@@ -1,5 +1,6 @@
 "use client";
 
+import { isTypingTarget } from "@/components/is-typing-target";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -54,11 +55,6 @@ export const SHORTCUTS: [string, string][] = [
 const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(2));
 const show = (target: TargetView, value: number | null | undefined) =>
   value === null || value === undefined ? "—" : target.kind === "verdict" ? (value === 1 ? "yes" : "no") : fmt(value);
-
-function isTypingField(element: EventTarget | null): boolean {
-  if (!(element instanceof HTMLElement)) return false;
-  return element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName);
-}
 
 /** The keyboard-first review screen for one of the reviewer's queue items. */
 export function ReviewScreen({ projectId, queueId, itemId }: { projectId: string; queueId: string; itemId: string }) {
@@ -144,7 +140,7 @@ function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) 
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (isTypingField(event.target)) {
+      if (isTypingTarget(event.target)) {
         if (event.key === "Escape") {
           event.preventDefault();
           (event.target as HTMLElement).blur();

@@ -1,5 +1,6 @@
 "use client";
 
+import { isTypingTarget } from "@/components/is-typing-target";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/action-form";
@@ -29,8 +30,7 @@ export function StartReviewing({ projectId, queueId }: { projectId: string; queu
   useEffect(() => {
     button.current?.focus();
     const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+      if (isTypingTarget(event.target)) return;
       if (event.key === "s" && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
         void startRef.current();

@@ -1,5 +1,6 @@
 "use client";
 
+import { isTypingTarget } from "@/components/is-typing-target";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
@@ -18,13 +19,6 @@ export interface VideoListRow {
   scores: { S: number | null; D: number | null; I: number | null; overall: number | null; verdict: boolean | null } | null;
   review: { reviewers: number; byMe: boolean; disagreement: boolean };
   blind?: boolean;
-}
-
-/** Where typing happens: shortcuts stay off there. */
-function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  return target.closest("input, textarea, select, [contenteditable='true']") !== null;
 }
 
 const num = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? "" : Number(value.toFixed(digits)).toString());
