@@ -48,8 +48,8 @@ const inlineQueue: JudgeQueue = {
   },
 };
 
-async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number } = {}) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2 });
+async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; allBlack?: boolean } = {}) {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2, allBlack: options.allBlack });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -193,6 +193,27 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(status.steps.failed).toBe(1);
     expect(status.calls.errors).toBe(1);
     expect(status.status).toBe("done");
+  });
+});
+
+describe("the response cache", () => {
+  it("finishes every step of all-black clips, whose identical key frames finish together with the same cache key", async () => {
+    // Two black clips judged at once: their static KGs (and the dynamic KGs and summaries built on
+    // them) are identical requests. The stub's latency holds every answer until all of them were
+    // sent (so none is answered from the cache), then they come back and are stored together.
+    const slow = await startStubLlm({ latencyMs: 400 });
+    try {
+      const { projectId, endpointId } = await setup({ videos: 2, keyFrames: 3, allBlack: true });
+      await prisma.judgeEndpoint.update({ where: { id: endpointId }, data: { baseUrl: slow.baseURL, maxConcurrency: 16 } });
+      const { id } = await run(projectId, endpointId);
+      const steps = await prisma.stepResult.findMany({ where: { runId: id }, select: { stepId: true, scopeIndex: true, status: true, error: true } });
+      expect(steps).toHaveLength(2 * (3 + 3 + 1 + 1 + 3 + 3));
+      expect(steps.filter((s) => s.status !== "done")).toEqual([]);
+      // The static KG really was one request sent several times at once, every copy answered.
+      expect(slow.requests.filter((r) => r.rule === "static-knowledge-graph").length).toBeGreaterThan(1);
+    } finally {
+      await slow.close();
+    }
   });
 });
 
