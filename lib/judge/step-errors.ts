@@ -45,7 +45,8 @@ export function errorBodyExcerpt(body: string | null | undefined, secrets: (stri
 
 /** The error class as shown: its name, and a code when it has one (ENOENT, P2002). */
 function errorClass(error: Error): string {
-  const name = error.constructor?.name && error.constructor.name !== "Object" ? error.constructor.name : error.name || "Error";
+  const constructorName = error.constructor?.name && error.constructor.name !== "Object" ? error.constructor.name : "Error";
+  const name = error.name && error.name !== "Error" ? error.name : constructorName;
   const code = (error as { code?: unknown }).code;
   return typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code) ? `${name} ${code}` : name;
 }

@@ -217,6 +217,62 @@ describe("the response cache", () => {
   });
 });
 
+describe("step errors", () => {
+  it("stores a thrown error as its class and a short message, without the stack, server paths or code excerpts, which go to the log", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    const logged: string[] = [];
+    // Made like Prisma's errors, whose message quotes the calling file and its code.
+    class PrismaClientInitializationError extends Error {}
+    const thrown = Object.assign(
+      new PrismaClientInitializationError("\nInvalid `prisma.frame.findMany()` invocation in\n/srv/framejury/lib/judge/engine/judge-video.ts:312:7\n\n  309 const frames = [];\n→ 312 await prisma.frame.findMany({\nCan't reach database server at `db.internal:5432`"),
+      { code: "P1001" },
+    );
+    const failingDeps: JudgeDeps = {
+      ...deps,
+      storage: { ...deps.storage, get: async () => Promise.reject(thrown) } as JudgeDeps["storage"],
+      log: (line) => logged.push(line),
+    };
+    const queued: { runId: string; videoId: string }[] = [];
+    const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+    await judgeVideo(failingDeps, queued[0]!);
+
+    const staticKg = await step(id, "static_kg");
+    expect(staticKg.status).toBe("failed");
+    expect(staticKg.error).toBe("PrismaClientInitializationError P1001: Can't reach database server at `db.internal:5432` (details are in the worker log)");
+    for (const leak of ["/srv/framejury", "judge-video.ts", "→", "309", "    at "]) expect(staticKg.error).not.toContain(leak);
+    // The whole error, stack included, is in the server log.
+    expect(logged.join("\n")).toContain("judge-video.ts:312:7");
+    expect(logged.join("\n")).toMatch(/\n\s+at /);
+    // The API every member reads gives the same short message.
+    const { videoScores } = await import("../runs");
+    const viewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
+    const seen = await videoScores(prisma, viewer, queued[0]!.videoId, id);
+    expect(seen.steps.find((s) => s.stepId === "static_kg")!.error).toBe(staticKg.error);
+  });
+
+  it("keeps an endpoint's error body as an owner-only excerpt of the call, out of the step error", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    stub.addFault({ fault: { kind: "status", status: 400, message: "Invalid image_url: unsupported MIME type image/x-test" }, match: "Identify objects in the foreground" });
+    const { id } = await run(projectId, endpointId);
+    const staticKg = await step(id, "static_kg");
+    expect(staticKg.status).toBe("failed");
+    expect(staticKg.error).toBe("The endpoint refused the request (400).");
+    expect(staticKg.calls[0]!.errorExcerpt).toMatch(/Invalid image_url: unsupported MIME type/);
+
+    const { inspectRunVideo } = await import("../call-inspector");
+    const videoId = staticKg.videoId;
+    const excerptsFor = async (actor: Actor) =>
+      (await inspectRunVideo(prisma, actor, projectId, id, videoId)).steps.flatMap((s) => s.calls.map((c) => c.errorExcerpt)).filter((e) => e !== null);
+    expect(await excerptsFor(owner)).toEqual([expect.stringMatching(/unsupported MIME type/)]);
+    for (const role of ["viewer", "reviewer"] as const) {
+      const member = await makeUser();
+      await prisma.projectMember.create({ data: { projectId, userId: member.userId, role } });
+      expect(await excerptsFor(member)).toEqual([]);
+    }
+  });
+});
+
 describe("cancelling a run", () => {
   it("stops a video mid-run: no further calls, unfinished steps cancelled, the run marked cancelled", async () => {
     const slow = await startStubLlm({ latencyMs: 150 });
