@@ -57,9 +57,10 @@ function errorClass(error: Error): string {
  * "<class>: <first words of its message>" with paths and code excerpts removed.
  */
 export function stepErrorMessage(error: unknown): string {
-  if (error instanceof AppError) return truncate(withoutServerDetails(error.message), MAX_MESSAGE_CHARS);
+  if (error instanceof AppError || (error instanceof Error && error.name === "LlmError")) {
+    return truncate(error.message.replace(CONTROL, " ").replace(/\s+/g, " ").trim(), MAX_MESSAGE_CHARS);
+  }
   if (error instanceof Error) {
-    if (error.name === "LlmError") return withoutServerDetails(error.message);
     const message = withoutServerDetails(error.message, 200);
     return `${errorClass(error)}: ${message || "no message"} (details are in the worker log)`;
   }
