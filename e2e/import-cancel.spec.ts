@@ -91,8 +91,8 @@ test("cancelling an import says per file what was stored, cancels the server's u
   expect(await session.json()).toMatchObject({ status: "cancelled" });
   const listed = (await (await page.request.get(`/api/v1/projects/${owner.projectId}/videos?sort=path`)).json()) as { videos: { fileName: string; status: string; prompt: string | null }[] };
   expect(listed.videos.map((v) => [v.fileName, v.status, v.prompt])).toEqual([
-    [FIRST, "ready", "A red ball bounces on a wooden floor"],
     [NO_PROMPT, "pending_extraction", null],
+    [FIRST, "ready", "A red ball bounces on a wooden floor"],
   ]);
 
   for (const route of held) await route.abort().catch(() => {});
