@@ -10,7 +10,11 @@ import { mediaFixtures } from "./media-fixtures";
  * A project with `videoCount` videos that already have a frame set of `keyFrames` key frames,
  * each with a cluster of 3 frames, stored like the browser would store them.
  */
-export async function projectWithFramedVideos(prisma: PrismaClient, owner: Actor, options: { videoCount: number; keyFrames: number; name?: string }) {
+export async function projectWithFramedVideos(
+  prisma: PrismaClient,
+  owner: Actor,
+  options: { videoCount: number; keyFrames: number; name?: string; /** null: videos without a prompt. */ prompt?: null },
+) {
   const project = await createProject(prisma, owner, { name: options.name ?? "Judge test" });
   const jpeg = fs.readFileSync(mediaFixtures().jpeg);
   const storage = getStorage();
@@ -29,7 +33,7 @@ export async function projectWithFramedVideos(prisma: PrismaClient, owner: Actor
         storageKey: `projects/${project.id}/videos/${sha}.mp4`,
         contentType: "video/mp4",
         status: "ready",
-        prompt: `A ball rolls down a ramp number ${v}`,
+        prompt: options.prompt === null ? null : `A ball rolls down a ramp number ${v}`,
         dimensions: ["Mechanics"],
         createdById: owner.userId,
       },
