@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -228,25 +229,35 @@ describe("chunk appends are serialised per upload", () => {
   };
 
   it("four parallel PUTs at offset 0: one is appended, the others get 409 offset_mismatch", async () => {
-    const piece = Buffer.alloc(64 * 1024, 3);
-    const pieces = 16;
+    const piece = Buffer.alloc(32 * 1024, 3);
+    const pieces = 32;
     const uploadId = await startUpload("Parallel/four-0.mp4", piece.length * pieces);
-    // Bodies that trickle in, so the four requests are all writing at the same time.
-    const slowBody = () => {
-      let sent = 0;
-      return new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          await new Promise((resolve) => setTimeout(resolve, 15));
-          if (sent++ < pieces) controller.enqueue(new Uint8Array(piece));
-          else controller.close();
-        },
+    // The server's first request loads code; take that delay out of the race.
+    expect((await fetch(`${chunkServer.url}/api/v1/uploads/none?offset=0`, { method: "PUT", headers: auth, body: "x" })).status).toBe(404);
+    // Each on its own connection, its body trickling in, so the four requests are all writing at once.
+    const trickle = () =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, agent: false }, (response) => {
+          let body = "";
+          response.setEncoding("utf8").on("data", (text: string) => (body += text));
+          response.on("end", () => resolve({ status: response.statusCode!, body }));
+        });
+        // A loser is answered before its body is sent; the server then closes, and writing on fails.
+        let answered = false;
+        request.on("response", () => (answered = true));
+        request.on("error", (error) => {
+          if (!answered) reject(error);
+        });
+        void (async () => {
+          for (let i = 0; i < pieces && !request.destroyed; i++) {
+            request.write(piece);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          request.end();
+        })();
       });
-    };
-    const responses = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: slowBody(), duplex: "half" } as RequestInit),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 4 }, trickle));
+    const responses = answers.map((a) => ({ status: a.status, json: async () => JSON.parse(a.body) as unknown }));
     const bytes = { length: piece.length * pieces };
     const bodies = (await Promise.all(responses.map((r) => r.json()))) as { receivedBytes?: number; error?: { code: string } }[];
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
