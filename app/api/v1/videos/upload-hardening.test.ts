@@ -106,14 +106,14 @@ describe("refused multipart uploads leave nothing in storage", () => {
     const response = await fetch(`${videoServer.url}/api/v1/projects/${projectId}/videos`, {
       method: "POST",
       headers: { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body: multipartBody(
+      body: new Uint8Array(multipartBody(
         [
           // Large enough that the first part is still being written when the second one arrives.
           { name: "file", filename: "a-0.mp4", content: Buffer.concat([video, Buffer.alloc(8 * 1024 * 1024, 1)]) },
           { name: "file", filename: "b-0.mp4", content: video },
         ],
         boundary,
-      ),
+      )),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/file part/i);
@@ -127,13 +127,13 @@ describe("refused multipart uploads leave nothing in storage", () => {
     const response = await fetch(`${videoServer.url}/api/v1/projects/${projectId}/videos`, {
       method: "POST",
       headers: { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body: multipartBody(
+      body: new Uint8Array(multipartBody(
         [
           { name: "file", filename: "a-0.mp4", content: fs.readFileSync(media.goodMp4) },
           { name: "metadata", content: `{"prompt": "${"x".repeat(5 * 1024 * 1024 + 10)}"}` },
         ],
         boundary,
-      ),
+      )),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/metadata/);
@@ -143,7 +143,7 @@ describe("refused multipart uploads leave nothing in storage", () => {
 
   it("metadata that fails validation after the file part: 400 and no stored part", async () => {
     const form = new FormData();
-    form.set("file", new Blob([fs.readFileSync(media.goodMp4)]), "a-0.mp4");
+    form.set("file", new Blob([new Uint8Array(fs.readFileSync(media.goodMp4))]), "a-0.mp4");
     form.set("metadata", JSON.stringify({ sampleIndex: "not a number" }));
     const response = await fetch(`${videoServer.url}/api/v1/projects/${projectId}/videos`, { method: "POST", headers: auth, body: form });
     expect(response.status).toBe(400);
@@ -203,7 +203,7 @@ describe("aborted uploads leave nothing behind and throw nothing", () => {
       };
     const { receivedBytes } = await status();
     expect(receivedBytes).toBeLessThanOrEqual(1000);
-    const rest = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=${receivedBytes}`, { method: "PUT", headers: auth, body: bytes.subarray(receivedBytes) });
+    const rest = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=${receivedBytes}`, { method: "PUT", headers: auth, body: new Uint8Array(bytes.subarray(receivedBytes)) });
     expect(rest.status).toBe(200);
     expect((await status()).receivedBytes).toBe(bytes.length);
     expect(filesUnder(storageDir).filter((f) => f.endsWith(".part"))).toEqual([]);
@@ -270,30 +270,30 @@ describe("chunk appends are serialised per upload", () => {
 
   it("a chunk that would pass the declared size is refused and nothing of it is kept", async () => {
     const uploadId = await startUpload("Parallel/overrun-0.mp4", 1000);
-    const declared = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: Buffer.alloc(1001) });
+    const declared = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(1001) });
     expect(declared.status).toBe(413);
     expect(stagingSize(uploadId)).toBe(0);
     // Without a Content-Length (a streamed body) the overrun is cut off on arrival.
     const streamed = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, {
       method: "PUT",
       headers: auth,
-      body: new Blob([Buffer.alloc(600 * 1024, 1)]).stream(),
+      body: new Blob([new Uint8Array(600 * 1024)]).stream(),
       duplex: "half",
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(stagingSize(uploadId)).toBe(0);
-    const fits = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: Buffer.alloc(1000) });
+    const fits = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(1000) });
     expect(fits.status).toBe(200);
   });
 
   it("an append held by another request is refused; a lease left by a dead process runs out", async () => {
     const uploadId = await startUpload("Parallel/lease-0.mp4", 10);
     await prisma.$executeRaw`UPDATE "upload_session" SET "appendingUntil" = now() + interval '1 minute' WHERE "id" = ${uploadId}`;
-    const held = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: Buffer.alloc(10) });
+    const held = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(10) });
     expect(held.status).toBe(409);
     expect(((await held.json()) as { error: { code: string } }).error.code).toBe("offset_mismatch");
     await prisma.$executeRaw`UPDATE "upload_session" SET "appendingUntil" = now() - interval '1 second' WHERE "id" = ${uploadId}`;
-    const expired = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: Buffer.alloc(10) });
+    const expired = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(10) });
     expect(expired.status).toBe(200);
     expect(stagingSize(uploadId)).toBe(10);
   });
