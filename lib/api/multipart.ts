@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import Busboy from "busboy";
 import { ValidationError } from "../errors";
+import { hasNulByte, NUL_BYTE_MESSAGE } from "../validation/nul-bytes";
 import { requestBodyStream } from "./request-body";
 
 export interface MultipartFile {
@@ -56,6 +57,7 @@ export async function readMultipart(
 
   busboy.on("field", (name, value, info) => {
     if (info.valueTruncated) fail(new ValidationError(`The field ${name} is too large.`));
+    else if (hasNulByte(name) || hasNulByte(value)) fail(new ValidationError(`${JSON.stringify(name)}: ${NUL_BYTE_MESSAGE}.`));
     else fields[name] = value;
   });
   busboy.on("file", (field, stream, info) => {
