@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
-import { ExtractionError } from "@/lib/browser-extraction/types";
+import { ExtractionError, type VideoProbe } from "@/lib/browser-extraction/types";
 import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
 import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/action-form";
@@ -10,9 +10,10 @@ import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
 import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
-import { sha256OfFile, uploadVideo } from "./upload-video";
+import { sha256OfFile, UploadCancelledError, uploadVideo, type VideoJson } from "./upload-video";
 
-type ItemState = "queued" | "probing" | "hashing" | "uploading" | "extracting" | "done" | "duplicate" | "error" | "cancelled" | "skipped";
+/** `stored`: the video is stored but has no frames yet (the import was cancelled during extraction). */
+type ItemState = "queued" | "probing" | "hashing" | "uploading" | "extracting" | "done" | "stored" | "duplicate" | "error" | "cancelled" | "skipped";
 
 interface ImportItem {
   key: string;
@@ -22,11 +23,20 @@ interface ImportItem {
   state: ItemState;
   message: string;
   progress: number;
+  /** Set once the server stored the video: a retry then only extracts its frames. */
   videoId?: string;
+  probe?: VideoProbe;
+  /** The stored video has no prompt: its name is not `<prompt>-<index>` and no metadata or prompt list named one. */
+  noPrompt?: boolean;
 }
 
 const CONCURRENCY = 2;
-const FINISHED: ItemState[] = ["done", "duplicate", "error", "cancelled", "skipped"];
+const FINISHED: ItemState[] = ["done", "stored", "duplicate", "error", "cancelled", "skipped"];
+/** What a cancel leaves unfinished; Retry takes these up again (a stored video only needs its frames). */
+const RETRYABLE: ItemState[] = ["cancelled", "stored"];
+const NOTHING_STORED = "Cancelled before upload; nothing stored.";
+const STORED_WITHOUT_FRAMES = "Video stored; frames not extracted — waiting for frames (Extract pending, or Retry here).";
+const NO_PROMPT = "no prompt found (the name is not <prompt>-<index>, and no metadata or prompt list names it)";
 
 export function ImportPanel({ projectId }: { projectId: string }) {
   const items = useRef<ImportItem[]>([]);
@@ -37,6 +47,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const [settings, setSettings] = useState<ExtractionSettingsValue>(defaultExtractionSettings);
   const abort = useRef<AbortController | null>(null);
   const pendingRender = useRef(false);
+  // Parsed metadata files by path key (as findMetadata expects), kept so a retry uploads with it too.
+  const metadata = useRef(new Map<string, FileMetadata>());
 
   // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
   const refresh = useCallback(() => {
@@ -77,31 +89,38 @@ export function ImportPanel({ projectId }: { projectId: string }) {
     refresh();
   };
 
+  function retry() {
+    for (const item of items.current) if (RETRYABLE.includes(item.state)) update(item, { state: "queued", message: "", progress: 0 });
+    void start();
+  }
+
   async function start() {
     const controller = new AbortController();
     abort.current = controller;
     setRunning(true);
     const signal = controller.signal;
     try {
-      // Prompt lists first, so the server restores full prompts and dimensions for the videos.
+      // Prompt lists first, so the server restores full prompts and dimensions for the videos. A
+      // list's request is not interrupted by Cancel: it is small, and its outcome is then known.
       for (const item of items.current.filter((i) => i.kind === "prompt-list" && i.state === "queued")) {
+        if (signal.aborted) break;
         const form = new FormData();
         form.set("file", item.file, item.relativePath.split("/").pop());
         try {
-          const list = await apiFetch<{ entryCount: number; format: string }>(`/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", body: form, signal });
+          const list = await apiFetch<{ entryCount: number; format: string }>(`/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", body: form });
           update(item, { state: "done", progress: 1, message: `Prompt list: ${list.entryCount} prompts (${list.format}).` });
         } catch (error) {
           update(item, { state: "error", message: errorMessage(error) });
         }
       }
-      const metadata = new Map<string, FileMetadata>(); // by path key, as findMetadata expects
       for (const item of items.current.filter((i) => i.kind === "metadata" && i.state === "queued")) {
+        if (signal.aborted) break;
         const parsed = parseMetadataFile(item.relativePath, await item.file.text());
         if (!parsed.ok) {
           update(item, { state: "error", message: `${item.relativePath}: ${parsed.error}` });
           continue;
         }
-        for (const [name, value] of parsed.byPath) metadata.set(name, value);
+        for (const [name, value] of parsed.byPath) metadata.current.set(name, value);
         update(item, { state: "done", progress: 1, message: `Metadata for ${parsed.rowCount} files.` });
       }
 
@@ -118,7 +137,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           while (!signal.aborted) {
             const item = runnable.shift();
             if (!item) break;
-            await importOne(item, extractor, findMetadata(metadata, item.relativePath) ?? undefined, signal);
+            await importOne(item, extractor, findMetadata(metadata.current, item.relativePath) ?? undefined, signal);
           }
         } finally {
           extractor.terminate();
@@ -126,57 +145,64 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       });
       await Promise.all(lanes);
     } finally {
-      for (const item of items.current) if (!FINISHED.includes(item.state) && item.state !== "queued") update(item, { state: "cancelled", message: "Cancelled." });
-      if (signal.aborted) for (const item of items.current) if (item.state === "queued") update(item, { state: "cancelled", message: "Cancelled." });
+      // importOne settles every item it starts; this only catches one left mid-way by a bug.
+      for (const item of items.current) {
+        if (!FINISHED.includes(item.state) && item.state !== "queued") {
+          update(item, item.videoId ? { state: "stored", message: STORED_WITHOUT_FRAMES } : { state: "cancelled", message: "Cancelled; whether the server stored it is unknown. Retry checks." });
+        }
+      }
+      if (signal.aborted) for (const item of items.current) if (item.state === "queued") update(item, { state: "cancelled", message: NOTHING_STORED });
       setRunning(false);
       refresh();
     }
   }
 
   async function importOne(item: ImportItem, extractor: FrameExtractor, metadata: FileMetadata | undefined, signal: AbortSignal) {
+    let video: VideoJson | undefined;
     try {
       update(item, { state: "probing", message: "Reading the video…", progress: 0.02 });
-      const { probe } = await extractor.probe(item.file, { signal });
-      update(item, { state: "hashing", message: "Computing SHA-256…" });
-      const sha256 = await sha256OfFile(item.file, (done) => update(item, { progress: 0.02 + 0.08 * (done / item.file.size) }), signal);
-      update(item, { state: "uploading", message: "Uploading…" });
-      let video;
-      try {
-        video = await uploadVideo({
-          projectId,
-          file: item.file,
-          relativePath: item.relativePath,
-          sha256,
-          model: model || undefined,
-          metadata: metadata ? toVideoMetadata(metadata) : undefined,
-          signal,
-          onProgress: (sent) => update(item, { progress: 0.1 + 0.6 * (sent / item.file.size), message: `Uploading… ${Math.round((100 * sent) / item.file.size)}%` }),
-        });
-      } catch (error) {
-        if (error instanceof ApiError && error.code === "duplicate") {
-          update(item, { state: "duplicate", progress: 1, message: error.message });
-          return;
+      item.probe ??= (await extractor.probe(item.file, { signal })).probe;
+      if (!item.videoId) {
+        update(item, { state: "hashing", message: "Computing SHA-256…" });
+        const sha256 = await sha256OfFile(item.file, (done) => update(item, { progress: 0.02 + 0.08 * (done / item.file.size) }), signal);
+        update(item, { state: "uploading", message: "Uploading…" });
+        try {
+          video = await uploadVideo({
+            projectId,
+            file: item.file,
+            relativePath: item.relativePath,
+            sha256,
+            model: model || undefined,
+            metadata: metadata ? toVideoMetadata(metadata) : undefined,
+            signal,
+            onProgress: (sent) => update(item, { progress: 0.1 + 0.6 * (sent / item.file.size), message: `Uploading… ${Math.round((100 * sent) / item.file.size)}%` }),
+          });
+        } catch (error) {
+          if (error instanceof ApiError && error.code === "duplicate") {
+            update(item, { state: "duplicate", progress: 1, message: error.message });
+            return;
+          }
+          throw error;
         }
-        throw error;
+        update(item, { videoId: video.id, noPrompt: video.prompt === null });
+        // The upload finished although Cancel was pressed meanwhile: the video is stored, so say so.
+        signal.throwIfAborted();
       }
-      update(item, { state: "extracting", videoId: video.id, progress: 0.7, message: "Extracting frames…" });
+      update(item, { state: "extracting", progress: 0.7, message: "Extracting frames…" });
       const frameSet = await extractAndUploadFrameSet({
         extractor,
-        videoId: video.id,
+        videoId: item.videoId!,
         file: item.file,
-        probe,
+        probe: item.probe,
         parameters: settingsToParameters(settings),
         signal,
         onProgress: (done, total) => update(item, { progress: 0.7 + 0.28 * (done / Math.max(1, total)), message: `Extracting frames… ${done}/${total}` }),
       });
-      update(item, {
-        state: "done",
-        progress: 1,
-        message: `${frameSet.keyFrames} key frames, ${frameSet.frames} frames (${frameSet.decoder})${video.prompt ? ` · ${video.prompt.slice(0, 80)}` : ""}`,
-      });
+      const prompt = video?.prompt ? ` · ${video.prompt.slice(0, 80)}` : item.noPrompt ? ` · ${NO_PROMPT}` : "";
+      update(item, { state: "done", progress: 1, message: `${frameSet.keyFrames} key frames, ${frameSet.frames} frames (${frameSet.decoder})${prompt}` });
     } catch (error) {
       if (signal.aborted) {
-        update(item, { state: "cancelled", message: "Cancelled." });
+        update(item, await cancelledOutcome(item, error));
         return;
       }
       update(item, { state: "error", message: errorMessage(error) });
@@ -190,11 +216,23 @@ export function ImportPanel({ projectId }: { projectId: string }) {
     }
   }
 
+  /** What a cancel left of one file, asked of the server where the client cannot know it. */
+  async function cancelledOutcome(item: ImportItem, error: unknown): Promise<Partial<ImportItem>> {
+    const noPrompt = item.noPrompt ? ` This video has ${NO_PROMPT}.` : "";
+    if (!item.videoId) return { state: "cancelled", progress: 0, message: error instanceof UploadCancelledError ? error.message : NOTHING_STORED };
+    // The frames' upload may have reached the server before the cancel did.
+    const stored = await apiFetch<VideoJson>(`/api/v1/videos/${encodeURIComponent(item.videoId)}`).catch(() => null);
+    if (stored?.status === "ready") return { state: "done", progress: 1, message: `Video and frames stored (the frames arrived before the cancel).${noPrompt}` };
+    return { state: "stored", message: `${STORED_WITHOUT_FRAMES}${noPrompt}` };
+  }
+
   const list = items.current;
   const videos = list.filter((i) => i.kind !== "other");
   const counts = countBy(list.map((i) => i.state));
   const overall = videos.length ? videos.reduce((sum, i) => sum + (FINISHED.includes(i.state) ? 1 : i.progress), 0) / videos.length : 0;
   const queued = list.some((i) => i.state === "queued");
+  const retryable = list.filter((i) => RETRYABLE.includes(i.state)).length;
+  const noPrompt = list.filter((i) => i.noPrompt).length;
 
   return (
     <div className="flex flex-col gap-5">
@@ -257,11 +295,25 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         <button type="button" className={buttonClass("danger")} disabled={!running} onClick={() => abort.current?.abort()}>
           Cancel
         </button>
+        {!running && retryable > 0 && (
+          <button type="button" className={buttonClass("secondary")} data-testid="import-retry" onClick={retry}>
+            Retry {retryable} unfinished {retryable === 1 ? "file" : "files"}
+          </button>
+        )}
         <span className="text-sm text-slate-600" data-testid="import-summary">
           {list.length} files · {counts.done ?? 0} done · {counts.duplicate ?? 0} duplicates · {counts.error ?? 0} errors · {counts.skipped ?? 0} skipped
-          {counts.cancelled ? ` · ${counts.cancelled} cancelled` : ""}
+          {counts.stored ? ` · ${counts.stored} stored, waiting for frames` : ""}
+          {counts.cancelled ? ` · ${counts.cancelled} cancelled, nothing stored` : ""}
+          {noPrompt ? ` · no prompt found for ${noPrompt} ${noPrompt === 1 ? "file" : "files"}` : ""}
         </span>
       </div>
+      {noPrompt > 0 && (
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="import-no-prompt">
+          No prompt found for {noPrompt} {noPrompt === 1 ? "file" : "files"}: {noPrompt === 1 ? "its name is" : "their names are"} not <code>&lt;prompt&gt;-&lt;index&gt;</code> and no
+          metadata file or prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"} stored without a prompt, and the judge skips the steps that
+          compare a video with its prompt.
+        </p>
+      )}
       {videos.length > 0 && (
         <div className="h-2 w-full overflow-hidden rounded bg-slate-200" role="progressbar" aria-label="Overall progress" aria-valuenow={Math.round(overall * 100)}>
           <div className="h-full bg-indigo-600 transition-all" style={{ width: `${overall * 100}%` }} />
@@ -276,7 +328,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
                 {item.relativePath}
               </span>
               <span className={`rounded px-1.5 py-0.5 text-xs ${stateClass(item.state)}`}>{item.state}</span>
-              {item.videoId && item.state === "done" && (
+              {item.videoId && (item.state === "done" || item.state === "stored") && (
                 <a className="text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${item.videoId}`}>
                   open
                 </a>
@@ -320,7 +372,7 @@ function countBy(values: string[]): Record<string, number> {
 function stateClass(state: ItemState): string {
   if (state === "done") return "bg-emerald-100 text-emerald-800";
   if (state === "error") return "bg-red-100 text-red-800";
-  if (state === "duplicate") return "bg-amber-100 text-amber-800";
+  if (state === "duplicate" || state === "stored") return "bg-amber-100 text-amber-800";
   if (state === "skipped" || state === "cancelled") return "bg-slate-100 text-slate-600";
   return "bg-indigo-100 text-indigo-800";
 }

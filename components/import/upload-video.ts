@@ -35,9 +35,28 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
+/** The upload was cancelled before the video was stored; `discarded` says the server confirmed dropping what had arrived. */
+export class UploadCancelledError extends Error {
+  constructor(
+    readonly sentBytes: number,
+    readonly sizeBytes: number,
+    readonly discarded: boolean,
+  ) {
+    const percent = sizeBytes > 0 ? Math.floor((100 * sentBytes) / sizeBytes) : 0;
+    const leftover = discarded ? "" : " (the server did not confirm discarding the partial upload; it is never turned into a video)";
+    super(`Upload cancelled at ${percent}%; nothing stored${leftover}.`);
+  }
+}
+
 /**
  * Uploads one video through a resumable upload session: chunks are sent at the offset the server
  * holds, and after a dropped connection the upload asks where it stands and goes on from there.
+ *
+ * Cancelling (`signal`) while bytes are still being sent deletes the server's upload session, so no
+ * partial file stays behind, and throws UploadCancelledError. Creating the session and completing
+ * it are not interrupted: an interrupted create could leave a session the client never learns of,
+ * and an interrupted complete may still store the video. Once every byte is sent the video is
+ * stored and returned even if the signal fired meanwhile; the caller sees `signal.aborted`.
  */
 export async function uploadVideo(options: {
   projectId: string;
@@ -51,10 +70,10 @@ export async function uploadVideo(options: {
   maxRetries?: number;
 }): Promise<VideoJson> {
   const { file, signal } = options;
+  signal?.throwIfAborted();
   const session = await postJson<{ uploadId: string; receivedBytes: number; chunkBytes: number }>(
     `/api/v1/projects/${encodeURIComponent(options.projectId)}/uploads`,
     { relativePath: options.relativePath, sizeBytes: file.size, sha256: options.sha256, model: options.model || undefined, metadata: options.metadata },
-    { signal },
   );
   const uploadUrl = `/api/v1/uploads/${encodeURIComponent(session.uploadId)}`;
   let offset = session.receivedBytes;
@@ -84,9 +103,13 @@ export async function uploadVideo(options: {
         offset = status.receivedBytes;
       }
     }
-    return await postJson<VideoJson>(`${uploadUrl}/complete`, {}, { signal });
   } catch (error) {
-    if (signal?.aborted) await fetch(uploadUrl, { method: "DELETE" }).catch(() => {});
-    throw error;
+    if (!signal?.aborted) throw error;
+    const discarded = await fetch(uploadUrl, { method: "DELETE" }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    throw new UploadCancelledError(offset, file.size, discarded);
   }
+  return await postJson<VideoJson>(`${uploadUrl}/complete`, {});
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { isTypingTarget } from "@/components/is-typing-target";
+import { NoPrompt } from "@/components/videos/no-prompt";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
@@ -126,7 +127,7 @@ export function VideoListTable({ rows, head, nextHref, prevHref, searchInputId }
                 </Link>
               </td>
               <td className="max-w-md truncate" title={video.prompt ?? ""} data-testid="video-prompt-cell">
-                {video.prompt}
+                {video.prompt ?? <NoPrompt />}
               </td>
               <td>{video.dimensions.join(", ")}</td>
               <td>{video.model}</td>

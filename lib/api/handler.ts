@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { actorFromHeaders } from "../auth/request-actor";
 import { AppError, UnauthorizedError, ValidationError } from "../errors";
+import { rejectNulBytes } from "../validation/nul-bytes";
 
 export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
   return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
@@ -44,5 +45,6 @@ export async function parseJsonBody<T extends z.ZodType>(request: Request, schem
   } catch {
     throw new ValidationError("The request body must be JSON.");
   }
+  rejectNulBytes(body);
   return schema.parse(body);
 }

@@ -52,11 +52,33 @@ describe("parseVideoPath: VBench names without a prompt index", () => {
     expect(parsed("A score of 1-0-2.mkv")).toMatchObject({ promptTruncated: "A score of 1-0", sampleIndex: 2 });
   });
 
-  it("treats a name without an index suffix as all prompt, layout other", () => {
-    expect(parsed("misc/my clip.m4v")).toMatchObject({ prompt: "my clip", sampleIndex: null, layout: "other" });
-    expect(parsed("-3.mp4")).toMatchObject({ prompt: "-3", sampleIndex: null });
-    // A 7-digit run is a timestamp or id, not a sample index.
-    expect(parsed("render-1700000.mp4")).toMatchObject({ prompt: "render-1700000", sampleIndex: null });
+  it("gives no prompt (null, never the file name) for a name that is not <prompt>-<index>", () => {
+    expect(parsed("12.mp4")).toMatchObject({ prompt: null, promptTruncated: null, sampleIndex: null, layout: "other" });
+    expect(parsed("misc/my clip.m4v")).toMatchObject({ prompt: null, promptTruncated: null, sampleIndex: null, layout: "other", model: "misc" });
+    expect(parsed("-3.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
+    // A 7-digit run is a timestamp or id, not a sample index, so this is no VBench name either.
+    expect(parsed("render-1700000.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
+    // In a dimension folder too: the folder gives the dimension, not a prompt.
+    expect(parsed("Mechanics/clip.mp4")).toMatchObject({ prompt: null, sampleIndex: null, dimensions: ["Mechanics"], layout: "vbench-dimension" });
+  });
+
+  it("gives no prompt when the part before -<index> has no letter (a number or a date)", () => {
+    expect(parsed("12-0.mp4")).toMatchObject({ prompt: null, promptTruncated: null, sampleIndex: null, layout: "other" });
+    expect(parsed("2024-05-01.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
+    expect(parsed("Mechanics/0001-2.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
+  });
+
+  it("reads any VBench-shaped name whose prompt part has a letter, in any script", () => {
+    expect(parsed("a-0.mp4")).toMatchObject({ prompt: "a", sampleIndex: 0, layout: "vbench-flat" });
+    expect(parsed("東京の夜景-3.mp4")).toMatchObject({ prompt: "東京の夜景", sampleIndex: 3 });
+    expect(parsed("3 cats-1.mp4")).toMatchObject({ prompt: "3 cats", sampleIndex: 1 });
+  });
+
+  it("takes a name that is not VBench-shaped as a prompt only when a prompt list knows it", () => {
+    const index = buildPromptIndex([{ prompt: "12", dimensions: [] }, { prompt: "my clip", dimensions: ["Material"] }]);
+    expect(parsed("12.mp4", { promptIndex: index })).toMatchObject({ prompt: "12", matchedPromptList: true });
+    expect(parsed("my clip.mp4", { promptIndex: index })).toMatchObject({ prompt: "my clip", dimensions: ["Material"], matchedPromptList: true });
+    expect(parsed("other clip.mp4", { promptIndex: index })).toMatchObject({ prompt: null, matchedPromptList: false });
   });
 
   it("keeps quotes, commas and unicode in the prompt", () => {

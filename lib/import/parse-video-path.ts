@@ -12,10 +12,13 @@ export type VideoPathLayout = "vbench-dimension" | "vbench-flat" | "other";
 
 export interface ParsedVideoPath {
   fileName: string;
-  /** The full prompt when the prompt index knows it, otherwise the prompt part of the file name. */
-  prompt: string;
-  /** The prompt part of the file name as written (VBench truncates it to 180 characters). */
-  promptTruncated: string;
+  /**
+   * The full prompt when the prompt index knows the name, else the prompt part of a VBench name
+   * `<prompt>-<index>`; null when the name gives no prompt (see `readPrompt`).
+   */
+  prompt: string | null;
+  /** The prompt part of the file name as written (VBench truncates it to 180 characters); null with no prompt. */
+  promptTruncated: string | null;
   sampleIndex: number | null;
   dimensions: string[];
   model: string | null;
@@ -40,6 +43,8 @@ const UNDISPLAYABLE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066
 const DISPLAY_NAME_MAX_LENGTH = 120;
 /** Sample indices are small; a longer digit run (a year, a timestamp) is part of the prompt. */
 const SAMPLE_INDEX_SUFFIX = /^(.*)-(\d{1,6})$/s;
+/** A prompt describes a scene in words; a name part with no letter at all (`12`, `2024-05`) is a number or a date. */
+const HAS_LETTER = /\p{L}/u;
 
 /** A name made safe to quote in a message: invisible and direction-changing characters shown as �, long names shortened. */
 export function sanitizeDisplayName(name: string): string {
@@ -106,7 +111,7 @@ function notVideo(error: string): Rejection {
 }
 
 interface PromptReading {
-  promptTruncated: string;
+  promptTruncated: string | null;
   sampleIndex: number | null;
   match: PromptEntry | null;
 }
@@ -126,19 +131,22 @@ function resolveEntry(index: PromptIndex | undefined, stem: string, folderDimens
 /**
  * Splits `<prompt>-<index>` into prompt and sample index. A prompt may itself end in `-<digits>`,
  * so when an index is given the reading that names a known prompt wins: first "prompt + index
- * suffix", then "the whole stem is the prompt"; with no match, the index-suffix reading.
+ * suffix", then "the whole stem is the prompt". With no match, only a VBench-shaped name gives a
+ * prompt: `<prompt>-<index>` (index 1–6 digits) whose prompt part has at least one letter. Any
+ * other name (`12.mp4`, `my clip.mp4`, `2024-05-01.mp4`, `render-1700000.mp4`) gives no prompt and
+ * no sample index: a file name is not a prompt, and judging a video against one scores nonsense.
  */
 function readPrompt(stem: string, index: PromptIndex | undefined, folderDimension: string | null): PromptReading {
   const suffix = SAMPLE_INDEX_SUFFIX.exec(stem);
-  const withIndex: PromptReading | null =
-    suffix && suffix[1] !== "" ? { promptTruncated: suffix[1]!, sampleIndex: Number(suffix[2]), match: null } : null;
+  const withIndex = suffix && suffix[1] !== "" ? { promptTruncated: suffix[1]!, sampleIndex: Number(suffix[2]) } : null;
   if (withIndex) {
     const match = resolveEntry(index, withIndex.promptTruncated, folderDimension);
     if (match) return { ...withIndex, match };
   }
   const wholeStemMatch = resolveEntry(index, stem, folderDimension);
   if (wholeStemMatch) return { promptTruncated: stem, sampleIndex: null, match: wholeStemMatch };
-  return withIndex ?? { promptTruncated: stem, sampleIndex: null, match: null };
+  if (withIndex && HAS_LETTER.test(withIndex.promptTruncated)) return { ...withIndex, match: null };
+  return { promptTruncated: null, sampleIndex: null, match: null };
 }
 
 /**
@@ -146,6 +154,7 @@ function readPrompt(stem: string, index: PromptIndex | undefined, folderDimensio
  * a dimension folder gives the dimension, the first other folder names the generator model, and
  * the VBench file name `<prompt[:180]>-<index>.<ext>` gives the prompt and sample index. With a
  * prompt index, the full prompt is restored and, without a dimension folder, its dimensions added.
+ * Any other name gives no prompt (null), never the file name standing in for one.
  */
 export function parseVideoPath(relativePath: string, options: ParseVideoPathOptions = {}): ParseVideoPathResult {
   const split = splitSafePath(relativePath);

@@ -16,6 +16,7 @@ import {
 } from "./prompt-templates";
 
 const EXPECTED_TEMPLATES = [
+  "caption-content/judge",
   "caption-rubric/judge",
   "hallucination/dynamic-hallucination",
   "hallucination/dynamic-kg",
@@ -125,6 +126,20 @@ describe("the prompt files", () => {
     const text = renderTemplate(loadTemplate("caption-rubric/judge"), { caption_type: "brief", output: "A dog runs.", reference: "A dog is running." });
     expect(text).toContain('{"score": [0-4], "reason": "1-2 sentence explanation"}\n### **Input:**\nCaption Type: brief  \nModel Output: A dog runs.\nReference: A dog is running.');
     expect(text.endsWith("Please strictly return the output in the above format and do not add any other content.")).toBe(true);
+  });
+
+  it("render the caption key-point check with its numbered key points and JSON answer format", () => {
+    const template = loadTemplate("caption-content/judge");
+    expect(template.inputs).toEqual(["caption_type", "instruction", "key_points", "output"]);
+    expect(template.meta.notes).toMatch(/FrameJury's wording/);
+    const text = renderTemplate(template, {
+      caption_type: "action",
+      instruction: "Describe the girl's actions.",
+      key_points: "1. mention the bouquet\n2. describe the card",
+      output: "A girl holds flowers.",
+    });
+    expect(text).toContain("Caption type: action\nInstruction: Describe the girl's actions.\nKey points:\n1. mention the bouquet\n2. describe the card\nCaption to check:\nA girl holds flowers.\n\n### Output");
+    expect(text.endsWith('"total": <sum of the scores>}')).toBe(true);
   });
 
   it("hash to the sha256 of the exact file bytes", () => {

@@ -11,7 +11,11 @@ import { mediaFixtures } from "./media-fixtures";
  * each with a cluster of 3 frames, stored like the browser would store them. `allBlack`: every frame
  * of every video is the same black picture (a black clip), so identical steps share cache keys.
  */
-export async function projectWithFramedVideos(prisma: PrismaClient, owner: Actor, options: { videoCount: number; keyFrames: number; name?: string; allBlack?: boolean }) {
+export async function projectWithFramedVideos(
+  prisma: PrismaClient,
+  owner: Actor,
+  options: { videoCount: number; keyFrames: number; name?: string; /** null: videos without a prompt. */ prompt?: null; allBlack?: boolean },
+) {
   const project = await createProject(prisma, owner, { name: options.name ?? "Judge test" });
   const jpeg = fs.readFileSync(options.allBlack ? mediaFixtures().blackJpeg : mediaFixtures().jpeg);
   const storage = getStorage();
@@ -30,7 +34,7 @@ export async function projectWithFramedVideos(prisma: PrismaClient, owner: Actor
         storageKey: `projects/${project.id}/videos/${sha}.mp4`,
         contentType: "video/mp4",
         status: "ready",
-        prompt: `A ball rolls down a ramp number ${v}`,
+        prompt: options.prompt === null ? null : `A ball rolls down a ramp number ${v}`,
         dimensions: ["Mechanics"],
         createdById: owner.userId,
       },

@@ -9,6 +9,7 @@ import { EndpointLimiter } from "../endpoint-limiter";
 import { createEndpoint, endpointConfigForRun } from "../endpoints";
 import { openAiCompatibleClient } from "../llm-client";
 import { PIPELINES } from "../pipelines";
+import { NO_PROMPT_REASON } from "../pipelines/hallucination";
 import { createRun, getRunStatus, type JudgeQueue } from "../runs";
 import { fileTemplateSource } from "../template-source";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
@@ -48,8 +49,8 @@ const inlineQueue: JudgeQueue = {
   },
 };
 
-async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; allBlack?: boolean } = {}) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2, allBlack: options.allBlack });
+async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; prompt?: null; allBlack?: boolean } = {}) {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2, prompt: options.prompt, allBlack: options.allBlack });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -270,6 +271,33 @@ describe("step errors", () => {
       await prisma.projectMember.create({ data: { projectId, userId: member.userId, role } });
       expect(await excerptsFor(member)).toEqual([]);
     }
+  });
+});
+
+describe("a video without a prompt", () => {
+  it("skips the steps that compare with the prompt, with that reason and no call; KGs and summary run; aggregates are incomplete", async () => {
+    const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2, prompt: null });
+    const { id } = await run(projectId, endpointId);
+
+    for (const [stepId, scopes] of [["inconsistency", 1], ["static_hallucination", 2], ["dynamic_hallucination", 2]] as const) {
+      for (let scopeIndex = 0; scopeIndex < scopes; scopeIndex++) {
+        const skipped = await step(id, stepId, scopeIndex);
+        expect(skipped.status).toBe("skipped");
+        expect(skipped.error).toBe(`Not run: ${NO_PROMPT_REASON}.`);
+        expect(skipped.calls).toHaveLength(0);
+        expect(skipped.scores).toHaveLength(0);
+      }
+    }
+    for (const stepId of ["static_kg", "dynamic_kg", "video_summary"]) expect((await step(id, stepId)).status).toBe("done");
+    // Only the frame-reading steps reached the LLM: 2 static KGs, 2 dynamic KGs, the summary.
+    expect(stub.requests.map((r) => r.rule).sort()).toEqual(["dynamic-knowledge-graph", "dynamic-knowledge-graph", "static-knowledge-graph", "static-knowledge-graph", "video-summary"].sort());
+    expect(stub.requests.some((r) => r.text.includes('depicts ""'))).toBe(false);
+
+    const status = await getRunStatus(prisma, owner, id);
+    expect(status).toMatchObject({ status: "done", steps: { total: 10, done: 5, skipped: 5, failed: 0 } });
+    const runVideo = await prisma.runVideo.findFirstOrThrow({ where: { runId: id, videoId: videoIds[0] } });
+    expect(runVideo).toMatchObject({ status: "done", scoreS: null, scoreD: null, scoreI: null, overall: null, verdict: null });
+    expect(runVideo.summary).toMatchObject({ S: null, D: null, I: null, overall: null, hallucination: null, complete: false, missing: { inconsistency: true } });
   });
 });
 

@@ -108,8 +108,10 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
       const step = stepOf(pipeline, row.stepId);
       const deps_ = step.dependsOn(row.scopeIndex, context).map((ref) => rows.get(key(ref.stepId, ref.scopeIndex)));
       const blocked = deps_.find((dep) => !dep || (TERMINAL.includes(dep.status) && dep.status !== "done"));
-      if (blocked !== undefined) {
-        const reason = blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing";
+      // A step the video cannot have is skipped at once, with its own reason rather than its inputs'.
+      const cannotRun = step.skipReason?.(row.scopeIndex, context) ?? null;
+      if (cannotRun !== null || blocked !== undefined) {
+        const reason = cannotRun ?? (blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing");
         await prisma.stepResult.update({ where: { id: row.id }, data: { status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date() } });
         row.status = "skipped";
         progressed = true;

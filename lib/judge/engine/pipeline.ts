@@ -58,6 +58,11 @@ export interface StepDefinition<Output = unknown> {
   /** JSON schema for structured output, when the endpoint supports it. */
   responseFormat?: Record<string, unknown>;
   dependsOn(scopeIndex: number, context: VideoContext): StepRef[];
+  /**
+   * Why this step cannot be run for this video at all (say, it compares the video with a prompt
+   * the video does not have): the step is then `skipped` with this reason and makes no call.
+   */
+  skipReason?(scopeIndex: number, context: VideoContext): string | null;
   input(scopeIndex: number, context: VideoContext, outputs: StepOutputs): StepInput;
   scores?(output: Output): ScoreValue[];
 }

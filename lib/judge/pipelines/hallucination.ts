@@ -26,8 +26,20 @@ import type { RegisteredPipeline } from "./index";
  * dynamic KG per cluster (given its key frame's KG) → video summary → prompt inconsistency;
  * static hallucination per key frame (given its KG); dynamic hallucination per cluster (given KG
  * and changes). The engine starts each step as soon as its inputs exist.
+ *
+ * The steps that put the video's prompt into their request (I compares it with the summary; the
+ * seed's static and dynamic hallucination prompts tell the model the frames depict it) are
+ * skipped for a video without one: a blank or a file name in its place would be scored as if it
+ * were the prompt. The knowledge graphs and the summary read only the frames, so they still run
+ * and the video page shows them; S, D, I and overall are then null and the summary incomplete.
  */
-const prompt = (context: VideoContext) => context.prompt ?? "";
+export const NO_PROMPT_REASON = "the video has no prompt (none in its file name, metadata or the project's prompt lists), and this step compares the video with its prompt";
+const hasPrompt = (context: VideoContext) => (context.prompt ?? "").trim() !== "";
+const needsPrompt = (_: number, context: VideoContext) => (hasPrompt(context) ? null : NO_PROMPT_REASON);
+const prompt = (context: VideoContext) => {
+  if (!hasPrompt(context)) throw new Error(`Not run: ${NO_PROMPT_REASON}.`);
+  return context.prompt!;
+};
 const staticKg = (outputs: StepOutputs, k: number) => outputs.get("static_kg", k) as StaticKg;
 const dynamicKg = (outputs: StepOutputs, c: number) => outputs.get("dynamic_kg", c) as DynamicKg;
 const everyCluster = (stepId: string) => (_: number, context: VideoContext) => context.clusters.map((__, c) => ({ stepId, scopeIndex: c }));
@@ -73,6 +85,7 @@ const steps: StepDefinition[] = [
     templateId: HALLUCINATION_TEMPLATE_IDS.inconsistency,
     schema: inconsistencySchema,
     responseFormat: toResponseFormat("inconsistency"),
+    skipReason: needsPrompt,
     dependsOn: () => [{ stepId: "video_summary", scopeIndex: 0 }],
     input: (_, context, outputs) => ({
       values: { original_prompt: prompt(context), generated_prompt: (outputs.get("video_summary", 0) as VideoSummary).summary },
@@ -87,6 +100,7 @@ const steps: StepDefinition[] = [
     templateId: HALLUCINATION_TEMPLATE_IDS.static_hallucination,
     schema: staticHallucinationSchema,
     responseFormat: toResponseFormat("static_hallucination"),
+    skipReason: needsPrompt,
     dependsOn: (k) => [{ stepId: "static_kg", scopeIndex: k }],
     input: (k, context, outputs) => ({
       values: { original_prompt: prompt(context), relation: formatStaticKg(staticKg(outputs, k)) },
@@ -101,6 +115,7 @@ const steps: StepDefinition[] = [
     templateId: HALLUCINATION_TEMPLATE_IDS.dynamic_hallucination,
     schema: dynamicHallucinationSchema,
     responseFormat: toResponseFormat("dynamic_hallucination"),
+    skipReason: needsPrompt,
     dependsOn: (c) => [
       { stepId: "static_kg", scopeIndex: c },
       { stepId: "dynamic_kg", scopeIndex: c },

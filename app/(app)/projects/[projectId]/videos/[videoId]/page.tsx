@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
+import { NoPrompt } from "@/components/videos/no-prompt";
 import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
@@ -70,7 +71,7 @@ export default async function VideoPage({
           <Card title="About this video">
             <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1.5 text-sm">
               <dt className="text-slate-500">Prompt</dt>
-              <dd data-testid="video-prompt">{video.prompt ?? "—"}</dd>
+              <dd data-testid="video-prompt">{video.prompt ?? <NoPrompt />}</dd>
               <dt className="text-slate-500">Dimensions</dt>
               <dd>{video.dimensions.join(", ") || "—"}</dd>
               <dt className="text-slate-500">Model</dt>

@@ -1,0 +1,118 @@
+/**
+ * The hallucination task's declaration (Sora Detector, seed 000): what it scores, on which scales,
+ * and how its per-video metrics are made. The legend, review controls, disagreement and agreement
+ * read these; the values match what the pipeline and lib/judge/hallucination-scores.ts produce.
+ */
+import type { MetricDeclaration, TargetDeclaration, TaskDeclaration } from "../../tasks/task-declaration";
+import { DYNAMIC_HALLUCINATION_CATEGORIES, INCONSISTENCY_CATEGORY, STATIC_HALLUCINATION_CATEGORIES } from "../hallucination-schemas";
+
+const intensity = { kind: "numeric", min: 0, max: 10, step: null } as const;
+/** A judge's score of 5 or more is a moderate hallucination: the verdict's default rule too. */
+const present = { op: ">=", threshold: 5, label: "hallucination" } as const;
+
+const categoryTarget = (
+  category: { id: string; name: string; description: string },
+  scope: "key_frame" | "cluster",
+  kind: "static" | "dynamic",
+): TargetDeclaration => ({
+  id: category.id,
+  label: category.name,
+  definition: category.description,
+  scale: intensity,
+  level: "ordinal",
+  higherIsBetter: false,
+  scope,
+  positive: present,
+  disagreementGap: 2,
+  groups: { kind },
+});
+
+export const HALLUCINATION_TARGETS: readonly TargetDeclaration[] = [
+  ...STATIC_HALLUCINATION_CATEGORIES.map((c) => categoryTarget(c, "key_frame", "static")),
+  ...DYNAMIC_HALLUCINATION_CATEGORIES.map((c) => categoryTarget(c, "cluster", "dynamic")),
+  {
+    id: INCONSISTENCY_CATEGORY,
+    label: "Prompt inconsistency",
+    definition: "How far the video departs from its prompt: the judge compares the prompt with its own summary of the video (0 consistent, 10 unrelated).",
+    scale: intensity,
+    level: "ordinal",
+    higherIsBetter: false,
+    scope: "video",
+    positive: present,
+    disagreementGap: 2,
+    groups: { kind: "prompt" },
+  },
+];
+
+const metric = (m: Omit<MetricDeclaration, "scale" | "level" | "higherIsBetter" | "positive" | "disagreementGap">): MetricDeclaration => ({
+  ...m,
+  scale: intensity,
+  level: "ordinal",
+  higherIsBetter: false,
+  positive: present,
+  disagreementGap: 2,
+});
+
+export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
+  metric({ id: "I", label: "I", definition: "Prompt inconsistency (0–10).", aggregation: "The inconsistency step's score." }),
+  metric({
+    id: "S",
+    label: "S",
+    definition: "Static hallucination (0–10), from the key frames' s1–s10 scores.",
+    aggregation: "By the run's aggregation: mean over categories of each category's worst key frame (default), the worst score anywhere, or the mean of means.",
+  }),
+  metric({
+    id: "D",
+    label: "D",
+    definition: "Dynamic hallucination (0–10), from the clusters' d1–d9 scores.",
+    aggregation: "As S, over clusters and d1–d9.",
+  }),
+  {
+    id: "overall",
+    label: "Overall",
+    definition: "Sora Detector's overall score: 100 − 2·I − 4·S − 4·D (higher is better).",
+    aggregation: "100 − 2·I − 4·S − 4·D; null when S, D or I is unknown.",
+    scale: { kind: "numeric", min: 0, max: 100, step: null },
+    level: "interval",
+    higherIsBetter: true,
+    positive: { op: "<", threshold: 60, label: "hallucination" },
+    disagreementGap: 10,
+  },
+  {
+    id: "verdict",
+    label: "Hallucination",
+    definition: "Does the video hallucinate? Yes when I or any category reaches the threshold (default), or when the overall is below its threshold.",
+    aggregation: "The run's verdict rule over the metrics above.",
+    scale: {
+      kind: "categorical",
+      values: [
+        { value: 1, label: "yes" },
+        { value: 0, label: "no" },
+      ],
+    },
+    level: "nominal",
+    higherIsBetter: false,
+    positive: { op: "==", value: 1, label: "hallucination" },
+    disagreementGap: 1,
+  },
+];
+
+export const HALLUCINATION_TASK: TaskDeclaration = {
+  id: "hallucination",
+  label: "Hallucination (Sora Detector knowledge graphs)",
+  subject: "video",
+  targets: HALLUCINATION_TARGETS,
+  metrics: HALLUCINATION_METRICS,
+  verdict: { metricId: "verdict", rule: "Hallucination when I or any category's aggregate is at least 5 (default), or when the overall is below 60." },
+  groupings: [
+    {
+      id: "kind",
+      label: "Kind",
+      values: [
+        { id: "static", label: "Static (per key frame)" },
+        { id: "dynamic", label: "Dynamic (per cluster)" },
+        { id: "prompt", label: "Prompt consistency" },
+      ],
+    },
+  ],
+};

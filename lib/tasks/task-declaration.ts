@@ -1,0 +1,184 @@
+/**
+ * What a judge task scores, declared once by the task and read by everything downstream: the video
+ * list's columns and filters, the score panel and heat map, review queues, disagreement and
+ * consensus, the agreement report and the exports. Modelled on Langfuse's score configs (a name, a
+ * data type, min/max or categories) plus what agreement statistics need: a measurement level, a
+ * direction and a rule for "positive" when a value is binarised.
+ *
+ * Plain data and pure functions: the browser imports it too.
+ */
+
+/** Krippendorff's levels; they pick the α distance and whether a median or a majority is the consensus. */
+export type MeasurementLevel = "nominal" | "ordinal" | "interval" | "ratio";
+
+export type Scale =
+  /** Numbers from min to max; `step` null means any number in between (a judge may answer 6.5). */
+  | { kind: "numeric"; min: number; max: number; step: number | null }
+  /** Named values, stored as numbers (binary: yes = 1, no = 0). */
+  | { kind: "categorical"; values: readonly { value: number; label: string }[] };
+
+/**
+ * When a value counts as the positive class once binarised (e.g. "hallucination present"). The
+ * threshold is the default; reports may override it per request.
+ */
+export type PositiveRule =
+  | { op: ">="; threshold: number }
+  | { op: "<"; threshold: number }
+  | { op: "=="; value: number };
+
+/** Where in the subject a target's values come from, and so which frames a person should look at. */
+export type TargetScope = "video" | "key_frame" | "cluster" | "item";
+
+export interface TargetDeclaration {
+  /** Stable id, stored with every score and judgment of the target (e.g. "s7", "verdict", "style"). */
+  id: string;
+  /** Short name shown wherever the id appears. */
+  label: string;
+  /** The definition people decide by; shown beside every control and in the legend. */
+  definition: string;
+  scale: Scale;
+  level: MeasurementLevel;
+  /** Is a higher value better? (A hallucination intensity is not; a caption score is.) */
+  higherIsBetter: boolean;
+  scope: TargetScope;
+  /** What "positive" means when the target is binarised, and its label ("hallucination"). */
+  positive: PositiveRule & { label: string };
+  /**
+   * A reviewer disagrees with the judge when the values differ by at least this. Defaults to a fifth
+   * of a numeric scale's range (two careful humans differ by less) and 1 on a categorical scale.
+   */
+  disagreementGap?: number;
+  /** Values of the declared groupings this target belongs to, e.g. { kind: "static" }. */
+  groups?: Record<string, string>;
+}
+
+/** A per-subject headline number computed from the targets' values (for hallucination: S, D, I, overall, verdict). */
+export interface MetricDeclaration extends Omit<TargetDeclaration, "scope" | "groups"> {
+  /** How the metric is computed from target values, in words, for people. */
+  aggregation: string;
+}
+
+export interface GroupingDeclaration {
+  id: string;
+  label: string;
+  /** The group values in display order, with a label for each. */
+  values: readonly { id: string; label: string }[];
+}
+
+/** What a task judges. A video, or an item attached to a video (a caption, a question). */
+export type SubjectKind = "video" | "caption" | "question";
+
+export interface TaskDeclaration {
+  /** The pipeline id that produces this task's scores. */
+  id: string;
+  label: string;
+  subject: SubjectKind;
+  targets: readonly TargetDeclaration[];
+  metrics: readonly MetricDeclaration[];
+  /** The metric that is the task's yes/no verdict, when it has one, and its rule in words. */
+  verdict?: { metricId: string; rule: string };
+  groupings: readonly GroupingDeclaration[];
+}
+
+export function scaleBounds(scale: Scale): { min: number; max: number } {
+  if (scale.kind === "numeric") return { min: scale.min, max: scale.max };
+  const values = scale.values.map((v) => v.value);
+  return { min: Math.min(...values), max: Math.max(...values) };
+}
+
+export function disagreementGapOf(target: Pick<TargetDeclaration, "scale" | "disagreementGap">): number {
+  if (target.disagreementGap !== undefined) return target.disagreementGap;
+  if (target.scale.kind === "categorical") return 1;
+  return (target.scale.max - target.scale.min) / 5;
+}
+
+export function disagrees(target: Pick<TargetDeclaration, "scale" | "disagreementGap">, value: number, judgeValue: number | null): boolean {
+  if (judgeValue === null) return false;
+  return Math.abs(value - judgeValue) >= disagreementGapOf(target) - 1e-9;
+}
+
+/** 1 when the value is the positive class, else 0; `threshold` overrides the declared one. */
+export function binariseValue(rule: PositiveRule, value: number, threshold?: number): 0 | 1 {
+  switch (rule.op) {
+    case ">=":
+      return value >= (threshold ?? rule.threshold) ? 1 : 0;
+    case "<":
+      return value < (threshold ?? rule.threshold) ? 1 : 0;
+    case "==":
+      return value === rule.value ? 1 : 0;
+  }
+}
+
+/** Why a value is not on the target's scale, or null when it is. Out-of-range values are refused, never clamped. */
+export function scaleViolation(target: Pick<TargetDeclaration, "label" | "scale">, value: number): string | null {
+  if (!Number.isFinite(value)) return `${target.label}: the value must be a number.`;
+  const scale = target.scale;
+  if (scale.kind === "categorical") {
+    return scale.values.some((v) => v.value === value)
+      ? null
+      : `${target.label}: ${value} is not one of ${scale.values.map((v) => `${v.value} (${v.label})`).join(", ")}.`;
+  }
+  if (value < scale.min || value > scale.max) return `${target.label}: ${value} is outside ${scale.min}–${scale.max}.`;
+  if (scale.step !== null) {
+    const steps = (value - scale.min) / scale.step;
+    if (Math.abs(steps - Math.round(steps)) > 1e-9) return `${target.label}: ${value} is not a multiple of ${scale.step} from ${scale.min}.`;
+  }
+  return null;
+}
+
+/**
+ * The reviewers' consensus on one target: the majority on a nominal scale (a tie is no consensus,
+ * never a coin toss), otherwise the median, so one outlying reviewer moves it least.
+ */
+export function consensusValue(level: MeasurementLevel, values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  if (level === "nominal") {
+    const counts = new Map<number, number>();
+    for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+    const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+    if (ranked.length > 1 && ranked[0]![1] === ranked[1]![1]) return null;
+    return ranked[0]![0];
+  }
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The value's label on a categorical scale, else the number as written. */
+export function formatValue(target: Pick<TargetDeclaration, "scale">, value: number | null): string {
+  if (value === null) return "—";
+  if (target.scale.kind === "categorical") return target.scale.values.find((v) => v.value === value)?.label ?? String(value);
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+/**
+ * Problems in a declaration, so a task that declares something inconsistent fails its test rather
+ * than a page: duplicate ids, empty scales, a positive rule or gap that cannot apply, a verdict
+ * metric that does not exist, a group value that is not declared.
+ */
+export function declarationProblems(task: TaskDeclaration): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  const all = [...task.targets.map((t) => ({ ...t, kind: "target" })), ...task.metrics.map((m) => ({ ...m, kind: "metric" }))];
+  for (const entry of all) {
+    if (ids.has(entry.id)) problems.push(`${entry.kind} id "${entry.id}" is declared twice`);
+    ids.add(entry.id);
+    if (!entry.label.trim()) problems.push(`${entry.id}: empty label`);
+    if (!entry.definition.trim()) problems.push(`${entry.id}: empty definition`);
+    const scale = entry.scale;
+    if (scale.kind === "numeric" && !(scale.max > scale.min)) problems.push(`${entry.id}: max must exceed min`);
+    if (scale.kind === "categorical" && scale.values.length < 2) problems.push(`${entry.id}: a categorical scale needs two values`);
+    if (scale.kind === "categorical" && entry.level !== "nominal" && entry.level !== "ordinal") problems.push(`${entry.id}: a categorical scale is nominal or ordinal`);
+    if (entry.positive.op === "==" && scaleViolation(entry, entry.positive.value) !== null) problems.push(`${entry.id}: the positive value is not on the scale`);
+    if (disagreementGapOf(entry) <= 0) problems.push(`${entry.id}: the disagreement gap must be positive`);
+  }
+  if (task.verdict && !task.metrics.some((m) => m.id === task.verdict!.metricId)) problems.push(`verdict metric "${task.verdict.metricId}" is not declared`);
+  for (const target of task.targets) {
+    for (const [grouping, value] of Object.entries(target.groups ?? {})) {
+      const declared = task.groupings.find((g) => g.id === grouping);
+      if (!declared) problems.push(`${target.id}: grouping "${grouping}" is not declared`);
+      else if (!declared.values.some((v) => v.id === value)) problems.push(`${target.id}: "${value}" is not a value of grouping "${grouping}"`);
+    }
+  }
+  return problems;
+}
