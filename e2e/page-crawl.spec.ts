@@ -39,7 +39,7 @@ function expectedFor(page: CrawlPage, role: CrawlRole): Expected {
 let seed: CrawlSeed;
 let accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount>;
 
-test.describe.serial("page crawl", () => {
+test.describe("page crawl", () => {
   test.beforeAll(async ({ baseURL }) => {
     test.setTimeout(180_000);
     ({ seed, accounts } = await seedCrawlProject(baseURL!));
