@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { makeUser } from "../testing/fixtures";
 import { getAuth } from "./auth";
-import { clientAddress, recordSignInSuccess, reserveSignInAttempt, SIGN_IN_LIMITS } from "./sign-in-throttle";
+import { clientAddress, forgetEndedSignInWindows, recordSignInSuccess, reserveSignInAttempt, SIGN_IN_LIMITS } from "./sign-in-throttle";
 
 const someEmail = () => `throttle-${randomBytes(5).toString("hex")}@example.test`;
 const someIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomBytes(3).toString("hex")}`;
@@ -38,6 +38,19 @@ describe("reserveSignInAttempt", () => {
     });
     expect(await reserve(email)).toBe(true);
     expect((await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "account", key: email } } })).attempts).toBe(1);
+  });
+
+  it("forgets rows whose window has ended, and only those", async () => {
+    const [ended, current] = [someEmail(), someEmail()];
+    await reserve(ended);
+    await reserve(current);
+    await prisma.signInThrottle.update({
+      where: { kind_key: { kind: "account", key: ended } },
+      data: { windowStart: new Date(Date.now() - (SIGN_IN_LIMITS.account.windowSeconds + 5) * 1000) },
+    });
+    expect(await forgetEndedSignInWindows(prisma)).toBeGreaterThanOrEqual(1);
+    const left = await prisma.signInThrottle.findMany({ where: { key: { in: [ended, current] } } });
+    expect(left.map((row) => row.key)).toEqual([current]);
   });
 
   it("allows 20 attempts per address across accounts, then refuses that address only", async () => {

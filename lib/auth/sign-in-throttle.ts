@@ -38,6 +38,8 @@ function keysOf(attempt: SignInAttempt): [ThrottleKind, string][] {
  * the throttle tells nothing about which accounts exist.
  */
 export async function reserveSignInAttempt(prisma: PrismaClient, attempt: SignInAttempt, limits = SIGN_IN_LIMITS): Promise<{ allowed: boolean }> {
+  // Random emails would otherwise leave a row each for ever; one attempt in a hundred sweeps.
+  if (Math.random() < 0.01) await forgetEndedSignInWindows(prisma, limits);
   let allowed = true;
   for (const [kind, key] of keysOf(attempt)) {
     const limit = limits[kind];
@@ -53,6 +55,12 @@ export async function reserveSignInAttempt(prisma: PrismaClient, attempt: SignIn
     if (row!.attempts > limit.attempts) allowed = false;
   }
   return { allowed };
+}
+
+/** Deletes the rows whose window has ended: they would start again from 1 anyway. */
+export async function forgetEndedSignInWindows(prisma: PrismaClient, limits = SIGN_IN_LIMITS): Promise<number> {
+  const longest = Math.max(...Object.values(limits).map((limit) => limit.windowSeconds));
+  return prisma.$executeRaw`DELETE FROM "sign_in_throttle" WHERE "windowStart" <= now() - make_interval(secs => ${longest})`;
 }
 
 /**
