@@ -2,23 +2,18 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
+import { appOrigins, appUrl } from "../config/app-url";
 import { prisma } from "../db/prisma";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
 import { clientAddress, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 
-function appUrl(): string {
-  return process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
-}
-
 function createAuth() {
   const url = new URL(appUrl());
-  const loopbackTwin =
-    url.hostname === "localhost" ? "127.0.0.1" : url.hostname === "127.0.0.1" ? "localhost" : null;
   return betterAuth({
     appName: "FrameJury",
     baseURL: url.origin,
     secret: process.env.APP_SECRET,
-    trustedOrigins: loopbackTwin ? [`${url.protocol}//${loopbackTwin}${url.port ? `:${url.port}` : ""}`] : [],
+    trustedOrigins: appOrigins().filter((origin) => origin !== url.origin),
     database: prismaAdapter(prisma, { provider: "postgresql" }),
     emailAndPassword: {
       enabled: true,

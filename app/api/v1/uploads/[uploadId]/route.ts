@@ -16,7 +16,7 @@ export const PUT = withActor<Params>(async (request, actor, params) => {
   if (!request.body) throw new ValidationError("The chunk is empty.");
   const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
   return Response.json(await appendUploadChunk(appDeps(), actor, idSchema.parse(params.uploadId), offset, body));
-});
+}, { body: "bytes" });
 
 export const DELETE = withActor<Params>(async (_request, actor, params) => {
   await cancelUpload(appDeps(), actor, idSchema.parse(params.uploadId));
