@@ -19,7 +19,7 @@ export const PUT = withActor<Params>(async (request, actor, params) => {
   const declaredBytes = length === null ? undefined : z.coerce.number().int().min(0).parse(length);
   const body = requestBodyStream(request);
   return Response.json(await appendUploadChunk(appDeps(), actor, idSchema.parse(params.uploadId), offset, body, declaredBytes));
-});
+}, { body: "bytes" });
 
 export const DELETE = withActor<Params>(async (_request, actor, params) => {
   await cancelUpload(appDeps(), actor, idSchema.parse(params.uploadId));

@@ -75,4 +75,4 @@ export const POST = withActor<Params>(async (request, actor, params) => {
     const leftover = stored as { key: string } | null;
     if (leftover) await deps.storage.delete(leftover.key);
   }
-});
+}, { body: "multipart" });

@@ -52,4 +52,4 @@ export const POST = withActor<{ videoId: string }>(async (request, actor, params
     decoder: fields.decoder?.slice(0, 40) ?? null,
   });
   return Response.json(result, { status: result.created ? 201 : 200 });
-});
+}, { body: "multipart" });
