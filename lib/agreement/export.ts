@@ -244,20 +244,16 @@ export const EXPORT_FAILED_LINE = `${JSON.stringify({ error: { code: "export_fai
 
 /**
  * A byte stream of the export that reads the next batch only when the consumer pulls (backpressure).
- * If reading fails part-way, the stream errors, so the HTTP response is aborted (no clean end of the
- * chunked body) instead of ending as if complete; JSONL first gets EXPORT_FAILED_LINE as its last line.
+ * If reading fails part-way, a CSV stream errors, so the HTTP response is aborted (no clean end of the
+ * chunked body) instead of ending as if complete. A JSONL stream ends with EXPORT_FAILED_LINE and then
+ * closes: aborting after it would race the socket's flush and could drop that very line.
  */
 export function exportStream(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], format: "csv" | "jsonl", batchVideos = EXPORT_BATCH_VIDEOS): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const batches = exportBatches(prisma, scope, reviewers, batchVideos);
   let headerSent = format !== "csv";
-  let failure: { error: unknown } | null = null;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (failure) {
-        controller.error(failure.error); // after the trailer line was read: erroring drops queued chunks
-        return;
-      }
       try {
         if (!headerSent) {
           headerSent = true;
@@ -281,8 +277,8 @@ export function exportStream(prisma: PrismaClient, scope: AgreementScope, review
       } catch (error) {
         console.error("Export failed part-way:", error);
         if (format === "jsonl") {
-          failure = { error };
           controller.enqueue(encoder.encode(EXPORT_FAILED_LINE));
+          controller.close();
         } else {
           controller.error(error);
         }
