@@ -115,4 +115,14 @@ export const HALLUCINATION_TASK: TaskDeclaration = {
       ],
     },
   ],
+  // The video list's query keys from before metrics were generic (`sMin` = `min.S`, `verdict=yes` = `is.verdict=yes`).
+  queryAliases: [
+    ...(["S", "D", "I"] as const).flatMap((m) => [
+      { key: `${m.toLowerCase()}Min`, metric: m, bound: "min" as const },
+      { key: `${m.toLowerCase()}Max`, metric: m, bound: "max" as const },
+    ]),
+    { key: "overallMin", metric: "overall", bound: "min" },
+    { key: "overallMax", metric: "overall", bound: "max" },
+    { key: "verdict", metric: "verdict", bound: "is" },
+  ],
 };
