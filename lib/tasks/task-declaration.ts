@@ -56,6 +56,8 @@ export interface TargetDeclaration {
 export interface MetricDeclaration extends Omit<TargetDeclaration, "scope" | "groups"> {
   /** How the metric is computed from target values, in words, for people. */
   aggregation: string;
+  /** Reviewers give their own value for it (stored as a judgment whose target type is the metric id). */
+  reviewed?: boolean;
 }
 
 export interface GroupingDeclaration {

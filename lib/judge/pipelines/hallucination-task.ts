@@ -72,6 +72,7 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
     label: "Overall",
     definition: "Sora Detector's overall score: 100 − 2·I − 4·S − 4·D (higher is better).",
     aggregation: "100 − 2·I − 4·S − 4·D; null when S, D or I is unknown.",
+    reviewed: true,
     scale: { kind: "numeric", min: 0, max: 100, step: null },
     level: "interval",
     higherIsBetter: true,
@@ -83,6 +84,7 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
     label: "Hallucination",
     definition: "Does the video hallucinate? Yes when I or any category reaches the threshold (default), or when the overall is below its threshold.",
     aggregation: "The run's verdict rule over the metrics above.",
+    reviewed: true,
     scale: {
       kind: "categorical",
       values: [
