@@ -57,7 +57,7 @@ beforeAll(async () => {
 
   // Accounts, project and videos: tables this migration does not touch.
   const users = await Promise.all(["owner", "reviewer"].map((who) => createUser(db, { email: `${who}-${randomUUID()}@example.test`, password: "correct horse battery", isAdmin: false })));
-  [owner, reviewer] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false }));
+  [owner, reviewer] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false })) as [Actor, Actor];
   projectId = (await createProject(db, owner!, { name: "before generic metrics" })).id;
   await db.projectMember.create({ data: { projectId, userId: reviewer!.userId, role: "reviewer" } });
   for (let i = 0; i < OLD.length; i++) {
