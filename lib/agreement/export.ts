@@ -85,8 +85,11 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
 
     const [videos, runVideos, scores, judgments] = await Promise.all([
       prisma.video.findMany({ where: { id: { in: ids } }, select: { id: true, relativePath: true, prompt: true, model: true, dimensions: true } }),
-      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; verdict: boolean | null; overall: number | null }[]>`
-        SELECT rv."runId", rv."videoId", rv."frameSetId", rv."verdict", rv."overall" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
+      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; metrics: Record<string, number> | null }[]>`
+        SELECT rv."runId", rv."videoId", rv."frameSetId", rm."metrics" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
+        LEFT JOIN LATERAL (
+          SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = rv."runId" AND m."videoId" = rv."videoId" AND m."itemId" = ''
+        ) rm ON TRUE
         WHERE r."projectId" = ${projectId} AND rv."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`rv."runId"`)}`,
       prisma.$queryRaw<{ id: string; runId: string; videoId: string; stepId: string; scopeIndex: number; category: string; value: number; templateHash: string | null }[]>`
         SELECT s."id", s."runId", s."videoId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
@@ -175,8 +178,9 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           reviews: reviewsByKey.get(`${target}:${rv.runId}:${rv.videoId}`) ?? [],
         });
       };
-      outcome("verdict", rv.verdict === null ? null : rv.verdict ? 1 : 0);
-      outcome("overall", rv.overall);
+      // The run's stored metrics of the same ids (the verdict as 1/0; no row: unknown, no export row).
+      outcome("verdict", rv.metrics?.verdict ?? null);
+      outcome("overall", rv.metrics?.overall ?? null);
     }
     yield rows;
     if (page.length < batchVideos) return;

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { TaskDeclaration } from "../../tasks/task-declaration";
 
 /** A frame the judge sees, as stored. */
 export interface FrameRef {
@@ -70,19 +71,16 @@ export interface StepDefinition<Output = unknown> {
 export interface PipelineDefinition {
   id: string;
   label: string;
+  /** What the pipeline scores: its targets, headline metrics and groupings, read by everything downstream. */
+  task: TaskDeclaration;
   steps: StepDefinition[];
-  /** Per-video aggregates (e.g. S, D, I, overall) from the steps' scores; must never invent values. */
+  /** Per-video aggregates from the steps' scores; must never invent values. */
   summarize(scores: { stepId: string; scopeIndex: number; category: string; value: number }[], context: VideoContext, settings: unknown): unknown;
-  /** The summary's headline numbers, stored beside it so video lists filter and sort on indexes. */
-  listColumns?(summary: unknown): SummaryListColumns;
-}
-
-export interface SummaryListColumns {
-  scoreS: number | null;
-  scoreD: number | null;
-  scoreI: number | null;
-  overall: number | null;
-  verdict: boolean | null;
+  /**
+   * The summary's headline numbers by declared metric id (a yes/no metric as 1/0), stored as
+   * run_metric rows so lists filter and sort on an index; null: unknown, no row.
+   */
+  metricValues(summary: unknown): Record<string, number | null>;
 }
 
 /** Every step instance the pipeline needs for this video. */
