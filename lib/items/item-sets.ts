@@ -245,7 +245,8 @@ export async function listItemSets(prisma: PrismaClient, actor: Actor, projectId
 
 /**
  * Deletes one set and exactly its items. A reference set that outputs still answer is refused, naming
- * them: deleting it would leave captions without the reference they are judged against.
+ * them (its captions would lose the reference they are judged against), and so is a set whose items a
+ * judge run judged (the run's results would lose their subject).
  */
 export async function deleteItemSet(prisma: PrismaClient, actor: Actor, projectId: string, setId: string) {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
@@ -257,6 +258,8 @@ export async function deleteItemSet(prisma: PrismaClient, actor: Actor, projectI
   if (set.outputSets.length > 0) {
     throw new ConflictError(`${set.name} still has outputs of ${set.outputSets.map((o) => o.model).join(", ")}; delete those sets first.`);
   }
+  const runs = await prisma.runItem.findMany({ where: { item: { setId: set.id } }, distinct: ["runId"], select: { runId: true }, take: 10 });
+  if (runs.length > 0) throw new ConflictError(`Judge runs judged items of ${set.name} (runs ${runs.map((r) => r.runId).join(", ")}); deleting it would take their results' captions.`);
   const deleted = await prisma.$transaction(async (tx) => {
     const { count } = await tx.item.deleteMany({ where: { setId: set.id } });
     await tx.itemSet.delete({ where: { id: set.id } });
