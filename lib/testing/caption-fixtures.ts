@@ -38,6 +38,7 @@ export function smallReferenceSet(): ReferenceLine[] {
   return [
     referenceLine(1, fixtureVideoName(0), "brief", { reference: "A red ball rolls down a wooden ramp and stops at the bottom." }),
     referenceLine(2, fixtureVideoName(1), "detail", {
+      rule: "The generated caption's length cannot exceed two sentences.",
       reference: "A small red rubber ball starts at the top of a long wooden ramp, rolls steadily downward past a blue marker, and comes to rest on the grey floor.",
     }),
     referenceLine(3, fixtureVideoName(0), "poem", { reference: "Down the ramp the red ball flies,\nresting where the shadow lies." }),
