@@ -52,12 +52,3 @@ export const itemFilterSchema = z
   .strict();
 export type ItemFilter = z.output<typeof itemFilterSchema>;
 
-/** Query-string parameters as a plain object, refusing a repeated key rather than picking one. */
-export function searchParamsObject(params: URLSearchParams): Record<string, string> {
-  const object: Record<string, string> = {};
-  for (const [key, value] of params) {
-    if (key in object) throw new z.ZodError([{ code: "custom", path: [key], message: "is given twice", input: value }]);
-    object[key] = value;
-  }
-  return object;
-}

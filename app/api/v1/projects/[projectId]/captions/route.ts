@@ -1,7 +1,8 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { listItems } from "@/lib/items/items";
-import { itemFilterSchema, searchParamsObject } from "@/lib/items/items.validation";
+import { itemFilterSchema } from "@/lib/items/items.validation";
+import { searchParamsObject } from "@/lib/videos/video-filter";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
