@@ -33,7 +33,6 @@ export async function createRun(
 
   const items = pipeline.items ? await runItemsFor(prisma, projectId, pipeline.items, input) : null;
   const where: Prisma.VideoWhereInput = { projectId };
-  if (requirement.mode === "key_frames") where.frameSets = { some: FRAME_SET_WHERE.key_frames };
   if (input.videoIds) where.id = { in: input.videoIds };
   if (input.dimension) where.dimensions = { has: input.dimension };
   if (items) where.id = { in: [...new Set(items.included.map((item) => item.videoId))].filter((id) => !input.videoIds || input.videoIds.includes(id)) };
@@ -76,15 +75,20 @@ export async function createRun(
   return {
     id: run.id,
     videos: videos.length,
-    /** Videos in scope the run leaves out because they have no frame set it can use. */
-    withoutFrames,
+    /** Videos in scope the run leaves out because they have no frame set it can use (the first 100, and how many). */
+    withoutFrames: withoutFrames.slice(0, 100),
+    withoutFramesCount: withoutFrames.length,
     ...(items ? { items: runItems.length, excludedItems: items.excluded.length } : {}),
   };
 }
 
-/** The frame sets a requirement accepts: any with key frames, or uniform sets of exactly `count` frames. */
+/**
+ * The frame sets a requirement accepts: key frames chosen from the video (density peaks, scene changes), or
+ * uniform sets of exactly `count` frames. A uniform set marks every frame a key frame, with no clusters: a
+ * pipeline that reads key frames and their clusters must not pick it up because it is newer.
+ */
 const FRAME_SET_WHERE = {
-  key_frames: { keyFrameCount: { gt: 0 } },
+  key_frames: { keyFrameCount: { gt: 0 }, mode: { not: "uniform" } },
   uniform: (count: number): Prisma.FrameSetWhereInput => ({ mode: "uniform", frameCount: count }),
 } as const;
 

@@ -15,6 +15,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { EndpointLimiter } from "../endpoint-limiter";
 import { createEndpoint, endpointConfigForRun } from "../endpoints";
 import { openAiCompatibleClient } from "../llm-client";
+import { PIPELINES } from "../pipelines";
 import { createRun, getRunStatus, type JudgeQueue } from "../runs";
 import { judgeVideo, type JudgeDeps, type TemplateSource } from "./judge-video";
 import type { PipelineDefinition, StepInput } from "./pipeline";
@@ -126,7 +127,7 @@ describe("a toy item pipeline on the engine", () => {
       endpointId: endpoint.id,
       captionSetId: set.id,
     });
-    expect(created).toMatchObject({ videos: 2, items: 3, excludedItems: 1, withoutFrames: [{ id: videoIds[2] }] });
+    expect(created).toMatchObject({ videos: 2, items: 3, excludedItems: 1, withoutFrames: [{ id: videoIds[2] }], withoutFramesCount: 1 });
 
     // Each item has a stable position among its video's items, fixed at creation.
     const runItems = await prisma.runItem.findMany({ where: { runId: created.id }, orderBy: [{ videoId: "asc" }, { position: "asc" }], include: { item: { select: { externalId: true } } } });
@@ -169,5 +170,24 @@ describe("a toy item pipeline on the engine", () => {
     await expect(start({})).rejects.toThrow(/captionSetId/);
     await expect(start({ captionSetId: set.id })).rejects.toThrow(/No video with a uniform frame set of 2 frames matches\. Extract them first for: Mechanics\/A ball rolls down a ramp number 0-0\.mp4/);
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
+  });
+});
+
+describe("frame-set requirements", () => {
+  it("give a key-frame pipeline the latest key-frame set, never a newer uniform one, and report videos with none", async () => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, uniformFrames: 8 });
+    // A third video with only a uniform frame set: nothing a key-frame pipeline can use.
+    const third = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, uniformFrames: 8 });
+    await prisma.video.update({ where: { id: third.videoIds[0]! }, data: { projectId, sha256: "f".repeat(64) } });
+    await prisma.frameSet.deleteMany({ where: { videoId: third.videoIds[0]!, mode: "density-peaks" } });
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+
+    const run = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    expect(run).toMatchObject({ videos: 2, withoutFrames: [{ id: third.videoIds[0] }], withoutFramesCount: 1 });
+    const used = await prisma.runVideo.findMany({ where: { runId: run.id }, select: { videoId: true, frameSetId: true } });
+    for (const videoId of videoIds) {
+      const keyFrameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId, mode: "density-peaks" } });
+      expect(used.find((row) => row.videoId === videoId)!.frameSetId).toBe(keyFrameSet.id);
+    }
   });
 });
