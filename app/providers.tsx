@@ -2,6 +2,11 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
+import { z } from "zod";
+
+// Zod 4 tests whether it may compile parsers with `new Function`; under the page's Content-Security-Policy
+// (no 'unsafe-eval') that test is blocked and reported as a violation. Parse without compiling.
+z.config({ jitless: true });
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, retry: 1 } } }));

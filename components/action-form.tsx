@@ -2,6 +2,7 @@
 
 import { useActionState, type ReactNode } from "react";
 import type { ActionResult } from "@/app/_server/action-result";
+import { buttonClass } from "@/components/class-names";
 
 type FormAction = (previous: ActionResult | null, formData: FormData) => Promise<ActionResult>;
 
@@ -46,13 +47,6 @@ export function ActionForm({
       {result && render?.(result)}
     </form>
   );
-}
-
-export function buttonClass(variant: "primary" | "secondary" | "danger" = "primary"): string {
-  const base = "inline-flex items-center rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-50";
-  if (variant === "secondary") return `${base} border border-slate-300 bg-white text-slate-800 hover:bg-slate-100`;
-  if (variant === "danger") return `${base} border border-red-300 bg-white text-red-700 hover:bg-red-50`;
-  return `${base} bg-indigo-600 text-white hover:bg-indigo-700`;
 }
 
 export function Field({

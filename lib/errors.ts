@@ -60,3 +60,10 @@ export class PayloadTooLargeError extends AppError {
     super(413, "too_large", message);
   }
 }
+
+/** The client dropped the connection before its request body arrived whole; nothing of it is kept. */
+export class RequestAbortedError extends AppError {
+  constructor() {
+    super(400, "aborted", "The request was interrupted before its body arrived.");
+  }
+}

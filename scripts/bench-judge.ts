@@ -14,6 +14,8 @@ const CONCURRENCY = Number(values.concurrency);
 
 process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-bench-judge-"));
 process.env.APP_SECRET ??= "bench-secret-bench-secret-bench-secret-000";
+// The stub LLM listens on 127.0.0.1, which judge endpoints may only use with this flag.
+process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
 
 const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
 const server = await startTestServer();

@@ -16,7 +16,8 @@ log(`stub LLM (test tool, simulated answers) at ${stub.baseURL}`);
 
 const app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
   stdio: "inherit",
-  env: { ...process.env, PORT: port, DATA_DIR: process.env.DATA_DIR },
+  // The stub listens on 127.0.0.1, which judge endpoints may only use with ALLOW_PRIVATE_ENDPOINTS=1.
+  env: { ...process.env, PORT: port, DATA_DIR: process.env.DATA_DIR, ALLOW_PRIVATE_ENDPOINTS: "1" },
 });
 const stop = () => {
   app.kill("SIGTERM");

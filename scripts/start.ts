@@ -5,6 +5,9 @@ import { ensureBuild, nextBin } from "./lib/ensure-build";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { seedAdminFromEnv } from "../lib/auth/seed-admin";
+import { createPrismaClient } from "../lib/db/prisma";
+import { getStorage } from "../lib/storage/storage";
+import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -16,6 +19,20 @@ log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded Pos
 const database = await resolveDatabase(log);
 log(`database ready${database.embedded ? " (embedded, data in .data/postgres)" : ""}; migrations applied`);
 await seedAdminFromEnv(database.url, log);
+await sweepLeftovers();
+
+/** Files of uploads that crashed or were dropped more than a day ago; never those of open uploads. */
+async function sweepLeftovers() {
+  const prisma = createPrismaClient(database.url);
+  try {
+    const removed = await sweepStaleUploads({ prisma, storage: getStorage() });
+    if (removed.length) log(`removed ${removed.length} stale upload file(s) from storage`);
+  } catch (error) {
+    log(`could not sweep stale upload files: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await prisma.$disconnect();
+  }
+}
 
 const children: ChildProcess[] = [];
 const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };

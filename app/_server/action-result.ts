@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Actor } from "@/lib/auth/actor";
 import { AppError, UnauthorizedError } from "@/lib/errors";
+import { rejectNulBytes } from "@/lib/validation/nul-bytes";
 import { getPageActor } from "./actor";
 
 export type ActionResult = { ok: true; message?: string; data?: Record<string, string> } | { ok: false; error: string };
@@ -26,5 +27,6 @@ export async function runAction(body: (actor: Actor) => Promise<ActionResult>): 
 export function formValues(formData: FormData): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [key, value] of formData.entries()) if (typeof value === "string") values[key] = value;
+  rejectNulBytes(values);
   return values;
 }

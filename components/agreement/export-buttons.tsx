@@ -38,6 +38,12 @@ function recordCounter(kind: Download["kind"]) {
   };
 }
 
+/** A failed JSONL export ends with `{"error": …}` as its last line (README, exports). */
+function endsWithFailureLine(chunks: Uint8Array[]): boolean {
+  const tail = new TextDecoder().decode(chunks.at(-1) ?? new Uint8Array()).trimEnd();
+  return tail.slice(tail.lastIndexOf("\n") + 1).startsWith('{"error":');
+}
+
 /**
  * Downloads through fetch so the page can show bytes and rows as they stream in, and cancel with an
  * AbortController; the finished file is handed to the browser as a download.
@@ -64,7 +70,14 @@ export function ExportButtons({ downloads }: { downloads: Download[] }) {
       const chunks: Uint8Array<ArrayBuffer>[] = [];
       let last = 0;
       for (;;) {
-        const { done, value } = await reader.read();
+        let step: ReadableStreamReadResult<Uint8Array>;
+        try {
+          step = await reader.read();
+        } catch {
+          // The server aborts the response when the export fails part-way (README, exports).
+          throw new Error("the download broke off before the end (the server could not finish the export); nothing was saved.");
+        }
+        const { done, value } = step;
         if (done) break;
         chunks.push(value as Uint8Array<ArrayBuffer>);
         bytes += value.length;
@@ -75,6 +88,7 @@ export function ExportButtons({ downloads }: { downloads: Download[] }) {
           setProgress({ label: download.label, bytes, rows, state: "running" });
         }
       }
+      if (download.kind === "jsonl" && endsWithFailureLine(chunks)) throw new Error("the server could not finish the export; nothing was saved.");
       const blob = new Blob(chunks, { type: response.headers.get("content-type") ?? "application/octet-stream" });
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");

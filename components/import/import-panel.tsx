@@ -5,7 +5,7 @@ import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import { ExtractionError, type VideoProbe } from "@/lib/browser-extraction/types";
 import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
 import { parseVideoPath } from "@/lib/import/parse-video-path";
-import { buttonClass } from "@/components/action-form";
+import { buttonClass } from "@/components/class-names";
 import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { extractAndUploadFrameSet } from "./extract-frame-set";

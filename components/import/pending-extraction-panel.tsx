@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { buttonClass } from "@/components/action-form";
+import { buttonClass } from "@/components/class-names";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import { apiFetch } from "./api-client";
 import { extractAndUploadFrameSet } from "./extract-frame-set";

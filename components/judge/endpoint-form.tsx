@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { buttonClass } from "@/components/action-form";
+import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/components/import/api-client";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";

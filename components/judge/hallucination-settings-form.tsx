@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { buttonClass } from "@/components/action-form";
+import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/components/import/api-client";
 
 interface Settings {

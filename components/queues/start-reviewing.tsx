@@ -3,7 +3,7 @@
 import { isTypingTarget } from "@/components/is-typing-target";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { buttonClass } from "@/components/action-form";
+import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/components/import/api-client";
 
 /** "Start reviewing": claims (or resumes) the caller's next item and opens it. Enter or s from the keyboard. */

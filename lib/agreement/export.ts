@@ -239,13 +239,25 @@ export function exportJsonLine(row: ExportRow): string {
   return `${JSON.stringify(row)}\n`;
 }
 
-/** A byte stream of the export that reads the next batch only when the consumer pulls (backpressure). */
+/** JSONL's last line when an export fails part-way: a client that reads lines can tell it is incomplete. */
+export const EXPORT_FAILED_LINE = `${JSON.stringify({ error: { code: "export_failed", message: "The export failed part-way; the lines before this one are incomplete." } })}\n`;
+
+/**
+ * A byte stream of the export that reads the next batch only when the consumer pulls (backpressure).
+ * If reading fails part-way, the stream errors, so the HTTP response is aborted (no clean end of the
+ * chunked body) instead of ending as if complete; JSONL first gets EXPORT_FAILED_LINE as its last line.
+ */
 export function exportStream(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], format: "csv" | "jsonl", batchVideos = EXPORT_BATCH_VIDEOS): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const batches = exportBatches(prisma, scope, reviewers, batchVideos);
   let headerSent = format !== "csv";
+  let failure: { error: unknown } | null = null;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      if (failure) {
+        controller.error(failure.error); // after the trailer line was read: erroring drops queued chunks
+        return;
+      }
       try {
         if (!headerSent) {
           headerSent = true;
@@ -267,7 +279,13 @@ export function exportStream(prisma: PrismaClient, scope: AgreementScope, review
           }
         }
       } catch (error) {
-        controller.error(error);
+        console.error("Export failed part-way:", error);
+        if (format === "jsonl") {
+          failure = { error };
+          controller.enqueue(encoder.encode(EXPORT_FAILED_LINE));
+        } else {
+          controller.error(error);
+        }
       }
     },
     async cancel() {

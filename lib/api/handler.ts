@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
-import { actorFromHeaders } from "../auth/request-actor";
+import { actorFromRequest } from "../auth/request-actor";
 import { AppError, UnauthorizedError, ValidationError } from "../errors";
+import { rejectNulBytes } from "../validation/nul-bytes";
+import { assertSessionRequestAllowed, type BodyKind } from "./session-request-guard";
 
 export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
   return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
@@ -20,16 +22,20 @@ export function errorResponse(error: unknown): Response {
 type RouteContext<P> = { params: Promise<P> };
 
 /**
- * Wraps an /api/v1 route handler: authenticates (session cookie or API key), turns errors into
- * JSON. Permission checks stay inside the lib functions the handler calls.
+ * Wraps an /api/v1 route handler: authenticates (session cookie or API key), refuses cross-site
+ * requests that ride on the session cookie (lib/api/session-request-guard.ts), turns errors into JSON.
+ * `body` says what the route reads from a request body (default JSON). Permission checks stay inside
+ * the lib functions the handler calls.
  */
 export function withActor<P = Record<string, never>>(
   handler: (request: Request, actor: Actor, params: P) => Promise<Response>,
+  options: { body?: BodyKind } = {},
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
-      const actor = await actorFromHeaders(request.headers);
+      const { actor, via } = await actorFromRequest(request.headers);
       if (!actor) throw new UnauthorizedError();
+      if (via === "session") assertSessionRequestAllowed(request, options.body ?? "json");
       return await handler(request, actor, await context.params);
     } catch (error) {
       return errorResponse(error);
@@ -44,5 +50,6 @@ export async function parseJsonBody<T extends z.ZodType>(request: Request, schem
   } catch {
     throw new ValidationError("The request body must be JSON.");
   }
+  rejectNulBytes(body);
   return schema.parse(body);
 }

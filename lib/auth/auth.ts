@@ -1,22 +1,19 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
+import { appOrigins, appUrl } from "../config/app-url";
 import { prisma } from "../db/prisma";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
-
-function appUrl(): string {
-  return process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
-}
+import { clientAddress, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 
 function createAuth() {
   const url = new URL(appUrl());
-  const loopbackTwin =
-    url.hostname === "localhost" ? "127.0.0.1" : url.hostname === "127.0.0.1" ? "localhost" : null;
   return betterAuth({
     appName: "FrameJury",
     baseURL: url.origin,
     secret: process.env.APP_SECRET,
-    trustedOrigins: loopbackTwin ? [`${url.protocol}//${loopbackTwin}${url.port ? `:${url.port}` : ""}`] : [],
+    trustedOrigins: appOrigins().filter((origin) => origin !== url.origin),
     database: prismaAdapter(prisma, { provider: "postgresql" }),
     emailAndPassword: {
       enabled: true,
@@ -35,8 +32,32 @@ function createAuth() {
       useSecureCookies: url.protocol === "https:",
     },
     telemetry: { enabled: false },
+    // Password sign-in is throttled here, in hooks, because hooks run for both entries to it: the HTTP
+    // route /api/auth/sign-in/email and the sign-in form's direct `auth.api.signInEmail` call, which
+    // better-auth's own rate limiter (HTTP only, per process) never sees.
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const attempt = signInAttemptOf(ctx.path, ctx.body, ctx.headers);
+        if (!attempt) return;
+        const { allowed } = await reserveSignInAttempt(prisma, attempt);
+        // better-auth's own wrong-password answer (its BASE_ERROR_CODES, which it does not re-export), so
+        // that a locked account tells nothing more than a wrong guess; a test holds the two equal.
+        if (!allowed) throw new APIError("UNAUTHORIZED", { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const attempt = signInAttemptOf(ctx.path, ctx.body, ctx.headers);
+        if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned)) await recordSignInSuccess(prisma, attempt);
+      }),
+    },
     plugins: [nextCookies()],
   });
+}
+
+function signInAttemptOf(path: string | undefined, body: unknown, headers: Headers | undefined): SignInAttempt | null {
+  if (path !== "/sign-in/email") return null;
+  const email = (body as { email?: unknown } | undefined)?.email;
+  if (typeof email !== "string") return null;
+  return { email, ip: headers ? clientAddress(headers) : null };
 }
 
 type Auth = ReturnType<typeof createAuth>;

@@ -8,13 +8,21 @@ import { getAuth } from "./auth";
  * not silently ignored in favour of a cookie), otherwise the better-auth session cookie.
  */
 export async function actorFromHeaders(headers: Headers): Promise<Actor | null> {
+  return (await actorFromRequest(headers)).actor;
+}
+
+/**
+ * The actor and how they were identified: a session cookie is sent by the browser on its own, so
+ * callers must check such requests for cross-site forgery; an API key is never sent unasked.
+ */
+export async function actorFromRequest(headers: Headers): Promise<{ actor: Actor | null; via: "api_key" | "session" }> {
   const authorization = headers.get("authorization");
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-    return match ? actorForApiKey(prisma, match[1]!) : null;
+    return { actor: match ? await actorForApiKey(prisma, match[1]!) : null, via: "api_key" };
   }
   const session = await getAuth().api.getSession({ headers });
-  if (!session) return null;
+  if (!session) return { actor: null, via: "session" };
   const user = session.user as typeof session.user & { isAdmin?: boolean };
-  return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin === true };
+  return { actor: { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin === true }, via: "session" };
 }

@@ -1,6 +1,7 @@
 import { readMultipart } from "../api/multipart";
 import { MAX_CAPTION_SET_FILE_BYTES } from "../captions/caption-sets";
 import { PayloadTooLargeError, ValidationError } from "../errors";
+import { hasNulByte, NUL_BYTE_MESSAGE } from "../validation/nul-bytes";
 import type { ItemFile } from "./item-sets";
 
 /**
@@ -17,6 +18,7 @@ export async function readItemFileUpload(request: Request): Promise<{ file: Item
       if (size > MAX_CAPTION_SET_FILE_BYTES) throw new PayloadTooLargeError(`A caption set file may be at most ${MAX_CAPTION_SET_FILE_BYTES / (1024 * 1024)} MiB.`);
       chunks.push(chunk);
     }
+    if (hasNulByte(part.filename ?? "")) throw new ValidationError(`The file name ${NUL_BYTE_MESSAGE}.`);
     if (part.field !== "file") throw new ValidationError(`Unexpected file part "${part.field}"; send the set as the part named "file".`);
     file = { fileName: part.filename || "captions.jsonl", bytes: new Uint8Array(Buffer.concat(chunks)) };
   });

@@ -17,6 +17,7 @@ import {
   parseReferenceSet,
 } from "../captions/caption-sets";
 import { AppError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
+import { NUL_BYTE_MESSAGE, nulBytePath } from "../validation/nul-bytes";
 import type { ItemSetKind } from "./items.validation";
 
 /** The file could be read but its content is refused; every problem is in `details.errors` with its line. */
@@ -74,6 +75,17 @@ function checkSize(file: ItemFile) {
   }
 }
 
+/**
+ * Lines whose texts hold a NUL byte (U+0000, which a JSON string may spell "\u0000"): PostgreSQL cannot
+ * store one, so they are errors of the file like any other, with their line.
+ */
+function nulByteErrors(items: readonly { line: number }[]): CaptionSetError[] {
+  return items.flatMap(({ line, ...texts }) => {
+    const path = nulBytePath(texts);
+    return path ? [{ line, message: `${path}: ${NUL_BYTE_MESSAGE}` }] : [];
+  });
+}
+
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 function countBy<T>(values: readonly T[], key: (value: T) => string): Record<string, number> {
@@ -104,6 +116,8 @@ export async function importReferenceSet(
   const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
   const parsed = parseReferenceSet(file.bytes, videos.map((video) => video.relativePath));
   if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors, parsed.unmatchedVideos);
+  const nulErrors = nulByteErrors(parsed.items);
+  if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);
 
   const set = {
     kind: "caption_reference" as const,
@@ -181,6 +195,8 @@ export async function importModelOutputs(
     references: references.map((reference) => ({ id: reference.externalId, video: (reference.payload as { video: string }).video, captionType: reference.group })),
   });
   if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors);
+  const nulErrors = nulByteErrors(parsed.items);
+  if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);
   const model = parsed.items[0]!.model;
   const existing = await prisma.itemSet.findFirst({ where: { referenceSetId: referenceSet.id, model }, select: { id: true, fileName: true } });
   if (existing) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_MODEL_NAME_LENGTH } from "../captions/caption-sets";
+import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
 export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs"] as const;
 export type ItemSetKind = (typeof ITEM_SET_KINDS)[number];
@@ -41,9 +42,9 @@ export const MAX_ITEMS_PAGE_SIZE = 500;
 export const itemFilterSchema = z
   .object({
     kind: z.enum(ITEM_KINDS).default("caption"),
-    model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).optional(),
+    model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
     /** The caption type (the task's grouping). */
-    type: z.string().trim().min(1).max(100).optional(),
+    type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
     videoId: itemIdSchema.optional(),
     setId: itemIdSchema.optional(),
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),

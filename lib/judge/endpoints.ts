@@ -5,6 +5,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { decryptSecret, encryptSecret } from "../crypto/secret-box";
 import { NotFoundError } from "../errors";
 import type { EndpointConfig } from "./engine/judge-video";
+import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "./endpoint-url-policy";
 import type { endpointInputSchema, endpointUpdateSchema } from "./endpoints.validation";
 
 function appSecret(): string {
@@ -21,6 +22,7 @@ function publicEndpoint(row: Awaited<ReturnType<PrismaClient["judgeEndpoint"]["f
 
 export async function createEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, input: z.output<typeof endpointInputSchema>) {
   await requireProjectAccess(prisma, actor, projectId, "endpoints.manage");
+  await assertEndpointUrlAllowed(input.baseUrl);
   const { apiKey, ...fields } = input;
   const row = await prisma.judgeEndpoint.create({
     data: { ...fields, projectId, createdById: actor.userId, apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null },
@@ -34,6 +36,7 @@ export async function updateEndpoint(prisma: PrismaClient, actor: Actor, endpoin
   await requireProjectAccess(prisma, actor, existing.projectId, "endpoints.manage").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such endpoint.") : error;
   });
+  if (input.baseUrl !== undefined) await assertEndpointUrlAllowed(input.baseUrl);
   const { apiKey, ...fields } = input;
   const row = await prisma.judgeEndpoint.update({
     where: { id: endpointId },
@@ -75,6 +78,14 @@ export async function ensureEnvDefaultEndpoint(prisma: PrismaClient, actor: Acto
   if (!baseUrl) return null;
   const existing = await prisma.judgeEndpoint.findFirst({ where: { projectId, name: "default (environment)" } });
   if (existing) return publicEndpoint(existing);
+  try {
+    await assertEndpointUrlAllowed(baseUrl);
+  } catch (error) {
+    // A misconfigured environment must not break the Judge page; the admin finds the reason in the log.
+    if (!(error instanceof EndpointNotAllowedError)) throw error;
+    console.error(`OPENAI_BASE_URL is not used as a default endpoint: ${error.message}`);
+    return null;
+  }
   return createEndpoint(prisma, actor, projectId, {
     name: "default (environment)",
     baseUrl,

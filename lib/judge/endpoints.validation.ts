@@ -1,22 +1,45 @@
 import { z } from "zod";
+import { baseUrlProblem } from "./endpoint-url-policy";
 
-export const endpointInputSchema = z.object({
+/**
+ * An endpoint's fields without defaults. The update schema is its `.partial()`: zod 4 fills in a
+ * default even for an omitted key of a partial object, so defaults live only on the create schema,
+ * and a PATCH changes exactly the fields it sends.
+ */
+const endpointFields = z.object({
   name: z.string().trim().min(1).max(100),
-  baseUrl: z.url({ protocol: /^https?$/, message: "baseUrl must be an http(s) URL." }).max(500),
+  baseUrl: z
+    .url({ protocol: /^https?$/, message: "baseUrl must be an http(s) URL." })
+    .max(500)
+    .superRefine((value, ctx) => {
+      const problem = baseUrlProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   model: z.string().trim().min(1).max(200),
   apiKey: z.string().max(500).optional().nullable(),
-  imageDetail: z.enum(["low", "high", "auto"]).default("auto"),
-  temperature: z.number().min(0).max(2).nullable().default(0),
-  maxConcurrency: z.number().int().min(1).max(256).default(4),
-  requestsPerMinute: z.number().int().min(1).max(100_000).nullable().default(null),
-  timeoutSeconds: z.number().int().min(5).max(3600).default(120),
-  structuredOutput: z.boolean().default(true),
-  pricePer1kInput: z.number().min(0).max(1000).nullable().default(null),
-  pricePer1kOutput: z.number().min(0).max(1000).nullable().default(null),
+  imageDetail: z.enum(["low", "high", "auto"]),
+  temperature: z.number().min(0).max(2).nullable(),
+  maxConcurrency: z.number().int().min(1).max(256),
+  requestsPerMinute: z.number().int().min(1).max(100_000).nullable(),
+  timeoutSeconds: z.number().int().min(5).max(3600),
+  structuredOutput: z.boolean(),
+  pricePer1kInput: z.number().min(0).max(1000).nullable(),
+  pricePer1kOutput: z.number().min(0).max(1000).nullable(),
+});
+
+export const endpointInputSchema = endpointFields.extend({
+  imageDetail: endpointFields.shape.imageDetail.default("auto"),
+  temperature: endpointFields.shape.temperature.default(0),
+  maxConcurrency: endpointFields.shape.maxConcurrency.default(4),
+  requestsPerMinute: endpointFields.shape.requestsPerMinute.default(null),
+  timeoutSeconds: endpointFields.shape.timeoutSeconds.default(120),
+  structuredOutput: endpointFields.shape.structuredOutput.default(true),
+  pricePer1kInput: endpointFields.shape.pricePer1kInput.default(null),
+  pricePer1kOutput: endpointFields.shape.pricePer1kOutput.default(null),
 });
 export type EndpointInput = z.input<typeof endpointInputSchema>;
 
-export const endpointUpdateSchema = endpointInputSchema.partial();
+export const endpointUpdateSchema = endpointFields.partial();
 
 /** Every pipeline a run can name (lib/judge/pipelines/index.ts registers them; a test keeps the lists equal). */
 export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content"] as const;

@@ -55,7 +55,9 @@ describe("LLM client over real HTTP", () => {
     stub.addFault({ fault: { kind: "status", status: 400, message: "bad image" } });
     const refused = await retrying([]).catch((e: unknown) => e);
     expect((refused as LlmError).kind).toBe("client");
-    expect((refused as LlmError).message).toMatch(/bad image/);
+    // The endpoint's words are an owner-only excerpt, not part of the member-visible message.
+    expect((refused as LlmError).message).toBe("The endpoint refused the request (400).");
+    expect((refused as LlmError).excerpt).toMatch(/bad image/);
     expect(stub.requests).toHaveLength(1);
   });
 

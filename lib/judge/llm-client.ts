@@ -1,4 +1,7 @@
 import OpenAI from "openai";
+import { EndpointNotAllowedError } from "./endpoint-url-policy";
+import { guardedFetch } from "./guarded-fetch";
+import { errorBodyExcerpt, withoutServerDetails } from "./step-errors";
 
 export interface ChatImage {
   /** A data: URL or an https URL. */
@@ -26,15 +29,21 @@ export interface ChatResult {
   completionTokens: number;
 }
 
-export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled";
+export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled" | "not_allowed";
 
-/** One failed attempt. `retryable` failures are retried with backoff; the rest fail the step. */
+/**
+ * One failed attempt. `retryable` failures are retried with backoff; the rest fail the step.
+ * `message` is written by this app and shown to every member; `excerpt` is at most 200 sanitised
+ * characters of what the endpoint answered, kept for owners only.
+ */
 export class LlmError extends Error {
+  override readonly name = "LlmError";
   constructor(
     readonly kind: LlmErrorKind,
     message: string,
     readonly status: number | null = null,
     readonly retryAfterMs: number | null = null,
+    readonly excerpt: string | null = null,
   ) {
     super(message);
   }
@@ -48,8 +57,12 @@ export interface LlmClient {
   complete(request: ChatRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ChatResult>;
 }
 
-export function openAiCompatibleClient(options: { baseURL: string; apiKey: string | null }): LlmClient {
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "not-needed", maxRetries: 0 });
+/**
+ * A client for an OpenAI-compatible endpoint. Requests go through guardedFetch (the SSRF policy at
+ * connect time, no redirects) unless a test passes its own `fetch`.
+ */
+export function openAiCompatibleClient(options: { baseURL: string; apiKey: string | null; fetch?: typeof fetch }): LlmClient {
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "not-needed", maxRetries: 0, fetch: options.fetch ?? guardedFetch() });
   return {
     async complete(request, { timeoutMs, signal }) {
       const content: OpenAI.Chat.ChatCompletionContentPart[] = [
@@ -82,28 +95,39 @@ export function openAiCompatibleClient(options: { baseURL: string; apiKey: strin
           completionTokens: response.usage?.completion_tokens ?? 0,
         };
       } catch (error) {
-        throw toLlmError(error, signal);
+        throw toLlmError(error, signal, [options.apiKey]);
       }
     },
   };
 }
 
-function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
+function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = []): LlmError {
   if (error instanceof LlmError) return error;
   if (signal?.aborted) return new LlmError("cancelled", "Cancelled.");
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmError("timeout", "The endpoint did not answer in time.");
   if (error instanceof OpenAI.APIUserAbortError) return new LlmError("cancelled", "Cancelled.");
-  if (error instanceof OpenAI.APIConnectionError) return new LlmError("network", `Could not reach the endpoint: ${error.message}`);
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof EndpointNotAllowedError) return new LlmError("not_allowed", cause.message);
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    return new LlmError("network", `Could not reach the endpoint${typeof code === "string" && /^[A-Z_]+$/.test(code) ? ` (${code})` : ""}.`, null, null, errorBodyExcerpt(cause instanceof Error ? cause.message : null, secrets));
+  }
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? null;
     const retryAfter = parseRetryAfter(error.headers?.get?.("retry-after") ?? null);
-    if (status === 429) return new LlmError("rate_limited", `Rate limited (429): ${error.message}`, status, retryAfter);
-    if (status !== null && status >= 500) return new LlmError("server", `Endpoint error (${status}): ${error.message}`, status, retryAfter);
-    if (status === 408) return new LlmError("timeout", `Request timeout (408): ${error.message}`, status);
-    return new LlmError("client", `The endpoint refused the request (${status ?? "?"}): ${error.message}`, status);
+    // The SDK's message is "<status> <body or its error.message>": only an excerpt of it is kept.
+    const excerpt = /status code \(no body\)$/.test(error.message) ? null : errorBodyExcerpt(error.message.replace(/^\d{3}\s+/, ""), secrets);
+    if (status === 429) return new LlmError("rate_limited", "Rate limited (429).", status, retryAfter, excerpt);
+    if (status !== null && status >= 500) return new LlmError("server", `Endpoint error (${status}).`, status, retryAfter, excerpt);
+    if (status === 408) return new LlmError("timeout", "Request timeout (408).", status, null, excerpt);
+    if (status !== null && status >= 300 && status < 400) {
+      return new LlmError("client", `The endpoint answered with a redirect (${status}); redirects are not followed, so the API key never goes to another address. Use the final URL as the base URL.`, status, null, excerpt);
+    }
+    return new LlmError("client", `The endpoint refused the request (${status ?? "?"}).`, status, null, excerpt);
   }
-  // The SDK throws SyntaxError-like errors for bodies that are not JSON.
-  return new LlmError("bad_response", `Unreadable answer from the endpoint: ${error instanceof Error ? error.message : String(error)}`);
+  // The SDK throws SyntaxError-like errors for bodies that are not JSON; their message quotes the body.
+  const name = error instanceof Error ? error.name : "Error";
+  return new LlmError("bad_response", `Unreadable answer from the endpoint (${name}).`, null, null, errorBodyExcerpt(error instanceof Error ? error.message : String(error), secrets));
 }
 
 /** `retry-after` in seconds or as an HTTP date, in milliseconds. */
@@ -138,7 +162,11 @@ export async function callWithRetries<T>(
     try {
       return await attempt(n);
     } catch (error) {
-      const llmError = error instanceof LlmError ? error : new LlmError("bad_response", error instanceof Error ? error.message : String(error));
+      // Anything else is kept as the cause, for the server log; its message may carry server details.
+      const llmError =
+        error instanceof LlmError
+          ? error
+          : Object.assign(new LlmError("bad_response", `Unreadable answer from the endpoint (${withoutServerDetails(error instanceof Error ? error.name : "Error", 60)}).`), { cause: error });
       if (!llmError.retryable || n >= policy.maxAttempts || options.signal?.aborted) throw llmError;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1)) * random();
       const delay = Math.max(backoff, llmError.retryAfterMs ?? 0);

@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import type { createRunSchema } from "./endpoints.validation";
 import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../queues/blind";
+import { publicStepError } from "./call-inspector";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
@@ -240,7 +241,7 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
       templateId: s.templateId,
       templateHash: s.templateHash,
       output: s.output,
-      error: s.error,
+      error: publicStepError(s.status, s.error),
       attempts: s.attempts,
       scores: s.scores,
     })),

@@ -14,11 +14,13 @@ let stranger: Actor;
 let scoreId: string;
 let runId: string;
 let videoId: string;
+let projectIdOfScore: string;
 
 beforeAll(async () => {
   [owner, reviewer, other, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser(), makeUser()]);
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
   videoId = videoIds[0]!;
+  projectIdOfScore = projectId;
   for (const [actor, role] of [[reviewer, "reviewer"], [other, "reviewer"], [viewer, "viewer"]] as const) {
     await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
   }
@@ -71,6 +73,21 @@ describe("human judgments of judge scores", () => {
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { scoreId, reviewerId: other.userId }, include: { history: true } });
     expect(judgment.version).toBe(3);
     expect(judgment.history).toHaveLength(3);
+  });
+
+  it("needs expectedVersion to update an existing judgment, and says so in the 409", async () => {
+    const before = await prisma.humanJudgment.findFirstOrThrow({ where: { scoreId, reviewerId: other.userId } });
+    const missing = await reviewScore(prisma, other, scoreId, { value: 2 }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ReviewConflictError);
+    expect((missing as ReviewConflictError).status).toBe(409);
+    expect((missing as Error).message).toBe(`You already judged this (version ${before.version}, value ${before.value}); send expectedVersion ${before.version} to update it.`);
+    expect((missing as ReviewConflictError).details).toMatchObject({ current: { version: before.version, value: before.value } });
+    const after = await prisma.humanJudgment.findUniqueOrThrow({ where: { id: before.id } });
+    expect([after.version, after.value]).toEqual([before.version, before.value]);
+    // A first judgment needs no version.
+    const fresh = await makeUser();
+    await prisma.projectMember.create({ data: { projectId: projectIdOfScore, userId: fresh.userId, role: "reviewer" } });
+    expect((await reviewScore(prisma, fresh, scoreId, { value: 2 })).version).toBe(1);
   });
 
   it("refuses viewers, hides the score from non-members, and rejects out-of-range values", async () => {

@@ -8,10 +8,19 @@ import type { ReviewInput } from "./reviews.validation";
 
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
 export class ReviewConflictError extends AppError {
-  constructor(readonly current: { version: number; value: number; note: string | null; updatedAt: Date }) {
-    super(409, "conflict", `This judgment was changed elsewhere (now version ${current.version}, value ${current.value}). Reload it, then save again.`, {
-      current: { version: current.version, value: current.value, note: current.note, updatedAt: current.updatedAt },
-    });
+  constructor(
+    readonly current: { version: number; value: number; note: string | null; updatedAt: Date },
+    /** `missing_version`: the caller sent no expectedVersion for a judgment that already exists. */
+    cause: "stale_version" | "missing_version" = "stale_version",
+  ) {
+    super(
+      409,
+      "conflict",
+      cause === "missing_version"
+        ? `You already judged this (version ${current.version}, value ${current.value}); send expectedVersion ${current.version} to update it.`
+        : `This judgment was changed elsewhere (now version ${current.version}, value ${current.value}). Reload it, then save again.`,
+      { current: { version: current.version, value: current.value, note: current.note, updatedAt: current.updatedAt } },
+    );
   }
 }
 
@@ -100,7 +109,9 @@ async function saveJudgment(
         throw error;
       }
     }
-    if (input.expectedVersion === undefined || input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
+    // Updating needs the version the reviewer saw, so a blind retry can never overwrite another tab's save.
+    if (input.expectedVersion === undefined) throw new ReviewConflictError(existing, "missing_version");
+    if (input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
     // Compare-and-set on the version: of two saves of the same version, exactly one wins.
     const updated = await tx.humanJudgment.updateMany({
       where: { id: existing.id, version: existing.version },

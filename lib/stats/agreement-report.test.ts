@@ -154,6 +154,7 @@ describe("agreement report from CSV", () => {
       ["text after a closing quote", 'item,rater,value\n"i1"x,a,1\n', 2, /after a closing quote/],
       ["a label at the ordinal level", "item,rater,value\ni1,a,1\ni1,b,good\ni2,a,bad\n", 3, /"good" is not a number; --level ordinal/],
       ["a negative value at the ratio level", "item,rater,value\ni1,a,1\ni1,b,-2\n", 3, /"-2" is negative/],
+      ["a numeral too large for a number", "item,rater,value\ni1,a,1\ni1,b,2\ni2,a,3\ni2,b,1e999\n", 5, /"1e999" is too large to be a number/],
       ["a duplicate item and rater", "item,rater,value\ni1,a,1\ni1,b,2\ni1,a,\n", 4, /duplicate rating for item "i1" by rater "a" \(first given on line 2\)/],
       ["a line number after a quoted line break", 'item,rater,value\ni1,"x\ny",1\ni2,a\n', 4, /found 2/],
     ] as const)("%s", (name, csv, line, message) => {
@@ -214,6 +215,19 @@ describe("scripts/agreement.ts as a process", () => {
     expect(result.status).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`${file}: line 3: duplicate rating for item "i1" by rater "a"`);
+  });
+
+  it("names the CSV line of a numeral too large for a number, at the nominal level too", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agreement-cli-"));
+    const file = path.join(dir, "overflow.csv");
+    fs.writeFileSync(file, "item,rater,value\ni1,a,1\ni1,b,2\ni2,a,-1e999\ni2,b,3\n");
+    for (const level of ["ordinal", "nominal"]) {
+      const result = run("--input", file, "--level", level);
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(`${file}: line 4: the value "-1e999" is too large to be a number`);
+      expect(result.stderr).not.toMatch(/pair \d+/);
+    }
   });
 
   it("exits 2 for a missing file or bad arguments, and 0 with the usage for --help", () => {

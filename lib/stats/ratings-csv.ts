@@ -268,7 +268,8 @@ class RecordSink {
  * 1-based line of the first problem: no header, or a header without exactly item, rater and value; a record
  * without exactly three fields; an empty item or rater; a malformed quoted field; a non-numeric value when
  * the level is ordinal, interval or ratio (their differences need numbers; nominal takes any label); a
- * negative value at the ratio level; a second rating for the same item and rater.
+ * numeral too large for a double ("1e999") at any level; a negative value at the ratio level; a second
+ * rating for the same item and rater.
  *
  * An empty value is a missing rating. Spaces and tabs around unquoted fields are ignored; blank lines are
  * skipped; CRLF line breaks and a leading byte-order mark are accepted. When every value is a number,
@@ -342,12 +343,15 @@ export function parseRatingsCsv(text: string, level: MeasurementLevel): RatingTa
 }
 
 function checkValuesForLevel(values: readonly string[], firstLine: readonly number[], level: MeasurementLevel): void {
-  if (level === "nominal") return;
   let bad: { value: string; line: number; reason: string } | null = null;
   values.forEach((value, id) => {
     const line = firstLine[id]!;
     let reason: string | null = null;
-    if (!isNumericText(value)) reason = `is not a number; --level ${level} needs numeric values (use --level nominal for labels)`;
+    // A numeral past the double range ("1e999") would become Infinity, at every level: when all values are
+    // numerals they are compared as numbers, and the statistics could then only say "pair i", not the line.
+    if (isNumericText(value) && !Number.isFinite(Number(value))) reason = "is too large to be a number";
+    else if (level === "nominal") return;
+    else if (!isNumericText(value)) reason = `is not a number; --level ${level} needs numeric values (use --level nominal for labels)`;
     else if (level === "ratio" && Number(value) < 0) reason = "is negative; --level ratio needs values of 0 or more";
     if (reason !== null && (bad === null || line < bad.line)) bad = { value, line, reason };
   });

@@ -139,6 +139,30 @@ export class LocalStorage implements ObjectStorage {
     await fsp.rm(this.stagingPath(uploadId), { force: true });
   }
 
+  async sweepStale(options: { olderThan: Date; keepUploadIds: ReadonlySet<string> }): Promise<string[]> {
+    const removed: string[] = [];
+    const sweep = async (dir: string, keyOf: (name: string) => string, uploadIdOf: (name: string) => string) => {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dir, { withFileTypes: true });
+      } catch {
+        return; // nothing was ever stored there
+      }
+      for (const entry of entries) {
+        if (!entry.isFile() || options.keepUploadIds.has(uploadIdOf(entry.name))) continue;
+        const file = path.join(dir, entry.name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (!stat || stat.mtime >= options.olderThan) continue;
+        await fsp.rm(file, { force: true });
+        removed.push(keyOf(entry.name));
+      }
+    };
+    // incoming/<uuid>[.<uuid>.part] from multipart uploads, incoming/<uploadId> from completing uploads.
+    await sweep(path.join(this.root, "objects", "incoming"), (name) => `incoming/${name}`, (name) => name.split(".")[0]!);
+    await sweep(path.join(this.root, "staging"), (name) => `staging/${name}`, (name) => name);
+    return removed;
+  }
+
   async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
     return use(this.pathOf(key));
   }

@@ -24,6 +24,12 @@ export interface ObjectStorage {
   /** Hashes the staged bytes, checks them, and moves them to `key`; the staging object is gone after. */
   promoteStaging(uploadId: string, key: string, options: { expectedSha256: string; expectedSize: number }): Promise<StoredObject>;
   discardStaging(uploadId: string): Promise<void>;
+  /**
+   * Removes what interrupted requests left behind: incoming objects, partial writes and staged
+   * uploads last changed before `olderThan`, except anything of the uploads in `keepUploadIds`.
+   * Returns the removed keys (staged uploads as `staging/<id>`).
+   */
+  sweepStale(options: { olderThan: Date; keepUploadIds: ReadonlySet<string> }): Promise<string[]>;
   /** A local path for tools that need a file (server-side probing); local storage returns the file itself. */
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
 }

@@ -8,7 +8,8 @@ import { mediaFixtures } from "./media-fixtures";
 
 /**
  * A project with `videoCount` videos that already have a frame set of `keyFrames` key frames,
- * each with a cluster of 3 frames, stored like the browser would store them.
+ * each with a cluster of 3 frames, stored like the browser would store them. `allBlack`: every frame
+ * of every video is the same black picture (a black clip), so identical steps share cache keys.
  */
 export async function projectWithFramedVideos(
   prisma: PrismaClient,
@@ -22,10 +23,11 @@ export async function projectWithFramedVideos(
     /** Also a uniform frame set of this many frames (every one a key frame), for the first `uniformVideos` videos (default all). */
     uniformFrames?: number;
     uniformVideos?: number;
+    allBlack?: boolean;
   },
 ) {
   const project = await createProject(prisma, owner, { name: options.name ?? "Judge test" });
-  const jpeg = fs.readFileSync(mediaFixtures().jpeg);
+  const jpeg = fs.readFileSync(options.allBlack ? mediaFixtures().blackJpeg : mediaFixtures().jpeg);
   const storage = getStorage();
   const videoIds: string[] = [];
   // Fresh frame bytes per call: the response cache must not carry answers from one test to another.
@@ -53,8 +55,9 @@ export async function projectWithFramedVideos(
     for (let i = 0; i < options.keyFrames * 3; i++) {
       const keyIndex = Math.floor(i / 3) * 3 + 1;
       const key = frameKey(project.id, frameSetId, i);
-      // Distinct bytes per frame and video, so frame hashes (and cache keys) differ.
-      const bytes = Buffer.concat([jpeg, Buffer.from(`${nonce}:${v}:${i}`)]);
+      // Distinct bytes per frame and video, so frame hashes (and cache keys) differ; a black clip's
+      // frames are all alike (only this call's nonce after the JPEG's end, so tests don't share a cache).
+      const bytes = Buffer.concat([jpeg, Buffer.from(options.allBlack ? nonce : `${nonce}:${v}:${i}`)]);
       const stored = await storage.put(key, bytes);
       frames.push({ frameSetId, index: i, timestampS: i * 0.25, isKeyFrame: i === keyIndex, cluster: keyIndex, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 });
     }

@@ -18,6 +18,8 @@ export interface MediaFixtures {
   textAsMp4: string;
   empty: string;
   jpeg: string;
+  /** One all-black frame, as every frame of a black clip looks. */
+  blackJpeg: string;
 }
 
 let cached: MediaFixtures | null = null;
@@ -35,6 +37,7 @@ export function mediaFixtures(): MediaFixtures {
   ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libvpx", "-b:v", "300k", file("good.webm")]);
   ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", file("audio.m4a")]);
   ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=1:duration=1", "-frames:v", "1", file("frame.jpg")]);
+  ffmpeg(["-f", "lavfi", "-i", "color=c=black:size=64x48:rate=1:duration=1", "-frames:v", "1", file("black.jpg")]);
   const good = fs.readFileSync(file("good.mp4"));
   fs.writeFileSync(file("truncated.mp4"), good.subarray(0, Math.floor(good.length * 0.4)));
   fs.writeFileSync(file("text.mp4"), "this is not a video\n");
@@ -49,6 +52,7 @@ export function mediaFixtures(): MediaFixtures {
     textAsMp4: file("text.mp4"),
     empty: file("empty.mp4"),
     jpeg: file("frame.jpg"),
+    blackJpeg: file("black.jpg"),
   };
   return cached;
 }

@@ -55,20 +55,83 @@ export async function uploadStatus(deps: VideoDeps, actor: Actor, uploadId: stri
   return { uploadId: session.id, status: session.status, receivedBytes, sizeBytes: Number(session.sizeBytes), videoId: session.videoId, error: session.error };
 }
 
-export async function appendUploadChunk(deps: VideoDeps, actor: Actor, uploadId: string, offset: number, body: Readable) {
+/** How long an append holds its upload without renewing; it renews at a third of this while bytes arrive. */
+export const APPEND_LEASE_SECONDS = 60;
+
+/**
+ * Appends one chunk at `offset`. Appends to one upload are serialised across processes by a lease on
+ * the session row, taken with a compare-and-set: a second append while one runs (a retry racing the
+ * original, or parallel PUTs at the same offset) gets 409 offset_mismatch instead of writing the same
+ * bytes twice. `declaredBytes` (the request's Content-Length) lets a chunk that would overrun the
+ * declared size be refused before any byte is written; without it, the overrun is cut off on arrival.
+ */
+export async function appendUploadChunk(deps: VideoDeps, actor: Actor, uploadId: string, offset: number, body: Readable, declaredBytes?: number) {
   const session = await openSessionOf(deps, actor, uploadId);
   if (session.status !== "open") throw new ConflictError(`This upload is ${session.status}.`);
+  const sizeBytes = Number(session.sizeBytes);
+  if (declaredBytes !== undefined && offset + declaredBytes > sizeBytes) {
+    body.destroy();
+    throw new PayloadTooLargeError(`The chunk would end at byte ${offset + declaredBytes}, past the ${sizeBytes} bytes the upload declared.`);
+  }
+  const lease = await takeAppendLease(deps.prisma, session.id);
+  if (!lease) {
+    body.destroy();
+    throw new AppError(409, "offset_mismatch", `Another chunk of this upload is being written; ask for the upload's status and resume from its receivedBytes.`, {
+      receivedBytes: await deps.storage.stagingSize(session.id),
+    });
+  }
+  let token = lease;
+  const renewal = setInterval(() => {
+    void renewAppendLease(deps.prisma, session.id, token).then((renewed) => {
+      if (renewed) token = renewed;
+      // Someone else may append now: stop before two writers share the file.
+      else body.destroy(new ConflictError("This chunk took too long and lost its place; resume from the upload's receivedBytes."));
+    });
+  }, (APPEND_LEASE_SECONDS * 1000) / 3);
   try {
-    const receivedBytes = await deps.storage.appendToStaging(session.id, offset, body, Number(session.sizeBytes));
+    const receivedBytes = await deps.storage.appendToStaging(session.id, offset, body, sizeBytes);
     await deps.prisma.uploadSession.update({ where: { id: session.id }, data: { receivedBytes: BigInt(receivedBytes) } });
     return { receivedBytes };
   } catch (error) {
+    body.destroy();
     if (error instanceof StorageOffsetError) {
-      throw new AppError(409, "offset_mismatch", `Resume from byte ${error.actual}.`);
+      throw new AppError(409, "offset_mismatch", `Resume from byte ${error.actual}.`, { receivedBytes: error.actual });
     }
     if (error instanceof StorageTooLargeError) throw new PayloadTooLargeError("More bytes arrived than the upload declared.");
     throw error;
+  } finally {
+    clearInterval(renewal);
+    await releaseAppendLease(deps.prisma, session.id, token);
   }
+}
+
+/**
+ * The lease's expiry on the database's clock, as text (an exact token to compare with; it is stored
+ * with millisecond precision), or null when another append holds a lease that has not run out.
+ */
+async function takeAppendLease(prisma: VideoDeps["prisma"], uploadId: string): Promise<string | null> {
+  const rows = await prisma.$queryRaw<{ token: string }[]>`
+    UPDATE "upload_session" SET "appendingUntil" = now() + make_interval(secs => ${APPEND_LEASE_SECONDS}::double precision)
+    WHERE "id" = ${uploadId} AND "status" = 'open' AND ("appendingUntil" IS NULL OR "appendingUntil" < now())
+    RETURNING "appendingUntil"::text AS token`;
+  return rows[0]?.token ?? null;
+}
+
+/** Extends a lease still held under `token` → the new token, or null when it was lost. */
+async function renewAppendLease(prisma: VideoDeps["prisma"], uploadId: string, token: string): Promise<string | null> {
+  try {
+    const rows = await prisma.$queryRaw<{ token: string }[]>`
+      UPDATE "upload_session" SET "appendingUntil" = now() + make_interval(secs => ${APPEND_LEASE_SECONDS}::double precision)
+      WHERE "id" = ${uploadId} AND "appendingUntil"::text = ${token}
+      RETURNING "appendingUntil"::text AS token`;
+    return rows[0]?.token ?? null;
+  } catch {
+    return token; // a database hiccup is not a lost lease; the next renewal tries again
+  }
+}
+
+async function releaseAppendLease(prisma: VideoDeps["prisma"], uploadId: string, token: string): Promise<void> {
+  await prisma.$executeRaw`UPDATE "upload_session" SET "appendingUntil" = NULL WHERE "id" = ${uploadId} AND "appendingUntil"::text = ${token}`;
 }
 
 export async function completeUpload(deps: VideoDeps, actor: Actor, uploadId: string) {

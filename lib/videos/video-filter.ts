@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
 /**
  * The video list's filters, shared by the list page and its API, review queues (created from a
@@ -15,7 +16,7 @@ export type ReviewState = (typeof REVIEW_STATES)[number];
 export const VIDEO_SORTS = ["path", "prompt", "model", "created", "S", "D", "I", "overall"] as const;
 export type VideoSort = (typeof VIDEO_SORTS)[number];
 
-const text = (max: number) => z.string().trim().min(1).max(max).optional();
+const text = (max: number) => z.string().trim().min(1).max(max).refine(noNulBytes, NUL_BYTE_MESSAGE).optional();
 const id = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/).optional();
 /** Query strings carry numbers as text; an empty field means "no bound". */
 const bound = (min: number, max: number) =>

@@ -49,8 +49,8 @@ const inlineQueue: JudgeQueue = {
   },
 };
 
-async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; prompt?: null } = {}) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2, prompt: options.prompt });
+async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; prompt?: null; allBlack?: boolean } = {}) {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2, prompt: options.prompt, allBlack: options.allBlack });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -194,6 +194,83 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(status.steps.failed).toBe(1);
     expect(status.calls.errors).toBe(1);
     expect(status.status).toBe("done");
+  });
+});
+
+describe("the response cache", () => {
+  it("finishes every step of all-black clips, whose identical key frames finish together with the same cache key", async () => {
+    // Two black clips judged at once: their static KGs (and the dynamic KGs and summaries built on
+    // them) are identical requests. The stub's latency holds every answer until all of them were
+    // sent (so none is answered from the cache), then they come back and are stored together.
+    const slow = await startStubLlm({ latencyMs: 400 });
+    try {
+      const { projectId, endpointId } = await setup({ videos: 2, keyFrames: 3, allBlack: true });
+      await prisma.judgeEndpoint.update({ where: { id: endpointId }, data: { baseUrl: slow.baseURL, maxConcurrency: 16 } });
+      const { id } = await run(projectId, endpointId);
+      const steps = await prisma.stepResult.findMany({ where: { runId: id }, select: { stepId: true, scopeIndex: true, status: true, error: true } });
+      expect(steps).toHaveLength(2 * (3 + 3 + 1 + 1 + 3 + 3));
+      expect(steps.filter((s) => s.status !== "done")).toEqual([]);
+      // The static KG really was one request sent several times at once, every copy answered.
+      expect(slow.requests.filter((r) => r.rule === "static-knowledge-graph").length).toBeGreaterThan(1);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe("step errors", () => {
+  it("stores a thrown error as its class and a short message, without the stack, server paths or code excerpts, which go to the log", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    const logged: string[] = [];
+    // Made like Prisma's errors, whose message quotes the calling file and its code.
+    class PrismaClientInitializationError extends Error {}
+    const thrown = Object.assign(
+      new PrismaClientInitializationError("\nInvalid `prisma.frame.findMany()` invocation in\n/srv/framejury/lib/judge/engine/judge-video.ts:312:7\n\n  309 const frames = [];\n→ 312 await prisma.frame.findMany({\nCan't reach database server at `db.internal:5432`"),
+      { code: "P1001" },
+    );
+    const failingDeps: JudgeDeps = {
+      ...deps,
+      storage: { ...deps.storage, get: async () => Promise.reject(thrown) } as JudgeDeps["storage"],
+      log: (line) => logged.push(line),
+    };
+    const queued: { runId: string; videoId: string }[] = [];
+    const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+    await judgeVideo(failingDeps, queued[0]!);
+
+    const staticKg = await step(id, "static_kg");
+    expect(staticKg.status).toBe("failed");
+    expect(staticKg.error).toBe("PrismaClientInitializationError P1001: Can't reach database server at `db.internal:5432` (details are in the worker log)");
+    for (const leak of ["/srv/framejury", "judge-video.ts", "→", "309", "    at "]) expect(staticKg.error).not.toContain(leak);
+    // The whole error, stack included, is in the server log.
+    expect(logged.join("\n")).toContain("judge-video.ts:312:7");
+    expect(logged.join("\n")).toMatch(/\n\s+at /);
+    // The API every member reads gives the same short message.
+    const { videoScores } = await import("../runs");
+    const viewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
+    const seen = await videoScores(prisma, viewer, queued[0]!.videoId, id);
+    expect(seen.steps.find((s) => s.stepId === "static_kg")!.error).toBe(staticKg.error);
+  });
+
+  it("keeps an endpoint's error body as an owner-only excerpt of the call, out of the step error", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    stub.addFault({ fault: { kind: "status", status: 400, message: "Invalid image_url: unsupported MIME type image/x-test" }, match: "Identify objects in the foreground" });
+    const { id } = await run(projectId, endpointId);
+    const staticKg = await step(id, "static_kg");
+    expect(staticKg.status).toBe("failed");
+    expect(staticKg.error).toBe("The endpoint refused the request (400).");
+    expect(staticKg.calls[0]!.errorExcerpt).toMatch(/Invalid image_url: unsupported MIME type/);
+
+    const { inspectRunVideo } = await import("../call-inspector");
+    const videoId = staticKg.videoId;
+    const excerptsFor = async (actor: Actor) =>
+      (await inspectRunVideo(prisma, actor, projectId, id, videoId)).steps.flatMap((s) => s.calls.map((c) => c.errorExcerpt)).filter((e) => e !== null);
+    expect(await excerptsFor(owner)).toEqual([expect.stringMatching(/unsupported MIME type/)]);
+    for (const role of ["viewer", "reviewer"] as const) {
+      const member = await makeUser();
+      await prisma.projectMember.create({ data: { projectId, userId: member.userId, role } });
+      expect(await excerptsFor(member)).toEqual([]);
+    }
   });
 });
 

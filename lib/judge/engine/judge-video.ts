@@ -4,6 +4,7 @@ import type { EndpointLimiter } from "../endpoint-limiter";
 import { callWithRetries, LlmError, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
+import { stepErrorMessage } from "../step-errors";
 import { responseCacheKey } from "./cache-key";
 import { planSteps, type FrameRef, type ItemRef, type PipelineDefinition, type StepDefinition, type StepInput, type StepOutputs, type VideoContext } from "./pipeline";
 
@@ -197,8 +198,6 @@ async function executeStep(
       if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
     }
     if (parsed.ok) {
-      // Only answers that led to a valid result are cached; errors never are.
-      const fresh = cacheWrites.filter((w) => !w.result.fromCache);
       await saveOutput(prisma, {
         runId: work.run.id,
         videoId: work.context.videoId,
@@ -207,13 +206,17 @@ async function executeStep(
         input,
         output: parsed.value,
         stepData: { rawText, templateHash: template.hash },
-        cacheWrites: fresh.map((w) =>
-          prisma.responseCache.upsert({
-            where: { key: w.key },
-            create: { key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens },
-            update: {},
+        // Only answers that led to a valid result are cached; errors never are. Another step with
+        // the same key (identical frames) may have stored its answer meanwhile: ON CONFLICT DO
+        // NOTHING keeps the first, where an upsert's insert would fail this step.
+        cacheWrites: [
+          prisma.responseCache.createMany({
+            data: cacheWrites
+              .filter((w) => !w.result.fromCache)
+              .map((w) => ({ key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens })),
+            skipDuplicates: true,
           }),
-        ),
+        ],
       });
       return;
     }
@@ -221,7 +224,11 @@ async function executeStep(
     data = { status, rawText, error: parsed.error, templateHash: template.hash, finishedAt: new Date() };
   } catch (error) {
     status = error instanceof LlmError && error.kind === "cancelled" ? "cancelled" : "failed";
-    data = { status, error: error instanceof Error ? error.message : String(error), finishedAt: new Date() };
+    // Members read the stored error: a short message and the class. The stack stays in the log.
+    data = { status, error: stepErrorMessage(error), finishedAt: new Date() };
+    if (!(error instanceof LlmError) || error.cause !== undefined) {
+      (deps.log ?? console.error)(`step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.run.id} failed: ${describeForLog(error)}`);
+    }
   }
   await prisma.stepResult.update({ where: { id: row.id }, data });
   row.status = status;
@@ -314,11 +321,13 @@ async function answer(
     });
     return { ...result, fromCache: false };
   } catch (error) {
-    const llmError = error instanceof LlmError ? error : new LlmError("bad_response", String(error));
+    if (!(error instanceof LlmError)) throw error;
+    const llmError = error;
     await prisma.llmCall.create({
       data: {
         ...callBase,
-        error: `${llmError.kind}: ${llmError.message}`,
+        error: `${llmError.kind}: ${stepErrorMessage(llmError)}`,
+        errorExcerpt: llmError.excerpt,
         httpStatus: llmError.status ?? lastStatus,
         latencyMs: Date.now() - started,
       },
@@ -384,4 +393,13 @@ async function cancelPending(prisma: PrismaClient, runId: string, videoId: strin
 export async function finishRunIfComplete(prisma: PrismaClient, runId: string) {
   const open = await prisma.runVideo.count({ where: { runId, status: { in: ["queued", "running"] } } });
   if (open === 0) await prisma.judgeRun.updateMany({ where: { id: runId, status: { in: ["queued", "running"] } }, data: { status: "done", finishedAt: new Date() } });
+}
+
+/** An error with its stack and causes, for the server log only. */
+function describeForLog(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; e = e instanceof Error ? e.cause : undefined, depth++) {
+    parts.push(e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e));
+  }
+  return parts.join("\ncaused by: ");
 }

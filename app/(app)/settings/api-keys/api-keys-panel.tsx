@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { buttonClass } from "@/components/action-form";
+import { buttonClass } from "@/components/class-names";
 
 interface ApiKeyRow {
   id: string;

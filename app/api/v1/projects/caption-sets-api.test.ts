@@ -118,6 +118,7 @@ describe("caption sets through the API", () => {
       { name: "duplicate ids", file: () => jsonlBytes(good()[0], good()[1], { ...good()[2], id: 1 }), line: 3, message: /id "1" is used again \(first on line 1\)/ },
       { name: "a 10 MB reference caption", file: () => jsonlBytes(good()[0], referenceLine(5, fixtureVideoName(0), "detail", { reference: "word ".repeat(2 * 1024 * 1024) })), line: 2, message: /at most 64\.0 KiB/ },
       { name: "a file that is not UTF-8", file: () => new Uint8Array([...jsonlBytes(good()[0]), ...encode('{"id": 2, "video": "caf'), 0xe9, ...encode('.mp4"}\n')]), line: 2, message: /not UTF-8/ },
+      { name: "a NUL byte in a text", file: () => jsonlBytes(good()[0], referenceLine(5, fixtureVideoName(1), "brief", { reference: "a\u0000b" })), line: 2, message: /reference: must not contain NUL bytes/ },
     ];
     for (const c of cases) {
       it(`reference set: ${c.name}`, async () => {
@@ -141,6 +142,7 @@ describe("caption sets through the API", () => {
       { name: "a line that is not JSON", file: () => encode('{"id": 1, "output": "fine"}\n{"id": 2, "output": \n'), line: 2, message: /not valid JSON/ },
       { name: "a row that lacks its output", file: () => jsonlBytes({ id: 1, output: "fine" }, { id: 2 }), line: 2, message: /output: missing/ },
       { name: "a file that is not UTF-8", file: () => new Uint8Array([...encode('{"id": 1, "output": "fine"}\n{"id": 2, "output": "caf'), 0xe9, ...encode('"}\n')]), line: 2, message: /not UTF-8/ },
+      { name: "a NUL byte in an output", file: () => jsonlBytes({ id: 1, output: "fine" }, { id: 2, output: "nul\u0000here" }), line: 2, message: /output: must not contain NUL bytes/ },
     ];
     for (const c of outputCases) {
       it(`outputs: ${c.name}`, async () => {

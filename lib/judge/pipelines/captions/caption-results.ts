@@ -12,6 +12,7 @@ import { captionLeaderboard, type CaptionResult, type LeaderboardMetric } from "
 import { NotFoundError, ValidationError } from "../../../errors";
 import { csvRow } from "../../../export/csv";
 import type { CaptionPayload, ReferencePayload } from "../../../items/items";
+import { NUL_BYTE_MESSAGE, noNulBytes } from "../../../validation/nul-bytes";
 import type { CaptionLengthRulesOutput } from "./caption-style";
 
 export const CAPTION_PIPELINES = ["caption_style", "caption_content"] as const;
@@ -21,8 +22,8 @@ const formatSchema = z.enum(["json", "csv", "jsonl"]).default("json");
 
 export const captionResultsQuerySchema = z
   .object({
-    model: z.string().trim().min(1).max(200).optional(),
-    type: z.string().trim().min(1).max(100).optional(),
+    model: z.string().trim().min(1).max(200).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
+    type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     pageSize: z.coerce.number().int().min(1).max(500).default(50),
     /** csv and jsonl: every caption of the run matching the filter, as an attachment (no pages). */

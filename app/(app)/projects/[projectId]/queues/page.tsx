@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
-import { buttonClass } from "@/components/action-form";
+import { buttonClass } from "@/components/class-names";
 import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { QueueProgress } from "@/components/queues/queue-progress";

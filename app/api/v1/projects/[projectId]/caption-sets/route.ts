@@ -21,4 +21,4 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const options = referenceSetFieldsSchema.parse(fields);
   const result = await importReferenceSet(prisma, actor, projectId, file, options);
   return Response.json(result, { status: result.dryRun ? 200 : 201 });
-});
+}, { body: "multipart" });

@@ -31,4 +31,4 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const file = upload as { name: string; text: string } | null;
   if (!file) throw new ValidationError('Send the prompt list as a multipart part named "file".');
   return Response.json(await savePromptList(deps, actor, projectId, file.name, file.text), { status: 201 });
-});
+}, { body: "multipart" });

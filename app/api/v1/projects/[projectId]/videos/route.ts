@@ -12,6 +12,7 @@ import { videoJson } from "@/lib/videos/queries";
 import { registerStoredVideo } from "@/lib/videos/register-video";
 import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoMetadataSchema } from "@/lib/videos/videos.validation";
+import { rejectNulBytes } from "@/lib/validation/nul-bytes";
 
 type Params = { projectId: string };
 
@@ -56,6 +57,7 @@ export const POST = withActor<Params>(async (request, actor, params) => {
       } catch {
         throw new ValidationError("metadata must be JSON.");
       }
+      rejectNulBytes(raw, "metadata");
       metadata = videoMetadataSchema.parse(raw);
     }
     const video = await registerStoredVideo(deps, actor, {
@@ -73,4 +75,4 @@ export const POST = withActor<Params>(async (request, actor, params) => {
     const leftover = stored as { key: string } | null;
     if (leftover) await deps.storage.delete(leftover.key);
   }
-});
+}, { body: "multipart" });

@@ -5,6 +5,7 @@ import { MAX_FRAME_BYTES, MAX_FRAME_SET_BYTES } from "@/lib/config/limits";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
 import { createFrameSet, findVideoForActor } from "@/lib/videos/frame-sets";
+import { rejectNulBytes } from "@/lib/validation/nul-bytes";
 
 /**
  * Frames extracted by a client: multipart `parameters` (JSON), `manifest` (JSON array) and one
@@ -35,11 +36,14 @@ export const POST = withActor<{ videoId: string }>(async (request, actor, params
   );
   const parseJson = (name: string) => {
     if (!fields[name]) throw new ValidationError(`The ${name} part is missing.`);
+    let parsed: unknown;
     try {
-      return JSON.parse(fields[name]) as unknown;
+      parsed = JSON.parse(fields[name]);
     } catch {
       throw new ValidationError(`${name} must be JSON.`);
     }
+    rejectNulBytes(parsed, name);
+    return parsed;
   };
   const result = await createFrameSet(deps, actor, videoId, {
     parameters: parseJson("parameters"),
@@ -48,4 +52,4 @@ export const POST = withActor<{ videoId: string }>(async (request, actor, params
     decoder: fields.decoder?.slice(0, 40) ?? null,
   });
   return Response.json(result, { status: result.created ? 201 : 200 });
-});
+}, { body: "multipart" });

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { withActor } from "@/lib/api/handler";
+import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { ValidationError } from "@/lib/errors";
 import { PIPELINES } from "@/lib/judge/pipelines";
 import { setPipelineDefaults } from "@/lib/judge/runs";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
@@ -10,12 +9,7 @@ type Params = { projectId: string; pipeline: string };
 
 /** The project's default settings for new runs of a pipeline, e.g. hallucination aggregation and verdict. */
 export const PUT = withActor<Params>(async (request, actor, params) => {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ValidationError("The request body must be JSON.");
-  }
+  const body = await parseJsonBody(request, z.unknown());
   const settings = await setPipelineDefaults(prisma, actor, projectIdSchema.parse(params.projectId), PIPELINES, z.string().max(64).parse(params.pipeline), body);
   return Response.json(settings);
 });

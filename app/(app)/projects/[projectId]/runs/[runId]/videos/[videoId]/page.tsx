@@ -2,23 +2,21 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { prisma } from "@/lib/db/prisma";
-import { isBlindFor } from "@/lib/queues/blind";
+import { NotFoundError } from "@/lib/errors";
+import { inspectRunVideo } from "@/lib/judge/call-inspector";
 
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
 export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
   const { projectId, runId, videoId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
-  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, simulated: true } });
-  if (!run) notFound();
-  if (await isBlindFor(prisma, actor.userId, videoId)) {
+  const inspection = await inspectRunVideo(prisma, actor, projectId, runId, videoId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  });
+  if (inspection.blind) {
     return <p className="text-sm text-slate-600">You are reviewing this video in a blind queue: the judge&apos;s calls are hidden until you submit your review.</p>;
   }
-  const steps = await prisma.stepResult.findMany({
-    where: { runId, videoId },
-    orderBy: [{ startedAt: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }],
-    include: { calls: { orderBy: { createdAt: "asc" } }, scores: { orderBy: { category: "asc" } } },
-  });
-  if (steps.length === 0) notFound();
+  const { run, steps } = inspection;
   return (
     <div className="flex flex-col gap-4">
       <div className="flex items-baseline gap-3">
@@ -53,6 +51,11 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
                   {call.finishReason ? ` · finish ${call.finishReason}` : ""}
                   {call.error ? ` · ${call.error}` : ""}
                 </p>
+                {call.errorExcerpt && (
+                  <p className="mt-1 text-xs text-slate-600" data-testid="error-excerpt">
+                    The endpoint answered (excerpt, shown to owners only): <code className="break-all">{call.errorExcerpt}</code>
+                  </p>
+                )}
                 <div className="mt-1 flex flex-wrap gap-1">
                   {(request.frameIds ?? []).map((id) => (
                     // eslint-disable-next-line @next/next/no-img-element

@@ -17,4 +17,4 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const options = outputsFieldsSchema.parse(fields);
   const result = await importModelOutputs(prisma, actor, projectId, setId, file, options);
   return Response.json(result, { status: result.dryRun ? 200 : 201 });
-});
+}, { body: "multipart" });

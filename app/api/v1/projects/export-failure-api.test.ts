@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { EXPORT_FAILED_LINE } from "@/lib/agreement/export";
+import { prisma } from "@/lib/db/prisma";
+import { seedFinishedRun } from "@/lib/testing/agreement-fixtures";
+import { makeUser } from "@/lib/testing/fixtures";
+import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { serveRoute, type RouteServer } from "@/lib/testing/route-server";
+import { createTestDatabase, startTestServer } from "@/lib/testing/test-database";
+import { GET as getExport } from "./[projectId]/export/route";
+
+/*
+ * Each test runs on its own throw-away database, which it drops (WITH FORCE) once the export's
+ * response has started: the database going away mid-export, for real.
+ */
+let server: RouteServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+async function exportOnThrowawayDatabase(format: "csv" | "jsonl", beforeRequest?: () => Promise<void>) {
+  const database = await createTestDatabase(await startTestServer(), "export_failure");
+  const globals = globalThis as { prisma?: { $disconnect(): Promise<void> } };
+  await globals.prisma?.$disconnect();
+  delete globals.prisma; // lib/db/prisma makes its client again, on this database
+  process.env.DATABASE_URL = database.url;
+  const owner = await makeUser();
+  const { key } = await createApiKey(prisma, owner.userId, "t");
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
+  await seedFinishedRun(prisma, owner, projectId, videoIds, {
+    endpointName: "alpha",
+    templateHash: "aaaaaaaaaaaaaaaa",
+    scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 4 }],
+    outcome: () => ({ verdict: true, overall: 40 }),
+  });
+  server = await serveRoute(getExport, () => ({ projectId }));
+  await beforeRequest?.();
+  // Scope and reviewers are read before the response starts; the batches after it.
+  const response = await fetch(`${server.url}/api/v1/projects/${projectId}/export?format=${format}`, { headers: { authorization: `Bearer ${key}` } });
+  return { response, dropDatabase: database.drop };
+}
+
+async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>, text = "") {
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text;
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+describe("an export that fails part-way is not answered as complete", () => {
+  it("CSV: the response is aborted after the header line", async () => {
+    const { response, dropDatabase } = await exportOnThrowawayDatabase("csv");
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const header = new TextDecoder().decode((await reader.read()).value);
+    expect(header).toMatch(/^video_id,path,/);
+    await dropDatabase();
+    await expect(readToEnd(reader)).rejects.toThrow();
+  });
+
+  it("JSONL: the last line is the documented error line, then the response is aborted", async () => {
+    const { response: _unused, dropDatabase } = await exportOnThrowawayDatabase("jsonl", async () => {
+      // JSONL has no header: its first chunk is the first batch, which reads the scores.
+      await prisma.$executeRawUnsafe(`DROP TABLE "score" CASCADE`);
+    });
+    const response = _unused;
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    let outcome = "clean end";
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch (error) {
+      outcome = `aborted: ${String(error)}`;
+    }
+    expect(outcome).toMatch(/^aborted/);
+    expect(text.endsWith(EXPORT_FAILED_LINE)).toBe(true);
+    expect(JSON.parse(EXPORT_FAILED_LINE)).toMatchObject({ error: { code: "export_failed" } });
+    await dropDatabase();
+  });
+});

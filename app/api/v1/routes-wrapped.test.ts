@@ -1,0 +1,32 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const apiRoot = path.resolve(import.meta.dirname);
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+function routeFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? routeFiles(full) : entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+describe("every /api/v1 route", () => {
+  const files = routeFiles(apiRoot);
+
+  it("exists (the scan finds the routes)", () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  // withActor authenticates and applies the session-cookie CSRF guard: a handler that skipped it would
+  // take cookie requests from any page on the same site.
+  it.each(files.map((file) => [path.relative(apiRoot, file)]))("%s exports only handlers wrapped in withActor", async (relative) => {
+    const source = fs.readFileSync(path.join(apiRoot, relative), "utf8");
+    const exported = [...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)].map((m) => m[1]!).filter((name) => METHODS.includes(name));
+    expect(exported.length).toBeGreaterThan(0);
+    for (const method of exported) expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*withActor\\b`));
+    const module = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
+    expect(Object.keys(module).filter((name) => METHODS.includes(name)).sort()).toEqual([...exported].sort());
+  });
+});

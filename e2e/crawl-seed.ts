@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import { cli } from "./helpers";
+import type { CrawlRole, CrawlSeed } from "./pages";
+
+export interface CrawlAccount {
+  email: string;
+  password: string;
+}
+
+/**
+ * The project the page crawl walks: videos with frames and real files, a finished run judged by the
+ * stub LLM (a test tool) through the app's own queue and worker, a reviewer's judgments, a queue with
+ * an item held by the owner and one by the reviewer, a video with frames but no prompt and no
+ * judgments, and a video registered through the API that waits for frames. Accounts for every role.
+ */
+export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSeed; accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount> }> {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { prisma } = await import("../lib/db/prisma");
+  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { mediaFixtures, uniqueMp4 } = await import("../lib/testing/media-fixtures");
+  const { getStorage } = await import("../lib/storage/storage");
+  const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
+
+  const stamp = Date.now();
+  const roles = ["owner", "reviewer", "viewer", "outsider", "admin"] as const;
+  const accounts = Object.fromEntries(roles.map((role) => [role, { email: `crawl-${role}-${stamp}@example.test`, password: `${role}-password-1` }])) as Record<(typeof roles)[number], CrawlAccount>;
+  for (const role of roles) {
+    await cli("create-user", "--email", accounts[role].email, "--password", accounts[role].password, ...(role === "admin" ? ["--admin"] : []));
+  }
+  const actorOf = async (email: string) => {
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
+  };
+  const owner = await actorOf(accounts.owner.email);
+  const reviewer = await actorOf(accounts.reviewer.email);
+
+  // Four framed videos; the last keeps its frames but loses its prompt and is left out of the run.
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 2, name: "Page crawl" });
+  await cli("add-member", "--project", projectId, "--email", accounts.reviewer.email, "--role", "reviewer");
+  await cli("add-member", "--project", projectId, "--email", accounts.viewer.email, "--role", "viewer");
+  const mp4 = fs.readFileSync(mediaFixtures().goodMp4);
+  for (const id of videoIds) {
+    const video = await prisma.video.findUniqueOrThrow({ where: { id } });
+    await getStorage().put(video.storageKey, mp4);
+    await prisma.video.update({ where: { id }, data: { sizeBytes: BigInt(mp4.length), durationS: 2, fps: 25, width: 320, height: 180, model: "crawl-model", sampleIndex: 0 } });
+  }
+  const judgedVideoIds = videoIds.slice(0, 3);
+  const promptlessVideoId = videoIds[3]!;
+  await prisma.video.update({ where: { id: promptlessVideoId }, data: { prompt: null, relativePath: "unlabelled-clip.mp4", dimensions: [] } });
+
+  const ownerKey = (await cli("create-api-key", "--email", accounts.owner.email)).trim();
+  const reviewerKey = (await cli("create-api-key", "--email", accounts.reviewer.email)).trim();
+  const adminKey = (await cli("create-api-key", "--email", accounts.admin.email)).trim();
+  const api = async <T>(key: string, route: string, init: RequestInit = {}): Promise<T> => {
+    const response = await fetch(`${baseURL}${route}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.body && typeof init.body === "string" ? { "content-type": "application/json" } : {}) } });
+    const body = (await response.json().catch(() => null)) as T;
+    if (!response.ok) throw new Error(`${init.method ?? "GET"} ${route}: ${response.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+
+  // Waiting for frames: registered through the API, as a script would.
+  const form = new FormData();
+  form.set("path", "crawl-model/Mechanics/A ball waits for its frames-0.mp4");
+  form.set("file", new Blob([fs.readFileSync(uniqueMp4("crawl-pending"))]), "A ball waits for its frames-0.mp4");
+  const pending = await api<{ id: string; status: string }>(ownerKey, `/api/v1/projects/${projectId}/videos`, { method: "POST", body: form });
+  if (pending.status !== "pending_extraction") throw new Error(`The API-registered video is ${pending.status}, expected pending_extraction.`);
+
+  // A finished run of the hallucination pipeline over the judged videos.
+  const stub = await startStubLlm({ latencyMs: 5 });
+  let runId: string;
+  try {
+    const endpoint = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/endpoints`, {
+      method: "POST",
+      body: JSON.stringify({ name: "Stub (simulated)", baseUrl: stub.baseURL, model: "stub-vision", apiKey: "sk-crawl-never-shown", maxConcurrency: 8 }),
+    });
+    ({ id: runId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
+      method: "POST",
+      body: JSON.stringify({ pipeline: "hallucination", endpointId: endpoint.id, videoIds: judgedVideoIds }),
+    }));
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const run = await api<{ status: string }>(ownerKey, `/api/v1/runs/${runId}`);
+      if (run.status === "done") break;
+      if (["failed", "cancelled"].includes(run.status) || Date.now() > deadline) throw new Error(`The crawl's run ended ${run.status}.`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  } finally {
+    await stub.close();
+  }
+
+  // The reviewer's own judgments on the first video: a score and the verdict.
+  const score = await prisma.score.findFirstOrThrow({ where: { runId, videoId: judgedVideoIds[0]! }, orderBy: { category: "asc" } });
+  await reviewScore(prisma, reviewer, score.id, { value: score.value >= 5 ? 1 : 9, note: "crawl" });
+  await reviewVideoOutcome(prisma, reviewer, runId, judgedVideoIds[0]!, "verdict", { value: 1 });
+
+  // A queue of the run's verdicts; the owner, the reviewer and the site admin (an owner everywhere) each hold one item.
+  const queue = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/queues`, {
+    method: "POST",
+    body: JSON.stringify({ name: "Crawl queue", runId, scope: "verdict", reviewersPerItem: 1 }),
+  });
+  const ownerItem = await api<{ itemId: string | null }>(ownerKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
+  const reviewerItem = await api<{ itemId: string | null }>(reviewerKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
+  const adminItem = await api<{ itemId: string | null }>(adminKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
+  if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId) throw new Error("The crawl's queue gave no item to claim.");
+
+  await prisma.$disconnect();
+  return {
+    accounts,
+    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
+  };
+}

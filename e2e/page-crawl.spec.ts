@@ -1,0 +1,124 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { roleCan } from "../lib/authz/permissions";
+import { seedCrawlProject, type CrawlAccount } from "./crawl-seed";
+import { PAGES, pageUrls, routeOfPageFile, type CrawlPage, type CrawlRole, type CrawlSeed } from "./pages";
+
+// Every page as every role: each page of e2e/pages.ts, opened by the owner, a reviewer, a viewer, a
+// non-member, the site admin and a signed-out visitor, must answer what the role should get (the page,
+// the 404, the 403 page, or the sign-in page) with no 5xx on any request, no uncaught page error,
+// no console error and no Content-Security-Policy violation.
+
+function pageFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return pageFiles(full);
+    return /^page\.[jt]sx?$/.test(entry.name) ? [path.relative(path.resolve("."), full)] : [];
+  });
+}
+
+test("every app/**/page.tsx is listed in e2e/pages.ts, and nothing else is", () => {
+  const routes = pageFiles(path.resolve("app")).map(routeOfPageFile).sort();
+  expect(routes.length).toBeGreaterThan(10);
+  expect(PAGES.map((p) => p.route).sort()).toEqual(routes);
+});
+
+type Expected = { status: 200 } | { status: 403 } | { status: 404 } | { redirectTo: string };
+
+function expectedFor(page: CrawlPage, role: CrawlRole): Expected {
+  if (page.signedOutOnly) return role === "signedOut" ? { status: 200 } : { redirectTo: "/" };
+  if (role === "signedOut") return { redirectTo: "/sign-in" };
+  if (page.adminOnly) return role === "admin" ? { status: 200 } : { status: 404 };
+  if (!page.project) return { status: 200 };
+  if (role === "outsider") return { status: 404 };
+  const projectRole = role === "admin" ? "owner" : role;
+  return roleCan(projectRole, page.project.action ?? "project.view") ? { status: 200 } : { status: 403 };
+}
+
+let seed: CrawlSeed;
+let accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount>;
+
+test.describe("page crawl", () => {
+  test.beforeAll(async ({ baseURL }) => {
+    test.setTimeout(180_000);
+    ({ seed, accounts } = await seedCrawlProject(baseURL!));
+  });
+
+  async function contextFor(browser: Browser, role: CrawlRole, baseURL: string): Promise<BrowserContext> {
+    const context = await browser.newContext({ baseURL });
+    if (role !== "signedOut") {
+      const signedIn = await context.request.post("/api/auth/sign-in/email", { data: accounts[role], headers: { origin: baseURL } });
+      expect(signedIn.ok(), `${role} signs in`).toBe(true);
+    }
+    // CSP violations in the page, reported even when the browser would not log them.
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+      document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`));
+    });
+    return context;
+  }
+
+  /** Opens one URL and returns what went wrong, if anything. */
+  async function visit(page: Page, url: string, expected: Expected): Promise<string[]> {
+    const problems: string[] = [];
+    const expectedStatus = "status" in expected ? expected.status : 200;
+    const onConsole = (message: import("@playwright/test").ConsoleMessage) => {
+      if (message.type() !== "error") return;
+      // The browser logs the document's own expected 403/404 as a failed resource load.
+      const documentStatus = expectedStatus !== 200 && message.text().includes(`status of ${expectedStatus}`) && new URL(message.location().url || "http://x/").pathname === new URL(url, "http://x").pathname;
+      if (!documentStatus) problems.push(`console error: ${message.text()} (${message.location().url})`);
+    };
+    const onPageError = (error: Error) => problems.push(`uncaught page error: ${error.message}`);
+    const onResponse = (response: import("@playwright/test").Response) => {
+      if (response.status() >= 500) problems.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
+    };
+    page.on("console", onConsole);
+    page.on("pageerror", onPageError);
+    page.on("response", onResponse);
+    try {
+      const response = await page.goto(url, { waitUntil: "load" });
+      await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
+      const finalPath = new URL(page.url()).pathname;
+      if ("redirectTo" in expected) {
+        if (finalPath !== expected.redirectTo) problems.push(`expected a redirect to ${expected.redirectTo}, ended on ${page.url()}`);
+      } else {
+        if (response?.status() !== expected.status) problems.push(`expected status ${expected.status}, got ${response?.status()}`);
+        if (expected.status === 404 && !(await page.getByRole("heading", { name: "Not found" }).isVisible())) problems.push("expected the app's Not found page");
+        if (expected.status === 403 && !(await page.getByRole("heading", { name: "Not allowed" }).isVisible())) problems.push("expected the app's Not allowed page");
+      }
+      const violations = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);
+      for (const violation of violations) problems.push(`CSP violation: ${violation}`);
+    } finally {
+      page.off("console", onConsole);
+      page.off("pageerror", onPageError);
+      page.off("response", onResponse);
+    }
+    return problems;
+  }
+
+  const roles: CrawlRole[] = ["owner", "reviewer", "viewer", "outsider", "admin", "signedOut"];
+  for (const role of roles) {
+    test(`every page as ${role}`, async ({ browser, baseURL }) => {
+      test.setTimeout(240_000);
+      const context = await contextFor(browser, role, baseURL!);
+      const page = await context.newPage();
+      const failures: string[] = [];
+      let visited = 0;
+      try {
+        for (const crawlPage of PAGES) {
+          const expected = expectedFor(crawlPage, role);
+          for (const url of pageUrls(crawlPage, seed, role)) {
+            visited += 1;
+            for (const problem of await visit(page, url, expected)) failures.push(`${role} ${url}: ${problem}`);
+          }
+        }
+      } finally {
+        await context.close();
+      }
+      expect(visited).toBeGreaterThanOrEqual(PAGES.length);
+      expect(failures).toEqual([]);
+    });
+  }
+});

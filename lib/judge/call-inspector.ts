@@ -1,0 +1,43 @@
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess, roleCan } from "../authz/permissions";
+import { NotFoundError } from "../errors";
+import { isBlindFor } from "../queues/blind";
+import { withoutServerDetails } from "./step-errors";
+
+/**
+ * What the call inspector shows for one video of a run: each step with its calls (rendered prompt,
+ * frames, raw answer, parse result). The excerpt of an endpoint's error body is for owners only:
+ * it is what a misconfigured endpoint (or one pointed somewhere it should not be) answered.
+ */
+export async function inspectRunVideo(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, videoId: string) {
+  const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, simulated: true } });
+  if (!run) throw new NotFoundError("No such run.");
+  if (await isBlindFor(prisma, actor.userId, videoId)) return { run, blind: true as const, steps: [] };
+  const steps = await prisma.stepResult.findMany({
+    where: { runId, videoId },
+    orderBy: [{ startedAt: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }],
+    include: { calls: { orderBy: { createdAt: "asc" } }, scores: { orderBy: { category: "asc" } } },
+  });
+  if (steps.length === 0) throw new NotFoundError("This video is not in the run.");
+  const showExcerpts = roleCan(role, "endpoints.manage");
+  return {
+    run,
+    blind: false as const,
+    steps: steps.map((step) => ({
+      ...step,
+      error: publicStepError(step.status, step.error),
+      calls: step.calls.map((call) => ({ ...call, errorExcerpt: showExcerpts ? call.errorExcerpt : null })),
+    })),
+  };
+}
+
+/**
+ * A stored step error as shown to members. Errors of failed steps stored before they were
+ * sanitised on the way in may still hold server paths or code excerpts; those are taken out here.
+ */
+export function publicStepError(status: string, error: string | null): string | null {
+  if (error === null || status !== "failed") return error;
+  return withoutServerDetails(error, 1000);
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "llm_call" ADD COLUMN     "errorExcerpt" TEXT;

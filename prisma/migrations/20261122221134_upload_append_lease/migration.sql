@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "upload_session" ADD COLUMN     "appendingUntil" TIMESTAMP(3);

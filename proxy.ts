@@ -1,0 +1,22 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { newNonce, pageContentSecurityPolicy } from "./lib/security/security-headers";
+
+/**
+ * Gives every page a Content-Security-Policy with a fresh script nonce. Next.js reads the nonce from
+ * the request's policy header and puts it on the scripts it renders, which is why every page is
+ * rendered per request (the root layout waits for the connection).
+ */
+export function proxy(request: NextRequest) {
+  const policy = pageContentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development" });
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("content-security-policy", policy);
+  return response;
+}
+
+export const config = {
+  // Not the API (the proxy would buffer upload bodies; next.config.ts gives it the asset policy), nor
+  // static files and public/ffmpeg, which next.config.ts covers too.
+  matcher: ["/((?!api/|_next/static/|_next/image|ffmpeg/).*)"],
+};
