@@ -216,7 +216,8 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
   });
   const runVideo = await prisma.runVideo.findFirst({
-    where: { videoId, ...(runId ? { runId } : {}) },
+    // By default the latest run that judged the video itself, not one that judged its captions.
+    where: { videoId, ...(runId ? { runId } : { run: { items: { none: {} } } }) },
     orderBy: { run: { createdAt: "desc" } },
     include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
   });

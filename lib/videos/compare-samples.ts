@@ -67,7 +67,8 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
       select: { videoId: true, frames: { where: { isKeyFrame: true }, orderBy: { index: "asc" }, take: 1, select: { id: true } } },
     }),
     prisma.runVideo.findMany({
-      where: { videoId: { in: ids } },
+      // Runs that judged the videos' captions have no overall or verdict.
+      where: { videoId: { in: ids }, run: { items: { none: {} } } },
       orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
       select: { videoId: true, status: true, overall: true, verdict: true, run: { select: { id: true, createdAt: true } } },
     }),

@@ -121,7 +121,7 @@ export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc", ctx?: FilterC
 
 /**
  * The run a filter reads: the one it names (which must be in the project), else the project's
- * latest run, else null.
+ * latest run that judged videos themselves, else null.
  */
 export async function resolveFilterRun(prisma: PrismaClient, projectId: string, runId: string | undefined) {
   if (runId) {
@@ -129,7 +129,8 @@ export async function resolveFilterRun(prisma: PrismaClient, projectId: string, 
     if (!run) throw new NotFoundError("No such judge run in this project.");
     return run;
   }
-  return prisma.judgeRun.findFirst({ where: { projectId }, orderBy: { createdAt: "desc" }, select: { id: true, pipeline: true, createdAt: true, status: true, simulated: true } });
+  // Runs that judged items of the videos (captions) have no per-video scores for the list: never "the latest".
+  return prisma.judgeRun.findFirst({ where: { projectId, items: { none: {} } }, orderBy: { createdAt: "desc" }, select: { id: true, pipeline: true, createdAt: true, status: true, simulated: true } });
 }
 
 /** Ids of every video matching the filter, in list order (for queues and exports). */

@@ -28,6 +28,9 @@ import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { GET as getRunCaptions } from "./[runId]/captions/route";
 import { GET as getLeaderboard } from "../projects/[projectId]/caption-leaderboard/route";
+import { GET as getCompare } from "../projects/[projectId]/compare/route";
+import { GET as listVideos } from "../projects/[projectId]/videos/route";
+import { GET as getVideoScores } from "../videos/[videoId]/scores/route";
 
 let stub: StubServer;
 let owner: Actor;
@@ -229,5 +232,24 @@ describe("caption judging", () => {
     const answer = await getJson(getRunCaptions, `/api/v1/runs/${hallucination.id}/captions`, { runId: hallucination.id });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text).error.message).toMatch(/not a caption run/);
+  });
+
+  it("never makes a caption run the latest run of the video list, the video page or the compare page", async () => {
+    const { projectId, videoIds, endpointId } = await captionProject();
+    const hallucination = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId }));
+    const reference = await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())));
+    await importModelOutputs(prisma, owner, projectId, reference.set.id!, file("a.jsonl", jsonlBytes({ id: 1, output: "A ball." }, { id: 2, output: "A red ball." })), { model: "alpha" });
+    const captions = await start(projectId, { pipeline: "caption_style", endpointId, captionSetId: reference.set.id });
+    expect((await prisma.judgeRun.findFirstOrThrow({ where: { projectId }, orderBy: { createdAt: "desc" } })).id).toBe(captions.id);
+
+    const list = JSON.parse((await getJson(listVideos, `/api/v1/projects/${projectId}/videos`, { projectId })).text);
+    expect(list.run.id).toBe(hallucination.id);
+    const scores = JSON.parse((await getJson(getVideoScores, `/api/v1/videos/${videoIds[0]}/scores`, { videoId: videoIds[0]! })).text);
+    expect(scores.run.id).toBe(hallucination.id);
+    const compare = JSON.parse((await getJson(getCompare, `/api/v1/projects/${projectId}/compare?videoId=${videoIds[0]}`, { projectId })).text);
+    expect(compare.samples.find((sample: any) => sample.id === videoIds[0]).judge.runId).toBe(hallucination.id);
+    // Named explicitly, the caption run's own steps are there.
+    const named = JSON.parse((await getJson(getVideoScores, `/api/v1/videos/${videoIds[0]}/scores?runId=${captions.id}`, { videoId: videoIds[0]! })).text);
+    expect(named.run.id).toBe(captions.id);
   });
 });
