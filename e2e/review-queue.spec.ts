@@ -1,5 +1,6 @@
 import { expect, test, type Response } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
+import { createRunVideo } from "../lib/testing/run-video-fixture";
 
 // A blind review session done with the keyboard alone: after the one page.goto, every action is a
 // key press. The judge's values must be absent from the DOM and from every API response while the
@@ -49,7 +50,7 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
           { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: JUDGE_S2 },
         ],
       });
-      await prisma.runVideo.create({ data: { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall: JUDGE_OVERALL, hallucination: true, complete: true }, overall: JUDGE_OVERALL, scoreS: JUDGE_S1, verdict: true } });
+      await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall: JUDGE_OVERALL, hallucination: true, complete: true }, metrics: { overall: JUDGE_OVERALL, S: JUDGE_S1, verdict: true } });
     }
 
     // The owner creates a blind queue of the run's s1/s2 scores through the API.

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ownerWithProject, signIn } from "./helpers";
+import { createRunVideo } from "../lib/testing/run-video-fixture";
 
 // The video list: score filters, sortable columns, and moving through rows and pages with the keyboard only.
 test("filters the video list by a score range, sorts by a column and opens a video with the keyboard", async ({ page }) => {
@@ -16,7 +17,7 @@ test("filters the video list by a score range, sorts by a column and opens a vid
     const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
     for (const [i, overall] of [80, 35, 55].entries()) {
       const S = (100 - overall) / 10;
-      await prisma.runVideo.create({ data: { runId: run.id, videoId: videoIds[i]!, frameSetId: "fs", status: "done", scoreS: S, scoreD: S, scoreI: 1, overall, verdict: overall < 60 } });
+      await createRunVideo(prisma, { runId: run.id, videoId: videoIds[i]!, frameSetId: "fs", status: "done", metrics: { S: S, D: S, I: 1, overall: overall, verdict: overall < 60 } });
     }
     const base = `/projects/${projectId}/videos`;
     const rows = page.getByTestId("video-row");

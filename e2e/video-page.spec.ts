@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
+import { createRunVideo } from "../lib/testing/run-video-fixture";
 
 // The review workspace on the video page: a heat-map cell drives the player and the frame strip,
 // the judge's knowledge graphs read as text, a reviewer's own verdict and overall are labelled and
@@ -79,20 +80,7 @@ async function seed(ownerEmail: string, projectId: string) {
       finishedAt: new Date(),
     },
   });
-  await prisma.runVideo.create({
-    data: {
-      runId: run.id,
-      videoId: video.id,
-      frameSetId,
-      status: "done",
-      summary: { S: 2, D: 3, I: 1, overall: 66, hallucination: false, complete: true, missingInputs: 0 },
-      scoreS: 2,
-      scoreD: 3,
-      scoreI: 1,
-      overall: 66,
-      verdict: false,
-    },
-  });
+  await createRunVideo(prisma, { runId: run.id, videoId: video.id, frameSetId, status: "done", summary: { S: 2, D: 3, I: 1, overall: 66, hallucination: false, complete: true, missingInputs: 0 }, metrics: { S: 2, D: 3, I: 1, overall: 66, verdict: false } });
   const hash = (n: number) => `${n}`.repeat(8) + "abcdef0123456789".repeat(3);
   const step = async (stepId: string, scopeIndex: number, output: unknown, scores: Record<string, number> = {}, templateN = 1) => {
     const created = await prisma.stepResult.create({

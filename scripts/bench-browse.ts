@@ -64,6 +64,7 @@ try {
     { name: "run + s3 ≥ 5", query: { runId, category: "s3", categoryMin: "5" } },
     { name: "run + s3 ≥ 5, sort S desc", query: { runId, category: "s3", categoryMin: "5", sort: "S", dir: "desc" } },
     { name: "overall 40–70", query: { overallMin: "40", overallMax: "70" } },
+    { name: "min.overall 40, max.overall 70 (generic keys)", query: { "min.overall": "40", "max.overall": "70" } },
     { name: "judge verdict yes", query: { verdict: "yes" } },
     { name: "reviewers' verdict yes", query: { humanVerdict: "yes" } },
     { name: "review: unreviewed", query: { review: "unreviewed" } },
@@ -94,9 +95,9 @@ try {
     rows.push({ name: scenario.name, total, p50: percentile(times, 50), p95: percentile(times, 95) });
     if (values.explain && query) {
       const run = await resolveFilterRun(prisma, projectId, query.runId);
-      const ctx = { projectId, runId: run?.id ?? null, userId: actor.userId };
+      const ctx = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: actor.userId };
       const plan = await prisma.$queryRaw<{ "QUERY PLAN": string }[]>(
-        Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(query, ctx)} ${videoOrderBy(query.sort, query.dir)} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+        Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) SELECT v."id" ${videoFilterFrom(ctx, query, query.sort)} WHERE ${videoFilterWhere(query, ctx)} ${videoOrderBy(query.sort, query.dir)} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
       );
       console.log(`\n${scenario.name}:\n${plan.map((row) => `  ${row["QUERY PLAN"]}`).join("\n")}`);
     }

@@ -1,4 +1,5 @@
-import { REVIEW_STATES, SCORE_CATEGORIES } from "@/lib/videos/video-filter";
+import { scaleBounds, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { REVIEW_STATES, metricQueryKey } from "@/lib/videos/video-filter";
 
 const REVIEW_LABELS: Record<(typeof REVIEW_STATES)[number], string> = {
   unreviewed: "no reviews",
@@ -22,6 +23,7 @@ export function VideoFilterFields({
   runs,
   noRunLabel,
   searchInputId,
+  task,
 }: {
   /** The current query-string values by field name. */
   values: Record<string, string | undefined>;
@@ -31,20 +33,23 @@ export function VideoFilterFields({
   /** What an empty run choice means on this page ("latest …", "every run"). */
   noRunLabel: string;
   searchInputId?: string;
+  /** The task of the run the filter reads: its targets are the categories, its metrics the ranges. */
+  task: TaskDeclaration;
 }) {
+  const categoryBounds = task.targets.length > 0 ? task.targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : { min: 0, max: 0 };
   const value = (key: string) => values[key] ?? "";
-  const range = (label: string, min: string, max: string, limit: number) => (
-    <fieldset className="flex flex-col gap-1">
+  const range = (label: string, title: string, min: string, max: string, lower: number, upper: number) => (
+    <fieldset key={min} className="flex flex-col gap-1" title={title}>
       <legend className="mb-1">{label}</legend>
       <div className="flex items-center gap-1">
-        <input name={min} aria-label={`${label} min`} type="number" min={0} max={limit} step="any" defaultValue={value(min)} className={rangeInput} />
+        <input name={min} aria-label={`${label} min`} type="number" min={lower} max={upper} step="any" defaultValue={value(min)} className={rangeInput} />
         <span>–</span>
-        <input name={max} aria-label={`${label} max`} type="number" min={0} max={limit} step="any" defaultValue={value(max)} className={rangeInput} />
+        <input name={max} aria-label={`${label} max`} type="number" min={lower} max={upper} step="any" defaultValue={value(max)} className={rangeInput} />
       </div>
     </fieldset>
   );
   const choice = (label: string, name: string, options: readonly (string | { value: string; label: string })[], anyLabel = "any") => (
-    <label className="flex flex-col gap-1">
+    <label key={name} className="flex flex-col gap-1">
       <span>{label}</span>
       <select name={name} defaultValue={value(name)} className={input}>
         <option value="">{anyLabel}</option>
@@ -79,23 +84,29 @@ export function VideoFilterFields({
         <div className="flex items-center gap-1">
           <select name="category" aria-label="Category" defaultValue={value("category")} className={input}>
             <option value="">—</option>
-            {SCORE_CATEGORIES.map((c) => (
-              <option key={c}>{c}</option>
+            {task.targets.map((t) => (
+              <option key={t.id} value={t.id} title={`${t.label}: ${t.definition}`}>
+                {t.id}
+              </option>
             ))}
           </select>
-          <input name="categoryMin" aria-label="Category min" type="number" min={0} max={10} step="any" defaultValue={value("categoryMin")} className={rangeInput} />
+          <input name="categoryMin" aria-label="Category min" type="number" min={categoryBounds.min} max={categoryBounds.max} step="any" defaultValue={value("categoryMin")} className={rangeInput} />
           <span>–</span>
-          <input name="categoryMax" aria-label="Category max" type="number" min={0} max={10} step="any" defaultValue={value("categoryMax")} className={rangeInput} />
+          <input name="categoryMax" aria-label="Category max" type="number" min={categoryBounds.min} max={categoryBounds.max} step="any" defaultValue={value("categoryMax")} className={rangeInput} />
         </div>
       </fieldset>
-      {range("S", "sMin", "sMax", 10)}
-      {range("D", "dMin", "dMax", 10)}
-      {range("I", "iMin", "iMax", 10)}
-      {range("Overall", "overallMin", "overallMax", 100)}
-      {choice("Judge verdict", "verdict", [
-        { value: "yes", label: "hallucination" },
-        { value: "no", label: "none" },
-      ])}
+      {task.metrics.map((metric) => {
+        if (metric.scale.kind === "numeric") {
+          return range(metric.label, metric.definition, metricQueryKey(task, metric.id, "min"), metricQueryKey(task, metric.id, "max"), metric.scale.min, metric.scale.max);
+        }
+        const isVerdict = task.verdict?.metricId === metric.id;
+        // The positive value reads as what it means ("hallucination"); a verdict's other value as "none".
+        const options = metric.scale.values.map((v) => ({
+          value: v.label,
+          label: metric.positive.op === "==" && metric.positive.value === v.value ? metric.positive.label : isVerdict ? "none" : v.label,
+        }));
+        return choice(isVerdict ? "Judge verdict" : `Judge ${metric.label}`, metricQueryKey(task, metric.id, "is"), options);
+      })}
       {choice("Reviewers' verdict", "humanVerdict", [
         { value: "yes", label: "hallucination (majority)" },
         { value: "no", label: "none (majority)" },

@@ -5,6 +5,7 @@ import { NoPrompt } from "@/components/videos/no-prompt";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { isYesNoScale, type MetricDeclaration } from "@/lib/tasks/task-declaration";
 
 export interface VideoListRow {
   id: string;
@@ -17,10 +18,17 @@ export interface VideoListRow {
   status: string;
   keyFrameCount: number;
   thumbnailUrl: string | null;
-  scores: { S: number | null; D: number | null; I: number | null; overall: number | null; verdict: boolean | null } | null;
+  /** The run's metrics by declared id (a yes/no metric as a boolean); null when the video is not in the run. */
+  scores: Record<string, number | boolean | null> | null;
   review: { reviewers: number; byMe: boolean; disagreement: boolean };
   blind?: boolean;
 }
+
+const blindMark = (
+  <span className="rounded bg-slate-200 px-1 text-xs" title="You are reviewing this video in a blind queue: the judge's values appear after you submit.">
+    blind
+  </span>
+);
 
 const num = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? "" : Number(value.toFixed(digits)).toString());
 
@@ -28,7 +36,26 @@ const num = (value: number | null | undefined, digits = 1) => (value === null ||
  * The video table with a keyboard row cursor: j/↓ and k/↑ move it, Enter or o opens the video,
  * ] and [ go to the next and previous page, / focuses the prompt search. Nothing fires while typing.
  */
-export function VideoListTable({ rows, head, nextHref, prevHref, searchInputId }: { rows: VideoListRow[]; head: ReactNode; nextHref: string | null; prevHref: string | null; searchInputId: string }) {
+export function VideoListTable({
+  rows,
+  head,
+  metrics,
+  verdictMetricId,
+  nextHref,
+  prevHref,
+  searchInputId,
+}: {
+  rows: VideoListRow[];
+  head: ReactNode;
+  /** The shown run's task's metrics, one column each, in declared order. */
+  metrics: readonly MetricDeclaration[];
+  /** The metric that is the task's verdict: its cell says "blind" while the caller reviews the video blind. */
+  verdictMetricId: string | null;
+  nextHref: string | null;
+  prevHref: string | null;
+  searchInputId: string;
+}) {
+  const blindMetricId = verdictMetricId ?? metrics[metrics.length - 1]?.id;
   const router = useRouter();
   const [cursor, setCursor] = useState(0);
   // Set once the shortcuts listen (after hydration), for tests and for the hint's styling.
@@ -136,23 +163,24 @@ export function VideoListTable({ rows, head, nextHref, prevHref, searchInputId }
                 <span className={video.status === "failed" ? "text-red-700" : video.status === "ready" ? "text-emerald-700" : "text-amber-700"}>{video.status.replace("_", " ")}</span>
               </td>
               <td className="text-right tabular-nums">{video.keyFrameCount || ""}</td>
-              <td className="text-right tabular-nums" data-testid="score-I">{num(video.scores?.I)}</td>
-              <td className="text-right tabular-nums" data-testid="score-S">{num(video.scores?.S)}</td>
-              <td className="text-right tabular-nums" data-testid="score-D">{num(video.scores?.D)}</td>
-              <td className="text-right font-medium tabular-nums" data-testid="score-overall">{num(video.scores?.overall)}</td>
-              <td data-testid="score-verdict">
-                {video.blind ? (
-                  <span className="rounded bg-slate-200 px-1 text-xs" title="You are reviewing this video in a blind queue: the judge's values appear after you submit.">
-                    blind
-                  </span>
-                ) : video.scores?.verdict === true ? (
-                  <span className="text-red-700">yes</span>
-                ) : video.scores?.verdict === false ? (
-                  "no"
-                ) : (
-                  ""
-                )}
-              </td>
+              {metrics.map((metric) => {
+                const value = video.scores?.[metric.id];
+                if (metric.scale.kind === "numeric") {
+                  return (
+                    <td key={metric.id} className={`text-right tabular-nums ${metric.higherIsBetter ? "font-medium" : ""}`} data-testid={`score-${metric.id}`}>
+                      {video.blind && metric.id === blindMetricId ? blindMark : typeof value === "number" ? num(value) : ""}
+                    </td>
+                  );
+                }
+                const stored = typeof value === "boolean" && isYesNoScale(metric.scale) ? (value ? 1 : 0) : typeof value === "number" ? value : null;
+                const positive = stored !== null && metric.positive.op === "==" && metric.positive.value === stored;
+                const label = stored === null ? "" : (metric.scale.values.find((v) => v.value === stored)?.label ?? String(stored));
+                return (
+                  <td key={metric.id} data-testid={`score-${metric.id}`}>
+                    {video.blind && metric.id === blindMetricId ? blindMark : positive ? <span className="text-red-700">{label}</span> : label}
+                  </td>
+                );
+              })}
               <td className="text-right tabular-nums" data-testid="review-count">{video.review.reviewers || ""}</td>
               <td className="text-center" data-testid="reviewed-by-me">{video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}</td>
               <td className="px-2 text-center" data-testid="disagreement">

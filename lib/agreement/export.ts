@@ -85,8 +85,11 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
 
     const [videos, runVideos, scores, judgments] = await Promise.all([
       prisma.video.findMany({ where: { id: { in: ids } }, select: { id: true, relativePath: true, prompt: true, model: true, dimensions: true } }),
-      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; verdict: boolean | null; overall: number | null }[]>`
-        SELECT rv."runId", rv."videoId", rv."frameSetId", rv."verdict", rv."overall" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
+      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; metrics: Record<string, number> | null }[]>`
+        SELECT rv."runId", rv."videoId", rv."frameSetId", rm."metrics" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
+        LEFT JOIN LATERAL (
+          SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = rv."runId" AND m."videoId" = rv."videoId" AND m."itemId" = ''
+        ) rm ON TRUE
         WHERE r."projectId" = ${projectId} AND rv."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`rv."runId"`)}`,
       prisma.$queryRaw<{ id: string; runId: string; videoId: string; stepId: string; scopeIndex: number; category: string; value: number; templateHash: string | null }[]>`
         SELECT s."id", s."runId", s."videoId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
@@ -175,8 +178,9 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           reviews: reviewsByKey.get(`${target}:${rv.runId}:${rv.videoId}`) ?? [],
         });
       };
-      outcome("verdict", rv.verdict === null ? null : rv.verdict ? 1 : 0);
-      outcome("overall", rv.overall);
+      // The run's stored metrics of the same ids (the verdict as 1/0; no row: unknown, no export row).
+      outcome("verdict", rv.metrics?.verdict ?? null);
+      outcome("overall", rv.metrics?.overall ?? null);
     }
     yield rows;
     if (page.length < batchVideos) return;
@@ -244,20 +248,16 @@ export const EXPORT_FAILED_LINE = `${JSON.stringify({ error: { code: "export_fai
 
 /**
  * A byte stream of the export that reads the next batch only when the consumer pulls (backpressure).
- * If reading fails part-way, the stream errors, so the HTTP response is aborted (no clean end of the
- * chunked body) instead of ending as if complete; JSONL first gets EXPORT_FAILED_LINE as its last line.
+ * If reading fails part-way, a CSV stream errors, so the HTTP response is aborted (no clean end of the
+ * chunked body) instead of ending as if complete. A JSONL stream ends with EXPORT_FAILED_LINE and then
+ * closes: aborting after it would race the socket's flush and could drop that very line.
  */
 export function exportStream(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], format: "csv" | "jsonl", batchVideos = EXPORT_BATCH_VIDEOS): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const batches = exportBatches(prisma, scope, reviewers, batchVideos);
   let headerSent = format !== "csv";
-  let failure: { error: unknown } | null = null;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (failure) {
-        controller.error(failure.error); // after the trailer line was read: erroring drops queued chunks
-        return;
-      }
       try {
         if (!headerSent) {
           headerSent = true;
@@ -281,8 +281,8 @@ export function exportStream(prisma: PrismaClient, scope: AgreementScope, review
       } catch (error) {
         console.error("Export failed part-way:", error);
         if (format === "jsonl") {
-          failure = { error };
           controller.enqueue(encoder.encode(EXPORT_FAILED_LINE));
+          controller.close();
         } else {
           controller.error(error);
         }

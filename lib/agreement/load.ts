@@ -3,9 +3,17 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { agreementReport } from "./report";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
-import { type AgreementInput, type AgreementItem, type AgreementReport, DEFAULT_AGREEMENT_OPTIONS, type ReviewerInfo, type RunInfo, type TargetType } from "./types";
+import { TASKS } from "../tasks/registry";
+import { type AgreementInput, type AgreementItem, type AgreementReport, DEFAULT_AGREEMENT_OPTIONS, type ReviewerInfo, type RunInfo, SWEEP_METRICS, type TargetType, type VideoJudgeValues } from "./types";
 
 const SCORING_STEPS = ["static_hallucination", "dynamic_hallucination", "inconsistency"];
+/** Per-video metrics reviewers give their own value for (human_judgment target types), across tasks. */
+const REVIEWED_METRICS = [...new Set(TASKS.flatMap((t) => t.metrics.filter((m) => m.reviewed).map((m) => m.id)))];
+
+/** The sweep's per-video values from the run's stored metrics (a metric with no row is unknown). */
+function sweepValues(metrics: Record<string, number> | null, worst: number | null): VideoJudgeValues {
+  return Object.fromEntries(SWEEP_METRICS.map((metric) => [metric, metric === "worst" ? worst : (metrics?.[metric] ?? null)])) as unknown as VideoJudgeValues;
+}
 
 interface JudgmentRow {
   targetKey: string;
@@ -20,11 +28,10 @@ interface JudgmentRow {
   scopeIndex: number | null;
   scoreValue: number | null;
   templateHash: string | null;
-  verdict: boolean | null;
-  overall: number | null;
-  scoreS: number | null;
-  scoreD: number | null;
-  scoreI: number | null;
+  /** The run's metric of the target's id (verdict, overall: the judge's per-video value), for non-score targets. */
+  metricValue: number | null;
+  /** Every headline metric of the video in the run, for verdict targets (the threshold sweep). */
+  videoMetrics: Record<string, number> | null;
   worst: number | null;
   videoVersion: string | null;
   endpointId: string;
@@ -71,14 +78,17 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
   const rows = await prisma.$queryRaw<JudgmentRow[]>`
     SELECT h."targetKey", h."targetType", h."runId", h."videoId", h."reviewerId", h."value", h."judgeValue",
            s."category", s."stepId", s."scopeIndex", s."value" AS "scoreValue", sr."templateHash",
-           rv."verdict", rv."overall", rv."scoreS", rv."scoreD", rv."scoreI", w."worst", pv."videoVersion",
+           jm."value" AS "metricValue", vm."metrics" AS "videoMetrics", w."worst", pv."videoVersion",
            r."endpointId", v."model", v."dimensions"
     FROM "human_judgment" h
     JOIN "video" v ON v."id" = h."videoId"
     JOIN "judge_run" r ON r."id" = h."runId"
     LEFT JOIN "score" s ON s."id" = h."scoreId"
     LEFT JOIN "step_result" sr ON sr."id" = s."stepResultId"
-    LEFT JOIN "run_video" rv ON rv."runId" = h."runId" AND rv."videoId" = h."videoId"
+    LEFT JOIN "run_metric" jm ON h."targetType" <> 'score' AND jm."runId" = h."runId" AND jm."videoId" = h."videoId" AND jm."itemId" = '' AND jm."metric" = h."targetType"
+    LEFT JOIN LATERAL (
+      SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = h."runId" AND m."videoId" = h."videoId" AND m."itemId" = ''
+    ) vm ON h."targetType" = 'verdict'
     LEFT JOIN LATERAL (
       SELECT max(s2."value") AS "worst" FROM "score" s2 WHERE s2."runId" = h."runId" AND s2."videoId" = h."videoId"
     ) w ON h."targetType" = 'verdict'
@@ -99,8 +109,8 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
     let item = byKey.get(row.targetKey);
     if (!item) {
       const targetType = row.targetType as TargetType;
-      const judge =
-        targetType === "score" ? (row.scoreValue ?? row.judgeValue) : targetType === "verdict" ? (row.verdict === null ? row.judgeValue : row.verdict ? 1 : 0) : (row.overall ?? row.judgeValue);
+      // A per-video target is judged against the run's metric of the same id (a verdict stored as 1/0).
+      const judge = targetType === "score" ? (row.scoreValue ?? row.judgeValue) : (row.metricValue ?? row.judgeValue);
       item = {
         key: row.targetKey,
         targetType,
@@ -115,7 +125,7 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
         model: row.model,
         endpointId: row.endpointId,
         promptVersion: targetType === "score" ? row.templateHash : row.videoVersion,
-        ...(targetType === "verdict" ? { videoValues: { S: row.scoreS, D: row.scoreD, I: row.scoreI, overall: row.overall, worst: row.worst } } : {}),
+        ...(targetType === "verdict" ? { videoValues: sweepValues(row.videoMetrics, row.worst) } : {}),
       };
       byKey.set(row.targetKey, item);
       items.push(item);
@@ -128,8 +138,9 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
     WITH m AS (${scope.matchingVideos})
     SELECT (SELECT count(*) FROM m) AS "videos",
            (SELECT count(*) FROM "score" s WHERE s."videoId" IN (SELECT "id" FROM m) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scoreCategory}) AS "scores",
-           (SELECT count(rv."verdict") + count(rv."overall") FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
-              WHERE r."projectId" = ${projectId} AND rv."videoId" IN (SELECT "id" FROM m) ${runCondition(scope, Prisma.sql`rv."runId"`)}) AS "outcomes"`;
+           (SELECT count(*) FROM "run_metric" rm JOIN "judge_run" r ON r."id" = rm."runId"
+              WHERE r."projectId" = ${projectId} AND rm."videoId" IN (SELECT "id" FROM m) AND rm."itemId" = '' AND rm."metric" = ANY(${REVIEWED_METRICS}::text[])
+              ${runCondition(scope, Prisma.sql`rm."runId"`)}) AS "outcomes"`;
 
   return {
     items,

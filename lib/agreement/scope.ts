@@ -41,7 +41,7 @@ export async function resolveAgreementScope(prisma: PrismaClient, projectId: str
   // A reviewer's open blind-queue videos are left out of their report and exports altogether:
   // both carry the judge's values, which they may not see until they submit.
   const hiddenVideoIds = [...(await blindVideoIdsFor(prisma, userId))];
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId };
+  const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId };
   const notHidden = hiddenVideoIds.length > 0 ? Prisma.sql`AND NOT (v."id" = ANY(${hiddenVideoIds}::text[]))` : Prisma.empty;
   return {
     ctx,

@@ -42,12 +42,20 @@ export interface MigrateResult {
   modified: string[];
 }
 
+export interface MigrateOptions {
+  /** Stop after this migration (by folder name): tests that seed a database as an older release left it. */
+  upTo?: string;
+}
+
 export async function applyMigrations(
   databaseUrl: string,
   migrationsDir: string,
   log: (line: string) => void = () => {},
+  options: MigrateOptions = {},
 ): Promise<MigrateResult> {
-  const migrations = readMigrations(migrationsDir);
+  const all = readMigrations(migrationsDir);
+  if (options.upTo !== undefined && !all.some((m) => m.name === options.upTo)) throw new MigrationError(`No migration named "${options.upTo}".`);
+  const migrations = options.upTo === undefined ? all : all.filter((m) => m.name <= options.upTo!);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

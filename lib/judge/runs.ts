@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import type { createRunSchema } from "./endpoints.validation";
 import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../queues/blind";
+import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
@@ -217,7 +218,7 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
   });
   const runVideo = await prisma.runVideo.findFirst({
     // By default the latest run that judged the video itself, not one that judged its captions.
-    where: { videoId, ...(runId ? { runId } : { run: { items: { none: {} } } }) },
+    where: { videoId, ...(runId ? { runId } : { run: { pipeline: { in: videoSubjectPipelineIds() } } }) },
     orderBy: { run: { createdAt: "desc" } },
     include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
   });

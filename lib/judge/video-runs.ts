@@ -2,6 +2,9 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
+import { taskOf } from "../tasks/registry";
+import { metricScores } from "../videos/browse-videos";
+import { readRunMetrics } from "./run-metrics";
 
 /** Every run that judged a video, newest first, for the video page's run selector. */
 export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: string) {
@@ -15,12 +18,13 @@ export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: str
     orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
     select: {
       status: true,
-      overall: true,
-      verdict: true,
+      runId: true,
       run: { select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpointSnapshot: true } },
     },
   });
+  const metrics = new Map(await Promise.all(rows.map(async (row) => [row.runId, (await readRunMetrics(prisma, row.runId, [videoId])).get(videoId) ?? null] as const)));
   return rows.map((row) => {
+    const scores = metricScores(taskOf(row.run.pipeline), metrics.get(row.runId) ?? null);
     const snapshot = (row.run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     return {
       id: row.run.id,
@@ -30,8 +34,10 @@ export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: str
       simulated: row.run.simulated,
       createdAt: row.run.createdAt,
       endpoint: { name: typeof snapshot.name === "string" ? snapshot.name : null, model: typeof snapshot.model === "string" ? snapshot.model : null },
-      overall: row.overall,
-      verdict: row.verdict,
+      /** The run's headline metrics for the video, by declared id (a yes/no metric as a boolean). */
+      scores,
+      overall: typeof scores.overall === "number" ? scores.overall : null,
+      verdict: typeof scores.verdict === "boolean" ? scores.verdict : null,
     };
   });
 }

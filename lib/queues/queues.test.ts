@@ -9,6 +9,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { blindVideoIdsFor } from "./blind";
 import { createQueue, getQueue, getQueueItem, getQueueProgress, listQueues, nextItem, previewQueue, submitItem } from "./queues";
+import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
 let viewer: Actor;
@@ -44,9 +45,7 @@ async function seedRun(ids: string[], verdicts: boolean[]) {
     }
     await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_kg", scopeIndex: 0, status: "done", templateId: "t", output: { objects: ["ball"] } } });
     const overall = JUDGE_OVERALL + v;
-    await prisma.runVideo.create({
-      data: { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall, hallucination: verdicts[v], complete: true }, overall, scoreS: JUDGE_S1, verdict: verdicts[v] },
-    });
+    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall, hallucination: verdicts[v], complete: true }, metrics: { overall: overall, S: JUDGE_S1, verdict: verdicts[v] } });
   }
   return run.id;
 }

@@ -4,6 +4,8 @@ import { requireProjectAccess, type ProjectAction } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
+import { readRunMetrics } from "../judge/run-metrics";
+import type { TaskDeclaration } from "../tasks/task-declaration";
 import { blindVideoIdsFor } from "./blind";
 import {
   createQueueSchema,
@@ -44,10 +46,10 @@ async function queueRun(prisma: PrismaClient, projectId: string, runId: string |
 }
 
 /** The videos a queue with this filter would hold, in list order; only videos in the run. */
-async function queueVideoIds(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, input: { filter: CreateQueueInput["filter"]; sort?: string; dir?: string }) {
+async function queueVideoIds(prisma: PrismaClient, actor: Actor, projectId: string, run: { id: string; task: TaskDeclaration }, input: { filter: CreateQueueInput["filter"]; sort?: string; dir?: string }) {
   const parsed = createQueueSchema.pick({ filter: true, sort: true, dir: true }).parse(input);
-  const filter = { ...parsed.filter, runId };
-  const ids = await matchingVideoIds(prisma, filter, { projectId, runId, userId: actor.userId }, parsed.sort, parsed.dir);
+  const filter = { ...parsed.filter, runId: run.id };
+  const ids = await matchingVideoIds(prisma, filter, { projectId, runId: run.id, task: run.task, userId: actor.userId }, parsed.sort, parsed.dir);
   return { filter, sort: parsed.sort, dir: parsed.dir, ids };
 }
 
@@ -56,7 +58,7 @@ export async function previewQueue(prisma: PrismaClient, actor: Actor, projectId
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
   const input = previewQueueSchema.parse(raw);
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
-  const { ids } = await queueVideoIds(prisma, actor, projectId, run.id, input);
+  const { ids } = await queueVideoIds(prisma, actor, projectId, run, input);
   return { runId: run.id, count: ids.length };
 }
 
@@ -70,7 +72,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   const input = createQueueSchema.parse(raw);
   if (input.scope === "verdict" && input.categories.length > 0) throw new ValidationError("Categories only apply to a queue of scores.");
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
-  const { filter, sort, dir, ids: matching } = await queueVideoIds(prisma, actor, projectId, run.id, input);
+  const { filter, sort, dir, ids: matching } = await queueVideoIds(prisma, actor, projectId, run, input);
   let ids = matching;
   if (input.scope === "scores" && ids.length > 0) {
     const scored = await prisma.score.findMany({
@@ -263,10 +265,10 @@ const categoryNumber = (category: string) => Number(category.replace(/\D/g, ""))
 /** What a reviewer judges for one item: the verdict (and optionally overall), or each chosen judge score. */
 async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string): Promise<Target[]> {
   if (queue.scope === "verdict") {
-    const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { verdict: true, overall: true } });
+    const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
     return [
-      { key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, stepId: null, scopeIndex: null, judgeValue: runVideo?.verdict == null ? null : Number(runVideo.verdict) },
-      { key: "overall", kind: "overall", label: "Overall score (optional)", required: false, min: 0, max: 100, category: null, stepId: null, scopeIndex: null, judgeValue: runVideo?.overall ?? null },
+      { key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, stepId: null, scopeIndex: null, judgeValue: judge.verdict ?? null },
+      { key: "overall", kind: "overall", label: "Overall score (optional)", required: false, min: 0, max: 100, category: null, stepId: null, scopeIndex: null, judgeValue: judge.overall ?? null },
     ];
   }
   const scores = await prisma.score.findMany({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCORE_CATEGORIES, VIDEO_SORTS, videoFilterSchema } from "../videos/video-filter";
+import { SCORE_CATEGORIES, VIDEO_SORTS, type VideoFilterInput, videoFilterSchema } from "../videos/video-filter";
 
 export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
 const runIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
@@ -22,11 +22,11 @@ export const createQueueSchema = z.object({
   reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
   blind: z.boolean().default(false),
 });
-export type CreateQueueInput = z.input<typeof createQueueSchema>;
+export type CreateQueueInput = Omit<z.input<typeof createQueueSchema>, "filter"> & { filter?: VideoFilterInput };
 
 /** How many videos a queue with this filter would hold (the "new queue" form asks before creating). */
 export const previewQueueSchema = createQueueSchema.pick({ runId: true, filter: true });
-export type PreviewQueueInput = z.input<typeof previewQueueSchema>;
+export type PreviewQueueInput = Omit<z.input<typeof previewQueueSchema>, "filter"> & { filter?: VideoFilterInput };
 
 /** One judgment in a submission: the target is "verdict", "overall" or a judge score's id. */
 export const itemJudgmentSchema = z.object({

@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome, videoReviews } from "./reviews";
+import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 7 } });
   scoreId = score.id;
   runId = run.id;
-  await prisma.runVideo.create({ data: { runId: run.id, videoId, frameSetId: "fs", status: "done", summary: { overall: 55, hallucination: true }, overall: 55, verdict: true } });
+  await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: "fs", status: "done", summary: { overall: 55, hallucination: true }, metrics: { overall: 55, verdict: true } });
 });
 
 describe("human judgments of judge scores", () => {

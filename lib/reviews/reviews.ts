@@ -1,3 +1,4 @@
+import { readRunMetric } from "../judge/run-metrics";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
@@ -77,7 +78,8 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
     scoreId: null,
     runId,
     videoId,
-    judgeValue: target === "verdict" ? (runVideo.verdict === null ? null : Number(runVideo.verdict)) : runVideo.overall,
+    // The target is the run's metric of the same id (the verdict stored as 1/0).
+    judgeValue: await readRunMetric(prisma, runId, videoId, target),
     input,
   });
 }

@@ -56,6 +56,8 @@ export interface TargetDeclaration {
 export interface MetricDeclaration extends Omit<TargetDeclaration, "scope" | "groups"> {
   /** How the metric is computed from target values, in words, for people. */
   aggregation: string;
+  /** Reviewers give their own value for it (stored as a judgment whose target type is the metric id). */
+  reviewed?: boolean;
 }
 
 export interface GroupingDeclaration {
@@ -63,6 +65,17 @@ export interface GroupingDeclaration {
   label: string;
   /** The group values in display order, with a label for each. */
   values: readonly { id: string; label: string }[];
+}
+
+/**
+ * A query key older links and API clients use for a metric's filter, e.g. `sMin` for `min.S`.
+ * Declared by the task that introduced it, so generic code never names it.
+ */
+export interface QueryAlias {
+  key: string;
+  metric: string;
+  /** `min`/`max`: a numeric bound; `is`: a value of a categorical scale, by label or number. */
+  bound: "min" | "max" | "is";
 }
 
 /** What a task judges. A video, or an item attached to a video (a caption, a question). */
@@ -78,6 +91,15 @@ export interface TaskDeclaration {
   /** The metric that is the task's yes/no verdict, when it has one, and its rule in words. */
   verdict?: { metricId: string; rule: string };
   groupings: readonly GroupingDeclaration[];
+  /** Legacy query keys for the metrics' filters (see QueryAlias). */
+  queryAliases?: readonly QueryAlias[];
+}
+
+/** A categorical scale of exactly yes (1) and no (0): such a metric is answered as a boolean. */
+export function isYesNoScale(scale: Scale): boolean {
+  if (scale.kind !== "categorical" || scale.values.length !== 2) return false;
+  const label = (value: number) => scale.values.find((v) => v.value === value)?.label;
+  return label(1) === "yes" && label(0) === "no";
 }
 
 export function scaleBounds(scale: Scale): { min: number; max: number } {
@@ -173,6 +195,12 @@ export function declarationProblems(task: TaskDeclaration): string[] {
     if (disagreementGapOf(entry) <= 0) problems.push(`${entry.id}: the disagreement gap must be positive`);
   }
   if (task.verdict && !task.metrics.some((m) => m.id === task.verdict!.metricId)) problems.push(`verdict metric "${task.verdict.metricId}" is not declared`);
+  for (const alias of task.queryAliases ?? []) {
+    const metric = task.metrics.find((m) => m.id === alias.metric);
+    if (!metric) problems.push(`query alias "${alias.key}": metric "${alias.metric}" is not declared`);
+    else if ((alias.bound === "is") !== (metric.scale.kind === "categorical")) problems.push(`query alias "${alias.key}": "${alias.bound}" does not fit ${alias.metric}'s scale`);
+  }
+  for (const m of task.metrics) if (!/^[A-Za-z0-9_]{1,32}$/.test(m.id)) problems.push(`metric id "${m.id}" must be 1–32 letters, digits or _ (it is a query key)`);
   for (const target of task.targets) {
     for (const [grouping, value] of Object.entries(target.groups ?? {})) {
       const declared = task.groupings.find((g) => g.id === grouping);

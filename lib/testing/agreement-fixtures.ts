@@ -1,3 +1,4 @@
+import { createRunVideo } from "./run-video-fixture";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 
@@ -59,19 +60,13 @@ export async function seedFinishedRun(
       scoreIds.set(`${v}:${s.stepId}:${s.scopeIndex}:${s.category}`, score.id);
     }
     const o = options.outcome(v);
-    await prisma.runVideo.create({
-      data: {
-        runId: run.id,
-        videoId,
-        frameSetId: frameSet.id,
-        status: "done",
-        summary: { S: o.S ?? null, D: o.D ?? null, I: o.I ?? null, overall: o.overall, hallucination: o.verdict },
-        scoreS: o.S ?? null,
-        scoreD: o.D ?? null,
-        scoreI: o.I ?? null,
-        overall: o.overall,
-        verdict: o.verdict,
-      },
+    await createRunVideo(prisma, {
+      runId: run.id,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { S: o.S ?? null, D: o.D ?? null, I: o.I ?? null, overall: o.overall, hallucination: o.verdict },
+      metrics: { S: o.S, D: o.D, I: o.I, overall: o.overall, verdict: o.verdict },
     });
   }
   return { runId: run.id, endpointId: endpoint.id, scoreIds };

@@ -7,6 +7,7 @@ import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { browseOptions, browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
+import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -55,12 +56,12 @@ beforeAll(async () => {
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
   const older = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date(Date.now() - 3_600_000) } });
   olderRunId = older.id;
-  await prisma.runVideo.create({ data: { runId: older.id, videoId: ids.a!, frameSetId: "fs", scoreS: 9, scoreD: 9, scoreI: 9, overall: 10, verdict: true } });
-  await prisma.runVideo.create({ data: { runId: older.id, videoId: ids.d!, frameSetId: "fs", scoreS: 0, scoreD: 0, scoreI: 0, overall: 100, verdict: false } });
+  await createRunVideo(prisma, { runId: older.id, videoId: ids.a!, frameSetId: "fs", metrics: { S: 9, D: 9, I: 9, overall: 10, verdict: true } });
+  await createRunVideo(prisma, { runId: older.id, videoId: ids.d!, frameSetId: "fs", metrics: { S: 0, D: 0, I: 0, overall: 100, verdict: false } });
   const latest = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", simulated: true } });
   latestRunId = latest.id;
-  await prisma.runVideo.create({ data: { runId: latest.id, videoId: ids.a!, frameSetId: "fs", scoreS: 2, scoreD: 3, scoreI: 1, overall: 74, verdict: false } });
-  await prisma.runVideo.create({ data: { runId: latest.id, videoId: ids.b!, frameSetId: "fs", scoreS: 5, scoreD: 6, scoreI: 4, overall: 48, verdict: true } });
+  await createRunVideo(prisma, { runId: latest.id, videoId: ids.a!, frameSetId: "fs", metrics: { S: 2, D: 3, I: 1, overall: 74, verdict: false } });
+  await createRunVideo(prisma, { runId: latest.id, videoId: ids.b!, frameSetId: "fs", metrics: { S: 5, D: 6, I: 4, overall: 48, verdict: true } });
   await prisma.runVideo.create({ data: { runId: latest.id, videoId: ids.c!, frameSetId: "fs" } });
 
   // Judgments in the latest run: the reviewer and the owner on a (the reviewer disagrees), the reviewer on b.

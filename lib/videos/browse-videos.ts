@@ -2,9 +2,10 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { blindVideoIdsFor } from "../queues/blind";
+import { isYesNoScale, type TaskDeclaration } from "../tasks/task-declaration";
 import { videoJson } from "./queries";
-import type { VideoListQuery } from "./video-filter";
-import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy } from "./video-filter-sql";
+import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
+import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy, videoSortValue } from "./video-filter-sql";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -16,13 +17,8 @@ export interface BrowseRun {
   status: string;
 }
 
-export interface BrowseScores {
-  S: number | null;
-  D: number | null;
-  I: number | null;
-  overall: number | null;
-  verdict: boolean | null;
-}
+/** The run's headline metrics for one video, keyed by declared metric id (null: unknown); a yes/no metric is a boolean. */
+export type BrowseScores = Record<string, number | boolean | null>;
 
 export interface BrowseReview {
   /** Distinct reviewers with at least one judgment of the video in the run. */
@@ -56,12 +52,19 @@ export interface BrowseResult {
 
 type PageRow = VideoRow & {
   rv_in: boolean;
-  rv_scoreS: number | null;
-  rv_scoreD: number | null;
-  rv_scoreI: number | null;
-  rv_overall: number | null;
-  rv_verdict: boolean | null;
+  rv_metrics: Record<string, number> | null;
 };
+
+/** Every declared metric of the task, in declared order, from the stored rows. */
+export function metricScores(task: TaskDeclaration, stored: Record<string, number> | null): BrowseScores {
+  return Object.fromEntries(
+    task.metrics.map((metric) => {
+      const value = stored?.[metric.id];
+      if (value === undefined || value === null) return [metric.id, null];
+      return [metric.id, isYesNoScale(metric.scale) ? value === 1 : value];
+    }),
+  );
+}
 
 interface ExtraRow {
   id: string;
@@ -82,21 +85,26 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const run = await resolveFilterRun(prisma, projectId, query.runId);
   const blind = await blindVideoIdsFor(prisma, actor.userId);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId: actor.userId, hiddenVideoIds: [...blind] };
-  const from = videoFilterFrom(ctx, query);
+  const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: actor.userId, hiddenVideoIds: [...blind] };
+  if (run) checkFilterAgainstTask(query, run.task, query.sort);
+  const from = videoFilterFrom(ctx, query, query.sort);
   const where = videoFilterWhere(query, ctx);
   const offset = (query.page - 1) * query.pageSize;
   const order = videoOrderBy(query.sort, query.dir, ctx);
+  const sortValue = videoSortValue(query.sort, ctx);
 
   const [countRows, pageRows] = await Promise.all([
     prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from} WHERE ${where}`,
     // The page's ids first (narrow rows: the sort can use an index or stay small), then their rows.
-    prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rv."scoreS" AS "rv_scoreS", rv."scoreD" AS "rv_scoreD",
-        rv."scoreI" AS "rv_scoreI", rv."overall" AS "rv_overall", rv."verdict" AS "rv_verdict"
-      FROM (SELECT v."id" ${from} WHERE ${where} ${order} LIMIT ${query.pageSize} OFFSET ${offset}) page
+    prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rm."metrics" AS "rv_metrics"
+      FROM (SELECT v."id", ${sortValue} AS "sortValue" ${from} WHERE ${where} ${order} LIMIT ${query.pageSize} OFFSET ${offset}) page
       JOIN "video" v ON v."id" = page."id"
       LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id"
-      ${order}`,
+      LEFT JOIN LATERAL (
+        SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m
+        WHERE m."runId" = ${ctx.runId} AND m."videoId" = v."id" AND m."itemId" = ''
+      ) rm ON TRUE
+      ORDER BY page."sortValue" ${query.dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`} NULLS LAST, v."id" ASC`,
   ]);
 
   const ids = pageRows.map((row) => row.id);
@@ -133,7 +141,7 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
         frameSetCount: extra?.frameSetCount ?? 0,
         keyFrameCount: extra?.keyFrameCount ?? 0,
         thumbnailUrl: extra?.thumbnailFrameId ? `/api/v1/frames/${extra.thumbnailFrameId}/image` : null,
-        scores: row.rv_in && !isBlind ? { S: row.rv_scoreS, D: row.rv_scoreD, I: row.rv_scoreI, overall: row.rv_overall, verdict: row.rv_verdict } : null,
+        scores: row.rv_in && !isBlind && run ? metricScores(run.task, row.rv_metrics) : null,
         review: { reviewers: extra?.reviewers ?? 0, byMe: extra?.byMe ?? false, disagreement: !isBlind && (extra?.disagreement ?? false) },
         blind: isBlind,
       };

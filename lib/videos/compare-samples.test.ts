@@ -7,6 +7,7 @@ import { videoRuns } from "../judge/video-runs";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { compareSamples, promptSampleCount } from "./compare-samples";
+import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
 let viewer: Actor;
@@ -45,8 +46,8 @@ beforeAll(async () => {
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "judge", baseUrl: "http://127.0.0.1:1/v1", model: "gpt-x", createdById: owner.userId } });
   oldRun = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date("2024-01-01"), endpointSnapshot: { name: "judge", model: "gpt-old" } } })).id;
   newRun = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date("2024-02-01"), endpointSnapshot: { name: "judge", model: "gpt-new" } } })).id;
-  await prisma.runVideo.create({ data: { runId: oldRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", overall: 20, verdict: true } });
-  await prisma.runVideo.create({ data: { runId: newRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", overall: 80, verdict: false } });
+  await createRunVideo(prisma, { runId: oldRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 20, verdict: true } });
+  await createRunVideo(prisma, { runId: newRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 80, verdict: false } });
   // Reviewers' verdicts: two "yes" in the latest run, one "no" in the older run (not counted).
   for (const [runId, value, reviewer] of [[newRun, 1, "r1"], [newRun, 1, "r2"], [oldRun, 0, "r3"]] as const) {
     await prisma.humanJudgment.create({ data: { projectId, targetType: "verdict", targetKey: `verdict:${runId}:${ids.a0}`, runId, videoId: ids.a0!, reviewerId: `${reviewer}-${randomUUID()}`, value } });

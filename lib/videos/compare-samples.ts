@@ -2,7 +2,17 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
+import { readRunMetrics } from "../judge/run-metrics";
 import { consensusOf } from "../reviews/consensus";
+import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
+import { type BrowseScores, metricScores } from "./browse-videos";
+
+/** The judge's per-video outcome in a run: every metric, plus the task's verdict and the overall as before. */
+function judgeOutcome(runId: string, runCreatedAt: Date, status: string, task: TaskDeclaration, scores: BrowseScores) {
+  const verdict = task.verdict ? scores[task.verdict.metricId] : null;
+  return { runId, runCreatedAt, status, scores, overall: typeof scores.overall === "number" ? scores.overall : null, verdict: typeof verdict === "boolean" ? verdict : null };
+}
 
 export interface CompareQuery {
   /** A video whose prompt to compare; or */
@@ -22,7 +32,7 @@ export interface CompareSample {
   url: string;
   /** The first key frame of the latest frame set: the tile's poster. */
   posterUrl: string | null;
-  judge: { runId: string; runCreatedAt: Date; status: string; overall: number | null; verdict: boolean | null } | null;
+  judge: { runId: string; runCreatedAt: Date; status: string; scores: BrowseScores; overall: number | null; verdict: boolean | null } | null;
   /** The reviewers' consensus verdict in that run (majority; null on a tie), with how many gave one. */
   reviewers: { verdict: number | null; count: number };
 }
@@ -68,9 +78,9 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
     }),
     prisma.runVideo.findMany({
       // Runs that judged the videos' captions have no overall or verdict.
-      where: { videoId: { in: ids }, run: { items: { none: {} } } },
+      where: { videoId: { in: ids }, run: { pipeline: { in: videoSubjectPipelineIds() } } },
       orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
-      select: { videoId: true, status: true, overall: true, verdict: true, run: { select: { id: true, createdAt: true } } },
+      select: { videoId: true, status: true, run: { select: { id: true, createdAt: true, pipeline: true } } },
     }),
     prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, targetType: "verdict" }, select: { videoId: true, runId: true, value: true } }),
   ]);
@@ -78,6 +88,13 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
   for (const set of frameSets) if (!poster.has(set.videoId)) poster.set(set.videoId, set.frames[0] ? `/api/v1/frames/${set.frames[0].id}/image` : null);
   const latest = new Map<string, (typeof runVideos)[number]>();
   for (const row of runVideos) if (!latest.has(row.videoId)) latest.set(row.videoId, row);
+  const metricsByVideo = new Map<string, BrowseScores>();
+  await Promise.all(
+    [...latest.values()].map(async (row) => {
+      const stored = (await readRunMetrics(prisma, row.run.id, [row.videoId])).get(row.videoId) ?? null;
+      metricsByVideo.set(row.videoId, metricScores(taskOf(row.run.pipeline), stored));
+    }),
+  );
 
   const samples: CompareSample[] = videos.map((video) => {
     const run = latest.get(video.id);
@@ -86,7 +103,7 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
       ...video,
       url: `/api/v1/videos/${video.id}/file`,
       posterUrl: poster.get(video.id) ?? null,
-      judge: run ? { runId: run.run.id, runCreatedAt: run.run.createdAt, status: run.status, overall: run.overall, verdict: run.verdict } : null,
+      judge: run ? judgeOutcome(run.run.id, run.run.createdAt, run.status, taskOf(run.run.pipeline), metricsByVideo.get(video.id) ?? {}) : null,
       reviewers: { verdict: consensusOf("verdict", values), count: values.length },
     };
   });

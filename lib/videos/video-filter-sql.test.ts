@@ -7,6 +7,7 @@ import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { videoFilterSchema } from "./video-filter";
 import { type FilterContext, matchingVideoIds, resolveFilterRun } from "./video-filter-sql";
+import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -33,12 +34,12 @@ beforeAll(async () => {
   }
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
   const older = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, createdAt: new Date(Date.now() - 60_000) } });
-  await prisma.runVideo.create({ data: { runId: older.id, videoId: ids.d!, frameSetId: "fs", overall: 1 } });
+  await createRunVideo(prisma, { runId: older.id, videoId: ids.d!, frameSetId: "fs", metrics: { overall: 1 } });
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId } });
   runId = run.id;
   const summaries = { a: [2, 8, 1, 60, true], b: [1, 1, 0, 88, false], c: [null, null, null, null, null] } as const;
   for (const [key, [S, D, I, overall, verdict]] of Object.entries(summaries)) {
-    await prisma.runVideo.create({ data: { runId, videoId: ids[key]!, frameSetId: "fs", scoreS: S, scoreD: D, scoreI: I, overall, verdict } });
+    await createRunVideo(prisma, { runId, videoId: ids[key]!, frameSetId: "fs", metrics: { S: S, D: D, I: I, overall: overall, verdict: verdict } });
   }
   // s3 per key frame: a has 2 and 7 (max 7), b has 3 and 4 (max 4); c has no s3.
   for (const [key, values] of [["a", [2, 7]], ["b", [3, 4]]] as const) {

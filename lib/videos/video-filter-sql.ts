@@ -1,19 +1,26 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
-import { filterNeedsRun, filterReadsValues, type VideoFilter, type VideoSort } from "./video-filter";
+import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
+import { checkFilterAgainstTask, filterNeedsRun, filterReadsValues, isFieldSort, metricConditions, type VideoFilter, type VideoSort } from "./video-filter";
 
 /**
- * Parameterised SQL for a parsed `VideoFilter`. Every value travels as a bind parameter; the only
- * SQL text chosen from input is a column from the fixed `SORT_COLUMNS` table.
+ * Parameterised SQL for a parsed `VideoFilter`. Every value travels as a bind parameter (metric ids
+ * too); the only SQL text chosen from input is a column from the fixed `FIELD_SORT_COLUMNS` table.
  *
- * Score filters use the copies of each video's summary on `run_video` (indexed per run) and the
- * `score` table's (runId, category, value) index, so they stay fast at 50,000 videos and 1,000,000
- * scores (`npm run bench:browse`).
+ * Metric filters and sorts read `run_metric` (one row per run, video, item and metric, indexed on
+ * (runId, metric, value)) and category filters the `score` table's (runId, category, value) index,
+ * so they stay fast at 50,000 videos and 1,000,000 scores (`npm run bench:browse`).
  */
 export interface FilterContext {
   projectId: string;
   /** The run whose scores are filtered and shown; null when the project has none. */
   runId: string | null;
+  /**
+   * The run's task: given, the filter and sort are checked against its declaration (a metric or
+   * category it does not declare is a ValidationError naming the field).
+   */
+  task?: TaskDeclaration | null;
   /** The caller, for "reviewed by me". */
   userId: string;
   /**
@@ -34,8 +41,14 @@ function hidden(ctx: FilterContext): string[] {
  * index and may match few rows, and without the fence a sorted, limited page walks an index in sort
  * order hoping for early matches (for a search that matches nothing: every video, in random heap order).
  */
-export function videoFilterFrom(ctx: FilterContext, filter?: VideoFilter): Prisma.Sql {
-  const join = Prisma.sql`LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id"`;
+export function videoFilterFrom(ctx: FilterContext, filter?: VideoFilter, sort?: VideoSort): Prisma.Sql {
+  // A metric sort reads its value from one more left join (unique on run_metric's key, so a count
+  // over the same FROM drops it again).
+  const sortJoin =
+    sort !== undefined && !isFieldSort(sort)
+      ? Prisma.sql`LEFT JOIN "run_metric" ms ON ms."runId" = ${ctx.runId} AND ms."videoId" = v."id" AND ms."itemId" = '' AND ms."metric" = ${sort}`
+      : Prisma.empty;
+  const join = Prisma.sql`LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id" ${sortJoin}`;
   if (filter?.prompt) {
     return Prisma.sql`FROM (SELECT * FROM "video" v WHERE v."projectId" = ${ctx.projectId} AND ${promptMatches(filter.prompt)} OFFSET 0) v ${join}`;
   }
@@ -52,6 +65,7 @@ function promptMatches(text: string): Prisma.Sql {
 }
 
 export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prisma.Sql {
+  if (ctx.task) checkFilterAgainstTask(filter, ctx.task);
   const and: Prisma.Sql[] = [Prisma.sql`v."projectId" = ${ctx.projectId}`];
   if (filter.dimension) and.push(Prisma.sql`${filter.dimension} = ANY(v."dimensions")`);
   if (filter.model) and.push(Prisma.sql`v."model" = ${filter.model}`);
@@ -64,15 +78,13 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   }
   const run = ctx.runId;
   if (hidden(ctx).length > 0 && filterReadsValues(filter)) and.push(Prisma.sql`NOT (v."id" = ANY(${hidden(ctx)}::text[]))`);
-  const range = (column: Prisma.Sql, min: number | undefined, max: number | undefined) => {
-    if (min !== undefined) and.push(Prisma.sql`${column} >= ${min}`);
-    if (max !== undefined) and.push(Prisma.sql`${column} <= ${max}`);
-  };
-  range(Prisma.sql`rv."scoreS"`, filter.sMin, filter.sMax);
-  range(Prisma.sql`rv."scoreD"`, filter.dMin, filter.dMax);
-  range(Prisma.sql`rv."scoreI"`, filter.iMin, filter.iMax);
-  range(Prisma.sql`rv."overall"`, filter.overallMin, filter.overallMax);
-  if (filter.verdict) and.push(Prisma.sql`rv."verdict" = ${filter.verdict === "yes"}`);
+  for (const condition of metricConditions(filter, ctx.task)) {
+    const bounds = [
+      ...(condition.min !== undefined ? [Prisma.sql`AND m."value" >= ${condition.min}`] : []),
+      ...(condition.max !== undefined ? [Prisma.sql`AND m."value" <= ${condition.max}`] : []),
+    ];
+    and.push(Prisma.sql`EXISTS (SELECT 1 FROM "run_metric" m WHERE m."runId" = ${run} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${condition.metric} ${Prisma.join(bounds, " ")})`);
+  }
   if (filter.category) {
     const having: Prisma.Sql[] = [];
     if (filter.categoryMin !== undefined) having.push(Prisma.sql`max(s."value") >= ${filter.categoryMin}`);
@@ -99,42 +111,44 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   return Prisma.join(and, " AND ");
 }
 
-const SORT_COLUMNS: Record<VideoSort, Prisma.Sql> = {
+const FIELD_SORT_COLUMNS: Record<string, Prisma.Sql> = {
   path: Prisma.sql`v."relativePath"`,
   prompt: Prisma.sql`v."prompt"`,
   model: Prisma.sql`v."model"`,
   created: Prisma.sql`v."createdAt"`,
-  S: Prisma.sql`rv."scoreS"`,
-  D: Prisma.sql`rv."scoreD"`,
-  I: Prisma.sql`rv."scoreI"`,
-  overall: Prisma.sql`rv."overall"`,
 };
 
-const SCORE_SORTS: ReadonlySet<VideoSort> = new Set(["S", "D", "I", "overall"]);
+/**
+ * The value a list sorts on. A metric sort reads `videoFilterFrom(ctx, filter, sort)`'s join, and
+ * treats videos whose values the caller may not see as unscored.
+ */
+export function videoSortValue(sort: VideoSort, ctx?: FilterContext): Prisma.Sql {
+  if (isFieldSort(sort)) return FIELD_SORT_COLUMNS[sort]!;
+  const hiddenIds = ctx ? hidden(ctx) : [];
+  return hiddenIds.length > 0 ? Prisma.sql`(CASE WHEN v."id" = ANY(${hiddenIds}::text[]) THEN NULL ELSE ms."value" END)` : Prisma.sql`ms."value"`;
+}
 
 export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc", ctx?: FilterContext): Prisma.Sql {
-  const direction = dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  const hiddenIds = ctx ? hidden(ctx) : [];
-  const column = SCORE_SORTS.has(sort) && hiddenIds.length > 0 ? Prisma.sql`(CASE WHEN v."id" = ANY(${hiddenIds}::text[]) THEN NULL ELSE ${SORT_COLUMNS[sort]} END)` : SORT_COLUMNS[sort];
-  return Prisma.sql`ORDER BY ${column} ${direction} NULLS LAST, v."id" ASC`;
+  return Prisma.sql`ORDER BY ${videoSortValue(sort, ctx)} ${dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`} NULLS LAST, v."id" ASC`;
 }
 
 /**
  * The run a filter reads: the one it names (which must be in the project), else the project's
- * latest run that judged videos themselves, else null.
+ * latest run of a task that judges videos themselves (a run over items, such as captions, has no
+ * per-video metrics to show), else null. With its task's declaration.
  */
 export async function resolveFilterRun(prisma: PrismaClient, projectId: string, runId: string | undefined) {
-  if (runId) {
-    const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, pipeline: true, createdAt: true, status: true, simulated: true } });
-    if (!run) throw new NotFoundError("No such judge run in this project.");
-    return run;
-  }
-  // Runs that judged items of the videos (captions) have no per-video scores for the list: never "the latest".
-  return prisma.judgeRun.findFirst({ where: { projectId, items: { none: {} } }, orderBy: { createdAt: "desc" }, select: { id: true, pipeline: true, createdAt: true, status: true, simulated: true } });
+  const select = { id: true, pipeline: true, createdAt: true, status: true, simulated: true } as const;
+  const run = runId
+    ? await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select })
+    : await prisma.judgeRun.findFirst({ where: { projectId, pipeline: { in: videoSubjectPipelineIds() } }, orderBy: { createdAt: "desc" }, select });
+  if (runId && !run) throw new NotFoundError("No such judge run in this project.");
+  return run ? { ...run, task: taskOf(run.pipeline) } : null;
 }
 
 /** Ids of every video matching the filter, in list order (for queues and exports). */
 export async function matchingVideoIds(prisma: PrismaClient, filter: VideoFilter, ctx: FilterContext, sort: VideoSort = "path", dir: "asc" | "desc" = "asc"): Promise<string[]> {
-  const rows = await prisma.$queryRaw<{ id: string }[]>`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir)}`;
+  if (ctx.task) checkFilterAgainstTask(filter, ctx.task, sort);
+  const rows = await prisma.$queryRaw<{ id: string }[]>`SELECT v."id" ${videoFilterFrom(ctx, undefined, sort)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir)}`;
   return rows.map((row) => row.id);
 }

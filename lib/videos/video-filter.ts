@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { ValidationError } from "../errors";
+import { allMetrics, allQueryAliases, allTargetIds, allTargets, metricOf, targetOf } from "../tasks/registry";
+import { type MetricDeclaration, type QueryAlias, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
 /**
@@ -7,14 +9,28 @@ import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
  * filter) and the agreement dashboard. Every field is whitelisted here; unknown query keys are
  * dropped, and `video-filter-sql.ts` turns the parsed object into parameterised SQL, never a raw
  * Prisma `where` from the request.
+ *
+ * Metric filters are generic: `min.<metric>` / `max.<metric>` on a numeric metric and `is.<metric>`
+ * on a categorical one (a label or the stored number), for every metric a judge task declares; a
+ * task may declare older keys for the same filters (`queryAliases`). A query is parsed before its
+ * run is known, so parsing accepts what any task declares; `resolveFilterForTask` then checks it
+ * against the task of the run the filter reads.
  */
-export const SCORE_CATEGORIES = [...STATIC_CATEGORY_IDS, ...DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY] as const;
+
+/** Target ids a `category` filter may name (any task's; the run's own task is checked once the run is known). */
+export const SCORE_CATEGORIES = allTargetIds() as [string, ...string[]];
 
 export const REVIEW_STATES = ["unreviewed", "reviewed", "reviewed_by_me", "not_reviewed_by_me", "disagreement"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 
-export const VIDEO_SORTS = ["path", "prompt", "model", "created", "S", "D", "I", "overall"] as const;
-export type VideoSort = (typeof VIDEO_SORTS)[number];
+/** Sorts on the video's own fields; a declared metric's id sorts on that metric. */
+export const FIELD_SORTS = ["path", "prompt", "model", "created"] as const;
+export const VIDEO_SORTS = [...FIELD_SORTS, ...allMetrics().map((m) => m.id)] as [string, ...string[]];
+export type VideoSort = string;
+
+export function isFieldSort(sort: string): sort is (typeof FIELD_SORTS)[number] {
+  return (FIELD_SORTS as readonly string[]).includes(sort);
+}
 
 const text = (max: number) => z.string().trim().min(1).max(max).refine(noNulBytes, NUL_BYTE_MESSAGE).optional();
 const id = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/).optional();
@@ -23,7 +39,53 @@ const bound = (min: number, max: number) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(min).max(max).optional());
 const yesNo = z.enum(["yes", "no"]).optional();
 
-export const videoFilterSchema = z.object({
+type MetricBound = QueryAlias["bound"];
+
+/** The generic query key of a metric's filter. */
+export function metricFilterKey(metricId: string, which: MetricBound): string {
+  return `${which}.${metricId}`;
+}
+
+interface MetricKey {
+  metric: string;
+  bound: MetricBound;
+  /** A task's declared older key rather than the generic one. */
+  alias: boolean;
+}
+
+/** Every query key that filters on a metric (generic, or a declared alias), with what it filters. */
+const METRIC_KEYS: ReadonlyMap<string, MetricKey> = (() => {
+  const keys = new Map<string, MetricKey>();
+  for (const metric of allMetrics()) {
+    for (const which of metric.scale.kind === "categorical" ? (["is"] as const) : (["min", "max"] as const)) {
+      keys.set(metricFilterKey(metric.id, which), { metric: metric.id, bound: which, alias: false });
+    }
+  }
+  for (const alias of allQueryAliases()) keys.set(alias.key, { metric: alias.metric, bound: alias.bound, alias: true });
+  return keys;
+})();
+
+function metricFieldSchema(metric: MetricDeclaration, key: MetricKey) {
+  if (metric.scale.kind === "categorical") {
+    const labels = metric.scale.values.map((v) => v.label);
+    // An older key takes labels only, as it always did; the generic key also takes the stored number.
+    return z.enum((key.alias ? labels : [...labels, ...metric.scale.values.map((v) => String(v.value))]) as [string, ...string[]]).optional();
+  }
+  const { min, max } = scaleBounds(metric.scale);
+  return bound(min, max);
+}
+
+const metricShape: Record<string, z.ZodType<string | number | undefined>> = Object.fromEntries(
+  [...METRIC_KEYS].map(([key, spec]) => [key, metricFieldSchema(allMetrics().find((m) => m.id === spec.metric)!, spec)]),
+);
+
+/** A category filter's bounds before its run is known: the widest of any declared target's scale. */
+const CATEGORY_BOUNDS = (() => {
+  const bounds = allTargets().map((t) => scaleBounds(t.scale));
+  return { min: Math.min(...bounds.map((b) => b.min)), max: Math.max(...bounds.map((b) => b.max)) };
+})();
+
+const fieldFilterSchema = z.object({
   dimension: text(100),
   model: text(200),
   /** Case-insensitive substring of the prompt. */
@@ -31,25 +93,21 @@ export const videoFilterSchema = z.object({
   status: z.enum(["pending_extraction", "ready", "failed"]).optional(),
   /** The judge run whose scores are shown and filtered; given, only videos in that run are listed. */
   runId: id,
-  /** With categoryMin/Max: the category's worst (maximum) score over key frames or clusters in the run. */
+  /** With categoryMin/Max: the target's worst (maximum) score over key frames or clusters in the run. */
   category: z.enum(SCORE_CATEGORIES).optional(),
-  categoryMin: bound(0, 10),
-  categoryMax: bound(0, 10),
-  sMin: bound(0, 10),
-  sMax: bound(0, 10),
-  dMin: bound(0, 10),
-  dMax: bound(0, 10),
-  iMin: bound(0, 10),
-  iMax: bound(0, 10),
-  overallMin: bound(0, 100),
-  overallMax: bound(0, 100),
-  /** The judge's per-video hallucination verdict in the run. */
-  verdict: yesNo,
+  categoryMin: bound(CATEGORY_BOUNDS.min, CATEGORY_BOUNDS.max),
+  categoryMax: bound(CATEGORY_BOUNDS.min, CATEGORY_BOUNDS.max),
   /** The reviewers' majority verdict in the run (ties match neither). */
   humanVerdict: yesNo,
   review: z.enum(REVIEW_STATES).optional(),
 });
-export type VideoFilter = z.output<typeof videoFilterSchema>;
+
+/** The fields above plus one optional field per metric query key (`min.S`, `sMin`, `is.verdict`, …). */
+// (The metric keys are known only at run time, so the static type carries them as an index signature below.)
+export const videoFilterSchema = fieldFilterSchema.extend(metricShape as Record<never, never>);
+export type VideoFilter = z.output<typeof fieldFilterSchema> & { [metricKey: string]: string | number | undefined };
+/** What a caller may pass to be parsed (query-string values, or numbers in a JSON body). */
+export type VideoFilterInput = z.input<typeof fieldFilterSchema> & { [metricKey: string]: unknown };
 
 export const videoListQuerySchema = videoFilterSchema.extend({
   sort: z.enum(VIDEO_SORTS).default("path"),
@@ -57,7 +115,12 @@ export const videoListQuerySchema = videoFilterSchema.extend({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
 });
-export type VideoListQuery = z.output<typeof videoListQuerySchema>;
+export type VideoListQuery = z.output<typeof videoListQuerySchema> & VideoFilter;
+
+/** Is this query key one of the filter's fields (a video field or a metric filter)? */
+export function isVideoFilterKey(key: string): boolean {
+  return key in fieldFilterSchema.shape || METRIC_KEYS.has(key);
+}
 
 /** Parses URL search params (first value of each key); a malformed field is a 400 in the API. */
 export function searchParamsObject(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
@@ -68,24 +131,82 @@ export function searchParamsObject(params: URLSearchParams | Record<string, stri
 }
 
 /** The filter as query-string pairs (for links that keep the filter, and to store with a queue). */
-export function filterToSearchParams(filter: Partial<Record<string, string | number | undefined>>): URLSearchParams {
+export function filterToSearchParams(filter: Partial<Record<string, unknown>>): URLSearchParams {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter)) if (value !== undefined && value !== "") params.set(key, String(value));
+  for (const [key, value] of Object.entries(filter)) if ((typeof value === "string" || typeof value === "number") && value !== "") params.set(key, String(value));
   return params;
+}
+
+/** A metric filter: the metric's value within [min, max] (a categorical value: min = max = it). */
+export interface MetricCondition {
+  metric: string;
+  min?: number;
+  max?: number;
+}
+
+function metricFilterKeysIn(filter: VideoFilter): string[] {
+  return Object.keys(filter).filter((key) => filter[key] !== undefined && METRIC_KEYS.has(key));
+}
+
+/**
+ * The filter's metric conditions. With the run's task, every key is checked against its
+ * declaration: a metric it does not declare, or a value off the metric's scale, is a
+ * ValidationError naming the query key. Without one (no run to read), keys read any task's.
+ */
+export function metricConditions(filter: VideoFilter, task?: TaskDeclaration | null): MetricCondition[] {
+  const conditions = new Map<string, MetricCondition>();
+  for (const key of metricFilterKeysIn(filter)) {
+    const spec = METRIC_KEYS.get(key)!;
+    const declared = task ? (spec.alias ? (task.queryAliases ?? []).some((a) => a.key === key) : true) && metricOf(task, spec.metric) : allMetrics().find((m) => m.id === spec.metric);
+    if (!declared) throw new ValidationError(`${key}: the run's task (${task!.label}) has no metric "${spec.metric}".`);
+    const raw = filter[key];
+    let value: number;
+    if (spec.bound === "is") {
+      const found = declared.scale.kind === "categorical" ? declared.scale.values.find((v) => v.label === raw || String(v.value) === raw) : undefined;
+      if (!found) throw new ValidationError(`${key}: "${String(raw)}" is not a value of ${declared.label}.`);
+      value = found.value;
+    } else {
+      value = Number(raw);
+      const { min, max } = scaleBounds(declared.scale);
+      if (!Number.isFinite(value) || value < min || value > max) throw new ValidationError(`${key}: ${String(raw)} is outside ${declared.label}'s ${min}–${max}.`);
+    }
+    const condition = conditions.get(spec.metric) ?? { metric: spec.metric };
+    if (spec.bound !== "max") condition.min = condition.min === undefined ? value : Math.max(condition.min, value);
+    if (spec.bound !== "min") condition.max = condition.max === undefined ? value : Math.min(condition.max, value);
+    conditions.set(spec.metric, condition);
+  }
+  return [...conditions.values()];
+}
+
+/**
+ * Checks the filter's category, its bounds and the sort against the task of the run the filter
+ * reads (parsing accepted any task's); a mismatch is a ValidationError naming the field.
+ */
+export function checkFilterAgainstTask(filter: VideoFilter, task: TaskDeclaration, sort?: VideoSort): void {
+  metricConditions(filter, task);
+  if (filter.category !== undefined) {
+    const target = targetOf(task, filter.category);
+    if (!target) throw new ValidationError(`category: the run's task (${task.label}) has no target "${filter.category}".`);
+    const { min, max } = scaleBounds(target.scale);
+    for (const key of ["categoryMin", "categoryMax"] as const) {
+      const value = filter[key];
+      if (value !== undefined && (value < min || value > max)) throw new ValidationError(`${key}: ${value} is outside ${target.label}'s ${min}–${max}.`);
+    }
+  }
+  if (sort !== undefined && !isFieldSort(sort) && !metricOf(task, sort)) throw new ValidationError(`sort: the run's task (${task.label}) has no metric "${sort}".`);
 }
 
 /** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
 export function filterReadsValues(filter: VideoFilter): boolean {
-  return (
-    filter.category !== undefined ||
-    [filter.sMin, filter.sMax, filter.dMin, filter.dMax, filter.iMin, filter.iMax, filter.overallMin, filter.overallMax].some((v) => v !== undefined) ||
-    filter.verdict !== undefined ||
-    filter.humanVerdict !== undefined ||
-    filter.review === "disagreement"
-  );
+  return filter.category !== undefined || metricFilterKeysIn(filter).length > 0 || filter.humanVerdict !== undefined || filter.review === "disagreement";
 }
 
 /** Filters that need a judge run: without one (no run in the project) they match nothing. */
 export function filterNeedsRun(filter: VideoFilter): boolean {
   return filterReadsValues(filter) || filter.categoryMin !== undefined || filter.categoryMax !== undefined || filter.review !== undefined;
+}
+
+/** The query key a form uses for a metric's filter: the task's declared older key when it has one (links stay as they were), else the generic one. */
+export function metricQueryKey(task: TaskDeclaration, metricId: string, which: MetricBound): string {
+  return (task.queryAliases ?? []).find((a) => a.metric === metricId && a.bound === which)?.key ?? metricFilterKey(metricId, which);
 }

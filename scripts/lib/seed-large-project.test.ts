@@ -3,6 +3,7 @@ import { prisma } from "../../lib/db/prisma";
 import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "../../lib/judge/hallucination-scores";
 import { disagreesWithJudge } from "../../lib/reviews/disagreement";
 import { SEED_MODELS, seedLargeProject } from "./seed-large-project";
+import { readRunMetrics } from "../../lib/judge/run-metrics";
 
 describe("seedLargeProject", () => {
   it("seeds a consistent project: exact score budget, summaries as the judge computes them, judgments as reviews record them", async () => {
@@ -28,16 +29,19 @@ describe("seedLargeProject", () => {
     expect(runVideos.length).toBeLessThan(240);
     const sets = new Map((await prisma.frameSet.findMany({ where: { video: { projectId } } })).map((set) => [set.videoId, set]));
     const scores = await prisma.score.findMany({ where: { runId } });
+    // The headline metrics as stored for the list (run_metric; verdict as 1/0, unknown as no row).
+    const metrics = await readRunMetrics(prisma, runId, runVideos.map((rv) => rv.videoId));
+    const metricOf = (videoId: string, metric: string) => metrics.get(videoId)?.[metric] ?? null;
     let incomplete = 0;
     for (const rv of runVideos) {
       const set = sets.get(rv.videoId)!;
       const rows = scores.filter((s) => s.videoId === rv.videoId);
       const expected = summarizeHallucinationScores(hallucinationInputsFromScoreRows(rows, { keyFrameCount: set.keyFrameCount, clusterCount: set.keyFrameCount }));
-      expect(rv.scoreS).toBeCloseTo(expected.S ?? Number.NaN, 9);
-      expect(rv.scoreD ?? null).toEqual(expected.D === null ? null : expect.closeTo(expected.D, 9));
-      expect(rv.scoreI).toEqual(expected.I);
-      expect(rv.overall ?? null).toEqual(expected.overall === null ? null : expect.closeTo(expected.overall, 9));
-      expect(rv.verdict).toEqual(expected.hallucination);
+      expect(metricOf(rv.videoId, "S")).toBeCloseTo(expected.S ?? Number.NaN, 9);
+      expect(metricOf(rv.videoId, "D")).toEqual(expected.D === null ? null : expect.closeTo(expected.D, 9));
+      expect(metricOf(rv.videoId, "I")).toEqual(expected.I);
+      expect(metricOf(rv.videoId, "overall")).toEqual(expected.overall === null ? null : expect.closeTo(expected.overall, 9));
+      expect(metricOf(rv.videoId, "verdict")).toEqual(expected.hallucination === null ? null : expected.hallucination ? 1 : 0);
       const summary = rv.summary as { complete: boolean; missingInputs: number; worst: { category: string; value: number } };
       expect(summary.complete).toBe(expected.complete);
       expect(summary.missingInputs).toBe(expected.missingInputs);
@@ -50,11 +54,11 @@ describe("seedLargeProject", () => {
 
     const judgments = await prisma.humanJudgment.findMany({ where: { runId }, include: { history: true } });
     expect(new Set(judgments.map((j) => j.targetType))).toEqual(new Set(["verdict", "overall", "score"]));
-    const byRun = new Map(runVideos.map((rv) => [rv.videoId, rv]));
     for (const j of judgments) {
       expect(j.disagrees).toBe(disagreesWithJudge(j.targetType, j.value, j.judgeValue));
       expect(j.history).toHaveLength(1);
-      if (j.targetType === "verdict") expect(j.judgeValue).toBe(byRun.get(j.videoId)!.verdict ? 1 : 0);
+      if (j.targetType === "verdict") expect(j.judgeValue).toBe(metricOf(j.videoId, "verdict"));
+      if (j.targetType === "overall") expect(j.judgeValue).toBe(metricOf(j.videoId, "overall"));
       if (j.targetType === "score") expect(j.judgeValue).toBe(scores.find((s) => s.id === j.scoreId)!.value);
       expect(seeded.reviewerIds).toContain(j.reviewerId);
     }

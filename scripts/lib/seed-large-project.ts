@@ -248,15 +248,25 @@ export async function seedLargeProject(
             (sv.k - pv.n_static / 10) + (sv.k - pv.n_dynamic / 9) + CASE WHEN pv.has_i THEN 0 ELSE 1 END AS missing
           FROM b JOIN per_video pv ON pv.video_id = b.video_id JOIN seed_video sv ON sv.id = b.video_id
         )
-        INSERT INTO "run_video" ("runId", "videoId", "frameSetId", "status", "summary", "scoreS", "scoreD", "scoreI", "overall", "verdict", "updatedAt")
+        INSERT INTO "run_video" ("runId", "videoId", "frameSetId", "status", "summary", "updatedAt")
         SELECT ${runId}, a.video_id, a.video_id || '-fs', 'done'::"RunStatus",
           jsonb_build_object('S', a.s, 'D', a.d, 'I', a.i, 'overall', a.overall, 'hallucination', a.verdict, 'complete', a.missing = 0 AND a.overall IS NOT NULL,
             'missingInputs', a.missing, 'staticCategories', a.static_categories, 'dynamicCategories', a.dynamic_categories,
             'worst', jsonb_build_object('category', a.worst_category, 'value', a.worst), 'settings', ${JSON.stringify(settings)}::jsonb),
-          a.s, a.d, a.i, a.overall, a.verdict, ${now}::timestamp
+          ${now}::timestamp
         FROM a ORDER BY a.video_id`);
+      // The headline metrics as the engine stores them (hallucinationPipeline.metricValues): one row per known value.
+      await step("run metrics", () => tx.$executeRaw`INSERT INTO "run_metric" ("runId", "videoId", "itemId", "metric", "value")
+        SELECT rv."runId", rv."videoId", '', m.metric, m.value
+        FROM "run_video" rv CROSS JOIN LATERAL (VALUES
+          ('S', (rv."summary"->>'S')::float8), ('D', (rv."summary"->>'D')::float8), ('I', (rv."summary"->>'I')::float8),
+          ('overall', (rv."summary"->>'overall')::float8), ('verdict', ((rv."summary"->>'hallucination')::boolean)::int::float8)
+        ) AS m(metric, value)
+        WHERE rv."runId" = ${runId} AND m.value IS NOT NULL
+        ORDER BY rv."videoId", m.metric`);
       await tx.$executeRaw`ANALYZE "score"`;
       await tx.$executeRaw`ANALYZE "run_video"`;
+      await tx.$executeRaw`ANALYZE "run_metric"`;
 
       if (reviewerCount > 0) {
         const reviewers = reviewerIds;
@@ -265,21 +275,21 @@ export async function seedLargeProject(
         await step("verdict judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT rv."videoId" || '-hv' || r.n, ${projectId}, 'verdict', 'verdict:' || ${runId} || ':' || rv."videoId", ${runId}, rv."videoId",
             (${reviewers}::text[])[1 + (sv.vi + r.n) % ${reviewerCount}],
-            CASE WHEN (('x' || substr(md5(sv.vi || ':flip' || r.n), 1, 8))::bit(32)::bigint % 5) = 0 THEN (NOT rv."verdict")::int ELSE rv."verdict"::int END,
-            rv."verdict"::int,
+            CASE WHEN (('x' || substr(md5(sv.vi || ':flip' || r.n), 1, 8))::bit(32)::bigint % 5) = 0 THEN 1 - rv."value" ELSE rv."value" END,
+            rv."value",
             (('x' || substr(md5(sv.vi || ':flip' || r.n), 1, 8))::bit(32)::bigint % 5) = 0,
             ${now}::timestamp, ${now}::timestamp
-          FROM "run_video" rv JOIN seed_video sv ON sv.id = rv."videoId" CROSS JOIN generate_series(0, ${second ? 1 : 0}::int) AS r(n)
-          WHERE rv."runId" = ${runId} AND rv."verdict" IS NOT NULL AND (('x' || substr(md5(sv.vi || ':hv'), 1, 8))::bit(32)::bigint % 10) = 0`);
+          FROM "run_metric" rv JOIN seed_video sv ON sv.id = rv."videoId" CROSS JOIN generate_series(0, ${second ? 1 : 0}::int) AS r(n)
+          WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'verdict' AND (('x' || substr(md5(sv.vi || ':hv'), 1, 8))::bit(32)::bigint % 10) = 0`);
         // Overall: ~3% of judged videos, one reviewer, within ±15 of the judge.
         await step("overall judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.video_id || '-ho', ${projectId}, 'overall', 'overall:' || ${runId} || ':' || x.video_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
             abs(x.value - x.judge) >= ${DISAGREEMENT_GAP.overall!} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
-            SELECT rv."videoId" AS video_id, (${reviewers}::text[])[1 + sv.vi % ${reviewerCount}] AS reviewer, rv."overall" AS judge,
-              greatest(0, least(100, rv."overall" + (ARRAY[-15, -5, 0, 5, 15])[1 + (('x' || substr(md5(sv.vi || ':od'), 1, 8))::bit(32)::bigint % 5)::int])) AS value
-            FROM "run_video" rv JOIN seed_video sv ON sv.id = rv."videoId"
-            WHERE rv."runId" = ${runId} AND rv."overall" IS NOT NULL AND (('x' || substr(md5(sv.vi || ':ho'), 1, 8))::bit(32)::bigint % 33) = 0
+            SELECT rv."videoId" AS video_id, (${reviewers}::text[])[1 + sv.vi % ${reviewerCount}] AS reviewer, rv."value" AS judge,
+              greatest(0, least(100, rv."value" + (ARRAY[-15, -5, 0, 5, 15])[1 + (('x' || substr(md5(sv.vi || ':od'), 1, 8))::bit(32)::bigint % 5)::int])) AS value
+            FROM "run_metric" rv JOIN seed_video sv ON sv.id = rv."videoId"
+            WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'overall' AND (('x' || substr(md5(sv.vi || ':ho'), 1, 8))::bit(32)::bigint % 33) = 0
           ) x`);
         // Scores: ~5% of judged videos, one reviewer on I and on s3 of the first key frame, within ±3 of the judge.
         await step("score judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")

@@ -100,6 +100,10 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(summary.complete).toBe(true);
     expect(summary.overall).toBeCloseTo(100 - 2 * (summary.I as number) - 4 * (summary.S as number) - 4 * (summary.D as number), 6);
     expect(typeof summary.hallucination).toBe("boolean");
+    // The headline metrics are stored as run_metric rows, the verdict as 1/0.
+    const metrics = await prisma.runMetric.findMany({ where: { runId: first.id, videoId: videoIds[0] } });
+    expect(Object.fromEntries(metrics.map((m) => [m.metric, m.value]))).toEqual({ S: summary.S, D: summary.D, I: summary.I, overall: summary.overall, verdict: summary.hallucination ? 1 : 0 });
+    expect(metrics.every((m) => m.itemId === "")).toBe(true);
     expect((await step(first.id, "static_hallucination", 1)).templateHash).toMatch(/^[0-9a-f]{64}$/);
 
     stub.reset();

@@ -6,6 +6,7 @@ import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
 import { responseCacheKey } from "./cache-key";
+import { writeRunMetrics } from "../run-metrics";
 import { planSteps, type FrameRef, type ItemRef, type PipelineDefinition, type StepDefinition, type StepInput, type StepOutputs, type VideoContext } from "./pipeline";
 
 export interface EndpointConfig {
@@ -130,9 +131,11 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
 
   const scores = await prisma.score.findMany({ where: { runId: job.runId, videoId: job.videoId }, select: { stepId: true, scopeIndex: true, category: true, value: true } });
   const summary = pipeline.summarize(scores, context, run.settings, outputs);
-  await prisma.runVideo.update({
-    where: { runId_videoId: { runId: job.runId, videoId: job.videoId } },
-    data: { status: "done", summary: summary as Prisma.InputJsonValue, ...pipeline.listColumns?.(summary) },
+  await prisma.$transaction(async (tx) => {
+    await tx.runVideo.update({ where: { runId_videoId: { runId: job.runId, videoId: job.videoId } }, data: { status: "done", summary: summary as Prisma.InputJsonValue } });
+    await writeRunMetrics(tx, { runId: job.runId, videoId: job.videoId }, pipeline.metricValues(summary));
+    // An item pipeline's metrics are per item (run_metric rows with the item's id).
+    for (const item of pipeline.itemMetrics?.(summary) ?? []) await writeRunMetrics(tx, { runId: job.runId, videoId: job.videoId, itemId: item.itemId }, item.values);
   });
   await finishRunIfComplete(prisma, job.runId);
   return "done";

@@ -118,27 +118,22 @@ export interface ScoreRow {
 export interface PipelineDefinition {
   id: string;
   label: string;
+  /** What the pipeline scores: its targets, headline metrics and groupings, read by everything downstream. */
+  task: TaskDeclaration;
   steps: StepDefinition[];
-  /** Per-video aggregates (e.g. S, D, I, overall) from the steps' scores; must never invent values. */
+  /** Per-video aggregates from the steps' scores; must never invent values. */
   summarize(scores: ScoreRow[], context: VideoContext, settings: unknown, outputs: StepOutputs): unknown;
-  /** What the pipeline scores (targets, metrics, groupings), for everything downstream. */
-  task?: TaskDeclaration;
+  /**
+   * The summary's headline numbers by declared metric id (a yes/no metric as 1/0), stored as
+   * run_metric rows so lists filter and sort on an index; null: unknown, no row.
+   */
+  metricValues(summary: unknown): Record<string, number | null>;
   /** The frame set it needs; the latest set with key frames when absent. */
   frames?(settings: unknown): FrameRequirement;
   /** Present when the pipeline judges items of the videos (its steps then have scope "item"). */
   items?: ItemRequirement;
-  /** Per-item headline metrics from the summary, by declared metric id (null: unknown). */
+  /** Per-item headline metrics from the summary, by declared metric id (null: unknown), stored as run_metric rows with the item's id. */
   itemMetrics?(summary: unknown): { itemId: string; values: Record<string, number | null> }[];
-  /** The summary's headline numbers, stored beside it so video lists filter and sort on indexes. */
-  listColumns?(summary: unknown): SummaryListColumns;
-}
-
-export interface SummaryListColumns {
-  scoreS: number | null;
-  scoreD: number | null;
-  scoreI: number | null;
-  overall: number | null;
-  verdict: boolean | null;
 }
 
 /** Every step instance the pipeline needs for this video. */

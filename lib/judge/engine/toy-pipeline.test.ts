@@ -18,15 +18,32 @@ import { openAiCompatibleClient } from "../llm-client";
 import { PIPELINES } from "../pipelines";
 import { createRun, getRunStatus, type JudgeQueue } from "../runs";
 import { judgeVideo, type JudgeDeps, type TemplateSource } from "./judge-video";
+import { declarationProblems, type TaskDeclaration } from "../../tasks/task-declaration";
 import type { PipelineDefinition, StepInput } from "./pipeline";
 
 const TOY_TEMPLATE = "Toy judge. Say anything about this item: {{text}}";
 
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
+const count = { kind: "numeric", min: 0, max: 1000, step: 1 } as const;
+const toyTask: TaskDeclaration = {
+  id: "toy_items",
+  label: "Toy item judge",
+  subject: "caption",
+  targets: [
+    { id: "words", label: "Words", definition: "The item's word count, read from the step's input.", scale: count, level: "ratio", higherIsBetter: true, scope: "item", positive: { op: ">=", threshold: 1, label: "has words" } },
+    { id: "answered", label: "Answered", definition: "The LLM answered.", scale: { kind: "categorical", values: [{ value: 1, label: "yes" }, { value: 0, label: "no" }] }, level: "nominal", higherIsBetter: true, scope: "item", positive: { op: "==", value: 1, label: "answered" } },
+    { id: "doubled", label: "Doubled", definition: "Twice the word count, computed.", scale: count, level: "ratio", higherIsBetter: true, scope: "item", positive: { op: ">=", threshold: 1, label: "has words" } },
+  ],
+  metrics: [{ id: "word_count", label: "Word count", definition: "The item's words.", aggregation: "The words score.", scale: count, level: "ratio", higherIsBetter: true, positive: { op: ">=", threshold: 1, label: "has words" } }],
+  groupings: [],
+};
+
 const toyPipeline: PipelineDefinition = {
   id: "toy_items",
   label: "Toy item judge",
+  task: toyTask,
+  metricValues: () => ({}),
   frames: (settings) => ({ mode: "uniform", count: (settings as { frames?: number }).frames ?? 2 }),
   items: { kind: "toy", excludeReason: (item) => ((item.payload as { text: string }).text === "skip me" ? "the toy skips this one" : null) },
   steps: [
@@ -71,7 +88,7 @@ const toyPipeline: PipelineDefinition = {
       doubled: scores.find((s) => s.scopeIndex === scopeIndex && s.category === "doubled")?.value ?? null,
     })),
   }),
-  itemMetrics: (summary) => (summary as { items: { itemId: string; words: number | null }[] }).items.map((item) => ({ itemId: item.itemId, values: { words: item.words } })),
+  itemMetrics: (summary) => (summary as { items: { itemId: string; words: number | null }[] }).items.map((item) => ({ itemId: item.itemId, values: { word_count: item.words } })),
 };
 
 const templates: TemplateSource = {
@@ -157,7 +174,10 @@ describe("a toy item pipeline on the engine", () => {
     }
     const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: created.id, videoId: videoIds[0] } })).summary as { items: { itemId: string; words: number; doubled: number }[] };
     expect(summary.items.map((i) => [i.words, i.doubled])).toEqual([[4, 8], [2, 4]]);
-    expect(toyPipeline.itemMetrics!(summary).map((m) => m.values.words)).toEqual([4, 2]);
+    // The per-item metrics are run_metric rows keyed by the item; none for the video itself.
+    expect(declarationProblems(toyTask)).toEqual([]);
+    const metrics = await prisma.runMetric.findMany({ where: { runId: created.id, videoId: videoIds[0] }, orderBy: { value: "desc" } });
+    expect(metrics.map((m) => [m.itemId, m.metric, m.value])).toEqual(summary.items.map((i) => [i.itemId, "word_count", i.words]));
   });
 
   it("refuses an item run without its set, and one whose videos all lack the frame set, naming them", async () => {

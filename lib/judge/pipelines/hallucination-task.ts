@@ -72,6 +72,7 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
     label: "Overall",
     definition: "Sora Detector's overall score: 100 − 2·I − 4·S − 4·D (higher is better).",
     aggregation: "100 − 2·I − 4·S − 4·D; null when S, D or I is unknown.",
+    reviewed: true,
     scale: { kind: "numeric", min: 0, max: 100, step: null },
     level: "interval",
     higherIsBetter: true,
@@ -83,6 +84,7 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
     label: "Hallucination",
     definition: "Does the video hallucinate? Yes when I or any category reaches the threshold (default), or when the overall is below its threshold.",
     aggregation: "The run's verdict rule over the metrics above.",
+    reviewed: true,
     scale: {
       kind: "categorical",
       values: [
@@ -114,5 +116,15 @@ export const HALLUCINATION_TASK: TaskDeclaration = {
         { id: "prompt", label: "Prompt consistency" },
       ],
     },
+  ],
+  // The video list's query keys from before metrics were generic (`sMin` = `min.S`, `verdict=yes` = `is.verdict=yes`).
+  queryAliases: [
+    ...(["S", "D", "I"] as const).flatMap((m) => [
+      { key: `${m.toLowerCase()}Min`, metric: m, bound: "min" as const },
+      { key: `${m.toLowerCase()}Max`, metric: m, bound: "max" as const },
+    ]),
+    { key: "overallMin", metric: "overall", bound: "min" },
+    { key: "overallMax", metric: "overall", bound: "max" },
+    { key: "verdict", metric: "verdict", bound: "is" },
   ],
 };

@@ -20,6 +20,7 @@ import {
 } from "../hallucination-schemas";
 import { type HallucinationSummary, hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "../hallucination-scores";
 import type { RegisteredPipeline } from "./index";
+import { HALLUCINATION_TASK } from "./hallucination-task";
 
 /**
  * Sora Detector's knowledge-graph hallucination pipeline (seed 000): static KG per key frame →
@@ -138,8 +139,9 @@ export const hallucinationPipeline: RegisteredPipeline = {
       hallucinationInputsFromScoreRows(scores, { keyFrameCount: context.keyFrames.length, clusterCount: context.clusters.length }),
       hallucinationSummarySettingsSchema.parse(settings ?? {}),
     ),
-  listColumns: (summary) => {
+  task: HALLUCINATION_TASK,
+  metricValues: (summary) => {
     const { S, D, I, overall, hallucination } = summary as HallucinationSummary;
-    return { scoreS: S, scoreD: D, scoreI: I, overall, verdict: hallucination };
+    return { S, D, I, overall, verdict: hallucination === null ? null : hallucination ? 1 : 0 };
   },
 };

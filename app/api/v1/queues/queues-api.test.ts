@@ -10,6 +10,7 @@ import { GET as queueRoute } from "./[queueId]/route";
 import { POST as nextRoute } from "./[queueId]/next/route";
 import { GET as itemRoute } from "./[queueId]/items/[itemId]/route";
 import { POST as submitRoute } from "./[queueId]/items/[itemId]/submit/route";
+import { createRunVideo } from "@/lib/testing/run-video-fixture";
 
 
 let projectId: string;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    await prisma.runVideo.create({ data: { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { overall: 42.5, hallucination: true }, overall: 42.5, verdict: true } });
+    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { overall: 42.5, hallucination: true }, metrics: { overall: 42.5, verdict: true } });
   }
   keys = {
     owner: (await createApiKey(prisma, owner.userId, "t")).key,

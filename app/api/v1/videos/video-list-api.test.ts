@@ -5,6 +5,7 @@ import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
 import { makeUser } from "@/lib/testing/fixtures";
 import { GET as listVideos } from "../projects/[projectId]/videos/route";
+import { createRunVideo } from "@/lib/testing/run-video-fixture";
 
 let projectId: string;
 let runId: string;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
   runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
   for (const [i, overall] of [30, 90, 60].entries()) {
-    await prisma.runVideo.create({ data: { runId, videoId: ids[i]!, frameSetId: "fs", scoreS: 1, scoreD: 1, scoreI: 1, overall, verdict: overall < 50 } });
+    await createRunVideo(prisma, { runId, videoId: ids[i]!, frameSetId: "fs", metrics: { S: 1, D: 1, I: 1, overall: overall, verdict: overall < 50 } });
   }
 });
 

@@ -79,6 +79,8 @@ export const captionContentPipeline: RegisteredPipeline = {
     });
     return { items, complete: items.every((item) => item.coverage !== null) };
   },
+  // Its metrics are per caption, not per video.
+  metricValues: () => ({}),
   itemMetrics: (summary) =>
     (summary as { items: CaptionContentItemSummary[] }).items.map(({ itemId, ...values }) => ({ itemId, values })),
 };

@@ -115,6 +115,8 @@ export const captionStylePipeline: RegisteredPipeline = {
     });
     return { items, complete: items.every((item) => item.style !== null) };
   },
+  // Its metrics are per caption, not per video.
+  metricValues: () => ({}),
   itemMetrics: (summary) =>
     (summary as { items: CaptionStyleItemSummary[] }).items.map(({ itemId, style, length_violation, judge_broke_rule }) => ({ itemId, values: { style_score: style, length_violation, judge_broke_rule } })),
 };

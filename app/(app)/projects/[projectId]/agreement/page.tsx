@@ -9,8 +9,10 @@ import { projectAgreement, scopeRuns } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/scope";
 import { BREAKDOWNS, type AgreementReport, type Breakdown, type StatBlock } from "@/lib/agreement/types";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
 import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
+import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
 
 const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Generator model", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
@@ -49,12 +51,15 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`,
     prisma.video.findMany({ where: { projectId, model: { not: null } }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
   ]);
+  // The filter fields are the task's of the run the video filters read (the named run, else the latest).
+  const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
+  const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
   let report: AgreementReport | null = null;
   let problem: string | null = parsed.success ? null : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
   try {
     report = await projectAgreement(prisma, actor, projectId, query);
   } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
+    if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
     problem = error.message;
   }
 
@@ -83,6 +88,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           models={models.flatMap(({ model }) => (model ? [model] : []))}
           runs={runs.map((r) => ({ id: r.id, label: `${r.endpointName} · ${r.createdAt.slice(0, 16).replace("T", " ")}` }))}
           noRunLabel="every run"
+          task={task}
         />
         <label className="flex flex-col gap-1">
           <span>Score threshold</span>

@@ -1,17 +1,17 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { VideoFilterFields } from "@/components/videos/video-filter-fields";
 import { VideoListTable, type VideoListRow } from "@/components/videos/video-list-table";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { type BrowseResult, browseOptions, browseVideos } from "@/lib/videos/browse-videos";
-import { type VideoSort, filterToSearchParams, searchParamsObject, videoFilterSchema, videoListQuerySchema } from "@/lib/videos/video-filter";
+import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
+import { type VideoSort, filterToSearchParams, isVideoFilterKey, searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 
 const SEARCH_INPUT_ID = "video-prompt-filter";
-const FILTER_KEYS = Object.keys(videoFilterSchema.shape);
 
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
@@ -26,6 +26,8 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       ? browseVideos(prisma, actor, projectId, parsed.data).catch((error: unknown) => {
           // A run id that is not one of this project's runs.
           if (error instanceof NotFoundError) return { problem: [`runId: ${error.message}`] };
+          // A filter the run's task does not declare (the message names the field).
+          if (error instanceof ValidationError) return { problem: [error.message] };
           throw error;
         })
       : { problem: parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`) },
@@ -50,12 +52,16 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
   const page = result?.page ?? 1;
   const prevHref = result && page > 1 ? link({ page: Math.min(page - 1, pages) === 1 ? undefined : Math.min(page - 1, pages) }) : null;
   const nextHref = result && page < pages ? link({ page: page + 1 }) : null;
-  const filterParams = filterToSearchParams(Object.fromEntries(Object.entries(raw).filter(([key]) => FILTER_KEYS.includes(key))));
+  const filterParams = filterToSearchParams(Object.fromEntries(Object.entries(raw).filter(([key]) => isVideoFilterKey(key))));
+  // The columns and filters are the shown run's task's; with no run yet, the first video task's.
+  const task = result?.run ? taskOf(result.run.pipeline) : taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
 
   const header = (label: string, column: VideoSort | null, align: "left" | "right" = "left"): ReactNode => {
     if (!column) return <th className={`px-2 py-2 ${align === "right" ? "text-right" : ""}`}>{label}</th>;
     const active = sort === column;
-    const nextDir = active && dir === "asc" ? "desc" : active ? "asc" : column === "overall" || column === "path" || column === "prompt" || column === "model" ? "asc" : "desc";
+    // A first click shows the worst first: lowest where higher is better, else highest.
+    const higherIsBetter = task.metrics.find((m) => m.id === column)?.higherIsBetter;
+    const nextDir = active && dir === "asc" ? "desc" : active ? "asc" : higherIsBetter === false || column === "created" ? "desc" : "asc";
     return (
       <th className={`px-2 py-2 ${align === "right" ? "text-right" : ""}`} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"}>
         <Link href={link({ sort: column, dir: nextDir, page: undefined })} className={active ? "text-slate-900" : "hover:text-slate-800"} data-testid={`sort-${column}`}>
@@ -76,11 +82,13 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         {header("#", null)}
         {header("Status", null)}
         {header("Key frames", null, "right")}
-        {header("I", "I", "right")}
-        {header("S", "S", "right")}
-        {header("D", "D", "right")}
-        {header("Overall", "overall", "right")}
-        {header("Verdict", null)}
+        {task.metrics.map((metric) =>
+          metric.scale.kind === "numeric" ? (
+            <Fragment key={metric.id}>{header(metric.label, metric.id, "right")}</Fragment>
+          ) : (
+            <Fragment key={metric.id}>{header(task.verdict?.metricId === metric.id ? "Verdict" : metric.label, null)}</Fragment>
+          ),
+        )}
         {header("Reviewers", null, "right")}
         {header("Mine", null)}
         {header("Flag", null)}
@@ -131,6 +139,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           runs={options.runs.map((run) => ({ id: run.id, label: `${when(run.createdAt)} · ${run.pipeline} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
           noRunLabel={`latest${options.runs[0] ? ` (${when(options.runs[0].createdAt)})` : ""}`}
           searchInputId={SEARCH_INPUT_ID}
+          task={task}
         />
         {raw.sort && <input type="hidden" name="sort" value={raw.sort} />}
         {raw.dir && <input type="hidden" name="dir" value={raw.dir} />}
@@ -172,7 +181,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           {result.videos.length === 0 ? (
             <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
           ) : (
-            <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
+            <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
           )}
           <nav className="flex items-center gap-3 text-sm" aria-label="Pages" data-testid="pagination">
             {page > 1 && <Link href={link({ page: undefined })}>« first</Link>}

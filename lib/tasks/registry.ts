@@ -1,0 +1,52 @@
+/**
+ * Every judge task's declaration by pipeline id: the one place downstream code (lists, filters,
+ * reviews, agreement, exports) learns what a run scored. Plain data, safe in the browser. Each
+ * pipeline in lib/judge/pipelines carries the same declaration as its `task` (a test checks).
+ */
+import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "../judge/pipelines/captions/caption-tasks";
+import { HALLUCINATION_TASK } from "../judge/pipelines/hallucination-task";
+import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
+
+export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK];
+
+export class UnknownTaskError extends Error {}
+
+export function taskOf(pipelineId: string): TaskDeclaration {
+  const task = TASKS.find((t) => t.id === pipelineId);
+  if (!task) throw new UnknownTaskError(`No judge task is declared for pipeline "${pipelineId}".`);
+  return task;
+}
+
+/** Pipelines whose subject is the video itself: the video list's scores come from one of their runs. */
+export function videoSubjectPipelineIds(): string[] {
+  return TASKS.filter((t) => t.subject === "video").map((t) => t.id);
+}
+
+/** Every declared target of every task (for parsing a query before its run is known). */
+export function allTargets(): TargetDeclaration[] {
+  return TASKS.flatMap((t) => t.targets);
+}
+
+export function allTargetIds(): string[] {
+  return [...new Set(allTargets().map((target) => target.id))];
+}
+
+/** Every declared metric, by id, across tasks (the first declaration of an id wins for parsing). */
+export function allMetrics(): MetricDeclaration[] {
+  const byId = new Map<string, MetricDeclaration>();
+  for (const task of TASKS) for (const metric of task.metrics) if (!byId.has(metric.id)) byId.set(metric.id, metric);
+  return [...byId.values()];
+}
+
+/** Every task's legacy query keys. */
+export function allQueryAliases(): QueryAlias[] {
+  return TASKS.flatMap((t) => t.queryAliases ?? []);
+}
+
+export function targetOf(task: TaskDeclaration, id: string): TargetDeclaration | undefined {
+  return task.targets.find((t) => t.id === id);
+}
+
+export function metricOf(task: TaskDeclaration, id: string): MetricDeclaration | undefined {
+  return task.metrics.find((m) => m.id === id);
+}
