@@ -136,6 +136,10 @@ describe("caption judging", () => {
         flags: { lengthViolation: true, judgeBrokeRule: true },
       },
     });
+    // The same numbers are the caption's run_metric rows (keyed by the caption, none for the video).
+    const metricRows = await prisma.runMetric.findMany({ where: { runId: style.id, itemId: betaDetail.captionId }, orderBy: { metric: "asc" } });
+    expect(metricRows.map((m) => [m.metric, m.value])).toEqual([["judge_broke_rule", 1], ["length_violation", 1], ["style_score", 1]]);
+    expect(await prisma.runMetric.count({ where: { runId: style.id, itemId: "" } })).toBe(0);
     expect(betaDetail.style.rules).toEqual([
       expect.objectContaining({ id: "brief_detail_10pct", applies: true, passed: true }),
       expect.objectContaining({ id: "instruction_restriction", applies: true, passed: false, detail: expect.stringMatching(/3 sentences/) }),
