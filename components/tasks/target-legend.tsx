@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
-import { meaningOf, targetSections, type CodeMeaning } from "@/lib/tasks/task-display";
+import { meaningOf, metricsLine, targetSections, type CodeMeaning } from "@/lib/tasks/task-display";
 
 /**
  * A code with its name ("s7 · Motion and blur inconsistency"), and its definition one hover or one
@@ -106,5 +106,22 @@ export function TargetLegend({ task, open = false, title = "Legend: every code w
         )}
       </div>
     </details>
+  );
+}
+
+/** "I 1 · S 2 · D 3 · overall 66 · hallucination no": the declared metrics, each with its definition in its title. */
+export function MetricsLine({ task, values, decimals = 1 }: { task: TaskDeclaration; values: Record<string, number | null>; decimals?: number }) {
+  return (
+    <>
+      {metricsLine(task, values, decimals).map((metric, i) => (
+        <span key={metric.id}>
+          {i > 0 && " · "}
+          <abbr title={`${task.metrics[i]!.label}: ${task.metrics[i]!.definition}`}>
+            {metric.label}
+          </abbr>{" "}
+          {metric.text}
+        </span>
+      ))}
+    </>
   );
 }

@@ -5,11 +5,11 @@ import { usePathname, useRouter } from "next/navigation";
 import { useMemo, useRef, useState, type ReactNode } from "react";
 import { apiFetch } from "@/components/import/api-client";
 import { Card } from "@/components/empty-state";
-import { TargetLegend } from "@/components/tasks/target-legend";
+import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
 import { describeScoreSettings, scopeFocus } from "@/lib/judge/video-outputs";
 import { findTask } from "@/lib/tasks/registry";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
-import { metricsLine, scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
+import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
 import { JudgeOutputs } from "./judge-outputs";
 import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
@@ -179,23 +179,6 @@ export function VideoWorkspace({
         </Card>
       )}
     </div>
-  );
-}
-
-/** "I 1 · S 2 · D 3 · overall 66 · hallucination no": the declared metrics, each code naming itself on hover or focus. */
-export function MetricsLine({ task, values, decimals = 1 }: { task: TaskDeclaration; values: Record<string, number | null>; decimals?: number }) {
-  return (
-    <>
-      {metricsLine(task, values, decimals).map((metric, i) => (
-        <span key={metric.id}>
-          {i > 0 && " · "}
-          <abbr title={`${task.metrics[i]!.label}: ${task.metrics[i]!.definition}`}>
-            {metric.label}
-          </abbr>{" "}
-          {metric.text}
-        </span>
-      ))}
-    </>
   );
 }
 
