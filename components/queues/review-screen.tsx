@@ -77,7 +77,9 @@ export function ReviewScreen({ projectId, queueId, itemId, pipeline }: { project
     // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
     refetchOnWindowFocus: false,
   });
-  if (item.isPending) return <p className="text-sm text-slate-500">Loading the item…</p>;
+  // Cached data of an item opened again (← to an earlier item) can be stale: its previous/next links and
+  // status predate later submits, so keys acted on it would go to the wrong item. Wait for the refetch.
+  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500">Loading the item…</p>;
   if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
   return <ItemReview key={`${itemId}:${item.dataUpdatedAt}`} projectId={projectId} data={item.data} task={findTask(pipeline)} />;
 }

@@ -3,10 +3,11 @@
  * reviews, agreement, exports) learns what a run scored. Plain data, safe in the browser. Each
  * pipeline in lib/judge/pipelines carries the same declaration as its `task` (a test checks).
  */
+import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "../judge/pipelines/captions/caption-tasks";
 import { HALLUCINATION_TASK } from "../judge/pipelines/hallucination-task";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 
-export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK];
+export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK];
 
 export class UnknownTaskError extends Error {}
 

@@ -300,7 +300,9 @@ describe("a video without a prompt", () => {
     const status = await getRunStatus(prisma, owner, id);
     expect(status).toMatchObject({ status: "done", steps: { total: 10, done: 5, skipped: 5, failed: 0 } });
     const runVideo = await prisma.runVideo.findFirstOrThrow({ where: { runId: id, videoId: videoIds[0] } });
-    expect(runVideo).toMatchObject({ status: "done", scoreS: null, scoreD: null, scoreI: null, overall: null, verdict: null });
+    expect(runVideo.status).toBe("done");
+    // No metric could be computed, so none is stored (an unknown value is no row, never a default).
+    expect(await prisma.runMetric.findMany({ where: { runId: id, videoId: videoIds[0] } })).toEqual([]);
     expect(runVideo.summary).toMatchObject({ S: null, D: null, I: null, overall: null, hallucination: null, complete: false, missing: { inconsistency: true } });
   });
 });
