@@ -86,6 +86,14 @@ export function TargetLegend({ task, open = false, title = "Legend: every code w
             </dl>
           </section>
         ))}
+        {task.groupings
+          .filter((g) => !task.targets.some((t) => t.groups?.[g.id] !== undefined))
+          .map((grouping) => (
+            <section key={grouping.id} data-testid="legend-grouping">
+              <h4 className="mb-1 font-medium text-slate-600">{grouping.label} (results group by it)</h4>
+              <p className="text-slate-600">{grouping.values.map((v) => (v.label === v.id ? v.id : `${v.id} · ${v.label}`)).join(", ")}</p>
+            </section>
+          ))}
         {task.metrics.length > 0 && (
           <section data-testid="legend-metrics">
             <h4 className="mb-1 font-medium text-slate-600">Per {task.subject === "video" ? "video" : "item"}</h4>

@@ -35,6 +35,8 @@ describe("reading a task declaration for display", () => {
       ["other", ["style"]],
     ]);
     expect(targetSections({ targets: [captionStyle], groupings: [] }).map((s) => s.targets.length)).toEqual([1]);
+    // A grouping of items, not targets (caption type), leaves the targets in one section.
+    expect(targetSections({ targets: [captionStyle], groupings: task.groupings }).map((s) => [s.id, s.targets.length])).toEqual([["all", 1]]);
   });
 
   it("names a code from the declaration: s7 is motion and blur, S is a metric, an unknown code has no meaning", () => {

@@ -44,7 +44,7 @@ export function meaningOf(task: Pick<TaskDeclaration, "targets" | "metrics"> | n
   return found ? { id: found.id, label: found.label, definition: found.definition } : null;
 }
 
-/** One section of a legend or heat map: a value of the task's first grouping and its targets, in declared order. */
+/** One section of a legend or heat map: a value of the task's first grouping of targets and its targets, in declared order. */
 export interface TargetSection {
   id: string;
   label: string;
@@ -53,10 +53,11 @@ export interface TargetSection {
 
 /**
  * The task's targets by its first declared grouping (hallucination: static, dynamic, prompt), in
- * the grouping's order; targets outside every group value come last under "Other".
+ * the grouping's order; targets outside every group value come last under "Other". A grouping no
+ * target belongs to (caption type groups the items, not the targets) gives one section.
  */
 export function targetSections(task: Pick<TaskDeclaration, "targets" | "groupings">): TargetSection[] {
-  const grouping = task.groupings[0];
+  const grouping = task.groupings.find((g) => task.targets.some((t) => t.groups?.[g.id] !== undefined));
   if (!grouping) return task.targets.length ? [{ id: "all", label: "Targets", targets: [...task.targets] }] : [];
   const sections: TargetSection[] = grouping.values.map((value) => ({
     id: value.id,
