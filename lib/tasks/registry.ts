@@ -17,6 +17,11 @@ export function taskOf(pipelineId: string): TaskDeclaration {
   return task;
 }
 
+/** The task of a pipeline, or null for a pipeline no task declares (a page then shows codes without names). */
+export function findTask(pipelineId: string | null | undefined): TaskDeclaration | null {
+  return TASKS.find((t) => t.id === pipelineId) ?? null;
+}
+
 /** Pipelines whose subject is the video itself: the video list's scores come from one of their runs. */
 export function videoSubjectPipelineIds(): string[] {
   return TASKS.filter((t) => t.subject === "video").map((t) => t.id);
