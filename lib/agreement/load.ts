@@ -88,9 +88,10 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
 export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementScope, registry: readonly TaskDeclaration[] = TASKS): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
   const categoryCondition = scope.category ? Prisma.sql`AND (h."targetType" <> 'score' OR s."category" = ${scope.category})` : Prisma.empty;
-  // The per-video values (metrics, worst score, prompt version) are computed once per judged (run,
-  // video) with a per-video target, not once per judgment row: most judgments are of scores, and a
-  // per-row lookup ran three subqueries for each of them.
+  // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
+  // video) with a per-video target, not once per judgment row: most judgments are of scores, and
+  // the per-row lookups (a LEFT JOIN LATERAL runs even when its ON is false) ran three subqueries
+  // for each of them. Grouped joins instead sort ~125k score rows: slower than per-pair lookups.
   const rows = await prisma.$queryRaw<JudgmentRow[]>`
     WITH j AS MATERIALIZED (
       SELECT h."targetKey", h."targetType", h."runId", h."videoId", h."reviewerId", h."value", h."judgeValue", h."scoreId"
@@ -101,36 +102,32 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
     pairs AS MATERIALIZED (
       SELECT DISTINCT j."runId", j."videoId", r."pipeline" FROM j JOIN "judge_run" r ON r."id" = j."runId" WHERE j."targetType" <> 'score'
     ),
-    vm AS (
-      SELECT m."runId", m."videoId", jsonb_object_agg(m."metric", m."value") AS "metrics"
-      FROM "run_metric" m JOIN pairs p ON p."runId" = m."runId" AND p."videoId" = m."videoId"
-      WHERE m."itemId" = ''
-      GROUP BY m."runId", m."videoId"
-    ),
-    w AS (
-      SELECT s2."runId", s2."videoId", max(s2."value") AS "worst", min(s2."value") AS "best"
-      FROM "score" s2 JOIN pairs p ON p."runId" = s2."runId" AND p."videoId" = s2."videoId"
-      GROUP BY s2."runId", s2."videoId"
-    ),
-    pv AS (
-      SELECT sr2."runId", sr2."videoId", string_agg(DISTINCT sr2."templateHash", '+' ORDER BY sr2."templateHash") AS "videoVersion"
-      FROM "step_result" sr2
-      JOIN pairs p ON p."runId" = sr2."runId" AND p."videoId" = sr2."videoId"
-      JOIN (VALUES ${metricStepPairs(registry)}) AS ms("pipeline", "stepId") ON ms."pipeline" = p."pipeline" AND ms."stepId" = sr2."stepId"
-      GROUP BY sr2."runId", sr2."videoId"
+    per_video AS (
+      SELECT p."runId", p."videoId", vm."metrics", w."worst", w."best", pv."videoVersion"
+      FROM pairs p
+      CROSS JOIN LATERAL (
+        SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = p."runId" AND m."videoId" = p."videoId" AND m."itemId" = ''
+      ) vm
+      CROSS JOIN LATERAL (
+        SELECT max(s2."value") AS "worst", min(s2."value") AS "best" FROM "score" s2 WHERE s2."runId" = p."runId" AND s2."videoId" = p."videoId"
+      ) w
+      CROSS JOIN LATERAL (
+        SELECT string_agg(DISTINCT sr2."templateHash", '+' ORDER BY sr2."templateHash") AS "videoVersion"
+        FROM "step_result" sr2
+        JOIN (VALUES ${metricStepPairs(registry)}) AS ms("pipeline", "stepId") ON ms."stepId" = sr2."stepId"
+        WHERE sr2."runId" = p."runId" AND sr2."videoId" = p."videoId" AND ms."pipeline" = p."pipeline"
+      ) pv
     )
     SELECT h."targetKey", h."targetType", h."runId", h."videoId", h."reviewerId", h."value", h."judgeValue",
            s."category", s."stepId", s."scopeIndex", s."value" AS "scoreValue", sr."templateHash",
-           vm."metrics" AS "videoMetrics", w."worst", w."best", pv."videoVersion",
+           pvv."metrics" AS "videoMetrics", pvv."worst", pvv."best", pvv."videoVersion",
            r."endpointId", r."pipeline", v."model", v."dimensions"
     FROM j h
     JOIN "video" v ON v."id" = h."videoId"
     JOIN "judge_run" r ON r."id" = h."runId"
     LEFT JOIN "score" s ON s."id" = h."scoreId"
     LEFT JOIN "step_result" sr ON sr."id" = s."stepResultId"
-    LEFT JOIN vm ON h."targetType" <> 'score' AND vm."runId" = h."runId" AND vm."videoId" = h."videoId"
-    LEFT JOIN w ON h."targetType" <> 'score' AND w."runId" = h."runId" AND w."videoId" = h."videoId"
-    LEFT JOIN pv ON h."targetType" <> 'score' AND pv."runId" = h."runId" AND pv."videoId" = h."videoId"
+    LEFT JOIN per_video pvv ON h."targetType" <> 'score' AND pvv."runId" = h."runId" AND pvv."videoId" = h."videoId"
     WHERE TRUE ${categoryCondition}
     ORDER BY h."runId", h."videoId", h."targetKey", h."reviewerId"`;
 

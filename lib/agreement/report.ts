@@ -55,7 +55,13 @@ class Declarations {
   private readonly byKey = new Map<string, JudgedDeclaration>();
   constructor(readonly tasks: readonly TaskDeclaration[], private readonly options: ThresholdOptions) {}
 
+  private readonly ofItem = new WeakMap<object, JudgedDeclaration>();
+  private readonly consensusOfItem = new WeakMap<AgreementItem, number | null>();
+  private readonly overrides = new Map<JudgedDeclaration, number | undefined>();
+
   of(item: Pick<AgreementItem, "taskId" | "targetType" | "category">): JudgedDeclaration {
+    const cached = this.ofItem.get(item);
+    if (cached) return cached;
     const key = `${item.taskId ?? ""}\u0000${item.targetType}\u0000${item.category}`;
     let declaration = this.byKey.get(key);
     if (!declaration) {
@@ -63,15 +69,22 @@ class Declarations {
       declaration = judgmentDeclaration(item.targetType, item.targetType === SCORE_TARGET_TYPE ? item.category : null, own.length ? own : this.tasks);
       this.byKey.set(key, declaration);
     }
+    this.ofItem.set(item, declaration);
     return declaration;
   }
 
   binarise(item: AgreementItem, value: number): Binary {
-    return binarise(item.targetType, value, this.options, this.of(item), this.tasks);
+    const declaration = this.of(item);
+    if (!this.overrides.has(declaration)) this.overrides.set(declaration, thresholdOverride(declaration, this.options as ThresholdOptions & Record<string, unknown>, this.tasks));
+    return binariseValue(declaration.positive, value, this.overrides.get(declaration));
   }
 
+  /** The reviewers' consensus (an item's ratings do not change while the report is made). */
   consensus(item: AgreementItem): number | null {
-    return consensusValue(this.of(item).level, item.ratings.map((r) => r.value));
+    if (this.consensusOfItem.has(item)) return this.consensusOfItem.get(item)!;
+    const value = consensusValue(this.of(item).level, item.ratings.map((r) => r.value));
+    this.consensusOfItem.set(item, value);
+    return value;
   }
 
   /** Target types in report order: scores, then each task's verdict metric, then its other reviewed metrics. */
