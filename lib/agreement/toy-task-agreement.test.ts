@@ -122,7 +122,7 @@ function pairAlpha(a: readonly number[], b: readonly number[], level: "ordinal" 
     builder.add(String(i), "a", x, i);
     builder.add(String(i), "b", b[i]!, i);
   });
-  return krippendorffAlpha(builder.build(), level);
+  return krippendorffAlpha(builder.build(), level)!;
 }
 
 describe("the agreement report of a task that is not hallucination (declared in the test)", () => {

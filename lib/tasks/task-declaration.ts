@@ -102,7 +102,10 @@ export interface TaskDeclaration {
   groupings: readonly GroupingDeclaration[];
   /** Legacy query keys for the metrics' filters (see QueryAlias). */
   queryAliases?: readonly QueryAlias[];
-  /** The steps whose prompts make the per-subject metrics: their template hashes are the metrics' prompt version. */
+  /**
+   * The steps that score the targets: their template hashes are the per-subject metrics' prompt
+   * version, and blind review withholds their outputs.
+   */
   metricSteps?: readonly string[];
   /** Also sweep the worst target value of a subject (the highest, or the lowest when higher is better). */
   sweepWorstTarget?: boolean;
