@@ -1,5 +1,6 @@
 import { consensusValue } from "../tasks/task-declaration";
-import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
+import { TASKS } from "../tasks/registry";
+import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
 
 /**
  * The reviewers' consensus on one target, used wherever reviewers' values are summed up (the video
@@ -8,6 +9,11 @@ import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
  * `target` is the declaration, or a judgment's target type (and the score's category).
  */
 export function consensusOf(target: string | JudgedDeclaration, values: readonly number[], category?: string | null): number | null {
-  const declaration = typeof target === "string" ? judgmentDeclaration(target, category) : target;
-  return consensusValue(declaration.level, values);
+  if (typeof target !== "string") return consensusValue(target.level, values);
+  // Only the level matters here: a score of unnamed target is fine when every declared target has the same level.
+  if (target === SCORE_TARGET_TYPE && !category) {
+    const levels = new Set(TASKS.flatMap((t) => t.targets.map((x) => x.level)));
+    if (levels.size === 1) return consensusValue([...levels][0]!, values);
+  }
+  return consensusValue(judgmentDeclaration(target, category).level, values);
 }

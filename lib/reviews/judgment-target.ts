@@ -24,10 +24,13 @@ export function judgmentDeclaration(targetType: string, category?: string | null
       if (!target) throw new UndeclaredJudgmentTargetError(`No judge task declares the target "${category}".`);
       return target;
     }
-    // Without the score's category, any target will do only when every declared target has the same rules.
-    const first = targets[0];
-    if (!first || !targets.every((t) => sameRules(t, first))) throw new UndeclaredJudgmentTargetError("Name the score's target: the declared targets' scales differ.");
-    return first;
+    // Without the score's category, any target will do only when a task's targets all have the same
+    // rules: the first such task's (callers from before targets were declared meant the first task's).
+    for (const task of tasks) {
+      const first = task.targets[0];
+      if (first && task.targets.every((t) => sameRules(t, first))) return first;
+    }
+    throw new UndeclaredJudgmentTargetError("Name the score's target: the declared targets' scales differ.");
   }
   const metric = tasks.flatMap((t) => t.metrics).find((m) => m.id === targetType && m.reviewed);
   if (!metric) throw new UndeclaredJudgmentTargetError(`No judge task declares a reviewed metric "${targetType}".`);
