@@ -5,6 +5,11 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/components/import/api-client";
+import { TaskCode } from "@/components/tasks/target-legend";
+import { findTask } from "@/lib/tasks/registry";
+import { scaleBounds } from "@/lib/tasks/task-declaration";
+
+const SCOPE_WORDS = { key_frame: "key frame", cluster: "cluster", video: "video", item: "item" } as const;
 
 type Filter = Record<string, string | number | undefined>;
 
@@ -15,14 +20,13 @@ export function NewQueueForm({
   sort,
   dir,
   runs,
-  categories,
 }: {
   projectId: string;
   filter: Filter;
   sort: string;
   dir: string;
-  runs: { id: string; label: string }[];
-  categories: string[];
+  /** Each run with its pipeline, whose task declares the categories a queue over its scores can pick. */
+  runs: { id: string; label: string; pipeline: string }[];
 }) {
   const router = useRouter();
   const [name, setName] = useState("");
@@ -31,6 +35,11 @@ export function NewQueueForm({
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
   const [blind, setBlind] = useState(true);
+  const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
+  const targets = task?.targets ?? [];
+  const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
+  const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
+  const scopes = [...new Set(targets.map((t) => SCOPE_WORDS[t.scope]))].join(" / ");
   const filterEntries = Object.entries(filter).filter(([key, value]) => key !== "runId" && value !== undefined && value !== "");
   const previewParams = new URLSearchParams(filterEntries.map(([k, v]) => [k, String(v)]));
   previewParams.set("runId", runId);
@@ -47,7 +56,7 @@ export function NewQueueForm({
         sort,
         dir,
         scope,
-        categories: scope === "scores" ? chosen : [],
+        categories: scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
         reviewersPerItem,
         blind,
       }),
@@ -92,20 +101,21 @@ export function NewQueueForm({
       <fieldset className="flex flex-col gap-1">
         <legend className="font-medium">Reviewers judge</legend>
         <label className="flex items-center gap-2">
-          <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the hallucination verdict (yes/no) per video
+          <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
         </label>
         <label className="flex items-center gap-2">
-          <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores (0–10) per key frame / cluster
+          <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
+          {scopes ? ` per ${scopes}` : ""}
         </label>
       </fieldset>
       {scope === "scores" && (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Categories (none chosen: all)</legend>
-          <div className="flex flex-wrap gap-x-3 gap-y-1">
-            {categories.map((c) => (
-              <label key={c} className="flex items-center gap-1 font-mono text-xs">
+          <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">
+            {targets.map(({ id: c }) => (
+              <label key={c} className="flex items-center gap-1.5 text-xs">
                 <input type="checkbox" checked={chosen.includes(c)} onChange={(e) => setChosen((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))} />
-                {c}
+                <TaskCode task={task} code={c} />
               </label>
             ))}
           </div>

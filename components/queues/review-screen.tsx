@@ -5,8 +5,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
+import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
+import { findTask } from "@/lib/tasks/registry";
+import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
 
 interface TargetView {
   key: string;
@@ -16,6 +20,7 @@ interface TargetView {
   min: number;
   max: number;
   category: string | null;
+  scopeIndex: number | null;
   frameIndexes: number[];
   mine: { value: number; note: string | null; reason: string | null; version: number } | null;
   /** Absent while the queue hides the judge's values from this reviewer. */
@@ -27,7 +32,8 @@ interface ItemView {
   assignment: { status: "claimed" | "done" };
   blind: boolean;
   video: { id: string; fileName: string; prompt: string | null; url: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[] };
-  judgeSummary?: { S: number | null; D: number | null; I: number | null; overall: number | null; hallucination: boolean | null; complete: boolean | null } | null;
+  /** The run's per-video summary, read through the task's metrics; absent while blind. */
+  judgeSummary?: SubjectSummary | null;
   targets: TargetView[];
   nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
   progress: { items: number; complete: number; mine: { done: number } };
@@ -52,12 +58,18 @@ export const SHORTCUTS: [string, string][] = [
   ["?", "show / hide this help"],
 ];
 
-const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(2));
-const show = (target: TargetView, value: number | null | undefined) =>
-  value === null || value === undefined ? "—" : target.kind === "verdict" ? (value === 1 ? "yes" : "no") : fmt(value);
+/** A score's category target, or the per-video metric a verdict/overall target judges; null when the task declares neither. */
+function declarationOf(task: TaskDeclaration | null, target: TargetView): TargetDeclaration | MetricDeclaration | null {
+  if (!task) return null;
+  return target.category !== null ? (task.targets.find((t) => t.id === target.category) ?? null) : (task.metrics.find((m) => m.id === target.key) ?? null);
+}
 
-/** The keyboard-first review screen for one of the reviewer's queue items. */
-export function ReviewScreen({ projectId, queueId, itemId }: { projectId: string; queueId: string; itemId: string }) {
+/** A value on the target's declared scale: a named value in words, a number with up to two decimals. */
+const show = (declared: TargetDeclaration | MetricDeclaration | null, value: number | null | undefined) =>
+  formatValue(declared ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, value, 2);
+
+/** The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code. */
+export function ReviewScreen({ projectId, queueId, itemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
   const item = useQuery({
     queryKey: ["queue-item", queueId, itemId],
     queryFn: () => apiFetch<ItemView>(`/api/v1/queues/${queueId}/items/${itemId}`),
@@ -65,12 +77,14 @@ export function ReviewScreen({ projectId, queueId, itemId }: { projectId: string
     // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
     refetchOnWindowFocus: false,
   });
-  if (item.isPending) return <p className="text-sm text-slate-500">Loading the item…</p>;
+  // Cached data of an item opened again (← to an earlier item) can be stale: its previous/next links and
+  // status predate later submits, so keys acted on it would go to the wrong item. Wait for the refetch.
+  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500">Loading the item…</p>;
   if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
-  return <ItemReview key={`${itemId}:${item.dataUpdatedAt}`} projectId={projectId} data={item.data} />;
+  return <ItemReview key={`${itemId}:${item.dataUpdatedAt}`} projectId={projectId} data={item.data} task={findTask(pipeline)} />;
 }
 
-function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) {
+function ItemReview({ projectId, data, task }: { projectId: string; data: ItemView; task: TaskDeclaration | null }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const queueId = data.queue.id;
@@ -247,10 +261,9 @@ function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) 
         </div>
 
         <div className="flex flex-col gap-2">
-          {data.judgeSummary && (
+          {data.judgeSummary && task && (
             <p className="rounded bg-slate-50 p-2 text-xs text-slate-600" data-testid="judge-summary">
-              Judge: I {fmt(data.judgeSummary.I)} · S {fmt(data.judgeSummary.S)} · D {fmt(data.judgeSummary.D)} · overall {fmt(data.judgeSummary.overall)} · hallucination{" "}
-              {data.judgeSummary.hallucination === null ? "—" : data.judgeSummary.hallucination ? "yes" : "no"}
+              Judge: <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} decimals={2} />
             </p>
           )}
           <p className="text-xs text-slate-500">
@@ -260,6 +273,7 @@ function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) 
             {data.targets.map((target, index) => {
               const draft = drafts[target.key]!;
               const isFocused = index === focus;
+              const declared = declarationOf(task, target);
               return (
                 <li
                   key={target.key}
@@ -269,18 +283,25 @@ function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) 
                   className={`rounded-md border p-2 text-sm ${isFocused ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-400" : "border-slate-200 bg-white"}`}
                 >
                   <div className="flex items-center gap-3">
-                    <span className="min-w-0 flex-1 truncate">
-                      {target.label}
+                    <span className="min-w-0 flex-1" data-testid="target-label">
+                      {target.category !== null && declared && "scope" in declared ? (
+                        <>
+                          <TaskCode task={task} code={target.category} />
+                          {target.scopeIndex !== null && <span className="text-slate-600"> · {scopeLabel(declared.scope, target.scopeIndex)}</span>}
+                        </>
+                      ) : (
+                        target.label
+                      )}
                       {target.required && draft.value === null && <span className="ml-1 text-xs text-amber-700">needed</span>}
                     </span>
                     <span className="text-xs text-slate-500">you</span>
                     <span className="w-10 text-right font-mono text-base font-semibold text-indigo-900" data-testid="my-value">
-                      {show(target, draft.value)}
+                      {show(declared, draft.value)}
                     </span>
                     <span className="text-xs text-slate-500">judge</span>
                     {"judge" in target ? (
                       <span className="w-10 text-right font-mono text-slate-700" data-testid="judge-value">
-                        {show(target, target.judge)}
+                        {show(declared, target.judge)}
                       </span>
                     ) : (
                       <span className="w-10 text-right text-xs text-slate-400" data-testid="judge-hidden" title="Blind queue: shown once you submit">
@@ -288,6 +309,11 @@ function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) 
                       </span>
                     )}
                   </div>
+                  {declared && (
+                    <p className={`mt-0.5 text-xs text-slate-500 ${isFocused ? "" : "truncate"}`} title={declared.definition} data-testid="target-definition">
+                      {declared.definition}
+                    </p>
+                  )}
                   {isFocused && target.frameIndexes.length > 0 && (
                     <div className="mt-1 flex gap-1" data-testid="target-frames">
                       {target.frameIndexes.map((i) => {
@@ -327,6 +353,8 @@ function ItemReview({ projectId, data }: { projectId: string; data: ItemView }) 
           </p>
         </div>
       </div>
+
+      {task && <TargetLegend task={task} />}
 
       <section aria-label="Keyboard shortcuts" className="rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="shortcut-help">
         {help ? (

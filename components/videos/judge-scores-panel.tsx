@@ -1,6 +1,9 @@
 "use client";
 
-import { DYNAMIC_CATEGORY_IDS, DYNAMIC_HALLUCINATION_CATEGORIES, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS, STATIC_HALLUCINATION_CATEGORIES } from "@/lib/judge/hallucination-schemas";
+import { useId } from "react";
+import { TaskCode } from "@/components/tasks/target-legend";
+import type { TargetDeclaration, TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { heatCell, meaningOf, scopeLabel, targetSections, type SubjectSummary } from "@/lib/tasks/task-display";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 
 export interface ScoreCell {
@@ -24,7 +27,8 @@ export interface ScoresResponse {
   run: { id: string; pipeline: string; status: string; simulated: boolean; createdAt: string; settings: unknown; endpointSnapshot: unknown } | null;
   frameSetId?: string;
   status?: string;
-  summary: { S: number | null; D: number | null; I: number | null; overall: number | null; hallucination: boolean | null; complete: boolean } | null;
+  /** The pipeline's per-video summary; read through the run's task (summaryMetricValues). */
+  summary: SubjectSummary | null;
   /** The caller holds an unsubmitted item of a blind queue for this video: judge values are withheld. */
   blind?: boolean;
   steps: StepRow[];
@@ -36,18 +40,39 @@ export interface CellFocus {
   scoreId: string | null;
 }
 
-const CATEGORY_NAMES: Record<string, string> = {
-  ...Object.fromEntries([...STATIC_HALLUCINATION_CATEGORIES, ...DYNAMIC_HALLUCINATION_CATEGORIES].map((c) => [c.id, c.name])),
-  [INCONSISTENCY_CATEGORY]: "Prompt inconsistency (I)",
-};
+/** A heat map's block: one value of the task's first grouping, the steps that scored its targets, their rows. */
+interface HeatSection {
+  id: string;
+  label: string;
+  targets: TargetDeclaration[];
+  /** Where the section's values sit (its targets share it; hallucination: key frame, cluster, video). */
+  scope: TargetDeclaration["scope"];
+  stepIds: string[];
+  rows: StepRow[];
+}
 
 /**
- * The judge's scores as a key frame / cluster × category heat map. Clicking a cell focuses its
+ * The task's targets by its first grouping, each with the steps that scored them (failed ones of
+ * the same steps too, shown as ✕): the heat map learns its rows and columns from the declaration.
+ */
+function heatSections(task: TaskDeclaration, steps: StepRow[]): HeatSection[] {
+  return targetSections(task).flatMap((section) => {
+    const codes = new Set(section.targets.map((t) => t.id));
+    const stepIds = [...new Set(steps.filter((s) => s.scores.some((score) => codes.has(score.category))).map((s) => s.stepId))].sort();
+    const rows = steps.filter((s) => stepIds.includes(s.stepId)).sort((a, b) => a.stepId.localeCompare(b.stepId) || a.scopeIndex - b.scopeIndex);
+    return rows.length ? [{ ...section, scope: section.targets[0]!.scope, stepIds, rows }] : [];
+  });
+}
+
+/**
+ * The judge's scores as a heat map of key frame / cluster × category, laid out from the run's task
+ * declaration. Every code shows its name and definition on hover or focus. Clicking a cell focuses its
  * frames in the player and opens the score's judgments: the judge's value, yours, the reviewers'
  * consensus and the history; reviewers also get the editor.
  */
 export function JudgeScoresPanel({
   data,
+  task,
   judgments,
   videoId,
   currentUserId,
@@ -56,6 +81,8 @@ export function JudgeScoresPanel({
   onFocus,
 }: {
   data: ScoresResponse;
+  /** The run's task; null for a pipeline no task declares (its scores are then not laid out). */
+  task: TaskDeclaration | null;
   judgments: Judgment[];
   videoId: string;
   currentUserId: string;
@@ -63,101 +90,132 @@ export function JudgeScoresPanel({
   focus: CellFocus | null;
   onFocus: (focus: CellFocus | null) => void;
 }) {
+  const definitionsId = useId();
   const scoreJudgments = (scoreId: string) => judgments.filter((j) => j.scoreId === scoreId);
-  const rowsOf = (stepId: string) => data.steps.filter((s) => s.stepId === stepId).sort((a, b) => a.scopeIndex - b.scopeIndex);
+  const targetOf = (code: string) => task?.targets.find((t) => t.id === code) ?? null;
   const allCells = data.steps.flatMap((s) => s.scores.map((score) => ({ score, step: s })));
   const picked = focus?.scoreId ? allCells.find((c) => c.score.id === focus.scoreId) ?? null : null;
+  const pickedTarget = picked ? targetOf(picked.score.category) : null;
+  const sections = task ? heatSections(task, data.steps) : [];
+  const nameOf = (code: string) => {
+    const meaning = meaningOf(task, code);
+    return meaning && meaning.label !== code ? `${code} · ${meaning.label}` : code;
+  };
 
   const cellButton = (row: StepRow, cell: ScoreCell) => {
     const mine = scoreJudgments(cell.id);
     const own = mine.find((j) => j.reviewer.id === currentUserId);
     const selected = focus?.scoreId === cell.id;
+    const target = targetOf(cell.category);
+    const heat = target ? heatCell(target, cell.value) : { alpha: 0, positive: false };
     return (
       <button
         type="button"
         onClick={() => onFocus(selected ? null : { stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: cell.id })}
-        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""}`}
-        style={{ background: `rgba(220, 38, 38, ${cell.value / 12})` }}
-        title={`${CATEGORY_NAMES[cell.category] ?? cell.category}: judge ${cell.value}${own ? `, you ${own.value}` : ""}${mine.length > (own ? 1 : 0) ? `, ${mine.length - (own ? 1 : 0)} other reviewer(s)` : ""}`}
+        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${heat.positive && !own ? "text-white" : ""}`}
+        style={{ background: `rgba(220, 38, 38, ${heat.alpha})` }}
+        title={`${nameOf(cell.category)}: judge ${cell.value}${own ? `, you ${own.value}` : ""}${mine.length > (own ? 1 : 0) ? `, ${mine.length - (own ? 1 : 0)} other reviewer(s)` : ""}`}
+        aria-describedby={target ? `${definitionsId}-${cell.category}` : undefined}
         aria-pressed={selected}
         data-testid="score-cell"
         data-step={row.stepId}
         data-scope={row.scopeIndex}
         data-category={cell.category}
+        data-positive={heat.positive}
       >
         {own ? <span className="font-semibold text-indigo-900">{own.value}</span> : cell.value}
       </button>
     );
   };
 
-  const inconsistency = rowsOf("inconsistency")[0];
   return (
     <div className="flex flex-col gap-3 text-sm" data-testid="judge-scores">
       <p className="text-xs text-slate-500">
-        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted{canReview ? "; give your own value below the map" : ""}. Underlined values are yours.
+        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted{canReview ? "; give your own value below the map" : ""}. Underlined values are yours. Hover or focus a code
+        for its name and definition.
       </p>
-      {[
-        { title: "Static (per key frame)", stepId: "static_hallucination", categories: STATIC_CATEGORY_IDS, label: "key frame" },
-        { title: "Dynamic (per cluster)", stepId: "dynamic_hallucination", categories: DYNAMIC_CATEGORY_IDS, label: "cluster" },
-      ].map(({ title, stepId, categories, label }) => (
-        <div key={stepId} className="overflow-x-auto" data-testid={`heat-map-${stepId}`}>
-          <p className="mb-1 text-xs text-slate-500">{title}</p>
-          <table className="text-xs">
-            <thead>
-              <tr>
-                <th />
-                {categories.map((c) => (
-                  <th key={c} className="px-1 font-mono" title={CATEGORY_NAMES[c]}>
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rowsOf(stepId).map((row) => (
-                <tr key={row.id} className={focus && focus.stepId === stepId && focus.scopeIndex === row.scopeIndex ? "bg-amber-50" : ""}>
-                  <td className="pr-2">
-                    <button type="button" className="text-slate-600 underline decoration-dotted" onClick={() => onFocus({ stepId, scopeIndex: row.scopeIndex, scoreId: null })}>
-                      {label} {row.scopeIndex + 1}
-                    </button>
-                  </td>
-                  {categories.map((category) => {
-                    const cell = row.scores.find((s) => s.category === category);
-                    if (!cell)
+      {/* What each cell's aria-describedby reads: the code's name and definition. */}
+      <div hidden>
+        {task?.targets.map((t) => (
+          <span key={t.id} id={`${definitionsId}-${t.id}`}>
+            {t.id} · {t.label}: {t.definition}
+          </span>
+        ))}
+      </div>
+      {sections.map((section) =>
+        section.scope === "video" ? (
+          <div key={section.id} className="flex flex-wrap items-center gap-2 text-xs" data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}>
+            <span className="text-slate-500">{section.label} (whole video):</span>
+            {section.targets.map((target) => {
+              const row = section.rows.find((r) => r.scores.some((s) => s.category === target.id)) ?? section.rows[0]!;
+              const cell = row.scores.find((s) => s.category === target.id);
+              return (
+                <span key={target.id} className="flex items-center gap-1">
+                  <TaskCode task={task} code={target.id} />
+                  {cell ? cellButton(row, cell) : <span title={row.error ?? row.status}>✕ {row.status}</span>}
+                </span>
+              );
+            })}
+          </div>
+        ) : (
+          <div key={section.id} className="max-w-full" data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}>
+            <p className="mb-1 text-xs text-slate-500">{section.label}</p>
+            <table className="text-xs">
+              <thead>
+                <tr>
+                  <th />
+                  {section.targets.map((t) => (
+                    <th key={t.id} className="px-1 font-normal" data-testid="heat-map-column" data-code={t.id}>
+                      <TaskCode task={task} code={t.id} showName={false} />
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {section.rows.map((row) => (
+                  <tr key={row.id} className={focus && focus.stepId === row.stepId && focus.scopeIndex === row.scopeIndex ? "bg-amber-50" : ""}>
+                    <td className="pr-2">
+                      <button type="button" className="text-slate-600 underline decoration-dotted" onClick={() => onFocus({ stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: null })}>
+                        {scopeLabel(section.scope, row.scopeIndex)}
+                      </button>
+                    </td>
+                    {section.targets.map((target) => {
+                      const cell = row.scores.find((s) => s.category === target.id);
+                      if (!cell)
+                        return (
+                          <td key={target.id} className="px-1 text-center text-slate-400" title={row.error ?? row.status}>
+                            {row.status === "done" ? "·" : "✕"}
+                          </td>
+                        );
                       return (
-                        <td key={category} className="px-1 text-center text-slate-400" title={row.error ?? row.status}>
-                          {row.status === "done" ? "·" : "✕"}
+                        <td key={target.id} className="p-0.5">
+                          {cellButton(row, cell)}
                         </td>
                       );
-                    return (
-                      <td key={category} className="p-0.5">
-                        {cellButton(row, cell)}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ))}
-      {inconsistency && (
-        <div className="flex items-center gap-2 text-xs" data-testid="heat-map-inconsistency">
-          <span className="text-slate-500">Prompt inconsistency (whole video, all key frames):</span>
-          {inconsistency.scores[0] ? cellButton(inconsistency, inconsistency.scores[0]) : <span title={inconsistency.error ?? inconsistency.status}>✕ {inconsistency.status}</span>}
-        </div>
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ),
       )}
       {picked && (
         <div className="flex flex-col gap-2 rounded-md border border-slate-200 p-3" data-testid="score-detail">
           <p className="text-xs">
-            <b>{CATEGORY_NAMES[picked.score.category] ?? picked.score.category}</b> ({picked.score.category}),{" "}
-            {picked.step.stepId === "inconsistency" ? "whole video" : `${picked.step.stepId.startsWith("static") ? "key frame" : "cluster"} ${picked.step.scopeIndex + 1}`}
+            <TaskCode task={task} code={picked.score.category} />, {pickedTarget ? scopeLabel(pickedTarget.scope, picked.step.scopeIndex) : `${picked.step.stepId} ${picked.step.scopeIndex + 1}`}
           </p>
+          {pickedTarget && (
+            <p className="text-xs text-slate-600" data-testid="score-definition">
+              {pickedTarget.definition}
+            </p>
+          )}
           <LabelledValues targetType="score" judgeValue={picked.score.value} judgments={scoreJudgments(picked.score.id)} currentUserId={currentUserId} />
           {canReview && (
             <JudgmentForm
               key={picked.score.id}
               targetType="score"
+              declared={pickedTarget}
               saveUrl={`/api/v1/scores/${picked.score.id}/review`}
               own={scoreJudgments(picked.score.id).find((j) => j.reviewer.id === currentUserId) ?? null}
               judgeValue={picked.score.value}

@@ -4,6 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, apiFetch } from "@/components/import/api-client";
 import { formatJudgmentValue, labelledAggregates } from "@/lib/reviews/labelled-aggregates";
+import { scaleBounds, type TargetDeclaration } from "@/lib/tasks/task-declaration";
+import { choiceLabels } from "@/lib/tasks/task-display";
 
 export interface HistoryEntry {
   version: number;
@@ -74,12 +76,14 @@ export function JudgmentHistory({ targetType, judgments }: { targetType: string;
 }
 
 /**
- * The caller's own value for one target (a judge score, the verdict or the overall), saved against
+ * The caller's own value for one target (a judge score, the verdict or the overall), on the target's
+ * declared scale (a number input within its bounds, or a choice of its named values), saved against
  * the version the form was opened on: an edit made meanwhile in another tab or session is a
  * conflict, shown with the current value and a reload button, never overwritten.
  */
 export function JudgmentForm({
   targetType,
+  declared,
   saveUrl,
   own,
   judgeValue,
@@ -87,7 +91,9 @@ export function JudgmentForm({
   onSaved,
   onCancel,
 }: {
-  targetType: "score" | "verdict" | "overall";
+  targetType: string;
+  /** The target's or metric's declaration: its scale bounds the input. Null: any number. */
+  declared: Pick<TargetDeclaration, "scale" | "positive"> | null;
   saveUrl: string;
   own: Judgment | null;
   judgeValue: number | null;
@@ -96,9 +102,13 @@ export function JudgmentForm({
   onCancel?: () => void;
 }) {
   const queryClient = useQueryClient();
-  const initial = own?.value ?? judgeValue ?? (targetType === "verdict" ? 1 : 0);
+  const choices = declared ? choiceLabels(declared) : [];
+  const bounds = declared ? scaleBounds(declared.scale) : null;
+  const step = declared?.scale.kind === "numeric" && declared.scale.step !== null ? declared.scale.step : "any";
+  // A categorical value starts at the judge's (or the first choice), a number at the judge's or the scale's minimum.
+  const initial = own?.value ?? judgeValue ?? choices[0]?.value ?? bounds?.min ?? 0;
   const [baseVersion, setBaseVersion] = useState(own?.version ?? 0);
-  const [value, setValue] = useState(String(targetType === "verdict" ? (initial >= 0.5 ? 1 : 0) : initial));
+  const [value, setValue] = useState(String(choices.length && !choices.some((c) => c.value === initial) ? choices[0]!.value : initial));
   const [note, setNote] = useState(own?.note ?? "");
   const [reason, setReason] = useState(own?.reason ?? "");
   const save = useMutation({
@@ -129,7 +139,6 @@ export function JudgmentForm({
     }
     save.reset();
   };
-  const max = targetType === "overall" ? 100 : 10;
   return (
     <form
       className="flex flex-wrap items-end gap-2 rounded-md border border-indigo-200 bg-indigo-50 p-3 text-xs"
@@ -140,14 +149,17 @@ export function JudgmentForm({
       data-testid="review-editor"
     >
       <label className="flex flex-col gap-0.5">
-        <span>Your value{targetType === "verdict" ? "" : ` (0–${max})`}</span>
-        {targetType === "verdict" ? (
+        <span>Your value{choices.length || !bounds ? "" : ` (${bounds.min}–${bounds.max})`}</span>
+        {choices.length ? (
           <select className="rounded border border-slate-300 bg-white px-2 py-1" value={value} onChange={(e) => setValue(e.target.value)} aria-label="Your value">
-            <option value="1">yes, hallucination</option>
-            <option value="0">no hallucination</option>
+            {choices.map((choice) => (
+              <option key={choice.value} value={String(choice.value)}>
+                {choice.label}
+              </option>
+            ))}
           </select>
         ) : (
-          <input className="w-20 rounded border border-slate-300 px-2 py-1" type="number" min={0} max={max} step={targetType === "overall" ? 1 : 0.5} value={value} onChange={(e) => setValue(e.target.value)} autoFocus aria-label="Your value" />
+          <input className="w-20 rounded border border-slate-300 px-2 py-1" type="number" min={bounds?.min} max={bounds?.max} step={step} value={value} onChange={(e) => setValue(e.target.value)} autoFocus aria-label="Your value" />
         )}
       </label>
       <label className="flex flex-col gap-0.5">

@@ -86,7 +86,7 @@ export function VideoFilterFields({
             <option value="">—</option>
             {task.targets.map((t) => (
               <option key={t.id} value={t.id} title={`${t.label}: ${t.definition}`}>
-                {t.id}
+                {t.label !== t.id ? `${t.id} · ${t.label}` : t.id}
               </option>
             ))}
           </select>

@@ -5,7 +5,11 @@ import { usePathname, useRouter } from "next/navigation";
 import { useMemo, useRef, useState, type ReactNode } from "react";
 import { apiFetch } from "@/components/import/api-client";
 import { Card } from "@/components/empty-state";
+import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
 import { describeScoreSettings, scopeFocus } from "@/lib/judge/video-outputs";
+import { findTask } from "@/lib/tasks/registry";
+import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
 import { JudgeOutputs } from "./judge-outputs";
 import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
@@ -19,7 +23,6 @@ export interface WorkspaceRun {
   endpoint: { name: string | null; model: string | null };
 }
 
-const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(1));
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /**
@@ -78,6 +81,8 @@ export function VideoWorkspace({
   const judgments = reviews.data?.judgments ?? [];
   const snapshot = (run?.endpointSnapshot ?? {}) as { name?: string; model?: string };
   const settings = run ? describeScoreSettings(run.settings) : null;
+  const task = findTask(run?.pipeline);
+  const metricValues = task ? summaryMetricValues(task, data?.summary) : {};
 
   return (
     <div className="flex flex-col gap-5">
@@ -145,25 +150,17 @@ export function VideoWorkspace({
                   Score settings: aggregation <b>{settings.aggregation}</b>; verdict: {settings.verdictRule}. Prompt versions are listed under the outputs.
                 </p>
               )}
-              {data.summary && (
+              {data.summary && task && (
                 <p data-testid="judge-summary">
-                  <span className="font-medium">Judge:</span> I {fmt(data.summary.I)} · S {fmt(data.summary.S)} · D {fmt(data.summary.D)} · overall {fmt(data.summary.overall)} · hallucination{" "}
-                  {data.summary.hallucination === null ? "—" : data.summary.hallucination ? "yes" : "no"}
+                  <span className="font-medium">Judge:</span> <MetricsLine task={task} values={metricValues} />
                   {!data.summary.complete && <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>}
                 </p>
               )}
             </div>
-            <OutcomeJudgments
-              runId={run.id}
-              videoId={videoId}
-              judgeVerdict={data.summary?.hallucination ?? null}
-              judgeOverall={data.summary?.overall ?? null}
-              judgments={judgments}
-              currentUserId={currentUserId}
-              canReview={canReview}
-            />
+            {task && <OutcomeJudgments task={task} runId={run.id} videoId={videoId} judgeValues={metricValues} judgments={judgments} currentUserId={currentUserId} canReview={canReview} />}
             <JudgeScoresPanel
               data={data}
+              task={task}
               judgments={judgments.filter((j) => j.targetType === "score")}
               videoId={videoId}
               currentUserId={currentUserId}
@@ -171,6 +168,7 @@ export function VideoWorkspace({
               focus={focus}
               onFocus={onFocus}
             />
+            {task && <TargetLegend task={task} />}
           </div>
         )}
       </Card>
@@ -184,48 +182,58 @@ export function VideoWorkspace({
   );
 }
 
-/** The per-video verdict and overall: the judge's, yours, the reviewers' consensus, the editor and the history. */
+/**
+ * The per-video metrics reviewers judge themselves (hallucination: the verdict and the overall), from
+ * the task's declaration, the verdict first: the judge's value, yours, the reviewers' consensus, the
+ * editor and the history.
+ */
 function OutcomeJudgments({
+  task,
   runId,
   videoId,
-  judgeVerdict,
-  judgeOverall,
+  judgeValues,
   judgments,
   currentUserId,
   canReview,
 }: {
+  task: TaskDeclaration;
   runId: string;
   videoId: string;
-  judgeVerdict: boolean | null;
-  judgeOverall: number | null;
+  judgeValues: Record<string, number | null>;
   judgments: Judgment[];
   currentUserId: string;
   canReview: boolean;
 }) {
-  const [open, setOpen] = useState<"verdict" | "overall" | null>(null);
-  const items = [
-    { target: "verdict" as const, title: "Hallucination (yes/no)", judgeValue: judgeVerdict === null ? null : Number(judgeVerdict) },
-    { target: "overall" as const, title: "Overall (0–100, higher is better)", judgeValue: judgeOverall },
-  ];
+  const [open, setOpen] = useState<string | null>(null);
+  const reviewed = task.metrics.filter((m) => m.reviewed);
+  const items = [...reviewed.filter((m) => m.id === task.verdict?.metricId), ...reviewed.filter((m) => m.id !== task.verdict?.metricId)];
   return (
     <div className="grid gap-3 md:grid-cols-2">
-      {items.map(({ target, title, judgeValue }) => {
+      {items.map((metric) => {
+        const target = metric.id;
+        const judgeValue = judgeValues[metric.id] ?? null;
         const mine = judgments.filter((j) => j.targetType === target && j.runId === runId);
         const own = mine.find((j) => j.reviewer.id === currentUserId) ?? null;
         return (
           <section key={target} className="flex flex-col gap-2 rounded-md border border-slate-200 p-3" data-testid={`outcome-${target}`}>
             <div className="flex items-center gap-2">
-              <h3 className="text-sm font-medium">{title}</h3>
+              <h3 className="text-sm font-medium" title={metric.definition}>
+                {metric.label} ({scaleHint(metric)})
+              </h3>
               {canReview && open !== target && (
                 <button type="button" className="ml-auto rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800" onClick={() => setOpen(target)}>
                   {own ? `Change your ${target}` : `Give your ${target}`}
                 </button>
               )}
             </div>
+            <p className="text-xs text-slate-500" data-testid="metric-definition">
+              {metric.definition}
+            </p>
             <LabelledValues targetType={target} judgeValue={judgeValue} judgments={mine} currentUserId={currentUserId} />
             {canReview && open === target && (
               <JudgmentForm
                 targetType={target}
+                declared={metric}
                 saveUrl={`/api/v1/runs/${encodeURIComponent(runId)}/videos/${encodeURIComponent(videoId)}/review/${target}`}
                 own={own}
                 judgeValue={judgeValue}

@@ -12,7 +12,7 @@ import { withoutServerDetails } from "./step-errors";
  */
 export async function inspectRunVideo(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, videoId: string) {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, simulated: true } });
+  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, pipeline: true, simulated: true } });
   if (!run) throw new NotFoundError("No such run.");
   if (await isBlindFor(prisma, actor.userId, videoId)) return { run, blind: true as const, steps: [] };
   const steps = await prisma.stepResult.findMany({

@@ -41,10 +41,17 @@ export type EndpointInput = z.input<typeof endpointInputSchema>;
 
 export const endpointUpdateSchema = endpointFields.partial();
 
+/** Every pipeline a run can name (lib/judge/pipelines/index.ts registers them; a test keeps the lists equal). */
+export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content"] as const;
+
 export const createRunSchema = z.object({
-  pipeline: z.enum(["hallucination"]),
+  pipeline: z.enum(PIPELINE_IDS),
   endpointId: z.string().min(1).max(64),
   videoIds: z.array(z.string().min(1).max(64)).max(100_000).optional(),
   dimension: z.string().max(100).optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
+  /** Item pipelines: the reference set whose captions are judged (or one outputs set). */
+  captionSetId: z.string().min(1).max(64).optional(),
+  /** Item pipelines: only these models' outputs (default: every model's). */
+  models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
 });

@@ -4,8 +4,9 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { createRunSchema } from "./endpoints.validation";
-import type { PipelineDefinition } from "./engine/pipeline";
+import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../queues/blind";
+import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
@@ -25,25 +26,39 @@ export async function createRun(
   if (!pipeline) throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
   const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
   if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
-
-  const where: Prisma.VideoWhereInput = { projectId, frameSets: { some: { keyFrameCount: { gt: 0 } } } };
-  if (input.videoIds) where.id = { in: input.videoIds };
-  if (input.dimension) where.dimensions = { has: input.dimension };
-  const videos = await prisma.video.findMany({
-    where,
-    select: { id: true, frameSets: { where: { keyFrameCount: { gt: 0 } }, orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
-  });
-  if (input.videoIds) {
-    const found = new Set(videos.map((v) => v.id));
-    const missing = input.videoIds.filter((id) => !found.has(id));
-    if (missing.length) throw new ValidationError(`These videos are not in the project or have no key frames yet: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
-  }
-  if (videos.length === 0) throw new ValidationError("No video with extracted key frames matches.");
   // The run's own settings, else the project's defaults for this pipeline; kept with the run.
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
   const projectDefaults = (project.judgeSettings as Record<string, unknown>)[pipeline.id] ?? {};
   const chosen = input.settings ?? projectDefaults;
   const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(chosen) : chosen;
+  const requirement = pipeline.frames?.(settings) ?? { mode: "key_frames" as const };
+
+  const items = pipeline.items ? await runItemsFor(prisma, projectId, pipeline.items, input) : null;
+  const where: Prisma.VideoWhereInput = { projectId };
+  if (input.videoIds) where.id = { in: input.videoIds };
+  if (input.dimension) where.dimensions = { has: input.dimension };
+  if (items) where.id = { in: [...new Set(items.included.map((item) => item.videoId))].filter((id) => !input.videoIds || input.videoIds.includes(id)) };
+  const frameSetWhere = requirement.mode === "key_frames" ? FRAME_SET_WHERE.key_frames : FRAME_SET_WHERE.uniform(requirement.count);
+  const candidates = await prisma.video.findMany({
+    where,
+    orderBy: { relativePath: "asc" },
+    select: { id: true, relativePath: true, frameSets: { where: frameSetWhere, orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+  });
+  const videos = candidates.filter((v) => v.frameSets.length > 0);
+  const withoutFrames = candidates.filter((v) => v.frameSets.length === 0).map((v) => ({ id: v.id, relativePath: v.relativePath }));
+  const needs = requirement.mode === "key_frames" ? "key frames" : `a uniform frame set of ${requirement.count} frames`;
+  if (input.videoIds && !items) {
+    const found = new Set(videos.map((v) => v.id));
+    const missing = input.videoIds.filter((id) => !found.has(id));
+    if (missing.length) throw new ValidationError(`These videos are not in the project or have no ${needs} yet: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
+  }
+  if (videos.length === 0) {
+    if (items && items.included.length === 0) throw new ValidationError(`No ${pipeline.items!.kind} of that set fits this pipeline${items.excluded.length ? ` (${items.excluded[0]!.reason}, and ${items.excluded.length - 1} more)` : ""}.`);
+    const named = withoutFrames.slice(0, 10).map((v) => v.relativePath).join(", ");
+    throw new ValidationError(`No video with ${needs} matches.${withoutFrames.length ? ` Extract them first for: ${named}${withoutFrames.length > 10 ? ` and ${withoutFrames.length - 10} more` : ""}.` : ""}`);
+  }
+  const judged = new Set(videos.map((v) => v.id));
+  const runItems = items ? positions(items.included.filter((item) => judged.has(item.videoId))) : [];
 
   const run = await prisma.judgeRun.create({
     data: {
@@ -55,10 +70,71 @@ export async function createRun(
       simulated: /^stub/i.test(endpoint.model) || endpoint.name.toLowerCase().includes("simulated"),
       createdById: actor.userId,
       videos: { createMany: { data: videos.map((v) => ({ videoId: v.id, frameSetId: v.frameSets[0]!.id })) } },
+      ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
     },
   });
   await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
-  return { id: run.id, videos: videos.length };
+  return {
+    id: run.id,
+    videos: videos.length,
+    /** Videos in scope the run leaves out because they have no frame set it can use (the first 100, and how many). */
+    withoutFrames: withoutFrames.slice(0, 100),
+    withoutFramesCount: withoutFrames.length,
+    ...(items ? { items: runItems.length, excludedItems: items.excluded.length } : {}),
+  };
+}
+
+/**
+ * The frame sets a requirement accepts: key frames chosen from the video (density peaks, scene changes), or
+ * uniform sets of exactly `count` frames. A uniform set marks every frame a key frame, with no clusters: a
+ * pipeline that reads key frames and their clusters must not pick it up because it is newer.
+ */
+const FRAME_SET_WHERE = {
+  key_frames: { keyFrameCount: { gt: 0 }, mode: { not: "uniform" } },
+  uniform: (count: number): Prisma.FrameSetWhereInput => ({ mode: "uniform", frameCount: count }),
+} as const;
+
+/**
+ * The items a run of an item pipeline judges: those of the named set, or those answering it (a reference
+ * set's captions), of the pipeline's kind, optionally only some models'; with what the pipeline excludes.
+ */
+async function runItemsFor(prisma: PrismaClient, projectId: string, requirement: ItemRequirement, input: z.output<typeof createRunSchema>) {
+  if (!input.captionSetId) throw new ValidationError(`Pipeline ${input.pipeline} judges items: name the set with captionSetId.`);
+  const set = await prisma.itemSet.findFirst({ where: { id: input.captionSetId, projectId }, select: { id: true } });
+  if (!set) throw new NotFoundError("No such caption set in this project.");
+  const rows = await prisma.item.findMany({
+    where: {
+      projectId,
+      kind: requirement.kind,
+      OR: [{ setId: set.id }, { set: { referenceSetId: set.id } }],
+      ...(input.models ? { model: { in: input.models } } : {}),
+    },
+    orderBy: [{ videoId: "asc" }, { group: "asc" }, { model: "asc" }, { externalId: "asc" }, { id: "asc" }],
+    select: { id: true, videoId: true, externalId: true, kind: true, group: true, model: true, payload: true, referenceItem: { select: { id: true, externalId: true, payload: true } } },
+  });
+  if (input.models) {
+    const found = new Set(rows.map((row) => row.model));
+    const unknown = input.models.filter((model) => !found.has(model));
+    if (unknown.length) throw new ValidationError(`No ${requirement.kind} of ${unknown.join(", ")} in that set.`);
+  }
+  const included: { id: string; videoId: string }[] = [];
+  const excluded: { id: string; reason: string }[] = [];
+  for (const row of rows) {
+    const reason = requirement.excludeReason?.({ ...row, reference: row.referenceItem }) ?? null;
+    if (reason === null) included.push({ id: row.id, videoId: row.videoId });
+    else excluded.push({ id: row.id, reason });
+  }
+  return { included, excluded };
+}
+
+/** Each item's position among its video's items (its item steps' scope index), in the given order. */
+function positions(items: { id: string; videoId: string }[]) {
+  const next = new Map<string, number>();
+  return items.map((item) => {
+    const position = next.get(item.videoId) ?? 0;
+    next.set(item.videoId, position + 1);
+    return { itemId: item.id, videoId: item.videoId, position };
+  });
 }
 
 async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "runs.manage") {
@@ -141,7 +217,8 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
   });
   const runVideo = await prisma.runVideo.findFirst({
-    where: { videoId, ...(runId ? { runId } : {}) },
+    // By default the latest run that judged the video itself, not one that judged its captions.
+    where: { videoId, ...(runId ? { runId } : { run: { pipeline: { in: videoSubjectPipelineIds() } } }) },
     orderBy: { run: { createdAt: "desc" } },
     include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
   });

@@ -3,10 +3,11 @@
  * reviews, agreement, exports) learns what a run scored. Plain data, safe in the browser. Each
  * pipeline in lib/judge/pipelines carries the same declaration as its `task` (a test checks).
  */
+import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "../judge/pipelines/captions/caption-tasks";
 import { HALLUCINATION_TASK, type HallucinationReviewedMetricId } from "../judge/pipelines/hallucination-task";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 
-export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK];
+export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK];
 
 /** Ids of the registered tasks' reviewed metrics, as a type (each task exports its own; a test checks them against the declarations). */
 export type ReviewedMetricId = HallucinationReviewedMetricId;
@@ -17,6 +18,11 @@ export function taskOf(pipelineId: string): TaskDeclaration {
   const task = TASKS.find((t) => t.id === pipelineId);
   if (!task) throw new UnknownTaskError(`No judge task is declared for pipeline "${pipelineId}".`);
   return task;
+}
+
+/** The task of a pipeline, or null for a pipeline no task declares (a page then shows codes without names). */
+export function findTask(pipelineId: string | null | undefined): TaskDeclaration | null {
+  return TASKS.find((t) => t.id === pipelineId) ?? null;
 }
 
 /** Pipelines whose subject is the video itself: the video list's scores come from one of their runs. */

@@ -58,6 +58,11 @@ export interface MetricDeclaration extends Omit<TargetDeclaration, "scope" | "gr
   aggregation: string;
   /** Reviewers give their own value for it (stored as a judgment whose target type is the metric id). */
   reviewed?: boolean;
+  /**
+   * The key of the metric in the pipeline's stored per-subject summary when it is not the metric id
+   * (a yes/no metric may be stored as a boolean there). See summaryMetricValues in ./task-display.
+   */
+  summaryKey?: string;
   /** The agreement report sweeps thresholds of it against the reviewers' verdict (needs a ">=" or "<" positive rule). */
   sweep?: boolean;
 }
@@ -184,11 +189,11 @@ export function consensusValue(level: MeasurementLevel, values: readonly number[
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** The value's label on a categorical scale, else the number as written. */
-export function formatValue(target: Pick<TargetDeclaration, "scale">, value: number | null): string {
-  if (value === null) return "—";
+/** The value's label on a categorical scale, else the number as written (a fraction with `decimals` places). */
+export function formatValue(target: Pick<TargetDeclaration, "scale">, value: number | null | undefined, decimals = 1): string {
+  if (value === null || value === undefined) return "—";
   if (target.scale.kind === "categorical") return target.scale.values.find((v) => v.value === value)?.label ?? String(value);
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  return Number.isInteger(value) ? String(value) : value.toFixed(decimals);
 }
 
 /**

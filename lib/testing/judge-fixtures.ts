@@ -14,7 +14,17 @@ import { mediaFixtures } from "./media-fixtures";
 export async function projectWithFramedVideos(
   prisma: PrismaClient,
   owner: Actor,
-  options: { videoCount: number; keyFrames: number; name?: string; /** null: videos without a prompt. */ prompt?: null; allBlack?: boolean },
+  options: {
+    videoCount: number;
+    keyFrames: number;
+    name?: string;
+    /** null: videos without a prompt. */
+    prompt?: null;
+    /** Also a uniform frame set of this many frames (every one a key frame), for the first `uniformVideos` videos (default all). */
+    uniformFrames?: number;
+    uniformVideos?: number;
+    allBlack?: boolean;
+  },
 ) {
   const project = await createProject(prisma, owner, { name: options.name ?? "Judge test" });
   const jpeg = fs.readFileSync(options.allBlack ? mediaFixtures().blackJpeg : mediaFixtures().jpeg);
@@ -55,6 +65,28 @@ export async function projectWithFramedVideos(
       data: { id: frameSetId, videoId: video.id, identity: randomUUID(), parameters: { mode: "density-peaks" }, mode: "density-peaks", frameCount: frames.length, keyFrameCount: options.keyFrames, createdById: owner.userId },
     });
     await prisma.frame.createMany({ data: frames });
+    if (options.uniformFrames && v < (options.uniformVideos ?? options.videoCount)) {
+      const uniformSetId = randomUUID();
+      const uniform = [];
+      for (let i = 0; i < options.uniformFrames; i++) {
+        const key = frameKey(project.id, uniformSetId, i);
+        const stored = await storage.put(key, Buffer.concat([jpeg, Buffer.from(`${nonce}:${v}:uniform:${i}`)]));
+        uniform.push({ frameSetId: uniformSetId, index: i, timestampS: i * 0.5, isKeyFrame: true, cluster: null, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 });
+      }
+      await prisma.frameSet.create({
+        data: {
+          id: uniformSetId,
+          videoId: video.id,
+          identity: randomUUID(),
+          parameters: { mode: "uniform", count: options.uniformFrames, maxSide: 768, jpegQuality: 0.85 },
+          mode: "uniform",
+          frameCount: uniform.length,
+          keyFrameCount: uniform.length,
+          createdById: owner.userId,
+        },
+      });
+      await prisma.frame.createMany({ data: uniform });
+    }
     videoIds.push(video.id);
   }
   return { projectId: project.id, videoIds };

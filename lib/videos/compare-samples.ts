@@ -4,7 +4,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { readRunMetrics } from "../judge/run-metrics";
 import { consensusOf } from "../reviews/consensus";
-import { taskOf } from "../tasks/registry";
+import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { type BrowseScores, metricScores } from "./browse-videos";
 
@@ -77,7 +77,8 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
       select: { videoId: true, frames: { where: { isKeyFrame: true }, orderBy: { index: "asc" }, take: 1, select: { id: true } } },
     }),
     prisma.runVideo.findMany({
-      where: { videoId: { in: ids } },
+      // Runs that judged the videos' captions have no overall or verdict.
+      where: { videoId: { in: ids }, run: { pipeline: { in: videoSubjectPipelineIds() } } },
       orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
       select: { videoId: true, status: true, run: { select: { id: true, createdAt: true, pipeline: true } } },
     }),

@@ -7,7 +7,7 @@ import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
 import { responseCacheKey } from "./cache-key";
 import { writeRunMetrics } from "../run-metrics";
-import { planSteps, type FrameRef, type PipelineDefinition, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
+import { planSteps, type FrameRef, type ItemRef, type PipelineDefinition, type StepDefinition, type StepInput, type StepOutputs, type VideoContext } from "./pipeline";
 
 export interface EndpointConfig {
   id: string;
@@ -45,7 +45,7 @@ export interface JudgeDeps {
   log?(line: string): void;
 }
 
-type StepRow = { id: string; stepId: string; scopeIndex: number; status: StepStatus; output: Prisma.JsonValue };
+type StepRow = { id: string; itemId: string; stepId: string; scopeIndex: number; status: StepStatus; output: Prisma.JsonValue };
 const TERMINAL: StepStatus[] = ["done", "failed", "parse_failed", "skipped", "cancelled"];
 const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;
 
@@ -63,7 +63,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     await cancelPending(prisma, job.runId, job.videoId);
     return "cancelled";
   }
-  const context = await loadContext(prisma, job.videoId, runVideo.frameSetId);
+  const context = await loadContext(prisma, job.videoId, runVideo.frameSetId, { id: job.runId, settings: run.settings });
   const endpoint = await deps.endpointConfig(job.runId);
 
   // Make sure every step instance has its row; a worker that died left "running" rows behind.
@@ -73,6 +73,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
       videoId: job.videoId,
       stepId: ref.stepId,
       scopeIndex: ref.scopeIndex,
+      itemId: stepOf(pipeline, ref.stepId).scope === "item" ? context.items[ref.scopeIndex]!.id : "",
       templateId: stepOf(pipeline, ref.stepId).templateId,
     })),
     skipDuplicates: true,
@@ -86,7 +87,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const rows = new Map<string, StepRow>();
   for (const row of await prisma.stepResult.findMany({
     where: { runId: job.runId, videoId: job.videoId },
-    select: { id: true, stepId: true, scopeIndex: true, status: true, output: true },
+    select: { id: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true },
   })) {
     rows.set(key(row.stepId, row.scopeIndex), row);
   }
@@ -129,10 +130,12 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   }
 
   const scores = await prisma.score.findMany({ where: { runId: job.runId, videoId: job.videoId }, select: { stepId: true, scopeIndex: true, category: true, value: true } });
-  const summary = pipeline.summarize(scores, context, run.settings);
+  const summary = pipeline.summarize(scores, context, run.settings, outputs);
   await prisma.$transaction(async (tx) => {
     await tx.runVideo.update({ where: { runId_videoId: { runId: job.runId, videoId: job.videoId } }, data: { status: "done", summary: summary as Prisma.InputJsonValue } });
     await writeRunMetrics(tx, { runId: job.runId, videoId: job.videoId }, pipeline.metricValues(summary));
+    // An item pipeline's metrics are per item (run_metric rows with the item's id).
+    for (const item of pipeline.itemMetrics?.(summary) ?? []) await writeRunMetrics(tx, { runId: job.runId, videoId: job.videoId, itemId: item.itemId }, item.values);
   });
   await finishRunIfComplete(prisma, job.runId);
   return "done";
@@ -155,8 +158,14 @@ async function executeStep(
   let status: StepStatus;
   let data: Prisma.StepResultUpdateInput;
   try {
-    const template = deps.templates.get(step.templateId);
     const input = step.input(row.scopeIndex, work.context, work.outputs);
+    if (step.compute) {
+      // Computed without an LLM: recorded like any step, with no call.
+      const output = step.compute(input, work.context, work.outputs);
+      await saveOutput(prisma, { runId: work.run.id, videoId: work.context.videoId, step, row, input, output, stepData: { rawText: null, templateHash: null }, cacheWrites: [] });
+      return;
+    }
+    const template = deps.templates.get(step.templateId);
     const text = template.render(input.values);
     const images = await Promise.all(
       input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frame), detail: endpoint.imageDetail })),
@@ -176,7 +185,8 @@ async function executeStep(
     const callRecord = { runId: work.run.id, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
 
     const first = await answer(deps, endpoint, request, cacheKey, { ...callRecord, isRepair: false });
-    let parsed = parseStructuredOutput(first.text, step.schema, { finishReason: first.finishReason, refusal: first.refusal });
+    const schema = step.schemaFor?.(input) ?? step.schema;
+    let parsed = parseStructuredOutput(first.text, schema, { finishReason: first.finishReason, refusal: first.refusal });
     let rawText = first.text ?? first.refusal ?? "";
     const cacheWrites = [{ key: cacheKey, result: first }];
     if (!parsed.ok) {
@@ -185,34 +195,32 @@ async function executeStep(
       const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
       const repaired = await answer(deps, endpoint, repairRequest, repairKey, { ...callRecord, isRepair: true });
       const firstError = parsed.error;
-      parsed = parseStructuredOutput(repaired.text, step.schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
+      parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
       rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
       cacheWrites.push({ key: repairKey, result: repaired });
       if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
     }
     if (parsed.ok) {
-      status = "done";
-      const output = parsed.value;
-      const scores = step.scores?.(output) ?? [];
-      data = { status, output: output as Prisma.InputJsonValue, rawText, error: null, templateHash: template.hash, finishedAt: new Date() };
-      await prisma.$transaction([
-        prisma.stepResult.update({ where: { id: row.id }, data }),
-        prisma.score.deleteMany({ where: { stepResultId: row.id } }),
-        prisma.score.createMany({
-          data: scores.map((s) => ({ runId: work.run.id, videoId: work.context.videoId, stepResultId: row.id, stepId: step.id, scopeIndex: row.scopeIndex, category: s.category, value: s.value })),
-        }),
+      await saveOutput(prisma, {
+        runId: work.run.id,
+        videoId: work.context.videoId,
+        step,
+        row,
+        input,
+        output: parsed.value,
+        stepData: { rawText, templateHash: template.hash },
         // Only answers that led to a valid result are cached; errors never are. Another step with
         // the same key (identical frames) may have stored its answer meanwhile: ON CONFLICT DO
         // NOTHING keeps the first, where an upsert's insert would fail this step.
-        prisma.responseCache.createMany({
-          data: cacheWrites
-            .filter((w) => !w.result.fromCache)
-            .map((w) => ({ key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens })),
-          skipDuplicates: true,
-        }),
-      ]);
-      row.output = output as Prisma.JsonValue;
-      row.status = status;
+        cacheWrites: [
+          prisma.responseCache.createMany({
+            data: cacheWrites
+              .filter((w) => !w.result.fromCache)
+              .map((w) => ({ key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens })),
+            skipDuplicates: true,
+          }),
+        ],
+      });
       return;
     }
     status = "parse_failed";
@@ -227,6 +235,37 @@ async function executeStep(
   }
   await prisma.stepResult.update({ where: { id: row.id }, data });
   row.status = status;
+}
+
+/** A finished step's output, its scores (with the step's item) and any cache writes, in one transaction. */
+async function saveOutput(
+  prisma: PrismaClient,
+  work: {
+    runId: string;
+    videoId: string;
+    step: StepDefinition;
+    row: StepRow;
+    input: StepInput;
+    output: unknown;
+    stepData: { rawText: string | null; templateHash: string | null };
+    cacheWrites: Prisma.PrismaPromise<unknown>[];
+  },
+) {
+  const { step, row } = work;
+  const scores = step.scores?.(work.output, work.input) ?? [];
+  await prisma.$transaction([
+    prisma.stepResult.update({
+      where: { id: row.id },
+      data: { status: "done", output: work.output as Prisma.InputJsonValue, rawText: work.stepData.rawText, error: null, templateHash: work.stepData.templateHash, finishedAt: new Date() },
+    }),
+    prisma.score.deleteMany({ where: { stepResultId: row.id } }),
+    prisma.score.createMany({
+      data: scores.map((s) => ({ runId: work.runId, videoId: work.videoId, itemId: row.itemId, stepResultId: row.id, stepId: step.id, scopeIndex: row.scopeIndex, category: s.category, value: s.value })),
+    }),
+    ...work.cacheWrites,
+  ]);
+  row.output = work.output as Prisma.JsonValue;
+  row.status = "done";
 }
 
 type Answer = ChatResult & { fromCache: boolean };
@@ -306,14 +345,34 @@ async function frameDataUrl(storage: ObjectStorage, frame: FrameRef): Promise<st
   return `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`;
 }
 
-export async function loadContext(prisma: PrismaClient, videoId: string, frameSetId: string): Promise<VideoContext> {
+export async function loadContext(prisma: PrismaClient, videoId: string, frameSetId: string, run?: { id: string; settings: unknown }): Promise<VideoContext> {
   const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true, dimensions: true, model: true } });
   const frames = await prisma.frame.findMany({
     where: { frameSetId },
     orderBy: { index: "asc" },
     select: { id: true, index: true, timestampS: true, isKeyFrame: true, cluster: true, storageKey: true, sha256: true },
   });
-  return { videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames) };
+  const runItems = run
+    ? await prisma.runItem.findMany({
+        where: { runId: run.id, videoId },
+        orderBy: { position: "asc" },
+        select: {
+          item: {
+            select: { id: true, externalId: true, kind: true, group: true, model: true, payload: true, referenceItem: { select: { id: true, externalId: true, payload: true } } },
+          },
+        },
+      })
+    : [];
+  const items: ItemRef[] = runItems.map(({ item }) => ({
+    id: item.id,
+    externalId: item.externalId,
+    kind: item.kind,
+    group: item.group,
+    model: item.model,
+    payload: item.payload,
+    reference: item.referenceItem,
+  }));
+  return { videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames), frames, items, settings: run?.settings ?? {} };
 }
 
 function cancellationWatch(prisma: PrismaClient, runId: string) {

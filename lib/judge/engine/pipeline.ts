@@ -12,6 +12,20 @@ export interface FrameRef {
   sha256: string;
 }
 
+/** An item of the video that the run judges (a caption, a question), with the item it answers. */
+export interface ItemRef {
+  id: string;
+  /** The item's id in its imported file. */
+  externalId: string;
+  kind: string;
+  /** The item's value of the task's grouping (for captions: the caption type). */
+  group: string;
+  /** The producer, e.g. the model that wrote a caption. */
+  model: string | null;
+  payload: unknown;
+  reference: { id: string; externalId: string; payload: unknown } | null;
+}
+
 /** What every step of every pipeline can draw on for one video. */
 export interface VideoContext {
   videoId: string;
@@ -21,9 +35,15 @@ export interface VideoContext {
   keyFrames: FrameRef[];
   /** clusters[k] = the frames of key frame k's cluster, in time order (key frame included). */
   clusters: FrameRef[][];
+  /** Every frame of the run's frame set for the video, in time order. */
+  frames: FrameRef[];
+  /** The run's items of this video, in their run_item position order (an item step's scope index). */
+  items: ItemRef[];
+  /** The run's settings, as stored with the run. */
+  settings: unknown;
 }
 
-export type StepScope = "video" | "key_frame" | "cluster";
+export type StepScope = "video" | "key_frame" | "cluster" | "item";
 
 export interface StepRef {
   stepId: string;
@@ -39,6 +59,8 @@ export interface StepOutputs {
 export interface StepInput {
   values: Record<string, string>;
   frames: FrameRef[];
+  /** Structured input that scoring and computed steps read (say, the counts a length rule needs). */
+  data?: unknown;
 }
 
 export interface ScoreValue {
@@ -49,6 +71,10 @@ export interface ScoreValue {
 /**
  * One step of a pipeline: which template it renders, for which scope, from which inputs, and how
  * its output is validated and turned into scores. Nothing here is specific to one pipeline.
+ *
+ * A step with `compute` makes no LLM call: its output is computed from its input (and the outputs it
+ * depends on) and recorded like any other step's, with no llm_call row; `templateId` then names the
+ * computation (e.g. "computed/caption-length-rules").
  */
 export interface StepDefinition<Output = unknown> {
   id: string;
@@ -56,6 +82,9 @@ export interface StepDefinition<Output = unknown> {
   scope: StepScope;
   templateId: string;
   schema: z.ZodType<Output>;
+  /** A schema that depends on the step's input (say, an answer checked against the item's key points); wins over `schema`. */
+  schemaFor?(input: StepInput): z.ZodType<Output>;
+  compute?(input: StepInput, context: VideoContext, outputs: StepOutputs): Output;
   /** JSON schema for structured output, when the endpoint supports it. */
   responseFormat?: Record<string, unknown>;
   dependsOn(scopeIndex: number, context: VideoContext): StepRef[];
@@ -65,7 +94,25 @@ export interface StepDefinition<Output = unknown> {
    */
   skipReason?(scopeIndex: number, context: VideoContext): string | null;
   input(scopeIndex: number, context: VideoContext, outputs: StepOutputs): StepInput;
-  scores?(output: Output): ScoreValue[];
+  scores?(output: Output, input: StepInput): ScoreValue[];
+}
+
+/** Which frame set of a video a run uses: the latest one with key frames, or the latest uniform set of `count` frames. */
+export type FrameRequirement = { mode: "key_frames" } | { mode: "uniform"; count: number };
+
+/** A pipeline that judges items attached to videos rather than the videos themselves. */
+export interface ItemRequirement {
+  /** The kind of item it judges (e.g. "caption"). */
+  kind: string;
+  /** Why this pipeline cannot judge the item (say, a caption whose reference has no key points), or null. */
+  excludeReason?(item: ItemRef): string | null;
+}
+
+export interface ScoreRow {
+  stepId: string;
+  scopeIndex: number;
+  category: string;
+  value: number;
 }
 
 export interface PipelineDefinition {
@@ -75,19 +122,26 @@ export interface PipelineDefinition {
   task: TaskDeclaration;
   steps: StepDefinition[];
   /** Per-video aggregates from the steps' scores; must never invent values. */
-  summarize(scores: { stepId: string; scopeIndex: number; category: string; value: number }[], context: VideoContext, settings: unknown): unknown;
+  summarize(scores: ScoreRow[], context: VideoContext, settings: unknown, outputs: StepOutputs): unknown;
   /**
    * The summary's headline numbers by declared metric id (a yes/no metric as 1/0), stored as
    * run_metric rows so lists filter and sort on an index; null: unknown, no row.
    */
   metricValues(summary: unknown): Record<string, number | null>;
+  /** The frame set it needs; the latest set with key frames when absent. */
+  frames?(settings: unknown): FrameRequirement;
+  /** Present when the pipeline judges items of the videos (its steps then have scope "item"). */
+  items?: ItemRequirement;
+  /** Per-item headline metrics from the summary, by declared metric id (null: unknown), stored as run_metric rows with the item's id. */
+  itemMetrics?(summary: unknown): { itemId: string; values: Record<string, number | null> }[];
 }
 
 /** Every step instance the pipeline needs for this video. */
 export function planSteps(pipeline: PipelineDefinition, context: VideoContext): StepRef[] {
   const refs: StepRef[] = [];
   for (const step of pipeline.steps) {
-    const count = step.scope === "video" ? 1 : step.scope === "key_frame" ? context.keyFrames.length : context.clusters.length;
+    const count =
+      step.scope === "video" ? 1 : step.scope === "key_frame" ? context.keyFrames.length : step.scope === "item" ? context.items.length : context.clusters.length;
     for (let i = 0; i < count; i++) refs.push({ stepId: step.id, scopeIndex: i });
   }
   return refs;

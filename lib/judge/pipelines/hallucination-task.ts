@@ -87,6 +87,8 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
     definition: "Does the video hallucinate? Yes when I or any category reaches the threshold (default), or when the overall is below its threshold.",
     aggregation: "The run's verdict rule over the metrics above.",
     reviewed: true,
+    // The stored summary (HallucinationSummary) carries the verdict as the boolean `hallucination`.
+    summaryKey: "hallucination",
     scale: {
       kind: "categorical",
       values: [

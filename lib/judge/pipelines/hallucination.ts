@@ -18,8 +18,9 @@ import {
   type StaticKg,
   type VideoSummary,
 } from "../hallucination-schemas";
-import { type HallucinationSummary, hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "../hallucination-scores";
+import { hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "../hallucination-scores";
 import type { RegisteredPipeline } from "./index";
+import { summaryMetricValues, type SubjectSummary } from "../../tasks/task-display";
 import { HALLUCINATION_TASK } from "./hallucination-task";
 
 /**
@@ -140,8 +141,6 @@ export const hallucinationPipeline: RegisteredPipeline = {
       hallucinationSummarySettingsSchema.parse(settings ?? {}),
     ),
   task: HALLUCINATION_TASK,
-  metricValues: (summary) => {
-    const { S, D, I, overall, hallucination } = summary as HallucinationSummary;
-    return { S, D, I, overall, verdict: hallucination === null ? null : hallucination ? 1 : 0 };
-  },
+  // The same reading of the summary the pages use, so stored metrics and what pages show cannot drift.
+  metricValues: (summary) => summaryMetricValues(HALLUCINATION_TASK, summary as SubjectSummary),
 };

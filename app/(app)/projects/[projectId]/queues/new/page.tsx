@@ -3,7 +3,7 @@ import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { NewQueueForm } from "@/components/queues/new-queue-form";
 import { prisma } from "@/lib/db/prisma";
-import { SCORE_CATEGORIES, VIDEO_SORTS, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
+import { VIDEO_SORTS, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
 export default async function NewQueuePage({
@@ -37,8 +37,7 @@ export default async function NewQueuePage({
           filter={filter}
           sort={sort}
           dir={dir}
-          runs={runs.map((r) => ({ id: r.id, label: `${r.pipeline} · ${r.createdAt.toLocaleString()} · ${r.status}` }))}
-          categories={[...SCORE_CATEGORIES]}
+          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${r.pipeline} · ${r.createdAt.toLocaleString()} · ${r.status}` }))}
         />
       )}
     </div>

@@ -5,17 +5,12 @@ import { RunProgress } from "@/components/judge/run-progress";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { blindVideoIdsFor } from "@/lib/queues/blind";
+import { findTask } from "@/lib/tasks/registry";
+import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
+import { summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
 
-interface VideoSummary {
-  S?: number | null;
-  D?: number | null;
-  I?: number | null;
-  overall?: number | null;
-  hallucination?: boolean | null;
-  complete?: boolean;
-}
-
-const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "—" : v.toFixed(1));
+/** Numbers with one decimal, as this table always showed them; named values in words. */
+const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
 
 export default async function RunPage({ params }: { params: Promise<{ projectId: string; runId: string }> }) {
   const { projectId, runId } = await params;
@@ -30,6 +25,8 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
   });
   // Videos this user reviews in a blind queue and has not submitted: no judge values for them.
   const blind = await blindVideoIdsFor(prisma, actor.userId, videos.map((rv) => rv.videoId));
+  // The run's task declares the columns: its headline metrics, each titled with its definition.
+  const metrics = findTask(run.pipeline)?.metrics ?? [];
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -48,18 +45,19 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
           <tr>
             <th className="px-3 py-2">Video</th>
             <th>Status</th>
-            <th title="prompt inconsistency 0–10">I</th>
-            <th title="static hallucination 0–10">S</th>
-            <th title="dynamic hallucination 0–10">D</th>
-            <th title="100 − 2I − 4S − 4D">Overall</th>
-            <th>Hallucination</th>
+            {metrics.map((m) => (
+              <th key={m.id} title={`${m.definition} ${m.aggregation}`} data-testid="run-metric-header">
+                {m.label}
+              </th>
+            ))}
             <th />
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {videos.map((rv) => {
             const hidden = blind.has(rv.videoId);
-            const s = (hidden ? {} : (rv.summary ?? {})) as VideoSummary;
+            const summary = (hidden ? null : rv.summary) as SubjectSummary | null;
+            const values = summaryMetricValues({ metrics }, summary);
             return (
               <tr key={rv.videoId} data-testid="run-video">
                 <td className="max-w-xs truncate px-3 py-2" title={rv.video.prompt ?? ""}>
@@ -71,14 +69,12 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
                   {rv.status}
                   {hidden && <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">blind</span>}
                 </td>
-                <td>{fmt(s.I)}</td>
-                <td>{fmt(s.S)}</td>
-                <td>{fmt(s.D)}</td>
-                <td className="font-medium">{fmt(s.overall)}</td>
-                <td>
-                  {s.hallucination === undefined || s.hallucination === null ? "—" : s.hallucination ? "yes" : "no"}
-                  {s.complete === false && <span className="ml-1 text-xs text-amber-700">(incomplete)</span>}
-                </td>
+                {metrics.map((m, i) => (
+                  <td key={m.id} className={m.reviewed && m.scale.kind === "numeric" ? "font-medium" : undefined}>
+                    {fmt(m, values[m.id] ?? null)}
+                    {i === metrics.length - 1 && summary?.complete === false && <span className="ml-1 text-xs text-amber-700">(incomplete)</span>}
+                  </td>
+                ))}
                 <td>
                   {!hidden && (
                     <Link href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`} className="text-xs text-indigo-700 underline">

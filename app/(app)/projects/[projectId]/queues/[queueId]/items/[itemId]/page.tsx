@@ -8,8 +8,10 @@ import { prisma } from "@/lib/db/prisma";
 export default async function QueueItemPage({ params }: { params: Promise<{ projectId: string; queueId: string; itemId: string }> }) {
   const { projectId, queueId, itemId } = await params;
   const { role } = await requirePageProjectAccess(projectId);
-  const queue = await prisma.reviewQueue.findFirst({ where: { id: queueId, projectId }, select: { id: true } });
+  const queue = await prisma.reviewQueue.findFirst({ where: { id: queueId, projectId }, select: { id: true, runId: true } });
   if (!queue) notFound();
   if (!roleCan(role, "scores.review")) return <p className="text-sm text-slate-600">Your role ({role}) may not review in this project.</p>;
-  return <ReviewScreen projectId={projectId} queueId={queueId} itemId={itemId} />;
+  // The run's pipeline names the task whose declaration labels every code on the screen.
+  const run = await prisma.judgeRun.findUnique({ where: { id: queue.runId }, select: { pipeline: true } });
+  return <ReviewScreen projectId={projectId} queueId={queueId} itemId={itemId} pipeline={run?.pipeline ?? null} />;
 }

@@ -1,9 +1,12 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
+import { CodeWithName } from "@/components/tasks/target-legend";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { inspectRunVideo } from "@/lib/judge/call-inspector";
+import { findTask } from "@/lib/tasks/registry";
+import { meaningOf } from "@/lib/tasks/task-display";
 
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
 export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
@@ -17,6 +20,7 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
     return <p className="text-sm text-slate-600">You are reviewing this video in a blind queue: the judge&apos;s calls are hidden until you submit your review.</p>;
   }
   const { run, steps } = inspection;
+  const task = findTask(run.pipeline);
   return (
     <div className="flex flex-col gap-4">
       <div className="flex items-baseline gap-3">
@@ -33,7 +37,16 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
               {step.stepId}[{step.scopeIndex}]
             </span>{" "}
             <span className={step.status === "done" ? "text-emerald-700" : step.status === "pending" || step.status === "running" ? "text-slate-500" : "text-red-700"}>{step.status}</span>
-            {step.scores.length > 0 && <span className="ml-2 text-xs text-slate-500">{step.scores.map((s) => `${s.category}=${s.value}`).join(" ")}</span>}
+            {step.scores.length > 0 && (
+              <span className="ml-2 text-xs text-slate-500" data-testid="inspector-scores">
+                {step.scores.map((s, i) => (
+                  <span key={s.category}>
+                    {i > 0 && " "}
+                    <CodeWithName meaning={meaningOf(task, s.category)} code={s.category} showName={false} />={s.value}
+                  </span>
+                ))}
+              </span>
+            )}
             <span className="ml-2 text-xs text-slate-400">
               template {step.templateId} {step.templateHash?.slice(0, 10)}
             </span>

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { MAX_MODEL_NAME_LENGTH } from "../captions/caption-sets";
+import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
+
+export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs"] as const;
+export type ItemSetKind = (typeof ITEM_SET_KINDS)[number];
+export const ITEM_KINDS = ["caption_reference", "caption"] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+export const itemIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
+
+/** A multipart text field that says yes or no; absent is no. */
+const flagField = z
+  .enum(["true", "false", "1", "0", ""], { error: 'must be "true" or "false"' })
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const setNameField = z.string().trim().max(300, "at most 300 characters").optional();
+
+/** The text fields of a reference-set import (the file comes as the `file` part). */
+export const referenceSetFieldsSchema = z.object({
+  name: setNameField,
+  dryRun: flagField,
+  citation: z.string().trim().max(2000).optional(),
+});
+
+/** The text fields of a model-outputs import. */
+export const outputsFieldsSchema = z.object({
+  model: z
+    .string({ error: 'missing: name the model that wrote the outputs in the "model" field' })
+    .trim()
+    .min(1, "must not be empty (the model that wrote the outputs)")
+    .max(MAX_MODEL_NAME_LENGTH, `at most ${MAX_MODEL_NAME_LENGTH} characters`),
+  name: setNameField,
+  dryRun: flagField,
+});
+
+export const ITEMS_PAGE_SIZE = 50;
+export const MAX_ITEMS_PAGE_SIZE = 500;
+
+/** The item list's whitelisted filter: only these keys reach the query. */
+export const itemFilterSchema = z
+  .object({
+    kind: z.enum(ITEM_KINDS).default("caption"),
+    model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
+    /** The caption type (the task's grouping). */
+    type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
+    videoId: itemIdSchema.optional(),
+    setId: itemIdSchema.optional(),
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(MAX_ITEMS_PAGE_SIZE).default(ITEMS_PAGE_SIZE),
+  })
+  .strict();
+export type ItemFilter = z.output<typeof itemFilterSchema>;
+
