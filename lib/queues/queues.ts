@@ -400,7 +400,9 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
           metrics: runVideo ? Object.fromEntries(task.metrics.map((m) => [m.id, judgeMetrics[m.id] ?? null])) : null,
         }),
     targets: targets.map((t) => {
-      const keyFrame = t.scopeIndex !== null && t.stepId !== "inconsistency" ? keyFrames[t.scopeIndex] : undefined;
+      // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
+      const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
+      const keyFrame = t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
       const judgment = mine.get(targetKeyOf(queue, item.videoId, t));
       return {
         key: t.key,
@@ -414,7 +416,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
         scopeIndex: t.scopeIndex,
         /** The frames this score is about: its key frame (static) or the key frame's cluster (dynamic). */
         frameIndexes: keyFrame
-          ? t.stepId === "dynamic_hallucination"
+          ? scope === "cluster"
             ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
             : [keyFrame.index]
           : [],
