@@ -17,7 +17,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { AgreementReport, ConfusionCell, ConfusionView, SweepMetric } from "@/lib/agreement/types";
+import { type AgreementReport, type ConfusionCell, type ConfusionView, type SweepMetric, WORST_TARGET } from "@/lib/agreement/types";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
 
 type ConfusionKind = "verdict" | "score" | "overall" | "all";
@@ -226,23 +226,24 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
   );
 }
 
-const SWEEP_FILTER: Partial<Record<SweepMetric, string>> = { I: "iMin", S: "sMin", D: "dMin" };
-
 function SweepChart({ projectId, report }: { projectId: string; report: AgreementReport }) {
-  const [metric, setMetric] = useState<SweepMetric>("worst");
-  const curve = report.sweep.find((c) => c.metric === metric)!;
+  // The worst target first when the task sweeps it: one curve over every target.
+  const [metric, setMetric] = useState<SweepMetric>(report.sweep.find((c) => c.metric === WORST_TARGET)?.metric ?? report.sweep[0]?.metric ?? "");
+  const curve = report.sweep.find((c) => c.metric === metric);
+  if (!curve) return <p className="text-sm text-slate-500">The judge tasks in this report declare nothing to sweep.</p>;
   const singleRun = report.runs.length === 1 ? report.runs[0]!.id : null;
-  const filter = SWEEP_FILTER[metric];
+  // The declared query key that keeps a metric at or above a threshold ("<" rules have none exactly).
+  const filter = curve.filterKey;
   return (
     <div data-testid="chart-sweep">
       <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
         {report.sweep.map((c) => (
           <button key={c.metric} type="button" onClick={() => setMetric(c.metric)} className={`rounded px-2 py-1 ${metric === c.metric ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
-            {c.metric === "worst" ? "worst category" : c.metric}
+            {c.label}
           </button>
         ))}
         <span className="text-slate-600">
-          {curve.n} videos with a verdict consensus; judge says yes when {curve.metric} {curve.rule} t.{" "}
+          {curve.n} videos with a verdict consensus; judge says yes when {curve.label} {curve.rule} t.{" "}
           {curve.best ? (
             <strong data-testid="sweep-best">
               Best F1 {fmt(curve.best.f1)} at t = {curve.best.threshold}
@@ -258,7 +259,7 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
         <ResponsiveContainer width="100%" height={260}>
           <LineChart data={curve.points} margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="threshold" type="number" domain={metric === "overall" ? [0, 100] : [0, 10]} label={{ value: "threshold", position: "insideBottom", offset: -10 }} />
+            <XAxis dataKey="threshold" type="number" domain={curve.domain} label={{ value: "threshold", position: "insideBottom", offset: -10 }} />
             <YAxis domain={[0, 1]} />
             <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(2) : String(v))} />
             <Legend verticalAlign="top" />
@@ -286,7 +287,7 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
       )}
       {filter && singleRun && curve.best && (
         <a href={videoListHref(projectId, { runId: singleRun, [filter]: curve.best.threshold })} className="text-xs text-indigo-700 underline">
-          videos the judge flags at the best threshold ({metric} ≥ {curve.best.threshold})
+          videos the judge flags at the best threshold ({curve.label} {curve.rule} {curve.best.threshold})
         </a>
       )}
     </div>

@@ -5,10 +5,12 @@ import { csvRow, type CsvValue } from "../export/csv";
 import { framesSeenBy, keyFramesAndClusters } from "../judge/frame-scopes";
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
+import { TASKS } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
 
 /**
- * The judged-items export: one row per judge score, verdict and overall of the filtered videos
+ * The judged-items export: one row per judge score and per reviewed per-video metric (hallucination: verdict, overall) of the filtered videos
  * (reviewed or not), with what the judge saw and every reviewer's value, note and reason. Produced
  * as a stream of keyset-paginated batches of videos, so memory stays flat however big the project.
  */
@@ -31,9 +33,9 @@ export interface ExportRow {
   dimensions: string[];
   runId: string;
   endpoint: string;
-  /** "score", "verdict" or "overall". */
+  /** "score", or the id of one of the task's reviewed metrics (hallucination: "verdict", "overall"). */
   target: string;
-  /** The pipeline step of a score (static_hallucination, dynamic_hallucination, inconsistency); null for verdict and overall. */
+  /** The pipeline step of a score; null for per-video metrics. */
   step: string | null;
   /** Key frame ordinal (static), cluster ordinal (dynamic), 0 (inconsistency). */
   scopeIndex: number | null;
@@ -85,8 +87,8 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
 
     const [videos, runVideos, scores, judgments] = await Promise.all([
       prisma.video.findMany({ where: { id: { in: ids } }, select: { id: true, relativePath: true, prompt: true, model: true, dimensions: true } }),
-      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; metrics: Record<string, number> | null }[]>`
-        SELECT rv."runId", rv."videoId", rv."frameSetId", rm."metrics" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
+      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; pipeline: string; metrics: Record<string, number> | null }[]>`
+        SELECT rv."runId", rv."videoId", rv."frameSetId", r."pipeline", rm."metrics" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
         LEFT JOIN LATERAL (
           SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = rv."runId" AND m."videoId" = rv."videoId" AND m."itemId" = ''
         ) rm ON TRUE
@@ -144,8 +146,13 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         runId: rv.runId,
         endpoint: run?.endpointName ?? "",
       };
+      const task = registeredTask(rv.pipeline);
+      const rank = (category: string) => {
+        const at = task?.targets.findIndex((t) => t.id === category) ?? -1;
+        return at >= 0 ? at : 1000;
+      };
       const own = (scoresByRunVideo.get(`${rv.runId}:${rv.videoId}`) ?? []).sort(
-        (a, b) => a.stepId.localeCompare(b.stepId) || a.scopeIndex - b.scopeIndex || categoryRank(a.category) - categoryRank(b.category),
+        (a, b) => a.stepId.localeCompare(b.stepId) || a.scopeIndex - b.scopeIndex || rank(a.category) - rank(b.category),
       );
       for (const s of own) {
         const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view);
@@ -163,7 +170,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         });
       }
       const videoVersion = [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
-      const outcome = (target: "verdict" | "overall", value: number | null) => {
+      const outcome = (target: string, value: number | null) => {
         if (value === null) return;
         rows.push({
           ...base,
@@ -178,18 +185,24 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           reviews: reviewsByKey.get(`${target}:${rv.runId}:${rv.videoId}`) ?? [],
         });
       };
-      // The run's stored metrics of the same ids (the verdict as 1/0; no row: unknown, no export row).
-      outcome("verdict", rv.metrics?.verdict ?? null);
-      outcome("overall", rv.metrics?.overall ?? null);
+      // The task's reviewed metrics, the verdict first: the run's stored metrics of the same ids (no row: unknown, no export row).
+      for (const metric of reviewedMetricsOf(task)) outcome(metric, rv.metrics?.[metric] ?? null);
     }
     yield rows;
     if (page.length < batchVideos) return;
   }
 }
 
-function categoryRank(category: string): number {
-  const m = /^[sd](\d+)$/.exec(category);
-  return m ? Number(m[1]) : 1000;
+function registeredTask(pipeline: string): TaskDeclaration | undefined {
+  return TASKS.find((t) => t.id === pipeline);
+}
+
+/** A task's reviewed metric ids, its verdict metric first. */
+function reviewedMetricsOf(task: TaskDeclaration | undefined): string[] {
+  if (!task) return [];
+  const reviewed = task.metrics.filter((m) => m.reviewed).map((m) => m.id);
+  const verdict = task.verdict?.metricId;
+  return [...reviewed.filter((m) => m === verdict), ...reviewed.filter((m) => m !== verdict)];
 }
 
 export const EXPORT_BASE_COLUMNS = [

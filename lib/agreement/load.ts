@@ -4,15 +4,26 @@ import { requireProjectAccess } from "../authz/permissions";
 import { agreementReport } from "./report";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
-import { type AgreementInput, type AgreementItem, type AgreementReport, DEFAULT_AGREEMENT_OPTIONS, type ReviewerInfo, type RunInfo, SWEEP_METRICS, type TargetType, type VideoJudgeValues } from "./types";
+import type { TaskDeclaration } from "../tasks/task-declaration";
+import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+import { type AgreementInput, type AgreementItem, type AgreementReport, DEFAULT_AGREEMENT_OPTIONS, type ReviewerInfo, type RunInfo, type TargetType, type VideoJudgeValues, WORST_TARGET } from "./types";
 
-const SCORING_STEPS = ["static_hallucination", "dynamic_hallucination", "inconsistency"];
 /** Per-video metrics reviewers give their own value for (human_judgment target types), across tasks. */
-const REVIEWED_METRICS = [...new Set(TASKS.flatMap((t) => t.metrics.filter((m) => m.reviewed).map((m) => m.id)))];
+const reviewedMetrics = (tasks: readonly TaskDeclaration[]) => [...new Set(tasks.flatMap((t) => t.metrics.filter((m) => m.reviewed).map((m) => m.id)))];
+
+/** (pipeline, step) pairs whose prompts make each task's per-video metrics; never empty, for SQL. */
+function metricStepPairs(tasks: readonly TaskDeclaration[]): Prisma.Sql {
+  const pairs = tasks.flatMap((t) => (t.metricSteps ?? []).map((step) => Prisma.sql`(${t.id}, ${step})`));
+  return pairs.length ? Prisma.join(pairs) : Prisma.sql`(NULL, NULL)`;
+}
 
 /** The sweep's per-video values from the run's stored metrics (a metric with no row is unknown). */
-function sweepValues(metrics: Record<string, number> | null, worst: number | null): VideoJudgeValues {
-  return Object.fromEntries(SWEEP_METRICS.map((metric) => [metric, metric === "worst" ? worst : (metrics?.[metric] ?? null)])) as unknown as VideoJudgeValues;
+function sweepValues(task: TaskDeclaration | undefined, metrics: Record<string, number> | null, worst: number | null, best: number | null): VideoJudgeValues {
+  const values: VideoJudgeValues = {};
+  if (!task) return values;
+  for (const metric of task.metrics) if (metric.sweep) values[metric.id] = metrics?.[metric.id] ?? null;
+  if (task.sweepWorstTarget) values[WORST_TARGET] = task.targets[0]?.higherIsBetter ? best : worst;
+  return values;
 }
 
 interface JudgmentRow {
@@ -29,10 +40,12 @@ interface JudgmentRow {
   scoreValue: number | null;
   templateHash: string | null;
   /** The run's metric of the target's id (verdict, overall: the judge's per-video value), for non-score targets. */
-  metricValue: number | null;
-  /** Every headline metric of the video in the run, for verdict targets (the threshold sweep). */
+  /** Every headline metric of the video in the run, for per-video targets (the threshold sweep). */
   videoMetrics: Record<string, number> | null;
+  /** The highest and lowest judge score of the video in the run. */
   worst: number | null;
+  best: number | null;
+  pipeline: string;
   videoVersion: string | null;
   endpointId: string;
   model: string | null;
@@ -72,35 +85,53 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
  * value. Only targets someone reviewed are loaded (unreviewed ones enter no statistic; they are
  * counted in SQL), so a 50,000-video project with a few thousand judgments stays small in memory.
  */
-export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementScope): Promise<AgreementInput> {
+export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementScope, registry: readonly TaskDeclaration[] = TASKS): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
   const categoryCondition = scope.category ? Prisma.sql`AND (h."targetType" <> 'score' OR s."category" = ${scope.category})` : Prisma.empty;
+  // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
+  // video) with a per-video target, not once per judgment row: most judgments are of scores, and
+  // the per-row lookups (a LEFT JOIN LATERAL runs even when its ON is false) ran three subqueries
+  // for each of them. Grouped joins instead sort ~125k score rows: slower than per-pair lookups.
   const rows = await prisma.$queryRaw<JudgmentRow[]>`
+    WITH j AS MATERIALIZED (
+      SELECT h."targetKey", h."targetType", h."runId", h."videoId", h."reviewerId", h."value", h."judgeValue", h."scoreId"
+      FROM "human_judgment" h
+      WHERE h."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`h."runId"`)}
+        AND h."videoId" IN (${scope.matchingVideos})
+    ),
+    pairs AS MATERIALIZED (
+      SELECT DISTINCT j."runId", j."videoId", r."pipeline" FROM j JOIN "judge_run" r ON r."id" = j."runId" WHERE j."targetType" <> 'score'
+    ),
+    per_video AS (
+      SELECT p."runId", p."videoId", vm."metrics", w."worst", w."best", pv."videoVersion"
+      FROM pairs p
+      CROSS JOIN LATERAL (
+        SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = p."runId" AND m."videoId" = p."videoId" AND m."itemId" = ''
+      ) vm
+      CROSS JOIN LATERAL (
+        SELECT max(s2."value") AS "worst", min(s2."value") AS "best" FROM "score" s2 WHERE s2."runId" = p."runId" AND s2."videoId" = p."videoId"
+      ) w
+      CROSS JOIN LATERAL (
+        SELECT string_agg(DISTINCT sr2."templateHash", '+' ORDER BY sr2."templateHash") AS "videoVersion"
+        FROM "step_result" sr2
+        JOIN (VALUES ${metricStepPairs(registry)}) AS ms("pipeline", "stepId") ON ms."stepId" = sr2."stepId"
+        WHERE sr2."runId" = p."runId" AND sr2."videoId" = p."videoId" AND ms."pipeline" = p."pipeline"
+      ) pv
+    )
     SELECT h."targetKey", h."targetType", h."runId", h."videoId", h."reviewerId", h."value", h."judgeValue",
            s."category", s."stepId", s."scopeIndex", s."value" AS "scoreValue", sr."templateHash",
-           jm."value" AS "metricValue", vm."metrics" AS "videoMetrics", w."worst", pv."videoVersion",
-           r."endpointId", v."model", v."dimensions"
-    FROM "human_judgment" h
+           pvv."metrics" AS "videoMetrics", pvv."worst", pvv."best", pvv."videoVersion",
+           r."endpointId", r."pipeline", v."model", v."dimensions"
+    FROM j h
     JOIN "video" v ON v."id" = h."videoId"
     JOIN "judge_run" r ON r."id" = h."runId"
     LEFT JOIN "score" s ON s."id" = h."scoreId"
     LEFT JOIN "step_result" sr ON sr."id" = s."stepResultId"
-    LEFT JOIN "run_metric" jm ON h."targetType" <> 'score' AND jm."runId" = h."runId" AND jm."videoId" = h."videoId" AND jm."itemId" = '' AND jm."metric" = h."targetType"
-    LEFT JOIN LATERAL (
-      SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = h."runId" AND m."videoId" = h."videoId" AND m."itemId" = ''
-    ) vm ON h."targetType" = 'verdict'
-    LEFT JOIN LATERAL (
-      SELECT max(s2."value") AS "worst" FROM "score" s2 WHERE s2."runId" = h."runId" AND s2."videoId" = h."videoId"
-    ) w ON h."targetType" = 'verdict'
-    LEFT JOIN LATERAL (
-      SELECT string_agg(DISTINCT sr2."templateHash", '+' ORDER BY sr2."templateHash") AS "videoVersion"
-      FROM "step_result" sr2
-      WHERE sr2."runId" = h."runId" AND sr2."videoId" = h."videoId" AND sr2."stepId" IN (${Prisma.join(SCORING_STEPS)})
-    ) pv ON h."targetType" <> 'score'
-    WHERE h."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`h."runId"`)} ${categoryCondition}
-      AND h."videoId" IN (${scope.matchingVideos})
+    LEFT JOIN per_video pvv ON h."targetType" <> 'score' AND pvv."runId" = h."runId" AND pvv."videoId" = h."videoId"
+    WHERE TRUE ${categoryCondition}
     ORDER BY h."runId", h."videoId", h."targetKey", h."reviewerId"`;
 
+  const taskById = new Map(registry.map((t) => [t.id, t]));
   const items: AgreementItem[] = [];
   const byKey = new Map<string, AgreementItem>();
   const reviewerIds = new Set<string>();
@@ -109,14 +140,16 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
     let item = byKey.get(row.targetKey);
     if (!item) {
       const targetType = row.targetType as TargetType;
+      const task = taskById.get(row.pipeline);
       // A per-video target is judged against the run's metric of the same id (a verdict stored as 1/0).
-      const judge = targetType === "score" ? (row.scoreValue ?? row.judgeValue) : (row.metricValue ?? row.judgeValue);
+      const judge = targetType === SCORE_TARGET_TYPE ? (row.scoreValue ?? row.judgeValue) : (row.videoMetrics?.[targetType] ?? row.judgeValue);
       item = {
+        taskId: row.pipeline,
         key: row.targetKey,
         targetType,
         runId: row.runId,
         videoId: row.videoId,
-        category: targetType === "score" ? (row.category ?? "score") : targetType,
+        category: targetType === SCORE_TARGET_TYPE ? (row.category ?? SCORE_TARGET_TYPE) : targetType,
         stepId: row.stepId,
         scopeIndex: row.scopeIndex,
         judge,
@@ -124,8 +157,8 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
         dimensions: row.dimensions,
         model: row.model,
         endpointId: row.endpointId,
-        promptVersion: targetType === "score" ? row.templateHash : row.videoVersion,
-        ...(targetType === "verdict" ? { videoValues: sweepValues(row.videoMetrics, row.worst) } : {}),
+        promptVersion: targetType === SCORE_TARGET_TYPE ? row.templateHash : row.videoVersion,
+        ...(task?.verdict && targetType === task.verdict.metricId ? { videoValues: sweepValues(task, row.videoMetrics, row.worst, row.best) } : {}),
       };
       byKey.set(row.targetKey, item);
       items.push(item);
@@ -133,19 +166,26 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
     item.ratings.push({ reviewerId: row.reviewerId, value: row.value });
   }
 
+  // The tasks of the scope's runs (every registered task when it has none), for the report's declarations.
+  const scopePipelines = await prisma.judgeRun.findMany({ where: { projectId, ...(scope.runId ? { id: scope.runId } : {}) }, distinct: ["pipeline"], select: { pipeline: true } });
+  const inScope = registry.filter((t) => scopePipelines.some((r) => r.pipeline === t.id));
+  const tasks = inScope.length ? inScope : registry;
+
   const scoreCategory = scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty;
   const [counts] = await prisma.$queryRaw<{ videos: bigint; scores: bigint; outcomes: bigint }[]>`
     WITH m AS (${scope.matchingVideos})
     SELECT (SELECT count(*) FROM m) AS "videos",
            (SELECT count(*) FROM "score" s WHERE s."videoId" IN (SELECT "id" FROM m) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scoreCategory}) AS "scores",
            (SELECT count(*) FROM "run_metric" rm JOIN "judge_run" r ON r."id" = rm."runId"
-              WHERE r."projectId" = ${projectId} AND rm."videoId" IN (SELECT "id" FROM m) AND rm."itemId" = '' AND rm."metric" = ANY(${REVIEWED_METRICS}::text[])
+              WHERE r."projectId" = ${projectId} AND rm."videoId" IN (SELECT "id" FROM m) AND rm."itemId" = '' AND rm."metric" = ANY(${reviewedMetrics(tasks)}::text[])
               ${runCondition(scope, Prisma.sql`rm."runId"`)}) AS "outcomes"`;
 
+  const runs = await scopeRuns(prisma, projectId, scope.runId);
   return {
     items,
+    tasks,
     reviewers: await reviewerInfo(prisma, [...reviewerIds]),
-    runs: await scopeRuns(prisma, projectId, scope.runId),
+    runs,
     videoCount: Number(counts!.videos),
     judgeItemCount: Number(counts!.scores) + Number(counts!.outcomes),
   };

@@ -1,5 +1,5 @@
 import { csvRow, type CsvValue } from "../export/csv";
-import { BREAKDOWNS, type AgreementReport, type StatBlock, TARGET_TYPES } from "./types";
+import { BREAKDOWNS, type AgreementReport, type StatBlock } from "./types";
 
 export const REPORT_CSV_HEADER = ["comparison", "breakdown", "group", "statistic", "value", "ci_low", "ci_high", "n"] as const;
 
@@ -19,20 +19,20 @@ export function reportRows(report: AgreementReport): CsvValue[][] {
   const judge = (comparison: string, c: AgreementReport["humanVsJudge"]["consensus"]) => {
     const { tp, fp, fn, tn } = c.binary.confusion;
     block(comparison, "all", "binary", c.binary, { tp, fp, fn, tn });
-    for (const type of TARGET_TYPES) block(comparison, "all", `native_${type}`, c.native[type]);
+    for (const [type, b] of Object.entries(c.native)) block(comparison, "all", `native_${type}`, b);
   };
   judge("judge_vs_consensus", report.humanVsJudge.consensus);
   for (const r of report.humanVsJudge.reviewers) judge(`judge_vs_reviewer:${r.label}`, r);
 
   block("human_vs_human", "all", "binary", report.humanVsHuman.binary);
-  for (const type of TARGET_TYPES) block("human_vs_human", "all", `native_${type}`, report.humanVsHuman.native[type]);
+  for (const [type, b] of Object.entries(report.humanVsHuman.native)) block("human_vs_human", "all", `native_${type}`, b);
   for (const p of report.humanVsHuman.pairs) {
     block(`human_pair:${p.labelA}|${p.labelB}`, "all", "binary", p.binary);
     block(`human_pair:${p.labelA}|${p.labelB}`, "all", "native_score", p.score);
   }
 
-  for (const by of BREAKDOWNS) {
-    for (const g of report.breakdowns[by]) {
+  for (const by of [...BREAKDOWNS, ...report.groupings.map((g) => g.id)]) {
+    for (const g of report.breakdowns[by] ?? []) {
       block("judge_vs_consensus", by, g.label, g.judge);
       block("human_vs_human", by, g.label, g.humans);
     }

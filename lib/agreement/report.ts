@@ -1,4 +1,6 @@
-import { consensusOf } from "../reviews/consensus";
+import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../reviews/judgment-target";
+import { TASKS } from "../tasks/registry";
+import { binariseValue, consensusValue, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { mulberry32 } from "../stats/bootstrap";
 import { cohensKappa } from "../stats/cohens-kappa";
 import { kendallTauB, pearson, spearman } from "../stats/correlation";
@@ -16,6 +18,7 @@ import {
   type BinaryBlock,
   type Breakdown,
   type BreakdownGroup,
+  type ByTargetType,
   type Confusion,
   type ConfusionView,
   type HumanAgreement,
@@ -24,28 +27,95 @@ import {
   type ReviewerPair,
   type ScatterPoint,
   type StatBlock,
-  SWEEP_METRICS,
   type SweepCurve,
-  type SweepMetric,
   type SweepPoint,
-  TARGET_TYPES,
   type TargetType,
+  WORST_TARGET,
 } from "./types";
 
 /**
  * The agreement report of a set of judged targets: pure, deterministic (seeded bootstrap), every
  * undefined statistic `null` (never NaN). Human values are compared with the judge's for each
- * reviewer and for the reviewers' consensus (`consensusOf`: median, verdict majority), and among
- * reviewers; on each target's own scale and binarised into hallucination yes/no.
+ * reviewer and for the reviewers' consensus (the declared level's: median, or nominal majority),
+ * and among reviewers; on each target's own scale (α at its declared level) and binarised by its
+ * declared positive rule (thresholds overridable per request).
  */
 
 type Binary = 0 | 1;
+type ThresholdOptions = Pick<AgreementOptions, "threshold" | "overallThreshold" | "thresholds">;
 
-/** Hallucination yes (1) / no (0): scores at or above the threshold, the verdict as is, overall below its threshold. */
-export function binarise(targetType: TargetType, value: number, options: Pick<AgreementOptions, "threshold" | "overallThreshold">): Binary {
-  if (targetType === "verdict") return value >= 0.5 ? 1 : 0;
-  if (targetType === "overall") return value < options.overallThreshold ? 1 : 0;
-  return value >= options.threshold ? 1 : 0;
+/** 1 when the value is the target's positive class (its declared rule, with the request's threshold override). */
+export function binarise(targetType: TargetType, value: number, options: ThresholdOptions, declaration?: JudgedDeclaration, tasks: readonly TaskDeclaration[] = TASKS): Binary {
+  const target = declaration ?? judgmentDeclaration(targetType, null, tasks);
+  return binariseValue(target.positive, value, thresholdOverride(target, options as ThresholdOptions & Record<string, unknown>, tasks));
+}
+
+/** Declarations of the report's items, looked up once per (task, target type, target). */
+class Declarations {
+  private readonly byKey = new Map<string, JudgedDeclaration>();
+  constructor(readonly tasks: readonly TaskDeclaration[], private readonly options: ThresholdOptions) {}
+
+  private readonly ofItem = new WeakMap<object, JudgedDeclaration>();
+  private readonly consensusOfItem = new WeakMap<AgreementItem, number | null>();
+  private readonly overrides = new Map<JudgedDeclaration, number | undefined>();
+
+  of(item: Pick<AgreementItem, "taskId" | "targetType" | "category">): JudgedDeclaration {
+    const cached = this.ofItem.get(item);
+    if (cached) return cached;
+    const key = `${item.taskId ?? ""}\u0000${item.targetType}\u0000${item.category}`;
+    let declaration = this.byKey.get(key);
+    if (!declaration) {
+      const own = item.taskId ? this.tasks.filter((t) => t.id === item.taskId) : [];
+      declaration = judgmentDeclaration(item.targetType, item.targetType === SCORE_TARGET_TYPE ? item.category : null, own.length ? own : this.tasks);
+      this.byKey.set(key, declaration);
+    }
+    this.ofItem.set(item, declaration);
+    return declaration;
+  }
+
+  binarise(item: AgreementItem, value: number): Binary {
+    const declaration = this.of(item);
+    if (!this.overrides.has(declaration)) this.overrides.set(declaration, thresholdOverride(declaration, this.options as ThresholdOptions & Record<string, unknown>, this.tasks));
+    return binariseValue(declaration.positive, value, this.overrides.get(declaration));
+  }
+
+  /** The reviewers' consensus (an item's ratings do not change while the report is made). */
+  consensus(item: AgreementItem): number | null {
+    if (this.consensusOfItem.has(item)) return this.consensusOfItem.get(item)!;
+    const value = consensusValue(this.of(item).level, item.ratings.map((r) => r.value));
+    this.consensusOfItem.set(item, value);
+    return value;
+  }
+
+  /** Target types in report order: scores, then each task's verdict metric, then its other reviewed metrics. */
+  targetTypes(): string[] {
+    const types = [SCORE_TARGET_TYPE];
+    for (const task of this.tasks) {
+      const reviewed = task.metrics.filter((m) => m.reviewed).map((m) => m.id);
+      const verdict = task.verdict?.metricId;
+      for (const id of [...reviewed.filter((m) => m === verdict), ...reviewed.filter((m) => m !== verdict)]) if (!types.includes(id)) types.push(id);
+    }
+    return types;
+  }
+
+  /** A target type's measurement level: its metric's, or (scores) the level of the items' targets, ordinal when they differ. */
+  level(type: string, items: readonly AgreementItem[]): MeasurementLevel {
+    if (type !== SCORE_TARGET_TYPE) return this.of({ targetType: type, category: type }).level;
+    const levels = new Set(items.filter((i) => i.targetType === type).map((i) => this.of(i).level));
+    return levels.size === 1 ? [...levels][0]! : "ordinal";
+  }
+
+  /** Position of a target or metric id in its task's declaration: targets first, then the verdict, then other metrics. */
+  order(id: string): number {
+    let base = 0;
+    for (const task of this.tasks) {
+      const ids = [...task.targets.map((t) => t.id), ...(task.verdict ? [task.verdict.metricId] : []), ...task.metrics.map((m) => m.id).filter((m) => m !== task.verdict?.metricId)];
+      const at = ids.indexOf(id);
+      if (at >= 0) return base + at;
+      base += ids.length;
+    }
+    return base;
+  }
 }
 
 const finite = (x: number | null | undefined): number | null => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
@@ -150,10 +220,8 @@ function alphaOfPairs(a: ArrayLike<number>, b: ArrayLike<number>, level: Measure
   return finite(krippendorffAlpha(builder.build(), level));
 }
 
-const LEVEL: Record<TargetType, MeasurementLevel> = { score: "ordinal", verdict: "nominal", overall: "interval" };
-
-/** Two raters (the judge first) on one scale: weighted kappa, correlations, errors, Krippendorff's alpha. */
-export function nativeBlock(judge: Float64Array, human: Float64Array, targetType: TargetType, options: AgreementOptions): StatBlock {
+/** Two raters (the judge first) on one scale: weighted kappa, correlations, errors, Krippendorff's alpha at the declared level. */
+export function nativeBlock(judge: Float64Array, human: Float64Array, level: MeasurementLevel, options: AgreementOptions): StatBlock {
   const n = judge.length;
   const j = Array.from(judge);
   const h = Array.from(human);
@@ -165,7 +233,7 @@ export function nativeBlock(judge: Float64Array, human: Float64Array, targetType
     pearson: n ? finite(pearson(judge, human)) : null,
     mae: finite(meanAbsoluteError(judge, human)),
     rmse: finite(rootMeanSquaredError(judge, human)),
-    alpha: alphaOfPairs(judge, human, LEVEL[targetType]),
+    alpha: alphaOfPairs(judge, human, level),
   };
   const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => {
     const a = pick(judge, sample);
@@ -176,10 +244,6 @@ export function nativeBlock(judge: Float64Array, human: Float64Array, targetType
 }
 
 // ---------- human values ----------
-
-function consensus(item: AgreementItem): number | null {
-  return consensusOf(item.targetType, item.ratings.map((r) => r.value));
-}
 
 function reviewerValue(reviewerId: string) {
   return (item: AgreementItem) => item.ratings.find((r) => r.reviewerId === reviewerId)?.value ?? null;
@@ -202,24 +266,24 @@ function pairsOf(items: readonly AgreementItem[], human: (item: AgreementItem) =
   return pairs;
 }
 
-function binaryArrays(pairs: readonly Pair[], options: AgreementOptions) {
+function binaryArrays(pairs: readonly Pair[], d: Declarations) {
   const truth = new Uint8Array(pairs.length);
   const predicted = new Uint8Array(pairs.length);
   pairs.forEach((p, i) => {
-    truth[i] = binarise(p.item.targetType, p.human, options);
-    predicted[i] = binarise(p.item.targetType, p.judge, options);
+    truth[i] = d.binarise(p.item, p.human);
+    predicted[i] = d.binarise(p.item, p.judge);
   });
   return { truth, predicted };
 }
 
-export function compareWithJudge(items: readonly AgreementItem[], human: (item: AgreementItem) => number | null, options: AgreementOptions): JudgeComparison {
+function compareWithJudge(items: readonly AgreementItem[], human: (item: AgreementItem) => number | null, options: AgreementOptions, d: Declarations): JudgeComparison {
   const pairs = pairsOf(items, human);
-  const native = {} as Record<TargetType, StatBlock>;
-  for (const type of TARGET_TYPES) {
+  const native = {} as ByTargetType<StatBlock>;
+  for (const type of d.targetTypes()) {
     const ofType = pairs.filter((p) => p.item.targetType === type);
-    native[type] = nativeBlock(Float64Array.from(ofType, (p) => p.judge), Float64Array.from(ofType, (p) => p.human), type, options);
+    native[type] = nativeBlock(Float64Array.from(ofType, (p) => p.judge), Float64Array.from(ofType, (p) => p.human), d.level(type, items), options);
   }
-  const { truth, predicted } = binaryArrays(pairs, options);
+  const { truth, predicted } = binaryArrays(pairs, d);
   return { n: pairs.length, native, binary: binaryBlock(truth, predicted, options) };
 }
 
@@ -273,12 +337,12 @@ function selectRows(table: RatingTable, items: Int32Array): RatingTable {
   return { itemIds: Array.from(items, String), raterIds: table.raterIds, categories: table.categories, categoryValues: table.categoryValues, codes };
 }
 
-export function compareReviewers(items: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions): HumanAgreement {
-  const native = {} as Record<TargetType, StatBlock>;
-  for (const type of TARGET_TYPES) {
-    native[type] = humanBlock(items.filter((i) => i.targetType === type), (_, v) => v, LEVEL[type], options, true);
+function compareReviewers(items: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+  const native = {} as ByTargetType<StatBlock>;
+  for (const type of d.targetTypes()) {
+    native[type] = humanBlock(items.filter((i) => i.targetType === type), (_, v) => v, d.level(type, items), options, true);
   }
-  const binary = humanBlock(items, (item, v) => binarise(item.targetType, v, options), "nominal", options, true);
+  const binary = humanBlock(items, (item, v) => d.binarise(item, v), "nominal", options, true);
   const pairs: ReviewerPair[] = [];
   for (let x = 0; x < reviewers.length; x++) {
     for (let y = x + 1; y < reviewers.length; y++) {
@@ -291,11 +355,11 @@ export function compareReviewers(items: readonly AgreementItem[], reviewers: rea
         if (va !== undefined && vb !== undefined) both.push({ item, va, vb });
       }
       if (both.length === 0) continue;
-      const ba = Uint8Array.from(both, (p) => binarise(p.item.targetType, p.va, options));
-      const bb = Uint8Array.from(both, (p) => binarise(p.item.targetType, p.vb, options));
+      const ba = Uint8Array.from(both, (p) => d.binarise(p.item, p.va));
+      const bb = Uint8Array.from(both, (p) => d.binarise(p.item, p.vb));
       const m = binaryMetrics(confusionOf(ba, bb));
       const ci = bootstrapMany(both.length, ["kappa"], (sample) => [binaryMetrics(confusionOf(ba, bb, sample)).kappa], options);
-      const scores = both.filter((p) => p.item.targetType === "score");
+      const scores = both.filter((p) => p.item.targetType === SCORE_TARGET_TYPE);
       const sa = Float64Array.from(scores, (p) => p.va);
       const sb = Float64Array.from(scores, (p) => p.vb);
       pairs.push({
@@ -324,12 +388,12 @@ export function compareReviewers(items: readonly AgreementItem[], reviewers: rea
 const CELL_ORDER: [Binary, Binary][] = [[1, 1], [1, 0], [0, 1], [0, 0]];
 const CELL_VIDEOS = 20;
 
-export function confusionView(items: readonly AgreementItem[], options: AgreementOptions): ConfusionView {
+function confusionView(items: readonly AgreementItem[], d: Declarations): ConfusionView {
   const cells = CELL_ORDER.map(([human, judge]) => ({ human, judge, count: 0, runs: new Map<string, number>(), videos: new Map<string, { runId: string; videoId: string }>() }));
   let n = 0;
-  for (const pair of pairsOf(items, consensus)) {
-    const h = binarise(pair.item.targetType, pair.human, options);
-    const j = binarise(pair.item.targetType, pair.judge, options);
+  for (const pair of pairsOf(items, (item) => d.consensus(item))) {
+    const h = d.binarise(pair.item, pair.human);
+    const j = d.binarise(pair.item, pair.judge);
     const cell = cells[CELL_ORDER.findIndex(([a, b]) => a === h && b === j)]!;
     cell.count++;
     n++;
@@ -345,38 +409,76 @@ export function confusionView(items: readonly AgreementItem[], options: Agreemen
 
 // ---------- threshold sweep ----------
 
-export function sweepThresholds(metric: SweepMetric): number[] {
-  return metric === "overall" ? Array.from({ length: 21 }, (_, i) => i * 5) : Array.from({ length: 21 }, (_, i) => i * 0.5);
+/** 21 thresholds across a numeric scale (0–10: steps of 0.5; 0–100: steps of 5); a categorical scale's values. */
+export function sweepThresholds(scale: { kind: "numeric"; min: number; max: number } | { kind: "categorical"; values: readonly { value: number }[] }): number[] {
+  if (scale.kind === "categorical") return scale.values.map((v) => v.value).sort((a, b) => a - b);
+  return Array.from({ length: 21 }, (_, i) => scale.min + (i * (scale.max - scale.min)) / 20);
+}
+
+interface SweptMetric {
+  id: string;
+  label: string;
+  rule: ">=" | "<";
+  scale: TaskDeclaration["targets"][number]["scale"];
+  filterKey: string | null;
 }
 
 /**
- * The judge's per-video values against the reviewers' yes/no verdict consensus: at each threshold the
- * judge says "hallucination" when the value is ≥ it (overall: below it). The best threshold is the one
- * with the highest F1 (ties: the higher kappa, then the first).
+ * What a task sweeps: its metrics declared `sweep` in declaration order, with the worst-target
+ * pseudo-metric after the last one that points the same way as the targets.
  */
-export function thresholdSweep(items: readonly AgreementItem[]): SweepCurve[] {
-  const videos = items.filter((i) => i.targetType === "verdict" && i.videoValues).map((i) => ({ item: i, truth: consensus(i) })).filter((v) => v.truth !== null);
-  return SWEEP_METRICS.map((metric) => {
-    const rule = metric === "overall" ? ("<" as const) : (">=" as const);
-    const rows = videos.map((v) => ({ truth: v.truth!, value: v.item.videoValues![metric] })).filter((r): r is { truth: number; value: number } => r.value !== null);
-    const truth = Uint8Array.from(rows, (r) => (r.truth >= 0.5 ? 1 : 0));
-    const points: SweepPoint[] = sweepThresholds(metric).map((threshold) => {
-      const predicted = Uint8Array.from(rows, (r) => ((rule === "<" ? r.value < threshold : r.value >= threshold) ? 1 : 0));
-      const c = confusionOf(truth, predicted);
-      return { threshold, ...c, ...binaryMetrics(c) };
-    });
-    let best: SweepPoint | null = null;
-    for (const p of points) {
-      if (p.f1 === null) continue;
-      if (!best || p.f1 > best.f1! || (p.f1 === best.f1 && (p.kappa ?? -Infinity) > (best.kappa ?? -Infinity))) best = p;
+function sweptMetrics(task: TaskDeclaration): SweptMetric[] {
+  const filterKey = (id: string) => task.queryAliases?.find((a) => a.metric === id && a.bound === "min")?.key ?? `min.${id}`;
+  const metrics = task.metrics.filter((m) => m.sweep && m.positive.op !== "==");
+  const out: SweptMetric[] = metrics.map((m) => ({ id: m.id, label: m.label, rule: m.positive.op as ">=" | "<", scale: m.scale, filterKey: m.positive.op === ">=" ? filterKey(m.id) : null }));
+  const first = task.targets[0];
+  if (task.sweepWorstTarget && first && first.positive.op !== "==") {
+    const at = metrics.reduce((last, m, i) => (m.higherIsBetter === first.higherIsBetter ? i + 1 : last), 0);
+    out.splice(at, 0, { id: WORST_TARGET, label: "worst target", rule: first.positive.op, scale: first.scale, filterKey: null });
+  }
+  return out;
+}
+
+/**
+ * The judge's per-video values against the reviewers' consensus on the task's verdict metric: at
+ * each threshold the judge says "positive" when the value is ≥ it (or below it, by the metric's
+ * declared rule). The best threshold is the one with the highest F1 (ties: the higher kappa, then the first).
+ */
+function thresholdSweep(items: readonly AgreementItem[], d: Declarations): SweepCurve[] {
+  const curves: SweepCurve[] = [];
+  for (const task of d.tasks) {
+    if (!task.verdict) continue;
+    const verdictId = task.verdict.metricId;
+    const videos = items
+      .filter((i) => i.targetType === verdictId && i.videoValues && (i.taskId ?? task.id) === task.id)
+      .map((i) => {
+        const truth = d.consensus(i);
+        return { item: i, truth: truth === null ? null : d.binarise(i, truth) };
+      })
+      .filter((v) => v.truth !== null);
+    for (const metric of sweptMetrics(task)) {
+      const rows = videos.map((v) => ({ truth: v.truth!, value: v.item.videoValues![metric.id] ?? null })).filter((r): r is { truth: Binary; value: number } => r.value !== null);
+      const truth = Uint8Array.from(rows, (r) => r.truth);
+      const points: SweepPoint[] = sweepThresholds(metric.scale).map((threshold) => {
+        const predicted = Uint8Array.from(rows, (r) => ((metric.rule === "<" ? r.value < threshold : r.value >= threshold) ? 1 : 0));
+        const c = confusionOf(truth, predicted);
+        return { threshold, ...c, ...binaryMetrics(c) };
+      });
+      let best: SweepPoint | null = null;
+      for (const p of points) {
+        if (p.f1 === null) continue;
+        if (!best || p.f1 > best.f1! || (p.f1 === best.f1 && (p.kappa ?? -Infinity) > (best.kappa ?? -Infinity))) best = p;
+      }
+      const { min, max } = scaleBounds(metric.scale);
+      curves.push({ metric: metric.id, label: metric.label, domain: [min, max], filterKey: metric.filterKey, rule: metric.rule, n: rows.length, points, best });
     }
-    return { metric, rule, n: rows.length, points, best };
-  });
+  }
+  return curves;
 }
 
 // ---------- breakdowns ----------
 
-function groupKeys(item: AgreementItem, breakdown: Breakdown): { key: string; label: string }[] {
+function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { key: string; label: string }[] {
   switch (breakdown) {
     case "category":
       return [{ key: item.category, label: item.category }];
@@ -388,6 +490,15 @@ function groupKeys(item: AgreementItem, breakdown: Breakdown): { key: string; la
       return [{ key: item.endpointId, label: item.endpointId }];
     case "promptVersion":
       return [{ key: item.promptVersion ?? "", label: item.promptVersion ? shortVersion(item.promptVersion) : "(unknown)" }];
+    default: {
+      // A declared grouping: a target's group value; a per-video metric forms its own group, as in "category".
+      const declaration = d.of(item);
+      if (item.targetType !== SCORE_TARGET_TYPE) return [{ key: item.category, label: item.category }];
+      const value = "groups" in declaration ? declaration.groups?.[breakdown] : undefined;
+      if (value === undefined) return [{ key: "", label: "(none)" }];
+      const label = d.tasks.flatMap((t) => t.groupings).find((g) => g.id === breakdown)?.values.find((v) => v.id === value)?.label ?? value;
+      return [{ key: value, label }];
+    }
   }
 }
 
@@ -395,12 +506,13 @@ function shortVersion(version: string): string {
   return version.split("+").map((h) => h.slice(0, 8)).join("+");
 }
 
-function groupLink(breakdown: Breakdown, key: string, items: readonly AgreementItem[], input: AgreementInput): Record<string, string> | null {
+function groupLink(breakdown: string, key: string, items: readonly AgreementItem[], input: AgreementInput): Record<string, string> | null {
   const runIds = new Set(items.map((i) => i.runId));
   const run: Record<string, string> = runIds.size === 1 ? { runId: [...runIds][0]! } : {};
   switch (breakdown) {
     case "category":
-      if (key === "verdict" || key === "overall") return runIds.size === 1 ? run : null;
+      // Per-video metrics have no category filter: their group links to the run's list.
+      if (items.some((i) => i.targetType !== SCORE_TARGET_TYPE)) return runIds.size === 1 ? run : null;
       return { ...run, category: key };
     case "dimension":
       return key ? { ...run, dimension: key } : null;
@@ -412,12 +524,14 @@ function groupLink(breakdown: Breakdown, key: string, items: readonly AgreementI
     }
     case "promptVersion":
       return runIds.size === 1 ? run : null;
+    default:
+      return runIds.size === 1 ? run : null;
   }
 }
 
-function groupBlock(items: readonly AgreementItem[], options: AgreementOptions): StatBlock {
-  const pairs = pairsOf(items, consensus);
-  const { truth, predicted } = binaryArrays(pairs, options);
+function groupBlock(items: readonly AgreementItem[], options: AgreementOptions, d: Declarations): StatBlock {
+  const pairs = pairsOf(items, (item) => d.consensus(item));
+  const { truth, predicted } = binaryArrays(pairs, d);
   const m = binaryMetrics(confusionOf(truth, predicted));
   const types = new Set(pairs.map((p) => p.item.targetType));
   const oneScale = types.size === 1;
@@ -446,10 +560,10 @@ function groupBlock(items: readonly AgreementItem[], options: AgreementOptions):
   };
 }
 
-export function breakdown(items: readonly AgreementItem[], by: Breakdown, input: AgreementInput, options: AgreementOptions): BreakdownGroup[] {
+function breakdown(items: readonly AgreementItem[], by: string, input: AgreementInput, options: AgreementOptions, d: Declarations): BreakdownGroup[] {
   const groups = new Map<string, { label: string; items: AgreementItem[] }>();
   for (const item of items) {
-    for (const { key, label } of groupKeys(item, by)) {
+    for (const { key, label } of groupKeys(item, by, d)) {
       let group = groups.get(key);
       if (!group) groups.set(key, (group = { label, items: [] }));
       group.items.push(item);
@@ -461,26 +575,28 @@ export function breakdown(items: readonly AgreementItem[], by: Breakdown, input:
       key,
       label: by === "endpoint" ? (endpointNames.get(key) ?? key) : group.label,
       items: group.items.length,
-      judge: groupBlock(group.items, options),
+      judge: groupBlock(group.items, options, d),
       humans: (() => {
-        const b = humanBlock(group.items, (item, v) => binarise(item.targetType, v, options), "nominal", options, false);
+        const b = humanBlock(group.items, (item, v) => d.binarise(item, v), "nominal", options, false);
         return { n: b.n, values: { percentAgreement: b.values.percentAgreement ?? null, alpha: b.values.alpha ?? null }, ci: {} };
       })(),
       link: groupLink(by, key, group.items, input),
     }))
-    .sort((a, b) => (by === "category" ? categoryOrder(a.key) - categoryOrder(b.key) : 0) || a.label.localeCompare(b.label));
+    .sort((a, b) => (by === "category" ? d.order(a.key) - d.order(b.key) : groupingOrder(by, a.key, d) - groupingOrder(by, b.key, d)) || a.label.localeCompare(b.label));
 }
 
-function categoryOrder(category: string): number {
-  const m = /^([sd])(\d+)$/.exec(category);
-  if (m) return (m[1] === "s" ? 0 : 100) + Number(m[2]);
-  return category === "inconsistency" ? 200 : category === "verdict" ? 300 : 400;
+/** A declared grouping's values in their declared order, then per-video metrics in declaration order; 0 for the fixed breakdowns. */
+function groupingOrder(by: string, key: string, d: Declarations): number {
+  if ((BREAKDOWNS as readonly string[]).includes(by)) return 0;
+  const values = d.tasks.flatMap((t) => t.groupings).find((g) => g.id === by)?.values ?? [];
+  const at = values.findIndex((v) => v.id === key);
+  return at >= 0 ? at : values.length + d.order(key);
 }
 
 // ---------- scatter ----------
 
-function scatter(items: readonly AgreementItem[], limit: number): { total: number; points: ScatterPoint[] } {
-  const pairs = pairsOf(items.filter((i) => i.targetType === "score"), consensus);
+function scatter(items: readonly AgreementItem[], limit: number, d: Declarations): { total: number; points: ScatterPoint[] } {
+  const pairs = pairsOf(items.filter((i) => i.targetType === SCORE_TARGET_TYPE), (item) => d.consensus(item));
   const step = pairs.length > limit ? pairs.length / limit : 1;
   const points: ScatterPoint[] = [];
   for (let k = 0; k < Math.min(limit, pairs.length); k++) {
@@ -493,11 +609,15 @@ function scatter(items: readonly AgreementItem[], limit: number): { total: numbe
 // ---------- the report ----------
 
 export function agreementReport(input: AgreementInput, options: AgreementOptions): AgreementReport {
+  const d = new Declarations(input.tasks ?? TASKS, options);
   const items = input.items.filter((i) => i.ratings.length > 0);
   const reviewersWithRatings = input.reviewers.filter((r) => items.some((i) => i.ratings.some((x) => x.reviewerId === r.id)));
-  const breakdowns = {} as Record<Breakdown, BreakdownGroup[]>;
-  for (const by of BREAKDOWNS) breakdowns[by] = breakdown(items, by, input, options);
-  const ofType = (type: TargetType) => items.filter((i) => i.targetType === type);
+  const groupings = [...new Map(d.tasks.flatMap((t) => t.groupings).filter((g) => !(BREAKDOWNS as readonly string[]).includes(g.id)).map((g) => [g.id, { id: g.id, label: g.label }])).values()];
+  const breakdowns = {} as AgreementReport["breakdowns"];
+  for (const by of [...BREAKDOWNS, ...groupings.map((g) => g.id)]) breakdowns[by] = breakdown(items, by, input, options, d);
+  const confusion = {} as AgreementReport["confusion"];
+  for (const type of d.targetTypes()) confusion[type] = confusionView(items.filter((i) => i.targetType === type), d);
+  confusion.all = confusionView(items, d);
   return {
     options: { threshold: options.threshold, overallThreshold: options.overallThreshold, iterations: options.iterations, seed: options.seed },
     runs: input.runs,
@@ -512,18 +632,14 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
       reviewers: reviewersWithRatings.length,
     },
     humanVsJudge: {
-      consensus: compareWithJudge(items, consensus, options),
-      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...compareWithJudge(items, reviewerValue(r.id), options) })),
+      consensus: compareWithJudge(items, (item) => d.consensus(item), options, d),
+      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
     },
-    humanVsHuman: compareReviewers(items, reviewersWithRatings, options),
-    confusion: {
-      verdict: confusionView(ofType("verdict"), options),
-      score: confusionView(ofType("score"), options),
-      overall: confusionView(ofType("overall"), options),
-      all: confusionView(items, options),
-    },
-    sweep: thresholdSweep(items),
+    humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),
+    confusion,
+    sweep: thresholdSweep(items, d),
     breakdowns,
-    scatter: scatter(items, options.scatterLimit),
+    groupings,
+    scatter: scatter(items, options.scatterLimit, d),
   };
 }

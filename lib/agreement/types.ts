@@ -2,32 +2,42 @@
  * The agreement dashboard's data model: judged targets ("items") with the judge's value and every
  * reviewer's current value, and the report computed from them (lib/agreement/report.ts).
  */
-export const TARGET_TYPES = ["score", "verdict", "overall"] as const;
-export type TargetType = (typeof TARGET_TYPES)[number];
+import type { ReviewedMetricId } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
+
+/**
+ * Per target type: "score" and every registered reviewed metric are always present (so they
+ * type-check by name); a task registered only in a test adds its own ids.
+ */
+export type ByTargetType<T> = Record<"score" | ReviewedMetricId, T> & Record<string, T>;
+
+/** A human judgment's target type: "score" (a judge score of a declared target) or a reviewed metric's id. */
+export type TargetType = string;
 
 export interface ItemRating {
   reviewerId: string;
   value: number;
 }
 
-/** The judge's per-video values in a run, for the threshold sweep (0–10, except overall 0–100). */
-export interface VideoJudgeValues {
-  S: number | null;
-  D: number | null;
-  I: number | null;
-  overall: number | null;
-  /** The highest score of any category at any key frame or cluster. */
-  worst: number | null;
-}
+/**
+ * The judge's per-video values in a run, for the threshold sweep: each swept metric by id, and
+ * WORST_TARGET's value when the task sweeps it.
+ */
+export type VideoJudgeValues = Record<string, number | null>;
+
+/** The sweep's pseudo-metric: the worst judge score of any target of the video (the highest, or the lowest when higher is better). */
+export const WORST_TARGET = "worst";
 
 /** One judged target: a judge score (one category at one key frame / cluster), or a video's verdict or overall in a run. */
 export interface AgreementItem {
+  /** The pipeline of the item's run, whose task declares the target (absent: found by the target's id). */
+  taskId?: string;
   /** The target's key (`score:<scoreId>` or `<targetType>:<runId>:<videoId>`). */
   key: string;
   targetType: TargetType;
   runId: string;
   videoId: string;
-  /** s1–s10, d1–d9, inconsistency; "verdict" or "overall" for the video-level targets. */
+  /** The declared target's id for scores; the metric's id for per-video targets. */
   category: string;
   stepId: string | null;
   scopeIndex: number | null;
@@ -39,7 +49,7 @@ export interface AgreementItem {
   endpointId: string;
   /** The prompt template hash of the score's step; for video-level targets the hashes of the scoring steps joined with "+". */
   promptVersion: string | null;
-  /** On verdict items: the judge's per-video values, for the threshold sweep. */
+  /** On items of the task's verdict metric: the judge's per-video values, for the threshold sweep. */
   videoValues?: VideoJudgeValues;
 }
 
@@ -58,6 +68,8 @@ export interface ReviewerInfo {
 
 export interface AgreementInput {
   items: AgreementItem[];
+  /** The declarations of the tasks in scope (default: every registered task). */
+  tasks?: readonly TaskDeclaration[];
   reviewers: ReviewerInfo[];
   runs: RunInfo[];
   /** Videos matching the filter. */
@@ -71,6 +83,11 @@ export interface AgreementOptions {
   threshold: number;
   /** Overall (0–100) below it counts as a hallucination. */
   overallThreshold: number;
+  /**
+   * Overrides of declared positive-rule thresholds by target or metric id; `threshold` and
+   * `overallThreshold` above are the hallucination task's named parameters (its `thresholdParams`).
+   */
+  thresholds?: Record<string, number>;
   /** Bootstrap resamples per interval. */
   iterations: number;
   seed: number;
@@ -103,8 +120,8 @@ export interface BinaryBlock extends StatBlock {
 
 export interface JudgeComparison {
   n: number;
-  /** On each target's own scale. */
-  native: Record<TargetType, StatBlock>;
+  /** On each target type's own scale ("score" and each reviewed metric). */
+  native: ByTargetType<StatBlock>;
   /** Every target binarised (score ≥ threshold, verdict as is, overall < overallThreshold). */
   binary: BinaryBlock;
 }
@@ -128,7 +145,7 @@ export interface ReviewerPair {
 export interface HumanAgreement {
   /** Targets rated by two or more reviewers. */
   items: number;
-  native: Record<TargetType, StatBlock>;
+  native: ByTargetType<StatBlock>;
   binary: StatBlock;
   pairs: ReviewerPair[];
 }
@@ -154,8 +171,8 @@ export interface ConfusionView {
   cells: ConfusionCell[];
 }
 
-export const SWEEP_METRICS = ["I", "S", "D", "worst", "overall"] as const;
-export type SweepMetric = (typeof SWEEP_METRICS)[number];
+/** A swept metric's id (a declared metric with `sweep`, or WORST_TARGET). */
+export type SweepMetric = string;
 
 export interface SweepPoint {
   threshold: number;
@@ -172,6 +189,11 @@ export interface SweepPoint {
 
 export interface SweepCurve {
   metric: SweepMetric;
+  label: string;
+  /** The metric's scale, for the axis. */
+  domain: [number, number];
+  /** The video-list query key that keeps the videos at or above a threshold, when the list has one. */
+  filterKey: string | null;
   /** ">=": the judge says hallucination when the value is at or above the threshold; "<": below it (overall). */
   rule: ">=" | "<";
   n: number;
@@ -179,6 +201,7 @@ export interface SweepCurve {
   best: SweepPoint | null;
 }
 
+/** The fixed breakdowns ("category" is by declared target); the tasks' declared groupings are added by their ids. */
 export const BREAKDOWNS = ["category", "dimension", "model", "endpoint", "promptVersion"] as const;
 export type Breakdown = (typeof BREAKDOWNS)[number];
 
@@ -219,8 +242,12 @@ export interface AgreementReport {
   };
   humanVsJudge: { consensus: JudgeComparison; reviewers: ReviewerComparison[] };
   humanVsHuman: HumanAgreement;
-  confusion: { verdict: ConfusionView; score: ConfusionView; overall: ConfusionView; all: ConfusionView };
+  /** Per target type ("score", each reviewed metric) and "all". */
+  confusion: ByTargetType<ConfusionView> & { all: ConfusionView };
   sweep: SweepCurve[];
-  breakdowns: Record<Breakdown, BreakdownGroup[]>;
+  /** The fixed breakdowns plus one per declared grouping of the tasks in scope. */
+  breakdowns: Record<Breakdown, BreakdownGroup[]> & Record<string, BreakdownGroup[]>;
+  /** The declared groupings the report breaks down by, with their labels. */
+  groupings: { id: string; label: string }[];
   scatter: { total: number; points: ScatterPoint[] };
 }

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client";
+import { TASKS } from "../tasks/registry";
 
 /**
  * Blind review: a reviewer who holds an unsubmitted claim on a video in a blind queue must not see
@@ -7,8 +8,8 @@ import type { PrismaClient } from "../generated/prisma/client";
  * every response that carries judge values for a video asks here first.
  */
 
-/** Steps whose outputs carry the judge's scores (their knowledge graphs and the video summary carry none). */
-export const JUDGE_SCORE_STEPS: ReadonlySet<string> = new Set(["static_hallucination", "dynamic_hallucination", "inconsistency"]);
+/** Steps whose outputs carry the judge's scores, as each task declares them (other steps' outputs carry none). */
+export const JUDGE_SCORE_STEPS: ReadonlySet<string> = new Set(TASKS.flatMap((t) => t.metricSteps ?? []));
 
 /** The videos (of `videoIds`, or all) on which the user holds an unsubmitted claim in a live blind queue. */
 export async function blindVideoIdsFor(prisma: PrismaClient, userId: string, videoIds?: string[]): Promise<Set<string>> {

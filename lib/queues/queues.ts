@@ -5,7 +5,9 @@ import { NotFoundError, ValidationError } from "../errors";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import { readRunMetrics } from "../judge/run-metrics";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import { taskOf } from "../tasks/registry";
+import { scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { blindVideoIdsFor } from "./blind";
 import {
   createQueueSchema,
@@ -244,7 +246,8 @@ export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: stri
   );
 }
 
-export type TargetKind = "verdict" | "overall" | "score";
+/** "score" (a judge score of one of the task's targets), or the id of a reviewed per-video metric. */
+export type TargetKind = string;
 
 interface Target {
   key: string;
@@ -257,44 +260,75 @@ interface Target {
   stepId: string | null;
   scopeIndex: number | null;
   judgeValue: number | null;
+  declaration: JudgedDeclaration;
 }
 
-const STEP_ORDER: Record<string, number> = { inconsistency: 0, static_hallucination: 1, dynamic_hallucination: 2 };
-const categoryNumber = (category: string) => Number(category.replace(/\D/g, "")) || 0;
+async function taskOfRun(prisma: PrismaClient, runId: string): Promise<TaskDeclaration> {
+  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { pipeline: true } });
+  return taskOf(run.pipeline);
+}
 
-/** What a reviewer judges for one item: the verdict (and optionally overall), or each chosen judge score. */
+/** Video-level targets first, then by frame (key frame or cluster) and the task's declared order. */
+const SCOPE_ORDER: Record<string, number> = { video: 0, item: 0, key_frame: 1, cluster: 2 };
+const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "cluster" };
+
+/**
+ * What a reviewer judges for one item: the task's verdict metric (and optionally its other reviewed
+ * metrics), or each chosen judge score; scales and labels from the task's declaration.
+ */
 async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string): Promise<Target[]> {
+  const task = await taskOfRun(prisma, queue.runId);
   if (queue.scope === "verdict") {
     const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
-    return [
-      { key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, stepId: null, scopeIndex: null, judgeValue: judge.verdict ?? null },
-      { key: "overall", kind: "overall", label: "Overall score (optional)", required: false, min: 0, max: 100, category: null, stepId: null, scopeIndex: null, judgeValue: judge.overall ?? null },
-    ];
+    const verdictId = task.verdict?.metricId;
+    const reviewed = task.metrics.filter((m) => m.reviewed).sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
+    return reviewed.map((m) => {
+      const required = m.id === verdictId;
+      const { min, max } = scaleBounds(m.scale);
+      return {
+        key: m.id,
+        kind: m.id,
+        label: required ? `${m.label} verdict` : `${m.label} score (optional)`,
+        required,
+        min,
+        max,
+        category: null,
+        stepId: null,
+        scopeIndex: null,
+        judgeValue: judge[m.id] ?? null,
+        declaration: m,
+      };
+    });
   }
   const scores = await prisma.score.findMany({
     where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
     select: { id: true, stepId: true, scopeIndex: true, category: true, value: true },
   });
-  scores.sort((a, b) => (STEP_ORDER[a.stepId] ?? 9) - (STEP_ORDER[b.stepId] ?? 9) || a.scopeIndex - b.scopeIndex || categoryNumber(a.category) - categoryNumber(b.category));
-  return scores.map((s) => ({
-    key: s.id,
-    kind: "score" as const,
-    label:
-      s.stepId === "static_hallucination"
-        ? `${s.category} · key frame ${s.scopeIndex + 1}`
-        : s.stepId === "dynamic_hallucination"
-          ? `${s.category} · cluster ${s.scopeIndex + 1}`
-          : s.category === "inconsistency"
-            ? "prompt inconsistency (I)"
-            : `${s.category}`,
-    required: true,
-    min: 0,
-    max: 10,
-    category: s.category,
-    stepId: s.stepId,
-    scopeIndex: s.scopeIndex,
-    judgeValue: s.value,
-  }));
+  const order = new Map(task.targets.map((t, i) => [t.id, i]));
+  const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
+  declared.sort(
+    (a, b) =>
+      (SCOPE_ORDER[a.target.scope] ?? 9) - (SCOPE_ORDER[b.target.scope] ?? 9) ||
+      a.score.scopeIndex - b.score.scopeIndex ||
+      (order.get(a.score.category) ?? 0) - (order.get(b.score.category) ?? 0),
+  );
+  return declared.map(({ score: s, target }) => {
+    const { min, max } = scaleBounds(target.scale);
+    const noun = SCOPE_NOUN[target.scope];
+    return {
+      key: s.id,
+      kind: SCORE_TARGET_TYPE,
+      label: noun ? `${s.category} · ${noun} ${s.scopeIndex + 1}` : target.label,
+      required: true,
+      min,
+      max,
+      category: s.category,
+      stepId: s.stepId,
+      scopeIndex: s.scopeIndex,
+      judgeValue: s.value,
+      declaration: target,
+    };
+  });
 }
 
 const targetKeyOf = (queue: ReviewQueue, videoId: string, target: Target) => (target.kind === "score" ? `score:${target.key}` : `${target.kind}:${queue.runId}:${videoId}`);
@@ -337,7 +371,10 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   });
   const at = history.findIndex((h) => h.itemId === itemId);
   const progress = (await progressOf(prisma, [queue])).get(queue.id)!;
-  const summary = (runVideo?.summary ?? null) as { S?: number | null; D?: number | null; I?: number | null; overall?: number | null; hallucination?: boolean | null; complete?: boolean } | null;
+  // The pipeline's own stored summary, passed through for the review screen until it reads `metrics`.
+  const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
+  const task = await taskOfRun(prisma, queue.runId);
+  const judgeMetrics = runVideo ? ((await readRunMetrics(prisma, queue.runId, [item.videoId])).get(item.videoId) ?? {}) : {};
 
   return {
     queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
@@ -355,9 +392,17 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       url: `/api/v1/videos/${video.id}/file`,
       frames: frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: f.isKeyFrame, cluster: f.cluster, url: `/api/v1/frames/${f.id}/image` })),
     },
-    ...(blind ? {} : { judgeSummary: summary ? { S: summary.S ?? null, D: summary.D ?? null, I: summary.I ?? null, overall: summary.overall ?? null, hallucination: summary.hallucination ?? null, complete: summary.complete ?? null } : null }),
+    ...(blind
+      ? {}
+      : {
+          judgeSummary: summary,
+          /** The judge's declared per-video metrics in the run, by id (null: not computed). */
+          metrics: runVideo ? Object.fromEntries(task.metrics.map((m) => [m.id, judgeMetrics[m.id] ?? null])) : null,
+        }),
     targets: targets.map((t) => {
-      const keyFrame = t.scopeIndex !== null && t.stepId !== "inconsistency" ? keyFrames[t.scopeIndex] : undefined;
+      // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
+      const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
+      const keyFrame = t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
       const judgment = mine.get(targetKeyOf(queue, item.videoId, t));
       return {
         key: t.key,
@@ -371,7 +416,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
         scopeIndex: t.scopeIndex,
         /** The frames this score is about: its key frame (static) or the key frame's cluster (dynamic). */
         frameIndexes: keyFrame
-          ? t.stepId === "dynamic_hallucination"
+          ? scope === "cluster"
             ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
             : [keyFrame.index]
           : [],
@@ -391,7 +436,10 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
 export type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;
 
 function checkRange(target: Target, value: number) {
-  if (target.kind === "verdict" && value !== 0 && value !== 1) throw new ValidationError("A verdict is 1 (hallucination) or 0 (none).");
+  if (target.declaration.scale.kind === "categorical") {
+    const problem = scaleViolation({ ...target.declaration, label: target.label }, value);
+    if (problem) throw new ValidationError(problem);
+  }
   if (value < target.min || value > target.max) throw new ValidationError(`${target.label}: the value must be between ${target.min} and ${target.max}.`);
 }
 
@@ -435,7 +483,7 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason) continue;
     const reviewInput = { value: judgment.value, note, reason, expectedVersion: judgment.expectedVersion };
     try {
-      if (target.kind === "score") await reviewScore(prisma, actor, target.key, reviewInput);
+      if (target.kind === SCORE_TARGET_TYPE) await reviewScore(prisma, actor, target.key, reviewInput);
       else await reviewVideoOutcome(prisma, actor, queue.runId, item.videoId, target.kind, reviewInput);
     } catch (error) {
       // A double submit racing itself: the other request saved exactly this.

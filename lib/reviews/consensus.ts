@@ -1,19 +1,19 @@
+import { consensusValue } from "../tasks/task-declaration";
+import { TASKS } from "../tasks/registry";
+import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
+
 /**
  * The reviewers' consensus on one target, used wherever reviewers' values are summed up (the video
- * page's "reviewers' consensus", the agreement statistics' "consensus vs judge").
- *
- * - Scores and overall: the median of the reviewers' current values. The median rather than the mean,
- *   so one outlying reviewer moves it least, and with two reviewers it is their midpoint.
- * - Verdict (1 yes / 0 no): the majority; a tie is no consensus (null), never a coin toss.
+ * page's "reviewers' consensus", the agreement statistics' "consensus vs judge"): by the target's
+ * declared measurement level, the majority on a nominal scale (a tie is none), else the median.
+ * `target` is the declaration, or a judgment's target type (and the score's category).
  */
-export function consensusOf(targetType: string, values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  if (targetType === "verdict") {
-    const yes = values.filter((v) => v >= 0.5).length;
-    const no = values.length - yes;
-    return yes === no ? null : yes > no ? 1 : 0;
+export function consensusOf(target: string | JudgedDeclaration, values: readonly number[], category?: string | null): number | null {
+  if (typeof target !== "string") return consensusValue(target.level, values);
+  // Only the level matters here: a score of unnamed target is fine when every declared target has the same level.
+  if (target === SCORE_TARGET_TYPE && !category) {
+    const levels = new Set(TASKS.flatMap((t) => t.targets.map((x) => x.level)));
+    if (levels.size === 1) return consensusValue([...levels][0]!, values);
   }
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return consensusValue(judgmentDeclaration(target, category).level, values);
 }

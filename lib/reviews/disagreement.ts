@@ -1,15 +1,12 @@
+import { disagrees } from "../tasks/task-declaration";
+import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
+
 /**
- * When a reviewer's value counts as disagreeing with the judge's. A gap of 2 on the 0–10 category
- * and inconsistency scores (a fifth of the scale: 6 vs 7 is noise between two careful humans too),
- * 10 on the 0–100 overall, and any difference on the yes/no verdict. The migration
- * `review_workspace` backfills with the same numbers.
+ * When a reviewer's value counts as disagreeing with the judge's: a gap of at least the target's
+ * declared disagreement gap (lib/tasks/task-declaration.ts). `target` is the declaration, or a
+ * judgment's target type (and the score's category) to look it up by.
  */
-export const DISAGREEMENT_GAP: Record<string, number> = { score: 2, overall: 10, verdict: 1 };
-
-export type JudgmentTargetType = "score" | "verdict" | "overall";
-
-export function disagreesWithJudge(targetType: string, value: number, judgeValue: number | null): boolean {
-  if (judgeValue === null) return false;
-  const gap = DISAGREEMENT_GAP[targetType] ?? DISAGREEMENT_GAP.score!;
-  return Math.abs(value - judgeValue) >= gap - 1e-9;
+export function disagreesWithJudge(target: string | JudgedDeclaration, value: number, judgeValue: number | null, category?: string | null): boolean {
+  const declaration = typeof target === "string" ? judgmentDeclaration(target, category) : target;
+  return disagrees(declaration, value, judgeValue);
 }

@@ -4,7 +4,9 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import { redactVideoReviewsFor } from "../queues/blind";
+import { taskOf } from "../tasks/registry";
 import { disagreesWithJudge } from "./disagreement";
+import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
 import type { ReviewInput } from "./reviews.validation";
 
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
@@ -25,9 +27,18 @@ export class ReviewConflictError extends AppError {
   }
 }
 
-const scoreRange: Record<string, [number, number]> = { inconsistency: [0, 10] };
-function rangeOf(category: string): [number, number] {
-  return scoreRange[category] ?? [0, 10];
+/** Why a value is not on the declared scale (a numeric range, or one of the named values), or null. */
+function outOfScale(declaration: JudgedDeclaration, value: number): string | null {
+  const scale = declaration.scale;
+  if (scale.kind === "categorical") {
+    if (scale.values.some((v) => v.value === value)) return null;
+    const positive = declaration.positive;
+    const negative = scale.values.filter((v) => positive.op !== "==" || v.value !== positive.value);
+    // A yes/no scale reads as what its positive value means ("A verdict is 1 (hallucination) or 0 (none).").
+    if (positive.op === "==" && negative.length === 1) return `A ${declaration.id} is ${positive.value} (${positive.label}) or ${negative[0]!.value} (none).`;
+    return `${declaration.label} is one of ${scale.values.map((v) => `${v.value} (${v.label})`).join(", ")}.`;
+  }
+  return value < scale.min || value > scale.max ? `value must be between ${scale.min} and ${scale.max}.` : null;
 }
 
 /**
@@ -35,7 +46,7 @@ function rangeOf(category: string): [number, number] {
  * reviewer's current value is kept per reviewer, and every change is appended to the history.
  */
 export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: string, input: ReviewInput) {
-  const score = await prisma.score.findUnique({ where: { id: scoreId }, include: { stepResult: { select: { run: { select: { projectId: true } } } } } });
+  const score = await prisma.score.findUnique({ where: { id: scoreId }, include: { stepResult: { select: { run: { select: { projectId: true, pipeline: true } } } } } });
   if (!score) throw new NotFoundError("No such score.");
   const projectId = score.stepResult.run.projectId;
   try {
@@ -43,11 +54,12 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
   } catch (error) {
     throw error instanceof NotFoundError ? new NotFoundError("No such score.") : error;
   }
-  const [min, max] = rangeOf(score.category);
-  if (input.value < min || input.value > max) throw new ValidationError(`value must be between ${min} and ${max}.`);
-  return saveJudgment(prisma, actor, {
+  const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [taskOf(score.stepResult.run.pipeline)]);
+  const problem = outOfScale(declaration, input.value);
+  if (problem) throw new ValidationError(problem);
+  return saveJudgment(prisma, actor, declaration, {
     projectId,
-    targetType: "score",
+    targetType: SCORE_TARGET_TYPE,
     targetKey: `score:${score.id}`,
     scoreId: score.id,
     runId: score.runId,
@@ -58,20 +70,23 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
 }
 
 /**
- * The caller's own per-video judgment in a run: the hallucination verdict (1 yes, 0 no) or the
- * overall score (0–100). The judge's summary is never changed.
+ * The caller's own per-video judgment in a run of one of the task's reviewed metrics (for
+ * hallucination: the verdict, 1 yes / 0 no, or the overall score 0–100), on the metric's declared
+ * scale. The judge's summary is never changed.
  */
-export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, target: "verdict" | "overall", input: ReviewInput) {
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true } } } });
+export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, target: string, input: ReviewInput) {
+  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
   if (!runVideo) throw new NotFoundError("No such video in that run.");
   try {
     await requireProjectAccess(prisma, actor, runVideo.run.projectId, "scores.review");
   } catch (error) {
     throw error instanceof NotFoundError ? new NotFoundError("No such video in that run.") : error;
   }
-  if (target === "verdict" && input.value !== 0 && input.value !== 1) throw new ValidationError("A verdict is 1 (hallucination) or 0 (none).");
-  if (target === "overall" && (input.value < 0 || input.value > 100)) throw new ValidationError("overall must be between 0 and 100.");
-  return saveJudgment(prisma, actor, {
+  const metric = taskOf(runVideo.run.pipeline).metrics.find((m) => m.id === target && m.reviewed);
+  if (!metric) throw new ValidationError(`"${target}" is not something reviewers judge in this run.`);
+  const problem = outOfScale(metric, input.value);
+  if (problem) throw new ValidationError(metric.scale.kind === "numeric" ? `${metric.id} ${problem}` : problem);
+  return saveJudgment(prisma, actor, metric, {
     projectId: runVideo.run.projectId,
     targetType: target,
     targetKey: `${target}:${runId}:${videoId}`,
@@ -87,11 +102,12 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
 async function saveJudgment(
   prisma: PrismaClient,
   actor: Actor,
+  declaration: JudgedDeclaration,
   target: { projectId: string; targetType: string; targetKey: string; scoreId: string | null; runId: string; videoId: string; judgeValue: number | null; input: ReviewInput },
 ) {
   const { input } = target;
   const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null };
-  const judge = { judgeValue: target.judgeValue, disagrees: disagreesWithJudge(target.targetType, input.value, target.judgeValue) };
+  const judge = { judgeValue: target.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, target.judgeValue) };
   return prisma.$transaction(async (tx) => {
     const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey: target.targetKey, reviewerId: actor.userId } } });
     if (!existing) {

@@ -4,10 +4,13 @@
  * pipeline in lib/judge/pipelines carries the same declaration as its `task` (a test checks).
  */
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "../judge/pipelines/captions/caption-tasks";
-import { HALLUCINATION_TASK } from "../judge/pipelines/hallucination-task";
+import { HALLUCINATION_TASK, type HallucinationReviewedMetricId } from "../judge/pipelines/hallucination-task";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 
 export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK];
+
+/** Ids of the registered tasks' reviewed metrics, as a type (each task exports its own; a test checks them against the declarations). */
+export type ReviewedMetricId = HallucinationReviewedMetricId;
 
 export class UnknownTaskError extends Error {}
 

@@ -63,6 +63,15 @@ export interface MetricDeclaration extends Omit<TargetDeclaration, "scope" | "gr
    * (a yes/no metric may be stored as a boolean there). See summaryMetricValues in ./task-display.
    */
   summaryKey?: string;
+  /** The agreement report sweeps thresholds of it against the reviewers' verdict (needs a ">=" or "<" positive rule). */
+  sweep?: boolean;
+}
+
+/** A request parameter of the agreement report that overrides the positive rule's threshold of some targets and metrics. */
+export interface ThresholdParam {
+  key: string;
+  /** Ids of the targets and metrics whose threshold it sets. */
+  ids: readonly string[];
 }
 
 export interface GroupingDeclaration {
@@ -98,6 +107,15 @@ export interface TaskDeclaration {
   groupings: readonly GroupingDeclaration[];
   /** Legacy query keys for the metrics' filters (see QueryAlias). */
   queryAliases?: readonly QueryAlias[];
+  /**
+   * The steps that score the targets: their template hashes are the per-subject metrics' prompt
+   * version, and blind review withholds their outputs.
+   */
+  metricSteps?: readonly string[];
+  /** Also sweep the worst target value of a subject (the highest, or the lowest when higher is better). */
+  sweepWorstTarget?: boolean;
+  /** Named threshold parameters of the agreement report (see ThresholdParam). */
+  thresholdParams?: readonly ThresholdParam[];
 }
 
 /** A categorical scale of exactly yes (1) and no (0): such a metric is answered as a boolean. */
@@ -204,6 +222,10 @@ export function declarationProblems(task: TaskDeclaration): string[] {
     const metric = task.metrics.find((m) => m.id === alias.metric);
     if (!metric) problems.push(`query alias "${alias.key}": metric "${alias.metric}" is not declared`);
     else if ((alias.bound === "is") !== (metric.scale.kind === "categorical")) problems.push(`query alias "${alias.key}": "${alias.bound}" does not fit ${alias.metric}'s scale`);
+  }
+  for (const m of task.metrics) if (m.sweep && m.positive.op === "==") problems.push(`${m.id}: a swept metric needs a ">=" or "<" positive rule`);
+  for (const param of task.thresholdParams ?? []) {
+    for (const id of param.ids) if (!all.some((e) => e.id === id)) problems.push(`threshold parameter "${param.key}": "${id}" is not declared`);
   }
   for (const m of task.metrics) if (!/^[A-Za-z0-9_]{1,32}$/.test(m.id)) problems.push(`metric id "${m.id}" must be 1–32 letters, digits or _ (it is a query key)`);
   for (const target of task.targets) {

@@ -20,7 +20,9 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../lib/generated/prisma/client";
 import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS } from "../../lib/judge/hallucination-scores";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../../lib/judge/hallucination-schemas";
-import { DISAGREEMENT_GAP } from "../../lib/reviews/disagreement";
+import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
+import { taskOf } from "../../lib/tasks/registry";
+import { disagreementGapOf } from "../../lib/tasks/task-declaration";
 
 export const SEED_MODELS = ["Sora", "Kling 1.6", "HunyuanVideo", "CogVideoX-5B"] as const;
 
@@ -284,7 +286,7 @@ export async function seedLargeProject(
         // Overall: ~3% of judged videos, one reviewer, within ±15 of the judge.
         await step("overall judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.video_id || '-ho', ${projectId}, 'overall', 'overall:' || ${runId} || ':' || x.video_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
-            abs(x.value - x.judge) >= ${DISAGREEMENT_GAP.overall!} - 1e-9, ${now}::timestamp, ${now}::timestamp
+            abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
             SELECT rv."videoId" AS video_id, (${reviewers}::text[])[1 + sv.vi % ${reviewerCount}] AS reviewer, rv."value" AS judge,
               greatest(0, least(100, rv."value" + (ARRAY[-15, -5, 0, 5, 15])[1 + (('x' || substr(md5(sv.vi || ':od'), 1, 8))::bit(32)::bigint % 5)::int])) AS value
@@ -294,7 +296,7 @@ export async function seedLargeProject(
         // Scores: ~5% of judged videos, one reviewer on I and on s3 of the first key frame, within ±3 of the judge.
         await step("score judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.score_id || '-hs', ${projectId}, 'score', 'score:' || x.score_id, x.score_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
-            abs(x.value - x.judge) >= ${DISAGREEMENT_GAP.score!} - 1e-9, ${now}::timestamp, ${now}::timestamp
+            abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("score", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
             SELECT s."id" AS score_id, s."videoId" AS video_id, (${reviewers}::text[])[1 + (sv.vi + 2) % ${reviewerCount}] AS reviewer, s."value" AS judge,
               greatest(0, least(10, s."value" + (ARRAY[-3, -1, 0, 0, 1, 2])[1 + (('x' || substr(md5(sv.vi || ':' || s."category" || ':sd'), 1, 8))::bit(32)::bigint % 6)::int])) AS value

@@ -51,6 +51,7 @@ const metric = (m: Omit<MetricDeclaration, "scale" | "level" | "higherIsBetter" 
   higherIsBetter: false,
   positive: present,
   disagreementGap: 2,
+  sweep: true,
 });
 
 export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
@@ -73,6 +74,7 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
     definition: "Sora Detector's overall score: 100 − 2·I − 4·S − 4·D (higher is better).",
     aggregation: "100 − 2·I − 4·S − 4·D; null when S, D or I is unknown.",
     reviewed: true,
+    sweep: true,
     scale: { kind: "numeric", min: 0, max: 100, step: null },
     level: "interval",
     higherIsBetter: true,
@@ -101,6 +103,9 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
   },
 ];
 
+/** The ids of the metrics declared `reviewed` above, as a type, so reports keyed by them type-check. */
+export type HallucinationReviewedMetricId = "overall" | "verdict";
+
 export const HALLUCINATION_TASK: TaskDeclaration = {
   id: "hallucination",
   label: "Hallucination (Sora Detector knowledge graphs)",
@@ -128,5 +133,12 @@ export const HALLUCINATION_TASK: TaskDeclaration = {
     { key: "overallMin", metric: "overall", bound: "min" },
     { key: "overallMax", metric: "overall", bound: "max" },
     { key: "verdict", metric: "verdict", bound: "is" },
+  ],
+  metricSteps: ["static_hallucination", "dynamic_hallucination", "inconsistency"],
+  sweepWorstTarget: true,
+  // The agreement report's request parameters from before thresholds were declared.
+  thresholdParams: [
+    { key: "threshold", ids: HALLUCINATION_TARGETS.map((t) => t.id) },
+    { key: "overallThreshold", ids: ["overall"] },
   ],
 };
