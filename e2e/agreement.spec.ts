@@ -39,7 +39,10 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}`);
-    await page.getByRole("link", { name: "Agreement" }).click();
+    // The project page links the dashboard; open it by URL, since a click that lands before hydration
+    // under load could leave the test on the project page (whose Reviews card also says "No human judgments yet").
+    await expect(page.getByRole("link", { name: "Agreement" })).toHaveAttribute("href", `/projects/${projectId}/agreement`);
+    await page.goto(`/projects/${projectId}/agreement`);
     await expect(page.getByRole("heading", { name: "Agreement" })).toBeVisible();
     await expect(page.getByText("No human judgments yet")).toBeVisible();
 
