@@ -407,3 +407,14 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
 }
 
 const frameSetSelect = { id: true, mode: true, frameCount: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true } } } as const;
+
+/** The values the captions page's filters offer: the models, caption types and videos of the project's captions. */
+export async function captionFilterOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const [models, types, videos] = await Promise.all([
+    prisma.item.findMany({ where: { projectId, kind: "caption" }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
+    prisma.item.findMany({ where: { projectId, kind: "caption" }, distinct: ["group"], select: { group: true }, orderBy: { group: "asc" } }),
+    prisma.video.findMany({ where: { projectId, items: { some: { kind: "caption" } } }, select: { id: true, relativePath: true }, orderBy: { relativePath: "asc" }, take: 1000 }),
+  ]);
+  return { models: models.flatMap((m) => (m.model ? [m.model] : [])), types: types.map((t) => t.group), videos };
+}
