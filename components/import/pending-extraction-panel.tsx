@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
@@ -24,7 +23,8 @@ type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled";
  */
 export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; videos: PendingVideo[] } }) {
   const queryClient = useQueryClient();
-  const router = useRouter();
+  // Uniform mode keeps the list it was given, so finished rows stay in view; a reload lists what still lacks the set.
+  const [uniformVideos] = useState(uniform?.videos);
   const pending = useQuery({
     queryKey: ["pending-videos", projectId],
     queryFn: () => apiFetch<{ videos: PendingVideo[]; total: number }>(`/api/v1/projects/${projectId}/videos?status=pending_extraction&pageSize=500`),
@@ -81,11 +81,12 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
       extractor.terminate();
       setRunning(false);
       void queryClient.invalidateQueries({ queryKey: ["pending-videos", projectId] });
-      if (uniform) router.refresh();
     }
   }
 
-  const videos = uniform ? uniform.videos : (pending.data?.videos ?? []);
+  const listed = uniformVideos ?? pending.data?.videos ?? [];
+  // Extracted in this visit: not offered again (the pending list drops them itself once refetched).
+  const videos = listed.filter((v) => rows[v.id]?.state !== "done");
   return (
     <div className="flex flex-col gap-4">
       {uniform ? (
@@ -109,7 +110,7 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
         <p className="text-sm text-slate-500">{uniform ? `Every video with captions has a uniform set of ${uniform.count} frames.` : "No video is waiting for frames."}</p>
       )}
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
-        {[...new Map([...videos.map((v) => [v.id, v] as const)]).values()].map((video) => {
+        {[...new Map([...listed.map((v) => [v.id, v] as const)]).values()].map((video) => {
           const row = rows[video.id];
           return (
             <li key={video.id} className="flex flex-col gap-1 px-3 py-2" data-testid="pending-item" data-state={row?.state ?? "waiting"}>

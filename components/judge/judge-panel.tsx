@@ -40,7 +40,18 @@ const PIPELINE_LABELS: Record<Pipeline, string> = {
 };
 
 /** Start a run (whole project, a dimension, or chosen videos) and follow the runs live. */
-export function JudgePanel({ projectId, canManage, dimensions }: { projectId: string; canManage: boolean; dimensions: string[] }) {
+export function JudgePanel({
+  projectId,
+  canManage,
+  dimensions,
+  captionDefaults,
+}: {
+  projectId: string;
+  canManage: boolean;
+  dimensions: string[];
+  /** The project's defaults for new caption runs. */
+  captionDefaults: { caption_style: { countedScore: "after_rules" | "judge"; frames: number }; caption_content: { frames: number } };
+}) {
   const queryClient = useQueryClient();
   const endpoints = useQuery({ queryKey: ["endpoints", projectId], queryFn: () => apiFetch<{ endpoints: Endpoint[] }>(`/api/v1/projects/${projectId}/endpoints`).then((b) => b.endpoints) });
   const runs = useQuery({
@@ -65,8 +76,11 @@ export function JudgePanel({ projectId, canManage, dimensions }: { projectId: st
   // Unticked models are left out; every model by default, as the API does without `models`.
   const [excludedModels, setExcludedModels] = useState<string[]>([]);
   const models = setModels.filter((m) => !excludedModels.includes(m));
-  const [countedScore, setCountedScore] = useState<"after_rules" | "judge">("after_rules");
-  const [frames, setFrames] = useState(8);
+  const [countedScore, setCountedScore] = useState(captionDefaults.caption_style.countedScore);
+  const [styleFrames, setStyleFrames] = useState(captionDefaults.caption_style.frames);
+  const [contentFrames, setContentFrames] = useState(captionDefaults.caption_content.frames);
+  const frames = pipeline === "caption_content" ? contentFrames : styleFrames;
+  const setFrames = pipeline === "caption_content" ? setContentFrames : setStyleFrames;
   const start = useMutation({
     mutationFn: () =>
       postJson<{ id: string; videos: number; withoutFramesCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
@@ -185,7 +199,8 @@ export function JudgePanel({ projectId, canManage, dimensions }: { projectId: st
           )}
           {start.data && (
             <span className="text-slate-600" data-testid="run-started">
-              Started on {start.data.videos} videos{start.data.items !== undefined ? ` (${start.data.items} captions)` : ""}
+              Started on {start.data.videos} video{start.data.videos === 1 ? "" : "s"}
+              {start.data.items !== undefined ? ` (${start.data.items} caption${start.data.items === 1 ? "" : "s"})` : ""}
               {start.data.withoutFramesCount > 0 && <>; {start.data.withoutFramesCount} left out for want of their frame set (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending${isCaption ? `?uniform=${frames}` : ""}`}>extract them</Link>)</>}.
             </span>
           )}
