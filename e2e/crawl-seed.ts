@@ -22,6 +22,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const { mediaFixtures, uniqueMp4 } = await import("../lib/testing/media-fixtures");
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
+  const { jsonlBytes, smallReferenceSet } = await import("../lib/testing/caption-fixtures");
 
   const stamp = Date.now();
   const roles = ["owner", "reviewer", "viewer", "outsider", "admin"] as const;
@@ -37,7 +38,8 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const reviewer = await actorOf(accounts.reviewer.email);
 
   // Four framed videos; the last keeps its frames but loses its prompt and is left out of the run.
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 2, name: "Page crawl" });
+  // The first three also get a uniform set of 8 frames, which the caption runs read.
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 2, name: "Page crawl", uniformFrames: 8, uniformVideos: 3 });
   await cli("add-member", "--project", projectId, "--email", accounts.reviewer.email, "--role", "reviewer");
   await cli("add-member", "--project", projectId, "--email", accounts.viewer.email, "--role", "viewer");
   const mp4 = fs.readFileSync(mediaFixtures().goodMp4);
@@ -70,6 +72,22 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   // A finished run of the hallucination pipeline over the judged videos.
   const stub = await startStubLlm({ latencyMs: 5 });
   let runId: string;
+  const captionRunIds: string[] = [];
+  const waitForRun = async (id: string) => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const run = await api<{ status: string }>(ownerKey, `/api/v1/runs/${id}`);
+      if (run.status === "done") return;
+      if (["failed", "cancelled"].includes(run.status) || Date.now() > deadline) throw new Error(`The crawl's run ${id} ended ${run.status}.`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  };
+  const upload = (fields: Record<string, string>, fileName: string, bytes: Uint8Array) => {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) body.set(k, v);
+    body.set("file", new Blob([new Uint8Array(bytes)]), fileName);
+    return body;
+  };
   try {
     const endpoint = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/endpoints`, {
       method: "POST",
@@ -79,12 +97,18 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
       method: "POST",
       body: JSON.stringify({ pipeline: "hallucination", endpointId: endpoint.id, videoIds: judgedVideoIds }),
     }));
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const run = await api<{ status: string }>(ownerKey, `/api/v1/runs/${runId}`);
-      if (run.status === "done") break;
-      if (["failed", "cancelled"].includes(run.status) || Date.now() > deadline) throw new Error(`The crawl's run ended ${run.status}.`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitForRun(runId);
+
+    // Captions: a reference set, two models' outputs, a style run and a content run.
+    const reference = await api<{ set: { id: string } }>(ownerKey, `/api/v1/projects/${projectId}/caption-sets`, { method: "POST", body: upload({}, "crawl-ref.jsonl", jsonlBytes(...smallReferenceSet())) });
+    for (const model of ["crawl-alpha", "crawl-beta"]) {
+      const outputs = jsonlBytes(...[1, 2, 3, 4].map((id) => ({ id, output: `A red ball rolls down the ramp, written by ${model}.` })));
+      await api(ownerKey, `/api/v1/projects/${projectId}/caption-sets/${reference.set.id}/outputs`, { method: "POST", body: upload({ model }, `${model}.jsonl`, outputs) });
+    }
+    for (const pipeline of ["caption_style", "caption_content"]) {
+      const run = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, { method: "POST", body: JSON.stringify({ pipeline, endpointId: endpoint.id, captionSetId: reference.set.id }) });
+      await waitForRun(run.id);
+      captionRunIds.push(run.id);
     }
   } finally {
     await stub.close();
@@ -105,9 +129,10 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const adminItem = await api<{ itemId: string | null }>(adminKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
   if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId) throw new Error("The crawl's queue gave no item to claim.");
 
+  const captions = await prisma.item.findMany({ where: { projectId, kind: "caption", model: "crawl-alpha" }, orderBy: { group: "asc" }, select: { id: true } });
   await prisma.$disconnect();
   return {
     accounts,
-    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
+    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, captionIds: captions.map((c) => c.id), captionRunIds, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
   };
 }

@@ -19,6 +19,10 @@ export interface CrawlSeed {
   promptlessVideoId: string;
   /** Registered through the API, waiting for frames. */
   pendingVideoId: string;
+  /** Captions of two models judged by a style and a content run (one of each type: action, brief, detail, poem). */
+  captionIds: string[];
+  /** The style run and the content run. */
+  captionRunIds: string[];
   /** The queue item each reviewing role holds; others open the reviewer's. */
   itemIdByRole: Partial<Record<CrawlRole, string>>;
 }
@@ -59,9 +63,23 @@ export const PAGES: CrawlPage[] = [
   },
   { route: "/projects/[projectId]/completeness", project: {} },
   { route: "/projects/[projectId]/import", project: { action: "videos.import" } },
-  { route: "/projects/[projectId]/pending", project: { action: "videos.import" } },
+  { route: "/projects/[projectId]/pending", project: { action: "videos.import" }, urls: (s) => [`/projects/${s.projectId}/pending`, `/projects/${s.projectId}/pending?uniform=8`] },
   { route: "/projects/[projectId]/judge", project: {} },
-  { route: "/projects/[projectId]/runs/[runId]", project: {} },
+  {
+    route: "/projects/[projectId]/runs/[runId]",
+    project: {},
+    urls: (s) => [s.runId, ...s.captionRunIds].map((id) => `/projects/${s.projectId}/runs/${id}`),
+  },
+  {
+    route: "/projects/[projectId]/captions",
+    project: {},
+    urls: (s) => [`/projects/${s.projectId}/captions`, `/projects/${s.projectId}/captions?flag=judge_broke_rule&model=crawl-alpha`],
+  },
+  {
+    route: "/projects/[projectId]/captions/[captionId]",
+    project: {},
+    urls: (s) => s.captionIds.map((id) => `/projects/${s.projectId}/captions/${id}`),
+  },
   {
     route: "/projects/[projectId]/runs/[runId]/videos/[videoId]",
     project: {},

@@ -6,6 +6,8 @@ import { ExtractionError, type VideoProbe } from "@/lib/browser-extraction/types
 import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
 import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/class-names";
+import { CaptionImport } from "@/components/captions/caption-import";
+import { CAPTION_SNIFF_BYTES, sniffCaptionFile, type CaptionFileKind } from "@/lib/captions/sniff-caption-file";
 import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
@@ -49,6 +51,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const pendingRender = useRef(false);
   // Parsed metadata files by path key (as findMetadata expects), kept so a retry uploads with it too.
   const metadata = useRef(new Map<string, FileMetadata>());
+  // Caption reference sets and models' outputs dropped along: imported by their own section, after the videos.
+  const [captionFiles, setCaptionFiles] = useState<{ picked: PickedFile; kind: CaptionFileKind }[]>([]);
 
   // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
   const refresh = useCallback(() => {
@@ -61,12 +65,20 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   }, []);
 
   const addFiles = useCallback(
-    (picked: PickedFile[]) => {
+    async (picked: PickedFile[]) => {
       const known = new Set(items.current.map((item) => item.relativePath));
+      const captions: { picked: PickedFile; kind: CaptionFileKind }[] = [];
       for (const { file, relativePath } of picked) {
         if (known.has(relativePath)) continue;
         known.add(relativePath);
         const kind = classifyPickedFile(relativePath);
+        if (kind === "other" && /\.(jsonl|csv)$/i.test(relativePath)) {
+          const captionKind = sniffCaptionFile(relativePath, await file.slice(0, CAPTION_SNIFF_BYTES).text());
+          if (captionKind) {
+            captions.push({ picked: { file, relativePath }, kind: captionKind });
+            continue;
+          }
+        }
         items.current.push({
           key: `${relativePath}#${items.current.length}`,
           file,
@@ -77,6 +89,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           progress: 0,
         });
       }
+      if (captions.length) setCaptionFiles((old) => [...old, ...captions]);
       refresh();
     },
     [refresh],
@@ -246,19 +259,20 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         onDrop={async (event) => {
           event.preventDefault();
           setDragging(false);
-          addFiles(await filesFromDrop(event.dataTransfer));
+          void addFiles(await filesFromDrop(event.dataTransfer));
         }}
         className={`flex flex-col items-center gap-3 rounded-lg border-2 border-dashed p-8 text-center ${dragging ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-white"}`}
       >
         <p className="font-medium text-slate-700">Drop video files or whole folders here</p>
         <p className="text-sm text-slate-500">
           mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,
-          <code> VBench2_full_text_info.json</code>, csv, jsonl) and a metadata csv/jsonl may come along.
+          <code> VBench2_full_text_info.json</code>, csv, jsonl), a metadata csv/jsonl, and caption files (an AnyCapEval reference JSONL, models&apos;
+          outputs as JSONL or CSV) may come along.
         </p>
         <div className="flex gap-2">
           <label className={buttonClass("secondary")}>
             Choose files
-            <input type="file" multiple className="sr-only" data-testid="file-input" onChange={(e) => addFiles(filesFromInput(e.target.files))} />
+            <input type="file" multiple className="sr-only" data-testid="file-input" onChange={(e) => void addFiles(filesFromInput(e.target.files))} />
           </label>
           <label className={buttonClass("secondary")}>
             Choose a folder
@@ -269,7 +283,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
               data-testid="folder-input"
               // @ts-expect-error non-standard but supported by every current browser
               webkitdirectory=""
-              onChange={(e) => addFiles(filesFromInput(e.target.files))}
+              onChange={(e) => void addFiles(filesFromInput(e.target.files))}
             />
           </label>
         </div>
@@ -319,6 +333,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           <div className="h-full bg-indigo-600 transition-all" style={{ width: `${overall * 100}%` }} />
         </div>
       )}
+
+      <CaptionImport projectId={projectId} files={captionFiles} />
 
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm" data-testid="import-items">
         {list.slice(0, 1000).map((item) => (

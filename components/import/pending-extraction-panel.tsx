@@ -8,7 +8,7 @@ import { apiFetch } from "./api-client";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
 import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
 
-interface PendingVideo {
+export interface PendingVideo {
   id: string;
   fileName: string;
   relativePath: string;
@@ -17,16 +17,22 @@ interface PendingVideo {
 
 type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled"; message: string; progress: number };
 
-/** Extracts frames, in this browser, for every video registered without them (e.g. through the API). */
-export function PendingExtractionPanel({ projectId }: { projectId: string }) {
+/**
+ * Extracts frames, in this browser, for every video registered without them (e.g. through the API), or,
+ * with `uniformCount`, the uniform frame set of that many frames for the listed videos (caption runs need it).
+ */
+export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; videos: PendingVideo[] } }) {
   const queryClient = useQueryClient();
+  // Uniform mode keeps the list it was given, so finished rows stay in view; a reload lists what still lacks the set.
+  const [uniformVideos] = useState(uniform?.videos);
   const pending = useQuery({
     queryKey: ["pending-videos", projectId],
     queryFn: () => apiFetch<{ videos: PendingVideo[]; total: number }>(`/api/v1/projects/${projectId}/videos?status=pending_extraction&pageSize=500`),
+    enabled: !uniform,
   });
   const [rows, setRows] = useState<Record<string, RowState>>({});
   const [running, setRunning] = useState(false);
-  const [settings, setSettings] = useState<ExtractionSettingsValue>(defaultExtractionSettings);
+  const [settings, setSettings] = useState<ExtractionSettingsValue>(uniform ? { ...defaultExtractionSettings, mode: "uniform", count: uniform.count } : defaultExtractionSettings);
   const abort = useRef<AbortController | null>(null);
   const setRow = (id: string, row: RowState) => setRows((current) => ({ ...current, [id]: row }));
 
@@ -78,10 +84,18 @@ export function PendingExtractionPanel({ projectId }: { projectId: string }) {
     }
   }
 
-  const videos = pending.data?.videos ?? [];
+  const listed = uniformVideos ?? pending.data?.videos ?? [];
+  // Extracted in this visit: not offered again (the pending list drops them itself once refetched).
+  const videos = listed.filter((v) => rows[v.id]?.state !== "done");
   return (
     <div className="flex flex-col gap-4">
-      <ExtractionSettings value={settings} onChange={setSettings} />
+      {uniform ? (
+        <p className="text-sm text-slate-600" data-testid="uniform-settings">
+          Uniform set of {uniform.count} evenly spaced frames (longest side {settings.maxSide} px).
+        </p>
+      ) : (
+        <ExtractionSettings value={settings} onChange={setSettings} />
+      )}
       <div className="flex gap-3">
         <button type="button" className={buttonClass()} disabled={running || videos.length === 0} onClick={() => void run(videos)}>
           Extract frames for {videos.length} video{videos.length === 1 ? "" : "s"}
@@ -92,9 +106,11 @@ export function PendingExtractionPanel({ projectId }: { projectId: string }) {
       </div>
       {pending.isPending && <p className="text-sm text-slate-500">Loading…</p>}
       {pending.error && <p role="alert" className="text-sm text-red-700">{pending.error.message}</p>}
-      {pending.data && videos.length === 0 && Object.keys(rows).length === 0 && <p className="text-sm text-slate-500">No video is waiting for frames.</p>}
+      {(uniform || pending.data) && videos.length === 0 && Object.keys(rows).length === 0 && (
+        <p className="text-sm text-slate-500">{uniform ? `Every video with captions has a uniform set of ${uniform.count} frames.` : "No video is waiting for frames."}</p>
+      )}
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
-        {[...new Map([...videos.map((v) => [v.id, v] as const)]).values()].map((video) => {
+        {[...new Map([...listed.map((v) => [v.id, v] as const)]).values()].map((video) => {
           const row = rows[video.id];
           return (
             <li key={video.id} className="flex flex-col gap-1 px-3 py-2" data-testid="pending-item" data-state={row?.state ?? "waiting"}>

@@ -25,9 +25,33 @@ interface RunRow {
   endpoint: { name: string; model: string };
   _count: { videos: number };
 }
+interface CaptionSetRow {
+  id: string;
+  kind: string;
+  name: string;
+  outputs?: { id: string; model: string; itemCount: number }[];
+}
+
+type Pipeline = "hallucination" | "caption_style" | "caption_content";
+const PIPELINE_LABELS: Record<Pipeline, string> = {
+  hallucination: "hallucination (Sora Detector)",
+  caption_style: "caption style (seed 003 rubric)",
+  caption_content: "caption content (AnyCapEval key points)",
+};
 
 /** Start a run (whole project, a dimension, or chosen videos) and follow the runs live. */
-export function JudgePanel({ projectId, canManage, dimensions }: { projectId: string; canManage: boolean; dimensions: string[] }) {
+export function JudgePanel({
+  projectId,
+  canManage,
+  dimensions,
+  captionDefaults,
+}: {
+  projectId: string;
+  canManage: boolean;
+  dimensions: string[];
+  /** The project's defaults for new caption runs. */
+  captionDefaults: { caption_style: { countedScore: "after_rules" | "judge"; frames: number }; caption_content: { frames: number } };
+}) {
   const queryClient = useQueryClient();
   const endpoints = useQuery({ queryKey: ["endpoints", projectId], queryFn: () => apiFetch<{ endpoints: Endpoint[] }>(`/api/v1/projects/${projectId}/endpoints`).then((b) => b.endpoints) });
   const runs = useQuery({
@@ -39,13 +63,38 @@ export function JudgePanel({ projectId, canManage, dimensions }: { projectId: st
   const [scope, setScope] = useState<"project" | "dimension" | "videos">("project");
   const [dimension, setDimension] = useState(dimensions[0] ?? "");
   const [videoIds, setVideoIds] = useState("");
+  const [pipeline, setPipeline] = useState<Pipeline>("hallucination");
+  const isCaption = pipeline !== "hallucination";
+  const captionSets = useQuery({
+    queryKey: ["caption-sets", projectId],
+    queryFn: () => apiFetch<{ sets: CaptionSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) => b.sets.filter((s) => s.kind === "caption_reference")),
+    enabled: canManage,
+  });
+  const [captionSetId, setCaptionSetId] = useState("");
+  const chosenSet = captionSets.data?.find((s) => s.id === captionSetId) ?? captionSets.data?.[0];
+  const setModels = chosenSet?.outputs?.map((o) => o.model) ?? [];
+  // Unticked models are left out; every model by default, as the API does without `models`.
+  const [excludedModels, setExcludedModels] = useState<string[]>([]);
+  const models = setModels.filter((m) => !excludedModels.includes(m));
+  const [countedScore, setCountedScore] = useState(captionDefaults.caption_style.countedScore);
+  const [styleFrames, setStyleFrames] = useState(captionDefaults.caption_style.frames);
+  const [contentFrames, setContentFrames] = useState(captionDefaults.caption_content.frames);
+  const frames = pipeline === "caption_content" ? contentFrames : styleFrames;
+  const setFrames = pipeline === "caption_content" ? setContentFrames : setStyleFrames;
   const start = useMutation({
     mutationFn: () =>
-      postJson<{ id: string; videos: number }>(`/api/v1/projects/${projectId}/runs`, {
-        pipeline: "hallucination",
+      postJson<{ id: string; videos: number; withoutFramesCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
+        pipeline,
         endpointId: endpointId || endpoints.data?.[0]?.id,
         ...(scope === "dimension" ? { dimension } : {}),
         ...(scope === "videos" ? { videoIds: videoIds.split(/[\s,]+/).filter(Boolean) } : {}),
+        ...(isCaption
+          ? {
+              captionSetId: chosenSet?.id,
+              ...(models.length < setModels.length ? { models } : {}),
+              settings: pipeline === "caption_style" ? { countedScore, frames } : { frames },
+            }
+          : {}),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["runs", projectId] }),
   });
@@ -62,10 +111,57 @@ export function JudgePanel({ projectId, canManage, dimensions }: { projectId: st
         >
           <label className="flex flex-col gap-1">
             Pipeline
-            <select className="rounded-md border border-slate-300 px-2 py-1.5" disabled>
-              <option>hallucination (Sora Detector)</option>
+            <select className="rounded-md border border-slate-300 px-2 py-1.5" value={pipeline} onChange={(e) => setPipeline(e.target.value as Pipeline)} data-testid="run-pipeline">
+              {(Object.keys(PIPELINE_LABELS) as Pipeline[]).map((id) => (
+                <option key={id} value={id}>
+                  {PIPELINE_LABELS[id]}
+                </option>
+              ))}
             </select>
           </label>
+          {isCaption && (
+            <>
+              <label className="flex flex-col gap-1">
+                Caption set
+                <select className="rounded-md border border-slate-300 px-2 py-1.5" value={chosenSet?.id ?? ""} onChange={(e) => setCaptionSetId(e.target.value)} data-testid="run-caption-set">
+                  {(captionSets.data ?? []).map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <fieldset className="flex flex-col gap-1" data-testid="run-models">
+                <legend>Models</legend>
+                <div className="flex flex-wrap gap-2">
+                  {setModels.map((m) => (
+                    <label key={m} className="flex items-center gap-1">
+                      <input
+                        type="checkbox"
+                        checked={!excludedModels.includes(m)}
+                        onChange={(e) => setExcludedModels((old) => (e.target.checked ? old.filter((x) => x !== m) : [...old, m]))}
+                      />
+                      {m}
+                    </label>
+                  ))}
+                  {setModels.length === 0 && <span className="text-slate-500">no outputs imported</span>}
+                </div>
+              </fieldset>
+              {pipeline === "caption_style" && (
+                <label className="flex flex-col gap-1">
+                  Score that counts
+                  <select className="rounded-md border border-slate-300 px-2 py-1.5" value={countedScore} onChange={(e) => setCountedScore(e.target.value as typeof countedScore)} data-testid="run-counted-score">
+                    <option value="after_rules">after the length rules</option>
+                    <option value="judge">the judge&apos;s own</option>
+                  </select>
+                </label>
+              )}
+              <label className="flex flex-col gap-1">
+                Uniform frames
+                <input type="number" min={1} max={64} className="w-20 rounded-md border border-slate-300 px-2 py-1.5" value={frames} onChange={(e) => setFrames(Number(e.target.value))} />
+              </label>
+            </>
+          )}
           <label className="flex flex-col gap-1">
             Endpoint
             <select className="rounded-md border border-slate-300 px-2 py-1.5" value={endpointId} onChange={(e) => setEndpointId(e.target.value)} data-testid="run-endpoint">
@@ -79,7 +175,7 @@ export function JudgePanel({ projectId, canManage, dimensions }: { projectId: st
           <label className="flex flex-col gap-1">
             Videos
             <select className="rounded-md border border-slate-300 px-2 py-1.5" value={scope} onChange={(e) => setScope(e.target.value as typeof scope)}>
-              <option value="project">every video with frames</option>
+              <option value="project">{isCaption ? "every video with uniform frames" : "every video with frames"}</option>
               <option value="dimension">one dimension</option>
               <option value="videos">these video ids</option>
             </select>
@@ -92,10 +188,22 @@ export function JudgePanel({ projectId, canManage, dimensions }: { projectId: st
             </select>
           )}
           {scope === "videos" && <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" placeholder="video ids, comma separated" value={videoIds} onChange={(e) => setVideoIds(e.target.value)} />}
-          <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length}>
+          <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || (isCaption && !chosenSet)}>
             Start run
           </button>
           {!endpoints.data?.length && endpoints.isSuccess && <span className="text-slate-500">Add an endpoint first.</span>}
+          {isCaption && captionSets.isSuccess && !chosenSet && (
+            <span className="text-slate-500">
+              Import a caption reference set first (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>Import</Link>).
+            </span>
+          )}
+          {start.data && (
+            <span className="text-slate-600" data-testid="run-started">
+              Started on {start.data.videos} video{start.data.videos === 1 ? "" : "s"}
+              {start.data.items !== undefined ? ` (${start.data.items} caption${start.data.items === 1 ? "" : "s"})` : ""}
+              {start.data.withoutFramesCount > 0 && <>; {start.data.withoutFramesCount} left out for want of their frame set (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending${isCaption ? `?uniform=${frames}` : ""}`}>extract them</Link>)</>}.
+            </span>
+          )}
           {start.error && <span role="alert" className="text-red-700">{start.error.message}</span>}
         </form>
       )}

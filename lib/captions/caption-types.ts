@@ -27,3 +27,16 @@ export function isContentCaptionType(type: string): type is CaptionContentType {
 export function promptCaptionType(storedType: string): string {
   return storedType === "theme" ? "style" : storedType;
 }
+
+/** A caption type's name and what it means, for the legend and the code tooltips. */
+export function captionTypeMeaning(type: string): { id: string; label: string; definition: string } {
+  if (isStyleCaptionType(type)) {
+    return {
+      id: type,
+      label: type === "theme" ? "theme (the rubric's style)" : type,
+      definition: `AnyCapEval style caption type; judged with seed 003's 0–4 rubric (caption_style)${(LENGTH_RULE_TYPES as readonly string[]).includes(type) ? ", under the mandatory ±10% word-count rule" : ""}.`,
+    };
+  }
+  if (isContentCaptionType(type)) return { id: type, label: type, definition: "AnyCapEval content caption type; judged by its key points, each hit or missed (caption_content)." };
+  return { id: type, label: type, definition: "A caption type FrameJury does not know, kept as the file gave it; judged with the style rubric." };
+}

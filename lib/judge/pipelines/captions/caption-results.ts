@@ -18,12 +18,19 @@ import type { CaptionLengthRulesOutput } from "./caption-style";
 export const CAPTION_PIPELINES = ["caption_style", "caption_content"] as const;
 type CaptionPipeline = (typeof CAPTION_PIPELINES)[number];
 
+/** The per-caption yes/no metrics (run_metric rows of a style run) a caption list can filter on. */
+export const CAPTION_FLAGS = ["judge_broke_rule", "length_violation"] as const;
+export type CaptionFlag = (typeof CAPTION_FLAGS)[number];
+
 const formatSchema = z.enum(["json", "csv", "jsonl"]).default("json");
 
 export const captionResultsQuerySchema = z
   .object({
     model: z.string().trim().min(1).max(200).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
     type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
+    videoId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.").optional(),
+    /** Style runs only: captions where a length rule failed, or where the judge scored above the rules' cap. */
+    flag: z.enum(CAPTION_FLAGS).optional(),
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     pageSize: z.coerce.number().int().min(1).max(500).default(50),
     /** csv and jsonl: every caption of the run matching the filter, as an attachment (no pages). */
@@ -128,9 +135,26 @@ function contentResult(steps: StepRow[], keyPoints: string[]): ContentResult {
   };
 }
 
+interface CaptionFilter {
+  model?: string;
+  type?: string;
+  videoId?: string;
+  flag?: CaptionFlag;
+  /** Only these captions (a page of another run's list, or one caption). */
+  itemIds?: string[];
+}
+
 /** The run's captions matching the filter, with their results; `page` null: all of them (exports). */
-async function loadRunCaptions(prisma: PrismaClient, run: { id: string; pipeline: CaptionPipeline }, filter: { model?: string; type?: string }, page: { page: number; pageSize: number } | null) {
-  const where = { runId: run.id, item: { ...(filter.model ? { model: filter.model } : {}), ...(filter.type ? { group: filter.type } : {}) } };
+async function loadRunCaptions(prisma: PrismaClient, run: { id: string; pipeline: CaptionPipeline }, filter: CaptionFilter, page: { page: number; pageSize: number } | null) {
+  if (filter.flag && run.pipeline !== "caption_style") throw new ValidationError(`The ${filter.flag} filter needs a style run; run ${run.id} is a ${run.pipeline} run.`);
+  // Flags are the style run's per-caption yes/no metrics, read through their (run, metric, value) index.
+  const flagged = filter.flag ? (await prisma.runMetric.findMany({ where: { runId: run.id, metric: filter.flag, value: 1 }, select: { itemId: true } })).map((m) => m.itemId) : null;
+  const onlyIds = flagged && filter.itemIds ? flagged.filter((id) => filter.itemIds!.includes(id)) : (flagged ?? filter.itemIds);
+  const where = {
+    runId: run.id,
+    ...(onlyIds ? { itemId: { in: onlyIds } } : {}),
+    item: { ...(filter.model ? { model: filter.model } : {}), ...(filter.type ? { group: filter.type } : {}), ...(filter.videoId ? { videoId: filter.videoId } : {}) },
+  };
   const [total, runItems] = await Promise.all([
     prisma.runItem.count({ where }),
     prisma.runItem.findMany({
@@ -264,4 +288,133 @@ export function leaderboardCsv(rows: ReturnType<typeof captionLeaderboard>): str
     }
   }
   return text;
+}
+
+export interface CaptionRunSummary {
+  id: string;
+  pipeline: CaptionPipeline;
+  status: string;
+  simulated: boolean;
+  createdAt: Date;
+  endpointName: string;
+}
+
+/** The project's caption runs, newest first (the captions page picks one style and one content run from them). */
+export async function projectCaptionRuns(prisma: PrismaClient, actor: Actor, projectId: string): Promise<CaptionRunSummary[]> {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const runs = await prisma.judgeRun.findMany({
+    where: { projectId, pipeline: { in: [...CAPTION_PIPELINES] } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 200,
+    select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpoint: { select: { name: true } } },
+  });
+  return runs.map(({ endpoint, ...run }) => ({ ...run, pipeline: run.pipeline as CaptionPipeline, endpointName: endpoint.name }));
+}
+
+export const captionListQuerySchema = z
+  .object({
+    styleRunId: z.string().min(1).max(64).optional(),
+    contentRunId: z.string().min(1).max(64).optional(),
+    model: captionResultsQuerySchema.shape.model,
+    type: captionResultsQuerySchema.shape.type,
+    videoId: captionResultsQuerySchema.shape.videoId,
+    flag: captionResultsQuerySchema.shape.flag,
+    page: captionResultsQuerySchema.shape.page,
+    pageSize: captionResultsQuerySchema.shape.pageSize,
+  })
+  .strict();
+export type CaptionListQuery = z.output<typeof captionListQuerySchema>;
+
+/**
+ * The captions page: a style run and a content run of the project (default: the latest of each), their
+ * leaderboard, and a page of the captions either run judged, with both runs' results side by side.
+ */
+export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: CaptionListQuery) {
+  const runs = await projectCaptionRuns(prisma, actor, projectId);
+  const pick = (pipeline: CaptionPipeline, id: string | undefined) => {
+    if (id === undefined) return runs.find((r) => r.pipeline === pipeline) ?? null;
+    const run = runs.find((r) => r.id === id);
+    if (!run) throw new NotFoundError("No such caption run in this project.");
+    if (run.pipeline !== pipeline) throw new ValidationError(`Run ${id} is a ${run.pipeline} run, not a ${pipeline} run.`);
+    return run;
+  };
+  const style = pick("caption_style", query.styleRunId);
+  const content = pick("caption_content", query.contentRunId);
+  const chosen = [style, content].filter((r): r is CaptionRunSummary => r !== null);
+  if (chosen.length === 0) return { runs, style, content, leaderboard: null, total: 0, captions: [] as CaptionRunResult[] };
+  const leaderboard = await projectCaptionLeaderboard(prisma, actor, projectId, { runId: chosen.map((r) => r.id), format: "json" });
+
+  if (query.flag && !style) throw new ValidationError(`The ${query.flag} filter needs a style run.`);
+  // Flags are the style run's per-caption yes/no metrics, read through their (run, metric, value) index.
+  const flagged = query.flag ? (await prisma.runMetric.findMany({ where: { runId: style!.id, metric: query.flag, value: 1 }, select: { itemId: true } })).map((m) => m.itemId) : null;
+  const where = {
+    projectId,
+    kind: "caption",
+    runItems: { some: { runId: { in: chosen.map((r) => r.id) } } },
+    ...(query.model ? { model: query.model } : {}),
+    ...(query.type ? { group: query.type } : {}),
+    ...(query.videoId ? { videoId: query.videoId } : {}),
+    ...(flagged ? { id: { in: flagged } } : {}),
+  };
+  const [total, page] = await Promise.all([
+    prisma.item.count({ where }),
+    prisma.item.findMany({
+      where,
+      orderBy: [{ video: { relativePath: "asc" } }, { group: "asc" }, { model: "asc" }, { id: "asc" }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      select: { id: true },
+    }),
+  ]);
+  const ids = page.map((p) => p.id);
+  const merged = new Map<string, CaptionRunResult>();
+  for (const run of chosen) {
+    if (!ids.length) break;
+    const { results } = await loadRunCaptions(prisma, run, { itemIds: ids }, null);
+    for (const result of results) merged.set(result.captionId, { ...merged.get(result.captionId), ...result });
+  }
+  return { runs, style, content, leaderboard, total, captions: ids.flatMap((id) => merged.get(id) ?? []) };
+}
+
+/**
+ * One caption for its page: the caption and its reference, every caption run of the project that judged it
+ * with its results (newest first), and the frames those runs showed the judge (else the video's latest
+ * uniform frame set).
+ */
+export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
+  const item = await prisma.item.findFirst({ where: { id: captionId, projectId, kind: "caption" }, select: { id: true } });
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  if (!item) throw new NotFoundError("No such caption in this project.");
+  const runItems = await prisma.runItem.findMany({
+    where: { itemId: captionId, run: { projectId, pipeline: { in: [...CAPTION_PIPELINES] } } },
+    orderBy: { run: { createdAt: "desc" } },
+    select: { runId: true, videoId: true, run: { select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, settings: true, endpoint: { select: { name: true } } } } },
+  });
+  const results = [];
+  for (const { run } of runItems) {
+    const pipeline = run.pipeline as CaptionPipeline;
+    const { results: [result] } = await loadRunCaptions(prisma, { id: run.id, pipeline }, { itemIds: [captionId] }, null);
+    if (result) results.push({ run: { id: run.id, pipeline, status: run.status, simulated: run.simulated, createdAt: run.createdAt, endpointName: run.endpoint.name, settings: run.settings }, result });
+  }
+  const videoId = runItems[0]?.videoId ?? (await prisma.item.findUniqueOrThrow({ where: { id: captionId }, select: { videoId: true } })).videoId;
+  const runFrameSet = runItems.length
+    ? await prisma.runVideo.findFirst({ where: { runId: runItems[0]!.runId, videoId }, select: { frameSetId: true } })
+    : null;
+  const frameSet = runFrameSet
+    ? await prisma.frameSet.findUnique({ where: { id: runFrameSet.frameSetId }, select: frameSetSelect })
+    : await prisma.frameSet.findFirst({ where: { videoId, mode: "uniform" }, orderBy: { createdAt: "desc" }, select: frameSetSelect });
+  return { results, frameSet };
+}
+
+const frameSetSelect = { id: true, mode: true, frameCount: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true } } } as const;
+
+/** The values the captions page's filters offer: the models, caption types and videos of the project's captions. */
+export async function captionFilterOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const [models, types, videos] = await Promise.all([
+    prisma.item.findMany({ where: { projectId, kind: "caption" }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
+    prisma.item.findMany({ where: { projectId, kind: "caption" }, distinct: ["group"], select: { group: true }, orderBy: { group: "asc" } }),
+    prisma.video.findMany({ where: { projectId, items: { some: { kind: "caption" } } }, select: { id: true, relativePath: true }, orderBy: { relativePath: "asc" }, take: 1000 }),
+  ]);
+  return { models: models.flatMap((m) => (m.model ? [m.model] : [])), types: types.map((t) => t.group), videos };
 }

@@ -8,6 +8,8 @@ import { prisma } from "@/lib/db/prisma";
 import { HallucinationSettingsForm } from "@/components/judge/hallucination-settings-form";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
 import { hallucinationSummarySettingsSchema } from "@/lib/judge/hallucination-scores";
+import { captionContentSettingsSchema } from "@/lib/judge/pipelines/captions/caption-content";
+import { captionStyleSettingsSchema } from "@/lib/judge/pipelines/captions/caption-style";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
@@ -16,13 +18,19 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   if (roleCan(role, "endpoints.manage")) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
   const endpoints = await listEndpoints(prisma, actor, projectId);
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
-  const hallucinationDefaults = hallucinationSummarySettingsSchema.parse((project.judgeSettings as Record<string, unknown>).hallucination ?? {});
+  const saved = project.judgeSettings as Record<string, unknown>;
+  const hallucinationDefaults = hallucinationSummarySettingsSchema.parse(saved.hallucination ?? {});
+  // The caption form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
+  const captionDefaults = {
+    caption_style: captionStyleSettingsSchema.safeParse(saved.caption_style ?? {}).data ?? captionStyleSettingsSchema.parse({}),
+    caption_content: captionContentSettingsSchema.safeParse(saved.caption_content ?? {}).data ?? captionContentSettingsSchema.parse({}),
+  };
   const dimensions = (await prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`).map((r) => r.d);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Judge runs" />
       <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
-        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} />
+        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} captionDefaults={captionDefaults} />
         <div className="flex flex-col gap-5">
           <Card title={`Endpoints (${endpoints.length})`}>
             <ul className="mb-4 flex flex-col gap-2 text-sm" data-testid="endpoint-list">

@@ -1,15 +1,46 @@
+import Link from "next/link";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { PendingExtractionPanel } from "@/components/import/pending-extraction-panel";
+import { prisma } from "@/lib/db/prisma";
+import { uniformFramesQuerySchema, videosLackingUniformFrames } from "@/lib/videos/uniform-frame-sets";
 
-export default async function PendingPage({ params }: { params: Promise<{ projectId: string }> }) {
+export default async function PendingPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
-  await requirePageProjectAccess(projectId, "videos.import");
+  const { actor } = await requirePageProjectAccess(projectId, "videos.import");
+  const query = uniformFramesQuerySchema.safeParse(await searchParams);
+  const count = query.success ? query.data.uniform : undefined;
+  const lacking = count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count);
   return (
     <div className="flex flex-col gap-5">
-      <ProjectPageHeader projectId={projectId} title="Videos waiting for frames" />
-      <p className="text-sm text-slate-600">Videos registered through the API have no frames yet; this page extracts them in this browser.</p>
-      <PendingExtractionPanel projectId={projectId} />
+      <ProjectPageHeader projectId={projectId} title={count === undefined ? "Videos waiting for frames" : `Uniform frames (${count}) for caption runs`} />
+      {count === undefined ? (
+        <p className="text-sm text-slate-600">
+          Videos registered through the API have no frames yet; this page extracts them in this browser. Caption runs need a uniform frame set instead:{" "}
+          <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`} data-testid="uniform-link">
+            extract 8 uniform frames for the videos with captions
+          </Link>
+          .
+        </p>
+      ) : (
+        <p className="text-sm text-slate-600">
+          The caption judges see {count} evenly spaced frames of each video. These videos have captions but no uniform set of {count} frames yet, so a caption
+          run would leave them out; this page extracts that set in this browser (their other frame sets stay).{" "}
+          <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending`}>
+            Videos waiting for any frames
+          </Link>
+        </p>
+      )}
+      {!query.success && (
+        <p role="alert" className="text-sm text-red-700">
+          The frame count must be a whole number from 1 to 64.
+        </p>
+      )}
+      <PendingExtractionPanel
+        key={count ?? "pending"}
+        projectId={projectId}
+        uniform={lacking && count !== undefined ? { count, videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })) } : undefined}
+      />
     </div>
   );
 }
