@@ -126,7 +126,6 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
   if (caption.projectId !== projectId || !("output" in caption)) notFound();
   const reference = caption.reference;
   const outputWords = countWords(caption.output);
-  const referenceWords = reference ? countWords(reference.reference) : null;
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Caption" />
@@ -158,8 +157,8 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         <div className="flex flex-col gap-3">
           {reference && <Text label="Instruction" text={reference.instruction} testId="caption-instruction" />}
           {reference && reference.restriction[1] && <Text label="Restriction" text={reference.restriction[1]} testId="caption-restriction" />}
-          {reference && <Text label={`Reference (${referenceWords} words)`} text={reference.reference} testId="caption-reference" />}
-          <Text label={`Output (${outputWords} words, ${countSentences(caption.output)} sentences)`} text={caption.output} testId="caption-output" />
+          {reference && <Text label={`Reference (${plural(countWords(reference.reference), "word")})`} text={reference.reference} testId="caption-reference" />}
+          <Text label={`Output (${plural(outputWords, "word")}, ${plural(countSentences(caption.output), "sentence")})`} text={caption.output} testId="caption-output" />
         </div>
       </Card>
       {detail.results.length === 0 && <p className="text-sm text-slate-500">No caption run has judged this caption yet.</p>}
@@ -180,4 +179,8 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
       ))}
     </div>
   );
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
