@@ -2,17 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
-import { getStorage } from "../../storage/storage";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { EndpointLimiter } from "../endpoint-limiter";
-import { createEndpoint, endpointConfigForRun } from "../endpoints";
-import { openAiCompatibleClient } from "../llm-client";
+import { createEndpoint } from "../endpoints";
 import { PIPELINES } from "../pipelines";
 import { NO_PROMPT_REASON } from "../pipelines/hallucination";
-import { createRun, getRunStatus, type JudgeQueue } from "../runs";
-import { fileTemplateSource } from "../template-source";
+import { createRun, getRunStatus } from "../runs";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 
 let stub: StubServer;
 let owner: Actor;
@@ -28,26 +25,13 @@ beforeEach(() => {
   sleeps.length = 0;
 });
 
-const deps: JudgeDeps = {
-  prisma,
-  storage: getStorage(),
-  pipelines: PIPELINES,
-  templates: fileTemplateSource(),
-  endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
-  llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
-  limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
+const deps = testJudgeDeps({
   retryPolicy: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 100 },
   sleep: async (ms) => {
     sleeps.push(ms);
   },
-};
-
-/** Runs each job inline, as a worker would. */
-const inlineQueue: JudgeQueue = {
-  async enqueue(jobs) {
-    await Promise.all(jobs.map((job) => judgeVideo(deps, job)));
-  },
-};
+});
+const inlineQueue = inlineJudgeQueue(deps);
 
 async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; prompt?: null; allBlack?: boolean } = {}) {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2, prompt: options.prompt, allBlack: options.allBlack });

@@ -9,17 +9,15 @@ import { z } from "zod";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
-import { getStorage } from "../../storage/storage";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { EndpointLimiter } from "../endpoint-limiter";
-import { createEndpoint, endpointConfigForRun } from "../endpoints";
-import { openAiCompatibleClient } from "../llm-client";
+import { createEndpoint } from "../endpoints";
 import { PIPELINES } from "../pipelines";
-import { createRun, getRunStatus, type JudgeQueue } from "../runs";
-import { judgeVideo, type JudgeDeps, type TemplateSource } from "./judge-video";
+import { createRun, getRunStatus } from "../runs";
+import type { TemplateSource } from "./judge-video";
 import { declarationProblems, type TaskDeclaration } from "../../tasks/task-declaration";
 import type { PipelineDefinition, StepInput } from "./pipeline";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 
 const TOY_TEMPLATE = "Toy judge. Say anything about this item: {{text}}";
 
@@ -106,18 +104,8 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const deps: JudgeDeps = {
-  prisma,
-  storage: getStorage(),
-  pipelines: { toy_items: toyPipeline },
-  templates,
-  endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
-  llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
-  limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
-  retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
-  sleep: async () => {},
-};
-const inlineQueue: JudgeQueue = { enqueue: async (jobs) => void (await Promise.all(jobs.map((job) => judgeVideo(deps, job)))) };
+const deps = testJudgeDeps({ pipelines: { toy_items: toyPipeline }, templates });
+const inlineQueue = inlineJudgeQueue(deps);
 
 describe("a toy item pipeline on the engine", () => {
   it("judges each item with an LLM step and a computed step, scores from the input, on the uniform frame set, and reports videos without one", async () => {

@@ -11,17 +11,12 @@ import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { importModelOutputs, importReferenceSet } from "@/lib/items/item-sets";
-import { EndpointLimiter } from "@/lib/judge/endpoint-limiter";
-import { createEndpoint, endpointConfigForRun } from "@/lib/judge/endpoints";
+import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { judgeVideo, type JudgeDeps } from "@/lib/judge/engine/judge-video";
-import { openAiCompatibleClient } from "@/lib/judge/llm-client";
 import { PIPELINES } from "@/lib/judge/pipelines";
-import { createRun, getRunStatus, type JudgeQueue } from "@/lib/judge/runs";
-import { fileTemplateSource } from "@/lib/judge/template-source";
+import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { deleteItemSet } from "@/lib/items/item-sets";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
-import { getStorage } from "@/lib/storage/storage";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { jsonlBytes, referenceLine, fixtureVideoName, smallReferenceSet } from "@/lib/testing/caption-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -31,6 +26,7 @@ import { GET as getLeaderboard } from "../projects/[projectId]/caption-leaderboa
 import { GET as getCompare } from "../projects/[projectId]/compare/route";
 import { GET as listVideos } from "../projects/[projectId]/videos/route";
 import { GET as getVideoScores } from "../videos/[videoId]/scores/route";
+import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 
 let stub: StubServer;
 let owner: Actor;
@@ -44,18 +40,7 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
-const deps: JudgeDeps = {
-  prisma,
-  storage: getStorage(),
-  pipelines: PIPELINES,
-  templates: fileTemplateSource(),
-  endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
-  llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
-  limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
-  retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
-  sleep: async () => {},
-};
-const inlineQueue: JudgeQueue = { enqueue: async (jobs) => void (await Promise.all(jobs.map((job) => judgeVideo(deps, job)))) };
+const inlineQueue = inlineJudgeQueue(testJudgeDeps());
 
 const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
 

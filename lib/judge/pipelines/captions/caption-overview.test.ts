@@ -9,19 +9,15 @@ import { prisma } from "../../../db/prisma";
 import { NotFoundError, ValidationError } from "../../../errors";
 import { importModelOutputs, importReferenceSet } from "../../../items/item-sets";
 import { startStubLlm, type StubServer } from "../../../llm-stub/stub-server";
-import { getStorage } from "../../../storage/storage";
 import { jsonlBytes, smallReferenceSet } from "../../../testing/caption-fixtures";
 import { makeUser } from "../../../testing/fixtures";
 import { projectWithFramedVideos } from "../../../testing/judge-fixtures";
-import { EndpointLimiter } from "../../endpoint-limiter";
-import { createEndpoint, endpointConfigForRun } from "../../endpoints";
+import { createEndpoint } from "../../endpoints";
 import { createRunSchema } from "../../endpoints.validation";
-import { judgeVideo, type JudgeDeps } from "../../engine/judge-video";
-import { openAiCompatibleClient } from "../../llm-client";
-import { createRun, type JudgeQueue } from "../../runs";
-import { fileTemplateSource } from "../../template-source";
+import { createRun } from "../../runs";
 import { PIPELINES } from "..";
 import { captionDetail, captionListQuerySchema, captionResultsQuerySchema, projectCaptionOverview, runCaptionResults } from "./caption-results";
+import { inlineJudgeQueue, testJudgeDeps } from "../../../testing/judge-deps";
 
 let stub: StubServer;
 let owner: Actor;
@@ -31,18 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const deps: JudgeDeps = {
-  prisma,
-  storage: getStorage(),
-  pipelines: PIPELINES,
-  templates: fileTemplateSource(),
-  endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
-  llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
-  limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
-  retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
-  sleep: async () => {},
-};
-const inlineQueue: JudgeQueue = { enqueue: async (jobs) => void (await Promise.all(jobs.map((job) => judgeVideo(deps, job)))) };
+const inlineQueue = inlineJudgeQueue(testJudgeDeps());
 const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
 
 async function judgedProject() {

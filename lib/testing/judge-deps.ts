@@ -1,0 +1,34 @@
+import { prisma } from "../db/prisma";
+import { EndpointLimiter } from "../judge/endpoint-limiter";
+import { endpointConfigForRun } from "../judge/endpoints";
+import { judgeVideo, type JudgeDeps } from "../judge/engine/judge-video";
+import { openAiCompatibleClient } from "../judge/llm-client";
+import { PIPELINES } from "../judge/pipelines";
+import type { JudgeQueue } from "../judge/runs";
+import { getStorage } from "../storage/storage";
+import { fileTemplateSource } from "../judge/template-source";
+
+/**
+ * The engine's dependencies for tests: the real database, storage, templates and OpenAI-compatible
+ * client (pointed at the stub LLM by the test's endpoint), with quick retries and no real sleeping.
+ * A fresh client and limiter per call, so one test's limiter never holds another's requests.
+ */
+export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
+  return {
+    prisma,
+    storage: getStorage(),
+    pipelines: PIPELINES,
+    templates: fileTemplateSource(),
+    endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
+    llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
+    limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
+    retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+    sleep: async () => {},
+    ...overrides,
+  };
+}
+
+/** Runs each job inline, as a worker would, so a run is finished when `createRun` returns. */
+export function inlineJudgeQueue(deps: JudgeDeps): JudgeQueue {
+  return { enqueue: async (jobs) => void (await Promise.all(jobs.map((job) => judgeVideo(deps, job)))) };
+}
