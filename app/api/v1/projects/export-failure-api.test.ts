@@ -64,7 +64,7 @@ describe("an export that fails part-way is not answered as complete", () => {
   it("JSONL: the last line is the documented error line, and nothing follows it", async () => {
     const { response: _unused, dropDatabase } = await exportOnThrowawayDatabase("jsonl", async () => {
       // JSONL has no header: its first chunk is the first batch, which reads the scores.
-      await prisma.$executeRawUnsafe(`DROP TABLE "score" CASCADE`);
+      await prisma.$executeRaw`DROP TABLE "score" CASCADE`;
     });
     const response = _unused;
     expect(response.status).toBe(200);
