@@ -103,7 +103,13 @@ export class LocalStorage implements ObjectStorage {
       await pipeline(body, limit, fs.createWriteStream(file, { flags: "a" }));
     } catch (error) {
       // A dropped connection leaves the bytes that did arrive; the client resumes from stagingSize.
-      if (error instanceof StorageTooLargeError) await fsp.truncate(file, current);
+      // The overrun can come with the first chunk, before the write stream has created the file:
+      // then nothing was written and there is nothing to cut back.
+      if (error instanceof StorageTooLargeError) {
+        await fsp.truncate(file, current).catch((truncateError: NodeJS.ErrnoException) => {
+          if (truncateError.code !== "ENOENT") throw truncateError;
+        });
+      }
       throw error;
     }
     return this.stagingSize(uploadId);
