@@ -237,19 +237,27 @@ describe("chunk appends are serialised per upload", () => {
     // Each on its own connection, its body trickling in, so the four requests are all writing at once.
     const trickle = () =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const request = http.request(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, agent: false }, (response) => {
+        // Its own keep-alive agent: a connection of its own that the server does not close after
+        // answering a loser early (it drains the rest), so the client's next write cannot hit EPIPE
+        // before it has read the answer, as it could with `agent: false` (Connection: close).
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        const request = http.request(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, agent }, (response) => {
           let body = "";
           response.setEncoding("utf8").on("data", (text: string) => (body += text));
-          response.on("end", () => resolve({ status: response.statusCode!, body }));
+          response.on("end", () => {
+            agent.destroy();
+            resolve({ status: response.statusCode!, body });
+          });
         });
-        // A loser is answered before its body is sent; the server then closes, and writing on fails.
+        // A loser is answered before its body is sent; the client then stops writing. Should the
+        // connection still fail before the answer was read, that is an error of the test run.
         let answered = false;
         request.on("response", () => (answered = true));
         request.on("error", (error) => {
           if (!answered) reject(error);
         });
         void (async () => {
-          for (let i = 0; i < pieces && !request.destroyed; i++) {
+          for (let i = 0; i < pieces && !request.destroyed && !answered; i++) {
             request.write(piece);
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
