@@ -57,7 +57,13 @@ export function VideoWorkspace({
     queryKey: ["scores", videoId, runId ?? "latest"],
     queryFn: () => apiFetch<ScoresResponse>(`/api/v1/videos/${videoId}/scores${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`),
   });
-  const reviews = useQuery({ queryKey: ["reviews", videoId], queryFn: () => apiFetch<{ judgments: Judgment[] }>(`/api/v1/videos/${videoId}/reviews`) });
+  // Judgments belong to targets, not runs: shown against the run on screen (once its id is known).
+  const shownRunId = scores.data?.run?.id ?? runId;
+  const reviews = useQuery({
+    queryKey: ["reviews", videoId, shownRunId ?? "saved"],
+    enabled: !scores.isPending,
+    queryFn: () => apiFetch<{ judgments: Judgment[] }>(`/api/v1/videos/${videoId}/reviews${shownRunId ? `?runId=${encodeURIComponent(shownRunId)}` : ""}`),
+  });
   // The frames the run judged (its frame set), else the newest frame set.
   const frameSet = frameSets.find((set) => set.id === scores.data?.frameSetId) ?? frameSets.at(-1) ?? null;
   const frames = useMemo(() => frameSet?.frames ?? [], [frameSet]);

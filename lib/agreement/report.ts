@@ -337,7 +337,17 @@ function selectRows(table: RatingTable, items: Int32Array): RatingTable {
   return { itemIds: Array.from(items, String), raterIds: table.raterIds, categories: table.categories, categoryValues: table.categoryValues, codes };
 }
 
-function compareReviewers(items: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+/**
+ * Each judged target once: a judgment counts against every run that scored its target, so the same
+ * ratings appear once per run; agreement among reviewers must count them once.
+ */
+function oncePerTarget(items: readonly AgreementItem[]): AgreementItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.targetKey) && (seen.add(item.targetKey), true));
+}
+
+function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+  const items = oncePerTarget(all);
   const native = {} as ByTargetType<StatBlock>;
   for (const type of d.targetTypes()) {
     native[type] = humanBlock(items.filter((i) => i.targetType === type), (_, v) => v, d.level(type, items), options, true);
@@ -493,8 +503,9 @@ function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { k
     default: {
       // A declared grouping: a target's group value; a per-video metric forms its own group, as in "category".
       const declaration = d.of(item);
-      if (item.targetType !== SCORE_TARGET_TYPE) return [{ key: item.category, label: item.category }];
-      const value = "groups" in declaration ? declaration.groups?.[breakdown] : undefined;
+      const ofItem = item.groups?.[breakdown];
+      if (item.targetType !== SCORE_TARGET_TYPE && ofItem === undefined) return [{ key: item.category, label: item.category }];
+      const value = ofItem ?? ("groups" in declaration ? declaration.groups?.[breakdown] : undefined);
       if (value === undefined) return [{ key: "", label: "(none)" }];
       const label = d.tasks.flatMap((t) => t.groupings).find((g) => g.id === breakdown)?.values.find((v) => v.id === value)?.label ?? value;
       return [{ key: value, label }];
@@ -577,7 +588,7 @@ function breakdown(items: readonly AgreementItem[], by: string, input: Agreement
       items: group.items.length,
       judge: groupBlock(group.items, options, d),
       humans: (() => {
-        const b = humanBlock(group.items, (item, v) => d.binarise(item, v), "nominal", options, false);
+        const b = humanBlock(oncePerTarget(group.items), (item, v) => d.binarise(item, v), "nominal", options, false);
         return { n: b.n, values: { percentAgreement: b.values.percentAgreement ?? null, alpha: b.values.alpha ?? null }, ci: {} };
       })(),
       link: groupLink(by, key, group.items, input),
@@ -626,9 +637,9 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
       videos: input.videoCount,
       judgeItems: input.judgeItemCount,
       reviewedItems: items.length,
-      judgments: items.reduce((sum, i) => sum + i.ratings.length, 0),
+      judgments: oncePerTarget(items).reduce((sum, i) => sum + i.ratings.length, 0),
       reviewedVideos: new Set(items.map((i) => `${i.runId}:${i.videoId}`)).size,
-      multiReviewedItems: items.filter((i) => i.ratings.length >= 2).length,
+      multiReviewedItems: oncePerTarget(items).filter((i) => i.ratings.length >= 2).length,
       reviewers: reviewersWithRatings.length,
     },
     humanVsJudge: {

@@ -32,8 +32,10 @@ export const WORST_TARGET = "worst";
 export interface AgreementItem {
   /** The pipeline of the item's run, whose task declares the target (absent: found by the target's id). */
   taskId?: string;
-  /** The target's key (`score:<scoreId>` or `<targetType>:<runId>:<videoId>`). */
+  /** Unique per item: the run and the target (`<runId>|<targetKey>`). */
   key: string;
+  /** What was judged, whichever run scored it (lib/reviews/judgment-key.ts): the same judgments in every run. */
+  targetKey: string;
   targetType: TargetType;
   runId: string;
   videoId: string;
@@ -45,7 +47,10 @@ export interface AgreementItem {
   judge: number | null;
   ratings: ItemRating[];
   dimensions: string[];
+  /** The model that made the subject: the video's generator, or the item's producer (a caption's model). */
   model: string | null;
+  /** The judged item's values of the task's item groupings (a caption's type), by grouping id. */
+  groups?: Record<string, string>;
   endpointId: string;
   /** The prompt template hash of the score's step; for video-level targets the hashes of the scoring steps joined with "+". */
   promptVersion: string | null;

@@ -8,6 +8,7 @@ import { readRunMetrics } from "../judge/run-metrics";
 import { taskOf } from "../tasks/registry";
 import { scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "./blind";
 import {
   createQueueSchema,
@@ -261,6 +262,8 @@ interface Target {
   scopeIndex: number | null;
   judgeValue: number | null;
   declaration: JudgedDeclaration;
+  /** What the reviewer's judgment is keyed by (lib/reviews/judgment-key.ts), whichever run shows it. */
+  judgmentKey: string;
 }
 
 async function taskOfRun(prisma: PrismaClient, runId: string): Promise<TaskDeclaration> {
@@ -279,6 +282,7 @@ const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "c
 async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string): Promise<Target[]> {
   const task = await taskOfRun(prisma, queue.runId);
   if (queue.scope === "verdict") {
+    const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
     const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
     const verdictId = task.verdict?.metricId;
     const reviewed = task.metrics.filter((m) => m.reviewed).sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
@@ -297,13 +301,15 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
         scopeIndex: null,
         judgeValue: judge[m.id] ?? null,
         declaration: m,
+        judgmentKey: key(m.id),
       };
     });
   }
   const scores = await prisma.score.findMany({
     where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
-    select: { id: true, stepId: true, scopeIndex: true, category: true, value: true },
+    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
   });
+  const frameSetId = (await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }))?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
   const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
   declared.sort(
@@ -327,11 +333,10 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
       scopeIndex: s.scopeIndex,
       judgeValue: s.value,
       declaration: target,
+      judgmentKey: judgmentKey(scoreTarget(task.id, s, frameSetId)),
     };
   });
 }
-
-const targetKeyOf = (queue: ReviewQueue, videoId: string, target: Target) => (target.kind === "score" ? `score:${target.key}` : `${target.kind}:${queue.runId}:${videoId}`);
 
 async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const queue = await queueForActor(prisma, actor, queueId, "scores.review");
@@ -360,7 +365,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const keyFrames = frames.filter((f) => f.isKeyFrame);
   const targets = await itemTargets(prisma, queue, item.videoId);
   const own = await prisma.humanJudgment.findMany({
-    where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => targetKeyOf(queue, item.videoId, t)) } },
+    where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
     select: { targetKey: true, value: true, note: true, reason: true, version: true, updatedAt: true },
   });
   const mine = new Map(own.map((j) => [j.targetKey, j]));
@@ -403,7 +408,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
       const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
       const keyFrame = t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
-      const judgment = mine.get(targetKeyOf(queue, item.videoId, t));
+      const judgment = mine.get(t.judgmentKey);
       return {
         key: t.key,
         kind: t.kind,
@@ -469,7 +474,7 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   const current = new Map(
     (
       await prisma.humanJudgment.findMany({
-        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => targetKeyOf(queue, item.videoId, t)) } },
+        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
         select: { targetKey: true, value: true, note: true, reason: true },
       })
     ).map((j) => [j.targetKey, j]),
@@ -479,7 +484,7 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     if (!judgment) continue;
     const note = judgment.note || null;
     const reason = judgment.reason || null;
-    const saved = current.get(targetKeyOf(queue, item.videoId, target));
+    const saved = current.get(target.judgmentKey);
     if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason) continue;
     const reviewInput = { value: judgment.value, note, reason, expectedVersion: judgment.expectedVersion };
     try {

@@ -79,6 +79,8 @@ export interface GroupingDeclaration {
   label: string;
   /** The group values in display order, with a label for each. */
   values: readonly { id: string; label: string }[];
+  /** The value is the judged item's `group` (a caption's type), not fixed per target. */
+  ofItem?: boolean;
 }
 
 /**
@@ -116,6 +118,17 @@ export interface TaskDeclaration {
   sweepWorstTarget?: boolean;
   /** Named threshold parameters of the agreement report (see ThresholdParam). */
   thresholdParams?: readonly ThresholdParam[];
+  /**
+   * Targets scored once per entry of a list (a caption's key points): their score categories are
+   * `<prefix><n>` (e.g. "kp:3", the third key point), all on the target's scale.
+   */
+  indexedTargets?: readonly { prefix: string; targetId: string }[];
+}
+
+/** The id of the declared target a score category belongs to ("kp:3" → "key_point"), or the category itself. */
+export function targetIdOfCategory(task: Pick<TaskDeclaration, "indexedTargets">, category: string): string {
+  const indexed = task.indexedTargets?.find((t) => category.startsWith(t.prefix) && /^\d+$/.test(category.slice(t.prefix.length)));
+  return indexed ? indexed.targetId : category;
 }
 
 /** A categorical scale of exactly yes (1) and no (0): such a metric is answered as a boolean. */

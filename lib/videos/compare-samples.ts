@@ -82,7 +82,8 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
       orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
       select: { videoId: true, status: true, run: { select: { id: true, createdAt: true, pipeline: true } } },
     }),
-    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, targetType: "verdict" }, select: { videoId: true, runId: true, value: true } }),
+    // Per-video judgments (of any task): each sample reads those of its latest run's task.
+    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, itemId: "", stepId: "" }, select: { videoId: true, task: true, target: true, value: true } }),
   ]);
   const poster = new Map<string, string | null>();
   for (const set of frameSets) if (!poster.has(set.videoId)) poster.set(set.videoId, set.frames[0] ? `/api/v1/frames/${set.frames[0].id}/image` : null);
@@ -98,13 +99,14 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
 
   const samples: CompareSample[] = videos.map((video) => {
     const run = latest.get(video.id);
-    const values = run ? verdicts.filter((j) => j.videoId === video.id && j.runId === run.run.id).map((j) => j.value) : [];
+    const verdictId = run ? taskOf(run.run.pipeline).verdict?.metricId : undefined;
+    const values = run && verdictId ? verdicts.filter((j) => j.videoId === video.id && j.task === run.run.pipeline && j.target === verdictId).map((j) => j.value) : [];
     return {
       ...video,
       url: `/api/v1/videos/${video.id}/file`,
       posterUrl: poster.get(video.id) ?? null,
       judge: run ? judgeOutcome(run.run.id, run.run.createdAt, run.status, taskOf(run.run.pipeline), metricsByVideo.get(video.id) ?? {}) : null,
-      reviewers: { verdict: consensusOf("verdict", values), count: values.length },
+      reviewers: { verdict: verdictId ? consensusOf(verdictId, values) : null, count: values.length },
     };
   });
 
