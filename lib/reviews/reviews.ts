@@ -159,7 +159,7 @@ async function saveJudgment(
  * `runId`, each judgment of a target that run scored is shown against that run (its `runId`,
  * `scoreId` and `judge` are the run's), wherever it was saved; otherwise against the run it was saved in.
  */
-export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: string, options: { runId?: string } = {}) {
+export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: string, options: { runId?: string; itemId?: string } = {}) {
   const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
   if (!video) throw new NotFoundError("No such video.");
   try {
@@ -168,7 +168,7 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
     throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
   }
   const judgments = await prisma.humanJudgment.findMany({
-    where: { videoId },
+    where: { videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) },
     orderBy: [{ targetKey: "asc" }, { createdAt: "asc" }],
     include: { history: { orderBy: { version: "asc" } } },
   });
@@ -181,7 +181,7 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
     ? await prisma.runVideo.findFirst({ where: { runId: options.runId, videoId, run: { projectId: video.projectId } }, select: { frameSetId: true, run: { select: { id: true, pipeline: true } } } })
     : null;
   if (run) {
-    const scores = await prisma.score.findMany({ where: { runId: run.run.id, videoId }, select: scoreSelect });
+    const scores = await prisma.score.findMany({ where: { runId: run.run.id, videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) }, select: scoreSelect });
     for (const score of scores) inRun.set(judgmentKey(scoreTarget(run.run.pipeline, score, run.frameSetId)), { runId: run.run.id, score });
     for (const metric of taskOf(run.run.pipeline).metrics.filter((m) => m.reviewed)) inRun.set(judgmentKey(metricTarget(run.run.pipeline, videoId, "", metric.id)), { runId: run.run.id, score: null });
   }

@@ -50,6 +50,8 @@ export interface TargetDeclaration {
   disagreementGap?: number;
   /** Values of the declared groupings this target belongs to, e.g. { kind: "static" }. */
   groups?: Record<string, string>;
+  /** False for a value people do not give themselves (the judge's raw score before a rule): queues leave it out. */
+  reviewable?: boolean;
 }
 
 /** A per-subject headline number computed from the targets' values (for hallucination: S, D, I, overall, verdict). */

@@ -51,6 +51,8 @@ export const CAPTION_STYLE_TASK: TaskDeclaration = {
       higherIsBetter: true,
       scope: "item",
       positive: goodCaption,
+      // A reviewer gives the caption's style score; the judge's raw score is compared, not re-judged.
+      reviewable: false,
     },
   ],
   metrics: [

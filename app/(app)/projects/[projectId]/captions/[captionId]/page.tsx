@@ -2,6 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { CaptionType, Flag } from "@/components/captions/caption-format";
+import { CaptionReviews } from "@/components/captions/caption-reviews";
+import { roleCan } from "@/lib/authz/permissions";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { CodeWithName, TaskCode } from "@/components/tasks/target-legend";
@@ -112,7 +114,7 @@ function ContentPanel({ content }: { content: ContentResult }) {
 
 export default async function CaptionPage({ params }: { params: Promise<{ projectId: string; captionId: string }> }) {
   const { projectId, captionId: rawId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, role } = await requirePageProjectAccess(projectId);
   const id = itemIdSchema.safeParse(rawId);
   if (!id.success) notFound();
   let caption: Awaited<ReturnType<typeof getItem>>;
@@ -162,7 +164,7 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </div>
       </Card>
       {detail.results.length === 0 && <p className="text-sm text-slate-500">No caption run has judged this caption yet.</p>}
-      {detail.results.map(({ run, result }) => (
+      {detail.results.map(({ run, result, scores }) => (
         <Card key={run.id} title={`${run.pipeline === "caption_style" ? "Style" : "Content"} · ${run.endpointName} · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")}`}
           actions={
             <span className="flex items-center gap-2 text-sm">
@@ -174,6 +176,16 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
           <div data-testid={`result-${run.pipeline}`}>
             {result.style && <StylePanel style={result.style} />}
             {result.content && <ContentPanel content={result.content} />}
+            <CaptionReviews
+              pipeline={run.pipeline}
+              runId={run.id}
+              videoId={detail.videoId}
+              captionId={caption.id}
+              scores={scores}
+              keyPoints={reference?.keyPoints ?? []}
+              canReview={roleCan(role, "scores.review")}
+              currentUserId={actor.userId}
+            />
           </div>
         </Card>
       ))}
