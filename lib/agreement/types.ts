@@ -232,6 +232,17 @@ export interface ScatterPoint {
   scopeIndex: number | null;
 }
 
+export interface ConfusionKind {
+  /** A key of `confusion`: "score", a reviewed metric's id, or "all". */
+  id: string;
+  label: string;
+  /** The positive class's name (e.g. "hallucination", "good caption") and the negative's. */
+  positive: string;
+  negative: string;
+  /** The video-list query keys of this metric's judge value and of the reviewers' verdict, when the video list can filter on both. */
+  listKeys: { judge: string; human: string } | null;
+}
+
 export interface AgreementReport {
   options: { threshold: number; overallThreshold: number; iterations: number; seed: number };
   runs: RunInfo[];
@@ -249,6 +260,8 @@ export interface AgreementReport {
   humanVsHuman: HumanAgreement;
   /** Per target type ("score", each reviewed metric) and "all". */
   confusion: ByTargetType<ConfusionView> & { all: ConfusionView };
+  /** The confusion views in display order (the verdicts first), with what their classes mean, from the declarations. */
+  confusionKinds: ConfusionKind[];
   sweep: SweepCurve[];
   /** The fixed breakdowns plus one per declared grouping of the tasks in scope. */
   breakdowns: Record<Breakdown, BreakdownGroup[]> & Record<string, BreakdownGroup[]>;

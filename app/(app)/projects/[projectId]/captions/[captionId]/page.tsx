@@ -169,7 +169,7 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
           actions={
             <span className="flex items-center gap-2 text-sm">
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>run</Link>
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`} data-testid={`run-link-${run.pipeline}`}>run</Link>
             </span>
           }
         >
