@@ -1,14 +1,21 @@
-import path from "node:path";
-import { dataDir } from "../config/paths";
 import { LocalStorage } from "./local-storage";
 import type { ObjectStorage } from "./object-storage";
+import { createS3Client, S3Storage } from "./s3-storage";
+import { storageConfigFromEnv, type StorageConfig } from "./storage-config";
 
 const globalForStorage = globalThis as unknown as { storage?: ObjectStorage };
 
-/** The configured storage: a local directory (STORAGE_DIR, default DATA_DIR/storage). */
+/**
+ * The configured storage: an S3-compatible bucket when STORAGE_URL=s3://bucket/prefix, else a local
+ * directory (STORAGE_DIR, default DATA_DIR/storage). Throws StorageConfigError on a bad setting.
+ */
 export function getStorage(): ObjectStorage {
-  globalForStorage.storage ??= new LocalStorage(path.resolve(process.env.STORAGE_DIR ?? path.join(dataDir(), "storage")));
+  globalForStorage.storage ??= storageFor(storageConfigFromEnv());
   return globalForStorage.storage;
+}
+
+export function storageFor(config: StorageConfig): ObjectStorage {
+  return config.kind === "s3" ? new S3Storage(createS3Client(config), config.bucket, config.prefix) : new LocalStorage(config.dir);
 }
 
 export function videoKey(projectId: string, sha256: string, extension: string): string {
