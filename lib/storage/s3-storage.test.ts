@@ -5,6 +5,7 @@ import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startS3rver, type RunningS3rver } from "../testing/s3rver";
 import { coverage, createS3Client, S3Storage } from "./s3-storage";
+import { checkStorage } from "./storage";
 
 let s3: RunningS3rver;
 beforeAll(async () => {
@@ -122,5 +123,16 @@ describe("coverage of staged parts", () => {
     expect(coverage([part(5, 10)]).size).toBe(0);
     expect(coverage([part(0, 0), part(0, 3)]).size).toBe(3);
     expect(coverage([]).size).toBe(0);
+  });
+});
+
+describe("checkStorage (start-up)", () => {
+  it("passes for a reachable bucket and names what to check otherwise", async () => {
+    expect(await checkStorage(s3.config("app/"))).toBe(`s3://${s3.bucket}/app/ at ${s3.endpoint}, path-style`);
+    await expect(checkStorage({ ...s3.config(), bucket: "no-such-bucket" })).rejects.toThrow(
+      /^Storage: cannot list s3:\/\/no-such-bucket\/.* \(NoSuchBucket: .*\)\. Check STORAGE_URL, S3_ENDPOINT, S3_REGION, the credentials, and that the bucket exists\.$/,
+    );
+    await expect(checkStorage({ ...s3.config(), credentials: { accessKeyId: "NOT-A-KEY", secretAccessKey: "S3RVER" } })).rejects.toThrow(/InvalidAccessKeyId/);
+    await expect(checkStorage({ kind: "local", dir: "/srv/x" })).resolves.toBe("local directory /srv/x");
   });
 });

@@ -40,9 +40,11 @@ const envSchema = z
     S3_FORCE_PATH_STYLE: z.enum(["0", "1", "true", "false"], { error: "must be 1 or 0" }).optional(),
     AWS_REGION: z.string().min(1).optional(),
   })
+  // Checked whatever else is wrong, so one start-up error names every problem.
   .refine((env) => (env.S3_ACCESS_KEY_ID === undefined) === (env.S3_SECRET_ACCESS_KEY === undefined), {
     path: ["S3_ACCESS_KEY_ID"],
-    message: "set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK's credential chain is used)",
+    message: "and S3_SECRET_ACCESS_KEY must be set together, or neither (then the AWS SDK's credential chain is used)",
+    when: () => true,
   });
 
 /**
@@ -50,14 +52,14 @@ const envSchema = z
  * selects S3-compatible storage, unset keeps the local directory (STORAGE_DIR, default DATA_DIR/storage).
  * A malformed setting throws StorageConfigError naming every bad variable, so start-up stops with it.
  */
-export function storageConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StorageConfig {
+export function storageConfigFromEnv(env: Record<string, string | undefined> = process.env): StorageConfig {
   const storageUrl = nonEmpty(env.STORAGE_URL);
   if (!storageUrl) {
     const stray = S3_VARIABLES.filter((name) => nonEmpty(env[name]) !== undefined);
     if (stray.length) {
       throw new StorageConfigError(`Storage configuration: ${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} set but STORAGE_URL is not, so videos would go to the local directory. Set STORAGE_URL=s3://bucket/prefix to use S3-compatible storage, or unset ${stray.join(", ")}.`);
     }
-    return { kind: "local", dir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir(), "storage")) };
+    return { kind: "local", dir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir(env), "storage")) };
   }
   const parsed = envSchema.safeParse({
     STORAGE_URL: storageUrl,

@@ -1,7 +1,8 @@
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { LocalStorage } from "./local-storage";
 import type { ObjectStorage } from "./object-storage";
 import { createS3Client, S3Storage } from "./s3-storage";
-import { storageConfigFromEnv, type StorageConfig } from "./storage-config";
+import { describeStorageConfig, StorageConfigError, storageConfigFromEnv, type StorageConfig } from "./storage-config";
 
 const globalForStorage = globalThis as unknown as { storage?: ObjectStorage };
 
@@ -16,6 +17,26 @@ export function getStorage(): ObjectStorage {
 
 export function storageFor(config: StorageConfig): ObjectStorage {
   return config.kind === "s3" ? new S3Storage(createS3Client(config), config.bucket, config.prefix) : new LocalStorage(config.dir);
+}
+
+/**
+ * Start-up check: the configuration parses and, for S3, the bucket can be listed under the prefix
+ * with these credentials (listing is needed for resumable uploads and the sweep). Returns a line for
+ * the log; throws StorageConfigError saying what to check.
+ */
+export async function checkStorage(config: StorageConfig = storageConfigFromEnv()): Promise<string> {
+  const description = describeStorageConfig(config);
+  if (config.kind === "local") return description;
+  const client = createS3Client(config);
+  try {
+    await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: config.prefix, MaxKeys: 1 }));
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new StorageConfigError(`Storage: cannot list ${description} (${reason}). Check STORAGE_URL, S3_ENDPOINT, S3_REGION, the credentials, and that the bucket exists.`);
+  } finally {
+    client.destroy();
+  }
+  return description;
 }
 
 export function videoKey(projectId: string, sha256: string, extension: string): string {

@@ -9,7 +9,7 @@ import type { S3StorageConfig } from "../storage/storage-config";
 // every test file's first client. Said once in the README instead.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-/** s3rver's built-in account; it checks request signatures against it like S3 does. */
+/** s3rver's built-in account: requests must be signed with its access key id (s3rver does not verify SigV4 signatures themselves). */
 const ACCESS_KEY_ID = "S3RVER";
 const SECRET_ACCESS_KEY = "S3RVER";
 
@@ -25,7 +25,7 @@ export interface RunningS3rver {
 
 /**
  * A real S3-compatible server (the npm s3rver package) on 127.0.0.1 at a free port, storing in a
- * temporary folder that `stop()` removes. Requests are signed and checked; nothing is mocked.
+ * temporary folder that `stop()` removes. The storage code talks S3's HTTP API to it; nothing is mocked.
  */
 export async function startS3rver(bucket = "framejury-test"): Promise<RunningS3rver> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-s3rver-"));
