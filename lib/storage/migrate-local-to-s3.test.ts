@@ -105,7 +105,8 @@ describe("migrateLocalToS3", () => {
     const prefix = `cli-${randomBytes(4).toString("hex")}/`;
     const run = (env: Record<string, string>) =>
       promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/storage-migrate.ts"], {
-        env: { PATH: process.env.PATH!, STORAGE_DIR: dir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env } as NodeJS.ProcessEnv,
+        // Only what the script needs: nothing of this test process's storage settings leaks in.
+        env: { NODE_ENV: "production", PATH: process.env.PATH!, STORAGE_DIR: dir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
       }).then(
         (result) => ({ code: 0, ...result }),
         (error: { code: number; stdout: string; stderr: string }) => error,
