@@ -61,7 +61,8 @@ interface StagedPart {
 
 /**
  * ObjectStorage on an S3-compatible bucket, under `prefix`: objects at `<prefix>objects/<key>`,
- * resumable uploads as one part object per appended chunk at `<prefix>staging/<id>/<offset>.<n>`.
+ * resumable uploads as one part object per appended chunk at `<prefix>staging/<id>/<offset>.<uuid>`
+ * (the offset zero-padded to 16 digits).
  *
  * Readers never see a partial object: S3 only makes an object visible when its PUT or multipart
  * upload completes, and every write here is hashed (and size-checked) while it streams, with the
@@ -164,7 +165,11 @@ export class S3Storage implements ObjectStorage {
       throw refusal ?? sourceError ?? error;
     }
     await piped;
-    if (refusal) throw refusal; // unreachable: a refusal errors the stream the upload reads
+    if (refusal) {
+      // Only if an SDK release completed uploads before reading their body's end: take it back.
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: s3Key }));
+      throw refusal;
+    }
     return { sha256, size };
   }
 
