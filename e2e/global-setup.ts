@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { S3_STORAGE_VARIABLES } from "../lib/storage/storage-config";
 import { createTestDatabase, startTestServer } from "../lib/testing/test-database";
 import { ensureBuild, nextBin } from "../scripts/lib/ensure-build";
 
@@ -14,6 +15,8 @@ export default async function globalSetup() {
   const server = await startTestServer();
   const database = await createTestDatabase(server, "e2e");
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-e2e-storage-"));
+  // The app under test stores in storageDir, never in a bucket the shell's STORAGE_URL names.
+  for (const name of S3_STORAGE_VARIABLES) delete process.env[name];
   const port = process.env.E2E_PORT!;
   // Specs that need accounts without clicking through the UI use the admin CLI on this database.
   process.env.E2E_DATABASE_URL = database.url;

@@ -1,13 +1,21 @@
 // `npm run worker`: a judge worker. Runs judge jobs from pg-boss on the same PostgreSQL as the app.
-// Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET, STORAGE_DIR).
+// Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET and storage:
+// STORAGE_URL with its S3_* settings, or STORAGE_DIR on a shared file system).
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { startBoss, startJudgeWorker } from "../lib/judge/queue";
+import { checkStorage } from "../lib/storage/storage";
 
 const log = (line: string) => console.log(`[worker ${process.pid}] ${line}`);
 const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 16);
 
+// Judging reads every frame from storage: a wrong setting stops the worker now, not its first job.
+const storage = await checkStorage().catch((error: unknown) => {
+  console.error(`[worker ${process.pid}] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+log(`storage: ${storage}`);
 process.env.APP_SECRET = resolveAppSecret();
 const database = await resolveDatabase(log);
 process.env.DATABASE_URL = database.url;
