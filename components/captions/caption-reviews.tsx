@@ -66,7 +66,7 @@ export function CaptionReviews({
                 <span className="min-w-0 flex-1" title={target.definition}>
                   {label}
                 </span>
-                <LabelledValues targetType="score" judgeValue={reviews.data?.blind ? null : score.value} judgments={mine} currentUserId={currentUserId} />
+                <LabelledValues targetType={target} judgeValue={reviews.data?.blind ? null : score.value} judgments={mine} currentUserId={currentUserId} />
                 {canReview && open !== score.id && (
                   <button type="button" className="rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800" onClick={() => setOpen(score.id)}>
                     {own ? "Change your value" : "Give your value"}
@@ -85,7 +85,7 @@ export function CaptionReviews({
                   onCancel={() => setOpen(null)}
                 />
               )}
-              {mine.length > 0 && <JudgmentHistory targetType="score" judgments={mine} />}
+              {mine.length > 0 && <JudgmentHistory targetType={target} judgments={mine} />}
             </li>
           );
         })}

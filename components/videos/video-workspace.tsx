@@ -10,7 +10,7 @@ import { describeScoreSettings, scopeFocus } from "@/lib/judge/video-outputs";
 import { findTask } from "@/lib/tasks/registry";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
-import { JudgeOutputs } from "./judge-outputs";
+import { OUTPUT_VIEWS, OutputsView } from "@/components/tasks/output-views";
 import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 import { VideoFramesViewer, type ViewerFrame } from "./video-frames-viewer";
@@ -179,9 +179,9 @@ export function VideoWorkspace({
         )}
       </Card>
 
-      {data && run && (
+      {data && run && OUTPUT_VIEWS[run.pipeline] && (
         <Card title="Judge outputs">
-          <JudgeOutputs steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
+          <OutputsView pipeline={run.pipeline} steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
         </Card>
       )}
     </div>

@@ -35,9 +35,9 @@ export type CreateQueueInput = Omit<z.input<typeof createQueueSchema>, "filter">
 export const previewQueueSchema = createQueueSchema.pick({ runId: true, filter: true });
 export type PreviewQueueInput = Omit<z.input<typeof previewQueueSchema>, "filter"> & { filter?: VideoFilterInput };
 
-/** One judgment in a submission: the target is "verdict", "overall" or a judge score's id. */
+/** One judgment in a submission: the target is a reviewed metric's id (e.g. the verdict) or a judge score's id. */
 export const itemJudgmentSchema = z.object({
-  target: z.union([z.literal("verdict"), z.literal("overall"), z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown target.")]),
+  target: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown target."),
   value: z.number().finite(),
   note: z.string().trim().max(5000).nullable().optional(),
   reason: z.string().trim().max(200).nullable().optional(),

@@ -125,6 +125,11 @@ export interface TaskDeclaration {
    * `<prefix><n>` (e.g. "kp:3", the third key point), all on the target's scale.
    */
   indexedTargets?: readonly { prefix: string; targetId: string }[];
+  /**
+   * The scope of each of the pipeline's steps (as in its definition; a test keeps them equal), so code
+   * that runs in the browser knows which frames a step looked at without loading the pipeline.
+   */
+  stepScopes?: Readonly<Record<string, TargetScope>>;
 }
 
 /** The id of the declared target a score category belongs to ("kp:3" → "key_point"), or the category itself. */

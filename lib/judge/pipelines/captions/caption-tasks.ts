@@ -72,6 +72,7 @@ export const CAPTION_STYLE_TASK: TaskDeclaration = {
   ],
   groupings: [CAPTION_TYPE_GROUPING],
   metricSteps: ["style_judge", "length_rules"],
+  stepScopes: { style_judge: "item", length_rules: "item" },
 };
 
 export const CAPTION_CONTENT_TASK: TaskDeclaration = {
@@ -125,4 +126,5 @@ export const CAPTION_CONTENT_TASK: TaskDeclaration = {
   ],
   groupings: [CAPTION_TYPE_GROUPING],
   metricSteps: ["key_points"],
+  stepScopes: { key_points: "item" },
 };
