@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
  * the app becomes generic.
  */
 const ROOT = path.resolve(__dirname, "../..");
-const FOLDERS = ["lib/agreement", "lib/queues", "lib/reviews", "components/agreement"];
+const FOLDERS = ["lib/agreement", "lib/queues", "lib/reviews", "lib/visibility", "components/agreement"];
 const FORBIDDEN: { what: string; pattern: RegExp }[] = [
   { what: "a hallucination category code", pattern: /["'`][sd]\d{1,2}["'`]/ },
   { what: "an S/D/I metric named in code", pattern: /["'`][SDI]["'`]|\b[SDI]\s*:|\.(S|D|I)\b|\bscore[SDI]\b/ },
