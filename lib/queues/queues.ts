@@ -9,7 +9,7 @@ import { taskOf } from "../tasks/registry";
 import { scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
-import { blindVideoIdsFor } from "./blind";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import {
   createQueueSchema,
   previewQueueSchema,

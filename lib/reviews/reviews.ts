@@ -3,7 +3,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
-import { redactVideoReviewsFor } from "../queues/blind";
+import { redactVideoReviewsFor } from "../visibility/judge-visibility";
 import { taskOf } from "../tasks/registry";
 import { disagreesWithJudge } from "./disagreement";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";

@@ -2,7 +2,7 @@ import { runJudgeValueSql } from "../reviews/judgment-key";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { blindVideoIdsFor } from "../queues/blind";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { isYesNoScale, type TaskDeclaration } from "../tasks/task-declaration";
 import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";

@@ -12,6 +12,7 @@ import { BREAKDOWNS, type AgreementReport, type Breakdown, type StatBlock } from
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
+import { browseOptions } from "@/lib/videos/browse-videos";
 import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
 
@@ -48,11 +49,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const raw = searchParamsObject(await searchParams);
   const parsed = agreementQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : agreementQuerySchema.parse({});
-  const [runs, dimensions, models] = await Promise.all([
-    scopeRuns(prisma, projectId, null),
-    prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`,
-    prisma.video.findMany({ where: { projectId, model: { not: null } }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
-  ]);
+  const [runs, { dimensions, models }] = await Promise.all([scopeRuns(prisma, projectId, null), browseOptions(prisma, actor, projectId)]);
   // The filter fields are the task's of the run the video filters read (the named run, else the latest).
   const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
   const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
@@ -86,8 +83,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         ))}
         <VideoFilterFields
           values={raw}
-          dimensions={dimensions.map(({ d }) => d)}
-          models={models.flatMap(({ model }) => (model ? [model] : []))}
+          dimensions={dimensions}
+          models={models}
           runs={runs.map((r) => ({ id: r.id, label: `${r.endpointName} · ${r.createdAt.slice(0, 16).replace("T", " ")}` }))}
           noRunLabel="every run"
           task={task}

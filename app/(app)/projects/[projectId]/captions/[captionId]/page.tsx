@@ -12,8 +12,9 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { getItem } from "@/lib/items/items";
 import { itemIdSchema } from "@/lib/items/items.validation";
-import { captionDetail, type ContentResult, type StyleResult } from "@/lib/judge/pipelines/captions/caption-results";
+import { type ContentResult, type StyleResult } from "@/lib/judge/pipelines/captions/caption-results";
 import { taskOf } from "@/lib/tasks/registry";
+import { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";
 
 const RULE_NAMES: Record<string, string> = {
   brief_detail_10pct: "±10% of the reference's word count (brief and detail, seed 003)",

@@ -7,6 +7,7 @@ import { StartReviewing } from "@/components/queues/start-reviewing";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
+import { findProjectRun } from "@/lib/judge/run-overview";
 import { getQueue } from "@/lib/queues/queues";
 import { findTask } from "@/lib/tasks/registry";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
@@ -19,7 +20,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
     throw error;
   });
   if (queue.projectId !== projectId) notFound();
-  const run = await prisma.judgeRun.findUnique({ where: { id: queue.runId }, select: { id: true, createdAt: true, pipeline: true } });
+  const run = await findProjectRun(prisma, actor, projectId, queue.runId);
   const task = findTask(run?.pipeline);
   const { sort, dir, ...filter } = queue.filter;
   const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
