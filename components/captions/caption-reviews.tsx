@@ -10,7 +10,8 @@ import { targetIdOfCategory } from "@/lib/tasks/task-declaration";
 export interface CaptionScore {
   id: string;
   category: string;
-  value: number;
+  /** Null while the caller reviews the caption's video blind. */
+  value: number | null;
 }
 
 /**
@@ -66,7 +67,7 @@ export function CaptionReviews({
                 <span className="min-w-0 flex-1" title={target.definition}>
                   {label}
                 </span>
-                <LabelledValues targetType={target} judgeValue={reviews.data?.blind ? null : score.value} judgments={mine} currentUserId={currentUserId} />
+                <LabelledValues targetType={target} judgeValue={score.value} judgments={mine} currentUserId={currentUserId} />
                 {canReview && open !== score.id && (
                   <button type="button" className="rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800" onClick={() => setOpen(score.id)}>
                     {own ? "Change your value" : "Give your value"}

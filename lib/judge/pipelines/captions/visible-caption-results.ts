@@ -66,5 +66,14 @@ export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor,
 export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
   const detail = await captionResults.captionDetail(prisma, actor, projectId, captionId);
   const shown = await redactCaptionResultsFor(prisma, actor.userId, detail.results.map((entry) => entry.result));
-  return { ...detail, blind: shown.some((result) => result.blind), results: detail.results.map((entry, i) => ({ ...entry, result: shown[i]! })) };
+  return {
+    ...detail,
+    blind: shown.some((result) => result.blind),
+    // The judge's scores (for reviewers' forms) keep their ids and lose their values while blind.
+    results: detail.results.map((entry, i) => ({
+      ...entry,
+      result: shown[i]!,
+      scores: shown[i]!.blind ? entry.scores.map((score) => ({ ...score, value: null })) : entry.scores.map((score) => ({ ...score, value: score.value as number | null })),
+    })),
+  };
 }

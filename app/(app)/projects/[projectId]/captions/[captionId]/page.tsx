@@ -165,6 +165,11 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </div>
       </Card>
       {detail.results.length === 0 && <p className="text-sm text-slate-500">No caption run has judged this caption yet.</p>}
+      {detail.blind && (
+        <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700" data-testid="caption-blind">
+          You are reviewing this video in a blind queue: the judge&apos;s scores and reasons are hidden until you submit it there.
+        </p>
+      )}
       {detail.results.map(({ run, result, scores }) => (
         <Card key={run.id} title={`${run.pipeline === "caption_style" ? "Style" : "Content"} · ${run.endpointName} · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")}`}
           actions={
@@ -175,8 +180,8 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
           }
         >
           <div data-testid={`result-${run.pipeline}`}>
-            {result.style && <StylePanel style={result.style} />}
-            {result.content && <ContentPanel content={result.content} />}
+            {!result.blind && result.style && <StylePanel style={result.style} />}
+            {!result.blind && result.content && <ContentPanel content={result.content} />}
             <CaptionReviews
               pipeline={run.pipeline}
               runId={run.id}
