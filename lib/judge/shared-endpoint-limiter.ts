@@ -46,12 +46,22 @@ interface Lease {
 
 /** Polling the table while slots are taken: from 10 ms, doubling, up to this, with jitter. */
 const MAX_POLL_MS = 250;
-/** A slot passes from call to call inside a process for at most this long, then goes back to the table so other workers get their turn. */
-const LOCAL_REUSE_MS = 2_000;
+/**
+ * A slot passes from call to call inside a process for at most this long, then goes back to the table
+ * so other workers get their turn. Longer turns cost a saturated lone worker less (it waits a random
+ * poll interval, ~125 ms, per slot per turn), shorter ones share more evenly.
+ */
+const LOCAL_REUSE_MS = 5_000;
 /** A slot a finished call leaves is kept this long for the process's next call before going back to the table. */
 const PARK_MS = 50;
 /** A `retry-after` longer than this pauses the other workers only this long (each retrying worker still waits the full time). */
 const MAX_SHARED_PAUSE_MS = 10 * 60_000;
+/**
+ * Without a requests-per-minute limit a call start only needs the pause, and a process asks for it at
+ * most this often: another worker's 429 reaches this one within this time, and a busy worker does not
+ * add a query to every call.
+ */
+const PAUSE_RECHECK_MS = 200;
 /** While the database cannot be reached, waiting calls keep trying this long before their call fails (and is retried). */
 const DATABASE_PATIENCE_MS = 120_000;
 
@@ -140,15 +150,17 @@ export class SharedLimits {
  * `requestsPerMinute` started per window, with all workers waiting out a `retry-after` that any of
  * them was given. The database (endpoint-slots.ts) is the authority; an in-process EndpointLimiter in
  * front keeps a process from asking it for more than it could get, and one queue per limit makes a
- * process poll the table with one caller at a time, with growing, jittered delays (a rate slot or a
- * pause says when to try again, so those waits are exact). A finished call's concurrency slot passes
- * straight to the process's next waiting call for up to LOCAL_REUSE_MS, then goes back to the table.
+ * process's waiting calls poll the table one at a time, with growing, jittered delays (a rate slot or
+ * a pause says when to try again, so those waits are exact). A finished call's concurrency slot passes
+ * straight to the process's next call for up to LOCAL_REUSE_MS, then goes back to the table.
  */
 export class SharedEndpointLimiter implements CallLimiter {
   private readonly local: EndpointLimiter;
   private readonly slots: PollingQueue<Lease>;
   private readonly starts: PollingQueue<true>;
   private readonly parked: { lease: Lease; timer: NodeJS.Timeout }[] = [];
+  /** Without a rate limit: the endpoint was found unpaused, and is taken to stay so until then. */
+  private unpausedUntil = 0;
 
   constructor(
     private readonly shared: SharedLimits,
@@ -177,13 +189,16 @@ export class SharedEndpointLimiter implements CallLimiter {
       clock,
       log: shared.log,
       attempt: async () => {
+        if (!endpoint.requestsPerMinute && clock.now() < this.unpausedUntil) return { value: true };
         const admitted = await admitCallStart(prisma, {
           endpointId: endpoint.id,
           requestsPerWindow: endpoint.requestsPerMinute,
           windowMs: settings.rateWindowMs,
           holder: shared.processName,
         });
-        return admitted.admitted ? { value: true } : { retryInMs: admitted.retryInMs };
+        if (!admitted.admitted) return { retryInMs: admitted.retryInMs };
+        if (!endpoint.requestsPerMinute) this.unpausedUntil = clock.now() + PAUSE_RECHECK_MS;
+        return { value: true };
       },
       unclaimed: () => {},
     });
@@ -241,6 +256,7 @@ export class SharedEndpointLimiter implements CallLimiter {
   private async pauseOthers(error: unknown) {
     if (!(error instanceof LlmError) || error.retryAfterMs === null || error.retryAfterMs <= 0) return;
     if (error.kind !== "rate_limited" && error.status !== 503) return;
+    this.unpausedUntil = 0;
     try {
       await pauseEndpoint(this.shared.prisma, this.endpoint.id, Math.min(error.retryAfterMs, MAX_SHARED_PAUSE_MS));
     } catch (pauseError) {
@@ -252,9 +268,10 @@ export class SharedEndpointLimiter implements CallLimiter {
 type Attempt<T> = { value: T } | { retryInMs: number | null };
 
 /**
- * Callers waiting for something from the table, served in order by a single loop per process, so a
- * process has at most one query in flight per limit however many calls wait. Between tries it sleeps
- * what the table said (plus jitter, so processes don't wake together) or a doubling delay.
+ * Callers waiting for something from the table. A caller that finds nobody waiting tries once at
+ * once; the ones that must wait are served in order by a single loop per process, so a process polls
+ * with one query at a time however many calls wait. Between tries it sleeps what the table said
+ * (plus jitter, so processes don't wake together) or a doubling delay.
  */
 class PollingQueue<T> {
   private readonly waiters: { resolve(value: T): void; reject(error: unknown): void }[] = [];
@@ -270,7 +287,16 @@ class PollingQueue<T> {
     },
   ) {}
 
-  take(): Promise<T> {
+  async take(): Promise<T> {
+    // Nobody waiting: one try straight away, so calls that find room don't queue behind each other.
+    if (this.waiters.length === 0 && this.options.clock.now() >= this.notBefore) {
+      try {
+        const first = await this.options.attempt();
+        if ("value" in first) return first.value;
+      } catch (error) {
+        this.options.log(`endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     return new Promise<T>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       void this.pump();
