@@ -33,6 +33,21 @@ describe("concurrency slots in PostgreSQL", () => {
     expect((await concurrency(id, "d")).slot).toBe(bSlot);
   });
 
+  it("finds the one free slot among many taken ones", async () => {
+    const id = await endpointId();
+    const limit = 200;
+    await prisma.endpointSlotLease.createMany({
+      data: Array.from({ length: limit }, (_, slot) => ({ endpointId: id, kind: "rate", slot, holder: "filler", expiresAt: new Date(Date.now() + 60_000) })).filter((r) => r.slot !== 137),
+    });
+    const taken = await takeSlot(prisma, { endpointId: id, kind: "rate", limit, holder: "last", holdMs: 60_000 });
+    expect(taken.slot).toBe(137);
+    const full = await takeSlot(prisma, { endpointId: id, kind: "rate", limit, holder: "late", holdMs: 10_000 });
+    expect(full.slot).toBeNull();
+    // Full rate slots say when the first of them frees itself.
+    expect((full as { retryInMs: number }).retryInMs).toBeGreaterThan(50_000);
+    expect((full as { retryInMs: number }).retryInMs).toBeLessThanOrEqual(60_000);
+  });
+
   it("never gives more than `limit` to many simultaneous takers", async () => {
     const id = await endpointId();
     const tries = await Promise.all(Array.from({ length: 24 }, (_, i) => concurrency(id, `h${i}`)));

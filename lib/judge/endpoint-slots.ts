@@ -35,18 +35,31 @@ export async function takeSlot(
 ): Promise<SlotTry & { pausedForMs: number | null }> {
   const { endpointId, kind, holder } = request;
   const limit = Math.max(1, Math.floor(request.limit));
+  // Eight random slots are looked up by key first; only when all are taken (a nearly full limit) are
+  // the live slots scanned for a free one. LIMIT over UNION ALL never runs the scan when a probe hits,
+  // which keeps a start cheap with thousands of rate slots.
   const [row] = await prisma.$queryRaw<{ slot: number | null; hadCandidate: boolean; pausedForMs: number | null; nextExpiryInMs: number | null }[]>`
     WITH pause AS (
       SELECT "pausedUntil" FROM "endpoint_pause" WHERE "endpointId" = ${endpointId} AND "pausedUntil" > now()
-    ), live AS MATERIALIZED (
-      SELECT "slot", "expiresAt" FROM "endpoint_slot_lease"
-      WHERE "endpointId" = ${endpointId} AND "kind" = ${kind} AND "expiresAt" > now()
     ), candidate AS MATERIALIZED (
-      SELECT s AS "slot" FROM generate_series(0, ${limit}::int - 1) AS s
+      SELECT c."slot" FROM (
+        (SELECT p.s AS "slot" FROM (SELECT floor(random() * ${limit}::int)::int AS s FROM generate_series(1, 8)) AS p
+         WHERE NOT EXISTS (
+           SELECT 1 FROM "endpoint_slot_lease" l
+           WHERE l."endpointId" = ${endpointId} AND l."kind" = ${kind} AND l."slot" = p.s AND l."expiresAt" > now())
+         LIMIT 1)
+        UNION ALL
+        (SELECT s AS "slot" FROM generate_series(0, ${limit}::int - 1) AS s
+         WHERE s NOT IN (
+           SELECT "slot" FROM "endpoint_slot_lease"
+           WHERE "endpointId" = ${endpointId} AND "kind" = ${kind} AND "expiresAt" > now())
+         ORDER BY random()
+         LIMIT 1)
+      ) AS c
       WHERE NOT (${request.respectPause ?? false}::boolean AND EXISTS (SELECT 1 FROM pause))
-        AND NOT EXISTS (SELECT 1 FROM live WHERE live."slot" >= ${limit}::int)
-        AND s NOT IN (SELECT "slot" FROM live)
-      ORDER BY random()
+        AND NOT EXISTS (
+          SELECT 1 FROM "endpoint_slot_lease"
+          WHERE "endpointId" = ${endpointId} AND "kind" = ${kind} AND "slot" >= ${limit}::int AND "expiresAt" > now())
       LIMIT 1
     ), taken AS (
       INSERT INTO "endpoint_slot_lease" ("endpointId", "kind", "slot", "holder", "expiresAt")
@@ -58,7 +71,10 @@ export async function takeSlot(
     SELECT (SELECT "slot" FROM taken) AS "slot",
            EXISTS (SELECT 1 FROM candidate) AS "hadCandidate",
            (SELECT ceil(extract(epoch FROM "pausedUntil" - now()) * 1000)::int FROM pause) AS "pausedForMs",
-           (SELECT ceil(extract(epoch FROM min("expiresAt") - now()) * 1000)::int FROM live) AS "nextExpiryInMs"`;
+           CASE WHEN NOT EXISTS (SELECT 1 FROM taken) THEN (
+             SELECT ceil(extract(epoch FROM min("expiresAt") - now()) * 1000)::int FROM "endpoint_slot_lease"
+             WHERE "endpointId" = ${endpointId} AND "kind" = ${kind} AND "expiresAt" > now()
+           ) END AS "nextExpiryInMs"`;
   const pausedForMs = request.respectPause ? (row?.pausedForMs ?? null) : null;
   if (row?.slot !== null && row?.slot !== undefined) return { slot: row.slot, pausedForMs };
   if (pausedForMs !== null) return { slot: null, retryInMs: pausedForMs, pausedForMs };
