@@ -135,10 +135,6 @@ export class SharedLimits {
     }
   }
 
-  get heldSlots(): number {
-    return this.held.size;
-  }
-
   /** Stops renewing. Slots still held expire within `leaseMs`. */
   stop() {
     clearInterval(this.timer);
