@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
-import type { EndpointLimiter } from "../endpoint-limiter";
+import type { CallLimiter } from "../endpoint-limiter";
 import { callWithRetries, LlmError, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
@@ -38,7 +38,7 @@ export interface JudgeDeps {
   pipelines: Record<string, PipelineDefinition>;
   templates: TemplateSource;
   llmFor(endpoint: EndpointConfig): LlmClient;
-  limiterFor(endpoint: EndpointConfig): EndpointLimiter;
+  limiterFor(endpoint: EndpointConfig): CallLimiter;
   endpointConfig(runId: string): Promise<EndpointConfig>;
   retryPolicy?: RetryPolicy;
   sleep?(ms: number): Promise<void>;
