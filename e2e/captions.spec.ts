@@ -165,6 +165,10 @@ test("imports captions with the videos, runs both caption judges and shows the l
     const captionUrl = page.url();
     const styleRunHref = await page.getByTestId("run-link-caption_style").getAttribute("href");
     const styleRunId = styleRunHref!.split("/").at(-1)!;
+    // The video's page lists its captions (alpha's and beta's detail captions of the glass video).
+    await page.getByRole("link", { name: `${V1}-0.mp4` }).click();
+    await expect(page.getByTestId("video-caption")).toHaveCount(2);
+    await expect(page.getByTestId("video-captions")).toContainText("A glass falls.");
 
     // 7. The owner makes a blind queue over alpha's style-judged captions.
     await page.goto(`/projects/${projectId}/queues/new?runId=${styleRunId}`);
