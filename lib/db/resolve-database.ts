@@ -8,6 +8,8 @@ export const MIGRATIONS_DIR = path.resolve("prisma/migrations");
 export interface ResolvedDatabase {
   url: string;
   embedded: boolean;
+  /** The embedded cluster's folder (null with DATABASE_URL). */
+  clusterDir: string | null;
   stop(): Promise<void>;
 }
 
@@ -18,12 +20,12 @@ export interface ResolvedDatabase {
 export async function resolveDatabase(log: (line: string) => void = () => {}): Promise<ResolvedDatabase> {
   let resolved: ResolvedDatabase;
   if (process.env.DATABASE_URL) {
-    resolved = { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+    resolved = { url: process.env.DATABASE_URL, embedded: false, clusterDir: null, stop: async () => {} };
   } else {
     const port = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;
     const server = await startEmbeddedPostgres({ dir: path.join(dataDir(), "postgres"), port, log });
     await ensureDatabase(server.baseUrl, "framejury");
-    resolved = { url: databaseUrl(server.baseUrl, "framejury"), embedded: true, stop: () => server.stop() };
+    resolved = { url: databaseUrl(server.baseUrl, "framejury"), embedded: true, clusterDir: server.clusterDir, stop: () => server.stop() };
   }
   await applyMigrations(resolved.url, MIGRATIONS_DIR, log);
   return resolved;
