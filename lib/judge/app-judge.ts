@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import { prisma } from "../db/prisma";
+import { log } from "../observability/logger";
 import { getStorage } from "../storage/storage";
 import { EndpointLimiter } from "./endpoint-limiter";
 import { endpointConfigForRun } from "./endpoints";
@@ -22,8 +23,11 @@ export function appJudgeQueue(): JudgeQueue {
   };
 }
 
-/** The real engine dependencies for a worker process: one client and limiter per endpoint. */
-export function workerJudgeDeps(log: (line: string) => void = () => {}): JudgeDeps {
+/**
+ * The real engine dependencies for a worker process: one client and limiter per endpoint. The
+ * engine's own lines (retries, a failed step's stack) go to the job's JSON log.
+ */
+export function workerJudgeDeps(): JudgeDeps {
   const clients = new Map<string, LlmClient>();
   const limiters = new Map<string, EndpointLimiter>();
   const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey, e.maxConcurrency, e.requestsPerMinute]);
@@ -45,6 +49,6 @@ export function workerJudgeDeps(log: (line: string) => void = () => {}): JudgeDe
       if (!limiter) limiters.set(k, (limiter = new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute })));
       return limiter;
     },
-    log,
+    log: (line) => log().warn(line),
   };
 }

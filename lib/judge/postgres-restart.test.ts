@@ -56,7 +56,7 @@ describe("PostgreSQL restarting in the middle of a run", () => {
     });
     // The app's own worker entry, as `npm run worker` starts it.
     worker = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
-      env: { ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: "4" },
+      env: { ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: "4", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     worker.stdout?.on("data", (chunk: Buffer) => (workerOutput += chunk.toString()));

@@ -18,18 +18,26 @@ const globalForLog = globalThis as unknown as { frameJuryLogger?: Logger; frameJ
  * load this module more than once, and every copy must write through the same stream.
  */
 export function rootLogger(): Logger {
-  if (!globalForLog.frameJuryLogger) {
-    const logger = pino(
-      { level: logLevelFromEnv(), base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-      // Synchronous: a line is written before the process can exit or crash.
-      pino.destination({ dest: 1, sync: true }),
-    );
-    if (process.env.LOG_LEVEL && logLevelFromEnv() !== process.env.LOG_LEVEL.trim().toLowerCase()) {
-      logger.warn({ logLevel: process.env.LOG_LEVEL }, `LOG_LEVEL must be one of ${LEVELS.join(", ")}; using info`);
-    }
-    globalForLog.frameJuryLogger = logger;
-  }
+  // Synchronous: a line is written before the process can exit or crash.
+  globalForLog.frameJuryLogger ??= createLogger(pino.destination({ dest: 1, sync: true }));
   return globalForLog.frameJuryLogger;
+}
+
+/** Sends the process's log lines to `destination` from now on (tests read them from memory). */
+export function setLogDestination(destination: pino.DestinationStream, level?: string): void {
+  globalForLog.frameJuryLogger = createLogger(destination);
+  if (level) globalForLog.frameJuryLogger.level = logLevelFromEnv(level);
+}
+
+function createLogger(destination: pino.DestinationStream): Logger {
+  const logger = pino(
+    { level: logLevelFromEnv(), base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    destination,
+  );
+  if (process.env.LOG_LEVEL && logLevelFromEnv() !== process.env.LOG_LEVEL.trim().toLowerCase()) {
+    logger.warn({ logLevel: process.env.LOG_LEVEL }, `LOG_LEVEL must be one of ${LEVELS.join(", ")}; using info`);
+  }
+  return logger;
 }
 
 function context(): AsyncLocalStorage<Logger> {
@@ -40,6 +48,11 @@ function context(): AsyncLocalStorage<Logger> {
 /** The logger of the request (with its request id) or job being handled, else the root logger. */
 export function log(): Logger {
   return context().getStore() ?? rootLogger();
+}
+
+/** The logger of the request or job being handled, if any. */
+export function contextLogger(): Logger | undefined {
+  return context().getStore();
 }
 
 /** Runs `work` with `logger` as what log() returns inside it (across awaits). */

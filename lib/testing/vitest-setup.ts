@@ -9,5 +9,7 @@ process.env.APP_SECRET ??= "test-secret-test-secret-test-secret-0123456789";
 process.env.APP_URL ??= "http://localhost:3000";
 // The stub LLM listens on 127.0.0.1; tests of the endpoint policy turn this off for themselves.
 process.env.ALLOW_PRIVATE_ENDPOINTS ??= "1";
+// JSON log lines only for problems (tests that read the info lines set their own level).
+process.env.LOG_LEVEL ??= "warn";
 // Each test worker stores videos and frames in its own temporary folder.
 process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));
