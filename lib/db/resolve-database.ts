@@ -15,9 +15,10 @@ export interface ResolvedDatabase {
 
 /**
  * DATABASE_URL when set; otherwise the embedded server under DATA_DIR/postgres (started, or joined
- * when another FrameJury process already runs it). Pending migrations are applied either way.
+ * when another FrameJury process already runs it). Pending migrations are applied either way, unless
+ * `migrate` is false (backup and restore, which must not change the schema on their own).
  */
-export async function resolveDatabase(log: (line: string) => void = () => {}): Promise<ResolvedDatabase> {
+export async function resolveDatabase(log: (line: string) => void = () => {}, options: { migrate?: boolean } = {}): Promise<ResolvedDatabase> {
   let resolved: ResolvedDatabase;
   if (process.env.DATABASE_URL) {
     resolved = { url: process.env.DATABASE_URL, embedded: false, clusterDir: null, stop: async () => {} };
@@ -27,6 +28,6 @@ export async function resolveDatabase(log: (line: string) => void = () => {}): P
     await ensureDatabase(server.baseUrl, "framejury");
     resolved = { url: databaseUrl(server.baseUrl, "framejury"), embedded: true, clusterDir: server.clusterDir, stop: () => server.stop() };
   }
-  await applyMigrations(resolved.url, MIGRATIONS_DIR, log);
+  if (options.migrate !== false) await applyMigrations(resolved.url, MIGRATIONS_DIR, log);
   return resolved;
 }
