@@ -65,7 +65,7 @@ function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Prom
 }
 
 /** The environment of a FrameJury process: no inherited database, secret or storage unless given. */
-function envFor(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function envFor(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ["DATABASE_URL", "APP_SECRET", "STORAGE_DIR", "STORAGE_URL", "DATA_DIR", "TEST_DATABASE_URL"]) delete env[name];
   return { ...env, ...extra };
