@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -8,6 +6,7 @@ import { createPrismaClient } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { startOwnDatabase } from "../testing/own-database";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
 import { createEndpoint } from "./endpoints";
 import { PIPELINES } from "./pipelines";
 import { pgBossQueue, startBoss } from "./queue";
@@ -17,18 +16,7 @@ let database: Awaited<ReturnType<typeof startOwnDatabase>>;
 let prisma: PrismaClient;
 let stub: StubServer;
 let boss: PgBoss;
-let worker: ChildProcess | null = null;
-let workerOutput = "";
-
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await check().catch(() => null);
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`Timed out waiting for ${what}. Worker output:\n${workerOutput.slice(-4000)}`);
-}
+let worker: WorkerProcess | null = null;
 
 beforeAll(async () => {
   database = await startOwnDatabase("pg-restart");
@@ -37,7 +25,7 @@ beforeAll(async () => {
   boss = await startBoss(database.url, { supervise: false });
 }, 120_000);
 afterAll(async () => {
-  if (worker && worker.exitCode === null) worker.kill("SIGKILL");
+  await worker?.stop();
   await boss?.stop({ graceful: false }).catch(() => {});
   await prisma?.$disconnect();
   await stub?.close();
@@ -54,24 +42,19 @@ describe("PostgreSQL restarting in the middle of a run", () => {
       name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
       maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.02,
     });
-    // The app's own worker entry, as `npm run worker` starts it.
-    worker = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
-      env: { ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: "4", LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    worker.stdout?.on("data", (chunk: Buffer) => (workerOutput += chunk.toString()));
-    worker.stderr?.on("data", (chunk: Buffer) => (workerOutput += chunk.toString()));
+    worker = startWorkerProcess({ ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: "4", LOG_LEVEL: "info" });
+    const output = () => `Worker output:\n${worker!.output().slice(-4000)}`;
     const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     const totalSteps = videoCount * (3 + 3 + 1 + 1 + 3 + 3);
 
-    await waitFor(async () => (await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })) >= 12, 90_000, "some finished steps");
+    await waitFor(async () => (await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })) >= 12, 90_000, "some finished steps", output);
     await database.stopServer();
     // Calls in flight come back while the server is down; their results must wait for it.
     await new Promise((r) => setTimeout(r, 3000));
     await database.startServer();
 
-    await waitFor(async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done", 180_000, "the run to finish");
-    expect(worker.exitCode, workerOutput.slice(-4000)).toBeNull();
+    await waitFor(async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done", 180_000, "the run to finish", output);
+    expect(worker.child.exitCode, output()).toBeNull();
 
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { id: true, status: true, error: true } });
     expect(steps).toHaveLength(totalSteps);
@@ -83,7 +66,7 @@ describe("PostgreSQL restarting in the middle of a run", () => {
     expect(calls.every((c) => c._count._all === 1)).toBe(true);
     expect(await prisma.runVideo.count({ where: { runId: run.id, status: "done" } })).toBe(videoCount);
     // The worker did meet the outage (its JSON log says so) and carried on.
-    const messages = workerOutput.split("\n").filter((line) => line.startsWith("{")).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = worker.lines().map((line) => line.msg);
     expect(messages).toContain("lost the database connection; waiting for PostgreSQL to answer again");
     expect(messages).toContain("the database answers again");
   });
