@@ -2,7 +2,7 @@ import { createHash, createHmac } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, Transform } from "node:stream";
+import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import pg from "pg";
@@ -197,7 +197,7 @@ async function archiveStorage(tar: TarWriter, dir: string, log: (line: string) =
     }
     const hash = createHash("sha256");
     // Exactly the size seen now: a staged upload that grows meanwhile is copied as it was.
-    const body = size === 0 ? fs.createReadStream(file, { start: 1, end: 0 }) : fs.createReadStream(file, { start: 0, end: size - 1 });
+    const body = size === 0 ? Readable.from([]) : fs.createReadStream(file, { start: 0, end: size - 1 });
     await tar.add(`storage/${relative}`, body.pipe(hashing(hash)), { size });
     sums.push(`${hash.digest("hex")}  ${relative}`);
     bytes += size;

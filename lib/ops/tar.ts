@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 
 /**
  * A minimal POSIX tar (ustar with pax headers for long names and large sizes), written and read by
@@ -157,7 +157,7 @@ export async function listTar(file: string): Promise<TarEntry[]> {
 
 /** Streams one entry's bytes. */
 export function readTarEntry(file: string, entry: TarEntry): Readable {
-  if (entry.size === 0) return fs.createReadStream(file, { start: 1, end: 0 });
+  if (entry.size === 0) return Readable.from([]);
   return fs.createReadStream(file, { start: entry.offset, end: entry.offset + entry.size - 1 });
 }
 
