@@ -24,7 +24,7 @@ ensureBuild(log);
 const secret = resolveAppSecret();
 log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
 const database = await resolveDatabase(log);
-log(`database ready${database.embedded ? " (embedded, data in .data/postgres)" : ""}; migrations applied`);
+log(`database ready${database.embedded ? ` (embedded, cluster in ${database.clusterDir})` : ""}; migrations applied`);
 await seedAdminFromEnv(database.url, log);
 await sweepLeftovers();
 

@@ -9,6 +9,7 @@ import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondit
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
+import { log } from "../observability/logger";
 
 /**
  * The judged-items export: one row per judge score and per reviewed per-video metric (hallucination: verdict, overall) of the filtered videos
@@ -295,7 +296,7 @@ export function exportStream(prisma: PrismaClient, scope: AgreementScope, review
           }
         }
       } catch (error) {
-        console.error("Export failed part-way:", error);
+        log().error({ err: error }, "export failed part-way");
         if (format === "jsonl") {
           controller.enqueue(encoder.encode(EXPORT_FAILED_LINE));
           controller.close();

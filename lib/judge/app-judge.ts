@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import { prisma } from "../db/prisma";
+import { log } from "../observability/logger";
 import { getStorage } from "../storage/storage";
 import { endpointConfigForRun } from "./endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
@@ -23,12 +24,15 @@ export function appJudgeQueue(): JudgeQueue {
 }
 
 /**
- * The real engine dependencies for a worker process: one client per endpoint, and endpoint limits
- * shared with every other worker through the database.
+/**
+ * The real engine dependencies for a worker process: one client per endpoint, endpoint limits shared
+ * with every other worker through the database, and the engine's own lines (retries, a failed step's
+ * stack) in the job's JSON log.
  */
-export function workerJudgeDeps(log: (line: string) => void = () => {}): JudgeDeps {
+export function workerJudgeDeps(): JudgeDeps {
+  const engineLog = (line: string) => log().warn(line);
   const clients = new Map<string, LlmClient>();
-  const sharedLimits = new SharedLimits(prisma, undefined, log);
+  const sharedLimits = new SharedLimits(prisma, undefined, engineLog);
   const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey]);
   return {
     prisma,
@@ -43,6 +47,6 @@ export function workerJudgeDeps(log: (line: string) => void = () => {}): JudgeDe
       return client;
     },
     limiterFor: (endpoint) => sharedLimits.limiterFor(endpoint),
-    log,
+    log: engineLog,
   };
 }

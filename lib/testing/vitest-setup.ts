@@ -13,4 +13,6 @@ process.env.ALLOW_PRIVATE_ENDPOINTS ??= "1";
 // Each test worker stores videos and frames in its own temporary folder, never in a bucket that the
 // shell's STORAGE_URL names (tests of S3 storage start their own s3rver).
 for (const name of S3_STORAGE_VARIABLES) delete process.env[name];
+// JSON log lines only for problems (tests that read the info lines set their own level).
+process.env.LOG_LEVEL ??= "warn";
 process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));

@@ -297,6 +297,7 @@ async function answer(
   const limiter = deps.limiterFor(endpoint);
   const started = Date.now();
   let lastStatus: number | null = null;
+  let retries = 0;
   try {
     const result = await callWithRetries(
       () => limiter.run(() => client.complete(request, { timeoutMs: endpoint.timeoutSeconds * 1000 })),
@@ -305,6 +306,7 @@ async function answer(
         sleep: deps.sleep,
         onRetry: (error, delayMs) => {
           lastStatus = error.status;
+          retries++;
           deps.log?.(`retrying after ${error.kind} in ${Math.round(delayMs)} ms`);
         },
       },
@@ -320,6 +322,7 @@ async function answer(
         completionTokens: result.completionTokens,
         costUsd: cost,
         latencyMs: Date.now() - started,
+        retries,
       },
     });
     return { ...result, fromCache: false };
@@ -333,6 +336,7 @@ async function answer(
         errorExcerpt: llmError.excerpt,
         httpStatus: llmError.status ?? lastStatus,
         latencyMs: Date.now() - started,
+        retries,
       },
     });
     throw llmError;
