@@ -95,9 +95,14 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       </tr>
     </thead>
   );
+  // The video page's previous/next follow this list: its query (without the page) travels as `list`.
+  const listParams = new URLSearchParams(raw);
+  listParams.delete("page");
+  listParams.delete("pageSize");
+  const listSuffix = listParams.size > 0 ? `?list=${encodeURIComponent(listParams.toString())}` : "";
   const rows: VideoListRow[] = (result?.videos ?? []).map((video) => ({
     id: video.id,
-    href: `/projects/${projectId}/videos/${video.id}`,
+    href: `/projects/${projectId}/videos/${video.id}${listSuffix}`,
     fileName: video.fileName,
     prompt: video.prompt,
     dimensions: video.dimensions,
