@@ -61,6 +61,10 @@ test("filters the video list by a score range, sorts by a column and opens a vid
     await expect(rows.nth(0)).toHaveAttribute("data-cursor", "true");
     await page.keyboard.press("ArrowDown");
     await expect(rows.nth(1)).toHaveAttribute("data-cursor", "true");
+    await page.keyboard.press("?");
+    await expect(page.getByTestId("video-list-keys")).toContainText("next / previous page");
+    await page.keyboard.press("?");
+    await expect(page.getByTestId("video-list-keys")).toHaveCount(0);
     await page.keyboard.press("/");
     await expect(page.getByLabel("Prompt contains")).toBeFocused();
     await page.keyboard.type("jk");

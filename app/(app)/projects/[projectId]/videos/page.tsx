@@ -156,7 +156,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       </form>
 
       <p className="text-xs text-slate-500" data-testid="shortcut-hint">
-        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next row · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts
+        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next row · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts · <kbd>?</kbd> all keys
       </p>
 
       {problem.length > 0 ? (
