@@ -1,5 +1,6 @@
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
+import { isLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { binariseValue, consensusValue, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { mulberry32 } from "../stats/bootstrap";
 import { cohensKappa } from "../stats/cohens-kappa";
@@ -83,7 +84,8 @@ class Declarations {
   /** The reviewers' consensus (an item's ratings do not change while the report is made). */
   consensus(item: AgreementItem): number | null {
     if (this.consensusOfItem.has(item)) return this.consensusOfItem.get(item)!;
-    const value = consensusValue(this.of(item).level, item.ratings.map((r) => r.value));
+    // The live reviewers' consensus: label sets are annotators beside them, compared on their own.
+    const value = consensusValue(this.of(item).level, item.ratings.filter((r) => !isLabelSetReviewerId(r.reviewerId)).map((r) => r.value));
     this.consensusOfItem.set(item, value);
     return value;
   }

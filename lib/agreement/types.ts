@@ -69,6 +69,8 @@ export interface RunInfo {
 export interface ReviewerInfo {
   id: string;
   label: string;
+  /** Set when the "reviewer" is an imported label set (or one of its annotator columns), not a live reviewer. */
+  labelSet?: { id: string; name: string; annotator: string | null };
 }
 
 export interface AgreementInput {
