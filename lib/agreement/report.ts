@@ -681,7 +681,7 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     },
     humanVsJudge: {
       consensus: compareWithJudge(items, (item) => d.consensus(item), options, d),
-      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
+      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
     },
     humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),
     confusion,

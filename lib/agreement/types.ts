@@ -136,6 +136,7 @@ export interface JudgeComparison {
 export interface ReviewerComparison extends JudgeComparison {
   reviewerId: string;
   label: string;
+  labelSet?: ReviewerInfo["labelSet"];
 }
 
 export interface ReviewerPair {
