@@ -16,6 +16,8 @@ import { disagreementGapOf } from "../tasks/task-declaration";
 import { INCONSISTENCY_CATEGORY } from "../judge/hallucination-schemas";
 import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseT2vHaluBenchSheet, type SheetIssue } from "./t2vhalubench";
+import { parseVbenchResults } from "./vbench-results";
+import { parseVideoPath } from "../import/parse-video-path";
 
 /**
  * A per-video present (1) / absent (0) label of one of a task's categories, keyed like a reviewed
@@ -49,7 +51,10 @@ export function sha256Of(file: Uint8Array): string {
 }
 
 function gapOf(target: JudgmentTarget): number {
-  return target.targetType === PRESENCE_TARGET_TYPE ? PRESENCE_GAP : disagreementGapOf(judgmentDeclaration(target.targetType, target.target));
+  if (target.targetType === PRESENCE_TARGET_TYPE) return PRESENCE_GAP;
+  // No task declares VBench's metrics, so no judge value is ever compared with them through a gap.
+  if (target.targetType === VBENCH_METRIC_TARGET_TYPE) return 1;
+  return disagreementGapOf(judgmentDeclaration(target.targetType, target.target));
 }
 
 async function requireFreeName(prisma: PrismaClient, projectId: string, name: string) {
@@ -178,5 +183,90 @@ export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, pro
   if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
   if (judgments.length === 0) throw new ValidationError("Nothing to import: no row of the sheet matched a video of the project.");
   const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "t2vhalubench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  return { dryRun: false as const, plan, labelSet };
+}
+
+// ---------- VBench evaluation results ----------
+
+/** The task id of VBench's metrics as judgments: no judge pipeline has it, so no run is compared with them yet. */
+export const VBENCH_TASK = "vbench";
+export const VBENCH_METRIC_TARGET_TYPE = "vbench_metric";
+/** VBench's prompt part of a file name is cut at 180 characters. */
+const VBENCH_PROMPT_CHARS = 180;
+
+type VbenchVideo = MatchableVideo & { promptTruncated: string | null; sampleIndex: number | null; model: string | null };
+
+/**
+ * The project's video a results path names: the video whose path the results path ends with; else the
+ * one video with its file name; else by VBench's name rules, the prompt (cut at 180 characters) and the
+ * sample index, and the model folder when several models share them.
+ */
+export function matchVbenchPath(videos: readonly VbenchVideo[], resultPath: string): { video: VbenchVideo } | { error: string } {
+  const path = resultPath.replaceAll("\\", "/").replace(/^[A-Za-z]:/, "").replace(/^\/+/, "");
+  const byPath = videos.filter((v) => path === v.relativePath || path.endsWith(`/${v.relativePath}`));
+  if (byPath.length === 1) return { video: byPath[0]! };
+  const fileName = path.split("/").pop() ?? path;
+  const byName = videos.filter((v) => v.fileName === fileName);
+  if (byName.length === 1) return { video: byName[0]! };
+  const parsed = parseVideoPath(path);
+  if (parsed.ok && parsed.value.promptTruncated !== null && parsed.value.sampleIndex !== null) {
+    const prompt = parsed.value.promptTruncated.slice(0, VBENCH_PROMPT_CHARS);
+    let candidates = videos.filter((v) => v.promptTruncated?.slice(0, VBENCH_PROMPT_CHARS) === prompt && v.sampleIndex === parsed.value.sampleIndex);
+    if (candidates.length > 1) {
+      const folders = path.split("/").slice(0, -1);
+      candidates = candidates.filter((v) => v.model !== null && folders.includes(v.model));
+    }
+    if (candidates.length === 1) return { video: candidates[0]! };
+    if (candidates.length > 1 || byName.length > 1) return { error: `several videos of the project match "${fileName}" (prompt and sample index): give the results' paths with the model folder` };
+  }
+  return { error: byName.length > 1 ? `${byName.length} videos of the project have the file name "${fileName}"` : "no video of the project matches this path, file name, or prompt and sample index" };
+}
+
+export interface VbenchImportInput {
+  file: Uint8Array;
+  fileName: string;
+  name: string;
+  citation?: string;
+  dryRun: boolean;
+}
+
+/** Reads VBench results and plans the label set (one annotator: VBench); imports it unless `dryRun`. */
+export async function importVbenchResults(prisma: PrismaClient, actor: Actor, projectId: string, input: VbenchImportInput) {
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  const parsed = parseVbenchResults(new TextDecoder().decode(input.file));
+  const videos: VbenchVideo[] = await prisma.video.findMany({
+    where: { projectId },
+    select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true },
+  });
+  const issues = [...parsed.issues];
+  const judgments: LabelJudgment[] = [];
+  const seen = new Set<string>();
+  const matched = new Set<string>();
+  for (const result of parsed.results) {
+    const match = matchVbenchPath(videos, result.videoPath);
+    if ("error" in match) {
+      issues.push({ dimension: result.dimension, index: result.index, videoPath: result.videoPath, message: `${match.error}: skipped` });
+      continue;
+    }
+    const key = `${result.dimension}|${match.video.id}`;
+    if (seen.has(key)) {
+      issues.push({ dimension: result.dimension, index: result.index, videoPath: result.videoPath, message: "an earlier entry of this dimension already gives this video's value: skipped" });
+      continue;
+    }
+    seen.add(key);
+    matched.add(match.video.id);
+    const target: JudgmentTarget = { task: VBENCH_TASK, targetType: VBENCH_METRIC_TARGET_TYPE, target: result.dimension, videoId: match.video.id, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
+    judgments.push({ target, value: result.value, annotator: null });
+  }
+  const byDimension: Record<string, number> = {};
+  for (const j of judgments) byDimension[j.target.target] = (byDimension[j.target.target] ?? 0) + 1;
+  const sha256 = sha256Of(input.file);
+  const plan = { name, fileName: input.fileName, sha256, results: parsed.results.length, matchedVideos: matched.size, judgments: byDimension, aggregates: parsed.aggregates, issues };
+  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
+  if (judgments.length === 0) throw new ValidationError("Nothing to import: no result matched a video of the project.");
+  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "vbench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
   return { dryRun: false as const, plan, labelSet };
 }

@@ -67,6 +67,14 @@ describe("label-set API", () => {
     const { labelSets } = (await list.json()) as any;
     expect(labelSets.map((s: any) => [s.name, s.judgments, s.reviewerIds])).toEqual([["authors", 42, [`labelset:${imported.body.labelSet.id}`]]]);
 
+    const vbench = new FormData();
+    vbench.set("format", "vbench");
+    vbench.set("name", "VBench");
+    vbench.set("file", new Blob([JSON.stringify({ subject_consistency: [0.9, [{ video_path: "/x/Sora/2.mp4", video_results: 0.9 }]] })]), "eval_results.json");
+    const vbenchDry = await importRoute(new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${ownerKey}` }, body: vbench }), ctx({ projectId }));
+    expect(vbenchDry.status).toBe(200);
+    expect(await vbenchDry.json()).toMatchObject({ dryRun: true, plan: { results: 1, matchedVideos: 1, judgments: { subject_consistency: 1 } } });
+
     const del = await deleteRoute(new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${ownerKey}` } }), ctx({ projectId, labelSetId: imported.body.labelSet.id }));
     expect(del.status).toBe(200);
     expect(await del.json()).toEqual({ deletedJudgments: 42 });

@@ -3,7 +3,7 @@ import { withActor } from "@/lib/api/handler";
 import { requireProjectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { importT2vHaluBench, listLabelSets } from "@/lib/label-sets/label-sets";
+import { importT2vHaluBench, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 
@@ -14,7 +14,7 @@ export const GET = withActor<Params>(async (_request, actor, params) =>
 );
 
 /**
- * multipart: `file` (the label sheet), `name`, `citation`, `match` (file_name | column), `mappingColumn`,
+ * multipart: `file` (the label sheet, or with `format=vbench` VBench's evaluation results JSON), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`,
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
 export const POST = withActor<Params>(async (request, actor, params) => {
@@ -34,13 +34,18 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const file = upload as { name: string; bytes: Uint8Array } | null;
   if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
   const input = labelSetImportFieldsSchema.parse(fields);
+  const dryRun = input.dryRun !== "false";
+  if (input.format === "vbench") {
+    const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+    return Response.json(result, { status: result.dryRun ? 200 : 201 });
+  }
   const result = await importT2vHaluBench(prisma, actor, projectId, {
     file: file.bytes,
     fileName: file.name,
     name: input.name,
     citation: input.citation,
     match: input.match === "column" ? { by: "column", column: input.mappingColumn! } : { by: "file_name" },
-    dryRun: input.dryRun !== "false",
+    dryRun,
   });
   return Response.json(result, { status: result.dryRun ? 200 : 201 });
 }, { body: "multipart" });
