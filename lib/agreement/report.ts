@@ -1,5 +1,6 @@
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
+import { isLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { binariseValue, consensusValue, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { mulberry32 } from "../stats/bootstrap";
 import { cohensKappa } from "../stats/cohens-kappa";
@@ -83,7 +84,8 @@ class Declarations {
   /** The reviewers' consensus (an item's ratings do not change while the report is made). */
   consensus(item: AgreementItem): number | null {
     if (this.consensusOfItem.has(item)) return this.consensusOfItem.get(item)!;
-    const value = consensusValue(this.of(item).level, item.ratings.map((r) => r.value));
+    // The live reviewers' consensus: label sets are annotators beside them, compared on their own.
+    const value = consensusValue(this.of(item).level, item.ratings.filter((r) => !isLabelSetReviewerId(r.reviewerId)).map((r) => r.value));
     this.consensusOfItem.set(item, value);
     return value;
   }
@@ -679,7 +681,7 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     },
     humanVsJudge: {
       consensus: compareWithJudge(items, (item) => d.consensus(item), options, d),
-      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
+      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
     },
     humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),
     confusion,

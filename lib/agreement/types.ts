@@ -69,6 +69,8 @@ export interface RunInfo {
 export interface ReviewerInfo {
   id: string;
   label: string;
+  /** Set when the "reviewer" is an imported label set (or one of its annotator columns), not a live reviewer. */
+  labelSet?: { id: string; name: string; annotator: string | null };
 }
 
 export interface AgreementInput {
@@ -134,6 +136,7 @@ export interface JudgeComparison {
 export interface ReviewerComparison extends JudgeComparison {
   reviewerId: string;
   label: string;
+  labelSet?: ReviewerInfo["labelSet"];
 }
 
 export interface ReviewerPair {

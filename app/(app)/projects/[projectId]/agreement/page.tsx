@@ -176,9 +176,12 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
-                  {[{ label: "reviewers' consensus", ...c }, ...report.humanVsJudge.reviewers].map((r) => (
-                    <tr key={r.label}>
-                      <td className="px-2 py-1 font-medium">{r.label}</td>
+                  {[{ label: "reviewers' consensus", labelSet: undefined, ...c }, ...report.humanVsJudge.reviewers].map((r) => (
+                    <tr key={r.label} data-testid={r.labelSet ? "label-set-annotator" : undefined}>
+                      <td className="px-2 py-1 font-medium">
+                        {r.label}
+                        {r.labelSet && <span className="ml-1 rounded bg-indigo-50 px-1 text-xs font-normal text-indigo-700">label set</span>}
+                      </td>
                       <td>{r.n}</td>
                       {cell(r.binary, "accuracy")}
                       {cell(r.binary, "kappa")}
