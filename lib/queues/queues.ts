@@ -484,8 +484,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const targets = await itemTargets(prisma, queue, item.videoId, item.itemId);
   const caption = await captionSubject(prisma, item.itemId);
   const own = await prisma.humanJudgment.findMany({
-    where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
-    select: { targetKey: true, value: true, note: true, reason: true, version: true, updatedAt: true },
+    where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
+    select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, updatedAt: true },
   });
   const mine = new Map(own.map((j) => [j.targetKey, j]));
   const history = await prisma.reviewQueueAssignment.findMany({
@@ -595,8 +595,8 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   const current = new Map(
     (
       await prisma.humanJudgment.findMany({
-        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
-        select: { targetKey: true, value: true, note: true, reason: true },
+        where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
+        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true },
       })
     ).map((j) => [j.targetKey, j]),
   );
@@ -606,8 +606,9 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     const note = judgment.note || null;
     const reason = judgment.reason || null;
     const saved = current.get(target.judgmentKey);
-    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason) continue;
-    const reviewInput = { value: judgment.value, note, reason, expectedVersion: judgment.expectedVersion };
+    const acceptedJudge = judgment.acceptedJudge === true;
+    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge) continue;
+    const reviewInput = { value: judgment.value, note, reason, acceptedJudge, expectedVersion: judgment.expectedVersion };
     try {
       if (target.kind === SCORE_TARGET_TYPE) await reviewScore(prisma, actor, target.key, reviewInput);
       else await reviewVideoOutcome(prisma, actor, queue.runId, item.videoId, target.kind, reviewInput);
