@@ -546,7 +546,9 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
             ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
             : [keyFrame.index]
           : [],
-        mine: judgment ? { value: judgment.value, note: judgment.note, reason: judgment.reason, version: judgment.version, updatedAt: judgment.updatedAt } : null,
+        mine: judgment
+          ? { value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt }
+          : null,
         ...(blind ? {} : { judge: t.judgeValue }),
       };
     }),

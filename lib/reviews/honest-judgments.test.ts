@@ -63,7 +63,7 @@ describe("accepting the judge's value", () => {
     const rows = (await exportText("jsonl"))
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as ExportRow & { reviews: { reviewerId: string; accepted_judge: boolean }[] });
+      .map((line) => JSON.parse(line) as Omit<ExportRow, "reviews"> & { reviews: { reviewerId: string; accepted_judge: boolean }[] });
     const reviewed = rows.filter((r) => r.category === "s1" && r.reviews.length > 0);
     expect(reviewed.map((r) => [r.videoId, r.reviews.map((x) => x.accepted_judge)])).toEqual([
       [videoIds[0], [false]],
