@@ -16,7 +16,7 @@ import { browseOptions } from "@/lib/videos/browse-videos";
 import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
 
-const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold"]);
+const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "independent"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -62,10 +62,10 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     problem = error.message;
   }
 
-  const { format: _format, threshold, overallThreshold, ...filter } = query;
+  const { format: _format, threshold, overallThreshold, independent, ...filter } = query;
   const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
   const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
-  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&`;
+  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&independent=${independent}&`;
   const downloads = [
     { label: "Items CSV", href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`, filename: `framejury-items.csv`, kind: "csv" as const },
     { label: "Items JSONL", href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`, filename: `framejury-items.jsonl`, kind: "jsonl" as const },
@@ -96,6 +96,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <label className="flex flex-col gap-1">
           <span>Overall below</span>
           <input name="overallThreshold" type="number" min={0} max={100} step={1} defaultValue={overallThreshold} className={`${input} w-24`} />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Judgments</span>
+          <select name="independent" defaultValue={independent} className={input} data-testid="independent-toggle">
+            <option value="only">independent only</option>
+            <option value="all">all, with accepted judge values</option>
+          </select>
         </label>
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
       </form>
@@ -130,6 +137,7 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
         <Stat label="reviewed targets" value={String(s.reviewedItems)} testId="summary-reviewed" />
         <Stat label="judgments" value={String(s.judgments)} />
         <Stat label="reviewers" value={String(s.reviewers)} />
+        <Stat label="judgments counted" value={report.independentOnly === false ? "all (incl. accepted)" : "independent only"} testId="summary-independent" />
         <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
         <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
       </div>
