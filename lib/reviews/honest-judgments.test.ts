@@ -10,6 +10,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
+import { createQueue, nextItem, submitItem } from "../queues/queues";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome, videoReviews, withdrawJudgment } from "./reviews";
 
 /*
@@ -132,5 +133,25 @@ describe("withdrawing a judgment", () => {
       [3, { value: 0, note: null, reason: null, acceptedJudge: false, withdrawn: true }, { value: 1, note: null, reason: null, acceptedJudge: false }],
     ]);
     expect((await agreement({ independent: "all" })).summary).toMatchObject({ reviewers: 2 });
+  });
+});
+
+describe("accepting while blind", () => {
+  it("is refused until the reviewer submits the item, in the queue and on the video page; after that it is recorded", async () => {
+    const carol = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: carol.userId, role: "reviewer" } });
+    const queue = await createQueue(prisma, owner, projectId, { name: "Blind verdicts", filter: {}, scope: "verdict", blind: true });
+    const { itemId } = await nextItem(prisma, carol, queue.id);
+    const videoId = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
+    const judge = [1, 0][videoIds.indexOf(videoId)]!;
+    await expect(reviewVideoOutcome(prisma, carol, runId, videoId, "verdict", { value: judge, acceptedJudge: true })).rejects.toThrow(/Blind queue/);
+    await expect(submitItem(prisma, carol, queue.id, itemId!, { judgments: [{ target: "verdict", value: judge, acceptedJudge: true }] })).rejects.toThrow(/Blind queue/);
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: carol.userId } })).toBe(0);
+    await submitItem(prisma, carol, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1 - judge }] });
+    // Submitted: the judge's value is shown, and accepting it now is an explicit, marked change.
+    const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: carol.userId } });
+    expect(judgment).toMatchObject({ acceptedJudge: false, version: 1 });
+    await submitItem(prisma, carol, queue.id, itemId!, { judgments: [{ target: "verdict", value: judge, acceptedJudge: true, expectedVersion: 1 }] });
+    expect(await prisma.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } })).toMatchObject({ acceptedJudge: true, value: judge, version: 2 });
   });
 });

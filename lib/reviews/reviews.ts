@@ -3,7 +3,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
-import { redactVideoReviewsFor } from "../visibility/judge-visibility";
+import { blindVideoIdsFor, redactVideoReviewsFor } from "../visibility/judge-visibility";
 import { taskOf } from "../tasks/registry";
 import { disagreesWithJudge } from "./disagreement";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
@@ -111,6 +111,10 @@ async function saveJudgment(
   // An accepted value is the judge's value, so the mark can't be put on a value of the reviewer's own.
   if (acceptedJudge && (target.judgeValue === null || target.judgeValue !== input.value)) {
     throw new ValidationError(target.judgeValue === null ? "There is no judge's value to accept here." : `Accepting takes the judge's value (${target.judgeValue}), not ${input.value}.`);
+  }
+  // While blind the judge's value is hidden, so nothing can be accepted: blind judgments stay independent.
+  if (acceptedJudge && (await blindVideoIdsFor(prisma, actor.userId, [target.target.videoId])).has(target.target.videoId)) {
+    throw new ValidationError("Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.");
   }
   const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null, acceptedJudge };
   // The run the reviewer looked at, and how its value compares (provenance; lists compare with any run).
