@@ -166,6 +166,7 @@ export function JudgmentForm({
       setBaseVersion(0);
       setValue("");
       await queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+      onSaved?.();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 409) void queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
