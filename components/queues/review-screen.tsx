@@ -22,7 +22,7 @@ interface TargetView {
   category: string | null;
   scopeIndex: number | null;
   frameIndexes: number[];
-  mine: { value: number; note: string | null; reason: string | null; version: number } | null;
+  mine: { value: number; note: string | null; reason: string | null; acceptedJudge?: boolean; version: number } | null;
   /** Absent while the queue hides the judge's values from this reviewer. */
   judge?: number | null;
 }
@@ -79,6 +79,8 @@ function CaptionUnderReview({ caption }: { caption: CaptionView }) {
 interface Draft {
   value: number | null;
   note: string;
+  /** Set by `a` / `A` (the judge's value, taken explicitly); typing a value of one's own clears it. */
+  accepted: boolean;
 }
 
 export const SHORTCUTS: [string, string][] = [
@@ -211,7 +213,7 @@ function ItemReview({
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(data.targets.map((t) => [t.key, { value: t.mine?.value ?? null, note: t.mine?.note ?? "" }])),
+    Object.fromEntries(data.targets.map((t) => [t.key, { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }])),
   );
   const [help, setHelp] = useState(false);
   const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
@@ -246,7 +248,7 @@ function ItemReview({
   }, [data.nav.nextItemId, queryClient, queueId]);
 
   const setValue = useCallback((key: string, value: number) => {
-    setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value } }));
+    setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value, accepted: false } }));
     setMessage((m) => (m?.tone === "error" ? null : m));
   }, []);
 
@@ -273,7 +275,13 @@ function ItemReview({
     try {
       const judgments = data.targets
         .filter((t) => drafts[t.key]!.value !== null)
-        .map((t) => ({ target: t.key, value: drafts[t.key]!.value!, note: drafts[t.key]!.note.trim() || null, expectedVersion: t.mine?.version }));
+        .map((t) => ({
+          target: t.key,
+          value: drafts[t.key]!.value!,
+          note: drafts[t.key]!.note.trim() || null,
+          ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
+          expectedVersion: t.mine?.version,
+        }));
       const known = data.nav.nextItemId;
       // Without a known next item the server claims it and sends it back with the submission: one round trip.
       const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments });
@@ -298,7 +306,7 @@ function ItemReview({
       if (data.blind) return setMessage({ text: "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.", tone: "error" });
       const withJudge = targets.filter((t) => t.judge !== null && t.judge !== undefined);
       if (withJudge.length === 0) return setMessage({ text: "The judge gave no value here.", tone: "error" });
-      setDrafts((d) => ({ ...d, ...Object.fromEntries(withJudge.map((t) => [t.key, { ...d[t.key]!, value: t.judge! }])) }));
+      setDrafts((d) => ({ ...d, ...Object.fromEntries(withJudge.map((t) => [t.key, { ...d[t.key]!, value: t.judge!, accepted: true }])) }));
       setMessage({ text: withJudge.length === 1 ? `Accepted the judge's value for ${withJudge[0]!.label}.` : `Accepted ${withJudge.length} judge values.`, tone: "info" });
     },
     [data.blind],
@@ -441,6 +449,11 @@ function ItemReview({
                     <span className="w-10 text-right font-mono text-base font-semibold text-indigo-900" data-testid="my-value">
                       {show(declared, draft.value)}
                     </span>
+                    {draft.accepted && (
+                      <span className="rounded bg-amber-100 px-1 text-xs text-amber-900" data-testid="accepted-mark" title="The judge's value, taken with a / A">
+                        accepted
+                      </span>
+                    )}
                     <span className="text-xs text-slate-500">judge</span>
                     {"judge" in target ? (
                       <span className="w-10 text-right font-mono text-slate-700" data-testid="judge-value">

@@ -101,7 +101,12 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
  * value. Only targets someone reviewed are loaded (unreviewed ones enter no statistic; they are
  * counted in SQL), so a 50,000-video project with a few thousand judgments stays small in memory.
  */
-export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementScope, registry: readonly TaskDeclaration[] = TASKS): Promise<AgreementInput> {
+export async function loadAgreementInput(
+  prisma: PrismaClient,
+  scope: AgreementScope,
+  registry: readonly TaskDeclaration[] = TASKS,
+  options: { independentOnly: boolean } = { independentOnly: true },
+): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
   const categoryCondition = scope.category ? Prisma.sql`AND (x."targetType" <> 'score' OR x."category" = ${scope.category})` : Prisma.empty;
   // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
@@ -115,7 +120,8 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
     WITH j AS MATERIALIZED (
       SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."reviewerId", h."value"
       FROM "human_judgment" h
-      WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos})
+      WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos}) AND NOT h."withdrawn"
+        ${options.independentOnly ? Prisma.sql`AND NOT h."acceptedJudge"` : Prisma.empty}
     ),
     runs AS MATERIALIZED (
       SELECT r."id", r."pipeline", r."endpointId" FROM "judge_run" r WHERE r."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`r."id"`)}
@@ -241,8 +247,9 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
 /** The agreement report of a project for a filter; every member may read it (`export.read`). */
 export async function projectAgreement(prisma: PrismaClient, actor: Actor, projectId: string, query: AgreementQuery): Promise<AgreementReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const { threshold, overallThreshold, format: _format, ...filter } = query;
+  const { threshold, overallThreshold, independent, format: _format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
-  const input = await loadAgreementInput(prisma, scope);
-  return agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold });
+  const independentOnly = independent === "only";
+  const input = await loadAgreementInput(prisma, scope, TASKS, { independentOnly });
+  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold }), independentOnly };
 }

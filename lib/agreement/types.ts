@@ -248,6 +248,8 @@ export interface ConfusionKind {
 
 export interface AgreementReport {
   options: { threshold: number; overallThreshold: number; iterations: number; seed: number };
+  /** Judgments taken with the accept-the-judge action were left out (`independent=only`, the default). */
+  independentOnly?: boolean;
   runs: RunInfo[];
   reviewers: ReviewerInfo[];
   summary: {

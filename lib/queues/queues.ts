@@ -494,8 +494,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       ? prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, include: { frames: { orderBy: { index: "asc" } } } })
       : prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } }),
     prisma.humanJudgment.findMany({
-      where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
-      select: { targetKey: true, value: true, note: true, reason: true, version: true, updatedAt: true },
+      where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
+      select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, updatedAt: true },
     }),
     runVideo ? readRunMetrics(prisma, queue.runId, [item.videoId]).then((m) => m.get(item.videoId) ?? {}) : Promise.resolve({} as Record<string, number>),
   ]);
@@ -553,7 +553,9 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
             ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
             : [keyFrame.index]
           : [],
-        mine: judgment ? { value: judgment.value, note: judgment.note, reason: judgment.reason, version: judgment.version, updatedAt: judgment.updatedAt } : null,
+        mine: judgment
+          ? { value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt }
+          : null,
         ...(blind ? {} : { judge: t.judgeValue }),
       };
     }),
@@ -602,8 +604,8 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   const current = new Map(
     (
       await prisma.humanJudgment.findMany({
-        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
-        select: { targetKey: true, value: true, note: true, reason: true },
+        where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
+        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true },
       })
     ).map((j) => [j.targetKey, j]),
   );
@@ -613,8 +615,9 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     const note = judgment.note || null;
     const reason = judgment.reason || null;
     const saved = current.get(target.judgmentKey);
-    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason) continue;
-    const reviewInput = { value: judgment.value, note, reason, expectedVersion: judgment.expectedVersion };
+    const acceptedJudge = judgment.acceptedJudge === true;
+    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge) continue;
+    const reviewInput = { value: judgment.value, note, reason, acceptedJudge, expectedVersion: judgment.expectedVersion };
     try {
       if (target.kind === SCORE_TARGET_TYPE) await reviewScore(prisma, actor, target.key, reviewInput);
       else await reviewVideoOutcome(prisma, actor, queue.runId, item.videoId, target.kind, reviewInput);

@@ -125,7 +125,7 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
       LEFT JOIN LATERAL (
         SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe",
           bool_or(abs(h."value" - ${runJudgeValueSql("h", Prisma.sql`${ctx.runId}`)}) >= h."gap" - 1e-9) AS "disagreement"
-        FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."labelSetId" IS NULL AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
+        FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."labelSetId" IS NULL AND NOT h."withdrawn" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
           AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${ctx.runId} AND jr."videoId" = p."id")
       ) r ON TRUE`;
     for (const row of rows) extras.set(row.id, row);

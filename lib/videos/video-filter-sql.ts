@@ -101,12 +101,12 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   if (filter.humanVerdict) {
     const majority = filter.humanVerdict === "yes" ? Prisma.sql`avg(h."value") > 0.5` : Prisma.sql`avg(h."value") < 0.5`;
     const verdict = ctx.task?.verdict?.metricId ?? "verdict";
-    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} AND h."labelSetId" IS NULL GROUP BY h."videoId" HAVING ${majority})`);
+    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} AND h."labelSetId" IS NULL AND NOT h."withdrawn" GROUP BY h."videoId" HAVING ${majority})`);
   }
   if (filter.review) {
     // Only videos the run judged have reviews in its view.
     const judged = (extra: Prisma.Sql) =>
-      Prisma.sql`(EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${run} AND jr."videoId" = v."id") AND EXISTS (SELECT 1 FROM "human_judgment" h WHERE h."videoId" = v."id" AND h."task" = ${runTask} AND h."labelSetId" IS NULL ${extra}))`;
+      Prisma.sql`(EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${run} AND jr."videoId" = v."id") AND EXISTS (SELECT 1 FROM "human_judgment" h WHERE h."videoId" = v."id" AND h."task" = ${runTask} AND h."labelSetId" IS NULL AND NOT h."withdrawn" ${extra}))`;
     const mine = Prisma.sql`AND h."reviewerId" = ${ctx.userId}`;
     const clause = {
       unreviewed: Prisma.sql`NOT ${judged(Prisma.empty)}`,

@@ -19,7 +19,7 @@ import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
 import { getProject } from "@/lib/projects/projects";
 
-const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold"]);
+const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "independent"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -68,10 +68,10 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     problem = error.message;
   }
 
-  const { format: _format, threshold, overallThreshold, ...filter } = query;
+  const { format: _format, threshold, overallThreshold, independent, ...filter } = query;
   const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
   const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
-  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&`;
+  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&independent=${independent}&`;
   const project = await getProject(prisma, actor, projectId);
   const downloadName = (what: string, extension: string) =>
     exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
@@ -106,6 +106,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <span>Overall below</span>
           <input name="overallThreshold" type="number" min={0} max={100} step={1} defaultValue={overallThreshold} className={`${input} w-24`} />
         </label>
+        <label className="flex flex-col gap-1">
+          <span>Judgments</span>
+          <select name="independent" defaultValue={independent} className={input} data-testid="independent-toggle">
+            <option value="only">independent only</option>
+            <option value="all">all, with accepted judge values</option>
+          </select>
+        </label>
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
       </form>
       {problem && (
@@ -139,6 +146,7 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
         <Stat label="reviewed targets" value={String(s.reviewedItems)} testId="summary-reviewed" />
         <Stat label="judgments" value={String(s.judgments)} />
         <Stat label="reviewers" value={String(s.reviewers)} />
+        <Stat label="judgments counted" value={report.independentOnly === false ? "all (incl. accepted)" : "independent only"} testId="summary-independent" />
         <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
         <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
       </div>
