@@ -32,7 +32,7 @@ export function workerJudgeDeps(log: (line: string) => void = () => {}): JudgeDe
     storage: getStorage(),
     pipelines: PIPELINES,
     templates: fileTemplateSource(),
-    endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
+    endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
     llmFor(endpoint) {
       const k = fingerprint(endpoint);
       let client = clients.get(k);
