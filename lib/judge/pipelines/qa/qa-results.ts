@@ -442,3 +442,13 @@ export async function qaFilterOptions(prisma: PrismaClient, actor: Actor, projec
   ]);
   return { categories: categories.map((c) => (c.group === "" ? "(none)" : c.group)), videos, questionSets: sets };
 }
+
+/** The QA page's query: the runs compared, the accuracy breakdown shown, and the list of one run's questions. */
+export const qaPageQuerySchema = qaQuestionFilterSchema
+  .extend({
+    runId: z.array(idSchema).max(20, "at most 20 runs").default([]),
+    by: z.enum(["all", "format", "category", "granularity", "format_category_granularity"]).default("format"),
+    /** The run whose questions are listed; default the first compared run. */
+    listRunId: idSchema.optional(),
+  })
+  .strict();
