@@ -110,7 +110,7 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
             </span>
           }
         >
-          <div className="flex flex-col gap-4" data-testid="qa-result" data-run={run.id}>
+          <div className="flex flex-col gap-4" data-testid="qa-result" data-run={run.id} data-model={run.model}>
             <div>
               <div className="mb-1 text-xs font-medium uppercase text-slate-500">
                 The frames the model saw ({frameSet ? `${frameSet.frameCount}, ${describeResize(run.settings.resize)}` : "none"})
