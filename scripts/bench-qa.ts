@@ -74,6 +74,9 @@ async function timedRun() {
   const cpu = process.cpuUsage(cpuBefore);
   const steps = await prisma.stepResult.groupBy({ by: ["status"], where: { runId: run.id }, _count: { _all: true } });
   const correct = await prisma.runMetric.count({ where: { runId: run.id, metric: "correct", value: 1 } });
+  // Steps that did not finish, by their error: a benchmark that hides them would measure the wrong thing.
+  const failures = await prisma.stepResult.groupBy({ by: ["stepId", "status", "error"], where: { runId: run.id, status: { notIn: ["done"] } }, _count: { _all: true } });
+  for (const f of failures) console.log(`  ${f._count._all} × ${f.stepId} ${f.status}: ${f.error}`);
   return { seconds, calls: stub.requests.length - before, cpuSeconds: (cpu.user + cpu.system) / 1e6, load: os.loadavg(), correct, steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])) };
 }
 

@@ -208,7 +208,10 @@ async function executeStep(
         output,
         stepData: { rawText: first.text ?? first.refusal ?? "", templateHash: template.hash },
         // The cache keeps text only: a refusal read back from it would come back as an empty answer.
-        cacheWrites: first.fromCache || first.refusal ? [] : [cacheWrite(prisma, endpoint, [{ key: cacheKey, result: first }])],
+        cacheWrites:
+          first.fromCache || first.refusal
+            ? []
+            : [prisma.responseCache.createMany({ data: [{ key: cacheKey, model: endpoint.model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens }], skipDuplicates: true })],
       });
       return;
     }
@@ -239,7 +242,14 @@ async function executeStep(
         // Only answers that led to a valid result are cached; errors never are. Another step with
         // the same key (identical frames) may have stored its answer meanwhile: ON CONFLICT DO
         // NOTHING keeps the first, where an upsert's insert would fail this step.
-        cacheWrites: [cacheWrite(prisma, endpoint, cacheWrites)],
+        cacheWrites: [
+          prisma.responseCache.createMany({
+            data: cacheWrites
+              .filter((w) => !w.result.fromCache)
+              .map((w) => ({ key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens })),
+            skipDuplicates: true,
+          }),
+        ],
       });
       return;
     }
@@ -255,16 +265,6 @@ async function executeStep(
   }
   await prisma.stepResult.update({ where: { id: row.id }, data });
   row.status = status;
-}
-
-/** Answers to keep in the response cache (those not read from it); ON CONFLICT DO NOTHING, as another step may have stored the same key. */
-function cacheWrite(prisma: PrismaClient, endpoint: EndpointConfig, writes: { key: string; result: Answer }[]) {
-  return prisma.responseCache.createMany({
-    data: writes
-      .filter((w) => !w.result.fromCache)
-      .map((w) => ({ key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens })),
-    skipDuplicates: true,
-  });
 }
 
 /** A finished step's output, its scores (with the step's item) and any cache writes, in one transaction. */
