@@ -112,7 +112,8 @@ describe("QA results through the API", () => {
   });
 
   it("gives accuracy per run, format, category and granularity with Wilson intervals and n, beside the text-only baseline, and McNemar between the runs", async () => {
-    const { status, body } = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&runId=${guessRun}`, { projectId });
+    // Named in any order, the runs are compared oldest first.
+    const { status, body } = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${guessRun}&runId=${visionRun}`, { projectId });
     expect(status).toBe(200);
     expect(body.chosen.map((r: any) => r.id)).toEqual([visionRun, guessRun]);
     const row = (runId: string, breakdown: string, values: Record<string, string | null> = {}) =>

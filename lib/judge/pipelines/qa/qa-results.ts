@@ -279,14 +279,15 @@ export function qaResultsCsv(run: QaRunSummary, questions: readonly QaQuestionRe
 
 export const jsonl = (rows: readonly unknown[]) => rows.map((row) => JSON.stringify(row)).join("\n") + (rows.length ? "\n" : "");
 
-/** The runs an overview compares: those named, else the latest run of each model at each frame count and resize. */
+/**
+ * The runs an overview compares, oldest first however they were named: those named, else the latest run of
+ * each model at each frame count and resize.
+ */
 function chooseRuns(runs: readonly QaRunSummary[], runIds: readonly string[]): QaRunSummary[] {
   if (runIds.length) {
-    return [...new Set(runIds)].map((id) => {
-      const run = runs.find((r) => r.id === id);
-      if (!run) throw new NotFoundError(`No such QA run in this project: ${id}.`);
-      return run;
-    });
+    for (const id of runIds) if (!runs.some((r) => r.id === id)) throw new NotFoundError(`No such QA run in this project: ${id}.`);
+    // `runs` is newest first.
+    return runs.filter((r) => runIds.includes(r.id)).reverse();
   }
   const seen = new Set<string>();
   const chosen: QaRunSummary[] = [];
