@@ -138,7 +138,7 @@ test("imports a question set with the videos, runs two simulated models and a te
     // The open question: decided by the judge, with its reason.
     await page.goto(`/projects/${projectId}/qa?questionFormat=open`);
     await page.locator('[data-testid="qa-question-row"][data-external-id="q4"]').getByTestId("question-link").click();
-    await expect(page.getByText("Reference answer")).toBeVisible();
+    await expect(page.getByTestId("question-reference")).toContainText("Reference answer The glass falls off the table.");
     const open = page.locator('[data-testid="qa-result"][data-model="stub-vision"]');
     await expect(open.getByTestId("qa-with-frames-judge")).toContainText("the judge said Yes");
     await expect(open.getByTestId("qa-with-frames-reason")).toContainText("Simulated");
