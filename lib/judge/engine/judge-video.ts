@@ -267,6 +267,12 @@ async function executeStep(
   row.status = status;
 }
 
+/**
+ * How long a finished step waits for a connection to save its result. Prisma's default (2 s) failed paid-for
+ * answers whenever many steps of many jobs saved at once on a busy server; a busy pool is not an error.
+ */
+const SAVE_MAX_WAIT_MS = 60_000;
+
 /** A finished step's output, its scores (with the step's item) and any cache writes, in one transaction. */
 async function saveOutput(
   prisma: PrismaClient,
@@ -293,7 +299,7 @@ async function saveOutput(
       data: scores.map((s) => ({ runId: work.runId, videoId: work.videoId, itemId: row.itemId, stepResultId: row.id, stepId: step.id, scopeIndex: row.scopeIndex, category: s.category, value: s.value })),
     }),
     ...work.cacheWrites,
-  ]);
+  ], { maxWait: SAVE_MAX_WAIT_MS });
   row.output = work.output as Prisma.JsonValue;
   row.status = "done";
 }
