@@ -1,9 +1,9 @@
 "use client";
 
 import { isTypingTarget } from "@/components/is-typing-target";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { usePathname } from "next/navigation";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
@@ -27,8 +27,10 @@ interface TargetView {
   judge?: number | null;
 }
 interface ItemView {
-  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores"; blind: boolean; reviewersPerItem: number; itemCount: number };
+  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions"; blind: boolean; reviewersPerItem: number; itemCount: number };
   item: { id: string; position: number };
+  /** A caption queue's caption under review. */
+  caption?: CaptionView | null;
   assignment: { status: "claimed" | "done" };
   blind: boolean;
   video: { id: string; fileName: string; prompt: string | null; url: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[] };
@@ -38,6 +40,42 @@ interface ItemView {
   nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
   progress: { items: number; complete: number; mine: { done: number } };
 }
+interface CaptionView {
+  id: string;
+  externalId: string;
+  model: string | null;
+  captionType: string;
+  output: string;
+  instruction: string | null;
+  reference: string | null;
+  restriction: string | null;
+  keyPoints: string[];
+}
+
+/** The caption a caption-queue item reviews: what was asked, what the model wrote, and the reference. */
+function CaptionUnderReview({ caption }: { caption: CaptionView }) {
+  const block = (label: string, text: string | null, testId: string) =>
+    text ? (
+      <div>
+        <div className="text-xs font-medium uppercase text-slate-500">{label}</div>
+        <p className="whitespace-pre-wrap" data-testid={testId}>
+          {text}
+        </p>
+      </div>
+    ) : null;
+  return (
+    <section className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="review-caption" aria-label="Caption under review">
+      <p className="text-xs text-slate-500">
+        <b className="text-slate-800">{caption.captionType}</b> caption by <b className="text-slate-800" data-testid="review-caption-model">{caption.model ?? "—"}</b> (id {caption.externalId})
+      </p>
+      {block("Instruction", caption.instruction, "review-caption-instruction")}
+      {block("Restriction", caption.restriction, "review-caption-restriction")}
+      {block("Caption", caption.output, "review-caption-output")}
+      {block("Reference", caption.reference, "review-caption-reference")}
+    </section>
+  );
+}
+
 interface Draft {
   value: number | null;
   note: string;
@@ -68,24 +106,107 @@ function declarationOf(task: TaskDeclaration | null, target: TargetView): Target
 const show = (declared: TargetDeclaration | MetricDeclaration | null, value: number | null | undefined) =>
   formatValue(declared ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, value, 2);
 
-/** The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code. */
-export function ReviewScreen({ projectId, queueId, itemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
+/** A key press the screen has taken and not yet applied; `timeStamp` keeps digit chains ("1" "0" → 10) intact when replayed. */
+interface PendingKey {
+  key: string;
+  timeStamp: number;
+}
+
+/** Keys the review screen acts on: they are taken (and queued) even while the next item is still on its way. */
+const REVIEW_KEY = /^(?:[0-9jkyanmA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
+/** How long a loaded or prefetched item is used without asking the server again; every submit or claim invalidates the queue's items. */
+const ITEM_FRESH_MS = 60_000;
+
+const itemQuery = (queueId: string, itemId: string) => ({
+  queryKey: ["queue-item", queueId, itemId],
+  queryFn: () => apiFetch<ItemView>(`/api/v1/queues/${queueId}/items/${itemId}`),
+  staleTime: ITEM_FRESH_MS,
+});
+
+/** Loads the item's frames into the browser cache so the next item shows them at once. */
+function preloadFrames(view: ItemView) {
+  for (const frame of view.video.frames) {
+    const image = new Image();
+    image.src = frame.url;
+  }
+}
+
+/** Marks every cached item of the queue stale (their links and status change with each submit or claim) without refetching them now. */
+const invalidateItems = (queryClient: QueryClient, queueId: string) => queryClient.invalidateQueries({ queryKey: ["queue-item", queueId], refetchType: "none" });
+
+/**
+ * The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code.
+ * It stays mounted from item to item (moving on rewrites the address with history.pushState), so no key is lost in a
+ * transition: every key goes into one queue, and the item on screen applies them one render at a time; after Enter the
+ * queue is held until the next item is on screen, and the keys typed meanwhile apply to it.
+ */
+export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
+  const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
+  const pathname = usePathname();
+  const itemId = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  const pending = useRef<PendingKey[]>([]);
+  /** The item whose submission or departure is under way: queued keys wait for the item after it. */
+  const holdOn = useRef<string | null>(null);
+  const [, setTaken] = useState(0);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (isTypingTarget(event.target)) {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          (event.target as HTMLElement).blur();
+          document.querySelector<HTMLElement>('[data-testid="review-screen"]')?.focus();
+        }
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey || !REVIEW_KEY.test(event.key)) return;
+      event.preventDefault();
+      pending.current.push({ key: event.key, timeStamp: event.timeStamp || performance.now() });
+      setTaken((n) => n + 1);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const navigate = useCallback((id: string) => window.history.pushState(null, "", itemBase + encodeURIComponent(id)), [itemBase]);
+
   const item = useQuery({
-    queryKey: ["queue-item", queueId, itemId],
-    queryFn: () => apiFetch<ItemView>(`/api/v1/queues/${queueId}/items/${itemId}`),
-    staleTime: 0,
+    ...itemQuery(queueId, itemId),
     // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
     refetchOnWindowFocus: false,
   });
   // Cached data of an item opened again (← to an earlier item) can be stale: its previous/next links and
   // status predate later submits, so keys acted on it would go to the wrong item. Wait for the refetch.
-  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500">Loading the item…</p>;
+  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500" data-testid="review-loading">Loading the item…</p>;
   if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
-  return <ItemReview key={`${itemId}:${item.dataUpdatedAt}`} projectId={projectId} data={item.data} task={findTask(pipeline)} />;
+  return (
+    <ItemReview
+      key={`${itemId}:${item.dataUpdatedAt}`}
+      projectId={projectId}
+      data={item.data}
+      task={findTask(pipeline)}
+      pending={pending}
+      holdOn={holdOn}
+      navigate={navigate}
+    />
+  );
 }
 
-function ItemReview({ projectId, data, task }: { projectId: string; data: ItemView; task: TaskDeclaration | null }) {
-  const router = useRouter();
+function ItemReview({
+  projectId,
+  data,
+  task,
+  pending,
+  holdOn,
+  navigate,
+}: {
+  projectId: string;
+  data: ItemView;
+  task: TaskDeclaration | null;
+  pending: RefObject<PendingKey[]>;
+  holdOn: RefObject<string | null>;
+  navigate: (itemId: string) => void;
+}) {
   const queryClient = useQueryClient();
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);
@@ -95,11 +216,34 @@ function ItemReview({ projectId, data, task }: { projectId: string; data: ItemVi
   const [help, setHelp] = useState(false);
   const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [, setApplied] = useState(0);
   const typed = useRef<TypedNumber | null>(null);
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
   const focused = data.targets[focus];
-  const itemUrl = (id: string) => `/projects/${projectId}/queues/${queueId}/items/${id}`;
+  /** Leaves this item: keys still queued apply to the one it goes to. */
+  const leaveFor = useCallback(
+    (id: string) => {
+      holdOn.current = data.item.id;
+      navigate(id);
+    },
+    [data.item.id, holdOn, navigate],
+  );
+  /** Stops holding keys for a next item that is not coming; says how many typed keys that drops. */
+  const release = useCallback(() => {
+    holdOn.current = null;
+    const dropped = pending.current.splice(0).length;
+    return dropped ? ` (${dropped} key${dropped === 1 ? "" : "s"} typed after Enter not applied)` : "";
+  }, [holdOn, pending]);
+
+  useEffect(() => {
+    const nextId = data.nav.nextItemId;
+    if (!nextId) return;
+    void queryClient.prefetchQuery(itemQuery(queueId, nextId)).then(() => {
+      const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, nextId]);
+      if (next) preloadFrames(next);
+    });
+  }, [data.nav.nextItemId, queryClient, queueId]);
 
   const setValue = useCallback((key: string, value: number) => {
     setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value } }));
@@ -107,39 +251,47 @@ function ItemReview({ projectId, data, task }: { projectId: string; data: ItemVi
   }, []);
 
   const goNext = useCallback(async () => {
-    if (data.nav.nextItemId) return router.push(itemUrl(data.nav.nextItemId));
+    if (data.nav.nextItemId) return leaveFor(data.nav.nextItemId);
     if (data.assignment.status !== "done") return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
-    const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
-    if (itemId && itemId !== data.item.id) router.push(itemUrl(itemId));
-    else setMessage({ text: "Nothing is left for you in this queue. Thank you!", tone: "info" });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [data, queueId, router]);
+    holdOn.current = data.item.id;
+    try {
+      const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
+      await invalidateItems(queryClient, queueId);
+      if (itemId && itemId !== data.item.id) return leaveFor(itemId);
+      setMessage({ text: "Nothing is left for you in this queue. Thank you!" + release(), tone: "info" });
+    } catch (error) {
+      setMessage({ text: (error instanceof Error ? error.message : "Could not take the next item.") + release(), tone: "error" });
+    }
+  }, [data, holdOn, leaveFor, queryClient, queueId, release]);
 
   const submit = useCallback(async () => {
-    if (busy) return;
+    // A second Enter while this item is on its way out belongs to the next item (it waits in the queue).
+    if (holdOn.current === data.item.id) return;
+    holdOn.current = data.item.id;
     setBusy(true);
     setMessage({ text: "Submitting…", tone: "info" });
     try {
       const judgments = data.targets
         .filter((t) => drafts[t.key]!.value !== null)
         .map((t) => ({ target: t.key, value: drafts[t.key]!.value!, note: drafts[t.key]!.note.trim() || null, expectedVersion: t.mine?.version }));
-      await postJson(`/api/v1/queues/${queueId}/items/${data.item.id}/submit`, { judgments });
-      await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId] });
-      setMessage({ text: "Submitted.", tone: "info" });
-      if (data.nav.nextItemId) router.push(itemUrl(data.nav.nextItemId));
-      else {
-        const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
-        if (itemId) router.push(itemUrl(itemId));
-        else setMessage({ text: "Submitted. Nothing is left for you in this queue. Thank you!", tone: "info" });
+      const known = data.nav.nextItemId;
+      // Without a known next item the server claims it and sends it back with the submission: one round trip.
+      const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments });
+      await invalidateItems(queryClient, queueId);
+      if (result.next) {
+        queryClient.setQueryData(["queue-item", queueId, result.next.item.id], result.next);
+        preloadFrames(result.next);
       }
+      const nextId = known ?? result.next?.item.id ?? null;
+      if (nextId) return leaveFor(nextId);
+      setMessage({ text: "Submitted. Nothing is left for you in this queue. Thank you!" + release(), tone: "info" });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, data.item.id] });
-      setMessage({ text: error instanceof Error ? error.message : "Could not submit.", tone: "error" });
+      setMessage({ text: (error instanceof Error ? error.message : "Could not submit.") + release(), tone: "error" });
     } finally {
       setBusy(false);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [busy, data, drafts, queueId, queryClient, router]);
+  }, [data, drafts, holdOn, leaveFor, queryClient, queueId, release]);
 
   const accept = useCallback(
     (targets: TargetView[]) => {
@@ -152,68 +304,58 @@ function ItemReview({ projectId, data, task }: { projectId: string; data: ItemVi
     [data.blind],
   );
 
+  const applyKey = ({ key, timeStamp }: PendingKey) => {
+    if (key === "?") return setHelp((h) => !h);
+    if (key === "Escape") return setHelp(false);
+    if (key === "j" || key === "ArrowDown") return setFocus((f) => Math.min(f + 1, data.targets.length - 1));
+    if (key === "k" || key === "ArrowUp") return setFocus((f) => Math.max(f - 1, 0));
+    if (key === "]" || key === "ArrowRight") return void goNext();
+    if (key === "[" || key === "ArrowLeft") {
+      if (data.nav.previousItemId) leaveFor(data.nav.previousItemId);
+      else setMessage({ text: "This is your first item in this queue.", tone: "info" });
+      return;
+    }
+    if (key === "Enter") return void submit();
+    if (key === " ") {
+      const player = document.querySelector<HTMLVideoElement>('[data-testid="player"]');
+      if (player) {
+        if (player.paused) void player.play().catch(() => {});
+        else player.pause();
+      }
+      return;
+    }
+    if (key === "A") return accept(data.targets);
+    if (!focused) return;
+    if (key === "a") return accept([focused]);
+    if (key === "m") {
+      // The note field is always rendered for the focused target.
+      noteRefs.current.get(focused.key)?.focus();
+      return;
+    }
+    const verdict = data.targets.find((t) => t.kind === "verdict");
+    if ((key === "y" || key === "n") && verdict) {
+      setValue(verdict.key, key === "y" ? 1 : 0);
+      setFocus(data.targets.indexOf(verdict));
+      return;
+    }
+    if (/^[0-9]$/.test(key)) {
+      const next = typeDigit(typed.current, focused.key, Number(key), timeStamp, focused);
+      if (!next) return setMessage({ text: `${focused.label} takes ${focused.min}–${focused.max}.`, tone: "error" });
+      typed.current = next;
+      setValue(focused.key, next.value);
+    }
+  };
+
+  // One queued key per render, so each key sees the state the previous one left (focus, drafts, digit chain);
+  // none while this item is on its way out: those keys are for the next item.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (isTypingTarget(event.target)) {
-        if (event.key === "Escape") {
-          event.preventDefault();
-          (event.target as HTMLElement).blur();
-          screen.current?.focus();
-        }
-        return;
-      }
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      const key = event.key;
-      const handled = () => event.preventDefault();
-      if (key === "?") return handled(), setHelp((h) => !h);
-      if (key === "Escape" && help) return handled(), setHelp(false);
-      if (key === "j" || key === "ArrowDown") return handled(), setFocus((f) => Math.min(f + 1, data.targets.length - 1));
-      if (key === "k" || key === "ArrowUp") return handled(), setFocus((f) => Math.max(f - 1, 0));
-      if (key === "]" || key === "ArrowRight") return handled(), void goNext();
-      if (key === "[" || key === "ArrowLeft") {
-        handled();
-        if (data.nav.previousItemId) router.push(itemUrl(data.nav.previousItemId));
-        else setMessage({ text: "This is your first item in this queue.", tone: "info" });
-        return;
-      }
-      if (key === "Enter") return handled(), void submit();
-      if (key === " ") {
-        const player = document.querySelector<HTMLVideoElement>('[data-testid="player"]');
-        if (player) {
-          handled();
-          if (player.paused) void player.play().catch(() => {});
-          else player.pause();
-        }
-        return;
-      }
-      if (key === "A") return handled(), accept(data.targets);
-      if (!focused) return;
-      if (key === "a") return handled(), accept([focused]);
-      if (key === "m") {
-        handled();
-        // The note field is always rendered for the focused target.
-        noteRefs.current.get(focused.key)?.focus();
-        return;
-      }
-      const verdict = data.targets.find((t) => t.kind === "verdict");
-      if ((key === "y" || key === "n") && verdict) {
-        handled();
-        setValue(verdict.key, key === "y" ? 1 : 0);
-        setFocus(data.targets.indexOf(verdict));
-        return;
-      }
-      if (/^[0-9]$/.test(key)) {
-        handled();
-        const next = typeDigit(typed.current, focused.key, Number(key), event.timeStamp || performance.now(), focused);
-        if (!next) return setMessage({ text: `${focused.label} takes ${focused.min}–${focused.max}.`, tone: "error" });
-        typed.current = next;
-        setValue(focused.key, next.value);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [data, focused, help, goNext, submit, accept, router, setValue]);
+    if (holdOn.current === data.item.id) return;
+    if (holdOn.current !== null) holdOn.current = null;
+    const key = pending.current.shift();
+    if (!key) return;
+    applyKey(key);
+    setApplied((n) => n + 1);
+  });
 
   useEffect(() => {
     document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
@@ -258,6 +400,7 @@ function ItemReview({ projectId, data, task }: { projectId: string; data: ItemVi
             {data.video.prompt ?? "—"} <span className="text-xs text-slate-400">({data.video.fileName})</span>
           </p>
           <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} />
+          {data.caption && <CaptionUnderReview caption={data.caption} />}
         </div>
 
         <div className="flex flex-col gap-2">

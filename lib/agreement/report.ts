@@ -1,9 +1,10 @@
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
+import { isLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { binariseValue, consensusValue, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { mulberry32 } from "../stats/bootstrap";
 import { cohensKappa } from "../stats/cohens-kappa";
-import { kendallTauB, pearson, spearman } from "../stats/correlation";
+import { kendallTauB, pearson, spearman, spearmanOfResamples } from "../stats/correlation";
 import { meanAbsoluteError, rootMeanSquaredError } from "../stats/error-metrics";
 import { fleissKappaFromCounts } from "../stats/fleiss-kappa";
 import { krippendorffAlpha, type MeasurementLevel } from "../stats/krippendorff-alpha";
@@ -20,6 +21,7 @@ import {
   type BreakdownGroup,
   type ByTargetType,
   type Confusion,
+  type ConfusionKind,
   type ConfusionView,
   type HumanAgreement,
   type Interval,
@@ -82,7 +84,8 @@ class Declarations {
   /** The reviewers' consensus (an item's ratings do not change while the report is made). */
   consensus(item: AgreementItem): number | null {
     if (this.consensusOfItem.has(item)) return this.consensusOfItem.get(item)!;
-    const value = consensusValue(this.of(item).level, item.ratings.map((r) => r.value));
+    // The live reviewers' consensus: label sets are annotators beside them, compared on their own.
+    const value = consensusValue(this.of(item).level, item.ratings.filter((r) => !isLabelSetReviewerId(r.reviewerId)).map((r) => r.value));
     this.consensusOfItem.set(item, value);
     return value;
   }
@@ -235,11 +238,8 @@ export function nativeBlock(judge: Float64Array, human: Float64Array, level: Mea
     rmse: finite(rootMeanSquaredError(judge, human)),
     alpha: alphaOfPairs(judge, human, level),
   };
-  const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => {
-    const a = pick(judge, sample);
-    const b = pick(human, sample);
-    return [spearman(a, b), meanAbsoluteError(a, b)];
-  }, options);
+  const resampledSpearman = spearmanOfResamples(judge, human);
+  const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => [resampledSpearman(sample), meanAbsoluteError(pick(judge, sample), pick(human, sample))], options);
   return { n, values, ci };
 }
 
@@ -337,7 +337,17 @@ function selectRows(table: RatingTable, items: Int32Array): RatingTable {
   return { itemIds: Array.from(items, String), raterIds: table.raterIds, categories: table.categories, categoryValues: table.categoryValues, codes };
 }
 
-function compareReviewers(items: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+/**
+ * Each judged target once: a judgment counts against every run that scored its target, so the same
+ * ratings appear once per run; agreement among reviewers must count them once.
+ */
+function oncePerTarget(items: readonly AgreementItem[]): AgreementItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.targetKey) && (seen.add(item.targetKey), true));
+}
+
+function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+  const items = oncePerTarget(all);
   const native = {} as ByTargetType<StatBlock>;
   for (const type of d.targetTypes()) {
     native[type] = humanBlock(items.filter((i) => i.targetType === type), (_, v) => v, d.level(type, items), options, true);
@@ -493,8 +503,9 @@ function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { k
     default: {
       // A declared grouping: a target's group value; a per-video metric forms its own group, as in "category".
       const declaration = d.of(item);
-      if (item.targetType !== SCORE_TARGET_TYPE) return [{ key: item.category, label: item.category }];
-      const value = "groups" in declaration ? declaration.groups?.[breakdown] : undefined;
+      const ofItem = item.groups?.[breakdown];
+      if (item.targetType !== SCORE_TARGET_TYPE && ofItem === undefined) return [{ key: item.category, label: item.category }];
+      const value = ofItem ?? ("groups" in declaration ? declaration.groups?.[breakdown] : undefined);
       if (value === undefined) return [{ key: "", label: "(none)" }];
       const label = d.tasks.flatMap((t) => t.groupings).find((g) => g.id === breakdown)?.values.find((v) => v.id === value)?.label ?? value;
       return [{ key: value, label }];
@@ -538,12 +549,11 @@ function groupBlock(items: readonly AgreementItem[], options: AgreementOptions, 
   const judge = Float64Array.from(pairs, (p) => p.judge);
   const human = Float64Array.from(pairs, (p) => p.human);
   const names = oneScale ? ["accuracy", "kappa", "f1", "spearman", "mae"] : ["accuracy", "kappa", "f1"];
+  const resampledSpearman = oneScale ? spearmanOfResamples(judge, human) : null;
   const ci = bootstrapMany(pairs.length, names, (sample) => {
     const s = binaryMetrics(confusionOf(truth, predicted, sample));
-    if (!oneScale) return [s.accuracy, s.kappa, s.f1];
-    const a = pick(judge, sample);
-    const b = pick(human, sample);
-    return [s.accuracy, s.kappa, s.f1, spearman(a, b), meanAbsoluteError(a, b)];
+    if (!resampledSpearman) return [s.accuracy, s.kappa, s.f1];
+    return [s.accuracy, s.kappa, s.f1, resampledSpearman(sample), meanAbsoluteError(pick(judge, sample), pick(human, sample))];
   }, options);
   return {
     n: pairs.length,
@@ -577,7 +587,7 @@ function breakdown(items: readonly AgreementItem[], by: string, input: Agreement
       items: group.items.length,
       judge: groupBlock(group.items, options, d),
       humans: (() => {
-        const b = humanBlock(group.items, (item, v) => d.binarise(item, v), "nominal", options, false);
+        const b = humanBlock(oncePerTarget(group.items), (item, v) => d.binarise(item, v), "nominal", options, false);
         return { n: b.n, values: { percentAgreement: b.values.percentAgreement ?? null, alpha: b.values.alpha ?? null }, ci: {} };
       })(),
       link: groupLink(by, key, group.items, input),
@@ -606,6 +616,43 @@ function scatter(items: readonly AgreementItem[], limit: number, d: Declarations
   return { total: pairs.length, points };
 }
 
+// ---------- confusion kinds ----------
+
+const scaleText = (scale: JudgedDeclaration["scale"]) => (scale.kind === "numeric" ? ` (${scale.min}–${scale.max})` : "");
+
+/**
+ * Each target type's confusion view as the declarations name it: the tasks' verdicts first (their
+ * cells open the video list filtered on both verdicts), then the scores and the other reviewed metrics.
+ */
+function confusionKinds(items: readonly AgreementItem[], d: Declarations): ConfusionKind[] {
+  const kinds: ConfusionKind[] = [];
+  for (const type of d.targetTypes()) {
+    if (type === SCORE_TARGET_TYPE) {
+      const declared = [...new Set(items.filter((i) => i.targetType === type).map((i) => d.of(i)))];
+      const all = declared.length ? declared : d.tasks.flatMap((t) => t.targets);
+      const same = <T,>(pick: (x: JudgedDeclaration) => T) => (all.length && all.every((x) => JSON.stringify(pick(x)) === JSON.stringify(pick(all[0]!))) ? pick(all[0]!) : null);
+      const scale = same((x) => x.scale);
+      const positive = same((x) => x.positive.label);
+      kinds.push({ id: type, label: `Scores${scale ? scaleText(scale) : ""}`, positive: positive ?? "positive", negative: positive ? `not ${positive}` : "negative", listKeys: null });
+      continue;
+    }
+    const metric = d.of({ targetType: type, category: type });
+    const task = d.tasks.find((t) => t.metrics.includes(metric as never));
+    const isVerdict = task?.verdict?.metricId === type;
+    const alias = task?.queryAliases?.find((a) => a.metric === type && a.bound === "is")?.key ?? `is.${type}`;
+    const entry: ConfusionKind = {
+      id: type,
+      label: isVerdict ? `${metric.label} verdicts` : `${metric.label}${scaleText(metric.scale)}`,
+      positive: metric.positive.label,
+      negative: isVerdict ? "none" : `not ${metric.positive.label}`,
+      listKeys: isVerdict && task?.subject === "video" ? { judge: alias, human: "humanVerdict" } : null,
+    };
+    if (isVerdict) kinds.unshift(entry);
+    else kinds.push(entry);
+  }
+  return kinds;
+}
+
 // ---------- the report ----------
 
 export function agreementReport(input: AgreementInput, options: AgreementOptions): AgreementReport {
@@ -619,6 +666,7 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
   for (const type of d.targetTypes()) confusion[type] = confusionView(items.filter((i) => i.targetType === type), d);
   confusion.all = confusionView(items, d);
   return {
+    confusionKinds: [...confusionKinds(items, d), { id: "all", label: "All targets", positive: "positive", negative: "negative", listKeys: null }],
     options: { threshold: options.threshold, overallThreshold: options.overallThreshold, iterations: options.iterations, seed: options.seed },
     runs: input.runs,
     reviewers: reviewersWithRatings,
@@ -626,14 +674,14 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
       videos: input.videoCount,
       judgeItems: input.judgeItemCount,
       reviewedItems: items.length,
-      judgments: items.reduce((sum, i) => sum + i.ratings.length, 0),
+      judgments: oncePerTarget(items).reduce((sum, i) => sum + i.ratings.length, 0),
       reviewedVideos: new Set(items.map((i) => `${i.runId}:${i.videoId}`)).size,
-      multiReviewedItems: items.filter((i) => i.ratings.length >= 2).length,
+      multiReviewedItems: oncePerTarget(items).filter((i) => i.ratings.length >= 2).length,
       reviewers: reviewersWithRatings.length,
     },
     humanVsJudge: {
       consensus: compareWithJudge(items, (item) => d.consensus(item), options, d),
-      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
+      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
     },
     humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),
     confusion,

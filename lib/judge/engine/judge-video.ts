@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
-import type { EndpointLimiter } from "../endpoint-limiter";
+import type { CallLimiter } from "../endpoint-limiter";
 import { callWithRetries, LlmError, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
@@ -38,7 +38,7 @@ export interface JudgeDeps {
   pipelines: Record<string, PipelineDefinition>;
   templates: TemplateSource;
   llmFor(endpoint: EndpointConfig): LlmClient;
-  limiterFor(endpoint: EndpointConfig): EndpointLimiter;
+  limiterFor(endpoint: EndpointConfig): CallLimiter;
   /** The run's endpoint, or (with `endpointId`) another endpoint of the run's project that a step calls. */
   endpointConfig(runId: string, endpointId?: string): Promise<EndpointConfig>;
   retryPolicy?: RetryPolicy;
@@ -333,6 +333,7 @@ async function answer(
   const limiter = deps.limiterFor(endpoint);
   const started = Date.now();
   let lastStatus: number | null = null;
+  let retries = 0;
   try {
     const result = await callWithRetries(
       () => limiter.run(() => client.complete(request, { timeoutMs: endpoint.timeoutSeconds * 1000 })),
@@ -341,6 +342,7 @@ async function answer(
         sleep: deps.sleep,
         onRetry: (error, delayMs) => {
           lastStatus = error.status;
+          retries++;
           deps.log?.(`retrying after ${error.kind} in ${Math.round(delayMs)} ms`);
         },
       },
@@ -356,6 +358,7 @@ async function answer(
         completionTokens: result.completionTokens,
         costUsd: cost,
         latencyMs: Date.now() - started,
+        retries,
       },
     });
     return { ...result, fromCache: false };
@@ -369,6 +372,7 @@ async function answer(
         errorExcerpt: llmError.excerpt,
         httpStatus: llmError.status ?? lastStatus,
         latencyMs: Date.now() - started,
+        retries,
       },
     });
     throw llmError;

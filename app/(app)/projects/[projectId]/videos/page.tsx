@@ -95,9 +95,14 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       </tr>
     </thead>
   );
+  // The video page's previous/next follow this list: its query (without the page) travels as `list`.
+  const listParams = new URLSearchParams(raw);
+  listParams.delete("page");
+  listParams.delete("pageSize");
+  const listSuffix = listParams.size > 0 ? `?list=${encodeURIComponent(listParams.toString())}` : "";
   const rows: VideoListRow[] = (result?.videos ?? []).map((video) => ({
     id: video.id,
-    href: `/projects/${projectId}/videos/${video.id}`,
+    href: `/projects/${projectId}/videos/${video.id}${listSuffix}`,
     fileName: video.fileName,
     prompt: video.prompt,
     dimensions: video.dimensions,
@@ -151,7 +156,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       </form>
 
       <p className="text-xs text-slate-500" data-testid="shortcut-hint">
-        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next row · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts
+        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next row · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts · <kbd>?</kbd> all keys
       </p>
 
       {problem.length > 0 ? (
