@@ -12,7 +12,7 @@
  * so do a capital "A" or "I" that start a phrase ("A person…", "I think…").
  */
 
-export const OPTION_LETTERS = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"] as const;
+export const OPTION_LETTERS = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"] as const; // option letters: not a task name
 export type OptionLetter = (typeof OPTION_LETTERS)[number];
 
 export type LetterExtraction =
@@ -93,13 +93,13 @@ function lettersIn(text: string, valid: ReadonlySet<string>): Set<OptionLetter> 
   for (const match of text.matchAll(/(?<![\p{L}\p{N}'’])([A-J])(?![\p{L}\p{N}'’])/gu)) {
     const letter = match[1]!;
     if (!valid.has(letter)) continue;
-    if (letter === "A" || letter === "I") {
+    if (letter === "A" || letter === "I") { // the article and the pronoun: not a task name
       const after = text.slice(match.index! + 1);
       const next = /^\s+([a-z][a-z]*)/.exec(after)?.[1];
       const before = text.slice(0, match.index!);
       const startsPhrase = /(^|[.!?:;]\s*|\n\s*)$/.test(before);
       // "A person pours…", "I think…": an article or a pronoun, unless a connective shows it names an option.
-      if (next !== undefined && !AFTER_LETTER.has(next) && (startsPhrase || letter === "I")) continue;
+      if (next !== undefined && !AFTER_LETTER.has(next) && (startsPhrase || letter === "I")) continue; // the pronoun: not a task name
     }
     found.add(letter as OptionLetter);
   }

@@ -77,7 +77,7 @@ describe("QA runs", () => {
       q3: ["correct", "letter"],
       q4: ["correct", "judge"],
     });
-    expect(decided.q2!.output).toMatchObject({ letter: "B", judgement: null, reason: expect.stringMatching(/B; the correct option is C\.$/) });
+    expect(decided.q2!.output).toMatchObject({ letter: "B", judgement: null, reason: expect.stringMatching(/B( with its text)?; the correct option is C\.$/) });
     // A letter read by FrameJury makes no call; the open question's judge call goes to the judge endpoint.
     expect(decided.q1!.calls).toHaveLength(0);
     expect(decided.q4!.calls.map((c) => c.model)).toEqual([expect.stringMatching(/^stub-judge-/)]);

@@ -64,4 +64,5 @@ export const QA_TASK: TaskDeclaration = {
   groupings: QA_GROUPINGS,
   // The judge's decisions (and the letter's) are the scores: blind review withholds them.
   metricSteps: ["decide", "text_only_decide"],
+  stepScopes: { answer: "item", decide: "item", text_only_answer: "item", text_only_decide: "item" },
 };
