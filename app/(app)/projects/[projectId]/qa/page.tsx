@@ -8,7 +8,8 @@ import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { projectQaOverview, qaFilterOptions, qaPageQuerySchema, runQaResults, type QaOverview } from "@/lib/judge/pipelines/qa/qa-results";
+import { projectQaOverview, qaFilterOptions, qaPageQuerySchema, type QaOverview } from "@/lib/judge/pipelines/qa/qa-results";
+import { runQaResults } from "@/lib/judge/pipelines/qa/visible-qa-results";
 import { taskOf } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
@@ -369,7 +370,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                           <td className="max-w-56 truncate" title={q.result.rawAnswer ?? ""}>{q.result.rawAnswer ?? "—"}</td>
                           <td>{q.result.decidedBy === "letter" ? `letter ${q.result.letter}` : q.result.decidedBy === "judge" ? `judge: ${q.result.judgement}` : "—"}</td>
                           <td>
-                            <OutcomeBadge outcome={q.result.outcome} />
+                            {q.blind ? <span className="rounded bg-slate-800 px-1 text-xs text-white" title="You are reviewing this video in a blind queue: shown once you submit">blind</span> : <OutcomeBadge outcome={q.result.outcome} />}
                           </td>
                           {listRun.settings.textOnlyBaseline && (
                             <td className="flex items-center gap-1 py-1">

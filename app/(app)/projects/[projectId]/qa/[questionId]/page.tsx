@@ -8,7 +8,8 @@ import { TaskCode } from "@/components/tasks/target-legend";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { itemIdSchema } from "@/lib/items/items.validation";
-import { questionDetail, type QaAnswerResult } from "@/lib/judge/pipelines/qa/qa-results";
+import { type QaAnswerResult } from "@/lib/judge/pipelines/qa/qa-results";
+import { questionDetail } from "@/lib/judge/pipelines/qa/visible-qa-results";
 import { describeResize } from "@/lib/qa/frame-plan";
 import { taskOf } from "@/lib/tasks/registry";
 
@@ -97,6 +98,11 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
           </p>
         </div>
       </Card>
+      {detail.blind && (
+        <p className="rounded-md bg-slate-800 px-3 py-2 text-sm text-white" data-testid="qa-blind">
+          You are reviewing this video in a blind queue: the judge&apos;s decisions are shown once you submit.
+        </p>
+      )}
       {detail.results.length === 0 && <p className="text-sm text-slate-500">No QA run has answered this question yet.</p>}
       {detail.results.map(({ run, frameSet, result, textOnly, rightWithoutVideo }) => (
         <Card
