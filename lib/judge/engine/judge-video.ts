@@ -7,7 +7,7 @@ import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
 import { responseCacheKey } from "./cache-key";
 import { writeRunMetrics } from "../run-metrics";
-import { planSteps, type FrameRef, type ItemRef, type PipelineDefinition, type StepDefinition, type StepInput, type StepOutputs, type VideoContext } from "./pipeline";
+import { planSteps, templateIdOf, type FrameRef, type ItemRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepInput, type StepOutputs, type VideoContext } from "./pipeline";
 
 export interface EndpointConfig {
   id: string;
@@ -39,7 +39,8 @@ export interface JudgeDeps {
   templates: TemplateSource;
   llmFor(endpoint: EndpointConfig): LlmClient;
   limiterFor(endpoint: EndpointConfig): CallLimiter;
-  endpointConfig(runId: string): Promise<EndpointConfig>;
+  /** The run's endpoint, or (with `endpointId`) another endpoint of the run's project that a step calls. */
+  endpointConfig(runId: string, endpointId?: string): Promise<EndpointConfig>;
   retryPolicy?: RetryPolicy;
   sleep?(ms: number): Promise<void>;
   log?(line: string): void;
@@ -65,6 +66,12 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   }
   const context = await loadContext(prisma, job.videoId, runVideo.frameSetId, { id: job.runId, settings: run.settings });
   const endpoint = await deps.endpointConfig(job.runId);
+  // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
+  const endpointByRole = new Map<string, EndpointConfig>();
+  for (const [role, id] of Object.entries(pipeline.endpointIds?.(run.settings) ?? {})) {
+    if (id && id !== endpoint.id) endpointByRole.set(role, await deps.endpointConfig(job.runId, id));
+  }
+  const endpointOf = (step: StepDefinition) => (step.endpoint ? endpointByRole.get(step.endpoint) : undefined) ?? endpoint;
 
   // Make sure every step instance has its row; a worker that died left "running" rows behind.
   await prisma.stepResult.createMany({
@@ -74,7 +81,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
       stepId: ref.stepId,
       scopeIndex: ref.scopeIndex,
       itemId: stepOf(pipeline, ref.stepId).scope === "item" ? context.items[ref.scopeIndex]!.id : "",
-      templateId: stepOf(pipeline, ref.stepId).templateId,
+      templateId: templateIdOf(stepOf(pipeline, ref.stepId), ref.scopeIndex, context),
     })),
     skipDuplicates: true,
   });
@@ -120,7 +127,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
         continue;
       }
       if (deps_.every((dep) => dep!.status === "done")) {
-        const promise = executeStep(deps, { run: { id: job.runId }, endpoint, step, row, context, outputs }).finally(() => inFlight.delete(row.id));
+        const promise = executeStep(deps, { run: { id: job.runId }, endpoint: endpointOf(step), step, row, context, outputs }).finally(() => inFlight.delete(row.id));
         inFlight.set(row.id, promise);
         progressed = true;
       }
@@ -165,7 +172,12 @@ async function executeStep(
       await saveOutput(prisma, { runId: work.run.id, videoId: work.context.videoId, step, row, input, output, stepData: { rawText: null, templateHash: null }, cacheWrites: [] });
       return;
     }
-    const template = deps.templates.get(step.templateId);
+    const settled = step.settle?.(input, work.context, work.outputs) ?? null;
+    if (settled !== null) {
+      await saveOutput(prisma, { runId: work.run.id, videoId: work.context.videoId, step, row, input, output: settled, stepData: { rawText: null, templateHash: null }, cacheWrites: [] });
+      return;
+    }
+    const template = deps.templates.get(templateIdOf(step, row.scopeIndex, work.context));
     const text = template.render(input.values);
     const images = await Promise.all(
       input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frame), detail: endpoint.imageDetail })),
@@ -185,6 +197,24 @@ async function executeStep(
     const callRecord = { runId: work.run.id, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
 
     const first = await answer(deps, endpoint, request, cacheKey, { ...callRecord, isRepair: false });
+    if (step.rawAnswer) {
+      const output: RawAnswer = { text: first.text ?? "", refusal: first.refusal, finishReason: first.finishReason };
+      await saveOutput(prisma, {
+        runId: work.run.id,
+        videoId: work.context.videoId,
+        step,
+        row,
+        input,
+        output,
+        stepData: { rawText: first.text ?? first.refusal ?? "", templateHash: template.hash },
+        // The cache keeps text only: a refusal read back from it would come back as an empty answer.
+        cacheWrites:
+          first.fromCache || first.refusal
+            ? []
+            : [prisma.responseCache.createMany({ data: [{ key: cacheKey, model: endpoint.model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens }], skipDuplicates: true })],
+      });
+      return;
+    }
     const schema = step.schemaFor?.(input) ?? step.schema;
     let parsed = parseStructuredOutput(first.text, schema, { finishReason: first.finishReason, refusal: first.refusal });
     let rawText = first.text ?? first.refusal ?? "";
@@ -237,6 +267,12 @@ async function executeStep(
   row.status = status;
 }
 
+/**
+ * How long a finished step waits for a connection to save its result. Prisma's default (2 s) failed paid-for
+ * answers whenever many steps of many jobs saved at once on a busy server; a busy pool is not an error.
+ */
+const SAVE_MAX_WAIT_MS = 60_000;
+
 /** A finished step's output, its scores (with the step's item) and any cache writes, in one transaction. */
 async function saveOutput(
   prisma: PrismaClient,
@@ -263,7 +299,7 @@ async function saveOutput(
       data: scores.map((s) => ({ runId: work.runId, videoId: work.videoId, itemId: row.itemId, stepResultId: row.id, stepId: step.id, scopeIndex: row.scopeIndex, category: s.category, value: s.value })),
     }),
     ...work.cacheWrites,
-  ]);
+  ], { maxWait: SAVE_MAX_WAIT_MS });
   row.output = work.output as Prisma.JsonValue;
   row.status = "done";
 }
