@@ -1,11 +1,14 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
+import { ValidationError } from "../errors";
 import { requireProjectAccess } from "../authz/permissions";
 import { blindVideoIdsFor } from "../queues/blind";
 import { isYesNoScale, type TaskDeclaration } from "../tasks/task-declaration";
 import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
-import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy, videoSortValue } from "./video-filter-sql";
+import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
+import { checkCursorFits, decodeVideoListCursor, encodeVideoListCursor } from "./video-list-cursor";
+import { type PageRow as ListedRow, positionOf, readFromOffset, readFromPosition, sortValueKind } from "./video-list-keyset";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -44,9 +47,14 @@ export type BrowseVideo = ReturnType<typeof videoJson> & {
 export interface BrowseResult {
   /** The run whose scores are shown and filtered: the one named, else the project's latest. */
   run: BrowseRun | null;
+  /** The page number: `page`'s, or the one the cursor leads to. */
   page: number;
   pageSize: number;
   total: number;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+  /** Pass as `cursor` for the previous page; null on the first page. */
+  prevCursor: string | null;
   videos: BrowseVideo[];
 }
 
@@ -76,10 +84,63 @@ interface ExtraRow {
   disagreement: boolean;
 }
 
+interface ListedPage {
+  rows: ListedRow[];
+  page: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+/**
+ * The page's ids in list order. A cursor, or the first page, reads by position (keyset); `page` > 1
+ * without a cursor reads by OFFSET, as it always did. Either way the answer carries cursors for the
+ * pages next to it, so a client that jumped by number continues by position.
+ */
+async function listPage(prisma: PrismaClient, ctx: FilterContext, query: VideoListQuery): Promise<ListedPage> {
+  const { sort, dir, pageSize } = query;
+  const cursor = query.cursor === undefined ? null : decodeVideoListCursor(query.cursor);
+  if (query.cursor !== undefined && !cursor) throw new ValidationError("cursor: is not a cursor from this API");
+  let rows: ListedRow[];
+  let page: number;
+  let hasNext: boolean;
+  if (cursor) {
+    checkCursorFits(cursor, sort, dir, sortValueKind(sort));
+    const position = { value: cursor.value, id: cursor.id };
+    if (cursor.toward === "after") {
+      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position, limit: pageSize + 1 });
+      [rows, page, hasNext] = [read.slice(0, pageSize), cursor.page, read.length > pageSize];
+    } else {
+      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "before", position, limit: pageSize + 1 });
+      if (read.length > pageSize) {
+        [rows, page, hasNext] = [read.slice(0, pageSize).reverse(), Math.max(2, cursor.page), true];
+      } else {
+        // Nothing before this page: it is the first one (rows may have come or gone since the cursor was made).
+        const first = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
+        [rows, page, hasNext] = [first.slice(0, pageSize), 1, first.length > pageSize];
+      }
+    }
+  } else if (query.page === 1) {
+    const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
+    [rows, page, hasNext] = [read.slice(0, pageSize), 1, read.length > pageSize];
+  } else {
+    const read = await readFromOffset(prisma, ctx, query, sort, dir, (query.page - 1) * pageSize, pageSize + 1);
+    [rows, page, hasNext] = [read.slice(0, pageSize), query.page, read.length > pageSize];
+  }
+  const cursorAt = (row: ListedRow, toward: "after" | "before", to: number) => encodeVideoListCursor({ sort, dir, toward, ...positionOf(row), page: to });
+  const last = rows[rows.length - 1];
+  return {
+    rows,
+    page,
+    nextCursor: hasNext && last ? cursorAt(last, "after", page + 1) : null,
+    prevCursor: page > 1 && rows[0] ? cursorAt(rows[0], "before", page - 1) : null,
+  };
+}
+
 /**
  * One page of a project's videos under a parsed filter, with each video's scores in the resolved
- * run, its thumbnail and the review state. Three queries whatever the page size: the count, the
- * page (video rows joined to their run_video row), and the page's frame sets and judgments.
+ * run, its thumbnail and the review state. Whatever the page size: the count beside the page's ids
+ * (one or two keyset reads, or one OFFSET read), then the page's video rows with their run_video row
+ * beside their frame sets and judgments.
  */
 export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId: string, query: VideoListQuery): Promise<BrowseResult> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
@@ -89,27 +150,29 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
   if (run) checkFilterAgainstTask(query, run.task, query.sort);
   const from = videoFilterFrom(ctx, query, query.sort);
   const where = videoFilterWhere(query, ctx);
-  const offset = (query.page - 1) * query.pageSize;
-  const order = videoOrderBy(query.sort, query.dir, ctx);
-  const sortValue = videoSortValue(query.sort, ctx);
 
-  const [countRows, pageRows] = await Promise.all([
+  const [countRows, listed] = await Promise.all([
     prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from} WHERE ${where}`,
-    // The page's ids first (narrow rows: the sort can use an index or stay small), then their rows.
-    prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rm."metrics" AS "rv_metrics"
-      FROM (SELECT v."id", ${sortValue} AS "sortValue" ${from} WHERE ${where} ${order} LIMIT ${query.pageSize} OFFSET ${offset}) page
+    listPage(prisma, ctx, query),
+  ]);
+
+  const ids = listed.rows.map((row) => row.id);
+  // The page's video rows with their run_video row and metrics, in list order.
+  const pageRowsQuery =
+    ids.length === 0
+      ? Promise.resolve([] as PageRow[])
+      : prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rm."metrics" AS "rv_metrics"
+      FROM unnest(${ids}::text[]) WITH ORDINALITY AS page("id", "position")
       JOIN "video" v ON v."id" = page."id"
       LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id"
       LEFT JOIN LATERAL (
         SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m
         WHERE m."runId" = ${ctx.runId} AND m."videoId" = v."id" AND m."itemId" = ''
       ) rm ON TRUE
-      ORDER BY page."sortValue" ${query.dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`} NULLS LAST, v."id" ASC`,
-  ]);
-
-  const ids = pageRows.map((row) => row.id);
+      ORDER BY page."position"`;
   const extras = new Map<string, ExtraRow>();
-  if (ids.length > 0) {
+  const extrasQuery = async () => {
+    if (ids.length === 0) return;
     const rows = await prisma.$queryRaw<ExtraRow[]>`
       SELECT p."id", fs."frameSetCount", fs."keyFrameCount", kf."id" AS "thumbnailFrameId",
         coalesce(r."reviewers", 0) AS "reviewers", coalesce(r."byMe", false) AS "byMe", coalesce(r."disagreement", false) AS "disagreement"
@@ -126,13 +189,16 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
         FROM "human_judgment" h WHERE h."runId" = ${ctx.runId} AND h."videoId" = p."id"
       ) r ON TRUE`;
     for (const row of rows) extras.set(row.id, row);
-  }
+  };
+  const [pageRows] = await Promise.all([pageRowsQuery, extrasQuery()]);
 
   return {
     run: run ? { id: run.id, createdAt: run.createdAt, pipeline: run.pipeline, simulated: run.simulated, status: run.status } : null,
-    page: query.page,
+    page: listed.page,
     pageSize: query.pageSize,
     total: countRows[0]?.total ?? 0,
+    nextCursor: listed.nextCursor,
+    prevCursor: listed.prevCursor,
     videos: pageRows.map((row) => {
       const extra = extras.get(row.id);
       const isBlind = blind.has(row.id);
