@@ -56,13 +56,13 @@ beforeAll(async () => {
   }
 });
 
-const browse = (query: Record<string, string>, as: Actor = owner) => browseVideos(prisma, as, projectId, videoListQuerySchema.parse(query));
+const browse = (query: Record<string, string>, as: Actor = owner, project = projectId) => browseVideos(prisma, as, project, videoListQuerySchema.parse(query));
 
 /**
  * The list's order written out as one plain ORDER BY (value in the direction, NULLS LAST, then id),
  * independently of the keyset reads: hidden videos have no value for their reviewer.
  */
-async function referenceOrder(sort: string, dir: "asc" | "desc", hidden: string[] = []): Promise<string[]> {
+async function referenceOrder(sort: string, dir: "asc" | "desc", hidden: string[] = [], project = { projectId, runId }): Promise<string[]> {
   const column: Record<string, Prisma.Sql> = {
     path: Prisma.sql`v."relativePath"`,
     prompt: Prisma.sql`v."prompt"`,
@@ -71,18 +71,18 @@ async function referenceOrder(sort: string, dir: "asc" | "desc", hidden: string[
   };
   const value = column[sort] ?? Prisma.sql`(CASE WHEN v."id" = ANY(${hidden}::text[]) THEN NULL ELSE m."value" END)`;
   const rows = await prisma.$queryRaw<{ id: string }[]>`SELECT v."id" FROM "video" v
-    LEFT JOIN "run_metric" m ON m."runId" = ${runId} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${sort}
-    WHERE v."projectId" = ${projectId}
+    LEFT JOIN "run_metric" m ON m."runId" = ${project.runId} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${sort}
+    WHERE v."projectId" = ${project.projectId}
     ORDER BY ${value} ${dir === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`} NULLS LAST, v."id" ASC`;
   return rows.map((row) => row.id);
 }
 
 /** Every page from the first, following nextCursor. */
-async function walkForward(query: Record<string, string>, as: Actor = owner): Promise<BrowseResult[]> {
-  const pages = [await browse(query, as)];
+async function walkForward(query: Record<string, string>, as: Actor = owner, project = projectId): Promise<BrowseResult[]> {
+  const pages = [await browse(query, as, project)];
   while (pages.at(-1)!.nextCursor) {
-    pages.push(await browse({ ...query, cursor: pages.at(-1)!.nextCursor! }, as));
-    if (pages.length > VIDEO_COUNT + 1) throw new Error("the walk does not end");
+    pages.push(await browse({ ...query, cursor: pages.at(-1)!.nextCursor! }, as, project));
+    if (pages.length > 100) throw new Error("the walk does not end");
   }
   return pages;
 }
@@ -184,5 +184,49 @@ describe("browseVideos with cursors", () => {
     } finally {
       await prisma.video.delete({ where: { id: added.id } });
     }
+  });
+});
+
+describe("browseVideos with cursors, other projects", () => {
+  async function videosIn(project: string, prompts: (string | null)[]): Promise<string[]> {
+    const created: string[] = [];
+    for (const [i, prompt] of prompts.entries()) {
+      const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+      const video = await prisma.video.create({
+        data: { projectId: project, sha256: sha, sizeBytes: 1n, fileName: `v${i}.mp4`, relativePath: `v${i}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt, dimensions: [], createdById: owner.userId },
+      });
+      created.push(video.id);
+    }
+    return created;
+  }
+
+  it("keeps cursors short when they stand on a long prompt, reading the prompt from the row", async () => {
+    const project = (await createProject(prisma, owner, { name: "long prompts" })).id;
+    const long = `A ${"very ".repeat(1200)}long prompt`;
+    const created = await videosIn(project, [long, "B short", long, null, `${long} indeed`, "A short"]);
+    for (const dir of ["asc", "desc"] as const) {
+      const pages = await walkForward({ sort: "prompt", dir, pageSize: "1" }, owner, project);
+      expect(idsOf(pages)).toEqual(await referenceOrder("prompt", dir, [], { projectId: project, runId: "" }));
+      const cursors = pages.flatMap((page) => [page.nextCursor, page.prevCursor]).filter((cursor): cursor is string => cursor !== null);
+      expect(Math.max(...cursors.map((cursor) => cursor.length))).toBeLessThan(2_048);
+      expect(cursors.some((cursor) => decodeVideoListCursor(cursor)!.valueInRow)).toBe(true);
+      const backward = [pages.at(-1)!];
+      while (backward.at(-1)!.prevCursor) backward.push(await browse({ sort: "prompt", dir, pageSize: "1", cursor: backward.at(-1)!.prevCursor! }, owner, project));
+      expect(idsOf(backward.reverse())).toEqual(idsOf(pages));
+    }
+    // A cursor standing on a video that was deleted since cannot say where it was.
+    const onLong = (await walkForward({ sort: "prompt", dir: "asc", pageSize: "1" }, owner, project)).find((page) => page.videos[0]!.id === created[0])!;
+    await prisma.video.delete({ where: { id: created[0]! } });
+    await expect(browse({ sort: "prompt", dir: "asc", pageSize: "1", cursor: onLong.nextCursor! }, owner, project)).rejects.toThrow(/cursor: the video it points at is gone/);
+  });
+
+  it("pages a metric sort in a project without a run: every video unscored, by id", async () => {
+    const project = (await createProject(prisma, owner, { name: "no run" })).id;
+    const created = await videosIn(project, ["a", "b", "c", "d", "e"]);
+    const pages = await walkForward({ sort: "overall", dir: "desc", pageSize: "2" }, owner, project);
+    expect(pages.map((page) => page.page)).toEqual([1, 2, 3]);
+    expect(idsOf(pages)).toEqual(await referenceOrder("overall", "desc", [], { projectId: project, runId: "" }));
+    expect([...idsOf(pages)].sort()).toEqual([...created].sort());
+    expect(pages.every((page) => page.run === null && page.videos.every((video) => video.scores === null))).toBe(true);
   });
 });

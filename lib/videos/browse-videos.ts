@@ -8,7 +8,7 @@ import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
 import { checkCursorFits, decodeVideoListCursor, encodeVideoListCursor } from "./video-list-cursor";
-import { type PageRow as ListedRow, positionOf, readFromOffset, readFromPosition, sortValueKind } from "./video-list-keyset";
+import { type PageRow as ListedRow, positionOf, readFromOffset, readFromPosition, sortValueKind, textSortValueOf } from "./video-list-keyset";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -105,7 +105,13 @@ async function listPage(prisma: PrismaClient, ctx: FilterContext, query: VideoLi
   let hasNext: boolean;
   if (cursor) {
     checkCursorFits(cursor, sort, dir, sortValueKind(sort));
-    const position = { value: cursor.value, id: cursor.id };
+    let value = cursor.value;
+    if (cursor.valueInRow) {
+      const found = await textSortValueOf(prisma, ctx, sort as "path" | "prompt" | "model", cursor.id);
+      if (found === undefined) throw new ValidationError("cursor: the video it points at is gone; start again from the first page.");
+      value = found;
+    }
+    const position = { value, id: cursor.id };
     if (cursor.toward === "after") {
       const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position, limit: pageSize + 1 });
       [rows, page, hasNext] = [read.slice(0, pageSize), cursor.page, read.length > pageSize];

@@ -9,38 +9,57 @@ import { noNulBytes } from "../validation/nul-bytes";
  * pair names one place in it even when many rows share a value, and a page read from it costs an
  * index range instead of an OFFSET through every row before it.
  *
- * On the wire it is opaque: base64url of a small JSON object. A cursor that does not decode, does
- * not match the schema, or was made for another sort or direction is refused (400), never read as
- * "the first page".
+ * On the wire it is opaque: base64url of a small JSON object. A long text value (a prompt may have
+ * 20,000 characters) is not carried: the cursor says to read it from the row, so a cursor stays short
+ * enough for a URL. A cursor that does not decode, does not match the schema, or was made for another
+ * sort or direction is refused (400), never read as "the first page".
  */
 export interface VideoListCursor {
   sort: string;
   dir: "asc" | "desc";
   /** `after`: the rows following the position (next page); `before`: the rows preceding it (previous page). */
   toward: "after" | "before";
-  /** The row's sort value: a number for a metric, text for path/prompt/model, an ISO time for `created`; null when it has none (it sorts last). */
+  /**
+   * The row's sort value: a number for a metric, text for path/prompt/model, an ISO time for `created`;
+   * null when it has none (it sorts last). Ignored when `valueInRow`.
+   */
   value: number | string | null;
+  /** The value is the row's current one, read by id (text too long to carry). */
+  valueInRow: boolean;
   id: string;
   /** The page number the cursor leads to (for "page N of M"; the rows are found by the position alone). */
   page: number;
 }
 
 const CURSOR_VERSION = 1;
-/** Prompts are the longest sort values; a cursor carrying one stays well inside a URL's limits. */
-const MAX_CURSOR_LENGTH = 16_384;
+/** Text values up to this many characters ride in the cursor; longer ones are read from the row. */
+const INLINE_TEXT_LIMIT = 200;
+const MAX_CURSOR_LENGTH = 2_048;
 
-const wireSchema = z.strictObject({
-  v: z.literal(CURSOR_VERSION),
-  s: z.string().min(1).max(100),
-  d: z.enum(["asc", "desc"]),
-  t: z.enum(["a", "b"]),
-  k: z.union([z.number().finite(), z.string().max(MAX_CURSOR_LENGTH).refine(noNulBytes), z.null()]),
-  i: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  p: z.number().int().min(1).max(100_000_000),
-});
+const wireSchema = z
+  .strictObject({
+    v: z.literal(CURSOR_VERSION),
+    s: z.string().min(1).max(100),
+    d: z.enum(["asc", "desc"]),
+    t: z.enum(["a", "b"]),
+    k: z.union([z.number().finite(), z.string().max(INLINE_TEXT_LIMIT).refine(noNulBytes), z.null()]).optional(),
+    r: z.literal(1).optional(),
+    i: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    p: z.number().int().min(1).max(100_000_000),
+  })
+  .refine((wire) => (wire.k === undefined) !== (wire.r === undefined), "a cursor has either a value or a row to read it from");
 
-export function encodeVideoListCursor(cursor: VideoListCursor): string {
-  const wire: z.input<typeof wireSchema> = { v: CURSOR_VERSION, s: cursor.sort, d: cursor.dir, t: cursor.toward === "after" ? "a" : "b", k: cursor.value, i: cursor.id, p: cursor.page };
+export function encodeVideoListCursor(cursor: Omit<VideoListCursor, "valueInRow">): string {
+  const inRow = typeof cursor.value === "string" && cursor.value.length > INLINE_TEXT_LIMIT;
+  const wire: z.input<typeof wireSchema> = {
+    v: CURSOR_VERSION,
+    s: cursor.sort,
+    d: cursor.dir,
+    t: cursor.toward === "after" ? "a" : "b",
+    ...(inRow ? { r: 1 as const } : { k: cursor.value }),
+    i: cursor.id,
+    p: cursor.page,
+  };
   return Buffer.from(JSON.stringify(wire), "utf8").toString("base64url");
 }
 
@@ -55,8 +74,8 @@ export function decodeVideoListCursor(text: string): VideoListCursor | null {
   }
   const wire = wireSchema.safeParse(decoded);
   if (!wire.success) return null;
-  const { s, d, t, k, i, p } = wire.data;
-  return { sort: s, dir: d, toward: t === "a" ? "after" : "before", value: k, id: i, page: p };
+  const { s, d, t, k, r, i, p } = wire.data;
+  return { sort: s, dir: d, toward: t === "a" ? "after" : "before", value: k ?? null, valueInRow: r === 1, id: i, page: p };
 }
 
 /**
@@ -79,6 +98,10 @@ export function checkCursorFits(cursor: VideoListCursor, sort: string, dir: "asc
     throw new ValidationError(`cursor: it belongs to the list sorted by ${cursor.sort} ${cursor.dir}, not ${sort} ${dir}; start again without a cursor.`);
   }
   const value = cursor.value;
+  if (cursor.valueInRow) {
+    if (kind !== "text" && kind !== "optional-text") throw new ValidationError("cursor: is not a cursor from this API");
+    return;
+  }
   const fits = {
     number: value === null || typeof value === "number",
     text: typeof value === "string",

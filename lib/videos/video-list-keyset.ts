@@ -79,6 +79,13 @@ function sortZones(sort: VideoSort, ctx: FilterContext): SortZones {
   }
 }
 
+/** A video's current value of a text sort (for a cursor that did not carry it); undefined when the video is gone. */
+export async function textSortValueOf(prisma: PrismaClient, ctx: FilterContext, sort: "path" | "prompt" | "model", videoId: string): Promise<string | null | undefined> {
+  const video = await prisma.video.findFirst({ where: { id: videoId, projectId: ctx.projectId }, select: { relativePath: true, prompt: true, model: true } });
+  if (!video) return undefined;
+  return sort === "path" ? video.relativePath : sort === "prompt" ? video.prompt : video.model;
+}
+
 /** What a cursor's value must be for this sort. */
 export function sortValueKind(sort: VideoSort): SortValueKind {
   if (!isFieldSort(sort)) return "number";
