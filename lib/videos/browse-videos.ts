@@ -1,14 +1,12 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { ValidationError } from "../errors";
 import { requireProjectAccess } from "../authz/permissions";
 import { blindVideoIdsFor } from "../queues/blind";
 import { isYesNoScale, type TaskDeclaration } from "../tasks/task-declaration";
 import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
-import { checkCursorFits, decodeVideoListCursor, encodeVideoListCursor } from "./video-list-cursor";
-import { type PageRow as ListedRow, positionOf, readFromOffset, readFromPosition, sortValueKind, textSortValueOf } from "./video-list-keyset";
+import { readListPage } from "./video-list-keyset";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -84,64 +82,6 @@ interface ExtraRow {
   disagreement: boolean;
 }
 
-interface ListedPage {
-  rows: ListedRow[];
-  page: number;
-  nextCursor: string | null;
-  prevCursor: string | null;
-}
-
-/**
- * The page's ids in list order. A cursor, or the first page, reads by position (keyset); `page` > 1
- * without a cursor reads by OFFSET, as it always did. Either way the answer carries cursors for the
- * pages next to it, so a client that jumped by number continues by position.
- */
-async function listPage(prisma: PrismaClient, ctx: FilterContext, query: VideoListQuery): Promise<ListedPage> {
-  const { sort, dir, pageSize } = query;
-  const cursor = query.cursor === undefined ? null : decodeVideoListCursor(query.cursor);
-  if (query.cursor !== undefined && !cursor) throw new ValidationError("cursor: is not a cursor from this API");
-  let rows: ListedRow[];
-  let page: number;
-  let hasNext: boolean;
-  if (cursor) {
-    checkCursorFits(cursor, sort, dir, sortValueKind(sort));
-    let value = cursor.value;
-    if (cursor.valueInRow) {
-      const found = await textSortValueOf(prisma, ctx, sort as "path" | "prompt" | "model", cursor.id);
-      if (found === undefined) throw new ValidationError("cursor: the video it points at is gone; start again from the first page.");
-      value = found;
-    }
-    const position = { value, id: cursor.id };
-    if (cursor.toward === "after") {
-      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position, limit: pageSize + 1 });
-      [rows, page, hasNext] = [read.slice(0, pageSize), cursor.page, read.length > pageSize];
-    } else {
-      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "before", position, limit: pageSize + 1 });
-      if (read.length > pageSize) {
-        [rows, page, hasNext] = [read.slice(0, pageSize).reverse(), Math.max(2, cursor.page), true];
-      } else {
-        // Nothing before this page: it is the first one (rows may have come or gone since the cursor was made).
-        const first = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
-        [rows, page, hasNext] = [first.slice(0, pageSize), 1, first.length > pageSize];
-      }
-    }
-  } else if (query.page === 1) {
-    const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
-    [rows, page, hasNext] = [read.slice(0, pageSize), 1, read.length > pageSize];
-  } else {
-    const read = await readFromOffset(prisma, ctx, query, sort, dir, (query.page - 1) * pageSize, pageSize + 1);
-    [rows, page, hasNext] = [read.slice(0, pageSize), query.page, read.length > pageSize];
-  }
-  const cursorAt = (row: ListedRow, toward: "after" | "before", to: number) => encodeVideoListCursor({ sort, dir, toward, ...positionOf(row), page: to });
-  const last = rows[rows.length - 1];
-  return {
-    rows,
-    page,
-    nextCursor: hasNext && last ? cursorAt(last, "after", page + 1) : null,
-    prevCursor: page > 1 && rows[0] ? cursorAt(rows[0], "before", page - 1) : null,
-  };
-}
-
 /**
  * One page of a project's videos under a parsed filter, with each video's scores in the resolved
  * run, its thumbnail and the review state. Whatever the page size: the count beside the page's ids
@@ -159,7 +99,7 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
 
   const [countRows, listed] = await Promise.all([
     prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from} WHERE ${where}`,
-    listPage(prisma, ctx, query),
+    readListPage(prisma, ctx, query),
   ]);
 
   const ids = listed.rows.map((row) => row.id);

@@ -1,7 +1,8 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { isFieldSort, type VideoFilter, type VideoSort } from "./video-filter";
+import { ValidationError } from "../errors";
+import { isFieldSort, type VideoFilter, type VideoListQuery, type VideoSort } from "./video-filter";
 import { type FilterContext, videoFilterFrom, videoFilterWhere, videoOrderBy, videoSortValue } from "./video-filter-sql";
-import type { SortValueKind } from "./video-list-cursor";
+import { checkCursorFits, decodeVideoListCursor, encodeVideoListCursor, type SortValueKind } from "./video-list-cursor";
 
 /**
  * The ids of one page of the video list, found from a position (keyset pagination) or, for `page`
@@ -26,7 +27,7 @@ export interface PageRow {
   sortValue: number | string | Date | null;
 }
 
-export interface ListPosition {
+interface ListPosition {
   value: number | string | null;
   id: string;
 }
@@ -79,20 +80,20 @@ function sortZones(sort: VideoSort, ctx: FilterContext): SortZones {
   }
 }
 
-/** A video's current value of a text sort (for a cursor that did not carry it); undefined when the video is gone. */
-export async function textSortValueOf(prisma: PrismaClient, ctx: FilterContext, sort: "path" | "prompt" | "model", videoId: string): Promise<string | null | undefined> {
+/** A video's current value of a text sort (path, prompt, model), for a cursor that did not carry it; undefined when the video is gone. */
+async function textSortValueOf(prisma: PrismaClient, ctx: FilterContext, sort: VideoSort, videoId: string): Promise<string | null | undefined> {
   const video = await prisma.video.findFirst({ where: { id: videoId, projectId: ctx.projectId }, select: { relativePath: true, prompt: true, model: true } });
   if (!video) return undefined;
   return sort === "path" ? video.relativePath : sort === "prompt" ? video.prompt : video.model;
 }
 
 /** What a cursor's value must be for this sort. */
-export function sortValueKind(sort: VideoSort): SortValueKind {
+function sortValueKind(sort: VideoSort): SortValueKind {
   if (!isFieldSort(sort)) return "number";
   return sort === "path" ? "text" : sort === "created" ? "time" : "optional-text";
 }
 
-export interface KeysetRead {
+interface KeysetRead {
   /** Read the rows after the position (forward in list order) or before it (backward). */
   toward: "after" | "before";
   /** The position; null: from the start (after) or the end (before) of the list. */
@@ -105,7 +106,7 @@ export interface KeysetRead {
  * Up to `limit` rows next to a position, nearest first: for `after` in list order, for `before` in
  * reverse list order.
  */
-export async function readFromPosition(prisma: PrismaClient, ctx: FilterContext, filter: VideoFilter, sort: VideoSort, dir: "asc" | "desc", read: KeysetRead): Promise<PageRow[]> {
+async function readFromPosition(prisma: PrismaClient, ctx: FilterContext, filter: VideoFilter, sort: VideoSort, dir: "asc" | "desc", read: KeysetRead): Promise<PageRow[]> {
   const zones = sortZones(sort, ctx);
   const from = videoFilterFrom(ctx, filter, sort);
   const where = videoFilterWhere(filter, ctx);
@@ -150,13 +151,73 @@ export async function readFromPosition(prisma: PrismaClient, ctx: FilterContext,
 }
 
 /** Up to `limit` rows from `offset` in list order: `page` without a cursor (kept for links and API clients that count pages). */
-export async function readFromOffset(prisma: PrismaClient, ctx: FilterContext, filter: VideoFilter, sort: VideoSort, dir: "asc" | "desc", offset: number, limit: number): Promise<PageRow[]> {
+async function readFromOffset(prisma: PrismaClient, ctx: FilterContext, filter: VideoFilter, sort: VideoSort, dir: "asc" | "desc", offset: number, limit: number): Promise<PageRow[]> {
   return prisma.$queryRaw<PageRow[]>`SELECT v."id", ${videoSortValue(sort, ctx)} AS "sortValue" ${videoFilterFrom(ctx, filter, sort)}
     WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir, ctx)} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /** The position of a listed row, as a cursor carries it. */
-export function positionOf(row: PageRow): ListPosition {
+function positionOf(row: PageRow): ListPosition {
   const value = row.sortValue instanceof Date ? row.sortValue.toISOString() : row.sortValue;
   return { value: value ?? null, id: row.id };
+}
+
+export interface ListedPage {
+  /** The page's rows, in list order. */
+  rows: PageRow[];
+  page: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+/**
+ * The page's ids in list order. A cursor, or the first page, reads by position (keyset); `page` > 1
+ * without a cursor reads by OFFSET, as it always did. Either way the answer carries cursors for the
+ * pages next to it, so a client that jumped by number continues by position.
+ */
+export async function readListPage(prisma: PrismaClient, ctx: FilterContext, query: VideoListQuery): Promise<ListedPage> {
+  const { sort, dir, pageSize } = query;
+  const cursor = query.cursor === undefined ? null : decodeVideoListCursor(query.cursor);
+  if (query.cursor !== undefined && !cursor) throw new ValidationError("cursor: is not a cursor from this API");
+  let rows: PageRow[];
+  let page: number;
+  let hasNext: boolean;
+  if (cursor) {
+    checkCursorFits(cursor, sort, dir, sortValueKind(sort));
+    let value = cursor.value;
+    if (cursor.valueInRow) {
+      const found = await textSortValueOf(prisma, ctx, sort, cursor.id);
+      if (found === undefined) throw new ValidationError("cursor: the video it points at is gone; start again from the first page.");
+      value = found;
+    }
+    const position = { value, id: cursor.id };
+    if (cursor.toward === "after") {
+      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position, limit: pageSize + 1 });
+      [rows, page, hasNext] = [read.slice(0, pageSize), cursor.page, read.length > pageSize];
+    } else {
+      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "before", position, limit: pageSize + 1 });
+      if (read.length >= pageSize) {
+        // Exactly a page before the position: that page is the first (whatever number the cursor expected).
+        [rows, page, hasNext] = [read.slice(0, pageSize).reverse(), read.length > pageSize ? Math.max(2, cursor.page) : 1, true];
+      } else {
+        // Less than a page before it (rows were deleted since the cursor was made): the first page, full.
+        const first = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
+        [rows, page, hasNext] = [first.slice(0, pageSize), 1, first.length > pageSize];
+      }
+    }
+  } else if (query.page === 1) {
+    const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
+    [rows, page, hasNext] = [read.slice(0, pageSize), 1, read.length > pageSize];
+  } else {
+    const read = await readFromOffset(prisma, ctx, query, sort, dir, (query.page - 1) * pageSize, pageSize + 1);
+    [rows, page, hasNext] = [read.slice(0, pageSize), query.page, read.length > pageSize];
+  }
+  const cursorAt = (row: PageRow, toward: "after" | "before", to: number) => encodeVideoListCursor({ sort, dir, toward, ...positionOf(row), page: to });
+  const last = rows[rows.length - 1];
+  return {
+    rows,
+    page,
+    nextCursor: hasNext && last ? cursorAt(last, "after", page + 1) : null,
+    prevCursor: page > 1 && rows[0] ? cursorAt(rows[0], "before", page - 1) : null,
+  };
 }
