@@ -220,6 +220,21 @@ describe("browseVideos with cursors, other projects", () => {
     await expect(browse({ sort: "prompt", dir: "asc", pageSize: "1", cursor: onLong.nextCursor! }, owner, project)).rejects.toThrow(/cursor: the video it points at is gone/);
   });
 
+  it("going back past rows deleted since, lands on a full first page", async () => {
+    const project = (await createProject(prisma, owner, { name: "deleted rows" })).id;
+    await videosIn(project, ["a", "b", "c", "d", "e", "f"]);
+    const query = { sort: "path", dir: "asc", pageSize: "2" };
+    const pages = await walkForward(query, owner, project);
+    expect(pages.map((page) => page.videos.length)).toEqual([2, 2, 2]);
+    await prisma.video.delete({ where: { id: pages[0]!.videos[0]!.id } });
+    const second = await browse({ ...query, cursor: pages[2]!.prevCursor! }, owner, project);
+    expect(second.videos.map((video) => video.id)).toEqual(pages[1]!.videos.map((video) => video.id));
+    expect(second.page).toBe(2);
+    const first = await browse({ ...query, cursor: second.prevCursor! }, owner, project);
+    expect(first).toMatchObject({ page: 1, prevCursor: null, total: 5 });
+    expect(first.videos.map((video) => video.id)).toEqual([pages[0]!.videos[1]!.id, pages[1]!.videos[0]!.id]);
+  });
+
   it("pages a metric sort in a project without a run: every video unscored, by id", async () => {
     const project = (await createProject(prisma, owner, { name: "no run" })).id;
     const created = await videosIn(project, ["a", "b", "c", "d", "e"]);
