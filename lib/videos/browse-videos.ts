@@ -82,6 +82,12 @@ interface ExtraRow {
   disagreement: boolean;
 }
 
+/** The value of a settled promise, or its error thrown. */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === "rejected") throw result.reason;
+  return result.value;
+}
+
 /**
  * One page of a project's videos under a parsed filter, with each video's scores in the resolved
  * run, its thumbnail and the review state. Whatever the page size: the count beside the page's ids
@@ -89,9 +95,16 @@ interface ExtraRow {
  * beside their frame sets and judgments.
  */
 export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId: string, query: VideoListQuery): Promise<BrowseResult> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const run = await resolveFilterRun(prisma, projectId, query.runId);
-  const blind = await blindVideoIdsFor(prisma, actor.userId);
+  // Three independent reads at once (each round trip counts on a busy machine); the access check's
+  // answer still decides first, so a non-member learns nothing from the others' (an unknown run).
+  const [access, resolvedRun, blindIds] = await Promise.allSettled([
+    requireProjectAccess(prisma, actor, projectId, "project.view"),
+    resolveFilterRun(prisma, projectId, query.runId),
+    blindVideoIdsFor(prisma, actor.userId),
+  ]);
+  settled(access);
+  const run = settled(resolvedRun);
+  const blind = settled(blindIds);
   const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: actor.userId, hiddenVideoIds: [...blind] };
   if (run) checkFilterAgainstTask(query, run.task, query.sort);
   const from = videoFilterFrom(ctx, query, query.sort);
