@@ -38,9 +38,11 @@ function hidden(ctx: FilterContext): string[] {
 
 /**
  * `FROM video v LEFT JOIN run_video rv …`: the relation every filtered query reads. Given the filter,
- * a prompt search is applied first, behind an optimisation fence (OFFSET 0): a substring can't use an
- * index and may match few rows, and without the fence a sorted, limited page walks an index in sort
- * order hoping for early matches (for a search that matches nothing: every video, in random heap order).
+ * a prompt search is applied first, behind an optimisation fence (OFFSET 0): it is answered from the
+ * prompt's trigram index and may match few rows, and without the fence a sorted, limited page may
+ * walk an index in sort order hoping for early matches (for a search that matches nothing: every
+ * video). The WHERE of `videoFilterWhere` repeats the condition; over the few rows the index found,
+ * that costs little.
  */
 export function videoFilterFrom(ctx: FilterContext, filter?: VideoFilter, sort?: VideoSort): Prisma.Sql {
   // A metric sort reads its value from one more left join (unique on run_metric's key, so a count
@@ -56,13 +58,18 @@ export function videoFilterFrom(ctx: FilterContext, filter?: VideoFilter, sort?:
   return Prisma.sql`FROM "video" v ${join}`;
 }
 
+/** The text as a LIKE pattern that matches it literally (backslash is LIKE's default escape). */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Case-insensitive substring; lower() LIKE rather than ILIKE: the same matches for prompt text, at half the cost per row. */
-function promptMatches(text: string): Prisma.Sql {
-  return Prisma.sql`lower(v."prompt") LIKE lower(${`%${escapeLike(text)}%`})`;
+/**
+ * Case-insensitive substring. ILIKE on the column itself, so the GIN trigram index on "prompt"
+ * (pg_trgm's gin_trgm_ops) answers it: a search of 3 characters or more reads only the prompts
+ * holding all of its trigrams. (lower(prompt) LIKE would need an index on the expression.)
+ */
+export function promptMatches(text: string): Prisma.Sql {
+  return Prisma.sql`v."prompt" ILIKE ${`%${escapeLike(text)}%`}`;
 }
 
 export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prisma.Sql {
