@@ -77,3 +77,13 @@ export function runJudgeValueSql(h: string, runId: Prisma.Sql): Prisma.Sql {
       LIMIT 1
     ) END)`;
 }
+
+/**
+ * SQL: the judgment `h` disagrees with the run's value of its target (by at least its gap). A judgment
+ * last saved against this run kept that answer (`disagrees`; a run's values never change), so only the
+ * others look the run's value up.
+ */
+export function disagreesInRun(h: string, runId: Prisma.Sql): Prisma.Sql {
+  const j = Prisma.raw(`"${h}"`);
+  return Prisma.sql`(CASE WHEN ${j}."runId" = ${runId} THEN ${j}."disagrees" ELSE abs(${j}."value" - ${runJudgeValueSql(h, runId)}) >= ${j}."gap" - 1e-9 END)`;
+}

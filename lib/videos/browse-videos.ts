@@ -1,4 +1,4 @@
-import { runJudgeValueSql } from "../reviews/judgment-key";
+import { disagreesInRun } from "../reviews/judgment-key";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
@@ -146,7 +146,7 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
       ) kf ON TRUE
       LEFT JOIN LATERAL (
         SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe",
-          bool_or(abs(h."value" - ${runJudgeValueSql("h", Prisma.sql`${ctx.runId}`)}) >= h."gap" - 1e-9) AS "disagreement"
+          coalesce(bool_or(${disagreesInRun("h", Prisma.sql`${ctx.runId}`)}), false) AS "disagreement"
         FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."labelSetId" IS NULL AND NOT h."withdrawn" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
           AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${ctx.runId} AND jr."videoId" = p."id")
       ) r ON TRUE`;

@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
 import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
+import { disagreesInRun } from "../reviews/judgment-key";
 import { checkFilterAgainstTask, filterNeedsRun, filterReadsValues, isFieldSort, metricConditions, type VideoFilter, type VideoSort } from "./video-filter";
 
 /**
@@ -119,17 +120,12 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
       reviewed: judged(Prisma.empty),
       reviewed_by_me: judged(mine),
       not_reviewed_by_me: Prisma.sql`NOT ${judged(mine)}`,
-      // Read once over the project's judgments of the task (a few thousand), not per listed video: each
-      // joined to this run's value of its target (the score at the same scope and frame set, or the metric).
+      // Read once over the project's judgments of the task (a few thousand), not per listed video.
       disagreement: Prisma.sql`v."id" IN (
         SELECT h."videoId" FROM "human_judgment" h
-        JOIN "run_video" jr ON jr."runId" = ${run} AND jr."videoId" = h."videoId"
-        LEFT JOIN "run_metric" m ON h."stepId" = '' AND m."runId" = ${run} AND m."videoId" = h."videoId" AND m."itemId" = h."itemId" AND m."metric" = h."target"
-        LEFT JOIN "score" s ON h."stepId" <> '' AND s."runId" = ${run} AND s."videoId" = h."videoId" AND s."stepId" = h."stepId" AND s."category" = h."target"
-          AND s."itemId" = h."itemId" AND (h."itemId" <> '' OR s."scopeIndex" = h."scopeIndex")
         WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."labelSetId" IS NULL AND NOT h."withdrawn"
-          AND (h."frameSetId" = '' OR jr."frameSetId" = h."frameSetId")
-          AND abs(h."value" - coalesce(m."value", s."value")) >= h."gap" - 1e-9)`,
+          AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${run} AND jr."videoId" = h."videoId")
+          AND ${disagreesInRun("h", Prisma.sql`${run}`)})`,
     }[filter.review];
     and.push(clause);
   }
