@@ -120,12 +120,9 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
       reviewed: judged(Prisma.empty),
       reviewed_by_me: judged(mine),
       not_reviewed_by_me: Prisma.sql`NOT ${judged(mine)}`,
-      // Read once over the project's judgments of the task (a few thousand), not per listed video.
-      disagreement: Prisma.sql`v."id" IN (
-        SELECT h."videoId" FROM "human_judgment" h
-        WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."labelSetId" IS NULL AND NOT h."withdrawn"
-          AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${run} AND jr."videoId" = h."videoId")
-          AND ${disagreesInRun("h", Prisma.sql`${run}`)})`,
+      // Per listed video through the judgments' (videoId, task) index, like the other review states (a
+      // semi-join over all the project's judgments is planned as a nested loop under the page's LIMIT).
+      disagreement: judged(Prisma.sql`AND ${disagreesInRun("h", Prisma.sql`${run}`)}`),
     }[filter.review];
     and.push(clause);
   }
