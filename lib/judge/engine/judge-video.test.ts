@@ -188,6 +188,50 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
 });
 
 describe("the response cache", () => {
+  it("pays a repaired answer once: after a run with prose, truncated, refusal and out-of-range answers, the re-run calls only for the steps that did not finish", async () => {
+    const { projectId, endpointId } = await setup({ videos: 2, keyFrames: 2 });
+    stub.addFault({ fault: { kind: "prose" }, match: "Identify objects in the foreground" });
+    stub.addFault({ fault: { kind: "refusal" }, match: "Identify the changes or consistencies" });
+    stub.addFault({ fault: { kind: "truncated" }, match: "generate a brief and accurate description" });
+    const outOfRange = '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}';
+    stub.addFault({ fault: { kind: "content", content: outOfRange }, match: "static hallucinations" });
+    // Every inconsistency answer (both videos, first try and repair) is out of range: those steps never finish.
+    stub.addFault({ fault: { kind: "content", content: '{"score": 11, "reason": "x"}' }, match: "compare the inconsistency", times: 4 });
+    const first = await run(projectId, endpointId);
+    expect(stub.requests.filter((r) => r.fault !== null).map((r) => r.fault).sort()).toEqual(["content", "content", "content", "content", "content", "prose", "refusal", "truncated"]);
+
+    const RULE_OF_STEP: Record<string, string> = {
+      static_kg: "static-knowledge-graph",
+      dynamic_kg: "dynamic-knowledge-graph",
+      video_summary: "video-summary",
+      inconsistency: "inconsistency-check",
+      static_hallucination: "static-hallucination",
+      dynamic_hallucination: "dynamic-hallucination",
+    };
+    const firstSteps = await prisma.stepResult.findMany({ where: { runId: first.id }, include: { calls: true } });
+    const unfinished = firstSteps.filter((s) => s.status !== "done");
+    const repaired = firstSteps.filter((s) => s.status === "done" && s.calls.some((c) => c.isRepair));
+    // The refused, truncated and out-of-range answers were each repaired into a finished step.
+    expect(repaired.map((s) => s.stepId).sort()).toEqual(["dynamic_kg", "static_hallucination", "video_summary"]);
+    expect(unfinished.length).toBeGreaterThan(0);
+    expect(unfinished.every((s) => s.stepId === "inconsistency" && s.status === "parse_failed")).toBe(true);
+    // Errors and invalid answers were not cached.
+    expect(await prisma.responseCache.count({ where: { responseText: { contains: '"s1": 11' } } })).toBe(0);
+    expect(await prisma.responseCache.count({ where: { responseText: { contains: '"score": 11' } } })).toBe(0);
+
+    stub.reset();
+    const second = await run(projectId, endpointId);
+    // One call per step that did not finish, and none for any other step, repaired or not.
+    expect(stub.requests.map((r) => r.rule).sort()).toEqual(unfinished.map((s) => RULE_OF_STEP[s.stepId]).sort());
+    const secondSteps = await prisma.stepResult.findMany({ where: { runId: second.id }, include: { calls: true } });
+    expect(secondSteps.filter((s) => s.status !== "done")).toEqual([]);
+    for (const before of repaired) {
+      const again = secondSteps.find((s) => s.videoId === before.videoId && s.stepId === before.stepId && s.scopeIndex === before.scopeIndex)!;
+      expect(again.calls.map((c) => ({ cached: c.cached, isRepair: c.isRepair }))).toEqual([{ cached: true, isRepair: false }]);
+      expect(again.output).toEqual(before.output);
+    }
+  });
+
   it("finishes every step of all-black clips, whose identical key frames finish together with the same cache key", async () => {
     // Two black clips judged at once: their static KGs (and the dynamic KGs and summaries built on
     // them) are identical requests. The stub's latency holds every answer until all of them were
