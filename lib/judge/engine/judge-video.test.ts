@@ -232,6 +232,26 @@ describe("the response cache", () => {
     }
   });
 
+  it("replaces an invalid answer found in the cache (cached before answers had to be valid) with the repaired one, so it is repaired once", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    const first = await run(projectId, endpointId);
+    const inconsistency = await step(first.id, "inconsistency");
+    const entry = await prisma.responseCache.findFirstOrThrow({ where: { responseText: inconsistency.rawText! } });
+    // What the engine once stored: an answer that fails validation, under the request's key.
+    await prisma.responseCache.update({ where: { key: entry.key }, data: { responseText: '{"score": 11, "reason": "x"}' } });
+
+    stub.reset();
+    const second = await run(projectId, endpointId);
+    expect((await step(second.id, "inconsistency")).calls.map((c) => [c.cached, c.isRepair])).toEqual([[true, false], [false, true]]);
+    expect(stub.requests.map((r) => r.rule)).toEqual(["inconsistency-check"]);
+    expect((await prisma.responseCache.findUniqueOrThrow({ where: { key: entry.key } })).responseText).not.toContain('"score": 11');
+
+    stub.reset();
+    const third = await run(projectId, endpointId);
+    expect(stub.requests).toHaveLength(0);
+    expect((await step(third.id, "inconsistency")).output).toEqual((await step(second.id, "inconsistency")).output);
+  });
+
   it("finishes every step of all-black clips, whose identical key frames finish together with the same cache key", async () => {
     // Two black clips judged at once: their static KGs (and the dynamic KGs and summaries built on
     // them) are identical requests. The stub's latency holds every answer until all of them were
