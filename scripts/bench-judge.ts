@@ -1,9 +1,11 @@
 // `npm run bench:judge`: 200 videos × the full hallucination pipeline (3 key frames: 14 steps each) against the
 // stub LLM with a fixed 300 ms latency, endpoint concurrency 64, through pg-boss and a worker, on a fresh
-// database; then an identical second run, which the response cache answers with no call.
+// database; then an identical second run, which the response cache answers with no call. The stub runs in a
+// process of its own, as an endpoint would, so the worker's numbers are the worker's alone.
 // Prints the first run's calls/s against the limit concurrency/latency, and the re-run's seconds, calls,
 // engine milliseconds and SQL statements per step, with the machine's load.
 // Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -44,7 +46,6 @@ counted.$on("query", (event) => void (statements += event.query === "COMMIT" || 
 (globalThis as unknown as { prisma?: unknown }).prisma = counted;
 
 const { prisma } = await import("../lib/db/prisma");
-const { startStubLlm } = await import("../lib/llm-stub/stub-server");
 const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
 const { createEndpoint } = await import("../lib/judge/endpoints");
@@ -53,13 +54,30 @@ const { PIPELINES } = await import("../lib/judge/pipelines");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 const { workerJudgeDeps } = await import("../lib/judge/app-judge");
 
-const stub = await startStubLlm({ latencyMs: LATENCY_MS });
+const stubProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/stub-llm.ts"), "--port", "0", "--latency", String(LATENCY_MS), "--quiet"], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const stubBaseUrl = await new Promise<string>((resolve, reject) => {
+  let out = "";
+  stubProcess.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+    const found = /OpenAI base URL: (\S+)/.exec(out);
+    if (found) resolve(found[1]!);
+  });
+  stubProcess.once("exit", (code) => reject(new Error(`the stub LLM exited (${code}) before it listened`)));
+});
+process.on("exit", () => stubProcess.kill("SIGTERM"));
+/** Every request the stub received, from its own log. */
+async function stubRequests(): Promise<{ at: number }[]> {
+  const response = await fetch(`${stubBaseUrl.replace(/\/v1$/, "")}/__stub/requests`);
+  return ((await response.json()) as { requests: { at: number }[] }).requests;
+}
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
 const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
 console.log(`seeding ${VIDEOS} videos with ${KEY_FRAMES} key frames each…`);
 const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: KEY_FRAMES, name: "bench" });
 const endpoint = await createEndpoint(prisma, owner, projectId, {
-  name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
+  name: "stub", baseUrl: stubBaseUrl, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
   maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
 });
 const boss = await startBoss(database.url, { supervise: true });
@@ -70,7 +88,7 @@ session.connect();
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
 async function timedRun(label: string) {
-  const before = stub.requests.length;
+  const before = (await stubRequests()).length;
   const loadBefore = load();
   if (values.profile) {
     await session.post("Profiler.enable");
@@ -93,7 +111,7 @@ async function timedRun(label: string) {
   const stepCount = steps.reduce((sum, s) => sum + s._count._all, 0);
   return {
     seconds,
-    calls: stub.requests.length - before,
+    calls: (await stubRequests()).length - before,
     stepCount,
     steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])),
     cpuMsPerStep: (cpu.user + cpu.system) / 1000 / stepCount,
@@ -112,14 +130,13 @@ judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
-  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step (stub included)
+  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step
 re-run:     ${second.seconds.toFixed(2)} s (target ≤ 5 s)${second.seconds <= 5 ? "" : "  ← over target"}, ${second.calls} calls (target 0), steps ${JSON.stringify(second.steps)}, load average ${second.load}
   engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${second.statementsPerStep.toFixed(2)} SQL statements per step
 ${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
 
 session.disconnect();
 await boss.stop({ graceful: false });
-await stub.close();
 await prisma.$disconnect();
 await database.drop();
 await server.stop();

@@ -55,7 +55,7 @@ async function setup(options: { videos?: number; keyFrames?: number; timeoutSeco
 
 const run = (projectId: string, endpointId: string) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
 const step = (runId: string, stepId: string, scopeIndex = 0, videoId?: string) =>
-  prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) }, include: { calls: true, scores: true } });
+  prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) }, include: { calls: { orderBy: { createdAt: "asc" } }, scores: true } });
 
 describe("the hallucination pipeline against the stub LLM over HTTP", () => {
   it("runs every step of two videos, stores scores and aggregates, and an identical re-run makes no calls", async () => {
@@ -233,10 +233,12 @@ describe("the response cache", () => {
   });
 
   it("replaces an invalid answer found in the cache (cached before answers had to be valid) with the repaired one, so it is repaired once", async () => {
+    const testStarted = new Date(Date.now() - 1000);
     const { projectId, endpointId } = await setup({ keyFrames: 1 });
     const first = await run(projectId, endpointId);
     const inconsistency = await step(first.id, "inconsistency");
-    const entry = await prisma.responseCache.findFirstOrThrow({ where: { responseText: inconsistency.rawText! } });
+    // The entry this run cached for the step (other tests' videos may have got the same answer before).
+    const entry = await prisma.responseCache.findFirstOrThrow({ where: { responseText: inconsistency.rawText!, createdAt: { gte: testStarted } } });
     // What the engine once stored: an answer that fails validation, under the request's key.
     await prisma.responseCache.update({ where: { key: entry.key }, data: { responseText: '{"score": 11, "reason": "x"}' } });
 

@@ -88,7 +88,12 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     all: (stepId) => [...rows.values()].filter((r) => r.stepId === stepId).sort((a, b) => a.scopeIndex - b.scopeIndex).map((r) => r.output),
   };
 
-  const work = { runId: job.runId, endpoint, context, outputs, frameUrls: new Map<string, Promise<string>>() };
+  // A step write that finds its step closed means the run was cancelled: look again at once.
+  const closedByCancel = (row: StepRow) => {
+    row.status = "cancelled";
+    watch.lookAgain();
+  };
+  const work = { runId: job.runId, endpoint, context, outputs, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
   while (true) {
@@ -109,7 +114,8 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
       if (cannotRun !== null || blocked !== undefined) {
         const reason = cannotRun ?? (blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing");
         // Nothing depends on this write but the video's end, which waits for it.
-        skips.add(store.finishStep({ ...stepOfRow(job, row), status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date(), scores: [], calls: [], cache: [] }));
+        const skipped = store.finishStep({ ...stepOfRow(job, row), status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date(), scores: [], calls: [], cache: [] });
+        skips.add(skipped.then((written) => written || closedByCancel(row)));
         row.status = "skipped";
         progressed = true;
         continue;
@@ -161,7 +167,7 @@ const stepOfRow = (job: { runId: string; videoId: string }, row: StepRow) => ({
 /** Writes nobody waits for one by one, but all of them before the video ends (a failure is handled at once and thrown then). */
 class Writes {
   private readonly all: Promise<unknown>[] = [];
-  add(write: Promise<void>) {
+  add(write: Promise<unknown>) {
     this.all.push(write.then(() => null, (error: unknown) => ({ error })));
   }
   async settled() {
@@ -173,20 +179,25 @@ class Writes {
 async function executeStep(
   deps: JudgeDeps,
   store: JudgeStore,
-  work: { runId: string; endpoint: EndpointConfig; step: StepDefinition; row: StepRow; context: VideoContext; outputs: StepOutputs; frameUrls: Map<string, Promise<string>> },
+  work: {
+    runId: string;
+    endpoint: EndpointConfig;
+    step: StepDefinition;
+    row: StepRow;
+    context: VideoContext;
+    outputs: StepOutputs;
+    frameUrls: Map<string, Promise<string>>;
+    closedByCancel(row: StepRow): void;
+  },
 ): Promise<void> {
   const { step, row, endpoint } = work;
   const base = stepOfRow({ runId: work.runId, videoId: work.context.videoId }, row);
   const startedAt = new Date();
-  // A step that makes a call is marked running before the call; one answered from the cache (or
-  // computed) only when it is finished, in the same write.
-  let markedStarted = false;
-  const markStarted = () => {
-    if (markedStarted) return;
-    markedStarted = true;
-    store.started(row.id, startedAt).catch((error: unknown) => (deps.log ?? console.error)(`marking step ${step.id}[${row.scopeIndex}] started failed: ${describeForLog(error)}`));
-  };
-  const attempt = () => (markedStarted ? {} : { startedAt });
+  // A step that makes a call is marked running before the call (and makes none when it is no longer
+  // pending); one answered from the cache, or computed, only when it is finished, in the same write.
+  const start: { written: Promise<boolean> | null } = { written: null };
+  const markStarted = () => (start.written ??= store.started(row.id, startedAt));
+  const attempt = () => (start.written ? {} : { startedAt });
   // Call rows not written yet: they go with the step's end, in the same statement.
   const calls: CallRow[] = [];
   // Call rows written before the step ends (an answer that a repair follows): the step waits for them.
@@ -231,6 +242,8 @@ async function executeStep(
         // Repair answers are no longer cached under their own key; ones cached before still count.
         const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
         const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, markStarted);
+        // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
+        if (second.call.createdAt <= first.call.createdAt) second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
         calls.push(second.call);
         if (!second.ok) throw second.error;
         repaired = second.answer;
@@ -265,16 +278,20 @@ async function executeStep(
       (deps.log ?? console.error)(`step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`);
     }
   }
+  let written: boolean;
   try {
+    // The step's start and earlier calls are written before its end (writes may run side by side).
+    await start.written?.catch(() => {});
     await earlier.settled();
-    await store.finishStep(finish);
+    written = await store.finishStep(finish);
   } catch (error) {
     // A result the database refused (not a lost connection: that fails the next write too) fails its step only.
     if (finish.status !== "done") throw error;
     (deps.log ?? console.error)(`storing step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`);
     finish = { ...base, status: "failed", error: stepErrorMessage(error), ...attempt(), finishedAt: new Date(), scores: [], calls: finish.calls, cache: [] };
-    await store.finishStep(finish);
+    written = await store.finishStep(finish);
   }
+  if (!written) return work.closedByCancel(row);
   if (finish.status === "done") {
     row.output = finish.output as Prisma.JsonValue;
     row.scores = finish.scores;
@@ -318,7 +335,7 @@ async function answer(
   images: () => Promise<ChatImage[]>,
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string; text: string; frameIds: string[]; isRepair: boolean },
-  beforeCall: () => void,
+  beforeCall: () => Promise<boolean>,
 ): Promise<Answered> {
   const requestLog = {
     text: record.text,
@@ -339,7 +356,7 @@ async function answer(
       call: { ...callBase, ...noUsage, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, createdAt: new Date() },
     };
   }
-  beforeCall();
+  if (!(await beforeCall())) throw new LlmError("cancelled", "Cancelled.");
   const full: ChatRequest = { ...request, images: await images() };
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);
@@ -443,6 +460,9 @@ function runWatch(deps: JudgeDeps, runId: string) {
     saw(status: string) {
       v.status.at = Date.now();
       v.status.cancelled ||= status === "cancelled";
+    },
+    lookAgain() {
+      v.status.at = 0;
     },
     async cancelled(): Promise<boolean> {
       if (v.status.cancelled || Date.now() - v.status.at < RUN_STATUS_MAX_AGE_MS) return v.status.cancelled;

@@ -47,7 +47,7 @@ describe("the judge engine's store", () => {
     const { job, steps } = await plannedVideo(tokyo);
     expect(steps.map((s) => [s.stepId, s.status])).toEqual([["inconsistency", "pending"], ["video_summary", "pending"]]);
     const at = new Date("2026-03-01T12:34:56.789Z");
-    await new JudgeStore(tokyo).finishStep(finished(job, steps[0]!, 4, at));
+    expect(await new JudgeStore(tokyo).finishStep(finished(job, steps[0]!, 4, at))).toBe(true);
     const row = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id }, include: { scores: true } });
     expect(row).toMatchObject({ status: "done", output: { score: 4 }, attempts: 1 });
     expect(row.finishedAt).toEqual(at);
@@ -66,9 +66,27 @@ describe("the judge engine's store", () => {
     // Both in one batch; a score of NaN has no JSON form and lands as NULL in a NOT NULL column.
     const good = store.finishStep(finished(job, steps[1]!, 3, at));
     const bad = store.finishStep(finished(job, steps[0]!, Number.NaN, at));
-    await expect(good).resolves.toBeUndefined();
+    await expect(good).resolves.toBe(true);
     await expect(bad).rejects.toThrow();
     const rows = await prisma.stepResult.findMany({ where: { runId: job.runId }, orderBy: { stepId: "asc" }, include: { scores: true } });
     expect(rows.map((r) => [r.stepId, r.status, r.scores.length])).toEqual([["inconsistency", "pending", 0], ["video_summary", "done", 1]]);
+  });
+
+  it("marks a step started before its call and counts the attempt; a step the run's cancellation closed is neither started nor finished, and gets no scores", async () => {
+    const { job, steps } = await plannedVideo();
+    const store = new JudgeStore(prisma);
+    const startedAt = new Date("2026-03-02T08:00:00.000Z");
+    expect(await store.started(steps[0]!.id, startedAt)).toBe(true);
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "running", attempts: 1, startedAt });
+    const done = { ...finished(job, steps[0]!, 5, new Date("2026-03-02T08:00:01.000Z")), startedAt: undefined };
+    expect(await store.finishStep(done)).toBe(true);
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "done", attempts: 1, startedAt });
+
+    // What cancelRun does to a pending step.
+    await prisma.stepResult.update({ where: { id: steps[1]!.id }, data: { status: "cancelled" } });
+    expect(await store.started(steps[1]!.id, new Date())).toBe(false);
+    expect(await store.finishStep(finished(job, steps[1]!, 6, new Date()))).toBe(false);
+    const closed = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[1]!.id }, include: { scores: true } });
+    expect(closed).toMatchObject({ status: "cancelled", attempts: 0, output: null, scores: [] });
   });
 });

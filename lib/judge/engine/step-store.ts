@@ -166,14 +166,17 @@ export interface VideoFinish {
   finishedAt: Date;
 }
 
-type Unit = {
-  started: { id: string; at: Date }[];
-  calls: CallRow[];
-  steps: StepFinish[];
-  videos: VideoFinish[];
-  resolve(): void;
-  reject(error: unknown): void;
-};
+/** Batches written at once, and the most units in one batch (a wave of a few hundred videos' steps is split). */
+const PARALLEL_WRITES = 2;
+const MAX_BATCH_UNITS = 250;
+
+type Unit = (
+  | { kind: "started"; id: string; at: Date }
+  | { kind: "call"; row: CallRow }
+  | { kind: "step"; step: StepFinish }
+  | { kind: "video"; video: VideoFinish }
+) & { resolve(written: boolean): void; reject(error: unknown): void };
+type UnitData = Unit extends infer U ? (U extends Unit ? Omit<U, "resolve" | "reject"> : never) : never;
 
 export interface CachedAnswer {
   responseText: string;
@@ -181,37 +184,47 @@ export interface CachedAnswer {
 }
 
 /**
- * Group commit for the engine's writes. Whatever is handed in while a batch is being written goes
- * out together in the next one, as a single statement (so a batch is all or nothing: a step is never
- * done without its scores, calls and cache entries). Batches are written one after another, in order,
- * so a step's inputs are never stored after the step itself. A batch that fails is written again unit
- * by unit, so one bad row fails only its own step.
+ * Group commit for the engine's writes. Whatever is handed in while batches are being written goes out
+ * together in the next one, as a single statement (so a batch is all or nothing: a step is never done
+ * without its scores, calls and cache entries). Up to two batches are written at once, so the database
+ * can use a second core. That never stores a step before its inputs: the engine hands in a step's
+ * result only after its inputs' writes were committed (and a step's end only after its start). A batch
+ * that fails is written again unit by unit, so one bad row fails only its own step.
  */
 export class JudgeStore {
   private pending: Unit[] = [];
-  private writing = false;
+  private writesInFlight = 0;
+  private writeScheduled = false;
   private cacheWanted = new Map<string, { resolve(value: CachedAnswer | null): void; reject(error: unknown): void }[]>();
   private cacheReadScheduled = false;
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Marks a step started (running, one more attempt) before a call goes out. */
-  started(id: string, at: Date): Promise<void> {
-    return this.enqueue({ started: [{ id, at }] });
+  /**
+   * Marks a step started (running, one more attempt) before its call goes out. False when the step is
+   * no longer pending: the run's cancellation closed it.
+   */
+  started(id: string, at: Date): Promise<boolean> {
+    return this.enqueue({ kind: "started", id, at });
   }
 
   /** A call that a later call of the same step follows (the first answer before a repair). */
-  call(row: CallRow): Promise<void> {
-    return this.enqueue({ calls: [row] });
+  async call(row: CallRow): Promise<void> {
+    await this.enqueue({ kind: "call", row });
   }
 
-  finishStep(step: StepFinish): Promise<void> {
-    return this.enqueue({ steps: [step] });
+  /**
+   * A step's end with its scores, calls and cache entries. False when the step was no longer pending
+   * or running (the run's cancellation closed it): it stays as it is and gets no scores, while its
+   * calls and a valid answer are still recorded.
+   */
+  finishStep(step: StepFinish): Promise<boolean> {
+    return this.enqueue({ kind: "step", step });
   }
 
-  /** A video's summary and metrics; after they are stored, its run is done when no video of it is left. */
-  finishVideo(video: VideoFinish): Promise<void> {
-    return this.enqueue({ videos: [video] });
+  /** A video's summary and metrics (unless it was cancelled); then its run is done when no video of it is left. */
+  async finishVideo(video: VideoFinish): Promise<void> {
+    await this.enqueue({ kind: "video", video });
   }
 
   /** The cached answer for a key, read together with every other key asked for in the same tick. */
@@ -244,89 +257,95 @@ export class JudgeStore {
     }
   }
 
-  private enqueue(parts: Partial<Pick<Unit, "started" | "calls" | "steps" | "videos">>): Promise<void> {
+  private enqueue(unit: UnitData): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ started: [], calls: [], steps: [], videos: [], ...parts, resolve, reject });
-      if (!this.writing) {
-        this.writing = true;
-        setImmediate(() => void this.writeBatches());
+      this.pending.push({ ...unit, resolve, reject } as Unit);
+      this.scheduleWrites();
+    });
+  }
+
+  private scheduleWrites() {
+    if (this.writeScheduled || this.writesInFlight >= PARALLEL_WRITES) return;
+    this.writeScheduled = true;
+    // On the next turn of the event loop: everything handed in during this one goes out together.
+    setImmediate(() => {
+      this.writeScheduled = false;
+      while (this.pending.length > 0 && this.writesInFlight < PARALLEL_WRITES) {
+        const batch = this.pending.splice(0, MAX_BATCH_UNITS);
+        this.writesInFlight += 1;
+        void this.writeBatch(batch).finally(() => {
+          this.writesInFlight -= 1;
+          if (this.pending.length > 0) this.scheduleWrites();
+        });
       }
     });
   }
 
-  private async writeBatches() {
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      try {
-        await this.write(batch);
-        for (const unit of batch) unit.resolve();
-      } catch (error) {
-        if (batch.length === 1) batch[0]!.reject(error);
-        else {
-          for (const unit of batch) {
-            await this.write([unit]).then(unit.resolve, unit.reject);
-          }
+  private async writeBatch(batch: Unit[]) {
+    try {
+      const written = await this.write(batch);
+      for (const unit of batch) unit.resolve(wasWritten(unit, written));
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.reject(error);
+      else {
+        for (const unit of batch) {
+          await this.write([unit]).then((written) => unit.resolve(wasWritten(unit, written)), unit.reject);
         }
       }
     }
-    this.writing = false;
   }
 
-  private async write(batch: Unit[]) {
-    const steps = batch.flatMap((unit) => unit.steps);
-    const finishing = new Set(steps.map((step) => step.id));
-    // A step that starts and finishes in the same batch is written once, as finished.
-    const startedAt = new Map<string, Date>();
-    for (const unit of batch) for (const s of unit.started) startedAt.set(s.id, s.at);
-    const started = [...startedAt].filter(([id]) => !finishing.has(id)).map(([id, at]) => ({ id, at: at.toISOString() }));
-    const finished = steps.map((step) => {
-      const at = step.startedAt ?? startedAt.get(step.id);
-      return {
-        id: step.id,
-        status: step.status,
-        output: step.output === undefined ? null : step.output,
-        rawText: step.rawText ?? null,
-        error: step.error ?? null,
-        templateHash: step.templateHash ?? null,
-        startedAt: at?.toISOString() ?? null,
-        attempts: at ? 1 : 0,
-        finishedAt: step.finishedAt.toISOString(),
-      };
-    });
+  /** Writes a batch; returns the steps whose start and end were stored. */
+  private async write(batch: Unit[]): Promise<{ started: Set<string>; finished: Set<string> }> {
+    const steps = batch.flatMap((unit) => (unit.kind === "step" ? [unit.step] : []));
+    const started = batch.flatMap((unit) => (unit.kind === "started" ? [{ id: unit.id, startedAt: unit.at.toISOString() }] : []));
+    const finished = steps.map((step) => ({
+      id: step.id,
+      status: step.status,
+      output: step.output === undefined ? null : step.output,
+      rawText: step.rawText ?? null,
+      error: step.error ?? null,
+      templateHash: step.templateHash ?? null,
+      startedAt: step.startedAt?.toISOString() ?? null,
+      attempts: step.startedAt ? 1 : 0,
+      finishedAt: step.finishedAt.toISOString(),
+    }));
     const scores = steps.flatMap((step) =>
       step.scores.map((s) => ({ runId: step.runId, videoId: step.videoId, itemId: step.itemId, stepResultId: step.id, stepId: step.stepId, scopeIndex: step.scopeIndex, category: s.category, value: s.value })),
     );
-    const calls = [...batch.flatMap((unit) => unit.calls), ...steps.flatMap((step) => step.calls)].map((call) => ({ ...call, createdAt: call.createdAt.toISOString() }));
+    const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({ ...call, createdAt: call.createdAt.toISOString() }));
     // One row per key (two steps with identical requests may finish together); a replacement wins.
     const cacheByKey = new Map<string, CacheRow>();
     for (const row of steps.flatMap((step) => step.cache)) if (!cacheByKey.get(row.key)?.replace) cacheByKey.set(row.key, row);
     const cachedAt = new Date().toISOString();
-    const cacheRows = [...cacheByKey.values()].map((row) => ({ ...row, createdAt: cachedAt }));
-    const videos = batch.flatMap((unit) => unit.videos);
+    // In key order, so two batches writing the same keys at once take their locks in the same order.
+    const cacheRows = [...cacheByKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((row) => ({ ...row, createdAt: cachedAt }));
+    const videos = batch.flatMap((unit) => (unit.kind === "video" ? [unit.video] : []));
     const metrics = videos.flatMap((video) => video.metrics.map((m) => ({ runId: video.runId, videoId: video.videoId, ...m })));
 
-    // Each part is a separate table (or separate rows of step_result), so the parts of one statement
-    // never touch the same row twice. Metrics are replaced by upserting the new rows and deleting the others.
-    await this.prisma.$executeRaw`
+    // Each part is a separate table (or separate rows of step_result: a step's start and end are never in
+    // one batch), so the parts of one statement never touch the same row twice. Steps and videos that the
+    // run's cancellation closed stay closed. Metrics are replaced by upserting the new rows and deleting the others.
+    const rows = await this.prisma.$queryRaw<{ kind: "started" | "finished"; id: string }[]>`
       WITH started AS (
         UPDATE step_result sr SET status = 'running', attempts = sr.attempts + 1, "startedAt" = u."startedAt"
         FROM jsonb_to_recordset(${JSON.stringify(started)}::jsonb) AS u(id text, "startedAt" timestamp(3))
-        WHERE sr.id = u.id
-        RETURNING 1
+        WHERE sr.id = u.id AND sr.status = 'pending'
+        RETURNING sr.id
       ), finished AS (
         UPDATE step_result sr SET status = u.status::"StepStatus", output = u.output, "rawText" = u."rawText", error = u.error,
           "templateHash" = u."templateHash", "finishedAt" = u."finishedAt",
           attempts = sr.attempts + u.attempts, "startedAt" = coalesce(u."startedAt", sr."startedAt")
         FROM jsonb_to_recordset(${JSON.stringify(finished)}::jsonb)
           AS u(id text, status text, output jsonb, "rawText" text, error text, "templateHash" text, "startedAt" timestamp(3), attempts int, "finishedAt" timestamp(3))
-        WHERE sr.id = u.id
-        RETURNING 1
+        WHERE sr.id = u.id AND sr.status IN ('pending', 'running')
+        RETURNING sr.id
       ), scores AS (
         INSERT INTO score (id, "runId", "videoId", "itemId", "stepResultId", "stepId", "scopeIndex", category, value)
         SELECT gen_random_uuid()::text, s."runId", s."videoId", s."itemId", s."stepResultId", s."stepId", s."scopeIndex", s.category, s.value
         FROM jsonb_to_recordset(${JSON.stringify(scores)}::jsonb)
           AS s("runId" text, "videoId" text, "itemId" text, "stepResultId" text, "stepId" text, "scopeIndex" int, category text, value float8)
+        WHERE s."stepResultId" IN (SELECT id FROM finished)
         ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex", category) DO UPDATE SET value = excluded.value, "stepResultId" = excluded."stepResultId", "itemId" = excluded."itemId"
         RETURNING 1
       ), calls AS (
@@ -356,10 +375,11 @@ export class JudgeStore {
         UPDATE run_video rv SET status = 'done', summary = v.summary, "updatedAt" = v."finishedAt"
         FROM jsonb_to_recordset(${JSON.stringify(videos.map((v) => ({ runId: v.runId, videoId: v.videoId, summary: v.summary ?? null, finishedAt: v.finishedAt.toISOString() })))}::jsonb)
           AS v("runId" text, "videoId" text, summary jsonb, "finishedAt" timestamp(3))
-        WHERE rv."runId" = v."runId" AND rv."videoId" = v."videoId"
-        RETURNING 1
+        WHERE rv."runId" = v."runId" AND rv."videoId" = v."videoId" AND rv.status <> 'cancelled'
+        RETURNING rv."runId", rv."videoId"
       ), metric_rows AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(metrics)}::jsonb) AS m("runId" text, "videoId" text, "itemId" text, metric text, value float8)
+        SELECT m.* FROM jsonb_to_recordset(${JSON.stringify(metrics)}::jsonb) AS m("runId" text, "videoId" text, "itemId" text, metric text, value float8)
+        JOIN videos v ON v."runId" = m."runId" AND v."videoId" = m."videoId"
       ), metrics_upserted AS (
         INSERT INTO run_metric ("runId", "videoId", "itemId", metric, value)
         SELECT "runId", "videoId", "itemId", metric, value FROM metric_rows
@@ -367,12 +387,12 @@ export class JudgeStore {
         RETURNING 1
       ), metrics_dropped AS (
         DELETE FROM run_metric rm
-        USING jsonb_to_recordset(${JSON.stringify(videos.map((v) => ({ runId: v.runId, videoId: v.videoId })))}::jsonb) AS v("runId" text, "videoId" text)
+        USING videos v
         WHERE rm."runId" = v."runId" AND rm."videoId" = v."videoId"
           AND NOT EXISTS (SELECT 1 FROM metric_rows m WHERE m."runId" = rm."runId" AND m."videoId" = rm."videoId" AND m."itemId" = rm."itemId" AND m.metric = rm.metric)
         RETURNING 1
       )
-      SELECT 1`;
+      SELECT 'started' AS kind, id FROM started UNION ALL SELECT 'finished', id FROM finished`;
 
     if (videos.length > 0) {
       // After the videos' commit, never inside it: of two workers finishing a run's last two videos at
@@ -384,7 +404,17 @@ export class JudgeStore {
         WHERE r.id = ANY(${runIds}::text[]) AND r.status IN ('queued', 'running')
           AND NOT EXISTS (SELECT 1 FROM run_video rv WHERE rv."runId" = r.id AND rv.status IN ('queued', 'running'))`;
     }
+    return {
+      started: new Set(rows.filter((row) => row.kind === "started").map((row) => row.id)),
+      finished: new Set(rows.filter((row) => row.kind === "finished").map((row) => row.id)),
+    };
   }
+}
+
+function wasWritten(unit: Unit, written: { started: Set<string>; finished: Set<string> }): boolean {
+  if (unit.kind === "started") return written.started.has(unit.id);
+  if (unit.kind === "step") return written.finished.has(unit.step.id);
+  return true;
 }
 
 const stores = new WeakMap<PrismaClient, JudgeStore>();
