@@ -120,6 +120,19 @@ async function timedRun(label: string) {
   };
 }
 
+// A worker runs for a long time: its first jobs' one-off costs (compiling queries, warming up code, the first
+// connections) are not what a step costs. A run of a few other videos pays them before the clock starts.
+const WARM_UP_VIDEOS = 8;
+{
+  const warmUp = await projectWithFramedVideos(prisma, owner, { videoCount: WARM_UP_VIDEOS, keyFrames: KEY_FRAMES, name: "warm-up" });
+  const warmUpEndpoint = await createEndpoint(prisma, owner, warmUp.projectId, {
+    name: "stub", baseUrl: stubBaseUrl, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
+    maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+  });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, warmUp.projectId, { pipeline: "hallucination", endpointId: warmUpEndpoint.id });
+  while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true } })).status !== "done") await new Promise((r) => setTimeout(r, 50));
+}
+
 const first = await timedRun("first");
 const limit = CONCURRENCY / (LATENCY_MS / 1000);
 const achieved = first.calls / first.seconds;
@@ -127,6 +140,7 @@ const second = await timedRun("rerun");
 const ratio = achieved / limit;
 console.log(`
 judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount} steps), stub latency ${LATENCY_MS} ms, endpoint concurrency ${CONCURRENCY}, ${os.cpus().length} cores
+(one worker judging ${CONCURRENCY * 2} videos at once, warmed up on ${WARM_UP_VIDEOS} other videos; the stub in its own process)
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
