@@ -96,6 +96,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const work = { runId: job.runId, endpoint, context, outputs, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
+  let finishedAll = false;
   while (true) {
     if (await watch.cancelled()) {
       await Promise.allSettled(inFlight.values());
@@ -103,6 +104,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
       await cancelPending(prisma, job.runId, job.videoId);
       return "cancelled";
     }
+    if (inFlight.size === 0 && finishedAll) break;
     let progressed = false;
     for (const row of rows.values()) {
       if (row.status !== "pending" || inFlight.has(row.id)) continue;
@@ -114,7 +116,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
       if (cannotRun !== null || blocked !== undefined) {
         const reason = cannotRun ?? (blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing");
         // Nothing depends on this write but the video's end, which waits for it.
-        const skipped = store.finishStep({ ...stepOfRow(job, row), status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date(), scores: [], calls: [], cache: [] });
+        const skipped = store.finishStep({ ...stepKeys(job, row), status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date(), scores: [], calls: [], cache: [] });
         skips.add(skipped.then((written) => written || closedByCancel(row)));
         row.status = "skipped";
         progressed = true;
@@ -126,10 +128,13 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
         progressed = true;
       }
     }
-    if (inFlight.size === 0 && !progressed) break;
+    if (inFlight.size === 0 && !progressed) {
+      // Once more through the cancellation check: a step found closed (above) asked for a fresh look.
+      await skips.settled();
+      finishedAll = true;
+    }
     if (inFlight.size > 0) await Promise.race(inFlight.values());
   }
-  await skips.settled();
 
   const scores = [...rows.values()]
     .filter((row) => row.status === "done")
@@ -155,7 +160,7 @@ function stepOf(pipeline: PipelineDefinition, stepId: string): StepDefinition {
   return step;
 }
 
-const stepOfRow = (job: { runId: string; videoId: string }, row: StepRow) => ({
+const stepKeys = (job: { runId: string; videoId: string }, row: StepRow) => ({
   id: row.id,
   runId: job.runId,
   videoId: job.videoId,
@@ -191,7 +196,7 @@ async function executeStep(
   },
 ): Promise<void> {
   const { step, row, endpoint } = work;
-  const base = stepOfRow({ runId: work.runId, videoId: work.context.videoId }, row);
+  const base = stepKeys({ runId: work.runId, videoId: work.context.videoId }, row);
   const startedAt = new Date();
   // A step that makes a call is marked running before the call (and makes none when it is no longer
   // pending); one answered from the cache, or computed, only when it is finished, in the same write.
