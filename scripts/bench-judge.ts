@@ -44,6 +44,11 @@ let statements = 0;
 // Prisma reports a transaction's COMMIT but not its BEGIN: count both.
 counted.$on("query", (event) => void (statements += event.query === "COMMIT" || event.query === "ROLLBACK" ? 2 : 1));
 (globalThis as unknown as { prisma?: unknown }).prisma = counted;
+// The benchmark's own polling goes through another client, so it is not counted.
+const watcher = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
+const runFinished = async (runId: string) => {
+  while ((await watcher.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status !== "done") await new Promise((r) => setTimeout(r, 50));
+};
 
 const { prisma } = await import("../lib/db/prisma");
 const { createUser } = await import("../lib/auth/users");
@@ -98,7 +103,7 @@ async function timedRun(label: string) {
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
-  while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true } })).status !== "done") await new Promise((r) => setTimeout(r, 50));
+  await runFinished(run.id);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const runStatements = statements - statementsBefore;
@@ -130,7 +135,7 @@ const WARM_UP_VIDEOS = 8;
     maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
   });
   const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, warmUp.projectId, { pipeline: "hallucination", endpointId: warmUpEndpoint.id });
-  while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true } })).status !== "done") await new Promise((r) => setTimeout(r, 50));
+  await runFinished(run.id);
 }
 
 const first = await timedRun("first");
@@ -144,7 +149,7 @@ judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
-  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step
+  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step (through Prisma; pg-boss's own not counted)
 re-run:     ${second.seconds.toFixed(2)} s (target ≤ 5 s)${second.seconds <= 5 ? "" : "  ← over target"}, ${second.calls} calls (target 0), steps ${JSON.stringify(second.steps)}, load average ${second.load}
   engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${second.statementsPerStep.toFixed(2)} SQL statements per step
 ${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
@@ -152,6 +157,7 @@ ${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
 session.disconnect();
 await boss.stop({ graceful: false });
 await prisma.$disconnect();
+await watcher.$disconnect();
 await database.drop();
 await server.stop();
 fs.rmSync(process.env.STORAGE_DIR, { recursive: true, force: true });

@@ -198,11 +198,10 @@ async function executeStep(
   const { step, row, endpoint } = work;
   const base = stepKeys({ runId: work.runId, videoId: work.context.videoId }, row);
   const startedAt = new Date();
-  // A step that makes a call is marked running before the call (and makes none when it is no longer
-  // pending); one answered from the cache, or computed, only when it is finished, in the same write.
-  const start: { written: Promise<boolean> | null } = { written: null };
-  const markStarted = () => (start.written ??= store.started(row.id, startedAt));
-  const attempt = () => (start.written ? {} : { startedAt });
+  // A step that makes a call is marked running before the call, with its cache look-up (and makes none
+  // when it is no longer pending); one answered from the cache, or computed, only when it is finished.
+  const start = { id: row.id, at: startedAt, done: false };
+  const attempt = () => (start.done ? {} : { startedAt });
   // Call rows not written yet: they go with the step's end, in the same statement.
   const calls: CallRow[] = [];
   // Call rows written before the step ends (an answer that a repair follows): the step waits for them.
@@ -233,7 +232,7 @@ async function executeStep(
       const cacheKey = responseCacheKey(cacheParts);
       const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
 
-      const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, markStarted);
+      const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start);
       calls.push(first.call);
       if (!first.ok) throw first.error;
       const schema = step.schemaFor?.(input) ?? step.schema;
@@ -246,7 +245,7 @@ async function executeStep(
         const repairRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
         // Repair answers are no longer cached under their own key; ones cached before still count.
         const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
-        const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, markStarted);
+        const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start);
         // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
         if (second.call.createdAt <= first.call.createdAt) second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
         calls.push(second.call);
@@ -285,8 +284,7 @@ async function executeStep(
   }
   let written: boolean;
   try {
-    // The step's start and earlier calls are written before its end (writes may run side by side).
-    await start.written?.catch(() => {});
+    // Earlier calls are written before the step's end (writes may run side by side).
     await earlier.settled();
     written = await store.finishStep(finish);
   } catch (error) {
@@ -340,7 +338,7 @@ async function answer(
   images: () => Promise<ChatImage[]>,
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string; text: string; frameIds: string[]; isRepair: boolean },
-  beforeCall: () => Promise<boolean>,
+  start: { id: string; at: Date; done: boolean },
 ): Promise<Answered> {
   const requestLog = {
     text: record.text,
@@ -353,7 +351,8 @@ async function answer(
   // What every call row of this request shares; each outcome adds its own fields.
   const callBase = { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, isRepair: record.isRepair };
   const noUsage = { httpStatus: null, error: null, errorExcerpt: null, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 0 };
-  const cached = await store.cached(cacheKey);
+  const found = await store.lookUp(cacheKey, start.done ? null : start);
+  const cached = found.cached;
   if (cached) {
     return {
       ok: true,
@@ -361,7 +360,10 @@ async function answer(
       call: { ...callBase, ...noUsage, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, createdAt: new Date() },
     };
   }
-  if (!(await beforeCall())) throw new LlmError("cancelled", "Cancelled.");
+  if (!start.done) {
+    if (!found.started) throw new LlmError("cancelled", "Cancelled.");
+    start.done = true;
+  }
   const full: ChatRequest = { ...request, images: await images() };
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);

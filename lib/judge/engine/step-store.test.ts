@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, prisma } from "../../db/prisma";
 import type { PrismaClient } from "../../generated/prisma/client";
@@ -72,11 +73,12 @@ describe("the judge engine's store", () => {
     expect(rows.map((r) => [r.stepId, r.status, r.scores.length])).toEqual([["inconsistency", "pending", 0], ["video_summary", "done", 1]]);
   });
 
-  it("marks a step started before its call and counts the attempt; a step the run's cancellation closed is neither started nor finished, and gets no scores", async () => {
+  it("marks a step started with the cache look-up that misses, counting the attempt; a step the run's cancellation closed is neither started nor finished, and gets no scores", async () => {
     const { job, steps } = await plannedVideo();
     const store = new JudgeStore(prisma);
     const startedAt = new Date("2026-03-02T08:00:00.000Z");
-    expect(await store.started(steps[0]!.id, startedAt)).toBe(true);
+    const missing = `no-such-key-${randomUUID()}`;
+    expect(await store.lookUp(missing, { id: steps[0]!.id, at: startedAt })).toEqual({ cached: null, started: true });
     expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "running", attempts: 1, startedAt });
     const done = { ...finished(job, steps[0]!, 5, new Date("2026-03-02T08:00:01.000Z")), startedAt: undefined };
     expect(await store.finishStep(done)).toBe(true);
@@ -84,9 +86,20 @@ describe("the judge engine's store", () => {
 
     // What cancelRun does to a pending step.
     await prisma.stepResult.update({ where: { id: steps[1]!.id }, data: { status: "cancelled" } });
-    expect(await store.started(steps[1]!.id, new Date())).toBe(false);
+    expect(await store.lookUp(missing, { id: steps[1]!.id, at: new Date() })).toEqual({ cached: null, started: false });
     expect(await store.finishStep(finished(job, steps[1]!, 6, new Date()))).toBe(false);
     const closed = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[1]!.id }, include: { scores: true } });
     expect(closed).toMatchObject({ status: "cancelled", attempts: 0, output: null, scores: [] });
+  });
+
+  it("answers a look-up from the cache without starting the step", async () => {
+    const { steps } = await plannedVideo();
+    const key = `cached-${randomUUID()}`;
+    await prisma.responseCache.create({ data: { key, model: "m", responseText: '{"score": 1}', finishReason: "stop" } });
+    const store = new JudgeStore(prisma);
+    const [hit, miss] = await Promise.all([store.lookUp(key, { id: steps[0]!.id, at: new Date() }), store.lookUp(`${key}-other`, null)]);
+    expect(hit).toEqual({ cached: { responseText: '{"score": 1}', finishReason: "stop" } });
+    expect(miss).toEqual({ cached: null, started: false });
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "pending", attempts: 0, startedAt: null });
   });
 });

@@ -171,7 +171,6 @@ const PARALLEL_WRITES = 2;
 const MAX_BATCH_UNITS = 250;
 
 type Unit = (
-  | { kind: "started"; id: string; at: Date }
   | { kind: "call"; row: CallRow }
   | { kind: "step"; step: StepFinish }
   | { kind: "video"; video: VideoFinish }
@@ -182,6 +181,8 @@ export interface CachedAnswer {
   responseText: string;
   finishReason: string | null;
 }
+
+export type LookUp = { cached: CachedAnswer } | { cached: null; started: boolean };
 
 /**
  * Group commit for the engine's writes. Whatever is handed in while batches are being written goes out
@@ -195,18 +196,10 @@ export class JudgeStore {
   private pending: Unit[] = [];
   private writesInFlight = 0;
   private writeScheduled = false;
-  private cacheWanted = new Map<string, { resolve(value: CachedAnswer | null): void; reject(error: unknown): void }[]>();
-  private cacheReadScheduled = false;
+  private lookUps: { key: string; start: { id: string; at: Date } | null; resolve(found: LookUp): void; reject(error: unknown): void }[] = [];
+  private lookUpScheduled = false;
 
   constructor(private readonly prisma: PrismaClient) {}
-
-  /**
-   * Marks a step started (running, one more attempt) before its call goes out. False when the step is
-   * no longer pending: the run's cancellation closed it.
-   */
-  started(id: string, at: Date): Promise<boolean> {
-    return this.enqueue({ kind: "started", id, at });
-  }
 
   /** A call that a later call of the same step follows (the first answer before a repair). */
   async call(row: CallRow): Promise<void> {
@@ -227,33 +220,48 @@ export class JudgeStore {
     await this.enqueue({ kind: "video", video });
   }
 
-  /** The cached answer for a key, read together with every other key asked for in the same tick. */
-  cached(key: string): Promise<CachedAnswer | null> {
+  /**
+   * The cached answer for a key, read together with every other key asked for in the same tick. With
+   * `start`, a miss also marks that step started (running, one more attempt) for the call it is about to
+   * make, in the same statement; `started` is false when the step was no longer pending (the run's
+   * cancellation closed it), and it must then make no call.
+   */
+  lookUp(key: string, start: { id: string; at: Date } | null): Promise<LookUp> {
     return new Promise((resolve, reject) => {
-      const waiting = this.cacheWanted.get(key);
-      if (waiting) waiting.push({ resolve, reject });
-      else this.cacheWanted.set(key, [{ resolve, reject }]);
-      if (!this.cacheReadScheduled) {
-        this.cacheReadScheduled = true;
+      this.lookUps.push({ key, start, resolve, reject });
+      if (!this.lookUpScheduled) {
+        this.lookUpScheduled = true;
         setImmediate(() => void this.readCache());
       }
     });
   }
 
   private async readCache() {
-    const wanted = this.cacheWanted;
-    this.cacheWanted = new Map();
-    this.cacheReadScheduled = false;
+    const wanted = this.lookUps;
+    this.lookUps = [];
+    this.lookUpScheduled = false;
     try {
-      const rows = await this.prisma.$queryRaw<{ key: string; responseText: string; finishReason: string | null }[]>`
-        SELECT key, "responseText", "finishReason" FROM response_cache WHERE key = ANY(${[...wanted.keys()]}::text[])`;
-      const found = new Map(rows.map((row) => [row.key, row]));
-      for (const [key, waiters] of wanted) {
-        const row = found.get(key);
-        for (const waiter of waiters) waiter.resolve(row ? { responseText: row.responseText, finishReason: row.finishReason } : null);
+      const starts = wanted.flatMap((w) => (w.start ? [{ key: w.key, id: w.start.id, startedAt: w.start.at.toISOString() }] : []));
+      const rows = await this.prisma.$queryRaw<{ key: string | null; responseText: string | null; finishReason: string | null; started: string | null }[]>`
+        WITH found AS (
+          SELECT key, "responseText", "finishReason" FROM response_cache WHERE key = ANY(${[...new Set(wanted.map((w) => w.key))]}::text[])
+        ), started AS (
+          UPDATE step_result sr SET status = 'running', attempts = sr.attempts + 1, "startedAt" = w."startedAt"
+          FROM jsonb_to_recordset(${JSON.stringify(starts)}::jsonb) AS w(key text, id text, "startedAt" timestamp(3))
+          WHERE sr.id = w.id AND sr.status = 'pending' AND NOT EXISTS (SELECT 1 FROM found f WHERE f.key = w.key)
+          RETURNING sr.id
+        )
+        SELECT key, "responseText", "finishReason", NULL::text AS started FROM found
+        UNION ALL
+        SELECT NULL, NULL, NULL, id FROM started`;
+      const found = new Map(rows.flatMap((row) => (row.key !== null ? [[row.key, { responseText: row.responseText ?? "", finishReason: row.finishReason }] as const] : [])));
+      const started = new Set(rows.flatMap((row) => (row.started !== null ? [row.started] : [])));
+      for (const w of wanted) {
+        const cached = found.get(w.key);
+        w.resolve(cached ? { cached } : { cached: null, started: w.start !== null && started.has(w.start.id) });
       }
     } catch (error) {
-      for (const waiters of wanted.values()) for (const waiter of waiters) waiter.reject(error);
+      for (const w of wanted) w.reject(error);
     }
   }
 
@@ -295,10 +303,9 @@ export class JudgeStore {
     }
   }
 
-  /** Writes a batch; returns the steps whose start and end were stored. */
-  private async write(batch: Unit[]): Promise<{ started: Set<string>; finished: Set<string> }> {
+  /** Writes a batch; returns the steps whose end was stored. */
+  private async write(batch: Unit[]): Promise<Set<string>> {
     const steps = batch.flatMap((unit) => (unit.kind === "step" ? [unit.step] : []));
-    const started = batch.flatMap((unit) => (unit.kind === "started" ? [{ id: unit.id, startedAt: unit.at.toISOString() }] : []));
     const finished = steps.map((step) => ({
       id: step.id,
       status: step.status,
@@ -323,16 +330,11 @@ export class JudgeStore {
     const videos = batch.flatMap((unit) => (unit.kind === "video" ? [unit.video] : []));
     const metrics = videos.flatMap((video) => video.metrics.map((m) => ({ runId: video.runId, videoId: video.videoId, ...m })));
 
-    // Each part is a separate table (or separate rows of step_result: a step's start and end are never in
-    // one batch), so the parts of one statement never touch the same row twice. Steps and videos that the
-    // run's cancellation closed stay closed. Metrics are replaced by upserting the new rows and deleting the others.
-    const rows = await this.prisma.$queryRaw<{ kind: "started" | "finished"; id: string }[]>`
-      WITH started AS (
-        UPDATE step_result sr SET status = 'running', attempts = sr.attempts + 1, "startedAt" = u."startedAt"
-        FROM jsonb_to_recordset(${JSON.stringify(started)}::jsonb) AS u(id text, "startedAt" timestamp(3))
-        WHERE sr.id = u.id AND sr.status = 'pending'
-        RETURNING sr.id
-      ), finished AS (
+    // Each part is a separate table (or separate rows of step_result), so the parts of one statement never
+    // touch the same row twice. Steps and videos that the run's cancellation closed stay closed. Metrics are
+    // replaced by upserting the new rows and deleting the others.
+    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+      WITH finished AS (
         UPDATE step_result sr SET status = u.status::"StepStatus", output = u.output, "rawText" = u."rawText", error = u.error,
           "templateHash" = u."templateHash", "finishedAt" = u."finishedAt",
           attempts = sr.attempts + u.attempts, "startedAt" = coalesce(u."startedAt", sr."startedAt")
@@ -392,7 +394,7 @@ export class JudgeStore {
           AND NOT EXISTS (SELECT 1 FROM metric_rows m WHERE m."runId" = rm."runId" AND m."videoId" = rm."videoId" AND m."itemId" = rm."itemId" AND m.metric = rm.metric)
         RETURNING 1
       )
-      SELECT 'started' AS kind, id FROM started UNION ALL SELECT 'finished', id FROM finished`;
+      SELECT id FROM finished`;
 
     if (videos.length > 0) {
       // After the videos' commit, never inside it: of two workers finishing a run's last two videos at
@@ -404,17 +406,12 @@ export class JudgeStore {
         WHERE r.id = ANY(${runIds}::text[]) AND r.status IN ('queued', 'running')
           AND NOT EXISTS (SELECT 1 FROM run_video rv WHERE rv."runId" = r.id AND rv.status IN ('queued', 'running'))`;
     }
-    return {
-      started: new Set(rows.filter((row) => row.kind === "started").map((row) => row.id)),
-      finished: new Set(rows.filter((row) => row.kind === "finished").map((row) => row.id)),
-    };
+    return new Set(rows.map((row) => row.id));
   }
 }
 
-function wasWritten(unit: Unit, written: { started: Set<string>; finished: Set<string> }): boolean {
-  if (unit.kind === "started") return written.started.has(unit.id);
-  if (unit.kind === "step") return written.finished.has(unit.step.id);
-  return true;
+function wasWritten(unit: Unit, finished: Set<string>): boolean {
+  return unit.kind === "step" ? finished.has(unit.step.id) : true;
 }
 
 const stores = new WeakMap<PrismaClient, JudgeStore>();
