@@ -38,11 +38,17 @@ export function pgBossQueue(boss: PgBoss): JudgeQueue {
 }
 
 export async function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concurrency: number }) {
-  return boss.work<{ runId: string; videoId: string }>(
-    JUDGE_QUEUE,
-    { localConcurrency: options.concurrency, batchSize: 1, pollingIntervalSeconds: 0.5 },
-    async ([job]) => {
-      if (job) await judgeVideo(deps, job.data);
-    },
-  );
+  const pollingIntervalSeconds = 0.5;
+  const ids: string[] = [];
+  // One polling loop per video slot, started spread over the polling interval: loops started together
+  // poll together, so a new run would wait up to a whole interval for its first job to be picked up.
+  for (let i = 0; i < options.concurrency; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, (pollingIntervalSeconds * 1000) / options.concurrency));
+    ids.push(
+      await boss.work<{ runId: string; videoId: string }>(JUDGE_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        if (job) await judgeVideo(deps, job.data);
+      }),
+    );
+  }
+  return ids;
 }
