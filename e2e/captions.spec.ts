@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { ownerWithProject, signIn } from "./helpers";
+import { cli, ownerWithProject, signIn } from "./helpers";
 
 // Caption judging in the browser: generated clips, an AnyCapEval reference JSONL and two models' outputs
 // dropped on the Import page (checked by a dry run, then imported), the uniform frames extracted on Extract
@@ -162,6 +162,66 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await expect(style.getByTestId("style-reason")).not.toBeEmpty();
     // The caption type is named, its definition one hover away.
     await expect(page.locator('[data-testid="code-with-name"][data-code="detail"]').first()).toHaveAttribute("title", /±10%/);
+    const captionUrl = page.url();
+    const styleRunHref = await page.getByTestId("run-link-caption_style").getAttribute("href");
+    const styleRunId = styleRunHref!.split("/").at(-1)!;
+    // The video's page lists its captions (alpha's and beta's detail captions of the glass video).
+    await page.getByRole("link", { name: `${V1}-0.mp4` }).click();
+    await expect(page.getByTestId("video-caption")).toHaveCount(2);
+    await expect(page.getByTestId("video-captions")).toContainText("A glass falls.");
+
+    // 7. The owner makes a blind queue over alpha's style-judged captions.
+    await page.goto(`/projects/${projectId}/queues/new?runId=${styleRunId}`);
+    await page.getByLabel("Name").fill("alpha captions");
+    await page.getByLabel("Judge run").selectOption(styleRunId);
+    await expect(page.getByTestId("queue-captions")).toContainText("style score (0–4)");
+    await page.getByLabel("Caption model").selectOption("alpha");
+    await page.getByRole("button", { name: "Create queue" }).click();
+    await expect(page.getByTestId("queue-name")).toHaveText("alpha captions");
+    await expect(page.getByText("each caption's judge scores · model alpha")).toBeVisible();
+    const queueUrl = page.url();
+
+    // 8. A reviewer: the queue's first caption, blind; then their own style score on the detail caption's page.
+    const reviewer = { email: `caption-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
+    await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
+    await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
+    await page.context().clearCookies();
+    await signIn(page, reviewer.email, reviewer.password);
+    await page.goto(queueUrl);
+    await page.getByTestId("start-reviewing").click();
+    // Items follow the video list's order (by path): the glass video's detail caption first.
+    await expect(page.getByTestId("review-caption-model")).toHaveText("alpha");
+    await expect(page.getByTestId("review-caption-output")).toHaveText("A glass falls.");
+    await expect(page.getByTestId("review-caption-reference")).toContainText("shatters on the tiled floor");
+    await expect(page.getByTestId("target-label")).toHaveCount(1);
+    await expect(page.getByTestId("target-label")).toContainText("Style score");
+    await expect(page.getByTestId("judge-hidden")).toBeVisible();
+    await page.getByTestId("review-screen").focus();
+    await page.keyboard.press("2");
+    await expect(page.getByTestId("my-value")).toHaveText("2");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("my-count")).toHaveText("you: 1 submitted");
+    await expect(page.getByTestId("review-caption-output")).toHaveText("A red ball rolls down a wooden ramp and stops at the end.");
+
+    // The caption's page shows the queue's judgment beside the judge's; the reviewer changes it there.
+    await page.goto(captionUrl);
+    const target = page.getByTestId("result-caption_style").getByTestId("caption-review-target");
+    await expect(target.getByTestId("value-judge")).toContainText("1");
+    await expect(target.getByTestId("value-you")).toContainText("2");
+    await target.getByRole("button", { name: "Change your value" }).click();
+    await target.getByLabel("Your value").fill("3");
+    await target.getByLabel("Note").fill("three words, but all of them right");
+    await target.getByRole("button", { name: "Save" }).click();
+    await expect(target.getByTestId("value-you")).toContainText("3");
+    await expect(target.getByTestId("history-entry")).toHaveCount(2);
+    await expect(target.getByTestId("history-entry").first()).toContainText("three words, but all of them right");
+
+    // 9. Agreement on the style run, broken down by caption type and by the caption's model.
+    await page.goto(`/projects/${projectId}/agreement?runId=${styleRunId}`);
+    const byType = page.getByTestId("breakdown-caption_type");
+    await expect(byType.locator('[data-testid="breakdown-row"][data-key="detail"]')).toBeVisible();
+    await expect(byType.locator('[data-testid="breakdown-row"]')).toHaveCount(1);
+    await expect(page.getByTestId("breakdown-model").locator('[data-testid="breakdown-row"][data-key="alpha"]')).toBeVisible();
   } finally {
     await stub.close();
   }

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { S3_STORAGE_VARIABLES } from "../lib/storage/storage-config";
 import { createTestDatabase, startTestServer } from "../lib/testing/test-database";
 import { ensureBuild, nextBin } from "../scripts/lib/ensure-build";
 
@@ -14,6 +15,8 @@ export default async function globalSetup() {
   const server = await startTestServer();
   const database = await createTestDatabase(server, "e2e");
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-e2e-storage-"));
+  // The app under test stores in storageDir, never in a bucket the shell's STORAGE_URL names.
+  for (const name of S3_STORAGE_VARIABLES) delete process.env[name];
   const port = process.env.E2E_PORT!;
   // Specs that need accounts without clicking through the UI use the admin CLI on this database.
   process.env.E2E_DATABASE_URL = database.url;
@@ -30,6 +33,8 @@ export default async function globalSetup() {
       NEXT_TELEMETRY_DISABLED: "1",
       // Specs point judge endpoints at the stub LLM on 127.0.0.1.
       ALLOW_PRIVATE_ENDPOINTS: "1",
+      // The JSON log of every request would bury Playwright's report; problems are still logged.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -37,7 +42,7 @@ export default async function globalSetup() {
   // A judge worker, as `npm start` runs one beside the web server.
   const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     cwd: path.resolve("."),
-    env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789", STORAGE_DIR: storageDir, WORKER_CONCURRENCY: "4", ALLOW_PRIVATE_ENDPOINTS: "1" },
+    env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789", STORAGE_DIR: storageDir, WORKER_CONCURRENCY: "4", ALLOW_PRIVATE_ENDPOINTS: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const workerExited = new Promise<number | null>((resolve) => worker.once("exit", resolve));

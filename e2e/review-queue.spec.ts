@@ -187,6 +187,15 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     await expect(blindRow).not.toContainText(String(JUDGE_OVERALL));
     await expect(rows.filter({ hasNot: runTab.getByTestId("run-video-blind") })).toHaveCount(2);
     await expect(rows.filter({ hasNot: runTab.getByTestId("run-video-blind") }).first()).toContainText(String(JUDGE_OVERALL));
+    // So do the call inspector (the scoring step shows only that it ran) and the side-by-side page.
+    await runTab.goto(`/projects/${projectId}/runs/${run.id}/videos/${thirdVideo}`);
+    await expect(runTab.getByTestId("inspector-blind")).toBeVisible();
+    await expect(runTab.getByTestId("inspector-step")).toHaveCount(1);
+    await expect(runTab.getByTestId("inspector-step-hidden")).toHaveCount(1);
+    await expect(runTab.locator("main")).not.toContainText(String(JUDGE_S1));
+    await runTab.goto(`/projects/${projectId}/compare?videoId=${thirdVideo}`);
+    await expect(runTab.getByTestId("tile-blind")).toBeVisible();
+    await expect(runTab.locator("main")).not.toContainText(String(JUDGE_OVERALL));
     await runTab.close();
 
     // A viewer may not submit.

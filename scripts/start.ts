@@ -6,18 +6,25 @@ import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { seedAdminFromEnv } from "../lib/auth/seed-admin";
 import { createPrismaClient } from "../lib/db/prisma";
-import { getStorage } from "../lib/storage/storage";
+import { checkStorage, getStorage } from "../lib/storage/storage";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
+
+// A wrong storage setting stops start-up here, before a build or a database is started for nothing.
+const storage = await checkStorage().catch((error: unknown) => {
+  console.error(`[framejury] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+log(`storage: ${storage}`);
 
 ensureBuild(log);
 
 const secret = resolveAppSecret();
 log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
 const database = await resolveDatabase(log);
-log(`database ready${database.embedded ? " (embedded, data in .data/postgres)" : ""}; migrations applied`);
+log(`database ready${database.embedded ? ` (embedded, cluster in ${database.clusterDir})` : ""}; migrations applied`);
 await seedAdminFromEnv(database.url, log);
 await sweepLeftovers();
 

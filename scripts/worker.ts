@@ -1,25 +1,35 @@
 // `npm run worker`: a judge worker. Runs judge jobs from pg-boss on the same PostgreSQL as the app.
-// Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET, STORAGE_DIR).
+// Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET and storage:
+// STORAGE_URL with its S3_* settings, or STORAGE_DIR on a shared file system).
+// Logs are JSON lines on stdout (LOG_LEVEL), one per judged video and per problem.
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { startBoss, startJudgeWorker } from "../lib/judge/queue";
+import { rootLogger } from "../lib/observability/logger";
+import { checkStorage } from "../lib/storage/storage";
 
-const log = (line: string) => console.log(`[worker ${process.pid}] ${line}`);
+const logger = rootLogger().child({ role: "worker" });
 const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 16);
 
+// Judging reads every frame from storage: a wrong setting stops the worker now, not its first job.
+const storage = await checkStorage().catch((error: unknown) => {
+  logger.fatal(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
+logger.info(`storage: ${storage}`);
 process.env.APP_SECRET = resolveAppSecret();
-const database = await resolveDatabase(log);
+const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
 const boss = await startBoss(database.url, { supervise: true });
-await startJudgeWorker(boss, workerJudgeDeps(log), { concurrency });
-log(`judging with up to ${concurrency} videos at a time`);
+await startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
+logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
-  log("stopping: unfinished jobs go back to the queue");
+  logger.info("stopping: unfinished jobs go back to the queue");
   await boss.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
   await database.stop();
   process.exit(0);

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Actor } from "@/lib/auth/actor";
 import { AppError, UnauthorizedError } from "@/lib/errors";
+import { log } from "@/lib/observability/logger";
 import { rejectNulBytes } from "@/lib/validation/nul-bytes";
 import { getPageActor } from "./actor";
 
@@ -19,7 +20,7 @@ export async function runAction(body: (actor: Actor) => Promise<ActionResult>): 
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: error.message };
     if (error instanceof z.ZodError) return { ok: false, error: error.issues.map((issue) => issue.message).join(" ") };
-    console.error("Server action failed:", error);
+    log().error({ err: error }, "server action failed");
     return { ok: false, error: "Something went wrong on the server." };
   }
 }

@@ -7,6 +7,7 @@ import { getAuth } from "@/lib/auth/auth";
 import { createFirstAdmin } from "@/lib/auth/users";
 import { prisma } from "@/lib/db/prisma";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/observability/logger";
 import { firstAdminSchema, signInSchema } from "./actions.validation";
 
 // One message for every failure, so the form never tells whether an email has an account.
@@ -34,7 +35,7 @@ export async function createFirstAdminAction(_previous: ActionResult | null, for
     });
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: error.message };
-    console.error("First admin creation failed:", error);
+    log().error({ err: error }, "first admin creation failed");
     return { ok: false, error: "Could not create the admin account." };
   }
   redirect("/");

@@ -17,11 +17,9 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { type AgreementReport, type ConfusionCell, type ConfusionView, type SweepMetric, WORST_TARGET } from "@/lib/agreement/types";
+import { type AgreementReport, type ConfusionCell, type ConfusionKind, type ConfusionView, type SweepMetric, WORST_TARGET } from "@/lib/agreement/types";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
 
-type ConfusionKind = "verdict" | "score" | "overall" | "all";
-const CONFUSION_LABELS: Record<ConfusionKind, string> = { verdict: "Verdicts", score: "Scores (0–10)", overall: "Overall (0–100)", all: "All targets" };
 
 function cellColor(count: number, max: number, agree: boolean): string {
   const share = max === 0 ? 0 : count / max;
@@ -31,8 +29,8 @@ function cellColor(count: number, max: number, agree: boolean): string {
 
 /** The video list link of a verdict cell (its filters read one run); other kinds have none exactly. */
 function cellListHref(projectId: string, kind: ConfusionKind, cell: ConfusionCell, runId: string): string | null {
-  if (kind !== "verdict") return null;
-  return videoListHref(projectId, { runId, verdict: yesNo(cell.judge), humanVerdict: yesNo(cell.human) });
+  if (!kind.listKeys) return null;
+  return videoListHref(projectId, { runId, [kind.listKeys.judge]: yesNo(cell.judge), [kind.listKeys.human]: yesNo(cell.human) });
 }
 
 function ConfusionHeatMap({ projectId, view, kind }: { projectId: string; view: ConfusionView; kind: ConfusionKind }) {
@@ -44,15 +42,15 @@ function ConfusionHeatMap({ projectId, view, kind }: { projectId: string; view: 
   const chosen = selected === null ? null : view.cells[selected]!;
   return (
     <div className="flex flex-col gap-2">
-      <svg viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`} className="w-full max-w-sm" role="img" aria-label={`Confusion matrix, ${CONFUSION_LABELS[kind]}`} data-testid={`confusion-${kind}`}>
+      <svg viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`} className="w-full max-w-sm" role="img" aria-label={`Confusion matrix, ${kind.label}`} data-testid={`confusion-${kind.id}`}>
         <text x={origin.x + size} y={14} textAnchor="middle" fontSize={12} fill="#334155">
           judge
         </text>
         <text x={origin.x + size / 2} y={32} textAnchor="middle" fontSize={11} fill="#475569">
-          hallucination
+          {kind.positive}
         </text>
         <text x={origin.x + 1.5 * size} y={32} textAnchor="middle" fontSize={11} fill="#475569">
-          none
+          {kind.negative}
         </text>
         <text x={8} y={origin.y + size / 2} fontSize={11} fill="#475569">
           humans: yes
@@ -74,12 +72,12 @@ function ConfusionHeatMap({ projectId, view, kind }: { projectId: string; view: 
           );
           const label = `humans ${yesNo(cell.human)}, judge ${yesNo(cell.judge)}: ${cell.count}`;
           return href ? (
-            <a key={i} href={href} aria-label={label} data-testid={`confusion-cell-${kind}-${cell.human}${cell.judge}`}>
+            <a key={i} href={href} aria-label={label} data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}>
               <title>{`${label} — open these videos`}</title>
               {body}
             </a>
           ) : (
-            <g key={i} role="button" tabIndex={0} aria-label={label} className="cursor-pointer" onClick={() => setSelected(i)} onKeyDown={(e) => e.key === "Enter" && setSelected(i)} data-testid={`confusion-cell-${kind}-${cell.human}${cell.judge}`}>
+            <g key={i} role="button" tabIndex={0} aria-label={label} className="cursor-pointer" onClick={() => setSelected(i)} onKeyDown={(e) => e.key === "Enter" && setSelected(i)} data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}>
               <title>{`${label} — show these videos`}</title>
               {body}
             </g>
@@ -295,19 +293,21 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
 }
 
 export function AgreementCharts({ projectId, report }: { projectId: string; report: AgreementReport }) {
-  const [kind, setKind] = useState<ConfusionKind>("verdict");
+  const kinds = report.confusionKinds;
+  const [kindId, setKind] = useState(kinds[0]!.id);
+  const kind = kinds.find((k) => k.id === kindId) ?? kinds[0]!;
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 className="mb-2 text-base font-semibold text-slate-800">Judge vs reviewers' consensus (binarised)</h2>
         <div className="mb-2 flex flex-wrap gap-2 text-xs">
-          {(Object.keys(CONFUSION_LABELS) as ConfusionKind[]).map((k) => (
-            <button key={k} type="button" onClick={() => setKind(k)} className={`rounded px-2 py-1 ${kind === k ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
-              {CONFUSION_LABELS[k]} ({report.confusion[k].n})
+          {kinds.map((k) => (
+            <button key={k.id} type="button" onClick={() => setKind(k.id)} className={`rounded px-2 py-1 ${kind.id === k.id ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
+              {k.label} ({report.confusion[k.id]?.n ?? 0})
             </button>
           ))}
         </div>
-        <ConfusionHeatMap key={kind} projectId={projectId} view={report.confusion[kind]} kind={kind} />
+        <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} />
         <p className="mt-1 text-xs text-slate-500">
           Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as hallucination. Verdict cells open the video list filtered on both verdicts; other cells list their videos.
         </p>

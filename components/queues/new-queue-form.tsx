@@ -20,6 +20,7 @@ export function NewQueueForm({
   sort,
   dir,
   runs,
+  captionOptions = { models: [], types: [] },
 }: {
   projectId: string;
   filter: Filter;
@@ -27,15 +28,21 @@ export function NewQueueForm({
   dir: string;
   /** Each run with its pipeline, whose task declares the categories a queue over its scores can pick. */
   runs: { id: string; label: string; pipeline: string }[];
+  /** The project's caption models and types, for a queue over a caption run. */
+  captionOptions?: { models: string[]; types: string[] };
 }) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
   const [scope, setScope] = useState<"verdict" | "scores">("verdict");
+  const [captionModel, setCaptionModel] = useState("");
+  const [captionType, setCaptionType] = useState("");
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
   const [blind, setBlind] = useState(true);
   const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
+  // A run that judged captions is reviewed caption by caption.
+  const captionRun = task !== null && task.subject !== "video";
   const targets = task?.targets ?? [];
   const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
   const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
@@ -55,8 +62,9 @@ export function NewQueueForm({
         filter: Object.fromEntries(filterEntries),
         sort,
         dir,
-        scope,
-        categories: scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        scope: captionRun ? "captions" : scope,
+        categories: !captionRun && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        captions: captionRun ? { ...(captionModel ? { model: captionModel } : {}), ...(captionType ? { type: captionType } : {}) } : {},
         reviewersPerItem,
         blind,
       }),
@@ -98,17 +106,45 @@ export function NewQueueForm({
           ))}
         </select>
       </label>
+      {captionRun ? (
+        <fieldset className="flex flex-col gap-2" data-testid="queue-captions">
+          <legend className="font-medium">Reviewers judge each caption&apos;s {task.id === "caption_content" ? "key points (hit 1 / missed 0)" : "style score (0–4)"}</legend>
+          <label className="flex items-center gap-2">
+            Model
+            <select aria-label="Caption model" value={captionModel} onChange={(e) => setCaptionModel(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
+              <option value="">every model</option>
+              {captionOptions.models.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-2">
+            Caption type
+            <select aria-label="Caption type" value={captionType} onChange={(e) => setCaptionType(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
+              <option value="">every type</option>
+              {captionOptions.types.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+        </fieldset>
+      ) : (
       <fieldset className="flex flex-col gap-1">
-        <legend className="font-medium">Reviewers judge</legend>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
-          {scopes ? ` per ${scopes}` : ""}
-        </label>
-      </fieldset>
-      {scope === "scores" && (
+          <legend className="font-medium">Reviewers judge</legend>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
+            {scopes ? ` per ${scopes}` : ""}
+          </label>
+        </fieldset>
+      )}
+      {!captionRun && scope === "scores" && (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Categories (none chosen: all)</legend>
           <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">

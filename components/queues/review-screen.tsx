@@ -27,8 +27,10 @@ interface TargetView {
   judge?: number | null;
 }
 interface ItemView {
-  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores"; blind: boolean; reviewersPerItem: number; itemCount: number };
+  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions"; blind: boolean; reviewersPerItem: number; itemCount: number };
   item: { id: string; position: number };
+  /** A caption queue's caption under review. */
+  caption?: CaptionView | null;
   assignment: { status: "claimed" | "done" };
   blind: boolean;
   video: { id: string; fileName: string; prompt: string | null; url: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[] };
@@ -38,6 +40,42 @@ interface ItemView {
   nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
   progress: { items: number; complete: number; mine: { done: number } };
 }
+interface CaptionView {
+  id: string;
+  externalId: string;
+  model: string | null;
+  captionType: string;
+  output: string;
+  instruction: string | null;
+  reference: string | null;
+  restriction: string | null;
+  keyPoints: string[];
+}
+
+/** The caption a caption-queue item reviews: what was asked, what the model wrote, and the reference. */
+function CaptionUnderReview({ caption }: { caption: CaptionView }) {
+  const block = (label: string, text: string | null, testId: string) =>
+    text ? (
+      <div>
+        <div className="text-xs font-medium uppercase text-slate-500">{label}</div>
+        <p className="whitespace-pre-wrap" data-testid={testId}>
+          {text}
+        </p>
+      </div>
+    ) : null;
+  return (
+    <section className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="review-caption" aria-label="Caption under review">
+      <p className="text-xs text-slate-500">
+        <b className="text-slate-800">{caption.captionType}</b> caption by <b className="text-slate-800" data-testid="review-caption-model">{caption.model ?? "—"}</b> (id {caption.externalId})
+      </p>
+      {block("Instruction", caption.instruction, "review-caption-instruction")}
+      {block("Restriction", caption.restriction, "review-caption-restriction")}
+      {block("Caption", caption.output, "review-caption-output")}
+      {block("Reference", caption.reference, "review-caption-reference")}
+    </section>
+  );
+}
+
 interface Draft {
   value: number | null;
   note: string;
@@ -258,6 +296,7 @@ function ItemReview({ projectId, data, task }: { projectId: string; data: ItemVi
             {data.video.prompt ?? "—"} <span className="text-xs text-slate-400">({data.video.fileName})</span>
           </p>
           <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} />
+          {data.caption && <CaptionUnderReview caption={data.caption} />}
         </div>
 
         <div className="flex flex-col gap-2">

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, apiFetch } from "@/components/import/api-client";
 import { formatJudgmentValue, labelledAggregates } from "@/lib/reviews/labelled-aggregates";
+import type { JudgedDeclaration } from "@/lib/reviews/judgment-target";
 import { scaleBounds, type TargetDeclaration } from "@/lib/tasks/task-declaration";
 import { choiceLabels } from "@/lib/tasks/task-display";
 
@@ -31,7 +32,18 @@ export interface Judgment {
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** "Judge 7 · You 3 · Reviewers' consensus (2) 4", each value labelled with whose it is. */
-export function LabelledValues({ targetType, judgeValue, judgments, currentUserId }: { targetType: string; judgeValue: number | null; judgments: Judgment[]; currentUserId: string }) {
+export function LabelledValues({
+  targetType,
+  judgeValue,
+  judgments,
+  currentUserId,
+}: {
+  /** The target's declaration, or its type ("score", a reviewed metric's id). */
+  targetType: string | JudgedDeclaration;
+  judgeValue: number | null;
+  judgments: Judgment[];
+  currentUserId: string;
+}) {
   const { judge, you, consensus } = labelledAggregates(targetType, judgeValue, judgments, currentUserId);
   return (
     <div className="flex flex-wrap gap-2 text-xs" data-testid="labelled-values">
@@ -47,7 +59,7 @@ export function LabelledValues({ targetType, judgeValue, judgments, currentUserI
 }
 
 /** Every reviewer's changes to this item: who (email), when, before → after, with notes and reasons. */
-export function JudgmentHistory({ targetType, judgments }: { targetType: string; judgments: Judgment[] }) {
+export function JudgmentHistory({ targetType, judgments }: { targetType: string | JudgedDeclaration; judgments: Judgment[] }) {
   const entries = judgments
     .flatMap((j) => j.history.map((h) => ({ ...h, email: j.reviewer.email ?? j.reviewer.name ?? j.reviewer.id })))
     .sort((a, b) => b.at.localeCompare(a.at) || b.version - a.version);
@@ -184,7 +196,7 @@ export function JudgmentForm({
             <>
               <span>
                 {current
-                  ? `Changed in another tab/session: now version ${current.version}, value ${formatJudgmentValue(targetType, current.value)}. Nothing was overwritten.`
+                  ? `Changed in another tab/session: now version ${current.version}, value ${formatJudgmentValue(declared ?? targetType, current.value)}. Nothing was overwritten.`
                   : `${save.error.message} Nothing was overwritten.`}
               </span>
               <button type="button" className="rounded border border-red-300 bg-white px-2 py-0.5 text-red-800" onClick={reload}>

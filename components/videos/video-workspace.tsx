@@ -10,7 +10,7 @@ import { describeScoreSettings, scopeFocus } from "@/lib/judge/video-outputs";
 import { findTask } from "@/lib/tasks/registry";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
-import { JudgeOutputs } from "./judge-outputs";
+import { OUTPUT_VIEWS, OutputsView } from "@/components/tasks/output-views";
 import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 import { VideoFramesViewer, type ViewerFrame } from "./video-frames-viewer";
@@ -57,7 +57,13 @@ export function VideoWorkspace({
     queryKey: ["scores", videoId, runId ?? "latest"],
     queryFn: () => apiFetch<ScoresResponse>(`/api/v1/videos/${videoId}/scores${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`),
   });
-  const reviews = useQuery({ queryKey: ["reviews", videoId], queryFn: () => apiFetch<{ judgments: Judgment[] }>(`/api/v1/videos/${videoId}/reviews`) });
+  // Judgments belong to targets, not runs: shown against the run on screen (once its id is known).
+  const shownRunId = scores.data?.run?.id ?? runId;
+  const reviews = useQuery({
+    queryKey: ["reviews", videoId, shownRunId ?? "saved"],
+    enabled: !scores.isPending,
+    queryFn: () => apiFetch<{ judgments: Judgment[] }>(`/api/v1/videos/${videoId}/reviews${shownRunId ? `?runId=${encodeURIComponent(shownRunId)}` : ""}`),
+  });
   // The frames the run judged (its frame set), else the newest frame set.
   const frameSet = frameSets.find((set) => set.id === scores.data?.frameSetId) ?? frameSets.at(-1) ?? null;
   const frames = useMemo(() => frameSet?.frames ?? [], [frameSet]);
@@ -173,9 +179,9 @@ export function VideoWorkspace({
         )}
       </Card>
 
-      {data && run && (
+      {data && run && OUTPUT_VIEWS[run.pipeline] && (
         <Card title="Judge outputs">
-          <JudgeOutputs steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
+          <OutputsView pipeline={run.pipeline} steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
         </Card>
       )}
     </div>

@@ -2,14 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
-import { reviewScore, reviewVideoOutcome } from "../reviews/reviews";
+import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { type ExportRow, projectExport } from "./export";
-import { projectAgreement } from "./load";
+import { loadAgreementInput, projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
-import { agreementQuerySchema, exportQuerySchema } from "./scope";
+import { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } from "./scope";
 
 /*
  * Three videos with two key frames each (frames 0–5 at 0.25 s steps; key frames 1 and 4, clusters
@@ -24,6 +24,8 @@ let projectId: string;
 let videoIds: string[];
 let r1: string;
 let r2: string;
+/** r2's s1 at key frame 0 of video 0: the same target (same frame set) that ann and bob judged in r1. */
+let r2S1: string;
 
 const S1_0 = [8, 2, 6];
 const I = [5, 4, 9];
@@ -65,7 +67,7 @@ beforeAll(async () => {
   await reviewVideoOutcome(prisma, ann, r1, videoIds[2]!, "verdict", { value: 0 });
   await reviewVideoOutcome(prisma, bob, r1, videoIds[0]!, "verdict", { value: 1 });
   await reviewVideoOutcome(prisma, bob, r1, videoIds[1]!, "verdict", { value: 1 });
-  await reviewScore(prisma, ann, second.scoreIds.get("0:static_hallucination:0:s1")!, { value: 2 });
+  r2S1 = second.scoreIds.get("0:static_hallucination:0:s1")!;
 });
 
 const agreement = (actor: Actor, params: Record<string, string> = {}) => projectAgreement(prisma, actor, projectId, agreementQuerySchema.parse(params));
@@ -73,34 +75,53 @@ const agreement = (actor: Actor, params: Record<string, string> = {}) => project
 describe("projectAgreement (database)", () => {
   it("reads every run by default, with counts of all judged targets and breakdowns by endpoint and prompt version", async () => {
     const report = await agreement(viewer);
-    // r1: 3 videos × 4 scores + 3 verdicts + 3 overalls; r2: 1 score + verdict + overall
-    expect(report.summary).toMatchObject({ videos: 3, judgeItems: 21, reviewedItems: 7, judgments: 11, reviewers: 2, multiReviewedItems: 4 });
+    // r1: 3 videos × 4 scores + 3 verdicts + 3 overalls; r2: 1 score + verdict + overall.
+    // Judgments belong to targets: r2 scored v0's s1 at key frame 0 and v0's verdict, which ann and bob
+    // judged once (seen in r1), so both count against r2 too: 6 items in r1 + 2 in r2, 10 judgments.
+    expect(report.summary).toMatchObject({ videos: 3, judgeItems: 21, reviewedItems: 8, judgments: 10, reviewers: 2, multiReviewedItems: 4 });
     expect(report.runs.map((r) => [r.id, r.endpointName])).toEqual([
       [r1, "alpha"],
       [r2, "beta"],
     ]);
     expect(report.breakdowns.endpoint.map((g) => [g.label, g.items, g.link])).toEqual([
       ["alpha", 6, { runId: r1 }],
-      ["beta", 1, { runId: r2 }],
+      ["beta", 2, { runId: r2 }],
     ]);
     expect(report.breakdowns.promptVersion.map((g) => [g.label, g.items])).toEqual([
       ["aaaaaaaa", 6],
-      ["bbbbbbbb", 1],
+      ["bbbbbbbb", 2],
     ]);
     expect(report.breakdowns.model.map((g) => [g.label, g.items])).toEqual([
-      ["(none)", 5],
+      ["(none)", 6],
       ["Kling", 2],
     ]);
-    // verdicts (r1): v0 both yes → consensus yes, judge yes (tp); v1 tie → none; v2 no, judge yes (fp)
-    expect(report.confusion.verdict.cells.map((c) => c.count)).toEqual([1, 0, 1, 0]);
+    // verdicts (r1): v0 both yes → consensus yes, judge yes (tp); v1 tie → none; v2 no, judge yes (fp);
+    // (r2): v0 both yes, judge no (fn)
+    expect(report.confusion.verdict.cells.map((c) => c.count)).toEqual([1, 1, 1, 0]);
+    expect(report.confusion.verdict.cells[1]!.runs).toEqual([{ runId: r2, count: 1 }]);
     expect(report.confusion.verdict.cells[2]!.runs).toEqual([{ runId: r1, count: 1 }]);
     // sweep on I: v0 (yes, I 5) and v2 (no, I 9); thresholds up to 5 flag both → F1 2/3 at best, first at 0
     const sweepI = report.sweep.find((c) => c.metric === "I")!;
     expect(sweepI.n).toBe(2);
     expect(sweepI.best).toMatchObject({ threshold: 0, tp: 1, fp: 1 });
     expect(sweepI.best!.f1).toBeCloseTo(2 / 3, 12);
-    // scores vs consensus: v0 r1 (8 vs 8), v1 (2 vs 2), v2 (6 vs 2), v0 r2 (1 vs 2): MAE 5/4
-    expect(report.humanVsJudge.consensus.native.score.values.mae).toBeCloseTo(1.25, 12);
+    // scores vs consensus: v0 r1 (8 vs 8), v1 (2 vs 2), v2 (6 vs 2), v0 r2 (1 vs 8, the same judgments): MAE 11/4
+    expect(report.humanVsJudge.consensus.native.score.values.mae).toBeCloseTo(2.75, 12);
+  });
+
+  it("compares a judgment given once with every run that scored its target", async () => {
+    const report = await agreement(viewer);
+    const input = await loadAgreementInput(prisma, await resolveAgreementScope(prisma, projectId, agreementQuerySchema.parse({}), viewer.userId));
+    const v0s1 = input.items.filter((i) => i.videoId === videoIds[0] && i.category === "s1" && i.scopeIndex === 0);
+    expect(v0s1.map((i) => [i.runId, i.judge, i.ratings.map((r) => r.value).sort()])).toEqual([
+      [r1, 8, [7, 9]],
+      [r2, 1, [7, 9]],
+    ]);
+    expect(new Set(v0s1.map((i) => i.targetKey)).size).toBe(1);
+    // Among reviewers each target counts once, however many runs scored it.
+    expect(report.humanVsHuman.items).toBe(4);
+    // Saving through r2's score edits the same judgment (a new version), not a second one.
+    await expect(reviewScore(prisma, ann, r2S1, { value: 9 })).rejects.toBeInstanceOf(ReviewConflictError);
   });
 
   it("applies the video filters and the run", async () => {
@@ -110,7 +131,7 @@ describe("projectAgreement (database)", () => {
     // reviewers' majority "no" in r1: only v2 (v1 is a tie)
     expect((await agreement(viewer, { runId: r1, humanVerdict: "no" })).summary).toMatchObject({ videos: 1, reviewedItems: 2 });
     // without runId the video filters read the latest run (r2, where v0 is "no"); the targets come from every run
-    expect((await agreement(viewer, { verdict: "no" })).summary).toMatchObject({ videos: 1, reviewedItems: 3 });
+    expect((await agreement(viewer, { verdict: "no" })).summary).toMatchObject({ videos: 1, reviewedItems: 4 });
     // a category keeps that category's scores (and the video-level targets)
     const d1 = await agreement(viewer, { runId: r1, category: "d1" });
     expect(d1.summary).toMatchObject({ reviewedItems: 3, judgeItems: 3 + 6 });

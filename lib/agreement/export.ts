@@ -1,3 +1,4 @@
+import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
@@ -8,6 +9,7 @@ import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondit
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
+import { log } from "../observability/logger";
 
 /**
  * The judged-items export: one row per judge score and per reviewed per-video metric (hallucination: verdict, overall) of the filtered videos
@@ -68,7 +70,8 @@ function seen(step: string | null, scopeIndex: number | null, view: FrameSetView
 /** Reviewers with judgments in the project (and run): the CSV's per-reviewer columns, known before the first row. */
 export async function exportReviewers(prisma: PrismaClient, scope: AgreementScope): Promise<ReviewerInfo[]> {
   const rows = await prisma.$queryRaw<{ reviewerId: string }[]>`
-    SELECT DISTINCT h."reviewerId" FROM "human_judgment" h WHERE h."projectId" = ${scope.ctx.projectId} ${runCondition(scope, Prisma.sql`h."runId"`)}`;
+    SELECT DISTINCT h."reviewerId" FROM "human_judgment" h WHERE h."projectId" = ${scope.ctx.projectId}
+      ${scope.runId ? Prisma.sql`AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${scope.runId})` : Prisma.empty}`;
   return reviewerInfo(prisma, rows.map((r) => r.reviewerId));
 }
 
@@ -93,13 +96,13 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = rv."runId" AND m."videoId" = rv."videoId" AND m."itemId" = ''
         ) rm ON TRUE
         WHERE r."projectId" = ${projectId} AND rv."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`rv."runId"`)}`,
-      prisma.$queryRaw<{ id: string; runId: string; videoId: string; stepId: string; scopeIndex: number; category: string; value: number; templateHash: string | null }[]>`
-        SELECT s."id", s."runId", s."videoId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
+      prisma.$queryRaw<{ id: string; runId: string; videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; value: number; templateHash: string | null }[]>`
+        SELECT s."id", s."runId", s."videoId", s."itemId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
         FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
         WHERE s."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty}`,
       prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null }[]>`
         SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason" FROM "human_judgment" h
-        WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`h."runId"`)}`,
+        WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids})`,
     ]);
     const frameSetIds = [...new Set(runVideos.map((rv) => rv.frameSetId))];
     const frames = frameSetIds.length
@@ -166,7 +169,8 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           promptVersion: s.templateHash,
           judgeValue: s.value,
           frameTimestamps: timestamps,
-          reviews: reviewsByKey.get(`score:${s.id}`) ?? [],
+          // Judgments belong to targets: the same reviews show against every run that scored this one.
+          reviews: reviewsByKey.get(judgmentKey(scoreTarget(rv.pipeline, s, rv.frameSetId))) ?? [],
         });
       }
       const videoVersion = [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
@@ -182,7 +186,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           promptVersion: videoVersion,
           judgeValue: value,
           frameTimestamps: view ? view.keyFrames.map((f) => f.timestampS) : [],
-          reviews: reviewsByKey.get(`${target}:${rv.runId}:${rv.videoId}`) ?? [],
+          reviews: reviewsByKey.get(judgmentKey(metricTarget(rv.pipeline, rv.videoId, "", target))) ?? [],
         });
       };
       // The task's reviewed metrics, the verdict first: the run's stored metrics of the same ids (no row: unknown, no export row).
@@ -292,7 +296,7 @@ export function exportStream(prisma: PrismaClient, scope: AgreementScope, review
           }
         }
       } catch (error) {
-        console.error("Export failed part-way:", error);
+        log().error({ err: error }, "export failed part-way");
         if (format === "jsonl") {
           controller.enqueue(encoder.encode(EXPORT_FAILED_LINE));
           controller.close();

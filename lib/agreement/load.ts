@@ -31,15 +31,15 @@ interface JudgmentRow {
   targetType: string;
   runId: string;
   videoId: string;
+  itemId: string;
   reviewerId: string;
   value: number;
-  judgeValue: number | null;
-  category: string | null;
+  /** The run's value of the target: its score at the same scope, or its metric of the same id. */
+  judge: number | null;
+  category: string;
   stepId: string | null;
   scopeIndex: number | null;
-  scoreValue: number | null;
   templateHash: string | null;
-  /** The run's metric of the target's id (verdict, overall: the judge's per-video value), for non-score targets. */
   /** Every headline metric of the video in the run, for per-video targets (the threshold sweep). */
   videoMetrics: Record<string, number> | null;
   /** The highest and lowest judge score of the video in the run. */
@@ -49,6 +49,7 @@ interface JudgmentRow {
   videoVersion: string | null;
   endpointId: string;
   model: string | null;
+  itemGroup: string | null;
   dimensions: string[];
 }
 
@@ -87,21 +88,42 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
  */
 export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementScope, registry: readonly TaskDeclaration[] = TASKS): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
-  const categoryCondition = scope.category ? Prisma.sql`AND (h."targetType" <> 'score' OR s."category" = ${scope.category})` : Prisma.empty;
+  const categoryCondition = scope.category ? Prisma.sql`AND (x."targetType" <> 'score' OR x."category" = ${scope.category})` : Prisma.empty;
   // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
   // video) with a per-video target, not once per judgment row: most judgments are of scores, and
   // the per-row lookups (a LEFT JOIN LATERAL runs even when its ON is false) ran three subqueries
   // for each of them. Grouped joins instead sort ~125k score rows: slower than per-pair lookups.
+  // A judgment is about a target, not a run: it is compared with every run in scope of its task that
+  // scored the same target (a score at the same step and scope, and frame set for frame scopes; a
+  // per-subject metric of a video the run judged).
   const rows = await prisma.$queryRaw<JudgmentRow[]>`
     WITH j AS MATERIALIZED (
-      SELECT h."targetKey", h."targetType", h."runId", h."videoId", h."reviewerId", h."value", h."judgeValue", h."scoreId"
+      SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."reviewerId", h."value"
       FROM "human_judgment" h
-      WHERE h."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`h."runId"`)}
-        AND h."videoId" IN (${scope.matchingVideos})
+      WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos})
     ),
-    pairs AS MATERIALIZED (
-      SELECT DISTINCT j."runId", j."videoId", r."pipeline" FROM j JOIN "judge_run" r ON r."id" = j."runId" WHERE j."targetType" <> 'score'
+    runs AS MATERIALIZED (
+      SELECT r."id", r."pipeline", r."endpointId" FROM "judge_run" r WHERE r."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`r."id"`)}
     ),
+    scored AS (
+      SELECT j."targetKey", j."targetType", r."id" AS "runId", j."videoId", j."itemId", j."reviewerId", j."value", s."value" AS "judge",
+             s."category", s."stepId", s."scopeIndex", sr."templateHash", r."pipeline", r."endpointId"
+      FROM j
+      JOIN runs r ON r."pipeline" = j."task"
+      JOIN "score" s ON s."runId" = r."id" AND s."videoId" = j."videoId" AND s."stepId" = j."stepId" AND s."category" = j."target" AND s."itemId" = j."itemId"
+        AND (j."itemId" <> '' OR s."scopeIndex" = j."scopeIndex")
+      JOIN "step_result" sr ON sr."id" = s."stepResultId"
+      WHERE j."targetType" = 'score'
+        AND (j."frameSetId" = '' OR EXISTS (SELECT 1 FROM "run_video" rv WHERE rv."runId" = r."id" AND rv."videoId" = j."videoId" AND rv."frameSetId" = j."frameSetId"))
+    ),
+    outcomes AS MATERIALIZED (
+      SELECT j."targetKey", j."targetType", r."id" AS "runId", j."videoId", j."itemId", j."reviewerId", j."value", j."target", r."pipeline", r."endpointId"
+      FROM j
+      JOIN runs r ON r."pipeline" = j."task"
+      JOIN "run_video" rv ON rv."runId" = r."id" AND rv."videoId" = j."videoId"
+      WHERE j."targetType" <> 'score'
+    ),
+    pairs AS MATERIALIZED (SELECT DISTINCT o."runId", o."videoId", o."pipeline" FROM outcomes o),
     per_video AS (
       SELECT p."runId", p."videoId", vm."metrics", w."worst", w."best", pv."videoVersion"
       FROM pairs p
@@ -117,19 +139,26 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
         JOIN (VALUES ${metricStepPairs(registry)}) AS ms("pipeline", "stepId") ON ms."stepId" = sr2."stepId"
         WHERE sr2."runId" = p."runId" AND sr2."videoId" = p."videoId" AND ms."pipeline" = p."pipeline"
       ) pv
+    ),
+    rated AS (
+      SELECT sc."targetKey", sc."targetType", sc."runId", sc."videoId", sc."itemId", sc."reviewerId", sc."value", sc."judge",
+             sc."category", sc."stepId", sc."scopeIndex", sc."templateHash", sc."pipeline", sc."endpointId",
+             NULL::jsonb AS "videoMetrics", NULL::double precision AS "worst", NULL::double precision AS "best", NULL::text AS "videoVersion"
+      FROM scored sc
+      UNION ALL
+      SELECT o."targetKey", o."targetType", o."runId", o."videoId", o."itemId", o."reviewerId", o."value",
+             (SELECT m."value" FROM "run_metric" m WHERE m."runId" = o."runId" AND m."videoId" = o."videoId" AND m."itemId" = o."itemId" AND m."metric" = o."target") AS "judge",
+             o."target" AS "category", NULL AS "stepId", NULL AS "scopeIndex", NULL AS "templateHash", o."pipeline", o."endpointId",
+             pvv."metrics", pvv."worst", pvv."best", pvv."videoVersion"
+      FROM outcomes o
+      LEFT JOIN per_video pvv ON pvv."runId" = o."runId" AND pvv."videoId" = o."videoId"
     )
-    SELECT h."targetKey", h."targetType", h."runId", h."videoId", h."reviewerId", h."value", h."judgeValue",
-           s."category", s."stepId", s."scopeIndex", s."value" AS "scoreValue", sr."templateHash",
-           pvv."metrics" AS "videoMetrics", pvv."worst", pvv."best", pvv."videoVersion",
-           r."endpointId", r."pipeline", v."model", v."dimensions"
-    FROM j h
-    JOIN "video" v ON v."id" = h."videoId"
-    JOIN "judge_run" r ON r."id" = h."runId"
-    LEFT JOIN "score" s ON s."id" = h."scoreId"
-    LEFT JOIN "step_result" sr ON sr."id" = s."stepResultId"
-    LEFT JOIN per_video pvv ON h."targetType" <> 'score' AND pvv."runId" = h."runId" AND pvv."videoId" = h."videoId"
+    SELECT x.*, coalesce(it."model", v."model") AS "model", it."group" AS "itemGroup", v."dimensions"
+    FROM rated x
+    JOIN "video" v ON v."id" = x."videoId"
+    LEFT JOIN "item" it ON x."itemId" <> '' AND it."id" = x."itemId"
     WHERE TRUE ${categoryCondition}
-    ORDER BY h."runId", h."videoId", h."targetKey", h."reviewerId"`;
+    ORDER BY x."runId", x."videoId", x."targetKey", x."reviewerId"`;
 
   const taskById = new Map(registry.map((t) => [t.id, t]));
   const items: AgreementItem[] = [];
@@ -137,30 +166,32 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
   const reviewerIds = new Set<string>();
   for (const row of rows) {
     reviewerIds.add(row.reviewerId);
-    let item = byKey.get(row.targetKey);
+    const key = `${row.runId}|${row.targetKey}`;
+    let item = byKey.get(key);
     if (!item) {
       const targetType = row.targetType as TargetType;
       const task = taskById.get(row.pipeline);
-      // A per-video target is judged against the run's metric of the same id (a verdict stored as 1/0).
-      const judge = targetType === SCORE_TARGET_TYPE ? (row.scoreValue ?? row.judgeValue) : (row.videoMetrics?.[targetType] ?? row.judgeValue);
+      const itemGroupings = row.itemGroup === null ? [] : (task?.groupings ?? []).filter((g) => g.ofItem);
       item = {
         taskId: row.pipeline,
-        key: row.targetKey,
+        key,
+        targetKey: row.targetKey,
         targetType,
         runId: row.runId,
         videoId: row.videoId,
-        category: targetType === SCORE_TARGET_TYPE ? (row.category ?? SCORE_TARGET_TYPE) : targetType,
+        category: row.category,
         stepId: row.stepId,
         scopeIndex: row.scopeIndex,
-        judge,
+        judge: row.judge,
         ratings: [],
         dimensions: row.dimensions,
         model: row.model,
+        ...(itemGroupings.length ? { groups: Object.fromEntries(itemGroupings.map((g) => [g.id, row.itemGroup!])) } : {}),
         endpointId: row.endpointId,
         promptVersion: targetType === SCORE_TARGET_TYPE ? row.templateHash : row.videoVersion,
         ...(task?.verdict && targetType === task.verdict.metricId ? { videoValues: sweepValues(task, row.videoMetrics, row.worst, row.best) } : {}),
       };
-      byKey.set(row.targetKey, item);
+      byKey.set(key, item);
       items.push(item);
     }
     item.ratings.push({ reviewerId: row.reviewerId, value: row.value });

@@ -25,7 +25,8 @@ let seq = 0;
 function item(partial: Partial<AgreementItem> & Pick<AgreementItem, "targetType" | "judge">, ratings: Record<string, number>): AgreementItem {
   seq++;
   return {
-    key: `k${seq}`,
+    key: `r1|k${seq}`,
+    targetKey: `k${seq}`,
     runId: "r1",
     videoId: `vid${seq}`,
     category: partial.targetType === "score" ? "s1" : partial.targetType,

@@ -20,6 +20,7 @@ import {
   type BreakdownGroup,
   type ByTargetType,
   type Confusion,
+  type ConfusionKind,
   type ConfusionView,
   type HumanAgreement,
   type Interval,
@@ -337,7 +338,17 @@ function selectRows(table: RatingTable, items: Int32Array): RatingTable {
   return { itemIds: Array.from(items, String), raterIds: table.raterIds, categories: table.categories, categoryValues: table.categoryValues, codes };
 }
 
-function compareReviewers(items: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+/**
+ * Each judged target once: a judgment counts against every run that scored its target, so the same
+ * ratings appear once per run; agreement among reviewers must count them once.
+ */
+function oncePerTarget(items: readonly AgreementItem[]): AgreementItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.targetKey) && (seen.add(item.targetKey), true));
+}
+
+function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+  const items = oncePerTarget(all);
   const native = {} as ByTargetType<StatBlock>;
   for (const type of d.targetTypes()) {
     native[type] = humanBlock(items.filter((i) => i.targetType === type), (_, v) => v, d.level(type, items), options, true);
@@ -493,8 +504,9 @@ function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { k
     default: {
       // A declared grouping: a target's group value; a per-video metric forms its own group, as in "category".
       const declaration = d.of(item);
-      if (item.targetType !== SCORE_TARGET_TYPE) return [{ key: item.category, label: item.category }];
-      const value = "groups" in declaration ? declaration.groups?.[breakdown] : undefined;
+      const ofItem = item.groups?.[breakdown];
+      if (item.targetType !== SCORE_TARGET_TYPE && ofItem === undefined) return [{ key: item.category, label: item.category }];
+      const value = ofItem ?? ("groups" in declaration ? declaration.groups?.[breakdown] : undefined);
       if (value === undefined) return [{ key: "", label: "(none)" }];
       const label = d.tasks.flatMap((t) => t.groupings).find((g) => g.id === breakdown)?.values.find((v) => v.id === value)?.label ?? value;
       return [{ key: value, label }];
@@ -577,7 +589,7 @@ function breakdown(items: readonly AgreementItem[], by: string, input: Agreement
       items: group.items.length,
       judge: groupBlock(group.items, options, d),
       humans: (() => {
-        const b = humanBlock(group.items, (item, v) => d.binarise(item, v), "nominal", options, false);
+        const b = humanBlock(oncePerTarget(group.items), (item, v) => d.binarise(item, v), "nominal", options, false);
         return { n: b.n, values: { percentAgreement: b.values.percentAgreement ?? null, alpha: b.values.alpha ?? null }, ci: {} };
       })(),
       link: groupLink(by, key, group.items, input),
@@ -606,6 +618,43 @@ function scatter(items: readonly AgreementItem[], limit: number, d: Declarations
   return { total: pairs.length, points };
 }
 
+// ---------- confusion kinds ----------
+
+const scaleText = (scale: JudgedDeclaration["scale"]) => (scale.kind === "numeric" ? ` (${scale.min}–${scale.max})` : "");
+
+/**
+ * Each target type's confusion view as the declarations name it: the tasks' verdicts first (their
+ * cells open the video list filtered on both verdicts), then the scores and the other reviewed metrics.
+ */
+function confusionKinds(items: readonly AgreementItem[], d: Declarations): ConfusionKind[] {
+  const kinds: ConfusionKind[] = [];
+  for (const type of d.targetTypes()) {
+    if (type === SCORE_TARGET_TYPE) {
+      const declared = [...new Set(items.filter((i) => i.targetType === type).map((i) => d.of(i)))];
+      const all = declared.length ? declared : d.tasks.flatMap((t) => t.targets);
+      const same = <T,>(pick: (x: JudgedDeclaration) => T) => (all.length && all.every((x) => JSON.stringify(pick(x)) === JSON.stringify(pick(all[0]!))) ? pick(all[0]!) : null);
+      const scale = same((x) => x.scale);
+      const positive = same((x) => x.positive.label);
+      kinds.push({ id: type, label: `Scores${scale ? scaleText(scale) : ""}`, positive: positive ?? "positive", negative: positive ? `not ${positive}` : "negative", listKeys: null });
+      continue;
+    }
+    const metric = d.of({ targetType: type, category: type });
+    const task = d.tasks.find((t) => t.metrics.includes(metric as never));
+    const isVerdict = task?.verdict?.metricId === type;
+    const alias = task?.queryAliases?.find((a) => a.metric === type && a.bound === "is")?.key ?? `is.${type}`;
+    const entry: ConfusionKind = {
+      id: type,
+      label: isVerdict ? `${metric.label} verdicts` : `${metric.label}${scaleText(metric.scale)}`,
+      positive: metric.positive.label,
+      negative: isVerdict ? "none" : `not ${metric.positive.label}`,
+      listKeys: isVerdict && task?.subject === "video" ? { judge: alias, human: "humanVerdict" } : null,
+    };
+    if (isVerdict) kinds.unshift(entry);
+    else kinds.push(entry);
+  }
+  return kinds;
+}
+
 // ---------- the report ----------
 
 export function agreementReport(input: AgreementInput, options: AgreementOptions): AgreementReport {
@@ -619,6 +668,7 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
   for (const type of d.targetTypes()) confusion[type] = confusionView(items.filter((i) => i.targetType === type), d);
   confusion.all = confusionView(items, d);
   return {
+    confusionKinds: [...confusionKinds(items, d), { id: "all", label: "All targets", positive: "positive", negative: "negative", listKeys: null }],
     options: { threshold: options.threshold, overallThreshold: options.overallThreshold, iterations: options.iterations, seed: options.seed },
     runs: input.runs,
     reviewers: reviewersWithRatings,
@@ -626,9 +676,9 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
       videos: input.videoCount,
       judgeItems: input.judgeItemCount,
       reviewedItems: items.length,
-      judgments: items.reduce((sum, i) => sum + i.ratings.length, 0),
+      judgments: oncePerTarget(items).reduce((sum, i) => sum + i.ratings.length, 0),
       reviewedVideos: new Set(items.map((i) => `${i.runId}:${i.videoId}`)).size,
-      multiReviewedItems: items.filter((i) => i.ratings.length >= 2).length,
+      multiReviewedItems: oncePerTarget(items).filter((i) => i.ratings.length >= 2).length,
       reviewers: reviewersWithRatings.length,
     },
     humanVsJudge: {

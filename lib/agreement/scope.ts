@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { blindVideoIdsFor } from "../queues/blind";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext } from "../videos/video-filter-sql";
 import { videoFilterSchema, type VideoFilter } from "../videos/video-filter";
 

@@ -7,7 +7,8 @@ import { RatingTableBuilder } from "../stats/rating-table";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createRunVideo } from "../testing/run-video-fixture";
-import { declarationProblems, type TaskDeclaration } from "../tasks/task-declaration";
+import { declarationProblems, disagreementGapOf, type TaskDeclaration } from "../tasks/task-declaration";
+import { insertJudgment } from "../testing/judgments";
 import { loadAgreementInput } from "./load";
 import { agreementReport } from "./report";
 import { agreementQuerySchema, resolveAgreementScope } from "./scope";
@@ -66,20 +67,21 @@ const QUALITY_ANN = [3, 2, 3, 0];
 const ACCEPTABLE_JUDGE = [1, 0, 0, 0];
 const ACCEPTABLE_ANN = [1, 0, 1, 0];
 
-async function judge(reviewer: Actor, target: { type: string; key: string; scoreId?: string; videoId: string; declaration: Parameters<typeof disagreesWithJudge>[0] }, value: number, judgeValue: number) {
-  await prisma.humanJudgment.create({
-    data: {
-      projectId,
-      targetType: target.type,
-      targetKey: target.key,
-      scoreId: target.scoreId ?? null,
-      runId,
-      videoId: target.videoId,
-      reviewerId: reviewer.userId,
-      value,
-      judgeValue,
-      disagrees: disagreesWithJudge(target.declaration, value, judgeValue),
-    },
+async function judge(reviewer: Actor, target: { type: string; target: string; stepId?: string; videoId: string; scoreId?: string; declaration: Parameters<typeof disagreesWithJudge>[0] & object }, value: number, judgeValue: number) {
+  await insertJudgment(prisma, {
+    projectId,
+    task: TOY_TASK.id,
+    targetType: target.type,
+    target: target.target,
+    stepId: target.stepId ?? "",
+    videoId: target.videoId,
+    reviewerId: reviewer.userId,
+    value,
+    runId,
+    scoreId: target.scoreId ?? null,
+    judgeValue,
+    gap: disagreementGapOf(target.declaration),
+    disagrees: disagreesWithJudge(target.declaration, value, judgeValue),
   });
 }
 
@@ -101,12 +103,12 @@ beforeAll(async () => {
     const styleScore = await prisma.score.create({ data: { runId, videoId, stepResultId: step.id, stepId: "caption_judge", scopeIndex: 0, category: "style", value: STYLE_JUDGE[v]! } });
     const keypointScore = await prisma.score.create({ data: { runId, videoId, stepResultId: step.id, stepId: "caption_judge", scopeIndex: 0, category: "keypoints", value: KEYPOINTS_JUDGE[v]! } });
     await createRunVideo(prisma, { runId, videoId, frameSetId: frameSet.id, status: "done", summary: {}, metrics: { quality: QUALITY_JUDGE[v], acceptable: ACCEPTABLE_JUDGE[v] } });
-    const styleTarget = { type: "score", key: `score:${styleScore.id}`, scoreId: styleScore.id, videoId, declaration: style! };
+    const styleTarget = { type: "score", target: "style", stepId: "caption_judge", scoreId: styleScore.id, videoId, declaration: style! };
     await judge(ann, styleTarget, STYLE_ANN[v]!, STYLE_JUDGE[v]!);
     await judge(bob, styleTarget, STYLE_BOB[v]!, STYLE_JUDGE[v]!);
-    await judge(ann, { type: "score", key: `score:${keypointScore.id}`, scoreId: keypointScore.id, videoId, declaration: keypoints! }, KEYPOINTS_ANN[v]!, KEYPOINTS_JUDGE[v]!);
-    await judge(ann, { type: "quality", key: `quality:${runId}:${videoId}`, videoId, declaration: quality! }, QUALITY_ANN[v]!, QUALITY_JUDGE[v]!);
-    await judge(ann, { type: "acceptable", key: `acceptable:${runId}:${videoId}`, videoId, declaration: acceptable! }, ACCEPTABLE_ANN[v]!, ACCEPTABLE_JUDGE[v]!);
+    await judge(ann, { type: "score", target: "keypoints", stepId: "caption_judge", scoreId: keypointScore.id, videoId, declaration: keypoints! }, KEYPOINTS_ANN[v]!, KEYPOINTS_JUDGE[v]!);
+    await judge(ann, { type: "quality", target: "quality", videoId, declaration: quality! }, QUALITY_ANN[v]!, QUALITY_JUDGE[v]!);
+    await judge(ann, { type: "acceptable", target: "acceptable", videoId, declaration: acceptable! }, ACCEPTABLE_ANN[v]!, ACCEPTABLE_JUDGE[v]!);
   }
 });
 

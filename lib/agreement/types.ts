@@ -32,8 +32,10 @@ export const WORST_TARGET = "worst";
 export interface AgreementItem {
   /** The pipeline of the item's run, whose task declares the target (absent: found by the target's id). */
   taskId?: string;
-  /** The target's key (`score:<scoreId>` or `<targetType>:<runId>:<videoId>`). */
+  /** Unique per item: the run and the target (`<runId>|<targetKey>`). */
   key: string;
+  /** What was judged, whichever run scored it (lib/reviews/judgment-key.ts): the same judgments in every run. */
+  targetKey: string;
   targetType: TargetType;
   runId: string;
   videoId: string;
@@ -45,7 +47,10 @@ export interface AgreementItem {
   judge: number | null;
   ratings: ItemRating[];
   dimensions: string[];
+  /** The model that made the subject: the video's generator, or the item's producer (a caption's model). */
   model: string | null;
+  /** The judged item's values of the task's item groupings (a caption's type), by grouping id. */
+  groups?: Record<string, string>;
   endpointId: string;
   /** The prompt template hash of the score's step; for video-level targets the hashes of the scoring steps joined with "+". */
   promptVersion: string | null;
@@ -227,6 +232,17 @@ export interface ScatterPoint {
   scopeIndex: number | null;
 }
 
+export interface ConfusionKind {
+  /** A key of `confusion`: "score", a reviewed metric's id, or "all". */
+  id: string;
+  label: string;
+  /** The positive class's name (e.g. "hallucination", "good caption") and the negative's. */
+  positive: string;
+  negative: string;
+  /** The video-list query keys of this metric's judge value and of the reviewers' verdict, when the video list can filter on both. */
+  listKeys: { judge: string; human: string } | null;
+}
+
 export interface AgreementReport {
   options: { threshold: number; overallThreshold: number; iterations: number; seed: number };
   runs: RunInfo[];
@@ -244,6 +260,8 @@ export interface AgreementReport {
   humanVsHuman: HumanAgreement;
   /** Per target type ("score", each reviewed metric) and "all". */
   confusion: ByTargetType<ConfusionView> & { all: ConfusionView };
+  /** The confusion views in display order (the verdicts first), with what their classes mean, from the declarations. */
+  confusionKinds: ConfusionKind[];
   sweep: SweepCurve[];
   /** The fixed breakdowns plus one per declared grouping of the tasks in scope. */
   breakdowns: Record<Breakdown, BreakdownGroup[]> & Record<string, BreakdownGroup[]>;

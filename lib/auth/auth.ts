@@ -4,17 +4,19 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { appOrigins, appUrl } from "../config/app-url";
 import { prisma } from "../db/prisma";
+import type { PrismaClient } from "../generated/prisma/client";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
 import { clientAddress, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 
-function createAuth() {
+/** better-auth on `db` (the app's database unless given: a restore check signs in against another). */
+export function createAuth(db: PrismaClient = prisma) {
   const url = new URL(appUrl());
   return betterAuth({
     appName: "FrameJury",
     baseURL: url.origin,
     secret: process.env.APP_SECRET,
     trustedOrigins: appOrigins().filter((origin) => origin !== url.origin),
-    database: prismaAdapter(prisma, { provider: "postgresql" }),
+    database: prismaAdapter(db, { provider: "postgresql" }),
     emailAndPassword: {
       enabled: true,
       // Accounts are created by an admin (UI or CLI) or by the first-run setup, never by self sign-up.
@@ -39,14 +41,14 @@ function createAuth() {
       before: createAuthMiddleware(async (ctx) => {
         const attempt = signInAttemptOf(ctx.path, ctx.body, ctx.headers);
         if (!attempt) return;
-        const { allowed } = await reserveSignInAttempt(prisma, attempt);
+        const { allowed } = await reserveSignInAttempt(db, attempt);
         // better-auth's own wrong-password answer (its BASE_ERROR_CODES, which it does not re-export), so
         // that a locked account tells nothing more than a wrong guess; a test holds the two equal.
         if (!allowed) throw new APIError("UNAUTHORIZED", { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
       }),
       after: createAuthMiddleware(async (ctx) => {
         const attempt = signInAttemptOf(ctx.path, ctx.body, ctx.headers);
-        if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned)) await recordSignInSuccess(prisma, attempt);
+        if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned)) await recordSignInSuccess(db, attempt);
       }),
     },
     plugins: [nextCookies()],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { ConflictError, ValidationError } from "../errors";
-import { createFirstAdmin, createUser } from "./users";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { makeUser } from "../testing/fixtures";
+import { createFirstAdmin, createUser, listUsers } from "./users";
 import { verifyPassword } from "./password";
 
 describe("createUser", () => {
@@ -34,5 +35,16 @@ describe("createFirstAdmin", () => {
   it("is refused once any user exists", async () => {
     await createUser(prisma, { email: `someone-${Date.now()}@example.test`, password: "password-1" });
     await expect(createFirstAdmin(prisma, { email: "late@example.test", password: "password-1" })).rejects.toThrow(/already has users/);
+  });
+});
+
+describe("listUsers", () => {
+  it("lists every account with its project count, for the site admin only", async () => {
+    const admin = await makeUser({ isAdmin: true });
+    const someone = await makeUser();
+    const users = await listUsers(prisma, admin);
+    expect(users.map((u) => u.id)).toEqual(expect.arrayContaining([admin.userId, someone.userId]));
+    expect(users.find((u) => u.id === someone.userId)).toMatchObject({ email: someone.email, isAdmin: false, _count: { memberships: 0 } });
+    await expect(listUsers(prisma, someone)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
+import { requireSiteAdmin } from "../authz/permissions";
 import { ConflictError, ValidationError } from "../errors";
+import type { Actor } from "./actor";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password";
 
 export const newUserSchema = z.object({
@@ -46,6 +48,15 @@ export async function createFirstAdmin(prisma: PrismaClient, input: Omit<NewUser
 
 export async function hasAnyUser(prisma: PrismaClient): Promise<boolean> {
   return (await prisma.user.findFirst({ select: { id: true } })) !== null;
+}
+
+/** Every account, oldest first, with how many projects it belongs to (the site admin's Users page). */
+export async function listUsers(prisma: PrismaClient, actor: Actor) {
+  requireSiteAdmin(actor);
+  return prisma.user.findMany({
+    orderBy: { createdAt: "asc" },
+    select: { id: true, email: true, name: true, isAdmin: true, createdAt: true, _count: { select: { memberships: true } } },
+  });
 }
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

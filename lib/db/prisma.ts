@@ -1,11 +1,34 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/prisma/client";
+import { rootLogger } from "../observability/logger";
+import { ReconnectingAdapterFactory, reconnectWaitMsFromEnv, type ReconnectPolicy } from "./reconnecting-adapter";
 
 // One client per process; Next.js dev reloads modules, so keep it on globalThis.
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
-export function createPrismaClient(connectionString: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString }) });
+/**
+ * A Prisma client on PostgreSQL that rides out a server restart: queries wait for the server for up
+ * to DATABASE_RETRY_SECONDS (lib/db/reconnecting-adapter.ts), and so may transactions, whose time
+ * limits are raised by that much.
+ */
+export function createPrismaClient(connectionString: string, reconnect: Partial<ReconnectPolicy> = {}): PrismaClient {
+  const maxWaitMs = reconnect.maxWaitMs ?? reconnectWaitMsFromEnv();
+  const adapter = new ReconnectingAdapterFactory(new PrismaPg({ connectionString }), {
+    maxWaitMs,
+    onOutage: ({ state, error, waitedMs }) => {
+      if (state === "lost") rootLogger().warn({ error: describeConnectionError(error) }, "lost the database connection; waiting for PostgreSQL to answer again");
+      else rootLogger().info({ waitedMs }, "the database answers again");
+    },
+    ...reconnect,
+  });
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 2000 + maxWaitMs, timeout: 5000 + maxWaitMs } });
+}
+
+/** The adapter's error in a few words: its class, message and the driver's kind or SQLSTATE. */
+function describeConnectionError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: { kind?: string; code?: string } }).cause;
+  return [`${error.name}: ${error.message}`, cause?.kind, cause?.code].filter(Boolean).join(" · ");
 }
 
 function databaseUrlOrThrow(): string {

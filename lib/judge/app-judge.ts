@@ -1,11 +1,12 @@
 import type { PgBoss } from "pg-boss";
 import { prisma } from "../db/prisma";
+import { log } from "../observability/logger";
 import { getStorage } from "../storage/storage";
-import { EndpointLimiter } from "./endpoint-limiter";
 import { endpointConfigForRun } from "./endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
 import { openAiCompatibleClient, type LlmClient } from "./llm-client";
 import { PIPELINES } from "./pipelines";
+import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
 import { pgBossQueue, startBoss } from "./queue";
 import type { JudgeQueue } from "./runs";
@@ -22,11 +23,17 @@ export function appJudgeQueue(): JudgeQueue {
   };
 }
 
-/** The real engine dependencies for a worker process: one client and limiter per endpoint. */
-export function workerJudgeDeps(log: (line: string) => void = () => {}): JudgeDeps {
+/**
+/**
+ * The real engine dependencies for a worker process: one client per endpoint, endpoint limits shared
+ * with every other worker through the database, and the engine's own lines (retries, a failed step's
+ * stack) in the job's JSON log.
+ */
+export function workerJudgeDeps(): JudgeDeps {
+  const engineLog = (line: string) => log().warn(line);
   const clients = new Map<string, LlmClient>();
-  const limiters = new Map<string, EndpointLimiter>();
-  const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey, e.maxConcurrency, e.requestsPerMinute]);
+  const sharedLimits = new SharedLimits(prisma, undefined, engineLog);
+  const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey]);
   return {
     prisma,
     storage: getStorage(),
@@ -39,12 +46,7 @@ export function workerJudgeDeps(log: (line: string) => void = () => {}): JudgeDe
       if (!client) clients.set(k, (client = openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey })));
       return client;
     },
-    limiterFor(endpoint) {
-      const k = fingerprint(endpoint);
-      let limiter = limiters.get(k);
-      if (!limiter) limiters.set(k, (limiter = new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute })));
-      return limiter;
-    },
-    log,
+    limiterFor: (endpoint) => sharedLimits.limiterFor(endpoint),
+    log: engineLog,
   };
 }

@@ -2,19 +2,20 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess, roleCan } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { isBlindFor } from "../queues/blind";
+import { redactInspectedStepsFor } from "../visibility/judge-visibility";
 import { withoutServerDetails } from "./step-errors";
 
 /**
  * What the call inspector shows for one video of a run: each step with its calls (rendered prompt,
  * frames, raw answer, parse result). The excerpt of an endpoint's error body is for owners only:
- * it is what a misconfigured endpoint (or one pointed somewhere it should not be) answered.
+ * it is what a misconfigured endpoint (or one pointed somewhere it should not be) answered. A reviewer
+ * holding the video blind (lib/visibility) sees the steps that carry no judge values and, of the scoring
+ * steps, only their status.
  */
 export async function inspectRunVideo(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, videoId: string) {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
   const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, pipeline: true, simulated: true } });
   if (!run) throw new NotFoundError("No such run.");
-  if (await isBlindFor(prisma, actor.userId, videoId)) return { run, blind: true as const, steps: [] };
   const steps = await prisma.stepResult.findMany({
     where: { runId, videoId },
     orderBy: [{ startedAt: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }],
@@ -22,15 +23,12 @@ export async function inspectRunVideo(prisma: PrismaClient, actor: Actor, projec
   });
   if (steps.length === 0) throw new NotFoundError("This video is not in the run.");
   const showExcerpts = roleCan(role, "endpoints.manage");
-  return {
-    run,
-    blind: false as const,
-    steps: steps.map((step) => ({
-      ...step,
-      error: publicStepError(step.status, step.error),
-      calls: step.calls.map((call) => ({ ...call, errorExcerpt: showExcerpts ? call.errorExcerpt : null })),
-    })),
-  };
+  const shown = steps.map((step) => ({
+    ...step,
+    error: publicStepError(step.status, step.error),
+    calls: step.calls.map((call) => ({ ...call, errorExcerpt: showExcerpts ? call.errorExcerpt : null })),
+  }));
+  return { run, ...(await redactInspectedStepsFor(prisma, actor.userId, videoId, run.pipeline, shown)) };
 }
 
 /**

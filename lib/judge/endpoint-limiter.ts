@@ -1,14 +1,20 @@
+/** What the judge engine sends each call to an endpoint through. */
+export interface CallLimiter {
+  run<T>(task: () => Promise<T>): Promise<T>;
+}
+
 /**
  * Bounds calls to one endpoint from this process: at most `maxConcurrency` in flight and at most
- * `requestsPerMinute` started in any sliding minute.
+ * `requestsPerMinute` started in any sliding window (a minute unless `windowMs` says otherwise). Workers
+ * put the shared limiter (shared-endpoint-limiter.ts) behind it; alone it serves in-process tests.
  */
-export class EndpointLimiter {
+export class EndpointLimiter implements CallLimiter {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly starts: number[] = [];
 
   constructor(
-    private readonly options: { maxConcurrency: number; requestsPerMinute: number | null },
+    private readonly options: { maxConcurrency: number; requestsPerMinute: number | null; windowMs?: number },
     private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
   ) {}
 
@@ -39,14 +45,15 @@ export class EndpointLimiter {
   private async waitForRate() {
     const limit = this.options.requestsPerMinute;
     if (!limit) return;
+    const windowMs = this.options.windowMs ?? 60_000;
     while (true) {
       const now = this.clock.now();
-      while (this.starts.length && this.starts[0]! <= now - 60_000) this.starts.shift();
+      while (this.starts.length && this.starts[0]! <= now - windowMs) this.starts.shift();
       if (this.starts.length < limit) {
         this.starts.push(now);
         return;
       }
-      await this.clock.sleep(this.starts[0]! + 60_000 - now);
+      await this.clock.sleep(this.starts[0]! + windowMs - now);
     }
   }
 

@@ -7,6 +7,7 @@ import { NotFoundError } from "../errors";
 import type { EndpointConfig } from "./engine/judge-video";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "./endpoint-url-policy";
 import type { endpointInputSchema, endpointUpdateSchema } from "./endpoints.validation";
+import { log } from "../observability/logger";
 
 function appSecret(): string {
   const secret = process.env.APP_SECRET;
@@ -83,7 +84,7 @@ export async function ensureEnvDefaultEndpoint(prisma: PrismaClient, actor: Acto
   } catch (error) {
     // A misconfigured environment must not break the Judge page; the admin finds the reason in the log.
     if (!(error instanceof EndpointNotAllowedError)) throw error;
-    console.error(`OPENAI_BASE_URL is not used as a default endpoint: ${error.message}`);
+    log().warn({ reason: error.message }, "OPENAI_BASE_URL is not used as a default endpoint");
     return null;
   }
   return createEndpoint(prisma, actor, projectId, {

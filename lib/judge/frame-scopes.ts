@@ -1,22 +1,16 @@
 /**
  * Which frames each judge step looks at: the one definition the engine (building a video's
  * context), the video page (highlighting a heat-map cell's frames) and the export (the frames'
- * timestamps) share. Plain functions with no imports beyond types, so the browser can use them.
+ * timestamps) share. Plain functions over the tasks' declarations, so the browser can use them.
  */
 import type { StepScope } from "./engine/pipeline";
+import { TASKS } from "../tasks/registry";
 
-/** The scope of each hallucination step, as in lib/judge/pipelines/hallucination.ts (a test keeps them equal). */
-export const HALLUCINATION_STEP_SCOPES: Record<string, StepScope> = {
-  static_kg: "key_frame",
-  dynamic_kg: "cluster",
-  video_summary: "video",
-  inconsistency: "video",
-  static_hallucination: "key_frame",
-  dynamic_hallucination: "cluster",
-};
+/** Each registered pipeline's step scopes, from the tasks' declarations (plain data, safe in the browser). */
+const STEP_SCOPES: ReadonlyMap<string, StepScope> = new Map(TASKS.flatMap((task) => Object.entries(task.stepScopes ?? {})));
 
 export function stepScope(stepId: string): StepScope {
-  return HALLUCINATION_STEP_SCOPES[stepId] ?? "video";
+  return STEP_SCOPES.get(stepId) ?? "video";
 }
 
 export interface ScopedFrame {

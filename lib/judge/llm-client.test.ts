@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { EndpointLimiter } from "./endpoint-limiter";
-import { callWithRetries, LlmError, openAiCompatibleClient, parseRetryAfter } from "./llm-client";
+import { callWithRetries, LlmError, openAiCompatibleClient, parseRetryAfter, retryAfterMsOf } from "./llm-client";
 
 let stub: StubServer;
 beforeAll(async () => {
@@ -65,6 +65,19 @@ describe("LLM client over real HTTP", () => {
     expect(parseRetryAfter("2")).toBe(2000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
     expect(parseRetryAfter("soon")).toBeNull();
+  });
+
+  it("prefers retry-after-ms to retry-after, over HTTP too", async () => {
+    expect(retryAfterMsOf(new Headers({ "retry-after-ms": "1500", "retry-after": "2" }))).toBe(1500);
+    expect(retryAfterMsOf(new Headers({ "retry-after-ms": "", "retry-after": "2" }))).toBe(2000);
+    expect(retryAfterMsOf(new Headers({ "retry-after-ms": "later" }))).toBeNull();
+    expect(retryAfterMsOf(new Headers())).toBeNull();
+
+    stub.addFault({ fault: { kind: "status", status: 429, retryAfterMs: 750 } });
+    const limited = await openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null }).complete(request, { timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(LlmError);
+    expect((limited as LlmError).kind).toBe("rate_limited");
+    expect((limited as LlmError).retryAfterMs).toBe(750);
   });
 });
 

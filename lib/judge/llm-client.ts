@@ -114,7 +114,7 @@ function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | nul
   }
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? null;
-    const retryAfter = parseRetryAfter(error.headers?.get?.("retry-after") ?? null);
+    const retryAfter = retryAfterMsOf(error.headers);
     // The SDK's message is "<status> <body or its error.message>": only an excerpt of it is kept.
     const excerpt = /status code \(no body\)$/.test(error.message) ? null : errorBodyExcerpt(error.message.replace(/^\d{3}\s+/, ""), secrets);
     if (status === 429) return new LlmError("rate_limited", "Rate limited (429).", status, retryAfter, excerpt);
@@ -128,6 +128,16 @@ function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | nul
   // The SDK throws SyntaxError-like errors for bodies that are not JSON; their message quotes the body.
   const name = error instanceof Error ? error.name : "Error";
   return new LlmError("bad_response", `Unreadable answer from the endpoint (${name}).`, null, null, errorBodyExcerpt(error instanceof Error ? error.message : String(error), secrets));
+}
+
+/**
+ * How long an answer asks us to wait, in milliseconds: `retry-after-ms` (OpenAI's and Azure's, more
+ * precise) when present, else `retry-after`.
+ */
+export function retryAfterMsOf(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | null {
+  const ms = Number(headers?.get?.("retry-after-ms")?.trim() || Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  return parseRetryAfter(headers?.get?.("retry-after") ?? null, now);
 }
 
 /** `retry-after` in seconds or as an HTTP date, in milliseconds. */

@@ -1,4 +1,6 @@
 import { PgBoss } from "pg-boss";
+import { isConnectionLoss } from "../db/reconnecting-adapter";
+import { rootLogger, withLogger } from "../observability/logger";
 import type { JudgeDeps } from "./engine/judge-video";
 import { judgeVideo } from "./engine/judge-video";
 import type { JudgeQueue } from "./runs";
@@ -18,7 +20,7 @@ export async function startBoss(connectionString: string, options: { supervise: 
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 5,
   });
-  boss.on("error", (error) => console.error("[pg-boss]", error));
+  boss.on("error", bossErrorLogger());
   await boss.start();
   await boss.createQueue(JUDGE_QUEUE, { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 4 * 3600 });
   return boss;
@@ -39,16 +41,45 @@ export function pgBossQueue(boss: PgBoss): JudgeQueue {
 
 export async function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concurrency: number }) {
   const pollingIntervalSeconds = 0.5;
+  const judge = async ([job]: { id: string; data: { runId: string; videoId: string } }[]) => {
+    if (!job) return;
+    // Every line logged while judging (the engine's retries and step failures included) names the job.
+    const jobLog = rootLogger().child({ jobId: job.id, runId: job.data.runId, videoId: job.data.videoId });
+    const started = performance.now();
+    await withLogger(jobLog, async () => {
+      jobLog.debug("judging a video");
+      try {
+        const outcome = await judgeVideo(deps, job.data);
+        jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
+      } catch (error) {
+        jobLog.error({ err: error, durationMs: Math.round(performance.now() - started) }, "judging the video failed; pg-boss retries the job");
+        throw error;
+      }
+    });
+  };
   const ids: string[] = [];
   // One polling loop per video slot, started spread over the polling interval: loops started together
   // poll together, so a new run would wait up to a whole interval for its first job to be picked up.
   for (let i = 0; i < options.concurrency; i++) {
     if (i > 0) await new Promise((resolve) => setTimeout(resolve, (pollingIntervalSeconds * 1000) / options.concurrency));
-    ids.push(
-      await boss.work<{ runId: string; videoId: string }>(JUDGE_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-        if (job) await judgeVideo(deps, job.data);
-      }),
-    );
+    ids.push(await boss.work<{ runId: string; videoId: string }>(JUDGE_QUEUE, { batchSize: 1, pollingIntervalSeconds }, judge));
   }
   return ids;
+}
+
+/**
+ * pg-boss reports every failed poll and heartbeat: while PostgreSQL restarts that is several a second.
+ * A lost connection is logged once per 30 s as a warning; anything else as an error with its stack.
+ */
+function bossErrorLogger() {
+  let lastConnectionWarning = 0;
+  return (error: Error) => {
+    if (isConnectionLoss(error)) {
+      if (Date.now() - lastConnectionWarning < 30_000) return;
+      lastConnectionWarning = Date.now();
+      rootLogger().warn({ error: error.message }, "pg-boss lost its database connection; it retries on its own");
+      return;
+    }
+    rootLogger().error({ err: error }, "pg-boss error");
+  };
 }

@@ -5,7 +5,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { createRunSchema } from "./endpoints.validation";
 import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
-import { redactVideoScoresFor } from "../queues/blind";
+import { redactVideoScoresFor } from "../visibility/judge-visibility";
 import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
 
@@ -248,6 +248,13 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
       scores: s.scores,
     })),
   });
+}
+
+/** The project's stored default settings for new runs, by pipeline id (each as saved; a pipeline parses its own). */
+export async function projectPipelineDefaults(prisma: PrismaClient, actor: Actor, projectId: string): Promise<Record<string, unknown>> {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
+  return (project.judgeSettings ?? {}) as Record<string, unknown>;
 }
 
 /** Owners set a project's default settings for a pipeline's new runs (validated by the pipeline). */

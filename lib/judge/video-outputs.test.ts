@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HALLUCINATION_STEP_SCOPES, keyFramesAndClusters } from "./frame-scopes";
+import { keyFramesAndClusters, stepScope } from "./frame-scopes";
+import { PIPELINES } from "./pipelines";
+import { taskOf } from "../tasks/registry";
 import { hallucinationPipeline } from "./pipelines/hallucination";
 import {
   describeScoreSettings,
@@ -23,8 +25,12 @@ const frames = [
 ];
 
 describe("what a step looked at", () => {
-  it("uses the pipeline's own scopes", () => {
-    expect(Object.fromEntries(hallucinationPipeline.steps.map((step) => [step.id, step.scope]))).toEqual(HALLUCINATION_STEP_SCOPES);
+  it("uses each pipeline's own scopes, as its task declares them", () => {
+    for (const [id, pipeline] of Object.entries(PIPELINES)) {
+      expect(Object.fromEntries(pipeline.steps.map((step) => [step.id, step.scope])), id).toEqual(taskOf(id).stepScopes);
+      for (const step of pipeline.steps) expect(stepScope(step.id), `${id}.${step.id}`).toBe(step.scope);
+    }
+    expect(hallucinationPipeline.steps.length).toBeGreaterThan(0);
   });
 
   it("builds key frames and clusters in index order, as the engine does", () => {

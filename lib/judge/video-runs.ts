@@ -4,9 +4,10 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { taskOf } from "../tasks/registry";
 import { metricScores } from "../videos/browse-videos";
+import { isBlindFor, withheldMetricScores } from "../visibility/judge-visibility";
 import { readRunMetrics } from "./run-metrics";
 
-/** Every run that judged a video, newest first, for the video page's run selector. */
+/** Every run that judged a video, newest first, for the video page's run selector (no metrics while the caller reviews it blind). */
 export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: string) {
   const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
   if (!video) throw new NotFoundError("No such video.");
@@ -22,11 +23,12 @@ export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: str
       run: { select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpointSnapshot: true } },
     },
   });
+  const blind = await isBlindFor(prisma, actor.userId, videoId);
   const metrics = new Map(await Promise.all(rows.map(async (row) => [row.runId, (await readRunMetrics(prisma, row.runId, [videoId])).get(videoId) ?? null] as const)));
   return rows.map((row) => {
     const scores = metricScores(taskOf(row.run.pipeline), metrics.get(row.runId) ?? null);
     const snapshot = (row.run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-    return {
+    const shown = {
       id: row.run.id,
       pipeline: row.run.pipeline,
       runStatus: row.run.status,
@@ -39,5 +41,6 @@ export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: str
       overall: typeof scores.overall === "number" ? scores.overall : null,
       verdict: typeof scores.verdict === "boolean" ? scores.verdict : null,
     };
+    return { ...(blind ? withheldMetricScores(shown) : shown), blind };
   });
 }

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { waitFor, WorkerProcesses } from "../testing/worker-processes";
 import { createEndpoint } from "./endpoints";
 import { PIPELINES } from "./pipelines";
 import { pgBossQueue, startBoss } from "./queue";
@@ -13,35 +12,14 @@ import { createRun } from "./runs";
 
 let stub: StubServer;
 let boss: PgBoss;
-const workers: ChildProcess[] = [];
-
-function startWorker(): ChildProcess {
-  // One process (tsx as a loader, not its CLI, which would run the worker in a child of its own).
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
-    env: { ...process.env, WORKER_CONCURRENCY: "4" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[worker] ${chunk.toString()}`));
-  workers.push(child);
-  return child;
-}
-
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+const workers = new WorkerProcesses();
 
 beforeAll(async () => {
   stub = await startStubLlm({ latencyMs: 300 });
   boss = await startBoss(process.env.DATABASE_URL!, { supervise: false });
 });
 afterAll(async () => {
-  for (const worker of workers) if (worker.exitCode === null) worker.kill("SIGKILL");
+  await workers.killAll();
   await boss.stop({ graceful: false }).catch(() => {});
   await stub.close();
 });
@@ -54,19 +32,18 @@ describe("a judge worker killed mid-run", () => {
       name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
       maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
     });
-    const first = startWorker();
+    const first = workers.start().child;
     const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     const totalSteps = 3 * (3 + 3 + 1 + 1 + 3 + 3);
 
     await waitFor(async () => (await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })) >= 8, 60_000, "some finished steps");
-    first.kill("SIGKILL");
-    await new Promise((r) => first.once("exit", r));
+    await workers.kill(first);
     const doneBefore = await prisma.stepResult.findMany({ where: { runId: run.id, status: "done" }, select: { id: true, finishedAt: true, attempts: true } });
     expect(doneBefore.length).toBeGreaterThanOrEqual(8);
     expect(doneBefore.length).toBeLessThan(totalSteps);
     const requestsBefore = stub.requests.length;
 
-    startWorker();
+    workers.start();
     await waitFor(async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done", 120_000, "the run to finish");
 
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id } });

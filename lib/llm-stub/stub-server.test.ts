@@ -47,6 +47,21 @@ describe("stub LLM (test tool) with the real openai SDK", () => {
     expect((await ask("hello")).choices[0]!.message.content).toMatch(/stub LLM/);
   });
 
+  it("logs when each request arrived and ended, and its status", async () => {
+    stub.addFault({ fault: { kind: "latency", ms: 200 } });
+    stub.addFault({ fault: { kind: "status", status: 429, retryAfterMs: 1200 } });
+    const before = Date.now();
+    await ask("slow");
+    const limited = await ask("limited").catch((e: unknown) => e);
+    expect((limited as InstanceType<typeof OpenAI.RateLimitError>).headers?.get("retry-after-ms")).toBe("1200");
+    const [slow, refused] = stub.requests;
+    expect(slow!.at).toBeGreaterThanOrEqual(before);
+    expect(slow!.endedAt! - slow!.at).toBeGreaterThanOrEqual(200);
+    expect(slow!.status).toBe(200);
+    expect(refused!.at).toBeGreaterThanOrEqual(slow!.endedAt!);
+    expect(refused!.status).toBe(429);
+  });
+
   it("hangs until the client's timeout, and breaks bodies on request", async () => {
     stub.addFault({ fault: { kind: "hang" } });
     expect(await ask("hello").catch((e: unknown) => e)).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);

@@ -13,7 +13,15 @@ import { DEFAULT_RULES, FALLBACK_RULE, makeContext, type StubRule } from "./stub
 
 export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("latency"), ms: z.number().int().min(0).max(600_000) }),
-  z.object({ kind: z.literal("status"), status: z.number().int().min(400).max(599), retryAfter: z.number().min(0).optional(), message: z.string().optional() }),
+  z.object({
+    kind: z.literal("status"),
+    status: z.number().int().min(400).max(599),
+    /** Seconds, sent as `retry-after`. */
+    retryAfter: z.number().min(0).optional(),
+    /** Milliseconds, sent as `retry-after-ms` (as OpenAI's API does). */
+    retryAfterMs: z.number().min(0).optional(),
+    message: z.string().optional(),
+  }),
   z.object({ kind: z.literal("hang") }),
   z.object({ kind: z.literal("malformed") }),
   z.object({ kind: z.literal("truncated") }),
@@ -35,7 +43,12 @@ type QueuedFault = z.infer<typeof queuedFaultSchema>;
 
 export interface StubRequestRecord {
   id: string;
+  /** When the request arrived (its body read), Date.now(). */
   at: number;
+  /** When the answer was sent or the connection closed; null while it is in flight. */
+  endedAt: number | null;
+  /** The HTTP status answered (null: no answer, e.g. a hang or a disconnect). */
+  status: number | null;
   model: string;
   rule: string;
   fault: Fault["kind"] | null;
@@ -144,8 +157,14 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     const headerFault = parseHeaderFault(req.headers["x-stub-fault"]);
     const fault = headerFault ?? takeFault(text);
     const rule = rules.find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
-    const record: StubRequestRecord = { id: randomUUID(), at: Date.now(), model: body.model, rule: rule.name, fault: fault?.kind ?? null, imageCount: images.length, text };
+    const record: StubRequestRecord = { id: randomUUID(), at: Date.now(), endedAt: null, status: null, model: body.model, rule: rule.name, fault: fault?.kind ?? null, imageCount: images.length, text };
     requests.push(record);
+    // "finish": the whole answer is handed to the socket; "close" alone: the connection ended without one.
+    res.once("finish", () => {
+      record.status = res.statusCode;
+      record.endedAt = Date.now();
+    });
+    res.once("close", () => (record.endedAt ??= Date.now()));
     log(`${body.model} ${rule.name}${fault ? ` fault=${fault.kind}` : ""} images=${images.length}`);
 
     const latency = (options.latencyMs ?? 0) + (fault?.kind === "latency" ? fault.ms : 0);
@@ -159,6 +178,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     if (fault?.kind === "status") {
       const headers: Record<string, string> = {};
       if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+      if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
       const type = fault.status === 429 ? "rate_limit_exceeded" : fault.status >= 500 ? "server_error" : "invalid_request_error";
       return sendJson(res, fault.status, { error: { message: fault.message ?? `stub fault: HTTP ${fault.status}`, type, code: type } }, headers);
     }

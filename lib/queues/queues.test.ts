@@ -7,7 +7,7 @@ import { createProject } from "../projects/projects";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { blindVideoIdsFor } from "./blind";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { createQueue, getQueue, getQueueItem, getQueueProgress, listQueues, nextItem, previewQueue, submitItem } from "./queues";
 import { createRunVideo } from "../testing/run-video-fixture";
 

@@ -8,7 +8,8 @@ import { readRunMetrics } from "../judge/run-metrics";
 import { taskOf } from "../tasks/registry";
 import { scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { blindVideoIdsFor } from "./blind";
+import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import {
   createQueueSchema,
   previewQueueSchema,
@@ -74,7 +75,11 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   const input = createQueueSchema.parse(raw);
   if (input.scope === "verdict" && input.categories.length > 0) throw new ValidationError("Categories only apply to a queue of scores.");
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
+  const itemSubject = run.task.subject !== "video";
+  if (itemSubject && input.scope !== "captions") throw new ValidationError(`A ${run.task.label} run is reviewed one caption at a time: choose the scope "captions".`);
+  if (!itemSubject && input.scope === "captions") throw new ValidationError("This run judged videos, not captions: choose the verdict or the scores.");
   const { filter, sort, dir, ids: matching } = await queueVideoIds(prisma, actor, projectId, run, input);
+  if (itemSubject) return createCaptionQueue(prisma, actor, projectId, run.id, input, { filter, sort, dir }, matching);
   let ids = matching;
   if (input.scope === "scores" && ids.length > 0) {
     const scored = await prisma.score.findMany({
@@ -110,6 +115,59 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
       });
       for (let start = 0; start < ids.length; start += 5000) {
         await tx.reviewQueueItem.createMany({ data: ids.slice(start, start + 5000).map((videoId, offset) => ({ queueId: queue.id, videoId, position: start + offset })) });
+      }
+      return queue;
+    },
+    { timeout: 60_000 },
+  );
+}
+
+/**
+ * A queue over a caption run: one item per judged caption of the matching videos (in list order, then
+ * the run's order within a video), optionally of one model and caption type.
+ */
+async function createCaptionQueue(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  runId: string,
+  input: ReturnType<typeof createQueueSchema.parse>,
+  chosen: { filter: Record<string, unknown>; sort: string; dir: string },
+  videoIds: string[],
+) {
+  const order = new Map(videoIds.map((id, i) => [id, i]));
+  const runItems = await prisma.runItem.findMany({
+    where: {
+      runId,
+      videoId: { in: videoIds },
+      item: { ...(input.captions.model ? { model: input.captions.model } : {}), ...(input.captions.type ? { group: input.captions.type } : {}) },
+    },
+    select: { itemId: true, videoId: true, position: true },
+  });
+  // Only captions the judge scored: an unjudged caption has nothing to compare with.
+  const scored = new Set(
+    (await prisma.score.findMany({ where: { runId, itemId: { in: runItems.map((r) => r.itemId) } }, distinct: ["itemId"], select: { itemId: true } })).map((s) => s.itemId),
+  );
+  const items = runItems.filter((r) => scored.has(r.itemId)).sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
+  if (items.length === 0) throw new ValidationError("No judged caption of that run matches: the queue would be empty.");
+  return prisma.$transaction(
+    async (tx) => {
+      const queue = await tx.reviewQueue.create({
+        data: {
+          projectId,
+          name: input.name,
+          runId,
+          scope: "captions",
+          categories: [],
+          filter: { ...chosen.filter, sort: chosen.sort, dir: chosen.dir, ...(input.captions.model ? { captionModel: input.captions.model } : {}), ...(input.captions.type ? { captionType: input.captions.type } : {}) } as Prisma.InputJsonValue,
+          reviewersPerItem: input.reviewersPerItem,
+          blind: input.blind,
+          itemCount: items.length,
+          createdById: actor.userId,
+        },
+      });
+      for (let start = 0; start < items.length; start += 5000) {
+        await tx.reviewQueueItem.createMany({ data: items.slice(start, start + 5000).map((r, offset) => ({ queueId: queue.id, videoId: r.videoId, itemId: r.itemId, position: start + offset })) });
       }
       return queue;
     },
@@ -261,6 +319,8 @@ interface Target {
   scopeIndex: number | null;
   judgeValue: number | null;
   declaration: JudgedDeclaration;
+  /** What the reviewer's judgment is keyed by (lib/reviews/judgment-key.ts), whichever run shows it. */
+  judgmentKey: string;
 }
 
 async function taskOfRun(prisma: PrismaClient, runId: string): Promise<TaskDeclaration> {
@@ -276,9 +336,11 @@ const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "c
  * What a reviewer judges for one item: the task's verdict metric (and optionally its other reviewed
  * metrics), or each chosen judge score; scales and labels from the task's declaration.
  */
-async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string): Promise<Target[]> {
+async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = ""): Promise<Target[]> {
   const task = await taskOfRun(prisma, queue.runId);
+  if (queue.scope === "captions") return captionTargets(prisma, queue, task, videoId, itemId);
   if (queue.scope === "verdict") {
+    const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
     const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
     const verdictId = task.verdict?.metricId;
     const reviewed = task.metrics.filter((m) => m.reviewed).sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
@@ -297,13 +359,15 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
         scopeIndex: null,
         judgeValue: judge[m.id] ?? null,
         declaration: m,
+        judgmentKey: key(m.id),
       };
     });
   }
   const scores = await prisma.score.findMany({
     where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
-    select: { id: true, stepId: true, scopeIndex: true, category: true, value: true },
+    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
   });
+  const frameSetId = (await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }))?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
   const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
   declared.sort(
@@ -327,11 +391,70 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
       scopeIndex: s.scopeIndex,
       judgeValue: s.value,
       declaration: target,
+      judgmentKey: judgmentKey(scoreTarget(task.id, s, frameSetId)),
     };
   });
 }
 
-const targetKeyOf = (queue: ReviewQueue, videoId: string, target: Target) => (target.kind === "score" ? `score:${target.key}` : `${target.kind}:${queue.runId}:${videoId}`);
+/** A caption's reviewable scores in the run: its style score, or each key point (labelled with its text). */
+async function captionTargets(prisma: PrismaClient, queue: ReviewQueue, task: TaskDeclaration, videoId: string, itemId: string): Promise<Target[]> {
+  const scores = await prisma.score.findMany({
+    where: { runId: queue.runId, videoId, itemId },
+    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+  });
+  const keyPoints = await captionKeyPoints(prisma, itemId);
+  const order = new Map(task.targets.map((t, i) => [t.id, i]));
+  const indexOf = (category: string) => Number(category.replace(/^\D+/, "")) || 0;
+  return scores
+    .map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }))
+    .filter(({ target }) => target.reviewable !== false)
+    .sort((a, b) => (order.get(a.target.id) ?? 0) - (order.get(b.target.id) ?? 0) || indexOf(a.score.category) - indexOf(b.score.category))
+    .map(({ score: s, target }) => {
+      const { min, max } = scaleBounds(target.scale);
+      const indexed = s.category !== target.id;
+      const text = indexed ? keyPoints[indexOf(s.category) - 1] : undefined;
+      return {
+        key: s.id,
+        kind: SCORE_TARGET_TYPE,
+        label: indexed ? `${target.label} ${indexOf(s.category)}${text ? `: ${text}` : ""}` : target.label,
+        required: true,
+        min,
+        max,
+        category: s.category,
+        stepId: s.stepId,
+        scopeIndex: s.scopeIndex,
+        judgeValue: s.value,
+        declaration: target,
+        judgmentKey: judgmentKey(scoreTarget(task.id, s, "")),
+      };
+    });
+}
+
+/** The key points of a caption's reference, in order (empty when it has none). */
+async function captionKeyPoints(prisma: PrismaClient, itemId: string): Promise<string[]> {
+  const item = await prisma.item.findUnique({ where: { id: itemId }, select: { referenceItem: { select: { payload: true } } } });
+  const keyPoints = (item?.referenceItem?.payload as { keyPoints?: unknown } | null)?.keyPoints;
+  return Array.isArray(keyPoints) ? keyPoints.map(String) : [];
+}
+
+/** What a caption queue item shows beside its targets: the caption, its instruction and reference. */
+async function captionSubject(prisma: PrismaClient, itemId: string) {
+  if (!itemId) return null;
+  const item = await prisma.item.findUnique({ where: { id: itemId }, select: { id: true, model: true, group: true, externalId: true, payload: true, referenceItem: { select: { payload: true } } } });
+  if (!item) return null;
+  const reference = (item.referenceItem?.payload ?? {}) as { instruction?: string; reference?: string; restriction?: [string, string]; keyPoints?: string[] };
+  return {
+    id: item.id,
+    externalId: item.externalId,
+    model: item.model,
+    captionType: item.group,
+    output: String((item.payload as { output?: unknown }).output ?? ""),
+    instruction: reference.instruction ?? null,
+    reference: reference.reference ?? null,
+    restriction: reference.restriction?.[1] ?? null,
+    keyPoints: reference.keyPoints ?? [],
+  };
+}
 
 async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const queue = await queueForActor(prisma, actor, queueId, "scores.review");
@@ -358,9 +481,10 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
     : await prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } });
   const frames = frameSet?.frames ?? [];
   const keyFrames = frames.filter((f) => f.isKeyFrame);
-  const targets = await itemTargets(prisma, queue, item.videoId);
+  const targets = await itemTargets(prisma, queue, item.videoId, item.itemId);
+  const caption = await captionSubject(prisma, item.itemId);
   const own = await prisma.humanJudgment.findMany({
-    where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => targetKeyOf(queue, item.videoId, t)) } },
+    where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
     select: { targetKey: true, value: true, note: true, reason: true, version: true, updatedAt: true },
   });
   const mine = new Map(own.map((j) => [j.targetKey, j]));
@@ -379,6 +503,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   return {
     queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
     item: { id: item.id, position: item.position },
+    /** For a caption queue: the caption under review (the judge's values stay in `targets`). */
+    caption,
     assignment: { status: assignment.status, claimedAt: assignment.claimedAt, doneAt: assignment.doneAt },
     /** True while the judge's values are withheld from this reviewer (blind queue, not yet submitted). */
     blind,
@@ -403,7 +529,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
       const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
       const keyFrame = t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
-      const judgment = mine.get(targetKeyOf(queue, item.videoId, t));
+      const judgment = mine.get(t.judgmentKey);
       return {
         key: t.key,
         kind: t.kind,
@@ -453,7 +579,7 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   const input = submitItemSchema.parse(raw);
   const { queue, item } = await assignedItem(prisma, actor, queueId, itemId);
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
-  const targets = await itemTargets(prisma, queue, item.videoId);
+  const targets = await itemTargets(prisma, queue, item.videoId, item.itemId);
   const byKey = new Map(targets.map((t) => [t.key, t]));
   const given = new Map<string, (typeof input.judgments)[number]>();
   for (const judgment of input.judgments) {
@@ -469,7 +595,7 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   const current = new Map(
     (
       await prisma.humanJudgment.findMany({
-        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => targetKeyOf(queue, item.videoId, t)) } },
+        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
         select: { targetKey: true, value: true, note: true, reason: true },
       })
     ).map((j) => [j.targetKey, j]),
@@ -479,7 +605,7 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     if (!judgment) continue;
     const note = judgment.note || null;
     const reason = judgment.reason || null;
-    const saved = current.get(targetKeyOf(queue, item.videoId, target));
+    const saved = current.get(target.judgmentKey);
     if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason) continue;
     const reviewInput = { value: judgment.value, note, reason, expectedVersion: judgment.expectedVersion };
     try {

@@ -4,7 +4,7 @@ import { SCORE_CATEGORIES, VIDEO_SORTS, type VideoFilterInput, videoFilterSchema
 export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
 const runIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
 
-export const QUEUE_SCOPES = ["verdict", "scores"] as const;
+export const QUEUE_SCOPES = ["verdict", "scores", "captions"] as const;
 export type QueueScope = (typeof QUEUE_SCOPES)[number];
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
@@ -19,6 +19,13 @@ export const createQueueSchema = z.object({
   scope: z.enum(QUEUE_SCOPES),
   /** With scope "scores": the categories to review; empty means all of them. */
   categories: z.array(z.enum(SCORE_CATEGORIES)).max(SCORE_CATEGORIES.length).default([]),
+  /** With scope "captions" (a caption run): only captions of this model and/or caption type. */
+  captions: z
+    .object({
+      model: z.string().trim().min(1).max(200).optional(),
+      type: z.string().trim().min(1).max(100).optional(),
+    })
+    .default({}),
   reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
   blind: z.boolean().default(false),
 });
@@ -28,9 +35,9 @@ export type CreateQueueInput = Omit<z.input<typeof createQueueSchema>, "filter">
 export const previewQueueSchema = createQueueSchema.pick({ runId: true, filter: true });
 export type PreviewQueueInput = Omit<z.input<typeof previewQueueSchema>, "filter"> & { filter?: VideoFilterInput };
 
-/** One judgment in a submission: the target is "verdict", "overall" or a judge score's id. */
+/** One judgment in a submission: the target is a reviewed metric's id (e.g. the verdict) or a judge score's id. */
 export const itemJudgmentSchema = z.object({
-  target: z.union([z.literal("verdict"), z.literal("overall"), z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown target.")]),
+  target: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown target."),
   value: z.number().finite(),
   note: z.string().trim().max(5000).nullable().optional(),
   reason: z.string().trim().max(200).nullable().optional(),

@@ -5,7 +5,7 @@
  * type is the id of a reviewed metric.
  */
 import { TASKS } from "../tasks/registry";
-import { disagreementGapOf, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import { disagreementGapOf, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration, targetIdOfCategory } from "../tasks/task-declaration";
 
 export type JudgedDeclaration = TargetDeclaration | MetricDeclaration;
 
@@ -20,7 +20,7 @@ export function judgmentDeclaration(targetType: string, category?: string | null
   if (targetType === SCORE_TARGET_TYPE) {
     const targets = tasks.flatMap((t) => t.targets);
     if (category) {
-      const target = targets.find((t) => t.id === category);
+      const target = tasks.map((task) => task.targets.find((t) => t.id === targetIdOfCategory(task, category))).find(Boolean);
       if (!target) throw new UndeclaredJudgmentTargetError(`No judge task declares the target "${category}".`);
       return target;
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CAPTION_CONTENT_TASK } from "../judge/pipelines/captions/caption-tasks";
 import { formatJudgmentValue, labelledAggregates } from "./labelled-aggregates";
 
 describe("labelled aggregates", () => {
@@ -32,5 +33,15 @@ describe("labelled aggregates", () => {
     expect(formatJudgmentValue("overall", 62.25)).toBe("62.3");
     expect(formatJudgmentValue("overall", 62)).toBe("62");
     expect(formatJudgmentValue("score", null)).toBe("—");
+  });
+
+  it("reads any task's declaration: a key point's consensus is the majority, named hit / missed", () => {
+    const keyPoint = CAPTION_CONTENT_TASK.targets.find((t) => t.id === "key_point")!;
+    const votes = [1, 1, 0].map((value, i) => ({ reviewer: { id: `r${i}` }, value }));
+    expect(labelledAggregates(keyPoint, 0, votes, "r2").consensus).toEqual({ label: "Reviewers' consensus (3)", value: 1 });
+    expect(formatJudgmentValue(keyPoint, 1)).toBe("hit");
+    expect(formatJudgmentValue(keyPoint, 0)).toBe("missed");
+    expect(labelledAggregates(keyPoint, 0, votes.slice(1), "r2").consensus?.value).toBeNull();
+    expect(formatJudgmentValue(keyPoint, null, { tie: true })).toBe("no majority (tie)");
   });
 });

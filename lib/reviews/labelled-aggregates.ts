@@ -1,4 +1,9 @@
+import { formatValue } from "../tasks/task-declaration";
 import { consensusOf } from "./consensus";
+import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
+
+/** A target's declaration, given itself or a target type ("score" for the first task's scores, or a reviewed metric's id). */
+const declared = (target: string | JudgedDeclaration): JudgedDeclaration => (typeof target === "string" ? judgmentDeclaration(target) : target);
 
 /**
  * Whose number is whose on the video page: the judge's value, the caller's own judgment and the
@@ -14,19 +19,19 @@ export interface JudgmentLike {
   value: number;
 }
 
-export function labelledAggregates(targetType: string, judgeValue: number | null, judgments: readonly JudgmentLike[], currentUserId: string) {
+export function labelledAggregates(target: string | JudgedDeclaration, judgeValue: number | null, judgments: readonly JudgmentLike[], currentUserId: string) {
   const own = judgments.find((j) => j.reviewer.id === currentUserId) ?? null;
   const values = judgments.map((j) => j.value);
   return {
     judge: { label: "Judge", value: judgeValue } satisfies LabelledValue,
     you: own ? ({ label: "You", value: own.value } satisfies LabelledValue) : null,
-    consensus: values.length > 0 ? ({ label: `Reviewers' consensus (${values.length})`, value: consensusOf(targetType, values) } satisfies LabelledValue) : null,
+    consensus: values.length > 0 ? ({ label: `Reviewers' consensus (${values.length})`, value: consensusOf(declared(target), values) } satisfies LabelledValue) : null,
   };
 }
 
-/** A value in words: verdicts as yes/no, other numbers with at most one decimal; null as "—" (or "tie" for a verdict consensus). */
-export function formatJudgmentValue(targetType: string, value: number | null, options: { tie?: boolean } = {}): string {
-  if (value === null) return targetType === "verdict" && options.tie ? "no majority (tie)" : "—";
-  if (targetType === "verdict") return value >= 0.5 ? "yes" : "no";
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+/** A value in words, on the target's declared scale: named values by name (a verdict's yes/no), numbers with at most one decimal; null as "—" (or "no majority (tie)" for a consensus on named values). */
+export function formatJudgmentValue(target: string | Pick<JudgedDeclaration, "scale">, value: number | null, options: { tie?: boolean } = {}): string {
+  const declaration = typeof target === "string" ? declared(target) : target;
+  if (value === null) return declaration.scale.kind === "categorical" && options.tie ? "no majority (tie)" : "—";
+  return formatValue(declaration, value);
 }

@@ -3,10 +3,12 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
-import { redactVideoReviewsFor } from "../queues/blind";
+import { redactVideoReviewsFor } from "../visibility/judge-visibility";
 import { taskOf } from "../tasks/registry";
 import { disagreesWithJudge } from "./disagreement";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
+import { type JudgmentTarget, judgmentKey, metricTarget, scoreTarget } from "./judgment-key";
+import { disagreementGapOf } from "../tasks/task-declaration";
 import type { ReviewInput } from "./reviews.validation";
 
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
@@ -42,37 +44,37 @@ function outOfScale(declaration: JudgedDeclaration, value: number): string | nul
 }
 
 /**
- * Sets the caller's own judgment of one judge score. The judge's value stays as it is; the
- * reviewer's current value is kept per reviewer, and every change is appended to the history.
+ * Sets the caller's own judgment of the target a judge score is about. The judge's value stays as it
+ * is; the judgment belongs to the target (not to the score's run), so every run that scored the same
+ * target is compared with it. Every change is appended to the history.
  */
 export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: string, input: ReviewInput) {
   const score = await prisma.score.findUnique({ where: { id: scoreId }, include: { stepResult: { select: { run: { select: { projectId: true, pipeline: true } } } } } });
   if (!score) throw new NotFoundError("No such score.");
-  const projectId = score.stepResult.run.projectId;
+  const { projectId, pipeline } = score.stepResult.run;
   try {
     await requireProjectAccess(prisma, actor, projectId, "scores.review");
   } catch (error) {
     throw error instanceof NotFoundError ? new NotFoundError("No such score.") : error;
   }
-  const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [taskOf(score.stepResult.run.pipeline)]);
+  const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [taskOf(pipeline)]);
   const problem = outOfScale(declaration, input.value);
   if (problem) throw new ValidationError(problem);
+  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: score.runId, videoId: score.videoId } }, select: { frameSetId: true } });
   return saveJudgment(prisma, actor, declaration, {
     projectId,
-    targetType: SCORE_TARGET_TYPE,
-    targetKey: `score:${score.id}`,
+    target: scoreTarget(pipeline, score, runVideo?.frameSetId ?? ""),
     scoreId: score.id,
     runId: score.runId,
-    videoId: score.videoId,
     judgeValue: score.value,
     input,
   });
 }
 
 /**
- * The caller's own per-video judgment in a run of one of the task's reviewed metrics (for
- * hallucination: the verdict, 1 yes / 0 no, or the overall score 0–100), on the metric's declared
- * scale. The judge's summary is never changed.
+ * The caller's own judgment of one of the task's reviewed per-subject metrics (for hallucination: a
+ * video's verdict, 1 yes / 0 no, or its overall score 0–100), on the metric's declared scale, as seen
+ * in a run. The judge's summary is never changed.
  */
 export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, target: string, input: ReviewInput) {
   const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
@@ -88,11 +90,9 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
   if (problem) throw new ValidationError(metric.scale.kind === "numeric" ? `${metric.id} ${problem}` : problem);
   return saveJudgment(prisma, actor, metric, {
     projectId: runVideo.run.projectId,
-    targetType: target,
-    targetKey: `${target}:${runId}:${videoId}`,
+    target: metricTarget(runVideo.run.pipeline, videoId, "", target),
     scoreId: null,
     runId,
-    videoId,
     // The target is the run's metric of the same id (the verdict stored as 1/0).
     judgeValue: await readRunMetric(prisma, runId, videoId, target),
     input,
@@ -103,25 +103,27 @@ async function saveJudgment(
   prisma: PrismaClient,
   actor: Actor,
   declaration: JudgedDeclaration,
-  target: { projectId: string; targetType: string; targetKey: string; scoreId: string | null; runId: string; videoId: string; judgeValue: number | null; input: ReviewInput },
+  target: { projectId: string; target: JudgmentTarget; scoreId: string | null; runId: string | null; judgeValue: number | null; input: ReviewInput },
 ) {
   const { input } = target;
+  const targetKey = judgmentKey(target.target);
   const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null };
-  const judge = { judgeValue: target.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, target.judgeValue) };
+  // The run the reviewer looked at, and how its value compares (provenance; lists compare with any run).
+  const seen = { runId: target.runId, scoreId: target.scoreId, judgeValue: target.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, target.judgeValue) };
   return prisma.$transaction(async (tx) => {
-    const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey: target.targetKey, reviewerId: actor.userId } } });
+    const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
     if (!existing) {
       if (input.expectedVersion !== undefined && input.expectedVersion !== 0) throw new NotFoundError("There is no earlier judgment of yours to update.");
       try {
         const created = await tx.humanJudgment.create({
-          data: { projectId: target.projectId, targetType: target.targetType, targetKey: target.targetKey, scoreId: target.scoreId, runId: target.runId, videoId: target.videoId, reviewerId: actor.userId, ...after, ...judge },
+          data: { projectId: target.projectId, ...target.target, targetKey, gap: disagreementGapOf(declaration), reviewerId: actor.userId, ...after, ...seen },
         });
         await tx.humanJudgmentHistory.create({ data: { judgmentId: created.id, reviewerId: actor.userId, version: 1, before: undefined, after } });
         return created;
       } catch (error) {
         // The same reviewer's other tab created it first.
         if ((error as { code?: string }).code === "P2002") {
-          const winner = await prisma.humanJudgment.findUniqueOrThrow({ where: { targetKey_reviewerId: { targetKey: target.targetKey, reviewerId: actor.userId } } });
+          const winner = await prisma.humanJudgment.findUniqueOrThrow({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
           throw new ReviewConflictError(winner);
         }
         throw error;
@@ -133,7 +135,7 @@ async function saveJudgment(
     // Compare-and-set on the version: of two saves of the same version, exactly one wins.
     const updated = await tx.humanJudgment.updateMany({
       where: { id: existing.id, version: existing.version },
-      data: { ...after, ...judge, version: existing.version + 1 },
+      data: { ...after, ...seen, version: existing.version + 1 },
     });
     if (updated.count === 0) {
       const current = await prisma.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });
@@ -152,8 +154,12 @@ async function saveJudgment(
   });
 }
 
-/** Every reviewer's judgments of a video, each with its full history, beside the judge's values. */
-export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: string) {
+/**
+ * Every reviewer's judgments of a video, each with its full history, beside the judge's values. With
+ * `runId`, each judgment of a target that run scored is shown against that run (its `runId`,
+ * `scoreId` and `judge` are the run's), wherever it was saved; otherwise against the run it was saved in.
+ */
+export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: string, options: { runId?: string; itemId?: string } = {}) {
   const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
   if (!video) throw new NotFoundError("No such video.");
   try {
@@ -162,28 +168,45 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
     throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
   }
   const judgments = await prisma.humanJudgment.findMany({
-    where: { videoId },
+    where: { videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) },
     orderBy: [{ targetKey: "asc" }, { createdAt: "asc" }],
     include: { history: { orderBy: { version: "asc" } } },
   });
   const reviewers = await prisma.user.findMany({ where: { id: { in: [...new Set(judgments.map((j) => j.reviewerId))] } }, select: { id: true, email: true, name: true } });
-  const scores = await prisma.score.findMany({ where: { id: { in: judgments.flatMap((j) => (j.scoreId ? [j.scoreId] : [])) } }, select: { id: true, value: true, category: true, stepId: true, scopeIndex: true } });
+  const scoreSelect = { id: true, value: true, category: true, stepId: true, scopeIndex: true, itemId: true, videoId: true } as const;
+  const saved = await prisma.score.findMany({ where: { id: { in: judgments.flatMap((j) => (j.scoreId ? [j.scoreId] : [])) } }, select: scoreSelect });
+  // The requested run's scores and metrics by judgment key, to show each judgment against that run.
+  const inRun = new Map<string, { runId: string; score: (typeof saved)[number] | null }>();
+  const run = options.runId
+    ? await prisma.runVideo.findFirst({ where: { runId: options.runId, videoId, run: { projectId: video.projectId } }, select: { frameSetId: true, run: { select: { id: true, pipeline: true } } } })
+    : null;
+  if (run) {
+    const scores = await prisma.score.findMany({ where: { runId: run.run.id, videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) }, select: scoreSelect });
+    for (const score of scores) inRun.set(judgmentKey(scoreTarget(run.run.pipeline, score, run.frameSetId)), { runId: run.run.id, score });
+    for (const metric of taskOf(run.run.pipeline).metrics.filter((m) => m.reviewed)) inRun.set(judgmentKey(metricTarget(run.run.pipeline, videoId, "", metric.id)), { runId: run.run.id, score: null });
+  }
   // Blind review queues: only the reviewer's own judgments, without the judge's, until they submit.
   return redactVideoReviewsFor(prisma, actor.userId, videoId, {
     videoId,
-    judgments: judgments.map((j) => ({
-      id: j.id,
-      targetType: j.targetType,
-      scoreId: j.scoreId,
-      runId: j.runId,
-      judge: scores.find((s) => s.id === j.scoreId) ?? null,
-      reviewer: reviewers.find((r) => r.id === j.reviewerId) ?? { id: j.reviewerId },
-      value: j.value,
-      note: j.note,
-      reason: j.reason,
-      version: j.version,
-      updatedAt: j.updatedAt,
-      history: j.history.map((h) => ({ version: h.version, at: h.at, by: h.reviewerId, before: h.before, after: h.after })),
-    })),
+    judgments: judgments.map((j) => {
+      const shown = inRun.get(j.targetKey);
+      const score = shown ? shown.score : (saved.find((s) => s.id === j.scoreId) ?? null);
+      return {
+        id: j.id,
+        targetType: j.targetType,
+        target: j.target,
+        itemId: j.itemId,
+        scoreId: shown ? (shown.score?.id ?? null) : j.scoreId,
+        runId: shown ? shown.runId : j.runId,
+        judge: score ? { id: score.id, value: score.value, category: score.category, stepId: score.stepId, scopeIndex: score.scopeIndex } : null,
+        reviewer: reviewers.find((r) => r.id === j.reviewerId) ?? { id: j.reviewerId },
+        value: j.value,
+        note: j.note,
+        reason: j.reason,
+        version: j.version,
+        updatedAt: j.updatedAt,
+        history: j.history.map((h) => ({ version: h.version, at: h.at, by: h.reviewerId, before: h.before, after: h.after })),
+      };
+    }),
   });
 }

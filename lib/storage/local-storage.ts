@@ -5,28 +5,27 @@ import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
+  assertSafeKey,
+  assertSafeUploadId,
   StorageIntegrityError,
+  StorageNotFoundError,
   StorageOffsetError,
   StorageTooLargeError,
   type ObjectStorage,
   type StoredObject,
 } from "./object-storage";
 
-const SAFE_KEY = /^[A-Za-z0-9_\-./]+$/;
-
 /** ObjectStorage on a local directory. Writes go to a temp file that is renamed into place. */
 export class LocalStorage implements ObjectStorage {
   constructor(private readonly root: string) {}
 
   private pathOf(key: string): string {
-    if (!SAFE_KEY.test(key) || key.split("/").some((part) => part === "" || part === "." || part === "..")) {
-      throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
-    }
+    assertSafeKey(key);
     return path.join(this.root, "objects", key);
   }
 
   private stagingPath(uploadId: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(uploadId)) throw new Error("unsafe upload id");
+    assertSafeUploadId(uploadId);
     return path.join(this.root, "staging", uploadId);
   }
 
@@ -64,7 +63,9 @@ export class LocalStorage implements ObjectStorage {
 
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const file = this.pathOf(key);
-    await fsp.access(file);
+    await fsp.access(file).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ENOENT" ? new StorageNotFoundError(`No object at ${key}.`) : error;
+    });
     return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
   }
 

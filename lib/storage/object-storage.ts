@@ -1,8 +1,9 @@
 import type { Readable } from "node:stream";
 
 /**
- * Where videos and frames live. Callers only see keys; the default implementation is a local
- * directory (local-storage.ts) and an S3-compatible one can implement the same interface.
+ * Where videos and frames live. Callers only see keys: a local directory (local-storage.ts) or an
+ * S3-compatible bucket (s3-storage.ts), chosen by STORAGE_URL (storage.ts). Both pass the same
+ * contract tests (object-storage.contract.test.ts).
  */
 export interface ObjectStorage {
   /**
@@ -11,7 +12,7 @@ export interface ObjectStorage {
    * StorageIntegrityError. With `maxBytes` a larger body stores nothing and throws StorageTooLargeError.
    */
   put(key: string, body: Readable | Uint8Array, options?: { expectedSha256?: string; maxBytes?: number }): Promise<StoredObject>;
-  /** Streams the object, or the inclusive byte range [start, end]. */
+  /** Streams the object, or the inclusive byte range [start, end]; StorageNotFoundError when there is none. */
   get(key: string, range?: { start: number; end: number }): Promise<Readable>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
@@ -41,10 +42,24 @@ export interface StoredObject {
 }
 
 export class StorageIntegrityError extends Error {}
+export class StorageNotFoundError extends Error {}
 export class StorageTooLargeError extends Error {}
 /** The client's offset does not match what is staged: it should resume from `actual`. */
 export class StorageOffsetError extends Error {
   constructor(readonly actual: number) {
     super(`The upload is at byte ${actual}.`);
   }
+}
+
+const SAFE_KEY = /^[A-Za-z0-9_\-./]+$/;
+
+/** Keys are relative paths of safe characters: no empty, `.` or `..` segment can escape the store. */
+export function assertSafeKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.split("/").some((part) => part === "" || part === "." || part === "..")) {
+    throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
+  }
+}
+
+export function assertSafeUploadId(uploadId: string): void {
+  if (!/^[A-Za-z0-9_-]+$/.test(uploadId)) throw new Error("unsafe upload id");
 }

@@ -50,6 +50,8 @@ export interface TargetDeclaration {
   disagreementGap?: number;
   /** Values of the declared groupings this target belongs to, e.g. { kind: "static" }. */
   groups?: Record<string, string>;
+  /** False for a value people do not give themselves (the judge's raw score before a rule): queues leave it out. */
+  reviewable?: boolean;
 }
 
 /** A per-subject headline number computed from the targets' values (for hallucination: S, D, I, overall, verdict). */
@@ -79,6 +81,8 @@ export interface GroupingDeclaration {
   label: string;
   /** The group values in display order, with a label for each. */
   values: readonly { id: string; label: string }[];
+  /** The value is the judged item's `group` (a caption's type), not fixed per target. */
+  ofItem?: boolean;
 }
 
 /**
@@ -116,6 +120,22 @@ export interface TaskDeclaration {
   sweepWorstTarget?: boolean;
   /** Named threshold parameters of the agreement report (see ThresholdParam). */
   thresholdParams?: readonly ThresholdParam[];
+  /**
+   * Targets scored once per entry of a list (a caption's key points): their score categories are
+   * `<prefix><n>` (e.g. "kp:3", the third key point), all on the target's scale.
+   */
+  indexedTargets?: readonly { prefix: string; targetId: string }[];
+  /**
+   * The scope of each of the pipeline's steps (as in its definition; a test keeps them equal), so code
+   * that runs in the browser knows which frames a step looked at without loading the pipeline.
+   */
+  stepScopes?: Readonly<Record<string, TargetScope>>;
+}
+
+/** The id of the declared target a score category belongs to ("kp:3" → "key_point"), or the category itself. */
+export function targetIdOfCategory(task: Pick<TaskDeclaration, "indexedTargets">, category: string): string {
+  const indexed = task.indexedTargets?.find((t) => category.startsWith(t.prefix) && /^\d+$/.test(category.slice(t.prefix.length)));
+  return indexed ? indexed.targetId : category;
 }
 
 /** A categorical scale of exactly yes (1) and no (0): such a metric is answered as a boolean. */

@@ -8,6 +8,7 @@ import { makeUser } from "../testing/fixtures";
 import { browseOptions, browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { createRunVideo } from "../testing/run-video-fixture";
+import { insertJudgment } from "../testing/judgments";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -67,7 +68,7 @@ beforeAll(async () => {
   // Judgments in the latest run: the reviewer and the owner on a (the reviewer disagrees), the reviewer on b.
   // In the older run the owner judged d, which must not show in the latest run's review columns.
   const judge = (runId: string, key: string, by: Actor, disagrees: boolean, targetType = "verdict") =>
-    prisma.humanJudgment.create({ data: { projectId, targetType, targetKey: `${targetType}:${runId}:${ids[key]}`, runId, videoId: ids[key]!, reviewerId: by.userId, value: 1, judgeValue: disagrees ? 0 : 1, disagrees } });
+    insertJudgment(prisma, { projectId, targetType, videoId: ids[key]!, reviewerId: by.userId, value: 1, runId, judgeValue: disagrees ? 0 : 1, disagrees });
   await judge(latestRunId, "a", reviewer, true);
   await judge(latestRunId, "a", reviewer, false, "overall");
   await judge(latestRunId, "a", owner, false);
@@ -117,7 +118,9 @@ describe("browseVideos", () => {
     expect(review(asReviewer, "b").byMe).toBe(true);
     const older = await browse({ runId: olderRunId });
     expect(review(older, "d")).toEqual({ reviewers: 1, byMe: true, disagreement: true });
-    expect(review(older, "a")).toEqual({ reviewers: 0, byMe: false, disagreement: false });
+    // Judgments belong to the video's targets, not to a run: a's, seen in the latest run, show in the
+    // older run that judged a too, and disagreement is against the older run's own values.
+    expect(review(older, "a")).toEqual({ reviewers: 2, byMe: true, disagreement: false });
 
     expect(keysOf((await browse({ review: "reviewed_by_me" }, reviewer)).videos).sort()).toEqual(["a", "b"]);
     expect(keysOf((await browse({ review: "reviewed_by_me" })).videos)).toEqual(["a"]);

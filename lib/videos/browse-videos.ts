@@ -1,7 +1,8 @@
+import { runJudgeValueSql } from "../reviews/judgment-key";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { blindVideoIdsFor } from "../queues/blind";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { isYesNoScale, type TaskDeclaration } from "../tasks/task-declaration";
 import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
@@ -122,8 +123,10 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
         SELECT fr."id" FROM "frame" fr WHERE fr."frameSetId" = fs."id" AND fr."isKeyFrame" ORDER BY fr."index" ASC LIMIT 1
       ) kf ON TRUE
       LEFT JOIN LATERAL (
-        SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe", bool_or(h."disagrees") AS "disagreement"
-        FROM "human_judgment" h WHERE h."runId" = ${ctx.runId} AND h."videoId" = p."id"
+        SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe",
+          bool_or(abs(h."value" - ${runJudgeValueSql("h", Prisma.sql`${ctx.runId}`)}) >= h."gap" - 1e-9) AS "disagreement"
+        FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
+          AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${ctx.runId} AND jr."videoId" = p."id")
       ) r ON TRUE`;
     for (const row of rows) extras.set(row.id, row);
   }

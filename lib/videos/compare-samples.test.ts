@@ -8,6 +8,7 @@ import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { compareSamples, promptSampleCount } from "./compare-samples";
 import { createRunVideo } from "../testing/run-video-fixture";
+import { insertJudgment } from "../testing/judgments";
 
 let owner: Actor;
 let viewer: Actor;
@@ -48,9 +49,10 @@ beforeAll(async () => {
   newRun = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date("2024-02-01"), endpointSnapshot: { name: "judge", model: "gpt-new" } } })).id;
   await createRunVideo(prisma, { runId: oldRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 20, verdict: true } });
   await createRunVideo(prisma, { runId: newRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 80, verdict: false } });
-  // Reviewers' verdicts: two "yes" in the latest run, one "no" in the older run (not counted).
+  // Reviewers' verdicts: two "yes" seen in the latest run, one "no" seen in the older run. Judgments
+  // belong to the video's verdict, not to a run: all three count (majority yes).
   for (const [runId, value, reviewer] of [[newRun, 1, "r1"], [newRun, 1, "r2"], [oldRun, 0, "r3"]] as const) {
-    await prisma.humanJudgment.create({ data: { projectId, targetType: "verdict", targetKey: `verdict:${runId}:${ids.a0}`, runId, videoId: ids.a0!, reviewerId: `${reviewer}-${randomUUID()}`, value } });
+    await insertJudgment(prisma, { projectId, targetType: "verdict", runId, videoId: ids.a0!, reviewerId: `${reviewer}-${randomUUID()}`, value });
   }
 });
 
@@ -67,7 +69,7 @@ describe("side by side samples of a prompt", () => {
     ]);
     const a0 = result.samples.find((s) => s.id === ids.a0)!;
     expect(a0.judge).toMatchObject({ runId: newRun, overall: 80, verdict: false });
-    expect(a0.reviewers).toEqual({ verdict: 1, count: 2 });
+    expect(a0.reviewers).toEqual({ verdict: 1, count: 3 });
     expect(a0.posterUrl).toBe(`/api/v1/frames/poster-${(await prisma.frameSet.findFirstOrThrow({ where: { videoId: ids.a0 } })).id}-1/image`);
     const b0 = result.samples.find((s) => s.id === ids.b0)!;
     expect(b0).toMatchObject({ judge: null, posterUrl: null, reviewers: { verdict: null, count: 0 } });

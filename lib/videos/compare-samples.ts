@@ -6,6 +6,7 @@ import { readRunMetrics } from "../judge/run-metrics";
 import { consensusOf } from "../reviews/consensus";
 import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
+import { blindVideoIdsFor, withheldCompareSample } from "../visibility/judge-visibility";
 import { type BrowseScores, metricScores } from "./browse-videos";
 
 /** The judge's per-video outcome in a run: every metric, plus the task's verdict and the overall as before. */
@@ -35,11 +36,14 @@ export interface CompareSample {
   judge: { runId: string; runCreatedAt: Date; status: string; scores: BrowseScores; overall: number | null; verdict: boolean | null } | null;
   /** The reviewers' consensus verdict in that run (majority; null on a tie), with how many gave one. */
   reviewers: { verdict: number | null; count: number };
+  /** The caller reviews this video in a blind queue: no judge outcome and no consensus until they submit. */
+  blind: boolean;
 }
 
 /**
  * Every sample of one prompt in a project, grouped by generator model (rows) and sample index
- * (columns), each with the latest run's overall and verdict and the reviewers' consensus verdict.
+ * (columns), each with the latest run's overall and verdict and the reviewers' consensus verdict
+ * (neither for a sample the caller reviews blind).
  * Non-members get NotFound, as for every project read.
  */
 export async function compareSamples(prisma: PrismaClient, actor: Actor, projectId: string, query: CompareQuery) {
@@ -70,7 +74,7 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
   const videos = restrictTo === undefined ? allOfPrompt : allOfPrompt.filter((v) => v.model === restrictTo);
   const ids = videos.map((v) => v.id);
 
-  const [frameSets, runVideos, verdicts] = await Promise.all([
+  const [frameSets, runVideos, verdicts, blind] = await Promise.all([
     prisma.frameSet.findMany({
       where: { videoId: { in: ids } },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -82,7 +86,9 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
       orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
       select: { videoId: true, status: true, run: { select: { id: true, createdAt: true, pipeline: true } } },
     }),
-    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, targetType: "verdict" }, select: { videoId: true, runId: true, value: true } }),
+    // Per-video judgments (of any task): each sample reads those of its latest run's task.
+    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, itemId: "", stepId: "" }, select: { videoId: true, task: true, target: true, value: true } }),
+    blindVideoIdsFor(prisma, actor.userId, ids),
   ]);
   const poster = new Map<string, string | null>();
   for (const set of frameSets) if (!poster.has(set.videoId)) poster.set(set.videoId, set.frames[0] ? `/api/v1/frames/${set.frames[0].id}/image` : null);
@@ -98,14 +104,17 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
 
   const samples: CompareSample[] = videos.map((video) => {
     const run = latest.get(video.id);
-    const values = run ? verdicts.filter((j) => j.videoId === video.id && j.runId === run.run.id).map((j) => j.value) : [];
-    return {
+    const verdictId = run ? taskOf(run.run.pipeline).verdict?.metricId : undefined;
+    const values = run && verdictId ? verdicts.filter((j) => j.videoId === video.id && j.task === run.run.pipeline && j.target === verdictId).map((j) => j.value) : [];
+    const sample: CompareSample = {
       ...video,
       url: `/api/v1/videos/${video.id}/file`,
       posterUrl: poster.get(video.id) ?? null,
       judge: run ? judgeOutcome(run.run.id, run.run.createdAt, run.status, taskOf(run.run.pipeline), metricsByVideo.get(video.id) ?? {}) : null,
-      reviewers: { verdict: consensusOf("verdict", values), count: values.length },
+      reviewers: { verdict: verdictId ? consensusOf(verdictId, values) : null, count: values.length },
+      blind: false,
     };
+    return blind.has(video.id) ? { ...withheldCompareSample(sample), blind: true } : sample;
   });
 
   // Columns: the sample indexes present (samples without an index go after them, one column each).

@@ -8,6 +8,7 @@ import { makeUser } from "../testing/fixtures";
 import { videoFilterSchema } from "./video-filter";
 import { type FilterContext, matchingVideoIds, resolveFilterRun } from "./video-filter-sql";
 import { createRunVideo } from "../testing/run-video-fixture";
+import { insertJudgment } from "../testing/judgments";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -49,8 +50,8 @@ beforeAll(async () => {
     }
   }
   // a: the reviewer disagrees on the verdict (says no); b: the owner agrees (says no).
-  await prisma.humanJudgment.create({ data: { projectId, targetType: "verdict", targetKey: `verdict:${runId}:${ids.a}`, runId, videoId: ids.a!, reviewerId: reviewer.userId, value: 0, judgeValue: 1, disagrees: true } });
-  await prisma.humanJudgment.create({ data: { projectId, targetType: "verdict", targetKey: `verdict:${runId}:${ids.b}`, runId, videoId: ids.b!, reviewerId: owner.userId, value: 0, judgeValue: 0, disagrees: false } });
+  await insertJudgment(prisma, { projectId, targetType: "verdict", runId, videoId: ids.a!, reviewerId: reviewer.userId, value: 0, judgeValue: 1, disagrees: true });
+  await insertJudgment(prisma, { projectId, targetType: "verdict", runId, videoId: ids.b!, reviewerId: owner.userId, value: 0, judgeValue: 0, disagrees: false });
 });
 
 async function match(query: Record<string, string>, as: Actor = owner) {

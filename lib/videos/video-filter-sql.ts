@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
 import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
+import { runJudgeValueSql } from "../reviews/judgment-key";
 import { checkFilterAgainstTask, filterNeedsRun, filterReadsValues, isFieldSort, metricConditions, type VideoFilter, type VideoSort } from "./video-filter";
 
 /**
@@ -92,19 +93,25 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
     and.push(Prisma.sql`v."id" IN (SELECT s."videoId" FROM "score" s WHERE s."runId" = ${run} AND s."category" = ${filter.category}
       GROUP BY s."videoId" ${having.length ? Prisma.sql`HAVING ${Prisma.join(having, " AND ")}` : Prisma.empty})`);
   }
+  // Judgments belong to targets, not runs: those of the run's task on the video count, and
+  // disagreement compares each with this run's value of its target.
+  const runTask = Prisma.sql`(SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${run})`;
   if (filter.humanVerdict) {
     const majority = filter.humanVerdict === "yes" ? Prisma.sql`avg(h."value") > 0.5` : Prisma.sql`avg(h."value") < 0.5`;
-    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."runId" = ${run} AND h."targetType" = 'verdict' GROUP BY h."videoId" HAVING ${majority})`);
+    const verdict = ctx.task?.verdict?.metricId ?? "verdict";
+    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} GROUP BY h."videoId" HAVING ${majority})`);
   }
   if (filter.review) {
-    const judged = (extra: Prisma.Sql) => Prisma.sql`EXISTS (SELECT 1 FROM "human_judgment" h WHERE h."videoId" = v."id" AND h."runId" = ${run} ${extra})`;
+    // Only videos the run judged have reviews in its view.
+    const judged = (extra: Prisma.Sql) =>
+      Prisma.sql`(EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${run} AND jr."videoId" = v."id") AND EXISTS (SELECT 1 FROM "human_judgment" h WHERE h."videoId" = v."id" AND h."task" = ${runTask} ${extra}))`;
     const mine = Prisma.sql`AND h."reviewerId" = ${ctx.userId}`;
     const clause = {
       unreviewed: Prisma.sql`NOT ${judged(Prisma.empty)}`,
       reviewed: judged(Prisma.empty),
       reviewed_by_me: judged(mine),
       not_reviewed_by_me: Prisma.sql`NOT ${judged(mine)}`,
-      disagreement: judged(Prisma.sql`AND h."disagrees"`),
+      disagreement: judged(Prisma.sql`AND abs(h."value" - ${runJudgeValueSql("h", Prisma.sql`${run}`)}) >= h."gap" - 1e-9`),
     }[filter.review];
     and.push(clause);
   }

@@ -4,6 +4,7 @@ import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "
 import { disagreesWithJudge } from "../../lib/reviews/disagreement";
 import { SEED_MODELS, seedLargeProject } from "./seed-large-project";
 import { readRunMetrics } from "../../lib/judge/run-metrics";
+import { judgmentKey, metricTarget, scoreTarget } from "../../lib/reviews/judgment-key";
 
 describe("seedLargeProject", () => {
   it("seeds a consistent project: exact score budget, summaries as the judge computes them, judgments as reviews record them", async () => {
@@ -60,6 +61,11 @@ describe("seedLargeProject", () => {
       if (j.targetType === "verdict") expect(j.judgeValue).toBe(metricOf(j.videoId, "verdict"));
       if (j.targetType === "overall") expect(j.judgeValue).toBe(metricOf(j.videoId, "overall"));
       if (j.targetType === "score") expect(j.judgeValue).toBe(scores.find((s) => s.id === j.scoreId)!.value);
+      // Keyed exactly as reviews key them, so every run that scored the target is compared with it.
+      const frameSetId = runVideos.find((rv) => rv.videoId === j.videoId)!.frameSetId;
+      const target = j.targetType === "score" ? scoreTarget("hallucination", scores.find((s) => s.id === j.scoreId)!, frameSetId) : metricTarget("hallucination", j.videoId, "", j.targetType);
+      expect(j.targetKey).toBe(judgmentKey(target));
+      expect(j).toMatchObject({ task: target.task, target: target.target, stepId: target.stepId, scopeIndex: target.scopeIndex, frameSetId: target.frameSetId });
       expect(seeded.reviewerIds).toContain(j.reviewerId);
     }
     const verdictVideos = new Map<string, number>();

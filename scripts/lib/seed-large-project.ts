@@ -274,8 +274,8 @@ export async function seedLargeProject(
         const reviewers = reviewerIds;
         const second = reviewerCount > 1;
         // Verdicts: ~10% of judged videos, by two reviewers (one when there is only one); ~20% of answers flip the judge's.
-        await step("verdict judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
-          SELECT rv."videoId" || '-hv' || r.n, ${projectId}, 'verdict', 'verdict:' || ${runId} || ':' || rv."videoId", ${runId}, rv."videoId",
+        await step("verdict judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+          SELECT rv."videoId" || '-hv' || r.n, ${projectId}, 'hallucination', 'verdict', 'verdict', ${`hallucination|v:`} || rv."videoId" || '|verdict', 1, ${runId}, rv."videoId",
             (${reviewers}::text[])[1 + (sv.vi + r.n) % ${reviewerCount}],
             CASE WHEN (('x' || substr(md5(sv.vi || ':flip' || r.n), 1, 8))::bit(32)::bigint % 5) = 0 THEN 1 - rv."value" ELSE rv."value" END,
             rv."value",
@@ -284,8 +284,8 @@ export async function seedLargeProject(
           FROM "run_metric" rv JOIN seed_video sv ON sv.id = rv."videoId" CROSS JOIN generate_series(0, ${second ? 1 : 0}::int) AS r(n)
           WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'verdict' AND (('x' || substr(md5(sv.vi || ':hv'), 1, 8))::bit(32)::bigint % 10) = 0`);
         // Overall: ~3% of judged videos, one reviewer, within ±15 of the judge.
-        await step("overall judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
-          SELECT x.video_id || '-ho', ${projectId}, 'overall', 'overall:' || ${runId} || ':' || x.video_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
+        await step("overall judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+          SELECT x.video_id || '-ho', ${projectId}, 'hallucination', 'overall', 'overall', ${`hallucination|v:`} || x.video_id || '|overall', ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))}, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
             abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
             SELECT rv."videoId" AS video_id, (${reviewers}::text[])[1 + sv.vi % ${reviewerCount}] AS reviewer, rv."value" AS judge,
@@ -294,13 +294,18 @@ export async function seedLargeProject(
             WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'overall' AND (('x' || substr(md5(sv.vi || ':ho'), 1, 8))::bit(32)::bigint % 33) = 0
           ) x`);
         // Scores: ~5% of judged videos, one reviewer on I and on s3 of the first key frame, within ±3 of the judge.
-        await step("score judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
-          SELECT x.score_id || '-hs', ${projectId}, 'score', 'score:' || x.score_id, x.score_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
+        await step("score judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "stepId", "scopeIndex", "frameSetId", "targetKey", "gap", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+          SELECT x.score_id || '-hs', ${projectId}, 'hallucination', 'score', x.category, x.step_id, x.scope_index, x.frame_set_id,
+            ${`hallucination|v:`} || x.video_id || '|' || x.category || '@' || x.step_id || ':' || x.scope_index || CASE WHEN x.frame_set_id <> '' THEN '#' || x.frame_set_id ELSE '' END,
+            ${disagreementGapOf(judgmentDeclaration("score", null, [taskOf("hallucination")]))}, x.score_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
             abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("score", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
-            SELECT s."id" AS score_id, s."videoId" AS video_id, (${reviewers}::text[])[1 + (sv.vi + 2) % ${reviewerCount}] AS reviewer, s."value" AS judge,
+            -- Keyed as lib/reviews/judgment-key.ts keys them (key-frame scores carry the run's frame set).
+            SELECT s."id" AS score_id, s."videoId" AS video_id, s."category", s."stepId" AS step_id, s."scopeIndex" AS scope_index,
+              CASE WHEN s."stepId" IN ('static_hallucination', 'dynamic_hallucination') THEN rvf."frameSetId" ELSE '' END AS frame_set_id,
+              (${reviewers}::text[])[1 + (sv.vi + 2) % ${reviewerCount}] AS reviewer, s."value" AS judge,
               greatest(0, least(10, s."value" + (ARRAY[-3, -1, 0, 0, 1, 2])[1 + (('x' || substr(md5(sv.vi || ':' || s."category" || ':sd'), 1, 8))::bit(32)::bigint % 6)::int])) AS value
-            FROM "score" s JOIN seed_video sv ON sv.id = s."videoId"
+            FROM "score" s JOIN seed_video sv ON sv.id = s."videoId" JOIN "run_video" rvf ON rvf."runId" = s."runId" AND rvf."videoId" = s."videoId"
             WHERE s."runId" = ${runId} AND s."scopeIndex" = 0 AND s."category" IN ('inconsistency', 's3')
               AND (('x' || substr(md5(sv.vi || ':hs'), 1, 8))::bit(32)::bigint % 20) = 1
           ) x`);

@@ -127,14 +127,14 @@ describe("sign-in through better-auth", () => {
 
 describe("/api/health", () => {
   it("reports the database up, and down with 503 when it is unreachable", async () => {
-    const up = await getHealth();
+    const up = await getHealth(new Request("http://localhost:3000/api/health"));
     expect(up.status).toBe(200);
     expect(await up.json()).toEqual({ status: "ok", db: "ok" });
 
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = "postgresql://nobody:nothing@127.0.0.1:1/none";
     try {
-      const down = await getHealth();
+      const down = await getHealth(new Request("http://localhost:3000/api/health"));
       expect(down.status).toBe(503);
       expect(await down.json()).toMatchObject({ db: "down" });
     } finally {

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
-import type { EndpointLimiter } from "../endpoint-limiter";
+import type { CallLimiter } from "../endpoint-limiter";
 import { callWithRetries, LlmError, type ChatImage, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
@@ -38,7 +38,7 @@ export interface JudgeDeps {
   pipelines: Record<string, PipelineDefinition>;
   templates: TemplateSource;
   llmFor(endpoint: EndpointConfig): LlmClient;
-  limiterFor(endpoint: EndpointConfig): EndpointLimiter;
+  limiterFor(endpoint: EndpointConfig): CallLimiter;
   endpointConfig(runId: string): Promise<EndpointConfig>;
   retryPolicy?: RetryPolicy;
   sleep?(ms: number): Promise<void>;
@@ -350,7 +350,7 @@ async function answer(
   };
   // What every call row of this request shares; each outcome adds its own fields.
   const callBase = { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, isRepair: record.isRepair };
-  const noUsage = { httpStatus: null, error: null, errorExcerpt: null, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 0 };
+  const noUsage = { httpStatus: null, error: null, errorExcerpt: null, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 0, retries: 0 };
   const found = await store.lookUp(cacheKey, start.done ? null : start);
   const cached = found.cached;
   if (cached) {
@@ -369,6 +369,7 @@ async function answer(
   const limiter = deps.limiterFor(endpoint);
   const started = Date.now();
   let lastStatus: number | null = null;
+  let retries = 0;
   try {
     const result = await callWithRetries(
       () => limiter.run(() => client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 })),
@@ -377,6 +378,7 @@ async function answer(
         sleep: deps.sleep,
         onRetry: (error, delayMs) => {
           lastStatus = error.status;
+          retries++;
           deps.log?.(`retrying after ${error.kind} in ${Math.round(delayMs)} ms`);
         },
       },
@@ -396,6 +398,7 @@ async function answer(
         completionTokens: result.completionTokens,
         costUsd: cost,
         latencyMs: Date.now() - started,
+        retries,
         createdAt: new Date(),
       },
     };
@@ -414,6 +417,7 @@ async function answer(
         errorExcerpt: error.excerpt,
         httpStatus: error.status ?? lastStatus,
         latencyMs: Date.now() - started,
+        retries,
         createdAt: new Date(),
       },
     };

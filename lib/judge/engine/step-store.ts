@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
 
@@ -9,6 +10,11 @@ import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
  *
  * Timestamps go to PostgreSQL as ISO strings in UTC and are cast to `timestamp(3)`, which ignores
  * the zone suffix: the columns hold UTC, as Prisma writes them, whatever the session's time zone.
+ *
+ * Every statement here may run twice: the database client sends a statement again when the connection
+ * broke before its answer came (lib/db/reconnecting-adapter.ts), though the server may have run it. So
+ * each one leaves the same result the second time: call rows carry their id from here, a step's start
+ * and end match their own earlier write, and the rest are upserts.
  */
 
 export interface JobRow {
@@ -143,6 +149,8 @@ export interface CallRow {
   completionTokens: number;
   costUsd: number;
   latencyMs: number;
+  /** Attempts after the first (backoff on 429, 5xx, timeouts). */
+  retries: number;
   createdAt: Date;
 }
 
@@ -246,9 +254,10 @@ export class JudgeStore {
         WITH found AS (
           SELECT key, "responseText", "finishReason" FROM response_cache WHERE key = ANY(${[...new Set(wanted.map((w) => w.key))]}::text[])
         ), started AS (
-          UPDATE step_result sr SET status = 'running', attempts = sr.attempts + 1, "startedAt" = w."startedAt"
+          UPDATE step_result sr SET status = 'running', attempts = sr.attempts + CASE WHEN sr.status = 'pending' THEN 1 ELSE 0 END, "startedAt" = w."startedAt"
           FROM jsonb_to_recordset(${JSON.stringify(starts)}::jsonb) AS w(key text, id text, "startedAt" timestamp(3))
-          WHERE sr.id = w.id AND sr.status = 'pending' AND NOT EXISTS (SELECT 1 FROM found f WHERE f.key = w.key)
+          WHERE sr.id = w.id AND (sr.status = 'pending' OR (sr.status = 'running' AND sr."startedAt" = w."startedAt"))
+            AND NOT EXISTS (SELECT 1 FROM found f WHERE f.key = w.key)
           RETURNING sr.id
         )
         SELECT key, "responseText", "finishReason", NULL::text AS started FROM found
@@ -320,7 +329,11 @@ export class JudgeStore {
     const scores = steps.flatMap((step) =>
       step.scores.map((s) => ({ runId: step.runId, videoId: step.videoId, itemId: step.itemId, stepResultId: step.id, stepId: step.stepId, scopeIndex: step.scopeIndex, category: s.category, value: s.value })),
     );
-    const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({ ...call, createdAt: call.createdAt.toISOString() }));
+    const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({
+      ...call,
+      id: callIds.get(call) ?? (callIds.set(call, randomUUID()), callIds.get(call)!),
+      createdAt: call.createdAt.toISOString(),
+    }));
     // One row per key (two steps with identical requests may finish together); a replacement wins.
     const cacheByKey = new Map<string, CacheRow>();
     for (const row of steps.flatMap((step) => step.cache)) if (!cacheByKey.get(row.key)?.replace) cacheByKey.set(row.key, row);
@@ -337,10 +350,12 @@ export class JudgeStore {
       WITH finished AS (
         UPDATE step_result sr SET status = u.status::"StepStatus", output = u.output, "rawText" = u."rawText", error = u.error,
           "templateHash" = u."templateHash", "finishedAt" = u."finishedAt",
-          attempts = sr.attempts + u.attempts, "startedAt" = coalesce(u."startedAt", sr."startedAt")
+          attempts = sr.attempts + CASE WHEN sr.status IN ('pending', 'running') THEN u.attempts ELSE 0 END,
+          "startedAt" = coalesce(u."startedAt", sr."startedAt")
         FROM jsonb_to_recordset(${JSON.stringify(finished)}::jsonb)
           AS u(id text, status text, output jsonb, "rawText" text, error text, "templateHash" text, "startedAt" timestamp(3), attempts int, "finishedAt" timestamp(3))
-        WHERE sr.id = u.id AND sr.status IN ('pending', 'running')
+        WHERE sr.id = u.id
+          AND (sr.status IN ('pending', 'running') OR (sr.status = u.status::"StepStatus" AND sr."finishedAt" = u."finishedAt"))
         RETURNING sr.id
       ), scores AS (
         INSERT INTO score (id, "runId", "videoId", "itemId", "stepResultId", "stepId", "scopeIndex", category, value)
@@ -352,12 +367,13 @@ export class JudgeStore {
         RETURNING 1
       ), calls AS (
         INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
-                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", "createdAt")
-        SELECT gen_random_uuid()::text, c."runId", c."stepResultId", c."videoId", c.model, c.request, c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
-               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c."createdAt"
+                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt")
+        SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, c.request, c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
+               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt"
         FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
-          AS c("runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
-               "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, "createdAt" timestamp(3))
+          AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
+               "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3))
+        ON CONFLICT (id) DO NOTHING
         RETURNING 1
       ), cache_rows AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(cacheRows)}::jsonb)
@@ -413,6 +429,9 @@ export class JudgeStore {
 function wasWritten(unit: Unit, finished: Set<string>): boolean {
   return unit.kind === "step" ? finished.has(unit.step.id) : true;
 }
+
+/** A call row's id, fixed the first time the row is written, so that writing it again changes nothing. */
+const callIds = new WeakMap<CallRow, string>();
 
 const stores = new WeakMap<PrismaClient, JudgeStore>();
 

@@ -135,6 +135,14 @@ export const HALLUCINATION_TASK: TaskDeclaration = {
     { key: "verdict", metric: "verdict", bound: "is" },
   ],
   metricSteps: ["static_hallucination", "dynamic_hallucination", "inconsistency"],
+  stepScopes: {
+    static_kg: "key_frame",
+    dynamic_kg: "cluster",
+    video_summary: "video",
+    inconsistency: "video",
+    static_hallucination: "key_frame",
+    dynamic_hallucination: "cluster",
+  },
   sweepWorstTarget: true,
   // The agreement report's request parameters from before thresholds were declared.
   thresholdParams: [

@@ -2,16 +2,14 @@ import { notFound } from "next/navigation";
 import { requirePageActor } from "@/app/_server/actor";
 import { ActionForm, Field } from "@/components/action-form";
 import { Card } from "@/components/empty-state";
+import { listUsers } from "@/lib/auth/users";
 import { prisma } from "@/lib/db/prisma";
 import { createUserAction } from "./actions";
 
 export default async function UsersPage() {
   const actor = await requirePageActor();
   if (!actor.isAdmin) notFound();
-  const users = await prisma.user.findMany({
-    orderBy: { createdAt: "asc" },
-    select: { id: true, email: true, name: true, isAdmin: true, createdAt: true, _count: { select: { memberships: true } } },
-  });
+  const users = await listUsers(prisma, actor);
   return (
     <div className="grid gap-6 md:grid-cols-[1fr_20rem]">
       <div className="flex flex-col gap-4">

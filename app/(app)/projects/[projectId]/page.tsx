@@ -3,6 +3,7 @@ import { ActionForm, Field, RoleSelect } from "@/components/action-form";
 import { Card, EmptyState } from "@/components/empty-state";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
+import { projectOverviewCounts } from "@/lib/projects/project-overview";
 import { getProject, listMembers } from "@/lib/projects/projects";
 import Link from "next/link";
 import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction } from "../../actions";
@@ -13,16 +14,10 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
   const project = await getProject(prisma, actor, projectId);
   const members = await listMembers(prisma, actor, projectId);
   const canManage = roleCan(role, "members.manage");
-  const statusCounts = await prisma.video.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true } });
-  const count = (status: string) => statusCounts.find((row) => row.status === status)?._count._all ?? 0;
-  const totalVideos = statusCounts.reduce((sum, row) => sum + row._count._all, 0);
-  const runCount = await prisma.judgeRun.count({ where: { projectId } });
-  const [judgmentCount, myJudgmentCount, reviewerRows, openQueues] = await Promise.all([
-    prisma.humanJudgment.count({ where: { projectId } }),
-    prisma.humanJudgment.count({ where: { projectId, reviewerId: actor.userId } }),
-    prisma.humanJudgment.findMany({ where: { projectId }, distinct: ["reviewerId"], select: { reviewerId: true } }),
-    prisma.reviewQueue.count({ where: { projectId, archivedAt: null } }),
-  ]);
+  const counts = await projectOverviewCounts(prisma, actor, projectId);
+  const count = (status: string) => counts.videos.byStatus[status] ?? 0;
+  const { runs: runCount, judgments: judgmentCount, myJudgments: myJudgmentCount, reviewers: reviewerCount, openQueues } = counts;
+  const totalVideos = counts.videos.total;
 
   return (
     <div className="flex flex-col gap-6">
@@ -109,7 +104,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
           ) : (
             <div className="flex flex-col gap-1 text-sm" data-testid="review-counts">
               <p>
-                {judgmentCount} judgment{judgmentCount === 1 ? "" : "s"} by {reviewerRows.length} reviewer{reviewerRows.length === 1 ? "" : "s"} · {myJudgmentCount} yours
+                {judgmentCount} judgment{judgmentCount === 1 ? "" : "s"} by {reviewerCount} reviewer{reviewerCount === 1 ? "" : "s"} · {myJudgmentCount} yours
               </p>
               <p>
                 <Link href={`/projects/${projectId}/queues`} className="text-indigo-700 underline">

@@ -394,7 +394,9 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
   for (const { run } of runItems) {
     const pipeline = run.pipeline as CaptionPipeline;
     const { results: [result] } = await loadRunCaptions(prisma, { id: run.id, pipeline }, { itemIds: [captionId] }, null);
-    if (result) results.push({ run: { id: run.id, pipeline, status: run.status, simulated: run.simulated, createdAt: run.createdAt, endpointName: run.endpoint.name, settings: run.settings }, result });
+    // The judge's scores of the caption, for reviewers to give their own values against.
+    const scores = await prisma.score.findMany({ where: { runId: run.id, itemId: captionId }, select: { id: true, category: true, value: true }, orderBy: { category: "asc" } });
+    if (result) results.push({ run: { id: run.id, pipeline, status: run.status, simulated: run.simulated, createdAt: run.createdAt, endpointName: run.endpoint.name, settings: run.settings }, result, scores });
   }
   const videoId = runItems[0]?.videoId ?? (await prisma.item.findUniqueOrThrow({ where: { id: captionId }, select: { videoId: true } })).videoId;
   const runFrameSet = runItems.length
@@ -403,7 +405,7 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
   const frameSet = runFrameSet
     ? await prisma.frameSet.findUnique({ where: { id: runFrameSet.frameSetId }, select: frameSetSelect })
     : await prisma.frameSet.findFirst({ where: { videoId, mode: "uniform" }, orderBy: { createdAt: "desc" }, select: frameSetSelect });
-  return { results, frameSet };
+  return { results, frameSet, videoId };
 }
 
 const frameSetSelect = { id: true, mode: true, frameCount: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true } } } as const;

@@ -9,6 +9,7 @@ import type { GroupingDeclaration, MetricDeclaration, TaskDeclaration } from "..
 export const CAPTION_TYPE_GROUPING: GroupingDeclaration = {
   id: "caption_type",
   label: "Caption type",
+  ofItem: true,
   values: [...CAPTION_STYLE_TYPES, ...CAPTION_CONTENT_TYPES].map((id) => ({ id, label: id === "theme" ? "theme (the rubric's style)" : id })),
 };
 
@@ -50,6 +51,8 @@ export const CAPTION_STYLE_TASK: TaskDeclaration = {
       higherIsBetter: true,
       scope: "item",
       positive: goodCaption,
+      // A reviewer gives the caption's style score; the judge's raw score is compared, not re-judged.
+      reviewable: false,
     },
   ],
   metrics: [
@@ -68,6 +71,8 @@ export const CAPTION_STYLE_TASK: TaskDeclaration = {
     yesNoMetric({ id: "judge_broke_rule", label: "Judge broke the rule", definition: "The judge scored above the cap a failed length rule sets.", aggregation: "1 when the judge's score is above 1 and a length rule failed, else 0." }),
   ],
   groupings: [CAPTION_TYPE_GROUPING],
+  metricSteps: ["style_judge", "length_rules"],
+  stepScopes: { style_judge: "item", length_rules: "item" },
 };
 
 export const CAPTION_CONTENT_TASK: TaskDeclaration = {
@@ -86,6 +91,7 @@ export const CAPTION_CONTENT_TASK: TaskDeclaration = {
       positive: { op: "==", value: 1, label: "hit" },
     },
   ],
+  indexedTargets: [{ prefix: "kp:", targetId: "key_point" }],
   metrics: [
     {
       id: "key_points_hit",
@@ -119,4 +125,6 @@ export const CAPTION_CONTENT_TASK: TaskDeclaration = {
     },
   ],
   groupings: [CAPTION_TYPE_GROUPING],
+  metricSteps: ["key_points"],
+  stepScopes: { key_points: "item" },
 };

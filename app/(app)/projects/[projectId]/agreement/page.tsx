@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { AgreementCharts } from "@/components/agreement/agreement-charts";
 import { ExportButtons } from "@/components/agreement/export-buttons";
@@ -11,11 +12,12 @@ import { BREAKDOWNS, type AgreementReport, type Breakdown, type StatBlock } from
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
+import { browseOptions } from "@/lib/videos/browse-videos";
 import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
 
 const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold"]);
-const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Generator model", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
+const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
@@ -31,7 +33,8 @@ function Stat({ label, value, ci, testId }: { label: string; value: string; ci?:
   );
 }
 
-function cell(block: StatBlock, name: string) {
+function cell(block: StatBlock | undefined, name: string) {
+  if (!block) return <td className="px-2 py-1 text-slate-400">—</td>;
   const ci = block.ci[name];
   return (
     <td className="px-2 py-1 tabular-nums">
@@ -46,11 +49,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const raw = searchParamsObject(await searchParams);
   const parsed = agreementQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : agreementQuerySchema.parse({});
-  const [runs, dimensions, models] = await Promise.all([
-    scopeRuns(prisma, projectId, null),
-    prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`,
-    prisma.video.findMany({ where: { projectId, model: { not: null } }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
-  ]);
+  const [runs, { dimensions, models }] = await Promise.all([scopeRuns(prisma, projectId, null), browseOptions(prisma, actor, projectId)]);
   // The filter fields are the task's of the run the video filters read (the named run, else the latest).
   const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
   const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
@@ -84,8 +83,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         ))}
         <VideoFilterFields
           values={raw}
-          dimensions={dimensions.map(({ d }) => d)}
-          models={models.flatMap(({ model }) => (model ? [model] : []))}
+          dimensions={dimensions}
+          models={models}
           runs={runs.map((r) => ({ id: r.id, label: `${r.endpointName} · ${r.createdAt.slice(0, 16).replace("T", " ")}` }))}
           noRunLabel="every run"
           task={task}
@@ -117,6 +116,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
 function Report({ projectId, report, filterParams }: { projectId: string; report: AgreementReport; filterParams: string }) {
   const s = report.summary;
   const c = report.humanVsJudge.consensus;
+  // The reviewed per-subject metrics of the tasks in scope (hallucination: verdict, overall), as the report names them.
+  const metricKinds = report.confusionKinds.filter((k) => k.id !== "score" && k.id !== "all");
+  const numericMetricKinds = metricKinds.filter((k) => !k.listKeys);
   if (report.runs.length === 0) {
     return <EmptyState title="No judge runs yet">Run a judge on the project&apos;s videos; reviewers then check its scores and the agreement shows here.</EmptyState>;
   }
@@ -159,7 +161,9 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
                     <th>κ quadratic</th>
                     <th>MAE</th>
                     <th>α ordinal</th>
-                    <th>overall: MAE</th>
+                    {numericMetricKinds.map((k) => (
+                      <th key={k.id}>{k.label}: MAE</th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
@@ -177,7 +181,9 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
                       {cell(r.native.score, "kappaQuadratic")}
                       {cell(r.native.score, "mae")}
                       {cell(r.native.score, "alpha")}
-                      {cell(r.native.overall, "mae")}
+                      {numericMetricKinds.map((k) => (
+                        <Fragment key={k.id}>{cell(r.native[k.id], "mae")}</Fragment>
+                      ))}
                     </tr>
                   ))}
                 </tbody>
@@ -202,13 +208,12 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
                   <tbody className="divide-y divide-slate-100">
                     {[
                       ["all, binarised", report.humanVsHuman.binary] as const,
-                      ["scores (ordinal)", report.humanVsHuman.native.score] as const,
-                      ["verdicts (nominal)", report.humanVsHuman.native.verdict] as const,
-                      ["overall (interval)", report.humanVsHuman.native.overall] as const,
+                      ["scores", report.humanVsHuman.native.score] as const,
+                      ...metricKinds.map((k) => [k.label.toLowerCase(), report.humanVsHuman.native[k.id]] as const),
                     ].map(([label, b]) => (
                       <tr key={label}>
                         <td className="px-2 py-1">{label}</td>
-                        <td>{b.n}</td>
+                        <td>{b?.n ?? 0}</td>
                         {cell(b, "alpha")}
                         {cell(b, "fleiss")}
                         {cell(b, "percentAgreement")}
@@ -250,12 +255,13 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
             )}
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
-            {BREAKDOWNS.map((by) => (
-              <Card key={by} title={`By ${BREAKDOWN_TITLES[by].toLowerCase()}`}>
+            {/* The fixed breakdowns, then each grouping the tasks in scope declare (caption type, …). */}
+            {[...BREAKDOWNS.map((by) => ({ by: by as string, title: BREAKDOWN_TITLES[by] })), ...report.groupings.map((g) => ({ by: g.id, title: g.label }))].map(({ by, title }) => (
+              <Card key={by} title={`By ${title.toLowerCase()}`}>
                 <table className="w-full text-left text-sm" data-testid={`breakdown-${by}`}>
                   <thead className="text-xs uppercase text-slate-500">
                     <tr>
-                      <th className="px-2 py-1">{BREAKDOWN_TITLES[by]}</th>
+                      <th className="px-2 py-1">{title}</th>
                       <th>n</th>
                       <th>accuracy</th>
                       <th>κ</th>
@@ -264,8 +270,8 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
-                    {report.breakdowns[by].map((g) => (
-                      <tr key={g.key}>
+                    {(report.breakdowns[by] ?? []).map((g) => (
+                      <tr key={g.key} data-testid="breakdown-row" data-key={g.key}>
                         <td className="max-w-48 truncate px-2 py-1" title={g.key}>
                           {g.link ? (
                             <a href={videoListHref(projectId, g.link)} className="text-indigo-700 underline">

@@ -8,8 +8,9 @@ import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { CAPTION_FLAGS, captionFilterOptions, captionListQuerySchema, projectCaptionOverview, type CaptionRunSummary } from "@/lib/judge/pipelines/captions/caption-results";
+import { CAPTION_FLAGS, captionFilterOptions, captionListQuerySchema, type CaptionRunSummary } from "@/lib/judge/pipelines/captions/caption-results";
 import { taskOf } from "@/lib/tasks/registry";
+import { projectCaptionOverview } from "@/lib/judge/pipelines/captions/visible-caption-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -192,13 +193,21 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
                             {c.output.slice(0, 120) || "(empty)"}
                           </Link>
                         </td>
-                        <td className="tabular-nums">{c.style ? (c.style.rawScore ?? c.style.status) : "—"}</td>
-                        <td className="tabular-nums">{c.style ? (c.style.scoreAfterRules ?? "—") : "—"}</td>
-                        <td className="tabular-nums">{c.content ? (c.content.hit === null ? c.content.status : `${c.content.hit}/${c.content.total}`) : "—"}</td>
-                        <td className="flex flex-wrap gap-1 py-1">
-                          <Flag on={c.style?.flags?.judgeBrokeRule ?? false} label="judge broke the rule" testId="flag-broke-rule" />
-                          <Flag on={(c.style?.flags?.lengthViolation ?? false) && !(c.style?.flags?.judgeBrokeRule ?? false)} label="length rule failed" />
-                        </td>
+                        {c.blind ? (
+                          <td colSpan={4} className="text-xs text-slate-500" data-testid="caption-blind">
+                            hidden while you review this video in a blind queue
+                          </td>
+                        ) : (
+                          <>
+                            <td className="tabular-nums">{c.style ? (c.style.rawScore ?? c.style.status) : "—"}</td>
+                            <td className="tabular-nums">{c.style ? (c.style.scoreAfterRules ?? "—") : "—"}</td>
+                            <td className="tabular-nums">{c.content ? (c.content.hit === null ? c.content.status : `${c.content.hit}/${c.content.total}`) : "—"}</td>
+                            <td className="flex flex-wrap gap-1 py-1">
+                              <Flag on={c.style?.flags?.judgeBrokeRule ?? false} label="judge broke the rule" testId="flag-broke-rule" />
+                              <Flag on={(c.style?.flags?.lengthViolation ?? false) && !(c.style?.flags?.judgeBrokeRule ?? false)} label="length rule failed" />
+                            </td>
+                          </>
+                        )}
                       </tr>
                     ))}
                   </tbody>

@@ -136,7 +136,11 @@ function Tile({ projectId, sample, focus }: { projectId: string; sample: Compare
         {focus && <span className="rounded bg-indigo-100 px-1 text-indigo-800">this video</span>}
       </div>
       <p data-testid="tile-judge">
-        {sample.judge ? (
+        {sample.blind ? (
+          <span className="text-slate-500" data-testid="tile-blind">
+            Judge: hidden while you review this video in a blind queue
+          </span>
+        ) : sample.judge ? (
           <>
             Judge: overall <b>{fmt(sample.judge.overall)}</b> · hallucination <b>{verdict(sample.judge.verdict)}</b>
             {sample.judge.status !== "done" && <span className="text-amber-700"> ({sample.judge.status})</span>}

@@ -8,8 +8,10 @@ import { prisma } from "@/lib/db/prisma";
 import { HallucinationSettingsForm } from "@/components/judge/hallucination-settings-form";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
 import { hallucinationSummarySettingsSchema } from "@/lib/judge/hallucination-scores";
+import { projectPipelineDefaults } from "@/lib/judge/runs";
 import { captionContentSettingsSchema } from "@/lib/judge/pipelines/captions/caption-content";
 import { captionStyleSettingsSchema } from "@/lib/judge/pipelines/captions/caption-style";
+import { browseOptions } from "@/lib/videos/browse-videos";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
@@ -17,15 +19,13 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   const canManage = roleCan(role, "runs.manage");
   if (roleCan(role, "endpoints.manage")) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
   const endpoints = await listEndpoints(prisma, actor, projectId);
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
-  const saved = project.judgeSettings as Record<string, unknown>;
+  const [saved, { dimensions }] = await Promise.all([projectPipelineDefaults(prisma, actor, projectId), browseOptions(prisma, actor, projectId)]);
   const hallucinationDefaults = hallucinationSummarySettingsSchema.parse(saved.hallucination ?? {});
   // The caption form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
   const captionDefaults = {
     caption_style: captionStyleSettingsSchema.safeParse(saved.caption_style ?? {}).data ?? captionStyleSettingsSchema.parse({}),
     caption_content: captionContentSettingsSchema.safeParse(saved.caption_content ?? {}).data ?? captionContentSettingsSchema.parse({}),
   };
-  const dimensions = (await prisma.$queryRaw<{ d: string }[]>`SELECT DISTINCT unnest(dimensions) AS d FROM video WHERE "projectId" = ${projectId} ORDER BY d`).map((r) => r.d);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Judge runs" />

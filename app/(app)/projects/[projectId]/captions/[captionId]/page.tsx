@@ -2,6 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { CaptionType, Flag } from "@/components/captions/caption-format";
+import { CaptionReviews } from "@/components/captions/caption-reviews";
+import { roleCan } from "@/lib/authz/permissions";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { CodeWithName, TaskCode } from "@/components/tasks/target-legend";
@@ -10,8 +12,9 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { getItem } from "@/lib/items/items";
 import { itemIdSchema } from "@/lib/items/items.validation";
-import { captionDetail, type ContentResult, type StyleResult } from "@/lib/judge/pipelines/captions/caption-results";
+import { type ContentResult, type StyleResult } from "@/lib/judge/pipelines/captions/caption-results";
 import { taskOf } from "@/lib/tasks/registry";
+import { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";
 
 const RULE_NAMES: Record<string, string> = {
   brief_detail_10pct: "±10% of the reference's word count (brief and detail, seed 003)",
@@ -112,7 +115,7 @@ function ContentPanel({ content }: { content: ContentResult }) {
 
 export default async function CaptionPage({ params }: { params: Promise<{ projectId: string; captionId: string }> }) {
   const { projectId, captionId: rawId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, role } = await requirePageProjectAccess(projectId);
   const id = itemIdSchema.safeParse(rawId);
   if (!id.success) notFound();
   let caption: Awaited<ReturnType<typeof getItem>>;
@@ -162,18 +165,33 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </div>
       </Card>
       {detail.results.length === 0 && <p className="text-sm text-slate-500">No caption run has judged this caption yet.</p>}
-      {detail.results.map(({ run, result }) => (
+      {detail.blind && (
+        <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700" data-testid="caption-blind">
+          You are reviewing this video in a blind queue: the judge&apos;s scores and reasons are hidden until you submit it there.
+        </p>
+      )}
+      {detail.results.map(({ run, result, scores }) => (
         <Card key={run.id} title={`${run.pipeline === "caption_style" ? "Style" : "Content"} · ${run.endpointName} · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")}`}
           actions={
             <span className="flex items-center gap-2 text-sm">
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>run</Link>
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`} data-testid={`run-link-${run.pipeline}`}>run</Link>
             </span>
           }
         >
           <div data-testid={`result-${run.pipeline}`}>
-            {result.style && <StylePanel style={result.style} />}
-            {result.content && <ContentPanel content={result.content} />}
+            {!result.blind && result.style && <StylePanel style={result.style} />}
+            {!result.blind && result.content && <ContentPanel content={result.content} />}
+            <CaptionReviews
+              pipeline={run.pipeline}
+              runId={run.id}
+              videoId={detail.videoId}
+              captionId={caption.id}
+              scores={scores}
+              keyPoints={reference?.keyPoints ?? []}
+              canReview={roleCan(role, "scores.review")}
+              currentUserId={actor.userId}
+            />
           </div>
         </Card>
       ))}

@@ -7,7 +7,9 @@ import { StartReviewing } from "@/components/queues/start-reviewing";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
+import { findProjectRun } from "@/lib/judge/run-overview";
 import { getQueue } from "@/lib/queues/queues";
+import { findTask } from "@/lib/tasks/registry";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
 
 export default async function QueuePage({ params }: { params: Promise<{ projectId: string; queueId: string }> }) {
@@ -18,7 +20,8 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
     throw error;
   });
   if (queue.projectId !== projectId) notFound();
-  const run = await prisma.judgeRun.findUnique({ where: { id: queue.runId }, select: { id: true, createdAt: true, pipeline: true } });
+  const run = await findProjectRun(prisma, actor, projectId, queue.runId);
+  const task = findTask(run?.pipeline);
   const { sort, dir, ...filter } = queue.filter;
   const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
   return (
@@ -49,7 +52,13 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
       <Card title="About this queue">
         <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
           <dt className="text-slate-500">Reviewing</dt>
-          <dd>{queue.scope === "verdict" ? "the hallucination verdict (and optionally the overall score)" : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}</dd>
+          <dd>
+            {queue.scope === "captions"
+              ? `each caption's judge scores${queue.filter.captionModel ? ` · model ${queue.filter.captionModel}` : ""}${queue.filter.captionType ? ` · type ${queue.filter.captionType}` : ""}`
+              : queue.scope === "verdict"
+                ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
+                : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
+          </dd>
           <dt className="text-slate-500">Reviewers per item</dt>
           <dd>{queue.reviewersPerItem}</dd>
           <dt className="text-slate-500">Judge run</dt>

@@ -3,6 +3,8 @@ import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { NewQueueForm } from "@/components/queues/new-queue-form";
 import { prisma } from "@/lib/db/prisma";
+import { captionFilterOptions } from "@/lib/judge/pipelines/captions/caption-results";
+import { listRuns } from "@/lib/judge/runs";
 import { VIDEO_SORTS, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
@@ -14,13 +16,14 @@ export default async function NewQueuePage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  await requirePageProjectAccess(projectId, "queues.manage");
+  const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
   const raw = searchParamsObject(await searchParams);
   const parsed = videoFilterSchema.safeParse(raw);
   const filter = parsed.success ? parsed.data : {};
   const sort = VIDEO_SORTS.find((s) => s === raw.sort) ?? "path";
   const dir = raw.dir === "desc" ? "desc" : "asc";
-  const runs = await prisma.judgeRun.findMany({ where: { projectId }, orderBy: { createdAt: "desc" }, take: 50, select: { id: true, pipeline: true, createdAt: true, status: true } });
+  const captionOptions = await captionFilterOptions(prisma, actor, projectId);
+  const runs = await listRuns(prisma, actor, projectId);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="New review queue" />
@@ -37,6 +40,7 @@ export default async function NewQueuePage({
           filter={filter}
           sort={sort}
           dir={dir}
+          captionOptions={{ models: captionOptions.models, types: captionOptions.types }}
           runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${r.pipeline} · ${r.createdAt.toLocaleString()} · ${r.status}` }))}
         />
       )}

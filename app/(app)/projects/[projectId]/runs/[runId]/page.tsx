@@ -4,10 +4,10 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { RunProgress } from "@/components/judge/run-progress";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { blindVideoIdsFor } from "@/lib/queues/blind";
-import { findTask } from "@/lib/tasks/registry";
+import { NotFoundError } from "@/lib/errors";
+import { runOverview } from "@/lib/judge/run-overview";
 import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
-import { summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
+import { summaryMetricValues } from "@/lib/tasks/task-display";
 
 /** Numbers with one decimal, as this table always showed them; named values in words. */
 const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
@@ -15,18 +15,11 @@ const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metr
 export default async function RunPage({ params }: { params: Promise<{ projectId: string; runId: string }> }) {
   const { projectId, runId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
-  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
-  if (!run) notFound();
-  const videos = await prisma.runVideo.findMany({
-    where: { runId },
-    include: { video: { select: { id: true, fileName: true, prompt: true } } },
-    orderBy: { video: { relativePath: "asc" } },
-    take: 1000,
+  const overview = await runOverview(prisma, actor, projectId, runId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
   });
-  // Videos this user reviews in a blind queue and has not submitted: no judge values for them.
-  const blind = await blindVideoIdsFor(prisma, actor.userId, videos.map((rv) => rv.videoId));
-  // The run's task declares the columns: its headline metrics, each titled with its definition.
-  const metrics = findTask(run.pipeline)?.metrics ?? [];
+  const { run, metrics, videos } = overview;
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -55,8 +48,7 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
         </thead>
         <tbody className="divide-y divide-slate-100">
           {videos.map((rv) => {
-            const hidden = blind.has(rv.videoId);
-            const summary = (hidden ? null : rv.summary) as SubjectSummary | null;
+            const summary = rv.summary;
             const values = summaryMetricValues({ metrics }, summary);
             return (
               <tr key={rv.videoId} data-testid="run-video">
@@ -67,7 +59,7 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
                 </td>
                 <td>
                   {rv.status}
-                  {hidden && <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">blind</span>}
+                  {rv.blind && <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">blind</span>}
                 </td>
                 {metrics.map((m, i) => (
                   <td key={m.id} className={m.reviewed && m.scale.kind === "numeric" ? "font-medium" : undefined}>
@@ -76,11 +68,9 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
                   </td>
                 ))}
                 <td>
-                  {!hidden && (
-                    <Link href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`} className="text-xs text-indigo-700 underline">
-                      calls
-                    </Link>
-                  )}
+                  <Link href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`} className="text-xs text-indigo-700 underline">
+                    calls
+                  </Link>
                 </td>
               </tr>
             );

@@ -7,6 +7,8 @@ import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
+import { listItems } from "@/lib/items/items";
+import { itemFilterSchema } from "@/lib/items/items.validation";
 import { videoRuns } from "@/lib/judge/video-runs";
 import { getStorage } from "@/lib/storage/storage";
 import { promptSampleCount } from "@/lib/videos/compare-samples";
@@ -28,7 +30,11 @@ export default async function VideoPage({
   });
   if (video.projectId !== projectId) notFound();
   const frameSet = video.frameSets.at(-1);
-  const [runs, sampleCount] = await Promise.all([videoRuns(prisma, actor, video.id), promptSampleCount(prisma, actor, video.id)]);
+  const [runs, sampleCount, captions] = await Promise.all([
+    videoRuns(prisma, actor, video.id),
+    promptSampleCount(prisma, actor, video.id),
+    listItems(prisma, actor, projectId, itemFilterSchema.parse({ kind: "caption", videoId: video.id, pageSize: 100 })),
+  ]);
   // Only a run that judged this video can be chosen; anything else shows the latest.
   const runId = typeof requestedRun === "string" && runs.some((run) => run.id === requestedRun) ? requestedRun : null;
   return (
@@ -100,6 +106,26 @@ export default async function VideoPage({
           </Card>
         }
       />
+      {captions.total > 0 && (
+        <Card title={`Captions of this video (${captions.total})`}>
+          <ul className="flex flex-col divide-y divide-slate-100 text-sm" data-testid="video-captions">
+            {captions.items.map((caption) => (
+              <li key={caption.id} className="flex flex-wrap items-baseline gap-2 py-1.5" data-testid="video-caption">
+                <span className="rounded bg-slate-100 px-1.5 text-xs">{caption.captionType}</span>
+                <b>{caption.model}</b>
+                <Link href={`/projects/${projectId}/captions/${caption.id}`} className="min-w-0 flex-1 truncate text-indigo-700 underline">
+                  {"output" in caption ? caption.output : caption.externalId}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          {captions.total > captions.items.length && (
+            <Link href={`/projects/${projectId}/captions?videoId=${encodeURIComponent(video.id)}`} className="mt-2 block text-sm text-indigo-700 underline">
+              all {captions.total} captions
+            </Link>
+          )}
+        </Card>
+      )}
     </div>
   );
 }

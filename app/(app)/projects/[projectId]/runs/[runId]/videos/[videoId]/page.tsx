@@ -7,6 +7,7 @@ import { NotFoundError } from "@/lib/errors";
 import { inspectRunVideo } from "@/lib/judge/call-inspector";
 import { findTask } from "@/lib/tasks/registry";
 import { meaningOf } from "@/lib/tasks/task-display";
+import { judgeValueSteps } from "@/lib/visibility/judge-visibility";
 
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
 export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
@@ -16,11 +17,10 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
     if (error instanceof NotFoundError) notFound();
     throw error;
   });
-  if (inspection.blind) {
-    return <p className="text-sm text-slate-600">You are reviewing this video in a blind queue: the judge&apos;s calls are hidden until you submit your review.</p>;
-  }
-  const { run, steps } = inspection;
+  const { run, steps, blind } = inspection;
   const task = findTask(run.pipeline);
+  const scoring = judgeValueSteps(run.pipeline);
+  const withheld = (stepId: string) => blind && (scoring === null || scoring.has(stepId));
   return (
     <div className="flex flex-col gap-4">
       <div className="flex items-baseline gap-3">
@@ -30,6 +30,11 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
           back to the run
         </Link>
       </div>
+      {blind && (
+        <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700" data-testid="inspector-blind">
+          You are reviewing this video in a blind queue: the scoring steps&apos; answers and calls are hidden until you submit your review.
+        </p>
+      )}
       {steps.map((step) => (
         <details key={step.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="inspector-step" data-status={step.status}>
           <summary className="cursor-pointer">
@@ -51,6 +56,7 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
               template {step.templateId} {step.templateHash?.slice(0, 10)}
             </span>
           </summary>
+          {withheld(step.stepId) && <p className="mt-2 text-slate-500" data-testid="inspector-step-hidden">Hidden until you submit your review.</p>}
           {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
           {step.output !== null && (
             <pre className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{JSON.stringify(step.output, null, 2)}</pre>

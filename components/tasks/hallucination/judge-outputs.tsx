@@ -1,7 +1,7 @@
 "use client";
 
 import { readableDynamicKg, readableReason, readableStaticKg, readableSummary, shortHash } from "@/lib/judge/video-outputs";
-import type { CellFocus, StepRow } from "./judge-scores-panel";
+import type { CellFocus, StepRow } from "@/components/videos/judge-scores-panel";
 
 const PROBLEM_STATUSES = new Set(["failed", "parse_failed", "skipped", "cancelled"]);
 const STEP_LABELS: Record<string, string> = {

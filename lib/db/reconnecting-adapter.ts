@@ -1,0 +1,271 @@
+import type {
+  IsolationLevel,
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+  SqlQuery,
+  SqlResultSet,
+  Transaction,
+  TransactionOptions,
+} from "@prisma/driver-adapter-utils";
+
+export interface ReconnectPolicy {
+  /** How long one query keeps waiting for the database to come back before failing. */
+  maxWaitMs: number;
+  sleep?(ms: number): Promise<void>;
+  /** Told once per outage and once when the database answers again. */
+  onOutage?(event: { state: "lost" | "back"; error?: unknown; waitedMs?: number }): void;
+}
+
+/** DATABASE_RETRY_SECONDS (default 60): how long queries wait for a restarting PostgreSQL. */
+export function reconnectWaitMsFromEnv(): number {
+  const seconds = Number(process.env.DATABASE_RETRY_SECONDS ?? 60);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
+}
+
+const CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+const LOST_CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection/i;
+
+/**
+ * Whether an error means "the server went away" (restart, failover, network) rather than "the
+ * query was wrong": socket errors, SQLSTATE class 08 (connection exception) and 57P01–57P03
+ * (admin shutdown, crash shutdown, cannot connect now), as the PrismaPg adapter or pg report them.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    const record = e as { name?: string; code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; originalCode?: unknown };
+    if (typeof record.kind === "string") {
+      if (CONNECTION_KINDS.has(record.kind)) return true;
+      if (record.kind === "postgres" && typeof record.code === "string" && sqlStateIsConnectionLoss(record.code)) return true;
+    }
+    if (typeof record.code === "string" && (SOCKET_CODES.has(record.code) || sqlStateIsConnectionLoss(record.code))) return true;
+    if (typeof record.originalCode === "string" && sqlStateIsConnectionLoss(record.originalCode)) return true;
+    if (typeof record.message === "string" && LOST_CONNECTION_MESSAGES.test(record.message)) return true;
+    e = record.cause;
+  }
+  return false;
+}
+
+function sqlStateIsConnectionLoss(code: string): boolean {
+  return /^08[0-9A-Z]{3}$/.test(code) || code === "57P01" || code === "57P02" || code === "57P03";
+}
+
+/**
+ * Wraps a Prisma driver adapter factory (PrismaPg) so that a PostgreSQL restart costs time, not work:
+ * - a query outside a transaction that fails because the connection was lost is sent again once the
+ *   server answers, for up to `maxWaitMs`;
+ * - a transaction whose connection was lost is opened again and its statements so far are replayed on
+ *   the new connection, each of which must return exactly what it returned the first time (else the
+ *   original error is thrown, since the application may have decided on those results); then the
+ *   failed statement runs. A lost COMMIT is never retried: it may have committed.
+ * One edge remains: a statement outside a transaction whose connection broke after the server ran it
+ * but before the answer arrived runs twice. Its effects are the same for every write FrameJury makes
+ * outside transactions except increments, and the window is one round trip at the moment of the outage.
+ */
+export class ReconnectingAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
+  readonly provider: SqlMigrationAwareDriverAdapterFactory["provider"];
+  readonly adapterName: string;
+
+  constructor(
+    private readonly inner: SqlMigrationAwareDriverAdapterFactory,
+    private readonly policy: ReconnectPolicy,
+  ) {
+    this.provider = inner.provider;
+    this.adapterName = inner.adapterName;
+  }
+
+  async connect(): Promise<SqlDriverAdapter> {
+    return new ReconnectingAdapter(await this.inner.connect(), new Waiter(this.policy));
+  }
+
+  connectToShadowDb(): Promise<SqlDriverAdapter> {
+    return this.inner.connectToShadowDb();
+  }
+}
+
+/** Retries with backoff while the connection is lost; reports an outage once, and its end. */
+class Waiter {
+  private outageSince: number | null = null;
+
+  constructor(private readonly policy: ReconnectPolicy) {}
+
+  async retry<T>(operation: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.policy.maxWaitMs;
+    let delay = 100;
+    while (true) {
+      try {
+        const result = await operation();
+        if (this.outageSince !== null) {
+          const waitedMs = Date.now() - this.outageSince;
+          this.outageSince = null;
+          this.policy.onOutage?.({ state: "back", waitedMs });
+        }
+        return result;
+      } catch (error) {
+        if (!isConnectionLoss(error) || Date.now() + delay > deadline) throw error;
+        if (this.outageSince === null) {
+          this.outageSince = Date.now();
+          this.policy.onOutage?.({ state: "lost", error });
+        }
+        await (this.policy.sleep ?? defaultSleep)(delay);
+        delay = Math.min(delay * 2, 2000);
+      }
+    }
+  }
+
+  get maxWaitMs() {
+    return this.policy.maxWaitMs;
+  }
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+class ReconnectingAdapter implements SqlDriverAdapter {
+  readonly provider: SqlDriverAdapter["provider"];
+  readonly adapterName: string;
+
+  constructor(
+    private readonly inner: SqlDriverAdapter,
+    private readonly waiter: Waiter,
+  ) {
+    this.provider = inner.provider;
+    this.adapterName = inner.adapterName;
+  }
+
+  queryRaw(query: SqlQuery): Promise<SqlResultSet> {
+    return this.waiter.retry(() => this.inner.queryRaw(query));
+  }
+
+  executeRaw(query: SqlQuery): Promise<number> {
+    return this.waiter.retry(() => this.inner.executeRaw(query));
+  }
+
+  executeScript(script: string): Promise<void> {
+    return this.waiter.retry(() => this.inner.executeScript(script));
+  }
+
+  async startTransaction(isolationLevel?: IsolationLevel): Promise<Transaction> {
+    const open = () => this.waiter.retry(() => this.inner.startTransaction(isolationLevel));
+    return new ReplayingTransaction(await open(), open, this.waiter);
+  }
+
+  getConnectionInfo() {
+    return this.inner.getConnectionInfo?.() ?? { supportsRelationJoins: false };
+  }
+
+  dispose(): Promise<void> {
+    return this.inner.dispose();
+  }
+}
+
+type Step =
+  | { kind: "query"; query: SqlQuery; result: string }
+  | { kind: "execute"; query: SqlQuery; result: number }
+  | { kind: "savepoint"; action: "create" | "rollback" | "release"; name: string };
+
+const isCommit = (query: SqlQuery) => /^\s*COMMIT\b/i.test(query.sql);
+
+class ReplayingTransaction implements Transaction {
+  readonly provider: Transaction["provider"];
+  readonly adapterName: string;
+  readonly options: TransactionOptions;
+  private readonly steps: Step[] = [];
+
+  constructor(
+    private inner: Transaction,
+    private readonly open: () => Promise<Transaction>,
+    private readonly waiter: Waiter,
+  ) {
+    this.provider = inner.provider;
+    this.adapterName = inner.adapterName;
+    this.options = inner.options;
+  }
+
+  async queryRaw(query: SqlQuery): Promise<SqlResultSet> {
+    const result = await this.run(query, (tx) => tx.queryRaw(query));
+    this.steps.push({ kind: "query", query, result: fingerprint(result) });
+    return result;
+  }
+
+  async executeRaw(query: SqlQuery): Promise<number> {
+    const result = await this.run(query, (tx) => tx.executeRaw(query));
+    this.steps.push({ kind: "execute", query, result });
+    return result;
+  }
+
+  commit(): Promise<void> {
+    return this.inner.commit();
+  }
+
+  rollback(): Promise<void> {
+    return this.inner.rollback();
+  }
+
+  async createSavepoint(name: string): Promise<void> {
+    await this.run(null, (tx) => tx.createSavepoint!(name));
+    this.steps.push({ kind: "savepoint", action: "create", name });
+  }
+
+  async rollbackToSavepoint(name: string): Promise<void> {
+    await this.run(null, (tx) => tx.rollbackToSavepoint!(name));
+    this.steps.push({ kind: "savepoint", action: "rollback", name });
+  }
+
+  async releaseSavepoint(name: string): Promise<void> {
+    await this.run(null, (tx) => tx.releaseSavepoint!(name));
+    this.steps.push({ kind: "savepoint", action: "release", name });
+  }
+
+  /** Runs one statement; on a lost connection, replays the transaction so far on a new one and tries again. */
+  private async run<T>(query: SqlQuery | null, statement: (tx: Transaction) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.waiter.maxWaitMs;
+    while (true) {
+      try {
+        return await statement(this.inner);
+      } catch (error) {
+        if (!isConnectionLoss(error) || (query && isCommit(query)) || Date.now() > deadline) throw error;
+        await this.replay(error, deadline);
+      }
+    }
+  }
+
+  private async replay(original: unknown, deadline: number): Promise<void> {
+    while (true) {
+      // The broken connection goes back to the pool, which drops it.
+      await this.inner.rollback().catch(() => {});
+      this.inner = await this.open();
+      try {
+        for (const step of this.steps) {
+          if (step.kind === "savepoint") {
+            const action = { create: "createSavepoint", rollback: "rollbackToSavepoint", release: "releaseSavepoint" } as const;
+            await this.inner[action[step.action]]!(step.name);
+          } else if (step.kind === "query") {
+            if (fingerprint(await this.inner.queryRaw(step.query)) !== step.result) throw new ReplayDiverged(original);
+          } else if ((await this.inner.executeRaw(step.query)) !== step.result) {
+            throw new ReplayDiverged(original);
+          }
+        }
+        return;
+      } catch (error) {
+        if (error instanceof ReplayDiverged) {
+          await this.inner.rollback().catch(() => {});
+          throw original;
+        }
+        if (!isConnectionLoss(error) || Date.now() > deadline) throw error;
+      }
+    }
+  }
+}
+
+class ReplayDiverged extends Error {
+  constructor(readonly original: unknown) {
+    super("A replayed statement returned something else the second time.");
+  }
+}
+
+function fingerprint(result: SqlResultSet): string {
+  return JSON.stringify([result.columnNames, result.rows], (_key, value: unknown) =>
+    typeof value === "bigint" ? `${value}n` : value instanceof Uint8Array ? Buffer.from(value).toString("base64") : value,
+  );
+}

@@ -1,0 +1,40 @@
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError } from "../errors";
+import { findTask } from "../tasks/registry";
+import type { SubjectSummary } from "../tasks/task-display";
+import { redactRunVideosFor } from "../visibility/judge-visibility";
+
+/** The run page lists at most this many of a run's videos. */
+export const RUN_PAGE_VIDEOS = 1000;
+
+/** A run of the project (with its endpoint), or null when the project has no such run. */
+export async function findProjectRun(prisma: PrismaClient, actor: Actor, projectId: string, runId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  return prisma.judgeRun.findFirst({
+    where: { id: runId, projectId },
+    select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpoint: { select: { name: true, model: true } } },
+  });
+}
+
+/**
+ * The run page: the run, the metrics its task declares (the table's columns) and its videos in path
+ * order, each with its stored summary, except where the caller reviews the video blind (lib/visibility).
+ */
+export async function runOverview(prisma: PrismaClient, actor: Actor, projectId: string, runId: string) {
+  const run = await findProjectRun(prisma, actor, projectId, runId);
+  if (!run) throw new NotFoundError("No such run.");
+  const rows = await prisma.runVideo.findMany({
+    where: { runId },
+    select: { videoId: true, status: true, summary: true, video: { select: { fileName: true, prompt: true } } },
+    orderBy: { video: { relativePath: "asc" } },
+    take: RUN_PAGE_VIDEOS,
+  });
+  const videos = await redactRunVideosFor(prisma, actor.userId, rows);
+  return {
+    run,
+    metrics: findTask(run.pipeline)?.metrics ?? [],
+    videos: videos.map((row) => ({ ...row, summary: row.summary as SubjectSummary | null })),
+  };
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { prisma } from "../db/prisma";
+import { startStubLlm, type StubRequestRecord, type StubServer } from "../llm-stub/stub-server";
+import { createProject } from "../projects/projects";
+import { makeUser } from "../testing/fixtures";
+import { waitFor } from "../testing/worker-processes";
+import { createEndpoint } from "./endpoints";
+import { LlmError, openAiCompatibleClient } from "./llm-client";
+import { SharedLimits, sharedLimitSettings } from "./shared-endpoint-limiter";
+
+let stub: StubServer;
+const processes: SharedLimits[] = [];
+beforeAll(async () => {
+  stub = await startStubLlm({ latencyMs: 100 });
+});
+afterAll(async () => {
+  for (const p of processes) p.stop();
+  await stub.close();
+});
+beforeEach(() => stub.reset());
+
+/** A limits registry standing in for one worker process (each has its own holder names and renewal). */
+function workerProcess(settings = { leaseMs: 3000, rateWindowMs: 60_000 }) {
+  const limits = new SharedLimits(prisma, settings);
+  processes.push(limits);
+  return limits;
+}
+
+async function endpoint(limits: { maxConcurrency: number; requestsPerMinute: number | null }) {
+  const owner = await makeUser();
+  const project = await createProject(prisma, owner, { name: "Shared limits" });
+  const created = await createEndpoint(prisma, owner, project.id, {
+    name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
+    timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null, ...limits,
+  });
+  return { id: created.id, ...limits };
+}
+
+const client = () => openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
+const request = (text = "hello") => ({ model: "stub-vision", text, images: [] });
+
+/** The most requests the stub had in flight at once, from its log. */
+function peakInFlight(requests: StubRequestRecord[]): number {
+  const events = requests.flatMap((r) => [
+    { t: r.at, d: 1 },
+    { t: r.endedAt ?? Infinity, d: -1 },
+  ]);
+  events.sort((a, b) => a.t - b.t || a.d - b.d); // an end and a start at the same ms: the end first
+  let now = 0;
+  let peak = 0;
+  for (const e of events) peak = Math.max(peak, (now += e.d));
+  return peak;
+}
+
+describe("SharedEndpointLimiter", () => {
+  it("keeps two processes together within the endpoint's max concurrency", async () => {
+    const target = await endpoint({ maxConcurrency: 3, requestsPerMinute: null });
+    const [a, b] = [workerProcess().limiterFor(target), workerProcess().limiterFor(target)];
+    const llm = client();
+    await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).run(() => llm.complete(request(), { timeoutMs: 5000 }))));
+    expect(stub.requests).toHaveLength(16);
+    expect(peakInFlight(stub.requests)).toBe(3);
+    // Every slot went back to the table once the calls ended (a finished call's slot is parked 50 ms at most).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })).toBe(0);
+  });
+
+  it("keeps two processes together within the requests per window", async () => {
+    const target = await endpoint({ maxConcurrency: 10, requestsPerMinute: 4 });
+    const settings = { leaseMs: 3000, rateWindowMs: 1000 };
+    const [a, b] = [workerProcess(settings).limiterFor(target), workerProcess(settings).limiterFor(target)];
+    const llm = client();
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).run(() => llm.complete(request(), { timeoutMs: 5000 }))));
+    // 10 starts at 4 per second: the 9th cannot start before 2 s.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    const starts = stub.requests.map((r) => r.at).sort((x, y) => x - y);
+    for (const t of starts) expect(starts.filter((s) => s >= t && s < t + 1000 - 100).length).toBeLessThanOrEqual(4);
+  });
+
+  it("pauses the other process after a 429 with retry-after-ms, but not for other endpoints", async () => {
+    const target = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
+    const unrelated = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
+    const first = workerProcess();
+    const second = workerProcess();
+    const llm = client();
+    stub.addFault({ fault: { kind: "status", status: 429, retryAfterMs: 1500 } });
+    const limited = await first.limiterFor(target).run(() => llm.complete(request(), { timeoutMs: 5000 })).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(LlmError);
+    expect((limited as LlmError).retryAfterMs).toBe(1500);
+    const limitedAt = stub.requests[0]!.endedAt!;
+
+    const other = Date.now();
+    await second.limiterFor(unrelated).run(() => llm.complete(request(), { timeoutMs: 5000 }));
+    expect(Date.now() - other).toBeLessThan(1000);
+    await second.limiterFor(target).run(() => llm.complete(request("after the pause"), { timeoutMs: 5000 }));
+    const resumed = stub.requests.find((r) => r.text === "after the pause")!;
+    expect(resumed.at - limitedAt).toBeGreaterThanOrEqual(1500 - 50);
+  });
+
+  it("frees the slots of a process that stopped renewing within the lease time", async () => {
+    const target = await endpoint({ maxConcurrency: 2, requestsPerMinute: null });
+    const dying = workerProcess({ leaseMs: 1000, rateWindowMs: 60_000 });
+    const llm = client();
+    // Two slow calls: the process holds both slots, then "dies" (stops renewing; it never releases in time).
+    stub.addFault({ fault: { kind: "latency", ms: 5000 }, times: 2 });
+    const slow = Array.from({ length: 2 }, () => dying.limiterFor(target).run(() => llm.complete(request(), { timeoutMs: 20_000 })));
+    await waitFor(async () => (await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })) === 2, 5000, "both slots taken");
+    // While it renews, its slots outlive the 1 s lease.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency", expiresAt: { gt: new Date() } } })).toBe(2);
+    dying.stop();
+    const died = Date.now();
+    await workerProcess({ leaseMs: 1000, rateWindowMs: 60_000 }).limiterFor(target).run(() => llm.complete(request("survivor"), { timeoutMs: 5000 }));
+    expect(Date.now() - died).toBeLessThanOrEqual(1000 + 700);
+    expect(stub.requests.find((r) => r.text === "survivor")!.at).toBeLessThan(stub.requests[0]!.at + 5000);
+    await Promise.all(slow);
+  });
+
+  it("reads its lease and window from the environment, and refuses nonsense", () => {
+    expect(sharedLimitSettings({})).toEqual({ leaseMs: 15_000, rateWindowMs: 60_000 });
+    expect(sharedLimitSettings({ ENDPOINT_LEASE_SECONDS: "3", ENDPOINT_RATE_WINDOW_SECONDS: "0.5" })).toEqual({ leaseMs: 3000, rateWindowMs: 500 });
+    expect(() => sharedLimitSettings({ ENDPOINT_LEASE_SECONDS: "soon" })).toThrow(/ENDPOINT_LEASE_SECONDS/);
+    expect(() => sharedLimitSettings({ ENDPOINT_RATE_WINDOW_SECONDS: "-1" })).toThrow(/ENDPOINT_RATE_WINDOW_SECONDS/);
+  });
+});

@@ -1,0 +1,356 @@
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { z } from "zod";
+import type { PrismaClient } from "../generated/prisma/client";
+import { EndpointLimiter, type CallLimiter } from "./endpoint-limiter";
+import { admitCallStart, pauseEndpoint, releaseSlot, renewSlots, takeSlot } from "./endpoint-slots";
+import { LlmError } from "./llm-client";
+
+export interface SharedLimitSettings {
+  /**
+   * How long a concurrency slot stays held without renewal: a worker that dies frees its slots within
+   * this time (ENDPOINT_LEASE_SECONDS). Live holders renew every third of it.
+   */
+  leaseMs: number;
+  /** The window `requestsPerMinute` counts in: a minute; tests shorten it (ENDPOINT_RATE_WINDOW_SECONDS). */
+  rateWindowMs: number;
+}
+
+const secondsSetting = (fallback: number) => z.coerce.number().positive().max(3600).default(fallback);
+const settingsSchema = z.object({ ENDPOINT_LEASE_SECONDS: secondsSetting(15), ENDPOINT_RATE_WINDOW_SECONDS: secondsSetting(60) });
+
+export function sharedLimitSettings(env: Record<string, string | undefined> = process.env): SharedLimitSettings {
+  const parsed = settingsSchema.safeParse({ ENDPOINT_LEASE_SECONDS: env.ENDPOINT_LEASE_SECONDS || undefined, ENDPOINT_RATE_WINDOW_SECONDS: env.ENDPOINT_RATE_WINDOW_SECONDS || undefined });
+  if (!parsed.success) {
+    throw new Error(`ENDPOINT_LEASE_SECONDS and ENDPOINT_RATE_WINDOW_SECONDS must be numbers of seconds between 0 and 3600: ${z.prettifyError(parsed.error)}`);
+  }
+  return { leaseMs: parsed.data.ENDPOINT_LEASE_SECONDS * 1000, rateWindowMs: parsed.data.ENDPOINT_RATE_WINDOW_SECONDS * 1000 };
+}
+
+/** The limits of one endpoint, as the engine's EndpointConfig carries them. */
+export interface EndpointLimits {
+  id: string;
+  maxConcurrency: number;
+  requestsPerMinute: number | null;
+}
+
+interface Lease {
+  endpointId: string;
+  slot: number;
+  holder: string;
+  /** When this process took it from the table (Date.now()). */
+  takenAt: number;
+  /** Renewal found it gone: it expired and may be someone else's now, so it is never reused. */
+  lost: boolean;
+}
+
+/** Polling the table while slots are taken: from 10 ms, doubling, up to this, with jitter. */
+const MAX_POLL_MS = 250;
+/**
+ * A slot passes from call to call inside a process for at most this long, then goes back to the table
+ * so other workers get their turn. Longer turns cost a saturated lone worker less (it waits a random
+ * poll interval, ~125 ms, per slot per turn), shorter ones share more evenly.
+ */
+const LOCAL_REUSE_MS = 5_000;
+/** A slot a finished call leaves is kept this long for the process's next call before going back to the table. */
+const PARK_MS = 50;
+/** A `retry-after` longer than this pauses the other workers only this long (each retrying worker still waits the full time). */
+const MAX_SHARED_PAUSE_MS = 10 * 60_000;
+/**
+ * Without a requests-per-minute limit a call start only needs the pause, and a process asks for it at
+ * most this often: another worker's 429 reaches this one within this time, and a busy worker does not
+ * add a query to every call.
+ */
+const PAUSE_RECHECK_MS = 200;
+/** While the database cannot be reached, waiting calls keep trying this long before their call fails (and is retried). */
+const DATABASE_PATIENCE_MS = 120_000;
+
+interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  random(): number;
+}
+const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), random: Math.random };
+
+/**
+ * Everything one worker process shares among its endpoints' limiters: its name in the slot table and
+ * the renewal of every concurrency slot it holds, so a live worker keeps its slots however long a call
+ * takes and a dead one loses them within `leaseMs`.
+ */
+export class SharedLimits {
+  readonly processName = `${os.hostname()}:${process.pid}`;
+  private readonly held = new Map<string, Lease>();
+  private readonly limiters = new Map<string, SharedEndpointLimiter>();
+  private readonly timer: NodeJS.Timeout;
+  private renewing = false;
+
+  constructor(
+    readonly prisma: PrismaClient,
+    readonly settings: SharedLimitSettings = sharedLimitSettings(),
+    readonly log: (line: string) => void = () => {},
+    readonly clock: Clock = realClock,
+  ) {
+    this.timer = setInterval(() => void this.renew(), Math.max(50, settings.leaseMs / 3));
+    this.timer.unref();
+  }
+
+  /** One limiter per endpoint and limits; an edited endpoint gets a new one. */
+  limiterFor(endpoint: EndpointLimits): SharedEndpointLimiter {
+    const key = JSON.stringify([endpoint.id, endpoint.maxConcurrency, endpoint.requestsPerMinute]);
+    let limiter = this.limiters.get(key);
+    if (!limiter) this.limiters.set(key, (limiter = new SharedEndpointLimiter(this, endpoint)));
+    return limiter;
+  }
+
+  /** A fresh holder name per slot: releasing a slot can never free one that went to someone else. */
+  newHolder(): string {
+    return `${this.processName}:${randomUUID()}`;
+  }
+
+  track(lease: Lease) {
+    this.held.set(lease.holder, lease);
+  }
+
+  untrack(lease: Lease) {
+    this.held.delete(lease.holder);
+  }
+
+  /** Extends every slot this process holds; logs the ones it lost (it was too slow to renew them). */
+  async renew(): Promise<void> {
+    if (this.renewing || this.held.size === 0) return;
+    this.renewing = true;
+    try {
+      const gone = await renewSlots(this.prisma, [...this.held.keys()], this.settings.leaseMs);
+      for (const holder of gone) {
+        const lease = this.held.get(holder);
+        if (!lease) continue; // released while renewing
+        lease.lost = true;
+        this.held.delete(holder);
+        this.log(`endpoint ${lease.endpointId}: concurrency slot ${lease.slot} expired before it was renewed (was this process stalled for over ${this.settings.leaseMs} ms?)`);
+      }
+    } catch (error) {
+      this.log(`could not renew endpoint slots: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  /** Stops renewing. Slots still held expire within `leaseMs`. */
+  stop() {
+    clearInterval(this.timer);
+  }
+}
+
+/**
+ * Bounds calls to one endpoint across every worker: at most `maxConcurrency` in flight and at most
+ * `requestsPerMinute` started per window, with all workers waiting out a `retry-after` that any of
+ * them was given. The database (endpoint-slots.ts) is the authority; an in-process EndpointLimiter in
+ * front keeps a process from asking it for more than it could get, and one queue per limit makes a
+ * process's waiting calls poll the table one at a time, with growing, jittered delays (a rate slot or
+ * a pause says when to try again, so those waits are exact). A finished call's concurrency slot passes
+ * straight to the process's next call for up to LOCAL_REUSE_MS, then goes back to the table.
+ */
+export class SharedEndpointLimiter implements CallLimiter {
+  private readonly local: EndpointLimiter;
+  private readonly slots: PollingQueue<Lease>;
+  private readonly starts: PollingQueue<true>;
+  private readonly parked: { lease: Lease; timer: NodeJS.Timeout }[] = [];
+  /** Without a rate limit: the endpoint was found unpaused, and is taken to stay so until then. */
+  private unpausedUntil = 0;
+
+  constructor(
+    private readonly shared: SharedLimits,
+    private readonly endpoint: EndpointLimits,
+  ) {
+    const { prisma, settings, clock } = shared;
+    this.local = new EndpointLimiter(
+      { maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute, windowMs: settings.rateWindowMs },
+      clock,
+    );
+    this.slots = new PollingQueue<Lease>({
+      clock,
+      log: shared.log,
+      attempt: async () => {
+        const holder = shared.newHolder();
+        const taken = await takeSlot(prisma, { endpointId: endpoint.id, kind: "concurrency", limit: endpoint.maxConcurrency, holder, holdMs: settings.leaseMs });
+        if (taken.slot === null) return { retryInMs: taken.retryInMs };
+        const lease: Lease = { endpointId: endpoint.id, slot: taken.slot, holder, takenAt: clock.now(), lost: false };
+        shared.track(lease);
+        return { value: lease };
+      },
+      // A slot that arrives after its waiter was served by a finished call is kept for the next one.
+      unclaimed: (lease) => this.releaseSlot(lease),
+    });
+    this.starts = new PollingQueue<true>({
+      clock,
+      log: shared.log,
+      attempt: async () => {
+        if (!endpoint.requestsPerMinute && clock.now() < this.unpausedUntil) return { value: true };
+        const admitted = await admitCallStart(prisma, {
+          endpointId: endpoint.id,
+          requestsPerWindow: endpoint.requestsPerMinute,
+          windowMs: settings.rateWindowMs,
+          holder: shared.processName,
+        });
+        if (!admitted.admitted) return { retryInMs: admitted.retryInMs };
+        if (!endpoint.requestsPerMinute) this.unpausedUntil = clock.now() + PAUSE_RECHECK_MS;
+        return { value: true };
+      },
+      unclaimed: () => {},
+    });
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    return this.local.run(async () => {
+      const lease = await this.acquireSlot();
+      try {
+        await this.starts.take();
+        return await task();
+      } catch (error) {
+        await this.pauseOthers(error);
+        throw error;
+      } finally {
+        this.releaseSlot(lease);
+      }
+    });
+  }
+
+  private acquireSlot(): Promise<Lease> {
+    for (let parked = this.parked.pop(); parked; parked = this.parked.pop()) {
+      clearTimeout(parked.timer);
+      if (!parked.lease.lost) return Promise.resolve(parked.lease);
+    }
+    return this.slots.take();
+  }
+
+  private releaseSlot(lease: Lease) {
+    if (lease.lost) return;
+    if (this.shared.clock.now() - lease.takenAt >= LOCAL_REUSE_MS) {
+      // Its turn is over: back to the table, and this process waits a random poll interval like everyone else.
+      this.slots.holdOff(this.shared.clock.random() * MAX_POLL_MS);
+      return this.giveBack(lease);
+    }
+    if (this.slots.give(lease)) return;
+    const timer = setTimeout(() => {
+      const index = this.parked.findIndex((p) => p.lease === lease);
+      if (index >= 0) this.parked.splice(index, 1);
+      this.giveBack(lease);
+    }, PARK_MS);
+    timer.unref();
+    this.parked.push({ lease, timer });
+  }
+
+  private giveBack(lease: Lease) {
+    this.shared.untrack(lease);
+    releaseSlot(this.shared.prisma, { endpointId: lease.endpointId, kind: "concurrency", slot: lease.slot, holder: lease.holder }).catch((error: unknown) =>
+      // Not fatal: the slot expires by itself within the lease time.
+      this.shared.log(`could not release concurrency slot ${lease.slot} of endpoint ${lease.endpointId}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  /** A 429 or 503 with `retry-after` means the endpoint wants a break from everyone, not just from this call. */
+  private async pauseOthers(error: unknown) {
+    if (!(error instanceof LlmError) || error.retryAfterMs === null || error.retryAfterMs <= 0) return;
+    if (error.kind !== "rate_limited" && error.status !== 503) return;
+    this.unpausedUntil = 0;
+    try {
+      await pauseEndpoint(this.shared.prisma, this.endpoint.id, Math.min(error.retryAfterMs, MAX_SHARED_PAUSE_MS));
+    } catch (pauseError) {
+      this.shared.log(`could not pause endpoint ${this.endpoint.id}: ${pauseError instanceof Error ? pauseError.message : String(pauseError)}`);
+    }
+  }
+}
+
+type Attempt<T> = { value: T } | { retryInMs: number | null };
+
+/**
+ * Callers waiting for something from the table. A caller that finds nobody waiting tries once at
+ * once; the ones that must wait are served in order by a single loop per process, so a process polls
+ * with one query at a time however many calls wait. Between tries it sleeps what the table said
+ * (plus jitter, so processes don't wake together) or a doubling delay.
+ */
+class PollingQueue<T> {
+  private readonly waiters: { resolve(value: T): void; reject(error: unknown): void }[] = [];
+  private pumping = false;
+  private notBefore = 0;
+
+  constructor(
+    private readonly options: {
+      clock: Clock;
+      log(line: string): void;
+      attempt(): Promise<Attempt<T>>;
+      unclaimed(value: T): void;
+    },
+  ) {}
+
+  async take(): Promise<T> {
+    // Nobody waiting: one try straight away, so calls that find room don't queue behind each other.
+    if (this.waiters.length === 0 && this.options.clock.now() >= this.notBefore) {
+      try {
+        const first = await this.options.attempt();
+        if ("value" in first) return first.value;
+      } catch (error) {
+        this.options.log(`endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      void this.pump();
+    });
+  }
+
+  /** Hands a value to the first waiter without asking the table; false when nobody waits. */
+  give(value: T): boolean {
+    const waiter = this.waiters.shift();
+    waiter?.resolve(value);
+    return waiter !== undefined;
+  }
+
+  /** The next try waits at least this long. */
+  holdOff(ms: number) {
+    this.notBefore = Math.max(this.notBefore, this.options.clock.now() + ms);
+  }
+
+  private async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    const { clock } = this.options;
+    let backoffMs = 10;
+    let failingSince: number | null = null;
+    try {
+      while (this.waiters.length > 0) {
+        const heldOff = this.notBefore - clock.now();
+        if (heldOff > 0) await clock.sleep(heldOff);
+        if (this.waiters.length === 0) break;
+        let outcome: Attempt<T>;
+        try {
+          outcome = await this.options.attempt();
+          failingSince = null;
+        } catch (error) {
+          failingSince ??= clock.now();
+          this.options.log(`endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+          if (clock.now() - failingSince >= DATABASE_PATIENCE_MS) {
+            failingSince = null;
+            this.waiters.shift()?.reject(Object.assign(new LlmError("network", "Could not reach the database to check the endpoint's limits."), { cause: error }));
+            continue;
+          }
+          outcome = { retryInMs: null };
+        }
+        if ("value" in outcome) {
+          const waiter = this.waiters.shift();
+          if (waiter) waiter.resolve(outcome.value);
+          else this.options.unclaimed(outcome.value);
+          backoffMs = 10;
+          continue;
+        }
+        const waitMs = outcome.retryInMs !== null ? outcome.retryInMs + clock.random() * 50 : backoffMs * (0.5 + clock.random() / 2);
+        if (outcome.retryInMs === null) backoffMs = Math.min(backoffMs * 2, MAX_POLL_MS);
+        await clock.sleep(Math.max(1, waitMs));
+      }
+    } finally {
+      this.pumping = false;
+    }
+    // A waiter that arrived just as the loop ended.
+    if (this.waiters.length > 0) void this.pump();
+  }
+}

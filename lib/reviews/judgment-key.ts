@@ -1,0 +1,79 @@
+/**
+ * What a human judgment is about, independent of any run: the task, the subject (a video, or an item
+ * of it), the target (a declared target or a reviewed metric) and, for scores of a video subject, the
+ * scope (the step and its index; for key-frame and cluster scopes, the frame set too, since another
+ * frame set's "key frame 2" is another picture). Every run that scored the same target is compared
+ * with the same judgment, and labels no run produced can be stored the same way.
+ */
+import { Prisma } from "../generated/prisma/client";
+import { PIPELINES } from "../judge/pipelines";
+import { SCORE_TARGET_TYPE } from "./judgment-target";
+
+export interface JudgmentTarget {
+  task: string;
+  targetType: string;
+  target: string;
+  videoId: string;
+  itemId: string;
+  stepId: string;
+  scopeIndex: number;
+  frameSetId: string;
+}
+
+/** One string per target (the migration `judgments_by_subject` builds the same from the columns). */
+export function judgmentKey(t: JudgmentTarget): string {
+  let key = `${t.task}|v:${t.videoId}`;
+  if (t.itemId) key += `|i:${t.itemId}`;
+  key += `|${t.target}`;
+  if (t.stepId && !t.itemId) key += `@${t.stepId}:${t.scopeIndex}`;
+  if (t.frameSetId) key += `#${t.frameSetId}`;
+  return key;
+}
+
+/** Steps whose scope is a key frame or a cluster of the run's frame set. */
+function isFrameScoped(pipeline: string, stepId: string): boolean {
+  const scope = PIPELINES[pipeline]?.steps.find((s) => s.id === stepId)?.scope;
+  return scope === "key_frame" || scope === "cluster";
+}
+
+/** The target of a judge score of a run (`frameSetId`: the run's frame set of the score's video). */
+export function scoreTarget(
+  pipeline: string,
+  score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string },
+  frameSetId: string,
+): JudgmentTarget {
+  // An item step's scope index is the item's position in one run; the item itself is the subject.
+  const itemScoped = score.itemId !== "";
+  return {
+    task: pipeline,
+    targetType: SCORE_TARGET_TYPE,
+    target: score.category,
+    videoId: score.videoId,
+    itemId: score.itemId,
+    stepId: score.stepId,
+    scopeIndex: itemScoped ? 0 : score.scopeIndex,
+    frameSetId: !itemScoped && isFrameScoped(pipeline, score.stepId) ? frameSetId : "",
+  };
+}
+
+/** The target of a subject's reviewed metric (a video's verdict, an item's style score). */
+export function metricTarget(pipeline: string, videoId: string, itemId: string, metric: string): JudgmentTarget {
+  return { task: pipeline, targetType: metric, target: metric, videoId, itemId, stepId: "", scopeIndex: 0, frameSetId: "" };
+}
+
+/**
+ * SQL for a run's judge value of the judgment `h` (an alias of human_judgment): the run's score at
+ * the same scope, or its metric of the same id; NULL when the run did not judge that target.
+ */
+export function runJudgeValueSql(h: string, runId: Prisma.Sql): Prisma.Sql {
+  const j = Prisma.raw(`"${h}"`);
+  return Prisma.sql`(CASE WHEN ${j}."stepId" = '' THEN (
+      SELECT m."value" FROM "run_metric" m WHERE m."runId" = ${runId} AND m."videoId" = ${j}."videoId" AND m."itemId" = ${j}."itemId" AND m."metric" = ${j}."target"
+    ) ELSE (
+      SELECT s."value" FROM "score" s
+      WHERE s."runId" = ${runId} AND s."videoId" = ${j}."videoId" AND s."stepId" = ${j}."stepId" AND s."category" = ${j}."target" AND s."itemId" = ${j}."itemId"
+        AND (${j}."itemId" <> '' OR s."scopeIndex" = ${j}."scopeIndex")
+        AND (${j}."frameSetId" = '' OR EXISTS (SELECT 1 FROM "run_video" rv WHERE rv."runId" = s."runId" AND rv."videoId" = s."videoId" AND rv."frameSetId" = ${j}."frameSetId"))
+      LIMIT 1
+    ) END)`;
+}

@@ -1,0 +1,176 @@
+/**
+ * Who may see the judge's values of a video, and the redaction of every payload that carries them.
+ *
+ * Blind review: a reviewer who holds an unsubmitted claim on a video in a blind queue must not see the
+ * judge's values (scores, metrics, verdict, summary, the scoring steps' outputs and calls, caption scores
+ * and reasons) nor other reviewers' values for that video, anywhere, until they submit. This is enforced on
+ * the server: every read that returns judge values for a video asks here and redacts with the helpers
+ * below (video scores, video reviews, the run page, the call inspector, the video page's runs, the compare
+ * page, caption results, the video list and the agreement scope and exports through `blindVideoIdsFor`).
+ *
+ * Which step outputs carry judge values is read from the task declarations (`metricSteps`), never listed
+ * here. This module reads the review_queue_assignment table itself and imports no queue logic, so every
+ * domain (videos, reviews, judge, agreement, queues) can depend on it without a cycle.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import { TASKS } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { CaptionRunResult, ContentResult, StyleResult } from "../judge/pipelines/captions/caption-results";
+
+/** The videos (of `videoIds`, or all) on which the user holds an unsubmitted claim in a live blind queue. */
+export async function blindVideoIdsFor(prisma: PrismaClient, userId: string, videoIds?: readonly string[]): Promise<Set<string>> {
+  if (videoIds && videoIds.length === 0) return new Set();
+  const rows = await prisma.reviewQueueAssignment.findMany({
+    where: {
+      reviewerId: userId,
+      status: "claimed",
+      item: { ...(videoIds ? { videoId: { in: [...videoIds] } } : {}), queue: { blind: true, archivedAt: null } },
+    },
+    select: { item: { select: { videoId: true } } },
+  });
+  return new Set(rows.map((row) => row.item.videoId));
+}
+
+export async function isBlindFor(prisma: PrismaClient, userId: string, videoId: string): Promise<boolean> {
+  return (await blindVideoIdsFor(prisma, userId, [videoId])).has(videoId);
+}
+
+/**
+ * The steps of a pipeline whose outputs carry the judge's values, as its task declares them. Null means
+ * every step: a pipeline no task declares, or a task that names no scoring steps, has all its outputs
+ * withheld, so a new task stays hidden from blind reviewers until it says which steps score.
+ */
+export function judgeValueSteps(pipeline: string | null | undefined, tasks: readonly TaskDeclaration[] = TASKS): ReadonlySet<string> | null {
+  const steps = tasks.find((task) => task.id === pipeline)?.metricSteps;
+  return steps && steps.length > 0 ? new Set(steps) : null;
+}
+
+function carriesJudgeValues(scoringSteps: ReadonlySet<string> | null, stepId: string): boolean {
+  return scoringSteps === null || scoringSteps.has(stepId);
+}
+
+interface StepLike {
+  stepId: string;
+  output: unknown;
+  scores: readonly unknown[];
+}
+
+/**
+ * What a scoring step keeps for a blind reviewer: which step it is, where, its prompt template and how
+ * it went. Every other field (output, raw answer, error, calls, scores, and any field added later) is
+ * emptied, so nothing new reaches a blind reviewer by default.
+ */
+const STEP_FIELDS_WITHOUT_JUDGE_VALUES: ReadonlySet<string> = new Set([
+  "id", "runId", "videoId", "itemId", "stepId", "scopeIndex", "status", "templateId", "templateHash", "attempts", "startedAt", "finishedAt",
+]);
+
+/**
+ * Steps as a blind reviewer may see them: no step keeps its scores; a scoring step (see judgeValueSteps)
+ * keeps only the fields above, with every other one null (lists empty): its output, raw answer, error (a
+ * validation error quotes the judge's answer) and LLM calls (raw answers, repair requests). The other
+ * steps (e.g. knowledge graphs) stay whole.
+ */
+export function withheldSteps<S extends StepLike>(steps: readonly S[], scoringSteps: ReadonlySet<string> | null): S[] {
+  return steps.map((step) => {
+    if (!carriesJudgeValues(scoringSteps, step.stepId)) return { ...step, scores: [] };
+    return Object.fromEntries(
+      Object.entries(step).map(([field, value]) => [field, STEP_FIELDS_WITHOUT_JUDGE_VALUES.has(field) ? value : Array.isArray(value) ? [] : null]),
+    ) as S;
+  });
+}
+
+interface VideoScoresLike {
+  run: { pipeline: string } | null;
+  summary: unknown;
+  steps: StepLike[];
+}
+
+/**
+ * GET /videos/:id/scores for this user: unchanged with `blind: false`, or without the judge's
+ * summary, scores and scoring-step outputs and with `blind: true`.
+ */
+export async function redactVideoScoresFor<T extends VideoScoresLike>(prisma: PrismaClient, userId: string, videoId: string, payload: T): Promise<T & { blind: boolean }> {
+  if (!(await isBlindFor(prisma, userId, videoId))) return { ...payload, blind: false };
+  return { ...payload, blind: true, summary: null, steps: withheldSteps(payload.steps, judgeValueSteps(payload.run?.pipeline)) };
+}
+
+interface VideoReviewsLike {
+  judgments: { reviewer: { id: string }; judge: unknown }[];
+}
+
+/**
+ * GET /videos/:id/reviews for this user: unchanged with `blind: false`, or only the user's own
+ * judgments, without the judge's values, and `blind: true`.
+ */
+export async function redactVideoReviewsFor<T extends VideoReviewsLike>(prisma: PrismaClient, userId: string, videoId: string, payload: T): Promise<T & { blind: boolean }> {
+  if (!(await isBlindFor(prisma, userId, videoId))) return { ...payload, blind: false };
+  return { ...payload, blind: true, judgments: payload.judgments.filter((j) => j.reviewer.id === userId).map((j) => ({ ...j, judge: null })) };
+}
+
+/**
+ * The call inspector's steps of one video in one run for this user: whole, or (blind) with the scoring
+ * steps' outputs, errors and calls withheld (see withheldSteps).
+ */
+export async function redactInspectedStepsFor<S extends StepLike>(
+  prisma: PrismaClient,
+  userId: string,
+  videoId: string,
+  pipeline: string,
+  steps: readonly S[],
+  tasks: readonly TaskDeclaration[] = TASKS,
+): Promise<{ blind: boolean; steps: S[] }> {
+  if (!(await isBlindFor(prisma, userId, videoId))) return { blind: false, steps: [...steps] };
+  return { blind: true, steps: withheldSteps(steps, judgeValueSteps(pipeline, tasks)) };
+}
+
+/** Rows of a run's videos (the run page) for this user: a blind video keeps no summary; each row says whether it is blind. */
+export async function redactRunVideosFor<R extends { videoId: string; summary: unknown }>(prisma: PrismaClient, userId: string, rows: readonly R[]): Promise<(R & { blind: boolean })[]> {
+  const blind = await blindVideoIdsFor(prisma, userId, rows.map((row) => row.videoId));
+  return rows.map((row) => (blind.has(row.videoId) ? { ...row, summary: null, blind: true } : { ...row, blind: false }));
+}
+
+/** A video's headline metrics in one run (the video page's runs): a blind video's are all unknown. */
+export function withheldMetricScores<R extends { scores: Record<string, unknown>; overall: number | null; verdict: boolean | null }>(row: R): R {
+  return { ...row, scores: Object.fromEntries(Object.keys(row.scores).map((metric) => [metric, null])), overall: null, verdict: null };
+}
+
+/** A sample of the compare page for a blind video: neither the judge's outcome nor the reviewers' consensus. */
+export function withheldCompareSample<S extends { judge: unknown; reviewers: { verdict: number | null; count: number } }>(sample: S): S {
+  return { ...sample, judge: null, reviewers: { verdict: null, count: 0 } };
+}
+
+/**
+ * A caption's results (per-caption lists, exports, the caption page) for a blind video: every value the
+ * caption runs' scoring steps produced is withheld (the judge's scores and reasons, the length rules with
+ * their counts, the cap and the flags, the key points' scores and reasons); what was imported stays (the
+ * instruction, the reference, the output, the key points' text) and so does whether each step finished.
+ * Each field is named, so a field added to the results does not reach a blind reviewer unnoticed.
+ */
+export function withheldCaptionResult<C extends CaptionRunResult>(caption: C): C {
+  return {
+    ...caption,
+    ...(caption.style ? { style: withheldStyle(caption.style) } : {}),
+    ...(caption.content ? { content: withheldContent(caption.content) } : {}),
+  };
+}
+
+function withheldStyle(style: StyleResult): StyleResult {
+  return { status: style.status, error: null, rawScore: null, reason: null, counts: null, rules: null, cap: null, scoreAfterRules: null, countedScore: null, counted: null, flags: null };
+}
+
+function withheldContent(content: ContentResult): ContentResult {
+  return {
+    status: content.status,
+    error: null,
+    keyPoints: content.keyPoints.map((kp) => ({ index: kp.index, keyPoint: kp.keyPoint, score: null, reason: null })),
+    hit: null,
+    total: content.total,
+    coverage: null,
+  };
+}
+
+/** Caption results for this user, each marked `blind` (and withheld) when its video is blind to them. */
+export async function redactCaptionResultsFor<C extends CaptionRunResult>(prisma: PrismaClient, userId: string, captions: readonly C[]): Promise<(C & { blind: boolean })[]> {
+  const blind = await blindVideoIdsFor(prisma, userId, [...new Set(captions.map((c) => c.video.id))]);
+  return captions.map((caption) => (blind.has(caption.video.id) ? { ...withheldCaptionResult(caption), blind: true } : { ...caption, blind: false }));
+}
