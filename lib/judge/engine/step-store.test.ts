@@ -102,4 +102,24 @@ describe("the judge engine's store", () => {
     expect(miss).toEqual({ cached: null, started: false });
     expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "pending", attempts: 0, startedAt: null });
   });
+
+  it("leaves the same result when a statement runs twice (the database client resends one whose answer a broken connection lost)", async () => {
+    const { job, steps } = await plannedVideo();
+    const store = new JudgeStore(prisma);
+    const start = { id: steps[0]!.id, at: new Date("2026-03-03T10:00:00.000Z") };
+    const key = `missing-${randomUUID()}`;
+    expect(await store.lookUp(key, start)).toEqual({ cached: null, started: true });
+    expect(await store.lookUp(key, start)).toEqual({ cached: null, started: true });
+    const call = {
+      runId: job.runId, stepResultId: steps[0]!.id, videoId: job.videoId, model: "m", request: { text: "t" }, responseText: '{"score": 2}', finishReason: "stop",
+      httpStatus: 200, error: null, errorExcerpt: null, isRepair: false, cached: false, promptTokens: 1, completionTokens: 1, costUsd: 0, latencyMs: 5, retries: 0, createdAt: new Date(),
+    };
+    const end = { ...finished(job, steps[0]!, 2, new Date("2026-03-03T10:00:01.000Z")), startedAt: undefined, calls: [call] };
+    expect(await store.finishStep(end)).toBe(true);
+    expect(await store.finishStep(end)).toBe(true);
+    const row = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id }, include: { calls: true, scores: true } });
+    expect(row).toMatchObject({ status: "done", attempts: 1, startedAt: start.at });
+    expect(row.calls).toHaveLength(1);
+    expect(row.scores.map((s) => s.value)).toEqual([2]);
+  });
 });
