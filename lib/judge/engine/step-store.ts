@@ -239,12 +239,12 @@ export class JudgeStore {
       this.lookUps.push({ key, start, resolve, reject });
       if (!this.lookUpScheduled) {
         this.lookUpScheduled = true;
-        setImmediate(() => void this.readCache());
+        setImmediate(() => void this.runLookUps());
       }
     });
   }
 
-  private async readCache() {
+  private async runLookUps() {
     const wanted = this.lookUps;
     this.lookUps = [];
     this.lookUpScheduled = false;
