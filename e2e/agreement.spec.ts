@@ -86,16 +86,19 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     await expect(page.getByTestId("video-link")).toHaveCount(2);
 
     await page.goBack();
+    // The cell's videos are listed by file name, not id.
+    await expect(page.getByTestId("cell-video").first()).toHaveText(/^clip-\d\.mp4$/);
     const downloadPromise = page.waitForEvent("download");
     await page.getByRole("button", { name: "Items CSV" }).click();
     const download = await downloadPromise;
     await expect(page.getByTestId("export-progress")).toHaveAttribute("data-state", "done");
     await expect(page.getByTestId("export-progress")).toContainText("16 lines");
-    expect(download.suggestedFilename()).toBe("framejury-items.csv");
+    // Named for the project, what it holds, the filter (none: all) and the day.
+    expect(download.suggestedFilename()).toBe(`framejury_Agreement-e2e_items_all_${new Date().toISOString().slice(0, 10)}.csv`);
     const text = fs.readFileSync(await download.path(), "utf8");
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 5 * 3); // header; per video the s1 score, the verdict, the overall
-    expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Bob value");
+    expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Ann accepted_judge,Bob value");
     expect(text).toContain("'=SUM(A1:A9)");
   } finally {
     await prisma.$disconnect();

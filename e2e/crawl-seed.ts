@@ -23,6 +23,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const { jsonlBytes, smallReferenceSet } = await import("../lib/testing/caption-fixtures");
+  const { questionSetBytes } = await import("../lib/testing/qa-fixtures");
 
   const stamp = Date.now();
   const roles = ["owner", "reviewer", "viewer", "outsider", "admin"] as const;
@@ -73,6 +74,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const stub = await startStubLlm({ latencyMs: 5 });
   let runId: string;
   const captionRunIds: string[] = [];
+  const qaRunIds: string[] = [];
   const waitForRun = async (id: string) => {
     const deadline = Date.now() + 90_000;
     for (;;) {
@@ -110,6 +112,20 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
       await waitForRun(run.id);
       captionRunIds.push(run.id);
     }
+
+    // Questions (mc and open) answered by the stub as the evaluated model, judged by a second endpoint, with a
+    // text-only baseline. The crawl's uniform sets were extracted with a longest side of 768.
+    const questions = await api<{ set: { id: string } }>(ownerKey, `/api/v1/projects/${projectId}/question-sets`, { method: "POST", body: upload({}, "crawl-questions.jsonl", questionSetBytes()) });
+    const judge = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/endpoints`, {
+      method: "POST",
+      body: JSON.stringify({ name: "Stub judge (simulated)", baseUrl: stub.baseURL, model: "stub-judge", apiKey: null, maxConcurrency: 8 }),
+    });
+    const qaRun = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
+      method: "POST",
+      body: JSON.stringify({ pipeline: "qa", endpointId: endpoint.id, questionSetId: questions.set.id, settings: { frames: 8, resize: { mode: "longest_side", px: 768 }, textOnlyBaseline: true, judgeEndpointId: judge.id } }),
+    });
+    await waitForRun(qaRun.id);
+    qaRunIds.push(qaRun.id);
   } finally {
     await stub.close();
   }
@@ -130,9 +146,10 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId) throw new Error("The crawl's queue gave no item to claim.");
 
   const captions = await prisma.item.findMany({ where: { projectId, kind: "caption", model: "crawl-alpha" }, orderBy: { group: "asc" }, select: { id: true } });
+  const questionItems = await prisma.item.findMany({ where: { projectId, kind: "question" }, orderBy: { externalId: "asc" }, select: { id: true } });
   await prisma.$disconnect();
   return {
     accounts,
-    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, captionIds: captions.map((c) => c.id), captionRunIds, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
+    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, captionIds: captions.map((c) => c.id), captionRunIds, questionIds: questionItems.map((q) => q.id), qaRunIds, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
   };
 }

@@ -23,6 +23,10 @@ export interface CrawlSeed {
   captionIds: string[];
   /** The style run and the content run. */
   captionRunIds: string[];
+  /** Questions (mc and open) answered by a QA run with a text-only baseline. */
+  questionIds: string[];
+  /** The QA run. */
+  qaRunIds: string[];
   /** The queue item each reviewing role holds; others open the reviewer's. */
   itemIdByRole: Partial<Record<CrawlRole, string>>;
 }
@@ -63,12 +67,16 @@ export const PAGES: CrawlPage[] = [
   },
   { route: "/projects/[projectId]/completeness", project: {} },
   { route: "/projects/[projectId]/import", project: { action: "videos.import" } },
-  { route: "/projects/[projectId]/pending", project: { action: "videos.import" }, urls: (s) => [`/projects/${s.projectId}/pending`, `/projects/${s.projectId}/pending?uniform=8`] },
+  {
+    route: "/projects/[projectId]/pending",
+    project: { action: "videos.import" },
+    urls: (s) => [`/projects/${s.projectId}/pending`, `/projects/${s.projectId}/pending?uniform=8`, `/projects/${s.projectId}/pending?uniform=8&resize=quarter`, `/projects/${s.projectId}/pending?uniform=16&longestSide=512`],
+  },
   { route: "/projects/[projectId]/judge", project: {} },
   {
     route: "/projects/[projectId]/runs/[runId]",
     project: {},
-    urls: (s) => [s.runId, ...s.captionRunIds].map((id) => `/projects/${s.projectId}/runs/${id}`),
+    urls: (s) => [s.runId, ...s.captionRunIds, ...s.qaRunIds].map((id) => `/projects/${s.projectId}/runs/${id}`),
   },
   {
     route: "/projects/[projectId]/captions",
@@ -79,6 +87,20 @@ export const PAGES: CrawlPage[] = [
     route: "/projects/[projectId]/captions/[captionId]",
     project: {},
     urls: (s) => s.captionIds.map((id) => `/projects/${s.projectId}/captions/${id}`),
+  },
+  {
+    route: "/projects/[projectId]/qa",
+    project: {},
+    urls: (s) => [
+      `/projects/${s.projectId}/qa`,
+      `/projects/${s.projectId}/qa?runId=${s.qaRunIds[0]}&by=format_category_granularity&outcome=wrong&flag=right_without_video`,
+      `/projects/${s.projectId}/qa?by=category&questionFormat=open&page=2`,
+    ],
+  },
+  {
+    route: "/projects/[projectId]/qa/[questionId]",
+    project: {},
+    urls: (s) => s.questionIds.map((id) => `/projects/${s.projectId}/qa/${id}`),
   },
   {
     route: "/projects/[projectId]/runs/[runId]/videos/[videoId]",

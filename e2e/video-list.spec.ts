@@ -2,7 +2,8 @@ import { expect, test } from "@playwright/test";
 import { ownerWithProject, signIn } from "./helpers";
 import { createRunVideo } from "../lib/testing/run-video-fixture";
 
-// The video list: score filters, sortable columns, and moving through rows and pages with the keyboard only.
+// The video list: score filters, sortable columns, moving through rows and pages with the keyboard only,
+// and previous/next on the video page following the list's filter and order.
 test("filters the video list by a score range, sorts by a column and opens a video with the keyboard", async ({ page }) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -60,6 +61,10 @@ test("filters the video list by a score range, sorts by a column and opens a vid
     await expect(rows.nth(0)).toHaveAttribute("data-cursor", "true");
     await page.keyboard.press("ArrowDown");
     await expect(rows.nth(1)).toHaveAttribute("data-cursor", "true");
+    await page.keyboard.press("?");
+    await expect(page.getByTestId("video-list-keys")).toContainText("next / previous page");
+    await page.keyboard.press("?");
+    await expect(page.getByTestId("video-list-keys")).toHaveCount(0);
     await page.keyboard.press("/");
     await expect(page.getByLabel("Prompt contains")).toBeFocused();
     await page.keyboard.type("jk");
@@ -67,8 +72,29 @@ test("filters the video list by a score range, sorts by a column and opens a vid
     await expect(rows.nth(1)).toHaveAttribute("data-cursor", "true");
     await page.keyboard.press("Escape");
     await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(`${base}/${videoIds[2]}`);
+    await expect(page).toHaveURL(new RegExp(`${base}/${videoIds[2]}\\?list=`));
     await expect(page.getByTestId("video-title")).toHaveText("clip-2.mp4");
+
+    // Previous/next on the video page follow the list's filter (overall 50–90) and order (overall ▼): clip-0, clip-2.
+    await expect(page.getByTestId("video-nav")).toHaveAttribute("data-keyboard", "on");
+    await expect(page.getByTestId("video-position")).toHaveText("2 of 2");
+    await expect(page.getByTestId("next-video-none")).toBeVisible();
+    await page.keyboard.press("?");
+    await expect(page.getByTestId("video-keys")).toContainText("next video in the list");
+    await page.keyboard.press("k");
+    await expect(page.getByTestId("video-title")).toHaveText("clip-0.mp4");
+    await expect(page.getByTestId("video-position")).toHaveText("1 of 2");
+    await expect(page.getByTestId("previous-video-none")).toBeVisible();
+    // clip-1 (overall 35) is outside the filter, though it comes next by path.
+    await expect(page.getByTestId("video-nav")).toHaveAttribute("data-keyboard", "on");
+    await page.keyboard.press("j");
+    await expect(page.getByTestId("video-title")).toHaveText("clip-2.mp4");
+    await page.getByTestId("previous-video").click();
+    await expect(page.getByTestId("video-title")).toHaveText("clip-0.mp4");
+    await expect(page).toHaveURL(/list=.*overallMin%3D50/);
+    await page.getByTestId("back-to-list").click();
+    await expect(page.getByTestId("sort-overall")).toHaveText("Overall ▼");
+    await expect(rows).toHaveCount(2);
 
     // Pages with ] and [, the filter kept.
     await page.goto(`${base}?pageSize=3`);

@@ -33,7 +33,7 @@ function cellListHref(projectId: string, kind: ConfusionKind, cell: ConfusionCel
   return videoListHref(projectId, { runId, [kind.listKeys.judge]: yesNo(cell.judge), [kind.listKeys.human]: yesNo(cell.human) });
 }
 
-function ConfusionHeatMap({ projectId, view, kind }: { projectId: string; view: ConfusionView; kind: ConfusionKind }) {
+function ConfusionHeatMap({ projectId, view, kind, fileNames }: { projectId: string; view: ConfusionView; kind: ConfusionKind; fileNames: Record<string, string> }) {
   const [selected, setSelected] = useState<number | null>(null);
   const max = Math.max(0, ...view.cells.map((c) => c.count));
   const size = 110;
@@ -84,12 +84,12 @@ function ConfusionHeatMap({ projectId, view, kind }: { projectId: string; view: 
           );
         })}
       </svg>
-      <CellVideos projectId={projectId} kind={kind} cell={chosen ?? view.cells.find((c) => c.count > 0 && c.human !== c.judge) ?? null} />
+      <CellVideos projectId={projectId} kind={kind} fileNames={fileNames} cell={chosen ?? view.cells.find((c) => c.count > 0 && c.human !== c.judge) ?? null} />
     </div>
   );
 }
 
-function CellVideos({ projectId, kind, cell }: { projectId: string; kind: ConfusionKind; cell: ConfusionCell | null }) {
+function CellVideos({ projectId, kind, cell, fileNames }: { projectId: string; kind: ConfusionKind; cell: ConfusionCell | null; fileNames: Record<string, string> }) {
   if (!cell || cell.count === 0) return null;
   return (
     <div className="text-xs text-slate-600" data-testid="cell-videos">
@@ -106,8 +106,8 @@ function CellVideos({ projectId, kind, cell }: { projectId: string; kind: Confus
       </p>
       <p className="flex flex-wrap gap-x-2">
         {cell.videos.map((v) => (
-          <a key={`${v.runId}:${v.videoId}`} href={videoHref(projectId, v.videoId, v.runId)} className="text-indigo-700 underline">
-            {v.videoId.slice(-8)}
+          <a key={`${v.runId}:${v.videoId}`} href={videoHref(projectId, v.videoId, v.runId)} className="text-indigo-700 underline" data-testid="cell-video">
+            {fileNames[v.videoId] ?? v.videoId.slice(-8)}
           </a>
         ))}
         {cell.count > cell.videos.length && <span>…</span>}
@@ -292,7 +292,8 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
   );
 }
 
-export function AgreementCharts({ projectId, report }: { projectId: string; report: AgreementReport }) {
+/** `fileNames`: the confusion cells' videos by id (the agreement page looks them up), so their links read as files. */
+export function AgreementCharts({ projectId, report, fileNames = {} }: { projectId: string; report: AgreementReport; fileNames?: Record<string, string> }) {
   const kinds = report.confusionKinds;
   const [kindId, setKind] = useState(kinds[0]!.id);
   const kind = kinds.find((k) => k.id === kindId) ?? kinds[0]!;
@@ -307,7 +308,7 @@ export function AgreementCharts({ projectId, report }: { projectId: string; repo
             </button>
           ))}
         </div>
-        <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} />
+        <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} fileNames={fileNames} />
         <p className="mt-1 text-xs text-slate-500">
           Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as hallucination. Verdict cells open the video list filtered on both verdicts; other cells list their videos.
         </p>

@@ -8,6 +8,8 @@ import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/class-names";
 import { CaptionImport } from "@/components/captions/caption-import";
 import { CAPTION_SNIFF_BYTES, sniffCaptionFile, type CaptionFileKind } from "@/lib/captions/sniff-caption-file";
+import { QuestionImport } from "@/components/qa/question-import";
+import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/qa/sniff-question-file";
 import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
@@ -53,6 +55,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const metadata = useRef(new Map<string, FileMetadata>());
   // Caption reference sets and models' outputs dropped along: imported by their own section, after the videos.
   const [captionFiles, setCaptionFiles] = useState<{ picked: PickedFile; kind: CaptionFileKind }[]>([]);
+  // Question sets dropped along: checked and imported by their own section, after the videos.
+  const [questionFiles, setQuestionFiles] = useState<PickedFile[]>([]);
 
   // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
   const refresh = useCallback(() => {
@@ -68,14 +72,20 @@ export function ImportPanel({ projectId }: { projectId: string }) {
     async (picked: PickedFile[]) => {
       const known = new Set(items.current.map((item) => item.relativePath));
       const captions: { picked: PickedFile; kind: CaptionFileKind }[] = [];
+      const questions: PickedFile[] = [];
       for (const { file, relativePath } of picked) {
         if (known.has(relativePath)) continue;
         known.add(relativePath);
         const kind = classifyPickedFile(relativePath);
-        if (kind === "other" && /\.(jsonl|csv)$/i.test(relativePath)) {
-          const captionKind = sniffCaptionFile(relativePath, await file.slice(0, CAPTION_SNIFF_BYTES).text());
+        if (kind === "other" && /\.(jsonl|csv|json)$/i.test(relativePath)) {
+          const head = await file.slice(0, Math.max(CAPTION_SNIFF_BYTES, QUESTION_SNIFF_BYTES)).text();
+          const captionKind = /\.(jsonl|csv)$/i.test(relativePath) ? sniffCaptionFile(relativePath, head) : null;
           if (captionKind) {
             captions.push({ picked: { file, relativePath }, kind: captionKind });
+            continue;
+          }
+          if (sniffQuestionFile(relativePath, head)) {
+            questions.push({ file, relativePath });
             continue;
           }
         }
@@ -90,6 +100,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         });
       }
       if (captions.length) setCaptionFiles((old) => [...old, ...captions]);
+      if (questions.length) setQuestionFiles((old) => [...old, ...questions]);
       refresh();
     },
     [refresh],
@@ -266,8 +277,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         <p className="font-medium text-slate-700">Drop video files or whole folders here</p>
         <p className="text-sm text-slate-500">
           mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,
-          <code> VBench2_full_text_info.json</code>, csv, jsonl), a metadata csv/jsonl, and caption files (an AnyCapEval reference JSONL, models&apos;
-          outputs as JSONL or CSV) may come along.
+          <code> VBench2_full_text_info.json</code>, csv, jsonl), a metadata csv/jsonl, caption files (an AnyCapEval reference JSONL, models&apos;
+          outputs as JSONL or CSV) and question sets (JSONL, JSON or CSV) may come along.
         </p>
         <div className="flex gap-2">
           <label className={buttonClass("secondary")}>
@@ -335,6 +346,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       )}
 
       <CaptionImport projectId={projectId} files={captionFiles} />
+      <QuestionImport projectId={projectId} files={questionFiles} />
 
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm" data-testid="import-items">
         {list.slice(0, 1000).map((item) => (

@@ -13,6 +13,10 @@ export interface PendingVideo {
   fileName: string;
   relativePath: string;
   sizeBytes: number;
+  /** The longest side a QA run's planned frame size needs (null or absent: the settings' own). */
+  maxSide?: number | null;
+  /** Why the set cannot be extracted at a planned size (a quarter of an unknown size). */
+  problem?: string;
 }
 
 type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled"; message: string; progress: number };
@@ -21,7 +25,7 @@ type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled";
  * Extracts frames, in this browser, for every video registered without them (e.g. through the API), or,
  * with `uniformCount`, the uniform frame set of that many frames for the listed videos (caption runs need it).
  */
-export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; videos: PendingVideo[] } }) {
+export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; forQuestions?: boolean; videos: PendingVideo[] } }) {
   const queryClient = useQueryClient();
   // Uniform mode keeps the list it was given, so finished rows stay in view; a reload lists what still lacks the set.
   const [uniformVideos] = useState(uniform?.videos);
@@ -47,6 +51,10 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
           setRow(video.id, { state: "cancelled", message: "Cancelled.", progress: 0 });
           continue;
         }
+        if (video.problem) {
+          setRow(video.id, { state: "error", message: `Not extracted: ${video.problem}.`, progress: 0 });
+          continue;
+        }
         try {
           setRow(video.id, { state: "working", message: "Downloading…", progress: 0.05 });
           const response = await fetch(`/api/v1/videos/${video.id}/file`, { signal: controller.signal });
@@ -58,7 +66,7 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
             videoId: video.id,
             file,
             probe,
-            parameters: settingsToParameters(settings),
+            parameters: settingsToParameters(video.maxSide ? { ...settings, maxSide: video.maxSide } : settings),
             signal: controller.signal,
             onProgress: (done, total) => setRow(video.id, { state: "working", message: `Extracting ${done}/${total}`, progress: 0.2 + 0.8 * (done / Math.max(1, total)) }),
           });
@@ -91,7 +99,8 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
     <div className="flex flex-col gap-4">
       {uniform ? (
         <p className="text-sm text-slate-600" data-testid="uniform-settings">
-          Uniform set of {uniform.count} evenly spaced frames (longest side {settings.maxSide} px).
+          Uniform set of {uniform.count} evenly spaced frames
+          {uniform.forQuestions ? " at each video's planned size (listed per video)." : ` (longest side ${settings.maxSide} px).`}
         </p>
       ) : (
         <ExtractionSettings value={settings} onChange={setSettings} />
@@ -107,7 +116,9 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
       {pending.isPending && <p className="text-sm text-slate-500">Loading…</p>}
       {pending.error && <p role="alert" className="text-sm text-red-700">{pending.error.message}</p>}
       {(uniform || pending.data) && videos.length === 0 && Object.keys(rows).length === 0 && (
-        <p className="text-sm text-slate-500">{uniform ? `Every video with captions has a uniform set of ${uniform.count} frames.` : "No video is waiting for frames."}</p>
+        <p className="text-sm text-slate-500">
+          {uniform ? (uniform.forQuestions ? `Every video with questions has a uniform set of ${uniform.count} frames at the planned size.` : `Every video with captions has a uniform set of ${uniform.count} frames.`) : "No video is waiting for frames."}
+        </p>
       )}
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
         {[...new Map([...listed.map((v) => [v.id, v] as const)]).values()].map((video) => {
@@ -116,6 +127,8 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
             <li key={video.id} className="flex flex-col gap-1 px-3 py-2" data-testid="pending-item" data-state={row?.state ?? "waiting"}>
               <div className="flex gap-3">
                 <span className="min-w-0 flex-1 truncate font-mono text-xs">{video.relativePath}</span>
+                {video.maxSide ? <span className="text-xs text-slate-500" data-testid="pending-max-side">longest side {video.maxSide} px</span> : null}
+                {video.problem && !row ? <span className="text-xs text-amber-700">{video.problem}</span> : null}
                 <span className="text-xs text-slate-500">{row?.state ?? "waiting"}</span>
               </div>
               {row?.state === "working" && (

@@ -32,12 +32,27 @@ interface CaptionSetRow {
   outputs?: { id: string; model: string; itemCount: number }[];
 }
 
-type Pipeline = "hallucination" | "caption_style" | "caption_content";
+interface QuestionSetRow {
+  id: string;
+  name: string;
+  itemCount: number;
+}
+
+type Pipeline = "hallucination" | "caption_style" | "caption_content" | "qa";
 const PIPELINE_LABELS: Record<Pipeline, string> = {
   hallucination: "hallucination (Sora Detector)",
   caption_style: "caption style (seed 003 rubric)",
   caption_content: "caption content (AnyCapEval key points)",
+  qa: "video QA (seed 004, the endpoint answers)",
 };
+
+/** The project's defaults for new QA runs. */
+export interface QaDefaults {
+  frames: 8 | 16;
+  resize: { mode: "quarter" } | { mode: "longest_side"; px: number };
+  textOnlyBaseline: boolean;
+  judgeEndpointId?: string;
+}
 
 /** Start a run (whole project, a dimension, or chosen videos) and follow the runs live. */
 export function JudgePanel({
@@ -45,12 +60,14 @@ export function JudgePanel({
   canManage,
   dimensions,
   captionDefaults,
+  qaDefaults,
 }: {
   projectId: string;
   canManage: boolean;
   dimensions: string[];
   /** The project's defaults for new caption runs. */
   captionDefaults: { caption_style: { countedScore: "after_rules" | "judge"; frames: number }; caption_content: { frames: number } };
+  qaDefaults: QaDefaults;
 }) {
   const queryClient = useQueryClient();
   const endpoints = useQuery({ queryKey: ["endpoints", projectId], queryFn: () => apiFetch<{ endpoints: Endpoint[] }>(`/api/v1/projects/${projectId}/endpoints`).then((b) => b.endpoints) });
@@ -64,7 +81,26 @@ export function JudgePanel({
   const [dimension, setDimension] = useState(dimensions[0] ?? "");
   const [videoIds, setVideoIds] = useState("");
   const [pipeline, setPipeline] = useState<Pipeline>("hallucination");
-  const isCaption = pipeline !== "hallucination";
+  const isCaption = pipeline === "caption_style" || pipeline === "caption_content";
+  const isQa = pipeline === "qa";
+  const questionSets = useQuery({
+    queryKey: ["question-sets", projectId],
+    queryFn: () => apiFetch<{ sets: QuestionSetRow[] }>(`/api/v1/projects/${projectId}/question-sets`).then((b) => b.sets),
+    enabled: canManage,
+  });
+  const [questionSetId, setQuestionSetId] = useState("");
+  const chosenQuestionSet = questionSets.data?.find((s) => s.id === questionSetId) ?? questionSets.data?.at(-1);
+  const [qaFrames, setQaFrames] = useState<8 | 16>(qaDefaults.frames);
+  const [qaResize, setQaResize] = useState<"quarter" | "longest_side">(qaDefaults.resize.mode);
+  const [qaLongestSide, setQaLongestSide] = useState(qaDefaults.resize.mode === "longest_side" ? qaDefaults.resize.px : 512);
+  const [textOnlyBaseline, setTextOnlyBaseline] = useState(qaDefaults.textOnlyBaseline);
+  const [judgeEndpointId, setJudgeEndpointId] = useState(qaDefaults.judgeEndpointId ?? "");
+  const qaSettings = {
+    frames: qaFrames,
+    resize: qaResize === "quarter" ? { mode: "quarter" as const } : { mode: "longest_side" as const, px: qaLongestSide },
+    textOnlyBaseline,
+    ...(judgeEndpointId ? { judgeEndpointId } : {}),
+  };
   const captionSets = useQuery({
     queryKey: ["caption-sets", projectId],
     queryFn: () => apiFetch<{ sets: CaptionSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) => b.sets.filter((s) => s.kind === "caption_reference")),
@@ -80,6 +116,7 @@ export function JudgePanel({
   const [styleFrames, setStyleFrames] = useState(captionDefaults.caption_style.frames);
   const [contentFrames, setContentFrames] = useState(captionDefaults.caption_content.frames);
   const frames = pipeline === "caption_content" ? contentFrames : styleFrames;
+  const pendingHref = isQa ? `/projects/${projectId}/pending?uniform=${qaFrames}&${qaResize === "quarter" ? "resize=quarter" : `longestSide=${qaLongestSide}`}` : `/projects/${projectId}/pending${isCaption ? `?uniform=${frames}` : ""}`;
   const setFrames = pipeline === "caption_content" ? setContentFrames : setStyleFrames;
   const start = useMutation({
     mutationFn: () =>
@@ -95,6 +132,7 @@ export function JudgePanel({
               settings: pipeline === "caption_style" ? { countedScore, frames } : { frames },
             }
           : {}),
+        ...(isQa ? { questionSetId: chosenQuestionSet?.id, settings: qaSettings } : {}),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["runs", projectId] }),
   });
@@ -162,8 +200,57 @@ export function JudgePanel({
               </label>
             </>
           )}
+          {isQa && (
+            <>
+              <label className="flex flex-col gap-1">
+                Question set
+                <select className="rounded-md border border-slate-300 px-2 py-1.5" value={chosenQuestionSet?.id ?? ""} onChange={(e) => setQuestionSetId(e.target.value)} data-testid="run-question-set">
+                  {(questionSets.data ?? []).map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name} ({s.itemCount})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="flex flex-col gap-1">
+                Frames
+                <select className="rounded-md border border-slate-300 px-2 py-1.5" value={qaFrames} onChange={(e) => setQaFrames(Number(e.target.value) as 8 | 16)} data-testid="run-qa-frames">
+                  <option value={8}>8</option>
+                  <option value={16}>16</option>
+                </select>
+              </label>
+              <label className="flex flex-col gap-1">
+                Frame size
+                <select className="rounded-md border border-slate-300 px-2 py-1.5" value={qaResize} onChange={(e) => setQaResize(e.target.value as typeof qaResize)} data-testid="run-qa-resize">
+                  <option value="quarter">a quarter of the area (seed 004)</option>
+                  <option value="longest_side">a longest side of…</option>
+                </select>
+              </label>
+              {qaResize === "longest_side" && (
+                <label className="flex flex-col gap-1">
+                  px
+                  <input type="number" min={64} max={4096} className="w-24 rounded-md border border-slate-300 px-2 py-1.5" value={qaLongestSide} onChange={(e) => setQaLongestSide(Number(e.target.value))} data-testid="run-qa-longest-side" />
+                </label>
+              )}
+              <label className="flex flex-col gap-1">
+                Judge
+                <select className="rounded-md border border-slate-300 px-2 py-1.5" value={judgeEndpointId} onChange={(e) => setJudgeEndpointId(e.target.value)} data-testid="run-qa-judge">
+                  <option value="">the evaluated model itself</option>
+                  {(endpoints.data ?? []).map((e) => (
+                    <option key={e.id} value={e.id}>
+                      {e.name} ({e.model})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="flex items-center gap-2 self-center pt-5">
+                <input type="checkbox" checked={textOnlyBaseline} onChange={(e) => setTextOnlyBaseline(e.target.checked)} data-testid="run-qa-text-only" />
+                also answer without frames (text-only baseline)
+              </label>
+            </>
+          )}
           <label className="flex flex-col gap-1">
-            Endpoint
+            {isQa ? "Evaluated model (endpoint)" : "Endpoint"}
             <select className="rounded-md border border-slate-300 px-2 py-1.5" value={endpointId} onChange={(e) => setEndpointId(e.target.value)} data-testid="run-endpoint">
               {(endpoints.data ?? []).map((e) => (
                 <option key={e.id} value={e.id}>
@@ -175,7 +262,7 @@ export function JudgePanel({
           <label className="flex flex-col gap-1">
             Videos
             <select className="rounded-md border border-slate-300 px-2 py-1.5" value={scope} onChange={(e) => setScope(e.target.value as typeof scope)}>
-              <option value="project">{isCaption ? "every video with uniform frames" : "every video with frames"}</option>
+              <option value="project">{isCaption || isQa ? "every video with uniform frames" : "every video with frames"}</option>
               <option value="dimension">one dimension</option>
               <option value="videos">these video ids</option>
             </select>
@@ -188,7 +275,7 @@ export function JudgePanel({
             </select>
           )}
           {scope === "videos" && <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" placeholder="video ids, comma separated" value={videoIds} onChange={(e) => setVideoIds(e.target.value)} />}
-          <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || (isCaption && !chosenSet)}>
+          <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || (isCaption && !chosenSet) || (isQa && !chosenQuestionSet)}>
             Start run
           </button>
           {!endpoints.data?.length && endpoints.isSuccess && <span className="text-slate-500">Add an endpoint first.</span>}
@@ -197,11 +284,16 @@ export function JudgePanel({
               Import a caption reference set first (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>Import</Link>).
             </span>
           )}
+          {isQa && questionSets.isSuccess && !chosenQuestionSet && (
+            <span className="text-slate-500">
+              Import a question set first (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>Import</Link>).
+            </span>
+          )}
           {start.data && (
             <span className="text-slate-600" data-testid="run-started">
               Started on {start.data.videos} video{start.data.videos === 1 ? "" : "s"}
-              {start.data.items !== undefined ? ` (${start.data.items} caption${start.data.items === 1 ? "" : "s"})` : ""}
-              {start.data.withoutFramesCount > 0 && <>; {start.data.withoutFramesCount} left out for want of their frame set (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending${isCaption ? `?uniform=${frames}` : ""}`}>extract them</Link>)</>}.
+              {start.data.items !== undefined ? ` (${start.data.items} ${isQa ? "question" : "caption"}${start.data.items === 1 ? "" : "s"})` : ""}
+              {start.data.withoutFramesCount > 0 && <>; {start.data.withoutFramesCount} left out for want of their frame set (<Link className="text-indigo-700 underline" href={pendingHref}>extract them</Link>)</>}.
             </span>
           )}
           {start.error && <span role="alert" className="text-red-700">{start.error.message}</span>}

@@ -1,9 +1,9 @@
 "use client";
 
 import { isTypingTarget } from "@/components/is-typing-target";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { usePathname } from "next/navigation";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
@@ -22,7 +22,7 @@ interface TargetView {
   category: string | null;
   scopeIndex: number | null;
   frameIndexes: number[];
-  mine: { value: number; note: string | null; reason: string | null; version: number } | null;
+  mine: { value: number; note: string | null; reason: string | null; acceptedJudge?: boolean; version: number } | null;
   /** Absent while the queue hides the judge's values from this reviewer. */
   judge?: number | null;
 }
@@ -79,6 +79,8 @@ function CaptionUnderReview({ caption }: { caption: CaptionView }) {
 interface Draft {
   value: number | null;
   note: string;
+  /** Set by `a` / `A` (the judge's value, taken explicitly); typing a value of one's own clears it. */
+  accepted: boolean;
 }
 
 export const SHORTCUTS: [string, string][] = [
@@ -106,89 +108,48 @@ function declarationOf(task: TaskDeclaration | null, target: TargetView): Target
 const show = (declared: TargetDeclaration | MetricDeclaration | null, value: number | null | undefined) =>
   formatValue(declared ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, value, 2);
 
-/** The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code. */
-export function ReviewScreen({ projectId, queueId, itemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
-  const item = useQuery({
-    queryKey: ["queue-item", queueId, itemId],
-    queryFn: () => apiFetch<ItemView>(`/api/v1/queues/${queueId}/items/${itemId}`),
-    staleTime: 0,
-    // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
-    refetchOnWindowFocus: false,
-  });
-  // Cached data of an item opened again (← to an earlier item) can be stale: its previous/next links and
-  // status predate later submits, so keys acted on it would go to the wrong item. Wait for the refetch.
-  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500">Loading the item…</p>;
-  if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
-  return <ItemReview key={`${itemId}:${item.dataUpdatedAt}`} projectId={projectId} data={item.data} task={findTask(pipeline)} />;
+/** A key press the screen has taken and not yet applied; `timeStamp` keeps digit chains ("1" "0" → 10) intact when replayed. */
+interface PendingKey {
+  key: string;
+  timeStamp: number;
 }
 
-function ItemReview({ projectId, data, task }: { projectId: string; data: ItemView; task: TaskDeclaration | null }) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const queueId = data.queue.id;
-  const [focus, setFocus] = useState(0);
-  const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(data.targets.map((t) => [t.key, { value: t.mine?.value ?? null, note: t.mine?.note ?? "" }])),
-  );
-  const [help, setHelp] = useState(false);
-  const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const typed = useRef<TypedNumber | null>(null);
-  const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
-  const screen = useRef<HTMLDivElement>(null);
-  const focused = data.targets[focus];
-  const itemUrl = (id: string) => `/projects/${projectId}/queues/${queueId}/items/${id}`;
+/** Keys the review screen acts on: they are taken (and queued) even while the next item is still on its way. */
+const REVIEW_KEY = /^(?:[0-9jkyanmA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
+/** How long a loaded or prefetched item is used without asking the server again; every submit or claim invalidates the queue's items. */
+const ITEM_FRESH_MS = 60_000;
 
-  const setValue = useCallback((key: string, value: number) => {
-    setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value } }));
-    setMessage((m) => (m?.tone === "error" ? null : m));
-  }, []);
+const itemQuery = (queueId: string, itemId: string) => ({
+  queryKey: ["queue-item", queueId, itemId],
+  queryFn: () => apiFetch<ItemView>(`/api/v1/queues/${queueId}/items/${itemId}`),
+  staleTime: ITEM_FRESH_MS,
+});
 
-  const goNext = useCallback(async () => {
-    if (data.nav.nextItemId) return router.push(itemUrl(data.nav.nextItemId));
-    if (data.assignment.status !== "done") return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
-    const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
-    if (itemId && itemId !== data.item.id) router.push(itemUrl(itemId));
-    else setMessage({ text: "Nothing is left for you in this queue. Thank you!", tone: "info" });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [data, queueId, router]);
+/** Loads the item's frames into the browser cache so the next item shows them at once. */
+function preloadFrames(view: ItemView) {
+  for (const frame of view.video.frames) {
+    const image = new Image();
+    image.src = frame.url;
+  }
+}
 
-  const submit = useCallback(async () => {
-    if (busy) return;
-    setBusy(true);
-    setMessage({ text: "Submitting…", tone: "info" });
-    try {
-      const judgments = data.targets
-        .filter((t) => drafts[t.key]!.value !== null)
-        .map((t) => ({ target: t.key, value: drafts[t.key]!.value!, note: drafts[t.key]!.note.trim() || null, expectedVersion: t.mine?.version }));
-      await postJson(`/api/v1/queues/${queueId}/items/${data.item.id}/submit`, { judgments });
-      await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId] });
-      setMessage({ text: "Submitted.", tone: "info" });
-      if (data.nav.nextItemId) router.push(itemUrl(data.nav.nextItemId));
-      else {
-        const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
-        if (itemId) router.push(itemUrl(itemId));
-        else setMessage({ text: "Submitted. Nothing is left for you in this queue. Thank you!", tone: "info" });
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, data.item.id] });
-      setMessage({ text: error instanceof Error ? error.message : "Could not submit.", tone: "error" });
-    } finally {
-      setBusy(false);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [busy, data, drafts, queueId, queryClient, router]);
+/** Marks every cached item of the queue stale (their links and status change with each submit or claim) without refetching them now. */
+const invalidateItems = (queryClient: QueryClient, queueId: string) => queryClient.invalidateQueries({ queryKey: ["queue-item", queueId], refetchType: "none" });
 
-  const accept = useCallback(
-    (targets: TargetView[]) => {
-      if (data.blind) return setMessage({ text: "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.", tone: "error" });
-      const withJudge = targets.filter((t) => t.judge !== null && t.judge !== undefined);
-      if (withJudge.length === 0) return setMessage({ text: "The judge gave no value here.", tone: "error" });
-      setDrafts((d) => ({ ...d, ...Object.fromEntries(withJudge.map((t) => [t.key, { ...d[t.key]!, value: t.judge! }])) }));
-      setMessage({ text: withJudge.length === 1 ? `Accepted the judge's value for ${withJudge[0]!.label}.` : `Accepted ${withJudge.length} judge values.`, tone: "info" });
-    },
-    [data.blind],
-  );
+/**
+ * The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code.
+ * It stays mounted from item to item (moving on rewrites the address with history.pushState), so no key is lost in a
+ * transition: every key goes into one queue, and the item on screen applies them one render at a time; after Enter the
+ * queue is held until the next item is on screen, and the keys typed meanwhile apply to it.
+ */
+export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
+  const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
+  const pathname = usePathname();
+  const itemId = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  const pending = useRef<PendingKey[]>([]);
+  /** The item whose submission or departure is under way: queued keys wait for the item after it. */
+  const holdOn = useRef<string | null>(null);
+  const [, setTaken] = useState(0);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -196,62 +157,213 @@ function ItemReview({ projectId, data, task }: { projectId: string; data: ItemVi
         if (event.key === "Escape") {
           event.preventDefault();
           (event.target as HTMLElement).blur();
-          screen.current?.focus();
+          document.querySelector<HTMLElement>('[data-testid="review-screen"]')?.focus();
         }
         return;
       }
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      const key = event.key;
-      const handled = () => event.preventDefault();
-      if (key === "?") return handled(), setHelp((h) => !h);
-      if (key === "Escape" && help) return handled(), setHelp(false);
-      if (key === "j" || key === "ArrowDown") return handled(), setFocus((f) => Math.min(f + 1, data.targets.length - 1));
-      if (key === "k" || key === "ArrowUp") return handled(), setFocus((f) => Math.max(f - 1, 0));
-      if (key === "]" || key === "ArrowRight") return handled(), void goNext();
-      if (key === "[" || key === "ArrowLeft") {
-        handled();
-        if (data.nav.previousItemId) router.push(itemUrl(data.nav.previousItemId));
-        else setMessage({ text: "This is your first item in this queue.", tone: "info" });
-        return;
-      }
-      if (key === "Enter") return handled(), void submit();
-      if (key === " ") {
-        const player = document.querySelector<HTMLVideoElement>('[data-testid="player"]');
-        if (player) {
-          handled();
-          if (player.paused) void player.play().catch(() => {});
-          else player.pause();
-        }
-        return;
-      }
-      if (key === "A") return handled(), accept(data.targets);
-      if (!focused) return;
-      if (key === "a") return handled(), accept([focused]);
-      if (key === "m") {
-        handled();
-        // The note field is always rendered for the focused target.
-        noteRefs.current.get(focused.key)?.focus();
-        return;
-      }
-      const verdict = data.targets.find((t) => t.kind === "verdict");
-      if ((key === "y" || key === "n") && verdict) {
-        handled();
-        setValue(verdict.key, key === "y" ? 1 : 0);
-        setFocus(data.targets.indexOf(verdict));
-        return;
-      }
-      if (/^[0-9]$/.test(key)) {
-        handled();
-        const next = typeDigit(typed.current, focused.key, Number(key), event.timeStamp || performance.now(), focused);
-        if (!next) return setMessage({ text: `${focused.label} takes ${focused.min}–${focused.max}.`, tone: "error" });
-        typed.current = next;
-        setValue(focused.key, next.value);
-      }
+      if (event.ctrlKey || event.metaKey || event.altKey || !REVIEW_KEY.test(event.key)) return;
+      event.preventDefault();
+      pending.current.push({ key: event.key, timeStamp: event.timeStamp || performance.now() });
+      setTaken((n) => n + 1);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [data, focused, help, goNext, submit, accept, router, setValue]);
+  }, []);
+
+  const navigate = useCallback((id: string) => window.history.pushState(null, "", itemBase + encodeURIComponent(id)), [itemBase]);
+
+  const item = useQuery({
+    ...itemQuery(queueId, itemId),
+    // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
+    refetchOnWindowFocus: false,
+  });
+  // Cached data of an item opened again (← to an earlier item) can be stale: its previous/next links and
+  // status predate later submits, so keys acted on it would go to the wrong item. Wait for the refetch.
+  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500" data-testid="review-loading">Loading the item…</p>;
+  if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
+  return (
+    <ItemReview
+      key={`${itemId}:${item.dataUpdatedAt}`}
+      projectId={projectId}
+      data={item.data}
+      task={findTask(pipeline)}
+      pending={pending}
+      holdOn={holdOn}
+      navigate={navigate}
+    />
+  );
+}
+
+function ItemReview({
+  projectId,
+  data,
+  task,
+  pending,
+  holdOn,
+  navigate,
+}: {
+  projectId: string;
+  data: ItemView;
+  task: TaskDeclaration | null;
+  pending: RefObject<PendingKey[]>;
+  holdOn: RefObject<string | null>;
+  navigate: (itemId: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const queueId = data.queue.id;
+  const [focus, setFocus] = useState(0);
+  const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
+    Object.fromEntries(data.targets.map((t) => [t.key, { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }])),
+  );
+  const [help, setHelp] = useState(false);
+  const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [, setApplied] = useState(0);
+  const typed = useRef<TypedNumber | null>(null);
+  const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
+  const screen = useRef<HTMLDivElement>(null);
+  const focused = data.targets[focus];
+  /** Leaves this item: keys still queued apply to the one it goes to. */
+  const leaveFor = useCallback(
+    (id: string) => {
+      holdOn.current = data.item.id;
+      navigate(id);
+    },
+    [data.item.id, holdOn, navigate],
+  );
+  /** Stops holding keys for a next item that is not coming; says how many typed keys that drops. */
+  const release = useCallback(() => {
+    holdOn.current = null;
+    const dropped = pending.current.splice(0).length;
+    return dropped ? ` (${dropped} key${dropped === 1 ? "" : "s"} typed after Enter not applied)` : "";
+  }, [holdOn, pending]);
+
+  useEffect(() => {
+    const nextId = data.nav.nextItemId;
+    if (!nextId) return;
+    void queryClient.prefetchQuery(itemQuery(queueId, nextId)).then(() => {
+      const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, nextId]);
+      if (next) preloadFrames(next);
+    });
+  }, [data.nav.nextItemId, queryClient, queueId]);
+
+  const setValue = useCallback((key: string, value: number) => {
+    setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value, accepted: false } }));
+    setMessage((m) => (m?.tone === "error" ? null : m));
+  }, []);
+
+  const goNext = useCallback(async () => {
+    if (data.nav.nextItemId) return leaveFor(data.nav.nextItemId);
+    if (data.assignment.status !== "done") return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
+    holdOn.current = data.item.id;
+    try {
+      const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
+      await invalidateItems(queryClient, queueId);
+      if (itemId && itemId !== data.item.id) return leaveFor(itemId);
+      setMessage({ text: "Nothing is left for you in this queue. Thank you!" + release(), tone: "info" });
+    } catch (error) {
+      setMessage({ text: (error instanceof Error ? error.message : "Could not take the next item.") + release(), tone: "error" });
+    }
+  }, [data, holdOn, leaveFor, queryClient, queueId, release]);
+
+  const submit = useCallback(async () => {
+    // A second Enter while this item is on its way out belongs to the next item (it waits in the queue).
+    if (holdOn.current === data.item.id) return;
+    holdOn.current = data.item.id;
+    setBusy(true);
+    setMessage({ text: "Submitting…", tone: "info" });
+    try {
+      const judgments = data.targets
+        .filter((t) => drafts[t.key]!.value !== null)
+        .map((t) => ({
+          target: t.key,
+          value: drafts[t.key]!.value!,
+          note: drafts[t.key]!.note.trim() || null,
+          ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
+          expectedVersion: t.mine?.version,
+        }));
+      const known = data.nav.nextItemId;
+      // Without a known next item the server claims it and sends it back with the submission: one round trip.
+      const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments });
+      await invalidateItems(queryClient, queueId);
+      if (result.next) {
+        queryClient.setQueryData(["queue-item", queueId, result.next.item.id], result.next);
+        preloadFrames(result.next);
+      }
+      const nextId = known ?? result.next?.item.id ?? null;
+      if (nextId) return leaveFor(nextId);
+      setMessage({ text: "Submitted. Nothing is left for you in this queue. Thank you!" + release(), tone: "info" });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, data.item.id] });
+      setMessage({ text: (error instanceof Error ? error.message : "Could not submit.") + release(), tone: "error" });
+    } finally {
+      setBusy(false);
+    }
+  }, [data, drafts, holdOn, leaveFor, queryClient, queueId, release]);
+
+  const accept = useCallback(
+    (targets: TargetView[]) => {
+      if (data.blind) return setMessage({ text: "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.", tone: "error" });
+      const withJudge = targets.filter((t) => t.judge !== null && t.judge !== undefined);
+      if (withJudge.length === 0) return setMessage({ text: "The judge gave no value here.", tone: "error" });
+      setDrafts((d) => ({ ...d, ...Object.fromEntries(withJudge.map((t) => [t.key, { ...d[t.key]!, value: t.judge!, accepted: true }])) }));
+      setMessage({ text: withJudge.length === 1 ? `Accepted the judge's value for ${withJudge[0]!.label}.` : `Accepted ${withJudge.length} judge values.`, tone: "info" });
+    },
+    [data.blind],
+  );
+
+  const applyKey = ({ key, timeStamp }: PendingKey) => {
+    if (key === "?") return setHelp((h) => !h);
+    if (key === "Escape") return setHelp(false);
+    if (key === "j" || key === "ArrowDown") return setFocus((f) => Math.min(f + 1, data.targets.length - 1));
+    if (key === "k" || key === "ArrowUp") return setFocus((f) => Math.max(f - 1, 0));
+    if (key === "]" || key === "ArrowRight") return void goNext();
+    if (key === "[" || key === "ArrowLeft") {
+      if (data.nav.previousItemId) leaveFor(data.nav.previousItemId);
+      else setMessage({ text: "This is your first item in this queue.", tone: "info" });
+      return;
+    }
+    if (key === "Enter") return void submit();
+    if (key === " ") {
+      const player = document.querySelector<HTMLVideoElement>('[data-testid="player"]');
+      if (player) {
+        if (player.paused) void player.play().catch(() => {});
+        else player.pause();
+      }
+      return;
+    }
+    if (key === "A") return accept(data.targets);
+    if (!focused) return;
+    if (key === "a") return accept([focused]);
+    if (key === "m") {
+      // The note field is always rendered for the focused target.
+      noteRefs.current.get(focused.key)?.focus();
+      return;
+    }
+    const verdict = data.targets.find((t) => t.kind === "verdict");
+    if ((key === "y" || key === "n") && verdict) {
+      setValue(verdict.key, key === "y" ? 1 : 0);
+      setFocus(data.targets.indexOf(verdict));
+      return;
+    }
+    if (/^[0-9]$/.test(key)) {
+      const next = typeDigit(typed.current, focused.key, Number(key), timeStamp, focused);
+      if (!next) return setMessage({ text: `${focused.label} takes ${focused.min}–${focused.max}.`, tone: "error" });
+      typed.current = next;
+      setValue(focused.key, next.value);
+    }
+  };
+
+  // One queued key per render, so each key sees the state the previous one left (focus, drafts, digit chain);
+  // none while this item is on its way out: those keys are for the next item.
+  useEffect(() => {
+    if (holdOn.current === data.item.id) return;
+    if (holdOn.current !== null) holdOn.current = null;
+    const key = pending.current.shift();
+    if (!key) return;
+    applyKey(key);
+    setApplied((n) => n + 1);
+  });
 
   useEffect(() => {
     document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
@@ -337,6 +449,11 @@ function ItemReview({ projectId, data, task }: { projectId: string; data: ItemVi
                     <span className="w-10 text-right font-mono text-base font-semibold text-indigo-900" data-testid="my-value">
                       {show(declared, draft.value)}
                     </span>
+                    {draft.accepted && (
+                      <span className="rounded bg-amber-100 px-1 text-xs text-amber-900" data-testid="accepted-mark" title="The judge's value, taken with a / A">
+                        accepted
+                      </span>
+                    )}
                     <span className="text-xs text-slate-500">judge</span>
                     {"judge" in target ? (
                       <span className="w-10 text-right font-mono text-slate-700" data-testid="judge-value">

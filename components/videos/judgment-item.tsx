@@ -12,8 +12,8 @@ export interface HistoryEntry {
   version: number;
   at: string;
   by: string;
-  before: { value?: number; note?: string | null; reason?: string | null } | null;
-  after: { value?: number; note?: string | null; reason?: string | null } | null;
+  before: { value?: number; note?: string | null; reason?: string | null; acceptedJudge?: boolean; withdrawn?: boolean } | null;
+  after: { value?: number; note?: string | null; reason?: string | null; acceptedJudge?: boolean; withdrawn?: boolean } | null;
 }
 export interface Judgment {
   id: string;
@@ -24,6 +24,8 @@ export interface Judgment {
   value: number;
   note: string | null;
   reason: string | null;
+  /** Taken with the explicit accept-the-judge action, not given independently. */
+  acceptedJudge?: boolean;
   version: number;
   updatedAt: string;
   history: HistoryEntry[];
@@ -64,7 +66,12 @@ export function JudgmentHistory({ targetType, judgments }: { targetType: string 
     .flatMap((j) => j.history.map((h) => ({ ...h, email: j.reviewer.email ?? j.reviewer.name ?? j.reviewer.id })))
     .sort((a, b) => b.at.localeCompare(a.at) || b.version - a.version);
   if (entries.length === 0) return <p className="text-xs text-slate-500">No human judgments yet.</p>;
-  const show = (v: HistoryEntry["after"]) => (v && typeof v.value === "number" ? formatJudgmentValue(targetType, v.value) : "—");
+  const show = (v: HistoryEntry["after"]) =>
+    v?.withdrawn && v.value === undefined
+      ? "withdrawn"
+      : v && typeof v.value === "number"
+        ? `${formatJudgmentValue(targetType, v.value)}${v.withdrawn ? " (withdrawn)" : v.acceptedJudge ? " (accepted judge)" : ""}`
+        : "—";
   return (
     <ol className="flex flex-col gap-1 text-xs" data-testid="judgment-history">
       {entries.map((h) => (
@@ -117,21 +124,47 @@ export function JudgmentForm({
   const choices = declared ? choiceLabels(declared) : [];
   const bounds = declared ? scaleBounds(declared.scale) : null;
   const step = declared?.scale.kind === "numeric" && declared.scale.step !== null ? declared.scale.step : "any";
-  // A categorical value starts at the judge's (or the first choice), a number at the judge's or the scale's minimum.
-  const initial = own?.value ?? judgeValue ?? choices[0]?.value ?? bounds?.min ?? 0;
+  // Honest judgments: the editor starts empty or on the reviewer's own last value, never the judge's,
+  // so Save never means agreeing by default; taking the judge's value is the explicit Accept action.
   const [baseVersion, setBaseVersion] = useState(own?.version ?? 0);
-  const [value, setValue] = useState(String(choices.length && !choices.some((c) => c.value === initial) ? choices[0]!.value : initial));
+  const [value, setValue] = useState(own ? String(own.value) : "");
   const [note, setNote] = useState(own?.note ?? "");
   const [reason, setReason] = useState(own?.reason ?? "");
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: (accept: boolean) =>
       apiFetch<{ version: number }>(saveUrl, {
         method: "PUT",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ value: Number(value), note: note || null, reason: reason || null, expectedVersion: baseVersion }),
+        body: JSON.stringify({
+          value: accept ? judgeValue : Number(value),
+          note: note || null,
+          reason: reason || null,
+          ...(accept ? { acceptedJudge: true } : {}),
+          // A first judgment (or one saved again after withdrawing it) names no version.
+          ...(baseVersion > 0 ? { expectedVersion: baseVersion } : {}),
+        }),
       }),
-    onSuccess: async (saved) => {
+    onSuccess: async (saved, accept) => {
       setBaseVersion(saved.version);
+      if (accept && judgeValue !== null) setValue(String(judgeValue));
+      await queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+      onSaved?.();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) void queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+    },
+  });
+  const withdraw = useMutation({
+    mutationFn: () =>
+      apiFetch<{ version: number }>(`/api/v1/judgments/${own!.id}`, {
+        method: "DELETE",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ expectedVersion: baseVersion }),
+      }),
+    onSuccess: async () => {
+      // Saving the target again starts like a first judgment.
+      setBaseVersion(0);
+      setValue("");
       await queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
       onSaved?.();
     },
@@ -156,7 +189,7 @@ export function JudgmentForm({
       className="flex flex-wrap items-end gap-2 rounded-md border border-indigo-200 bg-indigo-50 p-3 text-xs"
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate();
+        if (value !== "") save.mutate(false);
       }}
       data-testid="review-editor"
     >
@@ -164,6 +197,9 @@ export function JudgmentForm({
         <span>Your value{choices.length || !bounds ? "" : ` (${bounds.min}–${bounds.max})`}</span>
         {choices.length ? (
           <select className="rounded border border-slate-300 bg-white px-2 py-1" value={value} onChange={(e) => setValue(e.target.value)} aria-label="Your value">
+            <option value="" disabled>
+              choose…
+            </option>
             {choices.map((choice) => (
               <option key={choice.value} value={String(choice.value)}>
                 {choice.label}
@@ -182,9 +218,42 @@ export function JudgmentForm({
         <span>Reason</span>
         <input className="w-40 rounded border border-slate-300 px-2 py-1" placeholder="optional, short" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason" maxLength={200} />
       </label>
-      <button className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={save.isPending || conflict}>
+      <button className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={save.isPending || conflict || value === ""}>
         Save
       </button>
+      {judgeValue !== null && (
+        <button
+          type="button"
+          className="rounded border border-indigo-300 bg-white px-3 py-1 text-indigo-800 disabled:opacity-50"
+          disabled={save.isPending || conflict}
+          onClick={() => save.mutate(true)}
+          data-testid="accept-judge"
+          title="Save the judge's value as yours, marked as accepted (left out of independent-only agreement)"
+        >
+          Accept judge&apos;s value ({formatJudgmentValue(declared ?? targetType, judgeValue)})
+        </button>
+      )}
+      {own && baseVersion > 0 && (
+        <button
+          type="button"
+          className="rounded border border-red-300 bg-white px-3 py-1 text-red-800 disabled:opacity-50"
+          disabled={withdraw.isPending || save.isPending}
+          onClick={() => withdraw.mutate()}
+          data-testid="withdraw-judgment"
+        >
+          Withdraw
+        </button>
+      )}
+      {own?.acceptedJudge && (
+        <span className="rounded bg-amber-100 px-2 py-0.5 text-amber-900" data-testid="accepted-mark">
+          accepted the judge&apos;s value
+        </span>
+      )}
+      {withdraw.error && (
+        <div role="alert" className="w-full text-red-700" data-testid="withdraw-error">
+          {withdraw.error.message}
+        </div>
+      )}
       {onCancel && (
         <button type="button" className="rounded border border-slate-300 bg-white px-3 py-1" onClick={onCancel}>
           Close

@@ -7,6 +7,15 @@ import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { isYesNoScale, type MetricDeclaration } from "@/lib/tasks/task-declaration";
 
+const LIST_KEYS: [string, string][] = [
+  ["j / ↓", "next row"],
+  ["k / ↑", "previous row"],
+  ["Enter / o", "open the video (its page follows this list with j / k)"],
+  ["] / [", "next / previous page"],
+  ["/", "search prompts (Esc leaves the field)"],
+  ["?", "show or hide these keys"],
+];
+
 export interface VideoListRow {
   id: string;
   href: string;
@@ -60,6 +69,7 @@ export function VideoListTable({
   const [cursor, setCursor] = useState(0);
   // Set once the shortcuts listen (after hydration), for tests and for the hint's styling.
   const [listening, setListening] = useState(false);
+  const [help, setHelp] = useState(false);
   const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
 
   useEffect(() => {
@@ -107,6 +117,10 @@ export function VideoListTable({
           event.preventDefault();
           router.push(prevHref);
           return;
+        case "?":
+          event.preventDefault();
+          setHelp((shown) => !shown);
+          return;
         case "/": {
           const input = document.getElementById(searchInputId);
           if (!(input instanceof HTMLInputElement)) return;
@@ -124,6 +138,18 @@ export function VideoListTable({
 
   return (
     <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table" data-keyboard={listening ? "on" : undefined}>
+      {help && (
+        <caption className="caption-top pb-2 text-left text-xs" data-testid="video-list-keys">
+          <dl className="grid grid-cols-[6rem_1fr] gap-x-3 rounded-md border border-slate-200 bg-white p-2">
+            {LIST_KEYS.map(([key, what]) => (
+              <div key={key} className="contents">
+                <dt className="font-mono">{key}</dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+        </caption>
+      )}
       {head}
       <tbody className="divide-y divide-slate-100">
         {rows.map((video, index) => {

@@ -25,6 +25,8 @@ export interface ExportReview {
   value: number;
   note: string | null;
   reason: string | null;
+  /** Taken with the explicit "accept the judge's value" action rather than given independently. */
+  acceptedJudge: boolean;
 }
 
 export interface ExportRow {
@@ -70,7 +72,7 @@ function seen(step: string | null, scopeIndex: number | null, view: FrameSetView
 /** Reviewers with judgments in the project (and run): the CSV's per-reviewer columns, known before the first row. */
 export async function exportReviewers(prisma: PrismaClient, scope: AgreementScope): Promise<ReviewerInfo[]> {
   const rows = await prisma.$queryRaw<{ reviewerId: string }[]>`
-    SELECT DISTINCT h."reviewerId" FROM "human_judgment" h WHERE h."projectId" = ${scope.ctx.projectId}
+    SELECT DISTINCT h."reviewerId" FROM "human_judgment" h WHERE h."projectId" = ${scope.ctx.projectId} AND NOT h."withdrawn"
       ${scope.runId ? Prisma.sql`AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${scope.runId})` : Prisma.empty}`;
   return reviewerInfo(prisma, rows.map((r) => r.reviewerId));
 }
@@ -100,9 +102,9 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         SELECT s."id", s."runId", s."videoId", s."itemId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
         FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
         WHERE s."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty}`,
-      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null }[]>`
-        SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason" FROM "human_judgment" h
-        WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids})`,
+      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean }[]>`
+        SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason", h."acceptedJudge" FROM "human_judgment" h
+        WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids}) AND NOT h."withdrawn"`,
     ]);
     const frameSetIds = [...new Set(runVideos.map((rv) => rv.frameSetId))];
     const frames = frameSetIds.length
@@ -119,7 +121,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     const views = new Map([...framesBySet].map(([id, list]) => [id, keyFramesAndClusters(list)]));
     const reviewsByKey = new Map<string, ExportReview[]>();
     for (const j of judgments) {
-      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason };
+      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge };
       const list = reviewsByKey.get(j.targetKey);
       if (list) list.push(review);
       else reviewsByKey.set(j.targetKey, [review]);
@@ -228,7 +230,7 @@ export const EXPORT_BASE_COLUMNS = [
 ] as const;
 
 export function exportCsvHeader(reviewers: readonly ReviewerInfo[]): string {
-  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`])]);
+  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`])]);
 }
 
 export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[]): string {
@@ -251,13 +253,15 @@ export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[])
   ];
   for (const r of reviewers) {
     const review = row.reviews.find((x) => x.reviewerId === r.id);
-    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null);
+    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null);
   }
   return csvRow(cells);
 }
 
 export function exportJsonLine(row: ExportRow): string {
-  return `${JSON.stringify(row)}\n`;
+  // The issue's export field name: `accepted_judge` on each review.
+  const reviews = row.reviews.map(({ acceptedJudge, ...review }) => ({ ...review, accepted_judge: acceptedJudge }));
+  return `${JSON.stringify({ ...row, reviews })}\n`;
 }
 
 /** JSONL's last line when an export fails part-way: a client that reads lines can tell it is incomplete. */

@@ -6,6 +6,7 @@ import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCon
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { type AgreementInput, type AgreementItem, type AgreementReport, DEFAULT_AGREEMENT_OPTIONS, type ReviewerInfo, type RunInfo, type TargetType, type VideoJudgeValues, WORST_TARGET } from "./types";
 
 /** Per-video metrics reviewers give their own value for (human_judgment target types), across tasks. */
@@ -78,7 +79,21 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
   const users = await prisma.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true }, orderBy: [{ name: "asc" }, { email: "asc" }] });
   const names = new Map<string, number>();
   for (const u of users) names.set(u.name, (names.get(u.name) ?? 0) + 1);
-  return users.map((u) => ({ id: u.id, label: u.name && names.get(u.name) === 1 ? u.name : `${u.name || "reviewer"} <${u.email}>` }));
+  const live = users.map((u) => ({ id: u.id, label: u.name && names.get(u.name) === 1 ? u.name : `${u.name || "reviewer"} <${u.email}>` }));
+  // Label sets follow the live reviewers, labelled by their names (and annotator column).
+  const labelled = ids.flatMap((id) => {
+    const parsed = parseLabelSetReviewerId(id);
+    return parsed ? [{ id, ...parsed }] : [];
+  });
+  if (labelled.length === 0) return live;
+  const sets = await prisma.labelSet.findMany({ where: { id: { in: [...new Set(labelled.map((l) => l.labelSetId))] } }, select: { id: true, name: true } });
+  const labelSets = labelled.flatMap((l) => {
+    const set = sets.find((s) => s.id === l.labelSetId);
+    if (!set) return [];
+    return [{ id: l.id, label: l.annotator ? `${set.name} · ${l.annotator}` : set.name, labelSet: { id: set.id, name: set.name, annotator: l.annotator } }];
+  });
+  labelSets.sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
+  return [...live, ...labelSets];
 }
 
 /**
@@ -86,7 +101,12 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
  * value. Only targets someone reviewed are loaded (unreviewed ones enter no statistic; they are
  * counted in SQL), so a 50,000-video project with a few thousand judgments stays small in memory.
  */
-export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementScope, registry: readonly TaskDeclaration[] = TASKS): Promise<AgreementInput> {
+export async function loadAgreementInput(
+  prisma: PrismaClient,
+  scope: AgreementScope,
+  registry: readonly TaskDeclaration[] = TASKS,
+  options: { independentOnly: boolean } = { independentOnly: true },
+): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
   const categoryCondition = scope.category ? Prisma.sql`AND (x."targetType" <> 'score' OR x."category" = ${scope.category})` : Prisma.empty;
   // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
@@ -100,7 +120,8 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
     WITH j AS MATERIALIZED (
       SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."reviewerId", h."value"
       FROM "human_judgment" h
-      WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos})
+      WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos}) AND NOT h."withdrawn"
+        ${options.independentOnly ? Prisma.sql`AND NOT h."acceptedJudge"` : Prisma.empty}
     ),
     runs AS MATERIALIZED (
       SELECT r."id", r."pipeline", r."endpointId" FROM "judge_run" r WHERE r."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`r."id"`)}
@@ -121,7 +142,8 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
       FROM j
       JOIN runs r ON r."pipeline" = j."task"
       JOIN "run_video" rv ON rv."runId" = r."id" AND rv."videoId" = j."videoId"
-      WHERE j."targetType" <> 'score'
+      -- Only reviewed metrics have a judge value to compare with (imported presence labels wait for their declaration).
+      WHERE j."targetType" <> 'score' AND j."targetType" = ANY(${reviewedMetrics(registry)}::text[])
     ),
     pairs AS MATERIALIZED (SELECT DISTINCT o."runId", o."videoId", o."pipeline" FROM outcomes o),
     per_video AS (
@@ -225,8 +247,9 @@ export async function loadAgreementInput(prisma: PrismaClient, scope: AgreementS
 /** The agreement report of a project for a filter; every member may read it (`export.read`). */
 export async function projectAgreement(prisma: PrismaClient, actor: Actor, projectId: string, query: AgreementQuery): Promise<AgreementReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const { threshold, overallThreshold, format: _format, ...filter } = query;
+  const { threshold, overallThreshold, independent, format: _format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
-  const input = await loadAgreementInput(prisma, scope);
-  return agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold });
+  const independentOnly = independent === "only";
+  const input = await loadAgreementInput(prisma, scope, TASKS, { independentOnly });
+  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold }), independentOnly };
 }

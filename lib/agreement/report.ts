@@ -1,9 +1,10 @@
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
+import { isLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { binariseValue, consensusValue, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { mulberry32 } from "../stats/bootstrap";
 import { cohensKappa } from "../stats/cohens-kappa";
-import { kendallTauB, pearson, spearman } from "../stats/correlation";
+import { kendallTauB, pearson, spearman, spearmanOfResamples } from "../stats/correlation";
 import { meanAbsoluteError, rootMeanSquaredError } from "../stats/error-metrics";
 import { fleissKappaFromCounts } from "../stats/fleiss-kappa";
 import { krippendorffAlpha, type MeasurementLevel } from "../stats/krippendorff-alpha";
@@ -83,7 +84,8 @@ class Declarations {
   /** The reviewers' consensus (an item's ratings do not change while the report is made). */
   consensus(item: AgreementItem): number | null {
     if (this.consensusOfItem.has(item)) return this.consensusOfItem.get(item)!;
-    const value = consensusValue(this.of(item).level, item.ratings.map((r) => r.value));
+    // The live reviewers' consensus: label sets are annotators beside them, compared on their own.
+    const value = consensusValue(this.of(item).level, item.ratings.filter((r) => !isLabelSetReviewerId(r.reviewerId)).map((r) => r.value));
     this.consensusOfItem.set(item, value);
     return value;
   }
@@ -236,11 +238,8 @@ export function nativeBlock(judge: Float64Array, human: Float64Array, level: Mea
     rmse: finite(rootMeanSquaredError(judge, human)),
     alpha: alphaOfPairs(judge, human, level),
   };
-  const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => {
-    const a = pick(judge, sample);
-    const b = pick(human, sample);
-    return [spearman(a, b), meanAbsoluteError(a, b)];
-  }, options);
+  const resampledSpearman = spearmanOfResamples(judge, human);
+  const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => [resampledSpearman(sample), meanAbsoluteError(pick(judge, sample), pick(human, sample))], options);
   return { n, values, ci };
 }
 
@@ -550,12 +549,11 @@ function groupBlock(items: readonly AgreementItem[], options: AgreementOptions, 
   const judge = Float64Array.from(pairs, (p) => p.judge);
   const human = Float64Array.from(pairs, (p) => p.human);
   const names = oneScale ? ["accuracy", "kappa", "f1", "spearman", "mae"] : ["accuracy", "kappa", "f1"];
+  const resampledSpearman = oneScale ? spearmanOfResamples(judge, human) : null;
   const ci = bootstrapMany(pairs.length, names, (sample) => {
     const s = binaryMetrics(confusionOf(truth, predicted, sample));
-    if (!oneScale) return [s.accuracy, s.kappa, s.f1];
-    const a = pick(judge, sample);
-    const b = pick(human, sample);
-    return [s.accuracy, s.kappa, s.f1, spearman(a, b), meanAbsoluteError(a, b)];
+    if (!resampledSpearman) return [s.accuracy, s.kappa, s.f1];
+    return [s.accuracy, s.kappa, s.f1, resampledSpearman(sample), meanAbsoluteError(pick(judge, sample), pick(human, sample))];
   }, options);
   return {
     n: pairs.length,
@@ -683,7 +681,7 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     },
     humanVsJudge: {
       consensus: compareWithJudge(items, (item) => d.consensus(item), options, d),
-      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
+      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
     },
     humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),
     confusion,

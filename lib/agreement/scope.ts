@@ -13,6 +13,11 @@ export const agreementQuerySchema = videoFilterSchema.extend({
   threshold: numberParam(0, 10, 5),
   /** Overall (0–100) below it is a hallucination. */
   overallThreshold: numberParam(0, 100, 60),
+  /**
+   * "only" (default): judgments taken with the explicit accept-the-judge action are left out of every
+   * statistic (they are not independent of the judge and would inflate agreement); "all": they count.
+   */
+  independent: z.enum(["only", "all"]).default("only"),
   format: z.enum(["json", "csv"]).default("json"),
 });
 export type AgreementQuery = z.output<typeof agreementQuerySchema>;

@@ -69,6 +69,8 @@ export interface RunInfo {
 export interface ReviewerInfo {
   id: string;
   label: string;
+  /** Set when the "reviewer" is an imported label set (or one of its annotator columns), not a live reviewer. */
+  labelSet?: { id: string; name: string; annotator: string | null };
 }
 
 export interface AgreementInput {
@@ -134,6 +136,7 @@ export interface JudgeComparison {
 export interface ReviewerComparison extends JudgeComparison {
   reviewerId: string;
   label: string;
+  labelSet?: ReviewerInfo["labelSet"];
 }
 
 export interface ReviewerPair {
@@ -245,6 +248,8 @@ export interface ConfusionKind {
 
 export interface AgreementReport {
   options: { threshold: number; overallThreshold: number; iterations: number; seed: number };
+  /** Judgments taken with the accept-the-judge action were left out (`independent=only`, the default). */
+  independentOnly?: boolean;
   runs: RunInfo[];
   reviewers: ReviewerInfo[];
   summary: {

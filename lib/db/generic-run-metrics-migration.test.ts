@@ -84,8 +84,14 @@ beforeAll(async () => {
             ('hj2', $1, 'overall', 'overall:' || $2 || ':' || $5, $2, $5, $4, 90, 92, false, now(), now())`,
     [projectId, runId, videoIds[0], reviewer!.userId, videoIds[1]],
   );
-  const queue = await db.reviewQueue.create({ data: { projectId, name: "q", runId, scope: "verdict", itemCount: 1, createdById: owner!.userId, filter: { verdict: "yes", sMin: 2 } } });
-  await db.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
+  // Queues as that release stored them (later migrations change review_queue_item, so not through the client).
+  await sql(`INSERT INTO "review_queue" ("id", "projectId", "name", "runId", "scope", "categories", "filter", "itemCount", "createdById") VALUES ('q1', $1, 'q', $2, 'verdict', '{}', $3, 1, $4)`, [
+    projectId,
+    runId,
+    JSON.stringify({ verdict: "yes", sMin: 2 }),
+    owner!.userId,
+  ]);
+  await sql(`INSERT INTO "review_queue_item" ("id", "queueId", "videoId", "position") VALUES ('qi1', 'q1', $1, 0)`, [videoIds[0]]);
 
   await applyMigrations(url, MIGRATIONS_DIR);
 });

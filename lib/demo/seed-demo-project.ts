@@ -67,8 +67,9 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
       form.set("file", new Blob([fs.readFileSync(file)]), path.basename(file));
       const video = await api(`/api/v1/projects/${project.id}/videos`, { method: "POST", body: form });
       await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: frameSetForm(file, options.clipsDir) });
-      // The caption judges see 8 evenly spaced frames.
+      // The caption judges see 8 evenly spaced frames; QA runs 8 or 16 at a quarter of the clip's area.
       await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, options.clipsDir, 8) });
+      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, options.clipsDir, count, QUARTER_SIDE) });
       options.log(`demo clip ${clip.path}`);
     }
     const run = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "hallucination", endpointId: endpoint.id }));
@@ -90,6 +91,22 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
     for (const pipeline of ["caption_style", "caption_content"]) {
       const captionRun = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline, endpointId: endpoint.id, captionSetId: setId }));
       options.log(`started a simulated ${pipeline} run ${String(captionRun.id)}`);
+    }
+
+    // Video QA: a simulated question set answered by two simulated models (one sees the frames, one guesses),
+    // judged by a third stub endpoint; the first also at 16 frames and without frames (the text-only baseline).
+    const questionSet = await api(`/api/v1/projects/${project.id}/question-sets`, upload({ name: "Demo questions (simulated)", citation: "Written for the demo in FrameJury's question-set format" }, "demo-questions.jsonl", demoQuestions()));
+    const questionSetId = String((questionSet.set as { id: string }).id);
+    const stubEndpoint = (name: string, model: string) => api(`/api/v1/projects/${project.id}/endpoints`, json({ name, baseUrl: options.stubBaseUrl, model, apiKey: null, maxConcurrency: 8, imageDetail: "low" }));
+    const guesser = await stubEndpoint("Stub guesser (simulated)", "stub-guess");
+    const judge = await stubEndpoint("Stub judge (simulated)", "stub-judge");
+    for (const [evaluated, settings] of [
+      [endpoint, { frames: 8, textOnlyBaseline: true }],
+      [guesser, { frames: 8 }],
+      [endpoint, { frames: 16 }],
+    ] as const) {
+      const qaRun = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "qa", endpointId: evaluated.id, questionSetId, settings: { ...settings, judgeEndpointId: judge.id } }));
+      options.log(`started a simulated QA run ${String(qaRun.id)}`);
     }
     await prisma.apiKey.updateMany({ where: { userId: user.id, name: "demo seeding" }, data: { revokedAt: new Date() } });
     return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id };
@@ -134,12 +151,47 @@ export function demoCaptions(): { reference: string; outputs: Record<string, str
   return { reference: jsonl(references), outputs: Object.fromEntries(Object.entries(outputs).map(([model, rows]) => [model, jsonl(rows)])) };
 }
 
-/** A uniform set of `count` frames at the centres of equal segments, as the browser's uniform mode takes them. */
-function uniformFrameSetForm(file: string, workDir: string, count: number): FormData {
-  const parameters = normaliseFrameSetParameters({ mode: "uniform", count, maxSide: 480 });
+/**
+ * The demo's simulated question set in FrameJury's question-set format: per clip two multiple-choice and one
+ * open question. By the stub's rules (lib/llm-stub/qa-stub-rules.ts) a model that sees picks the option sharing
+ * the most words with the question, so some distractors are written to win: the simulated model gets about
+ * half right, and the open answers that restate the question are judged right only where the reference shares
+ * their words.
+ */
+export function demoQuestions(): string {
+  const [soup, ice, paper, river] = CLIPS.map((clip) => path.basename(clip.path));
+  const mc = (id: string, video: string, question: string, options: Record<string, string>, answer: string, category: string, granularity: "coarse" | "fine") => ({ id, video, question, format: "mc", options, answer, category, granularity });
+  const open = (id: string, video: string, question: string, answer: string, category: string, granularity: "coarse" | "fine") => ({ id, video, question, format: "open", answer, category, granularity });
+  const questions = [
+    mc("soup-1", soup!, "What happens to the soup when the bowl is tilted?", { A: "The soup spreads slowly in all directions.", B: "The soup and the bowl stay tilted and still.", C: "It turns into ice." }, "A", "Step Sequencing", "coarse"),
+    mc("soup-2", soup!, "Where is the bowl of soup?", { A: "On a kitchen table.", B: "In the space station, the bowl of soup floats.", C: "In a garden." }, "B", "Object Attribute Recognition", "fine"),
+    open("soup-3", soup!, "How does the liquid move in the space station?", "The liquid moves through the space station.", "Step Sequencing", "coarse"),
+    mc("ice-1", ice!, "What melts on the hot stove?", { A: "A block of ice melts on the hot stove.", B: "A candle.", C: "Butter." }, "A", "Object Existence in Steps", "coarse"),
+    mc("ice-2", ice!, "What is left on the stove after the ice melts?", { A: "A puddle of water.", B: "The ice melts and is left on the stove.", C: "Smoke." }, "A", "Future Step Prediction", "fine"),
+    open("ice-3", ice!, "What heats the block of ice?", "The stove underneath it.", "Specific Step Recognition", "fine"),
+    mc("paper-1", paper!, "What is the paper folded into?", { A: "A paper airplane.", B: "A paper boat, folded twice.", C: "A crane." }, "A", "Step Sequencing", "coarse"),
+    mc("paper-2", paper!, "What happens to the piece of paper?", { A: "The piece of paper is folded.", B: "It burns.", C: "It is torn." }, "A", "Intermediate Steps Recognition", "fine"),
+    open("paper-3", paper!, "What does the paper become?", "The paper becomes a paper airplane.", "Object Interaction Recognition", "coarse"),
+    mc("river-1", river!, "What colour does the river change to?", { A: "Brown.", B: "Green.", C: "Blue." }, "A", "Object Attribute Recognition", "fine"),
+    mc("river-2", river!, "What colour was the river before it changed?", { A: "The river was brown before it changed colour.", B: "Blue.", C: "Red." }, "B", "Past Step Recall", "coarse"),
+    open("river-3", river!, "How does the river change?", "The river changes from blue to brown.", "Step Sequencing", "coarse"),
+  ];
+  return questions.map((q) => JSON.stringify(q)).join("\n") + "\n";
+}
+
+/** The clips are 480×270: a quarter of their area is 240×135, a longest side of 240. */
+const QUARTER_SIDE = 240;
+
+/**
+ * A uniform set of `count` frames at the centres of equal segments, as the browser's uniform mode takes them;
+ * at the clip's size (480), or scaled to a longest side of `maxSide`.
+ */
+function uniformFrameSetForm(file: string, workDir: string, count: number, maxSide = 480): FormData {
+  const parameters = normaliseFrameSetParameters({ mode: "uniform", count, maxSide });
   const timestamps = uniformCountTimestamps(DURATION_S, count);
   const frameDir = fs.mkdtempSync(path.join(workDir, "uniform-"));
-  timestamps.forEach((t, i) => execFileSync("ffmpeg", ["-loglevel", "error", "-ss", t.toFixed(3), "-i", file, "-frames:v", "1", "-q:v", "3", path.join(frameDir, `${i}.jpg`)]));
+  const scale = maxSide < 480 ? ["-vf", `scale=${maxSide}:${Math.round((270 * maxSide) / 480)}`] : [];
+  timestamps.forEach((t, i) => execFileSync("ffmpeg", ["-loglevel", "error", "-ss", t.toFixed(3), "-i", file, ...scale, "-frames:v", "1", "-q:v", "3", path.join(frameDir, `${i}.jpg`)]));
   const plan = planFrameSet(parameters, timestamps.map((timestampS) => ({ timestampS, features: new Float32Array(0) })), DURATION_S);
   const { manifest, sampledIndex } = framesToUpload(plan);
   const form = new FormData();

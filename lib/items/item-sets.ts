@@ -18,7 +18,7 @@ import {
 } from "../captions/caption-sets";
 import { AppError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
 import { NUL_BYTE_MESSAGE, nulBytePath } from "../validation/nul-bytes";
-import type { ItemSetKind } from "./items.validation";
+import { CAPTION_SET_KINDS, type ItemSetKind } from "./items.validation";
 
 /** The file could be read but its content is refused; every problem is in `details.errors` with its line. */
 export class ItemFileError extends AppError {
@@ -79,14 +79,14 @@ function checkSize(file: ItemFile) {
  * Lines whose texts hold a NUL byte (U+0000, which a JSON string may spell "\u0000"): PostgreSQL cannot
  * store one, so they are errors of the file like any other, with their line.
  */
-function nulByteErrors(items: readonly { line: number }[]): CaptionSetError[] {
+export function nulByteErrors(items: readonly { line: number }[]): CaptionSetError[] {
   return items.flatMap(({ line, ...texts }) => {
     const path = nulBytePath(texts);
     return path ? [{ line, message: `${path}: ${NUL_BYTE_MESSAGE}` }] : [];
   });
 }
 
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 function countBy<T>(values: readonly T[], key: (value: T) => string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -95,7 +95,7 @@ function countBy<T>(values: readonly T[], key: (value: T) => string): Record<str
 }
 
 /** Rows are written in batches so a 10,000-line set is a few statements, all in the one transaction. */
-async function createItems(tx: Prisma.TransactionClient, rows: Prisma.ItemCreateManyInput[]) {
+export async function createItems(tx: Prisma.TransactionClient, rows: Prisma.ItemCreateManyInput[]) {
   for (let i = 0; i < rows.length; i += 1000) await tx.item.createMany({ data: rows.slice(i, i + 1000) });
 }
 
@@ -248,11 +248,11 @@ export async function importModelOutputs(
   return { dryRun: false, set: { ...stored, kind: "caption_outputs" }, items, unmatched: [] };
 }
 
-/** The project's caption sets, reference sets first, each with its output sets' models. */
-export async function listItemSets(prisma: PrismaClient, actor: Actor, projectId: string) {
+/** The project's item sets of the given kinds (default: caption sets), in import order, each reference set with its output sets' models. */
+export async function listItemSets(prisma: PrismaClient, actor: Actor, projectId: string, kinds: readonly ItemSetKind[] = CAPTION_SET_KINDS) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const sets = await prisma.itemSet.findMany({
-    where: { projectId },
+    where: { projectId, kind: { in: [...kinds] } },
     orderBy: [{ importedAt: "asc" }, { id: "asc" }],
     select: { ...setSelect, outputSets: { select: { id: true, model: true, itemCount: true }, orderBy: { model: "asc" } } },
   });
@@ -270,12 +270,12 @@ export async function deleteItemSet(prisma: PrismaClient, actor: Actor, projectI
     where: { id: setId, projectId },
     select: { id: true, name: true, outputSets: { select: { id: true, model: true } } },
   });
-  if (!set) throw new NotFoundError("No such caption set in this project.");
+  if (!set) throw new NotFoundError("No such item set in this project.");
   if (set.outputSets.length > 0) {
     throw new ConflictError(`${set.name} still has outputs of ${set.outputSets.map((o) => o.model).join(", ")}; delete those sets first.`);
   }
   const runs = await prisma.runItem.findMany({ where: { item: { setId: set.id } }, distinct: ["runId"], select: { runId: true }, take: 10 });
-  if (runs.length > 0) throw new ConflictError(`Judge runs judged items of ${set.name} (runs ${runs.map((r) => r.runId).join(", ")}); deleting it would take their results' captions.`);
+  if (runs.length > 0) throw new ConflictError(`Judge runs judged items of ${set.name} (runs ${runs.map((r) => r.runId).join(", ")}); deleting it would take their results' subjects.`);
   const deleted = await prisma.$transaction(async (tx) => {
     const { count } = await tx.item.deleteMany({ where: { setId: set.id } });
     await tx.itemSet.delete({ where: { id: set.id } });

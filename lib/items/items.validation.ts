@@ -2,8 +2,9 @@ import { z } from "zod";
 import { MAX_MODEL_NAME_LENGTH } from "../captions/caption-sets";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
-export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs"] as const;
+export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs", "questions"] as const;
 export type ItemSetKind = (typeof ITEM_SET_KINDS)[number];
+export const CAPTION_SET_KINDS = ["caption_reference", "caption_outputs"] as const satisfies readonly ItemSetKind[];
 export const ITEM_KINDS = ["caption_reference", "caption"] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
@@ -17,7 +18,7 @@ const flagField = z
 
 const setNameField = z.string().trim().max(300, "at most 300 characters").optional();
 
-/** The text fields of a reference-set import (the file comes as the `file` part). */
+/** The text fields of a reference-set or question-set import (the file comes as the `file` part). */
 export const referenceSetFieldsSchema = z.object({
   name: setNameField,
   dryRun: flagField,

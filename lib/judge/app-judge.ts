@@ -39,7 +39,7 @@ export function workerJudgeDeps(): JudgeDeps {
     storage: getStorage(),
     pipelines: PIPELINES,
     templates: fileTemplateSource(),
-    endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
+    endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
     llmFor(endpoint) {
       const k = fingerprint(endpoint);
       let client = clients.get(k);

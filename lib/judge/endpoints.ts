@@ -53,10 +53,14 @@ export async function listEndpoints(prisma: PrismaClient, actor: Actor, projectI
   return rows.map(publicEndpoint);
 }
 
-/** The endpoint a run calls, with its key decrypted: for the worker only, never for a response. */
-export async function endpointConfigForRun(prisma: PrismaClient, runId: string): Promise<EndpointConfig> {
+/**
+ * The endpoint a run calls, with its key decrypted: for the worker only, never for a response. With
+ * `endpointId`, another endpoint of the run's project that some of its steps call (a QA run's judge).
+ */
+export async function endpointConfigForRun(prisma: PrismaClient, runId: string, endpointId?: string): Promise<EndpointConfig> {
   const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, include: { endpoint: true } });
-  const e = run.endpoint;
+  const e = endpointId && endpointId !== run.endpointId ? await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId: run.projectId } }) : run.endpoint;
+  if (!e) throw new Error(`Run ${runId} names endpoint ${endpointId}, which is not an endpoint of its project.`);
   return {
     id: e.id,
     baseUrl: e.baseUrl,

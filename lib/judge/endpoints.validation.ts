@@ -42,7 +42,7 @@ export type EndpointInput = z.input<typeof endpointInputSchema>;
 export const endpointUpdateSchema = endpointFields.partial();
 
 /** Every pipeline a run can name (lib/judge/pipelines/index.ts registers them; a test keeps the lists equal). */
-export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content"] as const;
+export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content", "qa"] as const;
 
 export const createRunSchema = z.object({
   pipeline: z.enum(PIPELINE_IDS),
@@ -52,6 +52,8 @@ export const createRunSchema = z.object({
   settings: z.record(z.string(), z.unknown()).optional(),
   /** Item pipelines: the reference set whose captions are judged (or one outputs set). */
   captionSetId: z.string().min(1).max(64).optional(),
+  /** The QA pipeline: the question set whose questions the run's endpoint answers. */
+  questionSetId: z.string().min(1).max(64).optional(),
   /** Item pipelines: only these models' outputs (default: every model's). */
   models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
 });

@@ -24,6 +24,12 @@ const EXPECTED_TEMPLATES = [
   "hallucination/static-hallucination",
   "hallucination/static-kg",
   "hallucination/video-summary",
+  "qa/answer-mc",
+  "qa/answer-open",
+  "qa/judge-open",
+  "qa/judge-option",
+  "qa/text-only-mc",
+  "qa/text-only-open",
 ];
 
 /** The seed's Python-format text as the model received it: doubled braces single, <name> filled in. */
@@ -140,6 +146,31 @@ describe("the prompt files", () => {
     });
     expect(text).toContain("Caption type: action\nInstruction: Describe the girl's actions.\nKey points:\n1. mention the bouquet\n2. describe the card\nCaption to check:\nA girl holds flowers.\n\n### Output");
     expect(text.endsWith('"total": <sum of the scores>}')).toBe(true);
+  });
+
+  it("render seed 004's QA prompts verbatim: the API evaluation prompt and the option-consistency judge", () => {
+    const options = "\nA. It rolls down the ramp.\nB. It bounces.";
+    expect(renderTemplate(loadTemplate("qa/answer-mc"), { question: "What does the ball do?", options })).toBe(
+      "You are an advanced AI model specialized in analyzing video content. You will be given a series of frames extracted from a video. Your task is to carefully watch these frames, paying close attention to the sequence of events, object details. Based on your observations, answer the subsequent questions accurately.\n" +
+        "Given Frames:<Video>\n" +
+        "Question:What does the ball do?\n" +
+        "Options:\nA. It rolls down the ramp.\nB. It bounces.\n" +
+        "Answer with the option’s letter from the given choices directly.",
+    );
+    expect(renderTemplate(loadTemplate("qa/answer-open"), { question: "Where does it stop?" }).endsWith("accurately.\nGiven Frames:<Video>\nQuestion:Where does it stop?")).toBe(true);
+    const judge = renderTemplate(loadTemplate("qa/judge-option"), {
+      question: "What is the process that takes place after cleaning out the face?",
+      options: "      A. After cleaning the face, one starts to make the mask shape.\n      B. After cleaning the face, tissue is applied on the face using water.",
+      correct_answer: "B. After cleaning the face, tissue is applied on the face using water.",
+      student_answer: "A",
+    });
+    expect(judge.startsWith("You are tasked with evaluating whether a student has correctly answered a question based solely on the provided options.\n\n## Instruction:\n")).toBe(true);
+    expect(judge).toContain(
+      "## Input:\n   - Question: What is the process that takes place after cleaning out the face?\n   - Options:\n      A. After cleaning the face, one starts to make the mask shape.\n      B. After cleaning the face, tissue is applied on the face using water.\n   - Correct Answer: B. After cleaning the face, tissue is applied on the face using water.\n   - Student’s Answer: A\n## Output:\n",
+    );
+    expect(judge.endsWith('{"Judgement": xxx, "Reason": xxx}. Ensure that the response is structured correctly in JSON format, as it will be parsed using json.loads() in Python.')).toBe(true);
+    expect(renderTemplate(loadTemplate("qa/text-only-open"), { question: "Why?" })).toBe("## Input:\n   - Question: Why?\n## Output:");
+    for (const id of ["qa/judge-open", "qa/judge-option", "qa/text-only-mc"]) expect(loadTemplate(id).body).not.toContain("\u00a0");
   });
 
   it("hash to the sha256 of the exact file bytes", () => {

@@ -32,6 +32,14 @@ export async function createRun(
   const chosen = input.settings ?? projectDefaults;
   const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(chosen) : chosen;
   const requirement = pipeline.frames?.(settings) ?? { mode: "key_frames" as const };
+  // Other endpoints the run's steps call (a QA run's judge) must be the project's too.
+  const otherEndpoints = [];
+  for (const [role, id] of Object.entries(pipeline.endpointIds?.(settings) ?? {})) {
+    if (!id || id === endpoint.id) continue;
+    const other = await prisma.judgeEndpoint.findFirst({ where: { id, projectId } });
+    if (!other) throw new NotFoundError(`No such endpoint in this project for the ${role} (${id}).`);
+    otherEndpoints.push({ role, endpoint: other });
+  }
 
   const items = pipeline.items ? await runItemsFor(prisma, projectId, pipeline.items, input) : null;
   const where: Prisma.VideoWhereInput = { projectId };
@@ -39,14 +47,37 @@ export async function createRun(
   if (input.dimension) where.dimensions = { has: input.dimension };
   if (items) where.id = { in: [...new Set(items.included.map((item) => item.videoId))].filter((id) => !input.videoIds || input.videoIds.includes(id)) };
   const frameSetWhere = requirement.mode === "key_frames" ? FRAME_SET_WHERE.key_frames : FRAME_SET_WHERE.uniform(requirement.count);
-  const candidates = await prisma.video.findMany({
+  const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
+  const found = await prisma.video.findMany({
     where,
     orderBy: { relativePath: "asc" },
-    select: { id: true, relativePath: true, frameSets: { where: frameSetWhere, orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+    select: {
+      id: true,
+      relativePath: true,
+      width: true,
+      height: true,
+      // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first.
+      frameSets: {
+        where: frameSetWhere,
+        orderBy: { createdAt: "desc" },
+        ...(accepts ? {} : { take: 1 }),
+        select: { id: true, parameters: true, frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } } },
+      },
+    },
   });
+  const candidates = found.map((video) => ({
+    ...video,
+    frameSets: accepts
+      ? video.frameSets.filter((set) => {
+          const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
+          const first = set.frames[0];
+          return first !== undefined && accepts(video, { maxSide: typeof maxSide === "number" ? maxSide : null, width: first.width, height: first.height });
+        })
+      : video.frameSets,
+  }));
   const videos = candidates.filter((v) => v.frameSets.length > 0);
   const withoutFrames = candidates.filter((v) => v.frameSets.length === 0).map((v) => ({ id: v.id, relativePath: v.relativePath }));
-  const needs = requirement.mode === "key_frames" ? "key frames" : `a uniform frame set of ${requirement.count} frames`;
+  const needs = requirement.mode === "key_frames" ? "key frames" : (requirement.label ?? `a uniform frame set of ${requirement.count} frames`);
   if (input.videoIds && !items) {
     const found = new Set(videos.map((v) => v.id));
     const missing = input.videoIds.filter((id) => !found.has(id));
@@ -66,8 +97,17 @@ export async function createRun(
       pipeline: pipeline.id,
       endpointId: endpoint.id,
       settings: settings as Prisma.InputJsonValue,
-      endpointSnapshot: { name: endpoint.name, baseUrl: endpoint.baseUrl, model: endpoint.model, temperature: endpoint.temperature, imageDetail: endpoint.imageDetail },
-      simulated: /^stub/i.test(endpoint.model) || endpoint.name.toLowerCase().includes("simulated"),
+      endpointSnapshot: {
+        name: endpoint.name,
+        baseUrl: endpoint.baseUrl,
+        model: endpoint.model,
+        temperature: endpoint.temperature,
+        imageDetail: endpoint.imageDetail,
+        ...(otherEndpoints.length
+          ? { roles: Object.fromEntries(otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }])) }
+          : {}),
+      },
+      simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
       createdById: actor.userId,
       videos: { createMany: { data: videos.map((v) => ({ videoId: v.id, frameSetId: v.frameSets[0]!.id })) } },
       ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
@@ -99,9 +139,11 @@ const FRAME_SET_WHERE = {
  * set's captions), of the pipeline's kind, optionally only some models'; with what the pipeline excludes.
  */
 async function runItemsFor(prisma: PrismaClient, projectId: string, requirement: ItemRequirement, input: z.output<typeof createRunSchema>) {
-  if (!input.captionSetId) throw new ValidationError(`Pipeline ${input.pipeline} judges items: name the set with captionSetId.`);
-  const set = await prisma.itemSet.findFirst({ where: { id: input.captionSetId, projectId }, select: { id: true } });
-  if (!set) throw new NotFoundError("No such caption set in this project.");
+  const setId = input.captionSetId ?? input.questionSetId;
+  const setField = requirement.kind === "question" ? "questionSetId" : "captionSetId";
+  if (!setId) throw new ValidationError(`Pipeline ${input.pipeline} judges items: name the set with ${setField}.`);
+  const set = await prisma.itemSet.findFirst({ where: { id: setId, projectId }, select: { id: true } });
+  if (!set) throw new NotFoundError(`No such ${requirement.kind === "question" ? "question" : "caption"} set in this project.`);
   const rows = await prisma.item.findMany({
     where: {
       projectId,

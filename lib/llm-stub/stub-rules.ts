@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { countWords } from "../captions/count-words";
 import { withinReferenceLength } from "../captions/length-rules";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { QA_RULES } from "./qa-stub-rules";
 
 /**
  * TEST TOOL. Rules of the stand-in LLM: which canned answer a prompt gets. Answers are derived
@@ -16,6 +17,8 @@ export interface StubRequestContext {
   pick(n: number, salt?: string): number;
   /** True when the request asked for JSON (json_schema or json_object response_format). */
   wantsJson: boolean;
+  /** The request's model name: simulated models differ by it (the QA rules read it; other rules ignore it). */
+  model: string;
 }
 
 export interface StubRule {
@@ -119,6 +122,7 @@ export const DEFAULT_RULES: StubRule[] = [
       return JSON.stringify({ key_points, total: key_points.reduce((sum, entry) => sum + entry.score, 0) });
     },
   },
+  ...QA_RULES,
 ];
 
 /** The caption and reference of a rendered caption rubric prompt (prompts/caption-rubric/judge.md), or null. */
@@ -157,12 +161,13 @@ export const FALLBACK_RULE: StubRule = {
   respond: (context) => (context.wantsJson ? JSON.stringify({ answer: "stub" }) : "This is the FrameJury stub LLM. No rule matched the prompt."),
 };
 
-export function makeContext(text: string, imageKeys: string[], wantsJson: boolean): StubRequestContext {
+export function makeContext(text: string, imageKeys: string[], wantsJson: boolean, model = ""): StubRequestContext {
   const seed = createHash("sha256").update(text).update(imageKeys.join("|")).digest("hex");
   return {
     text,
     imageCount: imageKeys.length,
     wantsJson,
+    model,
     pick(n, salt = "") {
       const digest = createHash("sha256").update(seed).update(salt).digest();
       return digest.readUInt32BE(0) % n;

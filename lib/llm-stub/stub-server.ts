@@ -193,7 +193,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     }
 
     const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
-    let content: string | null = rule.respond(makeContext(text, images, wantsJson));
+    let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model));
     let finishReason = "stop";
     let refusal: string | null = null;
     if (fault?.kind === "content") content = fault.content;

@@ -11,9 +11,9 @@ export async function projectOverviewCounts(prisma: PrismaClient, actor: Actor, 
   const [statusCounts, runs, judgments, myJudgments, reviewerRows, openQueues] = await Promise.all([
     prisma.video.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true } }),
     prisma.judgeRun.count({ where: { projectId } }),
-    prisma.humanJudgment.count({ where: { projectId } }),
-    prisma.humanJudgment.count({ where: { projectId, reviewerId: actor.userId } }),
-    prisma.humanJudgment.findMany({ where: { projectId }, distinct: ["reviewerId"], select: { reviewerId: true } }),
+    prisma.humanJudgment.count({ where: { projectId, withdrawn: false } }),
+    prisma.humanJudgment.count({ where: { projectId, reviewerId: actor.userId, withdrawn: false } }),
+    prisma.humanJudgment.findMany({ where: { projectId, withdrawn: false }, distinct: ["reviewerId"], select: { reviewerId: true } }),
     prisma.reviewQueue.count({ where: { projectId, archivedAt: null } }),
   ]);
   const videosByStatus: Record<string, number> = Object.fromEntries(statusCounts.map((row) => [row.status, row._count._all]));

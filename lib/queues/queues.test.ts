@@ -251,7 +251,10 @@ describe("blind queues", () => {
     const videoId = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
     const score = await prisma.score.findFirstOrThrow({ where: { runId, videoId } });
     await reviewScore(prisma, other, score.id, { value: 9.5, note: "the other reviewer's note" });
-    expect([...(await blindVideoIdsFor(prisma, r.userId))]).toEqual([videoId]);
+    // Blind covers every video of the queue, not only the held item's (here the filter gives two).
+    const queueVideos = (await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id }, select: { videoId: true } })).map((i) => i.videoId);
+    expect(queueVideos.length).toBeGreaterThan(1);
+    expect([...(await blindVideoIdsFor(prisma, r.userId))].sort()).toEqual([...queueVideos].sort());
 
     // Every number, string and key anywhere in the response, as the browser would receive it.
     const leaks = (payload: unknown) => {
@@ -292,6 +295,8 @@ describe("blind queues", () => {
       ["verdict", 0],
       ["overall", JUDGE_OVERALL + 1],
     ]);
+    // The submitted video is revealed; the queue's other videos stay blind while they are left to do.
+    expect([...(await blindVideoIdsFor(prisma, r.userId))].sort()).toEqual(queueVideos.filter((v) => v !== videoId).sort());
     const scoresAfter = await videoScores(prisma, r, videoId);
     expect(scoresAfter.blind).toBe(false);
     expect(scoresAfter.steps.flatMap((s) => s.scores.map((x) => x.value))).toContain(JUDGE_S1);

@@ -473,32 +473,39 @@ async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string,
  */
 export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
-  const blind = (await blindVideoIdsFor(prisma, actor.userId, [item.videoId])).has(item.videoId);
-  const video = await prisma.video.findUniqueOrThrow({ where: { id: item.videoId } });
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } });
-  const frameSet = runVideo
-    ? await prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, include: { frames: { orderBy: { index: "asc" } } } })
-    : await prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } });
+  // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other.
+  const [blindIds, video, runVideo, targets, caption, history, progressByQueue, task] = await Promise.all([
+    blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
+    prisma.video.findUniqueOrThrow({ where: { id: item.videoId } }),
+    prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } }),
+    itemTargets(prisma, queue, item.videoId, item.itemId),
+    captionSubject(prisma, item.itemId),
+    prisma.reviewQueueAssignment.findMany({
+      where: { queueId, reviewerId: actor.userId },
+      orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
+      select: { itemId: true, status: true },
+    }),
+    progressOf(prisma, [queue]),
+    taskOfRun(prisma, queue.runId),
+  ]);
+  const blind = blindIds.has(item.videoId);
+  const [frameSet, own, judgeMetrics] = await Promise.all([
+    runVideo
+      ? prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, include: { frames: { orderBy: { index: "asc" } } } })
+      : prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } }),
+    prisma.humanJudgment.findMany({
+      where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
+      select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, updatedAt: true },
+    }),
+    runVideo ? readRunMetrics(prisma, queue.runId, [item.videoId]).then((m) => m.get(item.videoId) ?? {}) : Promise.resolve({} as Record<string, number>),
+  ]);
   const frames = frameSet?.frames ?? [];
   const keyFrames = frames.filter((f) => f.isKeyFrame);
-  const targets = await itemTargets(prisma, queue, item.videoId, item.itemId);
-  const caption = await captionSubject(prisma, item.itemId);
-  const own = await prisma.humanJudgment.findMany({
-    where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
-    select: { targetKey: true, value: true, note: true, reason: true, version: true, updatedAt: true },
-  });
   const mine = new Map(own.map((j) => [j.targetKey, j]));
-  const history = await prisma.reviewQueueAssignment.findMany({
-    where: { queueId, reviewerId: actor.userId },
-    orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
-    select: { itemId: true, status: true },
-  });
   const at = history.findIndex((h) => h.itemId === itemId);
-  const progress = (await progressOf(prisma, [queue])).get(queue.id)!;
+  const progress = progressByQueue.get(queue.id)!;
   // The pipeline's own stored summary, passed through for the review screen until it reads `metrics`.
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
-  const task = await taskOfRun(prisma, queue.runId);
-  const judgeMetrics = runVideo ? ((await readRunMetrics(prisma, queue.runId, [item.videoId])).get(item.videoId) ?? {}) : {};
 
   return {
     queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
@@ -546,7 +553,9 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
             ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
             : [keyFrame.index]
           : [],
-        mine: judgment ? { value: judgment.value, note: judgment.note, reason: judgment.reason, version: judgment.version, updatedAt: judgment.updatedAt } : null,
+        mine: judgment
+          ? { value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt }
+          : null,
         ...(blind ? {} : { judge: t.judgeValue }),
       };
     }),
@@ -595,8 +604,8 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   const current = new Map(
     (
       await prisma.humanJudgment.findMany({
-        where: { reviewerId: actor.userId, targetKey: { in: targets.map((t) => t.judgmentKey) } },
-        select: { targetKey: true, value: true, note: true, reason: true },
+        where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
+        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true },
       })
     ).map((j) => [j.targetKey, j]),
   );
@@ -606,8 +615,9 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     const note = judgment.note || null;
     const reason = judgment.reason || null;
     const saved = current.get(target.judgmentKey);
-    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason) continue;
-    const reviewInput = { value: judgment.value, note, reason, expectedVersion: judgment.expectedVersion };
+    const acceptedJudge = judgment.acceptedJudge === true;
+    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge) continue;
+    const reviewInput = { value: judgment.value, note, reason, acceptedJudge, expectedVersion: judgment.expectedVersion };
     try {
       if (target.kind === SCORE_TARGET_TYPE) await reviewScore(prisma, actor, target.key, reviewInput);
       else await reviewVideoOutcome(prisma, actor, queue.runId, item.videoId, target.kind, reviewInput);
@@ -628,4 +638,14 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     return true;
   });
   return { itemId, status: "done" as const, counted };
+}
+
+/**
+ * Submits an item and, in the same request, claims the reviewer's next one and returns its review
+ * payload (null when nothing is left), so the review screen moves on after one round trip.
+ */
+export async function submitItemAndTakeNext(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string, raw: SubmitItemInput) {
+  const submitted = await submitItem(prisma, actor, queueId, itemId, raw);
+  const { itemId: nextId } = await nextItem(prisma, actor, queueId);
+  return { ...submitted, next: nextId ? await getQueueItem(prisma, actor, queueId, nextId) : null };
 }

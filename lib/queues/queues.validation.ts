@@ -42,6 +42,8 @@ export const itemJudgmentSchema = z.object({
   note: z.string().trim().max(5000).nullable().optional(),
   reason: z.string().trim().max(200).nullable().optional(),
   expectedVersion: z.number().int().min(0).optional(),
+  /** The reviewer took the judge's value with the accept action (`a` / `A`). */
+  acceptedJudge: z.boolean().optional(),
 });
 export type ItemJudgment = z.infer<typeof itemJudgmentSchema>;
 

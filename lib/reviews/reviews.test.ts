@@ -47,8 +47,8 @@ describe("human judgments of judge scores", () => {
     const mine = judgments.find((j) => j.reviewer.id === reviewer.userId)!;
     expect(mine.judge).toMatchObject({ value: 7, category: "s1" });
     expect(mine.history.map((h) => [h.version, h.before, h.after])).toEqual([
-      [1, null, { value: 3, note: "hands look fine", reason: null }],
-      [2, { value: 3, note: "hands look fine", reason: null }, { value: 4, note: null, reason: "blur" }],
+      [1, null, { value: 3, note: "hands look fine", reason: null, acceptedJudge: false }],
+      [2, { value: 3, note: "hands look fine", reason: null, acceptedJudge: false }, { value: 4, note: null, reason: "blur", acceptedJudge: false }],
     ]);
     expect(judgments.find((j) => j.reviewer.id === other.userId)!.value).toBe(8);
 

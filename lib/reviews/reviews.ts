@@ -3,13 +3,13 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
-import { redactVideoReviewsFor } from "../visibility/judge-visibility";
+import { blindVideoIdsFor, redactVideoReviewsFor } from "../visibility/judge-visibility";
 import { taskOf } from "../tasks/registry";
 import { disagreesWithJudge } from "./disagreement";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
 import { type JudgmentTarget, judgmentKey, metricTarget, scoreTarget } from "./judgment-key";
 import { disagreementGapOf } from "../tasks/task-declaration";
-import type { ReviewInput } from "./reviews.validation";
+import type { ReviewInput, WithdrawInput } from "./reviews.validation";
 
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
 export class ReviewConflictError extends AppError {
@@ -107,7 +107,16 @@ async function saveJudgment(
 ) {
   const { input } = target;
   const targetKey = judgmentKey(target.target);
-  const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null };
+  const acceptedJudge = input.acceptedJudge === true;
+  // An accepted value is the judge's value, so the mark can't be put on a value of the reviewer's own.
+  if (acceptedJudge && (target.judgeValue === null || target.judgeValue !== input.value)) {
+    throw new ValidationError(target.judgeValue === null ? "There is no judge's value to accept here." : `Accepting takes the judge's value (${target.judgeValue}), not ${input.value}.`);
+  }
+  // While blind the judge's value is hidden, so nothing can be accepted: blind judgments stay independent.
+  if (acceptedJudge && (await blindVideoIdsFor(prisma, actor.userId, [target.target.videoId])).has(target.target.videoId)) {
+    throw new ValidationError("Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.");
+  }
+  const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null, acceptedJudge };
   // The run the reviewer looked at, and how its value compares (provenance; lists compare with any run).
   const seen = { runId: target.runId, scoreId: target.scoreId, judgeValue: target.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, target.judgeValue) };
   return prisma.$transaction(async (tx) => {
@@ -130,12 +139,17 @@ async function saveJudgment(
       }
     }
     // Updating needs the version the reviewer saw, so a blind retry can never overwrite another tab's save.
-    if (input.expectedVersion === undefined) throw new ReviewConflictError(existing, "missing_version");
-    if (input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
+    // A withdrawn judgment is saved again like a first one (no version needed), or with its current version.
+    if (existing.withdrawn) {
+      if (input.expectedVersion !== undefined && input.expectedVersion !== 0 && input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
+    } else {
+      if (input.expectedVersion === undefined) throw new ReviewConflictError(existing, "missing_version");
+      if (input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
+    }
     // Compare-and-set on the version: of two saves of the same version, exactly one wins.
     const updated = await tx.humanJudgment.updateMany({
       where: { id: existing.id, version: existing.version },
-      data: { ...after, ...seen, version: existing.version + 1 },
+      data: { ...after, ...seen, withdrawn: false, version: existing.version + 1 },
     });
     if (updated.count === 0) {
       const current = await prisma.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });
@@ -146,11 +160,41 @@ async function saveJudgment(
         judgmentId: existing.id,
         reviewerId: actor.userId,
         version: existing.version + 1,
-        before: { value: existing.value, note: existing.note, reason: existing.reason } as Prisma.InputJsonValue,
+        before: historyState(existing),
         after,
       },
     });
     return tx.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });
+  });
+}
+
+/** A judgment as its history records it (a withdrawn one as `{"withdrawn": true}` with its last value). */
+function historyState(j: { value: number; note: string | null; reason: string | null; acceptedJudge: boolean; withdrawn: boolean }): Prisma.InputJsonValue {
+  return { value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge, ...(j.withdrawn ? { withdrawn: true } : {}) };
+}
+
+/**
+ * Withdraws the caller's own judgment: it stops counting anywhere (video list states, agreement,
+ * exports, consensus) but stays in the database with a withdrawal entry in its history, so saving the
+ * target again later continues its versions. Needs the version the caller saw (else `409`).
+ */
+export async function withdrawJudgment(prisma: PrismaClient, actor: Actor, judgmentId: string, input: WithdrawInput) {
+  const judgment = await prisma.humanJudgment.findUnique({ where: { id: judgmentId } });
+  // Only one's own judgment can be withdrawn; anyone else's reads as missing.
+  if (!judgment || judgment.reviewerId !== actor.userId || judgment.withdrawn) throw new NotFoundError("No such judgment of yours.");
+  try {
+    await requireProjectAccess(prisma, actor, judgment.projectId, "scores.review");
+  } catch (error) {
+    throw error instanceof NotFoundError ? new NotFoundError("No such judgment of yours.") : error;
+  }
+  if (input.expectedVersion !== judgment.version) throw new ReviewConflictError(judgment);
+  return prisma.$transaction(async (tx) => {
+    const updated = await tx.humanJudgment.updateMany({ where: { id: judgment.id, version: judgment.version, withdrawn: false }, data: { withdrawn: true, version: judgment.version + 1 } });
+    if (updated.count === 0) throw new ReviewConflictError(await prisma.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } }));
+    await tx.humanJudgmentHistory.create({
+      data: { judgmentId: judgment.id, reviewerId: actor.userId, version: judgment.version + 1, before: historyState(judgment), after: { withdrawn: true } },
+    });
+    return tx.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } });
   });
 }
 
@@ -168,7 +212,7 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
     throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
   }
   const judgments = await prisma.humanJudgment.findMany({
-    where: { videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) },
+    where: { videoId, withdrawn: false, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) },
     orderBy: [{ targetKey: "asc" }, { createdAt: "asc" }],
     include: { history: { orderBy: { version: "asc" } } },
   });
@@ -203,6 +247,7 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
         value: j.value,
         note: j.note,
         reason: j.reason,
+        acceptedJudge: j.acceptedJudge,
         version: j.version,
         updatedAt: j.updatedAt,
         history: j.history.map((h) => ({ version: h.version, at: h.at, by: h.reviewerId, before: h.before, after: h.after })),

@@ -6,5 +6,13 @@ export const reviewInputSchema = z.object({
   reason: z.string().trim().max(200).nullable().optional(),
   /** The version the reviewer saw: optional for a first judgment, required to update one (else a conflict). */
   expectedVersion: z.number().int().min(0).optional(),
+  /** Set by the explicit "accept the judge's value" action: the value must then be the judge's. */
+  acceptedJudge: z.boolean().optional(),
 });
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
+
+export const withdrawInputSchema = z.object({
+  /** The version the reviewer saw: a judgment changed elsewhere since is not withdrawn (409). */
+  expectedVersion: z.number().int().min(1),
+});
+export type WithdrawInput = z.infer<typeof withdrawInputSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "./bootstrap";
-import { averageRanks, kendallTauB, kendallTauBOfRankings, pearson, ranking, spearman, spearmanOfRankings } from "./correlation";
+import { averageRanks, kendallTauB, kendallTauBOfRankings, pearson, ranking, spearman, spearmanOfRankings, spearmanOfResamples } from "./correlation";
 import { StatsInputError } from "./input-error";
 
 /** Kendall's tau-b by its definition, over all pairs: the O(n²) reference for the merge-sort version. */
@@ -118,5 +118,20 @@ describe("rank statistics on rankings", () => {
 
   it("reject rankings of different lengths", () => {
     expect(() => kendallTauBOfRankings(ranking([1, 2]), ranking([1]))).toThrow(StatsInputError);
+  });
+});
+
+describe("Spearman's rho of bootstrap resamples", () => {
+  it("is exactly spearman() of the resampled values, ties and repeats included", () => {
+    const random = mulberry32(7);
+    const x = Array.from({ length: 300 }, () => Math.floor(random() * 11));
+    const y = x.map((v) => Math.min(10, Math.max(0, v + Math.floor(random() * 5) - 2)));
+    const resampled = spearmanOfResamples(x, y);
+    for (let r = 0; r < 50; r++) {
+      const sample = Int32Array.from({ length: x.length }, () => Math.floor(random() * x.length));
+      expect(resampled(sample)).toBe(spearman(Array.from(sample, (i) => x[i]!), Array.from(sample, (i) => y[i]!)));
+    }
+    // A resample of one repeated pair has no spread: undefined, as for spearman().
+    expect(resampled(new Int32Array([3, 3, 3]))).toBe(spearman([x[3]!, x[3]!, x[3]!], [y[3]!, y[3]!, y[3]!]));
   });
 });

@@ -140,6 +140,27 @@ export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number | n
 }
 
 /** Spearman's rho of two samples already given as rankings (e.g. a rating table's category codes). */
+/**
+ * Spearman's ρ of resamples (index lists, with repeats) of fixed pairs, for the bootstrap: the pairs
+ * are ranked once, and a resample's average ranks are counted over each side's distinct values, with
+ * no sort per resample. The same number as `spearman` of the resampled values (levels no resample
+ * value falls on add nothing to the ranks before them).
+ */
+export function spearmanOfResamples(x: ArrayLike<number>, y: ArrayLike<number>): (sample: Int32Array) => number | null {
+  checkPaired(x, y);
+  const rx = ranking(x);
+  const ry = ranking(y);
+  return (sample) => {
+    const ranksX = new Int32Array(sample.length);
+    const ranksY = new Int32Array(sample.length);
+    for (let i = 0; i < sample.length; i++) {
+      ranksX[i] = rx.ranks[sample[i]!]!;
+      ranksY[i] = ry.ranks[sample[i]!]!;
+    }
+    return spearmanOfRankings({ ranks: ranksX, levels: rx.levels }, { ranks: ranksY, levels: ry.levels });
+  };
+}
+
 export function spearmanOfRankings(x: Ranking, y: Ranking): number | null {
   const n = checkRankings(x, y);
   if (n < 2) return null;

@@ -19,8 +19,9 @@ const PIPELINE_OWN = [
   /^components\/tasks\/hallucination\//,
   /^components\/judge\/hallucination-settings-form\.tsx$/,
   // Modules with nothing to do with tasks whose words look like task names: the S3 storage kind "s3",
-  // ffprobe's packet flag "D".
+  // ffprobe's packet flag "D", PostgreSQL's relkind 'S' in the restore script.
   /^lib\/storage\//,
+  /^lib\/ops\//,
   /^lib\/browser-extraction\//,
 ];
 /** A line that merely looks like a task name (e.g. a packet flag "D") says so with this marker. */

@@ -19,7 +19,7 @@ export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
     storage: getStorage(),
     pipelines: PIPELINES,
     templates: fileTemplateSource(),
-    endpointConfig: (runId) => endpointConfigForRun(prisma, runId),
+    endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
     llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
     limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
     retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },

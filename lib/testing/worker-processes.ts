@@ -12,7 +12,8 @@ export class WorkerProcesses {
   start(env: Record<string, string> = {}): { child: ChildProcess; ready: Promise<void> } {
     // One process (tsx as a loader, not its CLI, which would run the worker in a child of its own).
     const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
-      env: { ...process.env, WORKER_CONCURRENCY: "4", ...env },
+      // The readiness line is logged at info: show it whatever level the tests run at.
+      env: { ...process.env, WORKER_CONCURRENCY: "4", LOG_LEVEL: "info", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[worker ${child.pid}] ${chunk.toString()}`));

@@ -6,7 +6,8 @@ import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { isYesNoScale, type TaskDeclaration } from "../tasks/task-declaration";
 import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
-import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy, videoSortValue } from "./video-filter-sql";
+import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
+import { readListPage } from "./video-list-keyset";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -45,9 +46,14 @@ export type BrowseVideo = ReturnType<typeof videoJson> & {
 export interface BrowseResult {
   /** The run whose scores are shown and filtered: the one named, else the project's latest. */
   run: BrowseRun | null;
+  /** The page number: `page`'s, or the one the cursor leads to. */
   page: number;
   pageSize: number;
   total: number;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+  /** Pass as `cursor` for the previous page; null on the first page. */
+  prevCursor: string | null;
   videos: BrowseVideo[];
 }
 
@@ -77,40 +83,56 @@ interface ExtraRow {
   disagreement: boolean;
 }
 
+/** The value of a settled promise, or its error thrown. */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === "rejected") throw result.reason;
+  return result.value;
+}
+
 /**
  * One page of a project's videos under a parsed filter, with each video's scores in the resolved
- * run, its thumbnail and the review state. Three queries whatever the page size: the count, the
- * page (video rows joined to their run_video row), and the page's frame sets and judgments.
+ * run, its thumbnail and the review state. Whatever the page size: the count beside the page's ids
+ * (one or two keyset reads, or one OFFSET read), then the page's video rows with their run_video row
+ * beside their frame sets and judgments.
  */
 export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId: string, query: VideoListQuery): Promise<BrowseResult> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const run = await resolveFilterRun(prisma, projectId, query.runId);
-  const blind = await blindVideoIdsFor(prisma, actor.userId);
+  // Three independent reads at once (each round trip counts on a busy machine); the access check's
+  // answer still decides first, so a non-member learns nothing from the others' (an unknown run).
+  const [access, resolvedRun, blindIds] = await Promise.allSettled([
+    requireProjectAccess(prisma, actor, projectId, "project.view"),
+    resolveFilterRun(prisma, projectId, query.runId),
+    blindVideoIdsFor(prisma, actor.userId),
+  ]);
+  settled(access);
+  const run = settled(resolvedRun);
+  const blind = settled(blindIds);
   const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: actor.userId, hiddenVideoIds: [...blind] };
   if (run) checkFilterAgainstTask(query, run.task, query.sort);
   const from = videoFilterFrom(ctx, query, query.sort);
   const where = videoFilterWhere(query, ctx);
-  const offset = (query.page - 1) * query.pageSize;
-  const order = videoOrderBy(query.sort, query.dir, ctx);
-  const sortValue = videoSortValue(query.sort, ctx);
 
-  const [countRows, pageRows] = await Promise.all([
+  const [countRows, listed] = await Promise.all([
     prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total ${from} WHERE ${where}`,
-    // The page's ids first (narrow rows: the sort can use an index or stay small), then their rows.
-    prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rm."metrics" AS "rv_metrics"
-      FROM (SELECT v."id", ${sortValue} AS "sortValue" ${from} WHERE ${where} ${order} LIMIT ${query.pageSize} OFFSET ${offset}) page
+    readListPage(prisma, ctx, query),
+  ]);
+
+  const ids = listed.rows.map((row) => row.id);
+  // The page's video rows with their run_video row and metrics, in list order.
+  const pageRowsQuery =
+    ids.length === 0
+      ? Promise.resolve([] as PageRow[])
+      : prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rm."metrics" AS "rv_metrics"
+      FROM unnest(${ids}::text[]) WITH ORDINALITY AS page("id", "position")
       JOIN "video" v ON v."id" = page."id"
       LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id"
       LEFT JOIN LATERAL (
         SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m
         WHERE m."runId" = ${ctx.runId} AND m."videoId" = v."id" AND m."itemId" = ''
       ) rm ON TRUE
-      ORDER BY page."sortValue" ${query.dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`} NULLS LAST, v."id" ASC`,
-  ]);
-
-  const ids = pageRows.map((row) => row.id);
+      ORDER BY page."position"`;
   const extras = new Map<string, ExtraRow>();
-  if (ids.length > 0) {
+  const extrasQuery = async () => {
+    if (ids.length === 0) return;
     const rows = await prisma.$queryRaw<ExtraRow[]>`
       SELECT p."id", fs."frameSetCount", fs."keyFrameCount", kf."id" AS "thumbnailFrameId",
         coalesce(r."reviewers", 0) AS "reviewers", coalesce(r."byMe", false) AS "byMe", coalesce(r."disagreement", false) AS "disagreement"
@@ -125,17 +147,20 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
       LEFT JOIN LATERAL (
         SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe",
           bool_or(abs(h."value" - ${runJudgeValueSql("h", Prisma.sql`${ctx.runId}`)}) >= h."gap" - 1e-9) AS "disagreement"
-        FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
+        FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."labelSetId" IS NULL AND NOT h."withdrawn" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
           AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${ctx.runId} AND jr."videoId" = p."id")
       ) r ON TRUE`;
     for (const row of rows) extras.set(row.id, row);
-  }
+  };
+  const [pageRows] = await Promise.all([pageRowsQuery, extrasQuery()]);
 
   return {
     run: run ? { id: run.id, createdAt: run.createdAt, pipeline: run.pipeline, simulated: run.simulated, status: run.status } : null,
-    page: query.page,
+    page: listed.page,
     pageSize: query.pageSize,
     total: countRows[0]?.total ?? 0,
+    nextCursor: listed.nextCursor,
+    prevCursor: listed.prevCursor,
     videos: pageRows.map((row) => {
       const extra = extras.get(row.id);
       const isBlind = blind.has(row.id);

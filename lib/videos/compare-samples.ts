@@ -87,7 +87,7 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
       select: { videoId: true, status: true, run: { select: { id: true, createdAt: true, pipeline: true } } },
     }),
     // Per-video judgments (of any task): each sample reads those of its latest run's task.
-    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, itemId: "", stepId: "" }, select: { videoId: true, task: true, target: true, value: true } }),
+    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, itemId: "", stepId: "", withdrawn: false }, select: { videoId: true, task: true, target: true, value: true } }),
     blindVideoIdsFor(prisma, actor.userId, ids),
   ]);
   const poster = new Map<string, string | null>();

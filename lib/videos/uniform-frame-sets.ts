@@ -1,25 +1,80 @@
 /**
- * The videos a caption run would leave out: those with captions (items) but no uniform frame set of the
- * run's frame count. The Extract pending page lists them so the browser can extract that set.
+ * The videos an item run would leave out: those with items (captions, questions) but no uniform frame set
+ * of the run's frame count (and, for QA runs, of the planned frame size). The Extract pending page lists them
+ * so the browser can extract that set, each with the longest side to extract it at.
  */
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
+import { frameSetFitsPlan, planFrames, type QaResize } from "../qa/frame-plan";
 
-/** `?uniform=<count>` on the pending page; the same bounds as a caption run's `frames` setting. */
-export const uniformFramesQuerySchema = z.object({ uniform: z.coerce.number().int().min(1).max(64).optional() });
+/**
+ * `?uniform=<count>` on the pending page; the same bounds as a caption run's `frames` setting. A QA run's
+ * frame size: `resize=quarter` (a quarter of each video's area) or `longestSide=<px>`.
+ */
+export const uniformFramesQuerySchema = z
+  .object({
+    uniform: z.coerce.number().int().min(1).max(64).optional(),
+    resize: z.literal("quarter").optional(),
+    longestSide: z.coerce.number().int().min(64).max(4096).optional(),
+  })
+  .refine((query) => !(query.resize && query.longestSide), "give resize=quarter or longestSide, not both");
 
-export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number) {
+export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>): QaResize | undefined {
+  if (query.resize === "quarter") return { mode: "quarter" };
+  return query.longestSide ? { mode: "longest_side", px: query.longestSide } : undefined;
+}
+
+export interface VideoLackingFrames {
+  id: string;
+  fileName: string;
+  relativePath: string;
+  sizeBytes: bigint;
+  /** The longest side to extract the set at (a planned size); null: the default; undefined with `problem`. */
+  maxSide: number | null;
+  /** Why no set can be planned (a quarter of an unknown size). */
+  problem?: string;
+}
+
+export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number, resize?: QaResize): Promise<VideoLackingFrames[]> {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  return prisma.video.findMany({
-    where: {
-      projectId,
-      items: { some: {} },
-      frameSets: { none: { mode: "uniform", frameCount: count } },
-    },
+  if (!resize) {
+    const videos = await prisma.video.findMany({
+      where: { projectId, items: { some: {} }, frameSets: { none: { mode: "uniform", frameCount: count } } },
+      orderBy: { relativePath: "asc" },
+      take: 500,
+      select: { id: true, fileName: true, relativePath: true, sizeBytes: true },
+    });
+    return videos.map((video) => ({ ...video, maxSide: null }));
+  }
+  const videos = await prisma.video.findMany({
+    where: { projectId, items: { some: { kind: "question" } } },
     orderBy: { relativePath: "asc" },
-    take: 500,
-    select: { id: true, fileName: true, relativePath: true, sizeBytes: true },
+    select: {
+      id: true,
+      fileName: true,
+      relativePath: true,
+      sizeBytes: true,
+      width: true,
+      height: true,
+      frameSets: { where: { mode: "uniform", frameCount: count }, select: { parameters: true, frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } } } },
+    },
   });
+  const lacking: VideoLackingFrames[] = [];
+  for (const { width, height, frameSets, ...video } of videos) {
+    const plan = planFrames({ width, height }, resize);
+    if (!plan.ok) {
+      lacking.push({ ...video, maxSide: null, problem: plan.reason });
+      continue;
+    }
+    const fits = frameSets.some((set) => {
+      const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
+      const first = set.frames[0];
+      return first !== undefined && frameSetFitsPlan(plan, { maxSide: typeof maxSide === "number" ? maxSide : null, width: first.width, height: first.height });
+    });
+    if (!fits) lacking.push({ ...video, maxSide: plan.maxSide });
+    if (lacking.length >= 500) break;
+  }
+  return lacking;
 }

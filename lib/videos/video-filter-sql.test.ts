@@ -6,7 +6,7 @@ import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { videoFilterSchema } from "./video-filter";
-import { type FilterContext, matchingVideoIds, resolveFilterRun } from "./video-filter-sql";
+import { type FilterContext, matchingVideoIds, promptMatches, resolveFilterRun } from "./video-filter-sql";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { insertJudgment } from "../testing/judgments";
 
@@ -101,6 +101,15 @@ describe("video filters", () => {
     expect(await match({ review: "disagreement" })).toEqual(["a"]);
     expect(await match({ humanVerdict: "no" })).toEqual(["a", "b"]);
     expect(await match({ humanVerdict: "yes" })).toEqual([]);
+  });
+
+  it("search prompts with a condition the prompt's trigram index answers", async () => {
+    // Whether the planner can use the index, not whether it prefers it on four rows: sequential scans off.
+    const plan = await prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      return tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN SELECT v."id" FROM "video" v WHERE ${promptMatches("melts")}`;
+    });
+    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on video_prompt_idx/);
   });
 
   it("reject values outside the whitelist instead of passing them on", () => {

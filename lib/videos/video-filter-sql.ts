@@ -2,7 +2,6 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
 import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
-import { runJudgeValueSql } from "../reviews/judgment-key";
 import { checkFilterAgainstTask, filterNeedsRun, filterReadsValues, isFieldSort, metricConditions, type VideoFilter, type VideoSort } from "./video-filter";
 
 /**
@@ -38,9 +37,11 @@ function hidden(ctx: FilterContext): string[] {
 
 /**
  * `FROM video v LEFT JOIN run_video rv …`: the relation every filtered query reads. Given the filter,
- * a prompt search is applied first, behind an optimisation fence (OFFSET 0): a substring can't use an
- * index and may match few rows, and without the fence a sorted, limited page walks an index in sort
- * order hoping for early matches (for a search that matches nothing: every video, in random heap order).
+ * a prompt search is applied first, behind an optimisation fence (OFFSET 0): it is answered from the
+ * prompt's trigram index and may match few rows, and without the fence a sorted, limited page may
+ * walk an index in sort order hoping for early matches (for a search that matches nothing: every
+ * video). The WHERE of `videoFilterWhere` repeats the condition; over the few rows the index found,
+ * that costs little.
  */
 export function videoFilterFrom(ctx: FilterContext, filter?: VideoFilter, sort?: VideoSort): Prisma.Sql {
   // A metric sort reads its value from one more left join (unique on run_metric's key, so a count
@@ -56,13 +57,18 @@ export function videoFilterFrom(ctx: FilterContext, filter?: VideoFilter, sort?:
   return Prisma.sql`FROM "video" v ${join}`;
 }
 
+/** The text as a LIKE pattern that matches it literally (backslash is LIKE's default escape). */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Case-insensitive substring; lower() LIKE rather than ILIKE: the same matches for prompt text, at half the cost per row. */
-function promptMatches(text: string): Prisma.Sql {
-  return Prisma.sql`lower(v."prompt") LIKE lower(${`%${escapeLike(text)}%`})`;
+/**
+ * Case-insensitive substring. ILIKE on the column itself, so the GIN trigram index on "prompt"
+ * (pg_trgm's gin_trgm_ops) answers it: a search of 3 characters or more reads only the prompts
+ * holding all of its trigrams. (lower(prompt) LIKE would need an index on the expression.)
+ */
+export function promptMatches(text: string): Prisma.Sql {
+  return Prisma.sql`v."prompt" ILIKE ${`%${escapeLike(text)}%`}`;
 }
 
 export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prisma.Sql {
@@ -96,22 +102,34 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   // Judgments belong to targets, not runs: those of the run's task on the video count, and
   // disagreement compares each with this run's value of its target.
   const runTask = Prisma.sql`(SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${run})`;
+  // Label sets (imported labels) are annotators of their own in agreement, not live reviews: they
+  // never make a video "reviewed" or sway the reviewers' verdict.
   if (filter.humanVerdict) {
     const majority = filter.humanVerdict === "yes" ? Prisma.sql`avg(h."value") > 0.5` : Prisma.sql`avg(h."value") < 0.5`;
     const verdict = ctx.task?.verdict?.metricId ?? "verdict";
-    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} GROUP BY h."videoId" HAVING ${majority})`);
+    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} AND h."labelSetId" IS NULL AND NOT h."withdrawn" GROUP BY h."videoId" HAVING ${majority})`);
   }
   if (filter.review) {
     // Only videos the run judged have reviews in its view.
     const judged = (extra: Prisma.Sql) =>
-      Prisma.sql`(EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${run} AND jr."videoId" = v."id") AND EXISTS (SELECT 1 FROM "human_judgment" h WHERE h."videoId" = v."id" AND h."task" = ${runTask} ${extra}))`;
+      Prisma.sql`(EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${run} AND jr."videoId" = v."id") AND EXISTS (SELECT 1 FROM "human_judgment" h WHERE h."videoId" = v."id" AND h."task" = ${runTask} AND h."labelSetId" IS NULL AND NOT h."withdrawn" ${extra}))`;
     const mine = Prisma.sql`AND h."reviewerId" = ${ctx.userId}`;
     const clause = {
       unreviewed: Prisma.sql`NOT ${judged(Prisma.empty)}`,
       reviewed: judged(Prisma.empty),
       reviewed_by_me: judged(mine),
       not_reviewed_by_me: Prisma.sql`NOT ${judged(mine)}`,
-      disagreement: judged(Prisma.sql`AND abs(h."value" - ${runJudgeValueSql("h", Prisma.sql`${run}`)}) >= h."gap" - 1e-9`),
+      // Read once over the project's judgments of the task (a few thousand), not per listed video: each
+      // joined to this run's value of its target (the score at the same scope and frame set, or the metric).
+      disagreement: Prisma.sql`v."id" IN (
+        SELECT h."videoId" FROM "human_judgment" h
+        JOIN "run_video" jr ON jr."runId" = ${run} AND jr."videoId" = h."videoId"
+        LEFT JOIN "run_metric" m ON h."stepId" = '' AND m."runId" = ${run} AND m."videoId" = h."videoId" AND m."itemId" = h."itemId" AND m."metric" = h."target"
+        LEFT JOIN "score" s ON h."stepId" <> '' AND s."runId" = ${run} AND s."videoId" = h."videoId" AND s."stepId" = h."stepId" AND s."category" = h."target"
+          AND s."itemId" = h."itemId" AND (h."itemId" <> '' OR s."scopeIndex" = h."scopeIndex")
+        WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."labelSetId" IS NULL AND NOT h."withdrawn"
+          AND (h."frameSetId" = '' OR jr."frameSetId" = h."frameSetId")
+          AND abs(h."value" - coalesce(m."value", s."value")) >= h."gap" - 1e-9)`,
     }[filter.review];
     and.push(clause);
   }

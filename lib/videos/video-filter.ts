@@ -3,6 +3,7 @@ import { ValidationError } from "../errors";
 import { allMetrics, allQueryAliases, allTargetIds, allTargets, metricOf, targetOf } from "../tasks/registry";
 import { type MetricDeclaration, type QueryAlias, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
+import { videoListCursorSchema } from "./video-list-cursor";
 
 /**
  * The video list's filters, shared by the list page and its API, review queues (created from a
@@ -112,8 +113,11 @@ export type VideoFilterInput = z.input<typeof fieldFilterSchema> & { [metricKey:
 export const videoListQuerySchema = videoFilterSchema.extend({
   sort: z.enum(VIDEO_SORTS).default("path"),
   dir: z.enum(["asc", "desc"]).default("asc"),
+  /** Page by number (OFFSET: deep pages read every row before them). Ignored when `cursor` is given. */
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
+  /** A previous answer's `nextCursor` / `prevCursor`: the page after / before it, by position (keyset). */
+  cursor: videoListCursorSchema.optional(),
 });
 export type VideoListQuery = z.output<typeof videoListQuerySchema> & VideoFilter;
 

@@ -1,9 +1,9 @@
 /**
  * Who may see the judge's values of a video, and the redaction of every payload that carries them.
  *
- * Blind review: a reviewer who holds an unsubmitted claim on a video in a blind queue must not see the
- * judge's values (scores, metrics, verdict, summary, the scoring steps' outputs and calls, caption scores
- * and reasons) nor other reviewers' values for that video, anywhere, until they submit. This is enforced on
+ * Blind review: a reviewer who is reviewing a blind queue (see blindVideoIdsFor) must not see the judge's
+ * values (scores, metrics, verdict, summary, the scoring steps' outputs and calls, caption scores and
+ * reasons) nor other reviewers' values for any video of that queue, anywhere, until they submit it. This is enforced on
  * the server: every read that returns judge values for a video asks here and redacts with the helpers
  * below (video scores, video reviews, the run page, the call inspector, the video page's runs, the compare
  * page, caption results, the video list and the agreement scope and exports through `blindVideoIdsFor`).
@@ -17,18 +17,38 @@ import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import type { CaptionRunResult, ContentResult, StyleResult } from "../judge/pipelines/captions/caption-results";
 
-/** The videos (of `videoIds`, or all) on which the user holds an unsubmitted claim in a live blind queue. */
+/**
+ * The videos (of `videoIds`, or all) blind to the user: every video of a live blind queue they are reviewing
+ * that they have not submitted there. They are reviewing a queue from their first claim in it for as long as
+ * they hold an open claim in it or it still has items they could be given (needing reviewers, not submitted
+ * by them). Blind is per queue, not per item: holding one item must not let them open the next item's video
+ * page and see its scores. A video they submitted is revealed, unless another of its items in such a queue
+ * (a second caption, another blind queue) is still unsubmitted by them.
+ */
 export async function blindVideoIdsFor(prisma: PrismaClient, userId: string, videoIds?: readonly string[]): Promise<Set<string>> {
   if (videoIds && videoIds.length === 0) return new Set();
-  const rows = await prisma.reviewQueueAssignment.findMany({
-    where: {
-      reviewerId: userId,
-      status: "claimed",
-      item: { ...(videoIds ? { videoId: { in: [...videoIds] } } : {}), queue: { blind: true, archivedAt: null } },
-    },
-    select: { item: { select: { videoId: true } } },
-  });
-  return new Set(rows.map((row) => row.item.videoId));
+  const only = videoIds ? [...videoIds] : null;
+  const rows = await prisma.$queryRaw<{ videoId: string }[]>`
+    WITH reviewing AS (
+      SELECT q.id
+      FROM review_queue q
+      WHERE q.blind AND q."archivedAt" IS NULL
+        AND EXISTS (SELECT 1 FROM review_queue_assignment a WHERE a."queueId" = q.id AND a."reviewerId" = ${userId})
+        AND (
+          EXISTS (SELECT 1 FROM review_queue_assignment a WHERE a."queueId" = q.id AND a."reviewerId" = ${userId} AND a.status = 'claimed')
+          OR EXISTS (
+            SELECT 1 FROM review_queue_item i
+            WHERE i."queueId" = q.id AND i."doneCount" < q."reviewersPerItem"
+              AND NOT EXISTS (SELECT 1 FROM review_queue_assignment a WHERE a."itemId" = i.id AND a."reviewerId" = ${userId} AND a.status = 'done')
+          )
+        )
+    )
+    SELECT DISTINCT i."videoId"
+    FROM review_queue_item i
+    JOIN reviewing r ON r.id = i."queueId"
+    WHERE NOT EXISTS (SELECT 1 FROM review_queue_assignment a WHERE a."itemId" = i.id AND a."reviewerId" = ${userId} AND a.status = 'done')
+      AND (${only}::text[] IS NULL OR i."videoId" = ANY(${only}::text[]))`;
+  return new Set(rows.map((row) => row.videoId));
 }
 
 export async function isBlindFor(prisma: PrismaClient, userId: string, videoId: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
 import { responseCacheKey } from "./cache-key";
-import { planSteps, type FrameRef, type PipelineDefinition, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
+import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
 
 export interface EndpointConfig {
@@ -39,7 +39,8 @@ export interface JudgeDeps {
   templates: TemplateSource;
   llmFor(endpoint: EndpointConfig): LlmClient;
   limiterFor(endpoint: EndpointConfig): CallLimiter;
-  endpointConfig(runId: string): Promise<EndpointConfig>;
+  /** The run's endpoint, or (with `endpointId`) another endpoint of the run's project that a step calls. */
+  endpointConfig(runId: string, endpointId?: string): Promise<EndpointConfig>;
   retryPolicy?: RetryPolicy;
   sleep?(ms: number): Promise<void>;
   log?(line: string): void;
@@ -73,13 +74,19 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const { frames, items, video } = loaded;
   const context: VideoContext = { videoId: job.videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames), frames, items, settings: loaded.run.settings };
   const endpoint = await watch.endpoint();
+  // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
+  const endpointByRole = new Map<string, EndpointConfig>();
+  for (const [role, id] of Object.entries(pipeline.endpointIds?.(loaded.run.settings) ?? {})) {
+    if (id && id !== endpoint.id) endpointByRole.set(role, await watch.endpoint(id));
+  }
+  const endpointOf = (step: StepDefinition) => (step.endpoint ? endpointByRole.get(step.endpoint) : undefined) ?? endpoint;
 
   // Every step instance gets its row; a worker that died left "running" rows behind.
   const planned = planSteps(pipeline, context).map((ref) => ({
     stepId: ref.stepId,
     scopeIndex: ref.scopeIndex,
     itemId: stepOf(pipeline, ref.stepId).scope === "item" ? context.items[ref.scopeIndex]!.id : "",
-    templateId: stepOf(pipeline, ref.stepId).templateId,
+    templateId: templateIdOf(stepOf(pipeline, ref.stepId), ref.scopeIndex, context),
   }));
   const rows = new Map<string, StepRow>();
   for (const row of await planVideoSteps(prisma, job, planned, new Date())) rows.set(key(row.stepId, row.scopeIndex), row);
@@ -93,7 +100,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     row.status = "cancelled";
     watch.lookAgain();
   };
-  const work = { runId: job.runId, endpoint, context, outputs, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
+  const work = { runId: job.runId, context, outputs, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
   let finishedAll = false;
@@ -123,7 +130,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
         continue;
       }
       if (deps_.every((dep) => dep!.status === "done")) {
-        const promise = executeStep(deps, store, { ...work, step, row }).finally(() => inFlight.delete(row.id));
+        const promise = executeStep(deps, store, { ...work, endpoint: endpointOf(step), step, row }).finally(() => inFlight.delete(row.id));
         inFlight.set(row.id, promise);
         progressed = true;
       }
@@ -209,12 +216,13 @@ async function executeStep(
   let finish: StepFinish;
   try {
     const input = step.input(row.scopeIndex, work.context, work.outputs);
-    if (step.compute) {
-      // Computed without an LLM: recorded like any step, with no call.
-      const output = step.compute(input, work.context, work.outputs);
+    // Computed without an LLM, or settled by the step's finished inputs: recorded like any step, with no call.
+    const settled = step.compute ? null : (step.settle?.(input, work.context, work.outputs) ?? null);
+    if (step.compute || settled !== null) {
+      const output = step.compute ? step.compute(input, work.context, work.outputs) : settled;
       finish = { ...base, status: "done", output, rawText: null, templateHash: null, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache: [] };
     } else {
-      const template = deps.templates.get(step.templateId);
+      const template = deps.templates.get(templateIdOf(step, row.scopeIndex, work.context));
       const text = template.render(input.values);
       const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
       const request = { model: endpoint.model, text, temperature: endpoint.temperature, responseFormat };
@@ -235,43 +243,52 @@ async function executeStep(
       const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start);
       calls.push(first.call);
       if (!first.ok) throw first.error;
-      const schema = step.schemaFor?.(input) ?? step.schema;
-      let parsed = parseStructuredOutput(first.answer.text, schema, { finishReason: first.answer.finishReason, refusal: first.answer.refusal });
-      let rawText = first.answer.text ?? first.answer.refusal ?? "";
-      let repaired: Answer | null = null;
-      if (!parsed.ok) {
-        earlier.add(store.call(calls.pop()!));
-        // One repair request carrying the validation error; if that fails too, the step is parse_failed.
-        const repairRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
-        // Repair answers are no longer cached under their own key; ones cached before still count.
-        const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
-        const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start);
-        // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
-        if (second.call.createdAt <= first.call.createdAt) second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
-        calls.push(second.call);
-        if (!second.ok) throw second.error;
-        repaired = second.answer;
-        const firstError = parsed.error;
-        parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
-        rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
-        if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
-      }
-      if (parsed.ok) {
-        finish = {
-          ...base,
-          status: "done",
-          output: parsed.value,
-          rawText,
-          error: null,
-          templateHash: template.hash,
-          ...attempt(),
-          finishedAt: new Date(),
-          scores: step.scores?.(parsed.value, input) ?? [],
-          calls,
-          cache: validAnswerToCache(cacheKey, endpoint.model, first.answer, repaired),
-        };
+      if (step.rawAnswer) {
+        // The answer as the model gave it is the result: no JSON, no validation, no repair.
+        const answered = first.answer;
+        const output: RawAnswer = { text: answered.text ?? "", refusal: answered.refusal, finishReason: answered.finishReason };
+        // The cache keeps text only: a refusal read back from it would come back as an empty answer.
+        const cache: CacheRow[] = answered.fromCache || answered.refusal ? [] : validAnswerToCache(cacheKey, endpoint.model, answered, null);
+        finish = { ...base, status: "done", output, rawText: answered.text ?? answered.refusal ?? "", error: null, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache };
       } else {
-        finish = { ...base, status: "parse_failed", rawText, error: parsed.error, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: [], calls, cache: [] };
+        const schema = step.schemaFor?.(input) ?? step.schema;
+        let parsed = parseStructuredOutput(first.answer.text, schema, { finishReason: first.answer.finishReason, refusal: first.answer.refusal });
+        let rawText = first.answer.text ?? first.answer.refusal ?? "";
+        let repaired: Answer | null = null;
+        if (!parsed.ok) {
+          earlier.add(store.call(calls.pop()!));
+          // One repair request carrying the validation error; if that fails too, the step is parse_failed.
+          const repairRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
+          // Repair answers are no longer cached under their own key; ones cached before still count.
+          const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
+          const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start);
+          // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
+          if (second.call.createdAt <= first.call.createdAt) second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
+          calls.push(second.call);
+          if (!second.ok) throw second.error;
+          repaired = second.answer;
+          const firstError = parsed.error;
+          parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
+          rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
+          if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
+        }
+        if (parsed.ok) {
+          finish = {
+            ...base,
+            status: "done",
+            output: parsed.value,
+            rawText,
+            error: null,
+            templateHash: template.hash,
+            ...attempt(),
+            finishedAt: new Date(),
+            scores: step.scores?.(parsed.value, input) ?? [],
+            calls,
+            cache: validAnswerToCache(cacheKey, endpoint.model, first.answer, repaired),
+          };
+        } else {
+          finish = { ...base, status: "parse_failed", rawText, error: parsed.error, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: [], calls, cache: [] };
+        }
       }
     }
   } catch (error) {
@@ -447,14 +464,15 @@ const ENDPOINT_MAX_AGE_MS = 2000;
 interface RunView {
   usedAt: number;
   status: { at: number; cancelled: boolean; reading: Promise<boolean> | null };
-  endpoint: { at: number; config: Promise<EndpointConfig> } | null;
+  /** By endpoint id ('' for the run's own endpoint). */
+  endpoints: Map<string, { at: number; config: Promise<EndpointConfig> }>;
 }
 const runViews = new WeakMap<JudgeDeps, Map<string, RunView>>();
 
 /**
  * What every video of a run in this process shares: whether the run was cancelled (read at most every
- * 500 ms, however many videos ask) and the endpoint's settings (read at most every 2 s, so a change
- * reaches the next videos).
+ * 500 ms, however many videos ask) and the settings of the endpoints it calls (read at most every 2 s, so
+ * a change reaches the next videos).
  */
 function runWatch(deps: JudgeDeps, runId: string) {
   let views = runViews.get(deps);
@@ -463,7 +481,7 @@ function runWatch(deps: JudgeDeps, runId: string) {
   let view = views.get(runId);
   if (!view) {
     for (const [id, old] of views) if (now - old.usedAt > 10 * 60_000) views.delete(id);
-    views.set(runId, (view = { usedAt: now, status: { at: 0, cancelled: false, reading: null }, endpoint: null }));
+    views.set(runId, (view = { usedAt: now, status: { at: 0, cancelled: false, reading: null }, endpoints: new Map() }));
   }
   view.usedAt = now;
   const v = view;
@@ -487,16 +505,18 @@ function runWatch(deps: JudgeDeps, runId: string) {
         .finally(() => (v.status.reading = null));
       return v.status.reading;
     },
-    endpoint(): Promise<EndpointConfig> {
-      if (!v.endpoint || Date.now() - v.endpoint.at >= ENDPOINT_MAX_AGE_MS) {
-        const config = deps.endpointConfig(runId);
-        const entry = { at: Date.now(), config };
-        v.endpoint = entry;
-        config.catch(() => {
-          if (v.endpoint === entry) v.endpoint = null;
+    /** The run's endpoint, or another endpoint of its project that a step calls. */
+    endpoint(endpointId?: string): Promise<EndpointConfig> {
+      const key = endpointId ?? "";
+      let entry = v.endpoints.get(key);
+      if (!entry || Date.now() - entry.at >= ENDPOINT_MAX_AGE_MS) {
+        const fresh = { at: Date.now(), config: deps.endpointConfig(runId, endpointId) };
+        v.endpoints.set(key, (entry = fresh));
+        fresh.config.catch(() => {
+          if (v.endpoints.get(key) === fresh) v.endpoints.delete(key);
         });
       }
-      return v.endpoint.config;
+      return entry.config;
     },
   };
 }

@@ -63,6 +63,13 @@ export interface StepInput {
   data?: unknown;
 }
 
+/** A raw-answer step's output: the model's answer as given (see StepDefinition.rawAnswer). */
+export interface RawAnswer {
+  text: string;
+  refusal: string | null;
+  finishReason: string | null;
+}
+
 export interface ScoreValue {
   category: string;
   value: number;
@@ -95,10 +102,39 @@ export interface StepDefinition<Output = unknown> {
   skipReason?(scopeIndex: number, context: VideoContext): string | null;
   input(scopeIndex: number, context: VideoContext, outputs: StepOutputs): StepInput;
   scores?(output: Output, input: StepInput): ScoreValue[];
+  /** The template for this scope when it depends on the item (a multiple-choice or an open question); wins over `templateId`. */
+  templateIdFor?(scopeIndex: number, context: VideoContext): string;
+  /** The endpoint role the step calls (PipelineDefinition.endpointIds); the run's own endpoint when absent or unassigned. */
+  endpoint?: string;
+  /**
+   * The output is the answer as the model gave it (a RawAnswer): no JSON, no validation and no repair
+   * request, since an evaluated model's answer is the result, not something to correct. Answers with a
+   * refusal are not cached.
+   */
+  rawAnswer?: boolean;
+  /** The output when the step's finished inputs already settle it (recorded like a computed step, no call), else null to make the call. */
+  settle?(input: StepInput, context: VideoContext, outputs: StepOutputs): Output | null;
+  /** False when the run's settings leave the step out: it gets no row at all. */
+  planned?(context: VideoContext): boolean;
 }
 
-/** Which frame set of a video a run uses: the latest one with key frames, or the latest uniform set of `count` frames. */
-export type FrameRequirement = { mode: "key_frames" } | { mode: "uniform"; count: number };
+/** The template a step renders for a scope. */
+export function templateIdOf(step: StepDefinition, scopeIndex: number, context: VideoContext): string {
+  return step.templateIdFor?.(scopeIndex, context) ?? step.templateId;
+}
+
+/**
+ * Which frame set of a video a run uses: the latest one with key frames, or the latest uniform set of
+ * `count` frames (that `accepts`, when given: say, frames of a planned size; `label` then says which).
+ */
+export type FrameRequirement =
+  | { mode: "key_frames" }
+  | {
+      mode: "uniform";
+      count: number;
+      accepts?(video: { width: number | null; height: number | null }, set: { maxSide: number | null; width: number; height: number }): boolean;
+      label?: string;
+    };
 
 /** A pipeline that judges items attached to videos rather than the videos themselves. */
 export interface ItemRequirement {
@@ -134,12 +170,15 @@ export interface PipelineDefinition {
   items?: ItemRequirement;
   /** Per-item headline metrics from the summary, by declared metric id (null: unknown), stored as run_metric rows with the item's id. */
   itemMetrics?(summary: unknown): { itemId: string; values: Record<string, number | null> }[];
+  /** Endpoints of the project other than the run's, by the role steps name (StepDefinition.endpoint), from the run's settings. */
+  endpointIds?(settings: unknown): Record<string, string | undefined>;
 }
 
 /** Every step instance the pipeline needs for this video. */
 export function planSteps(pipeline: PipelineDefinition, context: VideoContext): StepRef[] {
   const refs: StepRef[] = [];
   for (const step of pipeline.steps) {
+    if (step.planned && !step.planned(context)) continue;
     const count =
       step.scope === "video" ? 1 : step.scope === "key_frame" ? context.keyFrames.length : step.scope === "item" ? context.items.length : context.clusters.length;
     for (let i = 0; i < count; i++) refs.push({ stepId: step.id, scopeIndex: i });

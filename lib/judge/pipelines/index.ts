@@ -3,12 +3,14 @@ import type { PipelineDefinition } from "../engine/pipeline";
 import { captionContentPipeline } from "./captions/caption-content";
 import { captionStylePipeline } from "./captions/caption-style";
 import { hallucinationPipeline } from "./hallucination";
+import { qaPipeline } from "./qa/qa-pipeline";
 
 export type RegisteredPipeline = PipelineDefinition & { settingsSchema?: z.ZodType };
 
-/** Every pipeline the engine can run, by id. The video-QA judge joins here. */
+/** Every pipeline the engine can run, by id. */
 export const PIPELINES: Record<string, RegisteredPipeline> = {
   [hallucinationPipeline.id]: hallucinationPipeline,
   [captionStylePipeline.id]: captionStylePipeline,
   [captionContentPipeline.id]: captionContentPipeline,
+  [qaPipeline.id]: qaPipeline,
 };

@@ -79,4 +79,33 @@ describe("/api/v1 review queues", () => {
     expect(queue.progress).toMatchObject({ complete: 1, reviewers: [{ done: 1 }] });
     expect((await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.stranger), routeContext({ queueId }))).status).toBe(404);
   });
+
+  it("submit?next=1 claims the reviewer's next item and returns it, still blind; null when nothing is left", async () => {
+    const created = await createRoute(
+      apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "Submit and next", filter: { prompt: "ramp" }, scope: "verdict", blind: true }) }),
+      routeContext({ projectId }),
+    );
+    const { id: queueId } = (await created.json()) as { id: string };
+    const { itemId: first } = (await (await nextRoute(apiRequest(`/api/v1/queues/${queueId}/next`, keys.owner, { method: "POST" }), routeContext({ queueId }))).json()) as { itemId: string };
+    const submitAndNext = (itemId: string, query = "?next=1") =>
+      submitRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit${query}`, keys.owner, { method: "POST", body: JSON.stringify({ judgments: [{ target: "verdict", value: 1 }] }) }), routeContext({ queueId, itemId }));
+    expect((await submitAndNext(first, "?next=yes")).status).toBe(400);
+
+    const response = await submitAndNext(first);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const body = JSON.parse(text) as { status: string; next: { item: { id: string }; blind: boolean; assignment: { status: string }; nav: { index: number; previousItemId: string } } };
+    expect(body).toMatchObject({ status: "done", next: { blind: true, assignment: { status: "claimed" }, nav: { index: 1, previousItemId: first } } });
+    expect(body.next.item.id).not.toBe(first);
+    // The next item is blind: the judge's values stay out of the whole answer.
+    expect(text).not.toContain("42.5");
+    const claims = await prisma.reviewQueueAssignment.findMany({ where: { queueId, status: "claimed" } });
+    expect(claims.map((c) => c.itemId)).toEqual([body.next.item.id]);
+
+    const last = (await (await submitAndNext(body.next.item.id)).json()) as { status: string; next: unknown };
+    expect(last).toEqual(expect.objectContaining({ status: "done", next: null }));
+    // Without ?next the answer is the submission alone.
+    const again = (await (await submitAndNext(first, "")).json()) as Record<string, unknown>;
+    expect(again).not.toHaveProperty("next");
+  });
 });

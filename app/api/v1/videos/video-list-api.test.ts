@@ -68,6 +68,44 @@ describe("GET /api/v1/projects/:id/videos", () => {
     }
   });
 
+  it("pages by cursor: nextCursor and prevCursor, each video once", async () => {
+    const first = await list(viewerKey, "sort=overall&dir=desc&pageSize=1");
+    expect(first.body).toMatchObject({ page: 1, total: 3, prevCursor: null });
+    expect(typeof first.body.nextCursor).toBe("string");
+    const second = await list(viewerKey, `sort=overall&dir=desc&pageSize=1&cursor=${first.body.nextCursor}`);
+    const third = await list(viewerKey, `sort=overall&dir=desc&pageSize=1&cursor=${second.body.nextCursor}`);
+    expect([second.status, third.status]).toEqual([200, 200]);
+    expect([first, second, third].map((r) => r.body.videos.map((v: { id: string }) => v.id)).flat()).toEqual([ids[1], ids[2], ids[0]]);
+    expect([second.body.page, third.body.page, third.body.nextCursor]).toEqual([2, 3, null]);
+    const back = await list(viewerKey, `sort=overall&dir=desc&pageSize=1&cursor=${third.body.prevCursor}`);
+    expect(back.body).toMatchObject({ page: 2, videos: [{ id: ids[2] }] });
+  });
+
+  it("answers a tampered, truncated or foreign cursor with 400 naming it, never with a page", async () => {
+    const { body } = await list(ownerKey, "sort=overall&dir=desc&pageSize=1");
+    const cursor: string = body.nextCursor;
+    const decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
+    const reencoded = (patch: Record<string, unknown>) => Buffer.from(JSON.stringify({ ...decoded, ...patch })).toString("base64url");
+    const bad = [
+      `sort=overall&dir=desc&cursor=${cursor.slice(0, -4)}`, // truncated
+      `sort=overall&dir=desc&cursor=${cursor}%27`, // a character that no cursor has
+      `sort=overall&dir=desc&cursor=bm90IGpzb24`, // base64url of "not json"
+      `sort=overall&dir=desc&cursor=${reencoded({ k: "30" })}`, // text where the sort's value is a number
+      `sort=overall&dir=desc&cursor=${reencoded({ i: "x'; drop table video; --" })}`, // an id that is no id
+      `sort=overall&dir=desc&cursor=${reencoded({ extra: 1 })}`, // a field no cursor has
+      `sort=overall&dir=desc&cursor=${reencoded({ p: 0 })}`, // no page 0
+      `sort=overall&dir=asc&cursor=${cursor}`, // made for the other direction
+      `sort=path&cursor=${cursor}`, // made for another sort
+    ];
+    for (const query of bad) {
+      const response = await list(ownerKey, query);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code, query).toBe("invalid_request");
+      expect(response.body.error.message, query).toContain("cursor");
+      expect(response.body, query).not.toHaveProperty("videos");
+    }
+  });
+
   it("gives a non-member 404, also for a run of the project", async () => {
     expect((await list(strangerKey, "")).status).toBe(404);
     expect((await list(strangerKey, `runId=${runId}`)).status).toBe(404);

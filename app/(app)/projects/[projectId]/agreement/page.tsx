@@ -15,8 +15,11 @@ import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
 import { browseOptions } from "@/lib/videos/browse-videos";
 import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
+import { videoFileNames } from "@/lib/videos/video-file-names";
+import { exportFileName } from "@/lib/agreement/export-file-name";
+import { getProject } from "@/lib/projects/projects";
 
-const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold"]);
+const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "independent"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -54,23 +57,29 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
   const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
   let report: AgreementReport | null = null;
+  let fileNames: Record<string, string> = {};
   let problem: string | null = parsed.success ? null : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
   try {
     report = await projectAgreement(prisma, actor, projectId, query);
+    const cellVideoIds = Object.values(report.confusion).flatMap((view) => view?.cells.flatMap((cell) => cell.videos.map((v) => v.videoId)) ?? []);
+    fileNames = await videoFileNames(prisma, actor, projectId, cellVideoIds);
   } catch (error) {
     if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
     problem = error.message;
   }
 
-  const { format: _format, threshold, overallThreshold, ...filter } = query;
+  const { format: _format, threshold, overallThreshold, independent, ...filter } = query;
   const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
   const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
-  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&`;
+  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&independent=${independent}&`;
+  const project = await getProject(prisma, actor, projectId);
+  const downloadName = (what: string, extension: string) =>
+    exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
   const downloads = [
-    { label: "Items CSV", href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`, filename: `framejury-items.csv`, kind: "csv" as const },
-    { label: "Items JSONL", href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`, filename: `framejury-items.jsonl`, kind: "jsonl" as const },
-    { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: `framejury-agreement.json`, kind: "json" as const },
-    { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: `framejury-agreement.csv`, kind: "csv" as const },
+    { label: "Items CSV", href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`, filename: downloadName("items", "csv"), kind: "csv" as const },
+    { label: "Items JSONL", href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`, filename: downloadName("items", "jsonl"), kind: "jsonl" as const },
+    { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: downloadName("agreement", "json"), kind: "json" as const },
+    { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: downloadName("agreement", "csv"), kind: "csv" as const },
   ];
   const hidden = Object.entries(raw).filter(([k]) => !FORM_KEYS.has(k) && k in agreementQuerySchema.shape && k !== "format");
 
@@ -97,6 +106,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <span>Overall below</span>
           <input name="overallThreshold" type="number" min={0} max={100} step={1} defaultValue={overallThreshold} className={`${input} w-24`} />
         </label>
+        <label className="flex flex-col gap-1">
+          <span>Judgments</span>
+          <select name="independent" defaultValue={independent} className={input} data-testid="independent-toggle">
+            <option value="only">independent only</option>
+            <option value="all">all, with accepted judge values</option>
+          </select>
+        </label>
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
       </form>
       {problem && (
@@ -108,12 +124,12 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <ExportButtons downloads={downloads} />
         <p className="mt-2 text-xs text-slate-500">Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval.</p>
       </Card>
-      {report && <Report projectId={projectId} report={report} filterParams={filterParams} />}
+      {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} />}
     </div>
   );
 }
 
-function Report({ projectId, report, filterParams }: { projectId: string; report: AgreementReport; filterParams: string }) {
+function Report({ projectId, report, filterParams, fileNames }: { projectId: string; report: AgreementReport; filterParams: string; fileNames: Record<string, string> }) {
   const s = report.summary;
   const c = report.humanVsJudge.consensus;
   // The reviewed per-subject metrics of the tasks in scope (hallucination: verdict, overall), as the report names them.
@@ -130,6 +146,7 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
         <Stat label="reviewed targets" value={String(s.reviewedItems)} testId="summary-reviewed" />
         <Stat label="judgments" value={String(s.judgments)} />
         <Stat label="reviewers" value={String(s.reviewers)} />
+        <Stat label="judgments counted" value={report.independentOnly === false ? "all (incl. accepted)" : "independent only"} testId="summary-independent" />
         <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
         <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
       </div>
@@ -143,7 +160,7 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
         </EmptyState>
       ) : (
         <>
-          <AgreementCharts projectId={projectId} report={report} />
+          <AgreementCharts projectId={projectId} report={report} fileNames={fileNames} />
           <Card title="Judge vs humans">
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm" data-testid="judge-vs-humans">
@@ -167,9 +184,12 @@ function Report({ projectId, report, filterParams }: { projectId: string; report
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
-                  {[{ label: "reviewers' consensus", ...c }, ...report.humanVsJudge.reviewers].map((r) => (
-                    <tr key={r.label}>
-                      <td className="px-2 py-1 font-medium">{r.label}</td>
+                  {[{ label: "reviewers' consensus", labelSet: undefined, ...c }, ...report.humanVsJudge.reviewers].map((r) => (
+                    <tr key={r.label} data-testid={r.labelSet ? "label-set-annotator" : undefined}>
+                      <td className="px-2 py-1 font-medium">
+                        {r.label}
+                        {r.labelSet && <span className="ml-1 rounded bg-indigo-50 px-1 text-xs font-normal text-indigo-700">label set</span>}
+                      </td>
                       <td>{r.n}</td>
                       {cell(r.binary, "accuracy")}
                       {cell(r.binary, "kappa")}

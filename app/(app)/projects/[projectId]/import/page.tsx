@@ -1,6 +1,7 @@
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ImportPanel } from "@/components/import/import-panel";
+import { LabelSetPanel } from "@/components/label-sets/label-set-panel";
 
 export default async function ImportPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
@@ -13,6 +14,7 @@ export default async function ImportPage({ params }: { params: Promise<{ project
         the frames are stored on the server. Keep this tab open until the import finishes.
       </p>
       <ImportPanel projectId={projectId} />
+      <LabelSetPanel projectId={projectId} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { hallucinationSummarySettingsSchema } from "@/lib/judge/hallucination-sc
 import { projectPipelineDefaults } from "@/lib/judge/runs";
 import { captionContentSettingsSchema } from "@/lib/judge/pipelines/captions/caption-content";
 import { captionStyleSettingsSchema } from "@/lib/judge/pipelines/captions/caption-style";
+import { qaSettingsSchema } from "@/lib/judge/pipelines/qa/qa-pipeline";
 import { browseOptions } from "@/lib/videos/browse-videos";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
@@ -26,11 +27,12 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
     caption_style: captionStyleSettingsSchema.safeParse(saved.caption_style ?? {}).data ?? captionStyleSettingsSchema.parse({}),
     caption_content: captionContentSettingsSchema.safeParse(saved.caption_content ?? {}).data ?? captionContentSettingsSchema.parse({}),
   };
+  const qaDefaults = qaSettingsSchema.safeParse(saved.qa ?? {}).data ?? qaSettingsSchema.parse({});
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Judge runs" />
       <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
-        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} captionDefaults={captionDefaults} />
+        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} captionDefaults={captionDefaults} qaDefaults={qaDefaults} />
         <div className="flex flex-col gap-5">
           <Card title={`Endpoints (${endpoints.length})`}>
             <ul className="mb-4 flex flex-col gap-2 text-sm" data-testid="endpoint-list">

@@ -3,17 +3,19 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { PendingExtractionPanel } from "@/components/import/pending-extraction-panel";
 import { prisma } from "@/lib/db/prisma";
-import { uniformFramesQuerySchema, videosLackingUniformFrames } from "@/lib/videos/uniform-frame-sets";
+import { describeResize } from "@/lib/qa/frame-plan";
+import { resizeOfQuery, uniformFramesQuerySchema, videosLackingUniformFrames } from "@/lib/videos/uniform-frame-sets";
 
 export default async function PendingPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "videos.import");
   const query = uniformFramesQuerySchema.safeParse(await searchParams);
   const count = query.success ? query.data.uniform : undefined;
-  const lacking = count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count);
+  const resize = query.success ? resizeOfQuery(query.data) : undefined;
+  const lacking = count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count, resize);
   return (
     <div className="flex flex-col gap-5">
-      <ProjectPageHeader projectId={projectId} title={count === undefined ? "Videos waiting for frames" : `Uniform frames (${count}) for caption runs`} />
+      <ProjectPageHeader projectId={projectId} title={count === undefined ? "Videos waiting for frames" : resize ? `Uniform frames (${count}) for QA runs` : `Uniform frames (${count}) for caption runs`} />
       {count === undefined ? (
         <p className="text-sm text-slate-600">
           Videos registered through the API have no frames yet; this page extracts them in this browser. Caption runs need a uniform frame set instead:{" "}
@@ -21,6 +23,14 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
             extract 8 uniform frames for the videos with captions
           </Link>
           .
+        </p>
+      ) : resize ? (
+        <p className="text-sm text-slate-600">
+          A QA run sends the evaluated model {count} evenly spaced frames of each video, at {describeResize(resize)}. These videos have questions but no such uniform set yet,
+          so a QA run would leave them out; this page extracts it in this browser (their other frame sets stay).{" "}
+          <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending`}>
+            Videos waiting for any frames
+          </Link>
         </p>
       ) : (
         <p className="text-sm text-slate-600">
@@ -33,13 +43,13 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
       )}
       {!query.success && (
         <p role="alert" className="text-sm text-red-700">
-          The frame count must be a whole number from 1 to 64.
+          {query.error.issues.some((i) => i.path[0] === "uniform") ? "The frame count must be a whole number from 1 to 64." : query.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; ")}
         </p>
       )}
       <PendingExtractionPanel
         key={count ?? "pending"}
         projectId={projectId}
-        uniform={lacking && count !== undefined ? { count, videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })) } : undefined}
+        uniform={lacking && count !== undefined ? { count, forQuestions: resize !== undefined, videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })) } : undefined}
       />
     </div>
   );

@@ -50,8 +50,16 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
   };
   const pages = result ? Math.max(1, Math.ceil(result.total / result.pageSize)) : 1;
   const page = result?.page ?? 1;
-  const prevHref = result && page > 1 ? link({ page: Math.min(page - 1, pages) === 1 ? undefined : Math.min(page - 1, pages) }) : null;
-  const nextHref = result && page < pages ? link({ page: page + 1 }) : null;
+  // Next and previous go by position (cursor), so a deep page costs what the first does; a page
+  // with no rows to stand on (past the end) goes back by number.
+  const prevHref = !result
+    ? null
+    : result.prevCursor
+      ? link({ cursor: result.prevCursor, page: undefined })
+      : page > 1
+        ? link({ cursor: undefined, page: Math.min(page - 1, pages) === 1 ? undefined : Math.min(page - 1, pages) })
+        : null;
+  const nextHref = result?.nextCursor ? link({ cursor: result.nextCursor, page: undefined }) : null;
   const filterParams = filterToSearchParams(Object.fromEntries(Object.entries(raw).filter(([key]) => isVideoFilterKey(key))));
   // The columns and filters are the shown run's task's; with no run yet, the first video task's.
   const task = result?.run ? taskOf(result.run.pipeline) : taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
@@ -64,7 +72,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
     const nextDir = active && dir === "asc" ? "desc" : active ? "asc" : higherIsBetter === false || column === "created" ? "desc" : "asc";
     return (
       <th className={`px-2 py-2 ${align === "right" ? "text-right" : ""}`} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"}>
-        <Link href={link({ sort: column, dir: nextDir, page: undefined })} className={active ? "text-slate-900" : "hover:text-slate-800"} data-testid={`sort-${column}`}>
+        <Link href={link({ sort: column, dir: nextDir, page: undefined, cursor: undefined })} className={active ? "text-slate-900" : "hover:text-slate-800"} data-testid={`sort-${column}`}>
           {label}
           {active ? (dir === "asc" ? " ▲" : " ▼") : ""}
         </Link>
@@ -95,9 +103,14 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       </tr>
     </thead>
   );
+  // The video page's previous/next follow this list: its query (without the page) travels as `list`.
+  const listParams = new URLSearchParams(raw);
+  listParams.delete("page");
+  listParams.delete("pageSize");
+  const listSuffix = listParams.size > 0 ? `?list=${encodeURIComponent(listParams.toString())}` : "";
   const rows: VideoListRow[] = (result?.videos ?? []).map((video) => ({
     id: video.id,
-    href: `/projects/${projectId}/videos/${video.id}`,
+    href: `/projects/${projectId}/videos/${video.id}${listSuffix}`,
     fileName: video.fileName,
     prompt: video.prompt,
     dimensions: video.dimensions,
@@ -151,7 +164,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       </form>
 
       <p className="text-xs text-slate-500" data-testid="shortcut-hint">
-        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next row · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts
+        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next row · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts · <kbd>?</kbd> all keys
       </p>
 
       {problem.length > 0 ? (
@@ -184,7 +197,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
             <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
           )}
           <nav className="flex items-center gap-3 text-sm" aria-label="Pages" data-testid="pagination">
-            {page > 1 && <Link href={link({ page: undefined })}>« first</Link>}
+            {page > 1 && <Link href={link({ page: undefined, cursor: undefined })}>« first</Link>}
             {prevHref && (
               <Link href={prevHref} rel="prev">
                 ← previous
@@ -198,7 +211,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
                 next →
               </Link>
             )}
-            {page < pages && <Link href={link({ page: pages })}>last »</Link>}
+            {page < pages && <Link href={link({ page: pages, cursor: undefined })}>last »</Link>}
           </nav>
         </>
       ) : null}

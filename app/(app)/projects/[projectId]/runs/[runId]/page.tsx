@@ -28,7 +28,12 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
           {run.endpoint.name} ({run.endpoint.model}) · started {run.createdAt.toLocaleString()}
         </span>
         {run.simulated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>}
-        <Link href={`/projects/${projectId}/judge`} className="ml-auto text-sm text-indigo-700 underline">
+        {run.pipeline === "qa" && (
+          <Link href={`/projects/${projectId}/qa?runId=${run.id}`} className="ml-auto text-sm text-indigo-700 underline" data-testid="qa-results-link">
+            accuracy and answers
+          </Link>
+        )}
+        <Link href={`/projects/${projectId}/judge`} className={`${run.pipeline === "qa" ? "" : "ml-auto "}text-sm text-indigo-700 underline`}>
           all runs
         </Link>
       </div>

@@ -3,16 +3,19 @@ import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { NoPrompt } from "@/components/videos/no-prompt";
+import { VideoNav } from "@/components/videos/video-nav";
 import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { AppError, NotFoundError } from "@/lib/errors";
 import { listItems } from "@/lib/items/items";
 import { itemFilterSchema } from "@/lib/items/items.validation";
 import { videoRuns } from "@/lib/judge/video-runs";
 import { getStorage } from "@/lib/storage/storage";
 import { promptSampleCount } from "@/lib/videos/compare-samples";
 import { getVideoDetail } from "@/lib/videos/queries";
+import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
+import { videoNeighbours } from "@/lib/videos/video-neighbours";
 
 export default async function VideoPage({
   params,
@@ -22,7 +25,11 @@ export default async function VideoPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId, videoId } = await params;
-  const requestedRun = (await searchParams).runId;
+  const search = await searchParams;
+  const requestedRun = search.runId;
+  // The video list this page was opened from (its filter and order), carried as `list`; else the whole list.
+  const list = typeof search.list === "string" ? search.list : "";
+  const listQuery = videoListQuerySchema.safeParse(searchParamsObject(new URLSearchParams(list)));
   const { actor, role } = await requirePageProjectAccess(projectId);
   const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
     if (error instanceof NotFoundError) notFound();
@@ -30,11 +37,19 @@ export default async function VideoPage({
   });
   if (video.projectId !== projectId) notFound();
   const frameSet = video.frameSets.at(-1);
-  const [runs, sampleCount, captions] = await Promise.all([
+  const [runs, sampleCount, captions, neighbours] = await Promise.all([
     videoRuns(prisma, actor, video.id),
     promptSampleCount(prisma, actor, video.id),
     listItems(prisma, actor, projectId, itemFilterSchema.parse({ kind: "caption", videoId: video.id, pageSize: 100 })),
+    // A list link whose filter no longer applies (a deleted run, a filter the run's task lacks) shows no neighbours.
+    listQuery.success
+      ? videoNeighbours(prisma, actor, projectId, listQuery.data, video.id).catch((error: unknown) => {
+          if (error instanceof AppError) return null;
+          throw error;
+        })
+      : null,
   ]);
+  const videoHref = (id: string | null) => (id ? `/projects/${projectId}/videos/${id}${list ? `?list=${encodeURIComponent(list)}` : ""}` : null);
   // Only a run that judged this video can be chosen; anything else shows the latest.
   const runId = typeof requestedRun === "string" && runs.some((run) => run.id === requestedRun) ? requestedRun : null;
   return (
@@ -49,10 +64,11 @@ export default async function VideoPage({
         <Link href={`/projects/${projectId}/compare?videoId=${encodeURIComponent(video.id)}`} className="ml-auto text-sm text-indigo-700 underline" data-testid="compare-link">
           Compare samples ({sampleCount})
         </Link>
-        <Link href={`/projects/${projectId}/videos`} className="text-sm text-indigo-700 underline">
-          all videos
+        <Link href={`/projects/${projectId}/videos${list ? `?${list}` : ""}`} className="text-sm text-indigo-700 underline" data-testid="back-to-list">
+          {list ? "back to the list" : "all videos"}
         </Link>
       </div>
+      {neighbours && <VideoNav previousHref={videoHref(neighbours.previousId)} nextHref={videoHref(neighbours.nextId)} position={neighbours.position} total={neighbours.total} />}
       {video.error && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="video-error">
           {video.error}

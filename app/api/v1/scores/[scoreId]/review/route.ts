@@ -7,5 +7,5 @@ import { reviewInputSchema } from "@/lib/reviews/reviews.validation";
 /** Sets the caller's own judgment of a judge score: `{"value", "note"?, "reason"?, "expectedVersion"?}`. */
 export const PUT = withActor<{ scoreId: string }>(async (request, actor, params) => {
   const judgment = await reviewScore(prisma, actor, z.string().min(1).max(64).parse(params.scoreId), await parseJsonBody(request, reviewInputSchema));
-  return Response.json({ id: judgment.id, value: judgment.value, note: judgment.note, reason: judgment.reason, version: judgment.version, updatedAt: judgment.updatedAt });
+  return Response.json({ id: judgment.id, value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt });
 });

@@ -1,10 +1,19 @@
+import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { submitItem } from "@/lib/queues/queues";
+import { submitItem, submitItemAndTakeNext } from "@/lib/queues/queues";
 import { queueIdSchema, submitItemSchema } from "@/lib/queues/queues.validation";
 
-/** `{"judgments":[{"target":"verdict"|"overall"|<scoreId>,"value","note"?,"reason"?,"expectedVersion"?}]}` */
+const takeNextSchema = z.enum(["0", "1"]).default("0");
+
+/**
+ * `{"judgments":[{"target":"verdict"|"overall"|<scoreId>,"value","note"?,"reason"?,"expectedVersion"?}]}`.
+ * With `?next=1` it also claims the caller's next item and returns it as `next` (the item API's payload, or null).
+ */
 export const POST = withActor<{ queueId: string; itemId: string }>(async (request, actor, params) => {
   const input = await parseJsonBody(request, submitItemSchema);
-  return Response.json(await submitItem(prisma, actor, queueIdSchema.parse(params.queueId), queueIdSchema.parse(params.itemId), input));
+  const queueId = queueIdSchema.parse(params.queueId);
+  const itemId = queueIdSchema.parse(params.itemId);
+  const takeNext = takeNextSchema.parse(new URL(request.url).searchParams.get("next") ?? undefined) === "1";
+  return Response.json(takeNext ? await submitItemAndTakeNext(prisma, actor, queueId, itemId, input) : await submitItem(prisma, actor, queueId, itemId, input));
 });

@@ -19,5 +19,5 @@ export const PUT = withActor<Params>(async (request, actor, params) => {
     z.enum(allMetrics().filter((m) => m.reviewed).map((m) => m.id) as [string, ...string[]]).parse(params.target),
     await parseJsonBody(request, reviewInputSchema),
   );
-  return Response.json({ id: judgment.id, value: judgment.value, note: judgment.note, reason: judgment.reason, version: judgment.version, updatedAt: judgment.updatedAt });
+  return Response.json({ id: judgment.id, value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt });
 });

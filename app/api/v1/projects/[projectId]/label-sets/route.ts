@@ -1,0 +1,51 @@
+import { readMultipart } from "@/lib/api/multipart";
+import { withActor } from "@/lib/api/handler";
+import { requireProjectAccess } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
+import { importT2vHaluBench, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
+import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
+import { projectIdSchema } from "@/lib/projects/projects.validation";
+
+type Params = { projectId: string };
+
+export const GET = withActor<Params>(async (_request, actor, params) =>
+  Response.json({ labelSets: await listLabelSets(prisma, actor, projectIdSchema.parse(params.projectId)) }),
+);
+
+/**
+ * multipart: `file` (the label sheet, or with `format=vbench` VBench's evaluation results JSON), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`,
+ * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
+ */
+export const POST = withActor<Params>(async (request, actor, params) => {
+  const projectId = projectIdSchema.parse(params.projectId);
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  let upload: { name: string; bytes: Uint8Array } | null = null;
+  const fields = await readMultipart(request, async (file) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_LABEL_SET_BYTES) throw new PayloadTooLargeError(`Label-set files may be at most ${MAX_LABEL_SET_BYTES} bytes.`);
+      chunks.push(chunk);
+    }
+    upload = { name: file.filename || "labels.xlsx", bytes: new Uint8Array(Buffer.concat(chunks)) };
+  });
+  const file = upload as { name: string; bytes: Uint8Array } | null;
+  if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
+  const input = labelSetImportFieldsSchema.parse(fields);
+  const dryRun = input.dryRun !== "false";
+  if (input.format === "vbench") {
+    const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+    return Response.json(result, { status: result.dryRun ? 200 : 201 });
+  }
+  const result = await importT2vHaluBench(prisma, actor, projectId, {
+    file: file.bytes,
+    fileName: file.name,
+    name: input.name,
+    citation: input.citation,
+    match: input.match === "column" ? { by: "column", column: input.mappingColumn! } : { by: "file_name" },
+    dryRun,
+  });
+  return Response.json(result, { status: result.dryRun ? 200 : 201 });
+}, { body: "multipart" });

@@ -1,0 +1,198 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { apiFetch } from "@/components/import/api-client";
+
+interface SheetIssue {
+  row: number;
+  column: string;
+  cell: string;
+  action: "interpreted" | "skipped";
+  message: string;
+}
+
+interface Plan {
+  name: string;
+  fileName: string;
+  sha256: string;
+  rows: number;
+  matchedVideos: number;
+  judgments: Record<string, number>;
+  issues: SheetIssue[];
+  headers: string[];
+}
+
+interface LabelSetRow {
+  id: string;
+  name: string;
+  fileName: string;
+  sha256: string;
+  citation: string;
+  createdAt: string;
+  judgments: number;
+  importedBy: { name: string | null; email: string | null };
+}
+
+/**
+ * Imports T2VHaluBench's label sheet as a label set: a dry run shows what would be created and every cell
+ * read other than as written or skipped; only then can it be imported. Lists the stored label sets.
+ */
+export function LabelSetPanel({ projectId }: { projectId: string }) {
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState("T2VHaluBench");
+  const [citation, setCitation] = useState("");
+  const [match, setMatch] = useState<"file_name" | "column">("file_name");
+  const [mappingColumn, setMappingColumn] = useState("");
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const labelSets = useQuery({
+    queryKey: ["label-sets", projectId],
+    queryFn: () => apiFetch<{ labelSets: LabelSetRow[] }>(`/api/v1/projects/${projectId}/label-sets`).then((b) => b.labelSets),
+  });
+
+  async function send(dryRun: boolean) {
+    if (!file) return;
+    const form = new FormData();
+    form.set("name", name);
+    form.set("citation", citation);
+    form.set("match", match);
+    if (match === "column") form.set("mappingColumn", mappingColumn);
+    form.set("dryRun", dryRun ? "true" : "false");
+    form.set("file", file, file.name);
+    setBusy(true);
+    setMessage(null);
+    try {
+      const result = await apiFetch<{ dryRun: boolean; plan: Plan; labelSet: { id: string; judgments: number } | null }>(`/api/v1/projects/${projectId}/label-sets`, { method: "POST", body: form });
+      setPlan(result.plan);
+      if (!result.dryRun) {
+        setMessage(`Imported "${result.plan.name}": ${result.labelSet?.judgments ?? 0} labels.`);
+        setPlan(null);
+        setFile(null);
+        await queryClient.invalidateQueries({ queryKey: ["label-sets", projectId] });
+      }
+    } catch (error) {
+      setPlan(null);
+      setMessage(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove(id: string) {
+    setBusy(true);
+    try {
+      const result = await apiFetch<{ deletedJudgments: number }>(`/api/v1/projects/${projectId}/label-sets/${id}`, { method: "DELETE" });
+      setMessage(`Deleted the label set and its ${result.deletedJudgments} labels.`);
+      await queryClient.invalidateQueries({ queryKey: ["label-sets", projectId] });
+    } catch (error) {
+      setMessage(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const changed = () => setPlan(null);
+  return (
+    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="label-set-panel">
+      <h2 className="text-base font-semibold text-slate-800">Label sets (published human labels)</h2>
+      <p className="max-w-3xl text-slate-600">
+        Import T2VHaluBench&apos;s label sheet (.xlsx) as a read-only label set: it appears as an annotator in the agreement dashboard. Import the videos first.
+        <b> Dry run</b> shows what would be created and every cell that had to be interpreted or skipped; nothing is stored until <b>Import</b>.
+      </p>
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="flex flex-col gap-1">
+          Label sheet
+          <input type="file" accept=".xlsx" data-testid="label-set-file" onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())} />
+        </label>
+        <label className="flex flex-col gap-1">
+          Name
+          <input className="rounded-md border border-slate-300 px-2 py-1" value={name} data-testid="label-set-name" onChange={(e) => (setName(e.target.value), changed())} />
+        </label>
+        <label className="flex flex-col gap-1">
+          Citation
+          <input className="w-72 rounded-md border border-slate-300 px-2 py-1" value={citation} onChange={(e) => setCitation(e.target.value)} />
+        </label>
+        <label className="flex flex-col gap-1">
+          Match videos
+          <select className="rounded-md border border-slate-300 px-2 py-1" value={match} aria-label="Match videos" onChange={(e) => (setMatch(e.target.value as "file_name" | "column"), changed())}>
+            <option value="file_name">by file name (Example)</option>
+            <option value="column">by a mapping column</option>
+          </select>
+        </label>
+        {match === "column" && (
+          <label className="flex flex-col gap-1">
+            Mapping column
+            <input className="rounded-md border border-slate-300 px-2 py-1" value={mappingColumn} list="label-set-headers" onChange={(e) => (setMappingColumn(e.target.value), changed())} />
+            <datalist id="label-set-headers">{plan?.headers.map((h) => <option key={h} value={h} />)}</datalist>
+          </label>
+        )}
+        <button type="button" className={buttonClass("secondary")} disabled={!file || busy} onClick={() => send(true)}>
+          Dry run
+        </button>
+        <button type="button" className={buttonClass()} disabled={!plan || busy} onClick={() => send(false)}>
+          Import
+        </button>
+      </div>
+      {message && (
+        <p className="text-slate-700" role="status" data-testid="label-set-message">
+          {message}
+        </p>
+      )}
+      {plan && (
+        <div className="flex flex-col gap-2" data-testid="label-set-plan">
+          <p>
+            {plan.rows} rows, {plan.matchedVideos} matched to videos; would create{" "}
+            {Object.entries(plan.judgments)
+              .map(([type, n]) => `${n} ${type}`)
+              .join(", ") || "nothing"}{" "}
+            labels. SHA-256 <span className="font-mono text-xs">{plan.sha256.slice(0, 16)}…</span>
+          </p>
+          {plan.issues.length > 0 && (
+            <table className="w-full text-left text-xs" data-testid="label-set-issues">
+              <thead className="text-slate-500">
+                <tr>
+                  <th className="py-1 pr-2">row</th>
+                  <th className="pr-2">column</th>
+                  <th className="pr-2">cell</th>
+                  <th className="pr-2"></th>
+                  <th>what was done</th>
+                </tr>
+              </thead>
+              <tbody>
+                {plan.issues.map((issue, i) => (
+                  <tr key={i} className="border-t border-slate-100" data-testid="label-set-issue" data-action={issue.action}>
+                    <td className="py-1 pr-2">{issue.row}</td>
+                    <td className="pr-2">{issue.column}</td>
+                    <td className="whitespace-pre pr-2 font-mono">{JSON.stringify(issue.cell)}</td>
+                    <td className="pr-2">{issue.action}</td>
+                    <td>{issue.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      )}
+      {labelSets.data && labelSets.data.length > 0 && (
+        <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200" data-testid="label-sets">
+          {labelSets.data.map((set) => (
+            <li key={set.id} className="flex flex-wrap items-center gap-3 px-3 py-2" data-testid="label-set">
+              <span className="font-medium">{set.name}</span>
+              <span className="text-slate-500">
+                {set.fileName} · {set.judgments} labels · {new Date(set.createdAt).toLocaleString()} by {set.importedBy.name || set.importedBy.email || "?"}
+                {set.citation ? ` · ${set.citation}` : ""}
+              </span>
+              <button type="button" className={buttonClass("danger")} disabled={busy} onClick={() => remove(set.id)}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

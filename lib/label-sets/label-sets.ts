@@ -1,0 +1,272 @@
+/**
+ * Label sets: named, read-only groups of human judgments imported from a file (published benchmark
+ * labels, earlier annotation rounds), with their provenance. Each annotator of a label set is a
+ * reviewer `labelset:<id>[:<column>]` (label-set-reviewer.ts): agreement compares it like a reviewer,
+ * while review state, the reviewers' verdict and consensus count only live reviewers, and blind
+ * queues (which show a reviewer only their own judgments) never show it. Its judgments have no run.
+ */
+import { createHash } from "node:crypto";
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { judgmentKey, metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
+import { judgmentDeclaration } from "../reviews/judgment-target";
+import { disagreementGapOf } from "../tasks/task-declaration";
+import { INCONSISTENCY_CATEGORY } from "../judge/hallucination-schemas";
+import { labelSetReviewerId } from "./label-set-reviewer";
+import { parseT2vHaluBenchSheet, type SheetIssue } from "./t2vhalubench";
+import { parseVbenchResults } from "./vbench-results";
+import { parseVideoPath } from "../import/parse-video-path";
+
+/**
+ * A per-video present (1) / absent (0) label of one of a task's categories, keyed like a reviewed
+ * metric (`hallucination|v:<id>|<category>`). Agreement leaves these out until the task declares
+ * presence targets (issue 12's presence reviews use the same key).
+ */
+export const PRESENCE_TARGET_TYPE = "presence";
+const PRESENCE_GAP = 1;
+
+export function presenceTarget(task: string, videoId: string, category: string): JudgmentTarget {
+  return { task, targetType: PRESENCE_TARGET_TYPE, target: category, videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
+}
+
+export interface LabelJudgment {
+  target: JudgmentTarget;
+  value: number;
+  /** The annotator column, or null when the label set is one annotator. */
+  annotator: string | null;
+}
+
+export interface NewLabelSet {
+  name: string;
+  format: string;
+  fileName: string;
+  sha256: string;
+  citation: string;
+}
+
+export function sha256Of(file: Uint8Array): string {
+  return createHash("sha256").update(file).digest("hex");
+}
+
+function gapOf(target: JudgmentTarget): number {
+  if (target.targetType === PRESENCE_TARGET_TYPE) return PRESENCE_GAP;
+  // No task declares VBench's metrics, so no judge value is ever compared with them through a gap.
+  if (target.targetType === VBENCH_METRIC_TARGET_TYPE) return 1;
+  return disagreementGapOf(judgmentDeclaration(target.targetType, target.target));
+}
+
+async function requireFreeName(prisma: PrismaClient, projectId: string, name: string) {
+  if (await prisma.labelSet.findUnique({ where: { projectId_name: { projectId, name } }, select: { id: true } })) {
+    throw new ConflictError(`The project already has a label set named "${name}".`);
+  }
+}
+
+/** Writes a label set and its judgments in one transaction. */
+export async function createLabelSet(prisma: PrismaClient, actor: Actor, projectId: string, set: NewLabelSet, judgments: readonly LabelJudgment[]) {
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  await requireFreeName(prisma, projectId, set.name);
+  const annotators = [...new Set(judgments.flatMap((j) => (j.annotator ? [j.annotator] : [])))].sort();
+  return prisma.$transaction(async (tx) => {
+    const labelSet = await tx.labelSet.create({ data: { projectId, ...set, importedById: actor.userId, annotators } });
+    await tx.humanJudgment.createMany({
+      data: judgments.map((j) => ({
+        projectId,
+        ...j.target,
+        targetKey: judgmentKey(j.target),
+        gap: gapOf(j.target),
+        reviewerId: labelSetReviewerId(labelSet.id, j.annotator),
+        value: j.value,
+        labelSetId: labelSet.id,
+      })),
+    });
+    return { ...labelSet, judgments: judgments.length };
+  }, { timeout: 60_000 });
+}
+
+export async function listLabelSets(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const sets = await prisma.labelSet.findMany({ where: { projectId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], include: { _count: { select: { judgments: true } } } });
+  const importers = await prisma.user.findMany({ where: { id: { in: [...new Set(sets.map((s) => s.importedById))] } }, select: { id: true, name: true, email: true } });
+  return sets.map(({ _count, ...s }) => ({
+    ...s,
+    reviewerIds: s.annotators.length ? s.annotators.map((a) => labelSetReviewerId(s.id, a)) : [labelSetReviewerId(s.id)],
+    importedBy: importers.find((u) => u.id === s.importedById) ?? { id: s.importedById, name: null, email: null },
+    judgments: _count.judgments,
+  }));
+}
+
+/** Deletes the label set and exactly its judgments (the foreign key cascades). */
+export async function deleteLabelSet(prisma: PrismaClient, actor: Actor, projectId: string, labelSetId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const set = await prisma.labelSet.findFirst({ where: { id: labelSetId, projectId }, select: { id: true } });
+  if (!set) throw new NotFoundError("No such label set.");
+  const [{ count }] = await prisma.$transaction([
+    prisma.humanJudgment.deleteMany({ where: { labelSetId } }),
+    prisma.labelSet.delete({ where: { id: labelSetId } }),
+  ]);
+  return { deletedJudgments: count };
+}
+
+// ---------- T2VHaluBench ----------
+
+export type VideoMatch = { by: "file_name" } | { by: "column"; column: string };
+
+export interface T2vHaluBenchImportInput {
+  file: Uint8Array;
+  fileName: string;
+  name: string;
+  citation?: string;
+  match: VideoMatch;
+  dryRun: boolean;
+}
+
+export interface LabelSetPlan {
+  name: string;
+  fileName: string;
+  sha256: string;
+  rows: number;
+  /** Rows matched to a video of the project. */
+  matchedVideos: number;
+  /** Judgments to create, by target type. */
+  judgments: Record<string, number>;
+  /** Every cell interpreted or skipped, and every row not matched to a video. */
+  issues: SheetIssue[];
+  headers: string[];
+}
+
+type MatchableVideo = { id: string; fileName: string; relativePath: string };
+
+/** Reads the sheet and plans the label set; imports it unless `dryRun`. Nothing is written on a dry run. */
+export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, projectId: string, input: T2vHaluBenchImportInput) {
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  const sheet = await parseT2vHaluBenchSheet(input.file, { mappingColumn: input.match.by === "column" ? input.match.column : null });
+  const issues = [...sheet.issues];
+  const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
+  const videos: MatchableVideo[] = await prisma.video.findMany({
+    where: { projectId, OR: [{ fileName: { in: keys } }, { relativePath: { in: keys } }] },
+    select: { id: true, fileName: true, relativePath: true },
+  });
+  const matchColumn = input.match.by === "column" ? input.match.column : "Example";
+  const judgments: LabelJudgment[] = [];
+  const matched = new Set<string>();
+  for (const row of sheet.rows) {
+    const key = input.match.by === "column" ? row.mapping : row.example;
+    if (!key) continue;
+    // A path names one video; a bare file name only when exactly one video has it.
+    const byPath = videos.filter((v) => v.relativePath === key);
+    const candidates = byPath.length ? byPath : videos.filter((v) => v.fileName === key);
+    if (candidates.length !== 1) {
+      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: candidates.length ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths` : "no video of the project has this file name or path" });
+      continue;
+    }
+    const video = candidates[0]!;
+    if (matched.has(video.id)) {
+      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: "an earlier row already labels this video" });
+      continue;
+    }
+    matched.add(video.id);
+    if (row.hallucination !== null) judgments.push({ target: metricTarget("hallucination", video.id, "", "verdict"), value: row.hallucination, annotator: null });
+    // The sheet says "consistent"; the task's target is prompt inconsistency, present when not consistent.
+    if (row.promptConsistency !== null) judgments.push({ target: presenceTarget("hallucination", video.id, INCONSISTENCY_CATEGORY), value: 1 - row.promptConsistency, annotator: null });
+    for (const [code, value] of Object.entries(row.categories)) judgments.push({ target: presenceTarget("hallucination", video.id, code), value, annotator: null });
+  }
+  issues.sort((a, b) => a.row - b.row);
+  const counts: Record<string, number> = {};
+  for (const j of judgments) counts[j.target.targetType] = (counts[j.target.targetType] ?? 0) + 1;
+  const sha256 = sha256Of(input.file);
+  const plan: LabelSetPlan = { name, fileName: input.fileName, sha256, rows: sheet.rows.length, matchedVideos: matched.size, judgments: counts, issues, headers: sheet.headers };
+  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
+  if (judgments.length === 0) throw new ValidationError("Nothing to import: no row of the sheet matched a video of the project.");
+  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "t2vhalubench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  return { dryRun: false as const, plan, labelSet };
+}
+
+// ---------- VBench evaluation results ----------
+
+/** The task id of VBench's metrics as judgments: no judge pipeline has it, so no run is compared with them yet. */
+export const VBENCH_TASK = "vbench";
+export const VBENCH_METRIC_TARGET_TYPE = "vbench_metric";
+/** VBench's prompt part of a file name is cut at 180 characters. */
+const VBENCH_PROMPT_CHARS = 180;
+
+type VbenchVideo = MatchableVideo & { promptTruncated: string | null; sampleIndex: number | null; model: string | null };
+
+/**
+ * The project's video a results path names: the video whose path the results path ends with; else the
+ * one video with its file name; else by VBench's name rules, the prompt (cut at 180 characters) and the
+ * sample index, and the model folder when several models share them.
+ */
+export function matchVbenchPath(videos: readonly VbenchVideo[], resultPath: string): { video: VbenchVideo } | { error: string } {
+  const path = resultPath.replaceAll("\\", "/").replace(/^[A-Za-z]:/, "").replace(/^\/+/, "");
+  const byPath = videos.filter((v) => path === v.relativePath || path.endsWith(`/${v.relativePath}`));
+  if (byPath.length === 1) return { video: byPath[0]! };
+  const fileName = path.split("/").pop() ?? path;
+  const byName = videos.filter((v) => v.fileName === fileName);
+  if (byName.length === 1) return { video: byName[0]! };
+  const parsed = parseVideoPath(path);
+  if (parsed.ok && parsed.value.promptTruncated !== null && parsed.value.sampleIndex !== null) {
+    const prompt = parsed.value.promptTruncated.slice(0, VBENCH_PROMPT_CHARS);
+    let candidates = videos.filter((v) => v.promptTruncated?.slice(0, VBENCH_PROMPT_CHARS) === prompt && v.sampleIndex === parsed.value.sampleIndex);
+    if (candidates.length > 1) {
+      const folders = path.split("/").slice(0, -1);
+      candidates = candidates.filter((v) => v.model !== null && folders.includes(v.model));
+    }
+    if (candidates.length === 1) return { video: candidates[0]! };
+    if (candidates.length > 1 || byName.length > 1) return { error: `several videos of the project match "${fileName}" (prompt and sample index): give the results' paths with the model folder` };
+  }
+  return { error: byName.length > 1 ? `${byName.length} videos of the project have the file name "${fileName}"` : "no video of the project matches this path, file name, or prompt and sample index" };
+}
+
+export interface VbenchImportInput {
+  file: Uint8Array;
+  fileName: string;
+  name: string;
+  citation?: string;
+  dryRun: boolean;
+}
+
+/** Reads VBench results and plans the label set (one annotator: VBench); imports it unless `dryRun`. */
+export async function importVbenchResults(prisma: PrismaClient, actor: Actor, projectId: string, input: VbenchImportInput) {
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  const parsed = parseVbenchResults(new TextDecoder().decode(input.file));
+  const videos: VbenchVideo[] = await prisma.video.findMany({
+    where: { projectId },
+    select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true },
+  });
+  const issues = [...parsed.issues];
+  const judgments: LabelJudgment[] = [];
+  const seen = new Set<string>();
+  const matched = new Set<string>();
+  for (const result of parsed.results) {
+    const match = matchVbenchPath(videos, result.videoPath);
+    if ("error" in match) {
+      issues.push({ dimension: result.dimension, index: result.index, videoPath: result.videoPath, message: `${match.error}: skipped` });
+      continue;
+    }
+    const key = `${result.dimension}|${match.video.id}`;
+    if (seen.has(key)) {
+      issues.push({ dimension: result.dimension, index: result.index, videoPath: result.videoPath, message: "an earlier entry of this dimension already gives this video's value: skipped" });
+      continue;
+    }
+    seen.add(key);
+    matched.add(match.video.id);
+    const target: JudgmentTarget = { task: VBENCH_TASK, targetType: VBENCH_METRIC_TARGET_TYPE, target: result.dimension, videoId: match.video.id, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
+    judgments.push({ target, value: result.value, annotator: null });
+  }
+  const byDimension: Record<string, number> = {};
+  for (const j of judgments) byDimension[j.target.target] = (byDimension[j.target.target] ?? 0) + 1;
+  const sha256 = sha256Of(input.file);
+  const plan = { name, fileName: input.fileName, sha256, results: parsed.results.length, matchedVideos: matched.size, judgments: byDimension, aggregates: parsed.aggregates, issues };
+  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
+  if (judgments.length === 0) throw new ValidationError("Nothing to import: no result matched a video of the project.");
+  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "vbench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  return { dryRun: false as const, plan, labelSet };
+}

@@ -1,0 +1,190 @@
+/**
+ * T2VHaluBench's label sheet (.xlsx, read with exceljs): one row per video with `Example` (the file
+ * name), `Is_Hallucination` and `Is_Prompt_Consistency` (1/0), `Static_Hallucination` and
+ * `Dynamic_Hallucination` (category codes such as `s1, s7`, or `-` for none) and `model`.
+ *
+ * The published sheet has mistakes (a static code in the dynamic column, `.` between codes, stray
+ * spaces). What is unambiguous is read, and every cell read other than as written, or skipped, is
+ * listed with its row, so the user sees exactly what the import assumed.
+ */
+import ExcelJS from "exceljs";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { ValidationError } from "../errors";
+
+export const T2VHALUBENCH_COLUMNS = {
+  example: "Example",
+  hallucination: "Is_Hallucination",
+  promptConsistency: "Is_Prompt_Consistency",
+  static: "Static_Hallucination",
+  dynamic: "Dynamic_Hallucination",
+  model: "model",
+} as const;
+
+export interface SheetIssue {
+  /** The sheet's row number (1 is the header). */
+  row: number;
+  column: string;
+  /** The cell as written. */
+  cell: string;
+  /** "interpreted": read other than as written; "skipped": not imported. */
+  action: "interpreted" | "skipped";
+  message: string;
+}
+
+export interface T2vHaluBenchRow {
+  row: number;
+  example: string;
+  model: string | null;
+  /** The mapping column's value, when the user maps videos by one. */
+  mapping: string | null;
+  hallucination: 0 | 1 | null;
+  promptConsistency: 0 | 1 | null;
+  /** Each category code with 1 (present) or 0 (absent); a code is missing when its column could not be read. */
+  categories: Record<string, 0 | 1>;
+}
+
+export interface T2vHaluBenchSheet {
+  rows: T2vHaluBenchRow[];
+  issues: SheetIssue[];
+  /** Every header of the sheet, for choosing a mapping column. */
+  headers: string[];
+}
+
+const STATIC = new Set<string>(STATIC_CATEGORY_IDS);
+const DYNAMIC = new Set<string>(DYNAMIC_CATEGORY_IDS);
+
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object") {
+    if ("richText" in value) return value.richText.map((r) => r.text).join("");
+    if ("result" in value) return cellText((value.result ?? null) as ExcelJS.CellValue);
+    if ("text" in value) return String(value.text);
+  }
+  return String(value);
+}
+
+/** Reads one category cell of `column` ("static" or "dynamic"): the codes it names, and what had to be interpreted. */
+export function parseCategoryCell(
+  raw: string,
+  column: "static" | "dynamic",
+): { present: string[]; complete: boolean; interpreted: string[]; skipped: string[] } {
+  const interpreted: string[] = [];
+  const skipped: string[] = [];
+  const text = raw.trim();
+  if (text !== raw) interpreted.push("stray spaces around the cell");
+  if (text === "") return { present: [], complete: false, interpreted, skipped: ["empty cell: its categories are not labelled"] };
+  if (text === "-") return { present: [], complete: true, interpreted, skipped };
+  if (/\.\s*/.test(text)) interpreted.push("'.' read as ',' between codes");
+  if (/;/.test(text)) interpreted.push("';' read as ',' between codes");
+  const tokens = text.split(/[,.;]/);
+  const present: string[] = [];
+  let complete = true;
+  for (const token of tokens) {
+    const trimmed = token.trim();
+    if (trimmed === "") {
+      interpreted.push("an empty code between separators ignored");
+      continue;
+    }
+    let code = trimmed.replace(/\s+/g, "").toLowerCase();
+    if (code !== trimmed.toLowerCase()) interpreted.push(`stray spaces inside "${trimmed}"`);
+    if (code !== trimmed.replace(/\s+/g, "")) interpreted.push(`"${trimmed}" read as "${code}"`);
+    code = code.replace(/^([sd])0+(\d)/, "$1$2");
+    if (!STATIC.has(code) && !DYNAMIC.has(code)) {
+      skipped.push(`"${trimmed}" is no category code: the column's other categories are not labelled`);
+      complete = false;
+      continue;
+    }
+    const own = column === "static" ? STATIC : DYNAMIC;
+    if (!own.has(code)) interpreted.push(`${code} is a ${column === "static" ? "dynamic" : "static"} code: read as present in its own kind`);
+    if (present.includes(code)) interpreted.push(`${code} listed twice`);
+    else present.push(code);
+  }
+  return { present, complete, interpreted: [...new Set(interpreted)], skipped };
+}
+
+function parseBinary(raw: string): { value: 0 | 1 | null; interpreted: string | null } {
+  const text = raw.trim();
+  if (text === "1" || text === "0") return { value: text === "1" ? 1 : 0, interpreted: text !== raw ? "stray spaces around the cell" : null };
+  return { value: null, interpreted: null };
+}
+
+/** Parses the sheet (the first worksheet with an `Example` header). Throws ValidationError when it is no T2VHaluBench sheet. */
+export async function parseT2vHaluBenchSheet(file: Uint8Array, options: { mappingColumn?: string | null } = {}): Promise<T2vHaluBenchSheet> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new ValidationError(`The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  for (const sheet of workbook.worksheets) {
+    const headerRow = sheet.getRow(1);
+    const headers: string[] = [];
+    const columnOf = new Map<string, number>();
+    headerRow.eachCell({ includeEmpty: false }, (cell, col) => {
+      const name = cellText(cell.value).trim();
+      headers.push(name);
+      if (!columnOf.has(name.toLowerCase())) columnOf.set(name.toLowerCase(), col);
+    });
+    if (!columnOf.has(T2VHALUBENCH_COLUMNS.example.toLowerCase())) continue;
+    const missing = Object.values(T2VHALUBENCH_COLUMNS).filter((c) => c !== "model" && !columnOf.has(c.toLowerCase()));
+    if (missing.length) throw new ValidationError(`The sheet "${sheet.name}" lacks the column(s) ${missing.join(", ")} (found: ${headers.join(", ")}).`);
+    const mappingCol = options.mappingColumn ? columnOf.get(options.mappingColumn.trim().toLowerCase()) : undefined;
+    if (options.mappingColumn && mappingCol === undefined) throw new ValidationError(`The sheet has no mapping column "${options.mappingColumn}" (found: ${headers.join(", ")}).`);
+    const rows: T2vHaluBenchRow[] = [];
+    const issues: SheetIssue[] = [];
+    for (let r = 2; r <= sheet.rowCount; r++) {
+      const row = sheet.getRow(r);
+      const text = (column: string) => {
+        const col = columnOf.get(column.toLowerCase());
+        return col === undefined ? "" : cellText(row.getCell(col).value);
+      };
+      const allEmpty = Object.values(T2VHALUBENCH_COLUMNS).every((c) => text(c).trim() === "");
+      if (allEmpty) continue;
+      const issue = (column: string, cell: string, action: SheetIssue["action"], message: string) => issues.push({ row: r, column, cell, action, message });
+      const rawExample = text(T2VHALUBENCH_COLUMNS.example);
+      const example = rawExample.trim();
+      if (!example) {
+        issue(T2VHALUBENCH_COLUMNS.example, rawExample, "skipped", "no file name: the row is not imported");
+        continue;
+      }
+      if (example !== rawExample) issue(T2VHALUBENCH_COLUMNS.example, rawExample, "interpreted", "stray spaces around the cell");
+      const binary = (column: string): 0 | 1 | null => {
+        const raw = text(column);
+        const parsed = parseBinary(raw);
+        if (parsed.value === null) issue(column, raw, "skipped", raw.trim() === "" ? "empty cell: not labelled" : "not 1 or 0: not labelled");
+        else if (parsed.interpreted) issue(column, raw, "interpreted", parsed.interpreted);
+        return parsed.value;
+      };
+      const hallucination = binary(T2VHALUBENCH_COLUMNS.hallucination);
+      const promptConsistency = binary(T2VHALUBENCH_COLUMNS.promptConsistency);
+      const categories: Record<string, 0 | 1> = {};
+      const presentCodes = new Set<string>();
+      const readColumns = new Set<"static" | "dynamic">();
+      for (const kind of ["static", "dynamic"] as const) {
+        const column = T2VHALUBENCH_COLUMNS[kind];
+        const raw = text(column);
+        const parsed = parseCategoryCell(raw, kind);
+        for (const m of parsed.interpreted) issue(column, raw, "interpreted", m);
+        for (const m of parsed.skipped) issue(column, raw, "skipped", m);
+        for (const code of parsed.present) presentCodes.add(code);
+        if (parsed.complete) readColumns.add(kind);
+      }
+      // A column read completely says which of its kind are absent; a code found elsewhere is present either way.
+      for (const [kind, ids] of [["static", STATIC_CATEGORY_IDS], ["dynamic", DYNAMIC_CATEGORY_IDS]] as const) {
+        for (const id of ids) {
+          if (presentCodes.has(id)) categories[id] = 1;
+          else if (readColumns.has(kind)) categories[id] = 0;
+        }
+      }
+      const model = text(T2VHALUBENCH_COLUMNS.model).trim() || null;
+      const mapping = mappingCol === undefined ? null : cellText(row.getCell(mappingCol).value).trim() || null;
+      if (mappingCol !== undefined && !mapping) issue(options.mappingColumn!, "", "skipped", "empty mapping cell: the row is not imported");
+      rows.push({ row: r, example, model, mapping, hallucination, promptConsistency, categories });
+    }
+    return { rows, issues, headers };
+  }
+  throw new ValidationError(`No worksheet has the header "${T2VHALUBENCH_COLUMNS.example}" in its first row: is this T2VHaluBench's label sheet?`);
+}
