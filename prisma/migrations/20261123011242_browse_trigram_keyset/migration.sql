@@ -1,18 +1,10 @@
--- The video list under load: a trigram index for prompt substring search (ILIKE '%text%'), a
--- (projectId, id) index for keyset reads of videos without a sort value and for unfiltered counts,
--- and (projectId, model) widened with the default order (relativePath, id), so a model's first page
--- does not walk the path order past every other model's videos.
+-- The video list under load: a trigram index for prompt substring search (ILIKE '%text%') and a
+-- (projectId, id) index for keyset reads of videos without a sort value and for unfiltered counts.
 -- pg_trgm ships with PostgreSQL (contrib) and is a trusted extension: a database owner may create
 -- it without being a superuser.
 
 -- CreateExtension
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
-
--- DropIndex
-DROP INDEX "video_projectId_model_idx";
-
--- CreateIndex
-CREATE INDEX "video_projectId_model_relativePath_id_idx" ON "video"("projectId", "model", "relativePath", "id");
 
 -- CreateIndex
 CREATE INDEX "video_projectId_id_idx" ON "video"("projectId", "id");
