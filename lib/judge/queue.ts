@@ -40,26 +40,31 @@ export function pgBossQueue(boss: PgBoss): JudgeQueue {
 }
 
 export async function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concurrency: number }) {
-  return boss.work<{ runId: string; videoId: string }>(
-    JUDGE_QUEUE,
-    { localConcurrency: options.concurrency, batchSize: 1, pollingIntervalSeconds: 0.5 },
-    async ([job]) => {
-      if (!job) return;
-      // Every line logged while judging (the engine's retries and step failures included) names the job.
-      const jobLog = rootLogger().child({ jobId: job.id, runId: job.data.runId, videoId: job.data.videoId });
-      const started = performance.now();
-      await withLogger(jobLog, async () => {
-        jobLog.debug("judging a video");
-        try {
-          const outcome = await judgeVideo(deps, job.data);
-          jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
-        } catch (error) {
-          jobLog.error({ err: error, durationMs: Math.round(performance.now() - started) }, "judging the video failed; pg-boss retries the job");
-          throw error;
-        }
-      });
-    },
-  );
+  const pollingIntervalSeconds = 0.5;
+  const judge = async ([job]: { id: string; data: { runId: string; videoId: string } }[]) => {
+    if (!job) return;
+    // Every line logged while judging (the engine's retries and step failures included) names the job.
+    const jobLog = rootLogger().child({ jobId: job.id, runId: job.data.runId, videoId: job.data.videoId });
+    const started = performance.now();
+    await withLogger(jobLog, async () => {
+      jobLog.debug("judging a video");
+      try {
+        const outcome = await judgeVideo(deps, job.data);
+        jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
+      } catch (error) {
+        jobLog.error({ err: error, durationMs: Math.round(performance.now() - started) }, "judging the video failed; pg-boss retries the job");
+        throw error;
+      }
+    });
+  };
+  const ids: string[] = [];
+  // One polling loop per video slot, started spread over the polling interval: loops started together
+  // poll together, so a new run would wait up to a whole interval for its first job to be picked up.
+  for (let i = 0; i < options.concurrency; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, (pollingIntervalSeconds * 1000) / options.concurrency));
+    ids.push(await boss.work<{ runId: string; videoId: string }>(JUDGE_QUEUE, { batchSize: 1, pollingIntervalSeconds }, judge));
+  }
+  return ids;
 }
 
 /**

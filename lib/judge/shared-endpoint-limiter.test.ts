@@ -117,6 +117,27 @@ describe("SharedEndpointLimiter", () => {
     await Promise.all(slow);
   });
 
+  it("keeps a lone busy worker's slots in use as their turns end: slots taken together are not all given back together", { timeout: 30_000 }, async () => {
+    const target = await endpoint({ maxConcurrency: 16, requestsPerMinute: null });
+    const limiter = workerProcess().limiterFor(target);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // 32 callers want the 16 slots for 8 s, so every slot is taken at the start and its 5 s turn ends mid-test.
+    const deadline = Date.now() + 8000;
+    const callers = Promise.all(Array.from({ length: 32 }, async () => {
+      while (Date.now() < deadline) await limiter.run(() => sleep(20));
+    }));
+    const held: number[] = [];
+    await sleep(1000);
+    while (Date.now() < deadline - 200) {
+      held.push(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } }));
+      await sleep(25);
+    }
+    await callers;
+    expect(held.length).toBeGreaterThan(50);
+    // Slots go back to the table one by one while the others keep working; never (almost) all at once.
+    expect(Math.min(...held)).toBeGreaterThanOrEqual(8);
+  });
+
   it("reads its lease and window from the environment, and refuses nonsense", () => {
     expect(sharedLimitSettings({})).toEqual({ leaseMs: 15_000, rateWindowMs: 60_000 });
     expect(sharedLimitSettings({ ENDPOINT_LEASE_SECONDS: "3", ENDPOINT_RATE_WINDOW_SECONDS: "0.5" })).toEqual({ leaseMs: 3000, rateWindowMs: 500 });

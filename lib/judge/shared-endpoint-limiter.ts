@@ -40,6 +40,8 @@ interface Lease {
   holder: string;
   /** When this process took it from the table (Date.now()). */
   takenAt: number;
+  /** When its turn ends: LOCAL_REUSE_MS from `takenAt`, give or take half, so slots taken together are not all given back together. */
+  turnEndsAt: number;
   /** Renewal found it gone: it expired and may be someone else's now, so it is never reused. */
   lost: boolean;
 }
@@ -148,7 +150,9 @@ export class SharedLimits {
  * front keeps a process from asking it for more than it could get, and one queue per limit makes a
  * process's waiting calls poll the table one at a time, with growing, jittered delays (a rate slot or
  * a pause says when to try again, so those waits are exact). A finished call's concurrency slot passes
- * straight to the process's next call for up to LOCAL_REUSE_MS, then goes back to the table.
+ * straight to the process's next call for a turn of about LOCAL_REUSE_MS (0.5–1.5 times it, drawn per
+ * slot), then goes back to the table. Turns of equal length would end together for slots taken together
+ * (a run's start takes them all at once), and the process would wait for every one of them at once.
  */
 export class SharedEndpointLimiter implements CallLimiter {
   private readonly local: EndpointLimiter;
@@ -174,7 +178,8 @@ export class SharedEndpointLimiter implements CallLimiter {
         const holder = shared.newHolder();
         const taken = await takeSlot(prisma, { endpointId: endpoint.id, kind: "concurrency", limit: endpoint.maxConcurrency, holder, holdMs: settings.leaseMs });
         if (taken.slot === null) return { retryInMs: taken.retryInMs };
-        const lease: Lease = { endpointId: endpoint.id, slot: taken.slot, holder, takenAt: clock.now(), lost: false };
+        const takenAt = clock.now();
+        const lease: Lease = { endpointId: endpoint.id, slot: taken.slot, holder, takenAt, turnEndsAt: takenAt + LOCAL_REUSE_MS * (0.5 + clock.random()), lost: false };
         shared.track(lease);
         return { value: lease };
       },
@@ -225,7 +230,7 @@ export class SharedEndpointLimiter implements CallLimiter {
 
   private releaseSlot(lease: Lease) {
     if (lease.lost) return;
-    if (this.shared.clock.now() - lease.takenAt >= LOCAL_REUSE_MS) {
+    if (this.shared.clock.now() >= lease.turnEndsAt) {
       // Its turn is over: back to the table, and this process waits a random poll interval like everyone else.
       this.slots.holdOff(this.shared.clock.random() * MAX_POLL_MS);
       return this.giveBack(lease);

@@ -71,7 +71,11 @@ class CopyOut extends CopySubmittable {
   }
 
   override handleCopyData(message: { chunk: Buffer }, connection: PgConnection): void {
-    if (!this.target.write(message.chunk) && !this.paused) {
+    // The chunk is a view into node-postgres' read buffer, which it reuses for the messages that follow
+    // (a message straddling two socket reads is moved to the buffer's start, over earlier ones). A target
+    // that keeps the chunk for later (gzip falling behind) would read other messages' bytes, length
+    // headers' 0x00 among them: it gets its own copy.
+    if (!this.target.write(Buffer.from(message.chunk)) && !this.paused) {
       // Slow target: stop reading from the server until it drains.
       this.paused = connection;
       connection.stream.pause();

@@ -187,7 +187,7 @@ export interface BrowseOptions {
 /** The choices of the list's dimension, model and run selects. */
 export async function browseOptions(prisma: PrismaClient, actor: Actor, projectId: string): Promise<BrowseOptions> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  // Distinct values by skipping through the (projectId, dimensions) and (projectId, model) indexes:
+  // Distinct values by skipping through the (projectId, dimensions) and (projectId, model, …) indexes:
   // one index probe per distinct value instead of a scan of every video.
   const [dimensions, models, runs] = await Promise.all([
     prisma.$queryRaw<{ d: string }[]>`WITH RECURSIVE arrays AS (

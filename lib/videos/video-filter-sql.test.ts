@@ -6,7 +6,7 @@ import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { videoFilterSchema } from "./video-filter";
-import { type FilterContext, matchingVideoIds, promptMatches, resolveFilterRun } from "./video-filter-sql";
+import { type FilterContext, matchingVideoIds, promptMatches, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy } from "./video-filter-sql";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { insertJudgment } from "../testing/judgments";
 
@@ -91,6 +91,22 @@ describe("video filters", () => {
     expect(await match({ category: "s3", categoryMin: "5" })).toEqual(["a"]);
     // b's worst s3 is 4; a has a 2 but its worst is 7, so "at most 4" is b only.
     expect(await match({ category: "s3", categoryMax: "4" })).toEqual(["b"]);
+    // Both bounds on the worst score: a's is 7, b's is 4.
+    expect(await match({ category: "s3", categoryMin: "3", categoryMax: "7" })).toEqual(["a", "b"]);
+    expect(await match({ category: "s3", categoryMin: "4", categoryMax: "4" })).toEqual(["b"]);
+    expect(await match({ category: "s3", categoryMin: "5", categoryMax: "6" })).toEqual([]);
+  });
+
+  it("read a model's first page from the (projectId, model, relativePath, id) index, not by walking every path", async () => {
+    // Whether the planner can, not whether it prefers to on four rows: sequential scans and sorts off.
+    const filter = videoFilterSchema.parse({ model: "Sora" });
+    const ctx: FilterContext = { projectId, runId, userId: owner.userId };
+    const plan = await prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      await tx.$executeRaw`SET LOCAL enable_sort = off`;
+      return tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN SELECT v."id" ${videoFilterFrom(ctx, filter)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy("path", "asc")} LIMIT 50`;
+    });
+    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/Index (Only )?Scan using "video_projectId_model_relativePath_id_idx"/);
   });
 
   it("filter on review state, per caller", async () => {

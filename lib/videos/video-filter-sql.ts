@@ -94,11 +94,13 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
     and.push(Prisma.sql`EXISTS (SELECT 1 FROM "run_metric" m WHERE m."runId" = ${run} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${condition.metric} ${Prisma.join(bounds, " ")})`);
   }
   if (filter.category) {
-    const having: Prisma.Sql[] = [];
-    if (filter.categoryMin !== undefined) having.push(Prisma.sql`max(s."value") >= ${filter.categoryMin}`);
-    if (filter.categoryMax !== undefined) having.push(Prisma.sql`max(s."value") <= ${filter.categoryMax}`);
-    and.push(Prisma.sql`v."id" IN (SELECT s."videoId" FROM "score" s WHERE s."runId" = ${run} AND s."category" = ${filter.category}
-      GROUP BY s."videoId" ${having.length ? Prisma.sql`HAVING ${Prisma.join(having, " AND ")}` : Prisma.empty})`);
+    // The worst (maximum) score within [min, max] is: some score reaches min, and none exceeds max.
+    // Read so, the (runId, category, videoId, value) index answers with a range on the value instead
+    // of a max() over every score of the category.
+    const scores = Prisma.sql`FROM "score" s WHERE s."runId" = ${run} AND s."category" = ${filter.category}`;
+    const reachesMin = filter.categoryMin !== undefined ? Prisma.sql`AND s."value" >= ${filter.categoryMin}` : Prisma.empty;
+    and.push(Prisma.sql`v."id" IN (SELECT s."videoId" ${scores} ${reachesMin})`);
+    if (filter.categoryMax !== undefined) and.push(Prisma.sql`NOT EXISTS (SELECT 1 ${scores} AND s."videoId" = v."id" AND s."value" > ${filter.categoryMax})`);
   }
   // Judgments belong to targets, not runs: those of the run's task on the video count, and
   // disagreement compares each with this run's value of its target.

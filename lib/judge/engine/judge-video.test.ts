@@ -55,7 +55,7 @@ async function setup(options: { videos?: number; keyFrames?: number; timeoutSeco
 
 const run = (projectId: string, endpointId: string) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
 const step = (runId: string, stepId: string, scopeIndex = 0, videoId?: string) =>
-  prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) }, include: { calls: true, scores: true } });
+  prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) }, include: { calls: { orderBy: { createdAt: "asc" } }, scores: true } });
 
 describe("the hallucination pipeline against the stub LLM over HTTP", () => {
   it("runs every step of two videos, stores scores and aggregates, and an identical re-run makes no calls", async () => {
@@ -188,6 +188,72 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
 });
 
 describe("the response cache", () => {
+  it("pays a repaired answer once: after a run with prose, truncated, refusal and out-of-range answers, the re-run calls only for the steps that did not finish", async () => {
+    const { projectId, endpointId } = await setup({ videos: 2, keyFrames: 2 });
+    stub.addFault({ fault: { kind: "prose" }, match: "Identify objects in the foreground" });
+    stub.addFault({ fault: { kind: "refusal" }, match: "Identify the changes or consistencies" });
+    stub.addFault({ fault: { kind: "truncated" }, match: "generate a brief and accurate description" });
+    const outOfRange = '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}';
+    stub.addFault({ fault: { kind: "content", content: outOfRange }, match: "static hallucinations" });
+    // Every inconsistency answer (both videos, first try and repair) is out of range: those steps never finish.
+    stub.addFault({ fault: { kind: "content", content: '{"score": 11, "reason": "x"}' }, match: "compare the inconsistency", times: 4 });
+    const first = await run(projectId, endpointId);
+    expect(stub.requests.filter((r) => r.fault !== null).map((r) => r.fault).sort()).toEqual(["content", "content", "content", "content", "content", "prose", "refusal", "truncated"]);
+
+    const RULE_OF_STEP: Record<string, string> = {
+      static_kg: "static-knowledge-graph",
+      dynamic_kg: "dynamic-knowledge-graph",
+      video_summary: "video-summary",
+      inconsistency: "inconsistency-check",
+      static_hallucination: "static-hallucination",
+      dynamic_hallucination: "dynamic-hallucination",
+    };
+    const firstSteps = await prisma.stepResult.findMany({ where: { runId: first.id }, include: { calls: true } });
+    const unfinished = firstSteps.filter((s) => s.status !== "done");
+    const repaired = firstSteps.filter((s) => s.status === "done" && s.calls.some((c) => c.isRepair));
+    // The refused, truncated and out-of-range answers were each repaired into a finished step.
+    expect(repaired.map((s) => s.stepId).sort()).toEqual(["dynamic_kg", "static_hallucination", "video_summary"]);
+    expect(unfinished.length).toBeGreaterThan(0);
+    expect(unfinished.every((s) => s.stepId === "inconsistency" && s.status === "parse_failed")).toBe(true);
+    // Errors and invalid answers were not cached.
+    expect(await prisma.responseCache.count({ where: { responseText: { contains: '"s1": 11' } } })).toBe(0);
+    expect(await prisma.responseCache.count({ where: { responseText: { contains: '"score": 11' } } })).toBe(0);
+
+    stub.reset();
+    const second = await run(projectId, endpointId);
+    // One call per step that did not finish, and none for any other step, repaired or not.
+    expect(stub.requests.map((r) => r.rule).sort()).toEqual(unfinished.map((s) => RULE_OF_STEP[s.stepId]).sort());
+    const secondSteps = await prisma.stepResult.findMany({ where: { runId: second.id }, include: { calls: true } });
+    expect(secondSteps.filter((s) => s.status !== "done")).toEqual([]);
+    for (const before of repaired) {
+      const again = secondSteps.find((s) => s.videoId === before.videoId && s.stepId === before.stepId && s.scopeIndex === before.scopeIndex)!;
+      expect(again.calls.map((c) => ({ cached: c.cached, isRepair: c.isRepair }))).toEqual([{ cached: true, isRepair: false }]);
+      expect(again.output).toEqual(before.output);
+    }
+  });
+
+  it("replaces an invalid answer found in the cache (cached before answers had to be valid) with the repaired one, so it is repaired once", async () => {
+    const testStarted = new Date(Date.now() - 1000);
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    const first = await run(projectId, endpointId);
+    const inconsistency = await step(first.id, "inconsistency");
+    // The entry this run cached for the step (other tests' videos may have got the same answer before).
+    const entry = await prisma.responseCache.findFirstOrThrow({ where: { responseText: inconsistency.rawText!, createdAt: { gte: testStarted } } });
+    // What the engine once stored: an answer that fails validation, under the request's key.
+    await prisma.responseCache.update({ where: { key: entry.key }, data: { responseText: '{"score": 11, "reason": "x"}' } });
+
+    stub.reset();
+    const second = await run(projectId, endpointId);
+    expect((await step(second.id, "inconsistency")).calls.map((c) => [c.cached, c.isRepair])).toEqual([[true, false], [false, true]]);
+    expect(stub.requests.map((r) => r.rule)).toEqual(["inconsistency-check"]);
+    expect((await prisma.responseCache.findUniqueOrThrow({ where: { key: entry.key } })).responseText).not.toContain('"score": 11');
+
+    stub.reset();
+    const third = await run(projectId, endpointId);
+    expect(stub.requests).toHaveLength(0);
+    expect((await step(third.id, "inconsistency")).output).toEqual((await step(second.id, "inconsistency")).output);
+  });
+
   it("finishes every step of all-black clips, whose identical key frames finish together with the same cache key", async () => {
     // Two black clips judged at once: their static KGs (and the dynamic KGs and summaries built on
     // them) are identical requests. The stub's latency holds every answer until all of them were

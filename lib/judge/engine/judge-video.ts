@@ -1,13 +1,13 @@
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
 import type { CallLimiter } from "../endpoint-limiter";
-import { callWithRetries, LlmError, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
+import { callWithRetries, LlmError, type ChatImage, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
 import { responseCacheKey } from "./cache-key";
-import { writeRunMetrics } from "../run-metrics";
-import { planSteps, templateIdOf, type FrameRef, type ItemRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepInput, type StepOutputs, type VideoContext } from "./pipeline";
+import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
+import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
 
 export interface EndpointConfig {
   id: string;
@@ -46,71 +46,72 @@ export interface JudgeDeps {
   log?(line: string): void;
 }
 
-type StepRow = { id: string; itemId: string; stepId: string; scopeIndex: number; status: StepStatus; output: Prisma.JsonValue };
 const TERMINAL: StepStatus[] = ["done", "failed", "parse_failed", "skipped", "cancelled"];
 const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;
 
 /**
  * Runs every step of one video of one run. Steps start as soon as their inputs exist; finished
  * steps are never redone, so a job retried after a crash picks up where the dead worker stopped.
+ *
+ * The database work is batched (see step-store.ts): the job is read and its steps planned in two
+ * statements; cache reads and finished steps of every video this process judges share round trips.
+ * A step counts as finished only once its row, scores, calls and cache entries are committed
+ * together, and only then do the steps that depend on it start.
  */
 export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId: string }): Promise<"done" | "cancelled"> {
   const { prisma } = deps;
-  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: job.runId } });
-  const pipeline = deps.pipelines[run.pipeline];
-  if (!pipeline) throw new Error(`Unknown pipeline ${run.pipeline}`);
-  const runVideo = await prisma.runVideo.findUniqueOrThrow({ where: { runId_videoId: { runId: job.runId, videoId: job.videoId } } });
-  if (run.status === "cancelled") {
+  const store = judgeStoreFor(prisma);
+  const loaded = await loadVideoJob(prisma, job.runId, job.videoId);
+  if (!loaded) throw new Error(`Run ${job.runId} has no video ${job.videoId}`);
+  const pipeline = deps.pipelines[loaded.run.pipeline];
+  if (!pipeline) throw new Error(`Unknown pipeline ${loaded.run.pipeline}`);
+  const watch = runWatch(deps, job.runId);
+  watch.saw(loaded.run.status);
+  if (loaded.run.status === "cancelled") {
     await cancelPending(prisma, job.runId, job.videoId);
     return "cancelled";
   }
-  const context = await loadContext(prisma, job.videoId, runVideo.frameSetId, { id: job.runId, settings: run.settings });
-  const endpoint = await deps.endpointConfig(job.runId);
+  const { frames, items, video } = loaded;
+  const context: VideoContext = { videoId: job.videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames), frames, items, settings: loaded.run.settings };
+  const endpoint = await watch.endpoint();
   // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
   const endpointByRole = new Map<string, EndpointConfig>();
-  for (const [role, id] of Object.entries(pipeline.endpointIds?.(run.settings) ?? {})) {
-    if (id && id !== endpoint.id) endpointByRole.set(role, await deps.endpointConfig(job.runId, id));
+  for (const [role, id] of Object.entries(pipeline.endpointIds?.(loaded.run.settings) ?? {})) {
+    if (id && id !== endpoint.id) endpointByRole.set(role, await watch.endpoint(id));
   }
   const endpointOf = (step: StepDefinition) => (step.endpoint ? endpointByRole.get(step.endpoint) : undefined) ?? endpoint;
 
-  // Make sure every step instance has its row; a worker that died left "running" rows behind.
-  await prisma.stepResult.createMany({
-    data: planSteps(pipeline, context).map((ref) => ({
-      runId: job.runId,
-      videoId: job.videoId,
-      stepId: ref.stepId,
-      scopeIndex: ref.scopeIndex,
-      itemId: stepOf(pipeline, ref.stepId).scope === "item" ? context.items[ref.scopeIndex]!.id : "",
-      templateId: templateIdOf(stepOf(pipeline, ref.stepId), ref.scopeIndex, context),
-    })),
-    skipDuplicates: true,
-  });
-  await prisma.stepResult.updateMany({ where: { runId: job.runId, videoId: job.videoId, status: "running" }, data: { status: "pending" } });
-  await prisma.$transaction([
-    prisma.runVideo.update({ where: { runId_videoId: { runId: job.runId, videoId: job.videoId } }, data: { status: "running" } }),
-    prisma.judgeRun.updateMany({ where: { id: job.runId, status: "queued" }, data: { status: "running", startedAt: new Date() } }),
-  ]);
-
+  // Every step instance gets its row; a worker that died left "running" rows behind.
+  const planned = planSteps(pipeline, context).map((ref) => ({
+    stepId: ref.stepId,
+    scopeIndex: ref.scopeIndex,
+    itemId: stepOf(pipeline, ref.stepId).scope === "item" ? context.items[ref.scopeIndex]!.id : "",
+    templateId: templateIdOf(stepOf(pipeline, ref.stepId), ref.scopeIndex, context),
+  }));
   const rows = new Map<string, StepRow>();
-  for (const row of await prisma.stepResult.findMany({
-    where: { runId: job.runId, videoId: job.videoId },
-    select: { id: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true },
-  })) {
-    rows.set(key(row.stepId, row.scopeIndex), row);
-  }
+  for (const row of await planVideoSteps(prisma, job, planned, new Date())) rows.set(key(row.stepId, row.scopeIndex), row);
   const outputs: StepOutputs = {
     get: (stepId, scopeIndex) => rows.get(key(stepId, scopeIndex))?.output,
     all: (stepId) => [...rows.values()].filter((r) => r.stepId === stepId).sort((a, b) => a.scopeIndex - b.scopeIndex).map((r) => r.output),
   };
 
-  const cancelled = cancellationWatch(prisma, job.runId);
+  // A step write that finds its step closed means the run was cancelled: look again at once.
+  const closedByCancel = (row: StepRow) => {
+    row.status = "cancelled";
+    watch.lookAgain();
+  };
+  const work = { runId: job.runId, context, outputs, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
+  const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
+  let finishedAll = false;
   while (true) {
-    if (await cancelled()) {
+    if (await watch.cancelled()) {
       await Promise.allSettled(inFlight.values());
+      await skips.settled();
       await cancelPending(prisma, job.runId, job.videoId);
       return "cancelled";
     }
+    if (inFlight.size === 0 && finishedAll) break;
     let progressed = false;
     for (const row of rows.values()) {
       if (row.status !== "pending" || inFlight.has(row.id)) continue;
@@ -121,31 +122,43 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
       const cannotRun = step.skipReason?.(row.scopeIndex, context) ?? null;
       if (cannotRun !== null || blocked !== undefined) {
         const reason = cannotRun ?? (blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing");
-        await prisma.stepResult.update({ where: { id: row.id }, data: { status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date() } });
+        // Nothing depends on this write but the video's end, which waits for it.
+        const skipped = store.finishStep({ ...stepKeys(job, row), status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date(), scores: [], calls: [], cache: [] });
+        skips.add(skipped.then((written) => written || closedByCancel(row)));
         row.status = "skipped";
         progressed = true;
         continue;
       }
       if (deps_.every((dep) => dep!.status === "done")) {
-        const promise = executeStep(deps, { run: { id: job.runId }, endpoint: endpointOf(step), step, row, context, outputs }).finally(() => inFlight.delete(row.id));
+        const promise = executeStep(deps, store, { ...work, endpoint: endpointOf(step), step, row }).finally(() => inFlight.delete(row.id));
         inFlight.set(row.id, promise);
         progressed = true;
       }
     }
-    if (inFlight.size === 0 && !progressed) break;
+    if (inFlight.size === 0 && !progressed) {
+      // Once more through the cancellation check: a step found closed (above) asked for a fresh look.
+      await skips.settled();
+      finishedAll = true;
+    }
     if (inFlight.size > 0) await Promise.race(inFlight.values());
   }
 
-  const scores = await prisma.score.findMany({ where: { runId: job.runId, videoId: job.videoId }, select: { stepId: true, scopeIndex: true, category: true, value: true } });
-  const summary = pipeline.summarize(scores, context, run.settings, outputs);
-  await prisma.$transaction(async (tx) => {
-    await tx.runVideo.update({ where: { runId_videoId: { runId: job.runId, videoId: job.videoId } }, data: { status: "done", summary: summary as Prisma.InputJsonValue } });
-    await writeRunMetrics(tx, { runId: job.runId, videoId: job.videoId }, pipeline.metricValues(summary));
-    // An item pipeline's metrics are per item (run_metric rows with the item's id).
-    for (const item of pipeline.itemMetrics?.(summary) ?? []) await writeRunMetrics(tx, { runId: job.runId, videoId: job.videoId, itemId: item.itemId }, item.values);
-  });
-  await finishRunIfComplete(prisma, job.runId);
+  const scores = [...rows.values()]
+    .filter((row) => row.status === "done")
+    .flatMap((row) => row.scores.map((s) => ({ stepId: row.stepId, scopeIndex: row.scopeIndex, category: s.category, value: s.value })));
+  const summary = pipeline.summarize(scores, context, loaded.run.settings, outputs);
+  // An item pipeline's metrics are per item (run_metric rows with the item's id).
+  const metrics = [
+    ...metricRows("", pipeline.metricValues(summary)),
+    ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
+  ];
+  await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
   return "done";
+}
+
+/** Only known values get a row: a missing row is how "unknown" is stored, so filters and sorts never meet a NULL. */
+function metricRows(itemId: string, values: Record<string, number | null>) {
+  return Object.entries(values).flatMap(([metric, value]) => (value === null || !Number.isFinite(value) ? [] : [{ itemId, metric, value }]));
 }
 
 function stepOf(pipeline: PipelineDefinition, stepId: string): StepDefinition {
@@ -154,166 +167,196 @@ function stepOf(pipeline: PipelineDefinition, stepId: string): StepDefinition {
   return step;
 }
 
+const stepKeys = (job: { runId: string; videoId: string }, row: StepRow) => ({
+  id: row.id,
+  runId: job.runId,
+  videoId: job.videoId,
+  itemId: row.itemId,
+  stepId: row.stepId,
+  scopeIndex: row.scopeIndex,
+});
+
+/** Writes nobody waits for one by one, but all of them before the video ends (a failure is handled at once and thrown then). */
+class Writes {
+  private readonly all: Promise<unknown>[] = [];
+  add(write: Promise<unknown>) {
+    this.all.push(write.then(() => null, (error: unknown) => ({ error })));
+  }
+  async settled() {
+    const failed = (await Promise.all(this.all)).find((outcome) => outcome !== null) as { error: unknown } | undefined;
+    if (failed) throw failed.error;
+  }
+}
+
 async function executeStep(
   deps: JudgeDeps,
-  work: { run: { id: string }; endpoint: EndpointConfig; step: StepDefinition; row: StepRow; context: VideoContext; outputs: StepOutputs },
+  store: JudgeStore,
+  work: {
+    runId: string;
+    endpoint: EndpointConfig;
+    step: StepDefinition;
+    row: StepRow;
+    context: VideoContext;
+    outputs: StepOutputs;
+    frameUrls: Map<string, Promise<string>>;
+    closedByCancel(row: StepRow): void;
+  },
 ): Promise<void> {
-  const { prisma } = deps;
   const { step, row, endpoint } = work;
-  await prisma.stepResult.update({ where: { id: row.id }, data: { status: "running", attempts: { increment: 1 }, startedAt: new Date() } });
-  row.status = "running";
-  let status: StepStatus;
-  let data: Prisma.StepResultUpdateInput;
+  const base = stepKeys({ runId: work.runId, videoId: work.context.videoId }, row);
+  const startedAt = new Date();
+  // A step that makes a call is marked running before the call, with its cache look-up (and makes none
+  // when it is no longer pending); one answered from the cache, or computed, only when it is finished.
+  const start = { id: row.id, at: startedAt, done: false };
+  const attempt = () => (start.done ? {} : { startedAt });
+  // Call rows not written yet: they go with the step's end, in the same statement.
+  const calls: CallRow[] = [];
+  // Call rows written before the step ends (an answer that a repair follows): the step waits for them.
+  const earlier = new Writes();
+  let finish: StepFinish;
   try {
     const input = step.input(row.scopeIndex, work.context, work.outputs);
-    if (step.compute) {
-      // Computed without an LLM: recorded like any step, with no call.
-      const output = step.compute(input, work.context, work.outputs);
-      await saveOutput(prisma, { runId: work.run.id, videoId: work.context.videoId, step, row, input, output, stepData: { rawText: null, templateHash: null }, cacheWrites: [] });
-      return;
-    }
-    const settled = step.settle?.(input, work.context, work.outputs) ?? null;
-    if (settled !== null) {
-      await saveOutput(prisma, { runId: work.run.id, videoId: work.context.videoId, step, row, input, output: settled, stepData: { rawText: null, templateHash: null }, cacheWrites: [] });
-      return;
-    }
-    const template = deps.templates.get(templateIdOf(step, row.scopeIndex, work.context));
-    const text = template.render(input.values);
-    const images = await Promise.all(
-      input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frame), detail: endpoint.imageDetail })),
-    );
-    const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
-    const request: ChatRequest = { model: endpoint.model, text, images, temperature: endpoint.temperature, responseFormat };
-    const cacheParts = {
-      model: endpoint.model,
-      templateHash: template.hash,
-      text,
-      frameSha256s: input.frames.map((f) => f.sha256),
-      temperature: endpoint.temperature,
-      imageDetail: endpoint.imageDetail,
-      responseFormat,
-    };
-    const cacheKey = responseCacheKey(cacheParts);
-    const callRecord = { runId: work.run.id, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
+    // Computed without an LLM, or settled by the step's finished inputs: recorded like any step, with no call.
+    const settled = step.compute ? null : (step.settle?.(input, work.context, work.outputs) ?? null);
+    if (step.compute || settled !== null) {
+      const output = step.compute ? step.compute(input, work.context, work.outputs) : settled;
+      finish = { ...base, status: "done", output, rawText: null, templateHash: null, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache: [] };
+    } else {
+      const template = deps.templates.get(templateIdOf(step, row.scopeIndex, work.context));
+      const text = template.render(input.values);
+      const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
+      const request = { model: endpoint.model, text, temperature: endpoint.temperature, responseFormat };
+      // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
+      const images = () => Promise.all(input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, work.frameUrls, frame), detail: endpoint.imageDetail })));
+      const cacheParts = {
+        model: endpoint.model,
+        templateHash: template.hash,
+        text,
+        frameSha256s: input.frames.map((f) => f.sha256),
+        temperature: endpoint.temperature,
+        imageDetail: endpoint.imageDetail,
+        responseFormat,
+      };
+      const cacheKey = responseCacheKey(cacheParts);
+      const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
 
-    const first = await answer(deps, endpoint, request, cacheKey, { ...callRecord, isRepair: false });
-    if (step.rawAnswer) {
-      const output: RawAnswer = { text: first.text ?? "", refusal: first.refusal, finishReason: first.finishReason };
-      await saveOutput(prisma, {
-        runId: work.run.id,
-        videoId: work.context.videoId,
-        step,
-        row,
-        input,
-        output,
-        stepData: { rawText: first.text ?? first.refusal ?? "", templateHash: template.hash },
+      const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start);
+      calls.push(first.call);
+      if (!first.ok) throw first.error;
+      if (step.rawAnswer) {
+        // The answer as the model gave it is the result: no JSON, no validation, no repair.
+        const answered = first.answer;
+        const output: RawAnswer = { text: answered.text ?? "", refusal: answered.refusal, finishReason: answered.finishReason };
         // The cache keeps text only: a refusal read back from it would come back as an empty answer.
-        cacheWrites:
-          first.fromCache || first.refusal
-            ? []
-            : [prisma.responseCache.createMany({ data: [{ key: cacheKey, model: endpoint.model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens }], skipDuplicates: true })],
-      });
-      return;
+        const cache: CacheRow[] = answered.fromCache || answered.refusal ? [] : validAnswerToCache(cacheKey, endpoint.model, answered, null);
+        finish = { ...base, status: "done", output, rawText: answered.text ?? answered.refusal ?? "", error: null, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache };
+      } else {
+        const schema = step.schemaFor?.(input) ?? step.schema;
+        let parsed = parseStructuredOutput(first.answer.text, schema, { finishReason: first.answer.finishReason, refusal: first.answer.refusal });
+        let rawText = first.answer.text ?? first.answer.refusal ?? "";
+        let repaired: Answer | null = null;
+        if (!parsed.ok) {
+          earlier.add(store.call(calls.pop()!));
+          // One repair request carrying the validation error; if that fails too, the step is parse_failed.
+          const repairRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
+          // Repair answers are no longer cached under their own key; ones cached before still count.
+          const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
+          const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start);
+          // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
+          if (second.call.createdAt <= first.call.createdAt) second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
+          calls.push(second.call);
+          if (!second.ok) throw second.error;
+          repaired = second.answer;
+          const firstError = parsed.error;
+          parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
+          rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
+          if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
+        }
+        if (parsed.ok) {
+          finish = {
+            ...base,
+            status: "done",
+            output: parsed.value,
+            rawText,
+            error: null,
+            templateHash: template.hash,
+            ...attempt(),
+            finishedAt: new Date(),
+            scores: step.scores?.(parsed.value, input) ?? [],
+            calls,
+            cache: validAnswerToCache(cacheKey, endpoint.model, first.answer, repaired),
+          };
+        } else {
+          finish = { ...base, status: "parse_failed", rawText, error: parsed.error, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: [], calls, cache: [] };
+        }
+      }
     }
-    const schema = step.schemaFor?.(input) ?? step.schema;
-    let parsed = parseStructuredOutput(first.text, schema, { finishReason: first.finishReason, refusal: first.refusal });
-    let rawText = first.text ?? first.refusal ?? "";
-    const cacheWrites = [{ key: cacheKey, result: first }];
-    if (!parsed.ok) {
-      // One repair request carrying the validation error; if that fails too, the step is parse_failed.
-      const repairRequest: ChatRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
-      const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
-      const repaired = await answer(deps, endpoint, repairRequest, repairKey, { ...callRecord, isRepair: true });
-      const firstError = parsed.error;
-      parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
-      rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
-      cacheWrites.push({ key: repairKey, result: repaired });
-      if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
-    }
-    if (parsed.ok) {
-      await saveOutput(prisma, {
-        runId: work.run.id,
-        videoId: work.context.videoId,
-        step,
-        row,
-        input,
-        output: parsed.value,
-        stepData: { rawText, templateHash: template.hash },
-        // Only answers that led to a valid result are cached; errors never are. Another step with
-        // the same key (identical frames) may have stored its answer meanwhile: ON CONFLICT DO
-        // NOTHING keeps the first, where an upsert's insert would fail this step.
-        cacheWrites: [
-          prisma.responseCache.createMany({
-            data: cacheWrites
-              .filter((w) => !w.result.fromCache)
-              .map((w) => ({ key: w.key, model: endpoint.model, responseText: w.result.text ?? "", finishReason: w.result.finishReason, promptTokens: w.result.promptTokens, completionTokens: w.result.completionTokens })),
-            skipDuplicates: true,
-          }),
-        ],
-      });
-      return;
-    }
-    status = "parse_failed";
-    data = { status, rawText, error: parsed.error, templateHash: template.hash, finishedAt: new Date() };
   } catch (error) {
-    status = error instanceof LlmError && error.kind === "cancelled" ? "cancelled" : "failed";
+    const status = error instanceof LlmError && error.kind === "cancelled" ? "cancelled" : "failed";
     // Members read the stored error: a short message and the class. The stack stays in the log.
-    data = { status, error: stepErrorMessage(error), finishedAt: new Date() };
+    finish = { ...base, status, error: stepErrorMessage(error), ...attempt(), finishedAt: new Date(), scores: [], calls, cache: [] };
     if (!(error instanceof LlmError) || error.cause !== undefined) {
-      (deps.log ?? console.error)(`step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.run.id} failed: ${describeForLog(error)}`);
+      (deps.log ?? console.error)(`step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`);
     }
   }
-  await prisma.stepResult.update({ where: { id: row.id }, data });
-  row.status = status;
+  let written: boolean;
+  try {
+    // Earlier calls are written before the step's end (writes may run side by side).
+    await earlier.settled();
+    written = await store.finishStep(finish);
+  } catch (error) {
+    // A result the database refused (not a lost connection: that fails the next write too) fails its step only.
+    if (finish.status !== "done") throw error;
+    (deps.log ?? console.error)(`storing step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`);
+    finish = { ...base, status: "failed", error: stepErrorMessage(error), ...attempt(), finishedAt: new Date(), scores: [], calls: finish.calls, cache: [] };
+    written = await store.finishStep(finish);
+  }
+  if (!written) return work.closedByCancel(row);
+  if (finish.status === "done") {
+    row.output = finish.output as Prisma.JsonValue;
+    row.scores = finish.scores;
+  }
+  row.status = finish.status;
 }
 
 /**
- * How long a finished step waits for a connection to save its result. Prisma's default (2 s) failed paid-for
- * answers whenever many steps of many jobs saved at once on a busy server; a busy pool is not an error.
+ * What a valid result puts in the response cache: under the original request's key, the answer that
+ * passed validation, so an identical request later gets it with no call, repaired or not. Nothing
+ * when it came from the cache as it is; an answer found there that failed validation (cached before
+ * only valid answers were) is replaced. Errors and invalid answers are never cached.
  */
-const SAVE_MAX_WAIT_MS = 60_000;
-
-/** A finished step's output, its scores (with the step's item) and any cache writes, in one transaction. */
-async function saveOutput(
-  prisma: PrismaClient,
-  work: {
-    runId: string;
-    videoId: string;
-    step: StepDefinition;
-    row: StepRow;
-    input: StepInput;
-    output: unknown;
-    stepData: { rawText: string | null; templateHash: string | null };
-    cacheWrites: Prisma.PrismaPromise<unknown>[];
-  },
-) {
-  const { step, row } = work;
-  const scores = step.scores?.(work.output, work.input) ?? [];
-  await prisma.$transaction([
-    prisma.stepResult.update({
-      where: { id: row.id },
-      data: { status: "done", output: work.output as Prisma.InputJsonValue, rawText: work.stepData.rawText, error: null, templateHash: work.stepData.templateHash, finishedAt: new Date() },
-    }),
-    prisma.score.deleteMany({ where: { stepResultId: row.id } }),
-    prisma.score.createMany({
-      data: scores.map((s) => ({ runId: work.runId, videoId: work.videoId, itemId: row.itemId, stepResultId: row.id, stepId: step.id, scopeIndex: row.scopeIndex, category: s.category, value: s.value })),
-    }),
-    ...work.cacheWrites,
-  ], { maxWait: SAVE_MAX_WAIT_MS });
-  row.output = work.output as Prisma.JsonValue;
-  row.status = "done";
+function validAnswerToCache(key: string, model: string, first: Answer, repaired: Answer | null): CacheRow[] {
+  if (repaired === null) {
+    return first.fromCache ? [] : [{ key, model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens, replace: false }];
+  }
+  return [
+    {
+      key,
+      model,
+      responseText: repaired.text ?? "",
+      finishReason: repaired.finishReason,
+      // What getting the valid answer took: the first call and the repair.
+      promptTokens: first.promptTokens + repaired.promptTokens,
+      completionTokens: first.completionTokens + repaired.completionTokens,
+      replace: first.fromCache,
+    },
+  ];
 }
 
 type Answer = ChatResult & { fromCache: boolean };
+type Answered = { ok: true; answer: Answer; call: CallRow } | { ok: false; error: LlmError; call: CallRow };
 
+/** The answer to a request, from the cache or from the endpoint, with the call row that records it (not written yet). */
 async function answer(
   deps: JudgeDeps,
+  store: JudgeStore,
   endpoint: EndpointConfig,
-  request: ChatRequest,
+  request: Omit<ChatRequest, "images">,
+  images: () => Promise<ChatImage[]>,
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string; text: string; frameIds: string[]; isRepair: boolean },
-): Promise<Answer> {
-  const { prisma } = deps;
+  start: { id: string; at: Date; done: boolean },
+): Promise<Answered> {
   const requestLog = {
     text: record.text,
     frameIds: record.frameIds,
@@ -321,14 +364,24 @@ async function answer(
     imageDetail: endpoint.imageDetail,
     responseFormat: request.responseFormat ?? null,
     followUp: request.followUp ?? null,
-  } as Prisma.InputJsonValue;
+  };
   // What every call row of this request shares; each outcome adds its own fields.
   const callBase = { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, isRepair: record.isRepair };
-  const cached = await prisma.responseCache.findUnique({ where: { key: cacheKey } });
+  const noUsage = { httpStatus: null, error: null, errorExcerpt: null, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 0, retries: 0 };
+  const found = await store.lookUp(cacheKey, start.done ? null : start);
+  const cached = found.cached;
   if (cached) {
-    await prisma.llmCall.create({ data: { ...callBase, responseText: cached.responseText, finishReason: cached.finishReason, cached: true } });
-    return { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, fromCache: true };
+    return {
+      ok: true,
+      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, fromCache: true },
+      call: { ...callBase, ...noUsage, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, createdAt: new Date() },
+    };
   }
+  if (!start.done) {
+    if (!found.started) throw new LlmError("cancelled", "Cancelled.");
+    start.done = true;
+  }
+  const full: ChatRequest = { ...request, images: await images() };
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);
   const started = Date.now();
@@ -336,7 +389,7 @@ async function answer(
   let retries = 0;
   try {
     const result = await callWithRetries(
-      () => limiter.run(() => client.complete(request, { timeoutMs: endpoint.timeoutSeconds * 1000 })),
+      () => limiter.run(() => client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 })),
       {
         policy: deps.retryPolicy,
         sleep: deps.sleep,
@@ -348,94 +401,129 @@ async function answer(
       },
     );
     const cost = ((result.promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0)) + ((result.completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0));
-    await prisma.llmCall.create({
-      data: {
+    return {
+      ok: true,
+      answer: { ...result, fromCache: false },
+      call: {
         ...callBase,
+        ...noUsage,
         responseText: result.text ?? result.refusal,
         finishReason: result.finishReason,
+        cached: false,
         httpStatus: 200,
         promptTokens: result.promptTokens,
         completionTokens: result.completionTokens,
         costUsd: cost,
         latencyMs: Date.now() - started,
         retries,
+        createdAt: new Date(),
       },
-    });
-    return { ...result, fromCache: false };
+    };
   } catch (error) {
     if (!(error instanceof LlmError)) throw error;
-    const llmError = error;
-    await prisma.llmCall.create({
-      data: {
+    return {
+      ok: false,
+      error,
+      call: {
         ...callBase,
-        error: `${llmError.kind}: ${stepErrorMessage(llmError)}`,
-        errorExcerpt: llmError.excerpt,
-        httpStatus: llmError.status ?? lastStatus,
+        ...noUsage,
+        responseText: null,
+        finishReason: null,
+        cached: false,
+        error: `${error.kind}: ${stepErrorMessage(error)}`,
+        errorExcerpt: error.excerpt,
+        httpStatus: error.status ?? lastStatus,
         latencyMs: Date.now() - started,
         retries,
+        createdAt: new Date(),
       },
-    });
-    throw llmError;
+    };
   }
 }
 
-async function frameDataUrl(storage: ObjectStorage, frame: FrameRef): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
-  return `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`;
+/** A frame as a data URL, read once per video however many steps send it. */
+function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>, frame: FrameRef): Promise<string> {
+  let url = read.get(frame.id);
+  if (!url) {
+    url = (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
+      return `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`;
+    })();
+    read.set(frame.id, url);
+    // A failed read is not kept: the next step that needs the frame tries again.
+    url.catch(() => read.delete(frame.id));
+  }
+  return url;
 }
 
-export async function loadContext(prisma: PrismaClient, videoId: string, frameSetId: string, run?: { id: string; settings: unknown }): Promise<VideoContext> {
-  const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true, dimensions: true, model: true } });
-  const frames = await prisma.frame.findMany({
-    where: { frameSetId },
-    orderBy: { index: "asc" },
-    select: { id: true, index: true, timestampS: true, isKeyFrame: true, cluster: true, storageKey: true, sha256: true },
-  });
-  const runItems = run
-    ? await prisma.runItem.findMany({
-        where: { runId: run.id, videoId },
-        orderBy: { position: "asc" },
-        select: {
-          item: {
-            select: { id: true, externalId: true, kind: true, group: true, model: true, payload: true, referenceItem: { select: { id: true, externalId: true, payload: true } } },
-          },
-        },
-      })
-    : [];
-  const items: ItemRef[] = runItems.map(({ item }) => ({
-    id: item.id,
-    externalId: item.externalId,
-    kind: item.kind,
-    group: item.group,
-    model: item.model,
-    payload: item.payload,
-    reference: item.referenceItem,
-  }));
-  return { videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames), frames, items, settings: run?.settings ?? {} };
-}
+/** How fresh a worker's view of a run's status (cancelled or not) and of its endpoint's settings is. */
+const RUN_STATUS_MAX_AGE_MS = 500;
+const ENDPOINT_MAX_AGE_MS = 2000;
 
-function cancellationWatch(prisma: PrismaClient, runId: string) {
-  let checkedAt = 0;
-  let cancelled = false;
-  return async () => {
-    if (cancelled || Date.now() - checkedAt < 500) return cancelled;
-    checkedAt = Date.now();
-    const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { status: true } });
-    cancelled = run?.status === "cancelled";
-    return cancelled;
+interface RunView {
+  usedAt: number;
+  status: { at: number; cancelled: boolean; reading: Promise<boolean> | null };
+  /** By endpoint id ('' for the run's own endpoint). */
+  endpoints: Map<string, { at: number; config: Promise<EndpointConfig> }>;
+}
+const runViews = new WeakMap<JudgeDeps, Map<string, RunView>>();
+
+/**
+ * What every video of a run in this process shares: whether the run was cancelled (read at most every
+ * 500 ms, however many videos ask) and the settings of the endpoints it calls (read at most every 2 s, so
+ * a change reaches the next videos).
+ */
+function runWatch(deps: JudgeDeps, runId: string) {
+  let views = runViews.get(deps);
+  if (!views) runViews.set(deps, (views = new Map()));
+  const now = Date.now();
+  let view = views.get(runId);
+  if (!view) {
+    for (const [id, old] of views) if (now - old.usedAt > 10 * 60_000) views.delete(id);
+    views.set(runId, (view = { usedAt: now, status: { at: 0, cancelled: false, reading: null }, endpoints: new Map() }));
+  }
+  view.usedAt = now;
+  const v = view;
+  return {
+    saw(status: string) {
+      v.status.at = Date.now();
+      v.status.cancelled ||= status === "cancelled";
+    },
+    lookAgain() {
+      v.status.at = 0;
+    },
+    async cancelled(): Promise<boolean> {
+      if (v.status.cancelled || Date.now() - v.status.at < RUN_STATUS_MAX_AGE_MS) return v.status.cancelled;
+      v.status.reading ??= deps.prisma.judgeRun
+        .findUnique({ where: { id: runId }, select: { status: true } })
+        .then((run) => {
+          v.status.at = Date.now();
+          v.status.cancelled ||= run?.status === "cancelled";
+          return v.status.cancelled;
+        })
+        .finally(() => (v.status.reading = null));
+      return v.status.reading;
+    },
+    /** The run's endpoint, or another endpoint of its project that a step calls. */
+    endpoint(endpointId?: string): Promise<EndpointConfig> {
+      const key = endpointId ?? "";
+      let entry = v.endpoints.get(key);
+      if (!entry || Date.now() - entry.at >= ENDPOINT_MAX_AGE_MS) {
+        const fresh = { at: Date.now(), config: deps.endpointConfig(runId, endpointId) };
+        v.endpoints.set(key, (entry = fresh));
+        fresh.config.catch(() => {
+          if (v.endpoints.get(key) === fresh) v.endpoints.delete(key);
+        });
+      }
+      return entry.config;
+    },
   };
 }
 
 async function cancelPending(prisma: PrismaClient, runId: string, videoId: string) {
   await prisma.stepResult.updateMany({ where: { runId, videoId, status: { in: ["pending", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } });
   await prisma.runVideo.updateMany({ where: { runId, videoId, status: { in: ["queued", "running"] } }, data: { status: "cancelled" } });
-}
-
-/** When no video of the run is left to do, the run is done (failed steps are reported, not fatal). */
-export async function finishRunIfComplete(prisma: PrismaClient, runId: string) {
-  const open = await prisma.runVideo.count({ where: { runId, status: { in: ["queued", "running"] } } });
-  if (open === 0) await prisma.judgeRun.updateMany({ where: { id: runId, status: { in: ["queued", "running"] } }, data: { status: "done", finishedAt: new Date() } });
 }
 
 /** An error with its stack and causes, for the server log only. */

@@ -36,17 +36,18 @@ afterAll(async () => {
 });
 
 /**
- * The client, except that the step's save (the job's second batch transaction; the first marks the video
- * running) finds the only connection held for 3 s by another transaction.
+ * The client, except that the first save of a finished step (the engine store's write of steps' ends,
+ * step-store.ts) finds the only connection held for 3 s by another transaction.
  */
-function busyWhenFirstSaving(client: PrismaClient): PrismaClient {
-  let batches = 0;
-  return new Proxy(client, {
+function busyWhenFirstSaving(client: PrismaClient): { client: PrismaClient; saves: () => number } {
+  let saves = 0;
+  const busy = new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property);
-      if (property !== "$transaction") return typeof value === "function" ? value.bind(target) : value;
+      if (property !== "$queryRaw") return typeof value === "function" ? value.bind(target) : value;
       return async (...args: unknown[]) => {
-        if (Array.isArray(args[0]) && ++batches === 2) {
+        const sql = Array.isArray(args[0]) ? (args[0] as string[]).join("?") : "";
+        if (/WITH finished AS/.test(sql) && ++saves === 1) {
           let holding!: () => void;
           const held = new Promise<void>((resolve) => (holding = resolve));
           void target.$transaction(async (tx) => {
@@ -59,6 +60,7 @@ function busyWhenFirstSaving(client: PrismaClient): PrismaClient {
       };
     },
   });
+  return { client: busy, saves: () => saves };
 }
 
 describe("saving a finished step", () => {
@@ -70,12 +72,15 @@ describe("saving a finished step", () => {
       name: "stub", baseUrl: stub.baseURL, model: `stub-vision-${projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
       requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
     });
-    const deps = testJudgeDeps({ prisma: busyWhenFirstSaving(tiny) });
+    const busy = busyWhenFirstSaving(tiny);
+    const deps = testJudgeDeps({ prisma: busy.client });
     const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }));
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { stepId: true, status: true, error: true } });
     expect(steps.map((s) => [s.stepId, s.status, s.error]).sort()).toEqual([
       ["answer", "done", null],
       ["decide", "done", null],
     ]);
+    // The pool really was held when a step saved.
+    expect(busy.saves()).toBeGreaterThan(0);
   }, 90_000);
 });

@@ -200,7 +200,7 @@ describe("caption judging", () => {
     const wrongTotal = '{"key_points": [{"key_point": "a ball rolls", "score": 1, "reason": "x"}, {"key_point": "a ramp tilts", "score": 0, "reason": "y"}], "total": 2}';
     stub.addFault({ fault: { kind: "content", content: wrongTotal }, match: "Decide, for each key point", times: 2 });
     const run = await start(projectId, { pipeline: "caption_content", endpointId, captionSetId: reference.set.id, settings: { frames: 4 } });
-    const step = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id }, include: { scores: true, calls: true } });
+    const step = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id }, include: { scores: true, calls: { orderBy: { createdAt: "asc" } } } });
     expect(step.status).toBe("parse_failed");
     expect(step.error).toMatch(/total: is 2, but the scores add up to 1/);
     expect(step.scores).toEqual([]);

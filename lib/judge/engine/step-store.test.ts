@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, prisma } from "../../db/prisma";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { makeUser } from "../../testing/fixtures";
+import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { createEndpoint } from "../endpoints";
+import { PIPELINES } from "../pipelines";
+import { createRun } from "../runs";
+import { JudgeStore, planVideoSteps, type StepFinish } from "./step-store";
+
+/** A queued run of one video with its planned steps, as a worker finds it. */
+async function plannedVideo(db: PrismaClient = prisma) {
+  const owner = await makeUser();
+  const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    name: "stub", baseUrl: "http://127.0.0.1:9/v1", model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
+    maxConcurrency: 1, requestsPerMinute: null, timeoutSeconds: 10, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+  });
+  const jobs: { runId: string; videoId: string }[] = [];
+  await createRun({ prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+  const job = jobs[0]!;
+  const steps = await planVideoSteps(db, job, [
+    { stepId: "inconsistency", scopeIndex: 0, itemId: "", templateId: "hallucination/inconsistency" },
+    { stepId: "video_summary", scopeIndex: 0, itemId: "", templateId: "hallucination/video-summary" },
+  ], new Date());
+  return { job, steps };
+}
+
+const finished = (job: { runId: string; videoId: string }, step: { id: string; stepId: string; scopeIndex: number }, score: number, at: Date): StepFinish => ({
+  id: step.id, runId: job.runId, videoId: job.videoId, itemId: "", stepId: step.stepId, scopeIndex: step.scopeIndex,
+  status: "done", output: { score }, rawText: `{"score": ${score}}`, error: null, templateHash: "h", startedAt: at, finishedAt: at,
+  scores: [{ category: "inconsistency", value: score }], calls: [], cache: [],
+});
+
+describe("the judge engine's store", () => {
+  let tokyo: PrismaClient;
+  beforeAll(() => {
+    // A session in another time zone than the server's default: what it writes must still be UTC.
+    const url = new URL(process.env.DATABASE_URL!);
+    url.searchParams.set("options", "-c TimeZone=Asia/Tokyo");
+    tokyo = createPrismaClient(url.toString());
+  });
+  afterAll(() => tokyo.$disconnect());
+
+  it("plans in order and writes step times in UTC, as Prisma reads them, whatever the session's time zone", async () => {
+    const before = new Date(Date.now() - 1000);
+    const { job, steps } = await plannedVideo(tokyo);
+    expect(steps.map((s) => [s.stepId, s.status])).toEqual([["inconsistency", "pending"], ["video_summary", "pending"]]);
+    const at = new Date("2026-03-01T12:34:56.789Z");
+    expect(await new JudgeStore(tokyo).finishStep(finished(job, steps[0]!, 4, at))).toBe(true);
+    const row = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id }, include: { scores: true } });
+    expect(row).toMatchObject({ status: "done", output: { score: 4 }, attempts: 1 });
+    expect(row.finishedAt).toEqual(at);
+    expect(row.startedAt).toEqual(at);
+    expect(row.scores.map((s) => [s.category, s.value])).toEqual([["inconsistency", 4]]);
+    const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: job.runId } });
+    expect(run.status).toBe("running");
+    expect(run.startedAt!.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    expect(run.startedAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("writes a batch that the database refuses again step by step, so only the bad step fails", async () => {
+    const { job, steps } = await plannedVideo();
+    const store = new JudgeStore(prisma);
+    const at = new Date();
+    // Both in one batch; a score of NaN has no JSON form and lands as NULL in a NOT NULL column.
+    const good = store.finishStep(finished(job, steps[1]!, 3, at));
+    const bad = store.finishStep(finished(job, steps[0]!, Number.NaN, at));
+    await expect(good).resolves.toBe(true);
+    await expect(bad).rejects.toThrow();
+    const rows = await prisma.stepResult.findMany({ where: { runId: job.runId }, orderBy: { stepId: "asc" }, include: { scores: true } });
+    expect(rows.map((r) => [r.stepId, r.status, r.scores.length])).toEqual([["inconsistency", "pending", 0], ["video_summary", "done", 1]]);
+  });
+
+  it("marks a step started with the cache look-up that misses, counting the attempt; a step the run's cancellation closed is neither started nor finished, and gets no scores", async () => {
+    const { job, steps } = await plannedVideo();
+    const store = new JudgeStore(prisma);
+    const startedAt = new Date("2026-03-02T08:00:00.000Z");
+    const missing = `no-such-key-${randomUUID()}`;
+    expect(await store.lookUp(missing, { id: steps[0]!.id, at: startedAt })).toEqual({ cached: null, started: true });
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "running", attempts: 1, startedAt });
+    const done = { ...finished(job, steps[0]!, 5, new Date("2026-03-02T08:00:01.000Z")), startedAt: undefined };
+    expect(await store.finishStep(done)).toBe(true);
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "done", attempts: 1, startedAt });
+
+    // What cancelRun does to a pending step.
+    await prisma.stepResult.update({ where: { id: steps[1]!.id }, data: { status: "cancelled" } });
+    expect(await store.lookUp(missing, { id: steps[1]!.id, at: new Date() })).toEqual({ cached: null, started: false });
+    expect(await store.finishStep(finished(job, steps[1]!, 6, new Date()))).toBe(false);
+    const closed = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[1]!.id }, include: { scores: true } });
+    expect(closed).toMatchObject({ status: "cancelled", attempts: 0, output: null, scores: [] });
+  });
+
+  it("answers a look-up from the cache without starting the step", async () => {
+    const { steps } = await plannedVideo();
+    const key = `cached-${randomUUID()}`;
+    await prisma.responseCache.create({ data: { key, model: "m", responseText: '{"score": 1}', finishReason: "stop" } });
+    const store = new JudgeStore(prisma);
+    const [hit, miss] = await Promise.all([store.lookUp(key, { id: steps[0]!.id, at: new Date() }), store.lookUp(`${key}-other`, null)]);
+    expect(hit).toEqual({ cached: { responseText: '{"score": 1}', finishReason: "stop" } });
+    expect(miss).toEqual({ cached: null, started: false });
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "pending", attempts: 0, startedAt: null });
+  });
+
+  it("leaves the same result when a statement runs twice (the database client resends one whose answer a broken connection lost)", async () => {
+    const { job, steps } = await plannedVideo();
+    const store = new JudgeStore(prisma);
+    const start = { id: steps[0]!.id, at: new Date("2026-03-03T10:00:00.000Z") };
+    const key = `missing-${randomUUID()}`;
+    expect(await store.lookUp(key, start)).toEqual({ cached: null, started: true });
+    expect(await store.lookUp(key, start)).toEqual({ cached: null, started: true });
+    const call = {
+      runId: job.runId, stepResultId: steps[0]!.id, videoId: job.videoId, model: "m", request: { text: "t" }, responseText: '{"score": 2}', finishReason: "stop",
+      httpStatus: 200, error: null, errorExcerpt: null, isRepair: false, cached: false, promptTokens: 1, completionTokens: 1, costUsd: 0, latencyMs: 5, retries: 0, createdAt: new Date(),
+    };
+    const end = { ...finished(job, steps[0]!, 2, new Date("2026-03-03T10:00:01.000Z")), startedAt: undefined, calls: [call] };
+    expect(await store.finishStep(end)).toBe(true);
+    expect(await store.finishStep(end)).toBe(true);
+    const row = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id }, include: { calls: true, scores: true } });
+    expect(row).toMatchObject({ status: "done", attempts: 1, startedAt: start.at });
+    expect(row.calls).toHaveLength(1);
+    expect(row.scores.map((s) => s.value)).toEqual([2]);
+  });
+});

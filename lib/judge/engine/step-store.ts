@@ -1,0 +1,443 @@
+import { randomUUID } from "node:crypto";
+import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
+import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
+
+/**
+ * The judge engine's database work, done in as few round trips as the engine's safety allows:
+ * a video's job is read in one statement and its steps planned in another; response-cache reads of
+ * every step that asks in the same tick go out as one query; finished steps (with their scores, calls
+ * and cache entries) and finished videos are written by a group commit, one statement per batch.
+ *
+ * Timestamps go to PostgreSQL as ISO strings in UTC and are cast to `timestamp(3)`, which ignores
+ * the zone suffix: the columns hold UTC, as Prisma writes them, whatever the session's time zone.
+ *
+ * Every statement here may run twice: the database client sends a statement again when the connection
+ * broke before its answer came (lib/db/reconnecting-adapter.ts), though the server may have run it. So
+ * each one leaves the same result the second time: call rows carry their id from here, a step's start
+ * and end match their own earlier write, and the rest are upserts.
+ */
+
+export interface JobRow {
+  run: { pipeline: string; status: string; settings: unknown };
+  frameSetId: string;
+  video: { prompt: string | null; dimensions: string[]; model: string | null };
+  /** The frame set's frames in index order. */
+  frames: FrameRef[];
+  /** The run's items of the video in position order. */
+  items: ItemRef[];
+}
+
+/** One video of one run with its frames and the run's items of it, in one statement; null when the run has no such video. */
+export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId: string): Promise<JobRow | null> {
+  const rows = await prisma.$queryRaw<
+    { pipeline: string; status: string; settings: unknown; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
+  >`
+    SELECT r.pipeline, r.status::text AS status, r.settings, rv."frameSetId", v.prompt, v.dimensions, v.model,
+      (SELECT coalesce(json_agg(json_build_object('id', f.id, 'index', f.index, 'timestampS', f."timestampS", 'isKeyFrame', f."isKeyFrame",
+                'cluster', f.cluster, 'storageKey', f."storageKey", 'sha256', f.sha256) ORDER BY f.index), '[]'::json)
+         FROM frame f WHERE f."frameSetId" = rv."frameSetId") AS frames,
+      (SELECT coalesce(json_agg(json_build_object('id', i.id, 'externalId', i."externalId", 'kind', i.kind, 'group', i."group", 'model', i.model,
+                'payload', i.payload,
+                'reference', CASE WHEN ref.id IS NULL THEN NULL ELSE json_build_object('id', ref.id, 'externalId', ref."externalId", 'payload', ref.payload) END)
+                ORDER BY ri.position), '[]'::json)
+         FROM run_item ri JOIN item i ON i.id = ri."itemId" LEFT JOIN item ref ON ref.id = i."referenceItemId"
+         WHERE ri."runId" = rv."runId" AND ri."videoId" = rv."videoId") AS items
+    FROM run_video rv
+    JOIN judge_run r ON r.id = rv."runId"
+    JOIN video v ON v.id = rv."videoId"
+    WHERE rv."runId" = ${runId} AND rv."videoId" = ${videoId}`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    run: { pipeline: row.pipeline, status: row.status, settings: row.settings },
+    frameSetId: row.frameSetId,
+    video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model },
+    frames: row.frames,
+    items: row.items,
+  };
+}
+
+export interface PlannedStep {
+  stepId: string;
+  scopeIndex: number;
+  itemId: string;
+  templateId: string;
+}
+
+export interface StepRow {
+  id: string;
+  itemId: string;
+  stepId: string;
+  scopeIndex: number;
+  status: StepStatus;
+  output: Prisma.JsonValue;
+  /** A finished step's scores (kept in memory for the video's summary). */
+  scores: ScoreValue[];
+}
+
+/**
+ * In one statement: creates the step rows the video is missing, puts back to `pending` the steps a
+ * dead worker left `running`, marks the video (and a queued run) running, and returns every step
+ * row of the video, finished ones with their scores, in plan order.
+ */
+export async function planVideoSteps(prisma: PrismaClient, job: { runId: string; videoId: string }, planned: PlannedStep[], now: Date): Promise<StepRow[]> {
+  const at = now.toISOString();
+  const rows = await prisma.$queryRaw<{ id: string; itemId: string; stepId: string; scopeIndex: number; status: StepStatus; output: Prisma.JsonValue; scores: ScoreValue[] | null }[]>`
+    WITH planned AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(planned)}::jsonb) AS p("stepId" text, "scopeIndex" int, "itemId" text, "templateId" text)
+    ), inserted AS (
+      INSERT INTO step_result (id, "runId", "videoId", "itemId", "stepId", "scopeIndex", "templateId")
+      SELECT gen_random_uuid()::text, ${job.runId}, ${job.videoId}, p."itemId", p."stepId", p."scopeIndex", p."templateId" FROM planned p
+      ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex") DO NOTHING
+      RETURNING id, "itemId", "stepId", "scopeIndex", status::text AS status, output
+    ), reset AS (
+      UPDATE step_result SET status = 'pending' WHERE "runId" = ${job.runId} AND "videoId" = ${job.videoId} AND status = 'running' RETURNING id
+    ), video AS (
+      UPDATE run_video SET status = 'running', "updatedAt" = ${at}::timestamp(3) WHERE "runId" = ${job.runId} AND "videoId" = ${job.videoId} RETURNING 1
+    ), run AS (
+      UPDATE judge_run SET status = 'running', "startedAt" = ${at}::timestamp(3) WHERE id = ${job.runId} AND status = 'queued' RETURNING 1
+    )
+    SELECT sr.id, sr."itemId", sr."stepId", sr."scopeIndex",
+      CASE WHEN sr.status = 'running' THEN 'pending' ELSE sr.status::text END AS status, sr.output,
+      CASE WHEN sr.status = 'done' THEN
+        (SELECT coalesce(json_agg(json_build_object('category', s.category, 'value', s.value) ORDER BY s.category), '[]'::json)
+           FROM score s WHERE s."runId" = sr."runId" AND s."videoId" = sr."videoId" AND s."stepId" = sr."stepId" AND s."scopeIndex" = sr."scopeIndex")
+      END AS scores
+    FROM step_result sr WHERE sr."runId" = ${job.runId} AND sr."videoId" = ${job.videoId}
+    UNION ALL
+    SELECT id, "itemId", "stepId", "scopeIndex", status, output, NULL FROM inserted`;
+  const order = new Map(planned.map((p, i) => [`${p.stepId}#${p.scopeIndex}`, i]));
+  const place = (row: { stepId: string; scopeIndex: number }) => order.get(`${row.stepId}#${row.scopeIndex}`) ?? Number.MAX_SAFE_INTEGER;
+  return rows.map((row) => ({ ...row, scores: row.scores ?? [] })).sort((a, b) => place(a) - place(b));
+}
+
+/** How a step ended: its row's new fields, its scores, and the call rows and cache entries that go with it. */
+export interface StepFinish {
+  id: string;
+  runId: string;
+  videoId: string;
+  itemId: string;
+  stepId: string;
+  scopeIndex: number;
+  status: StepStatus;
+  output?: unknown;
+  rawText?: string | null;
+  error?: string | null;
+  templateHash?: string | null;
+  /** Set when the step was not marked started on its own (a cached or computed step): counts the attempt too. */
+  startedAt?: Date;
+  finishedAt: Date;
+  scores: ScoreValue[];
+  calls: CallRow[];
+  cache: CacheRow[];
+}
+
+export interface CallRow {
+  runId: string;
+  stepResultId: string;
+  videoId: string;
+  model: string;
+  request: unknown;
+  responseText: string | null;
+  finishReason: string | null;
+  httpStatus: number | null;
+  error: string | null;
+  errorExcerpt: string | null;
+  isRepair: boolean;
+  cached: boolean;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+  latencyMs: number;
+  /** Attempts after the first (backoff on 429, 5xx, timeouts). */
+  retries: number;
+  createdAt: Date;
+}
+
+export interface CacheRow {
+  key: string;
+  model: string;
+  responseText: string;
+  finishReason: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  /** Replace what the key holds: an answer cached before it had to be valid, found invalid now. */
+  replace: boolean;
+}
+
+export interface VideoFinish {
+  runId: string;
+  videoId: string;
+  summary: unknown;
+  /** Every headline metric of the video and its items (`itemId` '' for the video); unknown values have no row. */
+  metrics: { itemId: string; metric: string; value: number }[];
+  finishedAt: Date;
+}
+
+/** Batches written at once, and the most units in one batch (a wave of a few hundred videos' steps is split). */
+const PARALLEL_WRITES = 2;
+const MAX_BATCH_UNITS = 250;
+
+type Unit = (
+  | { kind: "call"; row: CallRow }
+  | { kind: "step"; step: StepFinish }
+  | { kind: "video"; video: VideoFinish }
+) & { resolve(written: boolean): void; reject(error: unknown): void };
+type UnitData = Unit extends infer U ? (U extends Unit ? Omit<U, "resolve" | "reject"> : never) : never;
+
+export interface CachedAnswer {
+  responseText: string;
+  finishReason: string | null;
+}
+
+export type LookUp = { cached: CachedAnswer } | { cached: null; started: boolean };
+
+/**
+ * Group commit for the engine's writes. Whatever is handed in while batches are being written goes out
+ * together in the next one, as a single statement (so a batch is all or nothing: a step is never done
+ * without its scores, calls and cache entries). Up to two batches are written at once, so the database
+ * can use a second core. That never stores a step before its inputs: the engine hands in a step's
+ * result only after its inputs' writes were committed (and a step's end only after its start). A batch
+ * that fails is written again unit by unit, so one bad row fails only its own step.
+ */
+export class JudgeStore {
+  private pending: Unit[] = [];
+  private writesInFlight = 0;
+  private writeScheduled = false;
+  private lookUps: { key: string; start: { id: string; at: Date } | null; resolve(found: LookUp): void; reject(error: unknown): void }[] = [];
+  private lookUpScheduled = false;
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** A call that a later call of the same step follows (the first answer before a repair). */
+  async call(row: CallRow): Promise<void> {
+    await this.enqueue({ kind: "call", row });
+  }
+
+  /**
+   * A step's end with its scores, calls and cache entries. False when the step was no longer pending
+   * or running (the run's cancellation closed it): it stays as it is and gets no scores, while its
+   * calls and a valid answer are still recorded.
+   */
+  finishStep(step: StepFinish): Promise<boolean> {
+    return this.enqueue({ kind: "step", step });
+  }
+
+  /** A video's summary and metrics (unless it was cancelled); then its run is done when no video of it is left. */
+  async finishVideo(video: VideoFinish): Promise<void> {
+    await this.enqueue({ kind: "video", video });
+  }
+
+  /**
+   * The cached answer for a key, read together with every other key asked for in the same tick. With
+   * `start`, a miss also marks that step started (running, one more attempt) for the call it is about to
+   * make, in the same statement; `started` is false when the step was no longer pending (the run's
+   * cancellation closed it), and it must then make no call.
+   */
+  lookUp(key: string, start: { id: string; at: Date } | null): Promise<LookUp> {
+    return new Promise((resolve, reject) => {
+      this.lookUps.push({ key, start, resolve, reject });
+      if (!this.lookUpScheduled) {
+        this.lookUpScheduled = true;
+        setImmediate(() => void this.runLookUps());
+      }
+    });
+  }
+
+  private async runLookUps() {
+    const wanted = this.lookUps;
+    this.lookUps = [];
+    this.lookUpScheduled = false;
+    try {
+      const starts = wanted.flatMap((w) => (w.start ? [{ key: w.key, id: w.start.id, startedAt: w.start.at.toISOString() }] : []));
+      const rows = await this.prisma.$queryRaw<{ key: string | null; responseText: string | null; finishReason: string | null; started: string | null }[]>`
+        WITH found AS (
+          SELECT key, "responseText", "finishReason" FROM response_cache WHERE key = ANY(${[...new Set(wanted.map((w) => w.key))]}::text[])
+        ), started AS (
+          UPDATE step_result sr SET status = 'running', attempts = sr.attempts + CASE WHEN sr.status = 'pending' THEN 1 ELSE 0 END, "startedAt" = w."startedAt"
+          FROM jsonb_to_recordset(${JSON.stringify(starts)}::jsonb) AS w(key text, id text, "startedAt" timestamp(3))
+          WHERE sr.id = w.id AND (sr.status = 'pending' OR (sr.status = 'running' AND sr."startedAt" = w."startedAt"))
+            AND NOT EXISTS (SELECT 1 FROM found f WHERE f.key = w.key)
+          RETURNING sr.id
+        )
+        SELECT key, "responseText", "finishReason", NULL::text AS started FROM found
+        UNION ALL
+        SELECT NULL, NULL, NULL, id FROM started`;
+      const found = new Map(rows.flatMap((row) => (row.key !== null ? [[row.key, { responseText: row.responseText ?? "", finishReason: row.finishReason }] as const] : [])));
+      const started = new Set(rows.flatMap((row) => (row.started !== null ? [row.started] : [])));
+      for (const w of wanted) {
+        const cached = found.get(w.key);
+        w.resolve(cached ? { cached } : { cached: null, started: w.start !== null && started.has(w.start.id) });
+      }
+    } catch (error) {
+      for (const w of wanted) w.reject(error);
+    }
+  }
+
+  private enqueue(unit: UnitData): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ ...unit, resolve, reject } as Unit);
+      this.scheduleWrites();
+    });
+  }
+
+  private scheduleWrites() {
+    if (this.writeScheduled || this.writesInFlight >= PARALLEL_WRITES) return;
+    this.writeScheduled = true;
+    // On the next turn of the event loop: everything handed in during this one goes out together.
+    setImmediate(() => {
+      this.writeScheduled = false;
+      while (this.pending.length > 0 && this.writesInFlight < PARALLEL_WRITES) {
+        const batch = this.pending.splice(0, MAX_BATCH_UNITS);
+        this.writesInFlight += 1;
+        void this.writeBatch(batch).finally(() => {
+          this.writesInFlight -= 1;
+          if (this.pending.length > 0) this.scheduleWrites();
+        });
+      }
+    });
+  }
+
+  private async writeBatch(batch: Unit[]) {
+    try {
+      const written = await this.write(batch);
+      for (const unit of batch) unit.resolve(wasWritten(unit, written));
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.reject(error);
+      else {
+        for (const unit of batch) {
+          await this.write([unit]).then((written) => unit.resolve(wasWritten(unit, written)), unit.reject);
+        }
+      }
+    }
+  }
+
+  /** Writes a batch; returns the steps whose end was stored. */
+  private async write(batch: Unit[]): Promise<Set<string>> {
+    const steps = batch.flatMap((unit) => (unit.kind === "step" ? [unit.step] : []));
+    const finished = steps.map((step) => ({
+      id: step.id,
+      status: step.status,
+      output: step.output === undefined ? null : step.output,
+      rawText: step.rawText ?? null,
+      error: step.error ?? null,
+      templateHash: step.templateHash ?? null,
+      startedAt: step.startedAt?.toISOString() ?? null,
+      attempts: step.startedAt ? 1 : 0,
+      finishedAt: step.finishedAt.toISOString(),
+    }));
+    const scores = steps.flatMap((step) =>
+      step.scores.map((s) => ({ runId: step.runId, videoId: step.videoId, itemId: step.itemId, stepResultId: step.id, stepId: step.stepId, scopeIndex: step.scopeIndex, category: s.category, value: s.value })),
+    );
+    const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({
+      ...call,
+      id: callIds.get(call) ?? (callIds.set(call, randomUUID()), callIds.get(call)!),
+      createdAt: call.createdAt.toISOString(),
+    }));
+    // One row per key (two steps with identical requests may finish together); a replacement wins.
+    const cacheByKey = new Map<string, CacheRow>();
+    for (const row of steps.flatMap((step) => step.cache)) if (!cacheByKey.get(row.key)?.replace) cacheByKey.set(row.key, row);
+    const cachedAt = new Date().toISOString();
+    // In key order, so two batches writing the same keys at once take their locks in the same order.
+    const cacheRows = [...cacheByKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((row) => ({ ...row, createdAt: cachedAt }));
+    const videos = batch.flatMap((unit) => (unit.kind === "video" ? [unit.video] : []));
+    const metrics = videos.flatMap((video) => video.metrics.map((m) => ({ runId: video.runId, videoId: video.videoId, ...m })));
+
+    // Each part is a separate table (or separate rows of step_result), so the parts of one statement never
+    // touch the same row twice. Steps and videos that the run's cancellation closed stay closed. Metrics are
+    // replaced by upserting the new rows and deleting the others.
+    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+      WITH finished AS (
+        UPDATE step_result sr SET status = u.status::"StepStatus", output = u.output, "rawText" = u."rawText", error = u.error,
+          "templateHash" = u."templateHash", "finishedAt" = u."finishedAt",
+          attempts = sr.attempts + CASE WHEN sr.status IN ('pending', 'running') THEN u.attempts ELSE 0 END,
+          "startedAt" = coalesce(u."startedAt", sr."startedAt")
+        FROM jsonb_to_recordset(${JSON.stringify(finished)}::jsonb)
+          AS u(id text, status text, output jsonb, "rawText" text, error text, "templateHash" text, "startedAt" timestamp(3), attempts int, "finishedAt" timestamp(3))
+        WHERE sr.id = u.id
+          AND (sr.status IN ('pending', 'running') OR (sr.status = u.status::"StepStatus" AND sr."finishedAt" = u."finishedAt"))
+        RETURNING sr.id
+      ), scores AS (
+        INSERT INTO score (id, "runId", "videoId", "itemId", "stepResultId", "stepId", "scopeIndex", category, value)
+        SELECT gen_random_uuid()::text, s."runId", s."videoId", s."itemId", s."stepResultId", s."stepId", s."scopeIndex", s.category, s.value
+        FROM jsonb_to_recordset(${JSON.stringify(scores)}::jsonb)
+          AS s("runId" text, "videoId" text, "itemId" text, "stepResultId" text, "stepId" text, "scopeIndex" int, category text, value float8)
+        WHERE s."stepResultId" IN (SELECT id FROM finished)
+        ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex", category) DO UPDATE SET value = excluded.value, "stepResultId" = excluded."stepResultId", "itemId" = excluded."itemId"
+        RETURNING 1
+      ), calls AS (
+        INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
+                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt")
+        SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, c.request, c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
+               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt"
+        FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
+          AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
+               "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3))
+        ON CONFLICT (id) DO NOTHING
+        RETURNING 1
+      ), cache_rows AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(cacheRows)}::jsonb)
+          AS c(key text, model text, "responseText" text, "finishReason" text, "promptTokens" int, "completionTokens" int, replace boolean, "createdAt" timestamp(3))
+      ), cache_added AS (
+        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt")
+        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt" FROM cache_rows WHERE NOT replace
+        ON CONFLICT (key) DO NOTHING
+        RETURNING 1
+      ), cache_replaced AS (
+        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt")
+        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt" FROM cache_rows WHERE replace
+        ON CONFLICT (key) DO UPDATE SET model = excluded.model, "responseText" = excluded."responseText", "finishReason" = excluded."finishReason",
+          "promptTokens" = excluded."promptTokens", "completionTokens" = excluded."completionTokens", "createdAt" = excluded."createdAt"
+        RETURNING 1
+      ), videos AS (
+        UPDATE run_video rv SET status = 'done', summary = v.summary, "updatedAt" = v."finishedAt"
+        FROM jsonb_to_recordset(${JSON.stringify(videos.map((v) => ({ runId: v.runId, videoId: v.videoId, summary: v.summary ?? null, finishedAt: v.finishedAt.toISOString() })))}::jsonb)
+          AS v("runId" text, "videoId" text, summary jsonb, "finishedAt" timestamp(3))
+        WHERE rv."runId" = v."runId" AND rv."videoId" = v."videoId" AND rv.status <> 'cancelled'
+        RETURNING rv."runId", rv."videoId"
+      ), metric_rows AS (
+        SELECT m.* FROM jsonb_to_recordset(${JSON.stringify(metrics)}::jsonb) AS m("runId" text, "videoId" text, "itemId" text, metric text, value float8)
+        JOIN videos v ON v."runId" = m."runId" AND v."videoId" = m."videoId"
+      ), metrics_upserted AS (
+        INSERT INTO run_metric ("runId", "videoId", "itemId", metric, value)
+        SELECT "runId", "videoId", "itemId", metric, value FROM metric_rows
+        ON CONFLICT ("runId", "videoId", "itemId", metric) DO UPDATE SET value = excluded.value
+        RETURNING 1
+      ), metrics_dropped AS (
+        DELETE FROM run_metric rm
+        USING videos v
+        WHERE rm."runId" = v."runId" AND rm."videoId" = v."videoId"
+          AND NOT EXISTS (SELECT 1 FROM metric_rows m WHERE m."runId" = rm."runId" AND m."videoId" = rm."videoId" AND m."itemId" = rm."itemId" AND m.metric = rm.metric)
+        RETURNING 1
+      )
+      SELECT id FROM finished`;
+
+    if (videos.length > 0) {
+      // After the videos' commit, never inside it: of two workers finishing a run's last two videos at
+      // once, the one that commits last then sees both done.
+      const runIds = [...new Set(videos.map((v) => v.runId))];
+      const at = videos[videos.length - 1]!.finishedAt.toISOString();
+      await this.prisma.$executeRaw`
+        UPDATE judge_run r SET status = 'done', "finishedAt" = ${at}::timestamp(3)
+        WHERE r.id = ANY(${runIds}::text[]) AND r.status IN ('queued', 'running')
+          AND NOT EXISTS (SELECT 1 FROM run_video rv WHERE rv."runId" = r.id AND rv.status IN ('queued', 'running'))`;
+    }
+    return new Set(rows.map((row) => row.id));
+  }
+}
+
+function wasWritten(unit: Unit, finished: Set<string>): boolean {
+  return unit.kind === "step" ? finished.has(unit.step.id) : true;
+}
+
+/** A call row's id, fixed the first time the row is written, so that writing it again changes nothing. */
+const callIds = new WeakMap<CallRow, string>();
+
+const stores = new WeakMap<PrismaClient, JudgeStore>();
+
+/** The process's store for a database client: every video judged through it shares its batches. */
+export function judgeStoreFor(prisma: PrismaClient): JudgeStore {
+  let store = stores.get(prisma);
+  if (!store) stores.set(prisma, (store = new JudgeStore(prisma)));
+  return store;
+}
