@@ -100,7 +100,13 @@ const recordSchema = z.object({
 const formatSeconds = (value: number) => `${value}s`;
 
 /** Why these steps are not a valid annotation of a video of `duration` seconds; empty when they are. */
-export function stepProblems(steps: readonly Pick<AnnotatedStep, "start" | "end" | "substeps">[], duration: number | null, path = "steps"): string[] {
+interface TimedStep {
+  start: number;
+  end: number;
+  substeps: readonly TimedStep[];
+}
+
+export function stepProblems(steps: readonly TimedStep[], duration: number | null, path = "steps"): string[] {
   const problems: string[] = [];
   steps.forEach((step, index) => {
     const where = `${path}[${index + 1}]`;
