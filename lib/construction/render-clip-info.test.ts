@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadTemplate, renderTemplate } from "../judge/prompt-templates";
-import { generationTemplateId, pythonFloat, renderClipInfo } from "./render-clip-info";
+import { clipInfoLines, generationTemplateId, pythonFloat, renderClipInfo } from "./render-clip-info";
 import type { AnnotatedStep } from "./step-annotations";
 
 const step = (start: number, end: number, text: string, category: string | null = null, substeps: AnnotatedStep[] = []): AnnotatedStep => ({ start, end, text, category, substeps });
@@ -95,6 +95,42 @@ describe("generation templates (prompts/construction)", () => {
         expect(template.meta.source).toMatch(/^seed 004 \(InstructionBench\), Table \d+, generating/);
         expect(template.body).not.toMatch(/similar-to|\u00a0/);
       }
+    }
+  });
+});
+
+describe("filtering and transformation templates (prompts/construction)", () => {
+  it("fill Table 30 (pick four wrong answers) with its worked example as the seed prints it", () => {
+    const template = loadTemplate("construction/wrong-answers-pick-four");
+    expect(template.meta.source).toBe("seed 004 (InstructionBench), Table 30, Picking Up 4 Wrong Answers");
+    const wrong = ["After cleaning the face, it is dried out.", "After cleaning the face, another layer of cleaning is applied."];
+    const prompt = renderTemplate(template, {
+      video_info: clipInfoLines("hirest", "coarse", PLASTER_MASK),
+      question: "What is the process that takes place after cleaning out the face?",
+      answer: "After cleaning the face, tissue is applied on the face using water.",
+      wrong_answers: wrong.map((w) => `      - Wrong_answer: ${w}`).join("\n"),
+    });
+    expect(prompt).toContain(
+      `## Input:\n   - Video_info:\n${TABLE_4_INPUT.split("\n").slice(1).join("\n")}\n   - Question: What is the process that takes place after cleaning out the face?\n   - Answer: After cleaning the face, tissue is applied on the face using water.\n   - Wrong_answer_list:\n      - Wrong_answer: After cleaning the face, it is dried out.\n      - Wrong_answer: After cleaning the face, another layer of cleaning is applied.\n## Output:\n`,
+    );
+    expect(prompt.startsWith("You are an experienced teacher specializing in creating challenging single-choice questions (SCQs).")).toBe(true);
+  });
+
+  it("each name the seed table it comes from and take only what the table's example varies", () => {
+    const expected: Record<string, string[]> = {
+      "construction/categorise": ["question"],
+      "construction/filter-hallucination": ["video_info", "question"],
+      "construction/answer-with-annotations": ["question", "video_info"],
+      "construction/filter-unspecific": ["video_info", "question", "answer"],
+      "construction/wrong-answers-six": ["video_info", "question", "answer"],
+      "construction/best-option-without-video": ["question", "options"],
+      "construction/best-option-with-video": ["video_info", "question", "options"],
+    };
+    for (const [id, inputs] of Object.entries(expected)) {
+      const template = loadTemplate(id);
+      expect(template.inputs).toEqual(inputs);
+      expect(template.meta.source).toMatch(/^seed 004 \(InstructionBench\), Table (2[3-9]|3[0-2]), /);
+      expect(template.body).not.toMatch(/similar-to|\u00a0|Plaster Mask|Prusik/);
     }
   });
 });

@@ -49,6 +49,11 @@ export interface ClipInfo {
 
 const firstPersonStep = (step: AnnotatedStep) => `${pythonFloat(step.start)}s ${TILDE} ${pythonFloat(step.end)}s: ${step.category ? `${step.category}(${step.text})` : step.text}`;
 
+/** The clip's info without its heading line: what the filtering and transformation templates put under "Video_info:". */
+export function clipInfoLines(family: TemplateFamily, granularity: Granularity, clip: ClipInfo): string {
+  return renderClipInfo(family, granularity, clip).split("\n").slice(1).join("\n");
+}
+
 export function renderClipInfo(family: TemplateFamily, granularity: Granularity, clip: ClipInfo): string {
   const theme = clip.theme ?? "unknown";
   const duration = clip.duration === null ? [] : [`      - duration: ${pythonFloat(clip.duration)}s`];
