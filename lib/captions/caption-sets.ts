@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { findColumn, parseCsvTable } from "../import/csv";
+import { videoBaseName, videoFileNameMatcher } from "../import/video-file-names";
 import { promptCaptionType } from "./caption-types";
 
 /** Largest caption, instruction or reference text accepted, in UTF-8 bytes. Real captions are well under 4 KiB. */
@@ -117,17 +118,16 @@ export function decodeCaptionFile(bytes: Uint8Array): { ok: true; text: string }
   }
 }
 
-/** A file name's last path segment, as the reference set and the project may name the same video with different folders. */
-export function videoBaseName(name: string): string {
-  return name.split(/[\\/]/).at(-1) ?? name;
+
+/** Errors in line order, at most MAX_LISTED_ERRORS of them and then one that says how many more there were. */
+export function listedErrors(errors: readonly CaptionSetError[]): CaptionSetError[] {
+  const sorted = [...errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  if (sorted.length <= MAX_LISTED_ERRORS) return sorted;
+  return [...sorted.slice(0, MAX_LISTED_ERRORS), { line: null, message: `and ${sorted.length - MAX_LISTED_ERRORS} more errors` }];
 }
 
 function finish<T>(items: T[], errors: CaptionSetError[]): CaptionSetResult<T> {
-  if (errors.length === 0) return { ok: true, items };
-  const sorted = [...errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  if (sorted.length <= MAX_LISTED_ERRORS) return { ok: false, errors: sorted };
-  const listed = sorted.slice(0, MAX_LISTED_ERRORS);
-  return { ok: false, errors: [...listed, { line: null, message: `and ${sorted.length - MAX_LISTED_ERRORS} more errors` }] };
+  return errors.length === 0 ? { ok: true, items } : { ok: false, errors: listedErrors(errors) };
 }
 
 /** Non-empty JSONL lines with their numbers; a blank line is allowed (files often end with one). */
@@ -190,6 +190,8 @@ const referenceLineSchema = z.object({
   key_point: z.array(nonEmptyText("a key point"), { error: "must be a list of strings" }).optional(),
 });
 
+export { videoBaseName };
+
 // Instructions copied from training data sometimes keep the model's media placeholder.
 const MEDIA_PLACEHOLDER = /^\s*<(?:video|image)>\s*/i;
 
@@ -202,12 +204,7 @@ export function parseReferenceSet(bytes: Uint8Array, projectVideoFileNames: read
   const decoded = decodeCaptionFile(bytes);
   if (!decoded.ok) return { ok: false, errors: [decoded.error], unmatchedVideos: [] };
 
-  const videosByBaseName = new Map<string, string[]>();
-  for (const fileName of projectVideoFileNames) {
-    const base = videoBaseName(fileName);
-    videosByBaseName.set(base, [...(videosByBaseName.get(base) ?? []), fileName]);
-  }
-
+  const matchVideo = videoFileNameMatcher(projectVideoFileNames);
   const errors: CaptionSetError[] = [];
   const items: CaptionReference[] = [];
   const firstLineOfId = new Map<string, number>();
@@ -234,14 +231,12 @@ export function parseReferenceSet(bytes: Uint8Array, projectVideoFileNames: read
     const previous = firstLineOfId.get(id);
     if (previous !== undefined) lineErrors.push(`id ${JSON.stringify(id)} is used again (first on line ${previous})`);
     else firstLineOfId.set(id, entry.line);
-    const matches = videosByBaseName.get(videoBaseName(video)) ?? [];
-    if (matches.length === 0) {
-      lineErrors.push(`video ${JSON.stringify(video)} is not among the project's videos`);
-      unmatched.add(video);
-    } else if (matches.length > 1) {
-      lineErrors.push(`video ${JSON.stringify(video)} matches ${matches.length} of the project's videos (${matches.map((m) => JSON.stringify(m)).join(", ")}); file names must identify one video`);
+    const match = matchVideo(video);
+    if (!match.ok) {
+      lineErrors.push(match.message);
+      if (match.unmatched) unmatched.add(video);
     }
-    if (lineErrors.length) {
+    if (lineErrors.length || !match.ok) {
       errors.push(...lineErrors.map((message) => ({ line: entry.line, message })));
       continue;
     }
@@ -249,7 +244,7 @@ export function parseReferenceSet(bytes: Uint8Array, projectVideoFileNames: read
     items.push({
       id,
       video,
-      videoFileName: matches[0]!,
+      videoFileName: match.fileName,
       instruction,
       reference,
       captionType,

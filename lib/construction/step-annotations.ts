@@ -15,9 +15,10 @@
  * start at or after 0, end after they start, and end at or before the duration when one is given.
  */
 import { z } from "zod";
-import { type CaptionSetError, decodeCaptionFile, MAX_CAPTION_BYTES, MAX_LISTED_ERRORS, utf8Bytes, videoBaseName } from "../captions/caption-sets";
+import { type CaptionSetError, decodeCaptionFile, listedErrors, MAX_CAPTION_BYTES, utf8Bytes } from "../captions/caption-sets";
 import { parseCsvTable } from "../import/csv";
-import { jsonArrayRecords, jsonlRecords, type RawRecord } from "../import/json-records";
+import { jsonArrayRecords, jsonlRecords, type RawRecord, type RecordFileFormat, recordFileFormat } from "../import/json-records";
+import { videoBaseName, videoFileNameMatcher } from "../import/video-file-names";
 
 export type StepAnnotationError = CaptionSetError;
 
@@ -50,15 +51,9 @@ export type StepAnnotationResult =
   | { ok: true; annotations: StepAnnotation[] }
   | { ok: false; errors: StepAnnotationError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
 
-export type AnnotationFileFormat = "jsonl" | "json" | "csv";
+export type AnnotationFileFormat = RecordFileFormat;
+export const annotationFileFormat = recordFileFormat;
 
-export function annotationFileFormat(fileName: string): AnnotationFileFormat | null {
-  const lower = fileName.toLowerCase();
-  if (/\.(jsonl|ndjson)$/.test(lower)) return "jsonl";
-  if (lower.endsWith(".json")) return "json";
-  if (lower.endsWith(".csv")) return "csv";
-  return null;
-}
 
 const seconds = (what: string) =>
   z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, `must be a number of seconds (${what})`).transform(Number)], {
@@ -193,11 +188,7 @@ export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: r
     format === "csv" ? csvRecords(content, errors) : format === "json" && first !== "{" ? jsonArrayRecords(content, errors, "video's annotation") : jsonlRecords(content, errors, "video's annotation");
   if (records.length === 0 && errors.length === 0) errors.push({ line: null, message: "the file has no annotations" });
 
-  const videosByBaseName = new Map<string, string[]>();
-  for (const fileName of projectVideoFileNames) {
-    const base = videoBaseName(fileName);
-    videosByBaseName.set(base, [...(videosByBaseName.get(base) ?? []), fileName]);
-  }
+  const matchVideo = videoFileNameMatcher(projectVideoFileNames);
   const firstLineOfVideo = new Map<string, number>();
   const unmatched = new Set<string>();
   const annotations: StepAnnotation[] = [];
@@ -222,23 +213,18 @@ export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: r
     const lineErrors: string[] = [];
     if (duration !== undefined && duration !== null && !(duration > 0)) lineErrors.push(`duration: must be more than 0 seconds, not ${duration}`);
     lineErrors.push(...stepProblems(steps, duration ?? null));
-    const base = videoBaseName(video);
     if (previous !== undefined) lineErrors.push(`video ${JSON.stringify(video)} is annotated again (first on line ${previous}); give each video one record`);
-    const matches = videosByBaseName.get(base) ?? [];
-    if (matches.length === 0) {
-      lineErrors.push(`video ${JSON.stringify(video)} is not among the project's videos`);
-      unmatched.add(video);
-    } else if (matches.length > 1) {
-      lineErrors.push(`video ${JSON.stringify(video)} matches ${matches.length} of the project's videos (${matches.map((m) => JSON.stringify(m)).join(", ")}); file names must identify one video`);
+    const match = matchVideo(video);
+    if (!match.ok) {
+      lineErrors.push(match.message);
+      if (match.unmatched) unmatched.add(video);
     }
-    if (lineErrors.length) {
+    if (lineErrors.length || !match.ok) {
       errors.push(...lineErrors.map((message) => ({ line: record.line, message })));
       continue;
     }
-    annotations.push({ video, videoFileName: matches[0]!, theme, duration: duration ?? null, dataset, steps, line: record.line });
+    annotations.push({ video, videoFileName: match.fileName, theme, duration: duration ?? null, dataset, steps, line: record.line });
   }
   if (errors.length === 0) return { ok: true, annotations };
-  const sorted = [...errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  const listed = sorted.length <= MAX_LISTED_ERRORS ? sorted : [...sorted.slice(0, MAX_LISTED_ERRORS), { line: null, message: `and ${sorted.length - MAX_LISTED_ERRORS} more errors` }];
-  return { ok: false, errors: listed, unmatchedVideos: [...unmatched] };
+  return { ok: false, errors: listedErrors(errors), unmatchedVideos: [...unmatched] };
 }

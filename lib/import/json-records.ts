@@ -7,6 +7,17 @@ export interface RawRecord {
   value: Record<string, unknown>;
 }
 
+export type RecordFileFormat = "jsonl" | "json" | "csv";
+
+/** From the file name; null lets the content decide ("[" a JSON array, "{" JSONL, anything else CSV). */
+export function recordFileFormat(fileName: string): RecordFileFormat | null {
+  const lower = fileName.toLowerCase();
+  if (/\.(jsonl|ndjson)$/.test(lower)) return "jsonl";
+  if (lower.endsWith(".json")) return "json";
+  if (lower.endsWith(".csv")) return "csv";
+  return null;
+}
+
 export interface RecordError {
   /** 1-based line, or null for an error about the whole file. */
   line: number | null;

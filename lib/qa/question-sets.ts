@@ -15,9 +15,10 @@
  * FrameJury's Q&A construction exports.
  */
 import { z } from "zod";
-import { type CaptionSetError, decodeCaptionFile, MAX_CAPTION_BYTES, MAX_LISTED_ERRORS, utf8Bytes, videoBaseName } from "../captions/caption-sets";
+import { type CaptionSetError, decodeCaptionFile, listedErrors, MAX_CAPTION_BYTES, utf8Bytes } from "../captions/caption-sets";
 import { parseCsvTable } from "../import/csv";
-import { jsonArrayRecords, jsonlRecords, type RawRecord } from "../import/json-records";
+import { jsonArrayRecords, jsonlRecords, type RawRecord, type RecordFileFormat, recordFileFormat } from "../import/json-records";
+import { videoFileNameMatcher } from "../import/video-file-names";
 import { OPTION_LETTERS } from "./extract-letter";
 
 export type QuestionSetError = CaptionSetError;
@@ -53,16 +54,9 @@ export type QuestionSetResult =
   | { ok: true; questions: Question[] }
   | { ok: false; errors: QuestionSetError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
 
-export type QuestionFileFormat = "jsonl" | "json" | "csv";
+export type QuestionFileFormat = RecordFileFormat;
+export const questionFileFormat = recordFileFormat;
 
-/** From the file name; null lets the content decide ("[" a JSON array, "{" JSONL, anything else CSV). */
-export function questionFileFormat(fileName: string): QuestionFileFormat | null {
-  const lower = fileName.toLowerCase();
-  if (/\.(jsonl|ndjson)$/.test(lower)) return "jsonl";
-  if (lower.endsWith(".json")) return "json";
-  if (lower.endsWith(".csv")) return "csv";
-  return null;
-}
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
@@ -187,11 +181,7 @@ export function parseQuestionSet(bytes: Uint8Array, projectVideoFileNames: reado
   const records = format === "csv" ? csvRecords(content, errors) : format === "json" && first !== "{" ? jsonArrayRecords(content, errors, "question") : jsonlRecords(content, errors, "question");
   if (records.length === 0 && errors.length === 0) errors.push({ line: null, message: "the file has no questions" });
 
-  const videosByBaseName = new Map<string, string[]>();
-  for (const fileName of projectVideoFileNames) {
-    const base = videoBaseName(fileName);
-    videosByBaseName.set(base, [...(videosByBaseName.get(base) ?? []), fileName]);
-  }
+  const matchVideo = videoFileNameMatcher(projectVideoFileNames);
   const firstLineOfId = new Map<string, number>();
   const unmatched = new Set<string>();
   const questions: Question[] = [];
@@ -228,22 +218,18 @@ export function parseQuestionSet(bytes: Uint8Array, projectVideoFileNames: reado
     const previous = firstLineOfId.get(id);
     if (previous !== undefined) lineErrors.push(`id ${JSON.stringify(id)} is used again (first on line ${previous})`);
     else firstLineOfId.set(id, record.line);
-    const matches = videosByBaseName.get(videoBaseName(video)) ?? [];
-    if (matches.length === 0) {
-      lineErrors.push(`video ${JSON.stringify(video)} is not among the project's videos`);
-      unmatched.add(video);
-    } else if (matches.length > 1) {
-      lineErrors.push(`video ${JSON.stringify(video)} matches ${matches.length} of the project's videos (${matches.map((m) => JSON.stringify(m)).join(", ")}); file names must identify one video`);
+    const match = matchVideo(video);
+    if (!match.ok) {
+      lineErrors.push(match.message);
+      if (match.unmatched) unmatched.add(video);
     }
-    if (lineErrors.length) {
+    if (lineErrors.length || !match.ok) {
       errors.push(...lineErrors.map((message) => ({ line: record.line, message })));
       continue;
     }
-    questions.push({ id, video, videoFileName: matches[0]!, question, format: questionFormat, options: questionOptions, answer: correct, category, granularity, extra: extraObject, line: record.line });
+    questions.push({ id, video, videoFileName: match.fileName, question, format: questionFormat, options: questionOptions, answer: correct, category, granularity, extra: extraObject, line: record.line });
   }
 
   if (errors.length === 0) return { ok: true, questions };
-  const sorted = [...errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  const listed = sorted.length <= MAX_LISTED_ERRORS ? sorted : [...sorted.slice(0, MAX_LISTED_ERRORS), { line: null, message: `and ${sorted.length - MAX_LISTED_ERRORS} more errors` }];
-  return { ok: false, errors: listed, unmatchedVideos: [...unmatched] };
+  return { ok: false, errors: listedErrors(errors), unmatchedVideos: [...unmatched] };
 }
