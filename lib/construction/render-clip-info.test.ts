@@ -70,6 +70,20 @@ describe("renderClipInfo", () => {
     ]);
   });
 
+  it("formats other data as Table 16's example of the generalized template", () => {
+    const text = renderClipInfo("generic", "coarse", {
+      theme: "Making pan seared meal",
+      duration: 400,
+      steps: [step(0, 27.16, "heat butter", "Add butter to a pan", [step(0.16, 18.61, "add butter to skillet", "Add oil to a pan")]), step(30, 40, "no category")],
+    });
+    expect(text).toBe(`   - Instructional Video Clip Info (a segment extracted from the original video):
+      - Video Goal: Making pan seared meal
+      - Key Actions Within Specific Time Intervals (divided into steps and substeps, shown by different indents):
+        - 0.0s ∼ 27.16s: Add butter to a pan (heat butter)
+           - (0.16s ∼ 18.61s: Add oil to a pan (add butter to skillet))
+        - 30.0s ∼ 40.0s: no category`);
+  });
+
   it("prints seconds as Python prints a float", () => {
     expect([0, 27.2, 103, 0.16].map(pythonFloat)).toEqual(["0.0", "27.2", "103.0", "0.16"]);
   });
@@ -88,11 +102,11 @@ describe("generation templates (prompts/construction)", () => {
   });
 
   it("exist for every family and granularity, each with one video_info input", () => {
-    for (const family of ["hirest", "youcook2", "ego4d", "egoexo4d"] as const) {
+    for (const family of ["hirest", "youcook2", "ego4d", "egoexo4d", "generic"] as const) {
       for (const granularity of ["coarse", "fine"] as const) {
         const template = loadTemplate(generationTemplateId(family, granularity));
         expect(template.inputs).toEqual(["video_info"]);
-        expect(template.meta.source).toMatch(/^seed 004 \(InstructionBench\), Table \d+, generating/);
+        expect(template.meta.source).toMatch(/^seed 004 \(InstructionBench\), Table \d+, (generating|the generalized prompt template)/);
         expect(template.body).not.toMatch(/similar-to|\u00a0/);
       }
     }

@@ -7,6 +7,8 @@
  * - Ego4D Goal-Step (Tables 8 and 20), first person: "video goal", steps as "0.0s ∼ 27.16s: <category>(<text>)"
  *   with their substeps one level deeper in parentheses; times as Python prints a float (the seed's scripts did).
  * - Ego-Exo4D (Tables 21–22): "video scenario", steps like Ego4D's, no substeps.
+ * - Other data (Table 10's generalized template): "Video Goal" and "Key Actions Within Specific Time Intervals"
+ *   as Table 16's example prints them, "<category> (<text>)" with a space; no duration line, as there.
  *
  * The seed's PDF text shows "similar-to\sim" where its LaTeX had "∼"; the model is given "∼". Ego4D's worked
  * example omits the duration line its instruction mentions; it is printed for every family, because the
@@ -14,12 +16,12 @@
  */
 import type { AnnotatedStep, AnnotationDataset } from "./step-annotations";
 
-export type TemplateFamily = "hirest" | "youcook2" | "ego4d" | "egoexo4d";
+export type TemplateFamily = "hirest" | "youcook2" | "ego4d" | "egoexo4d" | "generic";
 export type Granularity = "coarse" | "fine";
 
 export const TILDE = "∼";
 
-export function templateFamily(dataset: AnnotationDataset): TemplateFamily | null {
+export function templateFamily(dataset: AnnotationDataset): TemplateFamily {
   switch (dataset) {
     case "hirest":
       return "hirest";
@@ -30,7 +32,7 @@ export function templateFamily(dataset: AnnotationDataset): TemplateFamily | nul
     case "egoexo4d":
       return "egoexo4d";
     case "generic":
-      return null;
+      return "generic";
   }
 }
 
@@ -56,6 +58,15 @@ export function clipInfoLines(family: TemplateFamily, granularity: Granularity, 
 
 export function renderClipInfo(family: TemplateFamily, granularity: Granularity, clip: ClipInfo): string {
   const theme = clip.theme ?? "unknown";
+  if (family === "generic") {
+    const line = (step: AnnotatedStep) => `${pythonFloat(step.start)}s ${TILDE} ${pythonFloat(step.end)}s: ${step.category ? `${step.category} (${step.text})` : step.text}`;
+    return [
+      "   - Instructional Video Clip Info (a segment extracted from the original video):",
+      `      - Video Goal: ${theme}`,
+      "      - Key Actions Within Specific Time Intervals (divided into steps and substeps, shown by different indents):",
+      ...clip.steps.flatMap((step) => [`        - ${line(step)}`, ...step.substeps.map((sub) => `           - (${line(sub)})`)]),
+    ].join("\n");
+  }
   const duration = clip.duration === null ? [] : [`      - duration: ${pythonFloat(clip.duration)}s`];
   if (family === "hirest" || family === "youcook2") {
     return [

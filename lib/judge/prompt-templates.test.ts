@@ -28,6 +28,8 @@ const EXPECTED_TEMPLATES = [
   "construction/generate-ego4d-fine",
   "construction/generate-egoexo4d-coarse",
   "construction/generate-egoexo4d-fine",
+  "construction/generate-generic-coarse",
+  "construction/generate-generic-fine",
   "construction/generate-hirest-coarse",
   "construction/generate-hirest-fine",
   "construction/generate-youcook2-coarse",
