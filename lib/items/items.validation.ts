@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_MODEL_NAME_LENGTH } from "../captions/caption-sets";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
-export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs", "questions", "step_annotations"] as const;
+export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs", "questions", "step_annotations", "qa_candidates"] as const;
 export type ItemSetKind = (typeof ITEM_SET_KINDS)[number];
 export const CAPTION_SET_KINDS = ["caption_reference", "caption_outputs"] as const satisfies readonly ItemSetKind[];
 export const ITEM_KINDS = ["caption_reference", "caption"] as const;
