@@ -110,9 +110,14 @@ export const PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/agreement",
     project: { action: "export.read" },
-    urls: (s) => [`/projects/${s.projectId}/agreement`, `/projects/${s.projectId}/agreement?runId=${s.runId}`],
+    urls: (s) => [`/projects/${s.projectId}/agreement`, `/projects/${s.projectId}/agreement?runId=${s.runId}`, `/projects/${s.projectId}/agreement?truth=gold`],
   },
-  { route: "/projects/[projectId]/queues", project: {} },
+  {
+    route: "/projects/[projectId]/adjudication",
+    project: { action: "gold.set" },
+    urls: (s) => [`/projects/${s.projectId}/adjudication`, `/projects/${s.projectId}/adjudication?runId=${s.runId}&state=open`, `/projects/${s.projectId}/adjudication?target=verdict`],
+  },
+  { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
   { route: "/projects/[projectId]/queues/new", project: { action: "queues.manage" }, urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`] },
   { route: "/projects/[projectId]/queues/[queueId]", project: {} },
   {

@@ -51,6 +51,8 @@ export interface ExportRow {
   /** Timestamps (s) of the frames the judge saw: the key frame, the cluster's frames, or every key frame. */
   frameTimestamps: number[];
   reviews: ExportReview[];
+  /** The adjudicated gold value of the target, its note and the owner who set it (lib/adjudication); null when none. */
+  gold: { value: number; note: string; adjudicator: string } | null;
 }
 
 interface FrameRow {
@@ -90,7 +92,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     cursor = page[page.length - 1]!.id;
     const ids = page.map((p) => p.id);
 
-    const [videos, runVideos, scores, judgments] = await Promise.all([
+    const [videos, runVideos, scores, judgments, golds] = await Promise.all([
       prisma.video.findMany({ where: { id: { in: ids } }, select: { id: true, relativePath: true, prompt: true, model: true, dimensions: true } }),
       prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; pipeline: string; metrics: Record<string, number> | null }[]>`
         SELECT rv."runId", rv."videoId", rv."frameSetId", r."pipeline", rm."metrics" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
@@ -105,7 +107,12 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean }[]>`
         SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason", h."acceptedJudge" FROM "human_judgment" h
         WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids}) AND NOT h."withdrawn"`,
+      prisma.$queryRaw<{ targetKey: string; value: number; note: string; adjudicator: string }[]>`
+        SELECT g."targetKey", g."value", g."note", coalesce(u."email", g."adjudicatorId") AS "adjudicator"
+        FROM "gold_judgment" g LEFT JOIN "user" u ON u."id" = g."adjudicatorId"
+        WHERE g."projectId" = ${projectId} AND g."videoId" = ANY(${ids})`,
     ]);
+    const goldByKey = new Map(golds.map((g) => [g.targetKey, { value: g.value, note: g.note, adjudicator: g.adjudicator }]));
     const frameSetIds = [...new Set(runVideos.map((rv) => rv.frameSetId))];
     const frames = frameSetIds.length
       ? await prisma.$queryRaw<FrameRow[]>`
@@ -161,6 +168,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       );
       for (const s of own) {
         const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view);
+        const key = judgmentKey(scoreTarget(rv.pipeline, s, rv.frameSetId));
         rows.push({
           ...base,
           target: "score",
@@ -172,12 +180,14 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           judgeValue: s.value,
           frameTimestamps: timestamps,
           // Judgments belong to targets: the same reviews show against every run that scored this one.
-          reviews: reviewsByKey.get(judgmentKey(scoreTarget(rv.pipeline, s, rv.frameSetId))) ?? [],
+          reviews: reviewsByKey.get(key) ?? [],
+          gold: goldByKey.get(key) ?? null,
         });
       }
       const videoVersion = [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
       const outcome = (target: string, value: number | null) => {
         if (value === null) return;
+        const key = judgmentKey(metricTarget(rv.pipeline, rv.videoId, "", target));
         rows.push({
           ...base,
           target,
@@ -188,7 +198,8 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           promptVersion: videoVersion,
           judgeValue: value,
           frameTimestamps: view ? view.keyFrames.map((f) => f.timestampS) : [],
-          reviews: reviewsByKey.get(judgmentKey(metricTarget(rv.pipeline, rv.videoId, "", target))) ?? [],
+          reviews: reviewsByKey.get(key) ?? [],
+          gold: goldByKey.get(key) ?? null,
         });
       };
       // The task's reviewed metrics, the verdict first: the run's stored metrics of the same ids (no row: unknown, no export row).
@@ -227,6 +238,9 @@ export const EXPORT_BASE_COLUMNS = [
   "prompt_version",
   "judge_value",
   "frame_timestamps",
+  "gold_value",
+  "gold_note",
+  "gold_adjudicator",
 ] as const;
 
 export function exportCsvHeader(reviewers: readonly ReviewerInfo[]): string {
@@ -250,6 +264,9 @@ export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[])
     row.promptVersion,
     row.judgeValue,
     row.frameTimestamps.join(" "),
+    row.gold?.value ?? null,
+    row.gold?.note ?? null,
+    row.gold?.adjudicator ?? null,
   ];
   for (const r of reviewers) {
     const review = row.reviews.find((x) => x.reviewerId === r.id);

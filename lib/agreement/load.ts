@@ -219,6 +219,14 @@ export async function loadAgreementInput(
     item.ratings.push({ reviewerId: row.reviewerId, value: row.value });
   }
 
+  // The adjudicated gold of the reviewed targets, an annotator apart from reviewers and label sets.
+  const targetKeys = [...new Set(items.map((i) => i.targetKey))];
+  if (targetKeys.length) {
+    const golds = await prisma.goldJudgment.findMany({ where: { projectId, targetKey: { in: targetKeys } }, select: { targetKey: true, value: true } });
+    const gold = new Map(golds.map((g) => [g.targetKey, g.value]));
+    for (const item of items) item.gold = gold.get(item.targetKey) ?? null;
+  }
+
   // The tasks of the scope's runs (every registered task when it has none), for the report's declarations.
   const scopePipelines = await prisma.judgeRun.findMany({ where: { projectId, ...(scope.runId ? { id: scope.runId } : {}) }, distinct: ["pipeline"], select: { pipeline: true } });
   const inScope = registry.filter((t) => scopePipelines.some((r) => r.pipeline === t.id));
@@ -247,9 +255,9 @@ export async function loadAgreementInput(
 /** The agreement report of a project for a filter; every member may read it (`export.read`). */
 export async function projectAgreement(prisma: PrismaClient, actor: Actor, projectId: string, query: AgreementQuery): Promise<AgreementReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const { threshold, overallThreshold, independent, format: _format, ...filter } = query;
+  const { threshold, overallThreshold, independent, truth, format: _format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
   const independentOnly = independent === "only";
   const input = await loadAgreementInput(prisma, scope, TASKS, { independentOnly });
-  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold }), independentOnly };
+  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth }), independentOnly };
 }

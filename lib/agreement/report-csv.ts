@@ -23,6 +23,7 @@ export function reportRows(report: AgreementReport): CsvValue[][] {
   };
   judge("judge_vs_consensus", report.humanVsJudge.consensus);
   for (const r of report.humanVsJudge.reviewers) judge(`judge_vs_reviewer:${r.label}`, r);
+  if (report.humanVsJudge.gold) judge("judge_vs_gold", report.humanVsJudge.gold);
 
   block("human_vs_human", "all", "binary", report.humanVsHuman.binary);
   for (const [type, b] of Object.entries(report.humanVsHuman.native)) block("human_vs_human", "all", `native_${type}`, b);

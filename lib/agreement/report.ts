@@ -55,7 +55,12 @@ export function binarise(targetType: TargetType, value: number, options: Thresho
 /** Declarations of the report's items, looked up once per (task, target type, target). */
 class Declarations {
   private readonly byKey = new Map<string, JudgedDeclaration>();
-  constructor(readonly tasks: readonly TaskDeclaration[], private readonly options: ThresholdOptions) {}
+  constructor(
+    readonly tasks: readonly TaskDeclaration[],
+    private readonly options: ThresholdOptions,
+    /** The human side of the confusion, breakdowns, sweep and scatter: the reviewers' consensus, or the adjudicated gold. */
+    private readonly truthSource: "consensus" | "gold" = "consensus",
+  ) {}
 
   private readonly ofItem = new WeakMap<object, JudgedDeclaration>();
   private readonly consensusOfItem = new WeakMap<AgreementItem, number | null>();
@@ -88,6 +93,11 @@ class Declarations {
     const value = consensusValue(this.of(item).level, item.ratings.filter((r) => !isLabelSetReviewerId(r.reviewerId)).map((r) => r.value));
     this.consensusOfItem.set(item, value);
     return value;
+  }
+
+  /** The human value the judge is measured against in the confusion, breakdowns, sweep and scatter. */
+  truth(item: AgreementItem): number | null {
+    return this.truthSource === "gold" ? (item.gold ?? null) : this.consensus(item);
   }
 
   /** Target types in report order: scores, then each task's verdict metric, then its other reviewed metrics. */
@@ -401,7 +411,7 @@ const CELL_VIDEOS = 20;
 function confusionView(items: readonly AgreementItem[], d: Declarations): ConfusionView {
   const cells = CELL_ORDER.map(([human, judge]) => ({ human, judge, count: 0, runs: new Map<string, number>(), videos: new Map<string, { runId: string; videoId: string }>() }));
   let n = 0;
-  for (const pair of pairsOf(items, (item) => d.consensus(item))) {
+  for (const pair of pairsOf(items, (item) => d.truth(item))) {
     const h = d.binarise(pair.item, pair.human);
     const j = d.binarise(pair.item, pair.judge);
     const cell = cells[CELL_ORDER.findIndex(([a, b]) => a === h && b === j)]!;
@@ -462,7 +472,7 @@ function thresholdSweep(items: readonly AgreementItem[], d: Declarations): Sweep
     const videos = items
       .filter((i) => i.targetType === verdictId && i.videoValues && (i.taskId ?? task.id) === task.id)
       .map((i) => {
-        const truth = d.consensus(i);
+        const truth = d.truth(i);
         return { item: i, truth: truth === null ? null : d.binarise(i, truth) };
       })
       .filter((v) => v.truth !== null);
@@ -541,7 +551,7 @@ function groupLink(breakdown: string, key: string, items: readonly AgreementItem
 }
 
 function groupBlock(items: readonly AgreementItem[], options: AgreementOptions, d: Declarations): StatBlock {
-  const pairs = pairsOf(items, (item) => d.consensus(item));
+  const pairs = pairsOf(items, (item) => d.truth(item));
   const { truth, predicted } = binaryArrays(pairs, d);
   const m = binaryMetrics(confusionOf(truth, predicted));
   const types = new Set(pairs.map((p) => p.item.targetType));
@@ -606,7 +616,7 @@ function groupingOrder(by: string, key: string, d: Declarations): number {
 // ---------- scatter ----------
 
 function scatter(items: readonly AgreementItem[], limit: number, d: Declarations): { total: number; points: ScatterPoint[] } {
-  const pairs = pairsOf(items.filter((i) => i.targetType === SCORE_TARGET_TYPE), (item) => d.consensus(item));
+  const pairs = pairsOf(items.filter((i) => i.targetType === SCORE_TARGET_TYPE), (item) => d.truth(item));
   const step = pairs.length > limit ? pairs.length / limit : 1;
   const points: ScatterPoint[] = [];
   for (let k = 0; k < Math.min(limit, pairs.length); k++) {
@@ -656,7 +666,7 @@ function confusionKinds(items: readonly AgreementItem[], d: Declarations): Confu
 // ---------- the report ----------
 
 export function agreementReport(input: AgreementInput, options: AgreementOptions): AgreementReport {
-  const d = new Declarations(input.tasks ?? TASKS, options);
+  const d = new Declarations(input.tasks ?? TASKS, options, options.truth ?? "consensus");
   const items = input.items.filter((i) => i.ratings.length > 0);
   const reviewersWithRatings = input.reviewers.filter((r) => items.some((i) => i.ratings.some((x) => x.reviewerId === r.id)));
   const groupings = [...new Map(d.tasks.flatMap((t) => t.groupings).filter((g) => !(BREAKDOWNS as readonly string[]).includes(g.id)).map((g) => [g.id, { id: g.id, label: g.label }])).values()];
@@ -667,7 +677,7 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
   confusion.all = confusionView(items, d);
   return {
     confusionKinds: [...confusionKinds(items, d), { id: "all", label: "All targets", positive: "positive", negative: "negative", listKeys: null }],
-    options: { threshold: options.threshold, overallThreshold: options.overallThreshold, iterations: options.iterations, seed: options.seed },
+    options: { threshold: options.threshold, overallThreshold: options.overallThreshold, iterations: options.iterations, seed: options.seed, truth: options.truth ?? "consensus" },
     runs: input.runs,
     reviewers: reviewersWithRatings,
     summary: {
@@ -681,6 +691,8 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     },
     humanVsJudge: {
       consensus: compareWithJudge(items, (item) => d.consensus(item), options, d),
+      // The adjudicated gold is an annotator of its own: never one of the reviewers, never in their consensus.
+      gold: items.some((i) => i.gold !== undefined && i.gold !== null) ? compareWithJudge(items, (item) => item.gold ?? null, options, d) : null,
       reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
     },
     humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),

@@ -18,6 +18,11 @@ export const agreementQuerySchema = videoFilterSchema.extend({
    * statistic (they are not independent of the judge and would inflate agreement); "all": they count.
    */
   independent: z.enum(["only", "all"]).default("only"),
+  /**
+   * The human side of the confusion, breakdowns, sweep and scatter: "consensus" (default) the live
+   * reviewers', "gold" the values owners set in adjudication (targets without gold drop out of them).
+   */
+  truth: z.enum(["consensus", "gold"]).default("consensus"),
   format: z.enum(["json", "csv"]).default("json"),
 });
 export type AgreementQuery = z.output<typeof agreementQuerySchema>;

@@ -56,6 +56,8 @@ export interface AgreementItem {
   promptVersion: string | null;
   /** On items of the task's verdict metric: the judge's per-video values, for the threshold sweep. */
   videoValues?: VideoJudgeValues;
+  /** The adjudicated gold value of the target (lib/adjudication), when an owner set one. */
+  gold?: number | null;
 }
 
 export interface RunInfo {
@@ -100,6 +102,8 @@ export interface AgreementOptions {
   seed: number;
   /** Most points in the scatter plot. */
   scatterLimit: number;
+  /** The human side of the confusion, breakdowns, sweep and scatter: the reviewers' consensus (default) or the gold. */
+  truth?: "consensus" | "gold";
 }
 
 export const DEFAULT_AGREEMENT_OPTIONS: AgreementOptions = { threshold: 5, overallThreshold: 60, iterations: 200, seed: 20240601, scatterLimit: 2000 };
@@ -247,7 +251,7 @@ export interface ConfusionKind {
 }
 
 export interface AgreementReport {
-  options: { threshold: number; overallThreshold: number; iterations: number; seed: number };
+  options: { threshold: number; overallThreshold: number; iterations: number; seed: number; truth?: "consensus" | "gold" };
   /** Judgments taken with the accept-the-judge action were left out (`independent=only`, the default). */
   independentOnly?: boolean;
   runs: RunInfo[];
@@ -261,7 +265,8 @@ export interface AgreementReport {
     multiReviewedItems: number;
     reviewers: number;
   };
-  humanVsJudge: { consensus: JudgeComparison; reviewers: ReviewerComparison[] };
+  /** `gold`: the judge against the adjudicated gold values (null when no reviewed target has one). */
+  humanVsJudge: { consensus: JudgeComparison; reviewers: ReviewerComparison[]; gold?: JudgeComparison | null };
   humanVsHuman: HumanAgreement;
   /** Per target type ("score", each reviewed metric) and "all". */
   confusion: ByTargetType<ConfusionView> & { all: ConfusionView };

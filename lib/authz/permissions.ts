@@ -18,6 +18,8 @@ export const PROJECT_ACTIONS = [
   "endpoints.manage",
   "scores.review",
   "queues.manage",
+  /** Adjudicate: set the gold value of a target reviewers disagree on (lib/adjudication). */
+  "gold.set",
   "export.read",
 ] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];

@@ -10,6 +10,7 @@ import { scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclarati
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { assertMayClaim, assigneesOf } from "./queue-states";
 import {
   createQueueSchema,
   previewQueueSchema,
@@ -231,15 +232,25 @@ function queueJson(queue: ReviewQueue) {
     createdById: queue.createdById,
     createdAt: queue.createdAt,
     archivedAt: queue.archivedAt,
+    archived: queue.archivedAt !== null,
   };
 }
 
-/** A project's queues (newest first) with their progress. */
-export async function listQueues(prisma: PrismaClient, actor: Actor, projectId: string) {
+/** Who the queue is assigned to (emails; empty: every reviewer), whether to the caller, and whether they may claim from it. */
+function assignmentOf(queue: ReviewQueue, assignees: { id: string; email: string }[], userId: string) {
+  const toMe = assignees.some((a) => a.id === userId);
+  return { assignees: assignees.map((a) => a.email), toMe, open: assignees.length === 0 || toMe };
+}
+
+/** A project's queues (newest first) with their progress; the archived ones instead with `archived`. */
+export async function listQueues(prisma: PrismaClient, actor: Actor, projectId: string, options: { archived?: boolean } = {}) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const queues = await prisma.reviewQueue.findMany({ where: { projectId, archivedAt: null }, orderBy: { createdAt: "desc" } });
-  const progress = await progressOf(prisma, queues);
-  return queues.map((q) => ({ ...queueJson(q), progress: progress.get(q.id)! }));
+  const queues = await prisma.reviewQueue.findMany({ where: { projectId, archivedAt: options.archived ? { not: null } : null }, orderBy: { createdAt: "desc" } });
+  const [progress, assignees] = await Promise.all([progressOf(prisma, queues), assigneesOf(prisma, queues)]);
+  return queues.map((q) => {
+    const p = progress.get(q.id)!;
+    return { ...queueJson(q), progress: p, finished: p.complete >= q.itemCount, assignment: assignmentOf(q, assignees.get(q.id)!, actor.userId) };
+  });
 }
 
 /** Items, items complete (doneCount ≥ N), and per reviewer their done and claimed counts with emails. */
@@ -251,9 +262,16 @@ export async function getQueueProgress(prisma: PrismaClient, actor: Actor, queue
 /** One queue with its progress and the caller's own counts. */
 export async function getQueue(prisma: PrismaClient, actor: Actor, queueId: string) {
   const queue = await queueForActor(prisma, actor, queueId, "project.view");
-  const progress = (await progressOf(prisma, [queue])).get(queue.id)!;
+  const [progress, assignees] = await Promise.all([progressOf(prisma, [queue]).then((p) => p.get(queue.id)!), assigneesOf(prisma, [queue]).then((a) => a.get(queue.id)!)]);
   const mine = progress.reviewers.find((r) => r.reviewerId === actor.userId);
-  return { ...queueJson(queue), progress, mine: { done: mine?.done ?? 0, claimed: mine?.claimed ?? 0 } };
+  return {
+    ...queueJson(queue),
+    progress,
+    mine: { done: mine?.done ?? 0, claimed: mine?.claimed ?? 0 },
+    /** Every item has its N reviewers. */
+    finished: progress.complete >= queue.itemCount,
+    assignment: assignmentOf(queue, assignees, actor.userId),
+  };
 }
 
 /**
@@ -265,7 +283,8 @@ export async function getQueue(prisma: PrismaClient, actor: Actor, queueId: stri
  */
 export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: string): Promise<{ itemId: string | null }> {
   const queue = await queueForActor(prisma, actor, queueId, "scores.review");
-  if (queue.archivedAt) throw new ValidationError("This queue is archived.");
+  // Archived (400) or assigned to other reviewers (403): no claim.
+  assertMayClaim(queue, actor.userId);
   const me = actor.userId;
   const n = queue.reviewersPerItem;
   return prisma.$transaction(

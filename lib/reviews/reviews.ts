@@ -30,7 +30,7 @@ export class ReviewConflictError extends AppError {
 }
 
 /** Why a value is not on the declared scale (a numeric range, or one of the named values), or null. */
-function outOfScale(declaration: JudgedDeclaration, value: number): string | null {
+export function outOfScale(declaration: JudgedDeclaration, value: number): string | null {
   const scale = declaration.scale;
   if (scale.kind === "categorical") {
     if (scale.values.some((v) => v.value === value)) return null;

@@ -91,6 +91,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             <span className="flex gap-3 text-sm">
               <Link href={`/projects/${projectId}/queues`} className="text-indigo-700 underline">Review queues</Link>
               <Link href={`/projects/${projectId}/agreement`} className="text-indigo-700 underline">Agreement</Link>
+              {roleCan(role, "gold.set") && (
+                <Link href={`/projects/${projectId}/adjudication`} className="text-indigo-700 underline">Adjudication</Link>
+              )}
               <Link href={`/projects/${projectId}/captions`} className="text-indigo-700 underline">Captions</Link>
               <Link href={`/projects/${projectId}/qa`} className="text-indigo-700 underline">Video QA</Link>
             </span>

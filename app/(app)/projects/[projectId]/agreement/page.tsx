@@ -19,7 +19,7 @@ import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
 import { getProject } from "@/lib/projects/projects";
 
-const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "independent"]);
+const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "independent", "truth"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -68,10 +68,10 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     problem = error.message;
   }
 
-  const { format: _format, threshold, overallThreshold, independent, ...filter } = query;
+  const { format: _format, threshold, overallThreshold, independent, truth, ...filter } = query;
   const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
   const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
-  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&independent=${independent}&`;
+  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&independent=${independent}&truth=${truth}&`;
   const project = await getProject(prisma, actor, projectId);
   const downloadName = (what: string, extension: string) =>
     exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
@@ -111,6 +111,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <select name="independent" defaultValue={independent} className={input} data-testid="independent-toggle">
             <option value="only">independent only</option>
             <option value="all">all, with accepted judge values</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Judge measured against</span>
+          <select name="truth" defaultValue={truth} className={input} data-testid="truth-select">
+            <option value="consensus">reviewers&apos; consensus</option>
+            <option value="gold">gold (adjudicated)</option>
           </select>
         </label>
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
@@ -184,11 +191,16 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
-                  {[{ label: "reviewers' consensus", labelSet: undefined, ...c }, ...report.humanVsJudge.reviewers].map((r) => (
-                    <tr key={r.label} data-testid={r.labelSet ? "label-set-annotator" : undefined}>
+                  {[
+                    { label: "reviewers' consensus", labelSet: undefined, gold: false, ...c },
+                    ...(report.humanVsJudge.gold ? [{ label: "gold (adjudicated)", labelSet: undefined, gold: true, ...report.humanVsJudge.gold }] : []),
+                    ...report.humanVsJudge.reviewers.map((r) => ({ ...r, gold: false })),
+                  ].map((r) => (
+                    <tr key={r.label} data-testid={r.labelSet ? "label-set-annotator" : r.gold ? "gold-annotator" : undefined}>
                       <td className="px-2 py-1 font-medium">
                         {r.label}
                         {r.labelSet && <span className="ml-1 rounded bg-indigo-50 px-1 text-xs font-normal text-indigo-700">label set</span>}
+                        {r.gold && <span className="ml-1 rounded bg-amber-50 px-1 text-xs font-normal text-amber-800">owners&apos; gold</span>}
                       </td>
                       <td>{r.n}</td>
                       {cell(r.binary, "accuracy")}

@@ -8,22 +8,28 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { listQueues } from "@/lib/queues/queues";
 
-export default async function QueuesPage({ params }: { params: Promise<{ projectId: string }> }) {
+export default async function QueuesPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
-  const queues = await listQueues(prisma, actor, projectId);
+  const archived = (await searchParams).archived === "1";
+  const queues = await listQueues(prisma, actor, projectId, { archived });
   const canManage = roleCan(role, "queues.manage");
   return (
     <div className="flex flex-col gap-5">
       <div className="flex items-center justify-between gap-3">
-        <ProjectPageHeader projectId={projectId} title="Review queues" />
+        <ProjectPageHeader projectId={projectId} title={archived ? "Archived review queues" : "Review queues"} />
+        <Link href={`/projects/${projectId}/queues${archived ? "" : "?archived=1"}`} className="text-sm text-indigo-700 underline" data-testid="queues-archived-toggle">
+          {archived ? "open queues" : "archived"}
+        </Link>
         {canManage && (
           <Link href={`/projects/${projectId}/queues/new`} className={buttonClass()}>
             New queue
           </Link>
         )}
       </div>
-      {queues.length === 0 ? (
+      {queues.length === 0 && archived ? (
+        <EmptyState title="No archived queues">Owners archive a queue from its page; it then shows here.</EmptyState>
+      ) : queues.length === 0 ? (
         <EmptyState title="No review queues yet">
           {canManage ? "Filter the video list, then make a queue of the matching videos (or press New queue)." : "An owner creates review queues; they will show here."}
         </EmptyState>
@@ -40,6 +46,12 @@ export default async function QueuesPage({ params }: { params: Promise<{ project
                   {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
                 </span>
                 {queue.blind && <span className="rounded bg-slate-800 px-1.5 py-0.5 text-xs text-white">blind</span>}
+                {queue.finished && <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800">done</span>}
+                {queue.assignment.assignees.length > 0 && (
+                  <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-800">
+                    {queue.assignment.toMe ? "assigned to you" : canManage ? `assigned to ${queue.assignment.assignees.join(", ")}` : "assigned to someone else"}
+                  </span>
+                )}
               </div>
               <QueueProgress progress={queue.progress} reviewersPerItem={queue.reviewersPerItem} perReviewer />
             </li>

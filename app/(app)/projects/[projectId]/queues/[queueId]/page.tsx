@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { QueueProgress } from "@/components/queues/queue-progress";
+import { QueueOwnerControls } from "@/components/queues/queue-owner-controls";
 import { StartReviewing } from "@/components/queues/start-reviewing";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
@@ -24,6 +25,8 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
   const task = findTask(run?.pipeline);
   const { sort, dir, ...filter } = queue.filter;
   const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
+  // The agreement report over the queue's items: its run and the filter that chose them (one category of a scores queue).
+  const agreementParams = filterToSearchParams({ ...filter, runId: queue.runId, ...(queue.categories.length === 1 ? { category: queue.categories[0] } : {}) }).toString();
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -31,6 +34,12 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           {queue.name}
         </h1>
         {queue.blind && <span className="rounded bg-slate-800 px-2 py-0.5 text-xs text-white">blind: reviewers see the judge&apos;s values only after submitting</span>}
+        {queue.archived && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800" data-testid="queue-archived">archived</span>}
+        {queue.assignment.assignees.length > 0 && (
+          <span className="rounded bg-indigo-50 px-2 py-0.5 text-xs text-indigo-800" data-testid="queue-assigned">
+            {queue.assignment.toMe ? `assigned to you${queue.assignment.assignees.length > 1 ? ` and ${queue.assignment.assignees.length - 1} more` : ""}` : "assigned to someone else"}
+          </span>
+        )}
         <Link href={`/projects/${projectId}/queues`} className="ml-auto text-sm text-indigo-700 underline">
           all queues
         </Link>
@@ -44,10 +53,30 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
             You have submitted {queue.mine.done} item{queue.mine.done === 1 ? "" : "s"}
             {queue.mine.claimed ? ` and have ${queue.mine.claimed} in progress` : ""}.
           </p>
-          <StartReviewing projectId={projectId} queueId={queue.id} />
+          {queue.finished ? (
+            <p className="text-sm" data-testid="queue-done">
+              Done — {queue.itemCount} item{queue.itemCount === 1 ? "" : "s"},{" "}
+              <Link href={`/projects/${projectId}/agreement?${agreementParams}`} className="text-indigo-700 underline">
+                see agreement
+              </Link>
+            </p>
+          ) : queue.archived ? (
+            <p className="text-sm text-slate-500">This queue is archived: nothing can be claimed from it.</p>
+          ) : !queue.assignment.open ? (
+            <p className="text-sm text-slate-500" data-testid="queue-assigned-elsewhere">
+              This queue is assigned to someone else: only its assignees may review its items.
+            </p>
+          ) : (
+            <StartReviewing projectId={projectId} queueId={queue.id} />
+          )}
         </Card>
       ) : (
         <p className="text-sm text-slate-500">Your role ({role}) can follow this queue but not review in it.</p>
+      )}
+      {roleCan(role, "queues.manage") && (
+        <Card title="Manage">
+          <QueueOwnerControls queueId={queue.id} archived={queue.archived} assignees={queue.assignment.assignees} />
+        </Card>
       )}
       <Card title="About this queue">
         <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
@@ -59,6 +88,8 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
                 ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
                 : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
           </dd>
+          <dt className="text-slate-500">Assigned to</dt>
+          <dd>{queue.assignment.assignees.length ? queue.assignment.assignees.join(", ") : "every reviewer"}</dd>
           <dt className="text-slate-500">Reviewers per item</dt>
           <dd>{queue.reviewersPerItem}</dd>
           <dt className="text-slate-500">Judge run</dt>

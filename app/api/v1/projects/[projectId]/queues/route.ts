@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
@@ -6,9 +7,11 @@ import { createQueueSchema } from "@/lib/queues/queues.validation";
 
 type Params = { projectId: string };
 
-export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ queues: await listQueues(prisma, actor, projectIdSchema.parse(params.projectId)) }),
-);
+/** `?archived=1`: the archived queues instead of the open ones. */
+export const GET = withActor<Params>(async (request, actor, params) => {
+  const archived = z.enum(["0", "1", "true", "false"]).optional().parse(new URL(request.url).searchParams.get("archived") ?? undefined);
+  return Response.json({ queues: await listQueues(prisma, actor, projectIdSchema.parse(params.projectId), { archived: archived === "1" || archived === "true" }) });
+});
 
 /** `{"name","runId"?,"filter","sort"?,"dir"?,"scope":"verdict"|"scores","categories"?,"reviewersPerItem"?,"blind"?}` (owners). */
 export const POST = withActor<Params>(async (request, actor, params) => {

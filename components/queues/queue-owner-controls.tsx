@@ -1,0 +1,62 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { apiFetch } from "@/components/import/api-client";
+
+const patch = (queueId: string, body: unknown) =>
+  apiFetch(`/api/v1/queues/${queueId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+/** Owners' controls on a queue page: archive / restore, and assign the queue to named reviewers by email. */
+export function QueueOwnerControls({ queueId, archived, assignees }: { queueId: string; archived: boolean; assignees: string[] }) {
+  const router = useRouter();
+  const [emails, setEmails] = useState(assignees.join(", "));
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (body: unknown, done: string) => {
+    setBusy(true);
+    try {
+      await patch(queueId, body);
+      setMessage({ error: false, text: done });
+      router.refresh();
+    } catch (error) {
+      setMessage({ error: true, text: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="flex flex-col gap-3 text-sm">
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const list = emails
+            .split(/[\s,;]+/)
+            .map((e) => e.trim())
+            .filter(Boolean);
+          void run({ assignees: list }, list.length ? `Assigned to ${list.join(", ")}.` : "Open to every reviewer.");
+        }}
+      >
+        <label className="flex grow flex-col gap-1">
+          Assigned to (emails; empty: every reviewer)
+          <input className="rounded-md border border-slate-300 px-2 py-1.5" value={emails} onChange={(e) => setEmails(e.target.value)} data-testid="queue-assignees" />
+        </label>
+        <button type="submit" className={buttonClass("secondary")} disabled={busy}>
+          Save assignees
+        </button>
+      </form>
+      <div>
+        <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => void run({ archived: !archived }, archived ? "Restored." : "Archived.")} data-testid="queue-archive">
+          {archived ? "Restore queue" : "Archive queue"}
+        </button>
+      </div>
+      {message && (
+        <p role="status" className={message.error ? "text-red-700" : "text-slate-600"} data-testid="queue-owner-message">
+          {message.text}
+        </p>
+      )}
+    </div>
+  );
+}

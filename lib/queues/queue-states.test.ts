@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ForbiddenError, ValidationError } from "../errors";
+import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createQueue, getQueue, listQueues, nextItem, submitItem, getQueueItem } from "./queues";
+import { updateQueueState } from "./queue-states";
+
+let owner: Actor;
+let ann: Actor;
+let bob: Actor;
+let viewer: Actor;
+let projectId: string;
+let videoIds: string[];
+
+beforeAll(async () => {
+  [owner, ann, bob, viewer] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Queue states" }));
+  for (const actor of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
+  await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
+  await seedFinishedRun(prisma, owner, projectId, videoIds, {
+    scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 4 }],
+    outcome: (v) => ({ verdict: v === 0, overall: 50 }),
+  });
+});
+
+const queue = (name: string) => createQueue(prisma, owner, projectId, { name, filter: {}, scope: "verdict" });
+
+describe("archived queues", () => {
+  it("leave the default list, show under archived, refuse claims, and come back when restored", async () => {
+    const q = await queue("to archive");
+    await expect(updateQueueState(prisma, ann, q.id, { archived: true })).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await updateQueueState(prisma, owner, q.id, { archived: true })).toMatchObject({ archived: true });
+    expect((await listQueues(prisma, ann, projectId)).map((x) => x.id)).not.toContain(q.id);
+    expect((await listQueues(prisma, ann, projectId, { archived: true })).map((x) => x.id)).toContain(q.id);
+    await expect(nextItem(prisma, ann, q.id)).rejects.toBeInstanceOf(ValidationError);
+    await updateQueueState(prisma, owner, q.id, { archived: false });
+    expect((await listQueues(prisma, ann, projectId)).map((x) => x.id)).toContain(q.id);
+    expect((await nextItem(prisma, ann, q.id)).itemId).not.toBeNull();
+  });
+});
+
+describe("assigned queues", () => {
+  it("let only the named reviewers claim items; others see it assigned to someone else", async () => {
+    const q = await queue("for Ann");
+    await expect(updateQueueState(prisma, owner, q.id, { assignees: [viewer.email] })).rejects.toThrow(viewer.email);
+    await expect(updateQueueState(prisma, owner, q.id, { assignees: ["nobody@example.test"] })).rejects.toBeInstanceOf(ValidationError);
+    const assigned = await updateQueueState(prisma, owner, q.id, { assignees: [ann.email.toUpperCase()] });
+    expect(assigned.assignees).toEqual([{ id: ann.userId, email: ann.email }]);
+    await expect(nextItem(prisma, bob, q.id)).rejects.toBeInstanceOf(ForbiddenError);
+    expect((await getQueue(prisma, bob, q.id)).assignment).toEqual({ assignees: [ann.email], toMe: false, open: false });
+    expect((await getQueue(prisma, ann, q.id)).assignment).toEqual({ assignees: [ann.email], toMe: true, open: true });
+    expect((await nextItem(prisma, ann, q.id)).itemId).not.toBeNull();
+    // Opened to everyone again.
+    await updateQueueState(prisma, owner, q.id, { assignees: [] });
+    expect((await nextItem(prisma, bob, q.id)).itemId).not.toBeNull();
+  });
+});
+
+describe("finished queues", () => {
+  it("say so once every item has its reviewers", async () => {
+    const q = await queue("to finish");
+    expect((await getQueue(prisma, ann, q.id)).finished).toBe(false);
+    for (;;) {
+      const { itemId } = await nextItem(prisma, ann, q.id);
+      if (!itemId) break;
+      const item = await getQueueItem(prisma, ann, q.id, itemId);
+      const verdict = item.targets.find((t) => t.key === "verdict")!;
+      await submitItem(prisma, ann, q.id, itemId, { judgments: [{ target: verdict.key, value: 0, ...(verdict.mine ? { expectedVersion: verdict.mine.version } : {}) }] });
+    }
+    const done = await getQueue(prisma, bob, q.id);
+    expect(done.finished).toBe(true);
+    expect(done.progress.complete).toBe(2);
+    expect((await listQueues(prisma, bob, projectId)).find((x) => x.id === q.id)!.finished).toBe(true);
+  });
+});

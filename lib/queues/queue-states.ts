@@ -1,0 +1,74 @@
+/**
+ * A queue's states beyond its items: archived (hidden from the default list, claims refused) and
+ * assigned to named reviewers (only they may claim its items), and finished (every item has its N
+ * reviewers). Owners change them (`queues.manage`, lib/authz/permissions.ts).
+ */
+import { z } from "zod";
+import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess, roleCan } from "../authz/permissions";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+
+export const queueStateSchema = z
+  .object({
+    archived: z.boolean().optional(),
+    /** Emails of the only reviewers who may claim the queue's items; an empty list opens it to every reviewer again. */
+    assignees: z.array(z.string().trim().toLowerCase().email().max(320)).max(100).optional(),
+  })
+  .refine((v) => v.archived !== undefined || v.assignees !== undefined, { message: "Give archived, assignees, or both." });
+export type QueueStateInput = z.input<typeof queueStateSchema>;
+
+/** Why the user may not claim items of the queue (archived, or assigned to others), or null. */
+export function claimRefusal(queue: Pick<ReviewQueue, "archivedAt" | "assigneeIds">, userId: string): string | null {
+  if (queue.archivedAt) return "This queue is archived.";
+  if (queue.assigneeIds.length > 0 && !queue.assigneeIds.includes(userId)) return "This queue is assigned to other reviewers.";
+  return null;
+}
+
+/** Throws when the user may not claim items of the queue: archived (400) or assigned to others (403). */
+export function assertMayClaim(queue: Pick<ReviewQueue, "archivedAt" | "assigneeIds">, userId: string): void {
+  const refusal = claimRefusal(queue, userId);
+  if (!refusal) return;
+  throw queue.archivedAt ? new ValidationError(refusal) : new ForbiddenError(refusal);
+}
+
+/** The assignees with their emails, in the order the owner gave them. */
+export async function assigneesOf(prisma: PrismaClient, queues: readonly Pick<ReviewQueue, "id" | "assigneeIds">[]): Promise<Map<string, { id: string; email: string }[]>> {
+  const ids = [...new Set(queues.flatMap((q) => q.assigneeIds))];
+  const users = ids.length ? await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }) : [];
+  const email = new Map(users.map((u) => [u.id, u.email]));
+  return new Map(queues.map((q) => [q.id, q.assigneeIds.map((id) => ({ id, email: email.get(id) ?? id }))]));
+}
+
+/**
+ * Archives or restores a queue, and assigns it to named reviewers (members who may review: owners and
+ * reviewers), by email. Owners only; unknown emails or members who may not review are a 400 naming them.
+ */
+export async function updateQueueState(prisma: PrismaClient, actor: Actor, queueId: string, raw: QueueStateInput) {
+  const queue = await prisma.reviewQueue.findUnique({ where: { id: queueId } });
+  if (!queue) throw new NotFoundError("No such queue.");
+  try {
+    await requireProjectAccess(prisma, actor, queue.projectId, "queues.manage");
+  } catch (error) {
+    throw error instanceof NotFoundError ? new NotFoundError("No such queue.") : error;
+  }
+  const input = queueStateSchema.parse(raw);
+  let assigneeIds: string[] | undefined;
+  if (input.assignees) {
+    const emails = [...new Set(input.assignees)];
+    const users = await prisma.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } });
+    const members = await prisma.projectMember.findMany({ where: { projectId: queue.projectId, userId: { in: users.map((u) => u.id) } }, select: { userId: true, role: true } });
+    const reviewing = new Set(members.filter((m) => roleCan(m.role, "scores.review")).map((m) => m.userId));
+    const missing = emails.filter((e) => !users.some((u) => u.email === e && reviewing.has(u.id)));
+    if (missing.length) throw new ValidationError(`Not a reviewer or owner of this project: ${missing.join(", ")}.`);
+    assigneeIds = emails.map((e) => users.find((u) => u.email === e)!.id);
+  }
+  const updated = await prisma.reviewQueue.update({
+    where: { id: queue.id },
+    data: {
+      ...(input.archived === undefined ? {} : { archivedAt: input.archived ? (queue.archivedAt ?? new Date()) : null }),
+      ...(assigneeIds ? { assigneeIds } : {}),
+    },
+  });
+  return { id: updated.id, archived: updated.archivedAt !== null, archivedAt: updated.archivedAt, assignees: (await assigneesOf(prisma, [updated])).get(updated.id)! };
+}
