@@ -172,7 +172,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           judgeValue: s.value,
           frameTimestamps: timestamps,
           // Judgments belong to targets: the same reviews show against every run that scored this one.
-          reviews: reviewsByKey.get(judgmentKey(scoreTarget(rv.pipeline, s, rv.frameSetId))) ?? [],
+          reviews: reviewsByKey.get(judgmentKey(scoreTarget(rv.pipeline, { ...s, runId: rv.runId }, rv.frameSetId))) ?? [],
         });
       }
       const videoVersion = [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;

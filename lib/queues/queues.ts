@@ -365,7 +365,7 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
   }
   const scores = await prisma.score.findMany({
     where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
-    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+    select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
   });
   const frameSetId = (await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }))?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
@@ -400,7 +400,7 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
 async function captionTargets(prisma: PrismaClient, queue: ReviewQueue, task: TaskDeclaration, videoId: string, itemId: string): Promise<Target[]> {
   const scores = await prisma.score.findMany({
     where: { runId: queue.runId, videoId, itemId },
-    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+    select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
   });
   const keyPoints = await captionKeyPoints(prisma, itemId);
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
