@@ -16,6 +16,7 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/judge/pipelines";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { createQueue, getQueueItem, nextItem, submitItem } from "@/lib/queues/queues";
 import { ReviewConflictError, reviewScore, videoReviews, withdrawJudgment } from "@/lib/reviews/reviews";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
@@ -122,6 +123,42 @@ describe("reviewing QA answers", () => {
     expect((await prisma.score.findUniqueOrThrow({ where: { id: letter.id } })).value).toBe(1);
     expect((await prisma.stepResult.findUniqueOrThrow({ where: { id: letter.stepResultId } })).output).toMatchObject({ decidedBy: "letter", letter: "A" });
     await withdrawJudgment(prisma, bob, override.id, { expectedVersion: 1 });
+  });
+});
+
+describe("queues over QA answers", () => {
+  it("holds the answers the judge decided (or every decided one, by format and category), and refuses the caption scope", async () => {
+    // Run A read a letter for q1–q3: only the open q4 went to the judge.
+    const judged = await createQueue(prisma, owner, projectId, { name: "judged", runId: runA, scope: "answers", filter: {} });
+    expect(judged.itemCount).toBe(1);
+    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: judged.id } })).map((i) => i.itemId)).toEqual([questionIds.q4]);
+    const steps = await createQueue(prisma, owner, projectId, { name: "steps", runId: runA, scope: "answers", answers: { letters: true, category: "Step Sequencing" }, filter: {} });
+    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: steps.id }, orderBy: { position: "asc" } })).map((i) => i.itemId).sort()).toEqual([questionIds.q1, questionIds.q4].sort());
+    const all = await createQueue(prisma, owner, projectId, { name: "all", runId: runA, scope: "answers", answers: { letters: true }, filter: {} });
+    expect(all.itemCount).toBe(4);
+    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "answers", answers: { format: "mc" }, filter: {} })).rejects.toThrow(/judge-decided answer .* queue would be empty/);
+    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "captions", filter: {} })).rejects.toBeInstanceOf(ValidationError);
+    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "verdict", filter: {} })).rejects.toThrow(/one answer at a time/);
+  });
+
+  it("shows the question and the model's answer, withholds the decision until the blind reviewer submits, and saves against the run's answer", async () => {
+    const queue = await createQueue(prisma, owner, projectId, { name: "blind open answers", runId: runA, scope: "answers", answers: { format: "open" }, filter: {}, blind: true });
+    const { itemId } = await nextItem(prisma, bob, queue.id);
+    const item = await getQueueItem(prisma, bob, queue.id, itemId!);
+    expect(item.blind).toBe(true);
+    expect(item.answer).toMatchObject({ questionId: questionIds.q4, question: "What does the ball do on the ramp?", format: "open", answer: "The ball rolls down the ramp.", model: expect.stringMatching(/^stub-vision-/) });
+    expect(item.answer!.result.rawAnswer).toEqual(expect.any(String));
+    expect(item.answer!.result).toMatchObject({ outcome: null, judgement: null, reason: null, decidedBy: null });
+    expect(item.targets.map((t) => [t.category, t.min, t.max])).toEqual([["correctness", 0, 1]]);
+    expect(item.targets[0]).not.toHaveProperty("judge");
+
+    await submitItem(prisma, bob, queue.id, itemId!, { judgments: [{ target: item.targets[0]!.key, value: 0, note: "Says nothing about where it stops." }] });
+    const after = await getQueueItem(prisma, bob, queue.id, itemId!);
+    expect(after.blind).toBe(false);
+    expect(after.targets[0]).toMatchObject({ judge: 1, mine: { value: 0, note: "Says nothing about where it stops.", version: 1 } });
+    expect(after.answer!.result).toMatchObject({ outcome: "correct", decidedBy: "judge", judgement: "Yes", reason: expect.any(String) });
+    const saved = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: bob.userId, itemId: questionIds.q4, withdrawn: false } });
+    expect(saved).toMatchObject({ subjectRunId: runA, value: 0, judgeValue: 1, disagrees: true });
   });
 });
 
