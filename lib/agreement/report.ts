@@ -493,7 +493,7 @@ function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { k
     case "category": {
       // A task that groups by its items' own category (a question's) breaks down by that, not by the target.
       const ofItem = item.groups?.category;
-      return ofItem !== undefined ? [{ key: ofItem, label: ofItem }] : [{ key: item.category, label: item.category }];
+      return ofItem !== undefined ? [{ key: ofItem, label: ofItem || "(none)" }] : [{ key: item.category, label: item.category }];
     }
     case "dimension":
       return item.dimensions.length ? item.dimensions.map((d) => ({ key: d, label: d })) : [{ key: "", label: "(none)" }];
