@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { ownerWithProject, signIn } from "./helpers";
+import { cli, ownerWithProject, signIn } from "./helpers";
 
 // Video QA in the browser: generated clips and a question set (multiple choice and open) dropped on the Import
 // page (checked by a dry run, then imported), the uniform frames at a quarter of each clip's area extracted on
@@ -11,7 +11,9 @@ import { ownerWithProject, signIn } from "./helpers";
 // endpoint judging, one of them also without frames, then the accuracy table and one question's page. The
 // numbers follow the stub's rules (lib/llm-stub/qa-stub-rules.ts): a model that sees picks the option sharing
 // the most words with the question (right on q1 and q3, wrong on q2, whose distractor echoes the question); the
-// open answer restates the question, whose words the reference shares, so the judge says it is right.
+// open answer restates the question, whose words the reference shares, so the judge says it is right. Then the
+// owner overrides that judge decision on the question's page, a reviewer marks the same answer in a blind queue
+// with the keyboard, and the agreement report filtered to the run compares both with the judge.
 const V0 = "A red ball rolls down a ramp";
 const V1 = "A glass falls off a table";
 let root: string;
@@ -37,8 +39,8 @@ test.beforeAll(() => {
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-test("imports a question set with the videos, runs two simulated models and a text-only baseline, and shows the accuracy table and a question's page", async ({ page }) => {
-  test.setTimeout(240_000);
+test("imports a question set with the videos, runs two simulated models and a text-only baseline, shows the accuracy table and a question's page, overrides a judge decision and shows agreement", async ({ page }) => {
+  test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 5 });
@@ -132,6 +134,9 @@ test("imports a question set with the videos, runs two simulated models and a te
     await expect(vision.getByTestId("qa-with-frames-letter")).toContainText("letter B");
     await expect(vision.getByTestId("qa-with-frames-raw-answer")).toContainText("B");
     await expect(vision.getByTestId("qa-with-frames-reason")).toContainText("the correct option is C");
+    // A letter read deterministically needs no review, but may be overridden.
+    await expect(vision.getByTestId("qa-review-not-needed")).toBeVisible();
+    await expect(vision.getByTestId("qa-review-open")).toHaveText("Override");
     await expect(vision.getByTestId("qa-text-only-raw-answer")).toContainText("Best_option");
     await expect(page.locator('[data-testid="qa-result"][data-model="stub-guess"]').getByTestId("qa-text-only-outcome")).toHaveCount(0);
 
@@ -142,6 +147,58 @@ test("imports a question set with the videos, runs two simulated models and a te
     const open = page.locator('[data-testid="qa-result"][data-model="stub-vision"]');
     await expect(open.getByTestId("qa-with-frames-judge")).toContainText("the judge said Yes");
     await expect(open.getByTestId("qa-with-frames-reason")).toContainText("Simulated");
+    const visionRunId = (await open.getAttribute("data-run"))!;
+
+    // 7. The owner overrides the judge's decision on this model's answer; the judge's stays beside it.
+    const reviews = open.getByTestId("qa-answer-reviews");
+    await expect(reviews.getByTestId("value-judge")).toContainText("correct");
+    await reviews.getByTestId("qa-review-open").click();
+    await reviews.getByLabel("Your value").selectOption("0");
+    await reviews.getByLabel("Note").fill("It never says where the glass ends up.");
+    await reviews.getByRole("button", { name: "Save" }).click();
+    await expect(reviews.getByTestId("value-you")).toContainText("wrong");
+    await expect(reviews.getByTestId("value-judge")).toContainText("correct");
+    await expect(reviews.getByTestId("history-entry")).toHaveCount(1);
+    await expect(reviews.getByTestId("history-entry")).toContainText("It never says where the glass ends up.");
+    await expect(open.getByTestId("qa-with-frames-outcome")).toHaveText("correct");
+    // The other model's answer to the same question is judged on its own.
+    await expect(page.locator('[data-testid="qa-result"][data-model="stub-guess"]').getByTestId("value-you")).toHaveCount(0);
+
+    // 8. A blind queue over the answers the judge decided in the seeing model's run (only the open q4).
+    await page.goto(`/projects/${projectId}/queues/new?runId=${visionRunId}`);
+    await page.getByLabel("Name").fill("open answers");
+    await page.getByLabel("Judge run").selectOption(visionRunId);
+    await expect(page.getByTestId("queue-answers")).toBeVisible();
+    await page.getByLabel("Question format").selectOption("open");
+    await page.getByRole("button", { name: "Create queue" }).click();
+    await expect(page.getByTestId("queue-name")).toHaveText("open answers");
+    await expect(page.getByText("each answer's correctness (the answers the judge decided) · format open")).toBeVisible();
+    const queueUrl = page.url();
+    const reviewer = { email: `qa-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
+    await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
+    await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
+    await page.context().clearCookies();
+    await signIn(page, reviewer.email, reviewer.password);
+    await page.goto(queueUrl);
+    await page.getByTestId("start-reviewing").click();
+    await expect(page.getByTestId("review-answer-question")).toHaveText("What does the glass do at the table?");
+    await expect(page.getByTestId("review-answer-reference")).toContainText("The glass falls off the table.");
+    await expect(page.getByTestId("review-answer-raw")).not.toBeEmpty();
+    await expect(page.getByTestId("review-answer-withheld")).toBeVisible();
+    await expect(page.getByTestId("judge-hidden")).toBeVisible();
+    await page.getByTestId("review-screen").focus();
+    await page.keyboard.press("w");
+    await expect(page.getByTestId("my-value")).toHaveText("wrong");
+    await page.keyboard.press("Enter");
+    await expect(page.getByText("Submitted. Nothing is left for you in this queue.")).toBeVisible();
+
+    // 9. Agreement filtered to the run: one answer, two reviewers who both say wrong where the judge said correct.
+    await page.goto(`/projects/${projectId}/agreement?runId=${visionRunId}`);
+    await expect(page.getByTestId("summary-reviewed")).toHaveText("1");
+    await expect(page.getByTestId("summary-accuracy")).toHaveText("0.00");
+    await expect(page.getByTestId("breakdown-model").locator('[data-testid="breakdown-row"][data-key="stub-vision"]')).toBeVisible();
+    await expect(page.getByTestId("breakdown-category").locator('[data-testid="breakdown-row"][data-key="Step Sequencing"]')).toBeVisible();
+    await expect(page.getByTestId("breakdown-format").locator('[data-testid="breakdown-row"][data-key="open"]')).toBeVisible();
   } finally {
     await stub.close();
   }

@@ -21,6 +21,7 @@ export function NewQueueForm({
   dir,
   runs,
   captionOptions = { models: [], types: [] },
+  questionCategories = [],
 }: {
   projectId: string;
   filter: Filter;
@@ -30,6 +31,8 @@ export function NewQueueForm({
   runs: { id: string; label: string; pipeline: string }[];
   /** The project's caption models and types, for a queue over a caption run. */
   captionOptions?: { models: string[]; types: string[] };
+  /** The project's question categories, for a queue over a QA run's answers. */
+  questionCategories?: string[];
 }) {
   const router = useRouter();
   const [name, setName] = useState("");
@@ -37,12 +40,16 @@ export function NewQueueForm({
   const [scope, setScope] = useState<"verdict" | "scores">("verdict");
   const [captionModel, setCaptionModel] = useState("");
   const [captionType, setCaptionType] = useState("");
+  const [answerFormat, setAnswerFormat] = useState("");
+  const [answerCategory, setAnswerCategory] = useState("");
+  const [letters, setLetters] = useState(false);
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
   const [blind, setBlind] = useState(true);
   const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
-  // A run that judged captions is reviewed caption by caption.
-  const captionRun = task !== null && task.subject !== "video";
+  // A run that judged captions is reviewed caption by caption; a QA run answer by answer.
+  const answerRun = task?.subject === "question";
+  const captionRun = task !== null && task.subject !== "video" && !answerRun;
   const targets = task?.targets ?? [];
   const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
   const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
@@ -62,8 +69,9 @@ export function NewQueueForm({
         filter: Object.fromEntries(filterEntries),
         sort,
         dir,
-        scope: captionRun ? "captions" : scope,
-        categories: !captionRun && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        scope: answerRun ? "answers" : captionRun ? "captions" : scope,
+        categories: !captionRun && !answerRun && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        ...(answerRun ? { answers: { ...(answerFormat ? { format: answerFormat } : {}), ...(answerCategory ? { category: answerCategory } : {}), letters } } : {}),
         captions: captionRun ? { ...(captionModel ? { model: captionModel } : {}), ...(captionType ? { type: captionType } : {}) } : {},
         reviewersPerItem,
         blind,
@@ -106,7 +114,34 @@ export function NewQueueForm({
           ))}
         </select>
       </label>
-      {captionRun ? (
+      {answerRun ? (
+        <fieldset className="flex flex-col gap-2" data-testid="queue-answers">
+          <legend className="font-medium">Reviewers mark each answer of the run correct or wrong</legend>
+          <label className="flex items-center gap-2">
+            Format
+            <select aria-label="Question format" value={answerFormat} onChange={(e) => setAnswerFormat(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
+              <option value="">every format</option>
+              <option value="open">open-ended</option>
+              <option value="mc">multiple choice</option>
+            </select>
+          </label>
+          <label className="flex items-center gap-2">
+            Category
+            <select aria-label="Question category" value={answerCategory} onChange={(e) => setAnswerCategory(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
+              <option value="">every category</option>
+              {questionCategories.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={letters} onChange={(e) => setLetters(e.target.checked)} /> also the multiple-choice answers whose letter FrameJury read (they need no
+            review; without this, only the answers the judge decided)
+          </label>
+        </fieldset>
+      ) : captionRun ? (
         <fieldset className="flex flex-col gap-2" data-testid="queue-captions">
           <legend className="font-medium">Reviewers judge each caption&apos;s {task.id === "caption_content" ? "key points (hit 1 / missed 0)" : "style score (0–4)"}</legend>
           <label className="flex items-center gap-2">
@@ -144,7 +179,7 @@ export function NewQueueForm({
           </label>
         </fieldset>
       )}
-      {!captionRun && scope === "scores" && (
+      {!captionRun && !answerRun && scope === "scores" && (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Categories (none chosen: all)</legend>
           <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">

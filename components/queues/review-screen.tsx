@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
+import { AnswerUnderReview, type AnswerView } from "@/components/qa/answer-under-review";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import { findTask } from "@/lib/tasks/registry";
@@ -27,10 +28,12 @@ interface TargetView {
   judge?: number | null;
 }
 interface ItemView {
-  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions"; blind: boolean; reviewersPerItem: number; itemCount: number };
+  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions" | "answers"; blind: boolean; reviewersPerItem: number; itemCount: number };
   item: { id: string; position: number };
   /** A caption queue's caption under review. */
   caption?: CaptionView | null;
+  /** A QA answer queue's answer under review. */
+  answer?: AnswerView | null;
   assignment: { status: "claimed" | "done" };
   blind: boolean;
   video: { id: string; fileName: string; prompt: string | null; url: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[] };
@@ -88,6 +91,7 @@ export const SHORTCUTS: [string, string][] = [
   ["k / ↑", "previous target"],
   ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms)`],
   ["y / n", "verdict: yes (hallucination) / no (also 1 / 0)"],
+  ["c / w", "QA answer: correct / wrong (also 1 / 0)"],
   ["a", "accept the judge's value for the focused target"],
   ["A", "accept all the judge's values"],
   ["m", "write a note on the focused target (Esc leaves it)"],
@@ -115,7 +119,7 @@ interface PendingKey {
 }
 
 /** Keys the review screen acts on: they are taken (and queued) even while the next item is still on its way. */
-const REVIEW_KEY = /^(?:[0-9jkyanmA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
+const REVIEW_KEY = /^(?:[0-9jkyanmcwA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/
 /** How long a loaded or prefetched item is used without asking the server again; every submit or claim invalidates the queue's items. */
 const ITEM_FRESH_MS = 60_000;
 
@@ -346,6 +350,12 @@ function ItemReview({
       setFocus(data.targets.indexOf(verdict));
       return;
     }
+    const correctness = data.answer ? data.targets.find((t) => t.category === "correctness") : undefined;
+    if ((key === "c" || key === "w") && correctness) {
+      setValue(correctness.key, key === "c" ? 1 : 0);
+      setFocus(data.targets.indexOf(correctness));
+      return;
+    }
     if (/^[0-9]$/.test(key)) {
       const next = typeDigit(typed.current, focused.key, Number(key), timeStamp, focused);
       if (!next) return setMessage({ text: `${focused.label} takes ${focused.min}–${focused.max}.`, tone: "error" });
@@ -409,6 +419,7 @@ function ItemReview({
           </p>
           <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} />
           {data.caption && <CaptionUnderReview caption={data.caption} />}
+          {data.answer && <AnswerUnderReview answer={data.answer} blind={data.blind} />}
         </div>
 
         <div className="flex flex-col gap-2">

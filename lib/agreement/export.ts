@@ -168,7 +168,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       );
       for (const s of own) {
         const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view);
-        const key = judgmentKey(scoreTarget(rv.pipeline, s, rv.frameSetId));
+        const key = judgmentKey(scoreTarget(rv.pipeline, { ...s, runId: rv.runId }, rv.frameSetId));
         rows.push({
           ...base,
           target: "score",

@@ -51,7 +51,27 @@ interface JudgmentRow {
   endpointId: string;
   model: string | null;
   itemGroup: string | null;
+  /** The judged item's payload fields that declared groupings read (`itemField`), or null. */
+  itemFields: Record<string, unknown> | null;
   dimensions: string[];
+}
+
+/** SQL: the judged item's payload fields the tasks' groupings read (`itemField`), as one object; NULL when none are declared. */
+function itemFieldsSql(tasks: readonly TaskDeclaration[]): Prisma.Sql {
+  const fields = [...new Set(tasks.flatMap((t) => t.groupings.flatMap((g) => (g.itemField ? [g.itemField] : []))))];
+  if (fields.length === 0) return Prisma.sql`NULL::jsonb`;
+  return Prisma.sql`CASE WHEN x."itemId" <> '' THEN jsonb_build_object(${Prisma.join(fields.map((f) => Prisma.sql`${f}::text, it."payload" -> ${f}::text`))}) END`;
+}
+
+/** A judged item's value of each declared grouping that reads the item (its group, or a payload field). */
+function itemGroups(task: TaskDeclaration | undefined, row: Pick<JudgmentRow, "itemGroup" | "itemFields">): Record<string, string> | null {
+  const groups: Record<string, string> = {};
+  for (const g of task?.groupings ?? []) {
+    if (g.ofItem && row.itemGroup !== null) groups[g.id] = row.itemGroup;
+    const field = g.itemField ? row.itemFields?.[g.itemField] : undefined;
+    if (typeof field === "string" && field !== "") groups[g.id] = field;
+  }
+  return Object.keys(groups).length ? groups : null;
 }
 
 /** The runs a scope reads, oldest first, with the endpoint's name and model at the time of the run. */
@@ -118,7 +138,7 @@ export async function loadAgreementInput(
   // per-subject metric of a video the run judged).
   const rows = await prisma.$queryRaw<JudgmentRow[]>`
     WITH j AS MATERIALIZED (
-      SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."reviewerId", h."value"
+      SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."subjectRunId", h."reviewerId", h."value"
       FROM "human_judgment" h
       WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos}) AND NOT h."withdrawn"
         ${options.independentOnly ? Prisma.sql`AND NOT h."acceptedJudge"` : Prisma.empty}
@@ -136,6 +156,8 @@ export async function loadAgreementInput(
       JOIN "step_result" sr ON sr."id" = s."stepResultId"
       WHERE j."targetType" = 'score'
         AND (j."frameSetId" = '' OR EXISTS (SELECT 1 FROM "run_video" rv WHERE rv."runId" = r."id" AND rv."videoId" = j."videoId" AND rv."frameSetId" = j."frameSetId"))
+        -- A judgment of one run's answer (a QA answer) is compared with that run only.
+        AND (j."subjectRunId" = '' OR j."subjectRunId" = r."id")
     ),
     outcomes AS MATERIALIZED (
       SELECT j."targetKey", j."targetType", r."id" AS "runId", j."videoId", j."itemId", j."reviewerId", j."value", j."target", r."pipeline", r."endpointId"
@@ -175,7 +197,7 @@ export async function loadAgreementInput(
       FROM outcomes o
       LEFT JOIN per_video pvv ON pvv."runId" = o."runId" AND pvv."videoId" = o."videoId"
     )
-    SELECT x.*, coalesce(it."model", v."model") AS "model", it."group" AS "itemGroup", v."dimensions"
+    SELECT x.*, coalesce(it."model", v."model") AS "model", it."group" AS "itemGroup", ${itemFieldsSql(registry)} AS "itemFields", v."dimensions"
     FROM rated x
     JOIN "video" v ON v."id" = x."videoId"
     LEFT JOIN "item" it ON x."itemId" <> '' AND it."id" = x."itemId"
@@ -183,6 +205,8 @@ export async function loadAgreementInput(
     ORDER BY x."runId", x."videoId", x."targetKey", x."reviewerId"`;
 
   const taskById = new Map(registry.map((t) => [t.id, t]));
+  const runs = await scopeRuns(prisma, projectId, scope.runId);
+  const runModel = new Map(runs.map((r) => [r.id, r.model]));
   const items: AgreementItem[] = [];
   const byKey = new Map<string, AgreementItem>();
   const reviewerIds = new Set<string>();
@@ -193,7 +217,7 @@ export async function loadAgreementInput(
     if (!item) {
       const targetType = row.targetType as TargetType;
       const task = taskById.get(row.pipeline);
-      const itemGroupings = row.itemGroup === null ? [] : (task?.groupings ?? []).filter((g) => g.ofItem);
+      const groups = itemGroups(task, row);
       item = {
         taskId: row.pipeline,
         key,
@@ -207,8 +231,9 @@ export async function loadAgreementInput(
         judge: row.judge,
         ratings: [],
         dimensions: row.dimensions,
-        model: row.model,
-        ...(itemGroupings.length ? { groups: Object.fromEntries(itemGroupings.map((g) => [g.id, row.itemGroup!])) } : {}),
+        // A run's answer is by the run's model (the evaluated endpoint), not the video's generator.
+        model: task?.subjectPerRun ? (runModel.get(row.runId) ?? row.model) : row.model,
+        ...(groups ? { groups } : {}),
         endpointId: row.endpointId,
         promptVersion: targetType === SCORE_TARGET_TYPE ? row.templateHash : row.videoVersion,
         ...(task?.verdict && targetType === task.verdict.metricId ? { videoValues: sweepValues(task, row.videoMetrics, row.worst, row.best) } : {}),
@@ -241,7 +266,6 @@ export async function loadAgreementInput(
               WHERE r."projectId" = ${projectId} AND rm."videoId" IN (SELECT "id" FROM m) AND rm."itemId" = '' AND rm."metric" = ANY(${reviewedMetrics(tasks)}::text[])
               ${runCondition(scope, Prisma.sql`rm."runId"`)}) AS "outcomes"`;
 
-  const runs = await scopeRuns(prisma, projectId, scope.runId);
   return {
     items,
     tasks,

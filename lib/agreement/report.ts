@@ -500,8 +500,11 @@ function thresholdSweep(items: readonly AgreementItem[], d: Declarations): Sweep
 
 function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { key: string; label: string }[] {
   switch (breakdown) {
-    case "category":
-      return [{ key: item.category, label: item.category }];
+    case "category": {
+      // A task that groups by its items' own category (a question's) breaks down by that, not by the target.
+      const ofItem = item.groups?.category;
+      return ofItem !== undefined ? [{ key: ofItem, label: ofItem || "(none)" }] : [{ key: item.category, label: item.category }];
+    }
     case "dimension":
       return item.dimensions.length ? item.dimensions.map((d) => ({ key: d, label: d })) : [{ key: "", label: "(none)" }];
     case "model":
@@ -533,7 +536,7 @@ function groupLink(breakdown: string, key: string, items: readonly AgreementItem
   switch (breakdown) {
     case "category":
       // Per-video metrics have no category filter: their group links to the run's list.
-      if (items.some((i) => i.targetType !== SCORE_TARGET_TYPE)) return runIds.size === 1 ? run : null;
+      if (items.some((i) => i.targetType !== SCORE_TARGET_TYPE || i.groups?.category !== undefined)) return runIds.size === 1 ? run : null;
       return { ...run, category: key };
     case "dimension":
       return key ? { ...run, dimension: key } : null;

@@ -10,6 +10,8 @@ import { scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclarati
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { runAnswer } from "../judge/pipelines/qa/qa-results";
+import { withheldAnswerResult } from "../judge/pipelines/qa/visible-qa-results";
 import { assertMayClaim, assigneesOf } from "./queue-states";
 import {
   createQueueSchema,
@@ -77,9 +79,11 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   if (input.scope === "verdict" && input.categories.length > 0) throw new ValidationError("Categories only apply to a queue of scores.");
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
   const itemSubject = run.task.subject !== "video";
-  if (itemSubject && input.scope !== "captions") throw new ValidationError(`A ${run.task.label} run is reviewed one caption at a time: choose the scope "captions".`);
-  if (!itemSubject && input.scope === "captions") throw new ValidationError("This run judged videos, not captions: choose the verdict or the scores.");
+  const itemScope = run.task.subject === "question" ? "answers" : "captions";
+  if (itemSubject && input.scope !== itemScope) throw new ValidationError(`A ${run.task.label} run is reviewed one ${run.task.subject === "question" ? "answer" : "caption"} at a time: choose the scope "${itemScope}".`);
+  if (!itemSubject && (input.scope === "captions" || input.scope === "answers")) throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
   const { filter, sort, dir, ids: matching } = await queueVideoIds(prisma, actor, projectId, run, input);
+  if (itemScope === "answers" && itemSubject) return createAnswerQueue(prisma, actor, projectId, run.id, input, { filter, sort, dir }, matching);
   if (itemSubject) return createCaptionQueue(prisma, actor, projectId, run.id, input, { filter, sort, dir }, matching);
   let ids = matching;
   if (input.scope === "scores" && ids.length > 0) {
@@ -161,6 +165,63 @@ async function createCaptionQueue(
           scope: "captions",
           categories: [],
           filter: { ...chosen.filter, sort: chosen.sort, dir: chosen.dir, ...(input.captions.model ? { captionModel: input.captions.model } : {}), ...(input.captions.type ? { captionType: input.captions.type } : {}) } as Prisma.InputJsonValue,
+          reviewersPerItem: input.reviewersPerItem,
+          blind: input.blind,
+          itemCount: items.length,
+          createdById: actor.userId,
+        },
+      });
+      for (let start = 0; start < items.length; start += 5000) {
+        await tx.reviewQueueItem.createMany({ data: items.slice(start, start + 5000).map((r, offset) => ({ queueId: queue.id, videoId: r.videoId, itemId: r.itemId, position: start + offset })) });
+      }
+      return queue;
+    },
+    { timeout: 60_000 },
+  );
+}
+
+/**
+ * A queue over a QA run: one item per answer of the matching videos' questions (in list order, then the run's
+ * order within a video) that has a decision, by default only those the judge decided (open answers, and
+ * multiple-choice answers with no single letter), optionally of one format and category.
+ */
+async function createAnswerQueue(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  runId: string,
+  input: ReturnType<typeof createQueueSchema.parse>,
+  chosen: { filter: Record<string, unknown>; sort: string; dir: string },
+  videoIds: string[],
+) {
+  const order = new Map(videoIds.map((id, i) => [id, i]));
+  const { format, category, letters } = input.answers;
+  const runItems = await prisma.runItem.findMany({
+    where: {
+      runId,
+      videoId: { in: videoIds },
+      item: { ...(category ? { group: category } : {}), ...(format ? { payload: { path: ["format"], equals: format } } : {}) },
+    },
+    select: { itemId: true, videoId: true, position: true },
+  });
+  // Only decided answers (a correctness score); unless asked, only those the judge decided.
+  const decided = await prisma.runMetric.findMany({
+    where: { runId, metric: "judge_decided", itemId: { in: runItems.map((r) => r.itemId) }, ...(letters ? {} : { value: 1 }) },
+    select: { itemId: true },
+  });
+  const scored = new Set((await prisma.score.findMany({ where: { runId, itemId: { in: decided.map((d) => d.itemId) } }, distinct: ["itemId"], select: { itemId: true } })).map((s) => s.itemId));
+  const items = runItems.filter((r) => scored.has(r.itemId)).sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
+  if (items.length === 0) throw new ValidationError(`No ${letters ? "decided" : "judge-decided"} answer of that run matches: the queue would be empty.`);
+  return prisma.$transaction(
+    async (tx) => {
+      const queue = await tx.reviewQueue.create({
+        data: {
+          projectId,
+          name: input.name,
+          runId,
+          scope: "answers",
+          categories: [],
+          filter: { ...chosen.filter, sort: chosen.sort, dir: chosen.dir, ...(format ? { questionFormat: format } : {}), ...(category ? { questionCategory: category } : {}), ...(letters ? { letters: 1 } : {}) } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
           blind: input.blind,
           itemCount: items.length,
@@ -357,7 +418,8 @@ const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "c
  */
 async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = ""): Promise<Target[]> {
   const task = await taskOfRun(prisma, queue.runId);
-  if (queue.scope === "captions") return captionTargets(prisma, queue, task, videoId, itemId);
+  // A QA answer's one target (its correctness) is read like a caption's scores: the run's scores of the item.
+  if (queue.scope === "captions" || queue.scope === "answers") return captionTargets(prisma, queue, task, videoId, itemId);
   if (queue.scope === "verdict") {
     const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
     const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
@@ -384,7 +446,7 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
   }
   const scores = await prisma.score.findMany({
     where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
-    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+    select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
   });
   const frameSetId = (await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }))?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
@@ -419,7 +481,7 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
 async function captionTargets(prisma: PrismaClient, queue: ReviewQueue, task: TaskDeclaration, videoId: string, itemId: string): Promise<Target[]> {
   const scores = await prisma.score.findMany({
     where: { runId: queue.runId, videoId, itemId },
-    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+    select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
   });
   const keyPoints = await captionKeyPoints(prisma, itemId);
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
@@ -493,12 +555,13 @@ async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string,
 export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
   // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other.
-  const [blindIds, video, runVideo, targets, caption, history, progressByQueue, task] = await Promise.all([
+  const [blindIds, video, runVideo, targets, caption, answer, history, progressByQueue, task] = await Promise.all([
     blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
     prisma.video.findUniqueOrThrow({ where: { id: item.videoId } }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } }),
     itemTargets(prisma, queue, item.videoId, item.itemId),
-    captionSubject(prisma, item.itemId),
+    queue.scope === "answers" ? Promise.resolve(null) : captionSubject(prisma, item.itemId),
+    queue.scope === "answers" && item.itemId ? runAnswer(prisma, queue.runId, item.itemId) : Promise.resolve(null),
     prisma.reviewQueueAssignment.findMany({
       where: { queueId, reviewerId: actor.userId },
       orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
@@ -531,6 +594,11 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
     item: { id: item.id, position: item.position },
     /** For a caption queue: the caption under review (the judge's values stay in `targets`). */
     caption,
+    /**
+     * For a QA answer queue: the question, its options and correct answer, the model's raw answer, and the
+     * decision (letter or judgement and reason), withheld while blind.
+     */
+    answer: answer ? (blind ? { ...answer, result: withheldAnswerResult(answer.result) } : answer) : null,
     assignment: { status: assignment.status, claimedAt: assignment.claimedAt, doneAt: assignment.doneAt },
     /** True while the judge's values are withheld from this reviewer (blind queue, not yet submitted). */
     blind,

@@ -4,7 +4,7 @@ import { SCORE_CATEGORIES, VIDEO_SORTS, type VideoFilterInput, videoFilterSchema
 export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
 const runIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
 
-export const QUEUE_SCOPES = ["verdict", "scores", "captions"] as const;
+export const QUEUE_SCOPES = ["verdict", "scores", "captions", "answers"] as const;
 export type QueueScope = (typeof QUEUE_SCOPES)[number];
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
@@ -26,6 +26,17 @@ export const createQueueSchema = z.object({
       type: z.string().trim().min(1).max(100).optional(),
     })
     .default({}),
+  /**
+   * With scope "answers" (a QA run): only questions of this format / category, and only the answers the judge
+   * decided unless `letters` also takes multiple-choice answers whose letter FrameJury read (those need no review).
+   */
+  answers: z
+    .object({
+      format: z.enum(["mc", "open"]).optional(),
+      category: z.string().trim().min(1).max(100).optional(),
+      letters: z.boolean().default(false),
+    })
+    .default({ letters: false }),
   reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
   blind: z.boolean().default(false),
 });

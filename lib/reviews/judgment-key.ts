@@ -3,10 +3,13 @@
  * of it), the target (a declared target or a reviewed metric) and, for scores of a video subject, the
  * scope (the step and its index; for key-frame and cluster scopes, the frame set too, since another
  * frame set's "key frame 2" is another picture). Every run that scored the same target is compared
- * with the same judgment, and labels no run produced can be stored the same way.
+ * with the same judgment, and labels no run produced can be stored the same way. A task whose subject is
+ * one run's output (`subjectPerRun`: a QA run's answer to a question) keys it with that run too, since two
+ * models' answers to one question are two things to judge.
  */
 import { Prisma } from "../generated/prisma/client";
 import { PIPELINES } from "../judge/pipelines";
+import { findTask } from "../tasks/registry";
 import { SCORE_TARGET_TYPE } from "./judgment-target";
 
 export interface JudgmentTarget {
@@ -18,12 +21,18 @@ export interface JudgmentTarget {
   stepId: string;
   scopeIndex: number;
   frameSetId: string;
+  /** The run whose output is judged, for `subjectPerRun` tasks ('' or absent otherwise). */
+  subjectRunId?: string;
 }
 
-/** One string per target (the migration `judgments_by_subject` builds the same from the columns). */
+/**
+ * One string per target (the migration `judgments_by_subject` builds the same from the columns):
+ * `<task>|v:<video>[|i:<item>][|r:<run whose answer>]|<target>[@<step>:<index>][#<frame set>]`.
+ */
 export function judgmentKey(t: JudgmentTarget): string {
   let key = `${t.task}|v:${t.videoId}`;
   if (t.itemId) key += `|i:${t.itemId}`;
+  if (t.subjectRunId) key += `|r:${t.subjectRunId}`;
   key += `|${t.target}`;
   if (t.stepId && !t.itemId) key += `@${t.stepId}:${t.scopeIndex}`;
   if (t.frameSetId) key += `#${t.frameSetId}`;
@@ -36,15 +45,21 @@ function isFrameScoped(pipeline: string, stepId: string): boolean {
   return scope === "key_frame" || scope === "cluster";
 }
 
-/** The target of a judge score of a run (`frameSetId`: the run's frame set of the score's video). */
+/**
+ * The target of a judge score of a run (`frameSetId`: the run's frame set of the score's video). The
+ * score's `runId` is needed for tasks whose subject is a run's output (`subjectPerRun`).
+ */
 export function scoreTarget(
   pipeline: string,
-  score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string },
+  score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; runId?: string },
   frameSetId: string,
 ): JudgmentTarget {
   // An item step's scope index is the item's position in one run; the item itself is the subject.
   const itemScoped = score.itemId !== "";
+  const perRun = findTask(pipeline)?.subjectPerRun === true;
+  if (perRun && !score.runId) throw new Error(`A ${pipeline} judgment is about one run's answer: the score's runId is needed for its key.`);
   return {
+    ...(perRun ? { subjectRunId: score.runId } : {}),
     task: pipeline,
     targetType: SCORE_TARGET_TYPE,
     target: score.category,
@@ -74,6 +89,7 @@ export function runJudgeValueSql(h: string, runId: Prisma.Sql): Prisma.Sql {
       WHERE s."runId" = ${runId} AND s."videoId" = ${j}."videoId" AND s."stepId" = ${j}."stepId" AND s."category" = ${j}."target" AND s."itemId" = ${j}."itemId"
         AND (${j}."itemId" <> '' OR s."scopeIndex" = ${j}."scopeIndex")
         AND (${j}."frameSetId" = '' OR EXISTS (SELECT 1 FROM "run_video" rv WHERE rv."runId" = s."runId" AND rv."videoId" = s."videoId" AND rv."frameSetId" = ${j}."frameSetId"))
+        AND (${j}."subjectRunId" = '' OR ${j}."subjectRunId" = s."runId")
       LIMIT 1
     ) END)`;
 }

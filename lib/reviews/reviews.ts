@@ -217,7 +217,7 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
     include: { history: { orderBy: { version: "asc" } } },
   });
   const reviewers = await prisma.user.findMany({ where: { id: { in: [...new Set(judgments.map((j) => j.reviewerId))] } }, select: { id: true, email: true, name: true } });
-  const scoreSelect = { id: true, value: true, category: true, stepId: true, scopeIndex: true, itemId: true, videoId: true } as const;
+  const scoreSelect = { id: true, runId: true, value: true, category: true, stepId: true, scopeIndex: true, itemId: true, videoId: true } as const;
   const saved = await prisma.score.findMany({ where: { id: { in: judgments.flatMap((j) => (j.scoreId ? [j.scoreId] : [])) } }, select: scoreSelect });
   // The requested run's scores and metrics by judgment key, to show each judgment against that run.
   const inRun = new Map<string, { runId: string; score: (typeof saved)[number] | null }>();
@@ -240,6 +240,8 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
         targetType: j.targetType,
         target: j.target,
         itemId: j.itemId,
+        /** The run whose answer is judged, for tasks whose subject is one run's output (QA answers); '' otherwise. */
+        subjectRunId: j.subjectRunId,
         scoreId: shown ? (shown.score?.id ?? null) : j.scoreId,
         runId: shown ? shown.runId : j.runId,
         judge: score ? { id: score.id, value: score.value, category: score.category, stepId: score.stepId, scopeIndex: score.scopeIndex } : null,

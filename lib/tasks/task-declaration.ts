@@ -83,6 +83,8 @@ export interface GroupingDeclaration {
   values: readonly { id: string; label: string }[];
   /** The value is the judged item's `group` (a caption's type), not fixed per target. */
   ofItem?: boolean;
+  /** The value is this field of the judged item's payload (a question's `format`), not fixed per target. */
+  itemField?: string;
 }
 
 /**
@@ -130,6 +132,12 @@ export interface TaskDeclaration {
    * that runs in the browser knows which frames a step looked at without loading the pipeline.
    */
   stepScopes?: Readonly<Record<string, TargetScope>>;
+  /**
+   * Each run's output is its own subject: reviewers judge the answer one run gave (a QA run's answer to a
+   * question), not the item alone. A judgment is then keyed with that run (`subjectRunId`, `|r:<runId>` in
+   * its key), compared with that run only, and broken down by the run's model.
+   */
+  subjectPerRun?: boolean;
 }
 
 /** The id of the declared target a score category belongs to ("kp:3" → "key_point"), or the category itself. */

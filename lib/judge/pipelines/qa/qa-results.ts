@@ -411,7 +411,8 @@ function questionView(row: { id: string; setId: string; externalId: string; payl
 
 /**
  * One question for its page and `GET /questions/:id`: the question, and every QA run of its project that
- * answered it (newest first) with the frames that run showed the model and both results.
+ * answered it (newest first) with the frames that run showed the model, both results and the id of the
+ * run's correctness score (`scoreId`, what reviewers judge the answer through; null when undecided).
  */
 export async function questionDetail(prisma: PrismaClient, actor: Actor, questionId: string) {
   const row = await prisma.item.findUnique({ where: { id: questionId }, select: { id: true, kind: true, projectId: true, setId: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } } });
@@ -428,9 +429,25 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
     const frameSet = runVideo
       ? await prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, select: { id: true, mode: true, frameCount: true, parameters: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true, width: true, height: true } } } })
       : null;
-    if (result) results.push({ run: summary, frameSet, result: result.result, textOnly: result.textOnly, rightWithoutVideo: result.rightWithoutVideo });
+    // The run's decision as a score (none while pending or when unanswerable): reviewers judge the answer through it.
+    const score = await prisma.score.findFirst({ where: { runId: run.id, itemId: questionId, category: "correctness" }, select: { id: true } });
+    if (result) results.push({ run: summary, frameSet, scoreId: score?.id ?? null, result: result.result, textOnly: result.textOnly, rightWithoutVideo: result.rightWithoutVideo });
   }
   return { projectId: row.projectId, question: questionView(row), results };
+}
+
+/**
+ * One run's answer to one question, with the question, for a review queue's item. No access check (the
+ * queue checked it) and unredacted: the caller withholds the decision while the reviewer is blind.
+ */
+export async function runAnswer(prisma: PrismaClient, runId: string, questionId: string) {
+  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
+  if (!run || run.pipeline !== QA_PIPELINE) return null;
+  const summary = summaryOf(run);
+  const { questions: [question] } = await loadRunQuestions(prisma, summary, { itemIds: [questionId] }, null);
+  if (!question) return null;
+  const { result, textOnly: _textOnly, rightWithoutVideo: _right, ...asked } = question;
+  return { model: summary.model, ...asked, result };
 }
 
 /** The values the QA page's filters offer: the categories and videos of the project's questions. */

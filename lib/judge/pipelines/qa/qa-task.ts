@@ -20,11 +20,13 @@ export const SEED_QUESTION_CATEGORIES = [
   "Others",
 ] as const;
 
+// Each grouping's value comes from the judged question (its `group` is its category), so the agreement
+// report breaks reviewers' judgments down the same way the accuracy table does.
 export const QA_GROUPINGS: GroupingDeclaration[] = [
-  { id: "format", label: "Format", values: [{ id: "mc", label: "multiple choice" }, { id: "open", label: "open-ended" }] },
-  { id: "category", label: "Category", values: SEED_QUESTION_CATEGORIES.map((id) => ({ id, label: id })) },
-  { id: "granularity", label: "Granularity", values: [{ id: "coarse", label: "coarse-grained" }, { id: "fine", label: "fine-grained" }] },
-  // The evaluated models are the runs' endpoints: no fixed list.
+  { id: "format", label: "Format", values: [{ id: "mc", label: "multiple choice" }, { id: "open", label: "open-ended" }], itemField: "format" },
+  { id: "category", label: "Category", values: SEED_QUESTION_CATEGORIES.map((id) => ({ id, label: id })), ofItem: true },
+  { id: "granularity", label: "Granularity", values: [{ id: "coarse", label: "coarse-grained" }, { id: "fine", label: "fine-grained" }], itemField: "granularity" },
+  // The evaluated models are the runs' endpoints: no fixed list (the agreement report's model breakdown).
   { id: "model", label: "Evaluated model", values: [] },
 ];
 
@@ -65,4 +67,6 @@ export const QA_TASK: TaskDeclaration = {
   // The judge's decisions (and the letter's) are the scores: blind review withholds them.
   metricSteps: ["decide", "text_only_decide"],
   stepScopes: { answer: "item", decide: "item", text_only_answer: "item", text_only_decide: "item" },
+  // Reviewers judge a model's answer, and each run has its own: the judgment carries the run.
+  subjectPerRun: true,
 };

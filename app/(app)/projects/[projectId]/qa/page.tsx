@@ -267,6 +267,27 @@ export default async function QaPage({ params, searchParams }: { params: Promise
             </Card>
           )}
 
+          <Card title="Reviewers and agreement">
+            <p className="mb-2 text-xs text-slate-500">
+              Reviewers mark any answer correct or wrong on its question&apos;s page, or in a review queue over a run&apos;s answers the judge decided. The
+              agreement report compares them with the judge (κ, confusion, by category, format and model) and with each other.
+            </p>
+            <ul className="flex flex-col gap-1 text-sm" data-testid="qa-agreement-links">
+              {chosen.map((run) => (
+                <li key={run.id}>
+                  {run.label}:{" "}
+                  <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?runId=${run.id}`} data-testid="qa-agreement-link" data-run={run.id}>
+                    agreement
+                  </Link>
+                  {" · "}
+                  <Link className="text-indigo-700 underline" href={`/projects/${projectId}/queues/new?runId=${run.id}`}>
+                    new review queue
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Card>
+
           {canExport && downloads.length > 0 && (
             <Card title="Exports">
               <ExportButtons downloads={downloads} />

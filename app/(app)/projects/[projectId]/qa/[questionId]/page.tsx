@@ -3,8 +3,10 @@ import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { QaAnswerReviews } from "@/components/qa/qa-answer-reviews";
 import { OutcomeBadge } from "@/components/qa/qa-format";
 import { TaskCode } from "@/components/tasks/target-legend";
+import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { itemIdSchema } from "@/lib/items/items.validation";
@@ -53,7 +55,7 @@ function Decision({ result, testId }: { result: QaAnswerResult; testId: string }
 
 export default async function QuestionPage({ params }: { params: Promise<{ projectId: string; questionId: string }> }) {
   const { projectId, questionId: rawId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, role } = await requirePageProjectAccess(projectId);
   const id = itemIdSchema.safeParse(rawId);
   if (!id.success) notFound();
   let detail: Awaited<ReturnType<typeof questionDetail>>;
@@ -104,7 +106,7 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
         </p>
       )}
       {detail.results.length === 0 && <p className="text-sm text-slate-500">No QA run has answered this question yet.</p>}
-      {detail.results.map(({ run, frameSet, result, textOnly, rightWithoutVideo }) => (
+      {detail.results.map(({ run, frameSet, scoreId, result, textOnly, rightWithoutVideo }) => (
         <Card
           key={run.id}
           title={`${run.label} · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")}`}
@@ -113,6 +115,7 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated</span>}
               {run.judgeModel && <span className="text-xs text-slate-500">judge {run.judgeModel}</span>}
               <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>run</Link>
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?runId=${run.id}`} data-testid="qa-run-agreement">agreement</Link>
             </span>
           }
         >
@@ -136,6 +139,16 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
               )}
             </div>
             <Decision result={result} testId="qa-with-frames" />
+            <QaAnswerReviews
+              runId={run.id}
+              videoId={question.video.id}
+              questionId={question.id}
+              scoreId={scoreId}
+              judgeValue={result.outcome === "correct" ? 1 : result.outcome === "wrong" ? 0 : null}
+              decidedBy={result.decidedBy}
+              canReview={roleCan(role, "scores.review")}
+              currentUserId={actor.userId}
+            />
             {textOnly && (
               <div className="border-t border-slate-100 pt-3">
                 <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase text-slate-500">

@@ -4,6 +4,7 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { NewQueueForm } from "@/components/queues/new-queue-form";
 import { prisma } from "@/lib/db/prisma";
 import { captionFilterOptions } from "@/lib/judge/pipelines/captions/caption-results";
+import { qaFilterOptions } from "@/lib/judge/pipelines/qa/qa-results";
 import { listRuns } from "@/lib/judge/runs";
 import { VIDEO_SORTS, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 
@@ -23,6 +24,7 @@ export default async function NewQueuePage({
   const sort = VIDEO_SORTS.find((s) => s === raw.sort) ?? "path";
   const dir = raw.dir === "desc" ? "desc" : "asc";
   const captionOptions = await captionFilterOptions(prisma, actor, projectId);
+  const qaOptions = await qaFilterOptions(prisma, actor, projectId);
   const runs = await listRuns(prisma, actor, projectId);
   return (
     <div className="flex flex-col gap-5">
@@ -41,6 +43,7 @@ export default async function NewQueuePage({
           sort={sort}
           dir={dir}
           captionOptions={{ models: captionOptions.models, types: captionOptions.types }}
+          questionCategories={qaOptions.categories.filter((c) => c !== "(none)")}
           runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${r.pipeline} · ${r.createdAt.toLocaleString()} · ${r.status}` }))}
         />
       )}
