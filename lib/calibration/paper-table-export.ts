@@ -91,3 +91,9 @@ export function paperTableLatex(table: PaperTable, meta: { caption: string; labe
   lines.push("\\end{table*}");
   return `${lines.join("\n")}\n`;
 }
+
+/** The report's LaTeX, captioned with what was compared and how. */
+export function calibrationLatex(report: { run: { model: string; endpoint: string }; labelSet: { name: string }; videos: number; threshold: number; table: PaperTable }): string {
+  const caption = `${report.run.model} (${report.run.endpoint}) against ${report.labelSet.name}: precision (P), recall (R), F1, accuracy (Acc) and Cohen's kappa with bootstrap 95% intervals over ${report.videos} videos; a category is present for the judge at score >= ${report.threshold}.`;
+  return paperTableLatex(report.table, { caption, label: "tab:framejury-judge" });
+}

@@ -91,6 +91,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             <span className="flex gap-3 text-sm">
               <Link href={`/projects/${projectId}/queues`} className="text-indigo-700 underline">Review queues</Link>
               <Link href={`/projects/${projectId}/agreement`} className="text-indigo-700 underline">Agreement</Link>
+              <Link href={`/projects/${projectId}/calibration`} className="text-indigo-700 underline">Paper&apos;s table</Link>
               <Link href={`/projects/${projectId}/captions`} className="text-indigo-700 underline">Captions</Link>
               <Link href={`/projects/${projectId}/qa`} className="text-indigo-700 underline">Video QA</Link>
             </span>
