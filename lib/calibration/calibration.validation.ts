@@ -18,3 +18,21 @@ export const paperTableQuerySchema = z
   })
   .strict();
 export type PaperTableQuery = z.output<typeof paperTableQuerySchema>;
+
+/** Compare judge setups: `?runIds=a,b[,…]` (2–6 runs), `labelSetId=` (with `annotator`) or `reference=consensus`, `seed`, `iterations`. */
+export const compareSetupsQuerySchema = z
+  .object({
+    runIds: z
+      .string()
+      .trim()
+      .transform((s) => [...new Set(s.split(",").map((x) => x.trim()).filter(Boolean))])
+      .pipe(z.array(id).min(2, "Pick at least two runs.").max(6, "Pick at most six runs.")),
+    reference: z.enum(["label_set", "consensus"]).default("label_set"),
+    labelSetId: id.optional(),
+    annotator: z.string().trim().min(1).max(200).optional(),
+    seed: optionalNumber(z.number().int().min(0).max(2 ** 31 - 1)),
+    iterations: optionalNumber(z.number().int().min(100).max(10_000)),
+  })
+  .strict()
+  .refine((q) => q.reference === "consensus" || !!q.labelSetId, { message: "Name the label set (labelSetId), or compare with the reviewers' consensus (reference=consensus).", path: ["labelSetId"] });
+export type CompareSetupsQuery = z.output<typeof compareSetupsQuerySchema>;
