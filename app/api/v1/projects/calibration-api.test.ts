@@ -21,7 +21,8 @@ const get = (route: typeof tableRoute, key: string, query: string) =>
 
 beforeAll(async () => {
   const [owner, viewer, outsider] = [await makeUser(), await makeUser(), await makeUser()];
-  [ownerKey, viewerKey, outsiderKey] = await Promise.all([owner, viewer, outsider].map(async (u) => (await createApiKey(prisma, u.userId, "t")).key));
+  const keys = await Promise.all([owner, viewer, outsider].map(async (u) => (await createApiKey(prisma, u.userId, "t")).key));
+  [ownerKey, viewerKey, outsiderKey] = [keys[0]!, keys[1]!, keys[2]!];
   let videoIds: string[];
   ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name: "Calibration API" }));
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
