@@ -117,6 +117,16 @@ export const PAGES: CrawlPage[] = [
     project: { action: "gold.set" },
     urls: (s) => [`/projects/${s.projectId}/adjudication`, `/projects/${s.projectId}/adjudication?runId=${s.runId}&state=open`, `/projects/${s.projectId}/adjudication?target=verdict`],
   },
+  {
+    route: "/projects/[projectId]/calibration",
+    project: { action: "export.read" },
+    urls: (s) => [`/projects/${s.projectId}/calibration`, `/projects/${s.projectId}/calibration?runId=${s.runId}&threshold=4`],
+  },
+  {
+    route: "/projects/[projectId]/calibration/compare",
+    project: { action: "export.read" },
+    urls: (s) => [`/projects/${s.projectId}/calibration/compare`, `/projects/${s.projectId}/calibration/compare?runIds=${s.runId}&runIds=${s.runId}&reference=consensus`],
+  },
   { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
   { route: "/projects/[projectId]/queues/new", project: { action: "queues.manage" }, urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`] },
   { route: "/projects/[projectId]/queues/[queueId]", project: {} },

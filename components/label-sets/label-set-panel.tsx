@@ -22,6 +22,8 @@ interface Plan {
   judgments: Record<string, number>;
   issues: SheetIssue[];
   headers: string[];
+  /** Generic files: labels per annotator. */
+  annotators?: Record<string, number>;
 }
 
 interface LabelSetRow {
@@ -36,11 +38,13 @@ interface LabelSetRow {
 }
 
 /**
- * Imports T2VHaluBench's label sheet as a label set: a dry run shows what would be created and every cell
- * read other than as written or skipped; only then can it be imported. Lists the stored label sets.
+ * Imports T2VHaluBench's label sheet, or a generic CSV/JSONL label file, as a label set: a dry run shows what
+ * would be created and every cell read other than as written or skipped; only then can it be imported.
+ * Lists the stored label sets.
  */
 export function LabelSetPanel({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
+  const [format, setFormat] = useState<"t2vhalubench" | "generic">("t2vhalubench");
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState("T2VHaluBench");
   const [citation, setCitation] = useState("");
@@ -57,10 +61,13 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
   async function send(dryRun: boolean) {
     if (!file) return;
     const form = new FormData();
+    form.set("format", format);
     form.set("name", name);
     form.set("citation", citation);
-    form.set("match", match);
-    if (match === "column") form.set("mappingColumn", mappingColumn);
+    if (format === "t2vhalubench") {
+      form.set("match", match);
+      if (match === "column") form.set("mappingColumn", mappingColumn);
+    }
     form.set("dryRun", dryRun ? "true" : "false");
     form.set("file", file, file.name);
     setBusy(true);
@@ -100,13 +107,23 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
     <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="label-set-panel">
       <h2 className="text-base font-semibold text-slate-800">Label sets (published human labels)</h2>
       <p className="max-w-3xl text-slate-600">
-        Import T2VHaluBench&apos;s label sheet (.xlsx) as a read-only label set: it appears as an annotator in the agreement dashboard. Import the videos first.
+        Import T2VHaluBench&apos;s label sheet (.xlsx), or any labels as CSV or JSONL with the columns <code>video</code> (path or file name), <code>annotator</code>,{" "}
+        <code>target</code> (a declared target: <code>verdict</code>, <code>s7</code>, <code>correctness</code>, <code>caption_style:style</code>…), <code>value</code> and <code>item</code> (the
+        caption or question, for their targets), as a read-only label set: it appears as an annotator (one per <code>annotator</code> value) in the agreement dashboard and the
+        paper&apos;s table. Import the videos first.
         <b> Dry run</b> shows what would be created and every cell that had to be interpreted or skipped; nothing is stored until <b>Import</b>.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
-          Label sheet
-          <input type="file" accept=".xlsx" data-testid="label-set-file" onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())} />
+          Format
+          <select className="rounded-md border border-slate-300 px-2 py-1" value={format} aria-label="Label file format" data-testid="label-set-format" onChange={(e) => (setFormat(e.target.value as "t2vhalubench" | "generic"), setFile(null), changed())}>
+            <option value="t2vhalubench">T2VHaluBench sheet (.xlsx)</option>
+            <option value="generic">Generic CSV / JSONL</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          {format === "t2vhalubench" ? "Label sheet" : "Label file"}
+          <input type="file" key={format} accept={format === "t2vhalubench" ? ".xlsx" : ".csv,.jsonl,.ndjson"} data-testid="label-set-file" onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())} />
         </label>
         <label className="flex flex-col gap-1">
           Name
@@ -116,6 +133,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
           Citation
           <input className="w-72 rounded-md border border-slate-300 px-2 py-1" value={citation} onChange={(e) => setCitation(e.target.value)} />
         </label>
+        {format === "t2vhalubench" && (
         <label className="flex flex-col gap-1">
           Match videos
           <select className="rounded-md border border-slate-300 px-2 py-1" value={match} aria-label="Match videos" onChange={(e) => (setMatch(e.target.value as "file_name" | "column"), changed())}>
@@ -123,7 +141,8 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
             <option value="column">by a mapping column</option>
           </select>
         </label>
-        {match === "column" && (
+        )}
+        {format === "t2vhalubench" && match === "column" && (
           <label className="flex flex-col gap-1">
             Mapping column
             <input className="rounded-md border border-slate-300 px-2 py-1" value={mappingColumn} list="label-set-headers" onChange={(e) => (setMappingColumn(e.target.value), changed())} />
@@ -151,11 +170,19 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
               .join(", ") || "nothing"}{" "}
             labels. SHA-256 <span className="font-mono text-xs">{plan.sha256.slice(0, 16)}…</span>
           </p>
+          {plan.annotators && (
+            <p data-testid="label-set-annotators">
+              Annotators:{" "}
+              {Object.entries(plan.annotators)
+                .map(([annotator, n]) => `${annotator} (${n})`)
+                .join(", ") || "none"}
+            </p>
+          )}
           {plan.issues.length > 0 && (
             <table className="w-full text-left text-xs" data-testid="label-set-issues">
               <thead className="text-slate-500">
                 <tr>
-                  <th className="py-1 pr-2">row</th>
+                  <th className="py-1 pr-2">{format === "generic" ? "line" : "row"}</th>
                   <th className="pr-2">column</th>
                   <th className="pr-2">cell</th>
                   <th className="pr-2"></th>

@@ -18,6 +18,7 @@ import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseT2vHaluBenchSheet, type SheetIssue } from "./t2vhalubench";
 import { parseVbenchResults } from "./vbench-results";
 import { parseVideoPath } from "../import/parse-video-path";
+import { GenericLabelFileError, genericJudgmentTarget, genericValueViolation, isItemTarget, parseGenericLabels, resolveGenericTarget } from "./generic-labels";
 
 /**
  * A per-video present (1) / absent (0) label of one of a task's categories, keyed like a reviewed
@@ -268,5 +269,103 @@ export async function importVbenchResults(prisma: PrismaClient, actor: Actor, pr
   if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
   if (judgments.length === 0) throw new ValidationError("Nothing to import: no result matched a video of the project.");
   const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "vbench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  return { dryRun: false as const, plan, labelSet };
+}
+
+// ---------- Generic CSV / JSONL ----------
+
+export interface GenericImportInput {
+  file: Uint8Array;
+  fileName: string;
+  name: string;
+  citation?: string;
+  dryRun: boolean;
+}
+
+/** The kinds of item each subject is judged on (a caption task judges model captions, QA its questions). */
+const ITEM_KINDS: Record<string, string[]> = { caption: ["caption"], question: ["question"] };
+
+/**
+ * Reads a generic label file and plans the label set (one annotator per `annotator` value); imports it
+ * unless `dryRun`. Every row not imported is listed with its line and why; nothing is written on a dry run.
+ */
+export async function importGenericLabels(prisma: PrismaClient, actor: Actor, projectId: string, input: GenericImportInput) {
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  let parsed: ReturnType<typeof parseGenericLabels>;
+  try {
+    parsed = parseGenericLabels(new TextDecoder("utf-8", { fatal: true }).decode(input.file), input.fileName);
+  } catch (error) {
+    if (error instanceof GenericLabelFileError) throw new ValidationError(error.message);
+    if (error instanceof TypeError) throw new ValidationError("The file is not UTF-8 text.");
+    throw error;
+  }
+  const issues: SheetIssue[] = [...parsed.issues];
+  const videos: VbenchVideo[] = await prisma.video.findMany({ where: { projectId }, select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true } });
+  const itemNames = [...new Set(parsed.rows.map((r) => r.item).filter(Boolean))];
+  const items = itemNames.length
+    ? await prisma.item.findMany({ where: { projectId, OR: [{ id: { in: itemNames } }, { externalId: { in: itemNames } }] }, select: { id: true, externalId: true, videoId: true, kind: true } })
+    : [];
+  const judgments: LabelJudgment[] = [];
+  const seen = new Map<string, number>();
+  const matched = new Set<string>();
+  const byTarget: Record<string, number> = {};
+  const annotators: Record<string, number> = {};
+  const skip = (row: { line: number }, column: string, cell: string, message: string) => issues.push({ row: row.line, column, cell, action: "skipped", message });
+  for (const row of parsed.rows) {
+    const resolved = resolveGenericTarget(row.target);
+    if ("error" in resolved) {
+      skip(row, "target", row.target, resolved.error);
+      continue;
+    }
+    const violation = genericValueViolation(resolved, row.value);
+    if (violation) {
+      skip(row, "value", String(row.value), violation);
+      continue;
+    }
+    const match = matchVbenchPath(videos, row.video);
+    if ("error" in match) {
+      skip(row, "video", row.video, match.error);
+      continue;
+    }
+    let itemId = "";
+    if (isItemTarget(resolved)) {
+      if (!row.item) {
+        skip(row, "item", "", `${resolved.task.id}:${resolved.id} belongs to a ${resolved.task.subject}: name it in the item column`);
+        continue;
+      }
+      let found = items.filter((i) => i.videoId === match.video.id && (i.id === row.item || i.externalId === row.item));
+      if (found.length > 1) found = found.filter((i) => ITEM_KINDS[resolved.task.subject]?.includes(i.kind));
+      if (found.length !== 1) {
+        skip(row, "item", row.item, found.length ? `${found.length} items of this video have this id: give the item's FrameJury id` : `no ${resolved.task.subject} of this video has this id`);
+        continue;
+      }
+      itemId = found[0]!.id;
+    } else if (row.item) {
+      skip(row, "item", row.item, `${resolved.id} is a label of the video, not of an item: leave the item column empty`);
+      continue;
+    }
+    const target = genericJudgmentTarget(resolved, match.video.id, itemId);
+    const key = `${row.annotator}\u0000${judgmentKey(target)}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      skip(row, "target", row.target, `line ${earlier} already gives ${row.annotator}'s label of this target`);
+      continue;
+    }
+    seen.set(key, row.line);
+    matched.add(match.video.id);
+    judgments.push({ target, value: row.value, annotator: row.annotator });
+    const label = `${resolved.task.id}:${resolved.id}`;
+    byTarget[label] = (byTarget[label] ?? 0) + 1;
+    annotators[row.annotator] = (annotators[row.annotator] ?? 0) + 1;
+  }
+  issues.sort((a, b) => a.row - b.row);
+  const sha256 = sha256Of(input.file);
+  const plan = { name, fileName: input.fileName, sha256, rows: parsed.rows.length + parsed.issues.length, matchedVideos: matched.size, judgments: byTarget, annotators, issues, headers: parsed.headers };
+  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
+  if (judgments.length === 0) throw new ValidationError("Nothing to import: no row gave a label of a declared target on a video of the project.");
+  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "generic", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
   return { dryRun: false as const, plan, labelSet };
 }

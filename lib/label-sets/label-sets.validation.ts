@@ -8,8 +8,8 @@ export const labelSetIdSchema = z.string().trim().min(1).max(64).regex(/^[A-Za-z
 /** The multipart fields of an import (the file is the part named `file`). */
 export const labelSetImportFieldsSchema = z
   .object({
-    /** "t2vhalubench": the .xlsx label sheet; "vbench": VBench / VBench-2.0 evaluation results (JSON). */
-    format: z.enum(["t2vhalubench", "vbench"]).default("t2vhalubench"),
+    /** "t2vhalubench": the .xlsx label sheet; "vbench": VBench / VBench-2.0 evaluation results (JSON); "generic": CSV or JSONL with video, annotator, target, value, item. */
+    format: z.enum(["t2vhalubench", "vbench", "generic"]).default("t2vhalubench"),
     name: z.string().trim().min(1, "Name the label set.").max(200),
     citation: z.string().trim().max(2000).default(""),
     /** "file_name": the sheet's Example column names the project's videos; "column": `mappingColumn` does (a path or file name). */

@@ -7,7 +7,7 @@
  * n counts the questions decided correct or wrong. Unanswerable ones (no decision could be made: a call or
  * the judge failed) are counted beside n, never as wrong; questions still running are counted as pending.
  */
-import { discordantCounts, mcnemarTest, type McNemarResult } from "./mcnemar";
+import { discordantCounts, mcnemarTest, type McNemarResult } from "../stats/mcnemar";
 import { type ProportionInterval, wilsonInterval } from "./wilson-interval";
 
 export type QaOutcome = "correct" | "wrong" | "unanswerable";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accuracyRows, pairwiseComparisons, type QaOutcomeRow } from "./accuracy";
-import { discordantCounts, erfc, mcnemarTest } from "./mcnemar";
+import { discordantCounts, erfc, mcnemarTest } from "../stats/mcnemar";
 import { wilsonInterval } from "./wilson-interval";
 
 describe("wilsonInterval", () => {

@@ -94,6 +94,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
               {roleCan(role, "gold.set") && (
                 <Link href={`/projects/${projectId}/adjudication`} className="text-indigo-700 underline">Adjudication</Link>
               )}
+              <Link href={`/projects/${projectId}/calibration`} className="text-indigo-700 underline">Paper&apos;s table</Link>
               <Link href={`/projects/${projectId}/captions`} className="text-indigo-700 underline">Captions</Link>
               <Link href={`/projects/${projectId}/qa`} className="text-indigo-700 underline">Video QA</Link>
             </span>

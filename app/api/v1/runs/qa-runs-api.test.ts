@@ -17,7 +17,7 @@ import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
 import { wilsonInterval } from "@/lib/qa/wilson-interval";
-import { mcnemarTest } from "@/lib/qa/mcnemar";
+import { mcnemarTest } from "@/lib/stats/mcnemar";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";

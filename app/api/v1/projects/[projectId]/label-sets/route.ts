@@ -3,7 +3,7 @@ import { withActor } from "@/lib/api/handler";
 import { requireProjectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { importT2vHaluBench, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
+import { importGenericLabels, importT2vHaluBench, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 
@@ -14,7 +14,7 @@ export const GET = withActor<Params>(async (_request, actor, params) =>
 );
 
 /**
- * multipart: `file` (the label sheet, or with `format=vbench` VBench's evaluation results JSON), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`,
+ * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a CSV or JSONL of video, annotator, target, value, item), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`,
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
 export const POST = withActor<Params>(async (request, actor, params) => {
@@ -35,6 +35,10 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
   const input = labelSetImportFieldsSchema.parse(fields);
   const dryRun = input.dryRun !== "false";
+  if (input.format === "generic") {
+    const result = await importGenericLabels(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+    return Response.json(result, { status: result.dryRun ? 200 : 201 });
+  }
   if (input.format === "vbench") {
     const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
     return Response.json(result, { status: result.dryRun ? 200 : 201 });

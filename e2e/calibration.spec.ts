@@ -1,0 +1,93 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { expect, test } from "@playwright/test";
+import { ownerWithProject, signIn } from "./helpers";
+
+// Checking a judge against published labels (README): videos and a T2VHaluBench-style sheet, the stub
+// judge run twice with different settings, the paper's table, and the two runs compared. The videos and
+// their frames are seeded in the database (the import e2e covers importing them).
+test("imports published labels, runs the stub judge twice, opens the paper's table and compares the runs", async ({ page }) => {
+  test.setTimeout(180_000);
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { prisma } = await import("../lib/db/prisma");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const stub = await startStubLlm({ latencyMs: 5 });
+  try {
+    const owner = await ownerWithProject("calibration");
+    const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 3, keyFrames: 1, name: "Calibration e2e" });
+    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, model: i < 2 ? "Sora" : "Pika" } });
+
+    await signIn(page, owner.email, owner.password);
+    // 1. The published labels.
+    const workbook = new ExcelJS.Workbook();
+    const ws = workbook.addWorksheet("Sheet1");
+    ws.addRow(["Example", "Is_Hallucination", "Is_Prompt_Consistency", "Static_Hallucination", "Dynamic_Hallucination", "model"]);
+    ws.addRow(["1.mp4", 1, 1, "s1, s7", "d5", "Sora"]);
+    ws.addRow(["2.mp4", 1, 0, "s3", "-", "Sora"]);
+    ws.addRow(["3.mp4", 0, 1, "-", "-", "Pika"]);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "framejury-calibration-")), "T2VHaluBench.xlsx");
+    await workbook.xlsx.writeFile(file);
+    await page.goto(`/projects/${projectId}/import`);
+    const panel = page.getByTestId("label-set-panel");
+    await panel.getByTestId("label-set-name").fill("T2VHaluBench authors");
+    await panel.getByTestId("label-set-file").setInputFiles(file);
+    await panel.getByRole("button", { name: "Dry run" }).click();
+    await expect(panel.getByTestId("label-set-plan")).toContainText("3 rows, 3 matched to videos");
+    await panel.getByRole("button", { name: "Import" }).click();
+    await expect(panel.getByTestId("label-set-message")).toContainText('Imported "T2VHaluBench authors"');
+
+    // 2. The stub judge, twice: the second run with a stricter verdict threshold.
+    await page.goto(`/projects/${projectId}/judge`);
+    await page.getByLabel("Name").fill("Stub");
+    await page.getByLabel("Base URL").fill(stub.baseURL);
+    await page.getByLabel("Model").fill("stub-vision");
+    await page.getByLabel("API key").fill("sk-e2e");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByTestId("endpoint-list")).toContainText("Stub");
+    await page.getByRole("button", { name: "Start run" }).click();
+    await expect(page.getByTestId("run").first().getByTestId("run-status")).toHaveText("done", { timeout: 60_000 });
+    await page.getByLabel("Threshold", { exact: true }).fill("8");
+    await page.getByRole("button", { name: "Save defaults for new runs" }).click();
+    await expect(page.getByText("Saved. New runs use these settings.")).toBeVisible();
+    await page.getByRole("button", { name: "Start run" }).click();
+    await expect(page.getByTestId("run")).toHaveCount(2);
+    for (const i of [0, 1]) await expect(page.getByTestId("run").nth(i).getByTestId("run-status")).toHaveText("done", { timeout: 60_000 });
+
+    // 3. The paper's table: one row per generator model and the overall row, with its LaTeX.
+    await page.goto(`/projects/${projectId}/calibration`);
+    await expect(page.getByTestId("calibration-summary")).toContainText("3 videos labelled in T2VHaluBench authors");
+    const rows = page.getByTestId("paper-table-row");
+    await expect(rows).toHaveCount(3);
+    await expect(rows.nth(0)).toContainText("Pika");
+    await expect(rows.nth(1)).toContainText("Sora");
+    await expect(rows.nth(2)).toContainText("Overall");
+    await expect(page.getByTestId("category-table")).toContainText("s7 Motion and blur inconsistency");
+    await expect(page.getByTestId("calibration-latex-source")).toHaveValue(/\\toprule[\s\S]*Overall &[\s\S]*\\bottomrule/);
+    const csv = await page.request.get((await page.getByTestId("calibration-csv").getAttribute("href"))!);
+    expect(csv.status()).toBe(200);
+    expect(await csv.text()).toContain("T2VHaluBench authors,");
+
+    // 4. The two runs side by side, with what differs and whether the difference is real.
+    await page.getByRole("link", { name: "Compare judge setups" }).click();
+    const boxes = page.getByTestId("compare-run");
+    await expect(boxes).toHaveCount(2);
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.getByRole("button", { name: "Compare" }).click();
+    await expect(page.getByTestId("compare-setups-summary")).toContainText("3 videos judged by every run and labelled in T2VHaluBench authors");
+    const table = page.getByTestId("compare-setups-table");
+    await expect(table.locator("thead th")).toHaveCount(3);
+    await expect(table.locator("tr", { hasText: "verdict rule" })).toContainText("differs");
+    await expect(table.locator("tr", { hasText: "verdict rule" })).toContainText("max_category ≥ 8");
+    await expect(page.getByTestId("compare-pairs").locator("tbody tr")).toHaveCount(1);
+    await expect(page.getByTestId("compare-pairs")).toContainText("p = ");
+  } finally {
+    await stub.close();
+    await prisma.$disconnect();
+  }
+});

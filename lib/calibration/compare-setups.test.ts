@@ -1,0 +1,158 @@
+import ExcelJS from "exceljs";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { NotFoundError, ValidationError } from "../errors";
+import { HALLUCINATION_TEMPLATE_IDS } from "../judge/hallucination-schemas";
+import { templateHash, loadTemplate } from "../judge/prompt-templates";
+import { importT2vHaluBench } from "../label-sets/label-sets";
+import { reviewVideoOutcome } from "../reviews/reviews";
+import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { compareSetupsQuerySchema } from "./calibration.validation";
+import { compareSetups, thresholdSweep } from "./compare-setups";
+import { compareSetupsReport } from "./compare-setups-load";
+import { lineDiff } from "./line-diff";
+
+const ids = ["v1", "v2", "v3", "v4", "v5", "v6"];
+const reference = new Map(ids.map((id, i) => [id, i < 3]));
+const run = (runId: string, verdict: boolean[], graded: number[]) => ({ runId, verdict: new Map(ids.map((id, i) => [id, verdict[i]!])), graded: new Map(ids.map((id, i) => [id, graded[i]!])) });
+// A agrees everywhere; B misses v2 and flags v5.
+const A = run("A", [true, true, true, false, false, false], [8, 8, 8, 2, 2, 2]);
+const B = run("B", [true, false, true, false, true, false], [9, 4, 6, 1, 5, 0]);
+
+describe("compareSetups, against a worked example", () => {
+  const result = compareSetups(reference, [A, B], { iterations: 2000, seed: 9 });
+  const [a, b] = result.runs;
+
+  it("gives each run's κ, α, accuracy, F1 and best-threshold F1", () => {
+    expect(a).toMatchObject({ n: 6, kappa: 1, alpha: 1, accuracy: 1, f1: 1, bestF1: 1, bestThreshold: 8 });
+    // B: tp 2, fp 1, fn 1, tn 2. κ: pₒ 4/6, pₑ 1/2 → 1/3. α (nominal): Dₒ = 4/12, Dₑ = 2·6·6/(12·11) = 6/11 → 1 − 11/18 = 7/18.
+    expect(b!.kappa).toBeCloseTo(1 / 3, 12);
+    expect(b!.alpha).toBeCloseTo(7 / 18, 12);
+    expect(b!.accuracy).toBeCloseTo(4 / 6, 12);
+    expect(b!.f1).toBeCloseTo(4 / 6, 12);
+    // Graded ≥ 4 flags v1, v2, v3 and v5: tp 3, fp 1 → F1 6/7, the best of the sweep.
+    expect(b!.bestThreshold).toBe(4);
+    expect(b!.bestF1).toBeCloseTo(6 / 7, 12);
+  });
+
+  it("sweeps every distinct score and one above all of them", () => {
+    const { sweep, best } = thresholdSweep([true, true, true, false, false, false], [9, 4, 6, 1, 5, 0]);
+    expect(sweep.map((p) => p.threshold)).toEqual([0, 1, 4, 5, 6, 9, 10]);
+    expect(sweep.map((p) => p.f1)).toEqual([6 / 9, 6 / 8, 6 / 7, 4 / 6, 4 / 5, 2 / 4, 0]);
+    expect(best).toEqual({ threshold: 4, f1: 6 / 7 });
+  });
+
+  it("tests the pair: McNemar on right verdicts and paired bootstraps of κ and F1", () => {
+    const [pair] = result.pairs;
+    // A right and B wrong on v2 and v5, never the other way: b = 2, c = 0, exact p = 2 · (1/2)² = 1/2.
+    expect(pair!.mcnemar).toMatchObject({ b: 2, c: 0, method: "exact", p: 0.5 });
+    expect(pair!.kappa.difference).toBeCloseTo(2 / 3, 12);
+    expect(pair!.bestF1.difference).toBeCloseTo(1 - 6 / 7, 12);
+    // A is never worse than B on any resample: every difference is ≥ 0, but some are 0, so p is not minimal.
+    expect(pair!.kappa.lower!).toBeGreaterThanOrEqual(0);
+    expect(pair!.kappa.p!).toBeGreaterThan(2 / 2001);
+    expect(pair!.kappa.p!).toBeLessThanOrEqual(1);
+  });
+
+  it("compares only the videos every run judged", () => {
+    const partial = { ...B, verdict: new Map([...B.verdict].filter(([id]) => id !== "v6")) };
+    expect(compareSetups(reference, [A, partial], { iterations: 100 }).videoIds).toEqual(["v1", "v2", "v3", "v4", "v5"]);
+  });
+});
+
+describe("lineDiff", () => {
+  it("keeps common lines and marks removed and added ones", () => {
+    expect(lineDiff("a\nb\nc", "a\nx\nc\nd")).toEqual([
+      { op: " ", text: "a" },
+      { op: "-", text: "b" },
+      { op: "+", text: "x" },
+      { op: " ", text: "c" },
+      { op: "+", text: "d" },
+    ]);
+  });
+});
+
+describe("compareSetupsReport", () => {
+  let owner: Actor;
+  let reviewer: Actor;
+  let projectId: string;
+  let videoIds: string[];
+  let runA: string;
+  let runB: string;
+  let labelSetId: string;
+
+  beforeAll(async () => {
+    [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Compare setups" }));
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
+    const workbook = new ExcelJS.Workbook();
+    const ws = workbook.addWorksheet("Sheet1");
+    ws.addRow(["Example", "Is_Hallucination", "Is_Prompt_Consistency", "Static_Hallucination", "Dynamic_Hallucination", "model"]);
+    for (const [i, h] of [1, 1, 0, 0].entries()) ws.addRow([`${i + 1}.mp4`, h, 1, "-", "-", "Sora"]);
+    const file = new Uint8Array(await workbook.xlsx.writeBuffer());
+    labelSetId = (await importT2vHaluBench(prisma, owner, projectId, { file, fileName: "labels.xlsx", name: "Authors", match: { by: "file_name" }, dryRun: false })).labelSet!.id;
+    // The shipped static template's hash for run A; another hash (an edited prompt) for run B.
+    const shipped = loadTemplate(HALLUCINATION_TEMPLATE_IDS.static_hallucination);
+    ({ runId: runA } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      endpointName: "judge-a",
+      templateHash: templateHash(shipped),
+      scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [9, 8, 2, 1][v]! }],
+      outcome: (v) => ({ verdict: v < 2, overall: 50 }),
+    }));
+    ({ runId: runB } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      endpointName: "judge-b",
+      templateHash: "b".repeat(64),
+      scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [9, 3, 6, 1][v]! }],
+      outcome: (v) => ({ verdict: v === 0 || v === 2, overall: 50 }),
+    }));
+    // The fixture names templates after the step; the engine records the template's real id.
+    await prisma.stepResult.updateMany({ where: { runId: { in: [runA, runB] }, stepId: "static_hallucination" }, data: { templateId: HALLUCINATION_TEMPLATE_IDS.static_hallucination } });
+    // Run B's prompt as sent (no shipped template has its hash), with usage to sum.
+    const step = await prisma.stepResult.findFirstOrThrow({ where: { runId: runB, videoId: videoIds[0]!, stepId: "static_hallucination" } });
+    await prisma.llmCall.create({
+      data: { runId: runB, stepResultId: step.id, videoId: videoIds[0]!, model: "stub-model", request: { text: `${shipped.raw}\nBe strict.` }, promptTokens: 100, completionTokens: 20, costUsd: 0.5, latencyMs: 1500 },
+    });
+    await prisma.stepResult.update({ where: { id: step.id }, data: { status: "parse_failed" } });
+  });
+
+  const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}`, labelSetId, iterations: "200", ...over });
+
+  it("puts the runs side by side against a label set, with their settings and what differs", async () => {
+    const report = await compareSetupsReport(prisma, owner, projectId, query({}));
+    expect(report.reference).toMatchObject({ kind: "label_set", name: "Authors" });
+    expect(report.comparison.videoIds).toHaveLength(4);
+    const [a, b] = report.comparison.runs;
+    // Labels 1 1 0 0; A's verdicts 1 1 0 0 (κ 1), B's 1 0 1 0 (κ 0).
+    expect([a!.kappa, b!.kappa]).toEqual([1, 0]);
+    expect(report.comparison.pairs[0]!.mcnemar).toMatchObject({ b: 2, c: 0, p: 0.5 });
+    expect(report.runs.map((r) => r.endpoint)).toEqual(["judge-a", "judge-b"]);
+    expect(report.runs[1]).toMatchObject({ costUsd: 0.5, tokens: { prompt: 100, completion: 20 }, calls: 1, latencySeconds: 1.5, parseFailures: 1 });
+    expect(report.differs).toMatchObject({ endpoint: true, model: false, templates: ["static_hallucination"], aggregation: false });
+    const [diff] = report.templateDiffs;
+    expect(diff!.base.source).toBe("prompts/hallucination/static-hallucination.md (shipped)");
+    expect(diff!.others[0]!.source).toBe(`the prompt sent for video ${videoIds[0]}`);
+    expect(diff!.others[0]!.diff.filter((l) => l.op !== " ")).toEqual([{ op: "+", text: "Be strict." }]);
+  });
+
+  it("compares with the reviewers' consensus instead", async () => {
+    await reviewVideoOutcome(prisma, reviewer, runA, videoIds[0]!, "verdict", { value: 1 });
+    await reviewVideoOutcome(prisma, reviewer, runA, videoIds[2]!, "verdict", { value: 1 });
+    const report = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus" }));
+    expect(report.reference).toEqual({ kind: "consensus" });
+    expect(report.comparison.videoIds).toEqual([videoIds[0], videoIds[2]].sort());
+    // The reviewer says yes to both: A is right on one (video 1), B on both.
+    expect(report.comparison.runs.map((r) => r.accuracy)).toEqual([0.5, 1]);
+  });
+
+  it("checks the request: 2–6 runs, a reference, runs of this project", async () => {
+    expect(() => compareSetupsQuerySchema.parse({ runIds: runA, labelSetId })).toThrow(/at least two/);
+    expect(() => compareSetupsQuerySchema.parse({ runIds: "a,b,c,d,e,f,g", labelSetId })).toThrow(/at most six/);
+    expect(() => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}` })).toThrow(/label set/);
+    await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runA},nope` }))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(compareSetupsReport(prisma, owner, projectId, query({ annotator: "x" }))).rejects.toBeInstanceOf(ValidationError);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * The judge's per-video presence of a hallucination category, for comparing a 0–10 judge with
+ * present/absent labels: present when the video's worst score of the category (over its key frames or
+ * clusters) is at least t. The worst, not a mean, because the labels say whether the category shows
+ * anywhere in the video, and the run's default aggregation ("mean-max") takes each category's worst
+ * frame too. Issue 12 declares presence targets with the same rule; the lead unifies the two.
+ */
+export interface CategoryScore {
+  category: string;
+  value: number;
+}
+
+/** true / false, or null when the run has no score of the category for the video (never a guess). */
+export function judgePresence(scores: readonly CategoryScore[], category: string, t: number): boolean | null {
+  let worst: number | null = null;
+  for (const score of scores) {
+    if (score.category !== category || !Number.isFinite(score.value)) continue;
+    if (worst === null || score.value > worst) worst = score.value;
+  }
+  return worst === null ? null : worst >= t;
+}
+
+/**
+ * "Any of these categories present": present when one is, absent when every one is known absent,
+ * unknown otherwise (a missing category could be the present one). The same rule reads a label set's
+ * "static hallucination" (any s1–s10) and the judge's.
+ */
+export function anyPresent(values: readonly (boolean | null | undefined)[]): boolean | null {
+  if (values.some((v) => v === true)) return true;
+  return values.length > 0 && values.every((v) => v === false) ? false : null;
+}

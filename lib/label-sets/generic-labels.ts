@@ -1,0 +1,175 @@
+/**
+ * The generic label file: CSV (with a header) or JSONL, one label per row, with the columns `video` (a
+ * path in the project or a file name), `annotator`, `target`, `value` and `item` (the caption or
+ * question the target belongs to, for targets of an item). Each distinct `annotator` becomes one
+ * annotator of the label set.
+ *
+ * A target is any declared target or reviewed metric of any task, by its id (`verdict`, `s7`,
+ * `correctness`) or as `<task>:<id>` (`caption_style:style`) where ids are shared; a task id alone names
+ * that task's only target. The hallucination categories (s1–s10, d1–d9, inconsistency) are per-video
+ * presence labels (1 present, 0 absent), as T2VHaluBench's sheet gives them; every other value must be
+ * on its target's declared scale.
+ */
+import { parseCsv, stripByteOrderMark } from "../import/csv";
+import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
+import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+import { TASKS } from "../tasks/registry";
+import { scaleViolation, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+
+export const GENERIC_COLUMNS = ["video", "annotator", "target", "value", "item"] as const;
+const REQUIRED = ["video", "annotator", "target", "value"] as const;
+const MAX_FIELD = 2000;
+
+export interface GenericLabelRow {
+  /** The file's line (CSV: where the record starts; the header is line 1). */
+  line: number;
+  video: string;
+  annotator: string;
+  target: string;
+  value: number;
+  item: string;
+}
+
+export interface GenericIssue {
+  row: number;
+  column: string;
+  cell: string;
+  action: "skipped";
+  message: string;
+}
+
+const PRESENCE_IDS = new Set<string>([...STATIC_CATEGORY_IDS, ...DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY]);
+
+export type ResolvedTarget =
+  | { kind: "presence"; task: TaskDeclaration; id: string; declaration: TargetDeclaration }
+  | { kind: "metric"; task: TaskDeclaration; id: string; declaration: MetricDeclaration }
+  | { kind: "score"; task: TaskDeclaration; id: string; declaration: TargetDeclaration };
+
+function candidates(task: TaskDeclaration, id: string): ResolvedTarget[] {
+  const out: ResolvedTarget[] = [];
+  const target = task.targets.find((t) => t.id === id);
+  if (target) out.push(task.id === "hallucination" && PRESENCE_IDS.has(id) ? { kind: "presence", task, id, declaration: target } : { kind: "score", task, id, declaration: target });
+  const metric = task.metrics.find((m) => m.id === id && m.reviewed);
+  if (metric) out.push({ kind: "metric", task, id, declaration: metric });
+  return out;
+}
+
+/** The declared target a `target` cell names, or why it names none (or several). */
+export function resolveGenericTarget(name: string, tasks: readonly TaskDeclaration[] = TASKS): ResolvedTarget | { error: string } {
+  const colon = name.indexOf(":");
+  if (colon >= 0) {
+    const task = tasks.find((t) => t.id === name.slice(0, colon));
+    if (!task) return { error: `no task "${name.slice(0, colon)}" (tasks: ${tasks.map((t) => t.id).join(", ")})` };
+    const found = candidates(task, name.slice(colon + 1));
+    return found[0] ?? { error: `the task ${task.id} declares no target "${name.slice(colon + 1)}" (it has ${[...task.targets.map((t) => t.id), ...task.metrics.filter((m) => m.reviewed).map((m) => m.id)].join(", ")})` };
+  }
+  const found = tasks.flatMap((task) => candidates(task, name));
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1) return { error: `several tasks declare "${name}": write it as ${found.map((f) => `${f.task.id}:${name}`).join(" or ")}` };
+  const task = tasks.find((t) => t.id === name);
+  if (task && task.targets.length === 1) return candidates(task, task.targets[0]!.id)[0]!;
+  if (task) return { error: `the task ${task.id} has several targets: write ${task.targets.map((t) => `${task.id}:${t.id}`).join(" or ")}` };
+  return { error: `no task declares a target "${name}"` };
+}
+
+/** Whether the target belongs to an item (a caption, a question) rather than to the video. */
+export function isItemTarget(resolved: ResolvedTarget): boolean {
+  return resolved.task.subject !== "video";
+}
+
+/** The judgment target a label of `resolved` on this video (and item) is stored under. */
+export function genericJudgmentTarget(resolved: ResolvedTarget, videoId: string, itemId: string): JudgmentTarget {
+  if (resolved.kind === "presence") return { task: resolved.task.id, targetType: "presence", target: resolved.id, videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
+  if (resolved.kind === "metric") return metricTarget(resolved.task.id, videoId, itemId, resolved.id);
+  // A target of an item is scored by the task's first metric step (as a judge score of that item is).
+  return { task: resolved.task.id, targetType: SCORE_TARGET_TYPE, target: resolved.id, videoId, itemId, stepId: resolved.task.metricSteps?.[0] ?? "", scopeIndex: 0, frameSetId: "" };
+}
+
+/** Why the value is not one the target takes, or null. */
+export function genericValueViolation(resolved: ResolvedTarget, value: number): string | null {
+  if (resolved.kind === "presence") return value === 0 || value === 1 ? null : `${resolved.id} is a presence label: 1 (present) or 0 (absent), not ${value}`;
+  return scaleViolation(resolved.declaration, value);
+}
+
+function cellText(value: unknown): string | null {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return null;
+}
+
+/** Reads rows; every row it cannot use is an issue with its line, and the others go on. */
+export function parseGenericLabels(text: string, fileName: string): { rows: GenericLabelRow[]; issues: GenericIssue[]; headers: string[] } {
+  const issues: GenericIssue[] = [];
+  const raw: { line: number; cells: Record<string, string> }[] = [];
+  let headers: string[] = [];
+  const body = stripByteOrderMark(text);
+  if (/\.(jsonl|ndjson)$/i.test(fileName) || (!/\.csv$/i.test(fileName) && body.trimStart().startsWith("{"))) {
+    headers = [...GENERIC_COLUMNS];
+    body.split(/\r?\n/).forEach((lineText, index) => {
+      const line = index + 1;
+      if (!lineText.trim()) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(lineText);
+      } catch {
+        issues.push({ row: line, column: "", cell: lineText.slice(0, 200), action: "skipped", message: "not a JSON object" });
+        return;
+      }
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        issues.push({ row: line, column: "", cell: lineText.slice(0, 200), action: "skipped", message: "not a JSON object" });
+        return;
+      }
+      const cells: Record<string, string> = {};
+      for (const column of GENERIC_COLUMNS) {
+        const value = cellText((parsed as Record<string, unknown>)[column]);
+        if (value === null) {
+          issues.push({ row: line, column, cell: JSON.stringify((parsed as Record<string, unknown>)[column]).slice(0, 200), action: "skipped", message: "must be a string or a number" });
+          return;
+        }
+        cells[column] = value;
+      }
+      raw.push({ line, cells });
+    });
+  } else {
+    const csv = parseCsv(body);
+    if (!csv.ok) throw new GenericLabelFileError(`Not a readable CSV file: ${csv.error}`);
+    const [header, ...records] = csv.records;
+    headers = (header?.fields ?? []).map((h) => h.trim());
+    const missing = REQUIRED.filter((c) => !headers.includes(c));
+    if (missing.length) throw new GenericLabelFileError(`The file lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (expected ${GENERIC_COLUMNS.join(", ")}; item is optional).`);
+    for (const record of records) {
+      if (record.fields.every((f) => f.trim() === "")) continue;
+      const cells: Record<string, string> = {};
+      for (const column of GENERIC_COLUMNS) {
+        const index = headers.indexOf(column);
+        cells[column] = index >= 0 ? (record.fields[index] ?? "") : "";
+      }
+      raw.push({ line: record.line, cells });
+    }
+  }
+  const rows: GenericLabelRow[] = [];
+  for (const { line, cells } of raw) {
+    const trimmed = Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v.trim()])) as Record<(typeof GENERIC_COLUMNS)[number], string>;
+    const empty = REQUIRED.find((c) => trimmed[c] === "");
+    if (empty) {
+      issues.push({ row: line, column: empty, cell: cells[empty] ?? "", action: "skipped", message: "empty" });
+      continue;
+    }
+    const long = GENERIC_COLUMNS.find((c) => trimmed[c].length > MAX_FIELD);
+    if (long) {
+      issues.push({ row: line, column: long, cell: trimmed[long].slice(0, 200), action: "skipped", message: `longer than ${MAX_FIELD} characters` });
+      continue;
+    }
+    const value = Number(trimmed.value);
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed.value) || !Number.isFinite(value)) {
+      issues.push({ row: line, column: "value", cell: cells.value ?? "", action: "skipped", message: "not a number" });
+      continue;
+    }
+    rows.push({ line, video: trimmed.video, annotator: trimmed.annotator, target: trimmed.target, value, item: trimmed.item });
+  }
+  return { rows, issues, headers };
+}
+
+export class GenericLabelFileError extends Error {}
