@@ -19,6 +19,7 @@ export const PROJECT_ACTIONS = [
   "scores.review",
   "queues.manage",
   "export.read",
+  "prompts.manage",
 ] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 
