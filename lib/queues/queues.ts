@@ -56,6 +56,16 @@ async function queueVideoIds(prisma: PrismaClient, actor: Actor, projectId: stri
   return { filter, sort: parsed.sort, dir: parsed.dir, ids };
 }
 
+/** A queue of named videos (a what-to-label-next proposal): each must be in the run; the filter is not used. */
+async function chosenVideoIds(prisma: PrismaClient, runId: string, input: { videoIds?: string[]; chosenBy?: string; filter: CreateQueueInput["filter"] }) {
+  const ids = [...new Set(input.videoIds ?? [])];
+  if (Object.keys(input.filter ?? {}).length > 0) throw new ValidationError("Give either a filter or the videos, not both.");
+  const inRun = new Set((await prisma.runVideo.findMany({ where: { runId, videoId: { in: ids } }, select: { videoId: true } })).map((r) => r.videoId));
+  const missing = ids.filter((id) => !inRun.has(id));
+  if (missing.length) throw new ValidationError(`These videos are not in the judge run: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
+  return { filter: { runId, chosen: `${input.chosenBy ?? "chosen videos"} (${ids.length})` }, sort: "path", dir: "asc", ids };
+}
+
 /** How many videos of the run match the filter: the "new queue" form shows it before creating. */
 export async function previewQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: PreviewQueueInput) {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
@@ -78,7 +88,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   const itemSubject = run.task.subject !== "video";
   if (itemSubject && input.scope !== "captions") throw new ValidationError(`A ${run.task.label} run is reviewed one caption at a time: choose the scope "captions".`);
   if (!itemSubject && input.scope === "captions") throw new ValidationError("This run judged videos, not captions: choose the verdict or the scores.");
-  const { filter, sort, dir, ids: matching } = await queueVideoIds(prisma, actor, projectId, run, input);
+  const { filter, sort, dir, ids: matching } = input.videoIds ? await chosenVideoIds(prisma, run.id, input) : await queueVideoIds(prisma, actor, projectId, run, input);
   if (itemSubject) return createCaptionQueue(prisma, actor, projectId, run.id, input, { filter, sort, dir }, matching);
   let ids = matching;
   if (input.scope === "scores" && ids.length > 0) {
