@@ -110,9 +110,14 @@ export async function resolveRunPromptVersions(prisma: PrismaClient, projectId: 
   return Object.fromEntries(named);
 }
 
-/** A run's prompt versions as saved, for its page: template id → version id, hash and note. */
-export async function runPromptVersions(prisma: PrismaClient, promptVersionIds: unknown) {
-  const ids = Object.values((promptVersionIds ?? {}) as Record<string, string>);
+/** The prompt versions a run rendered (template id, version id, hash, note); an empty list: every template was the shipped one. */
+export async function runPromptVersions(prisma: PrismaClient, actor: Actor, runId: string) {
+  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, promptVersionIds: true } });
+  if (!run) throw new NotFoundError("No such run.");
+  await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
+  });
+  const ids = Object.values((run.promptVersionIds ?? {}) as Record<string, string>);
   if (ids.length === 0) return [];
   const rows = await prisma.promptVersion.findMany({ where: { id: { in: ids } }, select: { id: true, templateId: true, hash: true, note: true, createdAt: true } });
   return rows.sort((a, b) => a.templateId.localeCompare(b.templateId));

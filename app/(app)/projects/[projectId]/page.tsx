@@ -93,6 +93,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
               <Link href={`/projects/${projectId}/agreement`} className="text-indigo-700 underline">Agreement</Link>
               <Link href={`/projects/${projectId}/captions`} className="text-indigo-700 underline">Captions</Link>
               <Link href={`/projects/${projectId}/qa`} className="text-indigo-700 underline">Video QA</Link>
+              <Link href={`/projects/${projectId}/prompts`} className="text-indigo-700 underline" data-testid="prompts-link">Prompt versions</Link>
             </span>
           }
         >
