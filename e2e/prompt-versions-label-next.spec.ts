@@ -5,6 +5,8 @@ import { ownerWithProject, signIn } from "./helpers";
 // runs the hallucination judge with the shipped and with the edited version (stub LLM), asks which
 // videos to label next and turns the proposal into a review queue with one click.
 test("edits a prompt, runs with the new version, proposes videos to label and queues them", async ({ page }) => {
+  // Two judge runs and five page loads on a shared machine.
+  test.setTimeout(240_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
@@ -39,9 +41,12 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
     await page.goto(`/projects/${projectId}`);
     await page.getByTestId("prompts-link").click();
     await page.getByRole("link", { name: "hallucination/inconsistency" }).click();
+    await expect(page).toHaveURL(/template=hallucination%2Finconsistency/);
+    await expect(page.getByText("hallucination/inconsistency · shipped")).toBeVisible();
     await expect(page.getByTestId("prompt-diff-none")).toBeVisible();
     const text = page.getByTestId("prompt-text");
-    await text.fill(`${await text.inputValue()}\nBe strict: an object the prompt names but the frames lack is an inconsistency.\n`);
+    await expect(text).toHaveValue(/compare the inconsistency in the two descriptions/);
+    await text.fill(`${(await text.inputValue()).replace(/\n$/, "")}\nBe strict: an object the prompt names but the frames lack is an inconsistency.\n`);
     await expect(page.getByTestId("diff-added")).toHaveCount(1);
     await expect(page.getByTestId("diff-added")).toContainText("Be strict");
     await expect(page.getByTestId("prompt-diff-stats")).toContainText("+1 −0");
