@@ -127,6 +127,16 @@ export const PAGES: CrawlPage[] = [
     project: { action: "export.read" },
     urls: (s) => [`/projects/${s.projectId}/calibration/compare`, `/projects/${s.projectId}/calibration/compare?runIds=${s.runId}&runIds=${s.runId}&reference=consensus`],
   },
+  {
+    route: "/projects/[projectId]/prompts",
+    project: {},
+    urls: (s) => [`/projects/${s.projectId}/prompts`, `/projects/${s.projectId}/prompts?pipeline=qa&template=qa/judge-open`],
+  },
+  {
+    route: "/projects/[projectId]/runs/[runId]/label-next",
+    project: { action: "queues.manage" },
+    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}/label-next`, `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`, `/projects/${s.projectId}/runs/${s.qaRunIds[0]}/label-next`],
+  },
   { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
   { route: "/projects/[projectId]/queues/new", project: { action: "queues.manage" }, urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`] },
   { route: "/projects/[projectId]/queues/[queueId]", project: {} },

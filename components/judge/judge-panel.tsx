@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { chosenPromptVersions, PromptVersionPicker } from "@/components/prompts/prompt-version-picker";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/components/import/api-client";
 import { RunProgress } from "./run-progress";
@@ -83,6 +84,8 @@ export function JudgePanel({
   const [pipeline, setPipeline] = useState<Pipeline>("hallucination");
   const isCaption = pipeline === "caption_style" || pipeline === "caption_content";
   const isQa = pipeline === "qa";
+  // Per pipeline: a template's prompt version for the next run (absent: shipped).
+  const [promptVersions, setPromptVersions] = useState<Record<string, Record<string, string>>>({});
   const questionSets = useQuery({
     queryKey: ["question-sets", projectId],
     queryFn: () => apiFetch<{ sets: QuestionSetRow[] }>(`/api/v1/projects/${projectId}/question-sets`).then((b) => b.sets),
@@ -133,6 +136,7 @@ export function JudgePanel({
             }
           : {}),
         ...(isQa ? { questionSetId: chosenQuestionSet?.id, settings: qaSettings } : {}),
+        ...(chosenPromptVersions(promptVersions[pipeline] ?? {}) ? { promptVersions: chosenPromptVersions(promptVersions[pipeline] ?? {}) } : {}),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["runs", projectId] }),
   });
@@ -275,6 +279,7 @@ export function JudgePanel({
             </select>
           )}
           {scope === "videos" && <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" placeholder="video ids, comma separated" value={videoIds} onChange={(e) => setVideoIds(e.target.value)} />}
+          <PromptVersionPicker projectId={projectId} pipeline={pipeline} value={promptVersions[pipeline] ?? {}} onChange={(next) => setPromptVersions((all) => ({ ...all, [pipeline]: next }))} />
           <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || (isCaption && !chosenSet) || (isQa && !chosenQuestionSet)}>
             Start run
           </button>

@@ -21,6 +21,7 @@ export const PROJECT_ACTIONS = [
   /** Adjudicate: set the gold value of a target reviewers disagree on (lib/adjudication). */
   "gold.set",
   "export.read",
+  "prompts.manage",
 ] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.validation";
 import { baseUrlProblem } from "./endpoint-url-policy";
 
 /**
@@ -56,4 +57,6 @@ export const createRunSchema = z.object({
   questionSetId: z.string().min(1).max(64).optional(),
   /** Item pipelines: only these models' outputs (default: every model's). */
   models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
+  /** The prompt version per template (a prompt_version id, or "shipped"); templates not named render the shipped file. */
+  promptVersions: runPromptVersionsSchema.optional(),
 });

@@ -8,6 +8,7 @@ import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
 import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
+import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
@@ -40,6 +41,8 @@ export async function createRun(
     if (!other) throw new NotFoundError(`No such endpoint in this project for the ${role} (${id}).`);
     otherEndpoints.push({ role, endpoint: other });
   }
+
+  const promptVersionIds = await resolveRunPromptVersions(prisma, projectId, pipeline, input.promptVersions);
 
   const items = pipeline.items ? await runItemsFor(prisma, projectId, pipeline.items, input) : null;
   const where: Prisma.VideoWhereInput = { projectId };
@@ -97,6 +100,7 @@ export async function createRun(
       pipeline: pipeline.id,
       endpointId: endpoint.id,
       settings: settings as Prisma.InputJsonValue,
+      promptVersionIds,
       endpointSnapshot: {
         name: endpoint.name,
         baseUrl: endpoint.baseUrl,

@@ -1,7 +1,31 @@
 import type { TemplateSource } from "./engine/judge-video";
-import { createTemplateStore } from "./prompt-templates";
+import type { PromptVersionRef } from "./engine/step-store";
+import { createTemplateStore, parseTemplate, renderTemplate } from "./prompt-templates";
 
 /** The prompt files under prompts/ (or PROMPTS_DIR), each read once per process. */
 export function fileTemplateSource(options: { promptsDir?: string } = {}): TemplateSource {
   return createTemplateStore(options);
+}
+
+/**
+ * A run's templates: its prompt versions (an owner's edits, lib/prompt-versions) where it names one,
+ * the shipped templates otherwise. A version renders and hashes its own stored text, so its steps
+ * record its hash and its answers are cached apart from the shipped template's.
+ */
+export function withPromptVersions(shipped: TemplateSource, versions: Readonly<Record<string, PromptVersionRef>>): TemplateSource {
+  if (Object.keys(versions).length === 0) return shipped;
+  const parsed = new Map<string, { hash: string; render(values: Record<string, string>): string }>();
+  return {
+    get(id) {
+      const version = versions[id];
+      if (!version) return shipped.get(id);
+      let loaded = parsed.get(id);
+      if (!loaded) {
+        const template = parseTemplate(version.text, id);
+        loaded = { hash: version.hash, render: (values) => renderTemplate(template, values) };
+        parsed.set(id, loaded);
+      }
+      return loaded;
+    },
+  };
 }

@@ -59,6 +59,16 @@ async function queueVideoIds(prisma: PrismaClient, actor: Actor, projectId: stri
   return { filter, sort: parsed.sort, dir: parsed.dir, ids };
 }
 
+/** A queue of named videos (a what-to-label-next proposal): each must be in the run; the filter is not used. */
+async function chosenVideoIds(prisma: PrismaClient, runId: string, input: { videoIds?: string[]; chosenBy?: string; filter: CreateQueueInput["filter"] }) {
+  const ids = [...new Set(input.videoIds ?? [])];
+  if (Object.keys(input.filter ?? {}).length > 0) throw new ValidationError("Give either a filter or the videos, not both.");
+  const inRun = new Set((await prisma.runVideo.findMany({ where: { runId, videoId: { in: ids } }, select: { videoId: true } })).map((r) => r.videoId));
+  const missing = ids.filter((id) => !inRun.has(id));
+  if (missing.length) throw new ValidationError(`These videos are not in the judge run: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
+  return { filter: { runId, chosen: `${input.chosenBy ?? "chosen videos"} (${ids.length})` }, sort: "path", dir: "asc", ids };
+}
+
 /** How many videos of the run match the filter: the "new queue" form shows it before creating. */
 export async function previewQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: PreviewQueueInput) {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
@@ -82,7 +92,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   const itemScope = run.task.subject === "question" ? "answers" : "captions";
   if (itemSubject && input.scope !== itemScope) throw new ValidationError(`A ${run.task.label} run is reviewed one ${run.task.subject === "question" ? "answer" : "caption"} at a time: choose the scope "${itemScope}".`);
   if (!itemSubject && (input.scope === "captions" || input.scope === "answers")) throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
-  const { filter, sort, dir, ids: matching } = await queueVideoIds(prisma, actor, projectId, run, input);
+  const { filter, sort, dir, ids: matching } = input.videoIds ? await chosenVideoIds(prisma, run.id, input) : await queueVideoIds(prisma, actor, projectId, run, input);
   if (itemScope === "answers" && itemSubject) return createAnswerQueue(prisma, actor, projectId, run.id, input, { filter, sort, dir }, matching);
   if (itemSubject) return createCaptionQueue(prisma, actor, projectId, run.id, input, { filter, sort, dir }, matching);
   let ids = matching;

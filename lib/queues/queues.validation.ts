@@ -37,6 +37,12 @@ export const createQueueSchema = z.object({
       letters: z.boolean().default(false),
     })
     .default({ letters: false }),
+  /**
+   * Exactly these videos of the run, in this order, instead of a filter (what-to-label-next proposals);
+   * `chosenBy` says how they were chosen, shown on the queue's page.
+   */
+  videoIds: z.array(z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid video id.")).min(1).max(10_000).optional(),
+  chosenBy: z.string().trim().min(1).max(200).optional(),
   reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
   blind: z.boolean().default(false),
 });

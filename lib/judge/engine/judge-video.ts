@@ -6,6 +6,7 @@ import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
 import { responseCacheKey } from "./cache-key";
+import { withPromptVersions } from "../template-source";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
 
@@ -72,6 +73,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     return "cancelled";
   }
   const { frames, items, video } = loaded;
+  const templates = withPromptVersions(deps.templates, loaded.run.promptVersions);
   const context: VideoContext = { videoId: job.videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames), frames, items, settings: loaded.run.settings };
   const endpoint = await watch.endpoint();
   // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
@@ -100,7 +102,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     row.status = "cancelled";
     watch.lookAgain();
   };
-  const work = { runId: job.runId, context, outputs, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
+  const work = { runId: job.runId, context, outputs, templates, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
   let finishedAll = false;
@@ -198,6 +200,7 @@ async function executeStep(
     row: StepRow;
     context: VideoContext;
     outputs: StepOutputs;
+    templates: TemplateSource;
     frameUrls: Map<string, Promise<string>>;
     closedByCancel(row: StepRow): void;
   },
@@ -222,7 +225,7 @@ async function executeStep(
       const output = step.compute ? step.compute(input, work.context, work.outputs) : settled;
       finish = { ...base, status: "done", output, rawText: null, templateHash: null, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache: [] };
     } else {
-      const template = deps.templates.get(templateIdOf(step, row.scopeIndex, work.context));
+      const template = work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
       const text = template.render(input.values);
       const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
       const request = { model: endpoint.model, text, temperature: endpoint.temperature, responseFormat };

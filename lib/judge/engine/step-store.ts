@@ -17,8 +17,15 @@ import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
  * and end match their own earlier write, and the rest are upserts.
  */
 
+/** A prompt version the run renders instead of the shipped template (see lib/prompt-versions). */
+export interface PromptVersionRef {
+  text: string;
+  hash: string;
+}
+
 export interface JobRow {
-  run: { pipeline: string; status: string; settings: unknown };
+  /** `promptVersions`: the run's edited templates by template id; any other template renders the shipped file. */
+  run: { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef> };
   frameSetId: string;
   video: { prompt: string | null; dimensions: string[]; model: string | null };
   /** The frame set's frames in index order. */
@@ -30,9 +37,11 @@ export interface JobRow {
 /** One video of one run with its frames and the run's items of it, in one statement; null when the run has no such video. */
 export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId: string): Promise<JobRow | null> {
   const rows = await prisma.$queryRaw<
-    { pipeline: string; status: string; settings: unknown; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
+    { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
   >`
     SELECT r.pipeline, r.status::text AS status, r.settings, rv."frameSetId", v.prompt, v.dimensions, v.model,
+      (SELECT coalesce(json_object_agg(pv."templateId", json_build_object('text', pv.text, 'hash', pv.hash)), '{}'::json)
+         FROM prompt_version pv WHERE pv.id IN (SELECT value FROM jsonb_each_text(r."promptVersionIds"))) AS "promptVersions",
       (SELECT coalesce(json_agg(json_build_object('id', f.id, 'index', f.index, 'timestampS', f."timestampS", 'isKeyFrame', f."isKeyFrame",
                 'cluster', f.cluster, 'storageKey', f."storageKey", 'sha256', f.sha256) ORDER BY f.index), '[]'::json)
          FROM frame f WHERE f."frameSetId" = rv."frameSetId") AS frames,
@@ -49,7 +58,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
   const row = rows[0];
   if (!row) return null;
   return {
-    run: { pipeline: row.pipeline, status: row.status, settings: row.settings },
+    run: { pipeline: row.pipeline, status: row.status, settings: row.settings, promptVersions: row.promptVersions },
     frameSetId: row.frameSetId,
     video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model },
     frames: row.frames,

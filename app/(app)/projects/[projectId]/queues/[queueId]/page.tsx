@@ -106,10 +106,16 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           </dd>
           <dt className="text-slate-500">Videos chosen by</dt>
           <dd>
-            {filterText.length ? filterText.join(" · ") : "no filter"} {sort ? `· sorted by ${sort} ${dir ?? ""}` : ""}{" "}
-            <Link href={`/projects/${projectId}/videos?${filterToSearchParams(queue.filter).toString()}`} className="text-indigo-700 underline">
-              see them in the video list
-            </Link>
+            {typeof queue.filter.chosen === "string" ? (
+              <span data-testid="queue-chosen-by">{queue.filter.chosen}</span>
+            ) : (
+              <>
+                {filterText.length ? filterText.join(" · ") : "no filter"} {sort ? `· sorted by ${sort} ${dir ?? ""}` : ""}{" "}
+                <Link href={`/projects/${projectId}/videos?${filterToSearchParams(queue.filter).toString()}`} className="text-indigo-700 underline">
+                  see them in the video list
+                </Link>
+              </>
+            )}
           </dd>
         </dl>
       </Card>

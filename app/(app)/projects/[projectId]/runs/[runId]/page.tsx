@@ -8,6 +8,8 @@ import { NotFoundError } from "@/lib/errors";
 import { runOverview } from "@/lib/judge/run-overview";
 import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
 import { summaryMetricValues } from "@/lib/tasks/task-display";
+import { findTask } from "@/lib/tasks/registry";
+import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
 
 /** Numbers with one decimal, as this table always showed them; named values in words. */
 const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
@@ -20,6 +22,8 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
     throw error;
   });
   const { run, metrics, videos } = overview;
+  const promptVersions = await runPromptVersions(prisma, actor, runId);
+  const canPlanLabels = roleCan(role, "queues.manage") && !!findTask(run.pipeline)?.verdict;
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -38,6 +42,26 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
         </Link>
       </div>
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
+      <div className="flex flex-wrap items-baseline gap-3 text-sm" data-testid="run-prompt-versions">
+        <span className="text-slate-500">Prompts:</span>
+        {promptVersions.length === 0 ? (
+          <span>every template shipped</span>
+        ) : (
+          promptVersions.map((v) => (
+            <span key={v.id} className="rounded bg-amber-50 px-2 py-0.5" title={v.note}>
+              {v.templateId} <code>{v.hash.slice(0, 12)}</code> (edited)
+            </span>
+          ))
+        )}
+        <Link href={`/projects/${projectId}/prompts?pipeline=${run.pipeline}`} className="text-indigo-700 underline">
+          prompt versions
+        </Link>
+        {canPlanLabels && (
+          <Link href={`/projects/${projectId}/runs/${runId}/label-next`} className="ml-auto text-indigo-700 underline" data-testid="label-next-link">
+            what to label next
+          </Link>
+        )}
+      </div>
       <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="run-videos">
         <thead className="text-xs uppercase text-slate-500">
           <tr>

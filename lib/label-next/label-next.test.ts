@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ForbiddenError, ValidationError } from "../errors";
+import { createEndpoint } from "../judge/endpoints";
+import { PIPELINES } from "../judge/pipelines";
+import { createRun } from "../judge/runs";
+import { createLabelSet } from "../label-sets/label-sets";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { addMember } from "../projects/projects";
+import { createQueue } from "../queues/queues";
+import { metricTarget } from "../reviews/judgment-key";
+import { reviewVideoOutcome } from "../reviews/reviews";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { labelNextPlan } from "./label-next";
+
+let stub: StubServer;
+let owner: Actor;
+let reviewer: Actor;
+let projectId: string;
+let runId: string;
+let videoIds: string[];
+const judgeVerdict = new Map<string, number>();
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+  reviewer = await makeUser();
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 6, keyFrames: 1 }));
+  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 120,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+  });
+  runId = (await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).id;
+  for (const m of await prisma.runMetric.findMany({ where: { runId, metric: "verdict" } })) judgeVerdict.set(m.videoId, m.value);
+  const [v0, v1, v2, v3] = videoIds as [string, string, string, string];
+  // v0: the reviewer agrees with the judge; v1: disagrees; v2: a label set agrees; v3: a tie (no human verdict).
+  await reviewVideoOutcome(prisma, reviewer, runId, v0, "verdict", { value: judgeVerdict.get(v0)! });
+  await reviewVideoOutcome(prisma, reviewer, runId, v1, "verdict", { value: 1 - judgeVerdict.get(v1)! });
+  await reviewVideoOutcome(prisma, reviewer, runId, v3, "verdict", { value: 1 });
+  await createLabelSet(prisma, owner, projectId, { name: "paper", format: "t2vhalubench", fileName: "labels.xlsx", sha256: "0".repeat(64), citation: "" }, [
+    { target: metricTarget("hallucination", v2, "", "verdict"), value: judgeVerdict.get(v2)!, annotator: null },
+    { target: metricTarget("hallucination", v3, "", "verdict"), value: 0, annotator: null },
+  ]);
+});
+afterAll(() => stub.close());
+
+describe("what to label next, from a run's stored verdicts and the humans' labels", () => {
+  it("counts reviewers' and label sets' verdicts, proposes only unlabelled videos and gives both intervals", async () => {
+    expect(judgeVerdict.size).toBe(6);
+    const plan = await labelNextPlan(prisma, owner, runId, { budget: "2", strata: "2" });
+    expect(plan).toMatchObject({ eligible: 6, excluded: 0, budget: 2, scoreMetric: { id: "overall" }, verdictMetric: { id: "verdict" } });
+    expect(plan.strata.reduce((n, s) => n + s.labelled, 0)).toBe(3);
+    expect(plan.strata.reduce((n, s) => n + s.agreeing, 0)).toBe(2);
+    expect(plan.strata.reduce((n, s) => n + s.proposed, 0)).toBe(2);
+    expect(plan.videos).toHaveLength(2);
+    const labelled = new Set(videoIds.slice(0, 3));
+    for (const video of plan.videos) {
+      expect(labelled.has(video.id)).toBe(false);
+      expect(video.relativePath).toBe((await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).relativePath);
+    }
+    expect(plan.expected.halfWidth).toBeLessThan(plan.current.halfWidth);
+    expect(plan.current.lower).toBeLessThanOrEqual(plan.current.estimate);
+    // The same labels give the same proposal.
+    expect((await labelNextPlan(prisma, owner, runId, { budget: 2, strata: 2 })).videos).toEqual(plan.videos);
+  });
+
+  it("turns the proposal into a review queue of exactly those videos, in that order", async () => {
+    const plan = await labelNextPlan(prisma, owner, runId, { budget: 3 });
+    const queue = await createQueue(prisma, owner, projectId, { name: "Label next", runId, scope: "verdict", videoIds: plan.videos.map((v) => v.id), chosenBy: "what to label next" });
+    const items = await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id }, orderBy: { position: "asc" } });
+    expect(items.map((i) => i.videoId)).toEqual(plan.videos.map((v) => v.id));
+    expect(queue).toMatchObject({ itemCount: 3, filter: { runId, chosen: "what to label next (3)" } });
+    await expect(createQueue(prisma, owner, projectId, { name: "x", runId, scope: "verdict", videoIds: ["not-in-run"] })).rejects.toThrow(/not in the judge run: not-in-run/);
+    await expect(createQueue(prisma, owner, projectId, { name: "x", runId, scope: "verdict", videoIds: [videoIds[0]!], filter: { model: "m" } })).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it("is for owners, and checks its query", async () => {
+    await expect(labelNextPlan(prisma, reviewer, runId, { budget: 2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(labelNextPlan(prisma, owner, runId, { budget: "0" })).rejects.toThrow(/Budget: at least 1/);
+    await expect(labelNextPlan(prisma, owner, runId, { strata: "x" })).rejects.toThrow();
+  });
+});

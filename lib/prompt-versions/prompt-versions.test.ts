@@ -1,0 +1,167 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { createEndpoint } from "../judge/endpoints";
+import { PIPELINES } from "../judge/pipelines";
+import { loadTemplate } from "../judge/prompt-templates";
+import { createRun, getRunStatus } from "../judge/runs";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { addMember } from "../projects/projects";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { pipelinePromptVersions, pipelineTemplateIds, savePromptVersion } from "./prompt-versions";
+
+let stub: StubServer;
+let owner: Actor;
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+});
+afterAll(() => stub.close());
+beforeEach(() => stub.reset());
+
+const queue = inlineJudgeQueue(testJudgeDeps());
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+const INCONSISTENCY = "hallucination/inconsistency";
+/** The shipped inconsistency template with one more sentence at the end of its body. */
+const editedInconsistency = (sentence = "Be strict: any object the prompt names but the frames lack counts.") => `${loadTemplate(INCONSISTENCY).raw.replace(/\n?$/, "")}\n${sentence}\n`;
+
+async function setup(videoCount = 1) {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1 });
+  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 120,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+  });
+  return { projectId, videoIds, endpointId: endpoint.id };
+}
+
+const run = (projectId: string, endpointId: string, promptVersions?: Record<string, string>) =>
+  createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId, ...(promptVersions ? { promptVersions } : {}) });
+const inconsistencyStep = (runId: string) => prisma.stepResult.findFirstOrThrow({ where: { runId, stepId: "inconsistency" }, include: { calls: true } });
+
+describe("prompt versions", () => {
+  it("lists a pipeline's shipped templates, QA's per-question ones included", () => {
+    expect(pipelineTemplateIds(PIPELINES.hallucination!)).toEqual([
+      "hallucination/dynamic-hallucination",
+      "hallucination/dynamic-kg",
+      "hallucination/inconsistency",
+      "hallucination/static-hallucination",
+      "hallucination/static-kg",
+      "hallucination/video-summary",
+    ]);
+    expect(pipelineTemplateIds(PIPELINES.qa!)).toContain("qa/text-only-open");
+    expect(pipelineTemplateIds(PIPELINES.caption_style!)).toEqual(["caption-rubric/judge"]);
+  });
+
+  it("saves an edit with the SHA-256 of its text, once per text, and lists it beside the shipped template", async () => {
+    const { projectId } = await setup();
+    const text = editedInconsistency();
+    const saved = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text, note: "stricter" });
+    expect(saved).toMatchObject({ templateId: INCONSISTENCY, hash: sha256(text), note: "stricter", created: true });
+    expect(saved.hash).not.toBe(loadTemplate(INCONSISTENCY).hash);
+    const again = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+    expect(again).toMatchObject({ id: saved.id, created: false });
+    const other = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: editedInconsistency("Another sentence.") });
+    expect(other.id).not.toBe(saved.id);
+
+    const listed = await pipelinePromptVersions(prisma, owner, projectId, PIPELINES.hallucination!);
+    const inconsistency = listed.find((t) => t.templateId === INCONSISTENCY)!;
+    expect(inconsistency.shipped.hash).toBe(loadTemplate(INCONSISTENCY).hash);
+    expect(inconsistency.versions.map((v) => v.id)).toEqual([other.id, saved.id]);
+    expect(inconsistency.versions[1]!.text).toBe(text);
+    expect(listed.find((t) => t.templateId === "hallucination/static-kg")!.versions).toEqual([]);
+  });
+
+  it("refuses templates that lack or add a placeholder, name another template, do not parse, or are the shipped text", async () => {
+    const { projectId } = await setup();
+    const shipped = loadTemplate(INCONSISTENCY).raw;
+    const save = (text: string) => savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+    const withoutGenerated = shipped.replace("inputs: [original_prompt, generated_prompt]", "inputs: [original_prompt]").replaceAll("{{generated_prompt}}", "the AI's description");
+    await expect(save(withoutGenerated)).rejects.toThrow(/lacks \{\{generated_prompt\}\}/);
+    const withExtra = shipped.replace("inputs: [original_prompt, generated_prompt]", "inputs: [original_prompt, generated_prompt, mood]") + "\nMood: {{mood}}\n";
+    await expect(save(withExtra)).rejects.toThrow(/no value for \{\{mood\}\}/);
+    await expect(save(shipped.replace("{{original_prompt}}", "{{ original_prompt }}"))).rejects.toBeInstanceOf(ValidationError);
+    await expect(save(shipped.replace(`id: ${INCONSISTENCY}`, "id: hallucination/static-kg"))).rejects.toThrow(/says id/);
+    await expect(save(shipped)).rejects.toThrow(/shipped text/);
+    await expect(savePromptVersion(prisma, owner, projectId, { templateId: "hallucination/nope", text: shipped })).rejects.toBeInstanceOf(NotFoundError);
+    expect(await prisma.promptVersion.count({ where: { projectId } })).toBe(0);
+  });
+
+  it("lets owners only save versions", async () => {
+    const { projectId } = await setup();
+    const reviewer = await makeUser();
+    const viewer = await makeUser();
+    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+    await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
+    for (const member of [reviewer, viewer]) {
+      await expect(savePromptVersion(prisma, member, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() })).rejects.toBeInstanceOf(ForbiddenError);
+    }
+    const stranger = await makeUser();
+    await expect(savePromptVersion(prisma, stranger, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("never changes a saved version: an UPDATE leaves the row as it was", async () => {
+    const { projectId } = await setup();
+    const text = editedInconsistency();
+    const saved = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+    await prisma.$executeRaw`UPDATE prompt_version SET text = 'changed', hash = 'changed', note = 'changed' WHERE id = ${saved.id}`;
+    await prisma.promptVersion.updateMany({ where: { id: saved.id }, data: { text: "changed again" } });
+    const row = await prisma.promptVersion.findUniqueOrThrow({ where: { id: saved.id } });
+    expect(row).toMatchObject({ text, hash: sha256(text), note: "" });
+  });
+
+  it("renders a run's version and caches by its hash: an edit misses the cache, the shipped version hits it again", async () => {
+    const { projectId, endpointId } = await setup();
+    const shippedHash = loadTemplate(INCONSISTENCY).hash;
+    const text = editedInconsistency();
+    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+
+    const shipped = await run(projectId, endpointId);
+    const callsPerVideo = stub.requests.length;
+    expect((await getRunStatus(prisma, owner, shipped.id)).steps).toMatchObject({ done: 6, failed: 0, parse_failed: 0 });
+    expect((await inconsistencyStep(shipped.id)).templateHash).toBe(shippedHash);
+
+    // The edited template: only its own step calls the model, with the edited text; the rest come from the cache.
+    stub.reset();
+    const edited = await run(projectId, endpointId, { [INCONSISTENCY]: version.id, "hallucination/static-kg": "shipped" });
+    expect(stub.requests.map((r) => r.rule)).toEqual(["inconsistency-check"]);
+    const editedStep = await inconsistencyStep(edited.id);
+    expect(editedStep).toMatchObject({ status: "done", templateHash: version.hash });
+    expect((editedStep.calls[0]!.request as { text: string }).text).toContain("Be strict: any object the prompt names");
+    expect(editedStep.calls[0]!.cached).toBe(false);
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: edited.id } })).promptVersionIds).toEqual({ [INCONSISTENCY]: version.id });
+
+    // Back to the shipped template, and again the edit: every answer is in the cache by now.
+    stub.reset();
+    const back = await run(projectId, endpointId);
+    const again = await run(projectId, endpointId, { [INCONSISTENCY]: version.id });
+    expect(stub.requests).toHaveLength(0);
+    expect((await inconsistencyStep(back.id)).templateHash).toBe(shippedHash);
+    expect((await inconsistencyStep(again.id)).templateHash).toBe(version.hash);
+    expect((await getRunStatus(prisma, owner, again.id)).calls).toMatchObject({ total: callsPerVideo, cached: callsPerVideo });
+  });
+
+  it("refuses a run with another template's or another project's version", async () => {
+    const { projectId, endpointId } = await setup();
+    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() });
+    await expect(run(projectId, endpointId, { "hallucination/static-kg": version.id })).rejects.toThrow(/is a version of hallucination\/inconsistency/);
+    await expect(run(projectId, endpointId, { "caption-rubric/judge": version.id })).rejects.toThrow(/renders no template caption-rubric\/judge/);
+    const other = await setup();
+    await expect(run(other.projectId, other.endpointId, { [INCONSISTENCY]: version.id })).rejects.toBeInstanceOf(NotFoundError);
+    expect(stub.requests).toHaveLength(0);
+  });
+});
