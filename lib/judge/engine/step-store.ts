@@ -18,7 +18,7 @@ import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
  */
 
 export interface JobRow {
-  run: { pipeline: string; status: string; settings: unknown };
+  run: { pipeline: string; status: string; settings: unknown; batchMode: boolean };
   frameSetId: string;
   video: { prompt: string | null; dimensions: string[]; model: string | null };
   /** The frame set's frames in index order. */
@@ -30,9 +30,9 @@ export interface JobRow {
 /** One video of one run with its frames and the run's items of it, in one statement; null when the run has no such video. */
 export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId: string): Promise<JobRow | null> {
   const rows = await prisma.$queryRaw<
-    { pipeline: string; status: string; settings: unknown; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
+    { pipeline: string; status: string; settings: unknown; batchMode: boolean; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
   >`
-    SELECT r.pipeline, r.status::text AS status, r.settings, rv."frameSetId", v.prompt, v.dimensions, v.model,
+    SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", rv."frameSetId", v.prompt, v.dimensions, v.model,
       (SELECT coalesce(json_agg(json_build_object('id', f.id, 'index', f.index, 'timestampS', f."timestampS", 'isKeyFrame', f."isKeyFrame",
                 'cluster', f.cluster, 'storageKey', f."storageKey", 'sha256', f.sha256) ORDER BY f.index), '[]'::json)
          FROM frame f WHERE f."frameSetId" = rv."frameSetId") AS frames,
@@ -49,7 +49,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
   const row = rows[0];
   if (!row) return null;
   return {
-    run: { pipeline: row.pipeline, status: row.status, settings: row.settings },
+    run: { pipeline: row.pipeline, status: row.status, settings: row.settings, batchMode: row.batchMode },
     frameSetId: row.frameSetId,
     video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model },
     frames: row.frames,
