@@ -7,6 +7,7 @@ import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from "../batch/batch-requests";
 import { responseCacheKey } from "./cache-key";
+import { asStoredJson } from "./stored-json";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
 
@@ -334,7 +335,8 @@ async function executeStep(
   }
   if (!written) return work.closedByCancel(row);
   if (finish.status === "done") {
-    row.output = finish.output as Prisma.JsonValue;
+    // As the database keeps it: steps after this one render the same prompt in this pass as in any later one.
+    row.output = asStoredJson(finish.output) as Prisma.JsonValue;
     row.scores = finish.scores;
   }
   row.status = finish.status;
