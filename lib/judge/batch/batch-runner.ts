@@ -4,6 +4,7 @@ import type { ObjectStorage } from "../../storage/object-storage";
 import type { EndpointConfig } from "../engine/judge-video";
 import { guardedFetch } from "../guarded-fetch";
 import { chatCompletionBody, chatResultOf, LlmError, toLlmError, type ChatResult } from "../llm-client";
+import { errorBodyExcerpt } from "../step-errors";
 import { lineError, type StoredBatchRequest, type StoredLineError } from "./batch-requests";
 
 /** OpenAI's limit on the lines of one batch. */
@@ -130,8 +131,8 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
     const llmError = toLlmError(error, undefined, [endpoint.apiKey]);
     // A network hiccup or a 5xx: the check job is retried. A refusal fails the batch's lines, which fail their steps.
     if (llmError.retryable) throw llmError;
-    const message = `The batch could not be created: ${llmError.message}${llmError.excerpt ? ` ${llmError.excerpt}` : ""}`;
-    await storeAnswers(prisma, batchId, "failed", message, new Map(), { message, kind: llmError.kind, status: llmError.status });
+    const message = `The batch could not be created: ${llmError.message}`;
+    await storeAnswers(prisma, batchId, "failed", message, new Map(), { message, kind: llmError.kind, status: llmError.status, excerpt: llmError.excerpt });
     await judgeVideosOf(deps, runId, batchId);
   }
 }
@@ -153,7 +154,7 @@ async function checkBatch(deps: BatchRunnerDeps, runId: string, batchId: string)
     const text = await (await api.files.content(fileId)).text();
     for (const line of text.split("\n")) {
       if (!line.trim()) continue;
-      const parsed = readOutputLine(line);
+      const parsed = readOutputLine(line, [endpoint.apiKey]);
       if (parsed) answers.set(parsed.customId, parsed.answer);
     }
   }
@@ -161,10 +162,8 @@ async function checkBatch(deps: BatchRunnerDeps, runId: string, batchId: string)
   const unanswered: StoredLineError = {
     kind: "server",
     status: null,
-    message:
-      remote.status === "failed"
-        ? `The batch failed${batchProblem ? `: ${batchProblem.slice(0, 200)}` : "."}`
-        : `The batch ended ${remote.status} before answering this line.`,
+    message: remote.status === "failed" ? "The batch failed." : `The batch ended ${remote.status} before answering this line.`,
+    excerpt: errorBodyExcerpt(batchProblem, [endpoint.apiKey]),
   };
   await storeAnswers(prisma, batchId, remote.status, remote.status === "failed" ? unanswered.message : null, answers, unanswered);
   deps.log?.(`run ${runId}: batch ${batch.number} (${batch.providerBatchId}) ${remote.status}: ${counts.completed} answered, ${counts.failed} failed`);
@@ -172,7 +171,7 @@ async function checkBatch(deps: BatchRunnerDeps, runId: string, batchId: string)
 }
 
 /** One line of an output or error file: a custom_id with its answer, or its error. Null for a line without a custom_id. */
-function readOutputLine(line: string): { customId: string; answer: { result: ChatResult } | { error: StoredLineError } } | null {
+function readOutputLine(line: string, secrets: (string | null)[]): { customId: string; answer: { result: ChatResult } | { error: StoredLineError } } | null {
   let parsed: { custom_id?: unknown; response?: { status_code?: number; body?: unknown } | null; error?: { code?: string | null; message?: string | null } | null };
   try {
     parsed = JSON.parse(line);
@@ -184,14 +183,13 @@ function readOutputLine(line: string): { customId: string; answer: { result: Cha
   const status = parsed.response?.status_code ?? null;
   if (parsed.error || status !== 200) {
     const bodyError = (parsed.response?.body as { error?: { code?: string | null; type?: string | null; message?: string | null } } | undefined)?.error;
-    const { excerpt: _excerpt, ...error } = lineError(status, parsed.error?.code ?? bodyError?.code ?? bodyError?.type ?? null, parsed.error?.message ?? bodyError?.message ?? null);
-    return { customId, answer: { error } };
+    return { customId, answer: { error: lineError(status, parsed.error?.code ?? bodyError?.code ?? bodyError?.type ?? null, parsed.error?.message ?? bodyError?.message ?? null, secrets) } };
   }
   try {
     return { customId, answer: { result: chatResultOf(parsed.response!.body as Parameters<typeof chatResultOf>[0]) } };
   } catch (error) {
     const e = error instanceof LlmError ? error : new LlmError("bad_response", "Unreadable answer in the batch output.");
-    return { customId, answer: { error: { kind: e.kind, status: 200, message: e.message } } };
+    return { customId, answer: { error: { kind: e.kind, status: 200, message: e.message, excerpt: e.excerpt } } };
   }
 }
 
@@ -208,14 +206,14 @@ async function storeAnswers(
   const rows = lines.map(({ id }) => {
     const answer = answers.get(id) ?? { error: unanswered };
     return "result" in answer
-      ? { id, result: answer.result, error: null, errorKind: null, errorStatus: null }
-      : { id, result: null, error: answer.error.message, errorKind: answer.error.kind, errorStatus: answer.error.status };
+      ? { id, result: answer.result, error: null, errorKind: null, errorStatus: null, errorExcerpt: null }
+      : { id, result: null, error: answer.error.message, errorKind: answer.error.kind, errorStatus: answer.error.status, errorExcerpt: answer.error.excerpt };
   });
   const failed = rows.filter((r) => r.error !== null).length;
   await prisma.$transaction([
     prisma.$executeRaw`
-      UPDATE batch_request br SET result = u.result, error = u.error, "errorKind" = u."errorKind", "errorStatus" = u."errorStatus"
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS u(id text, result jsonb, error text, "errorKind" text, "errorStatus" int)
+      UPDATE batch_request br SET result = u.result, error = u.error, "errorKind" = u."errorKind", "errorStatus" = u."errorStatus", "errorExcerpt" = u."errorExcerpt"
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS u(id text, result jsonb, error text, "errorKind" text, "errorStatus" int, "errorExcerpt" text)
       WHERE br.id = u.id`,
     prisma.judgeBatch.update({ where: { id: batchId }, data: { status, error: batchError, ingestedAt: new Date(), completedCount: rows.length - failed, failedCount: failed } }),
   ]);

@@ -151,10 +151,12 @@ describe("batch-mode runs against the stub's Batch API", () => {
     const failedSteps = await prisma.stepResult.findMany({ where: { runId: first.id, status: "failed" } });
     // Every failed line is a failed step with the line's error, none dropped.
     expect(failedSteps).toHaveLength(failedLines.length);
-    for (const step of failedSteps) expect(step.error).toContain("Batch line failed");
-    expect(failedSteps.every((s) => s.error!.includes("this batch line failed"))).toBe(true);
+    // In the app's words for every member; what the provider said is kept for owners, on the call.
+    for (const step of failedSteps) expect(step.error).toContain("Batch line failed (server_error).");
+    expect(failedSteps.some((s) => s.error!.includes("this batch line failed"))).toBe(false);
     const errorCalls = await prisma.llmCall.findMany({ where: { runId: first.id, error: { not: null } } });
     expect(errorCalls.map((c) => c.stepResultId).sort()).toEqual(failedSteps.map((s) => s.id).sort());
+    expect(errorCalls.every((c) => c.errorExcerpt === "stub: this batch line failed")).toBe(true);
     expect(await prisma.stepResult.count({ where: { runId: first.id, status: { in: ["pending", "running"] } } })).toBe(0);
     const answered = new Set(stub.batchLines.filter((l) => l.status === 200).map(lineKey));
     const failed = new Set(failedLines.map(lineKey));

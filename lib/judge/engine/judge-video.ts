@@ -481,7 +481,7 @@ async function batchAnswered(
   if (line === null) throw new AwaitingBatch();
   if ("error" in line) {
     const error = line.error;
-    return { ok: false, error, call: { ...callBase, ...noUsage, responseText: null, finishReason: null, cached: false, error: `${error.kind}: ${stepErrorMessage(error)}`, httpStatus: error.status, createdAt: new Date() } };
+    return { ok: false, error, call: { ...callBase, ...noUsage, responseText: null, finishReason: null, cached: false, error: `${error.kind}: ${stepErrorMessage(error)}`, errorExcerpt: error.excerpt, httpStatus: error.status, createdAt: new Date() } };
   }
   const result = line.result;
   const cost = (((result.promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0)) + ((result.completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0))) * BATCH_PRICE_FACTOR;

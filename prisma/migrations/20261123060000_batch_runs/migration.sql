@@ -40,6 +40,7 @@ CREATE TABLE "batch_request" (
     "error" TEXT,
     "errorKind" TEXT,
     "errorStatus" INTEGER,
+    "errorExcerpt" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "batch_request_pkey" PRIMARY KEY ("id")
