@@ -42,7 +42,7 @@ export default async function globalSetup() {
   // A judge worker, as `npm start` runs one beside the web server.
   const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     cwd: path.resolve("."),
-    env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789", STORAGE_DIR: storageDir, WORKER_CONCURRENCY: "4", ALLOW_PRIVATE_ENDPOINTS: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789", STORAGE_DIR: storageDir, WORKER_CONCURRENCY: "4", BATCH_POLL_SECONDS: "1", ALLOW_PRIVATE_ENDPOINTS: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const workerExited = new Promise<number | null>((resolve) => worker.once("exit", resolve));

@@ -1,16 +1,18 @@
-// TEST TOOL: `npm run stub-llm -- --port 4010 [--latency 300]` serves a stand-in for an
+// TEST TOOL: `npm run stub-llm -- --port 4010 [--latency 300] [--batch-delay 2000] [--batch-failed-share 0]` serves a stand-in for an
 // OpenAI-compatible chat-completions API (no model, canned rule-based answers, fault injection).
 // See lib/llm-stub/stub-server.ts and README "The stub LLM".
 import { parseArgs } from "node:util";
 import { startStubLlm } from "../lib/llm-stub/stub-server";
 
 const { values } = parseArgs({
-  options: { port: { type: "string", default: "4010" }, host: { type: "string", default: "127.0.0.1" }, latency: { type: "string", default: "0" }, quiet: { type: "boolean" } },
+  options: { port: { type: "string", default: "4010" }, host: { type: "string", default: "127.0.0.1" }, latency: { type: "string", default: "0" }, quiet: { type: "boolean" },
+    "batch-delay": { type: "string", default: "2000" }, "batch-failed-share": { type: "string", default: "0" } },
 });
 const stub = await startStubLlm({
   port: Number(values.port),
   host: values.host,
   latencyMs: Number(values.latency),
+  batch: { completionDelayMs: Number(values["batch-delay"]), failedShare: Number(values["batch-failed-share"]) },
   log: values.quiet ? undefined : (line) => console.log(`[stub-llm] ${line}`),
 });
 console.log(`[stub-llm] TEST TOOL — simulated answers, not a model. OpenAI base URL: ${stub.baseURL}`);

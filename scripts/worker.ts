@@ -4,8 +4,8 @@
 // Logs are JSON lines on stdout (LOG_LEVEL), one per judged video and per problem.
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
-import { workerJudgeDeps } from "../lib/judge/app-judge";
-import { startBoss, startJudgeWorker } from "../lib/judge/queue";
+import { workerBatchDeps, workerJudgeDeps } from "../lib/judge/app-judge";
+import { startBatchWorker, startBoss, startJudgeWorker } from "../lib/judge/queue";
 import { rootLogger } from "../lib/observability/logger";
 import { checkStorage } from "../lib/storage/storage";
 
@@ -22,6 +22,7 @@ process.env.APP_SECRET = resolveAppSecret();
 const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
 const boss = await startBoss(database.url, { supervise: true });
+await startBatchWorker(boss, workerBatchDeps());
 await startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 

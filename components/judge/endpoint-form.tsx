@@ -24,6 +24,7 @@ export function EndpointForm({ projectId }: { projectId: string }) {
     pricePer1kInput: "",
     pricePer1kOutput: "",
     structuredOutput: true,
+    supportsBatchApi: false,
   });
   const set = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
   const num = (v: string) => (v.trim() === "" ? null : Number(v));
@@ -41,6 +42,7 @@ export function EndpointForm({ projectId }: { projectId: string }) {
         pricePer1kInput: num(form.pricePer1kInput),
         pricePer1kOutput: num(form.pricePer1kOutput),
         structuredOutput: form.structuredOutput,
+        supportsBatchApi: form.supportsBatchApi,
       }),
     onSuccess: () => {
       set({ name: "", apiKey: "" });
@@ -93,6 +95,10 @@ export function EndpointForm({ projectId }: { projectId: string }) {
       </label>
       <label className="col-span-2 flex items-center gap-2">
         <input type="checkbox" checked={form.structuredOutput} onChange={(e) => set({ structuredOutput: e.target.checked })} /> Ask for JSON-schema structured output
+      </label>
+      <label className="col-span-2 flex items-center gap-2">
+        <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API
+        (/v1/files and /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
       </label>
       <div className="col-span-2">
         <button className={buttonClass()} disabled={create.isPending}>

@@ -16,12 +16,14 @@ interface Endpoint {
   hasApiKey: boolean;
   maxConcurrency: number;
   requestsPerMinute: number | null;
+  supportsBatchApi: boolean;
 }
 interface RunRow {
   id: string;
   status: string;
   pipeline: string;
   simulated: boolean;
+  batchMode: boolean;
   createdAt: string;
   endpoint: { name: string; model: string };
   _count: { videos: number };
@@ -78,6 +80,7 @@ export function JudgePanel({
     refetchInterval: (query) => (query.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 1500 : false),
   });
   const [endpointId, setEndpointId] = useState("");
+  const [batch, setBatch] = useState(false);
   const [scope, setScope] = useState<"project" | "dimension" | "videos">("project");
   const [dimension, setDimension] = useState(dimensions[0] ?? "");
   const [videoIds, setVideoIds] = useState("");
@@ -121,6 +124,7 @@ export function JudgePanel({
   const frames = pipeline === "caption_content" ? contentFrames : styleFrames;
   const pendingHref = isQa ? `/projects/${projectId}/pending?uniform=${qaFrames}&${qaResize === "quarter" ? "resize=quarter" : `longestSide=${qaLongestSide}`}` : `/projects/${projectId}/pending${isCaption ? `?uniform=${frames}` : ""}`;
   const setFrames = pipeline === "caption_content" ? setContentFrames : setStyleFrames;
+  const chosenEndpoint = endpoints.data?.find((e) => e.id === endpointId) ?? endpoints.data?.[0];
   const start = useMutation({
     mutationFn: () =>
       postJson<{ id: string; videos: number; withoutFramesCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
@@ -137,6 +141,7 @@ export function JudgePanel({
           : {}),
         ...(isQa ? { questionSetId: chosenQuestionSet?.id, settings: qaSettings } : {}),
         ...(chosenPromptVersions(promptVersions[pipeline] ?? {}) ? { promptVersions: chosenPromptVersions(promptVersions[pipeline] ?? {}) } : {}),
+        ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["runs", projectId] }),
   });
@@ -263,6 +268,12 @@ export function JudgePanel({
               ))}
             </select>
           </label>
+          {chosenEndpoint?.supportsBatchApi && (
+            <label className="flex items-center gap-2 self-center pt-5">
+              <input type="checkbox" checked={batch} onChange={(e) => setBatch(e.target.checked)} data-testid="run-batch" />
+              batch (half the price, within 24 hours)
+            </label>
+          )}
           <label className="flex flex-col gap-1">
             Videos
             <select className="rounded-md border border-slate-300 px-2 py-1.5" value={scope} onChange={(e) => setScope(e.target.value as typeof scope)}>
@@ -316,6 +327,7 @@ export function JudgePanel({
                 {run.endpoint.name} ({run.endpoint.model}) · {run._count.videos} videos
               </span>
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
+              {run.batchMode && <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">batch</span>}
             </div>
             <RunProgress runId={run.id} canManage={canManage} compact />
           </li>

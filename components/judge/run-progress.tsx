@@ -8,6 +8,9 @@ export interface RunStatus {
   id: string;
   status: string;
   simulated: boolean;
+  batchMode: boolean;
+  /** A batch run's latest batch. */
+  batch: { number: number; status: string; completed: number; failed: number; total: number; error: string | null } | null;
   videos: { total: number } & Record<string, number>;
   steps: { total: number; pending: number; running: number; done: number; failed: number; parse_failed: number; skipped: number; cancelled: number };
   calls: { total: number; cached: number; errors: number; repairs: number };
@@ -50,6 +53,14 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
           </button>
         )}
       </div>
+      {s.batchMode && (
+        <p className="text-xs text-slate-600" data-testid="run-batch">
+          <span className="mr-2 rounded bg-sky-100 px-1.5 text-sky-800">batch</span>
+          {s.batch
+            ? `batch ${s.batch.number}: ${s.batch.status}, ${s.batch.completed}/${s.batch.total}${s.batch.failed ? ` (${s.batch.failed} failed)` : ""}${s.batch.error ? ` — ${s.batch.error}` : ""}`
+            : "preparing the first batch"}
+        </p>
+      )}
       <dl className={`grid ${compact ? "grid-cols-4" : "grid-cols-4 md:grid-cols-8"} gap-x-4 gap-y-1 text-xs`} data-testid="run-counts">
         <Stat label="steps" value={`${finished}/${s.steps.total}`} />
         <Stat label="running" value={s.steps.running} />

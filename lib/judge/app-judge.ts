@@ -9,6 +9,7 @@ import { PIPELINES } from "./pipelines";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
 import { pgBossQueue, startBoss } from "./queue";
+import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./runs";
 
 const globalForJudge = globalThis as unknown as { bossForSending?: Promise<PgBoss> };
@@ -20,10 +21,29 @@ export function appJudgeQueue(): JudgeQueue {
       globalForJudge.bossForSending ??= startBoss(process.env.DATABASE_URL!, { supervise: false });
       await pgBossQueue(await globalForJudge.bossForSending).enqueue(jobs);
     },
+    async startBatchChecks(runId) {
+      globalForJudge.bossForSending ??= startBoss(process.env.DATABASE_URL!, { supervise: false });
+      await pgBossQueue(await globalForJudge.bossForSending).startBatchChecks!(runId);
+    },
   };
 }
 
-/**
+/** What a worker's batch checks need (lib/judge/batch/batch-runner.ts): one SDK client per endpoint. */
+export function workerBatchDeps(): Omit<BatchRunnerDeps, "enqueueVideos" | "videoJobsInFlight"> {
+  const apis = new Map<string, BatchApi>();
+  return {
+    prisma,
+    storage: getStorage(),
+    endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
+    batchApiFor(endpoint) {
+      const k = JSON.stringify([endpoint.id, endpoint.baseUrl, endpoint.apiKey]);
+      let api = apis.get(k);
+      if (!api) apis.set(k, (api = openAiBatchApi(endpoint)));
+      return api;
+    },
+  };
+}
+
 /**
  * The real engine dependencies for a worker process: one client per endpoint, endpoint limits shared
  * with every other worker through the database, and the engine's own lines (retries, a failed step's

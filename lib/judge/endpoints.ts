@@ -74,6 +74,7 @@ export async function endpointConfigForRun(prisma: PrismaClient, runId: string, 
     structuredOutput: e.structuredOutput,
     pricePer1kInput: e.pricePer1kInput,
     pricePer1kOutput: e.pricePer1kOutput,
+    supportsBatchApi: e.supportsBatchApi,
   };
 }
 

@@ -26,6 +26,8 @@ const endpointFields = z.object({
   structuredOutput: z.boolean(),
   pricePer1kInput: z.number().min(0).max(1000).nullable(),
   pricePer1kOutput: z.number().min(0).max(1000).nullable(),
+  /** The endpoint also serves OpenAI's Batch API (/v1/files, /v1/batches); off unless set. */
+  supportsBatchApi: z.boolean().optional(),
 });
 
 export const endpointInputSchema = endpointFields.extend({
@@ -59,4 +61,6 @@ export const createRunSchema = z.object({
   models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
   /** The prompt version per template (a prompt_version id, or "shipped"); templates not named render the shipped file. */
   promptVersions: runPromptVersionsSchema.optional(),
+  /** Send the run's calls through the endpoint's Batch API: half the price, answers within 24 hours. */
+  batch: z.boolean().optional(),
 });

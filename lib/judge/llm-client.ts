@@ -65,35 +65,9 @@ export function openAiCompatibleClient(options: { baseURL: string; apiKey: strin
   const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "not-needed", maxRetries: 0, fetch: options.fetch ?? guardedFetch() });
   return {
     async complete(request, { timeoutMs, signal }) {
-      const content: OpenAI.Chat.ChatCompletionContentPart[] = [
-        { type: "text", text: request.text },
-        ...request.images.map((image) => ({ type: "image_url" as const, image_url: { url: image.url, detail: image.detail } })),
-      ];
-      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content }];
-      if (request.followUp) {
-        messages.push({ role: "assistant", content: request.followUp.previousAnswer });
-        messages.push({ role: "user", content: request.followUp.correction });
-      }
       try {
-        const response = await client.chat.completions.create(
-          {
-            model: request.model,
-            messages,
-            ...(request.temperature === null || request.temperature === undefined ? {} : { temperature: request.temperature }),
-            ...(request.responseFormat ? { response_format: request.responseFormat as never } : {}),
-            ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
-          },
-          { timeout: timeoutMs, signal },
-        );
-        const choice = response.choices?.[0];
-        if (!choice) throw new LlmError("bad_response", "The endpoint answered without any choice.");
-        return {
-          text: choice.message?.content ?? null,
-          refusal: (choice.message as { refusal?: string | null } | undefined)?.refusal ?? null,
-          finishReason: choice.finish_reason ?? null,
-          promptTokens: response.usage?.prompt_tokens ?? 0,
-          completionTokens: response.usage?.completion_tokens ?? 0,
-        };
+        const response = await client.chat.completions.create(chatCompletionBody(request), { timeout: timeoutMs, signal });
+        return chatResultOf(response);
       } catch (error) {
         throw toLlmError(error, signal, [options.apiKey]);
       }
@@ -101,7 +75,43 @@ export function openAiCompatibleClient(options: { baseURL: string; apiKey: strin
   };
 }
 
-function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = []): LlmError {
+/**
+ * The chat-completions request body for a request: what the client sends, and what a Batch API line
+ * carries as its `body` (lib/judge/batch), so both ask exactly the same.
+ */
+export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+  const content: OpenAI.Chat.ChatCompletionContentPart[] = [
+    { type: "text", text: request.text },
+    ...request.images.map((image) => ({ type: "image_url" as const, image_url: { url: image.url, detail: image.detail } })),
+  ];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content }];
+  if (request.followUp) {
+    messages.push({ role: "assistant", content: request.followUp.previousAnswer });
+    messages.push({ role: "user", content: request.followUp.correction });
+  }
+  return {
+    model: request.model,
+    messages,
+    ...(request.temperature === null || request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.responseFormat ? { response_format: request.responseFormat as never } : {}),
+    ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+  };
+}
+
+/** A chat completion as the engine reads it (from a live call or a Batch API output line). */
+export function chatResultOf(response: { choices?: { message?: { content?: string | null } | null; finish_reason?: string | null }[] | null; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }): ChatResult {
+  const choice = response.choices?.[0];
+  if (!choice) throw new LlmError("bad_response", "The endpoint answered without any choice.");
+  return {
+    text: choice.message?.content ?? null,
+    refusal: (choice.message as { refusal?: string | null } | undefined)?.refusal ?? null,
+    finishReason: choice.finish_reason ?? null,
+    promptTokens: response.usage?.prompt_tokens ?? 0,
+    completionTokens: response.usage?.completion_tokens ?? 0,
+  };
+}
+
+export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = []): LlmError {
   if (error instanceof LlmError) return error;
   if (signal?.aborted) return new LlmError("cancelled", "Cancelled.");
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmError("timeout", "The endpoint did not answer in time.");

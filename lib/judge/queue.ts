@@ -3,9 +3,22 @@ import { isConnectionLoss } from "../db/reconnecting-adapter";
 import { rootLogger, withLogger } from "../observability/logger";
 import type { JudgeDeps } from "./engine/judge-video";
 import { judgeVideo } from "./engine/judge-video";
+import { advanceBatchRun, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./runs";
 
 export const JUDGE_QUEUE = "judge-video";
+/**
+ * A batch-mode run's check (lib/judge/batch/batch-runner.ts): one job per run at a time, each scheduling
+ * the next, so polling lives in the database and survives any restart ("stately": one queued and one
+ * active job per run).
+ */
+export const JUDGE_BATCH_QUEUE = "judge-batch";
+
+/** Seconds between looks at an open batch (BATCH_POLL_SECONDS, default 30), and while the run's videos are being judged. */
+export function batchPollSeconds(): number {
+  const value = Number(process.env.BATCH_POLL_SECONDS ?? 30);
+  return Number.isFinite(value) && value >= 1 ? value : 30;
+}
 
 /**
  * pg-boss on the app's own PostgreSQL. One job per (run, video). A worker that dies stops sending
@@ -23,6 +36,7 @@ export async function startBoss(connectionString: string, options: { supervise: 
   boss.on("error", bossErrorLogger());
   await boss.start();
   await boss.createQueue(JUDGE_QUEUE, { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 4 * 3600 });
+  await boss.createQueue(JUDGE_BATCH_QUEUE, { policy: "stately", heartbeatSeconds: 10, retryLimit: 1000, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600 });
   return boss;
 }
 
@@ -36,7 +50,33 @@ export function pgBossQueue(boss: PgBoss): JudgeQueue {
         );
       }
     },
+    startBatchChecks: (runId) => scheduleBatchCheck(boss, runId, 1),
   };
+}
+
+/** The run's next batch check, in `seconds`; none is added while one is already waiting. */
+export async function scheduleBatchCheck(boss: PgBoss, runId: string, seconds: number): Promise<void> {
+  await boss.send(JUDGE_BATCH_QUEUE, { runId }, { singletonKey: runId, startAfter: seconds });
+}
+
+/** The run's video jobs that are queued, waiting for a retry or being judged. */
+export async function videoJobsInFlight(boss: PgBoss, runId: string): Promise<number> {
+  const jobs = await boss.findJobs(JUDGE_QUEUE, { data: { runId } });
+  return jobs.filter((job) => job.state === "created" || job.state === "retry" || job.state === "active").length;
+}
+
+/** Takes batch checks: each looks at its run once and schedules the next look until the run needs none. */
+export async function startBatchWorker(boss: PgBoss, deps: Omit<BatchRunnerDeps, "enqueueVideos" | "videoJobsInFlight">) {
+  const queue = pgBossQueue(boss);
+  const runnerDeps: BatchRunnerDeps = { ...deps, enqueueVideos: (jobs) => queue.enqueue(jobs), videoJobsInFlight: (runId) => videoJobsInFlight(boss, runId) };
+  return boss.work<{ runId: string }>(JUDGE_BATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    if (!job) return;
+    const jobLog = rootLogger().child({ jobId: job.id, runId: job.data.runId, batchCheck: true });
+    await withLogger(jobLog, async () => {
+      const outcome = await advanceBatchRun({ ...runnerDeps, log: (line) => jobLog.info(line) }, job.data.runId);
+      if (outcome === "again") await scheduleBatchCheck(boss, job.data.runId, batchPollSeconds());
+    });
+  });
 }
 
 export async function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concurrency: number }) {

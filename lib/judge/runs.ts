@@ -13,6 +13,8 @@ import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
   enqueue(jobs: { runId: string; videoId: string }[]): Promise<void>;
+  /** Starts a batch-mode run's batch checks (lib/judge/batch); a queue without it cannot take batch runs. */
+  startBatchChecks?(runId: string): Promise<void>;
 }
 
 export async function createRun(
@@ -27,6 +29,10 @@ export async function createRun(
   if (!pipeline) throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
   const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
   if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
+  if (input.batch) {
+    if (!endpoint.supportsBatchApi) throw new ValidationError(`Endpoint ${endpoint.name} does not support the Batch API: turn on "supports Batch API" in its settings first.`);
+    if (!deps.queue.startBatchChecks) throw new ValidationError("This server cannot run batch runs.");
+  }
   // The run's own settings, else the project's defaults for this pipeline; kept with the run.
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
   const projectDefaults = (project.judgeSettings as Record<string, unknown>)[pipeline.id] ?? {};
@@ -112,12 +118,14 @@ export async function createRun(
           : {}),
       },
       simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
+      batchMode: input.batch ?? false,
       createdById: actor.userId,
       videos: { createMany: { data: videos.map((v) => ({ videoId: v.id, frameSetId: v.frameSets[0]!.id })) } },
       ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
     },
   });
   await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
+  if (run.batchMode) await deps.queue.startBatchChecks!(run.id);
   return {
     id: run.id,
     videos: videos.length,
@@ -194,7 +202,7 @@ async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, ac
 
 export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: string) {
   const run = await runForActor(prisma, actor, runId, "project.view");
-  const [videoCounts, stepCounts, calls] = await Promise.all([
+  const [videoCounts, stepCounts, calls, lastBatch] = await Promise.all([
     prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     prisma.$queryRaw<{ total: bigint; cached: bigint; errors: bigint; repairs: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]>`
@@ -204,6 +212,7 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
              count(*) FILTER (WHERE "isRepair") AS repairs,
              sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
       FROM llm_call WHERE "runId" = ${runId}`,
+    run.batchMode ? prisma.judgeBatch.findFirst({ where: { runId }, orderBy: { number: "desc" } }) : null,
   ]);
   const count = (rows: { status: string; _count: { _all: number } }[]) => Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
   const steps = count(stepCounts);
@@ -214,6 +223,11 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
     pipeline: run.pipeline,
     status: run.status,
     simulated: run.simulated,
+    batchMode: run.batchMode,
+    /** A batch run's latest batch, as the run page shows it: "batch N: in_progress, x/y". */
+    batch: lastBatch
+      ? { number: lastBatch.number, status: lastBatch.status, completed: lastBatch.completedCount, failed: lastBatch.failedCount, total: lastBatch.requestCount, error: lastBatch.error }
+      : null,
     endpoint: run.endpoint,
     settings: run.settings,
     createdAt: run.createdAt,

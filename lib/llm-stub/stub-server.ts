@@ -63,6 +63,42 @@ export interface StubServerOptions {
   latencyMs?: number;
   rules?: StubRule[];
   log?: (line: string) => void;
+  /** The Batch API's behaviour (see StubBatchOptions); changeable later with setBatchOptions or `POST /__stub/batch-options`. */
+  batch?: Partial<StubBatchOptions>;
+}
+
+export interface StubBatchOptions {
+  /** How long after its creation a batch completes (its lines are answered then), in milliseconds. */
+  completionDelayMs: number;
+  /** The share of a batch's lines (0–1) that fail with a server error instead of an answer, chosen by a hash of the custom_id. */
+  failedShare: number;
+}
+
+/** One line of a batch as the stub answered it. */
+export interface StubBatchLineRecord {
+  batchId: string;
+  customId: string;
+  text: string;
+  /** A short hash of each image, as the rules see them. */
+  images: string[];
+  rule: string;
+  fault: Fault["kind"] | "failed_line" | null;
+  /** 200 for an answer; the error status of a failed line. */
+  status: number;
+}
+
+export interface StubBatchRecord {
+  id: string;
+  inputFileId: string;
+  status: "validating" | "in_progress" | "finalizing" | "completed" | "failed" | "expired" | "cancelling" | "cancelled";
+  lineCount: number;
+  createdAt: number;
+  completeAt: number;
+  outputFileId: string | null;
+  errorFileId: string | null;
+  counts: { total: number; completed: number; failed: number };
+  cancelledAt: number | null;
+  metadata: Record<string, string> | null;
 }
 
 export interface StubServer {
@@ -71,6 +107,10 @@ export interface StubServer {
   baseURL: string;
   port: number;
   requests: StubRequestRecord[];
+  /** Batches created through `/v1/batches`, by id, and every batch line answered so far. */
+  batches: Map<string, StubBatchRecord>;
+  batchLines: StubBatchLineRecord[];
+  setBatchOptions(options: Partial<StubBatchOptions>): void;
   addFault(fault: z.input<typeof queuedFaultSchema>): void;
   reset(): void;
   close(): Promise<void>;
@@ -100,6 +140,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
   const faults: QueuedFault[] = [];
   const requests: StubRequestRecord[] = [];
   const hanging = new Set<http.ServerResponse>();
+  const batchOptions: StubBatchOptions = { completionDelayMs: 2000, failedShare: 0, ...options.batch };
+  const files = new Map<string, { id: string; purpose: string; filename: string; bytes: Buffer; createdAt: number }>();
+  const batches = new Map<string, StubBatchRecord>();
+  const batchLines: StubBatchLineRecord[] = [];
 
   const takeFault = (text: string): Fault | null => {
     const index = faults.findIndex((queued) => !queued.match || text.includes(queued.match));
@@ -128,6 +172,34 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
         requests.length = 0;
         return sendJson(res, 200, { ok: true });
       }
+      if (url.pathname === "/__stub/batch-options" && req.method === "POST") {
+        const parsed = batchOptionsSchema.safeParse(JSON.parse(await readBody(req)));
+        if (!parsed.success) return sendJson(res, 400, { error: { message: parsed.error.message } });
+        Object.assign(batchOptions, parsed.data);
+        return sendJson(res, 200, batchOptions);
+      }
+      if (req.method === "POST" && url.pathname === "/v1/files") return await uploadFile(req, res);
+      const fileRoute = /^\/v1\/files\/([^/]+)(\/content)?$/.exec(url.pathname);
+      if (req.method === "GET" && fileRoute) {
+        const file = files.get(fileRoute[1]!);
+        if (!file) return sendJson(res, 404, { error: { message: `No such file ${fileRoute[1]}`, type: "invalid_request_error" } });
+        if (!fileRoute[2]) return sendJson(res, 200, fileObject(file));
+        res.writeHead(200, { "content-type": "application/octet-stream" });
+        return res.end(file.bytes);
+      }
+      if (req.method === "POST" && url.pathname === "/v1/batches") return await createBatch(req, res);
+      const batchRoute = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(url.pathname);
+      if (batchRoute && (req.method === "GET" || (req.method === "POST" && batchRoute[2]))) {
+        const batch = batches.get(batchRoute[1]!);
+        if (!batch) return sendJson(res, 404, { error: { message: `No such batch ${batchRoute[1]}`, type: "invalid_request_error" } });
+        if (batchRoute[2]) {
+          if (batch.status === "validating" || batch.status === "in_progress" || batch.status === "finalizing") {
+            batch.status = "cancelling";
+            batch.cancelledAt = Date.now();
+          }
+        } else advanceBatch(batch);
+        return sendJson(res, 200, batchObject(batch));
+      }
       if (req.method === "POST" && (url.pathname === "/v1/chat/completions" || url.pathname === "/chat/completions")) {
         return await handleChat(req, res);
       }
@@ -144,16 +216,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     } catch (error) {
       return sendJson(res, 400, { error: { message: `invalid request: ${error instanceof Error ? error.message : ""}`, type: "invalid_request_error" } });
     }
-    const texts: string[] = [];
-    const images: string[] = [];
-    for (const message of body.messages) {
-      if (typeof message.content === "string") texts.push(message.content);
-      else for (const part of message.content ?? []) {
-        if (part.type === "text" && part.text) texts.push(part.text);
-        if (part.type === "image_url" && part.image_url) images.push(createHash("sha256").update(part.image_url.url).digest("hex").slice(0, 16));
-      }
-    }
-    const text = texts.join("\n");
+    const { text, images } = requestParts(body);
     const headerFault = parseHeaderFault(req.headers["x-stub-fault"]);
     const fault = headerFault ?? takeFault(text);
     const rule = rules.find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
@@ -192,6 +255,150 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       return res.socket?.destroy();
     }
 
+    const completion = completionFor(body, text, images, fault, rule, record.id);
+    if (body.stream) return sendStream(res, completion);
+    sendJson(res, 200, completion);
+  }
+
+  async function uploadFile(req: http.IncomingMessage, res: http.ServerResponse) {
+    const form = await new Request("http://stub/v1/files", { method: "POST", headers: { "content-type": String(req.headers["content-type"] ?? "") }, body: new Uint8Array(await readRaw(req)) })
+      .formData()
+      .catch(() => null);
+    const file = form?.get("file");
+    const purpose = form?.get("purpose");
+    if (!form || !(file instanceof Blob) || typeof purpose !== "string") {
+      return sendJson(res, 400, { error: { message: "Expected a multipart upload with `file` and `purpose`.", type: "invalid_request_error" } });
+    }
+    const stored = { id: `file-${randomUUID()}`, purpose, filename: (file as File).name ?? "upload", bytes: Buffer.from(await file.arrayBuffer()), createdAt: Date.now() };
+    files.set(stored.id, stored);
+    log(`file ${stored.id} (${purpose}, ${stored.bytes.length} bytes)`);
+    return sendJson(res, 200, fileObject(stored));
+  }
+
+  async function createBatch(req: http.IncomingMessage, res: http.ServerResponse) {
+    const parsed = createBatchSchema.safeParse(JSON.parse(await readBody(req)));
+    if (!parsed.success) return sendJson(res, 400, { error: { message: `invalid request: ${parsed.error.message}`, type: "invalid_request_error" } });
+    const input = files.get(parsed.data.input_file_id);
+    if (!input || input.purpose !== "batch") return sendJson(res, 400, { error: { message: `No batch input file ${parsed.data.input_file_id}`, type: "invalid_request_error" } });
+    const lineCount = input.bytes.toString("utf8").split("\n").filter((line) => line.trim()).length;
+    const now = Date.now();
+    const batch: StubBatchRecord = {
+      id: `batch_${randomUUID()}`,
+      inputFileId: input.id,
+      status: "in_progress",
+      lineCount,
+      createdAt: now,
+      completeAt: now + batchOptions.completionDelayMs,
+      outputFileId: null,
+      errorFileId: null,
+      counts: { total: lineCount, completed: 0, failed: 0 },
+      cancelledAt: null,
+      metadata: parsed.data.metadata ?? null,
+    };
+    batches.set(batch.id, batch);
+    log(`batch ${batch.id}: ${lineCount} lines`);
+    return sendJson(res, 200, batchObject(batch));
+  }
+
+  /** A batch moves on when it is looked at: its lines are answered once its completion delay has passed. */
+  function advanceBatch(batch: StubBatchRecord) {
+    if (batch.status === "cancelling") {
+      batch.status = "cancelled";
+      return;
+    }
+    if (batch.status !== "in_progress") return;
+    const now = Date.now();
+    if (now < batch.completeAt) {
+      const share = (now - batch.createdAt) / Math.max(1, batch.completeAt - batch.createdAt);
+      batch.counts.completed = Math.floor(batch.lineCount * share);
+      return;
+    }
+    const lines = files.get(batch.inputFileId)!.bytes.toString("utf8").split("\n").filter((line) => line.trim());
+    // The failed share is exact: the lines whose custom_id hashes lowest fail.
+    const hashOf = (line: string) => createHash("sha256").update(String((JSON.parse(line) as { custom_id?: unknown }).custom_id)).digest("hex");
+    const failing = new Set(lines.map((line, i) => ({ i, h: hashOf(line) })).sort((a, b) => a.h.localeCompare(b.h)).slice(0, Math.round(lines.length * batchOptions.failedShare)).map((x) => x.i));
+    const output: string[] = [];
+    const errors: string[] = [];
+    lines.forEach((line, i) => {
+      const answered = answerBatchLine(batch.id, line, failing.has(i));
+      (answered.ok ? output : errors).push(JSON.stringify(answered.line));
+    });
+    const store = (content: string[]) => {
+      if (content.length === 0) return null;
+      const file = { id: `file-${randomUUID()}`, purpose: "batch_output", filename: `${batch.id}.jsonl`, bytes: Buffer.from(content.join("\n") + "\n"), createdAt: now };
+      files.set(file.id, file);
+      return file.id;
+    };
+    batch.outputFileId = store(output);
+    batch.errorFileId = store(errors);
+    batch.counts = { total: lines.length, completed: output.length, failed: errors.length };
+    batch.status = "completed";
+  }
+
+  /** A batch line answered by the same rules and faults as a chat completion; faults that would leave a connection without an answer fail the line. */
+  function answerBatchLine(batchId: string, line: string, failLine: boolean): { ok: boolean; line: unknown } {
+    const requestId = `batch_req_${randomUUID()}`;
+    let parsedLine: { custom_id: string; body: z.infer<typeof chatRequestSchema> };
+    try {
+      parsedLine = batchLineSchema.parse(JSON.parse(line));
+    } catch (error) {
+      return { ok: false, line: { id: requestId, custom_id: null, response: null, error: { code: "invalid_request", message: `invalid line: ${error instanceof Error ? error.message : ""}` } } };
+    }
+    const { text, images } = requestParts(parsedLine.body);
+    const rule = rules.find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
+    const record: StubBatchLineRecord = { batchId, customId: parsedLine.custom_id, text, images, rule: rule.name, fault: null, status: 200 };
+    batchLines.push(record);
+    const failed = (status: number, type: string, message: string) => {
+      record.status = status;
+      return { ok: false, line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: status, request_id: requestId, body: { error: { message, type, code: type } } }, error: null } };
+    };
+    if (failLine) {
+      record.fault = "failed_line";
+      record.status = 500;
+      return { ok: false, line: { id: requestId, custom_id: parsedLine.custom_id, response: null, error: { code: "server_error", message: "stub: this batch line failed" } } };
+    }
+    const fault = takeFault(text);
+    record.fault = fault?.kind ?? null;
+    if (fault?.kind === "status") {
+      const type = fault.status === 429 ? "rate_limit_exceeded" : fault.status >= 500 ? "server_error" : "invalid_request_error";
+      return failed(fault.status, type, fault.message ?? `stub fault: HTTP ${fault.status}`);
+    }
+    if (fault?.kind === "hang" || fault?.kind === "disconnect" || fault?.kind === "malformed") return failed(500, "server_error", `stub fault: ${fault.kind}`);
+    const completion = completionFor(parsedLine.body, text, images, fault, rule, requestId);
+    return { ok: true, line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: 200, request_id: requestId, body: completion }, error: null } };
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+  return {
+    url,
+    baseURL: `${url}/v1`,
+    port,
+    requests,
+    batches,
+    batchLines,
+    setBatchOptions: (changes) => Object.assign(batchOptions, batchOptionsSchema.parse(changes)),
+    addFault: (fault) => faults.push(queuedFaultSchema.parse(fault)),
+    reset: () => {
+      faults.length = 0;
+      requests.length = 0;
+      batchLines.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The chat completion the stub answers to a request (after any fault that answers without one). */
+function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string) {
     const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
     let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model));
     let finishReason = "stop";
@@ -209,7 +416,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
     const completionTokens = Math.ceil((content ?? refusal ?? "").length / 4);
     const completion = {
-      id: `chatcmpl-${record.id}`,
+      id: `chatcmpl-${id}`,
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model: body.model,
@@ -217,33 +424,70 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       choices: [{ index: 0, message: { role: "assistant", content, refusal }, logprobs: null, finish_reason: finishReason }],
       usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
     };
-    if (body.stream) return sendStream(res, completion);
-    sendJson(res, 200, completion);
-  }
+  return completion;
+}
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+/** The text parts of every message, joined by newlines, and a short hash of each image. */
+function requestParts(body: z.infer<typeof chatRequestSchema>): { text: string; images: string[] } {
+  const texts: string[] = [];
+  const images: string[] = [];
+  for (const message of body.messages) {
+    if (typeof message.content === "string") texts.push(message.content);
+    else for (const part of message.content ?? []) {
+      if (part.type === "text" && part.text) texts.push(part.text);
+      if (part.type === "image_url" && part.image_url) images.push(createHash("sha256").update(part.image_url.url).digest("hex").slice(0, 16));
+    }
+  }
+  return { text: texts.join("\n"), images };
+}
+
+const batchOptionsSchema = z.object({ completionDelayMs: z.number().int().min(0).max(86_400_000).optional(), failedShare: z.number().min(0).max(1).optional() });
+const createBatchSchema = z.object({
+  input_file_id: z.string().min(1),
+  endpoint: z.literal("/v1/chat/completions"),
+  completion_window: z.literal("24h"),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+});
+const batchLineSchema = z.object({ custom_id: z.string().min(1), method: z.literal("POST"), url: z.literal("/v1/chat/completions"), body: chatRequestSchema });
+
+function fileObject(file: { id: string; purpose: string; filename: string; bytes: Buffer; createdAt: number }) {
+  return { id: file.id, object: "file", bytes: file.bytes.length, created_at: Math.floor(file.createdAt / 1000), filename: file.filename, purpose: file.purpose, status: "processed" };
+}
+
+function batchObject(batch: StubBatchRecord) {
+  const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+  const done = batch.status === "completed";
   return {
-    url,
-    baseURL: `${url}/v1`,
-    port,
-    requests,
-    addFault: (fault) => faults.push(queuedFaultSchema.parse(fault)),
-    reset: () => {
-      faults.length = 0;
-      requests.length = 0;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    id: batch.id,
+    object: "batch",
+    endpoint: "/v1/chat/completions",
+    errors: null,
+    input_file_id: batch.inputFileId,
+    completion_window: "24h",
+    status: batch.status,
+    output_file_id: batch.outputFileId,
+    error_file_id: batch.errorFileId,
+    created_at: seconds(batch.createdAt),
+    in_progress_at: seconds(batch.createdAt),
+    expires_at: seconds(batch.createdAt + 86_400_000),
+    finalizing_at: done ? seconds(batch.completeAt) : null,
+    completed_at: done ? seconds(batch.completeAt) : null,
+    failed_at: null,
+    expired_at: null,
+    cancelling_at: seconds(batch.cancelledAt),
+    cancelled_at: batch.status === "cancelled" ? seconds(batch.cancelledAt) : null,
+    request_counts: batch.counts,
+    metadata: batch.metadata,
   };
+}
+
+function readRaw(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
 }
 
 function parseHeaderFault(value: string | string[] | undefined): Fault | null {

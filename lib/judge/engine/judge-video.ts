@@ -5,8 +5,10 @@ import { callWithRetries, LlmError, type ChatImage, type ChatRequest, type ChatR
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
+import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from "../batch/batch-requests";
 import { responseCacheKey } from "./cache-key";
 import { withPromptVersions } from "../template-source";
+import { asStoredJson } from "./stored-json";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
 
@@ -23,6 +25,8 @@ export interface EndpointConfig {
   structuredOutput: boolean;
   pricePer1kInput: number | null;
   pricePer1kOutput: number | null;
+  /** The endpoint serves the Batch API: a batch-mode run's calls to it go in batches. */
+  supportsBatchApi?: boolean;
 }
 
 export interface TemplateSource {
@@ -59,7 +63,11 @@ const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;
  * A step counts as finished only once its row, scores, calls and cache entries are committed
  * together, and only then do the steps that depend on it start.
  */
-export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId: string }): Promise<"done" | "cancelled"> {
+/**
+ * "waiting": a batch-mode run's video whose steps wait for a batch (lib/judge/batch); the batch runner
+ * judges it again once the batch has answered.
+ */
+export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId: string }): Promise<"done" | "cancelled" | "waiting"> {
   const { prisma } = deps;
   const store = judgeStoreFor(prisma);
   const loaded = await loadVideoJob(prisma, job.runId, job.videoId);
@@ -102,7 +110,9 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     row.status = "cancelled";
     watch.lookAgain();
   };
-  const work = { runId: job.runId, context, outputs, templates, frameUrls: new Map<string, Promise<string>>(), closedByCancel };
+  // Batch mode: steps whose requests wait for a batch; they stay pending and are not started again in this pass.
+  const awaiting = new Set<string>();
+  const work = { runId: job.runId, batchMode: loaded.run.batchMode, context, outputs, templates, frameUrls: new Map<string, Promise<string>>(), closedByCancel, awaitBatch: (row: StepRow) => awaiting.add(row.id) };
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
   let finishedAll = false;
@@ -116,7 +126,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     if (inFlight.size === 0 && finishedAll) break;
     let progressed = false;
     for (const row of rows.values()) {
-      if (row.status !== "pending" || inFlight.has(row.id)) continue;
+      if (row.status !== "pending" || inFlight.has(row.id) || awaiting.has(row.id)) continue;
       const step = stepOf(pipeline, row.stepId);
       const deps_ = step.dependsOn(row.scopeIndex, context).map((ref) => rows.get(key(ref.stepId, ref.scopeIndex)));
       const blocked = deps_.find((dep) => !dep || (TERMINAL.includes(dep.status) && dep.status !== "done"));
@@ -144,6 +154,8 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     }
     if (inFlight.size > 0) await Promise.race(inFlight.values());
   }
+  // Steps waiting for a batch, and the steps after them, are judged in a later pass.
+  if (awaiting.size > 0) return "waiting";
 
   const scores = [...rows.values()]
     .filter((row) => row.status === "done")
@@ -195,6 +207,7 @@ async function executeStep(
   store: JudgeStore,
   work: {
     runId: string;
+    batchMode: boolean;
     endpoint: EndpointConfig;
     step: StepDefinition;
     row: StepRow;
@@ -203,6 +216,7 @@ async function executeStep(
     templates: TemplateSource;
     frameUrls: Map<string, Promise<string>>;
     closedByCancel(row: StepRow): void;
+    awaitBatch(row: StepRow): void;
   },
 ): Promise<void> {
   const { step, row, endpoint } = work;
@@ -242,8 +256,10 @@ async function executeStep(
       };
       const cacheKey = responseCacheKey(cacheParts);
       const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
+      // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
+      const batch = work.batchMode && endpoint.supportsBatchApi ? { frames: input.frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail })) } : null;
 
-      const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start);
+      const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start, batch);
       calls.push(first.call);
       if (!first.ok) throw first.error;
       if (step.rawAnswer) {
@@ -259,12 +275,13 @@ async function executeStep(
         let rawText = first.answer.text ?? first.answer.refusal ?? "";
         let repaired: Answer | null = null;
         if (!parsed.ok) {
-          earlier.add(store.call(calls.pop()!));
+          // A batch step's first answer is read again from its batch line in the pass that gets the repair's: its call row goes with the step's end.
+          if (!batch) earlier.add(store.call(calls.pop()!));
           // One repair request carrying the validation error; if that fails too, the step is parse_failed.
           const repairRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
           // Repair answers are no longer cached under their own key; ones cached before still count.
           const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
-          const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start);
+          const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start, batch);
           // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
           if (second.call.createdAt <= first.call.createdAt) second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
           calls.push(second.call);
@@ -295,6 +312,11 @@ async function executeStep(
       }
     }
   } catch (error) {
+    if (error instanceof AwaitingBatch) {
+      await earlier.settled();
+      await stepAwaitsBatch(deps.prisma, row.id);
+      return work.awaitBatch(row);
+    }
     const status = error instanceof LlmError && error.kind === "cancelled" ? "cancelled" : "failed";
     // Members read the stored error: a short message and the class. The stack stays in the log.
     finish = { ...base, status, error: stepErrorMessage(error), ...attempt(), finishedAt: new Date(), scores: [], calls, cache: [] };
@@ -316,7 +338,8 @@ async function executeStep(
   }
   if (!written) return work.closedByCancel(row);
   if (finish.status === "done") {
-    row.output = finish.output as Prisma.JsonValue;
+    // As the database keeps it: steps after this one render the same prompt in this pass as in any later one.
+    row.output = asStoredJson(finish.output) as Prisma.JsonValue;
     row.scores = finish.scores;
   }
   row.status = finish.status;
@@ -359,6 +382,7 @@ async function answer(
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string; text: string; frameIds: string[]; isRepair: boolean },
   start: { id: string; at: Date; done: boolean },
+  batch: { frames: { storageKey: string; detail: ChatImage["detail"] }[] } | null = null,
 ): Promise<Answered> {
   const requestLog = {
     text: record.text,
@@ -384,6 +408,7 @@ async function answer(
     if (!found.started) throw new LlmError("cancelled", "Cancelled.");
     start.done = true;
   }
+  if (batch) return batchAnswered(deps, endpoint, request, batch.frames, cacheKey, record, callBase, noUsage);
   const full: ChatRequest = { ...request, images: await images() };
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);
@@ -442,6 +467,43 @@ async function answer(
       },
     };
   }
+}
+
+/** A batch line's answer to a request (at the batch price), or AwaitingBatch once the request is queued for the next batch. */
+async function batchAnswered(
+  deps: JudgeDeps,
+  endpoint: EndpointConfig,
+  request: Omit<ChatRequest, "images">,
+  frames: { storageKey: string; detail: ChatImage["detail"] }[],
+  cacheKey: string,
+  record: { runId: string; stepResultId: string; videoId: string },
+  callBase: Omit<CallRow, "responseText" | "finishReason" | "cached" | "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries" | "createdAt">,
+  noUsage: Pick<CallRow, "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries">,
+): Promise<Answered> {
+  const line = await batchAnswer(deps.prisma, { ...record, endpointId: endpoint.id, cacheKey, body: { ...request, frames } });
+  if (line === null) throw new AwaitingBatch();
+  if ("error" in line) {
+    const error = line.error;
+    return { ok: false, error, call: { ...callBase, ...noUsage, responseText: null, finishReason: null, cached: false, error: `${error.kind}: ${stepErrorMessage(error)}`, errorExcerpt: error.excerpt, httpStatus: error.status, createdAt: new Date() } };
+  }
+  const result = line.result;
+  const cost = (((result.promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0)) + ((result.completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0))) * BATCH_PRICE_FACTOR;
+  return {
+    ok: true,
+    answer: { ...result, fromCache: false },
+    call: {
+      ...callBase,
+      ...noUsage,
+      responseText: result.text ?? result.refusal,
+      finishReason: result.finishReason,
+      cached: false,
+      httpStatus: 200,
+      promptTokens: result.promptTokens,
+      completionTokens: result.completionTokens,
+      costUsd: cost,
+      createdAt: new Date(),
+    },
+  };
 }
 
 /** A frame as a data URL, read once per video however many steps send it. */

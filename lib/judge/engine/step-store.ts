@@ -25,7 +25,7 @@ export interface PromptVersionRef {
 
 export interface JobRow {
   /** `promptVersions`: the run's edited templates by template id; any other template renders the shipped file. */
-  run: { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef> };
+  run: { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; batchMode: boolean };
   frameSetId: string;
   video: { prompt: string | null; dimensions: string[]; model: string | null };
   /** The frame set's frames in index order. */
@@ -37,9 +37,9 @@ export interface JobRow {
 /** One video of one run with its frames and the run's items of it, in one statement; null when the run has no such video. */
 export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId: string): Promise<JobRow | null> {
   const rows = await prisma.$queryRaw<
-    { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
+    { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; batchMode: boolean; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
   >`
-    SELECT r.pipeline, r.status::text AS status, r.settings, rv."frameSetId", v.prompt, v.dimensions, v.model,
+    SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", rv."frameSetId", v.prompt, v.dimensions, v.model,
       (SELECT coalesce(json_object_agg(pv."templateId", json_build_object('text', pv.text, 'hash', pv.hash)), '{}'::json)
          FROM prompt_version pv WHERE pv.id IN (SELECT value FROM jsonb_each_text(r."promptVersionIds"))) AS "promptVersions",
       (SELECT coalesce(json_agg(json_build_object('id', f.id, 'index', f.index, 'timestampS', f."timestampS", 'isKeyFrame', f."isKeyFrame",
@@ -58,7 +58,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
   const row = rows[0];
   if (!row) return null;
   return {
-    run: { pipeline: row.pipeline, status: row.status, settings: row.settings, promptVersions: row.promptVersions },
+    run: { pipeline: row.pipeline, status: row.status, settings: row.settings, promptVersions: row.promptVersions, batchMode: row.batchMode },
     frameSetId: row.frameSetId,
     video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model },
     frames: row.frames,

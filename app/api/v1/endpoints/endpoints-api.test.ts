@@ -114,3 +114,26 @@ describe("the endpoint URL policy on the endpoints API", () => {
     expect(await prisma.judgeEndpoint.count({ where: { projectId } })).toBe(0);
   });
 });
+
+describe("the Batch API setting", () => {
+  it("is off unless set, changes with PATCH, and a batch run needs it", async () => {
+    const { POST: startRun } = await import("../projects/[projectId]/runs/route");
+    const { key, projectId } = await ownerWithProject();
+    const created = await create(key, projectId, { name: "batchable", baseUrl: "http://127.0.0.1:4010/v1", model: "m" });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).supportsBatchApi).toBe(false);
+
+    const run = () => startRun(apiRequest(`/api/v1/projects/${projectId}/runs`, key, { method: "POST", body: JSON.stringify({ pipeline: "hallucination", endpointId: id, batch: true }) }), routeContext({ projectId }));
+    const refused = await run();
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/does not support the Batch API/);
+
+    expect((await patch(key, id, { supportsBatchApi: true })).status).toBe(200);
+    expect((await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).supportsBatchApi).toBe(true);
+    // Past the Batch API check: this project has no video with frames.
+    const noVideos = await run();
+    expect(noVideos.status).toBe(400);
+    expect(((await noVideos.json()) as { error: { message: string } }).error.message).toMatch(/No video with key frames/);
+  });
+});

@@ -42,6 +42,7 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
                   <div className="text-xs text-slate-500">
                     {e.baseUrl} · key {e.hasApiKey ? "stored (encrypted)" : "none"} · ≤{e.maxConcurrency} at once
                     {e.requestsPerMinute ? ` · ${e.requestsPerMinute}/min` : ""}
+                    {e.supportsBatchApi ? " · Batch API" : ""}
                   </div>
                 </li>
               ))}

@@ -32,6 +32,7 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
           {run.endpoint.name} ({run.endpoint.model}) · started {run.createdAt.toLocaleString()}
         </span>
         {run.simulated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>}
+        {run.batchMode && <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>}
         {run.pipeline === "qa" && (
           <Link href={`/projects/${projectId}/qa?runId=${run.id}`} className="ml-auto text-sm text-indigo-700 underline" data-testid="qa-results-link">
             accuracy and answers

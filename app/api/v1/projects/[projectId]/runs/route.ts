@@ -12,7 +12,7 @@ export const GET = withActor<Params>(async (_request, actor, params) =>
   Response.json({ runs: await listRuns(prisma, actor, projectIdSchema.parse(params.projectId)) }),
 );
 
-/** `{"pipeline":"hallucination","endpointId":…,"videoIds"?:[…],"dimension"?:…}`; no videoIds = every video with frames. */
+/** `{"pipeline":"hallucination","endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true}`; no videoIds = every video with frames; `batch` needs an endpoint that supports the Batch API. */
 export const POST = withActor<Params>(async (request, actor, params) => {
   const input = await parseJsonBody(request, createRunSchema);
   const run = await createRun({ prisma, queue: appJudgeQueue(), pipelines: PIPELINES }, actor, projectIdSchema.parse(params.projectId), input);
