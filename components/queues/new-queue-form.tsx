@@ -35,6 +35,7 @@ export function NewQueueForm({
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
   const [scope, setScope] = useState<"verdict" | "scores">("verdict");
+  const [mode, setMode] = useState<"full" | "presence">("full");
   const [captionModel, setCaptionModel] = useState("");
   const [captionType, setCaptionType] = useState("");
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
@@ -64,6 +65,7 @@ export function NewQueueForm({
         dir,
         scope: captionRun ? "captions" : scope,
         categories: !captionRun && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        mode: !captionRun && scope === "scores" && task?.presence ? mode : "full",
         captions: captionRun ? { ...(captionModel ? { model: captionModel } : {}), ...(captionType ? { type: captionType } : {}) } : {},
         reviewersPerItem,
         blind,
@@ -141,6 +143,18 @@ export function NewQueueForm({
           <label className="flex items-center gap-2">
             <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
             {scopes ? ` per ${scopes}` : ""}
+          </label>
+        </fieldset>
+      )}
+      {!captionRun && scope === "scores" && task?.presence && (
+        <fieldset className="flex flex-col gap-1" data-testid="queue-mode">
+          <legend className="font-medium">How each video is asked</legend>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} /> full grading: a value for every score
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="mode" value="presence" checked={mode === "presence"} onChange={() => setMode("presence")} /> presence first: which categories are present in the video,
+            then values only where the reviewer (or the judge, unless blind) says present; absent stores {task.presence.absentValue}
           </label>
         </fieldset>
       )}
