@@ -9,7 +9,8 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
-import { agreementQuerySchema } from "./scope";
+import { type ExportRow, projectExport } from "./export";
+import { agreementQuerySchema, exportQuerySchema } from "./scope";
 
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
@@ -96,5 +97,30 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
     expect(report.presence[0]!.threshold).toBe(4);
     expect(report.presence[0]!.curves.find((c) => c.human === `labelset:${labelSetId}`)!.chosen).toMatchObject({ tp: 3, fp: 0, fn: 0, tn: 3 });
     await expect(projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ presenceThreshold: "11" }))).rejects.toThrow(ValidationError);
+  });
+
+  it("exports each judged presence target with the judge's presence at the declared t", async () => {
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ format: "jsonl" }));
+    const rows = (await new Response(stream).text()).trim().split("\n").map((line) => JSON.parse(line) as ExportRow);
+    const presence = rows.filter((r) => r.target === "presence");
+    // 3 videos × the sheet's 20 presence labels (s1–s10, d1–d9, inconsistency); a category the judge never scored has no judge value.
+    expect(presence).toHaveLength(3 * 20);
+    const byVideo = (path: string, category: string) => presence.find((r) => r.path === path && r.category === category)!;
+    const paths = [...new Set(presence.map((r) => r.path))].sort();
+    const s1 = paths.map((p) => byVideo(p, "s1"));
+    const s2 = paths.map((p) => byVideo(p, "s2"));
+    // Judge maxima s1: 7, 4, 0 and s2: 1, 6, 0 at t = 5; the label set's values from the sheet.
+    const judged = [...s1, ...s2].map((r) => [r.category, r.judgeValue, r.reviews.map((x) => x.value)]).sort();
+    expect(judged).toEqual(
+      [
+        ["s1", 1, [1]],
+        ["s1", 0, [1]],
+        ["s1", 0, [0]],
+        ["s2", 0, [0]],
+        ["s2", 1, [1]],
+        ["s2", 0, [0]],
+      ].sort(),
+    );
+    expect(presence.find((r) => r.category === "d1")!.judgeValue).toBeNull();
   });
 });
