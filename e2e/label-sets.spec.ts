@@ -58,8 +58,15 @@ test("imports a T2VHaluBench sheet as a label set and shows it as an annotator i
     const row = page.getByTestId("label-set-annotator");
     await expect(row).toContainText("T2VHaluBench authors");
     await expect(row).toContainText("label set");
-    // Its verdicts (yes, yes, yes) against the judge's (yes, yes, no): 3 targets.
-    await expect(row.locator("td").nth(1)).toHaveText("3");
+    // Its verdicts (yes, yes, yes) against the judge's (yes, yes, no), and its s1 presence labels (present,
+    // absent, absent; the run scored only s1) against the judge's presence read off its s1 scores: 6 targets.
+    await expect(row.locator("td").nth(1)).toHaveText("6");
+    // The presence sweep: the chosen t and every t from 0 to 10 against the label set.
+    await expect(page.getByTestId("presence-threshold").first()).toContainText("Chosen t = 5");
+    const curve = page.getByTestId("presence-curve").filter({ hasText: "T2VHaluBench authors" });
+    await expect(curve).toContainText("n = 3");
+    await expect(curve.getByTestId("presence-point")).toHaveCount(11);
+    await expect(curve.locator('[data-threshold="5"]')).toContainText("(chosen)");
   } finally {
     await prisma.$disconnect();
   }

@@ -38,6 +38,7 @@ export function NewQueueForm({
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
   const [scope, setScope] = useState<"verdict" | "scores">("verdict");
+  const [mode, setMode] = useState<"full" | "presence">("full");
   const [captionModel, setCaptionModel] = useState("");
   const [captionType, setCaptionType] = useState("");
   const [answerFormat, setAnswerFormat] = useState("");
@@ -72,6 +73,7 @@ export function NewQueueForm({
         scope: answerRun ? "answers" : captionRun ? "captions" : scope,
         categories: !captionRun && !answerRun && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
         ...(answerRun ? { answers: { ...(answerFormat ? { format: answerFormat } : {}), ...(answerCategory ? { category: answerCategory } : {}), letters } } : {}),
+        mode: !captionRun && !answerRun && scope === "scores" && task?.presence ? mode : "full",
         captions: captionRun ? { ...(captionModel ? { model: captionModel } : {}), ...(captionType ? { type: captionType } : {}) } : {},
         reviewersPerItem,
         blind,
@@ -176,6 +178,18 @@ export function NewQueueForm({
           <label className="flex items-center gap-2">
             <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
             {scopes ? ` per ${scopes}` : ""}
+          </label>
+        </fieldset>
+      )}
+      {!captionRun && !answerRun && scope === "scores" && task?.presence && (
+        <fieldset className="flex flex-col gap-1" data-testid="queue-mode">
+          <legend className="font-medium">How each video is asked</legend>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} /> full grading: a value for every score
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="mode" value="presence" checked={mode === "presence"} onChange={() => setMode("presence")} /> presence first: which categories are present in the video,
+            then values only where the reviewer (or the judge, unless blind) says present; absent stores {task.presence.absentValue}
           </label>
         </fieldset>
       )}

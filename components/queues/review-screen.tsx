@@ -8,6 +8,8 @@ import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { AnswerUnderReview, type AnswerView } from "@/components/qa/answer-under-review";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
+import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/components/queues/presence-step";
+import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import { findTask } from "@/lib/tasks/registry";
 import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
@@ -40,6 +42,8 @@ interface ItemView {
   /** The run's per-video summary, read through the task's metrics; absent while blind. */
   judgeSummary?: SubjectSummary | null;
   targets: TargetView[];
+  /** Presence-first queues: the categories asked before any value. */
+  presence?: PresenceView | null;
   nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
   progress: { items: number; complete: number; mine: { done: number } };
 }
@@ -165,7 +169,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
         }
         return;
       }
-      if (event.ctrlKey || event.metaKey || event.altKey || !REVIEW_KEY.test(event.key)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || !(REVIEW_KEY.test(event.key) || PRESENCE_KEY_SET.has(event.key) || event.key === "p")) return;
       event.preventDefault();
       pending.current.push({ key: event.key, timeStamp: event.timeStamp || performance.now() });
       setTaken((n) => n + 1);
@@ -226,7 +230,10 @@ function ItemReview({
   const typed = useRef<TypedNumber | null>(null);
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
-  const focused = data.targets[focus];
+  const presence = usePresenceStep(data.presence, data.targets.map((t) => t.key));
+  // Presence-first: only the targets of categories someone says are present are asked.
+  const targets = data.targets.filter((t) => presence.isAsked(t.key));
+  const focused = targets[focus];
   /** Leaves this item: keys still queued apply to the one it goes to. */
   const leaveFor = useCallback(
     (id: string) => {
@@ -277,7 +284,7 @@ function ItemReview({
     setBusy(true);
     setMessage({ text: "Submitting…", tone: "info" });
     try {
-      const judgments = data.targets
+      const judgments = targets
         .filter((t) => drafts[t.key]!.value !== null)
         .map((t) => ({
           target: t.key,
@@ -288,7 +295,7 @@ function ItemReview({
         }));
       const known = data.nav.nextItemId;
       // Without a known next item the server claims it and sends it back with the submission: one round trip.
-      const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments });
+      const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments, presence: presence.judgments() });
       await invalidateItems(queryClient, queueId);
       if (result.next) {
         queryClient.setQueryData(["queue-item", queueId, result.next.item.id], result.next);
@@ -303,7 +310,7 @@ function ItemReview({
     } finally {
       setBusy(false);
     }
-  }, [data, drafts, holdOn, leaveFor, queryClient, queueId, release]);
+  }, [data, drafts, holdOn, leaveFor, queryClient, queueId, release, presence, targets]);
 
   const accept = useCallback(
     (targets: TargetView[]) => {
@@ -318,8 +325,9 @@ function ItemReview({
 
   const applyKey = ({ key, timeStamp }: PendingKey) => {
     if (key === "?") return setHelp((h) => !h);
+    if (presence.handleKey(key)) return;
     if (key === "Escape") return setHelp(false);
-    if (key === "j" || key === "ArrowDown") return setFocus((f) => Math.min(f + 1, data.targets.length - 1));
+    if (key === "j" || key === "ArrowDown") return setFocus((f) => Math.min(f + 1, targets.length - 1));
     if (key === "k" || key === "ArrowUp") return setFocus((f) => Math.max(f - 1, 0));
     if (key === "]" || key === "ArrowRight") return void goNext();
     if (key === "[" || key === "ArrowLeft") {
@@ -336,7 +344,7 @@ function ItemReview({
       }
       return;
     }
-    if (key === "A") return accept(data.targets);
+    if (key === "A") return accept(targets);
     if (!focused) return;
     if (key === "a") return accept([focused]);
     if (key === "m") {
@@ -344,10 +352,10 @@ function ItemReview({
       noteRefs.current.get(focused.key)?.focus();
       return;
     }
-    const verdict = data.targets.find((t) => t.kind === "verdict");
+    const verdict = targets.find((t) => t.kind === "verdict");
     if ((key === "y" || key === "n") && verdict) {
       setValue(verdict.key, key === "y" ? 1 : 0);
-      setFocus(data.targets.indexOf(verdict));
+      setFocus(targets.indexOf(verdict));
       return;
     }
     const correctness = data.answer ? data.targets.find((t) => t.category === "correctness") : undefined;
@@ -379,7 +387,7 @@ function ItemReview({
     document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
   }, [focus]);
 
-  const answered = data.targets.filter((t) => drafts[t.key]!.value !== null).length;
+  const answered = targets.filter((t) => drafts[t.key]!.value !== null).length;
   const percent = data.progress.items ? Math.round((100 * data.progress.complete) / data.progress.items) : 0;
   const frameByIndex = new Map(data.video.frames.map((f) => [f.index, f]));
 
@@ -428,11 +436,12 @@ function ItemReview({
               Judge: <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} decimals={2} />
             </p>
           )}
-          <p className="text-xs text-slate-500">
-            {answered} of {data.targets.length} judged · j/k to move, digits to score, Enter to submit, ? for help
+          {presence.active ? presence.element : presence.summary}
+          <p className={`text-xs text-slate-500 ${presence.active ? "hidden" : ""}`}>
+            {answered} of {targets.length} judged · j/k to move, digits to score, Enter to submit, ? for help
           </p>
-          <ol className="flex max-h-[60vh] flex-col gap-1 overflow-y-auto" data-testid="targets">
-            {data.targets.map((target, index) => {
+          <ol className={`flex max-h-[60vh] flex-col gap-1 overflow-y-auto ${presence.active ? "hidden" : ""}`} data-testid="targets">
+            {targets.map((target, index) => {
               const draft = drafts[target.key]!;
               const isFocused = index === focus;
               const declared = declarationOf(task, target);
@@ -526,7 +535,7 @@ function ItemReview({
       <section aria-label="Keyboard shortcuts" className="rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="shortcut-help">
         {help ? (
           <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1">
-            {SHORTCUTS.map(([keys, what]) => (
+            {[...SHORTCUTS, ...(data.presence ? PRESENCE_SHORTCUTS : [])].map(([keys, what]) => (
               <div key={keys} className="contents">
                 <dt className="font-mono font-semibold text-slate-800">{keys}</dt>
                 <dd>{what}</dd>

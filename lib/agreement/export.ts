@@ -1,4 +1,4 @@
-import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
+import { judgmentKey, metricTarget, presenceTarget, scoreTarget } from "../reviews/judgment-key";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
@@ -7,7 +7,7 @@ import { framesSeenBy, keyFramesAndClusters } from "../judge/frame-scopes";
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
 
@@ -204,6 +204,28 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       };
       // The task's reviewed metrics, the verdict first: the run's stored metrics of the same ids (no row: unknown, no export row).
       for (const metric of reviewedMetricsOf(task)) outcome(metric, rv.metrics?.[metric] ?? null);
+      // Presence targets someone judged (a presence-first queue, a label set): the judge's value is its presence
+      // at the task's declared t, from its highest score of the category (the agreement report sweeps t).
+      for (const category of task?.presence?.of ?? []) {
+        if (scope.category && scope.category !== category) continue;
+        const presenceKey = judgmentKey(presenceTarget(rv.pipeline, rv.videoId, category));
+        const reviews = reviewsByKey.get(presenceKey);
+        if (!reviews) continue;
+        const ofCategory = own.filter((s) => s.category === category && s.itemId === "");
+        rows.push({
+          ...base,
+          target: PRESENCE_TARGET_TYPE,
+          step: null,
+          scopeIndex: null,
+          keyFrameIndex: null,
+          category,
+          promptVersion: [...new Set(ofCategory.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null,
+          judgeValue: judgePresence(ofCategory.map((s) => s.value), task!.presence!.defaultThreshold),
+          frameTimestamps: view ? view.keyFrames.map((f) => f.timestampS) : [],
+          reviews,
+          gold: goldByKey.get(presenceKey) ?? null,
+        });
+      }
     }
     yield rows;
     if (page.length < batchVideos) return;

@@ -1,16 +1,23 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
+import { ValidationError } from "../errors";
 import { agreementReport } from "./report";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { type AgreementInput, type AgreementItem, type AgreementReport, DEFAULT_AGREEMENT_OPTIONS, type ReviewerInfo, type RunInfo, type TargetType, type VideoJudgeValues, WORST_TARGET } from "./types";
 
 /** Per-video metrics reviewers give their own value for (human_judgment target types), across tasks. */
 const reviewedMetrics = (tasks: readonly TaskDeclaration[]) => [...new Set(tasks.flatMap((t) => t.metrics.filter((m) => m.reviewed).map((m) => m.id)))];
+
+/** (task, graded target) pairs with a declared presence target; never empty, for SQL. */
+function presencePairs(tasks: readonly TaskDeclaration[]): Prisma.Sql {
+  const pairs = tasks.flatMap((t) => (t.presence?.of ?? []).map((target) => Prisma.sql`(${t.id}, ${target})`));
+  return pairs.length ? Prisma.join(pairs) : Prisma.sql`(NULL, NULL)`;
+}
 
 /** (pipeline, step) pairs whose prompts make each task's per-video metrics; never empty, for SQL. */
 function metricStepPairs(tasks: readonly TaskDeclaration[]): Prisma.Sql {
@@ -35,8 +42,10 @@ interface JudgmentRow {
   itemId: string;
   reviewerId: string;
   value: number;
-  /** The run's value of the target: its score at the same scope, or its metric of the same id. */
+  /** The run's value of the target: its score at the same scope, or its metric of the same id (null for presence targets). */
   judge: number | null;
+  /** Presence targets: the run's highest score of the category over its scopes. */
+  judgeScore: number | null;
   category: string;
   stepId: string | null;
   scopeIndex: number | null;
@@ -128,7 +137,9 @@ export async function loadAgreementInput(
   options: { independentOnly: boolean } = { independentOnly: true },
 ): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
-  const categoryCondition = scope.category ? Prisma.sql`AND (x."targetType" <> 'score' OR x."category" = ${scope.category})` : Prisma.empty;
+  const categoryCondition = scope.category
+    ? Prisma.sql`AND (x."targetType" NOT IN (${SCORE_TARGET_TYPE}, ${PRESENCE_TARGET_TYPE}) OR x."category" = ${scope.category})`
+    : Prisma.empty;
   // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
   // video) with a per-video target, not once per judgment row: most judgments are of scores, and
   // the per-row lookups (a LEFT JOIN LATERAL runs even when its ON is false) ran three subqueries
@@ -164,8 +175,23 @@ export async function loadAgreementInput(
       FROM j
       JOIN runs r ON r."pipeline" = j."task"
       JOIN "run_video" rv ON rv."runId" = r."id" AND rv."videoId" = j."videoId"
-      -- Only reviewed metrics have a judge value to compare with (imported presence labels wait for their declaration).
+      -- Only reviewed metrics have a judge value to compare with (presence targets are read off the scores below).
       WHERE j."targetType" <> 'score' AND j."targetType" = ANY(${reviewedMetrics(registry)}::text[])
+    ),
+    -- A presence judgment (present 1 / absent 0 for a whole video) is compared with every run of its task that
+    -- judged the video, through the run's highest score of the category (the report applies the threshold).
+    presence AS (
+      SELECT j."targetKey", j."targetType", r."id" AS "runId", j."videoId", j."itemId", j."reviewerId", j."value", j."target", r."pipeline", r."endpointId",
+             ps."judgeScore", ps."templateHash"
+      FROM j
+      JOIN runs r ON r."pipeline" = j."task"
+      JOIN "run_video" rv ON rv."runId" = r."id" AND rv."videoId" = j."videoId"
+      CROSS JOIN LATERAL (
+        SELECT max(s."value") AS "judgeScore", string_agg(DISTINCT sr."templateHash", '+' ORDER BY sr."templateHash") AS "templateHash"
+        FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
+        WHERE s."runId" = r."id" AND s."videoId" = j."videoId" AND s."itemId" = '' AND s."category" = j."target"
+      ) ps
+      WHERE j."targetType" = ${PRESENCE_TARGET_TYPE} AND (j."task", j."target") IN (VALUES ${presencePairs(registry)})
     ),
     pairs AS MATERIALIZED (SELECT DISTINCT o."runId", o."videoId", o."pipeline" FROM outcomes o),
     per_video AS (
@@ -187,15 +213,21 @@ export async function loadAgreementInput(
     rated AS (
       SELECT sc."targetKey", sc."targetType", sc."runId", sc."videoId", sc."itemId", sc."reviewerId", sc."value", sc."judge",
              sc."category", sc."stepId", sc."scopeIndex", sc."templateHash", sc."pipeline", sc."endpointId",
-             NULL::jsonb AS "videoMetrics", NULL::double precision AS "worst", NULL::double precision AS "best", NULL::text AS "videoVersion"
+             NULL::jsonb AS "videoMetrics", NULL::double precision AS "worst", NULL::double precision AS "best", NULL::text AS "videoVersion",
+             NULL::double precision AS "judgeScore"
       FROM scored sc
       UNION ALL
       SELECT o."targetKey", o."targetType", o."runId", o."videoId", o."itemId", o."reviewerId", o."value",
              (SELECT m."value" FROM "run_metric" m WHERE m."runId" = o."runId" AND m."videoId" = o."videoId" AND m."itemId" = o."itemId" AND m."metric" = o."target") AS "judge",
              o."target" AS "category", NULL AS "stepId", NULL AS "scopeIndex", NULL AS "templateHash", o."pipeline", o."endpointId",
-             pvv."metrics", pvv."worst", pvv."best", pvv."videoVersion"
+             pvv."metrics", pvv."worst", pvv."best", pvv."videoVersion", NULL::double precision AS "judgeScore"
       FROM outcomes o
       LEFT JOIN per_video pvv ON pvv."runId" = o."runId" AND pvv."videoId" = o."videoId"
+      UNION ALL
+      SELECT p."targetKey", p."targetType", p."runId", p."videoId", p."itemId", p."reviewerId", p."value", NULL::double precision AS "judge",
+             p."target" AS "category", NULL AS "stepId", NULL AS "scopeIndex", p."templateHash", p."pipeline", p."endpointId",
+             NULL::jsonb, NULL::double precision, NULL::double precision, NULL::text, p."judgeScore"
+      FROM presence p
     )
     SELECT x.*, coalesce(it."model", v."model") AS "model", it."group" AS "itemGroup", ${itemFieldsSql(registry)} AS "itemFields", v."dimensions"
     FROM rated x
@@ -229,13 +261,14 @@ export async function loadAgreementInput(
         stepId: row.stepId,
         scopeIndex: row.scopeIndex,
         judge: row.judge,
+        ...(targetType === PRESENCE_TARGET_TYPE ? { judgeScore: row.judgeScore } : {}),
         ratings: [],
         dimensions: row.dimensions,
         // A run's answer is by the run's model (the evaluated endpoint), not the video's generator.
         model: task?.subjectPerRun ? (runModel.get(row.runId) ?? row.model) : row.model,
         ...(groups ? { groups } : {}),
         endpointId: row.endpointId,
-        promptVersion: targetType === SCORE_TARGET_TYPE ? row.templateHash : row.videoVersion,
+        promptVersion: targetType === SCORE_TARGET_TYPE || targetType === PRESENCE_TARGET_TYPE ? row.templateHash : row.videoVersion,
         ...(task?.verdict && targetType === task.verdict.metricId ? { videoValues: sweepValues(task, row.videoMetrics, row.worst, row.best) } : {}),
       };
       byKey.set(key, item);
@@ -279,9 +312,17 @@ export async function loadAgreementInput(
 /** The agreement report of a project for a filter; every member may read it (`export.read`). */
 export async function projectAgreement(prisma: PrismaClient, actor: Actor, projectId: string, query: AgreementQuery): Promise<AgreementReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const { threshold, overallThreshold, independent, truth, format: _format, ...filter } = query;
+  const { threshold, overallThreshold, presenceThreshold, independent, truth, format: _format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
   const independentOnly = independent === "only";
   const input = await loadAgreementInput(prisma, scope, TASKS, { independentOnly });
-  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth }), independentOnly };
+  if (presenceThreshold !== undefined) {
+    for (const task of input.tasks ?? []) {
+      const graded = task.presence && task.targets.find((t) => t.id === task.presence!.of[0]);
+      if (graded?.scale.kind === "numeric" && (presenceThreshold < graded.scale.min || presenceThreshold > graded.scale.max)) {
+        throw new ValidationError(`presenceThreshold: ${presenceThreshold} is outside ${task.label}'s graded scale ${graded.scale.min}–${graded.scale.max}.`);
+      }
+    }
+  }
+  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth, ...(presenceThreshold !== undefined ? { presenceThreshold } : {}) }), independentOnly };
 }

@@ -15,6 +15,7 @@ export function reportRows(report: AgreementReport): CsvValue[][] {
   for (const [statistic, value] of Object.entries(report.summary)) rows.push(["summary", "all", "all", statistic, value, null, null, null]);
   rows.push(["summary", "all", "all", "threshold", report.options.threshold, null, null, null]);
   rows.push(["summary", "all", "all", "overall_threshold", report.options.overallThreshold, null, null, null]);
+  for (const p of report.presence) rows.push(["summary", "all", p.taskId, "presence_threshold", p.threshold, null, null, null]);
 
   const judge = (comparison: string, c: AgreementReport["humanVsJudge"]["consensus"]) => {
     const { tp, fp, fn, tn } = c.binary.confusion;
@@ -30,6 +31,7 @@ export function reportRows(report: AgreementReport): CsvValue[][] {
   for (const p of report.humanVsHuman.pairs) {
     block(`human_pair:${p.labelA}|${p.labelB}`, "all", "binary", p.binary);
     block(`human_pair:${p.labelA}|${p.labelB}`, "all", "native_score", p.score);
+    if (p.presence.n > 0) block(`human_pair:${p.labelA}|${p.labelB}`, "all", "presence", p.presence);
   }
 
   for (const by of [...BREAKDOWNS, ...report.groupings.map((g) => g.id)]) {
@@ -47,6 +49,20 @@ export function reportRows(report: AgreementReport): CsvValue[][] {
     }
     rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, "best", "threshold", curve.best?.threshold ?? null, null, null, curve.n]);
     rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, "best", "f1", curve.best?.f1 ?? null, null, null, curve.n]);
+  }
+  // Presence: each human side against the judge's presence at every t ("judge ≥ t means present"), then the chosen and best t.
+  for (const presence of report.presence) {
+    for (const curve of presence.curves) {
+      const breakdown = `${presence.taskId} presence vs ${curve.label}`;
+      for (const p of curve.points) {
+        for (const statistic of ["kappa", "precision", "recall", "f1", "accuracy", "tp", "fp", "fn", "tn"] as const) {
+          rows.push(["presence_sweep", breakdown, String(p.threshold), statistic, p[statistic], null, null, curve.n]);
+        }
+      }
+      rows.push(["presence_sweep", breakdown, "chosen", "threshold", presence.threshold, null, null, curve.n]);
+      rows.push(["presence_sweep", breakdown, "best", "threshold", curve.best?.threshold ?? null, null, null, curve.n]);
+      rows.push(["presence_sweep", breakdown, "best", "f1", curve.best?.f1 ?? null, null, null, curve.n]);
+    }
   }
   return rows;
 }

@@ -1,7 +1,7 @@
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
 import { isLabelSetReviewerId } from "../label-sets/label-set-reviewer";
-import { binariseValue, consensusValue, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
+import { binariseValue, consensusValue, judgePresence, PRESENCE_TARGET_TYPE, presenceSweepThresholds, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { mulberry32 } from "../stats/bootstrap";
 import { cohensKappa } from "../stats/cohens-kappa";
 import { kendallTauB, pearson, spearman, spearmanOfResamples } from "../stats/correlation";
@@ -26,6 +26,9 @@ import {
   type HumanAgreement,
   type Interval,
   type JudgeComparison,
+  type PresenceCurve,
+  type PresenceReport,
+  type ReviewerInfo,
   type ReviewerPair,
   type ScatterPoint,
   type StatBlock,
@@ -73,7 +76,8 @@ class Declarations {
     let declaration = this.byKey.get(key);
     if (!declaration) {
       const own = item.taskId ? this.tasks.filter((t) => t.id === item.taskId) : [];
-      declaration = judgmentDeclaration(item.targetType, item.targetType === SCORE_TARGET_TYPE ? item.category : null, own.length ? own : this.tasks);
+      const byCategory = item.targetType === SCORE_TARGET_TYPE || item.targetType === PRESENCE_TARGET_TYPE;
+      declaration = judgmentDeclaration(item.targetType, byCategory ? item.category : null, own.length ? own : this.tasks);
       this.byKey.set(key, declaration);
     }
     this.ofItem.set(item, declaration);
@@ -108,11 +112,13 @@ class Declarations {
       const verdict = task.verdict?.metricId;
       for (const id of [...reviewed.filter((m) => m === verdict), ...reviewed.filter((m) => m !== verdict)]) if (!types.includes(id)) types.push(id);
     }
+    if (this.tasks.some((t) => t.presence)) types.push(PRESENCE_TARGET_TYPE);
     return types;
   }
 
   /** A target type's measurement level: its metric's, or (scores) the level of the items' targets, ordinal when they differ. */
   level(type: string, items: readonly AgreementItem[]): MeasurementLevel {
+    if (type === PRESENCE_TARGET_TYPE) return "nominal";
     if (type !== SCORE_TARGET_TYPE) return this.of({ targetType: type, category: type }).level;
     const levels = new Set(items.filter((i) => i.targetType === type).map((i) => this.of(i).level));
     return levels.size === 1 ? [...levels][0]! : "ordinal";
@@ -380,6 +386,10 @@ function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { i
       const m = binaryMetrics(confusionOf(ba, bb));
       const ci = bootstrapMany(both.length, ["kappa"], (sample) => [binaryMetrics(confusionOf(ba, bb, sample)).kappa], options);
       const scores = both.filter((p) => p.item.targetType === SCORE_TARGET_TYPE);
+      const presence = both.filter((p) => p.item.targetType === PRESENCE_TARGET_TYPE);
+      const pa = Uint8Array.from(presence, (p) => d.binarise(p.item, p.va));
+      const pb = Uint8Array.from(presence, (p) => d.binarise(p.item, p.vb));
+      const pm = binaryMetrics(confusionOf(pa, pb));
       const sa = Float64Array.from(scores, (p) => p.va);
       const sb = Float64Array.from(scores, (p) => p.vb);
       pairs.push({
@@ -396,6 +406,11 @@ function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { i
             mae: finite(meanAbsoluteError(sa, sb)),
           },
           ci: {},
+        },
+        presence: {
+          n: presence.length,
+          values: { kappa: presence.length ? pm.kappa : null, percentAgreement: pm.accuracy },
+          ci: bootstrapMany(presence.length, ["kappa"], (sample) => [binaryMetrics(confusionOf(pa, pb, sample)).kappa], options),
         },
       });
     }
@@ -501,6 +516,8 @@ function thresholdSweep(items: readonly AgreementItem[], d: Declarations): Sweep
 function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { key: string; label: string }[] {
   switch (breakdown) {
     case "category": {
+      // A category's presence is another target than its graded scores: its own group.
+      if (item.targetType === PRESENCE_TARGET_TYPE) return [{ key: `${PRESENCE_TARGET_TYPE}:${item.category}`, label: `${item.category} present` }];
       // A task that groups by its items' own category (a question's) breaks down by that, not by the target.
       const ofItem = item.groups?.category;
       return ofItem !== undefined ? [{ key: ofItem, label: ofItem || "(none)" }] : [{ key: item.category, label: item.category }];
@@ -517,7 +534,7 @@ function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { k
       // A declared grouping: a target's group value; a per-video metric forms its own group, as in "category".
       const declaration = d.of(item);
       const ofItem = item.groups?.[breakdown];
-      if (item.targetType !== SCORE_TARGET_TYPE && ofItem === undefined) return [{ key: item.category, label: item.category }];
+      if (item.targetType !== SCORE_TARGET_TYPE && item.targetType !== PRESENCE_TARGET_TYPE && ofItem === undefined) return [{ key: item.category, label: item.category }];
       const value = ofItem ?? ("groups" in declaration ? declaration.groups?.[breakdown] : undefined);
       if (value === undefined) return [{ key: "", label: "(none)" }];
       const label = d.tasks.flatMap((t) => t.groupings).find((g) => g.id === breakdown)?.values.find((v) => v.id === value)?.label ?? value;
@@ -640,6 +657,10 @@ const scaleText = (scale: JudgedDeclaration["scale"]) => (scale.kind === "numeri
 function confusionKinds(items: readonly AgreementItem[], d: Declarations): ConfusionKind[] {
   const kinds: ConfusionKind[] = [];
   for (const type of d.targetTypes()) {
+    if (type === PRESENCE_TARGET_TYPE) {
+      kinds.push({ id: type, label: "Presence (per video)", positive: "present", negative: "absent", listKeys: null });
+      continue;
+    }
     if (type === SCORE_TARGET_TYPE) {
       const declared = [...new Set(items.filter((i) => i.targetType === type).map((i) => d.of(i)))];
       const all = declared.length ? declared : d.tasks.flatMap((t) => t.targets);
@@ -666,11 +687,69 @@ function confusionKinds(items: readonly AgreementItem[], d: Declarations): Confu
   return kinds;
 }
 
+// ---------- presence targets ----------
+
+/** The threshold t of a task's presence targets: the request's, else the task's declared default. */
+function presenceThresholdOf(task: TaskDeclaration, options: Pick<AgreementOptions, "presenceThreshold">): number {
+  return options.presenceThreshold ?? task.presence!.defaultThreshold;
+}
+
+/** Presence items with the judge's presence at the report's threshold (from its highest score of the category). */
+function withJudgePresence(items: readonly AgreementItem[], d: Declarations, options: AgreementOptions): AgreementItem[] {
+  return items.map((item) => {
+    if (item.targetType !== PRESENCE_TARGET_TYPE) return item;
+    const task = d.tasks.find((t) => t.id === item.taskId && t.presence) ?? d.tasks.find((t) => t.presence?.of.includes(item.category));
+    const score = item.judgeScore ?? null;
+    return { ...item, judge: task && score !== null ? judgePresence([score], presenceThresholdOf(task, options)) : null };
+  });
+}
+
+/**
+ * Each human side's presence labels (the live reviewers' consensus, each reviewer, each label set)
+ * against the judge's presence at every t of the task's graded scale: "judge ≥ t means present".
+ */
+function presenceReports(items: readonly AgreementItem[], reviewers: readonly ReviewerInfo[], d: Declarations, options: AgreementOptions): PresenceReport[] {
+  const reports: PresenceReport[] = [];
+  for (const task of d.tasks) {
+    if (!task.presence) continue;
+    const threshold = presenceThresholdOf(task, options);
+    const thresholds = presenceSweepThresholds(task);
+    const ofTask = items.filter((i) => i.targetType === PRESENCE_TARGET_TYPE && (i.taskId ?? task.id) === task.id && i.judgeScore !== null && i.judgeScore !== undefined);
+    const sides: { human: string; label: string; labelSet?: ReviewerInfo["labelSet"]; value: (item: AgreementItem) => number | null }[] = [
+      { human: "consensus", label: "Reviewers' consensus", value: (item) => d.consensus(item) },
+      ...reviewers.map((r) => ({ human: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), value: reviewerValue(r.id) })),
+    ];
+    const curves: PresenceCurve[] = [];
+    for (const side of sides) {
+      const rows = ofTask.flatMap((item) => {
+        const human = side.value(item);
+        return human === null ? [] : [{ truth: d.binarise(item, human), score: item.judgeScore! }];
+      });
+      if (rows.length === 0) continue;
+      const truth = Uint8Array.from(rows, (r) => r.truth);
+      const pointAt = (t: number): SweepPoint => {
+        const c = confusionOf(truth, Uint8Array.from(rows, (r) => judgePresence([r.score], t)!));
+        return { threshold: t, ...c, ...binaryMetrics(c) };
+      };
+      const points = thresholds.map(pointAt);
+      let best: SweepPoint | null = null;
+      for (const p of points) {
+        if (p.f1 === null) continue;
+        if (!best || p.f1 > best.f1! || (p.f1 === best.f1 && (p.kappa ?? -Infinity) > (best.kappa ?? -Infinity))) best = p;
+      }
+      const { label, labelSet, human } = side;
+      curves.push({ human, label, ...(labelSet ? { labelSet } : {}), n: rows.length, points, chosen: points.find((p) => p.threshold === threshold) ?? pointAt(threshold), best });
+    }
+    reports.push({ taskId: task.id, threshold, defaultThreshold: task.presence.defaultThreshold, rule: `judge ≥ ${threshold} means present (its highest score of the category over key frames, clusters or the video)`, thresholds, curves });
+  }
+  return reports;
+}
+
 // ---------- the report ----------
 
 export function agreementReport(input: AgreementInput, options: AgreementOptions): AgreementReport {
   const d = new Declarations(input.tasks ?? TASKS, options, options.truth ?? "consensus");
-  const items = input.items.filter((i) => i.ratings.length > 0);
+  const items = withJudgePresence(input.items.filter((i) => i.ratings.length > 0), d, options);
   const reviewersWithRatings = input.reviewers.filter((r) => items.some((i) => i.ratings.some((x) => x.reviewerId === r.id)));
   const groupings = [...new Map(d.tasks.flatMap((t) => t.groupings).filter((g) => !(BREAKDOWNS as readonly string[]).includes(g.id)).map((g) => [g.id, { id: g.id, label: g.label }])).values()];
   const breakdowns = {} as AgreementReport["breakdowns"];
@@ -701,6 +780,7 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),
     confusion,
     sweep: thresholdSweep(items, d),
+    presence: presenceReports(items, reviewersWithRatings, d, options),
     breakdowns,
     groupings,
     scatter: scatter(items, options.scatterLimit, d),

@@ -14,6 +14,11 @@ export const agreementQuerySchema = videoFilterSchema.extend({
   /** Overall (0–100) below it is a hallucination. */
   overallThreshold: numberParam(0, 100, 60),
   /**
+   * Presence targets: the judge's presence of a category is "its highest score of it ≥ t"; unset: the
+   * task's declared default t. Checked against the graded scale by the report.
+   */
+  presenceThreshold: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(-1e6).max(1e6).optional()),
+  /**
    * "only" (default): judgments taken with the explicit accept-the-judge action are left out of every
    * statistic (they are not independent of the judge and would inflate agreement); "all": they count.
    */

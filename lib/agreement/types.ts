@@ -43,8 +43,13 @@ export interface AgreementItem {
   category: string;
   stepId: string | null;
   scopeIndex: number | null;
-  /** The judge's value: 0–10 for scores, 1/0 for the verdict, 0–100 for overall; null when unknown. */
+  /**
+   * The judge's value: 0–10 for scores, 1/0 for the verdict, 0–100 for overall, present 1 / absent 0
+   * for presence targets (the report derives it from `judgeScore`); null when unknown.
+   */
   judge: number | null;
+  /** Presence targets only: the judge's highest score of the category over its scopes (null: no score). */
+  judgeScore?: number | null;
   ratings: ItemRating[];
   dimensions: string[];
   /** The model that made the subject: the video's generator, or the item's producer (a caption's model). */
@@ -97,6 +102,8 @@ export interface AgreementOptions {
    * `overallThreshold` above are the hallucination task's named parameters (its `thresholdParams`).
    */
   thresholds?: Record<string, number>;
+  /** Presence targets: the judge says "present" when its highest score of the category is ≥ it (unset: each task's declared default). */
+  presenceThreshold?: number;
   /** Bootstrap resamples per interval. */
   iterations: number;
   seed: number;
@@ -152,6 +159,8 @@ export interface ReviewerPair {
   binary: StatBlock;
   /** Scores only, 0–10: quadratic-weighted kappa, Spearman, MAE. */
   score: StatBlock;
+  /** Presence targets only (present / absent): kappa and percent agreement. */
+  presence: StatBlock;
 }
 
 export interface HumanAgreement {
@@ -250,6 +259,33 @@ export interface ConfusionKind {
   listKeys: { judge: string; human: string } | null;
 }
 
+/** One human side's presence labels against the judge's presence at every threshold t. */
+export interface PresenceCurve {
+  /** "consensus" (the live reviewers'), or a reviewer's id (a label set's `labelset:<id>`). */
+  human: string;
+  label: string;
+  labelSet?: ReviewerInfo["labelSet"];
+  /** Presence targets this side labelled that the judge scored. */
+  n: number;
+  /** At each t: the judge says present when its highest score of the category is ≥ t. */
+  points: SweepPoint[];
+  /** The point at the report's chosen t. */
+  chosen: SweepPoint | null;
+  /** The highest F1 (ties: the higher kappa, then the lower t). */
+  best: SweepPoint | null;
+}
+
+/** Presence targets of one task: the chosen threshold and the whole sweep. */
+export interface PresenceReport {
+  taskId: string;
+  /** The t the rest of the report binarises the judge's presence with. */
+  threshold: number;
+  defaultThreshold: number;
+  rule: string;
+  thresholds: number[];
+  curves: PresenceCurve[];
+}
+
 export interface AgreementReport {
   options: { threshold: number; overallThreshold: number; iterations: number; seed: number; truth?: "consensus" | "gold" };
   /** Judgments taken with the accept-the-judge action were left out (`independent=only`, the default). */
@@ -273,6 +309,8 @@ export interface AgreementReport {
   /** The confusion views in display order (the verdicts first), with what their classes mean, from the declarations. */
   confusionKinds: ConfusionKind[];
   sweep: SweepCurve[];
+  /** Per task that declares presence targets: human presence labels against the judge's derived presence, with the threshold sweep. */
+  presence: PresenceReport[];
   /** The fixed breakdowns plus one per declared grouping of the tasks in scope. */
   breakdowns: Record<Breakdown, BreakdownGroup[]> & Record<string, BreakdownGroup[]>;
   /** The declared groupings the report breaks down by, with their labels. */

@@ -10,9 +10,9 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { judgmentKey, metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
+import { judgmentKey, metricTarget, presenceTarget, type JudgmentTarget } from "../reviews/judgment-key";
 import { judgmentDeclaration } from "../reviews/judgment-target";
-import { disagreementGapOf } from "../tasks/task-declaration";
+import { disagreementGapOf, PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
 import { INCONSISTENCY_CATEGORY } from "../judge/hallucination-schemas";
 import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseT2vHaluBenchSheet, type SheetIssue } from "./t2vhalubench";
@@ -22,15 +22,11 @@ import { GenericLabelFileError, genericJudgmentTarget, genericValueViolation, is
 
 /**
  * A per-video present (1) / absent (0) label of one of a task's categories, keyed like a reviewed
- * metric (`hallucination|v:<id>|<category>`). Agreement leaves these out until the task declares
- * presence targets (issue 12's presence reviews use the same key).
+ * metric (`hallucination|v:<id>|<category>`): the task's declared presence target (the queue's
+ * presence-first reviews save the same key).
  */
-export const PRESENCE_TARGET_TYPE = "presence";
+export { PRESENCE_TARGET_TYPE, presenceTarget };
 const PRESENCE_GAP = 1;
-
-export function presenceTarget(task: string, videoId: string, category: string): JudgmentTarget {
-  return { task, targetType: PRESENCE_TARGET_TYPE, target: category, videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
-}
 
 export interface LabelJudgment {
   target: JudgmentTarget;

@@ -2,13 +2,14 @@ import { Prisma, type PrismaClient, type ReviewQueue } from "../generated/prisma
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess, type ProjectAction } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
+import { ReviewConflictError, reviewPresence, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import { readRunMetrics } from "../judge/run-metrics";
 import { taskOf } from "../tasks/registry";
-import { scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import { judgePresence, scaleBounds, scaleViolation, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
+import { judgmentKey, metricTarget, presenceTarget, scoreTarget } from "../reviews/judgment-key";
+import { presenceKey } from "./presence-keys";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { runAnswer } from "../judge/pipelines/qa/qa-results";
 import { withheldAnswerResult } from "../judge/pipelines/qa/visible-qa-results";
@@ -18,7 +19,9 @@ import {
   previewQueueSchema,
   submitItemSchema,
   type CreateQueueInput,
+  type PresenceJudgment,
   type PreviewQueueInput,
+  type QueueMode,
   type QueueScope,
   type SubmitItemInput,
 } from "./queues.validation";
@@ -88,6 +91,13 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   const input = createQueueSchema.parse(raw);
   if (input.scope === "verdict" && input.categories.length > 0) throw new ValidationError("Categories only apply to a queue of scores.");
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
+  if (input.mode === "presence") {
+    if (input.scope !== "scores") throw new ValidationError("Presence first applies to a queue of scores: choose the scores, or full grading.");
+    if (!run.task.presence) throw new ValidationError(`${run.task.label} declares no presence targets: choose full grading.`);
+    if (input.categories.length > 0 && !input.categories.some((c) => run.task.presence!.of.includes(c))) {
+      throw new ValidationError("None of the chosen categories has a presence target: choose full grading, or other categories.");
+    }
+  }
   const itemSubject = run.task.subject !== "video";
   const itemScope = run.task.subject === "question" ? "answers" : "captions";
   if (itemSubject && input.scope !== itemScope) throw new ValidationError(`A ${run.task.label} run is reviewed one ${run.task.subject === "question" ? "answer" : "caption"} at a time: choose the scope "${itemScope}".`);
@@ -121,6 +131,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
           runId: run.id,
           scope: input.scope,
           categories: input.categories,
+          mode: input.scope === "scores" ? input.mode : "full",
           filter: { ...filter, sort, dir } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
           blind: input.blind,
@@ -295,6 +306,7 @@ function queueJson(queue: ReviewQueue) {
     name: queue.name,
     runId: queue.runId,
     scope: queue.scope as QueueScope,
+    mode: queue.mode as QueueMode,
     categories: queue.categories,
     filter: queue.filter as Record<string, string | number>,
     reviewersPerItem: queue.reviewersPerItem,
@@ -547,6 +559,18 @@ async function captionSubject(prisma: PrismaClient, itemId: string) {
   };
 }
 
+/** The categories a presence-first queue asks about: the task's presence targets among the queue's categories (none chosen: all). */
+function presenceCategories(task: TaskDeclaration, queue: Pick<ReviewQueue, "scope" | "mode" | "categories">): TargetDeclaration[] {
+  if (queue.scope !== "scores" || queue.mode !== "presence" || !task.presence) return [];
+  return task.presence.of.filter((id) => queue.categories.length === 0 || queue.categories.includes(id)).flatMap((id) => task.targets.find((t) => t.id === id) ?? []);
+}
+
+/** The judge's presence of a category from the item's scores of it, at the task's declared threshold. */
+function judgePresenceOf(task: TaskDeclaration, targets: readonly Target[], category: string): 0 | 1 | null {
+  const scores = targets.filter((t) => t.category === category && t.judgeValue !== null).map((t) => t.judgeValue!);
+  return judgePresence(scores, task.presence!.defaultThreshold);
+}
+
 async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const queue = await queueForActor(prisma, actor, queueId, "scores.review");
   const item = await prisma.reviewQueueItem.findFirst({ where: { id: itemId, queueId } });
@@ -581,12 +605,14 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
     taskOfRun(prisma, queue.runId),
   ]);
   const blind = blindIds.has(item.videoId);
+  const presence = presenceCategories(task, queue);
+  const presenceKeys = new Map(presence.map((c) => [c.id, judgmentKey(presenceTarget(task.id, item.videoId, c.id))]));
   const [frameSet, own, judgeMetrics] = await Promise.all([
     runVideo
       ? prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, include: { frames: { orderBy: { index: "asc" } } } })
       : prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } }),
     prisma.humanJudgment.findMany({
-      where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
+      where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...presenceKeys.values()] } },
       select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, updatedAt: true },
     }),
     runVideo ? readRunMetrics(prisma, queue.runId, [item.videoId]).then((m) => m.get(item.videoId) ?? {}) : Promise.resolve({} as Record<string, number>),
@@ -600,7 +626,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
 
   return {
-    queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
+    queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, mode: queue.mode as QueueMode, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
     item: { id: item.id, position: item.position },
     /** For a caption queue: the caption under review (the judge's values stay in `targets`). */
     caption,
@@ -656,6 +682,29 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
         ...(blind ? {} : { judge: t.judgeValue }),
       };
     }),
+    /**
+     * Presence-first queues: the categories to mark present or absent first (each with its toggle key,
+     * the score targets it covers, the reviewer's own presence judgment and, unless blind, the judge's
+     * presence at the declared threshold); values are then asked only where either says present.
+     */
+    presence: presence.length
+      ? {
+          absentValue: task.presence!.absentValue,
+          threshold: task.presence!.defaultThreshold,
+          categories: presence.map((c, index) => {
+            const judgment = mine.get(presenceKeys.get(c.id)!);
+            return {
+              id: c.id,
+              key: presenceKey(index),
+              label: c.label,
+              definition: c.definition,
+              targetKeys: targets.filter((t) => t.category === c.id).map((t) => t.key),
+              mine: judgment ? { value: judgment.value, note: judgment.note, version: judgment.version } : null,
+              ...(blind ? {} : { judge: judgePresenceOf(task, targets, c.id) }),
+            };
+          }),
+        }
+      : null,
     nav: {
       index: at,
       count: history.length,
@@ -687,25 +736,49 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
   const targets = await itemTargets(prisma, queue, item.videoId, item.itemId);
   const byKey = new Map(targets.map((t) => [t.key, t]));
+  const presence = await presencePlan(prisma, actor, queue, item.videoId, targets, input.presence);
   const given = new Map<string, (typeof input.judgments)[number]>();
   for (const judgment of input.judgments) {
     const target = byKey.get(judgment.target);
     if (!target) throw new ValidationError(`"${judgment.target}" is not something to judge in this item.`);
     if (given.has(judgment.target)) throw new ValidationError(`"${target.label}" is judged twice in this submission.`);
     checkRange(target, judgment.value);
+    if (presence?.absentTargets.has(target.key) && judgment.value !== presence.absentValue) {
+      throw new ValidationError(`${target.label}: ${target.category} is marked absent, so its scores are ${presence.absentValue}; mark it present to grade it.`);
+    }
     given.set(judgment.target, judgment);
   }
-  const missing = targets.filter((t) => t.required && !given.has(t.key));
+  const missing = targets.filter((t) => t.required && !given.has(t.key) && !presence?.absentTargets.has(t.key));
   if (missing.length > 0) throw new ValidationError(`Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`);
 
   const current = new Map(
     (
       await prisma.humanJudgment.findMany({
-        where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: targets.map((t) => t.judgmentKey) } },
-        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true },
+        where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])] } },
+        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true },
       })
     ).map((j) => [j.targetKey, j]),
   );
+  if (presence) {
+    // An absent category's scores are the declared absent value: stored like any judgment (history, versions),
+    // over the reviewer's own earlier values of them, which "absent" replaces.
+    for (const target of targets) {
+      if (presence.absentTargets.has(target.key) && !given.has(target.key)) {
+        given.set(target.key, { target: target.key, value: presence.absentValue, expectedVersion: current.get(target.judgmentKey)?.version });
+      }
+    }
+    for (const category of presence.categories) {
+      const note = category.answer.note || null;
+      const saved = current.get(category.judgmentKey);
+      if (saved && saved.value === category.answer.value && saved.note === note) continue;
+      try {
+        await reviewPresence(prisma, actor, queue.runId, item.videoId, category.id, { value: category.answer.value, note, expectedVersion: category.answer.expectedVersion });
+      } catch (error) {
+        if (error instanceof ReviewConflictError && error.current.value === category.answer.value && (error.current.note ?? null) === note) continue;
+        throw error;
+      }
+    }
+  }
   for (const target of targets) {
     const judgment = given.get(target.key);
     if (!judgment) continue;
@@ -735,6 +808,41 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     return true;
   });
   return { itemId, status: "done" as const, counted };
+}
+
+/**
+ * A presence-first submission checked against the item: every category answered once, and the score
+ * targets whose values are not asked (the reviewer says absent, and so does the judge, or the judge is
+ * hidden from them in a blind queue) — those get the declared absent value. Null for other queues.
+ */
+async function presencePlan(prisma: PrismaClient, actor: Actor, queue: ReviewQueue, videoId: string, targets: readonly Target[], answers: readonly PresenceJudgment[] | undefined) {
+  const task = await taskOfRun(prisma, queue.runId);
+  const categories = presenceCategories(task, queue);
+  if (categories.length === 0) {
+    if (answers?.length) throw new ValidationError("This queue grades every score: it asks no presence.");
+    return null;
+  }
+  if (!answers) throw new ValidationError("This queue asks presence first: say for every category whether it is present (1) or absent (0).");
+  const byCategory = new Map<string, PresenceJudgment>();
+  for (const answer of answers) {
+    if (!categories.some((c) => c.id === answer.category)) throw new ValidationError(`"${answer.category}" is not a category of this queue.`);
+    if (byCategory.has(answer.category)) throw new ValidationError(`"${answer.category}" is answered twice in this submission.`);
+    byCategory.set(answer.category, answer);
+  }
+  const unanswered = categories.filter((c) => !byCategory.has(c.id));
+  if (unanswered.length > 0) throw new ValidationError(`Say whether each category is present; missing: ${unanswered.map((c) => `${c.id} (${c.label})`).join(", ")}.`);
+  const blind = (await blindVideoIdsFor(prisma, actor.userId, [videoId])).has(videoId);
+  const absentTargets = new Set<string>();
+  for (const category of categories) {
+    const judgeSaysPresent = !blind && judgePresenceOf(task, targets, category.id) === 1;
+    if (byCategory.get(category.id)!.value === 1 || judgeSaysPresent) continue;
+    for (const target of targets) if (target.category === category.id) absentTargets.add(target.key);
+  }
+  return {
+    absentValue: task.presence!.absentValue,
+    absentTargets,
+    categories: categories.map((c) => ({ id: c.id, answer: byCategory.get(c.id)!, judgmentKey: judgmentKey(presenceTarget(task.id, videoId, c.id)) })),
+  };
 }
 
 /**

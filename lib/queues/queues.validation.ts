@@ -7,6 +7,10 @@ const runIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid ru
 export const QUEUE_SCOPES = ["verdict", "scores", "captions", "answers"] as const;
 export type QueueScope = (typeof QUEUE_SCOPES)[number];
 
+/** How a "scores" queue asks: every score ("full"), or first which categories are present, then values only for those ("presence"). */
+export const QUEUE_MODES = ["full", "presence"] as const;
+export type QueueMode = (typeof QUEUE_MODES)[number];
+
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
 export const createQueueSchema = z.object({
   name: z.string().trim().min(1, "Give the queue a name.").max(200, "At most 200 characters."),
@@ -19,6 +23,8 @@ export const createQueueSchema = z.object({
   scope: z.enum(QUEUE_SCOPES),
   /** With scope "scores": the categories to review; empty means all of them. */
   categories: z.array(z.enum(SCORE_CATEGORIES)).max(SCORE_CATEGORIES.length).default([]),
+  /** With scope "scores": "presence" asks first which categories are present in the video (the task must declare presence targets). */
+  mode: z.enum(QUEUE_MODES).default("full"),
   /** With scope "captions" (a caption run): only captions of this model and/or caption type. */
   captions: z
     .object({
@@ -64,7 +70,18 @@ export const itemJudgmentSchema = z.object({
 });
 export type ItemJudgment = z.infer<typeof itemJudgmentSchema>;
 
+/** A presence-first item's answer for one category: present (1) or absent (0) in the whole video. */
+export const presenceJudgmentSchema = z.object({
+  category: z.string().trim().regex(/^[A-Za-z0-9_:-]{1,64}$/, "Unknown category."),
+  value: z.union([z.literal(0), z.literal(1)], { error: "A presence is 1 (present) or 0 (absent)." }),
+  note: z.string().trim().max(5000).nullable().optional(),
+  expectedVersion: z.number().int().min(0).optional(),
+});
+export type PresenceJudgment = z.infer<typeof presenceJudgmentSchema>;
+
 export const submitItemSchema = z.object({
   judgments: z.array(itemJudgmentSchema).max(1000),
+  /** Presence-first queues: every category of the item, present or absent (the absent ones' scores are stored as the declared absent value). */
+  presence: z.array(presenceJudgmentSchema).max(200).optional(),
 });
 export type SubmitItemInput = z.infer<typeof submitItemSchema>;

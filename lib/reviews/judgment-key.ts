@@ -10,6 +10,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { PIPELINES } from "../judge/pipelines";
 import { findTask } from "../tasks/registry";
+import { PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "./judgment-target";
 
 export interface JudgmentTarget {
@@ -74,6 +75,11 @@ export function scoreTarget(
 /** The target of a subject's reviewed metric (a video's verdict, an item's style score). */
 export function metricTarget(pipeline: string, videoId: string, itemId: string, metric: string): JudgmentTarget {
   return { task: pipeline, targetType: metric, target: metric, videoId, itemId, stepId: "", scopeIndex: 0, frameSetId: "" };
+}
+
+/** The target of a per-video presence judgment of one of the task's graded targets (`<task>|v:<videoId>|<target>`). */
+export function presenceTarget(task: string, videoId: string, target: string): JudgmentTarget {
+  return { task, targetType: PRESENCE_TARGET_TYPE, target, videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
 }
 
 /**

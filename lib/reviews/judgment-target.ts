@@ -5,7 +5,7 @@
  * type is the id of a reviewed metric.
  */
 import { TASKS } from "../tasks/registry";
-import { disagreementGapOf, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration, targetIdOfCategory } from "../tasks/task-declaration";
+import { disagreementGapOf, type MetricDeclaration, PRESENCE_TARGET_TYPE, presenceTargetOf, type TargetDeclaration, type TaskDeclaration, targetIdOfCategory } from "../tasks/task-declaration";
 
 export type JudgedDeclaration = TargetDeclaration | MetricDeclaration;
 
@@ -32,6 +32,11 @@ export function judgmentDeclaration(targetType: string, category?: string | null
     }
     throw new UndeclaredJudgmentTargetError("Name the score's target: the declared targets' scales differ.");
   }
+  if (targetType === PRESENCE_TARGET_TYPE) {
+    const presence = category ? tasks.map((task) => presenceTargetOf(task, category)).find(Boolean) : undefined;
+    if (!presence) throw new UndeclaredJudgmentTargetError(`No judge task declares a presence target "${category ?? ""}".`);
+    return presence;
+  }
   const metric = tasks.flatMap((t) => t.metrics).find((m) => m.id === targetType && m.reviewed);
   if (!metric) throw new UndeclaredJudgmentTargetError(`No judge task declares a reviewed metric "${targetType}".`);
   return metric;
@@ -39,7 +44,9 @@ export function judgmentDeclaration(targetType: string, category?: string | null
 
 /** The task a declaration belongs to, among `tasks`. */
 export function taskDeclaring(declaration: JudgedDeclaration, tasks: readonly TaskDeclaration[] = TASKS): TaskDeclaration | undefined {
-  return tasks.find((t) => t.targets.includes(declaration as TargetDeclaration) || t.metrics.includes(declaration as MetricDeclaration));
+  return tasks.find(
+    (t) => t.targets.includes(declaration as TargetDeclaration) || t.metrics.includes(declaration as MetricDeclaration) || presenceTargetOf(t, declaration.id) === declaration,
+  );
 }
 
 /**

@@ -7,8 +7,8 @@ import { blindVideoIdsFor, redactVideoReviewsFor } from "../visibility/judge-vis
 import { taskOf } from "../tasks/registry";
 import { disagreesWithJudge } from "./disagreement";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
-import { type JudgmentTarget, judgmentKey, metricTarget, scoreTarget } from "./judgment-key";
-import { disagreementGapOf } from "../tasks/task-declaration";
+import { type JudgmentTarget, judgmentKey, metricTarget, presenceTarget, scoreTarget } from "./judgment-key";
+import { disagreementGapOf, judgePresence, presenceTargetOf } from "../tasks/task-declaration";
 import type { ReviewInput, WithdrawInput } from "./reviews.validation";
 
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
@@ -95,6 +95,35 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
     runId,
     // The target is the run's metric of the same id (the verdict stored as 1/0).
     judgeValue: await readRunMetric(prisma, runId, videoId, target),
+    input,
+  });
+}
+
+/**
+ * The caller's own judgment of whether one of the task's graded categories is present anywhere in a
+ * video (1 present, 0 absent): the task's declared presence target, keyed like a label set's presence
+ * label. The judge's value it is compared with is its presence at the declared default threshold.
+ */
+export async function reviewPresence(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, category: string, input: ReviewInput) {
+  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
+  if (!runVideo) throw new NotFoundError("No such video in that run.");
+  try {
+    await requireProjectAccess(prisma, actor, runVideo.run.projectId, "scores.review");
+  } catch (error) {
+    throw error instanceof NotFoundError ? new NotFoundError("No such video in that run.") : error;
+  }
+  const task = taskOf(runVideo.run.pipeline);
+  const declaration = presenceTargetOf(task, category);
+  if (!declaration) throw new ValidationError(`"${category}" has no presence target in this run's task.`);
+  const problem = outOfScale(declaration, input.value);
+  if (problem) throw new ValidationError(`${category}: a presence is 1 (present) or 0 (absent).`);
+  const scores = await prisma.score.findMany({ where: { runId, videoId, itemId: "", category }, select: { value: true } });
+  return saveJudgment(prisma, actor, declaration, {
+    projectId: runVideo.run.projectId,
+    target: presenceTarget(runVideo.run.pipeline, videoId, category),
+    scoreId: null,
+    runId,
+    judgeValue: judgePresence(scores.map((s) => s.value), task.presence!.defaultThreshold),
     input,
   });
 }

@@ -10,6 +10,10 @@ import {
   disagreementGapOf,
   disagrees,
   formatValue,
+  judgePresence,
+  presenceSweepThresholds,
+  presenceTargetOf,
+  presenceTargets,
   scaleViolation,
   type TargetDeclaration,
   type TaskDeclaration,
@@ -118,5 +122,53 @@ describe("task declarations", () => {
         'b: grouping "missing" is not declared',
       ]),
     );
+  });
+
+  it("declares per-video presence of every hallucination category and the prompt inconsistency, judged as 'max over scopes ≥ t'", () => {
+    expect(HALLUCINATION_TASK.presence).toEqual({ of: HALLUCINATION_TASK.targets.map((t) => t.id), absentValue: 0, judgeRule: "max over scopes >= t", defaultThreshold: 5 });
+    expect(presenceTargets(HALLUCINATION_TASK).map((t) => t.id)).toEqual(HALLUCINATION_TASK.targets.map((t) => t.id));
+    const s7 = presenceTargetOf(HALLUCINATION_TASK, "s7")!;
+    expect(s7).toMatchObject({ id: "s7", label: "Motion and blur inconsistency", level: "nominal", scope: "video", positive: { op: "==", value: 1 }, groups: { kind: "static" } });
+    expect(scaleViolation(s7, 1)).toBeNull();
+    expect(scaleViolation(s7, 0)).toBeNull();
+    expect(scaleViolation(s7, 5)).not.toBeNull();
+    // The same object each time (agreement caches declarations by identity).
+    expect(presenceTargetOf(HALLUCINATION_TASK, "s7")).toBe(s7);
+    expect(presenceTargetOf(HALLUCINATION_TASK, "overall")).toBeUndefined();
+    expect(presenceSweepThresholds(HALLUCINATION_TASK)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it("maps graded scores to presence through t: the highest score over the scopes, present when ≥ t", () => {
+    expect(judgePresence([2, 7, 4], 5)).toBe(1);
+    expect(judgePresence([2, 4.5, 4], 5)).toBe(0);
+    expect(judgePresence([5], 5)).toBe(1);
+    expect(judgePresence([0, 0], 0)).toBe(1);
+    expect(judgePresence([9.5], 10)).toBe(0);
+    expect(judgePresence([], 5)).toBeNull();
+  });
+
+  it("finds inconsistent presence declarations", () => {
+    const graded = target({ id: "g", scale: { kind: "numeric", min: 0, max: 10, step: null }, higherIsBetter: false, scope: "key_frame", positive: { op: ">=", threshold: 5, label: "x" } });
+    const task = (presence: TaskDeclaration["presence"], over: Partial<TaskDeclaration> = {}): TaskDeclaration => ({
+      id: "toy",
+      label: "Toy",
+      subject: "video",
+      targets: [graded, target({ id: "c", scale: { kind: "categorical", values: [{ value: 0, label: "no" }, { value: 1, label: "yes" }] }, level: "nominal", positive: { op: "==", value: 1, label: "yes" } })],
+      metrics: [],
+      groupings: [],
+      presence,
+      ...over,
+    });
+    const rule = "max over scopes >= t" as const;
+    expect(declarationProblems(task({ of: ["g"], absentValue: 0, judgeRule: rule, defaultThreshold: 5 }))).toEqual([]);
+    expect(declarationProblems(task({ of: ["g", "nope", "c"], absentValue: 11, judgeRule: rule, defaultThreshold: 12 }))).toEqual([
+      "presence: the absent value 11 is not on g's scale",
+      "presence: the default threshold 12 is outside g's scale",
+      'presence: "nope" is not a declared target',
+      'presence: "c" is not graded on a numeric scale',
+    ]);
+    expect(declarationProblems(task({ of: ["g"], absentValue: 0, judgeRule: rule, defaultThreshold: 5 }, { subject: "caption" }))).toEqual([
+      "presence targets are per video: the task's subject must be the video",
+    ]);
   });
 });

@@ -98,6 +98,81 @@ export interface QueryAlias {
   bound: "min" | "max" | "is";
 }
 
+/**
+ * Per-subject presence targets derived from graded ones: "is this category in the video at all?",
+ * answered by people as present (1) / absent (0), as a benchmark's annotators label a video ("s7; d6,
+ * d5"). The judge never answers it directly: its presence is read off its graded scores of the
+ * category (the maximum over the category's scopes: key frames, clusters, the video) through a
+ * threshold t, "judge ≥ t means present". Agreement compares both at a chosen t and sweeps t.
+ */
+export interface PresenceDeclaration {
+  /** The graded targets (video-subject targets of a numeric scale) that have a presence target. */
+  of: readonly string[];
+  /** The graded value that means "not present": a reviewer's "absent" stores it for the category's scores. */
+  absentValue: number;
+  /** How the judge's presence follows from its scores (the only rule so far). */
+  judgeRule: "max over scopes >= t";
+  /** t when a request names none. */
+  defaultThreshold: number;
+}
+
+/** Human judgments of a presence target carry this target type (the target is the graded target's id). */
+export const PRESENCE_TARGET_TYPE = "presence";
+
+const presenceByTask = new WeakMap<TaskDeclaration, Map<string, TargetDeclaration>>();
+
+/**
+ * The presence target of one of the task's graded targets, as a declaration of its own (a yes/no
+ * scale: present 1, absent 0, nominal), or undefined when the task declares no presence for it.
+ * The same object each time, so declarations can be compared by identity.
+ */
+export function presenceTargetOf(task: TaskDeclaration, targetId: string): TargetDeclaration | undefined {
+  if (!task.presence?.of.includes(targetId)) return undefined;
+  let byId = presenceByTask.get(task);
+  if (!byId) presenceByTask.set(task, (byId = new Map()));
+  let declared = byId.get(targetId);
+  if (!declared) {
+    const graded = task.targets.find((t) => t.id === targetId);
+    if (!graded) return undefined;
+    declared = {
+      id: graded.id,
+      label: graded.label,
+      definition: graded.definition,
+      scale: { kind: "categorical", values: [{ value: 1, label: "present" }, { value: 0, label: "absent" }] },
+      level: "nominal",
+      higherIsBetter: graded.higherIsBetter,
+      scope: "video",
+      positive: { op: "==", value: 1, label: "present" },
+      disagreementGap: 1,
+      ...(graded.groups ? { groups: graded.groups } : {}),
+    };
+    byId.set(targetId, declared);
+  }
+  return declared;
+}
+
+/** The presence targets of a task, in the order of its graded targets. */
+export function presenceTargets(task: TaskDeclaration): TargetDeclaration[] {
+  return task.targets.flatMap((t) => presenceTargetOf(task, t.id) ?? []);
+}
+
+/**
+ * The judge's presence of a category from its graded scores of it (any scopes): present (1) when
+ * the maximum reaches t, absent (0) below, null when the judge gave no score of it.
+ */
+export function judgePresence(scores: readonly number[], threshold: number): 0 | 1 | null {
+  if (scores.length === 0) return null;
+  return Math.max(...scores) >= threshold ? 1 : 0;
+}
+
+/** The thresholds a presence sweep tries: every whole number of the graded scale (0–10: 0, 1, …, 10). */
+export function presenceSweepThresholds(task: TaskDeclaration): number[] {
+  const graded = task.targets.find((t) => task.presence?.of.includes(t.id));
+  if (!graded || graded.scale.kind !== "numeric") return [];
+  const { min, max } = graded.scale;
+  return Array.from({ length: Math.floor(max) - Math.ceil(min) + 1 }, (_, i) => Math.ceil(min) + i);
+}
+
 /** What a task judges. A video, or an item attached to a video (a caption, a question). */
 export type SubjectKind = "video" | "caption" | "question";
 
@@ -138,6 +213,8 @@ export interface TaskDeclaration {
    * its key), compared with that run only, and broken down by the run's model.
    */
   subjectPerRun?: boolean;
+  /** Per-subject presence targets of graded targets (see PresenceDeclaration). */
+  presence?: PresenceDeclaration;
 }
 
 /** The id of the declared target a score category belongs to ("kp:3" → "key_point"), or the category itself. */
@@ -256,6 +333,22 @@ export function declarationProblems(task: TaskDeclaration): string[] {
     for (const id of param.ids) if (!all.some((e) => e.id === id)) problems.push(`threshold parameter "${param.key}": "${id}" is not declared`);
   }
   for (const m of task.metrics) if (!/^[A-Za-z0-9_]{1,32}$/.test(m.id)) problems.push(`metric id "${m.id}" must be 1–32 letters, digits or _ (it is a query key)`);
+  if (task.presence) {
+    const { of, absentValue, defaultThreshold } = task.presence;
+    if (task.subject !== "video") problems.push("presence targets are per video: the task's subject must be the video");
+    if (of.length === 0) problems.push("presence: name the graded targets it is of");
+    for (const id of of) {
+      const graded = task.targets.find((t) => t.id === id);
+      if (!graded) problems.push(`presence: "${id}" is not a declared target`);
+      else if (graded.scale.kind !== "numeric") problems.push(`presence: "${id}" is not graded on a numeric scale`);
+      else {
+        if (scaleViolation(graded, absentValue) !== null) problems.push(`presence: the absent value ${absentValue} is not on ${id}'s scale`);
+        if (defaultThreshold < graded.scale.min || defaultThreshold > graded.scale.max) problems.push(`presence: the default threshold ${defaultThreshold} is outside ${id}'s scale`);
+        if (graded.higherIsBetter) problems.push(`presence: "${id}" grades how good something is, not how strongly it is present`);
+      }
+    }
+    if (new Set(of).size !== of.length) problems.push("presence: a target is named twice");
+  }
   for (const target of task.targets) {
     for (const [grouping, value] of Object.entries(target.groups ?? {})) {
       const declared = task.groupings.find((g) => g.id === grouping);

@@ -144,6 +144,14 @@ export const HALLUCINATION_TASK: TaskDeclaration = {
     dynamic_hallucination: "cluster",
   },
   sweepWorstTarget: true,
+  // T2VHaluBench's annotators list the categories present in a video ("s7; d6, d5"); its prompt-consistency
+  // label is the inconsistency target's presence. Absent means a score of 0; the judge's 5 ("moderate") means present.
+  presence: {
+    of: HALLUCINATION_TARGETS.map((t) => t.id),
+    absentValue: 0,
+    judgeRule: "max over scopes >= t",
+    defaultThreshold: 5,
+  },
   // The agreement report's request parameters from before thresholds were declared.
   thresholdParams: [
     { key: "threshold", ids: HALLUCINATION_TARGETS.map((t) => t.id) },

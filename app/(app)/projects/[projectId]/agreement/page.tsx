@@ -1,6 +1,7 @@
 import { Fragment } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { AgreementCharts } from "@/components/agreement/agreement-charts";
+import { PresenceSweep } from "@/components/agreement/presence-sweep";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
 import { Card, EmptyState } from "@/components/empty-state";
@@ -19,7 +20,7 @@ import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
 import { getProject } from "@/lib/projects/projects";
 
-const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "independent", "truth"]);
+const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "truth"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -68,10 +69,11 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     problem = error.message;
   }
 
-  const { format: _format, threshold, overallThreshold, independent, truth, ...filter } = query;
+  const { format: _format, threshold, overallThreshold, presenceThreshold, independent, truth, ...filter } = query;
   const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
   const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
-  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&independent=${independent}&truth=${truth}&`;
+  const presenceParam = presenceThreshold !== undefined ? `presenceThreshold=${presenceThreshold}&` : "";
+  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&${presenceParam}independent=${independent}&truth=${truth}&`;
   const project = await getProject(prisma, actor, projectId);
   const downloadName = (what: string, extension: string) =>
     exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
@@ -105,6 +107,17 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <label className="flex flex-col gap-1">
           <span>Overall below</span>
           <input name="overallThreshold" type="number" min={0} max={100} step={1} defaultValue={overallThreshold} className={`${input} w-24`} />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Presence: judge ≥ t</span>
+          <input
+            name="presenceThreshold"
+            type="number"
+            step={0.5}
+            defaultValue={presenceThreshold ?? report?.presence[0]?.threshold ?? ""}
+            className={`${input} w-24`}
+            data-testid="presence-threshold-input"
+          />
         </label>
         <label className="flex flex-col gap-1">
           <span>Judgments</span>
@@ -168,6 +181,11 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
       ) : (
         <>
           <AgreementCharts projectId={projectId} report={report} fileNames={fileNames} />
+          {report.presence.length > 0 && (
+            <Card title="Presence labels vs the judge's scores (threshold sweep)">
+              <PresenceSweep reports={report.presence} />
+            </Card>
+          )}
           <Card title="Judge vs humans">
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm" data-testid="judge-vs-humans">
@@ -264,6 +282,8 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
                         <th>scores: κ quadratic</th>
                         <th>Spearman</th>
                         <th>MAE</th>
+                        <th>presence: κ</th>
+                        <th>presence %</th>
                       </tr>
                     </thead>
                     <tbody className="divide-y divide-slate-100">
@@ -278,6 +298,8 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
                           {cell(p.score, "kappaQuadratic")}
                           {cell(p.score, "spearman")}
                           {cell(p.score, "mae")}
+                          {cell(p.presence, "kappa")}
+                          {cell(p.presence, "percentAgreement")}
                         </tr>
                       ))}
                     </tbody>

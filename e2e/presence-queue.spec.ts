@@ -1,0 +1,97 @@
+import { expect, test } from "@playwright/test";
+import { cli, ownerWithProject } from "./helpers";
+import { createRunVideo } from "../lib/testing/run-video-fixture";
+
+// Presence first, then grade, with the keyboard alone: the reviewer marks which categories are present,
+// grades only those (and the ones the judge says are present), and the absent ones are stored as 0.
+test("a presence-first queue item is toggled, graded and submitted keyboard-only, and the judgments are stored", async ({ page, request, baseURL }) => {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { prisma } = await import("../lib/db/prisma");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  try {
+    const owner = await ownerWithProject("presence-owner");
+    const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount: 1, keyFrames: 2, name: "Presence first" });
+    const videoId = videoIds[0]!;
+    const reviewer = { email: `presence-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
+    await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
+    await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
+
+    // The judge: s1 at two key frames (2, 7: present at t = 5), s2 (1, 0: absent), d1 at one cluster (3: absent).
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
+    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+    const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
+    for (const [stepId, scopeIndex, values] of [["static_hallucination", 0, { s1: 2, s2: 1 }], ["static_hallucination", 1, { s1: 7, s2: 0 }], ["dynamic_hallucination", 0, { d1: 3 }]] as const) {
+      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId, scopeIndex, status: "done", templateId: "t", output: { scores: values } } });
+      await prisma.score.createMany({ data: Object.entries(values).map(([category, value]) => ({ runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex, category, value })) });
+    }
+    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: 7, D: 3, I: 0, overall: 60, hallucination: true, complete: true }, metrics: { overall: 60, S: 7, D: 3, verdict: true } });
+
+    const ownerKey = await cli("create-api-key", "--email", owner.email);
+    const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
+      headers: { authorization: `Bearer ${ownerKey.trim()}` },
+      data: { name: "Presence s1/s2/d1", filter: {}, scope: "scores", categories: ["s1", "s2", "d1"], mode: "presence", reviewersPerItem: 1, blind: false },
+    });
+    expect(created.status()).toBe(201);
+    const { id: queueId } = (await created.json()) as { id: string };
+
+    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    expect(signedIn.ok()).toBe(true);
+    await page.goto(`/projects/${projectId}/queues/${queueId}`);
+    await expect(page.getByTestId("start-reviewing")).toBeFocused();
+    await page.keyboard.press("s");
+
+    // The presence step: each category with its key, name and definition, and the judge's presence.
+    const step = page.getByTestId("presence-step");
+    await expect(step).toBeVisible();
+    const categories = page.getByTestId("presence-category");
+    await expect(categories).toHaveCount(3);
+    await expect(categories.getByTestId("presence-key")).toHaveText(["1", "2", "3"]);
+    await expect(categories.nth(0)).toContainText("s1 · Geometric structure irrationality");
+    await expect(categories.nth(0).getByTestId("presence-definition")).not.toBeEmpty();
+    await expect(categories.getByTestId("presence-judge")).toHaveText(["judge: present", "judge: absent", "judge: absent"]);
+    await expect(page.getByTestId("targets")).toBeHidden();
+
+    // 2 and 3 mark s2 and d1 present, 3 again takes d1 back; digits here toggle, they never score.
+    await page.keyboard.press("2");
+    await page.keyboard.press("3");
+    await page.keyboard.press("3");
+    await expect(categories.getByTestId("presence-mine")).toHaveText(["absent", "present", "absent"]);
+    await expect(categories.nth(1)).toHaveAttribute("data-present", "true");
+
+    // Enter: grade s2 (the reviewer says present) and s1 (the judge does); d1 is not asked.
+    await page.keyboard.press("Enter");
+    await expect(step).toBeHidden();
+    const targets = page.getByTestId("target");
+    await expect(targets.getByTestId("target-label")).toHaveText([/^s1.*key frame 1/, /^s2.*key frame 1/, /^s1.*key frame 2/, /^s2.*key frame 2/]);
+    await expect(targets.getByTestId("target-definition").first()).not.toBeEmpty();
+    await expect(page.getByTestId("presence-summary")).toContainText("Present: s2 · the judge also says: s1");
+    for (const [i, digit] of ["3", "4", "1", "6"].entries()) {
+      if (i > 0) await page.keyboard.press("j");
+      await page.keyboard.press(digit);
+    }
+    await expect(targets.getByTestId("my-value")).toHaveText(["3", "4", "1", "6"]);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("status-message")).toContainText("Nothing is left for you in this queue");
+
+    // Stored: the three presence judgments, the graded values, and d1's score as the absent value 0.
+    const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
+    const stored = await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerUser.id, videoId }, select: { targetType: true, target: true, scopeIndex: true, value: true } });
+    expect(stored.map((j) => `${j.targetType}:${j.target}${j.targetType === "score" ? `@${j.scopeIndex}` : ""}=${j.value}`).sort()).toEqual(
+      ["presence:s1=0", "presence:s2=1", "presence:d1=0", "score:s1@0=3", "score:s2@0=4", "score:s1@1=1", "score:s2@1=6", "score:d1@0=0"].sort(),
+    );
+
+    // Opened again, the item shows the stored answers: s2 present, then its values.
+    const itemId = (await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId } })).id;
+    await page.goto(`/projects/${projectId}/queues/${queueId}/items/${itemId}`);
+    await expect(categories.getByTestId("presence-mine")).toHaveText(["absent", "present", "absent"]);
+    await page.keyboard.press("Enter");
+    await expect(targets.getByTestId("my-value")).toHaveText(["3", "4", "1", "6"]);
+    // p goes back to the presence step.
+    await page.keyboard.press("p");
+    await expect(step).toBeVisible();
+  } finally {
+    await prisma.$disconnect();
+  }
+});
