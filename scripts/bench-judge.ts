@@ -6,7 +6,8 @@
 // engine milliseconds and SQL statements per step, with the machine's load.
 // Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run)
 // --limiter shared|process (the worker's limits shared through PostgreSQL, as workers run, or kept in the
-// process only, to measure what sharing them costs).
+// process only, to measure what sharing them costs) --statements (the 15 most frequent SQL statements
+// through Prisma, warm-up and both runs together).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "64" },
     profile: { type: "string" },
     limiter: { type: "string", default: "shared" },
+    statements: { type: "boolean", default: false },
   },
 });
 if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
@@ -51,13 +53,15 @@ let statements = 0;
 const byStatement = new Map<string, number>();
 counted.$on("query", (event) => {
   statements += event.query === "COMMIT" || event.query === "ROLLBACK" ? 2 : 1;
-  if (process.env.BENCH_TALLY) {
+  if (values.statements) {
     const key = event.query.replace(/\s+/g, " ").slice(0, 90);
     byStatement.set(key, (byStatement.get(key) ?? 0) + 1);
   }
 });
 process.on("exit", () => {
-  if (process.env.BENCH_TALLY) for (const [k, n] of [...byStatement].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(n, k);
+  if (!values.statements) return;
+  console.log("most frequent SQL statements (count, start of the text):");
+  for (const [text, count] of [...byStatement].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${String(count).padStart(7)}  ${text}`);
 });
 (globalThis as unknown as { prisma?: unknown }).prisma = counted;
 // The benchmark's own polling goes through another client, so it is not counted.

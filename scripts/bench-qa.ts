@@ -17,6 +17,8 @@ const VIDEOS = Math.ceil(QUESTIONS / PER_VIDEO);
 const LATENCY_MS = Number(values.latency);
 const CONCURRENCY = Number(values.concurrency);
 
+// The worker's JSON log: only problems, so the numbers stay readable (LOG_LEVEL=info shows every judged video).
+process.env.LOG_LEVEL ??= "warn";
 process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-bench-qa-"));
 process.env.APP_SECRET ??= "bench-secret-bench-secret-bench-secret-000";
 // The stub LLM listens on 127.0.0.1, which judge endpoints may only use with this flag.
