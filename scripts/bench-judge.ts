@@ -4,7 +4,10 @@
 // process of its own, as an endpoint would, so the worker's numbers are the worker's alone.
 // Prints the first run's calls/s against the limit concurrency/latency, and the re-run's seconds, calls,
 // engine milliseconds and SQL statements per step, with the machine's load.
-// Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run).
+// Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run)
+// --limiter shared|process (the worker's limits shared through PostgreSQL, as workers run, or kept in the
+// process only, to measure what sharing them costs) --statements (the 15 most frequent SQL statements
+// through Prisma, warm-up and both runs together).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -19,8 +22,11 @@ const { values } = parseArgs({
     latency: { type: "string", default: "300" },
     concurrency: { type: "string", default: "64" },
     profile: { type: "string" },
+    limiter: { type: "string", default: "shared" },
+    statements: { type: "boolean", default: false },
   },
 });
+if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
 const VIDEOS = Number(values.videos);
 const KEY_FRAMES = Number(values["key-frames"]);
 const LATENCY_MS = Number(values.latency);
@@ -44,7 +50,19 @@ const { PrismaPg } = await import("@prisma/adapter-pg");
 const counted = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }), log: [{ emit: "event", level: "query" }] });
 let statements = 0;
 // Prisma reports a transaction's COMMIT but not its BEGIN: count both.
-counted.$on("query", (event) => void (statements += event.query === "COMMIT" || event.query === "ROLLBACK" ? 2 : 1));
+const byStatement = new Map<string, number>();
+counted.$on("query", (event) => {
+  statements += event.query === "COMMIT" || event.query === "ROLLBACK" ? 2 : 1;
+  if (values.statements) {
+    const key = event.query.replace(/\s+/g, " ").slice(0, 90);
+    byStatement.set(key, (byStatement.get(key) ?? 0) + 1);
+  }
+});
+process.on("exit", () => {
+  if (!values.statements) return;
+  console.log("most frequent SQL statements (count, start of the text):");
+  for (const [text, count] of [...byStatement].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${String(count).padStart(7)}  ${text}`);
+});
 (globalThis as unknown as { prisma?: unknown }).prisma = counted;
 // The benchmark's own polling goes through another client, so it is not counted.
 const watcher = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
@@ -60,6 +78,7 @@ const { createRun } = await import("../lib/judge/runs");
 const { PIPELINES } = await import("../lib/judge/pipelines");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 const { workerJudgeDeps } = await import("../lib/judge/app-judge");
+const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
 
 const stubProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/stub-llm.ts"), "--port", "0", "--latency", String(LATENCY_MS), "--quiet"], {
   stdio: ["ignore", "pipe", "inherit"],
@@ -88,7 +107,16 @@ const endpoint = await createEndpoint(prisma, owner, projectId, {
   maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
 });
 const boss = await startBoss(database.url, { supervise: true });
-await startJudgeWorker(boss, workerJudgeDeps(), { concurrency: CONCURRENCY * 2 });
+const processLimiters = new Map<string, InstanceType<typeof EndpointLimiter>>();
+const judgeDeps = workerJudgeDeps();
+if (values.limiter === "process") {
+  judgeDeps.limiterFor = (e) => {
+    let limiter = processLimiters.get(e.id);
+    if (!limiter) processLimiters.set(e.id, (limiter = new EndpointLimiter({ maxConcurrency: e.maxConcurrency, requestsPerMinute: e.requestsPerMinute })));
+    return limiter;
+  };
+}
+await startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
 const session = new Session();
 session.connect();
 
@@ -147,7 +175,7 @@ const second = await timedRun("rerun");
 const ratio = achieved / limit;
 console.log(`
 judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount} steps), stub latency ${LATENCY_MS} ms, endpoint concurrency ${CONCURRENCY}, ${os.cpus().length} cores
-(one worker judging ${CONCURRENCY * 2} videos at once, warmed up on ${WARM_UP_VIDEOS} other videos; the stub in its own process)
+(one worker judging ${CONCURRENCY * 2} videos at once, warmed up on ${WARM_UP_VIDEOS} other videos; the stub in its own process; endpoint limits ${values.limiter === "shared" ? "shared through PostgreSQL" : "kept in the worker process"})
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}

@@ -1,19 +1,24 @@
 // `npm run bench:qa`: a QA run over 5,000 questions (500 videos × 10, four in five multiple choice) against
 // the stub LLM with a fixed 300 ms latency, endpoint concurrency 16 (the endpoint answers and judges), through
 // pg-boss and a worker, on a fresh database. Prints achieved calls/s against the limit 16/0.3, the calls an
-// identical second run makes, and the machine's load.
+// identical second run makes, and the machine's load. Options: --questions N --per-video N --latency MS
+// --concurrency N --limiter shared|process (endpoint limits shared through PostgreSQL, as workers run, or
+// kept in the process only, to measure what sharing them costs).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { questions: { type: "string", default: "5000" }, "per-video": { type: "string", default: "10" }, latency: { type: "string", default: "300" }, concurrency: { type: "string", default: "16" } } });
+const { values } = parseArgs({ options: { questions: { type: "string", default: "5000" }, "per-video": { type: "string", default: "10" }, latency: { type: "string", default: "300" }, concurrency: { type: "string", default: "16" }, limiter: { type: "string", default: "shared" } } });
+if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
 const QUESTIONS = Number(values.questions);
 const PER_VIDEO = Number(values["per-video"]);
 const VIDEOS = Math.ceil(QUESTIONS / PER_VIDEO);
 const LATENCY_MS = Number(values.latency);
 const CONCURRENCY = Number(values.concurrency);
 
+// The worker's JSON log: only problems, so the numbers stay readable (LOG_LEVEL=info shows every judged video).
+process.env.LOG_LEVEL ??= "warn";
 process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-bench-qa-"));
 process.env.APP_SECRET ??= "bench-secret-bench-secret-bench-secret-000";
 // The stub LLM listens on 127.0.0.1, which judge endpoints may only use with this flag.
@@ -35,6 +40,7 @@ const { createRun } = await import("../lib/judge/runs");
 const { PIPELINES } = await import("../lib/judge/pipelines");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 const { workerJudgeDeps } = await import("../lib/judge/app-judge");
+const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
 
 const stub = await startStubLlm({ latencyMs: LATENCY_MS });
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
@@ -62,7 +68,16 @@ const endpoint = await createEndpoint(prisma, owner, projectId, {
   maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
 });
 const boss = await startBoss(database.url, { supervise: true });
-await startJudgeWorker(boss, workerJudgeDeps(), { concurrency: CONCURRENCY * 2 });
+const judgeDeps = workerJudgeDeps();
+if (values.limiter === "process") {
+  const limiters = new Map<string, InstanceType<typeof EndpointLimiter>>();
+  judgeDeps.limiterFor = (e) => {
+    let limiter = limiters.get(e.id);
+    if (!limiter) limiters.set(e.id, (limiter = new EndpointLimiter({ maxConcurrency: e.maxConcurrency, requestsPerMinute: e.requestsPerMinute })));
+    return limiter;
+  };
+}
+await startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
 
 async function timedRun() {
   const before = stub.requests.length;
@@ -87,7 +102,7 @@ const achieved = first.calls / first.seconds;
 const second = await timedRun();
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
 console.log(`
-QA benchmark: ${QUESTIONS} questions over ${VIDEOS} videos (8 frames each), stub latency ${LATENCY_MS} ms, endpoint concurrency ${CONCURRENCY}
+QA benchmark: ${QUESTIONS} questions over ${VIDEOS} videos (8 frames each), stub latency ${LATENCY_MS} ms, endpoint concurrency ${CONCURRENCY}, endpoint limits ${values.limiter === "shared" ? "shared through PostgreSQL" : "kept in the worker process"}
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, ${first.correct} correct, steps ${JSON.stringify(first.steps)}
 achieved:   ${achieved.toFixed(2)} calls/s
 limit:      ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})

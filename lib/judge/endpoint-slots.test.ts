@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
-import { admitCallStart, pauseEndpoint, releaseSlot, renewSlots, takeSlot } from "./endpoint-slots";
+import { admitCallStart, othersWaiting, pauseEndpoint, releaseSlot, renewSlots, takeSlot, takeSlots } from "./endpoint-slots";
 import { createEndpoint } from "./endpoints";
 
 /** A fresh endpoint row (the slot tables reference it); its limits are passed to each call. */
@@ -103,6 +103,85 @@ describe("concurrency slots in PostgreSQL", () => {
     expect((await concurrency(id, "d", 10_000, 2)).slot).toBeNull();
     await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: 2, holder: high.holder });
     expect((await concurrency(id, "d", 10_000, 2)).slot).toBe(0);
+  });
+});
+
+describe("concurrency slots taken in batches", () => {
+  const waiter = (process: string) => ({ slot: Math.floor(Math.random() * 2 ** 31), process });
+  const batch = (id: string, wanted: number, who: { slot: number; process: string }, limit = 5, holdMs = 10_000) =>
+    takeSlots(prisma, { endpointId: id, limit, wanted, holderPrefix: `${who.process}:batch`, holdMs, waiter: who });
+
+  it("takes as many free slots as wanted in one statement, never more than the limit, each with its own holder", async () => {
+    const id = await endpointId();
+    const a = waiter("host:1");
+    const first = await batch(id, 3, a);
+    expect(first).toHaveLength(3);
+    expect(new Set(first.map((t) => t.holder)).size).toBe(3);
+    for (const t of first) expect(t.holder).toBe(`host:1:batch:${t.slot}`);
+    const second = await batch(id, 4, a);
+    expect(second).toHaveLength(2);
+    expect([...first, ...second].map((t) => t.slot).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(await batch(id, 1, a)).toEqual([]);
+    // Each slot is released by its own holder, and is then free for the next batch.
+    await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: second[0]!.slot, holder: second[0]!.holder });
+    expect((await batch(id, 2, a)).map((t) => t.slot)).toEqual([second[0]!.slot]);
+  });
+
+  it("never gives more than the limit to simultaneous batches of several processes, and they never deadlock", async () => {
+    const id = await endpointId();
+    const takers = Array.from({ length: 6 }, (_, i) => waiter(`host:${i}`));
+    // Batches inserting their slots in random order waited for each other in a circle now and then
+    // (PostgreSQL's deadlock error); several rounds make that likely.
+    for (let round = 0; round < 10; round++) {
+      const tries = await Promise.all(takers.map((who) => batch(id, 4, who, 7)));
+      const slots = tries.flat().map((t) => t.slot);
+      expect(slots.length).toBeLessThanOrEqual(7);
+      expect(new Set(slots).size).toBe(slots.length);
+      expect(await prisma.endpointSlotLease.count({ where: { endpointId: id, kind: "concurrency", expiresAt: { gt: new Date() } } })).toBe(slots.length);
+      await prisma.endpointSlotLease.deleteMany({ where: { endpointId: id, kind: "concurrency" } });
+    }
+  });
+
+  it("records a process that got fewer than it wanted as waiting, for the others to see but not itself, for a second", async () => {
+    const id = await endpointId();
+    const [a, b] = [waiter("host:a"), waiter("host:b")];
+    expect(await batch(id, 2, a, 2)).toHaveLength(2);
+    // a got all it wanted: nobody waits.
+    expect(await othersWaiting(prisma, id, "host:b")).toBe(false);
+    expect(await batch(id, 1, b, 2)).toEqual([]);
+    expect(await othersWaiting(prisma, id, "host:a")).toBe(true);
+    expect(await othersWaiting(prisma, id, "host:b")).toBe(false);
+    // Waiting rows are no slots: the concurrency slots held are still a's two.
+    expect(await prisma.endpointSlotLease.count({ where: { endpointId: id, kind: "concurrency" } })).toBe(2);
+    await sleep(1100);
+    expect(await othersWaiting(prisma, id, "host:a")).toBe(false);
+  });
+
+  it("forgets the waiting rows of processes gone for a minute when it records one", async () => {
+    const id = await endpointId();
+    const a = waiter("host:a");
+    await prisma.endpointSlotLease.createMany({
+      data: [
+        { endpointId: id, kind: "waiting", slot: 11, holder: "host:gone", expiresAt: new Date(Date.now() - 120_000) },
+        { endpointId: id, kind: "waiting", slot: 12, holder: "host:recent", expiresAt: new Date(Date.now() - 5_000) },
+      ],
+    });
+    expect(await batch(id, 1, a, 1)).toHaveLength(1);
+    expect(await batch(id, 1, a, 1)).toEqual([]);
+    const rows = await prisma.endpointSlotLease.findMany({ where: { endpointId: id, kind: "waiting" }, orderBy: { holder: "asc" } });
+    expect(rows.map((r) => r.holder)).toEqual(["host:a", "host:recent"]);
+  });
+
+  it("gives nothing in a batch after the limit is lowered until the slots above the new limit are free", async () => {
+    const id = await endpointId();
+    const a = waiter("host:a");
+    const held = await batch(id, 3, a, 3);
+    expect(held).toHaveLength(3);
+    const top = held.find((t) => t.slot === 2)!;
+    await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: 0, holder: held.find((t) => t.slot === 0)!.holder });
+    expect(await batch(id, 1, a, 2)).toEqual([]);
+    await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: 2, holder: top.holder });
+    expect((await batch(id, 2, a, 2)).map((t) => t.slot)).toEqual([0]);
   });
 });
 

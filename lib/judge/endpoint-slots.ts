@@ -15,6 +15,9 @@ import type { PrismaClient } from "../generated/prisma/client";
  * - "rate": `requestsPerMinute` slots, each taken when a call starts and left to expire one window
  *   later. A slot is used at most once per window, so no window ever sees more starts than slots: an
  *   exact sliding window, where a token bucket would let up to twice the limit through in a minute.
+ * - "waiting": not a slot but a sign, one row per process that wants concurrency slots it could not
+ *   get (takeSlots), expiring WAITING_MS after its last try: a holder whose turn ends gives its slot
+ *   back only while someone else waits, so a lone worker keeps its slots without a round trip per turn.
  * Times are the database's (`now()`), so machines with skewed clocks agree.
  */
 
@@ -81,6 +84,83 @@ export async function takeSlot(
   // A rate slot frees itself at its expiry; a concurrency slot is renewed, so its expiry says little.
   const retryInMs = row?.hadCandidate || kind !== "rate" ? null : (row?.nextExpiryInMs ?? null);
   return { slot: null, retryInMs, pausedForMs };
+}
+
+/**
+ * Takes up to `wanted` free concurrency slots below `limit` in one statement, each held until `holdMs`
+ * from now by `holderPrefix:<slot>`. Free slots are drawn at random, so simultaneous takers rarely meet;
+ * a slot another taker got first (its insert commits first, and the loser re-checks the row) is just
+ * not among the returned ones, so no more than `limit` are ever held. As in takeSlot, none is given
+ * while a slot at or above `limit` is still held (the limit was lowered). When it gets fewer than
+ * `wanted`, the same statement records that this process waits for the endpoint (a "waiting" row
+ * under `waiter`, see othersWaiting), so holders know to give slots back when their turn ends.
+ */
+export async function takeSlots(
+  prisma: PrismaClient,
+  request: { endpointId: string; limit: number; wanted: number; holderPrefix: string; holdMs: number; waiter: Waiter },
+): Promise<{ slot: number; holder: string }[]> {
+  const { endpointId, holderPrefix, waiter } = request;
+  const limit = Math.max(1, Math.floor(request.limit));
+  const wanted = Math.max(1, Math.floor(request.wanted));
+  const rows = await prisma.$queryRaw<{ slot: number; holder: string }[]>`
+    WITH live AS MATERIALIZED (
+      SELECT "slot" FROM "endpoint_slot_lease"
+      WHERE "endpointId" = ${endpointId} AND "kind" = 'concurrency' AND "expiresAt" > now()
+    ), candidate AS MATERIALIZED (
+      SELECT s AS "slot" FROM generate_series(0, ${limit}::int - 1) AS s
+      WHERE s NOT IN (SELECT "slot" FROM live) AND NOT EXISTS (SELECT 1 FROM live WHERE "slot" >= ${limit}::int)
+      ORDER BY random()
+      LIMIT ${wanted}::int
+    ), taken AS (
+      INSERT INTO "endpoint_slot_lease" ("endpointId", "kind", "slot", "holder", "expiresAt")
+      SELECT ${endpointId}, 'concurrency', "slot", ${holderPrefix}::text || ':' || "slot", now() + make_interval(secs => ${request.holdMs / 1000}::float8) FROM candidate
+      -- In slot order: two batches that meet wait for each other's rows in the same order, never in a circle (a deadlock).
+      ORDER BY "slot"
+      ON CONFLICT ("endpointId", "kind", "slot") DO UPDATE SET "holder" = EXCLUDED."holder", "expiresAt" = EXCLUDED."expiresAt"
+      WHERE "endpoint_slot_lease"."expiresAt" <= now()
+      RETURNING "slot", "holder"
+    ), waiting AS (
+      INSERT INTO "endpoint_slot_lease" ("endpointId", "kind", "slot", "holder", "expiresAt")
+      SELECT ${endpointId}, 'waiting', ${waiter.slot}::int, ${waiter.process}, now() + make_interval(secs => ${WAITING_MS / 1000}::float8)
+      WHERE (SELECT count(*) FROM taken) < ${wanted}::int
+      ON CONFLICT ("endpointId", "kind", "slot") DO UPDATE SET "holder" = EXCLUDED."holder", "expiresAt" = EXCLUDED."expiresAt"
+    ), forgotten AS (
+      -- Waiting rows of processes long gone (each run of a worker waits under a new number).
+      -- Rows another taker is deleting are left to it (SKIP LOCKED), so takers never wait on each other here.
+      DELETE FROM "endpoint_slot_lease"
+      WHERE ("endpointId", "kind", "slot") IN (
+        SELECT "endpointId", "kind", "slot" FROM "endpoint_slot_lease"
+        WHERE "endpointId" = ${endpointId} AND "kind" = 'waiting' AND "slot" <> ${waiter.slot}::int AND "expiresAt" < now() - interval '1 minute'
+        FOR UPDATE SKIP LOCKED)
+    )
+    SELECT "slot", "holder" FROM taken`;
+  return rows;
+}
+
+/**
+ * A process that waits for an endpoint's concurrency slots: one "waiting" row per process and endpoint,
+ * numbered by `slot` (a random number the process draws once) and named by `process`.
+ */
+export interface Waiter {
+  slot: number;
+  process: string;
+}
+
+/**
+ * How long a "waiting" row says its process waits: longer than a waiting process's longest poll
+ * interval (250 ms plus jitter), so it stays visible while the process keeps trying, and gone soon
+ * after it stops.
+ */
+export const WAITING_MS = 1000;
+
+/** Whether a process other than `process` is waiting for one of the endpoint's concurrency slots. */
+export async function othersWaiting(prisma: PrismaClient, endpointId: string, process: string): Promise<boolean> {
+  const [row] = await prisma.$queryRaw<{ waiting: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM "endpoint_slot_lease"
+      WHERE "endpointId" = ${endpointId} AND "kind" = 'waiting' AND "holder" <> ${process} AND "expiresAt" > now()
+    ) AS "waiting"`;
+  return row?.waiting ?? false;
 }
 
 /** Frees a concurrency slot at the end of a call, unless it has meanwhile expired and gone to someone else. */

@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import os from "node:os";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import { EndpointLimiter, type CallLimiter } from "./endpoint-limiter";
-import { admitCallStart, pauseEndpoint, releaseSlot, renewSlots, takeSlot } from "./endpoint-slots";
+import { admitCallStart, othersWaiting, pauseEndpoint, releaseSlot, renewSlots, takeSlots, type Waiter } from "./endpoint-slots";
 import { LlmError } from "./llm-client";
 
 export interface SharedLimitSettings {
@@ -14,6 +14,8 @@ export interface SharedLimitSettings {
   leaseMs: number;
   /** The window `requestsPerMinute` counts in: a minute; tests shorten it (ENDPOINT_RATE_WINDOW_SECONDS). */
   rateWindowMs: number;
+  /** A slot's turn in a process (LOCAL_REUSE_MS unless given; tests shorten it). */
+  turnMs?: number;
 }
 
 const secondsSetting = (fallback: number) => z.coerce.number().positive().max(3600).default(fallback);
@@ -40,22 +42,37 @@ interface Lease {
   holder: string;
   /** When this process took it from the table (Date.now()). */
   takenAt: number;
-  /** When its turn ends: LOCAL_REUSE_MS from `takenAt`, give or take half, so slots taken together are not all given back together. */
+  /** When its turn ends: a turn from `takenAt` (or from its last turn's end), give or take half, so slots taken together do not all end their turns together. */
   turnEndsAt: number;
   /** Renewal found it gone: it expired and may be someone else's now, so it is never reused. */
   lost: boolean;
 }
 
+/** A slot kept for the process's next call, and the timer that gives it back. */
+interface Parked {
+  lease: Lease;
+  timer?: NodeJS.Timeout;
+}
+
 /** Polling the table while slots are taken: from 10 ms, doubling, up to this, with jitter. */
 const MAX_POLL_MS = 250;
 /**
- * A slot passes from call to call inside a process for at most this long, then goes back to the table
- * so other workers get their turn. Longer turns cost a saturated lone worker less (it waits a random
- * poll interval, ~125 ms, per slot per turn), shorter ones share more evenly.
+ * A slot passes from call to call inside a process for a turn of about this long; when the turn ends
+ * and another process is waiting for the endpoint, the slot goes back to the table so the other gets
+ * its turn (with nobody else waiting, the slot starts another turn here). Shorter turns share more
+ * evenly between busy workers; each slot given back costs the giver a random poll interval.
  */
 const LOCAL_REUSE_MS = 5_000;
-/** A slot a finished call leaves is kept this long for the process's next call before going back to the table. */
+/** Whether other processes wait for an endpoint is asked at most this often (per process and endpoint). */
+const OTHERS_RECHECK_MS = 250;
+/**
+ * A slot a finished call leaves is kept this long for the process's next call before going back to the
+ * table while another process waits for the endpoint; PARK_ALONE_MS while nobody else does (a busy
+ * worker short of CPU often takes longer than PARK_MS to make its next call, and gave back and took
+ * again a slot a few times per second).
+ */
 const PARK_MS = 50;
+const PARK_ALONE_MS = 1000;
 /** A `retry-after` longer than this pauses the other workers only this long (each retrying worker still waits the full time). */
 const MAX_SHARED_PAUSE_MS = 10 * 60_000;
 /**
@@ -81,6 +98,11 @@ const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((re
  */
 export class SharedLimits {
   readonly processName = `${os.hostname()}:${process.pid}`;
+  /**
+   * This process's "waiting" row, the same for every endpoint (endpoint-slots.ts). Named apart from
+   * any other SharedLimits, in this process too (tests stand in for several workers in one process).
+   */
+  readonly waiter: Waiter = { slot: randomInt(0, 2 ** 31 - 1), process: `${this.processName}:${randomUUID()}` };
   private readonly held = new Map<string, Lease>();
   private readonly limiters = new Map<string, SharedEndpointLimiter>();
   private readonly timer: NodeJS.Timeout;
@@ -104,9 +126,14 @@ export class SharedLimits {
     return limiter;
   }
 
-  /** A fresh holder name per slot: releasing a slot can never free one that went to someone else. */
+  /** A fresh holder prefix per batch of slots (each slot's holder is `prefix:slot`): releasing a slot can never free one that went to someone else. */
   newHolder(): string {
     return `${this.processName}:${randomUUID()}`;
+  }
+
+  /** How long a slot's turn lasts, drawn per turn: 0.5–1.5 times the turn length. */
+  turnLength(): number {
+    return (this.settings.turnMs ?? LOCAL_REUSE_MS) * (0.5 + this.clock.random());
   }
 
   track(lease: Lease) {
@@ -148,19 +175,28 @@ export class SharedLimits {
  * `requestsPerMinute` started per window, with all workers waiting out a `retry-after` that any of
  * them was given. The database (endpoint-slots.ts) is the authority; an in-process EndpointLimiter in
  * front keeps a process from asking it for more than it could get, and one queue per limit makes a
- * process's waiting calls poll the table one at a time, with growing, jittered delays (a rate slot or
- * a pause says when to try again, so those waits are exact). A finished call's concurrency slot passes
- * straight to the process's next call for a turn of about LOCAL_REUSE_MS (0.5–1.5 times it, drawn per
- * slot), then goes back to the table. Turns of equal length would end together for slots taken together
- * (a run's start takes them all at once), and the process would wait for every one of them at once.
+ * process's waiting calls poll the table with one statement at a time, with growing, jittered delays
+ * (a rate slot or a pause says when to try again, so those waits are exact). Concurrency slots are
+ * taken in batches: one statement takes as many free slots as calls wait (a run's start takes its 64
+ * in one or two, instead of 64 takers colliding). A finished call's concurrency slot passes straight to
+ * the process's next call for a turn of about LOCAL_REUSE_MS (0.5–1.5 times it, drawn per turn); at the
+ * turn's end it goes back to the table only if another process is waiting for the endpoint, else it
+ * starts another turn here, so a lone busy worker keeps its slots with no table round trip per turn.
+ * Turns of equal length would end together for slots taken together, and the process would give them
+ * all back at once.
  */
 export class SharedEndpointLimiter implements CallLimiter {
   private readonly local: EndpointLimiter;
   private readonly slots: PollingQueue<Lease>;
   private readonly starts: PollingQueue<true>;
-  private readonly parked: { lease: Lease; timer: NodeJS.Timeout }[] = [];
+  private readonly parked: Parked[] = [];
   /** Without a rate limit: the endpoint was found unpaused, and is taken to stay so until then. */
   private unpausedUntil = 0;
+  /** Without a rate limit: the look at the pause in flight, which calls starting meanwhile share. */
+  private pauseCheck: ReturnType<typeof admitCallStart> | null = null;
+  /** Whether another process waited for this endpoint's slots when last asked (null: not asked yet). */
+  private others: { waiting: boolean; checkedAt: number } | null = null;
+  private checkingOthers = false;
 
   constructor(
     private readonly shared: SharedLimits,
@@ -174,14 +210,21 @@ export class SharedEndpointLimiter implements CallLimiter {
     this.slots = new PollingQueue<Lease>({
       clock,
       log: shared.log,
-      attempt: async () => {
-        const holder = shared.newHolder();
-        const taken = await takeSlot(prisma, { endpointId: endpoint.id, kind: "concurrency", limit: endpoint.maxConcurrency, holder, holdMs: settings.leaseMs });
-        if (taken.slot === null) return { retryInMs: taken.retryInMs };
+      tryAtOnce: false,
+      attempt: async (wanted) => {
+        const taken = await takeSlots(prisma, {
+          endpointId: endpoint.id,
+          limit: endpoint.maxConcurrency,
+          wanted,
+          holderPrefix: shared.newHolder(),
+          holdMs: settings.leaseMs,
+          waiter: shared.waiter,
+        });
         const takenAt = clock.now();
-        const lease: Lease = { endpointId: endpoint.id, slot: taken.slot, holder, takenAt, turnEndsAt: takenAt + LOCAL_REUSE_MS * (0.5 + clock.random()), lost: false };
-        shared.track(lease);
-        return { value: lease };
+        const leases = taken.map(({ slot, holder }): Lease => ({ endpointId: endpoint.id, slot, holder, takenAt, turnEndsAt: takenAt + shared.turnLength(), lost: false }));
+        for (const lease of leases) shared.track(lease);
+        // A concurrency slot is renewed while held, so when one frees up is unknown: poll.
+        return { values: leases, retryInMs: null };
       },
       // A slot that arrives after its waiter was served by a finished call is kept for the next one.
       unclaimed: (lease) => this.releaseSlot(lease),
@@ -189,17 +232,21 @@ export class SharedEndpointLimiter implements CallLimiter {
     this.starts = new PollingQueue<true>({
       clock,
       log: shared.log,
+      tryAtOnce: true,
       attempt: async () => {
-        if (!endpoint.requestsPerMinute && clock.now() < this.unpausedUntil) return { value: true };
-        const admitted = await admitCallStart(prisma, {
-          endpointId: endpoint.id,
-          requestsPerWindow: endpoint.requestsPerMinute,
-          windowMs: settings.rateWindowMs,
-          holder: shared.processName,
-        });
-        if (!admitted.admitted) return { retryInMs: admitted.retryInMs };
-        if (!endpoint.requestsPerMinute) this.unpausedUntil = clock.now() + PAUSE_RECHECK_MS;
-        return { value: true };
+        const admit = () => admitCallStart(prisma, { endpointId: endpoint.id, requestsPerWindow: endpoint.requestsPerMinute, windowMs: settings.rateWindowMs, holder: shared.processName });
+        let admitted: Awaited<ReturnType<typeof admit>>;
+        if (endpoint.requestsPerMinute) admitted = await admit();
+        else {
+          if (clock.now() < this.unpausedUntil) return { values: [true], retryInMs: null };
+          // Calls that start together once the last look is stale share one look at the pause (a busy
+          // worker sent one per call then, dozens at a time).
+          this.pauseCheck ??= admit().finally(() => (this.pauseCheck = null));
+          admitted = await this.pauseCheck;
+        }
+        if (!admitted.admitted) return { values: [], retryInMs: admitted.retryInMs };
+        if (!endpoint.requestsPerMinute) this.unpausedUntil = Math.max(this.unpausedUntil, clock.now() + PAUSE_RECHECK_MS);
+        return { values: [true], retryInMs: null };
       },
       unclaimed: () => {},
     });
@@ -230,19 +277,52 @@ export class SharedEndpointLimiter implements CallLimiter {
 
   private releaseSlot(lease: Lease) {
     if (lease.lost) return;
-    if (this.shared.clock.now() >= lease.turnEndsAt) {
-      // Its turn is over: back to the table, and this process waits a random poll interval like everyone else.
-      this.slots.holdOff(this.shared.clock.random() * MAX_POLL_MS);
-      return this.giveBack(lease);
+    const now = this.shared.clock.now();
+    if (now >= lease.turnEndsAt) {
+      const others = this.othersWaiting();
+      if (others) {
+        // Its turn is over and someone else waits: back to the table, and this process waits a random
+        // poll interval like everyone else.
+        this.slots.holdOff(this.shared.clock.random() * MAX_POLL_MS);
+        return this.giveBack(lease);
+      }
+      // Nobody else wants it: another turn here. Not known yet: kept until the answer is in.
+      if (others === false) lease.turnEndsAt = now + this.shared.turnLength();
     }
     if (this.slots.give(lease)) return;
-    const timer = setTimeout(() => {
-      const index = this.parked.findIndex((p) => p.lease === lease);
+    // Parked for the next call: back to the table after PARK_MS unless nobody else waits, then after
+    // PARK_ALONE_MS or as soon as someone else is found waiting (looked at every OTHERS_RECHECK_MS).
+    const parkedAt = now;
+    const entry: Parked = { lease };
+    const wait = (ms: number) => {
+      entry.timer = setTimeout(check, ms);
+      entry.timer.unref();
+    };
+    const check = () => {
+      const alone = this.othersWaiting() === false;
+      if (alone && this.shared.clock.now() - parkedAt < PARK_ALONE_MS) return wait(OTHERS_RECHECK_MS);
+      const index = this.parked.indexOf(entry);
       if (index >= 0) this.parked.splice(index, 1);
       this.giveBack(lease);
-    }, PARK_MS);
-    timer.unref();
-    this.parked.push({ lease, timer });
+    };
+    wait(PARK_MS);
+    this.parked.push(entry);
+  }
+
+  /**
+   * Whether another process waits for this endpoint's slots, as last asked; asks again (in the
+   * background, one question at a time) when the answer is older than OTHERS_RECHECK_MS.
+   */
+  private othersWaiting(): boolean | null {
+    const { clock, prisma, waiter, log } = this.shared;
+    if (!this.checkingOthers && (this.others === null || clock.now() - this.others.checkedAt >= OTHERS_RECHECK_MS)) {
+      this.checkingOthers = true;
+      othersWaiting(prisma, this.endpoint.id, waiter.process)
+        .then((waiting) => (this.others = { waiting, checkedAt: clock.now() }))
+        .catch((error: unknown) => log(`endpoint limits: could not tell whether other workers wait for endpoint ${this.endpoint.id}: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => (this.checkingOthers = false));
+    }
+    return this.others?.waiting ?? null;
   }
 
   private giveBack(lease: Lease) {
@@ -266,13 +346,15 @@ export class SharedEndpointLimiter implements CallLimiter {
   }
 }
 
-type Attempt<T> = { value: T } | { retryInMs: number | null };
+/** What one try got (maybe several, maybe none) and, when it got none, when to try again (null: unknown). */
+type Attempt<T> = { values: T[]; retryInMs: number | null };
 
 /**
- * Callers waiting for something from the table. A caller that finds nobody waiting tries once at
- * once; the ones that must wait are served in order by a single loop per process, so a process polls
- * with one query at a time however many calls wait. Between tries it sleeps what the table said
- * (plus jitter, so processes don't wake together) or a doubling delay.
+ * Callers waiting for something from the table, served in order by a single loop per process, so a
+ * process polls with one query at a time however many calls wait; each try asks for as many as wait.
+ * With `tryAtOnce`, a caller that finds nobody waiting tries once straight away on its own. Between
+ * tries that got nothing it sleeps what the table said (plus jitter, so processes don't wake together)
+ * or a doubling delay.
  */
 class PollingQueue<T> {
   private readonly waiters: { resolve(value: T): void; reject(error: unknown): void }[] = [];
@@ -283,17 +365,20 @@ class PollingQueue<T> {
     private readonly options: {
       clock: Clock;
       log(line: string): void;
-      attempt(): Promise<Attempt<T>>;
+      /** One try for up to `wanted` values. */
+      attempt(wanted: number): Promise<Attempt<T>>;
       unclaimed(value: T): void;
+      tryAtOnce: boolean;
     },
   ) {}
 
   async take(): Promise<T> {
     // Nobody waiting: one try straight away, so calls that find room don't queue behind each other.
-    if (this.waiters.length === 0 && this.options.clock.now() >= this.notBefore) {
+    if (this.options.tryAtOnce && this.waiters.length === 0 && this.options.clock.now() >= this.notBefore) {
       try {
-        const first = await this.options.attempt();
-        if ("value" in first) return first.value;
+        const [first, ...extra] = (await this.options.attempt(1)).values;
+        for (const value of extra) this.options.unclaimed(value);
+        if (first !== undefined) return first;
       } catch (error) {
         this.options.log(`endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -329,7 +414,7 @@ class PollingQueue<T> {
         if (this.waiters.length === 0) break;
         let outcome: Attempt<T>;
         try {
-          outcome = await this.options.attempt();
+          outcome = await this.options.attempt(this.waiters.length);
           failingSince = null;
         } catch (error) {
           failingSince ??= clock.now();
@@ -339,12 +424,14 @@ class PollingQueue<T> {
             this.waiters.shift()?.reject(Object.assign(new LlmError("network", "Could not reach the database to check the endpoint's limits."), { cause: error }));
             continue;
           }
-          outcome = { retryInMs: null };
+          outcome = { values: [], retryInMs: null };
         }
-        if ("value" in outcome) {
-          const waiter = this.waiters.shift();
-          if (waiter) waiter.resolve(outcome.value);
-          else this.options.unclaimed(outcome.value);
+        if (outcome.values.length > 0) {
+          for (const value of outcome.values) {
+            const waiter = this.waiters.shift();
+            if (waiter) waiter.resolve(value);
+            else this.options.unclaimed(value);
+          }
           backoffMs = 10;
           continue;
         }
