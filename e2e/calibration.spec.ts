@@ -5,11 +5,12 @@ import ExcelJS from "exceljs";
 import { expect, test } from "@playwright/test";
 import { ownerWithProject, signIn } from "./helpers";
 
-// Checking a judge against published labels (README): videos and a T2VHaluBench-style sheet, the stub
-// judge run twice with different settings, the paper's table, and the two runs compared. The videos and
-// their frames are seeded in the database (the import e2e covers importing them).
-test("imports published labels, runs the stub judge twice, opens the paper's table and compares the runs", async ({ page }) => {
-  test.setTimeout(180_000);
+// Checking a judge against published labels (README), issue 14's whole flow: videos and a T2VHaluBench-style
+// sheet, the stub judge run with the shipped prompts and with an edited prompt version, the paper's table, the
+// two runs compared, and "what to label next" turned into a queue. The videos and their frames are seeded in
+// the database (the import e2e covers importing them).
+test("imports published labels, runs the stub judge with two prompt versions, opens the paper's table, compares the runs and queues what to label next", async ({ page }) => {
+  test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
@@ -19,7 +20,7 @@ test("imports published labels, runs the stub judge twice, opens the paper's tab
   try {
     const owner = await ownerWithProject("calibration");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 3, keyFrames: 1, name: "Calibration e2e" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 4, keyFrames: 1, name: "Calibration e2e" });
     for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, model: i < 2 ? "Sora" : "Pika" } });
 
     await signIn(page, owner.email, owner.password);
@@ -41,7 +42,7 @@ test("imports published labels, runs the stub judge twice, opens the paper's tab
     await panel.getByRole("button", { name: "Import" }).click();
     await expect(panel.getByTestId("label-set-message")).toContainText('Imported "T2VHaluBench authors"');
 
-    // 2. The stub judge, twice: the second run with a stricter verdict threshold.
+    // 2. The stub judge, twice: with the shipped prompts, then with an edited version of the inconsistency prompt.
     await page.goto(`/projects/${projectId}/judge`);
     await page.getByLabel("Name").fill("Stub");
     await page.getByLabel("Base URL").fill(stub.baseURL);
@@ -51,9 +52,18 @@ test("imports published labels, runs the stub judge twice, opens the paper's tab
     await expect(page.getByTestId("endpoint-list")).toContainText("Stub");
     await page.getByRole("button", { name: "Start run" }).click();
     await expect(page.getByTestId("run").first().getByTestId("run-status")).toHaveText("done", { timeout: 60_000 });
-    await page.getByLabel("Threshold", { exact: true }).fill("8");
-    await page.getByRole("button", { name: "Save defaults for new runs" }).click();
-    await expect(page.getByText("Saved. New runs use these settings.")).toBeVisible();
+    await page.goto(`/projects/${projectId}/prompts`);
+    await page.getByRole("link", { name: "hallucination/inconsistency" }).click();
+    await expect(page).toHaveURL(/template=hallucination%2Finconsistency/);
+    const text = page.getByTestId("prompt-text");
+    await expect(text).toHaveValue(/compare the inconsistency in the two descriptions/);
+    await text.fill(`${(await text.inputValue()).replace(/\n$/, "")}\nBe strict: an object the prompt names but the frames lack is an inconsistency.\n`);
+    await expect(page.getByTestId("diff-added")).toContainText("Be strict");
+    await page.getByTestId("prompt-save").click();
+    await expect(page.getByTestId("prompt-saved")).toContainText("Saved as version");
+    const version = await prisma.promptVersion.findFirstOrThrow({ where: { projectId } });
+    await page.goto(`/projects/${projectId}/judge`);
+    await page.getByTestId("run-prompt-version-hallucination/inconsistency").selectOption(version.id);
     await page.getByRole("button", { name: "Start run" }).click();
     await expect(page.getByTestId("run")).toHaveCount(2);
     for (const i of [0, 1]) await expect(page.getByTestId("run").nth(i).getByTestId("run-status")).toHaveText("done", { timeout: 60_000 });
@@ -82,10 +92,24 @@ test("imports published labels, runs the stub judge twice, opens the paper's tab
     await expect(page.getByTestId("compare-setups-summary")).toContainText("3 videos judged by every run and labelled in T2VHaluBench authors");
     const table = page.getByTestId("compare-setups-table");
     await expect(table.locator("thead th")).toHaveCount(3);
-    await expect(table.locator("tr", { hasText: "verdict rule" })).toContainText("differs");
-    await expect(table.locator("tr", { hasText: "verdict rule" })).toContainText("max_category ≥ 8");
+    await expect(table.locator("tr", { hasText: "prompt inconsistency" })).toContainText("differs");
+    await expect(table.locator("tr", { hasText: "prompt inconsistency" })).toContainText(version.hash.slice(0, 12));
+    await expect(page.getByTestId("template-diff")).toContainText("Be strict");
     await expect(page.getByTestId("compare-pairs").locator("tbody tr")).toHaveCount(1);
     await expect(page.getByTestId("compare-pairs")).toContainText("p = ");
+
+    // 5. What to label next on the edited run: the one video the sheet does not label, queued with one click.
+    const edited = await prisma.judgeRun.findFirstOrThrow({ where: { projectId, promptVersionIds: { equals: { "hallucination/inconsistency": version.id } } } });
+    await page.goto(`/projects/${projectId}/runs/${edited.id}`);
+    await page.getByTestId("label-next-link").click();
+    await page.getByTestId("label-next-budget").fill("1");
+    await page.getByTestId("label-next-propose").click();
+    await expect(page.getByTestId("label-next-videos").locator("li")).toHaveCount(1);
+    await expect(page.getByTestId("label-next-videos")).toContainText((await prisma.video.findUniqueOrThrow({ where: { id: videoIds[3]! } })).relativePath);
+    await page.getByTestId("label-next-create-queue").click();
+    await expect(page.getByTestId("queue-name")).toHaveText("Label next: 1 video");
+    const queue = await prisma.reviewQueue.findFirstOrThrow({ where: { projectId }, include: { items: true } });
+    expect(queue.items.map((i) => i.videoId)).toEqual([videoIds[3]]);
   } finally {
     await stub.close();
     await prisma.$disconnect();

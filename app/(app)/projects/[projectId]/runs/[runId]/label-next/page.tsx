@@ -117,7 +117,7 @@ export default async function LabelNextPage({ params, searchParams }: { params: 
                     </li>
                   ))}
                 </ol>
-                <CreateLabelQueue projectId={projectId} runId={runId} videoIds={plan.videos.map((v) => v.id)} defaultName={`Label next: ${plan.videos.length} videos`} />
+                <CreateLabelQueue projectId={projectId} runId={runId} videoIds={plan.videos.map((v) => v.id)} defaultName={`Label next: ${plan.videos.length} video${plan.videos.length === 1 ? "" : "s"}`} />
               </div>
             )}
           </Card>
