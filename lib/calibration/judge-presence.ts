@@ -1,9 +1,11 @@
+import { judgePresence as presenceOfScores } from "../tasks/task-declaration";
+
 /**
  * The judge's per-video presence of a hallucination category, for comparing a 0–10 judge with
- * present/absent labels: present when the video's worst score of the category (over its key frames or
- * clusters) is at least t. The worst, not a mean, because the labels say whether the category shows
- * anywhere in the video, and the run's default aggregation ("mean-max") takes each category's worst
- * frame too. Issue 12 declares presence targets with the same rule; the lead unifies the two.
+ * present/absent labels: the task's declared presence rule (lib/tasks/task-declaration.ts, the same one
+ * the agreement report sweeps), present when the video's worst score of the category (over its key frames
+ * or clusters) is at least t. The worst, not a mean, because the labels say whether the category shows
+ * anywhere in the video, and the run's default aggregation ("mean-max") takes each category's worst frame too.
  */
 export interface CategoryScore {
   category: string;
@@ -12,12 +14,9 @@ export interface CategoryScore {
 
 /** true / false, or null when the run has no score of the category for the video (never a guess). */
 export function judgePresence(scores: readonly CategoryScore[], category: string, t: number): boolean | null {
-  let worst: number | null = null;
-  for (const score of scores) {
-    if (score.category !== category || !Number.isFinite(score.value)) continue;
-    if (worst === null || score.value > worst) worst = score.value;
-  }
-  return worst === null ? null : worst >= t;
+  const values = scores.filter((score) => score.category === category && Number.isFinite(score.value)).map((score) => score.value);
+  const presence = presenceOfScores(values, t);
+  return presence === null ? null : presence === 1;
 }
 
 /**
