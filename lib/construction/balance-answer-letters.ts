@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 
-export const MC_LETTERS = ["A", "B", "C", "D", "E"] as const;
+export const MC_LETTERS = ["A", "B", "C", "D", "E"] as const; // option letters: not a task name
 export type McLetter = (typeof MC_LETTERS)[number];
 
 export interface TransformedQuestion {
