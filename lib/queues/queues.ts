@@ -287,21 +287,79 @@ export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: stri
         // The item filled up while this claim was stale: let it go.
         await tx.reviewQueueAssignment.delete({ where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } } });
       }
-      const [candidate] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT i."id" FROM "review_queue_item" i
-        WHERE i."queueId" = ${queue.id}
-          AND i."doneCount" < ${n}
-          AND NOT EXISTS (SELECT 1 FROM "review_queue_assignment" a WHERE a."itemId" = i."id" AND a."reviewerId" = ${me})
-          AND i."doneCount" + (SELECT count(*) FROM "review_queue_assignment" a
-                               WHERE a."itemId" = i."id" AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}) < ${n}
-        ORDER BY i."doneCount" ASC, i."position" ASC
-        LIMIT 1`;
-      if (!candidate) return { itemId: null };
-      await tx.reviewQueueAssignment.create({ data: { itemId: candidate.id, queueId: queue.id, reviewerId: me } });
-      return { itemId: candidate.id };
+      return { itemId: await claimFreeItem(tx, queue, me) };
     },
     { maxWait: 10_000, timeout: 20_000 },
   );
+}
+
+/**
+ * Inside the queue's advisory lock: a claim on the first item by (doneCount, position) that the reviewer has
+ * not had and whose doneCount plus others' live claims (claims ahead included) is below reviewersPerItem.
+ */
+async function claimFreeItem(tx: Prisma.TransactionClient, queue: ReviewQueue, me: string): Promise<string | null> {
+  const n = queue.reviewersPerItem;
+  const [candidate] = await tx.$queryRaw<{ id: string }[]>`
+    SELECT i."id" FROM "review_queue_item" i
+    WHERE i."queueId" = ${queue.id}
+      AND i."doneCount" < ${n}
+      AND NOT EXISTS (SELECT 1 FROM "review_queue_assignment" a WHERE a."itemId" = i."id" AND a."reviewerId" = ${me})
+      AND i."doneCount" + (SELECT count(*) FROM "review_queue_assignment" a
+                           WHERE a."itemId" = i."id" AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}) < ${n}
+    ORDER BY i."doneCount" ASC, i."position" ASC
+    LIMIT 1`;
+  if (!candidate) return null;
+  await tx.reviewQueueAssignment.create({ data: { itemId: candidate.id, queueId: queue.id, reviewerId: me } });
+  return candidate.id;
+}
+
+/**
+ * Unsubmitted live claims a reviewer may hold in one queue: the item on screen, the one claimed ahead, and the
+ * item before them whose submission may still be on its way.
+ */
+export const MAX_OPEN_CLAIMS = 3;
+
+/**
+ * Claims ahead: while the reviewer works on `currentItemId`, the item they will get after it, so the review
+ * screen can load it (frames included) before Enter. It is an ordinary claim, taken after the current one:
+ * it counts toward reviewersPerItem for everyone, expires like any claim, keeps its video blind to them in a
+ * blind queue until they submit it, and is what `nextItem` hands them once the current one is submitted.
+ * Returns their live claim taken after the current one if they hold one, else a new claim (none when
+ * nothing is left, or when they already hold MAX_OPEN_CLAIMS unsubmitted claims).
+ */
+export async function claimAhead(prisma: PrismaClient, actor: Actor, queueId: string, currentItemId: string): Promise<{ itemId: string | null }> {
+  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  if (queue.archivedAt) throw new ValidationError("This queue is archived.");
+  const me = actor.userId;
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`review_queue:${queue.id}`}, 0))`;
+      const current = await tx.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId: currentItemId, reviewerId: me } } });
+      if (!current || current.queueId !== queue.id) throw new NotFoundError("This item is not assigned to you: ask the queue for your next item.");
+      const open = await tx.$queryRaw<{ itemId: string; claimedAt: Date }[]>`
+        SELECT a."itemId", a."claimedAt" FROM "review_queue_assignment" a
+        WHERE a."queueId" = ${queue.id} AND a."reviewerId" = ${me} AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}
+        ORDER BY a."claimedAt" ASC, a."itemId" ASC`;
+      // Claims are handed out in (claimedAt, itemId) order: the one after the current item is the one ahead.
+      const at = current.claimedAt.getTime();
+      const ahead = open.find((claim) => claim.claimedAt.getTime() > at || (claim.claimedAt.getTime() === at && claim.itemId > currentItemId));
+      if (ahead) return { itemId: ahead.itemId };
+      if (open.length >= MAX_OPEN_CLAIMS) return { itemId: null };
+      return { itemId: await claimFreeItem(tx, queue, me) };
+    },
+    { maxWait: 10_000, timeout: 20_000 },
+  );
+}
+
+/**
+ * Lets go of one of the reviewer's unsubmitted claims (the review screen releases its claim ahead when the
+ * reviewer leaves), so the item's place goes to someone else at once instead of after CLAIM_TTL_MINUTES.
+ * Judgments already saved stay. A submitted item is not released.
+ */
+export async function releaseClaim(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string): Promise<{ released: boolean }> {
+  await queueForActor(prisma, actor, queueId, "scores.review");
+  const { count } = await prisma.reviewQueueAssignment.deleteMany({ where: { itemId, queueId, reviewerId: actor.userId, status: "claimed" } });
+  return { released: count > 0 };
 }
 
 /** "score" (a judge score of one of the task's targets), or the id of a reviewed per-video metric. */
