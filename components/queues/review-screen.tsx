@@ -3,11 +3,12 @@
 import { isTypingTarget } from "@/components/is-typing-target";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { usePathname } from "next/navigation";
-import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
+import { scopeFocus } from "@/lib/judge/video-outputs";
 import { findTask } from "@/lib/tasks/registry";
 import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
@@ -20,6 +21,8 @@ interface TargetView {
   min: number;
   max: number;
   category: string | null;
+  /** The judge's step that gave the score (null for a per-video metric): with scopeIndex, where the judge looked. */
+  stepId?: string | null;
   scopeIndex: number | null;
   frameIndexes: number[];
   mine: { value: number; note: string | null; reason: string | null; acceptedJudge?: boolean; version: number } | null;
@@ -136,20 +139,66 @@ function preloadFrames(view: ItemView) {
 /** Marks every cached item of the queue stale (their links and status change with each submit or claim) without refetching them now. */
 const invalidateItems = (queryClient: QueryClient, queueId: string) => queryClient.invalidateQueries({ queryKey: ["queue-item", queueId], refetchType: "none" });
 
+/** What the queue overview API says of the queue's progress, read again after each submission made in the background. */
+interface QueueProgressView {
+  progress: { items: number; complete: number };
+  mine: { done: number };
+}
+
+/** A submission sent while the reviewer already works on the next item; its drafts stay here until it is saved. */
+interface BackgroundSubmission {
+  itemId: string;
+  label: string;
+  drafts: Record<string, Draft>;
+  judgments: unknown[];
+}
+
+/** What the screen, which outlives each item, does for the item on screen: claims ahead, background submissions, the hold. */
+interface ScreenSupport {
+  pending: RefObject<PendingKey[]>;
+  holdOn: RefObject<string | null>;
+  navigate: (itemId: string) => void;
+  /** Records a claim ahead, so it is released if the reviewer leaves before opening it. */
+  reserved: (itemId: string) => void;
+  /** True for an item claimed ahead that the reviewer has not opened yet. */
+  isReserved: (itemId: string) => boolean;
+  submitInBackground: (submission: BackgroundSubmission) => void;
+  /** The item was submitted in the foreground: its failure and kept drafts are over. */
+  submitted: (itemId: string) => void;
+  /** Resolves once every submission sent in the background has been answered (saved or failed). */
+  settled: () => Promise<unknown>;
+}
+
 /**
  * The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code.
  * It stays mounted from item to item (moving on rewrites the address with history.pushState), so no key is lost in a
  * transition: every key goes into one queue, and the item on screen applies them one render at a time; after Enter the
  * queue is held until the next item is on screen, and the keys typed meanwhile apply to it.
+ * While the reviewer works on an item, the item after it is claimed ahead and loaded (payload and frames), so Enter shows
+ * it at once and the submission goes in the background; one that fails says so here and keeps its typed values.
  */
 export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
   const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
   const pathname = usePathname();
   const itemId = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  const queryClient = useQueryClient();
   const pending = useRef<PendingKey[]>([]);
   /** The item whose submission or departure is under way: queued keys wait for the item after it. */
   const holdOn = useRef<string | null>(null);
   const [, setTaken] = useState(0);
+  /** Items claimed ahead and not opened yet: released when the reviewer leaves. */
+  const reservedIds = useRef(new Set<string>());
+  /** Drafts of items whose background submission is on its way or failed, by item. */
+  const unsent = useRef(new Map<string, Record<string, Draft>>());
+  const inflight = useRef(new Set<Promise<unknown>>());
+  const [failures, setFailures] = useState<{ itemId: string; label: string; message: string }[]>([]);
+  const progress = useQuery({
+    queryKey: ["queue-progress", queueId],
+    queryFn: () => apiFetch<QueueProgressView>(`/api/v1/queues/${queueId}`),
+    refetchOnWindowFocus: false,
+  });
+
+  reservedIds.current.delete(itemId);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -170,27 +219,109 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
+  // Leaving the screen (another page, closing the tab, reloading) gives back the claims ahead nobody opened.
+  useEffect(() => {
+    const releaseReserved = () => {
+      for (const id of reservedIds.current) {
+        void fetch(`/api/v1/queues/${queueId}/items/${encodeURIComponent(id)}/release`, { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body: "{}" }).catch(() => {});
+      }
+      reservedIds.current.clear();
+    };
+    window.addEventListener("pagehide", releaseReserved);
+    return () => {
+      window.removeEventListener("pagehide", releaseReserved);
+      releaseReserved();
+    };
+  }, [queueId]);
+
   const navigate = useCallback((id: string) => window.history.pushState(null, "", itemBase + encodeURIComponent(id)), [itemBase]);
+
+  const support: ScreenSupport = {
+    pending,
+    holdOn,
+    navigate,
+    reserved: (id) => void reservedIds.current.add(id),
+    isReserved: (id) => reservedIds.current.has(id),
+    settled: () => Promise.allSettled([...inflight.current]),
+    submitted: (id) => {
+      unsent.current.delete(id);
+      setFailures((f) => f.filter((x) => x.itemId !== id));
+      void queryClient.invalidateQueries({ queryKey: ["queue-progress", queueId] });
+    },
+    submitInBackground: ({ itemId: sentId, label, drafts, judgments }) => {
+      unsent.current.set(sentId, drafts);
+      setFailures((f) => f.filter((x) => x.itemId !== sentId));
+      const sent = postJson(`/api/v1/queues/${queueId}/items/${sentId}/submit`, { judgments })
+        .then(() => {
+          if (unsent.current.get(sentId) === drafts) unsent.current.delete(sentId);
+        })
+        .catch((error: unknown) => {
+          setFailures((f) => [...f.filter((x) => x.itemId !== sentId), { itemId: sentId, label, message: error instanceof Error ? error.message : "Could not submit." }]);
+        })
+        .finally(() => {
+          inflight.current.delete(sent);
+          // Its status, versions and the queue's counts changed (or, after a conflict, the saved values): read again when shown.
+          void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, sentId], refetchType: "none" });
+          void queryClient.invalidateQueries({ queryKey: ["queue-progress", queueId] });
+        });
+      inflight.current.add(sent);
+    },
+  };
 
   const item = useQuery({
     ...itemQuery(queueId, itemId),
     // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
     refetchOnWindowFocus: false,
   });
+  const failed =
+    failures.length > 0 ? (
+      <div className="mb-3 flex flex-col gap-1" data-testid="submit-failures">
+        {failures.map((f) => (
+          <p key={f.itemId} role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="submit-failed">
+            {f.label} was not submitted: {f.message} Your values are kept.{" "}
+            {f.itemId !== itemId && (
+              <button type="button" className="underline" onClick={() => navigate(f.itemId)}>
+                Go back to it
+              </button>
+            )}
+          </p>
+        ))}
+      </div>
+    ) : null;
   // Cached data of an item opened again (← to an earlier item) can be stale: its previous/next links and
   // status predate later submits, so keys acted on it would go to the wrong item. Wait for the refetch.
-  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500" data-testid="review-loading">Loading the item…</p>;
-  if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
+  if (item.isPending || item.isRefetching)
+    return (
+      <>
+        {failed}
+        <p className="text-sm text-slate-500" data-testid="review-loading">
+          Loading the item…
+        </p>
+      </>
+    );
+  if (item.error)
+    return (
+      <>
+        {failed}
+        <p role="alert" className="text-sm text-red-700" data-testid="review-error">
+          {item.error.message}
+        </p>
+      </>
+    );
+  const live = progress.data && progress.dataUpdatedAt > item.dataUpdatedAt ? { items: progress.data.progress.items, complete: progress.data.progress.complete, mine: progress.data.mine } : null;
   return (
-    <ItemReview
-      key={`${itemId}:${item.dataUpdatedAt}`}
-      projectId={projectId}
-      data={item.data}
-      task={findTask(pipeline)}
-      pending={pending}
-      holdOn={holdOn}
-      navigate={navigate}
-    />
+    <>
+      {failed}
+      <ItemReview
+        key={`${itemId}:${item.dataUpdatedAt}`}
+        projectId={projectId}
+        data={item.data}
+        task={findTask(pipeline)}
+        support={support}
+        restored={unsent.current.get(itemId) ?? null}
+        liveProgress={live}
+      />
+    </>
   );
 }
 
@@ -198,23 +329,30 @@ function ItemReview({
   projectId,
   data,
   task,
-  pending,
-  holdOn,
-  navigate,
+  support,
+  restored,
+  liveProgress,
 }: {
   projectId: string;
   data: ItemView;
   task: TaskDeclaration | null;
-  pending: RefObject<PendingKey[]>;
-  holdOn: RefObject<string | null>;
-  navigate: (itemId: string) => void;
+  support: ScreenSupport;
+  /** The drafts of a submission of this item that has not (yet) been saved. */
+  restored: Record<string, Draft> | null;
+  /** The queue's counts when read after this item's payload (submissions made since). */
+  liveProgress: ItemView["progress"] | null;
 }) {
+  const { pending, holdOn, navigate } = support;
   const queryClient = useQueryClient();
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(data.targets.map((t) => [t.key, { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }])),
+    Object.fromEntries(
+      data.targets.map((t) => [t.key, restored?.[t.key] ?? { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }]),
+    ),
   );
+  /** The item claimed ahead of this one (when the payload predates that claim, its nav does not name it). */
+  const [aheadId, setAheadId] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -238,14 +376,32 @@ function ItemReview({
     return dropped ? ` (${dropped} key${dropped === 1 ? "" : "s"} typed after Enter not applied)` : "";
   }, [holdOn, pending]);
 
+  // The next item is loaded, frames included, while the reviewer works on this one: on an unsubmitted item that
+  // is the last of theirs, by claiming it ahead.
   useEffect(() => {
-    const nextId = data.nav.nextItemId;
-    if (!nextId) return;
-    void queryClient.prefetchQuery(itemQuery(queueId, nextId)).then(() => {
-      const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, nextId]);
-      if (next) preloadFrames(next);
-    });
-  }, [data.nav.nextItemId, queryClient, queueId]);
+    const prefetch = (id: string) =>
+      void queryClient.prefetchQuery(itemQuery(queueId, id)).then(() => {
+        const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, id]);
+        if (next) preloadFrames(next);
+      });
+    if (data.nav.nextItemId) return prefetch(data.nav.nextItemId);
+    if (data.assignment.status !== "claimed") return;
+    let left = false;
+    postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/items/${encodeURIComponent(data.item.id)}/ahead`, {})
+      .then(({ itemId }) => {
+        if (!itemId) return;
+        // Recorded even when this item was left meanwhile: a claim nobody opens is released on leaving.
+        support.reserved(itemId);
+        if (left) return;
+        setAheadId(itemId);
+        prefetch(itemId);
+      })
+      .catch(() => {}); // without a claim ahead, Enter claims the next item as it submits
+    return () => {
+      left = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per item shown
+  }, [data.item.id]);
 
   const setValue = useCallback((key: string, value: number) => {
     setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value, accepted: false } }));
@@ -253,10 +409,14 @@ function ItemReview({
   }, []);
 
   const goNext = useCallback(async () => {
-    if (data.nav.nextItemId) return leaveFor(data.nav.nextItemId);
+    const nextId = data.nav.nextItemId;
+    // An item claimed ahead is a new one: it comes after this one is submitted.
+    if (nextId && !(data.assignment.status !== "done" && support.isReserved(nextId))) return leaveFor(nextId);
     if (data.assignment.status !== "done") return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
     holdOn.current = data.item.id;
     try {
+      // The server hands out the oldest open claim: wait until the submissions on their way have closed theirs.
+      await support.settled();
       const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
       await invalidateItems(queryClient, queueId);
       if (itemId && itemId !== data.item.id) return leaveFor(itemId);
@@ -264,27 +424,37 @@ function ItemReview({
     } catch (error) {
       setMessage({ text: (error instanceof Error ? error.message : "Could not take the next item.") + release(), tone: "error" });
     }
-  }, [data, holdOn, leaveFor, queryClient, queueId, release]);
+  }, [data, holdOn, leaveFor, queryClient, queueId, release, support]);
 
   const submit = useCallback(async () => {
     // A second Enter while this item is on its way out belongs to the next item (it waits in the queue).
     if (holdOn.current === data.item.id) return;
+    const missing = data.targets.filter((t) => t.required && drafts[t.key]!.value === null);
+    if (missing.length > 0) return setMessage({ text: `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`, tone: "error" });
+    const judgments = data.targets
+      .filter((t) => drafts[t.key]!.value !== null)
+      .map((t) => ({
+        target: t.key,
+        value: drafts[t.key]!.value!,
+        note: drafts[t.key]!.note.trim() || null,
+        ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
+        expectedVersion: t.mine?.version,
+      }));
+    const known = data.nav.nextItemId ?? aheadId;
+    // The next item is loaded already: show it now and let the submission go in the background.
+    if (known && queryClient.getQueryData(["queue-item", queueId, known])) {
+      support.submitInBackground({ itemId: data.item.id, label: `Your item ${data.nav.index + 1}`, drafts, judgments });
+      return leaveFor(known);
+    }
     holdOn.current = data.item.id;
     setBusy(true);
     setMessage({ text: "Submitting…", tone: "info" });
     try {
-      const judgments = data.targets
-        .filter((t) => drafts[t.key]!.value !== null)
-        .map((t) => ({
-          target: t.key,
-          value: drafts[t.key]!.value!,
-          note: drafts[t.key]!.note.trim() || null,
-          ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
-          expectedVersion: t.mine?.version,
-        }));
-      const known = data.nav.nextItemId;
-      // Without a known next item the server claims it and sends it back with the submission: one round trip.
+      // Without a known next item the server claims it and sends it back with the submission: one round trip. It
+      // hands out the oldest open claim, so the submissions still on their way must have closed theirs first.
+      await support.settled();
       const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments });
+      support.submitted(data.item.id);
       await invalidateItems(queryClient, queueId);
       if (result.next) {
         queryClient.setQueryData(["queue-item", queueId, result.next.item.id], result.next);
@@ -299,7 +469,7 @@ function ItemReview({
     } finally {
       setBusy(false);
     }
-  }, [data, drafts, holdOn, leaveFor, queryClient, queueId, release]);
+  }, [aheadId, data, drafts, holdOn, leaveFor, queryClient, queueId, release, support]);
 
   const accept = useCallback(
     (targets: TargetView[]) => {
@@ -365,12 +535,23 @@ function ItemReview({
     setApplied((n) => n + 1);
   });
 
+  const player = useRef<HTMLVideoElement>(null);
+  /** Where the judge looked for the focused score: the player seeks there and the strip lights those frames. */
+  const looked = focused?.stepId && focused.scopeIndex !== null ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex) : null;
+  const seekS = looked?.seekS ?? null;
   useEffect(() => {
     document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
-  }, [focus]);
+    const video = player.current;
+    if (video && seekS !== null) {
+      video.pause();
+      video.currentTime = seekS;
+    }
+  }, [focus, seekS]);
+  const highlighted = useMemo(() => new Set(focused?.frameIndexes ?? []), [focused]);
 
   const answered = data.targets.filter((t) => drafts[t.key]!.value !== null).length;
-  const percent = data.progress.items ? Math.round((100 * data.progress.complete) / data.progress.items) : 0;
+  const progress = liveProgress ?? data.progress;
+  const percent = progress.items ? Math.round((100 * progress.complete) / progress.items) : 0;
   const frameByIndex = new Map(data.video.frames.map((f) => [f.index, f]));
 
   return (
@@ -394,20 +575,21 @@ function ItemReview({
           <div className="h-full bg-emerald-500" style={{ width: `${percent}%` }} />
         </div>
         <span>
-          {data.progress.complete} of {data.progress.items} items complete ({data.queue.reviewersPerItem} reviewer{data.queue.reviewersPerItem === 1 ? "" : "s"} each)
+          {progress.complete} of {progress.items} items complete ({data.queue.reviewersPerItem} reviewer{data.queue.reviewersPerItem === 1 ? "" : "s"} each)
         </span>
         <span className="font-medium" data-testid="my-count">
-          you: {data.progress.mine.done} submitted
+          you: {progress.mine.done} submitted
         </span>
       </div>
 
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_26rem]">
-        <div className="flex min-w-0 flex-col gap-3">
+        {/* Pinned while the targets scroll: the player and the strip stay in view beside the form. */}
+        <div className="flex min-w-0 flex-col gap-3 lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto" data-testid="pinned-video">
           <p className="text-sm" data-testid="review-prompt">
             <span className="text-slate-500">Prompt: </span>
             {data.video.prompt ?? "—"} <span className="text-xs text-slate-400">({data.video.fileName})</span>
           </p>
-          <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} />
+          <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} playerRef={player} highlighted={highlighted} highlightLabel={looked?.label ?? null} />
           {data.caption && <CaptionUnderReview caption={data.caption} />}
         </div>
 
