@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
+import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import { scopeFocus } from "@/lib/judge/video-outputs";
@@ -42,6 +43,8 @@ interface ItemView {
   targets: TargetView[];
   nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
   progress: { items: number; complete: number; mine: { done: number } };
+  /** The project's and the queue's guidelines (Markdown; empty: none). */
+  guidelines?: { project: string; queue: string };
 }
 interface CaptionView {
   id: string;
@@ -94,6 +97,7 @@ export const SHORTCUTS: [string, string][] = [
   ["a", "accept the judge's value for the focused target"],
   ["A", "accept all the judge's values"],
   ["m", "write a note on the focused target (Esc leaves it)"],
+  ["g", "show / hide the guidelines"],
   ["Enter", "submit and go to the next item"],
   ["] / →", "next item"],
   ["[ / ←", "previous item (your own)"],
@@ -118,7 +122,7 @@ interface PendingKey {
 }
 
 /** Keys the review screen acts on: they are taken (and queued) even while the next item is still on its way. */
-const REVIEW_KEY = /^(?:[0-9jkyanmA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
+const REVIEW_KEY = /^(?:[0-9jkyanmgA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
 /** How long a loaded or prefetched item is used without asking the server again; every submit or claim invalidates the queue's items. */
 const ITEM_FRESH_MS = 60_000;
 
@@ -167,6 +171,9 @@ interface ScreenSupport {
   submitted: (itemId: string) => void;
   /** Resolves once every submission sent in the background has been answered (saved or failed). */
   settled: () => Promise<unknown>;
+  /** Whether the guidelines are open: one choice for the whole session, not per item. */
+  guidelinesShown: boolean;
+  toggleGuidelines: () => void;
 }
 
 /**
@@ -192,6 +199,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
   const unsent = useRef(new Map<string, Record<string, Draft>>());
   const inflight = useRef(new Set<Promise<unknown>>());
   const [failures, setFailures] = useState<{ itemId: string; label: string; message: string }[]>([]);
+  const [guidelinesShown, setGuidelinesShown] = useState(true);
   const progress = useQuery({
     queryKey: ["queue-progress", queueId],
     queryFn: () => apiFetch<QueueProgressView>(`/api/v1/queues/${queueId}`),
@@ -243,6 +251,8 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     reserved: (id) => void reservedIds.current.add(id),
     isReserved: (id) => reservedIds.current.has(id),
     settled: () => Promise.allSettled([...inflight.current]),
+    guidelinesShown,
+    toggleGuidelines: () => setGuidelinesShown((shown) => !shown),
     submitted: (id) => {
       unsent.current.delete(id);
       setFailures((f) => f.filter((x) => x.itemId !== id));
@@ -361,6 +371,7 @@ function ItemReview({
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
   const focused = data.targets[focus];
+  const hasGuidelines = Boolean(data.guidelines?.project || data.guidelines?.queue);
   /** Leaves this item: keys still queued apply to the one it goes to. */
   const leaveFor = useCallback(
     (id: string) => {
@@ -485,6 +496,10 @@ function ItemReview({
   const applyKey = ({ key, timeStamp }: PendingKey) => {
     if (key === "?") return setHelp((h) => !h);
     if (key === "Escape") return setHelp(false);
+    if (key === "g") {
+      if (!hasGuidelines) return setMessage({ text: "This project and queue have no guidelines.", tone: "info" });
+      return support.toggleGuidelines();
+    }
     if (key === "j" || key === "ArrowDown") return setFocus((f) => Math.min(f + 1, data.targets.length - 1));
     if (key === "k" || key === "ArrowUp") return setFocus((f) => Math.max(f - 1, 0));
     if (key === "]" || key === "ArrowRight") return void goNext();
@@ -594,6 +609,18 @@ function ItemReview({
         </div>
 
         <div className="flex flex-col gap-2">
+          {hasGuidelines && (
+            <section aria-label="Guidelines" className="rounded-md border border-amber-200 bg-amber-50/50 p-2" data-testid="review-guidelines" data-shown={support.guidelinesShown}>
+              <p className="text-xs text-slate-600">
+                <b>Guidelines</b> · <kbd className="font-mono font-semibold">g</kbd> {support.guidelinesShown ? "hides" : "shows"} them
+              </p>
+              {support.guidelinesShown && (
+                <div className="mt-1 max-h-60 overflow-y-auto">
+                  <Guidelines project={data.guidelines!.project} queue={data.guidelines!.queue} />
+                </div>
+              )}
+            </section>
+          )}
           {data.judgeSummary && task && (
             <p className="rounded bg-slate-50 p-2 text-xs text-slate-600" data-testid="judge-summary">
               Judge: <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} decimals={2} />

@@ -3,12 +3,12 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { videoScores } from "../judge/runs";
-import { createProject } from "../projects/projects";
+import { createProject, setProjectGuidelines } from "../projects/projects";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { claimAhead, createQueue, getQueue, getQueueItem, getQueueProgress, listQueues, MAX_OPEN_CLAIMS, nextItem, previewQueue, releaseClaim, submitItem } from "./queues";
+import { claimAhead, createQueue, setQueueGuidelines, getQueue, getQueueItem, getQueueProgress, listQueues, MAX_OPEN_CLAIMS, nextItem, previewQueue, releaseClaim, submitItem } from "./queues";
 import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
@@ -240,6 +240,27 @@ describe("submitting an item", () => {
     expect(middle.progress).toMatchObject({ items: 4, mine: { done: 3 } });
     const mine = await getQueue(prisma, r, queue.id);
     expect(mine.mine).toEqual({ done: 3, claimed: 0 });
+  });
+});
+
+describe("guidelines", () => {
+  it("are written by owners for the project and each queue, and reach the reviewer with every item", async () => {
+    const queue = await verdictQueue({ name: "With guidelines", guidelines: "  Look for **melting** hands.\r\n\r\n- one\r\n- two  " });
+    expect(queue.guidelines).toBe("Look for **melting** hands.\n\n- one\n- two");
+    await setProjectGuidelines(prisma, owner, { projectId, guidelines: "Score what you *see*, not what the prompt says." });
+    const r = await reviewer();
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines).toEqual({ project: "Score what you *see*, not what the prompt says.", queue: "Look for **melting** hands.\n\n- one\n- two" });
+
+    expect((await setQueueGuidelines(prisma, owner, queue.id, { guidelines: "<script>alert(1)</script> stays text" })).guidelines).toBe("<script>alert(1)</script> stays text");
+    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines.queue).toBe("<script>alert(1)</script> stays text");
+    expect((await getQueue(prisma, r, queue.id)).guidelines).toBe("<script>alert(1)</script> stays text");
+    // Reviewers read them; only owners write them.
+    await expect(setQueueGuidelines(prisma, r, queue.id, { guidelines: "mine now" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setProjectGuidelines(prisma, r, { projectId, guidelines: "mine now" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setQueueGuidelines(prisma, stranger, queue.id, { guidelines: "x" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(setQueueGuidelines(prisma, owner, queue.id, { guidelines: "x".repeat(20_001) })).rejects.toThrow(/at most 20,000/);
+    await setProjectGuidelines(prisma, owner, { projectId, guidelines: "" });
   });
 });
 

@@ -13,6 +13,7 @@ import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import {
   createQueueSchema,
   previewQueueSchema,
+  queueGuidelinesSchema,
   submitItemSchema,
   type CreateQueueInput,
   type PreviewQueueInput,
@@ -109,6 +110,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
           filter: { ...filter, sort, dir } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
           blind: input.blind,
+          guidelines: input.guidelines,
           itemCount: ids.length,
           createdById: actor.userId,
         },
@@ -162,6 +164,7 @@ async function createCaptionQueue(
           filter: { ...chosen.filter, sort: chosen.sort, dir: chosen.dir, ...(input.captions.model ? { captionModel: input.captions.model } : {}), ...(input.captions.type ? { captionType: input.captions.type } : {}) } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
           blind: input.blind,
+          guidelines: input.guidelines,
           itemCount: items.length,
           createdById: actor.userId,
         },
@@ -227,6 +230,7 @@ function queueJson(queue: ReviewQueue) {
     filter: queue.filter as Record<string, string | number>,
     reviewersPerItem: queue.reviewersPerItem,
     blind: queue.blind,
+    guidelines: queue.guidelines,
     itemCount: queue.itemCount,
     createdById: queue.createdById,
     createdAt: queue.createdAt,
@@ -254,6 +258,13 @@ export async function getQueue(prisma: PrismaClient, actor: Actor, queueId: stri
   const progress = (await progressOf(prisma, [queue])).get(queue.id)!;
   const mine = progress.reviewers.find((r) => r.reviewerId === actor.userId);
   return { ...queueJson(queue), progress, mine: { done: mine?.done ?? 0, claimed: mine?.claimed ?? 0 } };
+}
+
+/** Owners change a queue's guidelines for its reviewers (Markdown; empty: none). */
+export async function setQueueGuidelines(prisma: PrismaClient, actor: Actor, queueId: string, raw: unknown) {
+  const queue = await queueForActor(prisma, actor, queueId, "queues.manage");
+  const { guidelines } = queueGuidelinesSchema.parse(raw);
+  return queueJson(await prisma.reviewQueue.update({ where: { id: queue.id }, data: { guidelines } }));
 }
 
 /**
@@ -532,7 +543,7 @@ async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string,
 export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
   // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other.
-  const [blindIds, video, runVideo, targets, caption, history, progressByQueue, task] = await Promise.all([
+  const [blindIds, video, runVideo, targets, caption, history, progressByQueue, task, project] = await Promise.all([
     blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
     prisma.video.findUniqueOrThrow({ where: { id: item.videoId } }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } }),
@@ -545,6 +556,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
     }),
     progressOf(prisma, [queue]),
     taskOfRun(prisma, queue.runId),
+    prisma.project.findUniqueOrThrow({ where: { id: queue.projectId }, select: { guidelines: true } }),
   ]);
   const blind = blindIds.has(item.videoId);
   const [frameSet, own, judgeMetrics] = await Promise.all([
@@ -568,6 +580,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   return {
     queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
     item: { id: item.id, position: item.position },
+    /** What the project's and the queue's owners ask of reviewers (Markdown; empty: none). */
+    guidelines: { project: project.guidelines, queue: queue.guidelines },
     /** For a caption queue: the caption under review (the judge's values stay in `targets`). */
     caption,
     assignment: { status: assignment.status, claimedAt: assignment.claimedAt, doneAt: assignment.doneAt },

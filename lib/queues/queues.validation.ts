@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { guidelinesSchema } from "../projects/projects.validation";
 import { SCORE_CATEGORIES, VIDEO_SORTS, type VideoFilterInput, videoFilterSchema } from "../videos/video-filter";
 
 export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
@@ -28,6 +29,8 @@ export const createQueueSchema = z.object({
     .default({}),
   reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
   blind: z.boolean().default(false),
+  /** Instructions for the queue's reviewers (Markdown). */
+  guidelines: guidelinesSchema.default(""),
 });
 export type CreateQueueInput = Omit<z.input<typeof createQueueSchema>, "filter"> & { filter?: VideoFilterInput };
 
@@ -51,3 +54,6 @@ export const submitItemSchema = z.object({
   judgments: z.array(itemJudgmentSchema).max(1000),
 });
 export type SubmitItemInput = z.infer<typeof submitItemSchema>;
+
+/** An owner's edit of a queue's guidelines. */
+export const queueGuidelinesSchema = z.object({ guidelines: guidelinesSchema });
