@@ -405,8 +405,8 @@ const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "c
  * What a reviewer judges for one item: the task's verdict metric (and optionally its other reviewed
  * metrics), or each chosen judge score; scales and labels from the task's declaration.
  */
-async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = ""): Promise<Target[]> {
-  const task = await taskOfRun(prisma, queue.runId);
+async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = "", knownTask?: TaskDeclaration): Promise<Target[]> {
+  const task = knownTask ?? (await taskOfRun(prisma, queue.runId));
   if (queue.scope === "captions") return captionTargets(prisma, queue, task, videoId, itemId);
   if (queue.scope === "verdict") {
     const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
@@ -432,11 +432,14 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
       };
     });
   }
-  const scores = await prisma.score.findMany({
-    where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
-    select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
-  });
-  const frameSetId = (await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }))?.frameSetId ?? "";
+  const [scores, runVideo] = await Promise.all([
+    prisma.score.findMany({
+      where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
+      select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+    }),
+    prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),
+  ]);
+  const frameSetId = runVideo?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
   const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
   declared.sort(
@@ -526,10 +529,13 @@ async function captionSubject(prisma: PrismaClient, itemId: string) {
 }
 
 async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
-  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
-  const item = await prisma.reviewQueueItem.findFirst({ where: { id: itemId, queueId } });
+  // The item and the caller's assignment are read beside the permission check (nothing is returned before it passes).
+  const [queue, item, assignment] = await Promise.all([
+    queueForActor(prisma, actor, queueId, "scores.review"),
+    prisma.reviewQueueItem.findFirst({ where: { id: itemId, queueId } }),
+    prisma.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } } }),
+  ]);
   if (!item) throw new NotFoundError("No such item in this queue.");
-  const assignment = await prisma.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } } });
   if (!assignment) throw new NotFoundError("This item is not assigned to you: ask the queue for your next item.");
   return { queue, item, assignment };
 }
@@ -542,20 +548,22 @@ async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string,
  */
 export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
-  // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other.
-  const [blindIds, video, runVideo, targets, caption, history, progressByQueue, task, project] = await Promise.all([
+  // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other
+  // (profiled: the item is read while the reviewer works on the one before, so its latency is the chain of reads).
+  const taskPromise = taskOfRun(prisma, queue.runId);
+  const [blindIds, video, runVideo, targets, caption, history, complete, task, project] = await Promise.all([
     blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
     prisma.video.findUniqueOrThrow({ where: { id: item.videoId } }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } }),
-    itemTargets(prisma, queue, item.videoId, item.itemId),
+    taskPromise.then((known) => itemTargets(prisma, queue, item.videoId, item.itemId, known)),
     captionSubject(prisma, item.itemId),
     prisma.reviewQueueAssignment.findMany({
       where: { queueId, reviewerId: actor.userId },
       orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
       select: { itemId: true, status: true },
     }),
-    progressOf(prisma, [queue]),
-    taskOfRun(prisma, queue.runId),
+    prisma.reviewQueueItem.count({ where: { queueId, doneCount: { gte: queue.reviewersPerItem } } }),
+    taskPromise,
     prisma.project.findUniqueOrThrow({ where: { id: queue.projectId }, select: { guidelines: true } }),
   ]);
   const blind = blindIds.has(item.videoId);
@@ -573,7 +581,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const keyFrames = frames.filter((f) => f.isKeyFrame);
   const mine = new Map(own.map((j) => [j.targetKey, j]));
   const at = history.findIndex((h) => h.itemId === itemId);
-  const progress = progressByQueue.get(queue.id)!;
+  const progress = { items: queue.itemCount, complete };
   // The pipeline's own stored summary, passed through for the review screen until it reads `metrics`.
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
 
