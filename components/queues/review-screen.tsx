@@ -3,7 +3,7 @@
 import { isTypingTarget } from "@/components/is-typing-target";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { usePathname } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { Guidelines } from "@/components/markdown";
@@ -195,6 +195,8 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
   const [, setTaken] = useState(0);
   /** Items claimed ahead and not opened yet: released when the reviewer leaves. */
   const reservedIds = useRef(new Set<string>());
+  /** Items shown on this screen: never released (a claim ahead can answer after its item was reached another way). */
+  const openedIds = useRef(new Set<string>());
   /** Drafts of items whose background submission is on its way or failed, by item. */
   const unsent = useRef(new Map<string, Record<string, Draft>>());
   const inflight = useRef(new Set<Promise<unknown>>());
@@ -206,6 +208,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     refetchOnWindowFocus: false,
   });
 
+  openedIds.current.add(itemId);
   reservedIds.current.delete(itemId);
 
   useEffect(() => {
@@ -248,7 +251,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     pending,
     holdOn,
     navigate,
-    reserved: (id) => void reservedIds.current.add(id),
+    reserved: (id) => void (openedIds.current.has(id) || reservedIds.current.add(id)),
     isReserved: (id) => reservedIds.current.has(id),
     settled: () => Promise.allSettled([...inflight.current]),
     guidelinesShown,
@@ -552,7 +555,7 @@ function ItemReview({
 
   const player = useRef<HTMLVideoElement>(null);
   /** Where the judge looked for the focused score: the player seeks there and the strip lights those frames. */
-  const looked = focused?.stepId && focused.scopeIndex !== null ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex) : null;
+  const looked = focused?.stepId && focused.scopeIndex !== null && focused.frameIndexes.length > 0 ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex) : null;
   const seekS = looked?.seekS ?? null;
   useEffect(() => {
     document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
@@ -562,7 +565,7 @@ function ItemReview({
       video.currentTime = seekS;
     }
   }, [focus, seekS]);
-  const highlighted = useMemo(() => new Set(focused?.frameIndexes ?? []), [focused]);
+  const highlighted = new Set(looked?.frameIndexes ?? []);
 
   const answered = data.targets.filter((t) => drafts[t.key]!.value !== null).length;
   const progress = liveProgress ?? data.progress;
