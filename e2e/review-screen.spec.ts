@@ -82,7 +82,8 @@ test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks
     const labels = await page.getByTestId("target-label").evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText));
     const d1c3 = labels.findIndex((label) => label.startsWith("d1") && label.includes("cluster 3"));
     expect(d1c3).toBe(5);
-    expect(await playerTime(page)).toBe(0);
+    // The first target (s1 · key frame 1, at 0.25 s) is focused: the player is there already.
+    await expect.poll(() => playerTime(page)).toBeCloseTo(0.25, 2);
     for (let i = 0; i < d1c3; i++) await page.keyboard.press("j");
     await expect(targets.nth(d1c3)).toHaveAttribute("data-focused", "true");
     // Cluster 3 is frames 6–8 around key frame 3 (frame 7, at 1.75 s): the player goes there and stays in view.
