@@ -161,7 +161,12 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     // the next item was claimed ahead and loaded while the reviewer worked on the one before: an item body already.)
     const submitted = apiBodies.filter((b) => new URL(b.url).pathname.endsWith("/submit"));
     const nextBodies = submitted.flatMap((b) => ((b.body as { next?: unknown }).next ? [{ url: b.url, body: (b.body as { next: unknown }).next }] : []));
-    const blindBodies = [...itemBodies, ...nextBodies].filter((b) => (b.body as { assignment?: { status: string } }).assignment?.status === "claimed");
+    // So is the item a claim ahead answers with.
+    const aheadBodies = apiBodies
+      .filter((b) => new URL(b.url).pathname.endsWith("/ahead"))
+      .flatMap((b) => ((b.body as { item?: unknown }).item ? [{ url: b.url, body: (b.body as { item: unknown }).item }] : []));
+    expect(aheadBodies.length).toBeGreaterThanOrEqual(2);
+    const blindBodies = [...itemBodies, ...nextBodies, ...aheadBodies].filter((b) => (b.body as { assignment?: { status: string } }).assignment?.status === "claimed");
     expect(blindBodies.length).toBeGreaterThanOrEqual(3);
     for (const { body } of blindBodies) {
       const { numbers, keys } = numbersAndKeys(body);

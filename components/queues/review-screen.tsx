@@ -162,8 +162,11 @@ interface ScreenSupport {
   pending: RefObject<PendingKey[]>;
   holdOn: RefObject<string | null>;
   navigate: (itemId: string) => void;
-  /** Records a claim ahead, so it is released if the reviewer leaves before opening it. */
-  reserved: (itemId: string) => void;
+  /**
+   * The item claimed ahead after `after` (one request per item, shared: its answer carries the item's payload, which
+   * goes into the cache with its frames preloaded); null when there is none.
+   */
+  aheadOf: (after: string) => Promise<string | null>;
   /** True for an item claimed ahead that the reviewer has not opened yet. */
   isReserved: (itemId: string) => boolean;
   submitInBackground: (submission: BackgroundSubmission) => void;
@@ -197,6 +200,8 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
   const reservedIds = useRef(new Set<string>());
   /** Items shown on this screen: never released (a claim ahead can answer after its item was reached another way). */
   const openedIds = useRef(new Set<string>());
+  /** The claim-ahead request made after each item, so every item asks once. */
+  const aheadRequests = useRef(new Map<string, Promise<string | null>>());
   /** Drafts of items whose background submission is on its way or failed, by item. */
   const unsent = useRef(new Map<string, Record<string, Draft>>());
   const inflight = useRef(new Set<Promise<unknown>>());
@@ -251,7 +256,34 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     pending,
     holdOn,
     navigate,
-    reserved: (id) => void (openedIds.current.has(id) || reservedIds.current.add(id)),
+    aheadOf: (after) => {
+      let request = aheadRequests.current.get(after);
+      if (!request) {
+        request = postJson<{ itemId: string | null; item?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${encodeURIComponent(after)}/ahead?payload=1`, {}).then(
+          ({ itemId: aheadId, item: payload }) => {
+            // None now (nothing left, or too many open claims): a later item may ask again.
+            if (!aheadId) {
+              aheadRequests.current.delete(after);
+              return null;
+            }
+            // A claim nobody opens is released on leaving.
+            if (!openedIds.current.has(aheadId)) reservedIds.current.add(aheadId);
+            if (payload && !queryClient.getQueryData(["queue-item", queueId, aheadId])) {
+              queryClient.setQueryData(["queue-item", queueId, aheadId], payload);
+              preloadFrames(payload);
+            }
+            return aheadId;
+          },
+          () => {
+            // Without a claim ahead, Enter claims the next item as it submits.
+            aheadRequests.current.delete(after);
+            return null;
+          },
+        );
+        aheadRequests.current.set(after, request);
+      }
+      return request;
+    },
     isReserved: (id) => reservedIds.current.has(id),
     settled: () => Promise.allSettled([...inflight.current]),
     guidelinesShown,
@@ -366,6 +398,7 @@ function ItemReview({
   );
   /** The item claimed ahead of this one (when the payload predates that claim, its nav does not name it). */
   const [aheadId, setAheadId] = useState<string | null>(null);
+  const firstAhead = useRef<Promise<string | null> | null>(null);
   const [help, setHelp] = useState(false);
   const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -390,27 +423,26 @@ function ItemReview({
     return dropped ? ` (${dropped} key${dropped === 1 ? "" : "s"} typed after Enter not applied)` : "";
   }, [holdOn, pending]);
 
-  // The next item is loaded, frames included, while the reviewer works on this one: on an unsubmitted item that
-  // is the last of theirs, by claiming it ahead.
+  // While the reviewer works on an unsubmitted item, the two items after it are claimed ahead and loaded, frames
+  // included (two, so that an answer slower than the reviewer's typing is not waited for); on an earlier item of
+  // theirs, the next one is loaded.
   useEffect(() => {
-    const prefetch = (id: string) =>
-      void queryClient.prefetchQuery(itemQuery(queueId, id)).then(() => {
-        const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, id]);
-        if (next) preloadFrames(next);
-      });
-    if (data.nav.nextItemId) return prefetch(data.nav.nextItemId);
-    if (data.assignment.status !== "claimed") return;
+    if (data.assignment.status !== "claimed") {
+      const nextId = data.nav.nextItemId;
+      if (nextId)
+        void queryClient.prefetchQuery(itemQuery(queueId, nextId)).then(() => {
+          const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, nextId]);
+          if (next) preloadFrames(next);
+        });
+      return;
+    }
     let left = false;
-    postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/items/${encodeURIComponent(data.item.id)}/ahead`, {})
-      .then(({ itemId }) => {
-        if (!itemId) return;
-        // Recorded even when this item was left meanwhile: a claim nobody opens is released on leaving.
-        support.reserved(itemId);
-        if (left) return;
-        setAheadId(itemId);
-        prefetch(itemId);
-      })
-      .catch(() => {}); // without a claim ahead, Enter claims the next item as it submits
+    firstAhead.current = support.aheadOf(data.item.id);
+    void firstAhead.current.then((next) => {
+      if (!next) return;
+      if (!left) setAheadId(next);
+      return support.aheadOf(next);
+    });
     return () => {
       left = true;
     };
@@ -454,13 +486,15 @@ function ItemReview({
         ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
         expectedVersion: t.mine?.version,
       }));
-    const known = data.nav.nextItemId ?? aheadId;
-    // The next item is loaded already: show it now and let the submission go in the background.
-    if (known && queryClient.getQueryData(["queue-item", queueId, known])) {
+    let known = data.nav.nextItemId ?? aheadId;
+    holdOn.current = data.item.id;
+    // The claim ahead is on its way: its answer (with the item) is nearer than a submission that claims.
+    if (!known && data.assignment.status === "claimed" && firstAhead.current) known = await firstAhead.current;
+    // The next item is known (and loaded, or on its way): show it now and let the submission go in the background.
+    if (known) {
       support.submitInBackground({ itemId: data.item.id, label: `Your item ${data.nav.index + 1}`, drafts, judgments });
       return leaveFor(known);
     }
-    holdOn.current = data.item.id;
     setBusy(true);
     setMessage({ text: "Submitting…", tone: "info" });
     try {

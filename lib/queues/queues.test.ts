@@ -330,17 +330,21 @@ describe("claiming ahead", () => {
   });
 
   it("holds at most MAX_OPEN_CLAIMS unsubmitted claims per reviewer", async () => {
-    const queue = await verdictQueue({ name: "Hoarding" }); // 4 items
+    const queue = await verdictQueue({ name: "Hoarding" }); // 4 items, and a fifth so the queue outlasts the limit
+    await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[4]!, position: 4 } });
     const r = await reviewer();
     let { itemId } = await nextItem(prisma, r, queue.id);
     const held = [itemId!];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       ({ itemId } = await claimAhead(prisma, r, queue.id, held.at(-1)!));
       if (!itemId) break;
       held.push(itemId);
     }
     expect(held).toHaveLength(MAX_OPEN_CLAIMS);
     expect(new Set(held).size).toBe(MAX_OPEN_CLAIMS);
+    // Submitting one frees a place for the next claim ahead.
+    await submitItem(prisma, r, queue.id, held[0]!, { judgments: [{ target: "verdict", value: 1 }] });
+    expect((await claimAhead(prisma, r, queue.id, held.at(-1)!)).itemId).not.toBeNull();
   });
 });
 

@@ -325,10 +325,11 @@ async function claimFreeItem(tx: Prisma.TransactionClient, queue: ReviewQueue, m
 }
 
 /**
- * Unsubmitted live claims a reviewer may hold in one queue: the item on screen, the one claimed ahead, and the
- * item before them whose submission may still be on its way.
+ * Unsubmitted live claims a reviewer may hold in one queue: the item on screen, the two claimed ahead of it (the
+ * review screen loads two ahead, so a slow answer does not hold up a fast reviewer), and the item before them
+ * whose submission may still be on its way.
  */
-export const MAX_OPEN_CLAIMS = 3;
+export const MAX_OPEN_CLAIMS = 4;
 
 /**
  * Claims ahead: while the reviewer works on `currentItemId`, the item they will get after it, so the review
