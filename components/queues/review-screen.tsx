@@ -190,7 +190,19 @@ interface ScreenSupport {
 export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
   const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
   const pathname = usePathname();
-  const itemId = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  const addressed = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  // The item on screen changes at once when the screen moves on (an urgent update), not when the router has caught
+  // up with the new address: the items pushed and not yet addressed lead; back / forward (an address that was not
+  // pushed) drops them.
+  const pushed = useRef<string[]>([]);
+  const lastAddressed = useRef(addressed);
+  if (addressed !== lastAddressed.current) {
+    lastAddressed.current = addressed;
+    const at = pushed.current.indexOf(addressed);
+    pushed.current = at >= 0 ? pushed.current.slice(at + 1) : [];
+  }
+  const itemId = pushed.current.at(-1) ?? addressed;
+  const [, setPushes] = useState(0);
   const queryClient = useQueryClient();
   const pending = useRef<PendingKey[]>([]);
   /** The item whose submission or departure is under way: queued keys wait for the item after it. */
@@ -250,7 +262,14 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     };
   }, [queueId]);
 
-  const navigate = useCallback((id: string) => window.history.pushState(null, "", itemBase + encodeURIComponent(id)), [itemBase]);
+  const navigate = useCallback(
+    (id: string) => {
+      pushed.current.push(id);
+      setPushes((n) => n + 1);
+      window.history.pushState(null, "", itemBase + encodeURIComponent(id));
+    },
+    [itemBase],
+  );
 
   const support: ScreenSupport = {
     pending,
