@@ -192,17 +192,16 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
   const pathname = usePathname();
   const addressed = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
   // The item on screen changes at once when the screen moves on (an urgent update), not when the router has caught
-  // up with the new address: the items pushed and not yet addressed lead; back / forward (an address that was not
-  // pushed) drops them.
-  const pushed = useRef<string[]>([]);
-  const lastAddressed = useRef(addressed);
-  if (addressed !== lastAddressed.current) {
-    lastAddressed.current = addressed;
-    const at = pushed.current.indexOf(addressed);
-    pushed.current = at >= 0 ? pushed.current.slice(at + 1) : [];
-  }
-  const itemId = pushed.current.at(-1) ?? addressed;
-  const [, setPushes] = useState(0);
+  // up with the new address (a transition, which React may render and throw away): the items pushed and not yet
+  // addressed lead; back / forward (an address that was not pushed) drops them.
+  const [pushed, setPushed] = useState<string[]>([]);
+  const itemId = pushed.at(-1) ?? addressed;
+  useEffect(() => {
+    setPushed((ids) => {
+      const at = ids.indexOf(addressed);
+      return at >= 0 ? (at === ids.length - 1 ? [] : ids.slice(at + 1)) : ids.length ? [] : ids;
+    });
+  }, [addressed]);
   const queryClient = useQueryClient();
   const pending = useRef<PendingKey[]>([]);
   /** The item whose submission or departure is under way: queued keys wait for the item after it. */
@@ -264,8 +263,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
 
   const navigate = useCallback(
     (id: string) => {
-      pushed.current.push(id);
-      setPushes((n) => n + 1);
+      setPushed((ids) => [...ids, id]);
       window.history.pushState(null, "", itemBase + encodeURIComponent(id));
     },
     [itemBase],
