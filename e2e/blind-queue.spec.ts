@@ -70,6 +70,8 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
     await page.keyboard.press("3");
     await page.keyboard.press("Enter");
     await expect(screen).not.toHaveAttribute("data-item-id", held!);
+    // The next item was claimed ahead and shows at once; the submission goes in the background: wait for it.
+    await expect(page.getByTestId("my-count")).toHaveText("you: 1 submitted");
     await tab.goto(`/projects/${projectId}/videos/${heldVideo}`);
     await expect(tab.getByTestId("judge-summary")).toContainText(String(JUDGE_OVERALL));
     await expect(tab.getByTestId("blind-notice")).toHaveCount(0);

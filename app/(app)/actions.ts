@@ -11,7 +11,10 @@ import {
   removeMember,
   renameProject,
   setProjectArchived,
+  setProjectGuidelines,
 } from "@/lib/projects/projects";
+import { setQueueGuidelines } from "@/lib/queues/queues";
+import { queueIdSchema } from "@/lib/queues/queues.validation";
 import {
   addMemberSchema,
   archiveProjectSchema,
@@ -19,6 +22,7 @@ import {
   createProjectSchema,
   removeMemberSchema,
   renameProjectSchema,
+  projectGuidelinesSchema,
 } from "@/lib/projects/projects.validation";
 
 export async function createProjectAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
@@ -75,5 +79,24 @@ export async function removeMemberAction(_previous: ActionResult | null, formDat
     await removeMember(prisma, actor, input);
     revalidatePath(`/projects/${input.projectId}`);
     return { ok: true, message: "Removed." };
+  });
+}
+
+export async function setProjectGuidelinesAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const input = projectGuidelinesSchema.parse(formValues(formData));
+    await setProjectGuidelines(prisma, actor, input);
+    revalidatePath(`/projects/${input.projectId}`);
+    return { ok: true, message: "Guidelines saved." };
+  });
+}
+
+export async function setQueueGuidelinesAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const values = formValues(formData);
+    const queueId = queueIdSchema.parse(values.queueId);
+    const queue = await setQueueGuidelines(prisma, actor, queueId, { guidelines: values.guidelines ?? "" });
+    revalidatePath(`/projects/${queue.projectId}/queues/${queue.id}`);
+    return { ok: true, message: "Guidelines saved." };
   });
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
+import { NavigationPending } from "@/components/navigation-pending";
 import { requirePageActor } from "@/app/_server/actor";
 import { signOutAction } from "@/app/sign-in/actions";
 
@@ -9,6 +10,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   const actor = await requirePageActor();
   return (
     <div className="min-h-screen">
+      <Suspense fallback={null}>
+        <NavigationPending />
+      </Suspense>
       <header className="border-b border-slate-200 bg-white">
         <nav className="mx-auto flex max-w-6xl items-center gap-5 px-4 py-3 text-sm">
           <Link href="/" className="text-base font-semibold tracking-tight text-slate-900">

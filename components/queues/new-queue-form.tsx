@@ -47,6 +47,7 @@ export function NewQueueForm({
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
   const [blind, setBlind] = useState(true);
+  const [guidelines, setGuidelines] = useState("");
   const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
   // A run that judged captions is reviewed caption by caption; a QA run answer by answer.
   const answerRun = task?.subject === "question";
@@ -77,6 +78,7 @@ export function NewQueueForm({
         captions: captionRun ? { ...(captionModel ? { model: captionModel } : {}), ...(captionType ? { type: captionType } : {}) } : {},
         reviewersPerItem,
         blind,
+        guidelines,
       }),
     onSuccess: ({ id }) => router.push(`/projects/${projectId}/queues/${id}`),
   });
@@ -215,6 +217,18 @@ export function NewQueueForm({
         <span>
           <span className="font-medium">Blind</span>: reviewers see the judge&apos;s (and others&apos;) values only after submitting their own
         </span>
+      </label>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Guidelines for this queue&apos;s reviewers (Markdown, optional)</span>
+        <textarea
+          value={guidelines}
+          onChange={(e) => setGuidelines(e.target.value)}
+          rows={4}
+          maxLength={20000}
+          className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+          data-testid="new-queue-guidelines"
+        />
+        <span className="text-xs text-slate-500">Shown on the review screen after the project&apos;s guidelines; g shows or hides them.</span>
       </label>
       <div className="flex items-center gap-3">
         <button type="submit" disabled={create.isPending || preview.data?.count === 0} className={buttonClass()}>

@@ -7,10 +7,12 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from "react"
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { AnswerUnderReview, type AnswerView } from "@/components/qa/answer-under-review";
+import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/components/queues/presence-step";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
+import { scopeFocus } from "@/lib/judge/video-outputs";
 import { findTask } from "@/lib/tasks/registry";
 import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
@@ -23,6 +25,8 @@ interface TargetView {
   min: number;
   max: number;
   category: string | null;
+  /** The judge's step that gave the score (null for a per-video metric): with scopeIndex, where the judge looked. */
+  stepId?: string | null;
   scopeIndex: number | null;
   frameIndexes: number[];
   mine: { value: number; note: string | null; reason: string | null; acceptedJudge?: boolean; version: number } | null;
@@ -46,6 +50,8 @@ interface ItemView {
   presence?: PresenceView | null;
   nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
   progress: { items: number; complete: number; mine: { done: number } };
+  /** The project's and the queue's guidelines (Markdown; empty: none). */
+  guidelines?: { project: string; queue: string };
 }
 interface CaptionView {
   id: string;
@@ -99,6 +105,7 @@ export const SHORTCUTS: [string, string][] = [
   ["a", "accept the judge's value for the focused target"],
   ["A", "accept all the judge's values"],
   ["m", "write a note on the focused target (Esc leaves it)"],
+  ["g", "show / hide the guidelines"],
   ["Enter", "submit and go to the next item"],
   ["] / →", "next item"],
   ["[ / ←", "previous item (your own)"],
@@ -123,7 +130,7 @@ interface PendingKey {
 }
 
 /** Keys the review screen acts on: they are taken (and queued) even while the next item is still on its way. */
-const REVIEW_KEY = /^(?:[0-9jkyanmcwA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/
+const REVIEW_KEY = /^(?:[0-9jkyanmcwgA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
 /** How long a loaded or prefetched item is used without asking the server again; every submit or claim invalidates the queue's items. */
 const ITEM_FRESH_MS = 60_000;
 
@@ -144,20 +151,91 @@ function preloadFrames(view: ItemView) {
 /** Marks every cached item of the queue stale (their links and status change with each submit or claim) without refetching them now. */
 const invalidateItems = (queryClient: QueryClient, queueId: string) => queryClient.invalidateQueries({ queryKey: ["queue-item", queueId], refetchType: "none" });
 
+/** What the queue overview API says of the queue's progress, read again after each submission made in the background. */
+interface QueueProgressView {
+  progress: { items: number; complete: number };
+  mine: { done: number };
+}
+
+/** A submission sent while the reviewer already works on the next item; its drafts stay here until it is saved. */
+interface BackgroundSubmission {
+  itemId: string;
+  label: string;
+  drafts: Record<string, Draft>;
+  judgments: unknown[];
+  /** A presence-first item's presence answers (undefined otherwise). */
+  presence?: unknown;
+}
+
+/** What the screen, which outlives each item, does for the item on screen: claims ahead, background submissions, the hold. */
+interface ScreenSupport {
+  pending: RefObject<PendingKey[]>;
+  holdOn: RefObject<string | null>;
+  navigate: (itemId: string) => void;
+  /**
+   * The item claimed ahead after `after` (one request per item, shared: its answer carries the item's payload, which
+   * goes into the cache with its frames preloaded); null when there is none.
+   */
+  aheadOf: (after: string) => Promise<string | null>;
+  /** True for an item claimed ahead that the reviewer has not opened yet. */
+  isReserved: (itemId: string) => boolean;
+  submitInBackground: (submission: BackgroundSubmission) => void;
+  /** The item was submitted in the foreground: its failure and kept drafts are over. */
+  submitted: (itemId: string) => void;
+  /** Resolves once every submission sent in the background has been answered (saved or failed). */
+  settled: () => Promise<unknown>;
+  /** Whether the guidelines are open: one choice for the whole session, not per item. */
+  guidelinesShown: boolean;
+  toggleGuidelines: () => void;
+}
+
 /**
  * The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code.
  * It stays mounted from item to item (moving on rewrites the address with history.pushState), so no key is lost in a
  * transition: every key goes into one queue, and the item on screen applies them one render at a time; after Enter the
  * queue is held until the next item is on screen, and the keys typed meanwhile apply to it.
+ * While the reviewer works on an item, the item after it is claimed ahead and loaded (payload and frames), so Enter shows
+ * it at once and the submission goes in the background; one that fails says so here and keeps its typed values.
  */
 export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
   const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
   const pathname = usePathname();
-  const itemId = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  const addressed = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  // The item on screen changes at once when the screen moves on (an urgent update), not when the router has caught
+  // up with the new address (a transition, which React may render and throw away): the items pushed and not yet
+  // addressed lead; back / forward (an address that was not pushed) drops them.
+  const [pushed, setPushed] = useState<string[]>([]);
+  const itemId = pushed.at(-1) ?? addressed;
+  useEffect(() => {
+    setPushed((ids) => {
+      const at = ids.indexOf(addressed);
+      return at >= 0 ? (at === ids.length - 1 ? [] : ids.slice(at + 1)) : ids.length ? [] : ids;
+    });
+  }, [addressed]);
+  const queryClient = useQueryClient();
   const pending = useRef<PendingKey[]>([]);
   /** The item whose submission or departure is under way: queued keys wait for the item after it. */
   const holdOn = useRef<string | null>(null);
   const [, setTaken] = useState(0);
+  /** Items claimed ahead and not opened yet: released when the reviewer leaves. */
+  const reservedIds = useRef(new Set<string>());
+  /** Items shown on this screen: never released (a claim ahead can answer after its item was reached another way). */
+  const openedIds = useRef(new Set<string>());
+  /** The claim-ahead request made after each item, so every item asks once. */
+  const aheadRequests = useRef(new Map<string, Promise<string | null>>());
+  /** Drafts of items whose background submission is on its way or failed, by item. */
+  const unsent = useRef(new Map<string, Record<string, Draft>>());
+  const inflight = useRef(new Set<Promise<unknown>>());
+  const [failures, setFailures] = useState<{ itemId: string; label: string; message: string }[]>([]);
+  const [guidelinesShown, setGuidelinesShown] = useState(true);
+  const progress = useQuery({
+    queryKey: ["queue-progress", queueId],
+    queryFn: () => apiFetch<QueueProgressView>(`/api/v1/queues/${queueId}`),
+    refetchOnWindowFocus: false,
+  });
+
+  openedIds.current.add(itemId);
+  reservedIds.current.delete(itemId);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -178,27 +256,144 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  const navigate = useCallback((id: string) => window.history.pushState(null, "", itemBase + encodeURIComponent(id)), [itemBase]);
+  // Leaving the screen (another page, closing the tab, reloading) gives back the claims ahead nobody opened.
+  useEffect(() => {
+    const releaseReserved = () => {
+      for (const id of reservedIds.current) {
+        void fetch(`/api/v1/queues/${queueId}/items/${encodeURIComponent(id)}/release`, { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body: "{}" }).catch(() => {});
+      }
+      reservedIds.current.clear();
+    };
+    window.addEventListener("pagehide", releaseReserved);
+    return () => {
+      window.removeEventListener("pagehide", releaseReserved);
+      releaseReserved();
+    };
+  }, [queueId]);
+
+  const navigate = useCallback(
+    (id: string) => {
+      setPushed((ids) => [...ids, id]);
+      window.history.pushState(null, "", itemBase + encodeURIComponent(id));
+    },
+    [itemBase],
+  );
+
+  const support: ScreenSupport = {
+    pending,
+    holdOn,
+    navigate,
+    aheadOf: (after) => {
+      let request = aheadRequests.current.get(after);
+      if (!request) {
+        request = postJson<{ itemId: string | null; item?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${encodeURIComponent(after)}/ahead?payload=1`, {}).then(
+          ({ itemId: aheadId, item: payload }) => {
+            // None now (nothing left, or too many open claims): a later item may ask again.
+            if (!aheadId) {
+              aheadRequests.current.delete(after);
+              return null;
+            }
+            // A claim nobody opens is released on leaving.
+            if (!openedIds.current.has(aheadId)) reservedIds.current.add(aheadId);
+            if (payload && !queryClient.getQueryData(["queue-item", queueId, aheadId])) {
+              queryClient.setQueryData(["queue-item", queueId, aheadId], payload);
+              preloadFrames(payload);
+            }
+            return aheadId;
+          },
+          () => {
+            // Without a claim ahead, Enter claims the next item as it submits.
+            aheadRequests.current.delete(after);
+            return null;
+          },
+        );
+        aheadRequests.current.set(after, request);
+      }
+      return request;
+    },
+    isReserved: (id) => reservedIds.current.has(id),
+    settled: () => Promise.allSettled([...inflight.current]),
+    guidelinesShown,
+    toggleGuidelines: () => setGuidelinesShown((shown) => !shown),
+    submitted: (id) => {
+      unsent.current.delete(id);
+      setFailures((f) => f.filter((x) => x.itemId !== id));
+      void queryClient.invalidateQueries({ queryKey: ["queue-progress", queueId] });
+    },
+    submitInBackground: ({ itemId: sentId, label, drafts, judgments, presence }) => {
+      unsent.current.set(sentId, drafts);
+      setFailures((f) => f.filter((x) => x.itemId !== sentId));
+      const sent = postJson(`/api/v1/queues/${queueId}/items/${sentId}/submit`, { judgments, presence })
+        .then(() => {
+          if (unsent.current.get(sentId) === drafts) unsent.current.delete(sentId);
+        })
+        .catch((error: unknown) => {
+          setFailures((f) => [...f.filter((x) => x.itemId !== sentId), { itemId: sentId, label, message: error instanceof Error ? error.message : "Could not submit." }]);
+        })
+        .finally(() => {
+          inflight.current.delete(sent);
+          // Its status, versions and the queue's counts changed (or, after a conflict, the saved values): read again when shown.
+          void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, sentId], refetchType: "none" });
+          void queryClient.invalidateQueries({ queryKey: ["queue-progress", queueId] });
+        });
+      inflight.current.add(sent);
+    },
+  };
 
   const item = useQuery({
     ...itemQuery(queueId, itemId),
     // A refetch would reset what the reviewer is typing; the item is reloaded after submitting.
     refetchOnWindowFocus: false,
   });
+  const failed =
+    failures.length > 0 ? (
+      <div className="mb-3 flex flex-col gap-1" data-testid="submit-failures">
+        {failures.map((f) => (
+          <p key={f.itemId} role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="submit-failed">
+            {f.label} was not submitted: {f.message} Your values are kept.{" "}
+            {f.itemId !== itemId && (
+              <button type="button" className="underline" onClick={() => navigate(f.itemId)}>
+                Go back to it
+              </button>
+            )}
+          </p>
+        ))}
+      </div>
+    ) : null;
   // Cached data of an item opened again (← to an earlier item) can be stale: its previous/next links and
   // status predate later submits, so keys acted on it would go to the wrong item. Wait for the refetch.
-  if (item.isPending || item.isRefetching) return <p className="text-sm text-slate-500" data-testid="review-loading">Loading the item…</p>;
-  if (item.error) return <p role="alert" className="text-sm text-red-700" data-testid="review-error">{item.error.message}</p>;
+  if (item.isPending || item.isRefetching)
+    return (
+      <>
+        {failed}
+        <p className="text-sm text-slate-500" data-testid="review-loading">
+          Loading the item…
+        </p>
+      </>
+    );
+  if (item.error)
+    return (
+      <>
+        {failed}
+        <p role="alert" className="text-sm text-red-700" data-testid="review-error">
+          {item.error.message}
+        </p>
+      </>
+    );
+  const live = progress.data && progress.dataUpdatedAt > item.dataUpdatedAt ? { items: progress.data.progress.items, complete: progress.data.progress.complete, mine: progress.data.mine } : null;
   return (
-    <ItemReview
-      key={`${itemId}:${item.dataUpdatedAt}`}
-      projectId={projectId}
-      data={item.data}
-      task={findTask(pipeline)}
-      pending={pending}
-      holdOn={holdOn}
-      navigate={navigate}
-    />
+    <>
+      {failed}
+      <ItemReview
+        key={`${itemId}:${item.dataUpdatedAt}`}
+        projectId={projectId}
+        data={item.data}
+        task={findTask(pipeline)}
+        support={support}
+        restored={unsent.current.get(itemId) ?? null}
+        liveProgress={live}
+      />
+    </>
   );
 }
 
@@ -206,23 +401,31 @@ function ItemReview({
   projectId,
   data,
   task,
-  pending,
-  holdOn,
-  navigate,
+  support,
+  restored,
+  liveProgress,
 }: {
   projectId: string;
   data: ItemView;
   task: TaskDeclaration | null;
-  pending: RefObject<PendingKey[]>;
-  holdOn: RefObject<string | null>;
-  navigate: (itemId: string) => void;
+  support: ScreenSupport;
+  /** The drafts of a submission of this item that has not (yet) been saved. */
+  restored: Record<string, Draft> | null;
+  /** The queue's counts when read after this item's payload (submissions made since). */
+  liveProgress: ItemView["progress"] | null;
 }) {
+  const { pending, holdOn, navigate } = support;
   const queryClient = useQueryClient();
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(data.targets.map((t) => [t.key, { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }])),
+    Object.fromEntries(
+      data.targets.map((t) => [t.key, restored?.[t.key] ?? { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }]),
+    ),
   );
+  /** The item claimed ahead of this one (when the payload predates that claim, its nav does not name it). */
+  const [aheadId, setAheadId] = useState<string | null>(null);
+  const firstAhead = useRef<Promise<string | null> | null>(null);
   const [help, setHelp] = useState(false);
   const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -234,6 +437,7 @@ function ItemReview({
   // Presence-first: only the targets of categories someone says are present are asked.
   const targets = data.targets.filter((t) => presence.isAsked(t.key));
   const focused = targets[focus];
+  const hasGuidelines = Boolean(data.guidelines?.project || data.guidelines?.queue);
   /** Leaves this item: keys still queued apply to the one it goes to. */
   const leaveFor = useCallback(
     (id: string) => {
@@ -249,14 +453,31 @@ function ItemReview({
     return dropped ? ` (${dropped} key${dropped === 1 ? "" : "s"} typed after Enter not applied)` : "";
   }, [holdOn, pending]);
 
+  // While the reviewer works on an unsubmitted item, the two items after it are claimed ahead and loaded, frames
+  // included (two, so that an answer slower than the reviewer's typing is not waited for); on an earlier item of
+  // theirs, the next one is loaded.
   useEffect(() => {
-    const nextId = data.nav.nextItemId;
-    if (!nextId) return;
-    void queryClient.prefetchQuery(itemQuery(queueId, nextId)).then(() => {
-      const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, nextId]);
-      if (next) preloadFrames(next);
+    if (data.assignment.status !== "claimed") {
+      const nextId = data.nav.nextItemId;
+      if (nextId)
+        void queryClient.prefetchQuery(itemQuery(queueId, nextId)).then(() => {
+          const next = queryClient.getQueryData<ItemView>(["queue-item", queueId, nextId]);
+          if (next) preloadFrames(next);
+        });
+      return;
+    }
+    let left = false;
+    firstAhead.current = support.aheadOf(data.item.id);
+    void firstAhead.current.then((next) => {
+      if (!next) return;
+      if (!left) setAheadId(next);
+      return support.aheadOf(next);
     });
-  }, [data.nav.nextItemId, queryClient, queueId]);
+    return () => {
+      left = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per item shown
+  }, [data.item.id]);
 
   const setValue = useCallback((key: string, value: number) => {
     setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value, accepted: false } }));
@@ -264,10 +485,14 @@ function ItemReview({
   }, []);
 
   const goNext = useCallback(async () => {
-    if (data.nav.nextItemId) return leaveFor(data.nav.nextItemId);
+    const nextId = data.nav.nextItemId;
+    // An item claimed ahead is a new one: it comes after this one is submitted.
+    if (nextId && !(data.assignment.status !== "done" && support.isReserved(nextId))) return leaveFor(nextId);
     if (data.assignment.status !== "done") return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
     holdOn.current = data.item.id;
     try {
+      // The server hands out the oldest open claim: wait until the submissions on their way have closed theirs.
+      await support.settled();
       const { itemId } = await postJson<{ itemId: string | null }>(`/api/v1/queues/${queueId}/next`, {});
       await invalidateItems(queryClient, queueId);
       if (itemId && itemId !== data.item.id) return leaveFor(itemId);
@@ -275,27 +500,40 @@ function ItemReview({
     } catch (error) {
       setMessage({ text: (error instanceof Error ? error.message : "Could not take the next item.") + release(), tone: "error" });
     }
-  }, [data, holdOn, leaveFor, queryClient, queueId, release]);
+  }, [data, holdOn, leaveFor, queryClient, queueId, release, support]);
 
   const submit = useCallback(async () => {
     // A second Enter while this item is on its way out belongs to the next item (it waits in the queue).
     if (holdOn.current === data.item.id) return;
+    // Presence-first: only the targets of categories someone says are present are asked (and required).
+    const missing = targets.filter((t) => t.required && drafts[t.key]!.value === null);
+    if (missing.length > 0) return setMessage({ text: `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`, tone: "error" });
+    const judgments = targets
+      .filter((t) => drafts[t.key]!.value !== null)
+      .map((t) => ({
+        target: t.key,
+        value: drafts[t.key]!.value!,
+        note: drafts[t.key]!.note.trim() || null,
+        ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
+        expectedVersion: t.mine?.version,
+      }));
+    let known = data.nav.nextItemId ?? aheadId;
     holdOn.current = data.item.id;
+    // The claim ahead is on its way: its answer (with the item) is nearer than a submission that claims.
+    if (!known && data.assignment.status === "claimed" && firstAhead.current) known = await firstAhead.current;
+    // The next item is known (and loaded, or on its way): show it now and let the submission go in the background.
+    if (known) {
+      support.submitInBackground({ itemId: data.item.id, label: `Your item ${data.nav.index + 1}`, drafts, judgments, presence: presence.judgments() });
+      return leaveFor(known);
+    }
     setBusy(true);
     setMessage({ text: "Submitting…", tone: "info" });
     try {
-      const judgments = targets
-        .filter((t) => drafts[t.key]!.value !== null)
-        .map((t) => ({
-          target: t.key,
-          value: drafts[t.key]!.value!,
-          note: drafts[t.key]!.note.trim() || null,
-          ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
-          expectedVersion: t.mine?.version,
-        }));
-      const known = data.nav.nextItemId;
-      // Without a known next item the server claims it and sends it back with the submission: one round trip.
+      // Without a known next item the server claims it and sends it back with the submission: one round trip. It
+      // hands out the oldest open claim, so the submissions still on their way must have closed theirs first.
+      await support.settled();
       const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments, presence: presence.judgments() });
+      support.submitted(data.item.id);
       await invalidateItems(queryClient, queueId);
       if (result.next) {
         queryClient.setQueryData(["queue-item", queueId, result.next.item.id], result.next);
@@ -310,7 +548,7 @@ function ItemReview({
     } finally {
       setBusy(false);
     }
-  }, [data, drafts, holdOn, leaveFor, queryClient, queueId, release, presence, targets]);
+  }, [aheadId, data, drafts, holdOn, leaveFor, queryClient, queueId, release, support, presence, targets]);
 
   const accept = useCallback(
     (targets: TargetView[]) => {
@@ -327,6 +565,10 @@ function ItemReview({
     if (key === "?") return setHelp((h) => !h);
     if (presence.handleKey(key)) return;
     if (key === "Escape") return setHelp(false);
+    if (key === "g") {
+      if (!hasGuidelines) return setMessage({ text: "This project and queue have no guidelines.", tone: "info" });
+      return support.toggleGuidelines();
+    }
     if (key === "j" || key === "ArrowDown") return setFocus((f) => Math.min(f + 1, targets.length - 1));
     if (key === "k" || key === "ArrowUp") return setFocus((f) => Math.max(f - 1, 0));
     if (key === "]" || key === "ArrowRight") return void goNext();
@@ -383,12 +625,23 @@ function ItemReview({
     setApplied((n) => n + 1);
   });
 
+  const player = useRef<HTMLVideoElement>(null);
+  /** Where the judge looked for the focused score: the player seeks there and the strip lights those frames. */
+  const looked = focused?.stepId && focused.scopeIndex !== null && focused.frameIndexes.length > 0 ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex) : null;
+  const seekS = looked?.seekS ?? null;
   useEffect(() => {
     document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
-  }, [focus]);
+    const video = player.current;
+    if (video && seekS !== null) {
+      video.pause();
+      video.currentTime = seekS;
+    }
+  }, [focus, seekS]);
+  const highlighted = new Set(looked?.frameIndexes ?? []);
 
   const answered = targets.filter((t) => drafts[t.key]!.value !== null).length;
-  const percent = data.progress.items ? Math.round((100 * data.progress.complete) / data.progress.items) : 0;
+  const progress = liveProgress ?? data.progress;
+  const percent = progress.items ? Math.round((100 * progress.complete) / progress.items) : 0;
   const frameByIndex = new Map(data.video.frames.map((f) => [f.index, f]));
 
   return (
@@ -412,25 +665,38 @@ function ItemReview({
           <div className="h-full bg-emerald-500" style={{ width: `${percent}%` }} />
         </div>
         <span>
-          {data.progress.complete} of {data.progress.items} items complete ({data.queue.reviewersPerItem} reviewer{data.queue.reviewersPerItem === 1 ? "" : "s"} each)
+          {progress.complete} of {progress.items} items complete ({data.queue.reviewersPerItem} reviewer{data.queue.reviewersPerItem === 1 ? "" : "s"} each)
         </span>
         <span className="font-medium" data-testid="my-count">
-          you: {data.progress.mine.done} submitted
+          you: {progress.mine.done} submitted
         </span>
       </div>
 
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_26rem]">
-        <div className="flex min-w-0 flex-col gap-3">
+        {/* Pinned while the targets scroll: the player and the strip stay in view beside the form. */}
+        <div className="flex min-w-0 flex-col gap-3 lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto" data-testid="pinned-video">
           <p className="text-sm" data-testid="review-prompt">
             <span className="text-slate-500">Prompt: </span>
             {data.video.prompt ?? "—"} <span className="text-xs text-slate-400">({data.video.fileName})</span>
           </p>
-          <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} />
+          <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} playerRef={player} highlighted={highlighted} highlightLabel={looked?.label ?? null} />
           {data.caption && <CaptionUnderReview caption={data.caption} />}
           {data.answer && <AnswerUnderReview answer={data.answer} blind={data.blind} />}
         </div>
 
         <div className="flex flex-col gap-2">
+          {hasGuidelines && (
+            <section aria-label="Guidelines" className="rounded-md border border-amber-200 bg-amber-50/50 p-2" data-testid="review-guidelines" data-shown={support.guidelinesShown}>
+              <p className="text-xs text-slate-600">
+                <b>Guidelines</b> · <kbd className="font-mono font-semibold">g</kbd> {support.guidelinesShown ? "hides" : "shows"} them
+              </p>
+              {support.guidelinesShown && (
+                <div className="mt-1 max-h-60 overflow-y-auto">
+                  <Guidelines project={data.guidelines!.project} queue={data.guidelines!.queue} />
+                </div>
+              )}
+            </section>
+          )}
           {data.judgeSummary && task && (
             <p className="rounded bg-slate-50 p-2 text-xs text-slate-600" data-testid="judge-summary">
               Judge: <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} decimals={2} />

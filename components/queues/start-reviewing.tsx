@@ -6,11 +6,18 @@ import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/components/import/api-client";
 
+const KEYS: [string, string][] = [
+  ["s", "start reviewing (your open item, else a new one)"],
+  ["Enter", "the focused button"],
+  ["?", "show or hide these keys"],
+];
+
 /** "Start reviewing": claims (or resumes) the caller's next item and opens it. Enter or s from the keyboard. */
 export function StartReviewing({ projectId, queueId }: { projectId: string; queueId: string }) {
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [help, setHelp] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const start = async () => {
     if (busy) return;
@@ -31,9 +38,13 @@ export function StartReviewing({ projectId, queueId }: { projectId: string; queu
     button.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (isTypingTarget(event.target)) return;
-      if (event.key === "s" && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === "s") {
         event.preventDefault();
         void startRef.current();
+      } else if (event.key === "?") {
+        event.preventDefault();
+        setHelp((shown) => !shown);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -46,9 +57,22 @@ export function StartReviewing({ projectId, queueId }: { projectId: string; queu
           Start reviewing
         </button>
         <span className="text-xs text-slate-500">
-          or press <kbd className="font-mono">s</kbd> (<kbd className="font-mono">Enter</kbd> on the focused button)
+          or press <kbd className="font-mono">s</kbd> (<kbd className="font-mono">Enter</kbd> on the focused button) ·{" "}
+          <button type="button" className="underline" onClick={() => setHelp((shown) => !shown)}>
+            keys (?)
+          </button>
         </span>
       </div>
+      {help && (
+        <dl className="grid grid-cols-[6rem_1fr] gap-x-3 rounded-md border border-slate-200 bg-white p-2 text-xs" data-testid="queue-keys">
+          {KEYS.map(([key, what]) => (
+            <div key={key} className="contents">
+              <dt className="font-mono">{key}</dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       {message && (
         <p role="status" className="text-sm text-slate-600" data-testid="start-message">
           {message}

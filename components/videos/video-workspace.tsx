@@ -91,99 +91,100 @@ export function VideoWorkspace({
   const metricValues = task ? summaryMetricValues(task, data?.summary) : {};
 
   return (
-    <div className="flex flex-col gap-5">
-      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div>
-          {frameSet ? (
-            <VideoFramesViewer videoUrl={videoUrl} frames={frames} playerRef={player} highlighted={highlighted} highlightLabel={focused?.label ?? null} />
+    // Two columns on wide screens: the player and the strip pinned on the left while the scores, their editors and
+    // the outputs scroll on the right, so a picked score's frames are in view beside it.
+    <div className="grid gap-5 xl:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+      <div className="min-w-0 xl:sticky xl:top-2 xl:max-h-[calc(100vh-1rem)] xl:self-start xl:overflow-y-auto" data-testid="pinned-video">
+        {frameSet ? (
+          <VideoFramesViewer videoUrl={videoUrl} frames={frames} playerRef={player} highlighted={highlighted} highlightLabel={focused?.label ?? null} />
+        ) : (
+          <video ref={player} src={videoUrl} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" data-testid="player" />
+        )}
+      </div>
+      <div className="flex min-w-0 flex-col gap-5">
+        <Card
+          title="Judge scores"
+          actions={
+            runs.length > 0 ? (
+              <label className="flex items-center gap-2 text-xs text-slate-600">
+                Run
+                <select
+                  aria-label="Run"
+                  className="max-w-[22rem] rounded border border-slate-300 bg-white px-2 py-1"
+                  value={run?.id ?? runId ?? runs[0]!.id}
+                  onChange={(e) => {
+                    setFocus(null);
+                    router.push(`${pathname}?runId=${encodeURIComponent(e.target.value)}`);
+                  }}
+                  data-testid="run-selector"
+                >
+                  {runs.map((r, i) => (
+                    <option key={r.id} value={r.id}>
+                      {when(r.createdAt)} · {r.endpoint.name ?? "endpoint"} ({r.endpoint.model ?? "?"}) · {r.runStatus}
+                      {r.simulated ? " · simulated" : ""}
+                      {i === 0 ? " · latest" : ""}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null
+          }
+        >
+          {scores.isPending ? (
+            <p className="text-sm text-slate-500">Loading judge scores…</p>
+          ) : scores.error ? (
+            <p role="alert" className="text-sm text-red-700">
+              {scores.error.message}
+            </p>
+          ) : data?.blind ? (
+            <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm" data-testid="blind-notice">
+              You are reviewing this video in a blind queue: the judge&apos;s values and other reviewers&apos; are hidden until you submit it there.
+            </p>
+          ) : !data || !run ? (
+            <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>
           ) : (
-            <video ref={player} src={videoUrl} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" data-testid="player" />
+            <div className="flex flex-col gap-4">
+              <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
+                <p>
+                  <span className="font-medium">Judge</span> · run <span className="font-mono">{run.id}</span> of {when(run.createdAt)} ({run.status}) ·
+                  endpoint <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
+                  {run.simulated && <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>}
+                </p>
+                {settings && (
+                  <p data-testid="run-settings">
+                    Score settings: aggregation <b>{settings.aggregation}</b>; verdict: {settings.verdictRule}. Prompt versions are listed under the outputs.
+                  </p>
+                )}
+                {data.summary && task && (
+                  <p data-testid="judge-summary">
+                    <span className="font-medium">Judge:</span> <MetricsLine task={task} values={metricValues} />
+                    {!data.summary.complete && <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>}
+                  </p>
+                )}
+              </div>
+              {task && <OutcomeJudgments task={task} runId={run.id} videoId={videoId} judgeValues={metricValues} judgments={judgments} currentUserId={currentUserId} canReview={canReview} />}
+              <JudgeScoresPanel
+                data={data}
+                task={task}
+                judgments={judgments.filter((j) => j.targetType === "score")}
+                videoId={videoId}
+                currentUserId={currentUserId}
+                canReview={canReview}
+                focus={focus}
+                onFocus={onFocus}
+              />
+              {task && <TargetLegend task={task} />}
+            </div>
           )}
-        </div>
+        </Card>
+
+        {data && run && OUTPUT_VIEWS[run.pipeline] && (
+          <Card title="Judge outputs">
+            <OutputsView pipeline={run.pipeline} steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
+          </Card>
+        )}
         {aside}
       </div>
-
-      <Card
-        title="Judge scores"
-        actions={
-          runs.length > 0 ? (
-            <label className="flex items-center gap-2 text-xs text-slate-600">
-              Run
-              <select
-                aria-label="Run"
-                className="max-w-[22rem] rounded border border-slate-300 bg-white px-2 py-1"
-                value={run?.id ?? runId ?? runs[0]!.id}
-                onChange={(e) => {
-                  setFocus(null);
-                  router.push(`${pathname}?runId=${encodeURIComponent(e.target.value)}`);
-                }}
-                data-testid="run-selector"
-              >
-                {runs.map((r, i) => (
-                  <option key={r.id} value={r.id}>
-                    {when(r.createdAt)} · {r.endpoint.name ?? "endpoint"} ({r.endpoint.model ?? "?"}) · {r.runStatus}
-                    {r.simulated ? " · simulated" : ""}
-                    {i === 0 ? " · latest" : ""}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null
-        }
-      >
-        {scores.isPending ? (
-          <p className="text-sm text-slate-500">Loading judge scores…</p>
-        ) : scores.error ? (
-          <p role="alert" className="text-sm text-red-700">
-            {scores.error.message}
-          </p>
-        ) : data?.blind ? (
-          <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm" data-testid="blind-notice">
-            You are reviewing this video in a blind queue: the judge&apos;s values and other reviewers&apos; are hidden until you submit it there.
-          </p>
-        ) : !data || !run ? (
-          <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>
-        ) : (
-          <div className="flex flex-col gap-4">
-            <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
-              <p>
-                <span className="font-medium">Judge</span> · run <span className="font-mono">{run.id}</span> of {when(run.createdAt)} ({run.status}) ·
-                endpoint <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
-                {run.simulated && <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>}
-              </p>
-              {settings && (
-                <p data-testid="run-settings">
-                  Score settings: aggregation <b>{settings.aggregation}</b>; verdict: {settings.verdictRule}. Prompt versions are listed under the outputs.
-                </p>
-              )}
-              {data.summary && task && (
-                <p data-testid="judge-summary">
-                  <span className="font-medium">Judge:</span> <MetricsLine task={task} values={metricValues} />
-                  {!data.summary.complete && <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>}
-                </p>
-              )}
-            </div>
-            {task && <OutcomeJudgments task={task} runId={run.id} videoId={videoId} judgeValues={metricValues} judgments={judgments} currentUserId={currentUserId} canReview={canReview} />}
-            <JudgeScoresPanel
-              data={data}
-              task={task}
-              judgments={judgments.filter((j) => j.targetType === "score")}
-              videoId={videoId}
-              currentUserId={currentUserId}
-              canReview={canReview}
-              focus={focus}
-              onFocus={onFocus}
-            />
-            {task && <TargetLegend task={task} />}
-          </div>
-        )}
-      </Card>
-
-      {data && run && OUTPUT_VIEWS[run.pipeline] && (
-        <Card title="Judge outputs">
-          <OutputsView pipeline={run.pipeline} steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
-        </Card>
-      )}
     </div>
   );
 }

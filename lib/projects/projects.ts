@@ -10,6 +10,7 @@ import type {
   createProjectSchema,
   removeMemberSchema,
   renameProjectSchema,
+  projectGuidelinesSchema,
 } from "./projects.validation";
 
 export interface ProjectSummary {
@@ -53,6 +54,12 @@ export async function createProject(prisma: PrismaClient, actor: Actor, input: z
 export async function renameProject(prisma: PrismaClient, actor: Actor, input: z.output<typeof renameProjectSchema>) {
   await requireProjectAccess(prisma, actor, input.projectId, "project.rename");
   return prisma.project.update({ where: { id: input.projectId }, data: { name: input.name } });
+}
+
+/** Owners write the project's guidelines for its reviewers (Markdown; empty: none). */
+export async function setProjectGuidelines(prisma: PrismaClient, actor: Actor, input: z.output<typeof projectGuidelinesSchema>) {
+  await requireProjectAccess(prisma, actor, input.projectId, "project.rename");
+  return prisma.project.update({ where: { id: input.projectId }, data: { guidelines: input.guidelines } });
 }
 
 export async function setProjectArchived(prisma: PrismaClient, actor: Actor, input: z.output<typeof archiveProjectSchema>) {

@@ -4,6 +4,12 @@ export const projectIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$
 export const projectNameSchema = z.string().trim().min(1, "Give the project a name.").max(200, "At most 200 characters.");
 export const projectRoleSchema = z.enum(["owner", "reviewer", "viewer"]);
 
+/** Guidelines for reviewers, as Markdown (rendered with react-markdown, which shows raw HTML as text). */
+export const guidelinesSchema = z
+  .string()
+  .max(20_000, "Guidelines take at most 20,000 characters.")
+  .transform((text) => text.replace(/\r\n?/g, "\n").trim());
+
 export const createProjectSchema = z.object({ name: projectNameSchema });
 export const renameProjectSchema = z.object({ projectId: projectIdSchema, name: projectNameSchema });
 export const archiveProjectSchema = z.object({ projectId: projectIdSchema, archived: z.boolean() });
@@ -14,3 +20,4 @@ export const addMemberSchema = z.object({
 });
 export const changeRoleSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64), role: projectRoleSchema });
 export const removeMemberSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64) });
+export const projectGuidelinesSchema = z.object({ projectId: projectIdSchema, guidelines: guidelinesSchema });

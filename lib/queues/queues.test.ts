@@ -3,12 +3,12 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { videoScores } from "../judge/runs";
-import { createProject } from "../projects/projects";
+import { createProject, setProjectGuidelines } from "../projects/projects";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { createQueue, getQueue, getQueueItem, getQueueProgress, listQueues, nextItem, previewQueue, submitItem } from "./queues";
+import { claimAhead, createQueue, setQueueGuidelines, getQueue, getQueueItem, getQueueProgress, listQueues, MAX_OPEN_CLAIMS, nextItem, previewQueue, releaseClaim, submitItem } from "./queues";
 import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
@@ -240,6 +240,111 @@ describe("submitting an item", () => {
     expect(middle.progress).toMatchObject({ items: 4, mine: { done: 3 } });
     const mine = await getQueue(prisma, r, queue.id);
     expect(mine.mine).toEqual({ done: 3, claimed: 0 });
+  });
+});
+
+describe("guidelines", () => {
+  it("are written by owners for the project and each queue, and reach the reviewer with every item", async () => {
+    const queue = await verdictQueue({ name: "With guidelines", guidelines: "  Look for **melting** hands.\r\n\r\n- one\r\n- two  " });
+    expect(queue.guidelines).toBe("Look for **melting** hands.\n\n- one\n- two");
+    await setProjectGuidelines(prisma, owner, { projectId, guidelines: "Score what you *see*, not what the prompt says." });
+    const r = await reviewer();
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines).toEqual({ project: "Score what you *see*, not what the prompt says.", queue: "Look for **melting** hands.\n\n- one\n- two" });
+
+    expect((await setQueueGuidelines(prisma, owner, queue.id, { guidelines: "<script>alert(1)</script> stays text" })).guidelines).toBe("<script>alert(1)</script> stays text");
+    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines.queue).toBe("<script>alert(1)</script> stays text");
+    expect((await getQueue(prisma, r, queue.id)).guidelines).toBe("<script>alert(1)</script> stays text");
+    // Reviewers read them; only owners write them.
+    await expect(setQueueGuidelines(prisma, r, queue.id, { guidelines: "mine now" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setProjectGuidelines(prisma, r, { projectId, guidelines: "mine now" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setQueueGuidelines(prisma, stranger, queue.id, { guidelines: "x" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(setQueueGuidelines(prisma, owner, queue.id, { guidelines: "x".repeat(20_001) })).rejects.toThrow(/at most 20,000/);
+    await setProjectGuidelines(prisma, owner, { projectId, guidelines: "" });
+  });
+});
+
+describe("claiming ahead", () => {
+  /** Live claims per item of the queue (submitted ones count too: doneCount). */
+  const takenPerItem = async (queueId: string) => {
+    const items = await prisma.reviewQueueItem.findMany({ where: { queueId }, include: { assignments: true } });
+    return items.map((i) => i.assignments.length);
+  };
+
+  it("never lets two reviewers' claims ahead take one item beyond reviewersPerItem, however they race", async () => {
+    for (const reviewersPerItem of [1, 2]) {
+      const queue = await verdictQueue({ reviewersPerItem }); // 4 items
+      const reviewers = await Promise.all([1, 2, 3].map(() => reviewer()));
+      const current = await Promise.all(reviewers.map((r) => nextItem(prisma, r, queue.id)));
+      // Everyone claims ahead at once, twice over (a second call must not take another item).
+      const ahead = await Promise.all(reviewers.map((r, i) => claimAhead(prisma, r, queue.id, current[i]!.itemId!)));
+      const again = await Promise.all(reviewers.map((r, i) => claimAhead(prisma, r, queue.id, current[i]!.itemId!)));
+      expect(again).toEqual(ahead);
+      for (const [i, r] of reviewers.entries()) {
+        if (ahead[i]!.itemId) expect(ahead[i]!.itemId).not.toBe(current[i]!.itemId);
+        expect(await prisma.reviewQueueAssignment.count({ where: { queueId: queue.id, reviewerId: r.userId } })).toBe(ahead[i]!.itemId ? 2 : 1);
+      }
+      const perItem = await takenPerItem(queue.id);
+      expect(Math.max(...perItem)).toBeLessThanOrEqual(reviewersPerItem);
+      // N=1: 3 current items, and one item left for a single claim ahead; N=2: 8 places for 6 claims.
+      expect(perItem.reduce((a, b) => a + b, 0)).toBe(reviewersPerItem === 1 ? 4 : 6);
+    }
+  });
+
+  it("hands the item claimed ahead out next, keeps its video blind until submitted, and lets it go when released", async () => {
+    const queue = await verdictQueue({ name: "Blind ahead", blind: true }); // 4 items
+    const [r, other] = [await reviewer(), await reviewer()];
+    const { itemId: first } = await nextItem(prisma, r, queue.id);
+    const { itemId: second } = await claimAhead(prisma, r, queue.id, first!);
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    // The claim ahead is theirs and blind like the item on screen: the judge's values stay out.
+    const ahead = await getQueueItem(prisma, r, queue.id, second!);
+    expect(ahead.blind).toBe(true);
+    expect(ahead.targets.every((t) => !("judge" in t))).toBe(true);
+    expect(ahead.judgeSummary).toBeUndefined();
+    const secondVideo = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: second! } })).videoId;
+    expect((await videoScores(prisma, r, secondVideo)).blind).toBe(true);
+    // Their open item stays the one before it; once it is submitted, the one ahead comes next.
+    expect(await nextItem(prisma, r, queue.id)).toEqual({ itemId: first });
+    await submitItem(prisma, r, queue.id, first!, { judgments: [{ target: "verdict", value: 1 }] });
+    expect(await nextItem(prisma, r, queue.id)).toEqual({ itemId: second });
+    expect((await getQueueItem(prisma, r, queue.id, second!)).blind).toBe(true);
+    await submitItem(prisma, r, queue.id, second!, { judgments: [{ target: "verdict", value: 0 }] });
+    expect((await getQueueItem(prisma, r, queue.id, second!)).blind).toBe(false);
+
+    // Released, the claim ahead goes to the next reviewer at once; a submitted item is never released.
+    const { itemId: third } = await nextItem(prisma, r, queue.id);
+    const { itemId: fourth } = await claimAhead(prisma, r, queue.id, third!);
+    expect(fourth).not.toBeNull();
+    const { itemId: othersFirst } = await nextItem(prisma, other, queue.id);
+    expect([first, second, third, fourth]).not.toContain(othersFirst); // N=1: nothing is left for them
+    expect(othersFirst).toBeNull();
+    expect(await releaseClaim(prisma, r, queue.id, fourth!)).toEqual({ released: true });
+    expect(await nextItem(prisma, other, queue.id)).toEqual({ itemId: fourth });
+    expect(await releaseClaim(prisma, r, queue.id, second!)).toEqual({ released: false });
+    expect((await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: second! } })).doneCount).toBe(1);
+    // Someone else's item, or one never claimed, cannot be claimed ahead of.
+    await expect(claimAhead(prisma, other, queue.id, third!)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(claimAhead(prisma, viewer, queue.id, third!)).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it("holds at most MAX_OPEN_CLAIMS unsubmitted claims per reviewer", async () => {
+    const queue = await verdictQueue({ name: "Hoarding" }); // 4 items, and a fifth so the queue outlasts the limit
+    await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[4]!, position: 4 } });
+    const r = await reviewer();
+    let { itemId } = await nextItem(prisma, r, queue.id);
+    const held = [itemId!];
+    for (let i = 0; i < 5; i++) {
+      ({ itemId } = await claimAhead(prisma, r, queue.id, held.at(-1)!));
+      if (!itemId) break;
+      held.push(itemId);
+    }
+    expect(held).toHaveLength(MAX_OPEN_CLAIMS);
+    expect(new Set(held).size).toBe(MAX_OPEN_CLAIMS);
+    // Submitting one frees a place for the next claim ahead.
+    await submitItem(prisma, r, queue.id, held[0]!, { judgments: [{ target: "verdict", value: 1 }] });
+    expect((await claimAhead(prisma, r, queue.id, held.at(-1)!)).itemId).not.toBeNull();
   });
 });
 

@@ -17,6 +17,7 @@ import { assertMayClaim, assigneesOf } from "./queue-states";
 import {
   createQueueSchema,
   previewQueueSchema,
+  queueGuidelinesSchema,
   submitItemSchema,
   type CreateQueueInput,
   type PresenceJudgment,
@@ -135,6 +136,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
           filter: { ...filter, sort, dir } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
           blind: input.blind,
+          guidelines: input.guidelines,
           itemCount: ids.length,
           createdById: actor.userId,
         },
@@ -188,6 +190,7 @@ async function createCaptionQueue(
           filter: { ...chosen.filter, sort: chosen.sort, dir: chosen.dir, ...(input.captions.model ? { captionModel: input.captions.model } : {}), ...(input.captions.type ? { captionType: input.captions.type } : {}) } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
           blind: input.blind,
+          guidelines: input.guidelines,
           itemCount: items.length,
           createdById: actor.userId,
         },
@@ -311,6 +314,7 @@ function queueJson(queue: ReviewQueue) {
     filter: queue.filter as Record<string, string | number>,
     reviewersPerItem: queue.reviewersPerItem,
     blind: queue.blind,
+    guidelines: queue.guidelines,
     itemCount: queue.itemCount,
     createdById: queue.createdById,
     createdAt: queue.createdAt,
@@ -357,6 +361,13 @@ export async function getQueue(prisma: PrismaClient, actor: Actor, queueId: stri
   };
 }
 
+/** Owners change a queue's guidelines for its reviewers (Markdown; empty: none). */
+export async function setQueueGuidelines(prisma: PrismaClient, actor: Actor, queueId: string, raw: unknown) {
+  const queue = await queueForActor(prisma, actor, queueId, "queues.manage");
+  const { guidelines } = queueGuidelinesSchema.parse(raw);
+  return queueJson(await prisma.reviewQueue.update({ where: { id: queue.id }, data: { guidelines } }));
+}
+
 /**
  * The caller's next item. Under a per-queue advisory lock, in one transaction: their own open claim
  * if they hold one (a stale one only while the item still has room), else a claim on the first item
@@ -389,21 +400,80 @@ export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: stri
         // The item filled up while this claim was stale: let it go.
         await tx.reviewQueueAssignment.delete({ where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } } });
       }
-      const [candidate] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT i."id" FROM "review_queue_item" i
-        WHERE i."queueId" = ${queue.id}
-          AND i."doneCount" < ${n}
-          AND NOT EXISTS (SELECT 1 FROM "review_queue_assignment" a WHERE a."itemId" = i."id" AND a."reviewerId" = ${me})
-          AND i."doneCount" + (SELECT count(*) FROM "review_queue_assignment" a
-                               WHERE a."itemId" = i."id" AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}) < ${n}
-        ORDER BY i."doneCount" ASC, i."position" ASC
-        LIMIT 1`;
-      if (!candidate) return { itemId: null };
-      await tx.reviewQueueAssignment.create({ data: { itemId: candidate.id, queueId: queue.id, reviewerId: me } });
-      return { itemId: candidate.id };
+      return { itemId: await claimFreeItem(tx, queue, me) };
     },
     { maxWait: 10_000, timeout: 20_000 },
   );
+}
+
+/**
+ * Inside the queue's advisory lock: a claim on the first item by (doneCount, position) that the reviewer has
+ * not had and whose doneCount plus others' live claims (claims ahead included) is below reviewersPerItem.
+ */
+async function claimFreeItem(tx: Prisma.TransactionClient, queue: ReviewQueue, me: string): Promise<string | null> {
+  const n = queue.reviewersPerItem;
+  const [candidate] = await tx.$queryRaw<{ id: string }[]>`
+    SELECT i."id" FROM "review_queue_item" i
+    WHERE i."queueId" = ${queue.id}
+      AND i."doneCount" < ${n}
+      AND NOT EXISTS (SELECT 1 FROM "review_queue_assignment" a WHERE a."itemId" = i."id" AND a."reviewerId" = ${me})
+      AND i."doneCount" + (SELECT count(*) FROM "review_queue_assignment" a
+                           WHERE a."itemId" = i."id" AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}) < ${n}
+    ORDER BY i."doneCount" ASC, i."position" ASC
+    LIMIT 1`;
+  if (!candidate) return null;
+  await tx.reviewQueueAssignment.create({ data: { itemId: candidate.id, queueId: queue.id, reviewerId: me } });
+  return candidate.id;
+}
+
+/**
+ * Unsubmitted live claims a reviewer may hold in one queue: the item on screen, the two claimed ahead of it (the
+ * review screen loads two ahead, so a slow answer does not hold up a fast reviewer), and the item before them
+ * whose submission may still be on its way.
+ */
+export const MAX_OPEN_CLAIMS = 4;
+
+/**
+ * Claims ahead: while the reviewer works on `currentItemId`, the item they will get after it, so the review
+ * screen can load it (frames included) before Enter. It is an ordinary claim, taken after the current one:
+ * it counts toward reviewersPerItem for everyone, expires like any claim, keeps its video blind to them in a
+ * blind queue until they submit it, and is what `nextItem` hands them once the current one is submitted.
+ * Returns their live claim taken after the current one if they hold one, else a new claim (none when
+ * nothing is left, or when they already hold MAX_OPEN_CLAIMS unsubmitted claims).
+ */
+export async function claimAhead(prisma: PrismaClient, actor: Actor, queueId: string, currentItemId: string): Promise<{ itemId: string | null }> {
+  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  if (queue.archivedAt) throw new ValidationError("This queue is archived.");
+  const me = actor.userId;
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`review_queue:${queue.id}`}, 0))`;
+      const current = await tx.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId: currentItemId, reviewerId: me } } });
+      if (!current || current.queueId !== queue.id) throw new NotFoundError("This item is not assigned to you: ask the queue for your next item.");
+      const open = await tx.$queryRaw<{ itemId: string; claimedAt: Date }[]>`
+        SELECT a."itemId", a."claimedAt" FROM "review_queue_assignment" a
+        WHERE a."queueId" = ${queue.id} AND a."reviewerId" = ${me} AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}
+        ORDER BY a."claimedAt" ASC, a."itemId" ASC`;
+      // Claims are handed out in (claimedAt, itemId) order: the one after the current item is the one ahead.
+      const at = current.claimedAt.getTime();
+      const ahead = open.find((claim) => claim.claimedAt.getTime() > at || (claim.claimedAt.getTime() === at && claim.itemId > currentItemId));
+      if (ahead) return { itemId: ahead.itemId };
+      if (open.length >= MAX_OPEN_CLAIMS) return { itemId: null };
+      return { itemId: await claimFreeItem(tx, queue, me) };
+    },
+    { maxWait: 10_000, timeout: 20_000 },
+  );
+}
+
+/**
+ * Lets go of one of the reviewer's unsubmitted claims (the review screen releases its claim ahead when the
+ * reviewer leaves), so the item's place goes to someone else at once instead of after CLAIM_TTL_MINUTES.
+ * Judgments already saved stay. A submitted item is not released.
+ */
+export async function releaseClaim(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string): Promise<{ released: boolean }> {
+  await queueForActor(prisma, actor, queueId, "scores.review");
+  const { count } = await prisma.reviewQueueAssignment.deleteMany({ where: { itemId, queueId, reviewerId: actor.userId, status: "claimed" } });
+  return { released: count > 0 };
 }
 
 /** "score" (a judge score of one of the task's targets), or the id of a reviewed per-video metric. */
@@ -438,8 +508,8 @@ const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "c
  * What a reviewer judges for one item: the task's verdict metric (and optionally its other reviewed
  * metrics), or each chosen judge score; scales and labels from the task's declaration.
  */
-async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = ""): Promise<Target[]> {
-  const task = await taskOfRun(prisma, queue.runId);
+async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = "", knownTask?: TaskDeclaration): Promise<Target[]> {
+  const task = knownTask ?? (await taskOfRun(prisma, queue.runId));
   // A QA answer's one target (its correctness) is read like a caption's scores: the run's scores of the item.
   if (queue.scope === "captions" || queue.scope === "answers") return captionTargets(prisma, queue, task, videoId, itemId);
   if (queue.scope === "verdict") {
@@ -466,11 +536,14 @@ async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: st
       };
     });
   }
-  const scores = await prisma.score.findMany({
-    where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
-    select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
-  });
-  const frameSetId = (await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }))?.frameSetId ?? "";
+  const [scores, runVideo] = await Promise.all([
+    prisma.score.findMany({
+      where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
+      select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+    }),
+    prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),
+  ]);
+  const frameSetId = runVideo?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
   const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
   declared.sort(
@@ -572,10 +645,13 @@ function judgePresenceOf(task: TaskDeclaration, targets: readonly Target[], cate
 }
 
 async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
-  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
-  const item = await prisma.reviewQueueItem.findFirst({ where: { id: itemId, queueId } });
+  // The item and the caller's assignment are read beside the permission check (nothing is returned before it passes).
+  const [queue, item, assignment] = await Promise.all([
+    queueForActor(prisma, actor, queueId, "scores.review"),
+    prisma.reviewQueueItem.findFirst({ where: { id: itemId, queueId } }),
+    prisma.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } } }),
+  ]);
   if (!item) throw new NotFoundError("No such item in this queue.");
-  const assignment = await prisma.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } } });
   if (!assignment) throw new NotFoundError("This item is not assigned to you: ask the queue for your next item.");
   return { queue, item, assignment };
 }
@@ -588,12 +664,14 @@ async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string,
  */
 export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
   const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
-  // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other.
-  const [blindIds, video, runVideo, targets, caption, answer, history, progressByQueue, task] = await Promise.all([
+  // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other
+  // (profiled: the item is read while the reviewer works on the one before, so its latency is the chain of reads).
+  const taskPromise = taskOfRun(prisma, queue.runId);
+  const [blindIds, video, runVideo, targets, caption, answer, history, complete, task, project] = await Promise.all([
     blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
     prisma.video.findUniqueOrThrow({ where: { id: item.videoId } }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } }),
-    itemTargets(prisma, queue, item.videoId, item.itemId),
+    taskPromise.then((known) => itemTargets(prisma, queue, item.videoId, item.itemId, known)),
     queue.scope === "answers" ? Promise.resolve(null) : captionSubject(prisma, item.itemId),
     queue.scope === "answers" && item.itemId ? runAnswer(prisma, queue.runId, item.itemId) : Promise.resolve(null),
     prisma.reviewQueueAssignment.findMany({
@@ -601,8 +679,9 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
       select: { itemId: true, status: true },
     }),
-    progressOf(prisma, [queue]),
-    taskOfRun(prisma, queue.runId),
+    prisma.reviewQueueItem.count({ where: { queueId, doneCount: { gte: queue.reviewersPerItem } } }),
+    taskPromise,
+    prisma.project.findUniqueOrThrow({ where: { id: queue.projectId }, select: { guidelines: true } }),
   ]);
   const blind = blindIds.has(item.videoId);
   const presence = presenceCategories(task, queue);
@@ -621,13 +700,15 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const keyFrames = frames.filter((f) => f.isKeyFrame);
   const mine = new Map(own.map((j) => [j.targetKey, j]));
   const at = history.findIndex((h) => h.itemId === itemId);
-  const progress = progressByQueue.get(queue.id)!;
+  const progress = { items: queue.itemCount, complete };
   // The pipeline's own stored summary, passed through for the review screen until it reads `metrics`.
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
 
   return {
     queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, mode: queue.mode as QueueMode, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
     item: { id: item.id, position: item.position },
+    /** What the project's and the queue's owners ask of reviewers (Markdown; empty: none). */
+    guidelines: { project: project.guidelines, queue: queue.guidelines },
     /** For a caption queue: the caption under review (the judge's values stay in `targets`). */
     caption,
     /**

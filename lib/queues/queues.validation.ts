@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { guidelinesSchema } from "../projects/projects.validation";
 import { SCORE_CATEGORIES, VIDEO_SORTS, type VideoFilterInput, videoFilterSchema } from "../videos/video-filter";
 
 export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
@@ -51,6 +52,8 @@ export const createQueueSchema = z.object({
   chosenBy: z.string().trim().min(1).max(200).optional(),
   reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
   blind: z.boolean().default(false),
+  /** Instructions for the queue's reviewers (Markdown). */
+  guidelines: guidelinesSchema.default(""),
 });
 export type CreateQueueInput = Omit<z.input<typeof createQueueSchema>, "filter"> & { filter?: VideoFilterInput };
 
@@ -85,3 +88,6 @@ export const submitItemSchema = z.object({
   presence: z.array(presenceJudgmentSchema).max(200).optional(),
 });
 export type SubmitItemInput = z.infer<typeof submitItemSchema>;
+
+/** An owner's edit of a queue's guidelines. */
+export const queueGuidelinesSchema = z.object({ guidelines: guidelinesSchema });

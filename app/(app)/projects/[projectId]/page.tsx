@@ -6,7 +6,7 @@ import { prisma } from "@/lib/db/prisma";
 import { projectOverviewCounts } from "@/lib/projects/project-overview";
 import { getProject, listMembers } from "@/lib/projects/projects";
 import Link from "next/link";
-import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction } from "../../actions";
+import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction, setProjectGuidelinesAction } from "../../actions";
 
 export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
@@ -167,6 +167,21 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
               <ActionForm action={renameProjectAction} submitLabel="Rename">
                 <input type="hidden" name="projectId" value={projectId} />
                 <Field label="Project name" name="name" defaultValue={project.name} />
+              </ActionForm>
+              <ActionForm action={setProjectGuidelinesAction} submitLabel="Save guidelines">
+                <input type="hidden" name="projectId" value={projectId} />
+                <label className="flex flex-col gap-1 text-sm">
+                  <span className="font-medium">Guidelines for reviewers (Markdown)</span>
+                  <textarea
+                    name="guidelines"
+                    defaultValue={project.guidelines}
+                    rows={6}
+                    maxLength={20000}
+                    className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+                    data-testid="project-guidelines-input"
+                  />
+                  <span className="text-xs text-slate-500">Shown on the review screen of every queue (g shows or hides them), before the queue&apos;s own.</span>
+                </label>
               </ActionForm>
               <ActionForm action={setArchivedAction} submitLabel={project.archivedAt ? "Restore project" : "Archive project"} variant="secondary">
                 <input type="hidden" name="projectId" value={projectId} />

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { getProject, renameProject, setProjectArchived } from "@/lib/projects/projects";
-import { projectIdSchema, projectNameSchema } from "@/lib/projects/projects.validation";
+import { getProject, renameProject, setProjectArchived, setProjectGuidelines } from "@/lib/projects/projects";
+import { guidelinesSchema, projectIdSchema, projectNameSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
@@ -13,17 +13,19 @@ export const GET = withActor<Params>(async (_request, actor, params) => {
     name: project.name,
     role: project.role,
     archived: project.archivedAt !== null,
+    guidelines: project.guidelines,
     createdAt: project.createdAt,
   });
 });
 
-const patchSchema = z.object({ name: projectNameSchema.optional(), archived: z.boolean().optional() }).strict();
+const patchSchema = z.object({ name: projectNameSchema.optional(), archived: z.boolean().optional(), guidelines: guidelinesSchema.optional() }).strict();
 
 export const PATCH = withActor<Params>(async (request, actor, params) => {
   const projectId = projectIdSchema.parse(params.projectId);
   const body = await parseJsonBody(request, patchSchema);
   if (body.name !== undefined) await renameProject(prisma, actor, { projectId, name: body.name });
   if (body.archived !== undefined) await setProjectArchived(prisma, actor, { projectId, archived: body.archived });
+  if (body.guidelines !== undefined) await setProjectGuidelines(prisma, actor, { projectId, guidelines: body.guidelines });
   const project = await getProject(prisma, actor, projectId);
-  return Response.json({ id: project.id, name: project.name, archived: project.archivedAt !== null });
+  return Response.json({ id: project.id, name: project.name, archived: project.archivedAt !== null, guidelines: project.guidelines });
 });

@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
+import { ActionForm } from "@/components/action-form";
 import { Card } from "@/components/empty-state";
+import { Guidelines } from "@/components/markdown";
 import { QueueProgress } from "@/components/queues/queue-progress";
 import { QueueOwnerControls } from "@/components/queues/queue-owner-controls";
 import { StartReviewing } from "@/components/queues/start-reviewing";
@@ -12,6 +14,7 @@ import { findProjectRun } from "@/lib/judge/run-overview";
 import { getQueue } from "@/lib/queues/queues";
 import { findTask } from "@/lib/tasks/registry";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
+import { setQueueGuidelinesAction } from "../../../../actions";
 
 export default async function QueuePage({ params }: { params: Promise<{ projectId: string; queueId: string }> }) {
   const { projectId, queueId } = await params;
@@ -22,6 +25,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
   });
   if (queue.projectId !== projectId) notFound();
   const run = await findProjectRun(prisma, actor, projectId, queue.runId);
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { guidelines: true } });
   const task = findTask(run?.pipeline);
   const { sort, dir, ...filter } = queue.filter;
   const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
@@ -76,6 +80,30 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
       {roleCan(role, "queues.manage") && (
         <Card title="Manage">
           <QueueOwnerControls queueId={queue.id} archived={queue.archived} assignees={queue.assignment.assignees} />
+        </Card>
+      )}
+      {(project.guidelines || queue.guidelines || roleCan(role, "queues.manage")) && (
+        <Card title="Guidelines">
+          <div className="flex flex-col gap-4">
+            <Guidelines project={project.guidelines} queue={queue.guidelines} />
+            {!project.guidelines && !queue.guidelines && <p className="text-sm text-slate-500">No guidelines yet.</p>}
+            {roleCan(role, "queues.manage") && (
+              <ActionForm action={setQueueGuidelinesAction} submitLabel="Save queue guidelines" variant="secondary">
+                <input type="hidden" name="queueId" value={queue.id} />
+                <label className="flex flex-col gap-1 text-sm">
+                  <span className="font-medium">This queue&apos;s guidelines (Markdown)</span>
+                  <textarea
+                    name="guidelines"
+                    defaultValue={queue.guidelines}
+                    rows={5}
+                    maxLength={20000}
+                    className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+                    data-testid="queue-guidelines-input"
+                  />
+                </label>
+              </ActionForm>
+            )}
+          </div>
         </Card>
       )}
       <Card title="About this queue">
