@@ -6,7 +6,7 @@ import { createUser } from "../auth/users";
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/scope";
 import type { PrismaClient } from "../generated/prisma/client";
-import { createProject } from "../projects/projects";
+import { insertEndpoint, insertFinishedRun, insertProject } from "../testing/raw-rows";
 import { getQueueItem, nextItem } from "../queues/queues";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
@@ -58,17 +58,19 @@ beforeAll(async () => {
   // Accounts, project and videos: tables this migration does not touch.
   const users = await Promise.all(["owner", "reviewer"].map((who) => createUser(db, { email: `${who}-${randomUUID()}@example.test`, password: "correct horse battery", isAdmin: false })));
   [owner, reviewer] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false })) as [Actor, Actor];
-  projectId = (await createProject(db, owner!, { name: "before generic metrics" })).id;
+  // Raw rows where later migrations add columns these tables do not have yet.
+  projectId = await insertProject(db, "before generic metrics", owner!.userId);
   await db.projectMember.create({ data: { projectId, userId: reviewer!.userId, role: "reviewer" } });
   for (let i = 0; i < OLD.length; i++) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await db.video.create({
       data: { projectId, sha256: sha, sizeBytes: 1n, fileName: `v${i}.mp4`, relativePath: `v${i}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", dimensions: ["Mechanics"], createdById: owner!.userId },
+      select: { id: true },
     });
     videoIds.push(video.id);
   }
-  const endpoint = await db.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner!.userId } });
-  runId = (await db.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner!.userId, status: "done" } })).id;
+  const endpointId = await insertEndpoint(db, { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner!.userId });
+  runId = await insertFinishedRun(db, { projectId, pipeline: "hallucination", endpointId, createdById: owner!.userId, endpointSnapshot: {} });
 
   // What the old release wrote: the columns, judgments keyed by run with the judge's value, a queue.
   for (const [i, v] of OLD.entries()) {

@@ -1,3 +1,4 @@
+import { insertEndpoint, insertFinishedRun } from "./raw-rows";
 import { createRunVideo } from "./run-video-fixture";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
@@ -29,19 +30,10 @@ export async function seedFinishedRun(
   videoIds: readonly string[],
   options: { endpointName?: string; templateHash?: string; scores: (videoIndex: number) => SeedScore[]; outcome: (videoIndex: number) => SeedOutcome },
 ) {
-  const endpoint = await prisma.judgeEndpoint.create({
-    data: { projectId, name: options.endpointName ?? "judge", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId },
-  });
-  const run = await prisma.judgeRun.create({
-    data: {
-      projectId,
-      pipeline: "hallucination",
-      endpointId: endpoint.id,
-      createdById: owner.userId,
-      status: "done",
-      endpointSnapshot: { name: endpoint.name, model: endpoint.model },
-    },
-  });
+  // Raw rows: migration tests seed databases whose endpoint and run tables lack later columns.
+  const endpoint = { name: options.endpointName ?? "judge", model: "stub-model" };
+  const endpointId = await insertEndpoint(prisma, { projectId, name: endpoint.name, baseUrl: "http://127.0.0.1:1/v1", model: endpoint.model, createdById: owner.userId });
+  const run = { id: await insertFinishedRun(prisma, { projectId, pipeline: "hallucination", endpointId, createdById: owner.userId, endpointSnapshot: endpoint }) };
   const scoreIds = new Map<string, string>();
   for (const [v, videoId] of videoIds.entries()) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId }, select: { id: true } });
@@ -52,11 +44,12 @@ export async function seedFinishedRun(
       if (!stepResultId) {
         const step = await prisma.stepResult.create({
           data: { runId: run.id, videoId, stepId: s.stepId, scopeIndex: s.scopeIndex, status: "done", templateId: `hallucination/${s.stepId}`, templateHash: options.templateHash ?? "0123456789abcdef" },
+          select: { id: true },
         });
         stepResultId = step.id;
         steps.set(stepKey, stepResultId);
       }
-      const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, value: s.value } });
+      const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, value: s.value }, select: { id: true } });
       scoreIds.set(`${v}:${s.stepId}:${s.scopeIndex}:${s.category}`, score.id);
     }
     const o = options.outcome(v);
@@ -69,5 +62,5 @@ export async function seedFinishedRun(
       metrics: { S: o.S, D: o.D, I: o.I, overall: o.overall, verdict: o.verdict },
     });
   }
-  return { runId: run.id, endpointId: endpoint.id, scoreIds };
+  return { runId: run.id, endpointId, scoreIds };
 }

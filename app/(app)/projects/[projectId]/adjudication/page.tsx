@@ -6,6 +6,8 @@ import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { adjudicationQuerySchema, adjudicationQueue } from "@/lib/adjudication/adjudication";
 import { prisma } from "@/lib/db/prisma";
+import { findProjectRun } from "@/lib/judge/run-overview";
+import { listRuns } from "@/lib/judge/runs";
 import { TASKS } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
@@ -18,8 +20,8 @@ export default async function AdjudicationPage({ params, searchParams }: { param
   const raw = searchParamsObject(await searchParams);
   const parsed = adjudicationQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : adjudicationQuerySchema.parse({});
-  const runs = await prisma.judgeRun.findMany({ where: { projectId }, orderBy: { createdAt: "desc" }, select: { id: true, pipeline: true, createdAt: true } });
-  const known = !query.runId || runs.some((r) => r.id === query.runId);
+  const runs = await listRuns(prisma, actor, projectId);
+  const known = !query.runId || (await findProjectRun(prisma, actor, projectId, query.runId)) !== null;
   const { total, settled, items } = known ? await adjudicationQueue(prisma, actor, projectId, query) : { total: 0, settled: 0, items: [] };
   const targets = [...new Map(TASKS.flatMap((t) => [...t.targets, ...t.metrics.filter((m) => m.reviewed)]).map((t) => [t.id, t.label])).entries()];
   return (

@@ -11,6 +11,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { findProjectRun } from "@/lib/judge/run-overview";
+import { getProject } from "@/lib/projects/projects";
 import { getQueue } from "@/lib/queues/queues";
 import { findTask } from "@/lib/tasks/registry";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
@@ -25,7 +26,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
   });
   if (queue.projectId !== projectId) notFound();
   const run = await findProjectRun(prisma, actor, projectId, queue.runId);
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { guidelines: true } });
+  const project = await getProject(prisma, actor, projectId);
   const task = findTask(run?.pipeline);
   const { sort, dir, ...filter } = queue.filter;
   const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
