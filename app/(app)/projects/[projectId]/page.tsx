@@ -88,7 +88,8 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
         <Card
           title="Reviews"
           actions={
-            <span className="flex gap-3 text-sm">
+            // Many pages hang off reviews: the links wrap inside the card instead of running past its edge.
+            <span className="flex min-w-0 flex-wrap justify-end gap-x-3 gap-y-1 text-sm">
               <Link href={`/projects/${projectId}/queues`} className="text-indigo-700 underline">Review queues</Link>
               <Link href={`/projects/${projectId}/agreement`} className="text-indigo-700 underline">Agreement</Link>
               {roleCan(role, "gold.set") && (
