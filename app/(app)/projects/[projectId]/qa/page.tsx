@@ -279,10 +279,14 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                   <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?runId=${run.id}`} data-testid="qa-agreement-link" data-run={run.id}>
                     agreement
                   </Link>
-                  {" · "}
-                  <Link className="text-indigo-700 underline" href={`/projects/${projectId}/queues/new?runId=${run.id}`}>
-                    new review queue
-                  </Link>
+                  {roleCan(role, "queues.manage") && (
+                    <>
+                      {" · "}
+                      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/queues/new?runId=${run.id}`}>
+                        new review queue
+                      </Link>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
