@@ -35,11 +35,20 @@ export interface ConfidenceInterval {
 }
 
 /** Linear interpolation between order statistics (Hyndman & Fan type 7, the R and NumPy default). */
-function quantile(sorted: Float64Array, p: number): number {
+export function quantile(sorted: Float64Array, p: number): number {
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
   const hi = Math.min(lo + 1, sorted.length - 1);
   return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
+}
+
+/** The resample count and confidence level of `options` (defaults 1000 and 0.95), refused when unusable. */
+export function checkedBootstrapOptions(options: BootstrapOptions): { iterations: number; confidence: number } {
+  const iterations = options.iterations ?? 1000;
+  const confidence = options.confidence ?? 0.95;
+  if (!Number.isInteger(iterations) || iterations < 1) throw new StatsInputError("iterations must be a positive integer");
+  if (!(confidence > 0 && confidence < 1)) throw new StatsInputError("confidence must be between 0 and 1");
+  return { iterations, confidence };
 }
 
 /**
@@ -52,10 +61,7 @@ export function bootstrapConfidenceInterval(
   statistic: (items: Int32Array) => number | null,
   options: BootstrapOptions = {},
 ): ConfidenceInterval | null {
-  const iterations = options.iterations ?? 1000;
-  const confidence = options.confidence ?? 0.95;
-  if (!Number.isInteger(iterations) || iterations < 1) throw new StatsInputError("iterations must be a positive integer");
-  if (!(confidence > 0 && confidence < 1)) throw new StatsInputError("confidence must be between 0 and 1");
+  const { iterations, confidence } = checkedBootstrapOptions(options);
   if (itemCount === 0) return null;
   const random = mulberry32(options.seed ?? 1);
   const sample = new Int32Array(itemCount);

@@ -1,5 +1,4 @@
-import { mulberry32, type BootstrapOptions } from "./bootstrap";
-import { StatsInputError } from "./input-error";
+import { type BootstrapOptions, checkedBootstrapOptions, mulberry32, quantile } from "./bootstrap";
 
 /**
  * Paired bootstrap of a difference between two systems judged on the same items (two judge runs over
@@ -22,23 +21,13 @@ export interface PairedBootstrapResult {
   validIterations: number;
 }
 
-function quantile(sorted: Float64Array, p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
-}
-
 export function pairedBootstrapDifference(
   itemCount: number,
   a: (items: Int32Array) => number | null,
   b: (items: Int32Array) => number | null,
   options: BootstrapOptions = {},
 ): PairedBootstrapResult {
-  const iterations = options.iterations ?? 1000;
-  const confidence = options.confidence ?? 0.95;
-  if (!Number.isInteger(iterations) || iterations < 1) throw new StatsInputError("iterations must be a positive integer");
-  if (!(confidence > 0 && confidence < 1)) throw new StatsInputError("confidence must be between 0 and 1");
+  const { iterations, confidence } = checkedBootstrapOptions(options);
   const all = Int32Array.from({ length: itemCount }, (_, i) => i);
   const full = (f: (items: Int32Array) => number | null) => {
     const v = itemCount === 0 ? null : f(all);
