@@ -1,0 +1,100 @@
+/**
+ * A generated Q&A candidate as every construction screen sees it: what the generator wrote (with its
+ * provenance), the category, the four filters' decisions, the multiple-choice transformation and the
+ * curators' decisions. The pipelines (qa_generate, qa_construct) produce it; the funnel, the curation screen
+ * and the export read only this.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError } from "../errors";
+import type { AnnotatedStep, AnnotationDataset } from "./step-annotations";
+import type { Granularity } from "./render-clip-info";
+import { candidateFate, type CandidateFate, type FilterDecision, type FilterId } from "./filter-funnel";
+import type { TransformOutcome } from "./transform-attempts";
+import { CANDIDATE_ITEM_KIND } from "./curation";
+
+/** The item set kind of a generation run's candidates (one set per generation run). */
+export const CANDIDATE_SET_KIND = "qa_candidates";
+
+/** Where a candidate came from: enough to find the call and the exact template text again. */
+export interface CandidateProvenance {
+  generationRunId: string;
+  stepId: string;
+  templateId: string;
+  templateHash: string;
+  endpointId: string;
+  endpointModel: string;
+  /** The step_result row the pair is part of, and its llm_call (null for a cache hit with no call row). */
+  stepResultId: string;
+  callId: string | null;
+  /** 0-based position of the pair in the generator's answer. */
+  pairIndex: number;
+}
+
+/** A qa_candidate item's payload, as stored when the candidates of a generation run are created. */
+export interface CandidatePayload {
+  /** The video's file name (its relativePath), as question sets name videos. */
+  video: string;
+  clipItemId: string;
+  clipExternalId: string;
+  dataset: AnnotationDataset;
+  granularity: Granularity;
+  clip: { start: number; end: number; duration: number | null; theme: string | null; steps: AnnotatedStep[] };
+  question: string;
+  /** The generator's reference answer (open-ended). */
+  answer: string;
+  /** The generator's reason for the pair. */
+  reason: string;
+  provenance: CandidateProvenance;
+}
+
+export interface CandidateView {
+  itemId: string;
+  externalId: string;
+  setId: string;
+  videoId: string;
+  payload: CandidatePayload;
+  /** Table 23's category, once the construct run categorised it. */
+  category: string | null;
+  /** Decisions so far by filter (from the latest construct run over the candidate's set). */
+  decisions: Partial<Record<FilterId, FilterDecision>>;
+  /** A curator restored the candidate that this filter removed. */
+  restoredFrom: FilterId | null;
+  fate: CandidateFate;
+  /** The multiple-choice transformation; null before any attempt was made. */
+  transform: TransformOutcome | null;
+  /** Attempts stored so far (each with its calls). */
+  attempts: number;
+}
+
+/**
+ * Every candidate of a candidate set, in externalId order. This first version reads the items alone (no
+ * construct run yet: no category, no filter decision, no transformation); the construct pipeline extends it.
+ */
+export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, candidateSetId: string): Promise<CandidateView[]> {
+  const set = await prisma.itemSet.findUnique({ where: { id: candidateSetId }, select: { projectId: true, kind: true } });
+  if (!set || set.kind !== CANDIDATE_SET_KIND) throw new NotFoundError("No such candidate set.");
+  await requireProjectAccess(prisma, actor, set.projectId, "project.view");
+  const items = await prisma.item.findMany({
+    where: { setId: candidateSetId, kind: CANDIDATE_ITEM_KIND },
+    orderBy: { externalId: "asc" },
+    select: { id: true, externalId: true, setId: true, videoId: true, payload: true },
+  });
+  return items.map((item) => {
+    const decisions = {};
+    return {
+      itemId: item.id,
+      externalId: item.externalId,
+      setId: item.setId,
+      videoId: item.videoId,
+      payload: item.payload as unknown as CandidatePayload,
+      category: null,
+      decisions,
+      restoredFrom: null,
+      fate: candidateFate({ category: null, dataset: (item.payload as unknown as CandidatePayload).dataset, decisions }),
+      transform: null,
+      attempts: 0,
+    };
+  });
+}
