@@ -37,9 +37,15 @@ export const PRESENCE_SHORTCUTS: [string, string][] = [
  * categories the reviewer marked present or the judge (when shown) says are present; the server stores
  * the declared absent value for the others.
  */
-export function usePresenceStep(presence: PresenceView | null | undefined, targetKeys: readonly string[]) {
-  const [active, setActive] = useState(Boolean(presence));
-  const [present, setPresent] = useState<Record<string, boolean>>(() => Object.fromEntries((presence?.categories ?? []).map((c) => [c.id, c.mine?.value === 1])));
+/**
+ * `restored`: the presence answers of a submission of this item that was not saved (it failed in the background);
+ * they win over the stored ones, and the step opens on the grading, where the reviewer left it.
+ */
+export function usePresenceStep(presence: PresenceView | null | undefined, targetKeys: readonly string[], restored: Record<string, boolean> | null = null) {
+  const [active, setActive] = useState(Boolean(presence) && !restored);
+  const [present, setPresent] = useState<Record<string, boolean>>(() =>
+    Object.fromEntries((presence?.categories ?? []).map((c) => [c.id, restored?.[c.id] ?? c.mine?.value === 1])),
+  );
   const [focus, setFocus] = useState(0);
   const categories = presence?.categories ?? [];
   const asked = (c: PresenceCategoryView) => present[c.id] === true || c.judge === 1;
@@ -141,6 +147,8 @@ export function usePresenceStep(presence: PresenceView | null | undefined, targe
     /** Whether a score target is asked: not one of a category nobody says is present. */
     isAsked: (targetKey: string) => !notAsked.has(targetKey),
     /** The submission's `presence`, or undefined for a queue that grades every score. */
+    /** The reviewer's answers by category, to keep with an unsent submission. */
+    answers: (): Record<string, boolean> | null => (presence ? { ...present } : null),
     judgments: () => (presence ? categories.map((c) => ({ category: c.id, value: present[c.id] ? 1 : 0, expectedVersion: c.mine?.version })) : undefined),
     element,
     summary,

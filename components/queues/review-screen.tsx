@@ -165,6 +165,14 @@ interface BackgroundSubmission {
   judgments: unknown[];
   /** A presence-first item's presence answers (undefined otherwise). */
   presence?: unknown;
+  /** The same answers by category, to reopen the item with them if the submission fails. */
+  present: Record<string, boolean> | null;
+}
+
+/** What a reviewer typed for an item whose submission has not been saved. */
+interface UnsentWork {
+  drafts: Record<string, Draft>;
+  present: Record<string, boolean> | null;
 }
 
 /** What the screen, which outlives each item, does for the item on screen: claims ahead, background submissions, the hold. */
@@ -224,7 +232,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
   /** The claim-ahead request made after each item, so every item asks once. */
   const aheadRequests = useRef(new Map<string, Promise<string | null>>());
   /** Drafts of items whose background submission is on its way or failed, by item. */
-  const unsent = useRef(new Map<string, Record<string, Draft>>());
+  const unsent = useRef(new Map<string, UnsentWork>());
   const inflight = useRef(new Set<Promise<unknown>>());
   const [failures, setFailures] = useState<{ itemId: string; label: string; message: string }[]>([]);
   const [guidelinesShown, setGuidelinesShown] = useState(true);
@@ -320,12 +328,13 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
       setFailures((f) => f.filter((x) => x.itemId !== id));
       void queryClient.invalidateQueries({ queryKey: ["queue-progress", queueId] });
     },
-    submitInBackground: ({ itemId: sentId, label, drafts, judgments, presence }) => {
-      unsent.current.set(sentId, drafts);
+    submitInBackground: ({ itemId: sentId, label, drafts, judgments, presence, present }) => {
+      const work = { drafts, present };
+      unsent.current.set(sentId, work);
       setFailures((f) => f.filter((x) => x.itemId !== sentId));
       const sent = postJson(`/api/v1/queues/${queueId}/items/${sentId}/submit`, { judgments, presence })
         .then(() => {
-          if (unsent.current.get(sentId) === drafts) unsent.current.delete(sentId);
+          if (unsent.current.get(sentId) === work) unsent.current.delete(sentId);
         })
         .catch((error: unknown) => {
           setFailures((f) => [...f.filter((x) => x.itemId !== sentId), { itemId: sentId, label, message: error instanceof Error ? error.message : "Could not submit." }]);
@@ -410,7 +419,7 @@ function ItemReview({
   task: TaskDeclaration | null;
   support: ScreenSupport;
   /** The drafts of a submission of this item that has not (yet) been saved. */
-  restored: Record<string, Draft> | null;
+  restored: UnsentWork | null;
   /** The queue's counts when read after this item's payload (submissions made since). */
   liveProgress: ItemView["progress"] | null;
 }) {
@@ -420,7 +429,7 @@ function ItemReview({
   const [focus, setFocus] = useState(0);
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
     Object.fromEntries(
-      data.targets.map((t) => [t.key, restored?.[t.key] ?? { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }]),
+      data.targets.map((t) => [t.key, restored?.drafts[t.key] ?? { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }]),
     ),
   );
   /** The item claimed ahead of this one (when the payload predates that claim, its nav does not name it). */
@@ -433,7 +442,7 @@ function ItemReview({
   const typed = useRef<TypedNumber | null>(null);
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
-  const presence = usePresenceStep(data.presence, data.targets.map((t) => t.key));
+  const presence = usePresenceStep(data.presence, data.targets.map((t) => t.key), restored?.present ?? null);
   // Presence-first: only the targets of categories someone says are present are asked.
   const targets = data.targets.filter((t) => presence.isAsked(t.key));
   const focused = targets[focus];
@@ -523,7 +532,7 @@ function ItemReview({
     if (!known && data.assignment.status === "claimed" && firstAhead.current) known = await firstAhead.current;
     // The next item is known (and loaded, or on its way): show it now and let the submission go in the background.
     if (known) {
-      support.submitInBackground({ itemId: data.item.id, label: `Your item ${data.nav.index + 1}`, drafts, judgments, presence: presence.judgments() });
+      support.submitInBackground({ itemId: data.item.id, label: `Your item ${data.nav.index + 1}`, drafts, judgments, presence: presence.judgments(), present: presence.answers() });
       return leaveFor(known);
     }
     setBusy(true);

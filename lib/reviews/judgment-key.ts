@@ -9,7 +9,7 @@
  */
 import { Prisma } from "../generated/prisma/client";
 import { PIPELINES } from "../judge/pipelines";
-import { findTask } from "../tasks/registry";
+import { findTask, TASKS } from "../tasks/registry";
 import { PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "./judgment-target";
 
@@ -83,12 +83,29 @@ export function presenceTarget(task: string, videoId: string, target: string): J
 }
 
 /**
+ * SQL: the presence threshold of the judgment `h`'s task (judgePresence: its highest score of the category at
+ * least this), from the registered tasks' declarations; NULL for a task without presence.
+ */
+function presenceThresholdSql(h: string): Prisma.Sql {
+  const j = Prisma.raw(`"${h}"`);
+  const withPresence = TASKS.filter((task) => task.presence);
+  if (withPresence.length === 0) return Prisma.sql`NULL`;
+  return Prisma.sql`(CASE ${j}."task" ${Prisma.join(
+    withPresence.map((task) => Prisma.sql`WHEN ${task.id} THEN ${task.presence!.defaultThreshold}::float8`),
+    " ",
+  )} END)`;
+}
+
+/**
  * SQL for a run's judge value of the judgment `h` (an alias of human_judgment): the run's score at
  * the same scope, or its metric of the same id; NULL when the run did not judge that target.
  */
 export function runJudgeValueSql(h: string, runId: Prisma.Sql): Prisma.Sql {
   const j = Prisma.raw(`"${h}"`);
-  return Prisma.sql`(CASE WHEN ${j}."stepId" = '' THEN (
+  return Prisma.sql`(CASE WHEN ${j}."targetType" = ${PRESENCE_TARGET_TYPE} THEN (
+      SELECT CASE WHEN max(s."value") IS NULL THEN NULL WHEN max(s."value") >= ${presenceThresholdSql(h)} THEN 1 ELSE 0 END
+      FROM "score" s WHERE s."runId" = ${runId} AND s."videoId" = ${j}."videoId" AND s."category" = ${j}."target" AND s."itemId" = ''
+    ) WHEN ${j}."stepId" = '' THEN (
       SELECT m."value" FROM "run_metric" m WHERE m."runId" = ${runId} AND m."videoId" = ${j}."videoId" AND m."itemId" = ${j}."itemId" AND m."metric" = ${j}."target"
     ) ELSE (
       SELECT s."value" FROM "score" s

@@ -179,6 +179,18 @@ describe("browseVideos", () => {
     }
     expect(videoListQuerySchema.parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({ overallMax: undefined, dimension: "Mechanics", page: 1, pageSize: 50, sort: "path", dir: "asc" });
   });
+  it("flags a presence judgment that disagrees with the shown run's presence, whichever run it was saved against", async () => {
+    // The latest run scores s1 on c at 8 and 1 (present at the threshold 5); the reviewer, who saw the older run,
+    // says s1 is absent. The judgment's own `disagrees` is the older run's; against the latest it disagrees.
+    for (const [scopeIndex, value] of [[0, 8], [1, 1]] as const) {
+      const step = await prisma.stepResult.create({ data: { runId: latestRunId, videoId: ids.c!, stepId: "static_hallucination", scopeIndex, status: "done", templateId: "t", output: {} } });
+      await prisma.score.create({ data: { runId: latestRunId, videoId: ids.c!, stepResultId: step.id, stepId: "static_hallucination", scopeIndex, category: "s1", value } });
+    }
+    await insertJudgment(prisma, { projectId, targetType: "presence", target: "s1", videoId: ids.c!, reviewerId: reviewer.userId, value: 0, runId: olderRunId, judgeValue: null, disagrees: false });
+    const latest = await browse({});
+    expect(latest.videos.find((video) => video.id === ids.c)!.review).toEqual({ reviewers: 1, byMe: false, disagreement: true });
+    expect(keysOf((await browse({ review: "disagreement" })).videos).sort()).toEqual(["a", "c"]);
+  });
 });
 
 describe("browseVideos for a reviewer in a blind queue", () => {
