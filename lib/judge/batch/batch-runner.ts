@@ -9,6 +9,11 @@ import { lineError, type StoredBatchRequest, type StoredLineError } from "./batc
 
 /** OpenAI's limit on the lines of one batch. */
 export const MAX_LINES_PER_BATCH = 50_000;
+/**
+ * OpenAI's limit on a batch input file is 200 MB; frames go in the lines as data URLs, so a batch can reach it
+ * long before 50,000 lines. A batch's file stops short of it, with room for the multipart envelope.
+ */
+export const MAX_BATCH_FILE_BYTES = 190 * 1024 * 1024;
 /** The provider's batch statuses after which a batch answers no more lines. */
 const FINISHED = new Set(["completed", "failed", "expired", "cancelled"]);
 
@@ -25,6 +30,8 @@ export interface BatchRunnerDeps {
   /** How many of the run's video jobs are queued or being judged. */
   videoJobsInFlight(runId: string): Promise<number>;
   log?(line: string): void;
+  /** The largest input file a batch sends (default MAX_BATCH_FILE_BYTES); the lines past it go in a new batch. */
+  maxFileBytes?: number;
 }
 
 /** The SDK client for an endpoint's Files and Batches APIs: through the same SSRF guard as chat calls. */
@@ -109,11 +116,21 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
   const endpoint = await deps.endpointConfig(runId, batch.endpointId);
   const frames = new Map<string, Promise<string>>();
   const lines: string[] = [];
-  for (const row of requests) {
+  const maxBytes = deps.maxFileBytes ?? MAX_BATCH_FILE_BYTES;
+  let bytes = 0;
+  for (const [index, row] of requests.entries()) {
     const stored = row.request as unknown as StoredBatchRequest;
     const { frames: frameRefs, ...request } = stored;
     const images = await Promise.all(frameRefs.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frames, frame.storageKey), detail: frame.detail })));
-    lines.push(JSON.stringify({ custom_id: row.id, method: "POST", url: "/v1/chat/completions", body: chatCompletionBody({ ...request, images }) }));
+    const line = JSON.stringify({ custom_id: row.id, method: "POST", url: "/v1/chat/completions", body: chatCompletionBody({ ...request, images }) });
+    const size = Buffer.byteLength(line) + 1;
+    if (lines.length > 0 && bytes + size > maxBytes) {
+      await splitBatch(prisma, runId, batch, requests.slice(index).map((r) => r.id));
+      requests.length = index;
+      break;
+    }
+    lines.push(line);
+    bytes += size;
   }
   const api = deps.batchApiFor(endpoint);
   try {
@@ -135,6 +152,17 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
     await storeAnswers(prisma, batchId, "failed", message, new Map(), { message, kind: llmError.kind, status: llmError.status, excerpt: llmError.excerpt });
     await judgeVideosOf(deps, runId, batchId);
   }
+}
+
+/** Moves `requestIds` (the lines that did not fit the batch's file) to a new batch of the run, sent at the next check. */
+async function splitBatch(prisma: PrismaClient, runId: string, batch: { id: string; endpointId: string }, requestIds: string[]) {
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`judge-batch:${runId}`}))`;
+    const last = await tx.judgeBatch.aggregate({ where: { runId }, _max: { number: true } });
+    const rest = await tx.judgeBatch.create({ data: { runId, endpointId: batch.endpointId, number: (last._max.number ?? 0) + 1, requestCount: requestIds.length } });
+    await tx.batchRequest.updateMany({ where: { id: { in: requestIds }, batchId: batch.id }, data: { batchId: rest.id } });
+    await tx.judgeBatch.update({ where: { id: batch.id }, data: { requestCount: { decrement: requestIds.length } } });
+  });
 }
 
 /** Retrieves a sent batch; once it has finished, reads its answers in and judges its videos again. */

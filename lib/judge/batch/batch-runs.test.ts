@@ -43,9 +43,10 @@ async function endpoint(projectId: string, model: string, supportsBatchApi: bool
 }
 
 /** A worker's share of a batch run, in this process: video jobs judged as they are queued, batch checks until the run needs none. */
-function batchDriver() {
+function batchDriver(options: { maxFileBytes?: number } = {}) {
   const queued: { runId: string; videoId: string }[] = [];
   const runner: BatchRunnerDeps = {
+    ...options,
     prisma,
     storage: getStorage(),
     endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
@@ -170,6 +171,24 @@ describe("batch-mode runs against the stub's Batch API", () => {
     // Answers the first run got are never asked again; every line that failed is.
     expect(resent.filter((l) => answered.has(lineKey(l)))).toEqual([]);
     for (const key of failed) expect(resent.map(lineKey)).toContain(key);
+  });
+
+  it("a batch whose input file would pass the size limit is split: the lines past it go in the next batch, and every line is answered once", { timeout: 120_000 }, async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 3 });
+    const endpointId = await endpoint(projectId, "stub-batch-split", true);
+    // A limit below any line: each file holds the one line that must go somewhere.
+    const driver = batchDriver({ maxFileBytes: 1 });
+    const run = await startBatchRun(driver, projectId, endpointId);
+    await driver.settle(run.id, 200);
+
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
+    const sent = [...stub.batches.values()].filter((b) => b.metadata?.framejury_run === run.id);
+    expect(sent.length).toBe(STEPS_PER_VIDEO);
+    expect(sent.every((b) => b.lineCount === 1 && b.status === "completed")).toBe(true);
+    const batches = await prisma.judgeBatch.findMany({ where: { runId: run.id } });
+    expect(batches).toHaveLength(STEPS_PER_VIDEO);
+    expect(batches.every((b) => b.requestCount === 1 && b.ingestedAt !== null)).toBe(true);
+    expect(await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })).toBe(STEPS_PER_VIDEO);
   });
 
   it("an answer that fails validation gets its repair in a follow-up batch, and the step is done with both calls", { timeout: 120_000 }, async () => {
