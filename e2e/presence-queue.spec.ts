@@ -1,41 +1,49 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
 import { createRunVideo } from "../lib/testing/run-video-fixture";
 
-// Presence first, then grade, with the keyboard alone: the reviewer marks which categories are present,
-// grades only those (and the ones the judge says are present), and the absent ones are stored as 0.
-test("a presence-first queue item is toggled, graded and submitted keyboard-only, and the judgments are stored", async ({ page, request, baseURL }) => {
+/**
+ * A project with `videoCount` videos judged by the same scores (s1 at two key frames: 2, 7, present at t = 5; s2: 1, 0,
+ * absent; d1 at one cluster: 3, absent), a reviewer, and a presence-first queue over s1, s2 and d1.
+ */
+async function seedPresenceQueue(request: APIRequestContext, prefix: string, videoCount: number) {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  try {
-    const owner = await ownerWithProject("presence-owner");
-    const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount: 1, keyFrames: 2, name: "Presence first" });
-    const videoId = videoIds[0]!;
-    const reviewer = { email: `presence-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
-    await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
-    await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
+  const owner = await ownerWithProject(`${prefix}-owner`);
+  const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount, keyFrames: 2, name: "Presence first" });
+  const reviewer = { email: `${prefix}-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
+  await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
+  await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
 
-    // The judge: s1 at two key frames (2, 7: present at t = 5), s2 (1, 0: absent), d1 at one cluster (3: absent).
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
-    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
+  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+  for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
     for (const [stepId, scopeIndex, values] of [["static_hallucination", 0, { s1: 2, s2: 1 }], ["static_hallucination", 1, { s1: 7, s2: 0 }], ["dynamic_hallucination", 0, { d1: 3 }]] as const) {
       const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId, scopeIndex, status: "done", templateId: "t", output: { scores: values } } });
       await prisma.score.createMany({ data: Object.entries(values).map(([category, value]) => ({ runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex, category, value })) });
     }
     await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: 7, D: 3, I: 0, overall: 60, hallucination: true, complete: true }, metrics: { overall: 60, S: 7, D: 3, verdict: true } });
+  }
 
-    const ownerKey = await cli("create-api-key", "--email", owner.email);
-    const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
-      headers: { authorization: `Bearer ${ownerKey.trim()}` },
-      data: { name: "Presence s1/s2/d1", filter: {}, scope: "scores", categories: ["s1", "s2", "d1"], mode: "presence", reviewersPerItem: 1, blind: false },
-    });
-    expect(created.status()).toBe(201);
-    const { id: queueId } = (await created.json()) as { id: string };
+  const ownerKey = await cli("create-api-key", "--email", owner.email);
+  const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
+    headers: { authorization: `Bearer ${ownerKey.trim()}` },
+    data: { name: "Presence s1/s2/d1", filter: {}, scope: "scores", categories: ["s1", "s2", "d1"], mode: "presence", reviewersPerItem: 1, blind: false },
+  });
+  expect(created.status()).toBe(201);
+  const { id: queueId } = (await created.json()) as { id: string };
+  return { prisma, projectId, videoIds, videoId: videoIds[0]!, reviewer, queueId };
+}
 
+// Presence first, then grade, with the keyboard alone: the reviewer marks which categories are present,
+// grades only those (and the ones the judge says are present), and the absent ones are stored as 0.
+test("a presence-first queue item is toggled, graded and submitted keyboard-only, and the judgments are stored", async ({ page, request, baseURL }) => {
+  const { prisma, projectId, videoId, reviewer, queueId } = await seedPresenceQueue(request, "presence", 1);
+  try {
     const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
@@ -91,6 +99,55 @@ test("a presence-first queue item is toggled, graded and submitted keyboard-only
     // p goes back to the presence step.
     await page.keyboard.press("p");
     await expect(step).toBeVisible();
+  } finally {
+    await prisma.$disconnect();
+  }
+});
+
+// A presence-first item submitted in the background whose submission fails reopens as the reviewer left it: the
+// presence answers as well as the values (they used to come back as stored, so s2 was absent and its values gone).
+test("a presence-first item whose background submission fails reopens with its presence answers and values", async ({ page, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const { prisma, projectId, reviewer, queueId } = await seedPresenceQueue(request, "presence-unsent", 2);
+  try {
+    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    expect(signedIn.ok()).toBe(true);
+    await page.goto(`/projects/${projectId}/queues/${queueId}`);
+    await expect(page.getByTestId("start-reviewing")).toBeFocused();
+    const claimedAhead = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith("/ahead") && r.ok());
+    await page.keyboard.press("s");
+    const screen = page.getByTestId("review-screen");
+    await expect(page.getByTestId("presence-step")).toBeVisible();
+    const first = (await screen.getAttribute("data-item-id"))!;
+    const second = ((await (await claimedAhead).json()) as { itemId: string }).itemId;
+
+    await page.route("**/submit", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "The server is restarting." } }) }),
+    );
+    await page.keyboard.press("2");
+    await page.keyboard.press("Enter");
+    const targets = page.getByTestId("target");
+    for (const [i, digit] of ["3", "4", "1", "6"].entries()) {
+      if (i > 0) await page.keyboard.press("j");
+      await page.keyboard.press(digit);
+    }
+    await page.keyboard.press("Enter");
+    await expect(screen).toHaveAttribute("data-item-id", second);
+    const failed = page.getByTestId("submit-failed");
+    await expect(failed).toContainText("Your item 1 was not submitted");
+
+    await page.unroute("**/submit");
+    await failed.getByRole("button", { name: "Go back to it" }).click();
+    await expect(screen).toHaveAttribute("data-item-id", first);
+    // Back on the grading step, with s2 still present and the values typed.
+    await expect(page.getByTestId("presence-summary")).toContainText("Present: s2 · the judge also says: s1");
+    await expect(targets.getByTestId("my-value")).toHaveText(["3", "4", "1", "6"]);
+    await page.keyboard.press("Enter");
+    await expect(screen).toHaveAttribute("data-item-id", second);
+    const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
+    await expect
+      .poll(async () => (await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerUser.id, targetType: "presence" }, select: { target: true, value: true } })).map((j) => `${j.target}=${j.value}`).sort())
+      .toEqual(["d1=0", "s1=0", "s2=1"]);
   } finally {
     await prisma.$disconnect();
   }
