@@ -253,6 +253,7 @@ async function executeStep(
         temperature: endpoint.temperature,
         imageDetail: endpoint.imageDetail,
         responseFormat,
+        salt: input.cacheSalt ?? null,
       };
       const cacheKey = responseCacheKey(cacheParts);
       const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
