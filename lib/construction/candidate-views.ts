@@ -56,6 +56,8 @@ export interface CandidateView {
   setId: string;
   videoId: string;
   payload: CandidatePayload;
+  /** The candidate's dataset (its payload's), so a list of views is what filterFunnel counts by. */
+  dataset: AnnotationDataset;
   /** Table 23's category, once the construct run categorised it. */
   category: string | null;
   /** Decisions so far by filter (from the latest construct run over the candidate's set). */
@@ -113,6 +115,7 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
       setId: item.setId,
       videoId: item.videoId,
       payload,
+      dataset: payload.dataset,
       category: state.category,
       decisions: state.decisions,
       restoredFrom: restored.at(-1) ?? null,

@@ -4,6 +4,7 @@
  * by it while the run goes on, its summary is made by it, and the candidate views read it back from the
  * database, so the three never disagree and nothing is kept anywhere else.
  */
+import { MC_LETTERS } from "./balance-answer-letters";
 import type { Judgement } from "./construction-outputs";
 import { candidateFate, FILTER_IDS, FILTERS, type CandidateFate, type FilterDecision, type FilterId } from "./filter-funnel";
 import { attemptVerdict, MAX_TRANSFORM_ATTEMPTS, transformOutcome, type TransformAttempt, type TransformOutcome } from "./transform-attempts";
@@ -46,7 +47,9 @@ export function filterDecisions(outputOf: OutputOf): Partial<Record<FilterId, Fi
 
 /** The four options of a check: the four wrong answers, then the correct answer. */
 export function checkOptions(four: readonly string[], correct: string): Record<string, string> {
-  return { A: four[0]!, B: four[1]!, C: four[2]!, D: four[3]!, [CHECK_CORRECT_LETTER]: correct };
+  const options: Record<string, string> = Object.fromEntries(four.slice(0, 4).map((wrong, i) => [MC_LETTERS[i]!, wrong]));
+  options[CHECK_CORRECT_LETTER] = correct;
+  return options;
 }
 
 const bestOption = (output: unknown) => (output && !isSkipped(output) ? ((output as { Best_option: string }).Best_option ?? null) : null);
