@@ -253,6 +253,22 @@ describe("Q&A construction runs", () => {
     expect(others.length).toBeGreaterThan(0);
     expect(others.every((c) => c.cached)).toBe(true);
   });
+
+  it("makes no candidates from a failed generation step and counts it, and refuses runs of other pipelines and unfinished ones", async () => {
+    // Another model, so nothing comes from the cache; the HiREST clip's two calls fail on every retry.
+    stub.addFault({ fault: { kind: "status", status: 500 }, match: "Make a Plaster Mask", times: 10 });
+    const run = await start(projectId, { pipeline: "qa_generate", endpointId: checker, clipSetId });
+    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ steps: { failed: 2 } });
+    const made = await createCandidatesFromRun(prisma, owner, run.id);
+    expect(made).toMatchObject({ count: 12, failedSteps: 2, existed: false });
+    const items = await prisma.item.findMany({ where: { setId: made.setId }, select: { group: true } });
+    expect(items.some((i) => i.group === "hirest")).toBe(false);
+    await expect(createCandidatesFromRun(prisma, owner, firstConstructRunId)).rejects.toThrow(/is a qa_construct run/);
+    const queued = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: model, clipSetId }));
+    await expect(createCandidatesFromRun(prisma, owner, queued.id)).rejects.toThrow(/has not finished yet/);
+    const outsider = await makeUser();
+    await expect(createCandidatesFromRun(prisma, outsider, run.id)).rejects.toThrow(/No such run/);
+  });
 });
 
 /** The stub's first four distractors (Table 29's twists, Table 30's first four). */
