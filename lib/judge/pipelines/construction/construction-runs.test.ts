@@ -22,6 +22,7 @@ import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { addMember } from "@/lib/projects/projects";
 
 let stub: StubServer;
 let owner: Actor;
@@ -234,7 +235,13 @@ describe("Q&A construction runs", () => {
     const kept = before.find((v) => v.fate.state === "kept")!;
     await expect(restoreCandidate(prisma, owner, kept.itemId, { filter: "blind", reason: "nothing to undo" })).rejects.toThrow(/No filter removed this candidate/);
     await expect(restoreCandidate(prisma, owner, removed.itemId, { filter: "tricky", reason: "wrong filter" })).rejects.toThrow(/The blind filter removed this candidate/);
-    await restoreCandidate(prisma, owner, removed.itemId, { filter: "blind", reason: "The answer is not guessable in practice." });
+    const viewer = await makeUser();
+    await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
+    await expect(restoreCandidate(prisma, viewer, removed.itemId, { filter: "blind", reason: "a viewer may not" })).rejects.toThrow();
+    const reviewer = await makeUser();
+    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+    await restoreCandidate(prisma, reviewer, removed.itemId, { filter: "blind", reason: "The answer is not guessable in practice." });
+    expect(await prisma.qaCandidateRestore.findMany({ where: { itemId: removed.itemId }, select: { filter: true, restoredById: true } })).toEqual([{ filter: "blind", restoredById: reviewer.userId }]);
 
     const restoredView = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === removed.itemId)!;
     expect(restoredView).toMatchObject({ restoredFrom: "blind", fate: { state: "pending", at: "hallucination" }, decisions: { blind: { removed: true } } });
