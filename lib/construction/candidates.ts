@@ -33,12 +33,25 @@ export interface CandidatesFromRun {
 /** The set's file name ties it to its run: how a second call finds it. */
 const setFileName = (runId: string) => `generation-run-${runId}`;
 
+const runSelect = { id: true, projectId: true, pipeline: true, status: true, endpointId: true, endpointSnapshot: true, createdAt: true, createdById: true } as const;
+
 export async function createCandidatesFromRun(prisma: PrismaClient, actor: Actor, runId: string): Promise<CandidatesFromRun> {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { id: true, projectId: true, pipeline: true, status: true, endpointId: true, endpointSnapshot: true, createdAt: true } });
+  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
   if (!run) throw new NotFoundError("No such run.");
   await requireProjectAccess(prisma, actor, run.projectId, "runs.manage").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
   });
+  return candidatesOf(prisma, run, actor.userId);
+}
+
+/** The candidates of a generation run that just finished, made by the worker that finished it (in the name of the run's creator). */
+export async function createCandidatesAfterRun(prisma: PrismaClient, runId: string): Promise<CandidatesFromRun> {
+  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: runSelect });
+  return candidatesOf(prisma, run, run.createdById);
+}
+
+async function candidatesOf(prisma: PrismaClient, run: { id: string; projectId: string; pipeline: string; status: string; endpointId: string; endpointSnapshot: unknown; createdAt: Date }, madeById: string): Promise<CandidatesFromRun> {
+  const runId = run.id;
   if (run.pipeline !== GENERATION_PIPELINE) throw new ValidationError(`Run ${runId} is a ${run.pipeline} run: candidates come from ${GENERATION_PIPELINE} runs.`);
   if (run.status === "queued" || run.status === "running") throw new ValidationError("The generation run has not finished yet: make its candidates once it has.");
 
@@ -111,7 +124,7 @@ export async function createCandidatesFromRun(prisma: PrismaClient, actor: Actor
           fileName: setFileName(run.id),
           sha256: sha256(Buffer.from(run.id)),
           itemCount: rows.length,
-          importedById: actor.userId,
+          importedById: madeById,
         },
         select: { id: true },
       });

@@ -179,6 +179,12 @@ export interface PipelineDefinition {
   /** Per-item headline metrics from the summary, by declared metric id (null: unknown), stored as run_metric rows with the item's id. */
   itemMetrics?(summary: unknown): { itemId: string; values: Record<string, number | null> }[];
   /**
+   * Work that follows a finished run (say, turning its answers into items), done by the worker that finishes
+   * the run's last video; it may be asked more than once (two workers finishing the last two videos at once),
+   * so it must be idempotent. A failure is logged: the run stays done.
+   */
+  afterRun?(prisma: PrismaClient, runId: string): Promise<void>;
+  /**
    * The settings stored with a new run, from the parsed ones and the run's items: for state kept outside the
    * run that its steps depend on (a curator's restores), read once at the start so the run's results follow
    * from what it stored.

@@ -83,7 +83,7 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 describe("Q&A construction runs", () => {
-  it("generates coarse and fine pairs per clip with the clip's family template, filled as the seed formats it, and makes candidates with provenance, once", async () => {
+  it("generates coarse and fine pairs per clip with the clip's family template, filled as the seed formats it, and makes candidates with provenance when it ends, once", async () => {
     const run = await start(projectId, { pipeline: "qa_generate", endpointId: model, clipSetId });
     expect(run).toMatchObject({ videos: 3, items: 3 });
     expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0 } });
@@ -116,11 +116,14 @@ describe("Q&A construction runs", () => {
     const hirestCoarse = steps.find((s) => s.templateId === "construction/generate-hirest-coarse")!;
     expect((hirestCoarse.calls[0]!.request as { text: string }).text.trim()).toBe(body.replace("{{video_info}}", videoInfo).trim());
 
+    // The run's end made the candidate set; asking again (the API) returns it and makes nothing.
+    const auto = await prisma.itemSet.findFirstOrThrow({ where: { projectId, kind: "qa_candidates" }, select: { id: true, itemCount: true, importedById: true } });
+    expect(auto).toMatchObject({ itemCount: 18, importedById: owner.userId });
     const made = await createCandidatesFromRun(prisma, owner, run.id);
-    expect(made).toMatchObject({ count: 18, existed: false, failedSteps: 0 });
-    const again = await createCandidatesFromRun(prisma, owner, run.id);
-    expect(again).toEqual({ ...made, existed: true });
+    expect(made).toEqual({ setId: auto.id, count: 18, existed: true, failedSteps: 0 });
+    expect(await createCandidatesFromRun(prisma, owner, run.id)).toEqual(made);
     expect(await prisma.itemSet.count({ where: { projectId, kind: "qa_candidates" } })).toBe(1);
+    expect(await prisma.item.count({ where: { setId: auto.id } })).toBe(18);
     candidateSetId = made.setId;
 
     const views = await loadCandidateViews(prisma, owner, candidateSetId);
@@ -267,7 +270,7 @@ describe("Q&A construction runs", () => {
     const run = await start(projectId, { pipeline: "qa_generate", endpointId: checker, clipSetId });
     expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ steps: { failed: 2 } });
     const made = await createCandidatesFromRun(prisma, owner, run.id);
-    expect(made).toMatchObject({ count: 12, failedSteps: 2, existed: false });
+    expect(made).toMatchObject({ count: 12, failedSteps: 2, existed: true });
     const items = await prisma.item.findMany({ where: { setId: made.setId }, select: { group: true } });
     expect(items.some((i) => i.group === "hirest")).toBe(false);
     await expect(createCandidatesFromRun(prisma, owner, firstConstructRunId)).rejects.toThrow(/is a qa_construct run/);

@@ -30,7 +30,7 @@ import {
   sixWrongAnswersSchema,
 } from "../../../construction/construction-outputs";
 import type { CandidatePayload } from "../../../construction/candidate-views";
-import { attemptStepIds, checkOptions, constructState, fateWithRestores, filterDecisions, isSkipped, transformAttempts, type ConstructState, type OutputOf } from "../../../construction/construct-state";
+import { attemptStepIds, CHECK_CORRECT_LETTER, checkOptions, constructState, fateWithRestores, filterDecisions, isSkipped, transformAttempts, type ConstructState, type OutputOf } from "../../../construction/construct-state";
 import { FILTER_IDS, type FilterId } from "../../../construction/filter-funnel";
 import { fourProblem, MAX_TRANSFORM_ATTEMPTS, transformOutcome } from "../../../construction/transform-attempts";
 import { extractOptionLetter } from "../../../qa/extract-letter";
@@ -49,7 +49,14 @@ export const qaConstructSettingsSchema = z.strictObject({
 export type QaConstructSettings = z.output<typeof qaConstructSettingsSchema>;
 
 const candidateOf = (context: VideoContext, i: number) => context.items[i]!.payload as CandidatePayload;
-const restoredOf = (context: VideoContext, i: number): FilterId[] => qaConstructSettingsSchema.parse(context.settings ?? {}).restored[context.items[i]!.id] ?? [];
+// Every step of every candidate asks: the run's settings are parsed once per video.
+const parsedSettings = new WeakMap<VideoContext, QaConstructSettings>();
+function settingsOf(context: VideoContext): QaConstructSettings {
+  let settings = parsedSettings.get(context);
+  if (!settings) parsedSettings.set(context, (settings = qaConstructSettingsSchema.parse(context.settings ?? {})));
+  return settings;
+}
+const restoredOf = (context: VideoContext, i: number): FilterId[] => settingsOf(context).restored[context.items[i]!.id] ?? [];
 const outputOfScope = (outputs: StepOutputs, i: number): OutputOf => (stepId) => outputs.get(stepId, i) ?? undefined;
 const videoInfo = (candidate: CandidatePayload) => clipInfoLines(templateFamily(candidate.dataset), candidate.granularity, candidate.clip);
 
@@ -223,7 +230,7 @@ function attemptSteps(k: number): StepDefinition[] {
         if (isSkipped(without)) return without.skipped;
         const c = candidateOf(context, i);
         const picked = extractOptionLetter((without as { Best_option: string }).Best_option, checkOptions(four(outputs, i), c.answer)).letter;
-        return picked === "E" ? "not needed: the correct option was picked without the video" : null;
+        return picked === CHECK_CORRECT_LETTER ? "not needed: the correct option was picked without the video" : null;
       },
     ),
   ];
@@ -232,8 +239,6 @@ function attemptSteps(k: number): StepDefinition[] {
 export interface QaConstructItemSummary extends ConstructState {
   itemId: string;
 }
-
-export const QA_CONSTRUCT_STEP_IDS = [...CHAIN.map((s) => s.id), ...Array.from({ length: MAX_TRANSFORM_ATTEMPTS }, (_, k) => Object.values(attemptStepIds(k + 1))).flat()];
 
 export const qaConstructPipeline: RegisteredPipeline = {
   id: "qa_construct",

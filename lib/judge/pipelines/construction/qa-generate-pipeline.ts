@@ -7,6 +7,7 @@
  * The answers become candidates with lib/construction/candidates.ts.
  */
 import { z } from "zod";
+import { createCandidatesAfterRun } from "../../../construction/candidates";
 import { generatedPairsSchema, type GeneratedPair } from "../../../construction/construction-outputs";
 import { generationTemplateId, renderClipInfo, templateFamily, type Granularity } from "../../../construction/render-clip-info";
 import type { ClipPayload } from "../../../items/step-annotation-sets";
@@ -50,6 +51,8 @@ export const qaGeneratePipeline: RegisteredPipeline = {
   settingsSchema: qaGenerateSettingsSchema,
   frames: () => ({ mode: "any" }),
   items: { kind: "clip" },
+  // The candidates are made as soon as the run is done (POST /api/v1/runs/:runId/candidates makes them too, idempotently).
+  afterRun: async (prisma, runId) => void (await createCandidatesAfterRun(prisma, runId)),
   summarize: (_scores, context, _settings, outputs) => {
     const count = (stepId: string, i: number) => {
       const pairs = outputs.get(stepId, i);
