@@ -10,7 +10,8 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import type { AnnotatedStep, AnnotationDataset } from "./step-annotations";
 import type { Granularity } from "./render-clip-info";
-import { candidateFate, type CandidateFate, type FilterDecision, type FilterId } from "./filter-funnel";
+import type { CandidateFate, FilterDecision, FilterId } from "./filter-funnel";
+import { constructState } from "./construct-state";
 import type { TransformOutcome } from "./transform-attempts";
 import { CANDIDATE_ITEM_KIND } from "./curation";
 
@@ -55,6 +56,8 @@ export interface CandidateView {
   setId: string;
   videoId: string;
   payload: CandidatePayload;
+  /** The candidate's dataset (its payload's), so a list of views is what filterFunnel counts by. */
+  dataset: AnnotationDataset;
   /** Table 23's category, once the construct run categorised it. */
   category: string | null;
   /** Decisions so far by filter (from the latest construct run over the candidate's set). */
@@ -68,9 +71,13 @@ export interface CandidateView {
   attempts: number;
 }
 
+/** The pipeline whose runs decide about candidates (lib/judge/pipelines/construction/qa-construct-pipeline.ts). */
+const CONSTRUCT_PIPELINE = "qa_construct";
+
 /**
- * Every candidate of a candidate set, in externalId order. This first version reads the items alone (no
- * construct run yet: no category, no filter decision, no transformation); the construct pipeline extends it.
+ * Every candidate of a candidate set, in externalId order, with what the latest qa_construct run over the set
+ * decided (read back from its stored step outputs, lib/construction/construct-state.ts) and the curators'
+ * restores. One query per table, however many candidates.
  */
 export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, candidateSetId: string): Promise<CandidateView[]> {
   const set = await prisma.itemSet.findUnique({ where: { id: candidateSetId }, select: { projectId: true, kind: true } });
@@ -81,20 +88,40 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
     orderBy: { externalId: "asc" },
     select: { id: true, externalId: true, setId: true, videoId: true, payload: true },
   });
+  const run = await prisma.judgeRun.findFirst({
+    where: { projectId: set.projectId, pipeline: CONSTRUCT_PIPELINE, items: { some: { item: { setId: candidateSetId } } } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true },
+  });
+  const steps = run ? await prisma.stepResult.findMany({ where: { runId: run.id, status: "done" }, select: { itemId: true, stepId: true, output: true } }) : [];
+  const outputsByItem = new Map<string, Map<string, unknown>>();
+  for (const step of steps) {
+    let outputs = outputsByItem.get(step.itemId);
+    if (!outputs) outputsByItem.set(step.itemId, (outputs = new Map()));
+    outputs.set(step.stepId, step.output);
+  }
+  const restores = await prisma.qaCandidateRestore.findMany({ where: { item: { setId: candidateSetId } }, orderBy: { createdAt: "asc" }, select: { itemId: true, filter: true } });
+  const restoredByItem = new Map<string, FilterId[]>();
+  for (const restore of restores) restoredByItem.set(restore.itemId, [...(restoredByItem.get(restore.itemId) ?? []), restore.filter as FilterId]);
+
   return items.map((item) => {
-    const decisions = {};
+    const payload = item.payload as unknown as CandidatePayload;
+    const outputs = outputsByItem.get(item.id) ?? new Map<string, unknown>();
+    const restored = restoredByItem.get(item.id) ?? [];
+    const state = constructState((stepId) => outputs.get(stepId), payload.answer, restored);
     return {
       itemId: item.id,
       externalId: item.externalId,
       setId: item.setId,
       videoId: item.videoId,
-      payload: item.payload as unknown as CandidatePayload,
-      category: null,
-      decisions,
-      restoredFrom: null,
-      fate: candidateFate({ category: null, dataset: (item.payload as unknown as CandidatePayload).dataset, decisions }),
-      transform: null,
-      attempts: 0,
+      payload,
+      dataset: payload.dataset,
+      category: state.category,
+      decisions: state.decisions,
+      restoredFrom: restored.at(-1) ?? null,
+      fate: state.fate,
+      transform: state.transform,
+      attempts: state.attempts,
     };
   });
 }

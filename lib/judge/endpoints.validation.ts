@@ -45,7 +45,7 @@ export type EndpointInput = z.input<typeof endpointInputSchema>;
 export const endpointUpdateSchema = endpointFields.partial();
 
 /** Every pipeline a run can name (lib/judge/pipelines/index.ts registers them; a test keeps the lists equal). */
-export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content", "qa"] as const;
+export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content", "qa", "qa_generate", "qa_construct"] as const;
 
 export const createRunSchema = z.object({
   pipeline: z.enum(PIPELINE_IDS),
@@ -57,6 +57,10 @@ export const createRunSchema = z.object({
   captionSetId: z.string().min(1).max(64).optional(),
   /** The QA pipeline: the question set whose questions the run's endpoint answers. */
   questionSetId: z.string().min(1).max(64).optional(),
+  /** Q&A generation (qa_generate): the step annotation set whose clips the generator writes questions for. */
+  clipSetId: z.string().min(1).max(64).optional(),
+  /** Q&A construction (qa_construct): the candidate set (one generation run's) that is categorised, filtered and transformed. */
+  candidateSetId: z.string().min(1).max(64).optional(),
   /** Item pipelines: only these models' outputs (default: every model's). */
   models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
   /** The prompt version per template (a prompt_version id, or "shipped"); templates not named render the shipped file. */

@@ -55,7 +55,7 @@ export async function createRun(
   if (input.videoIds) where.id = { in: input.videoIds };
   if (input.dimension) where.dimensions = { has: input.dimension };
   if (items) where.id = { in: [...new Set(items.included.map((item) => item.videoId))].filter((id) => !input.videoIds || input.videoIds.includes(id)) };
-  const frameSetWhere = requirement.mode === "key_frames" ? FRAME_SET_WHERE.key_frames : FRAME_SET_WHERE.uniform(requirement.count);
+  const frameSetWhere = requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
   const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
   const found = await prisma.video.findMany({
     where,
@@ -86,7 +86,7 @@ export async function createRun(
   }));
   const videos = candidates.filter((v) => v.frameSets.length > 0);
   const withoutFrames = candidates.filter((v) => v.frameSets.length === 0).map((v) => ({ id: v.id, relativePath: v.relativePath }));
-  const needs = requirement.mode === "key_frames" ? "key frames" : (requirement.label ?? `a uniform frame set of ${requirement.count} frames`);
+  const needs = requirement.mode === "uniform" ? (requirement.label ?? `a uniform frame set of ${requirement.count} frames`) : requirement.mode === "key_frames" ? "key frames" : "frames";
   if (input.videoIds && !items) {
     const found = new Set(videos.map((v) => v.id));
     const missing = input.videoIds.filter((id) => !found.has(id));
@@ -99,13 +99,15 @@ export async function createRun(
   }
   const judged = new Set(videos.map((v) => v.id));
   const runItems = items ? positions(items.included.filter((item) => judged.has(item.videoId))) : [];
+  // What the run reads from elsewhere is kept in its settings, so its results follow from what it stored.
+  const storedSettings = pipeline.settingsAtStart ? await pipeline.settingsAtStart(prisma, settings, runItems.map((item) => item.itemId)) : settings;
 
   const run = await prisma.judgeRun.create({
     data: {
       projectId,
       pipeline: pipeline.id,
       endpointId: endpoint.id,
-      settings: settings as Prisma.InputJsonValue,
+      settings: storedSettings as Prisma.InputJsonValue,
       promptVersionIds,
       endpointSnapshot: {
         name: endpoint.name,
@@ -143,6 +145,7 @@ export async function createRun(
  */
 const FRAME_SET_WHERE = {
   key_frames: { keyFrameCount: { gt: 0 }, mode: { not: "uniform" } },
+  any: {},
   uniform: (count: number): Prisma.FrameSetWhereInput => ({ mode: "uniform", frameCount: count }),
 } as const;
 
@@ -151,11 +154,11 @@ const FRAME_SET_WHERE = {
  * set's captions), of the pipeline's kind, optionally only some models'; with what the pipeline excludes.
  */
 async function runItemsFor(prisma: PrismaClient, projectId: string, requirement: ItemRequirement, input: z.output<typeof createRunSchema>) {
-  const setId = input.captionSetId ?? input.questionSetId;
-  const setField = requirement.kind === "question" ? "questionSetId" : "captionSetId";
+  const setId = input.captionSetId ?? input.questionSetId ?? input.clipSetId ?? input.candidateSetId;
+  const { field: setField, noun } = SET_FIELD_OF_KIND[requirement.kind] ?? SET_FIELD_OF_KIND.caption!;
   if (!setId) throw new ValidationError(`Pipeline ${input.pipeline} judges items: name the set with ${setField}.`);
   const set = await prisma.itemSet.findFirst({ where: { id: setId, projectId }, select: { id: true } });
-  if (!set) throw new NotFoundError(`No such ${requirement.kind === "question" ? "question" : "caption"} set in this project.`);
+  if (!set) throw new NotFoundError(`No such ${noun} set in this project.`);
   const rows = await prisma.item.findMany({
     where: {
       projectId,
@@ -180,6 +183,14 @@ async function runItemsFor(prisma: PrismaClient, projectId: string, requirement:
   }
   return { included, excluded };
 }
+
+/** Which createRun field names the set of an item kind, and what the set is called in errors. */
+const SET_FIELD_OF_KIND: Record<string, { field: string; noun: string }> = {
+  caption: { field: "captionSetId", noun: "caption" },
+  question: { field: "questionSetId", noun: "question" },
+  clip: { field: "clipSetId", noun: "step annotation" },
+  qa_candidate: { field: "candidateSetId", noun: "candidate" },
+};
 
 /** Each item's position among its video's items (its item steps' scope index), in the given order. */
 function positions(items: { id: string; videoId: string }[]) {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { countWords } from "../captions/count-words";
 import { withinReferenceLength } from "../captions/length-rules";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { CONSTRUCTION_RULES } from "./construction-stub-rules";
 import { QA_RULES } from "./qa-stub-rules";
 
 /**
@@ -19,6 +20,11 @@ export interface StubRequestContext {
   wantsJson: boolean;
   /** The request's model name: simulated models differ by it (the QA rules read it; other rules ignore it). */
   model: string;
+  /**
+   * How many times this server answered the same model and text before (0 the first time): a real model
+   * asked again answers anew, and the construction rules simulate that (lib/llm-stub/construction-stub-rules.ts).
+   */
+  seen: number;
 }
 
 export interface StubRule {
@@ -122,6 +128,9 @@ export const DEFAULT_RULES: StubRule[] = [
       return JSON.stringify({ key_points, total: key_points.reduce((sum, entry) => sum + entry.score, 0) });
     },
   },
+  // Before the QA rules: seed 004's blind prompts (Tables 24 and 31) are the QA baseline's too, and the
+  // construction rules answer only the construction runs' forms of them.
+  ...CONSTRUCTION_RULES,
   ...QA_RULES,
 ];
 
@@ -161,13 +170,14 @@ export const FALLBACK_RULE: StubRule = {
   respond: (context) => (context.wantsJson ? JSON.stringify({ answer: "stub" }) : "This is the FrameJury stub LLM. No rule matched the prompt."),
 };
 
-export function makeContext(text: string, imageKeys: string[], wantsJson: boolean, model = ""): StubRequestContext {
+export function makeContext(text: string, imageKeys: string[], wantsJson: boolean, model = "", seen = 0): StubRequestContext {
   const seed = createHash("sha256").update(text).update(imageKeys.join("|")).digest("hex");
   return {
     text,
     imageCount: imageKeys.length,
     wantsJson,
     model,
+    seen,
     pick(n, salt = "") {
       const digest = createHash("sha256").update(seed).update(salt).digest();
       return digest.readUInt32BE(0) % n;

@@ -144,6 +144,14 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
   const files = new Map<string, { id: string; purpose: string; filename: string; bytes: Buffer; createdAt: number }>();
   const batches = new Map<string, StubBatchRecord>();
   const batchLines: StubBatchLineRecord[] = [];
+  // How often each model and text was answered by a rule: a prompt asked again gets its next answer.
+  const answered = new Map<string, number>();
+  const timesSeen = (model: string, text: string) => {
+    const key = `${model}\n${text}`;
+    const seen = answered.get(key) ?? 0;
+    answered.set(key, seen + 1);
+    return seen;
+  };
 
   const takeFault = (text: string): Fault | null => {
     const index = faults.findIndex((queued) => !queued.match || text.includes(queued.match));
@@ -255,7 +263,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       return res.socket?.destroy();
     }
 
-    const completion = completionFor(body, text, images, fault, rule, record.id);
+    const completion = completionFor(body, text, images, fault, rule, record.id, timesSeen(body.model, text));
     if (body.stream) return sendStream(res, completion);
     sendJson(res, 200, completion);
   }
@@ -364,7 +372,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       return failed(fault.status, type, fault.message ?? `stub fault: HTTP ${fault.status}`);
     }
     if (fault?.kind === "hang" || fault?.kind === "disconnect" || fault?.kind === "malformed") return failed(500, "server_error", `stub fault: ${fault.kind}`);
-    const completion = completionFor(parsedLine.body, text, images, fault, rule, requestId);
+    const completion = completionFor(parsedLine.body, text, images, fault, rule, requestId, timesSeen(parsedLine.body.model, text));
     return { ok: true, line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: 200, request_id: requestId, body: completion }, error: null } };
   }
 
@@ -387,6 +395,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       faults.length = 0;
       requests.length = 0;
       batchLines.length = 0;
+      answered.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -398,9 +407,9 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 }
 
 /** The chat completion the stub answers to a request (after any fault that answers without one). */
-function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string) {
+function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string, seen = 0) {
     const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
-    let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model));
+    let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen));
     let finishReason = "stop";
     let refusal: string | null = null;
     if (fault?.kind === "content") content = fault.content;

@@ -5,10 +5,11 @@
  */
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "../judge/pipelines/captions/caption-tasks";
 import { HALLUCINATION_TASK, type HallucinationReviewedMetricId } from "../judge/pipelines/hallucination-task";
+import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "../judge/pipelines/construction/construction-tasks";
 import { QA_TASK } from "../judge/pipelines/qa/qa-task";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 
-export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK, QA_TASK];
+export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK, QA_TASK, QA_GENERATE_TASK, QA_CONSTRUCT_TASK];
 
 /** Ids of the registered tasks' reviewed metrics, as a type (each task exports its own; a test checks them against the declarations). */
 export type ReviewedMetricId = HallucinationReviewedMetricId;

@@ -13,10 +13,22 @@ export function responseCacheKey(parts: {
   imageDetail: string;
   responseFormat: unknown;
   repairOf?: string | null;
+  /** A step's cacheSalt: left out of the key when absent, so keys made before salts existed still match. */
+  salt?: string | null;
 }): string {
   return createHash("sha256")
     .update(
-      JSON.stringify([parts.model, parts.templateHash, parts.text, parts.frameSha256s, parts.temperature, parts.imageDetail, parts.responseFormat ?? null, parts.repairOf ?? null]),
+      JSON.stringify([
+        parts.model,
+        parts.templateHash,
+        parts.text,
+        parts.frameSha256s,
+        parts.temperature,
+        parts.imageDetail,
+        parts.responseFormat ?? null,
+        parts.repairOf ?? null,
+        ...(parts.salt ? [parts.salt] : []),
+      ]),
     )
     .digest("hex");
 }

@@ -167,6 +167,12 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
   ];
   await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
+  if (pipeline.afterRun) {
+    const run = await prisma.judgeRun.findUnique({ where: { id: job.runId }, select: { status: true } });
+    if (run?.status === "done") {
+      await pipeline.afterRun(prisma, job.runId).catch((error: unknown) => (deps.log ?? console.error)(`after run ${job.runId} finished: ${describeForLog(error)}`));
+    }
+  }
   return "done";
 }
 
@@ -253,6 +259,7 @@ async function executeStep(
         temperature: endpoint.temperature,
         imageDetail: endpoint.imageDetail,
         responseFormat,
+        salt: input.cacheSalt ?? null,
       };
       const cacheKey = responseCacheKey(cacheParts);
       const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
 import type { TaskDeclaration } from "../../tasks/task-declaration";
 
 /** A frame the judge sees, as stored. */
@@ -61,6 +62,11 @@ export interface StepInput {
   frames: FrameRef[];
   /** Structured input that scoring and computed steps read (say, the counts a length rule needs). */
   data?: unknown;
+  /**
+   * Goes into the response cache key and nowhere else (the request is unchanged): steps that render the same
+   * prompt on purpose, to get another answer (a retried attempt), are asked apart instead of reading the first answer.
+   */
+  cacheSalt?: string;
 }
 
 /** A raw-answer step's output: the model's answer as given (see StepDefinition.rawAnswer). */
@@ -124,11 +130,13 @@ export function templateIdOf(step: StepDefinition, scopeIndex: number, context: 
 }
 
 /**
- * Which frame set of a video a run uses: the latest one with key frames, or the latest uniform set of
+ * Which frame set of a video a run uses: the latest one with key frames, the latest of any mode, or the latest uniform set of
  * `count` frames (that `accepts`, when given: say, frames of a planned size; `label` then says which).
  */
 export type FrameRequirement =
   | { mode: "key_frames" }
+  /** The video's latest frame set of any mode: for runs that send no frames but whose results point at times in the video. */
+  | { mode: "any" }
   | {
       mode: "uniform";
       count: number;
@@ -170,6 +178,18 @@ export interface PipelineDefinition {
   items?: ItemRequirement;
   /** Per-item headline metrics from the summary, by declared metric id (null: unknown), stored as run_metric rows with the item's id. */
   itemMetrics?(summary: unknown): { itemId: string; values: Record<string, number | null> }[];
+  /**
+   * Work that follows a finished run (say, turning its answers into items), done by the worker that finishes
+   * the run's last video; it may be asked more than once (two workers finishing the last two videos at once),
+   * so it must be idempotent. A failure is logged: the run stays done.
+   */
+  afterRun?(prisma: PrismaClient, runId: string): Promise<void>;
+  /**
+   * The settings stored with a new run, from the parsed ones and the run's items: for state kept outside the
+   * run that its steps depend on (a curator's restores), read once at the start so the run's results follow
+   * from what it stored.
+   */
+  settingsAtStart?(prisma: PrismaClient, settings: unknown, itemIds: string[]): Promise<unknown>;
   /** Endpoints of the project other than the run's, by the role steps name (StepDefinition.endpoint), from the run's settings. */
   endpointIds?(settings: unknown): Record<string, string | undefined>;
 }

@@ -199,3 +199,45 @@ describe("frame-set requirements", () => {
     }
   });
 });
+
+describe("cache salts and frame sets of any mode", () => {
+  const sameStep = (id: string, after: string | null, cacheSalt: string | undefined) => ({
+    id,
+    label: id,
+    scope: "video" as const,
+    templateId: "toy/describe",
+    schema: z.object({ answer: z.string() }),
+    responseFormat: { type: "json_object" },
+    dependsOn: () => (after ? [{ stepId: after, scopeIndex: 0 }] : []),
+    // The same prompt for every step, no frames: only the salt tells them apart.
+    input: (): StepInput => ({ values: { text: "the same prompt" }, frames: [], ...(cacheSalt ? { cacheSalt } : {}) }),
+  });
+  const saltTask: TaskDeclaration = { ...toyTask, id: "toy_salts", targets: [], metrics: [] };
+  const saltPipeline: PipelineDefinition = {
+    id: "toy_salts",
+    label: "Toy salts",
+    task: saltTask,
+    metricValues: () => ({}),
+    frames: () => ({ mode: "any" }),
+    steps: [sameStep("salted_1", null, "attempt-1"), sameStep("salted_2", "salted_1", "attempt-2"), sameStep("plain_1", "salted_2", undefined), sameStep("plain_2", "plain_1", undefined)],
+    summarize: () => ({}),
+  };
+
+  it("asks anew for equal prompts with different salts, answers equal unsalted prompts from the cache, and uses the latest frame set of any mode", async () => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, uniformFrames: 4 });
+    const endpoint = await createEndpoint(prisma, owner, projectId, {
+      name: "stub", baseUrl: stub.baseURL, model: `stub-salts-${projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
+      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    });
+    const saltDeps = testJudgeDeps({ pipelines: { toy_salts: saltPipeline }, templates });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(saltDeps), pipelines: { toy_salts: saltPipeline } }, owner, projectId, { pipeline: "toy_salts" as "hallucination", endpointId: endpoint.id });
+    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done" });
+    const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, include: { calls: true } });
+    const cached = Object.fromEntries(steps.map((s) => [s.stepId, s.calls.map((c) => c.cached)]));
+    expect(cached).toEqual({ salted_1: [false], salted_2: [false], plain_1: [false], plain_2: [true] });
+    // The request is the prompt alone: the salt goes into the cache key only.
+    expect(new Set(steps.map((s) => (s.calls[0]!.request as { text: string }).text)).size).toBe(1);
+    const latest = await prisma.frameSet.findFirstOrThrow({ where: { videoId: videoIds[0]! }, orderBy: { createdAt: "desc" } });
+    expect((await prisma.runVideo.findFirstOrThrow({ where: { runId: run.id } })).frameSetId).toBe(latest.id);
+  });
+});

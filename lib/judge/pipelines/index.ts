@@ -3,6 +3,8 @@ import type { PipelineDefinition } from "../engine/pipeline";
 import { captionContentPipeline } from "./captions/caption-content";
 import { captionStylePipeline } from "./captions/caption-style";
 import { hallucinationPipeline } from "./hallucination";
+import { qaConstructPipeline } from "./construction/qa-construct-pipeline";
+import { qaGeneratePipeline } from "./construction/qa-generate-pipeline";
 import { qaPipeline } from "./qa/qa-pipeline";
 
 export type RegisteredPipeline = PipelineDefinition & { settingsSchema?: z.ZodType };
@@ -13,4 +15,6 @@ export const PIPELINES: Record<string, RegisteredPipeline> = {
   [captionStylePipeline.id]: captionStylePipeline,
   [captionContentPipeline.id]: captionContentPipeline,
   [qaPipeline.id]: qaPipeline,
+  [qaGeneratePipeline.id]: qaGeneratePipeline,
+  [qaConstructPipeline.id]: qaConstructPipeline,
 };
