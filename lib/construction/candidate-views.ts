@@ -62,8 +62,10 @@ export interface CandidateView {
   category: string | null;
   /** Decisions so far by filter (from the latest construct run over the candidate's set). */
   decisions: Partial<Record<FilterId, FilterDecision>>;
-  /** A curator restored the candidate that this filter removed. */
+  /** A curator restored the candidate that this filter removed (the latest restore). */
   restoredFrom: FilterId | null;
+  /** Every filter a curator undid, in order (the funnel honours them all). */
+  restored: FilterId[];
   fate: CandidateFate;
   /** The multiple-choice transformation; null before any attempt was made. */
   transform: TransformOutcome | null;
@@ -119,6 +121,7 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
       category: state.category,
       decisions: state.decisions,
       restoredFrom: restored.at(-1) ?? null,
+      restored,
       fate: state.fate,
       transform: state.transform,
       attempts: state.attempts,

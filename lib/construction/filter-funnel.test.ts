@@ -41,4 +41,10 @@ describe("the filter funnel", () => {
     expect(reachesFilter(candidates[3]!, "tricky")).toBe(true);
     expect(reachesFilter({ decisions: { blind: pass } }, "tricky")).toBe(false);
   });
+  it("honours every filter a curator undid: a candidate restored from blind and then from tricky is kept", () => {
+    const twice = { category: "Step Sequencing", dataset: "hirest", decisions: { blind: drop("right without the video"), hallucination: pass, tricky: drop("wrong with the video"), unspecific: pass }, restoredFrom: "tricky" as const, restored: ["blind", "tricky"] as const };
+    expect(candidateFate(twice)).toEqual({ state: "kept" });
+    expect(reachesFilter(twice, "unspecific")).toBe(true);
+    expect(filterFunnel([twice]).map((s) => [s.id, s.kept, s.removed])).toEqual([["generated", 1, 0], ["blind", 1, 0], ["hallucination", 1, 0], ["tricky", 1, 0], ["unspecific", 1, 0]]);
+  });
 });

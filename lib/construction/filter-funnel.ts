@@ -33,6 +33,12 @@ export interface CandidateFilters {
   decisions: Partial<Record<FilterId, FilterDecision>>;
   /** A curator restored the candidate that this filter removed. */
   restoredFrom?: FilterId | null;
+  /** Every filter a curator undid for the candidate (a candidate restored from one filter may be removed by a later one and restored again). */
+  restored?: readonly FilterId[];
+}
+
+function undone(candidate: Pick<CandidateFilters, "restoredFrom" | "restored">, filter: FilterId): boolean {
+  return candidate.restoredFrom === filter || (candidate.restored?.includes(filter) ?? false);
 }
 
 export type CandidateFate =
@@ -44,17 +50,17 @@ export function candidateFate(candidate: CandidateFilters): CandidateFate {
   for (const filter of FILTER_IDS) {
     const decision = candidate.decisions[filter];
     if (!decision) return { state: "pending", at: filter };
-    if (decision.removed && candidate.restoredFrom !== filter) return { state: "removed", by: filter, reason: decision.reason };
+    if (decision.removed && !undone(candidate, filter)) return { state: "removed", by: filter, reason: decision.reason };
   }
   return { state: "kept" };
 }
 
 /** Whether a filter is still to be asked about a candidate (no earlier filter removed it). */
-export function reachesFilter(candidate: Pick<CandidateFilters, "decisions" | "restoredFrom">, filter: FilterId): boolean {
+export function reachesFilter(candidate: Pick<CandidateFilters, "decisions" | "restoredFrom" | "restored">, filter: FilterId): boolean {
   for (const earlier of FILTER_IDS) {
     if (earlier === filter) return true;
     const decision = candidate.decisions[earlier];
-    if (!decision || (decision.removed && candidate.restoredFrom !== earlier)) return false;
+    if (!decision || (decision.removed && !undone(candidate, earlier))) return false;
   }
   return true;
 }
