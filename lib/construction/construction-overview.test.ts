@@ -95,6 +95,19 @@ describe("constructionOverview", () => {
     expect(seen.clipSets.map((s) => s.id)).toEqual([clipSetId]);
   });
 
+  it("ties qa_generate runs to the clip set whose clips they judge, and qa_construct runs to their candidate set", async () => {
+    const { projectId, videoIds, clipSetId, candidateSetId } = await constructionProject();
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "stub", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId } });
+    const clip = await prisma.item.findFirstOrThrow({ where: { setId: clipSetId }, orderBy: { externalId: "asc" } });
+    // Rows as the runs API stores them (the pipelines come from another branch; the page reads only these rows).
+    const generate = await prisma.judgeRun.create({ data: { projectId, pipeline: "qa_generate", endpointId: endpoint.id, createdById: owner.userId, status: "running", items: { create: { itemId: clip.id, videoId: clip.videoId, position: 0 } } } });
+    const construct = await prisma.judgeRun.create({ data: { projectId, pipeline: "qa_construct", endpointId: endpoint.id, createdById: owner.userId, settings: { candidateSetId } } });
+    await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, items: { create: { itemId: clip.id, videoId: videoIds[0]!, position: 0 } } } });
+    const overview = await constructionOverview(prisma, owner, projectId);
+    expect(overview.clipSets[0]!.runs).toEqual([expect.objectContaining({ id: generate.id, pipeline: "qa_generate", status: "running", endpoint: { name: "stub", model: "stub-model" } })]);
+    expect(overview.candidateSets[0]!.runs.map((r) => r.id)).toEqual([construct.id]);
+  });
+
   it("answers 404 to a non-member, for the overview and for a candidate set", async () => {
     const { projectId, candidateSetId } = await constructionProject();
     const outsider = await makeUser();
