@@ -5,10 +5,11 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
 import { addMember } from "@/lib/projects/projects";
 import { makeUser } from "@/lib/testing/fixtures";
+import { candidatePayload, insertCandidateSet } from "@/lib/testing/construction-fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import type { CandidatePayload, CandidateView } from "./candidate-views";
 import { candidateSetDetail, constructionOverview, constructionQuerySchema, qaSetTargetProjects, summariseCandidates } from "./construction-overview";
-import { CANDIDATE_ITEM_KIND, type CuratedFields, saveCuration } from "./curation";
+import { type CuratedFields, saveCuration } from "./curation";
 import { candidateFate, type FilterDecision, type FilterId } from "./filter-funnel";
 import type { TransformOutcome } from "./transform-attempts";
 
@@ -18,21 +19,6 @@ beforeAll(async () => {
 });
 
 const videoName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;
-
-function payload(video: string, dataset: CandidatePayload["dataset"], question: string): CandidatePayload {
-  return {
-    video,
-    clipItemId: "clip",
-    clipExternalId: `${video}#0`,
-    dataset,
-    granularity: "coarse",
-    clip: { start: 0, end: 60, duration: 60, theme: "Make a mask", steps: [{ start: 0, end: 30, text: "clean the face" }, { start: 30, end: 60, text: "apply tissue" }] as never },
-    question,
-    answer: `answer to ${question}`,
-    reason: "r",
-    provenance: { generationRunId: "run", stepId: "generate", templateId: "t", templateHash: "h", endpointId: "e", endpointModel: "m", stepResultId: "s", callId: null, pairIndex: 0 },
-  };
-}
 
 async function member(projectId: string, role: "reviewer" | "viewer") {
   const user = await makeUser();
@@ -65,16 +51,8 @@ async function constructionProject() {
     [1, "youcook2"],
     [2, "generic"],
   ];
-  const set = await prisma.itemSet.create({ data: { projectId, kind: "qa_candidates", name: "Candidates", fileName: "-", sha256: "-", itemCount: specs.length, importedById: owner.userId } });
-  const items = [];
-  for (const [i, [v, dataset]] of specs.entries()) {
-    items.push(
-      await prisma.item.create({
-        data: { projectId, setId: set.id, videoId: videoIds[v]!, externalId: `c${i}`, kind: CANDIDATE_ITEM_KIND, group: dataset, payload: payload(videoName(v), dataset, `Question ${i}?`) as never },
-      }),
-    );
-  }
-  return { projectId, videoIds, clipSetId: clips.set.id!, candidateSetId: set.id, itemIds: items.map((i) => i.id) };
+  const { setId, itemIds } = await insertCandidateSet(prisma, owner, projectId, specs.map(([v, dataset], i) => ({ videoId: videoIds[v]!, video: videoName(v), dataset, question: `Question ${i}?` })));
+  return { projectId, videoIds, clipSetId: clips.set.id!, candidateSetId: setId, itemIds };
 }
 
 const query = (raw: Record<string, string> = {}) => constructionQuerySchema.parse(raw);
@@ -156,7 +134,7 @@ function view(id: string, dataset: CandidatePayload["dataset"], category: string
     externalId: id,
     setId: "set",
     videoId: "video",
-    payload: payload("v.mp4", dataset, `Q ${id}?`),
+    payload: candidatePayload("v.mp4", dataset, `Q ${id}?`),
     category,
     decisions,
     restoredFrom: extra.restoredFrom ?? null,
