@@ -59,7 +59,8 @@ export default async function ConstructionPage({ params, searchParams }: { param
       <p className="text-sm text-slate-600">
         Build a video Q&amp;A benchmark as seed 004 does: import step annotations, generate candidate questions per clip, filter them (blind, hallucination,
         tricky, unspecific) and turn the survivors into five-option multiple-choice questions, then have people{" "}
-        <Link className="text-indigo-700 underline" href={curationHref(projectId)}>curate</Link> them and export the accepted ones as a question set for{" "}
+        {/* A plain link: the curation pages are not prefetched (they come with the curation queues). */}
+        <a className="text-indigo-700 underline" href={curationHref(projectId)}>curate</a> them and export the accepted ones as a question set for{" "}
         <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa`}>Video QA</Link>.
       </p>
       {problem && (
@@ -182,9 +183,9 @@ export default async function ConstructionPage({ params, searchParams }: { param
               </div>
               <div className="flex flex-col gap-2 border-t border-slate-100 pt-3">
                 <p className="flex flex-wrap gap-x-3 text-xs">
-                  <Link className="text-indigo-700 underline" href={curationHref(projectId)} data-testid="curation-link">
+                  <a className="text-indigo-700 underline" href={curationHref(projectId)} data-testid="curation-link">
                     Curation queues
-                  </Link>
+                  </a>
                   {overview.may.export &&
                     EXPORT_FORMATS.map((format) => (
                       <a key={format} className="text-indigo-700 underline" href={candidateExportHref(detail.set.id, format)} download data-testid={`export-${format}`}>
