@@ -145,6 +145,18 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const adminItem = await api<{ itemId: string | null }>(adminKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
   if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId) throw new Error("The crawl's queue gave no item to claim.");
 
+  // Q&A construction: the demo's step annotations over the judged videos (a clip set) and a candidate set.
+  const { demoStepAnnotations } = await import("../lib/demo/seed-construction-project");
+  const { insertCandidateSet } = await import("../lib/testing/construction-fixtures");
+  const stepFileNames = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
+  const stepForm = new FormData();
+  stepForm.set("file", new Blob([demoStepAnnotations(stepFileNames)]), "crawl-steps.jsonl");
+  await api(ownerKey, `/api/v1/projects/${projectId}/step-annotations`, { method: "POST", body: stepForm });
+  await insertCandidateSet(prisma, owner, projectId, [
+    { videoId: judgedVideoIds[0]!, video: stepFileNames[0], dataset: "hirest", question: "What is done after the face is cleaned?" },
+    { videoId: judgedVideoIds[2]!, video: stepFileNames[2], dataset: "ego4d-goalstep", question: "What is chopped after the peppers?" },
+  ], "Crawl candidates");
+
   const captions = await prisma.item.findMany({ where: { projectId, kind: "caption", model: "crawl-alpha" }, orderBy: { group: "asc" }, select: { id: true } });
   const questionItems = await prisma.item.findMany({ where: { projectId, kind: "question" }, orderBy: { externalId: "asc" }, select: { id: true } });
   await prisma.$disconnect();

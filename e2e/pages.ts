@@ -103,6 +103,15 @@ export const PAGES: CrawlPage[] = [
     urls: (s) => s.questionIds.map((id) => `/projects/${s.projectId}/qa/${id}`),
   },
   {
+    route: "/projects/[projectId]/construction",
+    project: {},
+    urls: (s) => [
+      `/projects/${s.projectId}/construction`,
+      `/projects/${s.projectId}/construction?fate=pending&filter=blind&dataset=hirest&page=2`,
+      `/projects/${s.projectId}/construction?fate=bogus&set=no-such-set`,
+    ],
+  },
+  {
     route: "/projects/[projectId]/runs/[runId]/videos/[videoId]",
     project: {},
     urls: (s) => s.judgedVideoIds.map((id) => `/projects/${s.projectId}/runs/${s.runId}/videos/${id}`),

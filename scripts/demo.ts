@@ -10,6 +10,8 @@ import { seedDemoProject } from "../lib/demo/seed-demo-project";
 const log = (line: string) => console.log(`[demo] ${line}`);
 const port = process.env.PORT ?? "3000";
 process.env.DATA_DIR ??= path.resolve(".data/demo");
+// The stub listens on 127.0.0.1: the app and this script's own seeding (which creates endpoints) must allow it.
+process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
 
 const stub = await startStubLlm({ port: Number(process.env.STUB_LLM_PORT ?? 0), latencyMs: 150 });
 log(`stub LLM (test tool, simulated answers) at ${stub.baseURL}`);
@@ -47,3 +49,4 @@ try {
 const seeded = await seedDemoProject({ baseUrl: base, stubBaseUrl: stub.baseURL, clipsDir, log });
 log(`open ${base} and sign in as ${seeded.email} / ${seeded.password}`);
 log(`demo project: ${base}/projects/${seeded.projectId} — all judgments there are simulated`);
+if (seeded.constructionProjectId) log(`demo Q&A construction: ${base}/projects/${seeded.constructionProjectId}/construction — simulated step annotations`);

@@ -10,6 +10,7 @@ import { normaliseFrameSetParameters } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
 import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from "../frames/plan-frame-set";
 import { createProject } from "../projects/projects";
+import { DEMO_CONSTRUCTION_ENDPOINT, DEMO_CONSTRUCTION_PROJECT, seedConstructionProject } from "./seed-construction-project";
 
 const DEMO_EMAIL = "demo@framejury.local";
 const DEMO_PASSWORD = "demo-password";
@@ -42,7 +43,9 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
     if (existing) {
       // The stub listens on a new port each time the demo starts.
       await prisma.judgeEndpoint.updateMany({ where: { projectId: existing.id, name: "Stub LLM (simulated)" }, data: { baseUrl: options.stubBaseUrl } });
-      return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id };
+      const construction = await prisma.project.findFirst({ where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: user.id } } }, select: { id: true } });
+      if (construction) await prisma.judgeEndpoint.updateMany({ where: { projectId: construction.id, name: DEMO_CONSTRUCTION_ENDPOINT }, data: { baseUrl: options.stubBaseUrl } });
+      return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id, constructionProjectId: construction?.id ?? null };
     }
     const project = await createProject(prisma, actor, { name: DEMO_PROJECT });
     const { key } = await createApiKey(prisma, user.id, "demo seeding");
@@ -57,21 +60,23 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
     const endpoint = await api(`/api/v1/projects/${project.id}/endpoints`, json({
       name: "Stub LLM (simulated)", baseUrl: options.stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low",
     }));
-    if (!options.clipsDir) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id };
+    if (!options.clipsDir) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, constructionProjectId: null };
 
-    for (const clip of CLIPS) {
-      const file = path.join(options.clipsDir, path.basename(clip.path));
-      execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", clip.source, "-t", String(DURATION_S), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
+    const clipsDir = options.clipsDir;
+    const uploadClip = async (projectId: string, clip: (typeof CLIPS)[number]) => {
+      const file = path.join(clipsDir, path.basename(clip.path));
+      if (!fs.existsSync(file)) execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", clip.source, "-t", String(DURATION_S), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
       const form = new FormData();
       form.set("path", `Demo model/${clip.path}`);
       form.set("file", new Blob([fs.readFileSync(file)]), path.basename(file));
-      const video = await api(`/api/v1/projects/${project.id}/videos`, { method: "POST", body: form });
-      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: frameSetForm(file, options.clipsDir) });
+      const video = await api(`/api/v1/projects/${projectId}/videos`, { method: "POST", body: form });
+      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: frameSetForm(file, clipsDir) });
       // The caption judges see 8 evenly spaced frames; QA runs 8 or 16 at a quarter of the clip's area.
-      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, options.clipsDir, 8) });
-      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, options.clipsDir, count, QUARTER_SIDE) });
+      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, clipsDir, 8) });
+      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, clipsDir, count, QUARTER_SIDE) });
       options.log(`demo clip ${clip.path}`);
-    }
+    };
+    for (const clip of CLIPS) await uploadClip(project.id, clip);
     const run = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "hallucination", endpointId: endpoint.id }));
     options.log(`started a simulated hallucination run ${String(run.id)}`);
 
@@ -108,8 +113,23 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
       const qaRun = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "qa", endpointId: evaluated.id, questionSetId, settings: { ...settings, judgeEndpointId: judge.id } }));
       options.log(`started a simulated QA run ${String(qaRun.id)}`);
     }
+
+    // Q&A construction: three of the clips with simulated step annotations (lib/demo/seed-construction-project.ts).
+    const constructionClips = CLIPS.slice(0, 3);
+    const construction = await seedConstructionProject({
+      prisma,
+      actor,
+      stubBaseUrl: options.stubBaseUrl,
+      videoFileNames: constructionClips.map((clip) => path.basename(clip.path)) as [string, string, string],
+      addVideos: async (projectId) => {
+        for (const clip of constructionClips) await uploadClip(projectId, clip);
+      },
+      api: { get: (route) => api(route), post: (route, body) => api(route, json(body)) },
+      log: options.log,
+    });
+    if (!construction.runs) options.log("the construction project's runs wait for the qa_generate and qa_construct pipelines");
     await prisma.apiKey.updateMany({ where: { userId: user.id, name: "demo seeding" }, data: { revokedAt: new Date() } });
-    return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id };
+    return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, constructionProjectId: construction.projectId };
   } finally {
     await prisma.$disconnect();
     await database.stop();

@@ -98,6 +98,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
               <Link href={`/projects/${projectId}/calibration`} className="text-indigo-700 underline">Paper&apos;s table</Link>
               <Link href={`/projects/${projectId}/captions`} className="text-indigo-700 underline">Captions</Link>
               <Link href={`/projects/${projectId}/qa`} className="text-indigo-700 underline">Video QA</Link>
+              <Link href={`/projects/${projectId}/construction`} className="text-indigo-700 underline" data-testid="construction-link">Q&amp;A construction</Link>
               <Link href={`/projects/${projectId}/prompts`} className="text-indigo-700 underline" data-testid="prompts-link">Prompt versions</Link>
             </span>
           }

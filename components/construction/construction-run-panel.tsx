@@ -1,0 +1,132 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { RunProgress } from "@/components/judge/run-progress";
+import { startConstruction, startGeneration } from "./construction-requests";
+
+export interface EndpointChoice {
+  id: string;
+  name: string;
+  model: string;
+}
+export interface SetRunRow {
+  id: string;
+  status: string;
+  createdAt: string;
+  endpoint: { name: string; model: string };
+}
+
+const select = "rounded-md border border-slate-300 px-2 py-1.5";
+
+/**
+ * Start a set's run (Generate over a clip set, Filter & transform over a candidate set) and follow it: the
+ * newest run's live progress with its cancel button (the runs' own component), older runs as links.
+ */
+export function ConstructionRunPanel({
+  projectId,
+  kind,
+  setId,
+  endpoints,
+  runs,
+  canManage,
+}: {
+  projectId: string;
+  kind: "generate" | "construct";
+  setId: string;
+  endpoints: EndpointChoice[];
+  runs: SetRunRow[];
+  canManage: boolean;
+}) {
+  const router = useRouter();
+  const [endpointId, setEndpointId] = useState(endpoints[0]?.id ?? "");
+  const [checkerEndpointId, setCheckerEndpointId] = useState("");
+  const [started, setStarted] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const latest = started ?? runs[0]?.id ?? null;
+  const label = kind === "generate" ? "Generate" : "Filter & transform";
+
+  async function start() {
+    setBusy(true);
+    setError(null);
+    try {
+      const run =
+        kind === "generate"
+          ? await startGeneration(projectId, { clipSetId: setId, endpointId })
+          : await startConstruction(projectId, { candidateSetId: setId, endpointId, checkerEndpointId: checkerEndpointId || undefined });
+      setStarted(run.id);
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-2" data-testid={`${kind}-panel`}>
+      {canManage &&
+        (endpoints.length === 0 ? (
+          <p className="text-xs text-slate-500">
+            Add an endpoint on the <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>Judge</Link> page first.
+          </p>
+        ) : (
+          <form
+            className="flex flex-wrap items-end gap-2 text-xs"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void start();
+            }}
+          >
+            <label className="flex flex-col gap-1">
+              {kind === "generate" ? "Generator endpoint" : "Endpoint"}
+              <select className={select} value={endpointId} onChange={(e) => setEndpointId(e.target.value)} data-testid={`${kind}-endpoint`}>
+                {endpoints.map((e) => (
+                  <option key={e.id} value={e.id}>
+                    {e.name} · {e.model}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {kind === "construct" && (
+              <label className="flex flex-col gap-1">
+                Checking endpoint (optional)
+                <select className={select} value={checkerEndpointId} onChange={(e) => setCheckerEndpointId(e.target.value)} data-testid="construct-checker-endpoint">
+                  <option value="">the same endpoint</option>
+                  {endpoints.map((e) => (
+                    <option key={e.id} value={e.id}>
+                      {e.name} · {e.model}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <button type="submit" className={buttonClass("secondary")} disabled={busy || !endpointId} data-testid={`${kind}-start`}>
+              {label}
+            </button>
+          </form>
+        ))}
+      {error && (
+        <p role="alert" className="text-xs text-red-700" data-testid={`${kind}-error`}>
+          {error}
+        </p>
+      )}
+      {latest && <RunProgress runId={latest} canManage={canManage} compact />}
+      {runs.length > 0 && (
+        <ul className="flex flex-wrap gap-x-3 text-xs text-slate-600">
+          {runs.map((run) => (
+            <li key={run.id}>
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>
+                {run.createdAt.slice(0, 16).replace("T", " ")}
+              </Link>{" "}
+              · {run.endpoint.model} · {run.status}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
