@@ -215,7 +215,7 @@ export async function candidateSetDetail(prisma: PrismaClient, actor: Actor, pro
 
 /** The set's numbers from its candidates (pure): funnel, transformation, letters, and the page of the filtered list. */
 export function summariseCandidates(views: readonly CandidateView[], query: ConstructionQuery) {
-  const funnel = filterFunnel(views.map((v) => ({ category: v.category, dataset: v.payload.dataset, decisions: v.decisions, restoredFrom: v.restoredFrom })));
+  const funnel = filterFunnel(views.map((v) => ({ category: v.category, dataset: v.payload.dataset, decisions: v.decisions, restoredFrom: v.restoredFrom, restored: v.restored })));
   const transformation: Record<TransformState, number> = { transformed: 0, could_not_transform: 0, in_progress: 0, not_started: 0 };
   for (const view of views) transformation[view.transform?.state ?? "not_started"] += 1;
   const transformed = views.flatMap((v) => (v.transform?.state === "transformed" && v.transform.wrong.length === WRONG_ANSWERS_KEPT ? [{ id: v.itemId, correct: v.payload.answer, wrong: v.transform.wrong }] : []));
