@@ -3,9 +3,9 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 
 // Human curation of constructed questions in the browser: a candidate set inserted by the test helper (the
 // generation pipeline is not needed for curation), a queue made with the owner's form over all candidates, then
-// keyboard-only curation: `a` accepts the first, `e` edits the second (question rewritten, Ctrl+Enter saves),
-// `r` rejects the third with a reason (Enter). The queue page then counts 2 accepted and 1 rejected, and the
-// export carries the edited question.
+// keyboard-only curation: `a` `a` accepts the first two (the second key typed while the first decision saves),
+// `e` edits the third (question rewritten, Ctrl+Enter saves), `r` rejects the fourth with a reason (Enter). The
+// queue page then counts 3 accepted and 1 rejected, and the export carries the edited question.
 
 test("curates three candidates with the keyboard (accept, edit, reject) and sees the queue's counts and the export", async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -22,6 +22,7 @@ test("curates three candidates with the keyboard (accept, edit, reject) and sees
     { externalId: "c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
     { externalId: "c2", video: 0, question: "What is done last?", answer: "The ball is caught at the bottom." },
     { externalId: "c3", video: 1, question: "Where is the ball placed first?", answer: "At the top of the ramp." },
+    { externalId: "c4", video: 1, question: "What does the ball do on the ramp?", answer: "It rolls down." },
   ]);
   const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
   try {
@@ -32,7 +33,7 @@ test("curates three candidates with the keyboard (accept, edit, reject) and sees
     await form.getByTestId("curation-scope").selectOption("all");
     await form.getByRole("button", { name: "Create the queue" }).click();
     const queueRow = page.getByTestId("curation-queue");
-    await expect(queueRow.getByTestId("curation-counts")).toContainText("pending 3");
+    await expect(queueRow.getByTestId("curation-counts")).toContainText("pending 4");
 
     await queueRow.getByRole("link", { name: "First pass" }).click();
     const screen = page.getByTestId("curation-screen");
@@ -46,18 +47,19 @@ test("curates three candidates with the keyboard (accept, edit, reject) and sees
     await expect(page.getByTestId("curation-help")).toBeVisible();
     await page.keyboard.press("?");
 
-    // Accept.
+    // Accept two in a row: the second `a` is typed while the first is saving, and is kept for the next question.
     await page.keyboard.press("a");
-    await expect(screen).toHaveAttribute("data-item-id", itemIds.c2!);
+    await page.keyboard.press("a");
+    await expect(screen).toHaveAttribute("data-item-id", itemIds.c3!);
     await expect(page.getByTestId("curation-notice")).toContainText("Accepted (version 1)");
 
     // Edit: the question field has the focus; select it all and type the new question.
     await page.keyboard.press("e");
     await expect(page.getByTestId("edit-question")).toBeFocused();
     await page.keyboard.press("ControlOrMeta+a");
-    await page.keyboard.type("What is done with the ball at the very end?");
+    await page.keyboard.type("Where is the ball put before it rolls?");
     await page.keyboard.press("Control+Enter");
-    await expect(screen).toHaveAttribute("data-item-id", itemIds.c3!);
+    await expect(screen).toHaveAttribute("data-item-id", itemIds.c4!);
     await expect(page.getByTestId("curation-notice")).toContainText("Accepted with your edits");
 
     // Reject: a reason is required.
@@ -70,17 +72,18 @@ test("curates three candidates with the keyboard (accept, edit, reject) and sees
     await expect(page.getByTestId("curation-done")).toBeVisible();
 
     await page.goto(`/projects/${projectId}/curation`);
-    await expect(page.getByTestId("curation-counts")).toHaveText(/accepted 2 · rejected 1 · disputed 0 · pending 0/);
-    await expect(page.getByTestId("curation-progress")).toContainText("3 of 3 questions complete");
+    await expect(page.getByTestId("curation-counts")).toHaveText(/accepted 3 · rejected 1 · disputed 0 · pending 0/);
+    await expect(page.getByTestId("curation-progress")).toContainText("4 of 4 questions complete");
 
     const exported = await request.get(`/api/v1/candidate-sets/${setId}/export?format=open`, { headers: { authorization: `Bearer ${ownerKey}` } });
     expect(exported.status()).toBe(200);
     const lines = (await exported.text()).trim().split("\n").map((line) => JSON.parse(line) as { id: string; question: string; extra: { edited: boolean } });
     expect(lines.map((l) => [l.id, l.question, l.extra.edited])).toEqual([
       ["c1", "What happens after the ball is placed at the top?", false],
-      ["c2", "What is done with the ball at the very end?", true],
+      ["c2", "What is done last?", false],
+      ["c3", "Where is the ball put before it rolls?", true],
     ]);
-    const reject = await prisma.curationDecision.findFirstOrThrow({ where: { itemId: itemIds.c3! } });
+    const reject = await prisma.curationDecision.findFirstOrThrow({ where: { itemId: itemIds.c4! } });
     expect([reject.decision, reject.reason]).toEqual(["reject", "The theme gives the answer away."]);
   } finally {
     await prisma.$disconnect();

@@ -148,7 +148,7 @@ export const PAGES: CrawlPage[] = [
     urls: (s, role) => [`/projects/${s.projectId}/queues/${s.queueId}/items/${s.itemIdByRole[role] ?? s.itemIdByRole.reviewer}`],
   },
   { route: "/projects/[projectId]/curation", project: {} },
-  { route: "/projects/[projectId]/curation/[queueId]", project: {}, urls: (s) => [`/projects/${s.projectId}/curation/${s.curationQueueId}`, `/projects/${s.projectId}/curation/${s.curationQueueId}?item=not-an-item`] },
+  { route: "/projects/[projectId]/curation/[queueId]", project: {}, urls: (s) => [`/projects/${s.projectId}/curation/${s.curationQueueId}`] },
 ];
 
 /** `app/(app)/projects/[projectId]/page.tsx` → `/projects/[projectId]`. */
