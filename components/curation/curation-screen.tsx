@@ -316,7 +316,7 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
             {Object.keys(conflict.mine.edits).length ? `, with edits ${JSON.stringify(conflict.mine.edits)}` : ""}.
           </p>
           <div className="flex gap-2">
-            <button type="button" className={buttonClass()} data-testid="conflict-reapply" onClick={() => void save(conflict.mine, conflict.current?.version)}>
+            <button type="button" autoFocus className={buttonClass()} data-testid="conflict-reapply" onClick={() => void save(conflict.mine, conflict.current?.version)}>
               Re-apply mine
             </button>
             <button
