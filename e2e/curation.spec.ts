@@ -88,6 +88,7 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
     await page.goto(`/projects/${projectId}/curation`);
     await expect(page.getByTestId("curation-counts")).toHaveText(/accepted 4 · rejected 1 · disputed 0 · pending 0/);
     await expect(page.getByTestId("curation-progress")).toContainText("5 of 5 questions complete");
+    await expect(page.getByTestId("curation-agreement")).toHaveText("Agreement needs at least two curators deciding the same questions.");
 
     const exported = await request.get(`/api/v1/candidate-sets/${setId}/export?format=open`, { headers: { authorization: `Bearer ${ownerKey}` } });
     expect(exported.status()).toBe(200);

@@ -53,7 +53,9 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
                 <span className="text-amber-800">disputed {queue.counts.disputed}</span> · <span className="text-slate-600">pending {queue.counts.pending}</span>
               </p>
               <p className="text-xs text-slate-600" data-testid="curation-agreement">
-                {queue.agreement
+                {queue.agreement && queue.agreement.curators < 2
+                  ? "Agreement needs at least two curators deciding the same questions."
+                  : queue.agreement
                   ? `Curator agreement over ${queue.agreement.items} questions, ${queue.agreement.curators} curators: ${percent(queue.agreement.percentAgreement)} agree · Fleiss' κ ${stat(queue.agreement.fleissKappa)} · Krippendorff's α ${stat(queue.agreement.krippendorffAlpha)}`
                   : "No decisions yet: agreement shows once curators decide."}
               </p>
