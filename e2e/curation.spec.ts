@@ -8,6 +8,8 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // `e` edits the third (question rewritten, Ctrl+Enter saves), `r` rejects the fourth with a reason (Enter). The
 // queue page then counts 4 accepted and 1 rejected, and the export carries the edited question.
 
+const queueRowOf = (page: import("@playwright/test").Page) => page.getByTestId("curation-queue");
+
 test("curates five candidates with the keyboard (a 409 re-applied, accept two, edit one, reject one) and sees the queue's counts and the export", async ({ page, request }) => {
   test.setTimeout(120_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
@@ -89,6 +91,11 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
     await expect(page.getByTestId("curation-counts")).toHaveText(/accepted 4 · rejected 1 · disputed 0 · pending 0/);
     await expect(page.getByTestId("curation-progress")).toContainText("5 of 5 questions complete");
     await expect(page.getByTestId("curation-agreement")).toHaveText("Agreement needs at least two curators deciding the same questions.");
+
+    // One click: the accepted questions become a question set of this project.
+    await queueRowOf(page).getByTestId("make-qa-set").getByRole("button", { name: "Make QA set" }).click();
+    await expect(page.getByTestId("make-qa-set-result")).toContainText("4 questions imported");
+    expect(await prisma.item.count({ where: { projectId, kind: "question" } })).toBe(4);
 
     const exported = await request.get(`/api/v1/candidate-sets/${setId}/export?format=open`, { headers: { authorization: `Bearer ${ownerKey}` } });
     expect(exported.status()).toBe(200);

@@ -2,11 +2,13 @@ import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { MakeQaSetForm } from "@/components/curation/make-qa-set-form";
 import { NewCurationQueueForm } from "@/components/curation/new-curation-queue-form";
 import { roleCan } from "@/lib/authz/permissions";
 import { CANDIDATE_SET_KIND } from "@/lib/construction/candidate-views";
 import { listCurationQueues } from "@/lib/construction/curation-queues";
 import { prisma } from "@/lib/db/prisma";
+import { listProjects } from "@/lib/projects/projects";
 
 const percent = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? "–" : `${(value * 100).toFixed(0)}%`);
 const stat = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? "–" : value.toFixed(2));
@@ -21,6 +23,9 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
   const candidateSets = canManage
     ? await prisma.itemSet.findMany({ where: { projectId, kind: CANDIDATE_SET_KIND }, orderBy: { importedAt: "desc" }, select: { id: true, name: true, itemCount: true } })
     : [];
+  // Where the caller may import a QA set: this project first, then their other projects where they may import videos.
+  const importable = (await listProjects(prisma, actor)).filter((p) => !p.archived && roleCan(p.role, "videos.import"));
+  const targets = [...importable.filter((p) => p.id === projectId), ...importable.filter((p) => p.id !== projectId)];
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Curation queues" />
@@ -67,6 +72,7 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
                   </a>
                 ))}
               </p>
+              {targets.length > 0 && <MakeQaSetForm candidateSetId={queue.candidateSetId} projects={targets.map((p) => ({ id: p.id, name: p.name }))} defaultName={`${queue.candidateSetName} benchmark`} />}
             </li>
           ))}
         </ul>
