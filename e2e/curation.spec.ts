@@ -6,7 +6,8 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // keyboard-only curation: `a` on a question decided in another tab meanwhile shows the 409 and Enter re-applies it,
 // `a` `a` accepts the first two (the second key typed while the first decision saves),
 // `e` edits the third (question rewritten, Ctrl+Enter saves), `r` rejects the fourth with a reason (Enter). The
-// queue page then counts 4 accepted and 1 rejected, and the export carries the edited question.
+// queue page then counts 4 accepted and 1 rejected, Make QA set imports the 4 as a question set with one click, and
+// the export carries the edited question.
 
 const queueRowOf = (page: import("@playwright/test").Page) => page.getByTestId("curation-queue");
 
