@@ -145,23 +145,25 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const adminItem = await api<{ itemId: string | null }>(adminKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
   if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId) throw new Error("The crawl's queue gave no item to claim.");
 
-  // Q&A construction: the demo's step annotations over the judged videos (a clip set) and a candidate set.
+  // Q&A construction: the demo's step annotations over the judged videos (a clip set), candidate questions and a
+  // curation queue over all of them.
   const { demoStepAnnotations } = await import("../lib/demo/seed-construction-project");
-  const { insertCandidateSet } = await import("../lib/testing/construction-fixtures");
   const stepFileNames = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
   const stepForm = new FormData();
   stepForm.set("file", new Blob([demoStepAnnotations(stepFileNames)]), "crawl-steps.jsonl");
   await api(ownerKey, `/api/v1/projects/${projectId}/step-annotations`, { method: "POST", body: stepForm });
-  await insertCandidateSet(prisma, owner, projectId, [
-    { videoId: judgedVideoIds[0]!, video: stepFileNames[0], dataset: "hirest", question: "What is done after the face is cleaned?" },
-    { videoId: judgedVideoIds[2]!, video: stepFileNames[2], dataset: "ego4d-goalstep", question: "What is chopped after the peppers?" },
-  ], "Crawl candidates");
+  const { insertCandidateSet } = await import("../lib/testing/candidate-fixtures");
+  const candidates = await insertCandidateSet(prisma, owner, projectId, judgedVideoIds, [
+    { externalId: "crawl-c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
+    { externalId: "crawl-c2", video: 1, question: "What is done last?", answer: "The ball is caught at the bottom." },
+  ]);
+  const curationQueue = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/curation-queues`, { method: "POST", body: JSON.stringify({ candidateSetId: candidates.setId, name: "Crawl curation", scope: "all" }) });
 
   const captions = await prisma.item.findMany({ where: { projectId, kind: "caption", model: "crawl-alpha" }, orderBy: { group: "asc" }, select: { id: true } });
   const questionItems = await prisma.item.findMany({ where: { projectId, kind: "question" }, orderBy: { externalId: "asc" }, select: { id: true } });
   await prisma.$disconnect();
   return {
     accounts,
-    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, captionIds: captions.map((c) => c.id), captionRunIds, questionIds: questionItems.map((q) => q.id), qaRunIds, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
+    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, captionIds: captions.map((c) => c.id), captionRunIds, questionIds: questionItems.map((q) => q.id), qaRunIds, curationQueueId: curationQueue.id, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
   };
 }

@@ -27,6 +27,8 @@ export interface CrawlSeed {
   questionIds: string[];
   /** The QA run. */
   qaRunIds: string[];
+  /** A curation queue over a candidate set of Q&A construction (scope "all", so it has items). */
+  curationQueueId: string;
   /** The queue item each reviewing role holds; others open the reviewer's. */
   itemIdByRole: Partial<Record<CrawlRole, string>>;
 }
@@ -154,6 +156,8 @@ export const PAGES: CrawlPage[] = [
     project: {},
     urls: (s, role) => [`/projects/${s.projectId}/queues/${s.queueId}/items/${s.itemIdByRole[role] ?? s.itemIdByRole.reviewer}`],
   },
+  { route: "/projects/[projectId]/curation", project: {} },
+  { route: "/projects/[projectId]/curation/[queueId]", project: {}, urls: (s) => [`/projects/${s.projectId}/curation/${s.curationQueueId}`] },
 ];
 
 /** `app/(app)/projects/[projectId]/page.tsx` → `/projects/[projectId]`. */

@@ -8,8 +8,9 @@
  */
 import { createHash } from "node:crypto";
 
-export const MC_LETTERS = ["A", "B", "C", "D", "E"] as const; // option letters: not a task name
-export type McLetter = (typeof MC_LETTERS)[number];
+import { MC_LETTERS, type McLetter } from "./mc-letters";
+
+export { MC_LETTERS, type McLetter };
 
 export interface TransformedQuestion {
   id: string;

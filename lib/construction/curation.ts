@@ -16,7 +16,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import { agreementReport } from "../stats/agreement-report";
 import { buildRatingTable } from "../stats/rating-table";
-import { MC_LETTERS } from "./balance-answer-letters";
+import { MC_LETTERS } from "./mc-letters";
 
 export const CANDIDATE_ITEM_KIND = "qa_candidate";
 export const CURATION_DECISIONS = ["accept", "reject"] as const;
