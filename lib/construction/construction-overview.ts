@@ -208,7 +208,7 @@ export async function candidateSetDetail(prisma: PrismaClient, actor: Actor, pro
   if (!set) throw new NotFoundError("No such candidate set in this project.");
   const views = await loadCandidateViews(prisma, actor, set.id);
   const summary = summariseCandidates(views, query);
-  const curation = await curationOf(prisma, summary.shown);
+  const curation = await curationOf(prisma, set.id, summary.shown);
   const { shown, ...rest } = summary;
   return { set, ...rest, rows: shown.map((view) => candidateRow(view, curation.get(view.itemId))) };
 }
@@ -259,8 +259,13 @@ function candidateRow(v: CandidateView, curation: CandidateCuration | undefined)
   };
 }
 
-/** The curators' decisions so far on each candidate: the majority of those who decided (a tie is disputed). */
-async function curationOf(prisma: PrismaClient, views: readonly CandidateView[]): Promise<Map<string, CandidateCuration>> {
+/**
+ * The curators' decisions so far on each candidate, and its status under the N curators per question of the set's
+ * latest curation queue (1 without a queue), as the export decides it: pending until N decided, then the majority.
+ */
+async function curationOf(prisma: PrismaClient, setId: string, views: readonly CandidateView[]): Promise<Map<string, CandidateCuration>> {
+  const queue = await prisma.curationQueue.findFirst({ where: { candidateSetId: setId }, orderBy: { createdAt: "desc" }, select: { curatorsPerQuestion: true } });
+  const curatorsPerQuestion = queue?.curatorsPerQuestion ?? 1;
   const rows = await prisma.curationDecision.findMany({
     where: { itemId: { in: views.map((v) => v.itemId) } },
     select: { itemId: true, curatorId: true, decision: true, updatedAt: true },
@@ -271,7 +276,7 @@ async function curationOf(prisma: PrismaClient, views: readonly CandidateView[])
     if (!decisions.length) continue;
     const fields: CuratedFields = { question: view.payload.question, options: null, answer: view.payload.answer, category: view.category };
     const accepts = decisions.filter((d) => d.decision === "accept").length;
-    out.set(view.itemId, { status: curationOutcome(fields, decisions, decisions.length).status, accepts, rejects: decisions.length - accepts });
+    out.set(view.itemId, { status: curationOutcome(fields, decisions, curatorsPerQuestion).status, accepts, rejects: decisions.length - accepts });
   }
   return out;
 }

@@ -171,6 +171,20 @@ export async function listCurationQueues(prisma: PrismaClient, actor: Actor, pro
   return summarize(prisma, actor, queues, actor.userId);
 }
 
+/** The project's candidate sets, newest first: what a new curation queue may be over. */
+export async function listCandidateSets(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  return prisma.itemSet.findMany({ where: { projectId, kind: CANDIDATE_SET_KIND }, orderBy: { importedAt: "desc" }, select: { id: true, name: true, itemCount: true } });
+}
+
+/** A queue's name for its page, or null when the project has no such queue (a malformed id included). */
+export async function curationQueueName(prisma: PrismaClient, actor: Actor, projectId: string, queueId: string): Promise<string | null> {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(queueId)) return null;
+  const queue = await prisma.curationQueue.findFirst({ where: { id: queueId, projectId }, select: { name: true } });
+  return queue?.name ?? null;
+}
+
 export async function getCurationQueue(prisma: PrismaClient, actor: Actor, queueId: string) {
   const queue = await queueForActor(prisma, actor, queueId, "project.view");
   return (await summarize(prisma, actor, [queue], actor.userId))[0]!;

@@ -5,8 +5,7 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { MakeQaSetForm } from "@/components/curation/make-qa-set-form";
 import { NewCurationQueueForm } from "@/components/curation/new-curation-queue-form";
 import { roleCan } from "@/lib/authz/permissions";
-import { CANDIDATE_SET_KIND } from "@/lib/construction/candidate-views";
-import { listCurationQueues } from "@/lib/construction/curation-queues";
+import { listCandidateSets, listCurationQueues } from "@/lib/construction/curation-queues";
 import { prisma } from "@/lib/db/prisma";
 import { listProjects } from "@/lib/projects/projects";
 
@@ -20,9 +19,7 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
   const queues = await listCurationQueues(prisma, actor, projectId);
   const canManage = roleCan(role, "queues.manage");
   const canCurate = roleCan(role, "scores.review");
-  const candidateSets = canManage
-    ? await prisma.itemSet.findMany({ where: { projectId, kind: CANDIDATE_SET_KIND }, orderBy: { importedAt: "desc" }, select: { id: true, name: true, itemCount: true } })
-    : [];
+  const candidateSets = canManage ? await listCandidateSets(prisma, actor, projectId) : [];
   // Where the caller may import a QA set: this project first, then their other projects where they may import videos.
   const importable = (await listProjects(prisma, actor)).filter((p) => !p.archived && roleCan(p.role, "videos.import"));
   const targets = [...importable.filter((p) => p.id === projectId), ...importable.filter((p) => p.id !== projectId)];
