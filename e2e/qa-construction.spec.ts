@@ -29,8 +29,6 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { createEndpoint } = await import("../lib/judge/endpoints");
-  const { endpointInputSchema } = await import("../lib/judge/endpoints.validation");
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 2 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-qa-construction-"));
@@ -39,10 +37,15 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
     // Key frames (what construction runs take, any frame set will do) and 8 uniform frames (what a QA run takes).
-    const { projectId } = await projectWithFramedVideos(prisma, actor, { videoCount: 3, keyFrames: 3, uniformFrames: 8, name: "QA construction e2e" });
-    const endpoint = await createEndpoint(prisma, actor, projectId, endpointInputSchema.parse({ name: "Stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" }));
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 3, keyFrames: 3, uniformFrames: 8, name: "QA construction e2e" });
+    // The uniform frames (64×48) are a quarter of a 128×96 video's area: the size a QA run plans by default.
+    await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
     const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
     const api = { authorization: `Bearer ${ownerKey}` };
+    // Through the app, whose server allows endpoints on this machine (the stub).
+    const made = await request.post(`/api/v1/projects/${projectId}/endpoints`, { headers: api, data: { name: "Stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" } });
+    expect(made.status()).toBe(201);
+    const endpoint = (await made.json()) as { id: string };
     const annotations = path.join(dir, "steps.jsonl");
     fs.writeFileSync(annotations, `${ANNOTATIONS.map((a) => JSON.stringify(a)).join("\n")}\n`);
 
@@ -75,6 +78,7 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     await expect(stage("blind", "removed")).toHaveText("2");
     await expect(stage("hallucination", "removed")).toHaveText("1");
     await expect(stage("unspecific", "kept")).toHaveText("7");
+    await expect(page.getByTestId("transformation-counts")).toContainText("transformed 6 · could not transform 1 · in progress 0");
     // A removed question stays visible with the filter's reason.
     await page.getByTestId("candidate-filters").locator('select[name="fate"]').selectOption("removed");
     await page.getByTestId("candidate-filters").getByRole("button", { name: "Show" }).click();
@@ -123,7 +127,7 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     expect(open).toHaveLength(2);
     expect(open.map((r) => r.question)).toContain("Which step comes next, as the annotations say?");
     for (const r of records) {
-      expect(V).toContain(r.video);
+      expect(V).toContain(path.basename(r.video));
       expect(JSON.stringify(r.extra)).toContain("construction/generate-");
     }
     for (const r of records.filter((x) => x.format === "mc")) expect(Object.keys(r.options!)).toEqual(["A", "B", "C", "D", "E"]);
@@ -139,12 +143,16 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     const questionSet = await prisma.itemSet.findFirstOrThrow({ where: { projectId, kind: "questions", name: "Constructed benchmark" } });
     expect(questionSet.itemCount).toBe(records.length);
     const run = await request.post(`/api/v1/projects/${projectId}/runs`, { headers: api, data: { pipeline: "qa", endpointId: endpoint.id, questionSetId: questionSet.id, settings: { frames: 8 } } });
-    expect(run.status()).toBe(201);
+    expect(run.status(), await run.text()).toBe(201);
     const runId = ((await run.json()) as { id: string }).id;
     await expect.poll(async () => (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).status, { timeout: 120_000 }).toBe("done");
     expect(await prisma.runItem.count({ where: { runId } })).toBe(records.length);
     await page.goto(`/projects/${projectId}/qa`);
-    await expect(page.getByText("Constructed benchmark").first()).toBeVisible();
+    // The accuracy table has the run's answers by format: the two open questions and the transformed ones as mc.
+    const mc = records.filter((r) => r.format === "mc").length;
+    await expect(page.getByRole("row", { name: /stub-vision · 8 frames\s+open-ended/ })).toContainText("n=2");
+    if (mc > 0) await expect(page.getByRole("row", { name: /stub-vision · 8 frames\s+multiple choice/ })).toContainText(`n=${mc}`);
+    await page.screenshot({ path: "/tmp/qa-construction-qa.png", fullPage: true });
   } finally {
     await stub.close();
     fs.rmSync(dir, { recursive: true, force: true });

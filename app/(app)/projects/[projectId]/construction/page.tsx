@@ -159,8 +159,8 @@ export default async function ConstructionPage({ params, searchParams }: { param
                     <tr key={stage.id} data-testid="funnel-stage" data-stage={stage.id}>
                       <td className="py-1 pr-3 font-medium">{stage.label}</td>
                       <td className="py-1 pr-3 text-right" data-testid="funnel-kept">{stage.kept}</td>
-                      <td className="py-1 pr-3 text-right">{stage.removed}</td>
-                      <td className="py-1 pr-3 text-right">{stage.pending}</td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-removed">{stage.removed}</td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-pending">{stage.pending}</td>
                       <td className="py-1 pr-3">{counts(stage.keptByCategory)}</td>
                       <td className="py-1">{counts(stage.keptByDataset)}</td>
                     </tr>
