@@ -94,8 +94,8 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
     await expect(page.getByTestId("curation-agreement")).toHaveText("Agreement needs at least two curators deciding the same questions.");
 
     // One click: the accepted questions become a question set of this project.
-    await queueRowOf(page).getByTestId("make-qa-set").getByRole("button", { name: "Make QA set" }).click();
-    await expect(page.getByTestId("make-qa-set-result")).toContainText("4 questions imported");
+    await queueRowOf(page).getByTestId("make-qa-set").getByRole("button", { name: "Make a QA set" }).click();
+    await expect(page.getByTestId("make-qa-set-result")).toContainText("4 questions stored");
     expect(await prisma.item.count({ where: { projectId, kind: "question" } })).toBe(4);
 
     const exported = await request.get(`/api/v1/candidate-sets/${setId}/export?format=open`, { headers: { authorization: `Bearer ${ownerKey}` } });

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
-import { MakeQaSetForm } from "@/components/curation/make-qa-set-form";
+import { MakeQaSetForm } from "@/components/construction/make-qa-set-form";
 import { NewCurationQueueForm } from "@/components/curation/new-curation-queue-form";
 import { roleCan } from "@/lib/authz/permissions";
 import { listCandidateSets, listCurationQueues } from "@/lib/construction/curation-queues";
@@ -69,7 +69,7 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
                   </a>
                 ))}
               </p>
-              {targets.length > 0 && <MakeQaSetForm candidateSetId={queue.candidateSetId} projects={targets.map((p) => ({ id: p.id, name: p.name }))} defaultName={`${queue.candidateSetName} benchmark`} />}
+              {targets.length > 0 && <MakeQaSetForm candidateSetId={queue.candidateSetId} candidateSetName={queue.candidateSetName} projects={targets.map((p) => ({ id: p.id, name: p.name }))} defaultProjectId={projectId} />}
             </li>
           ))}
         </ul>
