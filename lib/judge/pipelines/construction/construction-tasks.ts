@@ -4,6 +4,7 @@
  * construction screens through lib/construction/candidate-views.ts. The per-candidate metrics below are what
  * lists and filters can use.
  */
+import { MAX_TRANSFORM_ATTEMPTS } from "../../../construction/transform-attempts";
 import type { MetricDeclaration, TaskDeclaration } from "../../../tasks/task-declaration";
 
 const yesNoMetric = (m: Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation">, positiveLabel: string): MetricDeclaration => ({
@@ -45,4 +46,17 @@ export const QA_CONSTRUCT_TASK: TaskDeclaration = {
     yesNoMetric({ id: "transformed", label: "Transformed", definition: "An attempt turned the kept candidate into a multiple-choice question.", aggregation: "1 when an attempt passed, 0 after ten failed attempts; no value otherwise." }, "transformed"),
   ],
   groupings: [],
+  // Every step judges one candidate: the four filters' steps, then each transformation attempt's four.
+  stepScopes: Object.fromEntries(
+    [
+      "categorise",
+      "blind_answer",
+      "blind_check",
+      "filter_hallucination",
+      "tricky_answer",
+      "tricky_check",
+      "filter_unspecific",
+      ...Array.from({ length: MAX_TRANSFORM_ATTEMPTS }, (_, i) => [`wrong_six_${i + 1}`, `wrong_four_${i + 1}`, `without_video_${i + 1}`, `with_video_${i + 1}`]).flat(),
+    ].map((id) => [id, "item" as const]),
+  ),
 };
