@@ -45,7 +45,9 @@ function stepsFrom(from: number, seconds: number, steps: readonly (readonly [str
 }
 
 /**
- * The demo's step annotations (JSONL). The Ego4D Goal-Step record has 16 steps of 40 s: steps 1–7 (280 s) and
+ * The demo's step annotations (JSONL). A few steps carry the stub's marker words (lib/llm-stub/construction-stub-rules.ts:
+ * "obvious", "unicorn", "vague", "stubborn"), so the simulated runs show each filter removing questions and a question
+ * that no attempt transforms. The Ego4D Goal-Step record has 16 steps of 40 s: steps 1–7 (280 s) and
  * 8–14 (280 s) make two clips, and steps 15–16 (80 s) are too short for a third, which the dry run reports.
  */
 export function demoStepAnnotations(videos: readonly [string, string, string]): string {
@@ -58,7 +60,7 @@ export function demoStepAnnotations(videos: readonly [string, string, string]): 
       dataset: "hirest",
       steps: [
         { start: 5, end: 20, text: "cut plaster strips" },
-        { start: 20, end: 35, text: "put petroleum jelly on the face" },
+        { start: 20, end: 35, text: "put petroleum jelly on the face, the obvious first step" },
         { start: 35, end: 48, text: "clean out the face" },
         { start: 48, end: 60, text: "apply tissue using water on face" },
         { start: 60, end: 95, text: "lay wet plaster strips over the face" },
@@ -72,9 +74,9 @@ export function demoStepAnnotations(videos: readonly [string, string, string]): 
       steps: [
         { start: 10, end: 40, text: "boil the pasta in salted water" },
         { start: 45, end: 90, text: "fry garlic and chili in olive oil" },
-        { start: 95, end: 150, text: "add chopped tomatoes and simmer" },
+        { start: 95, end: 150, text: "add tomatoes chopped into unicorn shapes and simmer" },
         { start: 155, end: 200, text: "drain the pasta and add it to the sauce" },
-        { start: 205, end: 260, text: "top with basil and grated cheese" },
+        { start: 205, end: 260, text: "top with a vague amount of basil and cheese" },
       ],
     },
     {
@@ -95,7 +97,7 @@ export function demoStepAnnotations(videos: readonly [string, string, string]): 
         ["season with salt and pepper", "Season"],
         ["pour the eggs over the vegetables", "Cook eggs"],
         ["sprinkle cheese on top", "Add toppings"],
-        ["fold the omelette", "Cook eggs"],
+        ["fold the stubborn omelette", "Cook eggs"],
         ["slide the omelette onto a plate", "Serve"],
         ["wash the pan", "Clean up"],
         ["wipe the counter", "Clean up"],
