@@ -46,8 +46,9 @@ function stepsFrom(from: number, seconds: number, steps: readonly (readonly [str
 
 /**
  * The demo's step annotations (JSONL). A few steps carry the stub's marker words (lib/llm-stub/construction-stub-rules.ts:
- * "obvious", "unicorn", "vague", "stubborn"), so the simulated runs show each filter removing questions and a question
- * that no attempt transforms. The Ego4D Goal-Step record has 16 steps of 40 s: steps 1–7 (280 s) and
+ * "obvious", "unicorn", "vague", "stubborn"), in steps that questions name (the stub
+ * asks about the first three steps after, and the three before, each clip's later steps), so the simulated runs
+ * show the blind, hallucination and unspecific filters removing questions, and questions no attempt transforms. The Ego4D Goal-Step record has 16 steps of 40 s: steps 1–7 (280 s) and
  * 8–14 (280 s) make two clips, and steps 15–16 (80 s) are too short for a third, which the dry run reports.
  */
 export function demoStepAnnotations(videos: readonly [string, string, string]): string {
@@ -75,8 +76,8 @@ export function demoStepAnnotations(videos: readonly [string, string, string]): 
         { start: 10, end: 40, text: "boil the pasta in salted water" },
         { start: 45, end: 90, text: "fry garlic and chili in olive oil" },
         { start: 95, end: 150, text: "add tomatoes chopped into unicorn shapes and simmer" },
-        { start: 155, end: 200, text: "drain the pasta and add it to the sauce" },
-        { start: 205, end: 260, text: "top with a vague amount of basil and cheese" },
+        { start: 155, end: 200, text: "drain the pasta and add a vague splash of its water" },
+        { start: 205, end: 260, text: "top with basil and grated cheese" },
       ],
     },
     {
@@ -93,11 +94,11 @@ export function demoStepAnnotations(videos: readonly [string, string, string]): 
         ["chop an onion", "Cut vegetables"],
         ["heat butter in a pan", "Add butter to a pan"],
         ["fry the onion", "Cook vegetables"],
-        ["add the peppers to the pan", "Cook vegetables"],
+        ["add the stubborn peppers to the pan", "Cook vegetables"],
         ["season with salt and pepper", "Season"],
         ["pour the eggs over the vegetables", "Cook eggs"],
         ["sprinkle cheese on top", "Add toppings"],
-        ["fold the stubborn omelette", "Cook eggs"],
+        ["fold the omelette", "Cook eggs"],
         ["slide the omelette onto a plate", "Serve"],
         ["wash the pan", "Clean up"],
         ["wipe the counter", "Clean up"],
