@@ -19,17 +19,6 @@ export const restoreCandidateSchema = z.strictObject({
 });
 export type RestoreCandidateInput = z.input<typeof restoreCandidateSchema>;
 
-/** Every filter restored so far, by item id (items with none are left out). One query. */
-export async function latestRestoredFilters(prisma: PrismaClient, itemIds: readonly string[]): Promise<Record<string, FilterId[]>> {
-  if (itemIds.length === 0) return {};
-  const rows = await prisma.qaCandidateRestore.findMany({ where: { itemId: { in: [...itemIds] } }, orderBy: { createdAt: "asc" }, select: { itemId: true, filter: true } });
-  const restored: Record<string, FilterId[]> = {};
-  for (const row of rows) {
-    const list = (restored[row.itemId] ??= []);
-    if (!list.includes(row.filter as FilterId)) list.push(row.filter as FilterId);
-  }
-  return restored;
-}
 
 /**
  * Restores a candidate that `filter` removed: only the removal by the filter that removes it now (in the

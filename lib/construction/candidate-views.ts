@@ -76,6 +76,18 @@ export interface CandidateView {
 /** The pipeline whose runs decide about candidates (lib/judge/pipelines/construction/qa-construct-pipeline.ts). */
 const CONSTRUCT_PIPELINE = "qa_construct";
 
+/** Every filter restored so far, by item id (items with none are left out). One query. */
+export async function latestRestoredFilters(prisma: PrismaClient, itemIds: readonly string[]): Promise<Record<string, FilterId[]>> {
+  if (itemIds.length === 0) return {};
+  const rows = await prisma.qaCandidateRestore.findMany({ where: { itemId: { in: [...itemIds] } }, orderBy: { createdAt: "asc" }, select: { itemId: true, filter: true } });
+  const restored: Record<string, FilterId[]> = {};
+  for (const row of rows) {
+    const list = (restored[row.itemId] ??= []);
+    if (!list.includes(row.filter as FilterId)) list.push(row.filter as FilterId);
+  }
+  return restored;
+}
+
 /**
  * Every candidate of a candidate set, in externalId order, with what the latest qa_construct run over the set
  * decided (read back from its stored step outputs, lib/construction/construct-state.ts) and the curators'
@@ -102,14 +114,12 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
     if (!outputs) outputsByItem.set(step.itemId, (outputs = new Map()));
     outputs.set(step.stepId, step.output);
   }
-  const restores = await prisma.qaCandidateRestore.findMany({ where: { item: { setId: candidateSetId } }, orderBy: { createdAt: "asc" }, select: { itemId: true, filter: true } });
-  const restoredByItem = new Map<string, FilterId[]>();
-  for (const restore of restores) restoredByItem.set(restore.itemId, [...(restoredByItem.get(restore.itemId) ?? []), restore.filter as FilterId]);
+  const restoredByItem = await latestRestoredFilters(prisma, items.map((item) => item.id));
 
   return items.map((item) => {
     const payload = item.payload as unknown as CandidatePayload;
     const outputs = outputsByItem.get(item.id) ?? new Map<string, unknown>();
-    const restored = restoredByItem.get(item.id) ?? [];
+    const restored = restoredByItem[item.id] ?? [];
     const state = constructState((stepId) => outputs.get(stepId), payload.answer, restored);
     return {
       itemId: item.id,

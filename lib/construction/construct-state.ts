@@ -105,6 +105,5 @@ export function constructState(outputOf: OutputOf, correct: string, restored: re
 
 /** candidateFate with any number of restored filters. */
 export function fateWithRestores(decisions: Partial<Record<FilterId, FilterDecision>>, restored: readonly FilterId[]): CandidateFate {
-  const undone = Object.fromEntries(Object.entries(decisions).map(([filter, d]) => [filter, restored.includes(filter as FilterId) ? { ...d, removed: false } : d]));
-  return candidateFate({ category: null, dataset: "", decisions: undone });
+  return candidateFate({ category: null, dataset: "", decisions, restored });
 }

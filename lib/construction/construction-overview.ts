@@ -12,7 +12,8 @@ import { requireProjectAccess, roleCan } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { balanceAnswerLetters, letterHistogram, type McLetter } from "./balance-answer-letters";
 import { CANDIDATE_SET_KIND, type CandidateView, loadCandidateViews } from "./candidate-views";
-import { type CuratedFields, type CurationDecisionKind, curationOutcome, type CurationStatus } from "./curation";
+import { curationOutcome, type CurationStatus } from "./curation";
+import { curatedFieldsOf, curatorsPerQuestionOf, decisionsOf } from "./curation-queues";
 import { FILTER_IDS, FILTERS, filterFunnel, type FilterId, type FunnelStage } from "./filter-funnel";
 import { WRONG_ANSWERS_KEPT } from "./transform-attempts";
 
@@ -264,19 +265,14 @@ function candidateRow(v: CandidateView, curation: CandidateCuration | undefined)
  * latest curation queue (1 without a queue), as the export decides it: pending until N decided, then the majority.
  */
 async function curationOf(prisma: PrismaClient, setId: string, views: readonly CandidateView[]): Promise<Map<string, CandidateCuration>> {
-  const queue = await prisma.curationQueue.findFirst({ where: { candidateSetId: setId }, orderBy: { createdAt: "desc" }, select: { curatorsPerQuestion: true } });
-  const curatorsPerQuestion = queue?.curatorsPerQuestion ?? 1;
-  const rows = await prisma.curationDecision.findMany({
-    where: { itemId: { in: views.map((v) => v.itemId) } },
-    select: { itemId: true, curatorId: true, decision: true, updatedAt: true },
-  });
+  const curatorsPerQuestion = await curatorsPerQuestionOf(prisma, setId);
+  const decisionsByItem = await decisionsOf(prisma, views.map((v) => v.itemId));
   const out = new Map<string, CandidateCuration>();
   for (const view of views) {
-    const decisions = rows.filter((r) => r.itemId === view.itemId).map((r) => ({ curatorId: r.curatorId, decision: r.decision as CurationDecisionKind, edits: {}, updatedAt: r.updatedAt }));
+    const decisions = decisionsByItem.get(view.itemId) ?? [];
     if (!decisions.length) continue;
-    const fields: CuratedFields = { question: view.payload.question, options: null, answer: view.payload.answer, category: view.category };
     const accepts = decisions.filter((d) => d.decision === "accept").length;
-    out.set(view.itemId, { status: curationOutcome(fields, decisions, curatorsPerQuestion).status, accepts, rejects: decisions.length - accepts });
+    out.set(view.itemId, { status: curationOutcome(curatedFieldsOf(view), decisions, curatorsPerQuestion).status, accepts, rejects: decisions.length - accepts });
   }
   return out;
 }

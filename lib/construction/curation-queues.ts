@@ -101,7 +101,8 @@ export interface CandidateDecision extends DecisionRow {
   version: number;
 }
 
-async function decisionsOf(prisma: PrismaClient, itemIds: readonly string[]): Promise<Map<string, CandidateDecision[]>> {
+/** Every curator's current decision on each of these candidates, oldest first, by candidate. */
+export async function decisionsOf(prisma: PrismaClient, itemIds: readonly string[]): Promise<Map<string, CandidateDecision[]>> {
   const rows = itemIds.length
     ? await prisma.curationDecision.findMany({ where: { itemId: { in: [...itemIds] } }, orderBy: { createdAt: "asc" }, select: { itemId: true, curatorId: true, decision: true, edits: true, reason: true, version: true, updatedAt: true } })
     : [];
@@ -111,6 +112,12 @@ async function decisionsOf(prisma: PrismaClient, itemIds: readonly string[]): Pr
     byItem.set(row.itemId, [...(byItem.get(row.itemId) ?? []), decision]);
   }
   return byItem;
+}
+
+/** The curators per question that decide a candidate set's outcomes: its latest curation queue's, 1 without a queue. */
+export async function curatorsPerQuestionOf(prisma: PrismaClient, candidateSetId: string): Promise<number> {
+  const queue = await prisma.curationQueue.findFirst({ where: { candidateSetId }, orderBy: { createdAt: "desc" }, select: { curatorsPerQuestion: true } });
+  return queue?.curatorsPerQuestion ?? 1;
 }
 
 export type StatusCounts = Record<CurationStatus, number>;

@@ -19,7 +19,7 @@ import { importQuestionSet } from "../items/question-sets";
 import { balanceAnswerLetters, letterHistogram, MC_LETTERS, type McLetter } from "./balance-answer-letters";
 import { CANDIDATE_SET_KIND, type CandidateView, loadCandidateViews } from "./candidate-views";
 import { curationOutcome, type CuratedFields, type CurationStatus, type DecisionRow } from "./curation";
-import { curatedFieldsOf } from "./curation-queues";
+import { curatedFieldsOf, curatorsPerQuestionOf, decisionsOf } from "./curation-queues";
 import type { ExportFormat } from "./curation-queues.validation";
 import { FILTER_IDS } from "./filter-funnel";
 
@@ -131,15 +131,11 @@ export async function exportBenchmark(prisma: PrismaClient, actor: Actor, candid
     throw error instanceof NotFoundError ? new NotFoundError("No such candidate set.") : error;
   }
   const views = await loadCandidateViews(prisma, actor, candidateSetId);
-  const queue = await prisma.curationQueue.findFirst({ where: { candidateSetId }, orderBy: { createdAt: "desc" }, select: { curatorsPerQuestion: true } });
-  const rows = views.length
-    ? await prisma.curationDecision.findMany({ where: { itemId: { in: views.map((v) => v.itemId) } }, orderBy: { createdAt: "asc" }, select: { itemId: true, curatorId: true, decision: true, edits: true, reason: true, updatedAt: true } })
-    : [];
-  const decisions = new Map<string, ExportDecision[]>();
-  for (const row of rows) decisions.set(row.itemId, [...(decisions.get(row.itemId) ?? []), { ...row, decision: row.decision as ExportDecision["decision"], edits: row.edits as ExportDecision["edits"] }]);
-  const users = await prisma.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.curatorId))] } }, select: { id: true, email: true } });
+  const decisions = await decisionsOf(prisma, views.map((v) => v.itemId));
+  const curatorIds = [...new Set([...decisions.values()].flat().map((d) => d.curatorId))];
+  const users = await prisma.user.findMany({ where: { id: { in: curatorIds } }, select: { id: true, email: true } });
   const email = new Map(users.map((u) => [u.id, u.email]));
-  return { ...benchmarkLines(views, decisions, queue?.curatorsPerQuestion ?? 1, format, (id) => email.get(id) ?? id), projectId: set.projectId, setName: set.name };
+  return { ...benchmarkLines(views, decisions, await curatorsPerQuestionOf(prisma, candidateSetId), format, (id) => email.get(id) ?? id), projectId: set.projectId, setName: set.name };
 }
 
 /** Accepted, rejected, disputed and pending counts and the mc letter histogram, without the lines. */

@@ -29,13 +29,12 @@ import {
   judgementSchema,
   sixWrongAnswersSchema,
 } from "../../../construction/construction-outputs";
-import type { CandidatePayload } from "../../../construction/candidate-views";
+import { type CandidatePayload, latestRestoredFilters } from "../../../construction/candidate-views";
 import { attemptStepIds, CHECK_CORRECT_LETTER, checkOptions, constructState, fateWithRestores, filterDecisions, isSkipped, transformAttempts, type ConstructState, type OutputOf } from "../../../construction/construct-state";
 import { FILTER_IDS, type FilterId } from "../../../construction/filter-funnel";
 import { fourProblem, MAX_TRANSFORM_ATTEMPTS, transformOutcome } from "../../../construction/transform-attempts";
 import { extractOptionLetter } from "../../../qa/extract-letter";
 import { indentedOptionLines } from "../../../qa/qa-answers";
-import { latestRestoredFilters } from "../../../construction/candidate-restores";
 import type { RawAnswer, StepDefinition, StepOutputs, StepRef, VideoContext } from "../../engine/pipeline";
 import type { RegisteredPipeline } from "../index";
 import { QA_CONSTRUCT_TASK } from "./construction-tasks";

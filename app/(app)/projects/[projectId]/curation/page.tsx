@@ -5,9 +5,9 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { MakeQaSetForm } from "@/components/construction/make-qa-set-form";
 import { NewCurationQueueForm } from "@/components/curation/new-curation-queue-form";
 import { roleCan } from "@/lib/authz/permissions";
+import { qaSetTargetProjects } from "@/lib/construction/construction-overview";
 import { listCandidateSets, listCurationQueues } from "@/lib/construction/curation-queues";
 import { prisma } from "@/lib/db/prisma";
-import { listProjects } from "@/lib/projects/projects";
 
 const percent = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? "–" : `${(value * 100).toFixed(0)}%`);
 const stat = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? "–" : value.toFixed(2));
@@ -20,9 +20,8 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
   const canManage = roleCan(role, "queues.manage");
   const canCurate = roleCan(role, "scores.review");
   const candidateSets = canManage ? await listCandidateSets(prisma, actor, projectId) : [];
-  // Where the caller may import a QA set: this project first, then their other projects where they may import videos.
-  const importable = (await listProjects(prisma, actor)).filter((p) => !p.archived && roleCan(p.role, "videos.import"));
-  const targets = [...importable.filter((p) => p.id === projectId), ...importable.filter((p) => p.id !== projectId)];
+  // Where the caller may import a QA set (the form starts on this project when it is one of them).
+  const targets = await qaSetTargetProjects(prisma, actor);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Curation queues" />
@@ -69,7 +68,7 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
                   </a>
                 ))}
               </p>
-              {targets.length > 0 && <MakeQaSetForm candidateSetId={queue.candidateSetId} candidateSetName={queue.candidateSetName} projects={targets.map((p) => ({ id: p.id, name: p.name }))} defaultProjectId={projectId} />}
+              {targets.length > 0 && <MakeQaSetForm candidateSetId={queue.candidateSetId} candidateSetName={queue.candidateSetName} projects={targets} defaultProjectId={projectId} />}
             </li>
           ))}
         </ul>
