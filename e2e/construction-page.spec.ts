@@ -15,7 +15,7 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { insertCandidateSet } = await import("../lib/testing/construction-fixtures");
+  const { insertCandidateSet } = await import("../lib/testing/candidate-fixtures");
   const { demoStepAnnotations } = await import("../lib/demo/seed-construction-project");
   const owner = await ownerWithProject("construction");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
@@ -58,10 +58,10 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
     await expect(page.getByTestId("clip-set")).toContainText("Demo steps");
     await expect(page.getByTestId("clip-set-datasets")).toHaveText("ego4d-goalstep 2 · hirest 1 · youcook2 1");
 
-    const { setId } = await insertCandidateSet(prisma, actor, projectId, [
-      { videoId: videoIds[0]!, video: names[0], dataset: "hirest", question: "What is done after the face is cleaned?" },
-      { videoId: videoIds[1]!, video: names[1], dataset: "youcook2", question: "What goes into the sauce last?" },
-      { videoId: videoIds[2]!, video: names[2], dataset: "ego4d-goalstep", question: "What is chopped after the peppers?" },
+    const { setId } = await insertCandidateSet(prisma, actor, projectId, videoIds, [
+      { externalId: "c0", video: 0, dataset: "hirest", question: "What is done after the face is cleaned?", answer: "Tissue is applied." },
+      { externalId: "c1", video: 1, dataset: "youcook2", question: "What goes into the sauce last?", answer: "The pasta." },
+      { externalId: "c2", video: 2, dataset: "ego4d-goalstep", question: "What is chopped after the peppers?", answer: "An onion." },
     ]);
     await page.reload();
     await expect(page.getByTestId("candidate-set")).toHaveCount(1);

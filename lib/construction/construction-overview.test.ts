@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
 import { addMember } from "@/lib/projects/projects";
 import { makeUser } from "@/lib/testing/fixtures";
-import { candidatePayload, insertCandidateSet } from "@/lib/testing/construction-fixtures";
+import { candidatePayload, insertCandidateSet } from "@/lib/testing/candidate-fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import type { CandidatePayload, CandidateView } from "./candidate-views";
 import { candidateSetDetail, constructionOverview, constructionQuerySchema, qaSetTargetProjects, summariseCandidates } from "./construction-overview";
@@ -51,7 +51,7 @@ async function constructionProject() {
     [1, "youcook2"],
     [2, "generic"],
   ];
-  const { setId, itemIds } = await insertCandidateSet(prisma, owner, projectId, specs.map(([v, dataset], i) => ({ videoId: videoIds[v]!, video: videoName(v), dataset, question: `Question ${i}?` })));
+  const { setId, itemIds } = await insertCandidateSet(prisma, owner, projectId, videoIds, specs.map(([video, dataset], i) => ({ externalId: `c${i}`, video, dataset, question: `Question ${i}?`, answer: `answer to Question ${i}?` })), "Candidates");
   return { projectId, videoIds, clipSetId: clips.set.id!, candidateSetId: setId, itemIds };
 }
 
@@ -110,10 +110,10 @@ describe("candidateSetDetail", () => {
 
     const fieldsOf = (p: Prisma.JsonValue): CuratedFields => ({ question: (p as unknown as CandidatePayload).question, options: null, answer: (p as unknown as CandidatePayload).answer, category: null });
     const [a, b] = [await member(projectId, "reviewer"), await member(projectId, "reviewer")];
-    await saveCuration(prisma, a, { itemId: itemIds[2]!, decision: "accept" }, fieldsOf);
-    await saveCuration(prisma, b, { itemId: itemIds[2]!, decision: "accept" }, fieldsOf);
-    await saveCuration(prisma, a, { itemId: itemIds[3]!, decision: "reject", reason: "vague" }, fieldsOf);
-    await saveCuration(prisma, b, { itemId: itemIds[3]!, decision: "accept" }, fieldsOf);
+    await saveCuration(prisma, a, { itemId: itemIds.c2!, decision: "accept" }, fieldsOf);
+    await saveCuration(prisma, b, { itemId: itemIds.c2!, decision: "accept" }, fieldsOf);
+    await saveCuration(prisma, a, { itemId: itemIds.c3!, decision: "reject", reason: "vague" }, fieldsOf);
+    await saveCuration(prisma, b, { itemId: itemIds.c3!, decision: "accept" }, fieldsOf);
     const youcook = await candidateSetDetail(prisma, viewer, projectId, candidateSetId, query({ dataset: "youcook2" }));
     expect(youcook.matching).toBe(3);
     expect(youcook.rows.map((r) => [r.externalId, r.curation])).toEqual([
@@ -134,7 +134,7 @@ function view(id: string, dataset: CandidatePayload["dataset"], category: string
     externalId: id,
     setId: "set",
     videoId: "video",
-    payload: candidatePayload("v.mp4", dataset, `Q ${id}?`),
+    payload: candidatePayload("v.mp4", { externalId: id, video: 0, dataset, question: `Q ${id}?`, answer: `answer to Q ${id}?` }),
     dataset,
     category,
     decisions,

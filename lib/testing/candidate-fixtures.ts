@@ -1,6 +1,6 @@
 /**
- * Candidate sets of Q&A construction for tests, inserted directly (the generation pipeline is another
- * branch's work): an item set of kind "qa_candidates" whose items are "qa_candidate"s with a CandidatePayload.
+ * Candidate sets of Q&A construction for tests, inserted directly as a generation run leaves them (without
+ * running one): an item set of kind "qa_candidates" whose items are "qa_candidate"s with a CandidatePayload.
  */
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -15,6 +15,8 @@ export interface CandidateSpec {
   question: string;
   answer: string;
   granularity?: "coarse" | "fine";
+  /** Default "generic". */
+  dataset?: CandidatePayload["dataset"];
 }
 
 /** The payload the generator would store for a candidate of the clip covering the whole (short) fixture video. */
@@ -23,7 +25,7 @@ export function candidatePayload(videoFileName: string, spec: CandidateSpec, pai
     video: videoFileName,
     clipItemId: `clip-${spec.video}`,
     clipExternalId: `clip-${spec.video}`,
-    dataset: "generic",
+    dataset: spec.dataset ?? "generic",
     granularity: spec.granularity ?? "coarse",
     clip: {
       start: 0,
@@ -62,7 +64,7 @@ export async function insertCandidateSet(prisma: PrismaClient, owner: Actor, pro
     const videoId = videoIds[spec.video]!;
     const path = videos.find((v) => v.id === videoId)!.relativePath;
     const item = await prisma.item.create({
-      data: { projectId, setId: set.id, videoId, externalId: spec.externalId, kind: CANDIDATE_ITEM_KIND, group: "", payload: candidatePayload(path, spec, i) as never },
+      data: { projectId, setId: set.id, videoId, externalId: spec.externalId, kind: CANDIDATE_ITEM_KIND, group: spec.dataset ?? "generic", payload: candidatePayload(path, spec, i) as never },
     });
     itemIds[spec.externalId] = item.id;
   }
