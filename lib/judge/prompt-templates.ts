@@ -61,7 +61,9 @@ const TEMPLATE_ID = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/;
 
 /** Where templates live: `PROMPTS_DIR`, else `prompts/` under the working directory (the project root for the app, the worker and the tests). */
 export function promptsDir(): string {
-  return path.resolve(process.env.PROMPTS_DIR ?? "prompts");
+  // Templates are read at run time (and edited in place), never bundled: turbopackIgnore keeps `next build`
+  // from tracing the whole project because of these dynamic paths.
+  return path.resolve(/* turbopackIgnore: true */ process.env.PROMPTS_DIR ?? "prompts");
 }
 
 export function templateHash(template: PromptTemplate | string): string {
@@ -167,7 +169,7 @@ export function loadTemplate(idOrPath: string, options: { promptsDir?: string } 
   const { file, id } = resolveTemplateFile(idOrPath, dir);
   let raw: string;
   try {
-    raw = fs.readFileSync(file, "utf8");
+    raw = fs.readFileSync(/* turbopackIgnore: true */ file, "utf8");
   } catch (error) {
     throw new TemplateError(id ?? idOrPath, `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -179,7 +181,7 @@ export function listTemplateIds(options: { promptsDir?: string } = {}): string[]
   const dir = options.promptsDir ?? promptsDir();
   const ids: string[] = [];
   const walk = (relative: string) => {
-    for (const entry of fs.readdirSync(path.join(dir, relative), { withFileTypes: true })) {
+    for (const entry of fs.readdirSync(/* turbopackIgnore: true */ path.join(/* turbopackIgnore: true */ dir, relative), { withFileTypes: true })) {
       const child = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(child);
       else if (entry.isFile() && entry.name.endsWith(".md")) ids.push(child.slice(0, -3));

@@ -61,7 +61,7 @@ export function storageConfigFromEnv(env: Record<string, string | undefined> = p
     if (stray.length) {
       throw new StorageConfigError(`Storage configuration: ${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} set but STORAGE_URL is not, so videos would go to the local directory. Set STORAGE_URL=s3://bucket/prefix to use S3-compatible storage, or unset ${stray.join(", ")}.`);
     }
-    return { kind: "local", dir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir(env), "storage")) };
+    return { kind: "local", dir: path.resolve(/* turbopackIgnore: true */ env.STORAGE_DIR ?? path.join(dataDir(env), "storage")) };
   }
   const parsed = envSchema.safeParse({
     STORAGE_URL: storageUrl,
