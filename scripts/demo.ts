@@ -1,11 +1,14 @@
 // `npm run demo`: FrameJury with the stub LLM as its judge endpoint and a demo project of generated
 // clips. Every judgment in it is SIMULATED (canned answers from a test tool), and labelled so.
-import { execFileSync, spawn } from "node:child_process";
+// Any failure (or Ctrl-C) stops everything it started: the app (`npm start`, which stops its web server,
+// worker and embedded PostgreSQL) and the stub, and says what failed.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startStubLlm } from "../lib/llm-stub/stub-server";
-import { seedDemoProject } from "../lib/demo/seed-demo-project";
+import { startStubLlm, type StubServer } from "../lib/llm-stub/stub-server";
+import { DEMO_CREDENTIALS, seedDemoProject } from "../lib/demo/seed-demo-project";
+import { Children, describeError } from "./lib/children";
 
 const log = (line: string) => console.log(`[demo] ${line}`);
 const port = process.env.PORT ?? "3000";
@@ -13,40 +16,84 @@ process.env.DATA_DIR ??= path.resolve(".data/demo");
 // The stub listens on 127.0.0.1: the app and this script's own seeding (which creates endpoints) must allow it.
 process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
 
-const stub = await startStubLlm({ port: Number(process.env.STUB_LLM_PORT ?? 0), latencyMs: 150 });
-log(`stub LLM (test tool, simulated answers) at ${stub.baseURL}`);
+const children = new Children();
+let stub: StubServer | null = null;
+let step = "starting the stub LLM";
+let stopping = false;
 
-const app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-  stdio: "inherit",
-  // The stub listens on 127.0.0.1, which judge endpoints may only use with ALLOW_PRIVATE_ENDPOINTS=1.
-  env: { ...process.env, PORT: port, DATA_DIR: process.env.DATA_DIR, ALLOW_PRIVATE_ENDPOINTS: "1" },
-});
-const stop = () => {
-  app.kill("SIGTERM");
-  void stub.close();
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
-app.on("exit", (code) => {
-  void stub.close().then(() => process.exit(code ?? 0));
-});
+async function shutdown(code: number, failure?: string) {
+  if (stopping) return;
+  stopping = true;
+  if (failure) console.error(`[demo] failed: ${failure}`);
+  if (children.alive().length) log("stopping the app (web server, worker, PostgreSQL)…");
+  // The app stops its own children on SIGTERM; its process group gets a SIGKILL after the grace time.
+  await children.stopAll({ graceMs: 30_000, log });
+  await stub?.close().catch(() => {});
+  if (failure) console.error("[demo] everything it started is stopped.");
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+process.on("uncaughtException", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
+process.on("unhandledRejection", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
 
-const base = `http://localhost:${port}`;
-for (let i = 0; ; i++) {
-  const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
-  if (ok) break;
-  if (i > 600) throw new Error("The app did not come up within 5 minutes.");
-  await new Promise((r) => setTimeout(r, 500));
+async function main() {
+  stub = await startStubLlm({ port: Number(process.env.STUB_LLM_PORT ?? 0), latencyMs: 150 });
+  log(`stub LLM (test tool, simulated answers) at ${stub.baseURL}`);
+
+  step = "starting the app";
+  // Its own process group, so stopping it reaches everything it started even if it cannot stop them itself.
+  const app = children.spawn("the app", process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    group: true,
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      PORT: port,
+      DATA_DIR: process.env.DATA_DIR,
+      // The stub listens on 127.0.0.1, which judge endpoints may only use with ALLOW_PRIVATE_ENDPOINTS=1.
+      ALLOW_PRIVATE_ENDPOINTS: "1",
+      // The demo's account is the site admin (made at start-up when the database has no user yet).
+      ADMIN_EMAIL: DEMO_CREDENTIALS.email,
+      ADMIN_PASSWORD: DEMO_CREDENTIALS.password,
+    },
+  });
+  app.on("exit", (code, signal) => {
+    if (!stopping) void shutdown(code || 1, `the app exited (${code ?? signal}) while ${step}; see its output above`);
+  });
+
+  step = "waiting for the app (a first start builds it: minutes)";
+  const base = `http://localhost:${port}`;
+  // No fixed limit: a first build takes minutes, and the app says itself when it fails.
+  while (!stopping) {
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (stopping) return;
+
+  step = "seeding the demo project";
+  let clipsDir: string | null = null;
+  try {
+    execFileSync("ffmpeg", ["-version"], { stdio: "ignore" });
+    clipsDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-demo-"));
+  } catch {
+    log("ffmpeg is not installed: the demo project gets no clips (apt-get install ffmpeg, then run the demo again).");
+  }
+  const failAfter = process.env.FRAMEJURY_DEMO_FAIL_AFTER_CLIPS;
+  const seeded = await seedDemoProject({
+    baseUrl: base,
+    stubBaseUrl: stub.baseURL,
+    clipsDir,
+    log,
+    failAfterClips: failAfter ? Number(failAfter) : undefined,
+  });
+  if (clipsDir) fs.rmSync(clipsDir, { recursive: true, force: true });
+  step = "running";
+  log(`open ${base} and sign in as ${seeded.email} / ${seeded.password}`);
+  log(`demo project: ${base}/projects/${seeded.projectId} — all judgments there are simulated`);
+  log(`paper's table and judge comparison against the demo label set: ${base}/projects/${seeded.projectId}/calibration`);
+  if (seeded.constructionProjectId) log(`demo Q&A construction: ${base}/projects/${seeded.constructionProjectId}/construction — simulated step annotations`);
+  log("Ctrl-C stops the demo and everything it started.");
 }
 
-let clipsDir: string | null = null;
-try {
-  execFileSync("ffmpeg", ["-version"], { stdio: "ignore" });
-  clipsDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-demo-"));
-} catch {
-  log("ffmpeg is not installed: the demo project gets no clips (apt-get install ffmpeg, then run the demo again).");
-}
-const seeded = await seedDemoProject({ baseUrl: base, stubBaseUrl: stub.baseURL, clipsDir, log });
-log(`open ${base} and sign in as ${seeded.email} / ${seeded.password}`);
-log(`demo project: ${base}/projects/${seeded.projectId} — all judgments there are simulated`);
-if (seeded.constructionProjectId) log(`demo Q&A construction: ${base}/projects/${seeded.constructionProjectId}/construction — simulated step annotations`);
+main().catch((error: unknown) => void shutdown(1, `${step}: ${describeError(error)}`));

@@ -1,71 +1,107 @@
 // `npm start`: build when the build is missing or stale, start (or join) the database, apply
-// migrations, then serve the app on PORT. Stops everything it started on Ctrl-C / SIGTERM.
-import { spawn, type ChildProcess } from "node:child_process";
-import { ensureBuild, nextBin } from "./lib/ensure-build";
+// migrations, then serve the app on PORT. Stops everything it started on Ctrl-C / SIGTERM, and on any
+// failure (it says which step failed): the build, the web server, the workers and the embedded PostgreSQL.
+import { buildIfNeeded, nextBin } from "./lib/ensure-build";
+import { Children, describeError } from "./lib/children";
 import { resolveAppSecret } from "../lib/config/secret";
-import { resolveDatabase } from "../lib/db/resolve-database";
+import { resolveDatabase, type ResolvedDatabase } from "../lib/db/resolve-database";
 import { seedAdminFromEnv } from "../lib/auth/seed-admin";
+import { hasAnyUser } from "../lib/auth/users";
 import { createPrismaClient } from "../lib/db/prisma";
 import { checkStorage, getStorage } from "../lib/storage/storage";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
+const children = new Children();
+let database: ResolvedDatabase | null = null;
+/** What start-up is doing, for the message when it fails. */
+let step = "checking the storage settings";
+let stopping = false;
 
-// A wrong storage setting stops start-up here, before a build or a database is started for nothing.
-const storage = await checkStorage().catch((error: unknown) => {
-  console.error(`[framejury] ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
-log(`storage: ${storage}`);
+async function shutdown(code: number, failure?: string) {
+  if (stopping) return;
+  stopping = true;
+  if (failure) console.error(`[framejury] failed: ${failure}`);
+  const running = children.alive();
+  if (running.length) log(`stopping ${running.join(", ")}…`);
+  await children.stopAll({ log });
+  if (database?.embedded) log("stopping the embedded PostgreSQL server…");
+  await database?.stop().catch((error: unknown) => console.error(`[framejury] could not stop PostgreSQL: ${describeError(error)}`));
+  if (failure) console.error("[framejury] everything it started is stopped.");
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+process.on("uncaughtException", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
+process.on("unhandledRejection", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
 
-ensureBuild(log);
+async function main() {
+  // A wrong storage setting stops start-up here, before a build or a database is started for nothing.
+  log(`storage: ${await checkStorage()}`);
 
-const secret = resolveAppSecret();
-log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
-const database = await resolveDatabase(log);
-log(`database ready${database.embedded ? ` (embedded, cluster in ${database.clusterDir})` : ""}; migrations applied`);
-await seedAdminFromEnv(database.url, log);
-await sweepLeftovers();
+  step = "building the app";
+  await buildIfNeeded(children, log);
+
+  step = "starting the database";
+  const secret = resolveAppSecret();
+  log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
+  database = await resolveDatabase(log);
+  log(`database ready${database.embedded ? ` (embedded, cluster in ${database.clusterDir})` : ""}; migrations applied`);
+  if (stopping) return;
+  step = "creating the admin from ADMIN_EMAIL";
+  await seedAdminFromEnv(database.url, log);
+  step = "sweeping stale uploads";
+  await sweepLeftovers(database.url);
+
+  step = "starting the web server";
+  const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+  const web = children.spawn("the web server", process.execPath, [nextBin(), "start", "-p", port], { stdio: "inherit", env });
+  web.on("exit", (code, signal) => {
+    if (!stopping) void shutdown(code || 1, `the web server exited (${code ?? signal}); see its output above`);
+  });
+  // One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere.
+  const workers = Number(process.env.WORKERS ?? 1);
+  for (let i = 0; i < workers; i++) {
+    const name = workers === 1 ? "the judge worker" : `judge worker ${i + 1}`;
+    const worker = children.spawn(name, process.execPath, ["--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env });
+    worker.on("exit", (code, signal) => {
+      if (!stopping) void shutdown(code || 1, `${name} exited (${code ?? signal}); see its output above`);
+    });
+  }
+  log(`FrameJury is starting on http://localhost:${port}…`);
+
+  step = "waiting for the web server to answer";
+  await waitForHealth(`http://localhost:${port}`);
+  if (stopping) return;
+  const address = process.env.APP_URL ?? `http://localhost:${port}`;
+  const prisma = createPrismaClient(database.url);
+  const anyUser = await hasAnyUser(prisma).finally(() => prisma.$disconnect());
+  log(`FrameJury is ready at ${address} — ${anyUser ? "open it and sign in" : "open it to create the admin account"}. Ctrl-C stops it.`);
+  step = "running";
+}
 
 /** Files of uploads that crashed or were dropped more than a day ago; never those of open uploads. */
-async function sweepLeftovers() {
-  const prisma = createPrismaClient(database.url);
+async function sweepLeftovers(url: string) {
+  const prisma = createPrismaClient(url);
   try {
     const removed = await sweepStaleUploads({ prisma, storage: getStorage() });
     if (removed.length) log(`removed ${removed.length} stale upload file(s) from storage`);
   } catch (error) {
-    log(`could not sweep stale upload files: ${error instanceof Error ? error.message : String(error)}`);
+    log(`could not sweep stale upload files: ${describeError(error)}`);
   } finally {
     await prisma.$disconnect();
   }
 }
 
-const children: ChildProcess[] = [];
-const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
-const web = spawn(process.execPath, [nextBin(), "start", "-p", port], { stdio: "inherit", env });
-children.push(web);
-// One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere.
-const workers = Number(process.env.WORKERS ?? 1);
-for (let i = 0; i < workers; i++) {
-  children.push(spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env }));
+async function waitForHealth(base: string) {
+  const deadline = Date.now() + 5 * 60_000;
+  while (!stopping) {
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${base}/api/health did not answer within 5 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
-let stopping = false;
-async function shutdown(code: number) {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once("exit", r)) : null)));
-  await database.stop();
-  process.exit(code);
-}
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
-web.on("exit", (code) => {
-  if (!stopping) {
-    console.error(`[framejury] the web server exited (${code}); stopping.`);
-    void shutdown(code ?? 1);
-  }
-});
-log(`FrameJury is starting on http://localhost:${port}`);
+main().catch((error: unknown) => void shutdown(1, `${step}: ${describeError(error)}`));

@@ -9,12 +9,16 @@ import { computeFrameFeatures } from "../frames/frame-features";
 import { normaliseFrameSetParameters } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
 import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from "../frames/plan-frame-set";
+import { importGenericLabels } from "../label-sets/label-sets";
 import { createProject } from "../projects/projects";
+import { seedingClient } from "./seeding-client";
 import { DEMO_CONSTRUCTION_ENDPOINT, DEMO_CONSTRUCTION_PROJECT, seedConstructionProject } from "./seed-construction-project";
 
 const DEMO_EMAIL = "demo@framejury.local";
 const DEMO_PASSWORD = "demo-password";
 const DEMO_PROJECT = "Demo — simulated judgments";
+/** The demo's account (a site admin), printed by `npm run demo`. */
+export const DEMO_CREDENTIALS = { email: DEMO_EMAIL, password: DEMO_PASSWORD };
 
 // Generated clips (ffmpeg test sources) under VBench-style names; the prompts are VBench-2.0's.
 export const CLIPS = [
@@ -29,7 +33,14 @@ const DURATION_S = 3;
  * Creates (once) the demo user, project, stub endpoint and clips with frames, then starts a
  * hallucination run, all through the public API the way a script of a user would.
  */
-export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: string; clipsDir: string | null; log: (line: string) => void }) {
+export async function seedDemoProject(options: {
+  baseUrl: string;
+  stubBaseUrl: string;
+  clipsDir: string | null;
+  log: (line: string) => void;
+  /** Tests: fail (throw) after this many clips, as a crash in the middle of seeding would. */
+  failAfterClips?: number;
+}) {
   const database = await resolveDatabase();
   const prisma = createPrismaClient(database.url);
   try {
@@ -49,13 +60,9 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
     }
     const project = await createProject(prisma, actor, { name: DEMO_PROJECT });
     const { key } = await createApiKey(prisma, user.id, "demo seeding");
-    const api = (route: string, init: RequestInit = {}) =>
-      fetch(`${options.baseUrl}${route}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers ?? {}) } }).then(async (r) => {
-        const body = await r.json().catch(() => null);
-        if (!r.ok) throw new Error(`${route}: ${r.status} ${JSON.stringify(body)}`);
-        return body as Record<string, unknown>;
-      });
-    const json = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    // Over HTTP as a user's script would, one connection per request, retried when that is safe (seeding-client.ts).
+    const api = seedingClient({ baseUrl: options.baseUrl, apiKey: key, log: options.log });
+    const json = (body: unknown) => ({ json: body });
 
     const endpoint = await api(`/api/v1/projects/${project.id}/endpoints`, json({
       name: "Stub LLM (simulated)", baseUrl: options.stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low",
@@ -69,23 +76,43 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
       const form = new FormData();
       form.set("path", `Demo model/${clip.path}`);
       form.set("file", new Blob([fs.readFileSync(file)]), path.basename(file));
-      const video = await api(`/api/v1/projects/${projectId}/videos`, { method: "POST", body: form });
-      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: frameSetForm(file, clipsDir) });
+      const video = await api(`/api/v1/projects/${projectId}/videos`, { form });
+      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: frameSetForm(file, clipsDir) });
       // The caption judges see 8 evenly spaced frames; QA runs 8 or 16 at a quarter of the clip's area.
-      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, clipsDir, 8) });
-      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { method: "POST", body: uniformFrameSetForm(file, clipsDir, count, QUARTER_SIDE) });
+      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: uniformFrameSetForm(file, clipsDir, 8) });
+      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: uniformFrameSetForm(file, clipsDir, count, QUARTER_SIDE) });
       options.log(`demo clip ${clip.path}`);
+      clipsUploaded++;
+      if (options.failAfterClips !== undefined && clipsUploaded >= options.failAfterClips) {
+        throw new Error(`stopping after ${clipsUploaded} clip(s), as FRAMEJURY_DEMO_FAIL_AFTER_CLIPS asks (a test of the demo's clean-up)`);
+      }
     };
+    let clipsUploaded = 0;
     for (const clip of CLIPS) await uploadClip(project.id, clip);
     const run = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "hallucination", endpointId: endpoint.id }));
     options.log(`started a simulated hallucination run ${String(run.id)}`);
+    // A second setup to compare with the first (Compare judge setups needs two runs): the worst score
+    // anywhere instead of the mean of the categories' worst, and a lower verdict threshold.
+    const secondRun = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "hallucination", endpointId: endpoint.id, settings: DEMO_SECOND_RUN_SETTINGS }));
+    options.log(`started a second simulated hallucination run ${String(secondRun.id)} (max-max, threshold 3)`);
+    // A label set over the clips, so Paper's table and Compare judge setups have a reference on the first visit.
+    const labels = await importGenericLabels(prisma, actor, project.id, {
+      file: new TextEncoder().encode(demoLabels()),
+      fileName: "demo-labels.csv",
+      name: DEMO_LABEL_SET,
+      citation: "Written for the demo (simulated labels, not a published benchmark)",
+      dryRun: false,
+    });
+    const labelCount = Object.values(labels.plan.judgments).reduce((sum, n) => sum + n, 0);
+    if (labels.plan.issues.length) throw new Error(`the demo label set did not import cleanly: ${JSON.stringify(labels.plan.issues)}`);
+    options.log(`imported the label set "${DEMO_LABEL_SET}" (${labelCount} labels over ${labels.plan.matchedVideos} clips)`);
 
     // Captions: a reference set over the clips and two simulated models' outputs, judged for style and content.
     const upload = (fields: Record<string, string>, fileName: string, text: string) => {
       const form = new FormData();
       for (const [k, v] of Object.entries(fields)) form.set(k, v);
       form.set("file", new Blob([text]), fileName);
-      return { method: "POST", body: form };
+      return { form };
     };
     const captions = demoCaptions();
     const reference = await api(`/api/v1/projects/${project.id}/caption-sets`, upload({ name: "Demo caption references (simulated)", citation: "Written for the demo in AnyCapEval's format" }, "demo-references.jsonl", captions.reference));
@@ -134,6 +161,27 @@ export async function seedDemoProject(options: { baseUrl: string; stubBaseUrl: s
     await prisma.$disconnect();
     await database.stop();
   }
+}
+
+export const DEMO_LABEL_SET = "Demo labels (simulated)";
+export const DEMO_SECOND_RUN_SETTINGS = { aggregation: "max-max", verdict: { on: "max_category", threshold: 3 } };
+
+/**
+ * The demo's label set as a generic CSV (lib/label-sets/generic-labels.ts): per clip a hallucination verdict
+ * and a few presence labels, two clips hallucinating and two not, so every cell of the paper's table has both
+ * classes.
+ */
+export function demoLabels(): string {
+  const rows = ["video,annotator,target,value"];
+  CLIPS.forEach((clip, i) => {
+    const video = path.basename(clip.path);
+    const hallucinates = i % 2 === 0;
+    rows.push(`"${video}",demo,verdict,${hallucinates ? 1 : 0}`);
+    rows.push(`"${video}",demo,s1,${hallucinates ? 1 : 0}`);
+    rows.push(`"${video}",demo,d1,${i === 0 ? 1 : 0}`);
+    rows.push(`"${video}",demo,inconsistency,${i === 2 ? 1 : 0}`);
+  });
+  return rows.join("\n") + "\n";
 }
 
 /**
