@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { Actor } from "../auth/actor";
+import type { PrismaClient } from "../generated/prisma/client";
 import { createApiKey } from "../auth/api-keys";
 import { createUser } from "../auth/users";
 import { createPrismaClient } from "../db/prisma";
@@ -96,16 +98,8 @@ export async function seedDemoProject(options: {
     const secondRun = await api(`/api/v1/projects/${project.id}/runs`, json({ pipeline: "hallucination", endpointId: endpoint.id, settings: DEMO_SECOND_RUN_SETTINGS }));
     options.log(`started a second simulated hallucination run ${String(secondRun.id)} (max-max, threshold 3)`);
     // A label set over the clips, so Paper's table and Compare judge setups have a reference on the first visit.
-    const labels = await importGenericLabels(prisma, actor, project.id, {
-      file: new TextEncoder().encode(demoLabels()),
-      fileName: "demo-labels.csv",
-      name: DEMO_LABEL_SET,
-      citation: "Written for the demo (simulated labels, not a published benchmark)",
-      dryRun: false,
-    });
-    const labelCount = Object.values(labels.plan.judgments).reduce((sum, n) => sum + n, 0);
-    if (labels.plan.issues.length) throw new Error(`the demo label set did not import cleanly: ${JSON.stringify(labels.plan.issues)}`);
-    options.log(`imported the label set "${DEMO_LABEL_SET}" (${labelCount} labels over ${labels.plan.matchedVideos} clips)`);
+    const labels = await importDemoLabelSet(prisma, actor, project.id);
+    options.log(`imported the label set "${DEMO_LABEL_SET}" (${labels.labels} labels over ${labels.videos} clips)`);
 
     // Captions: a reference set over the clips and two simulated models' outputs, judged for style and content.
     const upload = (fields: Record<string, string>, fileName: string, text: string) => {
@@ -165,6 +159,20 @@ export async function seedDemoProject(options: {
 
 export const DEMO_LABEL_SET = "Demo labels (simulated)";
 export const DEMO_SECOND_RUN_SETTINGS = { aggregation: "max-max", verdict: { on: "max_category", threshold: 3 } };
+
+/** Imports demoLabels() into the demo project (whose videos carry CLIPS' file names) as the label set DEMO_LABEL_SET. */
+export async function importDemoLabelSet(prisma: PrismaClient, actor: Actor, projectId: string) {
+  const imported = await importGenericLabels(prisma, actor, projectId, {
+    file: new TextEncoder().encode(demoLabels()),
+    fileName: "demo-labels.csv",
+    name: DEMO_LABEL_SET,
+    citation: "Written for the demo (simulated labels, not a published benchmark)",
+    dryRun: false,
+  });
+  if (imported.plan.issues.length) throw new Error(`the demo label set did not import cleanly: ${JSON.stringify(imported.plan.issues)}`);
+  const labels = Object.values(imported.plan.judgments).reduce((sum, n) => sum + n, 0);
+  return { labelSetId: imported.labelSet!.id, labels, videos: imported.plan.matchedVideos };
+}
 
 /**
  * The demo's label set as a generic CSV (lib/label-sets/generic-labels.ts): per clip a hallucination verdict
