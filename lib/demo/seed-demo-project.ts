@@ -58,7 +58,7 @@ export async function seedDemoProject(options: {
       await prisma.judgeEndpoint.updateMany({ where: { projectId: existing.id, name: "Stub LLM (simulated)" }, data: { baseUrl: options.stubBaseUrl } });
       const construction = await prisma.project.findFirst({ where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: user.id } } }, select: { id: true } });
       if (construction) await prisma.judgeEndpoint.updateMany({ where: { projectId: construction.id, name: DEMO_CONSTRUCTION_ENDPOINT }, data: { baseUrl: options.stubBaseUrl } });
-      return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id, constructionProjectId: construction?.id ?? null };
+      return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id, constructionProjectId: construction?.id ?? null, comparePath: await demoComparePath(prisma, existing.id) };
     }
     const project = await createProject(prisma, actor, { name: DEMO_PROJECT });
     const { key } = await createApiKey(prisma, user.id, "demo seeding");
@@ -69,7 +69,7 @@ export async function seedDemoProject(options: {
     const endpoint = await api(`/api/v1/projects/${project.id}/endpoints`, json({
       name: "Stub LLM (simulated)", baseUrl: options.stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low",
     }));
-    if (!options.clipsDir) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, constructionProjectId: null };
+    if (!options.clipsDir) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, constructionProjectId: null, comparePath: null };
 
     const clipsDir = options.clipsDir;
     const uploadClip = async (projectId: string, clip: (typeof CLIPS)[number]) => {
@@ -150,7 +150,7 @@ export async function seedDemoProject(options: {
     });
     if (!construction.runs) options.log("the construction project's runs wait for the qa_generate and qa_construct pipelines");
     await prisma.apiKey.updateMany({ where: { userId: user.id, name: "demo seeding" }, data: { revokedAt: new Date() } });
-    return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, constructionProjectId: construction.projectId };
+    return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, constructionProjectId: construction.projectId, comparePath: await demoComparePath(prisma, project.id) };
   } finally {
     await prisma.$disconnect();
     await database.stop();
@@ -159,6 +159,14 @@ export async function seedDemoProject(options: {
 
 export const DEMO_LABEL_SET = "Demo labels (simulated)";
 export const DEMO_SECOND_RUN_SETTINGS = { aggregation: "max-max", verdict: { on: "max_category", threshold: 3 } };
+
+/** Compare judge setups with the demo's two hallucination runs ticked against its label set (null without them). */
+async function demoComparePath(prisma: PrismaClient, projectId: string): Promise<string | null> {
+  const runs = await prisma.judgeRun.findMany({ where: { projectId, pipeline: "hallucination" }, orderBy: { createdAt: "asc" }, select: { id: true }, take: 2 });
+  const labelSet = await prisma.labelSet.findFirst({ where: { projectId, name: DEMO_LABEL_SET }, select: { id: true } });
+  if (runs.length < 2 || !labelSet) return null;
+  return `/projects/${projectId}/calibration/compare?${new URLSearchParams({ runIds: runs.map((r) => r.id).join(","), labelSetId: labelSet.id })}`;
+}
 
 /** Imports demoLabels() into the demo project (whose videos carry CLIPS' file names) as the label set DEMO_LABEL_SET. */
 export async function importDemoLabelSet(prisma: PrismaClient, actor: Actor, projectId: string) {
