@@ -9,8 +9,13 @@ export const EXPORT_FORMATS = ["mc", "open", "both"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Generate candidate Q&A over a clip set: a qa_generate run. */
-export function startGeneration(projectId: string, input: { clipSetId: string; endpointId: string }) {
-  return postJson<{ id: string }>(`/api/v1/projects/${projectId}/runs`, { pipeline: "qa_generate", endpointId: input.endpointId, clipSetId: input.clipSetId });
+export function startGeneration(projectId: string, input: { clipSetId: string; endpointId: string; perspective?: "auto" | "first_person" | "third_person" }) {
+  return postJson<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
+    pipeline: "qa_generate",
+    endpointId: input.endpointId,
+    clipSetId: input.clipSetId,
+    ...(input.perspective && input.perspective !== "auto" ? { settings: { perspective: input.perspective } } : {}),
+  });
 }
 
 /** Categorise, filter and transform a candidate set: a qa_construct run, with an optional checking endpoint. */

@@ -43,6 +43,7 @@ export function ConstructionRunPanel({
   const router = useRouter();
   const [endpointId, setEndpointId] = useState(endpoints[0]?.id ?? "");
   const [checkerEndpointId, setCheckerEndpointId] = useState("");
+  const [perspective, setPerspective] = useState<"auto" | "first_person" | "third_person">("auto");
   const [started, setStarted] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,7 +56,7 @@ export function ConstructionRunPanel({
     try {
       const run =
         kind === "generate"
-          ? await startGeneration(projectId, { clipSetId: setId, endpointId })
+          ? await startGeneration(projectId, { clipSetId: setId, endpointId, perspective })
           : await startConstruction(projectId, { candidateSetId: setId, endpointId, checkerEndpointId: checkerEndpointId || undefined });
       setStarted(run.id);
       router.refresh();
@@ -91,6 +92,16 @@ export function ConstructionRunPanel({
                 ))}
               </select>
             </label>
+            {kind === "generate" && (
+              <label className="flex flex-col gap-1">
+                Perspective of generic clips
+                <select className={select} value={perspective} onChange={(e) => setPerspective(e.target.value as typeof perspective)} data-testid="generate-perspective">
+                  <option value="auto">as the annotations say (third-person if they don&apos;t)</option>
+                  <option value="first_person">first-person (egocentric)</option>
+                  <option value="third_person">third-person</option>
+                </select>
+              </label>
+            )}
             {kind === "construct" && (
               <label className="flex flex-col gap-1">
                 Checking endpoint (optional)

@@ -69,7 +69,7 @@ export function JudgePanel({
   canManage: boolean;
   dimensions: string[];
   /** The project's defaults for new caption runs. */
-  captionDefaults: { caption_style: { countedScore: "after_rules" | "judge"; frames: number }; caption_content: { frames: number } };
+  captionDefaults: { caption_style: { countedScore: "after_rules" | "judge"; frames: number; wordCounting: "framejury" | "anycapeval" }; caption_content: { frames: number } };
   qaDefaults: QaDefaults;
 }) {
   const queryClient = useQueryClient();
@@ -119,6 +119,7 @@ export function JudgePanel({
   const [excludedModels, setExcludedModels] = useState<string[]>([]);
   const models = setModels.filter((m) => !excludedModels.includes(m));
   const [countedScore, setCountedScore] = useState(captionDefaults.caption_style.countedScore);
+  const [wordCounting, setWordCounting] = useState(captionDefaults.caption_style.wordCounting);
   const [styleFrames, setStyleFrames] = useState(captionDefaults.caption_style.frames);
   const [contentFrames, setContentFrames] = useState(captionDefaults.caption_content.frames);
   const frames = pipeline === "caption_content" ? contentFrames : styleFrames;
@@ -136,7 +137,7 @@ export function JudgePanel({
           ? {
               captionSetId: chosenSet?.id,
               ...(models.length < setModels.length ? { models } : {}),
-              settings: pipeline === "caption_style" ? { countedScore, frames } : { frames },
+              settings: pipeline === "caption_style" ? { countedScore, frames, wordCounting } : { frames },
             }
           : {}),
         ...(isQa ? { questionSetId: chosenQuestionSet?.id, settings: qaSettings } : {}),
@@ -200,6 +201,15 @@ export function JudgePanel({
                   <select className="rounded-md border border-slate-300 px-2 py-1.5" value={countedScore} onChange={(e) => setCountedScore(e.target.value as typeof countedScore)} data-testid="run-counted-score">
                     <option value="after_rules">after the length rules</option>
                     <option value="judge">the judge&apos;s own</option>
+                  </select>
+                </label>
+              )}
+              {pipeline === "caption_style" && (
+                <label className="flex flex-col gap-1">
+                  Count words
+                  <select className="rounded-md border border-slate-300 px-2 py-1.5" value={wordCounting} onChange={(e) => setWordCounting(e.target.value as typeof wordCounting)} data-testid="run-word-counting">
+                    <option value="framejury">FrameJury&apos;s counting</option>
+                    <option value="anycapeval">as AnyCapEval does (to reproduce its scores)</option>
                   </select>
                 </label>
               )}

@@ -120,3 +120,38 @@ export function countSentences(text: string): number {
   });
   return hasWord ? sentences + 1 : sentences;
 }
+
+/**
+ * How a caption run counts words and sentences: FrameJury's rules above (the default), or exactly as
+ * AnyCapEval's own scorer does, so a lab can reproduce the benchmark's length penalties.
+ */
+export const WORD_COUNTINGS = ["framejury", "anycapeval"] as const;
+export type WordCounting = (typeof WORD_COUNTINGS)[number];
+
+export const WORD_COUNTING_LABELS: Record<WordCounting, string> = {
+  framejury: "FrameJury's counting (numerals and every token with a letter or digit are words)",
+  anycapeval: "as AnyCapEval counts (runs of ASCII letters and CJK characters; sentences split at . ! ?)",
+};
+
+// AnyCapEval's count_total_words (anycapeval_video_style.py): Python's re.findall of
+// \b[a-zA-Z]+(?:['-][a-zA-Z]+)*\b plus one per character of [\u4e00-\u9fff\u3000-\u303f\uff00-\uffef] (CJK
+// ideographs, CJK punctuation, full-width forms). Python's \b on str is Unicode-aware (a word character is a
+// letter, a number or "_"), JavaScript's is ASCII-only, so the boundaries are spelled out: "café" has no word
+// there, "3D" none, "well-lit" and "don't" one each.
+const ANYCAPEVAL_WORD = /(?<![\p{L}\p{N}_])[a-zA-Z]+(?:['-][a-zA-Z]+)*(?![\p{L}\p{N}_])/gu;
+const ANYCAPEVAL_CJK = /[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]/g;
+
+/** The number of words as AnyCapEval's scorer counts them (numerals are not words; see above). */
+export function countWordsAsAnyCapEval(text: string): number {
+  return (text.match(ANYCAPEVAL_WORD)?.length ?? 0) + (text.match(ANYCAPEVAL_CJK)?.length ?? 0);
+}
+
+/** AnyCapEval's sentences_count: the pieces of re.split(r'[.!?]', text) that hold anything but white space. */
+export function countSentencesAsAnyCapEval(text: string): number {
+  return text.split(/[.!?]/).filter((piece) => piece.trim().length > 0).length;
+}
+
+/** The word and sentence counters of a counting. */
+export function counters(counting: WordCounting): { words: (text: string) => number; sentences: (text: string) => number } {
+  return counting === "anycapeval" ? { words: countWordsAsAnyCapEval, sentences: countSentencesAsAnyCapEval } : { words: countWords, sentences: countSentences };
+}

@@ -16,7 +16,7 @@
  * a rule its prompt states (or that the instruction states). The raw score is kept; which one counts is a
  * run setting.
  */
-import { countSentences, countWords } from "./count-words";
+import { counters, type WordCounting } from "./count-words";
 import { LENGTH_RULE_TYPES } from "./caption-types";
 import { checkRestriction, describeRestriction, type LengthRestriction, parseRestrictions } from "./parse-restriction";
 
@@ -47,9 +47,13 @@ export interface LengthRulesInput {
   restriction: string | null;
   /** The judge's raw 0–4 score, or null when there is none (not judged yet, or parse_failed). */
   judgeScore: number | null;
+  /** How words and sentences are counted (a run setting); FrameJury's own by default. */
+  counting?: WordCounting;
 }
 
 export interface LengthRulesResult {
+  /** How the counts below were made. Outputs stored before the setting existed lack it: FrameJury's. */
+  counting: WordCounting;
   outputWords: number;
   referenceWords: number;
   outputSentences: number;
@@ -112,15 +116,18 @@ function restrictionRule(restrictions: LengthRestriction[], outputWords: number,
 }
 
 export function applyLengthRules(input: LengthRulesInput): LengthRulesResult {
-  const outputWords = countWords(input.output);
-  const referenceWords = countWords(input.reference);
-  const outputSentences = countSentences(input.output);
+  const counting = input.counting ?? "framejury";
+  const count = counters(counting);
+  const outputWords = count.words(input.output);
+  const referenceWords = count.words(input.reference);
+  const outputSentences = count.sentences(input.output);
   const fromRule = parseRestrictions(input.restriction);
   const restrictions = fromRule.length ? fromRule : parseRestrictions(input.instruction);
   const rules = [referenceLengthRule(input.captionType, outputWords, referenceWords), restrictionRule(restrictions, outputWords, outputSentences)];
   const cap = rules.some((rule) => rule.applies && rule.passed === false) ? LENGTH_RULE_SCORE_CAP : null;
   const judgeScore = input.judgeScore;
   return {
+    counting,
     outputWords,
     referenceWords,
     outputSentences,

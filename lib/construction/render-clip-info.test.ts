@@ -70,7 +70,7 @@ describe("renderClipInfo", () => {
     ]);
   });
 
-  it("formats other data as Table 16's example of the generalized template", () => {
+  it("formats other data as the generalized template's example as Tables 17–19 print it", () => {
     const text = renderClipInfo("generic", "coarse", {
       theme: "Making pan seared meal",
       duration: 400,

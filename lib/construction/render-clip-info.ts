@@ -8,7 +8,7 @@
  *   with their substeps one level deeper in parentheses; times as Python prints a float (the seed's scripts did).
  * - Ego-Exo4D (Tables 21–22): "video scenario", steps like Ego4D's, no substeps.
  * - Other data (Table 10's generalized template): "Video Goal" and "Key Actions Within Specific Time Intervals"
- *   as Table 16's example prints them, "<category> (<text>)" with a space; no duration line, as there.
+ *   as the example printed in Tables 17–19 shows them, "<category> (<text>)" with a space; no duration line, as there.
  *
  * The seed's PDF text shows "similar-to\sim" where its LaTeX had "∼"; the model is given "∼". Ego4D's worked
  * example omits the duration line its instruction mentions; it is printed for every family, because the

@@ -3,12 +3,13 @@
  * video, as JSONL, a JSON array, or CSV with one row per step.
  *
  *     {"video", "theme"?, "duration"?, "dataset"?: "hirest" | "youcook2" | "ego4d-goalstep" | "egoexo4d" | "generic",
+ *      "perspective"?: "first-person" | "third-person",
  *      "steps": [{"start", "end", "text", "category"?, "substeps"?: [{"start", "end", "text", "category"?}]}]}
  *
  * Times are seconds from the video's start. `category` is the step's label in the dataset's taxonomy (Ego4D
  * Goal-Step's "Add butter to a pan" for the free text "heat butter"); the seed's Ego4D and Ego-Exo4D templates
  * print both, and the trimming rules count distinct categories (the text when a step has none). CSV columns:
- * video, start, end, text, and optionally theme, duration, dataset, category, and level ("step" or
+ * video, start, end, text, and optionally theme, duration, dataset, perspective, category, and level ("step" or
  * "substep": a substep belongs to the step row above it of the same video).
  *
  * All or nothing, as question sets: every record, or every error with its line. Steps must be in time order,
@@ -24,6 +25,9 @@ export type StepAnnotationError = CaptionSetError;
 
 export const ANNOTATION_DATASETS = ["hirest", "youcook2", "ego4d-goalstep", "egoexo4d", "generic"] as const;
 export type AnnotationDataset = (typeof ANNOTATION_DATASETS)[number];
+/** Seed 004's Table 10 words a first-person system message for egocentric data; the generalized template offers both. */
+export const VIDEO_PERSPECTIVES = ["first-person", "third-person"] as const;
+export type VideoPerspective = (typeof VIDEO_PERSPECTIVES)[number];
 /** A video with more steps is refused: it is a file mistake, not an annotation (Ego4D Goal-Step's longest has a few hundred). */
 export const MAX_STEPS_PER_VIDEO = 5000;
 
@@ -43,6 +47,8 @@ export interface StepAnnotation {
   theme: string | null;
   duration: number | null;
   dataset: AnnotationDataset;
+  /** Whether the video was filmed first-person (egocentric); null when the file does not say. */
+  perspective: VideoPerspective | null;
   steps: AnnotatedStep[];
   line: number;
 }
@@ -86,6 +92,13 @@ const recordSchema = z.object({
     .refine((value): value is AnnotationDataset => (ANNOTATION_DATASETS as readonly string[]).includes(value), {
       error: (issue) => `must be one of ${ANNOTATION_DATASETS.join(", ")}, not ${JSON.stringify(issue.input)}`,
     }),
+  perspective: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((value) => (value === undefined || value === null || value.trim() === "" ? null : value.trim().toLowerCase()))
+    .refine((value): value is VideoPerspective | null => value === null || (VIDEO_PERSPECTIVES as readonly string[]).includes(value), {
+      error: (issue) => `must be one of ${VIDEO_PERSPECTIVES.join(", ")}, not ${JSON.stringify(issue.input)}`,
+    }),
   steps: z
     .array(stepSchema, { error: (issue) => (issue.input === undefined ? "missing (the video's steps)" : "must be a list of steps") })
     .min(1, "must list at least one step")
@@ -118,7 +131,7 @@ export function stepProblems(steps: readonly TimedStep[], duration: number | nul
   return problems;
 }
 
-const CSV_COLUMNS = ["video", "start", "end", "text", "theme", "duration", "dataset", "category", "level"] as const;
+const CSV_COLUMNS = ["video", "start", "end", "text", "theme", "duration", "dataset", "perspective", "category", "level"] as const;
 
 /** CSV rows (one per step) grouped into one record per video, in the order videos first appear. */
 function csvRecords(content: string, errors: StepAnnotationError[]): RawRecord[] {
@@ -152,7 +165,7 @@ function csvRecords(content: string, errors: StepAnnotationError[]): RawRecord[]
       record = { line: row.line, value: { video: video || undefined }, steps: [] };
       byVideo.set(video, record);
     }
-    for (const field of ["theme", "duration", "dataset"] as const) {
+    for (const field of ["theme", "duration", "dataset", "perspective"] as const) {
       const value = cell(field);
       if (value === undefined) continue;
       const earlier = record.value[field];
@@ -202,7 +215,7 @@ export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: r
       errors.push(...parsed.error.issues.map((issue) => ({ line: record.line, message: `${issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p + 1}]` : p)).join(".").replace(/\.\[/g, "[") : "the record"}: ${issue.message}` })));
       continue;
     }
-    const { video, theme, duration, dataset } = parsed.data;
+    const { video, theme, duration, dataset, perspective } = parsed.data;
     const steps: AnnotatedStep[] = parsed.data.steps.map((step) => ({
       start: step.start,
       end: step.end,
@@ -223,7 +236,7 @@ export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: r
       errors.push(...lineErrors.map((message) => ({ line: record.line, message })));
       continue;
     }
-    annotations.push({ video, videoFileName: match.fileName, theme, duration: duration ?? null, dataset, steps, line: record.line });
+    annotations.push({ video, videoFileName: match.fileName, theme, duration: duration ?? null, dataset, perspective, steps, line: record.line });
   }
   if (errors.length === 0) return { ok: true, annotations };
   return { ok: false, errors: listedErrors(errors), unmatchedVideos: [...unmatched] };

@@ -9,7 +9,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { MAX_CAPTION_SET_FILE_BYTES } from "../captions/caption-sets";
-import { annotationFileFormat, type AnnotatedStep, type AnnotationDataset, parseStepAnnotations, type StepAnnotation } from "../construction/step-annotations";
+import { annotationFileFormat, type AnnotatedStep, type AnnotationDataset, parseStepAnnotations, type StepAnnotation, type VideoPerspective } from "../construction/step-annotations";
 import { type DiscardedSteps, TRIMMED_DATASETS, trimIntoClips } from "../construction/trim-into-clips";
 import { PayloadTooLargeError } from "../errors";
 import { createItems, ItemFileError, type ItemFile, type ItemSetView, nulByteErrors, sha256 } from "./item-sets";
@@ -19,6 +19,8 @@ export interface ClipPayload {
   video: string;
   theme: string | null;
   dataset: AnnotationDataset;
+  /** As the annotation file gave it (null: not given; clips stored before it existed lack it). */
+  perspective?: VideoPerspective | null;
   /** 0-based among the video's clips. */
   clipIndex: number;
   /** Seconds in the source video. */
@@ -53,7 +55,7 @@ export interface StepAnnotationImportSummary {
 
 /** The clips of one annotated video: trimmed for the datasets the seed trims, else the video whole. */
 export function planClips(annotation: StepAnnotation): PlannedClips {
-  const base = { video: annotation.video, theme: annotation.theme, dataset: annotation.dataset, line: annotation.line };
+  const base = { video: annotation.video, theme: annotation.theme, dataset: annotation.dataset, perspective: annotation.perspective, line: annotation.line };
   if (!TRIMMED_DATASETS.includes(annotation.dataset)) {
     return {
       video: annotation.video,

@@ -11,6 +11,8 @@ export interface ChatImage {
 
 export interface ChatRequest {
   model: string;
+  /** The system message, sent first in the `system` role; none when null or absent. */
+  system?: string | null;
   text: string;
   images: ChatImage[];
   temperature?: number | null;
@@ -84,7 +86,7 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
     { type: "text", text: request.text },
     ...request.images.map((image) => ({ type: "image_url" as const, image_url: { url: image.url, detail: image.detail } })),
   ];
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content }];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...(request.system ? [{ role: "system" as const, content: request.system }] : []), { role: "user", content }];
   if (request.followUp) {
     messages.push({ role: "assistant", content: request.followUp.previousAnswer });
     messages.push({ role: "user", content: request.followUp.correction });

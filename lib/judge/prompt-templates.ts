@@ -8,6 +8,7 @@
  *     version: 1
  *     inputs: [original_prompt, relation]
  *     output: hallucination/static_hallucination
+ *     system: first-paragraph   (optional: the body's first paragraph is sent in the `system` role)
  *     (any other `key: value` lines are kept in `meta`, e.g. images, source, notes)
  *     ---
  *     <body: everything after the closing `---` line, minus the file's final newline>
@@ -127,6 +128,14 @@ export function parseTemplate(raw: string, id: string): PromptTemplate {
   if (undeclared.length) throw new TemplateError(id, `the body uses ${undeclared.map((n) => `{{${n}}}`).join(", ")} but \`inputs\` does not list it.`);
   if (unused.length) throw new TemplateError(id, `\`inputs\` lists ${unused.join(", ")} but the body never uses it.`);
 
+  const system = fields.get("system");
+  if (system !== undefined) {
+    if (system !== "first-paragraph") throw new TemplateError(id, `\`system\` must be \`first-paragraph\` (the body's text before its first blank line is the system message), not "${system}".`);
+    const split = body.indexOf("\n\n");
+    if (split <= 0 || !body.slice(split).trim()) throw new TemplateError(id, "`system: first-paragraph` needs a first paragraph, a blank line and a prompt after it.");
+    if (listPlaceholders(body.slice(0, split)).length) throw new TemplateError(id, "the system message (the first paragraph) may not hold a {{placeholder}}.");
+  }
+
   const meta: Record<string, string> = {};
   for (const [key, value] of fields) if (key !== "id" && key !== "version" && key !== "inputs") meta[key] = value;
   return { id: declaredId, version: Number(versionText), inputs, meta, body, raw, hash: templateHash(raw) };
@@ -213,4 +222,16 @@ export function createTemplateStore(options: { promptsDir?: string } = {}): { ge
       return loaded;
     },
   };
+}
+
+/**
+ * A rendered prompt as its chat messages: with `system: first-paragraph` (seed 004's tables separate a system
+ * message from the prompt), the text before the first blank line goes in the `system` role and the rest in the
+ * `user` role; otherwise the whole text is one user message.
+ */
+export function splitSystemMessage(meta: Readonly<Record<string, string>> | undefined, text: string): { system: string | null; user: string } {
+  if (meta?.system !== "first-paragraph") return { system: null, user: text };
+  const split = text.indexOf("\n\n");
+  if (split <= 0) return { system: null, user: text };
+  return { system: text.slice(0, split), user: text.slice(split + 2) };
 }

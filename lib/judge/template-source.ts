@@ -14,7 +14,7 @@ export function fileTemplateSource(options: { promptsDir?: string } = {}): Templ
  */
 export function withPromptVersions(shipped: TemplateSource, versions: Readonly<Record<string, PromptVersionRef>>): TemplateSource {
   if (Object.keys(versions).length === 0) return shipped;
-  const parsed = new Map<string, { hash: string; render(values: Record<string, string>): string }>();
+  const parsed = new Map<string, { hash: string; meta: Record<string, string>; render(values: Record<string, string>): string }>();
   return {
     get(id) {
       const version = versions[id];
@@ -22,7 +22,7 @@ export function withPromptVersions(shipped: TemplateSource, versions: Readonly<R
       let loaded = parsed.get(id);
       if (!loaded) {
         const template = parseTemplate(version.text, id);
-        loaded = { hash: version.hash, render: (values) => renderTemplate(template, values) };
+        loaded = { hash: version.hash, meta: template.meta, render: (values) => renderTemplate(template, values) };
         parsed.set(id, loaded);
       }
       return loaded;

@@ -54,6 +54,8 @@ export interface StubRequestRecord {
   fault: Fault["kind"] | null;
   imageCount: number;
   text: string;
+  /** The messages' roles in order, e.g. ["system", "user"]. */
+  roles: string[];
 }
 
 export interface StubServerOptions {
@@ -228,7 +230,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     const headerFault = parseHeaderFault(req.headers["x-stub-fault"]);
     const fault = headerFault ?? takeFault(text);
     const rule = rules.find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
-    const record: StubRequestRecord = { id: randomUUID(), at: Date.now(), endedAt: null, status: null, model: body.model, rule: rule.name, fault: fault?.kind ?? null, imageCount: images.length, text };
+    const record: StubRequestRecord = { id: randomUUID(), at: Date.now(), endedAt: null, status: null, model: body.model, rule: rule.name, fault: fault?.kind ?? null, imageCount: images.length, text, roles: body.messages.map((m) => m.role) };
     requests.push(record);
     // "finish": the whole answer is handed to the socket; "close" alone: the connection ended without one.
     res.once("finish", () => {

@@ -89,3 +89,77 @@ describe("extractOptionLetter", () => {
     expect(extractOptionLetter("It is B, as C shows.", { A: "yes", B: "no" }).letter).toBe("B");
   });
 });
+
+// Issue 23.9: answers in which a careful reader sees the letter, and that used to cost a judge call.
+describe("extractOptionLetter: other languages, explanations and the pronoun I", () => {
+  // [raw answer, letter]: the letter after text in another language.
+  const LANGUAGES: [string, string | null][] = [
+    ["视频中的人先清洁面部，然后用水把纸巾贴在脸上。答案是B。", "B"],
+    ["答案：C", "C"],
+    ["正确答案是 D", "D"],
+    ["选项E", "E"],
+    ["答案是Ｂ", "B"], // full-width letter
+    ["答案：（Ｃ）", "C"],
+    ["動画では顔を洗った後、ティッシュを貼っています。答えはBです。", "B"],
+    ["正解：D", "D"],
+    ["정답은 B입니다.", "B"],
+    ["La respuesta es B.", "B"],
+    ["En el video se ve a una persona limpiándose la cara. La respuesta correcta es la b.", "B"],
+    ["La réponse est c.", "C"],
+    ["Réponse : D", "D"],
+    ["Die Antwort ist B.", "B"],
+    ["Antwort: e", "E"],
+    ["A resposta é B.", "B"], // Portuguese: the article "A" before "resposta" is not option A
+    ["E quindi la risposta è C.", "C"], // Italian: "E" (and) is not option E
+    ["Ответ: B", "B"],
+    ["Đáp án: D", "D"],
+    ["Jawaban: A", "A"],
+    // Still nothing guessed: two letters in another language.
+    ["答案是B或C", null],
+    ["La respuesta es B o C.", null],
+  ];
+  it.each(LANGUAGES)("%j → %s", (answer, letter) => {
+    expect(extractOptionLetter(answer, OPTIONS).letter).toBe(letter);
+  });
+
+  // The first line is only the letter; the explanation names the options it rejects.
+  const EXPLANATIONS: [string, string | null][] = [
+    ["B\nThe frames show tissue applied with water; A, C, D and E do not match.", "B"],
+    ["B.\n\nExplanation: A is wrong because no mask is shaped, and C is wrong because nothing is dried.", "B"],
+    ["**C**\n\n- A: no mask is made\n- B: no tissue is seen\n- D: nothing is placed under the neck", "C"],
+    ["(D)\r\nWhy not the others: A and B show other steps.", "D"],
+    ["Answer: E\nOption A is ruled out by frame 2, option B by frame 5.", "E"],
+    ["答案：B\n解释：A 和 C 都不对。", "B"],
+    ["B. After cleaning the face, tissue is applied on the face using water.\nNot A: nobody shapes a mask.", "B"],
+    // The explanation states another answer: a conflict, not a guess.
+    ["B\nOn a second look, the answer is C.", null],
+    // A first line that is prose is read as a whole, as before.
+    ["Looking at it,\nA or C.", null],
+  ];
+  it.each(EXPLANATIONS)("%j → %s", (answer, letter) => {
+    expect(extractOptionLetter(answer, OPTIONS).letter).toBe(letter);
+  });
+
+  it("says the explanation was not read, and names a restated answer's conflict", () => {
+    expect(extractOptionLetter("B\nA is wrong.", OPTIONS)).toMatchObject({ letter: "B", reason: "the first line is option B; the explanation after it is not read for letters" });
+    expect(extractOptionLetter("B\nSo the answer is C.", OPTIONS)).toMatchObject({ letter: null, how: "conflict" });
+  });
+
+  // Nine or more options: "I" is a letter, but "I" before a modal verb is the pronoun.
+  const TEN = Object.fromEntries("ABCDEFGHIJ".split("").map((l, i) => [l, `option text number ${i + 1}`]));
+  const PRONOUN: [string, string | null][] = [
+    ["I would say B.", "B"],
+    ["I could see the mask being shaped, so B.", "B"],
+    ["I should pick G.", "G"],
+    ["I might go with H here.", "H"],
+    ["I will choose J.", "J"],
+    ["I can tell it is C.", "C"],
+    ["I", "I"],
+    ["The answer is I.", "I"],
+    ["I is correct.", "I"],
+    ["I would say I.", "I"],
+  ];
+  it.each(PRONOUN)("ten options: %j → %s", (answer, letter) => {
+    expect(extractOptionLetter(answer, TEN).letter).toBe(letter);
+  });
+});

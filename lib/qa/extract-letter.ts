@@ -9,7 +9,18 @@
  * Refused (no letter): an empty answer, a refusal, an answer naming two or more options ("B or C", "not B
  * but C"), a letter whose text belongs to another option, and prose that names no option at all. Lower-case
  * letters count only as the whole answer or after "answer/option/choice", since "a" is also an article;
- * so do a capital "A" or "I" that start a phrase ("A person…", "I think…").
+ * so do a capital "A" or "I" that start a phrase ("A person…", "I think…"), and a capital "E" that starts a
+ * phrase before a lower-case word (the Italian and Portuguese "and"). "I" before a modal verb ("I would say…",
+ * "I could…") is the pronoun, even in questions with nine or more options.
+ *
+ * Other languages: the text is NFKC-normalised first (full-width "Ｂ" and "（Ｂ）" as "B" and "(B)"), a letter
+ * next to a character of another script counts ("答案是B", "答えはBです", "정답은 B입니다"), and the words for
+ * "answer", "option" and "choice" of the languages in ANSWER_WORDS and OPTION_WORDS introduce a letter as
+ * "answer" does in English ("La respuesta es b", "答案：B").
+ *
+ * Explanations: when the first line of a longer answer is only a letter (or a letter with its own option's
+ * text), that line is the answer, and the explanation after it may name the options it rejects ("B\nA is
+ * wrong because…"); unless the explanation states another answer ("…so the answer is C"), which is a conflict.
  */
 
 export const OPTION_LETTERS = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"] as const; // option letters: not a task name
@@ -22,8 +33,28 @@ export type LetterExtraction =
 /** Keys of a JSON answer that hold the chosen option (seed 004's blind prompt answers {"Best_option": …}). */
 const ANSWER_KEYS = /^(?:best[_ ]?option|answer|final[_ ]?answer|option|choice|selected[_ ]?option|prediction)$/i;
 
-/** Words after which a capital "A" (or "I") is an option letter rather than an article (or a pronoun). */
+/** Words after which a capital "A", "E" or "I" is an option letter rather than an article, a conjunction or a pronoun. */
 const AFTER_LETTER = new Set(["and", "or", "is", "was", "seems", "looks", "because", "since", "as", "but", "nor", "then", "which", "would", "could", "should", "might", "must", "fits", "matches", "describes", "corresponds", "are", "were", "appears"]);
+/** Modal verbs: after "I" they make it the pronoun ("I would say B", "I could not tell"), never option I. */
+const MODALS = new Set(["would", "could", "should", "might", "must", "will", "can", "may", "shall"]);
+
+/**
+ * "Answer" in the languages answers come in (a letter after one of these is the answer, in any case). English
+ * first; then Spanish, French, German, Portuguese, Italian, Dutch, Russian, Polish, Turkish, Vietnamese,
+ * Indonesian, Hindi, Chinese (simplified and traditional), Japanese and Korean.
+ */
+const ANSWER_WORDS = ["answer", "respuesta", "réponse", "reponse", "antwort", "lösung", "resposta", "risposta", "antwoord", "ответ", "odpowiedź", "odpowiedz", "cevap", "đáp án", "câu trả lời", "jawaban", "उत्तर", "正确答案", "正確答案", "最终答案", "最終答案", "答案", "答え", "正解", "回答", "정답", "답"];
+/** "Option" and "choice" in the same languages: they introduce a letter too, but an explanation uses them for the options it rejects. */
+const OPTION_WORDS = ["option", "choice", "opción", "opcion", "alternativa", "choix", "wahl", "opção", "opcao", "opzione", "scelta", "optie", "keuze", "вариант", "opcja", "seçenek", "lựa chọn", "pilihan", "विकल्प", "选项", "選項", "选择", "選擇", "選択肢", "선택지", "보기"];
+/** What may stand between such a word and its letter: "correct", a copula or a colon, and an article ("la B", "die B"). */
+const COPULA = String.raw`(?:\s+(?:correcta|correcto|correcte|correct|correta|corretta|richtige|juste|bonne|juist))?(?:\s*(?:is|es|est|ist|é|è|era|é a|é o|это|jest|là|adalah|है|是|为|為|は|が|은|는|:|=|-|—))?\s*(?:(?:la|el|le|l'|die|der|das|a|o|de|het|la opción|l'option|option|opción|选项|選項)\s*)?`;
+const alternation = (words: readonly string[]) => words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+/** A lower-case or capital letter introduced by one of the words above ("answer is b", "答案：B", "la respuesta es la b"). */
+const INTRODUCED_LETTER = new RegExp(String.raw`(?:${alternation([...ANSWER_WORDS, ...OPTION_WORDS])})${COPULA}[([]?\s*([a-j])(?![\p{Script=Latin}\p{N}]|[''’][a-z])`, "giu");
+/** The same, with the words for "answer" alone: an explanation that states its answer again. */
+const STATED_ANSWER = new RegExp(String.raw`(?:${alternation(ANSWER_WORDS)})${COPULA}[([]?\s*([a-j])(?![\p{Script=Latin}\p{N}]|[''’][a-z])`, "giu");
+/** The whole answer is one letter, however decorated ("b", "(B)", "B.", "[C]", "Option D", "**E**", "答案：B", "Respuesta: b"). */
+const BARE_LETTER = new RegExp(String.raw`^(?:the\s+)?(?:(?:(?:best|final|correct|correcta|correcte|richtige)\s+)?(?:${alternation([...ANSWER_WORDS, ...OPTION_WORDS])})${COPULA})?[([]?\s*([a-j])\s*[)\]]?\s*[.:)。]?$`, "iu");
 
 function unwrapJson(text: string): string {
   const trimmed = text.trim().replace(/^```[a-z]*\s*\n?([\s\S]*?)\n?```$/i, "$1").trim();
@@ -85,21 +116,23 @@ function withoutOptionTexts(answer: string, options: Readonly<Record<string, str
 
 function lettersIn(text: string, valid: ReadonlySet<string>): Set<OptionLetter> {
   const found = new Set<OptionLetter>();
-  // "answer is b", "option (c)", "choice: d": the one place a lower-case letter counts inside prose.
-  for (const match of text.matchAll(/\b(?:answer|option|choice)\s*(?:is|:|=|-)?\s*[([]?([a-j])\b(?![''’][a-z])/gi)) {
+  // "answer is b", "option (c)", "la respuesta es b": the one place a lower-case letter counts inside prose.
+  for (const match of text.matchAll(INTRODUCED_LETTER)) {
     const letter = match[1]!.toUpperCase();
     if (valid.has(letter)) found.add(letter as OptionLetter);
   }
-  for (const match of text.matchAll(/(?<![\p{L}\p{N}'’])([A-J])(?![\p{L}\p{N}'’])/gu)) {
+  // A capital letter standing alone among Latin letters; next to another script it still stands alone ("答案是B").
+  for (const match of text.matchAll(/(?<![\p{Script=Latin}\p{N}'’])([A-J])(?![\p{Script=Latin}\p{N}'’])/gu)) {
     const letter = match[1]!;
     if (!valid.has(letter)) continue;
-    if (letter === "A" || letter === "I") { // the article and the pronoun: not a task name
+    if (letter === "A" || letter === "E" || letter === "I") { // the article, "and" and the pronoun: not a task name
       const after = text.slice(match.index! + 1);
-      const next = /^\s+([a-z][a-z]*)/.exec(after)?.[1];
+      const next = /^\s+([\p{Ll}][\p{Ll}]*)/u.exec(after)?.[1];
       const before = text.slice(0, match.index!);
-      const startsPhrase = /(^|[.!?:;]\s*|\n\s*)$/.test(before);
-      // "A person pours…", "I think…": an article or a pronoun, unless a connective shows it names an option.
-      if (next !== undefined && !AFTER_LETTER.has(next) && (startsPhrase || letter === "I")) continue; // the pronoun: not a task name
+      const startsPhrase = /(^|[.!?:;。！？]\s*|\n\s*)$/.test(before);
+      if (letter === "I" && next !== undefined && MODALS.has(next)) continue; // "I would say…": the pronoun
+      // "A person pours…", "E quindi…", "I think…": an article, a conjunction or a pronoun, unless a connective shows it names an option.
+      if (next !== undefined && !AFTER_LETTER.has(next) && (startsPhrase || letter === "I")) continue;
     }
     found.add(letter as OptionLetter);
   }
@@ -114,16 +147,19 @@ const list = (letters: Iterable<string>) => [...letters].sort().join(", ");
  */
 export function extractOptionLetter(rawAnswer: string | null | undefined, options: Readonly<Record<string, string>>): LetterExtraction {
   const valid = new Set(Object.keys(options));
-  const answer = unwrapJson(rawAnswer ?? "").trim();
+  options = Object.fromEntries(Object.entries(options).map(([letter, text]) => [letter, text.normalize("NFKC")]));
+  const answer = unwrapJson((rawAnswer ?? "").normalize("NFKC")).trim();
   if (!answer) return { letter: null, how: "empty", reason: "the answer is empty" };
 
-  // The whole answer is one letter, however decorated ("b", "(B)", "B.", "[C]", "Option D", "**E**").
-  const bare = /^(?:the\s+)?(?:(?:best\s+)?(?:answer|option|choice)\s*(?:is|:)?\s*)?[([]?\s*([a-j])\s*[)\]]?\s*[.:)]?$/i.exec(answer.replace(/[*_`"'“”]/g, "").trim());
+  const bare = BARE_LETTER.exec(answer.replace(/[*_`"'“”]/g, "").trim());
   if (bare) {
     const letter = bare[1]!.toUpperCase();
     if (valid.has(letter)) return { letter: letter as OptionLetter, how: "letter", reason: `the answer is the letter ${letter}` };
     return { letter: null, how: "none", reason: `the answer is the letter ${letter}, which is not one of the options (${list(valid)})` };
   }
+
+  const firstLine = firstLineAnswer(answer, options, valid);
+  if (firstLine) return firstLine;
 
   const quoted = { letters: quotedOptions(answer, options) };
   const letters = lettersIn(withoutOptionTexts(answer, options), valid);
@@ -140,4 +176,24 @@ export function extractOptionLetter(rawAnswer: string | null | undefined, option
   }
   if (quoted.letters.size > 1) return { letter: null, how: "several", reason: `the answer quotes several options (${list(quoted.letters)})` };
   return { letter: null, how: "none", reason: "the answer names no option letter and quotes no option's text" };
+}
+
+/**
+ * A first line that is only a letter (or a letter with its own option's text), followed by an explanation:
+ * the first line is the answer, whatever options the explanation goes on to name, unless the explanation
+ * states another answer. Null when the answer is one line or its first line is something else.
+ */
+function firstLineAnswer(answer: string, options: Readonly<Record<string, string>>, valid: ReadonlySet<string>): LetterExtraction | null {
+  const lines = answer.split(/\r?\n/);
+  const first = lines[0]!.trim();
+  const rest = lines.slice(1).join("\n").trim();
+  if (!first || !rest) return null;
+  const head = extractOptionLetter(first, options);
+  if (head.letter === null) return null;
+  const onlyTheLetter = BARE_LETTER.test(first.replace(/[*_`"'“”]/g, "").trim());
+  if (!onlyTheLetter && head.how !== "letter_and_text") return null;
+  const restated = new Set([...rest.matchAll(STATED_ANSWER)].map((m) => m[1]!.toUpperCase()).filter((l) => valid.has(l)));
+  restated.delete(head.letter);
+  if (restated.size > 0) return { letter: null, how: "conflict", reason: `the first line is option ${head.letter} but the explanation states the answer ${list(restated)}` };
+  return { letter: head.letter, how: head.how, reason: `the first line is option ${head.letter}; the explanation after it is not read for letters` };
 }

@@ -15,6 +15,8 @@ export function responseCacheKey(parts: {
   repairOf?: string | null;
   /** A step's cacheSalt: left out of the key when absent, so keys made before salts existed still match. */
   salt?: string | null;
+  /** True when the prompt's first paragraph went in the system role: a different request from one user message with the same text. */
+  systemRole?: boolean;
 }): string {
   return createHash("sha256")
     .update(
@@ -28,6 +30,7 @@ export function responseCacheKey(parts: {
         parts.responseFormat ?? null,
         parts.repairOf ?? null,
         ...(parts.salt ? [parts.salt] : []),
+        ...(parts.systemRole ? ["system-role"] : []),
       ]),
     )
     .digest("hex");

@@ -8,6 +8,7 @@ import { stepErrorMessage } from "../step-errors";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from "../batch/batch-requests";
 import { responseCacheKey } from "./cache-key";
 import { withPromptVersions } from "../template-source";
+import { splitSystemMessage } from "../prompt-templates";
 import { asStoredJson } from "./stored-json";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
@@ -30,7 +31,8 @@ export interface EndpointConfig {
 }
 
 export interface TemplateSource {
-  get(id: string): { hash: string; render(values: Record<string, string>): string };
+  /** `meta` is the template's front matter; its `system` field says whether the first paragraph goes in the system role. */
+  get(id: string): { hash: string; meta?: Readonly<Record<string, string>>; render(values: Record<string, string>): string };
 }
 
 /**
@@ -247,8 +249,9 @@ async function executeStep(
     } else {
       const template = work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
       const text = template.render(input.values);
+      const messages = splitSystemMessage(template.meta, text);
       const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
-      const request = { model: endpoint.model, text, temperature: endpoint.temperature, responseFormat };
+      const request = { model: endpoint.model, system: messages.system, text: messages.user, temperature: endpoint.temperature, responseFormat };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
       const images = () => Promise.all(input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, work.frameUrls, frame), detail: endpoint.imageDetail })));
       const cacheParts = {
@@ -260,6 +263,7 @@ async function executeStep(
         imageDetail: endpoint.imageDetail,
         responseFormat,
         salt: input.cacheSalt ?? null,
+        systemRole: messages.system !== null,
       };
       const cacheKey = responseCacheKey(cacheParts);
       const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };

@@ -13,7 +13,8 @@ import { NotFoundError, ValidationError } from "../../../errors";
 import { csvRow } from "../../../export/csv";
 import type { CaptionPayload, ReferencePayload } from "../../../items/items";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../../../validation/nul-bytes";
-import type { CaptionLengthRulesOutput } from "./caption-style";
+import type { WordCounting } from "../../../captions/count-words";
+import { captionStyleSettingsSchema, type CaptionLengthRulesOutput } from "./caption-style";
 
 export const CAPTION_PIPELINES = ["caption_style", "caption_content"] as const;
 type CaptionPipeline = (typeof CAPTION_PIPELINES)[number];
@@ -53,7 +54,7 @@ export interface StyleResult {
   error: string | null;
   rawScore: number | null;
   reason: string | null;
-  counts: { outputWords: number; referenceWords: number; outputSentences: number; deviation: number | null } | null;
+  counts: { counting: WordCounting; outputWords: number; referenceWords: number; outputSentences: number; deviation: number | null } | null;
   rules: CaptionLengthRulesOutput["rules"] | null;
   cap: number | null;
   scoreAfterRules: number | null;
@@ -108,7 +109,7 @@ function styleResult(steps: StepRow[]): StyleResult {
     error: unfinished?.error ?? null,
     rawScore: answer?.score ?? null,
     reason: answer?.reason ?? null,
-    counts: computed && { outputWords: computed.outputWords, referenceWords: computed.referenceWords, outputSentences: computed.outputSentences, deviation: computed.deviation },
+    counts: computed && { counting: computed.counting ?? "framejury", outputWords: computed.outputWords, referenceWords: computed.referenceWords, outputSentences: computed.outputSentences, deviation: computed.deviation },
     rules: computed?.rules ?? null,
     cap: computed?.cap ?? null,
     scoreAfterRules: computed?.scoreAfterRules ?? null,
@@ -211,7 +212,7 @@ const CAPTION_CSV_COLUMNS = [
   "run_id", "caption_id", "external_id", "video", "model", "caption_type", "status", "error",
   "output_words", "reference_words", "output_sentences", "deviation", "rule_brief_detail_10pct", "rule_instruction_restriction",
   "cap", "judge_score", "score_after_rules", "counted_score", "length_violation", "judge_broke_rule", "reason",
-  "key_points_hit", "key_points_total", "coverage", "key_points", "instruction", "reference", "output",
+  "key_points_hit", "key_points_total", "coverage", "key_points", "instruction", "reference", "output", "word_counting",
 ] as const;
 
 function ruleCell(rules: CaptionLengthRulesOutput["rules"] | null, id: string) {
@@ -228,7 +229,7 @@ export function captionResultsCsv(runId: string, captions: readonly CaptionRunRe
       runId, c.captionId, c.externalId, c.video.relativePath, c.model, c.captionType, (s ?? k)!.status, (s ?? k)!.error,
       s?.counts?.outputWords, s?.counts?.referenceWords, s?.counts?.outputSentences, s?.counts?.deviation, ruleCell(s?.rules ?? null, "brief_detail_10pct"), ruleCell(s?.rules ?? null, "instruction_restriction"),
       s?.cap, s?.rawScore, s?.scoreAfterRules, s?.countedScore, s?.flags ? Number(s.flags.lengthViolation) : null, s?.flags ? Number(s.flags.judgeBrokeRule) : null, s?.reason,
-      k?.hit, k?.total, k?.coverage, k ? JSON.stringify(k.keyPoints) : null, c.instruction, c.reference, c.output,
+      k?.hit, k?.total, k?.coverage, k ? JSON.stringify(k.keyPoints) : null, c.instruction, c.reference, c.output, s?.counts?.counting,
     ]);
   }
   return text;
@@ -297,6 +298,8 @@ export interface CaptionRunSummary {
   simulated: boolean;
   createdAt: Date;
   endpointName: string;
+  /** Style runs: how the length rules counted words (the run's `wordCounting` setting); null for content runs. */
+  wordCounting: WordCounting | null;
 }
 
 /** The project's caption runs, newest first (the captions page picks one style and one content run from them). */
@@ -306,9 +309,14 @@ export async function projectCaptionRuns(prisma: PrismaClient, actor: Actor, pro
     where: { projectId, pipeline: { in: [...CAPTION_PIPELINES] } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 200,
-    select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpoint: { select: { name: true } } },
+    select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, settings: true, endpoint: { select: { name: true } } },
   });
-  return runs.map(({ endpoint, ...run }) => ({ ...run, pipeline: run.pipeline as CaptionPipeline, endpointName: endpoint.name }));
+  return runs.map(({ endpoint, settings, ...run }) => ({
+    ...run,
+    pipeline: run.pipeline as CaptionPipeline,
+    endpointName: endpoint.name,
+    wordCounting: run.pipeline === "caption_style" ? captionStyleSettingsSchema.parse(settings ?? {}).wordCounting : null,
+  }));
 }
 
 export const captionListQuerySchema = z

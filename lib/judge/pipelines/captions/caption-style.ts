@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { captionStyleAnswerSchema, captionStyleResponseFormat, type CaptionStyleAnswer } from "../../../captions/caption-judge-answers";
 import { isContentCaptionType, promptCaptionType } from "../../../captions/caption-types";
+import { WORD_COUNTINGS } from "../../../captions/count-words";
 import { applyLengthRules, type LengthRulesInput, type LengthRulesResult } from "../../../captions/length-rules";
 import type { StepDefinition, VideoContext } from "../../engine/pipeline";
 import type { RegisteredPipeline } from "../index";
@@ -15,6 +16,8 @@ export const captionStyleSettingsSchema = z.strictObject({
   countedScore: z.enum(["after_rules", "judge"]).default("after_rules"),
   /** Uniform frames per video the judge sees; the run uses each video's latest uniform frame set of this many. */
   frames: z.int().min(1).max(64).default(DEFAULT_CAPTION_FRAMES),
+  /** How the length rules count words and sentences: FrameJury's rules, or exactly as AnyCapEval's scorer does. */
+  wordCounting: z.enum(WORD_COUNTINGS).default("framejury"),
 });
 export type CaptionStyleSettings = z.output<typeof captionStyleSettingsSchema>;
 
@@ -65,6 +68,8 @@ const steps: StepDefinition[] = [
         reference: caption.reference,
         instruction: caption.instruction,
         restriction: caption.restriction || null,
+        // In the step's input, so a run that counts otherwise computes its own rules.
+        counting: captionStyleSettingsSchema.parse(context.settings ?? {}).wordCounting,
       };
       return { values: {}, frames: [], data };
     },

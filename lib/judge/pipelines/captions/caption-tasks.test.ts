@@ -21,7 +21,7 @@ describe("the caption tasks", () => {
     expect([...PIPELINE_IDS].sort()).toEqual(Object.keys(PIPELINES).sort());
     expect(captionStylePipeline.frames!(captionStyleSettingsSchema.parse({}))).toEqual({ mode: "uniform", count: 8 });
     expect(captionContentPipeline.frames!({ frames: 16 })).toEqual({ mode: "uniform", count: 16 });
-    expect(captionStyleSettingsSchema.parse({})).toEqual({ countedScore: "after_rules", frames: 8 });
+    expect(captionStyleSettingsSchema.parse({})).toEqual({ countedScore: "after_rules", frames: 8, wordCounting: "framejury" });
     expect(() => captionStyleSettingsSchema.parse({ countedScore: "raw" })).toThrow();
   });
 });

@@ -115,6 +115,12 @@ describe("Q&A construction runs", () => {
     ].join("\n");
     const hirestCoarse = steps.find((s) => s.templateId === "construction/generate-hirest-coarse")!;
     expect((hirestCoarse.calls[0]!.request as { text: string }).text.trim()).toBe(body.replace("{{video_info}}", videoInfo).trim());
+    // Seed 004's tables separate the system message from the prompt: the first paragraph went in the system role.
+    const systemMessage = body.slice(0, body.indexOf("\n\n"));
+    const received = stub.requests.filter((r) => r.text.includes("Make a Plaster Mask") && r.text.startsWith(systemMessage));
+    expect(received.length).toBeGreaterThan(0);
+    for (const request of received) expect(request.roles).toEqual(["system", "user"]);
+    expect(received[0]!.text).toBe(`${systemMessage}\n${body.slice(body.indexOf("\n\n") + 2).replace("{{video_info}}", videoInfo)}`);
 
     // The run's end made the candidate set; asking again (the API) returns it and makes nothing.
     const auto = await prisma.itemSet.findFirstOrThrow({ where: { projectId, kind: "qa_candidates" }, select: { id: true, itemCount: true, importedById: true } });

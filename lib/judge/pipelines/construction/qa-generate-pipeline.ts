@@ -15,7 +15,24 @@ import type { StepDefinition, VideoContext } from "../../engine/pipeline";
 import type { RegisteredPipeline } from "../index";
 import { QA_GENERATE_TASK } from "./construction-tasks";
 
-export const qaGenerateSettingsSchema = z.strictObject({});
+/**
+ * `perspective` picks the generalized template's system message (Table 10's Dataset Perspective): `auto` uses
+ * the first-person one for a clip its annotation file marks `"perspective": "first-person"`, the
+ * granularity's (third-person) one otherwise; the other two values choose for every generic clip. The
+ * datasets with templates of their own (HiREST, YouCook2, Ego4D, Ego-Exo4D) keep theirs.
+ */
+export const GENERATION_PERSPECTIVES = ["auto", "first_person", "third_person"] as const;
+export const qaGenerateSettingsSchema = z.strictObject({
+  perspective: z.enum(GENERATION_PERSPECTIVES).default("auto"),
+});
+export type QaGenerateSettings = z.output<typeof qaGenerateSettingsSchema>;
+
+/** The generation template of a clip: its family's, and for the generalized template the perspective's variant. */
+export function generationTemplateOf(clip: Pick<ClipPayload, "dataset" | "perspective">, granularity: Granularity, perspective: QaGenerateSettings["perspective"]): string {
+  const family = templateFamily(clip.dataset);
+  const firstPerson = perspective === "first_person" || (perspective === "auto" && clip.perspective === "first-person");
+  return family === "generic" && firstPerson ? `${generationTemplateId(family, granularity)}-first-person` : generationTemplateId(family, granularity);
+}
 
 export const GENERATION_STEP_OF: Record<Granularity, string> = { coarse: "generate_coarse", fine: "generate_fine" };
 
@@ -27,7 +44,7 @@ function generateStep(granularity: Granularity): StepDefinition<GeneratedPair[]>
     label: `Generate ${granularity}-grained Q&A`,
     scope: "item",
     templateId: generationTemplateId("generic", granularity),
-    templateIdFor: (scopeIndex, context) => generationTemplateId(templateFamily(clipOf(context, scopeIndex).dataset), granularity),
+    templateIdFor: (scopeIndex, context) => generationTemplateOf(clipOf(context, scopeIndex), granularity, qaGenerateSettingsSchema.parse(context.settings ?? {}).perspective),
     schema: generatedPairsSchema,
     dependsOn: () => [],
     input: (scopeIndex, context) => {

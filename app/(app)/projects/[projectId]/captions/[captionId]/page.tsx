@@ -7,7 +7,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { CodeWithName, TaskCode } from "@/components/tasks/target-legend";
-import { countSentences, countWords } from "@/lib/captions/count-words";
+import { countSentences, countWords, WORD_COUNTING_LABELS } from "@/lib/captions/count-words";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { getItem } from "@/lib/items/items";
@@ -60,6 +60,11 @@ function StylePanel({ style }: { style: StyleResult }) {
         <Flag on={style.flags?.judgeBrokeRule ?? false} label="the judge broke the rule: it scored above the cap" testId="flag-broke-rule" />
         <Flag on={style.flags?.lengthViolation ?? false} label="length rule failed" testId="flag-length-violation" />
       </div>
+      {style.counts && (
+        <p className="text-xs text-slate-500" data-testid="word-counting" data-counting={style.counts.counting}>
+          Words and sentences counted: {WORD_COUNTING_LABELS[style.counts.counting]}, by the run&apos;s setting.
+        </p>
+      )}
       <table className="w-full text-left text-sm" data-testid="length-rules">
         <thead className="text-xs uppercase text-slate-500">
           <tr>
