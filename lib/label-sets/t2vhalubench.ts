@@ -127,6 +127,10 @@ export async function parseT2vHaluBenchSheet(file: Uint8Array, options: { mappin
     styles: "ignore",
     entries: "ignore",
   });
+  // exceljs writes a workbook's files in no fixed order, and its reader looks up a worksheet's name in
+  // the workbook's model, which it has not read yet when xl/workbook.xml comes after the sheet: an empty
+  // model until then (the sheet is read, nameless).
+  (reader as unknown as { model?: { sheets: unknown[] } }).model = { sheets: [] };
   let found: T2vHaluBenchSheet | null = null;
   try {
     for await (const sheet of reader) {

@@ -4,7 +4,8 @@ import { prisma } from "@/lib/db/prisma";
 import { MAX_XLSX_CELLS, MAX_XLSX_ROWS, MAX_XLSX_UNPACKED_BYTES } from "@/lib/label-sets/xlsx-limits";
 import { createProject } from "@/lib/projects/projects";
 import { makeUser } from "@/lib/testing/fixtures";
-import { repeatedPart, SHEET_HEAD, SHEET_TAIL, sheetRow, xlsxWithSheet, type ZipPart } from "@/lib/testing/xlsx-files";
+import { parseT2vHaluBenchSheet } from "@/lib/label-sets/t2vhalubench";
+import { deflatedPart, repeatedPart, SHEET_HEAD, SHEET_TAIL, sheetRow, xlsxWithSheet, zipOf, type ZipPart } from "@/lib/testing/xlsx-files";
 import { POST as importRoute } from "./[projectId]/label-sets/route";
 
 let ownerKey: string;
@@ -98,4 +99,15 @@ describe("label sheets (.xlsx) are checked against named limits before they are 
     const verdictOf = Object.fromEntries(verdicts.map((v) => [videos.find((x) => x.id === v.videoId)!.fileName, v.value]));
     expect(verdictOf).toEqual({ "7.mp4": 1, "70000.mp4": 0, "99999.mp4": 1 });
   }, 180_000);
+
+  it("streams a sheet whatever the order of the workbook's files (exceljs writes them in no fixed order)", async () => {
+    const sheet = deflatedPart("xl/worksheets/sheet1.xml", `${SHEET_HEAD}${sheetRow(1, HEADER)}${sheetRow(2, ["1.mp4", 1, 1, "-", "-", "Sora"])}${SHEET_TAIL}`);
+    const rels = deflatedPart("xl/_rels/workbook.xml.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`);
+    const strings = deflatedPart("xl/sharedStrings.xml", `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"></sst>`);
+    const workbook = deflatedPart("xl/workbook.xml", `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`);
+    for (const order of [[rels, strings, sheet, workbook], [workbook, sheet, rels, strings], [workbook, rels, strings, sheet]]) {
+      const parsed = await parseT2vHaluBenchSheet(zipOf(order));
+      expect(parsed.rows.map((r) => [r.example, r.hallucination])).toEqual([["1.mp4", 1]]);
+    }
+  });
 });
