@@ -8,6 +8,7 @@ import { routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { MAX_JSON_DEPTH } from "@/lib/validation/nul-bytes";
 import { POST as authPost } from "../auth/[...all]/route";
+import { POST as postLabelSet } from "./projects/[projectId]/label-sets/route";
 import { POST as postPromptList } from "./projects/[projectId]/prompt-lists/route";
 import { POST as createProjectRoute } from "./projects/route";
 
@@ -96,13 +97,23 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
     expect(((await shallow.json()) as { error?: { message: string } }).error?.message ?? "").not.toContain("nested");
   });
 
-  it("in an uploaded prompt list is a 400 naming its line, and nothing is stored", async () => {
+  it("in an uploaded prompt list or label file is a 400 naming its line, and nothing is stored", async () => {
     const form = new FormData();
     form.set("file", new Blob(["a cat playing piano\na dog\u0000 running\n"], { type: "text/plain" }), "prompts.txt");
     const response = await postPromptList(new Request(`${APP}/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }), routeContext({ projectId }));
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/prompts\.txt line 2: .*NUL/);
     expect(await prisma.promptList.count({ where: { projectId } })).toBe(0);
+
+    const labels = new FormData();
+    labels.set("format", "generic");
+    labels.set("name", "labels");
+    labels.set("dryRun", "false");
+    labels.set("file", new Blob(["video,annotator,target,value\n1.mp4,a,verdict,1\n2.mp4,b\u0000,verdict,0\n"], { type: "text/csv" }), "labels.csv");
+    const refused = await postLabelSet(new Request(`${APP}/api/v1/projects/${projectId}/label-sets`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: labels }), routeContext({ projectId }));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/labels\.csv line 3: .*NUL/);
+    expect(await prisma.labelSet.count({ where: { projectId } })).toBe(0);
   });
 
   it("in better-auth's routes (update-user's name, a query, deep JSON) is a 400, and the name is unchanged", async () => {
