@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { CrossOriginRequestError, isSameOriginRequest, isStateChanging } from "./lib/api/session-request-guard";
 import { newNonce, pageContentSecurityPolicy } from "./lib/security/security-headers";
 
 /**
@@ -7,6 +8,12 @@ import { newNonce, pageContentSecurityPolicy } from "./lib/security/security-hea
  * rendered per request (the root layout waits for the connection).
  */
 export function proxy(request: NextRequest) {
+  // A POST to a page is a server action. Next.js refuses one from another origin with a 500; the API's
+  // cross-site rule (lib/api/session-request-guard.ts) refuses it here first with the API's 403.
+  if (isStateChanging(request) && !isSameOriginRequest(request)) {
+    const refused = new CrossOriginRequestError();
+    return NextResponse.json({ error: { code: refused.code, message: refused.message } }, { status: refused.status });
+  }
   const policy = pageContentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", policy);

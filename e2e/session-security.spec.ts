@@ -94,3 +94,41 @@ test("the sign-in form locks an account after 5 failures, with the wrong-passwor
   await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
   await expect(page).toHaveURL(/\/sign-in$/);
 });
+
+test("a server action posted from another origin is refused with the API's 403, not a 500", async ({ request, baseURL }) => {
+  const action = (origin: string) =>
+    request.post("/sign-in", {
+      headers: { "next-action": "7f".padEnd(42, "0"), origin, "content-type": "text/plain;charset=UTF-8" },
+      data: "[]",
+    });
+  for (const origin of ["http://attacker.example", `http://localhost:${Number(new URL(baseURL!).port) + 1}`, "null"]) {
+    const refused = await action(origin);
+    expect(refused.status(), origin).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("cross_origin");
+  }
+  // The app's own origin gets past the guard to Next.js, which answers an unknown action itself (no 403, no 500).
+  const own = await action(new URL(baseURL!).origin);
+  expect(own.status()).toBeLessThan(500);
+  expect(own.status()).not.toBe(403);
+});
+
+test("many sign-ins in 10 s from one address all get the wrong-password answer, never better-auth's 429", async ({ request, baseURL }) => {
+  const email = `burst-${Date.now()}@example.test`;
+  const password = "burst-password-1";
+  await cli("create-user", "--email", email, "--password", password);
+  // An address of its own, so that the per-address count (20 in 15 minutes) is this test's alone.
+  const address = `198.51.100.${1 + (Date.now() % 250)}`;
+  const signIn = (typed: string) =>
+    request.post("/api/auth/sign-in/email", { headers: { origin: new URL(baseURL!).origin, "x-forwarded-for": address }, data: { email, password: typed } });
+  const started = Date.now();
+  const answers: { status: number; code: unknown }[] = [];
+  for (let i = 0; i < 7; i++) {
+    const response = await signIn(`wrong-${i}`);
+    answers.push({ status: response.status(), code: ((await response.json()) as { code?: unknown }).code });
+  }
+  // Locked after 5 failures: the right password gets the same answer.
+  const locked = await signIn(password);
+  answers.push({ status: locked.status(), code: ((await locked.json()) as { code?: unknown }).code });
+  expect(Date.now() - started, "the attempts fall within better-auth's 10 s window").toBeLessThan(10_000);
+  expect(answers).toEqual(Array.from({ length: 8 }, () => ({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD" })));
+});

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { actorFromRequest } from "../auth/request-actor";
-import { AppError, UnauthorizedError, ValidationError } from "../errors";
+import { AppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { observed, logRequestActor } from "../observability/http";
 import { log } from "../observability/logger";
-import { rejectNulBytes } from "../validation/nul-bytes";
+import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytes } from "../validation/nul-bytes";
 import { assertSessionRequestAllowed, type BodyKind } from "./session-request-guard";
 
 export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
@@ -26,7 +26,8 @@ type RouteContext<P> = { params: Promise<P> };
 /**
  * Wraps an /api/v1 route handler: authenticates (session cookie or API key), refuses cross-site
  * requests that ride on the session cookie (lib/api/session-request-guard.ts), turns errors into JSON,
- * and logs and measures the request with its request id (lib/observability/http.ts).
+ * refuses a NUL byte in a path segment (404: no id holds one) or a query parameter (400) before any
+ * query sees it, and logs and measures the request with its request id (lib/observability/http.ts).
  * `body` says what the route reads from a request body (default JSON). Permission checks stay inside
  * the lib functions the handler calls.
  */
@@ -40,11 +41,26 @@ export function withActor<P = Record<string, never>>(
       if (!actor) throw new UnauthorizedError();
       logRequestActor({ userId: actor.userId, via });
       if (via === "session") assertSessionRequestAllowed(request, options.body ?? "json");
-      return await handler(request, actor, await context.params);
+      const params = await context.params;
+      rejectNulBytesInUrl(request, params);
+      return await handler(request, actor, params);
     } catch (error) {
       return errorResponse(error);
     }
   });
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so an id or a filter with one would fail its query with a 500.
+ * Checked once here for every route: a path segment is an id that names nothing (404), a query
+ * parameter is bad input (400, naming it).
+ */
+export function rejectNulBytesInUrl(request: Request, params: unknown): void {
+  const segments = params && typeof params === "object" ? Object.values(params as Record<string, unknown>).flat() : [];
+  if (segments.some((segment) => typeof segment === "string" && hasNulByte(segment))) throw new NotFoundError();
+  for (const [name, value] of new URL(request.url).searchParams) {
+    if (hasNulByte(name) || hasNulByte(value)) throw new ValidationError(`${hasNulByte(name) ? JSON.stringify(name) : name}: ${NUL_BYTE_MESSAGE}.`);
+  }
 }
 
 export async function parseJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.output<T>> {

@@ -65,6 +65,11 @@ export async function readMultipart(
       stream.resume();
       return;
     }
+    if (hasNulByte(field) || hasNulByte(info.filename ?? "")) {
+      stream.resume();
+      fail(new ValidationError(`The file name of the part ${JSON.stringify(field)}: ${NUL_BYTE_MESSAGE}.`));
+      return;
+    }
     openParts.add(stream);
     stream.once("close", () => openParts.delete(stream));
     handlers.push(

@@ -39,14 +39,23 @@ export class UnsupportedContentTypeError extends AppError {
  * upload routes. Reads (GET, HEAD) change nothing and are not checked.
  */
 export function assertSessionRequestAllowed(request: Request, body: BodyKind): void {
-  if (!STATE_CHANGING.has(request.method.toUpperCase())) return;
-  if (!isSameOrigin(request)) throw new CrossOriginRequestError();
+  if (!isStateChanging(request)) return;
+  if (!isSameOriginRequest(request)) throw new CrossOriginRequestError();
   const received = mediaType(request.headers.get("content-type"));
   const expected = CONTENT_TYPE[body];
   if (received === null ? declaresBody(request.headers) : received !== expected) throw new UnsupportedContentTypeError(expected, received);
 }
 
-function isSameOrigin(request: Request): boolean {
+export function isStateChanging(request: Request): boolean {
+  return STATE_CHANGING.has(request.method.toUpperCase());
+}
+
+/**
+ * Whether a request comes from the app's own pages: its Origin is the app's (APP_URL, its loopback twin,
+ * the URL it was sent to, or the host the browser addressed), or a browser that sent no Origin says
+ * `Sec-Fetch-Site: same-origin`. The API's CSRF guard and proxy.ts's server-action guard share it.
+ */
+export function isSameOriginRequest(request: Request): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return request.headers.get("sec-fetch-site") === "same-origin";
   if (appOrigins().includes(origin) || origin === new URL(request.url).origin) return true;

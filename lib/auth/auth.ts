@@ -34,6 +34,10 @@ export function createAuth(db: PrismaClient = prisma) {
       useSecureCookies: url.protocol === "https:",
     },
     telemetry: { enabled: false },
+    // better-auth's own limiter (production only, per process) would answer a 4th sign-in within 10 s
+    // from one address with its own "429 Too many requests", unlike every other refused sign-in. The
+    // sign-in throttle below limits password sign-in instead; its other routes keep their limits.
+    rateLimit: { customRules: { "/sign-in/email": false } },
     // Password sign-in is throttled here, in hooks, because hooks run for both entries to it: the HTTP
     // route /api/auth/sign-in/email and the sign-in form's direct `auth.api.signInEmail` call, which
     // better-auth's own rate limiter (HTTP only, per process) never sees.

@@ -18,6 +18,7 @@ import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseT2vHaluBenchSheet, type SheetIssue } from "./t2vhalubench";
 import { parseVbenchResults } from "./vbench-results";
 import { parseVideoPath } from "../import/parse-video-path";
+import { rejectNulBytesInFile } from "../validation/nul-bytes";
 import { GenericLabelFileError, genericJudgmentTarget, genericValueViolation, isItemTarget, parseGenericLabels, resolveGenericTarget } from "./generic-labels";
 
 /**
@@ -106,6 +107,30 @@ export async function deleteLabelSet(prisma: PrismaClient, actor: Actor, project
   return { deletedJudgments: count };
 }
 
+/**
+ * Names looked up per query: each is a bind parameter (two with `fileName` or `relativePath`), and
+ * PostgreSQL takes at most 32,767 in one query, so a 100,000-row sheet is matched in chunks.
+ */
+const MATCH_CHUNK = 5_000;
+
+/** Runs `find` on chunks of `names`, one after another: what they found, each row once (two chunks can find one row by two columns). */
+async function inChunks<T extends { id: string }>(names: readonly string[], find: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const found = new Map<string, T>();
+  for (let i = 0; i < names.length; i += MATCH_CHUNK) for (const row of await find(names.slice(i, i + MATCH_CHUNK))) found.set(row.id, row);
+  return [...found.values()];
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
 // ---------- T2VHaluBench ----------
 
 export type VideoMatch = { by: "file_name" } | { by: "column"; column: string };
@@ -144,10 +169,14 @@ export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, pro
   const sheet = await parseT2vHaluBenchSheet(input.file, { mappingColumn: input.match.by === "column" ? input.match.column : null });
   const issues = [...sheet.issues];
   const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
-  const videos: MatchableVideo[] = await prisma.video.findMany({
-    where: { projectId, OR: [{ fileName: { in: keys } }, { relativePath: { in: keys } }] },
-    select: { id: true, fileName: true, relativePath: true },
-  });
+  const videos: MatchableVideo[] = await inChunks([...new Set(keys)], (chunk) =>
+    prisma.video.findMany({
+      where: { projectId, OR: [{ fileName: { in: chunk } }, { relativePath: { in: chunk } }] },
+      select: { id: true, fileName: true, relativePath: true },
+    }),
+  );
+  const byPath = groupBy(videos, (v) => v.relativePath);
+  const byFileName = groupBy(videos, (v) => v.fileName);
   const matchColumn = input.match.by === "column" ? input.match.column : "Example";
   const judgments: LabelJudgment[] = [];
   const matched = new Set<string>();
@@ -155,8 +184,7 @@ export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, pro
     const key = input.match.by === "column" ? row.mapping : row.example;
     if (!key) continue;
     // A path names one video; a bare file name only when exactly one video has it.
-    const byPath = videos.filter((v) => v.relativePath === key);
-    const candidates = byPath.length ? byPath : videos.filter((v) => v.fileName === key);
+    const candidates = byPath.get(key) ?? byFileName.get(key) ?? [];
     if (candidates.length !== 1) {
       issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: candidates.length ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths` : "no video of the project has this file name or path" });
       continue;
@@ -233,7 +261,9 @@ export async function importVbenchResults(prisma: PrismaClient, actor: Actor, pr
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
   await requireFreeName(prisma, projectId, name);
-  const parsed = parseVbenchResults(new TextDecoder().decode(input.file));
+  const text = new TextDecoder().decode(input.file);
+  rejectNulBytesInFile(text, input.fileName);
+  const parsed = parseVbenchResults(text);
   const videos: VbenchVideo[] = await prisma.video.findMany({
     where: { projectId },
     select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true },
@@ -292,7 +322,9 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   await requireFreeName(prisma, projectId, name);
   let parsed: ReturnType<typeof parseGenericLabels>;
   try {
-    parsed = parseGenericLabels(new TextDecoder("utf-8", { fatal: true }).decode(input.file), input.fileName);
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
+    rejectNulBytesInFile(text, input.fileName);
+    parsed = parseGenericLabels(text, input.fileName);
   } catch (error) {
     if (error instanceof GenericLabelFileError) throw new ValidationError(error.message);
     if (error instanceof TypeError) throw new ValidationError("The file is not UTF-8 text.");
@@ -302,7 +334,7 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   const videos: VbenchVideo[] = await prisma.video.findMany({ where: { projectId }, select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true } });
   const itemNames = [...new Set(parsed.rows.map((r) => r.item).filter(Boolean))];
   const items = itemNames.length
-    ? await prisma.item.findMany({ where: { projectId, OR: [{ id: { in: itemNames } }, { externalId: { in: itemNames } }] }, select: { id: true, externalId: true, videoId: true, kind: true } })
+    ? await inChunks(itemNames, (chunk) => prisma.item.findMany({ where: { projectId, OR: [{ id: { in: chunk } }, { externalId: { in: chunk } }] }, select: { id: true, externalId: true, videoId: true, kind: true } }))
     : [];
   const judgments: LabelJudgment[] = [];
   const seen = new Map<string, number>();

@@ -7,9 +7,11 @@
  * spaces). What is unambiguous is read, and every cell read other than as written, or skipped, is
  * listed with its row, so the user sees exactly what the import assumed.
  */
+import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
-import { ValidationError } from "../errors";
+import { AppError, ValidationError } from "../errors";
+import { checkXlsxLimits } from "./xlsx-limits";
 
 export const T2VHALUBENCH_COLUMNS = {
   example: "Example",
@@ -111,16 +113,61 @@ function parseBinary(raw: string): { value: 0 | 1 | null; interpreted: string | 
   return { value: null, interpreted: null };
 }
 
-/** Parses the sheet (the first worksheet with an `Example` header). Throws ValidationError when it is no T2VHaluBench sheet. */
+/**
+ * Parses the sheet (the first worksheet with an `Example` header). Throws ValidationError when it is no
+ * T2VHaluBench sheet, and PayloadTooLargeError (413) when the workbook passes a limit of xlsx-limits.ts,
+ * checked before exceljs reads anything; exceljs then streams it row by row.
+ */
 export async function parseT2vHaluBenchSheet(file: Uint8Array, options: { mappingColumn?: string | null } = {}): Promise<T2vHaluBenchSheet> {
-  const workbook = new ExcelJS.Workbook();
+  await checkXlsxLimits(file);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(file.buffer, file.byteOffset, file.byteLength)]), {
+    worksheets: "emit",
+    sharedStrings: "cache",
+    hyperlinks: "ignore",
+    styles: "ignore",
+    entries: "ignore",
+  });
+  // exceljs writes a workbook's files in no fixed order, and its reader looks up a worksheet's name in
+  // the workbook's model, which it has not read yet when xl/workbook.xml comes after the sheet: an empty
+  // model until then (the sheet is read, nameless).
+  (reader as unknown as { model?: { sheets: unknown[] } }).model = { sheets: [] };
+  let found: T2vHaluBenchSheet | null = null;
   try {
-    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+    for await (const sheet of reader) {
+      let parser: SheetParser | null = null;
+      let first = true;
+      for await (const row of sheet) {
+        if (found) continue; // a later sheet: read through (the zip streams on), not parsed
+        if (first) {
+          first = false;
+          if (row.number === 1) parser = SheetParser.fromHeader(row, (sheet as unknown as { name?: string }).name ?? "Sheet", options.mappingColumn ?? null);
+        }
+        if (parser && row.number > 1) parser.add(row);
+      }
+      if (parser && !found) found = parser.result();
+    }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new ValidationError(`The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`);
   }
-  for (const sheet of workbook.worksheets) {
-    const headerRow = sheet.getRow(1);
+  if (found) return found;
+  throw new ValidationError(`No worksheet has the header "${T2VHALUBENCH_COLUMNS.example}" in its first row: is this T2VHaluBench's label sheet?`);
+}
+
+/** Reads one worksheet's rows after its header row. */
+class SheetParser {
+  private readonly rows: T2vHaluBenchRow[] = [];
+  private readonly issues: SheetIssue[] = [];
+
+  private constructor(
+    private readonly headers: string[],
+    private readonly columnOf: Map<string, number>,
+    private readonly mappingColumn: string | null,
+    private readonly mappingCol: number | undefined,
+  ) {}
+
+  /** The parser of a sheet whose first row is `headerRow`, or null when it has no `Example` header. */
+  static fromHeader(headerRow: ExcelJS.Row, sheetName: string, mappingColumn: string | null): SheetParser | null {
     const headers: string[] = [];
     const columnOf = new Map<string, number>();
     headerRow.eachCell({ includeEmpty: false }, (cell, col) => {
@@ -128,63 +175,66 @@ export async function parseT2vHaluBenchSheet(file: Uint8Array, options: { mappin
       headers.push(name);
       if (!columnOf.has(name.toLowerCase())) columnOf.set(name.toLowerCase(), col);
     });
-    if (!columnOf.has(T2VHALUBENCH_COLUMNS.example.toLowerCase())) continue;
+    if (!columnOf.has(T2VHALUBENCH_COLUMNS.example.toLowerCase())) return null;
     const missing = Object.values(T2VHALUBENCH_COLUMNS).filter((c) => c !== "model" && !columnOf.has(c.toLowerCase()));
-    if (missing.length) throw new ValidationError(`The sheet "${sheet.name}" lacks the column(s) ${missing.join(", ")} (found: ${headers.join(", ")}).`);
-    const mappingCol = options.mappingColumn ? columnOf.get(options.mappingColumn.trim().toLowerCase()) : undefined;
-    if (options.mappingColumn && mappingCol === undefined) throw new ValidationError(`The sheet has no mapping column "${options.mappingColumn}" (found: ${headers.join(", ")}).`);
-    const rows: T2vHaluBenchRow[] = [];
-    const issues: SheetIssue[] = [];
-    for (let r = 2; r <= sheet.rowCount; r++) {
-      const row = sheet.getRow(r);
-      const text = (column: string) => {
-        const col = columnOf.get(column.toLowerCase());
-        return col === undefined ? "" : cellText(row.getCell(col).value);
-      };
-      const allEmpty = Object.values(T2VHALUBENCH_COLUMNS).every((c) => text(c).trim() === "");
-      if (allEmpty) continue;
-      const issue = (column: string, cell: string, action: SheetIssue["action"], message: string) => issues.push({ row: r, column, cell, action, message });
-      const rawExample = text(T2VHALUBENCH_COLUMNS.example);
-      const example = rawExample.trim();
-      if (!example) {
-        issue(T2VHALUBENCH_COLUMNS.example, rawExample, "skipped", "no file name: the row is not imported");
-        continue;
-      }
-      if (example !== rawExample) issue(T2VHALUBENCH_COLUMNS.example, rawExample, "interpreted", "stray spaces around the cell");
-      const binary = (column: string): 0 | 1 | null => {
-        const raw = text(column);
-        const parsed = parseBinary(raw);
-        if (parsed.value === null) issue(column, raw, "skipped", raw.trim() === "" ? "empty cell: not labelled" : "not 1 or 0: not labelled");
-        else if (parsed.interpreted) issue(column, raw, "interpreted", parsed.interpreted);
-        return parsed.value;
-      };
-      const hallucination = binary(T2VHALUBENCH_COLUMNS.hallucination);
-      const promptConsistency = binary(T2VHALUBENCH_COLUMNS.promptConsistency);
-      const categories: Record<string, 0 | 1> = {};
-      const presentCodes = new Set<string>();
-      const readColumns = new Set<"static" | "dynamic">();
-      for (const kind of ["static", "dynamic"] as const) {
-        const column = T2VHALUBENCH_COLUMNS[kind];
-        const raw = text(column);
-        const parsed = parseCategoryCell(raw, kind);
-        for (const m of parsed.interpreted) issue(column, raw, "interpreted", m);
-        for (const m of parsed.skipped) issue(column, raw, "skipped", m);
-        for (const code of parsed.present) presentCodes.add(code);
-        if (parsed.complete) readColumns.add(kind);
-      }
-      // A column read completely says which of its kind are absent; a code found elsewhere is present either way.
-      for (const [kind, ids] of [["static", STATIC_CATEGORY_IDS], ["dynamic", DYNAMIC_CATEGORY_IDS]] as const) {
-        for (const id of ids) {
-          if (presentCodes.has(id)) categories[id] = 1;
-          else if (readColumns.has(kind)) categories[id] = 0;
-        }
-      }
-      const model = text(T2VHALUBENCH_COLUMNS.model).trim() || null;
-      const mapping = mappingCol === undefined ? null : cellText(row.getCell(mappingCol).value).trim() || null;
-      if (mappingCol !== undefined && !mapping) issue(options.mappingColumn!, "", "skipped", "empty mapping cell: the row is not imported");
-      rows.push({ row: r, example, model, mapping, hallucination, promptConsistency, categories });
-    }
-    return { rows, issues, headers };
+    if (missing.length) throw new ValidationError(`The sheet "${sheetName}" lacks the column(s) ${missing.join(", ")} (found: ${headers.join(", ")}).`);
+    const mappingCol = mappingColumn ? columnOf.get(mappingColumn.trim().toLowerCase()) : undefined;
+    if (mappingColumn && mappingCol === undefined) throw new ValidationError(`The sheet has no mapping column "${mappingColumn}" (found: ${headers.join(", ")}).`);
+    return new SheetParser(headers, columnOf, mappingColumn, mappingCol);
   }
-  throw new ValidationError(`No worksheet has the header "${T2VHALUBENCH_COLUMNS.example}" in its first row: is this T2VHaluBench's label sheet?`);
+
+  result(): T2vHaluBenchSheet {
+    return { rows: this.rows, issues: this.issues, headers: this.headers };
+  }
+
+  add(row: ExcelJS.Row): void {
+    const r = row.number;
+    const { columnOf, issues, mappingCol } = this;
+    const text = (column: string) => {
+      const col = columnOf.get(column.toLowerCase());
+      return col === undefined ? "" : cellText(row.getCell(col).value);
+    };
+    const allEmpty = Object.values(T2VHALUBENCH_COLUMNS).every((c) => text(c).trim() === "");
+    if (allEmpty) return;
+    const issue = (column: string, cell: string, action: SheetIssue["action"], message: string) => issues.push({ row: r, column, cell, action, message });
+    const rawExample = text(T2VHALUBENCH_COLUMNS.example);
+    const example = rawExample.trim();
+    if (!example) {
+      issue(T2VHALUBENCH_COLUMNS.example, rawExample, "skipped", "no file name: the row is not imported");
+      return;
+    }
+    if (example !== rawExample) issue(T2VHALUBENCH_COLUMNS.example, rawExample, "interpreted", "stray spaces around the cell");
+    const binary = (column: string): 0 | 1 | null => {
+      const raw = text(column);
+      const parsed = parseBinary(raw);
+      if (parsed.value === null) issue(column, raw, "skipped", raw.trim() === "" ? "empty cell: not labelled" : "not 1 or 0: not labelled");
+      else if (parsed.interpreted) issue(column, raw, "interpreted", parsed.interpreted);
+      return parsed.value;
+    };
+    const hallucination = binary(T2VHALUBENCH_COLUMNS.hallucination);
+    const promptConsistency = binary(T2VHALUBENCH_COLUMNS.promptConsistency);
+    const categories: Record<string, 0 | 1> = {};
+    const presentCodes = new Set<string>();
+    const readColumns = new Set<"static" | "dynamic">();
+    for (const kind of ["static", "dynamic"] as const) {
+      const column = T2VHALUBENCH_COLUMNS[kind];
+      const raw = text(column);
+      const parsed = parseCategoryCell(raw, kind);
+      for (const m of parsed.interpreted) issue(column, raw, "interpreted", m);
+      for (const m of parsed.skipped) issue(column, raw, "skipped", m);
+      for (const code of parsed.present) presentCodes.add(code);
+      if (parsed.complete) readColumns.add(kind);
+    }
+    // A column read completely says which of its kind are absent; a code found elsewhere is present either way.
+    for (const [kind, ids] of [["static", STATIC_CATEGORY_IDS], ["dynamic", DYNAMIC_CATEGORY_IDS]] as const) {
+      for (const id of ids) {
+        if (presentCodes.has(id)) categories[id] = 1;
+        else if (readColumns.has(kind)) categories[id] = 0;
+      }
+    }
+    const model = text(T2VHALUBENCH_COLUMNS.model).trim() || null;
+    const mapping = mappingCol === undefined ? null : cellText(row.getCell(mappingCol).value).trim() || null;
+    if (mappingCol !== undefined && !mapping) issue(this.mappingColumn!, "", "skipped", "empty mapping cell: the row is not imported");
+    this.rows.push({ row: r, example, model, mapping, hallucination, promptConsistency, categories });
+  }
 }

@@ -6,12 +6,14 @@ import { completenessReport } from "../import/completeness";
 import { parsePromptList } from "../import/prompt-lists";
 import { promptIndexForProject } from "./describe-imported-video";
 import type { VideoDeps } from "./register-video";
+import { rejectNulBytesInFile } from "../validation/nul-bytes";
 
 export const MAX_PROMPT_LIST_BYTES = 32 * 1024 * 1024;
 
 /** Stores a prompt list (any supported format); later imports restore prompts and dimensions from it. */
 export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: string, fileName: string, content: string) {
   await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
+  rejectNulBytesInFile(content, fileName);
   const parsed = parsePromptList(fileName, content);
   if (!parsed.ok) throw new ValidationError(`${fileName}: ${parsed.error}`);
   if (parsed.entries.length === 0) throw new ValidationError(`${fileName}: no prompts found.`);
