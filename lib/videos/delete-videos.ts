@@ -79,9 +79,9 @@ async function countDependents(tx: Tx, projectId: string, videoIds: string[]): P
     SELECT q.id FROM review_queue q WHERE q."projectId" = ${projectId}
       AND EXISTS (SELECT 1 FROM review_queue_item qi WHERE qi."queueId" = q.id AND qi."videoId" = ANY(${videoIds}))
       AND NOT EXISTS (SELECT 1 FROM review_queue_item qi WHERE qi."queueId" = q.id AND NOT (qi."videoId" = ANY(${videoIds})))`;
-  const n = Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)])) as Record<keyof typeof row, number>;
+  const n = Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)])) as Omit<VideoDeletionCounts, "runsDeleted" | "queuesDeleted" | "storageObjects">;
   return {
-    counts: { ...(n as Omit<VideoDeletionCounts, "runsDeleted" | "queuesDeleted" | "storageObjects">), runsDeleted: runsToDelete.length, queuesDeleted: queuesToDelete.length, storageObjects: n.videos + n.frames },
+    counts: { ...n, runsDeleted: runsToDelete.length, queuesDeleted: queuesToDelete.length, storageObjects: n.videos + n.frames },
     runsToDelete: runsToDelete.map((r) => r.id),
     queuesToDelete: queuesToDelete.map((q) => q.id),
   };

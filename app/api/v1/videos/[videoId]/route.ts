@@ -14,7 +14,7 @@ export const GET = withActor<{ videoId: string }>(async (_request, actor, params
 /** Changes the video's prompt, model, dimensions, seed, sample index or extra fields (owners); the edit is kept in its history. */
 export const PATCH = withActor<{ videoId: string }>(async (request, actor, params) => {
   const { video, changes } = await editVideo(appDeps(), actor, videoIdSchema.parse(params.videoId), await parseJsonBody(request, videoEditSchema));
-  return Response.json({ ...videoJson(video), updatedAt: video.updatedAt, changes });
+  return Response.json({ ...videoJson(video), changes });
 });
 
 /** Deletes the video with what depends on it (owners); `{"dryRun": true}` only counts it. */
