@@ -184,7 +184,7 @@ describe("editing a video", () => {
     // A run created after the edit judges the new prompt.
     const later = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect((await loadVideoJob(prisma, later.id, videoId))!.video.prompt).toBe("A ball rolls up a ramp");
-  });
+  }, 120_000);
 });
 
 describe("deleting videos and projects", () => {
@@ -266,7 +266,7 @@ describe("deleting videos and projects", () => {
     const one = await call(deleteVideoRoute(request(keys.owner, "DELETE"), ctx({ videoId: videoIds[2]! })));
     expect(one.body).toMatchObject({ counts: { videos: 1, frames: 6, humanJudgments: 1, runsDeleted: 1 }, storage: { removed: 7 } });
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
-  });
+  }, 120_000);
 
   it("deletes a project with everything in it after its name is typed again, for owners only", async () => {
     const { projectId, videoIds } = await judgedProject("Delete me");
@@ -283,5 +283,5 @@ describe("deleting videos and projects", () => {
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
     expect(await prisma.video.count({ where: { projectId } })).toBe(0);
     for (const key of keys2) expect(await getStorage().stat(key)).toBeNull();
-  });
+  }, 120_000);
 });
