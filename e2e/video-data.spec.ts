@@ -23,7 +23,7 @@ async function seed(ownerEmail: string, reviewerEmail: string, projectId: string
     const storageKey = `projects/${projectId}/videos/${sha}.mp4`;
     await storage.put(storageKey, Buffer.from(`not really a video ${sha}`));
     const video = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 10n, fileName: name, relativePath: `clips/${name}`, storageKey, contentType: "video/mp4", status: "ready", createdById: owner.id },
+      data: { projectId, sha256: sha, sizeBytes: 10n, fileName: name, relativePath: `clips/${name}`, storageKey, contentType: "video/mp4", status: "ready", dimensions: [], createdById: owner.id },
     });
     ids.push(video.id);
     keys.push(storageKey);
