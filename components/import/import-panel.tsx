@@ -12,6 +12,7 @@ import { QuestionImport } from "@/components/qa/question-import";
 import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/qa/sniff-question-file";
 import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
+import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
 import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
 import { sha256OfFile, UploadCancelledError, uploadVideo, type VideoJson } from "./upload-video";
@@ -57,6 +58,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const [captionFiles, setCaptionFiles] = useState<{ picked: PickedFile; kind: CaptionFileKind }[]>([]);
   // Question sets dropped along: checked and imported by their own section, after the videos.
   const [questionFiles, setQuestionFiles] = useState<PickedFile[]>([]);
+  // After an import with metadata or prompt lists: what they change in videos already in the project.
+  const [lateMetadata, setLateMetadata] = useState<{ rows: ReturnType<typeof metadataRows>; promptLists: boolean } | null>(null);
 
   // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
   const refresh = useCallback(() => {
@@ -176,6 +179,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         }
       }
       if (signal.aborted) for (const item of items.current) if (item.state === "queued") update(item, { state: "cancelled", message: NOTHING_STORED });
+      const listsStored = items.current.some((i) => i.kind === "prompt-list" && i.state === "done");
+      if (!signal.aborted && (metadata.current.size > 0 || listsStored)) setLateMetadata({ rows: metadataRows(metadata.current), promptLists: listsStored });
       setRunning(false);
       refresh();
     }
@@ -345,6 +350,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         </div>
       )}
 
+      {lateMetadata && <ExistingVideosMetadata projectId={projectId} rows={lateMetadata.rows} promptLists={lateMetadata.promptLists} />}
       <CaptionImport projectId={projectId} files={captionFiles} />
       <QuestionImport projectId={projectId} files={questionFiles} />
 

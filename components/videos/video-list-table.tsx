@@ -2,6 +2,7 @@
 
 import { isTypingTarget } from "@/components/is-typing-target";
 import { NoPrompt } from "@/components/videos/no-prompt";
+import { VideoSelectCheckbox } from "@/components/videos/video-selection";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
@@ -175,6 +176,7 @@ export function VideoListTable({
                 )}
               </td>
               <td className="max-w-56 truncate px-2 py-1">
+                <VideoSelectCheckbox id={video.id} label={video.fileName} />
                 <Link href={video.href} className="text-indigo-700 underline" data-testid="video-link">
                   {video.fileName}
                 </Link>

@@ -73,3 +73,17 @@ export async function parseJsonBody<T extends z.ZodType>(request: Request, schem
   rejectNulBytes(body);
   return schema.parse(body);
 }
+
+/** As parseJsonBody, for bodies that may be left out (a DELETE with only defaults): an empty body parses as `{}`. */
+export async function parseOptionalJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.output<T>> {
+  const text = await request.text();
+  if (text.trim() === "") return schema.parse({});
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ValidationError("The request body must be JSON.");
+  }
+  rejectNulBytes(body);
+  return schema.parse(body);
+}

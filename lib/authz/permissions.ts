@@ -12,8 +12,14 @@ export const PROJECT_ACTIONS = [
   "project.view",
   "project.rename",
   "project.archive",
+  /** Delete the project with everything in it (lib/projects/delete-project.ts). */
+  "project.delete",
   "members.manage",
   "videos.import",
+  /** Change a video's prompt, model, dimensions, seed, sample index and extra fields (lib/videos/video-edits.ts). */
+  "videos.edit",
+  /** Delete videos with what depends on them (lib/videos/delete-videos.ts). */
+  "videos.delete",
   "runs.manage",
   "endpoints.manage",
   "scores.review",

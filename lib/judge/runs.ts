@@ -65,6 +65,9 @@ export async function createRun(
       relativePath: true,
       width: true,
       height: true,
+      prompt: true,
+      dimensions: true,
+      model: true,
       // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first.
       frameSets: {
         where: frameSetWhere,
@@ -122,7 +125,8 @@ export async function createRun(
       simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
       batchMode: input.batch ?? false,
       createdById: actor.userId,
-      videos: { createMany: { data: videos.map((v) => ({ videoId: v.id, frameSetId: v.frameSets[0]!.id })) } },
+      // Each video's fields as judged: a later edit of the video changes neither this run's steps nor its records.
+      videos: { createMany: { data: videos.map((v) => ({ videoId: v.id, frameSetId: v.frameSets[0]!.id, judgedWith: { prompt: v.prompt, dimensions: v.dimensions, model: v.model } })) } },
       ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
     },
   });

@@ -35,6 +35,8 @@ export function videoJson(video: Video) {
     container: video.container,
     frameCount: video.frameCount,
     createdAt: video.createdAt,
+    /** Send it back as `expectedUpdatedAt` with an edit: a video changed since is then refused. */
+    updatedAt: video.updatedAt,
     url: `/api/v1/videos/${video.id}/file`,
   };
 }

@@ -39,7 +39,11 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
   const rows = await prisma.$queryRaw<
     { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; batchMode: boolean; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
   >`
-    SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", rv."frameSetId", v.prompt, v.dimensions, v.model,
+    SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", rv."frameSetId",
+      -- The fields the run was created with (run_video.judgedWith), else the video's current ones.
+      CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
+      CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
+      CASE WHEN rv."judgedWith" IS NULL THEN v.model ELSE rv."judgedWith"->>'model' END AS model,
       (SELECT coalesce(json_object_agg(pv."templateId", json_build_object('text', pv.text, 'hash', pv.hash)), '{}'::json)
          FROM prompt_version pv WHERE pv.id IN (SELECT value FROM jsonb_each_text(r."promptVersionIds"))) AS "promptVersions",
       (SELECT coalesce(json_agg(json_build_object('id', f.id, 'index', f.index, 'timestampS', f."timestampS", 'isKeyFrame', f."isKeyFrame",

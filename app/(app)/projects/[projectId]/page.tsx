@@ -1,6 +1,7 @@
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ActionForm, Field, RoleSelect } from "@/components/action-form";
 import { Card, EmptyState } from "@/components/empty-state";
+import { DeleteProjectButton } from "@/components/projects/delete-project-button";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { projectOverviewCounts } from "@/lib/projects/project-overview";
@@ -192,6 +193,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
                   Archived projects keep all their data and leave the main project list.
                 </p>
               </ActionForm>
+              {roleCan(role, "project.delete") && <DeleteProjectButton projectId={projectId} />}
             </div>
           </Card>
         )}

@@ -4,6 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { VideoFilterFields } from "@/components/videos/video-filter-fields";
 import { VideoListTable, type VideoListRow } from "@/components/videos/video-list-table";
+import { VideoSelectionProvider } from "@/components/videos/video-selection";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -194,7 +195,9 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           {result.videos.length === 0 ? (
             <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
           ) : (
-            <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
+            <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
+              <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
+            </VideoSelectionProvider>
           )}
           <nav className="flex items-center gap-3 text-sm" aria-label="Pages" data-testid="pagination">
             {page > 1 && <Link href={link({ page: undefined, cursor: undefined })}>« first</Link>}

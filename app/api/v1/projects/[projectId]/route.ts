@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { parseJsonBody, withActor } from "@/lib/api/handler";
+import { parseJsonBody, parseOptionalJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
+import { deleteProject, deleteProjectSchema } from "@/lib/projects/delete-project";
+import { getStorage } from "@/lib/storage/storage";
 import { getProject, renameProject, setProjectArchived, setProjectGuidelines } from "@/lib/projects/projects";
 import { guidelinesSchema, projectIdSchema, projectNameSchema } from "@/lib/projects/projects.validation";
 
@@ -29,3 +31,8 @@ export const PATCH = withActor<Params>(async (request, actor, params) => {
   const project = await getProject(prisma, actor, projectId);
   return Response.json({ id: project.id, name: project.name, archived: project.archivedAt !== null, guidelines: project.guidelines });
 });
+
+/** Deletes the project with everything in it (owners): `{"dryRun": true}` counts it; else `{"confirmName": <its name>}`. */
+export const DELETE = withActor<Params>(async (request, actor, params) =>
+  Response.json(await deleteProject({ prisma, storage: getStorage() }, actor, projectIdSchema.parse(params.projectId), await parseOptionalJsonBody(request, deleteProjectSchema))),
+);

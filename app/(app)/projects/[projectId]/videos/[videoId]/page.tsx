@@ -2,7 +2,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
+import { DeleteVideoButton } from "@/components/videos/delete-video-button";
 import { NoPrompt } from "@/components/videos/no-prompt";
+import { VideoMetadataEditor } from "@/components/videos/video-metadata-editor";
 import { VideoNav } from "@/components/videos/video-nav";
 import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
@@ -14,6 +16,7 @@ import { videoRuns } from "@/lib/judge/video-runs";
 import { getStorage } from "@/lib/storage/storage";
 import { promptSampleCount } from "@/lib/videos/compare-samples";
 import { getVideoDetail } from "@/lib/videos/queries";
+import { videoEditHistory } from "@/lib/videos/video-edits";
 import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoNeighbours } from "@/lib/videos/video-neighbours";
 
@@ -37,7 +40,7 @@ export default async function VideoPage({
   });
   if (video.projectId !== projectId) notFound();
   const frameSet = video.frameSets.at(-1);
-  const [runs, sampleCount, captions, neighbours] = await Promise.all([
+  const [runs, sampleCount, captions, neighbours, edits] = await Promise.all([
     videoRuns(prisma, actor, video.id),
     promptSampleCount(prisma, actor, video.id),
     listItems(prisma, actor, projectId, itemFilterSchema.parse({ kind: "caption", videoId: video.id, pageSize: 100 })),
@@ -48,6 +51,7 @@ export default async function VideoPage({
           throw error;
         })
       : null,
+    videoEditHistory(prisma, actor, video.id),
   ]);
   const videoHref = (id: string | null) => (id ? `/projects/${projectId}/videos/${id}${list ? `?list=${encodeURIComponent(list)}` : ""}` : null);
   // Only a run that judged this video can be chosen; anything else shows the latest.
@@ -67,6 +71,7 @@ export default async function VideoPage({
         <Link href={`/projects/${projectId}/videos${list ? `?${list}` : ""}`} className="text-sm text-indigo-700 underline" data-testid="back-to-list">
           {list ? "back to the list" : "all videos"}
         </Link>
+        {roleCan(role, "videos.delete") && <DeleteVideoButton projectId={projectId} videoId={video.id} afterHref={`/projects/${projectId}/videos${list ? `?${list}` : ""}`} />}
       </div>
       {neighbours && <VideoNav previousHref={videoHref(neighbours.previousId)} nextHref={videoHref(neighbours.nextId)} position={neighbours.position} total={neighbours.total} />}
       {video.error && (
@@ -119,6 +124,13 @@ export default async function VideoPage({
                 </>
               )}
             </dl>
+            <VideoMetadataEditor
+              videoId={video.id}
+              updatedAt={video.updatedAt.toISOString()}
+              fields={{ prompt: video.prompt, model: video.model, dimensions: video.dimensions, seed: video.seed, sampleIndex: video.sampleIndex, extra: (video.extra ?? {}) as Record<string, unknown> }}
+              canEdit={roleCan(role, "videos.edit")}
+              history={edits.map((e) => ({ id: e.id, at: e.at.toISOString(), source: e.source, editorEmail: e.editor.email, before: e.before, after: e.after }))}
+            />
           </Card>
         }
       />

@@ -1,0 +1,97 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { apiFetch, postJson } from "@/components/import/api-client";
+import type { VideoDeletionCounts, VideoDeletionResult } from "@/lib/videos/delete-videos";
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/** The server's counts as lines a person can check before confirming. */
+export function deletionLines(c: VideoDeletionCounts): string[] {
+  return [
+    `${plural(c.videos, "video")} with ${plural(c.frameSets, "frame set")} and ${plural(c.frames, "frame")} (${plural(c.storageObjects, "stored file")} removed from storage)`,
+    `${plural(c.humanJudgments, "human judgment")} and ${plural(c.goldJudgments, "gold value")}`,
+    `their results in ${plural(c.runs, "run")}: ${plural(c.runVideos, "run video")}, ${plural(c.steps, "step")}, ${plural(c.llmCalls, "LLM call")}${c.runItems ? `, ${plural(c.runItems, "run item")}` : ""}${c.runsDeleted ? `; ${plural(c.runsDeleted, "run")} left with no video ${c.runsDeleted === 1 ? "is" : "are"} deleted` : ""}`,
+    `${plural(c.queueItems, "review-queue item")}${c.queuesDeleted ? `; ${plural(c.queuesDeleted, "queue")} left empty ${c.queuesDeleted === 1 ? "is" : "are"} deleted` : ""}`,
+    ...(c.items ? [`${plural(c.items, "caption or question", "captions and questions")} of them`] : []),
+    ...(c.edits ? [`${plural(c.edits, "recorded edit")}`] : []),
+  ];
+}
+
+/**
+ * Asks the server what deleting these videos removes (a dry run), shows it, and deletes on confirm.
+ * Nothing is deleted until the button inside is pressed.
+ */
+export function DeleteVideosDialog({
+  projectId,
+  videoIds,
+  onCancel,
+  onDeleted,
+}: {
+  projectId: string;
+  videoIds: string[];
+  onCancel: () => void;
+  onDeleted: (result: VideoDeletionResult) => void;
+}) {
+  const [counts, setCounts] = useState<VideoDeletionCounts | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // The ids as text: a parent's re-render passes an equal array that must not count again.
+  const idsKey = videoIds.join(",");
+  useEffect(() => {
+    let live = true;
+    postJson<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, { videoIds: idsKey.split(","), dryRun: true })
+      .then((result) => live && setCounts(result.counts))
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      live = false;
+    };
+  }, [projectId, idsKey]);
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      onDeleted(await apiFetch<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ videoIds }) }));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div role="dialog" aria-modal="true" aria-labelledby="delete-videos-title" className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4" data-testid="delete-videos-dialog">
+      <div className="flex w-full max-w-lg flex-col gap-3 rounded-lg bg-white p-5 text-sm shadow-xl">
+        <h2 id="delete-videos-title" className="text-base font-semibold">
+          Delete {plural(videoIds.length, "video")}?
+        </h2>
+        {!counts && !error && <p className="text-slate-500">Counting what depends on {videoIds.length === 1 ? "it" : "them"}…</p>}
+        {counts && (
+          <>
+            <p>This deletes, and cannot be undone:</p>
+            <ul className="ml-5 list-disc" data-testid="delete-counts">
+              {deletionLines(counts).map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </>
+        )}
+        {error && (
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-red-800" data-testid="delete-error">
+            {error}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <button type="button" className={buttonClass("secondary")} onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+          <button type="button" className={buttonClass("danger")} onClick={() => void confirm()} disabled={!counts || busy} data-testid="confirm-delete-videos">
+            {busy ? "Deleting…" : `Delete ${plural(videoIds.length, "video")}`}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
