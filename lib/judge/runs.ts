@@ -258,7 +258,7 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
       skipped: steps.skipped ?? 0,
       cancelled: steps.cancelled ?? 0,
     },
-    ...runCallTotals(c),
+    ...runCallTotals(c, run.status === "queued" || run.status === "running"),
   };
 }
 
@@ -268,14 +268,21 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
  * count with tokens and cost estimated from the request (lib/judge/lost-calls.ts). Calls answered without
  * `usage` make tokens and cost unknown: `null`, with what the other calls add up to in `atLeast`, never 0.
  */
-export function runCallTotals(c: { total: bigint | number; cached: bigint | number; errors: bigint | number; repairs: bigint | number; lost: bigint | number; sent: bigint | number; withoutUsage: bigint | number; prompt: bigint | number | null; completion: bigint | number | null; cost: number | null }) {
+export function runCallTotals(
+  c: { total: bigint | number; cached: bigint | number; errors: bigint | number; repairs: bigint | number; lost: bigint | number; sent: bigint | number; withoutUsage: bigint | number; prompt: bigint | number | null; completion: bigint | number | null; cost: number | null },
+  runActive: boolean,
+) {
   const withoutUsage = Number(c.withoutUsage);
+  // A run that is over (a cancelled one whose worker died) will never get the answers of calls still "sent".
+  const sent = Number(c.sent);
+  const lost = Number(c.lost) + (runActive ? 0 : sent);
+  const inFlight = runActive ? sent : 0;
   const prompt = Number(c.prompt ?? 0);
   const completion = Number(c.completion ?? 0);
   const cost = c.cost ?? 0;
   const known = withoutUsage === 0;
   return {
-    calls: { total: Number(c.total), cached: Number(c.cached), errors: Number(c.errors), repairs: Number(c.repairs), lost: Number(c.lost), inFlight: Number(c.sent), withoutUsage },
+    calls: { total: Number(c.total), cached: Number(c.cached), errors: Number(c.errors), repairs: Number(c.repairs), lost, inFlight, withoutUsage },
     tokens: { prompt: known ? prompt : null, completion: known ? completion : null, atLeast: { prompt, completion } },
     costUsd: known ? cost : null,
     /** What the calls with usage (and the estimates of lost and in-flight calls) add up to: the cost when `costUsd` is known, a lower bound when not. */
