@@ -47,7 +47,7 @@ const scoresOf = async (runId: string) =>
 const always = 1_000_000;
 
 describe("answers with the model's reasoning before them", () => {
-  it("stores the answer after </think>, not the draft inside it, and keeps the reasoning on the call", async () => {
+  it("stores the answer after </think>, not the draft inside it, and keeps the reasoning on the call", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-think", "stub-plain"]);
     stub.addFault({ fault: { kind: "think" }, times: always });
     const thinking = await judge(projectId, endpointIds[0]!);
@@ -70,7 +70,7 @@ describe("answers with the model's reasoning before them", () => {
     expect(await prompts(thinking.id)).toEqual(await prompts(plain.id));
   });
 
-  it("a <think> never closed leaves no answer: the step fails to parse instead of storing the draft", async () => {
+  it("a <think> never closed leaves no answer: the step fails to parse instead of storing the draft", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-think-open"]);
     stub.addFault({ fault: { kind: "think", unterminated: true }, times: always });
     const run = await judge(projectId, endpointIds[0]!);
@@ -82,7 +82,7 @@ describe("answers with the model's reasoning before them", () => {
 });
 
 describe("content as an array of text parts, or null", () => {
-  it("joins the text parts: every step is done", async () => {
+  it("joins the text parts: every step is done", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-parts"]);
     stub.addFault({ fault: { kind: "content_parts" }, times: always });
     const run = await judge(projectId, endpointIds[0]!);
@@ -91,7 +91,7 @@ describe("content as an array of text parts, or null", () => {
     expect(stub.requests).toHaveLength(10);
   });
 
-  it("content null is a clear parse error", async () => {
+  it("content null is a clear parse error", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-null"]);
     stub.addFault({ fault: { kind: "null_content" }, times: always });
     const run = await judge(projectId, endpointIds[0]!);
@@ -102,7 +102,7 @@ describe("content as an array of text parts, or null", () => {
 });
 
 describe("vLLM's error answers", () => {
-  it("keeps vLLM's own message for too many images in the step error and the excerpt, and names --limit-mm-per-prompt", async () => {
+  it("keeps vLLM's own message for too many images in the step error and the excerpt, and names --limit-mm-per-prompt", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-vllm"]);
     stub.addFault({ fault: { kind: "image_limit", limit: 1 }, times: always });
     const run = await judge(projectId, endpointIds[0]!);
@@ -116,7 +116,7 @@ describe("vLLM's error answers", () => {
     expect(dynamic.calls[0]!.errorExcerpt).toContain("At most 1 image(s) may be provided in one request.");
   });
 
-  it("names --max-model-len for a context-length error", async () => {
+  it("names --max-model-len for a context-length error", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-vllm-context"]);
     const message = "This model's maximum context length is 4096 tokens. However, you requested 5210 tokens (5000 in the messages, 210 in the completion).";
     stub.addFault({ fault: { kind: "vllm_error", status: 400, message }, times: always });
@@ -129,7 +129,7 @@ describe("vLLM's error answers", () => {
 });
 
 describe("answers without usage", () => {
-  it("make the run's tokens and cost unknown, never 0", async () => {
+  it("make the run's tokens and cost unknown, never 0", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-no-usage"]);
     stub.addFault({ fault: { kind: "no_usage" }, times: always });
     const run = await judge(projectId, endpointIds[0]!);
@@ -143,7 +143,7 @@ describe("answers without usage", () => {
     expect(tokensLabel(status)).toBe("unknown (10 calls without usage)");
   });
 
-  it("some calls without usage: the cost is at least what the others cost", async () => {
+  it("some calls without usage: the cost is at least what the others cost", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-some-usage"]);
     // The two static KGs answer without usage; the other eight with it.
     stub.addFault({ fault: { kind: "no_usage" }, match: "static", times: 2 });
