@@ -13,9 +13,25 @@ export interface RunStatus {
   batch: { number: number; status: string; completed: number; failed: number; total: number; error: string | null } | null;
   videos: { total: number } & Record<string, number>;
   steps: { total: number; pending: number; running: number; done: number; failed: number; parse_failed: number; skipped: number; cancelled: number };
-  calls: { total: number; cached: number; errors: number; repairs: number };
-  tokens: { prompt: number; completion: number };
-  costUsd: number;
+  /** `lost`: sent by a worker that died before the answer was stored; `inFlight`: sent, not answered yet; both with estimated tokens and cost. */
+  calls: { total: number; cached: number; errors: number; repairs: number; lost: number; inFlight: number; withoutUsage: number };
+  /** Null when some call was answered without `usage`; `atLeast` is what the others add up to. */
+  tokens: { prompt: number | null; completion: number | null; atLeast: { prompt: number; completion: number } };
+  costUsd: number | null;
+  costUsdAtLeast: number;
+}
+
+/** The run's tokens as shown: unknown (never 0) when calls were answered without `usage`. */
+export function tokensLabel(s: Pick<RunStatus, "tokens" | "calls">): string {
+  if (s.tokens.prompt !== null && s.tokens.completion !== null) return (s.tokens.prompt + s.tokens.completion).toLocaleString();
+  const atLeast = s.tokens.atLeast.prompt + s.tokens.atLeast.completion;
+  return atLeast > 0 ? `≥ ${atLeast.toLocaleString()} (${s.calls.withoutUsage} calls without usage)` : `unknown (${s.calls.withoutUsage} calls without usage)`;
+}
+
+/** The run's cost as shown: unknown (never $0) when calls were answered without `usage`. */
+export function costLabel(s: Pick<RunStatus, "costUsd" | "costUsdAtLeast" | "calls">): string {
+  if (s.costUsd !== null) return `$${s.costUsd.toFixed(4)}`;
+  return s.costUsdAtLeast > 0 ? `≥ $${s.costUsdAtLeast.toFixed(4)} (${s.calls.withoutUsage} calls without usage)` : `unknown (${s.calls.withoutUsage} calls without usage)`;
 }
 
 /** Live progress of a run, polled while it is queued or running; owners can cancel it. */
@@ -68,8 +84,9 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
         <Stat label="failed" value={s.steps.failed} warn={s.steps.failed > 0} />
         <Stat label="parse failed" value={s.steps.parse_failed} warn={s.steps.parse_failed > 0} />
         <Stat label="calls" value={`${s.calls.total}${s.calls.cached ? ` (${s.calls.cached} cached)` : ""}`} />
-        <Stat label="tokens" value={(s.tokens.prompt + s.tokens.completion).toLocaleString()} />
-        <Stat label="cost" value={`$${s.costUsd.toFixed(4)}`} />
+        <Stat label="tokens" value={tokensLabel(s)} />
+        <Stat label="cost" value={costLabel(s)} />
+        {s.calls.lost > 0 && <Stat label="lost calls" value={`${s.calls.lost} lost calls, estimated`} warn />}
       </dl>
     </div>
   );

@@ -25,9 +25,11 @@ export interface RunSetup {
   templates: Record<string, { templateId: string; hashes: string[] }>;
   /** The frame-set settings of the run's videos (mode and parameters), each distinct one once. */
   frameSets: string[];
-  costUsd: number;
-  tokens: { prompt: number; completion: number };
+  /** Null when some call was answered without `usage` (its tokens and cost are unknown); `callsWithoutUsage` says how many. */
+  costUsd: number | null;
+  tokens: { prompt: number | null; completion: number | null };
   calls: number;
+  callsWithoutUsage: number;
   /** Wall time from start to finish, and the summed latency of the calls. */
   wallSeconds: number | null;
   latencySeconds: number;
@@ -102,7 +104,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const judgments: RunJudgments[] = [];
   const setups: RunSetup[] = [];
   for (const run of ordered) {
-    const [verdicts, worst, steps, calls, stepStatus, frameSets] = await Promise.all([
+    const [verdicts, worst, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
       prisma.runMetric.findMany({ where: { runId: run.id, videoId: { in: labelled }, itemId: "", metric: "verdict" }, select: { videoId: true, value: true } }),
       prisma.score.groupBy({ by: ["videoId"], where: { runId: run.id, videoId: { in: labelled }, itemId: "" }, _max: { value: true } }),
       prisma.stepResult.groupBy({ by: ["stepId", "templateId", "templateHash"], where: { runId: run.id }, _count: { _all: true } }),
@@ -110,6 +112,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       prisma.stepResult.groupBy({ by: ["status"], where: { runId: run.id, status: { in: ["parse_failed", "failed"] } }, _count: { _all: true } }),
       prisma.$queryRaw<{ mode: string; parameters: unknown }[]>`
         SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
+      prisma.llmCall.count({ where: { runId: run.id, usageKnown: false } }),
     ]);
     judgments.push({
       runId: run.id,
@@ -136,9 +139,10 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       verdict: settings.verdict ? `${settings.verdict.on ?? "max_category"} ${settings.verdict.on === "overall" ? "<" : "≥"} ${settings.verdict.threshold ?? ""}`.trim() : null,
       templates,
       frameSets: frameSets.map((f) => `${f.mode} ${json(f.parameters)}`).sort(),
-      costUsd: calls._sum.costUsd ?? 0,
-      tokens: { prompt: calls._sum.promptTokens ?? 0, completion: calls._sum.completionTokens ?? 0 },
+      costUsd: withoutUsage > 0 ? null : (calls._sum.costUsd ?? 0),
+      tokens: withoutUsage > 0 ? { prompt: null, completion: null } : { prompt: calls._sum.promptTokens ?? 0, completion: calls._sum.completionTokens ?? 0 },
       calls: calls._count._all,
+      callsWithoutUsage: withoutUsage,
       wallSeconds: run.startedAt && run.finishedAt ? (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 : null,
       latencySeconds: (calls._sum.latencyMs ?? 0) / 1000,
       parseFailures: status.parse_failed ?? 0,

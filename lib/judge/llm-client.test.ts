@@ -55,8 +55,8 @@ describe("LLM client over real HTTP", () => {
     stub.addFault({ fault: { kind: "status", status: 400, message: "bad image" } });
     const refused = await retrying([]).catch((e: unknown) => e);
     expect((refused as LlmError).kind).toBe("client");
-    // The endpoint's words are an owner-only excerpt, not part of the member-visible message.
-    expect((refused as LlmError).message).toBe("The endpoint refused the request (400).");
+    // The endpoint's words (sanitised) follow the app's in the member-visible message: they say what to change.
+    expect((refused as LlmError).message).toBe('The endpoint refused the request (400). The endpoint said: "bad image"');
     expect((refused as LlmError).excerpt).toMatch(/bad image/);
     expect(stub.requests).toHaveLength(1);
   });

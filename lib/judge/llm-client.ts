@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import OpenAI from "openai";
 import { EndpointNotAllowedError } from "./endpoint-url-policy";
+import { contentText, splitReasoning } from "./answer-content";
 import { guardedFetch } from "./guarded-fetch";
 import { errorBodyExcerpt, withoutServerDetails } from "./step-errors";
 
@@ -24,11 +26,17 @@ export interface ChatRequest {
 }
 
 export interface ChatResult {
+  /** The answer, without any reasoning the model put before it (`<think>…</think>`). */
   text: string | null;
   refusal: string | null;
   finishReason: string | null;
+  /** 0 when `usageKnown` is false. */
   promptTokens: number;
   completionTokens: number;
+  /** False when the answer carried no `usage`: its tokens and cost are unknown, not 0. Absent (older stored results): true. */
+  usageKnown?: boolean;
+  /** The model's reasoning, kept apart from the answer and never parsed: `<think>…</think>`, or `reasoning_content`. */
+  reasoning?: string | null;
 }
 
 export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled" | "not_allowed";
@@ -64,17 +72,83 @@ export interface LlmClient {
  * connect time, no redirects) unless a test passes its own `fetch`.
  */
 export function openAiCompatibleClient(options: { baseURL: string; apiKey: string | null; fetch?: typeof fetch }): LlmClient {
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "not-needed", maxRetries: 0, fetch: options.fetch ?? guardedFetch() });
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "not-needed", maxRetries: 0, fetch: keepingErrorBodies(options.fetch ?? guardedFetch()) });
   return {
     async complete(request, { timeoutMs, signal }) {
+      const seen: ErrorBodySeen = { body: null };
       try {
-        const response = await client.chat.completions.create(chatCompletionBody(request), { timeout: timeoutMs, signal });
+        const response = await errorBodies.run(seen, () => client.chat.completions.create(chatCompletionBody(request), { timeout: timeoutMs, signal }));
         return chatResultOf(response);
       } catch (error) {
-        throw toLlmError(error, signal, [options.apiKey]);
+        throw toLlmError(error, signal, [options.apiKey], seen.body);
       }
     },
   };
+}
+
+interface ErrorBodySeen {
+  body: string | null;
+}
+const errorBodies = new AsyncLocalStorage<ErrorBodySeen>();
+const MAX_ERROR_BODY_CHARS = 4000;
+
+/**
+ * The SDK keeps only the `error` field of an error answer's JSON body: vLLM's
+ * `{"object":"error","message":…}` and FastAPI's `{"detail":…}` come out as "400 status code (no body)".
+ * This fetch keeps the raw body of an error answer (its start) for the call that got it.
+ */
+function keepingErrorBodies(inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    const seen = errorBodies.getStore();
+    if (response.ok || !seen || response.status < 400) return response;
+    const body = await response.text().catch(() => "");
+    seen.body = body.slice(0, MAX_ERROR_BODY_CHARS);
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/**
+ * The provider's own message in an error body: OpenAI's `error.message`, vLLM's top-level `message`,
+ * FastAPI's `detail` (a string, or a list of `{msg}`), or a bare string.
+ */
+export function providerErrorMessage(body: string | null | undefined): string | null {
+  if (!body?.trim()) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body.trim();
+  }
+  const textOf = (value: unknown): string | null => {
+    if (typeof value === "string") return value.trim() || null;
+    if (Array.isArray(value)) {
+      const parts = value.map((v) => (typeof v === "string" ? v : isRecord(v) && typeof v.msg === "string" ? v.msg : null)).filter((v): v is string => !!v);
+      return parts.length ? parts.join("; ") : null;
+    }
+    if (isRecord(value)) return textOf(value.message) ?? textOf(value.msg) ?? textOf(value.detail);
+    return null;
+  };
+  if (!isRecord(parsed)) return textOf(parsed);
+  return textOf(parsed.error) ?? textOf(parsed.message) ?? textOf(parsed.detail) ?? null;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * What to change on the server for errors that a server setting causes, in vLLM's words: the image limit
+ * per request (`--limit-mm-per-prompt`) and the context length (`--max-model-len`).
+ */
+export function serverSettingHint(message: string | null): string | null {
+  if (!message) return null;
+  const images = /at most (\d+) image\(?s?\)? may be provided/i.exec(message);
+  if (images) {
+    return `The server accepts at most ${images[1]} image(s) per request; start vLLM with --limit-mm-per-prompt '{"image": K}' (K at least the frames a step sends), or choose fewer frames.`;
+  }
+  if (/maximum context length|max_model_len|context length|too many tokens|exceeds the model's max/i.test(message)) {
+    return "The request is longer than the server's context length; start vLLM with a larger --max-model-len (within what the model supports), or send fewer or smaller frames.";
+  }
+  return null;
 }
 
 /**
@@ -100,20 +174,38 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
   };
 }
 
-/** A chat completion as the engine reads it (from a live call or a Batch API output line). */
-export function chatResultOf(response: { choices?: { message?: { content?: string | null } | null; finish_reason?: string | null }[] | null; usage?: { prompt_tokens?: number; completion_tokens?: number } | null }): ChatResult {
+/**
+ * A chat completion as the engine reads it (from a live call or a Batch API output line). `content` may be
+ * a string, an array of parts (its text parts are joined) or null; reasoning before the answer is taken
+ * out (see splitReasoning). An answer without `usage` has unknown tokens (`usageKnown: false`), never 0.
+ */
+export function chatResultOf(response: {
+  choices?: { message?: { content?: unknown; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown } | null; finish_reason?: string | null }[] | null;
+  usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
+}): ChatResult {
   const choice = response.choices?.[0];
   if (!choice) throw new LlmError("bad_response", "The endpoint answered without any choice.");
+  const message = choice.message ?? null;
+  const content = contentText(message?.content);
+  const split = content === null ? { answer: null, reasoning: null } : splitReasoning(content);
+  const separate = contentText(message?.reasoning_content) ?? contentText(message?.reasoning);
+  const reasoning = [separate, split.reasoning].filter((part): part is string => !!part?.trim()).join("\n\n") || null;
+  const promptTokens = response.usage?.prompt_tokens;
+  const completionTokens = response.usage?.completion_tokens;
+  const usageKnown = typeof promptTokens === "number" && Number.isFinite(promptTokens) && typeof completionTokens === "number" && Number.isFinite(completionTokens);
   return {
-    text: choice.message?.content ?? null,
-    refusal: (choice.message as { refusal?: string | null } | undefined)?.refusal ?? null,
+    text: split.answer,
+    refusal: message?.refusal ?? null,
     finishReason: choice.finish_reason ?? null,
-    promptTokens: response.usage?.prompt_tokens ?? 0,
-    completionTokens: response.usage?.completion_tokens ?? 0,
+    promptTokens: usageKnown ? promptTokens : 0,
+    completionTokens: usageKnown ? completionTokens : 0,
+    usageKnown,
+    reasoning,
   };
 }
 
-export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = []): LlmError {
+
+export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = [], rawBody: string | null = null): LlmError {
   if (error instanceof LlmError) return error;
   if (signal?.aborted) return new LlmError("cancelled", "Cancelled.");
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmError("timeout", "The endpoint did not answer in time.");
@@ -127,15 +219,21 @@ export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (strin
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? null;
     const retryAfter = retryAfterMsOf(error.headers);
-    // The SDK's message is "<status> <body or its error.message>": only an excerpt of it is kept.
-    const excerpt = /status code \(no body\)$/.test(error.message) ? null : errorBodyExcerpt(error.message.replace(/^\d{3}\s+/, ""), secrets);
+    // The provider's own message, from the raw body (the SDK's message has only `error.message`, or
+    // "status code (no body)" for vLLM's and FastAPI's shapes); only a sanitised excerpt of it is kept.
+    const sdkMessage = /status code \(no body\)$/.test(error.message) ? null : error.message.replace(/^\d{3}\s+/, "");
+    const providerMessage = errorBodyExcerpt(providerErrorMessage(rawBody) ?? sdkMessage, secrets);
+    const excerpt = providerMessage ?? errorBodyExcerpt(rawBody, secrets);
+    // Members see the provider's words too (sanitised, as the excerpt): they say what to change.
+    const said = providerMessage ? ` The endpoint said: "${providerMessage}"` : "";
+    const hint = serverSettingHint(providerMessage);
     if (status === 429) return new LlmError("rate_limited", "Rate limited (429).", status, retryAfter, excerpt);
     if (status !== null && status >= 500) return new LlmError("server", `Endpoint error (${status}).`, status, retryAfter, excerpt);
     if (status === 408) return new LlmError("timeout", "Request timeout (408).", status, null, excerpt);
     if (status !== null && status >= 300 && status < 400) {
       return new LlmError("client", `The endpoint answered with a redirect (${status}); redirects are not followed, so the API key never goes to another address. Use the final URL as the base URL.`, status, null, excerpt);
     }
-    return new LlmError("client", `The endpoint refused the request (${status ?? "?"}).`, status, null, excerpt);
+    return new LlmError("client", `The endpoint refused the request (${status ?? "?"}).${said}${hint ? ` ${hint}` : ""}`, status, null, excerpt);
   }
   // The SDK throws SyntaxError-like errors for bodies that are not JSON; their message quotes the body.
   const name = error instanceof Error ? error.name : "Error";

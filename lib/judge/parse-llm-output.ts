@@ -19,6 +19,7 @@
  */
 import type { ZodError, ZodType } from "zod";
 import { z } from "zod";
+import { contentText } from "./answer-content";
 
 export type JsonExtraction = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -33,6 +34,8 @@ export interface StructuredOutputOptions {
   finishReason?: string | null;
   /** The message's refusal field (OpenAI structured output). */
   refusal?: string | null;
+  /** The model's reasoning, taken out of the answer before parsing (see splitReasoning in llm-client.ts). */
+  reasoning?: string | null;
 }
 
 type Issue = ZodError["issues"][number];
@@ -271,7 +274,7 @@ const REPLY_WITH_JSON = "Reply with only the JSON object in the required format,
  * so a schema that accepts strings (a free-text summary) takes plain-text answers; object schemas
  * reject it and the result is `no_json`.
  */
-export function parseStructuredOutput<T>(text: string | null | undefined, schema: ZodType<T>, options: StructuredOutputOptions = {}): StructuredOutput<T> {
+export function parseStructuredOutput<T>(text: string | readonly unknown[] | null | undefined, schema: ZodType<T>, options: StructuredOutputOptions = {}): StructuredOutput<T> {
   const refusal = options.refusal?.trim();
   if (refusal) {
     return fail("refusal", `The model refused: ${clip(refusal, 300)}`, `Your previous answer declined the task. Please complete the task above. ${REPLY_WITH_JSON}`);
@@ -286,7 +289,14 @@ export function parseStructuredOutput<T>(text: string | null | undefined, schema
       "Your previous answer was cut off before it was complete. Reply again with only the JSON object in the required format, keeping any text in it short.",
     );
   }
-  const answer = text?.trim() ?? "";
+  if (text === null || text === undefined) {
+    return fail("no_json", "The endpoint answered with no content (`content` was null).", `Your previous answer was empty. ${REPLY_WITH_JSON}`);
+  }
+  // Servers may give `content` as an array of parts: its text parts are the answer.
+  const answer = (typeof text === "string" ? text : (contentText(text) ?? "")).trim();
+  if (!answer && options.reasoning?.trim()) {
+    return fail("no_json", "The answer held only the model's reasoning (`<think>` never closed), with no answer after it.", `Your previous answer stopped while thinking. ${REPLY_WITH_JSON}`);
+  }
   if (!answer) return fail("no_json", "The answer was empty.", `Your previous answer was empty. ${REPLY_WITH_JSON}`);
 
   const found = findJsonValues(answer);

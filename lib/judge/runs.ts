@@ -220,11 +220,14 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
   const [videoCounts, stepCounts, calls, lastBatch] = await Promise.all([
     prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
-    prisma.$queryRaw<{ total: bigint; cached: bigint; errors: bigint; repairs: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]>`
+    prisma.$queryRaw<{ total: bigint; cached: bigint; errors: bigint; repairs: bigint; lost: bigint; sent: bigint; withoutUsage: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]>`
       SELECT count(*) AS total,
              count(*) FILTER (WHERE cached) AS cached,
              count(*) FILTER (WHERE error IS NOT NULL) AS errors,
              count(*) FILTER (WHERE "isRepair") AS repairs,
+             count(*) FILTER (WHERE status = 'lost') AS lost,
+             count(*) FILTER (WHERE status = 'sent') AS sent,
+             count(*) FILTER (WHERE NOT "usageKnown") AS "withoutUsage",
              sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
       FROM llm_call WHERE "runId" = ${runId}`,
     run.batchMode ? prisma.judgeBatch.findFirst({ where: { runId }, orderBy: { number: "desc" } }) : null,
@@ -259,9 +262,35 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
       skipped: steps.skipped ?? 0,
       cancelled: steps.cancelled ?? 0,
     },
-    calls: { total: Number(c.total), cached: Number(c.cached), errors: Number(c.errors), repairs: Number(c.repairs) },
-    tokens: { prompt: Number(c.prompt ?? 0), completion: Number(c.completion ?? 0) },
-    costUsd: c.cost ?? 0,
+    ...runCallTotals(c, run.status === "queued" || run.status === "running"),
+  };
+}
+
+/**
+ * A run's calls, tokens and cost as the run page and `GET /runs/:id` show them. Every request the endpoint
+ * received is a call: `lost` ones (sent by a worker that died before storing the answer) and `inFlight` ones
+ * count with tokens and cost estimated from the request (lib/judge/lost-calls.ts). Calls answered without
+ * `usage` make tokens and cost unknown: `null`, with what the other calls add up to in `atLeast`, never 0.
+ */
+export function runCallTotals(
+  c: { total: bigint | number; cached: bigint | number; errors: bigint | number; repairs: bigint | number; lost: bigint | number; sent: bigint | number; withoutUsage: bigint | number; prompt: bigint | number | null; completion: bigint | number | null; cost: number | null },
+  runActive: boolean,
+) {
+  const withoutUsage = Number(c.withoutUsage);
+  // A run that is over (a cancelled one whose worker died) will never get the answers of calls still "sent".
+  const sent = Number(c.sent);
+  const lost = Number(c.lost) + (runActive ? 0 : sent);
+  const inFlight = runActive ? sent : 0;
+  const prompt = Number(c.prompt ?? 0);
+  const completion = Number(c.completion ?? 0);
+  const cost = c.cost ?? 0;
+  const known = withoutUsage === 0;
+  return {
+    calls: { total: Number(c.total), cached: Number(c.cached), errors: Number(c.errors), repairs: Number(c.repairs), lost, inFlight, withoutUsage },
+    tokens: { prompt: known ? prompt : null, completion: known ? completion : null, atLeast: { prompt, completion } },
+    costUsd: known ? cost : null,
+    /** What the calls with usage (and the estimates of lost and in-flight calls) add up to: the cost when `costUsd` is known, a lower bound when not. */
+    costUsdAtLeast: cost,
   };
 }
 

@@ -7,7 +7,8 @@ import { AppError } from "../errors";
  */
 
 export const MAX_EXCERPT_CHARS = 200;
-const MAX_MESSAGE_CHARS = 300;
+// Room for an endpoint's own message (at most MAX_EXCERPT_CHARS) and what to change on the server.
+const MAX_MESSAGE_CHARS = 600;
 
 // Absolute paths (POSIX, file:// URLs, Windows drives), with an optional :line:column.
 const PATH = /(?:file:\/\/)?(?:[A-Za-z]:\\|\/)(?:[\w.@+~-]+[\\/])+[\w.@+~-]*(?::\d+(?::\d+)?)?/g;

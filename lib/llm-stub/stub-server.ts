@@ -29,6 +29,19 @@ export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("refusal") }),
   z.object({ kind: z.literal("disconnect") }),
   z.object({ kind: z.literal("content"), content: z.string() }),
+  // Shapes real OpenAI-compatible servers answer in:
+  /** A reasoning model without a reasoning parser: `<think>` with a draft of the answer (other values) before the answer. */
+  z.object({ kind: z.literal("think"), unterminated: z.boolean().optional() }),
+  /** `content` as an array of text parts (the answer split in two). */
+  z.object({ kind: z.literal("content_parts") }),
+  /** `content: null` without a refusal. */
+  z.object({ kind: z.literal("null_content") }),
+  /** An answer without `usage`. */
+  z.object({ kind: z.literal("no_usage") }),
+  /** vLLM started with `--limit-mm-per-prompt '{"image": limit}'`: a request with more images gets vLLM's 400 (`message` at the top level). */
+  z.object({ kind: z.literal("image_limit"), limit: z.number().int().min(0) }),
+  /** vLLM's error shape, `{"object":"error","message":…}`, with any status and message (say, a context-length error). */
+  z.object({ kind: z.literal("vllm_error"), status: z.number().int().min(400).max(599), message: z.string() }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -255,6 +268,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       const type = fault.status === 429 ? "rate_limit_exceeded" : fault.status >= 500 ? "server_error" : "invalid_request_error";
       return sendJson(res, fault.status, { error: { message: fault.message ?? `stub fault: HTTP ${fault.status}`, type, code: type } }, headers);
     }
+    if (fault?.kind === "vllm_error") return sendJson(res, fault.status, vllmError(fault.status, fault.message));
+    if (fault?.kind === "image_limit" && images.length > fault.limit) {
+      return sendJson(res, 400, vllmError(400, `At most ${fault.limit} image(s) may be provided in one request.`));
+    }
     if (fault?.kind === "malformed") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end('{"id": "chatcmpl-broken", "choices": [{"message": {"content": "oops');
@@ -374,6 +391,8 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       return failed(fault.status, type, fault.message ?? `stub fault: HTTP ${fault.status}`);
     }
     if (fault?.kind === "hang" || fault?.kind === "disconnect" || fault?.kind === "malformed") return failed(500, "server_error", `stub fault: ${fault.kind}`);
+    if (fault?.kind === "vllm_error") return failed(fault.status, "BadRequestError", fault.message);
+    if (fault?.kind === "image_limit" && images.length > fault.limit) return failed(400, "BadRequestError", `At most ${fault.limit} image(s) may be provided in one request.`);
     const completion = completionFor(parsedLine.body, text, images, fault, rule, requestId, timesSeen(parsedLine.body.model, text));
     return { ok: true, line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: 200, request_id: requestId, body: completion }, error: null } };
   }
@@ -424,18 +443,35 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
       refusal = "I'm sorry, but I can't help with that request.";
       content = wantsJson ? null : refusal;
     }
+    const answerText = content ?? refusal ?? "";
+    let sentContent: string | { type: "text"; text: string }[] | null = content;
+    if (fault?.kind === "think" && content !== null) {
+      // The draft has other values than the answer: a step that parses the thinking stores wrong ones.
+      const draft = content.replace(/\d+/g, (digits) => String((Number(digits) + 3) % 10));
+      sentContent = fault.unterminated ? `<think>\nLet me draft it first.\n${draft}\nHmm, let me look at the frames again` : `<think>\nLet me draft it first.\n${draft}\nHmm, let me look at the frames again.\n</think>\n\n${content}`;
+    }
+    if (fault?.kind === "content_parts" && content !== null) {
+      const half = Math.floor(content.length / 2);
+      sentContent = [{ type: "text", text: content.slice(0, half) }, { type: "text", text: content.slice(half) }];
+    }
+    if (fault?.kind === "null_content") sentContent = null;
     const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
-    const completionTokens = Math.ceil((content ?? refusal ?? "").length / 4);
+    const completionTokens = Math.ceil((typeof sentContent === "string" ? sentContent : answerText).length / 4);
     const completion = {
       id: `chatcmpl-${id}`,
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model: body.model,
       system_fingerprint: "framejury-stub",
-      choices: [{ index: 0, message: { role: "assistant", content, refusal }, logprobs: null, finish_reason: finishReason }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      choices: [{ index: 0, message: { role: "assistant", content: sentContent, refusal }, logprobs: null, finish_reason: finishReason }],
+      ...(fault?.kind === "no_usage" ? {} : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
     };
   return completion;
+}
+
+/** vLLM's error body: `message` at the top level, not under `error` as OpenAI's. */
+function vllmError(status: number, message: string) {
+  return { object: "error", message, type: "BadRequestError", param: null, code: status };
 }
 
 /** The text parts of every message, joined by newlines, and a short hash of each image. */
@@ -524,12 +560,13 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(JSON.stringify(body));
 }
 
-function sendStream(res: http.ServerResponse, completion: { id: string; created: number; model: string; choices: { message: { content: string | null }; finish_reason: string }[]; usage: unknown }) {
+function sendStream(res: http.ServerResponse, completion: { id: string; created: number; model: string; choices: { message: { content: string | { type: "text"; text: string }[] | null }; finish_reason: string }[]; usage?: unknown }) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const choice = completion.choices[0]!;
   const chunk = (delta: unknown, finish: string | null, usage?: unknown) =>
     `data: ${JSON.stringify({ id: completion.id, object: "chat.completion.chunk", created: completion.created, model: completion.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
-  res.write(chunk({ role: "assistant", content: choice.message.content ?? "" }, null));
+  const content = choice.message.content;
+  res.write(chunk({ role: "assistant", content: Array.isArray(content) ? content.map((part) => part.text).join("") : (content ?? "") }, null));
   res.write(chunk({}, choice.finish_reason, completion.usage));
   res.end("data: [DONE]\n\n");
 }

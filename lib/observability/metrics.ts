@@ -46,7 +46,7 @@ function metrics(): Metrics {
     }),
     llmCalls: new Counter({
       name: "framejury_llm_calls_total",
-      help: "LLM calls by endpoint and outcome: ok (answered), error (failed after its retries), cached (answered from the response cache, not sent).",
+      help: "LLM calls by endpoint and outcome: ok (answered), error (failed after its retries), cached (answered from the response cache, not sent), lost (sent by a worker that died before storing the answer).",
       labelNames: [...endpointLabels, "outcome"],
       registers: [registry],
     }),
@@ -78,9 +78,10 @@ export async function renderMetrics(prisma: PrismaClient): Promise<{ contentType
     prisma.$queryRaw<{ status: string; n: number }[]>`
       SELECT rv.status::text AS status, count(*)::int AS n FROM run_video rv JOIN judge_run r ON r.id = rv."runId"
       WHERE r.status IN ('queued', 'running') GROUP BY 1`,
-    prisma.$queryRaw<{ endpoint: string; name: string; ok: number; errors: number; cached: number; retries: number; prompt: number; completion: number; cost: number }[]>`
+    prisma.$queryRaw<{ endpoint: string; name: string; ok: number; errors: number; cached: number; lost: number; retries: number; prompt: number; completion: number; cost: number }[]>`
       SELECT e.id AS endpoint, e.name,
-             count(*) FILTER (WHERE NOT c.cached AND c.error IS NULL)::float8 AS ok,
+             count(*) FILTER (WHERE NOT c.cached AND c.error IS NULL AND c.status = 'answered')::float8 AS ok,
+             count(*) FILTER (WHERE c.status = 'lost')::float8 AS lost,
              count(*) FILTER (WHERE c.error IS NOT NULL)::float8 AS errors,
              count(*) FILTER (WHERE c.cached)::float8 AS cached,
              coalesce(sum(c.retries), 0)::float8 AS retries,
@@ -105,6 +106,7 @@ export async function renderMetrics(prisma: PrismaClient): Promise<{ contentType
     m.llmCalls.inc({ ...labels, outcome: "ok" }, row.ok);
     m.llmCalls.inc({ ...labels, outcome: "error" }, row.errors);
     m.llmCalls.inc({ ...labels, outcome: "cached" }, row.cached);
+    m.llmCalls.inc({ ...labels, outcome: "lost" }, row.lost);
     m.llmRetries.inc(labels, row.retries);
     m.llmTokens.inc({ ...labels, kind: "prompt" }, row.prompt);
     m.llmTokens.inc({ ...labels, kind: "completion" }, row.completion);

@@ -125,7 +125,7 @@ describe("batch-mode runs against the stub's Batch API", () => {
     expect(status.steps.done).toBe(2 * STEPS_PER_VIDEO);
     expect(status.calls.total).toBe(2 * STEPS_PER_VIDEO);
     expect(status.tokens).toEqual(onlineStatus.tokens);
-    expect(status.costUsd).toBeCloseTo(onlineStatus.costUsd / 2, 10);
+    expect(status.costUsd).toBeCloseTo(onlineStatus.costUsd! / 2, 10);
     expect(status.batch).toMatchObject({ number: batches.length, status: "completed", total: batches.at(-1)!.requestCount });
     // Each step was attempted once: waiting for a batch is not an attempt.
     expect(await prisma.stepResult.count({ where: { runId: run.id, attempts: { not: 1 } } })).toBe(0);

@@ -310,13 +310,13 @@ describe("step errors", () => {
     expect(seen.steps.find((s) => s.stepId === "static_kg")!.error).toBe(staticKg.error);
   });
 
-  it("keeps an endpoint's error body as an owner-only excerpt of the call, out of the step error", async () => {
+  it("keeps an endpoint's error body as an owner-only excerpt of the call, and its sanitised message in the step error", async () => {
     const { projectId, endpointId } = await setup({ keyFrames: 1 });
     stub.addFault({ fault: { kind: "status", status: 400, message: "Invalid image_url: unsupported MIME type image/x-test" }, match: "Identify objects in the foreground" });
     const { id } = await run(projectId, endpointId);
     const staticKg = await step(id, "static_kg");
     expect(staticKg.status).toBe("failed");
-    expect(staticKg.error).toBe("The endpoint refused the request (400).");
+    expect(staticKg.error).toBe('The endpoint refused the request (400). The endpoint said: "Invalid image_url: unsupported MIME type image/x-test"');
     expect(staticKg.calls[0]!.errorExcerpt).toMatch(/Invalid image_url: unsupported MIME type/);
 
     const { inspectRunVideo } = await import("../call-inspector");

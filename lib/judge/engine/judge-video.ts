@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
 import type { CallLimiter } from "../endpoint-limiter";
@@ -5,6 +6,7 @@ import { callWithRetries, LlmError, type ChatImage, type ChatRequest, type ChatR
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
+import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from "../batch/batch-requests";
 import { responseCacheKey } from "./cache-key";
 import { withPromptVersions } from "../template-source";
@@ -282,7 +284,7 @@ async function executeStep(
         finish = { ...base, status: "done", output, rawText: answered.text ?? answered.refusal ?? "", error: null, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache };
       } else {
         const schema = step.schemaFor?.(input) ?? step.schema;
-        let parsed = parseStructuredOutput(first.answer.text, schema, { finishReason: first.answer.finishReason, refusal: first.answer.refusal });
+        let parsed = parseStructuredOutput(first.answer.text, schema, { finishReason: first.answer.finishReason, refusal: first.answer.refusal, reasoning: first.answer.reasoning });
         let rawText = first.answer.text ?? first.answer.refusal ?? "";
         let repaired: Answer | null = null;
         if (!parsed.ok) {
@@ -299,7 +301,7 @@ async function executeStep(
           if (!second.ok) throw second.error;
           repaired = second.answer;
           const firstError = parsed.error;
-          parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal });
+          parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal, reasoning: repaired.reasoning });
           rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
           if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
         }
@@ -423,12 +425,33 @@ async function answer(
   const full: ChatRequest = { ...request, images: await images() };
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);
+  // The call is recorded, "sent" with tokens and cost estimated from the request, before its request goes
+  // out (once it has its slot): a worker that dies before the answer is stored leaves it to be counted as
+  // lost (lib/judge/lost-calls.ts). Its outcome later updates the same row.
+  const callId = randomUUID();
+  const estimatedTokens = estimatedPromptTokens({ text: record.text, imageCount: full.images.length, followUp: request.followUp ?? null });
+  const sentRow: CallRow = { ...callBase, ...noUsage, id: callId, status: "sent", responseText: null, finishReason: null, cached: false, promptTokens: estimatedTokens, costUsd: callCostUsd(endpoint, estimatedTokens, 0), createdAt: new Date() };
+  let sentWritten: Promise<void> | null = null;
+  let notRecorded: { error: unknown } | null = null;
+  const recordSent = async () => {
+    try {
+      await (sentWritten ??= store.call(sentRow));
+    } catch (error) {
+      // Never sent unrecorded: the database's error fails the step (below), not a retryable "bad answer".
+      notRecorded = { error };
+      throw new LlmError("client", "The call could not be recorded before sending it.");
+    }
+  };
   const started = Date.now();
   let lastStatus: number | null = null;
   let retries = 0;
   try {
     const result = await callWithRetries(
-      () => limiter.run(() => client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 })),
+      () =>
+        limiter.run(async () => {
+          await recordSent();
+          return client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 });
+        }),
       {
         policy: deps.retryPolicy,
         sleep: deps.sleep,
@@ -439,26 +462,31 @@ async function answer(
         },
       },
     );
-    const cost = ((result.promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0)) + ((result.completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0));
+    // Without `usage` the call's tokens and cost are unknown: stored as 0 with usageKnown false, never as free.
+    const usageKnown = result.usageKnown !== false;
     return {
       ok: true,
       answer: { ...result, fromCache: false },
       call: {
         ...callBase,
         ...noUsage,
+        id: callId,
         responseText: result.text ?? result.refusal,
+        reasoning: result.reasoning ?? null,
         finishReason: result.finishReason,
         cached: false,
         httpStatus: 200,
         promptTokens: result.promptTokens,
         completionTokens: result.completionTokens,
-        costUsd: cost,
+        costUsd: usageKnown ? callCostUsd(endpoint, result.promptTokens, result.completionTokens) : 0,
+        usageKnown,
         latencyMs: Date.now() - started,
         retries,
         createdAt: new Date(),
       },
     };
   } catch (error) {
+    if (notRecorded) throw (notRecorded as { error: unknown }).error;
     if (!(error instanceof LlmError)) throw error;
     return {
       ok: false,
@@ -466,6 +494,7 @@ async function answer(
       call: {
         ...callBase,
         ...noUsage,
+        id: callId,
         responseText: null,
         finishReason: null,
         cached: false,
@@ -498,13 +527,16 @@ async function batchAnswered(
     return { ok: false, error, call: { ...callBase, ...noUsage, responseText: null, finishReason: null, cached: false, error: `${error.kind}: ${stepErrorMessage(error)}`, errorExcerpt: error.excerpt, httpStatus: error.status, createdAt: new Date() } };
   }
   const result = line.result;
-  const cost = (((result.promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0)) + ((result.completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0))) * BATCH_PRICE_FACTOR;
+  const usageKnown = result.usageKnown !== false;
+  const cost = usageKnown ? callCostUsd(endpoint, result.promptTokens, result.completionTokens, BATCH_PRICE_FACTOR) : 0;
   return {
     ok: true,
     answer: { ...result, fromCache: false },
     call: {
       ...callBase,
       ...noUsage,
+      usageKnown,
+      reasoning: result.reasoning ?? null,
       responseText: result.text ?? result.refusal,
       finishReason: result.finishReason,
       cached: false,

@@ -103,6 +103,11 @@ export async function planVideoSteps(prisma: PrismaClient, job: { runId: string;
       SELECT gen_random_uuid()::text, ${job.runId}, ${job.videoId}, p."itemId", p."stepId", p."scopeIndex", p."templateId" FROM planned p
       ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex") DO NOTHING
       RETURNING id, "itemId", "stepId", "scopeIndex", status::text AS status, output
+    ), lost AS (
+      -- Calls a dead worker sent and never stored the answer of: paid, unanswered. Only one job of a video
+      -- runs at a time, so every call still "sent" here belongs to an attempt that is gone. Their tokens and
+      -- cost were estimated when they were sent (lib/judge/lost-calls.ts).
+      UPDATE llm_call SET status = 'lost' WHERE "runId" = ${job.runId} AND "videoId" = ${job.videoId} AND status = 'sent' RETURNING 1
     ), reset AS (
       UPDATE step_result SET status = 'pending' WHERE "runId" = ${job.runId} AND "videoId" = ${job.videoId} AND status = 'running' RETURNING id
     ), video AS (
@@ -146,6 +151,14 @@ export interface StepFinish {
 }
 
 export interface CallRow {
+  /** Set when the row is written before the request goes out ("sent"), so that its outcome updates that row. */
+  id?: string;
+  /** "sent" before the request goes out (with estimated tokens and cost), "answered" (the default) with its outcome. */
+  status?: "sent" | "answered";
+  /** False when the answer carried no `usage` (tokens and cost unknown, stored as 0). Default true. */
+  usageKnown?: boolean;
+  /** The model's reasoning, kept apart from the answer. */
+  reasoning?: string | null;
   runId: string;
   stepResultId: string;
   videoId: string;
@@ -344,7 +357,10 @@ export class JudgeStore {
     );
     const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({
       ...call,
-      id: callIds.get(call) ?? (callIds.set(call, randomUUID()), callIds.get(call)!),
+      id: call.id ?? callIds.get(call) ?? (callIds.set(call, randomUUID()), callIds.get(call)!),
+      status: call.status ?? "answered",
+      usageKnown: call.usageKnown ?? true,
+      reasoning: call.reasoning ?? null,
       createdAt: call.createdAt.toISOString(),
     }));
     // One row per key (two steps with identical requests may finish together); a replacement wins.
@@ -380,13 +396,19 @@ export class JudgeStore {
         RETURNING 1
       ), calls AS (
         INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
-                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt")
+                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning)
         SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, c.request, c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
-               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt"
+               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning
         FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
           AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
-               "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3))
-        ON CONFLICT (id) DO NOTHING
+               "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3),
+               status text, "usageKnown" boolean, reasoning text)
+        -- A call written when it was sent gets its outcome (also one marked lost meanwhile: its answer came after all).
+        ON CONFLICT (id) DO UPDATE SET "responseText" = excluded."responseText", "finishReason" = excluded."finishReason", "httpStatus" = excluded."httpStatus",
+          error = excluded.error, "errorExcerpt" = excluded."errorExcerpt", cached = excluded.cached, "promptTokens" = excluded."promptTokens",
+          "completionTokens" = excluded."completionTokens", "costUsd" = excluded."costUsd", "latencyMs" = excluded."latencyMs", retries = excluded.retries,
+          status = excluded.status, "usageKnown" = excluded."usageKnown", reasoning = excluded.reasoning
+          WHERE llm_call.status IN ('sent', 'lost') AND excluded.status = 'answered'
         RETURNING 1
       ), cache_rows AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(cacheRows)}::jsonb)

@@ -139,8 +139,8 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
               ))}
               {(
                 [
-                  ["cost (USD)", (r: CompareSetupsReport["runs"][number]) => r.costUsd.toFixed(4), false],
-                  ["tokens (prompt / completion)", (r: CompareSetupsReport["runs"][number]) => `${r.tokens.prompt} / ${r.tokens.completion}`, false],
+                  ["cost (USD)", (r: CompareSetupsReport["runs"][number]) => (r.costUsd === null ? `unknown (${r.callsWithoutUsage} calls without usage)` : r.costUsd.toFixed(4)), false],
+                  ["tokens (prompt / completion)", (r: CompareSetupsReport["runs"][number]) => (r.tokens.prompt === null ? "unknown" : `${r.tokens.prompt} / ${r.tokens.completion}`), false],
                   ["calls", (r: CompareSetupsReport["runs"][number]) => String(r.calls), false],
                   ["time (wall / summed latency, s)", (r: CompareSetupsReport["runs"][number]) => `${f(r.wallSeconds, 1)} / ${r.latencySeconds.toFixed(1)}`, false],
                   ["parse failures / failed steps", (r: CompareSetupsReport["runs"][number]) => `${r.parseFailures} / ${r.failedSteps}`, false],

@@ -66,7 +66,14 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
             return (
               <div key={call.id} className="mt-3 border-t border-slate-100 pt-2">
                 <p className="text-xs text-slate-500">
-                  {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} · {call.promptTokens}+{call.completionTokens} tokens · ${call.costUsd.toFixed(5)}
+                  {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} ·{" "}
+                  {call.status === "lost"
+                    ? `lost (sent, unanswered: its worker died) · ~${call.promptTokens} tokens · ~$${call.costUsd.toFixed(5)}, estimated`
+                    : call.status === "sent"
+                      ? `in flight · ~${call.promptTokens} tokens, estimated`
+                      : call.usageKnown
+                        ? `${call.promptTokens}+${call.completionTokens} tokens · $${call.costUsd.toFixed(5)}`
+                        : "tokens and cost unknown (no usage in the answer)"}
                   {call.finishReason ? ` · finish ${call.finishReason}` : ""}
                   {call.error ? ` · ${call.error}` : ""}
                 </p>
@@ -83,6 +90,12 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
                 </div>
                 <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{request.text}</pre>
                 {request.followUp && <pre className="mt-1 whitespace-pre-wrap rounded bg-amber-50 p-2 text-xs">{request.followUp.correction}</pre>}
+                {call.reasoning && (
+                  <details className="mt-1 text-xs" data-testid="call-reasoning">
+                    <summary className="cursor-pointer text-slate-500">The model&apos;s reasoning (not parsed)</summary>
+                    <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2">{call.reasoning}</pre>
+                  </details>
+                )}
                 <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs" data-testid="raw-response">
                   {call.responseText ?? "(no answer)"}
                 </pre>
