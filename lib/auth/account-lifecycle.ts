@@ -91,46 +91,48 @@ export async function reactivateUser(prisma: PrismaClient, actor: Actor, userId:
 }
 
 /**
- * How many records name the account, by kind. Users are referenced by id (without foreign keys) from
- * these columns; a test keeps this list equal to the schema's user-id columns.
+ * Every column that names a user by id (without a foreign key, so records outlive nothing): the model's
+ * Prisma name, the column, and what its records are called in a refusal. A test keeps this list equal
+ * to the schema's user-id columns, so a new one cannot be forgotten.
  */
+export const USER_REFERENCE_COLUMNS = [
+  { model: "humanJudgment", field: "reviewerId", kind: "judgments" },
+  { model: "humanJudgmentHistory", field: "reviewerId", kind: "judgments" },
+  { model: "reviewQueueAssignment", field: "reviewerId", kind: "queue items" },
+  { model: "goldJudgment", field: "adjudicatorId", kind: "gold values" },
+  { model: "goldJudgmentHistory", field: "adjudicatorId", kind: "gold values" },
+  { model: "curationDecision", field: "curatorId", kind: "curation decisions" },
+  { model: "curationDecisionHistory", field: "curatorId", kind: "curation decisions" },
+  { model: "qaCandidateRestore", field: "restoredById", kind: "restored candidates" },
+  { model: "video", field: "createdById", kind: "videos" },
+  { model: "uploadSession", field: "createdById", kind: "videos" },
+  { model: "frameSet", field: "createdById", kind: "videos" },
+  { model: "promptList", field: "createdById", kind: "prompt lists" },
+  { model: "judgeEndpoint", field: "createdById", kind: "endpoints" },
+  { model: "judgeRun", field: "createdById", kind: "runs" },
+  { model: "reviewQueue", field: "createdById", kind: "queues" },
+  { model: "reviewQueue", field: "assigneeIds", kind: "queues" },
+  { model: "curationQueue", field: "createdById", kind: "queues" },
+  { model: "curationQueue", field: "assigneeIds", kind: "queues" },
+  { model: "promptVersion", field: "createdById", kind: "prompt versions" },
+  { model: "labelSet", field: "importedById", kind: "imported sets" },
+  { model: "itemSet", field: "importedById", kind: "imported sets" },
+] as const;
+
+type CountDelegate = { count(args: { where: Record<string, unknown> }): Promise<number> };
+
+/** How many records name the account, by kind (only kinds with some). */
 export async function accountRecords(prisma: PrismaClient, userId: string): Promise<Record<string, number>> {
-  const counts = await Promise.all([
-    prisma.humanJudgment.count({ where: { reviewerId: userId } }),
-    prisma.humanJudgmentHistory.count({ where: { reviewerId: userId } }),
-    prisma.reviewQueueAssignment.count({ where: { reviewerId: userId } }),
-    prisma.goldJudgment.count({ where: { adjudicatorId: userId } }),
-    prisma.goldJudgmentHistory.count({ where: { adjudicatorId: userId } }),
-    prisma.curationDecision.count({ where: { curatorId: userId } }),
-    prisma.curationDecisionHistory.count({ where: { curatorId: userId } }),
-    prisma.qaCandidateRestore.count({ where: { restoredById: userId } }),
-    prisma.video.count({ where: { createdById: userId } }),
-    prisma.uploadSession.count({ where: { createdById: userId } }),
-    prisma.frameSet.count({ where: { createdById: userId } }),
-    prisma.promptList.count({ where: { createdById: userId } }),
-    prisma.judgeEndpoint.count({ where: { createdById: userId } }),
-    prisma.judgeRun.count({ where: { createdById: userId } }),
-    prisma.reviewQueue.count({ where: { OR: [{ createdById: userId }, { assigneeIds: { has: userId } }] } }),
-    prisma.curationQueue.count({ where: { OR: [{ createdById: userId }, { assigneeIds: { has: userId } }] } }),
-    prisma.promptVersion.count({ where: { createdById: userId } }),
-    prisma.labelSet.count({ where: { importedById: userId } }),
-    prisma.itemSet.count({ where: { importedById: userId } }),
-  ]);
-  const [judgments, judgmentHistory, queueClaims, gold, goldHistory, curation, curationHistory, restores, videos, uploads, frameSets, promptLists, endpoints, runs, queues, curationQueues, promptVersions, labelSets, itemSets] = counts;
-  return {
-    judgments: judgments! + judgmentHistory!,
-    "queue items": queueClaims!,
-    "gold values": gold! + goldHistory!,
-    "curation decisions": curation! + curationHistory!,
-    "restored candidates": restores!,
-    videos: videos! + uploads! + frameSets!,
-    "prompt lists": promptLists!,
-    endpoints: endpoints!,
-    runs: runs!,
-    queues: queues! + curationQueues!,
-    "prompt versions": promptVersions!,
-    "imported sets": labelSets! + itemSets!,
-  };
+  const counts = await Promise.all(
+    USER_REFERENCE_COLUMNS.map(({ model, field }) =>
+      (prisma[model] as unknown as CountDelegate).count({ where: { [field]: field === "assigneeIds" ? { has: userId } : userId } }),
+    ),
+  );
+  const byKind: Record<string, number> = {};
+  USER_REFERENCE_COLUMNS.forEach(({ kind }, i) => {
+    if (counts[i]! > 0) byKind[kind] = (byKind[kind] ?? 0) + counts[i]!;
+  });
+  return byKind;
 }
 
 /**
@@ -141,7 +143,7 @@ export async function deleteUser(prisma: PrismaClient, actor: Actor, userId: str
   requireSiteAdmin(actor);
   const user = await targetUser(prisma, userId);
   await assertNotLastAdmin(prisma, actor, user, "delete");
-  const records = Object.entries(await accountRecords(prisma, userId)).filter(([, count]) => count > 0);
+  const records = Object.entries(await accountRecords(prisma, userId));
   if (records.length > 0) {
     throw new ConflictError(
       `${user.email} cannot be deleted: it is named by ${records.map(([kind, count]) => `${count} ${kind}`).join(", ")}. Deactivate it instead; its records keep its name.`,
