@@ -56,8 +56,15 @@ describe("deactivating an account", () => {
     const { key } = await createApiKey(prisma, reviewer.userId, "script");
     expect(await actorForApiKey(prisma, key)).not.toBeNull();
 
+    // One item the reviewer submitted, one they hold unsubmitted.
+    const queue = await prisma.reviewQueue.create({ data: { projectId: project.id, name: "q", runId: "none", scope: "verdict", categories: [], createdById: owner.userId } });
+    const [done, claimed] = await Promise.all([0, 1].map((position) => prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: `${video.id}-${position}`, position } })));
+    await prisma.reviewQueueAssignment.create({ data: { itemId: done!.id, queueId: queue.id, reviewerId: reviewer.userId, status: "done", doneAt: new Date() } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: claimed!.id, queueId: queue.id, reviewerId: reviewer.userId, status: "claimed" } });
+
     const result = await deactivateUser(prisma, admin, reviewer.userId);
-    expect(result).toMatchObject({ sessionsEnded: 1, apiKeysRevoked: 1 });
+    expect(result).toMatchObject({ sessionsEnded: 1, apiKeysRevoked: 1, claimsReleased: 1 });
+    expect(await prisma.reviewQueueAssignment.findMany({ where: { reviewerId: reviewer.userId }, select: { itemId: true } })).toEqual([{ itemId: done!.id }]);
     // The very next request with the old cookie or key is anonymous.
     expect(await actorFromHeaders(withCookie(session.cookie))).toBeNull();
     expect(await actorForApiKey(prisma, key)).toBeNull();

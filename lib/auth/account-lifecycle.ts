@@ -66,8 +66,8 @@ async function assertNotLastAdmin(prisma: PrismaClient, actor: Actor, user: { id
 }
 
 /**
- * Deactivates an account: at once, its sessions are deleted and its API keys revoked (a reactivated
- * user creates new keys), and it can no longer sign in (lib/auth/deactivated-accounts.ts refuses the
+ * Deactivates an account: at once, its sessions are deleted, its API keys revoked (a reactivated user
+ * creates new keys) and its unsubmitted queue claims released, and it can no longer sign in (lib/auth/deactivated-accounts.ts refuses the
  * session with the wrong-password answer). Its records keep naming it.
  */
 export async function deactivateUser(prisma: PrismaClient, actor: Actor, userId: string) {
@@ -79,7 +79,9 @@ export async function deactivateUser(prisma: PrismaClient, actor: Actor, userId:
     await tx.user.update({ where: { id: userId }, data: { deactivatedAt: user.deactivatedAt ?? now } });
     const sessions = await tx.session.deleteMany({ where: { userId } });
     const keys = await tx.apiKey.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
-    return { email: user.email, sessionsEnded: sessions.count, apiKeysRevoked: keys.count };
+    // Unsubmitted queue claims go back to the queue now rather than when they time out; submitted ones stay.
+    const claims = await tx.reviewQueueAssignment.deleteMany({ where: { reviewerId: userId, status: "claimed" } });
+    return { email: user.email, sessionsEnded: sessions.count, apiKeysRevoked: keys.count, claimsReleased: claims.count };
   });
 }
 
