@@ -9,7 +9,7 @@ test("a user changes their own password and signs in with it", async ({ page }) 
   await signIn(page, email, "first-password-1");
 
   await page.getByRole("link", { name: "Password", exact: true }).click();
-  await expect(page.getByRole("heading", { name: "Password" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Password", exact: true })).toBeVisible();
   await page.getByLabel("Current password").fill("not-my-password");
   await page.getByLabel(/^New password \(at least/).fill("second-password-2");
   await page.getByLabel("New password again").fill("second-password-2");
