@@ -137,6 +137,7 @@ describe("changing one's own password", () => {
 
     await changeOwnPassword(withCookie(current.cookie), { ...input, currentPassword: user.password });
     expect(await actorFromHeaders(withCookie(other.cookie))).toBeNull();
+    expect((await actorFromHeaders(withCookie(current.cookie)))?.userId).toBe(user.userId);
     expect((await signIn(user.email, user.password)).status).toBe(401);
     expect((await signIn(user.email, "brand new password")).status).toBe(200);
   });
