@@ -50,6 +50,7 @@ export const PAGES: CrawlPage[] = [
   { route: "/", },
   { route: "/sign-in", signedOutOnly: true },
   { route: "/settings/api-keys" },
+  { route: "/settings/password" },
   { route: "/admin/users", adminOnly: true },
   { route: "/projects/[projectId]", project: {} },
   {

@@ -24,6 +24,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           <Link href="/settings/api-keys" className="text-slate-600 hover:text-slate-900">
             API keys
           </Link>
+          <Link href="/settings/password" className="text-slate-600 hover:text-slate-900">
+            Password
+          </Link>
           {actor.isAdmin && (
             <Link href="/admin/users" className="text-slate-600 hover:text-slate-900">
               Users

@@ -4,58 +4,119 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { postJson } from "@/components/import/api-client";
+import { apiFetch, postJson } from "@/components/import/api-client";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 
-/** Owners add an OpenAI-compatible endpoint. The key goes to the server once and never comes back. */
-export function EndpointForm({ projectId }: { projectId: string }) {
+/** An endpoint as the Judge page lists it (never its key: only whether one is stored). */
+export interface EndpointRow {
+  id: string;
+  name: string;
+  baseUrl: string;
+  model: string;
+  hasApiKey: boolean;
+  imageDetail: string;
+  temperature: number | null;
+  maxConcurrency: number;
+  requestsPerMinute: number | null;
+  timeoutSeconds: number;
+  structuredOutput: boolean;
+  pricePer1kInput: number | null;
+  pricePer1kOutput: number | null;
+  supportsBatchApi: boolean;
+  archivedAt: string | null;
+}
+
+const EMPTY_FORM = {
+  name: "",
+  baseUrl: "https://api.openai.com/v1",
+  model: "gpt-4o",
+  apiKey: "",
+  removeApiKey: false,
+  imageDetail: "auto",
+  temperature: "0",
+  maxConcurrency: "4",
+  requestsPerMinute: "",
+  timeoutSeconds: "120",
+  pricePer1kInput: "",
+  pricePer1kOutput: "",
+  structuredOutput: true,
+  supportsBatchApi: false,
+};
+type FormState = typeof EMPTY_FORM;
+
+const text = (value: number | null) => (value === null ? "" : String(value));
+
+function formOf(endpoint: EndpointRow): FormState {
+  return {
+    name: endpoint.name,
+    baseUrl: endpoint.baseUrl,
+    model: endpoint.model,
+    apiKey: "",
+    removeApiKey: false,
+    imageDetail: endpoint.imageDetail,
+    temperature: text(endpoint.temperature),
+    maxConcurrency: String(endpoint.maxConcurrency),
+    requestsPerMinute: text(endpoint.requestsPerMinute),
+    timeoutSeconds: String(endpoint.timeoutSeconds),
+    pricePer1kInput: text(endpoint.pricePer1kInput),
+    pricePer1kOutput: text(endpoint.pricePer1kOutput),
+    structuredOutput: endpoint.structuredOutput,
+    supportsBatchApi: endpoint.supportsBatchApi,
+  };
+}
+
+/**
+ * Owners add an OpenAI-compatible endpoint, or (with `endpoint`) change one. The key goes to the server
+ * once and never comes back; when editing, a blank key keeps the stored one. After *Add* the form is
+ * empty again, ready for the next endpoint.
+ */
+export function EndpointForm({ projectId, endpoint, onDone }: { projectId: string; endpoint?: EndpointRow; onDone?: () => void }) {
   const queryClient = useQueryClient();
   const router = useRouter();
-  const [form, setForm] = useState({
-    name: "",
-    baseUrl: "https://api.openai.com/v1",
-    model: "gpt-4o",
-    apiKey: "",
-    imageDetail: "auto",
-    temperature: "0",
-    maxConcurrency: "4",
-    requestsPerMinute: "",
-    pricePer1kInput: "",
-    pricePer1kOutput: "",
-    structuredOutput: true,
-    supportsBatchApi: false,
-  });
-  const set = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
+  const [form, setForm] = useState<FormState>(() => (endpoint ? formOf(endpoint) : EMPTY_FORM));
+  const set = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
   const num = (v: string) => (v.trim() === "" ? null : Number(v));
-  const create = useMutation({
-    mutationFn: () =>
-      postJson(`/api/v1/projects/${projectId}/endpoints`, {
+  const save = useMutation({
+    mutationFn: () => {
+      const body = {
         name: form.name,
         baseUrl: form.baseUrl,
         model: form.model,
-        apiKey: form.apiKey || null,
         imageDetail: form.imageDetail,
         temperature: num(form.temperature),
         maxConcurrency: Number(form.maxConcurrency),
         requestsPerMinute: num(form.requestsPerMinute),
+        timeoutSeconds: Number(form.timeoutSeconds),
         pricePer1kInput: num(form.pricePer1kInput),
         pricePer1kOutput: num(form.pricePer1kOutput),
         structuredOutput: form.structuredOutput,
         supportsBatchApi: form.supportsBatchApi,
-      }),
+      };
+      if (!endpoint) return postJson(`/api/v1/projects/${projectId}/endpoints`, { ...body, apiKey: form.apiKey || null });
+      // Editing: a typed key replaces the stored one, "remove" clears it, a blank field keeps it.
+      const apiKey = form.removeApiKey ? { apiKey: "" } : form.apiKey ? { apiKey: form.apiKey } : {};
+      return apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...body, ...apiKey }),
+      });
+    },
     onSuccess: () => {
-      set({ name: "", apiKey: "" });
+      if (!endpoint) setForm(EMPTY_FORM);
       void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
       router.refresh(); // the endpoint list beside the form is rendered on the server
+      onDone?.();
     },
   });
+  const idPrefix = endpoint ? `endpoint-edit-${endpoint.id}` : "endpoint-new";
   return (
     <form
       className="grid grid-cols-2 gap-2 text-sm"
+      data-testid={endpoint ? "endpoint-edit-form" : "endpoint-form"}
       onSubmit={(e) => {
         e.preventDefault();
-        create.mutate();
+        save.mutate();
       }}
     >
       <label className="col-span-2 flex flex-col gap-1">
@@ -68,8 +129,23 @@ export function EndpointForm({ projectId }: { projectId: string }) {
         Model <input className={field} required value={form.model} onChange={(e) => set({ model: e.target.value })} />
       </label>
       <label className="flex flex-col gap-1">
-        API key <input className={field} type="password" autoComplete="off" value={form.apiKey} onChange={(e) => set({ apiKey: e.target.value })} />
+        API key
+        <input
+          className={field}
+          type="password"
+          autoComplete="off"
+          placeholder={endpoint?.hasApiKey ? "stored: blank keeps it" : undefined}
+          value={form.apiKey}
+          disabled={form.removeApiKey}
+          onChange={(e) => set({ apiKey: e.target.value })}
+        />
       </label>
+      {endpoint?.hasApiKey && (
+        <label className="col-span-2 flex items-center gap-2">
+          <input type="checkbox" id={`${idPrefix}-remove-key`} checked={form.removeApiKey} onChange={(e) => set({ removeApiKey: e.target.checked, apiKey: "" })} /> Remove the
+          stored key
+        </label>
+      )}
       <label className="flex flex-col gap-1">
         Image detail
         <select className={field} value={form.imageDetail} onChange={(e) => set({ imageDetail: e.target.value })}>
@@ -88,6 +164,9 @@ export function EndpointForm({ projectId }: { projectId: string }) {
         Requests / minute <input className={field} placeholder="no limit" value={form.requestsPerMinute} onChange={(e) => set({ requestsPerMinute: e.target.value })} />
       </label>
       <label className="flex flex-col gap-1">
+        Timeout (seconds) <input className={field} value={form.timeoutSeconds} onChange={(e) => set({ timeoutSeconds: e.target.value })} />
+      </label>
+      <label className="flex flex-col gap-1">
         $ per 1k input tokens <input className={field} value={form.pricePer1kInput} onChange={(e) => set({ pricePer1kInput: e.target.value })} />
       </label>
       <label className="flex flex-col gap-1">
@@ -100,14 +179,19 @@ export function EndpointForm({ projectId }: { projectId: string }) {
         <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API
         (/v1/files and /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
       </label>
-      <div className="col-span-2">
-        <button className={buttonClass()} disabled={create.isPending}>
-          Add endpoint
+      <div className="col-span-2 flex gap-2">
+        <button className={buttonClass()} disabled={save.isPending}>
+          {endpoint ? "Save changes" : "Add endpoint"}
         </button>
+        {endpoint && (
+          <button type="button" className={buttonClass("secondary")} onClick={() => onDone?.()}>
+            Cancel
+          </button>
+        )}
       </div>
-      {create.error && (
+      {save.error && (
         <p role="alert" className="col-span-2 text-red-700">
-          {create.error.message}
+          {save.error.message}
         </p>
       )}
     </form>

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
-import { NotFoundError, ValidationError } from "../errors";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { Actor } from "./actor";
 
 const KEY_PREFIX = "fj_";
@@ -16,6 +16,9 @@ function hashKey(key: string): string {
 export async function createApiKey(prisma: PrismaClient, userId: string, name: string) {
   const parsed = apiKeyNameSchema.safeParse(name);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]!.message);
+  const owner = await prisma.user.findUnique({ where: { id: userId }, select: { deactivatedAt: true } });
+  if (!owner) throw new NotFoundError("No such user.");
+  if (owner.deactivatedAt) throw new ConflictError("The account is deactivated: reactivate it first.");
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
   const row = await prisma.apiKey.create({
     data: { userId, name: parsed.data, prefix: key.slice(0, KEY_PREFIX.length + 6), keyHash: hashKey(key) },
@@ -39,14 +42,15 @@ export async function revokeApiKey(prisma: PrismaClient, userId: string, keyId: 
   if (result.count === 0) throw new NotFoundError("No such API key.");
 }
 
-/** The actor behind a presented key, or null for an unknown or revoked one. */
+/** The actor behind a presented key, or null for an unknown or revoked one, or one of a deactivated account. */
 export async function actorForApiKey(prisma: PrismaClient, key: string): Promise<Actor | null> {
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
   const row = await prisma.apiKey.findUnique({
     where: { keyHash: hashKey(key) },
-    include: { user: { select: { id: true, email: true, name: true, isAdmin: true } } },
+    include: { user: { select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true } } },
   });
-  if (!row || row.revokedAt) return null;
+  // Deactivation revokes the keys too; the check here holds even for a key made while it was under way.
+  if (!row || row.revokedAt || row.user.deactivatedAt) return null;
   // Record use at most once a minute per key, so busy clients don't write on every request.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });

@@ -5,6 +5,7 @@ import { nextCookies } from "better-auth/next-js";
 import { appOrigins, appUrl } from "../config/app-url";
 import { prisma } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
+import { deactivatedAccounts } from "./deactivated-accounts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
 import { clientAddress, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 
@@ -55,7 +56,7 @@ export function createAuth(db: PrismaClient = prisma) {
         if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned)) await recordSignInSuccess(db, attempt);
       }),
     },
-    plugins: [nextCookies()],
+    plugins: [nextCookies(), deactivatedAccounts(db)],
   });
 }
 

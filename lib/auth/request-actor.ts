@@ -23,6 +23,7 @@ export async function actorFromRequest(headers: Headers): Promise<{ actor: Actor
   }
   const session = await getAuth().api.getSession({ headers });
   if (!session) return { actor: null, via: "session" };
-  const user = session.user as typeof session.user & { isAdmin?: boolean };
+  const user = session.user as typeof session.user & { isAdmin?: boolean; deactivatedAt?: Date | null };
+  if (user.deactivatedAt) return { actor: null, via: "session" };
   return { actor: { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin === true }, via: "session" };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { actorForApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
+import { verifyPassword } from "../auth/password";
 import { runCli } from "./run-cli";
 
 async function cli(...argv: string[]) {
@@ -48,5 +49,41 @@ describe("admin CLI", () => {
     expect(noUser.code).toBe(1);
     expect(noUser.err).toMatch(/no user with email/);
     expect(noUser.out).toEqual([]);
+  });
+
+  it("resets a password (alone on stdout), deactivates, reactivates and deletes users", async () => {
+    const stamp = Date.now();
+    const email = `cli-life-${stamp}@example.test`;
+    expect((await cli("create-user", "--email", email, "--password", "password-1")).code).toBe(0);
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    const key = (await cli("create-api-key", "--email", email)).out[0]!;
+    await prisma.session.create({ data: { id: `s-${stamp}`, token: `t-${stamp}`, userId: user.id, expiresAt: new Date(Date.now() + 3_600_000) } });
+
+    const reset = await cli("reset-password", "--email", email);
+    expect(reset.code).toBe(0);
+    expect(reset.out).toHaveLength(1);
+    expect(reset.out[0]).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const account = await prisma.account.findFirstOrThrow({ where: { userId: user.id, providerId: "credential" } });
+    expect(await verifyPassword({ hash: account.password!, password: reset.out[0]! })).toBe(true);
+    expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
+    expect((await cli("reset-password", "--email", email, "--password", "short")).code).toBe(1);
+
+    await prisma.session.create({ data: { id: `s2-${stamp}`, token: `t2-${stamp}`, userId: user.id, expiresAt: new Date(Date.now() + 3_600_000) } });
+    const deactivated = await cli("deactivate-user", "--email", email);
+    expect(deactivated.code).toBe(0);
+    expect(deactivated.err).toMatch(/ended 1 session\(s\), revoked 1 API key\(s\)/);
+    expect((await prisma.user.findUniqueOrThrow({ where: { email } })).deactivatedAt).toBeInstanceOf(Date);
+    expect(await actorForApiKey(prisma, key)).toBeNull();
+    expect((await cli("create-api-key", "--email", email)).code).toBe(1);
+
+    expect((await cli("reactivate-user", "--email", email)).code).toBe(0);
+    expect((await prisma.user.findUniqueOrThrow({ where: { email } })).deactivatedAt).toBeNull();
+
+    expect((await cli("delete-user", "--email", email)).code).toBe(0);
+    expect(await prisma.user.findUnique({ where: { email } })).toBeNull();
+    const gone = await cli("delete-user", "--email", email);
+    expect(gone.code).toBe(1);
+    expect(gone.err).toMatch(/no user with email/);
+    expect((await cli("deactivate-user")).code).toBe(2);
   });
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createApiKey } from "../auth/api-keys";
 import { createUser } from "../auth/users";
+import { deactivateUser, deleteUser, reactivateUser, resetPassword, userIdByEmail } from "../auth/account-lifecycle";
 import { createPrismaClient } from "../db/prisma";
 import { resolveDatabase } from "../db/resolve-database";
 import { AppError } from "../errors";
@@ -19,7 +20,14 @@ const USAGE = `usage: npm run cli -- <command> [options]
   create-user     --email E --password P [--name N] [--admin]
   create-api-key  --email E [--name N]             prints the key alone on stdout
   create-project  --name N --owner E               prints the project id alone on stdout
-  add-member      --project ID --email E --role owner|reviewer|viewer`;
+  add-member      --project ID --email E --role owner|reviewer|viewer
+  reset-password  --email E [--password P]         prints the new password alone on stdout (generated unless given); ends the user's sessions
+  deactivate-user --email E                        no sign-in; ends the user's sessions and revokes their API keys; their judgments stay
+  reactivate-user --email E
+  delete-user     --email E                        only an account nothing names yet (no judgments, runs, videos…); else deactivate`;
+
+// The CLI is the operator's tool: it acts with site-admin rights.
+const CLI_ACTOR = { userId: "cli", email: "cli", name: "cli", isAdmin: true };
 
 type Command = (prisma: PrismaClient, args: string[], io: CliIo) => Promise<void>;
 
@@ -60,9 +68,30 @@ const commands: Record<string, Command> = {
       email: required(values.email, "--email"),
       role: required(values.role, "--role"),
     });
-    // The CLI is the operator's tool: it acts with site-admin rights.
-    await addMember(prisma, { userId: "cli", email: "cli", name: "cli", isAdmin: true }, input);
+    await addMember(prisma, CLI_ACTOR, input);
     io.stderr(`${input.email} is now ${input.role} of project ${input.projectId}`);
+  },
+  "reset-password": async (prisma, args, io) => {
+    const { values } = parseArgs({ args, options: { email: { type: "string" }, password: { type: "string" } } });
+    const userId = await userIdByEmail(prisma, required(values.email, "--email"));
+    const result = await resetPassword(prisma, CLI_ACTOR, userId, values.password);
+    io.stdout(result.password);
+    io.stderr(`set a new password for ${result.email} and ended their sessions${values.password ? "" : "; it is not shown again"}`);
+  },
+  "deactivate-user": async (prisma, args, io) => {
+    const { values } = parseArgs({ args, options: { email: { type: "string" } } });
+    const result = await deactivateUser(prisma, CLI_ACTOR, await userIdByEmail(prisma, required(values.email, "--email")));
+    io.stderr(`deactivated ${result.email}: ended ${result.sessionsEnded} session(s), revoked ${result.apiKeysRevoked} API key(s)`);
+  },
+  "reactivate-user": async (prisma, args, io) => {
+    const { values } = parseArgs({ args, options: { email: { type: "string" } } });
+    const result = await reactivateUser(prisma, CLI_ACTOR, await userIdByEmail(prisma, required(values.email, "--email")));
+    io.stderr(`reactivated ${result.email}; their old API keys stay revoked`);
+  },
+  "delete-user": async (prisma, args, io) => {
+    const { values } = parseArgs({ args, options: { email: { type: "string" } } });
+    const result = await deleteUser(prisma, CLI_ACTOR, await userIdByEmail(prisma, required(values.email, "--email")));
+    io.stderr(`deleted ${result.email}`);
   },
 };
 

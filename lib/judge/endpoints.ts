@@ -38,18 +38,26 @@ export async function updateEndpoint(prisma: PrismaClient, actor: Actor, endpoin
     throw error instanceof NotFoundError ? new NotFoundError("No such endpoint.") : error;
   });
   if (input.baseUrl !== undefined) await assertEndpointUrlAllowed(input.baseUrl);
-  const { apiKey, ...fields } = input;
+  const { apiKey, archived, ...fields } = input;
   const row = await prisma.judgeEndpoint.update({
     where: { id: endpointId },
-    // An omitted key keeps the stored one; an empty string removes it.
-    data: { ...fields, ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null }) },
+    data: {
+      ...fields,
+      // An omitted key keeps the stored one; an empty string removes it.
+      ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null }),
+      ...(archived === undefined ? {} : { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null }),
+    },
   });
   return publicEndpoint(row);
 }
 
-export async function listEndpoints(prisma: PrismaClient, actor: Actor, projectId: string) {
+/** A project's endpoints; archived ones (which no new run may use) only with `includeArchived`. */
+export async function listEndpoints(prisma: PrismaClient, actor: Actor, projectId: string, options: { includeArchived?: boolean } = {}) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const rows = await prisma.judgeEndpoint.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
+  const rows = await prisma.judgeEndpoint.findMany({
+    where: { projectId, ...(options.includeArchived ? {} : { archivedAt: null }) },
+    orderBy: { createdAt: "asc" },
+  });
   return rows.map(publicEndpoint);
 }
 
@@ -61,6 +69,11 @@ export async function endpointConfigForRun(prisma: PrismaClient, runId: string, 
   const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, include: { endpoint: true } });
   const e = endpointId && endpointId !== run.endpointId ? await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId: run.projectId } }) : run.endpoint;
   if (!e) throw new Error(`Run ${runId} names endpoint ${endpointId}, which is not an endpoint of its project.`);
+  return endpointConfigOf(e);
+}
+
+/** An endpoint row as the LLM client calls it, with its key decrypted: for server-side calls only, never for a response. */
+export function endpointConfigOf(e: Awaited<ReturnType<PrismaClient["judgeEndpoint"]["findFirstOrThrow"]>>): EndpointConfig {
   return {
     id: e.id,
     baseUrl: e.baseUrl,

@@ -42,7 +42,8 @@ export const endpointInputSchema = endpointFields.extend({
 });
 export type EndpointInput = z.input<typeof endpointInputSchema>;
 
-export const endpointUpdateSchema = endpointFields.partial();
+/** A PATCH: any fields, and `archived` (hidden from run forms, refused for new runs; runs keep it). */
+export const endpointUpdateSchema = endpointFields.partial().extend({ archived: z.boolean().optional() });
 
 /** Every pipeline a run can name (lib/judge/pipelines/index.ts registers them; a test keeps the lists equal). */
 export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content", "qa", "qa_generate", "qa_construct"] as const;

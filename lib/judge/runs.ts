@@ -29,6 +29,7 @@ export async function createRun(
   if (!pipeline) throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
   const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
   if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
+  if (endpoint.archivedAt) throw new ValidationError(`Endpoint ${endpoint.name} is archived: restore it on the Judge page to start runs with it.`);
   if (input.batch) {
     if (!endpoint.supportsBatchApi) throw new ValidationError(`Endpoint ${endpoint.name} does not support the Batch API: turn on "supports Batch API" in its settings first.`);
     if (!deps.queue.startBatchChecks) throw new ValidationError("This server cannot run batch runs.");
@@ -45,6 +46,7 @@ export async function createRun(
     if (!id || id === endpoint.id) continue;
     const other = await prisma.judgeEndpoint.findFirst({ where: { id, projectId } });
     if (!other) throw new NotFoundError(`No such endpoint in this project for the ${role} (${id}).`);
+    if (other.archivedAt) throw new ValidationError(`Endpoint ${other.name} (the ${role}) is archived: restore it on the Judge page to start runs with it.`);
     otherEndpoints.push({ role, endpoint: other });
   }
 

@@ -3,6 +3,7 @@ import { countWords } from "../captions/count-words";
 import { withinReferenceLength } from "../captions/length-rules";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
 import { CONSTRUCTION_RULES } from "./construction-stub-rules";
+import { ENDPOINT_TEST_RULE } from "./endpoint-test-stub-rule";
 import { QA_RULES } from "./qa-stub-rules";
 
 /**
@@ -25,6 +26,8 @@ export interface StubRequestContext {
    * asked again answers anew, and the construction rules simulate that (lib/llm-stub/construction-stub-rules.ts).
    */
   seen: number;
+  /** The request's image URLs (data: URLs as sent), for rules that read an image (the endpoint test's colour). */
+  imageUrls: string[];
 }
 
 export interface StubRule {
@@ -132,6 +135,7 @@ export const DEFAULT_RULES: StubRule[] = [
   // construction rules answer only the construction runs' forms of them.
   ...CONSTRUCTION_RULES,
   ...QA_RULES,
+  ENDPOINT_TEST_RULE,
 ];
 
 /** The caption and reference of a rendered caption rubric prompt (prompts/caption-rubric/judge.md), or null. */
@@ -170,7 +174,7 @@ export const FALLBACK_RULE: StubRule = {
   respond: (context) => (context.wantsJson ? JSON.stringify({ answer: "stub" }) : "This is the FrameJury stub LLM. No rule matched the prompt."),
 };
 
-export function makeContext(text: string, imageKeys: string[], wantsJson: boolean, model = "", seen = 0): StubRequestContext {
+export function makeContext(text: string, imageKeys: string[], wantsJson: boolean, model = "", seen = 0, imageUrls: string[] = []): StubRequestContext {
   const seed = createHash("sha256").update(text).update(imageKeys.join("|")).digest("hex");
   return {
     text,
@@ -178,6 +182,7 @@ export function makeContext(text: string, imageKeys: string[], wantsJson: boolea
     wantsJson,
     model,
     seen,
+    imageUrls,
     pick(n, salt = "") {
       const digest = createHash("sha256").update(seed).update(salt).digest();
       return digest.readUInt32BE(0) % n;

@@ -11,6 +11,9 @@ import { DEFAULT_RULES, FALLBACK_RULE, makeContext, type StubRule } from "./stub
  * Nothing in FrameJury's product code depends on it.
  */
 
+/** Models whose name contains "text-only" answer any request with an image with a 400, as a model without vision does. */
+export const TEXT_ONLY_MODEL = /text-only/i;
+
 export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("latency"), ms: z.number().int().min(0).max(600_000) }),
   z.object({
@@ -272,6 +275,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     if (fault?.kind === "image_limit" && images.length > fault.limit) {
       return sendJson(res, 400, vllmError(400, `At most ${fault.limit} image(s) may be provided in one request.`));
     }
+    // A text-only model (its name says so) refuses images as OpenAI's API does, for the endpoint test's "took the image" check.
+    if (TEXT_ONLY_MODEL.test(body.model) && images.length > 0) {
+      return sendJson(res, 400, { error: { message: "Invalid content type. image_url is only supported by certain models.", type: "invalid_request_error", code: "invalid_request_error" } });
+    }
     if (fault?.kind === "malformed") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end('{"id": "chatcmpl-broken", "choices": [{"message": {"content": "oops');
@@ -430,7 +437,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 /** The chat completion the stub answers to a request (after any fault that answers without one). */
 function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string, seen = 0) {
     const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
-    let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen));
+    let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrlsOf(body)));
     let finishReason = "stop";
     let refusal: string | null = null;
     if (fault?.kind === "content") content = fault.content;
@@ -472,6 +479,12 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
 /** vLLM's error body: `message` at the top level, not under `error` as OpenAI's. */
 function vllmError(status: number, message: string) {
   return { object: "error", message, type: "BadRequestError", param: null, code: status };
+}
+
+function imageUrlsOf(body: z.infer<typeof chatRequestSchema>): string[] {
+  return body.messages.flatMap((message) =>
+    typeof message.content === "string" ? [] : (message.content ?? []).flatMap((part) => (part.type === "image_url" && part.image_url ? [part.image_url.url] : [])),
+  );
 }
 
 /** The text parts of every message, joined by newlines, and a short hash of each image. */

@@ -2,6 +2,7 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { EndpointForm } from "@/components/judge/endpoint-form";
+import { EndpointList } from "@/components/judge/endpoint-list";
 import { JudgePanel } from "@/components/judge/judge-panel";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
@@ -19,7 +20,12 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   const { actor, role } = await requirePageProjectAccess(projectId);
   const canManage = roleCan(role, "runs.manage");
   if (roleCan(role, "endpoints.manage")) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
-  const endpoints = await listEndpoints(prisma, actor, projectId);
+  // Archived endpoints are listed here (restorable), but not offered to new runs.
+  const endpoints = await listEndpoints(prisma, actor, projectId, { includeArchived: true });
+  const endpointRows = endpoints.map(({ id, name, baseUrl, model, hasApiKey, imageDetail, temperature, maxConcurrency, requestsPerMinute, timeoutSeconds, structuredOutput, pricePer1kInput, pricePer1kOutput, supportsBatchApi, archivedAt }) => ({
+    id, name, baseUrl, model, hasApiKey, imageDetail, temperature, maxConcurrency, requestsPerMinute, timeoutSeconds, structuredOutput, pricePer1kInput, pricePer1kOutput, supportsBatchApi,
+    archivedAt: archivedAt?.toISOString() ?? null,
+  }));
   const [saved, { dimensions }] = await Promise.all([projectPipelineDefaults(prisma, actor, projectId), browseOptions(prisma, actor, projectId)]);
   const hallucinationDefaults = hallucinationSummarySettingsSchema.parse(saved.hallucination ?? {});
   // The caption form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
@@ -34,19 +40,8 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
         <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} captionDefaults={captionDefaults} qaDefaults={qaDefaults} />
         <div className="flex flex-col gap-5">
-          <Card title={`Endpoints (${endpoints.length})`}>
-            <ul className="mb-4 flex flex-col gap-2 text-sm" data-testid="endpoint-list">
-              {endpoints.map((e) => (
-                <li key={e.id}>
-                  <span className="font-medium">{e.name}</span> · {e.model}
-                  <div className="text-xs text-slate-500">
-                    {e.baseUrl} · key {e.hasApiKey ? "stored (encrypted)" : "none"} · ≤{e.maxConcurrency} at once
-                    {e.requestsPerMinute ? ` · ${e.requestsPerMinute}/min` : ""}
-                    {e.supportsBatchApi ? " · Batch API" : ""}
-                  </div>
-                </li>
-              ))}
-            </ul>
+          <Card title={`Endpoints (${endpoints.filter((e) => !e.archivedAt).length})`}>
+            <EndpointList projectId={projectId} endpoints={endpointRows} canManage={roleCan(role, "endpoints.manage")} />
             {roleCan(role, "endpoints.manage") ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
           </Card>
           {canManage && (

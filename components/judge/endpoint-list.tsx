@@ -1,0 +1,137 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { apiFetch, postJson } from "@/components/import/api-client";
+import { EndpointForm, type EndpointRow } from "./endpoint-form";
+
+/** What POST /api/v1/endpoints/:id/test answers (lib/judge/endpoint-test.ts). */
+interface EndpointTestResult {
+  answered: boolean;
+  latencyMs: number;
+  tookImage: "yes" | "no" | "unknown";
+  colour: string;
+  colourNamed: boolean;
+  answer: string | null;
+  error: string | null;
+  status: number | null;
+}
+
+const small = "inline-flex items-center rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100 disabled:opacity-50";
+
+/** The Judge page's endpoints: details for everyone; test, edit, archive and delete for owners. */
+export function EndpointList({ projectId, endpoints, canManage }: { projectId: string; endpoints: EndpointRow[]; canManage: boolean }) {
+  return (
+    <ul className="mb-4 flex flex-col gap-3 text-sm" data-testid="endpoint-list">
+      {endpoints.map((endpoint) => (
+        <EndpointItem key={endpoint.id} projectId={projectId} endpoint={endpoint} canManage={canManage} />
+      ))}
+    </ul>
+  );
+}
+
+function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; endpoint: EndpointRow; canManage: boolean }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [editing, setEditing] = useState(false);
+  const changed = () => {
+    void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
+    router.refresh();
+  };
+  const test = useMutation({ mutationFn: () => postJson<EndpointTestResult>(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}/test`, {}) });
+  const archive = useMutation({
+    mutationFn: (archived: boolean) =>
+      apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ archived }) }),
+    onSuccess: changed,
+  });
+  const remove = useMutation({
+    mutationFn: () => apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, { method: "DELETE" }),
+    onSuccess: changed,
+  });
+  const archived = endpoint.archivedAt !== null;
+  return (
+    <li data-testid="endpoint-item" className={archived ? "text-slate-400" : undefined}>
+      <span className="font-medium">{endpoint.name}</span> · {endpoint.model}
+      {archived && <span className="ml-1 rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
+      <div className="text-xs text-slate-500">
+        {endpoint.baseUrl} · key {endpoint.hasApiKey ? "stored (encrypted)" : "none"} · ≤{endpoint.maxConcurrency} at once
+        {endpoint.requestsPerMinute ? ` · ${endpoint.requestsPerMinute}/min` : ""}
+        {endpoint.supportsBatchApi ? " · Batch API" : ""}
+      </div>
+      {canManage && (
+        <div className="mt-1 flex flex-wrap gap-1.5">
+          <button type="button" className={small} disabled={test.isPending} onClick={() => test.mutate()}>
+            {test.isPending ? "Testing…" : "Test"}
+          </button>
+          <button type="button" className={small} onClick={() => setEditing((open) => !open)}>
+            Edit
+          </button>
+          <button type="button" className={small} disabled={archive.isPending} onClick={() => archive.mutate(!archived)}>
+            {archived ? "Restore" : "Archive"}
+          </button>
+          <button
+            type="button"
+            className={small}
+            disabled={remove.isPending}
+            onClick={() => {
+              if (window.confirm(`Delete endpoint ${endpoint.name}? Endpoints that runs used cannot be deleted; archive them instead.`)) remove.mutate();
+            }}
+          >
+            Delete
+          </button>
+        </div>
+      )}
+      {test.data && <TestOutcome result={test.data} />}
+      {(test.error ?? archive.error ?? remove.error) && (
+        <p role="alert" className="mt-1 text-xs text-red-700">
+          {(test.error ?? archive.error ?? remove.error)!.message}
+        </p>
+      )}
+      {editing && (
+        <div className="mt-2 rounded-md border border-slate-200 p-2">
+          <EndpointForm projectId={projectId} endpoint={endpoint} onDone={() => setEditing(false)} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+function TestOutcome({ result }: { result: EndpointTestResult }) {
+  const image =
+    result.tookImage === "yes"
+      ? `yes: it named the colour (${result.colour})`
+      : result.tookImage === "no"
+        ? "no: the model did not take the image"
+        : result.answered
+          ? `unclear: it did not name the colour (${result.colour})`
+          : "unknown";
+  return (
+    <dl
+      data-testid="endpoint-test-result"
+      className={`mt-1 grid grid-cols-[auto_1fr] gap-x-2 rounded-md border px-2 py-1 text-xs ${result.answered ? "border-emerald-300 bg-emerald-50" : "border-red-300 bg-red-50"}`}
+    >
+      <dt className="font-medium">Answered</dt>
+      <dd data-testid="test-answered">{result.answered ? "yes" : "no"}</dd>
+      <dt className="font-medium">Latency</dt>
+      <dd data-testid="test-latency">{result.latencyMs.toLocaleString()} ms</dd>
+      <dt className="font-medium">Took the image</dt>
+      <dd data-testid="test-image">{image}</dd>
+      {result.answer && (
+        <>
+          <dt className="font-medium">Answer</dt>
+          <dd className="break-words">{result.answer}</dd>
+        </>
+      )}
+      {result.error && (
+        <>
+          <dt className="font-medium">Error</dt>
+          <dd data-testid="test-error" className="break-words">
+            {result.error}
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}

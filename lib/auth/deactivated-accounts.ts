@@ -1,0 +1,40 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { APIError } from "better-auth/api";
+import type { PrismaClient } from "../generated/prisma/client";
+
+/**
+ * A better-auth plugin that gives a deactivated account (lib/auth/account-lifecycle.ts) no session:
+ * every way better-auth signs someone in ends in creating a session, and that is refused here, as
+ * better-auth's own admin plugin refuses banned users. The refusal is better-auth's wrong-password
+ * answer, so sign-in tells a deactivated account apart from a wrong guess no more than a locked one
+ * (README: one answer). Existing sessions are deleted when the account is deactivated.
+ */
+export function deactivatedAccounts(db: PrismaClient) {
+  return {
+    id: "framejury-deactivated-accounts",
+    // Declared so that every session lookup returns it: request-actor.ts refuses a session whose user is
+    // deactivated even if one slipped in while the account was being deactivated.
+    schema: { user: { fields: { deactivatedAt: { type: "date", required: false, input: false } } } },
+    init() {
+      return {
+        options: {
+          databaseHooks: {
+            session: {
+              create: {
+                async before(session: { userId: string }) {
+                  const user = await db.user.findUnique({ where: { id: session.userId }, select: { deactivatedAt: true } });
+                  if (!user || user.deactivatedAt) throw wrongEmailOrPassword();
+                },
+              },
+            },
+          },
+        },
+      };
+    },
+  } satisfies BetterAuthPlugin;
+}
+
+/** better-auth's own answer to a wrong password (its BASE_ERROR_CODES, which it does not re-export). */
+export function wrongEmailOrPassword(): APIError {
+  return new APIError("UNAUTHORIZED", { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
+}

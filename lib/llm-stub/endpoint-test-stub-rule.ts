@@ -1,0 +1,18 @@
+import { testColourOfDataUrl } from "../judge/test-image";
+import type { StubRule } from "./stub-rules";
+
+/**
+ * TEST TOOL. The endpoint test's question (lib/judge/endpoint-test.ts): the stub reads the colour of the
+ * test image it was sent and names it in one word, as a vision model would; without an image it says it
+ * sees none. (A model named "…text-only…" never gets here: the server refuses its images with a 400.)
+ */
+export const ENDPOINT_TEST_RULE: StubRule = {
+  name: "endpoint-test",
+  match: /^What colou?r is this image\? Answer in one word\.$/m,
+  respond: (context) => {
+    if (context.imageCount === 0) return "I can't see any image.";
+    const colour = context.imageUrls.map(testColourOfDataUrl).find((found) => found !== null);
+    if (!colour) return "Grey.";
+    return `${colour[0]!.toUpperCase()}${colour.slice(1)}.`;
+  },
+};
