@@ -51,6 +51,11 @@ test("two reviewers disagree, the owner adjudicates, agreement against gold", as
   await expect(item.getByTestId("adjudication-values")).toContainText(`${reviewers[1]}no`);
   await expect(item.getByTestId("judge-value")).toHaveText("yes");
   await expect(item.getByRole("img").first()).toBeVisible();
+  // What the gold is about, on the card: the video's prompt and a player of the video.
+  const video = await prisma.video.findUniqueOrThrow({ where: { id: videoIds[0]! } });
+  await expect(item.getByTestId("adjudication-prompt")).toContainText(video.prompt!);
+  const player = item.getByTestId("adjudication-player");
+  await expect(player).toHaveAttribute("src", `/api/v1/videos/${videoIds[0]}/file`);
 
   // Keyboard: the value key picks "no", the note is typed, Enter saves.
   await page.locator("body").press("0");
