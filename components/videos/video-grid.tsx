@@ -106,7 +106,12 @@ function VideoCard({ video, metrics, blindMetricId }: { video: VideoListRow; met
             <dd className="tabular-nums">{video.review.reviewers}</dd>
           </div>
         )}
-        {video.review.disagreement && <dd className="rounded bg-amber-100 px-1 text-amber-900">disagrees</dd>}
+        {video.review.disagreement && (
+          <div>
+            <dt className="sr-only">flag</dt>
+            <dd className="rounded bg-amber-100 px-1 text-amber-900">disagrees</dd>
+          </div>
+        )}
       </dl>
       {hovered && video.keyFrameCount > 0 && (
         <div className="absolute inset-x-0 top-full z-20 -mt-1 rounded-b-lg border border-slate-300 bg-white p-2 shadow-lg" data-testid="grid-key-frames">

@@ -104,16 +104,18 @@ export function VideoListTable({
                   <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
                 )}
               </td>
-              <td className={`${cell} min-w-[7rem] break-all`}>
+              <td className={`${cell} min-w-[6rem] break-all`}>
                 <Link href={video.href} className="text-indigo-700 underline" data-testid="video-link">
                   {video.fileName}
                 </Link>
               </td>
-              <td className={`${cell} min-w-[12rem]`} title={video.prompt ?? ""} data-testid="video-prompt-cell">
+              <td className={`${cell} min-w-[10rem]`} title={video.prompt ?? ""} data-testid="video-prompt-cell">
                 <span className="line-clamp-2 break-words">{video.prompt ?? <NoPrompt />}</span>
               </td>
-              <td className={cell}>{video.dimensions.join(", ")}</td>
-              <td className={`${cell} break-words`}>{video.model}</td>
+              <td className={`${cell} break-words`} data-testid="video-model-cell">
+                {video.model}
+                {video.dimensions.length > 0 && <span className="block text-xs text-slate-500">{video.dimensions.join(", ")}</span>}
+              </td>
               <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
               <td className={`${cell} whitespace-nowrap`}>
                 <span className={video.status === "failed" ? "text-red-700" : video.status === "ready" ? "text-emerald-700" : "text-amber-700"}>{video.status.replace("_", " ")}</span>

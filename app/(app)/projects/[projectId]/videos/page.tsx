@@ -87,8 +87,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         {header("", null)}
         {header("File", "path")}
         {header("Prompt", "prompt")}
-        {header("Dimensions", null)}
-        {header("Model", "model")}
+        {header("Model · dimensions", "model")}
         {header("#", null)}
         {header("Status", null)}
         {header("Key frames", null, "right")}
