@@ -141,7 +141,9 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
             ref={player}
             src={`/api/v1/videos/${encodeURIComponent(item.video.id)}/file`}
             controls
-            preload="metadata"
+            // Loaded when played: the card is one of many, and the first frame the judge saw stands in until then.
+            preload="none"
+            poster={item.frames[0]?.url}
             className="max-h-[45vh] w-full rounded-lg bg-black"
             data-testid="adjudication-player"
           />
