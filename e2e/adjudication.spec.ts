@@ -5,6 +5,8 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // the adjudication queue with both reviewers' values and the judge's, sets gold with the keyboard, and
 // the agreement report then measures the judge against gold.
 test("two reviewers disagree, the owner adjudicates, agreement against gold", async ({ page, browser }) => {
+  // Three sign-ins and a dozen page loads: on a loaded machine this takes about a minute.
+  test.setTimeout(120_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
