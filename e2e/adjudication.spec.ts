@@ -5,6 +5,8 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // the adjudication queue with both reviewers' values and the judge's, sets gold with the keyboard, and
 // the agreement report then measures the judge against gold.
 test("two reviewers disagree, the owner adjudicates, agreement against gold", async ({ page, browser }) => {
+  // Three sign-ins and a dozen page loads: on a loaded machine this takes about a minute.
+  test.setTimeout(120_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -51,6 +53,11 @@ test("two reviewers disagree, the owner adjudicates, agreement against gold", as
   await expect(item.getByTestId("adjudication-values")).toContainText(`${reviewers[1]}no`);
   await expect(item.getByTestId("judge-value")).toHaveText("yes");
   await expect(item.getByRole("img").first()).toBeVisible();
+  // What the gold is about, on the card: the video's prompt and a player of the video.
+  const video = await prisma.video.findUniqueOrThrow({ where: { id: videoIds[0]! } });
+  await expect(item.getByTestId("adjudication-prompt")).toContainText(video.prompt!);
+  const player = item.getByTestId("adjudication-player");
+  await expect(player).toHaveAttribute("src", `/api/v1/videos/${videoIds[0]}/file`);
 
   // Keyboard: the value key picks "no", the note is typed, Enter saves.
   await page.locator("body").press("0");

@@ -50,7 +50,10 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
 
     await page.keyboard.press("?");
     await expect(page.getByTestId("curation-help")).toBeVisible();
+    // The one key-list overlay the review screen uses too: drawn over the page, in view.
+    await expect(page.getByTestId("key-list-overlay").getByTestId("curation-help")).toBeInViewport({ ratio: 1 });
     await page.keyboard.press("?");
+    await expect(page.getByTestId("curation-help")).toHaveCount(0);
 
     // The same curator decided c0 in another tab meanwhile: accepting here is a 409 that shows that decision; Enter
     // re-applies this one (the button has the focus).

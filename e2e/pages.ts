@@ -56,7 +56,7 @@ export const PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/videos",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/videos`, `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`, `/projects/${s.projectId}/videos?status=pending_extraction`],
+    urls: (s) => [`/projects/${s.projectId}/videos`, `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`, `/projects/${s.projectId}/videos?status=pending_extraction`, `/projects/${s.projectId}/videos?view=grid`],
   },
   {
     route: "/projects/[projectId]/videos/[videoId]",

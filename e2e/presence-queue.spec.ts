@@ -152,3 +152,53 @@ test("a presence-first item whose background submission fails reopens with its p
     await prisma.$disconnect();
   }
 });
+
+// Presence toggles typed and not submitted survive a reload (kept in the browser, keyed by reviewer and item); once
+// the item is submitted the draft is gone, and the next item opens on its own answers.
+test("presence toggles not yet submitted survive a reload and are dropped once submitted", async ({ page, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const { prisma, projectId, reviewer, queueId } = await seedPresenceQueue(request, "presence-draft", 2);
+  try {
+    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    expect(signedIn.ok()).toBe(true);
+    await page.goto(`/projects/${projectId}/queues/${queueId}`);
+    await expect(page.getByTestId("start-reviewing")).toBeFocused();
+    await page.keyboard.press("s");
+    const screen = page.getByTestId("review-screen");
+    const categories = page.getByTestId("presence-category");
+    await expect(page.getByTestId("presence-step")).toBeVisible();
+    const first = (await screen.getAttribute("data-item-id"))!;
+
+    await page.keyboard.press("2");
+    await page.keyboard.press("3");
+    await expect(categories.getByTestId("presence-mine")).toHaveText(["absent", "present", "present"]);
+    await page.reload();
+    await expect(screen).toHaveAttribute("data-item-id", first);
+    await expect(categories.getByTestId("presence-mine")).toHaveText(["absent", "present", "present"]);
+    const drafts = () => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("framejury:presence-draft")));
+    expect(await drafts()).toHaveLength(1);
+
+    // 3 again takes d1 back; then grade s1 and s2 at both key frames and submit.
+    await page.keyboard.press("3");
+    await expect(categories.getByTestId("presence-mine")).toHaveText(["absent", "present", "absent"]);
+    await page.keyboard.press("Enter");
+    for (const [i, digit] of ["3", "4", "1", "6"].entries()) {
+      if (i > 0) await page.keyboard.press("j");
+      await page.keyboard.press(digit);
+    }
+    await page.keyboard.press("Enter");
+    await expect(screen).not.toHaveAttribute("data-item-id", first);
+    const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
+    await expect.poll(() => prisma.humanJudgment.count({ where: { reviewerId: reviewerUser.id, targetType: "presence" } })).toBe(3);
+    await expect.poll(drafts).toEqual([]);
+
+    // The next item, reloaded: its own (empty) answers, nothing carried over from the first.
+    await page.reload();
+    await expect(page.getByTestId("presence-step")).toBeVisible();
+    await expect(screen).not.toHaveAttribute("data-item-id", first);
+    await expect(categories.getByTestId("presence-mine")).toHaveText(["absent", "absent", "absent"]);
+    expect(await drafts()).toEqual([]);
+  } finally {
+    await prisma.$disconnect();
+  }
+});

@@ -88,7 +88,7 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     expect(await page.content()).not.toContain(String(JUDGE_S1));
     await expect(page.getByTestId("shortcut-help")).toContainText("Enter");
     await page.keyboard.press("?");
-    await expect(page.getByTestId("shortcut-help")).toContainText("type 1 then 0 within 600 ms");
+    await expect(page.getByTestId("shortcut-help-overlay")).toContainText("type 1 then 0 within 600 ms");
 
     // Accepting the judge's value is refused in blind mode.
     await page.keyboard.press("a");

@@ -226,3 +226,92 @@ test("the video page links heat map, player and frames; reviewers' judgments are
   await page.getByRole("link", { name: /This prompt across models/ }).click();
   await expect(page.getByTestId("sample-tile")).toHaveCount(4);
 });
+
+// What a reviewer needs in view: the prompt at the top beside the player; `,` / `.` step one frame (paused) with the
+// time and frame number shown; the strip names the key frame at the player's time, whichever way it got there; a
+// frame opens full size in an accessible lightbox with previous / next and the frames the judge saw for the score.
+test("the prompt sits beside the player; , and . step frames; the strip names the current key frame; a frame opens full size", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const owner = await ownerWithProject("videopage-view");
+  const { videoId } = await seed(owner.email, owner.projectId);
+  await signIn(page, owner.email, owner.password);
+  await page.goto(`/projects/${owner.projectId}/videos/${videoId}`);
+  const player = page.getByTestId("player");
+  await page.waitForFunction(() => ((document.querySelector('[data-testid="player"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
+
+  // The prompt, in the first screenful, level with the player.
+  const prompt = page.getByTestId("video-prompt");
+  await expect(prompt).toHaveText(PROMPT);
+  await expect(prompt).toBeInViewport();
+  const [promptBox, playerBox] = [await prompt.boundingBox(), await player.boundingBox()];
+  expect(promptBox!.y).toBeLessThan(playerBox!.y + playerBox!.height);
+  expect(promptBox!.x).toBeGreaterThan(playerBox!.x + playerBox!.width);
+
+  // Frame stepping at the video's 25 fps, paused, with the time and frame number.
+  const time = () => player.evaluate((v: HTMLVideoElement) => v.currentTime);
+  await page.locator("body").press(".");
+  await expect.poll(time).toBeCloseTo(0.04, 3);
+  await expect(page.getByTestId("frame-time")).toHaveText("0.040 s · frame 1");
+  await page.locator("body").press(".");
+  await expect(page.getByTestId("frame-time")).toHaveText("0.080 s · frame 2");
+  expect(await player.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+  await page.locator("body").press(",");
+  await expect(page.getByTestId("frame-time")).toHaveText("0.040 s · frame 1");
+  await page.locator("body").press(",");
+  await page.locator("body").press(",");
+  await expect(page.getByTestId("frame-time")).toHaveText("0.000 s · frame 0");
+  expect(await time()).toBe(0);
+
+  // The strip: key frame 2's frame clicked → the header and the current cluster say key frame 2; a score of key
+  // frame 1 → key frame 1. Every frame of the strip is in view horizontally (it wraps instead of clipping).
+  const header = page.getByTestId("strip-header");
+  const clusters = page.getByTestId("cluster");
+  await page.locator('[data-testid="strip-frame"][data-frame-index="5"]').click();
+  await expect(header).toContainText("At key frame 2 of 2");
+  await expect(clusters.nth(1)).toHaveAttribute("data-current", "true");
+  await expect(clusters.nth(0)).toHaveAttribute("data-current", "false");
+  await page.locator('[data-testid="score-cell"][data-step="static_hallucination"][data-scope="0"][data-category="s3"]').click();
+  await expect(header).toContainText("At key frame 1 of 2");
+  await expect(clusters.nth(0)).toHaveAttribute("data-current", "true");
+  const strip = page.getByTestId("key-frame-strip");
+  expect(await strip.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  const stripBox = (await strip.boundingBox())!;
+  for (const frame of await page.getByTestId("strip-frame").all()) {
+    const box = (await frame.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(stripBox.x - 0.5);
+    expect(box.x + box.width).toBeLessThanOrEqual(stripBox.x + stripBox.width + 0.5);
+  }
+
+  // The lightbox, on a dynamic score of cluster 2 (frames 3, 4, 5 seen by the judge).
+  await page.locator('[data-testid="score-cell"][data-step="dynamic_hallucination"][data-scope="1"][data-category="d2"]').click();
+  await expect(page.locator('[data-highlighted="true"]')).toHaveCount(3);
+  const stripWidth = (await page.locator('[data-frame-index="4"] [data-testid="key-frame"]').boundingBox())!.width;
+  await page.locator('[data-testid="strip-frame"][data-frame-index="4"] + [data-testid="enlarge-frame"]').click();
+  const lightbox = page.getByRole("dialog");
+  await expect(lightbox).toBeVisible();
+  await expect(lightbox).toHaveAttribute("data-frame-index", "4");
+  const image = lightbox.getByTestId("lightbox-image");
+  await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
+  expect((await image.boundingBox())!.width).toBeGreaterThan(stripWidth * 2);
+  await expect(lightbox.getByTestId("lightbox-judge-frame")).toHaveCount(3);
+  await expect(lightbox.getByTestId("lightbox-seen")).toHaveText("the judge saw this frame");
+  await page.screenshot({ path: "/work/shots/videoui/lightbox-1440.png" });
+  await page.keyboard.press("ArrowRight");
+  await expect(lightbox).toHaveAttribute("data-frame-index", "5");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await expect(lightbox).toHaveAttribute("data-frame-index", "2");
+  await expect(lightbox.getByTestId("lightbox-seen")).toHaveText("not seen by the judge for this score");
+  // One of the judge's frames, a click away.
+  await lightbox.getByTestId("lightbox-judge-frame").nth(0).click();
+  await expect(lightbox).toHaveAttribute("data-frame-index", "3");
+  // Focus stays in the dialog.
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("dialog")) || document.activeElement === document.body)).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.screenshot({ path: "/work/shots/videoui/video-page-1440.png", fullPage: true });
+});

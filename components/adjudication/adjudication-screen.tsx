@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, apiFetch } from "@/components/import/api-client";
 import { buttonClass } from "@/components/class-names";
 import { isTypingTarget } from "@/components/is-typing-target";
+import { NoPrompt } from "@/components/videos/no-prompt";
 import { typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import type { AdjudicationItem, GoldView } from "@/lib/adjudication/adjudication";
 
@@ -32,6 +33,7 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
   const [note, setNote] = useState("");
   const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" | "error"; message?: string }>({ kind: "idle" });
   const typed = useRef<TypedNumber | null>(null);
+  const player = useRef<HTMLVideoElement>(null);
   const item = items[index] ?? null;
 
   // Each item opens on its gold (to change it), else empty: the owner decides, nothing is prefilled from reviewers or the judge.
@@ -132,14 +134,45 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
           </span>
         </div>
         <p className="text-sm text-slate-600">{item.definition}</p>
-        {item.frames.length > 0 && (
-          <div className="flex flex-wrap gap-2" aria-label="Frames the judge saw">
-            {item.frames.map((f) => (
-              // eslint-disable-next-line @next/next/no-img-element
-              <img key={f.id} src={f.url} alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`} className="h-28 rounded border border-slate-200" />
-            ))}
+        {/* What the gold is about: the prompt, the video (a frame the judge saw seeks it there) and those frames. */}
+        <div className="grid gap-3 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <video
+            key={item.video.id}
+            ref={player}
+            src={`/api/v1/videos/${encodeURIComponent(item.video.id)}/file`}
+            controls
+            // Loaded when played: the card is one of many, and the first frame the judge saw stands in until then.
+            preload="none"
+            poster={item.frames[0]?.url}
+            className="max-h-[45vh] w-full rounded-lg bg-black"
+            data-testid="adjudication-player"
+          />
+          <div className="flex min-w-0 flex-col gap-2">
+            <p className="text-sm" data-testid="adjudication-prompt">
+              <span className="block text-xs font-medium uppercase tracking-wide text-slate-500">Prompt</span>
+              <span className="whitespace-pre-wrap break-words text-slate-900">{item.video.prompt ?? <NoPrompt />}</span>
+            </p>
+            {item.frames.length > 0 && (
+              <div className="flex flex-wrap gap-2" aria-label="Frames the judge saw">
+                {item.frames.map((f) => (
+                  <button
+                    key={f.id}
+                    type="button"
+                    onClick={() => {
+                      if (!player.current) return;
+                      player.current.pause();
+                      player.current.currentTime = f.timestampS;
+                    }}
+                    title={`Show the video at ${f.timestampS.toFixed(2)} s`}
+                  >
+                    {/* eslint-disable-next-line @next/next/no-img-element */}
+                    <img src={f.url} alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`} className="h-28 max-w-none rounded border border-slate-200" />
+                  </button>
+                ))}
+              </div>
+            )}
           </div>
-        )}
+        </div>
         <table className="text-sm" data-testid="adjudication-values">
           <tbody>
             {item.reviews.map((r) => (

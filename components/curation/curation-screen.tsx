@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, apiFetch } from "@/components/import/api-client";
 import { buttonClass } from "@/components/class-names";
 import { isTypingTarget } from "@/components/is-typing-target";
+import { KeyListOverlay } from "@/components/key-list-overlay";
 import { Guidelines } from "@/components/markdown";
 import { editedQuestionProblem, type CuratedFields, type CurationEdits } from "@/lib/construction/curation";
 import type { curationItem } from "@/lib/construction/curation-queues";
@@ -60,6 +61,7 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
   const [busy, setBusy] = useState(true);
   const [mode, setMode] = useState<Mode>("view");
   const [help, setHelp] = useState(false);
+  const closeHelp = useCallback(() => setHelp(false), []);
   const [draft, setDraft] = useState<CuratedFields | null>(null);
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -288,16 +290,7 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
           {error}
         </p>
       )}
-      {help && (
-        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="curation-help">
-          {SHORTCUTS.map(([key, what]) => (
-            <div key={key} className="contents">
-              <dt className="font-mono">{key}</dt>
-              <dd>{what}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      <KeyListOverlay open={help} onClose={closeHelp} keys={SHORTCUTS} testId="curation-help" />
       {conflict && (
         <div role="alert" className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="curation-conflict">
           <p>

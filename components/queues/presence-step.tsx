@@ -41,10 +41,16 @@ export const PRESENCE_SHORTCUTS: [string, string][] = [
  * `restored`: the presence answers of a submission of this item that was not saved (it failed in the background);
  * they win over the stored ones, and the step opens on the grading, where the reviewer left it.
  */
-export function usePresenceStep(presence: PresenceView | null | undefined, targetKeys: readonly string[], restored: Record<string, boolean> | null = null) {
+export function usePresenceStep(
+  presence: PresenceView | null | undefined,
+  targetKeys: readonly string[],
+  restored: Record<string, boolean> | null = null,
+  /** Toggles typed on this item and not submitted yet (kept in the browser): they win over the stored answers, the step stays open. */
+  draft: Record<string, boolean> | null = null,
+) {
   const [active, setActive] = useState(Boolean(presence) && !restored);
   const [present, setPresent] = useState<Record<string, boolean>>(() =>
-    Object.fromEntries((presence?.categories ?? []).map((c) => [c.id, restored?.[c.id] ?? c.mine?.value === 1])),
+    Object.fromEntries((presence?.categories ?? []).map((c) => [c.id, restored?.[c.id] ?? draft?.[c.id] ?? c.mine?.value === 1])),
   );
   const [focus, setFocus] = useState(0);
   const categories = presence?.categories ?? [];
@@ -149,6 +155,8 @@ export function usePresenceStep(presence: PresenceView | null | undefined, targe
     /** The submission's `presence`, or undefined for a queue that grades every score. */
     /** The reviewer's answers by category, to keep with an unsent submission. */
     answers: (): Record<string, boolean> | null => (presence ? { ...present } : null),
+    /** True when the answers differ from the stored ones (something typed and not submitted). */
+    changed: Boolean(presence) && categories.some((c) => (present[c.id] === true) !== (c.mine?.value === 1)),
     judgments: () => (presence ? categories.map((c) => ({ category: c.id, value: present[c.id] ? 1 : 0, expectedVersion: c.mine?.version })) : undefined),
     element,
     summary,

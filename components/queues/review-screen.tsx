@@ -7,9 +7,11 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from "react"
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { AnswerUnderReview, type AnswerView } from "@/components/qa/answer-under-review";
+import { KeyListOverlay } from "@/components/key-list-overlay";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/components/queues/presence-step";
+import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceDraft } from "@/components/queues/presence-draft";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import { scopeFocus } from "@/lib/judge/video-outputs";
@@ -195,6 +197,14 @@ interface ScreenSupport {
   /** Whether the guidelines are open: one choice for the whole session, not per item. */
   guidelinesShown: boolean;
   toggleGuidelines: () => void;
+  /** Leaves the screen for another page once the claims ahead nobody opened are given back. */
+  leaveTo: (href: string) => Promise<void>;
+  /** Where an item's unsubmitted presence toggles are kept in the browser. */
+  draftKey: (itemId: string) => string;
+  /** The last item was submitted and nothing is left: says so and reads the item again (its status, and the judge once not blind). */
+  finished: (itemId: string, text: string) => void;
+  /** What `finished` said of this item, shown again once it is read back. */
+  finishedText: (itemId: string) => string | null;
 }
 
 /**
@@ -205,7 +215,20 @@ interface ScreenSupport {
  * While the reviewer works on an item, the item after it is claimed ahead and loaded (payload and frames), so Enter shows
  * it at once and the submission goes in the background; one that fails says so here and keeps its typed values.
  */
-export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline }: { projectId: string; queueId: string; itemId: string; pipeline: string | null }) {
+export function ReviewScreen({
+  projectId,
+  queueId,
+  itemId: pageItemId,
+  pipeline,
+  userId,
+}: {
+  projectId: string;
+  queueId: string;
+  itemId: string;
+  pipeline: string | null;
+  /** The reviewer: keys their drafts in the browser. */
+  userId: string;
+}) {
   const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
   const pathname = usePathname();
   const addressed = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
@@ -236,6 +259,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
   const inflight = useRef(new Set<Promise<unknown>>());
   const [failures, setFailures] = useState<{ itemId: string; label: string; message: string }[]>([]);
   const [guidelinesShown, setGuidelinesShown] = useState(true);
+  const [finishedNotes, setFinishedNotes] = useState<Record<string, string>>({});
   const progress = useQuery({
     queryKey: ["queue-progress", queueId],
     queryFn: () => apiFetch<QueueProgressView>(`/api/v1/queues/${queueId}`),
@@ -264,20 +288,52 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
+  /** Set once the reviewer leaves: a claim ahead answered after that is given back at once. */
+  const left = useRef(false);
+  const releaseOne = useCallback(
+    (id: string) =>
+      fetch(`/api/v1/queues/${queueId}/items/${encodeURIComponent(id)}/release`, { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body: "{}" }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    [queueId],
+  );
+  /** Gives back the claims ahead nobody opened; resolves once the server has answered each release. */
+  const releaseReserved = useCallback(() => {
+    left.current = true;
+    const ids = [...reservedIds.current];
+    reservedIds.current.clear();
+    return Promise.all(ids.map(releaseOne));
+  }, [releaseOne]);
   // Leaving the screen (another page, closing the tab, reloading) gives back the claims ahead nobody opened.
   useEffect(() => {
-    const releaseReserved = () => {
-      for (const id of reservedIds.current) {
-        void fetch(`/api/v1/queues/${queueId}/items/${encodeURIComponent(id)}/release`, { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body: "{}" }).catch(() => {});
-      }
-      reservedIds.current.clear();
+    left.current = false;
+    const onPageHide = () => void releaseReserved();
+    // Back from the browser's page cache: the screen is in use again.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) left.current = false;
     };
-    window.addEventListener("pagehide", releaseReserved);
+    window.addEventListener("pagehide", onPageHide);
+    window.addEventListener("pageshow", onPageShow);
     return () => {
-      window.removeEventListener("pagehide", releaseReserved);
-      releaseReserved();
+      window.removeEventListener("pagehide", onPageHide);
+      window.removeEventListener("pageshow", onPageShow);
+      void releaseReserved();
     };
-  }, [queueId]);
+  }, [releaseReserved]);
+  /**
+   * The screen's own way out (the queue overview): the releases are answered before the overview is asked for, so it
+   * does not count the claims given back as still in progress (a release racing the page load used to lose).
+   */
+  const leaveTo = useCallback(
+    async (href: string) => {
+      // A claim ahead still on its way is waited for (briefly), so it is given back too.
+      await Promise.race([Promise.allSettled([...aheadRequests.current.values()]), new Promise((resolve) => setTimeout(resolve, 1500))]);
+      await Promise.race([releaseReserved(), new Promise((resolve) => setTimeout(resolve, 3000))]);
+      window.location.assign(href);
+    },
+    [releaseReserved],
+  );
 
   const navigate = useCallback(
     (id: string) => {
@@ -301,8 +357,14 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
               aheadRequests.current.delete(after);
               return null;
             }
-            // A claim nobody opens is released on leaving.
-            if (!openedIds.current.has(aheadId)) reservedIds.current.add(aheadId);
+            // A claim nobody opens is released on leaving (at once when the reviewer has already left).
+            if (!openedIds.current.has(aheadId)) {
+              if (left.current) {
+                void releaseOne(aheadId);
+                return null;
+              }
+              reservedIds.current.add(aheadId);
+            }
             if (payload && !queryClient.getQueryData(["queue-item", queueId, aheadId])) {
               queryClient.setQueryData(["queue-item", queueId, aheadId], payload);
               preloadFrames(payload);
@@ -323,6 +385,13 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
     settled: () => Promise.allSettled([...inflight.current]),
     guidelinesShown,
     toggleGuidelines: () => setGuidelinesShown((shown) => !shown),
+    leaveTo,
+    draftKey: (id) => presenceDraftKey(userId, queueId, id),
+    finished: (id, text) => {
+      setFinishedNotes((notes) => ({ ...notes, [id]: text }));
+      void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, id] });
+    },
+    finishedText: (id) => finishedNotes[id] ?? null,
     submitted: (id) => {
       unsent.current.delete(id);
       setFailures((f) => f.filter((x) => x.itemId !== id));
@@ -335,6 +404,7 @@ export function ReviewScreen({ projectId, queueId, itemId: pageItemId, pipeline 
       const sent = postJson(`/api/v1/queues/${queueId}/items/${sentId}/submit`, { judgments, presence })
         .then(() => {
           if (unsent.current.get(sentId) === work) unsent.current.delete(sentId);
+          clearPresenceDraft(presenceDraftKey(userId, queueId, sentId));
         })
         .catch((error: unknown) => {
           setFailures((f) => [...f.filter((x) => x.itemId !== sentId), { itemId: sentId, label, message: error instanceof Error ? error.message : "Could not submit." }]);
@@ -436,13 +506,27 @@ function ItemReview({
   const [aheadId, setAheadId] = useState<string | null>(null);
   const firstAhead = useRef<Promise<string | null> | null>(null);
   const [help, setHelp] = useState(false);
-  const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(null);
+  const closeHelp = useCallback(() => setHelp(false), []);
+  const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(() => {
+    const finished = support.finishedText(data.item.id);
+    return finished ? { text: finished, tone: "info" } : null;
+  });
   const [busy, setBusy] = useState(false);
   const [, setApplied] = useState(0);
   const typed = useRef<TypedNumber | null>(null);
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
-  const presence = usePresenceStep(data.presence, data.targets.map((t) => t.key), restored?.present ?? null);
+  const draftKey = support.draftKey(data.item.id);
+  const [presenceDraft] = useState(() => (data.presence && typeof window !== "undefined" ? readPresenceDraft(draftKey) : null));
+  const presence = usePresenceStep(data.presence, data.targets.map((t) => t.key), restored?.present ?? null, presenceDraft);
+  // Toggles typed and not submitted are kept in the browser until the item is submitted (a reload keeps them).
+  const presenceAnswers = JSON.stringify(presence.answers());
+  const presenceChanged = presence.changed;
+  useEffect(() => {
+    if (!data.presence) return;
+    if (presenceChanged) writePresenceDraft(draftKey, JSON.parse(presenceAnswers) as Record<string, boolean>);
+    else clearPresenceDraft(draftKey);
+  }, [data.presence, draftKey, presenceAnswers, presenceChanged]);
   // Presence-first: only the targets of categories someone says are present are asked.
   const targets = data.targets.filter((t) => presence.isAsked(t.key));
   const focused = targets[focus];
@@ -543,6 +627,7 @@ function ItemReview({
       await support.settled();
       const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments, presence: presence.judgments() });
       support.submitted(data.item.id);
+      clearPresenceDraft(draftKey);
       await invalidateItems(queryClient, queueId);
       if (result.next) {
         queryClient.setQueryData(["queue-item", queueId, result.next.item.id], result.next);
@@ -550,14 +635,15 @@ function ItemReview({
       }
       const nextId = known ?? result.next?.item.id ?? null;
       if (nextId) return leaveFor(nextId);
-      setMessage({ text: "Submitted. Nothing is left for you in this queue. Thank you!" + release(), tone: "info" });
+      // Read the item again: its header says submitted, and a blind queue now shows the judge's values.
+      support.finished(data.item.id, "Submitted. Nothing is left for you in this queue. Thank you!" + release());
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, data.item.id] });
       setMessage({ text: (error instanceof Error ? error.message : "Could not submit.") + release(), tone: "error" });
     } finally {
       setBusy(false);
     }
-  }, [aheadId, data, drafts, holdOn, leaveFor, queryClient, queueId, release, support, presence, targets]);
+  }, [aheadId, data, drafts, draftKey, holdOn, leaveFor, queryClient, queueId, release, support, presence, targets]);
 
   const accept = useCallback(
     (targets: TargetView[]) => {
@@ -665,7 +751,16 @@ function ItemReview({
         <span className="text-sm text-slate-500" data-testid="item-position">
           your item {data.nav.index + 1} of {data.nav.count} · {data.assignment.status === "done" ? "submitted" : "not submitted yet"}
         </span>
-        <a href={`/projects/${projectId}/queues/${queueId}`} className="ml-auto text-sm text-indigo-700 underline">
+        <a
+          href={`/projects/${projectId}/queues/${queueId}`}
+          className="ml-auto text-sm text-indigo-700 underline"
+          data-testid="queue-overview-link"
+          onClick={(event) => {
+            if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+            event.preventDefault();
+            void support.leaveTo(event.currentTarget.href);
+          }}
+        >
           queue overview
         </a>
       </div>
@@ -808,21 +903,11 @@ function ItemReview({
       {task && <TargetLegend task={task} />}
 
       <section aria-label="Keyboard shortcuts" className="rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="shortcut-help">
-        {help ? (
-          <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1">
-            {[...SHORTCUTS, ...(data.presence ? PRESENCE_SHORTCUTS : [])].map(([keys, what]) => (
-              <div key={keys} className="contents">
-                <dt className="font-mono font-semibold text-slate-800">{keys}</dt>
-                <dd>{what}</dd>
-              </div>
-            ))}
-          </dl>
-        ) : (
-          <p>
-            {SHORTCUTS.map(([keys, what]) => `${keys} ${what.split(" (")[0]}`).join(" · ")} — press <kbd className="font-mono font-semibold">?</kbd> for details.
-          </p>
-        )}
+        <p>
+          {SHORTCUTS.map(([keys, what]) => `${keys} ${what.split(" (")[0]}`).join(" · ")} — press <kbd className="font-mono font-semibold">?</kbd> for details.
+        </p>
       </section>
+      <KeyListOverlay open={help} onClose={closeHelp} keys={[...SHORTCUTS, ...(data.presence ? PRESENCE_SHORTCUTS : [])]} testId="shortcut-help-overlay" />
     </div>
   );
 }

@@ -1,7 +1,9 @@
 "use client";
 
-import { useRef, useState, type RefObject } from "react";
+import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { isTypingTarget } from "@/components/is-typing-target";
 import { keyFramesAndClusters } from "@/lib/judge/frame-scopes";
+import { FrameLightbox } from "./frame-lightbox";
 
 export interface ViewerFrame {
   id: string;
@@ -12,9 +14,15 @@ export interface ViewerFrame {
   url: string;
 }
 
+/** When the video's frame rate is not known (older imports), `,` / `.` step by this many frames per second. */
+const FALLBACK_FPS = 30;
+
 /**
- * The player and the key-frame strip: each key frame with its cluster (as the judge saw them);
- * clicking a frame seeks. `highlighted` marks the frames behind the selected score.
+ * The player and the key-frame strip: each key frame with its cluster (as the judge saw them); clicking a frame
+ * seeks, its ⤢ button opens it full size (with previous / next and the frames the judge saw). `highlighted`
+ * marks the frames behind the selected score. The strip's header names the key frame at the player's time,
+ * whichever way it got there (a click, a score, playing, stepping). With `frameStepping`, `,` / `.` step one
+ * frame back / forward (paused), and the time and frame number are shown.
  */
 export function VideoFramesViewer({
   videoUrl,
@@ -22,71 +30,185 @@ export function VideoFramesViewer({
   playerRef,
   highlighted,
   highlightLabel,
+  fps,
+  frameStepping = false,
 }: {
   videoUrl: string;
   frames: ViewerFrame[];
   playerRef?: RefObject<HTMLVideoElement | null>;
   highlighted?: ReadonlySet<number>;
   highlightLabel?: string | null;
+  /** The video's frame rate from its import metadata; null when unknown. */
+  fps?: number | null;
+  frameStepping?: boolean;
 }) {
   const ownRef = useRef<HTMLVideoElement>(null);
   const player = playerRef ?? ownRef;
-  const [selected, setSelected] = useState<number | null>(null);
-  const { keyFrames, clusters } = keyFramesAndClusters(frames);
+  const [time, setTime] = useState(0);
+  const [lightbox, setLightbox] = useState<number | null>(null);
+  const { keyFrames, clusters } = useMemo(() => keyFramesAndClusters(frames), [frames]);
+  /** The strip's frames in its order (cluster by cluster): what the lightbox's previous / next walk through. */
+  const stripFrames = useMemo(() => clusters.flat(), [clusters]);
+  const stepFps = fps && fps > 0 ? fps : FALLBACK_FPS;
+
+  // The player's time drives the header, the current cluster and the frame counter.
+  useEffect(() => {
+    const video = player.current;
+    if (!video) return;
+    const update = () => setTime(video.currentTime);
+    update();
+    video.addEventListener("timeupdate", update);
+    video.addEventListener("seeked", update);
+    video.addEventListener("seeking", update);
+    video.addEventListener("loadedmetadata", update);
+    return () => {
+      video.removeEventListener("timeupdate", update);
+      video.removeEventListener("seeked", update);
+      video.removeEventListener("seeking", update);
+      video.removeEventListener("loadedmetadata", update);
+    };
+  }, [player]);
+
+  useEffect(() => {
+    if (!frameStepping) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "," && event.key !== ".") return;
+      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTypingTarget(event.target)) return;
+      const video = player.current;
+      if (!video) return;
+      event.preventDefault();
+      video.pause();
+      const frame = Math.round(video.currentTime * stepFps) + (event.key === "." ? 1 : -1);
+      const last = Number.isFinite(video.duration) ? Math.floor(video.duration * stepFps) : Infinity;
+      video.currentTime = Math.min(Math.max(frame, 0), last) / stepFps;
+      setTime(video.currentTime);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [frameStepping, player, stepFps]);
+
+  // The strip frame on screen: the latest at or before the player's time (a little slack for seeks that land just short).
+  const currentFrame = useMemo(() => {
+    let found: ViewerFrame | null = null;
+    for (const frame of stripFrames) if (frame.timestampS <= time + 0.02 && (!found || frame.timestampS >= found.timestampS)) found = frame;
+    return found;
+  }, [stripFrames, time]);
+  const currentFrameIndex = currentFrame?.index ?? null;
+  /** The key frame (its ordinal) whose cluster holds the frame on screen; the first before any. */
+  const current = currentFrame ? clusters.findIndex((members) => members.includes(currentFrame)) : keyFrames.length > 0 ? 0 : null;
+
+  const ordinalOf = (frame: ViewerFrame) => clusters.findIndex((members) => members.includes(frame));
+  const describe = (frame: ViewerFrame) => {
+    const ordinal = ordinalOf(frame);
+    return `${frame.isKeyFrame ? "key frame" : "frame of key frame"} ${ordinal + 1} · cluster of ${clusters[ordinal]?.length ?? 1}`;
+  };
   const seek = (frame: ViewerFrame) => {
-    setSelected(frame.index);
     if (player.current) {
       player.current.pause();
       player.current.currentTime = frame.timestampS;
+      setTime(frame.timestampS);
     }
   };
+  const judgeFrames = highlighted && highlighted.size > 0 ? stripFrames.filter((frame) => highlighted.has(frame.index)) : [];
+  const currentKey = current !== null ? keyFrames[current] : undefined;
+
   return (
-    <div className="flex flex-col gap-4">
+    <div className="flex flex-col gap-3">
       <video ref={player} src={videoUrl} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" data-testid="player" />
+      {frameStepping && (
+        <p className="flex flex-wrap items-baseline gap-x-3 text-xs text-slate-600" data-testid="frame-stepper">
+          <span className="font-mono tabular-nums text-slate-900" data-testid="frame-time">
+            {time.toFixed(3)} s · frame {Math.round(time * stepFps)}
+          </span>
+          <span>
+            <kbd className="font-mono">,</kbd> / <kbd className="font-mono">.</kbd> one frame back / forward ({fps && fps > 0 ? `${Number(fps.toFixed(3))} fps` : `frame rate unknown: steps of 1/${FALLBACK_FPS} s`})
+          </span>
+        </p>
+      )}
       {highlightLabel && (
         <p className="text-xs text-amber-800" data-testid="highlight-label">
           Frames the judge saw for the selected score: <b>{highlightLabel}</b>
         </p>
       )}
       {keyFrames.length > 0 && (
-        <div className="flex gap-4 overflow-x-auto pb-2" data-testid="key-frame-strip">
-          {keyFrames.map((key, ordinal) => {
-            const members = clusters[ordinal] ?? [];
-            return (
-              <div key={key.id} className="flex shrink-0 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2" data-testid="cluster">
-                <span className="text-xs text-slate-500">
-                  key frame {ordinal + 1} · {key.timestampS.toFixed(2)} s · cluster of {members.length}
-                </span>
-                <div className="flex gap-1">
-                  {members.map((frame) => {
-                    const lit = highlighted?.has(frame.index) ?? false;
-                    return (
-                      <button
-                        key={frame.id}
-                        type="button"
-                        onClick={() => seek(frame)}
-                        title={`${frame.timestampS.toFixed(3)} s`}
-                        data-frame-index={frame.index}
-                        data-highlighted={lit ? "true" : "false"}
-                        data-testid="strip-frame"
-                        className={`rounded border-2 ${lit ? "border-amber-500 outline outline-2 outline-amber-400" : frame.isKeyFrame ? "border-indigo-500" : "border-transparent"} ${selected === frame.index ? "ring-2 ring-amber-400" : ""} ${highlighted && highlighted.size > 0 && !lit ? "opacity-50" : ""}`}
-                      >
-                        {/* eslint-disable-next-line @next/next/no-img-element */}
-                        <img
-                          src={frame.url}
-                          alt={`${frame.isKeyFrame ? "key frame" : "frame"} at ${frame.timestampS.toFixed(2)} s`}
-                          className={frame.isKeyFrame ? "h-24" : "h-16 opacity-90"}
-                          data-testid={frame.isKeyFrame ? "key-frame" : "cluster-frame"}
-                          loading="lazy"
-                        />
-                      </button>
-                    );
-                  })}
+        <section aria-label="Key frames" className="flex flex-col gap-1">
+          <p className="text-xs text-slate-600" data-testid="strip-header">
+            {currentKey ? (
+              <>
+                At key frame <b>{(current ?? 0) + 1}</b> of {keyFrames.length} · {currentKey.timestampS.toFixed(2)} s · cluster of {clusters[current ?? 0]?.length ?? 1}
+              </>
+            ) : null}
+          </p>
+          {/* Wraps instead of scrolling sideways, with room for the rings, so no frame or ring is cut off. */}
+          <div className="flex flex-wrap gap-3 p-1" data-testid="key-frame-strip">
+            {keyFrames.map((key, ordinal) => {
+              const members = clusters[ordinal] ?? [];
+              const isCurrent = ordinal === current;
+              return (
+                <div
+                  key={key.id}
+                  className={`flex flex-col gap-1 rounded-md border bg-white p-2 ${isCurrent ? "border-indigo-400 ring-1 ring-indigo-300" : "border-slate-200"}`}
+                  data-testid="cluster"
+                  data-current={isCurrent ? "true" : "false"}
+                >
+                  <span className="text-xs text-slate-500">
+                    key frame {ordinal + 1} · {key.timestampS.toFixed(2)} s · cluster of {members.length}
+                  </span>
+                  <div className="flex flex-wrap gap-1">
+                    {members.map((frame) => {
+                      const lit = highlighted?.has(frame.index) ?? false;
+                      const at = stripFrames.indexOf(frame);
+                      return (
+                        <div key={frame.id} className="group relative">
+                          <button
+                            type="button"
+                            onClick={() => seek(frame)}
+                            onDoubleClick={() => setLightbox(at)}
+                            title={`${frame.timestampS.toFixed(3)} s (double-click: full size)`}
+                            data-frame-index={frame.index}
+                            data-highlighted={lit ? "true" : "false"}
+                            data-current={currentFrameIndex === frame.index ? "true" : "false"}
+                            data-testid="strip-frame"
+                            className={`block rounded border-2 ${lit ? "border-amber-500 outline outline-2 outline-amber-400" : frame.isKeyFrame ? "border-indigo-500" : "border-transparent"} ${currentFrameIndex === frame.index ? "ring-2 ring-amber-400" : ""} ${highlighted && highlighted.size > 0 && !lit ? "opacity-50" : ""}`}
+                          >
+                            {/* eslint-disable-next-line @next/next/no-img-element */}
+                            <img
+                              src={frame.url}
+                              alt={`${frame.isKeyFrame ? "key frame" : "frame"} at ${frame.timestampS.toFixed(2)} s`}
+                              className={`max-w-none ${frame.isKeyFrame ? "h-24" : "h-16 opacity-90"}`}
+                              data-testid={frame.isKeyFrame ? "key-frame" : "cluster-frame"}
+                              loading="lazy"
+                            />
+                          </button>
+                          <button
+                            type="button"
+                            onClick={() => setLightbox(at)}
+                            className="absolute right-1 top-1 rounded bg-black/60 px-1 text-xs leading-4 text-white opacity-70 hover:opacity-100 focus:opacity-100 group-hover:opacity-100"
+                            aria-label={`Show the frame at ${frame.timestampS.toFixed(2)} s full size`}
+                            data-testid="enlarge-frame"
+                          >
+                            ⤢
+                          </button>
+                        </div>
+                      );
+                    })}
+                  </div>
                 </div>
-              </div>
-            );
-          })}
-        </div>
+              );
+            })}
+          </div>
+        </section>
+      )}
+      {lightbox !== null && (
+        <FrameLightbox
+          frames={stripFrames}
+          index={lightbox}
+          onIndex={setLightbox}
+          onClose={() => setLightbox(null)}
+          judgeFrames={judgeFrames}
+          judgeLabel={highlightLabel ?? null}
+          describe={describe}
+        />
       )}
     </div>
   );

@@ -39,9 +39,15 @@ export function VideoWorkspace({
   currentUserId,
   canReview,
   aside,
+  top,
+  fps,
 }: {
   videoId: string;
   videoUrl: string;
+  /** The video's frame rate from its import metadata (`,` / `.` step one frame); null when unknown. */
+  fps: number | null;
+  /** What a reviewer reads first, beside the player (the prompt). */
+  top?: ReactNode;
   frameSets: { id: string; frames: ViewerFrame[] }[];
   runs: WorkspaceRun[];
   runId: string | null;
@@ -95,13 +101,10 @@ export function VideoWorkspace({
     // the outputs scroll on the right, so a picked score's frames are in view beside it.
     <div className="grid gap-5 xl:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
       <div className="min-w-0 xl:sticky xl:top-2 xl:max-h-[calc(100vh-1rem)] xl:self-start xl:overflow-y-auto" data-testid="pinned-video">
-        {frameSet ? (
-          <VideoFramesViewer videoUrl={videoUrl} frames={frames} playerRef={player} highlighted={highlighted} highlightLabel={focused?.label ?? null} />
-        ) : (
-          <video ref={player} src={videoUrl} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" data-testid="player" />
-        )}
+        <VideoFramesViewer videoUrl={videoUrl} frames={frames} playerRef={player} highlighted={highlighted} highlightLabel={focused?.label ?? null} fps={fps} frameStepping />
       </div>
       <div className="flex min-w-0 flex-col gap-5">
+        {top}
         <Card
           title="Judge scores"
           actions={

@@ -110,6 +110,9 @@ export type VideoFilter = z.output<typeof fieldFilterSchema> & { [metricKey: str
 /** What a caller may pass to be parsed (query-string values, or numbers in a JSON body). */
 export type VideoFilterInput = z.input<typeof fieldFilterSchema> & { [metricKey: string]: unknown };
 
+export const VIDEO_LIST_VIEWS = ["table", "grid"] as const;
+export type VideoListView = (typeof VIDEO_LIST_VIEWS)[number];
+
 export const videoListQuerySchema = videoFilterSchema.extend({
   sort: z.enum(VIDEO_SORTS).default("path"),
   dir: z.enum(["asc", "desc"]).default("asc"),
@@ -118,6 +121,8 @@ export const videoListQuerySchema = videoFilterSchema.extend({
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
   /** A previous answer's `nextCursor` / `prevCursor`: the page after / before it, by position (keyset). */
   cursor: videoListCursorSchema.optional(),
+  /** How the list page shows the page of videos: a table, or a grid of thumbnails (the same filter, order and page). */
+  view: z.enum(VIDEO_LIST_VIEWS).default("table"),
 });
 export type VideoListQuery = z.output<typeof videoListQuerySchema> & VideoFilter;
 

@@ -3,6 +3,7 @@ import { Fragment, type ReactNode } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { VideoFilterFields } from "@/components/videos/video-filter-fields";
+import { VideoGrid } from "@/components/videos/video-grid";
 import { VideoListTable, type VideoListRow } from "@/components/videos/video-list-table";
 import { VideoSelectionProvider } from "@/components/videos/video-selection";
 import { roleCan } from "@/lib/authz/permissions";
@@ -38,6 +39,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
   const query = parsed.success ? parsed.data : null;
   const sort: VideoSort = query?.sort ?? "path";
   const dir = query?.dir ?? "asc";
+  const view = query?.view ?? "table";
 
   const base = `/projects/${projectId}/videos`;
   const link = (patch: Record<string, string | number | undefined>) => {
@@ -86,8 +88,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         {header("", null)}
         {header("File", "path")}
         {header("Prompt", "prompt")}
-        {header("Dimensions", null)}
-        {header("Model", "model")}
+        {header("Model · dimensions", "model")}
         {header("#", null)}
         {header("Status", null)}
         {header("Key frames", null, "right")}
@@ -158,15 +159,32 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         {raw.sort && <input type="hidden" name="sort" value={raw.sort} />}
         {raw.dir && <input type="hidden" name="dir" value={raw.dir} />}
         {raw.pageSize && <input type="hidden" name="pageSize" value={raw.pageSize} />}
+        {raw.view && <input type="hidden" name="view" value={raw.view} />}
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Filter</button>
         <Link href={base} className="py-1.5 text-indigo-700 underline">
           clear
         </Link>
       </form>
 
+      <div className="flex flex-wrap items-center gap-3">
+        {/* The same filter, order and page as a table or a grid of thumbnails (kept in the address as `view`). */}
+        <nav className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm" aria-label="View" data-testid="view-toggle">
+          {(["table", "grid"] as const).map((option) => (
+            <Link
+              key={option}
+              href={link({ view: option === "table" ? undefined : option })}
+              aria-current={view === option ? "page" : undefined}
+              className={`px-3 py-1 ${view === option ? "bg-indigo-600 text-white" : "bg-white text-slate-700 hover:bg-slate-50"}`}
+              data-testid={`view-${option}`}
+            >
+              {option === "table" ? "Table" : "Grid"}
+            </Link>
+          ))}
+        </nav>
       <p className="text-xs text-slate-500" data-testid="shortcut-hint">
-        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next row · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts · <kbd>?</kbd> all keys
+        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next video · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts · <kbd>?</kbd> all keys
       </p>
+      </div>
 
       {problem.length > 0 ? (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="filter-error">
@@ -195,9 +213,13 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           {result.videos.length === 0 ? (
             <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
           ) : (
-            <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
-              <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
-            </VideoSelectionProvider>
+view === "grid" ? (
+              <VideoGrid key={new URLSearchParams(raw).toString()} rows={rows} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
+            ) : (
+              <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
+                <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
+              </VideoSelectionProvider>
+            )
           )}
           <nav className="flex items-center gap-3 text-sm" aria-label="Pages" data-testid="pagination">
             {page > 1 && <Link href={link({ page: undefined, cursor: undefined })}>« first</Link>}

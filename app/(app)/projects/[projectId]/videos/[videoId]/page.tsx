@@ -94,11 +94,21 @@ export default async function VideoPage({
         runId={runId}
         currentUserId={actor.userId}
         canReview={roleCan(role, "scores.review")}
+        fps={video.fps}
+        top={
+          <section className="rounded-lg border border-slate-200 bg-white p-3" aria-label="Prompt" data-testid="video-prompt-card">
+            <h2 className="text-xs font-medium uppercase tracking-wide text-slate-500">Prompt</h2>
+            <p className="mt-1 whitespace-pre-wrap break-words text-base text-slate-900" data-testid="video-prompt">
+              {video.prompt ?? <NoPrompt />}
+            </p>
+            <p className="mt-1 text-xs text-slate-500">
+              {[video.model, video.dimensions.join(", "), video.sampleIndex !== null ? `sample ${video.sampleIndex}` : null].filter(Boolean).join(" · ")}
+            </p>
+          </section>
+        }
         aside={
           <Card title="About this video">
             <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1.5 text-sm">
-              <dt className="text-slate-500">Prompt</dt>
-              <dd data-testid="video-prompt">{video.prompt ?? <NoPrompt />}</dd>
               <dt className="text-slate-500">Dimensions</dt>
               <dd>{video.dimensions.join(", ") || "—"}</dd>
               <dt className="text-slate-500">Model</dt>

@@ -13,5 +13,5 @@ export default async function QueueItemPage({ params }: { params: Promise<{ proj
   if (!queue) notFound();
   if (!roleCan(role, "scores.review")) return <p className="text-sm text-slate-600">Your role ({role}) may not review in this project.</p>;
   // The run's pipeline names the task whose declaration labels every code on the screen.
-  return <ReviewScreen projectId={projectId} queueId={queueId} itemId={itemId} pipeline={queue.pipeline} />;
+  return <ReviewScreen projectId={projectId} queueId={queueId} itemId={itemId} pipeline={queue.pipeline} userId={actor.userId} />;
 }
