@@ -98,7 +98,7 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     const text = fs.readFileSync(await download.path(), "utf8");
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 5 * 3); // header; per video the s1 score, the verdict, the overall
-    expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Ann accepted_judge,Bob value");
+    expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Ann accepted_judge,Ann implied,Bob value");
     expect(text).toContain("'=SUM(A1:A9)");
   } finally {
     await prisma.$disconnect();

@@ -213,7 +213,7 @@ describe("projectExport (database)", () => {
     const header = lines[0]!.split(",");
     expect(header.slice(0, 15)).toEqual(["video_id", "path", "prompt", "model", "dimensions", "run_id", "endpoint", "target", "step", "scope_index", "key_frame_index", "category", "prompt_version", "judge_value", "frame_timestamps"]);
     expect(header.slice(15, 18)).toEqual(["gold_value", "gold_note", "gold_adjudicator"]);
-    expect(header).toHaveLength(18 + 2 * 4); // value, note, reason, accepted_judge per reviewer
+    expect(header).toHaveLength(18 + 2 * 5); // value, note, reason, accepted_judge, implied per reviewer
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(text).toContain("'=1+1 a formula-looking prompt");
     expect(text).not.toMatch(/(^|,)=/m);

@@ -27,6 +27,8 @@ export interface ExportReview {
   reason: string | null;
   /** Taken with the explicit "accept the judge's value" action rather than given independently. */
   acceptedJudge: boolean;
+  /** Stored by a presence-first queue because the reviewer marked the category absent, not typed (human_judgment.origin). */
+  implied: boolean;
 }
 
 export interface ExportRow {
@@ -104,8 +106,8 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         SELECT s."id", s."runId", s."videoId", s."itemId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
         FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
         WHERE s."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty}`,
-      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean }[]>`
-        SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason", h."acceptedJudge" FROM "human_judgment" h
+      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean; implied: boolean }[]>`
+        SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason", h."acceptedJudge", h."origin" = 'implied_by_absence' AS "implied" FROM "human_judgment" h
         WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids}) AND NOT h."withdrawn"`,
       prisma.$queryRaw<{ targetKey: string; value: number; note: string; adjudicator: string }[]>`
         SELECT g."targetKey", g."value", g."note", coalesce(u."email", g."adjudicatorId") AS "adjudicator"
@@ -128,7 +130,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     const views = new Map([...framesBySet].map(([id, list]) => [id, keyFramesAndClusters(list)]));
     const reviewsByKey = new Map<string, ExportReview[]>();
     for (const j of judgments) {
-      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge };
+      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge, implied: j.implied };
       const list = reviewsByKey.get(j.targetKey);
       if (list) list.push(review);
       else reviewsByKey.set(j.targetKey, [review]);
@@ -266,7 +268,7 @@ export const EXPORT_BASE_COLUMNS = [
 ] as const;
 
 export function exportCsvHeader(reviewers: readonly ReviewerInfo[]): string {
-  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`])]);
+  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`, `${r.label} implied`])]);
 }
 
 export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[]): string {
@@ -292,7 +294,7 @@ export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[])
   ];
   for (const r of reviewers) {
     const review = row.reviews.find((x) => x.reviewerId === r.id);
-    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null);
+    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null, review ? review.implied : null);
   }
   return csvRow(cells);
 }
