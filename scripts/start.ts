@@ -8,6 +8,7 @@ import { seedAdminFromEnv } from "../lib/auth/seed-admin";
 import { createPrismaClient } from "../lib/db/prisma";
 import { checkStorage, getStorage } from "../lib/storage/storage";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
+import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -43,7 +44,8 @@ async function sweepLeftovers() {
 
 const children: ChildProcess[] = [];
 const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
-const web = spawn(process.execPath, [nextBin(), "start", "-p", port], { stdio: "inherit", env });
+// V8 flags that keep streamed exports' memory flat (lib/ops/web-process-flags.ts).
+const web = spawn(process.execPath, [...WEB_PROCESS_V8_FLAGS, nextBin(), "start", "-p", port], { stdio: "inherit", env });
 children.push(web);
 // One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere.
 const workers = Number(process.env.WORKERS ?? 1);
