@@ -174,7 +174,7 @@ describe("projectExport (database)", () => {
   it("streams JSONL in batches of videos: every judged item, complete and in order, with the frames the judge saw", async () => {
     const { stream, filename, contentType } = await projectExport(prisma, viewer, projectId, exportQuerySchema.parse({ format: "jsonl", runId: r1 }), 2);
     expect(contentType).toContain("application/x-ndjson");
-    expect(filename).toBe(`framejury-${projectId}-items-${r1}.jsonl`);
+    expect(filename).toBe(`framejury_Agreement_items_runId-${r1}_${new Date().toISOString().slice(0, 10)}.jsonl`);
     const { text, chunks } = await readAll(stream);
     expect(chunks).toBe(1); // 3 videos in batches of 2, all under one 64 KiB chunk (export-streaming.test.ts checks chunking)
     const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line) as ExportRow);

@@ -10,6 +10,7 @@ import { TASKS } from "../tasks/registry";
 import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
+import { exportFileName } from "./export-file-name";
 
 /**
  * The judged-items export: one row per judge score and per reviewed per-video metric (hallucination: verdict, overall) of the filtered videos
@@ -392,9 +393,11 @@ export async function projectExport(prisma: PrismaClient, actor: Actor, projectI
   const { format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
   const reviewers = await exportReviewers(prisma, scope);
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   return {
     stream: exportStream(prisma, scope, reviewers, format, batchVideos),
     contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
-    filename: `framejury-${projectId}-items${scope.runId ? `-${scope.runId}` : ""}.${format}`,
+    // The name the agreement page's link gives it (the header wins over the link's `download` name).
+    filename: exportFileName({ project: project.name, what: "items", filter: filter as Record<string, string | number | undefined>, date: new Date(), extension: format }),
   };
 }

@@ -3,6 +3,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
 import { agreementReport } from "./report";
+import { exportFileName } from "./export-file-name";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
 import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
@@ -329,4 +330,11 @@ export async function projectAgreement(prisma: PrismaClient, actor: Actor, proje
     }
   }
   return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth, ...(presenceThreshold !== undefined ? { presenceThreshold } : {}) }), independentOnly, impliedIncluded };
+}
+
+/** The report's download name, as the agreement page's link names it (the video filter's fields, not the thresholds). */
+export async function agreementFileName(prisma: PrismaClient, projectId: string, query: AgreementQuery, extension: "csv" | "json"): Promise<string> {
+  const { threshold: _t, overallThreshold: _o, presenceThreshold: _p, independent: _i, implied: _m, truth: _r, format: _f, ...filter } = query;
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+  return exportFileName({ project: project.name, what: "agreement", filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
 }
