@@ -49,7 +49,7 @@ describe("GET /api/v1/projects/:id/agreement", () => {
     const response = await get(getAgreement, viewerKey, `runId=${runId}&format=csv&threshold=7`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/csv");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="framejury-.*-agreement\.csv"$/);
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="framejury_Agreement-API_agreement_runId-${runId}_${new Date().toISOString().slice(0, 10)}.csv"`);
     const text = await response.text();
     expect(text.startsWith("comparison,breakdown,group,statistic,value,ci_low,ci_high,n\r\n")).toBe(true);
     expect(text).toContain("summary,all,all,threshold,7,,,\r\n");
