@@ -88,17 +88,30 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     await page.goBack();
     // The cell's videos are listed by file name, not id.
     await expect(page.getByTestId("cell-video").first()).toHaveText(/^clip-\d\.mp4$/);
+    // The export is a plain link to the GET route, saved straight to disk by the browser: no blob: URL, and
+    // the page never holds the file (issue 23, item 13).
+    const link = page.getByRole("link", { name: "Items CSV" });
+    expect(await link.getAttribute("href")).toMatch(new RegExp(`^/api/v1/projects/${projectId}/export\\?.*format=csv`));
+    await page.evaluate(() => {
+      const counted = window as unknown as { blobUrls: number };
+      counted.blobUrls = 0;
+      const create = URL.createObjectURL.bind(URL);
+      URL.createObjectURL = (object: Blob | MediaSource) => {
+        counted.blobUrls++;
+        return create(object);
+      };
+    });
     const downloadPromise = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Items CSV" }).click();
+    await link.click();
     const download = await downloadPromise;
-    await expect(page.getByTestId("export-progress")).toHaveAttribute("data-state", "done");
-    await expect(page.getByTestId("export-progress")).toContainText("16 lines");
+    expect(download.url()).toMatch(new RegExp(`/api/v1/projects/${projectId}/export\\?`));
+    expect(await page.evaluate(() => (window as unknown as { blobUrls: number }).blobUrls)).toBe(0);
     // Named for the project, what it holds, the filter (none: all) and the day.
     expect(download.suggestedFilename()).toBe(`framejury_Agreement-e2e_items_all_${new Date().toISOString().slice(0, 10)}.csv`);
     const text = fs.readFileSync(await download.path(), "utf8");
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 5 * 3); // header; per video the s1 score, the verdict, the overall
-    expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Ann accepted_judge,Bob value");
+    expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Ann accepted_judge,Ann implied,Bob value");
     expect(text).toContain("'=SUM(A1:A9)");
   } finally {
     await prisma.$disconnect();

@@ -10,6 +10,7 @@ import { hasAnyUser } from "../lib/auth/users";
 import { createPrismaClient } from "../lib/db/prisma";
 import { checkStorage, getStorage } from "../lib/storage/storage";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
+import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -56,7 +57,8 @@ async function main() {
 
   step = "starting the web server";
   const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
-  const web = children.spawn("the web server", process.execPath, [nextBin(), "start", "-p", port], { stdio: "inherit", env });
+  // V8 flags that keep streamed exports' memory flat (lib/ops/web-process-flags.ts).
+  const web = children.spawn("the web server", process.execPath, [...WEB_PROCESS_V8_FLAGS, nextBin(), "start", "-p", port], { stdio: "inherit", env });
   web.on("exit", (code, signal) => {
     if (!stopping) void shutdown(code || 1, `the web server exited (${code ?? signal}); see its output above`);
   });

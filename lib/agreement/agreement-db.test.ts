@@ -174,9 +174,9 @@ describe("projectExport (database)", () => {
   it("streams JSONL in batches of videos: every judged item, complete and in order, with the frames the judge saw", async () => {
     const { stream, filename, contentType } = await projectExport(prisma, viewer, projectId, exportQuerySchema.parse({ format: "jsonl", runId: r1 }), 2);
     expect(contentType).toContain("application/x-ndjson");
-    expect(filename).toBe(`framejury-${projectId}-items-${r1}.jsonl`);
+    expect(filename).toBe(`framejury_Agreement_items_runId-${r1}_${new Date().toISOString().slice(0, 10)}.jsonl`);
     const { text, chunks } = await readAll(stream);
-    expect(chunks).toBe(2); // 3 videos in batches of 2
+    expect(chunks).toBe(1); // 3 videos in batches of 2, all under one 64 KiB chunk (export-streaming.test.ts checks chunking)
     const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line) as ExportRow);
     expect(rows).toHaveLength(18);
     expect(rows.map((r) => r.videoId)).toEqual(videoIds.flatMap((id) => Array<string>(6).fill(id)));
@@ -207,13 +207,13 @@ describe("projectExport (database)", () => {
   it("streams CSV with per-reviewer columns, formula cells neutralised; every run by default", async () => {
     const { stream } = await projectExport(prisma, viewer, projectId, exportQuerySchema.parse({}), 1);
     const { text, chunks } = await readAll(stream);
-    expect(chunks).toBe(4); // the header, then one chunk per video
+    expect(chunks).toBe(2); // the header, then the rows (under one 64 KiB chunk)
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 18 + 3);
     const header = lines[0]!.split(",");
     expect(header.slice(0, 15)).toEqual(["video_id", "path", "prompt", "model", "dimensions", "run_id", "endpoint", "target", "step", "scope_index", "key_frame_index", "category", "prompt_version", "judge_value", "frame_timestamps"]);
     expect(header.slice(15, 18)).toEqual(["gold_value", "gold_note", "gold_adjudicator"]);
-    expect(header).toHaveLength(18 + 2 * 4); // value, note, reason, accepted_judge per reviewer
+    expect(header).toHaveLength(18 + 2 * 5); // value, note, reason, accepted_judge, implied per reviewer
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(text).toContain("'=1+1 a formula-looking prompt");
     expect(text).not.toMatch(/(^|,)=/m);

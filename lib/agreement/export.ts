@@ -10,14 +10,21 @@ import { TASKS } from "../tasks/registry";
 import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
+import { exportFileName } from "./export-file-name";
 
 /**
  * The judged-items export: one row per judge score and per reviewed per-video metric (hallucination: verdict, overall) of the filtered videos
  * (reviewed or not), with what the judge saw and every reviewer's value, note and reason. Produced
  * as a stream of keyset-paginated batches of videos, so memory stays flat however big the project.
  */
-/** Videos per batch: ~60 rows each with a full run, so a batch is ~15,000 rows. */
-export const EXPORT_BATCH_VIDEOS = 250;
+/**
+ * Videos per batch: ~60 rows each with a full hallucination run, so a batch reads ~3,000 scores. Small
+ * enough that a batch's query results die young in V8's heap instead of piling up in its old space
+ * (with 250 videos, 15,000 rows, the export's peak RSS grew by ~280 MiB on a 1M-row project).
+ */
+export const EXPORT_BATCH_VIDEOS = 50;
+/** Text per stream chunk (characters, about bytes): the consumer's pull reads rows until a chunk is this big. */
+export const EXPORT_CHUNK_CHARS = 64 * 1024;
 
 export interface ExportReview {
   reviewerId: string;
@@ -27,6 +34,8 @@ export interface ExportReview {
   reason: string | null;
   /** Taken with the explicit "accept the judge's value" action rather than given independently. */
   acceptedJudge: boolean;
+  /** Stored by a presence-first queue because the reviewer marked the category absent, not typed (human_judgment.origin). */
+  implied: boolean;
 }
 
 export interface ExportRow {
@@ -104,8 +113,8 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         SELECT s."id", s."runId", s."videoId", s."itemId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
         FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
         WHERE s."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty}`,
-      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean }[]>`
-        SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason", h."acceptedJudge" FROM "human_judgment" h
+      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean; implied: boolean }[]>`
+        SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason", h."acceptedJudge", h."origin" = 'implied_by_absence' AS "implied" FROM "human_judgment" h
         WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids}) AND NOT h."withdrawn"`,
       prisma.$queryRaw<{ targetKey: string; value: number; note: string; adjudicator: string }[]>`
         SELECT g."targetKey", g."value", g."note", coalesce(u."email", g."adjudicatorId") AS "adjudicator"
@@ -128,7 +137,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     const views = new Map([...framesBySet].map(([id, list]) => [id, keyFramesAndClusters(list)]));
     const reviewsByKey = new Map<string, ExportReview[]>();
     for (const j of judgments) {
-      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge };
+      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge, implied: j.implied };
       const list = reviewsByKey.get(j.targetKey);
       if (list) list.push(review);
       else reviewsByKey.set(j.targetKey, [review]);
@@ -144,8 +153,10 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     const videoById = new Map(videos.map((v) => [v.id, v]));
     runVideos.sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : (runs.get(a.runId)?.order ?? 0) - (runs.get(b.runId)?.order ?? 0)));
 
-    const rows: ExportRow[] = [];
     for (const rv of runVideos) {
+      // One (run, video)'s rows at a time: the consumer turns them into text before the next are built, so
+      // no batch-sized array of row objects lives long enough to reach V8's old space (README, Exports).
+      const rows: ExportRow[] = [];
       const video = videoById.get(rv.videoId)!;
       const run = runs.get(rv.runId);
       const view = views.get(rv.frameSetId);
@@ -159,16 +170,15 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         endpoint: run?.endpointName ?? "",
       };
       const task = registeredTask(rv.pipeline);
-      const rank = (category: string) => {
-        const at = task?.targets.findIndex((t) => t.id === category) ?? -1;
-        return at >= 0 ? at : 1000;
-      };
+      const rank = targetRanks(task);
+      // Plain comparisons, no closures or collation per comparison: this runs for every row of the export.
       const own = (scoresByRunVideo.get(`${rv.runId}:${rv.videoId}`) ?? []).sort(
-        (a, b) => a.stepId.localeCompare(b.stepId) || a.scopeIndex - b.scopeIndex || rank(a.category) - rank(b.category),
+        (a, b) =>
+          (a.stepId < b.stepId ? -1 : a.stepId > b.stepId ? 1 : 0) || a.scopeIndex - b.scopeIndex || (rank.get(a.category) ?? 1000) - (rank.get(b.category) ?? 1000),
       );
       for (const s of own) {
         const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view);
-        const key = judgmentKey(scoreTarget(rv.pipeline, { ...s, runId: rv.runId }, rv.frameSetId));
+        const key = judgmentKey(scoreTarget(rv.pipeline, { videoId: s.videoId, itemId: s.itemId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, runId: rv.runId }, rv.frameSetId));
         rows.push({
           ...base,
           target: "score",
@@ -226,14 +236,26 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           gold: goldByKey.get(presenceKey) ?? null,
         });
       }
+      yield rows;
     }
-    yield rows;
     if (page.length < batchVideos) return;
   }
 }
 
 function registeredTask(pipeline: string): TaskDeclaration | undefined {
   return TASKS.find((t) => t.id === pipeline);
+}
+
+const TARGET_RANKS = new Map<string, Map<string, number>>();
+/** A task's declared targets by their order in the declaration (rows of a scope follow it), computed once per task. */
+function targetRanks(task: TaskDeclaration | undefined): Map<string, number> {
+  if (!task) return new Map();
+  let ranks = TARGET_RANKS.get(task.id);
+  if (!ranks) {
+    ranks = new Map(task.targets.map((t, at) => [t.id, at]));
+    TARGET_RANKS.set(task.id, ranks);
+  }
+  return ranks;
 }
 
 /** A task's reviewed metric ids, its verdict metric first. */
@@ -266,7 +288,7 @@ export const EXPORT_BASE_COLUMNS = [
 ] as const;
 
 export function exportCsvHeader(reviewers: readonly ReviewerInfo[]): string {
-  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`])]);
+  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`, `${r.label} implied`])]);
 }
 
 export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[]): string {
@@ -292,7 +314,7 @@ export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[])
   ];
   for (const r of reviewers) {
     const review = row.reviews.find((x) => x.reviewerId === r.id);
-    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null);
+    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null, review ? review.implied : null);
   }
   return csvRow(cells);
 }
@@ -312,7 +334,14 @@ export const EXPORT_FAILED_LINE = `${JSON.stringify({ error: { code: "export_fai
  * chunked body) instead of ending as if complete. A JSONL stream ends with EXPORT_FAILED_LINE and then
  * closes: aborting after it would race the socket's flush and could drop that very line.
  */
-export function exportStream(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], format: "csv" | "jsonl", batchVideos = EXPORT_BATCH_VIDEOS): ReadableStream<Uint8Array> {
+export function exportStream(
+  prisma: PrismaClient,
+  scope: AgreementScope,
+  reviewers: ReviewerInfo[],
+  format: "csv" | "jsonl",
+  batchVideos = EXPORT_BATCH_VIDEOS,
+  chunkChars = EXPORT_CHUNK_CHARS,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const batches = exportBatches(prisma, scope, reviewers, batchVideos);
   let headerSent = format !== "csv";
@@ -324,16 +353,20 @@ export function exportStream(prisma: PrismaClient, scope: AgreementScope, review
           controller.enqueue(encoder.encode(exportCsvHeader(reviewers)));
           return;
         }
-        // A pull that enqueues nothing is not called again (the stream would stall), so batches
-        // without rows (videos no run judged) are skipped here until one has rows or the end.
+        // Each pull enqueues one chunk of about EXPORT_CHUNK_BYTES: the rows of one video after another are
+        // written out as they come (none kept once written), and the next rows are read only when the
+        // consumer pulls again. A pull that enqueues nothing is not called again (the stream would stall),
+        // so it reads on until it has text or reaches the end.
+        let text = "";
         for (;;) {
           const next = await batches.next();
           if (next.done) {
+            if (text) controller.enqueue(encoder.encode(text));
             controller.close();
             return;
           }
-          const text = format === "csv" ? next.value.map((row) => exportCsvRow(row, reviewers)).join("") : next.value.map(exportJsonLine).join("");
-          if (text) {
+          for (const row of next.value) text += format === "csv" ? exportCsvRow(row, reviewers) : exportJsonLine(row);
+          if (text.length >= chunkChars) {
             controller.enqueue(encoder.encode(text));
             return;
           }
@@ -360,9 +393,11 @@ export async function projectExport(prisma: PrismaClient, actor: Actor, projectI
   const { format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
   const reviewers = await exportReviewers(prisma, scope);
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   return {
     stream: exportStream(prisma, scope, reviewers, format, batchVideos),
     contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
-    filename: `framejury-${projectId}-items${scope.runId ? `-${scope.runId}` : ""}.${format}`,
+    // The name the agreement page's link gives it (the header wins over the link's `download` name).
+    filename: exportFileName({ project: project.name, what: "items", filter: filter as Record<string, string | number | undefined>, date: new Date(), extension: format }),
   };
 }

@@ -3,6 +3,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
 import { agreementReport } from "./report";
+import { exportFileName } from "./export-file-name";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
 import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
@@ -134,7 +135,7 @@ export async function loadAgreementInput(
   prisma: PrismaClient,
   scope: AgreementScope,
   registry: readonly TaskDeclaration[] = TASKS,
-  options: { independentOnly: boolean } = { independentOnly: true },
+  options: { independentOnly: boolean; includeImplied?: boolean } = { independentOnly: true },
 ): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
   const categoryCondition = scope.category
@@ -153,6 +154,9 @@ export async function loadAgreementInput(
       FROM "human_judgment" h
       WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos}) AND NOT h."withdrawn"
         ${options.independentOnly ? Prisma.sql`AND NOT h."acceptedJudge"` : Prisma.empty}
+        -- A score a presence-first queue filled with the absent value is one "absent" answer (compared through
+        -- the presence target), not one more independent judgment per score: left out unless asked for.
+        ${options.includeImplied ? Prisma.empty : Prisma.sql`AND h."origin" = 'typed'`}
     ),
     runs AS MATERIALIZED (
       SELECT r."id", r."pipeline", r."endpointId" FROM "judge_run" r WHERE r."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`r."id"`)}
@@ -312,10 +316,11 @@ export async function loadAgreementInput(
 /** The agreement report of a project for a filter; every member may read it (`export.read`). */
 export async function projectAgreement(prisma: PrismaClient, actor: Actor, projectId: string, query: AgreementQuery): Promise<AgreementReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const { threshold, overallThreshold, presenceThreshold, independent, truth, format: _format, ...filter } = query;
+  const { threshold, overallThreshold, presenceThreshold, independent, implied, truth, format: _format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
   const independentOnly = independent === "only";
-  const input = await loadAgreementInput(prisma, scope, TASKS, { independentOnly });
+  const impliedIncluded = implied === "include";
+  const input = await loadAgreementInput(prisma, scope, TASKS, { independentOnly, includeImplied: impliedIncluded });
   if (presenceThreshold !== undefined) {
     for (const task of input.tasks ?? []) {
       const graded = task.presence && task.targets.find((t) => t.id === task.presence!.of[0]);
@@ -324,5 +329,12 @@ export async function projectAgreement(prisma: PrismaClient, actor: Actor, proje
       }
     }
   }
-  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth, ...(presenceThreshold !== undefined ? { presenceThreshold } : {}) }), independentOnly };
+  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth, ...(presenceThreshold !== undefined ? { presenceThreshold } : {}) }), independentOnly, impliedIncluded };
+}
+
+/** The report's download name, as the agreement page's link names it (the video filter's fields, not the thresholds). */
+export async function agreementFileName(prisma: PrismaClient, projectId: string, query: AgreementQuery, extension: "csv" | "json"): Promise<string> {
+  const { threshold: _t, overallThreshold: _o, presenceThreshold: _p, independent: _i, implied: _m, truth: _r, format: _f, ...filter } = query;
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+  return exportFileName({ project: project.name, what: "agreement", filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
 }

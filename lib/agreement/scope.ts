@@ -24,6 +24,13 @@ export const agreementQuerySchema = videoFilterSchema.extend({
    */
   independent: z.enum(["only", "all"]).default("only"),
   /**
+   * "exclude" (default): score values a presence-first queue stored because the reviewer marked their
+   * category absent (human_judgment.origin 'implied_by_absence') are left out, so one "absent" answer does not
+   * count as an independent judgment of every score of the category; presence is compared through the
+   * presence targets. "include": they count as judgments of the scores.
+   */
+  implied: z.enum(["include", "exclude"]).default("exclude"),
+  /**
    * The human side of the confusion, breakdowns, sweep and scatter: "consensus" (default) the live
    * reviewers', "gold" the values owners set in adjudication (targets without gold drop out of them).
    */

@@ -290,6 +290,12 @@ export interface AgreementReport {
   options: { threshold: number; overallThreshold: number; iterations: number; seed: number; truth?: "consensus" | "gold" };
   /** Judgments taken with the accept-the-judge action were left out (`independent=only`, the default). */
   independentOnly?: boolean;
+  /**
+   * Score values a presence-first queue stored because the reviewer marked their category absent were
+   * counted (`implied=include`); false (the default): only typed values of scores count, and presence is
+   * compared through the presence targets.
+   */
+  impliedIncluded?: boolean;
   runs: RunInfo[];
   reviewers: ReviewerInfo[];
   summary: {

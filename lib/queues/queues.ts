@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient, type ReviewQueue } from "../generated/prisma
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess, type ProjectAction } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { ReviewConflictError, reviewPresence, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
+import { IMPLIED_BY_ABSENCE, type JudgmentOrigin, ReviewConflictError, reviewPresence, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import { readRunMetrics } from "../judge/run-metrics";
 import { taskOf } from "../tasks/registry";
@@ -836,7 +836,7 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     (
       await prisma.humanJudgment.findMany({
         where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])] } },
-        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true },
+        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, origin: true },
       })
     ).map((j) => [j.targetKey, j]),
   );
@@ -867,10 +867,13 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     const reason = judgment.reason || null;
     const saved = current.get(target.judgmentKey);
     const acceptedJudge = judgment.acceptedJudge === true;
-    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge) continue;
+    // A score of a category marked absent (and not asked) holds the absent value because of that answer, not
+    // because the reviewer typed it: marked so, agreement does not count it as an independent judgment.
+    const origin: JudgmentOrigin = presence?.absentTargets.has(target.key) ? IMPLIED_BY_ABSENCE : "typed";
+    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge && saved.origin === origin) continue;
     const reviewInput = { value: judgment.value, note, reason, acceptedJudge, expectedVersion: judgment.expectedVersion };
     try {
-      if (target.kind === SCORE_TARGET_TYPE) await reviewScore(prisma, actor, target.key, reviewInput);
+      if (target.kind === SCORE_TARGET_TYPE) await reviewScore(prisma, actor, target.key, reviewInput, origin);
       else await reviewVideoOutcome(prisma, actor, queue.runId, item.videoId, target.kind, reviewInput);
     } catch (error) {
       // A double submit racing itself: the other request saved exactly this.

@@ -11,6 +11,14 @@ import { type JudgmentTarget, judgmentKey, metricTarget, presenceTarget, scoreTa
 import { disagreementGapOf, judgePresence, presenceTargetOf } from "../tasks/task-declaration";
 import type { ReviewInput, WithdrawInput } from "./reviews.validation";
 
+/**
+ * How a judgment's value came about: "typed" by the reviewer, or "implied_by_absence", stored by a
+ * presence-first queue for a score of a category the reviewer marked absent (the declared absent value,
+ * never asked). Agreement leaves implied values out unless asked (lib/agreement/load.ts).
+ */
+export type JudgmentOrigin = "typed" | "implied_by_absence";
+export const IMPLIED_BY_ABSENCE: JudgmentOrigin = "implied_by_absence";
+
 /** Two saves raced, or a second tab edited an older version: nothing was overwritten. */
 export class ReviewConflictError extends AppError {
   constructor(
@@ -48,7 +56,7 @@ export function outOfScale(declaration: JudgedDeclaration, value: number): strin
  * is; the judgment belongs to the target (not to the score's run), so every run that scored the same
  * target is compared with it. Every change is appended to the history.
  */
-export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: string, input: ReviewInput) {
+export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: string, input: ReviewInput, origin: JudgmentOrigin = "typed") {
   const score = await prisma.score.findUnique({ where: { id: scoreId }, include: { stepResult: { select: { run: { select: { projectId: true, pipeline: true } } } } } });
   if (!score) throw new NotFoundError("No such score.");
   const { projectId, pipeline } = score.stepResult.run;
@@ -68,6 +76,7 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
     runId: score.runId,
     judgeValue: score.value,
     input,
+    origin,
   });
 }
 
@@ -132,7 +141,7 @@ async function saveJudgment(
   prisma: PrismaClient,
   actor: Actor,
   declaration: JudgedDeclaration,
-  target: { projectId: string; target: JudgmentTarget; scoreId: string | null; runId: string | null; judgeValue: number | null; input: ReviewInput },
+  target: { projectId: string; target: JudgmentTarget; scoreId: string | null; runId: string | null; judgeValue: number | null; input: ReviewInput; origin?: JudgmentOrigin },
 ) {
   const { input } = target;
   const targetKey = judgmentKey(target.target);
@@ -147,7 +156,7 @@ async function saveJudgment(
   }
   const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null, acceptedJudge };
   // The run the reviewer looked at, and how its value compares (provenance; lists compare with any run).
-  const seen = { runId: target.runId, scoreId: target.scoreId, judgeValue: target.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, target.judgeValue) };
+  const seen = { runId: target.runId, scoreId: target.scoreId, judgeValue: target.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, target.judgeValue), origin: target.origin ?? "typed" };
   return prisma.$transaction(async (tx) => {
     const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
     if (!existing) {

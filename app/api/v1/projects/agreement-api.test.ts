@@ -49,7 +49,7 @@ describe("GET /api/v1/projects/:id/agreement", () => {
     const response = await get(getAgreement, viewerKey, `runId=${runId}&format=csv&threshold=7`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/csv");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="framejury-.*-agreement\.csv"$/);
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="framejury_Agreement-API_agreement_runId-${runId}_${new Date().toISOString().slice(0, 10)}.csv"`);
     const text = await response.text();
     expect(text.startsWith("comparison,breakdown,group,statistic,value,ci_low,ci_high,n\r\n")).toBe(true);
     expect(text).toContain("summary,all,all,threshold,7,,,\r\n");
@@ -73,7 +73,8 @@ describe("GET /api/v1/projects/:id/export", () => {
   it("streams the judged items as a CSV attachment, formula cells neutralised", async () => {
     const response = await get(getExport, viewerKey, `runId=${runId}`);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="framejury-${projectId}-items-${runId}.csv"`);
+    // Named as the agreement page's link names it: project, what, filter, day (the link downloads straight to disk).
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="framejury_Agreement-API_items_runId-${runId}_${new Date().toISOString().slice(0, 10)}.csv"`);
     const lines = (await response.text()).split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 2 * 3); // header; per video s2, verdict, overall
     expect(lines.join("\n")).toContain(",'-2 looks like a formula,");

@@ -3,6 +3,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { AgreementCharts } from "@/components/agreement/agreement-charts";
 import { PresenceSweep } from "@/components/agreement/presence-sweep";
 import { ExportButtons } from "@/components/agreement/export-buttons";
+import { ImpliedValuesSwitch } from "@/components/agreement/implied-values-switch";
 import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
@@ -20,7 +21,7 @@ import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
 import { getProject } from "@/lib/projects/projects";
 
-const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "truth"]);
+const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "implied", "truth"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -69,11 +70,11 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     problem = error.message;
   }
 
-  const { format: _format, threshold, overallThreshold, presenceThreshold, independent, truth, ...filter } = query;
+  const { format: _format, threshold, overallThreshold, presenceThreshold, independent, implied, truth, ...filter } = query;
   const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
   const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
   const presenceParam = presenceThreshold !== undefined ? `presenceThreshold=${presenceThreshold}&` : "";
-  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&${presenceParam}independent=${independent}&truth=${truth}&`;
+  const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&${presenceParam}independent=${independent}&implied=${implied}&truth=${truth}&`;
   const project = await getProject(prisma, actor, projectId);
   const downloadName = (what: string, extension: string) =>
     exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
@@ -133,6 +134,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
             <option value="gold">gold (adjudicated)</option>
           </select>
         </label>
+        <ImpliedValuesSwitch included={implied === "include"} />
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
       </form>
       {problem && (

@@ -39,8 +39,8 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
   const downloads = [
     ...(runIds
       ? [
-          { label: "Leaderboard CSV", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`, filename: "framejury-caption-leaderboard.csv", kind: "csv" as const },
-          { label: "Leaderboard JSONL", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`, filename: "framejury-caption-leaderboard.jsonl", kind: "jsonl" as const },
+          { label: "Leaderboard CSV", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`, filename: `caption-leaderboard-${projectId}.csv`, kind: "csv" as const },
+          { label: "Leaderboard JSONL", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`, filename: `caption-leaderboard-${projectId}.jsonl`, kind: "jsonl" as const },
         ]
       : []),
     ...[style, content].flatMap((run) =>
@@ -48,7 +48,7 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
         ? (["csv", "jsonl"] as const).map((format) => ({
             label: `${run.pipeline === "caption_style" ? "Style" : "Content"} captions ${format.toUpperCase()}`,
             href: `/api/v1/runs/${run.id}/captions?format=${format}`,
-            filename: `framejury-${run.pipeline}-${run.id}.${format}`,
+            filename: `captions-${run.id}.${format}`,
             kind: format,
           }))
         : [],

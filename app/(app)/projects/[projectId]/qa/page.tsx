@@ -61,12 +61,12 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const downloads = [
     ...(chosen.length
       ? [
-          { label: "Accuracy CSV", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=csv`, filename: "framejury-qa-accuracy.csv", kind: "csv" as const },
-          { label: "Accuracy JSONL", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=jsonl`, filename: "framejury-qa-accuracy.jsonl", kind: "jsonl" as const },
+          { label: "Accuracy CSV", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=csv`, filename: `qa-accuracy-${projectId}.csv`, kind: "csv" as const },
+          { label: "Accuracy JSONL", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=jsonl`, filename: `qa-accuracy-${projectId}.jsonl`, kind: "jsonl" as const },
         ]
       : []),
     ...chosen.flatMap((run) =>
-      (["csv", "jsonl"] as const).map((format) => ({ label: `${run.label} answers ${format.toUpperCase()}`, href: `/api/v1/runs/${run.id}/qa?format=${format}`, filename: `framejury-qa-${run.id}.${format}`, kind: format })),
+      (["csv", "jsonl"] as const).map((format) => ({ label: `${run.label} answers ${format.toUpperCase()}`, href: `/api/v1/runs/${run.id}/qa?format=${format}`, filename: `qa-${run.id}.${format}`, kind: format })),
     ),
   ];
   const keep = (change: Record<string, string | undefined>) => {

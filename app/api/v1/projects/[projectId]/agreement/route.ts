@@ -1,5 +1,5 @@
 import { withActor } from "@/lib/api/handler";
-import { projectAgreement } from "@/lib/agreement/load";
+import { agreementFileName, projectAgreement } from "@/lib/agreement/load";
 import { reportCsv } from "@/lib/agreement/report-csv";
 import { agreementQuerySchema } from "@/lib/agreement/scope";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
@@ -15,7 +15,7 @@ export const GET = withActor<{ projectId: string }>(async (request, actor, param
     return new Response(reportCsv(report), {
       headers: {
         "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="framejury-${projectId}-agreement.csv"`,
+        "content-disposition": `attachment; filename="${await agreementFileName(prisma, projectId, query, "csv")}"`,
         "cache-control": "no-store",
       },
     });

@@ -1,0 +1,13 @@
+/**
+ * V8 flags of the web process (scripts/start.ts passes them to `next start`; bench:dashboard sets them on itself
+ * to measure what the server does).
+ *
+ * `--heap-growing-percent=30`: after each full collection V8 lets the old space grow to the live heap × a factor
+ * it picks between 1.1 and 4 (4 when collecting looks cheap, as it does on a server with GiBs of memory). A
+ * streamed export reads keyset-paginated batches and holds one (run, video)'s rows at a time, but a batch's query
+ * results live across database round trips, so some of every batch reaches the old space as garbage; at a factor
+ * of 4 that garbage piled up to ~200–280 MiB before V8 collected it, on any project big enough. At 1.3 (V8's own
+ * "conservative" factor) a full collection comes sooner, and an export's extra peak RSS stays flat and small
+ * (README, Benchmarks: bench:dashboard). The cost is more frequent full collections, a few ms each.
+ */
+export const WEB_PROCESS_V8_FLAGS = ["--heap-growing-percent=30"] as const;
