@@ -4,7 +4,7 @@
  * by it while the run goes on, its summary is made by it, and the candidate views read it back from the
  * database, so the three never disagree and nothing is kept anywhere else.
  */
-import { MC_LETTERS } from "./balance-answer-letters";
+import { MC_LETTERS } from "./mc-letters";
 import type { Judgement } from "./construction-outputs";
 import { candidateFate, FILTER_IDS, FILTERS, type CandidateFate, type FilterDecision, type FilterId } from "./filter-funnel";
 import { attemptVerdict, MAX_TRANSFORM_ATTEMPTS, transformOutcome, type TransformAttempt, type TransformOutcome } from "./transform-attempts";

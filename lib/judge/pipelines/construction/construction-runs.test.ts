@@ -11,6 +11,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { restoreCandidate } from "@/lib/construction/candidate-restores";
 import { loadCandidateViews, type CandidateView } from "@/lib/construction/candidate-views";
+import { candidateSetDetail, constructionQuerySchema } from "@/lib/construction/construction-overview";
 import { createCandidatesFromRun } from "@/lib/construction/candidates";
 import { filterFunnel, type FilterId } from "@/lib/construction/filter-funnel";
 import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
@@ -326,6 +327,13 @@ describe("Q&A construction runs", () => {
       expect(checks.withVideo).toEqual([checks.correctLetter, checks.correctLetter, checks.correctLetter]);
       const calls = await prisma.llmCall.findMany({ where: { runId: passing.id, stepResult: { itemId: view.itemId, stepId: { in: ["without_video_1", "without_video_1_c2", "without_video_1_c3"] } } }, include: { stepResult: { select: { stepId: true } } } });
       expect(Object.fromEntries(calls.map((c) => [c.stepResult.stepId, c.model.replace(`-${suffix}`, "")]))).toEqual({ without_video_1: "stub-knowing-a", without_video_1_c2: "stub-checker", without_video_1_c3: "stub-checker-b" });
+    }
+
+    // The construction page shows every checker's pick where it shows the outcome.
+    const detail = await candidateSetDetail(prisma, owner, projectId, candidateSetId, constructionQuerySchema.parse({}));
+    for (const view of afterPassing) {
+      const checks = (view.transform as { checks: { correctLetter: string; withoutVideo: string[] } }).checks;
+      expect(detail.rows.find((r) => r.itemId === view.itemId)!.checks).toBe(`correct ${checks.correctLetter} · without the video ${checks.withoutVideo.join(", ")} · with the annotations ${Array(3).fill(checks.correctLetter).join(", ")}`);
     }
 
     // Two knowing checkers of three: more than half find the answer without the video on every attempt.
