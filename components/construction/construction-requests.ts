@@ -18,13 +18,19 @@ export function startGeneration(projectId: string, input: { clipSetId: string; e
   });
 }
 
-/** Categorise, filter and transform a candidate set: a qa_construct run, with an optional checking endpoint. */
-export function startConstruction(projectId: string, input: { candidateSetId: string; endpointId: string; checkerEndpointId?: string }) {
+/**
+ * Categorise, filter and transform a candidate set: a qa_construct run, with an optional checking endpoint and
+ * up to two more checkers for the transformation's checks ("" or undefined: none; the first defaults to the run's endpoint).
+ */
+export function startConstruction(projectId: string, input: { candidateSetId: string; endpointId: string; checkerEndpointId?: string; moreCheckerEndpointIds?: string[] }) {
+  const more = (input.moreCheckerEndpointIds ?? []).filter(Boolean);
+  const first = input.checkerEndpointId || input.endpointId;
+  const settings = more.length > 0 ? { checkerEndpointIds: [first, ...more] } : input.checkerEndpointId ? { checkerEndpointId: input.checkerEndpointId } : null;
   return postJson<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
     pipeline: "qa_construct",
     endpointId: input.endpointId,
     candidateSetId: input.candidateSetId,
-    ...(input.checkerEndpointId ? { settings: { checkerEndpointId: input.checkerEndpointId } } : {}),
+    ...(settings ? { settings } : {}),
   });
 }
 

@@ -43,6 +43,8 @@ export function ConstructionRunPanel({
   const router = useRouter();
   const [endpointId, setEndpointId] = useState(endpoints[0]?.id ?? "");
   const [checkerEndpointId, setCheckerEndpointId] = useState("");
+  // Appendix D asks three assistants per check: a second and a third checker are optional.
+  const [moreCheckers, setMoreCheckers] = useState<[string, string]>(["", ""]);
   const [perspective, setPerspective] = useState<"auto" | "first_person" | "third_person">("auto");
   const [started, setStarted] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -57,7 +59,7 @@ export function ConstructionRunPanel({
       const run =
         kind === "generate"
           ? await startGeneration(projectId, { clipSetId: setId, endpointId, perspective })
-          : await startConstruction(projectId, { candidateSetId: setId, endpointId, checkerEndpointId: checkerEndpointId || undefined });
+          : await startConstruction(projectId, { candidateSetId: setId, endpointId, checkerEndpointId: checkerEndpointId || undefined, moreCheckerEndpointIds: moreCheckers });
       setStarted(run.id);
       router.refresh();
     } catch (e) {
@@ -115,6 +117,25 @@ export function ConstructionRunPanel({
                 </select>
               </label>
             )}
+            {kind === "construct" &&
+              ([0, 1] as const).map((j) => (
+                <label key={j} className="flex flex-col gap-1" title="Each multiple-choice check (Tables 31, 32) is asked of every checker and decided by the majority.">
+                  {j === 0 ? "Second checker (optional)" : "Third checker (optional)"}
+                  <select
+                    className={select}
+                    value={moreCheckers[j]}
+                    onChange={(e) => setMoreCheckers((current) => (j === 0 ? [e.target.value, current[1]] : [current[0], e.target.value]))}
+                    data-testid={`construct-checker-endpoint-${j + 2}`}
+                  >
+                    <option value="">none</option>
+                    {endpoints.map((e) => (
+                      <option key={e.id} value={e.id}>
+                        {e.name} · {e.model}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ))}
             <button type="submit" className={buttonClass("secondary")} disabled={busy || !endpointId} data-testid={`${kind}-start`}>
               {label}
             </button>

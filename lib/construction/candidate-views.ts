@@ -11,7 +11,7 @@ import { NotFoundError } from "../errors";
 import type { AnnotatedStep, AnnotationDataset } from "./step-annotations";
 import type { Granularity } from "./render-clip-info";
 import type { CandidateFate, FilterDecision, FilterId } from "./filter-funnel";
-import { constructState } from "./construct-state";
+import { checkerCount, constructState } from "./construct-state";
 import type { TransformOutcome } from "./transform-attempts";
 import { CANDIDATE_ITEM_KIND } from "./curation";
 
@@ -105,8 +105,10 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
   const run = await prisma.judgeRun.findFirst({
     where: { projectId: set.projectId, pipeline: CONSTRUCT_PIPELINE, items: { some: { item: { setId: candidateSetId } } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true },
+    select: { id: true, settings: true },
   });
+  // Each transformation check was asked of the run's checking endpoints (one unless its settings list more).
+  const checkers = checkerCount(run?.settings ?? null);
   const steps = run ? await prisma.stepResult.findMany({ where: { runId: run.id, status: "done" }, select: { itemId: true, stepId: true, output: true } }) : [];
   const outputsByItem = new Map<string, Map<string, unknown>>();
   for (const step of steps) {
@@ -120,7 +122,7 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
     const payload = item.payload as unknown as CandidatePayload;
     const outputs = outputsByItem.get(item.id) ?? new Map<string, unknown>();
     const restored = restoredByItem[item.id] ?? [];
-    const state = constructState((stepId) => outputs.get(stepId), payload.answer, restored);
+    const state = constructState((stepId) => outputs.get(stepId), payload.answer, restored, checkers);
     return {
       itemId: item.id,
       externalId: item.externalId,

@@ -15,7 +15,7 @@ import { CANDIDATE_SET_KIND, type CandidateView, loadCandidateViews } from "./ca
 import { curationOutcome, type CurationStatus } from "./curation";
 import { curatedFieldsOf, curatorsPerQuestionOf, decisionsOf } from "./curation-queues";
 import { FILTER_IDS, FILTERS, filterFunnel, type FilterId, type FunnelStage } from "./filter-funnel";
-import { WRONG_ANSWERS_KEPT } from "./transform-attempts";
+import { WRONG_ANSWERS_KEPT, type AttemptChecks } from "./transform-attempts";
 
 export const CLIP_SET_KIND = "step_annotations";
 /** The pipelines that build questions: generation over a clip set, filtering and transformation over a candidate set. */
@@ -169,7 +169,19 @@ export interface CandidateRow {
   removals: { filter: FilterId; label: string; reason: string; restored: boolean }[];
   transform: TransformState;
   attempts: number;
+  /** Every checker's picks in the deciding attempt (the one that passed, or the last), and why the last attempt failed. */
+  checks: string | null;
+  lastReason: string | null;
   curation: CandidateCuration;
+}
+
+/** "correct C · without the video B, D, A · with the annotations C, C, D": each checker's pick, "–" for none. */
+export function checksLine(checks: AttemptChecks | undefined): string | null {
+  if (!checks || checks.correctLetter === null) return null;
+  const letters = (picked: readonly (string | null)[]) => picked.map((letter) => letter ?? "–").join(", ");
+  const parts = [`correct ${checks.correctLetter}`, `without the video ${letters(checks.withoutVideo)}`];
+  if (checks.withVideo.some((letter) => letter !== null)) parts.push(`with the annotations ${letters(checks.withVideo)}`);
+  return parts.join(" · ");
 }
 
 export interface CandidateSetDetail {
@@ -256,6 +268,8 @@ function candidateRow(v: CandidateView, curation: CandidateCuration | undefined)
     }),
     transform: v.transform?.state ?? "not_started",
     attempts: v.attempts,
+    checks: v.transform && v.transform.state !== "in_progress" ? checksLine(v.transform.checks) : null,
+    lastReason: v.transform?.state === "could_not_transform" ? v.transform.lastReason : null,
     curation: curation ?? { status: "pending", accepts: 0, rejects: 0 },
   };
 }

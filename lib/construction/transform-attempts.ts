@@ -6,9 +6,18 @@
  *    alone, the distractors are too weak;
  * 4. with the video's annotations (Table 32): if the correct answer is still not picked, a wrong option
  *    may be right.
- * The seed asks three assistants and redesigns when more than half fail a check; FrameJury asks the run's
- * checking endpoint once per check, so "more than half" is that one answer. A question that no attempt
- * transforms within MAX_TRANSFORM_ATTEMPTS is marked "could not transform", as the seed discards it.
+ * The seed asks three assistants per check (Stage 2 with the annotations, Stage 3 without them) and redesigns
+ * "if more than half" get the check wrong. A run asks one to three checking endpoints (one by default), and
+ * both checks follow that majority rule over them:
+ * - without the video (Table 31, the seed's Stage 3): the attempt fails when more than half of the checkers
+ *   picked the correct option;
+ * - with the annotations (Table 32, Stage 2: "if more than half still failed"): the attempt fails when more
+ *   than half did not pick it (a wrong letter, or no single letter at all).
+ * With one checker both rules come to what they were: its one answer decides. With two, one of two is not
+ * "more than half" either way. The options of both checks are shuffled per candidate and attempt
+ * (construct-state.ts, shuffledCheckLayout), so the correct letter is wherever the shuffle put it.
+ * A question that no attempt transforms within MAX_TRANSFORM_ATTEMPTS is marked "could not transform", as
+ * the seed discards it.
  */
 import { extractOptionLetter } from "../qa/extract-letter";
 
@@ -25,9 +34,9 @@ export interface TransformAttempt {
   /** The options shown in the checks (the correct answer among the four), letter → text. */
   options: Readonly<Record<string, string>> | null;
   correctLetter: string | null;
-  /** Table 31's and Table 32's "Best_option". */
-  withoutVideo: string | null;
-  withVideo: string | null;
+  /** Table 31's and Table 32's "Best_option", one per checker in the run's order (null: no answer). */
+  withoutVideo: readonly (string | null)[];
+  withVideo: readonly (string | null)[];
 }
 
 export type AttemptVerdict = { ok: true } | { ok: false; stage: "six" | "four" | "without_video" | "with_video"; reason: string };
@@ -45,25 +54,58 @@ export function fourProblem(correct: string, six: readonly string[], four: reado
   return null;
 }
 
+/** The checkers' picks in order, "–" for an answer with no single letter. */
+const picks = (letters: readonly (string | null)[]) => letters.map((letter) => letter ?? "–").join(", ");
+
 export function attemptVerdict(attempt: TransformAttempt, correct: string): AttemptVerdict {
   if (!attempt.six) return { ok: false, stage: "six", reason: "no six wrong answers" };
   if (!attempt.four) return { ok: false, stage: "four", reason: "no four wrong answers" };
   const problem = fourProblem(correct, attempt.six, attempt.four);
   if (problem) return { ok: false, stage: "four", reason: problem };
   if (!attempt.options || !attempt.correctLetter) return { ok: false, stage: "four", reason: "no options to check" };
-  if (attempt.withoutVideo === null) return { ok: false, stage: "without_video", reason: "no answer without the video" };
-  const without = extractOptionLetter(attempt.withoutVideo, attempt.options);
-  if (without.letter === attempt.correctLetter) return { ok: false, stage: "without_video", reason: `picked the correct option ${without.letter} without the video: the wrong options are too easy to rule out` };
-  if (attempt.withVideo === null) return { ok: false, stage: "with_video", reason: "no answer with the video" };
-  const withVideo = extractOptionLetter(attempt.withVideo, attempt.options);
-  if (withVideo.letter === null) return { ok: false, stage: "with_video", reason: `no single option in the answer with the video (${withVideo.reason})` };
-  if (withVideo.letter !== attempt.correctLetter) return { ok: false, stage: "with_video", reason: `picked ${withVideo.letter} instead of ${attempt.correctLetter} with the video: a wrong option may be right` };
+  const { options, correctLetter } = attempt;
+  const n = attempt.withoutVideo.length;
+  const from = (j: number) => (n > 1 ? ` from checker ${j + 1}` : "");
+  const missingWithout = attempt.withoutVideo.indexOf(null);
+  if (n === 0 || missingWithout >= 0) return { ok: false, stage: "without_video", reason: `no answer without the video${from(Math.max(missingWithout, 0))}` };
+  const without = attempt.withoutVideo.map((answer) => extractOptionLetter(answer!, options).letter);
+  const rightWithout = without.filter((letter) => letter === correctLetter).length;
+  if (rightWithout * 2 > n) {
+    const who = n === 1 ? "picked" : `${rightWithout} of ${n} checkers (${picks(without)}) picked`;
+    return { ok: false, stage: "without_video", reason: `${who} the correct option ${correctLetter} without the video: the wrong options are too easy to rule out` };
+  }
+  const missingWith = attempt.withVideo.indexOf(null);
+  if (attempt.withVideo.length === 0 || missingWith >= 0) return { ok: false, stage: "with_video", reason: `no answer with the video${from(Math.max(missingWith, 0))}` };
+  if (n === 1) {
+    const withVideo = extractOptionLetter(attempt.withVideo[0]!, options);
+    if (withVideo.letter === null) return { ok: false, stage: "with_video", reason: `no single option in the answer with the video (${withVideo.reason})` };
+    if (withVideo.letter !== correctLetter) return { ok: false, stage: "with_video", reason: `picked ${withVideo.letter} instead of ${correctLetter} with the video: a wrong option may be right` };
+    return { ok: true };
+  }
+  const withPicks = attempt.withVideo.map((answer) => extractOptionLetter(answer!, options).letter);
+  const wrongWith = withPicks.filter((letter) => letter !== correctLetter).length;
+  if (wrongWith * 2 > attempt.withVideo.length) {
+    return { ok: false, stage: "with_video", reason: `${wrongWith} of ${attempt.withVideo.length} checkers (${picks(withPicks)}) did not pick ${correctLetter} with the video: a wrong option may be right` };
+  }
   return { ok: true };
 }
 
+/** Each checker's picked letter in an attempt's checks (null: no answer, or no single letter), and the correct letter. */
+export interface AttemptChecks {
+  correctLetter: string | null;
+  withoutVideo: (string | null)[];
+  withVideo: (string | null)[];
+}
+
+export function attemptChecks(attempt: TransformAttempt): AttemptChecks {
+  const letters = (answers: readonly (string | null)[]) => answers.map((answer) => (answer === null || !attempt.options ? null : extractOptionLetter(answer, attempt.options).letter));
+  return { correctLetter: attempt.correctLetter, withoutVideo: letters(attempt.withoutVideo), withVideo: letters(attempt.withVideo) };
+}
+
 export type TransformOutcome =
-  | { state: "transformed"; attempt: number; wrong: readonly string[] }
-  | { state: "could_not_transform"; attempts: number; lastReason: string }
+  /** `checks`: every checker's picks in the attempt that passed (or, for "could not transform", the last one). */
+  | { state: "transformed"; attempt: number; wrong: readonly string[]; checks?: AttemptChecks }
+  | { state: "could_not_transform"; attempts: number; lastReason: string; checks?: AttemptChecks }
   /** Attempts left and the last one failed (or none yet): the next attempt is due. */
   | { state: "in_progress"; nextAttempt: number };
 
@@ -72,9 +114,9 @@ export function transformOutcome(attempts: readonly TransformAttempt[], correct:
   let lastReason = "";
   for (const [i, attempt] of attempts.entries()) {
     const verdict = attemptVerdict(attempt, correct);
-    if (verdict.ok) return { state: "transformed", attempt: i + 1, wrong: attempt.four! };
+    if (verdict.ok) return { state: "transformed", attempt: i + 1, wrong: attempt.four!, checks: attemptChecks(attempt) };
     lastReason = verdict.reason;
-    if (i + 1 >= MAX_TRANSFORM_ATTEMPTS) return { state: "could_not_transform", attempts: i + 1, lastReason };
+    if (i + 1 >= MAX_TRANSFORM_ATTEMPTS) return { state: "could_not_transform", attempts: i + 1, lastReason, checks: attemptChecks(attempt) };
   }
   return { state: "in_progress", nextAttempt: attempts.length + 1 };
 }

@@ -9,10 +9,10 @@ const CLIP = { theme: "Make a Plaster Mask", duration: 103, steps: [step(35, 48,
 const INFO = clipInfoLines("hirest", "coarse", CLIP);
 
 /** As the server answers: the first rule that matches (the construction rules come before the QA rules). */
-function respond(text: string, seen = 0) {
+function respond(text: string, seen = 0, model = "stub-constructor") {
   const matching = DEFAULT_RULES.filter((rule) => rule.match.test(text));
   expect(matching.length).toBeGreaterThan(0);
-  return { rule: matching[0]!.name, answer: matching[0]!.respond(makeContext(text, [], true, "stub-constructor", seen)) };
+  return { rule: matching[0]!.name, answer: matching[0]!.respond(makeContext(text, [], true, model, seen)) };
 }
 
 describe("the stub's construction rules", () => {
@@ -41,6 +41,10 @@ describe("the stub's construction rules", () => {
     expect(respond(render("construction/best-option-without-video", { question, options })).answer).toContain('"Best_option":"A. ');
     expect(respond(render("construction/best-option-with-video", { video_info: INFO, question, options })).answer).toContain('"Best_option":"E. apply tissue using water"');
     expect(respond(render("construction/best-option-with-video", { video_info: INFO, question: "What happens after the stubborn one?", options })).answer).toContain('"Best_option":"A. ');
+    // A "knowing" model rules the twisted distractors out without the video, wherever the correct option is.
+    const shuffled = [six[1], "apply tissue using water", six[0], six[2], six[3]].map((text, i) => `      ${"ABCDE"[i]}. ${text}`).join("\n");
+    expect(respond(render("construction/best-option-without-video", { question, options: shuffled }), 0, "stub-knowing-a-1234").answer).toContain('"Best_option":"B. apply tissue using water"');
+    expect(respond(render("construction/best-option-without-video", { question, options: shuffled })).answer).toContain('"Best_option":"A. ');
     // The QA baseline's blind prompts, with no construction distractors or markers, keep their QA rules.
     expect(respond(render("qa/text-only-open", { question })).rule).toBe("qa-text-only-open");
     expect(respond(render("qa/text-only-open", { question: "Is it obvious?" })).rule).toBe("construction-blind-obvious");

@@ -29,7 +29,9 @@
  * - Table 30 (pick four): the first four of the six; "twin": the first time a prompt is asked, the second
  *   repeats the first (a duplicate, so the attempt is retried; the retry is the prompt's second asking).
  * - Table 31 (best option without the video), when the options carry those twists: the first twisted option
- *   (never the correct one).
+ *   (never the correct one), wherever the shuffle put the options. A model whose NAME contains the word
+ *   "knowing" picks the untwisted option instead (the correct one): a checker that can rule the distractors
+ *   out, so tests can build a panel of checkers that disagree (the majority rule of Appendix D).
  * - Table 32 (best option with the video): the option that is a step of the clip info word for word (the
  *   correct one); "stubborn": the first twisted option, every time, so the question never transforms and the
  *   ten-attempt limit shows.
@@ -157,8 +159,9 @@ export const CONSTRUCTION_RULES: StubRule[] = [
     name: "construction-best-without-video",
     match: /without the aid of video content[\s\S]*^ {6}[A-E]\. .* — (?:only halfway|twice over|in reverse|far too early|with the wrong tool|much later)$/m,
     respond: (context) => {
-      const [letter, text] = optionsIn(context.text).find(([, option]) => twisted(option)) ?? ["A", ""];
-      return best(letter, text, "without the video, the first option that sounds plausible.");
+      const knowing = hasMarker(context.model, "knowing");
+      const [letter, text] = optionsIn(context.text).find(([, option]) => twisted(option) !== knowing) ?? ["A", ""];
+      return best(letter, text, knowing ? "without the video, the only option without a twist." : "without the video, the first option that sounds plausible.");
     },
   },
   {

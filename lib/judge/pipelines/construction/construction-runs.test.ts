@@ -11,6 +11,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { restoreCandidate } from "@/lib/construction/candidate-restores";
 import { loadCandidateViews, type CandidateView } from "@/lib/construction/candidate-views";
+import { candidateSetDetail, constructionQuerySchema } from "@/lib/construction/construction-overview";
 import { createCandidatesFromRun } from "@/lib/construction/candidates";
 import { filterFunnel, type FilterId } from "@/lib/construction/filter-funnel";
 import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
@@ -63,6 +64,8 @@ let projectId: string;
 let clipSetId: string;
 let model: string;
 let checker: string;
+let endpointOf: (name: string, modelName: string) => Promise<string>;
+let suffix: string;
 let candidateSetId: string;
 let firstConstructRunId: string;
 
@@ -74,11 +77,12 @@ beforeAll(async () => {
   const set = await importStepAnnotations(prisma, owner, projectId, { fileName: "steps.jsonl", bytes: bytes(ANNOTATIONS) }, { name: "Kitchen steps" });
   clipSetId = set.set.id!;
   // Model names new per project: construction prompts carry no frames, so the cache would otherwise answer from another test run.
-  const suffix = projectId.slice(-8);
+  suffix = projectId.slice(-8);
   const endpoint = async (name: string, modelName: string) =>
     (await createEndpoint(prisma, owner, projectId, { name, baseUrl: stub.baseURL, model: modelName, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.03 })).id;
   model = await endpoint("Constructor (simulated)", `stub-constructor-${suffix}`);
   checker = await endpoint("Checker (simulated)", `stub-checker-${suffix}`);
+  endpointOf = endpoint;
 });
 afterAll(() => stub.close());
 
@@ -216,7 +220,7 @@ describe("Q&A construction runs", () => {
     expect(stubborn).toHaveLength(2);
     for (const view of stubborn) {
       expect(view.attempts).toBe(10);
-      expect(view.transform).toMatchObject({ state: "could_not_transform", attempts: 10, lastReason: expect.stringContaining("instead of E with the video") });
+      expect(view.transform).toMatchObject({ state: "could_not_transform", attempts: 10, lastReason: expect.stringMatching(/^picked [A-E] instead of [A-E] with the video/) });
       const steps = await prisma.stepResult.findMany({ where: { runId: firstConstructRunId, itemId: view.itemId, stepId: { startsWith: "w" } }, include: { calls: true } });
       const attemptCalls = steps.filter((s) => /^(wrong_six|wrong_four|without_video|with_video)_\d+$/.test(s.stepId)).flatMap((s) => s.calls);
       expect(attemptCalls).toHaveLength(40);
@@ -235,7 +239,7 @@ describe("Q&A construction runs", () => {
       expect(third.output).toEqual({ skipped: "not needed: attempt 2 passed" });
     }
     const plain = views.find((v) => v.payload.question === "What happens after clean out the face?")!;
-    expect(plain.transform).toEqual({ state: "transformed", attempt: 1, wrong: DISTRACTORS("apply tissue using water") });
+    expect(plain.transform).toMatchObject({ state: "transformed", attempt: 1, wrong: DISTRACTORS("apply tissue using water") });
   });
 
   it("restores a blind-removed candidate: a new run continues it, its earlier calls from the cache, its later filters and transformation called", async () => {
@@ -268,6 +272,80 @@ describe("Q&A construction runs", () => {
     const others = await prisma.llmCall.findMany({ where: { runId: run.id, stepResult: { itemId: { not: removed.itemId } } }, select: { cached: true } });
     expect(others.length).toBeGreaterThan(0);
     expect(others.every((c) => c.cached)).toBe(true);
+  });
+
+  it("shuffles the checks' options per candidate and attempt: the correct letter varies, is recorded with each check, and a re-run renders the same prompts", async () => {
+    const checks = await prisma.stepResult.findMany({ where: { runId: firstConstructRunId, stepId: { startsWith: "with_video_" }, status: "done" }, include: { calls: true } });
+    const asked = checks.filter((s) => s.calls.length > 0);
+    expect(asked.length).toBeGreaterThan(5);
+    // One checker: the steps are the ones a single checker always had.
+    expect(await prisma.stepResult.count({ where: { runId: firstConstructRunId, OR: [{ stepId: { endsWith: "_c2" } }, { stepId: { endsWith: "_c3" } }] } })).toBe(0);
+    const letters = new Set<string>();
+    for (const step of asked) {
+      const output = step.output as { Best_option: string; options: Record<string, string>; correctLetter: string };
+      letters.add(output.correctLetter);
+      const text = (step.calls[0]!.request as { text: string }).text;
+      // The prompt lists the recorded options in their letters' order, and the reference answer sits at the recorded letter.
+      expect(text).toContain(Object.entries(output.options).map(([letter, option]) => `      ${letter}. ${option}`).join("\n"));
+      const view = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === step.itemId)!;
+      expect(output.options[output.correctLetter]).toBe(view.payload.answer);
+      // The stub's Table 32 picks the reference answer wherever it is (or a distractor for "stubborn"): the decision follows the shuffle.
+      if (!/stubborn/.test(view.payload.question)) expect(output.Best_option.startsWith(`${output.correctLetter}. `)).toBe(true);
+    }
+    expect(letters.size).toBeGreaterThan(1);
+    // The same question and attempt get the same order in both checks.
+    const without = await prisma.stepResult.findMany({ where: { runId: firstConstructRunId, stepId: { startsWith: "without_video_" }, status: "done" } });
+    for (const step of asked) {
+      const twin = without.find((w) => w.itemId === step.itemId && w.stepId === step.stepId.replace("with_video_", "without_video_"))!;
+      expect((twin.output as { options: unknown }).options).toEqual((step.output as { options: unknown }).options);
+    }
+  });
+
+  it("asks up to three checkers per check and fails an attempt when more than half find the answer without the video", async () => {
+    const knowingA = await endpointOf("Knowing checker A (simulated)", `stub-knowing-a-${suffix}`);
+    const knowingB = await endpointOf("Knowing checker B (simulated)", `stub-knowing-b-${suffix}`);
+    const checkerB = await endpointOf("Checker B (simulated)", `stub-checker-b-${suffix}`);
+    const bad = (checkerEndpointIds: string[]) => start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, settings: { checkerEndpointIds } });
+    await expect(bad([checker, knowingA, knowingB, checkerB])).rejects.toThrow(/At most 3 checking endpoints/);
+    await expect(bad([checker, checker])).rejects.toThrow(/must be different endpoints/);
+    await expect(bad([checker, "no-such-endpoint"])).rejects.toThrow(/No such endpoint in this project/);
+
+    const video0 = (await loadCandidateViews(prisma, owner, candidateSetId)).filter((v) => v.payload.video.includes(fileName(0)));
+    const videoId = video0[0]!.videoId;
+    const plainKept = (views: CandidateView[]) => views.filter((v) => v.videoId === videoId && v.fate.state === "kept" && !/stubborn|twin/.test(v.payload.question));
+
+    // One knowing checker of three: the attempt passes, each checker asked once per check.
+    const passing = await start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, videoIds: [videoId], settings: { checkerEndpointIds: [knowingA, checker, checkerB] } });
+    expect(await getRunStatus(prisma, owner, passing.id)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0 } });
+    const afterPassing = plainKept(await loadCandidateViews(prisma, owner, candidateSetId));
+    expect(afterPassing.length).toBeGreaterThan(0);
+    for (const view of afterPassing) {
+      expect(view.transform).toMatchObject({ state: "transformed", attempt: 1 });
+      const checks = (view.transform as { checks: { correctLetter: string; withoutVideo: string[]; withVideo: string[] } }).checks;
+      expect(checks.withoutVideo).toHaveLength(3);
+      expect(checks.withoutVideo.filter((l) => l === checks.correctLetter)).toHaveLength(1);
+      expect(checks.withVideo).toEqual([checks.correctLetter, checks.correctLetter, checks.correctLetter]);
+      const calls = await prisma.llmCall.findMany({ where: { runId: passing.id, stepResult: { itemId: view.itemId, stepId: { in: ["without_video_1", "without_video_1_c2", "without_video_1_c3"] } } }, include: { stepResult: { select: { stepId: true } } } });
+      expect(Object.fromEntries(calls.map((c) => [c.stepResult.stepId, c.model.replace(`-${suffix}`, "")]))).toEqual({ without_video_1: "stub-knowing-a", without_video_1_c2: "stub-checker", without_video_1_c3: "stub-checker-b" });
+    }
+
+    // The construction page shows every checker's pick where it shows the outcome.
+    const detail = await candidateSetDetail(prisma, owner, projectId, candidateSetId, constructionQuerySchema.parse({}));
+    for (const view of afterPassing) {
+      const checks = (view.transform as { checks: { correctLetter: string; withoutVideo: string[] } }).checks;
+      expect(detail.rows.find((r) => r.itemId === view.itemId)!.checks).toBe(`correct ${checks.correctLetter} · without the video ${checks.withoutVideo.join(", ")} · with the annotations ${Array(3).fill(checks.correctLetter).join(", ")}`);
+    }
+
+    // Two knowing checkers of three: more than half find the answer without the video on every attempt.
+    const failing = await start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, videoIds: [videoId], settings: { checkerEndpointIds: [knowingA, knowingB, checker] } });
+    expect(await getRunStatus(prisma, owner, failing.id)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0 } });
+    const afterFailing = plainKept(await loadCandidateViews(prisma, owner, candidateSetId));
+    for (const view of afterFailing) {
+      expect(view.attempts).toBe(10);
+      expect(view.transform).toMatchObject({ state: "could_not_transform", lastReason: expect.stringMatching(/^2 of 3 checkers \([A-E], [A-E], [A-E]\) picked the correct option [A-E] without the video/) });
+      const withVideo = await prisma.stepResult.findMany({ where: { runId: failing.id, itemId: view.itemId, stepId: { in: ["with_video_1", "with_video_1_c2", "with_video_1_c3"] } }, orderBy: { stepId: "asc" } });
+      expect(withVideo.map((s) => [s.stepId, s.output])).toEqual(["with_video_1", "with_video_1_c2", "with_video_1_c3"].map((id) => [id, { skipped: "not needed: 2 of 3 checkers picked the correct option without the video" }]));
+    }
   });
 
   it("makes no candidates from a failed generation step and counts it, and refuses runs of other pipelines and unfinished ones", async () => {

@@ -4,6 +4,7 @@
  * construction screens through lib/construction/candidate-views.ts. The per-candidate metrics below are what
  * lists and filters can use.
  */
+import { attemptStepIds, MAX_CHECKERS } from "../../../construction/construct-state";
 import { MAX_TRANSFORM_ATTEMPTS } from "../../../construction/transform-attempts";
 import type { MetricDeclaration, TaskDeclaration } from "../../../tasks/task-declaration";
 
@@ -46,7 +47,7 @@ export const QA_CONSTRUCT_TASK: TaskDeclaration = {
     yesNoMetric({ id: "transformed", label: "Transformed", definition: "An attempt turned the kept candidate into a multiple-choice question.", aggregation: "1 when an attempt passed, 0 after ten failed attempts; no value otherwise." }, "transformed"),
   ],
   groupings: [],
-  // Every step judges one candidate: the four filters' steps, then each transformation attempt's four.
+  // Every step judges one candidate: the four filters' steps, then each transformation attempt's.
   stepScopes: Object.fromEntries(
     [
       "categorise",
@@ -56,7 +57,11 @@ export const QA_CONSTRUCT_TASK: TaskDeclaration = {
       "tricky_answer",
       "tricky_check",
       "filter_unspecific",
-      ...Array.from({ length: MAX_TRANSFORM_ATTEMPTS }, (_, i) => [`wrong_six_${i + 1}`, `wrong_four_${i + 1}`, `without_video_${i + 1}`, `with_video_${i + 1}`]).flat(),
+      // One check step per checker (up to three): `without_video_k`, `without_video_k_c2`, …
+      ...Array.from({ length: MAX_TRANSFORM_ATTEMPTS }, (_, i) => {
+        const ids = attemptStepIds(i + 1, MAX_CHECKERS);
+        return [ids.six, ids.four, ...ids.withoutVideoBy, ...ids.withVideoBy];
+      }).flat(),
     ].map((id) => [id, "item" as const]),
   ),
 };

@@ -9,15 +9,20 @@
  *    consistent ⇒ removed;
  * 5. `filter_unspecific` (Table 27): "Yes" ⇒ removed;
  * 6. the multiple-choice transformation of kept candidates, attempts k = 1..10 of `wrong_six_k` (Table 29),
- *    `wrong_four_k` (30), `without_video_k` (31) and `with_video_k` (32), the correct answer placed last (E)
- *    among the four wrong ones. Each attempt's calls carry their own cache salt: the prompts are the same
- *    each time, and a retry must be asked anew.
+ *    `wrong_four_k` (30), `without_video_k` (31) and `with_video_k` (32), one check step per checking
+ *    endpoint (the second's and third's ids end in `_c2`, `_c3`), decided by the majority rule of
+ *    transform-attempts.ts. The checks' options are shuffled per candidate and attempt (the same order in
+ *    both checks and for every checker); each check's output records the options it showed and the correct
+ *    letter, so the decision is read back from the outputs alone. Each attempt's calls carry their own
+ *    cache salt: the prompts are the same each time, and a retry must be asked anew.
  * Every construction call is text only: "with video" means with the clip's step annotations (Video_info).
  * A step a filter's removal (or an earlier passed attempt, or a failed check of the same attempt) makes
  * unnecessary is settled without a call, with a recorded {skipped: why}. Decisions follow from the stored
  * outputs alone (lib/construction/construct-state.ts); a curator's restores are read when the run starts
  * and kept in its settings (`restored`).
- * The answering and checking steps call `settings.checkerEndpointId` when set, else the run's endpoint.
+ * The answering and checking steps call `settings.checkerEndpointId` when set, else the run's endpoint; with
+ * `settings.checkerEndpointIds` (one to three) the filters' answering steps call the first, and each of the
+ * transformation's checks is asked of every one.
  */
 import { z } from "zod";
 import { clipInfoLines, templateFamily } from "../../../construction/render-clip-info";
@@ -30,7 +35,21 @@ import {
   sixWrongAnswersSchema,
 } from "../../../construction/construction-outputs";
 import { type CandidatePayload, latestRestoredFilters } from "../../../construction/candidate-views";
-import { attemptStepIds, CHECK_CORRECT_LETTER, checkOptions, constructState, fateWithRestores, filterDecisions, isSkipped, transformAttempts, type ConstructState, type OutputOf } from "../../../construction/construct-state";
+import {
+  attemptStepIds,
+  checkerCount,
+  checkLayoutSeed,
+  constructState,
+  fateWithRestores,
+  filterDecisions,
+  isSkipped,
+  MAX_CHECKERS,
+  shuffledCheckLayout,
+  transformAttempts,
+  type CheckLayout,
+  type ConstructState,
+  type OutputOf,
+} from "../../../construction/construct-state";
 import { FILTER_IDS, type FilterId } from "../../../construction/filter-funnel";
 import { fourProblem, MAX_TRANSFORM_ATTEMPTS, transformOutcome } from "../../../construction/transform-attempts";
 import { extractOptionLetter } from "../../../qa/extract-letter";
@@ -39,12 +58,29 @@ import type { RawAnswer, StepDefinition, StepOutputs, StepRef, VideoContext } fr
 import type { RegisteredPipeline } from "../index";
 import { QA_CONSTRUCT_TASK } from "./construction-tasks";
 
-export const qaConstructSettingsSchema = z.strictObject({
-  /** The endpoint that answers and checks (Tables 24, 26, 28, 31, 32); default the run's own. */
-  checkerEndpointId: z.string().min(1).max(64).optional(),
-  /** Filled when the run starts: the filters a curator undid, by candidate item id (any value sent is replaced). */
-  restored: z.record(z.string(), z.array(z.enum(FILTER_IDS as [FilterId, ...FilterId[]]))).default({}),
-});
+const endpointId = z.string().min(1).max(64);
+
+export const qaConstructSettingsSchema = z
+  .strictObject({
+    /** The endpoint that answers and checks (Tables 24, 26, 28, 31, 32); default the run's own. */
+    checkerEndpointId: endpointId.optional(),
+    /**
+     * One to three checking endpoints, as Appendix D asks three assistants: each transformation check
+     * (Tables 31, 32) is asked of every one and decided by the majority; the filters' steps call the first.
+     */
+    checkerEndpointIds: z
+      .array(endpointId)
+      .min(1)
+      .max(MAX_CHECKERS, `At most ${MAX_CHECKERS} checking endpoints.`)
+      .refine((ids) => new Set(ids).size === ids.length, "The checking endpoints must be different endpoints.")
+      .optional(),
+    /** Filled when the run starts: the filters a curator undid, by candidate item id (any value sent is replaced). */
+    restored: z.record(z.string(), z.array(z.enum(FILTER_IDS as [FilterId, ...FilterId[]]))).default({}),
+  })
+  .refine((s) => !s.checkerEndpointId || !s.checkerEndpointIds || s.checkerEndpointIds[0] === s.checkerEndpointId, {
+    message: "checkerEndpointId, when given with checkerEndpointIds, must be its first endpoint.",
+    path: ["checkerEndpointId"],
+  });
 export type QaConstructSettings = z.output<typeof qaConstructSettingsSchema>;
 
 const candidateOf = (context: VideoContext, i: number) => context.items[i]!.payload as CandidatePayload;
@@ -57,6 +93,9 @@ function settingsOf(context: VideoContext): QaConstructSettings {
 }
 const restoredOf = (context: VideoContext, i: number): FilterId[] => settingsOf(context).restored[context.items[i]!.id] ?? [];
 const outputOfScope = (outputs: StepOutputs, i: number): OutputOf => (stepId) => outputs.get(stepId, i) ?? undefined;
+/** The endpoint role of checker j (0-based): the first keeps the role a single checker had. */
+const checkerRole = (j: number) => (j === 0 ? "checker" : `checker_${j + 1}`);
+const checkersOf = (context: VideoContext) => checkerCount(settingsOf(context));
 const videoInfo = (candidate: CandidatePayload) => clipInfoLines(templateFamily(candidate.dataset), candidate.granularity, candidate.clip);
 
 /** Why a step of the filters' chain after `filter` need not run for this candidate (an earlier filter removed it), or null. */
@@ -175,26 +214,63 @@ function attemptNotNeeded(k: number, context: VideoContext, outputs: StepOutputs
   if (fate.state === "removed") return `skipped: removed by ${fate.by}`;
   if (fate.state === "pending") return `skipped: the ${fate.at} filter has not decided`;
   const correct = candidateOf(context, i).answer;
-  const earlier = transformAttempts(outputOf, correct, k - 1);
+  const earlier = transformAttempts(outputOf, correct, k - 1, checkersOf(context));
   const outcome = earlier.length ? transformOutcome(earlier, correct) : null;
   if (outcome?.state === "transformed") return `not needed: attempt ${outcome.attempt} passed`;
   return null;
 }
 
+/** Why attempt k's checks with the annotations are not needed: a check without them was skipped, or its majority picked the correct option. */
+function withVideoNotNeeded(k: number, context: VideoContext, outputs: StepOutputs, i: number): string | null {
+  const n = checkersOf(context);
+  const ids = attemptStepIds(k, n);
+  const withouts = ids.withoutVideoBy.map((id) => outputs.get(id, i));
+  const skippedOne = withouts.find(isSkipped);
+  if (skippedOne) return skippedOne.skipped;
+  const attempt = transformAttempts(outputOfScope(outputs, i), candidateOf(context, i).answer, k, n).at(k - 1);
+  if (!attempt?.options || !attempt.correctLetter) return null;
+  const right = attempt.withoutVideo.filter((answer) => answer !== null && extractOptionLetter(answer, attempt.options!).letter === attempt.correctLetter).length;
+  if (right * 2 <= n) return null;
+  return n === 1 ? "not needed: the correct option was picked without the video" : `not needed: ${right} of ${n} checkers picked the correct option without the video`;
+}
+
 function attemptSteps(k: number): StepDefinition[] {
-  const ids = attemptStepIds(k);
+  const ids = attemptStepIds(k, MAX_CHECKERS);
   const salt = `transform-attempt-${k}`;
-  const dependsOnPrevious = (i: number): StepRef[] => (k === 1 ? [{ stepId: "filter_unspecific", scopeIndex: i }] : [{ stepId: attemptStepIds(k - 1).withVideo, scopeIndex: i }]);
+  const plannedIds = (context: VideoContext) => attemptStepIds(k, checkersOf(context));
+  const dependsOnPrevious = (i: number, context: VideoContext): StepRef[] =>
+    k === 1 ? [{ stepId: "filter_unspecific", scopeIndex: i }] : attemptStepIds(k - 1, checkersOf(context)).withVideoBy.map((stepId) => ({ stepId, scopeIndex: i }));
   const four = (outputs: StepOutputs, i: number) => outputs.get(ids.four, i) as string[];
+  /** The checks' options: shuffled by the candidate's item id and the attempt, so every check of the attempt shows the same order. */
+  const layoutOf = (context: VideoContext, outputs: StepOutputs, i: number): CheckLayout => shuffledCheckLayout(four(outputs, i), candidateOf(context, i).answer, checkLayoutSeed(context.items[i]!.id, k));
   const withSettle = (
     step: Omit<StepDefinition, "settle" | "input">,
-    values: (candidate: CandidatePayload, outputs: StepOutputs, i: number) => Record<string, string>,
+    values: (candidate: CandidatePayload, outputs: StepOutputs, i: number, context: VideoContext) => Record<string, string>,
     notNeeded: (context: VideoContext, outputs: StepOutputs, i: number) => string | null,
   ): StepDefinition => ({
     ...step,
     input: (i, context, outputs) => {
       const why = notNeeded(context, outputs, i);
-      return { values: why === null ? values(candidateOf(context, i), outputs, i) : {}, frames: [], data: { why }, cacheSalt: salt };
+      return { values: why === null ? values(candidateOf(context, i), outputs, i, context) : {}, frames: [], data: { why }, cacheSalt: salt };
+    },
+    settle: (input) => skipped((input.data as { why: string | null }).why),
+  });
+  /** A check step: its input carries the layout, and its output records it beside the checker's answer. */
+  const checkStep = (
+    step: Omit<StepDefinition, "settle" | "input" | "schemaFor">,
+    values: (candidate: CandidatePayload, options: string) => Record<string, string>,
+    notNeeded: (context: VideoContext, outputs: StepOutputs, i: number) => string | null,
+  ): StepDefinition => ({
+    ...step,
+    input: (i, context, outputs) => {
+      const why = notNeeded(context, outputs, i);
+      if (why !== null) return { values: {}, frames: [], data: { why }, cacheSalt: salt };
+      const layout = layoutOf(context, outputs, i);
+      return { values: values(candidateOf(context, i), indentedOptionLines(layout.options)), frames: [], data: { why, layout }, cacheSalt: salt };
+    },
+    schemaFor: (input) => {
+      const layout = (input.data as { layout?: CheckLayout }).layout;
+      return layout ? bestOptionSchema.transform((answer) => ({ ...answer, options: layout.options, correctLetter: layout.correctLetter })) : bestOptionSchema;
     },
     settle: (input) => skipped((input.data as { why: string | null }).why),
   });
@@ -203,8 +279,10 @@ function attemptSteps(k: number): StepDefinition[] {
     const problem = fourProblem(candidateOf(context, i).answer, six, four(outputs, i));
     return problem === null ? null : `not needed: ${problem}`;
   };
-  const options = (c: CandidatePayload, outputs: StepOutputs, i: number) => indentedOptionLines(checkOptions(four(outputs, i), c.answer));
   const base = { scope: "item" as const };
+  const by = (j: number) => (j === 0 ? "" : ` (checker ${j + 1})`);
+  // Checker j's steps exist only in runs with more than j checkers; the first is always planned.
+  const plannedFor = (j: number) => (j === 0 ? {} : { planned: (context: VideoContext) => checkersOf(context) > j });
   return [
     withSettle(
       { ...base, id: ids.six, label: `Attempt ${k}: six wrong answers (Table 29)`, templateId: "construction/wrong-answers-six", schema: sixWrongAnswersSchema, dependsOn: dependsOnPrevious },
@@ -216,21 +294,28 @@ function attemptSteps(k: number): StepDefinition[] {
       (c, outputs, i) => ({ video_info: videoInfo(c), question: c.question, answer: c.answer, wrong_answers: (outputs.get(ids.six, i) as string[]).map((w) => `      - Wrong_answer: ${w}`).join("\n") }),
       (context, outputs, i) => (isSkipped(outputs.get(ids.six, i)) ? (outputs.get(ids.six, i) as { skipped: string }).skipped : null),
     ),
-    withSettle(
-      { ...base, id: ids.withoutVideo, label: `Attempt ${k}: best option without the video (Table 31)`, templateId: "construction/best-option-without-video", schema: bestOptionSchema, endpoint: "checker", dependsOn: (i) => [{ stepId: ids.four, scopeIndex: i }] },
-      (c, outputs, i) => ({ question: c.question, options: options(c, outputs, i) }),
-      (context, outputs, i) => (isSkipped(outputs.get(ids.four, i)) ? (outputs.get(ids.four, i) as { skipped: string }).skipped : problemOfFour(context, outputs, i)),
+    ...ids.withoutVideoBy.map((id, j) =>
+      checkStep(
+        { ...base, ...plannedFor(j), id, label: `Attempt ${k}: best option without the video (Table 31)${by(j)}`, templateId: "construction/best-option-without-video", schema: bestOptionSchema, endpoint: checkerRole(j), dependsOn: (i) => [{ stepId: ids.four, scopeIndex: i }] },
+        (c, options) => ({ question: c.question, options }),
+        (context, outputs, i) => (isSkipped(outputs.get(ids.four, i)) ? (outputs.get(ids.four, i) as { skipped: string }).skipped : problemOfFour(context, outputs, i)),
+      ),
     ),
-    withSettle(
-      { ...base, id: ids.withVideo, label: `Attempt ${k}: best option with the annotations (Table 32)`, templateId: "construction/best-option-with-video", schema: bestOptionSchema, endpoint: "checker", dependsOn: (i) => [{ stepId: ids.withoutVideo, scopeIndex: i }] },
-      (c, outputs, i) => ({ video_info: videoInfo(c), question: c.question, options: options(c, outputs, i) }),
-      (context, outputs, i) => {
-        const without = outputs.get(ids.withoutVideo, i);
-        if (isSkipped(without)) return without.skipped;
-        const c = candidateOf(context, i);
-        const picked = extractOptionLetter((without as { Best_option: string }).Best_option, checkOptions(four(outputs, i), c.answer)).letter;
-        return picked === CHECK_CORRECT_LETTER ? "not needed: the correct option was picked without the video" : null;
-      },
+    ...ids.withVideoBy.map((id, j) =>
+      checkStep(
+        {
+          ...base,
+          ...plannedFor(j),
+          id,
+          label: `Attempt ${k}: best option with the annotations (Table 32)${by(j)}`,
+          templateId: "construction/best-option-with-video",
+          schema: bestOptionSchema,
+          endpoint: checkerRole(j),
+          dependsOn: (i, context) => plannedIds(context).withoutVideoBy.map((stepId) => ({ stepId, scopeIndex: i })),
+        },
+        (c, options) => ({ video_info: videoInfo(c), question: c.question, options }),
+        (context, outputs, i) => withVideoNotNeeded(k, context, outputs, i),
+      ),
     ),
   ];
 }
@@ -248,11 +333,15 @@ export const qaConstructPipeline: RegisteredPipeline = {
   settingsAtStart: async (prisma, settings, itemIds) => ({ ...(settings as QaConstructSettings), restored: await latestRestoredFilters(prisma, itemIds) }),
   frames: () => ({ mode: "any" }),
   items: { kind: "qa_candidate" },
-  endpointIds: (settings) => ({ checker: qaConstructSettingsSchema.parse(settings ?? {}).checkerEndpointId }),
+  endpointIds: (settings) => {
+    const parsed = qaConstructSettingsSchema.parse(settings ?? {});
+    const ids = parsed.checkerEndpointIds ?? [parsed.checkerEndpointId];
+    return Object.fromEntries(Array.from({ length: MAX_CHECKERS }, (_, j) => [checkerRole(j), ids[j]]));
+  },
   summarize: (_scores, context, _settings, outputs) => {
     const items: QaConstructItemSummary[] = context.items.map((item, i) => ({
       itemId: item.id,
-      ...constructState(outputOfScope(outputs, i), candidateOf(context, i).answer, restoredOf(context, i)),
+      ...constructState(outputOfScope(outputs, i), candidateOf(context, i).answer, restoredOf(context, i), checkersOf(context)),
     }));
     return { items };
   },

@@ -332,6 +332,12 @@ function CandidateLine({ row, canRestore }: { row: CandidateRow; canRestore: boo
       <td className="py-2 pr-3">
         {TRANSFORM_LABELS[row.transform]}
         {row.attempts > 0 ? ` · ${row.attempts} attempt${row.attempts === 1 ? "" : "s"}` : ""}
+        {row.lastReason && <p className="text-xs text-slate-500">last attempt: {row.lastReason}</p>}
+        {row.checks && (
+          <p className="text-xs text-slate-500" data-testid="candidate-checks">
+            checkers: {row.checks}
+          </p>
+        )}
       </td>
       <td className="py-2" data-testid="candidate-curation">
         {row.curation.status}
