@@ -21,6 +21,15 @@ export interface SetRunRow {
 
 const select = "rounded-md border border-slate-300 px-2 py-1.5";
 
+/** One option per endpoint, named as everywhere on the page. */
+function EndpointOptions({ endpoints }: { endpoints: readonly { id: string; name: string; model: string }[] }) {
+  return endpoints.map((e) => (
+    <option key={e.id} value={e.id}>
+      {e.name} · {e.model}
+    </option>
+  ));
+}
+
 /**
  * Start a set's run (Generate over a clip set, Filter & transform over a candidate set) and follow it: the
  * newest run's live progress with its cancel button (the runs' own component), older runs as links.
@@ -87,11 +96,7 @@ export function ConstructionRunPanel({
             <label className="flex flex-col gap-1">
               {kind === "generate" ? "Generator endpoint" : "Endpoint"}
               <select className={select} value={endpointId} onChange={(e) => setEndpointId(e.target.value)} data-testid={`${kind}-endpoint`}>
-                {endpoints.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {e.name} · {e.model}
-                  </option>
-                ))}
+                <EndpointOptions endpoints={endpoints} />
               </select>
             </label>
             {kind === "generate" && (
@@ -109,11 +114,7 @@ export function ConstructionRunPanel({
                 Checking endpoint (optional)
                 <select className={select} value={checkerEndpointId} onChange={(e) => setCheckerEndpointId(e.target.value)} data-testid="construct-checker-endpoint">
                   <option value="">the same endpoint</option>
-                  {endpoints.map((e) => (
-                    <option key={e.id} value={e.id}>
-                      {e.name} · {e.model}
-                    </option>
-                  ))}
+                  <EndpointOptions endpoints={endpoints} />
                 </select>
               </label>
             )}
@@ -128,11 +129,7 @@ export function ConstructionRunPanel({
                     data-testid={`construct-checker-endpoint-${j + 2}`}
                   >
                     <option value="">none</option>
-                    {endpoints.map((e) => (
-                      <option key={e.id} value={e.id}>
-                        {e.name} · {e.model}
-                      </option>
-                    ))}
+                    <EndpointOptions endpoints={endpoints} />
                   </select>
                 </label>
               ))}

@@ -4,15 +4,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/components/import/api-client";
+import type { VideoFields } from "@/lib/videos/video-edits";
 
-export interface EditableVideoFields {
-  prompt: string | null;
-  model: string | null;
-  dimensions: string[];
-  seed: string | null;
-  sampleIndex: number | null;
-  extra: Record<string, unknown>;
-}
+/** The server's shape of a video's editable fields (a type import: nothing of the module reaches the browser). */
+export type EditableVideoFields = VideoFields;
 
 export interface VideoEditEntry {
   id: string;
