@@ -38,3 +38,17 @@ export function runJudgeName(endpointName: string, model: string | null): string
 export function runName(run: RunNameParts): string {
   return `${runTaskName(run.pipeline)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
 }
+
+/**
+ * The name of a run row as Prisma reads it: the endpoint's name and model as they were when the run
+ * started (its snapshot), else the endpoint's current ones.
+ */
+export function runNameOfRow(row: { pipeline: string; createdAt: Date | string; endpointSnapshot?: unknown; endpoint: { name: string; model: string | null } }): string {
+  const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
+  return runName({
+    pipeline: row.pipeline,
+    endpointName: typeof snapshot.name === "string" ? snapshot.name : row.endpoint.name,
+    model: typeof snapshot.model === "string" ? snapshot.model : row.endpoint.model,
+    createdAt: row.createdAt,
+  });
+}

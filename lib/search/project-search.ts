@@ -3,7 +3,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
-import { runName } from "../runs/run-name";
+import { runNameOfRow } from "../runs/run-name";
 import { escapeLike } from "../videos/video-filter-sql";
 
 /**
@@ -52,12 +52,7 @@ export async function searchProject(prisma: PrismaClient, actor: Actor, projectI
   ]);
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const namedRuns = runs
-    .map((r) => {
-      const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-      const endpointName = typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name;
-      const model = typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model;
-      return { id: r.id, pipeline: r.pipeline, name: runName({ pipeline: r.pipeline, endpointName, model, createdAt: r.createdAt }) };
-    })
+    .map((r) => ({ id: r.id, pipeline: r.pipeline, name: runNameOfRow(r) }))
     .filter((r) => {
       const haystack = `${r.name} ${r.pipeline}`.toLowerCase();
       return words.every((w) => haystack.includes(w));

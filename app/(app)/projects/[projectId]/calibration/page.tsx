@@ -9,6 +9,7 @@ import { CATEGORY_TARGETS, HEADLINE_TARGETS, type PaperCell } from "@/lib/calibr
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { runName } from "@/lib/runs/run-name";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const METRICS = [
@@ -88,7 +89,7 @@ export default async function CalibrationPage({ params, searchParams }: { params
               <select name="runId" defaultValue={chosen.runId} className={input} data-testid="calibration-run">
                 {runs.map((r) => (
                   <option key={r.id} value={r.id}>
-                    {r.endpoint} · {r.model} · {r.createdAt.toISOString().slice(0, 16).replace("T", " ")} · {r.videos} videos
+                    {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos
                   </option>
                 ))}
               </select>
