@@ -55,6 +55,7 @@ async function navIds(page: Page): Promise<string[]> {
 }
 
 test("the navigation bar shows each role only what it may open, the search finds videos, runs and queues, and runs are named", async ({ page }) => {
+  test.setTimeout(180_000);
   const { prisma, owner, people, projectId, runId, queueId } = await seedProject("navbar");
   try {
     await signIn(page, people.viewer.email, people.viewer.password);
@@ -117,6 +118,7 @@ test("the navigation bar shows each role only what it may open, the search finds
 });
 
 test("the agreement page opens on a summary under 2,000 px; the details are one click away and the category labels do not overlap", async ({ page }) => {
+  test.setTimeout(120_000);
   const { prisma, owner, projectId } = await seedProject("agreement-summary");
   try {
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -184,6 +186,7 @@ const backgroundLuminance = (page: Page) =>
   });
 
 test("dark mode follows the system, a toggle overrides it, and text keeps WCAG AA contrast in both themes", async ({ page }) => {
+  test.setTimeout(300_000);
   const { prisma, owner, projectId, runId } = await seedProject("theme");
   try {
     await page.setViewportSize({ width: 1440, height: 900 });
