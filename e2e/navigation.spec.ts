@@ -106,6 +106,7 @@ test("the navigation bar shows each role only what it may open, the search finds
     await expect(page.getByTestId("cell-videos")).toContainText(runName);
 
     // The owner sees Import and Adjudication too.
+    await page.context().clearCookies();
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}`);
     const ownerLinks = await navIds(page);
@@ -154,7 +155,8 @@ test("the agreement page opens on a summary under 2,000 px; the details are one 
     await expect(page.getByTestId("judge-vs-humans")).toBeVisible();
 
     // The per-category chart's labels: one per category, none overlapping another.
-    const ticks = page.getByTestId("chart-categories").locator(".recharts-yAxis .recharts-cartesian-axis-tick-value");
+    // (The category axis's ticks are its non-numeric ones; the value axis's are numbers.)
+    const ticks = page.getByTestId("chart-categories").locator(".recharts-cartesian-axis-tick-value").filter({ hasNotText: /^\s*-?[\d.]+\s*$/ });
     await expect(ticks).toHaveCount(CATEGORIES.length);
     const boxes = await ticks.evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number }));
     for (let i = 0; i < boxes.length; i++) {
@@ -176,12 +178,13 @@ async function contrastFailures(page: Page): Promise<string[]> {
   return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(" ")}: ${n.any[0]?.message ?? v.help}`));
 }
 
+/** The page background's relative brightness, 0–1 (the computed colour may be oklch: a canvas turns it into sRGB). */
 const backgroundLuminance = (page: Page) =>
   page.evaluate(() => {
-    const [r, g, b] = getComputedStyle(document.body)
-      .backgroundColor.match(/[\d.]+/g)!
-      .slice(0, 3)
-      .map(Number);
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.fillStyle = getComputedStyle(document.body).backgroundColor;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
     return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
   });
 

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/components/import/api-client";
+import { formatCost } from "@/lib/format/numbers";
 
 export interface RunStatus {
   id: string;
@@ -69,7 +70,7 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
         <Stat label="parse failed" value={s.steps.parse_failed} warn={s.steps.parse_failed > 0} />
         <Stat label="calls" value={`${s.calls.total}${s.calls.cached ? ` (${s.calls.cached} cached)` : ""}`} />
         <Stat label="tokens" value={(s.tokens.prompt + s.tokens.completion).toLocaleString()} />
-        <Stat label="cost" value={`$${s.costUsd.toFixed(4)}`} />
+        <Stat label="cost" value={formatCost(s.costUsd)} />
       </dl>
     </div>
   );

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ProjectNav } from "@/components/projects/project-nav";
@@ -18,9 +17,10 @@ export default async function ProjectLayout({ children, params }: { children: Re
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2 border-b border-slate-200 pb-3">
         <div className="flex flex-wrap items-baseline gap-2 text-sm">
-          <Link href={`/projects/${projectId}`} className="font-semibold text-slate-900" data-testid="project-nav-name">
+          {/* Text, not a link: "Overview" links the project, and a name is free text that could read like a page's name. */}
+          <span className="font-semibold text-slate-900" data-testid="project-nav-name">
             {project.name}
-          </Link>
+          </span>
           <span className="text-slate-600">· {role}</span>
           {project.archivedAt && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">archived</span>}
         </div>

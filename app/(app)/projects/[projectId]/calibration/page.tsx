@@ -10,6 +10,7 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runName } from "@/lib/runs/run-name";
+import { formatInterval, formatStatistic } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const METRICS = [
@@ -25,8 +26,8 @@ function Value({ cell, metric }: { cell: PaperCell; metric: (typeof METRICS)[num
   const ci = cell.ci[metric];
   return (
     <td className="px-2 py-1 tabular-nums" title={ci ? `95% interval ${ci.lower.toFixed(3)}–${ci.upper.toFixed(3)}` : undefined}>
-      {value === null ? "—" : value.toFixed(2)}
-      {ci && value !== null && <div className="text-[10px] text-slate-500">[{ci.lower.toFixed(2)}, {ci.upper.toFixed(2)}]</div>}
+      {formatStatistic(value)}
+      {ci && value !== null && <div className="text-[10px] text-slate-500">{formatInterval([ci.lower, ci.upper])}</div>}
     </td>
   );
 }

@@ -16,6 +16,7 @@ import { type ContentResult, type StyleResult } from "@/lib/judge/pipelines/capt
 import { taskOf } from "@/lib/tasks/registry";
 import { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";
 import { runName } from "@/lib/runs/run-name";
+import { formatPercent } from "@/lib/format/numbers";
 
 const RULE_NAMES: Record<string, string> = {
   brief_detail_10pct: "±10% of the reference's word count (brief and detail, seed 003)",
@@ -88,7 +89,7 @@ function ContentPanel({ content }: { content: ContentResult }) {
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p data-testid="content-total">
-        {content.hit === null ? `${content.status}${content.error ? `: ${content.error}` : ""}` : `${content.hit} of ${content.total} key points hit (coverage ${((content.coverage ?? 0) * 100).toFixed(0)}%)`}
+        {content.hit === null ? `${content.status}${content.error ? `: ${content.error}` : ""}` : `${content.hit} of ${content.total} key points hit (coverage ${formatPercent(content.coverage ?? 0)})`}
       </p>
       <table className="w-full text-left text-sm" data-testid="key-points">
         <thead className="text-xs uppercase text-slate-500">

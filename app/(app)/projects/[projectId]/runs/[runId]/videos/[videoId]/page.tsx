@@ -8,6 +8,7 @@ import { inspectRunVideo } from "@/lib/judge/call-inspector";
 import { findTask } from "@/lib/tasks/registry";
 import { meaningOf } from "@/lib/tasks/task-display";
 import { judgeValueSteps } from "@/lib/visibility/judge-visibility";
+import { formatCost } from "@/lib/format/numbers";
 
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
 export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
@@ -66,7 +67,7 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
             return (
               <div key={call.id} className="mt-3 border-t border-slate-100 pt-2">
                 <p className="text-xs text-slate-500">
-                  {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} · {call.promptTokens}+{call.completionTokens} tokens · ${call.costUsd.toFixed(5)}
+                  {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} · {call.promptTokens}+{call.completionTokens} tokens · {formatCost(call.costUsd)}
                   {call.finishReason ? ` · finish ${call.finishReason}` : ""}
                   {call.error ? ` · ${call.error}` : ""}
                 </p>
