@@ -30,7 +30,7 @@ const input = "rounded-md border border-slate-300 px-2 py-1.5";
 function Stat({ label, value, ci, testId }: { label: string; value: string; ci?: string; testId?: string }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
-      <div className="text-xs uppercase text-slate-500">{label}</div>
+      <div className="text-xs text-slate-600">{label}</div>
       <div className="text-xl font-semibold" data-testid={testId}>
         {value}
       </div>
@@ -181,7 +181,7 @@ function SummaryTable({ report }: { report: AgreementReport }) {
     <Card title="Agreement by target kind">
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="agreement-kind-summary">
-          <thead className="text-xs uppercase text-slate-600">
+          <thead className="text-xs text-slate-600">
             <tr>
               <th className="px-2 py-1">target kind</th>
               <th className="px-2 py-1">n judge · consensus</th>
@@ -272,7 +272,7 @@ function Report({ projectId, report, filterParams, fileNames, view, viewHref }: 
           <Card title="Judge vs humans">
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm" data-testid="judge-vs-humans">
-                <thead className="text-xs uppercase text-slate-500">
+                <thead className="text-xs text-slate-600">
                   <tr>
                     <th className="px-2 py-1">vs</th>
                     <th>n</th>
@@ -329,7 +329,7 @@ function Report({ projectId, report, filterParams, fileNames, view, viewHref }: 
             ) : (
               <div className="overflow-x-auto">
                 <table className="w-full text-left text-sm" data-testid="among-reviewers">
-                  <thead className="text-xs uppercase text-slate-500">
+                  <thead className="text-xs text-slate-600">
                     <tr>
                       <th className="px-2 py-1">targets</th>
                       <th>n</th>
@@ -356,7 +356,7 @@ function Report({ projectId, report, filterParams, fileNames, view, viewHref }: 
                 </table>
                 {report.humanVsHuman.pairs.length > 0 && (
                   <table className="mt-4 w-full text-left text-sm">
-                    <thead className="text-xs uppercase text-slate-500">
+                    <thead className="text-xs text-slate-600">
                       <tr>
                         <th className="px-2 py-1">pair</th>
                         <th>n</th>
@@ -396,7 +396,7 @@ function Report({ projectId, report, filterParams, fileNames, view, viewHref }: 
             {[...BREAKDOWNS.map((by) => ({ by: by as string, title: BREAKDOWN_TITLES[by] })), ...report.groupings.map((g) => ({ by: g.id, title: g.label }))].map(({ by, title }) => (
               <Card key={by} title={`By ${title.toLowerCase()}`}>
                 <table className="w-full text-left text-sm" data-testid={`breakdown-${by}`}>
-                  <thead className="text-xs uppercase text-slate-500">
+                  <thead className="text-xs text-slate-600">
                     <tr>
                       <th className="px-2 py-1">{title}</th>
                       <th>n</th>
