@@ -69,7 +69,7 @@ test("two reviewers disagree, the owner adjudicates, agreement against gold", as
   await expect(page.getByTestId("adjudication-summary")).toHaveText("1 disputed target, 1 with gold.");
 
   // The agreement against gold: the judge said yes, gold says no.
-  await page.goto(`/projects/${projectId}/agreement`);
+  await page.goto(`/projects/${projectId}/agreement?view=details`);
   await page.getByTestId("truth-select").selectOption("gold");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/truth=gold/);

@@ -61,7 +61,10 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
       }
     }
 
+    // The details (charts, tables) are one click from the summary the page opens on.
     await page.reload();
+    await page.getByTestId("agreement-view-details").click();
+    await expect(page).toHaveURL(/view=details/);
     await expect(page.getByTestId("summary-reviewed")).toHaveText("10");
     // binarised over 5 scores and 5 verdicts: tp 2, fp 4, fn 2, tn 2 → accuracy 0.40
     await expect(page.getByTestId("summary-accuracy")).toHaveText("0.40");

@@ -217,7 +217,7 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await expect(target.getByTestId("history-entry").first()).toContainText("three words, but all of them right");
 
     // 9. Agreement on the style run, broken down by caption type and by the caption's model.
-    await page.goto(`/projects/${projectId}/agreement?runId=${styleRunId}`);
+    await page.goto(`/projects/${projectId}/agreement?runId=${styleRunId}&view=details`);
     const byType = page.getByTestId("breakdown-caption_type");
     await expect(byType.locator('[data-testid="breakdown-row"][data-key="detail"]')).toBeVisible();
     await expect(byType.locator('[data-testid="breakdown-row"]')).toHaveCount(1);

@@ -31,7 +31,7 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
   try {
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}`);
-    await page.getByTestId("construction-link").click();
+    await page.getByTestId("project-nav-construction").click();
     await expect(page.getByRole("heading", { name: "Q&A construction" })).toBeVisible();
     await expect(page.getByText("No step annotations yet")).toBeVisible();
 

@@ -45,7 +45,7 @@ test("first run, projects, members, and what a reviewer may see", async ({ page,
   await page.getByRole("button", { name: "Create user" }).click();
   await expect(page.getByTestId("user-list")).toContainText(reviewer.email);
 
-  await page.goto(`/projects/${alphaId}`);
+  await page.goto(`/projects/${alphaId}/settings`);
   await page.getByLabel("Email of an existing account").fill(reviewer.email);
   await page.getByRole("combobox").last().selectOption("reviewer");
   await page.getByRole("button", { name: "Add member" }).click();

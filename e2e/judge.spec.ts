@@ -32,7 +32,7 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await expect(run).toContainText("simulated judgments");
     await expect(run.getByTestId("run-counts")).toContainText("20/20");
 
-    await run.getByRole("link", { name: /hallucination/ }).click();
+    await run.getByRole("link", { name: /^Hallucination · / }).click();
     await expect(page.getByTestId("run-video")).toHaveCount(2);
     const overall = await page.getByTestId("run-video").first().locator("td").nth(5).textContent();
     expect(Number(overall)).toBeGreaterThanOrEqual(0);

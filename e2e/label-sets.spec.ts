@@ -54,7 +54,7 @@ test("imports a T2VHaluBench sheet as a label set and shows it as an annotator i
     await expect(panel.getByTestId("label-set-message")).toContainText('Imported "T2VHaluBench authors"');
     await expect(panel.getByTestId("label-set")).toContainText("T2VHaluBench authors");
 
-    await page.goto(`/projects/${projectId}/agreement`);
+    await page.goto(`/projects/${projectId}/agreement?view=details`);
     const row = page.getByTestId("label-set-annotator");
     await expect(row).toContainText("T2VHaluBench authors");
     await expect(row).toContainText("label set");

@@ -122,7 +122,7 @@ export const PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/agreement",
     project: { action: "export.read" },
-    urls: (s) => [`/projects/${s.projectId}/agreement`, `/projects/${s.projectId}/agreement?runId=${s.runId}`, `/projects/${s.projectId}/agreement?truth=gold`],
+    urls: (s) => [`/projects/${s.projectId}/agreement`, `/projects/${s.projectId}/agreement?runId=${s.runId}`, `/projects/${s.projectId}/agreement?truth=gold`, `/projects/${s.projectId}/agreement?view=details`, `/projects/${s.projectId}/agreement?view=details&runId=${s.runId}`],
   },
   {
     route: "/projects/[projectId]/adjudication",
@@ -159,6 +159,12 @@ export const PAGES: CrawlPage[] = [
   },
   { route: "/projects/[projectId]/curation", project: {} },
   { route: "/projects/[projectId]/curation/[queueId]", project: {}, urls: (s) => [`/projects/${s.projectId}/curation/${s.curationQueueId}`] },
+  { route: "/projects/[projectId]/settings", project: {} },
+  {
+    route: "/projects/[projectId]/search",
+    project: {},
+    urls: (s) => [`/projects/${s.projectId}/search`, `/projects/${s.projectId}/search?q=a`, `/projects/${s.projectId}/search?q=${"x".repeat(300)}`],
+  },
 ];
 
 /** `app/(app)/projects/[projectId]/page.tsx` → `/projects/[projectId]`. */

@@ -39,7 +39,7 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
     // 1. Edit the inconsistency template: the diff shows the added line before anything is saved.
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}`);
-    await page.getByTestId("prompts-link").click();
+    await page.getByTestId("project-nav-prompts").click();
     await page.getByRole("link", { name: "hallucination/inconsistency" }).click();
     await expect(page).toHaveURL(/template=hallucination%2Finconsistency/);
     await expect(page.getByText("hallucination/inconsistency · shipped")).toBeVisible();

@@ -193,7 +193,7 @@ test("imports a question set with the videos, runs two simulated models and a te
     await expect(page.getByText("Submitted. Nothing is left for you in this queue.")).toBeVisible();
 
     // 9. Agreement filtered to the run: one answer, two reviewers who both say wrong where the judge said correct.
-    await page.goto(`/projects/${projectId}/agreement?runId=${visionRunId}`);
+    await page.goto(`/projects/${projectId}/agreement?runId=${visionRunId}&view=details`);
     await expect(page.getByTestId("summary-reviewed")).toHaveText("1");
     await expect(page.getByTestId("summary-accuracy")).toHaveText("0.00");
     await expect(page.getByTestId("breakdown-model").locator('[data-testid="breakdown-row"][data-key="stub-vision"]')).toBeVisible();

@@ -47,7 +47,7 @@ test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks
 
     // The owner writes the project's guidelines in its settings.
     await signIn(page, owner.email, owner.password);
-    await page.goto(`/projects/${projectId}`);
+    await page.goto(`/projects/${projectId}/settings`);
     await page.getByTestId("project-guidelines-input").fill("Score what you *see*, not the prompt.\n\n- d: across frames");
     await page.getByRole("button", { name: "Save guidelines" }).click();
     await expect(page.getByText("Guidelines saved.")).toBeVisible();

@@ -40,7 +40,7 @@ export async function renameProjectAction(_previous: ActionResult | null, formDa
   return runAction(async (actor) => {
     const input = renameProjectSchema.parse(formValues(formData));
     await renameProject(prisma, actor, input);
-    revalidatePath(`/projects/${input.projectId}`);
+    revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Renamed." };
   });
 }
@@ -50,7 +50,7 @@ export async function setArchivedAction(_previous: ActionResult | null, formData
     const values = formValues(formData);
     const input = archiveProjectSchema.parse({ projectId: values.projectId, archived: values.archived === "true" });
     await setProjectArchived(prisma, actor, input);
-    revalidatePath(`/projects/${input.projectId}`);
+    revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: input.archived ? "Archived." : "Restored." };
   });
 }
@@ -59,7 +59,7 @@ export async function addMemberAction(_previous: ActionResult | null, formData: 
   return runAction(async (actor) => {
     const input = addMemberSchema.parse(formValues(formData));
     await addMember(prisma, actor, input);
-    revalidatePath(`/projects/${input.projectId}`);
+    revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: `${input.email} is now ${input.role}.` };
   });
 }
@@ -68,7 +68,7 @@ export async function changeRoleAction(_previous: ActionResult | null, formData:
   return runAction(async (actor) => {
     const input = changeRoleSchema.parse(formValues(formData));
     await changeMemberRole(prisma, actor, input);
-    revalidatePath(`/projects/${input.projectId}`);
+    revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Role changed." };
   });
 }
@@ -77,7 +77,7 @@ export async function removeMemberAction(_previous: ActionResult | null, formDat
   return runAction(async (actor) => {
     const input = removeMemberSchema.parse(formValues(formData));
     await removeMember(prisma, actor, input);
-    revalidatePath(`/projects/${input.projectId}`);
+    revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Removed." };
   });
 }
@@ -86,7 +86,7 @@ export async function setProjectGuidelinesAction(_previous: ActionResult | null,
   return runAction(async (actor) => {
     const input = projectGuidelinesSchema.parse(formValues(formData));
     await setProjectGuidelines(prisma, actor, input);
-    revalidatePath(`/projects/${input.projectId}`);
+    revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Guidelines saved." };
   });
 }

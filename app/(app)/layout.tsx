@@ -3,11 +3,15 @@ import { Suspense, type ReactNode } from "react";
 import { NavigationPending } from "@/components/navigation-pending";
 import { requirePageActor } from "@/app/_server/actor";
 import { signOutAction } from "@/app/sign-in/actions";
+import { ThemeToggle } from "@/components/theme-toggle";
+import { parseTheme, THEME_COOKIE } from "@/lib/theme/theme";
+import { cookies } from "next/headers";
 
 export const dynamic = "force-dynamic";
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const actor = await requirePageActor();
+  const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
     <div className="min-h-screen">
       <Suspense fallback={null}>
@@ -36,6 +40,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             {actor.email}
             {actor.isAdmin && <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs">admin</span>}
           </span>
+          <ThemeToggle initial={theme} />
           <form action={signOutAction}>
             <button type="submit" className="text-slate-600 hover:text-slate-900">
               Sign out

@@ -4,9 +4,8 @@ import { forbidden, notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import type { Actor } from "@/lib/auth/actor";
 import { actorFromHeaders } from "@/lib/auth/request-actor";
-import { requireProjectAccess, type ProjectAction } from "@/lib/authz/permissions";
+import { projectRoleOf, roleCan, type ProjectAction } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { ForbiddenError, NotFoundError } from "@/lib/errors";
 
 /** The signed-in user for this render, or null. */
 export const getPageActor = cache(async (): Promise<Actor | null> => actorFromHeaders(await headers()));
@@ -19,17 +18,21 @@ export async function requirePageActor(): Promise<Actor> {
 }
 
 /**
+ * The actor's role in a project, looked up once per render: the project layout (its navigation bar)
+ * and the page both ask, and share the answer.
+ */
+const pageProjectRole = cache(async (projectId: string) => {
+  const actor = await requirePageActor();
+  return { actor, role: await projectRoleOf(prisma, actor, projectId) };
+});
+
+/**
  * For project pages: a non-member (or a missing project) renders the 404 page; a member whose role
- * may not do `action` renders the 403 page (app/forbidden.tsx).
+ * may not do `action` renders the 403 page (app/forbidden.tsx). The decision is lib/authz/permissions.ts's.
  */
 export async function requirePageProjectAccess(projectId: string, action: ProjectAction = "project.view") {
-  const actor = await requirePageActor();
-  try {
-    const role = await requireProjectAccess(prisma, actor, projectId, action);
-    return { actor, role };
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    if (error instanceof ForbiddenError) forbidden();
-    throw error;
-  }
+  const { actor, role } = await pageProjectRole(projectId);
+  if (!role) notFound();
+  if (!roleCan(role, action)) forbidden();
+  return { actor, role };
 }

@@ -18,6 +18,7 @@ import {
   YAxis,
 } from "recharts";
 import { type AgreementReport, type ConfusionCell, type ConfusionKind, type ConfusionView, type SweepMetric, WORST_TARGET } from "@/lib/agreement/types";
+import { runName } from "@/lib/runs/run-name";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
 
 
@@ -33,7 +34,7 @@ function cellListHref(projectId: string, kind: ConfusionKind, cell: ConfusionCel
   return videoListHref(projectId, { runId, [kind.listKeys.judge]: yesNo(cell.judge), [kind.listKeys.human]: yesNo(cell.human) });
 }
 
-function ConfusionHeatMap({ projectId, view, kind, fileNames }: { projectId: string; view: ConfusionView; kind: ConfusionKind; fileNames: Record<string, string> }) {
+function ConfusionHeatMap({ projectId, view, kind, fileNames, runNames }: { projectId: string; view: ConfusionView; kind: ConfusionKind; fileNames: Record<string, string>; runNames: Record<string, string> }) {
   const [selected, setSelected] = useState<number | null>(null);
   const max = Math.max(0, ...view.cells.map((c) => c.count));
   const size = 110;
@@ -43,19 +44,19 @@ function ConfusionHeatMap({ projectId, view, kind, fileNames }: { projectId: str
   return (
     <div className="flex flex-col gap-2">
       <svg viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`} className="w-full max-w-sm" role="img" aria-label={`Confusion matrix, ${kind.label}`} data-testid={`confusion-${kind.id}`}>
-        <text x={origin.x + size} y={14} textAnchor="middle" fontSize={12} fill="#334155">
+        <text x={origin.x + size} y={14} textAnchor="middle" fontSize={12} className="fill-slate-700">
           judge
         </text>
-        <text x={origin.x + size / 2} y={32} textAnchor="middle" fontSize={11} fill="#475569">
+        <text x={origin.x + size / 2} y={32} textAnchor="middle" fontSize={11} className="fill-slate-600">
           {kind.positive}
         </text>
-        <text x={origin.x + 1.5 * size} y={32} textAnchor="middle" fontSize={11} fill="#475569">
+        <text x={origin.x + 1.5 * size} y={32} textAnchor="middle" fontSize={11} className="fill-slate-600">
           {kind.negative}
         </text>
-        <text x={8} y={origin.y + size / 2} fontSize={11} fill="#475569">
+        <text x={8} y={origin.y + size / 2} fontSize={11} className="fill-slate-600">
           humans: yes
         </text>
-        <text x={8} y={origin.y + 1.5 * size} fontSize={11} fill="#475569">
+        <text x={8} y={origin.y + 1.5 * size} fontSize={11} className="fill-slate-600">
           humans: no
         </text>
         {view.cells.map((cell, i) => {
@@ -65,7 +66,7 @@ function ConfusionHeatMap({ projectId, view, kind, fileNames }: { projectId: str
           const body = (
             <>
               <rect x={x + 2} y={y + 2} width={size - 4} height={size - 4} rx={6} fill={cellColor(cell.count, max, cell.human === cell.judge)} stroke={selected === i ? "#1e1b4b" : "none"} strokeWidth={2} />
-              <text x={x + size / 2} y={y + size / 2 + 8} textAnchor="middle" fontSize={24} fontWeight={600} fill="#0f172a">
+              <text x={x + size / 2} y={y + size / 2 + 8} textAnchor="middle" fontSize={24} fontWeight={600} className="fill-slate-900">
                 {cell.count}
               </text>
             </>
@@ -84,12 +85,12 @@ function ConfusionHeatMap({ projectId, view, kind, fileNames }: { projectId: str
           );
         })}
       </svg>
-      <CellVideos projectId={projectId} kind={kind} fileNames={fileNames} cell={chosen ?? view.cells.find((c) => c.count > 0 && c.human !== c.judge) ?? null} />
+      <CellVideos projectId={projectId} kind={kind} fileNames={fileNames} runNames={runNames} cell={chosen ?? view.cells.find((c) => c.count > 0 && c.human !== c.judge) ?? null} />
     </div>
   );
 }
 
-function CellVideos({ projectId, kind, cell, fileNames }: { projectId: string; kind: ConfusionKind; cell: ConfusionCell | null; fileNames: Record<string, string> }) {
+function CellVideos({ projectId, kind, cell, fileNames, runNames }: { projectId: string; kind: ConfusionKind; cell: ConfusionCell | null; fileNames: Record<string, string>; runNames: Record<string, string> }) {
   if (!cell || cell.count === 0) return null;
   return (
     <div className="text-xs text-slate-600" data-testid="cell-videos">
@@ -99,7 +100,7 @@ function CellVideos({ projectId, kind, cell, fileNames }: { projectId: string; k
           const href = cellListHref(projectId, kind, cell, r.runId);
           return href ? (
             <a key={r.runId} href={href} className="mr-2 text-indigo-700 underline">
-              run {r.runId.slice(-6)} ({r.count})
+              {runNames[r.runId] ?? "a run no longer in scope"} ({r.count})
             </a>
           ) : null;
         })}
@@ -107,7 +108,7 @@ function CellVideos({ projectId, kind, cell, fileNames }: { projectId: string; k
       <p className="flex flex-wrap gap-x-2">
         {cell.videos.map((v) => (
           <a key={`${v.runId}:${v.videoId}`} href={videoHref(projectId, v.videoId, v.runId)} className="text-indigo-700 underline" data-testid="cell-video">
-            {fileNames[v.videoId] ?? v.videoId.slice(-8)}
+            {fileNames[v.videoId] ?? "a video"}
           </a>
         ))}
         {cell.count > cell.videos.length && <span>…</span>}
@@ -183,17 +184,19 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
           </button>
         ))}
       </div>
-      <ResponsiveContainer width="100%" height={280}>
-        <BarChart data={data} margin={{ top: 10, right: 10, bottom: 30, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" angle={-40} textAnchor="end" interval={0} fontSize={11} />
-          <YAxis domain={stat === "kappa" ? [-1, 1] : [0, 1]} />
+      {/* Horizontal bars, one row per category: long category names get a row each instead of
+          overlapping as slanted ticks under narrow columns. */}
+      <ResponsiveContainer width="100%" height={Math.max(160, 40 + data.length * 26)}>
+        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
+          <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+          <XAxis type="number" domain={stat === "kappa" ? [-1, 1] : [0, 1]} fontSize={11} />
+          <YAxis type="category" dataKey="label" interval={0} width={170} fontSize={11} tickFormatter={(label: string) => (label.length > 26 ? `${label.slice(0, 25)}…` : label)} />
           <Tooltip
             content={({ payload }) => {
               const d = payload?.[0]?.payload as (typeof data)[number] | undefined;
               return d ? (
                 <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
-                  {d.label}: {d.defined ? d.value.toFixed(2) : "undefined"} {fmtCi(d.ci)} (n = {d.n}){d.link ? " — click for the videos" : ""}
+                  {d.label}: {d.defined ? fmt(d.value) : "undefined"} {fmtCi(d.ci)} (n = {d.n}){d.link ? " — click for the videos" : ""}
                 </div>
               ) : null;
             }}
@@ -207,7 +210,7 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
               if (d?.link) window.location.assign(videoListHref(projectId, d.link));
             }}
           >
-            <ErrorBar dataKey="error" width={6} stroke="#1e1b4b" />
+            <ErrorBar dataKey="error" width={6} stroke="#1e1b4b" direction="x" />
           </Bar>
         </BarChart>
       </ResponsiveContainer>
@@ -259,7 +262,7 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="threshold" type="number" domain={curve.domain} label={{ value: "threshold", position: "insideBottom", offset: -10 }} />
             <YAxis domain={[0, 1]} />
-            <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(2) : String(v))} />
+            <Tooltip formatter={(v) => (typeof v === "number" ? fmt(v) : String(v))} />
             <Legend verticalAlign="top" />
             {curve.best && <ReferenceLine x={curve.best.threshold} stroke="#16a34a" strokeDasharray="4 2" />}
             <Line
@@ -297,6 +300,10 @@ export function AgreementCharts({ projectId, report, fileNames = {} }: { project
   const kinds = report.confusionKinds;
   const [kindId, setKind] = useState(kinds[0]!.id);
   const kind = kinds.find((k) => k.id === kindId) ?? kinds[0]!;
+  const runNames = useMemo(
+    () => Object.fromEntries(report.runs.map((r) => [r.id, runName({ pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt })])),
+    [report.runs],
+  );
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
@@ -308,7 +315,7 @@ export function AgreementCharts({ projectId, report, fileNames = {} }: { project
             </button>
           ))}
         </div>
-        <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} fileNames={fileNames} />
+        <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} fileNames={fileNames} runNames={runNames} />
         <p className="mt-1 text-xs text-slate-500">
           Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as hallucination. Verdict cells open the video list filtered on both verdicts; other cells list their videos.
         </p>

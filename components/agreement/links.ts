@@ -1,3 +1,5 @@
+import { formatInterval, formatStatistic } from "@/lib/format/numbers";
+
 /** Links from the dashboard to the items behind a number: the video list with filters, or one video. */
 export function videoListHref(projectId: string, params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
@@ -12,10 +14,6 @@ export function videoHref(projectId: string, videoId: string, runId?: string): s
 
 export const yesNo = (v: 0 | 1) => (v === 1 ? "yes" : "no");
 
-export function fmt(value: number | null | undefined, digits = 2): string {
-  return value === null || value === undefined ? "—" : value.toFixed(digits);
-}
-
-export function fmtCi(ci: [number, number] | null | undefined, digits = 2): string {
-  return ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : "";
-}
+/** The dashboard's statistics, at the app's one precision for them (lib/format/numbers.ts). */
+export const fmt = formatStatistic;
+export const fmtCi = formatInterval;

@@ -1,6 +1,7 @@
 import { CodeWithName } from "@/components/tasks/target-legend";
 import { captionTypeMeaning } from "@/lib/captions/caption-types";
 import type { LeaderboardMetric } from "@/lib/captions/caption-leaderboard";
+import { formatPercent, formatStatistic } from "@/lib/format/numbers";
 
 /** A caption type with its name and definition one hover away. */
 export function CaptionType({ type }: { type: string }) {
@@ -9,7 +10,7 @@ export function CaptionType({ type }: { type: string }) {
 
 /** A leaderboard number with its 95% interval and n; "—" when no caption had one. */
 export function MetricCell({ metric, percent = false, testId }: { metric: LeaderboardMetric | null; percent?: boolean; testId?: string }) {
-  const show = (v: number) => (percent ? `${(v * 100).toFixed(1)}%` : v.toFixed(2));
+  const show = (v: number) => (percent ? formatPercent(v) : formatStatistic(v));
   if (!metric) return <td className="px-2 py-1 text-slate-400" data-testid={testId}>—</td>;
   return (
     <td className="px-2 py-1 tabular-nums" data-testid={testId}>

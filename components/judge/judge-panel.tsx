@@ -7,6 +7,7 @@ import { chosenPromptVersions, PromptVersionPicker } from "@/components/prompts/
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/components/import/api-client";
 import { RunProgress } from "./run-progress";
+import { runNameOfRow } from "@/lib/runs/run-name";
 
 interface Endpoint {
   id: string;
@@ -25,6 +26,8 @@ interface RunRow {
   simulated: boolean;
   batchMode: boolean;
   createdAt: string;
+  /** The endpoint's name and model when the run started. */
+  endpointSnapshot?: unknown;
   endpoint: { name: string; model: string };
   _count: { videos: number };
 }
@@ -331,11 +334,9 @@ export function JudgePanel({
           <li key={run.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="run" data-status={run.status}>
             <div className="mb-2 flex flex-wrap items-center gap-3">
               <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
-                {run.pipeline} · {new Date(run.createdAt).toLocaleString()}
+                {runNameOfRow(run)}
               </Link>
-              <span className="text-slate-500">
-                {run.endpoint.name} ({run.endpoint.model}) · {run._count.videos} videos
-              </span>
+              <span className="text-slate-600">{run._count.videos} videos</span>
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
               {run.batchMode && <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">batch</span>}
             </div>

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/components/import/api-client";
+import { formatCost } from "@/lib/format/numbers";
 
 export interface RunStatus {
   id: string;
@@ -30,8 +31,8 @@ export function tokensLabel(s: Pick<RunStatus, "tokens" | "calls">): string {
 
 /** The run's cost as shown: unknown (never $0) when calls were answered without `usage`. */
 export function costLabel(s: Pick<RunStatus, "costUsd" | "costUsdAtLeast" | "calls">): string {
-  if (s.costUsd !== null) return `$${s.costUsd.toFixed(4)}`;
-  return s.costUsdAtLeast > 0 ? `≥ $${s.costUsdAtLeast.toFixed(4)} (${s.calls.withoutUsage} calls without usage)` : `unknown (${s.calls.withoutUsage} calls without usage)`;
+  if (s.costUsd !== null) return formatCost(s.costUsd);
+  return s.costUsdAtLeast > 0 ? `≥ ${formatCost(s.costUsdAtLeast)} (${s.calls.withoutUsage} calls without usage)` : `unknown (${s.calls.withoutUsage} calls without usage)`;
 }
 
 /** Live progress of a run, polled while it is queued or running; owners can cancel it. */

@@ -1,6 +1,7 @@
 import type { ProportionInterval } from "@/lib/qa/wilson-interval";
+import { formatPercent } from "@/lib/format/numbers";
 
-const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
+const percent = (v: number) => formatPercent(v);
 
 /** An accuracy with its Wilson 95% interval and n; "—" when no question was decided. */
 export function AccuracyCell({ accuracy, testId, className = "" }: { accuracy: ProportionInterval | null; testId?: string; className?: string }) {
@@ -40,4 +41,4 @@ export function OutcomeBadge({ outcome, testId }: { outcome: string | null; test
   );
 }
 
-export const formatPercent = percent;
+export { percent as formatPercent };

@@ -89,12 +89,13 @@ export async function scopeRuns(prisma: PrismaClient, projectId: string, runId: 
   const runs = await prisma.judgeRun.findMany({
     where: { projectId, ...(runId ? { id: runId } : {}) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, endpointId: true, endpointSnapshot: true, createdAt: true, endpoint: { select: { name: true, model: true } } },
+    select: { id: true, pipeline: true, endpointId: true, endpointSnapshot: true, createdAt: true, endpoint: { select: { name: true, model: true } } },
   });
   return runs.map((r) => {
     const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     return {
       id: r.id,
+      pipeline: r.pipeline,
       endpointId: r.endpointId,
       endpointName: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,
       model: typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model,

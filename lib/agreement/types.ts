@@ -67,6 +67,8 @@ export interface AgreementItem {
 
 export interface RunInfo {
   id: string;
+  /** The run's pipeline (its task), for the run's name (lib/runs/run-name.ts). */
+  pipeline?: string;
   endpointId: string;
   endpointName: string;
   model: string | null;

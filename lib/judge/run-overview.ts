@@ -14,7 +14,7 @@ export async function findProjectRun(prisma: PrismaClient, actor: Actor, project
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   return prisma.judgeRun.findFirst({
     where: { id: runId, projectId },
-    select: { id: true, pipeline: true, status: true, simulated: true, batchMode: true, createdAt: true, endpoint: { select: { name: true, model: true } } },
+    select: { id: true, pipeline: true, status: true, simulated: true, batchMode: true, createdAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
   });
 }
 

@@ -8,6 +8,7 @@ import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
 import { readListPage } from "./video-list-keyset";
+import { runNameOfRow } from "../runs/run-name";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -17,6 +18,8 @@ export interface BrowseRun {
   pipeline: string;
   simulated: boolean;
   status: string;
+  /** The run's name (lib/runs/run-name.ts), where the list's run select shows it. */
+  name?: string;
 }
 
 /** The run's headline metrics for one video, keyed by declared metric id (null: unknown); a yes/no metric is a boolean. */
@@ -208,8 +211,12 @@ export async function browseOptions(prisma: PrismaClient, actor: Actor, projectI
       where: { projectId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: 200,
-      select: { id: true, createdAt: true, pipeline: true, simulated: true, status: true },
+      select: { id: true, createdAt: true, pipeline: true, simulated: true, status: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
     }),
   ]);
-  return { dimensions: dimensions.map((row) => row.d), models: models.map((row) => row.m), runs };
+  return {
+    dimensions: dimensions.map((row) => row.d),
+    models: models.map((row) => row.m),
+    runs: runs.map(({ endpointSnapshot: _snapshot, endpoint: _endpoint, ...run }) => ({ ...run, name: runNameOfRow({ ...run, endpointSnapshot: _snapshot, endpoint: _endpoint }) })),
+  };
 }

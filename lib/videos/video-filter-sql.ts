@@ -59,7 +59,7 @@ export function videoFilterFrom(ctx: FilterContext, filter?: VideoFilter, sort?:
 }
 
 /** The text as a LIKE pattern that matches it literally (backslash is LIKE's default escape). */
-function escapeLike(text: string): string {
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

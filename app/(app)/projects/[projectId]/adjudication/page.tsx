@@ -10,6 +10,7 @@ import { findProjectRun } from "@/lib/judge/run-overview";
 import { listRuns } from "@/lib/judge/runs";
 import { TASKS } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { runNameOfRow } from "@/lib/runs/run-name";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
@@ -63,7 +64,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
             <option value="">any (judge value the reviewers saw)</option>
             {runs.map((r) => (
               <option key={r.id} value={r.id}>
-                {r.pipeline} · {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                {runNameOfRow(r)}
               </option>
             ))}
           </select>

@@ -5,6 +5,8 @@ import { PresenceSweep } from "@/components/agreement/presence-sweep";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { ImpliedValuesSwitch } from "@/components/agreement/implied-values-switch";
 import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
+import { formatPercent } from "@/lib/format/numbers";
+import { runName } from "@/lib/runs/run-name";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { VideoFilterFields } from "@/components/videos/video-filter-fields";
@@ -29,7 +31,7 @@ const input = "rounded-md border border-slate-300 px-2 py-1.5";
 function Stat({ label, value, ci, testId }: { label: string; value: string; ci?: string; testId?: string }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
-      <div className="text-xs uppercase text-slate-500">{label}</div>
+      <div className="text-xs text-slate-600">{label}</div>
       <div className="text-xl font-semibold" data-testid={testId}>
         {value}
       </div>
@@ -38,20 +40,28 @@ function Stat({ label, value, ci, testId }: { label: string; value: string; ci?:
   );
 }
 
+/** Statistics whose value is a proportion and reads as a percentage; every other one as a statistic. */
+const PERCENT_STATS = new Set(["percentAgreement"]);
+
 function cell(block: StatBlock | undefined, name: string) {
-  if (!block) return <td className="px-2 py-1 text-slate-400">—</td>;
+  if (!block) return <td className="px-2 py-1 text-slate-500">—</td>;
   const ci = block.ci[name];
+  const value = block.values[name];
   return (
     <td className="px-2 py-1 tabular-nums">
-      {fmt(block.values[name])} {ci && <span className="text-xs text-slate-500">{fmtCi(ci)}</span>}
+      {PERCENT_STATS.has(name) ? formatPercent(value) : fmt(value)} {ci && <span className="text-xs text-slate-500">{fmtCi(ci)}</span>}
     </td>
   );
 }
+
+/** The page opens on the summary; `?view=details` shows every table and chart (one click, a link). */
+type AgreementView = "summary" | "details";
 
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
+  const view: AgreementView = raw.view === "details" ? "details" : "summary";
   const parsed = agreementQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : agreementQuerySchema.parse({});
   const [runs, { dimensions, models }] = await Promise.all([scopeRuns(prisma, projectId, null), browseOptions(prisma, actor, projectId)]);
@@ -93,11 +103,12 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         {hidden.map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
         ))}
+        {view === "details" && <input type="hidden" name="view" value="details" />}
         <VideoFilterFields
           values={raw}
           dimensions={dimensions}
           models={models}
-          runs={runs.map((r) => ({ id: r.id, label: `${r.endpointName} · ${r.createdAt.slice(0, 16).replace("T", " ")}` }))}
+          runs={runs.map((r) => ({ id: r.id, label: runName({ pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt }) }))}
           noRunLabel="every run"
           task={task}
         />
@@ -146,12 +157,81 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <ExportButtons downloads={downloads} />
         <p className="mt-2 text-xs text-slate-500">Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval.</p>
       </Card>
-      {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} />}
+      {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}
     </div>
   );
 }
 
-function Report({ projectId, report, filterParams, fileNames }: { projectId: string; report: AgreementReport; filterParams: string; fileNames: Record<string, string> }) {
+/** This page's URL with the same filters and another view. */
+function agreementViewHref(projectId: string, raw: Record<string, string>, view: AgreementView): string {
+  const search = new URLSearchParams(Object.entries(raw).filter(([k]) => k !== "view" && k !== "format"));
+  if (view === "details") search.set("view", "details");
+  const query = search.toString();
+  return `/projects/${projectId}/agreement${query ? `?${query}` : ""}`;
+}
+
+/** One row per target kind: how the judge agrees with the reviewers' consensus, and the reviewers with each other. */
+function SummaryTable({ report }: { report: AgreementReport }) {
+  const c = report.humanVsJudge.consensus;
+  const h = report.humanVsHuman;
+  const kinds = report.confusionKinds.filter((k) => k.id !== "all");
+  const rows = [
+    ...kinds.map((k) => ({ id: k.id, label: k.label, judge: c.native[k.id], kappa: c.native[k.id]?.values.kappaQuadratic ?? null, humans: h.native[k.id] })),
+    { id: "all", label: "All targets, binarised", judge: c.binary as StatBlock, kappa: c.binary.values.kappa ?? null, humans: h.binary },
+  ];
+  return (
+    <Card title="Agreement by target kind">
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="agreement-kind-summary">
+          <thead className="text-xs text-slate-600">
+            <tr>
+              <th className="px-2 py-1">target kind</th>
+              <th className="px-2 py-1">n judge · consensus</th>
+              <th className="px-2 py-1">κ judge vs consensus</th>
+              <th className="px-2 py-1">α judge vs consensus</th>
+              <th className="px-2 py-1">n with ≥ 2 reviewers</th>
+              <th className="px-2 py-1">α among reviewers</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((r) => (
+              <tr key={r.id} data-testid="kind-summary-row" data-kind={r.id}>
+                <td className="px-2 py-1 font-medium">{r.label}</td>
+                <td className="px-2 py-1 tabular-nums">{r.judge?.n ?? 0}</td>
+                <td className="px-2 py-1 tabular-nums">{fmt(r.kappa)}</td>
+                <td className="px-2 py-1 tabular-nums">{fmt(r.judge?.values.alpha)}</td>
+                <td className="px-2 py-1 tabular-nums">{r.humans?.n ?? 0}</td>
+                <td className="px-2 py-1 tabular-nums">{fmt(r.humans?.values.alpha)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="mt-2 text-xs text-slate-600">κ: quadratic-weighted Cohen&apos;s κ on each kind&apos;s own scale (for yes/no kinds the plain κ); the last row binarises every target. α: Krippendorff&apos;s α at the kind&apos;s measurement level.</p>
+    </Card>
+  );
+}
+
+function ViewTabs({ view, viewHref }: { view: AgreementView; viewHref: (view: AgreementView) => string }) {
+  const tab = (v: AgreementView, label: string) =>
+    v === view ? (
+      <span aria-current="page" className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white">
+        {label}
+      </span>
+    ) : (
+      <a href={viewHref(v)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-indigo-700" data-testid={`agreement-view-${v}`}>
+        {label}
+      </a>
+    );
+  return (
+    <nav aria-label="Agreement views" className="flex gap-2 text-sm">
+      {tab("summary", "Summary")}
+      {tab("details", "Details: charts, tables and breakdowns")}
+    </nav>
+  );
+}
+
+function Report({ projectId, report, filterParams, fileNames, view, viewHref }: { projectId: string; report: AgreementReport; filterParams: string; fileNames: Record<string, string>; view: AgreementView; viewHref: (view: AgreementView) => string }) {
   const s = report.summary;
   const c = report.humanVsJudge.consensus;
   // The reviewed per-subject metrics of the tasks in scope (hallucination: verdict, overall), as the report names them.
@@ -172,6 +252,7 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
         <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
         <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
       </div>
+      {s.judgments > 0 && <ViewTabs view={view} viewHref={viewHref} />}
       {s.judgments === 0 ? (
         <EmptyState title="No human judgments yet">
           Nothing to compare: reviewers have not judged any of these {s.judgeItems} targets. Open a{" "}
@@ -180,6 +261,8 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
           </a>{" "}
           and give your own values; the agreement statistics appear here.
         </EmptyState>
+      ) : view === "summary" ? (
+        <SummaryTable report={report} />
       ) : (
         <>
           <AgreementCharts projectId={projectId} report={report} fileNames={fileNames} />
@@ -191,7 +274,7 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
           <Card title="Judge vs humans">
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm" data-testid="judge-vs-humans">
-                <thead className="text-xs uppercase text-slate-500">
+                <thead className="text-xs text-slate-600">
                   <tr>
                     <th className="px-2 py-1">vs</th>
                     <th>n</th>
@@ -248,7 +331,7 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
             ) : (
               <div className="overflow-x-auto">
                 <table className="w-full text-left text-sm" data-testid="among-reviewers">
-                  <thead className="text-xs uppercase text-slate-500">
+                  <thead className="text-xs text-slate-600">
                     <tr>
                       <th className="px-2 py-1">targets</th>
                       <th>n</th>
@@ -275,7 +358,7 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
                 </table>
                 {report.humanVsHuman.pairs.length > 0 && (
                   <table className="mt-4 w-full text-left text-sm">
-                    <thead className="text-xs uppercase text-slate-500">
+                    <thead className="text-xs text-slate-600">
                       <tr>
                         <th className="px-2 py-1">pair</th>
                         <th>n</th>
@@ -315,7 +398,7 @@ function Report({ projectId, report, filterParams, fileNames }: { projectId: str
             {[...BREAKDOWNS.map((by) => ({ by: by as string, title: BREAKDOWN_TITLES[by] })), ...report.groupings.map((g) => ({ by: g.id, title: g.label }))].map(({ by, title }) => (
               <Card key={by} title={`By ${title.toLowerCase()}`}>
                 <table className="w-full text-left text-sm" data-testid={`breakdown-${by}`}>
-                  <thead className="text-xs uppercase text-slate-500">
+                  <thead className="text-xs text-slate-600">
                     <tr>
                       <th className="px-2 py-1">{title}</th>
                       <th>n</th>

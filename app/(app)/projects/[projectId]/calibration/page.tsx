@@ -9,6 +9,8 @@ import { CATEGORY_TARGETS, HEADLINE_TARGETS, type PaperCell } from "@/lib/calibr
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { runName } from "@/lib/runs/run-name";
+import { formatInterval, formatStatistic } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const METRICS = [
@@ -24,8 +26,8 @@ function Value({ cell, metric }: { cell: PaperCell; metric: (typeof METRICS)[num
   const ci = cell.ci[metric];
   return (
     <td className="px-2 py-1 tabular-nums" title={ci ? `95% interval ${ci.lower.toFixed(3)}–${ci.upper.toFixed(3)}` : undefined}>
-      {value === null ? "—" : value.toFixed(2)}
-      {ci && value !== null && <div className="text-[10px] text-slate-500">[{ci.lower.toFixed(2)}, {ci.upper.toFixed(2)}]</div>}
+      {formatStatistic(value)}
+      {ci && value !== null && <div className="text-[10px] text-slate-500">{formatInterval([ci.lower, ci.upper])}</div>}
     </td>
   );
 }
@@ -88,7 +90,7 @@ export default async function CalibrationPage({ params, searchParams }: { params
               <select name="runId" defaultValue={chosen.runId} className={input} data-testid="calibration-run">
                 {runs.map((r) => (
                   <option key={r.id} value={r.id}>
-                    {r.endpoint} · {r.model} · {r.createdAt.toISOString().slice(0, 16).replace("T", " ")} · {r.videos} videos
+                    {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos
                   </option>
                 ))}
               </select>

@@ -12,10 +12,11 @@ import { CAPTION_FLAGS, captionFilterOptions, captionListQuerySchema, type Capti
 import { taskOf } from "@/lib/tasks/registry";
 import { projectCaptionOverview } from "@/lib/judge/pipelines/captions/visible-caption-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { runName } from "@/lib/runs/run-name";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = { judge_broke_rule: "judge broke the rule", length_violation: "a length rule failed" };
-const runLabel = (r: CaptionRunSummary) => `${r.endpointName} · ${r.createdAt.toISOString().slice(0, 16).replace("T", " ")} · ${r.status}${r.simulated ? " · simulated" : ""}${r.wordCounting === "anycapeval" ? " · words counted as AnyCapEval" : ""}`;
+const runLabel = (r: CaptionRunSummary) => `${runName({ pipeline: r.pipeline, endpointName: r.endpointName, model: null, createdAt: r.createdAt })} · ${r.status}${r.simulated ? " · simulated" : ""}${r.wordCounting === "anycapeval" ? " · words counted as AnyCapEval" : ""}`;
 
 export default async function CaptionsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;

@@ -6,8 +6,9 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { compareSamples, type CompareSample } from "@/lib/videos/compare-samples";
 import { compareQuerySchema } from "@/lib/videos/compare-samples.validation";
+import { formatScore } from "@/lib/format/numbers";
 
-const fmt = (v: number | null) => (v === null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(1));
+const fmt = formatScore;
 
 /** Side by side: every sample of one prompt, generator models as rows and sample indexes as columns. */
 export default async function ComparePage({

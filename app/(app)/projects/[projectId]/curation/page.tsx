@@ -8,9 +8,10 @@ import { roleCan } from "@/lib/authz/permissions";
 import { qaSetTargetProjects } from "@/lib/construction/construction-overview";
 import { listCandidateSets, listCurationQueues } from "@/lib/construction/curation-queues";
 import { prisma } from "@/lib/db/prisma";
+import { formatPercent, formatStatistic } from "@/lib/format/numbers";
 
-const percent = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? "–" : `${(value * 100).toFixed(0)}%`);
-const stat = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? "–" : value.toFixed(2));
+const percent = formatPercent;
+const stat = formatStatistic;
 
 /** The project's curation queues: progress, status counts, curator agreement; owners create them here. */
 export default async function CurationQueuesPage({ params }: { params: Promise<{ projectId: string }> }) {

@@ -12,6 +12,7 @@ import { projectQaOverview, qaFilterOptions, qaPageQuerySchema, type QaOverview 
 import { runQaResults } from "@/lib/judge/pipelines/qa/visible-qa-results";
 import { taskOf } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { runDate } from "@/lib/runs/run-name";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const BREAKDOWN_LABELS = { all: "overall", format: "format", category: "category", granularity: "granularity", format_category_granularity: "format × category × granularity" } as const;
@@ -106,7 +107,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                 <label key={run.id} className="flex items-center gap-1">
                   <input type="checkbox" name="runId" value={run.id} defaultChecked={chosen.some((c) => c.id === run.id)} />
                   {run.label}
-                  {run.settings.textOnlyBaseline ? " + text-only" : ""} · {run.createdAt.toISOString().slice(0, 16).replace("T", " ")} · {run.status}
+                  {run.settings.textOnlyBaseline ? " + text-only" : ""} · {runDate(run.createdAt)} · {run.status}
                   {run.simulated && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">simulated</span>}
                 </label>
               ))}
@@ -311,7 +312,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                   <select name="listRunId" defaultValue={listRun.id} className={input}>
                     {overview.runs.map((r) => (
                       <option key={r.id} value={r.id}>
-                        {r.label} · {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                        {r.label} · {runDate(r.createdAt)}
                       </option>
                     ))}
                   </select>

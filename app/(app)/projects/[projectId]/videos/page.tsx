@@ -151,7 +151,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           values={raw}
           dimensions={options.dimensions}
           models={options.models}
-          runs={options.runs.map((run) => ({ id: run.id, label: `${when(run.createdAt)} · ${run.pipeline} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
+          runs={options.runs.map((run) => ({ id: run.id, label: `${run.name ?? `${when(run.createdAt)} · ${run.pipeline}`} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
           noRunLabel={`latest${options.runs[0] ? ` (${when(options.runs[0].createdAt)})` : ""}`}
           searchInputId={SEARCH_INPUT_ID}
           task={task}

@@ -8,10 +8,12 @@ import { calibrationOptions } from "@/lib/calibration/paper-table-load";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { PairedBootstrapResult } from "@/lib/stats/paired-bootstrap";
+import { runName } from "@/lib/runs/run-name";
+import { formatCost, formatPValue, formatStatistic, STATISTIC_DIGITS } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
-const f = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "—" : v.toFixed(digits));
-const p = (v: number | null) => (v === null ? "—" : v < 0.001 ? "< 0.001" : v.toFixed(3));
+const f = (v: number | null | undefined, digits = STATISTIC_DIGITS) => (digits === STATISTIC_DIGITS ? formatStatistic(v) : v === null || v === undefined ? "—" : v.toFixed(digits));
+const p = formatPValue;
 
 function Difference({ r }: { r: PairedBootstrapResult }) {
   return (
@@ -68,7 +70,7 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
             {runs.map((r) => (
               <label key={r.id} className="flex items-center gap-2">
                 <input type="checkbox" name="runIds" value={r.id} defaultChecked={picked.includes(r.id)} data-testid="compare-run" />
-                {r.endpoint} · {r.model} · {r.createdAt.toISOString().slice(0, 16).replace("T", " ")} · {r.videos} videos · {r.status}
+                {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos · {r.status}
               </label>
             ))}
           </fieldset>
@@ -139,7 +141,7 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
               ))}
               {(
                 [
-                  ["cost (USD)", (r: CompareSetupsReport["runs"][number]) => (r.costUsd === null ? `unknown (${r.callsWithoutUsage} calls without usage)` : r.costUsd.toFixed(4)), false],
+                  ["cost", (r: CompareSetupsReport["runs"][number]) => (r.costUsd === null ? `unknown (${r.callsWithoutUsage} calls without usage)` : formatCost(r.costUsd)), false],
                   ["tokens (prompt / completion)", (r: CompareSetupsReport["runs"][number]) => (r.tokens.prompt === null ? "unknown" : `${r.tokens.prompt} / ${r.tokens.completion}`), false],
                   ["calls", (r: CompareSetupsReport["runs"][number]) => String(r.calls), false],
                   ["time (wall / summed latency, s)", (r: CompareSetupsReport["runs"][number]) => `${f(r.wallSeconds, 1)} / ${r.latencySeconds.toFixed(1)}`, false],

@@ -15,6 +15,8 @@ import { itemIdSchema } from "@/lib/items/items.validation";
 import { type ContentResult, type StyleResult } from "@/lib/judge/pipelines/captions/caption-results";
 import { taskOf } from "@/lib/tasks/registry";
 import { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";
+import { runName } from "@/lib/runs/run-name";
+import { formatPercent } from "@/lib/format/numbers";
 
 const RULE_NAMES: Record<string, string> = {
   brief_detail_10pct: "±10% of the reference's word count (brief and detail, seed 003)",
@@ -92,7 +94,7 @@ function ContentPanel({ content }: { content: ContentResult }) {
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p data-testid="content-total">
-        {content.hit === null ? `${content.status}${content.error ? `: ${content.error}` : ""}` : `${content.hit} of ${content.total} key points hit (coverage ${((content.coverage ?? 0) * 100).toFixed(0)}%)`}
+        {content.hit === null ? `${content.status}${content.error ? `: ${content.error}` : ""}` : `${content.hit} of ${content.total} key points hit (coverage ${formatPercent(content.coverage ?? 0)})`}
       </p>
       <table className="w-full text-left text-sm" data-testid="key-points">
         <thead className="text-xs uppercase text-slate-500">
@@ -176,7 +178,7 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </p>
       )}
       {detail.results.map(({ run, result, scores }) => (
-        <Card key={run.id} title={`${run.pipeline === "caption_style" ? "Style" : "Content"} · ${run.endpointName} · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")}`}
+        <Card key={run.id} title={runName({ pipeline: run.pipeline, endpointName: run.endpointName, model: null, createdAt: run.createdAt })}
           actions={
             <span className="flex items-center gap-2 text-sm">
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}

@@ -14,6 +14,7 @@ import { type QaAnswerResult } from "@/lib/judge/pipelines/qa/qa-results";
 import { questionDetail } from "@/lib/judge/pipelines/qa/visible-qa-results";
 import { describeResize } from "@/lib/qa/frame-plan";
 import { taskOf } from "@/lib/tasks/registry";
+import { runDate } from "@/lib/runs/run-name";
 
 function Decision({ result, testId }: { result: QaAnswerResult; testId: string }) {
   return (
@@ -109,7 +110,7 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
       {detail.results.map(({ run, frameSet, scoreId, result, textOnly, rightWithoutVideo }) => (
         <Card
           key={run.id}
-          title={`${run.label} · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")}`}
+          title={`${run.label} · ${runDate(run.createdAt)}`}
           actions={
             <span className="flex items-center gap-2 text-sm">
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated</span>}

@@ -16,6 +16,7 @@ import { getQueue } from "@/lib/queues/queues";
 import { findTask } from "@/lib/tasks/registry";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
 import { setQueueGuidelinesAction } from "../../../../actions";
+import { runNameOfRow } from "@/lib/runs/run-name";
 
 export default async function QueuePage({ params }: { params: Promise<{ projectId: string; queueId: string }> }) {
   const { projectId, queueId } = await params;
@@ -127,7 +128,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           <dd>
             {run ? (
               <Link href={`/projects/${projectId}/runs/${run.id}`} className="text-indigo-700 underline">
-                {run.pipeline} · {run.createdAt.toLocaleString()}
+                {runNameOfRow(run)}
               </Link>
             ) : (
               "—"

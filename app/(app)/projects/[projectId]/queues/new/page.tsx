@@ -7,6 +7,7 @@ import { captionFilterOptions } from "@/lib/judge/pipelines/captions/caption-res
 import { qaFilterOptions } from "@/lib/judge/pipelines/qa/qa-results";
 import { listRuns } from "@/lib/judge/runs";
 import { VIDEO_SORTS, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
+import { runNameOfRow } from "@/lib/runs/run-name";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
 export default async function NewQueuePage({
@@ -44,7 +45,7 @@ export default async function NewQueuePage({
           dir={dir}
           captionOptions={{ models: captionOptions.models, types: captionOptions.types }}
           questionCategories={qaOptions.categories.filter((c) => c !== "(none)")}
-          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${r.pipeline} · ${r.createdAt.toLocaleString()} · ${r.status}` }))}
+          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${runNameOfRow(r)} · ${r.status}` }))}
         />
       )}
     </div>

@@ -9,6 +9,7 @@ import { runOverview } from "@/lib/judge/run-overview";
 import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
 import { summaryMetricValues } from "@/lib/tasks/task-display";
 import { findTask } from "@/lib/tasks/registry";
+import { runNameOfRow } from "@/lib/runs/run-name";
 import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
 
 /** Numbers with one decimal, as this table always showed them; named values in words. */
@@ -27,9 +28,9 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Run · {run.pipeline}</h1>
-        <span className="text-sm text-slate-500">
-          {run.endpoint.name} ({run.endpoint.model}) · started {run.createdAt.toLocaleString()}
+        <h1 className="text-2xl font-semibold tracking-tight">{runNameOfRow(run)}</h1>
+        <span className="text-sm text-slate-600">
+          {run.pipeline} run · {run.endpoint.name} ({run.endpoint.model})
         </span>
         {run.simulated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>}
         {run.batchMode && <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>}

@@ -9,8 +9,9 @@ import { prisma } from "@/lib/db/prisma";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { labelNextPlan, type LabelNextResult } from "@/lib/label-next/label-next";
 import type { Interval } from "@/lib/label-next/sampling-plan";
+import { formatPercent } from "@/lib/format/numbers";
 
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const pct = (x: number) => formatPercent(x);
 const range = (i: Interval) => `${pct(i.estimate)} [${pct(i.lower)}, ${pct(i.upper)}] (±${(100 * i.halfWidth).toFixed(1)} pts)`;
 
 /** Owners: which videos to label next so the judge's accuracy against human labels is known more surely. */

@@ -8,6 +8,7 @@ import { inspectRunVideo } from "@/lib/judge/call-inspector";
 import { findTask } from "@/lib/tasks/registry";
 import { meaningOf } from "@/lib/tasks/task-display";
 import { judgeValueSteps } from "@/lib/visibility/judge-visibility";
+import { formatCost } from "@/lib/format/numbers";
 
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
 export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
@@ -68,11 +69,11 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
                 <p className="text-xs text-slate-500">
                   {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} ·{" "}
                   {call.status === "lost"
-                    ? `lost (sent, unanswered: its worker died) · ~${call.promptTokens} tokens · ~$${call.costUsd.toFixed(5)}, estimated`
+                    ? `lost (sent, unanswered: its worker died) · ~${call.promptTokens} tokens · ~${formatCost(call.costUsd)}, estimated`
                     : call.status === "sent"
                       ? `in flight · ~${call.promptTokens} tokens, estimated`
                       : call.usageKnown
-                        ? `${call.promptTokens}+${call.completionTokens} tokens · $${call.costUsd.toFixed(5)}`
+                        ? `${call.promptTokens}+${call.completionTokens} tokens · ${formatCost(call.costUsd)}`
                         : "tokens and cost unknown (no usage in the answer)"}
                   {call.finishReason ? ` · finish ${call.finishReason}` : ""}
                   {call.error ? ` · ${call.error}` : ""}

@@ -1,0 +1,95 @@
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { ActionForm, Field, RoleSelect } from "@/components/action-form";
+import { Card } from "@/components/empty-state";
+import { DeleteProjectButton } from "@/components/projects/delete-project-button";
+import { roleCan } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { getProject, listMembers } from "@/lib/projects/projects";
+import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction, setProjectGuidelinesAction } from "../../../actions";
+
+/**
+ * The project's members and settings (name, reviewers' guidelines, archive). Every member sees the
+ * members; owners change them and the settings. A thin page: further project settings join as cards.
+ */
+export default async function ProjectSettingsPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  const { actor, role } = await requirePageProjectAccess(projectId);
+  const project = await getProject(prisma, actor, projectId);
+  const members = await listMembers(prisma, actor, projectId);
+  const canManage = roleCan(role, "members.manage");
+
+  return (
+    <div className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Members and settings</h1>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title={`Members (${members.length})`}>
+          <ul className="mb-4 divide-y divide-slate-100" data-testid="member-list">
+            {members.map((member) => (
+              <li key={member.userId} className="flex flex-wrap items-center gap-3 py-2 text-sm">
+                <span className="min-w-0 flex-1 truncate">
+                  {member.name} <span className="text-slate-500">&lt;{member.email}&gt;</span>
+                </span>
+                {canManage ? (
+                  <>
+                    <ActionForm action={changeRoleAction} submitLabel="Set role" variant="secondary" className="flex items-end gap-2">
+                      <input type="hidden" name="projectId" value={projectId} />
+                      <input type="hidden" name="userId" value={member.userId} />
+                      <RoleSelect defaultValue={member.role} />
+                    </ActionForm>
+                    <ActionForm action={removeMemberAction} submitLabel="Remove" variant="danger" className="flex items-end gap-2">
+                      <input type="hidden" name="projectId" value={projectId} />
+                      <input type="hidden" name="userId" value={member.userId} />
+                    </ActionForm>
+                  </>
+                ) : (
+                  <span className="text-xs text-slate-500">{member.role}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+          {canManage && (
+            <ActionForm action={addMemberAction} submitLabel="Add member">
+              <input type="hidden" name="projectId" value={projectId} />
+              <Field label="Email of an existing account" name="email" type="email" />
+              <RoleSelect />
+            </ActionForm>
+          )}
+        </Card>
+
+        {roleCan(role, "project.rename") && (
+          <Card title="Settings">
+            <div className="flex flex-col gap-6">
+              <ActionForm action={renameProjectAction} submitLabel="Rename">
+                <input type="hidden" name="projectId" value={projectId} />
+                <Field label="Project name" name="name" defaultValue={project.name} />
+              </ActionForm>
+              <ActionForm action={setProjectGuidelinesAction} submitLabel="Save guidelines">
+                <input type="hidden" name="projectId" value={projectId} />
+                <label className="flex flex-col gap-1 text-sm">
+                  <span className="font-medium">Guidelines for reviewers (Markdown)</span>
+                  <textarea
+                    name="guidelines"
+                    defaultValue={project.guidelines}
+                    rows={6}
+                    maxLength={20000}
+                    className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+                    data-testid="project-guidelines-input"
+                  />
+                  <span className="text-xs text-slate-500">Shown on the review screen of every queue (g shows or hides them), before the queue&apos;s own.</span>
+                </label>
+              </ActionForm>
+              <ActionForm action={setArchivedAction} submitLabel={project.archivedAt ? "Restore project" : "Archive project"} variant="secondary">
+                <input type="hidden" name="projectId" value={projectId} />
+                <input type="hidden" name="archived" value={project.archivedAt ? "false" : "true"} />
+                <p className="text-sm text-slate-500">
+                  Archived projects keep all their data and leave the main project list.
+                </p>
+              </ActionForm>
+              {roleCan(role, "project.delete") && <DeleteProjectButton projectId={projectId} />}
+            </div>
+          </Card>
+        )}
+      </div>
+    </div>
+  );
+}

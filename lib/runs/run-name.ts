@@ -1,0 +1,54 @@
+import { findTask } from "../tasks/registry";
+
+/**
+ * The one name of a judge run, wherever a run is shown: its task, the model and endpoint that judged,
+ * and when it started (UTC) — "Hallucination · gpt-4o @ default (environment) · 23 Nov 2026 14:05".
+ * People tell runs apart by these, never by an id tail. Plain TypeScript: pages, client components
+ * and the search (lib/search) share it.
+ */
+export interface RunNameParts {
+  pipeline: string;
+  endpointName: string;
+  /** The endpoint's model; null when unknown (then the endpoint alone). */
+  model: string | null;
+  createdAt: Date | string;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The task's short name: its label without the parenthesised source ("Hallucination"); the pipeline id for an unknown task. */
+export function runTaskName(pipeline: string): string {
+  const label = findTask(pipeline)?.label;
+  return label ? label.replace(/\s*\(.*\)\s*$/, "") : pipeline;
+}
+
+/** "23 Nov 2026 14:05", in UTC so the server and the browser agree. */
+export function runDate(createdAt: Date | string): string {
+  const d = typeof createdAt === "string" ? new Date(createdAt) : createdAt;
+  if (Number.isNaN(d.getTime())) return String(createdAt);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+/** "gpt-4o @ default (environment)", or the endpoint alone when the model is unknown or is its name. */
+export function runJudgeName(endpointName: string, model: string | null): string {
+  return model && model !== endpointName ? `${model} @ ${endpointName}` : endpointName;
+}
+
+export function runName(run: RunNameParts): string {
+  return `${runTaskName(run.pipeline)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
+}
+
+/**
+ * The name of a run row as Prisma reads it: the endpoint's name and model as they were when the run
+ * started (its snapshot), else the endpoint's current ones.
+ */
+export function runNameOfRow(row: { pipeline: string; createdAt: Date | string; endpointSnapshot?: unknown; endpoint: { name: string; model: string | null } }): string {
+  const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
+  return runName({
+    pipeline: row.pipeline,
+    endpointName: typeof snapshot.name === "string" ? snapshot.name : row.endpoint.name,
+    model: typeof snapshot.model === "string" ? snapshot.model : row.endpoint.model,
+    createdAt: row.createdAt,
+  });
+}
