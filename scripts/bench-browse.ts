@@ -9,8 +9,11 @@
 // average is printed before and after). Deep pages are timed both ways: by cursor (what the page's
 // next/previous links and API clients following nextCursor do) and by page number (OFFSET).
 // --explain prints EXPLAIN (ANALYZE, BUFFERS) of every statement one call runs.
-// Numbers only, no assertions. The database is dropped at the end.
-//   npm run bench:browse [-- --videos 50000 --scores 1000000 --iterations 30 --explain]
+// Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
+// name is printed, and --reuse <name> times that database again without seeding (pending migrations
+// are applied first, so a new index is measured on the same data; seeding 200,000 videos takes
+// minutes on a busy machine). --seed-only seeds (and keeps) without timing.
+//   npm run bench:browse [-- --videos 50000 --scores 1000000 --iterations 30 --explain --keep --reuse <name> --seed-only]
 import os from "node:os";
 import { parseArgs } from "node:util";
 
@@ -20,6 +23,9 @@ const { values } = parseArgs({
     scores: { type: "string", default: "1000000" },
     iterations: { type: "string", default: "30" },
     explain: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    reuse: { type: "string" },
+    "seed-only": { type: "boolean", default: false },
   },
 });
 const VIDEOS = Number(values.videos);
@@ -31,7 +37,14 @@ const UNLOADED_TARGET_MS = 100;
 
 const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
 const server = await startTestServer();
-const database = await createTestDatabase(server, "bench_browse");
+const { databaseUrl } = await import("../lib/db/embedded-postgres");
+const { applyMigrations } = await import("../lib/db/migrate");
+const { MIGRATIONS_DIR } = await import("../lib/db/resolve-database");
+const KEEP = values.keep || values["seed-only"] || values.reuse !== undefined;
+const database = values.reuse
+  ? { name: values.reuse, url: databaseUrl(server.baseUrl, values.reuse), drop: async () => {} }
+  : await createTestDatabase(server, "bench_browse");
+if (values.reuse) await applyMigrations(database.url, MIGRATIONS_DIR);
 process.env.DATABASE_URL = database.url;
 const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
@@ -60,13 +73,25 @@ function explainingClient(client: Client): Client {
   });
 }
 
+/** The project an earlier --keep run seeded, found again for --reuse. */
+async function seededProject() {
+  const project = await prisma.project.findFirstOrThrow({ where: { name: { startsWith: "Large project" } }, orderBy: { createdAt: "desc" }, select: { id: true } });
+  const run = await prisma.judgeRun.findFirstOrThrow({ where: { projectId: project.id }, orderBy: { createdAt: "desc" }, select: { id: true } });
+  const members = await prisma.projectMember.findMany({ where: { projectId: project.id, role: "reviewer" }, orderBy: { userId: "asc" }, select: { userId: true } });
+  // ANALYZE: a migration's new index (or a new table) has no statistics yet.
+  await prisma.$executeRaw`ANALYZE`;
+  return { projectId: project.id, runId: run.id, reviewerIds: members.map((member) => member.userId) };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 try {
   console.log(`video list benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`);
-  const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, log: (line) => console.log(line) });
+  const seeded = values.reuse ? await seededProject() : await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, log: (line) => console.log(line) });
+  if (KEEP) console.log(`database kept: ${database.name} (time it again with --reuse ${database.name}; drop it with DROP DATABASE when done)`);
+  if (values["seed-only"]) process.exit(0);
   const { projectId, runId } = seeded;
   const reviewer = seeded.reviewerIds[0]!;
   const actor = { userId: reviewer, email: `${reviewer}@seed.framejury.local`, name: "Seed reviewer 1", isAdmin: false };
@@ -145,6 +170,6 @@ try {
   console.log(`load average (1, 5, 15 min) at the end: ${loadAverage()} on ${os.cpus().length} CPUs`);
 } finally {
   await prisma.$disconnect();
-  await database.drop();
+  if (!KEEP) await database.drop();
   await server.stop();
 }
