@@ -5,8 +5,9 @@
 // permission check, the run, the count, the page and the page's thumbnails and review flags — for the
 // page's common filters, and the option lists. 3 warm-up calls, then N timed calls each (default 30);
 // prints p50 / p95 per query and the worst p95, and marks each p95 at or over the 150 ms target
-// (the target on a busy machine; unloaded the worst p95 should stay under 100 ms, so the load
-// average is printed before and after). Deep pages are timed both ways: by cursor (what the page's
+// (the target on a busy machine and at 200,000 videos / 4,000,000 scores; at 50,000 videos the worst
+// p95 should stay under 100 ms, so the load average is printed before and after). A total past the
+// list's count cap prints as "10,000+". Deep pages are timed both ways: by cursor (what the page's
 // next/previous links and API clients following nextCursor do) and by page number (OFFSET).
 // --explain prints EXPLAIN (ANALYZE, BUFFERS) of every statement one call runs.
 // Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
@@ -169,7 +170,7 @@ try {
     console.log(`${row.name.padEnd(width)}  ${row.total.padStart(9)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}${mark}`);
   }
   const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
-  console.log(`\nworst p95: ${worst.p95.toFixed(1)} ms (${worst.name}) — target < ${TARGET_MS} ms: ${worst.p95 < TARGET_MS ? "met" : "NOT met"}; < ${UNLOADED_TARGET_MS} ms when unloaded: ${worst.p95 < UNLOADED_TARGET_MS ? "met" : "NOT met"}`);
+  console.log(`\nworst p95: ${worst.p95.toFixed(1)} ms (${worst.name}) — target < ${TARGET_MS} ms: ${worst.p95 < TARGET_MS ? "met" : "NOT met"}; < ${UNLOADED_TARGET_MS} ms (the target at 50,000 videos, when unloaded): ${worst.p95 < UNLOADED_TARGET_MS ? "met" : "NOT met"}`);
   console.log(`load average (1, 5, 15 min) at the end: ${loadAverage()} on ${os.cpus().length} CPUs`);
 } finally {
   await prisma.$disconnect();
