@@ -109,6 +109,22 @@ describe("browseVideos with cursors", () => {
     }
   }
 
+  it("reads every page number (OFFSET) as the cursor walk does, for each sort and direction, also where valued and unvalued rows meet and for a blind reviewer", async () => {
+    for (const as of [owner, reviewer]) {
+      for (const sort of ["overall", "S", "prompt", "model", "path"]) {
+        for (const dir of ["asc", "desc"] as const) {
+          const query = { sort, dir, pageSize: "3" };
+          const forward = await walkForward(query, as);
+          for (const [i, cursorPage] of forward.entries()) {
+            const numbered = await browse({ ...query, page: String(i + 1) }, as);
+            expect(numbered.videos.map((video) => video.id), `${sort} ${dir} page ${i + 1}`).toEqual(cursorPage.videos.map((video) => video.id));
+          }
+          expect((await browse({ ...query, page: String(forward.length + 1) }, as)).videos).toEqual([]);
+        }
+      }
+    }
+  });
+
   it("agrees with page numbers (OFFSET), and continues by cursor after a jump", async () => {
     const query = { sort: "overall", dir: "desc", pageSize: "5" };
     const forward = await walkForward(query);

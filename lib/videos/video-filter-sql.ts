@@ -75,7 +75,8 @@ export function promptMatches(text: string): Prisma.Sql {
 export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prisma.Sql {
   if (ctx.task) checkFilterAgainstTask(filter, ctx.task);
   const and: Prisma.Sql[] = [Prisma.sql`v."projectId" = ${ctx.projectId}`];
-  if (filter.dimension) and.push(Prisma.sql`${filter.dimension} = ANY(v."dimensions")`);
+  // Containment rather than `= ANY`: the GIN index on "dimensions" answers it (migration video_dimensions_gin).
+  if (filter.dimension) and.push(Prisma.sql`v."dimensions" @> ARRAY[${filter.dimension}]::text[]`);
   if (filter.model) and.push(Prisma.sql`v."model" = ${filter.model}`);
   if (filter.prompt) and.push(promptMatches(filter.prompt));
   if (filter.status) and.push(Prisma.sql`v."status" = ${filter.status}::"VideoStatus"`);

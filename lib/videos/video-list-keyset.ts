@@ -150,10 +150,36 @@ async function readFromPosition(prisma: PrismaClient, ctx: FilterContext, filter
   return unvalued.length < read.limit ? [...unvalued, ...(await readValued(read.limit - unvalued.length, null))] : unvalued;
 }
 
-/** Up to `limit` rows from `offset` in list order: `page` without a cursor (kept for links and API clients that count pages). */
+/**
+ * Up to `limit` rows from `offset` in list order: `page` without a cursor (kept for links and API
+ * clients that count pages). A sort with rows lacking a value reads by zone, as a position does:
+ * one ORDER BY over the whole LEFT JOIN would sort every video to find where the unvalued ones go,
+ * while zone 1 alone is read in index order. Only a page that zone 1 does not fill reads zone 2,
+ * and only a page wholly past zone 1 counts it (to know where in zone 2 the page starts).
+ */
 async function readFromOffset(prisma: PrismaClient, ctx: FilterContext, filter: VideoFilter, sort: VideoSort, dir: "asc" | "desc", offset: number, limit: number): Promise<PageRow[]> {
-  return prisma.$queryRaw<PageRow[]>`SELECT v."id", ${videoSortValue(sort, ctx)} AS "sortValue" ${videoFilterFrom(ctx, filter, sort)}
-    WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir, ctx)} LIMIT ${limit} OFFSET ${offset}`;
+  const from = videoFilterFrom(ctx, filter, sort);
+  const where = videoFilterWhere(filter, ctx);
+  const zones = sortZones(sort, ctx);
+  if (!zones.unvalued) {
+    return prisma.$queryRaw<PageRow[]>`SELECT v."id", ${videoSortValue(sort, ctx)} AS "sortValue" ${from}
+      WHERE ${where} ${videoOrderBy(sort, dir, ctx)} LIMIT ${limit} OFFSET ${offset}`;
+  }
+  const valueDir = Prisma.raw(dir === "asc" ? "ASC" : "DESC");
+  const valued = zones.noValues
+    ? []
+    : await prisma.$queryRaw<PageRow[]>`SELECT v."id", ${zones.value} AS "sortValue" ${from}
+      WHERE ${where} AND ${zones.valued} ORDER BY ${zones.value} ${valueDir}, v."id" ASC LIMIT ${limit} OFFSET ${offset}`;
+  if (valued.length === limit) return valued;
+  // Zone 1 ends on this page (offset + the rows read), or before it: then only a count tells where.
+  let zone1 = offset + valued.length;
+  if (valued.length === 0 && offset > 0 && !zones.noValues) {
+    const counted = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} WHERE ${where} AND ${zones.valued} LIMIT ${offset}) zone1`;
+    zone1 = counted[0]?.n ?? 0;
+  }
+  const unvalued = await prisma.$queryRaw<PageRow[]>`SELECT v."id", NULL AS "sortValue" ${from}
+    WHERE ${where} AND ${zones.unvalued(null)} ORDER BY v."id" ASC LIMIT ${limit - valued.length} OFFSET ${Math.max(0, offset - zone1)}`;
+  return [...valued, ...unvalued];
 }
 
 /** The position of a listed row, as a cursor carries it. */

@@ -9,7 +9,7 @@ import { VideoSelectionProvider } from "@/components/videos/video-selection";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { type BrowseResult, browseOptions, browseVideos } from "@/lib/videos/browse-videos";
+import { type BrowseResult, LIST_COUNT_CAP, browseOptions, browseVideos } from "@/lib/videos/browse-videos";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
 import { type VideoSort, filterToSearchParams, isVideoFilterKey, searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 
@@ -132,8 +132,13 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       <div className="flex flex-wrap items-baseline gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Videos</h1>
         {result && (
-          <span className="text-sm text-slate-500" data-testid="video-total">
-            {result.total.toLocaleString("en")} matching
+          <span
+            className="text-sm text-slate-500"
+            data-testid="video-total"
+            title={result.totalExact ? undefined : `Counted up to ${LIST_COUNT_CAP.toLocaleString("en")}: an exact count of a large project would read every matching video.`}
+          >
+            {result.total.toLocaleString("en")}
+            {result.totalExact ? "" : "+"} matching{result.totalExact ? "" : " (count capped)"}
           </span>
         )}
         {roleCan(role, "queues.manage") && (
@@ -230,13 +235,15 @@ view === "grid" ? (
             )}
             <span data-testid="page-info">
               page {page} of {pages}
+              {result.totalExact ? "" : "+"}
             </span>
             {nextHref && (
               <Link href={nextHref} rel="next">
                 next →
               </Link>
             )}
-            {page < pages && <Link href={link({ page: pages, cursor: undefined })}>last »</Link>}
+            {/* With a capped count the last page is not known (next → walks on). */}
+            {result.totalExact && page < pages && <Link href={link({ page: pages, cursor: undefined })}>last »</Link>}
           </nav>
         </>
       ) : null}
