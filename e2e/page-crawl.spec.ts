@@ -36,6 +36,11 @@ function expectedFor(page: CrawlPage, role: CrawlRole): Expected {
   return roleCan(projectRole, page.project.action ?? "project.view") ? { status: 200 } : { status: 403 };
 }
 
+/** The listed page a path opens (its route's [params] match one segment each), or undefined. */
+function pageOf(pathname: string): CrawlPage | undefined {
+  return PAGES.find((p) => new RegExp(`^${p.route.replace(/\[[^\]]+\]/g, "[^/]+")}/?$`).test(pathname));
+}
+
 let seed: CrawlSeed;
 let accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount>;
 
@@ -61,7 +66,7 @@ test.describe("page crawl", () => {
   }
 
   /** Opens one URL and returns what went wrong, if anything. */
-  async function visit(page: Page, url: string, expected: Expected): Promise<string[]> {
+  async function visit(page: Page, url: string, expected: Expected, role?: CrawlRole): Promise<string[]> {
     const problems: string[] = [];
     const expectedStatus = "status" in expected ? expected.status : 200;
     const onConsole = (message: import("@playwright/test").ConsoleMessage) => {
@@ -88,6 +93,16 @@ test.describe("page crawl", () => {
         if (expected.status === 404 && !(await page.getByRole("heading", { name: "Not found" }).isVisible())) problems.push("expected the app's Not found page");
         if (expected.status === 403 && !(await page.getByRole("heading", { name: "Not allowed" }).isVisible())) problems.push("expected the app's Not allowed page");
       }
+      // A page the role may open links only to pages it may open too: no link leads a member into a 403.
+      if (role !== undefined && "status" in expected && expected.status === 200) {
+        const hrefs = await page.$$eval("a[href]", (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href)).catch(() => [] as string[]);
+        for (const href of new Set(hrefs)) {
+          const target = new URL(href);
+          if (target.origin !== new URL(page.url()).origin) continue;
+          const linked = pageOf(target.pathname);
+          if (linked && "status" in expectedFor(linked, role) && (expectedFor(linked, role) as { status: number }).status === 403) problems.push(`links to ${target.pathname}${target.search}, which it may not open (403)`);
+        }
+      }
       const violations = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);
       for (const violation of violations) problems.push(`CSP violation: ${violation}`);
     } finally {
@@ -111,7 +126,7 @@ test.describe("page crawl", () => {
           const expected = expectedFor(crawlPage, role);
           for (const url of pageUrls(crawlPage, seed, role)) {
             visited += 1;
-            for (const problem of await visit(page, url, expected)) failures.push(`${role} ${url}: ${problem}`);
+            for (const problem of await visit(page, url, expected, role)) failures.push(`${role} ${url}: ${problem}`);
           }
         }
       } finally {

@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { LinkIfAllowed } from "@/components/link-if-allowed";
 import { requirePageProjectAccess } from "@/app/_server/actor";
+import { roleCan } from "@/lib/authz/permissions";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { paperTableQuerySchema } from "@/lib/calibration/calibration.validation";
@@ -35,7 +37,7 @@ function Value({ cell, metric }: { cell: PaperCell; metric: (typeof METRICS)[num
 /** The paper's table: a label set against a hallucination run, laid out as Sora Detector's results. */
 export default async function CalibrationPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId, "export.read");
+  const { actor, role } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
   const options = await calibrationOptions(prisma, actor, projectId);
   const runs = options.runs.filter((r) => r.pipeline === "hallucination");
@@ -64,7 +66,7 @@ export default async function CalibrationPage({ params, searchParams }: { params
         <EmptyState title={options.labelSets.length === 0 ? "No label set yet" : "No hallucination run yet"}>
           {options.labelSets.length === 0 ? (
             <>
-              Import published labels (a T2VHaluBench sheet) on the <Link href={`/projects/${projectId}/import`} className="text-indigo-700 underline">Import page</Link>, then compare a run with them here.
+              Import published labels (a T2VHaluBench sheet) on the <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>Import page</LinkIfAllowed>, then compare a run with them here.
             </>
           ) : (
             <>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkIfAllowed } from "@/components/link-if-allowed";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { CaptionType, Flag, MetricCell } from "@/components/captions/caption-format";
@@ -67,8 +68,8 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
       <ProjectPageHeader projectId={projectId} title="Captions" />
       <p className="text-sm text-slate-600">
         Captions that video-LLMs wrote, judged for style (seed 003&apos;s rubric, with FrameJury&apos;s length rules) and content (AnyCapEval&apos;s key points).
-        Import reference sets and models&apos; outputs on the <Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>Import</Link> page,
-        extract each video&apos;s <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`}>uniform frames</Link>, and start
+        Import reference sets and models&apos; outputs on the <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>Import</LinkIfAllowed> page,
+        extract each video&apos;s <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/pending?uniform=8`}>uniform frames</LinkIfAllowed>, and start
         caption runs on the <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>Judge</Link> page.
       </p>
       <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="caption-filters">

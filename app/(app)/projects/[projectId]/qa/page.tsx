@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkIfAllowed } from "@/components/link-if-allowed";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { Card, EmptyState } from "@/components/empty-state";
@@ -84,8 +85,8 @@ export default async function QaPage({ params, searchParams }: { params: Promise
       <ProjectPageHeader projectId={projectId} title="Video QA" />
       <p className="text-sm text-slate-600">
         How well video-LLMs answer a lab&apos;s questions about its videos (seed 004&apos;s InstructionBench evaluation). Import question sets on the{" "}
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>Import</Link> page, extract each video&apos;s{" "}
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8&resize=quarter`}>uniform frames</Link>, and start QA runs on the{" "}
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>Import</LinkIfAllowed> page, extract each video&apos;s{" "}
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/pending?uniform=8&resize=quarter`}>uniform frames</LinkIfAllowed>, and start QA runs on the{" "}
         <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>Judge</Link> page. Accuracy counts the questions decided correct or wrong (n);
         unanswerable ones (a call or the judge failed) are counted beside it.
       </p>

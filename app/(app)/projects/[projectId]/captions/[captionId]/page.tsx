@@ -159,7 +159,7 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
           </div>
         ) : (
           <p className="text-sm text-slate-500">
-            No uniform frame set yet: <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`}>extract it</Link>.
+            No uniform frame set yet{roleCan(role, "videos.import") ? <>: <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`}>extract it</Link></> : " (an owner extracts it)"}.
           </p>
         )}
       </Card>

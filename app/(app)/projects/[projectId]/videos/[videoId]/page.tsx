@@ -81,9 +81,13 @@ export default async function VideoPage({
       )}
       {!frameSet && (
         <EmptyState title="No frames yet">
-          <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
-            Extract frames for pending videos
-          </a>
+          {roleCan(role, "videos.import") ? (
+            <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
+              Extract frames for pending videos
+            </a>
+          ) : (
+            "An owner extracts them on the Extract pending page."
+          )}
         </EmptyState>
       )}
       <VideoWorkspace
