@@ -85,7 +85,7 @@ function VideoCard({ video, metrics, blindMetricId }: { video: VideoListRow; met
           <span className="block aspect-video w-full rounded bg-slate-100" />
         )}
       </Link>
-      <Link href={video.href} className="break-all font-medium text-indigo-700 underline" data-testid="video-link">
+      <Link href={video.href} className="wrap-anywhere font-medium text-indigo-700 underline" data-testid="video-link">
         {video.fileName}
       </Link>
       <p className="line-clamp-2 break-words text-xs text-slate-600" title={video.prompt ?? ""} data-testid="video-prompt-cell">

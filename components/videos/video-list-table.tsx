@@ -105,7 +105,7 @@ export function VideoListTable({
                   <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
                 )}
               </td>
-              <td className={`${cell} min-w-[6rem] break-all`}>
+              <td className={`${cell} min-w-[6rem] wrap-anywhere`}>
                 <VideoSelectCheckbox id={video.id} label={video.fileName} />
                 <Link href={video.href} className="text-indigo-700 underline" data-testid="video-link">
                   {video.fileName}
