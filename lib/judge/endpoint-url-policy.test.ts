@@ -153,7 +153,7 @@ describe("the connect-time guard (guardedFetch)", () => {
     }
   });
 
-  it("keeps only a short, sanitised excerpt of an error body, apart from the message", async () => {
+  it("keeps only a short, sanitised excerpt of an error body, in the excerpt and the message", async () => {
     const body = `{"error":{"message":"Invalid key sk-secret-key-123456\\u0000\\u001b[31m at /srv/app/server.py:10 ${"x".repeat(500)}"}}`;
     const failing = await localServer((_req, res) => {
       res.writeHead(400, { "content-type": "application/json" }).end(body);
@@ -161,7 +161,11 @@ describe("the connect-time guard (guardedFetch)", () => {
     try {
       const client = openAiCompatibleClient({ baseURL: `http://127.0.0.1:${failing.port}/v1`, apiKey: "sk-secret-key-123456" });
       const error = (await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e)) as LlmError;
-      expect(error.message).toBe("The endpoint refused the request (400).");
+      // A refused request's message carries the provider's own words (issue 23.12), sanitised as the excerpt is.
+      expect(error.message).toMatch(/^The endpoint refused the request \(400\)\. The endpoint said: "Invalid key \[redacted\]/);
+      expect(error.message).not.toContain("sk-secret");
+      expect(error.message).not.toContain("/srv/app");
+      expect(error.message).not.toMatch(/[\u0000-\u001f]/);
       expect(error.excerpt).toMatch(/^Invalid key \[redacted\]/);
       expect(error.excerpt!.length).toBeLessThanOrEqual(200);
       expect(error.excerpt).not.toMatch(/[\u0000-\u001f]/);
