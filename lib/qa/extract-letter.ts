@@ -130,9 +130,9 @@ function lettersIn(text: string, valid: ReadonlySet<string>): Set<OptionLetter> 
       const next = /^\s+([\p{Ll}][\p{Ll}]*)/u.exec(after)?.[1];
       const before = text.slice(0, match.index!);
       const startsPhrase = /(^|[.!?:;。！？]\s*|\n\s*)$/.test(before);
-      if (letter === "I" && next !== undefined && MODALS.has(next)) continue; // "I would say…": the pronoun
+      if (letter === "I" && next !== undefined && MODALS.has(next)) continue; // "I would say…": the pronoun, not a task name
       // "A person pours…", "E quindi…", "I think…": an article, a conjunction or a pronoun, unless a connective shows it names an option.
-      if (next !== undefined && !AFTER_LETTER.has(next) && (startsPhrase || letter === "I")) continue;
+      if (next !== undefined && !AFTER_LETTER.has(next) && (startsPhrase || letter === "I")) continue; // the option letter I: not a task name
     }
     found.add(letter as OptionLetter);
   }
