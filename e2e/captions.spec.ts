@@ -118,13 +118,14 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await expect(page.getByTestId("endpoint-list")).toContainText("Stub (simulated)");
     // Style judges the brief and detail captions (4, on both videos); content the action captions (2, on the first).
-    for (const [pipeline, started] of [["caption_style", "Started on 2 videos (4 captions)"], ["caption_content", "Started on 1 video (2 captions)"]] as const) {
+    for (const [pipeline, started, runName] of [["caption_style", "Started on 2 videos (4 captions)", "Caption style"], ["caption_content", "Started on 1 video (2 captions)", "Caption content"]] as const) {
       await page.getByTestId("run-pipeline").selectOption(pipeline);
       await expect(page.getByTestId("run-models")).toContainText("alpha");
       await page.getByRole("button", { name: "Start run" }).click();
       await expect(page.getByTestId("run-started")).toContainText(started);
       const run = page.getByTestId("run").first();
-      await expect(run).toContainText(pipeline);
+      // Runs are named by their task, endpoint and date.
+      await expect(run).toContainText(runName);
       await expect(run.getByTestId("run-status")).toHaveText("done", { timeout: 60_000 });
     }
 
