@@ -116,7 +116,7 @@ export function VideoListTable({
               </td>
               <td className={`${cell} break-words`} data-testid="video-model-cell">
                 {video.model}
-                {video.dimensions.length > 0 && <span className="block text-xs text-slate-500">{video.dimensions.join(", ")}</span>}
+                {video.dimensions.length > 0 && <span className="block text-xs text-slate-600">{video.dimensions.join(", ")}</span>}
               </td>
               <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
               <td className={`${cell} whitespace-nowrap`}>
