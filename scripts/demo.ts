@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { startStubLlm, type StubServer } from "../lib/llm-stub/stub-server";
 import { DEMO_CREDENTIALS, seedDemoProject } from "../lib/demo/seed-demo-project";
-import { Children, describeError } from "./lib/children";
+import { Children, describeError, Shutdown } from "./lib/children";
 
 const log = (line: string) => console.log(`[demo] ${line}`);
 const port = process.env.PORT ?? "3000";
@@ -19,23 +19,12 @@ process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
 const children = new Children();
 let stub: StubServer | null = null;
 let step = "starting the stub LLM";
-let stopping = false;
-
-async function shutdown(code: number, failure?: string) {
-  if (stopping) return;
-  stopping = true;
-  if (failure) console.error(`[demo] failed: ${failure}`);
+const shutdown = new Shutdown("[demo]", () => step, async () => {
   if (children.alive().length) log("stopping the app (web server, worker, PostgreSQL)…");
   // The app stops its own children on SIGTERM; its process group gets a SIGKILL after the grace time.
   await children.stopAll({ graceMs: 30_000, log });
   await stub?.close().catch(() => {});
-  if (failure) console.error("[demo] everything it started is stopped.");
-  process.exit(code);
-}
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
-process.on("uncaughtException", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
-process.on("unhandledRejection", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
+});
 
 async function main() {
   stub = await startStubLlm({ port: Number(process.env.STUB_LLM_PORT ?? 0), latencyMs: 150 });
@@ -58,18 +47,18 @@ async function main() {
     },
   });
   app.on("exit", (code, signal) => {
-    if (!stopping) void shutdown(code || 1, `the app exited (${code ?? signal}) while ${step}; see its output above`);
+    if (!shutdown.stopping) void shutdown.run(code || 1, `the app exited (${code ?? signal}) while ${step}; see its output above`);
   });
 
   step = "waiting for the app (a first start builds it: minutes)";
   const base = `http://localhost:${port}`;
   // No fixed limit: a first build takes minutes, and the app says itself when it fails.
-  while (!stopping) {
+  while (!shutdown.stopping) {
     const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  if (stopping) return;
+  if (shutdown.stopping) return;
 
   step = "seeding the demo project";
   let clipsDir: string | null = null;
@@ -97,4 +86,4 @@ async function main() {
   log("Ctrl-C stops the demo and everything it started.");
 }
 
-main().catch((error: unknown) => void shutdown(1, `${step}: ${describeError(error)}`));
+main().catch((error: unknown) => shutdown.failWith(error));

@@ -2,7 +2,7 @@
 // migrations, then serve the app on PORT. Stops everything it started on Ctrl-C / SIGTERM, and on any
 // failure (it says which step failed): the build, the web server, the workers and the embedded PostgreSQL.
 import { buildIfNeeded, nextBin } from "./lib/ensure-build";
-import { Children, describeError } from "./lib/children";
+import { Children, describeError, Shutdown } from "./lib/children";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase, type ResolvedDatabase } from "../lib/db/resolve-database";
 import { seedAdminFromEnv } from "../lib/auth/seed-admin";
@@ -18,24 +18,13 @@ const children = new Children();
 let database: ResolvedDatabase | null = null;
 /** What start-up is doing, for the message when it fails. */
 let step = "checking the storage settings";
-let stopping = false;
-
-async function shutdown(code: number, failure?: string) {
-  if (stopping) return;
-  stopping = true;
-  if (failure) console.error(`[framejury] failed: ${failure}`);
+const shutdown = new Shutdown("[framejury]", () => step, async () => {
   const running = children.alive();
   if (running.length) log(`stopping ${running.join(", ")}…`);
   await children.stopAll({ log });
   if (database?.embedded) log("stopping the embedded PostgreSQL server…");
   await database?.stop().catch((error: unknown) => console.error(`[framejury] could not stop PostgreSQL: ${describeError(error)}`));
-  if (failure) console.error("[framejury] everything it started is stopped.");
-  process.exit(code);
-}
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
-process.on("uncaughtException", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
-process.on("unhandledRejection", (error) => void shutdown(1, `${step}: ${describeError(error)}`));
+});
 
 async function main() {
   // A wrong storage setting stops start-up here, before a build or a database is started for nothing.
@@ -49,7 +38,7 @@ async function main() {
   log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
   database = await resolveDatabase(log);
   log(`database ready${database.embedded ? ` (embedded, cluster in ${database.clusterDir})` : ""}; migrations applied`);
-  if (stopping) return;
+  if (shutdown.stopping) return;
   step = "creating the admin from ADMIN_EMAIL";
   await seedAdminFromEnv(database.url, log);
   step = "sweeping stale uploads";
@@ -60,7 +49,7 @@ async function main() {
   // V8 flags that keep streamed exports' memory flat (lib/ops/web-process-flags.ts).
   const web = children.spawn("the web server", process.execPath, [...WEB_PROCESS_V8_FLAGS, nextBin(), "start", "-p", port], { stdio: "inherit", env });
   web.on("exit", (code, signal) => {
-    if (!stopping) void shutdown(code || 1, `the web server exited (${code ?? signal}); see its output above`);
+    if (!shutdown.stopping) void shutdown.run(code || 1, `the web server exited (${code ?? signal}); see its output above`);
   });
   // One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere.
   const workers = Number(process.env.WORKERS ?? 1);
@@ -68,14 +57,14 @@ async function main() {
     const name = workers === 1 ? "the judge worker" : `judge worker ${i + 1}`;
     const worker = children.spawn(name, process.execPath, ["--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env });
     worker.on("exit", (code, signal) => {
-      if (!stopping) void shutdown(code || 1, `${name} exited (${code ?? signal}); see its output above`);
+      if (!shutdown.stopping) void shutdown.run(code || 1, `${name} exited (${code ?? signal}); see its output above`);
     });
   }
   log(`FrameJury is starting on http://localhost:${port}…`);
 
   step = "waiting for the web server to answer";
   await waitForHealth(`http://localhost:${port}`);
-  if (stopping) return;
+  if (shutdown.stopping) return;
   const address = process.env.APP_URL ?? `http://localhost:${port}`;
   const prisma = createPrismaClient(database.url);
   const anyUser = await hasAnyUser(prisma).finally(() => prisma.$disconnect());
@@ -98,7 +87,7 @@ async function sweepLeftovers(url: string) {
 
 async function waitForHealth(base: string) {
   const deadline = Date.now() + 5 * 60_000;
-  while (!stopping) {
+  while (!shutdown.stopping) {
     const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${base}/api/health did not answer within 5 minutes`);
@@ -106,4 +95,4 @@ async function waitForHealth(base: string) {
   }
 }
 
-main().catch((error: unknown) => void shutdown(1, `${step}: ${describeError(error)}`));
+main().catch((error: unknown) => shutdown.failWith(error));

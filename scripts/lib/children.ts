@@ -83,3 +83,37 @@ export function describeError(error: unknown): string {
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${error.message}${cause}`;
 }
+
+/**
+ * The one way `npm start` and `npm run demo` end: once, on a failure, SIGINT/SIGTERM or an uncaught error, it
+ * names what failed (`<prefix> failed: <step>: <reason>`), runs `stop` (which stops everything the script
+ * started), says so, and exits. `stopping` tells waiting loops and exit handlers that it has begun.
+ */
+export class Shutdown {
+  stopping = false;
+
+  constructor(
+    private readonly prefix: string,
+    private readonly step: () => string,
+    private readonly stop: () => Promise<void>,
+  ) {
+    process.on("SIGINT", () => void this.run(0));
+    process.on("SIGTERM", () => void this.run(0));
+    process.on("uncaughtException", (error) => this.failWith(error));
+    process.on("unhandledRejection", (error) => this.failWith(error));
+  }
+
+  async run(code: number, failure?: string): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (failure) console.error(`${this.prefix} failed: ${failure}`);
+    await this.stop();
+    if (failure) console.error(`${this.prefix} everything it started is stopped.`);
+    process.exit(code);
+  }
+
+  /** Fails with the step under way and the error's description. */
+  failWith(error: unknown): void {
+    void this.run(1, `${this.step()}: ${describeError(error)}`);
+  }
+}
