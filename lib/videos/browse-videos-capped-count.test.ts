@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
+import { Prisma } from "../generated/prisma/client";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { LIST_COUNT_CAP, browseVideos } from "./browse-videos";
@@ -31,8 +32,8 @@ beforeAll(async () => {
 
 const browse = (query: Record<string, string>) => browseVideos(prisma, owner, projectId, videoListQuerySchema.parse(query));
 
-async function exactCount(where: string): Promise<number> {
-  const rows = await prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "video" v WHERE v."projectId" = $1 AND ${where}`, projectId);
+async function exactCount(where: Prisma.Sql): Promise<number> {
+  const rows = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "video" v WHERE v."projectId" = ${projectId} AND ${where}`;
   return rows[0]!.n;
 }
 
@@ -43,13 +44,13 @@ describe("the video list's count, capped", () => {
     expect(all.videos).toHaveLength(50);
 
     const sora = await browse({ model: "Sora" });
-    const soraCount = await exactCount(`v."model" = 'Sora'`);
+    const soraCount = await exactCount(Prisma.sql`v."model" = 'Sora'`);
     expect(soraCount).toBeLessThan(LIST_COUNT_CAP);
     expect(sora).toMatchObject({ total: soraCount, totalExact: true });
 
     // The dimension filter (now read through the GIN index) counts what `= ANY` counts.
     const mechanics = await browse({ dimension: "Mechanics", pageSize: "500" });
-    expect(mechanics).toMatchObject({ total: await exactCount(`'Mechanics' = ANY(v."dimensions")`), totalExact: true });
+    expect(mechanics).toMatchObject({ total: await exactCount(Prisma.sql`'Mechanics' = ANY(v."dimensions")`), totalExact: true });
     const [firstMechanics] = await prisma.$queryRaw<{ ids: string[] }[]>`SELECT array_agg(id ORDER BY "relativePath", id) AS ids FROM (SELECT v.id, v."relativePath" FROM "video" v WHERE v."projectId" = ${projectId} AND 'Mechanics' = ANY(v."dimensions") ORDER BY v."relativePath", v.id LIMIT 500) x`;
     expect(mechanics.videos.map((video) => video.id)).toEqual(firstMechanics!.ids);
 
