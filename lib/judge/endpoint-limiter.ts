@@ -1,7 +1,20 @@
 /** What the judge engine sends each call to an endpoint through. */
 export interface CallLimiter {
-  run<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `task` once it has a slot. `headStart` is called once, when the call is among the next
+   * HEAD_START_CALLS to get a slot (at once when one is free), so that work the task must finish first
+   * (the judge engine writes the call's "sent" row) overlaps the wait instead of holding the slot.
+   */
+  run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T>;
 }
+
+/**
+ * How many waiting calls get their head start: enough that the writes of the calls next in line are done
+ * when slots free up at an endpoint's full rate (a 300 ms call at concurrency 64 frees a slot every 5 ms,
+ * a write takes 10–40 ms), few enough that a worker that dies leaves at most these few calls recorded but
+ * unsent (lib/judge/lost-calls.ts).
+ */
+export const HEAD_START_CALLS = 8;
 
 /**
  * Bounds calls to one endpoint from this process: at most `maxConcurrency` in flight and at most
@@ -10,7 +23,7 @@ export interface CallLimiter {
  */
 export class EndpointLimiter implements CallLimiter {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { grant(): void; headStart?: () => void }[] = [];
   private readonly starts: number[] = [];
 
   constructor(
@@ -18,8 +31,8 @@ export class EndpointLimiter implements CallLimiter {
     private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
   ) {}
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  async run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T> {
+    await this.acquire(headStart);
     try {
       await this.waitForRate();
       return await task();
@@ -28,18 +41,23 @@ export class EndpointLimiter implements CallLimiter {
     }
   }
 
-  private acquire(): Promise<void> {
+  private acquire(headStart?: () => void): Promise<void> {
     if (this.active < Math.max(1, this.options.maxConcurrency)) {
       this.active += 1;
+      headStart?.();
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(() => resolve()));
+    if (this.waiting.length < HEAD_START_CALLS) headStart?.();
+    return new Promise((resolve) => this.waiting.push({ grant: () => resolve(), headStart }));
   }
 
   private release() {
     const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight to the next waiter
-    else this.active -= 1;
+    if (next) {
+      next.grant(); // the slot passes straight to the next waiter
+      // Another waiter is now among the next few: its head start begins.
+      this.waiting[HEAD_START_CALLS - 1]?.headStart?.();
+    } else this.active -= 1;
   }
 
   private async waitForRate() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { EndpointLimiter } from "./endpoint-limiter";
+import { EndpointLimiter, HEAD_START_CALLS } from "./endpoint-limiter";
 import { callWithRetries, LlmError, openAiCompatibleClient, parseRetryAfter, retryAfterMsOf } from "./llm-client";
 
 let stub: StubServer;
@@ -105,5 +105,30 @@ describe("EndpointLimiter", () => {
     const limiter = new EndpointLimiter({ maxConcurrency: 10, requestsPerMinute: 2 }, { now: () => now, sleep: async (ms) => { slept.push(ms); now += ms; } });
     for (let i = 0; i < 3; i++) await limiter.run(async () => null);
     expect(slept).toEqual([60_000]);
+  });
+
+  it("gives a head start only to calls that hold a slot or are next in line, each once", async () => {
+    const limiter = new EndpointLimiter({ maxConcurrency: 2, requestsPerMinute: null });
+    const headStarts: number[] = [];
+    const finish: (() => void)[] = [];
+    const calls = Array.from({ length: 2 + HEAD_START_CALLS + 3 }, (_, i) =>
+      limiter.run(
+        () => new Promise<void>((resolve) => finish.push(resolve)),
+        () => headStarts.push(i),
+      ),
+    );
+    await new Promise((r) => setImmediate(r));
+    // Two hold slots, HEAD_START_CALLS wait next in line; the last three wait without one.
+    expect(headStarts).toEqual(Array.from({ length: 2 + HEAD_START_CALLS }, (_, i) => i));
+    finish.shift()!();
+    await new Promise((r) => setImmediate(r));
+    expect(headStarts).toHaveLength(3 + HEAD_START_CALLS);
+    expect(headStarts.at(-1)).toBe(2 + HEAD_START_CALLS);
+    while (finish.length) {
+      finish.shift()!();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(calls);
+    expect(headStarts).toEqual(Array.from({ length: calls.length }, (_, i) => i));
   });
 });

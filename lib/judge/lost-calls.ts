@@ -1,6 +1,8 @@
 /**
- * A call is written as "sent" just before its request goes out, with tokens and cost estimated from the
- * request; its answer replaces the estimate with the endpoint's `usage`. When a worker dies with calls in
+ * A call is written as "sent" before its request goes out (as it nears its slot: HEAD_START_CALLS in
+ * endpoint-limiter.ts), with tokens and cost estimated from the request; its answer replaces the estimate
+ * with the endpoint's `usage`. A worker that dies while a recorded call still waits for its slot over-counts
+ * by that call: the bill errs high, never low. When a worker dies with calls in
  * flight, the provider still answers (and bills) them, but the answers never reach the database: the next
  * worker to take up the video marks those calls "lost" and they stay in the run's calls, tokens and cost
  * with their estimates (lib/judge/engine/step-store.ts, planVideoSteps). Providers cannot tell the second

@@ -252,7 +252,7 @@ export class SharedEndpointLimiter implements CallLimiter {
     });
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  async run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T> {
     return this.local.run(async () => {
       const lease = await this.acquireSlot();
       try {
@@ -264,7 +264,7 @@ export class SharedEndpointLimiter implements CallLimiter {
       } finally {
         this.releaseSlot(lease);
       }
-    });
+    }, headStart);
   }
 
   private acquireSlot(): Promise<Lease> {

@@ -426,8 +426,9 @@ async function answer(
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);
   // The call is recorded, "sent" with tokens and cost estimated from the request, before its request goes
-  // out (once it has its slot): a worker that dies before the answer is stored leaves it to be counted as
-  // lost (lib/judge/lost-calls.ts). Its outcome later updates the same row.
+  // out: a worker that dies before the answer is stored leaves it to be counted as lost
+  // (lib/judge/lost-calls.ts). Its outcome later updates the same row. The row is written as the call nears
+  // its slot (the limiter's head start), so the write overlaps the wait instead of holding the slot.
   const callId = randomUUID();
   const estimatedTokens = estimatedPromptTokens({ text: record.text, imageCount: full.images.length, followUp: request.followUp ?? null });
   const sentRow: CallRow = { ...callBase, ...noUsage, id: callId, status: "sent", responseText: null, finishReason: null, cached: false, promptTokens: estimatedTokens, costUsd: callCostUsd(endpoint, estimatedTokens, 0), createdAt: new Date() };
@@ -448,10 +449,14 @@ async function answer(
   try {
     const result = await callWithRetries(
       () =>
-        limiter.run(async () => {
-          await recordSent();
-          return client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 });
-        }),
+        limiter.run(
+          async () => {
+            await recordSent();
+            return client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 });
+          },
+          // Its failure is the task's: the task awaits the same write and fails the step with it.
+          () => void recordSent().catch(() => {}),
+        ),
       {
         policy: deps.retryPolicy,
         sleep: deps.sleep,
