@@ -16,7 +16,7 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const { insertCandidateSet } = await import("../lib/testing/candidate-fixtures");
-  const { demoStepAnnotations } = await import("../lib/demo/seed-construction-project");
+  const { demoStepAnnotations } = await import("../lib/tasks/construction/demo-seed");
   const owner = await ownerWithProject("construction");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };

@@ -147,7 +147,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
 
   // Q&A construction: the demo's step annotations over the judged videos (a clip set), candidate questions and a
   // curation queue over all of them.
-  const { demoStepAnnotations } = await import("../lib/demo/seed-construction-project");
+  const { demoStepAnnotations } = await import("../lib/tasks/construction/demo-seed");
   const stepFileNames = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
   const stepForm = new FormData();
   stepForm.set("file", new Blob([demoStepAnnotations(stepFileNames)]), "crawl-steps.jsonl");

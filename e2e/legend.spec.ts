@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
-import { HALLUCINATION_TASK } from "../lib/judge/pipelines/hallucination-task";
+import { HALLUCINATION_TASK } from "../lib/tasks/hallucination/task";
 import { createRunVideo } from "../lib/testing/run-video-fixture";
 
 // Every category code names itself: on the video page's heat map (hover or keyboard focus), in a

@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
 
 // Issue 15's whole flow in the browser, against the stub LLM (a test tool; its construction rules are in
-// lib/llm-stub/construction-stub-rules.ts): step annotations for 3 videos imported on the construction page,
+// lib/tasks/construction/stub-rules.ts): step annotations for 3 videos imported on the construction page,
 // generation (coarse and fine pairs per clip), the four filters and the multiple-choice transformation, then
 // keyboard curation (accept one, edit one, reject one), the export, and the export made into a QA set of the same
 // project on which a simulated model is run.

@@ -9,7 +9,7 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // page (checked by a dry run, then imported), the uniform frames at a quarter of each clip's area extracted on
 // Extract pending, two simulated models run at 8 frames against the stub LLM (a test tool) with a third stub
 // endpoint judging, one of them also without frames, then the accuracy table and one question's page. The
-// numbers follow the stub's rules (lib/llm-stub/qa-stub-rules.ts): a model that sees picks the option sharing
+// numbers follow the stub's rules (lib/tasks/qa/stub-rules.ts): a model that sees picks the option sharing
 // the most words with the question (right on q1 and q3, wrong on q2, whose distractor echoes the question); the
 // open answer restates the question, whose words the reference shares, so the judge says it is right. Then the
 // owner overrides that judge decision on the question's page, a reviewer marks the same answer in a blind queue

@@ -6,10 +6,10 @@ import { ExtractionError, type VideoProbe } from "@/lib/browser-extraction/types
 import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
 import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/class-names";
-import { CaptionImport } from "@/components/captions/caption-import";
-import { CAPTION_SNIFF_BYTES, sniffCaptionFile, type CaptionFileKind } from "@/lib/captions/sniff-caption-file";
-import { QuestionImport } from "@/components/qa/question-import";
-import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/qa/sniff-question-file";
+import { CaptionImport } from "@/components/tasks/captions/caption-import";
+import { CAPTION_SNIFF_BYTES, sniffCaptionFile, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
+import { QuestionImport } from "@/components/tasks/qa/question-import";
+import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/tasks/qa/sniff-question-file";
 import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata";

@@ -6,7 +6,7 @@ import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
-import { AnswerUnderReview, type AnswerView } from "@/components/qa/answer-under-review";
+import { AnswerUnderReview, type AnswerView } from "@/components/tasks/qa/answer-under-review";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
@@ -14,7 +14,7 @@ import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/compon
 import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceDraft } from "@/components/queues/presence-draft";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
-import { scopeFocus } from "@/lib/judge/video-outputs";
+import { scopeFocus } from "@/lib/tasks/hallucination/video-outputs";
 import { findTask } from "@/lib/tasks/registry";
 import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";

@@ -6,7 +6,7 @@ import { useMemo, useRef, useState, type ReactNode } from "react";
 import { apiFetch } from "@/components/import/api-client";
 import { Card } from "@/components/empty-state";
 import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
-import { describeScoreSettings, scopeFocus } from "@/lib/judge/video-outputs";
+import { describeScoreSettings, scopeFocus } from "@/lib/tasks/hallucination/video-outputs";
 import { findTask } from "@/lib/tasks/registry";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";

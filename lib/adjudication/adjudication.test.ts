@@ -9,7 +9,7 @@ import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { HALLUCINATION_TASK } from "../judge/pipelines/hallucination-task";
+import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { adjudicationQuerySchema, adjudicationQueue, setGold } from "./adjudication";
 import { reviewerDisagreement } from "./disagreement-among-reviewers";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HALLUCINATION_TASK } from "../judge/pipelines/hallucination-task";
+import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
 import { reportCsv } from "./report-csv";
 import { agreementReport } from "./report";
 import { type AgreementInput, type AgreementItem, DEFAULT_AGREEMENT_OPTIONS } from "./types";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError, ValidationError } from "../errors";
-import { HALLUCINATION_TEMPLATE_IDS } from "../judge/hallucination-schemas";
+import { HALLUCINATION_TEMPLATE_IDS } from "../tasks/hallucination/schemas";
 import { templateHash, loadTemplate } from "../judge/prompt-templates";
 import { importT2vHaluBench } from "../label-sets/label-sets";
 import { reviewVideoOutcome } from "../reviews/reviews";

@@ -7,7 +7,7 @@ import { importT2vHaluBench } from "../label-sets/label-sets";
 import { seedFinishedRun, type SeedScore } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { STATIC_CATEGORY_IDS, DYNAMIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { STATIC_CATEGORY_IDS, DYNAMIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
 import { calibrationReport } from "./paper-table-load";
 
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {

@@ -2,7 +2,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { INCONSISTENCY_CATEGORY } from "../judge/hallucination-schemas";
+import { INCONSISTENCY_CATEGORY } from "../tasks/hallucination/schemas";
 import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { PRESENCE_TARGET_TYPE } from "../label-sets/label-sets";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";

@@ -11,7 +11,7 @@
 import { bootstrapConfidenceInterval, type ConfidenceInterval } from "../stats/bootstrap";
 import { cohensKappaFromConfusion } from "../stats/cohens-kappa";
 import { confusionMatrixFromCounts } from "../stats/confusion-matrix";
-import { DYNAMIC_CATEGORY_IDS, DYNAMIC_HALLUCINATION_CATEGORIES, STATIC_CATEGORY_IDS, STATIC_HALLUCINATION_CATEGORIES } from "../judge/hallucination-schemas";
+import { DYNAMIC_CATEGORY_IDS, DYNAMIC_HALLUCINATION_CATEGORIES, STATIC_CATEGORY_IDS, STATIC_HALLUCINATION_CATEGORIES } from "../tasks/hallucination/schemas";
 
 /** The table's rows: the four headline targets, then each category. */
 export const HEADLINE_TARGETS = [

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { compareSetupsReport } from "../calibration/compare-setups-load";
 import { calibrationReport } from "../calibration/paper-table-load";
 import { prisma } from "../db/prisma";
-import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
 import { seedFinishedRun, type SeedScore } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

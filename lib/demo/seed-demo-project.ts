@@ -14,7 +14,7 @@ import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from ".
 import { importGenericLabels } from "../label-sets/label-sets";
 import { createProject } from "../projects/projects";
 import { seedingClient } from "./seeding-client";
-import { DEMO_CONSTRUCTION_ENDPOINT, DEMO_CONSTRUCTION_PROJECT, seedConstructionProject } from "./seed-construction-project";
+import { DEMO_CONSTRUCTION_ENDPOINT, DEMO_CONSTRUCTION_PROJECT, seedConstructionProject } from "../tasks/construction/demo-seed";
 
 const DEMO_EMAIL = "demo@framejury.local";
 const DEMO_PASSWORD = "demo-password";
@@ -135,7 +135,7 @@ export async function seedDemoProject(options: {
       options.log(`started a simulated QA run ${String(qaRun.id)}`);
     }
 
-    // Q&A construction: three of the clips with simulated step annotations (lib/demo/seed-construction-project.ts).
+    // Q&A construction: three of the clips with simulated step annotations (lib/tasks/construction/demo-seed.ts).
     const constructionClips = CLIPS.slice(0, 3);
     const construction = await seedConstructionProject({
       prisma,
@@ -237,7 +237,7 @@ export function demoCaptions(): { reference: string; outputs: Record<string, str
 
 /**
  * The demo's simulated question set in FrameJury's question-set format: per clip two multiple-choice and one
- * open question. By the stub's rules (lib/llm-stub/qa-stub-rules.ts) a model that sees picks the option sharing
+ * open question. By the stub's rules (lib/tasks/qa/stub-rules.ts) a model that sees picks the option sharing
  * the most words with the question, so some distractors are written to win: the simulated model gets about
  * half right, and the open answers that restate the question are judged right only where the reference shares
  * their words.

@@ -1,5 +1,5 @@
 import { readMultipart } from "../api/multipart";
-import { MAX_CAPTION_SET_FILE_BYTES } from "../captions/caption-sets";
+import { MAX_CAPTION_SET_FILE_BYTES } from "../tasks/captions/caption-sets";
 import { PayloadTooLargeError, ValidationError } from "../errors";
 import { hasNulByte, NUL_BYTE_MESSAGE } from "../validation/nul-bytes";
 import type { ItemFile } from "./item-sets";

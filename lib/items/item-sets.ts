@@ -1,6 +1,6 @@
 /**
  * Caption sets: AnyCapEval reference sets and models' outputs against them, imported into a project as
- * items attached to its videos. Parsing (lib/captions/caption-sets.ts) returns every item or every error,
+ * items attached to its videos. Parsing (lib/tasks/captions/caption-sets.ts) returns every item or every error,
  * and the writing happens in one transaction, so a bad file never leaves half a set behind; `dryRun`
  * returns the same answer without writing anything.
  */
@@ -15,7 +15,7 @@ import {
   outputFileFormat,
   parseModelOutputs,
   parseReferenceSet,
-} from "../captions/caption-sets";
+} from "../tasks/captions/caption-sets";
 import { AppError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
 import { NUL_BYTE_MESSAGE, nulBytePath } from "../validation/nul-bytes";
 import { CAPTION_SET_KINDS, type ItemSetKind } from "./items.validation";

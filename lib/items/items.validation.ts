@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_MODEL_NAME_LENGTH } from "../captions/caption-sets";
+import { MAX_MODEL_NAME_LENGTH } from "../tasks/captions/caption-sets";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
 export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs", "questions", "step_annotations", "qa_candidates"] as const;

@@ -1,15 +1,15 @@
 /**
  * Question sets (video QA, seed 004): imported into a project as items attached to its videos, one per
- * question. Parsing (lib/qa/question-sets.ts) returns every question or every error, and the writing
+ * question. Parsing (lib/tasks/qa/question-sets.ts) returns every question or every error, and the writing
  * happens in one transaction, so a bad file never leaves half a set behind; `dryRun` returns the same
  * answer without writing anything.
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { MAX_CAPTION_SET_FILE_BYTES } from "../captions/caption-sets";
+import { MAX_CAPTION_SET_FILE_BYTES } from "../tasks/captions/caption-sets";
 import { PayloadTooLargeError } from "../errors";
-import { parseQuestionSet, questionFileFormat, type Question } from "../qa/question-sets";
+import { parseQuestionSet, questionFileFormat, type Question } from "../tasks/qa/question-sets";
 import { createItems, ItemFileError, type ItemFile, type ItemSetView, nulByteErrors, sha256 } from "./item-sets";
 
 /** A question item's payload as stored (the item's `group` is its category, "" when it has none). */

@@ -1,16 +1,16 @@
 /**
  * Step annotations for Q&A construction (seed 004): imported into a project as a set of clips, items attached
  * to their videos. Ego4D Goal-Step and Ego-Exo4D videos are trimmed into clips by the seed's rules
- * (lib/construction/trim-into-clips.ts); every other video is one clip of itself. Parsing returns every record
+ * (lib/tasks/construction/trim-into-clips.ts); every other video is one clip of itself. Parsing returns every record
  * or every error, and the writing happens in one transaction, so a bad file never leaves half a set behind;
  * `dryRun` returns the same answer (the clips and the steps the trimming left out) without writing anything.
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { MAX_CAPTION_SET_FILE_BYTES } from "../captions/caption-sets";
-import { annotationFileFormat, type AnnotatedStep, type AnnotationDataset, parseStepAnnotations, type StepAnnotation, type VideoPerspective } from "../construction/step-annotations";
-import { type DiscardedSteps, TRIMMED_DATASETS, trimIntoClips } from "../construction/trim-into-clips";
+import { MAX_CAPTION_SET_FILE_BYTES } from "../tasks/captions/caption-sets";
+import { annotationFileFormat, type AnnotatedStep, type AnnotationDataset, parseStepAnnotations, type StepAnnotation, type VideoPerspective } from "../tasks/construction/step-annotations";
+import { type DiscardedSteps, TRIMMED_DATASETS, trimIntoClips } from "../tasks/construction/trim-into-clips";
 import { PayloadTooLargeError } from "../errors";
 import { createItems, ItemFileError, type ItemFile, type ItemSetView, nulByteErrors, sha256 } from "./item-sets";
 

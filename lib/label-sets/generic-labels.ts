@@ -11,7 +11,7 @@
  * on its target's declared scale.
  */
 import { parseCsv, stripByteOrderMark } from "../import/csv";
-import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
 import { metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";

@@ -13,7 +13,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { judgmentKey, metricTarget, presenceTarget, type JudgmentTarget } from "../reviews/judgment-key";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { disagreementGapOf, PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
-import { INCONSISTENCY_CATEGORY } from "../judge/hallucination-schemas";
+import { INCONSISTENCY_CATEGORY } from "../tasks/hallucination/schemas";
 import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseT2vHaluBenchSheet, type SheetIssue } from "./t2vhalubench";
 import { parseVbenchResults } from "./vbench-results";

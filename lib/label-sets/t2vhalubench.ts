@@ -9,7 +9,7 @@
  */
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
-import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
 import { AppError, ValidationError } from "../errors";
 import { checkXlsxLimits } from "./xlsx-limits";
 

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { countWords } from "../captions/count-words";
-import { withinReferenceLength } from "../captions/length-rules";
-import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../judge/hallucination-schemas";
-import { CONSTRUCTION_RULES } from "./construction-stub-rules";
+import { countWords } from "../tasks/captions/count-words";
+import { withinReferenceLength } from "../tasks/captions/length-rules";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
+import { CONSTRUCTION_RULES } from "../tasks/construction/stub-rules";
 import { ENDPOINT_TEST_RULE } from "./endpoint-test-stub-rule";
-import { QA_RULES } from "./qa-stub-rules";
+import { QA_RULES } from "../tasks/qa/stub-rules";
 
 /**
  * TEST TOOL. Rules of the stand-in LLM: which canned answer a prompt gets. Answers are derived
@@ -23,7 +23,7 @@ export interface StubRequestContext {
   model: string;
   /**
    * How many times this server answered the same model and text before (0 the first time): a real model
-   * asked again answers anew, and the construction rules simulate that (lib/llm-stub/construction-stub-rules.ts).
+   * asked again answers anew, and the construction rules simulate that (lib/tasks/construction/stub-rules.ts).
    */
   seen: number;
   /** The request's image URLs (data: URLs as sent), for rules that read an image (the endpoint test's colour). */

@@ -11,8 +11,8 @@ import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "
 import { judgmentKey, metricTarget, presenceTarget, scoreTarget } from "../reviews/judgment-key";
 import { presenceKey } from "./presence-keys";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { runAnswer } from "../judge/pipelines/qa/qa-results";
-import { withheldAnswerResult } from "../judge/pipelines/qa/visible-qa-results";
+import { runAnswer } from "../tasks/qa/qa-results";
+import { withheldAnswerResult } from "../tasks/qa/visible-qa-results";
 import { assertMayClaim, assigneesOf } from "./queue-states";
 import {
   createQueueSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CAPTION_CONTENT_TASK } from "../judge/pipelines/captions/caption-tasks";
+import { CAPTION_CONTENT_TASK } from "../tasks/captions/caption-tasks";
 import { formatJudgmentValue, labelledAggregates } from "./labelled-aggregates";
 
 describe("labelled aggregates", () => {

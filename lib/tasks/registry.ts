@@ -3,10 +3,10 @@
  * reviews, agreement, exports) learns what a run scored. Plain data, safe in the browser. Each
  * pipeline in lib/judge/pipelines carries the same declaration as its `task` (a test checks).
  */
-import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "../judge/pipelines/captions/caption-tasks";
-import { HALLUCINATION_TASK, type HallucinationReviewedMetricId } from "../judge/pipelines/hallucination-task";
-import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "../judge/pipelines/construction/construction-tasks";
-import { QA_TASK } from "../judge/pipelines/qa/qa-task";
+import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./captions/caption-tasks";
+import { HALLUCINATION_TASK, type HallucinationReviewedMetricId } from "./hallucination/task";
+import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "./construction/construction-tasks";
+import { QA_TASK } from "./qa/qa-task";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 
 export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK, QA_TASK, QA_GENERATE_TASK, QA_CONSTRUCT_TASK];

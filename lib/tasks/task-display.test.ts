@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HALLUCINATION_TASK } from "../judge/pipelines/hallucination-task";
+import { HALLUCINATION_TASK } from "./hallucination/task";
 import type { TargetDeclaration, TaskDeclaration } from "./task-declaration";
 import { choiceLabels, heatCell, inlineLabel, meaningOf, metricsLine, scaleHint, scopeLabel, summaryMetricValues, targetSections } from "./task-display";
 

@@ -4,9 +4,9 @@
  */
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
-import { CANDIDATE_SET_KIND, type CandidatePayload, type CandidateView } from "../construction/candidate-views";
-import { CANDIDATE_ITEM_KIND } from "../construction/curation";
-import { candidateFate } from "../construction/filter-funnel";
+import { CANDIDATE_SET_KIND, type CandidatePayload, type CandidateView } from "../tasks/construction/candidate-views";
+import { CANDIDATE_ITEM_KIND } from "../tasks/construction/curation";
+import { candidateFate } from "../tasks/construction/filter-funnel";
 
 export interface CandidateSpec {
   externalId: string;

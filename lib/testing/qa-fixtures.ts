@@ -16,7 +16,7 @@ export interface QuestionLine {
 }
 
 /**
- * Two videos, four questions. By the stub's rules (lib/llm-stub/qa-stub-rules.ts), a model that sees frames
+ * Two videos, four questions. By the stub's rules (lib/tasks/qa/stub-rules.ts), a model that sees frames
  * picks the option sharing the most words with the question: right on q1 and q3, wrong on q2 (its
  * distractor echoes the question); the open question q4's reference shares the question's words, so the
  * stub's answer, which restates the question, is judged right.

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { frameSetFitsPlan, planFrames, type QaResize } from "../qa/frame-plan";
+import { frameSetFitsPlan, planFrames, type QaResize } from "../tasks/qa/frame-plan";
 
 /**
  * `?uniform=<count>` on the pending page; the same bounds as a caption run's `frames` setting. A QA run's

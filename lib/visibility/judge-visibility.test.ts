@@ -13,7 +13,7 @@ import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { PIPELINES } from "../judge/pipelines";
-import { captionListQuerySchema, captionResultsCsv, captionResultsQuerySchema, projectCaptionLeaderboard } from "../judge/pipelines/captions/caption-results";
+import { captionListQuerySchema, captionResultsCsv, captionResultsQuerySchema, projectCaptionLeaderboard } from "../tasks/captions/caption-results";
 import { runOverview } from "../judge/run-overview";
 import { createRun, videoScores } from "../judge/runs";
 import { videoRuns } from "../judge/video-runs";
@@ -28,7 +28,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { compareSamples } from "../videos/compare-samples";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { captionDetail, projectCaptionOverview, runCaptionResults } from "../judge/pipelines/captions/visible-caption-results";
+import { captionDetail, projectCaptionOverview, runCaptionResults } from "../tasks/captions/visible-caption-results";
 import { blindVideoIdsFor, judgeValueSteps, redactInspectedStepsFor, withheldSteps } from "./judge-visibility";
 
 let stub: StubServer;

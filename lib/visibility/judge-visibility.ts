@@ -15,7 +15,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
-import type { CaptionRunResult, ContentResult, StyleResult } from "../judge/pipelines/captions/caption-results";
+import type { CaptionRunResult, ContentResult, StyleResult } from "../tasks/captions/caption-results";
 
 /**
  * The videos (of `videoIds`, or all) blind to the user: every video of a live blind queue they are reviewing

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../../lib/db/prisma";
-import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "../../lib/judge/hallucination-scores";
+import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "../../lib/tasks/hallucination/scores";
 import { disagreesWithJudge } from "../../lib/reviews/disagreement";
 import { SEED_MODELS, seedLargeProject } from "./seed-large-project";
 import { readRunMetrics } from "../../lib/judge/run-metrics";

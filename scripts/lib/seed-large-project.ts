@@ -18,8 +18,8 @@
 //   follow lib/reviews/disagreement.ts; each has its version-1 history row.
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../lib/generated/prisma/client";
-import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS } from "../../lib/judge/hallucination-scores";
-import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../../lib/judge/hallucination-schemas";
+import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS } from "../../lib/tasks/hallucination/scores";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../../lib/tasks/hallucination/schemas";
 import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
 import { taskOf } from "../../lib/tasks/registry";
 import { disagreementGapOf } from "../../lib/tasks/task-declaration";

@@ -1,6 +1,6 @@
 "use client";
 
-import { readableDynamicKg, readableReason, readableStaticKg, readableSummary, shortHash } from "@/lib/judge/video-outputs";
+import { readableDynamicKg, readableReason, readableStaticKg, readableSummary, shortHash } from "@/lib/tasks/hallucination/video-outputs";
 import type { CellFocus, StepRow } from "@/components/videos/judge-scores-panel";
 
 const PROBLEM_STATUSES = new Set(["failed", "parse_failed", "skipped", "cancelled"]);

@@ -6,7 +6,7 @@ import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
 import { PIPELINES } from "../pipelines";
-import { NO_PROMPT_REASON } from "../pipelines/hallucination";
+import { NO_PROMPT_REASON } from "../../tasks/hallucination/pipeline";
 import { createRun, getRunStatus } from "../runs";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";

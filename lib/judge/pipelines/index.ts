@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import type { PipelineDefinition } from "../engine/pipeline";
-import { captionContentPipeline } from "./captions/caption-content";
-import { captionStylePipeline } from "./captions/caption-style";
-import { hallucinationPipeline } from "./hallucination";
-import { qaConstructPipeline } from "./construction/qa-construct-pipeline";
-import { qaGeneratePipeline } from "./construction/qa-generate-pipeline";
-import { qaPipeline } from "./qa/qa-pipeline";
+import { captionContentPipeline } from "../../tasks/captions/caption-content";
+import { captionStylePipeline } from "../../tasks/captions/caption-style";
+import { hallucinationPipeline } from "../../tasks/hallucination/pipeline";
+import { qaConstructPipeline } from "../../tasks/construction/qa-construct-pipeline";
+import { qaGeneratePipeline } from "../../tasks/construction/qa-generate-pipeline";
+import { qaPipeline } from "../../tasks/qa/qa-pipeline";
 
 export type RegisteredPipeline = PipelineDefinition & { settingsSchema?: z.ZodType };
 

@@ -16,7 +16,7 @@ import { PIPELINES } from "@/lib/judge/pipelines";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
-import { wilsonInterval } from "@/lib/qa/wilson-interval";
+import { wilsonInterval } from "@/lib/tasks/qa/wilson-interval";
 import { mcnemarTest } from "@/lib/stats/mcnemar";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";

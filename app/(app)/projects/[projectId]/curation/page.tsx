@@ -2,11 +2,11 @@ import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
-import { MakeQaSetForm } from "@/components/construction/make-qa-set-form";
-import { NewCurationQueueForm } from "@/components/curation/new-curation-queue-form";
+import { MakeQaSetForm } from "@/components/tasks/construction/make-qa-set-form";
+import { NewCurationQueueForm } from "@/components/tasks/construction/new-curation-queue-form";
 import { roleCan } from "@/lib/authz/permissions";
-import { qaSetTargetProjects } from "@/lib/construction/construction-overview";
-import { listCandidateSets, listCurationQueues } from "@/lib/construction/curation-queues";
+import { qaSetTargetProjects } from "@/lib/tasks/construction/construction-overview";
+import { listCandidateSets, listCurationQueues } from "@/lib/tasks/construction/curation-queues";
 import { prisma } from "@/lib/db/prisma";
 import { formatPercent, formatStatistic } from "@/lib/format/numbers";
 

@@ -6,13 +6,13 @@ import { EndpointList } from "@/components/judge/endpoint-list";
 import { JudgePanel } from "@/components/judge/judge-panel";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { HallucinationSettingsForm } from "@/components/judge/hallucination-settings-form";
+import { HallucinationSettingsForm } from "@/components/tasks/hallucination/settings-form";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
-import { hallucinationSummarySettingsSchema } from "@/lib/judge/hallucination-scores";
+import { hallucinationSummarySettingsSchema } from "@/lib/tasks/hallucination/scores";
 import { projectPipelineDefaults } from "@/lib/judge/runs";
-import { captionContentSettingsSchema } from "@/lib/judge/pipelines/captions/caption-content";
-import { captionStyleSettingsSchema } from "@/lib/judge/pipelines/captions/caption-style";
-import { qaSettingsSchema } from "@/lib/judge/pipelines/qa/qa-pipeline";
+import { captionContentSettingsSchema } from "@/lib/tasks/captions/caption-content";
+import { captionStyleSettingsSchema } from "@/lib/tasks/captions/caption-style";
+import { qaSettingsSchema } from "@/lib/tasks/qa/qa-pipeline";
 import { browseOptions } from "@/lib/videos/browse-videos";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {

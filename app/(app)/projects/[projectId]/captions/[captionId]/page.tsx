@@ -1,20 +1,20 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
-import { CaptionType, Flag } from "@/components/captions/caption-format";
-import { CaptionReviews } from "@/components/captions/caption-reviews";
+import { CaptionType, Flag } from "@/components/tasks/captions/caption-format";
+import { CaptionReviews } from "@/components/tasks/captions/caption-reviews";
 import { roleCan } from "@/lib/authz/permissions";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { CodeWithName, TaskCode } from "@/components/tasks/target-legend";
-import { countSentences, countWords, WORD_COUNTING_LABELS } from "@/lib/captions/count-words";
+import { countSentences, countWords, WORD_COUNTING_LABELS } from "@/lib/tasks/captions/count-words";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { getItem } from "@/lib/items/items";
 import { itemIdSchema } from "@/lib/items/items.validation";
-import { type ContentResult, type StyleResult } from "@/lib/judge/pipelines/captions/caption-results";
+import { type ContentResult, type StyleResult } from "@/lib/tasks/captions/caption-results";
 import { taskOf } from "@/lib/tasks/registry";
-import { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";
+import { captionDetail } from "@/lib/tasks/captions/visible-caption-results";
 import { runName } from "@/lib/runs/run-name";
 import { formatPercent } from "@/lib/format/numbers";
 

@@ -1,9 +1,9 @@
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
-import { CurationScreen } from "@/components/curation/curation-screen";
+import { CurationScreen } from "@/components/tasks/construction/curation-screen";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { roleCan } from "@/lib/authz/permissions";
-import { curationQueueName } from "@/lib/construction/curation-queues";
+import { curationQueueName } from "@/lib/tasks/construction/curation-queues";
 import { prisma } from "@/lib/db/prisma";
 
 /** The curation screen of one queue; `?item=` opens that candidate, else the caller's next. Its data comes from the curation API. */

@@ -1,7 +1,7 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { candidateSetIdSchema, exportFormatSchema } from "@/lib/construction/curation-queues.validation";
-import { exportBenchmark, toJsonl } from "@/lib/construction/export-benchmark";
+import { candidateSetIdSchema, exportFormatSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { exportBenchmark, toJsonl } from "@/lib/tasks/construction/export-benchmark";
 
 /** `?format=mc|open|both` (default both): the accepted questions as a QA question set, JSONL (export.read). */
 export const GET = withActor<{ setId: string }>(async (request, actor, params) => {

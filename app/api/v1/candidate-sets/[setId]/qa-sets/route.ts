@@ -1,7 +1,7 @@
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { candidateSetIdSchema, makeQaSetSchema } from "@/lib/construction/curation-queues.validation";
-import { makeQaSet } from "@/lib/construction/export-benchmark";
+import { candidateSetIdSchema, makeQaSetSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { makeQaSet } from "@/lib/tasks/construction/export-benchmark";
 
 /** `{"projectId","format": "mc"|"open"|"both","name"}` → `{questionSetId, projectId, count}`: the export imported as a question set. */
 export const POST = withActor<{ setId: string }>(async (request, actor, params) => {

@@ -1,7 +1,7 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { nextCurationItem } from "@/lib/construction/curation-queues";
-import { curationQueueIdSchema, nextCurationItemQuerySchema } from "@/lib/construction/curation-queues.validation";
+import { nextCurationItem } from "@/lib/tasks/construction/curation-queues";
+import { curationQueueIdSchema, nextCurationItemQuerySchema } from "@/lib/tasks/construction/curation-queues.validation";
 
 /** `?skip=id,…` → `{itemId, left}`: the caller's next candidate (fewer than N decisions, none of theirs), or itemId null. */
 export const GET = withActor<{ queueId: string }>(async (request, actor, params) => {

@@ -1,7 +1,7 @@
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { candidateCuration, saveCandidateCuration } from "@/lib/construction/curation-queues";
-import { candidateItemIdSchema, curationBodySchema } from "@/lib/construction/curation-queues.validation";
+import { candidateCuration, saveCandidateCuration } from "@/lib/tasks/construction/curation-queues";
+import { candidateItemIdSchema, curationBodySchema } from "@/lib/tasks/construction/curation-queues.validation";
 
 type Params = { itemId: string };
 

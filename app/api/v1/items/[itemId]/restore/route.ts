@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
-import { restoreCandidate, restoreCandidateSchema } from "@/lib/construction/candidate-restores";
+import { restoreCandidate, restoreCandidateSchema } from "@/lib/tasks/construction/candidate-restores";
 import { prisma } from "@/lib/db/prisma";
 
 /** A curator restores a candidate that a construction filter removed: {filter, reason}. */

@@ -1,7 +1,7 @@
 import { attachmentResponse } from "@/lib/api/attachment";
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { captionLeaderboardQuerySchema, jsonl, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/judge/pipelines/captions/caption-results";
+import { captionLeaderboardQuerySchema, jsonl, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/tasks/captions/caption-results";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 /** `?runId=<style run>&runId=<content run>&format=json|csv|jsonl`: per model × caption type, with bootstrap 95% intervals and n. */

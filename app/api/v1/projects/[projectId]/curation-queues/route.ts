@@ -1,7 +1,7 @@
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { createCurationQueue, listCurationQueues } from "@/lib/construction/curation-queues";
-import { createCurationQueueSchema } from "@/lib/construction/curation-queues.validation";
+import { createCurationQueue, listCurationQueues } from "@/lib/tasks/construction/curation-queues";
+import { createCurationQueueSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };

@@ -1,7 +1,7 @@
 import { attachmentResponse } from "@/lib/api/attachment";
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { projectQaOverview, qaAccuracyCsv, qaAccuracyJsonl, qaAccuracyQuerySchema } from "@/lib/judge/pipelines/qa/qa-results";
+import { projectQaOverview, qaAccuracyCsv, qaAccuracyJsonl, qaAccuracyQuerySchema } from "@/lib/tasks/qa/qa-results";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 /** `?runId=&runId=…&format=json|csv|jsonl`: accuracy per run × format × category × granularity with Wilson 95% intervals and n, the heat map, frames and McNemar comparisons. */

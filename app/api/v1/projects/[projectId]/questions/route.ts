@@ -1,6 +1,6 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { listQuestions, questionListQuerySchema } from "@/lib/judge/pipelines/qa/qa-results";
+import { listQuestions, questionListQuerySchema } from "@/lib/tasks/qa/qa-results";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withActor } from "@/lib/api/handler";
-import { createCandidatesFromRun } from "@/lib/construction/candidates";
+import { createCandidatesFromRun } from "@/lib/tasks/construction/candidates";
 import { prisma } from "@/lib/db/prisma";
 
 /** A finished qa_generate run's pairs as a candidate set (idempotent: the same set on every call). */

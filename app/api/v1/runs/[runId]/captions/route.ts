@@ -2,8 +2,8 @@ import { z } from "zod";
 import { attachmentResponse } from "@/lib/api/attachment";
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { captionResultsCsv, captionResultsQuerySchema, jsonl } from "@/lib/judge/pipelines/captions/caption-results";
-import { runCaptionResults } from "@/lib/judge/pipelines/captions/visible-caption-results";
+import { captionResultsCsv, captionResultsQuerySchema, jsonl } from "@/lib/tasks/captions/caption-results";
+import { runCaptionResults } from "@/lib/tasks/captions/visible-caption-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
 /** `?model=&type=&page=&pageSize=&format=json|csv|jsonl`: a caption run's results per caption (csv/jsonl: all, as an attachment). */

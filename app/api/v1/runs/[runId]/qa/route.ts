@@ -2,8 +2,8 @@ import { z } from "zod";
 import { attachmentResponse } from "@/lib/api/attachment";
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { jsonl, qaResultsCsv, qaRunResultsQuerySchema } from "@/lib/judge/pipelines/qa/qa-results";
-import { runQaResults } from "@/lib/judge/pipelines/qa/visible-qa-results";
+import { jsonl, qaResultsCsv, qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { runQaResults } from "@/lib/tasks/qa/visible-qa-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
 /** `?outcome=&questionFormat=&category=&granularity=&videoId=&flag=right_without_video&page=&pageSize=&format=json|csv|jsonl`: a QA run's results per question. */

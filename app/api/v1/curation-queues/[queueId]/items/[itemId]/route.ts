@@ -1,7 +1,7 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { curationItem } from "@/lib/construction/curation-queues";
-import { candidateItemIdSchema, curationQueueIdSchema } from "@/lib/construction/curation-queues.validation";
+import { curationItem } from "@/lib/tasks/construction/curation-queues";
+import { candidateItemIdSchema, curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 
 /** What the curation screen shows for one candidate: steps with their frames, question, options, filters, the caller's decision. */
 export const GET = withActor<{ queueId: string; itemId: string }>(async (_request, actor, params) =>

@@ -1,0 +1,253 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { ApiError, apiFetch } from "@/components/import/api-client";
+import type { PickedFile } from "@/components/import/collect-files";
+import { modelFromFileName, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
+
+interface ReferenceSetRow {
+  id: string;
+  kind: string;
+  name: string;
+  outputs?: { model: string }[];
+}
+
+interface Summary {
+  dryRun: boolean;
+  set: { id: string | null; name: string; model: string | null; itemCount: number };
+  items: { count: number; videos: number; byType: Record<string, number> };
+  unmatched: string[];
+}
+
+type RowState = "new" | "checking" | "checked" | "invalid" | "importing" | "imported" | "error";
+
+interface CaptionRow {
+  key: string;
+  file: File;
+  relativePath: string;
+  kind: CaptionFileKind;
+  model: string;
+  /** Outputs: `file:<key>` of a reference dropped along, or `set:<id>` of a stored reference set. */
+  reference: string;
+  state: RowState;
+  summary?: Summary;
+  errors?: { line: number | null; message: string }[];
+  unmatched?: string[];
+  message?: string;
+  /** A reference set once stored. */
+  setId?: string;
+}
+
+const fileName = (path: string) => path.split("/").pop() ?? path;
+
+/**
+ * Caption files dropped on the Import page: AnyCapEval reference sets and models' outputs. Each file is
+ * first checked with a dry run (what it would create, every error with its line, reference videos missing
+ * from the project), then imported: references before outputs, since outputs name their reference set.
+ */
+export function CaptionImport({ projectId, files }: { projectId: string; files: { picked: PickedFile; kind: CaptionFileKind }[] }) {
+  const queryClient = useQueryClient();
+  const [rows, setRows] = useState<CaptionRow[]>([]);
+  const [busy, setBusy] = useState(false);
+  const seen = useRef(new Set<string>());
+  const references = useQuery({
+    queryKey: ["caption-sets", projectId],
+    queryFn: () => apiFetch<{ sets: ReferenceSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) => b.sets.filter((s) => s.kind === "caption_reference")),
+  });
+
+  useEffect(() => {
+    const added = files.filter(({ picked }) => !seen.current.has(picked.relativePath));
+    if (added.length === 0) return;
+    for (const { picked } of added) seen.current.add(picked.relativePath);
+    setRows((old) => {
+      const next = [...old];
+      for (const { picked, kind } of added) {
+        next.push({ key: picked.relativePath, file: picked.file, relativePath: picked.relativePath, kind, model: kind === "caption_outputs" ? modelFromFileName(picked.relativePath) : "", reference: "", state: "new" });
+      }
+      // Outputs answer the reference dropped along by default (the first one), else the newest stored set.
+      const firstReference = next.find((r) => r.kind === "caption_reference");
+      return next.map((r) => (r.kind === "caption_outputs" && !r.reference && firstReference ? { ...r, reference: `file:${firstReference.key}` } : r));
+    });
+  }, [files]);
+
+  const patch = (key: string, change: Partial<CaptionRow>) => setRows((old) => old.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  const current = useRef(rows);
+  current.current = rows;
+  // Stored reference sets by row key, readable at once (the rows' state only catches up on the next render).
+  const storedSets = useRef(new Map<string, string>());
+
+  /** The stored reference set an outputs row answers, if it is stored yet. */
+  function referenceSetId(row: CaptionRow): string | null {
+    if (row.reference.startsWith("set:")) return row.reference.slice(4);
+    return row.reference.startsWith("file:") ? (storedSets.current.get(row.reference.slice(5)) ?? null) : null;
+  }
+
+  async function send(row: CaptionRow, dryRun: boolean): Promise<boolean> {
+    const form = new FormData();
+    form.set("file", row.file, fileName(row.relativePath));
+    if (dryRun) form.set("dryRun", "true");
+    let url = `/api/v1/projects/${projectId}/caption-sets`;
+    if (row.kind === "caption_outputs") {
+      const setId = referenceSetId(row);
+      if (!setId) {
+        patch(row.key, { state: "new", message: "Import its reference set first; this file is checked against it then." });
+        return false;
+      }
+      if (!row.model.trim()) {
+        patch(row.key, { state: "invalid", message: "Name the model that wrote these outputs." });
+        return false;
+      }
+      form.set("model", row.model.trim());
+      url = `/api/v1/projects/${projectId}/caption-sets/${setId}/outputs`;
+    }
+    patch(row.key, { state: dryRun ? "checking" : "importing", message: undefined, errors: undefined, unmatched: undefined });
+    try {
+      const summary = await apiFetch<Summary>(url, { method: "POST", body: form });
+      if (!dryRun && row.kind === "caption_reference" && summary.set.id) storedSets.current.set(row.key, summary.set.id);
+      patch(row.key, dryRun ? { state: "checked", summary } : { state: "imported", summary, setId: summary.set.id ?? undefined });
+      return true;
+    } catch (error) {
+      const details = error instanceof ApiError ? (error.body as { error?: { details?: { errors?: CaptionRow["errors"]; unmatched?: string[] } } } | null)?.error?.details : undefined;
+      patch(row.key, {
+        state: error instanceof ApiError && error.code === "invalid_file" ? "invalid" : "error",
+        message: error instanceof Error ? error.message : String(error),
+        errors: details?.errors,
+        unmatched: details?.unmatched,
+      });
+      return false;
+    }
+  }
+
+  async function check() {
+    setBusy(true);
+    try {
+      for (const row of current.current.filter((r) => r.state !== "imported" && r.state !== "importing")) await send(row, true);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function importChecked() {
+    setBusy(true);
+    try {
+      for (const row of current.current.filter((r) => r.kind === "caption_reference" && r.state === "checked")) await send(row, false);
+      // Outputs whose reference was just stored get their dry run now; they are imported on the next click.
+      for (const row of current.current.filter((r) => r.kind === "caption_outputs")) {
+        if (row.state === "checked") await send(row, false);
+        else if (row.state === "new" && referenceSetId(row)) await send(row, true);
+      }
+      await queryClient.invalidateQueries({ queryKey: ["caption-sets", projectId] });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (rows.length === 0) return null;
+  const checked = rows.filter((r) => r.state === "checked").length;
+  return (
+    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="caption-import">
+      <h2 className="text-base font-semibold text-slate-800">Caption files</h2>
+      <p className="text-slate-600">
+        Import the videos first: a reference set matches its lines to the project&apos;s videos by file name. <b>Check</b> runs a dry run of every file (nothing is
+        stored); <b>Import checked files</b> stores the files whose check passed, reference sets first, and then checks the outputs against the stored reference
+        (import them with a second click). A bad file stores nothing.
+      </p>
+      <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
+        {rows.map((row) => (
+          <li key={row.key} className="flex flex-col gap-2 px-3 py-2" data-testid="caption-file" data-state={row.state} data-path={row.relativePath}>
+            <div className="flex flex-wrap items-center gap-3">
+              <span className="min-w-0 flex-1 truncate font-mono text-xs" title={row.relativePath}>
+                {row.relativePath}
+              </span>
+              <select
+                aria-label="File kind"
+                className="rounded-md border border-slate-300 px-2 py-1"
+                value={row.kind}
+                disabled={row.state === "imported"}
+                onChange={(e) => patch(row.key, { kind: e.target.value as CaptionFileKind, state: "new", summary: undefined })}
+              >
+                <option value="caption_reference">reference set (AnyCapEval)</option>
+                <option value="caption_outputs">model outputs</option>
+              </select>
+              {row.kind === "caption_outputs" && (
+                <>
+                  <label className="flex items-center gap-1">
+                    model
+                    <input
+                      className="w-40 rounded-md border border-slate-300 px-2 py-1"
+                      value={row.model}
+                      disabled={row.state === "imported"}
+                      data-testid="caption-model"
+                      onChange={(e) => patch(row.key, { model: e.target.value, state: row.state === "checked" ? "new" : row.state, summary: undefined })}
+                    />
+                  </label>
+                  <select
+                    aria-label="Reference set"
+                    className="max-w-56 rounded-md border border-slate-300 px-2 py-1"
+                    value={row.reference}
+                    disabled={row.state === "imported"}
+                    onChange={(e) => patch(row.key, { reference: e.target.value, state: "new", summary: undefined })}
+                  >
+                    <option value="">choose the reference set</option>
+                    {rows
+                      .filter((r) => r.kind === "caption_reference" && !r.setId)
+                      .map((r) => (
+                        <option key={r.key} value={`file:${r.key}`}>
+                          {fileName(r.relativePath)} (dropped here)
+                        </option>
+                      ))}
+                    {(references.data ?? []).map((s) => (
+                      <option key={s.id} value={rows.some((r) => r.setId === s.id) ? `file:${rows.find((r) => r.setId === s.id)!.key}` : `set:${s.id}`}>
+                        {s.name}
+                      </option>
+                    ))}
+                  </select>
+                </>
+              )}
+              <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs" data-testid="caption-file-state">
+                {row.state}
+              </span>
+            </div>
+            {row.summary && (
+              <p className="text-xs text-slate-600" data-testid="caption-file-summary">
+                {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}
+                {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count} {row.kind === "caption_reference" ? "references" : "captions"} over{" "}
+                {row.summary.items.videos} videos · {Object.entries(row.summary.items.byType).map(([type, n]) => `${type} ${n}`).join(", ")}
+              </p>
+            )}
+            {row.message && (
+              <p className={`text-xs ${row.state === "invalid" || row.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid="caption-file-message">
+                {row.message}
+              </p>
+            )}
+            {row.errors && row.errors.length > 0 && (
+              <ul className="max-h-48 overflow-y-auto text-xs text-red-700" data-testid="caption-file-errors">
+                {row.errors.map((e, i) => (
+                  <li key={i}>
+                    {e.line !== null ? `line ${e.line}: ` : ""}
+                    {e.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {row.unmatched && row.unmatched.length > 0 && (
+              <p className="text-xs text-red-700" data-testid="caption-file-unmatched">
+                Not in the project: {row.unmatched.join(", ")}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="flex gap-3">
+        <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => void check()}>
+          Check caption files
+        </button>
+        <button type="button" className={buttonClass()} disabled={busy || checked === 0} onClick={() => void importChecked()}>
+          Import checked files
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The caption results reads (./caption-results.ts) as the caller may see them: the same functions, with
+ * the same names and arguments, passed through the blind policy of lib/visibility/judge-visibility.ts.
+ * Pages and route handlers import these, never the unredacted ones (a test checks).
+ *
+ * A caption of a video the caller reviews blind keeps what was imported and loses every judge value
+ * (`blind: true`); it matches no flag filter either way (a flag is a judge value), so a filtered list
+ * or its total cannot give one away. The leaderboard is an aggregate and stays whole.
+ */
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { blindVideoIdsFor, redactCaptionResultsFor } from "../../visibility/judge-visibility";
+import * as captionResults from "./caption-results";
+import type { CaptionFlag, CaptionListQuery, CaptionResultsQuery } from "./caption-results";
+
+/** Captions of `runId` flagged with `flag` on videos the user reviews blind. */
+async function blindFlaggedItemIds(prisma: PrismaClient, userId: string, runId: string, flag: CaptionFlag): Promise<string[]> {
+  const blind = [...(await blindVideoIdsFor(prisma, userId))];
+  if (blind.length === 0) return [];
+  const rows = await prisma.runMetric.findMany({ where: { runId, metric: flag, value: 1, videoId: { in: blind } }, select: { itemId: true } });
+  return rows.map((row) => row.itemId).filter((id) => id !== "");
+}
+
+/** GET /runs/:id/captions (and its CSV and JSONL exports). */
+export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
+  const answer = await captionResults.runCaptionResults(prisma, actor, runId, query);
+  const captions = await redactCaptionResultsFor(prisma, actor.userId, answer.captions);
+  if (!query.flag) return { ...answer, captions };
+  const hidden = await blindFlaggedItemIds(prisma, actor.userId, runId, query.flag);
+  const hiddenMatches = hidden.length
+    ? await prisma.runItem.count({
+        where: {
+          runId,
+          itemId: { in: hidden },
+          item: { ...(query.model ? { model: query.model } : {}), ...(query.type ? { group: query.type } : {}), ...(query.videoId ? { videoId: query.videoId } : {}) },
+        },
+      })
+    : 0;
+  return { ...answer, total: answer.total - hiddenMatches, captions: captions.filter((caption) => !caption.blind) };
+}
+
+/** The captions page: the leaderboard whole, the page of captions redacted. */
+export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: CaptionListQuery) {
+  const overview = await captionResults.projectCaptionOverview(prisma, actor, projectId, query);
+  const captions = await redactCaptionResultsFor(prisma, actor.userId, overview.captions);
+  if (!query.flag || !overview.style) return { ...overview, captions };
+  const hidden = await blindFlaggedItemIds(prisma, actor.userId, overview.style.id, query.flag);
+  const runIds = [overview.style, overview.content].flatMap((run) => (run ? [run.id] : []));
+  const hiddenMatches = hidden.length
+    ? await prisma.item.count({
+        where: {
+          projectId,
+          kind: "caption",
+          id: { in: hidden },
+          runItems: { some: { runId: { in: runIds } } },
+          ...(query.model ? { model: query.model } : {}),
+          ...(query.type ? { group: query.type } : {}),
+          ...(query.videoId ? { videoId: query.videoId } : {}),
+        },
+      })
+    : 0;
+  return { ...overview, total: overview.total - hiddenMatches, captions: captions.filter((caption) => !caption.blind) };
+}
+
+/** One caption's page: every run's result of it, redacted when its video is blind to the caller (`blind`). */
+export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
+  const detail = await captionResults.captionDetail(prisma, actor, projectId, captionId);
+  const shown = await redactCaptionResultsFor(prisma, actor.userId, detail.results.map((entry) => entry.result));
+  return {
+    ...detail,
+    blind: shown.some((result) => result.blind),
+    // The judge's scores (for reviewers' forms) keep their ids and lose their values while blind.
+    results: detail.results.map((entry, i) => ({
+      ...entry,
+      result: shown[i]!,
+      scores: shown[i]!.blind ? entry.scores.map((score) => ({ ...score, value: null })) : entry.scores.map((score) => ({ ...score, value: score.value as number | null })),
+    })),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The demo's construction project is meant to show every part of the funnel: its step annotations carry the
+ * stub's marker words in steps that questions name. Run here with the stub, the filters remove questions and
+ * some question is never transformed (a demo whose funnel keeps everything would show nothing).
+ */
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Actor } from "@/lib/auth/actor";
+import { loadCandidateViews } from "@/lib/tasks/construction/candidate-views";
+import { createCandidatesFromRun } from "@/lib/tasks/construction/candidates";
+import { filterFunnel } from "@/lib/tasks/construction/filter-funnel";
+import { prisma } from "@/lib/db/prisma";
+import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
+import { createEndpoint } from "@/lib/judge/endpoints";
+import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { PIPELINES } from "@/lib/judge/pipelines";
+import { createRun } from "@/lib/judge/runs";
+import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { makeUser } from "@/lib/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { demoStepAnnotations } from "./demo-seed";
+
+let stub: StubServer;
+let owner: Actor;
+const inlineQueue = inlineJudgeQueue(testJudgeDeps());
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+});
+afterAll(() => stub.close());
+
+it("the demo's annotations make a funnel in which the blind, hallucination and unspecific filters remove questions and some question never transforms", { timeout: 180_000 }, async () => {
+  const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
+  const names = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
+  const set = await importStepAnnotations(prisma, owner, projectId, { fileName: "demo-steps.jsonl", bytes: new TextEncoder().encode(demoStepAnnotations(names)) }, {});
+  const endpointId = (
+    await createEndpoint(prisma, owner, projectId, { name: "Stub", baseUrl: stub.baseURL, model: `stub-demo-${projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null })
+  ).id;
+  const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse(input));
+  const generated = await start({ pipeline: "qa_generate", endpointId, clipSetId: set.set.id });
+  const { setId } = await createCandidatesFromRun(prisma, owner, generated.id);
+  await start({ pipeline: "qa_construct", endpointId, candidateSetId: setId });
+
+  const views = await loadCandidateViews(prisma, owner, setId);
+  expect(views.length).toBeGreaterThan(10);
+  const stages = Object.fromEntries(filterFunnel(views).map((s) => [s.id, s]));
+  expect(stages.blind!.removed).toBeGreaterThan(0);
+  expect(stages.hallucination!.removed).toBeGreaterThan(0);
+  expect(stages.unspecific!.removed).toBeGreaterThan(0);
+  expect(views.filter((v) => v.transform?.state === "could_not_transform").length).toBeGreaterThan(0);
+  expect(views.filter((v) => v.transform?.state === "transformed").length).toBeGreaterThan(0);
+  expect(path.basename(views[0]!.payload.video)).toMatch(/^A ball rolls down a ramp number \d-0\.mp4$/);
+});

@@ -1,0 +1,79 @@
+/**
+ * QA results through the blind policy: a reviewer who reviews a video in a blind queue sees its questions and
+ * the model's raw answers, never the decisions (outcome, letter, judgement, reason), and outcome filters
+ * neither list nor count its questions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../auth/actor";
+import { prisma } from "../../db/prisma";
+import { importQuestionSet } from "../../items/question-sets";
+import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { addMember } from "../../projects/projects";
+import { nextItem } from "../../queues/queues";
+import { makeUser } from "../../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
+import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { questionSetBytes } from "../../testing/qa-fixtures";
+import { createEndpoint } from "../../judge/endpoints";
+import { createRunSchema } from "../../judge/endpoints.validation";
+import { createRun } from "../../judge/runs";
+import { PIPELINES } from "../../judge/pipelines/index";
+import { questionDetail, runQaResults } from "./visible-qa-results";
+
+let stub: StubServer;
+let owner: Actor;
+let reviewer: Actor;
+let runId: string;
+let videoIds: string[];
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
+  const project = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8, name: "Blind QA" });
+  videoIds = project.videoIds;
+  await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
+  await addMember(prisma, owner, { projectId: project.projectId, email: reviewer.email, role: "reviewer" });
+  const set = await importQuestionSet(prisma, owner, project.projectId, { fileName: "q.jsonl", bytes: questionSetBytes() });
+  const endpoint = await createEndpoint(prisma, owner, project.projectId, {
+    name: "stub", baseUrl: stub.baseURL, model: `stub-vision-${project.projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
+    requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+  });
+  const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, project.projectId, createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id, settings: { textOnlyBaseline: true } }));
+  runId = run.id;
+  // A blind queue over the first video (q1, q2), whose item the reviewer holds.
+  const queue = await prisma.reviewQueue.create({ data: { projectId: project.projectId, name: "Blind", runId, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId } });
+  await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
+  expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
+}, 120_000);
+afterAll(() => stub.close());
+
+describe("QA results for a blind reviewer", () => {
+  it("withhold the decisions on the blind video's questions and keep the others whole", async () => {
+    const seen = await runQaResults(prisma, reviewer, runId, { page: 1, pageSize: 50, format: "json" });
+    const byId = Object.fromEntries(seen.questions.map((q) => [q.externalId, q]));
+    for (const id of ["q1", "q2"]) {
+      expect(byId[id]).toMatchObject({ blind: true, result: { status: "done", outcome: null, letter: null, judgement: null, reason: null, decidedBy: null }, textOnly: { outcome: null }, rightWithoutVideo: false });
+      expect(byId[id]!.result.rawAnswer).not.toBeNull();
+    }
+    expect(byId.q3).toMatchObject({ blind: false, result: { outcome: "correct", decidedBy: "letter" } });
+    const ownerView = await runQaResults(prisma, owner, runId, { page: 1, pageSize: 50, format: "json" });
+    expect(ownerView.questions.find((q) => q.externalId === "q2")).toMatchObject({ blind: false, result: { outcome: "wrong", letter: "B" } });
+  });
+
+  it("leave the blind video's questions out of outcome filters, and their count", async () => {
+    const wrong = await runQaResults(prisma, reviewer, runId, { outcome: "wrong", page: 1, pageSize: 50, format: "json" });
+    expect(wrong).toMatchObject({ total: 0, questions: [] });
+    const right = await runQaResults(prisma, reviewer, runId, { outcome: "correct", page: 1, pageSize: 1, format: "json" });
+    // q1 (blind) and q3, q4 are correct: the reviewer's total counts q3 and q4 only.
+    expect(right.total).toBe(2);
+    expect(right.questions.every((q) => !q.blind)).toBe(true);
+  });
+
+  it("withhold them on the question's page", async () => {
+    const q2 = await prisma.item.findFirstOrThrow({ where: { externalId: "q2", runItems: { some: { runId } } }, select: { id: true } });
+    const blind = await questionDetail(prisma, reviewer, q2.id);
+    expect(blind.blind).toBe(true);
+    expect(blind.results[0]).toMatchObject({ result: { outcome: null, letter: null }, rightWithoutVideo: false });
+    expect((await questionDetail(prisma, owner, q2.id)).results[0]).toMatchObject({ result: { outcome: "wrong", letter: "B" } });
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The QA results reads (./qa-results.ts) as the caller may see them, through the blind policy of
+ * lib/visibility/judge-visibility.ts: pages and route handlers import these, never the unredacted ones.
+ *
+ * A question of a video the caller reviews blind keeps what was imported (the question, its options and
+ * correct answer) and the evaluated model's raw answer (what is being judged), and loses every value the
+ * decide steps produced: outcome, reason, letter, judgement, why no letter was read (`blind: true`). It
+ * matches no outcome or flag filter either way (they are judge values), so a filtered list or its total cannot
+ * give one away. The accuracy overview is an aggregate and stays whole, as the caption leaderboard does.
+ */
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { blindVideoIdsFor } from "../../visibility/judge-visibility";
+import * as qaResults from "./qa-results";
+import type { QaAnswerResult, QaQuestionResult, QaRunResultsQuery } from "./qa-results";
+
+/** An answer's result with every judge value withheld; whether its steps finished stays. Each field is named. */
+export function withheldAnswerResult(result: QaAnswerResult): QaAnswerResult {
+  return { ...result, outcome: null, reason: null, decidedBy: null, letter: null, judgement: null, extraction: null };
+}
+
+function withheldQuestion<Q extends QaQuestionResult>(question: Q): Q {
+  return { ...question, result: withheldAnswerResult(question.result), textOnly: question.textOnly ? withheldAnswerResult(question.textOnly) : null, rightWithoutVideo: false };
+}
+
+/** GET /runs/:id/qa (and its CSV and JSONL exports), and the QA page's list. */
+export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
+  const answer = await qaResults.runQaResults(prisma, actor, runId, query);
+  const blind = await blindVideoIdsFor(prisma, actor.userId, [...new Set(answer.questions.map((q) => q.video.id))]);
+  if (blind.size === 0) return { ...answer, questions: answer.questions.map((q) => ({ ...q, blind: false })) };
+  const questions = answer.questions.map((q) => (blind.has(q.video.id) ? { ...withheldQuestion(q), blind: true } : { ...q, blind: false }));
+  if (!query.outcome && !query.flag) return { ...answer, questions };
+  // Filtered on a judge value: blind questions match neither way, on this page nor in the total.
+  const hidden = questions.filter((q) => q.blind).length;
+  const hiddenElsewhere = query.format === "json" ? await blindMatchesOffPage(prisma, actor, runId, query, blind, answer.questions) : 0;
+  return { ...answer, total: answer.total - hidden - hiddenElsewhere, questions: questions.filter((q) => !q.blind) };
+}
+
+/** Blind questions matching the filter on the other pages of a paged list. */
+async function blindMatchesOffPage(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, blind: ReadonlySet<string>, onPage: readonly QaQuestionResult[]) {
+  const all = await qaResults.runQaResults(prisma, actor, runId, { ...query, format: "csv" });
+  const shown = new Set(onPage.map((q) => q.questionId));
+  return all.questions.filter((q) => blind.has(q.video.id) && !shown.has(q.questionId)).length;
+}
+
+/** One question's page: every run's result of it, withheld when its video is blind to the caller. */
+export async function questionDetail(prisma: PrismaClient, actor: Actor, questionId: string) {
+  const detail = await qaResults.questionDetail(prisma, actor, questionId);
+  const blind = (await blindVideoIdsFor(prisma, actor.userId, [detail.question.video.id])).size > 0;
+  if (!blind) return { ...detail, blind: false };
+  return {
+    ...detail,
+    blind: true,
+    results: detail.results.map((entry) => ({ ...entry, result: withheldAnswerResult(entry.result), textOnly: entry.textOnly ? withheldAnswerResult(entry.textOnly) : null, rightWithoutVideo: false })),
+  };
+}
