@@ -5,7 +5,7 @@ import { getStorage } from "../storage/storage";
 import { endpointConfigForRun } from "./endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
 import { openAiCompatibleClient, type LlmClient } from "./llm-client";
-import { PIPELINES } from "./pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
 import { pgBossQueue, startBoss } from "./queue";

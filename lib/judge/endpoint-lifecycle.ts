@@ -3,7 +3,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
-import { PIPELINES } from "./pipelines";
+import { PIPELINES } from "../tasks/modules";
 
 /**
  * Archiving and deleting judge endpoints. A run keeps naming the endpoint it called (and a QA run its

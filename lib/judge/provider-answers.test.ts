@@ -7,7 +7,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createEndpoint } from "./endpoints";
-import { PIPELINES } from "./pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { createRun, getRunStatus } from "./runs";
 
 /**

@@ -3,7 +3,7 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError, ValidationError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { PIPELINES } from "./pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { createRun, setPipelineDefaults } from "./runs";
 
 const noQueue = { enqueue: async () => {} };

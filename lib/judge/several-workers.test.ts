@@ -11,7 +11,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createTestDatabase } from "../testing/test-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
 import { createEndpoint } from "./endpoints";
-import { PIPELINES } from "./pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun } from "./runs";
 

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";

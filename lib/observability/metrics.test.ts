@@ -4,7 +4,7 @@ import { GET as getMetrics } from "@/app/api/metrics/route";
 import { GET as getHealth } from "@/app/api/health/route";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";

@@ -13,7 +13,7 @@ import { decryptSecret } from "../crypto/secret-box";
 import { databaseUrl, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded-postgres";
 import { createPrismaClient } from "../db/prisma";
 import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { getStorage } from "../storage/storage";

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { loadTemplate } from "../judge/prompt-templates";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";

@@ -14,7 +14,7 @@ import { ValidationError } from "../errors";
 import { importModelOutputs, importReferenceSet } from "../items/item-sets";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";

@@ -8,7 +8,7 @@
  * models' answers to one question are two things to judge.
  */
 import { Prisma } from "../generated/prisma/client";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { findTask, TASKS } from "../tasks/registry";
 import { PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "./judgment-target";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";

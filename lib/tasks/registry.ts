@@ -1,15 +1,28 @@
 /**
  * Every judge task's declaration by pipeline id: the one place downstream code (lists, filters,
- * reviews, agreement, exports) learns what a run scored. Plain data, safe in the browser. Each
- * pipeline in lib/judge/pipelines carries the same declaration as its `task` (a test checks).
+ * reviews, agreement, exports) learns what a run scored. Plain data, safe in the browser: it reads the
+ * task folders' declarations (lib/generated/tasks/declarations.ts, from TASK_IDS in ./index.ts). Each
+ * pipeline (lib/tasks/modules.ts) carries the same declaration as its `task` (a test checks).
  */
-import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./captions/caption-tasks";
-import { HALLUCINATION_TASK, type HallucinationReviewedMetricId } from "./hallucination/task";
-import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "./construction/construction-tasks";
-import { QA_TASK } from "./qa/qa-task";
+import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
+import type { HallucinationReviewedMetricId } from "./hallucination/task";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
+import type { TaskDeclarations } from "./task-module";
 
-export const TASKS: readonly TaskDeclaration[] = [HALLUCINATION_TASK, CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK, QA_TASK, QA_GENERATE_TASK, QA_CONSTRUCT_TASK];
+export const TASKS: readonly TaskDeclaration[] = GENERATED_TASK_DECLARATIONS.flatMap((folder) => folder.tasks);
+
+/**
+ * Adds a task folder's declarations while a test runs (the toy task proves a task is one folder); the
+ * returned function takes them out again.
+ */
+export function registerTaskDeclarations(folder: TaskDeclarations): () => void {
+  const tasks = TASKS as TaskDeclaration[];
+  for (const task of folder.tasks) if (tasks.some((t) => t.id === task.id)) throw new Error(`Task "${task.id}" is already registered.`);
+  tasks.push(...folder.tasks);
+  return () => {
+    for (const task of folder.tasks) tasks.splice(tasks.indexOf(task), 1);
+  };
+}
 
 /** Ids of the registered tasks' reviewed metrics, as a type (each task exports its own; a test checks them against the declarations). */
 export type ReviewedMetricId = HallucinationReviewedMetricId;

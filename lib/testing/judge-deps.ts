@@ -3,7 +3,7 @@ import { EndpointLimiter } from "../judge/endpoint-limiter";
 import { endpointConfigForRun } from "../judge/endpoints";
 import { judgeVideo, type JudgeDeps } from "../judge/engine/judge-video";
 import { openAiCompatibleClient } from "../judge/llm-client";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import type { JudgeQueue } from "../judge/runs";
 import { getStorage } from "../storage/storage";
 import { fileTemplateSource } from "../judge/template-source";

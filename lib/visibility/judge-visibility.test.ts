@@ -12,7 +12,7 @@ import { importModelOutputs, importReferenceSet } from "../items/item-sets";
 import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
-import { PIPELINES } from "../judge/pipelines";
+import { PIPELINES } from "../tasks/modules";
 import { captionListQuerySchema, captionResultsCsv, captionResultsQuerySchema, projectCaptionLeaderboard } from "../tasks/captions/caption-results";
 import { runOverview } from "../judge/run-overview";
 import { createRun, videoScores } from "../judge/runs";

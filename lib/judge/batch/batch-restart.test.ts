@@ -6,7 +6,7 @@ import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../../testing/worker-processes";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../pipelines";
+import { PIPELINES } from "../../tasks/modules";
 import { pgBossQueue, startBoss } from "../queue";
 import { createRun } from "../runs";
 

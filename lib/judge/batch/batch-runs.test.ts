@@ -14,7 +14,7 @@ import { getStorage } from "@/lib/storage/storage";
 import { createEndpoint, endpointConfigForRun } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
 import { judgeVideo } from "../engine/judge-video";
-import { PIPELINES } from "../pipelines";
+import { PIPELINES } from "../../tasks/modules";
 import { cancelRun, createRun, getRunStatus } from "../runs";
 import { advanceBatchRun, openAiBatchApi, type BatchRunnerDeps } from "./batch-runner";
 

@@ -5,7 +5,7 @@ import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../pipelines";
+import { PIPELINES } from "../../tasks/modules";
 import { NO_PROMPT_REASON } from "../../tasks/hallucination/pipeline";
 import { createRun, getRunStatus } from "../runs";
 import { judgeVideo, type JudgeDeps } from "./judge-video";

@@ -205,3 +205,6 @@ export function planSteps(pipeline: PipelineDefinition, context: VideoContext): 
   }
   return refs;
 }
+
+/** A pipeline as a task module registers it: its definition, and the schema of its per-run settings. */
+export type RegisteredPipeline = PipelineDefinition & { settingsSchema?: z.ZodType };

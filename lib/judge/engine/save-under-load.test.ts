@@ -18,7 +18,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { questionSetBytes, smallQuestionSet } from "../../testing/qa-fixtures";
 import { createEndpoint } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
-import { PIPELINES } from "../pipelines";
+import { PIPELINES } from "../../tasks/modules";
 import { createRun } from "../runs";
 
 let stub: StubServer;

@@ -5,7 +5,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../pipelines";
+import { PIPELINES } from "../../tasks/modules";
 import { createRun } from "../runs";
 import { JudgeStore, planVideoSteps, type StepFinish } from "./step-store";
 

@@ -12,7 +12,7 @@ import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../pipelines";
+import { PIPELINES } from "../../tasks/modules";
 import { createRun, getRunStatus } from "../runs";
 import type { TemplateSource } from "./judge-video";
 import { declarationProblems, type TaskDeclaration } from "../../tasks/task-declaration";

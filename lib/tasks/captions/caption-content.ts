@@ -2,7 +2,7 @@ import { z } from "zod";
 import { captionContentAnswerSchema, captionContentResponseFormat, formatKeyPoints, type CaptionContentAnswer } from "./caption-judge-answers";
 import { promptCaptionType } from "./caption-types";
 import type { ItemRef, StepDefinition, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/pipelines/index";
+import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { captionOf, NO_REFERENCE_REASON } from "./caption-items";
 import { CAPTION_CONTENT_TASK } from "./caption-tasks";
 import { DEFAULT_CAPTION_FRAMES } from "./caption-style";

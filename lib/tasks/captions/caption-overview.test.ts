@@ -15,7 +15,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { PIPELINES } from "../../judge/pipelines";
+import { PIPELINES } from "../modules";
 import { captionDetail, captionListQuerySchema, captionResultsQuerySchema, projectCaptionOverview, runCaptionResults } from "./caption-results";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 

@@ -4,7 +4,7 @@ import { isContentCaptionType, promptCaptionType } from "./caption-types";
 import { WORD_COUNTINGS } from "./count-words";
 import { applyLengthRules, type LengthRulesInput, type LengthRulesResult } from "./length-rules";
 import type { StepDefinition, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/pipelines/index";
+import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { captionOf, NO_REFERENCE_REASON } from "./caption-items";
 import { CAPTION_STYLE_TASK } from "./caption-tasks";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { declarationProblems } from "../task-declaration";
 import { PIPELINE_IDS } from "../../judge/endpoints.validation";
-import { PIPELINES } from "../../judge/pipelines/index";
+import { PIPELINES } from "../modules";
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline, captionStyleSettingsSchema } from "./caption-style";
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./caption-tasks";

@@ -18,7 +18,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { PIPELINES } from "../../judge/pipelines";
+import { PIPELINES } from "../modules";
 import { captionResultsCsv, captionResultsQuerySchema, projectCaptionRuns, runCaptionResults } from "./caption-results";
 import { captionStyleSettingsSchema } from "./caption-style";
 

@@ -13,7 +13,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";

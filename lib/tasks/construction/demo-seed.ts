@@ -11,7 +11,7 @@ import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
 import { importStepAnnotations } from "../../items/step-annotation-sets";
 import { createEndpoint } from "../../judge/endpoints";
 import { endpointInputSchema } from "../../judge/endpoints.validation";
-import { PIPELINES } from "../../judge/pipelines";
+import { PIPELINES } from "../modules";
 import { createProject } from "../../projects/projects";
 
 export const DEMO_CONSTRUCTION_PROJECT = "Demo — Q&A construction (simulated)";

@@ -55,7 +55,7 @@ import { fourProblem, MAX_TRANSFORM_ATTEMPTS, transformOutcome } from "./transfo
 import { extractOptionLetter } from "../qa/extract-letter";
 import { indentedOptionLines } from "../qa/qa-answers";
 import type { RawAnswer, StepDefinition, StepOutputs, StepRef, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/pipelines/index";
+import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { QA_CONSTRUCT_TASK } from "./construction-tasks";
 
 const endpointId = z.string().min(1).max(64);

@@ -12,7 +12,7 @@ import { generatedPairsSchema, type GeneratedPair } from "./construction-outputs
 import { generationTemplateId, renderClipInfo, templateFamily, type Granularity } from "./render-clip-info";
 import type { ClipPayload } from "../../items/step-annotation-sets";
 import type { StepDefinition, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/pipelines/index";
+import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { QA_GENERATE_TASK } from "./construction-tasks";
 
 /**

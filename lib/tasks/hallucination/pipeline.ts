@@ -19,7 +19,7 @@ import {
   type VideoSummary,
 } from "./schemas";
 import { hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "./scores";
-import type { RegisteredPipeline } from "../../judge/pipelines/index";
+import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { summaryMetricValues, type SubjectSummary } from "../task-display";
 import { HALLUCINATION_TASK } from "./task";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keyFramesAndClusters, stepScope } from "../../judge/frame-scopes";
-import { PIPELINES } from "../../judge/pipelines";
+import { PIPELINES } from "../modules";
 import { taskOf } from "../registry";
 import { hallucinationPipeline } from "./pipeline";
 import {

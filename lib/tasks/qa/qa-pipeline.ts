@@ -13,7 +13,7 @@ import { describeResize, frameSetFitsPlan, planFrames } from "./frame-plan";
 import { correctOption, indentedOptionLines, judgementAnswerSchema, judgementResponseFormat, optionLinesForAnswer } from "./qa-answers";
 import type { QuestionPayload } from "../../items/question-sets";
 import type { ItemRef, RawAnswer, StepDefinition, StepInput, StepOutputs, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/pipelines/index";
+import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { QA_TASK } from "./qa-task";
 
 export const qaResizeSchema = z.discriminatedUnion("mode", [

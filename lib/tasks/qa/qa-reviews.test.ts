@@ -13,7 +13,7 @@ import { ValidationError } from "@/lib/errors";
 import { importQuestionSet } from "@/lib/items/question-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { createQueue, getQueueItem, nextItem, submitItem } from "@/lib/queues/queues";

@@ -10,7 +10,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/items/question-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";

@@ -17,7 +17,7 @@ import { questionSetBytes } from "../../testing/qa-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { PIPELINES } from "../../judge/pipelines/index";
+import { PIPELINES } from "../modules";
 import { questionDetail, runQaResults } from "./visible-qa-results";
 
 let stub: StubServer;

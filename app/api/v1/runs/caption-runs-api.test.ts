@@ -13,7 +13,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importModelOutputs, importReferenceSet } from "@/lib/items/item-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { deleteItemSet } from "@/lib/items/item-sets";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";

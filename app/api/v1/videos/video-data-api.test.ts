@@ -4,7 +4,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { loadVideoJob } from "@/lib/judge/engine/step-store";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun } from "@/lib/judge/runs";
 import { createProject } from "@/lib/projects/projects";
 import { getStorage } from "@/lib/storage/storage";

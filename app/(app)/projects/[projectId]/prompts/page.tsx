@@ -7,7 +7,7 @@ import { PromptEditor } from "@/components/prompts/prompt-editor";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { PIPELINE_IDS } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { lineDiff } from "@/lib/prompt-versions/line-diff";
 import { pipelinePromptVersions } from "@/lib/prompt-versions/prompt-versions";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { PIPELINE_IDS } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
 import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.validation";

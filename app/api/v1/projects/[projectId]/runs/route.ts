@@ -2,7 +2,7 @@ import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun, listRuns } from "@/lib/judge/runs";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { PIPELINES } from "@/lib/judge/pipelines";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { setPipelineDefaults } from "@/lib/judge/runs";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 

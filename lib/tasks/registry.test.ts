@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { declarationProblems } from "../../tasks/task-declaration";
-import { TASKS, taskOf } from "../../tasks/registry";
-import { PIPELINES } from "./index";
+import { declarationProblems } from "./task-declaration";
+import { TASKS, taskOf } from "./registry";
+import { PIPELINES } from "./modules";
 
 describe("pipelines and their task declarations", () => {
   it("every pipeline carries the registry's declaration, consistent, and every declared task has a pipeline", () => {

@@ -1,0 +1,4 @@
+import type { TaskViews } from "../task-views";
+
+const views: TaskViews = { id: "qa" };
+export default views;

@@ -1,0 +1,5 @@
+import type { TaskDeclarations } from "../task-module";
+import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./caption-tasks";
+
+const declarations: TaskDeclarations = { id: "captions", tasks: [CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK] };
+export default declarations;

@@ -1,0 +1,5 @@
+import type { TaskDeclarations } from "../task-module";
+import { HALLUCINATION_TASK } from "./task";
+
+const declarations: TaskDeclarations = { id: "hallucination", tasks: [HALLUCINATION_TASK] };
+export default declarations;
