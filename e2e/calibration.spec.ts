@@ -5,7 +5,7 @@ import ExcelJS from "exceljs";
 import { expect, test } from "@playwright/test";
 import { ownerWithProject, signIn } from "./helpers";
 
-// Checking a judge against published labels (README), issue 14's whole flow: videos and a T2VHaluBench-style
+// Checking a judge against published labels (docs/guide/label-sets.md), issue 14's whole flow: videos and a T2VHaluBench-style
 // sheet, the stub judge run with the shipped prompts and with an edited prompt version, the paper's table, the
 // two runs compared, and "what to label next" turned into a queue. The videos and their frames are seeded in
 // the database (the import e2e covers importing them).

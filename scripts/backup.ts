@@ -1,5 +1,5 @@
 // `npm run backup -- --out FILE [--without-secret]`: one archive with the database (a consistent
-// snapshot; the app may keep running), the local store's files and DATA_DIR/secret. See README "Backups".
+// snapshot; the app may keep running), the local store's files and DATA_DIR/secret. See docs/operations.md, "Backups".
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { resolveDatabase } from "../lib/db/resolve-database";

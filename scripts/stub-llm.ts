@@ -1,6 +1,6 @@
 // TEST TOOL: `npm run stub-llm -- --port 4010 [--latency 300] [--batch-delay 2000] [--batch-failed-share 0]` serves a stand-in for an
 // OpenAI-compatible chat-completions API (no model, canned rule-based answers, fault injection).
-// See lib/llm-stub/stub-server.ts and README "The stub LLM".
+// See lib/llm-stub/stub-server.ts and docs/testing.md, "The stub LLM".
 import { parseArgs } from "node:util";
 import { startStubLlm } from "../lib/llm-stub/stub-server";
 

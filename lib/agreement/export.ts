@@ -155,7 +155,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
 
     for (const rv of runVideos) {
       // One (run, video)'s rows at a time: the consumer turns them into text before the next are built, so
-      // no batch-sized array of row objects lives long enough to reach V8's old space (README, Exports).
+      // no batch-sized array of row objects lives long enough to reach V8's old space (docs/guide/agreement.md, "Exports").
       const rows: ExportRow[] = [];
       const video = videoById.get(rv.videoId)!;
       const run = runs.get(rv.runId);

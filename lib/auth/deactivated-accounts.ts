@@ -7,7 +7,7 @@ import type { PrismaClient } from "../generated/prisma/client";
  * every way better-auth signs someone in ends in creating a session, and that is refused here, as
  * better-auth's own admin plugin refuses banned users. The refusal is better-auth's wrong-password
  * answer, so sign-in tells a deactivated account apart from a wrong guess no more than a locked one
- * (README: one answer). Existing sessions are deleted when the account is deactivated.
+ * (docs/guide/basics.md, "Sign-in throttling": one answer). Existing sessions are deleted when the account is deactivated.
  */
 export function deactivatedAccounts(db: PrismaClient) {
   return {

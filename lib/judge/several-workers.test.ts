@@ -15,7 +15,7 @@ import { PIPELINES } from "../tasks/modules";
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun } from "./runs";
 
-// README "Running more machines", as a test: N `npm run worker` processes that share only
+// docs/scaling.md ("Running more machines"), as a test: N `npm run worker` processes that share only
 // DATABASE_URL, APP_SECRET and the storage, and no web server, judge one run together.
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let prisma: PrismaClient;

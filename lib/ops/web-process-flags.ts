@@ -8,6 +8,6 @@
  * results live across database round trips, so some of every batch reaches the old space as garbage; at a factor
  * of 4 that garbage piled up to ~200–280 MiB before V8 collected it, on any project big enough. At 1.3 (V8's own
  * "conservative" factor) a full collection comes sooner, and an export's extra peak RSS stays flat and small
- * (README, Benchmarks: bench:dashboard). The cost is more frequent full collections, a few ms each.
+ * (docs/benchmarks.md: bench:dashboard). The cost is more frequent full collections, a few ms each.
  */
 export const WEB_PROCESS_V8_FLAGS = ["--heap-growing-percent=30"] as const;

@@ -32,7 +32,7 @@ export async function searchProject(prisma: PrismaClient, actor: Actor, projectI
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid search.");
   const query = parsed.data.q;
   // ILIKE on the columns themselves, with LIKE's wildcards taken literally (Prisma's `contains` would
-  // let "%" and "_" match anything): the prompt's trigram index (README, "Browsing videos") answers it.
+  // let "%" and "_" match anything): the prompt's trigram index (docs/guide/browsing-and-reviewing.md, "Browsing videos") answers it.
   const pattern = `%${escapeLike(query)}%`;
   const [videos, queues, runs] = await Promise.all([
     prisma.$queryRaw<ProjectSearchResult["videos"]>(Prisma.sql`

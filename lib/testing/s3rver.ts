@@ -6,7 +6,7 @@ import S3rver from "s3rver";
 import type { S3StorageConfig } from "../storage/storage-config";
 
 // The tests run on Node 20, which the AWS SDK's next releases will drop; its warning says so at
-// every test file's first client. Said once in the README instead.
+// every test file's first client. Said once in docs/dependencies.md instead.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 /** s3rver's built-in account: requests must be signed with its access key id (s3rver does not verify SigV4 signatures themselves). */
