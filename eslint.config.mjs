@@ -10,6 +10,28 @@ import nextTypeScript from "eslint-config-next/typescript";
 const CORE = ["lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"];
 const NOT_CORE = ["lib/tasks/**", "components/tasks/**", "lib/testing/**", "lib/generated/**", "**/*.test.{ts,tsx}"];
 
+// People tell runs, videos and queues apart by names (lib/runs/run-name.ts, file names), never by the tail of an id
+// ("run 1ovvj3"): no page or component cuts an id to show it.
+const ID_NAME = "/^(id|[a-z]\\w*Id)$/";
+const NO_ID_TAILS = [
+  {
+    selector: `CallExpression[callee.property.name=/^(slice|substring|substr)$/]:matches([callee.object.name=${ID_NAME}], [callee.object.property.name=${ID_NAME}])`,
+    message: "Show a name (lib/runs/run-name.ts, the file name), never a slice of an id.",
+  },
+  {
+    selector: "TemplateLiteral:has(> TemplateElement[value.raw=/\\brun $/i]):has(Identifier[name='id'])",
+    message: "Show the run's name (lib/runs/run-name.ts), never `run ${id}`.",
+  },
+  {
+    selector: "JSXText[value=/\\brun $/i] + JSXExpressionContainer:has(Identifier[name='id'])",
+    message: "Show the run's name (lib/runs/run-name.ts), never run {id}.",
+  },
+];
+const NO_PAGE_QUERIES = {
+  selector: "MemberExpression[object.type='Identifier'][object.name='prisma']",
+  message: "Pages query only through lib/: pass prisma to a lib/ function that checks permission, never call prisma.<model> here.",
+};
+
 const config = [
   {
     ignores: [".next/**", ".data/**", "lib/generated/**", "public/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "node_modules/**"],
@@ -86,18 +108,31 @@ const config = [
     },
   },
   {
-    // Pages are thin: every query lives in a lib/ function that checks permission (lib/authz/permissions.ts) and, for
-    // judge values, visibility (lib/visibility). A page may hand `prisma` to such a function, never query with it.
-    files: ["app/**/page.tsx"],
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
     rules: {
-      "no-restricted-syntax": [
+      "no-restricted-syntax": ["error", ...NO_ID_TAILS],
+      // Caption results reach pages and route handlers only through the redacting reads (visible-caption-results),
+      // which hide judge values the viewer may not see yet.
+      "no-restricted-imports": [
         "error",
         {
-          selector: "MemberExpression[object.type='Identifier'][object.name='prisma']",
-          message: "Pages query only through lib/: pass prisma to a lib/ function that checks permission, never call prisma.<model> here.",
+          patterns: [
+            {
+              group: ["**/caption-results"],
+              importNames: ["runCaptionResults", "projectCaptionOverview", "captionDetail"],
+              message: "Import the redacting read from visible-caption-results instead.",
+            },
+          ],
         },
       ],
     },
+  },
+  {
+    // Pages are thin: every query lives in a lib/ function that checks permission (lib/authz/permissions.ts) and, for
+    // judge values, visibility (lib/visibility). A page may hand `prisma` to such a function, never query with it.
+    files: ["app/**/page.tsx"],
+    rules: { "no-restricted-syntax": ["error", ...NO_ID_TAILS, NO_PAGE_QUERIES] },
   },
   {
     // Tests stub and poke at untyped shapes on purpose (scripts/test.ts reads the runners' JSON reports), and

@@ -83,3 +83,34 @@ describe("pages query only through lib/", () => {
     expect(await ruleIds("app/projects/lint-probe/page.tsx", source)).toEqual([]);
   });
 });
+
+describe("no id tails on screen", () => {
+  it("reports a page or component showing a slice of an id", async () => {
+    expect(await ruleIds("components/runs/lint-probe.tsx", `export const Tail = ({ run }: { run: { id: string } }) => <span>{run.id.slice(-6)}</span>;\n`)).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds("app/lint-probe.tsx", `export const tail = (videoId: string) => videoId.substring(0, 8);\n`)).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds("app/projects/lint-probe/page.tsx", `export default function Page({ r }: { r: { runId: string } }) {\n  return <p>{r.runId.substr(0, 6)}</p>;\n}\n`)).toEqual(["no-restricted-syntax"]);
+  });
+
+  it("reports `run ${id}` in a template and run {id} in JSX", async () => {
+    expect(await ruleIds("components/runs/lint-probe.tsx", "export const label = (run: { id: string }) => `Run ${run.id}`;\n")).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds("components/runs/lint-probe.tsx", `export const Label = ({ id }: { id: string }) => <p>Started run {id}</p>;\n`)).toEqual(["no-restricted-syntax"]);
+  });
+
+  it("lets names be sliced and runs be named", async () => {
+    const source = "export const Label = ({ run }: { run: { id: string; name: string } }) => <p title={`run ${run.name}`}>Started run {run.name.slice(0, 40)}</p>;\n";
+    expect(await ruleIds("components/runs/lint-probe.tsx", source)).toEqual([]);
+  });
+});
+
+describe("caption results on pages and routes", () => {
+  it("reports importing an unredacted read, wherever the module lives", async () => {
+    for (const from of ["@/lib/judge/pipelines/captions/caption-results", "@/lib/tasks/captions/caption-results"]) {
+      expect(await ruleIds("app/lint-probe.ts", `import { captionDetail } from "${from}";\nexport const read = captionDetail;\n`)).toEqual(["no-restricted-imports"]);
+    }
+  });
+
+  it("lets pages import the redacting reads and the module's other exports", async () => {
+    const source = `import { captionFilterOptions } from "@/lib/judge/pipelines/captions/caption-results";\nimport { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";\nexport const all = [captionFilterOptions, captionDetail];\n`;
+    expect(await ruleIds("app/lint-probe.ts", source)).toEqual([]);
+  });
+});
