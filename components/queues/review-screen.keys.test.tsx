@@ -11,8 +11,7 @@ import { ReviewScreen } from "./review-screen";
  */
 vi.mock("next/navigation", () => ({ usePathname: () => "/projects/p1/queues/q1/items/i1" }));
 
-const targets = () =>
-  ["motion", "physics"].map((key) => ({ key, kind: "score" as const, label: key, required: true, min: 0, max: 3, category: null, scopeIndex: null, frameIndexes: [], mine: null }));
+const targets = () => ["motion", "physics"].map((key) => ({ key, kind: "score" as const, label: key, required: true, min: 0, max: 3, category: null, scopeIndex: null, frameIndexes: [], mine: null }));
 
 function itemView(id: string, position: number) {
   return {
