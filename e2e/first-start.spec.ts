@@ -1,7 +1,7 @@
 // `npm run demo` and `npm start` as a new user runs them (the real scripts, on their own embedded PostgreSQL
 // and ports): a failure stops every process they started and frees every port. Plus the build's traces.
 // No browser: these drive the scripts. The build is current here (the global setup made it).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { startStubLlm, type StubServer } from "../lib/llm-stub/stub-server";
 import { DEMO_CREDENTIALS, seedDemoProject } from "../lib/demo/seed-demo-project";
-import { Children, describeError, Shutdown } from "./lib/children";
+import { Children, Shutdown } from "./lib/children";
 
 const log = (line: string) => console.log(`[demo] ${line}`);
 const port = process.env.PORT ?? "3000";

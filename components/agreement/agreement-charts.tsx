@@ -255,7 +255,7 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
         </span>
       </div>
       {curve.n === 0 ? (
-        <p className="text-sm text-slate-500">Reviewers' yes/no verdicts are needed for the sweep.</p>
+        <p className="text-sm text-slate-500">Reviewers&apos; yes/no verdicts are needed for the sweep.</p>
       ) : (
         <ResponsiveContainer width="100%" height={260}>
           <LineChart data={curve.points} margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
@@ -307,7 +307,7 @@ export function AgreementCharts({ projectId, report, fileNames = {} }: { project
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <h2 className="mb-2 text-base font-semibold text-slate-800">Judge vs reviewers' consensus (binarised)</h2>
+        <h2 className="mb-2 text-base font-semibold text-slate-800">Judge vs reviewers&apos; consensus (binarised)</h2>
         <div className="mb-2 flex flex-wrap gap-2 text-xs">
           {kinds.map((k) => (
             <button key={k.id} type="button" onClick={() => setKind(k.id)} className={`rounded px-2 py-1 ${kind.id === k.id ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>

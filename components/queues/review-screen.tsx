@@ -132,7 +132,7 @@ interface PendingKey {
 }
 
 /** Keys the review screen acts on: they are taken (and queued) even while the next item is still on its way. */
-const REVIEW_KEY = /^(?:[0-9jkyanmcwgA?\[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
+const REVIEW_KEY = /^(?:[0-9jkyanmcwgA?[\] ]|Enter|Escape|Arrow(?:Up|Down|Left|Right))$/;
 /** How long a loaded or prefetched item is used without asking the server again; every submit or claim invalidates the queue's items. */
 const ITEM_FRESH_MS = 60_000;
 
@@ -711,6 +711,7 @@ function ItemReview({
 
   // One queued key per render, so each key sees the state the previous one left (focus, drafts, digit chain);
   // none while this item is on its way out: those keys are for the next item.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs after every render on purpose: each render applies the next queued key
   useEffect(() => {
     if (holdOn.current === data.item.id) return;
     if (holdOn.current !== null) holdOn.current = null;

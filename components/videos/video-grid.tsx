@@ -49,7 +49,7 @@ export function VideoGrid({
             onClick={() => setCursor(index)}
             data-testid="video-card"
             data-cursor={index === cursor ? "true" : undefined}
-            aria-selected={index === cursor}
+            aria-current={index === cursor ? "true" : undefined}
             className={`min-w-0 ${index === cursor ? "rounded-lg outline outline-2 outline-offset-1 outline-indigo-400" : ""}`}
           >
             <VideoCard video={video} metrics={metrics} blindMetricId={blindMetricId} />

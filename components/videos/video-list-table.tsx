@@ -100,6 +100,7 @@ export function VideoListTable({
                 {video.thumbnailUrl ? (
                   // A frame served by the app to members only; lazy so off-screen rows cost nothing. `max-w-none`: the
                   // default `max-width: 100%` let a crowded table squeeze the image to 0 px.
+                  // eslint-disable-next-line @next/next/no-img-element
                   <img src={video.thumbnailUrl} alt="" loading="lazy" decoding="async" width={64} height={36} className="h-9 w-16 max-w-none rounded bg-slate-100 object-cover" data-testid="video-thumbnail" />
                 ) : (
                   <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />

@@ -17,7 +17,6 @@ import {
   type AgreementOptions,
   type AgreementReport,
   type BinaryBlock,
-  type Breakdown,
   type BreakdownGroup,
   type ByTargetType,
   type Confusion,

@@ -52,7 +52,6 @@ export const frameSetParametersSchema = z.discriminatedUnion("mode", [densityPea
 
 export type FrameSetParametersInput = z.input<typeof frameSetParametersSchema>;
 export type FrameSetParameters = z.output<typeof frameSetParametersSchema>;
-export type FrameSetMode = FrameSetParameters["mode"];
 
 /** Validates and fills defaults; throws a ZodError on invalid input. Idempotent. */
 export function normaliseFrameSetParameters(input: unknown): FrameSetParameters {

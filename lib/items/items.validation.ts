@@ -6,7 +6,6 @@ export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs", "question
 export type ItemSetKind = (typeof ITEM_SET_KINDS)[number];
 export const CAPTION_SET_KINDS = ["caption_reference", "caption_outputs"] as const satisfies readonly ItemSetKind[];
 export const ITEM_KINDS = ["caption_reference", "caption"] as const;
-export type ItemKind = (typeof ITEM_KINDS)[number];
 
 export const itemIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
 

@@ -40,7 +40,6 @@ export const endpointInputSchema = endpointFields.extend({
   pricePer1kInput: endpointFields.shape.pricePer1kInput.default(null),
   pricePer1kOutput: endpointFields.shape.pricePer1kOutput.default(null),
 });
-export type EndpointInput = z.input<typeof endpointInputSchema>;
 
 /** A PATCH: any fields, and `archived` (hidden from run forms, refused for new runs; runs keep it). */
 export const endpointUpdateSchema = endpointFields.partial().extend({ archived: z.boolean().optional() });

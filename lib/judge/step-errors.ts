@@ -14,7 +14,6 @@ const MAX_MESSAGE_CHARS = 600;
 const PATH = /(?:file:\/\/)?(?:[A-Za-z]:\\|\/)(?:[\w.@+~-]+[\\/])+[\w.@+~-]*(?::\d+(?::\d+)?)?/g;
 // Lines that are a stack frame, a numbered code excerpt ("→ 12   await prisma…") or Prisma's "Invalid `…` invocation in".
 const NOISE_LINE = /^\s*(?:at\s|→|\d+\s|Invalid `.*` invocation|\^+\s*$|~+\s*$)/;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 // Things that look like credentials, whatever endpoint echoed them.
 const SECRET_LIKE = [/\b(?:sk|pk|rk|fj)[-_][A-Za-z0-9_-]{8,}/g, /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, /\b(?:api[-_]?key|token|secret|password)(["'\s:=]+)[^\s"',}]{6,}/gi];

@@ -59,8 +59,3 @@ export function contextLogger(): Logger | undefined {
 export function withLogger<T>(logger: Logger, work: () => T): T {
   return context().run(logger, work);
 }
-
-/** An error as log fields: class, message, stack and causes, for the server log only. */
-export function errorFields(error: unknown): Record<string, unknown> {
-  return { err: error instanceof Error ? error : new Error(String(error)) };
-}

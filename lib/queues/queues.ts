@@ -795,7 +795,6 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
     progress: { items: progress.items, complete: progress.complete, mine: { done: history.filter((h) => h.status === "done").length } },
   };
 }
-export type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;
 
 function checkRange(target: Target, value: number) {
   if (target.declaration.scale.kind === "categorical") {

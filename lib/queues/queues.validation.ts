@@ -71,7 +71,6 @@ export const itemJudgmentSchema = z.object({
   /** The reviewer took the judge's value with the accept action (`a` / `A`). */
   acceptedJudge: z.boolean().optional(),
 });
-export type ItemJudgment = z.infer<typeof itemJudgmentSchema>;
 
 /** A presence-first item's answer for one category: present (1) or absent (0) in the whole video. */
 export const presenceJudgmentSchema = z.object({

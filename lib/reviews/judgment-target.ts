@@ -18,7 +18,6 @@ const sameRules = (a: JudgedDeclaration, b: JudgedDeclaration) =>
 
 export function judgmentDeclaration(targetType: string, category?: string | null, tasks: readonly TaskDeclaration[] = TASKS): JudgedDeclaration {
   if (targetType === SCORE_TARGET_TYPE) {
-    const targets = tasks.flatMap((t) => t.targets);
     if (category) {
       const target = tasks.map((task) => task.targets.find((t) => t.id === targetIdOfCategory(task, category))).find(Boolean);
       if (!target) throw new UndeclaredJudgmentTargetError(`No judge task declares the target "${category}".`);

@@ -19,7 +19,7 @@ describe("theme", () => {
     const css = fs.readFileSync(DARK_PALETTE_FILE, "utf8");
     expect(css).toBe(darkPaletteCss());
     // Surfaces turn dark and text light: white cards become slate-900, slate-900 text becomes slate-100.
-    expect(css).toMatch(/\.dark \{\n  color-scheme: dark;\n  --color-white: oklch\(20\.8% /);
+    expect(css).toMatch(/\.dark \{\n {2}color-scheme: dark;\n {2}--color-white: oklch\(20\.8% /);
     expect(css).toContain("@media (prefers-color-scheme: dark) {\n  :root:not(.light) {");
     expect(css.match(/--color-slate-900: oklch\(96\.8% /g)).toHaveLength(2);
   });

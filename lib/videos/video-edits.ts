@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
 import { AppError } from "../errors";
 import { findVideoForActor } from "./frame-sets";
 import type { VideoDeps } from "./register-video";
@@ -159,9 +158,4 @@ export async function videoEditHistory(prisma: PrismaClient, actor: Actor, video
     before: edit.before as Record<string, unknown>,
     after: edit.after as Record<string, unknown>,
   }));
-}
-
-/** Throws unless the actor may edit videos of the project (for the metadata re-apply). */
-export async function requireVideoEditor(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.edit");
 }

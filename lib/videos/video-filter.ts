@@ -22,7 +22,6 @@ import { videoListCursorSchema } from "./video-list-cursor";
 export const SCORE_CATEGORIES = allTargetIds() as [string, ...string[]];
 
 export const REVIEW_STATES = ["unreviewed", "reviewed", "reviewed_by_me", "not_reviewed_by_me", "disagreement"] as const;
-export type ReviewState = (typeof REVIEW_STATES)[number];
 
 /** Sorts on the video's own fields; a declared metric's id sorts on that metric. */
 export const FIELD_SORTS = ["path", "prompt", "model", "created"] as const;
@@ -111,7 +110,6 @@ export type VideoFilter = z.output<typeof fieldFilterSchema> & { [metricKey: str
 export type VideoFilterInput = z.input<typeof fieldFilterSchema> & { [metricKey: string]: unknown };
 
 export const VIDEO_LIST_VIEWS = ["table", "grid"] as const;
-export type VideoListView = (typeof VIDEO_LIST_VIEWS)[number];
 
 export const videoListQuerySchema = videoFilterSchema.extend({
   sort: z.enum(VIDEO_SORTS).default("path"),

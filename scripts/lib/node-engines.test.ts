@@ -28,6 +28,15 @@ const NARROWER_THAN_DECLARED: Record<string, { version: string; why: string; che
       expect(scripts).not.toMatch(/prisma dev\b/);
     },
   },
+  "eslint-visitor-keys": {
+    version: "5.0.1",
+    why: "declares ^22.13 (its Node floor, not an API need): a table of AST child keys that only `npm run lint` loads through typescript-eslint, never the app, worker or tests; CI lints on Node 20",
+    check() {
+      const source = readTree(path.join(root, "node_modules/@typescript-eslint/visitor-keys/node_modules/eslint-visitor-keys"));
+      expect(source.length).toBeGreaterThan(0);
+      for (const api of NODE_22_ONLY_APIS) expect(source, `eslint-visitor-keys uses ${api}`).not.toContain(api);
+    },
+  },
 };
 
 /** APIs added after Node 20: a package using one would break on Node 20 whatever it declares. */

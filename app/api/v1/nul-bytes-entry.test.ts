@@ -32,9 +32,9 @@ async function allHandlers() {
     const relative = path.relative(apiRoot, path.dirname(file));
     const segments = relative === "" ? [] : relative.split(path.sep);
     const dynamic = segments.filter((s) => s.startsWith("[")).map((s) => s.slice(1, -1));
-    const module = (await import(file)) as Record<string, unknown>;
+    const route = (await import(file)) as Record<string, unknown>;
     for (const method of METHODS) {
-      if (typeof module[method] === "function") handlers.push({ label: `${method} /api/v1/${segments.join("/")}`, method, segments, dynamic, handler: module[method] as Handler });
+      if (typeof route[method] === "function") handlers.push({ label: `${method} /api/v1/${segments.join("/")}`, method, segments, dynamic, handler: route[method] as Handler });
     }
   }
   return handlers;
@@ -80,7 +80,7 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
         answers.push(`${entry.label} ?${query} ${response.status}${response.status === 400 && !/NUL/.test(message) ? " (not about the NUL)" : ""}`);
       }
     }
-    const expected = answers.map((a) => a.replace(/ \d{3}.*$/, (m) => (a.includes("=NUL]") ? " 404" : " 400")));
+    const expected = answers.map((a) => a.replace(/ \d{3}.*$/, () => (a.includes("=NUL]") ? " 404" : " 400")));
     expect(answers).toEqual(expected);
     expect(await prisma.project.count({ where: { members: { some: { userId: owner.userId } } } })).toBe(1);
   }, 120_000);

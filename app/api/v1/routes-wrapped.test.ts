@@ -26,7 +26,7 @@ describe("every /api/v1 route", () => {
     const exported = [...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)].map((m) => m[1]!).filter((name) => METHODS.includes(name));
     expect(exported.length).toBeGreaterThan(0);
     for (const method of exported) expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*withActor\\b`));
-    const module = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
-    expect(Object.keys(module).filter((name) => METHODS.includes(name)).sort()).toEqual([...exported].sort());
+    const route = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
+    expect(Object.keys(route).filter((name) => METHODS.includes(name)).sort()).toEqual([...exported].sort());
   });
 });

@@ -345,6 +345,7 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
                     }
                   }}
                 >
+                  {/* eslint-disable-next-line @next/next/no-img-element */}
                   {s.frame ? <img src={s.frame.url} alt={`step ${s.step} at ${s.frame.timestampS.toFixed(2)} s`} className="h-12 rounded" /> : <span className="h-12 w-16 rounded bg-slate-100" />}
                   <span>
                     <span className="font-mono text-xs text-slate-500">

@@ -60,7 +60,7 @@ const NEVER_FINAL = new Set(["mr", "mrs", "ms", "mx", "dr", "prof", "st", "mt", 
 const MAYBE_FINAL = new Set(["etc", "a.m", "p.m", "jr", "sr", "inc", "ltd", "co", "corp", "u.s", "u.k", "u.n", "e.u", "approx", "fig"]);
 
 const CLOSING = /["'”’»)\]]+$/u;
-const OPENING = /^["'“‘«(\[]+/u;
+const OPENING = /^["'“‘«([]+/u;
 
 function startsLowerCase(token: string | undefined): boolean {
   if (token === undefined) return false;

@@ -22,8 +22,6 @@ import { checkRestriction, describeRestriction, type LengthRestriction, parseRes
 
 /** The highest score a caption that breaks a length rule can keep. */
 export const LENGTH_RULE_SCORE_CAP = 1;
-/** Seed 003: "within ±10% of the reference word count". */
-export const REFERENCE_LENGTH_TOLERANCE = 0.1;
 
 export type LengthRuleId = "brief_detail_10pct" | "instruction_restriction";
 

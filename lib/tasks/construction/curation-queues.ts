@@ -170,8 +170,6 @@ async function summarize(prisma: PrismaClient, actor: Actor, queues: readonly Cu
   return summaries;
 }
 
-export type CurationQueueSummary = Awaited<ReturnType<typeof summarize>>[number];
-
 export async function listCurationQueues(prisma: PrismaClient, actor: Actor, projectId: string) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const queues = await prisma.curationQueue.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } });

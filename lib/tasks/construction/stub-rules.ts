@@ -39,7 +39,6 @@
 import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rules";
 
 export const DISTRACTOR_TWISTS = ["only halfway", "twice over", "in reverse", "far too early", "with the wrong tool", "much later"] as const;
-export const CONSTRUCTION_MARKERS = ["obvious", "unicorn", "tricky", "vague", "twin", "stubborn", "garbled"] as const;
 
 const STEP_LINE = /^ {8}- \d+(?:\.\d+)?s ∼ \d+(?:\.\d+)?s ?: (.+)$/gm;
 

@@ -23,7 +23,6 @@ import { extractOptionLetter } from "../qa/extract-letter";
 
 /** "If GPT-4 cannot successfully transform an open-ended Q&A within 10 attempts, we discard that particular Q&A." */
 export const MAX_TRANSFORM_ATTEMPTS = 10;
-export const WRONG_ANSWERS_GENERATED = 6;
 export const WRONG_ANSWERS_KEPT = 4;
 
 export interface TransformAttempt {

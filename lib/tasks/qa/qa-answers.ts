@@ -47,8 +47,6 @@ export const judgementAnswerSchema = z.preprocess(
   }),
 );
 
-export type JudgementAnswer = z.output<typeof judgementAnswerSchema>;
-
 export function judgementResponseFormat() {
   return {
     type: "json_schema" as const,

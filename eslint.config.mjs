@@ -1,0 +1,148 @@
+// ESLint (flat config): Next's core-web-vitals and TypeScript sets (react, react-hooks, jsx-a11y, import,
+// typescript-eslint's recommended rules), plus the architecture rules the team guide states: the task-agnostic core
+// never reaches into one task's folder, lib/ outside lib/tasks never imports Next.js, pages query only through lib/.
+// Formatting is Prettier's job (.prettierrc), not ESLint's.
+import js from "@eslint/js";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTypeScript from "eslint-config-next/typescript";
+
+/** Sources the core-boundary rules apply to: everything below app/ except the tasks' own code and the test harness. */
+const CORE = ["lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"];
+const NOT_CORE = ["lib/tasks/**", "components/tasks/**", "lib/testing/**", "lib/generated/**", "**/*.test.{ts,tsx}"];
+
+// People tell runs, videos and queues apart by names (lib/runs/run-name.ts, file names), never by the tail of an id
+// ("run 1ovvj3"): no page or component cuts an id to show it.
+const ID_NAME = "/^(id|[a-z]\\w*Id)$/";
+const NO_ID_TAILS = [
+  {
+    selector: `CallExpression[callee.property.name=/^(slice|substring|substr)$/]:matches([callee.object.name=${ID_NAME}], [callee.object.property.name=${ID_NAME}])`,
+    message: "Show a name (lib/runs/run-name.ts, the file name), never a slice of an id.",
+  },
+  {
+    selector: "TemplateLiteral:has(> TemplateElement[value.raw=/\\brun $/i]):has(Identifier[name='id'])",
+    message: "Show the run's name (lib/runs/run-name.ts), never `run ${id}`.",
+  },
+  {
+    selector: "JSXText[value=/\\brun $/i] + JSXExpressionContainer:has(Identifier[name='id'])",
+    message: "Show the run's name (lib/runs/run-name.ts), never run {id}.",
+  },
+];
+const NO_PAGE_QUERIES = {
+  selector: "MemberExpression[object.type='Identifier'][object.name='prisma']",
+  message: "Pages query only through lib/: pass prisma to a lib/ function that checks permission, never call prisma.<model> here.",
+};
+
+const config = [
+  {
+    ignores: [".next/**", ".data/**", "lib/generated/**", "public/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "node_modules/**"],
+  },
+  js.configs.recommended,
+  ...nextVitals,
+  ...nextTypeScript,
+  {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      // `_`-prefixed names mark a parameter or destructured rest that is there on purpose.
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-expressions": "error",
+      // React Compiler diagnostics (react-hooks v7's recommended set): the app does not run the compiler, and the
+      // screens keep the latest value in a ref read during render and sync state in effects on purpose (the review
+      // screen's queued keys). The classic rules-of-hooks and exhaustive-deps stay on.
+      "react-hooks/refs": "off",
+      "react-hooks/set-state-in-effect": "off",
+      "react-hooks/immutability": "off",
+      "react-hooks/preserve-manual-memoization": "off",
+      // Input validation strips and rejects control characters on purpose (names, paths, error excerpts).
+      "no-control-regex": "off",
+    },
+  },
+  {
+    // No React below lib/ and scripts/: a callback parameter named `use` is not React's use().
+    files: ["lib/**/*.ts", "scripts/**/*.ts"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
+    // Stream sinks: an async generator that only consumes its source is how stream.pipeline ends a chain.
+    files: ["lib/storage/**/*.ts"],
+    rules: { "require-yield": "off" },
+  },
+  {
+    // Published approximation coefficients, quoted with every digit their source gives.
+    files: ["lib/stats/mcnemar.ts"],
+    rules: { "no-loss-of-precision": "off" },
+  },
+  {
+    // The core is task-agnostic: it may read the registry at lib/tasks/ top level (lib/tasks/*.ts), never a task's own
+    // folder (lib/tasks/<id>/**, components/tasks/<id>/**). app/ wires tasks in and may import anything; a core
+    // test may run the core against a real task.
+    files: CORE,
+    ignores: NOT_CORE,
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: ["./lib", "./components"],
+              from: ["./lib/tasks/*/**", "./components/tasks/*/**"],
+              except: ["./lib/tasks/*.ts", "./components/tasks/*.tsx", "./components/tasks/*.ts"],
+              message: "The core is task-agnostic: read the task through the registry (lib/tasks/*.ts), not its own folder.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // lib/ is plain TypeScript any runtime can load (worker, CLI, tests): Next.js stays in app/ and in the tasks' glue.
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["lib/tasks/**", "lib/testing/**", "lib/generated/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "next", message: "lib/ outside lib/tasks never imports Next.js: keep it in app/." }],
+          patterns: [{ group: ["next/*"], message: "lib/ outside lib/tasks never imports Next.js: keep it in app/." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": ["error", ...NO_ID_TAILS],
+      // Caption results reach pages and route handlers only through the redacting reads (visible-caption-results),
+      // which hide judge values the viewer may not see yet.
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/caption-results"],
+              importNames: ["runCaptionResults", "projectCaptionOverview", "captionDetail"],
+              message: "Import the redacting read from visible-caption-results instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Pages are thin: every query lives in a lib/ function that checks permission (lib/authz/permissions.ts) and, for
+    // judge values, visibility (lib/visibility). A page may hand `prisma` to such a function, never query with it.
+    files: ["app/**/page.tsx"],
+    rules: { "no-restricted-syntax": ["error", ...NO_ID_TAILS, NO_PAGE_QUERIES] },
+  },
+  {
+    // Tests stub and poke at untyped shapes on purpose (scripts/test.ts reads the runners' JSON reports), and
+    // vi.hoisted code runs before the imports, so it requires what it needs.
+    files: ["**/*.test.{ts,tsx}", "e2e/**", "lib/testing/**", "scripts/test.ts"],
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-require-imports": "off",
+    },
+  },
+];
+
+export default config;

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/*
+ * The architecture rules in eslint.config.mjs, run through ESLint's Node API on small sources placed in the folders
+ * they govern, so a rule that stopped matching (a renamed folder, a glob typo) fails here instead of passing silently.
+ * import/no-restricted-paths judges resolved files, so the test gives it a throwaway task folder to import from.
+ */
+const ROOT = path.resolve(import.meta.dirname, "..");
+const TASK = `lint-fixture-${process.pid}`;
+const created = [path.join(ROOT, "lib/tasks", TASK), path.join(ROOT, "components/tasks", TASK)];
+
+let eslint: ESLint;
+
+beforeAll(() => {
+  fs.mkdirSync(created[0]!, { recursive: true });
+  fs.writeFileSync(path.join(created[0]!, "steps.ts"), "export const steps = [];\n");
+  fs.mkdirSync(created[1]!, { recursive: true });
+  fs.writeFileSync(path.join(created[1]!, "view.tsx"), "export function View() {\n  return null;\n}\n");
+  eslint = new ESLint({ cwd: ROOT });
+});
+
+afterAll(() => {
+  for (const dir of created) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The rule ids ESLint reports for `source` as if it were the file at `file` (repository-relative). */
+async function ruleIds(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(ROOT, file) });
+  expect(result!.messages.filter((m) => m.fatal)).toEqual([]);
+  return result!.messages.map((m) => m.ruleId ?? "");
+}
+
+describe("the core-boundary rule", () => {
+  it("reports core lib/ importing a task's own folder, by alias or by relative path", async () => {
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import { steps } from "@/lib/tasks/${TASK}/steps";\nexport const all = steps;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import { steps } from "../tasks/${TASK}/steps";\nexport const all = steps;\n`)).toEqual(["import/no-restricted-paths"]);
+  });
+
+  it("reports core components/ importing a task's components", async () => {
+    expect(await ruleIds("components/queues/lint-probe.tsx", `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds("lib/visibility/lint-probe.ts", `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`)).toEqual(["import/no-restricted-paths"]);
+  });
+
+  it("lets the core read the registry at lib/tasks/ top level", async () => {
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import { TASKS } from "@/lib/tasks/registry";\nexport const all = TASKS;\n`)).toEqual([]);
+  });
+
+  it("lets app/, the task's own folder and the test harness import task code", async () => {
+    const source = `import { steps } from "@/lib/tasks/${TASK}/steps";\nexport const all = steps;\n`;
+    expect(await ruleIds("app/projects/[projectId]/lint-probe.ts", source)).toEqual([]);
+    expect(await ruleIds(`lib/tasks/${TASK}/other.ts`, source)).toEqual([]);
+    expect(await ruleIds("lib/testing/lint-probe.ts", source)).toEqual([]);
+  });
+});
+
+describe("lib/ and Next.js", () => {
+  it("reports lib/ outside lib/tasks importing next or next/*", async () => {
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import { redirect } from "next/navigation";\nexport const go = redirect;\n`)).toEqual(["no-restricted-imports"]);
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import type { NextConfig } from "next";\nexport type Config = NextConfig;\n`)).toEqual(["no-restricted-imports"]);
+  });
+
+  it("lets app/ and a task's glue import Next.js", async () => {
+    const source = `import { redirect } from "next/navigation";\nexport const go = redirect;\n`;
+    expect(await ruleIds("app/lint-probe.ts", source)).toEqual([]);
+    expect(await ruleIds(`lib/tasks/${TASK}/glue.ts`, source)).toEqual([]);
+  });
+});
+
+describe("pages query only through lib/", () => {
+  it("reports a page calling prisma.<model> or prisma.$<method> itself", async () => {
+    const header = `import { prisma } from "@/lib/db/prisma";\n`;
+    expect(await ruleIds("app/projects/lint-probe/page.tsx", `${header}export default async function Page() {\n  return <p>{await prisma.video.count()}</p>;\n}\n`)).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds("app/projects/lint-probe/page.tsx", `${header}export default async function Page() {\n  await prisma.$transaction([]);\n  return null;\n}\n`)).toEqual([
+      "no-restricted-syntax",
+    ]);
+  });
+
+  it("lets a page hand prisma to a lib/ function", async () => {
+    const source = `import { prisma } from "@/lib/db/prisma";\nimport { listProjects } from "@/lib/projects/list";\nexport default async function Page() {\n  return <p>{(await listProjects(prisma)).length}</p>;\n}\n`;
+    expect(await ruleIds("app/projects/lint-probe/page.tsx", source)).toEqual([]);
+  });
+});
+
+describe("no id tails on screen", () => {
+  it("reports a page or component showing a slice of an id", async () => {
+    expect(await ruleIds("components/runs/lint-probe.tsx", `export const Tail = ({ run }: { run: { id: string } }) => <span>{run.id.slice(-6)}</span>;\n`)).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds("app/lint-probe.tsx", `export const tail = (videoId: string) => videoId.substring(0, 8);\n`)).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds("app/projects/lint-probe/page.tsx", `export default function Page({ r }: { r: { runId: string } }) {\n  return <p>{r.runId.substr(0, 6)}</p>;\n}\n`)).toEqual([
+      "no-restricted-syntax",
+    ]);
+  });
+
+  it("reports `run ${id}` in a template and run {id} in JSX", async () => {
+    expect(await ruleIds("components/runs/lint-probe.tsx", "export const label = (run: { id: string }) => `Run ${run.id}`;\n")).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds("components/runs/lint-probe.tsx", `export const Label = ({ id }: { id: string }) => <p>Started run {id}</p>;\n`)).toEqual(["no-restricted-syntax"]);
+  });
+
+  it("lets names be sliced and runs be named", async () => {
+    const source = "export const Label = ({ run }: { run: { id: string; name: string } }) => <p title={`run ${run.name}`}>Started run {run.name.slice(0, 40)}</p>;\n";
+    expect(await ruleIds("components/runs/lint-probe.tsx", source)).toEqual([]);
+  });
+});
+
+describe("caption results on pages and routes", () => {
+  it("reports importing an unredacted read, wherever the module lives", async () => {
+    for (const from of ["@/lib/judge/pipelines/captions/caption-results", "@/lib/tasks/captions/caption-results"]) {
+      expect(await ruleIds("app/lint-probe.ts", `import { captionDetail } from "${from}";\nexport const read = captionDetail;\n`)).toEqual(["no-restricted-imports"]);
+    }
+  });
+
+  it("lets pages import the redacting reads and the module's other exports", async () => {
+    const source = `import { captionFilterOptions } from "@/lib/judge/pipelines/captions/caption-results";\nimport { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";\nexport const all = [captionFilterOptions, captionDetail];\n`;
+    expect(await ruleIds("app/lint-probe.ts", source)).toEqual([]);
+  });
+});
