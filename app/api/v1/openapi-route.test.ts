@@ -12,4 +12,10 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/v1/projects", "/api/v1/projects/{projectId}/runs", "/api/v1/openapi.json"]));
     expect(document.paths["/api/v1/projects"]!.get!.security).toEqual([{ apiKey: [] }, { sessionCookie: [] }]);
   });
+
+  it("refuses a NUL byte in the query as every /api/v1 route does", async () => {
+    const response = await getOpenApi(new Request("http://localhost:3000/api/v1/openapi.json?x=%00"));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
+  });
 });
