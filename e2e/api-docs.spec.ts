@@ -6,6 +6,8 @@ import { ownerWithProject, signIn } from "./helpers";
 // /docs/api page that renders it, linked from the navigation, readable in both themes.
 
 test("the API reference page lists every operation of the public OpenAPI document", async ({ page, request }) => {
+  // A hundred operations checked for contrast in two themes: close to the default minute on a busy machine.
+  test.setTimeout(180_000);
   // No cookie and no key: the document is public.
   const response = await request.get("/api/v1/openapi.json");
   expect(response.status()).toBe(200);
