@@ -51,6 +51,7 @@ export const PAGES: CrawlPage[] = [
   { route: "/sign-in", signedOutOnly: true },
   { route: "/settings/api-keys" },
   { route: "/settings/password" },
+  { route: "/docs/api" },
   { route: "/admin/users", adminOnly: true },
   { route: "/projects/[projectId]", project: {} },
   {

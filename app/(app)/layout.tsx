@@ -28,6 +28,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           <Link href="/settings/api-keys" className="text-slate-600 hover:text-slate-900">
             API keys
           </Link>
+          <Link href="/docs/api" className="text-slate-600 hover:text-slate-900">
+            API docs
+          </Link>
           <Link href="/settings/password" className="text-slate-600 hover:text-slate-900">
             Password
           </Link>

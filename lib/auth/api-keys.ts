@@ -7,6 +7,8 @@ import type { Actor } from "./actor";
 const KEY_PREFIX = "fj_";
 
 export const apiKeyNameSchema = z.string().trim().min(1, "Give the key a name.").max(100);
+/** The body of `POST /api/v1/me/api-keys`. */
+export const createApiKeySchema = z.object({ name: apiKeyNameSchema });
 
 function hashKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");

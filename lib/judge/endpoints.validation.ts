@@ -46,6 +46,10 @@ export const endpointUpdateSchema = endpointFields.partial().extend({ archived: 
 
 /** Every pipeline a run can name (lib/judge/pipelines/index.ts registers them; a test keeps the lists equal). */
 export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content", "qa", "qa_generate", "qa_construct"] as const;
+/** `?pipeline=` of `GET /api/v1/projects/{projectId}/prompt-versions`. */
+export const pipelineQuerySchema = z.object({ pipeline: z.enum(PIPELINE_IDS) });
+/** The `{pipeline}` of `PUT …/judge-settings/{pipeline}`: free text, since a pipeline without settings is a 400 naming it. */
+export const pipelineParamSchema = z.string().max(64);
 
 export const createRunSchema = z.object({
   pipeline: z.enum(PIPELINE_IDS),

@@ -9,3 +9,6 @@ export const labelNextQuerySchema = z.object({
   strata: intParam(1, 20, 5, "Strata"),
 });
 export type LabelNextQuery = z.output<typeof labelNextQuerySchema>;
+
+/** The run id in `GET /api/v1/runs/{runId}/label-next`. */
+export const labelNextRunIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");

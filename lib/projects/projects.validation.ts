@@ -18,6 +18,11 @@ export const addMemberSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email({ message: "Enter a valid email address." })),
   role: projectRoleSchema,
 });
+/** The body of `POST /api/v1/projects/{projectId}/members` (the project comes from the path). */
+export const addMemberBodySchema = addMemberSchema.omit({ projectId: true });
 export const changeRoleSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64), role: projectRoleSchema });
 export const removeMemberSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64) });
 export const projectGuidelinesSchema = z.object({ projectId: projectIdSchema, guidelines: guidelinesSchema });
+
+/** The body of `PATCH /api/v1/projects/{projectId}`: any of the three changes. */
+export const updateProjectSchema = z.object({ name: projectNameSchema.optional(), archived: z.boolean().optional(), guidelines: guidelinesSchema.optional() }).strict();

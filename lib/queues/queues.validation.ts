@@ -90,3 +90,9 @@ export type SubmitItemInput = z.infer<typeof submitItemSchema>;
 
 /** An owner's edit of a queue's guidelines. */
 export const queueGuidelinesSchema = z.object({ guidelines: guidelinesSchema });
+
+/** `?archived=` of the queue list: "1" or "true" lists the archived queues instead of the open ones. */
+export const archivedFlagSchema = z.enum(["0", "1", "true", "false"]).optional();
+
+/** A yes/no query flag of the queue routes (`?next=`, `?payload=`): "1" or "0", default "0". */
+export const queueFlagSchema = z.enum(["0", "1"]).default("0");

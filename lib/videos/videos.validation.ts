@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recordIdSchema } from "../validation/ids";
 
 export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "sha256 must be 64 lowercase hex characters.");
 
@@ -27,3 +28,8 @@ export const createUploadSchema = z.object({
 });
 
 export const extractionErrorSchema = z.object({ message: z.string().trim().min(1).max(2000) });
+
+/** An upload session's id in `/api/v1/uploads/{uploadId}`. */
+export const uploadIdSchema = recordIdSchema.regex(/^[A-Za-z0-9_-]+$/);
+/** `?offset=` of an upload chunk: where in the file its bytes go. */
+export const uploadOffsetSchema = z.coerce.number().int().min(0);

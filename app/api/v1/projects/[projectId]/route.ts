@@ -1,10 +1,9 @@
-import { z } from "zod";
 import { parseJsonBody, parseOptionalJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { deleteProject, deleteProjectSchema } from "@/lib/projects/delete-project";
 import { getStorage } from "@/lib/storage/storage";
 import { getProject, renameProject, setProjectArchived, setProjectGuidelines } from "@/lib/projects/projects";
-import { guidelinesSchema, projectIdSchema, projectNameSchema } from "@/lib/projects/projects.validation";
+import { projectIdSchema, updateProjectSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
@@ -20,11 +19,9 @@ export const GET = withActor<Params>(async (_request, actor, params) => {
   });
 });
 
-const patchSchema = z.object({ name: projectNameSchema.optional(), archived: z.boolean().optional(), guidelines: guidelinesSchema.optional() }).strict();
-
 export const PATCH = withActor<Params>(async (request, actor, params) => {
   const projectId = projectIdSchema.parse(params.projectId);
-  const body = await parseJsonBody(request, patchSchema);
+  const body = await parseJsonBody(request, updateProjectSchema);
   if (body.name !== undefined) await renameProject(prisma, actor, { projectId, name: body.name });
   if (body.archived !== undefined) await setProjectArchived(prisma, actor, { projectId, archived: body.archived });
   if (body.guidelines !== undefined) await setProjectGuidelines(prisma, actor, { projectId, guidelines: body.guidelines });

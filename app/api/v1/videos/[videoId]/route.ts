@@ -1,11 +1,11 @@
-import { z } from "zod";
 import { parseJsonBody, parseOptionalJsonBody, withActor } from "@/lib/api/handler";
 import { appDeps } from "@/lib/videos/app-deps";
 import { deleteOneVideoSchema, deleteVideo } from "@/lib/videos/delete-videos";
 import { getVideoDetail, videoJson } from "@/lib/videos/queries";
 import { editVideo, videoEditSchema } from "@/lib/videos/video-edits";
+import { recordIdSchema } from "@/lib/validation/ids";
 
-const videoIdSchema = z.string().min(1).max(64);
+const videoIdSchema = recordIdSchema;
 
 export const GET = withActor<{ videoId: string }>(async (_request, actor, params) =>
   Response.json(await getVideoDetail(appDeps(), actor, videoIdSchema.parse(params.videoId))),

@@ -1,7 +1,7 @@
 import { withActor, parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { addMember, listMembers } from "@/lib/projects/projects";
-import { addMemberSchema, projectIdSchema } from "@/lib/projects/projects.validation";
+import { addMemberBodySchema, projectIdSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
@@ -10,7 +10,7 @@ export const GET = withActor<Params>(async (_request, actor, params) =>
 );
 
 export const POST = withActor<Params>(async (request, actor, params) => {
-  const input = await parseJsonBody(request, addMemberSchema.omit({ projectId: true }));
+  const input = await parseJsonBody(request, addMemberBodySchema);
   const projectId = projectIdSchema.parse(params.projectId);
   await addMember(prisma, actor, { ...input, projectId });
   return Response.json({ members: await listMembers(prisma, actor, projectId) }, { status: 201 });

@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { PIPELINE_IDS } from "@/lib/judge/endpoints.validation";
+import { pipelineQuerySchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
@@ -9,11 +8,9 @@ import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.v
 
 type Params = { projectId: string };
 
-const listQuerySchema = z.object({ pipeline: z.enum(PIPELINE_IDS) });
-
 /** `?pipeline=hallucination`: each template the pipeline renders, its shipped text and hash, and the project's versions of it. */
 export const GET = withActor<Params>(async (request, actor, params) => {
-  const { pipeline } = listQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { pipeline } = pipelineQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const templates = await pipelinePromptVersions(prisma, actor, projectIdSchema.parse(params.projectId), PIPELINES[pipeline]!);
   return Response.json({ pipeline, templates });
 });

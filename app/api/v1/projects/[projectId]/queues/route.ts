@@ -1,15 +1,14 @@
-import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { createQueue, listQueues } from "@/lib/queues/queues";
-import { createQueueSchema } from "@/lib/queues/queues.validation";
+import { archivedFlagSchema, createQueueSchema } from "@/lib/queues/queues.validation";
 
 type Params = { projectId: string };
 
 /** `?archived=1`: the archived queues instead of the open ones. */
 export const GET = withActor<Params>(async (request, actor, params) => {
-  const archived = z.enum(["0", "1", "true", "false"]).optional().parse(new URL(request.url).searchParams.get("archived") ?? undefined);
+  const archived = archivedFlagSchema.parse(new URL(request.url).searchParams.get("archived") ?? undefined);
   return Response.json({ queues: await listQueues(prisma, actor, projectIdSchema.parse(params.projectId), { archived: archived === "1" || archived === "true" }) });
 });
 

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { readMultipart } from "@/lib/api/multipart";
 import { withActor } from "@/lib/api/handler";
 import { MAX_FRAME_BYTES, MAX_FRAME_SET_BYTES } from "@/lib/config/limits";
@@ -6,6 +5,7 @@ import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
 import { createFrameSet, findVideoForActor } from "@/lib/videos/frame-sets";
 import { rejectNulBytes } from "@/lib/validation/nul-bytes";
+import { recordIdSchema } from "@/lib/validation/ids";
 
 /**
  * Frames extracted by a client: multipart `parameters` (JSON), `manifest` (JSON array) and one
@@ -13,7 +13,7 @@ import { rejectNulBytes } from "@/lib/validation/nul-bytes";
  */
 export const POST = withActor<{ videoId: string }>(async (request, actor, params) => {
   const deps = appDeps();
-  const videoId = z.string().min(1).max(64).parse(params.videoId);
+  const videoId = recordIdSchema.parse(params.videoId);
   await findVideoForActor(deps, actor, videoId, "videos.import"); // 404/403 before reading a large body
   const files = new Map<string, Uint8Array>();
   let total = 0;

@@ -1,10 +1,7 @@
-import { z } from "zod";
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { claimAhead, getQueueItem } from "@/lib/queues/queues";
-import { queueIdSchema } from "@/lib/queues/queues.validation";
-
-const payloadSchema = z.enum(["0", "1"]).default("0");
+import { queueFlagSchema, queueIdSchema } from "@/lib/queues/queues.validation";
 
 /**
  * While the caller works on this item: claims the item they get after it (or returns that claim) → `{itemId}`, null
@@ -12,7 +9,7 @@ const payloadSchema = z.enum(["0", "1"]).default("0");
  */
 export const POST = withActor<{ queueId: string; itemId: string }>(async (request, actor, params) => {
   const queueId = queueIdSchema.parse(params.queueId);
-  const withPayload = payloadSchema.parse(new URL(request.url).searchParams.get("payload") ?? undefined) === "1";
+  const withPayload = queueFlagSchema.parse(new URL(request.url).searchParams.get("payload") ?? undefined) === "1";
   const { itemId } = await claimAhead(prisma, actor, queueId, queueIdSchema.parse(params.itemId));
   return Response.json(withPayload ? { itemId, item: itemId ? await getQueueItem(prisma, actor, queueId, itemId) : null } : { itemId });
 });

@@ -1,10 +1,7 @@
-import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { submitItem, submitItemAndTakeNext } from "@/lib/queues/queues";
-import { queueIdSchema, submitItemSchema } from "@/lib/queues/queues.validation";
-
-const takeNextSchema = z.enum(["0", "1"]).default("0");
+import { queueFlagSchema, queueIdSchema, submitItemSchema } from "@/lib/queues/queues.validation";
 
 /**
  * `{"judgments":[{"target":"verdict"|"overall"|<scoreId>,"value","note"?,"reason"?,"expectedVersion"?}]}`.
@@ -14,6 +11,6 @@ export const POST = withActor<{ queueId: string; itemId: string }>(async (reques
   const input = await parseJsonBody(request, submitItemSchema);
   const queueId = queueIdSchema.parse(params.queueId);
   const itemId = queueIdSchema.parse(params.itemId);
-  const takeNext = takeNextSchema.parse(new URL(request.url).searchParams.get("next") ?? undefined) === "1";
+  const takeNext = queueFlagSchema.parse(new URL(request.url).searchParams.get("next") ?? undefined) === "1";
   return Response.json(takeNext ? await submitItemAndTakeNext(prisma, actor, queueId, itemId, input) : await submitItem(prisma, actor, queueId, itemId, input));
 });
