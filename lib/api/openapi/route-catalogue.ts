@@ -3,7 +3,7 @@ import { adjudicationQuerySchema, goldInputSchema } from "../../adjudication/adj
 import { agreementQuerySchema, exportQuerySchema } from "../../agreement/scope";
 import { createApiKeySchema } from "../../auth/api-keys";
 import { compareSetupsQuerySchema, paperTableQuerySchema } from "../../calibration/calibration.validation";
-import { restoreCandidateSchema } from "../../construction/candidate-restores";
+import { restoreCandidateSchema } from "../../tasks/construction/candidate-restores";
 import {
   candidateItemIdSchema,
   candidateSetIdSchema,
@@ -13,14 +13,14 @@ import {
   exportFormatSchema,
   makeQaSetSchema,
   nextCurationItemQuerySchema,
-} from "../../construction/curation-queues.validation";
+} from "../../tasks/construction/curation-queues.validation";
 import { frameManifestSchema, frameSetParametersSchema } from "../../frames/frame-set-parameters";
 import { itemFilterSchema, itemIdSchema, outputsFieldsSchema, referenceSetFieldsSchema } from "../../items/items.validation";
 import { endpointIdSchema } from "../../judge/endpoint-lifecycle";
 import { createRunSchema, endpointInputSchema, endpointUpdateSchema, pipelineParamSchema, pipelineQuerySchema } from "../../judge/endpoints.validation";
-import { PIPELINES } from "../../judge/pipelines";
-import { captionLeaderboardQuerySchema, captionResultsQuerySchema } from "../../judge/pipelines/captions/caption-results";
-import { qaAccuracyQuerySchema, qaRunResultsQuerySchema, questionListQuerySchema } from "../../judge/pipelines/qa/qa-results";
+import { PIPELINES } from "../../tasks/modules";
+import { captionLeaderboardQuerySchema, captionResultsQuerySchema } from "../../tasks/captions/caption-results";
+import { qaAccuracyQuerySchema, qaRunResultsQuerySchema, questionListQuerySchema } from "../../tasks/qa/qa-results";
 import { labelNextQuerySchema, labelNextRunIdSchema } from "../../label-next/label-next.validation";
 import { labelSetIdSchema, labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
 import { deleteProjectSchema } from "../../projects/delete-project";
