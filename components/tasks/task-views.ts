@@ -10,4 +10,6 @@ export interface TaskViews {
   id: string;
   /** How the video page reads a run's step outputs as text, by pipeline id (none: no outputs section). */
   outputs?: Readonly<Record<string, ComponentType<OutputsViewProps>>>;
+  /** How the video page's run header describes a run's stored settings (untrusted JSON), by pipeline id (none: no settings line). */
+  runSettings?: Readonly<Record<string, ComponentType<{ settings: unknown }>>>;
 }

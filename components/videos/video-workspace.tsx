@@ -6,11 +6,12 @@ import { useMemo, useRef, useState, type ReactNode } from "react";
 import { apiFetch } from "@/components/import/api-client";
 import { Card } from "@/components/empty-state";
 import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
-import { describeScoreSettings, scopeFocus } from "@/lib/tasks/hallucination/video-outputs";
+import { scopeFocus } from "@/lib/judge/frame-scopes";
 import { findTask } from "@/lib/tasks/registry";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
 import { OUTPUT_VIEWS, OutputsView } from "@/components/tasks/output-views";
+import { RunSettings } from "@/components/tasks/run-settings";
 import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 import { VideoFramesViewer, type ViewerFrame } from "./video-frames-viewer";
@@ -93,7 +94,6 @@ export function VideoWorkspace({
   const run = data?.run ?? null;
   const judgments = reviews.data?.judgments ?? [];
   const snapshot = (run?.endpointSnapshot ?? {}) as { name?: string; model?: string };
-  const settings = run ? describeScoreSettings(run.settings) : null;
   const task = findTask(run?.pipeline);
   const metricValues = task ? summaryMetricValues(task, data?.summary) : {};
 
@@ -154,11 +154,7 @@ export function VideoWorkspace({
                   endpoint <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
                   {run.simulated && <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>}
                 </p>
-                {settings && (
-                  <p data-testid="run-settings">
-                    Score settings: aggregation <b>{settings.aggregation}</b>; verdict: {settings.verdictRule}. Prompt versions are listed under the outputs.
-                  </p>
-                )}
+                <RunSettings pipeline={run.pipeline} settings={run.settings} />
                 {data.summary && task && (
                   <p data-testid="judge-summary">
                     <span className="font-medium">Judge:</span> <MetricsLine task={task} values={metricValues} />

@@ -6,11 +6,16 @@
 import type { StepScope } from "./engine/pipeline";
 import { TASKS } from "../tasks/registry";
 
-/** Each registered pipeline's step scopes, from the tasks' declarations (plain data, safe in the browser). */
-const STEP_SCOPES: ReadonlyMap<string, StepScope> = new Map(TASKS.flatMap((task) => Object.entries(task.stepScopes ?? {})));
-
+/**
+ * A step's scope, from the registered tasks' declarations (plain data, safe in the browser), read at
+ * call time so a task registered by a test counts; a step no task declares is video-level.
+ */
 export function stepScope(stepId: string): StepScope {
-  return STEP_SCOPES.get(stepId) ?? "video";
+  for (const task of TASKS) {
+    const scope = task.stepScopes?.[stepId];
+    if (scope) return scope;
+  }
+  return "video";
 }
 
 export interface ScopedFrame {
@@ -41,4 +46,25 @@ export function framesSeenBy<F extends ScopedFrame>(context: { keyFrames: F[]; c
   const keyFrame = context.keyFrames[scopeIndex] ?? null;
   if (!keyFrame) return { keyFrame: null, frames: [] };
   return { keyFrame, frames: scope === "key_frame" ? [keyFrame] : (context.clusters[scopeIndex] ?? []) };
+}
+
+export interface FrameLike extends ScopedFrame {
+  id: string;
+  timestampS: number;
+}
+
+export interface ScopeFocus {
+  /** Where the player goes: the key frame of the key frame / cluster, the first key frame for video-level steps. */
+  seekS: number | null;
+  /** Indexes (Frame.index) of the frames the judge saw for that step. */
+  frameIndexes: number[];
+  label: string;
+}
+
+/** What a heat-map cell (or any step result) points at in the video: where to seek, which frames to highlight. */
+export function scopeFocus(frames: readonly FrameLike[], stepId: string, scopeIndex: number): ScopeFocus {
+  const seen = framesSeenBy(keyFramesAndClusters(frames), stepId, scopeIndex);
+  const scope = stepScope(stepId);
+  const label = scope === "key_frame" ? `key frame ${scopeIndex + 1}` : scope === "cluster" ? `cluster ${scopeIndex + 1}` : "whole video (all key frames)";
+  return { seekS: (seen.keyFrame ?? seen.frames[0])?.timestampS ?? null, frameIndexes: seen.frames.map((frame) => frame.index), label };
 }

@@ -3,6 +3,7 @@
  * and its module (server code: pipelines and what the stub, the demo and the queues need of it). The
  * core reads them through the registry (lib/tasks/registry.ts, lib/tasks/modules.ts), never by name.
  */
+import type { ApiRoute } from "../api/openapi/route-spec";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { TaskDeclaration } from "./task-declaration";
 
@@ -20,4 +21,9 @@ export interface TaskModule {
   id: string;
   /** The pipelines the engine can run for the task; each carries its declaration as `task`. */
   pipelines: readonly RegisteredPipeline[];
+  /**
+   * The OpenAPI entries of the task's own /api/v1 routes (lib/tasks/<id>/api-routes.ts), described with the
+   * schemas those routes parse; the catalogue (lib/api/openapi/route-catalogue.ts) lists them after the core's.
+   */
+  apiRoutes?: () => ApiRoute[];
 }

@@ -58,8 +58,8 @@ function handlers(): RouteHandler[] {
 async function importedValue(handler: RouteHandler, name: string): Promise<unknown> {
   const from = handler.imports.get(name);
   if (!from) return undefined;
-  const module = (await import(from.startsWith("@/") ? path.join(ROOT, from.slice(2)) : from)) as Record<string, unknown>;
-  return module[name];
+  const exported = (await import(from.startsWith("@/") ? path.join(ROOT, from.slice(2)) : from)) as Record<string, unknown>;
+  return exported[name];
 }
 
 const key = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
@@ -77,7 +77,7 @@ describe("the OpenAPI route catalogue", () => {
 
   it("has an entry for every method every app/api/v1 route file exports", () => {
     const missing = found.filter((handler) => !byKey.has(key(handler))).map((handler) => `${key(handler)} (${handler.file})`);
-    expect(missing, "routes without a schema in lib/api/openapi/route-catalogue.ts").toEqual([]);
+    expect(missing, "routes without a schema in lib/api/openapi/route-catalogue.ts or their task's lib/tasks/<id>/api-routes.ts").toEqual([]);
   });
 
   it("has no entry that names no route, and none twice", () => {

@@ -3,24 +3,10 @@ import { adjudicationQuerySchema, goldInputSchema } from "../../adjudication/adj
 import { agreementQuerySchema, exportQuerySchema } from "../../agreement/scope";
 import { createApiKeySchema } from "../../auth/api-keys";
 import { compareSetupsQuerySchema, paperTableQuerySchema } from "../../calibration/calibration.validation";
-import { restoreCandidateSchema } from "../../tasks/construction/candidate-restores";
-import {
-  candidateItemIdSchema,
-  candidateSetIdSchema,
-  createCurationQueueSchema,
-  curationBodySchema,
-  curationQueueIdSchema,
-  exportFormatSchema,
-  makeQaSetSchema,
-  nextCurationItemQuerySchema,
-} from "../../tasks/construction/curation-queues.validation";
 import { frameManifestSchema, frameSetParametersSchema } from "../../frames/frame-set-parameters";
-import { itemFilterSchema, itemIdSchema, outputsFieldsSchema, referenceSetFieldsSchema } from "../../items/items.validation";
 import { endpointIdSchema } from "../../judge/endpoint-lifecycle";
 import { createRunSchema, endpointInputSchema, endpointUpdateSchema, pipelineParamSchema, pipelineQuerySchema } from "../../judge/endpoints.validation";
-import { PIPELINES } from "../../tasks/modules";
-import { captionLeaderboardQuerySchema, captionResultsQuerySchema } from "../../tasks/captions/caption-results";
-import { qaAccuracyQuerySchema, qaRunResultsQuerySchema, questionListQuerySchema } from "../../tasks/qa/qa-results";
+import { PIPELINES, TASK_MODULES } from "../../tasks/modules";
 import { labelNextQuerySchema, labelNextRunIdSchema } from "../../label-next/label-next.validation";
 import { labelSetIdSchema, labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
 import { deleteProjectSchema } from "../../projects/delete-project";
@@ -49,30 +35,23 @@ import {
   updatedProjectResponseSchema,
   withdrawnJudgmentResponseSchema,
 } from "./responses";
-import type { ApiRoute, RouteResponse } from "./route-spec";
+import { created, download, importAnswers, noContent, ok, projectParams, runParams } from "./route-builders";
+import type { ApiRoute } from "./route-spec";
 
 /*
  * Every (path, method) of /api/v1, described with the zod schemas the route handlers parse (imported from
- * the same lib modules, so a change to a schema changes the document). lib/api/openapi/route-catalogue.test.ts
- * fails when a route file exports a method that has no entry here, or an entry names no route.
- * Summaries follow the README's HTTP API table.
+ * the same lib modules, so a change to a schema changes the document): the core's routes here, each task's
+ * own routes in its folder (lib/tasks/<id>/api-routes.ts, given by its module's apiRoutes).
+ * lib/api/openapi/route-catalogue.test.ts fails when a route file exports a method that has no entry, or an
+ * entry names no route. Summaries follow the README's HTTP API table.
  */
 
-const project = { projectId: projectIdSchema };
-const run = { runId: recordIdSchema };
+const project = projectParams;
+const run = runParams;
 const video = { videoId: recordIdSchema };
 const queue = { queueId: queueIdSchema };
 const queueItem = { queueId: queueIdSchema, itemId: queueIdSchema };
 const upload = { uploadId: uploadIdSchema };
-
-const ok = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 200, description, schema });
-const created = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 201, description, schema });
-const noContent = (description: string): RouteResponse => ({ status: 204, description });
-const download = (description: string, contentTypes: string[]): RouteResponse => ({ status: 200, description, contentTypes });
-/** The answer of an import that can be a dry run: 200 when it only checked, 201 when it wrote. */
-const importAnswers = (what: string): RouteResponse[] => [ok(`The dry run: what ${what} would import, nothing written.`), created(`${what} imported.`)];
-
-const setFileFields = "Multipart: `file`, `name`?, `citation`?, `dryRun`? (\"true\": check only, write nothing).";
 
 /** The settings of one pipeline (`PUT …/judge-settings/{pipeline}`): each pipeline's own schema. */
 function pipelineSettingsSchema(): z.ZodType {
@@ -80,7 +59,12 @@ function pipelineSettingsSchema(): z.ZodType {
   return schemas.length > 1 ? z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]) : (schemas[0] ?? z.unknown());
 }
 
+/** The catalogue: the core's routes, then each registered task's (read at call time, so a test's toy task is in it). */
 export function apiRoutes(): ApiRoute[] {
+  return [...coreApiRoutes(), ...TASK_MODULES.flatMap((task) => task.apiRoutes?.() ?? [])];
+}
+
+function coreApiRoutes(): ApiRoute[] {
   return [
     // The document itself.
     {
@@ -382,31 +366,6 @@ export function apiRoutes(): ApiRoute[] {
     { method: "get", path: "/api/v1/runs/{runId}", summary: "A run's status and progress", params: run, responses: [ok("The run.")] },
     { method: "post", path: "/api/v1/runs/{runId}/cancel", summary: "Cancel a run", params: run, responses: [ok("The run's status after cancelling.")] },
     {
-      method: "post",
-      path: "/api/v1/runs/{runId}/candidates",
-      summary: "A finished qa_generate run's pairs as a candidate set (idempotent)",
-      params: run,
-      responses: [ok("The set already made from this run."), created("The candidate set.")],
-    },
-    {
-      method: "get",
-      path: "/api/v1/runs/{runId}/captions",
-      summary: "A caption run's results per caption",
-      description: "csv/jsonl: every caption, as an attachment.",
-      params: run,
-      query: captionResultsQuerySchema,
-      responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"])],
-    },
-    {
-      method: "get",
-      path: "/api/v1/runs/{runId}/qa",
-      summary: "A QA run's results per question",
-      description: "csv/jsonl: every question, as an attachment.",
-      params: run,
-      query: qaRunResultsQuerySchema,
-      responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"])],
-    },
-    {
       method: "get",
       path: "/api/v1/runs/{runId}/label-next",
       summary: "What to label next (owners)",
@@ -441,101 +400,6 @@ export function apiRoutes(): ApiRoute[] {
       body: { kind: "json", schema: withdrawInputSchema },
       responses: [ok("The withdrawn judgment.", withdrawnJudgmentResponseSchema)],
       errors: [409],
-    },
-
-    // Captions and questions.
-    { method: "get", path: "/api/v1/projects/{projectId}/caption-sets", summary: "The caption sets", params: project, responses: [ok("`{sets: [...]}`.")] },
-    {
-      method: "post",
-      path: "/api/v1/projects/{projectId}/caption-sets",
-      summary: "Import an AnyCapEval reference JSONL (owners)",
-      description: setFileFields,
-      params: project,
-      body: { kind: "multipart", fields: referenceSetFieldsSchema, files: { file: "The reference JSONL." } },
-      responses: importAnswers("the reference set"),
-      errors: [413, 422],
-    },
-    {
-      method: "post",
-      path: "/api/v1/projects/{projectId}/caption-sets/{setId}/outputs",
-      summary: "Import one model's outputs against a reference set (owners)",
-      params: { projectId: projectIdSchema, setId: itemIdSchema },
-      body: { kind: "multipart", fields: outputsFieldsSchema, files: { file: "JSONL or CSV: {id, output} or {video, type, output}." } },
-      responses: importAnswers("the outputs"),
-      errors: [409, 413, 422],
-    },
-    {
-      method: "delete",
-      path: "/api/v1/projects/{projectId}/caption-sets/{setId}",
-      summary: "Delete a caption set and exactly its items (owners)",
-      params: { projectId: projectIdSchema, setId: itemIdSchema },
-      responses: [ok("`{id, deletedItems}`.")],
-      errors: [409],
-    },
-    {
-      method: "get",
-      path: "/api/v1/projects/{projectId}/captions",
-      summary: "One page of the project's captions (or references)",
-      params: project,
-      query: itemFilterSchema,
-      responses: [ok("`{total, page, pageSize, items}`.")],
-    },
-    { method: "get", path: "/api/v1/captions/{captionId}", summary: "One caption with its reference", params: { captionId: itemIdSchema }, responses: [ok("The caption.")] },
-    {
-      method: "get",
-      path: "/api/v1/projects/{projectId}/caption-leaderboard",
-      summary: "Caption scores per model × caption type, with bootstrap 95% intervals",
-      description: "`runId` twice: the style run and the content run.",
-      params: project,
-      query: captionLeaderboardQuerySchema,
-      responses: [download("The leaderboard.", ["application/json", "text/csv", "application/x-ndjson"])],
-    },
-    { method: "get", path: "/api/v1/projects/{projectId}/question-sets", summary: "The question sets", params: project, responses: [ok("`{sets: [...]}`.")] },
-    {
-      method: "post",
-      path: "/api/v1/projects/{projectId}/question-sets",
-      summary: "Import a question set (owners)",
-      description: setFileFields,
-      params: project,
-      body: { kind: "multipart", fields: referenceSetFieldsSchema, files: { file: "JSONL, JSON array or CSV." } },
-      responses: importAnswers("the question set"),
-      errors: [413, 422],
-    },
-    {
-      method: "delete",
-      path: "/api/v1/projects/{projectId}/question-sets/{setId}",
-      summary: "Delete a question set and exactly its questions (owners)",
-      params: { projectId: projectIdSchema, setId: itemIdSchema },
-      responses: [ok("`{id, deletedItems}`.")],
-      errors: [409],
-    },
-    {
-      method: "get",
-      path: "/api/v1/projects/{projectId}/questions",
-      summary: "One page of the project's questions",
-      params: project,
-      query: questionListQuerySchema,
-      responses: [ok("`{total, page, pageSize, items}`.")],
-    },
-    { method: "get", path: "/api/v1/questions/{questionId}", summary: "One question with every QA run that answered it", params: { questionId: itemIdSchema }, responses: [ok("The question.")] },
-    {
-      method: "get",
-      path: "/api/v1/projects/{projectId}/qa-accuracy",
-      summary: "QA accuracy per run × format × category × granularity, with Wilson 95% intervals",
-      params: project,
-      query: qaAccuracyQuerySchema,
-      responses: [download("The overview.", ["application/json", "text/csv", "application/x-ndjson"])],
-    },
-    { method: "get", path: "/api/v1/projects/{projectId}/step-annotations", summary: "The step annotation sets", params: project, responses: [ok("`{sets: [...]}`.")] },
-    {
-      method: "post",
-      path: "/api/v1/projects/{projectId}/step-annotations",
-      summary: "Import step annotations for Q&A construction as clips (owners)",
-      description: setFileFields,
-      params: project,
-      body: { kind: "multipart", fields: referenceSetFieldsSchema, files: { file: "JSONL, JSON array or CSV." } },
-      responses: importAnswers("the clips"),
-      errors: [413, 422],
     },
 
     // Label sets, agreement, calibration, export, adjudication.
@@ -663,75 +527,6 @@ export function apiRoutes(): ApiRoute[] {
       body: { kind: "json", schema: submitItemSchema },
       responses: [ok("The saved judgments (and `next`).")],
       errors: [409],
-    },
-
-    // Q&A construction: curation.
-    { method: "get", path: "/api/v1/projects/{projectId}/curation-queues", summary: "The project's curation queues", params: project, responses: [ok("`{queues: [...]}`.")] },
-    {
-      method: "post",
-      path: "/api/v1/projects/{projectId}/curation-queues",
-      summary: "Create a curation queue (owners)",
-      params: project,
-      body: { kind: "json", schema: createCurationQueueSchema },
-      responses: [created("The queue.")],
-    },
-    { method: "get", path: "/api/v1/curation-queues/{queueId}", summary: "One curation queue", params: { queueId: curationQueueIdSchema }, responses: [ok("The queue.")] },
-    {
-      method: "get",
-      path: "/api/v1/curation-queues/{queueId}/next",
-      summary: "The caller's next candidate",
-      params: { queueId: curationQueueIdSchema },
-      query: nextCurationItemQuerySchema,
-      responses: [ok("`{itemId, left}`.")],
-    },
-    {
-      method: "get",
-      path: "/api/v1/curation-queues/{queueId}/items/{itemId}",
-      summary: "What the curation screen shows for one candidate",
-      params: { queueId: curationQueueIdSchema, itemId: candidateItemIdSchema },
-      responses: [ok("The candidate.")],
-    },
-    { method: "get", path: "/api/v1/items/{itemId}/curation", summary: "Every curator's decision on a candidate, its outcome and history", params: { itemId: candidateItemIdSchema }, responses: [ok("The decisions.")] },
-    {
-      method: "put",
-      path: "/api/v1/items/{itemId}/curation",
-      summary: "Save the caller's curation decision (reviewers, owners)",
-      params: { itemId: candidateItemIdSchema },
-      body: { kind: "json", schema: curationBodySchema },
-      responses: [ok("The decision with its new version.")],
-      errors: [409],
-    },
-    {
-      method: "post",
-      path: "/api/v1/items/{itemId}/restore",
-      summary: "Restore a candidate a construction filter removed",
-      params: { itemId: recordIdSchema },
-      body: { kind: "json", schema: restoreCandidateSchema },
-      responses: [created("The restore.")],
-    },
-    {
-      method: "get",
-      path: "/api/v1/candidate-sets/{setId}/export",
-      summary: "The accepted questions as a question set (JSONL attachment)",
-      params: { setId: candidateSetIdSchema },
-      query: z.object({ format: exportFormatSchema }),
-      responses: [download("The JSONL.", ["application/x-ndjson"])],
-    },
-    {
-      method: "get",
-      path: "/api/v1/candidate-sets/{setId}/letter-histogram",
-      summary: "How many exported mc questions have each correct letter",
-      params: { setId: candidateSetIdSchema },
-      responses: [ok("`{curatorsPerQuestion, counts, multipleChoice, histogram}`.")],
-    },
-    {
-      method: "post",
-      path: "/api/v1/candidate-sets/{setId}/qa-sets",
-      summary: "Import the export as a question set of a project",
-      params: { setId: candidateSetIdSchema },
-      body: { kind: "json", schema: makeQaSetSchema },
-      responses: [created("`{questionSetId, projectId, count}`.")],
-      errors: [422],
     },
   ];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyFramesAndClusters, stepScope } from "../../judge/frame-scopes";
+import { keyFramesAndClusters, scopeFocus, stepScope } from "../../judge/frame-scopes";
 import { PIPELINES } from "../modules";
 import { taskOf } from "../registry";
 import { hallucinationPipeline } from "./pipeline";
@@ -9,7 +9,6 @@ import {
   readableReason,
   readableStaticKg,
   readableSummary,
-  scopeFocus,
   shortHash,
 } from "./video-outputs";
 

@@ -1,30 +1,11 @@
 /**
- * Judge outputs made readable for the video page, and which frames a step looked at. Plain functions
- * of stored JSON (step outputs are untrusted: whatever shape they have, nothing here throws or
- * renders raw JSON).
+ * Hallucination's judge outputs made readable for the video page, and its run settings in words. Plain
+ * functions of stored JSON (step outputs are untrusted: whatever shape they have, nothing here throws or
+ * renders raw JSON). Which frames a step looked at is the core's (lib/judge/frame-scopes.ts).
  */
-import { framesSeenBy, keyFramesAndClusters, type ScopedFrame, stepScope } from "../../judge/frame-scopes";
 
-export interface FrameLike extends ScopedFrame {
-  id: string;
-  timestampS: number;
-}
-
-export interface ScopeFocus {
-  /** Where the player goes: the key frame of the key frame / cluster, the first key frame for video-level steps. */
-  seekS: number | null;
-  /** Indexes (Frame.index) of the frames the judge saw for that step. */
-  frameIndexes: number[];
-  label: string;
-}
-
-/** What a heat-map cell (or any step result) points at in the video. */
-export function scopeFocus(frames: readonly FrameLike[], stepId: string, scopeIndex: number): ScopeFocus {
-  const seen = framesSeenBy(keyFramesAndClusters(frames), stepId, scopeIndex);
-  const scope = stepScope(stepId);
-  const label = scope === "key_frame" ? `key frame ${scopeIndex + 1}` : scope === "cluster" ? `cluster ${scopeIndex + 1}` : "whole video (all key frames)";
-  return { seekS: (seen.keyFrame ?? seen.frames[0])?.timestampS ?? null, frameIndexes: seen.frames.map((frame) => frame.index), label };
-}
+// components/queues/review-screen.tsx still imports scopeFocus from here; it belongs to lib/judge/frame-scopes.
+export { scopeFocus } from "../../judge/frame-scopes";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => {

@@ -1,0 +1,67 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { VideoWorkspace } from "./video-workspace";
+
+/*
+ * The video page's run header reads a run's settings through the task of its pipeline (TaskViews.runSettings):
+ * a hallucination run's aggregation and verdict rule in words; a run whose task words no settings gets no line
+ * (it used to get hallucination's rule whatever it was).
+ */
+vi.mock("next/navigation", () => ({ usePathname: () => "/projects/p1/videos/v1", useRouter: () => ({ push: vi.fn() }) }));
+
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+
+function answer(pipeline: string, settings: unknown) {
+  const run = { id: "r1", pipeline, status: "completed", simulated: false, createdAt: "2026-11-01T10:00:00.000Z", settings, endpointSnapshot: { name: "Judge", model: "gpt-x" } };
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string) => {
+      if (input.startsWith("/api/v1/videos/v1/scores")) return json({ videoId: "v1", run, frameSetId: "fs1", status: "done", summary: null, steps: [], blind: false });
+      if (input.startsWith("/api/v1/videos/v1/reviews")) return json({ judgments: [] });
+      return json({});
+    }),
+  );
+}
+
+function renderWorkspace() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <VideoWorkspace
+        videoId="v1"
+        videoUrl="/media/v1.mp4"
+        fps={null}
+        frameSets={[{ id: "fs1", frames: [] }]}
+        runs={[{ id: "r1", createdAt: "2026-11-01T10:00:00.000Z", runStatus: "completed", simulated: false, endpoint: { name: "Judge", model: "gpt-x" } }]}
+        runId={null}
+        currentUserId="u1"
+        canReview={false}
+        aside={null}
+      />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("the video page's run settings", () => {
+  it("words a hallucination run's score settings as its task's view does", async () => {
+    answer("hallucination", { aggregation: "mean", verdict: { on: "overall", threshold: 70 } });
+    renderWorkspace();
+    const line = await screen.findByTestId("run-settings");
+    expect(line.textContent).toBe("Score settings: aggregation mean; verdict: hallucination when overall < 70. Prompt versions are listed under the outputs.");
+  });
+
+  it("shows no settings line for a run whose task gives no settings view", async () => {
+    answer("toy_pipeline", { aggregation: "mean" });
+    renderWorkspace();
+    await screen.findByTestId("run-provenance");
+    expect(screen.getByTestId("run-provenance").textContent).toContain("run id r1");
+    expect(screen.queryByTestId("run-settings")).toBeNull();
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * The pieces route catalogue entries are written with, shared by the core's catalogue
+ * (lib/api/openapi/route-catalogue.ts) and the tasks' own entries (lib/tasks/<id>/api-routes.ts).
+ */
+import type { z } from "zod";
+import { projectIdSchema } from "../../projects/projects.validation";
+import { recordIdSchema } from "../../validation/ids";
+import type { RouteResponse } from "./route-spec";
+
+/** The path parameter of every route under /api/v1/projects/{projectId}. */
+export const projectParams = { projectId: projectIdSchema };
+/** The path parameter of every route under /api/v1/runs/{runId}. */
+export const runParams = { runId: recordIdSchema };
+
+export const ok = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 200, description, schema });
+export const created = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 201, description, schema });
+export const noContent = (description: string): RouteResponse => ({ status: 204, description });
+export const download = (description: string, contentTypes: string[]): RouteResponse => ({ status: 200, description, contentTypes });
+/** The answer of an import that can be a dry run: 200 when it only checked, 201 when it wrote. */
+export const importAnswers = (what: string): RouteResponse[] => [ok(`The dry run: what ${what} would import, nothing written.`), created(`${what} imported.`)];
+
+/** The multipart fields every item-set import reads beside its file. */
+export const setFileFields = 'Multipart: `file`, `name`?, `citation`?, `dryRun`? ("true": check only, write nothing).';
