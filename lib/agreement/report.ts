@@ -2,7 +2,7 @@ import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresho
 import { TASKS } from "../tasks/registry";
 import { isLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { binariseValue, consensusValue, judgePresence, PRESENCE_TARGET_TYPE, presenceSweepThresholds, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
-import { mulberry32 } from "../stats/bootstrap";
+import { resampler } from "../stats/bootstrap";
 import { cohensKappa } from "../stats/cohens-kappa";
 import { kendallTauB, pearson, spearman, spearmanOfResamples } from "../stats/correlation";
 import { meanAbsoluteError, rootMeanSquaredError } from "../stats/error-metrics";
@@ -157,12 +157,12 @@ function bootstrapMany(n: number, names: readonly string[], statistic: (sample: 
   const out: Record<string, Interval | null> = {};
   for (const name of names) out[name] = null;
   if (n < 2 || options.iterations < 1) return out;
-  const random = mulberry32(options.seed);
+  const draw = resampler(options.seed);
   const sample = new Int32Array(n);
   const estimates = names.map(() => new Float64Array(options.iterations));
   const valid = names.map(() => 0);
   for (let b = 0; b < options.iterations; b++) {
-    for (let i = 0; i < n; i++) sample[i] = Math.floor(random() * n);
+    draw(sample, n);
     const values = statistic(sample);
     values.forEach((value, k) => {
       if (value !== null && Number.isFinite(value)) estimates[k]![valid[k]!++] = value;
@@ -194,6 +194,27 @@ export function confusionOf(truth: ArrayLike<number>, predicted: ArrayLike<numbe
   return c;
 }
 
+/** Each pair's cell of the 2 × 2 table (0 tp, 1 fn, 2 fp, 3 tn), for counting resamples of the pairs. */
+function confusionCells(truth: ArrayLike<number>, predicted: ArrayLike<number>): Uint8Array {
+  const cells = new Uint8Array(truth.length);
+  for (let i = 0; i < truth.length; i++) cells[i] = truth[i] === 1 ? (predicted[i] === 1 ? 0 : 1) : predicted[i] === 1 ? 2 : 3;
+  return cells;
+}
+
+/** confusionOf(truth, predicted, sample) from the pairs' cells: one read per drawn pair. */
+function confusionOfSample(cells: Uint8Array, sample: Int32Array): Confusion {
+  let tp = 0;
+  let fn = 0;
+  let fp = 0;
+  for (let k = 0; k < sample.length; k++) {
+    const cell = cells[sample[k]!]!;
+    if (cell === 0) tp++;
+    else if (cell === 1) fn++;
+    else if (cell === 2) fp++;
+  }
+  return { tp, fp, fn, tn: sample.length - tp - fn - fp };
+}
+
 /** Precision, recall, F1, accuracy and Cohen's kappa of a 2 × 2 table; null where undefined. */
 export function binaryMetrics(c: Confusion) {
   const n = c.tp + c.fp + c.fn + c.tn;
@@ -213,8 +234,9 @@ function binaryBlock(truth: Uint8Array, predicted: Uint8Array, options: Agreemen
   const confusion = confusionOf(truth, predicted);
   const metrics = binaryMetrics(confusion);
   const ciNames = ["accuracy", "kappa", "f1"] as const;
+  const cells = confusionCells(truth, predicted);
   const ci = bootstrapMany(truth.length, ciNames, (sample) => {
-    const m = binaryMetrics(confusionOf(truth, predicted, sample));
+    const m = binaryMetrics(confusionOfSample(cells, sample));
     return [m.accuracy, m.kappa, m.f1];
   }, options);
   return { n: truth.length, values: { ...metrics }, ci, confusion };
@@ -222,10 +244,22 @@ function binaryBlock(truth: Uint8Array, predicted: Uint8Array, options: Agreemen
 
 // ---------- native-scale comparisons ----------
 
-function pick(values: Float64Array, sample: Int32Array): Float64Array {
-  const out = new Float64Array(sample.length);
-  for (let i = 0; i < sample.length; i++) out[i] = values[sample[i]!]!;
-  return out;
+/** |judge − human| of each pair, as meanAbsoluteError takes them. */
+function absoluteErrors(judge: Float64Array, human: Float64Array): Float64Array {
+  const errors = new Float64Array(judge.length);
+  for (let i = 0; i < judge.length; i++) errors[i] = Math.abs(judge[i]! - human[i]!);
+  return errors;
+}
+
+/**
+ * meanAbsoluteError of a resample's pairs from their absolute errors, read in place (the same sum in the
+ * same order as over copies; the values are checked finite by the statistics on all pairs).
+ */
+function meanOfSample(values: Float64Array, sample: Int32Array): number | null {
+  if (sample.length === 0) return null;
+  let sum = 0;
+  for (let i = 0; i < sample.length; i++) sum += values[sample[i]!]!;
+  return sum / sample.length;
 }
 
 function alphaOfPairs(a: ArrayLike<number>, b: ArrayLike<number>, level: MeasurementLevel): number | null {
@@ -255,7 +289,8 @@ export function nativeBlock(judge: Float64Array, human: Float64Array, level: Mea
     alpha: alphaOfPairs(judge, human, level),
   };
   const resampledSpearman = spearmanOfResamples(judge, human);
-  const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => [resampledSpearman(sample), meanAbsoluteError(pick(judge, sample), pick(human, sample))], options);
+  const errors = absoluteErrors(judge, human);
+  const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => [resampledSpearman(sample), meanOfSample(errors, sample)], options);
   return { n, values, ci };
 }
 
@@ -341,16 +376,9 @@ function humanBlock(items: readonly AgreementItem[], value: (item: AgreementItem
     percentAgreement: finite(percentAgreement(table)),
   };
   const ci = withCi
-    ? bootstrapMany(table.itemIds.length, ["alpha"], (sample) => [krippendorffAlpha(selectRows(table, sample), level)], options)
+    ? bootstrapMany(table.itemIds.length, ["alpha"], (sample) => [krippendorffAlpha(table, level, sample)], options)
     : { alpha: null };
   return { n: table.itemIds.length, values, ci };
-}
-
-function selectRows(table: RatingTable, items: Int32Array): RatingTable {
-  const nRaters = table.raterIds.length;
-  const codes = new Int32Array(items.length * nRaters);
-  for (let i = 0; i < items.length; i++) codes.set(table.codes.subarray(items[i]! * nRaters, items[i]! * nRaters + nRaters), i * nRaters);
-  return { itemIds: Array.from(items, String), raterIds: table.raterIds, categories: table.categories, categoryValues: table.categoryValues, codes };
 }
 
 /**
@@ -384,12 +412,14 @@ function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { i
       const ba = Uint8Array.from(both, (p) => d.binarise(p.item, p.va));
       const bb = Uint8Array.from(both, (p) => d.binarise(p.item, p.vb));
       const m = binaryMetrics(confusionOf(ba, bb));
-      const ci = bootstrapMany(both.length, ["kappa"], (sample) => [binaryMetrics(confusionOf(ba, bb, sample)).kappa], options);
+      const cells = confusionCells(ba, bb);
+      const ci = bootstrapMany(both.length, ["kappa"], (sample) => [binaryMetrics(confusionOfSample(cells, sample)).kappa], options);
       const scores = both.filter((p) => p.item.targetType === SCORE_TARGET_TYPE);
       const presence = both.filter((p) => p.item.targetType === PRESENCE_TARGET_TYPE);
       const pa = Uint8Array.from(presence, (p) => d.binarise(p.item, p.va));
       const pb = Uint8Array.from(presence, (p) => d.binarise(p.item, p.vb));
       const pm = binaryMetrics(confusionOf(pa, pb));
+      const presenceCells = confusionCells(pa, pb);
       const sa = Float64Array.from(scores, (p) => p.va);
       const sb = Float64Array.from(scores, (p) => p.vb);
       pairs.push({
@@ -410,7 +440,7 @@ function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { i
         presence: {
           n: presence.length,
           values: { kappa: presence.length ? pm.kappa : null, percentAgreement: pm.accuracy },
-          ci: bootstrapMany(presence.length, ["kappa"], (sample) => [binaryMetrics(confusionOf(pa, pb, sample)).kappa], options),
+          ci: bootstrapMany(presence.length, ["kappa"], (sample) => [binaryMetrics(confusionOfSample(presenceCells, sample)).kappa], options),
         },
       });
     }
@@ -580,10 +610,12 @@ function groupBlock(items: readonly AgreementItem[], options: AgreementOptions, 
   const human = Float64Array.from(pairs, (p) => p.human);
   const names = oneScale ? ["accuracy", "kappa", "f1", "spearman", "mae"] : ["accuracy", "kappa", "f1"];
   const resampledSpearman = oneScale ? spearmanOfResamples(judge, human) : null;
+  const errors = oneScale ? absoluteErrors(judge, human) : null;
+  const cells = confusionCells(truth, predicted);
   const ci = bootstrapMany(pairs.length, names, (sample) => {
-    const s = binaryMetrics(confusionOf(truth, predicted, sample));
+    const s = binaryMetrics(confusionOfSample(cells, sample));
     if (!resampledSpearman) return [s.accuracy, s.kappa, s.f1];
-    return [s.accuracy, s.kappa, s.f1, resampledSpearman(sample), meanAbsoluteError(pick(judge, sample), pick(human, sample))];
+    return [s.accuracy, s.kappa, s.f1, resampledSpearman(sample), meanOfSample(errors!, sample)];
   }, options);
   return {
     n: pairs.length,

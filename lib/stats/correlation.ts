@@ -150,15 +150,54 @@ export function spearmanOfResamples(x: ArrayLike<number>, y: ArrayLike<number>):
   checkPaired(x, y);
   const rx = ranking(x);
   const ry = ranking(y);
+  // Called once per bootstrap resample: the per-level buffers are reused, and the resample's average
+  // ranks are read through the level tables instead of being copied out (the same sums, in the same
+  // order, as spearmanOfRankings of the copied ranks, so the same number to the last bit).
+  const countsX = new Float64Array(rx.levels);
+  const countsY = new Float64Array(ry.levels);
+  const rankOfX = new Float64Array(rx.levels);
+  const rankOfY = new Float64Array(ry.levels);
   return (sample) => {
-    const ranksX = new Int32Array(sample.length);
-    const ranksY = new Int32Array(sample.length);
-    for (let i = 0; i < sample.length; i++) {
-      ranksX[i] = rx.ranks[sample[i]!]!;
-      ranksY[i] = ry.ranks[sample[i]!]!;
+    const n = sample.length;
+    if (n < 2) return null;
+    averageRanksOfSample(rx.ranks, sample, countsX, rankOfX);
+    averageRanksOfSample(ry.ranks, sample, countsY, rankOfY);
+    let mx = 0;
+    let my = 0;
+    for (let i = 0; i < n; i++) {
+      const k = sample[i]!;
+      mx += rankOfX[rx.ranks[k]!]!;
+      my += rankOfY[ry.ranks[k]!]!;
     }
-    return spearmanOfRankings({ ranks: ranksX, levels: rx.levels }, { ranks: ranksY, levels: ry.levels });
+    mx /= n;
+    my /= n;
+    let sxy = 0;
+    let sxx = 0;
+    let syy = 0;
+    for (let i = 0; i < n; i++) {
+      const k = sample[i]!;
+      const dx = rankOfX[rx.ranks[k]!]! - mx;
+      const dy = rankOfY[ry.ranks[k]!]! - my;
+      sxy += dx * dy;
+      sxx += dx * dx;
+      syy += dy * dy;
+    }
+    if (sxx === 0 || syy === 0) return null;
+    const r = sxy / Math.sqrt(sxx * syy);
+    return Math.max(-1, Math.min(1, r));
   };
+}
+
+/** averageRanksOf for the ranks at a resample's indices, into `rankOf` (per level), with `counts` as scratch. */
+function averageRanksOfSample(ranks: Int32Array, sample: Int32Array, counts: Float64Array, rankOf: Float64Array): void {
+  counts.fill(0);
+  for (let i = 0; i < sample.length; i++) counts[ranks[sample[i]!]!]! += 1;
+  let before = 0;
+  for (let g = 0; g < counts.length; g++) {
+    const c = counts[g]!;
+    rankOf[g] = before + (c + 1) / 2;
+    before += c;
+  }
 }
 
 export function spearmanOfRankings(x: Ranking, y: Ranking): number | null {
