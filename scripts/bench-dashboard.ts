@@ -46,7 +46,7 @@ const { projectAgreement } = await import("../lib/agreement/load");
 const { projectExport } = await import("../lib/agreement/export");
 const { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } = await import("../lib/agreement/scope");
 const { loadAgreementInput } = await import("../lib/agreement/load");
-const { agreementReport } = await import("../lib/agreement/report");
+const { agreementReport } = await import("../lib/agreement/report/agreement-report");
 const { DEFAULT_AGREEMENT_OPTIONS } = await import("../lib/agreement/types");
 
 /** Seeds the large project (the seeder logs each step and its total time). */

@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
-import { agreementReport } from "./report";
+import { agreementReport } from "./report/agreement-report";
 import { exportFileName } from "./export-file-name";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";

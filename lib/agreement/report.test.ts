@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agreementReport, binarise, binaryMetrics } from "./report";
+import { agreementReport, binarise, binaryMetrics } from "./report/agreement-report";
 import { type AgreementInput, type AgreementItem, DEFAULT_AGREEMENT_OPTIONS, type VideoJudgeValues } from "./types";
 
 /*

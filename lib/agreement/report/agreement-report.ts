@@ -1,15 +1,15 @@
-import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../reviews/judgment-target";
-import { TASKS } from "../tasks/registry";
-import { isLabelSetReviewerId } from "../label-sets/label-set-reviewer";
-import { binariseValue, consensusValue, judgePresence, PRESENCE_TARGET_TYPE, presenceSweepThresholds, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
-import { resampler } from "../stats/bootstrap";
-import { cohensKappa } from "../stats/cohens-kappa";
-import { kendallTauB, pearson, spearman, spearmanOfResamples } from "../stats/correlation";
-import { meanAbsoluteError, rootMeanSquaredError } from "../stats/error-metrics";
-import { fleissKappaFromCounts } from "../stats/fleiss-kappa";
-import { krippendorffAlpha, type MeasurementLevel } from "../stats/krippendorff-alpha";
-import { percentAgreement } from "../stats/percent-agreement";
-import { RatingTableBuilder, type RatingTable } from "../stats/rating-table";
+import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../../reviews/judgment-target";
+import { TASKS } from "../../tasks/registry";
+import { isLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
+import { binariseValue, consensusValue, judgePresence, PRESENCE_TARGET_TYPE, presenceSweepThresholds, scaleBounds, type TaskDeclaration } from "../../tasks/task-declaration";
+import { resampler } from "../../stats/bootstrap";
+import { cohensKappa } from "../../stats/cohens-kappa";
+import { kendallTauB, pearson, spearman, spearmanOfResamples } from "../../stats/correlation";
+import { meanAbsoluteError, rootMeanSquaredError } from "../../stats/error-metrics";
+import { fleissKappaFromCounts } from "../../stats/fleiss-kappa";
+import { krippendorffAlpha, type MeasurementLevel } from "../../stats/krippendorff-alpha";
+import { percentAgreement } from "../../stats/percent-agreement";
+import { RatingTableBuilder, type RatingTable } from "../../stats/rating-table";
 import {
   BREAKDOWNS,
   type AgreementInput,
@@ -36,7 +36,7 @@ import {
   type SweepPoint,
   type TargetType,
   WORST_TARGET,
-} from "./types";
+} from "../types";
 
 /**
  * The agreement report of a set of judged targets: pure, deterministic (seeded bootstrap), every
