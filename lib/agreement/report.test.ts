@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { agreementReport, binarise, binaryMetrics } from "./report/agreement-report";
+import { agreementReport } from "./report/agreement-report";
+import { binarise } from "./report/binarise";
+import { binaryMetrics } from "./report/confusion";
 import { type AgreementInput, type AgreementItem, DEFAULT_AGREEMENT_OPTIONS, type VideoJudgeValues } from "./types";
 
 /*
