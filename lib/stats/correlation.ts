@@ -151,33 +151,36 @@ export function spearmanOfResamples(x: ArrayLike<number>, y: ArrayLike<number>):
   const rx = ranking(x);
   const ry = ranking(y);
   // Called once per bootstrap resample: the per-level buffers are reused, and the resample's average
-  // ranks are read through the level tables instead of being copied out (the same sums, in the same
-  // order, as spearmanOfRankings of the copied ranks, so the same number to the last bit).
+  // ranks are read through the level tables instead of being copied out. The centred sums are taken
+  // in the same order as spearmanOfRankings of the copied ranks; the means come from the level counts,
+  // which is the same number: average ranks are multiples of ½ and their sum stays below n², so every
+  // partial sum is exact in either order (while n² < 2⁵², which the guard keeps).
   const countsX = new Float64Array(rx.levels);
   const countsY = new Float64Array(ry.levels);
   const rankOfX = new Float64Array(rx.levels);
   const rankOfY = new Float64Array(ry.levels);
+  const ranksX = rx.ranks;
+  const ranksY = ry.ranks;
   return (sample) => {
     const n = sample.length;
     if (n < 2) return null;
-    averageRanksOfSample(rx.ranks, sample, countsX, rankOfX);
-    averageRanksOfSample(ry.ranks, sample, countsY, rankOfY);
-    let mx = 0;
-    let my = 0;
+    if (n >= 1 << 26) return spearmanOfRankings({ ranks: Int32Array.from(sample, (k) => ranksX[k]!), levels: rx.levels }, { ranks: Int32Array.from(sample, (k) => ranksY[k]!), levels: ry.levels });
+    countsX.fill(0);
+    countsY.fill(0);
     for (let i = 0; i < n; i++) {
       const k = sample[i]!;
-      mx += rankOfX[rx.ranks[k]!]!;
-      my += rankOfY[ry.ranks[k]!]!;
+      countsX[ranksX[k]!]! += 1;
+      countsY[ranksY[k]!]! += 1;
     }
-    mx /= n;
-    my /= n;
+    const mx = averageRanksOfCounts(countsX, rankOfX) / n;
+    const my = averageRanksOfCounts(countsY, rankOfY) / n;
     let sxy = 0;
     let sxx = 0;
     let syy = 0;
     for (let i = 0; i < n; i++) {
       const k = sample[i]!;
-      const dx = rankOfX[rx.ranks[k]!]! - mx;
-      const dy = rankOfY[ry.ranks[k]!]! - my;
+      const dx = rankOfX[ranksX[k]!]! - mx;
+      const dy = rankOfY[ranksY[k]!]! - my;
       sxy += dx * dy;
       sxx += dx * dx;
       syy += dy * dy;
@@ -188,16 +191,17 @@ export function spearmanOfResamples(x: ArrayLike<number>, y: ArrayLike<number>):
   };
 }
 
-/** averageRanksOf for the ranks at a resample's indices, into `rankOf` (per level), with `counts` as scratch. */
-function averageRanksOfSample(ranks: Int32Array, sample: Int32Array, counts: Float64Array, rankOf: Float64Array): void {
-  counts.fill(0);
-  for (let i = 0; i < sample.length; i++) counts[ranks[sample[i]!]!]! += 1;
+/** averageRanksOf from the count of each level: each level's average rank into `rankOf`; returns the sum of all ranks. */
+function averageRanksOfCounts(counts: Float64Array, rankOf: Float64Array): number {
   let before = 0;
+  let sum = 0;
   for (let g = 0; g < counts.length; g++) {
     const c = counts[g]!;
     rankOf[g] = before + (c + 1) / 2;
+    sum += c * rankOf[g]!;
     before += c;
   }
+  return sum;
 }
 
 export function spearmanOfRankings(x: Ranking, y: Ranking): number | null {

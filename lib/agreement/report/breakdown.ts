@@ -63,6 +63,31 @@ function groupLink(breakdown: string, key: string, items: readonly AgreementItem
   }
 }
 
+type GroupStatistics = Pick<BreakdownGroup, "judge" | "humans">;
+
+/** Per report (its Declarations), the statistics of the groups made so far, by their number of items. */
+const statisticsOfReport = new WeakMap<Declarations, Map<number, { items: readonly AgreementItem[]; statistics: GroupStatistics }[]>>();
+
+/**
+ * A group's judge and reviewers' statistics. They depend only on the group's items, and breakdowns often
+ * form the same group (a single endpoint's group is every item; a declared grouping can repeat the
+ * categories): such a group is computed once per report, its bootstrap being most of the report's time.
+ */
+function groupStatistics(items: readonly AgreementItem[], options: AgreementOptions, d: Declarations): GroupStatistics {
+  let made = statisticsOfReport.get(d);
+  if (!made) statisticsOfReport.set(d, (made = new Map()));
+  const sameSize = made.get(items.length) ?? [];
+  const same = sameSize.find((g) => g.items.every((item, i) => item === items[i]));
+  if (same) return same.statistics;
+  const b = humanBlock(oncePerTarget(items), (item, v) => d.binarise(item, v), "nominal", options, false);
+  const statistics = {
+    judge: groupBlock(items, options, d),
+    humans: { n: b.n, values: { percentAgreement: b.values.percentAgreement ?? null, alpha: b.values.alpha ?? null }, ci: {} },
+  };
+  made.set(items.length, [...sameSize, { items, statistics }]);
+  return statistics;
+}
+
 /** The items grouped by one breakdown (a fixed one or a declared grouping), each group with its judge and reviewers' agreement and a link to its videos. */
 export function breakdown(items: readonly AgreementItem[], by: string, input: AgreementInput, options: AgreementOptions, d: Declarations): BreakdownGroup[] {
   const groups = new Map<string, { label: string; items: AgreementItem[] }>();
@@ -79,11 +104,7 @@ export function breakdown(items: readonly AgreementItem[], by: string, input: Ag
       key,
       label: by === "endpoint" ? (endpointNames.get(key) ?? key) : group.label,
       items: group.items.length,
-      judge: groupBlock(group.items, options, d),
-      humans: (() => {
-        const b = humanBlock(oncePerTarget(group.items), (item, v) => d.binarise(item, v), "nominal", options, false);
-        return { n: b.n, values: { percentAgreement: b.values.percentAgreement ?? null, alpha: b.values.alpha ?? null }, ci: {} };
-      })(),
+      ...groupStatistics(group.items, options, d),
       link: groupLink(by, key, group.items, input),
     }))
     .sort((a, b) => (by === "category" ? d.order(a.key) - d.order(b.key) : groupingOrder(by, a.key, d) - groupingOrder(by, b.key, d)) || a.label.localeCompare(b.label));
