@@ -8,6 +8,9 @@
 //     64 MiB extra RSS), with the web process's V8 flags (lib/ops/web-process-flags.ts).
 // Numbers only, no assertions.
 //   npx tsx scripts/bench-dashboard.ts [--videos 50000] [--scores 1000000] [--reviewers 3]
+// To iterate on the report without seeding each time: `--keep` leaves the seeded database in place
+// and prints its name; `--database <name>` times that database again (not seeded, not dropped);
+// `--no-export` times the agreement report only.
 import os from "node:os";
 import v8 from "node:v8";
 import { parseArgs } from "node:util";
@@ -16,14 +19,25 @@ import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
 // The web process runs with these V8 flags (scripts/start.ts); measure the export as it runs there.
 for (const flag of WEB_PROCESS_V8_FLAGS) v8.setFlagsFromString(flag);
 
-const { values } = parseArgs({ options: { videos: { type: "string", default: "50000" }, scores: { type: "string", default: "1000000" }, reviewers: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: {
+    videos: { type: "string", default: "50000" },
+    scores: { type: "string", default: "1000000" },
+    reviewers: { type: "string", default: "3" },
+    keep: { type: "boolean", default: false },
+    database: { type: "string" },
+    "no-export": { type: "boolean", default: false },
+  },
+});
 const VIDEOS = Number(values.videos);
 const SCORES = Number(values.scores);
 const REVIEWERS = Number(values.reviewers);
 
 const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
 const server = await startTestServer();
-const database = await createTestDatabase(server, "benchdash");
+const { databaseUrl } = await import("../lib/db/embedded-postgres");
+const reused = values.database;
+const database = reused ? { name: reused, url: databaseUrl(server.baseUrl, reused), drop: async () => {} } : await createTestDatabase(server, "benchdash");
 process.env.DATABASE_URL = database.url;
 
 const { prisma } = await import("../lib/db/prisma");
@@ -32,15 +46,27 @@ const { projectAgreement } = await import("../lib/agreement/load");
 const { projectExport } = await import("../lib/agreement/export");
 const { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } = await import("../lib/agreement/scope");
 const { loadAgreementInput } = await import("../lib/agreement/load");
-const { agreementReport } = await import("../lib/agreement/report");
+const { agreementReport } = await import("../lib/agreement/report/agreement-report");
 const { DEFAULT_AGREEMENT_OPTIONS } = await import("../lib/agreement/types");
+
+/** Seeds the large project (the seeder logs each step and its total time). */
+async function seed() {
+  console.log(`seeding ${VIDEOS.toLocaleString("en")} videos, ${SCORES.toLocaleString("en")} scores, ${REVIEWERS} reviewers…`);
+  const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, reviewers: REVIEWERS, log: (line) => console.log(line) });
+  if (values.keep) console.log(`kept database ${database.name} (time it again with --database ${database.name})`);
+  return seeded;
+}
+
+/** The project a kept database holds (its only one, seeded with one run). */
+async function seededProject() {
+  const project = await prisma.project.findFirstOrThrow({ select: { id: true, runs: { select: { id: true }, take: 1 }, members: { where: { role: "owner" }, select: { userId: true }, take: 1 } } });
+  return { projectId: project.id, runId: project.runs[0]!.id, ownerId: project.members[0]!.userId };
+}
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 try {
-  console.log(`seeding ${VIDEOS.toLocaleString("en")} videos, ${SCORES.toLocaleString("en")} scores, ${REVIEWERS} reviewers…`);
-  // The seeder logs each step and its total time.
-  const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, reviewers: REVIEWERS, log: (line) => console.log(line) });
+  const seeded = reused ? await seededProject() : await seed();
   const owner = await prisma.user.findUniqueOrThrow({ where: { id: seeded.ownerId } });
   const actor = { userId: owner.id, email: owner.email, name: owner.name, isAdmin: false };
   const judgments = await prisma.humanJudgment.count({ where: { projectId: seeded.projectId } });
@@ -55,7 +81,7 @@ try {
   ] as const) {
     const query = agreementQuerySchema.parse(params);
     await projectAgreement(prisma, actor, seeded.projectId, query);
-    const runs: { total: number; load: number; report: number; reviewed: number }[] = [];
+    const runs: { total: number; load: number; report: number; reportCpu: number; reviewed: number }[] = [];
     for (let i = 0; i < 3; i++) {
       // The same steps as projectAgreement, timed apart: reading the judgments (SQL) and the statistics (JS).
       const t0 = performance.now();
@@ -63,20 +89,24 @@ try {
       const scope = await resolveAgreementScope(prisma, seeded.projectId, filter, actor.userId);
       const input = await loadAgreementInput(prisma, scope);
       const t1 = performance.now();
+      const cpu = process.cpuUsage();
       const report = agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold });
       const t2 = performance.now();
-      runs.push({ total: t2 - t0, load: t1 - t0, report: t2 - t1, reviewed: report.summary.reviewedItems });
+      const { user, system } = process.cpuUsage(cpu);
+      runs.push({ total: t2 - t0, load: t1 - t0, report: t2 - t1, reportCpu: (user + system) / 1000, reviewed: report.summary.reviewedItems });
     }
     runs.sort((a, b) => a.total - b.total);
     const [min, median, max] = runs as [(typeof runs)[number], (typeof runs)[number], (typeof runs)[number]];
     console.log(
-      `  ${label.padEnd(32)} ${median.total.toFixed(0).padStart(6)} ms   (load ${median.load.toFixed(0)} ms + statistics ${median.report.toFixed(0)} ms; ${median.reviewed.toLocaleString("en")} reviewed targets; min ${min.total.toFixed(0)}, max ${max.total.toFixed(0)})`,
+      `  ${label.padEnd(32)} ${median.total.toFixed(0).padStart(6)} ms   (load ${median.load.toFixed(0)} ms + statistics ${median.report.toFixed(0)} ms, their CPU time ${median.reportCpu.toFixed(0)} ms; ${median.reviewed.toLocaleString("en")} reviewed targets; min ${min.total.toFixed(0)}, max ${max.total.toFixed(0)})`,
     );
   }
 
-  console.log(`\nexport (streamed, read to the end; V8 flags ${WEB_PROCESS_V8_FLAGS.join(" ")}; target < 64 MiB extra peak RSS):`);
+  // --no-export: the report only.
+  const formats = values["no-export"] ? [] : (["csv", "jsonl"] as const);
+  if (formats.length) console.log(`\nexport (streamed, read to the end; V8 flags ${WEB_PROCESS_V8_FLAGS.join(" ")}; target < 64 MiB extra peak RSS):`);
   const extra: string[] = [];
-  for (const format of ["csv", "jsonl"] as const) {
+  for (const format of formats) {
     global.gc?.();
     const before = process.memoryUsage();
     let peakRss = before.rss;
@@ -107,9 +137,9 @@ try {
       `  ${format.padEnd(6)} ${rows.toLocaleString("en")} rows, ${mib(bytes)} MiB in ${seconds.toFixed(1)} s: ${Math.round(rows / seconds).toLocaleString("en")} rows/s, ${(bytes / 1024 / 1024 / seconds).toFixed(1)} MiB/s; first bytes after ${firstByteMs.toFixed(0)} ms; peak RSS +${mib(peakRss - before.rss)} MiB (${mib(peakRss)} MiB), peak heap +${mib(peakHeap - before.heapUsed)} MiB`,
     );
   }
-  console.log(`\nexport extra peak RSS: ${extra.join(", ")}`);
+  if (formats.length) console.log(`\nexport extra peak RSS: ${extra.join(", ")}`);
 } finally {
   await prisma.$disconnect();
-  await database.drop();
+  if (!values.keep && !reused) await database.drop();
   await server.stop();
 }

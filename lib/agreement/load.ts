@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
-import { agreementReport } from "./report";
+import { agreementReport } from "./report/agreement-report";
 import { exportFileName } from "./export-file-name";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
@@ -149,7 +149,7 @@ export async function loadAgreementInput(
   // A judgment is about a target, not a run: it is compared with every run in scope of its task that
   // scored the same target (a score at the same step and scope, and frame set for frame scopes; a
   // per-subject metric of a video the run judged).
-  const rows = await prisma.$queryRaw<JudgmentRow[]>`
+  const rowsQuery = prisma.$queryRaw<JudgmentRow[]>`
     WITH j AS MATERIALIZED (
       SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."subjectRunId", h."reviewerId", h."value"
       FROM "human_judgment" h
@@ -241,8 +241,26 @@ export async function loadAgreementInput(
     WHERE TRUE ${categoryCondition}
     ORDER BY x."runId", x."videoId", x."targetKey", x."reviewerId"`;
 
+  // The tasks of the scope's runs (every registered task when it has none), for the report's declarations.
+  const scopeTasks = prisma.judgeRun.findMany({ where: { projectId, ...(scope.runId ? { id: scope.runId } : {}) }, distinct: ["pipeline"], select: { pipeline: true } }).then((scopePipelines) => {
+    const inScope = registry.filter((t) => scopePipelines.some((r) => r.pipeline === t.id));
+    return inScope.length ? inScope : registry;
+  });
+  const scoreCategory = scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty;
+  const countsQuery = scopeTasks.then(
+    (tasks) => prisma.$queryRaw<{ videos: bigint; scores: bigint; outcomes: bigint }[]>`
+    WITH m AS (${scope.matchingVideos})
+    SELECT (SELECT count(*) FROM m) AS "videos",
+           (SELECT count(*) FROM "score" s WHERE s."videoId" IN (SELECT "id" FROM m) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scoreCategory}) AS "scores",
+           (SELECT count(*) FROM "run_metric" rm JOIN "judge_run" r ON r."id" = rm."runId"
+              WHERE r."projectId" = ${projectId} AND rm."videoId" IN (SELECT "id" FROM m) AND rm."itemId" = '' AND rm."metric" = ANY(${reviewedMetrics(tasks)}::text[])
+              ${runCondition(scope, Prisma.sql`rm."runId"`)}) AS "outcomes"`,
+  );
+  // The counts scan every score of the scope (~1M in a 50,000-video project): on their own connection,
+  // beside the judgments' query, not after it (a read-only report, no transaction to share).
+  const [rows, runs, tasks, [counts]] = await Promise.all([rowsQuery, scopeRuns(prisma, projectId, scope.runId), scopeTasks, countsQuery]);
+
   const taskById = new Map(registry.map((t) => [t.id, t]));
-  const runs = await scopeRuns(prisma, projectId, scope.runId);
   const runModel = new Map(runs.map((r) => [r.id, r.model]));
   const items: AgreementItem[] = [];
   const byKey = new Map<string, AgreementItem>();
@@ -284,30 +302,19 @@ export async function loadAgreementInput(
 
   // The adjudicated gold of the reviewed targets, an annotator apart from reviewers and label sets.
   const targetKeys = [...new Set(items.map((i) => i.targetKey))];
-  if (targetKeys.length) {
-    const golds = await prisma.goldJudgment.findMany({ where: { projectId, targetKey: { in: targetKeys } }, select: { targetKey: true, value: true } });
+  const [golds, reviewers] = await Promise.all([
+    targetKeys.length ? prisma.goldJudgment.findMany({ where: { projectId, targetKey: { in: targetKeys } }, select: { targetKey: true, value: true } }) : null,
+    reviewerInfo(prisma, [...reviewerIds]),
+  ]);
+  if (golds) {
     const gold = new Map(golds.map((g) => [g.targetKey, g.value]));
     for (const item of items) item.gold = gold.get(item.targetKey) ?? null;
   }
 
-  // The tasks of the scope's runs (every registered task when it has none), for the report's declarations.
-  const scopePipelines = await prisma.judgeRun.findMany({ where: { projectId, ...(scope.runId ? { id: scope.runId } : {}) }, distinct: ["pipeline"], select: { pipeline: true } });
-  const inScope = registry.filter((t) => scopePipelines.some((r) => r.pipeline === t.id));
-  const tasks = inScope.length ? inScope : registry;
-
-  const scoreCategory = scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty;
-  const [counts] = await prisma.$queryRaw<{ videos: bigint; scores: bigint; outcomes: bigint }[]>`
-    WITH m AS (${scope.matchingVideos})
-    SELECT (SELECT count(*) FROM m) AS "videos",
-           (SELECT count(*) FROM "score" s WHERE s."videoId" IN (SELECT "id" FROM m) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scoreCategory}) AS "scores",
-           (SELECT count(*) FROM "run_metric" rm JOIN "judge_run" r ON r."id" = rm."runId"
-              WHERE r."projectId" = ${projectId} AND rm."videoId" IN (SELECT "id" FROM m) AND rm."itemId" = '' AND rm."metric" = ANY(${reviewedMetrics(tasks)}::text[])
-              ${runCondition(scope, Prisma.sql`rm."runId"`)}) AS "outcomes"`;
-
   return {
     items,
     tasks,
-    reviewers: await reviewerInfo(prisma, [...reviewerIds]),
+    reviewers,
     runs,
     videoCount: Number(counts!.videos),
     judgeItemCount: Number(counts!.scores) + Number(counts!.outcomes),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
 import { reportCsv } from "./report-csv";
-import { agreementReport } from "./report";
+import { agreementReport } from "./report/agreement-report";
 import { type AgreementInput, type AgreementItem, DEFAULT_AGREEMENT_OPTIONS } from "./types";
 
 /*

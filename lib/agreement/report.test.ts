@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { agreementReport, binarise, binaryMetrics } from "./report";
+import { agreementReport } from "./report/agreement-report";
+import { binarise } from "./report/binarise";
+import { binaryMetrics } from "./report/confusion";
+import { nativeBlock } from "./report/native-block";
+import { mulberry32 } from "../stats/bootstrap";
+import { cohensKappa } from "../stats/cohens-kappa";
+import { krippendorffAlpha } from "../stats/krippendorff-alpha";
+import { RatingTableBuilder } from "../stats/rating-table";
 import { type AgreementInput, type AgreementItem, DEFAULT_AGREEMENT_OPTIONS, type VideoJudgeValues } from "./types";
 
 /*
@@ -98,6 +105,25 @@ describe("binaryMetrics", () => {
     expect(binaryMetrics({ tp: 0, fp: 0, fn: 0, tn: 0 })).toEqual({ precision: null, recall: null, f1: null, accuracy: null, kappa: null });
     // everyone said no: agreement 1, chance agreement 1 → kappa undefined; no positives → F1 undefined
     expect(binaryMetrics({ tp: 0, fp: 0, fn: 0, tn: 4 })).toMatchObject({ accuracy: 1, kappa: null, f1: null, precision: null, recall: null });
+  });
+});
+
+describe("nativeBlock", () => {
+  it("gives the judge and a human the kappas of cohensKappa and the alpha of their rating table, on integer and fractional scales", () => {
+    const random = mulberry32(11);
+    for (const [n, scale] of [[40, 11], [25, 1001], [3, 2]] as const) {
+      const judge = Float64Array.from({ length: n }, () => Math.floor(random() * scale) / (scale > 11 ? 10 : 1));
+      const human = Float64Array.from({ length: n }, () => Math.floor(random() * Math.min(scale, 11)));
+      for (const level of ["nominal", "ordinal", "interval", "ratio"] as const) {
+        const builder = new RatingTableBuilder();
+        judge.forEach((v, i) => builder.add(String(i), "judge", v, i));
+        human.forEach((v, i) => builder.add(String(i), "human", v, i));
+        const values = nativeBlock(judge, human, level, { ...DEFAULT_AGREEMENT_OPTIONS, iterations: 0 }).values;
+        expect(values.alpha).toBe(krippendorffAlpha(builder.build(), level));
+        expect(values.kappaLinear).toBe(cohensKappa(Array.from(judge), Array.from(human), "linear"));
+        expect(values.kappaQuadratic).toBe(cohensKappa(Array.from(judge), Array.from(human), "quadratic"));
+      }
+    }
   });
 });
 

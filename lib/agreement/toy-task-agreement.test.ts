@@ -10,7 +10,7 @@ import { createRunVideo } from "../testing/run-video-fixture";
 import { declarationProblems, disagreementGapOf, type TaskDeclaration } from "../tasks/task-declaration";
 import { insertJudgment } from "../testing/judgments";
 import { loadAgreementInput } from "./load";
-import { agreementReport } from "./report";
+import { agreementReport } from "./report/agreement-report";
 import { agreementQuerySchema, resolveAgreementScope } from "./scope";
 import { DEFAULT_AGREEMENT_OPTIONS, WORST_TARGET } from "./types";
 

@@ -1,10 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapConfidenceInterval, bootstrapTableStatistic, mulberry32 } from "./bootstrap";
+import { bootstrapConfidenceInterval, bootstrapTableStatistic, mulberry32, resampler } from "./bootstrap";
 import { StatsInputError } from "./input-error";
 import { krippendorffAlpha } from "./krippendorff-alpha";
 import { percentAgreement } from "./percent-agreement";
 import { KRIPPENDORFF_2011 } from "./published-examples";
 import { ratingTableFromMatrix } from "./rating-table";
+
+describe("resampler", () => {
+  it("draws the same indices as Math.floor(mulberry32(seed)() * n), resample after resample", () => {
+    const random = mulberry32(20240601);
+    const draw = resampler(20240601);
+    for (const n of [1, 7, 4084, 100_000]) {
+      const sample = new Int32Array(Math.min(n, 5000));
+      for (let b = 0; b < 3; b++) {
+        draw(sample, n);
+        expect(Array.from(sample)).toEqual(Array.from(sample, () => Math.floor(random() * n)));
+      }
+    }
+  });
+});
 
 describe("mulberry32", () => {
   it("is deterministic per seed, differs between seeds, and stays in [0, 1)", () => {

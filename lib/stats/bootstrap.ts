@@ -17,6 +17,24 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * Bootstrap resamples of indices in [0, n), drawn as `Math.floor(mulberry32(seed)() * n)` one after the
+ * other (the same draws), with the generator inlined: a resample of a few thousand items is drawn
+ * hundreds of times per statistic, and a call per draw was a third of the agreement report's bootstrap.
+ */
+export function resampler(seed: number): (sample: Int32Array, n: number) => void {
+  let state = seed >>> 0;
+  return (sample, n) => {
+    for (let i = 0; i < sample.length; i++) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      sample[i] = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+    }
+  };
+}
+
 export interface BootstrapOptions {
   /** Number of resamples; 1000 is the usual minimum for a 95% percentile interval. */
   iterations?: number;

@@ -150,15 +150,58 @@ export function spearmanOfResamples(x: ArrayLike<number>, y: ArrayLike<number>):
   checkPaired(x, y);
   const rx = ranking(x);
   const ry = ranking(y);
+  // Called once per bootstrap resample: the per-level buffers are reused, and the resample's average
+  // ranks are read through the level tables instead of being copied out. The centred sums are taken
+  // in the same order as spearmanOfRankings of the copied ranks; the means come from the level counts,
+  // which is the same number: average ranks are multiples of ½ and their sum stays below n², so every
+  // partial sum is exact in either order (while n² < 2⁵², which the guard keeps).
+  const countsX = new Float64Array(rx.levels);
+  const countsY = new Float64Array(ry.levels);
+  const rankOfX = new Float64Array(rx.levels);
+  const rankOfY = new Float64Array(ry.levels);
+  const ranksX = rx.ranks;
+  const ranksY = ry.ranks;
   return (sample) => {
-    const ranksX = new Int32Array(sample.length);
-    const ranksY = new Int32Array(sample.length);
-    for (let i = 0; i < sample.length; i++) {
-      ranksX[i] = rx.ranks[sample[i]!]!;
-      ranksY[i] = ry.ranks[sample[i]!]!;
+    const n = sample.length;
+    if (n < 2) return null;
+    if (n >= 1 << 26) return spearmanOfRankings({ ranks: Int32Array.from(sample, (k) => ranksX[k]!), levels: rx.levels }, { ranks: Int32Array.from(sample, (k) => ranksY[k]!), levels: ry.levels });
+    countsX.fill(0);
+    countsY.fill(0);
+    for (let i = 0; i < n; i++) {
+      const k = sample[i]!;
+      countsX[ranksX[k]!]! += 1;
+      countsY[ranksY[k]!]! += 1;
     }
-    return spearmanOfRankings({ ranks: ranksX, levels: rx.levels }, { ranks: ranksY, levels: ry.levels });
+    const mx = averageRanksOfCounts(countsX, rankOfX) / n;
+    const my = averageRanksOfCounts(countsY, rankOfY) / n;
+    let sxy = 0;
+    let sxx = 0;
+    let syy = 0;
+    for (let i = 0; i < n; i++) {
+      const k = sample[i]!;
+      const dx = rankOfX[ranksX[k]!]! - mx;
+      const dy = rankOfY[ranksY[k]!]! - my;
+      sxy += dx * dy;
+      sxx += dx * dx;
+      syy += dy * dy;
+    }
+    if (sxx === 0 || syy === 0) return null;
+    const r = sxy / Math.sqrt(sxx * syy);
+    return Math.max(-1, Math.min(1, r));
   };
+}
+
+/** averageRanksOf from the count of each level: each level's average rank into `rankOf`; returns the sum of all ranks. */
+function averageRanksOfCounts(counts: Float64Array, rankOf: Float64Array): number {
+  let before = 0;
+  let sum = 0;
+  for (let g = 0; g < counts.length; g++) {
+    const c = counts[g]!;
+    rankOf[g] = before + (c + 1) / 2;
+    sum += c * rankOf[g]!;
+    before += c;
+  }
+  return sum;
 }
 
 export function spearmanOfRankings(x: Ranking, y: Ranking): number | null {

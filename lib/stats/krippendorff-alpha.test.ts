@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { coincidenceMatrix, krippendorffAlpha } from "./krippendorff-alpha";
 import { HAYES_KRIPPENDORFF_2007, KRIPPENDORFF_2011, WIKIPEDIA_KRIPPENDORFF } from "./published-examples";
-import { buildRatingTable, ratingTableFromMatrix } from "./rating-table";
+import { buildRatingTable, ratingTableFromMatrix, selectItems } from "./rating-table";
 
 describe("Krippendorff's alpha", () => {
   // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units,
@@ -28,6 +28,16 @@ describe("Krippendorff's alpha", () => {
     expect(o[0]).toBeCloseTo(7, 12);
     expect(o[1]).toBeCloseTo(4 / 3, 12);
     expect(o[k]).toBeCloseTo(4 / 3, 12);
+  });
+
+  it("of a resample given as rows is exactly alpha of the resampled table, repeats and unpairable units included", () => {
+    // The agreement report's bootstrap reads resampled rows in place instead of copying the table.
+    const rows = new Int32Array([11, 0, 7, 7, 3, 5, 11, 2, 9, 0, 4, 8]);
+    for (const level of ["nominal", "ordinal", "interval", "ratio"] as const) {
+      expect(krippendorffAlpha(example, level, rows)).toBe(krippendorffAlpha(selectItems(example, rows), level));
+    }
+    expect(Array.from(coincidenceMatrix(example, rows))).toEqual(Array.from(coincidenceMatrix(selectItems(example, rows))));
+    expect(krippendorffAlpha(example, "interval", rows)).not.toBe(krippendorffAlpha(example, "interval"));
   });
 
   // Wikipedia, "Krippendorff's alpha", "A computational example": 3 coders, 15 units.

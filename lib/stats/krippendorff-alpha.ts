@@ -8,15 +8,17 @@ export const MEASUREMENT_LEVELS: readonly MeasurementLevel[] = ["nominal", "ordi
  * Krippendorff's coincidence matrix: `o[c * k + k']` counts the ordered pairs of values (c, k') given to the
  * same item by different raters, each pair weighted 1 / (mᵤ − 1) where mᵤ is the item's number of ratings.
  * Items with fewer than two ratings are not pairable and contribute nothing. O(items × raters²).
+ * `rows`: the table's rows to read instead of every row, in that order, repeats counting again (a
+ * bootstrap resample of items, without copying the table).
  */
-export function coincidenceMatrix(table: RatingTable): Float64Array {
+export function coincidenceMatrix(table: RatingTable, rows?: Int32Array): Float64Array {
   const k = table.categories.length;
-  const nItems = table.itemIds.length;
+  const nItems = rows ? rows.length : table.itemIds.length;
   const nRaters = table.raterIds.length;
   const codes = table.codes;
   const o = new Float64Array(k * k);
   for (let i = 0; i < nItems; i++) {
-    const row = i * nRaters;
+    const row = (rows ? rows[i]! : i) * nRaters;
     let m = 0;
     for (let r = 0; r < nRaters; r++) if (codes[row + r] !== MISSING) m++;
     if (m < 2) continue;
@@ -81,11 +83,11 @@ function differences(level: MeasurementLevel, values: Float64Array | null, margi
  * Krippendorff's alpha, 1 − Dₒ / Dₑ, from the coincidence matrix, for any number of raters and missing
  * ratings. `null` when undefined: fewer than two pairable values, no variation among the pairable values
  * (Dₑ = 0: everyone used one value), a level other than nominal on string categories, or the ratio level
- * with negative values.
+ * with negative values. `rows`: as for coincidenceMatrix (alpha of a resample of the table's items).
  */
-export function krippendorffAlpha(table: RatingTable, level: MeasurementLevel): number | null {
+export function krippendorffAlpha(table: RatingTable, level: MeasurementLevel, rows?: Int32Array): number | null {
   const k = table.categories.length;
-  const o = coincidenceMatrix(table);
+  const o = coincidenceMatrix(table, rows);
   const marginals = new Float64Array(k);
   let n = 0;
   for (let c = 0; c < k; c++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { binarise } from "../agreement/report";
+import { binarise } from "../agreement/report/binarise";
 import { HALLUCINATION_TASK } from "./hallucination/task";
 import { consensusOf } from "../reviews/consensus";
 import { disagreesWithJudge } from "../reviews/disagreement";

@@ -1,0 +1,11 @@
+import { type JudgedDeclaration, judgmentDeclaration, thresholdOverride } from "../../reviews/judgment-target";
+import { TASKS } from "../../tasks/registry";
+import { binariseValue, type TaskDeclaration } from "../../tasks/task-declaration";
+import type { TargetType } from "../types";
+import type { Binary, ThresholdOptions } from "./declarations";
+
+/** 1 when the value is the target's positive class (its declared rule, with the request's threshold override). */
+export function binarise(targetType: TargetType, value: number, options: ThresholdOptions, declaration?: JudgedDeclaration, tasks: readonly TaskDeclaration[] = TASKS): Binary {
+  const target = declaration ?? judgmentDeclaration(targetType, null, tasks);
+  return binariseValue(target.positive, value, thresholdOverride(target, options as ThresholdOptions & Record<string, unknown>, tasks));
+}
