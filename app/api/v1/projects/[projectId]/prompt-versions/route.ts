@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { PIPELINE_IDS } from "@/lib/judge/endpoints.validation";
+import { pipelineIdSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
@@ -9,7 +9,7 @@ import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.v
 
 type Params = { projectId: string };
 
-const listQuerySchema = z.object({ pipeline: z.enum(PIPELINE_IDS) });
+const listQuerySchema = z.object({ pipeline: pipelineIdSchema });
 
 /** `?pipeline=hallucination`: each template the pipeline renders, its shipped text and hash, and the project's versions of it. */
 export const GET = withActor<Params>(async (request, actor, params) => {
