@@ -83,7 +83,7 @@ async function timedRun() {
   const before = stub.requests.length;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id! });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "qa", endpointId: endpoint.id, itemSetId: set.set.id! });
   while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status !== "done") await new Promise((r) => setTimeout(r, 200));
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);

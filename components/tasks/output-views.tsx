@@ -1,15 +1,10 @@
 "use client";
 
 import type { ComponentType } from "react";
-import type { CellFocus, StepRow } from "@/components/videos/judge-scores-panel";
+import type { OutputsViewProps } from "./task-views";
 import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
 
-/** Props every task's outputs view gets: the run's steps for the video, and the video page's frame focus. */
-export interface OutputsViewProps {
-  steps: StepRow[];
-  keyFrameCount: number;
-  onFocus: (focus: CellFocus) => void;
-}
+export type { OutputsViewProps } from "./task-views";
 
 /**
  * How the video page reads each task's step outputs as text, by pipeline id. A task's view lives in

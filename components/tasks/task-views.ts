@@ -3,7 +3,15 @@
  * core's pages through components/tasks/views.ts, never by name.
  */
 import type { ComponentType } from "react";
-import type { OutputsViewProps } from "./output-views";
+import type { CellFocus, StepRow } from "@/components/videos/judge-scores-panel";
+import type { DefaultsFormProps, RunSettingsFormProps } from "./run-settings-form";
+
+/** Props every task's outputs view gets: the run's steps for the video, and the video page's frame focus. */
+export interface OutputsViewProps {
+  steps: StepRow[];
+  keyFrameCount: number;
+  onFocus: (focus: CellFocus) => void;
+}
 
 export interface TaskViews {
   /** The folder's id (an entry of TASK_IDS). */
@@ -12,4 +20,8 @@ export interface TaskViews {
   outputs?: Readonly<Record<string, ComponentType<OutputsViewProps>>>;
   /** How the video page's run header describes a run's stored settings (untrusted JSON), by pipeline id (none: no settings line). */
   runSettings?: Readonly<Record<string, ComponentType<{ settings: unknown }>>>;
+  /** The Judge page's run form controls for a pipeline (its item set, its settings), by pipeline id; none: the project's defaults. */
+  runSettingsForms?: Readonly<Record<string, ComponentType<RunSettingsFormProps>>>;
+  /** Cards beside the run form (owners) that save the project's defaults for a pipeline's new runs, by pipeline id. */
+  defaultsForms?: Readonly<Record<string, { title: string; Form: ComponentType<DefaultsFormProps> }>>;
 }

@@ -97,9 +97,9 @@ describe("projectAgreement (database)", () => {
     ]);
     // verdicts (r1): v0 both yes → consensus yes, judge yes (tp); v1 tie → none; v2 no, judge yes (fp);
     // (r2): v0 both yes, judge no (fn)
-    expect(report.confusion.verdict.cells.map((c) => c.count)).toEqual([1, 1, 1, 0]);
-    expect(report.confusion.verdict.cells[1]!.runs).toEqual([{ runId: r2, count: 1 }]);
-    expect(report.confusion.verdict.cells[2]!.runs).toEqual([{ runId: r1, count: 1 }]);
+    expect(report.confusion.verdict!.cells.map((c) => c.count)).toEqual([1, 1, 1, 0]);
+    expect(report.confusion.verdict!.cells[1]!.runs).toEqual([{ runId: r2, count: 1 }]);
+    expect(report.confusion.verdict!.cells[2]!.runs).toEqual([{ runId: r1, count: 1 }]);
     // sweep on I: v0 (yes, I 5) and v2 (no, I 9); thresholds up to 5 flag both → F1 2/3 at best, first at 0
     const sweepI = report.sweep.find((c) => c.metric === "I")!;
     expect(sweepI.n).toBe(2);

@@ -158,7 +158,7 @@ describe("agreementReport on a hand-worked study", () => {
     // ranks judge [4,1,3,2], consensus [4,1.5,1.5,3]: Σdx·dy = 3, Σdx² = 5, Σdy² = 4.5 → 3/√22.5
     expect(s.values.spearman).toBeCloseTo(3 / Math.sqrt(22.5), 12);
     // a single pair: nothing varies, so correlations are undefined, errors are not
-    const o = report.humanVsJudge.consensus.native.overall;
+    const o = report.humanVsJudge.consensus.native.overall!;
     expect(o.n).toBe(1);
     expect(o.values.mae).toBe(15);
     expect(o.values.pearson).toBeNull();
@@ -193,7 +193,7 @@ describe("agreementReport on a hand-worked study", () => {
   });
 
   it("confusion views with the runs and videos behind each cell", () => {
-    const v = report.confusion.verdict;
+    const v = report.confusion.verdict!;
     expect(v.n).toBe(3);
     expect(v.cells.map((c) => [c.human, c.judge, c.count])).toEqual([
       [1, 1, 1],

@@ -6,10 +6,10 @@ import type { ReviewedMetricId } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 
 /**
- * Per target type: "score" and every registered reviewed metric are always present (so they
- * type-check by name); a task registered only in a test adds its own ids.
+ * Per target type: "score" is always present (so it type-checks by name); each reviewed metric of a
+ * registered task (a ReviewedMetricId) adds its own, read by id.
  */
-export type ByTargetType<T> = Record<"score" | ReviewedMetricId, T> & Record<string, T>;
+export type ByTargetType<T> = Record<"score", T> & Record<ReviewedMetricId, T>;
 
 /** A human judgment's target type: "score" (a judge score of a declared target) or a reviewed metric's id. */
 export type TargetType = string;

@@ -144,6 +144,6 @@ describe(`migration ${MIGRATION}`, () => {
     // Verdicts and overalls the judge gave (the incomplete video has neither), both reviewed targets.
     expect(report.summary).toMatchObject({ videos: 3, judgeItems: 2 + 2, reviewedItems: 2 });
     // The reviewer said "no" where the judge's old column said yes: one judge-yes/human-no verdict.
-    expect(report.confusion.verdict.cells.find((c) => c.human === 0 && c.judge === 1)?.count).toBe(1);
+    expect(report.confusion.verdict!.cells.find((c) => c.human === 0 && c.judge === 1)?.count).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.validation";
 import { baseUrlProblem } from "./endpoint-url-policy";
+import { PIPELINES } from "../tasks/modules";
 
 /**
  * An endpoint's fields without defaults. The update schema is its `.partial()`: zod 4 fills in a
@@ -44,31 +45,60 @@ export const endpointInputSchema = endpointFields.extend({
 /** A PATCH: any fields, and `archived` (hidden from run forms, refused for new runs; runs keep it). */
 export const endpointUpdateSchema = endpointFields.partial().extend({ archived: z.boolean().optional() });
 
-/** Every pipeline a run can name (lib/judge/pipelines/index.ts registers them; a test keeps the lists equal). */
-export const PIPELINE_IDS = ["hallucination", "caption_style", "caption_content", "qa", "qa_generate", "qa_construct"] as const;
+/** Every pipeline a run can name: the registered tasks' pipelines, read when a request is parsed (a task registered later counts). */
+export function pipelineIds(): string[] {
+  return Object.keys(PIPELINES);
+}
+
+/** The message z.enum gives for an unknown pipeline, so the API's 400 reads as it did when the ids were listed here. */
+const unknownPipelineMessage = () => `Invalid option: expected one of ${pipelineIds().map((id) => JSON.stringify(id)).join("|")}`;
+
+/** A registered pipeline's id. */
+export const pipelineIdSchema = z.string({ error: unknownPipelineMessage }).refine((id) => Object.hasOwn(PIPELINES, id), { error: unknownPipelineMessage });
 /** `?pipeline=` of `GET /api/v1/projects/{projectId}/prompt-versions`. */
-export const pipelineQuerySchema = z.object({ pipeline: z.enum(PIPELINE_IDS) });
+export const pipelineQuerySchema = z.object({ pipeline: pipelineIdSchema });
 /** The `{pipeline}` of `PUT …/judge-settings/{pipeline}`: free text, since a pipeline without settings is a 400 naming it. */
 export const pipelineParamSchema = z.string().max(64);
 
-export const createRunSchema = z.object({
-  pipeline: z.enum(PIPELINE_IDS),
-  endpointId: z.string().min(1).max(64),
-  videoIds: z.array(z.string().min(1).max(64)).max(100_000).optional(),
-  dimension: z.string().max(100).optional(),
-  settings: z.record(z.string(), z.unknown()).optional(),
-  /** Item pipelines: the reference set whose captions are judged (or one outputs set). */
-  captionSetId: z.string().min(1).max(64).optional(),
-  /** The QA pipeline: the question set whose questions the run's endpoint answers. */
-  questionSetId: z.string().min(1).max(64).optional(),
-  /** Q&A generation (qa_generate): the step annotation set whose clips the generator writes questions for. */
-  clipSetId: z.string().min(1).max(64).optional(),
-  /** Q&A construction (qa_construct): the candidate set (one generation run's) that is categorised, filtered and transformed. */
-  candidateSetId: z.string().min(1).max(64).optional(),
-  /** Item pipelines: only these models' outputs (default: every model's). */
-  models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
-  /** The prompt version per template (a prompt_version id, or "shipped"); templates not named render the shipped file. */
-  promptVersions: runPromptVersionsSchema.optional(),
-  /** Send the run's calls through the endpoint's Batch API: half the price, answers within 24 hours. */
-  batch: z.boolean().optional(),
-});
+/**
+ * The createRun fields older clients name an item set with (captionSetId, questionSetId, …): each item
+ * pipeline's registration names its own (ItemRequirement.setField), in registry order. They are aliases of
+ * `itemSetId`; the first one given counts when `itemSetId` is not.
+ */
+export function itemSetIdAliases(): string[] {
+  return [...new Set(Object.values(PIPELINES).flatMap((pipeline) => (pipeline.items?.setField ? [pipeline.items.setField] : [])))];
+}
+
+const setIdSchema = z.string().min(1).max(64);
+
+function foldItemSetIdAliases(raw: unknown): unknown {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
+  const body = raw as Record<string, unknown>;
+  if (body.itemSetId !== undefined) return raw;
+  const alias = itemSetIdAliases().find((field) => body[field] !== undefined);
+  return alias ? { ...body, itemSetId: body[alias] } : raw;
+}
+
+export const createRunSchema = z.preprocess(
+  foldItemSetIdAliases,
+  z.object({
+    pipeline: pipelineIdSchema,
+    endpointId: z.string().min(1).max(64),
+    videoIds: z.array(z.string().min(1).max(64)).max(100_000).optional(),
+    dimension: z.string().max(100).optional(),
+    settings: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * Item pipelines: the item set the run judges (a reference set whose captions are judged, a question set, a
+     * step annotation set, a candidate set…). Older clients name it by its kind (see itemSetIdAliases).
+     */
+    itemSetId: setIdSchema.optional(),
+    /** Item pipelines: only these models' outputs (default: every model's). */
+    models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
+    /** The prompt version per template (a prompt_version id, or "shipped"); templates not named render the shipped file. */
+    promptVersions: runPromptVersionsSchema.optional(),
+    /** Send the run's calls through the endpoint's Batch API: half the price, answers within 24 hours. */
+    batch: z.boolean().optional(),
+  }),
+);
+/** A run request as createRun takes it (aliases folded into itemSetId). */
+export type CreateRunInput = z.output<typeof createRunSchema>;

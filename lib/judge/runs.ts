@@ -3,7 +3,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import type { createRunSchema } from "./endpoints.validation";
+import type { CreateRunInput } from "./endpoints.validation";
 import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
 import { videoSubjectPipelineIds } from "../tasks/registry";
@@ -21,7 +21,7 @@ export async function createRun(
   deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> },
   actor: Actor,
   projectId: string,
-  input: z.output<typeof createRunSchema>,
+  input: CreateRunInput,
 ) {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
@@ -159,10 +159,10 @@ const FRAME_SET_WHERE = {
  * The items a run of an item pipeline judges: those of the named set, or those answering it (a reference
  * set's captions), of the pipeline's kind, optionally only some models'; with what the pipeline excludes.
  */
-async function runItemsFor(prisma: PrismaClient, projectId: string, requirement: ItemRequirement, input: z.output<typeof createRunSchema>) {
-  const setId = input.captionSetId ?? input.questionSetId ?? input.clipSetId ?? input.candidateSetId;
-  const { field: setField, noun } = SET_FIELD_OF_KIND[requirement.kind] ?? SET_FIELD_OF_KIND.caption!;
-  if (!setId) throw new ValidationError(`Pipeline ${input.pipeline} judges items: name the set with ${setField}.`);
+async function runItemsFor(prisma: PrismaClient, projectId: string, requirement: ItemRequirement, input: CreateRunInput) {
+  const setId = input.itemSetId;
+  const noun = requirement.setNoun ?? requirement.kind;
+  if (!setId) throw new ValidationError(`Pipeline ${input.pipeline} judges items: name the set with ${requirement.setField ?? "itemSetId"}.`);
   const set = await prisma.itemSet.findFirst({ where: { id: setId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError(`No such ${noun} set in this project.`);
   const rows = await prisma.item.findMany({
@@ -189,14 +189,6 @@ async function runItemsFor(prisma: PrismaClient, projectId: string, requirement:
   }
   return { included, excluded };
 }
-
-/** Which createRun field names the set of an item kind, and what the set is called in errors. */
-const SET_FIELD_OF_KIND: Record<string, { field: string; noun: string }> = {
-  caption: { field: "captionSetId", noun: "caption" },
-  question: { field: "questionSetId", noun: "question" },
-  clip: { field: "clipSetId", noun: "step annotation" },
-  qa_candidate: { field: "candidateSetId", noun: "candidate" },
-};
 
 /** Each item's position among its video's items (its item steps' scope index), in the given order. */
 function positions(items: { id: string; videoId: string }[]) {

@@ -1,6 +1,11 @@
-import type { TemplateSource } from "./engine/judge-video";
 import type { PromptVersionRef } from "./engine/step-store";
 import { createTemplateStore, parseTemplate, renderTemplate } from "./prompt-templates";
+
+/** Where the engine's steps get their prompt templates (lib/judge/engine/judge-video.ts reads it; tests hand it fakes). */
+export interface TemplateSource {
+  /** `meta` is the template's front matter; its `system` field says whether the first paragraph goes in the system role. */
+  get(id: string): { hash: string; meta?: Readonly<Record<string, string>>; render(values: Record<string, string>): string };
+}
 
 /** The prompt files under prompts/ (or PROMPTS_DIR), each read once per process. */
 export function fileTemplateSource(options: { promptsDir?: string } = {}): TemplateSource {

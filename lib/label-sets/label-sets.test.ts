@@ -158,13 +158,13 @@ describe("T2VHaluBench label sets (database)", () => {
     const vsJudge = report.humanVsJudge.reviewers.find((r) => r.reviewerId === labelReviewer)!;
     // Its 4 verdicts against the judge's (yes, yes, yes, no): all agree.
     expect(vsJudge.labelSet).toMatchObject({ id: labelSetId });
-    expect(vsJudge.native.verdict.n).toBe(4);
+    expect(vsJudge.native.verdict!.n).toBe(4);
     // Its s1 presence labels (present in videos 0, 2, 4) against the judge's s1 of 3 everywhere (absent at t = 5):
     // 3 misses and 2 agreements, binarised beside the verdicts (tp 3, tn 1).
     expect(vsJudge.native.presence!.n).toBe(5);
     expect(vsJudge.binary.confusion).toMatchObject({ tp: 3, tn: 1 + 2, fp: 0, fn: 3 });
     // The consensus is the live reviewers': only video 3's verdict (the reviewer's 1 against the judge's no).
-    expect(report.humanVsJudge.consensus.native.verdict.n).toBe(1);
+    expect(report.humanVsJudge.consensus.native.verdict!.n).toBe(1);
     expect(report.humanVsJudge.consensus.binary.confusion).toMatchObject({ tp: 0, tn: 0, fp: 0, fn: 1 });
 
     // Review state counts live reviewers only: video 0 has only label-set judgments.

@@ -5,36 +5,14 @@ import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../tasks/hallucinatio
 import { CONSTRUCTION_RULES } from "../tasks/construction/stub-rules";
 import { ENDPOINT_TEST_RULE } from "./endpoint-test-stub-rule";
 import { QA_RULES } from "../tasks/qa/stub-rules";
+import type { StubRequestContext, StubRule } from "./stub-rule";
+
+export type { StubRequestContext, StubRule } from "./stub-rule";
 
 /**
  * TEST TOOL. Rules of the stand-in LLM: which canned answer a prompt gets. Answers are derived
  * from a hash of the prompt and images, so they are stable across runs yet differ between videos.
  */
-export interface StubRequestContext {
-  /** All text parts of all messages, joined by newlines. */
-  text: string;
-  /** Number of image parts in the request. */
-  imageCount: number;
-  /** Stable pseudo-random integer in [0, n) for this request and a salt. */
-  pick(n: number, salt?: string): number;
-  /** True when the request asked for JSON (json_schema or json_object response_format). */
-  wantsJson: boolean;
-  /** The request's model name: simulated models differ by it (the QA rules read it; other rules ignore it). */
-  model: string;
-  /**
-   * How many times this server answered the same model and text before (0 the first time): a real model
-   * asked again answers anew, and the construction rules simulate that (lib/tasks/construction/stub-rules.ts).
-   */
-  seen: number;
-  /** The request's image URLs (data: URLs as sent), for rules that read an image (the endpoint test's colour). */
-  imageUrls: string[];
-}
-
-export interface StubRule {
-  name: string;
-  match: RegExp;
-  respond(context: StubRequestContext): string;
-}
 
 /** The category ids the stub scores; the same keys the hallucination pipeline's prompts ask for. */
 export const STATIC_CATEGORIES: readonly string[] = STATIC_CATEGORY_IDS;

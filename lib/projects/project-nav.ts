@@ -1,5 +1,6 @@
 import type { ProjectRole } from "../generated/prisma/client";
 import { roleCan, type ProjectAction } from "../authz/permissions";
+import { TASK_FOLDERS } from "../tasks/registry";
 
 /**
  * The project navigation bar's links, in order, each with the action its page asks of the member
@@ -14,7 +15,8 @@ export interface ProjectNavItem {
   action: ProjectAction;
 }
 
-export const PROJECT_NAV: readonly ProjectNavItem[] = [
+/** The core's links, in order; each task's links (TaskDeclarations.navLinks) go after the one they name. */
+export const CORE_PROJECT_NAV: readonly ProjectNavItem[] = [
   { id: "overview", label: "Overview", path: "", action: "project.view" },
   { id: "videos", label: "Videos", path: "/videos", action: "project.view" },
   { id: "import", label: "Import", path: "/import", action: "videos.import" },
@@ -22,14 +24,23 @@ export const PROJECT_NAV: readonly ProjectNavItem[] = [
   { id: "queues", label: "Review queues", path: "/queues", action: "project.view" },
   { id: "agreement", label: "Agreement", path: "/agreement", action: "export.read" },
   { id: "adjudication", label: "Adjudication", path: "/adjudication", action: "gold.set" },
-  { id: "captions", label: "Captions", path: "/captions", action: "project.view" },
-  { id: "qa", label: "QA", path: "/qa", action: "project.view" },
   { id: "calibration", label: "Calibration", path: "/calibration", action: "export.read" },
-  { id: "construction", label: "Construction", path: "/construction", action: "project.view" },
   { id: "prompts", label: "Prompts", path: "/prompts", action: "project.view" },
   { id: "settings", label: "Settings", path: "/settings", action: "project.view" },
 ];
 
+/**
+ * Every link of the bar, in order: the core's, each followed by the registered tasks' links placed after it
+ * (in registry order); a task link naming no core link goes last. Read at call time, so a task registered in
+ * a test shows up.
+ */
+export function projectNav(): ProjectNavItem[] {
+  const taskLinks = TASK_FOLDERS.flatMap((folder) => folder.navLinks ?? []);
+  const placed = CORE_PROJECT_NAV.flatMap((core) => [core, ...taskLinks.filter((link) => link.after === core.id)]);
+  const orphans = taskLinks.filter((link) => !CORE_PROJECT_NAV.some((core) => core.id === link.after));
+  return [...placed, ...orphans].map(({ id, label, path, action }) => ({ id, label, path, action }));
+}
+
 export function projectNavItems(projectId: string, role: ProjectRole): { id: string; label: string; href: string }[] {
-  return PROJECT_NAV.filter((item) => roleCan(role, item.action)).map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
+  return projectNav().filter((item) => roleCan(role, item.action)).map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
 }

@@ -109,7 +109,7 @@ describe("withdrawing a judgment", () => {
     expect(await listed()).toMatchObject({ reviewers: 1, byMe: false });
     const report = await agreement({ independent: "all" });
     expect(report.summary).toMatchObject({ judgments: 2, reviewers: 1 });
-    expect(report.confusion.verdict.cells.every((c) => c.count === 0)).toBe(true);
+    expect(report.confusion.verdict!.cells.every((c) => c.count === 0)).toBe(true);
     expect((await exportText("csv")).split("\r\n")[0]).not.toContain(bob.userId);
     expect((await videoReviews(prisma, owner, videoIds[0]!, { runId })).judgments.map((j) => j.reviewer.id)).toEqual([ann.userId]);
     const history = await prisma.humanJudgmentHistory.findMany({ where: { judgmentId: judgment.id }, orderBy: { version: "asc" } });

@@ -5,11 +5,13 @@
  * pipeline (lib/tasks/modules.ts) carries the same declaration as its `task` (a test checks).
  */
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
-import type { HallucinationReviewedMetricId } from "./hallucination/task";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 import type { TaskDeclarations } from "./task-module";
 
 export const TASKS: readonly TaskDeclaration[] = GENERATED_TASK_DECLARATIONS.flatMap((folder) => folder.tasks);
+
+/** Every registered task folder's declarations, in TASK_IDS order (then those tests register). */
+export const TASK_FOLDERS: readonly TaskDeclarations[] = [...GENERATED_TASK_DECLARATIONS];
 
 /**
  * Adds a task folder's declarations while a test runs (the toy task proves a task is one folder); the
@@ -19,13 +21,18 @@ export function registerTaskDeclarations(folder: TaskDeclarations): () => void {
   const tasks = TASKS as TaskDeclaration[];
   for (const task of folder.tasks) if (tasks.some((t) => t.id === task.id)) throw new Error(`Task "${task.id}" is already registered.`);
   tasks.push(...folder.tasks);
+  (TASK_FOLDERS as TaskDeclarations[]).push(folder);
   return () => {
     for (const task of folder.tasks) tasks.splice(tasks.indexOf(task), 1);
+    (TASK_FOLDERS as TaskDeclarations[]).splice(TASK_FOLDERS.indexOf(folder), 1);
   };
 }
 
-/** Ids of the registered tasks' reviewed metrics, as a type (each task exports its own; a test checks them against the declarations). */
-export type ReviewedMetricId = HallucinationReviewedMetricId;
+/**
+ * The id of a reviewed metric (a metric people give their own value for, e.g. a verdict), as a type: any
+ * declared metric's id, so the registry names no task (each task exports its own ids' union for its code).
+ */
+export type ReviewedMetricId = string;
 
 export class UnknownTaskError extends Error {}
 

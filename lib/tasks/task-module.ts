@@ -4,8 +4,34 @@
  * core reads them through the registry (lib/tasks/registry.ts, lib/tasks/modules.ts), never by name.
  */
 import type { ApiRoute } from "../api/openapi/route-spec";
+import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { TaskDeclaration } from "./task-declaration";
+
+/** How the Judge page's run form offers a pipeline. */
+export interface RunFormDeclaration {
+  /** The pipeline's name in the form's Pipeline list. */
+  label: string;
+  /** The endpoint picker's label ("Endpoint" when absent): say, when the endpoint is the model evaluated, not a judge. */
+  endpointLabel?: string;
+  /** The "whole project" option of the Videos picker ("every video with frames" when absent). */
+  allVideosLabel?: string;
+  /** What the run's items are called in "Started on 2 videos (4 questions)" (an item pipeline's; "item" when absent). */
+  itemNoun?: string;
+}
+
+/** A link of the project's navigation bar to one of the task's pages. */
+export interface TaskNavLink {
+  /** Stable id for tests and the active-link match (data-testid="project-nav-<id>"). */
+  id: string;
+  label: string;
+  /** Relative to the project, e.g. "/captions". */
+  path: string;
+  /** The action the page asks of the member (as e2e/pages.ts lists it): a role without it sees no link. */
+  action: ProjectAction;
+  /** The core link it follows (e.g. "adjudication"); links after the same one keep the registry's order. */
+  after: string;
+}
 
 /** `lib/tasks/<id>/declarations.ts`'s default export. */
 export interface TaskDeclarations {
@@ -13,6 +39,10 @@ export interface TaskDeclarations {
   id: string;
   /** What each of the folder's pipelines scores, one declaration per pipeline id. */
   tasks: readonly TaskDeclaration[];
+  /** The folder's pipelines the Judge page's run form offers, by pipeline id, in order (one left out is started elsewhere). */
+  runForm?: Readonly<Record<string, RunFormDeclaration>>;
+  /** Links the project's navigation bar shows for the task's own pages. */
+  navLinks?: readonly TaskNavLink[];
 }
 
 /** `lib/tasks/<id>/module.ts`'s default export. */

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/components/import/api-client";
+import type { DefaultsFormProps } from "../run-settings-form";
 
 interface Settings {
   aggregation: "mean-max" | "max-max" | "mean-mean";
@@ -11,8 +12,9 @@ interface Settings {
 }
 
 /** The project's default score aggregation and yes/no rule for new hallucination runs. */
-export function HallucinationSettingsForm({ projectId, initial }: { projectId: string; initial: Settings }) {
-  const [settings, setSettings] = useState(initial);
+export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormProps) {
+  // The hallucination pipeline's settings schema parsed it (lib/judge/run-form.ts).
+  const [settings, setSettings] = useState(initial as Settings);
   const save = useMutation({
     mutationFn: () =>
       apiFetch(`/api/v1/projects/${projectId}/judge-settings/hallucination`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) }),

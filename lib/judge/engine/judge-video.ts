@@ -9,7 +9,7 @@ import { stepErrorMessage } from "../step-errors";
 import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from "../batch/batch-requests";
 import { responseCacheKey } from "./cache-key";
-import { withPromptVersions } from "../template-source";
+import { withPromptVersions, type TemplateSource } from "../template-source";
 import { splitSystemMessage } from "../prompt-templates";
 import { asStoredJson } from "./stored-json";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
@@ -30,11 +30,6 @@ export interface EndpointConfig {
   pricePer1kOutput: number | null;
   /** The endpoint serves the Batch API: a batch-mode run's calls to it go in batches. */
   supportsBatchApi?: boolean;
-}
-
-export interface TemplateSource {
-  /** `meta` is the template's front matter; its `system` field says whether the first paragraph goes in the system role. */
-  get(id: string): { hash: string; meta?: Readonly<Record<string, string>>; render(values: Record<string, string>): string };
 }
 
 /**

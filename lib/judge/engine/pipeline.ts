@@ -150,6 +150,13 @@ export interface ItemRequirement {
   kind: string;
   /** Why this pipeline cannot judge the item (say, a caption whose reference has no key points), or null. */
   excludeReason?(item: ItemRef): string | null;
+  /** What a set of these items is called in errors ("caption" for "No such caption set"); the kind when absent. */
+  setNoun?: string;
+  /**
+   * The createRun field older clients name the set with (e.g. "captionSetId"), accepted as an alias of
+   * `itemSetId` and named in the error for a run without a set; `itemSetId` when absent.
+   */
+  setField?: string;
 }
 
 export interface ScoreRow {

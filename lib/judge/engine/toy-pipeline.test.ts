@@ -14,7 +14,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
 import { PIPELINES } from "../../tasks/modules";
 import { createRun, getRunStatus } from "../runs";
-import type { TemplateSource } from "./judge-video";
+import type { TemplateSource } from "../template-source";
 import { declarationProblems, type TaskDeclaration } from "../../tasks/task-declaration";
 import type { PipelineDefinition, StepInput } from "./pipeline";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
@@ -130,7 +130,7 @@ describe("a toy item pipeline on the engine", () => {
     const created = await createRun({ prisma, queue: inlineQueue, pipelines: { toy_items: toyPipeline } }, owner, projectId, {
       pipeline: "toy_items" as "hallucination",
       endpointId: endpoint.id,
-      captionSetId: set.id,
+      itemSetId: set.id,
     });
     expect(created).toMatchObject({ videos: 2, items: 3, excludedItems: 1, withoutFrames: [{ id: videoIds[2] }], withoutFramesCount: 1 });
 
@@ -173,10 +173,10 @@ describe("a toy item pipeline on the engine", () => {
     const set = await prisma.itemSet.create({ data: { projectId, kind: "toy_set", name: "toys", fileName: "toys.jsonl", sha256: "0".repeat(64), itemCount: 1, importedById: owner.userId } });
     await prisma.item.create({ data: { projectId, setId: set.id, videoId: videoIds[0]!, externalId: "x", kind: "toy", group: "g", payload: { text: "hello" } } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-    const start = (input: { captionSetId?: string }) =>
+    const start = (input: { itemSetId?: string }) =>
       createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: { toy_items: toyPipeline } }, owner, projectId, { pipeline: "toy_items" as "hallucination", endpointId: endpoint.id, ...input });
-    await expect(start({})).rejects.toThrow(/captionSetId/);
-    await expect(start({ captionSetId: set.id })).rejects.toThrow(/No video with a uniform frame set of 2 frames matches\. Extract them first for: Mechanics\/A ball rolls down a ramp number 0-0\.mp4/);
+    await expect(start({})).rejects.toThrow(/name the set with itemSetId/);
+    await expect(start({ itemSetId: set.id })).rejects.toThrow(/No video with a uniform frame set of 2 frames matches\. Extract them first for: Mechanics\/A ball rolls down a ramp number 0-0\.mp4/);
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
   });
 });

@@ -68,7 +68,7 @@ export const captionContentPipeline: RegisteredPipeline = {
   steps,
   settingsSchema: captionContentSettingsSchema,
   frames: (settings) => ({ mode: "uniform", count: captionContentSettingsSchema.parse(settings ?? {}).frames }),
-  items: { kind: "caption", excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : keyPointsOf(item) ? null : NO_KEY_POINTS_REASON) },
+  items: { kind: "caption", setNoun: "caption", setField: "captionSetId", excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : keyPointsOf(item) ? null : NO_KEY_POINTS_REASON) },
   summarize: (scores, context) => {
     const items: CaptionContentItemSummary[] = context.items.map((item, scopeIndex) => {
       const own = scores.filter((s) => s.scopeIndex === scopeIndex && s.stepId === "key_points");

@@ -105,7 +105,7 @@ export const captionStylePipeline: RegisteredPipeline = {
   settingsSchema: captionStyleSettingsSchema,
   frames: (settings) => ({ mode: "uniform", count: captionStyleSettingsSchema.parse(settings ?? {}).frames }),
   // Unknown caption types are judged: seed 003's rubric is the only judge for them so far.
-  items: { kind: "caption", excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : isContentCaptionType(item.group) ? CONTENT_TYPE_REASON : null) },
+  items: { kind: "caption", setNoun: "caption", setField: "captionSetId", excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : isContentCaptionType(item.group) ? CONTENT_TYPE_REASON : null) },
   summarize: (scores, context, _settings, outputs) => {
     const items: CaptionStyleItemSummary[] = context.items.map((item, scopeIndex) => {
       const value = (category: string) => scores.find((s) => s.scopeIndex === scopeIndex && s.category === category)?.value ?? null;

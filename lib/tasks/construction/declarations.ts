@@ -1,5 +1,10 @@
 import type { TaskDeclarations } from "../task-module";
 import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "./construction-tasks";
 
-const declarations: TaskDeclarations = { id: "construction", tasks: [QA_GENERATE_TASK, QA_CONSTRUCT_TASK] };
+// Its runs start on the construction page, so the Judge page's run form does not offer its pipelines.
+const declarations: TaskDeclarations = {
+  id: "construction",
+  tasks: [QA_GENERATE_TASK, QA_CONSTRUCT_TASK],
+  navLinks: [{ id: "construction", label: "Construction", path: "/construction", action: "project.view", after: "calibration" }],
+};
 export default declarations;

@@ -332,7 +332,7 @@ export const qaConstructPipeline: RegisteredPipeline = {
   settingsSchema: qaConstructSettingsSchema,
   settingsAtStart: async (prisma, settings, itemIds) => ({ ...(settings as QaConstructSettings), restored: await latestRestoredFilters(prisma, itemIds) }),
   frames: () => ({ mode: "any" }),
-  items: { kind: "qa_candidate" },
+  items: { kind: "qa_candidate", setNoun: "candidate", setField: "candidateSetId" },
   endpointIds: (settings) => {
     const parsed = qaConstructSettingsSchema.parse(settings ?? {});
     const ids = parsed.checkerEndpointIds ?? [parsed.checkerEndpointId];

@@ -67,7 +67,7 @@ export const qaGeneratePipeline: RegisteredPipeline = {
   steps: [generateStep("coarse") as StepDefinition, generateStep("fine") as StepDefinition],
   settingsSchema: qaGenerateSettingsSchema,
   frames: () => ({ mode: "any" }),
-  items: { kind: "clip" },
+  items: { kind: "clip", setNoun: "step annotation", setField: "clipSetId" },
   // The candidates are made as soon as the run is done (POST /api/v1/runs/:runId/candidates makes them too, idempotently).
   afterRun: async (prisma, runId) => void (await createCandidatesAfterRun(prisma, runId)),
   summarize: (_scores, context, _settings, outputs) => {

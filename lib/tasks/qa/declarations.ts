@@ -1,5 +1,12 @@
 import type { TaskDeclarations } from "../task-module";
 import { QA_TASK } from "./qa-task";
 
-const declarations: TaskDeclarations = { id: "qa", tasks: [QA_TASK] };
+const declarations: TaskDeclarations = {
+  id: "qa",
+  tasks: [QA_TASK],
+  runForm: {
+    qa: { label: "video QA (seed 004, the endpoint answers)", endpointLabel: "Evaluated model (endpoint)", allVideosLabel: "every video with uniform frames", itemNoun: "question" },
+  },
+  navLinks: [{ id: "qa", label: "QA", path: "/qa", action: "project.view", after: "adjudication" }],
+};
 export default declarations;

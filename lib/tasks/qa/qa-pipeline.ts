@@ -164,7 +164,7 @@ export const qaPipeline: RegisteredPipeline = {
       },
     };
   },
-  items: { kind: "question" },
+  items: { kind: "question", setNoun: "question", setField: "questionSetId" },
   endpointIds: (settings) => ({ judge: qaSettingsSchema.parse(settings ?? {}).judgeEndpointId }),
   summarize: (_scores, context, settings, outputs) => {
     const { textOnlyBaseline } = qaSettingsSchema.parse(settings ?? {});

@@ -6,13 +6,10 @@ import { EndpointList } from "@/components/judge/endpoint-list";
 import { JudgePanel } from "@/components/judge/judge-panel";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { HallucinationSettingsForm } from "@/components/tasks/hallucination/settings-form";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
-import { hallucinationSummarySettingsSchema } from "@/lib/tasks/hallucination/scores";
 import { projectPipelineDefaults } from "@/lib/judge/runs";
-import { captionContentSettingsSchema } from "@/lib/tasks/captions/caption-content";
-import { captionStyleSettingsSchema } from "@/lib/tasks/captions/caption-style";
-import { qaSettingsSchema } from "@/lib/tasks/qa/qa-pipeline";
+import { runFormPipelines } from "@/lib/judge/run-form";
+import { defaultsFormOf } from "@/components/tasks/judge-forms";
 import { browseOptions } from "@/lib/videos/browse-videos";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
@@ -27,28 +24,28 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
     archivedAt: archivedAt?.toISOString() ?? null,
   }));
   const [saved, { dimensions }] = await Promise.all([projectPipelineDefaults(prisma, actor, projectId), browseOptions(prisma, actor, projectId)]);
-  const hallucinationDefaults = hallucinationSummarySettingsSchema.parse(saved.hallucination ?? {});
-  // The caption form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
-  const captionDefaults = {
-    caption_style: captionStyleSettingsSchema.safeParse(saved.caption_style ?? {}).data ?? captionStyleSettingsSchema.parse({}),
-    caption_content: captionContentSettingsSchema.safeParse(saved.caption_content ?? {}).data ?? captionContentSettingsSchema.parse({}),
-  };
-  const qaDefaults = qaSettingsSchema.safeParse(saved.qa ?? {}).data ?? qaSettingsSchema.parse({});
+  // The run form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
+  const pipelines = runFormPipelines(saved);
+  const defaultsCards = pipelines.flatMap((pipeline) => {
+    const card = defaultsFormOf(pipeline.id);
+    return card ? [{ pipeline, ...card }] : [];
+  });
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Judge runs" />
       <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
-        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} captionDefaults={captionDefaults} qaDefaults={qaDefaults} />
+        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} pipelines={pipelines} />
         <div className="flex flex-col gap-5">
           <Card title={`Endpoints (${endpoints.filter((e) => !e.archivedAt).length})`}>
             <EndpointList projectId={projectId} endpoints={endpointRows} canManage={roleCan(role, "endpoints.manage")} />
             {roleCan(role, "endpoints.manage") ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
           </Card>
-          {canManage && (
-            <Card title="Hallucination scores">
-              <HallucinationSettingsForm projectId={projectId} initial={hallucinationDefaults} />
-            </Card>
-          )}
+          {canManage &&
+            defaultsCards.map(({ pipeline, title, Form }) => (
+              <Card key={pipeline.id} title={title}>
+                <Form projectId={projectId} initial={pipeline.defaults} />
+              </Card>
+            ))}
         </div>
       </div>
     </div>

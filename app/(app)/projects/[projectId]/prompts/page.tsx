@@ -6,7 +6,7 @@ import { LineDiffView } from "@/components/prompts/line-diff-view";
 import { PromptEditor } from "@/components/prompts/prompt-editor";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { PIPELINE_IDS } from "@/lib/judge/endpoints.validation";
+import { pipelineIds } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";
 import { lineDiff } from "@/lib/prompt-versions/line-diff";
 import { pipelinePromptVersions } from "@/lib/prompt-versions/prompt-versions";
@@ -18,7 +18,9 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
   const { projectId } = await params;
   const search = await searchParams;
   const { actor, role } = await requirePageProjectAccess(projectId);
-  const pipelineId = (PIPELINE_IDS as readonly string[]).includes(search.pipeline ?? "") ? search.pipeline! : "hallucination";
+  const ids = pipelineIds();
+  // No pipeline named (or an unknown one): the first registered.
+  const pipelineId = ids.includes(search.pipeline ?? "") ? search.pipeline! : ids[0]!;
   const templates = await pipelinePromptVersions(prisma, actor, projectId, PIPELINES[pipelineId]!);
   const selected = templates.find((t) => t.templateId === search.template) ?? templates[0];
   const canEdit = roleCan(role, "prompts.manage");
@@ -32,7 +34,7 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
         its text and never changes; the response cache and the call inspector go by that hash.
       </p>
       <nav className="flex flex-wrap gap-2 text-sm" data-testid="prompt-pipelines">
-        {PIPELINE_IDS.map((id) => (
+        {ids.map((id) => (
           <Link key={id} href={link(id)} className={id === pipelineId ? "rounded bg-indigo-600 px-2 py-1 text-white" : "rounded border border-slate-300 px-2 py-1 text-indigo-700"}>
             {id}
           </Link>

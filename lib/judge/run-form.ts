@@ -1,0 +1,34 @@
+import type { RegisteredPipeline } from "./engine/pipeline";
+import { PIPELINES } from "../tasks/modules";
+import { TASK_FOLDERS } from "../tasks/registry";
+import type { RunFormDeclaration } from "../tasks/task-module";
+
+/** A pipeline the Judge page's run form offers, with the project's defaults for its new runs. */
+export interface RunFormPipeline extends RunFormDeclaration {
+  id: string;
+  /** The task folder that declares it (its views' state is kept per folder). */
+  folderId: string;
+  /**
+   * The project's saved defaults for the pipeline's runs as its settings schema parses them (the schema's own
+   * defaults when what was saved no longer parses); null for a pipeline without settings.
+   */
+  defaults: unknown;
+}
+
+/**
+ * The pipelines the run form offers, in registry order: those the task folders' declarations list in
+ * `runForm` and a task module registers. Read at call time, so a task registered in a test is offered.
+ */
+export function runFormPipelines(savedDefaults: Readonly<Record<string, unknown>>): RunFormPipeline[] {
+  return TASK_FOLDERS.flatMap((folder) =>
+    Object.entries(folder.runForm ?? {}).flatMap(([id, form]) => {
+      const pipeline = PIPELINES[id];
+      return pipeline ? [{ id, folderId: folder.id, ...form, defaults: settingsDefaults(pipeline, savedDefaults[id]) }] : [];
+    }),
+  );
+}
+
+function settingsDefaults(pipeline: RegisteredPipeline, saved: unknown): unknown {
+  if (!pipeline.settingsSchema) return null;
+  return pipeline.settingsSchema.safeParse(saved ?? {}).data ?? pipeline.settingsSchema.parse({});
+}
