@@ -1,5 +1,5 @@
 import { testColourOfDataUrl } from "../judge/test-image";
-import type { StubRule } from "./stub-rules";
+import type { StubRule } from "./stub-rule";
 
 /**
  * TEST TOOL. The endpoint test's question (lib/judge/endpoint-test.ts): the stub reads the colour of the

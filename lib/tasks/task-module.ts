@@ -4,6 +4,7 @@
  * core reads them through the registry (lib/tasks/registry.ts, lib/tasks/modules.ts), never by name.
  */
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import type { StubRule } from "../llm-stub/stub-rule";
 import type { TaskDeclaration } from "./task-declaration";
 
 /** `lib/tasks/<id>/declarations.ts`'s default export. */
@@ -20,4 +21,8 @@ export interface TaskModule {
   id: string;
   /** The pipelines the engine can run for the task; each carries its declaration as `task`. */
   pipelines: readonly RegisteredPipeline[];
+  /** TEST TOOL: how the stub LLM (lib/llm-stub) answers the task's prompts, tried in order (lib/tasks/<id>/stub-rules.ts). */
+  stubRules?: readonly StubRule[];
+  /** Task ids whose stub rules this task's are tried before: its prompts are narrower forms of theirs. */
+  stubRulesBefore?: readonly string[];
 }

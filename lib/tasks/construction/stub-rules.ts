@@ -36,7 +36,7 @@
  *   correct one); "stubborn": the first twisted option, every time, so the question never transforms and the
  *   ten-attempt limit shows.
  */
-import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rules";
+import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
 
 export const DISTRACTOR_TWISTS = ["only halfway", "twice over", "in reverse", "far too early", "with the wrong tool", "much later"] as const;
 export const CONSTRUCTION_MARKERS = ["obvious", "unicorn", "tricky", "vague", "twin", "stubborn", "garbled"] as const;

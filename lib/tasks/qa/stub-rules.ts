@@ -16,7 +16,7 @@
  *   reference answer's words.
  */
 import { extractOptionLetter } from "./extract-letter";
-import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rules";
+import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
 
 const STOP_WORDS = new Set(["the", "and", "with", "from", "that", "this", "what", "which", "where", "when", "who", "whom", "why", "how", "does", "did", "was", "were", "are", "for", "its", "into", "onto", "after", "before", "then", "video", "frames"]);
 
