@@ -25,4 +25,10 @@ export interface TaskModule {
   stubRules?: readonly StubRule[];
   /** Task ids whose stub rules this task's are tried before: its prompts are narrower forms of theirs. */
   stubRulesBefore?: readonly string[];
+  /**
+   * One of the task's run results as a blind reviewer may see it: every judge value withheld, what was
+   * imported kept (lib/visibility's withheldResult and redactResultsFor apply it; a task without one
+   * cannot show its results to a blind reviewer). Given results of the shape the task's own reads return.
+   */
+  redactResult?(result: unknown): unknown;
 }

@@ -2,6 +2,7 @@ import type { TaskModule } from "../task-module";
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";
 import { CAPTION_RULES } from "./stub-rules";
+import { withheldCaptionResult } from "./redact-results";
 
-const task: TaskModule = { id: "captions", pipelines: [captionStylePipeline, captionContentPipeline], stubRules: CAPTION_RULES };
+const task: TaskModule = { id: "captions", pipelines: [captionStylePipeline, captionContentPipeline], stubRules: CAPTION_RULES, redactResult: withheldCaptionResult };
 export default task;
