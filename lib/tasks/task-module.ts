@@ -3,6 +3,7 @@
  * and its module (server code: pipelines and what the stub, the demo and the queues need of it). The
  * core reads them through the registry (lib/tasks/registry.ts, lib/tasks/modules.ts), never by name.
  */
+import type { DemoSeedPart } from "../demo/demo-part";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { StubRule } from "../llm-stub/stub-rule";
 import type { TaskDeclaration } from "./task-declaration";
@@ -31,4 +32,9 @@ export interface TaskModule {
    * cannot show its results to a blind reviewer). Given results of the shape the task's own reads return.
    */
   redactResult?(result: unknown): unknown;
+  /**
+   * The task's part of `npm run demo` (lib/tasks/<id>/demo-seed.ts; lib/demo runs the registered parts in
+   * registry order), loaded when the demo seeds: demo code stays out of the app's module graph.
+   */
+  demoSeed?: () => Promise<DemoSeedPart>;
 }

@@ -10,5 +10,6 @@ const task: TaskModule = {
   // Seed 004's blind prompts (Tables 24 and 31) are the QA baseline's too: the construction rules answer
   // only the construction runs' forms of them, and must be tried first.
   stubRulesBefore: ["qa"],
+  demoSeed: async () => (await import("./demo-seed")).constructionDemo,
 };
 export default task;

@@ -5,7 +5,8 @@ import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
 import { extractOptionLetter } from "./extract-letter";
 import { optionLinesForAnswer } from "./qa-answers";
 import { parseQuestionSet } from "./question-sets";
-import { CLIPS, demoQuestions } from "../../demo/seed-demo-project";
+import { CLIPS } from "../../demo/demo-clips";
+import { demoQuestions } from "./demo-seed";
 
 describe("the demo's question set", () => {
   const parsed = parseQuestionSet(new TextEncoder().encode(demoQuestions()), CLIPS.map((clip) => path.basename(clip.path)), { format: "jsonl" });
