@@ -6,6 +6,7 @@
 import type { DemoSeedPart } from "../demo/demo-part";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { StubRule } from "../llm-stub/stub-rule";
+import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
 import type { TaskDeclaration } from "./task-declaration";
 
 /** `lib/tasks/<id>/declarations.ts`'s default export. */
@@ -14,6 +15,8 @@ export interface TaskDeclarations {
   id: string;
   /** What each of the folder's pipelines scores, one declaration per pipeline id. */
   tasks: readonly TaskDeclaration[];
+  /** TEST TOOL: the task's pages for the every-page crawl (e2e/pages.ts lists them with the core's; lib/tasks/<id>/crawl-pages.ts). */
+  crawlPages?: readonly CrawlPage[];
 }
 
 /** `lib/tasks/<id>/module.ts`'s default export. */
@@ -37,4 +40,6 @@ export interface TaskModule {
    * registry order), loaded when the demo seeds: demo code stays out of the app's module graph.
    */
   demoSeed?: () => Promise<DemoSeedPart>;
+  /** TEST TOOL: the task's data for the every-page crawl (e2e/crawl-seed.ts runs them in registry order), loaded when the crawl seeds. */
+  crawlSeed?: () => Promise<CrawlSeedPart>;
 }

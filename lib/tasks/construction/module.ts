@@ -11,5 +11,6 @@ const task: TaskModule = {
   // only the construction runs' forms of them, and must be tried first.
   stubRulesBefore: ["qa"],
   demoSeed: async () => (await import("./demo-seed")).constructionDemo,
+  crawlSeed: async () => (await import("./crawl-seed")).constructionCrawlSeed,
 };
 export default task;

@@ -1,7 +1,14 @@
 import type { TaskModule } from "../task-module";
 import { qaPipeline } from "./qa-pipeline";
-import { QA_RULES } from "./stub-rules";
 import { withheldQuestionResult } from "./redact-results";
+import { QA_RULES } from "./stub-rules";
 
-const task: TaskModule = { id: "qa", pipelines: [qaPipeline], stubRules: QA_RULES, redactResult: withheldQuestionResult, demoSeed: async () => (await import("./demo-seed")).qaDemo };
+const task: TaskModule = {
+  id: "qa",
+  pipelines: [qaPipeline],
+  stubRules: QA_RULES,
+  redactResult: withheldQuestionResult,
+  demoSeed: async () => (await import("./demo-seed")).qaDemo,
+  crawlSeed: async () => (await import("./crawl-seed")).qaCrawlSeed,
+};
 export default task;
