@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { cli } from "./helpers";
+import type { CrawlSeedContext, TaskCrawlSeed } from "../lib/tasks/task-crawl";
 import type { CrawlRole, CrawlSeed } from "./pages";
 
 export interface CrawlAccount {
@@ -11,7 +12,8 @@ export interface CrawlAccount {
  * The project the page crawl walks: videos with frames and real files, a finished run judged by the
  * stub LLM (a test tool) through the app's own queue and worker, a reviewer's judgments, a queue with
  * an item held by the owner and one by the reviewer, a video with frames but no prompt and no
- * judgments, and a video registered through the API that waits for frames. Accounts for every role.
+ * judgments, and a video registered through the API that waits for frames; then each registered task's
+ * own data (`crawlSeed` of its TaskModule, in registry order). Accounts for every role.
  */
 export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSeed; accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount> }> {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
@@ -22,8 +24,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const { mediaFixtures, uniqueMp4 } = await import("../lib/testing/media-fixtures");
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
-  const { jsonlBytes, smallReferenceSet } = await import("../lib/testing/caption-fixtures");
-  const { questionSetBytes } = await import("../lib/testing/qa-fixtures");
+  const { TASK_MODULES } = await import("../lib/tasks/modules");
 
   const stamp = Date.now();
   const roles = ["owner", "reviewer", "viewer", "outsider", "admin"] as const;
@@ -73,8 +74,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   // A finished run of the hallucination pipeline over the judged videos.
   const stub = await startStubLlm({ latencyMs: 5 });
   let runId: string;
-  const captionRunIds: string[] = [];
-  const qaRunIds: string[] = [];
+  const tasks: Record<string, TaskCrawlSeed> = {};
   const waitForRun = async (id: string) => {
     const deadline = Date.now() + 90_000;
     for (;;) {
@@ -101,31 +101,12 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
     }));
     await waitForRun(runId);
 
-    // Captions: a reference set, two models' outputs, a style run and a content run.
-    const reference = await api<{ set: { id: string } }>(ownerKey, `/api/v1/projects/${projectId}/caption-sets`, { method: "POST", body: upload({}, "crawl-ref.jsonl", jsonlBytes(...smallReferenceSet())) });
-    for (const model of ["crawl-alpha", "crawl-beta"]) {
-      const outputs = jsonlBytes(...[1, 2, 3, 4].map((id) => ({ id, output: `A red ball rolls down the ramp, written by ${model}.` })));
-      await api(ownerKey, `/api/v1/projects/${projectId}/caption-sets/${reference.set.id}/outputs`, { method: "POST", body: upload({ model }, `${model}.jsonl`, outputs) });
-    }
-    for (const pipeline of ["caption_style", "caption_content"]) {
-      const run = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, { method: "POST", body: JSON.stringify({ pipeline, endpointId: endpoint.id, captionSetId: reference.set.id }) });
-      await waitForRun(run.id);
-      captionRunIds.push(run.id);
-    }
-
-    // Questions (mc and open) answered by the stub as the evaluated model, judged by a second endpoint, with a
-    // text-only baseline. The crawl's uniform sets were extracted with a longest side of 768.
-    const questions = await api<{ set: { id: string } }>(ownerKey, `/api/v1/projects/${projectId}/question-sets`, { method: "POST", body: upload({}, "crawl-questions.jsonl", questionSetBytes()) });
-    const judge = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/endpoints`, {
-      method: "POST",
-      body: JSON.stringify({ name: "Stub judge (simulated)", baseUrl: stub.baseURL, model: "stub-judge", apiKey: null, maxConcurrency: 8 }),
-    });
-    const qaRun = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
-      method: "POST",
-      body: JSON.stringify({ pipeline: "qa", endpointId: endpoint.id, questionSetId: questions.set.id, settings: { frames: 8, resize: { mode: "longest_side", px: 768 }, textOnlyBaseline: true, judgeEndpointId: judge.id } }),
-    });
-    await waitForRun(qaRun.id);
-    qaRunIds.push(qaRun.id);
+    // Each task's own data (its sets, runs, queues), in registry order.
+    const context: CrawlSeedContext = {
+      baseURL, prisma, owner, projectId, judgedVideoIds, upload, waitForRun, stubBaseUrl: stub.baseURL, endpointId: endpoint.id,
+      api: (route, init) => api(ownerKey, route, init),
+    };
+    for (const task of TASK_MODULES) if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
   } finally {
     await stub.close();
   }
@@ -145,25 +126,9 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const adminItem = await api<{ itemId: string | null }>(adminKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
   if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId) throw new Error("The crawl's queue gave no item to claim.");
 
-  // Q&A construction: the demo's step annotations over the judged videos (a clip set), candidate questions and a
-  // curation queue over all of them.
-  const { demoStepAnnotations } = await import("../lib/tasks/construction/demo-seed");
-  const stepFileNames = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
-  const stepForm = new FormData();
-  stepForm.set("file", new Blob([demoStepAnnotations(stepFileNames)]), "crawl-steps.jsonl");
-  await api(ownerKey, `/api/v1/projects/${projectId}/step-annotations`, { method: "POST", body: stepForm });
-  const { insertCandidateSet } = await import("../lib/testing/candidate-fixtures");
-  const candidates = await insertCandidateSet(prisma, owner, projectId, judgedVideoIds, [
-    { externalId: "crawl-c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
-    { externalId: "crawl-c2", video: 1, question: "What is done last?", answer: "The ball is caught at the bottom." },
-  ]);
-  const curationQueue = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/curation-queues`, { method: "POST", body: JSON.stringify({ candidateSetId: candidates.setId, name: "Crawl curation", scope: "all" }) });
-
-  const captions = await prisma.item.findMany({ where: { projectId, kind: "caption", model: "crawl-alpha" }, orderBy: { group: "asc" }, select: { id: true } });
-  const questionItems = await prisma.item.findMany({ where: { projectId, kind: "question" }, orderBy: { externalId: "asc" }, select: { id: true } });
   await prisma.$disconnect();
   return {
     accounts,
-    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, captionIds: captions.map((c) => c.id), captionRunIds, questionIds: questionItems.map((q) => q.id), qaRunIds, curationQueueId: curationQueue.id, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId } },
+    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId }, tasks },
   };
 }

@@ -1,52 +1,16 @@
-import type { ProjectAction } from "../lib/authz/permissions";
+import { GENERATED_TASK_DECLARATIONS } from "../lib/generated/tasks/declarations";
+import type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
+
+export type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
 
 /**
  * Every page of the app, in one list: the page crawl (e2e/page-crawl.spec.ts) opens each of them as
  * every role, and fails when an `app/**\/page.tsx` is missing here. A new page joins the crawl by
- * being listed, with how to fill its params from the crawl's seed.
+ * being listed, with how to fill its params from the crawl's seed: the core's pages below, a task's in its
+ * declarations' `crawlPages` (lib/tasks/<id>/crawl-pages.ts), read from the registry.
  */
 
-export type CrawlRole = "owner" | "reviewer" | "viewer" | "outsider" | "admin" | "signedOut";
-
-/** What the crawl seeds (e2e/crawl-seed.ts): one project with something on every page. */
-export interface CrawlSeed {
-  projectId: string;
-  runId: string;
-  queueId: string;
-  /** Videos judged in the run (with reviewers' judgments on the first). */
-  judgedVideoIds: string[];
-  /** Has frames, but no prompt and no judgments. */
-  promptlessVideoId: string;
-  /** Registered through the API, waiting for frames. */
-  pendingVideoId: string;
-  /** Captions of two models judged by a style and a content run (one of each type: action, brief, detail, poem). */
-  captionIds: string[];
-  /** The style run and the content run. */
-  captionRunIds: string[];
-  /** Questions (mc and open) answered by a QA run with a text-only baseline. */
-  questionIds: string[];
-  /** The QA run. */
-  qaRunIds: string[];
-  /** A curation queue over a candidate set of Q&A construction (scope "all", so it has items). */
-  curationQueueId: string;
-  /** The queue item each reviewing role holds; others open the reviewer's. */
-  itemIdByRole: Partial<Record<CrawlRole, string>>;
-}
-
-export interface CrawlPage {
-  /** The route as in app/, without route groups: `/projects/[projectId]/videos/[videoId]`. */
-  route: string;
-  /** Project pages: the action the page asks of the member (default `project.view`). */
-  project?: { action?: ProjectAction };
-  /** Site pages only the site admin may open (others get the 404). */
-  adminOnly?: boolean;
-  /** The page signed-in users are sent away from (the sign-in page → /). */
-  signedOutOnly?: boolean;
-  /** The concrete URLs to open; default: the route with its params filled from the seed. */
-  urls?: (seed: CrawlSeed, role: CrawlRole) => string[];
-}
-
-export const PAGES: CrawlPage[] = [
+const CORE_PAGES: CrawlPage[] = [
   { route: "/", },
   { route: "/sign-in", signedOutOnly: true },
   { route: "/settings/api-keys" },
@@ -80,41 +44,13 @@ export const PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/runs/[runId]",
     project: {},
-    urls: (s) => [s.runId, ...s.captionRunIds, ...s.qaRunIds].map((id) => `/projects/${s.projectId}/runs/${id}`),
+    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`],
   },
-  {
-    route: "/projects/[projectId]/captions",
-    project: {},
-    urls: (s) => [`/projects/${s.projectId}/captions`, `/projects/${s.projectId}/captions?flag=judge_broke_rule&model=crawl-alpha`],
-  },
-  {
-    route: "/projects/[projectId]/captions/[captionId]",
-    project: {},
-    urls: (s) => s.captionIds.map((id) => `/projects/${s.projectId}/captions/${id}`),
-  },
-  {
-    route: "/projects/[projectId]/qa",
-    project: {},
-    urls: (s) => [
-      `/projects/${s.projectId}/qa`,
-      `/projects/${s.projectId}/qa?runId=${s.qaRunIds[0]}&by=format_category_granularity&outcome=wrong&flag=right_without_video`,
-      `/projects/${s.projectId}/qa?by=category&questionFormat=open&page=2`,
-    ],
-  },
-  {
-    route: "/projects/[projectId]/qa/[questionId]",
-    project: {},
-    urls: (s) => s.questionIds.map((id) => `/projects/${s.projectId}/qa/${id}`),
-  },
-  {
-    route: "/projects/[projectId]/construction",
-    project: {},
-    urls: (s) => [
-      `/projects/${s.projectId}/construction`,
-      `/projects/${s.projectId}/construction?fate=pending&filter=blind&dataset=hirest&page=2`,
-      `/projects/${s.projectId}/construction?fate=bogus&set=no-such-set`,
-    ],
-  },
+
+
+
+
+
   {
     route: "/projects/[projectId]/runs/[runId]/videos/[videoId]",
     project: {},
@@ -143,12 +79,12 @@ export const PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/prompts",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/prompts`, `/projects/${s.projectId}/prompts?pipeline=qa&template=qa/judge-open`],
+    urls: (s) => [`/projects/${s.projectId}/prompts`],
   },
   {
     route: "/projects/[projectId]/runs/[runId]/label-next",
     project: { action: "queues.manage" },
-    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}/label-next`, `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`, `/projects/${s.projectId}/runs/${s.qaRunIds[0]}/label-next`],
+    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}/label-next`, `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`],
   },
   { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
   { route: "/projects/[projectId]/queues/new", project: { action: "queues.manage" }, urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`] },
@@ -158,8 +94,6 @@ export const PAGES: CrawlPage[] = [
     project: {},
     urls: (s, role) => [`/projects/${s.projectId}/queues/${s.queueId}/items/${s.itemIdByRole[role] ?? s.itemIdByRole.reviewer}`],
   },
-  { route: "/projects/[projectId]/curation", project: {} },
-  { route: "/projects/[projectId]/curation/[queueId]", project: {}, urls: (s) => [`/projects/${s.projectId}/curation/${s.curationQueueId}`] },
   { route: "/projects/[projectId]/settings", project: {} },
   {
     route: "/projects/[projectId]/search",
@@ -167,6 +101,25 @@ export const PAGES: CrawlPage[] = [
     urls: (s) => [`/projects/${s.projectId}/search`, `/projects/${s.projectId}/search?q=a`, `/projects/${s.projectId}/search?q=${"x".repeat(300)}`],
   },
 ];
+
+/**
+ * The core's pages and the registered tasks' (in registry order): a task's page on a route the core lists
+ * too adds its URLs to the core's; a task's own route is appended.
+ */
+export const PAGES: CrawlPage[] = withTaskPages(CORE_PAGES, GENERATED_TASK_DECLARATIONS.flatMap((task) => task.crawlPages ?? []));
+
+export function withTaskPages(corePages: readonly CrawlPage[], taskPages: readonly CrawlPage[]): CrawlPage[] {
+  const pages = corePages.map((page) => ({ ...page }));
+  for (const taskPage of taskPages) {
+    const listed = pages.find((page) => page.route === taskPage.route);
+    if (!listed) pages.push({ ...taskPage });
+    else {
+      const core = { ...listed };
+      listed.urls = (seed, role) => [...pageUrls(core, seed, role), ...pageUrls(taskPage, seed, role)];
+    }
+  }
+  return pages;
+}
 
 /** `app/(app)/projects/[projectId]/page.tsx` → `/projects/[projectId]`. */
 export function routeOfPageFile(file: string): string {

@@ -81,8 +81,7 @@ async function main() {
   log(`open ${base} and sign in as ${seeded.email} / ${seeded.password}`);
   log(`demo project: ${base}/projects/${seeded.projectId} — all judgments there are simulated`);
   log(`paper's table against the demo label set: ${base}/projects/${seeded.projectId}/calibration`);
-  if (seeded.comparePath) log(`the two judge setups compared: ${base}${seeded.comparePath}`);
-  if (seeded.constructionProjectId) log(`demo Q&A construction: ${base}/projects/${seeded.constructionProjectId}/construction — simulated step annotations`);
+  for (const link of seeded.links) log(`${link.label}: ${base}${link.path}${link.note ? ` — ${link.note}` : ""}`);
   log("Ctrl-C stops the demo and everything it started.");
 }
 

@@ -6,10 +6,8 @@ import { ExtractionError, type VideoProbe } from "@/lib/browser-extraction/types
 import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
 import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/class-names";
-import { CaptionImport } from "@/components/tasks/captions/caption-import";
-import { CAPTION_SNIFF_BYTES, sniffCaptionFile, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
-import { QuestionImport } from "@/components/tasks/qa/question-import";
-import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/tasks/qa/sniff-question-file";
+import type { ClaimedFile } from "@/components/tasks/task-views";
+import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
 import { ApiError, apiFetch } from "./api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata";
@@ -43,6 +41,11 @@ const NOTHING_STORED = "Cancelled before upload; nothing stored.";
 const STORED_WITHOUT_FRAMES = "Video stored; frames not extracted — waiting for frames (Extract pending, or Retry here).";
 const NO_PROMPT = "no prompt found (the name is not <prompt>-<index>, and no metadata or prompt list names it)";
 
+const NO_FILES: readonly ClaimedFile[] = [];
+
+/** The registered tasks' Import page sections, in registry order. */
+const taskImportPanels = () => GENERATED_TASK_VIEWS.flatMap((views) => views.importPanels ?? []);
+
 export function ImportPanel({ projectId }: { projectId: string }) {
   const items = useRef<ImportItem[]>([]);
   const [, setVersion] = useState(0);
@@ -54,10 +57,9 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const pendingRender = useRef(false);
   // Parsed metadata files by path key (as findMetadata expects), kept so a retry uploads with it too.
   const metadata = useRef(new Map<string, FileMetadata>());
-  // Caption reference sets and models' outputs dropped along: imported by their own section, after the videos.
-  const [captionFiles, setCaptionFiles] = useState<{ picked: PickedFile; kind: CaptionFileKind }[]>([]);
-  // Question sets dropped along: checked and imported by their own section, after the videos.
-  const [questionFiles, setQuestionFiles] = useState<PickedFile[]>([]);
+  // The tasks' files dropped along (item sets: caption references, question sets…): each checked and imported
+  // by its task's own section, after the videos. By panel id.
+  const [claimedFiles, setClaimedFiles] = useState<Readonly<Record<string, readonly ClaimedFile[]>>>({});
   // After an import with metadata or prompt lists: what they change in videos already in the project.
   const [lateMetadata, setLateMetadata] = useState<{ rows: ReturnType<typeof metadataRows>; promptLists: boolean } | null>(null);
 
@@ -74,21 +76,18 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const addFiles = useCallback(
     async (picked: PickedFile[]) => {
       const known = new Set(items.current.map((item) => item.relativePath));
-      const captions: { picked: PickedFile; kind: CaptionFileKind }[] = [];
-      const questions: PickedFile[] = [];
+      const claimed: Record<string, ClaimedFile[]> = {};
       for (const { file, relativePath } of picked) {
         if (known.has(relativePath)) continue;
         known.add(relativePath);
         const kind = classifyPickedFile(relativePath);
-        if (kind === "other" && /\.(jsonl|csv|json)$/i.test(relativePath)) {
-          const head = await file.slice(0, Math.max(CAPTION_SNIFF_BYTES, QUESTION_SNIFF_BYTES)).text();
-          const captionKind = /\.(jsonl|csv)$/i.test(relativePath) ? sniffCaptionFile(relativePath, head) : null;
-          if (captionKind) {
-            captions.push({ picked: { file, relativePath }, kind: captionKind });
-            continue;
-          }
-          if (sniffQuestionFile(relativePath, head)) {
-            questions.push({ file, relativePath });
+        const candidates = kind === "other" ? taskImportPanels().filter((panel) => panel.fileNames.test(relativePath)) : [];
+        if (candidates.length) {
+          const head = await file.slice(0, Math.max(...candidates.map((panel) => panel.sniffBytes))).text();
+          let claim: unknown = null;
+          const panel = candidates.find((candidate) => (claim = candidate.claim(relativePath, head)) !== null);
+          if (panel) {
+            (claimed[panel.id] ??= []).push({ picked: { file, relativePath }, claim });
             continue;
           }
         }
@@ -102,8 +101,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           progress: 0,
         });
       }
-      if (captions.length) setCaptionFiles((old) => [...old, ...captions]);
-      if (questions.length) setQuestionFiles((old) => [...old, ...questions]);
+      const panelIds = Object.keys(claimed).filter((id) => claimed[id]!.length > 0);
+      if (panelIds.length) setClaimedFiles((old) => ({ ...old, ...Object.fromEntries(panelIds.map((id) => [id, [...(old[id] ?? []), ...claimed[id]!]])) }));
       refresh();
     },
     [refresh],
@@ -351,8 +350,9 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       )}
 
       {lateMetadata && <ExistingVideosMetadata projectId={projectId} rows={lateMetadata.rows} promptLists={lateMetadata.promptLists} />}
-      <CaptionImport projectId={projectId} files={captionFiles} />
-      <QuestionImport projectId={projectId} files={questionFiles} />
+      {taskImportPanels().map(({ id, Panel }) => (
+        <Panel key={id} projectId={projectId} files={claimedFiles[id] ?? NO_FILES} />
+      ))}
 
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm" data-testid="import-items">
         {list.slice(0, 1000).map((item) => (

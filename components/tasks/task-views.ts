@@ -12,6 +12,7 @@ export interface OutputsViewProps {
   keyFrameCount: number;
   onFocus: (focus: CellFocus) => void;
 }
+import type { PickedFile } from "../import/collect-files";
 
 export interface TaskViews {
   /** The folder's id (an entry of TASK_IDS). */
@@ -24,4 +25,29 @@ export interface TaskViews {
   runSettingsForms?: Readonly<Record<string, ComponentType<RunSettingsFormProps>>>;
   /** Cards beside the run form (owners) that save the project's defaults for a pipeline's new runs, by pipeline id. */
   defaultsForms?: Readonly<Record<string, { title: string; Form: ComponentType<DefaultsFormProps> }>>;
+  /** The Import page's sections for the task's own files (item sets) dropped along with videos, in order. */
+  importPanels?: readonly ImportPanelView[];
+}
+
+/** A file an import panel claimed, with what its claim said of it (say, which kind of set it is). */
+export interface ClaimedFile {
+  picked: PickedFile;
+  claim: unknown;
+}
+
+/**
+ * A section of the Import page (components/import/import-panel.tsx) for files of one task: a dropped file
+ * that is no video, prompt list or metadata file goes to the first panel, in registry order, that claims it.
+ */
+export interface ImportPanelView {
+  /** Stable key among the panels. */
+  id: string;
+  /** The file names the panel may claim: only their heads are read. */
+  fileNames: RegExp;
+  /** How many bytes of a file's head `claim` needs. */
+  sniffBytes: number;
+  /** What the file is to the panel (passed on as ClaimedFile.claim), or null when it is not the panel's. */
+  claim(relativePath: string, head: string): unknown;
+  /** The section, shown below the progress bar, with the files it claimed so far. */
+  Panel: ComponentType<{ projectId: string; files: readonly ClaimedFile[] }>;
 }

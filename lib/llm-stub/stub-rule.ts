@@ -1,9 +1,11 @@
-/**
- * TEST TOOL. The shape of a stand-in LLM rule, in a module of its own: the stub's rule list
- * (./stub-rules.ts) imports each task's rules, and those rules import only these types, so the
- * imports run one way (core ← task).
- */
+import { createHash } from "node:crypto";
 
+/**
+ * TEST TOOL. What a rule of the stand-in LLM is: which prompts it answers and how. A leaf module (it imports
+ * no rule), so the task folders' rules (lib/tasks/<id>/stub-rules.ts) and the stub that composes them
+ * (./stub-rules.ts) both import it without a cycle. Answers are derived from a hash of the prompt and images,
+ * so they are stable across runs yet differ between videos.
+ */
 export interface StubRequestContext {
   /** All text parts of all messages, joined by newlines. */
   text: string;
@@ -28,4 +30,20 @@ export interface StubRule {
   name: string;
   match: RegExp;
   respond(context: StubRequestContext): string;
+}
+
+export function makeContext(text: string, imageKeys: string[], wantsJson: boolean, model = "", seen = 0, imageUrls: string[] = []): StubRequestContext {
+  const seed = createHash("sha256").update(text).update(imageKeys.join("|")).digest("hex");
+  return {
+    text,
+    imageCount: imageKeys.length,
+    wantsJson,
+    model,
+    seen,
+    imageUrls,
+    pick(n, salt = "") {
+      const digest = createHash("sha256").update(seed).update(salt).digest();
+      return digest.readUInt32BE(0) % n;
+    },
+  };
 }

@@ -2,7 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { DEFAULT_RULES, FALLBACK_RULE, makeContext, type StubRule } from "./stub-rules";
+import { makeContext, type StubRule } from "./stub-rule";
+import { defaultStubRules, FALLBACK_RULE } from "./stub-rules";
 
 /**
  * TEST TOOL: a local stand-in for a paid OpenAI-compatible API, used by the tests and the demo.
@@ -153,7 +154,8 @@ const chatRequestSchema = z.object({
 }).passthrough();
 
 export async function startStubLlm(options: StubServerOptions = {}): Promise<StubServer> {
-  const rules = options.rules ?? DEFAULT_RULES;
+  // The registered tasks' rules, read per request: a task registered after the stub started is answered too.
+  const rules = () => options.rules ?? defaultStubRules();
   const log = options.log ?? (() => {});
   const faults: QueuedFault[] = [];
   const requests: StubRequestRecord[] = [];
@@ -245,7 +247,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     const { text, images } = requestParts(body);
     const headerFault = parseHeaderFault(req.headers["x-stub-fault"]);
     const fault = headerFault ?? takeFault(text);
-    const rule = rules.find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
+    const rule = rules().find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
     const record: StubRequestRecord = { id: randomUUID(), at: Date.now(), endedAt: null, status: null, model: body.model, rule: rule.name, fault: fault?.kind ?? null, imageCount: images.length, text, roles: body.messages.map((m) => m.role) };
     requests.push(record);
     // "finish": the whole answer is handed to the socket; "close" alone: the connection ended without one.
@@ -379,7 +381,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       return { ok: false, line: { id: requestId, custom_id: null, response: null, error: { code: "invalid_request", message: `invalid line: ${error instanceof Error ? error.message : ""}` } } };
     }
     const { text, images } = requestParts(parsedLine.body);
-    const rule = rules.find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
+    const rule = rules().find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
     const record: StubBatchLineRecord = { batchId, customId: parsedLine.custom_id, text, images, rule: rule.name, fault: null, status: 200 };
     batchLines.push(record);
     const failed = (status: number, type: string, message: string) => {

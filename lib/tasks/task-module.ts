@@ -5,7 +5,10 @@
  */
 import type { ApiRoute } from "../api/openapi/route-spec";
 import type { ProjectAction } from "../authz/permissions";
+import type { DemoSeedPart } from "../demo/demo-part";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import type { StubRule } from "../llm-stub/stub-rule";
+import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
 import type { TaskDeclaration } from "./task-declaration";
 
 /** How the Judge page's run form offers a pipeline. */
@@ -43,6 +46,8 @@ export interface TaskDeclarations {
   runForm?: Readonly<Record<string, RunFormDeclaration>>;
   /** Links the project's navigation bar shows for the task's own pages. */
   navLinks?: readonly TaskNavLink[];
+  /** TEST TOOL: the task's pages for the every-page crawl (e2e/pages.ts lists them with the core's; lib/tasks/<id>/crawl-pages.ts). */
+  crawlPages?: readonly CrawlPage[];
 }
 
 /** `lib/tasks/<id>/module.ts`'s default export. */
@@ -56,4 +61,21 @@ export interface TaskModule {
    * schemas those routes parse; the catalogue (lib/api/openapi/route-catalogue.ts) lists them after the core's.
    */
   apiRoutes?: () => ApiRoute[];
+  /** TEST TOOL: how the stub LLM (lib/llm-stub) answers the task's prompts, tried in order (lib/tasks/<id>/stub-rules.ts). */
+  stubRules?: readonly StubRule[];
+  /** Task ids whose stub rules this task's are tried before: its prompts are narrower forms of theirs. */
+  stubRulesBefore?: readonly string[];
+  /**
+   * One of the task's run results as a blind reviewer may see it: every judge value withheld, what was
+   * imported kept (lib/visibility's withheldResult and redactResultsFor apply it; a task without one
+   * cannot show its results to a blind reviewer). Given results of the shape the task's own reads return.
+   */
+  redactResult?(result: unknown): unknown;
+  /**
+   * The task's part of `npm run demo` (lib/tasks/<id>/demo-seed.ts; lib/demo runs the registered parts in
+   * registry order), loaded when the demo seeds: demo code stays out of the app's module graph.
+   */
+  demoSeed?: () => Promise<DemoSeedPart>;
+  /** TEST TOOL: the task's data for the every-page crawl (e2e/crawl-seed.ts runs them in registry order), loaded when the crawl seeds. */
+  crawlSeed?: () => Promise<CrawlSeedPart>;
 }

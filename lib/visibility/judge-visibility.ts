@@ -2,20 +2,22 @@
  * Who may see the judge's values of a video, and the redaction of every payload that carries them.
  *
  * Blind review: a reviewer who is reviewing a blind queue (see blindVideoIdsFor) must not see the judge's
- * values (scores, metrics, verdict, summary, the scoring steps' outputs and calls, caption scores and
- * reasons) nor other reviewers' values for any video of that queue, anywhere, until they submit it. This is enforced on
+ * values (scores, metrics, verdict, summary, the scoring steps' outputs and calls, the values in a task's
+ * run results) nor other reviewers' values for any video of that queue, anywhere, until they submit it. This is enforced on
  * the server: every read that returns judge values for a video asks here and redacts with the helpers
  * below (video scores, video reviews, the run page, the call inspector, the video page's runs, the compare
- * page, caption results, the video list and the agreement scope and exports through `blindVideoIdsFor`).
+ * page, the tasks' run results through `redactResultsFor`, the video list and the agreement scope and
+ * exports through `blindVideoIdsFor`).
  *
  * Which step outputs carry judge values is read from the task declarations (`metricSteps`), never listed
- * here. This module reads the review_queue_assignment table itself and imports no queue logic, so every
- * domain (videos, reviews, judge, agreement, queues) can depend on it without a cycle.
+ * here, and how a task's run results are redacted is the task's own `redactResult`. This module reads the
+ * review_queue_assignment table itself and imports no queue logic, so every domain (videos, reviews, judge,
+ * agreement, queues) can depend on it without a cycle.
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import { TASK_MODULES } from "../tasks/modules";
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
-import type { CaptionRunResult, ContentResult, StyleResult } from "../tasks/captions/caption-results";
 
 /**
  * The videos (of `videoIds`, or all) blind to the user: every video of a live blind queue they are reviewing
@@ -160,37 +162,20 @@ export function withheldCompareSample<S extends { judge: unknown; reviewers: { v
 }
 
 /**
- * A caption's results (per-caption lists, exports, the caption page) for a blind video: every value the
- * caption runs' scoring steps produced is withheld (the judge's scores and reasons, the length rules with
- * their counts, the cap and the flags, the key points' scores and reasons); what was imported stays (the
- * instruction, the reference, the output, the key points' text) and so does whether each step finished.
- * Each field is named, so a field added to the results does not reach a blind reviewer unnoticed.
+ * A run result of `task` (a task id or one of its pipelines' ids) as a blind reviewer may see it: the task
+ * declares how (`redactResult` of its TaskModule). A task that declares none has nothing it may show.
  */
-export function withheldCaptionResult<C extends CaptionRunResult>(caption: C): C {
-  return {
-    ...caption,
-    ...(caption.style ? { style: withheldStyle(caption.style) } : {}),
-    ...(caption.content ? { content: withheldContent(caption.content) } : {}),
-  };
+export function withheldResult<R>(task: string, result: R): R {
+  const redact = TASK_MODULES.find((module) => module.id === task || module.pipelines.some((pipeline) => pipeline.id === task))?.redactResult;
+  if (!redact) throw new Error(`Task "${task}" declares no redaction of its results for blind review (redactResult in its module).`);
+  return redact(result) as R;
 }
 
-function withheldStyle(style: StyleResult): StyleResult {
-  return { status: style.status, error: null, rawScore: null, reason: null, counts: null, rules: null, cap: null, scoreAfterRules: null, countedScore: null, counted: null, flags: null };
-}
-
-function withheldContent(content: ContentResult): ContentResult {
-  return {
-    status: content.status,
-    error: null,
-    keyPoints: content.keyPoints.map((kp) => ({ index: kp.index, keyPoint: kp.keyPoint, score: null, reason: null })),
-    hit: null,
-    total: content.total,
-    coverage: null,
-  };
-}
-
-/** Caption results for this user, each marked `blind` (and withheld) when its video is blind to them. */
-export async function redactCaptionResultsFor<C extends CaptionRunResult>(prisma: PrismaClient, userId: string, captions: readonly C[]): Promise<(C & { blind: boolean })[]> {
-  const blind = await blindVideoIdsFor(prisma, userId, [...new Set(captions.map((c) => c.video.id))]);
-  return captions.map((caption) => (blind.has(caption.video.id) ? { ...withheldCaptionResult(caption), blind: true } : { ...caption, blind: false }));
+/**
+ * Run results of `task` for this user, each marked `blind` (and withheld by the task's redactResult) when
+ * its video, `videoIdOf(result)`, is blind to them.
+ */
+export async function redactResultsFor<R>(prisma: PrismaClient, userId: string, task: string, results: readonly R[], videoIdOf: (result: R) => string): Promise<(R & { blind: boolean })[]> {
+  const blind = await blindVideoIdsFor(prisma, userId, [...new Set(results.map(videoIdOf))]);
+  return results.map((result) => (blind.has(videoIdOf(result)) ? { ...withheldResult(task, result), blind: true } : { ...result, blind: false }));
 }

@@ -1,11 +1,12 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { ApiError, apiFetch } from "@/components/import/api-client";
 import type { PickedFile } from "@/components/import/collect-files";
-import { modelFromFileName, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
+import type { ClaimedFile, ImportPanelView } from "@/components/tasks/task-views";
+import { CAPTION_SNIFF_BYTES, modelFromFileName, sniffCaptionFile, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
 
 interface ReferenceSetRow {
   id: string;
@@ -251,3 +252,17 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
     </section>
   );
 }
+
+/** CaptionImport as the captions task's Import page section (TaskViews.importPanels): a claim is the file's kind. */
+function CaptionImportSection({ projectId, files }: { projectId: string; files: readonly ClaimedFile[] }) {
+  const kinded = useMemo(() => files.map(({ picked, claim }) => ({ picked, kind: claim as CaptionFileKind })), [files]);
+  return <CaptionImport projectId={projectId} files={kinded} />;
+}
+
+export const CAPTION_IMPORT_PANEL: ImportPanelView = {
+  id: "captions",
+  fileNames: /\.(jsonl|csv)$/i,
+  sniffBytes: CAPTION_SNIFF_BYTES,
+  claim: (relativePath, head) => sniffCaptionFile(relativePath, head),
+  Panel: CaptionImportSection,
+};

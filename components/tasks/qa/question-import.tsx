@@ -1,10 +1,12 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { ApiError, apiFetch } from "@/components/import/api-client";
 import type { PickedFile } from "@/components/import/collect-files";
+import type { ClaimedFile, ImportPanelView } from "@/components/tasks/task-views";
+import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/tasks/qa/sniff-question-file";
 
 interface Summary {
   dryRun: boolean;
@@ -139,3 +141,17 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
     </section>
   );
 }
+
+/** QuestionImport as the QA task's Import page section (TaskViews.importPanels). */
+function QuestionImportSection({ projectId, files }: { projectId: string; files: readonly ClaimedFile[] }) {
+  const picked = useMemo(() => files.map((claimed) => claimed.picked), [files]);
+  return <QuestionImport projectId={projectId} files={picked} />;
+}
+
+export const QUESTION_IMPORT_PANEL: ImportPanelView = {
+  id: "questions",
+  fileNames: /\.(jsonl|csv|json)$/i,
+  sniffBytes: QUESTION_SNIFF_BYTES,
+  claim: (relativePath, head) => (sniffQuestionFile(relativePath, head) ? "question_set" : null),
+  Panel: QuestionImportSection,
+};

@@ -1,5 +1,6 @@
 import type { TaskViews } from "../task-views";
 import { QaRunSettingsForm } from "./run-settings-form";
+import { QUESTION_IMPORT_PANEL } from "./question-import";
 
-const views: TaskViews = { id: "qa", runSettingsForms: { qa: QaRunSettingsForm } };
+const views: TaskViews = { id: "qa", runSettingsForms: { qa: QaRunSettingsForm }, importPanels: [QUESTION_IMPORT_PANEL] };
 export default views;

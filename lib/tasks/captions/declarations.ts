@@ -1,4 +1,5 @@
 import type { TaskDeclarations } from "../task-module";
+import { CAPTIONS_CRAWL_PAGES } from "./crawl-pages";
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./caption-tasks";
 
 const declarations: TaskDeclarations = {
@@ -9,5 +10,6 @@ const declarations: TaskDeclarations = {
     caption_content: { label: "caption content (AnyCapEval key points)", allVideosLabel: "every video with uniform frames", itemNoun: "caption" },
   },
   navLinks: [{ id: "captions", label: "Captions", path: "/captions", action: "project.view", after: "adjudication" }],
+  crawlPages: CAPTIONS_CRAWL_PAGES,
 };
 export default declarations;

@@ -2,7 +2,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseModelOutputs, parseReferenceSet } from "./caption-sets";
 import { applyLengthRules } from "./length-rules";
-import { CLIPS, demoCaptions } from "../../demo/seed-demo-project";
+import { CLIPS } from "../../demo/demo-clips";
+import { demoCaptions } from "./demo-seed";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

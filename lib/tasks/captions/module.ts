@@ -2,10 +2,16 @@ import type { TaskModule } from "../task-module";
 import { captionApiRoutes } from "./api-routes";
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";
+import { withheldCaptionResult } from "./redact-results";
+import { CAPTION_RULES } from "./stub-rules";
 
 const task: TaskModule = {
   id: "captions",
   pipelines: [captionStylePipeline, captionContentPipeline],
   apiRoutes: captionApiRoutes,
+  stubRules: CAPTION_RULES,
+  redactResult: withheldCaptionResult,
+  demoSeed: async () => (await import("./demo-seed")).captionsDemo,
+  crawlSeed: async () => (await import("./crawl-seed")).captionsCrawlSeed,
 };
 export default task;

@@ -4,7 +4,7 @@ import { captionContentAnswerSchema, captionStyleAnswerSchema, formatKeyPoints }
 import { applyLengthRules } from "./length-rules";
 import { parseStructuredOutput } from "../../judge/parse-llm-output";
 import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
-import { DEFAULT_RULES, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
 import { startStubLlm } from "../../llm-stub/stub-server";
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -23,7 +23,7 @@ function contentPrompt(keyPoints: string[], output: string): string {
 }
 
 function answer(text: string): string {
-  const matching = DEFAULT_RULES.filter((rule) => rule.match.test(text));
+  const matching = defaultStubRules().filter((rule) => rule.match.test(text));
   expect(matching).toHaveLength(1);
   return matching[0]!.respond(makeContext(text, ["frame-1", "frame-2"], true));
 }

@@ -1,4 +1,5 @@
 import type { TaskDeclarations } from "../task-module";
+import { CONSTRUCTION_CRAWL_PAGES } from "./crawl-pages";
 import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "./construction-tasks";
 
 // Its runs start on the construction page, so the Judge page's run form does not offer its pipelines.
@@ -6,5 +7,6 @@ const declarations: TaskDeclarations = {
   id: "construction",
   tasks: [QA_GENERATE_TASK, QA_CONSTRUCT_TASK],
   navLinks: [{ id: "construction", label: "Construction", path: "/construction", action: "project.view", after: "calibration" }],
+  crawlPages: CONSTRUCTION_CRAWL_PAGES,
 };
 export default declarations;

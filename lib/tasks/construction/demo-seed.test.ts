@@ -7,7 +7,7 @@ import { parseStepAnnotations } from "@/lib/tasks/construction/step-annotations"
 import { prisma } from "@/lib/db/prisma";
 import { planClips } from "@/lib/items/step-annotation-sets";
 import { makeUser } from "@/lib/testing/fixtures";
-import { CLIPS } from "../../demo/seed-demo-project";
+import { CLIPS } from "../../demo/demo-clips";
 import { DEMO_CONSTRUCTION_ENDPOINT, DEMO_CONSTRUCTION_PROJECT, type DemoApi, demoStepAnnotations, seedConstructionProject, seedConstructionRuns } from "./demo-seed";
 
 const videoFileNames = CLIPS.slice(0, 3).map((clip) => path.basename(clip.path)) as [string, string, string];

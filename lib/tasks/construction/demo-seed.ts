@@ -5,8 +5,11 @@
  * each dataset has, not the three-second test clips they are attached to. Starting the construction runs is
  * seedConstructionRuns' job, which does nothing until the qa_generate and qa_construct pipelines exist.
  */
+import path from "node:path";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
+import type { DemoLink, DemoSeedPart } from "../../demo/demo-part";
+import { CLIPS } from "../../demo/demo-clips";
 import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
 import { importStepAnnotations } from "../../items/step-annotation-sets";
 import { createEndpoint } from "../../judge/endpoints";
@@ -164,3 +167,33 @@ export async function seedConstructionRuns(
   deps.log(`started a simulated filter and transform run ${String(construct.id)} over ${String(candidates.count)} candidates`);
   return { generateRunId, candidateSetId, constructRunId: String(construct.id) };
 }
+
+/**
+ * The construction task's part of the demo (lib/demo/seed-demo-project.ts): its own project over three of
+ * the demo's clips with simulated step annotations (seedConstructionProject).
+ */
+export const constructionDemo: DemoSeedPart = {
+  async seed({ prisma, actor, stubBaseUrl, api, uploadClips, log }) {
+    const clipCount = 3;
+    const construction = await seedConstructionProject({
+      prisma,
+      actor,
+      stubBaseUrl,
+      videoFileNames: CLIPS.slice(0, clipCount).map((clip) => path.basename(clip.path)) as [string, string, string],
+      addVideos: (projectId) => uploadClips(projectId, clipCount),
+      api: { get: (route) => api(route), post: (route, body) => api(route, { json: body }) },
+      log,
+    });
+    if (!construction.runs) log("the construction project's runs wait for the qa_generate and qa_construct pipelines");
+    return [constructionLink(construction.projectId)];
+  },
+  async resume({ prisma, actor, stubBaseUrl }) {
+    const construction = await prisma.project.findFirst({ where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: actor.userId } } }, select: { id: true } });
+    if (!construction) return [];
+    // The stub listens on a new port each time the demo starts.
+    await prisma.judgeEndpoint.updateMany({ where: { projectId: construction.id, name: DEMO_CONSTRUCTION_ENDPOINT }, data: { baseUrl: stubBaseUrl } });
+    return [constructionLink(construction.id)];
+  },
+};
+
+const constructionLink = (projectId: string): DemoLink => ({ label: "demo Q&A construction", path: `/projects/${projectId}/construction`, note: "simulated step annotations" });

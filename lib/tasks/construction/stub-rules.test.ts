@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
 import { clipInfoLines, renderClipInfo } from "./render-clip-info";
-import { DEFAULT_RULES, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
 
 const render = (id: string, values: Record<string, string>) => renderTemplate(loadTemplate(id), values);
 const step = (start: number, end: number, text: string) => ({ start, end, text, category: null, substeps: [] });
@@ -10,7 +10,7 @@ const INFO = clipInfoLines("hirest", "coarse", CLIP);
 
 /** As the server answers: the first rule that matches (the construction rules come before the QA rules). */
 function respond(text: string, seen = 0, model = "stub-constructor") {
-  const matching = DEFAULT_RULES.filter((rule) => rule.match.test(text));
+  const matching = defaultStubRules().filter((rule) => rule.match.test(text));
   expect(matching.length).toBeGreaterThan(0);
   return { rule: matching[0]!.name, answer: matching[0]!.respond(makeContext(text, [], true, model, seen)) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DEFAULT_RULES, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
 import {
   DYNAMIC_CATEGORY_IDS,
   DYNAMIC_HALLUCINATION_CATEGORIES,
@@ -225,7 +225,7 @@ describe("templates and the stub LLM's rules", () => {
   it("each rendered template matches exactly its own stub rule, and the stub's answers parse with the step's schema", () => {
     for (const stepId of HALLUCINATION_STEP_IDS) {
       const text = renderWithSamples(HALLUCINATION_TEMPLATE_IDS[stepId]);
-      const matching = DEFAULT_RULES.filter((rule) => rule.match.test(text));
+      const matching = defaultStubRules().filter((rule) => rule.match.test(text));
       expect(matching.map((rule) => rule.name)).toEqual([STUB_RULE_FOR_STEP[stepId]]);
       for (const [video, wantsJson] of [["video-a", true], ["video-b", false], ["video-c", true]] as const) {
         const answer = matching[0]!.respond(makeContext(text, [video], wantsJson));
@@ -238,17 +238,17 @@ describe("templates and the stub LLM's rules", () => {
 
   it("the stub's scores use the canonical category ids", () => {
     const text = renderWithSamples("hallucination/static-hallucination");
-    const rule = DEFAULT_RULES.find((candidate) => candidate.name === "static-hallucination")!;
+    const rule = defaultStubRules().find((candidate) => candidate.name === "static-hallucination")!;
     const answer = JSON.parse(rule.respond(makeContext(text, ["v"], true))) as { scores: Record<string, number> };
     expect(Object.keys(answer.scores)).toEqual(STATIC_CATEGORY_IDS);
-    const inconsistency = DEFAULT_RULES.find((candidate) => candidate.name === "inconsistency-check")!;
+    const inconsistency = defaultStubRules().find((candidate) => candidate.name === "inconsistency-check")!;
     const score = parsed(inconsistency.respond(makeContext(renderWithSamples("hallucination/inconsistency"), ["v"], true)), inconsistencySchema);
     expect(inconsistencyScoreValues(score)).toEqual([{ category: "inconsistency", value: score.score }]);
   });
 
   it("the caption rubric prompt matches only the caption rule, whose answer is a 0–4 score", () => {
     const text = renderWithSamples("caption-rubric/judge");
-    const matching = DEFAULT_RULES.filter((rule) => rule.match.test(text));
+    const matching = defaultStubRules().filter((rule) => rule.match.test(text));
     expect(matching.map((rule) => rule.name)).toEqual(["caption-rubric"]);
     const rubric = z.object({ score: boundedScore(0, 4, { integer: true }), reason: z.string() });
     expect(parseStructuredOutput(matching[0]!.respond(makeContext(text, ["v"], false)), rubric)).toMatchObject({ ok: true });

@@ -1,4 +1,5 @@
 import type { TaskDeclarations } from "../task-module";
+import { QA_CRAWL_PAGES } from "./crawl-pages";
 import { QA_TASK } from "./qa-task";
 
 const declarations: TaskDeclarations = {
@@ -8,5 +9,6 @@ const declarations: TaskDeclarations = {
     qa: { label: "video QA (seed 004, the endpoint answers)", endpointLabel: "Evaluated model (endpoint)", allVideosLabel: "every video with uniform frames", itemNoun: "question" },
   },
   navLinks: [{ id: "qa", label: "QA", path: "/qa", action: "project.view", after: "adjudication" }],
+  crawlPages: QA_CRAWL_PAGES,
 };
 export default declarations;

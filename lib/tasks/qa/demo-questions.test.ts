@@ -1,11 +1,12 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
-import { DEFAULT_RULES, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
 import { extractOptionLetter } from "./extract-letter";
 import { optionLinesForAnswer } from "./qa-answers";
 import { parseQuestionSet } from "./question-sets";
-import { CLIPS, demoQuestions } from "../../demo/seed-demo-project";
+import { CLIPS } from "../../demo/demo-clips";
+import { demoQuestions } from "./demo-seed";
 
 describe("the demo's question set", () => {
   const parsed = parseQuestionSet(new TextEncoder().encode(demoQuestions()), CLIPS.map((clip) => path.basename(clip.path)), { format: "jsonl" });
@@ -20,7 +21,7 @@ describe("the demo's question set", () => {
 
   it("has multiple-choice questions the simulated model that sees gets right and others it gets wrong", () => {
     if (!parsed.ok) throw new Error("invalid");
-    const rule = DEFAULT_RULES.find((r) => r.name === "qa-answer-mc")!;
+    const rule = defaultStubRules().find((r) => r.name === "qa-answer-mc")!;
     const outcomes = parsed.questions
       .filter((q) => q.format === "mc")
       .map((q) => {

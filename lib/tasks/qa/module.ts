@@ -1,10 +1,16 @@
 import type { TaskModule } from "../task-module";
 import { qaApiRoutes } from "./api-routes";
 import { qaPipeline } from "./qa-pipeline";
+import { withheldQuestionResult } from "./redact-results";
+import { QA_RULES } from "./stub-rules";
 
 const task: TaskModule = {
   id: "qa",
   pipelines: [qaPipeline],
   apiRoutes: qaApiRoutes,
+  stubRules: QA_RULES,
+  redactResult: withheldQuestionResult,
+  demoSeed: async () => (await import("./demo-seed")).qaDemo,
+  crawlSeed: async () => (await import("./crawl-seed")).qaCrawlSeed,
 };
 export default task;

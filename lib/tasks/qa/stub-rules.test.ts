@@ -3,7 +3,7 @@ import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
 import { judgementAnswerSchema } from "./qa-answers";
 import { parseStructuredOutput } from "../../judge/parse-llm-output";
 import { extractOptionLetter } from "./extract-letter";
-import { DEFAULT_RULES, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
 
 const OPTIONS = { A: "The ball rolls down the ramp.", B: "It flies away.", C: "It melts." };
 const render = (id: string, values: Record<string, string>) => renderTemplate(loadTemplate(id), values);
@@ -11,7 +11,7 @@ const mcPrompt = (question = "Where does the ball roll?", options: Record<string
   render("qa/answer-mc", { question, options: Object.entries(options).map(([l, t]) => `\n${l}. ${t}`).join("") });
 
 function respond(text: string, model: string, images = ["f1", "f2"]) {
-  const matching = DEFAULT_RULES.filter((rule) => rule.match.test(text));
+  const matching = defaultStubRules().filter((rule) => rule.match.test(text));
   expect(matching).toHaveLength(1);
   return { rule: matching[0]!.name, answer: matching[0]!.respond(makeContext(text, images, false, model)) };
 }

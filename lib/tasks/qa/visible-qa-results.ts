@@ -10,26 +10,18 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
-import { blindVideoIdsFor } from "../../visibility/judge-visibility";
+import { blindVideoIdsFor, redactResultsFor, withheldResult } from "../../visibility/judge-visibility";
 import * as qaResults from "./qa-results";
-import type { QaAnswerResult, QaQuestionResult, QaRunResultsQuery } from "./qa-results";
+import type { QaQuestionResult, QaRunResultsQuery } from "./qa-results";
 
-/** An answer's result with every judge value withheld; whether its steps finished stays. Each field is named. */
-export function withheldAnswerResult(result: QaAnswerResult): QaAnswerResult {
-  return { ...result, outcome: null, reason: null, decidedBy: null, letter: null, judgement: null, extraction: null };
-}
-
-function withheldQuestion<Q extends QaQuestionResult>(question: Q): Q {
-  return { ...question, result: withheldAnswerResult(question.result), textOnly: question.textOnly ? withheldAnswerResult(question.textOnly) : null, rightWithoutVideo: false };
-}
+export { withheldAnswerResult } from "./redact-results";
 
 /** GET /runs/:id/qa (and its CSV and JSONL exports), and the QA page's list. */
 export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
   const answer = await qaResults.runQaResults(prisma, actor, runId, query);
-  const blind = await blindVideoIdsFor(prisma, actor.userId, [...new Set(answer.questions.map((q) => q.video.id))]);
-  if (blind.size === 0) return { ...answer, questions: answer.questions.map((q) => ({ ...q, blind: false })) };
-  const questions = answer.questions.map((q) => (blind.has(q.video.id) ? { ...withheldQuestion(q), blind: true } : { ...q, blind: false }));
-  if (!query.outcome && !query.flag) return { ...answer, questions };
+  const questions = await redactResultsFor(prisma, actor.userId, "qa", answer.questions, (q) => q.video.id);
+  if (!questions.some((q) => q.blind) || (!query.outcome && !query.flag)) return { ...answer, questions };
+  const blind = new Set(questions.filter((q) => q.blind).map((q) => q.video.id));
   // Filtered on a judge value: blind questions match neither way, on this page nor in the total.
   const hidden = questions.filter((q) => q.blind).length;
   const hiddenElsewhere = query.format === "json" ? await blindMatchesOffPage(prisma, actor, runId, query, blind, answer.questions) : 0;
@@ -51,6 +43,6 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
   return {
     ...detail,
     blind: true,
-    results: detail.results.map((entry) => ({ ...entry, result: withheldAnswerResult(entry.result), textOnly: entry.textOnly ? withheldAnswerResult(entry.textOnly) : null, rightWithoutVideo: false })),
+    results: detail.results.map((entry) => withheldResult("qa", entry)),
   };
 }

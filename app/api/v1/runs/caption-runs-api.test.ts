@@ -1,7 +1,7 @@
 /**
  * Caption judging end to end on PostgreSQL with the stub LLM: a reference set and two models' outputs,
  * both caption judges, the per-caption results and the leaderboard, checked against values worked out
- * by hand from the stub's rules (lib/llm-stub/stub-rules.ts):
+ * by hand from the stub's rules (lib/tasks/captions/stub-rules.ts):
  * - style: 3 when the output's word count is within ±10% of the reference's, else 2 (even for brief and
  *   detail, whose cap is 1: the stub breaks the rule on purpose);
  * - content: a key point is hit when it shares a content word (4+ letters, not a stop word) with the caption.

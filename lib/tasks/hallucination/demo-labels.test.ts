@@ -1,14 +1,15 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../auth/actor";
-import { compareSetupsReport } from "../calibration/compare-setups-load";
-import { calibrationReport } from "../calibration/paper-table-load";
-import { prisma } from "../db/prisma";
-import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
-import { seedFinishedRun, type SeedScore } from "../testing/agreement-fixtures";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { CLIPS, DEMO_LABEL_SET, importDemoLabelSet } from "./seed-demo-project";
+import type { Actor } from "../../auth/actor";
+import { compareSetupsReport } from "../../calibration/compare-setups-load";
+import { calibrationReport } from "../../calibration/paper-table-load";
+import { prisma } from "../../db/prisma";
+import { CLIPS } from "../../demo/demo-clips";
+import { seedFinishedRun, type SeedScore } from "../../testing/agreement-fixtures";
+import { makeUser } from "../../testing/fixtures";
+import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { DEMO_LABEL_SET, importDemoLabelSet } from "./demo-seed";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
 
 /** Every category scored: `high` on s1 and d1 where given, 0 elsewhere. */
 function scores(s1: number, d1: number, inconsistency: number): SeedScore[] {

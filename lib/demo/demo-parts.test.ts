@@ -1,0 +1,116 @@
+/**
+ * `npm run demo` seeds through the registry: each task's part (`demoSeed` of its TaskModule) runs in registry
+ * order, a task registered later joins with no edit here, and together the parts send the running app the
+ * same requests, in the same order, as the demo did when it named each task.
+ */
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { registerTaskModule } from "../tasks/modules";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { CLIPS } from "./demo-clips";
+import type { DemoSeedContext, DemoSeedPart } from "./demo-part";
+import type { SeedingRequest } from "./seeding-client";
+import { demoParts } from "./seed-demo-project";
+
+/** The running app, faked: records each request and answers with made-up ids (runs finish at once). */
+function fakeApp() {
+  const requests: string[] = [];
+  let n = 0;
+  const api: SeedingRequest = async (route, init = {}) => {
+    const method = init.method ?? (init.json !== undefined || init.form ? "POST" : "GET");
+    const body = init.json as { pipeline?: string; name?: string } | undefined;
+    const detail = body?.pipeline ?? body?.name ?? init.form?.get("name") ?? init.form?.get("model") ?? "";
+    requests.push(`${method} ${route.replace(/\/(projects|runs|caption-sets)\/[^/]+/g, "/$1/:id")} ${String(detail)}`.trim());
+    if (method === "GET") return { status: "done" };
+    if (route.endsWith("/candidates")) return { setId: `set-${++n}`, count: 2 };
+    if (route.endsWith("/caption-sets") || route.endsWith("/question-sets")) return { set: { id: `set-${++n}` } };
+    return { id: `id-${++n}` };
+  };
+  return { api, requests };
+}
+
+let owner: Actor;
+let projectId: string;
+beforeAll(async () => {
+  owner = await makeUser({ isAdmin: true });
+  const project = await projectWithFramedVideos(prisma, owner, { videoCount: CLIPS.length, keyFrames: 1, name: "Demo parts" });
+  projectId = project.projectId;
+  for (const [i, id] of project.videoIds.entries()) {
+    await prisma.video.update({ where: { id }, data: { fileName: path.basename(CLIPS[i]!.path), relativePath: `Demo model/${CLIPS[i]!.path}`, model: "Demo model" } });
+  }
+});
+
+/** The first `count` demo clips as video rows in another project, as the demo's upload leaves them. */
+async function insertClips(intoProjectId: string, count: number) {
+  for (const clip of CLIPS.slice(0, count)) {
+    const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+    await prisma.video.create({
+      data: { projectId: intoProjectId, sha256: sha, sizeBytes: BigInt(1000), fileName: path.basename(clip.path), relativePath: `Demo model/${clip.path}`, storageKey: `projects/${intoProjectId}/videos/${sha}.mp4`, contentType: "video/mp4", status: "ready", createdById: owner.userId },
+    });
+  }
+}
+
+describe("the demo's task parts", () => {
+  it("run in registry order and send the app the demo's requests", async () => {
+    const { api, requests } = fakeApp();
+    const logged: string[] = [];
+    const uploads: number[] = [];
+    const context: DemoSeedContext = {
+      prisma, actor: owner, projectId, endpointId: "stub-endpoint", stubBaseUrl: "http://127.0.0.1:4010/v1", api,
+      uploadClips: async (into, count) => {
+        uploads.push(count);
+        await insertClips(into, count);
+      },
+      log: (line) => logged.push(line),
+    };
+    const links = [];
+    for (const part of await demoParts()) links.push(...(await part.seed(context)));
+    expect(requests).toEqual([
+      "POST /api/v1/projects/:id/runs hallucination",
+      "POST /api/v1/projects/:id/runs hallucination",
+      "POST /api/v1/projects/:id/caption-sets Demo caption references (simulated)",
+      "POST /api/v1/projects/:id/caption-sets/:id/outputs simulated-model-a captions (simulated)",
+      "POST /api/v1/projects/:id/caption-sets/:id/outputs simulated-model-b captions (simulated)",
+      "POST /api/v1/projects/:id/runs caption_style",
+      "POST /api/v1/projects/:id/runs caption_content",
+      "POST /api/v1/projects/:id/question-sets Demo questions (simulated)",
+      "POST /api/v1/projects/:id/endpoints Stub guesser (simulated)",
+      "POST /api/v1/projects/:id/endpoints Stub judge (simulated)",
+      "POST /api/v1/projects/:id/runs qa",
+      "POST /api/v1/projects/:id/runs qa",
+      "POST /api/v1/projects/:id/runs qa",
+      "POST /api/v1/projects/:id/runs qa_generate",
+      "GET /api/v1/runs/:id",
+      "POST /api/v1/runs/:id/candidates",
+      "POST /api/v1/projects/:id/runs qa_construct",
+    ]);
+    // The label set is imported directly; the construction project gets three of the clips.
+    expect(logged.filter((line) => /^imported the label set|^demo construction project/.test(line))).toEqual([
+      'imported the label set "Demo labels (simulated)" (16 labels over 4 clips)',
+      "demo construction project: 4 clips from 3 videos (hirest 1, youcook2 1, ego4d-goalstep 2)",
+    ]);
+    expect(uploads).toEqual([3]);
+    const construction = await prisma.project.findFirstOrThrow({ where: { name: "Demo — Q&A construction (simulated)", members: { some: { userId: owner.userId } } } });
+    // No hallucination runs exist behind the fake app, so only the construction page is printed.
+    expect(links).toEqual([{ label: "demo Q&A construction", path: `/projects/${construction.id}/construction`, note: "simulated step annotations" }]);
+  });
+
+  describe("with a task registered later", () => {
+    const toyPart: DemoSeedPart = { seed: async ({ log }) => (log("toy part"), [{ label: "toy", path: "/toy" }]) };
+    let unregister: () => void;
+    beforeAll(() => {
+      unregister = registerTaskModule({ id: "toy-demo", pipelines: [], demoSeed: async () => toyPart });
+    });
+    afterAll(() => unregister());
+
+    it("includes its part, last", async () => {
+      const parts = await demoParts();
+      expect(parts).toHaveLength(5);
+      expect(parts.at(-1)).toBe(toyPart);
+    });
+  });
+});

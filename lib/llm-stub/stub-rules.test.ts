@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { TASK_MODULES } from "../tasks/modules";
+import { defaultStubRules } from "./stub-rules";
+
+describe("the stub's rule list", () => {
+  it("is every registered task's rules in registry order, construction's before QA's, then the endpoint test's", () => {
+    expect(defaultStubRules().map((rule) => rule.name)).toEqual([
+      "static-knowledge-graph", "dynamic-knowledge-graph", "video-summary", "inconsistency-check", "static-hallucination", "dynamic-hallucination",
+      "caption-rubric", "caption-content",
+      "construction-generate", "construction-categorise", "construction-blind-obvious", "construction-hallucination", "construction-answer-with-annotations",
+      "construction-unspecific", "construction-six-wrong", "construction-pick-four", "construction-best-without-video", "construction-best-with-video",
+      "qa-answer-mc", "qa-answer-open", "qa-text-only-mc", "qa-text-only-open", "qa-judge-option", "qa-judge-open",
+      "endpoint-test",
+    ]);
+  });
+
+  it("moves a task before the first task its stubRulesBefore names, wherever that one is", () => {
+    const rule = (name: string) => ({ name, match: new RegExp(name), respond: () => name });
+    const [a, b, c] = ["a", "b", "c"].map((id) => ({ id, pipelines: [], stubRules: [rule(id)] }));
+    const names = (modules: Parameters<typeof defaultStubRules>[0]) => defaultStubRules(modules).map((r) => r.name);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual(["a", "c", "b", "endpoint-test"]);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual(["a", "b", "c", "endpoint-test"]);
+    expect(TASK_MODULES.length).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,71 @@
+import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
+import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
+
+/**
+ * TEST TOOL. The stub LLM's rules for the hallucination pipeline's prompts (prompts/hallucination): knowledge
+ * graphs, a summary, the inconsistency check and the category scores, simulated from a hash of the prompt
+ * and images.
+ */
+
+/** The category ids the stub scores; the same keys the hallucination pipeline's prompts ask for. */
+export const STATIC_CATEGORIES: readonly string[] = STATIC_CATEGORY_IDS;
+export const DYNAMIC_CATEGORIES: readonly string[] = DYNAMIC_CATEGORY_IDS;
+
+const OBJECTS = ["person_1", "person_2", "dog", "car", "tree", "ball", "cup", "table", "bicycle", "bird"];
+const RELATIONS = ["next to", "holding", "behind", "on", "in front of", "looking at"];
+
+function scores(context: StubRequestContext, categories: readonly string[]): Record<string, number> {
+  // Mostly low scores with an occasional strong one, like a real judge on decent clips.
+  return Object.fromEntries(
+    categories.map((category) => {
+      const roll = context.pick(100, category);
+      return [category, roll < 70 ? roll % 3 : roll < 92 ? 3 + (roll % 4) : 7 + (roll % 4)];
+    }),
+  );
+}
+
+export const HALLUCINATION_RULES: StubRule[] = [
+  {
+    name: "static-knowledge-graph",
+    match: /Identify objects in the foreground of the frame/i,
+    respond: (context) => {
+      const count = 2 + context.pick(3, "n");
+      const objects = Array.from({ length: count }, (_, i) => OBJECTS[(context.pick(OBJECTS.length, "o") + i * 3) % OBJECTS.length]!);
+      const relations = objects.slice(1).map((object, i) => [objects[0]!, RELATIONS[context.pick(RELATIONS.length, `r${i}`)]!, object]);
+      return JSON.stringify({ objects, relations });
+    },
+  },
+  {
+    name: "dynamic-knowledge-graph",
+    match: /Identify the changes or consistencies of the identified input/i,
+    respond: (context) => {
+      const moves = ["moves slowly to the left", "unchanged", "turns around", "moves closer to the camera", "unchanged"];
+      const changes = Object.fromEntries(OBJECTS.slice(0, 2 + context.pick(3, "n")).map((object, i) => [object, moves[context.pick(moves.length, `m${i}`)]!]));
+      return JSON.stringify({ changes });
+    },
+  },
+  {
+    name: "video-summary",
+    match: /generate a brief and accurate description for the video/i,
+    respond: (context) => {
+      const text = `A short clip in which ${OBJECTS[context.pick(OBJECTS.length, "a")]} and ${OBJECTS[context.pick(OBJECTS.length, "b")]} appear; the camera stays mostly still.`;
+      // The template asks for JSON whether or not the request sets response_format.
+      return JSON.stringify({ summary: text });
+    },
+  },
+  {
+    name: "inconsistency-check",
+    match: /compare the inconsistency in the two descriptions/i,
+    respond: (context) => JSON.stringify({ score: context.pick(11, "i"), reason: "Simulated judgment from the stub LLM." }),
+  },
+  {
+    name: "static-hallucination",
+    match: /definition of all types of static hallucinations/i,
+    respond: (context) => JSON.stringify({ scores: scores(context, STATIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
+  },
+  {
+    name: "dynamic-hallucination",
+    match: /definition of all type of dynamic hallucinations/i,
+    respond: (context) => JSON.stringify({ scores: scores(context, DYNAMIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
+  },
+];
