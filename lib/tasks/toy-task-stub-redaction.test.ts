@@ -84,6 +84,8 @@ let stub: StubServer;
 let owner: Actor;
 let reviewer: Actor;
 const unregister: (() => void)[] = [];
+/** The toy's own redaction, which its reads hand to lib/visibility as a task's visible-*-results do. */
+const redactToy = (result: ToyResult) => ({ ...result, colour: null, bright: null });
 
 beforeAll(async () => {
   unregister.push(
@@ -91,7 +93,7 @@ beforeAll(async () => {
       id: "toy-colour",
       pipelines: [toyPipeline as RegisteredPipeline],
       stubRules: [toyRule],
-      redactResult: (result) => ({ ...(result as ToyResult), colour: null, bright: null }),
+      redactResult: (result) => redactToy(result as ToyResult),
     }),
     registerTaskDeclarations({ id: "toy-colour", tasks: [toyTask] }),
   );
@@ -126,14 +128,12 @@ describe("a toy task registered at test time", () => {
     await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
     expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
 
-    const seen = await redactResultsFor(prisma, reviewer.userId, "toy_colour", results, (r) => r.video.id);
+    const seen = await redactResultsFor(prisma, reviewer.userId, redactToy, results, (r) => r.video.id);
     const byVideo = Object.fromEntries(seen.map((r) => [r.video.id, r]));
     expect(byVideo[videoIds[0]!]).toEqual({ video: { id: videoIds[0] }, colour: null, bright: null, blind: true });
     expect(byVideo[videoIds[1]!]).toMatchObject({ colour: results.find((r) => r.video.id === videoIds[1])!.colour, bright: true, blind: false });
-    const ownerView = await redactResultsFor(prisma, owner.userId, "toy-colour", results, (r) => r.video.id);
+    const ownerView = await redactResultsFor(prisma, owner.userId, redactToy, results, (r) => r.video.id);
     expect(ownerView.every((r) => !r.blind && r.bright === true)).toBe(true);
-    // By task id or pipeline id; a task that declares no redaction shows nothing rather than everything.
-    expect(withheldResult("toy-colour", results[0]!)).toMatchObject({ colour: null, bright: null });
-    expect(() => withheldResult("no_such_task", results[0]!)).toThrow(/declares no redaction/);
+    expect(withheldResult(redactToy, results[0]!)).toMatchObject({ colour: null, bright: null });
   });
 });

@@ -15,7 +15,6 @@
  * agreement, queues) can depend on it without a cycle.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { TASK_MODULES } from "../tasks/modules";
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 
@@ -162,20 +161,18 @@ export function withheldCompareSample<S extends { judge: unknown; reviewers: { v
 }
 
 /**
- * A run result of `task` (a task id or one of its pipelines' ids) as a blind reviewer may see it: the task
- * declares how (`redactResult` of its TaskModule). A task that declares none has nothing it may show.
+ * A run result as a blind reviewer may see it: the result's task says how (its module's `redactResult`,
+ * handed in by the task's own reads so this layer reaches no task).
  */
-export function withheldResult<R>(task: string, result: R): R {
-  const redact = TASK_MODULES.find((module) => module.id === task || module.pipelines.some((pipeline) => pipeline.id === task))?.redactResult;
-  if (!redact) throw new Error(`Task "${task}" declares no redaction of its results for blind review (redactResult in its module).`);
+export function withheldResult<R>(redact: (result: R) => unknown, result: R): R {
   return redact(result) as R;
 }
 
 /**
- * Run results of `task` for this user, each marked `blind` (and withheld by the task's redactResult) when
+ * Run results of one task for this user, each marked `blind` (and withheld by the task's `redact`) when
  * its video, `videoIdOf(result)`, is blind to them.
  */
-export async function redactResultsFor<R>(prisma: PrismaClient, userId: string, task: string, results: readonly R[], videoIdOf: (result: R) => string): Promise<(R & { blind: boolean })[]> {
+export async function redactResultsFor<R>(prisma: PrismaClient, userId: string, redact: (result: R) => unknown, results: readonly R[], videoIdOf: (result: R) => string): Promise<(R & { blind: boolean })[]> {
   const blind = await blindVideoIdsFor(prisma, userId, [...new Set(results.map(videoIdOf))]);
-  return results.map((result) => (blind.has(videoIdOf(result)) ? { ...withheldResult(task, result), blind: true } : { ...result, blind: false }));
+  return results.map((result) => (blind.has(videoIdOf(result)) ? { ...withheldResult(redact, result), blind: true } : { ...result, blind: false }));
 }

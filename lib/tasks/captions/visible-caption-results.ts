@@ -11,11 +11,12 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { blindVideoIdsFor, redactResultsFor } from "../../visibility/judge-visibility";
 import * as captionResults from "./caption-results";
+import { withheldCaptionResult } from "./redact-results";
 import type { CaptionFlag, CaptionListQuery, CaptionResultsQuery, CaptionRunResult } from "./caption-results";
 
 /** Caption results for this user, each marked `blind` (and withheld by the task's redactResult) when its video is blind to them. */
 const redactCaptionResultsFor = <C extends CaptionRunResult>(prisma: PrismaClient, userId: string, captions: readonly C[]) =>
-  redactResultsFor(prisma, userId, "captions", captions, (caption) => caption.video.id);
+  redactResultsFor(prisma, userId, withheldCaptionResult, captions, (caption) => caption.video.id);
 
 /** Captions of `runId` flagged with `flag` on videos the user reviews blind. */
 async function blindFlaggedItemIds(prisma: PrismaClient, userId: string, runId: string, flag: CaptionFlag): Promise<string[]> {

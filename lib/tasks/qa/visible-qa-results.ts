@@ -12,6 +12,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { blindVideoIdsFor, redactResultsFor, withheldResult } from "../../visibility/judge-visibility";
 import * as qaResults from "./qa-results";
+import { withheldQuestionResult } from "./redact-results";
 import type { QaQuestionResult, QaRunResultsQuery } from "./qa-results";
 
 export { withheldAnswerResult } from "./redact-results";
@@ -19,7 +20,7 @@ export { withheldAnswerResult } from "./redact-results";
 /** GET /runs/:id/qa (and its CSV and JSONL exports), and the QA page's list. */
 export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
   const answer = await qaResults.runQaResults(prisma, actor, runId, query);
-  const questions = await redactResultsFor(prisma, actor.userId, "qa", answer.questions, (q) => q.video.id);
+  const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, answer.questions, (q) => q.video.id);
   if (!questions.some((q) => q.blind) || (!query.outcome && !query.flag)) return { ...answer, questions };
   const blind = new Set(questions.filter((q) => q.blind).map((q) => q.video.id));
   // Filtered on a judge value: blind questions match neither way, on this page nor in the total.
@@ -43,6 +44,6 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
   return {
     ...detail,
     blind: true,
-    results: detail.results.map((entry) => withheldResult("qa", entry)),
+    results: detail.results.map((entry) => withheldResult(withheldQuestionResult, entry)),
   };
 }
