@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient, type ReviewQueue } from "../generated/prisma
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess, type ProjectAction } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { IMPLIED_BY_ABSENCE, type JudgmentOrigin, ReviewConflictError, reviewPresence, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
+import { acceptanceProblem, IMPLIED_BY_ABSENCE, type JudgmentOrigin, prepareOutcomeJudgment, preparePresenceJudgment, prepareScoreJudgment, ReviewConflictError, writeJudgment } from "../reviews/reviews";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import { readRunMetrics } from "../judge/run-metrics";
 import { taskOf } from "../tasks/registry";
@@ -806,8 +806,9 @@ function checkRange(target: Target, value: number) {
 }
 
 /**
- * Saves the reviewer's judgments of an item through the same functions as everywhere (history,
- * versions, conflicts), then marks their assignment done and counts it on the item exactly once.
+ * Saves the reviewer's judgments of an item with the same checks and writes as everywhere (history,
+ * versions, conflicts) and marks their assignment done, counting it on the item exactly once, all in one
+ * transaction after one permission check: a failure on any target saves nothing of the item.
  * Every required target must be judged (a 400 names the missing ones). Submitting again edits the
  * judgments and counts nothing twice; a judgment identical to the saved one is not saved again.
  */
@@ -832,65 +833,87 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
   const missing = targets.filter((t) => t.required && !given.has(t.key) && !presence?.absentTargets.has(t.key));
   if (missing.length > 0) throw new ValidationError(`Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`);
 
-  const current = new Map(
-    (
-      await prisma.humanJudgment.findMany({
-        where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])] } },
-        select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, origin: true },
-      })
-    ).map((j) => [j.targetKey, j]),
+  // Each judgment is prepared (looked up, checked) before anything is written; then all of them and the
+  // assignment's "done" are written in one transaction, so a failure on any target leaves the item as it was.
+  // The queue's permission check above covers every target: they are the queue's run's, of this item.
+  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
+  const presenceWrites = presence
+    ? await Promise.all(
+        presence.categories.map(async (category) => ({
+          category,
+          note: category.answer.note || null,
+          prepared: await preparePresenceJudgment(prisma, queue.runId, item.videoId, category.id, { value: category.answer.value, note: category.answer.note || null, expectedVersion: category.answer.expectedVersion }, runVideo ?? undefined),
+        })),
+      )
+    : [];
+  // An absent category's scores (not asked) hold the absent value because of that answer, not because the reviewer
+  // typed it: marked so, agreement does not count them as independent judgments.
+  const originOf = (target: Target): JudgmentOrigin => (presence?.absentTargets.has(target.key) ? IMPLIED_BY_ABSENCE : "typed");
+  const asked = (target: Target) => given.get(target.key) ?? (presence?.absentTargets.has(target.key) ? { target: target.key, value: presence.absentValue } : undefined);
+  const targetWrites = await Promise.all(
+    targets.flatMap((target) => {
+      const judgment = asked(target);
+      if (!judgment) return [];
+      const reviewInput = { value: judgment.value, note: judgment.note || null, reason: judgment.reason || null, acceptedJudge: judgment.acceptedJudge === true, expectedVersion: judgment.expectedVersion };
+      const prepared = target.kind === SCORE_TARGET_TYPE ? prepareScoreJudgment(prisma, target.key, reviewInput, originOf(target)) : prepareOutcomeJudgment(prisma, queue.runId, item.videoId, target.kind, reviewInput, runVideo ?? undefined);
+      return [prepared.then((p) => ({ target, prepared: p }))];
+    }),
   );
-  if (presence) {
-    // An absent category's scores are the declared absent value: stored like any judgment (history, versions),
-    // over the reviewer's own earlier values of them, which "absent" replaces.
-    for (const target of targets) {
-      if (presence.absentTargets.has(target.key) && !given.has(target.key)) {
-        given.set(target.key, { target: target.key, value: presence.absentValue, expectedVersion: current.get(target.judgmentKey)?.version });
-      }
-    }
-    for (const category of presence.categories) {
-      const note = category.answer.note || null;
-      const saved = current.get(category.judgmentKey);
-      if (saved && saved.value === category.answer.value && saved.note === note) continue;
-      try {
-        await reviewPresence(prisma, actor, queue.runId, item.videoId, category.id, { value: category.answer.value, note, expectedVersion: category.answer.expectedVersion });
-      } catch (error) {
-        if (error instanceof ReviewConflictError && error.current.value === category.answer.value && (error.current.note ?? null) === note) continue;
-        throw error;
-      }
-    }
-  }
-  for (const target of targets) {
-    const judgment = given.get(target.key);
-    if (!judgment) continue;
-    const note = judgment.note || null;
-    const reason = judgment.reason || null;
-    const saved = current.get(target.judgmentKey);
-    const acceptedJudge = judgment.acceptedJudge === true;
-    // A score of a category marked absent (and not asked) holds the absent value because of that answer, not
-    // because the reviewer typed it: marked so, agreement does not count it as an independent judgment.
-    const origin: JudgmentOrigin = presence?.absentTargets.has(target.key) ? IMPLIED_BY_ABSENCE : "typed";
-    if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge && saved.origin === origin) continue;
-    const reviewInput = { value: judgment.value, note, reason, acceptedJudge, expectedVersion: judgment.expectedVersion };
-    try {
-      if (target.kind === SCORE_TARGET_TYPE) await reviewScore(prisma, actor, target.key, reviewInput, origin);
-      else await reviewVideoOutcome(prisma, actor, queue.runId, item.videoId, target.kind, reviewInput);
-    } catch (error) {
-      // A double submit racing itself: the other request saved exactly this.
-      if (error instanceof ReviewConflictError && error.current.value === judgment.value && (error.current.note ?? null) === note) continue;
-      throw error;
-    }
-  }
+  const blind = (await blindVideoIdsFor(prisma, actor.userId, [item.videoId])).has(item.videoId);
 
-  const counted = await prisma.$transaction(async (tx) => {
-    const marked = await tx.reviewQueueAssignment.updateMany({
-      where: { itemId, reviewerId: actor.userId, status: "claimed" },
-      data: { status: "done", doneAt: new Date() },
-    });
-    if (marked.count === 0) return false;
-    await tx.reviewQueueItem.update({ where: { id: itemId }, data: { doneCount: { increment: 1 } } });
-    return true;
-  });
+  const counted = await prisma.$transaction(
+    async (tx) => {
+      // One submission of this item by this reviewer at a time: a double submit waits here, then finds its
+      // judgments saved by the first (unchanged, so not saved again) and its assignment done (not counted twice).
+      await tx.$queryRaw`SELECT 1 FROM "review_queue_assignment" WHERE "itemId" = ${itemId} AND "reviewerId" = ${actor.userId} FOR UPDATE`;
+      const current = new Map(
+        (
+          await tx.humanJudgment.findMany({
+            where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])] } },
+            select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, origin: true },
+          })
+        ).map((j) => [j.targetKey, j]),
+      );
+      for (const { category, note, prepared } of presenceWrites) {
+        const saved = current.get(category.judgmentKey);
+        if (saved && saved.value === category.answer.value && saved.note === note) continue;
+        try {
+          await writeJudgment(tx, actor, prepared);
+        } catch (error) {
+          if (error instanceof ReviewConflictError && error.current.value === category.answer.value && (error.current.note ?? null) === note) continue;
+          throw error;
+        }
+      }
+      for (const { target, prepared } of targetWrites) {
+        const { input: judgment } = prepared;
+        const note = judgment.note ?? null;
+        const reason = judgment.reason ?? null;
+        const saved = current.get(target.judgmentKey);
+        const acceptedJudge = judgment.acceptedJudge === true;
+        if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge && saved.origin === originOf(target)) continue;
+        // An absent category's scores are the declared absent value: stored like any judgment (history, versions),
+        // over the reviewer's own earlier values of them, which "absent" replaces.
+        const write = given.has(target.key) ? prepared : { ...prepared, input: { ...judgment, expectedVersion: saved?.version } };
+        const refused = acceptanceProblem(write, blind);
+        if (refused) throw new ValidationError(refused);
+        try {
+          await writeJudgment(tx, actor, write);
+        } catch (error) {
+          // A double submit racing itself: the other request saved exactly this.
+          if (error instanceof ReviewConflictError && error.current.value === judgment.value && (error.current.note ?? null) === note) continue;
+          throw error;
+        }
+      }
+      const marked = await tx.reviewQueueAssignment.updateMany({
+        where: { itemId, reviewerId: actor.userId, status: "claimed" },
+        data: { status: "done", doneAt: new Date() },
+      });
+      if (marked.count === 0) return false;
+      await tx.reviewQueueItem.update({ where: { id: itemId }, data: { doneCount: { increment: 1 } } });
+      return true;
+    },
+    { maxWait: 10_000, timeout: 20_000 },
+  );
   return { itemId, status: "done" as const, counted };
 }
 
