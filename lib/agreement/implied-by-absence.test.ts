@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createQueue, getQueueItem, nextItem, submitItem } from "../queues/queues";
+import { createQueue, getQueueItem, nextItem, submitItem } from "../queues/submit-item";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

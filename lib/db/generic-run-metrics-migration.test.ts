@@ -7,7 +7,7 @@ import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/scope";
 import type { PrismaClient } from "../generated/prisma/client";
 import { insertEndpoint, insertFinishedRun, insertProject } from "../testing/raw-rows";
-import { getQueueItem, nextItem } from "../queues/queues";
+import { getQueueItem, nextItem } from "../queues/submit-item";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
 import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";

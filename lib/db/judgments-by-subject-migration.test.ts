@@ -6,7 +6,7 @@ import { createUser } from "../auth/users";
 import { loadAgreementInput } from "../agreement/load";
 import { agreementQuerySchema, resolveAgreementScope } from "../agreement/scope";
 import type { PrismaClient } from "../generated/prisma/client";
-import { createQueue, getQueueItem, nextItem } from "../queues/queues";
+import { createQueue, getQueueItem, nextItem } from "../queues/submit-item";
 import { judgmentKey, scoreTarget } from "../reviews/judgment-key";
 import { ReviewConflictError, reviewScore, videoReviews } from "../reviews/reviews";
 import { seedFinishedRun } from "../testing/agreement-fixtures";

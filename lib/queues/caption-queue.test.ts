@@ -22,7 +22,7 @@ import { jsonlBytes, smallReferenceSet } from "../testing/caption-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createQueue, getQueueItem, nextItem, submitItem } from "./queues";
+import { createQueue, getQueueItem, nextItem, submitItem } from "./submit-item";
 
 let stub: StubServer;
 let owner: Actor;

@@ -7,7 +7,7 @@ import { agreementQuerySchema } from "../agreement/scope";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createQueue, getQueueItem, nextItem, submitItem } from "./queues";
+import { createQueue, getQueueItem, nextItem, submitItem } from "./submit-item";
 
 /*
  * Presence first, then grade. The judge scored, per video: s1 at two key frames (2, 7: present at the

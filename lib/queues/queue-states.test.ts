@@ -5,7 +5,7 @@ import { ForbiddenError, ValidationError } from "../errors";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createQueue, getQueue, listQueues, nextItem, submitItem, getQueueItem } from "./queues";
+import { createQueue, getQueue, listQueues, nextItem, submitItem, getQueueItem } from "./submit-item";
 import { updateQueueState } from "./queue-states";
 
 let owner: Actor;

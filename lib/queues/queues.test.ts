@@ -8,7 +8,7 @@ import { reviewScore, videoReviews } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { claimAhead, createQueue, setQueueGuidelines, getQueue, getQueueItem, getQueueProgress, listQueues, MAX_OPEN_CLAIMS, nextItem, previewQueue, releaseClaim, submitItem } from "./queues";
+import { claimAhead, createQueue, setQueueGuidelines, getQueue, getQueueItem, getQueueProgress, listQueues, MAX_OPEN_CLAIMS, nextItem, previewQueue, releaseClaim, submitItem } from "./submit-item";
 import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;

@@ -16,7 +16,7 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
-import { createQueue, getQueueItem, nextItem, submitItem } from "@/lib/queues/queues";
+import { createQueue, getQueueItem, nextItem, submitItem } from "@/lib/queues/submit-item";
 import { ReviewConflictError, reviewScore, videoReviews, withdrawJudgment } from "@/lib/reviews/reviews";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { claimAhead, getQueueItem } from "@/lib/queues/queues";
+import { claimAhead, getQueueItem } from "@/lib/queues/submit-item";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 
 const payloadSchema = z.enum(["0", "1"]).default("0");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { submitItem, submitItemAndTakeNext } from "@/lib/queues/queues";
+import { submitItem, submitItemAndTakeNext } from "@/lib/queues/submit-item";
 import { queueIdSchema, submitItemSchema } from "@/lib/queues/queues.validation";
 
 const takeNextSchema = z.enum(["0", "1"]).default("0");
