@@ -8,7 +8,17 @@ import { reviewScore, videoReviews } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { claimAhead, createQueue, setQueueGuidelines, getQueue, getQueueItem, getQueueProgress, listQueues, MAX_OPEN_CLAIMS, nextItem, previewQueue, releaseClaim, submitItem } from "./submit-item";
+import { claimAhead, MAX_OPEN_CLAIMS } from "./claim-ahead";
+import { createQueue } from "./create-queue";
+import { setQueueGuidelines } from "./set-queue-guidelines";
+import { getQueue } from "./get-queue";
+import { getQueueItem } from "./get-queue-item";
+import { getQueueProgress } from "./get-queue-progress";
+import { listQueues } from "./list-queues";
+import { nextItem } from "./next-item";
+import { previewQueue } from "./preview-queue";
+import { releaseClaim } from "./release-claim";
+import { submitItem } from "./submit-item";
 import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;

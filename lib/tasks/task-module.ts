@@ -5,6 +5,7 @@
  */
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { TaskDeclaration } from "./task-declaration";
+import type { QueueScopeModule } from "../queues/queue-scope";
 
 /** `lib/tasks/<id>/declarations.ts`'s default export. */
 export interface TaskDeclarations {
@@ -20,4 +21,6 @@ export interface TaskModule {
   id: string;
   /** The pipelines the engine can run for the task; each carries its declaration as `task`. */
   pipelines: readonly RegisteredPipeline[];
+  /** Review-queue scopes for runs whose subjects are items (a caption, an answer), beside the core's video scopes. */
+  queueScopes?: readonly QueueScopeModule[];
 }

@@ -2,7 +2,8 @@ import { withProject } from "@/lib/api/with-project";
 import { z } from "zod";
 import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { createQueue, listQueues } from "@/lib/queues/submit-item";
+import { createQueue } from "@/lib/queues/create-queue";
+import { listQueues } from "@/lib/queues/list-queues";
 import { createQueueSchema } from "@/lib/queues/queues.validation";
 
 type Params = { projectId: string };

@@ -1,6 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { previewQueue } from "@/lib/queues/submit-item";
+import { previewQueue } from "@/lib/queues/preview-queue";
 import { searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 
 /** `?<video-list filter>` (runId included) → `{runId, count}`: how many videos a queue would hold (owners). */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { claimAhead, getQueueItem } from "@/lib/queues/submit-item";
+import { claimAhead } from "@/lib/queues/claim-ahead";
+import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 
 const payloadSchema = z.enum(["0", "1"]).default("0");
