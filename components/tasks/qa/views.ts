@@ -1,4 +1,5 @@
 import type { TaskViews } from "../task-views";
+import { AnswerSubjectView } from "./answer-under-review";
 
-const views: TaskViews = { id: "qa" };
+const views: TaskViews = { id: "qa", subjectViews: { answer: AnswerSubjectView } };
 export default views;
