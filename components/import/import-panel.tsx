@@ -10,7 +10,7 @@ import { CaptionImport } from "@/components/tasks/captions/caption-import";
 import { CAPTION_SNIFF_BYTES, sniffCaptionFile, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
 import { QuestionImport } from "@/components/tasks/qa/question-import";
 import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/tasks/qa/sniff-question-file";
-import { ApiError, apiFetch } from "./api-client";
+import { ApiError, apiFetch } from "@/lib/api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata";
 import { extractAndUploadFrameSet } from "./extract-frame-set";

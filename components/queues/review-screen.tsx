@@ -4,9 +4,10 @@ import { isTypingTarget } from "@/components/is-typing-target";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
-import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
+import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { SubjectViews } from "@/components/tasks/subject-views";
+import type { SubmitItemInput } from "@/lib/queues/queues.validation";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
@@ -126,9 +127,9 @@ interface BackgroundSubmission {
   itemId: string;
   label: string;
   drafts: Record<string, Draft>;
-  judgments: unknown[];
+  judgments: SubmitItemInput["judgments"];
   /** A presence-first item's presence answers (undefined otherwise). */
-  presence?: unknown;
+  presence?: SubmitItemInput["presence"];
   /** The same answers by category, to reopen the item with them if the submission fails. */
   present: Record<string, boolean> | null;
 }
@@ -563,7 +564,7 @@ function ItemReview({
     // Presence-first: only the targets of categories someone says are present are asked (and required).
     const missing = targets.filter((t) => t.required && drafts[t.key]!.value === null);
     if (missing.length > 0) return setMessage({ text: `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`, tone: "error" });
-    const judgments = targets
+    const judgments: SubmitItemInput["judgments"] = targets
       .filter((t) => drafts[t.key]!.value !== null)
       .map((t) => ({
         target: t.key,
