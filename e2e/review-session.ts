@@ -64,7 +64,7 @@ export async function seedReviewSession(page: Page, request: APIRequestContext, 
  */
 export async function savedAgainstTyped(seeded: Awaited<ReturnType<typeof seedReviewSession>>, typed: TypedItem[]) {
   const { prisma, queueId, reviewerActor } = seeded;
-  const { getQueueItem } = await import("../lib/queues/queues");
+  const { getQueueItem } = await import("../lib/queues/get-queue-item");
   const taken = await prisma.reviewQueueAssignment.findMany({ where: { queueId, reviewerId: reviewerActor.userId, status: "done" }, orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }], select: { itemId: true } });
   const saved: TypedItem[] = [];
   for (const { itemId } of taken) {

@@ -13,7 +13,7 @@ import {
   setProjectArchived,
   setProjectGuidelines,
 } from "@/lib/projects/projects";
-import { setQueueGuidelines } from "@/lib/queues/queues";
+import { setQueueGuidelines } from "@/lib/queues/set-queue-guidelines";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 import {
   addMemberSchema,

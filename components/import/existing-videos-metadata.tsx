@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import type { FileMetadata } from "@/lib/import/metadata-file";
 import type { MetadataPlan } from "@/lib/videos/apply-metadata";
-import { postJson } from "./api-client";
+import { postJson } from "@/lib/api-client";
 
 const SHOWN_CHANGES = 200;
 

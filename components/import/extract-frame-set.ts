@@ -3,7 +3,7 @@ import type { VideoProbe } from "@/lib/browser-extraction/types";
 import { normaliseFrameSetParameters, type FrameSetParameters } from "@/lib/frames/frame-set-parameters";
 import { framesToUpload } from "@/lib/frames/frames-to-upload";
 import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from "@/lib/frames/plan-frame-set";
-import { apiFetch } from "./api-client";
+import { apiFetch } from "@/lib/api-client";
 
 export interface ExtractedFrameSet {
   frameSetId: string;

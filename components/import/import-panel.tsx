@@ -8,7 +8,7 @@ import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/class-names";
 import type { ClaimedFile } from "@/components/tasks/task-views";
 import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
-import { ApiError, apiFetch } from "./api-client";
+import { ApiError, apiFetch } from "@/lib/api-client";
 import { classifyPickedFile, filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata";
 import { extractAndUploadFrameSet } from "./extract-frame-set";

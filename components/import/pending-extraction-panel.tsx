@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
-import { apiFetch } from "./api-client";
+import { apiFetch } from "@/lib/api-client";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
 import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
 

@@ -1,5 +1,5 @@
 import { createSHA256 } from "hash-wasm";
-import { ApiError, apiFetch, postJson } from "./api-client";
+import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 
 const HASH_SLICE = 8 * 1024 * 1024;
 

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch, postJson } from "@/components/import/api-client";
+import { apiFetch, postJson } from "@/lib/api-client";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 

@@ -3,7 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { apiFetch, postJson } from "@/components/import/api-client";
+import { buttonClass } from "@/components/class-names";
+import { apiFetch, postJson } from "@/lib/api-client";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
 
 /** What POST /api/v1/endpoints/:id/test answers (lib/judge/endpoint-test.ts). */

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState, type ReactNode } from "react";
 import { chosenPromptVersions, PromptVersionPicker } from "@/components/prompts/prompt-version-picker";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch, postJson } from "@/components/import/api-client";
+import { apiFetch, postJson } from "@/lib/api-client";
 import { RunProgress } from "./run-progress";
 import { runNameOfRow } from "@/lib/runs/run-name";
 import type { RunFormPipeline } from "@/lib/judge/run-form";

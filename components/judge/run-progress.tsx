@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch, postJson } from "@/components/import/api-client";
+import { apiFetch, postJson } from "@/lib/api-client";
 import { formatCost } from "@/lib/format/numbers";
 
 export interface RunStatus {

@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { postJson } from "@/components/import/api-client";
+import { postJson } from "@/lib/api-client";
 
 /** One click: a review queue of the proposed videos (the verdict), in the proposal's order. */
 export function CreateLabelQueue({ projectId, runId, videoIds, defaultName }: { projectId: string; runId: string; videoIds: string[]; defaultName: string }) {

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch } from "@/components/import/api-client";
+import { apiFetch } from "@/lib/api-client";
 
 interface SheetIssue {
   row: number;

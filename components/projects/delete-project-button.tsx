@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch } from "@/components/import/api-client";
+import { apiFetch } from "@/lib/api-client";
 import type { ProjectDeletionCounts } from "@/lib/projects/delete-project";
 
 type Answer = { dryRun: boolean; name: string; counts: ProjectDeletionCounts; storage: { failedCount: number } | null };

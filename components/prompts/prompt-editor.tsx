@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { postJson } from "@/components/import/api-client";
+import { postJson } from "@/lib/api-client";
 import { diffStats, lineDiff } from "@/lib/prompt-versions/line-diff";
 import { LineDiffView } from "./line-diff-view";
 

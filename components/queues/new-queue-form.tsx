@@ -4,7 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch, postJson } from "@/components/import/api-client";
+import { apiFetch, postJson } from "@/lib/api-client";
 import { TaskCode } from "@/components/tasks/target-legend";
 import { findTask } from "@/lib/tasks/registry";
 import { scaleBounds } from "@/lib/tasks/task-declaration";

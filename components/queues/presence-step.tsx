@@ -2,6 +2,7 @@
 
 import { useState, type ReactNode } from "react";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
+import type { PresenceJudgment } from "@/lib/queues/queues.validation";
 
 /** A presence-first item's category, as the item API sends it (`judge` absent while blind). */
 export interface PresenceCategoryView {
@@ -157,7 +158,7 @@ export function usePresenceStep(
     answers: (): Record<string, boolean> | null => (presence ? { ...present } : null),
     /** True when the answers differ from the stored ones (something typed and not submitted). */
     changed: Boolean(presence) && categories.some((c) => (present[c.id] === true) !== (c.mine?.value === 1)),
-    judgments: () => (presence ? categories.map((c) => ({ category: c.id, value: present[c.id] ? 1 : 0, expectedVersion: c.mine?.version })) : undefined),
+    judgments: (): PresenceJudgment[] | undefined => (presence ? categories.map((c) => ({ category: c.id, value: present[c.id] ? 1 : 0, expectedVersion: c.mine?.version })) : undefined),
     element,
     summary,
   };

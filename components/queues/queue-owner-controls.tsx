@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch } from "@/components/import/api-client";
+import { apiFetch } from "@/lib/api-client";
 
 const patch = (queueId: string, body: unknown) =>
   apiFetch(`/api/v1/queues/${queueId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

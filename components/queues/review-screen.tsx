@@ -4,9 +4,10 @@ import { isTypingTarget } from "@/components/is-typing-target";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
-import { ApiError, apiFetch, postJson } from "@/components/import/api-client";
+import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
-import { AnswerUnderReview, type AnswerView } from "@/components/tasks/qa/answer-under-review";
+import { SubjectViews } from "@/components/tasks/subject-views";
+import type { SubmitItemInput } from "@/lib/queues/queues.validation";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
@@ -38,10 +39,8 @@ interface TargetView {
 interface ItemView {
   queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions" | "answers"; blind: boolean; reviewersPerItem: number; itemCount: number };
   item: { id: string; position: number };
-  /** A caption queue's caption under review. */
-  caption?: CaptionView | null;
-  /** A QA answer queue's answer under review. */
-  answer?: AnswerView | null;
+  /** An item queue's subject under review, by its scope's key (`caption`, `answer`): shown by the task's subject view. */
+  [subjectKey: string]: unknown;
   assignment: { status: "claimed" | "done" };
   blind: boolean;
   video: { id: string; fileName: string; prompt: string | null; url: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[] };
@@ -55,42 +54,6 @@ interface ItemView {
   /** The project's and the queue's guidelines (Markdown; empty: none). */
   guidelines?: { project: string; queue: string };
 }
-interface CaptionView {
-  id: string;
-  externalId: string;
-  model: string | null;
-  captionType: string;
-  output: string;
-  instruction: string | null;
-  reference: string | null;
-  restriction: string | null;
-  keyPoints: string[];
-}
-
-/** The caption a caption-queue item reviews: what was asked, what the model wrote, and the reference. */
-function CaptionUnderReview({ caption }: { caption: CaptionView }) {
-  const block = (label: string, text: string | null, testId: string) =>
-    text ? (
-      <div>
-        <div className="text-xs font-medium uppercase text-slate-500">{label}</div>
-        <p className="whitespace-pre-wrap" data-testid={testId}>
-          {text}
-        </p>
-      </div>
-    ) : null;
-  return (
-    <section className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="review-caption" aria-label="Caption under review">
-      <p className="text-xs text-slate-500">
-        <b className="text-slate-800">{caption.captionType}</b> caption by <b className="text-slate-800" data-testid="review-caption-model">{caption.model ?? "—"}</b> (id {caption.externalId})
-      </p>
-      {block("Instruction", caption.instruction, "review-caption-instruction")}
-      {block("Restriction", caption.restriction, "review-caption-restriction")}
-      {block("Caption", caption.output, "review-caption-output")}
-      {block("Reference", caption.reference, "review-caption-reference")}
-    </section>
-  );
-}
-
 interface Draft {
   value: number | null;
   note: string;
@@ -164,9 +127,9 @@ interface BackgroundSubmission {
   itemId: string;
   label: string;
   drafts: Record<string, Draft>;
-  judgments: unknown[];
+  judgments: SubmitItemInput["judgments"];
   /** A presence-first item's presence answers (undefined otherwise). */
-  presence?: unknown;
+  presence?: SubmitItemInput["presence"];
   /** The same answers by category, to reopen the item with them if the submission fails. */
   present: Record<string, boolean> | null;
 }
@@ -601,7 +564,7 @@ function ItemReview({
     // Presence-first: only the targets of categories someone says are present are asked (and required).
     const missing = targets.filter((t) => t.required && drafts[t.key]!.value === null);
     if (missing.length > 0) return setMessage({ text: `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`, tone: "error" });
-    const judgments = targets
+    const judgments: SubmitItemInput["judgments"] = targets
       .filter((t) => drafts[t.key]!.value !== null)
       .map((t) => ({
         target: t.key,
@@ -785,8 +748,7 @@ function ItemReview({
             {data.video.prompt ?? "—"} <span className="text-xs text-slate-400">({data.video.fileName})</span>
           </p>
           <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} playerRef={player} highlighted={highlighted} highlightLabel={looked?.label ?? null} />
-          {data.caption && <CaptionUnderReview caption={data.caption} />}
-          {data.answer && <AnswerUnderReview answer={data.answer} blind={data.blind} />}
+          <SubjectViews item={data} blind={data.blind} />
         </div>
 
         <div className="flex flex-col gap-2">

@@ -4,7 +4,7 @@ import { isTypingTarget } from "@/components/is-typing-target";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { postJson } from "@/components/import/api-client";
+import { postJson } from "@/lib/api-client";
 
 const KEYS: [string, string][] = [
   ["s", "start reviewing (your open item, else a new one)"],

@@ -13,6 +13,7 @@ export interface OutputsViewProps {
   onFocus: (focus: CellFocus) => void;
 }
 import type { PickedFile } from "../import/collect-files";
+import type { SubjectViewProps } from "./subject-views";
 
 export interface TaskViews {
   /** The folder's id (an entry of TASK_IDS). */
@@ -27,6 +28,11 @@ export interface TaskViews {
   defaultsForms?: Readonly<Record<string, { title: string; Form: ComponentType<DefaultsFormProps> }>>;
   /** The Import page's sections for the task's own files (item sets) dropped along with videos, in order. */
   importPanels?: readonly ImportPanelView[];
+  /**
+   * How the review screen shows an item queue's subject beside its targets, by the key the queue item API gives
+   * it (the task's queue scope's `subjectKey`, lib/queues/queue-scope.ts).
+   */
+  subjectViews?: Readonly<Record<string, ComponentType<SubjectViewProps>>>;
 }
 
 /** A file an import panel claimed, with what its claim said of it (say, which kind of set it is). */
@@ -50,4 +56,9 @@ export interface ImportPanelView {
   claim(relativePath: string, head: string): unknown;
   /** The section, shown below the progress bar, with the files it claimed so far. */
   Panel: ComponentType<{ projectId: string; files: readonly ClaimedFile[] }>;
+  /**
+   * How the review screen shows an item queue's subject beside its targets, by the key the queue item API gives
+   * it (the task's queue scope's `subjectKey`, lib/queues/queue-scope.ts).
+   */
+  subjectViews?: Readonly<Record<string, ComponentType<SubjectViewProps>>>;
 }

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch, postJson } from "@/components/import/api-client";
+import { apiFetch, postJson } from "@/lib/api-client";
 import type { VideoDeletionCounts, VideoDeletionResult } from "@/lib/videos/delete-videos";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, apiFetch } from "@/components/import/api-client";
+import { ApiError, apiFetch } from "@/lib/api-client";
 import { formatJudgmentValue, labelledAggregates } from "@/lib/reviews/labelled-aggregates";
 import type { JudgedDeclaration } from "@/lib/reviews/judgment-target";
 import { scaleBounds, type TargetDeclaration } from "@/lib/tasks/task-declaration";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { apiFetch } from "@/components/import/api-client";
+import { apiFetch } from "@/lib/api-client";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { NoPrompt } from "@/components/videos/no-prompt";
 import { LIST_KEYS, useVideoListKeys } from "@/components/videos/use-video-list-keys";

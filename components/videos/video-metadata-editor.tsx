@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { apiFetch } from "@/components/import/api-client";
+import { apiFetch } from "@/lib/api-client";
 import type { VideoFields } from "@/lib/videos/video-edits";
 
 /** The server's shape of a video's editable fields (a type import: nothing of the module reaches the browser). */

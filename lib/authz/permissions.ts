@@ -1,4 +1,4 @@
-import type { PrismaClient, ProjectRole } from "../generated/prisma/client";
+import type { PrismaClient, Project, ProjectRole } from "../generated/prisma/client";
 import { ForbiddenError, NotFoundError } from "../errors";
 import type { Actor } from "../auth/actor";
 
@@ -68,6 +68,19 @@ export async function requireProjectAccess(
   if (!role) throw new NotFoundError("No such project.");
   if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);
   return role;
+}
+
+/**
+ * As `requireProjectAccess`, with the project itself, read in the same query as the actor's membership:
+ * what `withProject` (lib/api/with-project.ts) hands a route handler once it is authorized.
+ */
+export async function requireProject(prisma: PrismaClient, actor: Actor, projectId: string, action: ProjectAction): Promise<{ project: Project; role: ProjectRole }> {
+  const found = await prisma.project.findUnique({ where: { id: projectId }, include: { members: { where: { userId: actor.userId }, select: { role: true } } } });
+  const { members, ...project } = found ?? { members: [] };
+  const role: ProjectRole | null = found ? (actor.isAdmin ? "owner" : (members[0]?.role ?? null)) : null;
+  if (!role) throw new NotFoundError("No such project.");
+  if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);
+  return { project: project as Project, role };
 }
 
 export function requireSiteAdmin(actor: Actor): void {

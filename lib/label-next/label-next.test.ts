@@ -8,7 +8,7 @@ import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { addMember } from "../projects/projects";
-import { createQueue } from "../queues/queues";
+import { createQueue } from "../queues/create-queue";
 import { metricTarget } from "../reviews/judgment-key";
 import { reviewVideoOutcome } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";

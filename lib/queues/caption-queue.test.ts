@@ -22,7 +22,10 @@ import { jsonlBytes, smallReferenceSet } from "../testing/caption-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createQueue, getQueueItem, nextItem, submitItem } from "./queues";
+import { createQueue } from "./create-queue";
+import { getQueueItem } from "./get-queue-item";
+import { nextItem } from "./next-item";
+import { submitItem } from "./submit-item";
 
 let stub: StubServer;
 let owner: Actor;

@@ -7,7 +7,10 @@ import { agreementQuerySchema } from "../agreement/scope";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createQueue, getQueueItem, nextItem, submitItem } from "./queues";
+import { createQueue } from "./create-queue";
+import { getQueueItem } from "./get-queue-item";
+import { nextItem } from "./next-item";
+import { submitItem } from "./submit-item";
 
 /*
  * Presence first, then grade. The judge scored, per video: s1 at two key frames (2, 7: present at the

@@ -5,7 +5,12 @@ import { ForbiddenError, ValidationError } from "../errors";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createQueue, getQueue, listQueues, nextItem, submitItem, getQueueItem } from "./queues";
+import { createQueue } from "./create-queue";
+import { getQueue } from "./get-queue";
+import { listQueues } from "./list-queues";
+import { nextItem } from "./next-item";
+import { submitItem } from "./submit-item";
+import { getQueueItem } from "./get-queue-item";
 import { updateQueueState } from "./queue-states";
 
 let owner: Actor;

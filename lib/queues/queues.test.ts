@@ -8,7 +8,17 @@ import { reviewScore, videoReviews } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { claimAhead, createQueue, setQueueGuidelines, getQueue, getQueueItem, getQueueProgress, listQueues, MAX_OPEN_CLAIMS, nextItem, previewQueue, releaseClaim, submitItem } from "./queues";
+import { claimAhead, MAX_OPEN_CLAIMS } from "./claim-ahead";
+import { createQueue } from "./create-queue";
+import { setQueueGuidelines } from "./set-queue-guidelines";
+import { getQueue } from "./get-queue";
+import { getQueueItem } from "./get-queue-item";
+import { getQueueProgress } from "./get-queue-progress";
+import { listQueues } from "./list-queues";
+import { nextItem } from "./next-item";
+import { previewQueue } from "./preview-queue";
+import { releaseClaim } from "./release-claim";
+import { submitItem } from "./submit-item";
 import { createRunVideo } from "../testing/run-video-fixture";
 
 let owner: Actor;
@@ -224,6 +234,35 @@ describe("submitting an item", () => {
 
     await submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 4 })) });
     expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId, targetType: "score" } })).toBe(4);
+  });
+
+  it("saves an item's judgments and its done mark together: a failure on the last target saves nothing of the item", async () => {
+    const queue = await createQueue(prisma, owner, projectId, { name: "atomic", filter: { verdict: "no" }, scope: "scores", categories: ["s1", "s2"] });
+    const r = await reviewer();
+    const { itemId } = await nextItem(prisma, r, queue.id);
+    const { targets } = await getQueueItem(prisma, r, queue.id, itemId!);
+    expect(targets).toHaveLength(4);
+    const last = targets.at(-1)!.key;
+    // A database failure injected on the last target only: the judgments before it are written first.
+    const trigger = `fail_last_target_${Date.now()}`;
+    await prisma.$executeRawUnsafe(
+      `CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW."scoreId" = '${last}' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`,
+    );
+    await prisma.$executeRawUnsafe(`CREATE TRIGGER ${trigger} BEFORE INSERT ON "human_judgment" FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+    try {
+      await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 3 })) })).rejects.toThrow(/injected failure/);
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER ${trigger} ON "human_judgment"`);
+      await prisma.$executeRawUnsafe(`DROP FUNCTION ${trigger}()`);
+    }
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId } })).toBe(0);
+    expect(await prisma.humanJudgmentHistory.count({ where: { reviewerId: r.userId } })).toBe(0);
+    expect((await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { itemId: itemId!, reviewerId: r.userId } })).status).toBe("claimed");
+    expect((await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).doneCount).toBe(0);
+
+    // Submitted again without the failure, everything is saved once.
+    expect((await submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 3 })) })).counted).toBe(true);
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId } })).toBe(4);
   });
 
   it("moves through the reviewer's own items, in the order they took them", async () => {

@@ -10,7 +10,9 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { createQueue, nextItem, submitItem } from "../queues/queues";
+import { createQueue } from "../queues/create-queue";
+import { nextItem } from "../queues/next-item";
+import { submitItem } from "../queues/submit-item";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome, videoReviews, withdrawJudgment } from "./reviews";
 
 /*

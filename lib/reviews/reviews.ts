@@ -52,24 +52,40 @@ export function outOfScale(declaration: JudgedDeclaration, value: number): strin
 }
 
 /**
- * Sets the caller's own judgment of the target a judge score is about. The judge's value stays as it
- * is; the judgment belongs to the target (not to the score's run), so every run that scored the same
- * target is compared with it. Every change is appended to the history.
+ * A judgment checked against its target's declaration and ready to write: what `reviewScore`,
+ * `reviewVideoOutcome` and `reviewPresence` save, and what a queue submission prepares for each of an item's
+ * targets before writing them all in one transaction (`writeJudgment`).
  */
-export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: string, input: ReviewInput, origin: JudgmentOrigin = "typed") {
+export interface PreparedJudgment {
+  declaration: JudgedDeclaration;
+  projectId: string;
+  target: JudgmentTarget;
+  scoreId: string | null;
+  runId: string | null;
+  judgeValue: number | null;
+  input: ReviewInput;
+  origin?: JudgmentOrigin;
+}
+
+async function scoreOf(prisma: PrismaClient, scoreId: string) {
   const score = await prisma.score.findUnique({ where: { id: scoreId }, include: { stepResult: { select: { run: { select: { projectId: true, pipeline: true } } } } } });
   if (!score) throw new NotFoundError("No such score.");
+  return score;
+}
+
+/**
+ * The judgment of the target a judge score is about, checked against its scale. Checks no permission: the
+ * caller has checked "scores.review" in the score's project (`reviewScore`, or a queue of the score's run).
+ */
+export async function prepareScoreJudgment(prisma: PrismaClient, scoreId: string, input: ReviewInput, origin: JudgmentOrigin = "typed", known?: Awaited<ReturnType<typeof scoreOf>>): Promise<PreparedJudgment> {
+  const score = known ?? (await scoreOf(prisma, scoreId));
   const { projectId, pipeline } = score.stepResult.run;
-  try {
-    await requireProjectAccess(prisma, actor, projectId, "scores.review");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such score.") : error;
-  }
   const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [taskOf(pipeline)]);
   const problem = outOfScale(declaration, input.value);
   if (problem) throw new ValidationError(problem);
   const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: score.runId, videoId: score.videoId } }, select: { frameSetId: true } });
-  return saveJudgment(prisma, actor, declaration, {
+  return {
+    declaration,
     projectId,
     target: scoreTarget(pipeline, score, runVideo?.frameSetId ?? ""),
     scoreId: score.id,
@@ -77,7 +93,55 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
     judgeValue: score.value,
     input,
     origin,
-  });
+  };
+}
+
+/**
+ * Sets the caller's own judgment of the target a judge score is about. The judge's value stays as it
+ * is; the judgment belongs to the target (not to the score's run), so every run that scored the same
+ * target is compared with it. Every change is appended to the history.
+ */
+export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: string, input: ReviewInput, origin: JudgmentOrigin = "typed") {
+  const score = await scoreOf(prisma, scoreId);
+  try {
+    await requireProjectAccess(prisma, actor, score.stepResult.run.projectId, "scores.review");
+  } catch (error) {
+    throw error instanceof NotFoundError ? new NotFoundError("No such score.") : error;
+  }
+  return saveJudgment(prisma, actor, await prepareScoreJudgment(prisma, scoreId, input, origin, score));
+}
+
+async function runVideoOf(prisma: PrismaClient, runId: string, videoId: string) {
+  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
+  if (!runVideo) throw new NotFoundError("No such video in that run.");
+  return runVideo;
+}
+
+async function requireReviewInRun(prisma: PrismaClient, actor: Actor, runVideo: { run: { projectId: string } }) {
+  try {
+    await requireProjectAccess(prisma, actor, runVideo.run.projectId, "scores.review");
+  } catch (error) {
+    throw error instanceof NotFoundError ? new NotFoundError("No such video in that run.") : error;
+  }
+}
+
+/** The judgment of one of the run's reviewed per-subject metrics, checked against its scale. Checks no permission (as `prepareScoreJudgment`). */
+export async function prepareOutcomeJudgment(prisma: PrismaClient, runId: string, videoId: string, target: string, input: ReviewInput, known?: Awaited<ReturnType<typeof runVideoOf>>): Promise<PreparedJudgment> {
+  const runVideo = known ?? (await runVideoOf(prisma, runId, videoId));
+  const metric = taskOf(runVideo.run.pipeline).metrics.find((m) => m.id === target && m.reviewed);
+  if (!metric) throw new ValidationError(`"${target}" is not something reviewers judge in this run.`);
+  const problem = outOfScale(metric, input.value);
+  if (problem) throw new ValidationError(metric.scale.kind === "numeric" ? `${metric.id} ${problem}` : problem);
+  return {
+    declaration: metric,
+    projectId: runVideo.run.projectId,
+    target: metricTarget(runVideo.run.pipeline, videoId, "", target),
+    scoreId: null,
+    runId,
+    // The target is the run's metric of the same id (the verdict stored as 1/0).
+    judgeValue: await readRunMetric(prisma, runId, videoId, target),
+    input,
+  };
 }
 
 /**
@@ -86,26 +150,29 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
  * in a run. The judge's summary is never changed.
  */
 export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, target: string, input: ReviewInput) {
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
-  if (!runVideo) throw new NotFoundError("No such video in that run.");
-  try {
-    await requireProjectAccess(prisma, actor, runVideo.run.projectId, "scores.review");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such video in that run.") : error;
-  }
-  const metric = taskOf(runVideo.run.pipeline).metrics.find((m) => m.id === target && m.reviewed);
-  if (!metric) throw new ValidationError(`"${target}" is not something reviewers judge in this run.`);
-  const problem = outOfScale(metric, input.value);
-  if (problem) throw new ValidationError(metric.scale.kind === "numeric" ? `${metric.id} ${problem}` : problem);
-  return saveJudgment(prisma, actor, metric, {
+  const runVideo = await runVideoOf(prisma, runId, videoId);
+  await requireReviewInRun(prisma, actor, runVideo);
+  return saveJudgment(prisma, actor, await prepareOutcomeJudgment(prisma, runId, videoId, target, input, runVideo));
+}
+
+/** The presence judgment of one of the task's graded categories in a video, checked. Checks no permission (as `prepareScoreJudgment`). */
+export async function preparePresenceJudgment(prisma: PrismaClient, runId: string, videoId: string, category: string, input: ReviewInput, known?: Awaited<ReturnType<typeof runVideoOf>>): Promise<PreparedJudgment> {
+  const runVideo = known ?? (await runVideoOf(prisma, runId, videoId));
+  const task = taskOf(runVideo.run.pipeline);
+  const declaration = presenceTargetOf(task, category);
+  if (!declaration) throw new ValidationError(`"${category}" has no presence target in this run's task.`);
+  const problem = outOfScale(declaration, input.value);
+  if (problem) throw new ValidationError(`${category}: a presence is 1 (present) or 0 (absent).`);
+  const scores = await prisma.score.findMany({ where: { runId, videoId, itemId: "", category }, select: { value: true } });
+  return {
+    declaration,
     projectId: runVideo.run.projectId,
-    target: metricTarget(runVideo.run.pipeline, videoId, "", target),
+    target: presenceTarget(runVideo.run.pipeline, videoId, category),
     scoreId: null,
     runId,
-    // The target is the run's metric of the same id (the verdict stored as 1/0).
-    judgeValue: await readRunMetric(prisma, runId, videoId, target),
+    judgeValue: judgePresence(scores.map((s) => s.value), task.presence!.defaultThreshold),
     input,
-  });
+  };
 }
 
 /**
@@ -114,96 +181,96 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
  * label. The judge's value it is compared with is its presence at the declared default threshold.
  */
 export async function reviewPresence(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, category: string, input: ReviewInput) {
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
-  if (!runVideo) throw new NotFoundError("No such video in that run.");
-  try {
-    await requireProjectAccess(prisma, actor, runVideo.run.projectId, "scores.review");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such video in that run.") : error;
-  }
-  const task = taskOf(runVideo.run.pipeline);
-  const declaration = presenceTargetOf(task, category);
-  if (!declaration) throw new ValidationError(`"${category}" has no presence target in this run's task.`);
-  const problem = outOfScale(declaration, input.value);
-  if (problem) throw new ValidationError(`${category}: a presence is 1 (present) or 0 (absent).`);
-  const scores = await prisma.score.findMany({ where: { runId, videoId, itemId: "", category }, select: { value: true } });
-  return saveJudgment(prisma, actor, declaration, {
-    projectId: runVideo.run.projectId,
-    target: presenceTarget(runVideo.run.pipeline, videoId, category),
-    scoreId: null,
-    runId,
-    judgeValue: judgePresence(scores.map((s) => s.value), task.presence!.defaultThreshold),
-    input,
-  });
+  const runVideo = await runVideoOf(prisma, runId, videoId);
+  await requireReviewInRun(prisma, actor, runVideo);
+  return saveJudgment(prisma, actor, await preparePresenceJudgment(prisma, runId, videoId, category, input, runVideo));
 }
 
-async function saveJudgment(
-  prisma: PrismaClient,
-  actor: Actor,
-  declaration: JudgedDeclaration,
-  target: { projectId: string; target: JudgmentTarget; scoreId: string | null; runId: string | null; judgeValue: number | null; input: ReviewInput; origin?: JudgmentOrigin },
-) {
-  const { input } = target;
-  const targetKey = judgmentKey(target.target);
-  const acceptedJudge = input.acceptedJudge === true;
+/**
+ * Why an "accepted the judge's value" mark can't be saved: the value is not the judge's, or the reviewer is
+ * blind to the judge on this video (so could not have seen it). Null when it can (or nothing is accepted).
+ */
+export function acceptanceProblem(judgment: PreparedJudgment, blind: boolean): string | null {
+  const { input } = judgment;
+  if (input.acceptedJudge !== true) return null;
   // An accepted value is the judge's value, so the mark can't be put on a value of the reviewer's own.
-  if (acceptedJudge && (target.judgeValue === null || target.judgeValue !== input.value)) {
-    throw new ValidationError(target.judgeValue === null ? "There is no judge's value to accept here." : `Accepting takes the judge's value (${target.judgeValue}), not ${input.value}.`);
+  if (judgment.judgeValue === null || judgment.judgeValue !== input.value) {
+    return judgment.judgeValue === null ? "There is no judge's value to accept here." : `Accepting takes the judge's value (${judgment.judgeValue}), not ${input.value}.`;
   }
   // While blind the judge's value is hidden, so nothing can be accepted: blind judgments stay independent.
-  if (acceptedJudge && (await blindVideoIdsFor(prisma, actor.userId, [target.target.videoId])).has(target.target.videoId)) {
-    throw new ValidationError("Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.");
+  return blind ? "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept." : null;
+}
+
+async function saveJudgment(prisma: PrismaClient, actor: Actor, judgment: PreparedJudgment) {
+  if (judgment.input.acceptedJudge === true) {
+    const { videoId } = judgment.target;
+    const problem = acceptanceProblem(judgment, (await blindVideoIdsFor(prisma, actor.userId, [videoId])).has(videoId));
+    if (problem) throw new ValidationError(problem);
   }
+  return prisma.$transaction((tx) => writeJudgment(tx, actor, judgment));
+}
+
+/**
+ * Writes a prepared, permitted and checked judgment (`acceptanceProblem`) inside the caller's transaction: a
+ * first judgment, or a new version of an existing one (compare-and-set on the version the reviewer saw), with
+ * its history entry. A conflict throws `ReviewConflictError` and leaves the transaction usable (the insert
+ * runs under a savepoint), so a caller writing several judgments may decide to go on.
+ */
+export async function writeJudgment(tx: Prisma.TransactionClient, actor: Actor, judgment: PreparedJudgment) {
+  const { input, declaration } = judgment;
+  const targetKey = judgmentKey(judgment.target);
+  const acceptedJudge = input.acceptedJudge === true;
   const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null, acceptedJudge };
   // The run the reviewer looked at, and how its value compares (provenance; lists compare with any run).
-  const seen = { runId: target.runId, scoreId: target.scoreId, judgeValue: target.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, target.judgeValue), origin: target.origin ?? "typed" };
-  return prisma.$transaction(async (tx) => {
-    const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
-    if (!existing) {
-      if (input.expectedVersion !== undefined && input.expectedVersion !== 0) throw new NotFoundError("There is no earlier judgment of yours to update.");
-      try {
-        const created = await tx.humanJudgment.create({
-          data: { projectId: target.projectId, ...target.target, targetKey, gap: disagreementGapOf(declaration), reviewerId: actor.userId, ...after, ...seen },
-        });
-        await tx.humanJudgmentHistory.create({ data: { judgmentId: created.id, reviewerId: actor.userId, version: 1, before: undefined, after } });
-        return created;
-      } catch (error) {
-        // The same reviewer's other tab created it first.
-        if ((error as { code?: string }).code === "P2002") {
-          const winner = await prisma.humanJudgment.findUniqueOrThrow({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
-          throw new ReviewConflictError(winner);
-        }
-        throw error;
+  const seen = { runId: judgment.runId, scoreId: judgment.scoreId, judgeValue: judgment.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, judgment.judgeValue), origin: judgment.origin ?? "typed" };
+  const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
+  if (!existing) {
+    if (input.expectedVersion !== undefined && input.expectedVersion !== 0) throw new NotFoundError("There is no earlier judgment of yours to update.");
+    await tx.$executeRaw`SAVEPOINT judgment_create`;
+    try {
+      const created = await tx.humanJudgment.create({
+        data: { projectId: judgment.projectId, ...judgment.target, targetKey, gap: disagreementGapOf(declaration), reviewerId: actor.userId, ...after, ...seen },
+      });
+      await tx.humanJudgmentHistory.create({ data: { judgmentId: created.id, reviewerId: actor.userId, version: 1, before: undefined, after } });
+      await tx.$executeRaw`RELEASE SAVEPOINT judgment_create`;
+      return created;
+    } catch (error) {
+      // The same reviewer's other tab created it first.
+      if ((error as { code?: string }).code === "P2002") {
+        await tx.$executeRaw`ROLLBACK TO SAVEPOINT judgment_create`;
+        const winner = await tx.humanJudgment.findUniqueOrThrow({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
+        throw new ReviewConflictError(winner);
       }
+      throw error;
     }
-    // Updating needs the version the reviewer saw, so a blind retry can never overwrite another tab's save.
-    // A withdrawn judgment is saved again like a first one (no version needed), or with its current version.
-    if (existing.withdrawn) {
-      if (input.expectedVersion !== undefined && input.expectedVersion !== 0 && input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
-    } else {
-      if (input.expectedVersion === undefined) throw new ReviewConflictError(existing, "missing_version");
-      if (input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
-    }
-    // Compare-and-set on the version: of two saves of the same version, exactly one wins.
-    const updated = await tx.humanJudgment.updateMany({
-      where: { id: existing.id, version: existing.version },
-      data: { ...after, ...seen, withdrawn: false, version: existing.version + 1 },
-    });
-    if (updated.count === 0) {
-      const current = await prisma.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });
-      throw new ReviewConflictError(current);
-    }
-    await tx.humanJudgmentHistory.create({
-      data: {
-        judgmentId: existing.id,
-        reviewerId: actor.userId,
-        version: existing.version + 1,
-        before: historyState(existing),
-        after,
-      },
-    });
-    return tx.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });
+  }
+  // Updating needs the version the reviewer saw, so a blind retry can never overwrite another tab's save.
+  // A withdrawn judgment is saved again like a first one (no version needed), or with its current version.
+  if (existing.withdrawn) {
+    if (input.expectedVersion !== undefined && input.expectedVersion !== 0 && input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
+  } else {
+    if (input.expectedVersion === undefined) throw new ReviewConflictError(existing, "missing_version");
+    if (input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
+  }
+  // Compare-and-set on the version: of two saves of the same version, exactly one wins.
+  const updated = await tx.humanJudgment.updateMany({
+    where: { id: existing.id, version: existing.version },
+    data: { ...after, ...seen, withdrawn: false, version: existing.version + 1 },
   });
+  if (updated.count === 0) {
+    const current = await tx.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });
+    throw new ReviewConflictError(current);
+  }
+  await tx.humanJudgmentHistory.create({
+    data: {
+      judgmentId: existing.id,
+      reviewerId: actor.userId,
+      version: existing.version + 1,
+      before: historyState(existing),
+      after,
+    },
+  });
+  return tx.humanJudgment.findUniqueOrThrow({ where: { id: existing.id } });
 }
 
 /** A judgment as its history records it (a withdrawn one as `{"withdrawn": true}` with its last value). */

@@ -10,6 +10,7 @@ import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { StubRule } from "../llm-stub/stub-rule";
 import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
 import type { TaskDeclaration } from "./task-declaration";
+import type { QueueScopeModule } from "../queues/queue-scope";
 
 /** How the Judge page's run form offers a pipeline. */
 export interface RunFormDeclaration {
@@ -78,4 +79,6 @@ export interface TaskModule {
   demoSeed?: () => Promise<DemoSeedPart>;
   /** TEST TOOL: the task's data for the every-page crawl (e2e/crawl-seed.ts runs them in registry order), loaded when the crawl seeds. */
   crawlSeed?: () => Promise<CrawlSeedPart>;
+  /** Review-queue scopes for runs whose subjects are items (a caption, an answer), beside the core's video scopes. */
+  queueScopes?: readonly QueueScopeModule[];
 }

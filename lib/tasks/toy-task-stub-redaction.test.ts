@@ -16,7 +16,7 @@ import { createRun, getRunStatus } from "../judge/runs";
 import type { StubRule } from "../llm-stub/stub-rule";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { addMember } from "../projects/projects";
-import { nextItem } from "../queues/queues";
+import { nextItem } from "../queues/next-item";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

@@ -32,12 +32,14 @@ describe("every /api/v1 route", () => {
   });
 
   // withActor authenticates and applies the session-cookie CSRF guard: a handler that skipped it would
-  // take cookie requests from any page on the same site.
-  it.each(files.map((file) => [path.relative(apiRoot, file)]))("%s exports only handlers wrapped in withActor", async (relative) => {
+  // take cookie requests from any page on the same site. withProject (lib/api/with-project.ts) is withActor
+  // plus the project's permission check; every route under projects/[projectId] uses it.
+  it.each(files.map((file) => [path.relative(apiRoot, file)]))("%s exports only handlers wrapped in withActor (under projects/[projectId]: withProject)", async (relative) => {
     const source = fs.readFileSync(path.join(apiRoot, relative), "utf8");
     const exported = [...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)].map((m) => m[1]!).filter((name) => METHODS.includes(name));
     expect(exported.length).toBeGreaterThan(0);
-    for (const method of exported) expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*withActor\\b`));
+    const wrapper = relative.startsWith(path.join("projects", "[projectId]")) && relative !== path.join("projects", "[projectId]", "compare", "route.ts") ? "withProject" : "withActor|withProject";
+    for (const method of exported) expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*(${wrapper})\\b`));
     const route = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
     expect(Object.keys(route).filter((name) => METHODS.includes(name)).sort()).toEqual([...exported].sort());
   });

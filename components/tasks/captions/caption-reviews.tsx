@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch } from "@/components/import/api-client";
+import { apiFetch } from "@/lib/api-client";
 import { type Judgment, JudgmentForm, JudgmentHistory, LabelledValues } from "@/components/videos/judgment-item";
 import { findTask } from "@/lib/tasks/registry";
 import { targetIdOfCategory } from "@/lib/tasks/task-declaration";

@@ -3,7 +3,7 @@
  * the qa_generate and qa_construct runs (through the runs API), a candidate's restore, the export and
  * "Make a QA set". Kept in one module so their names and bodies are checked in one place.
  */
-import { postJson } from "@/components/import/api-client";
+import { postJson } from "@/lib/api-client";
 
 export const EXPORT_FORMATS = ["mc", "open", "both"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, apiFetch } from "@/components/import/api-client";
+import { ApiError, apiFetch } from "@/lib/api-client";
 import { buttonClass } from "@/components/class-names";
 import { isTypingTarget } from "@/components/is-typing-target";
 import { KeyListOverlay } from "@/components/key-list-overlay";

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { ApiError, postJson } from "@/components/import/api-client";
+import { ApiError, postJson } from "@/lib/api-client";
 
 /** Owners make a curation queue over one of the project's candidate sets. */
 export function NewCurationQueueForm({ projectId, candidateSets }: { projectId: string; candidateSets: { id: string; name: string; itemCount: number }[] }) {

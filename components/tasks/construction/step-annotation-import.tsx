@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { ApiError, apiFetch } from "@/components/import/api-client";
+import { ApiError, apiFetch } from "@/lib/api-client";
 
 interface PlannedClip {
   clipIndex: number;

@@ -1,3 +1,4 @@
+import type { SubjectViewProps } from "@/components/tasks/subject-views";
 import type { QaAnswerResult } from "@/lib/tasks/qa/qa-results";
 
 /** What a QA answer-queue item reviews (the queue item API's `answer`). */
@@ -61,4 +62,9 @@ export function AnswerUnderReview({ answer, blind }: { answer: AnswerView; blind
       )}
     </section>
   );
+}
+
+/** The review screen's view of an answer queue's subject (TaskViews.subjectViews). */
+export function AnswerSubjectView({ subject, blind }: SubjectViewProps) {
+  return <AnswerUnderReview answer={subject as AnswerView} blind={blind} />;
 }

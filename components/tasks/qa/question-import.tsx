@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { ApiError, apiFetch } from "@/components/import/api-client";
+import { ApiError, apiFetch } from "@/lib/api-client";
 import type { PickedFile } from "@/components/import/collect-files";
 import type { ClaimedFile, ImportPanelView } from "@/components/tasks/task-views";
 import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/tasks/qa/sniff-question-file";

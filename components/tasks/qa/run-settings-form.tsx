@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { apiFetch } from "@/components/import/api-client";
+import { apiFetch } from "@/lib/api-client";
 import type { RunSettingsFormProps } from "../run-settings-form";
 
 interface QuestionSetRow {

@@ -4,6 +4,7 @@ import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";
 import { withheldCaptionResult } from "./redact-results";
 import { CAPTION_RULES } from "./stub-rules";
+import { captionQueueScope } from "./queue-scope";
 
 const task: TaskModule = {
   id: "captions",
@@ -13,5 +14,6 @@ const task: TaskModule = {
   redactResult: withheldCaptionResult,
   demoSeed: async () => (await import("./demo-seed")).captionsDemo,
   crawlSeed: async () => (await import("./crawl-seed")).captionsCrawlSeed,
+  queueScopes: [captionQueueScope],
 };
 export default task;

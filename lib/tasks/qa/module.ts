@@ -3,6 +3,7 @@ import { qaApiRoutes } from "./api-routes";
 import { qaPipeline } from "./qa-pipeline";
 import { withheldQuestionResult } from "./redact-results";
 import { QA_RULES } from "./stub-rules";
+import { answerQueueScope } from "./queue-scope";
 
 const task: TaskModule = {
   id: "qa",
@@ -12,5 +13,6 @@ const task: TaskModule = {
   redactResult: withheldQuestionResult,
   demoSeed: async () => (await import("./demo-seed")).qaDemo,
   crawlSeed: async () => (await import("./crawl-seed")).qaCrawlSeed,
+  queueScopes: [answerQueueScope],
 };
 export default task;

@@ -1,3 +1,4 @@
+import type { AnswerView } from "@/components/tasks/qa/answer-under-review";
 /**
  * Reviewing QA answers on PostgreSQL with real QA runs against the stub LLM (a test tool): a reviewer's
  * judgment is about one run's answer (two models' answers to a question are two judgments), keeps the
@@ -16,7 +17,10 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
-import { createQueue, getQueueItem, nextItem, submitItem } from "@/lib/queues/queues";
+import { createQueue } from "@/lib/queues/create-queue";
+import { getQueueItem, type QueueItemPayload } from "@/lib/queues/get-queue-item";
+import { nextItem } from "@/lib/queues/next-item";
+import { submitItem } from "@/lib/queues/submit-item";
 import { ReviewConflictError, reviewScore, videoReviews, withdrawJudgment } from "@/lib/reviews/reviews";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
@@ -144,7 +148,7 @@ describe("queues over QA answers", () => {
   it("shows the question and the model's answer, withholds the decision until the blind reviewer submits, and saves against the run's answer", async () => {
     const queue = await createQueue(prisma, owner, projectId, { name: "blind open answers", runId: runA, scope: "answers", answers: { format: "open" }, filter: {}, blind: true });
     const { itemId } = await nextItem(prisma, bob, queue.id);
-    const item = await getQueueItem(prisma, bob, queue.id, itemId!);
+    const item = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & { answer: AnswerView | null };
     expect(item.blind).toBe(true);
     expect(item.answer).toMatchObject({ questionId: questionIds.q4, question: "What does the ball do on the ramp?", format: "open", answer: "The ball rolls down the ramp.", model: expect.stringMatching(/^stub-vision-/) });
     expect(item.answer!.result.rawAnswer).toEqual(expect.any(String));
@@ -153,7 +157,7 @@ describe("queues over QA answers", () => {
     expect(item.targets[0]).not.toHaveProperty("judge");
 
     await submitItem(prisma, bob, queue.id, itemId!, { judgments: [{ target: item.targets[0]!.key, value: 0, note: "Says nothing about where it stops." }] });
-    const after = await getQueueItem(prisma, bob, queue.id, itemId!);
+    const after = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & { answer: AnswerView | null };
     expect(after.blind).toBe(false);
     expect(after.targets[0]).toMatchObject({ judge: 1, mine: { value: 0, note: "Says nothing about where it stops.", version: 1 } });
     expect(after.answer!.result).toMatchObject({ outcome: "correct", decidedBy: "judge", judgement: "Yes", reason: expect.any(String) });

@@ -9,7 +9,7 @@ import { prisma } from "../../db/prisma";
 import { importQuestionSet } from "../../items/question-sets";
 import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { addMember } from "../../projects/projects";
-import { nextItem } from "../../queues/queues";
+import { nextItem } from "../../queues/next-item";
 import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { createQueue } from "@/lib/queues/queues";
+import { createQueue } from "@/lib/queues/create-queue";
 import { reviewScore } from "@/lib/reviews/reviews";
 import { seedFinishedRun } from "@/lib/testing/agreement-fixtures";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";

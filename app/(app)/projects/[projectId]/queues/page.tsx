@@ -6,7 +6,7 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { QueueProgress } from "@/components/queues/queue-progress";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { listQueues } from "@/lib/queues/queues";
+import { listQueues } from "@/lib/queues/list-queues";
 
 export default async function QueuesPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;

@@ -1,35 +1,36 @@
-import { parseJsonBody, parseOptionalJsonBody, withActor } from "@/lib/api/handler";
+import { withProject } from "@/lib/api/with-project";
+import { parseJsonBody, parseOptionalJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { deleteProject, deleteProjectSchema } from "@/lib/projects/delete-project";
 import { getStorage } from "@/lib/storage/storage";
 import { getProject, renameProject, setProjectArchived, setProjectGuidelines } from "@/lib/projects/projects";
-import { projectIdSchema, updateProjectSchema } from "@/lib/projects/projects.validation";
+import { updateProjectSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
-export const GET = withActor<Params>(async (_request, actor, params) => {
-  const project = await getProject(prisma, actor, projectIdSchema.parse(params.projectId));
+export const GET = withProject<Params>("project.view", async ({ actor, project }) => {
+  const details = await getProject(prisma, actor, project.id);
   return Response.json({
-    id: project.id,
-    name: project.name,
-    role: project.role,
-    archived: project.archivedAt !== null,
-    guidelines: project.guidelines,
-    createdAt: project.createdAt,
+    id: details.id,
+    name: details.name,
+    role: details.role,
+    archived: details.archivedAt !== null,
+    guidelines: details.guidelines,
+    createdAt: details.createdAt,
   });
 });
 
-export const PATCH = withActor<Params>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
+export const PATCH = withProject<Params>("project.view", async ({ request, actor, project }) => {
+  const projectId = project.id;
   const body = await parseJsonBody(request, updateProjectSchema);
   if (body.name !== undefined) await renameProject(prisma, actor, { projectId, name: body.name });
   if (body.archived !== undefined) await setProjectArchived(prisma, actor, { projectId, archived: body.archived });
   if (body.guidelines !== undefined) await setProjectGuidelines(prisma, actor, { projectId, guidelines: body.guidelines });
-  const project = await getProject(prisma, actor, projectId);
-  return Response.json({ id: project.id, name: project.name, archived: project.archivedAt !== null, guidelines: project.guidelines });
+  const saved = await getProject(prisma, actor, projectId);
+  return Response.json({ id: saved.id, name: saved.name, archived: saved.archivedAt !== null, guidelines: saved.guidelines });
 });
 
 /** Deletes the project with everything in it (owners): `{"dryRun": true}` counts it; else `{"confirmName": <its name>}`. */
-export const DELETE = withActor<Params>(async (request, actor, params) =>
-  Response.json(await deleteProject({ prisma, storage: getStorage() }, actor, projectIdSchema.parse(params.projectId), await parseOptionalJsonBody(request, deleteProjectSchema))),
+export const DELETE = withProject<Params>("project.view", async ({ request, actor, project }) =>
+  Response.json(await deleteProject({ prisma, storage: getStorage() }, actor, project.id, await parseOptionalJsonBody(request, deleteProjectSchema))),
 );

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { queueStateSchema, updateQueueState } from "@/lib/queues/queue-states";
-import { getQueue, setQueueGuidelines } from "@/lib/queues/queues";
+import { getQueue } from "@/lib/queues/get-queue";
+import { setQueueGuidelines } from "@/lib/queues/set-queue-guidelines";
 import { queueGuidelinesSchema, queueIdSchema } from "@/lib/queues/queues.validation";
 
 /** The queue, its progress (items, complete, per reviewer), whether it is finished, its assignees and the caller's own counts. */

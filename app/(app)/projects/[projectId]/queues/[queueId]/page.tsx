@@ -12,7 +12,7 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { findProjectRun } from "@/lib/judge/run-overview";
 import { getProject } from "@/lib/projects/projects";
-import { getQueue } from "@/lib/queues/queues";
+import { getQueue } from "@/lib/queues/get-queue";
 import { findTask } from "@/lib/tasks/registry";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
 import { setQueueGuidelinesAction } from "../../../../actions";

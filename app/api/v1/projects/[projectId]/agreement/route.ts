@@ -1,14 +1,13 @@
-import { withActor } from "@/lib/api/handler";
+import { withProject } from "@/lib/api/with-project";
 import { agreementFileName, projectAgreement } from "@/lib/agreement/load";
 import { reportCsv } from "@/lib/agreement/report-csv";
 import { agreementQuerySchema } from "@/lib/agreement/scope";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { prisma } from "@/lib/db/prisma";
 
 /** GET /api/v1/projects/:id/agreement?<video filters>&threshold=&overallThreshold=&format=json|csv */
-export const GET = withActor<{ projectId: string }>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
+export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
+  const projectId = project.id;
   const query = agreementQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
   const report = await projectAgreement(prisma, actor, projectId, query);
   if (query.format === "csv") {

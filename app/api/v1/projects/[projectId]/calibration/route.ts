@@ -1,14 +1,13 @@
-import { withActor } from "@/lib/api/handler";
+import { withProject } from "@/lib/api/with-project";
 import { paperTableQuerySchema } from "@/lib/calibration/calibration.validation";
 import { calibrationReport } from "@/lib/calibration/paper-table-load";
 import { calibrationLatex, paperTableCsv } from "@/lib/calibration/paper-table-export";
 import { prisma } from "@/lib/db/prisma";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
 /** GET /api/v1/projects/:id/calibration?labelSetId=&runId=&annotator=&threshold=&seed=&iterations=&format=json|csv|latex — the paper's table. */
-export const GET = withActor<{ projectId: string }>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
+export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
+  const projectId = project.id;
   const { format, ...query } = paperTableQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
   const report = await calibrationReport(prisma, actor, projectId, query);
   const headers = (type: string, extension: string) => ({

@@ -1,12 +1,12 @@
+import { withProject } from "@/lib/api/with-project";
 import { attachmentResponse } from "@/lib/api/attachment";
-import { withActor } from "@/lib/api/handler";
+
 import { prisma } from "@/lib/db/prisma";
 import { captionLeaderboardQuerySchema, jsonl, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/tasks/captions/caption-results";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 /** `?runId=<style run>&runId=<content run>&format=json|csv|jsonl`: per model × caption type, with bootstrap 95% intervals and n. */
-export const GET = withActor<{ projectId: string }>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
+export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
+  const projectId = project.id;
   const search = new URL(request.url).searchParams;
   const query = captionLeaderboardQuerySchema.parse({
     ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),

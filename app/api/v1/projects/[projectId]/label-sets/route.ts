@@ -1,25 +1,23 @@
+import { withProject } from "@/lib/api/with-project";
 import { readMultipart } from "@/lib/api/multipart";
-import { withActor } from "@/lib/api/handler";
-import { requireProjectAccess } from "@/lib/authz/permissions";
+
 import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { importGenericLabels, importT2vHaluBench, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
-export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ labelSets: await listLabelSets(prisma, actor, projectIdSchema.parse(params.projectId)) }),
+export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
+  Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }),
 );
 
 /**
  * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a CSV or JSONL of video, annotator, target, value, item), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`,
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
-export const POST = withActor<Params>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+export const POST = withProject<Params>("videos.import", async ({ request, actor, project }) => {
+  const projectId = project.id;
   let upload: { name: string; bytes: Uint8Array } | null = null;
   const fields = await readMultipart(request, async (file) => {
     const chunks: Buffer[] = [];

@@ -1,17 +1,18 @@
-import { withActor, parseJsonBody } from "@/lib/api/handler";
+import { withProject } from "@/lib/api/with-project";
+import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { addMember, listMembers } from "@/lib/projects/projects";
-import { addMemberBodySchema, projectIdSchema } from "@/lib/projects/projects.validation";
+import { addMemberBodySchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
-export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ members: await listMembers(prisma, actor, projectIdSchema.parse(params.projectId)) }),
+export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
+  Response.json({ members: await listMembers(prisma, actor, project.id) }),
 );
 
-export const POST = withActor<Params>(async (request, actor, params) => {
+export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
   const input = await parseJsonBody(request, addMemberBodySchema);
-  const projectId = projectIdSchema.parse(params.projectId);
+  const projectId = project.id;
   await addMember(prisma, actor, { ...input, projectId });
   return Response.json({ members: await listMembers(prisma, actor, projectId) }, { status: 201 });
 });

@@ -1,22 +1,20 @@
+import { withProject } from "@/lib/api/with-project";
 import { readMultipart } from "@/lib/api/multipart";
-import { withActor } from "@/lib/api/handler";
-import { requireProjectAccess } from "@/lib/authz/permissions";
+
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { appDeps } from "@/lib/videos/app-deps";
 import { listPromptLists, MAX_PROMPT_LIST_BYTES, savePromptList } from "@/lib/videos/prompt-list-store";
 
 type Params = { projectId: string };
 
-export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ promptLists: await listPromptLists(appDeps(), actor, projectIdSchema.parse(params.projectId)) }),
+export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
+  Response.json({ promptLists: await listPromptLists(appDeps(), actor, project.id) }),
 );
 
 /** multipart `file`: a VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json), or txt/CSV/JSONL. */
-export const POST = withActor<Params>(async (request, actor, params) => {
+export const POST = withProject<Params>("videos.import", async ({ request, actor, project }) => {
   const deps = appDeps();
-  const projectId = projectIdSchema.parse(params.projectId);
-  await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
+  const projectId = project.id;
   let upload: { name: string; text: string } | null = null;
   await readMultipart(request, async (file) => {
     const chunks: Buffer[] = [];

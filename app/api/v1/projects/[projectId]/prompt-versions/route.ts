@@ -1,23 +1,23 @@
-import { parseJsonBody, withActor } from "@/lib/api/handler";
+import { withProject } from "@/lib/api/with-project";
+import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { pipelineQuerySchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
 import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.validation";
 
 type Params = { projectId: string };
 
 /** `?pipeline=hallucination`: each template the pipeline renders, its shipped text and hash, and the project's versions of it. */
-export const GET = withActor<Params>(async (request, actor, params) => {
+export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
   const { pipeline } = pipelineQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const templates = await pipelinePromptVersions(prisma, actor, projectIdSchema.parse(params.projectId), PIPELINES[pipeline]!);
+  const templates = await pipelinePromptVersions(prisma, actor, project.id, PIPELINES[pipeline]!);
   return Response.json({ pipeline, templates });
 });
 
 /** `{"templateId","text","note"?}` (owners): a new version (201), or the version that already has this text (200). */
-export const POST = withActor<Params>(async (request, actor, params) => {
+export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
   const input = await parseJsonBody(request, savePromptVersionSchema);
-  const version = await savePromptVersion(prisma, actor, projectIdSchema.parse(params.projectId), input);
+  const version = await savePromptVersion(prisma, actor, project.id, input);
   return Response.json(version, { status: version.created ? 201 : 200 });
 });

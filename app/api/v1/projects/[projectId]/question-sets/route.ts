@@ -1,23 +1,20 @@
-import { withActor } from "@/lib/api/handler";
-import { requireProjectAccess } from "@/lib/authz/permissions";
+import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { listItemSets } from "@/lib/items/item-sets";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
 import { importQuestionSet } from "@/lib/items/question-sets";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
-export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ sets: await listItemSets(prisma, actor, projectIdSchema.parse(params.projectId), ["questions"]) }),
+export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
+  Response.json({ sets: await listItemSets(prisma, actor, project.id, ["questions"]) }),
 );
 
 /** multipart `file`: a question set (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */
-export const POST = withActor<Params>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
-  // Before reading the body: a reviewer's upload is refused without being read.
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+export const POST = withProject<Params>("videos.import", async ({ request, actor, project }) => {
+  const projectId = project.id;
+  // withProject checked "videos.import" before the body is read: a reviewer's upload is refused without being read.
   const { file, fields } = await readItemFileUpload(request, "question set");
   const options = referenceSetFieldsSchema.parse(fields);
   const result = await importQuestionSet(prisma, actor, projectId, file, options);

@@ -1,10 +1,9 @@
+import { withProject } from "@/lib/api/with-project";
 import { randomUUID } from "node:crypto";
 import { readMultipart } from "@/lib/api/multipart";
-import { withActor } from "@/lib/api/handler";
-import { requireProjectAccess } from "@/lib/authz/permissions";
+
 import { maxUploadBytes } from "@/lib/config/limits";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 import { StorageTooLargeError } from "@/lib/storage/object-storage";
 import { appDeps } from "@/lib/videos/app-deps";
 import { browseVideos } from "@/lib/videos/browse-videos";
@@ -17,17 +16,16 @@ import { rejectNulBytes } from "@/lib/validation/nul-bytes";
 type Params = { projectId: string };
 
 /** The video list: every filter of `videoListQuerySchema`; a malformed one is a 400 naming the field. */
-export const GET = withActor<Params>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
+export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
+  const projectId = project.id;
   const query = videoListQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
   return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query));
 });
 
 /** Registers one video: multipart `file`, optional `path` and `metadata` (JSON). Streams to storage. */
-export const POST = withActor<Params>(async (request, actor, params) => {
+export const POST = withProject<Params>("videos.import", async ({ request, actor, project }) => {
   const deps = appDeps();
-  const projectId = projectIdSchema.parse(params.projectId);
-  await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
+  const projectId = project.id;
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxUploadBytes() + 1024 * 1024) throw new PayloadTooLargeError(`The upload is larger than the limit of ${maxUploadBytes()} bytes.`);
 

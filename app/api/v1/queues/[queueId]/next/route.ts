@@ -1,6 +1,6 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { nextItem } from "@/lib/queues/queues";
+import { nextItem } from "@/lib/queues/next-item";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 
 /** Claims the caller's next item (or returns their open claim) → `{itemId}`; `{itemId: null}` when nothing is left for them. */

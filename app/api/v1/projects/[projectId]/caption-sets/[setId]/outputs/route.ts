@@ -1,18 +1,15 @@
-import { withActor } from "@/lib/api/handler";
-import { requireProjectAccess } from "@/lib/authz/permissions";
+import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { importModelOutputs } from "@/lib/items/item-sets";
 import { itemIdSchema, outputsFieldsSchema } from "@/lib/items/items.validation";
-import { projectIdSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string; setId: string };
 
 /** multipart `file` (JSONL or CSV: {id, output} or {video, type, output}), `model`, `name`?, `dryRun`?. */
-export const POST = withActor<Params>(async (request, actor, params) => {
-  const projectId = projectIdSchema.parse(params.projectId);
+export const POST = withProject<Params>("videos.import", async ({ request, actor, params, project }) => {
+  const projectId = project.id;
   const setId = itemIdSchema.parse(params.setId);
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
   const { file, fields } = await readItemFileUpload(request);
   const options = outputsFieldsSchema.parse(fields);
   const result = await importModelOutputs(prisma, actor, projectId, setId, file, options);

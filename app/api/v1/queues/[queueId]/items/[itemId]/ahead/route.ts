@@ -1,6 +1,7 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { claimAhead, getQueueItem } from "@/lib/queues/queues";
+import { claimAhead } from "@/lib/queues/claim-ahead";
+import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { queueFlagSchema, queueIdSchema } from "@/lib/queues/queues.validation";
 
 /**

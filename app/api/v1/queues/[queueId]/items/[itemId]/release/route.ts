@@ -1,6 +1,6 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { releaseClaim } from "@/lib/queues/queues";
+import { releaseClaim } from "@/lib/queues/release-claim";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 
 /** Lets go of the caller's unsubmitted claim on this item → `{released}` (a submitted item is kept). */

@@ -1,6 +1,6 @@
 import { parseJsonBody, withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { submitItem, submitItemAndTakeNext } from "@/lib/queues/queues";
+import { submitItem, submitItemAndTakeNext } from "@/lib/queues/submit-item";
 import { queueFlagSchema, queueIdSchema, submitItemSchema } from "@/lib/queues/queues.validation";
 
 /**

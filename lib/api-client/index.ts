@@ -1,3 +1,7 @@
+/**
+ * The browser's client of /api/v1: `apiFetch` reads the JSON answer or throws an `ApiError` with the server's
+ * error code and message; `postJson` sends a JSON body. Plain fetch, no React: used by every client component.
+ */
 /** A failed API call, with the server's error code and message. */
 export class ApiError extends Error {
   constructor(

@@ -1,0 +1,24 @@
+"use client";
+
+import type { ComponentType } from "react";
+import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+
+/** Props every task's subject view gets: the queue item's subject under its key, and whether the judge is hidden. */
+export interface SubjectViewProps {
+  subject: unknown;
+  blind: boolean;
+}
+
+/** Every task's subject views, by the queue item's key (read at render, so a registered toy task's count). */
+function subjectViews(): Record<string, ComponentType<SubjectViewProps>> {
+  return Object.assign({}, ...GENERATED_TASK_VIEWS.map((views) => views.subjectViews ?? {}));
+}
+
+/** The subjects a queue item carries (a caption, an answer), each shown by its task's view; nothing for a video item. */
+export function SubjectViews({ item, blind }: { item: Record<string, unknown>; blind: boolean }) {
+  return (
+    <>
+      {Object.entries(subjectViews()).map(([key, View]) => (item[key] ? <View key={key} subject={item[key]} blind={blind} /> : null))}
+    </>
+  );
+}

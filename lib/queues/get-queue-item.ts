@@ -1,0 +1,152 @@
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { readRunMetrics } from "../judge/run-metrics";
+import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+import { judgmentKey, presenceTarget } from "../reviews/judgment-key";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { presenceKey } from "./presence-keys";
+import { assignedItem } from "./queue-access";
+import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun } from "./item-targets";
+import { queueSubjects } from "./queue-scopes";
+import type { QueueMode, QueueScope } from "./queues.validation";
+
+/**
+ * The reviewer's view of one of their items: the video and its frames, the targets with their own
+ * current judgments (and versions), and the judge's values only when the queue is not blind or
+ * they have submitted the item (more exactly: unless they hold an unsubmitted claim on this video
+ * in a blind queue). Previous/next move through their own assignments in the order they took them.
+ */
+export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
+  const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
+  // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other
+  // (profiled: the item is read while the reviewer works on the one before, so its latency is the chain of reads).
+  const taskPromise = taskOfRun(prisma, queue.runId);
+  const [blindIds, video, runVideo, targets, subjects, history, complete, task, project] = await Promise.all([
+    blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
+    prisma.video.findUniqueOrThrow({ where: { id: item.videoId } }),
+    prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } }),
+    taskPromise.then((known) => itemTargets(prisma, queue, item.videoId, item.itemId, known)),
+    queueSubjects(prisma, queue, item.itemId),
+    prisma.reviewQueueAssignment.findMany({
+      where: { queueId, reviewerId: actor.userId },
+      orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
+      select: { itemId: true, status: true },
+    }),
+    prisma.reviewQueueItem.count({ where: { queueId, doneCount: { gte: queue.reviewersPerItem } } }),
+    taskPromise,
+    prisma.project.findUniqueOrThrow({ where: { id: queue.projectId }, select: { guidelines: true } }),
+  ]);
+  const blind = blindIds.has(item.videoId);
+  const presence = presenceCategories(task, queue);
+  const presenceKeys = new Map(presence.map((c) => [c.id, judgmentKey(presenceTarget(task.id, item.videoId, c.id))]));
+  const [frameSet, own, judgeMetrics] = await Promise.all([
+    runVideo
+      ? prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, include: { frames: { orderBy: { index: "asc" } } } })
+      : prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } }),
+    prisma.humanJudgment.findMany({
+      where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...presenceKeys.values()] } },
+      select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, updatedAt: true },
+    }),
+    runVideo ? readRunMetrics(prisma, queue.runId, [item.videoId]).then((m) => m.get(item.videoId) ?? {}) : Promise.resolve({} as Record<string, number>),
+  ]);
+  const frames = frameSet?.frames ?? [];
+  const keyFrames = frames.filter((f) => f.isKeyFrame);
+  const mine = new Map(own.map((j) => [j.targetKey, j]));
+  const at = history.findIndex((h) => h.itemId === itemId);
+  const progress = { items: queue.itemCount, complete };
+  // The pipeline's own stored summary, passed through for the review screen until it reads `metrics`.
+  const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
+
+  const payload = {
+    queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, mode: queue.mode as QueueMode, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
+    item: { id: item.id, position: item.position },
+    /** What the project's and the queue's owners ask of reviewers (Markdown; empty: none). */
+    guidelines: { project: project.guidelines, queue: queue.guidelines },
+    /**
+     * Each item scope's subject by its key (lib/queues/queue-scope.ts), null but in its own queues: a caption
+     * queue's caption (`caption`); a QA answer queue's question, options, correct answer, the model's raw answer
+     * and the decision, withheld while blind (`answer`).
+     */
+    ...subjects.withheld(blind),
+    assignment: { status: assignment.status, claimedAt: assignment.claimedAt, doneAt: assignment.doneAt },
+    /** True while the judge's values are withheld from this reviewer (blind queue, not yet submitted). */
+    blind,
+    video: {
+      id: video.id,
+      fileName: video.fileName,
+      relativePath: video.relativePath,
+      prompt: video.prompt,
+      dimensions: video.dimensions,
+      model: video.model,
+      url: `/api/v1/videos/${video.id}/file`,
+      frames: frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: f.isKeyFrame, cluster: f.cluster, url: `/api/v1/frames/${f.id}/image` })),
+    },
+    ...(blind
+      ? {}
+      : {
+          judgeSummary: summary,
+          /** The judge's declared per-video metrics in the run, by id (null: not computed). */
+          metrics: runVideo ? Object.fromEntries(task.metrics.map((m) => [m.id, judgeMetrics[m.id] ?? null])) : null,
+        }),
+    targets: targets.map((t) => {
+      // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
+      const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
+      const keyFrame = t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
+      const judgment = mine.get(t.judgmentKey);
+      return {
+        key: t.key,
+        kind: t.kind,
+        label: t.label,
+        required: t.required,
+        min: t.min,
+        max: t.max,
+        category: t.category,
+        stepId: t.stepId,
+        scopeIndex: t.scopeIndex,
+        /** The frames this score is about: its key frame (static) or the key frame's cluster (dynamic). */
+        frameIndexes: keyFrame
+          ? scope === "cluster"
+            ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
+            : [keyFrame.index]
+          : [],
+        mine: judgment
+          ? { value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt }
+          : null,
+        ...(blind ? {} : { judge: t.judgeValue }),
+      };
+    }),
+    /**
+     * Presence-first queues: the categories to mark present or absent first (each with its toggle key,
+     * the score targets it covers, the reviewer's own presence judgment and, unless blind, the judge's
+     * presence at the declared threshold); values are then asked only where either says present.
+     */
+    presence: presence.length
+      ? {
+          absentValue: task.presence!.absentValue,
+          threshold: task.presence!.defaultThreshold,
+          categories: presence.map((c, index) => {
+            const judgment = mine.get(presenceKeys.get(c.id)!);
+            return {
+              id: c.id,
+              key: presenceKey(index),
+              label: c.label,
+              definition: c.definition,
+              targetKeys: targets.filter((t) => t.category === c.id).map((t) => t.key),
+              mine: judgment ? { value: judgment.value, note: judgment.note, version: judgment.version } : null,
+              ...(blind ? {} : { judge: judgePresenceOf(task, targets, c.id) }),
+            };
+          }),
+        }
+      : null,
+    nav: {
+      index: at,
+      count: history.length,
+      previousItemId: at > 0 ? history[at - 1]!.itemId : null,
+      nextItemId: at >= 0 && at < history.length - 1 ? history[at + 1]!.itemId : null,
+    },
+    progress: { items: progress.items, complete: progress.complete, mine: { done: history.filter((h) => h.status === "done").length } },
+  };
+  // The item scopes' subjects are keyed by their scopes (`caption`, `answer`, ...): read them as the scope's own type.
+  return payload as typeof payload & Record<string, unknown>;
+}
+export type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;

@@ -1,0 +1,102 @@
+import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
+import { readRunMetrics } from "../judge/run-metrics";
+import { taskOf } from "../tasks/registry";
+import { judgePresence, scaleBounds, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import { judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
+import { itemScoreTargets } from "./item-score-targets";
+import { queueScopeOf } from "./queue-scopes";
+import type { QueueTarget as Target } from "./queue-scope";
+
+export type { QueueTarget as Target, TargetKind } from "./queue-scope";
+
+export async function taskOfRun(prisma: PrismaClient, runId: string): Promise<TaskDeclaration> {
+  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { pipeline: true } });
+  return taskOf(run.pipeline);
+}
+
+/** Video-level targets first, then by frame (key frame or cluster) and the task's declared order. */
+const SCOPE_ORDER: Record<string, number> = { video: 0, item: 0, key_frame: 1, cluster: 2 };
+const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "cluster" };
+
+/**
+ * What a reviewer judges for one item: the task's verdict metric (and optionally its other reviewed
+ * metrics), or each chosen judge score; scales and labels from the task's declaration.
+ */
+export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = "", knownTask?: TaskDeclaration): Promise<Target[]> {
+  const task = knownTask ?? (await taskOfRun(prisma, queue.runId));
+  // An item queue's targets are its task folder's (lib/queues/queue-scope.ts).
+  const itemScope = queueScopeOf(queue.scope);
+  if (itemScope) return itemScoreTargets(prisma, queue, task, videoId, itemId, (await itemScope.indexedTexts?.(prisma, itemId)) ?? []);
+  if (queue.scope === "verdict") {
+    const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
+    const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
+    const verdictId = task.verdict?.metricId;
+    const reviewed = task.metrics.filter((m) => m.reviewed).sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
+    return reviewed.map((m) => {
+      const required = m.id === verdictId;
+      const { min, max } = scaleBounds(m.scale);
+      return {
+        key: m.id,
+        kind: m.id,
+        label: required ? `${m.label} verdict` : `${m.label} score (optional)`,
+        required,
+        min,
+        max,
+        category: null,
+        stepId: null,
+        scopeIndex: null,
+        judgeValue: judge[m.id] ?? null,
+        declaration: m,
+        judgmentKey: key(m.id),
+      };
+    });
+  }
+  const [scores, runVideo] = await Promise.all([
+    prisma.score.findMany({
+      where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
+      select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+    }),
+    prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),
+  ]);
+  const frameSetId = runVideo?.frameSetId ?? "";
+  const order = new Map(task.targets.map((t, i) => [t.id, i]));
+  const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
+  declared.sort(
+    (a, b) =>
+      (SCOPE_ORDER[a.target.scope] ?? 9) - (SCOPE_ORDER[b.target.scope] ?? 9) ||
+      a.score.scopeIndex - b.score.scopeIndex ||
+      (order.get(a.score.category) ?? 0) - (order.get(b.score.category) ?? 0),
+  );
+  return declared.map(({ score: s, target }) => {
+    const { min, max } = scaleBounds(target.scale);
+    const noun = SCOPE_NOUN[target.scope];
+    return {
+      key: s.id,
+      kind: SCORE_TARGET_TYPE,
+      label: noun ? `${s.category} · ${noun} ${s.scopeIndex + 1}` : target.label,
+      required: true,
+      min,
+      max,
+      category: s.category,
+      stepId: s.stepId,
+      scopeIndex: s.scopeIndex,
+      judgeValue: s.value,
+      declaration: target,
+      judgmentKey: judgmentKey(scoreTarget(task.id, s, frameSetId)),
+    };
+  });
+}
+
+
+/** The categories a presence-first queue asks about: the task's presence targets among the queue's categories (none chosen: all). */
+export function presenceCategories(task: TaskDeclaration, queue: Pick<ReviewQueue, "scope" | "mode" | "categories">): TargetDeclaration[] {
+  if (queue.scope !== "scores" || queue.mode !== "presence" || !task.presence) return [];
+  return task.presence.of.filter((id) => queue.categories.length === 0 || queue.categories.includes(id)).flatMap((id) => task.targets.find((t) => t.id === id) ?? []);
+}
+
+/** The judge's presence of a category from the item's scores of it, at the task's declared threshold. */
+export function judgePresenceOf(task: TaskDeclaration, targets: readonly Target[], category: string): 0 | 1 | null {
+  const scores = targets.filter((t) => t.category === category && t.judgeValue !== null).map((t) => t.judgeValue!);
+  return judgePresence(scores, task.presence!.defaultThreshold);
+}

@@ -1,0 +1,59 @@
+import type { z } from "zod";
+import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
+import type { JudgedDeclaration } from "../reviews/judgment-target";
+import type { SubjectKind } from "../tasks/task-declaration";
+import type { createQueueSchema } from "./queues.validation";
+
+/** "score" (a judge score of one of the task's targets), or the id of a reviewed per-video metric. */
+export type TargetKind = string;
+
+/** One thing a reviewer judges in a queue item. */
+export interface QueueTarget {
+  key: string;
+  kind: TargetKind;
+  label: string;
+  required: boolean;
+  min: number;
+  max: number;
+  category: string | null;
+  stepId: string | null;
+  scopeIndex: number | null;
+  judgeValue: number | null;
+  declaration: JudgedDeclaration;
+  /** What the reviewer's judgment is keyed by (lib/reviews/judgment-key.ts), whichever run shows it. */
+  judgmentKey: string;
+}
+
+export type ParsedCreateQueueInput = z.output<typeof createQueueSchema>;
+
+/**
+ * A queue scope a task folder adds beside the core's "verdict" and "scores" (which review videos): its runs'
+ * subjects are items (a caption, a question's answer), and its queues hold one item each. The folder's module
+ * lists it in `queueScopes`; lib/queues reads it through lib/queues/queue-scopes.ts, never by name.
+ */
+export interface QueueScopeModule {
+  /** As a queue stores it in `scope`. */
+  id: string;
+  /** The subject kind of the runs this scope reviews (a run of that kind is reviewed only in this scope). */
+  reviews: SubjectKind;
+  /** One item, in messages ("caption"). */
+  noun: string;
+  /** The key of the item payload (`getQueueItem`) that carries what the item shows beside its targets; null in other queues. */
+  subjectKey: string;
+  /** Whether a new queue keeps the form's guidelines. */
+  keepsGuidelines: boolean;
+  /**
+   * The queue's items of the matching videos (in the videos' order, then the run's order within a video) and
+   * what the queue's filter records of the choice; a ValidationError when none matches.
+   */
+  items(prisma: PrismaClient, runId: string, input: ParsedCreateQueueInput, videoIds: string[]): Promise<{ items: { itemId: string; videoId: string }[]; filter: Record<string, unknown> }>;
+  /**
+   * A reviewer judges an item's reviewable scores in the run (lib/queues/item-score-targets.ts); an indexed
+   * target (`<id><n>`, a caption's key point n) is labelled with the n-th of these texts of the item.
+   */
+  indexedTexts?(prisma: PrismaClient, itemId: string): Promise<string[]>;
+  /** What the item shows beside its targets (null: nothing). */
+  subject(prisma: PrismaClient, queue: ReviewQueue, itemId: string): Promise<unknown>;
+  /** The subject as a reviewer blind to the judge sees it (default: as it is). */
+  withheld?(subject: unknown): unknown;
+}

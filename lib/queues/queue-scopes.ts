@@ -1,0 +1,32 @@
+import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
+import { TASK_MODULES } from "../tasks/modules";
+import type { SubjectKind } from "../tasks/task-declaration";
+import type { QueueScopeModule } from "./queue-scope";
+
+/** The item queue scopes every registered task folder adds (read at call time, so a test's toy task counts). */
+export function itemQueueScopes(): QueueScopeModule[] {
+  return TASK_MODULES.flatMap((task) => task.queueScopes ?? []);
+}
+
+export function queueScopeOf(scope: string): QueueScopeModule | null {
+  return itemQueueScopes().find((s) => s.id === scope) ?? null;
+}
+
+/** The scope that reviews runs whose subject is this kind (null for videos: "verdict" and "scores"). */
+export function queueScopeForSubject(subject: SubjectKind): QueueScopeModule | null {
+  return itemQueueScopes().find((s) => s.reviews === subject) ?? null;
+}
+
+/**
+ * Every item scope's subject for one queue item, by its payload key: the queue's own scope's (of an item), the
+ * others' null, so every item payload has the same keys. Blind reviewers get the subject as the scope withholds it.
+ */
+export async function queueSubjects(prisma: PrismaClient, queue: ReviewQueue, itemId: string): Promise<{ subjects: Record<string, unknown>; withheld(blind: boolean): Record<string, unknown> }> {
+  const scopes = itemQueueScopes();
+  const values = await Promise.all(scopes.map((s) => (s.id === queue.scope && itemId ? s.subject(prisma, queue, itemId) : Promise.resolve(null))));
+  const subjects = Object.fromEntries(scopes.map((s, i) => [s.subjectKey, values[i] ?? null]));
+  return {
+    subjects,
+    withheld: (blind) => Object.fromEntries(scopes.map((s, i) => [s.subjectKey, blind && values[i] && s.withheld ? s.withheld(values[i]) : (values[i] ?? null)])),
+  };
+}
