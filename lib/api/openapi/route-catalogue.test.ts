@@ -134,10 +134,10 @@ describe("the OpenAPI route catalogue", () => {
     expect(compared).toBeGreaterThan(40);
   });
 
-  it("marks public exactly the routes that do not go through withActor", () => {
+  it("marks public exactly the routes that do not go through withActor or withProject", () => {
     for (const handler of described()) {
       const isPublic = (byKey.get(key(handler))!.access ?? "member") === "public";
-      expect(isPublic, key(handler)).toBe(!/withActor\b/.test(handler.source));
+      expect(isPublic, key(handler)).toBe(!/\b(withActor|withProject)\b/.test(handler.source));
     }
   });
 });
