@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { extractOptionLetter, type LetterExtraction } from "./extract-letter";
-import { describeResize, frameSetFitsPlan, planFrames } from "./frame-plan";
+import { describeResize, frameSetFitsPlan, planFrames } from "../../frames/frame-plan";
 import { correctOption, indentedOptionLines, judgementAnswerSchema, judgementResponseFormat, optionLinesForAnswer } from "./qa-answers";
 import type { QuestionPayload } from "../../items/question-sets";
 import type { ItemRef, RawAnswer, StepDefinition, StepInput, StepOutputs, VideoContext } from "../../judge/engine/pipeline";

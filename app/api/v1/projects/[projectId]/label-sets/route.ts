@@ -3,7 +3,7 @@ import { withActor } from "@/lib/api/handler";
 import { requireProjectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { importGenericLabels, importT2vHaluBench, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
+import { importGenericLabels, importTaskLabelSet, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
 
@@ -43,7 +43,7 @@ export const POST = withActor<Params>(async (request, actor, params) => {
     const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   }
-  const result = await importT2vHaluBench(prisma, actor, projectId, {
+  const result = await importTaskLabelSet(prisma, actor, projectId, input.format, {
     file: file.bytes,
     fileName: file.name,
     name: input.name,
