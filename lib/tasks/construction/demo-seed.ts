@@ -8,7 +8,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
-import { importStepAnnotations } from "../../items/step-annotation-sets";
+import { importStepAnnotations } from "./step-annotation-sets";
 import { createEndpoint } from "../../judge/endpoints";
 import { endpointInputSchema } from "../../judge/endpoints.validation";
 import { PIPELINES } from "../modules";

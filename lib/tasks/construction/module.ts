@@ -1,6 +1,11 @@
 import type { TaskModule } from "../task-module";
+import { stepAnnotationSetKind } from "./step-annotation-sets";
 import { qaConstructPipeline } from "./qa-construct-pipeline";
 import { qaGeneratePipeline } from "./qa-generate-pipeline";
 
-const task: TaskModule = { id: "construction", pipelines: [qaGeneratePipeline, qaConstructPipeline] };
+const task: TaskModule = {
+  id: "construction",
+  pipelines: [qaGeneratePipeline, qaConstructPipeline],
+  itemSetKinds: [stepAnnotationSetKind],
+};
 export default task;

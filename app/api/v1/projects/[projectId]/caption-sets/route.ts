@@ -1,15 +1,16 @@
 import { withActor } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
-import { importReferenceSet, listItemSets } from "@/lib/items/item-sets";
+import { listItemSets } from "@/lib/items/item-sets";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
 import { requireProjectAccess } from "@/lib/authz/permissions";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
+import { CAPTION_SET_KINDS, captionReferenceSetKind, importReferenceSet } from "@/lib/tasks/captions/caption-set-import";
 
 type Params = { projectId: string };
 
 export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ sets: await listItemSets(prisma, actor, projectIdSchema.parse(params.projectId)) }),
+  Response.json({ sets: await listItemSets(prisma, actor, projectIdSchema.parse(params.projectId), CAPTION_SET_KINDS) }),
 );
 
 /** multipart `file`: an AnyCapEval reference JSONL; `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */
@@ -17,7 +18,7 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const projectId = projectIdSchema.parse(params.projectId);
   // Before reading the body: a reviewer's upload is refused without being read.
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  const { file, fields } = await readItemFileUpload(request);
+  const { file, fields } = await readItemFileUpload(request, captionReferenceSetKind);
   const options = referenceSetFieldsSchema.parse(fields);
   const result = await importReferenceSet(prisma, actor, projectId, file, options);
   return Response.json(result, { status: result.dryRun ? 200 : 201 });

@@ -4,13 +4,13 @@ import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { listItemSets } from "@/lib/items/item-sets";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
-import { importQuestionSet } from "@/lib/items/question-sets";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
+import { importQuestionSet, questionSetKind } from "@/lib/tasks/qa/question-set-import";
 
 type Params = { projectId: string };
 
 export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ sets: await listItemSets(prisma, actor, projectIdSchema.parse(params.projectId), ["questions"]) }),
+  Response.json({ sets: await listItemSets(prisma, actor, projectIdSchema.parse(params.projectId), [questionSetKind.id]) }),
 );
 
 /** multipart `file`: a question set (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */
@@ -18,7 +18,7 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const projectId = projectIdSchema.parse(params.projectId);
   // Before reading the body: a reviewer's upload is refused without being read.
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  const { file, fields } = await readItemFileUpload(request, "question set");
+  const { file, fields } = await readItemFileUpload(request, questionSetKind);
   const options = referenceSetFieldsSchema.parse(fields);
   const result = await importQuestionSet(prisma, actor, projectId, file, options);
   return Response.json(result, { status: result.dryRun ? 200 : 201 });

@@ -4,13 +4,13 @@ import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { listItemSets } from "@/lib/items/item-sets";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
-import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
+import { importStepAnnotations, stepAnnotationSetKind } from "@/lib/tasks/construction/step-annotation-sets";
 
 type Params = { projectId: string };
 
 export const GET = withActor<Params>(async (_request, actor, params) =>
-  Response.json({ sets: await listItemSets(prisma, actor, projectIdSchema.parse(params.projectId), ["step_annotations"]) }),
+  Response.json({ sets: await listItemSets(prisma, actor, projectIdSchema.parse(params.projectId), [stepAnnotationSetKind.id]) }),
 );
 
 /** multipart `file`: step annotations (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": plan the clips, write nothing). */
@@ -18,7 +18,7 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const projectId = projectIdSchema.parse(params.projectId);
   // Before reading the body: a reviewer's upload is refused without being read.
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  const { file, fields } = await readItemFileUpload(request, "step annotation file");
+  const { file, fields } = await readItemFileUpload(request, stepAnnotationSetKind);
   const options = referenceSetFieldsSchema.parse(fields);
   const result = await importStepAnnotations(prisma, actor, projectId, file, options);
   return Response.json(result, { status: result.dryRun ? 200 : 201 });

@@ -2,9 +2,9 @@ import { withActor } from "@/lib/api/handler";
 import { requireProjectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
-import { importModelOutputs } from "@/lib/items/item-sets";
 import { itemIdSchema, outputsFieldsSchema } from "@/lib/items/items.validation";
 import { projectIdSchema } from "@/lib/projects/projects.validation";
+import { captionOutputsKind, importModelOutputs } from "@/lib/tasks/captions/caption-set-import";
 
 type Params = { projectId: string; setId: string };
 
@@ -13,7 +13,7 @@ export const POST = withActor<Params>(async (request, actor, params) => {
   const projectId = projectIdSchema.parse(params.projectId);
   const setId = itemIdSchema.parse(params.setId);
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  const { file, fields } = await readItemFileUpload(request);
+  const { file, fields } = await readItemFileUpload(request, captionOutputsKind);
   const options = outputsFieldsSchema.parse(fields);
   const result = await importModelOutputs(prisma, actor, projectId, setId, file, options);
   return Response.json(result, { status: result.dryRun ? 200 : 201 });
