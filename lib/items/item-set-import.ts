@@ -110,7 +110,10 @@ export async function importItemSetOfKind<Options extends ItemSetImportOptions, 
   const stored = await prisma.$transaction(
     async (tx) => {
       const created = await tx.itemSet.create({ data: { ...set, projectId, importedById: actor.userId }, select: itemSetSelect });
-      await createItems(tx, plan.items.map((item) => ({ ...item, projectId, setId: created.id })));
+      await createItems(
+        tx,
+        plan.items.map((item) => ({ ...item, projectId, setId: created.id })),
+      );
       return created;
     },
     { timeout: 120_000 },

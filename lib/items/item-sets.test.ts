@@ -72,7 +72,12 @@ describe("item sets of a kind a task module declares", () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     await expect(importItemSet(prisma, owner, projectId, "toy_notes", notes("nope.mp4\tx\nalso-nope.mp4\ty\n"))).rejects.toMatchObject({
       status: 422,
-      details: { errors: [{ line: 1, message: 'no video "nope.mp4"' }, { line: 2, message: 'no video "also-nope.mp4"' }] },
+      details: {
+        errors: [
+          { line: 1, message: 'no video "nope.mp4"' },
+          { line: 2, message: 'no video "also-nope.mp4"' },
+        ],
+      },
     });
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 

@@ -30,7 +30,12 @@ export async function importItemSet(
   options: ItemSetImportOptions & Record<string, unknown> = {},
 ): Promise<ItemSetImport<object>> {
   const kind = findItemSetKind(kindId);
-  if (!kind) throw new ValidationError(`No item set kind "${kindId}" (kinds: ${itemSetKinds().map((k) => k.id).join(", ")}).`);
+  if (!kind)
+    throw new ValidationError(
+      `No item set kind "${kindId}" (kinds: ${itemSetKinds()
+        .map((k) => k.id)
+        .join(", ")}).`,
+    );
   return importItemSetOfKind(prisma, actor, projectId, kind, file, options);
 }
 
@@ -70,4 +75,3 @@ export async function deleteItemSet(prisma: PrismaClient, actor: Actor, projectI
   });
   return { id: set.id, deletedItems: deleted };
 }
-

@@ -10,7 +10,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { judgmentKey, presenceTarget, type JudgmentTarget } from "../reviews/judgment-key";
+import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { disagreementGapOf, PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
 import { TASK_MODULES } from "../tasks/modules";
@@ -24,9 +24,9 @@ import { GenericLabelFileError, genericJudgmentTarget, genericValueViolation, is
 /**
  * A per-video present (1) / absent (0) label of one of a task's categories, keyed like a reviewed
  * metric (`hallucination|v:<id>|<category>`): the task's declared presence target (the queue's
- * presence-first reviews save the same key).
+ * presence-first reviews save the same key; importers build it with presenceTarget).
  */
-export { PRESENCE_TARGET_TYPE, presenceTarget };
+export { PRESENCE_TARGET_TYPE };
 const PRESENCE_GAP = 1;
 
 export interface LabelJudgment {
@@ -244,9 +244,6 @@ export interface GenericImportInput {
   dryRun: boolean;
 }
 
-/** The kinds of item each subject is judged on (a caption task judges model captions, QA its questions). */
-const ITEM_KINDS: Record<string, string[]> = { caption: ["caption"], question: ["question"] };
-
 /**
  * Reads a generic label file and plans the label set (one annotator per `annotator` value); imports it
  * unless `dryRun`. Every row not imported is listed with its line and why; nothing is written on a dry run.
@@ -301,7 +298,8 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
         continue;
       }
       let found = items.filter((i) => i.videoId === match.video.id && (i.id === row.item || i.externalId === row.item));
-      if (found.length > 1) found = found.filter((i) => ITEM_KINDS[resolved.task.subject]?.includes(i.kind));
+      // An item task's subject is the kind of item it judges (a caption task judges items of kind "caption", not their references).
+      if (found.length > 1) found = found.filter((i) => i.kind === resolved.task.subject);
       if (found.length !== 1) {
         skip(row, "item", row.item, found.length ? `${found.length} items of this video have this id: give the item's FrameJury id` : `no ${resolved.task.subject} of this video has this id`);
         continue;

@@ -27,7 +27,10 @@ export const captionReferenceSetKind: ItemSetKind<ItemSetImportOptions, Referenc
   outputsKind: "caption_outputs",
   async plan({ file, options, videos }) {
     const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
-    const parsed = parseReferenceSet(file.bytes, videos.map((video) => video.relativePath));
+    const parsed = parseReferenceSet(
+      file.bytes,
+      videos.map((video) => video.relativePath),
+    );
     if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors, parsed.unmatchedVideos);
     const nulErrors = nulByteErrors(parsed.items);
     if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);

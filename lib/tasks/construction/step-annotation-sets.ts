@@ -56,7 +56,18 @@ export function planClips(annotation: StepAnnotation): PlannedClips {
     return {
       video: annotation.video,
       line: annotation.line,
-      clips: [{ ...base, clipIndex: 0, start: 0, end: annotation.duration ?? annotation.steps.at(-1)!.end, duration: annotation.duration, steps: annotation.steps, fromStep: 1, toStep: annotation.steps.length }],
+      clips: [
+        {
+          ...base,
+          clipIndex: 0,
+          start: 0,
+          end: annotation.duration ?? annotation.steps.at(-1)!.end,
+          duration: annotation.duration,
+          steps: annotation.steps,
+          fromStep: 1,
+          toStep: annotation.steps.length,
+        },
+      ],
       discarded: [],
     };
   }
@@ -64,7 +75,16 @@ export function planClips(annotation: StepAnnotation): PlannedClips {
   return {
     video: annotation.video,
     line: annotation.line,
-    clips: trimmed.clips.map((clip) => ({ ...base, clipIndex: clip.index, start: clip.start, end: clip.end, duration: Math.round((clip.end - clip.start) * 1000) / 1000, steps: clip.steps, fromStep: clip.fromStep + 1, toStep: clip.toStep + 1 })),
+    clips: trimmed.clips.map((clip) => ({
+      ...base,
+      clipIndex: clip.index,
+      start: clip.start,
+      end: clip.end,
+      duration: Math.round((clip.end - clip.start) * 1000) / 1000,
+      steps: clip.steps,
+      fromStep: clip.fromStep + 1,
+      toStep: clip.toStep + 1,
+    })),
     discarded: trimmed.discarded.map((d) => ({ ...d, fromStep: d.fromStep + 1, toStep: d.toStep + 1 })),
   };
 }
@@ -76,7 +96,11 @@ export const stepAnnotationSetKind: ItemSetKind<ItemSetImportOptions, StepAnnota
   defaultFileName: "steps.jsonl",
   async plan({ file, options, videos }) {
     const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
-    const parsed = parseStepAnnotations(file.bytes, videos.map((video) => video.relativePath), { format: annotationFileFormat(file.fileName) ?? undefined });
+    const parsed = parseStepAnnotations(
+      file.bytes,
+      videos.map((video) => video.relativePath),
+      { format: annotationFileFormat(file.fileName) ?? undefined },
+    );
     if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors, parsed.unmatchedVideos);
     const nulErrors = nulByteErrors(parsed.annotations.map(({ line, theme, video, steps }) => ({ line, theme, video, steps })));
     if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);

@@ -35,7 +35,11 @@ export const questionSetKind: ItemSetKind<ItemSetImportOptions, QuestionSetSumma
   defaultFileName: "questions.jsonl",
   async plan({ file, options, videos }) {
     const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
-    const parsed = parseQuestionSet(file.bytes, videos.map((video) => video.relativePath), { format: questionFileFormat(file.fileName) ?? undefined });
+    const parsed = parseQuestionSet(
+      file.bytes,
+      videos.map((video) => video.relativePath),
+      { format: questionFileFormat(file.fileName) ?? undefined },
+    );
     if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors, parsed.unmatchedVideos);
     const nulErrors = nulByteErrors(parsed.questions.map(({ line, question, answer, options: choices, category, video }) => ({ line, question, answer, options: choices, category, video })));
     if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);
@@ -46,7 +50,17 @@ export const questionSetKind: ItemSetKind<ItemSetImportOptions, QuestionSetSumma
         externalId: q.id,
         kind: "question",
         group: q.category ?? "",
-        payload: { video: q.video, question: q.question, format: q.format, options: q.options, answer: q.answer, category: q.category, granularity: q.granularity, extra: q.extra, line: q.line } satisfies QuestionPayload as never,
+        payload: {
+          video: q.video,
+          question: q.question,
+          format: q.format,
+          options: q.options,
+          answer: q.answer,
+          category: q.category,
+          granularity: q.granularity,
+          extra: q.extra,
+          line: q.line,
+        } satisfies QuestionPayload as never,
       })),
       summary: {
         items: {
