@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
-import { importT2vHaluBench } from "../label-sets/label-sets";
+import { importT2vHaluBench } from "../tasks/hallucination/t2vhalubench";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

@@ -5,7 +5,7 @@ import { prisma } from "../db/prisma";
 import { NotFoundError, ValidationError } from "../errors";
 import { HALLUCINATION_TEMPLATE_IDS } from "../tasks/hallucination/schemas";
 import { templateHash, loadTemplate } from "../judge/prompt-templates";
-import { importT2vHaluBench } from "../label-sets/label-sets";
+import { importT2vHaluBench } from "../tasks/hallucination/t2vhalubench";
 import { reviewVideoOutcome } from "../reviews/reviews";
 import { seedFinishedRun } from "../testing/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";

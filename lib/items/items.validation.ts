@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { MAX_MODEL_NAME_LENGTH } from "../tasks/captions/caption-sets";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
-export const ITEM_SET_KINDS = ["caption_reference", "caption_outputs", "questions", "step_annotations", "qa_candidates"] as const;
-export type ItemSetKind = (typeof ITEM_SET_KINDS)[number];
-export const CAPTION_SET_KINDS = ["caption_reference", "caption_outputs"] as const satisfies readonly ItemSetKind[];
+/** Longest model name accepted (an item's `model`: the model that wrote it). */
+export const MAX_MODEL_NAME_LENGTH = 200;
 export const ITEM_KINDS = ["caption_reference", "caption"] as const;
 
 export const itemIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");

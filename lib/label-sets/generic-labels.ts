@@ -6,12 +6,11 @@
  *
  * A target is any declared target or reviewed metric of any task, by its id (`verdict`, `s7`,
  * `correctness`) or as `<task>:<id>` (`caption_style:style`) where ids are shared; a task id alone names
- * that task's only target. The hallucination categories (s1–s10, d1–d9, inconsistency) are per-video
- * presence labels (1 present, 0 absent), as T2VHaluBench's sheet gives them; every other value must be
- * on its target's declared scale.
+ * that task's only target. A target the task declares a presence of (the hallucination categories
+ * s1–s10, d1–d9, inconsistency) takes per-video presence labels (1 present, 0 absent), as
+ * T2VHaluBench's sheet gives them; every other value must be on its target's declared scale.
  */
 import { parseCsv, stripByteOrderMark } from "../import/csv";
-import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
 import { metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
@@ -39,8 +38,6 @@ export interface GenericIssue {
   message: string;
 }
 
-const PRESENCE_IDS = new Set<string>([...STATIC_CATEGORY_IDS, ...DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY]);
-
 export type ResolvedTarget =
   | { kind: "presence"; task: TaskDeclaration; id: string; declaration: TargetDeclaration }
   | { kind: "metric"; task: TaskDeclaration; id: string; declaration: MetricDeclaration }
@@ -49,7 +46,8 @@ export type ResolvedTarget =
 function candidates(task: TaskDeclaration, id: string): ResolvedTarget[] {
   const out: ResolvedTarget[] = [];
   const target = task.targets.find((t) => t.id === id);
-  if (target) out.push(task.id === "hallucination" && PRESENCE_IDS.has(id) ? { kind: "presence", task, id, declaration: target } : { kind: "score", task, id, declaration: target });
+  // A graded target with a declared presence (a hallucination category) is labelled present or absent, as the sheets give it.
+  if (target) out.push(task.presence?.of.includes(id) ? { kind: "presence", task, id, declaration: target } : { kind: "score", task, id, declaration: target });
   const metric = task.metrics.find((m) => m.id === id && m.reviewed);
   if (metric) out.push({ kind: "metric", task, id, declaration: metric });
   return out;

@@ -11,8 +11,8 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { deleteLabelSet, importT2vHaluBench, listLabelSets, sha256Of } from "./label-sets";
-import { parseT2vHaluBenchSheet } from "./t2vhalubench";
+import { importT2vHaluBench, parseT2vHaluBenchSheet } from "../tasks/hallucination/t2vhalubench";
+import { deleteLabelSet, listLabelSets, sha256Of } from "./label-sets";
 
 const HEADER = ["Example", "Is_Hallucination", "Is_Prompt_Consistency", "Static_Hallucination", "Dynamic_Hallucination", "model", "video_path"];
 

@@ -10,12 +10,12 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { judgmentKey, metricTarget, presenceTarget, type JudgmentTarget } from "../reviews/judgment-key";
+import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { disagreementGapOf, PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
-import { INCONSISTENCY_CATEGORY } from "../tasks/hallucination/schemas";
+import { TASK_MODULES } from "../tasks/modules";
+import type { LabelSetImportInput, LabelSetImportResult, SheetIssue } from "./label-set-format";
 import { labelSetReviewerId } from "./label-set-reviewer";
-import { parseT2vHaluBenchSheet, type SheetIssue } from "./t2vhalubench";
 import { parseVbenchResults } from "./vbench-results";
 import { parseVideoPath } from "../import/parse-video-path";
 import { rejectNulBytesInFile } from "../validation/nul-bytes";
@@ -24,9 +24,9 @@ import { GenericLabelFileError, genericJudgmentTarget, genericValueViolation, is
 /**
  * A per-video present (1) / absent (0) label of one of a task's categories, keyed like a reviewed
  * metric (`hallucination|v:<id>|<category>`): the task's declared presence target (the queue's
- * presence-first reviews save the same key).
+ * presence-first reviews save the same key; importers build it with presenceTarget).
  */
-export { PRESENCE_TARGET_TYPE, presenceTarget };
+export { PRESENCE_TARGET_TYPE };
 const PRESENCE_GAP = 1;
 
 export interface LabelJudgment {
@@ -55,7 +55,7 @@ function gapOf(target: JudgmentTarget): number {
   return disagreementGapOf(judgmentDeclaration(target.targetType, target.target));
 }
 
-async function requireFreeName(prisma: PrismaClient, projectId: string, name: string) {
+export async function requireFreeName(prisma: PrismaClient, projectId: string, name: string) {
   if (await prisma.labelSet.findUnique({ where: { projectId_name: { projectId, name } }, select: { id: true } })) {
     throw new ConflictError(`The project already has a label set named "${name}".`);
   }
@@ -114,13 +114,13 @@ export async function deleteLabelSet(prisma: PrismaClient, actor: Actor, project
 const MATCH_CHUNK = 5_000;
 
 /** Runs `find` on chunks of `names`, one after another: what they found, each row once (two chunks can find one row by two columns). */
-async function inChunks<T extends { id: string }>(names: readonly string[], find: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+export async function inChunks<T extends { id: string }>(names: readonly string[], find: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
   const found = new Map<string, T>();
   for (let i = 0; i < names.length; i += MATCH_CHUNK) for (const row of await find(names.slice(i, i + MATCH_CHUNK))) found.set(row.id, row);
   return [...found.values()];
 }
 
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+export function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const k = key(row);
@@ -131,84 +131,20 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
   return groups;
 }
 
-// ---------- T2VHaluBench ----------
-
-export type VideoMatch = { by: "file_name" } | { by: "column"; column: string };
-
-export interface T2vHaluBenchImportInput {
-  file: Uint8Array;
-  fileName: string;
-  name: string;
-  citation?: string;
-  match: VideoMatch;
-  dryRun: boolean;
-}
-
-export interface LabelSetPlan {
-  name: string;
-  fileName: string;
-  sha256: string;
-  rows: number;
-  /** Rows matched to a video of the project. */
-  matchedVideos: number;
-  /** Judgments to create, by target type. */
-  judgments: Record<string, number>;
-  /** Every cell interpreted or skipped, and every row not matched to a video. */
-  issues: SheetIssue[];
-  headers: string[];
-}
-
 type MatchableVideo = { id: string; fileName: string; relativePath: string };
 
-/** Reads the sheet and plans the label set; imports it unless `dryRun`. Nothing is written on a dry run. */
-export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, projectId: string, input: T2vHaluBenchImportInput) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  const name = input.name.trim();
-  if (!name) throw new ValidationError("Name the label set.");
-  await requireFreeName(prisma, projectId, name);
-  const sheet = await parseT2vHaluBenchSheet(input.file, { mappingColumn: input.match.by === "column" ? input.match.column : null });
-  const issues = [...sheet.issues];
-  const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
-  const videos: MatchableVideo[] = await inChunks([...new Set(keys)], (chunk) =>
-    prisma.video.findMany({
-      where: { projectId, OR: [{ fileName: { in: chunk } }, { relativePath: { in: chunk } }] },
-      select: { id: true, fileName: true, relativePath: true },
-    }),
-  );
-  const byPath = groupBy(videos, (v) => v.relativePath);
-  const byFileName = groupBy(videos, (v) => v.fileName);
-  const matchColumn = input.match.by === "column" ? input.match.column : "Example";
-  const judgments: LabelJudgment[] = [];
-  const matched = new Set<string>();
-  for (const row of sheet.rows) {
-    const key = input.match.by === "column" ? row.mapping : row.example;
-    if (!key) continue;
-    // A path names one video; a bare file name only when exactly one video has it.
-    const candidates = byPath.get(key) ?? byFileName.get(key) ?? [];
-    if (candidates.length !== 1) {
-      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: candidates.length ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths` : "no video of the project has this file name or path" });
-      continue;
-    }
-    const video = candidates[0]!;
-    if (matched.has(video.id)) {
-      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: "an earlier row already labels this video" });
-      continue;
-    }
-    matched.add(video.id);
-    if (row.hallucination !== null) judgments.push({ target: metricTarget("hallucination", video.id, "", "verdict"), value: row.hallucination, annotator: null });
-    // The sheet says "consistent"; the task's target is prompt inconsistency, present when not consistent.
-    if (row.promptConsistency !== null) judgments.push({ target: presenceTarget("hallucination", video.id, INCONSISTENCY_CATEGORY), value: 1 - row.promptConsistency, annotator: null });
-    for (const [code, value] of Object.entries(row.categories)) judgments.push({ target: presenceTarget("hallucination", video.id, code), value, annotator: null });
-  }
-  issues.sort((a, b) => a.row - b.row);
-  const counts: Record<string, number> = {};
-  for (const j of judgments) counts[j.target.targetType] = (counts[j.target.targetType] ?? 0) + 1;
-  const sha256 = sha256Of(input.file);
-  const plan: LabelSetPlan = { name, fileName: input.fileName, sha256, rows: sheet.rows.length, matchedVideos: matched.size, judgments: counts, issues, headers: sheet.headers };
-  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
-  if (judgments.length === 0) throw new ValidationError("Nothing to import: no row of the sheet matched a video of the project.");
-  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "t2vhalubench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
-  return { dryRun: false as const, plan, labelSet };
+// ---------- Formats of the tasks ----------
+
+/** The formats of the registered tasks' own label files (T2VHaluBench's sheet), read at call time. */
+function taskLabelSetFormats() {
+  return TASK_MODULES.flatMap((task) => task.labelSetFormats ?? []);
+}
+
+/** Imports a label file of a format a task declares (`labelSetFormats` of its module); an unknown format is refused. */
+export async function importTaskLabelSet(prisma: PrismaClient, actor: Actor, projectId: string, format: string, input: LabelSetImportInput): Promise<LabelSetImportResult> {
+  const found = taskLabelSetFormats().find((f) => f.id === format);
+  if (!found) throw new ValidationError(`No label file format "${format}".`);
+  return found.importLabels(prisma, actor, projectId, input);
 }
 
 // ---------- VBench evaluation results ----------
@@ -308,9 +244,6 @@ export interface GenericImportInput {
   dryRun: boolean;
 }
 
-/** The kinds of item each subject is judged on (a caption task judges model captions, QA its questions). */
-const ITEM_KINDS: Record<string, string[]> = { caption: ["caption"], question: ["question"] };
-
 /**
  * Reads a generic label file and plans the label set (one annotator per `annotator` value); imports it
  * unless `dryRun`. Every row not imported is listed with its line and why; nothing is written on a dry run.
@@ -365,7 +298,8 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
         continue;
       }
       let found = items.filter((i) => i.videoId === match.video.id && (i.id === row.item || i.externalId === row.item));
-      if (found.length > 1) found = found.filter((i) => ITEM_KINDS[resolved.task.subject]?.includes(i.kind));
+      // An item task's subject is the kind of item it judges (a caption task judges items of kind "caption", not their references).
+      if (found.length > 1) found = found.filter((i) => i.kind === resolved.task.subject);
       if (found.length !== 1) {
         skip(row, "item", row.item, found.length ? `${found.length} items of this video have this id: give the item's FrameJury id` : `no ${resolved.task.subject} of this video has this id`);
         continue;

@@ -11,7 +11,7 @@ import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/scope";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
-import { importModelOutputs, importReferenceSet } from "../items/item-sets";
+import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { PIPELINES } from "../tasks/modules";

@@ -4,11 +4,13 @@
  * core reads them through the registry (lib/tasks/registry.ts, lib/tasks/modules.ts), never by name.
  */
 import type { ApiRoute } from "../api/openapi/route-spec";
-import type { ProjectAction } from "../authz/permissions";
+import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
 import type { DemoSeedPart } from "../demo/demo-part";
+import type { ItemSetKind } from "../items/item-set-kind";
+import type { LabelSetFormat } from "../label-sets/label-set-format";
+import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { StubRule } from "../llm-stub/stub-rule";
-import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
 import type { TaskDeclaration } from "./task-declaration";
 import type { QueueScopeModule } from "../queues/queue-scope";
 
@@ -81,4 +83,8 @@ export interface TaskModule {
   crawlSeed?: () => Promise<CrawlSeedPart>;
   /** Review-queue scopes for runs whose subjects are items (a caption, an answer), beside the core's video scopes. */
   queueScopes?: readonly QueueScopeModule[];
+  /** The kinds of item set the task imports (a file of items attached to the project's videos), each with its importer. */
+  itemSetKinds?: readonly ItemSetKind[];
+  /** The task's own label file formats (the generic CSV/JSONL and VBench's results are the core's). */
+  labelSetFormats?: readonly LabelSetFormat[];
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { ForbiddenError } from "../errors";
-import { importReferenceSet } from "../items/item-sets";
+import { importReferenceSet } from "../tasks/captions/caption-set-import";
 import { addMember } from "../projects/projects";
 import { fixtureVideoName, jsonlBytes, referenceLine } from "../testing/caption-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { importQuestionSet } from "../items/question-sets";
+import { importQuestionSet } from "../tasks/qa/question-set-import";
 import { questionSetBytes, smallQuestionSet } from "../testing/qa-fixtures";
 import { resizeOfQuery, uniformFramesQuerySchema, videosLackingUniformFrames } from "./uniform-frame-sets";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { frameSetFitsPlan, planFrames, type QaResize } from "../tasks/qa/frame-plan";
+import { frameSetFitsPlan, planFrames, type FrameResize } from "../frames/frame-plan";
 
 /**
  * `?uniform=<count>` on the pending page; the same bounds as a caption run's `frames` setting. A QA run's
@@ -21,7 +21,7 @@ export const uniformFramesQuerySchema = z
   })
   .refine((query) => !(query.resize && query.longestSide), "give resize=quarter or longestSide, not both");
 
-export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>): QaResize | undefined {
+export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>): FrameResize | undefined {
   if (query.resize === "quarter") return { mode: "quarter" };
   return query.longestSide ? { mode: "longest_side", px: query.longestSide } : undefined;
 }
@@ -37,7 +37,7 @@ export interface VideoLackingFrames {
   problem?: string;
 }
 
-export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number, resize?: QaResize): Promise<VideoLackingFrames[]> {
+export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number, resize?: FrameResize): Promise<VideoLackingFrames[]> {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   if (!resize) {
     const videos = await prisma.video.findMany({

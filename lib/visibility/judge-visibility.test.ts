@@ -8,7 +8,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { projectExport, type ExportRow } from "../agreement/export";
 import { exportQuerySchema } from "../agreement/scope";
-import { importModelOutputs, importReferenceSet } from "../items/item-sets";
+import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
 import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";

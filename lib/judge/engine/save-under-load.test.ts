@@ -10,7 +10,7 @@ import type { Actor } from "../../auth/actor";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { prisma } from "../../db/prisma";
 import { PrismaClient } from "../../generated/prisma/client";
-import { importQuestionSet } from "../../items/question-sets";
+import { importQuestionSet } from "../../tasks/qa/question-set-import";
 import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";

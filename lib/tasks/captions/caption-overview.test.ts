@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { NotFoundError, ValidationError } from "../../errors";
-import { importModelOutputs, importReferenceSet } from "../../items/item-sets";
+import { importModelOutputs, importReferenceSet } from "./caption-set-import";
 import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { jsonlBytes, smallReferenceSet } from "../../testing/caption-fixtures";
 import { makeUser } from "../../testing/fixtures";

@@ -13,16 +13,16 @@
 import { z } from "zod";
 import { findColumn, parseCsvTable } from "../../import/csv";
 import { videoBaseName, videoFileNameMatcher } from "../../import/video-file-names";
+import { MAX_ITEM_SET_FILE_BYTES } from "../../items/item-set-kind";
+import { MAX_MODEL_NAME_LENGTH } from "../../items/items.validation";
 import { promptCaptionType } from "./caption-types";
 
 /** Largest caption, instruction or reference text accepted, in UTF-8 bytes. Real captions are well under 4 KiB. */
 export const MAX_CAPTION_BYTES = 64 * 1024;
-/** Largest caption set file accepted, in bytes (AnyCapEval's whole video reference set is under 1 MiB). */
-export const MAX_CAPTION_SET_FILE_BYTES = 64 * 1024 * 1024;
+/** Largest caption set file accepted, in bytes: any item set file's limit. */
+const MAX_CAPTION_SET_FILE_BYTES = MAX_ITEM_SET_FILE_BYTES;
 /** Errors listed in full; beyond this a final entry says how many more there were. */
 export const MAX_LISTED_ERRORS = 200;
-/** Longest model name accepted. */
-export const MAX_MODEL_NAME_LENGTH = 200;
 
 export interface CaptionSetError {
   /** 1-based line in the file, or null for an error about the whole file. */

@@ -1,5 +1,6 @@
 import type { TaskModule } from "../task-module";
 import { captionApiRoutes } from "./api-routes";
+import { captionOutputsKind, captionReferenceSetKind } from "./caption-set-import";
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";
 import { withheldCaptionResult } from "./redact-results";
@@ -15,5 +16,6 @@ const task: TaskModule = {
   demoSeed: async () => (await import("./demo-seed")).captionsDemo,
   crawlSeed: async () => (await import("./crawl-seed")).captionsCrawlSeed,
   queueScopes: [captionQueueScope],
+  itemSetKinds: [captionReferenceSetKind, captionOutputsKind],
 };
 export default task;

@@ -9,7 +9,7 @@ import type { Actor } from "../../auth/actor";
 import { countSentencesAsAnyCapEval, countWords, countWordsAsAnyCapEval } from "./count-words";
 import { applyLengthRules } from "./length-rules";
 import { prisma } from "../../db/prisma";
-import { importModelOutputs, importReferenceSet } from "../../items/item-sets";
+import { importModelOutputs, importReferenceSet } from "./caption-set-import";
 import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { jsonlBytes, smallReferenceSet } from "../../testing/caption-fixtures";
 import { makeUser } from "../../testing/fixtures";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
+import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { addMember } from "@/lib/projects/projects";
 import { makeUser } from "@/lib/testing/fixtures";
 import { candidatePayload, insertCandidateSet } from "@/lib/testing/candidate-fixtures";

@@ -14,7 +14,7 @@ import { loadCandidateViews, type CandidateView } from "@/lib/tasks/construction
 import { candidateSetDetail, constructionQuerySchema } from "@/lib/tasks/construction/construction-overview";
 import { createCandidatesFromRun } from "@/lib/tasks/construction/candidates";
 import { filterFunnel, type FilterId } from "@/lib/tasks/construction/filter-funnel";
-import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
+import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";

@@ -10,7 +10,7 @@ import { loadCandidateViews } from "@/lib/tasks/construction/candidate-views";
 import { createCandidatesFromRun } from "@/lib/tasks/construction/candidates";
 import { filterFunnel } from "@/lib/tasks/construction/filter-funnel";
 import { prisma } from "@/lib/db/prisma";
-import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
+import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";

@@ -5,7 +5,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { constructionOverview } from "@/lib/tasks/construction/construction-overview";
 import { parseStepAnnotations } from "@/lib/tasks/construction/step-annotations";
 import { prisma } from "@/lib/db/prisma";
-import { planClips } from "@/lib/items/step-annotation-sets";
+import { planClips } from "@/lib/tasks/construction/step-annotation-sets";
 import { makeUser } from "@/lib/testing/fixtures";
 import { CLIPS } from "../../demo/demo-clips";
 import { DEMO_CONSTRUCTION_ENDPOINT, DEMO_CONSTRUCTION_PROJECT, type DemoApi, demoStepAnnotations, seedConstructionProject, seedConstructionRuns } from "./demo-seed";

@@ -11,7 +11,7 @@ import type { Actor } from "../../auth/actor";
 import type { DemoLink, DemoSeedPart } from "../../demo/demo-part";
 import { CLIPS } from "../../demo/demo-clips";
 import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
-import { importStepAnnotations } from "../../items/step-annotation-sets";
+import { importStepAnnotations } from "./step-annotation-sets";
 import { createEndpoint } from "../../judge/endpoints";
 import { endpointInputSchema } from "../../judge/endpoints.validation";
 import { PIPELINES } from "../modules";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
-import { importQuestionSet, type QuestionPayload } from "@/lib/items/question-sets";
+import { importQuestionSet, type QuestionPayload } from "@/lib/tasks/qa/question-set-import";
 import { addMember } from "@/lib/projects/projects";
 import { insertCandidateSet, transformedView } from "@/lib/testing/candidate-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";

@@ -15,7 +15,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
-import { importQuestionSet } from "../../items/question-sets";
+import { importQuestionSet } from "../qa/question-set-import";
 import { balanceAnswerLetters, letterHistogram, MC_LETTERS, type McLetter } from "./balance-answer-letters";
 import { CANDIDATE_SET_KIND, type CandidateView, loadCandidateViews } from "./candidate-views";
 import { curationOutcome, type CuratedFields, type CurationStatus, type DecisionRow } from "./curation";

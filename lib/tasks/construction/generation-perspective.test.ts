@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { parseStepAnnotations } from "@/lib/tasks/construction/step-annotations";
 import { prisma } from "@/lib/db/prisma";
-import { importStepAnnotations } from "@/lib/items/step-annotation-sets";
+import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";

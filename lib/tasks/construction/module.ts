@@ -1,5 +1,6 @@
 import type { TaskModule } from "../task-module";
 import { constructionApiRoutes } from "./api-routes";
+import { stepAnnotationSetKind } from "./step-annotation-sets";
 import { qaConstructPipeline } from "./qa-construct-pipeline";
 import { qaGeneratePipeline } from "./qa-generate-pipeline";
 import { CONSTRUCTION_RULES } from "./stub-rules";
@@ -14,5 +15,6 @@ const task: TaskModule = {
   stubRulesBefore: ["qa"],
   demoSeed: async () => (await import("./demo-seed")).constructionDemo,
   crawlSeed: async () => (await import("./crawl-seed")).constructionCrawlSeed,
+  itemSetKinds: [stepAnnotationSetKind],
 };
 export default task;

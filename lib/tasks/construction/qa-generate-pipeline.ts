@@ -10,7 +10,7 @@ import { z } from "zod";
 import { createCandidatesAfterRun } from "./candidates";
 import { generatedPairsSchema, type GeneratedPair } from "./construction-outputs";
 import { generationTemplateId, renderClipInfo, templateFamily, type Granularity } from "./render-clip-info";
-import type { ClipPayload } from "../../items/step-annotation-sets";
+import type { ClipPayload } from "./step-annotation-sets";
 import type { StepDefinition, VideoContext } from "../../judge/engine/pipeline";
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { QA_GENERATE_TASK } from "./construction-tasks";

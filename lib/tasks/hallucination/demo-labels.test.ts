@@ -2,7 +2,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { compareSetupsReport } from "../../calibration/compare-setups-load";
-import { calibrationReport } from "../../calibration/paper-table-load";
+import { calibrationReport } from "./paper-table-load";
 import { prisma } from "../../db/prisma";
 import { CLIPS } from "../../demo/demo-clips";
 import { seedFinishedRun, type SeedScore } from "../../testing/agreement-fixtures";

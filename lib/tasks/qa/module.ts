@@ -1,5 +1,6 @@
 import type { TaskModule } from "../task-module";
 import { qaApiRoutes } from "./api-routes";
+import { questionSetKind } from "./question-set-import";
 import { qaPipeline } from "./qa-pipeline";
 import { withheldQuestionResult } from "./redact-results";
 import { QA_RULES } from "./stub-rules";
@@ -14,5 +15,6 @@ const task: TaskModule = {
   demoSeed: async () => (await import("./demo-seed")).qaDemo,
   crawlSeed: async () => (await import("./crawl-seed")).qaCrawlSeed,
   queueScopes: [answerQueueScope],
+  itemSetKinds: [questionSetKind],
 };
 export default task;

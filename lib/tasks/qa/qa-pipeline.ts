@@ -9,9 +9,9 @@
  */
 import { z } from "zod";
 import { extractOptionLetter, type LetterExtraction } from "./extract-letter";
-import { describeResize, frameSetFitsPlan, planFrames } from "./frame-plan";
+import { describeResize, frameSetFitsPlan, planFrames } from "../../frames/frame-plan";
 import { correctOption, indentedOptionLines, judgementAnswerSchema, judgementResponseFormat, optionLinesForAnswer } from "./qa-answers";
-import type { QuestionPayload } from "../../items/question-sets";
+import type { QuestionPayload } from "./question-set-import";
 import type { ItemRef, RawAnswer, StepDefinition, StepInput, StepOutputs, VideoContext } from "../../judge/engine/pipeline";
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { QA_TASK } from "./qa-task";

@@ -14,7 +14,7 @@ import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { csvRow } from "../../export/csv";
-import type { QuestionPayload } from "../../items/question-sets";
+import type { QuestionPayload } from "./question-set-import";
 import { accuracyRows, pairwiseComparisons, type AccuracyRow, type QaOutcome, type QaOutcomeRow, type RunComparison } from "./accuracy";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../../validation/nul-bytes";
 import { publicStepError } from "../../judge/call-inspector";

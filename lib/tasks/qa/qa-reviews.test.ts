@@ -11,7 +11,7 @@ import { projectAgreement } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/scope";
 import { prisma } from "@/lib/db/prisma";
 import { ValidationError } from "@/lib/errors";
-import { importQuestionSet } from "@/lib/items/question-sets";
+import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";

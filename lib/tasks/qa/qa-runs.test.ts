@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { importQuestionSet } from "@/lib/items/question-sets";
+import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";

@@ -4,7 +4,7 @@ import { prisma } from "@/lib/db/prisma";
 import { MAX_XLSX_CELLS, MAX_XLSX_ROWS, MAX_XLSX_UNPACKED_BYTES } from "@/lib/label-sets/xlsx-limits";
 import { createProject } from "@/lib/projects/projects";
 import { makeUser } from "@/lib/testing/fixtures";
-import { parseT2vHaluBenchSheet } from "@/lib/label-sets/t2vhalubench";
+import { parseT2vHaluBenchSheet } from "@/lib/tasks/hallucination/t2vhalubench";
 import { deflatedPart, repeatedPart, SHEET_HEAD, SHEET_TAIL, sheetRow, xlsxWithSheet, zipOf, type ZipPart } from "@/lib/testing/xlsx-files";
 import { POST as importRoute } from "./[projectId]/label-sets/route";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { importModelOutputs, importReferenceSet } from "@/lib/items/item-sets";
+import { importModelOutputs, importReferenceSet } from "@/lib/tasks/captions/caption-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";

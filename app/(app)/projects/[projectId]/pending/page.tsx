@@ -3,7 +3,7 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { PendingExtractionPanel } from "@/components/import/pending-extraction-panel";
 import { prisma } from "@/lib/db/prisma";
-import { describeResize } from "@/lib/tasks/qa/frame-plan";
+import { describeResize } from "@/lib/frames/frame-plan";
 import { resizeOfQuery, uniformFramesQuerySchema, videosLackingUniformFrames } from "@/lib/videos/uniform-frame-sets";
 
 export default async function PendingPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {

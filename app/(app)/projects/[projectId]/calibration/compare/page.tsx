@@ -4,7 +4,7 @@ import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validation";
 import { compareSetupsReport, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
-import { calibrationOptions } from "@/lib/calibration/paper-table-load";
+import { calibrationOptions } from "@/lib/calibration/calibration-options";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { PairedBootstrapResult } from "@/lib/stats/paired-bootstrap";

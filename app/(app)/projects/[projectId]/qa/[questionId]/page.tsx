@@ -12,7 +12,7 @@ import { NotFoundError } from "@/lib/errors";
 import { itemIdSchema } from "@/lib/items/items.validation";
 import { type QaAnswerResult } from "@/lib/tasks/qa/qa-results";
 import { questionDetail } from "@/lib/tasks/qa/visible-qa-results";
-import { describeResize } from "@/lib/tasks/qa/frame-plan";
+import { describeResize } from "@/lib/frames/frame-plan";
 import { taskOf } from "@/lib/tasks/registry";
 import { runDate } from "@/lib/runs/run-name";
 

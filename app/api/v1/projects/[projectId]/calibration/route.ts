@@ -1,7 +1,7 @@
 import { withProject } from "@/lib/api/with-project";
 import { paperTableQuerySchema } from "@/lib/calibration/calibration.validation";
-import { calibrationReport } from "@/lib/calibration/paper-table-load";
-import { calibrationLatex, paperTableCsv } from "@/lib/calibration/paper-table-export";
+import { calibrationReport } from "@/lib/tasks/hallucination/paper-table-load";
+import { calibrationLatex, paperTableCsv } from "@/lib/tasks/hallucination/paper-table-export";
 import { prisma } from "@/lib/db/prisma";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 

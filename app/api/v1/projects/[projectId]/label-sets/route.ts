@@ -3,7 +3,7 @@ import { readMultipart } from "@/lib/api/multipart";
 
 import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { importGenericLabels, importT2vHaluBench, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
+import { importGenericLabels, importTaskLabelSet, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
 
 type Params = { projectId: string };
@@ -41,7 +41,7 @@ export const POST = withProject<Params>("videos.import", async ({ request, actor
     const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   }
-  const result = await importT2vHaluBench(prisma, actor, projectId, {
+  const result = await importTaskLabelSet(prisma, actor, projectId, input.format, {
     file: file.bytes,
     fileName: file.name,
     name: input.name,

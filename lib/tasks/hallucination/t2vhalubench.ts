@@ -9,9 +9,15 @@
  */
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
-import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
-import { AppError, ValidationError } from "../errors";
-import { checkXlsxLimits } from "./xlsx-limits";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { requireProjectAccess } from "../../authz/permissions";
+import { AppError, ValidationError } from "../../errors";
+import type { LabelSetImportInput, SheetIssue } from "../../label-sets/label-set-format";
+import { createLabelSet, groupBy, inChunks, requireFreeName, sha256Of, type LabelJudgment } from "../../label-sets/label-sets";
+import { checkXlsxLimits } from "../../label-sets/xlsx-limits";
+import { metricTarget, presenceTarget } from "../../reviews/judgment-key";
+import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "./schemas";
 
 export const T2VHALUBENCH_COLUMNS = {
   example: "Example",
@@ -22,16 +28,6 @@ export const T2VHALUBENCH_COLUMNS = {
   model: "model",
 } as const;
 
-export interface SheetIssue {
-  /** The sheet's row number (1 is the header). */
-  row: number;
-  column: string;
-  /** The cell as written. */
-  cell: string;
-  /** "interpreted": read other than as written; "skipped": not imported. */
-  action: "interpreted" | "skipped";
-  message: string;
-}
 
 export interface T2vHaluBenchRow {
   row: number;
@@ -237,4 +233,73 @@ class SheetParser {
     if (mappingCol !== undefined && !mapping) issue(this.mappingColumn!, "", "skipped", "empty mapping cell: the row is not imported");
     this.rows.push({ row: r, example, model, mapping, hallucination, promptConsistency, categories });
   }
+}
+
+// ---------- Importing the sheet as a label set ----------
+
+export interface LabelSetPlan {
+  name: string;
+  fileName: string;
+  sha256: string;
+  rows: number;
+  /** Rows matched to a video of the project. */
+  matchedVideos: number;
+  /** Judgments to create, by target type. */
+  judgments: Record<string, number>;
+  /** Every cell interpreted or skipped, and every row not matched to a video. */
+  issues: SheetIssue[];
+  headers: string[];
+}
+
+type MatchableVideo = { id: string; fileName: string; relativePath: string };
+
+/** Reads the sheet and plans the label set; imports it unless `dryRun`. Nothing is written on a dry run. */
+export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, projectId: string, input: LabelSetImportInput) {
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  const sheet = await parseT2vHaluBenchSheet(input.file, { mappingColumn: input.match.by === "column" ? input.match.column : null });
+  const issues = [...sheet.issues];
+  const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
+  const videos: MatchableVideo[] = await inChunks([...new Set(keys)], (chunk) =>
+    prisma.video.findMany({
+      where: { projectId, OR: [{ fileName: { in: chunk } }, { relativePath: { in: chunk } }] },
+      select: { id: true, fileName: true, relativePath: true },
+    }),
+  );
+  const byPath = groupBy(videos, (v) => v.relativePath);
+  const byFileName = groupBy(videos, (v) => v.fileName);
+  const matchColumn = input.match.by === "column" ? input.match.column : "Example";
+  const judgments: LabelJudgment[] = [];
+  const matched = new Set<string>();
+  for (const row of sheet.rows) {
+    const key = input.match.by === "column" ? row.mapping : row.example;
+    if (!key) continue;
+    // A path names one video; a bare file name only when exactly one video has it.
+    const candidates = byPath.get(key) ?? byFileName.get(key) ?? [];
+    if (candidates.length !== 1) {
+      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: candidates.length ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths` : "no video of the project has this file name or path" });
+      continue;
+    }
+    const video = candidates[0]!;
+    if (matched.has(video.id)) {
+      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: "an earlier row already labels this video" });
+      continue;
+    }
+    matched.add(video.id);
+    if (row.hallucination !== null) judgments.push({ target: metricTarget("hallucination", video.id, "", "verdict"), value: row.hallucination, annotator: null });
+    // The sheet says "consistent"; the task's target is prompt inconsistency, present when not consistent.
+    if (row.promptConsistency !== null) judgments.push({ target: presenceTarget("hallucination", video.id, INCONSISTENCY_CATEGORY), value: 1 - row.promptConsistency, annotator: null });
+    for (const [code, value] of Object.entries(row.categories)) judgments.push({ target: presenceTarget("hallucination", video.id, code), value, annotator: null });
+  }
+  issues.sort((a, b) => a.row - b.row);
+  const counts: Record<string, number> = {};
+  for (const j of judgments) counts[j.target.targetType] = (counts[j.target.targetType] ?? 0) + 1;
+  const sha256 = sha256Of(input.file);
+  const plan: LabelSetPlan = { name, fileName: input.fileName, sha256, rows: sheet.rows.length, matchedVideos: matched.size, judgments: counts, issues, headers: sheet.headers };
+  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
+  if (judgments.length === 0) throw new ValidationError("Nothing to import: no row of the sheet matched a video of the project.");
+  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "t2vhalubench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  return { dryRun: false as const, plan, labelSet };
 }

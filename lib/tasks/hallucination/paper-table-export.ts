@@ -4,7 +4,7 @@
  * for each of the overall verdict, prompt consistency, static and dynamic hallucination the columns
  * P, R, F1 and Acc, plus κ; a second tabular gives each category over all videos.
  */
-import { csvRow, type CsvValue } from "../export/csv";
+import { csvRow, type CsvValue } from "../../export/csv";
 import { CATEGORY_TARGETS, HEADLINE_TARGETS, PAPER_METRICS, type PaperCell, type PaperGroup, type PaperTable } from "./paper-table";
 
 export const groupName = (g: Pick<PaperGroup, "model">) => (g.model === null ? "Overall" : g.model === "" ? "(no model)" : g.model);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { anyPresent, judgePresence } from "./judge-presence";
+import { anyPresent, judgePresence } from "../../calibration/judge-presence";
 import { paperCell, paperTable, type CalibrationVideo } from "./paper-table";
 import { escapeLatex, paperTableCsv, paperTableLatex } from "./paper-table-export";
 

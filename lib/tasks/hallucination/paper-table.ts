@@ -8,10 +8,10 @@
  * Each value comes with n (videos with both a label and a judge call) and a percentile bootstrap 95%
  * interval that resamples videos, seeded so the table is the same on every run and machine.
  */
-import { bootstrapConfidenceInterval, type ConfidenceInterval } from "../stats/bootstrap";
-import { cohensKappaFromConfusion } from "../stats/cohens-kappa";
-import { confusionMatrixFromCounts } from "../stats/confusion-matrix";
-import { DYNAMIC_CATEGORY_IDS, DYNAMIC_HALLUCINATION_CATEGORIES, STATIC_CATEGORY_IDS, STATIC_HALLUCINATION_CATEGORIES } from "../tasks/hallucination/schemas";
+import { bootstrapConfidenceInterval, type ConfidenceInterval } from "../../stats/bootstrap";
+import { cohensKappaFromConfusion } from "../../stats/cohens-kappa";
+import { confusionMatrixFromCounts } from "../../stats/confusion-matrix";
+import { DYNAMIC_CATEGORY_IDS, DYNAMIC_HALLUCINATION_CATEGORIES, STATIC_CATEGORY_IDS, STATIC_HALLUCINATION_CATEGORIES } from "./schemas";
 
 /** The table's rows: the four headline targets, then each category. */
 export const HEADLINE_TARGETS = [

@@ -1,14 +1,14 @@
-import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
-import { NotFoundError, ValidationError } from "../errors";
-import { INCONSISTENCY_CATEGORY } from "../tasks/hallucination/schemas";
-import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
-import { PRESENCE_TARGET_TYPE } from "../label-sets/label-sets";
-import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { anyPresent, judgePresence, type CategoryScore } from "./judge-presence";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { requireProjectAccess } from "../../authz/permissions";
+import { NotFoundError, ValidationError } from "../../errors";
+import { INCONSISTENCY_CATEGORY } from "./schemas";
+import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
+import { PRESENCE_TARGET_TYPE } from "../../label-sets/label-sets";
+import { blindVideoIdsFor } from "../../visibility/judge-visibility";
+import { anyPresent, judgePresence, type CategoryScore } from "../../calibration/judge-presence";
 import { DYNAMIC_IDS, STATIC_IDS, paperTable, type CalibrationVideo, type PaperTable } from "./paper-table";
-import type { PaperTableQuery } from "./calibration.validation";
+import type { PaperTableQuery } from "../../calibration/calibration.validation";
 
 const TASK = "hallucination";
 const DEFAULT_PRESENCE_THRESHOLD = 5;
@@ -112,43 +112,5 @@ export async function calibrationReport(prisma: PrismaClient, actor: Actor, proj
     videos: videos.length,
     labelledNotJudged: labelled.length - videos.length,
     table: paperTable(videos, { seed: query.seed, iterations: query.iterations }),
-  };
-}
-
-export interface CalibrationRunOption {
-  id: string;
-  pipeline: string;
-  status: string;
-  createdAt: Date;
-  endpoint: string;
-  model: string;
-  videos: number;
-}
-
-/** The pickers of the calibration pages: the project's label sets and its judge runs (newest first). */
-export async function calibrationOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const [labelSets, runs] = await Promise.all([
-    prisma.labelSet.findMany({ where: { projectId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: { id: true, name: true, format: true, annotators: true } }),
-    prisma.judgeRun.findMany({
-      where: { projectId },
-      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-      select: { id: true, pipeline: true, status: true, createdAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } }, _count: { select: { videos: true } } },
-    }),
-  ]);
-  return {
-    labelSets,
-    runs: runs.map((r): CalibrationRunOption => {
-      const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-      return {
-        id: r.id,
-        pipeline: r.pipeline,
-        status: r.status,
-        createdAt: r.createdAt,
-        endpoint: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,
-        model: typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model,
-        videos: r._count.videos,
-      };
-    }),
   };
 }

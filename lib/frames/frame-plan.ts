@@ -1,16 +1,17 @@
 /**
- * The size of the frames a QA run sends. Seed 004 compresses each frame "to one-quarter of their original
- * size" before uploading it to an API model: half the width and half the height of the video. A run may
- * instead ask for a longest side in pixels (never upscaled: a small video keeps its size).
+ * The size of the frames a run sends (a QA run's `resize` setting). Seed 004 compresses each frame "to
+ * one-quarter of their original size" before uploading it to an API model: half the width and half the
+ * height of the video. A run may instead ask for a longest side in pixels (never upscaled: a small video
+ * keeps its size).
  *
  * Frames are decoded and resized in the browser (there is no image library on the server), so the plan
  * says which uniform frame set fits: the Extract pending page extracts one with the planned longest side,
  * and a run takes, per video, the newest uniform set of its frame count whose frames have the planned size
  * (or that was extracted with the planned longest side).
  */
-import { fitWithin } from "../../browser-extraction/frame-output";
+import { fitWithin } from "../browser-extraction/frame-output";
 
-export type QaResize = { mode: "quarter" } | { mode: "longest_side"; px: number };
+export type FrameResize = { mode: "quarter" } | { mode: "longest_side"; px: number };
 
 export interface FramePlan {
   /** The longest side to extract with (the uniform frame set's `maxSide`). */
@@ -25,11 +26,11 @@ export type FramePlanResult = ({ ok: true } & FramePlan) | { ok: false; reason: 
 /** Pixels either way a frame may differ from the plan: the server's probe and the browser's decoder may round the display size differently. */
 export const SIZE_TOLERANCE_PX = 2;
 
-export function describeResize(resize: QaResize): string {
+export function describeResize(resize: FrameResize): string {
   return resize.mode === "quarter" ? "a quarter of the video's area" : `a longest side of ${resize.px} px`;
 }
 
-export function planFrames(video: { width: number | null; height: number | null }, resize: QaResize): FramePlanResult {
+export function planFrames(video: { width: number | null; height: number | null }, resize: FrameResize): FramePlanResult {
   const known = video.width !== null && video.height !== null && video.width > 0 && video.height > 0;
   if (resize.mode === "longest_side") {
     if (!known) return { ok: true, maxSide: resize.px, width: null, height: null };

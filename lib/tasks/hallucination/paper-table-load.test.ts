@@ -1,13 +1,13 @@
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../auth/actor";
-import { prisma } from "../db/prisma";
-import { NotFoundError, ValidationError } from "../errors";
-import { importT2vHaluBench } from "../label-sets/label-sets";
-import { seedFinishedRun, type SeedScore } from "../testing/agreement-fixtures";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { STATIC_CATEGORY_IDS, DYNAMIC_CATEGORY_IDS } from "../tasks/hallucination/schemas";
+import type { Actor } from "../../auth/actor";
+import { prisma } from "../../db/prisma";
+import { NotFoundError, ValidationError } from "../../errors";
+import { importT2vHaluBench } from "./t2vhalubench";
+import { seedFinishedRun, type SeedScore } from "../../testing/agreement-fixtures";
+import { makeUser } from "../../testing/fixtures";
+import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { STATIC_CATEGORY_IDS, DYNAMIC_CATEGORY_IDS } from "./schemas";
 import { calibrationReport } from "./paper-table-load";
 
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {
