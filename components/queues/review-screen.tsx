@@ -15,7 +15,7 @@ import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/compon
 import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceDraft } from "@/components/queues/presence-draft";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
-import { scopeFocus } from "@/lib/tasks/hallucination/video-outputs";
+import { scopeFocus } from "@/lib/judge/frame-scopes";
 import { findTask } from "@/lib/tasks/registry";
 import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";

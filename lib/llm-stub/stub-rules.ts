@@ -3,7 +3,7 @@ import type { TaskModule } from "../tasks/task-module";
 import { ENDPOINT_TEST_RULE } from "./endpoint-test-stub-rule";
 import type { StubRule } from "./stub-rule";
 
-export { makeContext, type StubRequestContext, type StubRule } from "./stub-rule";
+export { makeContext, type StubRule } from "./stub-rule";
 
 /**
  * TEST TOOL. The stand-in LLM's rule list: every registered task's rules (`stubRules` of its TaskModule,

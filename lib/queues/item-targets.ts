@@ -8,7 +8,7 @@ import { itemScoreTargets } from "./item-score-targets";
 import { queueScopeOf } from "./queue-scopes";
 import type { QueueTarget as Target } from "./queue-scope";
 
-export type { QueueTarget as Target, TargetKind } from "./queue-scope";
+export type { QueueTarget as Target } from "./queue-scope";
 
 export async function taskOfRun(prisma: PrismaClient, runId: string): Promise<TaskDeclaration> {
   const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { pipeline: true } });

@@ -53,7 +53,7 @@ export function outOfScale(declaration: JudgedDeclaration, value: number): strin
 
 /**
  * A judgment checked against its target's declaration and ready to write: what `reviewScore`,
- * `reviewVideoOutcome` and `reviewPresence` save, and what a queue submission prepares for each of an item's
+ * `reviewVideoOutcome` and a queue's presence step save, and what a queue submission prepares for each of an item's
  * targets before writing them all in one transaction (`writeJudgment`).
  */
 export interface PreparedJudgment {
@@ -173,17 +173,6 @@ export async function preparePresenceJudgment(prisma: PrismaClient, runId: strin
     judgeValue: judgePresence(scores.map((s) => s.value), task.presence!.defaultThreshold),
     input,
   };
-}
-
-/**
- * The caller's own judgment of whether one of the task's graded categories is present anywhere in a
- * video (1 present, 0 absent): the task's declared presence target, keyed like a label set's presence
- * label. The judge's value it is compared with is its presence at the declared default threshold.
- */
-export async function reviewPresence(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, category: string, input: ReviewInput) {
-  const runVideo = await runVideoOf(prisma, runId, videoId);
-  await requireReviewInRun(prisma, actor, runVideo);
-  return saveJudgment(prisma, actor, await preparePresenceJudgment(prisma, runId, videoId, category, input, runVideo));
 }
 
 /**

@@ -103,9 +103,6 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
   },
 ];
 
-/** The ids of the metrics declared `reviewed` above, as a type, so reports keyed by them type-check. */
-export type HallucinationReviewedMetricId = "overall" | "verdict";
-
 export const HALLUCINATION_TASK: TaskDeclaration = {
   id: "hallucination",
   label: "Hallucination (Sora Detector knowledge graphs)",

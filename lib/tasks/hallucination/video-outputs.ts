@@ -4,8 +4,6 @@
  * renders raw JSON). Which frames a step looked at is the core's (lib/judge/frame-scopes.ts).
  */
 
-// components/queues/review-screen.tsx still imports scopeFocus from here; it belongs to lib/judge/frame-scopes.
-export { scopeFocus } from "../../judge/frame-scopes";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => {
