@@ -56,9 +56,4 @@ export interface ImportPanelView {
   claim(relativePath: string, head: string): unknown;
   /** The section, shown below the progress bar, with the files it claimed so far. */
   Panel: ComponentType<{ projectId: string; files: readonly ClaimedFile[] }>;
-  /**
-   * How the review screen shows an item queue's subject beside its targets, by the key the queue item API gives
-   * it (the task's queue scope's `subjectKey`, lib/queues/queue-scope.ts).
-   */
-  subjectViews?: Readonly<Record<string, ComponentType<SubjectViewProps>>>;
 }
