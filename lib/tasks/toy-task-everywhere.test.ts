@@ -146,6 +146,9 @@ describe("a toy task registered at test time appears everywhere", () => {
     expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-glow")).toEqual({ id: "toy-glow", label: "Glow", href: "/projects/p1/toy-glow" });
   });
 
+  // Not here: filtering or sorting by the toy's metric (`min.toy_brightness`, `sort=toy_brightness`) or its target
+  // (`category=toy_glow_score`): lib/videos/video-filter.ts builds those keys and enums once, at import, so a
+  // task registered later is not parsed (the filter key is dropped, the sort and category refused).
   it("3. the video list shows the toy's metric as a column of its run", async () => {
     const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ runId }));
     expect(listed.run?.id).toBe(runId);
