@@ -1,0 +1,209 @@
+/**
+ * Issue 24 item 4: a task is its folder. A toy video-subject task (its declarations and its module, as a
+ * folder's declarations.ts and module.ts give them) is registered only while this file runs, through
+ * registerTaskModule and registerTaskDeclarations, and with no other edit it is run through the run API's
+ * schema and the stub LLM, offered by the Judge form, shown by the video list, reviewed in a queue, counted
+ * by the agreement report, written by the export and listed for the page crawl.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { withTaskPages } from "../../e2e/pages";
+import { projectAgreement } from "../agreement/load";
+import { exportQuerySchema, agreementQuerySchema } from "../agreement/scope";
+import { projectExport } from "../agreement/export";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { createEndpoint } from "../judge/endpoints";
+import { createRunSchema, pipelineIds } from "../judge/endpoints.validation";
+import type { PipelineDefinition, RegisteredPipeline } from "../judge/engine/pipeline";
+import { runFormPipelines } from "../judge/run-form";
+import { createRun, getRunStatus } from "../judge/runs";
+import type { TemplateSource } from "../judge/template-source";
+import type { StubRule } from "../llm-stub/stub-rule";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { projectNavItems } from "../projects/project-nav";
+import { addMember } from "../projects/projects";
+import { createQueue } from "../queues/create-queue";
+import { getQueueItem } from "../queues/get-queue-item";
+import { nextItem } from "../queues/next-item";
+import { submitItem } from "../queues/submit-item";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { browseVideos } from "../videos/browse-videos";
+import { videoListQuerySchema } from "../videos/video-filter";
+import { PIPELINES, registerTaskModule } from "./modules";
+import { TASK_FOLDERS, registerTaskDeclarations } from "./registry";
+import type { CrawlPage } from "./task-crawl";
+import type { TaskDeclaration } from "./task-declaration";
+
+const TOY_TEMPLATE = "Toy glow judge. How much does this video glow, 0 to 4?";
+const zeroToFour = { kind: "numeric", min: 0, max: 4, step: 1 } as const;
+
+const toyTask: TaskDeclaration = {
+  id: "toy_glow",
+  label: "Toy glow judge",
+  subject: "video",
+  targets: [
+    { id: "toy_glow_score", label: "Glow", definition: "How much the video glows.", scale: zeroToFour, level: "ordinal", higherIsBetter: true, scope: "video", positive: { op: ">=", threshold: 3, label: "glowing" } },
+  ],
+  metrics: [
+    { id: "toy_brightness", label: "Brightness", definition: "The glow score.", aggregation: "glow", scale: { kind: "numeric", min: 0, max: 4, step: null }, level: "ordinal", higherIsBetter: true, positive: { op: ">=", threshold: 3, label: "bright" } },
+  ],
+  groupings: [],
+};
+
+const toyPipeline: PipelineDefinition = {
+  id: "toy_glow",
+  label: "Toy glow judge",
+  task: toyTask,
+  steps: [
+    {
+      id: "glow",
+      label: "Rate the glow",
+      scope: "video",
+      templateId: "toy/glow",
+      schema: z.object({ glow: z.number().int().min(0).max(4) }),
+      responseFormat: { type: "json_object" },
+      dependsOn: () => [],
+      input: (_scopeIndex, context) => ({ values: {}, frames: context.frames }),
+      scores: (output) => [{ category: "toy_glow_score", value: (output as { glow: number }).glow }],
+    },
+  ],
+  summarize: (scores) => ({ glow: scores.find((s) => s.category === "toy_glow_score")?.value ?? null }),
+  metricValues: (summary) => ({ toy_brightness: (summary as { glow: number | null }).glow }),
+};
+
+/** Each video's glow comes from its prompt's file name: the stub answers 1 for the first video, 4 for the second. */
+const toyRule: StubRule = {
+  name: "toy-glow",
+  match: /^Toy glow judge\./,
+  respond: (context) => JSON.stringify({ glow: [1, 4][context.pick(2, "glow")] }),
+};
+
+const templates: TemplateSource = {
+  get: (id) => {
+    if (id !== "toy/glow") throw new Error(`no template ${id}`);
+    return { hash: createHash("sha256").update(TOY_TEMPLATE).digest("hex"), render: () => TOY_TEMPLATE };
+  },
+};
+
+const toyCrawlPage: CrawlPage = { route: "/projects/[projectId]/toy-glow", project: { action: "project.view" } };
+
+let stub: StubServer;
+let owner: Actor;
+let reviewer: Actor;
+let projectId: string;
+let videoIds: string[];
+let runId: string;
+/** The judge's glow per video id, as stored. */
+const glowOf: Record<string, number> = {};
+const unregister: (() => void)[] = [];
+
+beforeAll(async () => {
+  unregister.push(
+    registerTaskModule({ id: "toy-glow", pipelines: [toyPipeline as RegisteredPipeline], stubRules: [toyRule] }),
+    registerTaskDeclarations({
+      id: "toy-glow",
+      tasks: [toyTask],
+      runForm: { toy_glow: { label: "toy glow (test only)" } },
+      navLinks: [{ id: "toy-glow", label: "Glow", path: "/toy-glow", action: "project.view", after: "judge" }],
+      crawlPages: [toyCrawlPage],
+    }),
+  );
+  stub = await startStubLlm();
+  [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Toy everywhere" }));
+  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+});
+afterAll(async () => {
+  for (const undo of unregister.reverse()) undo();
+  await stub?.close();
+});
+
+describe("a toy task registered at test time appears everywhere", () => {
+  it("1. the run API's schema takes its pipeline, and a run of it is judged through its stub rule with scores stored", async () => {
+    expect(pipelineIds()).toContain("toy_glow");
+    const body = createRunSchema.parse({ pipeline: "toy_glow", endpointId: "placeholder" });
+    const endpoint = await createEndpoint(prisma, owner, projectId, {
+      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
+      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps({ templates })), pipelines: PIPELINES }, owner, projectId, { ...body, endpointId: endpoint.id });
+    runId = run.id;
+    expect(await getRunStatus(prisma, owner, runId)).toMatchObject({ status: "done", calls: { total: 2 } });
+    expect(stub.requests.map((request) => request.rule)).toEqual(["toy-glow", "toy-glow"]);
+    const scores = await prisma.score.findMany({ where: { runId } });
+    expect(scores.map((s) => s.category)).toEqual(["toy_glow_score", "toy_glow_score"]);
+    for (const score of scores) glowOf[score.videoId] = score.value;
+    expect(Object.keys(glowOf).sort()).toEqual([...videoIds].sort());
+    expect(Object.values(glowOf).every((v) => v === 1 || v === 4)).toBe(true);
+  });
+
+  it("2. the Judge form's pipeline list offers it, and the project's navigation links its page", () => {
+    expect(runFormPipelines({}).find((p) => p.id === "toy_glow")).toMatchObject({ id: "toy_glow", folderId: "toy-glow", label: "toy glow (test only)" });
+    expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-glow")).toEqual({ id: "toy-glow", label: "Glow", href: "/projects/p1/toy-glow" });
+  });
+
+  // Not here: filtering or sorting by the toy's metric (`min.toy_brightness`, `sort=toy_brightness`) or its target
+  // (`category=toy_glow_score`): lib/videos/video-filter.ts builds those keys and enums once, at import, so a
+  // task registered later is not parsed (the filter key is dropped, the sort and category refused).
+  it("3. the video list shows the toy's metric as a column of its run", async () => {
+    const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ runId }));
+    expect(listed.run?.id).toBe(runId);
+    expect(listed.videos.map((v) => [v.id, v.scores]).sort()).toEqual(videoIds.map((id) => [id, { toy_brightness: glowOf[id] }]).sort());
+  });
+
+  it("4. a review queue over its run hands out its targets, and a submission saves the reviewer's judgments", async () => {
+    const queue = await createQueue(prisma, owner, projectId, { name: "Toy glow", runId, filter: {}, scope: "scores" });
+    expect(queue.itemCount).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const { itemId } = await nextItem(prisma, reviewer, queue.id);
+      const payload = await getQueueItem(prisma, reviewer, queue.id, itemId!);
+      expect(payload.targets.map((t) => [t.category, t.label, t.min, t.max, t.judge])).toEqual([["toy_glow_score", "Glow", 0, 4, glowOf[payload.video.id]]]);
+      // The reviewer always says 3.
+      await submitItem(prisma, reviewer, queue.id, itemId!, { judgments: [{ target: payload.targets[0]!.key, value: 3 }] });
+    }
+    const saved = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: reviewer.userId } });
+    expect(saved.map((j) => [j.videoId, j.task, j.targetType, j.target, j.value, j.judgeValue, j.runId]).sort()).toEqual(
+      videoIds.map((id) => [id, "toy_glow", "score", "toy_glow_score", 3, glowOf[id], runId]).sort(),
+    );
+  });
+
+  it("5. the agreement report shows the toy's target with those judgments", async () => {
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId }));
+    const judged = videoIds.map((id) => glowOf[id]!);
+    expect(report.runs.map((r) => [r.id, r.pipeline])).toEqual([[runId, "toy_glow"]]);
+    expect(report.summary).toMatchObject({ videos: 2, judgeItems: 2, reviewedItems: 2, judgments: 2, reviewers: 1 });
+    // The toy's positive label ("glowing", ≥ 3) and its 0–4 scale come from its declaration.
+    expect(report.confusionKinds[0]).toMatchObject({ id: "score", label: "Scores (0–4)", positive: "glowing", negative: "not glowing" });
+    expect(report.breakdowns.category.map((row) => [row.key, row.items, row.link])).toEqual([["toy_glow_score", 2, { runId, category: "toy_glow_score" }]]);
+    // The reviewer said 3 to every item: the judge's error is |3 − glow|, and 3 is "glowing".
+    const consensus = report.humanVsJudge.consensus;
+    expect(consensus.native.score!.n).toBe(2);
+    expect(consensus.native.score!.values.mae).toBeCloseTo(judged.reduce((sum, g) => sum + Math.abs(3 - g), 0) / 2);
+    expect(consensus.binary.confusion).toEqual({ tp: judged.filter((g) => g >= 3).length, fp: 0, fn: judged.filter((g) => g < 3).length, tn: 0 });
+  });
+
+  it("6. the export writes the toy's rows with the judge's and the reviewer's values", async () => {
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ runId, format: "jsonl" }));
+    let text = "";
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += typeof value === "string" ? value : new TextDecoder().decode(value);
+    }
+    const rows = text.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.map((row) => [row.videoId, row.runId, row.target, row.step, row.category, row.judgeValue, (row.reviews as { reviewerId: string; value: number }[]).map((r) => [r.reviewerId, r.value])]).sort()).toEqual(
+      videoIds.map((id) => [id, runId, "score", "glow", "toy_glow_score", glowOf[id], [[reviewer.userId, 3]]]).sort(),
+    );
+  });
+
+  it("7. the page crawl's list takes the toy's page from the registry", () => {
+    const taskPages = TASK_FOLDERS.flatMap((folder) => folder.crawlPages ?? []);
+    expect(taskPages).toContain(toyCrawlPage);
+    expect(withTaskPages([], taskPages).map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
+  });
+});
