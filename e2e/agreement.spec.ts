@@ -80,7 +80,7 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     await expect(page).toHaveURL(/\/videos\?/);
     const url = new URL(page.url());
     expect(Object.fromEntries(url.searchParams)).toEqual({ runId, verdict: "yes", humanVerdict: "no" });
-    const filter = videoFilterSchema.parse(Object.fromEntries(url.searchParams));
+    const filter = videoFilterSchema().parse(Object.fromEntries(url.searchParams));
     const matching = await matchingVideoIds(prisma, filter, { projectId, runId, userId: ownerActor.userId });
     expect(matching.sort()).toEqual([videoIds[1]!, videoIds[4]!].sort());
     await expect(page.getByRole("heading", { name: "Videos" })).toBeVisible();

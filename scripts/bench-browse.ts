@@ -106,7 +106,7 @@ try {
   const sample = await prisma.video.findFirstOrThrow({ where: { projectId }, orderBy: { id: "asc" }, select: { dimensions: true, model: true } });
   // Page 500 reached by following nextCursor: the cursor page 499 hands out.
   const cursorTo500 = async (query: Record<string, string>) => {
-    const page499 = await browseVideos(prisma, actor, projectId, videoListQuerySchema.parse({ ...query, page: "499" }));
+    const page499 = await browseVideos(prisma, actor, projectId, videoListQuerySchema().parse({ ...query, page: "499" }));
     return page499.nextCursor;
   };
   const [cursorByPath, cursorByOverall] = [await cursorTo500({}), await cursorTo500({ sort: "overall", dir: "desc" })];
@@ -138,7 +138,7 @@ try {
 
   const rows: { name: string; total: string; p50: number; p95: number }[] = [];
   for (const scenario of scenarios) {
-    const query = scenario.query ? videoListQuerySchema.parse(scenario.query) : null;
+    const query = scenario.query ? videoListQuerySchema().parse(scenario.query) : null;
     const call = scenario.run ?? (() => browseVideos(prisma, actor, projectId, query!));
     let total = "";
     for (let i = 0; i < WARM_UP; i++) {

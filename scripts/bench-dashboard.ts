@@ -79,7 +79,7 @@ try {
     ["runId", { runId: seeded.runId }],
     [`dimension=${dimension}`, { dimension }],
   ] as const) {
-    const query = agreementQuerySchema.parse(params);
+    const query = agreementQuerySchema().parse(params);
     await projectAgreement(prisma, actor, seeded.projectId, query);
     const runs: { total: number; load: number; report: number; reportCpu: number; reviewed: number }[] = [];
     for (let i = 0; i < 3; i++) {
@@ -117,7 +117,7 @@ try {
       peakHeap = Math.max(peakHeap, m.heapUsed);
     }, 20);
     const t = performance.now();
-    const { stream } = await projectExport(prisma, actor, seeded.projectId, exportQuerySchema.parse({ format }));
+    const { stream } = await projectExport(prisma, actor, seeded.projectId, exportQuerySchema().parse({ format }));
     const reader = stream.getReader();
     let bytes = 0;
     let lines = 0;

@@ -139,7 +139,7 @@ describe("gold values", () => {
     // Gold: v0 s1 = 6 (judge 8), v0 verdict = no (judge yes), v1 s1 = 2 (judge 2, not disputed but settled anyway).
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[0]!, "verdict"), value: 0, note: "no artefact" });
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!, "s1"), value: 2 });
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId }));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
     const gold = report.humanVsJudge.gold!;
     expect(gold.n).toBe(3);
     // Scores: |8 − 6| and |2 − 2|.
@@ -154,15 +154,15 @@ describe("gold values", () => {
     expect(reportRows(report).some((row) => row[0] === "judge_vs_gold" && row[2] === "binary" && row[3] === "accuracy")).toBe(true);
 
     // truth=gold: the confusion is the judge against gold; targets without gold drop out.
-    const againstGold = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId, truth: "gold" }));
+    const againstGold = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId, truth: "gold" }));
     expect(againstGold.options.truth).toBe("gold");
     expect(againstGold.confusion.all.n).toBe(3);
-    const againstConsensus = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId }));
+    const againstConsensus = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
     expect(againstConsensus.confusion.all.n).toBe(4);
   });
 
   it("are carried by the exports: gold_value, gold_note, gold_adjudicator", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ format: "jsonl", runId }));
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl", runId }));
     const rows = (await new Response(stream).text())
       .trim()
       .split("\n")
@@ -172,7 +172,7 @@ describe("gold values", () => {
     expect(gold(videoIds[0]!, "verdict")).toEqual({ value: 0, note: "no artefact", adjudicator: owner.email });
     expect(gold(videoIds[2]!, "s1")).toBeNull();
 
-    const csv = await new Response((await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ format: "csv", runId }))).stream).text();
+    const csv = await new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream).text();
     const [header, ...lines] = csv.trimEnd().split("\r\n");
     const columns = header!.split(",");
     const at = (name: string) => columns.indexOf(name);

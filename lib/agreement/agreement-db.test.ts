@@ -70,7 +70,7 @@ beforeAll(async () => {
   r2S1 = second.scoreIds.get("0:static_hallucination:0:s1")!;
 });
 
-const agreement = (actor: Actor, params: Record<string, string> = {}) => projectAgreement(prisma, actor, projectId, agreementQuerySchema.parse(params));
+const agreement = (actor: Actor, params: Record<string, string> = {}) => projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse(params));
 
 describe("projectAgreement (database)", () => {
   it("reads every run by default, with counts of all judged targets and breakdowns by endpoint and prompt version", async () => {
@@ -111,7 +111,7 @@ describe("projectAgreement (database)", () => {
 
   it("compares a judgment given once with every run that scored its target", async () => {
     const report = await agreement(viewer);
-    const input = await loadAgreementInput(prisma, await resolveAgreementScope(prisma, projectId, agreementQuerySchema.parse({}), viewer.userId));
+    const input = await loadAgreementInput(prisma, await resolveAgreementScope(prisma, projectId, agreementQuerySchema().parse({}), viewer.userId));
     const v0s1 = input.items.filter((i) => i.videoId === videoIds[0] && i.category === "s1" && i.scopeIndex === 0);
     expect(v0s1.map((i) => [i.runId, i.judge, i.ratings.map((r) => r.value).sort()])).toEqual([
       [r1, 8, [7, 9]],
@@ -143,8 +143,8 @@ describe("projectAgreement (database)", () => {
   it("is for members only; an unknown run is not found", async () => {
     await expect(agreement(stranger)).rejects.toBeInstanceOf(NotFoundError);
     await expect(agreement(viewer, { runId: "no-such-run" })).rejects.toBeInstanceOf(NotFoundError);
-    expect(() => agreementQuerySchema.parse({ threshold: "eleven" })).toThrow();
-    expect(() => agreementQuerySchema.parse({ verdict: "maybe" })).toThrow();
+    expect(() => agreementQuerySchema().parse({ threshold: "eleven" })).toThrow();
+    expect(() => agreementQuerySchema().parse({ verdict: "maybe" })).toThrow();
   });
 
   it("flattens to CSV rows with intervals", async () => {
@@ -172,7 +172,7 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<{ text: stri
 
 describe("projectExport (database)", () => {
   it("streams JSONL in batches of videos: every judged item, complete and in order, with the frames the judge saw", async () => {
-    const { stream, filename, contentType } = await projectExport(prisma, viewer, projectId, exportQuerySchema.parse({ format: "jsonl", runId: r1 }), 2);
+    const { stream, filename, contentType } = await projectExport(prisma, viewer, projectId, exportQuerySchema().parse({ format: "jsonl", runId: r1 }), 2);
     expect(contentType).toContain("application/x-ndjson");
     expect(filename).toBe(`framejury_Agreement_items_runId-${r1}_${new Date().toISOString().slice(0, 10)}.jsonl`);
     const { text, chunks } = await readAll(stream);
@@ -205,7 +205,7 @@ describe("projectExport (database)", () => {
   });
 
   it("streams CSV with per-reviewer columns, formula cells neutralised; every run by default", async () => {
-    const { stream } = await projectExport(prisma, viewer, projectId, exportQuerySchema.parse({}), 1);
+    const { stream } = await projectExport(prisma, viewer, projectId, exportQuerySchema().parse({}), 1);
     const { text, chunks } = await readAll(stream);
     expect(chunks).toBe(2); // the header, then the rows (under one 64 KiB chunk)
     const lines = text.split("\r\n").filter(Boolean);
@@ -229,7 +229,7 @@ describe("projectExport (database)", () => {
       scores: () => [{ stepId: "inconsistency", scopeIndex: 0, category: "inconsistency", value: 4 }],
       outcome: () => ({ verdict: false, overall: 84 }),
     });
-    const { stream } = await projectExport(prisma, owner, other.projectId, exportQuerySchema.parse({ format: "jsonl" }), 1);
+    const { stream } = await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "jsonl" }), 1);
     const { text } = await readAll(stream);
     const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line) as ExportRow);
     expect(rows.map((r) => [r.videoId, r.target])).toEqual([
@@ -240,7 +240,7 @@ describe("projectExport (database)", () => {
   });
 
   it("is for members only", async () => {
-    await expect(projectExport(prisma, stranger, projectId, exportQuerySchema.parse({}))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectExport(prisma, stranger, projectId, exportQuerySchema().parse({}))).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -250,15 +250,15 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
     await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId } });
     const exported = async (as: Actor) => {
-      const { stream } = await projectExport(prisma, as, projectId, exportQuerySchema.parse({ format: "jsonl", runId: r1 }));
+      const { stream } = await projectExport(prisma, as, projectId, exportQuerySchema().parse({ format: "jsonl", runId: r1 }));
       return (await readAll(stream)).text.trimEnd().split("\n").map((line) => (JSON.parse(line) as ExportRow).videoId);
     };
     const annRows = await exported(ann);
     expect(annRows).toHaveLength(12);
     expect(annRows).not.toContain(videoIds[0]);
     expect(await exported(viewer)).toHaveLength(18);
-    const blindReport = await projectAgreement(prisma, ann, projectId, agreementQuerySchema.parse({ runId: r1 }));
-    const openReport = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema.parse({ runId: r1 }));
+    const blindReport = await projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }));
+    const openReport = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema().parse({ runId: r1 }));
     expect(openReport.summary.videos).toBe(3);
     expect(blindReport.summary.videos).toBe(2);
     expect(blindReport.summary.judgeItems).toBe(openReport.summary.judgeItems - 6);

@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 describe("the streamed export", () => {
   it("builds the rows of one (run, video) at a time, never a batch of them", async () => {
-    const scope = await resolveAgreementScope(prisma, projectId, videoFilterSchema.parse({}), owner.userId);
+    const scope = await resolveAgreementScope(prisma, projectId, videoFilterSchema().parse({}), owner.userId);
     const reviewers = await exportReviewers(prisma, scope);
     let rows = 0;
     let largest = 0;
@@ -42,7 +42,7 @@ describe("the streamed export", () => {
   });
 
   it("hands over chunks of about 64 KiB as the consumer pulls, not a batch's whole text", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ format: "csv" }));
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv" }));
     const reader = stream.getReader();
     const sizes: number[] = [];
     let lines = 0;

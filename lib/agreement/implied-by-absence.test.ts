@@ -72,7 +72,7 @@ beforeAll(async () => {
   }
 });
 
-const report = (params: Record<string, string> = {}) => projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse(params));
+const report = (params: Record<string, string> = {}) => projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
 
 describe("values implied by an absent category", () => {
   it("are stored marked implied_by_absence; the values the reviewer typed stay typed", async () => {
@@ -106,11 +106,11 @@ describe("values implied by an absent category", () => {
     expect(binary.values.accuracy).toBeCloseTo(17 / 24, 10);
     expect(binary.values.kappa).toBeCloseTo(3 / 17, 10);
     expect(r.humanVsJudge.consensus.native.score!.n).toBe(15);
-    expect(agreementQuerySchema.safeParse({ implied: "yes" }).success).toBe(false);
+    expect(agreementQuerySchema().safeParse({ implied: "yes" }).success).toBe(false);
   });
 
   it("are marked in the exports: an implied column per reviewer in CSV, implied on each review in JSONL", async () => {
-    const read = async (format: "csv" | "jsonl") => new Response((await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ format }))).stream).text();
+    const read = async (format: "csv" | "jsonl") => new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream).text();
     const lines = (await read("jsonl")).trim().split("\n").map((l) => JSON.parse(l) as { target: string; category: string; scopeIndex: number | null; reviews: { implied: boolean; value: number }[] });
     const scoreReviews = lines.filter((l) => l.target === "score").flatMap((l) => l.reviews);
     expect(scoreReviews.filter((x) => x.implied)).toHaveLength(11);

@@ -69,7 +69,7 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   });
 
   it("compares the label set's presence labels with the judge's derived presence at t and sweeps t = 0..10", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({}));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({}));
     expect(report.presence).toHaveLength(1);
     const presence = report.presence[0]!;
     expect(presence.threshold).toBe(5);
@@ -93,14 +93,14 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   });
 
   it("takes the request's t (presenceThreshold) and refuses one outside the graded scale", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ presenceThreshold: "4" }));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ presenceThreshold: "4" }));
     expect(report.presence[0]!.threshold).toBe(4);
     expect(report.presence[0]!.curves.find((c) => c.human === `labelset:${labelSetId}`)!.chosen).toMatchObject({ tp: 3, fp: 0, fn: 0, tn: 3 });
-    await expect(projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ presenceThreshold: "11" }))).rejects.toThrow(ValidationError);
+    await expect(projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ presenceThreshold: "11" }))).rejects.toThrow(ValidationError);
   });
 
   it("exports each judged presence target with the judge's presence at the declared t", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ format: "jsonl" }));
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl" }));
     const rows = (await new Response(stream).text()).trim().split("\n").map((line) => JSON.parse(line) as ExportRow);
     const presence = rows.filter((r) => r.target === "presence");
     // 3 videos × the sheet's 20 presence labels (s1–s10, d1–d9, inconsistency); a category the judge never scored has no judge value.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import { memoByTaskRegistry } from "../tasks/registry";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext } from "../videos/video-filter-sql";
 import { videoFilterSchema, type VideoFilter } from "../videos/video-filter";
@@ -8,41 +9,45 @@ const numberParam = (min: number, max: number, fallback: number) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(min).max(max).optional()).transform((v) => v ?? fallback);
 
 /** The agreement API's and dashboard's query: the video list's filters plus the binarising thresholds. */
-export const agreementQuerySchema = videoFilterSchema.extend({
-  /** Scores (0–10) at or above it are a hallucination. */
-  threshold: numberParam(0, 10, 5),
-  /** Overall (0–100) below it is a hallucination. */
-  overallThreshold: numberParam(0, 100, 60),
-  /**
-   * Presence targets: the judge's presence of a category is "its highest score of it ≥ t"; unset: the
-   * task's declared default t. Checked against the graded scale by the report.
-   */
-  presenceThreshold: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(-1e6).max(1e6).optional()),
-  /**
-   * "only" (default): judgments taken with the explicit accept-the-judge action are left out of every
-   * statistic (they are not independent of the judge and would inflate agreement); "all": they count.
-   */
-  independent: z.enum(["only", "all"]).default("only"),
-  /**
-   * "exclude" (default): score values a presence-first queue stored because the reviewer marked their
-   * category absent (human_judgment.origin 'implied_by_absence') are left out, so one "absent" answer does not
-   * count as an independent judgment of every score of the category; presence is compared through the
-   * presence targets. "include": they count as judgments of the scores.
-   */
-  implied: z.enum(["include", "exclude"]).default("exclude"),
-  /**
-   * The human side of the confusion, breakdowns, sweep and scatter: "consensus" (default) the live
-   * reviewers', "gold" the values owners set in adjudication (targets without gold drop out of them).
-   */
-  truth: z.enum(["consensus", "gold"]).default("consensus"),
-  format: z.enum(["json", "csv"]).default("json"),
-});
-export type AgreementQuery = z.output<typeof agreementQuerySchema>;
+export const agreementQuerySchema = memoByTaskRegistry(() =>
+  videoFilterSchema().extend({
+    /** Scores (0–10) at or above it are a hallucination. */
+    threshold: numberParam(0, 10, 5),
+    /** Overall (0–100) below it is a hallucination. */
+    overallThreshold: numberParam(0, 100, 60),
+    /**
+     * Presence targets: the judge's presence of a category is "its highest score of it ≥ t"; unset: the
+     * task's declared default t. Checked against the graded scale by the report.
+     */
+    presenceThreshold: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(-1e6).max(1e6).optional()),
+    /**
+     * "only" (default): judgments taken with the explicit accept-the-judge action are left out of every
+     * statistic (they are not independent of the judge and would inflate agreement); "all": they count.
+     */
+    independent: z.enum(["only", "all"]).default("only"),
+    /**
+     * "exclude" (default): score values a presence-first queue stored because the reviewer marked their
+     * category absent (human_judgment.origin 'implied_by_absence') are left out, so one "absent" answer does not
+     * count as an independent judgment of every score of the category; presence is compared through the
+     * presence targets. "include": they count as judgments of the scores.
+     */
+    implied: z.enum(["include", "exclude"]).default("exclude"),
+    /**
+     * The human side of the confusion, breakdowns, sweep and scatter: "consensus" (default) the live
+     * reviewers', "gold" the values owners set in adjudication (targets without gold drop out of them).
+     */
+    truth: z.enum(["consensus", "gold"]).default("consensus"),
+    format: z.enum(["json", "csv"]).default("json"),
+  }),
+);
+export type AgreementQuery = z.output<ReturnType<typeof agreementQuerySchema>>;
 
-export const exportQuerySchema = videoFilterSchema.extend({
-  format: z.enum(["csv", "jsonl"]).default("csv"),
-});
-export type ExportQuery = z.output<typeof exportQuerySchema>;
+export const exportQuerySchema = memoByTaskRegistry(() =>
+  videoFilterSchema().extend({
+    format: z.enum(["csv", "jsonl"]).default("csv"),
+  }),
+);
+export type ExportQuery = z.output<ReturnType<typeof exportQuerySchema>>;
 
 /**
  * Which videos and runs a filter selects, as SQL fragments for the agreement report and the

@@ -113,7 +113,7 @@ beforeAll(async () => {
 });
 
 async function toyReport(options: Partial<typeof DEFAULT_AGREEMENT_OPTIONS> = {}) {
-  const scope = await resolveAgreementScope(prisma, projectId, agreementQuerySchema.parse({}), owner.userId);
+  const scope = await resolveAgreementScope(prisma, projectId, agreementQuerySchema().parse({}), owner.userId);
   const input = await loadAgreementInput(prisma, scope, [TOY_TASK]);
   return { input, report: agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, iterations: 50, ...options }) };
 }

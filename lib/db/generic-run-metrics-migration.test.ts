@@ -121,15 +121,15 @@ describe(`migration ${MIGRATION}`, () => {
   });
 
   it("lists, filters and sorts the same values as the old columns did", async () => {
-    const list = await browseVideos(db, owner, projectId, videoListQuerySchema.parse({ sort: "S", dir: "desc" }));
+    const list = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ sort: "S", dir: "desc" }));
     expect(list.run?.id).toBe(runId);
     expect(list.videos.map((v) => v.id)).toEqual([videoIds[2], videoIds[0], videoIds[1]]);
     for (const [i, v] of OLD.entries()) expect(list.videos.find((x) => x.id === videoIds[i])!.scores).toEqual(v);
     // The reviewer's verdict disagreed with the judge's; the flag survives.
     expect(list.videos.find((x) => x.id === videoIds[0])!.review).toMatchObject({ reviewers: 1, disagreement: true });
-    const filtered = await browseVideos(db, owner, projectId, videoListQuerySchema.parse({ verdict: "yes", sMin: "2" }));
+    const filtered = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ verdict: "yes", sMin: "2" }));
     expect(filtered.videos.map((v) => v.id)).toEqual([videoIds[0]]);
-    const overall = await browseVideos(db, owner, projectId, videoListQuerySchema.parse({ overallMin: "60" }));
+    const overall = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ overallMin: "60" }));
     expect(overall.videos.map((v) => v.id)).toEqual([videoIds[1]]);
   });
 
@@ -141,7 +141,7 @@ describe(`migration ${MIGRATION}`, () => {
       ["verdict", 1],
       ["overall", 56],
     ]);
-    const report = await projectAgreement(db, owner, projectId, agreementQuerySchema.parse({ runId }));
+    const report = await projectAgreement(db, owner, projectId, agreementQuerySchema().parse({ runId }));
     // Verdicts and overalls the judge gave (the incomplete video has neither), both reviewed targets.
     expect(report.summary).toMatchObject({ videos: 3, judgeItems: 2 + 2, reviewedItems: 2 });
     // The reviewer said "no" where the judge's old column said yes: one judge-yes/human-no verdict.

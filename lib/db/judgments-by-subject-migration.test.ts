@@ -153,7 +153,7 @@ describe(`migration ${MIGRATION}`, () => {
   });
 
   it("keeps the list's review flags, the queue's own values and the agreement items", async () => {
-    const list = await browseVideos(db, owner, projectId, videoListQuerySchema.parse({ runId: run1 }));
+    const list = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ runId: run1 }));
     expect(list.videos.find((v) => v.id === videoIds[0])!.review).toEqual({ reviewers: 2, byMe: false, disagreement: true });
     expect(list.videos.find((v) => v.id === videoIds[1])!.review).toEqual({ reviewers: 2, byMe: false, disagreement: false });
 
@@ -163,7 +163,7 @@ describe(`migration ${MIGRATION}`, () => {
     const s1 = item.targets.find((t) => t.category === "s1" && t.scopeIndex === 0)!;
     expect(s1.mine).toMatchObject({ value: 4, version: 3 });
 
-    const input = await loadAgreementInput(db, await resolveAgreementScope(db, projectId, agreementQuerySchema.parse({}), owner.userId));
+    const input = await loadAgreementInput(db, await resolveAgreementScope(db, projectId, agreementQuerySchema().parse({}), owner.userId));
     const annItems = input.items.filter((i) => i.ratings.some((r) => r.reviewerId === ann.userId) && i.targetType === "score");
     expect(annItems.map((i) => [i.runId, i.judge, i.ratings[0]!.value])).toEqual([
       [run1, 8, 4],

@@ -150,7 +150,7 @@ describe("T2VHaluBench label sets (database)", () => {
     expect(listed).toMatchObject({ id: labelSetId, judgments: 95, reviewerIds: [labelReviewer], importedBy: { id: owner.userId } });
 
     // Agreement: the label set is an annotator with its name, marked as a label set, beside the reviewer.
-    const report = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema.parse({ runId }));
+    const report = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema().parse({ runId }));
     expect(report.reviewers.map((r) => [r.id, r.label, r.labelSet ?? null])).toEqual([
       [reviewer.userId, expect.any(String), null],
       [labelReviewer, "T2VHaluBench authors", { id: labelSetId, name: "T2VHaluBench authors", annotator: null }],
@@ -168,11 +168,11 @@ describe("T2VHaluBench label sets (database)", () => {
     expect(report.humanVsJudge.consensus.binary.confusion).toMatchObject({ tp: 0, tn: 0, fp: 0, fn: 1 });
 
     // Review state counts live reviewers only: video 0 has only label-set judgments.
-    const unreviewed = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ runId, review: "unreviewed" }));
+    const unreviewed = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, review: "unreviewed" }));
     expect(unreviewed.videos.map((v) => v.id).sort()).toEqual([0, 1, 2, 4].map((i) => videoIds[i]!).sort());
-    const listedVideo = (await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ runId }))).videos.find((v) => v.id === videoIds[0])!;
+    const listedVideo = (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId }))).videos.find((v) => v.id === videoIds[0])!;
     expect(listedVideo.review).toMatchObject({ reviewers: 0, disagreement: false });
-    const humanYes = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ runId, humanVerdict: "yes" }));
+    const humanYes = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, humanVerdict: "yes" }));
     expect(humanYes.videos.map((v) => v.id)).toEqual([videoIds[3]]);
 
     await expect(importT2vHaluBench(prisma, owner, projectId, input())).rejects.toThrow(ConflictError);

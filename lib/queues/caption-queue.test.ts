@@ -127,7 +127,7 @@ describe("agreement on captions", () => {
       if (caption.model === "alpha" && caption.group === "brief") continue; // ann judged it in the queue
       await reviewScore(prisma, ann, score.id, { value: caption.model === "beta" ? 3 : 1 });
     }
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId: styleRun }));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: styleRun }));
     expect(report.summary).toMatchObject({ reviewedItems: 4, judgments: 4 });
     expect(report.groupings.map((g) => g.id)).toContain("caption_type");
     expect(report.breakdowns.caption_type!.map((g) => [g.key, g.items])).toEqual([
@@ -139,7 +139,7 @@ describe("agreement on captions", () => {
       ["alpha", 3],
       ["beta", 1],
     ]);
-    const content = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId: contentRun }));
+    const content = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: contentRun }));
     // Bob's three key points of beta's action caption: judge hit all three, Bob says the third missed.
     expect(content.summary).toMatchObject({ reviewedItems: 3 });
     expect(content.breakdowns.caption_type!.map((g) => [g.key, g.items])).toEqual([["action", 3]]);

@@ -22,7 +22,7 @@ export async function queueRun(prisma: PrismaClient, projectId: string, runId: s
 
 /** The videos a queue with this filter would hold, in list order; only videos in the run. */
 export async function queueVideoIds(prisma: PrismaClient, actor: Actor, projectId: string, run: { id: string; task: TaskDeclaration }, input: { filter: CreateQueueInput["filter"]; sort?: string; dir?: string }) {
-  const parsed = createQueueSchema.pick({ filter: true, sort: true, dir: true }).parse(input);
+  const parsed = createQueueSchema().pick({ filter: true, sort: true, dir: true }).parse(input);
   const filter = { ...parsed.filter, runId: run.id };
   const ids = await matchingVideoIds(prisma, filter, { projectId, runId: run.id, task: run.task, userId: actor.userId }, parsed.sort, parsed.dir);
   return { filter, sort: parsed.sort, dir: parsed.dir, ids };
@@ -45,7 +45,7 @@ async function chosenVideoIds(prisma: PrismaClient, runId: string, input: { vide
  */
 export async function createQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: CreateQueueInput) {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
-  const input = createQueueSchema.parse(raw);
+  const input = createQueueSchema().parse(raw);
   if (input.scope === "verdict" && input.categories.length > 0) throw new ValidationError("Categories only apply to a queue of scores.");
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
   if (input.mode === "presence") {

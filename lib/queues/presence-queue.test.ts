@@ -98,7 +98,7 @@ describe("presence-first queues", () => {
     expect(again.presence!.categories.map((c) => [c.id, c.mine?.value, c.mine?.version])).toEqual([["s1", 0, 1], ["s2", 1, 1], ["d1", 0, 1]]);
 
     // The presence judgments enter agreement against the judge's derived presence: s1 fp (judge 7), s2 fn (judge 1), d1 tn.
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({}));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({}));
     const curve = report.presence[0]!.curves.find((c) => c.human === me.userId)!;
     expect(curve.chosen).toMatchObject({ threshold: 5, tp: 0, fp: 1, fn: 1, tn: 1 });
   });

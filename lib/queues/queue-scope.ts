@@ -24,7 +24,7 @@ export interface QueueTarget {
   judgmentKey: string;
 }
 
-export type ParsedCreateQueueInput = z.output<typeof createQueueSchema>;
+export type ParsedCreateQueueInput = z.output<ReturnType<typeof createQueueSchema>>;
 
 /**
  * A queue scope a task folder adds beside the core's "verdict" and "scores" (which review videos): its runs'

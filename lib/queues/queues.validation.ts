@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { guidelinesSchema } from "../projects/projects.validation";
-import { SCORE_CATEGORIES, VIDEO_SORTS, type VideoFilterInput, videoFilterSchema } from "../videos/video-filter";
+import { memoByTaskRegistry } from "../tasks/registry";
+import { scoreCategories, type VideoFilterInput, videoFilterSchema, videoSorts } from "../videos/video-filter";
 
 export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
 const runIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
@@ -13,53 +14,55 @@ export const QUEUE_MODES = ["full", "presence"] as const;
 export type QueueMode = (typeof QUEUE_MODES)[number];
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
-export const createQueueSchema = z.object({
-  name: z.string().trim().min(1, "Give the queue a name.").max(200, "At most 200 characters."),
-  /** The run whose judge values are reviewed; omitted: the filter's run, else the project's latest run. */
-  runId: runIdSchema.optional(),
-  filter: videoFilterSchema.default({}),
-  /** The video list's order, so items come in the order the list showed them. */
-  sort: z.enum(VIDEO_SORTS).default("path"),
-  dir: z.enum(["asc", "desc"]).default("asc"),
-  scope: z.enum(QUEUE_SCOPES),
-  /** With scope "scores": the categories to review; empty means all of them. */
-  categories: z.array(z.enum(SCORE_CATEGORIES)).max(SCORE_CATEGORIES.length).default([]),
-  /** With scope "scores": "presence" asks first which categories are present in the video (the task must declare presence targets). */
-  mode: z.enum(QUEUE_MODES).default("full"),
-  /** With scope "captions" (a caption run): only captions of this model and/or caption type. */
-  captions: z
-    .object({
-      model: z.string().trim().min(1).max(200).optional(),
-      type: z.string().trim().min(1).max(100).optional(),
-    })
-    .default({}),
-  /**
-   * With scope "answers" (a QA run): only questions of this format / category, and only the answers the judge
-   * decided unless `letters` also takes multiple-choice answers whose letter FrameJury read (those need no review).
-   */
-  answers: z
-    .object({
-      format: z.enum(["mc", "open"]).optional(),
-      category: z.string().trim().min(1).max(100).optional(),
-      letters: z.boolean().default(false),
-    })
-    .default({ letters: false }),
-  /**
-   * Exactly these videos of the run, in this order, instead of a filter (what-to-label-next proposals);
-   * `chosenBy` says how they were chosen, shown on the queue's page.
-   */
-  videoIds: z.array(z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid video id.")).min(1).max(10_000).optional(),
-  chosenBy: z.string().trim().min(1).max(200).optional(),
-  reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
-  blind: z.boolean().default(false),
-  /** Instructions for the queue's reviewers (Markdown). */
-  guidelines: guidelinesSchema.default(""),
-});
-export type CreateQueueInput = Omit<z.input<typeof createQueueSchema>, "filter"> & { filter?: VideoFilterInput };
+export const createQueueSchema = memoByTaskRegistry(() =>
+  z.object({
+    name: z.string().trim().min(1, "Give the queue a name.").max(200, "At most 200 characters."),
+    /** The run whose judge values are reviewed; omitted: the filter's run, else the project's latest run. */
+    runId: runIdSchema.optional(),
+    filter: videoFilterSchema().default({}),
+    /** The video list's order, so items come in the order the list showed them. */
+    sort: z.enum(videoSorts()).default("path"),
+    dir: z.enum(["asc", "desc"]).default("asc"),
+    scope: z.enum(QUEUE_SCOPES),
+    /** With scope "scores": the categories to review; empty means all of them. */
+    categories: z.array(z.enum(scoreCategories())).max(scoreCategories().length).default([]),
+    /** With scope "scores": "presence" asks first which categories are present in the video (the task must declare presence targets). */
+    mode: z.enum(QUEUE_MODES).default("full"),
+    /** With scope "captions" (a caption run): only captions of this model and/or caption type. */
+    captions: z
+      .object({
+        model: z.string().trim().min(1).max(200).optional(),
+        type: z.string().trim().min(1).max(100).optional(),
+      })
+      .default({}),
+    /**
+     * With scope "answers" (a QA run): only questions of this format / category, and only the answers the judge
+     * decided unless `letters` also takes multiple-choice answers whose letter FrameJury read (those need no review).
+     */
+    answers: z
+      .object({
+        format: z.enum(["mc", "open"]).optional(),
+        category: z.string().trim().min(1).max(100).optional(),
+        letters: z.boolean().default(false),
+      })
+      .default({ letters: false }),
+    /**
+     * Exactly these videos of the run, in this order, instead of a filter (what-to-label-next proposals);
+     * `chosenBy` says how they were chosen, shown on the queue's page.
+     */
+    videoIds: z.array(z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid video id.")).min(1).max(10_000).optional(),
+    chosenBy: z.string().trim().min(1).max(200).optional(),
+    reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
+    blind: z.boolean().default(false),
+    /** Instructions for the queue's reviewers (Markdown). */
+    guidelines: guidelinesSchema.default(""),
+  }),
+);
+export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & { filter?: VideoFilterInput };
 
 /** How many videos a queue with this filter would hold (the "new queue" form asks before creating). */
-export const previewQueueSchema = createQueueSchema.pick({ runId: true, filter: true });
-export type PreviewQueueInput = Omit<z.input<typeof previewQueueSchema>, "filter"> & { filter?: VideoFilterInput };
+export const previewQueueSchema = memoByTaskRegistry(() => createQueueSchema().pick({ runId: true, filter: true }));
+export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchema>>, "filter"> & { filter?: VideoFilterInput };
 
 /** One judgment in a submission: the target is a reviewed metric's id (e.g. the verdict) or a judge score's id. */
 export const itemJudgmentSchema = z.object({

@@ -42,10 +42,10 @@ beforeAll(async () => {
   await reviewScore(prisma, ann, s1(1), { value: 2, acceptedJudge: true });
 });
 
-const agreement = (params: Record<string, string> = {}) => projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse(params));
+const agreement = (params: Record<string, string> = {}) => projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
 
 async function exportText(format: "csv" | "jsonl") {
-  const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ format }));
+  const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }));
   return new Response(stream).text();
 }
 
@@ -91,7 +91,7 @@ describe("accepting the judge's value", () => {
     expect(all.summary).toMatchObject({ reviewedItems: 2, judgments: 2 });
     // The accepted 2 agrees exactly with the judge's 2: (5 + 0) / 2.
     expect(all.humanVsJudge.consensus.native.score.values.mae).toBeCloseTo(2.5, 12);
-    expect(() => agreementQuerySchema.parse({ independent: "some" })).toThrow();
+    expect(() => agreementQuerySchema().parse({ independent: "some" })).toThrow();
   });
 });
 
@@ -99,7 +99,7 @@ describe("withdrawing a judgment", () => {
   it("removes it from agreement, exports and the list's flags, keeps its history, and a later save continues its versions", async () => {
     await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 });
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: bob.userId } });
-    const listed = async () => (await browseVideos(prisma, bob, projectId, videoListQuerySchema.parse({ runId }))).videos.find((v) => v.id === videoIds[0]!)!.review;
+    const listed = async () => (await browseVideos(prisma, bob, projectId, videoListQuerySchema().parse({ runId }))).videos.find((v) => v.id === videoIds[0]!)!.review;
     expect(await listed()).toMatchObject({ reviewers: 2, byMe: true, disagreement: true });
 
     // Someone else's judgment reads as missing; a stale version is a conflict.

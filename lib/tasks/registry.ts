@@ -13,6 +13,9 @@ export const TASKS: readonly TaskDeclaration[] = GENERATED_TASK_DECLARATIONS.fla
 /** Every registered task folder's declarations, in TASK_IDS order (then those tests register). */
 export const TASK_FOLDERS: readonly TaskDeclarations[] = [...GENERATED_TASK_DECLARATIONS];
 
+/** Bumped whenever a test registers or takes out declarations, so what is built from TASKS is rebuilt. */
+let registryVersion = 0;
+
 /**
  * Adds a task folder's declarations while a test runs (the toy task proves a task is one folder); the
  * returned function takes them out again.
@@ -22,9 +25,23 @@ export function registerTaskDeclarations(folder: TaskDeclarations): () => void {
   for (const task of folder.tasks) if (tasks.some((t) => t.id === task.id)) throw new Error(`Task "${task.id}" is already registered.`);
   tasks.push(...folder.tasks);
   (TASK_FOLDERS as TaskDeclarations[]).push(folder);
+  registryVersion++;
   return () => {
     for (const task of folder.tasks) tasks.splice(tasks.indexOf(task), 1);
     (TASK_FOLDERS as TaskDeclarations[]).splice(TASK_FOLDERS.indexOf(folder), 1);
+    registryVersion++;
+  };
+}
+
+/**
+ * `build`, run once per state of the registry: the same value while the declarations are unchanged (a
+ * schema built from them keeps its identity), rebuilt after a test registers a task or takes it out.
+ */
+export function memoByTaskRegistry<T>(build: () => T): () => T {
+  let built: { version: number; value: T } | null = null;
+  return () => {
+    if (built?.version !== registryVersion) built = { version: registryVersion, value: build() };
+    return built.value;
   };
 }
 

@@ -32,7 +32,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
-import { videoListQuerySchema } from "../videos/video-filter";
+import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
 import { PIPELINES, registerTaskModule } from "./modules";
 import { TASK_FOLDERS, registerTaskDeclarations } from "./registry";
 import type { CrawlPage } from "./task-crawl";
@@ -146,17 +146,24 @@ describe("a toy task registered at test time appears everywhere", () => {
     expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-glow")).toEqual({ id: "toy-glow", label: "Glow", href: "/projects/p1/toy-glow" });
   });
 
-  // Not here: filtering or sorting by the toy's metric (`min.toy_brightness`, `sort=toy_brightness`) or its target
-  // (`category=toy_glow_score`): lib/videos/video-filter.ts builds those keys and enums once, at import, so a
-  // task registered later is not parsed (the filter key is dropped, the sort and category refused).
-  it("3. the video list shows the toy's metric as a column of its run", async () => {
-    const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ runId }));
+  it("3. the video list shows the toy's metric as a column of its run, filters and sorts by it and by its target", async () => {
+    const browse = async (query: Record<string, string>) => (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, ...query }))).videos;
+    const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId }));
     expect(listed.run?.id).toBe(runId);
     expect(listed.videos.map((v) => [v.id, v.scores]).sort()).toEqual(videoIds.map((id) => [id, { toy_brightness: glowOf[id] }]).sort());
+    // The generic metric keys, the sort and the category are parsed from the registry as it is now.
+    expect(isVideoFilterKey("min.toy_brightness")).toBe(true);
+    const ids = (videos: { id: string }[]) => videos.map((v) => v.id).sort();
+    expect(ids(await browse({ "min.toy_brightness": "3" }))).toEqual(videoIds.filter((id) => glowOf[id]! >= 3).sort());
+    expect(ids(await browse({ "max.toy_brightness": "2" }))).toEqual(videoIds.filter((id) => glowOf[id]! <= 2).sort());
+    expect((await browse({ sort: "toy_brightness", dir: "desc" })).map((v) => glowOf[v.id])).toEqual(videoIds.map((id) => glowOf[id]).sort((a, b) => b! - a!));
+    expect((await browse({ sort: "toy_brightness", dir: "asc" })).map((v) => glowOf[v.id])).toEqual(videoIds.map((id) => glowOf[id]).sort((a, b) => a! - b!));
+    expect(ids(await browse({ category: "toy_glow_score", categoryMin: "3" }))).toEqual(videoIds.filter((id) => glowOf[id]! >= 3).sort());
+    expect(videoListQuerySchema().safeParse({ "min.toy_brightness": "5" }).success).toBe(false);
   });
 
   it("4. a review queue over its run hands out its targets, and a submission saves the reviewer's judgments", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "Toy glow", runId, filter: {}, scope: "scores" });
+    const queue = await createQueue(prisma, owner, projectId, { name: "Toy glow", runId, filter: { "min.toy_brightness": 0 }, sort: "toy_brightness", scope: "scores", categories: ["toy_glow_score"] });
     expect(queue.itemCount).toBe(2);
     for (let i = 0; i < 2; i++) {
       const { itemId } = await nextItem(prisma, reviewer, queue.id);
@@ -172,7 +179,7 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("5. the agreement report shows the toy's target with those judgments", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId }));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
     const judged = videoIds.map((id) => glowOf[id]!);
     expect(report.runs.map((r) => [r.id, r.pipeline])).toEqual([[runId, "toy_glow"]]);
     expect(report.summary).toMatchObject({ videos: 2, judgeItems: 2, reviewedItems: 2, judgments: 2, reviewers: 1 });
@@ -187,7 +194,7 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("6. the export writes the toy's rows with the judge's and the reviewer's values", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema.parse({ runId, format: "jsonl" }));
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ runId, format: "jsonl" }));
     let text = "";
     const reader = stream.getReader();
     for (;;) {

@@ -30,7 +30,7 @@ beforeAll(async () => {
   await prisma.$executeRaw`ANALYZE "video"`;
 }, 120_000);
 
-const browse = (query: Record<string, string>) => browseVideos(prisma, owner, projectId, videoListQuerySchema.parse(query));
+const browse = (query: Record<string, string>) => browseVideos(prisma, owner, projectId, videoListQuerySchema().parse(query));
 
 async function exactCount(where: Prisma.Sql): Promise<number> {
   const rows = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "video" v WHERE v."projectId" = ${projectId} AND ${where}`;

@@ -56,7 +56,7 @@ beforeAll(async () => {
   }
 });
 
-const browse = (query: Record<string, string>, as: Actor = owner, project = projectId) => browseVideos(prisma, as, project, videoListQuerySchema.parse(query));
+const browse = (query: Record<string, string>, as: Actor = owner, project = projectId) => browseVideos(prisma, as, project, videoListQuerySchema().parse(query));
 
 /**
  * The list's order written out as one plain ORDER BY (value in the direction, NULLS LAST, then id),
@@ -171,7 +171,7 @@ describe("browseVideos with cursors", () => {
     const badTime = encodeVideoListCursor({ sort: "created", dir: "asc", toward: "after", value: "yesterday", id: videoIds[0]!, page: 2 });
     await expect(browse({ sort: "created", dir: "asc", cursor: badTime })).rejects.toThrow(/cursor/);
     for (const cursor of ["x", first.nextCursor!.slice(0, -3), Buffer.from('{"v":1}').toString("base64url"), `${first.nextCursor!}.`]) {
-      expect(videoListQuerySchema.safeParse({ cursor }).success, cursor).toBe(false);
+      expect(videoListQuerySchema().safeParse({ cursor }).success, cursor).toBe(false);
     }
   });
 

@@ -76,7 +76,7 @@ beforeAll(async () => {
   await judge(olderRunId, "d", owner, true);
 });
 
-const browse = (query: Record<string, string>, as: Actor = owner) => browseVideos(prisma, as, projectId, videoListQuerySchema.parse(query));
+const browse = (query: Record<string, string>, as: Actor = owner) => browseVideos(prisma, as, projectId, videoListQuerySchema().parse(query));
 const keysOf = (videos: { id: string }[]) => videos.map((video) => Object.entries(ids).find(([, id]) => id === video.id)![0]);
 
 describe("browseVideos", () => {
@@ -175,9 +175,9 @@ describe("browseVideos", () => {
 
   it("refuses malformed filters in the schema instead of ignoring them", () => {
     for (const bad of [{ category: "s99" }, { overallMax: "abc" }, { sMin: "11" }, { sort: "storageKey" }, { review: "mine" }, { page: "0" }, { runId: "x'; drop" }]) {
-      expect(videoListQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+      expect(videoListQuerySchema().safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
-    expect(videoListQuerySchema.parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({ overallMax: undefined, dimension: "Mechanics", page: 1, pageSize: 50, sort: "path", dir: "asc" });
+    expect(videoListQuerySchema().parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({ overallMax: undefined, dimension: "Mechanics", page: 1, pageSize: 50, sort: "path", dir: "asc" });
   });
   it("flags a presence judgment that disagrees with the shown run's presence, whichever run it was saved against", async () => {
     // The latest run scores s1 on c at 8 and 1 (present at the threshold 5); the reviewer, who saw the older run,

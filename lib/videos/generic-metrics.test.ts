@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 async function match(query: Record<string, string>) {
-  const filter = videoFilterSchema.parse(query);
+  const filter = videoFilterSchema().parse(query);
   const run = await resolveFilterRun(prisma, projectId, filter.runId);
   const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: owner.userId };
   const found = await matchingVideoIds(prisma, filter, ctx);
@@ -50,7 +50,7 @@ async function match(query: Record<string, string>) {
 
 describe("generic per-video metrics", () => {
   it("reads the latest run over videos, not a newer run over items", async () => {
-    const result = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({}));
+    const result = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({}));
     expect(result.run?.id).toBe(runId);
     expect(result.videos.find((v) => v.id === ids.a)!.scores).toEqual({ I: 1, S: 2, D: 8, overall: 60, verdict: true });
     // In the run with no known values: every declared metric, unknown.
@@ -69,15 +69,15 @@ describe("generic per-video metrics", () => {
   });
 
   it("sorts on any declared metric, unknown values last", async () => {
-    const byD = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ sort: "D", dir: "desc" }));
+    const byD = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ sort: "D", dir: "desc" }));
     expect(byD.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);
-    const byOverall = await browseVideos(prisma, owner, projectId, videoListQuerySchema.parse({ sort: "overall", dir: "asc" }));
+    const byOverall = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ sort: "overall", dir: "asc" }));
     expect(byOverall.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);
   });
 
   it("refuses generic keys off the metric's scale, naming the key", () => {
     for (const [query, field] of [[{ "min.S": "11" }, "min.S"], [{ "max.overall": "abc" }, "max.overall"], [{ "is.verdict": "maybe" }, "is.verdict"], [{ sort: "X" }, "sort"]] as const) {
-      const parsed = videoListQuerySchema.safeParse(query);
+      const parsed = videoListQuerySchema().safeParse(query);
       expect(parsed.success, JSON.stringify(query)).toBe(false);
       expect(parsed.error!.issues.map((i) => i.path.join("."))).toContain(field);
     }
@@ -116,7 +116,7 @@ describe("generic per-video metrics", () => {
     };
     const refused = (filter: Record<string, string>, sort?: string) => {
       try {
-        checkFilterAgainstTask(videoFilterSchema.parse(filter), captions, sort);
+        checkFilterAgainstTask(videoFilterSchema().parse(filter), captions, sort);
         return null;
       } catch (error) {
         expect(error).toBeInstanceOf(ValidationError);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ValidationError } from "../errors";
-import { allMetrics, allQueryAliases, allTargetIds, allTargets, metricOf, targetOf } from "../tasks/registry";
+import { allMetrics, allQueryAliases, allTargetIds, allTargets, memoByTaskRegistry, metricOf, targetOf } from "../tasks/registry";
 import { type MetricDeclaration, type QueryAlias, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 import { videoListCursorSchema } from "./video-list-cursor";
@@ -15,17 +15,18 @@ import { videoListCursorSchema } from "./video-list-cursor";
  * on a categorical one (a label or the stored number), for every metric a judge task declares; a
  * task may declare older keys for the same filters (`queryAliases`). A query is parsed before its
  * run is known, so parsing accepts what any task declares; `resolveFilterForTask` then checks it
- * against the task of the run the filter reads.
+ * against the task of the run the filter reads. What a task declares is read when a query is parsed (the
+ * schemas and keys below are built per state of the registry), so a task registered later is parsed too.
  */
 
 /** Target ids a `category` filter may name (any task's; the run's own task is checked once the run is known). */
-export const SCORE_CATEGORIES = allTargetIds() as [string, ...string[]];
+export const scoreCategories = memoByTaskRegistry(() => allTargetIds() as [string, ...string[]]);
 
 export const REVIEW_STATES = ["unreviewed", "reviewed", "reviewed_by_me", "not_reviewed_by_me", "disagreement"] as const;
 
 /** Sorts on the video's own fields; a declared metric's id sorts on that metric. */
 export const FIELD_SORTS = ["path", "prompt", "model", "created"] as const;
-export const VIDEO_SORTS = [...FIELD_SORTS, ...allMetrics().map((m) => m.id)] as [string, ...string[]];
+export const videoSorts = memoByTaskRegistry(() => [...FIELD_SORTS, ...allMetrics().map((m) => m.id)] as [string, ...string[]]);
 export type VideoSort = string;
 
 export function isFieldSort(sort: string): sort is (typeof FIELD_SORTS)[number] {
@@ -54,7 +55,7 @@ interface MetricKey {
 }
 
 /** Every query key that filters on a metric (generic, or a declared alias), with what it filters. */
-const METRIC_KEYS: ReadonlyMap<string, MetricKey> = (() => {
+const metricKeys = memoByTaskRegistry((): ReadonlyMap<string, MetricKey> => {
   const keys = new Map<string, MetricKey>();
   for (const metric of allMetrics()) {
     for (const which of metric.scale.kind === "categorical" ? (["is"] as const) : (["min", "max"] as const)) {
@@ -63,7 +64,7 @@ const METRIC_KEYS: ReadonlyMap<string, MetricKey> = (() => {
   }
   for (const alias of allQueryAliases()) keys.set(alias.key, { metric: alias.metric, bound: alias.bound, alias: true });
   return keys;
-})();
+});
 
 function metricFieldSchema(metric: MetricDeclaration, key: MetricKey) {
   if (metric.scale.kind === "categorical") {
@@ -75,58 +76,65 @@ function metricFieldSchema(metric: MetricDeclaration, key: MetricKey) {
   return bound(min, max);
 }
 
-const metricShape: Record<string, z.ZodType<string | number | undefined>> = Object.fromEntries(
-  [...METRIC_KEYS].map(([key, spec]) => [key, metricFieldSchema(allMetrics().find((m) => m.id === spec.metric)!, spec)]),
-);
+function metricShape(): Record<string, z.ZodType<string | number | undefined>> {
+  return Object.fromEntries([...metricKeys()].map(([key, spec]) => [key, metricFieldSchema(allMetrics().find((m) => m.id === spec.metric)!, spec)]));
+}
 
 /** A category filter's bounds before its run is known: the widest of any declared target's scale. */
-const CATEGORY_BOUNDS = (() => {
+function categoryBounds() {
   const bounds = allTargets().map((t) => scaleBounds(t.scale));
   return { min: Math.min(...bounds.map((b) => b.min)), max: Math.max(...bounds.map((b) => b.max)) };
-})();
+}
 
-const fieldFilterSchema = z.object({
-  dimension: text(100),
-  model: text(200),
-  /** Case-insensitive substring of the prompt. */
-  prompt: text(500),
-  status: z.enum(["pending_extraction", "ready", "failed"]).optional(),
-  /** The judge run whose scores are shown and filtered; given, only videos in that run are listed. */
-  runId: id,
-  /** With categoryMin/Max: the target's worst (maximum) score over key frames or clusters in the run. */
-  category: z.enum(SCORE_CATEGORIES).optional(),
-  categoryMin: bound(CATEGORY_BOUNDS.min, CATEGORY_BOUNDS.max),
-  categoryMax: bound(CATEGORY_BOUNDS.min, CATEGORY_BOUNDS.max),
-  /** The reviewers' majority verdict in the run (ties match neither). */
-  humanVerdict: yesNo,
-  review: z.enum(REVIEW_STATES).optional(),
+/** The filter's own fields, built from the registry's current declarations (its category enum and bounds). */
+const fieldFilterSchema = memoByTaskRegistry(() => {
+  const categoryRange = categoryBounds();
+  return z.object({
+    dimension: text(100),
+    model: text(200),
+    /** Case-insensitive substring of the prompt. */
+    prompt: text(500),
+    status: z.enum(["pending_extraction", "ready", "failed"]).optional(),
+    /** The judge run whose scores are shown and filtered; given, only videos in that run are listed. */
+    runId: id,
+    /** With categoryMin/Max: the target's worst (maximum) score over key frames or clusters in the run. */
+    category: z.enum(scoreCategories()).optional(),
+    categoryMin: bound(categoryRange.min, categoryRange.max),
+    categoryMax: bound(categoryRange.min, categoryRange.max),
+    /** The reviewers' majority verdict in the run (ties match neither). */
+    humanVerdict: yesNo,
+    review: z.enum(REVIEW_STATES).optional(),
+  });
 });
+type FieldFilterSchema = ReturnType<typeof fieldFilterSchema>;
 
 /** The fields above plus one optional field per metric query key (`min.S`, `sMin`, `is.verdict`, …). */
 // (The metric keys are known only at run time, so the static type carries them as an index signature below.)
-export const videoFilterSchema = fieldFilterSchema.extend(metricShape as Record<never, never>);
-export type VideoFilter = z.output<typeof fieldFilterSchema> & { [metricKey: string]: string | number | undefined };
+export const videoFilterSchema = memoByTaskRegistry(() => fieldFilterSchema().extend(metricShape() as Record<never, never>));
+export type VideoFilter = z.output<FieldFilterSchema> & { [metricKey: string]: string | number | undefined };
 /** What a caller may pass to be parsed (query-string values, or numbers in a JSON body). */
-export type VideoFilterInput = z.input<typeof fieldFilterSchema> & { [metricKey: string]: unknown };
+export type VideoFilterInput = z.input<FieldFilterSchema> & { [metricKey: string]: unknown };
 
 export const VIDEO_LIST_VIEWS = ["table", "grid"] as const;
 
-export const videoListQuerySchema = videoFilterSchema.extend({
-  sort: z.enum(VIDEO_SORTS).default("path"),
-  dir: z.enum(["asc", "desc"]).default("asc"),
-  /** Page by number (OFFSET: deep pages read every row before them). Ignored when `cursor` is given. */
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(50),
-  /** A previous answer's `nextCursor` / `prevCursor`: the page after / before it, by position (keyset). */
-  cursor: videoListCursorSchema.optional(),
-  /** How the list page shows the page of videos: a table, or a grid of thumbnails (the same filter, order and page). */
-  view: z.enum(VIDEO_LIST_VIEWS).default("table"),
-});
-export type VideoListQuery = z.output<typeof videoListQuerySchema> & VideoFilter;
+export const videoListQuerySchema = memoByTaskRegistry(() =>
+  videoFilterSchema().extend({
+    sort: z.enum(videoSorts()).default("path"),
+    dir: z.enum(["asc", "desc"]).default("asc"),
+    /** Page by number (OFFSET: deep pages read every row before them). Ignored when `cursor` is given. */
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(500).default(50),
+    /** A previous answer's `nextCursor` / `prevCursor`: the page after / before it, by position (keyset). */
+    cursor: videoListCursorSchema.optional(),
+    /** How the list page shows the page of videos: a table, or a grid of thumbnails (the same filter, order and page). */
+    view: z.enum(VIDEO_LIST_VIEWS).default("table"),
+  }),
+);
+export type VideoListQuery = z.output<ReturnType<typeof videoListQuerySchema>> & VideoFilter;
 
 /** Is this query key one of the filter's fields (a video field or a metric filter)? */
 export function isVideoFilterKey(key: string): boolean {
-  return key in fieldFilterSchema.shape || METRIC_KEYS.has(key);
+  return key in fieldFilterSchema().shape || metricKeys().has(key);
 }
 
 /** Parses URL search params (first value of each key); a malformed field is a 400 in the API. */
@@ -152,7 +160,8 @@ export interface MetricCondition {
 }
 
 function metricFilterKeysIn(filter: VideoFilter): string[] {
-  return Object.keys(filter).filter((key) => filter[key] !== undefined && METRIC_KEYS.has(key));
+  const keys = metricKeys();
+  return Object.keys(filter).filter((key) => filter[key] !== undefined && keys.has(key));
 }
 
 /**
@@ -163,7 +172,7 @@ function metricFilterKeysIn(filter: VideoFilter): string[] {
 export function metricConditions(filter: VideoFilter, task?: TaskDeclaration | null): MetricCondition[] {
   const conditions = new Map<string, MetricCondition>();
   for (const key of metricFilterKeysIn(filter)) {
-    const spec = METRIC_KEYS.get(key)!;
+    const spec = metricKeys().get(key)!;
     const declared = task ? (spec.alias ? (task.queryAliases ?? []).some((a) => a.key === key) : true) && metricOf(task, spec.metric) : allMetrics().find((m) => m.id === spec.metric);
     if (!declared) throw new ValidationError(`${key}: the run's task (${task!.label}) has no metric "${spec.metric}".`);
     const raw = filter[key];

@@ -32,7 +32,7 @@ beforeAll(async () => {
   }
 });
 
-const query = (raw: Record<string, string>) => videoListQuerySchema.parse(raw);
+const query = (raw: Record<string, string>) => videoListQuerySchema().parse(raw);
 
 it("follows the list's filter and order, across its pages, as the list itself shows it", async () => {
   const raw = { model: "Kling", sort: "prompt", dir: "desc", pageSize: "1" };

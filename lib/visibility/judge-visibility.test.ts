@@ -208,7 +208,7 @@ describe("the compare page", () => {
 
 describe("the video list", () => {
   it("shows the blind video without scores or a disagreement flag", async () => {
-    const query = videoListQuerySchema.parse({ runId: hallucinationRun });
+    const query = videoListQuerySchema().parse({ runId: hallucinationRun });
     const row = async (actor: Actor, videoId: string) => (await browseVideos(prisma, actor, projectId, query)).videos.find((v) => v.id === videoId)!;
     const whole = await row(bob, blindVideo);
     expect(whole.blind).toBe(false);
@@ -221,7 +221,7 @@ describe("the video list", () => {
 describe("the exports (agreement scope)", () => {
   it("leave out the blind video for its reviewer only", async () => {
     const rows = async (actor: Actor) => {
-      const { stream } = await projectExport(prisma, actor, projectId, exportQuerySchema.parse({ format: "jsonl", runId: hallucinationRun }));
+      const { stream } = await projectExport(prisma, actor, projectId, exportQuerySchema().parse({ format: "jsonl", runId: hallucinationRun }));
       const text = await new Response(stream).text();
       return new Set(text.trimEnd().split("\n").map((line) => (JSON.parse(line) as ExportRow).videoId));
     };

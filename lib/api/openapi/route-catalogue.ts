@@ -122,7 +122,7 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "The video list, filtered, sorted and paginated",
       description: "`min.<metric>`, `max.<metric>` and `is.<metric>` exist for every metric of the registered tasks; a filter the run's task does not declare is a 400 naming it. Page with `cursor` (`nextCursor`/`prevCursor` of the answer) or `page`.",
       params: project,
-      query: videoListQuerySchema,
+      query: videoListQuerySchema(),
       responses: [ok("`{run, page, pageSize, total, totalExact, nextCursor, prevCursor, videos}`.")],
     },
     {
@@ -426,7 +426,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/agreement",
       summary: "Agreement between reviewers and with the judge",
       params: project,
-      query: agreementQuerySchema,
+      query: agreementQuerySchema(),
       responses: [download("The report.", ["application/json", "text/csv"])],
     },
     {
@@ -450,7 +450,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/export",
       summary: "Every judged item of the filtered videos with each reviewer's judgment, streamed",
       params: project,
-      query: exportQuerySchema,
+      query: exportQuerySchema(),
       responses: [download("The export, as an attachment.", ["text/csv", "application/x-ndjson"])],
     },
     {
@@ -486,7 +486,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/queues",
       summary: "Create a review queue (owners)",
       params: project,
-      body: { kind: "json", schema: createQueueSchema },
+      body: { kind: "json", schema: createQueueSchema() },
       responses: [created("The queue.", createdQueueResponseSchema)],
     },
     {
@@ -494,7 +494,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/queues/preview",
       summary: "How many videos a queue with this filter would hold (owners)",
       params: project,
-      query: videoFilterSchema,
+      query: videoFilterSchema(),
       responses: [ok("`{runId, count}`.")],
     },
     { method: "get", path: "/api/v1/queues/{queueId}", summary: "A queue with its progress and the caller's own counts", params: queue, responses: [ok("The queue.")] },

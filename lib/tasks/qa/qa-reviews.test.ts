@@ -184,7 +184,7 @@ describe("agreement on QA answers", () => {
         }
       }
     }
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({}));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({}));
     // 8 answers (4 per run), each compared with its own run only: not 16.
     expect(report.summary).toMatchObject({ reviewedItems: 8, judgments: 12, multiReviewedItems: 4, reviewers: 2 });
     const annVsJudge = report.humanVsJudge.reviewers.find((r) => r.reviewerId === ann.userId)!;
@@ -220,7 +220,7 @@ describe("agreement on QA answers", () => {
     expect(report.humanVsHuman.pairs[0]!.binary.values.kappa).toBeCloseTo(0.5, 10);
 
     // Filtered to one QA run: only its answers.
-    const onlyB = await projectAgreement(prisma, owner, projectId, agreementQuerySchema.parse({ runId: runB }));
+    const onlyB = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: runB }));
     expect(onlyB.summary).toMatchObject({ reviewedItems: 4, judgments: 4 });
   });
 });

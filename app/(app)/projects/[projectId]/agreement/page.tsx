@@ -23,7 +23,8 @@ import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
 import { getProject } from "@/lib/projects/projects";
 
-const FORM_KEYS = new Set([...Object.keys(videoFilterSchema.shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "implied", "truth"]);
+/** The query keys the form shows itself (read per request from the registry, as the filters are). */
+const formKeys = () => new Set([...Object.keys(videoFilterSchema().shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "implied", "truth"]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -62,8 +63,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const { actor } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
   const view: AgreementView = raw.view === "details" ? "details" : "summary";
-  const parsed = agreementQuerySchema.safeParse(raw);
-  const query = parsed.success ? parsed.data : agreementQuerySchema.parse({});
+  const parsed = agreementQuerySchema().safeParse(raw);
+  const query = parsed.success ? parsed.data : agreementQuerySchema().parse({});
   const [runs, { dimensions, models }] = await Promise.all([scopeRuns(prisma, projectId, null), browseOptions(prisma, actor, projectId)]);
   // The filter fields are the task's of the run the video filters read (the named run, else the latest).
   const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
@@ -94,7 +95,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: downloadName("agreement", "json"), kind: "json" as const },
     { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: downloadName("agreement", "csv"), kind: "csv" as const },
   ];
-  const hidden = Object.entries(raw).filter(([k]) => !FORM_KEYS.has(k) && k in agreementQuerySchema.shape && k !== "format");
+  const shownKeys = formKeys();
+  const hidden = Object.entries(raw).filter(([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format");
 
   return (
     <div className="flex flex-col gap-5">

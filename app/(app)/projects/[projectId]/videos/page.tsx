@@ -21,7 +21,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
-  const parsed = videoListQuerySchema.safeParse(raw);
+  const parsed = videoListQuerySchema().safeParse(raw);
   const [options, outcome] = await Promise.all([
     browseOptions(prisma, actor, projectId),
     parsed.success

@@ -6,7 +6,7 @@ import { prisma } from "@/lib/db/prisma";
 import { captionFilterOptions } from "@/lib/tasks/captions/caption-results";
 import { qaFilterOptions } from "@/lib/tasks/qa/qa-results";
 import { listRuns } from "@/lib/judge/runs";
-import { VIDEO_SORTS, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
+import { searchParamsObject, videoFilterSchema, videoSorts } from "@/lib/videos/video-filter";
 import { runNameOfRow } from "@/lib/runs/run-name";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
@@ -20,9 +20,9 @@ export default async function NewQueuePage({
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
   const raw = searchParamsObject(await searchParams);
-  const parsed = videoFilterSchema.safeParse(raw);
+  const parsed = videoFilterSchema().safeParse(raw);
   const filter = parsed.success ? parsed.data : {};
-  const sort = VIDEO_SORTS.find((s) => s === raw.sort) ?? "path";
+  const sort = videoSorts().find((s) => s === raw.sort) ?? "path";
   const dir = raw.dir === "desc" ? "desc" : "asc";
   const captionOptions = await captionFilterOptions(prisma, actor, projectId);
   const qaOptions = await qaFilterOptions(prisma, actor, projectId);

@@ -32,7 +32,7 @@ export default async function VideoPage({
   const requestedRun = search.runId;
   // The video list this page was opened from (its filter and order), carried as `list`; else the whole list.
   const list = typeof search.list === "string" ? search.list : "";
-  const listQuery = videoListQuerySchema.safeParse(searchParamsObject(new URLSearchParams(list)));
+  const listQuery = videoListQuerySchema().safeParse(searchParamsObject(new URLSearchParams(list)));
   const { actor, role } = await requirePageProjectAccess(projectId);
   const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
     if (error instanceof NotFoundError) notFound();

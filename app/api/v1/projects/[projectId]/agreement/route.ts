@@ -8,7 +8,7 @@ import { prisma } from "@/lib/db/prisma";
 /** GET /api/v1/projects/:id/agreement?<video filters>&threshold=&overallThreshold=&format=json|csv */
 export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
   const projectId = project.id;
-  const query = agreementQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
+  const query = agreementQuerySchema().parse(searchParamsObject(new URL(request.url).searchParams));
   const report = await projectAgreement(prisma, actor, projectId, query);
   if (query.format === "csv") {
     return new Response(reportCsv(report), {

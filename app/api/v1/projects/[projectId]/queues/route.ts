@@ -15,7 +15,7 @@ export const GET = withProject<Params>("project.view", async ({ request, actor, 
 
 /** `{"name","runId"?,"filter","sort"?,"dir"?,"scope":"verdict"|"scores","categories"?,"reviewersPerItem"?,"blind"?}` (owners). */
 export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const input = await parseJsonBody(request, createQueueSchema);
+  const input = await parseJsonBody(request, createQueueSchema());
   const queue = await createQueue(prisma, actor, project.id, input);
   return Response.json({ id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount }, { status: 201 });
 });

@@ -18,7 +18,7 @@ type Params = { projectId: string };
 /** The video list: every filter of `videoListQuerySchema`; a malformed one is a 400 naming the field. */
 export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
   const projectId = project.id;
-  const query = videoListQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
+  const query = videoListQuerySchema().parse(searchParamsObject(new URL(request.url).searchParams));
   return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query));
 });
 
