@@ -1,4 +1,4 @@
-import { GENERATED_TASK_DECLARATIONS } from "../lib/generated/tasks/declarations";
+import { TASK_FOLDERS } from "../lib/tasks/registry";
 import type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
 
 export type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
@@ -106,7 +106,10 @@ const CORE_PAGES: CrawlPage[] = [
  * The core's pages and the registered tasks' (in registry order): a task's page on a route the core lists
  * too adds its URLs to the core's; a task's own route is appended.
  */
-export const PAGES: CrawlPage[] = withTaskPages(CORE_PAGES, GENERATED_TASK_DECLARATIONS.flatMap((task) => task.crawlPages ?? []));
+// Read from the registry at call time, so a task folder a test registers (registerTaskDeclarations) is listed too.
+export function crawlPages(): CrawlPage[] {
+  return withTaskPages(CORE_PAGES, TASK_FOLDERS.flatMap((task) => task.crawlPages ?? []));
+}
 
 export function withTaskPages(corePages: readonly CrawlPage[], taskPages: readonly CrawlPage[]): CrawlPage[] {
   const pages = corePages.map((page) => ({ ...page }));

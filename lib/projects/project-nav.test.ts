@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { PAGES } from "../../e2e/pages";
+import { crawlPages } from "../../e2e/pages";
 import { projectNav, projectNavItems } from "./project-nav";
 
 describe("project navigation bar", () => {
   it("asks the same action of each link as its page does (e2e/pages.ts), so no role sees a link to a 403", () => {
     for (const item of projectNav()) {
-      const page = PAGES.find((p) => p.route === `/projects/[projectId]${item.path}`);
+      const page = crawlPages().find((p) => p.route === `/projects/[projectId]${item.path}`);
       expect(page, `a crawled page for ${item.path || "the overview"}`).toBeDefined();
       expect(page!.project?.action ?? "project.view", item.id).toBe(item.action);
     }

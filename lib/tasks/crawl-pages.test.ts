@@ -4,7 +4,7 @@
  * the core's.
  */
 import { describe, expect, it } from "vitest";
-import { PAGES, pageUrls, withTaskPages } from "../../e2e/pages";
+import { crawlPages, pageUrls, withTaskPages } from "../../e2e/pages";
 import type { CrawlSeed } from "./task-crawl";
 
 const seed: CrawlSeed = {
@@ -17,11 +17,11 @@ const seed: CrawlSeed = {
   itemIdByRole: { reviewer: "I" },
   tasks: { captions: { runIds: ["C1", "C2"], captionIds: ["K1"] }, qa: { runIds: ["A1"], questionIds: ["Q1", "Q2"] }, construction: { curationQueueIds: ["CQ"] } },
 };
-const urlsOf = (route: string) => pageUrls(PAGES.find((page) => page.route === route)!, seed, "owner");
+const urlsOf = (route: string) => pageUrls(crawlPages().find((page) => page.route === route)!, seed, "owner");
 
 describe("the crawl's pages", () => {
   it("list each route once, the tasks' among them", () => {
-    const routes = PAGES.map((page) => page.route);
+    const routes = crawlPages().map((page) => page.route);
     expect(new Set(routes).size).toBe(routes.length);
     expect(routes).toEqual(expect.arrayContaining(["/projects/[projectId]/captions/[captionId]", "/projects/[projectId]/qa/[questionId]", "/projects/[projectId]/construction", "/projects/[projectId]/curation/[queueId]"]));
   });
@@ -36,16 +36,16 @@ describe("the crawl's pages", () => {
     expect(urlsOf("/projects/[projectId]/curation")).toEqual(["/projects/P/curation"]);
     expect(urlsOf("/projects/[projectId]/curation/[queueId]")).toEqual(["/projects/P/curation/CQ"]);
     // Core pages keep their access rule when a task adds URLs to them.
-    expect(PAGES.find((page) => page.route === "/projects/[projectId]/runs/[runId]/label-next")!.project).toEqual({ action: "queues.manage" });
+    expect(crawlPages().find((page) => page.route === "/projects/[projectId]/runs/[runId]/label-next")!.project).toEqual({ action: "queues.manage" });
   });
 
   it("take a new task's pages with no edit to e2e/", () => {
-    const pages = withTaskPages(PAGES, [
+    const pages = withTaskPages(crawlPages(), [
       { route: "/projects/[projectId]/toy", project: {} },
       { route: "/projects/[projectId]/runs/[runId]", urls: (s) => [`/projects/${s.projectId}/runs/TOY`] },
     ]);
     expect(pageUrls(pages.find((page) => page.route === "/projects/[projectId]/toy")!, seed, "owner")).toEqual(["/projects/P/toy"]);
     expect(pageUrls(pages.find((page) => page.route === "/projects/[projectId]/runs/[runId]")!, seed, "owner").at(-1)).toBe("/projects/P/runs/TOY");
-    expect(() => pageUrls(PAGES.find((page) => page.route === "/projects/[projectId]/qa/[questionId]")!, { ...seed, tasks: {} }, "owner")).toThrow(/no "questionIds" of task "qa"/);
+    expect(() => pageUrls(crawlPages().find((page) => page.route === "/projects/[projectId]/qa/[questionId]")!, { ...seed, tasks: {} }, "owner")).toThrow(/no "questionIds" of task "qa"/);
   });
 });

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { withTaskPages } from "../../e2e/pages";
+import { crawlPages, withTaskPages } from "../../e2e/pages";
 import { projectAgreement } from "../agreement/load";
 import { exportQuerySchema, agreementQuerySchema } from "../agreement/scope";
 import { projectExport } from "../agreement/export";
@@ -212,5 +212,7 @@ describe("a toy task registered at test time appears everywhere", () => {
     const taskPages = TASK_FOLDERS.flatMap((folder) => folder.crawlPages ?? []);
     expect(taskPages).toContain(toyCrawlPage);
     expect(withTaskPages([], taskPages).map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
+    // The crawl's own list, read when it is asked for, carries the toy's page after the core's.
+    expect(crawlPages().map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
   });
 });
