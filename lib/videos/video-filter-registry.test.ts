@@ -13,8 +13,8 @@ const lateTask: TaskDeclaration = {
   id: "late_task",
   label: "Late task",
   subject: "video",
-  targets: [{ id: "late_target", label: "Late", definition: "A late target.", scale: { kind: "numeric", min: 0, max: 20, step: 1 }, level: "ordinal", higherIsBetter: true, scope: "video" }],
-  metrics: [{ id: "late_metric", label: "Late metric", definition: "A late metric.", aggregation: "late", scale: { kind: "numeric", min: 0, max: 20, step: null }, level: "ordinal", higherIsBetter: true }],
+  targets: [{ id: "late_target", label: "Late", definition: "A late target.", scale: { kind: "numeric", min: 0, max: 20, step: 1 }, level: "ordinal", higherIsBetter: true, scope: "video", positive: { op: ">=", threshold: 10, label: "late" } }],
+  metrics: [{ id: "late_metric", label: "Late metric", definition: "A late metric.", aggregation: "late", scale: { kind: "numeric", min: 0, max: 20, step: null }, level: "ordinal", higherIsBetter: true, positive: { op: ">=", threshold: 10, label: "late" } }],
   groupings: [],
 };
 
