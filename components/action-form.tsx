@@ -86,11 +86,7 @@ export function RoleSelect({ name = "role", defaultValue = "reviewer" }: { name?
   return (
     <label className="flex flex-col gap-1 text-sm">
       <span className="font-medium text-slate-700">Role</span>
-      <select
-        name={name}
-        defaultValue={defaultValue}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm"
-      >
+      <select name={name} defaultValue={defaultValue} className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm">
         <option value="owner">owner</option>
         <option value="reviewer">reviewer</option>
         <option value="viewer">viewer</option>

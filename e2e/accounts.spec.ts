@@ -56,7 +56,12 @@ test("an admin resets a password (shown once) and deactivates an account, which 
   await signIn(memberPage, member.email, newPassword);
 
   await actions.getByRole("button", { name: "Deactivate" }).click();
-  await expect(page.getByTestId("user-list").getByRole("row", { name: new RegExp(member.email) }).getByTestId("deactivated-badge")).toBeVisible();
+  await expect(
+    page
+      .getByTestId("user-list")
+      .getByRole("row", { name: new RegExp(member.email) })
+      .getByTestId("deactivated-badge"),
+  ).toBeVisible();
   await memberPage.goto("/");
   await expect(memberPage).toHaveURL(/\/sign-in$/);
   await memberPage.getByLabel("Email", { exact: true }).fill(member.email);
@@ -66,7 +71,12 @@ test("an admin resets a password (shown once) and deactivates an account, which 
 
   // Reactivated, the account signs in again.
   await page.getByTestId(`user-actions-${member.email}`).getByRole("button", { name: "Reactivate" }).click();
-  await expect(page.getByTestId("user-list").getByRole("row", { name: new RegExp(member.email) }).getByTestId("deactivated-badge")).toHaveCount(0);
+  await expect(
+    page
+      .getByTestId("user-list")
+      .getByRole("row", { name: new RegExp(member.email) })
+      .getByTestId("deactivated-badge"),
+  ).toHaveCount(0);
   await signIn(memberPage, member.email, newPassword);
   await memberContext.close();
 });

@@ -28,7 +28,10 @@ test("two reviewers disagree, the owner adjudicates, agreement against gold", as
   }
 
   // Ann says yes, Bob says no: a tie on the verdict.
-  for (const [email, value] of [[reviewers[0]!, "1"], [reviewers[1]!, "0"]] as const) {
+  for (const [email, value] of [
+    [reviewers[0]!, "1"],
+    [reviewers[1]!, "0"],
+  ] as const) {
     const context = await browser.newContext();
     const reviewerPage = await context.newPage();
     await signIn(reviewerPage, email, "reviewer-password-1");

@@ -15,7 +15,11 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
   try {
     const owner = await ownerWithProject("blind-owner");
     const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount: 3, keyFrames: 1, name: "Blind queue" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false },
+      { videoCount: 3, keyFrames: 1, name: "Blind queue" },
+    );
     const reviewer = { email: `blind-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
     await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
     await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
@@ -24,9 +28,18 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
     const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
     for (const videoId of videoIds) {
       const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1 } } } });
+      const step = await prisma.stepResult.create({
+        data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1 } } },
+      });
       await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: JUDGE_S1 } });
-      await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall: JUDGE_OVERALL, hallucination: true, complete: true }, metrics: { overall: JUDGE_OVERALL, S: JUDGE_S1, verdict: true } });
+      await createRunVideo(prisma, {
+        runId: run.id,
+        videoId,
+        frameSetId: frameSet.id,
+        status: "done",
+        summary: { S: JUDGE_S1, D: 0, I: 0, overall: JUDGE_OVERALL, hallucination: true, complete: true },
+        metrics: { overall: JUDGE_OVERALL, S: JUDGE_S1, verdict: true },
+      });
     }
     const ownerKey = await cli("create-api-key", "--email", owner.email);
     const created = await request.post(`/api/v1/projects/${projectId}/queues`, {

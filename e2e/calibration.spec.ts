@@ -20,7 +20,11 @@ test("imports published labels, runs the stub judge with two prompt versions, op
   try {
     const owner = await ownerWithProject("calibration");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 4, keyFrames: 1, name: "Calibration e2e" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 4, keyFrames: 1, name: "Calibration e2e" },
+    );
     for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, model: i < 2 ? "Sora" : "Pika" } });
 
     await signIn(page, owner.email, owner.password);

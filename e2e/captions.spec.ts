@@ -22,7 +22,16 @@ test.beforeAll(() => {
   make(`${V0}-0.mp4`, "testsrc2=size=320x240:rate=24");
   make(`${V1}-0.mp4`, "mandelbrot=size=320x240:rate=24");
   const line = (id: number, video: string, type: string, instruction: string, reference: string, keyPoints?: string[]) =>
-    JSON.stringify({ id, video, conversations: [{ from: "human", value: `<video>\n${instruction}` }, { from: "gpt", value: reference }], restriction: [type, ""], ...(keyPoints ? { key_point: keyPoints } : {}) });
+    JSON.stringify({
+      id,
+      video,
+      conversations: [
+        { from: "human", value: `<video>\n${instruction}` },
+        { from: "gpt", value: reference },
+      ],
+      restriction: [type, ""],
+      ...(keyPoints ? { key_point: keyPoints } : {}),
+    });
   fs.writeFileSync(
     path.join(root, "anycap-reference.jsonl"),
     [
@@ -42,7 +51,9 @@ test.beforeAll(() => {
       { id: 2, output: "A glass falls." },
       // Shares "ramp" with the first key point only: 1 of 2.
       { id: 3, output: "A sphere tumbles along the ramp." },
-    ].map((o) => JSON.stringify(o)).join("\n") + "\n",
+    ]
+      .map((o) => JSON.stringify(o))
+      .join("\n") + "\n",
   );
   fs.writeFileSync(
     path.join(root, "beta.csv"),
@@ -118,7 +129,10 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await expect(page.getByTestId("endpoint-list")).toContainText("Stub (simulated)");
     // Style judges the brief and detail captions (4, on both videos); content the action captions (2, on the first).
-    for (const [pipeline, started, runName] of [["caption_style", "Started on 2 videos (4 captions)", "Caption style"], ["caption_content", "Started on 1 video (2 captions)", "Caption content"]] as const) {
+    for (const [pipeline, started, runName] of [
+      ["caption_style", "Started on 2 videos (4 captions)", "Caption style"],
+      ["caption_content", "Started on 1 video (2 captions)", "Caption content"],
+    ] as const) {
       await page.getByTestId("run-pipeline").selectOption(pipeline);
       await expect(page.getByTestId("run-models")).toContainText("alpha");
       await page.getByRole("button", { name: "Start run" }).click();

@@ -58,7 +58,10 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const reviewerKey = (await cli("create-api-key", "--email", accounts.reviewer.email)).trim();
   const adminKey = (await cli("create-api-key", "--email", accounts.admin.email)).trim();
   const api = async <T>(key: string, route: string, init: RequestInit = {}): Promise<T> => {
-    const response = await fetch(`${baseURL}${route}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.body && typeof init.body === "string" ? { "content-type": "application/json" } : {}) } });
+    const response = await fetch(`${baseURL}${route}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.body && typeof init.body === "string" ? { "content-type": "application/json" } : {}) },
+    });
     const body = (await response.json().catch(() => null)) as T;
     if (!response.ok) throw new Error(`${init.method ?? "GET"} ${route}: ${response.status} ${JSON.stringify(body)}`);
     return body;
@@ -103,7 +106,15 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
 
     // Each task's own data (its sets, runs, queues), in registry order.
     const context: CrawlSeedContext = {
-      baseURL, prisma, owner, projectId, judgedVideoIds, upload, waitForRun, stubBaseUrl: stub.baseURL, endpointId: endpoint.id,
+      baseURL,
+      prisma,
+      owner,
+      projectId,
+      judgedVideoIds,
+      upload,
+      waitForRun,
+      stubBaseUrl: stub.baseURL,
+      endpointId: endpoint.id,
       api: (route, init) => api(ownerKey, route, init),
     };
     for (const task of TASK_MODULES) if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
@@ -129,6 +140,15 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   await prisma.$disconnect();
   return {
     accounts,
-    seed: { projectId, runId, queueId: queue.id, judgedVideoIds, promptlessVideoId, pendingVideoId: pending.id, itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId }, tasks },
+    seed: {
+      projectId,
+      runId,
+      queueId: queue.id,
+      judgedVideoIds,
+      promptlessVideoId,
+      pendingVideoId: pending.id,
+      itemIdByRole: { owner: ownerItem.itemId, reviewer: reviewerItem.itemId, admin: adminItem.itemId },
+      tasks,
+    },
   };
 }

@@ -103,7 +103,10 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
 
     const exported = await request.get(`/api/v1/candidate-sets/${setId}/export?format=open`, { headers: { authorization: `Bearer ${ownerKey}` } });
     expect(exported.status()).toBe(200);
-    const lines = (await exported.text()).trim().split("\n").map((line) => JSON.parse(line) as { id: string; question: string; extra: { edited: boolean } });
+    const lines = (await exported.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: string; question: string; extra: { edited: boolean } });
     expect(lines.map((l) => [l.id, l.question, l.extra.edited])).toEqual([
       ["c0", "How many times does the ball roll down?", false],
       ["c1", "What happens after the ball is placed at the top?", false],

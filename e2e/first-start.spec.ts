@@ -86,13 +86,16 @@ async function expectAllGone(dataDir: string, ports: number[]) {
 test("npm run demo: a failure in the middle of seeding stops the app, the worker, PostgreSQL and the stub, and says what failed", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-demo-cleanup-"));
   const [port, pgPort, stubPort] = [await freePort(), await freePort(), await freePort()];
-  const demo = run("scripts/demo.ts", scriptEnv({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_PG_PORT: String(pgPort),
-    STUB_LLM_PORT: String(stubPort),
-    FRAMEJURY_DEMO_FAIL_AFTER_CLIPS: "1",
-  }));
+  const demo = run(
+    "scripts/demo.ts",
+    scriptEnv({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+      STUB_LLM_PORT: String(stubPort),
+      FRAMEJURY_DEMO_FAIL_AFTER_CLIPS: "1",
+    }),
+  );
   try {
     const seen = await watch(dataDir, demo.exited);
     const code = await demo.exited;

@@ -20,8 +20,7 @@ const GH = 36;
 const FPS = 25;
 
 // Y of the top quarter encodes bit k of N in column k of 10; chroma neutral there. Bottom: testsrc2.
-const BITS_FILTER =
-  "format=yuv420p,geq=lum='if(lt(Y,H/4),if(mod(floor(N/pow(2,floor(X*10/W))),2),235,16),lum(X,Y))':cb='if(lt(Y,H/4),128,cb(X,Y))':cr='if(lt(Y,H/4),128,cr(X,Y))'";
+const BITS_FILTER = "format=yuv420p,geq=lum='if(lt(Y,H/4),if(mod(floor(N/pow(2,floor(X*10/W))),2),235,16),lum(X,Y))':cb='if(lt(Y,H/4),128,cb(X,Y))':cr='if(lt(Y,H/4),128,cr(X,Y))'";
 
 function ffmpeg(args: string[]): Buffer {
   const result = spawnSync("ffmpeg", ["-hide_banner", "-v", "error", "-y", ...args], { maxBuffer: 256 * 1024 * 1024 });
@@ -76,10 +75,7 @@ function probe(p: Page, clip: string, forceDecoder?: Decoder) {
 }
 
 function sample(p: Page, clip: string, timestampsS: number[], opts: { maxSide: number; jpegQuality?: number; forceDecoder?: Decoder }) {
-  return p.evaluate(
-    ([url, ts, o]) => (window as unknown as H).harness.sample(url, ts, { jpegQuality: 0.9, ...o, grayWidth: 64, grayHeight: 36 }),
-    [`/clips/${clip}`, timestampsS, opts] as const,
-  );
+  return p.evaluate(([url, ts, o]) => (window as unknown as H).harness.sample(url, ts, { jpegQuality: 0.9, ...o, grayWidth: 64, grayHeight: 36 }), [`/clips/${clip}`, timestampsS, opts] as const);
 }
 
 function ok<T>(result: HarnessResult<T>): T {
@@ -94,7 +90,26 @@ test.beforeAll(async ({ browser }) => {
   clips = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-clips-"));
   const c = (name: string) => path.join(clips, name);
   // 4 s 640×360 25 fps H.264 (B-frames, so an edit list) with AAC audio.
-  ffmpeg(["-f", "lavfi", "-i", `testsrc2=size=640x360:rate=${FPS}:duration=4,${BITS_FILTER}`, "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", c("bits.mp4")]);
+  ffmpeg([
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=640x360:rate=${FPS}:duration=4,${BITS_FILTER}`,
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:duration=4",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    c("bits.mp4"),
+  ]);
   ffmpeg(["-i", c("bits.mp4"), "-an", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "600k", c("bits.webm")]);
   // 8 s with a keyframe every second (seeking), and a stream-copy cut whose edit list starts mid-frame.
   ffmpeg(["-f", "lavfi", "-i", `testsrc2=size=640x360:rate=${FPS}:duration=8,${BITS_FILTER}`, "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p", c("gop.mp4")]);
@@ -180,7 +195,10 @@ for (const clip of ["bits.mp4", "bits.webm", "cut.mp4"]) {
       const result = ok(await sample(page, clip, TIMES, { maxSide: 320, forceDecoder: decoder }));
       expect(result.decoder).toBe(decoder);
       expect(result.frames.map((f) => f.timestampS)).toEqual(TIMES);
-      expect(result.frames.map((f) => frameNumber(f.gray)), `${decoder} frame numbers`).toEqual(expected);
+      expect(
+        result.frames.map((f) => frameNumber(f.gray)),
+        `${decoder} frame numbers`,
+      ).toEqual(expected);
       // frameTimestampS is the start of the returned frame's display interval, ≤ t (first frame excepted).
       for (const [i, f] of result.frames.entries()) {
         expect(f.frameTimestampS).toBeCloseTo((expected[i]! - first) / FPS, 4);
@@ -230,7 +248,10 @@ test("sparse samples on a long-GOP clip (ffmpeg.wasm seeks) and unsorted/duplica
   for (const decoder of DECODERS) {
     const result = ok(await sample(page, "gop.mp4", times, { maxSide: 320, forceDecoder: decoder }));
     expect(result.frames.map((f) => f.timestampS)).toEqual(times);
-    expect(result.frames.map((f) => frameNumber(f.gray)), decoder).toEqual(expected);
+    expect(
+      result.frames.map((f) => frameNumber(f.gray)),
+      decoder,
+    ).toEqual(expected);
     for (const [i, f] of result.frames.entries()) expect(meanAbsDiff(f.gray, native.get("gop.mp4")!.get(expected[i]!)!)).toBeLessThan(6);
   }
 });
@@ -281,19 +302,18 @@ test("abort cancels promptly with code cancelled, and the extractor keeps workin
     ["webcodecs", -1], // at the first progress event
   ] as const) {
     const result = ok(
-      await page.evaluate(
-        ([ts, d, ms]) => (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, { maxSide: 640, jpegQuality: 0.9, forceDecoder: d, abortAfterMs: ms }),
-        [many, decoder, abortAfterMs] as const,
-      ),
+      await page.evaluate(([ts, d, ms]) => (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, { maxSide: 640, jpegQuality: 0.9, forceDecoder: d, abortAfterMs: ms }), [
+        many,
+        decoder,
+        abortAfterMs,
+      ] as const),
     );
     expect(result.code, decoder).toBe("cancelled");
     expect(result.rejectAfterAbortMs).toBeGreaterThanOrEqual(0);
     expect(result.rejectAfterAbortMs).toBeLessThan(100);
   }
   // An already-aborted signal rejects at once.
-  const pre = ok(
-    await page.evaluate(([ts]) => (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, { maxSide: 640, jpegQuality: 0.9, abortAfterMs: 0 }), [many] as const),
-  );
+  const pre = ok(await page.evaluate(([ts]) => (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, { maxSide: 640, jpegQuality: 0.9, abortAfterMs: 0 }), [many] as const));
   expect(pre.code).toBe("cancelled");
   expect(pre.rejectAfterAbortMs).toBeLessThan(50);
   const after = ok(await sample(page, "bits.mp4", [2], { maxSide: 320 }));

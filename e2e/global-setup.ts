@@ -42,14 +42,26 @@ export default async function globalSetup() {
   // A judge worker, as `npm start` runs one beside the web server.
   const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     cwd: path.resolve("."),
-    env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789", STORAGE_DIR: storageDir, WORKER_CONCURRENCY: "4", BATCH_POLL_SECONDS: "1", ALLOW_PRIVATE_ENDPOINTS: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+      STORAGE_DIR: storageDir,
+      WORKER_CONCURRENCY: "4",
+      BATCH_POLL_SECONDS: "1",
+      ALLOW_PRIVATE_ENDPOINTS: "1",
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const workerExited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
   const deadline = Date.now() + 60_000;
   while (true) {
     if (app.exitCode !== null) throw new Error(`The app exited (${app.exitCode}) before it answered /api/health.`);
-    const ok = await fetch(`http://localhost:${port}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://localhost:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error("The app did not answer /api/health within 60 s.");
     await new Promise((resolve) => setTimeout(resolve, 250));

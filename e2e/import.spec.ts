@@ -55,6 +55,9 @@ test("imports a VBench-style folder: good videos get key frames and clusters, th
   await expect(page.getByTestId("key-frame").first()).toBeVisible();
   expect(await page.getByTestId("cluster-frame").count()).toBeGreaterThan(0);
   // Frames are served: the first key frame image decoded in the browser.
-  const width = await page.getByTestId("key-frame").first().evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth));
+  const width = await page
+    .getByTestId("key-frame")
+    .first()
+    .evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth));
   expect(width).toBe(320);
 });

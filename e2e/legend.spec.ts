@@ -18,7 +18,11 @@ test("every code shows its name and definition: heat map, legend, review screen,
   try {
     const owner = await ownerWithProject("legend-owner");
     const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount: 1, keyFrames: 1, name: "Legend" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false },
+      { videoCount: 1, keyFrames: 1, name: "Legend" },
+    );
     const videoId = videoIds[0]!;
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
     const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
@@ -28,7 +32,14 @@ test("every code shows its name and definition: heat map, legend, review screen,
     await prisma.score.createMany({
       data: Object.entries(staticScores).map(([category, value]) => ({ runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category, value })),
     });
-    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: 7, D: 0, I: 0, overall: 72, hallucination: true, complete: true }, metrics: { S: 7, D: 0, I: 0, overall: 72, verdict: true } });
+    await createRunVideo(prisma, {
+      runId: run.id,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { S: 7, D: 0, I: 0, overall: 72, hallucination: true, complete: true },
+      metrics: { S: 7, D: 0, I: 0, overall: 72, verdict: true },
+    });
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/videos/${videoId}`);

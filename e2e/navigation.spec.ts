@@ -28,7 +28,11 @@ async function seedProject(label: string, categories: readonly string[] = CATEGO
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, { videoCount: 5, keyFrames: 1, name: `${label} nav` });
   const people: Record<"reviewer" | "viewer", { email: string; password: string }> = { reviewer: { email: "", password: "" }, viewer: { email: "", password: "" } };
   const reviewers = [];
-  for (const [name, role] of [["Ann", "reviewer"], ["Bob", "reviewer"], ["Vic", "viewer"]] as const) {
+  for (const [name, role] of [
+    ["Ann", "reviewer"],
+    ["Bob", "reviewer"],
+    ["Vic", "viewer"],
+  ] as const) {
     const email = `${name.toLowerCase()}-${label}-${Date.now()}@example.test`;
     await cli("create-user", "--email", email, "--password", "member-password-1", "--name", name);
     await cli("add-member", "--project", projectId, "--email", email, "--role", role);
@@ -57,7 +61,10 @@ function stepOf(category: string) {
 }
 
 async function navIds(page: Page): Promise<string[]> {
-  return page.getByTestId("project-nav").locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("data-testid")!.replace("project-nav-", "")));
+  return page
+    .getByTestId("project-nav")
+    .locator("a")
+    .evaluateAll((links) => links.map((a) => a.getAttribute("data-testid")!.replace("project-nav-", "")));
 }
 
 test("the navigation bar shows each role only what it may open, the search finds videos, runs and queues, and runs are named", async ({ page }) => {
@@ -162,7 +169,10 @@ test("the agreement page opens on a summary under 2,000 px; the details are one 
 
     // The per-category chart's labels: one per category, none overlapping another.
     // (The category axis's ticks are its non-numeric ones; the value axis's are numbers.)
-    const ticks = page.getByTestId("chart-categories").locator(".recharts-cartesian-axis-tick-value").filter({ hasNotText: /^\s*-?[\d.]+\s*$/ });
+    const ticks = page
+      .getByTestId("chart-categories")
+      .locator(".recharts-cartesian-axis-tick-value")
+      .filter({ hasNotText: /^\s*-?[\d.]+\s*$/ });
     const bars = await page.getByTestId("breakdown-category").getByTestId("breakdown-row").count();
     expect(bars).toBeGreaterThanOrEqual(ALL_CATEGORIES.length);
     await expect(ticks).toHaveCount(bars);

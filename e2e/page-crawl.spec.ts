@@ -21,7 +21,11 @@ function pageFiles(dir: string): string[] {
 test("every app/**/page.tsx is listed in e2e/pages.ts, and nothing else is", () => {
   const routes = pageFiles(path.resolve("app")).map(routeOfPageFile).sort();
   expect(routes.length).toBeGreaterThan(10);
-  expect(crawlPages().map((p) => p.route).sort()).toEqual(routes);
+  expect(
+    crawlPages()
+      .map((p) => p.route)
+      .sort(),
+  ).toEqual(routes);
 });
 
 type Expected = { status: 200 } | { status: 403 } | { status: 404 } | { redirectTo: string };
@@ -72,7 +76,8 @@ test.describe("page crawl", () => {
     const onConsole = (message: import("@playwright/test").ConsoleMessage) => {
       if (message.type() !== "error") return;
       // The browser logs the document's own expected 403/404 as a failed resource load.
-      const documentStatus = expectedStatus !== 200 && message.text().includes(`status of ${expectedStatus}`) && new URL(message.location().url || "http://x/").pathname === new URL(url, "http://x").pathname;
+      const documentStatus =
+        expectedStatus !== 200 && message.text().includes(`status of ${expectedStatus}`) && new URL(message.location().url || "http://x/").pathname === new URL(url, "http://x").pathname;
       if (!documentStatus) problems.push(`console error: ${message.text()} (${message.location().url})`);
     };
     const onPageError = (error: Error) => problems.push(`uncaught page error: ${error.message}`);
@@ -101,7 +106,8 @@ test.describe("page crawl", () => {
           const target = URL.canParse(href) ? new URL(href) : null;
           if (!target || target.origin !== new URL(url, page.url()).origin) continue;
           const linked = pageOf(target.pathname);
-          if (linked && "status" in expectedFor(linked, role) && (expectedFor(linked, role) as { status: number }).status === 403) problems.push(`links to ${target.pathname}${target.search}, which it may not open (403)`);
+          if (linked && "status" in expectedFor(linked, role) && (expectedFor(linked, role) as { status: number }).status === 403)
+            problems.push(`links to ${target.pathname}${target.search}, which it may not open (403)`);
         }
       }
       const violations = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);

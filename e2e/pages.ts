@@ -11,7 +11,7 @@ export type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
  */
 
 const CORE_PAGES: CrawlPage[] = [
-  { route: "/", },
+  { route: "/" },
   { route: "/sign-in", signedOutOnly: true },
   { route: "/settings/api-keys" },
   { route: "/settings/password" },
@@ -21,7 +21,12 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/videos",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/videos`, `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`, `/projects/${s.projectId}/videos?status=pending_extraction`, `/projects/${s.projectId}/videos?view=grid`],
+    urls: (s) => [
+      `/projects/${s.projectId}/videos`,
+      `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`,
+      `/projects/${s.projectId}/videos?status=pending_extraction`,
+      `/projects/${s.projectId}/videos?view=grid`,
+    ],
   },
   {
     route: "/projects/[projectId]/videos/[videoId]",
@@ -38,7 +43,12 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/pending",
     project: { action: "videos.import" },
-    urls: (s) => [`/projects/${s.projectId}/pending`, `/projects/${s.projectId}/pending?uniform=8`, `/projects/${s.projectId}/pending?uniform=8&resize=quarter`, `/projects/${s.projectId}/pending?uniform=16&longestSide=512`],
+    urls: (s) => [
+      `/projects/${s.projectId}/pending`,
+      `/projects/${s.projectId}/pending?uniform=8`,
+      `/projects/${s.projectId}/pending?uniform=8&resize=quarter`,
+      `/projects/${s.projectId}/pending?uniform=16&longestSide=512`,
+    ],
   },
   { route: "/projects/[projectId]/judge", project: {} },
   {
@@ -46,10 +56,6 @@ const CORE_PAGES: CrawlPage[] = [
     project: {},
     urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`],
   },
-
-
-
-
 
   {
     route: "/projects/[projectId]/runs/[runId]/videos/[videoId]",
@@ -59,7 +65,13 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/agreement",
     project: { action: "export.read" },
-    urls: (s) => [`/projects/${s.projectId}/agreement`, `/projects/${s.projectId}/agreement?runId=${s.runId}`, `/projects/${s.projectId}/agreement?truth=gold`, `/projects/${s.projectId}/agreement?view=details`, `/projects/${s.projectId}/agreement?view=details&runId=${s.runId}`],
+    urls: (s) => [
+      `/projects/${s.projectId}/agreement`,
+      `/projects/${s.projectId}/agreement?runId=${s.runId}`,
+      `/projects/${s.projectId}/agreement?truth=gold`,
+      `/projects/${s.projectId}/agreement?view=details`,
+      `/projects/${s.projectId}/agreement?view=details&runId=${s.runId}`,
+    ],
   },
   {
     route: "/projects/[projectId]/adjudication",
@@ -108,7 +120,10 @@ const CORE_PAGES: CrawlPage[] = [
  */
 // Read from the registry at call time, so a task folder a test registers (registerTaskDeclarations) is listed too.
 export function crawlPages(): CrawlPage[] {
-  return withTaskPages(CORE_PAGES, TASK_FOLDERS.flatMap((task) => task.crawlPages ?? []));
+  return withTaskPages(
+    CORE_PAGES,
+    TASK_FOLDERS.flatMap((task) => task.crawlPages ?? []),
+  );
 }
 
 export function withTaskPages(corePages: readonly CrawlPage[], taskPages: readonly CrawlPage[]): CrawlPage[] {

@@ -13,7 +13,11 @@ async function seedPresenceQueue(request: APIRequestContext, prefix: string, vid
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const owner = await ownerWithProject(`${prefix}-owner`);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount, keyFrames: 2, name: "Presence first" });
+  const { projectId, videoIds } = await projectWithFramedVideos(
+    prisma,
+    { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false },
+    { videoCount, keyFrames: 2, name: "Presence first" },
+  );
   const reviewer = { email: `${prefix}-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
   await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
   await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
@@ -22,11 +26,22 @@ async function seedPresenceQueue(request: APIRequestContext, prefix: string, vid
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    for (const [stepId, scopeIndex, values] of [["static_hallucination", 0, { s1: 2, s2: 1 }], ["static_hallucination", 1, { s1: 7, s2: 0 }], ["dynamic_hallucination", 0, { d1: 3 }]] as const) {
+    for (const [stepId, scopeIndex, values] of [
+      ["static_hallucination", 0, { s1: 2, s2: 1 }],
+      ["static_hallucination", 1, { s1: 7, s2: 0 }],
+      ["dynamic_hallucination", 0, { d1: 3 }],
+    ] as const) {
       const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId, scopeIndex, status: "done", templateId: "t", output: { scores: values } } });
       await prisma.score.createMany({ data: Object.entries(values).map(([category, value]) => ({ runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex, category, value })) });
     }
-    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: 7, D: 3, I: 0, overall: 60, hallucination: true, complete: true }, metrics: { overall: 60, S: 7, D: 3, verdict: true } });
+    await createRunVideo(prisma, {
+      runId: run.id,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { S: 7, D: 3, I: 0, overall: 60, hallucination: true, complete: true },
+      metrics: { overall: 60, S: 7, D: 3, verdict: true },
+    });
   }
 
   const ownerKey = await cli("create-api-key", "--email", owner.email);
@@ -146,7 +161,9 @@ test("a presence-first item whose background submission fails reopens with its p
     await expect(screen).toHaveAttribute("data-item-id", second);
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
     await expect
-      .poll(async () => (await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerUser.id, targetType: "presence" }, select: { target: true, value: true } })).map((j) => `${j.target}=${j.value}`).sort())
+      .poll(async () =>
+        (await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerUser.id, targetType: "presence" }, select: { target: true, value: true } })).map((j) => `${j.target}=${j.value}`).sort(),
+      )
       .toEqual(["d1=0", "s1=0", "s2=1"]);
   } finally {
     await prisma.$disconnect();

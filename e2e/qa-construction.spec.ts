@@ -18,9 +18,38 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // 10 generated → 8 after blind → 7 after hallucination, tricky and unspecific; 6 transformed, 1 could not be.
 const V = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`);
 const ANNOTATIONS = [
-  { video: V[0], theme: "Roll a ball", duration: 60, dataset: "hirest", steps: [{ start: 0, end: 10, text: "place ball on ramp" }, { start: 10, end: 20, text: "push obvious sphere" }, { start: 20, end: 30, text: "watch it roll" }] },
-  { video: V[1], theme: "Cook pasta", duration: 60, dataset: "youcook2", steps: [{ start: 0, end: 10, text: "boil water" }, { start: 10, end: 20, text: "add pasta" }, { start: 20, end: 30, text: "drain unicorn noodles" }] },
-  { video: V[2], theme: "Open a box", duration: 60, dataset: "hirest", steps: [{ start: 0, end: 10, text: "open box" }, { start: 10, end: 20, text: "lift stubborn lid" }] },
+  {
+    video: V[0],
+    theme: "Roll a ball",
+    duration: 60,
+    dataset: "hirest",
+    steps: [
+      { start: 0, end: 10, text: "place ball on ramp" },
+      { start: 10, end: 20, text: "push obvious sphere" },
+      { start: 20, end: 30, text: "watch it roll" },
+    ],
+  },
+  {
+    video: V[1],
+    theme: "Cook pasta",
+    duration: 60,
+    dataset: "youcook2",
+    steps: [
+      { start: 0, end: 10, text: "boil water" },
+      { start: 10, end: 20, text: "add pasta" },
+      { start: 20, end: 30, text: "drain unicorn noodles" },
+    ],
+  },
+  {
+    video: V[2],
+    theme: "Open a box",
+    duration: 60,
+    dataset: "hirest",
+    steps: [
+      { start: 0, end: 10, text: "open box" },
+      { start: 10, end: 20, text: "lift stubborn lid" },
+    ],
+  },
 ];
 
 test("imports annotations for 3 videos, generates, filters, transforms, curates (accept, edit, reject), exports, and runs a simulated model on the export", async ({ page, request }) => {
@@ -43,7 +72,10 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
     const api = { authorization: `Bearer ${ownerKey}` };
     // Through the app, whose server allows endpoints on this machine (the stub).
-    const made = await request.post(`/api/v1/projects/${projectId}/endpoints`, { headers: api, data: { name: "Stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" } });
+    const made = await request.post(`/api/v1/projects/${projectId}/endpoints`, {
+      headers: api,
+      data: { name: "Stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" },
+    });
     expect(made.status()).toBe(201);
     const endpoint = (await made.json()) as { id: string };
     const annotations = path.join(dir, "steps.jsonl");

@@ -26,9 +26,36 @@ test.beforeAll(() => {
   make(`${V0}-0.mp4`, "testsrc2=size=320x240:rate=24");
   make(`${V1}-0.mp4`, "mandelbrot=size=320x240:rate=24");
   const questions = [
-    { id: "q1", video: `${V0}-0.mp4`, question: "Where does the ball roll?", format: "mc", options: { A: "The ball rolls down the ramp.", B: "It flies away.", C: "It melts." }, answer: "A", category: "Step Sequencing", granularity: "coarse" },
-    { id: "q2", video: `${V0}-0.mp4`, question: "What colour is the ramp under the ball?", format: "mc", options: { A: "Blue.", B: "The ramp under the ball is green.", C: "Red." }, answer: "C", category: "Object Attribute Recognition", granularity: "fine" },
-    { id: "q3", video: `${V1}-0.mp4`, question: "What happens after the glass falls?", format: "mc", options: { A: "Nothing moves.", B: "The glass falls and breaks on the floor." }, answer: "B", category: "Future Step Prediction", granularity: "coarse" },
+    {
+      id: "q1",
+      video: `${V0}-0.mp4`,
+      question: "Where does the ball roll?",
+      format: "mc",
+      options: { A: "The ball rolls down the ramp.", B: "It flies away.", C: "It melts." },
+      answer: "A",
+      category: "Step Sequencing",
+      granularity: "coarse",
+    },
+    {
+      id: "q2",
+      video: `${V0}-0.mp4`,
+      question: "What colour is the ramp under the ball?",
+      format: "mc",
+      options: { A: "Blue.", B: "The ramp under the ball is green.", C: "Red." },
+      answer: "C",
+      category: "Object Attribute Recognition",
+      granularity: "fine",
+    },
+    {
+      id: "q3",
+      video: `${V1}-0.mp4`,
+      question: "What happens after the glass falls?",
+      format: "mc",
+      options: { A: "Nothing moves.", B: "The glass falls and breaks on the floor." },
+      answer: "B",
+      category: "Future Step Prediction",
+      granularity: "coarse",
+    },
     { id: "q4", video: `${V1}-0.mp4`, question: "What does the glass do at the table?", format: "open", answer: "The glass falls off the table.", category: "Step Sequencing", granularity: "coarse" },
   ];
   fs.writeFileSync(path.join(root, "questions.jsonl"), `${questions.map((q) => JSON.stringify(q)).join("\n")}\n`);
@@ -39,7 +66,9 @@ test.beforeAll(() => {
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-test("imports a question set with the videos, runs two simulated models and a text-only baseline, shows the accuracy table and a question's page, overrides a judge decision and shows agreement", async ({ page }) => {
+test("imports a question set with the videos, runs two simulated models and a text-only baseline, shows the accuracy table and a question's page, overrides a judge decision and shows agreement", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
@@ -79,7 +108,11 @@ test("imports a question set with the videos, runs two simulated models and a te
 
     // 4. Three stub endpoints: a model that sees, one that guesses, and the judge.
     await page.goto(`/projects/${projectId}/judge`);
-    for (const [name, model] of [["Vision (simulated)", "stub-vision"], ["Guesser (simulated)", "stub-guess"], ["Judge (simulated)", "stub-judge"]]) {
+    for (const [name, model] of [
+      ["Vision (simulated)", "stub-vision"],
+      ["Guesser (simulated)", "stub-guess"],
+      ["Judge (simulated)", "stub-judge"],
+    ]) {
       await page.getByLabel("Name").fill(name!);
       await page.getByLabel("Base URL").fill(stub.baseURL);
       await page.getByLabel("Model", { exact: true }).fill(model!);
@@ -89,7 +122,10 @@ test("imports a question set with the videos, runs two simulated models and a te
     await page.getByTestId("run-pipeline").selectOption("qa");
     await expect(page.getByTestId("run-question-set")).toContainText("questions.jsonl (4)");
     await page.getByTestId("run-qa-judge").selectOption({ label: "Judge (simulated) (stub-judge)" });
-    for (const [model, baseline] of [["Vision (simulated) (stub-vision)", true], ["Guesser (simulated) (stub-guess)", false]] as const) {
+    for (const [model, baseline] of [
+      ["Vision (simulated) (stub-vision)", true],
+      ["Guesser (simulated) (stub-guess)", false],
+    ] as const) {
       await page.getByTestId("run-endpoint").selectOption({ label: model });
       await page.getByTestId("run-qa-text-only").setChecked(baseline);
       await page.getByRole("button", { name: "Start run" }).click();

@@ -30,7 +30,11 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
   try {
     const owner = await ownerWithProject("queue-owner");
     const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount: 3, keyFrames: 1, name: "Blind review" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false },
+      { videoCount: 3, keyFrames: 1, name: "Blind review" },
+    );
     const reviewer = { email: `queue-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
     const viewerEmail = `queue-viewer-${Date.now()}@example.test`;
     await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
@@ -43,14 +47,23 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
     for (const videoId of videoIds) {
       const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } } } });
+      const step = await prisma.stepResult.create({
+        data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } } },
+      });
       await prisma.score.createMany({
         data: [
           { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: JUDGE_S1 },
           { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: JUDGE_S2 },
         ],
       });
-      await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall: JUDGE_OVERALL, hallucination: true, complete: true }, metrics: { overall: JUDGE_OVERALL, S: JUDGE_S1, verdict: true } });
+      await createRunVideo(prisma, {
+        runId: run.id,
+        videoId,
+        frameSetId: frameSet.id,
+        status: "done",
+        summary: { S: JUDGE_S1, D: 0, I: 0, overall: JUDGE_OVERALL, hallucination: true, complete: true },
+        metrics: { overall: JUDGE_OVERALL, S: JUDGE_S1, verdict: true },
+      });
     }
 
     // The owner creates a blind queue of the run's s1/s2 scores through the API.
@@ -67,7 +80,12 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     const pending: Promise<void>[] = [];
     page.on("response", (response: Response) => {
       if (!response.url().includes("/api/") || !(response.headers()["content-type"] ?? "").includes("application/json")) return;
-      pending.push(response.json().then((body: unknown) => void apiBodies.push({ url: response.url(), body }), () => {}));
+      pending.push(
+        response.json().then(
+          (body: unknown) => void apiBodies.push({ url: response.url(), body }),
+          () => {},
+        ),
+      );
     });
 
     // Sign in through the auth API (no page visit), then the one and only page.goto.
@@ -174,7 +192,10 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
       expect(keys.filter((k) => ["judge", "judgeSummary", "judgeValue", "summary"].includes(k))).toEqual([]);
     }
     for (const { url, body } of apiBodies.filter((b) => !itemBodies.includes(b))) {
-      expect(numbersAndKeys(body).numbers.filter((n) => DISTINCTIVE.includes(n)), url).toEqual([]);
+      expect(
+        numbersAndKeys(body).numbers.filter((n) => DISTINCTIVE.includes(n)),
+        url,
+      ).toEqual([]);
     }
     expect(itemBodies.some((b) => numbersAndKeys(b.body).numbers.includes(JUDGE_S1))).toBe(true);
 

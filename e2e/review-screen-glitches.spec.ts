@@ -15,7 +15,11 @@ async function seedBlindVerdictQueue(request: APIRequestContext, label: string, 
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const owner = await ownerWithProject(`${label}-owner`);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false }, { videoCount: count, keyFrames: 1, name: label });
+  const { projectId, videoIds } = await projectWithFramedVideos(
+    prisma,
+    { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false },
+    { videoCount: count, keyFrames: 1, name: label },
+  );
   const reviewer = { email: `${label}-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
   await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
   await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
@@ -23,7 +27,14 @@ async function seedBlindVerdictQueue(request: APIRequestContext, label: string, 
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: 7, D: 0, I: 0, overall: 40, hallucination: true, complete: true }, metrics: { overall: 40, S: 7, verdict: true } });
+    await createRunVideo(prisma, {
+      runId: run.id,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { S: 7, D: 0, I: 0, overall: 40, hallucination: true, complete: true },
+      metrics: { overall: 40, S: 7, verdict: true },
+    });
   }
   const ownerKey = await cli("create-api-key", "--email", owner.email);
   const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
@@ -99,15 +110,18 @@ test("leaving by the queue overview link gives back the claims ahead, one still 
     let aheadCalls = 0;
     let secondAsked!: () => void;
     const secondAskedPromise = new Promise<void>((resolve) => (secondAsked = resolve));
-    await page.route((url) => url.pathname.endsWith("/ahead"), async (route) => {
-      aheadCalls += 1;
-      const response = await route.fetch();
-      if (aheadCalls === 2) {
-        secondAsked();
-        await new Promise((resolve) => setTimeout(resolve, 700));
-      }
-      await route.fulfill({ response }).catch(() => {});
-    });
+    await page.route(
+      (url) => url.pathname.endsWith("/ahead"),
+      async (route) => {
+        aheadCalls += 1;
+        const response = await route.fetch();
+        if (aheadCalls === 2) {
+          secondAsked();
+          await new Promise((resolve) => setTimeout(resolve, 700));
+        }
+        await route.fulfill({ response }).catch(() => {});
+      },
+    );
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await expect(page.getByTestId("start-reviewing")).toBeFocused();
     await page.keyboard.press("s");

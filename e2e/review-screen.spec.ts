@@ -23,12 +23,22 @@ async function seed(label: string) {
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
   const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
   for (let k = 0; k < 3; k++) {
-    for (const [stepId, category] of [["static_hallucination", "s1"], ["dynamic_hallucination", "d1"]] as const) {
+    for (const [stepId, category] of [
+      ["static_hallucination", "s1"],
+      ["dynamic_hallucination", "d1"],
+    ] as const) {
       const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId, scopeIndex: k, status: "done", templateId: "t", output: { scores: { [category]: 2 + k } } } });
       await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex: k, category, value: 2 + k } });
     }
   }
-  await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: 4, D: 4, I: 0, overall: 40, hallucination: false, complete: true }, metrics: { S: 4, D: 4, I: 0, overall: 40, verdict: false } });
+  await createRunVideo(prisma, {
+    runId: run.id,
+    videoId,
+    frameSetId: frameSet.id,
+    status: "done",
+    summary: { S: 4, D: 4, I: 0, overall: 40, hallucination: false, complete: true },
+    metrics: { S: 4, D: 4, I: 0, overall: 40, verdict: false },
+  });
   const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
   return { prisma, owner, projectId, videoId, runId: run.id, ownerKey };
 }

@@ -35,14 +35,23 @@ export async function seedReviewSession(page: Page, request: APIRequestContext, 
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: 5, s2: 5 } } } });
+    const step = await prisma.stepResult.create({
+      data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: 5, s2: 5 } } },
+    });
     await prisma.score.createMany({
       data: [
         { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 5 },
         { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: 5 },
       ],
     });
-    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: 5, D: 0, I: 0, overall: 50, hallucination: true, complete: true }, metrics: { overall: 50, S: 5, verdict: true } });
+    await createRunVideo(prisma, {
+      runId: run.id,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { S: 5, D: 0, I: 0, overall: 50, hallucination: true, complete: true },
+      metrics: { overall: 50, S: 5, verdict: true },
+    });
   }
   const ownerKey = await cli("create-api-key", "--email", owner.email);
   const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
@@ -65,7 +74,11 @@ export async function seedReviewSession(page: Page, request: APIRequestContext, 
 export async function savedAgainstTyped(seeded: Awaited<ReturnType<typeof seedReviewSession>>, typed: TypedItem[]) {
   const { prisma, queueId, reviewerActor } = seeded;
   const { getQueueItem } = await import("../lib/queues/get-queue-item");
-  const taken = await prisma.reviewQueueAssignment.findMany({ where: { queueId, reviewerId: reviewerActor.userId, status: "done" }, orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }], select: { itemId: true } });
+  const taken = await prisma.reviewQueueAssignment.findMany({
+    where: { queueId, reviewerId: reviewerActor.userId, status: "done" },
+    orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
+    select: { itemId: true },
+  });
   const saved: TypedItem[] = [];
   for (const { itemId } of taken) {
     const item = await getQueueItem(prisma, reviewerActor, queueId, itemId);

@@ -56,7 +56,26 @@ test.beforeAll(async () => {
   fs.mkdirSync(path.join(root, "Kling", "Mechanics"), { recursive: true });
   videoFile = path.join(root, "Kling", "Mechanics", `${prompt}-0.mp4`);
   // Lossless noise: about 11 MiB for 4 s at 320×240, yet quick to decode.
-  execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=320x240:r=24,geq=random(1)*255:128:128", "-t", "4", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", "-movflags", "+faststart", videoFile]);
+  execFileSync("ffmpeg", [
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "nullsrc=s=320x240:r=24,geq=random(1)*255:128:128",
+    "-t",
+    "4",
+    "-c:v",
+    "libx264",
+    "-qp",
+    "0",
+    "-pix_fmt",
+    "yuv420p",
+    "-movflags",
+    "+faststart",
+    videoFile,
+  ]);
   expect(fs.statSync(videoFile).size).toBeGreaterThan(9 * 1024 * 1024);
 
   s3 = await startS3rver("framejury-e2e");
@@ -75,7 +94,12 @@ test.beforeAll(async () => {
   delete env.STORAGE_DIR;
   app = spawn(process.execPath, [nextBin(), "start", "-p", String(port)], { cwd: path.resolve("."), env, stdio: ["ignore", "inherit", "inherit"] });
   const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${appUrl}/api/health`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${appUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (app.exitCode !== null) throw new Error(`The S3-backed app exited (${app.exitCode}).`);
     if (Date.now() > deadline) throw new Error("The S3-backed app did not answer /api/health within 60 s.");
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -141,6 +165,9 @@ test("imports a video into S3-compatible storage: resumable upload, frames, and 
   // The video page's player and key frames load from the bucket.
   await page.goto(`${appUrl}/projects/${projectId}/videos/${videoId}`);
   await expect(page.getByTestId("video-prompt")).toHaveText(prompt);
-  const width = await page.getByTestId("key-frame").first().evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth));
+  const width = await page
+    .getByTestId("key-frame")
+    .first()
+    .evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth));
   expect(width).toBe(320);
 });

@@ -101,8 +101,7 @@ test.beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-csp-import-"));
   const folder = path.join(root, "CspModel", "Mechanics");
   fs.mkdirSync(folder, { recursive: true });
-  const make = (out: string, source: string, codec: string[]) =>
-    execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "2", ...codec, path.join(folder, out)]);
+  const make = (out: string, source: string, codec: string[]) => execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "2", ...codec, path.join(folder, out)]);
   // H.264: WebCodecs decodes it. MPEG-4 Part 2 in Matroska: mediabunny demuxes it, WebCodecs cannot
   // decode it, so the import falls back to ffmpeg.wasm (its multi-thread core, the page is isolated).
   make(`${prompt}-0.mp4`, "testsrc2=size=320x240:rate=24", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]);
@@ -143,7 +142,10 @@ test("an import with WebCodecs and the ffmpeg.wasm fallback runs under the CSP w
   await page.goto(`/projects/${owner.projectId}/videos`);
   await expect(page.getByTestId("video-row")).toHaveCount(2);
   await page.getByRole("link", { name: `${prompt}-1.mkv` }).click();
-  const width = await page.getByTestId("key-frame").first().evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth));
+  const width = await page
+    .getByTestId("key-frame")
+    .first()
+    .evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth));
   expect(width).toBe(320);
 
   expect(errors).toEqual([]);

@@ -118,8 +118,7 @@ test("many sign-ins in 10 s from one address all get the wrong-password answer, 
   await cli("create-user", "--email", email, "--password", password);
   // An address of its own, so that the per-address count (20 in 15 minutes) is this test's alone.
   const address = `198.51.100.${1 + (Date.now() % 250)}`;
-  const signIn = (typed: string) =>
-    request.post("/api/auth/sign-in/email", { headers: { origin: new URL(baseURL!).origin, "x-forwarded-for": address }, data: { email, password: typed } });
+  const signIn = (typed: string) => request.post("/api/auth/sign-in/email", { headers: { origin: new URL(baseURL!).origin, "x-forwarded-for": address }, data: { email, password: typed } });
   const started = Date.now();
   const answers: { status: number; code: unknown }[] = [];
   for (let i = 0; i < 7; i++) {

@@ -136,7 +136,10 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 3, keyFrames: 3, name: "Fit" });
     // Real clip sets: long prompts, long model names, several dimensions.
-    await prisma.video.update({ where: { id: videoIds[0]! }, data: { prompt: LONG_PROMPT, model: "hunyuan-video-t2v-720p-v1.5-distilled", dimensions: ["Mechanics", "Thermotics", "Material", "Camera motion"] } });
+    await prisma.video.update({
+      where: { id: videoIds[0]! },
+      data: { prompt: LONG_PROMPT, model: "hunyuan-video-t2v-720p-v1.5-distilled", dimensions: ["Mechanics", "Thermotics", "Material", "Camera motion"] },
+    });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
     const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
     for (const [i, overall] of [49.9, 72, 55].entries()) {
@@ -152,7 +155,9 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
       const table = page.getByTestId("video-table");
       await expect(page.getByTestId("video-row")).toHaveCount(3);
       // Loaded thumbnails, each with a real width.
-      await expect.poll(() => page.getByTestId("video-thumbnail").evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      await expect
+        .poll(() => page.getByTestId("video-thumbnail").evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+        .toBe(true);
       const widths = await page.getByTestId("video-thumbnail").evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().width));
       expect(widths, `thumbnail widths at ${width} px`).toEqual([64, 64, 64]);
       // The table fits the box it is in.
@@ -170,7 +175,8 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
             range.selectNodeContents(cell);
             const content = range.getBoundingClientRect();
             const box = cell.getBoundingClientRect();
-            if (content.right > box.right + 0.5 || content.left < box.left - 0.5) found.push(`cell ${i} "${cell.textContent?.slice(0, 30)}": content ${content.left.toFixed(1)}–${content.right.toFixed(1)}, cell ${box.left.toFixed(1)}–${box.right.toFixed(1)}`);
+            if (content.right > box.right + 0.5 || content.left < box.left - 0.5)
+              found.push(`cell ${i} "${cell.textContent?.slice(0, 30)}": content ${content.left.toFixed(1)}–${content.right.toFixed(1)}, cell ${box.left.toFixed(1)}–${box.right.toFixed(1)}`);
           });
         }
         return found;
@@ -194,7 +200,15 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
     await expect(page.getByTestId("grid-key-frames")).toHaveCount(0);
     await cards.nth(2).hover();
     await expect(cards.nth(2).getByTestId("grid-key-frame")).toHaveCount(3);
-    await expect.poll(() => cards.nth(2).getByTestId("grid-key-frame").first().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        cards
+          .nth(2)
+          .getByTestId("grid-key-frame")
+          .first()
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      )
+      .toBeGreaterThan(0);
     await page.screenshot({ path: "/work/shots/videoui/list-grid-1440.png", fullPage: true });
     // j moves the cursor over the cards; a filter keeps the grid.
     await page.mouse.move(0, 0);

@@ -55,16 +55,33 @@ async function seed(ownerEmail: string, projectId: string) {
   await makeVideo("modelA", 2, false);
   await makeVideo("modelB", 0, false);
   await prisma.video.create({
-    data: { projectId, sha256: randomUUID().replaceAll("-", "").padEnd(64, "1"), sizeBytes: BigInt(1), fileName: "other.webm", relativePath: "modelA/other-0.webm", storageKey: "x", contentType: "video/webm", status: "ready", prompt: "Another prompt", model: "modelA", sampleIndex: 0, createdById: owner.id },
+    data: {
+      projectId,
+      sha256: randomUUID().replaceAll("-", "").padEnd(64, "1"),
+      sizeBytes: BigInt(1),
+      fileName: "other.webm",
+      relativePath: "modelA/other-0.webm",
+      storageKey: "x",
+      contentType: "video/webm",
+      status: "ready",
+      prompt: "Another prompt",
+      model: "modelA",
+      sampleIndex: 0,
+      createdById: owner.id,
+    },
   });
 
   const frameSetId = randomUUID();
-  await prisma.frameSet.create({ data: { id: frameSetId, videoId: video.id, identity: randomUUID(), parameters: { mode: "density-peaks", fps: 4 }, mode: "density-peaks", frameCount: 6, keyFrameCount: 2, createdById: owner.id } });
+  await prisma.frameSet.create({
+    data: { id: frameSetId, videoId: video.id, identity: randomUUID(), parameters: { mode: "density-peaks", fps: 4 }, mode: "density-peaks", frameCount: 6, keyFrameCount: 2, createdById: owner.id },
+  });
   const jpeg = fs.readFileSync(media.jpeg);
   for (let i = 0; i < TIMES.length; i++) {
     const key = frameKey(projectId, frameSetId, i);
     const stored = await storage.put(key, Buffer.concat([jpeg, Buffer.from(`e2e-video-page-${i}`)]));
-    await prisma.frame.create({ data: { frameSetId, index: i, timestampS: TIMES[i]!, isKeyFrame: KEY_OF[i] === i, cluster: KEY_OF[i]!, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 } });
+    await prisma.frame.create({
+      data: { frameSetId, index: i, timestampS: TIMES[i]!, isKeyFrame: KEY_OF[i] === i, cluster: KEY_OF[i]!, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 },
+    });
   }
 
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "Vision judge", baseUrl: "http://127.0.0.1:9/v1", model: "gpt-4o-e2e", createdById: owner.id } });
@@ -80,11 +97,29 @@ async function seed(ownerEmail: string, projectId: string) {
       finishedAt: new Date(),
     },
   });
-  await createRunVideo(prisma, { runId: run.id, videoId: video.id, frameSetId, status: "done", summary: { S: 2, D: 3, I: 1, overall: 66, hallucination: false, complete: true, missingInputs: 0 }, metrics: { S: 2, D: 3, I: 1, overall: 66, verdict: false } });
+  await createRunVideo(prisma, {
+    runId: run.id,
+    videoId: video.id,
+    frameSetId,
+    status: "done",
+    summary: { S: 2, D: 3, I: 1, overall: 66, hallucination: false, complete: true, missingInputs: 0 },
+    metrics: { S: 2, D: 3, I: 1, overall: 66, verdict: false },
+  });
   const hash = (n: number) => `${n}`.repeat(8) + "abcdef0123456789".repeat(3);
   const step = async (stepId: string, scopeIndex: number, output: unknown, scores: Record<string, number> = {}, templateN = 1) => {
     const created = await prisma.stepResult.create({
-      data: { runId: run.id, videoId: video.id, stepId, scopeIndex, status: "done", templateId: `hallucination/${stepId.replace("_", "-")}`, templateHash: hash(templateN), output: output as object, attempts: 1, finishedAt: new Date() },
+      data: {
+        runId: run.id,
+        videoId: video.id,
+        stepId,
+        scopeIndex,
+        status: "done",
+        templateId: `hallucination/${stepId.replace("_", "-")}`,
+        templateHash: hash(templateN),
+        output: output as object,
+        attempts: 1,
+        finishedAt: new Date(),
+      },
     });
     for (const [category, value] of Object.entries(scores)) {
       await prisma.score.create({ data: { runId: run.id, videoId: video.id, stepResultId: created.id, stepId, scopeIndex, category, value } });
@@ -92,14 +127,44 @@ async function seed(ownerEmail: string, projectId: string) {
   };
   const categories = (prefix: string, count: number, values: number[]) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i + 1}`, values[i % values.length]!]));
   for (const k of [0, 1]) {
-    await step("static_kg", k, { objects: ["red ball", "wooden table"], relations: [["red ball", "rolls on", "wooden table"], ["red ball", "is", "shiny"]] }, {}, 1);
+    await step(
+      "static_kg",
+      k,
+      {
+        objects: ["red ball", "wooden table"],
+        relations: [
+          ["red ball", "rolls on", "wooden table"],
+          ["red ball", "is", "shiny"],
+        ],
+      },
+      {},
+      1,
+    );
     await step("dynamic_kg", k, { changes: { "red ball": k === 0 ? "starts rolling to the right" : "melts into the table top", "wooden table": "unchanged" } }, {}, 2);
     await step("static_hallucination", k, { scores: categories("s", 10, [1, 0, 2]), reason: "the shadow is slightly off" }, categories("s", 10, [1, 0, 2]), 3);
-    await step("dynamic_hallucination", k, { scores: categories("d", 9, k === 0 ? [0] : [0, 6, 3]), reason: k === 1 ? "the ball fuses with the table" : undefined }, categories("d", 9, k === 0 ? [0] : [0, 6, 3]), 4);
+    await step(
+      "dynamic_hallucination",
+      k,
+      { scores: categories("d", 9, k === 0 ? [0] : [0, 6, 3]), reason: k === 1 ? "the ball fuses with the table" : undefined },
+      categories("d", 9, k === 0 ? [0] : [0, 6, 3]),
+      4,
+    );
   }
   await step("video_summary", 0, { summary: "A red ball rolls across a table and sinks into it." }, {}, 5);
   await step("inconsistency", 0, { score: 1, reason: "the prompt does not mention sinking" }, { inconsistency: 1 }, 6);
-  await prisma.stepResult.create({ data: { runId: run.id, videoId: video.id, stepId: "static_kg", scopeIndex: 2, status: "parse_failed", templateId: "hallucination/static-kg", templateHash: hash(1), error: "objects: expected array", attempts: 2 } });
+  await prisma.stepResult.create({
+    data: {
+      runId: run.id,
+      videoId: video.id,
+      stepId: "static_kg",
+      scopeIndex: 2,
+      status: "parse_failed",
+      templateId: "hallucination/static-kg",
+      templateHash: hash(1),
+      error: "objects: expected array",
+      attempts: 2,
+    },
+  });
   await prisma.$disconnect();
   return { videoId: video.id, runId: run.id };
 }

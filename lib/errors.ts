@@ -43,7 +43,10 @@ export class ConflictError extends AppError {
 
 /** The same bytes are already in the project: reported, not stored twice. */
 export class DuplicateVideoError extends AppError {
-  constructor(readonly existingVideoId: string, fileName: string) {
+  constructor(
+    readonly existingVideoId: string,
+    fileName: string,
+  ) {
     super(409, "duplicate", `${fileName} is already in this project (same SHA-256 as video ${existingVideoId}); not stored again.`);
   }
 }

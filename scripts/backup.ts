@@ -30,7 +30,9 @@ try {
     log,
   });
   const rows = manifest.tables.reduce((sum, t) => sum + t.rows, 0);
-  log(`${manifest.tables.length} tables, ${rows} rows; storage: ${manifest.storage.kind === "local" ? `${manifest.storage.files} files` : "not copied"}; secret ${manifest.secret.included ? "included" : `not included (${manifest.secret.source})`}`);
+  log(
+    `${manifest.tables.length} tables, ${rows} rows; storage: ${manifest.storage.kind === "local" ? `${manifest.storage.files} files` : "not copied"}; secret ${manifest.secret.included ? "included" : `not included (${manifest.secret.source})`}`,
+  );
   console.log(path.resolve(values.out));
 } catch (error) {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

@@ -81,8 +81,7 @@ try {
     const file = writeDataset(dir, dataset);
     const sizeMb = fs.statSync(file).size / 1e6;
     console.log(
-      `\n${dataset.name}: ${(dataset.items * dataset.raters).toLocaleString("en")} ratings, ${sizeMb.toFixed(1)} MB ` +
-        `(generated in ${((performance.now() - generateStart) / 1000).toFixed(1)} s)`,
+      `\n${dataset.name}: ${(dataset.items * dataset.raters).toLocaleString("en")} ratings, ${sizeMb.toFixed(1)} MB ` + `(generated in ${((performance.now() - generateStart) / 1000).toFixed(1)} s)`,
     );
     const warmUp = runCli(file);
     if (warmUp.status !== 0) {

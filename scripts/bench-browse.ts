@@ -42,9 +42,7 @@ const { databaseUrl } = await import("../lib/db/embedded-postgres");
 const { applyMigrations } = await import("../lib/db/migrate");
 const { MIGRATIONS_DIR } = await import("../lib/db/resolve-database");
 const KEEP = values.keep || values["seed-only"] || values.reuse !== undefined;
-const database = values.reuse
-  ? { name: values.reuse, url: databaseUrl(server.baseUrl, values.reuse), drop: async () => {} }
-  : await createTestDatabase(server, "bench_browse");
+const database = values.reuse ? { name: values.reuse, url: databaseUrl(server.baseUrl, values.reuse), drop: async () => {} } : await createTestDatabase(server, "bench_browse");
 if (values.reuse) await applyMigrations(database.url, MIGRATIONS_DIR);
 process.env.DATABASE_URL = database.url;
 const { prisma } = await import("../lib/db/prisma");
@@ -54,7 +52,11 @@ const { videoListQuerySchema } = await import("../lib/videos/video-filter");
 const { Prisma } = await import("../lib/generated/prisma/client");
 type Client = typeof prisma;
 
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(" ");
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ");
 
 /** The client, with every raw statement run also as EXPLAIN (ANALYZE, BUFFERS) and its plan printed. */
 function explainingClient(client: Client): Client {
@@ -102,7 +104,9 @@ try {
     prisma.score.count({ where: { runId } }),
     prisma.humanJudgment.count({ where: { runId } }),
   ]);
-  console.log(`project: ${videoCount.toLocaleString("en")} videos, ${runVideoCount.toLocaleString("en")} in the run, ${scoreCount.toLocaleString("en")} scores, ${judgmentCount.toLocaleString("en")} human judgments`);
+  console.log(
+    `project: ${videoCount.toLocaleString("en")} videos, ${runVideoCount.toLocaleString("en")} in the run, ${scoreCount.toLocaleString("en")} scores, ${judgmentCount.toLocaleString("en")} human judgments`,
+  );
   const sample = await prisma.video.findFirstOrThrow({ where: { projectId }, orderBy: { id: "asc" }, select: { dimensions: true, model: true } });
   // Page 500 reached by following nextCursor: the cursor page 499 hands out.
   const cursorTo500 = async (query: Record<string, string>) => {
@@ -163,14 +167,18 @@ try {
   }
 
   const width = Math.max(...rows.map((row) => row.name.length));
-  console.log(`\nbrowseVideos on ${videoCount.toLocaleString("en")} videos / ${scoreCount.toLocaleString("en")} scores, ${ITERATIONS} timed calls each after ${WARM_UP} warm-up calls (target p95 < ${TARGET_MS} ms)\n`);
+  console.log(
+    `\nbrowseVideos on ${videoCount.toLocaleString("en")} videos / ${scoreCount.toLocaleString("en")} scores, ${ITERATIONS} timed calls each after ${WARM_UP} warm-up calls (target p95 < ${TARGET_MS} ms)\n`,
+  );
   console.log(`${"query".padEnd(width)}  ${"matches".padStart(9)}  ${"p50 ms".padStart(7)}  ${"p95 ms".padStart(7)}`);
   for (const row of rows) {
     const mark = row.p95 >= TARGET_MS ? "  ✗ over target" : "";
     console.log(`${row.name.padEnd(width)}  ${row.total.padStart(9)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}${mark}`);
   }
   const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
-  console.log(`\nworst p95: ${worst.p95.toFixed(1)} ms (${worst.name}) — target < ${TARGET_MS} ms: ${worst.p95 < TARGET_MS ? "met" : "NOT met"}; < ${UNLOADED_TARGET_MS} ms (the target at 50,000 videos, when unloaded): ${worst.p95 < UNLOADED_TARGET_MS ? "met" : "NOT met"}`);
+  console.log(
+    `\nworst p95: ${worst.p95.toFixed(1)} ms (${worst.name}) — target < ${TARGET_MS} ms: ${worst.p95 < TARGET_MS ? "met" : "NOT met"}; < ${UNLOADED_TARGET_MS} ms (the target at 50,000 videos, when unloaded): ${worst.p95 < UNLOADED_TARGET_MS ? "met" : "NOT met"}`,
+  );
   console.log(`load average (1, 5, 15 min) at the end: ${loadAverage()} on ${os.cpus().length} CPUs`);
 } finally {
   await prisma.$disconnect();

@@ -73,7 +73,12 @@ try {
   const dimension = (await prisma.video.findFirstOrThrow({ where: { projectId: seeded.projectId }, select: { dimensions: true } })).dimensions[0];
   console.log(`${judgments.toLocaleString("en")} human judgments\n`);
 
-  console.log(`agreement report (projectAgreement), median of 3 after a warm-up; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}:`);
+  console.log(
+    `agreement report (projectAgreement), median of 3 after a warm-up; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}:`,
+  );
   for (const [label, params] of [
     ["every run", {}],
     ["runId", { runId: seeded.runId }],

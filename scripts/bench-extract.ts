@@ -54,10 +54,13 @@ function nativeRun(file: string, width: number, height: number, outDir: string):
 }
 
 async function browserRun(page: Page, clip: string, decoder: Decoder) {
-  const result = await page.evaluate(
-    ([url, ts, maxSide, jpegQuality, forceDecoder]) => (window as unknown as H).harness.sample(url, ts, { maxSide, jpegQuality, forceDecoder }),
-    [`/clips/${clip}`, TIMESTAMPS, MAX_SIDE, JPEG_QUALITY, decoder] as const,
-  );
+  const result = await page.evaluate(([url, ts, maxSide, jpegQuality, forceDecoder]) => (window as unknown as H).harness.sample(url, ts, { maxSide, jpegQuality, forceDecoder }), [
+    `/clips/${clip}`,
+    TIMESTAMPS,
+    MAX_SIDE,
+    JPEG_QUALITY,
+    decoder,
+  ] as const);
   if (!result.ok) throw new Error(`${clip} ${decoder}: ${result.code}: ${result.message}`);
   const first = result.value.frames[0]!;
   return { ms: result.ms, frames: result.value.frames.length, size: `${first.width}x${first.height}`, decoder: result.value.decoder };
@@ -69,11 +72,27 @@ async function main() {
     { name: "720p.mp4", width: 1280, height: 720 },
     { name: "1080p.mp4", width: 1920, height: 1080 },
   ];
-  console.log(`bench-extract: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; generating clips in ${work}`);
+  console.log(
+    `bench-extract: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; generating clips in ${work}`,
+  );
   for (const clip of clips) {
     ffmpeg([
-      "-f", "lavfi", "-i", `testsrc2=size=${clip.width}x${clip.height}:rate=${CLIP_FPS}:duration=${DURATION_S}`,
-      "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", path.join(work, clip.name),
+      "-f",
+      "lavfi",
+      "-i",
+      `testsrc2=size=${clip.width}x${clip.height}:rate=${CLIP_FPS}:duration=${DURATION_S}`,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      "-pix_fmt",
+      "yuv420p",
+      "-movflags",
+      "+faststart",
+      path.join(work, clip.name),
     ]);
   }
 

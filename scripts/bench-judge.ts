@@ -103,8 +103,18 @@ const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: fa
 console.log(`seeding ${VIDEOS} videos with ${KEY_FRAMES} key frames each…`);
 const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: KEY_FRAMES, name: "bench" });
 const endpoint = await createEndpoint(prisma, owner, projectId, {
-  name: "stub", baseUrl: stubBaseUrl, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-  maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+  name: "stub",
+  baseUrl: stubBaseUrl,
+  model: "stub-vision",
+  apiKey: null,
+  imageDetail: "low",
+  temperature: 0,
+  maxConcurrency: CONCURRENCY,
+  requestsPerMinute: null,
+  timeoutSeconds: 60,
+  structuredOutput: true,
+  pricePer1kInput: null,
+  pricePer1kOutput: null,
 });
 const boss = await startBoss(database.url, { supervise: true });
 const processLimiters = new Map<string, InstanceType<typeof EndpointLimiter>>();
@@ -120,7 +130,11 @@ await startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
 const session = new Session();
 session.connect();
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 async function timedRun(label: string) {
   const before = (await stubRequests()).length;
@@ -161,8 +175,18 @@ const WARM_UP_VIDEOS = 8;
 {
   const warmUp = await projectWithFramedVideos(prisma, owner, { videoCount: WARM_UP_VIDEOS, keyFrames: KEY_FRAMES, name: "warm-up" });
   const warmUpEndpoint = await createEndpoint(prisma, owner, warmUp.projectId, {
-    name: "stub", baseUrl: stubBaseUrl, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-    maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "stub",
+    baseUrl: stubBaseUrl,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: CONCURRENCY,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
   const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, warmUp.projectId, { pipeline: "hallucination", endpointId: warmUpEndpoint.id });
   await runFinished(run.id);

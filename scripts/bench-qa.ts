@@ -9,7 +9,15 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { questions: { type: "string", default: "5000" }, "per-video": { type: "string", default: "10" }, latency: { type: "string", default: "300" }, concurrency: { type: "string", default: "16" }, limiter: { type: "string", default: "shared" } } });
+const { values } = parseArgs({
+  options: {
+    questions: { type: "string", default: "5000" },
+    "per-video": { type: "string", default: "10" },
+    latency: { type: "string", default: "300" },
+    concurrency: { type: "string", default: "16" },
+    limiter: { type: "string", default: "shared" },
+  },
+});
 if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
 const QUESTIONS = Number(values.questions);
 const PER_VIDEO = Number(values["per-video"]);
@@ -58,14 +66,30 @@ for (let i = 0; i < QUESTIONS; i++) {
     JSON.stringify(
       i % 5 === 4
         ? { ...common, question: `What does the ball do on ramp ${i}?`, format: "open", answer: `The ball rolls down ramp ${i}.` }
-        : { ...common, question: `Where does ball ${i} roll?`, format: "mc", options: { A: `Ball ${i} rolls down the ramp.`, B: "It flies away.", C: "It melts.", D: "It stays still.", E: "It bounces." }, answer: "A" },
+        : {
+            ...common,
+            question: `Where does ball ${i} roll?`,
+            format: "mc",
+            options: { A: `Ball ${i} rolls down the ramp.`, B: "It flies away.", C: "It melts.", D: "It stays still.", E: "It bounces." },
+            answer: "A",
+          },
     ),
   );
 }
 const set = await importQuestionSet(prisma, owner, projectId, { fileName: "bench-questions.jsonl", bytes: new TextEncoder().encode(`${lines.join("\n")}\n`) });
 const endpoint = await createEndpoint(prisma, owner, projectId, {
-  name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-  maxConcurrency: CONCURRENCY, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+  name: "stub",
+  baseUrl: stub.baseURL,
+  model: "stub-vision",
+  apiKey: null,
+  imageDetail: "low",
+  temperature: 0,
+  maxConcurrency: CONCURRENCY,
+  requestsPerMinute: null,
+  timeoutSeconds: 60,
+  structuredOutput: true,
+  pricePer1kInput: null,
+  pricePer1kOutput: null,
 });
 const boss = await startBoss(database.url, { supervise: true });
 const judgeDeps = workerJudgeDeps();
@@ -92,7 +116,14 @@ async function timedRun() {
   // Steps that did not finish, by their error: a benchmark that hides them would measure the wrong thing.
   const failures = await prisma.stepResult.groupBy({ by: ["stepId", "status", "error"], where: { runId: run.id, status: { notIn: ["done"] } }, _count: { _all: true } });
   for (const f of failures) console.log(`  ${f._count._all} × ${f.stepId} ${f.status}: ${f.error}`);
-  return { seconds, calls: stub.requests.length - before, cpuSeconds: (cpu.user + cpu.system) / 1e6, load: os.loadavg(), correct, steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])) };
+  return {
+    seconds,
+    calls: stub.requests.length - before,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    load: os.loadavg(),
+    correct,
+    steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])),
+  };
 }
 
 const loadBefore = os.loadavg();

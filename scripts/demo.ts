@@ -19,12 +19,16 @@ process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
 const children = new Children();
 let stub: StubServer | null = null;
 let step = "starting the stub LLM";
-const shutdown = new Shutdown("[demo]", () => step, async () => {
-  if (children.alive().length) log("stopping the app (web server, worker, PostgreSQL)…");
-  // The app stops its own children on SIGTERM; its process group gets a SIGKILL after the grace time.
-  await children.stopAll({ graceMs: 30_000, log });
-  await stub?.close().catch(() => {});
-});
+const shutdown = new Shutdown(
+  "[demo]",
+  () => step,
+  async () => {
+    if (children.alive().length) log("stopping the app (web server, worker, PostgreSQL)…");
+    // The app stops its own children on SIGTERM; its process group gets a SIGKILL after the grace time.
+    await children.stopAll({ graceMs: 30_000, log });
+    await stub?.close().catch(() => {});
+  },
+);
 
 async function main() {
   stub = await startStubLlm({ port: Number(process.env.STUB_LLM_PORT ?? 0), latencyMs: 150 });
@@ -54,7 +58,10 @@ async function main() {
   const base = `http://localhost:${port}`;
   // No fixed limit: a first build takes minutes, and the app says itself when it fails.
   while (!shutdown.stopping) {
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

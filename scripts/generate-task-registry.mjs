@@ -23,7 +23,13 @@ function map(kind, modulePath, typeImport, typeName, constName) {
 }
 const files = {
   "lib/generated/tasks/modules.ts": map("Module", (id) => `lib/tasks/${id}/module`, 'import type { TaskModule } from "../../tasks/task-module";', "TaskModule", "GENERATED_TASK_MODULES"),
-  "lib/generated/tasks/declarations.ts": map("Declarations", (id) => `lib/tasks/${id}/declarations`, 'import type { TaskDeclarations } from "../../tasks/task-module";', "TaskDeclarations", "GENERATED_TASK_DECLARATIONS"),
+  "lib/generated/tasks/declarations.ts": map(
+    "Declarations",
+    (id) => `lib/tasks/${id}/declarations`,
+    'import type { TaskDeclarations } from "../../tasks/task-module";',
+    "TaskDeclarations",
+    "GENERATED_TASK_DECLARATIONS",
+  ),
   "lib/generated/tasks/views.ts": map("Views", (id) => `components/tasks/${id}/views`, 'import type { TaskViews } from "../../../components/tasks/task-views";', "TaskViews", "GENERATED_TASK_VIEWS"),
 };
 

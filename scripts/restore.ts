@@ -43,7 +43,9 @@ try {
   }
   for (const warning of result.warnings) log(`warning: ${warning}`);
   const rows = Object.values(result.rows).reduce((sum, n) => sum + n, 0);
-  log(`restored ${Object.keys(result.rows).length} tables (${rows} rows) and ${result.storageFiles} storage files from a backup of ${result.manifest.createdAt}; secret: ${result.secret.replaceAll("_", " ")}`);
+  log(
+    `restored ${Object.keys(result.rows).length} tables (${rows} rows) and ${result.storageFiles} storage files from a backup of ${result.manifest.createdAt}; secret: ${result.secret.replaceAll("_", " ")}`,
+  );
 } catch (error) {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

@@ -18,13 +18,17 @@ const children = new Children();
 let database: ResolvedDatabase | null = null;
 /** What start-up is doing, for the message when it fails. */
 let step = "checking the storage settings";
-const shutdown = new Shutdown("[framejury]", () => step, async () => {
-  const running = children.alive();
-  if (running.length) log(`stopping ${running.join(", ")}…`);
-  await children.stopAll({ log });
-  if (database?.embedded) log("stopping the embedded PostgreSQL server…");
-  await database?.stop().catch((error: unknown) => console.error(`[framejury] could not stop PostgreSQL: ${describeError(error)}`));
-});
+const shutdown = new Shutdown(
+  "[framejury]",
+  () => step,
+  async () => {
+    const running = children.alive();
+    if (running.length) log(`stopping ${running.join(", ")}…`);
+    await children.stopAll({ log });
+    if (database?.embedded) log("stopping the embedded PostgreSQL server…");
+    await database?.stop().catch((error: unknown) => console.error(`[framejury] could not stop PostgreSQL: ${describeError(error)}`));
+  },
+);
 
 async function main() {
   // A wrong storage setting stops start-up here, before a build or a database is started for nothing.
@@ -88,7 +92,10 @@ async function sweepLeftovers(url: string) {
 async function waitForHealth(base: string) {
   const deadline = Date.now() + 5 * 60_000;
   while (!shutdown.stopping) {
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${base}/api/health did not answer within 5 minutes`);
     await new Promise((resolve) => setTimeout(resolve, 500));

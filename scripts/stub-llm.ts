@@ -5,8 +5,14 @@ import { parseArgs } from "node:util";
 import { startStubLlm } from "../lib/llm-stub/stub-server";
 
 const { values } = parseArgs({
-  options: { port: { type: "string", default: "4010" }, host: { type: "string", default: "127.0.0.1" }, latency: { type: "string", default: "0" }, quiet: { type: "boolean" },
-    "batch-delay": { type: "string", default: "2000" }, "batch-failed-share": { type: "string", default: "0" } },
+  options: {
+    port: { type: "string", default: "4010" },
+    host: { type: "string", default: "127.0.0.1" },
+    latency: { type: "string", default: "0" },
+    quiet: { type: "boolean" },
+    "batch-delay": { type: "string", default: "2000" },
+    "batch-failed-share": { type: "string", default: "0" },
+  },
 });
 const stub = await startStubLlm({
   port: Number(values.port),

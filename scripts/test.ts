@@ -41,7 +41,12 @@ const failures = [...vitestFailures(vitestReport), ...playwrightFailures(playwri
 fs.rmSync(reports, { recursive: true, force: true });
 
 function firstLine(message: unknown) {
-  return String(message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
+  return (
+    String(message ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((l) => l.trim()) ?? ""
+  );
 }
 function vitestFailures(file: string): string[] {
   try {

@@ -4,26 +4,10 @@ import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
 import { prisma } from "@/lib/db/prisma";
-import {
-  addMember,
-  changeMemberRole,
-  createProject,
-  removeMember,
-  renameProject,
-  setProjectArchived,
-  setProjectGuidelines,
-} from "@/lib/projects/projects";
+import { addMember, changeMemberRole, createProject, removeMember, renameProject, setProjectArchived, setProjectGuidelines } from "@/lib/projects/projects";
 import { setQueueGuidelines } from "@/lib/queues/set-queue-guidelines";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
-import {
-  addMemberSchema,
-  archiveProjectSchema,
-  changeRoleSchema,
-  createProjectSchema,
-  removeMemberSchema,
-  renameProjectSchema,
-  projectGuidelinesSchema,
-} from "@/lib/projects/projects.validation";
+import { addMemberSchema, archiveProjectSchema, changeRoleSchema, createProjectSchema, removeMemberSchema, renameProjectSchema, projectGuidelinesSchema } from "@/lib/projects/projects.validation";
 
 export async function createProjectAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   let projectId = "";

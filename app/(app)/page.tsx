@@ -16,9 +16,7 @@ export default async function ProjectsPage() {
       <div className="flex flex-col gap-6">
         <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
         {active.length === 0 ? (
-          <EmptyState title="No projects yet">
-            Create one on the right, or ask a project owner to add you as a member.
-          </EmptyState>
+          <EmptyState title="No projects yet">Create one on the right, or ask a project owner to add you as a member.</EmptyState>
         ) : (
           <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="project-list">
             {active.map((project) => (

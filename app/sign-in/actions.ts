@@ -42,6 +42,8 @@ export async function createFirstAdminAction(_previous: ActionResult | null, for
 }
 
 export async function signOutAction(): Promise<void> {
-  await getAuth().api.signOut({ headers: await headers() }).catch(() => {});
+  await getAuth()
+    .api.signOut({ headers: await headers() })
+    .catch(() => {});
   redirect("/sign-in");
 }

@@ -19,9 +19,7 @@ export default async function SignInPage() {
       {firstRun ? (
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
           <h2 className="mb-1 font-semibold">Create the admin account</h2>
-          <p className="mb-4 text-sm text-slate-500">
-            FrameJury has no users yet. The first account is the site admin, who creates the other accounts.
-          </p>
+          <p className="mb-4 text-sm text-slate-500">FrameJury has no users yet. The first account is the site admin, who creates the other accounts.</p>
           <ActionForm action={createFirstAdminAction} submitLabel="Create admin and sign in">
             <Field label="Name" name="name" required={false} autoComplete="name" />
             <Field label="Email" name="email" type="email" autoComplete="email" />

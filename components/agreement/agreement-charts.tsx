@@ -1,26 +1,10 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  ErrorBar,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Scatter,
-  ScatterChart,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
 import { type AgreementReport, type ConfusionCell, type ConfusionKind, type ConfusionView, type SweepMetric, WORST_TARGET } from "@/lib/agreement/types";
 import { runName } from "@/lib/runs/run-name";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
-
 
 function cellColor(count: number, max: number, agree: boolean): string {
   const share = max === 0 ? 0 : count / max;
@@ -34,7 +18,19 @@ function cellListHref(projectId: string, kind: ConfusionKind, cell: ConfusionCel
   return videoListHref(projectId, { runId, [kind.listKeys.judge]: yesNo(cell.judge), [kind.listKeys.human]: yesNo(cell.human) });
 }
 
-function ConfusionHeatMap({ projectId, view, kind, fileNames, runNames }: { projectId: string; view: ConfusionView; kind: ConfusionKind; fileNames: Record<string, string>; runNames: Record<string, string> }) {
+function ConfusionHeatMap({
+  projectId,
+  view,
+  kind,
+  fileNames,
+  runNames,
+}: {
+  projectId: string;
+  view: ConfusionView;
+  kind: ConfusionKind;
+  fileNames: Record<string, string>;
+  runNames: Record<string, string>;
+}) {
   const [selected, setSelected] = useState<number | null>(null);
   const max = Math.max(0, ...view.cells.map((c) => c.count));
   const size = 110;
@@ -43,7 +39,13 @@ function ConfusionHeatMap({ projectId, view, kind, fileNames, runNames }: { proj
   const chosen = selected === null ? null : view.cells[selected]!;
   return (
     <div className="flex flex-col gap-2">
-      <svg viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`} className="w-full max-w-sm" role="img" aria-label={`Confusion matrix, ${kind.label}`} data-testid={`confusion-${kind.id}`}>
+      <svg
+        viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`}
+        className="w-full max-w-sm"
+        role="img"
+        aria-label={`Confusion matrix, ${kind.label}`}
+        data-testid={`confusion-${kind.id}`}
+      >
         <text x={origin.x + size} y={14} textAnchor="middle" fontSize={12} className="fill-slate-700">
           judge
         </text>
@@ -65,7 +67,16 @@ function ConfusionHeatMap({ projectId, view, kind, fileNames, runNames }: { proj
           const href = runId ? cellListHref(projectId, kind, cell, runId) : null;
           const body = (
             <>
-              <rect x={x + 2} y={y + 2} width={size - 4} height={size - 4} rx={6} fill={cellColor(cell.count, max, cell.human === cell.judge)} stroke={selected === i ? "#1e1b4b" : "none"} strokeWidth={2} />
+              <rect
+                x={x + 2}
+                y={y + 2}
+                width={size - 4}
+                height={size - 4}
+                rx={6}
+                fill={cellColor(cell.count, max, cell.human === cell.judge)}
+                stroke={selected === i ? "#1e1b4b" : "none"}
+                strokeWidth={2}
+              />
               <text x={x + size / 2} y={y + size / 2 + 8} textAnchor="middle" fontSize={24} fontWeight={600} className="fill-slate-900">
                 {cell.count}
               </text>
@@ -78,7 +89,16 @@ function ConfusionHeatMap({ projectId, view, kind, fileNames, runNames }: { proj
               {body}
             </a>
           ) : (
-            <g key={i} role="button" tabIndex={0} aria-label={label} className="cursor-pointer" onClick={() => setSelected(i)} onKeyDown={(e) => e.key === "Enter" && setSelected(i)} data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}>
+            <g
+              key={i}
+              role="button"
+              tabIndex={0}
+              aria-label={label}
+              className="cursor-pointer"
+              onClick={() => setSelected(i)}
+              onKeyDown={(e) => e.key === "Enter" && setSelected(i)}
+              data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
+            >
               <title>{`${label} — show these videos`}</title>
               {body}
             </g>
@@ -90,7 +110,19 @@ function ConfusionHeatMap({ projectId, view, kind, fileNames, runNames }: { proj
   );
 }
 
-function CellVideos({ projectId, kind, cell, fileNames, runNames }: { projectId: string; kind: ConfusionKind; cell: ConfusionCell | null; fileNames: Record<string, string>; runNames: Record<string, string> }) {
+function CellVideos({
+  projectId,
+  kind,
+  cell,
+  fileNames,
+  runNames,
+}: {
+  projectId: string;
+  kind: ConfusionKind;
+  cell: ConfusionCell | null;
+  fileNames: Record<string, string>;
+  runNames: Record<string, string>;
+}) {
   if (!cell || cell.count === 0) return null;
   return (
     <div className="text-xs text-slate-600" data-testid="cell-videos">
@@ -124,10 +156,7 @@ function jitter(i: number, salt: number): number {
 }
 
 function JudgeHumanScatter({ projectId, report }: { projectId: string; report: AgreementReport }) {
-  const data = useMemo(
-    () => report.scatter.points.map((p, i) => ({ ...p, x: p.judge + jitter(i, 1), y: p.human + jitter(i, 2) })),
-    [report.scatter.points],
-  );
+  const data = useMemo(() => report.scatter.points.map((p, i) => ({ ...p, x: p.judge + jitter(i, 1), y: p.human + jitter(i, 2) })), [report.scatter.points]);
   if (data.length === 0) return <p className="text-sm text-slate-500">No reviewed scores yet.</p>;
   return (
     <div data-testid="chart-scatter">
@@ -136,7 +165,13 @@ function JudgeHumanScatter({ projectId, report }: { projectId: string; report: A
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis type="number" dataKey="x" domain={[-0.5, 10.5]} ticks={[0, 2, 4, 6, 8, 10]} name="judge" label={{ value: "judge", position: "insideBottom", offset: -10 }} />
           <YAxis type="number" dataKey="y" domain={[-0.5, 10.5]} ticks={[0, 2, 4, 6, 8, 10]} name="humans" label={{ value: "reviewers' consensus", angle: -90, position: "insideLeft" }} />
-          <ReferenceLine segment={[{ x: 0, y: 0 }, { x: 10, y: 10 }]} stroke="#94a3b8" />
+          <ReferenceLine
+            segment={[
+              { x: 0, y: 0 },
+              { x: 10, y: 10 },
+            ]}
+            stroke="#94a3b8"
+          />
           <Tooltip
             content={({ payload }) => {
               const p = payload?.[0]?.payload as (typeof data)[number] | undefined;
@@ -159,7 +194,11 @@ function JudgeHumanScatter({ projectId, report }: { projectId: string; report: A
           />
         </ScatterChart>
       </ResponsiveContainer>
-      {report.scatter.total > data.length && <p className="text-xs text-slate-500">{data.length} of {report.scatter.total} reviewed scores shown.</p>}
+      {report.scatter.total > data.length && (
+        <p className="text-xs text-slate-500">
+          {data.length} of {report.scatter.total} reviewed scores shown.
+        </p>
+      )}
     </div>
   );
 }
@@ -172,7 +211,15 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
   const data = groups.map((g) => {
     const value = g.judge.values[stat] ?? null;
     const ci = g.judge.ci[stat] ?? null;
-    return { label: g.label, value: value ?? 0, defined: value !== null, n: g.judge.n, error: value !== null && ci ? [Math.max(0, value - ci[0]), Math.max(0, ci[1] - value)] : [0, 0], ci, link: g.link };
+    return {
+      label: g.label,
+      value: value ?? 0,
+      defined: value !== null,
+      n: g.judge.n,
+      error: value !== null && ci ? [Math.max(0, value - ci[0]), Math.max(0, ci[1] - value)] : [0, 0],
+      ci,
+      link: g.link,
+    };
   });
   if (data.length === 0) return <p className="text-sm text-slate-500">No reviewed targets yet.</p>;
   return (
@@ -317,7 +364,8 @@ export function AgreementCharts({ projectId, report, fileNames = {} }: { project
         </div>
         <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} fileNames={fileNames} runNames={runNames} />
         <p className="mt-1 text-xs text-slate-500">
-          Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as hallucination. Verdict cells open the video list filtered on both verdicts; other cells list their videos.
+          Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as hallucination. Verdict cells open the video list filtered on both verdicts; other cells list
+          their videos.
         </p>
       </section>
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">

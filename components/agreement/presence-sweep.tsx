@@ -19,7 +19,10 @@ export function PresenceSweep({ reports }: { reports: PresenceReport[] }) {
           {report.curves.map((curve) => (
             <div key={curve.human} className="overflow-x-auto" data-testid="presence-curve" data-human={curve.human}>
               <h3 className="text-sm font-medium text-slate-800">
-                vs {curve.label} <span className="font-normal text-slate-500">(n = {curve.n}; best F1 at t = {curve.best?.threshold ?? "—"})</span>
+                vs {curve.label}{" "}
+                <span className="font-normal text-slate-500">
+                  (n = {curve.n}; best F1 at t = {curve.best?.threshold ?? "—"})
+                </span>
               </h3>
               <table className="w-full text-left text-xs tabular-nums">
                 <thead className="uppercase text-slate-500">

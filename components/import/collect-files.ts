@@ -49,7 +49,10 @@ export function classifyPickedFile(relativePath: string): PickedKind {
   if (VIDEO_EXTENSIONS.test(name)) return "video";
   if (!LIST_EXTENSIONS.test(name)) return "other";
   if (/meta/i.test(name) && /\.(csv|jsonl)$/i.test(name)) return "metadata";
-  const inPromptFolder = relativePath.split("/").slice(0, -1).some((part) => /^prompts?$/i.test(part));
+  const inPromptFolder = relativePath
+    .split("/")
+    .slice(0, -1)
+    .some((part) => /^prompts?$/i.test(part));
   if (inPromptFolder || /vbench2?_full_text/i.test(name) || /prompt/i.test(name)) return "prompt-list";
   return "other";
 }

@@ -66,7 +66,8 @@ export function ExistingVideosMetadata({ projectId, rows, promptLists }: { proje
           {plan.changes.length === 0
             ? `Nothing to change: the ${plan.matchedVideos} video${plan.matchedVideos === 1 ? "" : "s"} named already have these values.`
             : `${plan.changes.length} video${plan.changes.length === 1 ? "" : "s"} ${plan.applied ? "changed" : "would change"}; ${plan.overwrites} value${plan.overwrites === 1 ? "" : "s"} already set ${plan.applied ? "replaced" : "would be replaced"}.`}
-          {plan.unmatchedRowCount > 0 && ` ${plan.unmatchedRowCount} row${plan.unmatchedRowCount === 1 ? " names" : "s name"} no video of the project (${plan.unmatchedRows.slice(0, 5).join(", ")}${plan.unmatchedRowCount > 5 ? ", …" : ""}).`}
+          {plan.unmatchedRowCount > 0 &&
+            ` ${plan.unmatchedRowCount} row${plan.unmatchedRowCount === 1 ? " names" : "s name"} no video of the project (${plan.unmatchedRows.slice(0, 5).join(", ")}${plan.unmatchedRowCount > 5 ? ", …" : ""}).`}
         </p>
       )}
       {plan && plan.changes.length > 0 && (

@@ -28,8 +28,7 @@ export async function extractAndUploadFrameSet(options: {
 }): Promise<ExtractedFrameSet> {
   const parameters: FrameSetParameters = normaliseFrameSetParameters(options.parameters);
   const durationS = options.probe.durationS;
-  const timestamps =
-    parameters.mode === "uniform" ? uniformCountTimestamps(durationS, parameters.count) : uniformSampleTimestamps(durationS, parameters.sampleFps);
+  const timestamps = parameters.mode === "uniform" ? uniformCountTimestamps(durationS, parameters.count) : uniformSampleTimestamps(durationS, parameters.sampleFps);
   const sampled = await options.extractor.sample(options.file, timestamps, {
     maxSide: parameters.maxSide,
     jpegQuality: parameters.jpegQuality,

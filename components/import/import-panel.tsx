@@ -280,9 +280,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       >
         <p className="font-medium text-slate-700">Drop video files or whole folders here</p>
         <p className="text-sm text-slate-500">
-          mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,
-          <code> VBench2_full_text_info.json</code>, csv, jsonl), a metadata csv/jsonl, caption files (an AnyCapEval reference JSONL, models&apos;
-          outputs as JSONL or CSV) and question sets (JSONL, JSON or CSV) may come along.
+          mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,<code> VBench2_full_text_info.json</code>, csv, jsonl), a
+          metadata csv/jsonl, caption files (an AnyCapEval reference JSONL, models&apos; outputs as JSONL or CSV) and question sets (JSONL, JSON or CSV) may come along.
         </p>
         <div className="flex gap-2">
           <label className={buttonClass("secondary")}>
@@ -307,12 +306,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       <div className="grid gap-4 md:grid-cols-[16rem_1fr]">
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium text-slate-700">Generator model</span>
-          <input
-            value={model}
-            onChange={(e) => setModel(e.target.value)}
-            placeholder="from the top folder if empty"
-            className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm"
-          />
+          <input value={model} onChange={(e) => setModel(e.target.value)} placeholder="from the top folder if empty" className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm" />
         </label>
         <ExtractionSettings value={settings} onChange={setSettings} />
       </div>
@@ -338,9 +332,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       </div>
       {noPrompt > 0 && (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="import-no-prompt">
-          No prompt found for {noPrompt} {noPrompt === 1 ? "file" : "files"}: {noPrompt === 1 ? "its name is" : "their names are"} not <code>&lt;prompt&gt;-&lt;index&gt;</code> and no
-          metadata file or prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"} stored without a prompt, and the judge skips the steps that
-          compare a video with its prompt.
+          No prompt found for {noPrompt} {noPrompt === 1 ? "file" : "files"}: {noPrompt === 1 ? "its name is" : "their names are"} not <code>&lt;prompt&gt;-&lt;index&gt;</code> and no metadata file or
+          prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"} stored without a prompt, and the judge skips the steps that compare a video with its prompt.
         </p>
       )}
       {videos.length > 0 && (

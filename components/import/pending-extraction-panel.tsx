@@ -114,10 +114,18 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
         </button>
       </div>
       {pending.isPending && <p className="text-sm text-slate-500">Loading…</p>}
-      {pending.error && <p role="alert" className="text-sm text-red-700">{pending.error.message}</p>}
+      {pending.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {pending.error.message}
+        </p>
+      )}
       {(uniform || pending.data) && videos.length === 0 && Object.keys(rows).length === 0 && (
         <p className="text-sm text-slate-500">
-          {uniform ? (uniform.forQuestions ? `Every video with questions has a uniform set of ${uniform.count} frames at the planned size.` : `Every video with captions has a uniform set of ${uniform.count} frames.`) : "No video is waiting for frames."}
+          {uniform
+            ? uniform.forQuestions
+              ? `Every video with questions has a uniform set of ${uniform.count} frames at the planned size.`
+              : `Every video with captions has a uniform set of ${uniform.count} frames.`
+            : "No video is waiting for frames."}
         </p>
       )}
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
@@ -127,7 +135,11 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
             <li key={video.id} className="flex flex-col gap-1 px-3 py-2" data-testid="pending-item" data-state={row?.state ?? "waiting"}>
               <div className="flex gap-3">
                 <span className="min-w-0 flex-1 truncate font-mono text-xs">{video.relativePath}</span>
-                {video.maxSide ? <span className="text-xs text-slate-500" data-testid="pending-max-side">longest side {video.maxSide} px</span> : null}
+                {video.maxSide ? (
+                  <span className="text-xs text-slate-500" data-testid="pending-max-side">
+                    longest side {video.maxSide} px
+                  </span>
+                ) : null}
                 {video.problem && !row ? <span className="text-xs text-amber-700">{video.problem}</span> : null}
                 <span className="text-xs text-slate-500">{row?.state ?? "waiting"}</span>
               </div>

@@ -71,10 +71,13 @@ export async function uploadVideo(options: {
 }): Promise<VideoJson> {
   const { file, signal } = options;
   signal?.throwIfAborted();
-  const session = await postJson<{ uploadId: string; receivedBytes: number; chunkBytes: number }>(
-    `/api/v1/projects/${encodeURIComponent(options.projectId)}/uploads`,
-    { relativePath: options.relativePath, sizeBytes: file.size, sha256: options.sha256, model: options.model || undefined, metadata: options.metadata },
-  );
+  const session = await postJson<{ uploadId: string; receivedBytes: number; chunkBytes: number }>(`/api/v1/projects/${encodeURIComponent(options.projectId)}/uploads`, {
+    relativePath: options.relativePath,
+    sizeBytes: file.size,
+    sha256: options.sha256,
+    model: options.model || undefined,
+    metadata: options.metadata,
+  });
   const uploadUrl = `/api/v1/uploads/${encodeURIComponent(session.uploadId)}`;
   let offset = session.receivedBytes;
   let failures = 0;

@@ -142,8 +142,7 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
       </label>
       {endpoint?.hasApiKey && (
         <label className="col-span-2 flex items-center gap-2">
-          <input type="checkbox" id={`${idPrefix}-remove-key`} checked={form.removeApiKey} onChange={(e) => set({ removeApiKey: e.target.checked, apiKey: "" })} /> Remove the
-          stored key
+          <input type="checkbox" id={`${idPrefix}-remove-key`} checked={form.removeApiKey} onChange={(e) => set({ removeApiKey: e.target.checked, apiKey: "" })} /> Remove the stored key
         </label>
       )}
       <label className="flex flex-col gap-1">
@@ -176,8 +175,8 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         <input type="checkbox" checked={form.structuredOutput} onChange={(e) => set({ structuredOutput: e.target.checked })} /> Ask for JSON-schema structured output
       </label>
       <label className="col-span-2 flex items-center gap-2">
-        <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API
-        (/v1/files and /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
+        <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API (/v1/files and
+        /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
       </label>
       <div className="col-span-2 flex gap-2">
         <button className={buttonClass()} disabled={save.isPending}>

@@ -134,7 +134,9 @@ export function JudgePanel({
             ))}
           </select>
         )}
-        {scope === "videos" && <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" placeholder="video ids, comma separated" value={videoIds} onChange={(e) => setVideoIds(e.target.value)} />}
+        {scope === "videos" && (
+          <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" placeholder="video ids, comma separated" value={videoIds} onChange={(e) => setVideoIds(e.target.value)} />
+        )}
         <PromptVersionPicker projectId={projectId} pipeline={pipelineId} value={promptVersions[pipelineId] ?? {}} onChange={(next) => setPromptVersions((all) => ({ ...all, [pipelineId]: next }))} />
         <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || !part.ready}>
           Start run
@@ -145,10 +147,23 @@ export function JudgePanel({
           <span className="text-slate-600" data-testid="run-started">
             Started on {start.data.videos} video{start.data.videos === 1 ? "" : "s"}
             {start.data.items !== undefined ? ` (${start.data.items} ${itemNoun}${start.data.items === 1 ? "" : "s"})` : ""}
-            {start.data.withoutFramesCount > 0 && <>; {start.data.withoutFramesCount} left out for want of their frame set (<Link className="text-indigo-700 underline" href={pendingHref}>extract them</Link>)</>}.
+            {start.data.withoutFramesCount > 0 && (
+              <>
+                ; {start.data.withoutFramesCount} left out for want of their frame set (
+                <Link className="text-indigo-700 underline" href={pendingHref}>
+                  extract them
+                </Link>
+                )
+              </>
+            )}
+            .
           </span>
         )}
-        {start.error && <span role="alert" className="text-red-700">{start.error.message}</span>}
+        {start.error && (
+          <span role="alert" className="text-red-700">
+            {start.error.message}
+          </span>
+        )}
       </form>
     );
   };
@@ -182,7 +197,11 @@ export function JudgePanel({
               </Link>
               <span className="text-slate-600">{run._count.videos} videos</span>
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
-              {run.batchMode && <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">batch</span>}
+              {run.batchMode && (
+                <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">
+                  batch
+                </span>
+              )}
             </div>
             <RunProgress runId={run.id} canManage={canManage} compact />
           </li>

@@ -23,7 +23,14 @@ export function CreateLabelQueue({ projectId, runId, videoIds, defaultName }: { 
         create.mutate();
       }}
     >
-      <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} aria-label="Queue name" data-testid="label-next-queue-name" />
+      <input
+        className="w-72 rounded-md border border-slate-300 px-2 py-1.5"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={200}
+        aria-label="Queue name"
+        data-testid="label-next-queue-name"
+      />
       <label className="flex items-center gap-2">
         <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
         blind (reviewers see the judge&apos;s verdict only after submitting)

@@ -107,23 +107,34 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
     <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="label-set-panel">
       <h2 className="text-base font-semibold text-slate-800">Label sets (published human labels)</h2>
       <p className="max-w-3xl text-slate-600">
-        Import T2VHaluBench&apos;s label sheet (.xlsx), or any labels as CSV or JSONL with the columns <code>video</code> (path or file name), <code>annotator</code>,{" "}
-        <code>target</code> (a declared target: <code>verdict</code>, <code>s7</code>, <code>correctness</code>, <code>caption_style:style</code>…), <code>value</code> and <code>item</code> (the
-        caption or question, for their targets), as a read-only label set: it appears as an annotator (one per <code>annotator</code> value) in the agreement dashboard and the
-        paper&apos;s table. Import the videos first.
+        Import T2VHaluBench&apos;s label sheet (.xlsx), or any labels as CSV or JSONL with the columns <code>video</code> (path or file name), <code>annotator</code>, <code>target</code> (a declared
+        target: <code>verdict</code>, <code>s7</code>, <code>correctness</code>, <code>caption_style:style</code>…), <code>value</code> and <code>item</code> (the caption or question, for their
+        targets), as a read-only label set: it appears as an annotator (one per <code>annotator</code> value) in the agreement dashboard and the paper&apos;s table. Import the videos first.
         <b> Dry run</b> shows what would be created and every cell that had to be interpreted or skipped; nothing is stored until <b>Import</b>.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
           Format
-          <select className="rounded-md border border-slate-300 px-2 py-1" value={format} aria-label="Label file format" data-testid="label-set-format" onChange={(e) => (setFormat(e.target.value as "t2vhalubench" | "generic"), setFile(null), changed())}>
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1"
+            value={format}
+            aria-label="Label file format"
+            data-testid="label-set-format"
+            onChange={(e) => (setFormat(e.target.value as "t2vhalubench" | "generic"), setFile(null), changed())}
+          >
             <option value="t2vhalubench">T2VHaluBench sheet (.xlsx)</option>
             <option value="generic">Generic CSV / JSONL</option>
           </select>
         </label>
         <label className="flex flex-col gap-1">
           {format === "t2vhalubench" ? "Label sheet" : "Label file"}
-          <input type="file" key={format} accept={format === "t2vhalubench" ? ".xlsx" : ".csv,.jsonl,.ndjson"} data-testid="label-set-file" onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())} />
+          <input
+            type="file"
+            key={format}
+            accept={format === "t2vhalubench" ? ".xlsx" : ".csv,.jsonl,.ndjson"}
+            data-testid="label-set-file"
+            onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())}
+          />
         </label>
         <label className="flex flex-col gap-1">
           Name
@@ -134,19 +145,23 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
           <input className="w-72 rounded-md border border-slate-300 px-2 py-1" value={citation} onChange={(e) => setCitation(e.target.value)} />
         </label>
         {format === "t2vhalubench" && (
-        <label className="flex flex-col gap-1">
-          Match videos
-          <select className="rounded-md border border-slate-300 px-2 py-1" value={match} aria-label="Match videos" onChange={(e) => (setMatch(e.target.value as "file_name" | "column"), changed())}>
-            <option value="file_name">by file name (Example)</option>
-            <option value="column">by a mapping column</option>
-          </select>
-        </label>
+          <label className="flex flex-col gap-1">
+            Match videos
+            <select className="rounded-md border border-slate-300 px-2 py-1" value={match} aria-label="Match videos" onChange={(e) => (setMatch(e.target.value as "file_name" | "column"), changed())}>
+              <option value="file_name">by file name (Example)</option>
+              <option value="column">by a mapping column</option>
+            </select>
+          </label>
         )}
         {format === "t2vhalubench" && match === "column" && (
           <label className="flex flex-col gap-1">
             Mapping column
             <input className="rounded-md border border-slate-300 px-2 py-1" value={mappingColumn} list="label-set-headers" onChange={(e) => (setMappingColumn(e.target.value), changed())} />
-            <datalist id="label-set-headers">{plan?.headers.map((h) => <option key={h} value={h} />)}</datalist>
+            <datalist id="label-set-headers">
+              {plan?.headers.map((h) => (
+                <option key={h} value={h} />
+              ))}
+            </datalist>
           </label>
         )}
         <button type="button" className={buttonClass("secondary")} disabled={!file || busy} onClick={() => send(true)}>

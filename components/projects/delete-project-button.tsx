@@ -64,10 +64,18 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
             <>
               <p>Deleting the project removes, and cannot be undone:</p>
               <ul className="ml-5 list-disc" data-testid="delete-project-counts">
-                <li>{plural(c.videos, "video")} and {plural(c.frames, "frame")} ({plural(c.storageObjects, "stored file")})</li>
-                <li>{plural(c.runs, "run")} with {plural(c.steps, "step")}</li>
-                <li>{plural(c.humanJudgments, "human judgment")} and {plural(c.goldJudgments, "gold value")}</li>
-                <li>{plural(c.queues, "queue")}, {plural(c.labelSets, "label set")}, {plural(c.items, "caption or question", "captions and questions")}</li>
+                <li>
+                  {plural(c.videos, "video")} and {plural(c.frames, "frame")} ({plural(c.storageObjects, "stored file")})
+                </li>
+                <li>
+                  {plural(c.runs, "run")} with {plural(c.steps, "step")}
+                </li>
+                <li>
+                  {plural(c.humanJudgments, "human judgment")} and {plural(c.goldJudgments, "gold value")}
+                </li>
+                <li>
+                  {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")}, {plural(c.items, "caption or question", "captions and questions")}
+                </li>
                 <li>the membership of {plural(c.members, "person", "people")}</li>
               </ul>
               <label className="flex flex-col gap-1">

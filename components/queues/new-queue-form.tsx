@@ -93,7 +93,14 @@ export function NewQueueForm({
     >
       <label className="flex flex-col gap-1">
         <span className="font-medium">Name</span>
-        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} className="rounded-md border border-slate-300 px-2 py-1.5" placeholder="e.g. Mechanics, judge said yes" />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={200}
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          placeholder="e.g. Mechanics, judge said yes"
+        />
       </label>
       <div className="flex flex-col gap-1">
         <span className="font-medium">Videos</span>
@@ -141,8 +148,8 @@ export function NewQueueForm({
             </select>
           </label>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={letters} onChange={(e) => setLetters(e.target.checked)} /> also the multiple-choice answers whose letter FrameJury read (they need no
-            review; without this, only the answers the judge decided)
+            <input type="checkbox" checked={letters} onChange={(e) => setLetters(e.target.checked)} /> also the multiple-choice answers whose letter FrameJury read (they need no review; without this,
+            only the answers the judge decided)
           </label>
         </fieldset>
       ) : captionRun ? (
@@ -172,10 +179,11 @@ export function NewQueueForm({
           </label>
         </fieldset>
       ) : (
-      <fieldset className="flex flex-col gap-1">
+        <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Reviewers judge</legend>
           <label className="flex items-center gap-2">
-            <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
+            <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no)
+            per video
           </label>
           <label className="flex items-center gap-2">
             <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
@@ -190,8 +198,8 @@ export function NewQueueForm({
             <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} /> full grading: a value for every score
           </label>
           <label className="flex items-center gap-2">
-            <input type="radio" name="mode" value="presence" checked={mode === "presence"} onChange={() => setMode("presence")} /> presence first: which categories are present in the video,
-            then values only where the reviewer (or the judge, unless blind) says present; absent stores {task.presence.absentValue}
+            <input type="radio" name="mode" value="presence" checked={mode === "presence"} onChange={() => setMode("presence")} /> presence first: which categories are present in the video, then
+            values only where the reviewer (or the judge, unless blind) says present; absent stores {task.presence.absentValue}
           </label>
         </fieldset>
       )}

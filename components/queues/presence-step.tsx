@@ -50,9 +50,7 @@ export function usePresenceStep(
   draft: Record<string, boolean> | null = null,
 ) {
   const [active, setActive] = useState(Boolean(presence) && !restored);
-  const [present, setPresent] = useState<Record<string, boolean>>(() =>
-    Object.fromEntries((presence?.categories ?? []).map((c) => [c.id, restored?.[c.id] ?? draft?.[c.id] ?? c.mine?.value === 1])),
-  );
+  const [present, setPresent] = useState<Record<string, boolean>>(() => Object.fromEntries((presence?.categories ?? []).map((c) => [c.id, restored?.[c.id] ?? draft?.[c.id] ?? c.mine?.value === 1])));
   const [focus, setFocus] = useState(0);
   const categories = presence?.categories ?? [];
   const asked = (c: PresenceCategoryView) => present[c.id] === true || c.judge === 1;
@@ -73,8 +71,8 @@ export function usePresenceStep(
       setFocus(categories.indexOf(category));
       return true;
     }
-    if (key === "j" || key === "ArrowDown") return setFocus((f) => Math.min(f + 1, categories.length - 1)), true;
-    if (key === "k" || key === "ArrowUp") return setFocus((f) => Math.max(f - 1, 0)), true;
+    if (key === "j" || key === "ArrowDown") return (setFocus((f) => Math.min(f + 1, categories.length - 1)), true);
+    if (key === "k" || key === "ArrowUp") return (setFocus((f) => Math.max(f - 1, 0)), true);
     if (key === "Enter") {
       if (targetKeys.every((k) => notAsked.has(k))) return false;
       setActive(false);
@@ -139,8 +137,18 @@ export function usePresenceStep(
 
   const summary: ReactNode = presence ? (
     <p className="text-xs text-slate-600" data-testid="presence-summary">
-      Present: {categories.filter((c) => present[c.id]).map((c) => c.id).join(", ") || "none"}
-      {categories.some((c) => c.judge === 1 && !present[c.id]) ? ` · the judge also says: ${categories.filter((c) => c.judge === 1 && !present[c.id]).map((c) => c.id).join(", ")}` : ""} ·{" "}
+      Present:{" "}
+      {categories
+        .filter((c) => present[c.id])
+        .map((c) => c.id)
+        .join(", ") || "none"}
+      {categories.some((c) => c.judge === 1 && !present[c.id])
+        ? ` · the judge also says: ${categories
+            .filter((c) => c.judge === 1 && !present[c.id])
+            .map((c) => c.id)
+            .join(", ")}`
+        : ""}{" "}
+      ·{" "}
       <button type="button" className="text-indigo-700 underline" onClick={() => setActive(true)}>
         change (p)
       </button>

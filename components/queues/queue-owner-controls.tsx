@@ -5,8 +5,7 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 
-const patch = (queueId: string, body: unknown) =>
-  apiFetch(`/api/v1/queues/${queueId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const patch = (queueId: string, body: unknown) => apiFetch(`/api/v1/queues/${queueId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 /** Owners' controls on a queue page: archive / restore, and assign the queue to named reviewers by email. */
 export function QueueOwnerControls({ queueId, archived, assignees }: { queueId: string; archived: boolean; assignees: string[] }) {

@@ -12,7 +12,14 @@ export function QueueProgress({ progress, reviewersPerItem, perReviewer = false 
   return (
     <div className="flex flex-col gap-2 text-sm" data-testid="queue-progress">
       <div className="flex items-center gap-3">
-        <div className="h-2.5 w-56 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={progress.items} aria-valuenow={progress.complete} aria-label="items complete">
+        <div
+          className="h-2.5 w-56 overflow-hidden rounded bg-slate-200"
+          role="progressbar"
+          aria-valuemin={0}
+          aria-valuemax={progress.items}
+          aria-valuenow={progress.complete}
+          aria-label="items complete"
+        >
           <div className="h-full bg-emerald-500" style={{ width: `${percent}%` }} />
         </div>
         <span data-testid="queue-complete">

@@ -461,9 +461,7 @@ function ItemReview({
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(
-      data.targets.map((t) => [t.key, restored?.drafts[t.key] ?? { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }]),
-    ),
+    Object.fromEntries(data.targets.map((t) => [t.key, restored?.drafts[t.key] ?? { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }])),
   );
   /** The item claimed ahead of this one (when the payload predates that claim, its nav does not name it). */
   const [aheadId, setAheadId] = useState<string | null>(null);
@@ -481,7 +479,12 @@ function ItemReview({
   const screen = useRef<HTMLDivElement>(null);
   const draftKey = support.draftKey(data.item.id);
   const [presenceDraft] = useState(() => (data.presence && typeof window !== "undefined" ? readPresenceDraft(draftKey) : null));
-  const presence = usePresenceStep(data.presence, data.targets.map((t) => t.key), restored?.present ?? null, presenceDraft);
+  const presence = usePresenceStep(
+    data.presence,
+    data.targets.map((t) => t.key),
+    restored?.present ?? null,
+    presenceDraft,
+  );
   // Toggles typed and not submitted are kept in the browser until the item is submitted (a reload keeps them).
   const presenceAnswers = JSON.stringify(presence.answers());
   const presenceChanged = presence.changed;

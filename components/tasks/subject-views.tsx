@@ -16,9 +16,5 @@ function subjectViews(): Record<string, ComponentType<SubjectViewProps>> {
 
 /** The subjects a queue item carries (a caption, an answer), each shown by its task's view; nothing for a video item. */
 export function SubjectViews({ item, blind }: { item: Record<string, unknown>; blind: boolean }) {
-  return (
-    <>
-      {Object.entries(subjectViews()).map(([key, View]) => (item[key] ? <View key={key} subject={item[key]} blind={blind} /> : null))}
-    </>
-  );
+  return <>{Object.entries(subjectViews()).map(([key, View]) => (item[key] ? <View key={key} subject={item[key]} blind={blind} /> : null))}</>;
 }

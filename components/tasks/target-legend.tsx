@@ -124,10 +124,7 @@ export function MetricsLine({ task, values, decimals = 1 }: { task: TaskDeclarat
       {metricsLine(task, values, decimals).map((metric, i) => (
         <span key={metric.id}>
           {i > 0 && " · "}
-          <abbr title={`${task.metrics[i]!.label}: ${task.metrics[i]!.definition}`}>
-            {metric.label}
-          </abbr>{" "}
-          {metric.text}
+          <abbr title={`${task.metrics[i]!.label}: ${task.metrics[i]!.definition}`}>{metric.label}</abbr> {metric.text}
         </span>
       ))}
     </>

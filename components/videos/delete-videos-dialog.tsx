@@ -23,17 +23,7 @@ export function deletionLines(c: VideoDeletionCounts): string[] {
  * Asks the server what deleting these videos removes (a dry run), shows it, and deletes on confirm.
  * Nothing is deleted until the button inside is pressed.
  */
-export function DeleteVideosDialog({
-  projectId,
-  videoIds,
-  onCancel,
-  onDeleted,
-}: {
-  projectId: string;
-  videoIds: string[];
-  onCancel: () => void;
-  onDeleted: (result: VideoDeletionResult) => void;
-}) {
+export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }: { projectId: string; videoIds: string[]; onCancel: () => void; onDeleted: (result: VideoDeletionResult) => void }) {
   const [counts, setCounts] = useState<VideoDeletionCounts | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -54,7 +44,9 @@ export function DeleteVideosDialog({
     setBusy(true);
     setError(null);
     try {
-      onDeleted(await apiFetch<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ videoIds }) }));
+      onDeleted(
+        await apiFetch<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ videoIds }) }),
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       setBusy(false);

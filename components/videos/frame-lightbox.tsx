@@ -86,7 +86,12 @@ export function FrameLightbox({
           </button>
           <div className="flex min-w-0 flex-1 justify-center bg-slate-900">
             {/* eslint-disable-next-line @next/next/no-img-element */}
-            <img src={frame.url} alt={`${describe(frame)} at ${frame.timestampS.toFixed(2)} s, full size`} className="max-h-[70vh] min-h-[40vh] max-w-full object-contain" data-testid="lightbox-image" />
+            <img
+              src={frame.url}
+              alt={`${describe(frame)} at ${frame.timestampS.toFixed(2)} s, full size`}
+              className="max-h-[70vh] min-h-[40vh] max-w-full object-contain"
+              data-testid="lightbox-image"
+            />
           </div>
           <button type="button" onClick={() => go(1)} disabled={index === frames.length - 1} className="rounded border border-slate-300 px-2 py-6 disabled:opacity-30" aria-label="Next frame">
             ›
@@ -95,7 +100,12 @@ export function FrameLightbox({
         {judgeFrames.length > 0 && (
           <section aria-label="Frames the judge saw" className="flex flex-col gap-1" data-testid="lightbox-judge-frames">
             <p className="text-xs text-amber-800">
-              Frames the judge saw for the focused score{judgeLabel ? <>: <b>{judgeLabel}</b></> : null}
+              Frames the judge saw for the focused score
+              {judgeLabel ? (
+                <>
+                  : <b>{judgeLabel}</b>
+                </>
+              ) : null}
             </p>
             <div className="flex flex-wrap gap-1">
               {judgeFrames.map((seen) => {

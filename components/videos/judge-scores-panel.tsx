@@ -94,7 +94,7 @@ export function JudgeScoresPanel({
   const scoreJudgments = (scoreId: string) => judgments.filter((j) => j.scoreId === scoreId);
   const targetOf = (code: string) => task?.targets.find((t) => t.id === code) ?? null;
   const allCells = data.steps.flatMap((s) => s.scores.map((score) => ({ score, step: s })));
-  const picked = focus?.scoreId ? allCells.find((c) => c.score.id === focus.scoreId) ?? null : null;
+  const picked = focus?.scoreId ? (allCells.find((c) => c.score.id === focus.scoreId) ?? null) : null;
   const pickedTarget = picked ? targetOf(picked.score.category) : null;
   const sections = task ? heatSections(task, data.steps) : [];
   const nameOf = (code: string) => {
@@ -131,8 +131,8 @@ export function JudgeScoresPanel({
   return (
     <div className="flex flex-col gap-3 text-sm" data-testid="judge-scores">
       <p className="text-xs text-slate-500">
-        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted{canReview ? "; give your own value below the map" : ""}. Underlined values are yours. Hover or focus a code
-        for its name and definition.
+        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted{canReview ? "; give your own value below the map" : ""}. Underlined values are yours. Hover or
+        focus a code for its name and definition.
       </p>
       {/* What each cell's aria-describedby reads: the code's name and definition. */}
       <div hidden>

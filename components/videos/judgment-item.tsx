@@ -51,7 +51,11 @@ export function LabelledValues({
     <div className="flex flex-wrap gap-2 text-xs" data-testid="labelled-values">
       {[judge, you, consensus].map((item) =>
         item ? (
-          <span key={item.label} className={`rounded px-2 py-0.5 ${item.label === "You" ? "bg-indigo-100 text-indigo-900" : item.label === "Judge" ? "bg-slate-100" : "bg-emerald-50 text-emerald-900"}`} data-testid={`value-${item.label === "Judge" ? "judge" : item.label === "You" ? "you" : "consensus"}`}>
+          <span
+            key={item.label}
+            className={`rounded px-2 py-0.5 ${item.label === "You" ? "bg-indigo-100 text-indigo-900" : item.label === "Judge" ? "bg-slate-100" : "bg-emerald-50 text-emerald-900"}`}
+            data-testid={`value-${item.label === "Judge" ? "judge" : item.label === "You" ? "you" : "consensus"}`}
+          >
             {item.label}: <b>{formatJudgmentValue(targetType, item.value, { tie: item !== judge && item !== you })}</b>
           </span>
         ) : null,
@@ -207,7 +211,17 @@ export function JudgmentForm({
             ))}
           </select>
         ) : (
-          <input className="w-20 rounded border border-slate-300 px-2 py-1" type="number" min={bounds?.min} max={bounds?.max} step={step} value={value} onChange={(e) => setValue(e.target.value)} autoFocus aria-label="Your value" />
+          <input
+            className="w-20 rounded border border-slate-300 px-2 py-1"
+            type="number"
+            min={bounds?.min}
+            max={bounds?.max}
+            step={step}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            autoFocus
+            aria-label="Your value"
+          />
         )}
       </label>
       <label className="flex flex-col gap-0.5">
@@ -216,7 +230,14 @@ export function JudgmentForm({
       </label>
       <label className="flex flex-col gap-0.5">
         <span>Reason</span>
-        <input className="w-40 rounded border border-slate-300 px-2 py-1" placeholder="optional, short" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason" maxLength={200} />
+        <input
+          className="w-40 rounded border border-slate-300 px-2 py-1"
+          placeholder="optional, short"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          aria-label="Reason"
+          maxLength={200}
+        />
       </label>
       <button className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={save.isPending || conflict || value === ""}>
         Save

@@ -78,7 +78,12 @@ export function VideoFilterFields({
         { value: "pending_extraction", label: "pending extraction" },
         { value: "failed", label: "failed" },
       ])}
-      {choice("Run", "runId", runs.map((run) => ({ value: run.id, label: run.label })), noRunLabel)}
+      {choice(
+        "Run",
+        "runId",
+        runs.map((run) => ({ value: run.id, label: run.label })),
+        noRunLabel,
+      )}
       <fieldset className="flex flex-col gap-1">
         <legend className="mb-1">Category (worst score)</legend>
         <div className="flex items-center gap-1">
@@ -111,7 +116,11 @@ export function VideoFilterFields({
         { value: "yes", label: "hallucination (majority)" },
         { value: "no", label: "none (majority)" },
       ])}
-      {choice("Review", "review", REVIEW_STATES.map((state) => ({ value: state, label: REVIEW_LABELS[state] })))}
+      {choice(
+        "Review",
+        "review",
+        REVIEW_STATES.map((state) => ({ value: state, label: REVIEW_LABELS[state] })),
+      )}
     </>
   );
 }

@@ -121,7 +121,8 @@ export function VideoFramesViewer({
             {time.toFixed(3)} s · frame {Math.round(time * stepFps)}
           </span>
           <span>
-            <kbd className="font-mono">,</kbd> / <kbd className="font-mono">.</kbd> one frame back / forward ({fps && fps > 0 ? `${Number(fps.toFixed(3))} fps` : `frame rate unknown: steps of 1/${FALLBACK_FPS} s`})
+            <kbd className="font-mono">,</kbd> / <kbd className="font-mono">.</kbd> one frame back / forward (
+            {fps && fps > 0 ? `${Number(fps.toFixed(3))} fps` : `frame rate unknown: steps of 1/${FALLBACK_FPS} s`})
           </span>
         </p>
       )}

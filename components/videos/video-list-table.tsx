@@ -8,7 +8,6 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { isYesNoScale, type MetricDeclaration } from "@/lib/tasks/task-declaration";
 
-
 export interface VideoListRow {
   id: string;
   href: string;
@@ -76,76 +75,93 @@ export function VideoListTable({
 
   return (
     <>
-    <KeyListOverlay open={help} onClose={closeHelp} keys={LIST_KEYS} title="Video list keys" testId="video-list-keys" />
-    {/* Fits its container: long prompts and names wrap (two lines of prompt), every cell is padded, so no column runs into the next. */}
-    <div className="w-full min-w-0" data-testid="video-table-container">
-    <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table" data-keyboard={listening ? "on" : undefined}>
-      {head}
-      <tbody className="divide-y divide-slate-100">
-        {rows.map((video, index) => {
-          const active = index === cursor;
-          return (
-            <tr
-              key={video.id}
-              ref={(element) => {
-                rowRefs.current[index] = element;
-              }}
-              data-testid="video-row"
-              data-cursor={active ? "true" : undefined}
-              aria-selected={active}
-              onClick={() => setCursor(index)}
-              className={active ? "bg-indigo-50 outline outline-2 -outline-offset-2 outline-indigo-400" : undefined}
-            >
-              <td className="w-20 px-2 py-1">
-                {video.thumbnailUrl ? (
-                  // A frame served by the app to members only; lazy so off-screen rows cost nothing. `max-w-none`: the
-                  // default `max-width: 100%` let a crowded table squeeze the image to 0 px.
-                  // eslint-disable-next-line @next/next/no-img-element
-                  <img src={video.thumbnailUrl} alt="" loading="lazy" decoding="async" width={64} height={36} className="h-9 w-16 max-w-none rounded bg-slate-100 object-cover" data-testid="video-thumbnail" />
-                ) : (
-                  <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
-                )}
-              </td>
-              <td className={`${cell} min-w-[6rem] wrap-anywhere`}>
-                <VideoSelectCheckbox id={video.id} label={video.fileName} />
-                <Link href={video.href} className="text-indigo-700 underline" data-testid="video-link">
-                  {video.fileName}
-                </Link>
-              </td>
-              <td className={`${cell} min-w-[10rem]`} title={video.prompt ?? ""} data-testid="video-prompt-cell">
-                <span className="line-clamp-2 break-words">{video.prompt ?? <NoPrompt />}</span>
-              </td>
-              <td className={`${cell} break-words`} data-testid="video-model-cell">
-                {video.model}
-                {video.dimensions.length > 0 && <span className="block text-xs text-slate-600">{video.dimensions.join(", ")}</span>}
-              </td>
-              <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
-              <td className={`${cell} whitespace-nowrap`}>
-                <span className={video.status === "failed" ? "text-red-700" : video.status === "ready" ? "text-emerald-700" : "text-amber-700"}>{video.status.replace("_", " ")}</span>
-              </td>
-              <td className={`${cell} text-right tabular-nums`}>{video.keyFrameCount || ""}</td>
-              {metrics.map((metric) => (
-                <td key={metric.id} className={`${cell} whitespace-nowrap ${metric.scale.kind === "numeric" ? `text-right tabular-nums ${metric.higherIsBetter ? "font-medium" : ""}` : ""}`} data-testid={`score-${metric.id}`}>
-                  <MetricValue metric={metric} video={video} blindMetricId={blindMetricId} />
-                </td>
-              ))}
-              <td className={`${cell} text-right tabular-nums`} data-testid="review-count">{video.review.reviewers || ""}</td>
-              <td className={`${cell} text-center`} data-testid="reviewed-by-me">{video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}</td>
-              <td className="px-2 text-center" data-testid="disagreement">
-                {video.review.disagreement ? (
-                  <span className="rounded bg-amber-100 px-1 text-xs text-amber-900" title="A reviewer disagrees with the judge">
-                    disagrees
-                  </span>
-                ) : (
-                  ""
-                )}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-    </div>
+      <KeyListOverlay open={help} onClose={closeHelp} keys={LIST_KEYS} title="Video list keys" testId="video-list-keys" />
+      {/* Fits its container: long prompts and names wrap (two lines of prompt), every cell is padded, so no column runs into the next. */}
+      <div className="w-full min-w-0" data-testid="video-table-container">
+        <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table" data-keyboard={listening ? "on" : undefined}>
+          {head}
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((video, index) => {
+              const active = index === cursor;
+              return (
+                <tr
+                  key={video.id}
+                  ref={(element) => {
+                    rowRefs.current[index] = element;
+                  }}
+                  data-testid="video-row"
+                  data-cursor={active ? "true" : undefined}
+                  aria-selected={active}
+                  onClick={() => setCursor(index)}
+                  className={active ? "bg-indigo-50 outline outline-2 -outline-offset-2 outline-indigo-400" : undefined}
+                >
+                  <td className="w-20 px-2 py-1">
+                    {video.thumbnailUrl ? (
+                      // A frame served by the app to members only; lazy so off-screen rows cost nothing. `max-w-none`: the
+                      // default `max-width: 100%` let a crowded table squeeze the image to 0 px.
+                      // eslint-disable-next-line @next/next/no-img-element
+                      <img
+                        src={video.thumbnailUrl}
+                        alt=""
+                        loading="lazy"
+                        decoding="async"
+                        width={64}
+                        height={36}
+                        className="h-9 w-16 max-w-none rounded bg-slate-100 object-cover"
+                        data-testid="video-thumbnail"
+                      />
+                    ) : (
+                      <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
+                    )}
+                  </td>
+                  <td className={`${cell} min-w-[6rem] wrap-anywhere`}>
+                    <VideoSelectCheckbox id={video.id} label={video.fileName} />
+                    <Link href={video.href} className="text-indigo-700 underline" data-testid="video-link">
+                      {video.fileName}
+                    </Link>
+                  </td>
+                  <td className={`${cell} min-w-[10rem]`} title={video.prompt ?? ""} data-testid="video-prompt-cell">
+                    <span className="line-clamp-2 break-words">{video.prompt ?? <NoPrompt />}</span>
+                  </td>
+                  <td className={`${cell} break-words`} data-testid="video-model-cell">
+                    {video.model}
+                    {video.dimensions.length > 0 && <span className="block text-xs text-slate-600">{video.dimensions.join(", ")}</span>}
+                  </td>
+                  <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
+                  <td className={`${cell} whitespace-nowrap`}>
+                    <span className={video.status === "failed" ? "text-red-700" : video.status === "ready" ? "text-emerald-700" : "text-amber-700"}>{video.status.replace("_", " ")}</span>
+                  </td>
+                  <td className={`${cell} text-right tabular-nums`}>{video.keyFrameCount || ""}</td>
+                  {metrics.map((metric) => (
+                    <td
+                      key={metric.id}
+                      className={`${cell} whitespace-nowrap ${metric.scale.kind === "numeric" ? `text-right tabular-nums ${metric.higherIsBetter ? "font-medium" : ""}` : ""}`}
+                      data-testid={`score-${metric.id}`}
+                    >
+                      <MetricValue metric={metric} video={video} blindMetricId={blindMetricId} />
+                    </td>
+                  ))}
+                  <td className={`${cell} text-right tabular-nums`} data-testid="review-count">
+                    {video.review.reviewers || ""}
+                  </td>
+                  <td className={`${cell} text-center`} data-testid="reviewed-by-me">
+                    {video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}
+                  </td>
+                  <td className="px-2 text-center" data-testid="disagreement">
+                    {video.review.disagreement ? (
+                      <span className="rounded bg-amber-100 px-1 text-xs text-amber-900" title="A reviewer disagrees with the judge">
+                        disagrees
+                      </span>
+                    ) : (
+                      ""
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

@@ -54,7 +54,19 @@ function textToExtra(text: string, current: Record<string, unknown>): { ok: true
  * everyone, the history of edits. Runs keep the prompt they were created with, so an edit here only
  * changes what later runs judge.
  */
-export function VideoMetadataEditor({ videoId, updatedAt, fields, canEdit, history }: { videoId: string; updatedAt: string; fields: EditableVideoFields; canEdit: boolean; history: VideoEditEntry[] }) {
+export function VideoMetadataEditor({
+  videoId,
+  updatedAt,
+  fields,
+  canEdit,
+  history,
+}: {
+  videoId: string;
+  updatedAt: string;
+  fields: EditableVideoFields;
+  canEdit: boolean;
+  history: VideoEditEntry[];
+}) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -167,7 +179,9 @@ export function VideoMetadataEditor({ videoId, updatedAt, fields, canEdit, histo
       )}
       {history.length > 0 && (
         <details data-testid="video-edit-history">
-          <summary className="cursor-pointer text-slate-600">History ({history.length} change{history.length === 1 ? "" : "s"})</summary>
+          <summary className="cursor-pointer text-slate-600">
+            History ({history.length} change{history.length === 1 ? "" : "s"})
+          </summary>
           <ol className="mt-2 flex flex-col gap-2">
             {history.map((entry) => (
               <li key={entry.id} className="rounded border border-slate-100 p-2" data-testid="video-edit">

@@ -40,10 +40,15 @@ export function VideoNav({ previousHref, nextHref, position, total }: { previous
 
   const link = (href: string | null, label: string, testId: string) =>
     href ? (
-      <Link href={href} className="text-indigo-700 underline" data-testid={testId} onClick={(event) => {
-        event.preventDefault();
-        startTransition(() => router.push(href));
-      }}>
+      <Link
+        href={href}
+        className="text-indigo-700 underline"
+        data-testid={testId}
+        onClick={(event) => {
+          event.preventDefault();
+          startTransition(() => router.push(href));
+        }}
+      >
         {label}
       </Link>
     ) : (

@@ -150,8 +150,8 @@ export function VideoWorkspace({
             <div className="flex flex-col gap-4">
               <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
                 <p>
-                  <span className="font-medium">{runName({ pipeline: run.pipeline, endpointName: snapshot.name ?? "?", model: snapshot.model ?? null, createdAt: run.createdAt })}</span> ({run.status}) · run id <span className="font-mono">{run.id}</span> ·
-                  endpoint <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
+                  <span className="font-medium">{runName({ pipeline: run.pipeline, endpointName: snapshot.name ?? "?", model: snapshot.model ?? null, createdAt: run.createdAt })}</span> ({run.status})
+                  · run id <span className="font-mono">{run.id}</span> · endpoint <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
                   {run.simulated && <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>}
                 </p>
                 <RunSettings pipeline={run.pipeline} settings={run.settings} />

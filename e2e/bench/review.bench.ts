@@ -70,7 +70,10 @@ test("review transitions", async ({ page, request, baseURL }) => {
     console.log(`review benchmark: ${ITEMS} items, ${keys.length} keys at ${KEYS_PER_SECOND} keys/s; ${os.cpus().length} CPUs, Node ${process.version}`);
     line("Enter key press → next item on screen", after(marks.enters));
     line("submission start → next item on screen", after(marks.submits.map((s) => s.start)));
-    line("submit request round trip (submit + claim + next item's payload)", marks.submits.map((s) => s.end - s.start));
+    line(
+      "submit request round trip (submit + claim + next item's payload)",
+      marks.submits.map((s) => s.end - s.start),
+    );
     console.log(`lost keys: ${lost} (typed values not saved on the item they were typed for)`);
     console.log(`load average (1/5/15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(" / ")}, after ${loadAfter.map((l) => l.toFixed(2)).join(" / ")}`);
   } finally {

@@ -106,12 +106,10 @@ const harness = {
       };
       if (opts.abortAfterMs === 0) abort();
       else if (opts.abortAfterMs > 0) setTimeout(abort, opts.abortAfterMs);
-      const result = await extractor
-        .sample(file, timestampsS, { ...opts, signal: controller.signal, onProgress: () => opts.abortAfterMs < 0 && abort() })
-        .then(
-          () => ({ code: "resolved", message: "" }),
-          (error: unknown) => ({ code: error instanceof ExtractionError ? error.code : "thrown", message: error instanceof Error ? error.message : String(error) }),
-        );
+      const result = await extractor.sample(file, timestampsS, { ...opts, signal: controller.signal, onProgress: () => opts.abortAfterMs < 0 && abort() }).then(
+        () => ({ code: "resolved", message: "" }),
+        (error: unknown) => ({ code: error instanceof ExtractionError ? error.code : "thrown", message: error instanceof Error ? error.message : String(error) }),
+      );
       return { ...result, rejectAfterAbortMs: abortedAt ? performance.now() - abortedAt : -1 };
     });
   },

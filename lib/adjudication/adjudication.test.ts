@@ -68,7 +68,12 @@ beforeAll(async () => {
   await reviewScore(prisma, ann, s1(2), { value: 5 });
   await reviewVideoOutcome(prisma, ann, runId, videoIds[0]!, "verdict", { value: 1 });
   await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 });
-  for (const [actor, value] of [[ann, 0], [bob, 0], [carl, 1]] as const) await reviewVideoOutcome(prisma, actor, runId, videoIds[1]!, "verdict", { value });
+  for (const [actor, value] of [
+    [ann, 0],
+    [bob, 0],
+    [carl, 1],
+  ] as const)
+    await reviewVideoOutcome(prisma, actor, runId, videoIds[1]!, "verdict", { value });
 });
 
 const queue = (params: Record<string, string> = {}, actor: Actor = owner) => adjudicationQueue(prisma, actor, projectId, adjudicationQuerySchema.parse(params));

@@ -124,10 +124,19 @@ export async function adjudicationQueue(prisma: PrismaClient, actor: Actor, proj
     ORDER BY min(h."videoId"), h."targetKey"`;
   const disagreeing = rows.flatMap((row) => {
     const declaration = declarationOf(row.task, row.targetType, row.target);
-    const kind = declaration ? reviewerDisagreement(declaration, row.reviews.map((r) => r.value)) : null;
+    const kind = declaration
+      ? reviewerDisagreement(
+          declaration,
+          row.reviews.map((r) => r.value),
+        )
+      : null;
     return declaration && kind ? [{ row, declaration, kind }] : [];
   });
-  const golds = await goldsByKey(prisma, projectId, disagreeing.map((d) => d.row.targetKey));
+  const golds = await goldsByKey(
+    prisma,
+    projectId,
+    disagreeing.map((d) => d.row.targetKey),
+  );
   const settled = disagreeing.filter((d) => golds.has(d.row.targetKey)).length;
   const chosen = disagreeing.filter((d) => query.state === "all" || (query.state === "settled") === golds.has(d.row.targetKey)).slice(0, query.limit);
 
@@ -144,7 +153,11 @@ export async function adjudicationQueue(prisma: PrismaClient, actor: Actor, proj
     prisma.video.findMany({ where: { id: { in: videoIds } }, select: { id: true, relativePath: true, prompt: true } }),
     prisma.user.findMany({ where: { id: { in: [...new Set(chosen.flatMap((c) => c.row.reviews.map((r) => r.reviewerId)))] } }, select: { id: true, email: true } }),
   ]);
-  const frames = await framesOf(prisma, chosen.map((c) => c.row), query.runId ?? null);
+  const frames = await framesOf(
+    prisma,
+    chosen.map((c) => c.row),
+    query.runId ?? null,
+  );
   const email = new Map(users.map((u) => [u.id, u.email]));
   const video = new Map(videos.map((v) => [v.id, v]));
   const items = chosen.map(({ row, declaration, kind }): AdjudicationItem => {
@@ -201,7 +214,10 @@ async function framesOf(prisma: PrismaClient, rows: readonly TargetRow[], runId:
     const view = set ? views.get(set) : undefined;
     if (!view) continue;
     const seen = row.stepId && !row.itemId ? framesSeenBy(view, row.stepId, row.scopeIndex).frames : view.keyFrames;
-    out.set(row.targetKey, seen.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, url: `/api/v1/frames/${f.id}/image` })));
+    out.set(
+      row.targetKey,
+      seen.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, url: `/api/v1/frames/${f.id}/image` })),
+    );
   }
   return out;
 }

@@ -35,7 +35,12 @@ beforeAll(async () => {
   ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, name: "Agreement" }));
   videoIds.sort(); // the export's order
   await prisma.video.update({ where: { id: videoIds[1]! }, data: { model: "Kling", prompt: "=1+1 a formula-looking prompt" } });
-  for (const [actor, role] of [[ann, "reviewer"], [bob, "reviewer"], [viewer, "viewer"]] as const) await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
+  for (const [actor, role] of [
+    [ann, "reviewer"],
+    [bob, "reviewer"],
+    [viewer, "viewer"],
+  ] as const)
+    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
   const first = await seedFinishedRun(prisma, owner, projectId, videoIds, {
     endpointName: "alpha",
     templateHash: "aaaaaaaaaaaaaaaa",
@@ -57,7 +62,7 @@ beforeAll(async () => {
   });
   r2 = second.runId;
   const s1 = (v: number) => first.scoreIds.get(`${v}:static_hallucination:0:s1`)!;
-  await reviewScore(prisma, ann, s1(0), { value: 9, note: "=HYPERLINK(\"http://evil\")", reason: "hands, blur" });
+  await reviewScore(prisma, ann, s1(0), { value: 9, note: '=HYPERLINK("http://evil")', reason: "hands, blur" });
   await reviewScore(prisma, ann, s1(1), { value: 1 });
   await reviewScore(prisma, ann, s1(2), { value: 2 });
   await reviewScore(prisma, bob, s1(0), { value: 7 });
@@ -177,7 +182,10 @@ describe("projectExport (database)", () => {
     expect(filename).toBe(`framejury_Agreement_items_runId-${r1}_${new Date().toISOString().slice(0, 10)}.jsonl`);
     const { text, chunks } = await readAll(stream);
     expect(chunks).toBe(1); // 3 videos in batches of 2, all under one 64 KiB chunk (export-streaming.test.ts checks chunking)
-    const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line) as ExportRow);
+    const rows = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExportRow);
     expect(rows).toHaveLength(18);
     expect(rows.map((r) => r.videoId)).toEqual(videoIds.flatMap((id) => Array<string>(6).fill(id)));
     expect(rows.slice(0, 6).map((r) => [r.target, r.step, r.scopeIndex, r.category, r.judgeValue])).toEqual([
@@ -195,10 +203,12 @@ describe("projectExport (database)", () => {
     expect([static1!.keyFrameIndex, static1!.frameTimestamps]).toEqual([4, [1]]);
     expect(static0!.promptVersion).toBe("aaaaaaaaaaaaaaaa");
     expect(static0!.endpoint).toBe("alpha");
-    expect(static0!.reviews.map((r) => [r.reviewerId, r.value]).sort()).toEqual([
-      [ann.userId, 9],
-      [bob.userId, 7],
-    ].sort());
+    expect(static0!.reviews.map((r) => [r.reviewerId, r.value]).sort()).toEqual(
+      [
+        [ann.userId, 9],
+        [bob.userId, 7],
+      ].sort(),
+    );
     expect(verdict!.reviews.map((r) => r.value).sort()).toEqual([1, 1]);
     // reviewed in r1: s1 at key frame 0 and the verdict of each video
     expect(rows.filter((r) => r.reviews.length > 0).map((r) => r.category)).toEqual(["s1", "verdict", "s1", "verdict", "s1", "verdict"]);
@@ -211,7 +221,23 @@ describe("projectExport (database)", () => {
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 18 + 3);
     const header = lines[0]!.split(",");
-    expect(header.slice(0, 15)).toEqual(["video_id", "path", "prompt", "model", "dimensions", "run_id", "endpoint", "target", "step", "scope_index", "key_frame_index", "category", "prompt_version", "judge_value", "frame_timestamps"]);
+    expect(header.slice(0, 15)).toEqual([
+      "video_id",
+      "path",
+      "prompt",
+      "model",
+      "dimensions",
+      "run_id",
+      "endpoint",
+      "target",
+      "step",
+      "scope_index",
+      "key_frame_index",
+      "category",
+      "prompt_version",
+      "judge_value",
+      "frame_timestamps",
+    ]);
     expect(header.slice(15, 18)).toEqual(["gold_value", "gold_note", "gold_adjudicator"]);
     expect(header).toHaveLength(18 + 2 * 5); // value, note, reason, accepted_judge, implied per reviewer
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
@@ -231,7 +257,10 @@ describe("projectExport (database)", () => {
     });
     const { stream } = await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "jsonl" }), 1);
     const { text } = await readAll(stream);
-    const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line) as ExportRow);
+    const rows = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExportRow);
     expect(rows.map((r) => [r.videoId, r.target])).toEqual([
       [ids[3], "score"],
       [ids[3], "verdict"],
@@ -251,7 +280,10 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId } });
     const exported = async (as: Actor) => {
       const { stream } = await projectExport(prisma, as, projectId, exportQuerySchema().parse({ format: "jsonl", runId: r1 }));
-      return (await readAll(stream)).text.trimEnd().split("\n").map((line) => (JSON.parse(line) as ExportRow).videoId);
+      return (await readAll(stream)).text
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as ExportRow).videoId);
     };
     const annRows = await exported(ann);
     expect(annRows).toHaveLength(12);

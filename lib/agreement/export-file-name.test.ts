@@ -11,7 +11,7 @@ it("names the project, what is exported, the filter and the date", () => {
 });
 
 it("keeps only portable characters and bounds the filter's length", () => {
-  const name = exportFileName({ project: "Étude / \"quoted\"", what: "items", filter: { prompt: "a ball, then \"ramp\"/..\\".repeat(10) }, date, extension: "jsonl" });
+  const name = exportFileName({ project: 'Étude / "quoted"', what: "items", filter: { prompt: 'a ball, then "ramp"/..\\'.repeat(10) }, date, extension: "jsonl" });
   expect(name).toMatch(/^framejury_Etude-quoted_items_prompt-[A-Za-z0-9.\-_]+_2026-11-23\.jsonl$/);
   expect(name.length).toBeLessThan(160);
 });

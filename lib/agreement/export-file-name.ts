@@ -1,6 +1,10 @@
 /** A file-name-safe slug: letters, digits, dots and dashes; runs of anything else become one dash. */
 function slug(text: string): string {
-  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9.]+/g, "-").replace(/^-+|-+$/g, "");
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9.]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 /**

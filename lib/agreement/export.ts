@@ -85,7 +85,10 @@ export async function exportReviewers(prisma: PrismaClient, scope: AgreementScop
   const rows = await prisma.$queryRaw<{ reviewerId: string }[]>`
     SELECT DISTINCT h."reviewerId" FROM "human_judgment" h WHERE h."projectId" = ${scope.ctx.projectId} AND NOT h."withdrawn"
       ${scope.runId ? Prisma.sql`AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${scope.runId})` : Prisma.empty}`;
-  return reviewerInfo(prisma, rows.map((r) => r.reviewerId));
+  return reviewerInfo(
+    prisma,
+    rows.map((r) => r.reviewerId),
+  );
 }
 
 /** Batches of rows, `batchVideos` videos at a time in video-id order (keyset pagination: no OFFSET). */
@@ -137,7 +140,15 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     const views = new Map([...framesBySet].map(([id, list]) => [id, keyFramesAndClusters(list)]));
     const reviewsByKey = new Map<string, ExportReview[]>();
     for (const j of judgments) {
-      const review = { reviewerId: j.reviewerId, reviewer: labels.get(j.reviewerId) ?? j.reviewerId, value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge, implied: j.implied };
+      const review = {
+        reviewerId: j.reviewerId,
+        reviewer: labels.get(j.reviewerId) ?? j.reviewerId,
+        value: j.value,
+        note: j.note,
+        reason: j.reason,
+        acceptedJudge: j.acceptedJudge,
+        implied: j.implied,
+      };
       const list = reviewsByKey.get(j.targetKey);
       if (list) list.push(review);
       else reviewsByKey.set(j.targetKey, [review]);
@@ -173,8 +184,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       const rank = targetRanks(task);
       // Plain comparisons, no closures or collation per comparison: this runs for every row of the export.
       const own = (scoresByRunVideo.get(`${rv.runId}:${rv.videoId}`) ?? []).sort(
-        (a, b) =>
-          (a.stepId < b.stepId ? -1 : a.stepId > b.stepId ? 1 : 0) || a.scopeIndex - b.scopeIndex || (rank.get(a.category) ?? 1000) - (rank.get(b.category) ?? 1000),
+        (a, b) => (a.stepId < b.stepId ? -1 : a.stepId > b.stepId ? 1 : 0) || a.scopeIndex - b.scopeIndex || (rank.get(a.category) ?? 1000) - (rank.get(b.category) ?? 1000),
       );
       for (const s of own) {
         const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view);
@@ -230,7 +240,10 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           keyFrameIndex: null,
           category,
           promptVersion: [...new Set(ofCategory.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null,
-          judgeValue: judgePresence(ofCategory.map((s) => s.value), task!.presence!.defaultThreshold),
+          judgeValue: judgePresence(
+            ofCategory.map((s) => s.value),
+            task!.presence!.defaultThreshold,
+          ),
           frameTimestamps: view ? view.keyFrames.map((f) => f.timestampS) : [],
           reviews,
           gold: goldByKey.get(presenceKey) ?? null,

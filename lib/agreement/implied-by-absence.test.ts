@@ -77,7 +77,12 @@ const report = (params: Record<string, string> = {}) => projectAgreement(prisma,
 describe("values implied by an absent category", () => {
   it("are stored marked implied_by_absence; the values the reviewer typed stay typed", async () => {
     const rows = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: me.userId, targetType: "score" }, select: { origin: true, value: true } });
-    expect(rows.filter((r) => r.origin === "typed").map((r) => r.value).sort()).toEqual([4, 6, 6, 8]);
+    expect(
+      rows
+        .filter((r) => r.origin === "typed")
+        .map((r) => r.value)
+        .sort(),
+    ).toEqual([4, 6, 6, 8]);
     expect(rows.filter((r) => r.origin === "implied_by_absence").map((r) => r.value)).toEqual(Array(11).fill(0));
     expect(await prisma.humanJudgment.count({ where: { projectId, reviewerId: me.userId, targetType: "presence", origin: "typed" } })).toBe(9);
   });
@@ -111,13 +116,29 @@ describe("values implied by an absent category", () => {
 
   it("are marked in the exports: an implied column per reviewer in CSV, implied on each review in JSONL", async () => {
     const read = async (format: "csv" | "jsonl") => new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream).text();
-    const lines = (await read("jsonl")).trim().split("\n").map((l) => JSON.parse(l) as { target: string; category: string; scopeIndex: number | null; reviews: { implied: boolean; value: number }[] });
+    const lines = (await read("jsonl"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { target: string; category: string; scopeIndex: number | null; reviews: { implied: boolean; value: number }[] });
     const scoreReviews = lines.filter((l) => l.target === "score").flatMap((l) => l.reviews);
     expect(scoreReviews.filter((x) => x.implied)).toHaveLength(11);
-    expect(scoreReviews.filter((x) => !x.implied).map((x) => x.value).sort()).toEqual([4, 6, 6, 8]);
-    expect(lines.filter((l) => l.target === "presence").flatMap((l) => l.reviews).every((x) => x.implied === false)).toBe(true);
+    expect(
+      scoreReviews
+        .filter((x) => !x.implied)
+        .map((x) => x.value)
+        .sort(),
+    ).toEqual([4, 6, 6, 8]);
+    expect(
+      lines
+        .filter((l) => l.target === "presence")
+        .flatMap((l) => l.reviews)
+        .every((x) => x.implied === false),
+    ).toBe(true);
 
-    const csv = (await read("csv")).split("\r\n").filter(Boolean).map((l) => l.split(","));
+    const csv = (await read("csv"))
+      .split("\r\n")
+      .filter(Boolean)
+      .map((l) => l.split(","));
     const header = csv[0]!;
     const implied = header.findIndex((h) => h.endsWith(" implied"));
     const target = header.indexOf("target");
@@ -134,6 +155,11 @@ describe("values implied by an absent category", () => {
     await prisma.$executeRawUnsafe(update);
     const rows = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: me.userId }, select: { origin: true, targetType: true, value: true } });
     expect(rows.filter((r) => r.origin === "implied_by_absence")).toHaveLength(11);
-    expect(rows.filter((r) => r.origin === "typed" && r.targetType === "score").map((r) => r.value).sort()).toEqual([4, 6, 6, 8]);
+    expect(
+      rows
+        .filter((r) => r.origin === "typed" && r.targetType === "score")
+        .map((r) => r.value)
+        .sort(),
+    ).toEqual([4, 6, 6, 8]);
   });
 });

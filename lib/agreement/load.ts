@@ -9,7 +9,17 @@ import { TASKS } from "../tasks/registry";
 import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
-import { type AgreementInput, type AgreementItem, type AgreementReport, DEFAULT_AGREEMENT_OPTIONS, type ReviewerInfo, type RunInfo, type TargetType, type VideoJudgeValues, WORST_TARGET } from "./types";
+import {
+  type AgreementInput,
+  type AgreementItem,
+  type AgreementReport,
+  DEFAULT_AGREEMENT_OPTIONS,
+  type ReviewerInfo,
+  type RunInfo,
+  type TargetType,
+  type VideoJudgeValues,
+  WORST_TARGET,
+} from "./types";
 
 /** Per-video metrics reviewers give their own value for (human_judgment target types), across tasks. */
 const reviewedMetrics = (tasks: readonly TaskDeclaration[]) => [...new Set(tasks.flatMap((t) => t.metrics.filter((m) => m.reviewed).map((m) => m.id)))];
@@ -139,9 +149,7 @@ export async function loadAgreementInput(
   options: { independentOnly: boolean; includeImplied?: boolean } = { independentOnly: true },
 ): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
-  const categoryCondition = scope.category
-    ? Prisma.sql`AND (x."targetType" NOT IN (${SCORE_TARGET_TYPE}, ${PRESENCE_TARGET_TYPE}) OR x."category" = ${scope.category})`
-    : Prisma.empty;
+  const categoryCondition = scope.category ? Prisma.sql`AND (x."targetType" NOT IN (${SCORE_TARGET_TYPE}, ${PRESENCE_TARGET_TYPE}) OR x."category" = ${scope.category})` : Prisma.empty;
   // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
   // video) with a per-video target, not once per judgment row: most judgments are of scores, and
   // the per-row lookups (a LEFT JOIN LATERAL runs even when its ON is false) ran three subqueries
@@ -337,7 +345,11 @@ export async function projectAgreement(prisma: PrismaClient, actor: Actor, proje
       }
     }
   }
-  return { ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth, ...(presenceThreshold !== undefined ? { presenceThreshold } : {}) }), independentOnly, impliedIncluded };
+  return {
+    ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth, ...(presenceThreshold !== undefined ? { presenceThreshold } : {}) }),
+    independentOnly,
+    impliedIncluded,
+  };
 }
 
 /** The report's download name, as the agreement page's link names it (the video filter's fields, not the thresholds). */

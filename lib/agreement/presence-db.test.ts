@@ -43,8 +43,16 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
     let videoIds: string[];
     ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, name: "Presence" }));
     for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
-    const s1 = [[2, 7], [4, 1], [0, 0]];
-    const s2 = [[1, 0], [6, 3], [0, 0]];
+    const s1 = [
+      [2, 7],
+      [4, 1],
+      [0, 0],
+    ];
+    const s2 = [
+      [1, 0],
+      [6, 3],
+      [0, 0],
+    ];
     await seedFinishedRun(prisma, owner, projectId, videoIds, {
       scores: (v) =>
         [0, 1].flatMap((k) => [
@@ -101,7 +109,10 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
 
   it("exports each judged presence target with the judge's presence at the declared t", async () => {
     const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl" }));
-    const rows = (await new Response(stream).text()).trim().split("\n").map((line) => JSON.parse(line) as ExportRow);
+    const rows = (await new Response(stream).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExportRow);
     const presence = rows.filter((r) => r.target === "presence");
     // 3 videos × the sheet's 20 presence labels (s1–s10, d1–d9, inconsistency); a category the judge never scored has no judge value.
     expect(presence).toHaveLength(3 * 20);

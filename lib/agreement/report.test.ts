@@ -111,7 +111,11 @@ describe("binaryMetrics", () => {
 describe("nativeBlock", () => {
   it("gives the judge and a human the kappas of cohensKappa and the alpha of their rating table, on integer and fractional scales", () => {
     const random = mulberry32(11);
-    for (const [n, scale] of [[40, 11], [25, 1001], [3, 2]] as const) {
+    for (const [n, scale] of [
+      [40, 11],
+      [25, 1001],
+      [3, 2],
+    ] as const) {
       const judge = Float64Array.from({ length: n }, () => Math.floor(random() * scale) / (scale > 11 ? 10 : 1));
       const human = Float64Array.from({ length: n }, () => Math.floor(random() * Math.min(scale, 11)));
       for (const level of ["nominal", "ordinal", "interval", "ratio"] as const) {

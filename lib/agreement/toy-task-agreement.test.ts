@@ -29,16 +29,43 @@ const TOY_TASK: TaskDeclaration = {
   subject: "video",
   targets: [
     { id: "style", label: "Style", definition: "Follows the requested style.", scale: zeroToFour, level: "ordinal", higherIsBetter: true, scope: "video", positive: good, groups: { type: "form" } },
-    { id: "keypoints", label: "Key points", definition: "Covers the key points.", scale: zeroToFour, level: "ordinal", higherIsBetter: true, scope: "video", positive: good, groups: { type: "content" } },
+    {
+      id: "keypoints",
+      label: "Key points",
+      definition: "Covers the key points.",
+      scale: zeroToFour,
+      level: "ordinal",
+      higherIsBetter: true,
+      scope: "video",
+      positive: good,
+      groups: { type: "content" },
+    },
   ],
   metrics: [
-    { id: "quality", label: "Quality", definition: "Mean of style and key points.", aggregation: "mean", scale: { kind: "numeric", min: 0, max: 4, step: null }, level: "ordinal", higherIsBetter: true, positive: good, reviewed: true, sweep: true },
+    {
+      id: "quality",
+      label: "Quality",
+      definition: "Mean of style and key points.",
+      aggregation: "mean",
+      scale: { kind: "numeric", min: 0, max: 4, step: null },
+      level: "ordinal",
+      higherIsBetter: true,
+      positive: good,
+      reviewed: true,
+      sweep: true,
+    },
     {
       id: "acceptable",
       label: "Acceptable",
       definition: "Would you ship this caption?",
       aggregation: "quality ≥ 3",
-      scale: { kind: "categorical", values: [{ value: 1, label: "yes" }, { value: 0, label: "no" }] },
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 1, label: "yes" },
+          { value: 0, label: "no" },
+        ],
+      },
       level: "nominal",
       higherIsBetter: true,
       positive: { op: "==", value: 1, label: "acceptable" },
@@ -46,7 +73,16 @@ const TOY_TASK: TaskDeclaration = {
     },
   ],
   verdict: { metricId: "acceptable", rule: "quality ≥ 3" },
-  groupings: [{ id: "type", label: "Caption type", values: [{ id: "form", label: "Form" }, { id: "content", label: "Content" }] }],
+  groupings: [
+    {
+      id: "type",
+      label: "Caption type",
+      values: [
+        { id: "form", label: "Form" },
+        { id: "content", label: "Content" },
+      ],
+    },
+  ],
   sweepWorstTarget: true,
 };
 
@@ -67,7 +103,12 @@ const QUALITY_ANN = [3, 2, 3, 0];
 const ACCEPTABLE_JUDGE = [1, 0, 0, 0];
 const ACCEPTABLE_ANN = [1, 0, 1, 0];
 
-async function judge(reviewer: Actor, target: { type: string; target: string; stepId?: string; videoId: string; scoreId?: string; declaration: Parameters<typeof disagreesWithJudge>[0] & object }, value: number, judgeValue: number) {
+async function judge(
+  reviewer: Actor,
+  target: { type: string; target: string; stepId?: string; videoId: string; scoreId?: string; declaration: Parameters<typeof disagreesWithJudge>[0] & object },
+  value: number,
+  judgeValue: number,
+) {
   await insertJudgment(prisma, {
     projectId,
     task: TOY_TASK.id,

@@ -31,10 +31,7 @@ type RouteContext<P> = { params: Promise<P> };
  * `body` says what the route reads from a request body (default JSON). Permission checks stay inside
  * the lib functions the handler calls.
  */
-export function withActor<P = Record<string, never>>(
-  handler: (request: Request, actor: Actor, params: P) => Promise<Response>,
-  options: { body?: BodyKind } = {},
-) {
+export function withActor<P = Record<string, never>>(handler: (request: Request, actor: Actor, params: P) => Promise<Response>, options: { body?: BodyKind } = {}) {
   return observed(async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
       const { actor, via } = await actorFromRequest(request.headers);

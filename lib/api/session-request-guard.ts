@@ -14,11 +14,7 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export class CrossOriginRequestError extends AppError {
   constructor() {
-    super(
-      403,
-      "cross_origin",
-      "Requests that change data with a session cookie must come from the app's own pages (same Origin). Scripts send an API key (Authorization: Bearer <key>) instead.",
-    );
+    super(403, "cross_origin", "Requests that change data with a session cookie must come from the app's own pages (same Origin). Scripts send an API key (Authorization: Bearer <key>) instead.");
   }
 }
 

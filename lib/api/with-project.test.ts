@@ -39,7 +39,10 @@ describe("withProject", () => {
     expect(((await forbidden.json()) as { error: { code: string; message: string } }).error.message).toBe("Your role (reviewer) may not do that in this project.");
     // A non-member and a missing project read alike: 404 "No such project.".
     const stranger = await memberWithKey(null);
-    for (const [key, id] of [[stranger.key, project.id], [ownerKey, "no-such-project"]] as const) {
+    for (const [key, id] of [
+      [stranger.key, project.id],
+      [ownerKey, "no-such-project"],
+    ] as const) {
       const missing = await route(request(key), context(id));
       expect(missing.status).toBe(404);
       expect(((await missing.json()) as { error: { message: string } }).error.message).toBe("No such project.");

@@ -126,9 +126,7 @@ type CountDelegate = { count(args: { where: Record<string, unknown> }): Promise<
 /** How many records name the account, by kind (only kinds with some). */
 export async function accountRecords(prisma: PrismaClient, userId: string): Promise<Record<string, number>> {
   const counts = await Promise.all(
-    USER_REFERENCE_COLUMNS.map(({ model, field }) =>
-      (prisma[model] as unknown as CountDelegate).count({ where: { [field]: field === "assigneeIds" ? { has: userId } : userId } }),
-    ),
+    USER_REFERENCE_COLUMNS.map(({ model, field }) => (prisma[model] as unknown as CountDelegate).count({ where: { [field]: field === "assigneeIds" ? { has: userId } : userId } })),
   );
   const byKind: Record<string, number> = {};
   USER_REFERENCE_COLUMNS.forEach(({ kind }, i) => {
@@ -147,9 +145,7 @@ export async function deleteUser(prisma: PrismaClient, actor: Actor, userId: str
   await assertNotLastAdmin(prisma, actor, user, "delete");
   const records = Object.entries(await accountRecords(prisma, userId));
   if (records.length > 0) {
-    throw new ConflictError(
-      `${user.email} cannot be deleted: it is named by ${records.map(([kind, count]) => `${count} ${kind}`).join(", ")}. Deactivate it instead; its records keep its name.`,
-    );
+    throw new ConflictError(`${user.email} cannot be deleted: it is named by ${records.map(([kind, count]) => `${count} ${kind}`).join(", ")}. Deactivate it instead; its records keep its name.`);
   }
   const soleOwnerOf = await prisma.project.findMany({
     where: { members: { some: { userId, role: "owner" } }, NOT: { members: { some: { userId: { not: userId }, role: "owner" } } } },

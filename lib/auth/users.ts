@@ -7,7 +7,11 @@ import type { Actor } from "./actor";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password";
 
 export const newUserSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "Enter a valid email address." })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: "Enter a valid email address." })),
   password: z
     .string()
     .min(PASSWORD_MIN_LENGTH, `The password needs at least ${PASSWORD_MIN_LENGTH} characters.`)

@@ -58,12 +58,7 @@ export async function projectRoleOf(prisma: PrismaClient, actor: Actor, projectI
  * Resolves the actor's role or throws. A non-member gets NotFound, exactly as for a project that
  * does not exist, so project ids can't be probed; a member without the right gets Forbidden.
  */
-export async function requireProjectAccess(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  action: ProjectAction,
-): Promise<ProjectRole> {
+export async function requireProjectAccess(prisma: PrismaClient, actor: Actor, projectId: string, action: ProjectAction): Promise<ProjectRole> {
   const role = await projectRoleOf(prisma, actor, projectId);
   if (!role) throw new NotFoundError("No such project.");
   if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);

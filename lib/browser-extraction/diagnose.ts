@@ -2,12 +2,7 @@
 import { ExtractionError } from "./types";
 
 /** Signature-level guess at what a file is, from its first bytes. */
-export type Sniffed =
-  | { kind: "video-container"; name: string }
-  | { kind: "audio"; name: string }
-  | { kind: "image"; name: string }
-  | { kind: "text" }
-  | { kind: "unknown" };
+export type Sniffed = { kind: "video-container"; name: string } | { kind: "audio"; name: string } | { kind: "image"; name: string } | { kind: "text" } | { kind: "unknown" };
 
 const ISOBMFF_BOXES = new Set(["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "styp", "sidx", "moof"]);
 

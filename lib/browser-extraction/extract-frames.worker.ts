@@ -20,12 +20,7 @@ async function rejectObviousNonMedia(file: Blob): Promise<void> {
   if (sniffed.kind === "text" || sniffed.kind === "image") throw notAVideoError(sniffed);
 }
 
-async function withFallback<T>(
-  file: Blob,
-  forceDecoder: DecoderName | undefined,
-  webcodecs: () => Promise<T>,
-  ffmpeg: () => Promise<T>,
-): Promise<{ value: T; decoder: DecoderName }> {
+async function withFallback<T>(file: Blob, forceDecoder: DecoderName | undefined, webcodecs: () => Promise<T>, ffmpeg: () => Promise<T>): Promise<{ value: T; decoder: DecoderName }> {
   if (file.size === 0) throw emptyFileError();
   if (forceDecoder === "ffmpeg.wasm") {
     await rejectObviousNonMedia(file);

@@ -212,7 +212,8 @@ function containerOf(probe: ProbeJson, videoCodec: string | null): string | null
 }
 
 /** ffmpeg log lines (at -v error) that mean the video data itself is damaged. */
-const DAMAGE_PATTERN = /partial file|truncat|end of file|invalid nal|error while decoding|concealing|corrupt|missing picture|no frame!|invalid data|error reading header|ebml header parsing failed|exceeds containing master element|decode_slice_header error|illegal short term buffer|cabac decode .* failed|out of range/i;
+const DAMAGE_PATTERN =
+  /partial file|truncat|end of file|invalid nal|error while decoding|concealing|corrupt|missing picture|no frame!|invalid data|error reading header|ebml header parsing failed|exceeds containing master element|decode_slice_header error|illegal short term buffer|cabac decode .* failed|out of range/i;
 
 function lastMeaningfulLine(logs: string[]): string {
   return (
@@ -341,13 +342,7 @@ const SEEK_GAP_FRAMES = 48;
 /** Raw RGBA output kept in the in-memory FS per run. */
 const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
 
-export async function sampleWithFfmpeg(
-  file: Blob,
-  timestampsS: number[],
-  options: SampleOptions,
-  baseUrl: string,
-  onProgress: (done: number, total: number) => void,
-): Promise<WorkerFrame[]> {
+export async function sampleWithFfmpeg(file: Blob, timestampsS: number[], options: SampleOptions, baseUrl: string, onProgress: (done: number, total: number) => void): Promise<WorkerFrame[]> {
   const core = await getCore(baseUrl);
   return withMountedFile(core, file, async (path) => {
     const info = await inspect(core, file, path);

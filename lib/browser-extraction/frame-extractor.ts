@@ -67,11 +67,7 @@ export class FrameExtractor {
     if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
     if (timestampsS.length === 0) return { frames: [], decoder: opts.forceDecoder ?? "webcodecs" };
     const { maxSide, jpegQuality, forceDecoder } = opts;
-    const response = await this.enqueue(
-      { kind: "sample", file, timestampsS: [...timestampsS], options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } },
-      opts.signal,
-      opts.onProgress,
-    );
+    const response = await this.enqueue({ kind: "sample", file, timestampsS: [...timestampsS], options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
     if (response.type !== "sample") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
     return { frames: response.frames, decoder: response.decoder };
   }

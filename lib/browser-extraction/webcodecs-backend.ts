@@ -1,22 +1,7 @@
 // Fast path: mediabunny demuxes (edit lists applied) and decodes through WebCodecs inside the worker.
 // Anything mediabunny cannot demux, or whose track WebCodecs cannot decode, raises NeedsFallback so the
 // worker can retry with ffmpeg.wasm.
-import {
-  ALL_FORMATS,
-  BlobSource,
-  EncodedPacketSink,
-  Input,
-  type InputFormat,
-  type InputVideoTrack,
-  MATROSKA,
-  MP4,
-  MPEG_TS,
-  OGG,
-  QTFF,
-  VideoSample,
-  VideoSampleSink,
-  WEBM,
-} from "mediabunny";
+import { ALL_FORMATS, BlobSource, EncodedPacketSink, Input, type InputFormat, type InputVideoTrack, MATROSKA, MP4, MPEG_TS, OGG, QTFF, VideoSample, VideoSampleSink, WEBM } from "mediabunny";
 import { audioOnlyError, corruptError, describe, isExtractionError } from "./diagnose";
 import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
 import type { SampleOptions, VideoProbe, WorkerFrame } from "./types";
@@ -212,12 +197,7 @@ async function withColorSpace(sample: VideoSample, colorSpace: VideoColorSpaceIn
 /** At most this many frames are being JPEG-encoded at once (each holds a canvas). */
 const ENCODE_CONCURRENCY = 4;
 
-export async function sampleWithWebCodecs(
-  file: Blob,
-  timestampsS: number[],
-  options: SampleOptions,
-  onProgress: (done: number, total: number) => void,
-): Promise<WorkerFrame[]> {
+export async function sampleWithWebCodecs(file: Blob, timestampsS: number[], options: SampleOptions, onProgress: (done: number, total: number) => void): Promise<WorkerFrame[]> {
   const { input, video, format } = await open(file);
   try {
     await verifyComplete(video, file.size);

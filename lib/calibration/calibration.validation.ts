@@ -1,6 +1,11 @@
 import { z } from "zod";
 
-const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Not an id.");
+const id = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "Not an id.");
 const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().pipe(schema).optional());
 
 /** The paper's table: `?labelSetId=&runId=` (required), `annotator`, `threshold` (0–10), `seed`, `iterations`, `format`. */
@@ -12,7 +17,13 @@ export const paperTableQuerySchema = z
     annotator: z.string().trim().min(1).max(200).optional(),
     /** A category (and prompt inconsistency) is present in the judge's eyes when its worst score is at least this; default: the run's verdict threshold. */
     threshold: optionalNumber(z.number().finite().min(0).max(10)),
-    seed: optionalNumber(z.number().int().min(0).max(2 ** 31 - 1)),
+    seed: optionalNumber(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1),
+    ),
     iterations: optionalNumber(z.number().int().min(100).max(10_000)),
     format: z.enum(["json", "csv", "latex"]).default("json"),
   })
@@ -25,12 +36,25 @@ export const compareSetupsQuerySchema = z
     runIds: z
       .string()
       .trim()
-      .transform((s) => [...new Set(s.split(",").map((x) => x.trim()).filter(Boolean))])
+      .transform((s) => [
+        ...new Set(
+          s
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean),
+        ),
+      ])
       .pipe(z.array(id).min(2, "Pick at least two runs.").max(6, "Pick at most six runs.")),
     reference: z.enum(["label_set", "consensus"]).default("label_set"),
     labelSetId: id.optional(),
     annotator: z.string().trim().min(1).max(200).optional(),
-    seed: optionalNumber(z.number().int().min(0).max(2 ** 31 - 1)),
+    seed: optionalNumber(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1),
+    ),
     iterations: optionalNumber(z.number().int().min(100).max(10_000)),
   })
   .strict()

@@ -114,7 +114,17 @@ describe("compareSetupsReport", () => {
     // Run B's prompt as sent (no shipped template has its hash), with usage to sum.
     const step = await prisma.stepResult.findFirstOrThrow({ where: { runId: runB, videoId: videoIds[0]!, stepId: "static_hallucination" } });
     await prisma.llmCall.create({
-      data: { runId: runB, stepResultId: step.id, videoId: videoIds[0]!, model: "stub-model", request: { text: `${shipped.raw}\nBe strict.` }, promptTokens: 100, completionTokens: 20, costUsd: 0.5, latencyMs: 1500 },
+      data: {
+        runId: runB,
+        stepResultId: step.id,
+        videoId: videoIds[0]!,
+        model: "stub-model",
+        request: { text: `${shipped.raw}\nBe strict.` },
+        promptTokens: 100,
+        completionTokens: 20,
+        costUsd: 0.5,
+        latencyMs: 1500,
+      },
     });
     await prisma.stepResult.update({ where: { id: step.id }, data: { status: "parse_failed" } });
   });

@@ -75,7 +75,13 @@ function kappaOf(truth: readonly boolean[], predicted: readonly boolean[], items
 export function thresholdSweep(truth: readonly boolean[], graded: readonly number[]) {
   const thresholds = [...new Set(graded)].sort((x, y) => x - y);
   thresholds.push((thresholds.at(-1) ?? 0) + 1);
-  const sweep = thresholds.map((t) => ({ threshold: t, f1: f1Of(truth, graded.map((g) => g >= t)) }));
+  const sweep = thresholds.map((t) => ({
+    threshold: t,
+    f1: f1Of(
+      truth,
+      graded.map((g) => g >= t),
+    ),
+  }));
   let best: { threshold: number; f1: number } | null = null;
   for (const point of sweep) if (point.f1 !== null && (best === null || point.f1 > best.f1 + 1e-12)) best = { threshold: point.threshold, f1: point.f1 };
   return { sweep, best };
@@ -113,8 +119,18 @@ export function compareSetups(reference: ReadonlyMap<string, boolean>, runs: rea
       pairs.push({
         a: A.agreement.runId,
         b: B.agreement.runId,
-        kappa: pairedBootstrapDifference(videoIds.length, (items) => kappaOf(truth, A.verdict, items), (items) => kappaOf(truth, B.verdict, items), bootstrap),
-        bestF1: pairedBootstrapDifference(videoIds.length, (items) => f1Of(truth, A.atBest, items), (items) => f1Of(truth, B.atBest, items), bootstrap),
+        kappa: pairedBootstrapDifference(
+          videoIds.length,
+          (items) => kappaOf(truth, A.verdict, items),
+          (items) => kappaOf(truth, B.verdict, items),
+          bootstrap,
+        ),
+        bestF1: pairedBootstrapDifference(
+          videoIds.length,
+          (items) => f1Of(truth, A.atBest, items),
+          (items) => f1Of(truth, B.atBest, items),
+          bootstrap,
+        ),
         mcnemar: mcnemarTest(b, c),
       });
     }

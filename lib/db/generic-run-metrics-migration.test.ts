@@ -65,7 +65,18 @@ beforeAll(async () => {
   for (let i = 0; i < OLD.length; i++) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await db.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 1n, fileName: `v${i}.mp4`, relativePath: `v${i}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", dimensions: ["Mechanics"], createdById: owner!.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 1n,
+        fileName: `v${i}.mp4`,
+        relativePath: `v${i}.mp4`,
+        storageKey: `k/${sha}`,
+        contentType: "video/mp4",
+        status: "ready",
+        dimensions: ["Mechanics"],
+        createdById: owner!.userId,
+      },
       select: { id: true },
     });
     videoIds.push(video.id);

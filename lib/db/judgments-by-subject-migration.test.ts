@@ -52,11 +52,40 @@ async function sql(text: string, values: unknown[] = []) {
   }
 }
 
-async function oldJudgment(row: { id: string; targetType: string; targetKey: string; scoreId: string | null; runId: string; videoId: string; reviewer: Actor; value: number; judgeValue: number | null; disagrees: boolean; version: number; note?: string; updatedAt: number }) {
+async function oldJudgment(row: {
+  id: string;
+  targetType: string;
+  targetKey: string;
+  scoreId: string | null;
+  runId: string;
+  videoId: string;
+  reviewer: Actor;
+  value: number;
+  judgeValue: number | null;
+  disagrees: boolean;
+  version: number;
+  note?: string;
+  updatedAt: number;
+}) {
   await sql(
     `INSERT INTO "human_judgment" ("id", "projectId", "targetType", "targetKey", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "note", "version", "createdAt", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-    [row.id, projectId, row.targetType, row.targetKey, row.scoreId, row.runId, row.videoId, row.reviewer.userId, row.value, row.judgeValue, row.disagrees, row.note ?? null, row.version, new Date(row.updatedAt)],
+    [
+      row.id,
+      projectId,
+      row.targetType,
+      row.targetKey,
+      row.scoreId,
+      row.runId,
+      row.videoId,
+      row.reviewer.userId,
+      row.value,
+      row.judgeValue,
+      row.disagrees,
+      row.note ?? null,
+      row.version,
+      new Date(row.updatedAt),
+    ],
   );
   for (let v = 1; v <= row.version; v++) {
     await sql(`INSERT INTO "human_judgment_history" ("id", "judgmentId", "reviewerId", "version", "before", "after", "at") VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
@@ -104,12 +133,79 @@ beforeAll(async () => {
 
   // What the old release wrote. Ann judged v0's s1 at key frame 0 in run 1 (two versions), then the
   // same target again in run 2 (later): one judgment after migrating, the run-2 value current.
-  await oldJudgment({ id: "hj-ann-r1", targetType: "score", targetKey: `score:${run1S1}`, scoreId: run1S1, runId: run1, videoId: videoIds[0]!, reviewer: ann, value: 9, judgeValue: 8, disagrees: false, version: 2, note: "run one", updatedAt: T0 });
-  await oldJudgment({ id: "hj-ann-r2", targetType: "score", targetKey: `score:${run2S1}`, scoreId: run2S1, runId: run2, videoId: videoIds[0]!, reviewer: ann, value: 4, judgeValue: 1, disagrees: true, version: 1, note: "run two", updatedAt: T0 + 60_000 });
-  await oldJudgment({ id: "hj-bob-verdict", targetType: "verdict", targetKey: `verdict:${run1}:${videoIds[0]}`, scoreId: null, runId: run1, videoId: videoIds[0]!, reviewer: bob, value: 0, judgeValue: 1, disagrees: true, version: 1, updatedAt: T0 });
-  await oldJudgment({ id: "hj-ann-overall", targetType: "overall", targetKey: `overall:${run1}:${videoIds[1]}`, scoreId: null, runId: run1, videoId: videoIds[1]!, reviewer: ann, value: 75, judgeValue: 80, disagrees: false, version: 1, updatedAt: T0 });
+  await oldJudgment({
+    id: "hj-ann-r1",
+    targetType: "score",
+    targetKey: `score:${run1S1}`,
+    scoreId: run1S1,
+    runId: run1,
+    videoId: videoIds[0]!,
+    reviewer: ann,
+    value: 9,
+    judgeValue: 8,
+    disagrees: false,
+    version: 2,
+    note: "run one",
+    updatedAt: T0,
+  });
+  await oldJudgment({
+    id: "hj-ann-r2",
+    targetType: "score",
+    targetKey: `score:${run2S1}`,
+    scoreId: run2S1,
+    runId: run2,
+    videoId: videoIds[0]!,
+    reviewer: ann,
+    value: 4,
+    judgeValue: 1,
+    disagrees: true,
+    version: 1,
+    note: "run two",
+    updatedAt: T0 + 60_000,
+  });
+  await oldJudgment({
+    id: "hj-bob-verdict",
+    targetType: "verdict",
+    targetKey: `verdict:${run1}:${videoIds[0]}`,
+    scoreId: null,
+    runId: run1,
+    videoId: videoIds[0]!,
+    reviewer: bob,
+    value: 0,
+    judgeValue: 1,
+    disagrees: true,
+    version: 1,
+    updatedAt: T0,
+  });
+  await oldJudgment({
+    id: "hj-ann-overall",
+    targetType: "overall",
+    targetKey: `overall:${run1}:${videoIds[1]}`,
+    scoreId: null,
+    runId: run1,
+    videoId: videoIds[1]!,
+    reviewer: ann,
+    value: 75,
+    judgeValue: 80,
+    disagrees: false,
+    version: 1,
+    updatedAt: T0,
+  });
   // A judgment whose score was deleted with its run (scores cascade; judgments never did).
-  await oldJudgment({ id: "hj-orphan", targetType: "score", targetKey: "score:gone", scoreId: "gone", runId: "gone-run", videoId: videoIds[1]!, reviewer: bob, value: 5, judgeValue: 5, disagrees: false, version: 1, updatedAt: T0 });
+  await oldJudgment({
+    id: "hj-orphan",
+    targetType: "score",
+    targetKey: "score:gone",
+    scoreId: "gone",
+    runId: "gone-run",
+    videoId: videoIds[1]!,
+    reviewer: bob,
+    value: 5,
+    judgeValue: 5,
+    disagrees: false,
+    version: 1,
+    updatedAt: T0,
+  });
 
   await applyMigrations(url, MIGRATIONS_DIR);
 });
@@ -124,7 +220,20 @@ describe(`migration ${MIGRATION}`, () => {
     const rows = await db.humanJudgment.findMany({ orderBy: { id: "asc" }, include: { history: { orderBy: { version: "asc" } } } });
     expect(rows.map((r) => r.id)).toEqual(["hj-ann-overall", "hj-ann-r2", "hj-bob-verdict", "hj-orphan"]);
     const annS1 = rows.find((r) => r.id === "hj-ann-r2")!;
-    expect(annS1).toMatchObject({ task: "hallucination", targetType: "score", target: "s1", stepId: "static_hallucination", scopeIndex: 0, frameSetId, itemId: "", value: 4, note: "run two", gap: 2, runId: run2, scoreId: run2S1 });
+    expect(annS1).toMatchObject({
+      task: "hallucination",
+      targetType: "score",
+      target: "s1",
+      stepId: "static_hallucination",
+      scopeIndex: 0,
+      frameSetId,
+      itemId: "",
+      value: 4,
+      note: "run two",
+      gap: 2,
+      runId: run2,
+      scoreId: run2S1,
+    });
     expect(annS1.targetKey).toBe(judgmentKey(scoreTarget("hallucination", { videoId: videoIds[0]!, itemId: "", stepId: "static_hallucination", scopeIndex: 0, category: "s1" }, frameSetId)));
     // Both histories, in the order they happened, numbered on; the version continues from them.
     expect(annS1.history.map((h) => [h.id, h.version])).toEqual([

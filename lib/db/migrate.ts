@@ -47,12 +47,7 @@ export interface MigrateOptions {
   upTo?: string;
 }
 
-export async function applyMigrations(
-  databaseUrl: string,
-  migrationsDir: string,
-  log: (line: string) => void = () => {},
-  options: MigrateOptions = {},
-): Promise<MigrateResult> {
+export async function applyMigrations(databaseUrl: string, migrationsDir: string, log: (line: string) => void = () => {}, options: MigrateOptions = {}): Promise<MigrateResult> {
   const all = readMigrations(migrationsDir);
   if (options.upTo !== undefined && !all.some((m) => m.name === options.upTo)) throw new MigrationError(`No migration named "${options.upTo}".`);
   const migrations = options.upTo === undefined ? all : all.filter((m) => m.name <= options.upTo!);
@@ -108,10 +103,7 @@ export async function applyMigrations(
           await client.query(`UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1`, [id, message]);
           throw new MigrationError(`Migration "${migration.name}" failed: ${message}. Start-up stopped; nothing after it was applied.`);
         }
-        await client.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         applied.push(migration.name);
         log(`applied migration ${migration.name}`);
       }

@@ -24,9 +24,7 @@ afterAll(async () => {
 
 /** Terminates every other session on the test database (what a server restart does to them). */
 async function cutConnections(where = "true"): Promise<number> {
-  const result = await admin.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`,
-  );
+  const result = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`);
   return result.rowCount ?? 0;
 }
 

@@ -1,12 +1,4 @@
-import type {
-  IsolationLevel,
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-  SqlQuery,
-  SqlResultSet,
-  Transaction,
-  TransactionOptions,
-} from "@prisma/driver-adapter-utils";
+import type { IsolationLevel, SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction, TransactionOptions } from "@prisma/driver-adapter-utils";
 
 export interface ReconnectPolicy {
   /** How long one query keeps waiting for the database to come back before failing. */
@@ -159,10 +151,7 @@ class ReconnectingAdapter implements SqlDriverAdapter {
   }
 }
 
-type Step =
-  | { kind: "query"; query: SqlQuery; result: string }
-  | { kind: "execute"; query: SqlQuery; result: number }
-  | { kind: "savepoint"; action: "create" | "rollback" | "release"; name: string };
+type Step = { kind: "query"; query: SqlQuery; result: string } | { kind: "execute"; query: SqlQuery; result: number } | { kind: "savepoint"; action: "create" | "rollback" | "release"; name: string };
 
 const isCommit = (query: SqlQuery) => /^\s*COMMIT\b/i.test(query.sql);
 

@@ -49,7 +49,17 @@ async function insertClips(intoProjectId: string, count: number) {
   for (const clip of CLIPS.slice(0, count)) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     await prisma.video.create({
-      data: { projectId: intoProjectId, sha256: sha, sizeBytes: BigInt(1000), fileName: path.basename(clip.path), relativePath: `Demo model/${clip.path}`, storageKey: `projects/${intoProjectId}/videos/${sha}.mp4`, contentType: "video/mp4", status: "ready", createdById: owner.userId },
+      data: {
+        projectId: intoProjectId,
+        sha256: sha,
+        sizeBytes: BigInt(1000),
+        fileName: path.basename(clip.path),
+        relativePath: `Demo model/${clip.path}`,
+        storageKey: `projects/${intoProjectId}/videos/${sha}.mp4`,
+        contentType: "video/mp4",
+        status: "ready",
+        createdById: owner.userId,
+      },
     });
   }
 }
@@ -60,7 +70,12 @@ describe("the demo's task parts", () => {
     const logged: string[] = [];
     const uploads: number[] = [];
     const context: DemoSeedContext = {
-      prisma, actor: owner, projectId, endpointId: "stub-endpoint", stubBaseUrl: "http://127.0.0.1:4010/v1", api,
+      prisma,
+      actor: owner,
+      projectId,
+      endpointId: "stub-endpoint",
+      stubBaseUrl: "http://127.0.0.1:4010/v1",
+      api,
       uploadClips: async (into, count) => {
         uploads.push(count);
         await insertClips(into, count);

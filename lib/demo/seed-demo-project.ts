@@ -60,15 +60,24 @@ export async function seedDemoProject(options: {
     const api = seedingClient({ baseUrl: options.baseUrl, apiKey: key, log: options.log });
     const json = (body: unknown) => ({ json: body });
 
-    const endpoint = await api(`/api/v1/projects/${project.id}/endpoints`, json({
-      name: "Stub LLM (simulated)", baseUrl: options.stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low",
-    }));
+    const endpoint = await api(
+      `/api/v1/projects/${project.id}/endpoints`,
+      json({
+        name: "Stub LLM (simulated)",
+        baseUrl: options.stubBaseUrl,
+        model: "stub-vision",
+        apiKey: null,
+        maxConcurrency: 8,
+        imageDetail: "low",
+      }),
+    );
     if (!options.clipsDir) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, links: [] };
 
     const clipsDir = options.clipsDir;
     const uploadClip = async (projectId: string, clip: (typeof CLIPS)[number]) => {
       const file = path.join(clipsDir, path.basename(clip.path));
-      if (!fs.existsSync(file)) execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", clip.source, "-t", String(DURATION_S), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
+      if (!fs.existsSync(file))
+        execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", clip.source, "-t", String(DURATION_S), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
       const form = new FormData();
       form.set("path", `Demo model/${clip.path}`);
       form.set("file", new Blob([fs.readFileSync(file)]), path.basename(file));
@@ -125,7 +134,11 @@ function uniformFrameSetForm(file: string, workDir: string, count: number, maxSi
   const frameDir = fs.mkdtempSync(path.join(workDir, "uniform-"));
   const scale = maxSide < 480 ? ["-vf", `scale=${maxSide}:${Math.round((270 * maxSide) / 480)}`] : [];
   timestamps.forEach((t, i) => execFileSync("ffmpeg", ["-loglevel", "error", "-ss", t.toFixed(3), "-i", file, ...scale, "-frames:v", "1", "-q:v", "3", path.join(frameDir, `${i}.jpg`)]));
-  const plan = planFrameSet(parameters, timestamps.map((timestampS) => ({ timestampS, features: new Float32Array(0) })), DURATION_S);
+  const plan = planFrameSet(
+    parameters,
+    timestamps.map((timestampS) => ({ timestampS, features: new Float32Array(0) })),
+    DURATION_S,
+  );
   const { manifest, sampledIndex } = framesToUpload(plan);
   const form = new FormData();
   form.set("parameters", JSON.stringify(parameters));
@@ -141,7 +154,9 @@ function frameSetForm(file: string, workDir: string): FormData {
   const timestamps = uniformSampleTimestamps(DURATION_S, 4);
   const frameDir = fs.mkdtempSync(path.join(workDir, "frames-"));
   execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up", "-frames:v", String(timestamps.length), "-q:v", "3", path.join(frameDir, "%05d.jpg")]);
-  const raw = execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up,scale=64:36", "-frames:v", String(timestamps.length), "-f", "rawvideo", "-pix_fmt", "rgba", "-"], { maxBuffer: 64 * 1024 * 1024 });
+  const raw = execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up,scale=64:36", "-frames:v", String(timestamps.length), "-f", "rawvideo", "-pix_fmt", "rgba", "-"], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const frameBytes = 64 * 36 * 4;
   const sampled = timestamps.map((timestampS, i) => ({ timestampS, features: computeFrameFeatures(raw.subarray(i * frameBytes, (i + 1) * frameBytes), 64, 36) }));
   const plan = planFrameSet(parameters, sampled, DURATION_S);

@@ -54,9 +54,7 @@ export function seedingClient(options: SeedingClientOptions): SeedingRequest {
   };
 }
 
-type Outcome =
-  | { kind: "response"; status: number; body: string }
-  | { kind: "error"; error: NodeJS.ErrnoException; bodySent: boolean };
+type Outcome = { kind: "response"; status: number; body: string } | { kind: "error"; error: NodeJS.ErrnoException; bodySent: boolean };
 
 function send(url: URL, method: string, apiKey: string, body: Buffer | null, contentType: string | null): Promise<Outcome> {
   return new Promise((resolve) => {

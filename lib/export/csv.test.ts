@@ -3,7 +3,7 @@ import { csvCell, csvRow } from "./csv";
 
 describe("csvCell", () => {
   it("prefixes text that a spreadsheet would run as a formula with a single quote", () => {
-    expect(csvCell("=HYPERLINK(\"http://x\")")).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvCell("+1+2")).toBe("'+1+2");
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkFrameManifest,
-  type FrameManifest,
-  frameManifestSchema,
-  frameSetParametersKey,
-  normaliseFrameSetParameters,
-  validateManifest,
-} from "./frame-set-parameters";
+import { checkFrameManifest, type FrameManifest, frameManifestSchema, frameSetParametersKey, normaliseFrameSetParameters, validateManifest } from "./frame-set-parameters";
 
 describe("normaliseFrameSetParameters", () => {
   it("fills the defaults of each mode", () => {
@@ -63,17 +56,13 @@ describe("normaliseFrameSetParameters", () => {
 
 describe("frameSetParametersKey", () => {
   it("is canonical JSON with sorted keys and defaults filled", () => {
-    expect(frameSetParametersKey({ mode: "density-peaks" })).toBe(
-      '{"jpegQuality":0.85,"keyFrames":"auto","maxSide":768,"mode":"density-peaks","neighbours":2,"sampleFps":4}',
-    );
+    expect(frameSetParametersKey({ mode: "density-peaks" })).toBe('{"jpegQuality":0.85,"keyFrames":"auto","maxSide":768,"mode":"density-peaks","neighbours":2,"sampleFps":4}');
   });
 
   it("is the same for equal parameters in any key order, with or without defaults", () => {
     const key = frameSetParametersKey({ mode: "scene-change", threshold: 0.4, sampleFps: 2 });
     expect(frameSetParametersKey({ sampleFps: 2, threshold: 0.4, mode: "scene-change" })).toBe(key);
-    expect(
-      frameSetParametersKey({ jpegQuality: 0.85, maxSide: 768, neighbours: 2, maxKeyFrames: 12, minGapS: 1, threshold: 0.4, sampleFps: 2.0, mode: "scene-change" }),
-    ).toBe(key);
+    expect(frameSetParametersKey({ jpegQuality: 0.85, maxSide: 768, neighbours: 2, maxKeyFrames: 12, minGapS: 1, threshold: 0.4, sampleFps: 2.0, mode: "scene-change" })).toBe(key);
   });
 
   it("differs when any parameter differs", () => {

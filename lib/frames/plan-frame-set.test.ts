@@ -72,9 +72,7 @@ describe("planFrameSet", () => {
     // 2.25 s at 4 fps = 9 frames: the bigger cut at 16 is kept, 8 is too close to 0.
     expect(planFrameSet({ mode: "scene-change", minGapS: 2.25 }, sampled, 6).keyFrameIndices).toEqual([0, 16]);
     const plan = planFrameSet({ mode: "scene-change", neighbours: 1 }, sampled, 6);
-    expect(plan.frames.map((frame) => frame.cluster)).toEqual(
-      Array.from({ length: 24 }, (_, index) => (index <= 1 ? 0 : index >= 7 && index <= 9 ? 8 : index >= 15 && index <= 17 ? 16 : null)),
-    );
+    expect(plan.frames.map((frame) => frame.cluster)).toEqual(Array.from({ length: 24 }, (_, index) => (index <= 1 ? 0 : index >= 7 && index <= 9 ? 8 : index >= 15 && index <= 17 ? 16 : null)));
     expect(validateManifest(withNames(plan.frames))).toEqual([]);
   });
 

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  autoSceneChangeThreshold,
-  defaultKeyFrameCount,
-  densityPeaks,
-  selectKeyFramesDensityPeaks,
-  selectSceneChangeKeyFrames,
-  selectUniformFrames,
-} from "./select-key-frames";
+import { autoSceneChangeThreshold, defaultKeyFrameCount, densityPeaks, selectKeyFramesDensityPeaks, selectSceneChangeKeyFrames, selectUniformFrames } from "./select-key-frames";
 
-const points = (...coordinates: (number | readonly number[])[]) =>
-  coordinates.map((coordinate) => Float32Array.from(typeof coordinate === "number" ? [coordinate] : coordinate));
+const points = (...coordinates: (number | readonly number[])[]) => coordinates.map((coordinate) => Float32Array.from(typeof coordinate === "number" ? [coordinate] : coordinate));
 
 /** Deterministic pseudo-random numbers in [0, 1). */
 function seededRandom(seed: number): () => number {
@@ -78,10 +70,7 @@ describe("densityPeaks", () => {
 describe("selectKeyFramesDensityPeaks", () => {
   const groups = [group(0, 0), group(10, 0), group(0, 10)];
   // Interleave the groups so position in the input says nothing about group membership.
-  const labelled = groups.flatMap((g, groupIndex) => [
-    { label: `centre${groupIndex}`, point: g.centre },
-    ...g.ring.map((point, k) => ({ label: `ring${groupIndex}.${k}`, point })),
-  ]);
+  const labelled = groups.flatMap((g, groupIndex) => [{ label: `centre${groupIndex}`, point: g.centre }, ...g.ring.map((point, k) => ({ label: `ring${groupIndex}.${k}`, point }))]);
   const order = [5, 12, 0, 19, 8, 3, 15, 20, 1, 10, 17, 6, 13, 2, 18, 9, 4, 14, 7, 16, 11];
 
   it("picks the centre of each of three tight groups", () => {

@@ -39,9 +39,7 @@ describe("completenessReport", () => {
         expected: 6,
         present: 5,
         missing: [{ prompt: BALL, dimension: "Mechanics", sampleIndex: 1 }],
-        unexpected: [
-          { relativePath: `m/Mechanics/${CUP}-3.mp4`, prompt: CUP, sampleIndex: 3, reason: "index_out_of_range", duplicateOf: null },
-        ],
+        unexpected: [{ relativePath: `m/Mechanics/${CUP}-3.mp4`, prompt: CUP, sampleIndex: 3, reason: "index_out_of_range", duplicateOf: null }],
         unmatched: ["m/Mechanics/Something else entirely.-0.mp4"],
       },
     ]);
@@ -89,14 +87,7 @@ describe("completenessReport", () => {
       { prompt: "a prompt", dimensions: ["Thermotics"] },
     ]);
     const [thermotics] = completenessReport({ promptIndex, videos: [] }).dimensions;
-    expect(thermotics?.missing.map((sample) => `${sample.prompt}#${sample.sampleIndex}`)).toEqual([
-      "a prompt#0",
-      "a prompt#1",
-      "a prompt#2",
-      "b prompt#0",
-      "b prompt#1",
-      "b prompt#2",
-    ]);
+    expect(thermotics?.missing.map((sample) => `${sample.prompt}#${sample.sampleIndex}`)).toEqual(["a prompt#0", "a prompt#1", "a prompt#2", "b prompt#0", "b prompt#1", "b prompt#2"]);
   });
 
   it("re-resolves prompts against the index: truncated names match, metadata prompts no list holds do not", () => {
@@ -118,11 +109,6 @@ describe("completenessReport", () => {
       { prompt: "p2", dimensions: [] },
       { prompt: "p3", dimensions: ["Camera_Motion", "Lighting"] },
     ]);
-    expect(completenessReport({ promptIndex, videos: [] }).dimensions.map((dimension) => dimension.dimension)).toEqual([
-      "Camera_Motion",
-      "Lighting",
-      "Thermotics",
-      null,
-    ]);
+    expect(completenessReport({ promptIndex, videos: [] }).dimensions.map((dimension) => dimension.dimension)).toEqual(["Camera_Motion", "Lighting", "Thermotics", null]);
   });
 });

@@ -176,9 +176,7 @@ export function completenessReport({ promptIndex, videos }: { promptIndex: Promp
     }
   }
 
-  const dimensions = [...tallies.values()]
-    .sort((a, b) => compareDimensionKeys(a.dimension, b.dimension))
-    .map((tally) => tally.toReport());
+  const dimensions = [...tallies.values()].sort((a, b) => compareDimensionKeys(a.dimension, b.dimension)).map((tally) => tally.toReport());
   const sum = (count: (dimension: DimensionCompleteness) => number) => dimensions.reduce((total, dimension) => total + count(dimension), 0);
   return {
     dimensions,

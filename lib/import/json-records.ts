@@ -106,4 +106,3 @@ export function jsonArrayRecords(text: string, errors: RecordError[], what: stri
   }
   return records;
 }
-

@@ -9,10 +9,7 @@ function byPathOf(fileName: string, content: string): Map<string, FileMetadata> 
 
 describe("parseMetadataFile: CSV", () => {
   it("reads known columns and puts the rest in extra, keeping extra names as written", () => {
-    const csv = [
-      "File_Name,Prompt,Model,Seed,Dimension,sample_index,CFG_Scale,notes",
-      '"A cup, red.-0.mp4","A cup, red.",wan2.1,18446744073709551615,Mechanics;material,0,7.5,',
-    ].join("\r\n");
+    const csv = ["File_Name,Prompt,Model,Seed,Dimension,sample_index,CFG_Scale,notes", '"A cup, red.-0.mp4","A cup, red.",wan2.1,18446744073709551615,Mechanics;material,0,7.5,'].join("\r\n");
     const byPath = byPathOf("meta.csv", csv);
     expect(byPath.get("A cup, red.-0.mp4")).toEqual({
       prompt: "A cup, red.",

@@ -19,9 +19,7 @@ export interface FileMetadata {
 
 export type MetadataFileFormat = "csv" | "jsonl" | "json";
 
-export type MetadataFileResult =
-  | { ok: true; format: MetadataFileFormat; rowCount: number; byPath: Map<string, FileMetadata> }
-  | { ok: false; error: string };
+export type MetadataFileResult = { ok: true; format: MetadataFileFormat; rowCount: number; byPath: Map<string, FileMetadata> } | { ok: false; error: string };
 
 /** Column names that identify the video, most specific first. */
 export const FILE_COLUMNS = ["path", "file", "file_name", "filename"] as const;
@@ -211,13 +209,7 @@ function jsonArrayRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: 
 export function parseMetadataFile(fileName: string, content: string): MetadataFileResult {
   const text = stripByteOrderMark(content);
   const lower = fileName.toLowerCase();
-  const format: MetadataFileFormat | null = lower.endsWith(".csv")
-    ? "csv"
-    : lower.endsWith(".jsonl") || lower.endsWith(".ndjson")
-      ? "jsonl"
-      : lower.endsWith(".json")
-        ? "json"
-        : null;
+  const format: MetadataFileFormat | null = lower.endsWith(".csv") ? "csv" : lower.endsWith(".jsonl") || lower.endsWith(".ndjson") ? "jsonl" : lower.endsWith(".json") ? "json" : null;
   if (!format) return { ok: false, error: "unsupported metadata format; use .csv, .jsonl or .json" };
   const rows = format === "csv" ? csvRows(text) : format === "jsonl" ? jsonLineRows(text) : jsonArrayRows(text);
   if (!rows.ok) return rows;

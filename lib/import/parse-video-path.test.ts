@@ -75,7 +75,10 @@ describe("parseVideoPath: VBench names without a prompt index", () => {
   });
 
   it("takes a name that is not VBench-shaped as a prompt only when a prompt list knows it", () => {
-    const index = buildPromptIndex([{ prompt: "12", dimensions: [] }, { prompt: "my clip", dimensions: ["Material"] }]);
+    const index = buildPromptIndex([
+      { prompt: "12", dimensions: [] },
+      { prompt: "my clip", dimensions: ["Material"] },
+    ]);
     expect(parsed("12.mp4", { promptIndex: index })).toMatchObject({ prompt: "12", matchedPromptList: true });
     expect(parsed("my clip.mp4", { promptIndex: index })).toMatchObject({ prompt: "my clip", dimensions: ["Material"], matchedPromptList: true });
     expect(parsed("other clip.mp4", { promptIndex: index })).toMatchObject({ prompt: null, matchedPromptList: false });

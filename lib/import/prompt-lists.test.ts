@@ -41,9 +41,7 @@ describe("parsePromptList: real VBench-2.0 files", () => {
   });
 
   it("rebuilds the info file's prompt → dimensions map from the 18 per-dimension lists", () => {
-    const fromDimensionFiles = buildPromptIndex(
-      vbenchDimensionFileNames().flatMap((name) => entriesOf(name, readVbenchFile(`prompt/${name}`))),
-    );
+    const fromDimensionFiles = buildPromptIndex(vbenchDimensionFileNames().flatMap((name) => entriesOf(name, readVbenchFile(`prompt/${name}`))));
     const info = readVbenchInfo();
     expect(fromDimensionFiles.size).toBe(Object.keys(info).length);
     for (const record of Object.values(info)) {

@@ -285,9 +285,7 @@ export function buildPromptIndex(entries: readonly PromptEntry[]): PromptIndex {
     }
     if (!existing) merged.set(key, target);
   }
-  return new PromptIndex(
-    [...merged.values()].map(({ prompt, dimensions }) => ({ prompt, dimensions: [...dimensions].sort(compareDimensions) })),
-  );
+  return new PromptIndex([...merged.values()].map(({ prompt, dimensions }) => ({ prompt, dimensions: [...dimensions].sort(compareDimensions) })));
 }
 
 export function mergePromptIndexes(...indexes: readonly PromptIndex[]): PromptIndex {

@@ -32,7 +32,10 @@ export function samplesPerPrompt(dimension: string): number {
 
 // Folder names get retyped by hand ("multi view consistency", "camera-motion"), so only letters count.
 function dimensionKey(name: string): string {
-  return name.normalize("NFC").toLowerCase().replace(/[\s_-]+/g, "");
+  return name
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "");
 }
 
 const DIMENSION_BY_KEY: ReadonlyMap<string, VbenchDimension> = new Map(VBENCH_DIMENSIONS.map((dimension) => [dimensionKey(dimension), dimension]));

@@ -5,7 +5,11 @@ import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 export const MAX_MODEL_NAME_LENGTH = 200;
 export const ITEM_KINDS = ["caption_reference", "caption"] as const;
 
-export const itemIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
+export const itemIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
 
 /** A multipart text field that says yes or no; absent is no. */
 const flagField = z
@@ -50,4 +54,3 @@ export const itemFilterSchema = z
   })
   .strict();
 export type ItemFilter = z.output<typeof itemFilterSchema>;
-

@@ -11,7 +11,13 @@ describe("reading what a server answered", () => {
   });
 
   it("joins the text parts of an array content and ignores the rest", () => {
-    expect(contentText([{ type: "text", text: '{"a":' }, { type: "image_url", image_url: { url: "x" } }, { type: "text", text: " 1}" }])).toBe('{"a": 1}');
+    expect(
+      contentText([
+        { type: "text", text: '{"a":' },
+        { type: "image_url", image_url: { url: "x" } },
+        { type: "text", text: " 1}" },
+      ]),
+    ).toBe('{"a": 1}');
     expect(contentText(null)).toBeNull();
     expect(contentText([])).toBeNull();
   });
@@ -24,7 +30,9 @@ describe("reading what a server answered", () => {
 
   it("finds the provider's message in OpenAI's, vLLM's and FastAPI's error bodies, and names the server setting to change", () => {
     expect(providerErrorMessage('{"error":{"message":"bad image","type":"invalid_request_error"}}')).toBe("bad image");
-    expect(providerErrorMessage('{"object":"error","message":"At most 1 image(s) may be provided in one request.","type":"BadRequestError","param":null,"code":400}')).toBe("At most 1 image(s) may be provided in one request.");
+    expect(providerErrorMessage('{"object":"error","message":"At most 1 image(s) may be provided in one request.","type":"BadRequestError","param":null,"code":400}')).toBe(
+      "At most 1 image(s) may be provided in one request.",
+    );
     expect(providerErrorMessage('{"detail":[{"loc":["body"],"msg":"field required"}]}')).toBe("field required");
     expect(providerErrorMessage("Bad Gateway")).toBe("Bad Gateway");
     expect(serverSettingHint("At most 4 image(s) may be provided in one request.")).toContain(`--limit-mm-per-prompt '{"image": K}'`);

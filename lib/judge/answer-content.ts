@@ -29,7 +29,10 @@ export function contentText(content: unknown): string | null {
 export function splitReasoning(text: string): { answer: string; reasoning: string | null } {
   const close = text.lastIndexOf("</think>");
   if (close >= 0) {
-    const thought = text.slice(0, close).replace(/<\/?think>/g, "").trim();
+    const thought = text
+      .slice(0, close)
+      .replace(/<\/?think>/g, "")
+      .trim();
     return { answer: text.slice(close + "</think>".length).trim(), reasoning: thought || null };
   }
   const open = /^\s*<think>/.exec(text);

@@ -10,8 +10,18 @@ async function endpointId(): Promise<string> {
   const owner = await makeUser();
   const project = await createProject(prisma, owner, { name: "Slots" });
   const endpoint = await createEndpoint(prisma, owner, project.id, {
-    name: "slots", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: null, imageDetail: "low", temperature: 0,
-    maxConcurrency: 3, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "slots",
+    baseUrl: "http://127.0.0.1:9/v1",
+    model: "m",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 3,
+    requestsPerMinute: null,
+    timeoutSeconds: 30,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
   return endpoint.id;
 }

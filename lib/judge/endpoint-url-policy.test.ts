@@ -41,7 +41,7 @@ describe("nonPublicAddressReason", () => {
     ["192.168.1.1", "a private"],
     ["100.64.0.1", "a carrier-grade NAT (shared)"],
     ["169.254.169.254", "a link-local"],
-    ["0.0.0.0", "an unspecified (\"this network\")"],
+    ["0.0.0.0", 'an unspecified ("this network")'],
     ["224.0.0.251", "a multicast"],
     ["255.255.255.255", "a reserved (or broadcast)"],
     ["::", "an unspecified"],
@@ -70,7 +70,10 @@ describe("nonPublicAddressReason", () => {
 });
 
 describe("assertEndpointUrlAllowed (when an endpoint is created or changed)", () => {
-  const resolvesTo = (...addresses: string[]) => async () => addresses.map((address) => ({ address }));
+  const resolvesTo =
+    (...addresses: string[]) =>
+    async () =>
+      addresses.map((address) => ({ address }));
 
   it("checks every address a name resolves to, not just the first", async () => {
     await expect(assertEndpointUrlAllowed("https://llm.example.test/v1", { allowPrivate: false, lookupAll: resolvesTo("93.184.215.14", "10.0.0.7") })).rejects.toThrow(
@@ -88,7 +91,9 @@ describe("assertEndpointUrlAllowed (when an endpoint is created or changed)", ()
 
   it("refuses a name that does not resolve, and resolves localhost with the real resolver", async () => {
     const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
-    await expect(assertEndpointUrlAllowed("http://nowhere.example.test/v1", { allowPrivate: false, lookupAll: async () => Promise.reject(notFound) })).rejects.toThrow(/could not be resolved \(ENOTFOUND\)/);
+    await expect(assertEndpointUrlAllowed("http://nowhere.example.test/v1", { allowPrivate: false, lookupAll: async () => Promise.reject(notFound) })).rejects.toThrow(
+      /could not be resolved \(ENOTFOUND\)/,
+    );
     await expect(assertEndpointUrlAllowed("http://localhost:8000/v1", { allowPrivate: false })).rejects.toThrow(/loopback/);
   });
 

@@ -58,7 +58,7 @@ const v6 = (cidr: string, reason: string): Rule => {
 };
 
 const IPV4_RULES: Rule[] = [
-  v4("0.0.0.0/8", "an unspecified (\"this network\")"),
+  v4("0.0.0.0/8", 'an unspecified ("this network")'),
   v4("10.0.0.0/8", "a private"),
   v4("100.64.0.0/10", "a carrier-grade NAT (shared)"),
   v4("127.0.0.0/8", "a loopback"),
@@ -103,7 +103,10 @@ function parseIPv4(text: string): number[] | null {
 }
 
 function parseIPv6(text: string): number[] | null {
-  let s = text.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  let s = text
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "")
+    .toLowerCase();
   // A trailing dotted quad ("::ffff:127.0.0.1") stands for the last two groups.
   const dotted = /^(.*:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(s);
   if (dotted) {
@@ -163,10 +166,7 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "");
  * Checks a base URL when an endpoint is created or changed: its form, and (unless private
  * endpoints are allowed) every address its host resolves to. Throws EndpointNotAllowedError.
  */
-export async function assertEndpointUrlAllowed(
-  baseUrl: string,
-  options: { allowPrivate?: boolean; lookupAll?: (host: string) => Promise<{ address: string }[]> } = {},
-): Promise<void> {
+export async function assertEndpointUrlAllowed(baseUrl: string, options: { allowPrivate?: boolean; lookupAll?: (host: string) => Promise<{ address: string }[]> } = {}): Promise<void> {
   const problem = baseUrlProblem(baseUrl);
   if (problem) throw new EndpointNotAllowedError(problem);
   if (options.allowPrivate ?? privateEndpointsAllowed()) return;

@@ -51,7 +51,10 @@ export function pipelineIds(): string[] {
 }
 
 /** The message z.enum gives for an unknown pipeline, so the API's 400 reads as it did when the ids were listed here. */
-const unknownPipelineMessage = () => `Invalid option: expected one of ${pipelineIds().map((id) => JSON.stringify(id)).join("|")}`;
+const unknownPipelineMessage = () =>
+  `Invalid option: expected one of ${pipelineIds()
+    .map((id) => JSON.stringify(id))
+    .join("|")}`;
 
 /** A registered pipeline's id. */
 export const pipelineIdSchema = z.string({ error: unknownPipelineMessage }).refine((id) => Object.hasOwn(PIPELINES, id), { error: unknownPipelineMessage });

@@ -35,36 +35,32 @@ export function guardedFetch(options: { allowPrivate?: () => boolean } = {}): ty
 
     return new Promise<Response>((resolve, reject) => {
       const transport = url.protocol === "https:" ? https : http;
-      const outgoing = transport.request(
-        url,
-        { method: request.method, headers, agent: agents[url.protocol as "http:" | "https:"], lookup, signal },
-        (incoming) => {
-          const status = incoming.statusCode ?? 0;
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(incoming.headers)) {
-            if (value === undefined) continue;
-            for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
-          }
-          let stream: Readable = incoming;
-          const encoding = responseHeaders.get("content-encoding")?.trim().toLowerCase();
-          const decoder = encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : null;
-          if (decoder) {
-            stream = incoming.pipe(decoder);
-            incoming.on("error", (error) => decoder.destroy(error));
-            responseHeaders.delete("content-encoding");
-            responseHeaders.delete("content-length");
-          }
-          const nullBody = request.method === "HEAD" || [101, 103, 204, 205, 304].includes(status);
-          if (nullBody) incoming.resume();
-          resolve(
-            new Response(nullBody ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>), {
-              status: status >= 200 && status <= 599 ? status : 502,
-              statusText: incoming.statusMessage ?? "",
-              headers: responseHeaders,
-            }),
-          );
-        },
-      );
+      const outgoing = transport.request(url, { method: request.method, headers, agent: agents[url.protocol as "http:" | "https:"], lookup, signal }, (incoming) => {
+        const status = incoming.statusCode ?? 0;
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          if (value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
+        }
+        let stream: Readable = incoming;
+        const encoding = responseHeaders.get("content-encoding")?.trim().toLowerCase();
+        const decoder = encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : null;
+        if (decoder) {
+          stream = incoming.pipe(decoder);
+          incoming.on("error", (error) => decoder.destroy(error));
+          responseHeaders.delete("content-encoding");
+          responseHeaders.delete("content-length");
+        }
+        const nullBody = request.method === "HEAD" || [101, 103, 204, 205, 304].includes(status);
+        if (nullBody) incoming.resume();
+        resolve(
+          new Response(nullBody ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>), {
+            status: status >= 200 && status <= 599 ? status : 502,
+            statusText: incoming.statusMessage ?? "",
+            headers: responseHeaders,
+          }),
+        );
+      });
       outgoing.on("error", reject);
       outgoing.end(body ?? undefined);
     });

@@ -74,7 +74,9 @@ describe("LLM client over real HTTP", () => {
     expect(retryAfterMsOf(new Headers())).toBeNull();
 
     stub.addFault({ fault: { kind: "status", status: 429, retryAfterMs: 750 } });
-    const limited = await openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null }).complete(request, { timeoutMs: 500 }).catch((e: unknown) => e);
+    const limited = await openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null })
+      .complete(request, { timeoutMs: 500 })
+      .catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(LlmError);
     expect((limited as LlmError).kind).toBe("rate_limited");
     expect((limited as LlmError).retryAfterMs).toBe(750);
@@ -102,7 +104,16 @@ describe("EndpointLimiter", () => {
   it("waits for the sliding minute when requestsPerMinute is used up", async () => {
     let now = 0;
     const slept: number[] = [];
-    const limiter = new EndpointLimiter({ maxConcurrency: 10, requestsPerMinute: 2 }, { now: () => now, sleep: async (ms) => { slept.push(ms); now += ms; } });
+    const limiter = new EndpointLimiter(
+      { maxConcurrency: 10, requestsPerMinute: 2 },
+      {
+        now: () => now,
+        sleep: async (ms) => {
+          slept.push(ms);
+          now += ms;
+        },
+      },
+    );
     for (let i = 0; i < 3; i++) await limiter.run(async () => null);
     expect(slept).toEqual([60_000]);
   });

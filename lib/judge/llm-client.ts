@@ -204,7 +204,6 @@ export function chatResultOf(response: {
   };
 }
 
-
 export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = [], rawBody: string | null = null): LlmError {
   if (error instanceof LlmError) return error;
   if (signal?.aborted) return new LlmError("cancelled", "Cancelled.");
@@ -214,7 +213,13 @@ export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (strin
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof EndpointNotAllowedError) return new LlmError("not_allowed", cause.message);
     const code = (cause as { code?: unknown } | undefined)?.code;
-    return new LlmError("network", `Could not reach the endpoint${typeof code === "string" && /^[A-Z_]+$/.test(code) ? ` (${code})` : ""}.`, null, null, errorBodyExcerpt(cause instanceof Error ? cause.message : null, secrets));
+    return new LlmError(
+      "network",
+      `Could not reach the endpoint${typeof code === "string" && /^[A-Z_]+$/.test(code) ? ` (${code})` : ""}.`,
+      null,
+      null,
+      errorBodyExcerpt(cause instanceof Error ? cause.message : null, secrets),
+    );
   }
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? null;
@@ -231,7 +236,13 @@ export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (strin
     if (status !== null && status >= 500) return new LlmError("server", `Endpoint error (${status}).`, status, retryAfter, excerpt);
     if (status === 408) return new LlmError("timeout", "Request timeout (408).", status, null, excerpt);
     if (status !== null && status >= 300 && status < 400) {
-      return new LlmError("client", `The endpoint answered with a redirect (${status}); redirects are not followed, so the API key never goes to another address. Use the final URL as the base URL.`, status, null, excerpt);
+      return new LlmError(
+        "client",
+        `The endpoint answered with a redirect (${status}); redirects are not followed, so the API key never goes to another address. Use the final URL as the base URL.`,
+        status,
+        null,
+        excerpt,
+      );
     }
     return new LlmError("client", `The endpoint refused the request (${status ?? "?"}).${said}${hint ? ` ${hint}` : ""}`, status, null, excerpt);
   }

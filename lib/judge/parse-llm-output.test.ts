@@ -174,7 +174,12 @@ describe("parseStructuredOutput", () => {
 describe("describeIssues", () => {
   it("formats paths with indexes and caps the list", () => {
     const schema = z.object({ relations: z.array(z.tuple([z.string(), z.string(), z.string()])) });
-    const result = schema.safeParse({ relations: [["a", "b", "c"], ["a", 1, "c"]] });
+    const result = schema.safeParse({
+      relations: [
+        ["a", "b", "c"],
+        ["a", 1, "c"],
+      ],
+    });
     expect(result.success).toBe(false);
     expect(describeIssues(result.error!.issues)).toMatch(/^relations\[1\]\[1\]: /);
     const many = z.object(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, z.number()]))).safeParse({});

@@ -25,9 +25,7 @@ export type JsonExtraction = { ok: true; value: unknown } | { ok: false; error: 
 
 export type StructuredOutputFailureKind = "refusal" | "truncated" | "no_json" | "invalid";
 
-export type StructuredOutput<T> =
-  | { ok: true; value: T }
-  | { ok: false; kind: StructuredOutputFailureKind; error: string; repairHint: string };
+export type StructuredOutput<T> = { ok: true; value: T } | { ok: false; kind: StructuredOutputFailureKind; error: string; repairHint: string };
 
 export interface StructuredOutputOptions {
   /** The choice's finish_reason: "length" means the answer was cut off, even if a prefix parses. */
@@ -89,14 +87,7 @@ function findJsonValues(text: string): { values: FoundValue[]; error: string } {
   return { values, error };
 }
 
-function scanRegion(
-  text: string,
-  from: number,
-  to: number,
-  values: FoundValue[],
-  seen: Set<number>,
-  problems: ScanProblems,
-): void {
+function scanRegion(text: string, from: number, to: number, values: FoundValue[], seen: Set<number>, problems: ScanProblems): void {
   let i = from;
   while (i < to) {
     const char = text[i];
@@ -285,7 +276,7 @@ export function parseStructuredOutput<T>(text: string | readonly unknown[] | nul
   if (options.finishReason === "length") {
     return fail(
       "truncated",
-      "The answer was cut off at the token limit (finish_reason \"length\").",
+      'The answer was cut off at the token limit (finish_reason "length").',
       "Your previous answer was cut off before it was complete. Reply again with only the JSON object in the required format, keeping any text in it short.",
     );
   }

@@ -39,8 +39,18 @@ describe("PostgreSQL restarting in the middle of a run", () => {
     const videoCount = 6;
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 3 });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-      maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.02,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 30,
+      structuredOutput: true,
+      pricePer1kInput: 0.01,
+      pricePer1kOutput: 0.02,
     });
     worker = startWorkerProcess({ ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: "4", LOG_LEVEL: "info" });
     const output = () => `Worker output:\n${worker!.output().slice(-4000)}`;

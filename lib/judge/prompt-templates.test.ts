@@ -3,17 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  createTemplateStore,
-  listPlaceholders,
-  listTemplateIds,
-  loadTemplate,
-  parseTemplate,
-  promptsDir,
-  renderTemplate,
-  TemplateError,
-  templateHash,
-} from "./prompt-templates";
+import { createTemplateStore, listPlaceholders, listTemplateIds, loadTemplate, parseTemplate, promptsDir, renderTemplate, TemplateError, templateHash } from "./prompt-templates";
 
 const EXPECTED_TEMPLATES = [
   "caption-content/judge",
@@ -114,26 +104,10 @@ describe("the prompt files", () => {
 
   it("keep the seed text of the scoring steps verbatim and append the output format after it", () => {
     const cases: [string, string, Record<string, string>][] = [
-      [
-        "hallucination/static-hallucination",
-        '- First I will give the definition of all types of static hallucinations: \n  1. Geometric structure irrationality: Objects\' shapes',
-        {},
-      ],
-      [
-        "hallucination/dynamic-hallucination",
-        "- First I will give the the definition of all type of dynamic hallucinations: \n  1. Clipping:",
-        {},
-      ],
-      [
-        "hallucination/inconsistency",
-        "Human Description:<original_prompt>\nAI-generated Description:<generated_prompt>",
-        { original_prompt: "a cat", generated_prompt: "a dog" },
-      ],
-      [
-        "hallucination/video-summary",
-        "generate a brief and accurate description for the video.\nThe objects changes for all key frames:<changes>",
-        { changes: "none" },
-      ],
+      ["hallucination/static-hallucination", "- First I will give the definition of all types of static hallucinations: \n  1. Geometric structure irrationality: Objects' shapes", {}],
+      ["hallucination/dynamic-hallucination", "- First I will give the the definition of all type of dynamic hallucinations: \n  1. Clipping:", {}],
+      ["hallucination/inconsistency", "Human Description:<original_prompt>\nAI-generated Description:<generated_prompt>", { original_prompt: "a cat", generated_prompt: "a dog" }],
+      ["hallucination/video-summary", "generate a brief and accurate description for the video.\nThe objects changes for all key frames:<changes>", { changes: "none" }],
     ];
     for (const [id, seedExcerpt, given] of cases) {
       const template = loadTemplate(id);
@@ -164,7 +138,9 @@ describe("the prompt files", () => {
       key_points: "1. mention the bouquet\n2. describe the card",
       output: "A girl holds flowers.",
     });
-    expect(text).toContain("Caption type: action\nInstruction: Describe the girl's actions.\nKey points:\n1. mention the bouquet\n2. describe the card\nCaption to check:\nA girl holds flowers.\n\n### Output");
+    expect(text).toContain(
+      "Caption type: action\nInstruction: Describe the girl's actions.\nKey points:\n1. mention the bouquet\n2. describe the card\nCaption to check:\nA girl holds flowers.\n\n### Output",
+    );
     expect(text.endsWith('"total": <sum of the scores>}')).toBe(true);
   });
 

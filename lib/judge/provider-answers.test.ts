@@ -34,8 +34,18 @@ async function setup(models: string[]) {
   const endpointIds: string[] = [];
   for (const model of models) {
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: model, baseUrl: stub.baseURL, model, apiKey: null, imageDetail: "low", temperature: 0,
-      maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.03,
+      name: model,
+      baseUrl: stub.baseURL,
+      model,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: 0.01,
+      pricePer1kOutput: 0.03,
     });
     endpointIds.push(endpoint.id);
   }
@@ -66,7 +76,8 @@ describe("answers with the model's reasoning before them", () => {
       expect(call.responseText).not.toContain("<think>");
     }
     // Knowledge graphs that flow into later prompts are the answers too: the dynamic KG prompts are the same in both runs.
-    const prompts = async (runId: string) => (await prisma.llmCall.findMany({ where: { runId, stepResult: { stepId: "dynamic_kg" } }, orderBy: { createdAt: "asc" } })).map((c) => (c.request as { text: string }).text).sort();
+    const prompts = async (runId: string) =>
+      (await prisma.llmCall.findMany({ where: { runId, stepResult: { stepId: "dynamic_kg" } }, orderBy: { createdAt: "asc" } })).map((c) => (c.request as { text: string }).text).sort();
     expect(await prompts(thinking.id)).toEqual(await prompts(plain.id));
   });
 

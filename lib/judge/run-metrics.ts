@@ -5,11 +5,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
  * unknown). Only known values get a row: a missing row is how "unknown" is stored, so filters and
  * sorts never meet a NULL.
  */
-export async function writeRunMetrics(
-  tx: Prisma.TransactionClient,
-  subject: { runId: string; videoId: string; itemId?: string },
-  values: Record<string, number | null>,
-): Promise<void> {
+export async function writeRunMetrics(tx: Prisma.TransactionClient, subject: { runId: string; videoId: string; itemId?: string }, values: Record<string, number | null>): Promise<void> {
   const itemId = subject.itemId ?? "";
   await tx.runMetric.deleteMany({ where: { runId: subject.runId, videoId: subject.videoId, itemId } });
   const rows = Object.entries(values).flatMap(([metric, value]) => (value === null || !Number.isFinite(value) ? [] : [{ runId: subject.runId, videoId: subject.videoId, itemId, metric, value }]));

@@ -24,7 +24,12 @@ describe("runs", () => {
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: withDefaults.id } })).settings).toEqual({ aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
     expect(withDefaults.videos).toBe(2);
 
-    const own = await createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: [videoIds[0]!], settings: { aggregation: "mean-mean" } });
+    const own = await createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      videoIds: [videoIds[0]!],
+      settings: { aggregation: "mean-mean" },
+    });
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: own.id } })).settings).toMatchObject({ aggregation: "mean-mean" });
     expect(own.videos).toBe(1);
   });
@@ -35,8 +40,12 @@ describe("runs", () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: ["elsewhere"] })).rejects.toThrow(/not in the project or have no key frames/);
-    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, dimension: "Thermotics" })).rejects.toBeInstanceOf(ValidationError);
+    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: ["elsewhere"] })).rejects.toThrow(
+      /not in the project or have no key frames/,
+    );
+    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, dimension: "Thermotics" })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, reviewer, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

@@ -95,17 +95,30 @@ export async function createRun(
   if (input.videoIds && !items) {
     const found = new Set(videos.map((v) => v.id));
     const missing = input.videoIds.filter((id) => !found.has(id));
-    if (missing.length) throw new ValidationError(`These videos are not in the project or have no ${needs} yet: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
+    if (missing.length)
+      throw new ValidationError(`These videos are not in the project or have no ${needs} yet: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
   }
   if (videos.length === 0) {
-    if (items && items.included.length === 0) throw new ValidationError(`No ${pipeline.items!.kind} of that set fits this pipeline${items.excluded.length ? ` (${items.excluded[0]!.reason}, and ${items.excluded.length - 1} more)` : ""}.`);
-    const named = withoutFrames.slice(0, 10).map((v) => v.relativePath).join(", ");
-    throw new ValidationError(`No video with ${needs} matches.${withoutFrames.length ? ` Extract them first for: ${named}${withoutFrames.length > 10 ? ` and ${withoutFrames.length - 10} more` : ""}.` : ""}`);
+    if (items && items.included.length === 0)
+      throw new ValidationError(`No ${pipeline.items!.kind} of that set fits this pipeline${items.excluded.length ? ` (${items.excluded[0]!.reason}, and ${items.excluded.length - 1} more)` : ""}.`);
+    const named = withoutFrames
+      .slice(0, 10)
+      .map((v) => v.relativePath)
+      .join(", ");
+    throw new ValidationError(
+      `No video with ${needs} matches.${withoutFrames.length ? ` Extract them first for: ${named}${withoutFrames.length > 10 ? ` and ${withoutFrames.length - 10} more` : ""}.` : ""}`,
+    );
   }
   const judged = new Set(videos.map((v) => v.id));
   const runItems = items ? positions(items.included.filter((item) => judged.has(item.videoId))) : [];
   // What the run reads from elsewhere is kept in its settings, so its results follow from what it stored.
-  const storedSettings = pipeline.settingsAtStart ? await pipeline.settingsAtStart(prisma, settings, runItems.map((item) => item.itemId)) : settings;
+  const storedSettings = pipeline.settingsAtStart
+    ? await pipeline.settingsAtStart(
+        prisma,
+        settings,
+        runItems.map((item) => item.itemId),
+      )
+    : settings;
 
   const run = await prisma.judgeRun.create({
     data: {
@@ -121,7 +134,11 @@ export async function createRun(
         temperature: endpoint.temperature,
         imageDetail: endpoint.imageDetail,
         ...(otherEndpoints.length
-          ? { roles: Object.fromEntries(otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }])) }
+          ? {
+              roles: Object.fromEntries(
+                otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }]),
+              ),
+            }
           : {}),
       },
       simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
@@ -214,7 +231,9 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
   const [videoCounts, stepCounts, calls, lastBatch] = await Promise.all([
     prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
-    prisma.$queryRaw<{ total: bigint; cached: bigint; errors: bigint; repairs: bigint; lost: bigint; sent: bigint; withoutUsage: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]>`
+    prisma.$queryRaw<
+      { total: bigint; cached: bigint; errors: bigint; repairs: bigint; lost: bigint; sent: bigint; withoutUsage: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]
+    >`
       SELECT count(*) AS total,
              count(*) FILTER (WHERE cached) AS cached,
              count(*) FILTER (WHERE error IS NOT NULL) AS errors,
@@ -267,7 +286,18 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
  * `usage` make tokens and cost unknown: `null`, with what the other calls add up to in `atLeast`, never 0.
  */
 export function runCallTotals(
-  c: { total: bigint | number; cached: bigint | number; errors: bigint | number; repairs: bigint | number; lost: bigint | number; sent: bigint | number; withoutUsage: bigint | number; prompt: bigint | number | null; completion: bigint | number | null; cost: number | null },
+  c: {
+    total: bigint | number;
+    cached: bigint | number;
+    errors: bigint | number;
+    repairs: bigint | number;
+    lost: bigint | number;
+    sent: bigint | number;
+    withoutUsage: bigint | number;
+    prompt: bigint | number | null;
+    completion: bigint | number | null;
+    cost: number | null;
+  },
   runActive: boolean,
 ) {
   const withoutUsage = Number(c.withoutUsage);

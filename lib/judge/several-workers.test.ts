@@ -49,8 +49,18 @@ describe("running more machines", () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 2 });
     // A key that each worker must decrypt with the shared APP_SECRET (another secret fails every step).
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: "sk-shared-by-workers", imageDetail: "low", temperature: 0,
-      maxConcurrency: 2, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: "sk-shared-by-workers",
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 2,
+      requestsPerMinute: null,
+      timeoutSeconds: 30,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
 
     for (const machine of ["a", "b"]) {
@@ -81,7 +91,12 @@ describe("running more machines", () => {
     expect(stub.requests).toHaveLength(videoCount * stepsPerVideo);
 
     // Each worker's job log names the videos it judged: both worked, and every video was judged once.
-    const judged = workers.map((worker) => worker.lines().filter((line) => line.msg === "video judged" && line.runId === run.id).map((line) => String(line.videoId)));
+    const judged = workers.map((worker) =>
+      worker
+        .lines()
+        .filter((line) => line.msg === "video judged" && line.runId === run.id)
+        .map((line) => String(line.videoId)),
+    );
     expect(judged[0]!.length).toBeGreaterThan(0);
     expect(judged[1]!.length).toBeGreaterThan(0);
     expect([...judged[0]!, ...judged[1]!].sort()).toEqual([...videoIds].sort());

@@ -30,8 +30,17 @@ async function endpoint(limits: { maxConcurrency: number; requestsPerMinute: num
   const owner = await makeUser();
   const project = await createProject(prisma, owner, { name: "Shared limits" });
   const created = await createEndpoint(prisma, owner, project.id, {
-    name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-    timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null, ...limits,
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    timeoutSeconds: 30,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+    ...limits,
   });
   return { id: created.id, ...limits };
 }
@@ -88,7 +97,10 @@ describe("SharedEndpointLimiter", () => {
     const second = workerProcess();
     const llm = client();
     stub.addFault({ fault: { kind: "status", status: 429, retryAfterMs: 1500 } });
-    const limited = await first.limiterFor(target).run(() => llm.complete(request(), { timeoutMs: 5000 })).catch((e: unknown) => e);
+    const limited = await first
+      .limiterFor(target)
+      .run(() => llm.complete(request(), { timeoutMs: 5000 }))
+      .catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(LlmError);
     expect((limited as LlmError).retryAfterMs).toBe(1500);
     const limitedAt = stub.requests[0]!.endedAt!;
@@ -114,7 +126,9 @@ describe("SharedEndpointLimiter", () => {
     expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency", expiresAt: { gt: new Date() } } })).toBe(2);
     dying.stop();
     const died = Date.now();
-    await workerProcess({ leaseMs: 1000, rateWindowMs: 60_000 }).limiterFor(target).run(() => llm.complete(request("survivor"), { timeoutMs: 5000 }));
+    await workerProcess({ leaseMs: 1000, rateWindowMs: 60_000 })
+      .limiterFor(target)
+      .run(() => llm.complete(request("survivor"), { timeoutMs: 5000 }));
     expect(Date.now() - died).toBeLessThanOrEqual(1000 + 700);
     expect(stub.requests.find((r) => r.text === "survivor")!.at).toBeLessThan(stub.requests[0]!.at + 5000);
     await Promise.all(slow);
@@ -128,12 +142,15 @@ describe("SharedEndpointLimiter", () => {
     // here, 2.5–7.5 s by default) end many times over.
     const deadline = Date.now() + 8000;
     let calls = 0;
-    const callers = Promise.all(Array.from({ length: 32 }, async () => {
-      while (Date.now() < deadline) await limiter.run(async () => {
-        calls++;
-        await sleep(20);
-      });
-    }));
+    const callers = Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (Date.now() < deadline)
+          await limiter.run(async () => {
+            calls++;
+            await sleep(20);
+          });
+      }),
+    );
     const held: number[] = [];
     await sleep(1000);
     while (Date.now() < deadline - 200) {
@@ -163,17 +180,21 @@ describe("SharedEndpointLimiter", () => {
     };
     const deadline = Date.now() + 6000;
     let busyCalls = 0;
-    const busyCallers = Promise.all(Array.from({ length: 8 }, async () => {
-      while (Date.now() < deadline) await busy.run(task(() => busyCalls++));
-    }));
+    const busyCallers = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (Date.now() < deadline) await busy.run(task(() => busyCalls++));
+      }),
+    );
     await sleep(800);
     // The busy process holds all 4 slots; the late one waits for them.
     expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })).toBe(4);
     const lateStarted = Date.now();
     const lateCalls: number[] = [];
-    const lateCallers = Promise.all(Array.from({ length: 4 }, async () => {
-      while (Date.now() < deadline) await late.run(task(() => lateCalls.push(Date.now())));
-    }));
+    const lateCallers = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (Date.now() < deadline) await late.run(task(() => lateCalls.push(Date.now())));
+      }),
+    );
     await Promise.all([busyCallers, lateCallers]);
     expect(peak).toBeLessThanOrEqual(4);
     // Within a turn (1.5 s at most) and a few polls, the late process has calls going, and keeps a share.

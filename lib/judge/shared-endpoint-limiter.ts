@@ -203,10 +203,7 @@ export class SharedEndpointLimiter implements CallLimiter {
     private readonly endpoint: EndpointLimits,
   ) {
     const { prisma, settings, clock } = shared;
-    this.local = new EndpointLimiter(
-      { maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute, windowMs: settings.rateWindowMs },
-      clock,
-    );
+    this.local = new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute, windowMs: settings.rateWindowMs }, clock);
     this.slots = new PollingQueue<Lease>({
       clock,
       log: shared.log,

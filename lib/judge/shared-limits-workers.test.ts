@@ -43,8 +43,17 @@ async function startRun(stub: StubServer, limits: { maxConcurrency: number; requ
   const owner = await makeUser();
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 2 });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
-    name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-    timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null, ...limits,
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    timeoutSeconds: 30,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+    ...limits,
   });
   const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
   return { owner, run, endpoint, calls: videoCount * (2 + 2 + 1 + 1 + 2 + 2) };
@@ -109,11 +118,15 @@ describe("endpoint limits shared by three worker processes", () => {
     const { run, owner, endpoint } = await startRun(stub, { maxConcurrency: 3, requestsPerMinute: null }, 6);
     const endpointId = endpoint.id;
     // Wait until one worker holds slots, and kill it without any chance to release them.
-    const holder = await waitFor(async () => {
-      const leases = await prisma.endpointSlotLease.findMany({ where: { endpointId, kind: "concurrency" } });
-      const pids = leases.map((l) => Number(l.holder.split(":")[1]));
-      return children.find((c) => c.exitCode === null && pids.includes(c.pid!)) ?? null;
-    }, 60_000, "a worker holding a slot");
+    const holder = await waitFor(
+      async () => {
+        const leases = await prisma.endpointSlotLease.findMany({ where: { endpointId, kind: "concurrency" } });
+        const pids = leases.map((l) => Number(l.holder.split(":")[1]));
+        return children.find((c) => c.exitCode === null && pids.includes(c.pid!)) ?? null;
+      },
+      60_000,
+      "a worker holding a slot",
+    );
     await workers.kill(holder);
     const killedAt = Date.now();
     const deadPid = `:${holder.pid}:`;

@@ -32,7 +32,7 @@ describe("errorBodyExcerpt", () => {
     expect(excerpt).not.toContain("abcdefghijklmnop");
     expect(excerpt).not.toContain("zzzzzzzzzz");
     expect(excerpt).not.toContain("my-own-key");
-    expect(excerpt.startsWith("[redacted] rejected; api_key=\"[redacted]")).toBe(true);
+    expect(excerpt.startsWith('[redacted] rejected; api_key="[redacted]')).toBe(true);
     expect(errorBodyExcerpt("")).toBeNull();
   });
 });

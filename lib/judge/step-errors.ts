@@ -38,7 +38,10 @@ export function errorBodyExcerpt(body: string | null | undefined, secrets: (stri
   if (!body) return null;
   let text = body;
   for (const secret of secrets) if (secret && secret.length >= 4) text = text.split(secret).join("[redacted]");
-  for (const pattern of SECRET_LIKE) text = text.replace(pattern, (match, separator?: string) => (typeof separator === "string" && !match.startsWith("Bearer") ? `${match.slice(0, match.indexOf(separator) + separator.length)}[redacted]` : "[redacted]"));
+  for (const pattern of SECRET_LIKE)
+    text = text.replace(pattern, (match, separator?: string) =>
+      typeof separator === "string" && !match.startsWith("Bearer") ? `${match.slice(0, match.indexOf(separator) + separator.length)}[redacted]` : "[redacted]",
+    );
   text = withoutServerDetails(text.replace(CONTROL, " "), Number.MAX_SAFE_INTEGER);
   return text ? truncate(text, MAX_EXCERPT_CHARS) : null;
 }

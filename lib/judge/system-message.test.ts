@@ -38,7 +38,9 @@ describe("the system message of seed 004's prompts", () => {
 
   it("is declared by every shipped seed 004 template whose table has a system message", () => {
     const withSystem = listTemplateIds().filter((id) => loadTemplate(id).meta.system === "first-paragraph");
-    expect(withSystem).toEqual(expect.arrayContaining(["construction/categorise", "construction/generate-generic-coarse", "construction/wrong-answers-six", "qa/judge-open", "qa/judge-option", "qa/text-only-mc"]));
+    expect(withSystem).toEqual(
+      expect.arrayContaining(["construction/categorise", "construction/generate-generic-coarse", "construction/wrong-answers-six", "qa/judge-open", "qa/judge-option", "qa/text-only-mc"]),
+    );
     expect(withSystem.filter((id) => id.startsWith("construction/"))).toHaveLength(listTemplateIds().filter((id) => id.startsWith("construction/")).length);
     // Table 24's system message is empty ("-"): its template is the prompt alone.
     expect(withSystem).not.toContain("qa/text-only-open");

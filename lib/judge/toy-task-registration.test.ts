@@ -19,7 +19,13 @@ import type { RegisteredPipeline } from "./engine/pipeline";
 import { runFormPipelines } from "./run-form";
 import { createRun } from "./runs";
 
-const yesNo = { kind: "categorical", values: [{ value: 1, label: "yes" }, { value: 0, label: "no" }] } as const;
+const yesNo = {
+  kind: "categorical",
+  values: [
+    { value: 1, label: "yes" },
+    { value: 0, label: "no" },
+  ],
+} as const;
 const toyTask: TaskDeclaration = {
   id: "toy_forms",
   label: "Toy forms",
@@ -69,7 +75,9 @@ describe("run validation reads the registry", () => {
 
     const refused = createRunSchema.safeParse({ pipeline: "nope", endpointId: "e1" });
     expect(refused.success).toBe(false);
-    const listed = Object.keys(PIPELINES).map((id) => JSON.stringify(id)).join("|");
+    const listed = Object.keys(PIPELINES)
+      .map((id) => JSON.stringify(id))
+      .join("|");
     expect(refused.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([["pipeline", `Invalid option: expected one of ${listed}`]]);
     expect(listed).toContain('"hallucination"|"caption_style"|"caption_content"|"qa"|"qa_generate"|"qa_construct"');
     // A missing or non-string pipeline reads the same as before too.
@@ -104,7 +112,12 @@ describe("run validation reads the registry", () => {
       createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id })),
     ).rejects.toThrow("Pipeline qa_generate judges items: name the set with clipSetId.");
     await expect(
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa_construct", endpointId: endpoint.id, itemSetId: "missing" })),
+      createRun(
+        { prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES },
+        owner,
+        projectId,
+        createRunSchema.parse({ pipeline: "qa_construct", endpointId: endpoint.id, itemSetId: "missing" }),
+      ),
     ).rejects.toThrow("No such candidate set in this project.");
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
   });
@@ -132,7 +145,21 @@ describe("the project's navigation", () => {
   it("links the registered task's pages after the core link each names, by the role's actions, and keeps the shipped order", () => {
     const ids = (role: "owner" | "reviewer" | "viewer") => projectNavItems("p1", role).map((i) => i.id);
     expect(ids("owner")).toEqual([
-      "overview", "videos", "import", "judge", "toy-forms", "queues", "agreement", "adjudication", "captions", "qa", "calibration", "construction", "prompts", "settings", "toy-forms-owners",
+      "overview",
+      "videos",
+      "import",
+      "judge",
+      "toy-forms",
+      "queues",
+      "agreement",
+      "adjudication",
+      "captions",
+      "qa",
+      "calibration",
+      "construction",
+      "prompts",
+      "settings",
+      "toy-forms-owners",
     ]);
     expect(ids("viewer")).toContain("toy-forms");
     expect(ids("viewer")).not.toContain("toy-forms-owners");

@@ -30,8 +30,18 @@ describe("a judge worker killed mid-run", () => {
     const owner = await makeUser();
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 3 });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-      maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 30,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
     const first = workers.start().child;
     const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
@@ -70,8 +80,18 @@ describe("a judge worker killed mid-run", () => {
     const owner = await makeUser();
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-crash-lost", apiKey: null, imageDetail: "low", temperature: 0,
-      maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.03,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-crash-lost",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: 0.01,
+      pricePer1kOutput: 0.03,
     });
     // Slow answers: the kill lands while requests are at the stub.
     stub.addFault({ fault: { kind: "latency", ms: 1500 }, times: 1_000_000 });

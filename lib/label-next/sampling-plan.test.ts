@@ -60,7 +60,7 @@ describe("planLabelling", () => {
     // variance of the agreements 2·3·1·(4 + 2)/(4²·5) = 0.45, sd 0.6708/4 = 0.1677, ±1.96·sd = 0.3287.
     const plan = planLabelling([video(1, 10, 1, 1), video(2, 20, 0, 0), video(3, 30, 1), video(4, 40, 0)], { budget: 0, strata: 1 });
     expect(plan.current.estimate).toBeCloseTo(0.875, 10);
-    expect(plan.current.lower).toBeCloseTo(0.875 - 1.96 * Math.sqrt(0.45) / 4, 10);
+    expect(plan.current.lower).toBeCloseTo(0.875 - (1.96 * Math.sqrt(0.45)) / 4, 10);
     expect(plan.current.upper).toBe(1);
     expect(plan.strata).toEqual([{ index: 0, scoreMin: 10, scoreMax: 40, size: 4, labelled: 2, agreeing: 2, accuracy: 0.75, proposed: 0 }]);
     expect(plan.videoIds).toEqual([]);
@@ -73,7 +73,11 @@ describe("planLabelling", () => {
   });
 
   it("leaves out videos without a judge score or verdict, proposes only unlabelled ones, the same ones for the same seed", () => {
-    const videos = [...Array.from({ length: 40 }, (_, i) => video(i, i, i % 2, i < 10 ? i % 2 : null)), { videoId: "x", score: null, judge: 1, human: null }, { videoId: "y", score: 3, judge: null, human: null }];
+    const videos = [
+      ...Array.from({ length: 40 }, (_, i) => video(i, i, i % 2, i < 10 ? i % 2 : null)),
+      { videoId: "x", score: null, judge: 1, human: null },
+      { videoId: "y", score: 3, judge: null, human: null },
+    ];
     const plan = planLabelling(videos, { budget: 12, strata: 4, seed: 7 });
     expect(plan.eligible).toBe(40);
     expect(plan.excluded).toBe(2);
@@ -106,7 +110,12 @@ describe("planLabelling", () => {
     for (let round = 0; round < rounds; round++) {
       const pick = mulberry32(100 + round);
       // 30 labels so far, at random.
-      const start = new Set([...universe].sort(() => pick() - 0.5).slice(0, 30).map((v) => v.videoId));
+      const start = new Set(
+        [...universe]
+          .sort(() => pick() - 0.5)
+          .slice(0, 30)
+          .map((v) => v.videoId),
+      );
       const before = planLabelling(labelWith(start), { budget: 90, strata: 5, seed: round });
       expect(before.videoIds).toHaveLength(90);
       // The uncertain strata (scores near 60) get more labels than the certain ends.
@@ -121,7 +130,10 @@ describe("planLabelling", () => {
       if (after.current.lower <= trueAccuracy && trueAccuracy <= after.current.upper) covered++;
       planWidth += after.current.halfWidth;
 
-      const others = [...universe].filter((v) => !start.has(v.videoId)).sort(() => pick() - 0.5).slice(0, 90);
+      const others = [...universe]
+        .filter((v) => !start.has(v.videoId))
+        .sort(() => pick() - 0.5)
+        .slice(0, 90);
       randomWidth += planLabelling(labelWith(new Set([...start, ...others.map((v) => v.videoId)])), { budget: 0, strata: 5 }).current.halfWidth;
     }
     expect(covered / rounds).toBeGreaterThanOrEqual(0.85);

@@ -25,7 +25,10 @@ describe("resolveGenericTarget", () => {
 
 describe("parseGenericLabels", () => {
   it("reads JSONL and lists unreadable lines with their line number", () => {
-    const parsed = parseGenericLabels('{"video":"1.mp4","annotator":"a","target":"verdict","value":1}\n\nnot json\n{"video":"2.mp4","annotator":"a","target":"s1","value":"0","item":null}\n{"video":["x"],"annotator":"a","target":"s1","value":0}\n', "labels.jsonl");
+    const parsed = parseGenericLabels(
+      '{"video":"1.mp4","annotator":"a","target":"verdict","value":1}\n\nnot json\n{"video":"2.mp4","annotator":"a","target":"s1","value":"0","item":null}\n{"video":["x"],"annotator":"a","target":"s1","value":0}\n',
+      "labels.jsonl",
+    );
     expect(parsed.rows).toEqual([
       { line: 1, video: "1.mp4", annotator: "a", target: "verdict", value: 1, item: "" },
       { line: 4, video: "2.mp4", annotator: "a", target: "s1", value: 0, item: "" },
@@ -99,7 +102,11 @@ describe("importGenericLabels", () => {
     const imported = await importGenericLabels(prisma, owner, projectId, { ...input, dryRun: false });
     const id = imported.labelSet!.id;
     expect(imported.labelSet).toMatchObject({ format: "generic", fileName: "labels.csv", citation: "in-house, 2026", annotators: ["alice", "bob"], judgments: 4 });
-    const rows = await prisma.humanJudgment.findMany({ where: { labelSetId: id }, orderBy: [{ reviewerId: "asc" }, { target: "asc" }], select: { reviewerId: true, videoId: true, targetType: true, target: true, value: true } });
+    const rows = await prisma.humanJudgment.findMany({
+      where: { labelSetId: id },
+      orderBy: [{ reviewerId: "asc" }, { target: "asc" }],
+      select: { reviewerId: true, videoId: true, targetType: true, target: true, value: true },
+    });
     expect(rows).toEqual([
       { reviewerId: `labelset:${id}:alice`, videoId: videoIds[1], targetType: "presence", target: "s7", value: 1 },
       { reviewerId: `labelset:${id}:alice`, videoId: videoIds[0], targetType: "verdict", target: "verdict", value: 1 },
@@ -113,7 +120,9 @@ describe("importGenericLabels", () => {
   });
 
   it("refuses a file with nothing to import, and a file that is not text", async () => {
-    await expect(importGenericLabels(prisma, owner, projectId, { file: encode("video,annotator,target,value\nmissing.mp4,a,verdict,1\n"), fileName: "x.csv", name: "Empty", dryRun: false })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      importGenericLabels(prisma, owner, projectId, { file: encode("video,annotator,target,value\nmissing.mp4,a,verdict,1\n"), fileName: "x.csv", name: "Empty", dryRun: false }),
+    ).rejects.toBeInstanceOf(ValidationError);
     await expect(importGenericLabels(prisma, owner, projectId, { file: new Uint8Array([0xff, 0xfe, 0x00]), fileName: "x.csv", name: "Binary", dryRun: true })).rejects.toThrow(/not UTF-8/);
   });
 });

@@ -60,7 +60,11 @@ export function resolveGenericTarget(name: string, tasks: readonly TaskDeclarati
     const task = tasks.find((t) => t.id === name.slice(0, colon));
     if (!task) return { error: `no task "${name.slice(0, colon)}" (tasks: ${tasks.map((t) => t.id).join(", ")})` };
     const found = candidates(task, name.slice(colon + 1));
-    return found[0] ?? { error: `the task ${task.id} declares no target "${name.slice(colon + 1)}" (it has ${[...task.targets.map((t) => t.id), ...task.metrics.filter((m) => m.reviewed).map((m) => m.id)].join(", ")})` };
+    return (
+      found[0] ?? {
+        error: `the task ${task.id} declares no target "${name.slice(colon + 1)}" (it has ${[...task.targets.map((t) => t.id), ...task.metrics.filter((m) => m.reviewed).map((m) => m.id)].join(", ")})`,
+      }
+    );
   }
   const found = tasks.flatMap((task) => candidates(task, name));
   if (found.length === 1) return found[0]!;

@@ -80,7 +80,9 @@ describe("parseT2vHaluBenchSheet", () => {
   });
 
   it("rejects a workbook without the sheet's columns, and a file that is no workbook", async () => {
-    await expect(parseT2vHaluBenchSheet(await sheet([["1.mp4", 1]], ["Example", "Is_Hallucination"]))).rejects.toThrow(/lacks the column\(s\) Is_Prompt_Consistency, Static_Hallucination, Dynamic_Hallucination/);
+    await expect(parseT2vHaluBenchSheet(await sheet([["1.mp4", 1]], ["Example", "Is_Hallucination"]))).rejects.toThrow(
+      /lacks the column\(s\) Is_Prompt_Consistency, Static_Hallucination, Dynamic_Hallucination/,
+    );
     await expect(parseT2vHaluBenchSheet(await sheet([["a"]], ["Name"]))).rejects.toThrow(/No worksheet has the header "Example"/);
     await expect(parseT2vHaluBenchSheet(new TextEncoder().encode("not a zip"))).rejects.toThrow(ValidationError);
   });
@@ -100,7 +102,11 @@ describe("T2VHaluBench label sets (database)", () => {
     ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 5, keyFrames: 1, name: "Labels" }));
     const names = ["one", "two", "three", "four", "five"];
     for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, relativePath: `Mechanics/${names[i]}-0.mp4` } });
-    for (const [actor, role] of [[reviewer, "reviewer"], [viewer, "viewer"]] as const) await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
+    for (const [actor, role] of [
+      [reviewer, "reviewer"],
+      [viewer, "viewer"],
+    ] as const)
+      await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
     // The judge says "hallucination" for videos 0–2 and not for 3–4.
     ({ runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
       scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 3 }],
@@ -126,9 +132,7 @@ describe("T2VHaluBench label sets (database)", () => {
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
     // 5 matched rows: 4 verdicts (row 6 has none), 5 prompt-consistency labels, 19 categories each except row 6 (s1 + 9 dynamic).
     expect(dry.plan).toMatchObject({ name: "T2VHaluBench authors", sha256: sha256Of(file), rows: 6, matchedVideos: 5, judgments: { verdict: 4, presence: 5 + 4 * 19 + 10 } });
-    expect(dry.plan.issues.filter((i) => i.row === 7)).toEqual([
-      { row: 7, column: "Example", cell: "missing.mp4", action: "skipped", message: "no video of the project has this file name or path" },
-    ]);
+    expect(dry.plan.issues.filter((i) => i.row === 7)).toEqual([{ row: 7, column: "Example", cell: "missing.mp4", action: "skipped", message: "no video of the project has this file name or path" }]);
     expect(dry.plan.issues).toHaveLength(7);
 
     // A live reviewer's verdict, which must survive the label set's deletion.
@@ -137,10 +141,25 @@ describe("T2VHaluBench label sets (database)", () => {
     const imported = await importT2vHaluBench(prisma, owner, projectId, input({ dryRun: false }));
     const labelSetId = imported.labelSet!.id;
     const labelReviewer = `labelset:${labelSetId}`;
-    expect(imported.labelSet).toMatchObject({ name: "T2VHaluBench authors", format: "t2vhalubench", fileName: "T2VHaluBench.xlsx", sha256: sha256Of(file), citation: "Chu et al., Sora Detector (2024)", importedById: owner.userId, judgments: 95 });
+    expect(imported.labelSet).toMatchObject({
+      name: "T2VHaluBench authors",
+      format: "t2vhalubench",
+      fileName: "T2VHaluBench.xlsx",
+      sha256: sha256Of(file),
+      citation: "Chu et al., Sora Detector (2024)",
+      importedById: owner.userId,
+      judgments: 95,
+    });
     const verdicts = await prisma.humanJudgment.findMany({ where: { labelSetId, targetType: "verdict" }, orderBy: { videoId: "asc" } });
     expect(verdicts.map((j) => [videoIds.indexOf(j.videoId), j.value, j.runId, j.reviewerId])).toEqual(
-      [[0, 1], [1, 1], [2, 1], [3, 0]].sort((a, b) => videoIds[a[0]!]!.localeCompare(videoIds[b[0]!]!)).map(([v, value]) => [v, value, null, labelReviewer]),
+      [
+        [0, 1],
+        [1, 1],
+        [2, 1],
+        [3, 0],
+      ]
+        .sort((a, b) => videoIds[a[0]!]!.localeCompare(videoIds[b[0]!]!))
+        .map(([v, value]) => [v, value, null, labelReviewer]),
     );
     const video1 = await prisma.humanJudgment.findMany({ where: { labelSetId, videoId: videoIds[1]!, targetType: "presence", value: 1 }, select: { target: true, targetKey: true } });
     expect(video1.map((j) => j.target).sort()).toEqual(["d2", "inconsistency", "s3", "s5"]);

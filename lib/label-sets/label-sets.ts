@@ -66,21 +66,24 @@ export async function createLabelSet(prisma: PrismaClient, actor: Actor, project
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   await requireFreeName(prisma, projectId, set.name);
   const annotators = [...new Set(judgments.flatMap((j) => (j.annotator ? [j.annotator] : [])))].sort();
-  return prisma.$transaction(async (tx) => {
-    const labelSet = await tx.labelSet.create({ data: { projectId, ...set, importedById: actor.userId, annotators } });
-    await tx.humanJudgment.createMany({
-      data: judgments.map((j) => ({
-        projectId,
-        ...j.target,
-        targetKey: judgmentKey(j.target),
-        gap: gapOf(j.target),
-        reviewerId: labelSetReviewerId(labelSet.id, j.annotator),
-        value: j.value,
-        labelSetId: labelSet.id,
-      })),
-    });
-    return { ...labelSet, judgments: judgments.length };
-  }, { timeout: 60_000 });
+  return prisma.$transaction(
+    async (tx) => {
+      const labelSet = await tx.labelSet.create({ data: { projectId, ...set, importedById: actor.userId, annotators } });
+      await tx.humanJudgment.createMany({
+        data: judgments.map((j) => ({
+          projectId,
+          ...j.target,
+          targetKey: judgmentKey(j.target),
+          gap: gapOf(j.target),
+          reviewerId: labelSetReviewerId(labelSet.id, j.annotator),
+          value: j.value,
+          labelSetId: labelSet.id,
+        })),
+      });
+      return { ...labelSet, judgments: judgments.length };
+    },
+    { timeout: 60_000 },
+  );
 }
 
 export async function listLabelSets(prisma: PrismaClient, actor: Actor, projectId: string) {
@@ -100,10 +103,7 @@ export async function deleteLabelSet(prisma: PrismaClient, actor: Actor, project
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   const set = await prisma.labelSet.findFirst({ where: { id: labelSetId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError("No such label set.");
-  const [{ count }] = await prisma.$transaction([
-    prisma.humanJudgment.deleteMany({ where: { labelSetId } }),
-    prisma.labelSet.delete({ where: { id: labelSetId } }),
-  ]);
+  const [{ count }] = await prisma.$transaction([prisma.humanJudgment.deleteMany({ where: { labelSetId } }), prisma.labelSet.delete({ where: { id: labelSetId } })]);
   return { deletedJudgments: count };
 }
 
@@ -163,7 +163,10 @@ type VbenchVideo = MatchableVideo & { promptTruncated: string | null; sampleInde
  * sample index, and the model folder when several models share them.
  */
 export function matchVbenchPath(videos: readonly VbenchVideo[], resultPath: string): { video: VbenchVideo } | { error: string } {
-  const path = resultPath.replaceAll("\\", "/").replace(/^[A-Za-z]:/, "").replace(/^\/+/, "");
+  const path = resultPath
+    .replaceAll("\\", "/")
+    .replace(/^[A-Za-z]:/, "")
+    .replace(/^\/+/, "");
   const byPath = videos.filter((v) => path === v.relativePath || path.endsWith(`/${v.relativePath}`));
   if (byPath.length === 1) return { video: byPath[0]! };
   const fileName = path.split("/").pop() ?? path;
@@ -221,7 +224,16 @@ export async function importVbenchResults(prisma: PrismaClient, actor: Actor, pr
     }
     seen.add(key);
     matched.add(match.video.id);
-    const target: JudgmentTarget = { task: VBENCH_TASK, targetType: VBENCH_METRIC_TARGET_TYPE, target: result.dimension, videoId: match.video.id, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
+    const target: JudgmentTarget = {
+      task: VBENCH_TASK,
+      targetType: VBENCH_METRIC_TARGET_TYPE,
+      target: result.dimension,
+      videoId: match.video.id,
+      itemId: "",
+      stepId: "",
+      scopeIndex: 0,
+      frameSetId: "",
+    };
     judgments.push({ target, value: result.value, annotator: null });
   }
   const byDimension: Record<string, number> = {};
@@ -267,7 +279,9 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   const videos: VbenchVideo[] = await prisma.video.findMany({ where: { projectId }, select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true } });
   const itemNames = [...new Set(parsed.rows.map((r) => r.item).filter(Boolean))];
   const items = itemNames.length
-    ? await inChunks(itemNames, (chunk) => prisma.item.findMany({ where: { projectId, OR: [{ id: { in: chunk } }, { externalId: { in: chunk } }] }, select: { id: true, externalId: true, videoId: true, kind: true } }))
+    ? await inChunks(itemNames, (chunk) =>
+        prisma.item.findMany({ where: { projectId, OR: [{ id: { in: chunk } }, { externalId: { in: chunk } }] }, select: { id: true, externalId: true, videoId: true, kind: true } }),
+      )
     : [];
   const judgments: LabelJudgment[] = [];
   const seen = new Map<string, number>();
@@ -325,7 +339,17 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   }
   issues.sort((a, b) => a.row - b.row);
   const sha256 = sha256Of(input.file);
-  const plan = { name, fileName: input.fileName, sha256, rows: parsed.rows.length + parsed.issues.length, matchedVideos: matched.size, judgments: byTarget, annotators, issues, headers: parsed.headers };
+  const plan = {
+    name,
+    fileName: input.fileName,
+    sha256,
+    rows: parsed.rows.length + parsed.issues.length,
+    matchedVideos: matched.size,
+    judgments: byTarget,
+    annotators,
+    issues,
+    headers: parsed.headers,
+  };
   if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
   if (judgments.length === 0) throw new ValidationError("Nothing to import: no row gave a label of a declared target on a video of the project.");
   const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "generic", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);

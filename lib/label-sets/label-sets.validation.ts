@@ -3,7 +3,12 @@ import { z } from "zod";
 /** Label-set files are read whole into memory (T2VHaluBench's sheet is a few kB); an .xlsx then meets xlsx-limits.ts's limits. */
 export const MAX_LABEL_SET_BYTES = 20 * 1024 * 1024;
 
-export const labelSetIdSchema = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Not a label set id.");
+export const labelSetIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "Not a label set id.");
 
 /** The multipart fields of an import (the file is the part named `file`). */
 export const labelSetImportFieldsSchema = z

@@ -55,7 +55,20 @@ describe("VBench results as a label set (database)", () => {
     const add = async (key: string, relativePath: string, promptTruncated: string, sampleIndex: number, model: string) => {
       const fileName = relativePath.split("/").pop()!;
       const video = await prisma.video.create({
-        data: { projectId, sha256: key.padEnd(64, "0"), sizeBytes: BigInt(1), fileName, relativePath, storageKey: `k/${key}`, contentType: "video/mp4", status: "ready", promptTruncated, sampleIndex, model, createdById: owner.userId },
+        data: {
+          projectId,
+          sha256: key.padEnd(64, "0"),
+          sizeBytes: BigInt(1),
+          fileName,
+          relativePath,
+          storageKey: `k/${key}`,
+          contentType: "video/mp4",
+          status: "ready",
+          promptTruncated,
+          sampleIndex,
+          model,
+          createdById: owner.userId,
+        },
       });
       ids[key] = video.id;
     };

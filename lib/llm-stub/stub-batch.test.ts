@@ -23,7 +23,18 @@ function line(customId: string, text: string) {
     custom_id: customId,
     method: "POST",
     url: "/v1/chat/completions",
-    body: { model: "stub-vision", messages: [{ role: "user", content: [{ type: "text", text }, { type: "image_url", image_url: { url: frame } }] }] },
+    body: {
+      model: "stub-vision",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text },
+            { type: "image_url", image_url: { url: frame } },
+          ],
+        },
+      ],
+    },
   });
 }
 
@@ -35,12 +46,26 @@ async function batchOf(lines: string[]) {
 async function lines(fileId: string | null | undefined) {
   if (!fileId) return [];
   const text = await (await client.files.content(fileId)).text();
-  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: OpenAI.Chat.ChatCompletion } | null; error: unknown });
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: OpenAI.Chat.ChatCompletion } | null; error: unknown });
 }
 
 describe("stub LLM (test tool): the Batch API through the openai SDK", () => {
   it("answers each line after the completion delay, with the same answer a chat completion gets", async () => {
-    const online = await client.chat.completions.create({ model: "stub-vision", messages: [{ role: "user", content: [{ type: "text", text: staticKgPrompt }, { type: "image_url", image_url: { url: frame } }] }] });
+    const online = await client.chat.completions.create({
+      model: "stub-vision",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: staticKgPrompt },
+            { type: "image_url", image_url: { url: frame } },
+          ],
+        },
+      ],
+    });
     const created = await batchOf([line("a", staticKgPrompt), line("b", "hello")]);
     expect(created.status).toBe("in_progress");
     expect((await client.batches.retrieve(created.id)).status).toBe("in_progress");

@@ -13,13 +13,20 @@ afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
 const frame = "data:image/jpeg;base64,/9j/4AAQSkZJRg==";
-const staticKgPrompt =
-  "The following is a frame from a video. Perform the following actions:\n- Identify objects in the foreground of the frame and output a list.";
+const staticKgPrompt = "The following is a frame from a video. Perform the following actions:\n- Identify objects in the foreground of the frame and output a list.";
 
 function ask(text: string, extra: Partial<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming> = {}) {
   return client.chat.completions.create({
     model: "stub-vision",
-    messages: [{ role: "user", content: [{ type: "text", text }, { type: "image_url", image_url: { url: frame } }] }],
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text },
+          { type: "image_url", image_url: { url: frame } },
+        ],
+      },
+    ],
     ...extra,
   });
 }
@@ -33,7 +40,10 @@ describe("stub LLM (test tool) with the real openai SDK", () => {
     expect(graph.relations.every((r) => r.length === 3)).toBe(true);
     expect(second.choices[0]!.message.content).toBe(first.choices[0]!.message.content);
     expect(first.usage!.prompt_tokens).toBeGreaterThan(255);
-    expect(stub.requests.map((r) => [r.rule, r.imageCount])).toEqual([["static-knowledge-graph", 1], ["static-knowledge-graph", 1]]);
+    expect(stub.requests.map((r) => [r.rule, r.imageCount])).toEqual([
+      ["static-knowledge-graph", 1],
+      ["static-knowledge-graph", 1],
+    ]);
   });
 
   it("returns 429 with retry-after, and 500, as the SDK's typed errors", async () => {

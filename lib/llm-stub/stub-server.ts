@@ -135,23 +135,23 @@ export interface StubServer {
   close(): Promise<void>;
 }
 
-const messageSchema = z.object({
-  role: z.string(),
-  content: z.union([
-    z.string(),
-    z.array(z.object({ type: z.string(), text: z.string().optional(), image_url: z.object({ url: z.string() }).passthrough().optional() }).passthrough()),
-    z.null(),
-  ]),
-}).passthrough();
+const messageSchema = z
+  .object({
+    role: z.string(),
+    content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional(), image_url: z.object({ url: z.string() }).passthrough().optional() }).passthrough()), z.null()]),
+  })
+  .passthrough();
 
-const chatRequestSchema = z.object({
-  model: z.string().min(1),
-  messages: z.array(messageSchema).min(1),
-  stream: z.boolean().optional(),
-  response_format: z.object({ type: z.string() }).passthrough().optional(),
-  max_tokens: z.number().optional(),
-  max_completion_tokens: z.number().optional(),
-}).passthrough();
+const chatRequestSchema = z
+  .object({
+    model: z.string().min(1),
+    messages: z.array(messageSchema).min(1),
+    stream: z.boolean().optional(),
+    response_format: z.object({ type: z.string() }).passthrough().optional(),
+    max_tokens: z.number().optional(),
+    max_completion_tokens: z.number().optional(),
+  })
+  .passthrough();
 
 export async function startStubLlm(options: StubServerOptions = {}): Promise<StubServer> {
   // The registered tasks' rules, read per request: a task registered after the stub started is answered too.
@@ -248,7 +248,18 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     const headerFault = parseHeaderFault(req.headers["x-stub-fault"]);
     const fault = headerFault ?? takeFault(text);
     const rule = rules().find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
-    const record: StubRequestRecord = { id: randomUUID(), at: Date.now(), endedAt: null, status: null, model: body.model, rule: rule.name, fault: fault?.kind ?? null, imageCount: images.length, text, roles: body.messages.map((m) => m.role) };
+    const record: StubRequestRecord = {
+      id: randomUUID(),
+      at: Date.now(),
+      endedAt: null,
+      status: null,
+      model: body.model,
+      rule: rule.name,
+      fault: fault?.kind ?? null,
+      imageCount: images.length,
+      text,
+      roles: body.messages.map((m) => m.role),
+    };
     requests.push(record);
     // "finish": the whole answer is handed to the socket; "close" alone: the connection ended without one.
     res.once("finish", () => {
@@ -316,7 +327,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     if (!parsed.success) return sendJson(res, 400, { error: { message: `invalid request: ${parsed.error.message}`, type: "invalid_request_error" } });
     const input = files.get(parsed.data.input_file_id);
     if (!input || input.purpose !== "batch") return sendJson(res, 400, { error: { message: `No batch input file ${parsed.data.input_file_id}`, type: "invalid_request_error" } });
-    const lineCount = input.bytes.toString("utf8").split("\n").filter((line) => line.trim()).length;
+    const lineCount = input.bytes
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.trim()).length;
     const now = Date.now();
     const batch: StubBatchRecord = {
       id: `batch_${randomUUID()}`,
@@ -349,10 +363,23 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       batch.counts.completed = Math.floor(batch.lineCount * share);
       return;
     }
-    const lines = files.get(batch.inputFileId)!.bytes.toString("utf8").split("\n").filter((line) => line.trim());
+    const lines = files
+      .get(batch.inputFileId)!
+      .bytes.toString("utf8")
+      .split("\n")
+      .filter((line) => line.trim());
     // The failed share is exact: the lines whose custom_id hashes lowest fail.
-    const hashOf = (line: string) => createHash("sha256").update(String((JSON.parse(line) as { custom_id?: unknown }).custom_id)).digest("hex");
-    const failing = new Set(lines.map((line, i) => ({ i, h: hashOf(line) })).sort((a, b) => a.h.localeCompare(b.h)).slice(0, Math.round(lines.length * batchOptions.failedShare)).map((x) => x.i));
+    const hashOf = (line: string) =>
+      createHash("sha256")
+        .update(String((JSON.parse(line) as { custom_id?: unknown }).custom_id))
+        .digest("hex");
+    const failing = new Set(
+      lines
+        .map((line, i) => ({ i, h: hashOf(line) }))
+        .sort((a, b) => a.h.localeCompare(b.h))
+        .slice(0, Math.round(lines.length * batchOptions.failedShare))
+        .map((x) => x.i),
+    );
     const output: string[] = [];
     const errors: string[] = [];
     lines.forEach((line, i) => {
@@ -386,7 +413,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     batchLines.push(record);
     const failed = (status: number, type: string, message: string) => {
       record.status = status;
-      return { ok: false, line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: status, request_id: requestId, body: { error: { message, type, code: type } } }, error: null } };
+      return {
+        ok: false,
+        line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: status, request_id: requestId, body: { error: { message, type, code: type } } }, error: null },
+      };
     };
     if (failLine) {
       record.fault = "failed_line";
@@ -438,43 +468,48 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 
 /** The chat completion the stub answers to a request (after any fault that answers without one). */
 function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string, seen = 0) {
-    const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
-    let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrlsOf(body)));
-    let finishReason = "stop";
-    let refusal: string | null = null;
-    if (fault?.kind === "content") content = fault.content;
-    if (fault?.kind === "prose") content = `Sure! Here is my analysis of the frames.\n\n\`\`\`json\n${content}\n\`\`\`\n\nLet me know if you need anything else.`;
-    if (fault?.kind === "truncated") {
-      content = content.slice(0, Math.max(1, Math.floor(content.length / 2)));
-      finishReason = "length";
-    }
-    if (fault?.kind === "refusal") {
-      refusal = "I'm sorry, but I can't help with that request.";
-      content = wantsJson ? null : refusal;
-    }
-    const answerText = content ?? refusal ?? "";
-    let sentContent: string | { type: "text"; text: string }[] | null = content;
-    if (fault?.kind === "think" && content !== null) {
-      // The draft has other values than the answer: a step that parses the thinking stores wrong ones.
-      const draft = content.replace(/\d+/g, (digits) => String((Number(digits) + 3) % 10));
-      sentContent = fault.unterminated ? `<think>\nLet me draft it first.\n${draft}\nHmm, let me look at the frames again` : `<think>\nLet me draft it first.\n${draft}\nHmm, let me look at the frames again.\n</think>\n\n${content}`;
-    }
-    if (fault?.kind === "content_parts" && content !== null) {
-      const half = Math.floor(content.length / 2);
-      sentContent = [{ type: "text", text: content.slice(0, half) }, { type: "text", text: content.slice(half) }];
-    }
-    if (fault?.kind === "null_content") sentContent = null;
-    const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
-    const completionTokens = Math.ceil((typeof sentContent === "string" ? sentContent : answerText).length / 4);
-    const completion = {
-      id: `chatcmpl-${id}`,
-      object: "chat.completion",
-      created: Math.floor(Date.now() / 1000),
-      model: body.model,
-      system_fingerprint: "framejury-stub",
-      choices: [{ index: 0, message: { role: "assistant", content: sentContent, refusal }, logprobs: null, finish_reason: finishReason }],
-      ...(fault?.kind === "no_usage" ? {} : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
-    };
+  const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
+  let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrlsOf(body)));
+  let finishReason = "stop";
+  let refusal: string | null = null;
+  if (fault?.kind === "content") content = fault.content;
+  if (fault?.kind === "prose") content = `Sure! Here is my analysis of the frames.\n\n\`\`\`json\n${content}\n\`\`\`\n\nLet me know if you need anything else.`;
+  if (fault?.kind === "truncated") {
+    content = content.slice(0, Math.max(1, Math.floor(content.length / 2)));
+    finishReason = "length";
+  }
+  if (fault?.kind === "refusal") {
+    refusal = "I'm sorry, but I can't help with that request.";
+    content = wantsJson ? null : refusal;
+  }
+  const answerText = content ?? refusal ?? "";
+  let sentContent: string | { type: "text"; text: string }[] | null = content;
+  if (fault?.kind === "think" && content !== null) {
+    // The draft has other values than the answer: a step that parses the thinking stores wrong ones.
+    const draft = content.replace(/\d+/g, (digits) => String((Number(digits) + 3) % 10));
+    sentContent = fault.unterminated
+      ? `<think>\nLet me draft it first.\n${draft}\nHmm, let me look at the frames again`
+      : `<think>\nLet me draft it first.\n${draft}\nHmm, let me look at the frames again.\n</think>\n\n${content}`;
+  }
+  if (fault?.kind === "content_parts" && content !== null) {
+    const half = Math.floor(content.length / 2);
+    sentContent = [
+      { type: "text", text: content.slice(0, half) },
+      { type: "text", text: content.slice(half) },
+    ];
+  }
+  if (fault?.kind === "null_content") sentContent = null;
+  const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
+  const completionTokens = Math.ceil((typeof sentContent === "string" ? sentContent : answerText).length / 4);
+  const completion = {
+    id: `chatcmpl-${id}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    system_fingerprint: "framejury-stub",
+    choices: [{ index: 0, message: { role: "assistant", content: sentContent, refusal }, logprobs: null, finish_reason: finishReason }],
+    ...(fault?.kind === "no_usage" ? {} : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
+  };
   return completion;
 }
 
@@ -495,10 +530,11 @@ function requestParts(body: z.infer<typeof chatRequestSchema>): { text: string; 
   const images: string[] = [];
   for (const message of body.messages) {
     if (typeof message.content === "string") texts.push(message.content);
-    else for (const part of message.content ?? []) {
-      if (part.type === "text" && part.text) texts.push(part.text);
-      if (part.type === "image_url" && part.image_url) images.push(createHash("sha256").update(part.image_url.url).digest("hex").slice(0, 16));
-    }
+    else
+      for (const part of message.content ?? []) {
+        if (part.type === "text" && part.text) texts.push(part.text);
+        if (part.type === "image_url" && part.image_url) images.push(createHash("sha256").update(part.image_url.url).digest("hex").slice(0, 16));
+      }
   }
   return { text: texts.join("\n"), images };
 }
@@ -575,7 +611,10 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(JSON.stringify(body));
 }
 
-function sendStream(res: http.ServerResponse, completion: { id: string; created: number; model: string; choices: { message: { content: string | { type: "text"; text: string }[] | null }; finish_reason: string }[]; usage?: unknown }) {
+function sendStream(
+  res: http.ServerResponse,
+  completion: { id: string; created: number; model: string; choices: { message: { content: string | { type: "text"; text: string }[] | null }; finish_reason: string }[]; usage?: unknown },
+) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const choice = completion.choices[0]!;
   const chunk = (delta: unknown, finish: string | null, usage?: unknown) =>

@@ -19,7 +19,7 @@ const requestLines = () => lines.filter((line) => line.msg === "request" || line
 describe("request ids", () => {
   it("keeps a sane incoming X-Request-Id and replaces anything else", () => {
     expect(requestIdFrom(new Headers({ "x-request-id": "lb-7f3a9c21.0001" }))).toBe("lb-7f3a9c21.0001");
-    for (const insane of ["short", "has spaces in it", "x".repeat(129), "quote\"d-123456", "new\nline-123456"]) {
+    for (const insane of ["short", "has spaces in it", "x".repeat(129), 'quote"d-123456', "new\nline-123456"]) {
       const id = requestIdFrom(new Headers({ "x-request-id": insane.replace("\n", " ") }));
       expect(id).not.toContain(" ");
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -42,10 +42,9 @@ describe("one JSON log line per API request", () => {
     const user = await makeUser();
     const { key } = await createApiKey(prisma, user.userId, "log test");
     const project = await createProject(prisma, user, { name: "Logged" });
-    const response = await getProject(
-      new Request(`http://localhost:3000/api/v1/projects/${project.id}`, { headers: { authorization: `Bearer ${key}`, "x-request-id": "client-req-0042" } }),
-      { params: Promise.resolve({ projectId: project.id }) },
-    );
+    const response = await getProject(new Request(`http://localhost:3000/api/v1/projects/${project.id}`, { headers: { authorization: `Bearer ${key}`, "x-request-id": "client-req-0042" } }), {
+      params: Promise.resolve({ projectId: project.id }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toBe("client-req-0042");
     expect(requestLines()).toHaveLength(1);

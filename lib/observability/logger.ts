@@ -30,10 +30,7 @@ export function setLogDestination(destination: pino.DestinationStream, level?: s
 }
 
 function createLogger(destination: pino.DestinationStream): Logger {
-  const logger = pino(
-    { level: logLevelFromEnv(), base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-    destination,
-  );
+  const logger = pino({ level: logLevelFromEnv(), base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination);
   if (process.env.LOG_LEVEL && logLevelFromEnv() !== process.env.LOG_LEVEL.trim().toLowerCase()) {
     logger.warn({ logLevel: process.env.LOG_LEVEL }, `LOG_LEVEL must be one of ${LEVELS.join(", ")}; using info`);
   }

@@ -32,8 +32,7 @@ afterAll(async () => {
   delete process.env.METRICS_TOKEN;
 });
 
-const scrape = (authorization?: string) =>
-  getMetrics(new Request("http://localhost:3000/api/metrics", { headers: authorization ? { authorization } : {} }));
+const scrape = (authorization?: string) => getMetrics(new Request("http://localhost:3000/api/metrics", { headers: authorization ? { authorization } : {} }));
 
 /** The value of one sample of the Prometheus text (labels in any order), or undefined. */
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -69,8 +68,18 @@ describe("what GET /api/metrics reports", () => {
     const owner = await makeUser();
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "metered stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-      maxConcurrency: 2, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: 0.5, pricePer1kOutput: 1,
+      name: "metered stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 2,
+      requestsPerMinute: null,
+      timeoutSeconds: 30,
+      structuredOutput: true,
+      pricePer1kInput: 0.5,
+      pricePer1kOutput: 1,
     });
     // One 500 that is retried (the call then succeeds), and one video summary that fails for good (503 on every attempt).
     stub.addFault({ fault: { kind: "status", status: 500 }, match: "static", times: 1 });

@@ -118,9 +118,7 @@ export async function renderMetrics(prisma: PrismaClient): Promise<{ contentType
 /** Jobs per queue and open state; none before pg-boss has created its schema (no worker yet). */
 async function queueJobs(prisma: PrismaClient): Promise<{ queue: string; state: string; n: number }[]> {
   const [present] = await prisma.$queryRaw<{ present: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`;
-  const queues = present?.present
-    ? await prisma.$queryRaw<{ queue: string }[]>`SELECT name AS queue FROM pgboss.queue`
-    : [];
+  const queues = present?.present ? await prisma.$queryRaw<{ queue: string }[]>`SELECT name AS queue FROM pgboss.queue` : [];
   const counts = present?.present
     ? await prisma.$queryRaw<{ queue: string; state: string; n: number }[]>`
         SELECT name AS queue, state::text AS state, count(*)::int AS n FROM pgboss.job

@@ -99,8 +99,18 @@ describe("npm run backup and npm run restore", () => {
     const videos = await sourcePrisma.video.findMany({ where: { id: { in: videoIds } } });
     for (const video of videos) await getStorage().put(video.storageKey, Buffer.from(`video bytes of ${video.id}`));
     const endpoint = await createEndpoint(sourcePrisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: "sk-restore-test", imageDetail: "low", temperature: 0,
-      maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.01,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: "sk-restore-test",
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 30,
+      structuredOutput: true,
+      pricePer1kInput: 0.01,
+      pricePer1kOutput: 0.01,
     });
     const deps = testJudgeDeps({ prisma: sourcePrisma, endpointConfig: (runId) => endpointConfigForRun(sourcePrisma, runId) });
     const run = await createRun({ prisma: sourcePrisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });

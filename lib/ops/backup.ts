@@ -25,9 +25,7 @@ export const manifestSchema = z.object({
   framejury: z.object({ version: z.string(), node: z.string() }),
   postgres: z.object({ serverVersion: z.string(), database: z.string() }),
   migrations: z.array(z.string()),
-  tables: z.array(
-    z.object({ schema: z.string(), name: z.string(), columns: z.array(z.string()), rows: z.number().int().min(0), file: z.string(), sha256: z.string() }),
-  ),
+  tables: z.array(z.object({ schema: z.string(), name: z.string(), columns: z.array(z.string()), rows: z.number().int().min(0), file: z.string(), sha256: z.string() })),
   storage: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("local"), files: z.number().int().min(0), bytes: z.number().int().min(0) }),
     z.object({ kind: z.literal("not_copied"), location: z.string(), reason: z.string() }),
@@ -132,9 +130,7 @@ async function dumpDatabase(databaseUrl: string, work: string, log: (line: strin
     const hasMigrations = (await client.query(`SELECT to_regclass('public._prisma_migrations') IS NOT NULL AS present`)).rows[0].present as boolean;
     if (!hasMigrations) throw new Error("This database has no FrameJury tables (_prisma_migrations is missing).");
     const migrations = (
-      await client.query<{ migration_name: string }>(
-        `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
-      )
+      await client.query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`)
     ).rows.map((row) => row.migration_name);
     const tables = (await tablesWithColumns(client)).map((t) => ({ ...t, file: `database/${t.schema}.${t.name}.copy.gz` }));
     const dumped: BackupManifest["tables"] = [];

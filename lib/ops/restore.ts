@@ -90,11 +90,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   return { manifest, rows, storageFiles, secret: secret.outcome, warnings };
 }
 
-async function checkSecret(
-  manifest: BackupManifest,
-  entries: Map<string, TarEntry>,
-  options: RestoreOptions,
-): Promise<{ outcome: RestoreResult["secret"]; restore?: string; warning?: string }> {
+async function checkSecret(manifest: BackupManifest, entries: Map<string, TarEntry>, options: RestoreOptions): Promise<{ outcome: RestoreResult["secret"]; restore?: string; warning?: string }> {
   const lost = "stored endpoint API keys will not decrypt (enter them again on the Judge page) and sessions end";
   if (options.environmentSecret) {
     if (manifest.secret.check && secretCheck(options.environmentSecret) !== manifest.secret.check) {

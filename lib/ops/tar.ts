@@ -58,7 +58,18 @@ export class TarWriter {
     if (size > MAX_OCTAL_SIZE) pax.push(paxRecord("size", String(size)));
     if (pax.length > 0) {
       const body = Buffer.from(pax.join(""), "utf8");
-      await this.write(ustarHeader(`PaxHeaders/${nameBytes.subarray(0, 80).toString("latin1").replace(/[^\x20-\x7e]/g, "_")}`, body.length, "x", 0o644, mtime));
+      await this.write(
+        ustarHeader(
+          `PaxHeaders/${nameBytes
+            .subarray(0, 80)
+            .toString("latin1")
+            .replace(/[^\x20-\x7e]/g, "_")}`,
+          body.length,
+          "x",
+          0o644,
+          mtime,
+        ),
+      );
       await this.write(body);
       await this.pad();
     }

@@ -50,9 +50,14 @@ export async function deleteProject(
       if (!project) throw new AppError(404, "not_found", "No such project.");
       const busy = await tx.judgeRun.findMany({ where: { projectId, status: { in: ["queued", "running"] } }, select: { id: true, pipeline: true } });
       if (busy.length) {
-        throw new AppError(409, "run_in_progress", `Runs of this project are still judging (${busy.map((r) => `${r.pipeline} run ${r.id}`).join(", ")}): cancel them or let them finish first. Nothing was deleted.`, {
-          runIds: busy.map((r) => r.id),
-        });
+        throw new AppError(
+          409,
+          "run_in_progress",
+          `Runs of this project are still judging (${busy.map((r) => `${r.pipeline} run ${r.id}`).join(", ")}): cancel them or let them finish first. Nothing was deleted.`,
+          {
+            runIds: busy.map((r) => r.id),
+          },
+        );
       }
       const [row] = await tx.$queryRaw<Record<Exclude<keyof ProjectDeletionCounts, "storageObjects">, bigint>[]>`
         SELECT

@@ -42,5 +42,7 @@ export function projectNav(): ProjectNavItem[] {
 }
 
 export function projectNavItems(projectId: string, role: ProjectRole): { id: string; label: string; href: string }[] {
-  return projectNav().filter((item) => roleCan(role, item.action)).map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
+  return projectNav()
+    .filter((item) => roleCan(role, item.action))
+    .map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
 }

@@ -3,15 +3,7 @@ import type { PrismaClient, ProjectRole } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
-import type {
-  addMemberSchema,
-  archiveProjectSchema,
-  changeRoleSchema,
-  createProjectSchema,
-  removeMemberSchema,
-  renameProjectSchema,
-  projectGuidelinesSchema,
-} from "./projects.validation";
+import type { addMemberSchema, archiveProjectSchema, changeRoleSchema, createProjectSchema, removeMemberSchema, renameProjectSchema, projectGuidelinesSchema } from "./projects.validation";
 
 export interface ProjectSummary {
   id: string;

@@ -1,6 +1,10 @@
 import { z } from "zod";
 
-export const projectIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid project id.");
+export const projectIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "Invalid project id.");
 export const projectNameSchema = z.string().trim().min(1, "Give the project a name.").max(200, "At most 200 characters.");
 export const projectRoleSchema = z.enum(["owner", "reviewer", "viewer"]);
 
@@ -15,7 +19,11 @@ export const renameProjectSchema = z.object({ projectId: projectIdSchema, name: 
 export const archiveProjectSchema = z.object({ projectId: projectIdSchema, archived: z.boolean() });
 export const addMemberSchema = z.object({
   projectId: projectIdSchema,
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "Enter a valid email address." })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: "Enter a valid email address." })),
   role: projectRoleSchema,
 });
 /** The body of `POST /api/v1/projects/{projectId}/members` (the project comes from the path). */

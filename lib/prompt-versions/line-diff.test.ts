@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffStats, lineDiff } from "./line-diff";
 
-const render = (before: string, after: string) =>
-  lineDiff(before, after).map((l) => `${l.kind === "same" ? " " : l.kind === "added" ? "+" : "-"}${l.text}`);
+const render = (before: string, after: string) => lineDiff(before, after).map((l) => `${l.kind === "same" ? " " : l.kind === "added" ? "+" : "-"}${l.text}`);
 
 describe("lineDiff", () => {
   it("shows nothing changed for equal texts, with line numbers on both sides", () => {

@@ -9,7 +9,10 @@ export const templateIdSchema = z
   .max(200)
   .regex(/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/, "Not a template id (such as hallucination/inconsistency).");
 
-export const promptVersionIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Not a prompt version id.");
+export const promptVersionIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "Not a prompt version id.");
 
 export const savePromptVersionSchema = z.object({
   templateId: templateIdSchema,

@@ -43,21 +43,51 @@ beforeAll(async () => {
   ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 }));
   for (const who of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
-    name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-    requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
   const reference = await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())));
   const setId = reference.set.id!;
-  await importModelOutputs(prisma, owner, projectId, setId, file("alpha.jsonl", jsonlBytes(
-    { id: 1, output: "A red ball rolls down a wooden ramp and stops." }, // brief, 10 vs 13 words: 2 → capped 1
-    { id: 2, output: "A small red rubber ball starts at the top of a long wooden ramp, rolls steadily downward past a blue marker, and comes to rest on the floor." }, // detail: 3
-    { id: 3, output: "Ball goes down,\nball is round." }, // poem: 2
-    { id: 4, output: "A red sphere rolls down the ramp." }, // action: key point 1 of 3
-  )), { model: "alpha" });
-  await importModelOutputs(prisma, owner, projectId, setId, file("beta.jsonl", jsonlBytes(
-    { id: 1, output: "A red ball rolls down a wooden ramp and stops at last." }, // brief: 3
-    { id: 4, output: "A hand pushes the ball, which rolls down the ramp and stops on the floor." }, // action: 3 of 3
-  )), { model: "beta" });
+  await importModelOutputs(
+    prisma,
+    owner,
+    projectId,
+    setId,
+    file(
+      "alpha.jsonl",
+      jsonlBytes(
+        { id: 1, output: "A red ball rolls down a wooden ramp and stops." }, // brief, 10 vs 13 words: 2 → capped 1
+        { id: 2, output: "A small red rubber ball starts at the top of a long wooden ramp, rolls steadily downward past a blue marker, and comes to rest on the floor." }, // detail: 3
+        { id: 3, output: "Ball goes down,\nball is round." }, // poem: 2
+        { id: 4, output: "A red sphere rolls down the ramp." }, // action: key point 1 of 3
+      ),
+    ),
+    { model: "alpha" },
+  );
+  await importModelOutputs(
+    prisma,
+    owner,
+    projectId,
+    setId,
+    file(
+      "beta.jsonl",
+      jsonlBytes(
+        { id: 1, output: "A red ball rolls down a wooden ramp and stops at last." }, // brief: 3
+        { id: 4, output: "A hand pushes the ball, which rolls down the ramp and stops on the floor." }, // action: 3 of 3
+      ),
+    ),
+    { model: "beta" },
+  );
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
   styleRun = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "caption_style", endpointId: endpoint.id, captionSetId: setId }))).id;
   contentRun = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "caption_content", endpointId: endpoint.id, captionSetId: setId }))).id;
@@ -81,7 +111,12 @@ describe("queues over captions", () => {
     const queue = await createQueue(prisma, owner, projectId, { name: "blind alpha brief", runId: styleRun, scope: "captions", captions: { model: "alpha", type: "brief" }, filter: {}, blind: true });
     const { itemId } = await nextItem(prisma, ann, queue.id);
     const item = await getQueueItem(prisma, ann, queue.id, itemId!);
-    expect(item.caption).toMatchObject({ model: "alpha", captionType: "brief", output: "A red ball rolls down a wooden ramp and stops.", reference: "A red ball rolls down a wooden ramp and stops at the bottom." });
+    expect(item.caption).toMatchObject({
+      model: "alpha",
+      captionType: "brief",
+      output: "A red ball rolls down a wooden ramp and stops.",
+      reference: "A red ball rolls down a wooden ramp and stops at the bottom.",
+    });
     // Only the counted style score: the judge's raw score is not something reviewers give.
     expect(item.targets.map((t) => [t.category, t.label, t.min, t.max])).toEqual([["style", "Style score", 0, 4]]);
     expect(item.blind).toBe(true);

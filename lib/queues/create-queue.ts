@@ -21,7 +21,13 @@ export async function queueRun(prisma: PrismaClient, projectId: string, runId: s
 }
 
 /** The videos a queue with this filter would hold, in list order; only videos in the run. */
-export async function queueVideoIds(prisma: PrismaClient, actor: Actor, projectId: string, run: { id: string; task: TaskDeclaration }, input: { filter: CreateQueueInput["filter"]; sort?: string; dir?: string }) {
+export async function queueVideoIds(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  run: { id: string; task: TaskDeclaration },
+  input: { filter: CreateQueueInput["filter"]; sort?: string; dir?: string },
+) {
   const parsed = createQueueSchema().pick({ filter: true, sort: true, dir: true }).parse(input);
   const filter = { ...parsed.filter, runId: run.id };
   const ids = await matchingVideoIds(prisma, filter, { projectId, runId: run.id, task: run.task, userId: actor.userId }, parsed.sort, parsed.dir);

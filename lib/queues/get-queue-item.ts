@@ -58,7 +58,17 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
 
   const payload = {
-    queue: { id: queue.id, projectId: queue.projectId, name: queue.name, runId: queue.runId, scope: queue.scope as QueueScope, mode: queue.mode as QueueMode, blind: queue.blind, reviewersPerItem: queue.reviewersPerItem, itemCount: queue.itemCount },
+    queue: {
+      id: queue.id,
+      projectId: queue.projectId,
+      name: queue.name,
+      runId: queue.runId,
+      scope: queue.scope as QueueScope,
+      mode: queue.mode as QueueMode,
+      blind: queue.blind,
+      reviewersPerItem: queue.reviewersPerItem,
+      itemCount: queue.itemCount,
+    },
     item: { id: item.id, position: item.position },
     /** What the project's and the queue's owners ask of reviewers (Markdown; empty: none). */
     guidelines: { project: project.guidelines, queue: queue.guidelines },
@@ -104,11 +114,7 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
         stepId: t.stepId,
         scopeIndex: t.scopeIndex,
         /** The frames this score is about: its key frame (static) or the key frame's cluster (dynamic). */
-        frameIndexes: keyFrame
-          ? scope === "cluster"
-            ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
-            : [keyFrame.index]
-          : [],
+        frameIndexes: keyFrame ? (scope === "cluster" ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index) : [keyFrame.index]) : [],
         mine: judgment
           ? { value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt }
           : null,

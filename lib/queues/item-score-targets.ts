@@ -41,4 +41,3 @@ export async function itemScoreTargets(prisma: PrismaClient, queue: ReviewQueue,
       };
     });
 }
-

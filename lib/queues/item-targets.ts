@@ -64,9 +64,7 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
   const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
   declared.sort(
     (a, b) =>
-      (SCOPE_ORDER[a.target.scope] ?? 9) - (SCOPE_ORDER[b.target.scope] ?? 9) ||
-      a.score.scopeIndex - b.score.scopeIndex ||
-      (order.get(a.score.category) ?? 0) - (order.get(b.score.category) ?? 0),
+      (SCOPE_ORDER[a.target.scope] ?? 9) - (SCOPE_ORDER[b.target.scope] ?? 9) || a.score.scopeIndex - b.score.scopeIndex || (order.get(a.score.category) ?? 0) - (order.get(b.score.category) ?? 0),
   );
   return declared.map(({ score: s, target }) => {
     const { min, max } = scaleBounds(target.scale);
@@ -87,7 +85,6 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
     };
   });
 }
-
 
 /** The categories a presence-first queue asks about: the task's presence targets among the queue's categories (none chosen: all). */
 export function presenceCategories(task: TaskDeclaration, queue: Pick<ReviewQueue, "scope" | "mode" | "categories">): TargetDeclaration[] {

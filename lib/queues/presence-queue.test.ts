@@ -87,15 +87,17 @@ describe("presence-first queues", () => {
 
     const done = await submitItem(prisma, me, queue.id, itemId!, { presence, judgments: [...s2Values, { target: key("s1", 0), value: 1 }, { target: key("s1", 1), value: 0 }] });
     expect(done).toMatchObject({ status: "done", counted: true });
-    expect(await judgmentsOf(me, item.video.id)).toEqual(
-      ["presence:d1=0", "presence:s1=0", "presence:s2=1", "score:d1@0=0", "score:s1@0=1", "score:s1@1=0", "score:s2@0=4", "score:s2@1=6"].sort(),
-    );
+    expect(await judgmentsOf(me, item.video.id)).toEqual(["presence:d1=0", "presence:s1=0", "presence:s2=1", "score:d1@0=0", "score:s1@0=1", "score:s1@1=0", "score:s2@0=4", "score:s2@1=6"].sort());
     const presenceKey = (await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: me.userId, targetType: "presence", target: "s2" } })).targetKey;
     expect(presenceKey).toBe(`hallucination|v:${item.video.id}|s2`);
 
     // Reopened, the item shows the reviewer's own presence answers with their versions.
     const again = await getQueueItem(prisma, me, queue.id, itemId!);
-    expect(again.presence!.categories.map((c) => [c.id, c.mine?.value, c.mine?.version])).toEqual([["s1", 0, 1], ["s2", 1, 1], ["d1", 0, 1]]);
+    expect(again.presence!.categories.map((c) => [c.id, c.mine?.value, c.mine?.version])).toEqual([
+      ["s1", 0, 1],
+      ["s2", 1, 1],
+      ["d1", 0, 1],
+    ]);
 
     // The presence judgments enter agreement against the judge's derived presence: s1 fp (judge 7), s2 fn (judge 1), d1 tn.
     const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({}));
@@ -112,9 +114,7 @@ describe("presence-first queues", () => {
     for (const category of item.presence!.categories) expect(category).not.toHaveProperty("judge");
     // Everything absent: nothing to grade (the judge's s1 is hidden, so it asks nothing), every score stored as 0.
     await submitItem(prisma, me, queue.id, itemId!, { presence: ["s1", "s2", "d1"].map((category) => ({ category, value: 0 as const })), judgments: [] });
-    expect(await judgmentsOf(me, item.video.id)).toEqual(
-      ["presence:d1=0", "presence:s1=0", "presence:s2=0", "score:d1@0=0", "score:s1@0=0", "score:s1@1=0", "score:s2@0=0", "score:s2@1=0"].sort(),
-    );
+    expect(await judgmentsOf(me, item.video.id)).toEqual(["presence:d1=0", "presence:s1=0", "presence:s2=0", "score:d1@0=0", "score:s1@0=0", "score:s1@1=0", "score:s2@0=0", "score:s2@1=0"].sort());
   });
 
   it("is chosen for queues of scores of a task that declares presence", async () => {

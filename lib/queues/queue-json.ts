@@ -69,4 +69,3 @@ export function assignmentOf(queue: ReviewQueue, assignees: { id: string; email:
   const toMe = assignees.some((a) => a.id === userId);
   return { assignees: assignees.map((a) => a.email), toMe, open: assignees.length === 0 || toMe };
 }
-

@@ -45,7 +45,9 @@ async function seedRun(ids: string[], verdicts: boolean[]) {
   for (const [v, videoId] of ids.entries()) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
     for (const k of [0, 1]) {
-      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: k, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } } } });
+      const step = await prisma.stepResult.create({
+        data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: k, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } } },
+      });
       await prisma.score.createMany({
         data: [
           { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: k, category: "s1", value: JUDGE_S1 },
@@ -55,7 +57,14 @@ async function seedRun(ids: string[], verdicts: boolean[]) {
     }
     await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_kg", scopeIndex: 0, status: "done", templateId: "t", output: { objects: ["ball"] } } });
     const overall = JUDGE_OVERALL + v;
-    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { S: JUDGE_S1, D: 0, I: 0, overall, hallucination: verdicts[v], complete: true }, metrics: { overall: overall, S: JUDGE_S1, verdict: verdicts[v] } });
+    await createRunVideo(prisma, {
+      runId: run.id,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { S: JUDGE_S1, D: 0, I: 0, overall, hallucination: verdicts[v], complete: true },
+      metrics: { overall: overall, S: JUDGE_S1, verdict: verdicts[v] },
+    });
   }
   return run.id;
 }
@@ -207,7 +216,12 @@ describe("submitting an item", () => {
     const payload = await getQueueItem(prisma, r, queue.id, itemId!);
     const verdict = payload.targets.find((t) => t.key === "verdict")!;
     expect(verdict.mine).toMatchObject({ value: 1, version: 1, note: "melting hand" });
-    await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 0, expectedVersion: 1 }, { target: "overall", value: 80 }] });
+    await submitItem(prisma, r, queue.id, itemId!, {
+      judgments: [
+        { target: "verdict", value: 0, expectedVersion: 1 },
+        { target: "overall", value: 80 },
+      ],
+    });
     // A stale edit is a conflict, as everywhere.
     await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, expectedVersion: 1 }] })).rejects.toMatchObject({ status: 409 });
 
@@ -446,7 +460,12 @@ describe("blind queues", () => {
     expect(scoresAfter.steps.flatMap((s) => s.scores.map((x) => x.value))).toContain(JUDGE_S1);
     const reviewsAfter = await videoReviews(prisma, r, videoId);
     expect(reviewsAfter.blind).toBe(false);
-    expect(reviewsAfter.judgments.filter((j) => [r.userId, other.userId].includes(j.reviewer.id)).map((j) => j.value).sort()).toEqual([1, 9.5]);
+    expect(
+      reviewsAfter.judgments
+        .filter((j) => [r.userId, other.userId].includes(j.reviewer.id))
+        .map((j) => j.value)
+        .sort(),
+    ).toEqual([1, 9.5]);
     expect(reviewsAfter.judgments.find((j) => j.reviewer.id === other.userId)!.judge).toMatchObject({ value: score.value });
   });
 

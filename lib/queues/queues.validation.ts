@@ -3,8 +3,14 @@ import { guidelinesSchema } from "../projects/projects.validation";
 import { memoByTaskRegistry } from "../tasks/registry";
 import { scoreCategories, type VideoFilterInput, videoFilterSchema, videoSorts } from "../videos/video-filter";
 
-export const queueIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
-const runIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
+export const queueIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid id.");
+const runIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
 
 export const QUEUE_SCOPES = ["verdict", "scores", "captions", "answers"] as const;
 export type QueueScope = (typeof QUEUE_SCOPES)[number];
@@ -50,7 +56,16 @@ export const createQueueSchema = memoByTaskRegistry(() =>
      * Exactly these videos of the run, in this order, instead of a filter (what-to-label-next proposals);
      * `chosenBy` says how they were chosen, shown on the queue's page.
      */
-    videoIds: z.array(z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid video id.")).min(1).max(10_000).optional(),
+    videoIds: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid video id."),
+      )
+      .min(1)
+      .max(10_000)
+      .optional(),
     chosenBy: z.string().trim().min(1).max(200).optional(),
     reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
     blind: z.boolean().default(false),
@@ -66,7 +81,10 @@ export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchem
 
 /** One judgment in a submission: the target is a reviewed metric's id (e.g. the verdict) or a judge score's id. */
 export const itemJudgmentSchema = z.object({
-  target: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown target."),
+  target: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown target."),
   value: z.number().finite(),
   note: z.string().trim().max(5000).nullable().optional(),
   reason: z.string().trim().max(200).nullable().optional(),
@@ -77,7 +95,10 @@ export const itemJudgmentSchema = z.object({
 
 /** A presence-first item's answer for one category: present (1) or absent (0) in the whole video. */
 export const presenceJudgmentSchema = z.object({
-  category: z.string().trim().regex(/^[A-Za-z0-9_:-]{1,64}$/, "Unknown category."),
+  category: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_:-]{1,64}$/, "Unknown category."),
   value: z.union([z.literal(0), z.literal(1)], { error: "A presence is 1 (present) or 0 (absent)." }),
   note: z.string().trim().max(5000).nullable().optional(),
   expectedVersion: z.number().int().min(0).optional(),

@@ -10,22 +10,72 @@ function type(digits: [number, number][], range = tenScale, target = "t") {
 
 describe("typing scores with digits", () => {
   it("makes 10 from 1 then 0 within the chain window, and 1 then 0 after a pause", () => {
-    expect(type([[1, 0], [0, 100]])).toBe(10);
-    expect(type([[1, 0], [0, DIGIT_CHAIN_MS + 1]])).toBe(0);
+    expect(
+      type([
+        [1, 0],
+        [0, 100],
+      ]),
+    ).toBe(10);
+    expect(
+      type([
+        [1, 0],
+        [0, DIGIT_CHAIN_MS + 1],
+      ]),
+    ).toBe(0);
     expect(type([[1, 0]])).toBe(1);
   });
 
   it("starts a new number when chaining would leave the range", () => {
-    expect(type([[1, 0], [2, 100]])).toBe(2);
-    expect(type([[7, 0], [3, 100]])).toBe(3);
-    expect(type([[0, 0], [5, 100]])).toBe(5); // no leading zeros
+    expect(
+      type([
+        [1, 0],
+        [2, 100],
+      ]),
+    ).toBe(2);
+    expect(
+      type([
+        [7, 0],
+        [3, 100],
+      ]),
+    ).toBe(3);
+    expect(
+      type([
+        [0, 0],
+        [5, 100],
+      ]),
+    ).toBe(5); // no leading zeros
   });
 
   it("builds up to three digits on 0–100 and keeps verdicts to 0 and 1", () => {
-    expect(type([[8, 0], [5, 200]], { min: 0, max: 100 })).toBe(85);
-    expect(type([[1, 0], [0, 200], [0, 400]], { min: 0, max: 100 })).toBe(100);
+    expect(
+      type(
+        [
+          [8, 0],
+          [5, 200],
+        ],
+        { min: 0, max: 100 },
+      ),
+    ).toBe(85);
+    expect(
+      type(
+        [
+          [1, 0],
+          [0, 200],
+          [0, 400],
+        ],
+        { min: 0, max: 100 },
+      ),
+    ).toBe(100);
     expect(typeDigit(null, "v", 2, 0, { min: 0, max: 1 })).toBeNull();
-    expect(type([[1, 0], [0, 100]], { min: 0, max: 1 })).toBe(0);
+    expect(
+      type(
+        [
+          [1, 0],
+          [0, 100],
+        ],
+        { min: 0, max: 1 },
+      ),
+    ).toBe(0);
   });
 
   it("does not chain across targets", () => {

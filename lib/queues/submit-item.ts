@@ -1,7 +1,16 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { ValidationError } from "../errors";
-import { acceptanceProblem, IMPLIED_BY_ABSENCE, type JudgmentOrigin, prepareOutcomeJudgment, preparePresenceJudgment, prepareScoreJudgment, ReviewConflictError, writeJudgment } from "../reviews/reviews";
+import {
+  acceptanceProblem,
+  IMPLIED_BY_ABSENCE,
+  type JudgmentOrigin,
+  prepareOutcomeJudgment,
+  preparePresenceJudgment,
+  prepareScoreJudgment,
+  ReviewConflictError,
+  writeJudgment,
+} from "../reviews/reviews";
 import { scaleViolation } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, presenceTarget } from "../reviews/judgment-key";
@@ -57,7 +66,14 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
         presence.categories.map(async (category) => ({
           category,
           note: category.answer.note || null,
-          prepared: await preparePresenceJudgment(prisma, queue.runId, item.videoId, category.id, { value: category.answer.value, note: category.answer.note || null, expectedVersion: category.answer.expectedVersion }, runVideo ?? undefined),
+          prepared: await preparePresenceJudgment(
+            prisma,
+            queue.runId,
+            item.videoId,
+            category.id,
+            { value: category.answer.value, note: category.answer.note || null, expectedVersion: category.answer.expectedVersion },
+            runVideo ?? undefined,
+          ),
         })),
       )
     : [];
@@ -69,8 +85,17 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     targets.flatMap((target) => {
       const judgment = asked(target);
       if (!judgment) return [];
-      const reviewInput = { value: judgment.value, note: judgment.note || null, reason: judgment.reason || null, acceptedJudge: judgment.acceptedJudge === true, expectedVersion: judgment.expectedVersion };
-      const prepared = target.kind === SCORE_TARGET_TYPE ? prepareScoreJudgment(prisma, target.key, reviewInput, originOf(target)) : prepareOutcomeJudgment(prisma, queue.runId, item.videoId, target.kind, reviewInput, runVideo ?? undefined);
+      const reviewInput = {
+        value: judgment.value,
+        note: judgment.note || null,
+        reason: judgment.reason || null,
+        acceptedJudge: judgment.acceptedJudge === true,
+        expectedVersion: judgment.expectedVersion,
+      };
+      const prepared =
+        target.kind === SCORE_TARGET_TYPE
+          ? prepareScoreJudgment(prisma, target.key, reviewInput, originOf(target))
+          : prepareOutcomeJudgment(prisma, queue.runId, item.videoId, target.kind, reviewInput, runVideo ?? undefined);
       return [prepared.then((p) => ({ target, prepared: p }))];
     }),
   );

@@ -50,11 +50,7 @@ function isFrameScoped(pipeline: string, stepId: string): boolean {
  * The target of a judge score of a run (`frameSetId`: the run's frame set of the score's video). The
  * score's `runId` is needed for tasks whose subject is a run's output (`subjectPerRun`).
  */
-export function scoreTarget(
-  pipeline: string,
-  score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; runId?: string },
-  frameSetId: string,
-): JudgmentTarget {
+export function scoreTarget(pipeline: string, score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; runId?: string }, frameSetId: string): JudgmentTarget {
   // An item step's scope index is the item's position in one run; the item itself is the subject.
   const itemScoped = score.itemId !== "";
   const perRun = findTask(pipeline)?.subjectPerRun === true;

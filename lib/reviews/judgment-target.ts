@@ -43,9 +43,7 @@ export function judgmentDeclaration(targetType: string, category?: string | null
 
 /** The task a declaration belongs to, among `tasks`. */
 export function taskDeclaring(declaration: JudgedDeclaration, tasks: readonly TaskDeclaration[] = TASKS): TaskDeclaration | undefined {
-  return tasks.find(
-    (t) => t.targets.includes(declaration as TargetDeclaration) || t.metrics.includes(declaration as MetricDeclaration) || presenceTargetOf(t, declaration.id) === declaration,
-  );
+  return tasks.find((t) => t.targets.includes(declaration as TargetDeclaration) || t.metrics.includes(declaration as MetricDeclaration) || presenceTargetOf(t, declaration.id) === declaration);
 }
 
 /**

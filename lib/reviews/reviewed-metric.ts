@@ -7,5 +7,9 @@ import { allMetrics } from "../tasks/registry";
  * the tasks registered by then.
  */
 export function reviewedMetricIdSchema() {
-  return z.enum(allMetrics().filter((m) => m.reviewed).map((m) => m.id) as [string, ...string[]]);
+  return z.enum(
+    allMetrics()
+      .filter((m) => m.reviewed)
+      .map((m) => m.id) as [string, ...string[]],
+  );
 }

@@ -22,7 +22,11 @@ beforeAll(async () => {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
   videoId = videoIds[0]!;
   projectIdOfScore = projectId;
-  for (const [actor, role] of [[reviewer, "reviewer"], [other, "reviewer"], [viewer, "viewer"]] as const) {
+  for (const [actor, role] of [
+    [reviewer, "reviewer"],
+    [other, "reviewer"],
+    [viewer, "viewer"],
+  ] as const) {
     await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
   }
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
@@ -65,10 +69,7 @@ describe("human judgments of judge scores", () => {
     expect((stale as ReviewConflictError).status).toBe(409);
     expect((stale as Error).message).toMatch(/changed elsewhere.*version 2.*value 5/);
 
-    const results = await Promise.allSettled([
-      reviewScore(prisma, other, scoreId, { value: 1, expectedVersion: 2 }),
-      reviewScore(prisma, other, scoreId, { value: 9, expectedVersion: 2 }),
-    ]);
+    const results = await Promise.allSettled([reviewScore(prisma, other, scoreId, { value: 1, expectedVersion: 2 }), reviewScore(prisma, other, scoreId, { value: 9, expectedVersion: 2 })]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected" && r.reason instanceof ReviewConflictError)).toHaveLength(1);
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { scoreId, reviewerId: other.userId }, include: { history: true } });

@@ -77,7 +77,13 @@ async function scoreOf(prisma: PrismaClient, scoreId: string) {
  * The judgment of the target a judge score is about, checked against its scale. Checks no permission: the
  * caller has checked "scores.review" in the score's project (`reviewScore`, or a queue of the score's run).
  */
-export async function prepareScoreJudgment(prisma: PrismaClient, scoreId: string, input: ReviewInput, origin: JudgmentOrigin = "typed", known?: Awaited<ReturnType<typeof scoreOf>>): Promise<PreparedJudgment> {
+export async function prepareScoreJudgment(
+  prisma: PrismaClient,
+  scoreId: string,
+  input: ReviewInput,
+  origin: JudgmentOrigin = "typed",
+  known?: Awaited<ReturnType<typeof scoreOf>>,
+): Promise<PreparedJudgment> {
   const score = known ?? (await scoreOf(prisma, scoreId));
   const { projectId, pipeline } = score.stepResult.run;
   const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [taskOf(pipeline)]);
@@ -126,7 +132,14 @@ async function requireReviewInRun(prisma: PrismaClient, actor: Actor, runVideo: 
 }
 
 /** The judgment of one of the run's reviewed per-subject metrics, checked against its scale. Checks no permission (as `prepareScoreJudgment`). */
-export async function prepareOutcomeJudgment(prisma: PrismaClient, runId: string, videoId: string, target: string, input: ReviewInput, known?: Awaited<ReturnType<typeof runVideoOf>>): Promise<PreparedJudgment> {
+export async function prepareOutcomeJudgment(
+  prisma: PrismaClient,
+  runId: string,
+  videoId: string,
+  target: string,
+  input: ReviewInput,
+  known?: Awaited<ReturnType<typeof runVideoOf>>,
+): Promise<PreparedJudgment> {
   const runVideo = known ?? (await runVideoOf(prisma, runId, videoId));
   const metric = taskOf(runVideo.run.pipeline).metrics.find((m) => m.id === target && m.reviewed);
   if (!metric) throw new ValidationError(`"${target}" is not something reviewers judge in this run.`);
@@ -156,7 +169,14 @@ export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, run
 }
 
 /** The presence judgment of one of the task's graded categories in a video, checked. Checks no permission (as `prepareScoreJudgment`). */
-export async function preparePresenceJudgment(prisma: PrismaClient, runId: string, videoId: string, category: string, input: ReviewInput, known?: Awaited<ReturnType<typeof runVideoOf>>): Promise<PreparedJudgment> {
+export async function preparePresenceJudgment(
+  prisma: PrismaClient,
+  runId: string,
+  videoId: string,
+  category: string,
+  input: ReviewInput,
+  known?: Awaited<ReturnType<typeof runVideoOf>>,
+): Promise<PreparedJudgment> {
   const runVideo = known ?? (await runVideoOf(prisma, runId, videoId));
   const task = taskOf(runVideo.run.pipeline);
   const declaration = presenceTargetOf(task, category);
@@ -170,7 +190,10 @@ export async function preparePresenceJudgment(prisma: PrismaClient, runId: strin
     target: presenceTarget(runVideo.run.pipeline, videoId, category),
     scoreId: null,
     runId,
-    judgeValue: judgePresence(scores.map((s) => s.value), task.presence!.defaultThreshold),
+    judgeValue: judgePresence(
+      scores.map((s) => s.value),
+      task.presence!.defaultThreshold,
+    ),
     input,
   };
 }
@@ -211,7 +234,13 @@ export async function writeJudgment(tx: Prisma.TransactionClient, actor: Actor, 
   const acceptedJudge = input.acceptedJudge === true;
   const after = { value: input.value, note: input.note ?? null, reason: input.reason ?? null, acceptedJudge };
   // The run the reviewer looked at, and how its value compares (provenance; lists compare with any run).
-  const seen = { runId: judgment.runId, scoreId: judgment.scoreId, judgeValue: judgment.judgeValue, disagrees: disagreesWithJudge(declaration, input.value, judgment.judgeValue), origin: judgment.origin ?? "typed" };
+  const seen = {
+    runId: judgment.runId,
+    scoreId: judgment.scoreId,
+    judgeValue: judgment.judgeValue,
+    disagrees: disagreesWithJudge(declaration, input.value, judgment.judgeValue),
+    origin: judgment.origin ?? "typed",
+  };
   const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
   if (!existing) {
     if (input.expectedVersion !== undefined && input.expectedVersion !== 0) throw new NotFoundError("There is no earlier judgment of yours to update.");

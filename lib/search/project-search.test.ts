@@ -10,7 +10,19 @@ import { searchProject } from "./project-search";
 async function addVideo(projectId: string, createdById: string, fileName: string, prompt: string | null) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
   const video = await prisma.video.create({
-    data: { projectId, sha256: sha, sizeBytes: BigInt(1000), fileName, relativePath: `clips/${fileName}`, storageKey: `projects/${projectId}/videos/${sha}.mp4`, contentType: "video/mp4", status: "ready", prompt, dimensions: [], createdById },
+    data: {
+      projectId,
+      sha256: sha,
+      sizeBytes: BigInt(1000),
+      fileName,
+      relativePath: `clips/${fileName}`,
+      storageKey: `projects/${projectId}/videos/${sha}.mp4`,
+      contentType: "video/mp4",
+      status: "ready",
+      prompt,
+      dimensions: [],
+      createdById,
+    },
   });
   return video.id;
 }

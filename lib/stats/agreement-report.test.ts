@@ -65,12 +65,7 @@ describe("agreement report from CSV", () => {
   });
 
   it("matches the library on Wikipedia's Cohen example given as a CSV (κ = 0.4, Fleiss computed: nothing missing)", () => {
-    const pairs = [
-      ...Array<[number, number]>(20).fill([1, 1]),
-      ...Array<[number, number]>(5).fill([1, 0]),
-      ...Array<[number, number]>(10).fill([0, 1]),
-      ...Array<[number, number]>(15).fill([0, 0]),
-    ];
+    const pairs = [...Array<[number, number]>(20).fill([1, 1]), ...Array<[number, number]>(5).fill([1, 0]), ...Array<[number, number]>(10).fill([0, 1]), ...Array<[number, number]>(15).fill([0, 0])];
     const report = agreementReportFromCsv(csvOf(pairs), "nominal");
     expect(report.cohen_kappa).toBeCloseTo(0.4, 12);
     // With two categories 0/1 every weighting gives the same kappa.
@@ -133,10 +128,18 @@ describe("agreement report from CSV", () => {
     expect(report.pearson).toBeCloseTo(pearson(xs, ys)!, 12);
     expect(report.mae).toBeCloseTo(meanAbsoluteError(xs, ys)!, 12);
     expect(report.cohen_kappa_quadratic).toBeCloseTo(cohensKappa(a, b, "quadratic")!, 12);
-    expect(report.krippendorff_alpha).toBeCloseTo(krippendorffAlpha(buildRatingTable(a.flatMap((x, i) => [
-      { item: `${i}`, rater: "first", value: x },
-      { item: `${i}`, rater: "second", value: b[i]! },
-    ])), "interval")!, 12);
+    expect(report.krippendorff_alpha).toBeCloseTo(
+      krippendorffAlpha(
+        buildRatingTable(
+          a.flatMap((x, i) => [
+            { item: `${i}`, rater: "first", value: x },
+            { item: `${i}`, rater: "second", value: b[i]! },
+          ]),
+        ),
+        "interval",
+      )!,
+      12,
+    );
   });
 
   describe("errors name the line", () => {
@@ -192,8 +195,7 @@ describe("agreement CLI arguments", () => {
 
 describe("scripts/agreement.ts as a process", () => {
   const root = path.resolve(import.meta.dirname, "../..");
-  const run = (...args: string[]) =>
-    spawnSync(process.execPath, ["--import", "tsx", "scripts/agreement.ts", ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/agreement.ts", ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
 
   it("prints one JSON report on stdout and exits 0", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agreement-cli-"));

@@ -96,8 +96,7 @@ export function agreementReport(table: RatingTable, level: MeasurementLevel): Ag
   const numeric = <T>(f: (x: Float64Array, y: Float64Array) => T): T | null => (x === null || y === null ? null : f(x, y));
   // Category codes are ranks of the sorted numeric categories, so the rank statistics need no re-ranking.
   const levels = table.categories.length;
-  const ranked = <T>(f: (x: Ranking, y: Ranking) => T): T | null =>
-    table.categoryValues === null ? null : f({ ranks: paired.a, levels }, { ranks: paired.b, levels });
+  const ranked = <T>(f: (x: Ranking, y: Ranking) => T): T | null => (table.categoryValues === null ? null : f({ ranks: paired.a, levels }, { ranks: paired.b, levels }));
   return {
     ...report,
     cohen_kappa: cohensKappaFromConfusion(confusion, "unweighted"),

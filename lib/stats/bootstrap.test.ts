@@ -81,7 +81,11 @@ describe("bootstrap confidence intervals over items", () => {
   });
 
   it("gives a zero-width interval for constant agreement and leaves out undefined resamples", () => {
-    const perfect = ratingTableFromMatrix([[1, 1], [2, 2], [3, 3]]);
+    const perfect = ratingTableFromMatrix([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
     expect(bootstrapTableStatistic(perfect, percentAgreement, { iterations: 200 })).toMatchObject({ lower: 1, upper: 1 });
     // Alpha is undefined on a resample that drew one item three times (no variation): those are skipped.
     const alpha = bootstrapTableStatistic(perfect, (t) => krippendorffAlpha(t, "nominal"), { iterations: 300, seed: 5 })!;

@@ -74,11 +74,7 @@ export function checkedBootstrapOptions(options: BootstrapOptions): { iterations
  * and hands them to `statistic`. Items, not single ratings, are resampled because ratings of one item are
  * not independent. `null` when there are no items or the statistic is undefined on every resample.
  */
-export function bootstrapConfidenceInterval(
-  itemCount: number,
-  statistic: (items: Int32Array) => number | null,
-  options: BootstrapOptions = {},
-): ConfidenceInterval | null {
+export function bootstrapConfidenceInterval(itemCount: number, statistic: (items: Int32Array) => number | null, options: BootstrapOptions = {}): ConfidenceInterval | null {
   const { iterations, confidence } = checkedBootstrapOptions(options);
   if (itemCount === 0) return null;
   const random = mulberry32(options.seed ?? 1);
@@ -97,10 +93,6 @@ export function bootstrapConfidenceInterval(
 }
 
 /** The same, for a statistic of a rating table: each resample is the table with its items drawn with replacement. */
-export function bootstrapTableStatistic(
-  table: RatingTable,
-  statistic: (table: RatingTable) => number | null,
-  options: BootstrapOptions = {},
-): ConfidenceInterval | null {
+export function bootstrapTableStatistic(table: RatingTable, statistic: (table: RatingTable) => number | null, options: BootstrapOptions = {}): ConfidenceInterval | null {
   return bootstrapConfidenceInterval(table.itemIds.length, (items) => statistic(selectItems(table, items)), options);
 }

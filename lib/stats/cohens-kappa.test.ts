@@ -7,7 +7,14 @@ describe("Cohen's kappa", () => {
   it("reproduces Wikipedia's 50-proposal yes/no example: κ = 0.4", () => {
     // Wikipedia, "Cohen's kappa", worked example: both yes 20, A yes B no 5, A no B yes 10, both no 15.
     // pₒ = 35/50 = 0.7; pₑ = 0.5 × 0.6 + 0.5 × 0.4 = 0.5; κ = (0.7 − 0.5)/(1 − 0.5) = 0.4.
-    expect(cohensKappaFromConfusion(confusionMatrixFromCounts([[20, 5], [10, 15]]))).toBeCloseTo(0.4, 12);
+    expect(
+      cohensKappaFromConfusion(
+        confusionMatrixFromCounts([
+          [20, 5],
+          [10, 15],
+        ]),
+      ),
+    ).toBeCloseTo(0.4, 12);
     const a = [...Array<string>(25).fill("yes"), ...Array<string>(25).fill("no")];
     const b = [...Array<string>(20).fill("yes"), ...Array<string>(5).fill("no"), ...Array<string>(10).fill("yes"), ...Array<string>(15).fill("no")];
     expect(cohensKappa(a, b)).toBeCloseTo(0.4, 12);
@@ -16,7 +23,11 @@ describe("Cohen's kappa", () => {
   // SAS/STAT PROC FREQ agreement example (the 3 × 3 table statsmodels checks against SAS's printout):
   // rows [0 4 1], [0 8 0], [0 1 5], n = 19. SAS prints simple kappa 0.4842 and weighted kappa 0.4701 with
   // Cicchetti–Allison (linear) weights on scores 1, 2, 3.
-  const sasTable = confusionMatrixFromCounts([[0, 4, 1], [0, 8, 0], [0, 1, 5]]);
+  const sasTable = confusionMatrixFromCounts([
+    [0, 4, 1],
+    [0, 8, 0],
+    [0, 1, 5],
+  ]);
 
   it("reproduces SAS's simple kappa 0.4842 for the 3 × 3 agreement table", () => {
     expect(cohensKappaFromConfusion(sasTable)).toBeCloseTo(0.4842, 4);
@@ -58,7 +69,12 @@ describe("Cohen's kappa", () => {
 
   it("leaves out pairs with a missing rating and works on a table's raters", () => {
     expect(cohensKappa(["yes", "no", null, "yes"], ["yes", "no", "yes", null])).toBe(1);
-    const table = ratingTableFromMatrix([[1, 1], [2, 2], [3, 1], [null, 3]]);
+    const table = ratingTableFromMatrix([
+      [1, 1],
+      [2, 2],
+      [3, 1],
+      [null, 3],
+    ]);
     // Pairs (1,1) (2,2) (3,1): pₒ = 2/3; marginals A = (1, 1, 1)/3, B = (2, 1, 0)/3; pₑ = (2 + 1 + 0)/9 = 1/3.
     expect(cohensKappaForRaters(table, 0, 1)).toBeCloseTo((2 / 3 - 1 / 3) / (1 - 1 / 3), 12);
   });

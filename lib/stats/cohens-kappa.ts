@@ -61,11 +61,6 @@ export function cohensKappa(a: readonly Rating[], b: readonly Rating[], weightin
 }
 
 /** Cohen's kappa of two raters (by index) of a table, over the items both rated. */
-export function cohensKappaForRaters(
-  table: RatingTable,
-  raterA: number,
-  raterB: number,
-  weighting: KappaWeighting = "unweighted",
-): number | null {
+export function cohensKappaForRaters(table: RatingTable, raterA: number, raterB: number, weighting: KappaWeighting = "unweighted"): number | null {
   return cohensKappaFromConfusion(confusionMatrixForRaters(table, raterA, raterB), weighting);
 }

@@ -16,7 +16,10 @@ describe("confusion matrix", () => {
   });
 
   it("uses every table category as a label for a table's raters", () => {
-    const table = ratingTableFromMatrix([[1, 1, 5], [2, 1, 5]]);
+    const table = ratingTableFromMatrix([
+      [1, 1, 5],
+      [2, 1, 5],
+    ]);
     const m = confusionMatrixForRaters(table, 0, 1);
     expect(m.labels).toEqual([1, 2, 5]);
     expect(m.total).toBe(2);
@@ -36,8 +39,10 @@ describe("precision, recall and F1", () => {
     // them really dogs. tp = 5, fp = 3, fn = 12 − 5 = 7, tn = 10 − 3 = 7; F1 = 2·5/(2·5 + 3 + 7) = 0.5.
     const truth = [...Array<string>(12).fill("dog"), ...Array<string>(10).fill("cat")];
     const predicted = [
-      ...Array<string>(5).fill("dog"), ...Array<string>(7).fill("cat"), // the 12 dogs
-      ...Array<string>(3).fill("dog"), ...Array<string>(7).fill("cat"), // the 10 cats
+      ...Array<string>(5).fill("dog"),
+      ...Array<string>(7).fill("cat"), // the 12 dogs
+      ...Array<string>(3).fill("dog"),
+      ...Array<string>(7).fill("cat"), // the 10 cats
     ];
     const metrics = binaryClassificationMetrics(truth, predicted, "dog");
     expect(metrics).toMatchObject({ truePositives: 5, falsePositives: 3, falseNegatives: 7, trueNegatives: 7 });

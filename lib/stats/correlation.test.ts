@@ -129,7 +129,12 @@ describe("Spearman's rho of bootstrap resamples", () => {
     const resampled = spearmanOfResamples(x, y);
     for (let r = 0; r < 50; r++) {
       const sample = Int32Array.from({ length: x.length }, () => Math.floor(random() * x.length));
-      expect(resampled(sample)).toBe(spearman(Array.from(sample, (i) => x[i]!), Array.from(sample, (i) => y[i]!)));
+      expect(resampled(sample)).toBe(
+        spearman(
+          Array.from(sample, (i) => x[i]!),
+          Array.from(sample, (i) => y[i]!),
+        ),
+      );
     }
     // A resample of one repeated pair has no spread: undefined, as for spearman().
     expect(resampled(new Int32Array([3, 3, 3]))).toBe(spearman([x[3]!, x[3]!, x[3]!], [y[3]!, y[3]!, y[3]!]));

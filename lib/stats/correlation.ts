@@ -272,10 +272,7 @@ export function kendallTauB(x: ArrayLike<number>, y: ArrayLike<number>): number 
 export function kendallTauBOfRankings(x: Ranking, y: Ranking): number | null {
   const n = checkRankings(x, y);
   if (n < 2) return null;
-  const { ySorted, tiedX, tiedBoth } =
-    x.levels * y.levels <= Math.max(n, 1 << 16)
-      ? sortPairsByCounting(x.ranks, y.ranks, x.levels, y.levels)
-      : sortPairsByKey(x.ranks, y.ranks, y.levels);
+  const { ySorted, tiedX, tiedBoth } = x.levels * y.levels <= Math.max(n, 1 << 16) ? sortPairsByCounting(x.ranks, y.ranks, x.levels, y.levels) : sortPairsByKey(x.ranks, y.ranks, y.levels);
   const yCounts = new Float64Array(y.levels);
   for (let i = 0; i < n; i++) yCounts[y.ranks[i]!]! += 1;
   let tiedY = 0;

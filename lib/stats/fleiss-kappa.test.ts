@@ -22,18 +22,44 @@ describe("Fleiss' kappa", () => {
   });
 
   it("is 1 for perfect agreement", () => {
-    expect(fleissKappa(ratingTableFromMatrix([["a", "a", "a"], ["b", "b", "b"]]))).toBe(1);
+    expect(
+      fleissKappa(
+        ratingTableFromMatrix([
+          ["a", "a", "a"],
+          ["b", "b", "b"],
+        ]),
+      ),
+    ).toBe(1);
   });
 
   it("is null when any rating is missing (Fleiss needs the same number of ratings per item)", () => {
-    expect(fleissKappa(ratingTableFromMatrix([[1, 1, 2], [2, 2, null], [1, 2, 1]]))).toBeNull();
-    expect(fleissKappaFromCounts([[2, 1], [1, 1]])).toBeNull();
+    expect(
+      fleissKappa(
+        ratingTableFromMatrix([
+          [1, 1, 2],
+          [2, 2, null],
+          [1, 2, 1],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      fleissKappaFromCounts([
+        [2, 1],
+        [1, 1],
+      ]),
+    ).toBeNull();
   });
 
   it.each([
     ["zero items", buildRatingTable([])],
     ["one rater", ratingTableFromMatrix([[1], [2]])],
-    ["one category only", ratingTableFromMatrix([[3, 3], [3, 3]])],
+    [
+      "one category only",
+      ratingTableFromMatrix([
+        [3, 3],
+        [3, 3],
+      ]),
+    ],
     ["all missing", ratingTableFromMatrix([[null, null]])],
   ])("is null for %s", (_name, table) => {
     expect(fleissKappa(table)).toBeNull();

@@ -54,9 +54,28 @@ describe("Krippendorff's alpha", () => {
   });
 
   it("is 1 for perfect agreement and negative for systematic disagreement", () => {
-    expect(krippendorffAlpha(ratingTableFromMatrix([[1, 1], [2, 2], [3, 3]]), "interval")).toBe(1);
+    expect(
+      krippendorffAlpha(
+        ratingTableFromMatrix([
+          [1, 1],
+          [2, 2],
+          [3, 3],
+        ]),
+        "interval",
+      ),
+    ).toBe(1);
     // Two coders, every unit swapped: D_o exceeds D_e.
-    expect(krippendorffAlpha(ratingTableFromMatrix([[1, 2], [2, 1], [1, 2], [2, 1]]), "nominal")!).toBeLessThan(0);
+    expect(
+      krippendorffAlpha(
+        ratingTableFromMatrix([
+          [1, 2],
+          [2, 1],
+          [1, 2],
+          [2, 1],
+        ]),
+        "nominal",
+      )!,
+    ).toBeLessThan(0);
   });
 
   it("is unchanged by a linear rescaling of interval values and by a monotone recoding of ordinal ones", () => {
@@ -75,17 +94,55 @@ describe("Krippendorff's alpha", () => {
   });
 
   it("is null at the ratio level when a value is negative", () => {
-    expect(krippendorffAlpha(ratingTableFromMatrix([[-1, 1], [2, 2], [3, 3]]), "ratio")).toBeNull();
-    expect(krippendorffAlpha(ratingTableFromMatrix([[-1, 1], [2, 2], [3, 3]]), "interval")).not.toBeNull();
+    expect(
+      krippendorffAlpha(
+        ratingTableFromMatrix([
+          [-1, 1],
+          [2, 2],
+          [3, 3],
+        ]),
+        "ratio",
+      ),
+    ).toBeNull();
+    expect(
+      krippendorffAlpha(
+        ratingTableFromMatrix([
+          [-1, 1],
+          [2, 2],
+          [3, 3],
+        ]),
+        "interval",
+      ),
+    ).not.toBeNull();
   });
 
   describe("edge cases give null, never NaN or Infinity", () => {
     it.each([
       ["zero items", buildRatingTable([])],
       ["one rater", ratingTableFromMatrix([[1], [2], [3]])],
-      ["all ratings missing", ratingTableFromMatrix([[null, null], [null, null]])],
-      ["one category only", ratingTableFromMatrix([[2, 2], [2, 2], [2, null]])],
-      ["no item rated twice", ratingTableFromMatrix([[1, null], [null, 2], [3, null]])],
+      [
+        "all ratings missing",
+        ratingTableFromMatrix([
+          [null, null],
+          [null, null],
+        ]),
+      ],
+      [
+        "one category only",
+        ratingTableFromMatrix([
+          [2, 2],
+          [2, 2],
+          [2, null],
+        ]),
+      ],
+      [
+        "no item rated twice",
+        ratingTableFromMatrix([
+          [1, null],
+          [null, 2],
+          [3, null],
+        ]),
+      ],
     ])("%s", (_name, table) => {
       for (const level of ["nominal", "ordinal", "interval", "ratio"] as const) expect(krippendorffAlpha(table, level)).toBeNull();
     });

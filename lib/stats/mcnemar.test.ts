@@ -17,8 +17,18 @@ describe("mcnemarTest, against worked examples", () => {
   });
 
   it("counts discordant pairs only over items both have", () => {
-    const a = new Map([["v1", true], ["v2", true], ["v3", false], ["v4", false]]);
-    const b = new Map([["v1", false], ["v2", true], ["v3", true], ["v5", true]]);
+    const a = new Map([
+      ["v1", true],
+      ["v2", true],
+      ["v3", false],
+      ["v4", false],
+    ]);
+    const b = new Map([
+      ["v1", false],
+      ["v2", true],
+      ["v3", true],
+      ["v5", true],
+    ]);
     expect(discordantCounts(a, b)).toEqual({ b: 1, c: 1, n: 3 });
   });
 });

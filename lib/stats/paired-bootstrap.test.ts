@@ -37,9 +37,20 @@ describe("pairedBootstrapDifference", () => {
   });
 
   it("leaves out resamples where a statistic is undefined, and says so", () => {
-    const r = pairedBootstrapDifference(2, (items) => (items[0] === items[1] ? null : 1), () => 0, { iterations: 1000, seed: 5 });
+    const r = pairedBootstrapDifference(
+      2,
+      (items) => (items[0] === items[1] ? null : 1),
+      () => 0,
+      { iterations: 1000, seed: 5 },
+    );
     expect(r.validIterations).toBeGreaterThan(350);
     expect(r.validIterations).toBeLessThan(650);
-    expect(pairedBootstrapDifference(0, () => 1, () => 0)).toMatchObject({ difference: null, p: null, validIterations: 0 });
+    expect(
+      pairedBootstrapDifference(
+        0,
+        () => 1,
+        () => 0,
+      ),
+    ).toMatchObject({ difference: null, p: null, validIterations: 0 });
   });
 });

@@ -85,7 +85,11 @@ describe("RatingTableBuilder with numeric strings (the CSV path)", () => {
 });
 
 describe("table helpers", () => {
-  const table = ratingTableFromMatrix([[1, 2], [null, 3], [4, 4]]);
+  const table = ratingTableFromMatrix([
+    [1, 2],
+    [null, 3],
+    [4, 4],
+  ]);
 
   it("pairs two raters' ratings on the items both rated", () => {
     const { a, b } = pairedCodes(table, 0, 1);

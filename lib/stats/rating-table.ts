@@ -104,9 +104,7 @@ export function assembleRatingTable(ratings: InternedRatings, options: RatingTab
   const nItems = ratings.itemIds.length;
   const nRaters = ratings.raterIds.length;
   if (nItems * nRaters > MAX_CELLS) {
-    throw new StatsInputError(
-      `${nItems} items × ${nRaters} raters is more than ${MAX_CELLS} cells; this dense items × raters table is meant for a few raters per study.`,
-    );
+    throw new StatsInputError(`${nItems} items × ${nRaters} raters is more than ${MAX_CELLS} cells; this dense items × raters table is meant for a few raters per study.`);
   }
   const { categories, categoryValues, remap } = resolveCategories(ratings.rawValues, options.numericStrings === true);
   const { item, rater, value } = ratings.entries;
@@ -121,12 +119,8 @@ export function assembleRatingTable(ratings: InternedRatings, options: RatingTab
   return { itemIds: ratings.itemIds.slice(), raterIds: ratings.raterIds.slice(), categories, categoryValues, codes };
 }
 
-function resolveCategories(
-  raw: readonly Category[],
-  numericStrings: boolean,
-): { categories: Category[]; categoryValues: Float64Array | null; remap: Int32Array } {
-  const asNumbers =
-    numericStrings && raw.every((v) => typeof v === "number" || isNumericText(v)) ? raw.map((v) => (typeof v === "number" ? v : Number(v))) : raw;
+function resolveCategories(raw: readonly Category[], numericStrings: boolean): { categories: Category[]; categoryValues: Float64Array | null; remap: Int32Array } {
+  const asNumbers = numericStrings && raw.every((v) => typeof v === "number" || isNumericText(v)) ? raw.map((v) => (typeof v === "number" ? v : Number(v))) : raw;
   const distinct = [...new Set(asNumbers)].sort(compareCategories);
   const codeOf = new Map<Category, number>(distinct.map((c, i) => [c, i]));
   const remap = new Int32Array(raw.length);
@@ -212,10 +206,7 @@ export class RatingTableBuilder {
   }
 
   build(): RatingTable {
-    return assembleRatingTable(
-      { itemIds: this.itemIds, raterIds: this.raterIds, rawValues: this.rawValues, entries: this.entries },
-      this.options,
-    );
+    return assembleRatingTable({ itemIds: this.itemIds, raterIds: this.raterIds, rawValues: this.rawValues, entries: this.entries }, this.options);
   }
 }
 

@@ -66,8 +66,6 @@ describe("parseRatingsCsv", () => {
     const lines = ["item,rater,value"];
     for (let i = 0; i < 3000; i++) lines.push(`item-${i},a,1`);
     lines.push("item-1234,a,2");
-    expect(() => parseRatingsCsv(lines.join("\n"), "ordinal")).toThrow(
-      new StatsInputError('duplicate rating for item "item-1234" by rater "a" (first given on line 1236)', 3002),
-    );
+    expect(() => parseRatingsCsv(lines.join("\n"), "ordinal")).toThrow(new StatsInputError('duplicate rating for item "item-1234" by rater "a" (first given on line 1236)', 3002));
   });
 });

@@ -336,10 +336,7 @@ export function parseRatingsCsv(text: string, level: MeasurementLevel): RatingTa
   }
 
   checkValuesForLevel(sink.values.strings, sink.valueFirstLine, level);
-  return assembleRatingTable(
-    { itemIds: sink.items.strings, raterIds: sink.raters.strings, rawValues: sink.values.strings, entries: sink.entries },
-    { numericStrings: true, sourceKind: "line" },
-  );
+  return assembleRatingTable({ itemIds: sink.items.strings, raterIds: sink.raters.strings, rawValues: sink.values.strings, entries: sink.entries }, { numericStrings: true, sourceKind: "line" });
 }
 
 function checkValuesForLevel(values: readonly string[], firstLine: readonly number[], level: MeasurementLevel): void {

@@ -4,16 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import {
-  assertSafeKey,
-  assertSafeUploadId,
-  StorageIntegrityError,
-  StorageNotFoundError,
-  StorageOffsetError,
-  StorageTooLargeError,
-  type ObjectStorage,
-  type StoredObject,
-} from "./object-storage";
+import { assertSafeKey, assertSafeUploadId, StorageIntegrityError, StorageNotFoundError, StorageOffsetError, StorageTooLargeError, type ObjectStorage, type StoredObject } from "./object-storage";
 
 /** ObjectStorage on a local directory. Writes go to a temp file that is renamed into place. */
 export class LocalStorage implements ObjectStorage {
@@ -165,8 +156,16 @@ export class LocalStorage implements ObjectStorage {
       }
     };
     // incoming/<uuid>[.<uuid>.part] from multipart uploads, incoming/<uploadId> from completing uploads.
-    await sweep(path.join(this.root, "objects", "incoming"), (name) => `incoming/${name}`, (name) => name.split(".")[0]!);
-    await sweep(path.join(this.root, "staging"), (name) => `staging/${name}`, (name) => name);
+    await sweep(
+      path.join(this.root, "objects", "incoming"),
+      (name) => `incoming/${name}`,
+      (name) => name.split(".")[0]!,
+    );
+    await sweep(
+      path.join(this.root, "staging"),
+      (name) => `staging/${name}`,
+      (name) => name,
+    );
     return removed;
   }
 

@@ -6,13 +6,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startS3rver, type RunningS3rver } from "../testing/s3rver";
 import { LocalStorage } from "./local-storage";
-import {
-  StorageIntegrityError,
-  StorageNotFoundError,
-  StorageOffsetError,
-  StorageTooLargeError,
-  type ObjectStorage,
-} from "./object-storage";
+import { StorageIntegrityError, StorageNotFoundError, StorageOffsetError, StorageTooLargeError, type ObjectStorage } from "./object-storage";
 import { storageFor } from "./storage";
 
 let s3: RunningS3rver;
@@ -203,9 +197,7 @@ describe.each([
     expect(await storage.sweepStale({ olderThan: new Date(Date.now() - 3600_000), keepUploadIds: new Set([kept]) })).toEqual([]);
     // Everything is older than a minute from now (object stores keep their own modification times).
     const removed = await storage.sweepStale({ olderThan: new Date(Date.now() + 60_000), keepUploadIds: new Set([kept]) });
-    expect(removed.filter((key) => key.includes(kept) || key.includes(gone) || key.includes("0b7e7a52")).sort()).toEqual(
-      ["incoming/0b7e7a52-7f3a-4c1e-9a59-1f0c2c1d2e3f", `staging/${gone}`].sort(),
-    );
+    expect(removed.filter((key) => key.includes(kept) || key.includes(gone) || key.includes("0b7e7a52")).sort()).toEqual(["incoming/0b7e7a52-7f3a-4c1e-9a59-1f0c2c1d2e3f", `staging/${gone}`].sort());
     expect(await storage.stat("incoming/0b7e7a52-7f3a-4c1e-9a59-1f0c2c1d2e3f")).toBeNull();
     expect(await storage.stagingSize(gone)).toBe(0);
     expect(await storage.stagingSize(kept)).toBe(15);

@@ -27,7 +27,9 @@ describe("removing the stored objects of deleted rows", () => {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const key = videoKey(projectId, sha, ".mp4");
     await storage.put(key, Buffer.from("video bytes"));
-    const video = await prisma.video.create({ data: { projectId, sha256: sha, sizeBytes: 11n, fileName: "a.mp4", relativePath: "a.mp4", storageKey: key, contentType: "video/mp4", createdById: owner.userId } });
+    const video = await prisma.video.create({
+      data: { projectId, sha256: sha, sizeBytes: 11n, fileName: "a.mp4", relativePath: "a.mp4", storageKey: key, contentType: "video/mp4", createdById: owner.userId },
+    });
     const frameSet = await prisma.frameSet.create({ data: { videoId: video.id, identity: randomUUID(), parameters: {}, mode: "uniform", frameCount: 2, keyFrameCount: 2, createdById: owner.userId } });
     const frameKeys = [0, 1].map((index) => frameKey(projectId, frameSet.id, index));
     for (const [index, fk] of frameKeys.entries()) {

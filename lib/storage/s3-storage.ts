@@ -5,27 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type _Object,
-} from "@aws-sdk/client-s3";
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type _Object } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import {
-  assertSafeKey,
-  assertSafeUploadId,
-  StorageIntegrityError,
-  StorageNotFoundError,
-  StorageOffsetError,
-  StorageTooLargeError,
-  type ObjectStorage,
-  type StoredObject,
-} from "./object-storage";
+import { assertSafeKey, assertSafeUploadId, StorageIntegrityError, StorageNotFoundError, StorageOffsetError, StorageTooLargeError, type ObjectStorage, type StoredObject } from "./object-storage";
 import type { S3StorageConfig } from "./storage-config";
 
 const MiB = 1024 * 1024;
@@ -176,9 +158,7 @@ export class S3Storage implements ObjectStorage {
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const s3Key = this.objectKey(key);
     try {
-      const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: s3Key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
-      );
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: s3Key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
       return answer.Body as Readable;
     } catch (error) {
       if (isMissing(error)) throw new StorageNotFoundError(`No object at ${key}.`);

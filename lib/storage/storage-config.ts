@@ -29,8 +29,19 @@ const nonEmpty = (value: string | undefined) => (value === undefined || value.tr
 // key path of the characters storage keys may use, so no prefix can reach outside itself.
 const storageUrlSchema = z
   .string()
-  .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9_\-./]*)?$/, "must look like s3://bucket or s3://bucket/prefix (a bucket name of 3–63 lower-case letters, digits, dots and hyphens; a prefix of letters, digits and _ - . /)")
-  .refine((url) => !url.slice("s3://".length).split("/").slice(1).some((part) => part === "." || part === ".."), "the prefix may not contain . or .. segments");
+  .regex(
+    /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9_\-./]*)?$/,
+    "must look like s3://bucket or s3://bucket/prefix (a bucket name of 3–63 lower-case letters, digits, dots and hyphens; a prefix of letters, digits and _ - . /)",
+  )
+  .refine(
+    (url) =>
+      !url
+        .slice("s3://".length)
+        .split("/")
+        .slice(1)
+        .some((part) => part === "." || part === ".."),
+    "the prefix may not contain . or .. segments",
+  );
 
 const envSchema = z
   .object({
@@ -59,7 +70,9 @@ export function storageConfigFromEnv(env: Record<string, string | undefined> = p
   if (!storageUrl) {
     const stray = S3_VARIABLES.filter((name) => nonEmpty(env[name]) !== undefined);
     if (stray.length) {
-      throw new StorageConfigError(`Storage configuration: ${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} set but STORAGE_URL is not, so videos would go to the local directory. Set STORAGE_URL=s3://bucket/prefix to use S3-compatible storage, or unset ${stray.join(", ")}.`);
+      throw new StorageConfigError(
+        `Storage configuration: ${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} set but STORAGE_URL is not, so videos would go to the local directory. Set STORAGE_URL=s3://bucket/prefix to use S3-compatible storage, or unset ${stray.join(", ")}.`,
+      );
     }
     return { kind: "local", dir: path.resolve(/* turbopackIgnore: true */ env.STORAGE_DIR ?? path.join(dataDir(env), "storage")) };
   }

@@ -17,13 +17,20 @@ const seed: CrawlSeed = {
   itemIdByRole: { reviewer: "I" },
   tasks: { captions: { runIds: ["C1", "C2"], captionIds: ["K1"] }, qa: { runIds: ["A1"], questionIds: ["Q1", "Q2"] }, construction: { curationQueueIds: ["CQ"] } },
 };
-const urlsOf = (route: string) => pageUrls(crawlPages().find((page) => page.route === route)!, seed, "owner");
+const urlsOf = (route: string) =>
+  pageUrls(
+    crawlPages().find((page) => page.route === route)!,
+    seed,
+    "owner",
+  );
 
 describe("the crawl's pages", () => {
   it("list each route once, the tasks' among them", () => {
     const routes = crawlPages().map((page) => page.route);
     expect(new Set(routes).size).toBe(routes.length);
-    expect(routes).toEqual(expect.arrayContaining(["/projects/[projectId]/captions/[captionId]", "/projects/[projectId]/qa/[questionId]", "/projects/[projectId]/construction", "/projects/[projectId]/curation/[queueId]"]));
+    expect(routes).toEqual(
+      expect.arrayContaining(["/projects/[projectId]/captions/[captionId]", "/projects/[projectId]/qa/[questionId]", "/projects/[projectId]/construction", "/projects/[projectId]/curation/[queueId]"]),
+    );
   });
 
   it("open the URLs the crawl opened when it named each task", () => {
@@ -44,8 +51,26 @@ describe("the crawl's pages", () => {
       { route: "/projects/[projectId]/toy", project: {} },
       { route: "/projects/[projectId]/runs/[runId]", urls: (s) => [`/projects/${s.projectId}/runs/TOY`] },
     ]);
-    expect(pageUrls(pages.find((page) => page.route === "/projects/[projectId]/toy")!, seed, "owner")).toEqual(["/projects/P/toy"]);
-    expect(pageUrls(pages.find((page) => page.route === "/projects/[projectId]/runs/[runId]")!, seed, "owner").at(-1)).toBe("/projects/P/runs/TOY");
-    expect(() => pageUrls(crawlPages().find((page) => page.route === "/projects/[projectId]/qa/[questionId]")!, { ...seed, tasks: {} }, "owner")).toThrow(/no "questionIds" of task "qa"/);
+    expect(
+      pageUrls(
+        pages.find((page) => page.route === "/projects/[projectId]/toy")!,
+        seed,
+        "owner",
+      ),
+    ).toEqual(["/projects/P/toy"]);
+    expect(
+      pageUrls(
+        pages.find((page) => page.route === "/projects/[projectId]/runs/[runId]")!,
+        seed,
+        "owner",
+      ).at(-1),
+    ).toBe("/projects/P/runs/TOY");
+    expect(() =>
+      pageUrls(
+        crawlPages().find((page) => page.route === "/projects/[projectId]/qa/[questionId]")!,
+        { ...seed, tasks: {} },
+        "owner",
+      ),
+    ).toThrow(/no "questionIds" of task "qa"/);
   });
 });

@@ -64,7 +64,16 @@ describe("task declarations", () => {
   it("defaults the disagreement gap to a fifth of a numeric range and 1 on a categorical scale", () => {
     expect(disagreementGapOf(target({ scale: { kind: "numeric", min: 0, max: 4, step: 1 } }))).toBeCloseTo(0.8);
     expect(disagreementGapOf(target({ scale: { kind: "numeric", min: 0, max: 100, step: null } }))).toBe(20);
-    const binary = target({ scale: { kind: "categorical", values: [{ value: 0, label: "absent" }, { value: 1, label: "present" }] }, level: "nominal" });
+    const binary = target({
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 0, label: "absent" },
+          { value: 1, label: "present" },
+        ],
+      },
+      level: "nominal",
+    });
     expect(disagreementGapOf(binary)).toBe(1);
     expect(disagrees(binary, 1, 0)).toBe(true);
     expect(disagrees(binary, 1, null)).toBe(false);
@@ -76,7 +85,16 @@ describe("task declarations", () => {
     expect(scaleViolation(t, 5)).toMatch(/outside 0–4/);
     expect(scaleViolation(t, 2.5)).toMatch(/multiple of 1/);
     expect(scaleViolation(t, Number.NaN)).toMatch(/number/);
-    const binary = target({ scale: { kind: "categorical", values: [{ value: 0, label: "no" }, { value: 1, label: "yes" }] }, level: "nominal" });
+    const binary = target({
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 0, label: "no" },
+          { value: 1, label: "yes" },
+        ],
+      },
+      level: "nominal",
+    });
     expect(scaleViolation(binary, 2)).toMatch(/not one of 0 \(no\), 1 \(yes\)/);
     expect(formatValue(binary, 1)).toBe("yes");
     expect(formatValue(t, 2.25)).toBe("2.3");
@@ -153,7 +171,21 @@ describe("task declarations", () => {
       id: "toy",
       label: "Toy",
       subject: "video",
-      targets: [graded, target({ id: "c", scale: { kind: "categorical", values: [{ value: 0, label: "no" }, { value: 1, label: "yes" }] }, level: "nominal", positive: { op: "==", value: 1, label: "yes" } })],
+      targets: [
+        graded,
+        target({
+          id: "c",
+          scale: {
+            kind: "categorical",
+            values: [
+              { value: 0, label: "no" },
+              { value: 1, label: "yes" },
+            ],
+          },
+          level: "nominal",
+          positive: { op: "==", value: 1, label: "yes" },
+        }),
+      ],
       metrics: [],
       groupings: [],
       presence,

@@ -21,10 +21,7 @@ export type Scale =
  * When a value counts as the positive class once binarised (e.g. "hallucination present"). The
  * threshold is the default; reports may override it per request.
  */
-export type PositiveRule =
-  | { op: ">="; threshold: number }
-  | { op: "<"; threshold: number }
-  | { op: "=="; value: number };
+export type PositiveRule = { op: ">="; threshold: number } | { op: "<"; threshold: number } | { op: "=="; value: number };
 
 /** Where in the subject a target's values come from, and so which frames a person should look at. */
 export type TargetScope = "video" | "key_frame" | "cluster" | "item";
@@ -138,7 +135,13 @@ export function presenceTargetOf(task: TaskDeclaration, targetId: string): Targe
       id: graded.id,
       label: graded.label,
       definition: graded.definition,
-      scale: { kind: "categorical", values: [{ value: 1, label: "present" }, { value: 0, label: "absent" }] },
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 1, label: "present" },
+          { value: 0, label: "absent" },
+        ],
+      },
       level: "nominal",
       higherIsBetter: graded.higherIsBetter,
       scope: "video",
@@ -264,9 +267,7 @@ export function scaleViolation(target: Pick<TargetDeclaration, "label" | "scale"
   if (!Number.isFinite(value)) return `${target.label}: the value must be a number.`;
   const scale = target.scale;
   if (scale.kind === "categorical") {
-    return scale.values.some((v) => v.value === value)
-      ? null
-      : `${target.label}: ${value} is not one of ${scale.values.map((v) => `${v.value} (${v.label})`).join(", ")}.`;
+    return scale.values.some((v) => v.value === value) ? null : `${target.label}: ${value} is not one of ${scale.values.map((v) => `${v.value} (${v.label})`).join(", ")}.`;
   }
   if (value < scale.min || value > scale.max) return `${target.label}: ${value} is outside ${scale.min}–${scale.max}.`;
   if (scale.step !== null) {

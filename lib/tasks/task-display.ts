@@ -4,16 +4,7 @@
  * colour. Pure and browser-safe, so the score panel, heat map, review screen and run page share
  * one reading instead of naming a task's categories or metrics.
  */
-import {
-  binariseValue,
-  formatValue,
-  isYesNoScale,
-  scaleBounds,
-  type MetricDeclaration,
-  type TargetDeclaration,
-  type TargetScope,
-  type TaskDeclaration,
-} from "./task-declaration";
+import { binariseValue, formatValue, isYesNoScale, scaleBounds, type MetricDeclaration, type TargetDeclaration, type TargetScope, type TaskDeclaration } from "./task-declaration";
 
 /**
  * A subject's stored summary as the API returns it (run_video.summary): the pipeline's own JSON,

@@ -49,7 +49,10 @@ describe("generic code names no task's targets", () => {
       const lines = fs.readFileSync(path.join(ROOT, file), "utf8").split("\n");
       lines.forEach((line, i) => {
         // Comments may explain with examples; code may not depend on them.
-        const code = line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, "").replace(/\/\*.*?\*\//g, "");
+        const code = line
+          .replace(/\/\/.*$/, "")
+          .replace(/^\s*\*.*$/, "")
+          .replace(/\/\*.*?\*\//g, "");
         if (line.includes(NOT_A_TASK_NAME)) return;
         for (const { what, pattern } of FORBIDDEN) if (pattern.test(code)) hits.push(`${file}:${i + 1}: ${what}: ${line.trim()}`);
       });

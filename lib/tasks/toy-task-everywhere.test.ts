@@ -46,10 +46,28 @@ const toyTask: TaskDeclaration = {
   label: "Toy glow judge",
   subject: "video",
   targets: [
-    { id: "toy_glow_score", label: "Glow", definition: "How much the video glows.", scale: zeroToFour, level: "ordinal", higherIsBetter: true, scope: "video", positive: { op: ">=", threshold: 3, label: "glowing" } },
+    {
+      id: "toy_glow_score",
+      label: "Glow",
+      definition: "How much the video glows.",
+      scale: zeroToFour,
+      level: "ordinal",
+      higherIsBetter: true,
+      scope: "video",
+      positive: { op: ">=", threshold: 3, label: "glowing" },
+    },
   ],
   metrics: [
-    { id: "toy_brightness", label: "Brightness", definition: "The glow score.", aggregation: "glow", scale: { kind: "numeric", min: 0, max: 4, step: null }, level: "ordinal", higherIsBetter: true, positive: { op: ">=", threshold: 3, label: "bright" } },
+    {
+      id: "toy_brightness",
+      label: "Brightness",
+      definition: "The glow score.",
+      aggregation: "glow",
+      scale: { kind: "numeric", min: 0, max: 4, step: null },
+      level: "ordinal",
+      higherIsBetter: true,
+      positive: { op: ">=", threshold: 3, label: "bright" },
+    },
   ],
   groupings: [],
 };
@@ -127,8 +145,18 @@ describe("a toy task registered at test time appears everywhere", () => {
     expect(pipelineIds()).toContain("toy_glow");
     const body = createRunSchema.parse({ pipeline: "toy_glow", endpointId: "placeholder" });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
     const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps({ templates })), pipelines: PIPELINES }, owner, projectId, { ...body, endpointId: endpoint.id });
     runId = run.id;
@@ -163,7 +191,14 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("4. a review queue over its run hands out its targets, and a submission saves the reviewer's judgments", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "Toy glow", runId, filter: { "min.toy_brightness": 0 }, sort: "toy_brightness", scope: "scores", categories: ["toy_glow_score"] });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Toy glow",
+      runId,
+      filter: { "min.toy_brightness": 0 },
+      sort: "toy_brightness",
+      scope: "scores",
+      categories: ["toy_glow_score"],
+    });
     expect(queue.itemCount).toBe(2);
     for (let i = 0; i < 2; i++) {
       const { itemId } = await nextItem(prisma, reviewer, queue.id);
@@ -202,10 +237,15 @@ describe("a toy task registered at test time appears everywhere", () => {
       if (done) break;
       text += typeof value === "string" ? value : new TextDecoder().decode(value);
     }
-    const rows = text.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(rows.map((row) => [row.videoId, row.runId, row.target, row.step, row.category, row.judgeValue, (row.reviews as { reviewerId: string; value: number }[]).map((r) => [r.reviewerId, r.value])]).sort()).toEqual(
-      videoIds.map((id) => [id, runId, "score", "glow", "toy_glow_score", glowOf[id], [[reviewer.userId, 3]]]).sort(),
-    );
+    const rows = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      rows
+        .map((row) => [row.videoId, row.runId, row.target, row.step, row.category, row.judgeValue, (row.reviews as { reviewerId: string; value: number }[]).map((r) => [r.reviewerId, r.value])])
+        .sort(),
+    ).toEqual(videoIds.map((id) => [id, runId, "score", "glow", "toy_glow_score", glowOf[id], [[reviewer.userId, 3]]]).sort());
   });
 
   it("7. the page crawl's list takes the toy's page from the registry", () => {

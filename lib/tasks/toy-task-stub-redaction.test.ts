@@ -32,7 +32,22 @@ const toyTask: TaskDeclaration = {
   label: "Toy colour judge",
   subject: "video",
   targets: [
-    { id: "toy_bright", label: "Bright", definition: "The judge finds the video bright.", scale: { kind: "categorical", values: [{ value: 1, label: "yes" }, { value: 0, label: "no" }] }, level: "nominal", higherIsBetter: true, scope: "video", positive: { op: "==", value: 1, label: "bright" } },
+    {
+      id: "toy_bright",
+      label: "Bright",
+      definition: "The judge finds the video bright.",
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 1, label: "yes" },
+          { value: 0, label: "no" },
+        ],
+      },
+      level: "nominal",
+      higherIsBetter: true,
+      scope: "video",
+      positive: { op: "==", value: 1, label: "bright" },
+    },
   ],
   metrics: [],
   groupings: [],
@@ -110,8 +125,18 @@ describe("a toy task registered at test time", () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Toy task" });
     await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
     const deps = testJudgeDeps({ templates });
     const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, { pipeline: "toy_colour" as "hallucination", endpointId: endpoint.id });

@@ -43,13 +43,24 @@ export async function seedFinishedRun(
       let stepResultId = steps.get(stepKey);
       if (!stepResultId) {
         const step = await prisma.stepResult.create({
-          data: { runId: run.id, videoId, stepId: s.stepId, scopeIndex: s.scopeIndex, status: "done", templateId: `hallucination/${s.stepId}`, templateHash: options.templateHash ?? "0123456789abcdef" },
+          data: {
+            runId: run.id,
+            videoId,
+            stepId: s.stepId,
+            scopeIndex: s.scopeIndex,
+            status: "done",
+            templateId: `hallucination/${s.stepId}`,
+            templateHash: options.templateHash ?? "0123456789abcdef",
+          },
           select: { id: true },
         });
         stepResultId = step.id;
         steps.set(stepKey, stepResultId);
       }
-      const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, value: s.value }, select: { id: true } });
+      const score = await prisma.score.create({
+        data: { runId: run.id, videoId, stepResultId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, value: s.value },
+        select: { id: true },
+      });
       scoreIds.set(`${v}:${s.stepId}:${s.scopeIndex}:${s.category}`, score.id);
     }
     const o = options.outcome(v);

@@ -7,4 +7,4 @@ export function apiRequest(path: string, key: string, init: RequestInit = {}): R
 }
 
 /** The second argument Next.js passes a route handler. */
-export const routeContext = <P,>(params: P) => ({ params: Promise.resolve(params) });
+export const routeContext = <P>(params: P) => ({ params: Promise.resolve(params) });

@@ -73,6 +73,11 @@ export async function insertCandidateSet(prisma: PrismaClient, owner: Actor, pro
 
 /** A view as the construct pipeline will give it once the filters kept the candidate and it was transformed. */
 export function transformedView(view: CandidateView, wrong: readonly [string, string, string, string], category = "Step Sequencing"): CandidateView {
-  const decisions = { blind: { removed: false, reason: "needs the video" }, hallucination: { removed: false, reason: "supported" }, tricky: { removed: false, reason: "answered right" }, unspecific: { removed: false, reason: "specific" } };
+  const decisions = {
+    blind: { removed: false, reason: "needs the video" },
+    hallucination: { removed: false, reason: "supported" },
+    tricky: { removed: false, reason: "answered right" },
+    unspecific: { removed: false, reason: "specific" },
+  };
   return { ...view, category, decisions, fate: candidateFate({ category, dataset: view.payload.dataset, decisions }), transform: { state: "transformed", attempt: 2, wrong }, attempts: 2 };
 }

@@ -15,12 +15,7 @@ export interface ReferenceLine {
   key_point?: string[];
 }
 
-export function referenceLine(
-  id: number | string,
-  video: string,
-  type: string,
-  options: { instruction?: string; reference?: string; rule?: string; keyPoints?: string[] } = {},
-): ReferenceLine {
+export function referenceLine(id: number | string, video: string, type: string, options: { instruction?: string; reference?: string; rule?: string; keyPoints?: string[] } = {}): ReferenceLine {
   return {
     id,
     video,

@@ -63,7 +63,16 @@ export async function projectWithFramedVideos(
       frames.push({ frameSetId, index: i, timestampS: i * 0.25, isKeyFrame: i === keyIndex, cluster: keyIndex, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 });
     }
     await prisma.frameSet.create({
-      data: { id: frameSetId, videoId: video.id, identity: randomUUID(), parameters: { mode: "density-peaks" }, mode: "density-peaks", frameCount: frames.length, keyFrameCount: options.keyFrames, createdById: owner.userId },
+      data: {
+        id: frameSetId,
+        videoId: video.id,
+        identity: randomUUID(),
+        parameters: { mode: "density-peaks" },
+        mode: "density-peaks",
+        frameCount: frames.length,
+        keyFrameCount: options.keyFrames,
+        createdById: owner.userId,
+      },
     });
     await prisma.frame.createMany({ data: frames });
     if (options.uniformFrames && v < (options.uniformVideos ?? options.videoCount)) {
@@ -72,7 +81,18 @@ export async function projectWithFramedVideos(
       for (let i = 0; i < options.uniformFrames; i++) {
         const key = frameKey(project.id, uniformSetId, i);
         const stored = await storage.put(key, Buffer.concat([jpeg, Buffer.from(`${nonce}:${v}:uniform:${i}`)]));
-        uniform.push({ frameSetId: uniformSetId, index: i, timestampS: i * 0.5, isKeyFrame: true, cluster: null, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 });
+        uniform.push({
+          frameSetId: uniformSetId,
+          index: i,
+          timestampS: i * 0.5,
+          isKeyFrame: true,
+          cluster: null,
+          storageKey: key,
+          sha256: stored.sha256,
+          sizeBytes: stored.size,
+          width: 64,
+          height: 48,
+        });
       }
       await prisma.frameSet.create({
         data: {

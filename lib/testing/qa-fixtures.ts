@@ -38,7 +38,7 @@ export function smallQuestionSet(): QuestionLine[] {
       video: fixtureVideoName(0),
       question: "What colour is the ramp under the ball?",
       format: "mc",
-      options: { A: "Blue.", B: "The ramp under the ball is green." , C: "Red." },
+      options: { A: "Blue.", B: "The ramp under the ball is green.", C: "Red." },
       answer: "C",
       category: "Object Attribute Recognition",
       granularity: "fine",

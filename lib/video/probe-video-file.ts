@@ -38,9 +38,7 @@ export async function probeVideoFile(path: string): Promise<ServerProbeResult> {
     }
     if (!track) {
       const audio = await input.getPrimaryAudioTrack();
-      return audio
-        ? { ok: false, reason: "audio_only", message: "The file has audio but no video track." }
-        : { ok: false, reason: "not_a_video", message: "The file has no video track." };
+      return audio ? { ok: false, reason: "audio_only", message: "The file has audio but no video track." } : { ok: false, reason: "not_a_video", message: "The file has no video track." };
     }
     try {
       const sink = new EncodedPacketSink(track);

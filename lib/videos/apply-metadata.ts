@@ -145,10 +145,15 @@ export async function applyMetadataToVideos(prisma: PrismaClient, actor: Actor, 
       const result = await plan(tx, projectId, input);
       const summary = summarise(result, true);
       if (summary.overwrites > 0 && !input.confirmOverwrites) {
-        throw new AppError(409, "overwrite_unconfirmed", `${summary.overwrites} value${summary.overwrites === 1 ? "" : "s"} already set would change; confirm the overwrite (confirmOverwrites: true) to apply. Nothing was changed.`, {
-          overwrites: summary.overwrites,
-          changedVideos: summary.changes.length,
-        });
+        throw new AppError(
+          409,
+          "overwrite_unconfirmed",
+          `${summary.overwrites} value${summary.overwrites === 1 ? "" : "s"} already set would change; confirm the overwrite (confirmOverwrites: true) to apply. Nothing was changed.`,
+          {
+            overwrites: summary.overwrites,
+            changedVideos: summary.changes.length,
+          },
+        );
       }
       for (const { video, next, source } of result.planned) await writeVideoEdit(tx, video, next, actor.userId, source);
       return summary;

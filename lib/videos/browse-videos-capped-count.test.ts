@@ -51,7 +51,9 @@ describe("the video list's count, capped", () => {
     // The dimension filter (now read through the GIN index) counts what `= ANY` counts.
     const mechanics = await browse({ dimension: "Mechanics", pageSize: "500" });
     expect(mechanics).toMatchObject({ total: await exactCount(Prisma.sql`'Mechanics' = ANY(v."dimensions")`), totalExact: true });
-    const [firstMechanics] = await prisma.$queryRaw<{ ids: string[] }[]>`SELECT array_agg(id ORDER BY "relativePath", id) AS ids FROM (SELECT v.id, v."relativePath" FROM "video" v WHERE v."projectId" = ${projectId} AND 'Mechanics' = ANY(v."dimensions") ORDER BY v."relativePath", v.id LIMIT 500) x`;
+    const [firstMechanics] = await prisma.$queryRaw<
+      { ids: string[] }[]
+    >`SELECT array_agg(id ORDER BY "relativePath", id) AS ids FROM (SELECT v.id, v."relativePath" FROM "video" v WHERE v."projectId" = ${projectId} AND 'Mechanics' = ANY(v."dimensions") ORDER BY v."relativePath", v.id LIMIT 500) x`;
     expect(mechanics.videos.map((video) => video.id)).toEqual(firstMechanics!.ids);
 
     const scored = await browse({ overallMin: "50" });

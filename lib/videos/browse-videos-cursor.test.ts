@@ -35,9 +35,19 @@ beforeAll(async () => {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await prisma.video.create({
       data: {
-        projectId, sha256: sha, sizeBytes: 1n, fileName: `clip-${i}.mp4`, relativePath: `m${i % 4}/clip-${Math.floor(i / 2)}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4",
-        status: "ready", prompt: i % 5 === 0 ? null : `Prompt ${i % 6}`, dimensions: ["Mechanics"], model: i % 7 === 3 ? null : ["Sora", "Kling", "Gen-2"][i % 3]!,
-        createdById: owner.userId, createdAt: new Date(base + (i % 4) * 1000),
+        projectId,
+        sha256: sha,
+        sizeBytes: 1n,
+        fileName: `clip-${i}.mp4`,
+        relativePath: `m${i % 4}/clip-${Math.floor(i / 2)}.mp4`,
+        storageKey: `k/${sha}`,
+        contentType: "video/mp4",
+        status: "ready",
+        prompt: i % 5 === 0 ? null : `Prompt ${i % 6}`,
+        dimensions: ["Mechanics"],
+        model: i % 7 === 3 ? null : ["Sora", "Kling", "Gen-2"][i % 3]!,
+        createdById: owner.userId,
+        createdAt: new Date(base + (i % 4) * 1000),
       },
     });
     videoIds.push(video.id);
@@ -46,7 +56,7 @@ beforeAll(async () => {
   runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
   for (const [i, videoId] of videoIds.entries()) {
     if (NOT_IN_RUN.has(i)) continue;
-    await createRunVideo(prisma, { runId, videoId, frameSetId: "fs", metrics: { S: i % 3, overall: i % 6 === 0 ? null : [10, 20, 20, 20, 30][i % 6 - 1]! } });
+    await createRunVideo(prisma, { runId, videoId, frameSetId: "fs", metrics: { S: i % 3, overall: i % 6 === 0 ? null : [10, 20, 20, 20, 30][(i % 6) - 1]! } });
   }
   hiddenIds = [videoIds[4]!, videoIds[9]!];
   const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId, scope: "verdict", blind: true, itemCount: 2, createdById: owner.userId } });
@@ -117,7 +127,10 @@ describe("browseVideos with cursors", () => {
           const forward = await walkForward(query, as);
           for (const [i, cursorPage] of forward.entries()) {
             const numbered = await browse({ ...query, page: String(i + 1) }, as);
-            expect(numbered.videos.map((video) => video.id), `${sort} ${dir} page ${i + 1}`).toEqual(cursorPage.videos.map((video) => video.id));
+            expect(
+              numbered.videos.map((video) => video.id),
+              `${sort} ${dir} page ${i + 1}`,
+            ).toEqual(cursorPage.videos.map((video) => video.id));
           }
           expect((await browse({ ...query, page: String(forward.length + 1) }, as)).videos).toEqual([]);
         }
@@ -131,7 +144,10 @@ describe("browseVideos with cursors", () => {
     for (const [i, cursorPage] of forward.entries()) {
       if (i === 0) continue;
       const numbered = await browse({ ...query, page: String(i + 1) });
-      expect(numbered.videos.map((video) => video.id), `page ${i + 1}`).toEqual(cursorPage.videos.map((video) => video.id));
+      expect(
+        numbered.videos.map((video) => video.id),
+        `page ${i + 1}`,
+      ).toEqual(cursorPage.videos.map((video) => video.id));
       expect(numbered.page).toBe(i + 1);
     }
     const third = await browse({ ...query, page: "3" });
@@ -149,7 +165,10 @@ describe("browseVideos with cursors", () => {
     const pages = await walkForward({ sort: "overall", dir: "desc", pageSize: "3" }, reviewer);
     expect(idsOf(pages)).toEqual(await referenceOrder("overall", "desc", hiddenIds));
     const shown = pages.flatMap((page) => page.videos).filter((video) => hiddenIds.includes(video.id));
-    expect(shown.map((video) => [video.blind, video.scores])).toEqual([[true, null], [true, null]]);
+    expect(shown.map((video) => [video.blind, video.scores])).toEqual([
+      [true, null],
+      [true, null],
+    ]);
     for (const page of pages) {
       for (const cursor of [page.nextCursor, page.prevCursor]) {
         const decoded = cursor ? decodeVideoListCursor(cursor) : null;
@@ -182,7 +201,18 @@ describe("browseVideos with cursors", () => {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     // Sorts before every other path: with OFFSET, page 3 would show page 2's last row again.
     const added = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 1n, fileName: "a.mp4", relativePath: "a/first.mp4", storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", dimensions: [], createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 1n,
+        fileName: "a.mp4",
+        relativePath: "a/first.mp4",
+        storageKey: `k/${sha}`,
+        contentType: "video/mp4",
+        status: "ready",
+        dimensions: [],
+        createdById: owner.userId,
+      },
     });
     try {
       const rest: string[] = [];
@@ -209,7 +239,19 @@ describe("browseVideos with cursors, other projects", () => {
     for (const [i, prompt] of prompts.entries()) {
       const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
       const video = await prisma.video.create({
-        data: { projectId: project, sha256: sha, sizeBytes: 1n, fileName: `v${i}.mp4`, relativePath: `v${i}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt, dimensions: [], createdById: owner.userId },
+        data: {
+          projectId: project,
+          sha256: sha,
+          sizeBytes: 1n,
+          fileName: `v${i}.mp4`,
+          relativePath: `v${i}.mp4`,
+          storageKey: `k/${sha}`,
+          contentType: "video/mp4",
+          status: "ready",
+          prompt,
+          dimensions: [],
+          createdById: owner.userId,
+        },
       });
       created.push(video.id);
     }

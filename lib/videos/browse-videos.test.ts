@@ -35,7 +35,20 @@ beforeAll(async () => {
   for (const spec of specs) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 10n, fileName: `${spec.key}.mp4`, relativePath: `${spec.model}/${spec.key}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt: spec.prompt, dimensions: [...spec.dims], model: spec.model, createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 10n,
+        fileName: `${spec.key}.mp4`,
+        relativePath: `${spec.model}/${spec.key}.mp4`,
+        storageKey: `k/${sha}`,
+        contentType: "video/mp4",
+        status: "ready",
+        prompt: spec.prompt,
+        dimensions: [...spec.dims],
+        model: spec.model,
+        createdById: owner.userId,
+      },
     });
     ids[spec.key] = video.id;
   }
@@ -46,7 +59,22 @@ beforeAll(async () => {
     });
     const frames = [];
     for (let index = 0; index < 6; index++) {
-      frames.push(await prisma.frame.create({ data: { frameSetId: set.id, index, timestampS: index / 4, isKeyFrame: keyIndexes.includes(index), cluster: null, storageKey: `f/${set.id}/${index}`, sha256: "0".repeat(64), sizeBytes: 1, width: 8, height: 8 } }));
+      frames.push(
+        await prisma.frame.create({
+          data: {
+            frameSetId: set.id,
+            index,
+            timestampS: index / 4,
+            isKeyFrame: keyIndexes.includes(index),
+            cluster: null,
+            storageKey: `f/${set.id}/${index}`,
+            sha256: "0".repeat(64),
+            sizeBytes: 1,
+            width: 8,
+            height: 8,
+          },
+        }),
+      );
     }
     return frames;
   };
@@ -55,7 +83,9 @@ beforeAll(async () => {
   thumbs.b = (await frameSet("b", new Date(), [2]))[2]!.id;
 
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  const older = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date(Date.now() - 3_600_000) } });
+  const older = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date(Date.now() - 3_600_000) },
+  });
   olderRunId = older.id;
   await createRunVideo(prisma, { runId: older.id, videoId: ids.a!, frameSetId: "fs", metrics: { S: 9, D: 9, I: 9, overall: 10, verdict: true } });
   await createRunVideo(prisma, { runId: older.id, videoId: ids.d!, frameSetId: "fs", metrics: { S: 0, D: 0, I: 0, overall: 100, verdict: false } });
@@ -182,7 +212,10 @@ describe("browseVideos", () => {
   it("flags a presence judgment that disagrees with the shown run's presence, whichever run it was saved against", async () => {
     // The latest run scores s1 on c at 8 and 1 (present at the threshold 5); the reviewer, who saw the older run,
     // says s1 is absent. The judgment's own `disagrees` is the older run's; against the latest it disagrees.
-    for (const [scopeIndex, value] of [[0, 8], [1, 1]] as const) {
+    for (const [scopeIndex, value] of [
+      [0, 8],
+      [1, 1],
+    ] as const) {
       const step = await prisma.stepResult.create({ data: { runId: latestRunId, videoId: ids.c!, stepId: "static_hallucination", scopeIndex, status: "done", templateId: "t", output: {} } });
       await prisma.score.create({ data: { runId: latestRunId, videoId: ids.c!, stepResultId: step.id, stepId: "static_hallucination", scopeIndex, category: "s1", value } });
     }
@@ -208,7 +241,9 @@ describe("browseVideos for a reviewer in a blind queue", () => {
     expect(keysOf((await browse({ verdict: "no" }, reviewer)).videos)).toEqual(["a"]);
     expect(keysOf((await browse({ overallMin: "0", overallMax: "100" }, reviewer)).videos)).toEqual(["a"]);
     // Sorted by overall, b (48) would come before a (74) ascending; hidden, it sorts as unscored.
-    expect(keysOf((await browse({ runId: latestRunId, sort: "overall", dir: "asc" }, reviewer)).videos)).toEqual(["a", "b", "c"].sort((x, y) => (x === "a" ? -1 : y === "a" ? 1 : ids[x]! < ids[y]! ? -1 : 1)));
+    expect(keysOf((await browse({ runId: latestRunId, sort: "overall", dir: "asc" }, reviewer)).videos)).toEqual(
+      ["a", "b", "c"].sort((x, y) => (x === "a" ? -1 : y === "a" ? 1 : ids[x]! < ids[y]! ? -1 : 1)),
+    );
     // Others see b as before.
     expect((await browse({ verdict: "yes" })).videos.map((video) => video.id)).toEqual([ids.b]);
 

@@ -21,7 +21,21 @@ let newRun: string;
 async function video(key: string, prompt: string | null, model: string | null, sampleIndex: number | null) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
   const created = await prisma.video.create({
-    data: { projectId, sha256: sha, sizeBytes: BigInt(1), fileName: `${key}.mp4`, relativePath: `${model}/${key}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt, model, sampleIndex, dimensions: ["Diversity"], createdById: owner.userId },
+    data: {
+      projectId,
+      sha256: sha,
+      sizeBytes: BigInt(1),
+      fileName: `${key}.mp4`,
+      relativePath: `${model}/${key}.mp4`,
+      storageKey: `k/${sha}`,
+      contentType: "video/mp4",
+      status: "ready",
+      prompt,
+      model,
+      sampleIndex,
+      dimensions: ["Diversity"],
+      createdById: owner.userId,
+    },
   });
   ids[key] = created.id;
   return created.id;
@@ -41,17 +55,51 @@ beforeAll(async () => {
   await video("loose", null, "modelA", null);
   // A frame set for a0: its first key frame is the poster.
   const frameSet = await prisma.frameSet.create({ data: { videoId: ids.a0!, identity: randomUUID(), parameters: {}, mode: "uniform", frameCount: 3, keyFrameCount: 2, createdById: owner.userId } });
-  for (const [index, isKeyFrame] of [[0, false], [1, true], [2, true]] as const) {
-    await prisma.frame.create({ data: { id: `poster-${frameSet.id}-${index}`, frameSetId: frameSet.id, index, timestampS: index, isKeyFrame, cluster: 1, storageKey: "x", sha256: "x", sizeBytes: 1, width: 1, height: 1 } });
+  for (const [index, isKeyFrame] of [
+    [0, false],
+    [1, true],
+    [2, true],
+  ] as const) {
+    await prisma.frame.create({
+      data: { id: `poster-${frameSet.id}-${index}`, frameSetId: frameSet.id, index, timestampS: index, isKeyFrame, cluster: 1, storageKey: "x", sha256: "x", sizeBytes: 1, width: 1, height: 1 },
+    });
   }
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "judge", baseUrl: "http://127.0.0.1:1/v1", model: "gpt-x", createdById: owner.userId } });
-  oldRun = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date("2024-01-01"), endpointSnapshot: { name: "judge", model: "gpt-old" } } })).id;
-  newRun = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date("2024-02-01"), endpointSnapshot: { name: "judge", model: "gpt-new" } } })).id;
+  oldRun = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+        createdAt: new Date("2024-01-01"),
+        endpointSnapshot: { name: "judge", model: "gpt-old" },
+      },
+    })
+  ).id;
+  newRun = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+        createdAt: new Date("2024-02-01"),
+        endpointSnapshot: { name: "judge", model: "gpt-new" },
+      },
+    })
+  ).id;
   await createRunVideo(prisma, { runId: oldRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 20, verdict: true } });
   await createRunVideo(prisma, { runId: newRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 80, verdict: false } });
   // Reviewers' verdicts: two "yes" seen in the latest run, one "no" seen in the older run. Judgments
   // belong to the video's verdict, not to a run: all three count (majority yes).
-  for (const [runId, value, reviewer] of [[newRun, 1, "r1"], [newRun, 1, "r2"], [oldRun, 0, "r3"]] as const) {
+  for (const [runId, value, reviewer] of [
+    [newRun, 1, "r1"],
+    [newRun, 1, "r2"],
+    [oldRun, 0, "r3"],
+  ] as const) {
     await insertJudgment(prisma, { projectId, targetType: "verdict", runId, videoId: ids.a0!, reviewerId: `${reviewer}-${randomUUID()}`, value });
   }
 });

@@ -113,9 +113,14 @@ export async function deleteVideos(deps: VideoDeps, actor: Actor, projectId: str
       }
       const busy = await runsInProgress(tx, videoIds);
       if (busy.length) {
-        throw new AppError(409, "run_in_progress", `A run that is still judging ${videoIds.length === 1 ? "this video" : "these videos"} must finish or be cancelled first (${busy.map((r) => `${r.pipeline} run ${r.id}`).join(", ")}). Nothing was deleted.`, {
-          runIds: busy.map((r) => r.id),
-        });
+        throw new AppError(
+          409,
+          "run_in_progress",
+          `A run that is still judging ${videoIds.length === 1 ? "this video" : "these videos"} must finish or be cancelled first (${busy.map((r) => `${r.pipeline} run ${r.id}`).join(", ")}). Nothing was deleted.`,
+          {
+            runIds: busy.map((r) => r.id),
+          },
+        );
       }
       const { counts, runsToDelete, queuesToDelete } = await countDependents(tx, projectId, videoIds);
       if (input.dryRun) return { counts, keys: [] as string[] };

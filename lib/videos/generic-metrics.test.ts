@@ -27,7 +27,17 @@ beforeAll(async () => {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     ids[key] = (
       await prisma.video.create({
-        data: { projectId, sha256: sha, sizeBytes: 1n, fileName: `${key}.mp4`, relativePath: `${key}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", createdById: owner.userId },
+        data: {
+          projectId,
+          sha256: sha,
+          sizeBytes: 1n,
+          fileName: `${key}.mp4`,
+          relativePath: `${key}.mp4`,
+          storageKey: `k/${sha}`,
+          contentType: "video/mp4",
+          status: "ready",
+          createdById: owner.userId,
+        },
       })
     ).id;
   }
@@ -76,7 +86,12 @@ describe("generic per-video metrics", () => {
   });
 
   it("refuses generic keys off the metric's scale, naming the key", () => {
-    for (const [query, field] of [[{ "min.S": "11" }, "min.S"], [{ "max.overall": "abc" }, "max.overall"], [{ "is.verdict": "maybe" }, "is.verdict"], [{ sort: "X" }, "sort"]] as const) {
+    for (const [query, field] of [
+      [{ "min.S": "11" }, "min.S"],
+      [{ "max.overall": "abc" }, "max.overall"],
+      [{ "is.verdict": "maybe" }, "is.verdict"],
+      [{ sort: "X" }, "sort"],
+    ] as const) {
       const parsed = videoListQuerySchema().safeParse(query);
       expect(parsed.success, JSON.stringify(query)).toBe(false);
       expect(parsed.error!.issues.map((i) => i.path.join("."))).toContain(field);

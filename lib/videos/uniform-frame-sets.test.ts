@@ -30,7 +30,10 @@ describe("videosLackingUniformFrames", () => {
     await prisma.video.update({ where: { id: videoIds[0]! }, data: { width: 128, height: 96 } });
     await prisma.video.update({ where: { id: videoIds[1]! }, data: { width: 1280, height: 720 } });
     const questions = smallQuestionSet();
-    await importQuestionSet(prisma, owner, projectId, { fileName: "q.jsonl", bytes: questionSetBytes([questions[0], { ...questions[2], video: fixtureVideoName(1) }, { ...questions[3], video: fixtureVideoName(2) }]) });
+    await importQuestionSet(prisma, owner, projectId, {
+      fileName: "q.jsonl",
+      bytes: questionSetBytes([questions[0], { ...questions[2], video: fixtureVideoName(1) }, { ...questions[3], video: fixtureVideoName(2) }]),
+    });
 
     const quarter = await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "quarter" });
     expect(quarter.map((v) => [v.id, v.maxSide, v.problem])).toEqual([

@@ -81,13 +81,16 @@ export async function appendUploadChunk(deps: VideoDeps, actor: Actor, uploadId:
     });
   }
   let token = lease;
-  const renewal = setInterval(() => {
-    void renewAppendLease(deps.prisma, session.id, token).then((renewed) => {
-      if (renewed) token = renewed;
-      // Someone else may append now: stop before two writers share the file.
-      else body.destroy(new ConflictError("This chunk took too long and lost its place; resume from the upload's receivedBytes."));
-    });
-  }, (APPEND_LEASE_SECONDS * 1000) / 3);
+  const renewal = setInterval(
+    () => {
+      void renewAppendLease(deps.prisma, session.id, token).then((renewed) => {
+        if (renewed) token = renewed;
+        // Someone else may append now: stop before two writers share the file.
+        else body.destroy(new ConflictError("This chunk took too long and lost its place; resume from the upload's receivedBytes."));
+      });
+    },
+    (APPEND_LEASE_SECONDS * 1000) / 3,
+  );
   try {
     const receivedBytes = await deps.storage.appendToStaging(session.id, offset, body, sizeBytes);
     await deps.prisma.uploadSession.update({ where: { id: session.id }, data: { receivedBytes: BigInt(receivedBytes) } });

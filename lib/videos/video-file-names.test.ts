@@ -8,7 +8,9 @@ import { videoFileNames } from "./video-file-names";
 
 async function video(projectId: string, userId: string, fileName: string) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
-  return prisma.video.create({ data: { projectId, sha256: sha, sizeBytes: 1n, fileName, relativePath: fileName, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", createdById: userId } });
+  return prisma.video.create({
+    data: { projectId, sha256: sha, sizeBytes: 1n, fileName, relativePath: fileName, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", createdById: userId },
+  });
 }
 
 it("names the project's videos by file name and leaves out other projects' videos", async () => {

@@ -13,8 +13,30 @@ const lateTask: TaskDeclaration = {
   id: "late_task",
   label: "Late task",
   subject: "video",
-  targets: [{ id: "late_target", label: "Late", definition: "A late target.", scale: { kind: "numeric", min: 0, max: 20, step: 1 }, level: "ordinal", higherIsBetter: true, scope: "video", positive: { op: ">=", threshold: 10, label: "late" } }],
-  metrics: [{ id: "late_metric", label: "Late metric", definition: "A late metric.", aggregation: "late", scale: { kind: "numeric", min: 0, max: 20, step: null }, level: "ordinal", higherIsBetter: true, positive: { op: ">=", threshold: 10, label: "late" } }],
+  targets: [
+    {
+      id: "late_target",
+      label: "Late",
+      definition: "A late target.",
+      scale: { kind: "numeric", min: 0, max: 20, step: 1 },
+      level: "ordinal",
+      higherIsBetter: true,
+      scope: "video",
+      positive: { op: ">=", threshold: 10, label: "late" },
+    },
+  ],
+  metrics: [
+    {
+      id: "late_metric",
+      label: "Late metric",
+      definition: "A late metric.",
+      aggregation: "late",
+      scale: { kind: "numeric", min: 0, max: 20, step: null },
+      level: "ordinal",
+      higherIsBetter: true,
+      positive: { op: ">=", threshold: 10, label: "late" },
+    },
+  ],
   groupings: [],
 };
 
@@ -33,7 +55,12 @@ describe("video filter schemas follow the task registry", () => {
       expect(isVideoFilterKey("max.late_metric")).toBe(true);
       expect(videoSorts()).toContain("late_metric");
       expect(scoreCategories()).toContain("late_target");
-      expect(during.parse({ "min.late_metric": "3", sort: "late_metric", category: "late_target", categoryMax: "18" })).toMatchObject({ "min.late_metric": 3, sort: "late_metric", category: "late_target", categoryMax: 18 });
+      expect(during.parse({ "min.late_metric": "3", sort: "late_metric", category: "late_target", categoryMax: "18" })).toMatchObject({
+        "min.late_metric": 3,
+        sort: "late_metric",
+        category: "late_target",
+        categoryMax: 18,
+      });
       expect(during.safeParse({ "min.late_metric": "21" }).success).toBe(false);
       expect(createQueueSchema().parse({ name: "Late", scope: "scores", categories: ["late_target"], sort: "late_metric" })).toMatchObject({ categories: ["late_target"], sort: "late_metric" });
     } finally {

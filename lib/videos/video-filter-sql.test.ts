@@ -29,7 +29,20 @@ beforeAll(async () => {
   for (const spec of specs) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 1n, fileName: `${spec.key}.mp4`, relativePath: `${spec.key}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: spec.status, prompt: spec.prompt, dimensions: [...spec.dims], model: spec.model, createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 1n,
+        fileName: `${spec.key}.mp4`,
+        relativePath: `${spec.key}.mp4`,
+        storageKey: `k/${sha}`,
+        contentType: "video/mp4",
+        status: spec.status,
+        prompt: spec.prompt,
+        dimensions: [...spec.dims],
+        model: spec.model,
+        createdById: owner.userId,
+      },
     });
     ids[spec.key] = video.id;
   }
@@ -43,7 +56,10 @@ beforeAll(async () => {
     await createRunVideo(prisma, { runId, videoId: ids[key]!, frameSetId: "fs", metrics: { S: S, D: D, I: I, overall: overall, verdict: verdict } });
   }
   // s3 per key frame: a has 2 and 7 (max 7), b has 3 and 4 (max 4); c has no s3.
-  for (const [key, values] of [["a", [2, 7]], ["b", [3, 4]]] as const) {
+  for (const [key, values] of [
+    ["a", [2, 7]],
+    ["b", [3, 4]],
+  ] as const) {
     for (const [k, value] of values.entries()) {
       const step = await prisma.stepResult.create({ data: { runId, videoId: ids[key]!, stepId: "static_hallucination", scopeIndex: k, status: "done", templateId: "t" } });
       await prisma.score.create({ data: { runId, videoId: ids[key]!, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: k, category: "s3", value } });

@@ -88,10 +88,7 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   const run = ctx.runId;
   if (hidden(ctx).length > 0 && filterReadsValues(filter)) and.push(Prisma.sql`NOT (v."id" = ANY(${hidden(ctx)}::text[]))`);
   for (const condition of metricConditions(filter, ctx.task)) {
-    const bounds = [
-      ...(condition.min !== undefined ? [Prisma.sql`AND m."value" >= ${condition.min}`] : []),
-      ...(condition.max !== undefined ? [Prisma.sql`AND m."value" <= ${condition.max}`] : []),
-    ];
+    const bounds = [...(condition.min !== undefined ? [Prisma.sql`AND m."value" >= ${condition.min}`] : []), ...(condition.max !== undefined ? [Prisma.sql`AND m."value" <= ${condition.max}`] : [])];
     and.push(Prisma.sql`EXISTS (SELECT 1 FROM "run_metric" m WHERE m."runId" = ${run} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${condition.metric} ${Prisma.join(bounds, " ")})`);
   }
   if (filter.category) {
@@ -111,7 +108,9 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   if (filter.humanVerdict) {
     const majority = filter.humanVerdict === "yes" ? Prisma.sql`avg(h."value") > 0.5` : Prisma.sql`avg(h."value") < 0.5`;
     const verdict = ctx.task?.verdict?.metricId ?? "verdict";
-    and.push(Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} AND h."labelSetId" IS NULL AND NOT h."withdrawn" GROUP BY h."videoId" HAVING ${majority})`);
+    and.push(
+      Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} AND h."labelSetId" IS NULL AND NOT h."withdrawn" GROUP BY h."videoId" HAVING ${majority})`,
+    );
   }
   if (filter.review) {
     // Only videos the run judged have reviews in its view.

@@ -34,10 +34,13 @@ export function isFieldSort(sort: string): sort is (typeof FIELD_SORTS)[number] 
 }
 
 const text = (max: number) => z.string().trim().min(1).max(max).refine(noNulBytes, NUL_BYTE_MESSAGE).optional();
-const id = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/).optional();
+const id = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/)
+  .optional();
 /** Query strings carry numbers as text; an empty field means "no bound". */
-const bound = (min: number, max: number) =>
-  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(min).max(max).optional());
+const bound = (min: number, max: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(min).max(max).optional());
 const yesNo = z.enum(["yes", "no"]).optional();
 
 type MetricBound = QueryAlias["bound"];
@@ -77,7 +80,15 @@ function metricFieldSchema(metric: MetricDeclaration, key: MetricKey) {
 }
 
 function metricShape(): Record<string, z.ZodType<string | number | undefined>> {
-  return Object.fromEntries([...metricKeys()].map(([key, spec]) => [key, metricFieldSchema(allMetrics().find((m) => m.id === spec.metric)!, spec)]));
+  return Object.fromEntries(
+    [...metricKeys()].map(([key, spec]) => [
+      key,
+      metricFieldSchema(
+        allMetrics().find((m) => m.id === spec.metric)!,
+        spec,
+      ),
+    ]),
+  );
 }
 
 /** A category filter's bounds before its run is known: the widest of any declared target's scale. */

@@ -26,7 +26,20 @@ beforeAll(async () => {
   for (const [key, model, prompt] of specs) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 10n, fileName: `${key}.mp4`, relativePath: `${model}/${key}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt, dimensions: [], model, createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 10n,
+        fileName: `${key}.mp4`,
+        relativePath: `${model}/${key}.mp4`,
+        storageKey: `k/${sha}`,
+        contentType: "video/mp4",
+        status: "ready",
+        prompt,
+        dimensions: [],
+        model,
+        createdById: owner.userId,
+      },
     });
     ids[key] = video.id;
   }

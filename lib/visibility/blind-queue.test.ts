@@ -55,7 +55,12 @@ describe("a blind queue", () => {
     expect(await isBlindFor(prisma, ann.userId, videoIds[1]!)).toBe(true);
     expect(await isBlindFor(prisma, ann.userId, videoIds[3]!)).toBe(false);
     // Another reviewer's judgments of the next item's video are not hers to see.
-    const payload = { judgments: [{ reviewer: { id: carl.userId }, judge: 7 }, { reviewer: { id: ann.userId }, judge: 7 }] };
+    const payload = {
+      judgments: [
+        { reviewer: { id: carl.userId }, judge: 7 },
+        { reviewer: { id: ann.userId }, judge: 7 },
+      ],
+    };
     const redacted = await redactVideoReviewsFor(prisma, ann.userId, videoIds[1]!, payload);
     expect(redacted).toEqual({ blind: true, judgments: [{ reviewer: { id: ann.userId }, judge: null }] });
     // A member who is not reviewing the queue sees everything.

@@ -57,8 +57,18 @@ beforeAll(async () => {
   for (const reviewer of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
 
   const endpoint = await createEndpoint(prisma, owner, projectId, {
-    name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-    requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
   // Per video a brief caption the stub's judge scores 2 and the length rule caps to 1 (flagged), and an action caption with key points.
   const references = [0, 1].flatMap((v) => [
@@ -71,8 +81,7 @@ beforeAll(async () => {
     { id: `action-${v}`, output: "A red sphere rolls down the ramp." },
   ]);
   await importModelOutputs(prisma, owner, projectId, setId, { fileName: "alpha.jsonl", bytes: jsonlBytes(...outputs) }, { model: "alpha" });
-  const start = (input: Record<string, unknown>) =>
-    createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, ...input }));
+  const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, ...input }));
   hallucinationRun = (await start({ pipeline: "hallucination" })).id;
   styleRun = (await start({ pipeline: "caption_style", captionSetId: setId })).id;
   contentRun = (await start({ pipeline: "caption_content", captionSetId: setId })).id;
@@ -223,7 +232,12 @@ describe("the exports (agreement scope)", () => {
     const rows = async (actor: Actor) => {
       const { stream } = await projectExport(prisma, actor, projectId, exportQuerySchema().parse({ format: "jsonl", runId: hallucinationRun }));
       const text = await new Response(stream).text();
-      return new Set(text.trimEnd().split("\n").map((line) => (JSON.parse(line) as ExportRow).videoId));
+      return new Set(
+        text
+          .trimEnd()
+          .split("\n")
+          .map((line) => (JSON.parse(line) as ExportRow).videoId),
+      );
     };
     expect([...(await rows(bob))].sort()).toEqual([blindVideo, openVideo].sort());
     expect([...(await rows(ann))]).toEqual([openVideo]);
@@ -245,9 +259,28 @@ describe("caption results", () => {
 
     const brief = briefOf(hidden.captions, blindVideo);
     expect(brief).toMatchObject({ blind: true, output: briefOf(whole.captions, blindVideo).output, reference: BRIEF });
-    expect(brief.style).toEqual({ status: "done", error: null, rawScore: null, reason: null, counts: null, rules: null, cap: null, scoreAfterRules: null, countedScore: null, counted: null, flags: null });
+    expect(brief.style).toEqual({
+      status: "done",
+      error: null,
+      rawScore: null,
+      reason: null,
+      counts: null,
+      rules: null,
+      cap: null,
+      scoreAfterRules: null,
+      countedScore: null,
+      counted: null,
+      flags: null,
+    });
     const action = actionOf(hidden.captions, blindVideo);
-    expect(action.content).toEqual({ status: "done", error: null, hit: null, total: 3, coverage: null, keyPoints: KEY_POINTS.map((keyPoint, i) => ({ index: i + 1, keyPoint, score: null, reason: null })) });
+    expect(action.content).toEqual({
+      status: "done",
+      error: null,
+      hit: null,
+      total: 3,
+      coverage: null,
+      keyPoints: KEY_POINTS.map((keyPoint, i) => ({ index: i + 1, keyPoint, score: null, reason: null })),
+    });
     // The other video's captions are whole, and so is the leaderboard (an aggregate).
     expect(briefOf(hidden.captions, openVideo)).toEqual(briefOf(whole.captions, openVideo));
     expect(hidden.leaderboard).toEqual(whole.leaderboard);
@@ -328,7 +361,7 @@ describe("a task's declared scoring steps decide what is withheld", () => {
   };
   const steps = [
     { stepId: "toy_describe", output: { text: "a ball" }, scores: [], error: null, calls: [{ responseText: "a ball" }] },
-    { stepId: "toy_score", output: { score: 3.25 }, scores: [{ category: "toy", value: 3.25 }], error: "3.25 is not allowed", calls: [{ responseText: "{\"score\": 3.25}" }] },
+    { stepId: "toy_score", output: { score: 3.25 }, scores: [{ category: "toy", value: 3.25 }], error: "3.25 is not allowed", calls: [{ responseText: '{"score": 3.25}' }] },
   ];
 
   it("withholds exactly the declared steps' outputs, errors and calls", () => {

@@ -82,7 +82,18 @@ interface StepLike {
  * emptied, so nothing new reaches a blind reviewer by default.
  */
 const STEP_FIELDS_WITHOUT_JUDGE_VALUES: ReadonlySet<string> = new Set([
-  "id", "runId", "videoId", "itemId", "stepId", "scopeIndex", "status", "templateId", "templateHash", "attempts", "startedAt", "finishedAt",
+  "id",
+  "runId",
+  "videoId",
+  "itemId",
+  "stepId",
+  "scopeIndex",
+  "status",
+  "templateId",
+  "templateHash",
+  "attempts",
+  "startedAt",
+  "finishedAt",
 ]);
 
 /**
@@ -94,9 +105,7 @@ const STEP_FIELDS_WITHOUT_JUDGE_VALUES: ReadonlySet<string> = new Set([
 export function withheldSteps<S extends StepLike>(steps: readonly S[], scoringSteps: ReadonlySet<string> | null): S[] {
   return steps.map((step) => {
     if (!carriesJudgeValues(scoringSteps, step.stepId)) return { ...step, scores: [] };
-    return Object.fromEntries(
-      Object.entries(step).map(([field, value]) => [field, STEP_FIELDS_WITHOUT_JUDGE_VALUES.has(field) ? value : Array.isArray(value) ? [] : null]),
-    ) as S;
+    return Object.fromEntries(Object.entries(step).map(([field, value]) => [field, STEP_FIELDS_WITHOUT_JUDGE_VALUES.has(field) ? value : Array.isArray(value) ? [] : null])) as S;
   });
 }
 
@@ -146,7 +155,11 @@ export async function redactInspectedStepsFor<S extends StepLike>(
 
 /** Rows of a run's videos (the run page) for this user: a blind video keeps no summary; each row says whether it is blind. */
 export async function redactRunVideosFor<R extends { videoId: string; summary: unknown }>(prisma: PrismaClient, userId: string, rows: readonly R[]): Promise<(R & { blind: boolean })[]> {
-  const blind = await blindVideoIdsFor(prisma, userId, rows.map((row) => row.videoId));
+  const blind = await blindVideoIdsFor(
+    prisma,
+    userId,
+    rows.map((row) => row.videoId),
+  );
   return rows.map((row) => (blind.has(row.videoId) ? { ...row, summary: null, blind: true } : { ...row, blind: false }));
 }
 
@@ -172,7 +185,13 @@ export function withheldResult<R>(redact: (result: R) => unknown, result: R): R 
  * Run results of one task for this user, each marked `blind` (and withheld by the task's `redact`) when
  * its video, `videoIdOf(result)`, is blind to them.
  */
-export async function redactResultsFor<R>(prisma: PrismaClient, userId: string, redact: (result: R) => unknown, results: readonly R[], videoIdOf: (result: R) => string): Promise<(R & { blind: boolean })[]> {
+export async function redactResultsFor<R>(
+  prisma: PrismaClient,
+  userId: string,
+  redact: (result: R) => unknown,
+  results: readonly R[],
+  videoIdOf: (result: R) => string,
+): Promise<(R & { blind: boolean })[]> {
   const blind = await blindVideoIdsFor(prisma, userId, [...new Set(results.map(videoIdOf))]);
   return results.map((result) => (blind.has(videoIdOf(result)) ? { ...withheldResult(redact, result), blind: true } : { ...result, blind: false }));
 }

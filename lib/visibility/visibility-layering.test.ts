@@ -59,7 +59,11 @@ describe("the visibility layer", () => {
 
   it("is not reached back from what lib/queues builds on: queues depend on it, never the other way round", () => {
     const queueDependencies = ["lib/visibility", "lib/videos", "lib/reviews", "lib/judge", "lib/tasks"].flatMap(sources);
-    const intoQueues = queueDependencies.flatMap((file) => runtimeImports(file).filter((target) => target.startsWith("lib/queues/")).map((target) => `${file} → ${target}`));
+    const intoQueues = queueDependencies.flatMap((file) =>
+      runtimeImports(file)
+        .filter((target) => target.startsWith("lib/queues/"))
+        .map((target) => `${file} → ${target}`),
+    );
     expect(intoQueues).toEqual([]);
   });
 

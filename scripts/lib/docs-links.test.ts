@@ -5,15 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  brokenLinks,
-  documentationFiles,
-  githubSlug,
-  markdownAnchors,
-  markdownHeadings,
-  markdownLinks,
-  readmeTargets,
-} from "./docs-links";
+import { brokenLinks, documentationFiles, githubSlug, markdownAnchors, markdownHeadings, markdownLinks, readmeTargets } from "./docs-links";
 
 const root = path.resolve(".");
 const README_MAX_BYTES = 15_360;
@@ -21,15 +13,51 @@ const IMAGE_MAX_BYTES = 300 * 1024;
 
 /** The README's sections before it was split into docs/, and the paragraphs other text pointed to by name. */
 const SECTIONS_BEFORE_THE_SPLIT = [
-  "Quick start", "Configuration", "Using it", "Importing videos", "Storage", "Judging", "Prompt versions",
-  "Browsing videos", "Reviewing a video", "Label sets (published human labels)", "Checking a judge against published labels",
-  "Review queues", "Adjudication (gold values)", "What to label next", "Agreement dashboard and exports", "Caption judging",
-  "Video question answering", "Building Q&A benchmarks", "Q&A construction", "Curation and export", "HTTP API", "Admin CLI",
-  "The stub LLM (a test tool)", "Agreement statistics (CLI)", "Operations", "Backups", "Metrics", "Logs",
-  "PostgreSQL restarts", "Architecture", "Main dependencies, and why", "Tests", "Running more machines", "Benchmarks",
+  "Quick start",
+  "Configuration",
+  "Using it",
+  "Importing videos",
+  "Storage",
+  "Judging",
+  "Prompt versions",
+  "Browsing videos",
+  "Reviewing a video",
+  "Label sets (published human labels)",
+  "Checking a judge against published labels",
+  "Review queues",
+  "Adjudication (gold values)",
+  "What to label next",
+  "Agreement dashboard and exports",
+  "Caption judging",
+  "Video question answering",
+  "Building Q&A benchmarks",
+  "Q&A construction",
+  "Curation and export",
+  "HTTP API",
+  "Admin CLI",
+  "The stub LLM (a test tool)",
+  "Agreement statistics (CLI)",
+  "Operations",
+  "Backups",
+  "Metrics",
+  "Logs",
+  "PostgreSQL restarts",
+  "Architecture",
+  "Main dependencies, and why",
+  "Tests",
+  "Running more machines",
+  "Benchmarks",
   "Limits",
-  "Calls in flight when a worker dies", "Batch runs", "Claim ahead", "Blind queues", "Presence targets", "Exports",
-  "Migrations", "Embedded PostgreSQL", "Adding a judge task", "Deleting videos and projects",
+  "Calls in flight when a worker dies",
+  "Batch runs",
+  "Claim ahead",
+  "Blind queues",
+  "Presence targets",
+  "Exports",
+  "Migrations",
+  "Embedded PostgreSQL",
+  "Adding a judge task",
+  "Deleting videos and projects",
 ];
 
 const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
@@ -55,9 +83,7 @@ describe("the documentation", () => {
     const targets = readmeTargets(root).filter((t) => t.target.endsWith(".md") && fs.existsSync(path.join(root, t.target)));
     const reachable = (title: string) =>
       readmeHeadings.has(title) ||
-      targets.some(({ target, fragment }) =>
-        fragment ? fragment === githubSlug(title) && markdownAnchors(read(target)).has(fragment) : markdownHeadings(read(target))[0]?.text === title,
-      );
+      targets.some(({ target, fragment }) => (fragment ? fragment === githubSlug(title) && markdownAnchors(read(target)).has(fragment) : markdownHeadings(read(target))[0]?.text === title));
     expect(SECTIONS_BEFORE_THE_SPLIT.filter((title) => !reachable(title))).toEqual([]);
   });
 
@@ -76,7 +102,7 @@ describe("the link checker", () => {
     expect(githubSlug("The stub LLM (a test tool)")).toBe("the-stub-llm-a-test-tool");
     expect(githubSlug("A judgment belongs to what was judged, not to a run")).toBe("a-judgment-belongs-to-what-was-judged-not-to-a-run");
     expect(githubSlug("Accès rapide — étape 2")).toBe("accès-rapide--étape-2");
-    const anchors = markdownAnchors("# Notes\n\n## `npm test` and *more*\n\n## Notes\n\n```\n# not a heading\n```\n\n- <a id=\"kept\"></a>item\n");
+    const anchors = markdownAnchors('# Notes\n\n## `npm test` and *more*\n\n## Notes\n\n```\n# not a heading\n```\n\n- <a id="kept"></a>item\n');
     expect([...anchors].sort()).toEqual(["kept", "notes", "notes-1", "npm-test-and-more"]);
   });
 

@@ -31,7 +31,11 @@ describe("seedLargeProject", () => {
     const sets = new Map((await prisma.frameSet.findMany({ where: { video: { projectId } } })).map((set) => [set.videoId, set]));
     const scores = await prisma.score.findMany({ where: { runId } });
     // The headline metrics as stored for the list (run_metric; verdict as 1/0, unknown as no row).
-    const metrics = await readRunMetrics(prisma, runId, runVideos.map((rv) => rv.videoId));
+    const metrics = await readRunMetrics(
+      prisma,
+      runId,
+      runVideos.map((rv) => rv.videoId),
+    );
     const metricOf = (videoId: string, metric: string) => metrics.get(videoId)?.[metric] ?? null;
     let incomplete = 0;
     for (const rv of runVideos) {
@@ -63,7 +67,14 @@ describe("seedLargeProject", () => {
       if (j.targetType === "score") expect(j.judgeValue).toBe(scores.find((s) => s.id === j.scoreId)!.value);
       // Keyed exactly as reviews key them, so every run that scored the target is compared with it.
       const frameSetId = runVideos.find((rv) => rv.videoId === j.videoId)!.frameSetId;
-      const target = j.targetType === "score" ? scoreTarget("hallucination", scores.find((s) => s.id === j.scoreId)!, frameSetId) : metricTarget("hallucination", j.videoId, "", j.targetType);
+      const target =
+        j.targetType === "score"
+          ? scoreTarget(
+              "hallucination",
+              scores.find((s) => s.id === j.scoreId)!,
+              frameSetId,
+            )
+          : metricTarget("hallucination", j.videoId, "", j.targetType);
       expect(j.targetKey).toBe(judgmentKey(target));
       expect(j).toMatchObject({ task: target.task, target: target.target, stepId: target.stepId, scopeIndex: target.scopeIndex, frameSetId: target.frameSetId });
       expect(seeded.reviewerIds).toContain(j.reviewerId);

@@ -29,18 +29,52 @@ export const SEED_MODELS = ["Sora", "Kling 1.6", "HunyuanVideo", "CogVideoX-5B"]
 const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[]; scenes: string[] }> = {
   Mechanics: {
     subjects: ["A red rubber ball", "A wooden block", "A glass marble", "A steel bearing", "A tennis ball", "A stack of books", "A bowling ball", "A paper cup", "A toy car", "A basketball"],
-    actions: ["rolls down a steep ramp", "falls off the edge of a table", "bounces twice on the floor", "slides across an icy surface", "is knocked over by a swinging pendulum", "tips over and comes to rest"],
-    scenes: ["in a bright classroom", "on a kitchen counter", "in a slow-motion close-up", "in a physics laboratory", "on a wooden deck at sunset", "in a dim garage", "on a concrete playground", "inside a glass box"],
+    actions: [
+      "rolls down a steep ramp",
+      "falls off the edge of a table",
+      "bounces twice on the floor",
+      "slides across an icy surface",
+      "is knocked over by a swinging pendulum",
+      "tips over and comes to rest",
+    ],
+    scenes: [
+      "in a bright classroom",
+      "on a kitchen counter",
+      "in a slow-motion close-up",
+      "in a physics laboratory",
+      "on a wooden deck at sunset",
+      "in a dim garage",
+      "on a concrete playground",
+      "inside a glass box",
+    ],
   },
   Thermotics: {
     subjects: ["An ice cube", "A pot of water", "A candle", "A chocolate bar", "A block of butter", "A snowman", "A kettle", "A scoop of ice cream", "A glass of iced tea", "A wax crayon"],
     actions: ["melts slowly", "starts to boil and steam", "burns down to the wick", "softens and drips", "freezes over", "gives off rising steam"],
-    scenes: ["in direct summer sunlight", "on a gas stove", "in a cold winter garden", "on a black marble table", "beside an open fireplace", "in a time-lapse shot", "on a sunny windowsill", "inside a freezer"],
+    scenes: [
+      "in direct summer sunlight",
+      "on a gas stove",
+      "in a cold winter garden",
+      "on a black marble table",
+      "beside an open fireplace",
+      "in a time-lapse shot",
+      "on a sunny windowsill",
+      "inside a freezer",
+    ],
   },
   Material: {
     subjects: ["A glass vase", "A silk scarf", "A ceramic plate", "A sponge", "A sheet of paper", "A rubber band", "A clay pot", "A metal spring", "A cotton towel", "A soap bubble"],
     actions: ["shatters on the floor", "is crumpled by a hand", "stretches and snaps back", "absorbs spilled water", "tears in half", "bends without breaking"],
-    scenes: ["in a close-up shot", "on a white studio background", "in a busy workshop", "under soft morning light", "on a rainy balcony", "in slow motion", "on a polished wooden table", "in a cluttered attic"],
+    scenes: [
+      "in a close-up shot",
+      "on a white studio background",
+      "in a busy workshop",
+      "under soft morning light",
+      "on a rainy balcony",
+      "in slow motion",
+      "on a polished wooden table",
+      "in a cluttered attic",
+    ],
   },
   "Human Anatomy": {
     subjects: ["A pianist", "A rock climber", "A juggler", "A violinist", "A chef", "A yoga teacher", "A basketball player", "A sign-language interpreter", "A potter", "A typist"],
@@ -48,7 +82,18 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
     scenes: ["in a concert hall", "on a rocky cliff", "in a crowded street", "in a quiet studio", "in a restaurant kitchen", "on a sunny beach", "in a gym", "in a library"],
   },
   "Human Interaction": {
-    subjects: ["Two friends", "A mother and her child", "Two dancers", "A waiter and a customer", "Two chess players", "A coach and an athlete", "Two colleagues", "A doctor and a patient", "Two children", "A couple"],
+    subjects: [
+      "Two friends",
+      "A mother and her child",
+      "Two dancers",
+      "A waiter and a customer",
+      "Two chess players",
+      "A coach and an athlete",
+      "Two colleagues",
+      "A doctor and a patient",
+      "Two children",
+      "A couple",
+    ],
     actions: ["shake hands", "pass a ball back and forth", "hug each other", "exchange a small gift", "high-five after a game", "walk side by side talking"],
     scenes: ["in a city park", "at a train station", "in an office lobby", "on a snowy street", "in a cozy living room", "at a farmers market", "on a basketball court", "in a hospital corridor"],
   },
@@ -59,7 +104,14 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
   },
   "Camera Motion": {
     subjects: ["A lighthouse", "A city skyline", "A waterfall", "A vintage car", "A cathedral", "A bonsai tree", "A street market", "A sculpture", "A bridge", "A sunflower field"],
-    actions: ["seen in a slow dolly zoom", "seen in an orbiting shot", "seen while the camera pans left", "seen while the camera tilts up", "seen in a tracking shot", "seen while the camera pulls back"],
+    actions: [
+      "seen in a slow dolly zoom",
+      "seen in an orbiting shot",
+      "seen while the camera pans left",
+      "seen while the camera tilts up",
+      "seen in a tracking shot",
+      "seen while the camera pulls back",
+    ],
     scenes: ["at golden hour", "at night with neon lights", "on a foggy morning", "under heavy rain", "in bright midday sun", "during a snowstorm", "at twilight", "under a clear blue sky"],
   },
   "Dynamic Spatial Relationship": {
@@ -69,7 +121,14 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
   },
   "Motion Order Understanding": {
     subjects: ["A barista", "A mechanic", "A painter", "A gardener", "A student", "A baker", "A tailor", "A carpenter", "A florist", "A nurse"],
-    actions: ["first opens the door, then turns on the light", "picks up the cup, then pours the milk", "kneads the dough, then puts it in the oven", "measures the board, then cuts it", "waters the plant, then trims its leaves", "writes a note, then folds it"],
+    actions: [
+      "first opens the door, then turns on the light",
+      "picks up the cup, then pours the milk",
+      "kneads the dough, then puts it in the oven",
+      "measures the board, then cuts it",
+      "waters the plant, then trims its leaves",
+      "writes a note, then folds it",
+    ],
     scenes: ["in a small cafe", "in a garage", "in an art studio", "in a greenhouse", "in a classroom", "in a bakery", "in a tailor shop", "in a workshop"],
   },
   "Instance Preservation": {
@@ -181,7 +240,9 @@ export async function seedLargeProject(
       // Bulk inserts in index order (ids share their video's prefix) keep the B-trees' writes sequential.
       await tx.$executeRaw`SET LOCAL work_mem = '256MB'`;
 
-      await step("videos", () => tx.$executeRaw`INSERT INTO "video" ("id", "projectId", "sha256", "sizeBytes", "fileName", "relativePath", "storageKey", "contentType", "status",
+      await step(
+        "videos",
+        () => tx.$executeRaw`INSERT INTO "video" ("id", "projectId", "sha256", "sizeBytes", "fileName", "relativePath", "storageKey", "contentType", "status",
           "prompt", "promptTruncated", "dimensions", "model", "sampleIndex", "matchedPrompt", "durationS", "fps", "width", "height", "codec", "container", "frameCount",
           "createdById", "createdAt", "updatedAt")
         SELECT sv.id, ${projectId}, md5(sv.id) || md5(sv.id || ':2'), 2000000 + (sv.vi * 7919) % 6000000,
@@ -190,22 +251,31 @@ export async function seedLargeProject(
           'projects/' || ${projectId} || '/videos/' || md5(sv.id) || md5(sv.id || ':2') || '.mp4', 'video/mp4', 'ready'::"VideoStatus",
           p.prompt, left(p.prompt, 180), ARRAY[p.dimension], sv.model, sv.sample, true, 4 + (sv.vi % 5), 24, 1280, 720, 'avc1.640028', 'mp4', (4 + (sv.vi % 5)) * 24,
           ${ownerId}, ${now}::timestamp - make_interval(secs => ${videos} - sv.vi), ${now}::timestamp
-        FROM seed_video sv JOIN seed_prompt p ON p.pi = sv.pi ORDER BY sv.id`);
+        FROM seed_video sv JOIN seed_prompt p ON p.pi = sv.pi ORDER BY sv.id`,
+      );
 
-      await step("frame sets", () => tx.$executeRaw`INSERT INTO "frame_set" ("id", "videoId", "identity", "parameters", "mode", "decoder", "frameCount", "keyFrameCount", "createdById", "createdAt")
+      await step(
+        "frame sets",
+        () => tx.$executeRaw`INSERT INTO "frame_set" ("id", "videoId", "identity", "parameters", "mode", "decoder", "frameCount", "keyFrameCount", "createdById", "createdAt")
         SELECT sv.id || '-fs', sv.id, md5(sv.id || ':fs') || md5(sv.id || ':fs2'), '{"mode":"density-peaks","fps":4,"clusterRadius":1}'::jsonb, 'density-peaks', 'webcodecs',
           3 * sv.k, sv.k, ${ownerId}, ${now}::timestamp
-        FROM seed_video sv ORDER BY sv.id`);
+        FROM seed_video sv ORDER BY sv.id`,
+      );
       // Frame 3c+1 is key frame c; 3c and 3c+2 are its cluster neighbours.
-      await step("frames", () => tx.$executeRaw`INSERT INTO "frame" ("id", "frameSetId", "index", "timestampS", "isKeyFrame", "cluster", "storageKey", "sha256", "sizeBytes", "width", "height")
+      await step(
+        "frames",
+        () => tx.$executeRaw`INSERT INTO "frame" ("id", "frameSetId", "index", "timestampS", "isKeyFrame", "cluster", "storageKey", "sha256", "sizeBytes", "width", "height")
         SELECT sv.id || '-f' || i, sv.id || '-fs', i, i * 0.25, i % 3 = 1, (i / 3) * 3 + 1, 'frames/' || sv.id || '/' || i || '.jpg',
           md5(sv.id || ':f' || i) || md5(sv.id || ':g' || i), 40000 + (i * 977) % 20000, 768, 432
-        FROM seed_video sv CROSS JOIN LATERAL generate_series(0, 3 * sv.k - 1) AS i ORDER BY sv.id, i`);
+        FROM seed_video sv CROSS JOIN LATERAL generate_series(0, 3 * sv.k - 1) AS i ORDER BY sv.id, i`,
+      );
 
       // Score slots of a video in pipeline order: static (key frame, s1–s10), dynamic (cluster, d1–d9), I.
       // A slot is seeded when start + its ordinal is within the budget.
       await tx.$executeRaw`CREATE TEMP TABLE seed_slot (vi int NOT NULL, video_id text NOT NULL, step_id text NOT NULL, step_code text NOT NULL, scope int NOT NULL, category text NOT NULL, value float8 NOT NULL) ON COMMIT DROP`;
-      await step("score slots", () => tx.$executeRaw`INSERT INTO seed_slot
+      await step(
+        "score slots",
+        () => tx.$executeRaw`INSERT INTO seed_slot
         SELECT sv.vi, sv.id, s.step_id, CASE s.step_id WHEN 'static_hallucination' THEN 's' WHEN 'dynamic_hallucination' THEN 'd' ELSE 'i' END, s.scope, s.category,
           least(10, floor((('x' || substr(md5(sv.vi || ':' || s.step_id || ':' || s.scope || ':' || s.category), 1, 8))::bit(32)::bigint / 4294967296.0) * (3 + 9 * sv.bad)))
         FROM seed_video sv CROSS JOIN LATERAL (
@@ -217,21 +287,30 @@ export async function seedLargeProject(
           UNION ALL
           SELECT 'inconsistency', 0, 'inconsistency', 19 * sv.k
         ) s
-        WHERE sv.start < ${scoreBudget} AND sv.start + s.ord < ${scoreBudget}`);
+        WHERE sv.start < ${scoreBudget} AND sv.start + s.ord < ${scoreBudget}`,
+      );
       await tx.$executeRaw`ANALYZE seed_slot`;
 
       const templates = { static_hallucination: "hallucination/static-hallucination", dynamic_hallucination: "hallucination/dynamic-hallucination", inconsistency: "hallucination/inconsistency" };
-      await step("step results", () => tx.$executeRaw`INSERT INTO "step_result" ("id", "runId", "videoId", "stepId", "scopeIndex", "status", "templateId", "templateHash", "output", "attempts", "startedAt", "finishedAt")
+      await step(
+        "step results",
+        () => tx.$executeRaw`INSERT INTO "step_result" ("id", "runId", "videoId", "stepId", "scopeIndex", "status", "templateId", "templateHash", "output", "attempts", "startedAt", "finishedAt")
         SELECT s.video_id || '-' || s.step_code || s.scope, ${runId}, s.video_id, s.step_id, s.scope, 'done'::"StepStatus",
           (${JSON.stringify(templates)}::jsonb) ->> s.step_id, md5(s.step_id), jsonb_build_object('scores', jsonb_object_agg(s.category, s.value)), 1, ${now}::timestamp, ${now}::timestamp
-        FROM seed_slot s GROUP BY s.video_id, s.step_id, s.step_code, s.scope ORDER BY s.video_id, s.step_id, s.scope`);
-      await step("scores", () => tx.$executeRaw`INSERT INTO "score" ("id", "runId", "videoId", "stepResultId", "stepId", "scopeIndex", "category", "value")
+        FROM seed_slot s GROUP BY s.video_id, s.step_id, s.step_code, s.scope ORDER BY s.video_id, s.step_id, s.scope`,
+      );
+      await step(
+        "scores",
+        () => tx.$executeRaw`INSERT INTO "score" ("id", "runId", "videoId", "stepResultId", "stepId", "scopeIndex", "category", "value")
         SELECT s.video_id || '-' || s.step_code || s.scope || '-' || s.category, ${runId}, s.video_id, s.video_id || '-' || s.step_code || s.scope, s.step_id, s.scope, s.category, s.value
-        FROM seed_slot s ORDER BY s.video_id, s.step_id, s.scope, s.category`);
+        FROM seed_slot s ORDER BY s.video_id, s.step_id, s.scope, s.category`,
+      );
 
       // The summary as summarizeHallucinationScores computes it (mean-max, verdict: some category's max or I ≥ threshold).
       const categoryOrder = ["inconsistency", ...STATIC_CATEGORY_IDS, ...DYNAMIC_CATEGORY_IDS];
-      await step("run videos", () => tx.$executeRaw`WITH per_category AS (
+      await step(
+        "run videos",
+        () => tx.$executeRaw`WITH per_category AS (
           SELECT s.video_id, s.step_id, s.category, max(s.value) AS m FROM seed_slot s GROUP BY s.video_id, s.step_id, s.category
         ), per_video AS (
           SELECT s.video_id, count(*) FILTER (WHERE s.step_id = 'static_hallucination') AS n_static,
@@ -256,16 +335,20 @@ export async function seedLargeProject(
             'missingInputs', a.missing, 'staticCategories', a.static_categories, 'dynamicCategories', a.dynamic_categories,
             'worst', jsonb_build_object('category', a.worst_category, 'value', a.worst), 'settings', ${JSON.stringify(settings)}::jsonb),
           ${now}::timestamp
-        FROM a ORDER BY a.video_id`);
+        FROM a ORDER BY a.video_id`,
+      );
       // The headline metrics as the engine stores them (hallucinationPipeline.metricValues): one row per known value.
-      await step("run metrics", () => tx.$executeRaw`INSERT INTO "run_metric" ("runId", "videoId", "itemId", "metric", "value")
+      await step(
+        "run metrics",
+        () => tx.$executeRaw`INSERT INTO "run_metric" ("runId", "videoId", "itemId", "metric", "value")
         SELECT rv."runId", rv."videoId", '', m.metric, m.value
         FROM "run_video" rv CROSS JOIN LATERAL (VALUES
           ('S', (rv."summary"->>'S')::float8), ('D', (rv."summary"->>'D')::float8), ('I', (rv."summary"->>'I')::float8),
           ('overall', (rv."summary"->>'overall')::float8), ('verdict', ((rv."summary"->>'hallucination')::boolean)::int::float8)
         ) AS m(metric, value)
         WHERE rv."runId" = ${runId} AND m.value IS NOT NULL
-        ORDER BY rv."videoId", m.metric`);
+        ORDER BY rv."videoId", m.metric`,
+      );
       await tx.$executeRaw`ANALYZE "score"`;
       await tx.$executeRaw`ANALYZE "run_video"`;
       await tx.$executeRaw`ANALYZE "run_metric"`;
@@ -274,7 +357,9 @@ export async function seedLargeProject(
         const reviewers = reviewerIds;
         const second = reviewerCount > 1;
         // Verdicts: ~10% of judged videos, by two reviewers (one when there is only one); ~20% of answers flip the judge's.
-        await step("verdict judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+        await step(
+          "verdict judgments",
+          () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT rv."videoId" || '-hv' || r.n, ${projectId}, 'hallucination', 'verdict', 'verdict', ${`hallucination|v:`} || rv."videoId" || '|verdict', 1, ${runId}, rv."videoId",
             (${reviewers}::text[])[1 + (sv.vi + r.n) % ${reviewerCount}],
             CASE WHEN (('x' || substr(md5(sv.vi || ':flip' || r.n), 1, 8))::bit(32)::bigint % 5) = 0 THEN 1 - rv."value" ELSE rv."value" END,
@@ -282,9 +367,12 @@ export async function seedLargeProject(
             (('x' || substr(md5(sv.vi || ':flip' || r.n), 1, 8))::bit(32)::bigint % 5) = 0,
             ${now}::timestamp, ${now}::timestamp
           FROM "run_metric" rv JOIN seed_video sv ON sv.id = rv."videoId" CROSS JOIN generate_series(0, ${second ? 1 : 0}::int) AS r(n)
-          WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'verdict' AND (('x' || substr(md5(sv.vi || ':hv'), 1, 8))::bit(32)::bigint % 10) = 0`);
+          WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'verdict' AND (('x' || substr(md5(sv.vi || ':hv'), 1, 8))::bit(32)::bigint % 10) = 0`,
+        );
         // Overall: ~3% of judged videos, one reviewer, within ±15 of the judge.
-        await step("overall judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+        await step(
+          "overall judgments",
+          () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.video_id || '-ho', ${projectId}, 'hallucination', 'overall', 'overall', ${`hallucination|v:`} || x.video_id || '|overall', ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))}, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
             abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
@@ -292,9 +380,12 @@ export async function seedLargeProject(
               greatest(0, least(100, rv."value" + (ARRAY[-15, -5, 0, 5, 15])[1 + (('x' || substr(md5(sv.vi || ':od'), 1, 8))::bit(32)::bigint % 5)::int])) AS value
             FROM "run_metric" rv JOIN seed_video sv ON sv.id = rv."videoId"
             WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'overall' AND (('x' || substr(md5(sv.vi || ':ho'), 1, 8))::bit(32)::bigint % 33) = 0
-          ) x`);
+          ) x`,
+        );
         // Scores: ~5% of judged videos, one reviewer on I and on s3 of the first key frame, within ±3 of the judge.
-        await step("score judgments", () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "stepId", "scopeIndex", "frameSetId", "targetKey", "gap", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+        await step(
+          "score judgments",
+          () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "stepId", "scopeIndex", "frameSetId", "targetKey", "gap", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.score_id || '-hs', ${projectId}, 'hallucination', 'score', x.category, x.step_id, x.scope_index, x.frame_set_id,
             ${`hallucination|v:`} || x.video_id || '|' || x.category || '@' || x.step_id || ':' || x.scope_index || CASE WHEN x.frame_set_id <> '' THEN '#' || x.frame_set_id ELSE '' END,
             ${disagreementGapOf(judgmentDeclaration("score", null, [taskOf("hallucination")]))}, x.score_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
@@ -308,10 +399,14 @@ export async function seedLargeProject(
             FROM "score" s JOIN seed_video sv ON sv.id = s."videoId" JOIN "run_video" rvf ON rvf."runId" = s."runId" AND rvf."videoId" = s."videoId"
             WHERE s."runId" = ${runId} AND s."scopeIndex" = 0 AND s."category" IN ('inconsistency', 's3')
               AND (('x' || substr(md5(sv.vi || ':hs'), 1, 8))::bit(32)::bigint % 20) = 1
-          ) x`);
-        await step("judgment history", () => tx.$executeRaw`INSERT INTO "human_judgment_history" ("id", "judgmentId", "reviewerId", "version", "before", "after", "at")
+          ) x`,
+        );
+        await step(
+          "judgment history",
+          () => tx.$executeRaw`INSERT INTO "human_judgment_history" ("id", "judgmentId", "reviewerId", "version", "before", "after", "at")
           SELECT h."id" || '-v1', h."id", h."reviewerId", 1, NULL, jsonb_build_object('value', h."value", 'note', NULL, 'reason', NULL), h."createdAt"
-          FROM "human_judgment" h WHERE h."runId" = ${runId}`);
+          FROM "human_judgment" h WHERE h."runId" = ${runId}`,
+        );
       }
       return undefined;
     },

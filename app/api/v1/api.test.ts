@@ -61,10 +61,7 @@ describe("/api/v1 with API keys", () => {
 
     const seen = await getProject(request(`/api/v1/projects/${project.id}`, { key: viewerKey }), withProject(project.id));
     expect(await seen.json()).toMatchObject({ id: project.id, name: "Hidden", role: "viewer" });
-    const rename = await patchProject(
-      request(`/api/v1/projects/${project.id}`, { method: "PATCH", key: viewerKey, body: JSON.stringify({ name: "x" }) }),
-      withProject(project.id),
-    );
+    const rename = await patchProject(request(`/api/v1/projects/${project.id}`, { method: "PATCH", key: viewerKey, body: JSON.stringify({ name: "x" }) }), withProject(project.id));
     expect(rename.status).toBe(403);
     const add = await addMemberRoute(
       request(`/api/v1/projects/${project.id}/members`, { method: "POST", key: strangerKey, body: JSON.stringify({ email: "someone@example.test", role: "owner" }) }),

@@ -51,9 +51,13 @@ describe("curation and export through the API", () => {
     expect(next.body).toEqual({ itemId: itemIds.c2, left: 2 });
     expect((await getNext(apiRequest(`/api/v1/curation-queues/${queueId}/next`, viewer.key), routeContext({ queueId }))).status).toBe(403);
 
-    const put = (key: string, itemId: string, payload: unknown) => putCuration(apiRequest(`/api/v1/items/${itemId}/curation`, key, { method: "PUT", body: JSON.stringify(payload) }), routeContext({ itemId }));
+    const put = (key: string, itemId: string, payload: unknown) =>
+      putCuration(apiRequest(`/api/v1/items/${itemId}/curation`, key, { method: "PUT", body: JSON.stringify(payload) }), routeContext({ itemId }));
     expect((await put(viewer.key, itemIds.c1!, { decision: "accept" })).status).toBe(403);
-    expect(await json(await put(reviewer.key, itemIds.c1!, { decision: "accept", edits: { question: "What happens right after the ball is placed?" } }))).toMatchObject({ status: 200, body: { version: 1, decision: "accept" } });
+    expect(await json(await put(reviewer.key, itemIds.c1!, { decision: "accept", edits: { question: "What happens right after the ball is placed?" } }))).toMatchObject({
+      status: 200,
+      body: { version: 1, decision: "accept" },
+    });
     expect((await put(reviewer.key, itemIds.c1!, { decision: "reject", reason: "too easy", expectedVersion: 1 })).status).toBe(200);
     const stale = await json(await put(reviewer.key, itemIds.c1!, { decision: "accept", expectedVersion: 1 }));
     expect(stale).toMatchObject({ status: 409, body: { error: { code: "conflict", details: { current: { version: 2, decision: "reject", reason: "too easy" } } } } });
@@ -63,15 +67,27 @@ describe("curation and export through the API", () => {
     const record = await json(await getCuration(apiRequest(`/api/v1/items/${itemIds.c1}/curation`, viewer.key), routeContext({ itemId: itemIds.c1! })));
     expect(record.body.history.map((h: { version: number }) => h.version)).toEqual([1, 2, 3]);
     expect(record.body.outcome.status).toBe("accepted");
-    expect((await json(await getQueue(apiRequest(`/api/v1/curation-queues/${queueId}`, viewer.key), routeContext({ queueId })))).body.counts).toEqual({ accepted: 1, rejected: 0, disputed: 0, pending: 1 });
+    expect((await json(await getQueue(apiRequest(`/api/v1/curation-queues/${queueId}`, viewer.key), routeContext({ queueId })))).body.counts).toEqual({
+      accepted: 1,
+      rejected: 0,
+      disputed: 0,
+      pending: 1,
+    });
 
     const download = await getExport(apiRequest(`/api/v1/candidate-sets/${setId}/export?format=open`, viewer.key), routeContext({ setId }));
     expect(download.headers.get("content-type")).toContain("application/x-ndjson");
     expect(download.headers.get("content-disposition")).toMatch(/attachment; filename=".*-open\.jsonl"/);
-    const exported = (await download.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const exported = (await download.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(exported.map((l) => [l.id, l.question, l.format])).toEqual([["c1", "What happens right after the ball is placed?", "open"]]);
     expect((await getExport(apiRequest(`/api/v1/candidate-sets/${setId}/export?format=xml`, viewer.key), routeContext({ setId }))).status).toBe(400);
-    expect((await json(await getHistogram(apiRequest(`/api/v1/candidate-sets/${setId}/letter-histogram`, viewer.key), routeContext({ setId })))).body).toMatchObject({ counts: { accepted: 1 }, multipleChoice: 0, histogram: { A: 0, E: 0 } });
+    expect((await json(await getHistogram(apiRequest(`/api/v1/candidate-sets/${setId}/letter-histogram`, viewer.key), routeContext({ setId })))).body).toMatchObject({
+      counts: { accepted: 1 },
+      multipleChoice: 0,
+      histogram: { A: 0, E: 0 },
+    });
 
     const qaPath = `/api/v1/candidate-sets/${setId}/qa-sets`;
     const qaBody = JSON.stringify({ projectId, format: "open", name: "Ramp benchmark" });

@@ -63,7 +63,8 @@ describe("a NUL byte in any text input is a 400 naming the field, never a 500", 
   });
 
   it("in multipart fields and the JSON inside them", async () => {
-    const upload = (form: FormData) => postVideo(new Request(`http://x/api/v1/projects/${projectId}/videos`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }), routeContext({ projectId }));
+    const upload = (form: FormData) =>
+      postVideo(new Request(`http://x/api/v1/projects/${projectId}/videos`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }), routeContext({ projectId }));
     const withField = (name: string, value: string) => {
       const form = new FormData();
       form.set(name, value);

@@ -88,19 +88,28 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
   it("in a JSON body nested deeper than the limit is a 400, not a stack overflow", async () => {
     const deep = `${"[".repeat(5_000)}${"]".repeat(5_000)}`;
     const body = `{"name":"deep","extra":${deep}}`;
-    const response = await createProjectRoute(new Request(`${APP}/api/v1/projects`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body }), routeContext({}) as never);
+    const response = await createProjectRoute(
+      new Request(`${APP}/api/v1/projects`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body }),
+      routeContext({}) as never,
+    );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain(`nested more than ${MAX_JSON_DEPTH} levels`);
     // At the limit it is read (and the schema refuses the unknown key, as it would any).
     const atLimit = `{"name":"deep","extra":${"[".repeat(MAX_JSON_DEPTH - 1)}${"]".repeat(MAX_JSON_DEPTH - 1)}}`;
-    const shallow = await createProjectRoute(new Request(`${APP}/api/v1/projects`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: atLimit }), routeContext({}) as never);
+    const shallow = await createProjectRoute(
+      new Request(`${APP}/api/v1/projects`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: atLimit }),
+      routeContext({}) as never,
+    );
     expect(((await shallow.json()) as { error?: { message: string } }).error?.message ?? "").not.toContain("nested");
   });
 
   it("in an uploaded prompt list or label file is a 400 naming its line, and nothing is stored", async () => {
     const form = new FormData();
     form.set("file", new Blob(["a cat playing piano\na dog\u0000 running\n"], { type: "text/plain" }), "prompts.txt");
-    const response = await postPromptList(new Request(`${APP}/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }), routeContext({ projectId }));
+    const response = await postPromptList(
+      new Request(`${APP}/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }),
+      routeContext({ projectId }),
+    );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/prompts\.txt line 2: .*NUL/);
     expect(await prisma.promptList.count({ where: { projectId } })).toBe(0);
@@ -110,19 +119,32 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
     labels.set("name", "labels");
     labels.set("dryRun", "false");
     labels.set("file", new Blob(["video,annotator,target,value\n1.mp4,a,verdict,1\n2.mp4,b\u0000,verdict,0\n"], { type: "text/csv" }), "labels.csv");
-    const refused = await postLabelSet(new Request(`${APP}/api/v1/projects/${projectId}/label-sets`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: labels }), routeContext({ projectId }));
+    const refused = await postLabelSet(
+      new Request(`${APP}/api/v1/projects/${projectId}/label-sets`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: labels }),
+      routeContext({ projectId }),
+    );
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/labels\.csv line 3: .*NUL/);
     expect(await prisma.labelSet.count({ where: { projectId } })).toBe(0);
   });
 
   it("in better-auth's routes (update-user's name, a query, deep JSON) is a 400, and the name is unchanged", async () => {
-    const signIn = await authPost(new Request(`${APP}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: APP }, body: JSON.stringify({ email: owner.email, password: owner.password }) }));
+    const signIn = await authPost(
+      new Request(`${APP}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: APP },
+        body: JSON.stringify({ email: owner.email, password: owner.password }),
+      }),
+    );
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
     const update = (body: string, query = "") =>
       authPost(new Request(`${APP}/api/auth/update-user${query}`, { method: "POST", headers: { "content-type": "application/json", origin: APP, cookie }, body }));
-    for (const [body, query] of [[JSON.stringify({ name: "a\u0000b" }), ""], [JSON.stringify({ name: "ok" }), "?x=%00"], [`{"name":"ok","image":${"[".repeat(5_000)}${"]".repeat(5_000)}}`, ""]] as const) {
+    for (const [body, query] of [
+      [JSON.stringify({ name: "a\u0000b" }), ""],
+      [JSON.stringify({ name: "ok" }), "?x=%00"],
+      [`{"name":"ok","image":${"[".repeat(5_000)}${"]".repeat(5_000)}}`, ""],
+    ] as const) {
       const response = await update(body, query);
       expect(response.status, body.slice(0, 40) + query).toBe(400);
     }

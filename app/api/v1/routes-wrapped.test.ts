@@ -41,6 +41,10 @@ describe("every /api/v1 route", () => {
     const wrapper = relative.startsWith(path.join("projects", "[projectId]")) && relative !== path.join("projects", "[projectId]", "compare", "route.ts") ? "withProject" : "withActor|withProject";
     for (const method of exported) expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*(${wrapper})\\b`));
     const route = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
-    expect(Object.keys(route).filter((name) => METHODS.includes(name)).sort()).toEqual([...exported].sort());
+    expect(
+      Object.keys(route)
+        .filter((name) => METHODS.includes(name))
+        .sort(),
+    ).toEqual([...exported].sort());
   });
 });

@@ -52,7 +52,10 @@ describe("cookie-session requests that change data", () => {
     const cookie = await sessionCookie(victim);
     const body = textPlainJson({ name: "Forged project" });
     expect(JSON.parse(body.replace("=", ""))).toMatchObject({ name: "Forged project" });
-    const response = await createProjectRoute(request("/api/v1/projects", { headers: { cookie, origin: OTHER_PORT, "content-type": "text/plain", "sec-fetch-site": "same-site" }, body }), routeContext({}));
+    const response = await createProjectRoute(
+      request("/api/v1/projects", { headers: { cookie, origin: OTHER_PORT, "content-type": "text/plain", "sec-fetch-site": "same-site" }, body }),
+      routeContext({}),
+    );
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: "cross_origin" } });
     expect(await projectNames(victim.userId)).toEqual([]);
@@ -81,7 +84,10 @@ describe("cookie-session requests that change data", () => {
     const fromApp = await postPromptList(request(`/api/v1/projects/${project.id}/prompt-lists`, { headers: { cookie, origin: APP }, body: promptListForm() }), ctx);
     expect(fromApp.status).toBe(201);
     const sameOriginFetch = await addMemberRoute(
-      request(`/api/v1/projects/${project.id}/members`, { headers: { cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" }, body: JSON.stringify({ email: intruder.email, role: "viewer" }) }),
+      request(`/api/v1/projects/${project.id}/members`, {
+        headers: { cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" },
+        body: JSON.stringify({ email: intruder.email, role: "viewer" }),
+      }),
       ctx,
     );
     expect(sameOriginFetch.status).toBe(201);
@@ -123,12 +129,16 @@ describe("cookie-session requests that change data", () => {
     const bytes = new Uint8Array([1, 2, 3, 4]);
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     const started = await createUploadRoute(
-      request(`/api/v1/projects/${project.id}/uploads`, { headers: { cookie, origin: APP, "content-type": "application/json" }, body: JSON.stringify({ relativePath: "a.mp4", sizeBytes: 4, sha256 }) }),
+      request(`/api/v1/projects/${project.id}/uploads`, {
+        headers: { cookie, origin: APP, "content-type": "application/json" },
+        body: JSON.stringify({ relativePath: "a.mp4", sizeBytes: 4, sha256 }),
+      }),
       routeContext({ projectId: project.id }),
     );
     expect(started.status).toBe(201);
     const { uploadId } = (await started.json()) as { uploadId: string };
-    const chunk = (headers: Record<string, string>) => putChunk(request(`/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: { cookie, ...headers }, body: bytes }), routeContext({ uploadId }));
+    const chunk = (headers: Record<string, string>) =>
+      putChunk(request(`/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: { cookie, ...headers }, body: bytes }), routeContext({ uploadId }));
     expect((await chunk({ origin: OTHER_PORT, "content-type": "application/octet-stream" })).status).toBe(403);
     expect((await chunk({ origin: APP, "content-type": "text/plain" })).status).toBe(415);
     const accepted = await chunk({ origin: APP, "content-type": "application/octet-stream" });

@@ -11,7 +11,12 @@ export function CaptionType({ type }: { type: string }) {
 /** A leaderboard number with its 95% interval and n; "—" when no caption had one. */
 export function MetricCell({ metric, percent = false, testId }: { metric: LeaderboardMetric | null; percent?: boolean; testId?: string }) {
   const show = (v: number) => (percent ? formatPercent(v) : formatStatistic(v));
-  if (!metric) return <td className="px-2 py-1 text-slate-400" data-testid={testId}>—</td>;
+  if (!metric)
+    return (
+      <td className="px-2 py-1 text-slate-400" data-testid={testId}>
+        —
+      </td>
+    );
   return (
     <td className="px-2 py-1 tabular-nums" data-testid={testId}>
       <span data-testid={testId ? `${testId}-value` : undefined}>{show(metric.value)}</span>{" "}

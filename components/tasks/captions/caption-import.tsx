@@ -65,7 +65,15 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
     setRows((old) => {
       const next = [...old];
       for (const { picked, kind } of added) {
-        next.push({ key: picked.relativePath, file: picked.file, relativePath: picked.relativePath, kind, model: kind === "caption_outputs" ? modelFromFileName(picked.relativePath) : "", reference: "", state: "new" });
+        next.push({
+          key: picked.relativePath,
+          file: picked.file,
+          relativePath: picked.relativePath,
+          kind,
+          model: kind === "caption_outputs" ? modelFromFileName(picked.relativePath) : "",
+          reference: "",
+          state: "new",
+        });
       }
       // Outputs answer the reference dropped along by default (the first one), else the newest stored set.
       const firstReference = next.find((r) => r.kind === "caption_reference");
@@ -151,9 +159,8 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
     <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="caption-import">
       <h2 className="text-base font-semibold text-slate-800">Caption files</h2>
       <p className="text-slate-600">
-        Import the videos first: a reference set matches its lines to the project&apos;s videos by file name. <b>Check</b> runs a dry run of every file (nothing is
-        stored); <b>Import checked files</b> stores the files whose check passed, reference sets first, and then checks the outputs against the stored reference
-        (import them with a second click). A bad file stores nothing.
+        Import the videos first: a reference set matches its lines to the project&apos;s videos by file name. <b>Check</b> runs a dry run of every file (nothing is stored); <b>Import checked files</b>{" "}
+        stores the files whose check passed, reference sets first, and then checks the outputs against the stored reference (import them with a second click). A bad file stores nothing.
       </p>
       <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
         {rows.map((row) => (
@@ -214,8 +221,11 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
             {row.summary && (
               <p className="text-xs text-slate-600" data-testid="caption-file-summary">
                 {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}
-                {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count} {row.kind === "caption_reference" ? "references" : "captions"} over{" "}
-                {row.summary.items.videos} videos · {Object.entries(row.summary.items.byType).map(([type, n]) => `${type} ${n}`).join(", ")}
+                {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count} {row.kind === "caption_reference" ? "references" : "captions"} over {row.summary.items.videos}{" "}
+                videos ·{" "}
+                {Object.entries(row.summary.items.byType)
+                  .map(([type, n]) => `${type} ${n}`)
+                  .join(", ")}
               </p>
             )}
             {row.message && (

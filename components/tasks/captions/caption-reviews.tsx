@@ -42,7 +42,8 @@ export function CaptionReviews({
   const [open, setOpen] = useState<string | null>(null);
   const reviews = useQuery({
     queryKey: ["reviews", videoId, runId, captionId],
-    queryFn: () => apiFetch<{ judgments: (Judgment & { target: string })[]; blind: boolean }>(`/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(captionId)}`),
+    queryFn: () =>
+      apiFetch<{ judgments: (Judgment & { target: string })[]; blind: boolean }>(`/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(captionId)}`),
   });
   if (!task) return null;
   const reviewable = scores
@@ -54,7 +55,11 @@ export function CaptionReviews({
   return (
     <section className="flex flex-col gap-2 border-t border-slate-100 pt-3" data-testid="caption-reviews" aria-label="Reviewers' values">
       <h3 className="text-sm font-medium">Reviewers&apos; values</h3>
-      {reviews.error && <p role="alert" className="text-xs text-red-700">{reviews.error.message}</p>}
+      {reviews.error && (
+        <p role="alert" className="text-xs text-red-700">
+          {reviews.error.message}
+        </p>
+      )}
       <ul className="flex flex-col gap-2">
         {reviewable.map(({ score, target }) => {
           const mine = judgments.filter((j) => j.scoreId === score.id);

@@ -27,7 +27,11 @@ export function CaptionUnderReview({ caption }: { caption: CaptionView }) {
   return (
     <section className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="review-caption" aria-label="Caption under review">
       <p className="text-xs text-slate-500">
-        <b className="text-slate-800">{caption.captionType}</b> caption by <b className="text-slate-800" data-testid="review-caption-model">{caption.model ?? "—"}</b> (id {caption.externalId})
+        <b className="text-slate-800">{caption.captionType}</b> caption by{" "}
+        <b className="text-slate-800" data-testid="review-caption-model">
+          {caption.model ?? "—"}
+        </b>{" "}
+        (id {caption.externalId})
       </p>
       {block("Instruction", caption.instruction, "review-caption-instruction")}
       {block("Restriction", caption.restriction, "review-caption-restriction")}

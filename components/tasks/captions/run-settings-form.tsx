@@ -76,7 +76,12 @@ export function CaptionRunSettingsForm({ projectId, pipeline, defaults, state, s
       {isStyle && (
         <label className="flex flex-col gap-1">
           Score that counts
-          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={s.countedScore} onChange={(e) => update({ countedScore: e.target.value as CountedScore })} data-testid="run-counted-score">
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={s.countedScore}
+            onChange={(e) => update({ countedScore: e.target.value as CountedScore })}
+            data-testid="run-counted-score"
+          >
             <option value="after_rules">after the length rules</option>
             <option value="judge">the judge&apos;s own</option>
           </select>
@@ -85,7 +90,12 @@ export function CaptionRunSettingsForm({ projectId, pipeline, defaults, state, s
       {isStyle && (
         <label className="flex flex-col gap-1">
           Count words
-          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={s.wordCounting} onChange={(e) => update({ wordCounting: e.target.value as WordCounting })} data-testid="run-word-counting">
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={s.wordCounting}
+            onChange={(e) => update({ wordCounting: e.target.value as WordCounting })}
+            data-testid="run-word-counting"
+          >
             <option value="framejury">FrameJury&apos;s counting</option>
             <option value="anycapeval">as AnyCapEval does (to reproduce its scores)</option>
           </select>
@@ -116,7 +126,11 @@ export function CaptionRunSettingsForm({ projectId, pipeline, defaults, state, s
       notice:
         captionSets.isSuccess && !chosenSet ? (
           <span className="text-slate-500">
-            Import a caption reference set first (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>Import</Link>).
+            Import a caption reference set first (
+            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>
+              Import
+            </Link>
+            ).
           </span>
         ) : undefined,
       pendingQuery: `uniform=${frames}`,

@@ -3,5 +3,10 @@ import { CaptionRunSettingsForm } from "./run-settings-form";
 import { CAPTION_IMPORT_PANEL } from "./caption-import";
 import { CaptionSubjectView } from "./caption-under-review";
 
-const views: TaskViews = { id: "captions", runSettingsForms: { caption_style: CaptionRunSettingsForm, caption_content: CaptionRunSettingsForm }, importPanels: [CAPTION_IMPORT_PANEL], subjectViews: { caption: CaptionSubjectView } };
+const views: TaskViews = {
+  id: "captions",
+  runSettingsForms: { caption_style: CaptionRunSettingsForm, caption_content: CaptionRunSettingsForm },
+  importPanels: [CAPTION_IMPORT_PANEL],
+  subjectViews: { caption: CaptionSubjectView },
+};
 export default views;

@@ -83,7 +83,11 @@ export function ConstructionRunPanel({
       {canManage &&
         (endpoints.length === 0 ? (
           <p className="text-xs text-slate-500">
-            Add an endpoint on the <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>Judge</Link> page first.
+            Add an endpoint on the{" "}
+            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
+              Judge
+            </Link>{" "}
+            page first.
           </p>
         ) : (
           <form

@@ -185,7 +185,12 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
     if (!data) return;
     const mine = data.mine?.decision === "accept" ? data.mine.edits : {};
     const f = data.candidate.fields;
-    setDraft({ question: mine.question ?? f.question, options: mine.options ? { ...f.options, ...mine.options } : f.options ? { ...f.options } : null, answer: mine.answer ?? f.answer, category: mine.category === undefined ? f.category : mine.category });
+    setDraft({
+      question: mine.question ?? f.question,
+      options: mine.options ? { ...f.options, ...mine.options } : f.options ? { ...f.options } : null,
+      answer: mine.answer ?? f.answer,
+      category: mine.category === undefined ? f.category : mine.category,
+    });
     setMode("edit");
   }, [data]);
 
@@ -252,8 +257,14 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
   if (done)
     return (
       <div className="flex flex-col gap-3" data-testid="curation-done">
-        {notice && <p className="text-sm text-emerald-800" data-testid="curation-notice">{notice}</p>}
-        <p className="rounded-md border border-slate-200 bg-white p-4 text-sm text-slate-700">Nothing left for you to curate in this queue. Every question has its curators, or you decided it already.</p>
+        {notice && (
+          <p className="text-sm text-emerald-800" data-testid="curation-notice">
+            {notice}
+          </p>
+        )}
+        <p className="rounded-md border border-slate-200 bg-white p-4 text-sm text-slate-700">
+          Nothing left for you to curate in this queue. Every question has its curators, or you decided it already.
+        </p>
         <Link href={`/projects/${projectId}/curation`} className="text-sm text-indigo-700 underline">
           Back to the curation queues
         </Link>
@@ -284,7 +295,11 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
           keys (?)
         </button>
       </div>
-      {notice && <p className="text-sm text-emerald-800" data-testid="curation-notice">{notice}</p>}
+      {notice && (
+        <p className="text-sm text-emerald-800" data-testid="curation-notice">
+          {notice}
+        </p>
+      )}
       {error && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800" data-testid="curation-error">
           {error}
@@ -384,22 +399,44 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
             >
               <label className="text-xs font-medium text-slate-600">
                 Question
-                <textarea autoFocus className="mt-1 w-full rounded border border-slate-300 p-2 text-sm" rows={3} value={draft.question} data-testid="edit-question" onChange={(e) => setDraft({ ...draft, question: e.target.value })} />
+                <textarea
+                  autoFocus
+                  className="mt-1 w-full rounded border border-slate-300 p-2 text-sm"
+                  rows={3}
+                  value={draft.question}
+                  data-testid="edit-question"
+                  onChange={(e) => setDraft({ ...draft, question: e.target.value })}
+                />
               </label>
               {draft.options &&
                 Object.entries(draft.options).map(([letter, text]) => (
                   <label key={letter} className="text-xs font-medium text-slate-600">
                     Option {letter}
-                    <input className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm" value={text} data-testid={`edit-option-${letter}`} onChange={(e) => setDraft({ ...draft, options: { ...draft.options, [letter]: e.target.value } })} />
+                    <input
+                      className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm"
+                      value={text}
+                      data-testid={`edit-option-${letter}`}
+                      onChange={(e) => setDraft({ ...draft, options: { ...draft.options, [letter]: e.target.value } })}
+                    />
                   </label>
                 ))}
               <label className="text-xs font-medium text-slate-600">
                 {draft.options ? "Correct letter" : "Answer"}
-                <input className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm" value={draft.answer} data-testid="edit-answer" onChange={(e) => setDraft({ ...draft, answer: e.target.value })} />
+                <input
+                  className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm"
+                  value={draft.answer}
+                  data-testid="edit-answer"
+                  onChange={(e) => setDraft({ ...draft, answer: e.target.value })}
+                />
               </label>
               <label className="text-xs font-medium text-slate-600">
                 Category
-                <input className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm" value={draft.category ?? ""} data-testid="edit-category" onChange={(e) => setDraft({ ...draft, category: e.target.value })} />
+                <input
+                  className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm"
+                  value={draft.category ?? ""}
+                  data-testid="edit-category"
+                  onChange={(e) => setDraft({ ...draft, category: e.target.value })}
+                />
               </label>
               {problem && (
                 <p role="alert" className="text-sm text-red-700" data-testid="edit-problem">
@@ -483,7 +520,9 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
                 );
               })}
             </ul>
-            {c.transform && c.transform.state !== "transformed" && <p className="mt-1 text-xs text-slate-500">Multiple choice: {c.transform.state === "could_not_transform" ? `could not transform (${c.transform.attempts} attempts)` : "in progress"}</p>}
+            {c.transform && c.transform.state !== "transformed" && (
+              <p className="mt-1 text-xs text-slate-500">Multiple choice: {c.transform.state === "could_not_transform" ? `could not transform (${c.transform.attempts} attempts)` : "in progress"}</p>
+            )}
           </div>
 
           {mode === "view" && !conflict && (

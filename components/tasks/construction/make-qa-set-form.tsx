@@ -9,7 +9,17 @@ const FORMAT_LABELS: Record<ExportFormat, string> = { mc: "multiple choice", ope
 const select = "rounded-md border border-slate-300 px-2 py-1.5";
 
 /** Turns the set's accepted questions into a question set of a project the user may import into. */
-export function MakeQaSetForm({ candidateSetId, candidateSetName, projects, defaultProjectId }: { candidateSetId: string; candidateSetName: string; projects: { id: string; name: string }[]; defaultProjectId: string }) {
+export function MakeQaSetForm({
+  candidateSetId,
+  candidateSetName,
+  projects,
+  defaultProjectId,
+}: {
+  candidateSetId: string;
+  candidateSetName: string;
+  projects: { id: string; name: string }[];
+  defaultProjectId: string;
+}) {
   const [projectId, setProjectId] = useState(projects.some((p) => p.id === defaultProjectId) ? defaultProjectId : (projects[0]?.id ?? ""));
   const [format, setFormat] = useState<ExportFormat>("both");
   const [name, setName] = useState(`${candidateSetName} (curated)`);

@@ -58,7 +58,15 @@ export function NewCurationQueueForm({ projectId, candidateSets }: { projectId: 
       </label>
       <label className="text-sm">
         Curators per question{" "}
-        <input type="number" min={1} max={5} className="w-16 rounded border border-slate-300 p-1" value={curatorsPerQuestion} onChange={(e) => setCuratorsPerQuestion(Number(e.target.value))} data-testid="curation-n" />
+        <input
+          type="number"
+          min={1}
+          max={5}
+          className="w-16 rounded border border-slate-300 p-1"
+          value={curatorsPerQuestion}
+          onChange={(e) => setCuratorsPerQuestion(Number(e.target.value))}
+          data-testid="curation-n"
+        />
       </label>
       <label className="text-sm">
         Candidates{" "}

@@ -36,7 +36,15 @@ export function RestoreButton({ itemId, filter }: { itemId: string; filter: stri
         }
       }}
     >
-      <input className="rounded-md border border-slate-300 px-2 py-1 text-xs" placeholder="Why it should stay" required maxLength={2000} value={reason} onChange={(e) => setReason(e.target.value)} data-testid="restore-reason" />
+      <input
+        className="rounded-md border border-slate-300 px-2 py-1 text-xs"
+        placeholder="Why it should stay"
+        required
+        maxLength={2000}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        data-testid="restore-reason"
+      />
       <span className="flex gap-1">
         <button type="submit" className={buttonClass()} disabled={busy || !reason.trim()} data-testid="restore-submit">
           Restore

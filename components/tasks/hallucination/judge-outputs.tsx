@@ -12,8 +12,7 @@ const STEP_LABELS: Record<string, string> = {
   static_hallucination: "Static hallucination",
   dynamic_hallucination: "Dynamic hallucination",
 };
-const scopeName = (step: StepRow) =>
-  step.stepId.startsWith("static") ? `key frame ${step.scopeIndex + 1}` : step.stepId.startsWith("dynamic") ? `cluster ${step.scopeIndex + 1}` : "video";
+const scopeName = (step: StepRow) => (step.stepId.startsWith("static") ? `key frame ${step.scopeIndex + 1}` : step.stepId.startsWith("dynamic") ? `cluster ${step.scopeIndex + 1}` : "video");
 
 /** Status of a step that did not give an output, with its error, in words. */
 function StepProblem({ step }: { step: StepRow | undefined }) {

@@ -16,8 +16,7 @@ export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormPr
   // The hallucination pipeline's settings schema parsed it (lib/judge/run-form.ts).
   const [settings, setSettings] = useState(initial as Settings);
   const save = useMutation({
-    mutationFn: () =>
-      apiFetch(`/api/v1/projects/${projectId}/judge-settings/hallucination`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) }),
+    mutationFn: () => apiFetch(`/api/v1/projects/${projectId}/judge-settings/hallucination`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) }),
   });
   const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
   return (
@@ -45,7 +44,13 @@ export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormPr
       </label>
       <label className="flex flex-col gap-1">
         Threshold
-        <input className={field} type="number" step="0.5" value={settings.verdict.threshold} onChange={(e) => setSettings({ ...settings, verdict: { ...settings.verdict, threshold: Number(e.target.value) } })} />
+        <input
+          className={field}
+          type="number"
+          step="0.5"
+          value={settings.verdict.threshold}
+          onChange={(e) => setSettings({ ...settings, verdict: { ...settings.verdict, threshold: Number(e.target.value) } })}
+        />
       </label>
       <div>
         <button className={buttonClass("secondary")} disabled={save.isPending}>
@@ -53,7 +58,11 @@ export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormPr
         </button>
       </div>
       {save.isSuccess && <p className="text-emerald-700">Saved. New runs use these settings.</p>}
-      {save.error && <p role="alert" className="text-red-700">{save.error.message}</p>}
+      {save.error && (
+        <p role="alert" className="text-red-700">
+          {save.error.message}
+        </p>
+      )}
     </form>
   );
 }

@@ -38,9 +38,7 @@ export function QaAnswerReviews({
   const reviews = useQuery({
     queryKey: ["reviews", videoId, runId, questionId],
     queryFn: () =>
-      apiFetch<{ judgments: (Judgment & { subjectRunId: string })[]; blind: boolean }>(
-        `/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(questionId)}`,
-      ),
+      apiFetch<{ judgments: (Judgment & { subjectRunId: string })[]; blind: boolean }>(`/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(questionId)}`),
     enabled: scoreId !== null,
   });
   if (scoreId === null) {

@@ -28,7 +28,10 @@ interface QuestionRow {
 }
 
 const fileName = (path: string) => path.split("/").pop() ?? path;
-const listCounts = (counts: Record<string, number>) => Object.entries(counts).map(([key, n]) => `${key} ${n}`).join(", ");
+const listCounts = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([key, n]) => `${key} ${n}`)
+    .join(", ");
 
 /**
  * Question sets dropped on the Import page (JSONL, a JSON array or CSV of questions): each file is first
@@ -87,8 +90,8 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
     <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="question-import">
       <h2 className="text-base font-semibold text-slate-800">Question sets</h2>
       <p className="text-slate-600">
-        Import the videos first: questions match the project&apos;s videos by file name. <b>Check</b> runs a dry run of every file (nothing is stored);{" "}
-        <b>Import checked files</b> stores the files whose check passed. A bad file stores nothing.
+        Import the videos first: questions match the project&apos;s videos by file name. <b>Check</b> runs a dry run of every file (nothing is stored); <b>Import checked files</b> stores the files
+        whose check passed. A bad file stores nothing.
       </p>
       <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
         {rows.map((row) => (

@@ -59,7 +59,12 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
     <>
       <label className="flex flex-col gap-1">
         Question set
-        <select className="rounded-md border border-slate-300 px-2 py-1.5" value={chosenQuestionSet?.id ?? ""} onChange={(e) => update({ questionSetId: e.target.value })} data-testid="run-question-set">
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={chosenQuestionSet?.id ?? ""}
+          onChange={(e) => update({ questionSetId: e.target.value })}
+          data-testid="run-question-set"
+        >
           {(questionSets.data ?? []).map((set) => (
             <option key={set.id} value={set.id}>
               {set.name} ({set.itemCount})
@@ -84,7 +89,15 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
       {s.resize === "longest_side" && (
         <label className="flex flex-col gap-1">
           px
-          <input type="number" min={64} max={4096} className="w-24 rounded-md border border-slate-300 px-2 py-1.5" value={s.longestSide} onChange={(e) => update({ longestSide: Number(e.target.value) })} data-testid="run-qa-longest-side" />
+          <input
+            type="number"
+            min={64}
+            max={4096}
+            className="w-24 rounded-md border border-slate-300 px-2 py-1.5"
+            value={s.longestSide}
+            onChange={(e) => update({ longestSide: Number(e.target.value) })}
+            data-testid="run-qa-longest-side"
+          />
         </label>
       )}
       <label className="flex flex-col gap-1">
@@ -112,7 +125,11 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
       notice:
         questionSets.isSuccess && !chosenQuestionSet ? (
           <span className="text-slate-500">
-            Import a question set first (<Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>Import</Link>).
+            Import a question set first (
+            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/import`}>
+              Import
+            </Link>
+            ).
           </span>
         ) : undefined,
       pendingQuery: `uniform=${s.frames}&${s.resize === "quarter" ? "resize=quarter" : `longestSide=${s.longestSide}`}`,

@@ -21,13 +21,28 @@ import { thresholdSweep } from "./threshold-sweep";
  */
 export function agreementReport(input: AgreementInput, options: AgreementOptions): AgreementReport {
   const d = new Declarations(input.tasks ?? TASKS, options, options.truth ?? "consensus");
-  const items = withJudgePresence(input.items.filter((i) => i.ratings.length > 0), d, options);
+  const items = withJudgePresence(
+    input.items.filter((i) => i.ratings.length > 0),
+    d,
+    options,
+  );
   const reviewersWithRatings = input.reviewers.filter((r) => items.some((i) => i.ratings.some((x) => x.reviewerId === r.id)));
-  const groupings = [...new Map(d.tasks.flatMap((t) => t.groupings).filter((g) => !(BREAKDOWNS as readonly string[]).includes(g.id)).map((g) => [g.id, { id: g.id, label: g.label }])).values()];
+  const groupings = [
+    ...new Map(
+      d.tasks
+        .flatMap((t) => t.groupings)
+        .filter((g) => !(BREAKDOWNS as readonly string[]).includes(g.id))
+        .map((g) => [g.id, { id: g.id, label: g.label }]),
+    ).values(),
+  ];
   const breakdowns = {} as AgreementReport["breakdowns"];
   for (const by of [...BREAKDOWNS, ...groupings.map((g) => g.id)]) breakdowns[by] = breakdown(items, by, input, options, d);
   const confusion = {} as AgreementReport["confusion"];
-  for (const type of d.targetTypes()) confusion[type] = confusionView(items.filter((i) => i.targetType === type), d);
+  for (const type of d.targetTypes())
+    confusion[type] = confusionView(
+      items.filter((i) => i.targetType === type),
+      d,
+    );
   confusion.all = confusionView(items, d);
   return {
     confusionKinds: [...confusionKinds(items, d), { id: "all", label: "All targets", positive: "positive", negative: "negative", listKeys: null }],

@@ -8,9 +8,14 @@ export function binaryBlock(truth: Uint8Array, predicted: Uint8Array, options: A
   const metrics = binaryMetrics(confusion);
   const ciNames = ["accuracy", "kappa", "f1"] as const;
   const cells = confusionCells(truth, predicted);
-  const ci = bootstrapMany(truth.length, ciNames, (sample) => {
-    const m = binaryMetrics(confusionOfSample(cells, sample));
-    return [m.accuracy, m.kappa, m.f1];
-  }, options);
+  const ci = bootstrapMany(
+    truth.length,
+    ciNames,
+    (sample) => {
+      const m = binaryMetrics(confusionOfSample(cells, sample));
+      return [m.accuracy, m.kappa, m.f1];
+    },
+    options,
+  );
   return { n: truth.length, values: { ...metrics }, ci, confusion };
 }

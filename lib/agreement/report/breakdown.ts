@@ -30,14 +30,21 @@ function groupKeys(item: AgreementItem, breakdown: string, d: Declarations): { k
       if (item.targetType !== SCORE_TARGET_TYPE && item.targetType !== PRESENCE_TARGET_TYPE && ofItem === undefined) return [{ key: item.category, label: item.category }];
       const value = ofItem ?? ("groups" in declaration ? declaration.groups?.[breakdown] : undefined);
       if (value === undefined) return [{ key: "", label: "(none)" }];
-      const label = d.tasks.flatMap((t) => t.groupings).find((g) => g.id === breakdown)?.values.find((v) => v.id === value)?.label ?? value;
+      const label =
+        d.tasks
+          .flatMap((t) => t.groupings)
+          .find((g) => g.id === breakdown)
+          ?.values.find((v) => v.id === value)?.label ?? value;
       return [{ key: value, label }];
     }
   }
 }
 
 function shortVersion(version: string): string {
-  return version.split("+").map((h) => h.slice(0, 8)).join("+");
+  return version
+    .split("+")
+    .map((h) => h.slice(0, 8))
+    .join("+");
 }
 
 function groupLink(breakdown: string, key: string, items: readonly AgreementItem[], input: AgreementInput): Record<string, string> | null {

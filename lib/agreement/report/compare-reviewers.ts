@@ -16,7 +16,13 @@ export function compareReviewers(all: readonly AgreementItem[], reviewers: reado
   const items = oncePerTarget(all);
   const native = {} as ByTargetType<StatBlock>;
   for (const type of d.targetTypes()) {
-    native[type] = humanBlock(items.filter((i) => i.targetType === type), (_, v) => v, d.level(type, items), options, true);
+    native[type] = humanBlock(
+      items.filter((i) => i.targetType === type),
+      (_, v) => v,
+      d.level(type, items),
+      options,
+      true,
+    );
   }
   const binary = humanBlock(items, (item, v) => d.binarise(item, v), "nominal", options, true);
   const pairs: ReviewerPair[] = [];

@@ -10,7 +10,12 @@ export function compareWithJudge(items: readonly AgreementItem[], human: (item: 
   const native = {} as ByTargetType<StatBlock>;
   for (const type of d.targetTypes()) {
     const ofType = pairs.filter((p) => p.item.targetType === type);
-    native[type] = nativeBlock(Float64Array.from(ofType, (p) => p.judge), Float64Array.from(ofType, (p) => p.human), d.level(type, items), options);
+    native[type] = nativeBlock(
+      Float64Array.from(ofType, (p) => p.judge),
+      Float64Array.from(ofType, (p) => p.human),
+      d.level(type, items),
+      options,
+    );
   }
   const { truth, predicted } = binaryArrays(pairs, d);
   return { n: pairs.length, native, binary: binaryBlock(truth, predicted, options) };

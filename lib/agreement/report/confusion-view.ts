@@ -2,7 +2,12 @@ import type { AgreementItem, ConfusionView } from "../types";
 import type { Binary, Declarations } from "./declarations";
 import { pairsOf } from "./pairs";
 
-const CELL_ORDER: [Binary, Binary][] = [[1, 1], [1, 0], [0, 1], [0, 0]];
+const CELL_ORDER: [Binary, Binary][] = [
+  [1, 1],
+  [1, 0],
+  [0, 1],
+  [0, 0],
+];
 const CELL_VIDEOS = 20;
 
 /** The human × judge table of binarised values, with each cell's count per run and its first videos. */

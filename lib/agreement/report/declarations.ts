@@ -46,7 +46,10 @@ export class Declarations {
   consensus(item: AgreementItem): number | null {
     if (this.consensusOfItem.has(item)) return this.consensusOfItem.get(item)!;
     // The live reviewers' consensus: label sets are annotators beside them, compared on their own.
-    const value = consensusValue(this.of(item).level, item.ratings.filter((r) => !isLabelSetReviewerId(r.reviewerId)).map((r) => r.value));
+    const value = consensusValue(
+      this.of(item).level,
+      item.ratings.filter((r) => !isLabelSetReviewerId(r.reviewerId)).map((r) => r.value),
+    );
     this.consensusOfItem.set(item, value);
     return value;
   }

@@ -20,28 +20,33 @@ export function groupBlock(items: readonly AgreementItem[], options: AgreementOp
   const resampledSpearman = oneScale ? spearmanOfResamples(judge, human) : null;
   const errors = oneScale ? absoluteErrors(judge, human) : null;
   const cells = confusionCells(truth, predicted);
-  const ci = bootstrapMany(pairs.length, names, (sample) => {
-    if (!resampledSpearman) {
-      const s = binaryMetrics(confusionOfSample(cells, sample));
-      return [s.accuracy, s.kappa, s.f1];
-    }
-    // The 2 × 2 counts and the absolute errors' sum in one pass over the resample (the same sum, in
-    // the same order, as meanOfSample).
-    let tp = 0;
-    let fn = 0;
-    let fp = 0;
-    let errorSum = 0;
-    for (let k = 0; k < sample.length; k++) {
-      const i = sample[k]!;
-      const cell = cells[i]!;
-      if (cell === 0) tp++;
-      else if (cell === 1) fn++;
-      else if (cell === 2) fp++;
-      errorSum += errors![i]!;
-    }
-    const s = binaryMetrics({ tp, fp, fn, tn: sample.length - tp - fn - fp });
-    return [s.accuracy, s.kappa, s.f1, resampledSpearman(sample), errorSum / sample.length];
-  }, options);
+  const ci = bootstrapMany(
+    pairs.length,
+    names,
+    (sample) => {
+      if (!resampledSpearman) {
+        const s = binaryMetrics(confusionOfSample(cells, sample));
+        return [s.accuracy, s.kappa, s.f1];
+      }
+      // The 2 × 2 counts and the absolute errors' sum in one pass over the resample (the same sum, in
+      // the same order, as meanOfSample).
+      let tp = 0;
+      let fn = 0;
+      let fp = 0;
+      let errorSum = 0;
+      for (let k = 0; k < sample.length; k++) {
+        const i = sample[k]!;
+        const cell = cells[i]!;
+        if (cell === 0) tp++;
+        else if (cell === 1) fn++;
+        else if (cell === 2) fp++;
+        errorSum += errors![i]!;
+      }
+      const s = binaryMetrics({ tp, fp, fn, tn: sample.length - tp - fn - fp });
+      return [s.accuracy, s.kappa, s.f1, resampledSpearman(sample), errorSum / sample.length];
+    },
+    options,
+  );
   return {
     n: pairs.length,
     values: {

@@ -42,8 +42,6 @@ export function humanBlock(items: readonly AgreementItem[], value: (item: Agreem
     fleiss: finite(fleissKappaFromCounts(counts)),
     percentAgreement: finite(percentAgreement(table)),
   };
-  const ci = withCi
-    ? bootstrapMany(table.itemIds.length, ["alpha"], (sample) => [krippendorffAlpha(table, level, sample)], options)
-    : { alpha: null };
+  const ci = withCi ? bootstrapMany(table.itemIds.length, ["alpha"], (sample) => [krippendorffAlpha(table, level, sample)], options) : { alpha: null };
   return { n: table.itemIds.length, values, ci };
 }

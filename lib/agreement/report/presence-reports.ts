@@ -29,7 +29,10 @@ export function presenceReports(items: readonly AgreementItem[], reviewers: read
       if (rows.length === 0) continue;
       const truth = Uint8Array.from(rows, (r) => r.truth);
       const pointAt = (t: number): SweepPoint => {
-        const c = confusionOf(truth, Uint8Array.from(rows, (r) => judgePresence([r.score], t)!));
+        const c = confusionOf(
+          truth,
+          Uint8Array.from(rows, (r) => judgePresence([r.score], t)!),
+        );
         return { threshold: t, ...c, ...binaryMetrics(c) };
       };
       const points = thresholds.map(pointAt);
@@ -41,7 +44,14 @@ export function presenceReports(items: readonly AgreementItem[], reviewers: read
       const { label, labelSet, human } = side;
       curves.push({ human, label, ...(labelSet ? { labelSet } : {}), n: rows.length, points, chosen: points.find((p) => p.threshold === threshold) ?? pointAt(threshold), best });
     }
-    reports.push({ taskId: task.id, threshold, defaultThreshold: task.presence.defaultThreshold, rule: `judge ≥ ${threshold} means present (its highest score of the category over key frames, clusters or the video)`, thresholds, curves });
+    reports.push({
+      taskId: task.id,
+      threshold,
+      defaultThreshold: task.presence.defaultThreshold,
+      rule: `judge ≥ ${threshold} means present (its highest score of the category over key frames, clusters or the video)`,
+      thresholds,
+      curves,
+    });
   }
   return reports;
 }

@@ -5,7 +5,10 @@ import { pairsOf } from "./pairs";
 
 /** Judge against truth for the scores, at most `limit` points evenly spaced over the pairs. */
 export function scatter(items: readonly AgreementItem[], limit: number, d: Declarations): { total: number; points: ScatterPoint[] } {
-  const pairs = pairsOf(items.filter((i) => i.targetType === SCORE_TARGET_TYPE), (item) => d.truth(item));
+  const pairs = pairsOf(
+    items.filter((i) => i.targetType === SCORE_TARGET_TYPE),
+    (item) => d.truth(item),
+  );
   const step = pairs.length > limit ? pairs.length / limit : 1;
   const points: ScatterPoint[] = [];
   for (let k = 0; k < Math.min(limit, pairs.length); k++) {

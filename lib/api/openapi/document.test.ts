@@ -13,8 +13,7 @@ type Operation = {
   requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
   responses: Record<string, unknown>;
 };
-const operation = (document: ReturnType<typeof buildOpenApiDocument>, method: string, path: string) =>
-  (document.paths[path] as Record<string, Operation> | undefined)?.[method];
+const operation = (document: ReturnType<typeof buildOpenApiDocument>, method: string, path: string) => (document.paths[path] as Record<string, Operation> | undefined)?.[method];
 
 describe("buildOpenApiDocument", () => {
   const document = buildOpenApiDocument();
@@ -67,7 +66,10 @@ describe("buildOpenApiDocument", () => {
     expect(schema.properties.manifest).toMatchObject({ type: "string", contentMediaType: "application/json", contentSchema: { type: "array" } });
     expect(schema.additionalProperties).toMatchObject({ contentMediaType: "application/octet-stream" });
     const labels = operation(document, "post", "/api/v1/projects/{projectId}/label-sets")!;
-    expect(labels.requestBody!.content["multipart/form-data"]!.schema).toMatchObject({ required: expect.arrayContaining(["name", "file"]), properties: { format: { enum: ["t2vhalubench", "vbench", "generic"] } } });
+    expect(labels.requestBody!.content["multipart/form-data"]!.schema).toMatchObject({
+      required: expect.arrayContaining(["name", "file"]),
+      properties: { format: { enum: ["t2vhalubench", "vbench", "generic"] } },
+    });
   });
 
   it("refuses a catalogue that names a (path, method) twice", () => {

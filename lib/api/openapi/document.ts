@@ -105,7 +105,10 @@ export function tagOf(path: string): string {
 
 /** `get /api/v1/projects/{projectId}/runs` → `get_projects_projectId_runs`. */
 function operationId(route: ApiRoute): string {
-  return `${route.method}_${route.path.replace(/^\/api\/v1\//, "").replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+/g, "_")}`;
+  return `${route.method}_${route.path
+    .replace(/^\/api\/v1\//, "")
+    .replace(/[{}]/g, "")
+    .replace(/[^A-Za-z0-9]+/g, "_")}`;
 }
 
 function operation(route: ApiRoute): Operation {
@@ -144,7 +147,7 @@ export function buildOpenApiDocument(routes: ApiRoute[] = apiRoutes()): OpenApiD
       title: "FrameJury HTTP API",
       version: "1",
       description:
-        "Every /api/v1 route. Send an API key (Settings → API keys) as `Authorization: Bearer <key>`; the app's own pages use the session cookie, with which requests that change data must come from the app's origin and send the content type the route reads. Errors are `{\"error\": {\"code\", \"message\", \"details\"?}}`. Not described here: better-auth's /api/auth/* routes, /api/health and /api/metrics (see the README).",
+        'Every /api/v1 route. Send an API key (Settings → API keys) as `Authorization: Bearer <key>`; the app\'s own pages use the session cookie, with which requests that change data must come from the app\'s origin and send the content type the route reads. Errors are `{"error": {"code", "message", "details"?}}`. Not described here: better-auth\'s /api/auth/* routes, /api/health and /api/metrics (see the README).',
     },
     jsonSchemaDialect: DIALECT,
     tags,
@@ -160,9 +163,7 @@ export function buildOpenApiDocument(routes: ApiRoute[] = apiRoutes()): OpenApiD
         },
       },
       schemas: { Error: jsonSchemaOf(errorResponseSchema, "output") },
-      responses: Object.fromEntries(
-        Object.values(ERRORS).map(({ name, description }) => [name, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
-      ),
+      responses: Object.fromEntries(Object.values(ERRORS).map(({ name, description }) => [name, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }])),
     },
   };
 }

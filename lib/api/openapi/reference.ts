@@ -54,7 +54,13 @@ export function apiReference(document: OpenApiDocument): ReferenceGroup[] {
         summary: operation.summary,
         description: operation.description ?? null,
         public: operation.security.length === 0,
-        parameters: (operation.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required, type: schemaSummary(p.schema), description: p.description ?? (p.schema.description as string | undefined) ?? null })),
+        parameters: (operation.parameters ?? []).map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required,
+          type: schemaSummary(p.schema),
+          description: p.description ?? (p.schema.description as string | undefined) ?? null,
+        })),
         body: body ? { contentType: body[0], required: operation.requestBody!.required, schema: JSON.stringify(body[1].schema ?? {}, null, 2) } : null,
         responses: Object.entries(operation.responses).map(([status, answer]) => ({
           status,

@@ -35,7 +35,11 @@ function openApiPath(file: string): string {
 function imports(source: string): Map<string, string> {
   const map = new Map<string, string>();
   for (const [, names, from] of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"([^"]+)"/g)) {
-    for (const name of names!.split(",").map((n) => n.trim().replace(/^type\s+/, "")).filter(Boolean)) map.set(name.split(/\s+as\s+/).pop()!, from!);
+    for (const name of names!
+      .split(",")
+      .map((n) => n.trim().replace(/^type\s+/, ""))
+      .filter(Boolean))
+      map.set(name.split(/\s+as\s+/).pop()!, from!);
   }
   return map;
 }
@@ -96,13 +100,7 @@ describe("the OpenAPI route catalogue", () => {
   it("declares a body exactly where the handler reads one, of the kind it reads", () => {
     for (const handler of described()) {
       const route = byKey.get(key(handler))!;
-      const kind = /parse(?:Optional)?JsonBody\(/.test(handler.source)
-        ? "json"
-        : /body: "multipart"/.test(handler.source)
-          ? "multipart"
-          : /body: "bytes"/.test(handler.source)
-            ? "bytes"
-            : undefined;
+      const kind = /parse(?:Optional)?JsonBody\(/.test(handler.source) ? "json" : /body: "multipart"/.test(handler.source) ? "multipart" : /body: "bytes"/.test(handler.source) ? "bytes" : undefined;
       expect(route.body?.kind, key(handler)).toBe(kind);
       if (route.body?.kind === "json") expect(route.body.optional ?? false, key(handler)).toBe(/parseOptionalJsonBody\(/.test(handler.source));
     }

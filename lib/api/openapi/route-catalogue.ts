@@ -78,8 +78,21 @@ function coreApiRoutes(): ApiRoute[] {
 
     // The caller.
     { method: "get", path: "/api/v1/me", summary: "The caller", responses: [ok("The caller.", meResponseSchema)] },
-    { method: "get", path: "/api/v1/me/api-keys", summary: "The caller's API keys", description: "Never the keys themselves: only their names, prefixes and dates.", responses: [ok("`{apiKeys: [...]}`.")] },
-    { method: "post", path: "/api/v1/me/api-keys", summary: "Create an API key", description: "The answer holds the key, shown this once; only a hash is stored.", body: { kind: "json", schema: createApiKeySchema }, responses: [created("The new key, with its secret.")] },
+    {
+      method: "get",
+      path: "/api/v1/me/api-keys",
+      summary: "The caller's API keys",
+      description: "Never the keys themselves: only their names, prefixes and dates.",
+      responses: [ok("`{apiKeys: [...]}`.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/me/api-keys",
+      summary: "Create an API key",
+      description: "The answer holds the key, shown this once; only a hash is stored.",
+      body: { kind: "json", schema: createApiKeySchema },
+      responses: [created("The new key, with its secret.")],
+    },
     { method: "delete", path: "/api/v1/me/api-keys/{keyId}", summary: "Revoke one of the caller's API keys", params: { keyId: recordIdSchema }, responses: [noContent("Revoked.")] },
 
     // Projects and members.
@@ -98,7 +111,7 @@ function coreApiRoutes(): ApiRoute[] {
       method: "delete",
       path: "/api/v1/projects/{projectId}",
       summary: "Delete a project with everything in it (owners)",
-      description: "`{\"dryRun\": true}` only counts what would go; else `confirmName` must be the project's name. A queued or running run → 409 run_in_progress.",
+      description: '`{"dryRun": true}` only counts what would go; else `confirmName` must be the project\'s name. A queued or running run → 409 run_in_progress.',
       params: project,
       body: { kind: "json", schema: deleteProjectSchema, optional: true },
       responses: [ok("`{dryRun, name, counts, storage}`.")],
@@ -120,7 +133,8 @@ function coreApiRoutes(): ApiRoute[] {
       method: "get",
       path: "/api/v1/projects/{projectId}/videos",
       summary: "The video list, filtered, sorted and paginated",
-      description: "`min.<metric>`, `max.<metric>` and `is.<metric>` exist for every metric of the registered tasks; a filter the run's task does not declare is a 400 naming it. Page with `cursor` (`nextCursor`/`prevCursor` of the answer) or `page`.",
+      description:
+        "`min.<metric>`, `max.<metric>` and `is.<metric>` exist for every metric of the registered tasks; a filter the run's task does not declare is a 400 naming it. Page with `cursor` (`nextCursor`/`prevCursor` of the answer) or `page`.",
       params: project,
       query: videoListQuerySchema(),
       responses: [ok("`{run, page, pageSize, total, totalExact, nextCursor, prevCursor, videos}`.")],
@@ -205,7 +219,7 @@ function coreApiRoutes(): ApiRoute[] {
       method: "patch",
       path: "/api/v1/videos/{videoId}",
       summary: "Change a video's fields (owners)",
-      description: "Only the fields given change; null or \"\" clears one; with `expectedUpdatedAt` a video changed since → 409.",
+      description: 'Only the fields given change; null or "" clears one; with `expectedUpdatedAt` a video changed since → 409.',
       params: video,
       body: { kind: "json", schema: videoEditSchema },
       responses: [ok("The video with `changes` `[{field, before, after, overwrite}]`.")],
@@ -292,7 +306,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/endpoints",
       summary: "The project's judge endpoints (never their keys)",
       params: project,
-      query: z.object({ archived: z.string().optional().describe("\"1\": archived ones too.") }),
+      query: z.object({ archived: z.string().optional().describe('"1": archived ones too.') }),
       responses: [ok("`{endpoints: [...]}`.")],
     },
     {
@@ -308,7 +322,7 @@ function coreApiRoutes(): ApiRoute[] {
       method: "patch",
       path: "/api/v1/endpoints/{endpointId}",
       summary: "Change, archive or restore an endpoint (owners)",
-      description: "Only the fields sent change; an omitted `apiKey` keeps the stored one, \"\" removes it.",
+      description: 'Only the fields sent change; an omitted `apiKey` keeps the stored one, "" removes it.',
       params: { endpointId: endpointIdSchema },
       body: { kind: "json", schema: endpointUpdateSchema },
       responses: [ok("The endpoint.")],
@@ -408,7 +422,7 @@ function coreApiRoutes(): ApiRoute[] {
       method: "post",
       path: "/api/v1/projects/{projectId}/label-sets",
       summary: "Import a label set (owners)",
-      description: "`dryRun` is \"true\" by default: the plan and every interpreted or skipped cell, nothing written.",
+      description: '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written.',
       params: project,
       body: { kind: "multipart", fields: labelSetImportFieldsSchema, files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
       responses: importAnswers("the label set"),
@@ -506,7 +520,13 @@ function coreApiRoutes(): ApiRoute[] {
       body: { kind: "json", schema: z.union([queueGuidelinesSchema.strict(), queueStateSchema]) },
       responses: [ok("The queue.")],
     },
-    { method: "post", path: "/api/v1/queues/{queueId}/next", summary: "Claim the caller's next item (or return their open claim)", params: queue, responses: [ok("The item's id.", nextItemResponseSchema)] },
+    {
+      method: "post",
+      path: "/api/v1/queues/{queueId}/next",
+      summary: "Claim the caller's next item (or return their open claim)",
+      params: queue,
+      responses: [ok("The item's id.", nextItemResponseSchema)],
+    },
     { method: "get", path: "/api/v1/queues/{queueId}/items/{itemId}", summary: "One of the caller's items", params: queueItem, responses: [ok("The item's review payload.")] },
     {
       method: "post",
@@ -516,7 +536,13 @@ function coreApiRoutes(): ApiRoute[] {
       query: z.object({ payload: queueFlagSchema }),
       responses: [ok("`{itemId}` (null when none), with `payload=1` also `item`.")],
     },
-    { method: "post", path: "/api/v1/queues/{queueId}/items/{itemId}/release", summary: "Let go of the caller's unsubmitted claim", params: queueItem, responses: [ok("Whether it was released.", releasedResponseSchema)] },
+    {
+      method: "post",
+      path: "/api/v1/queues/{queueId}/items/{itemId}/release",
+      summary: "Let go of the caller's unsubmitted claim",
+      params: queueItem,
+      responses: [ok("Whether it was released.", releasedResponseSchema)],
+    },
     {
       method: "post",
       path: "/api/v1/queues/{queueId}/items/{itemId}/submit",

@@ -29,8 +29,19 @@ describe("a batch run whose worker is killed while a batch is open", () => {
     const owner = await makeUser();
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2 });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub batch", baseUrl: stub.baseURL, model: "stub-vision-restart", apiKey: null, imageDetail: "low", temperature: 0,
-      maxConcurrency: 4, requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null, supportsBatchApi: true,
+      name: "stub batch",
+      baseUrl: stub.baseURL,
+      model: "stub-vision-restart",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 30,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+      supportsBatchApi: true,
     });
     const env = { BATCH_POLL_SECONDS: "1" };
     const first = workers.start(env);

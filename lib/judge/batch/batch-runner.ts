@@ -89,7 +89,11 @@ async function openNextBatches(prisma: PrismaClient, runId: string): Promise<str
   return prisma.$transaction(async (tx) => {
     // One opener at a time per run: the check job is one per run, but a retried job may overlap a slow one.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`judge-batch:${runId}`}))`;
-    const waiting = await tx.batchRequest.findMany({ where: { runId, batchId: null, result: { equals: Prisma.DbNull }, error: null }, select: { id: true, endpointId: true }, orderBy: { createdAt: "asc" } });
+    const waiting = await tx.batchRequest.findMany({
+      where: { runId, batchId: null, result: { equals: Prisma.DbNull }, error: null },
+      select: { id: true, endpointId: true },
+      orderBy: { createdAt: "asc" },
+    });
     if (waiting.length === 0) return [];
     const last = await tx.judgeBatch.aggregate({ where: { runId }, _max: { number: true } });
     let number = last._max.number ?? 0;
@@ -125,7 +129,12 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
     const line = JSON.stringify({ custom_id: row.id, method: "POST", url: "/v1/chat/completions", body: chatCompletionBody({ ...request, images }) });
     const size = Buffer.byteLength(line) + 1;
     if (lines.length > 0 && bytes + size > maxBytes) {
-      await splitBatch(prisma, runId, batch, requests.slice(index).map((r) => r.id));
+      await splitBatch(
+        prisma,
+        runId,
+        batch,
+        requests.slice(index).map((r) => r.id),
+      );
       requests.length = index;
       break;
     }
@@ -186,7 +195,10 @@ async function checkBatch(deps: BatchRunnerDeps, runId: string, batchId: string)
       if (parsed) answers.set(parsed.customId, parsed.answer);
     }
   }
-  const batchProblem = remote.errors?.data?.map((e) => e.message).filter(Boolean).join("; ");
+  const batchProblem = remote.errors?.data
+    ?.map((e) => e.message)
+    .filter(Boolean)
+    .join("; ");
   const unanswered: StoredLineError = {
     kind: "server",
     status: null,

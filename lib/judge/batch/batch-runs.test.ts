@@ -36,8 +36,19 @@ beforeEach(() => {
 async function endpoint(projectId: string, model: string, supportsBatchApi: boolean) {
   return (
     await createEndpoint(prisma, owner, projectId, {
-      name: `${model} ${supportsBatchApi ? "batch" : "online"}`, baseUrl: stub.baseURL, model, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-      requestsPerMinute: null, timeoutSeconds: 30, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.03, supportsBatchApi,
+      name: `${model} ${supportsBatchApi ? "batch" : "online"}`,
+      baseUrl: stub.baseURL,
+      model,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 30,
+      structuredOutput: true,
+      pricePer1kInput: 0.01,
+      pricePer1kOutput: 0.03,
+      supportsBatchApi,
     })
   ).id;
 }
@@ -91,7 +102,12 @@ describe("batch-mode runs against the stub's Batch API", () => {
   it("a whole hallucination run settles with the online run's scores, at half the price, dependent steps in follow-up batches", { timeout: 120_000 }, async () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
     // Different model names: the cache key has the model, the stub's hallucination answers do not.
-    const online = await createRun({ prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId: await endpoint(projectId, "stub-online", false) }));
+    const online = await createRun(
+      { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: PIPELINES },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "hallucination", endpointId: await endpoint(projectId, "stub-online", false) }),
+    );
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: online.id } })).status).toBe("done");
     const onlineRequests = stub.requests.length;
     expect(onlineRequests).toBe(2 * STEPS_PER_VIDEO);
@@ -167,7 +183,7 @@ describe("batch-mode runs against the stub's Batch API", () => {
     const rerun = await startBatchRun(driver, projectId, endpointId);
     await driver.settle(rerun.id);
     const resent = stub.batchLines.slice(sentBefore);
-    expect((await prisma.stepResult.count({ where: { runId: rerun.id, status: "done" } }))).toBe(2 * STEPS_PER_VIDEO);
+    expect(await prisma.stepResult.count({ where: { runId: rerun.id, status: "done" } })).toBe(2 * STEPS_PER_VIDEO);
     // Answers the first run got are never asked again; every line that failed is.
     expect(resent.filter((l) => answered.has(lineKey(l)))).toEqual([]);
     for (const key of failed) expect(resent.map(lineKey)).toContain(key);

@@ -34,7 +34,12 @@ const deps = testJudgeDeps({
 const inlineQueue = inlineJudgeQueue(deps);
 
 async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; prompt?: null; allBlack?: boolean } = {}) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: options.videos ?? 1, keyFrames: options.keyFrames ?? 2, prompt: options.prompt, allBlack: options.allBlack });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: options.videos ?? 1,
+    keyFrames: options.keyFrames ?? 2,
+    prompt: options.prompt,
+    allBlack: options.allBlack,
+  });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -127,7 +132,10 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(dynamic.calls.map((c) => c.isRepair)).toEqual([false, true]);
     expect((dynamic.calls[1]!.request as { followUp: { correction: string } }).followUp.correction).toMatch(/did not match|format|JSON/i);
     const summary = await step(id, "video_summary");
-    expect(summary.calls.map((c) => [c.isRepair, c.finishReason])).toEqual([[false, "length"], [true, "stop"]]);
+    expect(summary.calls.map((c) => [c.isRepair, c.finishReason])).toEqual([
+      [false, "length"],
+      [true, "stop"],
+    ]);
     const inconsistency = await step(id, "inconsistency");
     expect(inconsistency.calls).toHaveLength(1);
     expect(inconsistency.scores).toHaveLength(1);
@@ -135,7 +143,11 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
 
   it("stores parse_failed with the raw text when the repair fails too, never a made-up score, and skips dependants", async () => {
     const { projectId, endpointId } = await setup({ keyFrames: 1 });
-    stub.addFault({ fault: { kind: "content", content: '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}' }, match: "static hallucinations", times: 2 });
+    stub.addFault({
+      fault: { kind: "content", content: '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}' },
+      match: "static hallucinations",
+      times: 2,
+    });
     stub.addFault({ fault: { kind: "refusal" }, match: "Identify the changes or consistencies", times: 2 });
     const { id } = await run(projectId, endpointId);
     const staticH = await step(id, "static_hallucination");
@@ -170,7 +182,12 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     const { id } = await run(projectId, endpointId);
     expect((await getRunStatus(prisma, owner, id)).steps).toMatchObject({ total: 6, done: 6 });
     expect(sleeps).toContain(7000);
-    expect(stub.requests.filter((r) => r.fault !== null).map((r) => r.fault).sort()).toEqual(["hang", "status", "status"]);
+    expect(
+      stub.requests
+        .filter((r) => r.fault !== null)
+        .map((r) => r.fault)
+        .sort(),
+    ).toEqual(["hang", "status", "status"]);
   });
 
   it("fails a step after the last retry, keeping the error, and counts it", async () => {
@@ -198,7 +215,12 @@ describe("the response cache", () => {
     // Every inconsistency answer (both videos, first try and repair) is out of range: those steps never finish.
     stub.addFault({ fault: { kind: "content", content: '{"score": 11, "reason": "x"}' }, match: "compare the inconsistency", times: 4 });
     const first = await run(projectId, endpointId);
-    expect(stub.requests.filter((r) => r.fault !== null).map((r) => r.fault).sort()).toEqual(["content", "content", "content", "content", "content", "prose", "refusal", "truncated"]);
+    expect(
+      stub.requests
+        .filter((r) => r.fault !== null)
+        .map((r) => r.fault)
+        .sort(),
+    ).toEqual(["content", "content", "content", "content", "content", "prose", "refusal", "truncated"]);
 
     const RULE_OF_STEP: Record<string, string> = {
       static_kg: "static-knowledge-graph",
@@ -246,7 +268,10 @@ describe("the response cache", () => {
 
     stub.reset();
     const second = await run(projectId, endpointId);
-    expect((await step(second.id, "inconsistency")).calls.map((c) => [c.cached, c.isRepair])).toEqual([[true, false], [false, true]]);
+    expect((await step(second.id, "inconsistency")).calls.map((c) => [c.cached, c.isRepair])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
     expect(stub.requests.map((r) => r.rule)).toEqual(["inconsistency-check"]);
     expect((await prisma.responseCache.findUniqueOrThrow({ where: { key: entry.key } })).responseText).not.toContain('"score": 11');
 
@@ -283,7 +308,9 @@ describe("step errors", () => {
     // Made like Prisma's errors, whose message quotes the calling file and its code.
     class PrismaClientInitializationError extends Error {}
     const thrown = Object.assign(
-      new PrismaClientInitializationError("\nInvalid `prisma.frame.findMany()` invocation in\n/srv/framejury/lib/judge/engine/judge-video.ts:312:7\n\n  309 const frames = [];\n→ 312 await prisma.frame.findMany({\nCan't reach database server at `db.internal:5432`"),
+      new PrismaClientInitializationError(
+        "\nInvalid `prisma.frame.findMany()` invocation in\n/srv/framejury/lib/judge/engine/judge-video.ts:312:7\n\n  309 const frames = [];\n→ 312 await prisma.frame.findMany({\nCan't reach database server at `db.internal:5432`",
+      ),
       { code: "P1001" },
     );
     const failingDeps: JudgeDeps = {
@@ -321,8 +348,7 @@ describe("step errors", () => {
 
     const { inspectRunVideo } = await import("../call-inspector");
     const videoId = staticKg.videoId;
-    const excerptsFor = async (actor: Actor) =>
-      (await inspectRunVideo(prisma, actor, projectId, id, videoId)).steps.flatMap((s) => s.calls.map((c) => c.errorExcerpt)).filter((e) => e !== null);
+    const excerptsFor = async (actor: Actor) => (await inspectRunVideo(prisma, actor, projectId, id, videoId)).steps.flatMap((s) => s.calls.map((c) => c.errorExcerpt)).filter((e) => e !== null);
     expect(await excerptsFor(owner)).toEqual([expect.stringMatching(/unsupported MIME type/)]);
     for (const role of ["viewer", "reviewer"] as const) {
       const member = await makeUser();
@@ -337,7 +363,11 @@ describe("a video without a prompt", () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2, prompt: null });
     const { id } = await run(projectId, endpointId);
 
-    for (const [stepId, scopes] of [["inconsistency", 1], ["static_hallucination", 2], ["dynamic_hallucination", 2]] as const) {
+    for (const [stepId, scopes] of [
+      ["inconsistency", 1],
+      ["static_hallucination", 2],
+      ["dynamic_hallucination", 2],
+    ] as const) {
       for (let scopeIndex = 0; scopeIndex < scopes; scopeIndex++) {
         const skipped = await step(id, stepId, scopeIndex);
         expect(skipped.status).toBe("skipped");

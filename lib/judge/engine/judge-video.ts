@@ -81,7 +81,16 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   }
   const { frames, items, video } = loaded;
   const templates = withPromptVersions(deps.templates, loaded.run.promptVersions);
-  const context: VideoContext = { videoId: job.videoId, prompt: video.prompt, dimensions: video.dimensions, model: video.model, ...keyFramesAndClusters(frames), frames, items, settings: loaded.run.settings };
+  const context: VideoContext = {
+    videoId: job.videoId,
+    prompt: video.prompt,
+    dimensions: video.dimensions,
+    model: video.model,
+    ...keyFramesAndClusters(frames),
+    frames,
+    items,
+    settings: loaded.run.settings,
+  };
   const endpoint = await watch.endpoint();
   // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
   const endpointByRole = new Map<string, EndpointConfig>();
@@ -101,7 +110,11 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   for (const row of await planVideoSteps(prisma, job, planned, new Date())) rows.set(key(row.stepId, row.scopeIndex), row);
   const outputs: StepOutputs = {
     get: (stepId, scopeIndex) => rows.get(key(stepId, scopeIndex))?.output,
-    all: (stepId) => [...rows.values()].filter((r) => r.stepId === stepId).sort((a, b) => a.scopeIndex - b.scopeIndex).map((r) => r.output),
+    all: (stepId) =>
+      [...rows.values()]
+        .filter((r) => r.stepId === stepId)
+        .sort((a, b) => a.scopeIndex - b.scopeIndex)
+        .map((r) => r.output),
   };
 
   // A step write that finds its step closed means the run was cancelled: look again at once.
@@ -111,7 +124,16 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   };
   // Batch mode: steps whose requests wait for a batch; they stay pending and are not started again in this pass.
   const awaiting = new Set<string>();
-  const work = { runId: job.runId, batchMode: loaded.run.batchMode, context, outputs, templates, frameUrls: new Map<string, Promise<string>>(), closedByCancel, awaitBatch: (row: StepRow) => awaiting.add(row.id) };
+  const work = {
+    runId: job.runId,
+    batchMode: loaded.run.batchMode,
+    context,
+    outputs,
+    templates,
+    frameUrls: new Map<string, Promise<string>>(),
+    closedByCancel,
+    awaitBatch: (row: StepRow) => awaiting.add(row.id),
+  };
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
   let finishedAll = false;
@@ -161,10 +183,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     .flatMap((row) => row.scores.map((s) => ({ stepId: row.stepId, scopeIndex: row.scopeIndex, category: s.category, value: s.value })));
   const summary = pipeline.summarize(scores, context, loaded.run.settings, outputs);
   // An item pipeline's metrics are per item (run_metric rows with the item's id).
-  const metrics = [
-    ...metricRows("", pipeline.metricValues(summary)),
-    ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
-  ];
+  const metrics = [...metricRows("", pipeline.metricValues(summary)), ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values))];
   await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
   if (pipeline.afterRun) {
     const run = await prisma.judgeRun.findUnique({ where: { id: job.runId }, select: { status: true } });
@@ -199,7 +218,12 @@ const stepKeys = (job: { runId: string; videoId: string }, row: StepRow) => ({
 class Writes {
   private readonly all: Promise<unknown>[] = [];
   add(write: Promise<unknown>) {
-    this.all.push(write.then(() => null, (error: unknown) => ({ error })));
+    this.all.push(
+      write.then(
+        () => null,
+        (error: unknown) => ({ error }),
+      ),
+    );
   }
   async settled() {
     const failed = (await Promise.all(this.all)).find((outcome) => outcome !== null) as { error: unknown } | undefined;
@@ -276,7 +300,19 @@ async function executeStep(
         const output: RawAnswer = { text: answered.text ?? "", refusal: answered.refusal, finishReason: answered.finishReason };
         // The cache keeps text only: a refusal read back from it would come back as an empty answer.
         const cache: CacheRow[] = answered.fromCache || answered.refusal ? [] : validAnswerToCache(cacheKey, endpoint.model, answered, null);
-        finish = { ...base, status: "done", output, rawText: answered.text ?? answered.refusal ?? "", error: null, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache };
+        finish = {
+          ...base,
+          status: "done",
+          output,
+          rawText: answered.text ?? answered.refusal ?? "",
+          error: null,
+          templateHash: template.hash,
+          ...attempt(),
+          finishedAt: new Date(),
+          scores: step.scores?.(output, input) ?? [],
+          calls,
+          cache,
+        };
       } else {
         const schema = step.schemaFor?.(input) ?? step.schema;
         let parsed = parseStructuredOutput(first.answer.text, schema, { finishReason: first.answer.finishReason, refusal: first.answer.refusal, reasoning: first.answer.reasoning });
@@ -361,7 +397,9 @@ async function executeStep(
  */
 function validAnswerToCache(key: string, model: string, first: Answer, repaired: Answer | null): CacheRow[] {
   if (repaired === null) {
-    return first.fromCache ? [] : [{ key, model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens, replace: false }];
+    return first.fromCache
+      ? []
+      : [{ key, model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens, replace: false }];
   }
   return [
     {
@@ -426,7 +464,18 @@ async function answer(
   // its slot (the limiter's head start), so the write overlaps the wait instead of holding the slot.
   const callId = randomUUID();
   const estimatedTokens = estimatedPromptTokens({ text: record.text, imageCount: full.images.length, followUp: request.followUp ?? null });
-  const sentRow: CallRow = { ...callBase, ...noUsage, id: callId, status: "sent", responseText: null, finishReason: null, cached: false, promptTokens: estimatedTokens, costUsd: callCostUsd(endpoint, estimatedTokens, 0), createdAt: new Date() };
+  const sentRow: CallRow = {
+    ...callBase,
+    ...noUsage,
+    id: callId,
+    status: "sent",
+    responseText: null,
+    finishReason: null,
+    cached: false,
+    promptTokens: estimatedTokens,
+    costUsd: callCostUsd(endpoint, estimatedTokens, 0),
+    createdAt: new Date(),
+  };
   let sentWritten: Promise<void> | null = null;
   let notRecorded: { error: unknown } | null = null;
   const recordSent = async () => {
@@ -517,14 +566,31 @@ async function batchAnswered(
   frames: { storageKey: string; detail: ChatImage["detail"] }[],
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string },
-  callBase: Omit<CallRow, "responseText" | "finishReason" | "cached" | "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries" | "createdAt">,
+  callBase: Omit<
+    CallRow,
+    "responseText" | "finishReason" | "cached" | "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries" | "createdAt"
+  >,
   noUsage: Pick<CallRow, "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries">,
 ): Promise<Answered> {
   const line = await batchAnswer(deps.prisma, { ...record, endpointId: endpoint.id, cacheKey, body: { ...request, frames } });
   if (line === null) throw new AwaitingBatch();
   if ("error" in line) {
     const error = line.error;
-    return { ok: false, error, call: { ...callBase, ...noUsage, responseText: null, finishReason: null, cached: false, error: `${error.kind}: ${stepErrorMessage(error)}`, errorExcerpt: error.excerpt, httpStatus: error.status, createdAt: new Date() } };
+    return {
+      ok: false,
+      error,
+      call: {
+        ...callBase,
+        ...noUsage,
+        responseText: null,
+        finishReason: null,
+        cached: false,
+        error: `${error.kind}: ${stepErrorMessage(error)}`,
+        errorExcerpt: error.excerpt,
+        httpStatus: error.status,
+        createdAt: new Date(),
+      },
+    };
   }
   const result = line.result;
   const usageKnown = result.usageKnown !== false;

@@ -50,10 +50,13 @@ function busyWhenFirstSaving(client: PrismaClient): { client: PrismaClient; save
         if (/WITH finished AS/.test(sql) && ++saves === 1) {
           let holding!: () => void;
           const held = new Promise<void>((resolve) => (holding = resolve));
-          void target.$transaction(async (tx) => {
-            holding();
-            await tx.$queryRaw`SELECT pg_sleep(3)::text`;
-          }, { timeout: 10_000 });
+          void target.$transaction(
+            async (tx) => {
+              holding();
+              await tx.$queryRaw`SELECT pg_sleep(3)::text`;
+            },
+            { timeout: 10_000 },
+          );
           await held;
         }
         return (value as (...a: unknown[]) => unknown).apply(target, args);
@@ -69,12 +72,27 @@ describe("saving a finished step", () => {
     await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
     const set = await importQuestionSet(prisma, owner, projectId, { fileName: "q.jsonl", bytes: questionSetBytes(smallQuestionSet().slice(0, 1)) });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: `stub-vision-${projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: `stub-vision-${projectId.slice(-8)}`,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
     const busy = busyWhenFirstSaving(tiny);
     const deps = testJudgeDeps({ prisma: busy.client });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }));
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }),
+    );
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { stepId: true, status: true, error: true } });
     expect(steps.map((s) => [s.stepId, s.status, s.error]).sort()).toEqual([
       ["answer", "done", null],

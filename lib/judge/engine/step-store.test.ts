@@ -14,23 +14,51 @@ async function plannedVideo(db: PrismaClient = prisma) {
   const owner = await makeUser();
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
-    name: "stub", baseUrl: "http://127.0.0.1:9/v1", model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0,
-    maxConcurrency: 1, requestsPerMinute: null, timeoutSeconds: 10, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "stub",
+    baseUrl: "http://127.0.0.1:9/v1",
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 1,
+    requestsPerMinute: null,
+    timeoutSeconds: 10,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
   const jobs: { runId: string; videoId: string }[] = [];
   await createRun({ prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
   const job = jobs[0]!;
-  const steps = await planVideoSteps(db, job, [
-    { stepId: "inconsistency", scopeIndex: 0, itemId: "", templateId: "hallucination/inconsistency" },
-    { stepId: "video_summary", scopeIndex: 0, itemId: "", templateId: "hallucination/video-summary" },
-  ], new Date());
+  const steps = await planVideoSteps(
+    db,
+    job,
+    [
+      { stepId: "inconsistency", scopeIndex: 0, itemId: "", templateId: "hallucination/inconsistency" },
+      { stepId: "video_summary", scopeIndex: 0, itemId: "", templateId: "hallucination/video-summary" },
+    ],
+    new Date(),
+  );
   return { job, steps };
 }
 
 const finished = (job: { runId: string; videoId: string }, step: { id: string; stepId: string; scopeIndex: number }, score: number, at: Date): StepFinish => ({
-  id: step.id, runId: job.runId, videoId: job.videoId, itemId: "", stepId: step.stepId, scopeIndex: step.scopeIndex,
-  status: "done", output: { score }, rawText: `{"score": ${score}}`, error: null, templateHash: "h", startedAt: at, finishedAt: at,
-  scores: [{ category: "inconsistency", value: score }], calls: [], cache: [],
+  id: step.id,
+  runId: job.runId,
+  videoId: job.videoId,
+  itemId: "",
+  stepId: step.stepId,
+  scopeIndex: step.scopeIndex,
+  status: "done",
+  output: { score },
+  rawText: `{"score": ${score}}`,
+  error: null,
+  templateHash: "h",
+  startedAt: at,
+  finishedAt: at,
+  scores: [{ category: "inconsistency", value: score }],
+  calls: [],
+  cache: [],
 });
 
 describe("the judge engine's store", () => {
@@ -46,7 +74,10 @@ describe("the judge engine's store", () => {
   it("plans in order and writes step times in UTC, as Prisma reads them, whatever the session's time zone", async () => {
     const before = new Date(Date.now() - 1000);
     const { job, steps } = await plannedVideo(tokyo);
-    expect(steps.map((s) => [s.stepId, s.status])).toEqual([["inconsistency", "pending"], ["video_summary", "pending"]]);
+    expect(steps.map((s) => [s.stepId, s.status])).toEqual([
+      ["inconsistency", "pending"],
+      ["video_summary", "pending"],
+    ]);
     const at = new Date("2026-03-01T12:34:56.789Z");
     expect(await new JudgeStore(tokyo).finishStep(finished(job, steps[0]!, 4, at))).toBe(true);
     const row = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id }, include: { scores: true } });
@@ -70,7 +101,10 @@ describe("the judge engine's store", () => {
     await expect(good).resolves.toBe(true);
     await expect(bad).rejects.toThrow();
     const rows = await prisma.stepResult.findMany({ where: { runId: job.runId }, orderBy: { stepId: "asc" }, include: { scores: true } });
-    expect(rows.map((r) => [r.stepId, r.status, r.scores.length])).toEqual([["inconsistency", "pending", 0], ["video_summary", "done", 1]]);
+    expect(rows.map((r) => [r.stepId, r.status, r.scores.length])).toEqual([
+      ["inconsistency", "pending", 0],
+      ["video_summary", "done", 1],
+    ]);
   });
 
   it("marks a step started with the cache look-up that misses, counting the attempt; a step the run's cancellation closed is neither started nor finished, and gets no scores", async () => {
@@ -111,8 +145,24 @@ describe("the judge engine's store", () => {
     expect(await store.lookUp(key, start)).toEqual({ cached: null, started: true });
     expect(await store.lookUp(key, start)).toEqual({ cached: null, started: true });
     const call = {
-      runId: job.runId, stepResultId: steps[0]!.id, videoId: job.videoId, model: "m", request: { text: "t" }, responseText: '{"score": 2}', finishReason: "stop",
-      httpStatus: 200, error: null, errorExcerpt: null, isRepair: false, cached: false, promptTokens: 1, completionTokens: 1, costUsd: 0, latencyMs: 5, retries: 0, createdAt: new Date(),
+      runId: job.runId,
+      stepResultId: steps[0]!.id,
+      videoId: job.videoId,
+      model: "m",
+      request: { text: "t" },
+      responseText: '{"score": 2}',
+      finishReason: "stop",
+      httpStatus: 200,
+      error: null,
+      errorExcerpt: null,
+      isRepair: false,
+      cached: false,
+      promptTokens: 1,
+      completionTokens: 1,
+      costUsd: 0,
+      latencyMs: 5,
+      retries: 0,
+      createdAt: new Date(),
     };
     const end = { ...finished(job, steps[0]!, 2, new Date("2026-03-03T10:00:01.000Z")), startedAt: undefined, calls: [call] };
     expect(await store.finishStep(end)).toBe(true);

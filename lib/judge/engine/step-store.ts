@@ -37,7 +37,19 @@ export interface JobRow {
 /** One video of one run with its frames and the run's items of it, in one statement; null when the run has no such video. */
 export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId: string): Promise<JobRow | null> {
   const rows = await prisma.$queryRaw<
-    { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; batchMode: boolean; frameSetId: string; prompt: string | null; dimensions: string[]; model: string | null; frames: FrameRef[]; items: ItemRef[] }[]
+    {
+      pipeline: string;
+      status: string;
+      settings: unknown;
+      promptVersions: Record<string, PromptVersionRef>;
+      batchMode: boolean;
+      frameSetId: string;
+      prompt: string | null;
+      dimensions: string[];
+      model: string | null;
+      frames: FrameRef[];
+      items: ItemRef[];
+    }[]
   >`
     SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", rv."frameSetId",
       -- The fields the run was created with (run_video.judgedWith), else the video's current ones.
@@ -204,11 +216,7 @@ export interface VideoFinish {
 const PARALLEL_WRITES = 2;
 const MAX_BATCH_UNITS = 250;
 
-type Unit = (
-  | { kind: "call"; row: CallRow }
-  | { kind: "step"; step: StepFinish }
-  | { kind: "video"; video: VideoFinish }
-) & { resolve(written: boolean): void; reject(error: unknown): void };
+type Unit = ({ kind: "call"; row: CallRow } | { kind: "step"; step: StepFinish } | { kind: "video"; video: VideoFinish }) & { resolve(written: boolean): void; reject(error: unknown): void };
 type UnitData = Unit extends infer U ? (U extends Unit ? Omit<U, "resolve" | "reject"> : never) : never;
 
 export interface CachedAnswer {
@@ -353,7 +361,16 @@ export class JudgeStore {
       finishedAt: step.finishedAt.toISOString(),
     }));
     const scores = steps.flatMap((step) =>
-      step.scores.map((s) => ({ runId: step.runId, videoId: step.videoId, itemId: step.itemId, stepResultId: step.id, stepId: step.stepId, scopeIndex: step.scopeIndex, category: s.category, value: s.value })),
+      step.scores.map((s) => ({
+        runId: step.runId,
+        videoId: step.videoId,
+        itemId: step.itemId,
+        stepResultId: step.id,
+        stepId: step.stepId,
+        scopeIndex: step.scopeIndex,
+        category: s.category,
+        value: s.value,
+      })),
     );
     const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({
       ...call,

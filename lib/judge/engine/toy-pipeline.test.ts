@@ -29,11 +29,55 @@ const toyTask: TaskDeclaration = {
   label: "Toy item judge",
   subject: "caption",
   targets: [
-    { id: "words", label: "Words", definition: "The item's word count, read from the step's input.", scale: count, level: "ratio", higherIsBetter: true, scope: "item", positive: { op: ">=", threshold: 1, label: "has words" } },
-    { id: "answered", label: "Answered", definition: "The LLM answered.", scale: { kind: "categorical", values: [{ value: 1, label: "yes" }, { value: 0, label: "no" }] }, level: "nominal", higherIsBetter: true, scope: "item", positive: { op: "==", value: 1, label: "answered" } },
-    { id: "doubled", label: "Doubled", definition: "Twice the word count, computed.", scale: count, level: "ratio", higherIsBetter: true, scope: "item", positive: { op: ">=", threshold: 1, label: "has words" } },
+    {
+      id: "words",
+      label: "Words",
+      definition: "The item's word count, read from the step's input.",
+      scale: count,
+      level: "ratio",
+      higherIsBetter: true,
+      scope: "item",
+      positive: { op: ">=", threshold: 1, label: "has words" },
+    },
+    {
+      id: "answered",
+      label: "Answered",
+      definition: "The LLM answered.",
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 1, label: "yes" },
+          { value: 0, label: "no" },
+        ],
+      },
+      level: "nominal",
+      higherIsBetter: true,
+      scope: "item",
+      positive: { op: "==", value: 1, label: "answered" },
+    },
+    {
+      id: "doubled",
+      label: "Doubled",
+      definition: "Twice the word count, computed.",
+      scale: count,
+      level: "ratio",
+      higherIsBetter: true,
+      scope: "item",
+      positive: { op: ">=", threshold: 1, label: "has words" },
+    },
   ],
-  metrics: [{ id: "word_count", label: "Word count", definition: "The item's words.", aggregation: "The words score.", scale: count, level: "ratio", higherIsBetter: true, positive: { op: ">=", threshold: 1, label: "has words" } }],
+  metrics: [
+    {
+      id: "word_count",
+      label: "Word count",
+      definition: "The item's words.",
+      aggregation: "The words score.",
+      scale: count,
+      level: "ratio",
+      higherIsBetter: true,
+      positive: { op: ">=", threshold: 1, label: "has words" },
+    },
+  ],
   groupings: [],
 };
 
@@ -123,8 +167,18 @@ describe("a toy item pipeline on the engine", () => {
       await prisma.item.create({ data: { projectId, setId: set.id, videoId: videoIds[v]!, externalId, kind: "toy", group: "g", payload: { text } } });
     }
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
 
     const created = await createRun({ prisma, queue: inlineQueue, pipelines: { toy_items: toyPipeline } }, owner, projectId, {
@@ -137,7 +191,11 @@ describe("a toy item pipeline on the engine", () => {
     // Each item has a stable position among its video's items, fixed at creation.
     const runItems = await prisma.runItem.findMany({ where: { runId: created.id }, orderBy: [{ videoId: "asc" }, { position: "asc" }], include: { item: { select: { externalId: true } } } });
     expect(runItems.map((r) => [r.videoId, r.position, r.item.externalId]).sort()).toEqual(
-      [[videoIds[0], 0, "a"], [videoIds[0], 1, "b"], [videoIds[1], 0, "c"]].sort(),
+      [
+        [videoIds[0], 0, "a"],
+        [videoIds[0], 1, "b"],
+        [videoIds[1], 0, "c"],
+      ].sort(),
     );
 
     const status = await getRunStatus(prisma, owner, created.id);
@@ -157,11 +215,19 @@ describe("a toy item pipeline on the engine", () => {
       const text = texts.find(([, externalId]) => externalId === runItem.item.externalId)![2];
       expect(double.output).toEqual({ doubled: 2 * countWords(text), answer: "stub" });
       // Scores carry the item, and the word count came from the step's input.
-      expect(describe.scores.map((s) => [s.itemId, s.category, s.value]).sort()).toEqual([[runItem.itemId, "answered", 1], [runItem.itemId, "words", countWords(text)]].sort());
+      expect(describe.scores.map((s) => [s.itemId, s.category, s.value]).sort()).toEqual(
+        [
+          [runItem.itemId, "answered", 1],
+          [runItem.itemId, "words", countWords(text)],
+        ].sort(),
+      );
       expect(double.scores.map((s) => [s.itemId, s.category, s.value])).toEqual([[runItem.itemId, "doubled", 2 * countWords(text)]]);
     }
     const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: created.id, videoId: videoIds[0] } })).summary as { items: { itemId: string; words: number; doubled: number }[] };
-    expect(summary.items.map((i) => [i.words, i.doubled])).toEqual([[4, 8], [2, 4]]);
+    expect(summary.items.map((i) => [i.words, i.doubled])).toEqual([
+      [4, 8],
+      [2, 4],
+    ]);
     // The per-item metrics are run_metric rows keyed by the item; none for the video itself.
     expect(declarationProblems(toyTask)).toEqual([]);
     const metrics = await prisma.runMetric.findMany({ where: { runId: created.id, videoId: videoIds[0] }, orderBy: { value: "desc" } });
@@ -174,7 +240,11 @@ describe("a toy item pipeline on the engine", () => {
     await prisma.item.create({ data: { projectId, setId: set.id, videoId: videoIds[0]!, externalId: "x", kind: "toy", group: "g", payload: { text: "hello" } } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
     const start = (input: { itemSetId?: string }) =>
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: { toy_items: toyPipeline } }, owner, projectId, { pipeline: "toy_items" as "hallucination", endpointId: endpoint.id, ...input });
+      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: { toy_items: toyPipeline } }, owner, projectId, {
+        pipeline: "toy_items" as "hallucination",
+        endpointId: endpoint.id,
+        ...input,
+      });
     await expect(start({})).rejects.toThrow(/name the set with itemSetId/);
     await expect(start({ itemSetId: set.id })).rejects.toThrow(/No video with a uniform frame set of 2 frames matches\. Extract them first for: Mechanics\/A ball rolls down a ramp number 0-0\.mp4/);
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
@@ -226,11 +296,24 @@ describe("cache salts and frame sets of any mode", () => {
   it("asks anew for equal prompts with different salts, answers equal unsalted prompts from the cache, and uses the latest frame set of any mode", async () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, uniformFrames: 4 });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: `stub-salts-${projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 4,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: `stub-salts-${projectId.slice(-8)}`,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
     const saltDeps = testJudgeDeps({ pipelines: { toy_salts: saltPipeline }, templates });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(saltDeps), pipelines: { toy_salts: saltPipeline } }, owner, projectId, { pipeline: "toy_salts" as "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(saltDeps), pipelines: { toy_salts: saltPipeline } }, owner, projectId, {
+      pipeline: "toy_salts" as "hallucination",
+      endpointId: endpoint.id,
+    });
     expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done" });
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, include: { calls: true } });
     const cached = Object.fromEntries(steps.map((s) => [s.stepId, s.calls.map((c) => c.cached)]));

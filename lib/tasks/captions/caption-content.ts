@@ -81,6 +81,5 @@ export const captionContentPipeline: RegisteredPipeline = {
   },
   // Its metrics are per caption, not per video.
   metricValues: () => ({}),
-  itemMetrics: (summary) =>
-    (summary as { items: CaptionContentItemSummary[] }).items.map(({ itemId, ...values }) => ({ itemId, values })),
+  itemMetrics: (summary) => (summary as { items: CaptionContentItemSummary[] }).items.map(({ itemId, ...values }) => ({ itemId, values })),
 };

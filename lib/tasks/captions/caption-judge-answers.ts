@@ -75,7 +75,8 @@ export function captionContentAnswerSchema(itemKeyPoints: readonly string[]): z.
         const seen = new Set<number>();
         entries.forEach((entry, position) => {
           if (entry.index === undefined) ctx.addIssue({ code: "custom", path: ["key_points", position, "index"], message: "missing (give every entry an index, or none)" });
-          else if (entry.index < 1 || entry.index > expected.length) ctx.addIssue({ code: "custom", path: ["key_points", position, "index"], message: `${entry.index} is not a key point (1–${expected.length})` });
+          else if (entry.index < 1 || entry.index > expected.length)
+            ctx.addIssue({ code: "custom", path: ["key_points", position, "index"], message: `${entry.index} is not a key point (1–${expected.length})` });
           else if (seen.has(entry.index)) ctx.addIssue({ code: "custom", path: ["key_points", position, "index"], message: `key point ${entry.index} is scored twice` });
           else seen.add(entry.index);
         });
@@ -84,7 +85,11 @@ export function captionContentAnswerSchema(itemKeyPoints: readonly string[]): z.
         const index = byIndex ? entry.index : position + 1;
         if (index === undefined || index < 1 || index > expected.length) return;
         if (normalizeKeyPoint(entry.key_point) !== expected[index - 1]) {
-          ctx.addIssue({ code: "custom", path: ["key_points", position, "key_point"], message: `is ${quote(entry.key_point)}, but key point ${index} is ${quote(expected[index - 1]!)} (copy each key point exactly, in order)` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["key_points", position, "key_point"],
+            message: `is ${quote(entry.key_point)}, but key point ${index} is ${quote(expected[index - 1]!)} (copy each key point exactly, in order)`,
+          });
         }
       });
       const sum = entries.reduce((total, entry) => total + entry.score, 0);

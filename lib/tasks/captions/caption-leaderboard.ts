@@ -117,7 +117,14 @@ export function captionLeaderboard(results: readonly CaptionResult[], options: B
     const byType = byModel.get(model)!;
     const types = [...byType.keys()].sort();
     for (const type of types) rows.push(row(model, type, byType.get(type)!, bootstrap));
-    rows.push(row(model, null, types.flatMap((type) => byType.get(type)!), bootstrap));
+    rows.push(
+      row(
+        model,
+        null,
+        types.flatMap((type) => byType.get(type)!),
+        bootstrap,
+      ),
+    );
   }
   return rows;
 }

@@ -33,23 +33,54 @@ const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
 async function judgedProject() {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
-    name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-    requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
   const setId = (await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())))).set.id!;
-  await importModelOutputs(prisma, owner, projectId, setId, file("alpha.jsonl", jsonlBytes(
-    // brief, 10 words against 13: the stub's 2 is capped to 1 (the judge broke the rule).
-    { id: 1, output: "A red ball rolls down a wooden ramp and stops." },
-    // poem: no length rule.
-    { id: 3, output: "Ball goes down,\nball is round." },
-    // action: 1 of 3 key points.
-    { id: 4, output: "A red sphere rolls down the ramp." },
-  )), { model: "alpha" });
-  await importModelOutputs(prisma, owner, projectId, setId, file("beta.jsonl", jsonlBytes(
-    // brief, 12 words against 13: 3, no rule fails.
-    { id: 1, output: "A red ball rolls down a wooden ramp and stops at last." },
-  )), { model: "beta" });
-  const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, ...input }));
+  await importModelOutputs(
+    prisma,
+    owner,
+    projectId,
+    setId,
+    file(
+      "alpha.jsonl",
+      jsonlBytes(
+        // brief, 10 words against 13: the stub's 2 is capped to 1 (the judge broke the rule).
+        { id: 1, output: "A red ball rolls down a wooden ramp and stops." },
+        // poem: no length rule.
+        { id: 3, output: "Ball goes down,\nball is round." },
+        // action: 1 of 3 key points.
+        { id: 4, output: "A red sphere rolls down the ramp." },
+      ),
+    ),
+    { model: "alpha" },
+  );
+  await importModelOutputs(
+    prisma,
+    owner,
+    projectId,
+    setId,
+    file(
+      "beta.jsonl",
+      jsonlBytes(
+        // brief, 12 words against 13: 3, no rule fails.
+        { id: 1, output: "A red ball rolls down a wooden ramp and stops at last." },
+      ),
+    ),
+    { model: "beta" },
+  );
+  const start = (input: Record<string, unknown>) =>
+    createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, ...input }));
   const style = await start({ pipeline: "caption_style" });
   const content = await start({ pipeline: "caption_content" });
   return { projectId, videoIds, style, content, start };

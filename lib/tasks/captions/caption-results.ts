@@ -29,7 +29,12 @@ export const captionResultsQuerySchema = z
   .object({
     model: z.string().trim().min(1).max(200).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
     type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
-    videoId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.").optional(),
+    videoId: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]+$/, "Invalid id.")
+      .optional(),
     /** Style runs only: captions where a length rule failed, or where the judge scored above the rules' cap. */
     flag: z.enum(CAPTION_FLAGS).optional(),
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -109,7 +114,13 @@ function styleResult(steps: StepRow[]): StyleResult {
     error: unfinished?.error ?? null,
     rawScore: answer?.score ?? null,
     reason: answer?.reason ?? null,
-    counts: computed && { counting: computed.counting ?? "framejury", outputWords: computed.outputWords, referenceWords: computed.referenceWords, outputSentences: computed.outputSentences, deviation: computed.deviation },
+    counts: computed && {
+      counting: computed.counting ?? "framejury",
+      outputWords: computed.outputWords,
+      referenceWords: computed.referenceWords,
+      outputSentences: computed.outputSentences,
+      deviation: computed.deviation,
+    },
     rules: computed?.rules ?? null,
     cap: computed?.cap ?? null,
     scoreAfterRules: computed?.scoreAfterRules ?? null,
@@ -209,10 +220,35 @@ export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runI
 }
 
 const CAPTION_CSV_COLUMNS = [
-  "run_id", "caption_id", "external_id", "video", "model", "caption_type", "status", "error",
-  "output_words", "reference_words", "output_sentences", "deviation", "rule_brief_detail_10pct", "rule_instruction_restriction",
-  "cap", "judge_score", "score_after_rules", "counted_score", "length_violation", "judge_broke_rule", "reason",
-  "key_points_hit", "key_points_total", "coverage", "key_points", "instruction", "reference", "output", "word_counting",
+  "run_id",
+  "caption_id",
+  "external_id",
+  "video",
+  "model",
+  "caption_type",
+  "status",
+  "error",
+  "output_words",
+  "reference_words",
+  "output_sentences",
+  "deviation",
+  "rule_brief_detail_10pct",
+  "rule_instruction_restriction",
+  "cap",
+  "judge_score",
+  "score_after_rules",
+  "counted_score",
+  "length_violation",
+  "judge_broke_rule",
+  "reason",
+  "key_points_hit",
+  "key_points_total",
+  "coverage",
+  "key_points",
+  "instruction",
+  "reference",
+  "output",
+  "word_counting",
 ] as const;
 
 function ruleCell(rules: CaptionLengthRulesOutput["rules"] | null, id: string) {
@@ -226,10 +262,35 @@ export function captionResultsCsv(runId: string, captions: readonly CaptionRunRe
     const s = c.style;
     const k = c.content;
     text += csvRow([
-      runId, c.captionId, c.externalId, c.video.relativePath, c.model, c.captionType, (s ?? k)!.status, (s ?? k)!.error,
-      s?.counts?.outputWords, s?.counts?.referenceWords, s?.counts?.outputSentences, s?.counts?.deviation, ruleCell(s?.rules ?? null, "brief_detail_10pct"), ruleCell(s?.rules ?? null, "instruction_restriction"),
-      s?.cap, s?.rawScore, s?.scoreAfterRules, s?.countedScore, s?.flags ? Number(s.flags.lengthViolation) : null, s?.flags ? Number(s.flags.judgeBrokeRule) : null, s?.reason,
-      k?.hit, k?.total, k?.coverage, k ? JSON.stringify(k.keyPoints) : null, c.instruction, c.reference, c.output, s?.counts?.counting,
+      runId,
+      c.captionId,
+      c.externalId,
+      c.video.relativePath,
+      c.model,
+      c.captionType,
+      (s ?? k)!.status,
+      (s ?? k)!.error,
+      s?.counts?.outputWords,
+      s?.counts?.referenceWords,
+      s?.counts?.outputSentences,
+      s?.counts?.deviation,
+      ruleCell(s?.rules ?? null, "brief_detail_10pct"),
+      ruleCell(s?.rules ?? null, "instruction_restriction"),
+      s?.cap,
+      s?.rawScore,
+      s?.scoreAfterRules,
+      s?.countedScore,
+      s?.flags ? Number(s.flags.lengthViolation) : null,
+      s?.flags ? Number(s.flags.judgeBrokeRule) : null,
+      s?.reason,
+      k?.hit,
+      k?.total,
+      k?.coverage,
+      k ? JSON.stringify(k.keyPoints) : null,
+      c.instruction,
+      c.reference,
+      c.output,
+      s?.counts?.counting,
     ]);
   }
   return text;
@@ -257,7 +318,14 @@ export async function projectCaptionLeaderboard(prisma: PrismaClient, actor: Act
   for (const run of runs) {
     const { results } = await loadRunCaptions(prisma, run, {}, null);
     for (const caption of results) {
-      const entry = byCaption.get(caption.captionId) ?? { model: caption.model ?? "", captionType: caption.captionType, styleScore: null, keyPointsHit: null, keyPointsTotal: null, lengthViolation: null };
+      const entry = byCaption.get(caption.captionId) ?? {
+        model: caption.model ?? "",
+        captionType: caption.captionType,
+        styleScore: null,
+        keyPointsHit: null,
+        keyPointsTotal: null,
+        lengthViolation: null,
+      };
       if (caption.style) {
         entry.styleScore = caption.style.countedScore;
         entry.lengthViolation = caption.style.flags?.lengthViolation ?? null;
@@ -401,15 +469,16 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
   const results = [];
   for (const { run } of runItems) {
     const pipeline = run.pipeline as CaptionPipeline;
-    const { results: [result] } = await loadRunCaptions(prisma, { id: run.id, pipeline }, { itemIds: [captionId] }, null);
+    const {
+      results: [result],
+    } = await loadRunCaptions(prisma, { id: run.id, pipeline }, { itemIds: [captionId] }, null);
     // The judge's scores of the caption, for reviewers to give their own values against.
     const scores = await prisma.score.findMany({ where: { runId: run.id, itemId: captionId }, select: { id: true, category: true, value: true }, orderBy: { category: "asc" } });
-    if (result) results.push({ run: { id: run.id, pipeline, status: run.status, simulated: run.simulated, createdAt: run.createdAt, endpointName: run.endpoint.name, settings: run.settings }, result, scores });
+    if (result)
+      results.push({ run: { id: run.id, pipeline, status: run.status, simulated: run.simulated, createdAt: run.createdAt, endpointName: run.endpoint.name, settings: run.settings }, result, scores });
   }
   const videoId = runItems[0]?.videoId ?? (await prisma.item.findUniqueOrThrow({ where: { id: captionId }, select: { videoId: true } })).videoId;
-  const runFrameSet = runItems.length
-    ? await prisma.runVideo.findFirst({ where: { runId: runItems[0]!.runId, videoId }, select: { frameSetId: true } })
-    : null;
+  const runFrameSet = runItems.length ? await prisma.runVideo.findFirst({ where: { runId: runItems[0]!.runId, videoId }, select: { frameSetId: true } }) : null;
   const frameSet = runFrameSet
     ? await prisma.frameSet.findUnique({ where: { id: runFrameSet.frameSetId }, select: frameSetSelect })
     : await prisma.frameSet.findFirst({ where: { videoId, mode: "uniform" }, orderBy: { createdAt: "desc" }, select: frameSetSelect });

@@ -103,10 +103,7 @@ describe("parseReferenceSet", () => {
   });
 
   it("refuses references to videos the project does not have, and lists them once", () => {
-    const result = parseReferenceSet(
-      jsonl(ref(1, "missing.mp4", "brief"), ref(2, "Clip.mp4", "brief"), ref(3, "missing.mp4", "poem"), ref(4, "clip.mp4", "brief")),
-      PROJECT_VIDEOS,
-    );
+    const result = parseReferenceSet(jsonl(ref(1, "missing.mp4", "brief"), ref(2, "Clip.mp4", "brief"), ref(3, "missing.mp4", "poem"), ref(4, "clip.mp4", "brief")), PROJECT_VIDEOS);
     expect(result).toEqual({
       ok: false,
       errors: [

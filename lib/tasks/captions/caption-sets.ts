@@ -53,8 +53,7 @@ export interface CaptionReference {
 }
 
 export type ReferenceSetResult =
-  | { ok: true; items: CaptionReference[] }
-  | { ok: false; errors: CaptionSetError[]; /** Reference videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
+  { ok: true; items: CaptionReference[] } | { ok: false; errors: CaptionSetError[]; /** Reference videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
 
 export interface ModelOutput {
   referenceId: string;
@@ -118,7 +117,6 @@ export function decodeCaptionFile(bytes: Uint8Array): { ok: true; text: string }
   }
 }
 
-
 /** Errors in line order, at most MAX_LISTED_ERRORS of them and then one that says how many more there were. */
 export function listedErrors(errors: readonly CaptionSetError[]): CaptionSetError[] {
   const sorted = [...errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -157,35 +155,33 @@ function zodErrors(line: number, error: z.ZodError): CaptionSetError[] {
   return error.issues.map((issue) => ({ line, message: `${issue.path.length ? issue.path.join(".") : "the line"}: ${issue.message}` }));
 }
 
-const idSchema = z.union([z.string().trim().min(1, "must not be empty"), z.number().int().nonnegative()], {
-  error: (issue) => (issue.input === undefined ? "missing (a string or a whole number)" : "must be a string or a whole number"),
-}).transform(String);
+const idSchema = z
+  .union([z.string().trim().min(1, "must not be empty"), z.number().int().nonnegative()], {
+    error: (issue) => (issue.input === undefined ? "missing (a string or a whole number)" : "must be a string or a whole number"),
+  })
+  .transform(String);
 
 const text = (what: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `missing (${what})` : `must be a string (${what})`) })
-    .refine((value) => utf8Bytes(value) <= MAX_CAPTION_BYTES, {
-      error: (issue) => `is ${formatBytes(utf8Bytes(issue.input as string))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
-    });
+  z.string({ error: (issue) => (issue.input === undefined ? `missing (${what})` : `must be a string (${what})`) }).refine((value) => utf8Bytes(value) <= MAX_CAPTION_BYTES, {
+    error: (issue) => `is ${formatBytes(utf8Bytes(issue.input as string))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
+  });
 
 const nonEmptyText = (what: string) => text(what).refine((value) => value.trim() !== "", { error: `must not be empty (${what})` });
 
-const conversationSchema = z.object({ from: z.string({ error: "missing (\"human\" or \"gpt\")" }), value: z.string({ error: "missing (the message text)" }) });
+const conversationSchema = z.object({ from: z.string({ error: 'missing ("human" or "gpt")' }), value: z.string({ error: "missing (the message text)" }) });
 
 const referenceLineSchema = z.object({
   id: idSchema,
   video: nonEmptyText("the video's file name"),
-  conversations: z
-    .array(conversationSchema, { error: "missing (a list of {from, value} messages)" })
-    .superRefine((messages, ctx) => {
-      for (const role of ["human", "gpt"]) {
-        if (!messages.some((message) => message.from === role)) {
-          ctx.addIssue({ code: "custom", message: `has no message from "${role}" (${role === "human" ? "the instruction" : "the reference caption"})` });
-        }
+  conversations: z.array(conversationSchema, { error: "missing (a list of {from, value} messages)" }).superRefine((messages, ctx) => {
+    for (const role of ["human", "gpt"]) {
+      if (!messages.some((message) => message.from === role)) {
+        ctx.addIssue({ code: "custom", message: `has no message from "${role}" (${role === "human" ? "the instruction" : "the reference caption"})` });
       }
-    }),
+    }
+  }),
   restriction: z.tuple([nonEmptyText("the caption type"), text("the rule text")], {
-    error: (issue) => (issue.input === undefined ? 'missing ([<caption type>, <rule text>])' : "must be [<caption type>, <rule text>]"),
+    error: (issue) => (issue.input === undefined ? "missing ([<caption type>, <rule text>])" : "must be [<caption type>, <rule text>]"),
   }),
   key_point: z.array(nonEmptyText("a key point"), { error: "must be a list of strings" }).optional(),
 });
@@ -224,10 +220,13 @@ export function parseReferenceSet(bytes: Uint8Array, projectVideoFileNames: read
     const instruction = conversations.find((message) => message.from === "human")!.value.replace(MEDIA_PLACEHOLDER, "");
     const reference = conversations.find((message) => message.from === "gpt")!.value;
     const lineErrors: string[] = [];
-    for (const [name, value] of [["instruction", instruction], ["reference caption", reference]] as const) {
+    for (const [name, value] of [
+      ["instruction", instruction],
+      ["reference caption", reference],
+    ] as const) {
       if (utf8Bytes(value) > MAX_CAPTION_BYTES) lineErrors.push(`the ${name} is ${formatBytes(utf8Bytes(value))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`);
     }
-    if (instruction.trim() === "") lineErrors.push("the instruction (the \"human\" message) is empty");
+    if (instruction.trim() === "") lineErrors.push('the instruction (the "human" message) is empty');
     const previous = firstLineOfId.get(id);
     if (previous !== undefined) lineErrors.push(`id ${JSON.stringify(id)} is used again (first on line ${previous})`);
     else firstLineOfId.set(id, entry.line);

@@ -105,7 +105,12 @@ export const captionStylePipeline: RegisteredPipeline = {
   settingsSchema: captionStyleSettingsSchema,
   frames: (settings) => ({ mode: "uniform", count: captionStyleSettingsSchema.parse(settings ?? {}).frames }),
   // Unknown caption types are judged: seed 003's rubric is the only judge for them so far.
-  items: { kind: "caption", setNoun: "caption", setField: "captionSetId", excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : isContentCaptionType(item.group) ? CONTENT_TYPE_REASON : null) },
+  items: {
+    kind: "caption",
+    setNoun: "caption",
+    setField: "captionSetId",
+    excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : isContentCaptionType(item.group) ? CONTENT_TYPE_REASON : null),
+  },
   summarize: (scores, context, _settings, outputs) => {
     const items: CaptionStyleItemSummary[] = context.items.map((item, scopeIndex) => {
       const value = (category: string) => scores.find((s) => s.scopeIndex === scopeIndex && s.category === category)?.value ?? null;
@@ -123,5 +128,8 @@ export const captionStylePipeline: RegisteredPipeline = {
   // Its metrics are per caption, not per video.
   metricValues: () => ({}),
   itemMetrics: (summary) =>
-    (summary as { items: CaptionStyleItemSummary[] }).items.map(({ itemId, style, length_violation, judge_broke_rule }) => ({ itemId, values: { style_score: style, length_violation, judge_broke_rule } })),
+    (summary as { items: CaptionStyleItemSummary[] }).items.map(({ itemId, style, length_violation, judge_broke_rule }) => ({
+      itemId,
+      values: { style_score: style, length_violation, judge_broke_rule },
+    })),
 };

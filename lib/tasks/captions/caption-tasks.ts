@@ -14,7 +14,13 @@ export const CAPTION_TYPE_GROUPING: GroupingDeclaration = {
 };
 
 const rubricScale = { kind: "numeric", min: 0, max: 4, step: 1 } as const;
-const yesNo = { kind: "categorical", values: [{ value: 1, label: "yes" }, { value: 0, label: "no" }] } as const;
+const yesNo = {
+  kind: "categorical",
+  values: [
+    { value: 1, label: "yes" },
+    { value: 0, label: "no" },
+  ],
+} as const;
 /** Seed 003's 3 is "comparable to the reference and no hallucination": the lowest good caption. */
 const goodCaption = { op: ">=", threshold: 3, label: "good caption" } as const;
 
@@ -61,14 +67,24 @@ export const CAPTION_STYLE_TASK: TaskDeclaration = {
       id: "style_score",
       label: "Style",
       definition: "The caption's style score that counts (0–4): the style target's value.",
-      aggregation: "The score after the length rules (default), or the judge's own score (run setting countedScore: \"judge\").",
+      aggregation: 'The score after the length rules (default), or the judge\'s own score (run setting countedScore: "judge").',
       scale: rubricScale,
       level: "ordinal",
       higherIsBetter: true,
       positive: goodCaption,
     },
-    yesNoMetric({ id: "length_violation", label: "Length violation", definition: "Some length rule that applies to the caption failed.", aggregation: "1 when the ±10% rule (brief, detail) or the instruction's restriction failed, else 0." }),
-    yesNoMetric({ id: "judge_broke_rule", label: "Judge broke the rule", definition: "The judge scored above the cap a failed length rule sets.", aggregation: "1 when the judge's score is above 1 and a length rule failed, else 0." }),
+    yesNoMetric({
+      id: "length_violation",
+      label: "Length violation",
+      definition: "Some length rule that applies to the caption failed.",
+      aggregation: "1 when the ±10% rule (brief, detail) or the instruction's restriction failed, else 0.",
+    }),
+    yesNoMetric({
+      id: "judge_broke_rule",
+      label: "Judge broke the rule",
+      definition: "The judge scored above the cap a failed length rule sets.",
+      aggregation: "1 when the judge's score is above 1 and a length rule failed, else 0.",
+    }),
   ],
   groupings: [CAPTION_TYPE_GROUPING],
   metricSteps: ["style_judge", "length_rules"],
@@ -83,8 +99,14 @@ export const CAPTION_CONTENT_TASK: TaskDeclaration = {
     {
       id: "key_point",
       label: "Key point",
-      definition: "Does the caption state this key point correctly (1), or not at all or wrongly (0)? Scores carry the key point's 1-based index as their category, \"kp:<n>\".",
-      scale: { kind: "categorical", values: [{ value: 1, label: "hit" }, { value: 0, label: "missed" }] },
+      definition: 'Does the caption state this key point correctly (1), or not at all or wrongly (0)? Scores carry the key point\'s 1-based index as their category, "kp:<n>".',
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 1, label: "hit" },
+          { value: 0, label: "missed" },
+        ],
+      },
       level: "nominal",
       higherIsBetter: true,
       scope: "item",

@@ -9,7 +9,10 @@ import { CLIPS } from "../../demo/demo-clips";
 export const captionsDemo: DemoSeedPart = {
   async seed({ projectId, endpointId, api, log }) {
     const captions = demoCaptions();
-    const reference = await api(`/api/v1/projects/${projectId}/caption-sets`, upload({ name: "Demo caption references (simulated)", citation: "Written for the demo in AnyCapEval's format" }, "demo-references.jsonl", captions.reference));
+    const reference = await api(
+      `/api/v1/projects/${projectId}/caption-sets`,
+      upload({ name: "Demo caption references (simulated)", citation: "Written for the demo in AnyCapEval's format" }, "demo-references.jsonl", captions.reference),
+    );
     const setId = String((reference.set as { id: string }).id);
     for (const [model, text] of Object.entries(captions.outputs)) {
       await api(`/api/v1/projects/${projectId}/caption-sets/${setId}/outputs`, upload({ model, name: `${model} captions (simulated)` }, `${model}.jsonl`, text));
@@ -45,7 +48,10 @@ export function demoCaptions(): { reference: string; outputs: Record<string, str
     const line = (id: string, type: string, instruction: string, text: string, keyPoints?: string[]) => ({
       id,
       video,
-      conversations: [{ from: "human", value: `<video>\n${instruction}` }, { from: "gpt", value: text }],
+      conversations: [
+        { from: "human", value: `<video>\n${instruction}` },
+        { from: "gpt", value: text },
+      ],
       restriction: [type, ""],
       ...(keyPoints ? { key_point: keyPoints } : {}),
     });

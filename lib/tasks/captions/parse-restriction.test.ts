@@ -28,9 +28,7 @@ describe("parseRestriction on AnyCapEval's own rule texts", () => {
 
   it("finds the rule inside a whole instruction, before or after the task", () => {
     expect(parsed("The generated caption's length cannot exceed two sentences. Describe the video's content in a documentary-style format.")).toEqual({ unit: "sentences", max: 2 });
-    expect(parseRestriction("Generate a brief caption describing this video's main content. The generated caption's length needs to be 20 to 30 words.")?.source).toBe(
-      "20 to 30 words",
-    );
+    expect(parseRestriction("Generate a brief caption describing this video's main content. The generated caption's length needs to be 20 to 30 words.")?.source).toBe("20 to 30 words");
   });
 });
 
@@ -69,7 +67,28 @@ describe("parseRestriction on other phrasings", () => {
   });
 
   it("reads every number word from one to twenty", () => {
-    const words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
+    const words = [
+      "one",
+      "two",
+      "three",
+      "four",
+      "five",
+      "six",
+      "seven",
+      "eight",
+      "nine",
+      "ten",
+      "eleven",
+      "twelve",
+      "thirteen",
+      "fourteen",
+      "fifteen",
+      "sixteen",
+      "seventeen",
+      "eighteen",
+      "nineteen",
+      "twenty",
+    ];
     words.forEach((word, index) => expect(parsed(`cannot exceed ${word} sentences`)).toEqual({ unit: "sentences", max: index + 1 }));
   });
 
@@ -102,9 +121,7 @@ describe("parseRestriction is strict", () => {
 
 describe("parseRestrictions", () => {
   it("combines bounds on one unit", () => {
-    expect(parseRestrictions("at least 10 words and no more than 50 words")).toEqual([
-      { unit: "words", min: 10, max: 50, source: "at least 10 words; no more than 50 words" },
-    ]);
+    expect(parseRestrictions("at least 10 words and no more than 50 words")).toEqual([{ unit: "words", min: 10, max: 50, source: "at least 10 words; no more than 50 words" }]);
   });
 
   it("keeps one restriction per unit, in text order", () => {

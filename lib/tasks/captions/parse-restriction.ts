@@ -24,8 +24,26 @@ export interface LengthRestriction {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
 };
 
 const NUM = `(\\d{1,6}|${Object.keys(NUMBER_WORDS).join("|")})`;
@@ -51,7 +69,10 @@ const PATTERNS: Pattern[] = [
   pattern("range", `(\\d{1,6})\\s*[-–—]\\s*(\\d{1,6})\\s+${UNIT}`),
   pattern("max", `(?:no|not)\\s+more\\s+than\\s+${NUM}\\s+${UNIT}`),
   pattern("max", `(?:no|not)\\s+longer\\s+than\\s+${NUM}\\s+${UNIT}`),
-  pattern("max", `(?:cannot|can\\s*not|can't|must\\s+not|mustn't|should\\s+not|shouldn't|do\\s+not|does\\s+not|don't|doesn't|not|never|without)\\s+(?:exceed|exceeding|go\\s+over|going\\s+over)\\s+${NUM}\\s+${UNIT}`),
+  pattern(
+    "max",
+    `(?:cannot|can\\s*not|can't|must\\s+not|mustn't|should\\s+not|shouldn't|do\\s+not|does\\s+not|don't|doesn't|not|never|without)\\s+(?:exceed|exceeding|go\\s+over|going\\s+over)\\s+${NUM}\\s+${UNIT}`,
+  ),
   pattern("max", `(?:within|up\\s+to|at\\s+most|a\\s+maximum\\s+of|maximum\\s+of|max(?:imum)?\\.?)\\s+${NUM}\\s+${UNIT}`),
   pattern("min", `(?:at\\s+least|a\\s+minimum\\s+of|minimum\\s+of|min(?:imum)?\\.?|(?:no|not)\\s+(?:less|fewer|shorter)\\s+than)\\s+${NUM}\\s+${UNIT}`),
   pattern("max_strict", `(?:less|fewer|shorter)\\s+than\\s+${NUM}\\s+${UNIT}`),
@@ -99,11 +120,15 @@ function findAll(text: string): Found[] {
       } else {
         const n = toNumber(groups[0]!);
         restriction =
-          kind === "max" ? { unit, max: n, source }
-          : kind === "max_strict" ? { unit, max: n - 1, source }
-          : kind === "min" ? { unit, min: n, source }
-          : kind === "min_strict" ? { unit, min: n + 1, source }
-          : { unit, exact: n, source };
+          kind === "max"
+            ? { unit, max: n, source }
+            : kind === "max_strict"
+              ? { unit, max: n - 1, source }
+              : kind === "min"
+                ? { unit, min: n, source }
+                : kind === "min_strict"
+                  ? { unit, min: n + 1, source }
+                  : { unit, exact: n, source };
       }
       found.push({ start, end, restriction });
     }
@@ -134,9 +159,7 @@ export function parseRestrictions(text: string | null | undefined): LengthRestri
 
 function combine(a: LengthRestriction, b: LengthRestriction): LengthRestriction | null {
   if (a.exact !== undefined || b.exact !== undefined) {
-    return a.exact !== undefined && a.exact === b.exact && a.min === undefined && b.min === undefined && a.max === undefined && b.max === undefined
-      ? a
-      : null;
+    return a.exact !== undefined && a.exact === b.exact && a.min === undefined && b.min === undefined && a.max === undefined && b.max === undefined ? a : null;
   }
   const min = a.min !== undefined && b.min !== undefined ? (a.min === b.min ? a.min : null) : (a.min ?? b.min);
   const max = a.max !== undefined && b.max !== undefined ? (a.max === b.max ? a.max : null) : (a.max ?? b.max);

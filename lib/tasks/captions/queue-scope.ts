@@ -17,9 +17,7 @@ async function captionQueueItems(prisma: PrismaClient, runId: string, input: Par
     select: { itemId: true, videoId: true, position: true },
   });
   // Only captions the judge scored: an unjudged caption has nothing to compare with.
-  const scored = new Set(
-    (await prisma.score.findMany({ where: { runId, itemId: { in: runItems.map((r) => r.itemId) } }, distinct: ["itemId"], select: { itemId: true } })).map((s) => s.itemId),
-  );
+  const scored = new Set((await prisma.score.findMany({ where: { runId, itemId: { in: runItems.map((r) => r.itemId) } }, distinct: ["itemId"], select: { itemId: true } })).map((s) => s.itemId));
   const items = runItems.filter((r) => scored.has(r.itemId)).sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
   if (items.length === 0) throw new ValidationError("No judged caption of that run matches: the queue would be empty.");
   return { items, filter: { ...(input.captions.model ? { captionModel: input.captions.model } : {}), ...(input.captions.type ? { captionType: input.captions.type } : {}) } };

@@ -3,7 +3,15 @@ import { modelFromFileName, sniffCaptionFile } from "./sniff-caption-file";
 
 describe("sniffCaptionFile", () => {
   it("knows an AnyCapEval reference line by its conversations", () => {
-    const line = JSON.stringify({ id: 1, video: "a.mp4", conversations: [{ from: "human", value: "Describe" }, { from: "gpt", value: "A ball." }], restriction: ["brief", ""] });
+    const line = JSON.stringify({
+      id: 1,
+      video: "a.mp4",
+      conversations: [
+        { from: "human", value: "Describe" },
+        { from: "gpt", value: "A ball." },
+      ],
+      restriction: ["brief", ""],
+    });
     expect(sniffCaptionFile("ref.jsonl", `\n${line}\n{"id":2`)).toBe("caption_reference");
     // A head that cuts the first line still shows its keys.
     expect(sniffCaptionFile("ref.jsonl", line.slice(0, 60))).toBe("caption_reference");

@@ -61,7 +61,11 @@ describe("the stub's caption rubric rule", () => {
 });
 
 describe("the stub's key-point rule", () => {
-  const keyPoints = ["describe the girl's initial position (standing beside the bed)", "mention the girl's action (holding a bouquet of red flowers)", "describe the final action (looking at the card)"];
+  const keyPoints = [
+    "describe the girl's initial position (standing beside the bed)",
+    "mention the girl's action (holding a bouquet of red flowers)",
+    "describe the final action (looking at the card)",
+  ];
 
   it("scores each key point by a shared content word, with a correct total the content schema accepts", () => {
     const text = contentPrompt(keyPoints, "A girl stands beside her bed holding red flowers.");

@@ -70,7 +70,11 @@ export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor,
 /** One caption's page: every run's result of it, redacted when its video is blind to the caller (`blind`). */
 export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
   const detail = await captionResults.captionDetail(prisma, actor, projectId, captionId);
-  const shown = await redactCaptionResultsFor(prisma, actor.userId, detail.results.map((entry) => entry.result));
+  const shown = await redactCaptionResultsFor(
+    prisma,
+    actor.userId,
+    detail.results.map((entry) => entry.result),
+  );
   return {
     ...detail,
     blind: shown.some((result) => result.blind),

@@ -73,8 +73,18 @@ describe("counting words as AnyCapEval does", () => {
   it("two style runs of one caption, one counting each way: the run says how it counted, and the verdicts differ", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
     const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
     const setId = (await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(smallReferenceSet()[0]!)))).set.id!;

@@ -18,14 +18,22 @@ describe("balanceAnswerLetters", () => {
     expect(lettered.map((q) => q.id)).toEqual(["a", "b", "c"]);
     for (const q of lettered) {
       expect(q.options[q.answer]).toBe(`right ${q.id}`);
-      expect(Object.entries(q.options).filter(([letter]) => letter !== q.answer).map(([, text]) => text)).toEqual([1, 2, 3, 4].map((k) => `w${k} ${q.id}`));
+      expect(
+        Object.entries(q.options)
+          .filter(([letter]) => letter !== q.answer)
+          .map(([, text]) => text),
+      ).toEqual([1, 2, 3, 4].map((k) => `w${k} ${q.id}`));
     }
   });
 
   it("is reproducible for a seed, does not follow the input order, and changes with the seed", () => {
     const questions = Array.from({ length: 50 }, (_, i) => question(`q${i}`));
     const once = balanceAnswerLetters(questions, "s1").map((q) => q.answer);
-    expect(balanceAnswerLetters([...questions].reverse(), "s1").map((q) => q.answer).reverse()).toEqual(once);
+    expect(
+      balanceAnswerLetters([...questions].reverse(), "s1")
+        .map((q) => q.answer)
+        .reverse(),
+    ).toEqual(once);
     expect(once.slice(0, 10).join("")).not.toBe("ABCDEABCDE");
     expect(balanceAnswerLetters(questions, "s2").map((q) => q.answer)).not.toEqual(once);
   });

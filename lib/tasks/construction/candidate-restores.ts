@@ -19,7 +19,6 @@ export const restoreCandidateSchema = z.strictObject({
 });
 export type RestoreCandidateInput = z.input<typeof restoreCandidateSchema>;
 
-
 /**
  * Restores a candidate that `filter` removed: only the removal by the filter that removes it now (in the
  * latest construct run over its set, with the restores so far) can be undone.
@@ -31,7 +30,8 @@ export async function restoreCandidate(prisma: PrismaClient, actor: Actor, itemI
   await requireProjectAccess(prisma, actor, item.projectId, "scores.review");
   const view = (await loadCandidateViews(prisma, actor, item.setId)).find((candidate) => candidate.itemId === item.id);
   const by = view?.fate.state === "removed" ? view.fate.by : null;
-  if (by !== input.filter) throw new ValidationError(by === null ? "No filter removed this candidate: there is nothing to restore." : `The ${by} filter removed this candidate, not the ${input.filter} filter.`);
+  if (by !== input.filter)
+    throw new ValidationError(by === null ? "No filter removed this candidate: there is nothing to restore." : `The ${by} filter removed this candidate, not the ${input.filter} filter.`);
   return prisma.qaCandidateRestore.create({
     data: { projectId: item.projectId, itemId: item.id, filter: input.filter, reason: input.reason, restoredById: actor.userId },
     select: { id: true, itemId: true, filter: true, reason: true, restoredById: true, createdAt: true },

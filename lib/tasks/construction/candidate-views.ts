@@ -116,7 +116,10 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
     if (!outputs) outputsByItem.set(step.itemId, (outputs = new Map()));
     outputs.set(step.stepId, step.output);
   }
-  const restoredByItem = await latestRestoredFilters(prisma, items.map((item) => item.id));
+  const restoredByItem = await latestRestoredFilters(
+    prisma,
+    items.map((item) => item.id),
+  );
 
   return items.map((item) => {
     const payload = item.payload as unknown as CandidatePayload;

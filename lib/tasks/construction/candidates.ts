@@ -50,7 +50,11 @@ export async function createCandidatesAfterRun(prisma: PrismaClient, runId: stri
   return candidatesOf(prisma, run, run.createdById);
 }
 
-async function candidatesOf(prisma: PrismaClient, run: { id: string; projectId: string; pipeline: string; status: string; endpointId: string; endpointSnapshot: unknown; createdAt: Date }, madeById: string): Promise<CandidatesFromRun> {
+async function candidatesOf(
+  prisma: PrismaClient,
+  run: { id: string; projectId: string; pipeline: string; status: string; endpointId: string; endpointSnapshot: unknown; createdAt: Date },
+  madeById: string,
+): Promise<CandidatesFromRun> {
   const runId = run.id;
   if (run.pipeline !== GENERATION_PIPELINE) throw new ValidationError(`Run ${runId} is a ${run.pipeline} run: candidates come from ${GENERATION_PIPELINE} runs.`);
   if (run.status === "queued" || run.status === "running") throw new ValidationError("The generation run has not finished yet: make its candidates once it has.");
@@ -58,7 +62,16 @@ async function candidatesOf(prisma: PrismaClient, run: { id: string; projectId: 
   const steps = await prisma.stepResult.findMany({
     where: { runId, stepId: { in: Object.keys(GRANULARITY_OF_STEP) } },
     orderBy: [{ itemId: "asc" }, { stepId: "asc" }],
-    select: { id: true, itemId: true, stepId: true, status: true, output: true, templateId: true, templateHash: true, calls: { orderBy: [{ createdAt: "desc" }, { isRepair: "desc" }], take: 1, select: { id: true } } },
+    select: {
+      id: true,
+      itemId: true,
+      stepId: true,
+      status: true,
+      output: true,
+      templateId: true,
+      templateHash: true,
+      calls: { orderBy: [{ createdAt: "desc" }, { isRepair: "desc" }], take: 1, select: { id: true } },
+    },
   });
   const clips = await prisma.item.findMany({
     where: { id: { in: [...new Set(steps.map((s) => s.itemId))] } },

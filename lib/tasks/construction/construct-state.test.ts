@@ -4,8 +4,17 @@ import { checkerCount, checkLayoutSeed, constructState, shuffledCheckLayout, tra
 const CORRECT = "apply tissue using water";
 const SIX = ["only halfway", "twice over", "in reverse", "far too early", "with the wrong tool", "much later"].map((twist) => `${CORRECT} — ${twist}`);
 const FOUR = SIX.slice(0, 4);
-const KEPT = { categorise: { Question_type: "Future Step Prediction" }, blind_check: { Judgement: "No", Reason: "" }, filter_hallucination: { Judgement: "No", Reason: "" }, tricky_check: { Judgement: "Yes", Reason: "" }, filter_unspecific: { Judgement: "No", Reason: "" } };
-const outputsOf = (outputs: Record<string, unknown>): OutputOf => (stepId) => outputs[stepId];
+const KEPT = {
+  categorise: { Question_type: "Future Step Prediction" },
+  blind_check: { Judgement: "No", Reason: "" },
+  filter_hallucination: { Judgement: "No", Reason: "" },
+  tricky_check: { Judgement: "Yes", Reason: "" },
+  filter_unspecific: { Judgement: "No", Reason: "" },
+};
+const outputsOf =
+  (outputs: Record<string, unknown>): OutputOf =>
+  (stepId) =>
+    outputs[stepId];
 
 describe("the checks' shuffled options", () => {
   it("put the correct answer at different letters across questions, the same order for the same question and attempt, every option once", () => {
@@ -55,7 +64,17 @@ describe("checkers per run", () => {
     expect(checkerCount({ checkerEndpointIds: ["a", "b", "c"] })).toBe(3);
     const layout = shuffledCheckLayout(FOUR, CORRECT, checkLayoutSeed("item-1", 1));
     const pick = (right: boolean) => ({ Best_option: right ? layout.correctLetter : Object.keys(layout.options).find((l) => l !== layout.correctLetter)!, Reason: "", ...layout });
-    const outputs = { ...KEPT, wrong_six_1: SIX, wrong_four_1: FOUR, without_video_1: pick(false), without_video_1_c2: pick(true), without_video_1_c3: pick(true), with_video_1: pick(true), with_video_1_c2: pick(true), with_video_1_c3: pick(true) };
+    const outputs = {
+      ...KEPT,
+      wrong_six_1: SIX,
+      wrong_four_1: FOUR,
+      without_video_1: pick(false),
+      without_video_1_c2: pick(true),
+      without_video_1_c3: pick(true),
+      with_video_1: pick(true),
+      with_video_1_c2: pick(true),
+      with_video_1_c3: pick(true),
+    };
     // One checker: its answer alone passes the attempt; three: two of them found the answer without the video.
     expect(constructState(outputsOf(outputs), CORRECT, [], 1).transform).toMatchObject({ state: "transformed" });
     expect(constructState(outputsOf(outputs), CORRECT, [], 3).transform).toMatchObject({ state: "in_progress", nextAttempt: 2 });

@@ -15,14 +15,17 @@ export type GeneratedPair = z.output<typeof generatedPairSchema>;
  * "Return a list which include three question-answer pairs": a JSON array. Some models wrap the list in an
  * object ({"pairs": [...]}) when asked for JSON; the single array value of such an object is accepted too.
  */
-export const generatedPairsSchema = z.preprocess((value) => {
-  if (Array.isArray(value)) return value;
-  if (value && typeof value === "object") {
-    const arrays = Object.values(value).filter(Array.isArray);
-    if (arrays.length === 1) return arrays[0];
-  }
-  return value;
-}, z.array(generatedPairSchema).min(1, "the list has no question-answer pairs"));
+export const generatedPairsSchema = z.preprocess(
+  (value) => {
+    if (Array.isArray(value)) return value;
+    if (value && typeof value === "object") {
+      const arrays = Object.values(value).filter(Array.isArray);
+      if (arrays.length === 1) return arrays[0];
+    }
+    return value;
+  },
+  z.array(generatedPairSchema).min(1, "the list has no question-answer pairs"),
+);
 
 export const categorySchema = z.object({ Question_type: text, Reason: z.string().default("") });
 

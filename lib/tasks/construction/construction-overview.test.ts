@@ -51,7 +51,14 @@ async function constructionProject() {
     [1, "youcook2"],
     [2, "generic"],
   ];
-  const { setId, itemIds } = await insertCandidateSet(prisma, owner, projectId, videoIds, specs.map(([video, dataset], i) => ({ externalId: `c${i}`, video, dataset, question: `Question ${i}?`, answer: `answer to Question ${i}?` })), "Candidates");
+  const { setId, itemIds } = await insertCandidateSet(
+    prisma,
+    owner,
+    projectId,
+    videoIds,
+    specs.map(([video, dataset], i) => ({ externalId: `c${i}`, video, dataset, question: `Question ${i}?`, answer: `answer to Question ${i}?` })),
+    "Candidates",
+  );
   return { projectId, videoIds, clipSetId: clips.set.id!, candidateSetId: setId, itemIds };
 }
 
@@ -78,9 +85,13 @@ describe("constructionOverview", () => {
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "stub", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId } });
     const clip = await prisma.item.findFirstOrThrow({ where: { setId: clipSetId }, orderBy: { externalId: "asc" } });
     // Rows as the runs API stores them (the pipelines come from another branch; the page reads only these rows).
-    const generate = await prisma.judgeRun.create({ data: { projectId, pipeline: "qa_generate", endpointId: endpoint.id, createdById: owner.userId, status: "running", items: { create: { itemId: clip.id, videoId: clip.videoId, position: 0 } } } });
+    const generate = await prisma.judgeRun.create({
+      data: { projectId, pipeline: "qa_generate", endpointId: endpoint.id, createdById: owner.userId, status: "running", items: { create: { itemId: clip.id, videoId: clip.videoId, position: 0 } } },
+    });
     const construct = await prisma.judgeRun.create({ data: { projectId, pipeline: "qa_construct", endpointId: endpoint.id, createdById: owner.userId, settings: { candidateSetId } } });
-    await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, items: { create: { itemId: clip.id, videoId: videoIds[0]!, position: 0 } } } });
+    await prisma.judgeRun.create({
+      data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, items: { create: { itemId: clip.id, videoId: videoIds[0]!, position: 0 } } },
+    });
     const overview = await constructionOverview(prisma, owner, projectId);
     expect(overview.clipSets[0]!.runs).toEqual([expect.objectContaining({ id: generate.id, pipeline: "qa_generate", status: "running", endpoint: { name: "stub", model: "stub-model" } })]);
     expect(overview.candidateSets[0]!.runs.map((r) => r.id)).toEqual([construct.id]);
@@ -106,9 +117,21 @@ describe("candidateSetDetail", () => {
     expect(detail.transformation).toEqual({ transformed: 0, could_not_transform: 0, in_progress: 0, not_started: 6 });
     expect(detail.datasets).toEqual(["generic", "hirest", "youcook2"]);
     expect(detail.rows.map((r) => r.externalId)).toEqual(["c0", "c1", "c2", "c3", "c4", "c5"]);
-    expect(detail.rows[0]).toMatchObject({ question: "Question 0?", answer: "answer to Question 0?", dataset: "hirest", granularity: "coarse", fate: { state: "pending", at: "blind" }, curation: { status: "pending", accepts: 0, rejects: 0 } });
+    expect(detail.rows[0]).toMatchObject({
+      question: "Question 0?",
+      answer: "answer to Question 0?",
+      dataset: "hirest",
+      granularity: "coarse",
+      fate: { state: "pending", at: "blind" },
+      curation: { status: "pending", accepts: 0, rejects: 0 },
+    });
 
-    const fieldsOf = (p: Prisma.JsonValue): CuratedFields => ({ question: (p as unknown as CandidatePayload).question, options: null, answer: (p as unknown as CandidatePayload).answer, category: null });
+    const fieldsOf = (p: Prisma.JsonValue): CuratedFields => ({
+      question: (p as unknown as CandidatePayload).question,
+      options: null,
+      answer: (p as unknown as CandidatePayload).answer,
+      category: null,
+    });
     const [a, b] = [await member(projectId, "reviewer"), await member(projectId, "reviewer")];
     await saveCuration(prisma, a, { itemId: itemIds.c2!, decision: "accept" }, fieldsOf);
     await saveCuration(prisma, b, { itemId: itemIds.c2!, decision: "accept" }, fieldsOf);
@@ -128,7 +151,13 @@ describe("candidateSetDetail", () => {
   });
 });
 
-function view(id: string, dataset: CandidatePayload["dataset"], category: string | null, decisions: Partial<Record<FilterId, FilterDecision>>, extra: { restoredFrom?: FilterId; transform?: TransformOutcome } = {}): CandidateView {
+function view(
+  id: string,
+  dataset: CandidatePayload["dataset"],
+  category: string | null,
+  decisions: Partial<Record<FilterId, FilterDecision>>,
+  extra: { restoredFrom?: FilterId; transform?: TransformOutcome } = {},
+): CandidateView {
   return {
     itemId: id,
     externalId: id,
@@ -156,7 +185,13 @@ describe("summariseCandidates", () => {
     view("b", "hirest", "Step Sequencing", all, { transform: transformed(["w1", "w2", "w3", "w4"]) }),
     view("c", "youcook2", "Past Step Recall", { blind: keep, hallucination: drop("not in the steps") }),
     view("d", "youcook2", "Past Step Recall", { blind: keep, hallucination: keep }),
-    view("e", "youcook2", "Step Sequencing", { blind: drop("blind"), hallucination: keep, tricky: keep, unspecific: keep }, { restoredFrom: "blind", transform: { state: "could_not_transform", attempts: 10, lastReason: "x" } }),
+    view(
+      "e",
+      "youcook2",
+      "Step Sequencing",
+      { blind: drop("blind"), hallucination: keep, tricky: keep, unspecific: keep },
+      { restoredFrom: "blind", transform: { state: "could_not_transform", attempts: 10, lastReason: "x" } },
+    ),
     view("f", "ego4d-goalstep", null, all, { transform: { state: "in_progress", nextAttempt: 2 } }),
   ];
 

@@ -23,20 +23,23 @@ export const GENERATE_PIPELINE = "qa_generate";
 export const CONSTRUCT_PIPELINE = "qa_construct";
 export const CANDIDATES_PER_PAGE = 50;
 
-const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
+const idSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
 const textFilter = z.string().trim().min(1).max(100);
 
 /** The page's query string: which candidate set, and the candidate list's filters (anything else is refused). */
-export const constructionQuerySchema = z
-  .strictObject({
-    set: idSchema.optional(),
-    fate: z.enum(["kept", "removed", "pending"]).optional(),
-    /** With fate removed or pending: removed by / waiting at this filter; alone: either. */
-    filter: z.enum(FILTER_IDS as [FilterId, ...FilterId[]]).optional(),
-    category: textFilter.optional(),
-    dataset: textFilter.optional(),
-    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  });
+export const constructionQuerySchema = z.strictObject({
+  set: idSchema.optional(),
+  fate: z.enum(["kept", "removed", "pending"]).optional(),
+  /** With fate removed or pending: removed by / waiting at this filter; alone: either. */
+  filter: z.enum(FILTER_IDS as [FilterId, ...FilterId[]]).optional(),
+  category: textFilter.optional(),
+  dataset: textFilter.optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
 export type ConstructionQuery = z.output<typeof constructionQuerySchema>;
 
 export interface SetRun {
@@ -113,7 +116,11 @@ export async function constructionOverview(prisma: PrismaClient, actor: Actor, p
     prisma.item.groupBy({ by: ["setId", "group"], where: { setId: { in: clipSetIds } }, _count: { _all: true } }),
     prisma.$queryRaw<{ setId: string; videos: bigint }[]>`
       SELECT "setId", count(DISTINCT "videoId") AS videos FROM item WHERE "setId" = ANY(${clipSetIds}) GROUP BY "setId"`,
-    runsBySet(prisma, projectId, sets.map((s) => s.id)),
+    runsBySet(
+      prisma,
+      projectId,
+      sets.map((s) => s.id),
+    ),
   ]);
   const clipSets = sets
     .filter((s) => s.kind === CLIP_SET_KIND)
@@ -231,7 +238,9 @@ export function summariseCandidates(views: readonly CandidateView[], query: Cons
   const funnel = filterFunnel(views.map((v) => ({ category: v.category, dataset: v.payload.dataset, decisions: v.decisions, restoredFrom: v.restoredFrom, restored: v.restored })));
   const transformation: Record<TransformState, number> = { transformed: 0, could_not_transform: 0, in_progress: 0, not_started: 0 };
   for (const view of views) transformation[view.transform?.state ?? "not_started"] += 1;
-  const transformed = views.flatMap((v) => (v.transform?.state === "transformed" && v.transform.wrong.length === WRONG_ANSWERS_KEPT ? [{ id: v.itemId, correct: v.payload.answer, wrong: v.transform.wrong }] : []));
+  const transformed = views.flatMap((v) =>
+    v.transform?.state === "transformed" && v.transform.wrong.length === WRONG_ANSWERS_KEPT ? [{ id: v.itemId, correct: v.payload.answer, wrong: v.transform.wrong }] : [],
+  );
   const letters = letterHistogram(balanceAnswerLetters(transformed).map((q) => q.answer));
   const chosen = views.filter((v) => matches(v, query));
   const pageCount = Math.max(1, Math.ceil(chosen.length / CANDIDATES_PER_PAGE));
@@ -280,7 +289,10 @@ function candidateRow(v: CandidateView, curation: CandidateCuration | undefined)
  */
 async function curationOf(prisma: PrismaClient, setId: string, views: readonly CandidateView[]): Promise<Map<string, CandidateCuration>> {
   const curatorsPerQuestion = await curatorsPerQuestionOf(prisma, setId);
-  const decisionsByItem = await decisionsOf(prisma, views.map((v) => v.itemId));
+  const decisionsByItem = await decisionsOf(
+    prisma,
+    views.map((v) => v.itemId),
+  );
   const out = new Map<string, CandidateCuration>();
   for (const view of views) {
     const decisions = decisionsByItem.get(view.itemId) ?? [];

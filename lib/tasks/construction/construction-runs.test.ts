@@ -39,7 +39,12 @@ const STEPS = [
   ["slice unicorn bread", "spread tricky margarine", "melt stubborn cheddar", "serve warm plate"],
   ["knead vague dough", "roll twin sheets", "fold garbled edges", "bake golden crust"],
 ];
-const TIMES = [[35, 48], [48, 60], [60, 72], [72, 77]] as const;
+const TIMES = [
+  [35, 48],
+  [48, 60],
+  [60, 72],
+  [72, 77],
+] as const;
 const ANNOTATIONS = [
   { video: fileName(0), theme: "Make a Plaster Mask", duration: 103, dataset: "hirest" },
   { video: fileName(1), theme: "Grilled cheese", duration: 90, dataset: "youcook2" },
@@ -79,7 +84,22 @@ beforeAll(async () => {
   // Model names new per project: construction prompts carry no frames, so the cache would otherwise answer from another test run.
   suffix = projectId.slice(-8);
   const endpoint = async (name: string, modelName: string) =>
-    (await createEndpoint(prisma, owner, projectId, { name, baseUrl: stub.baseURL, model: modelName, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.03 })).id;
+    (
+      await createEndpoint(prisma, owner, projectId, {
+        name,
+        baseUrl: stub.baseURL,
+        model: modelName,
+        apiKey: null,
+        imageDetail: "low",
+        temperature: 0,
+        maxConcurrency: 8,
+        requestsPerMinute: null,
+        timeoutSeconds: 60,
+        structuredOutput: true,
+        pricePer1kInput: 0.01,
+        pricePer1kOutput: 0.03,
+      })
+    ).id;
   model = await endpoint("Constructor (simulated)", `stub-constructor-${suffix}`);
   checker = await endpoint("Checker (simulated)", `stub-checker-${suffix}`);
   endpointOf = endpoint;
@@ -195,7 +215,12 @@ describe("Q&A construction runs", () => {
     // A removed candidate makes no later call: its later steps are settled with the reason.
     const blind = views.find((v) => v.fate.state === "removed" && v.fate.by === "blind")!;
     const blindSteps = await prisma.stepResult.findMany({ where: { runId: run.id, itemId: blind.itemId }, include: { _count: { select: { calls: true } } } });
-    expect(blindSteps.filter((s) => s._count.calls > 0).map((s) => s.stepId).sort()).toEqual(["blind_answer", "blind_check", "categorise"]);
+    expect(
+      blindSteps
+        .filter((s) => s._count.calls > 0)
+        .map((s) => s.stepId)
+        .sort(),
+    ).toEqual(["blind_answer", "blind_check", "categorise"]);
     expect(blindSteps.find((s) => s.stepId === "filter_hallucination")!.output).toEqual({ skipped: "skipped: removed by blind" });
     expect(blindSteps.find((s) => s.stepId === "wrong_six_1")!.output).toEqual({ skipped: "skipped: removed by blind" });
     // The answering and checking steps go to the checker endpoint; no call carries frames.
@@ -208,7 +233,10 @@ describe("Q&A construction runs", () => {
     const garbled = views.filter((v) => /garbled/.test(v.payload.question));
     expect(garbled.length).toBeGreaterThan(0);
     for (const view of garbled) {
-      const step = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id, itemId: view.itemId, stepId: "categorise" }, include: { calls: { orderBy: [{ createdAt: "asc" }, { isRepair: "asc" }] } } });
+      const step = await prisma.stepResult.findFirstOrThrow({
+        where: { runId: run.id, itemId: view.itemId, stepId: "categorise" },
+        include: { calls: { orderBy: [{ createdAt: "asc" }, { isRepair: "asc" }] } },
+      });
       expect(step.status).toBe("done");
       expect(step.calls.map((c) => c.isRepair)).toEqual([false, true]);
     }
@@ -267,7 +295,17 @@ describe("Q&A construction runs", () => {
 
     const calls = await prisma.llmCall.findMany({ where: { runId: run.id, stepResult: { itemId: removed.itemId } }, include: { stepResult: { select: { stepId: true } } } });
     const byStep = Object.fromEntries(calls.map((c) => [c.stepResult.stepId, c.cached]));
-    expect(byStep).toMatchObject({ categorise: true, blind_answer: true, blind_check: true, filter_hallucination: false, tricky_answer: false, tricky_check: false, filter_unspecific: false, wrong_six_1: false, with_video_1: false });
+    expect(byStep).toMatchObject({
+      categorise: true,
+      blind_answer: true,
+      blind_check: true,
+      filter_hallucination: false,
+      tricky_answer: false,
+      tricky_check: false,
+      filter_unspecific: false,
+      wrong_six_1: false,
+      with_video_1: false,
+    });
     // Every other candidate's calls come from the cache.
     const others = await prisma.llmCall.findMany({ where: { runId: run.id, stepResult: { itemId: { not: removed.itemId } } }, select: { cached: true } });
     expect(others.length).toBeGreaterThan(0);
@@ -286,7 +324,11 @@ describe("Q&A construction runs", () => {
       letters.add(output.correctLetter);
       const text = (step.calls[0]!.request as { text: string }).text;
       // The prompt lists the recorded options in their letters' order, and the reference answer sits at the recorded letter.
-      expect(text).toContain(Object.entries(output.options).map(([letter, option]) => `      ${letter}. ${option}`).join("\n"));
+      expect(text).toContain(
+        Object.entries(output.options)
+          .map(([letter, option]) => `      ${letter}. ${option}`)
+          .join("\n"),
+      );
       const view = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === step.itemId)!;
       expect(output.options[output.correctLetter]).toBe(view.payload.answer);
       // The stub's Table 32 picks the reference answer wherever it is (or a distractor for "stubborn"): the decision follows the shuffle.
@@ -325,15 +367,24 @@ describe("Q&A construction runs", () => {
       expect(checks.withoutVideo).toHaveLength(3);
       expect(checks.withoutVideo.filter((l) => l === checks.correctLetter)).toHaveLength(1);
       expect(checks.withVideo).toEqual([checks.correctLetter, checks.correctLetter, checks.correctLetter]);
-      const calls = await prisma.llmCall.findMany({ where: { runId: passing.id, stepResult: { itemId: view.itemId, stepId: { in: ["without_video_1", "without_video_1_c2", "without_video_1_c3"] } } }, include: { stepResult: { select: { stepId: true } } } });
-      expect(Object.fromEntries(calls.map((c) => [c.stepResult.stepId, c.model.replace(`-${suffix}`, "")]))).toEqual({ without_video_1: "stub-knowing-a", without_video_1_c2: "stub-checker", without_video_1_c3: "stub-checker-b" });
+      const calls = await prisma.llmCall.findMany({
+        where: { runId: passing.id, stepResult: { itemId: view.itemId, stepId: { in: ["without_video_1", "without_video_1_c2", "without_video_1_c3"] } } },
+        include: { stepResult: { select: { stepId: true } } },
+      });
+      expect(Object.fromEntries(calls.map((c) => [c.stepResult.stepId, c.model.replace(`-${suffix}`, "")]))).toEqual({
+        without_video_1: "stub-knowing-a",
+        without_video_1_c2: "stub-checker",
+        without_video_1_c3: "stub-checker-b",
+      });
     }
 
     // The construction page shows every checker's pick where it shows the outcome.
     const detail = await candidateSetDetail(prisma, owner, projectId, candidateSetId, constructionQuerySchema.parse({}));
     for (const view of afterPassing) {
       const checks = (view.transform as { checks: { correctLetter: string; withoutVideo: string[] } }).checks;
-      expect(detail.rows.find((r) => r.itemId === view.itemId)!.checks).toBe(`correct ${checks.correctLetter} · without the video ${checks.withoutVideo.join(", ")} · with the annotations ${Array(3).fill(checks.correctLetter).join(", ")}`);
+      expect(detail.rows.find((r) => r.itemId === view.itemId)!.checks).toBe(
+        `correct ${checks.correctLetter} · without the video ${checks.withoutVideo.join(", ")} · with the annotations ${Array(3).fill(checks.correctLetter).join(", ")}`,
+      );
     }
 
     // Two knowing checkers of three: more than half find the answer without the video on every attempt.
@@ -342,9 +393,17 @@ describe("Q&A construction runs", () => {
     const afterFailing = plainKept(await loadCandidateViews(prisma, owner, candidateSetId));
     for (const view of afterFailing) {
       expect(view.attempts).toBe(10);
-      expect(view.transform).toMatchObject({ state: "could_not_transform", lastReason: expect.stringMatching(/^2 of 3 checkers \([A-E], [A-E], [A-E]\) picked the correct option [A-E] without the video/) });
-      const withVideo = await prisma.stepResult.findMany({ where: { runId: failing.id, itemId: view.itemId, stepId: { in: ["with_video_1", "with_video_1_c2", "with_video_1_c3"] } }, orderBy: { stepId: "asc" } });
-      expect(withVideo.map((s) => [s.stepId, s.output])).toEqual(["with_video_1", "with_video_1_c2", "with_video_1_c3"].map((id) => [id, { skipped: "not needed: 2 of 3 checkers picked the correct option without the video" }]));
+      expect(view.transform).toMatchObject({
+        state: "could_not_transform",
+        lastReason: expect.stringMatching(/^2 of 3 checkers \([A-E], [A-E], [A-E]\) picked the correct option [A-E] without the video/),
+      });
+      const withVideo = await prisma.stepResult.findMany({
+        where: { runId: failing.id, itemId: view.itemId, stepId: { in: ["with_video_1", "with_video_1_c2", "with_video_1_c3"] } },
+        orderBy: { stepId: "asc" },
+      });
+      expect(withVideo.map((s) => [s.stepId, s.output])).toEqual(
+        ["with_video_1", "with_video_1_c2", "with_video_1_c3"].map((id) => [id, { skipped: "not needed: 2 of 3 checkers picked the correct option without the video" }]),
+      );
     }
   });
 
@@ -358,7 +417,12 @@ describe("Q&A construction runs", () => {
     const items = await prisma.item.findMany({ where: { setId: made.setId }, select: { group: true } });
     expect(items.some((i) => i.group === "hirest")).toBe(false);
     await expect(createCandidatesFromRun(prisma, owner, firstConstructRunId)).rejects.toThrow(/is a qa_construct run/);
-    const queued = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: model, clipSetId }));
+    const queued = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "qa_generate", endpointId: model, clipSetId }),
+    );
     await expect(createCandidatesFromRun(prisma, owner, queued.id)).rejects.toThrow(/has not finished yet/);
     const outsider = await makeUser();
     await expect(createCandidatesFromRun(prisma, outsider, run.id)).rejects.toThrow(/No such run/);

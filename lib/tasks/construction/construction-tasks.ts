@@ -10,7 +10,13 @@ import type { MetricDeclaration, TaskDeclaration } from "../task-declaration";
 
 const yesNoMetric = (m: Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation">, positiveLabel: string): MetricDeclaration => ({
   ...m,
-  scale: { kind: "categorical", values: [{ value: 1, label: "yes" }, { value: 0, label: "no" }] },
+  scale: {
+    kind: "categorical",
+    values: [
+      { value: 1, label: "yes" },
+      { value: 0, label: "no" },
+    ],
+  },
   level: "nominal",
   higherIsBetter: true,
   positive: { op: "==", value: 1, label: positiveLabel },
@@ -43,8 +49,24 @@ export const QA_CONSTRUCT_TASK: TaskDeclaration = {
   subject: "question",
   targets: [],
   metrics: [
-    yesNoMetric({ id: "kept", label: "Kept by the filters", definition: "No filter removed the candidate (or a curator restored it).", aggregation: "1 when every filter decided and none removed it; no value while a filter has not decided." }, "kept"),
-    yesNoMetric({ id: "transformed", label: "Transformed", definition: "An attempt turned the kept candidate into a multiple-choice question.", aggregation: "1 when an attempt passed, 0 after ten failed attempts; no value otherwise." }, "transformed"),
+    yesNoMetric(
+      {
+        id: "kept",
+        label: "Kept by the filters",
+        definition: "No filter removed the candidate (or a curator restored it).",
+        aggregation: "1 when every filter decided and none removed it; no value while a filter has not decided.",
+      },
+      "kept",
+    ),
+    yesNoMetric(
+      {
+        id: "transformed",
+        label: "Transformed",
+        definition: "An attempt turned the kept candidate into a multiple-choice question.",
+        aggregation: "1 when an attempt passed, 0 after ten failed attempts; no value otherwise.",
+      },
+      "transformed",
+    ),
   ],
   groupings: [],
   // Every step judges one candidate: the four filters' steps, then each transformation attempt's.

@@ -12,10 +12,19 @@ export const constructionCrawlSeed: CrawlSeedPart = async ({ prisma, owner, proj
   const stepForm = new FormData();
   stepForm.set("file", new Blob([demoStepAnnotations(stepFileNames)]), "crawl-steps.jsonl");
   await api(`/api/v1/projects/${projectId}/step-annotations`, { method: "POST", body: stepForm });
-  const candidates = await insertCandidateSet(prisma, owner, projectId, [...judgedVideoIds], [
-    { externalId: "crawl-c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
-    { externalId: "crawl-c2", video: 1, question: "What is done last?", answer: "The ball is caught at the bottom." },
-  ]);
-  const curationQueue = await api<{ id: string }>(`/api/v1/projects/${projectId}/curation-queues`, { method: "POST", body: JSON.stringify({ candidateSetId: candidates.setId, name: "Crawl curation", scope: "all" }) });
+  const candidates = await insertCandidateSet(
+    prisma,
+    owner,
+    projectId,
+    [...judgedVideoIds],
+    [
+      { externalId: "crawl-c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
+      { externalId: "crawl-c2", video: 1, question: "What is done last?", answer: "The ball is caught at the bottom." },
+    ],
+  );
+  const curationQueue = await api<{ id: string }>(`/api/v1/projects/${projectId}/curation-queues`, {
+    method: "POST",
+    body: JSON.stringify({ candidateSetId: candidates.setId, name: "Crawl curation", scope: "all" }),
+  });
   return { curationQueueIds: [curationQueue.id] };
 };

@@ -54,12 +54,29 @@ describe("creating curation queues", () => {
     await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", curatorsPerQuestion: 0 })).rejects.toThrow(/At least 1 curator/);
     await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: " " })).rejects.toThrow(/Give the queue a name/);
     await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", scope: "removed" as never })).rejects.toThrow(/kept.*or.*all/);
-    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", assignees: [viewer.email] })).rejects.toThrow(new RegExp(`Not a reviewer or owner of this project: ${viewer.email}`));
+    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", assignees: [viewer.email] })).rejects.toThrow(
+      new RegExp(`Not a reviewer or owner of this project: ${viewer.email}`),
+    );
     const other = await setup();
     await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: other.setId, name: "Q" })).rejects.toThrow(/No such candidate set in this project/);
 
-    const queue = await createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "First pass", curatorsPerQuestion: 2, scope: "all", assignees: [reviewer.email], guidelines: "Reject **vague** answers." });
-    expect(queue).toMatchObject({ name: "First pass", curatorsPerQuestion: 2, scope: "all", assignees: [{ email: reviewer.email }], guidelines: "Reject **vague** answers.", progress: { candidates: 3, complete: 0, decisions: 0 }, counts: { pending: 3, accepted: 0 } });
+    const queue = await createCurationQueue(prisma, owner, projectId, {
+      candidateSetId: setId,
+      name: "First pass",
+      curatorsPerQuestion: 2,
+      scope: "all",
+      assignees: [reviewer.email],
+      guidelines: "Reject **vague** answers.",
+    });
+    expect(queue).toMatchObject({
+      name: "First pass",
+      curatorsPerQuestion: 2,
+      scope: "all",
+      assignees: [{ email: reviewer.email }],
+      guidelines: "Reject **vague** answers.",
+      progress: { candidates: 3, complete: 0, decisions: 0 },
+      counts: { pending: 3, accepted: 0 },
+    });
     expect((await listCurationQueues(prisma, viewer, projectId)).map((q) => q.id)).toEqual([queue.id]);
     const stranger = await makeUser();
     await expect(getCurationQueue(prisma, stranger, queue.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -192,6 +209,11 @@ describe("curation decisions through saveCandidateCuration", () => {
     await expect(saveCandidateCuration(prisma, stranger, itemIds.c1!, { decision: "accept" })).rejects.toBeInstanceOf(NotFoundError);
     // A transformed candidate shows its correct answer as A and the four wrong ones after it.
     const views = await loadCandidateViews(prisma, owner, setId);
-    expect(curatedFieldsOf(transformedView(views[0]!, ["w1", "w2", "w3", "w4"]))).toEqual({ question: SPECS[0]!.question, options: { A: SPECS[0]!.answer, B: "w1", C: "w2", D: "w3", E: "w4" }, answer: "A", category: "Step Sequencing" });
+    expect(curatedFieldsOf(transformedView(views[0]!, ["w1", "w2", "w3", "w4"]))).toEqual({
+      question: SPECS[0]!.question,
+      options: { A: SPECS[0]!.answer, B: "w1", C: "w2", D: "w3", E: "w4" },
+      answer: "A",
+      category: "Step Sequencing",
+    });
   });
 });

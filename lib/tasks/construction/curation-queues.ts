@@ -104,7 +104,11 @@ export interface CandidateDecision extends DecisionRow {
 /** Every curator's current decision on each of these candidates, oldest first, by candidate. */
 export async function decisionsOf(prisma: PrismaClient, itemIds: readonly string[]): Promise<Map<string, CandidateDecision[]>> {
   const rows = itemIds.length
-    ? await prisma.curationDecision.findMany({ where: { itemId: { in: [...itemIds] } }, orderBy: { createdAt: "asc" }, select: { itemId: true, curatorId: true, decision: true, edits: true, reason: true, version: true, updatedAt: true } })
+    ? await prisma.curationDecision.findMany({
+        where: { itemId: { in: [...itemIds] } },
+        orderBy: { createdAt: "asc" },
+        select: { itemId: true, curatorId: true, decision: true, edits: true, reason: true, version: true, updatedAt: true },
+      })
     : [];
   const byItem = new Map<string, CandidateDecision[]>();
   for (const row of rows) {
@@ -126,7 +130,10 @@ export type StatusCounts = Record<CurationStatus, number>;
 async function queueCandidates(prisma: PrismaClient, actor: Actor, queue: CurationQueue, views?: CandidateView[]) {
   const all = views ?? (await loadCandidateViews(prisma, actor, queue.candidateSetId));
   const inScope = all.filter((view) => inCurationScope(view, queue.scope as CurationScope));
-  const decisions = await decisionsOf(prisma, inScope.map((v) => v.itemId));
+  const decisions = await decisionsOf(
+    prisma,
+    inScope.map((v) => v.itemId),
+  );
   return inScope.map((view) => {
     const made = decisions.get(view.itemId) ?? [];
     return { view, decisions: made, outcome: curationOutcome(curatedFieldsOf(view), made, queue.curatorsPerQuestion) };
@@ -269,9 +276,11 @@ async function candidateView(prisma: PrismaClient, actor: Actor, itemId: string)
   } catch (error) {
     throw error instanceof NotFoundError ? new NotFoundError("No such candidate question.") : error;
   }
-  const view = (await loadCandidateViews(prisma, actor, item.setId).catch((error) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such candidate question.") : error;
-  })).find((v) => v.itemId === itemId);
+  const view = (
+    await loadCandidateViews(prisma, actor, item.setId).catch((error) => {
+      throw error instanceof NotFoundError ? new NotFoundError("No such candidate question.") : error;
+    })
+  ).find((v) => v.itemId === itemId);
   if (!view) throw new NotFoundError("No such candidate question.");
   return view;
 }
@@ -292,7 +301,10 @@ export async function saveCandidateCuration(prisma: PrismaClient, actor: Actor, 
     return { id: saved.id, itemId: saved.itemId, decision: saved.decision, edits: saved.edits, reason: saved.reason, version: saved.version, updatedAt: saved.updatedAt };
   } catch (error) {
     if (!(error instanceof CurationConflictError)) throw error;
-    const current = await prisma.curationDecision.findUnique({ where: { itemId_curatorId: { itemId, curatorId: actor.userId } }, select: { version: true, decision: true, edits: true, reason: true, updatedAt: true } });
+    const current = await prisma.curationDecision.findUnique({
+      where: { itemId_curatorId: { itemId, curatorId: actor.userId } },
+      select: { version: true, decision: true, edits: true, reason: true, updatedAt: true },
+    });
     throw new CurationConflictWithCurrentError(error.message, current);
   }
 }
@@ -305,7 +317,11 @@ export async function candidateCuration(prisma: PrismaClient, actor: Actor, item
   const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;
   const queue = await prisma.curationQueue.findFirst({ where: { candidateSetId: view.setId }, orderBy: { createdAt: "desc" }, select: { curatorsPerQuestion: true } });
   const n = queue?.curatorsPerQuestion ?? 1;
-  const outcome = curationOutcome(curatedFieldsOf(view), rows.map((r) => ({ curatorId: r.curatorId, decision: r.decision as CurationDecisionKind, edits: r.edits as CurationEdits, updatedAt: r.updatedAt })), n);
+  const outcome = curationOutcome(
+    curatedFieldsOf(view),
+    rows.map((r) => ({ curatorId: r.curatorId, decision: r.decision as CurationDecisionKind, edits: r.edits as CurationEdits, updatedAt: r.updatedAt })),
+    n,
+  );
   return {
     itemId,
     fields: curatedFieldsOf(view),

@@ -2,7 +2,11 @@ import { z } from "zod";
 import { guidelinesSchema } from "../../projects/projects.validation";
 import { curationEditsSchema, CURATION_DECISIONS } from "./curation";
 
-const idSchema = (what: string) => z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, `Invalid ${what} id.`);
+const idSchema = (what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, `Invalid ${what} id.`);
 export const curationQueueIdSchema = idSchema("queue");
 export const candidateSetIdSchema = idSchema("candidate set");
 export const candidateItemIdSchema = idSchema("item");
@@ -52,7 +56,10 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const exportFormatSchema = z.enum(EXPORT_FORMATS, { error: `The format is "mc", "open" or "both".` }).default("both");
 
 export const makeQaSetSchema = z.strictObject({
-  projectId: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid project id."),
+  projectId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid project id."),
   format: exportFormatSchema,
   name: z.string().trim().min(1, "Give the question set a name.").max(200, "At most 200 characters."),
 });

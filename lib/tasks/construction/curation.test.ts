@@ -8,7 +8,12 @@ import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { CANDIDATE_ITEM_KIND, type CuratedFields, curationOutcome, curatorAgreement, saveCuration } from "./curation";
 
 const fieldsOf = (payload: Prisma.JsonValue) => payload as unknown as CuratedFields;
-const MC: CuratedFields = { question: "What follows the cleaning?", options: { A: "Drying.", B: "Tissue with water.", C: "Brushing.", D: "Cutting.", E: "Waiting." }, answer: "B", category: "Future Step Prediction" };
+const MC: CuratedFields = {
+  question: "What follows the cleaning?",
+  options: { A: "Drying.", B: "Tissue with water.", C: "Brushing.", D: "Cutting.", E: "Waiting." },
+  answer: "B",
+  category: "Future Step Prediction",
+};
 
 let owner: Actor;
 beforeAll(async () => {
@@ -56,7 +61,10 @@ describe("saveCuration", () => {
     await expect(saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "A" } }, fieldsOf)).rejects.toMatchObject({ status: 409, message: /send expectedVersion 1/ });
     // Two tabs saw version 1; the first save wins, the second is refused.
     await saveCuration(prisma, curator, { itemId, decision: "accept", expectedVersion: 1 }, fieldsOf);
-    await expect(saveCuration(prisma, curator, { itemId, decision: "reject", reason: "x", expectedVersion: 1 }, fieldsOf)).rejects.toMatchObject({ status: 409, details: { current: { version: 2, decision: "accept" } } });
+    await expect(saveCuration(prisma, curator, { itemId, decision: "reject", reason: "x", expectedVersion: 1 }, fieldsOf)).rejects.toMatchObject({
+      status: 409,
+      details: { current: { version: 2, decision: "accept" } },
+    });
     expect((await prisma.curationDecision.findUniqueOrThrow({ where: { id: stored.id } })).version).toBe(2);
 
     // Another curator's decision on the same question is their own row: no conflict.
@@ -69,7 +77,10 @@ describe("saveCuration", () => {
     const curator = await member(projectId, "reviewer");
     await expect(saveCuration(prisma, curator, { itemId, decision: "reject" }, fieldsOf)).rejects.toMatchObject({ status: 400 });
     await expect(saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "F" } }, fieldsOf)).rejects.toMatchObject({ status: 400, message: /not one of the options' letters/ });
-    await expect(saveCuration(prisma, curator, { itemId, decision: "accept", edits: { options: { A: "a", C: "c" }, answer: "A" } }, fieldsOf)).rejects.toMatchObject({ status: 400, message: /lettered from A with no gap/ });
+    await expect(saveCuration(prisma, curator, { itemId, decision: "accept", edits: { options: { A: "a", C: "c" }, answer: "A" } }, fieldsOf)).rejects.toMatchObject({
+      status: 400,
+      message: /lettered from A with no gap/,
+    });
     await expect(saveCuration(prisma, await member(projectId, "viewer"), { itemId, decision: "accept" }, fieldsOf)).rejects.toMatchObject({ status: 403 });
     await expect(saveCuration(prisma, await makeUser(), { itemId, decision: "accept" }, fieldsOf)).rejects.toMatchObject({ status: 404 });
     expect(await prisma.curationDecision.count({ where: { itemId } })).toBe(0);

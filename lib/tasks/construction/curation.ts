@@ -37,9 +37,7 @@ const shortText = z.string().trim().min(1, "must not be empty").max(4000, "at mo
 export const curationEditsSchema = z
   .strictObject({
     question: shortText.optional(),
-    options: z
-      .partialRecord(z.enum(MC_LETTERS, { error: `option letters are ${MC_LETTERS.join(", ")}` }), shortText)
-      .optional(),
+    options: z.partialRecord(z.enum(MC_LETTERS, { error: `option letters are ${MC_LETTERS.join(", ")}` }), shortText).optional(),
     answer: shortText.optional(),
     category: z.string().trim().max(100).nullable().optional(),
   })
@@ -109,13 +107,11 @@ export async function saveCuration(prisma: PrismaClient, actor: Actor, raw: Save
     const existing = await tx.curationDecision.findUnique({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } });
     if (!existing) {
       if (input.expectedVersion !== undefined) throw new CurationConflictError({ version: 0, decision: "none" });
-      const created = await tx.curationDecision
-        .create({ data: { projectId: item.projectId, itemId: item.id, curatorId: actor.userId, ...after } })
-        .catch(async (error: { code?: string }) => {
-          // Two first saves raced (two tabs): the other one won.
-          if (error.code === "P2002") throw new CurationConflictError(await prisma.curationDecision.findUniqueOrThrow({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } }));
-          throw error;
-        });
+      const created = await tx.curationDecision.create({ data: { projectId: item.projectId, itemId: item.id, curatorId: actor.userId, ...after } }).catch(async (error: { code?: string }) => {
+        // Two first saves raced (two tabs): the other one won.
+        if (error.code === "P2002") throw new CurationConflictError(await prisma.curationDecision.findUniqueOrThrow({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } }));
+        throw error;
+      });
       await tx.curationDecisionHistory.create({ data: { decisionId: created.id, curatorId: actor.userId, version: 1, after } });
       return created;
     }

@@ -36,7 +36,20 @@ it("the demo's annotations make a funnel in which the blind, hallucination and u
   const names = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
   const set = await importStepAnnotations(prisma, owner, projectId, { fileName: "demo-steps.jsonl", bytes: new TextEncoder().encode(demoStepAnnotations(names)) }, {});
   const endpointId = (
-    await createEndpoint(prisma, owner, projectId, { name: "Stub", baseUrl: stub.baseURL, model: `stub-demo-${projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null })
+    await createEndpoint(prisma, owner, projectId, {
+      name: "Stub",
+      baseUrl: stub.baseURL,
+      model: `stub-demo-${projectId.slice(-8)}`,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    })
   ).id;
   const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse(input));
   const generated = await start({ pipeline: "qa_generate", endpointId, clipSetId: set.set.id });

@@ -30,7 +30,17 @@ async function insertDemoVideos(projectId: string, owner: Actor) {
   for (const clip of CLIPS.slice(0, 3)) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: BigInt(1000), fileName: path.basename(clip.path), relativePath: `Demo model/${clip.path}`, storageKey: `projects/${projectId}/videos/${sha}.mp4`, contentType: "video/mp4", status: "ready", createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: BigInt(1000),
+        fileName: path.basename(clip.path),
+        relativePath: `Demo model/${clip.path}`,
+        storageKey: `projects/${projectId}/videos/${sha}.mp4`,
+        contentType: "video/mp4",
+        status: "ready",
+        createdById: owner.userId,
+      },
     });
   }
 }
@@ -60,7 +70,16 @@ describe("seedConstructionProject", () => {
   it("creates the project with its three videos, a stub endpoint and the imported clip set, starts no run while the pipelines are missing, and runs once", async () => {
     const logged: string[] = [];
     // Without the construction pipelines (as on this branch): the runs need the running app, which is not part of this test.
-    const deps = { prisma, actor: owner, stubBaseUrl: "http://127.0.0.1:4010/v1", videoFileNames, addVideos: (projectId: string) => insertDemoVideos(projectId, owner), api: noApp, log: (line: string) => logged.push(line), pipelines: { qa: {} } };
+    const deps = {
+      prisma,
+      actor: owner,
+      stubBaseUrl: "http://127.0.0.1:4010/v1",
+      videoFileNames,
+      addVideos: (projectId: string) => insertDemoVideos(projectId, owner),
+      api: noApp,
+      log: (line: string) => logged.push(line),
+      pipelines: { qa: {} },
+    };
     const seeded = await seedConstructionProject(deps);
     const project = await prisma.project.findUniqueOrThrow({ where: { id: seeded.projectId }, include: { videos: true, endpoints: true } });
     expect(project.name).toBe(DEMO_CONSTRUCTION_PROJECT);

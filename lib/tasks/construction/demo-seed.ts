@@ -132,8 +132,15 @@ export async function seedConstructionProject(deps: ConstructionSeedDeps) {
     endpointInputSchema.parse({ name: DEMO_CONSTRUCTION_ENDPOINT, baseUrl: deps.stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" }),
   );
   const file = { fileName: "demo-steps.jsonl", bytes: new TextEncoder().encode(demoStepAnnotations(deps.videoFileNames)) };
-  const imported = await importStepAnnotations(prisma, actor, project.id, file, { name: "Demo step annotations (simulated)", citation: "Written for the demo in HiREST, YouCook2 and Ego4D Goal-Step style" });
-  deps.log(`demo construction project: ${imported.clips} clips from ${imported.videos} videos (${Object.entries(imported.byDataset).map(([d, n]) => `${d} ${n}`).join(", ")})`);
+  const imported = await importStepAnnotations(prisma, actor, project.id, file, {
+    name: "Demo step annotations (simulated)",
+    citation: "Written for the demo in HiREST, YouCook2 and Ego4D Goal-Step style",
+  });
+  deps.log(
+    `demo construction project: ${imported.clips} clips from ${imported.videos} videos (${Object.entries(imported.byDataset)
+      .map(([d, n]) => `${d} ${n}`)
+      .join(", ")})`,
+  );
   const runs = await seedConstructionRuns(deps, { projectId: project.id, clipSetId: imported.set.id!, endpointId: endpoint.id }, deps.pipelines);
   return { projectId: project.id, clipSetId: imported.set.id!, runs };
 }

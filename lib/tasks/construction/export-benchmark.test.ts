@@ -28,8 +28,18 @@ async function setup(specs = SPECS) {
   return { projectId, videoIds, ...(await insertCandidateSet(prisma, owner, projectId, videoIds, specs)) };
 }
 
-const accept = (curatorId: string, edits: ExportDecision["edits"] = {}, at = 0): ExportDecision => ({ curatorId, decision: "accept", edits, reason: null, updatedAt: new Date(1_700_000_000_000 + at) });
-const lines = (bytes: string) => bytes.trim().split("\n").map((line) => JSON.parse(line));
+const accept = (curatorId: string, edits: ExportDecision["edits"] = {}, at = 0): ExportDecision => ({
+  curatorId,
+  decision: "accept",
+  edits,
+  reason: null,
+  updatedAt: new Date(1_700_000_000_000 + at),
+});
+const lines = (bytes: string) =>
+  bytes
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 describe("the benchmark export", () => {
   it("exports the accepted questions with the curator's edits, and the QA importer takes the export unchanged", async () => {
@@ -59,9 +69,9 @@ describe("the benchmark export", () => {
 
     const imported = await importQuestionSet(prisma, owner, projectId, { fileName: "benchmark.jsonl", bytes: new TextEncoder().encode(toJsonl(exported.lines)) });
     const items = await prisma.item.findMany({ where: { setId: imported.set.id! }, orderBy: { externalId: "asc" } });
-    expect(items.map((i) => [i.externalId, (i.payload as unknown as QuestionPayload).question, (i.payload as unknown as QuestionPayload).answer, (i.payload as unknown as QuestionPayload).extra])).toEqual(
-      exported.lines.map((l) => [l.id, l.question, l.answer, l.extra]),
-    );
+    expect(
+      items.map((i) => [i.externalId, (i.payload as unknown as QuestionPayload).question, (i.payload as unknown as QuestionPayload).answer, (i.payload as unknown as QuestionPayload).extra]),
+    ).toEqual(exported.lines.map((l) => [l.id, l.question, l.answer, l.extra]));
   });
 
   it("uses the queue's N: one accept of two is pending, not exported", async () => {
@@ -76,7 +86,9 @@ describe("the benchmark export", () => {
     const specs = Array.from({ length: 10 }, (_, i) => ({ externalId: `q${String(i).padStart(2, "0")}`, video: i % 2, question: `Which step comes number ${i}?`, answer: `Step ${i} is right.` }));
     const { projectId, setId } = await setup(specs);
     const views = (await loadCandidateViews(prisma, owner, setId)).map((v, i) => transformedView(v, [`wrong ${i}a`, `wrong ${i}b`, `wrong ${i}c`, `wrong ${i}d`]));
-    const decisions = new Map(views.map((v, i) => [v.itemId, [accept("ann", i === 3 ? { options: { A: `Step ${i} is right.`, B: "edited wrong", C: `wrong ${i}b`, D: `wrong ${i}c`, E: `wrong ${i}d` } } : {})]]));
+    const decisions = new Map(
+      views.map((v, i) => [v.itemId, [accept("ann", i === 3 ? { options: { A: `Step ${i} is right.`, B: "edited wrong", C: `wrong ${i}b`, D: `wrong ${i}c`, E: `wrong ${i}d` } } : {})]]),
+    );
     const exported = benchmarkLines(views, decisions, 1, "both", () => "ann@example.test");
     const mc = exported.lines.filter((l) => l.format === "mc");
     expect(mc).toHaveLength(10);

@@ -131,7 +131,10 @@ export async function exportBenchmark(prisma: PrismaClient, actor: Actor, candid
     throw error instanceof NotFoundError ? new NotFoundError("No such candidate set.") : error;
   }
   const views = await loadCandidateViews(prisma, actor, candidateSetId);
-  const decisions = await decisionsOf(prisma, views.map((v) => v.itemId));
+  const decisions = await decisionsOf(
+    prisma,
+    views.map((v) => v.itemId),
+  );
   const curatorIds = [...new Set([...decisions.values()].flat().map((d) => d.curatorId))];
   const users = await prisma.user.findMany({ where: { id: { in: curatorIds } }, select: { id: true, email: true } });
   const email = new Map(users.map((u) => [u.id, u.email]));

@@ -11,7 +11,12 @@ const candidates: CandidateFilters[] = [
   // Removed by the blind filter: never asked the others.
   { category: "Past Step Recall", dataset: "hirest", decisions: { blind: drop("right without the video") } },
   // Removed by hallucination, then restored by a curator: kept from there, and tricky removes it.
-  { category: "Object Attribute Recognition", dataset: "hirest", decisions: { blind: pass, hallucination: drop("not in the annotations"), tricky: drop("wrong with the video") }, restoredFrom: "hallucination" },
+  {
+    category: "Object Attribute Recognition",
+    dataset: "hirest",
+    decisions: { blind: pass, hallucination: drop("not in the annotations"), tricky: drop("wrong with the video") },
+    restoredFrom: "hallucination",
+  },
   // Still waiting for the tricky filter.
   { category: null, dataset: "ego4d-goalstep", decisions: { blind: pass, hallucination: pass } },
   // Unspecific answer.
@@ -42,9 +47,21 @@ describe("the filter funnel", () => {
     expect(reachesFilter({ decisions: { blind: pass } }, "tricky")).toBe(false);
   });
   it("honours every filter a curator undid: a candidate restored from blind and then from tricky is kept", () => {
-    const twice = { category: "Step Sequencing", dataset: "hirest", decisions: { blind: drop("right without the video"), hallucination: pass, tricky: drop("wrong with the video"), unspecific: pass }, restoredFrom: "tricky" as const, restored: ["blind", "tricky"] as const };
+    const twice = {
+      category: "Step Sequencing",
+      dataset: "hirest",
+      decisions: { blind: drop("right without the video"), hallucination: pass, tricky: drop("wrong with the video"), unspecific: pass },
+      restoredFrom: "tricky" as const,
+      restored: ["blind", "tricky"] as const,
+    };
     expect(candidateFate(twice)).toEqual({ state: "kept" });
     expect(reachesFilter(twice, "unspecific")).toBe(true);
-    expect(filterFunnel([twice]).map((s) => [s.id, s.kept, s.removed])).toEqual([["generated", 1, 0], ["blind", 1, 0], ["hallucination", 1, 0], ["tricky", 1, 0], ["unspecific", 1, 0]]);
+    expect(filterFunnel([twice]).map((s) => [s.id, s.kept, s.removed])).toEqual([
+      ["generated", 1, 0],
+      ["blind", 1, 0],
+      ["hallucination", 1, 0],
+      ["tricky", 1, 0],
+      ["unspecific", 1, 0],
+    ]);
   });
 });

@@ -41,10 +41,7 @@ function undone(candidate: Pick<CandidateFilters, "restoredFrom" | "restored">, 
   return candidate.restoredFrom === filter || (candidate.restored?.includes(filter) ?? false);
 }
 
-export type CandidateFate =
-  | { state: "kept" }
-  | { state: "removed"; by: FilterId; reason: string }
-  | { state: "pending"; at: FilterId };
+export type CandidateFate = { state: "kept" } | { state: "removed"; by: FilterId; reason: string } | { state: "pending"; at: FilterId };
 
 export function candidateFate(candidate: CandidateFilters): CandidateFate {
   for (const filter of FILTER_IDS) {

@@ -89,12 +89,30 @@ describe("the generalized template's perspective", () => {
   it("a generation run asks a first-person generic clip with the first-person system message", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
     const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } });
-    const annotation = (video: { relativePath: string }, perspective: string | null) => ({ video: path.basename(video.relativePath), theme: "Cook", perspective, steps: [{ start: 0, end: 3, text: "open the fridge" }, { start: 3, end: 6, text: "take the eggs" }] });
+    const annotation = (video: { relativePath: string }, perspective: string | null) => ({
+      video: path.basename(video.relativePath),
+      theme: "Cook",
+      perspective,
+      steps: [
+        { start: 0, end: 3, text: "open the fridge" },
+        { start: 3, end: 6, text: "take the eggs" },
+      ],
+    });
     const file = [annotation(videos[0]!, "first-person"), annotation(videos[1]!, null)].map((a) => JSON.stringify(a)).join("\n");
     const set = await importStepAnnotations(prisma, owner, projectId, { fileName: "steps.jsonl", bytes: bytes(file) }, { name: "Kitchen" });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "gen", baseUrl: stub.baseURL, model: `stub-gen-${projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name: "gen",
+      baseUrl: stub.baseURL,
+      model: `stub-gen-${projectId.slice(-8)}`,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     });
     const queue = inlineJudgeQueue(testJudgeDeps());
     const run = await createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id, clipSetId: set.set.id }));

@@ -26,14 +26,7 @@
  */
 import { z } from "zod";
 import { clipInfoLines, templateFamily } from "./render-clip-info";
-import {
-  annotationAnswerSchema,
-  bestOptionSchema,
-  categorySchema,
-  fourWrongAnswersSchema,
-  judgementSchema,
-  sixWrongAnswersSchema,
-} from "./construction-outputs";
+import { annotationAnswerSchema, bestOptionSchema, categorySchema, fourWrongAnswersSchema, judgementSchema, sixWrongAnswersSchema } from "./construction-outputs";
 import { type CandidatePayload, latestRestoredFilters } from "./candidate-views";
 import {
   attemptStepIds,
@@ -92,7 +85,10 @@ function settingsOf(context: VideoContext): QaConstructSettings {
   return settings;
 }
 const restoredOf = (context: VideoContext, i: number): FilterId[] => settingsOf(context).restored[context.items[i]!.id] ?? [];
-const outputOfScope = (outputs: StepOutputs, i: number): OutputOf => (stepId) => outputs.get(stepId, i) ?? undefined;
+const outputOfScope =
+  (outputs: StepOutputs, i: number): OutputOf =>
+  (stepId) =>
+    outputs.get(stepId, i) ?? undefined;
 /** The endpoint role of checker j (0-based): the first keeps the role a single checker had. */
 const checkerRole = (j: number) => (j === 0 ? "checker" : `checker_${j + 1}`);
 const checkersOf = (context: VideoContext) => checkerCount(settingsOf(context));
@@ -128,8 +124,27 @@ interface ChainStep {
 const rawText = (answer: RawAnswer) => (answer.text.trim() ? answer.text : (answer.refusal ?? answer.text));
 
 const CHAIN: ChainStep[] = [
-  { id: "categorise", label: "Categorise (Table 23)", templateId: "construction/categorise", schema: categorySchema, checker: false, after: null, filter: null, values: (c) => ({ question: c.question }) },
-  { id: "blind_answer", label: "Blind filter: answer without the video (Table 24)", templateId: "qa/text-only-open", schema: z.custom<RawAnswer>(), rawAnswer: true, checker: true, after: null, filter: "blind", values: (c) => ({ question: c.question }) },
+  {
+    id: "categorise",
+    label: "Categorise (Table 23)",
+    templateId: "construction/categorise",
+    schema: categorySchema,
+    checker: false,
+    after: null,
+    filter: null,
+    values: (c) => ({ question: c.question }),
+  },
+  {
+    id: "blind_answer",
+    label: "Blind filter: answer without the video (Table 24)",
+    templateId: "qa/text-only-open",
+    schema: z.custom<RawAnswer>(),
+    rawAnswer: true,
+    checker: true,
+    after: null,
+    filter: "blind",
+    values: (c) => ({ question: c.question }),
+  },
   {
     id: "blind_check",
     label: "Blind filter: consistent with the reference? (Table 28)",
@@ -242,7 +257,8 @@ function attemptSteps(k: number): StepDefinition[] {
     k === 1 ? [{ stepId: "filter_unspecific", scopeIndex: i }] : attemptStepIds(k - 1, checkersOf(context)).withVideoBy.map((stepId) => ({ stepId, scopeIndex: i }));
   const four = (outputs: StepOutputs, i: number) => outputs.get(ids.four, i) as string[];
   /** The checks' options: shuffled by the candidate's item id and the attempt, so every check of the attempt shows the same order. */
-  const layoutOf = (context: VideoContext, outputs: StepOutputs, i: number): CheckLayout => shuffledCheckLayout(four(outputs, i), candidateOf(context, i).answer, checkLayoutSeed(context.items[i]!.id, k));
+  const layoutOf = (context: VideoContext, outputs: StepOutputs, i: number): CheckLayout =>
+    shuffledCheckLayout(four(outputs, i), candidateOf(context, i).answer, checkLayoutSeed(context.items[i]!.id, k));
   const withSettle = (
     step: Omit<StepDefinition, "settle" | "input">,
     values: (candidate: CandidatePayload, outputs: StepOutputs, i: number, context: VideoContext) => Record<string, string>,
@@ -290,13 +306,34 @@ function attemptSteps(k: number): StepDefinition[] {
       (context, outputs, i) => attemptNotNeeded(k, context, outputs, i),
     ),
     withSettle(
-      { ...base, id: ids.four, label: `Attempt ${k}: pick four (Table 30)`, templateId: "construction/wrong-answers-pick-four", schema: fourWrongAnswersSchema, dependsOn: (i) => [{ stepId: ids.six, scopeIndex: i }] },
-      (c, outputs, i) => ({ video_info: videoInfo(c), question: c.question, answer: c.answer, wrong_answers: (outputs.get(ids.six, i) as string[]).map((w) => `      - Wrong_answer: ${w}`).join("\n") }),
+      {
+        ...base,
+        id: ids.four,
+        label: `Attempt ${k}: pick four (Table 30)`,
+        templateId: "construction/wrong-answers-pick-four",
+        schema: fourWrongAnswersSchema,
+        dependsOn: (i) => [{ stepId: ids.six, scopeIndex: i }],
+      },
+      (c, outputs, i) => ({
+        video_info: videoInfo(c),
+        question: c.question,
+        answer: c.answer,
+        wrong_answers: (outputs.get(ids.six, i) as string[]).map((w) => `      - Wrong_answer: ${w}`).join("\n"),
+      }),
       (context, outputs, i) => (isSkipped(outputs.get(ids.six, i)) ? (outputs.get(ids.six, i) as { skipped: string }).skipped : null),
     ),
     ...ids.withoutVideoBy.map((id, j) =>
       checkStep(
-        { ...base, ...plannedFor(j), id, label: `Attempt ${k}: best option without the video (Table 31)${by(j)}`, templateId: "construction/best-option-without-video", schema: bestOptionSchema, endpoint: checkerRole(j), dependsOn: (i) => [{ stepId: ids.four, scopeIndex: i }] },
+        {
+          ...base,
+          ...plannedFor(j),
+          id,
+          label: `Attempt ${k}: best option without the video (Table 31)${by(j)}`,
+          templateId: "construction/best-option-without-video",
+          schema: bestOptionSchema,
+          endpoint: checkerRole(j),
+          dependsOn: (i) => [{ stepId: ids.four, scopeIndex: i }],
+        },
         (c, options) => ({ question: c.question, options }),
         (context, outputs, i) => (isSkipped(outputs.get(ids.four, i)) ? (outputs.get(ids.four, i) as { skipped: string }).skipped : problemOfFour(context, outputs, i)),
       ),

@@ -19,7 +19,13 @@ const TABLE_4_INPUT = `   - video_info:
 const PLASTER_MASK = {
   theme: "Make a Plaster Mask",
   duration: 103,
-  steps: [step(35, 48, "clean out the face"), step(48, 60, "apply tissue using water on face"), step(60, 72, "apply it for full face"), step(72, 77, "put it under the neck"), step(77, 79, "dry it out")],
+  steps: [
+    step(35, 48, "clean out the face"),
+    step(48, 60, "apply tissue using water on face"),
+    step(60, 72, "apply it for full face"),
+    step(72, 77, "put it under the neck"),
+    step(77, 79, "dry it out"),
+  ],
 };
 
 describe("renderClipInfo", () => {
@@ -43,8 +49,14 @@ describe("renderClipInfo", () => {
       theme: "making pan seared meal",
       duration: null,
       steps: [
-        step(0, 27.16, "heat butter", "Add butter to a pan", [step(0.16, 18.61, "add butter to skillet", "Add oil to a pan"), step(18.61, 27.2, "put butter in refrigerator", "Store ingredients in refrigerator or freezer")]),
-        step(273.64, 319.18, "make egg salad", "Make egg salad", [step(273.72, 299.58, "cut onion on kitchen board", "Cut onion"), step(299.58, 310.41, "add chopped onions to plate", "Add onion to recipe")]),
+        step(0, 27.16, "heat butter", "Add butter to a pan", [
+          step(0.16, 18.61, "add butter to skillet", "Add oil to a pan"),
+          step(18.61, 27.2, "put butter in refrigerator", "Store ingredients in refrigerator or freezer"),
+        ]),
+        step(273.64, 319.18, "make egg salad", "Make egg salad", [
+          step(273.72, 299.58, "cut onion on kitchen board", "Cut onion"),
+          step(299.58, 310.41, "add chopped onions to plate", "Add onion to recipe"),
+        ]),
       ],
     });
     expect(text).toBe(`   - Instructional Video Clip Info(a segment extracted from the original video):
@@ -60,8 +72,14 @@ describe("renderClipInfo", () => {
 
   it("uses Table 20's two-layer wording for fine-grained Ego4D and Table 21's scenario without substeps for Ego-Exo4D", () => {
     const ego4dFine = renderClipInfo("ego4d", "fine", { theme: "x", duration: 240.5, steps: [step(1069.34, 1298.59, "preheat pots", "Preheat a pan or pot on the stovetop")] });
-    expect(ego4dFine).toContain("      - duration: 240.5s\n      - key action within specific time intervals(consisting of two layers: actions and sub-actions, indicated by different idents):\n        - 1069.34s ∼ 1298.59s: Preheat a pan or pot on the stovetop(preheat pots)");
-    const exo = renderClipInfo("egoexo4d", "coarse", { theme: "Covid-19 Rapid Antigen Test", duration: null, steps: [step(0, 24.57, "Unbox the COVID-19 test kit box", "Unbox package", [step(1, 2, "hidden")])] });
+    expect(ego4dFine).toContain(
+      "      - duration: 240.5s\n      - key action within specific time intervals(consisting of two layers: actions and sub-actions, indicated by different idents):\n        - 1069.34s ∼ 1298.59s: Preheat a pan or pot on the stovetop(preheat pots)",
+    );
+    const exo = renderClipInfo("egoexo4d", "coarse", {
+      theme: "Covid-19 Rapid Antigen Test",
+      duration: null,
+      steps: [step(0, 24.57, "Unbox the COVID-19 test kit box", "Unbox package", [step(1, 2, "hidden")])],
+    });
     expect(exo.split("\n")).toEqual([
       "   - Instructional Video Clip Info(a segment extracted from the original video):",
       "      - video scenario: Covid-19 Rapid Antigen Test",

@@ -88,10 +88,7 @@ export function renderClipInfo(family: TemplateFamily, granularity: Granularity,
     `      - ${family === "ego4d" ? "video goal" : "video scenario"}: ${theme}`,
     ...duration,
     `      - key action within specific time intervals${layers}:`,
-    ...clip.steps.flatMap((step) => [
-      `        - ${firstPersonStep(step)}`,
-      ...(family === "ego4d" ? step.substeps.map((sub) => `           - (${firstPersonStep(sub)})`) : []),
-    ]),
+    ...clip.steps.flatMap((step) => [`        - ${firstPersonStep(step)}`, ...(family === "ego4d" ? step.substeps.map((sub) => `           - (${firstPersonStep(sub)})`) : [])]),
   ].join("\n");
 }
 

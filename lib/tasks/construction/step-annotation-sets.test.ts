@@ -21,7 +21,16 @@ describe("importStepAnnotations", () => {
     const file = {
       fileName: "steps.jsonl",
       bytes: bytes([
-        { video: fileName(0), theme: "Make a Plaster Mask", duration: 103, dataset: "hirest", steps: [{ start: 35, end: 48, text: "clean out the face" }, { start: 48, end: 60, text: "apply tissue" }] },
+        {
+          video: fileName(0),
+          theme: "Make a Plaster Mask",
+          duration: 103,
+          dataset: "hirest",
+          steps: [
+            { start: 35, end: 48, text: "clean out the face" },
+            { start: 48, end: 60, text: "apply tissue" },
+          ],
+        },
         // 20 steps of 40 s: clips of steps 1–7 and 8–14; steps 15–20 last exactly 240 s and are left out.
         { video: fileName(1), theme: "making pan seared meal", duration: 900, dataset: "ego4d-goalstep", steps: backToBack(20, 40) },
       ]),
@@ -49,7 +58,10 @@ describe("importStepAnnotations", () => {
   it("imports nothing from a file with a bad record, and refuses a reviewer before reading it", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     const bad = { fileName: "steps.jsonl", bytes: bytes([{ video: fileName(0), steps: [{ start: 5, end: 1, text: "backwards" }] }]) };
-    await expect(importStepAnnotations(prisma, owner, projectId, bad)).rejects.toMatchObject({ status: 422, details: { errors: [{ line: 1, message: "steps[1]: ends at 1s, not after its start 5s" }] } });
+    await expect(importStepAnnotations(prisma, owner, projectId, bad)).rejects.toMatchObject({
+      status: 422,
+      details: { errors: [{ line: 1, message: "steps[1]: ends at 1s, not after its start 5s" }] },
+    });
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 
     const reviewer = await makeUser();

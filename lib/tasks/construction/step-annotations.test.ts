@@ -53,7 +53,14 @@ describe("parseStepAnnotations", () => {
 
   it("imports nothing half: every bad record is reported with its line", () => {
     const file = [
-      JSON.stringify({ video: "plaster-mask.mp4", duration: 100, steps: [{ start: 10, end: 5, text: "a" }, { start: 2, end: 120, text: "b" }] }),
+      JSON.stringify({
+        video: "plaster-mask.mp4",
+        duration: 100,
+        steps: [
+          { start: 10, end: 5, text: "a" },
+          { start: 2, end: 120, text: "b" },
+        ],
+      }),
       JSON.stringify({ video: "missing.mp4", steps: [{ start: 0, end: 1, text: "x" }] }),
       "{not json",
       JSON.stringify({ video: "grilled-cheese.mp4", dataset: "ego5d", steps: [] }),
@@ -93,6 +100,15 @@ describe("stepProblems", () => {
     expect(stepProblems([{ start: 0, end: 10, substeps: [{ start: 5, end: 12, substeps: [] }] }], 11)).toEqual(["steps[1].substeps[1]: ends at 12s, after the video's duration 11s"]);
   });
   it("accepts touching and overlapping steps in time order", () => {
-    expect(stepProblems([{ start: 0, end: 10, substeps: [] }, { start: 10, end: 12, substeps: [] }, { start: 10, end: 11, substeps: [] }], 12)).toEqual([]);
+    expect(
+      stepProblems(
+        [
+          { start: 0, end: 10, substeps: [] },
+          { start: 10, end: 12, substeps: [] },
+          { start: 10, end: 11, substeps: [] },
+        ],
+        12,
+      ),
+    ).toEqual([]);
   });
 });

@@ -54,17 +54,25 @@ export interface StepAnnotation {
 }
 
 export type StepAnnotationResult =
-  | { ok: true; annotations: StepAnnotation[] }
-  | { ok: false; errors: StepAnnotationError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
+  { ok: true; annotations: StepAnnotation[] } | { ok: false; errors: StepAnnotationError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
 
 export type AnnotationFileFormat = RecordFileFormat;
 export const annotationFileFormat = recordFileFormat;
 
-
 const seconds = (what: string) =>
-  z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, `must be a number of seconds (${what})`).transform(Number)], {
-    error: (issue) => (issue.input === undefined ? `missing (${what}, in seconds)` : `must be a number of seconds (${what})`),
-  });
+  z.union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+(\.\d+)?$/, `must be a number of seconds (${what})`)
+        .transform(Number),
+    ],
+    {
+      error: (issue) => (issue.input === undefined ? `missing (${what}, in seconds)` : `must be a number of seconds (${what})`),
+    },
+  );
 
 const text = (what: string) =>
   z
@@ -212,7 +220,19 @@ export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: r
     if (rawVideo !== null && previous === undefined) firstLineOfVideo.set(rawVideo, record.line);
     const parsed = recordSchema.safeParse(record.value);
     if (!parsed.success) {
-      errors.push(...parsed.error.issues.map((issue) => ({ line: record.line, message: `${issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p + 1}]` : p)).join(".").replace(/\.\[/g, "[") : "the record"}: ${issue.message}` })));
+      errors.push(
+        ...parsed.error.issues.map((issue) => ({
+          line: record.line,
+          message: `${
+            issue.path.length
+              ? issue.path
+                  .map((p) => (typeof p === "number" ? `[${p + 1}]` : p))
+                  .join(".")
+                  .replace(/\.\[/g, "[")
+              : "the record"
+          }: ${issue.message}`,
+        })),
+      );
       continue;
     }
     const { video, theme, duration, dataset, perspective } = parsed.data;

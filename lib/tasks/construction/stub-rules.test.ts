@@ -20,8 +20,14 @@ describe("the stub's construction rules", () => {
     for (const family of ["hirest", "youcook2", "ego4d", "egoexo4d", "generic"] as const) {
       const coarse = JSON.parse(respond(render(`construction/generate-${family}-coarse`, { video_info: renderClipInfo(family, "coarse", CLIP) })).answer);
       const fine = JSON.parse(respond(render(`construction/generate-${family}-fine`, { video_info: renderClipInfo(family, "fine", CLIP) })).answer);
-      expect(coarse.map((p: { Question: string }) => p.Question), family).toEqual(["What happens after clean out the face?", "What happens after apply tissue using water?"]);
-      expect(fine.map((p: { Answer: string }) => p.Answer), family).toEqual(["clean out the face", "apply tissue using water"]);
+      expect(
+        coarse.map((p: { Question: string }) => p.Question),
+        family,
+      ).toEqual(["What happens after clean out the face?", "What happens after apply tissue using water?"]);
+      expect(
+        fine.map((p: { Answer: string }) => p.Answer),
+        family,
+      ).toEqual(["clean out the face", "apply tissue using water"]);
     }
   });
 

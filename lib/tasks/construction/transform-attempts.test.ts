@@ -5,7 +5,14 @@ const CORRECT = "Tissue is applied on the face using water.";
 const SIX = ["It is dried out.", "Another layer of cleaning.", "The mask goes under the neck.", "The mask is finished.", "The mask is used at once.", "A brush smooths the mask."];
 const FOUR = SIX.slice(0, 4);
 const OPTIONS = { A: FOUR[0]!, B: CORRECT, C: FOUR[1]!, D: FOUR[2]!, E: FOUR[3]! };
-const good: TransformAttempt = { six: SIX, four: FOUR, options: OPTIONS, correctLetter: "B", withoutVideo: ["D. The mask goes under the neck."], withVideo: ['{"Best_option": "B. Tissue is applied on the face using water."}'] };
+const good: TransformAttempt = {
+  six: SIX,
+  four: FOUR,
+  options: OPTIONS,
+  correctLetter: "B",
+  withoutVideo: ["D. The mask goes under the neck."],
+  withVideo: ['{"Best_option": "B. Tissue is applied on the face using water."}'],
+};
 
 describe("one transformation attempt", () => {
   it("passes when the four come from the six, the correct option is missed without the video and found with it", () => {
@@ -20,7 +27,11 @@ describe("one transformation attempt", () => {
 
   it("fails when the correct option is found without the video, or missed with it", () => {
     expect(attemptVerdict({ ...good, withoutVideo: ["B"] }, CORRECT)).toMatchObject({ ok: false, stage: "without_video" });
-    expect(attemptVerdict({ ...good, withVideo: ["The answer is E."] }, CORRECT)).toEqual({ ok: false, stage: "with_video", reason: "picked E instead of B with the video: a wrong option may be right" });
+    expect(attemptVerdict({ ...good, withVideo: ["The answer is E."] }, CORRECT)).toEqual({
+      ok: false,
+      stage: "with_video",
+      reason: "picked E instead of B with the video: a wrong option may be right",
+    });
     expect(attemptVerdict({ ...good, withVideo: ["B or D"] }, CORRECT)).toMatchObject({ ok: false, stage: "with_video" });
     expect(attemptVerdict({ ...good, four: null }, CORRECT)).toEqual({ ok: false, stage: "four", reason: "no four wrong answers" });
   });
@@ -55,12 +66,20 @@ describe("three checkers: Appendix D's majority", () => {
 
   it("fails with the annotations when more than half miss the correct option, and passes when one of three does", () => {
     const base = { ...good, withoutVideo: [wrong, wrong, wrong] };
-    expect(attemptVerdict({ ...base, withVideo: [right, wrong, "B or D"] }, CORRECT)).toEqual({ ok: false, stage: "with_video", reason: "2 of 3 checkers (B, D, –) did not pick B with the video: a wrong option may be right" });
+    expect(attemptVerdict({ ...base, withVideo: [right, wrong, "B or D"] }, CORRECT)).toEqual({
+      ok: false,
+      stage: "with_video",
+      reason: "2 of 3 checkers (B, D, –) did not pick B with the video: a wrong option may be right",
+    });
     expect(attemptVerdict({ ...base, withVideo: [right, wrong, right] }, CORRECT)).toEqual({ ok: true });
   });
 
   it("needs every checker's answer, and keeps each one's pick in the outcome", () => {
-    expect(attemptVerdict({ ...good, withoutVideo: [wrong, null, wrong], withVideo: [right, right, right] }, CORRECT)).toEqual({ ok: false, stage: "without_video", reason: "no answer without the video from checker 2" });
+    expect(attemptVerdict({ ...good, withoutVideo: [wrong, null, wrong], withVideo: [right, right, right] }, CORRECT)).toEqual({
+      ok: false,
+      stage: "without_video",
+      reason: "no answer without the video from checker 2",
+    });
     const passed = transformOutcome([{ ...good, withoutVideo: [right, wrong, wrong], withVideo: [right, wrong, right] }], CORRECT);
     expect(passed).toMatchObject({ state: "transformed", attempt: 1, checks: { correctLetter: "B", withoutVideo: ["B", "D", "D"], withVideo: ["B", "D", "B"] } });
   });

@@ -40,7 +40,12 @@ export interface TransformAttempt {
 
 export type AttemptVerdict = { ok: true } | { ok: false; stage: "six" | "four" | "without_video" | "with_video"; reason: string };
 
-const normal = (text: string) => text.trim().toLowerCase().replace(/[\s.]+$/g, "").replace(/\s+/g, " ");
+const normal = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s.]+$/g, "")
+    .replace(/\s+/g, " ");
 
 /** Why the four chosen wrong answers cannot be used (duplicates, the correct answer among them, not from the six), or null. */
 export function fourProblem(correct: string, six: readonly string[], four: readonly string[]): string | null {
@@ -84,7 +89,11 @@ export function attemptVerdict(attempt: TransformAttempt, correct: string): Atte
   const withPicks = attempt.withVideo.map((answer) => extractOptionLetter(answer!, options).letter);
   const wrongWith = withPicks.filter((letter) => letter !== correctLetter).length;
   if (wrongWith * 2 > attempt.withVideo.length) {
-    return { ok: false, stage: "with_video", reason: `${wrongWith} of ${attempt.withVideo.length} checkers (${picks(withPicks)}) did not pick ${correctLetter} with the video: a wrong option may be right` };
+    return {
+      ok: false,
+      stage: "with_video",
+      reason: `${wrongWith} of ${attempt.withVideo.length} checkers (${picks(withPicks)}) did not pick ${correctLetter} with the video: a wrong option may be right`,
+    };
   }
   return { ok: true };
 }

@@ -41,7 +41,11 @@ describe("the demo's label set", () => {
     expect(labelSet.name).toBe(DEMO_LABEL_SET);
 
     // Two judge setups as the demo runs them (what the stub answers does not matter here, only that runs exist).
-    const first = await seedFinishedRun(prisma, owner, projectId, videoIds, { endpointName: "stub a", scores: (v) => scores(v === 0 ? 8 : 1, 0, 0), outcome: (v) => ({ verdict: v === 0, overall: 70 }) });
+    const first = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      endpointName: "stub a",
+      scores: (v) => scores(v === 0 ? 8 : 1, 0, 0),
+      outcome: (v) => ({ verdict: v === 0, overall: 70 }),
+    });
     const second = await seedFinishedRun(prisma, owner, projectId, videoIds, { endpointName: "stub b", scores: (v) => scores(v < 3 ? 6 : 0, 0, 0), outcome: (v) => ({ verdict: v < 3, overall: 70 }) });
 
     const table = await calibrationReport(prisma, owner, projectId, { labelSetId: imported.labelSetId, runId: first.runId, iterations: 100 });

@@ -40,7 +40,11 @@ describe("paperTable", () => {
   const [a, b, overall] = table.groups;
 
   it("gives precision, recall, F1, accuracy and κ per model and overall, as worked by hand", () => {
-    expect(table.groups.map((g) => [g.model, g.videos])).toEqual([["A", 4], ["B", 2], [null, 6]]);
+    expect(table.groups.map((g) => [g.model, g.videos])).toEqual([
+      ["A", 4],
+      ["B", 2],
+      [null, 6],
+    ]);
     // Overall: tp 3, fp 1, fn 1, tn 1. P = R = F1 = 3/4; accuracy 4/6; κ: pₒ = 4/6, pₑ = (4/6)² + (2/6)² = 5/9, κ = (1/9)/(4/9) = 1/4.
     const o = overall!.cells.verdict!;
     expect(o.n).toBe(6);
@@ -68,7 +72,15 @@ describe("paperTable", () => {
     expect(b!.cells.verdict!.ci.kappa).toBeNull();
     expect(paperTable(VIDEOS, { iterations: 500, seed: 7 }).groups[2]!.cells.verdict!.ci).toEqual(ci);
     // Precision needs a predicted positive: a resample of only a2 and a4 has none and is left out.
-    expect(paperCell([[true, false], [false, false]], { iterations: 200 }).ci.precision).toBeNull();
+    expect(
+      paperCell(
+        [
+          [true, false],
+          [false, false],
+        ],
+        { iterations: 200 },
+      ).ci.precision,
+    ).toBeNull();
   });
 
   it("leaves out videos whose label or judge call is unknown", () => {
@@ -104,7 +116,9 @@ describe("exports", () => {
 
   it("writes every number to CSV", () => {
     const csv = paperTableCsv(table, { labelSet: "T2VHaluBench", runId: "r1", threshold: 5 }).split("\r\n");
-    expect(csv[0]).toBe("label_set,run,threshold,model,target,n,tp,fp,fn,tn,precision,precision_lower,precision_upper,recall,recall_lower,recall_upper,f1,f1_lower,f1_upper,accuracy,accuracy_lower,accuracy_upper,kappa,kappa_lower,kappa_upper");
+    expect(csv[0]).toBe(
+      "label_set,run,threshold,model,target,n,tp,fp,fn,tn,precision,precision_lower,precision_upper,recall,recall_lower,recall_upper,f1,f1_lower,f1_upper,accuracy,accuracy_lower,accuracy_upper,kappa,kappa_lower,kappa_upper",
+    );
     const overall = csv.find((l) => l.startsWith("T2VHaluBench,r1,5,Overall,verdict,"))!.split(",");
     expect(overall.slice(5, 11)).toEqual(["6", "3", "1", "1", "1", "0.75"]);
     expect(Number(overall[22])).toBeCloseTo(0.25, 12);

@@ -82,7 +82,15 @@ export function metricsOf(c: Counts): Record<PaperMetric, number | null> {
     recall: c.tp + c.fn === 0 ? null : c.tp / (c.tp + c.fn),
     f1: 2 * c.tp + c.fp + c.fn === 0 ? null : (2 * c.tp) / (2 * c.tp + c.fp + c.fn),
     accuracy: n === 0 ? null : (c.tp + c.tn) / n,
-    kappa: n === 0 ? null : cohensKappaFromConfusion(confusionMatrixFromCounts([[c.tn, c.fp], [c.fn, c.tp]])),
+    kappa:
+      n === 0
+        ? null
+        : cohensKappaFromConfusion(
+            confusionMatrixFromCounts([
+              [c.tn, c.fp],
+              [c.fn, c.tp],
+            ]),
+          ),
   };
 }
 

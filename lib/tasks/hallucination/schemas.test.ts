@@ -65,14 +65,22 @@ describe("category tables", () => {
 
 describe("static knowledge graph", () => {
   it("accepts the seed's format, also doubled-brace and in prose after the intermediate lists", () => {
-    const answer =
-      'Objects: ["man_1", "dog"]\nRelations: ["man_1", "walking", "dog"]\n{{"objects": ["man_1", "dog"], "relations":[["man_1", "walking", "dog"]]}}';
+    const answer = 'Objects: ["man_1", "dog"]\nRelations: ["man_1", "walking", "dog"]\n{{"objects": ["man_1", "dog"], "relations":[["man_1", "walking", "dog"]]}}';
     expect(parsed(answer, staticKgSchema)).toEqual({ objects: ["man_1", "dog"], relations: [["man_1", "walking", "dog"]] });
   });
 
   it("maps relation objects by part name, not key order", () => {
-    const answer = JSON.stringify({ objects: ["a", "b"], relations: [{ relation: "on", object: "b", subject: "a" }, { entity_1: "b", relation: "under", entity_2: "a" }] });
-    expect(parsed(answer, staticKgSchema).relations).toEqual([["a", "on", "b"], ["b", "under", "a"]]);
+    const answer = JSON.stringify({
+      objects: ["a", "b"],
+      relations: [
+        { relation: "on", object: "b", subject: "a" },
+        { entity_1: "b", relation: "under", entity_2: "a" },
+      ],
+    });
+    expect(parsed(answer, staticKgSchema).relations).toEqual([
+      ["a", "on", "b"],
+      ["b", "under", "a"],
+    ]);
   });
 
   it("rejects relations that are not triples", () => {
@@ -227,7 +235,11 @@ describe("templates and the stub LLM's rules", () => {
       const text = renderWithSamples(HALLUCINATION_TEMPLATE_IDS[stepId]);
       const matching = defaultStubRules().filter((rule) => rule.match.test(text));
       expect(matching.map((rule) => rule.name)).toEqual([STUB_RULE_FOR_STEP[stepId]]);
-      for (const [video, wantsJson] of [["video-a", true], ["video-b", false], ["video-c", true]] as const) {
+      for (const [video, wantsJson] of [
+        ["video-a", true],
+        ["video-b", false],
+        ["video-c", true],
+      ] as const) {
         const answer = matching[0]!.respond(makeContext(text, [video], wantsJson));
         const schema: z.ZodType = HALLUCINATION_OUTPUT_SCHEMAS[stepId];
         const result = parseStructuredOutput(answer, schema);

@@ -42,8 +42,7 @@ export const STATIC_HALLUCINATION_CATEGORIES = [
     id: "s2",
     key: "biological_structure",
     name: "Biological structure irrationality",
-    description:
-      "Biological organs' structures defy real-world common sense, presenting illogical deformations, omissions, redundancies, discontinuities, or inconsistencies.",
+    description: "Biological organs' structures defy real-world common sense, presenting illogical deformations, omissions, redundancies, discontinuities, or inconsistencies.",
   },
   {
     id: "s3",
@@ -75,8 +74,7 @@ export const STATIC_HALLUCINATION_CATEGORIES = [
     id: "s7",
     key: "motion_blur",
     name: "Motion and blur inconsistency",
-    description:
-      "The direction, extent, and trajectory of motion blur in images contradict the motion state and speed of moving objects, presenting irrational or contradictory motion blur effects.",
+    description: "The direction, extent, and trajectory of motion blur in images contradict the motion state and speed of moving objects, presenting irrational or contradictory motion blur effects.",
   },
   {
     id: "s8",
@@ -260,10 +258,7 @@ export const dynamicKgSchema = z.object({
   changes: z.record(z.string(), z.string({ error: "must be a text describing the change" })),
 });
 
-export const videoSummarySchema = z.preprocess(
-  (value) => (typeof value === "string" ? { summary: value } : value),
-  z.object({ summary: z.string().trim().min(1, "must not be empty") }),
-);
+export const videoSummarySchema = z.preprocess((value) => (typeof value === "string" ? { summary: value } : value), z.object({ summary: z.string().trim().min(1, "must not be empty") }));
 
 export const inconsistencySchema = z.object({ score: hallucinationScore, reason: optionalReason });
 

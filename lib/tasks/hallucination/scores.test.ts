@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS, type DynamicCategoryId, type StaticCategoryId } from "./schemas";
-import {
-  DEFAULT_HALLUCINATION_SUMMARY_SETTINGS,
-  hallucinationInputsFromScoreRows,
-  hallucinationSummarySettingsSchema,
-  summarizeHallucinationScores,
-  type HallucinationScoreInputs,
-} from "./scores";
+import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS, hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores, type HallucinationScoreInputs } from "./scores";
 
 function staticFrame(nonZero: Partial<Record<StaticCategoryId, number>>): Record<StaticCategoryId, number> {
   return { ...(Object.fromEntries(STATIC_CATEGORY_IDS.map((id) => [id, 0])) as Record<StaticCategoryId, number>), ...nonZero };
@@ -54,7 +48,11 @@ describe("summarizeHallucinationScores", () => {
   });
 
   it("spans 0 to 100 at the ends of the scale", () => {
-    const worst = summarizeHallucinationScores({ static: [staticFrame(Object.fromEntries(STATIC_CATEGORY_IDS.map((id) => [id, 10])))], dynamic: [dynamicCluster(Object.fromEntries(DYNAMIC_CATEGORY_IDS.map((id) => [id, 10])))], inconsistency: 10 });
+    const worst = summarizeHallucinationScores({
+      static: [staticFrame(Object.fromEntries(STATIC_CATEGORY_IDS.map((id) => [id, 10])))],
+      dynamic: [dynamicCluster(Object.fromEntries(DYNAMIC_CATEGORY_IDS.map((id) => [id, 10])))],
+      inconsistency: 10,
+    });
     expect(worst.overall).toBe(0);
     const best = summarizeHallucinationScores({ static: [staticFrame({})], dynamic: [dynamicCluster({})], inconsistency: 0 });
     expect(best.overall).toBe(100);

@@ -23,13 +23,7 @@
  * it is a finding whatever else is missing).
  */
 import { z } from "zod";
-import {
-  DYNAMIC_CATEGORY_IDS,
-  INCONSISTENCY_CATEGORY,
-  STATIC_CATEGORY_IDS,
-  type DynamicCategoryId,
-  type StaticCategoryId,
-} from "./schemas";
+import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS, type DynamicCategoryId, type StaticCategoryId } from "./schemas";
 
 export const AGGREGATION_MODES = ["mean-max", "max-max", "mean-mean"] as const;
 export type AggregationMode = (typeof AGGREGATION_MODES)[number];

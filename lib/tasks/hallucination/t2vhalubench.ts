@@ -28,7 +28,6 @@ export const T2VHALUBENCH_COLUMNS = {
   model: "model",
 } as const;
 
-
 export interface T2vHaluBenchRow {
   row: number;
   example: string;
@@ -65,10 +64,7 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 /** Reads one category cell of `column` ("static" or "dynamic"): the codes it names, and what had to be interpreted. */
-export function parseCategoryCell(
-  raw: string,
-  column: "static" | "dynamic",
-): { present: string[]; complete: boolean; interpreted: string[]; skipped: string[] } {
+export function parseCategoryCell(raw: string, column: "static" | "dynamic"): { present: string[]; complete: boolean; interpreted: string[]; skipped: string[] } {
   const interpreted: string[] = [];
   const skipped: string[] = [];
   const text = raw.trim();
@@ -222,7 +218,10 @@ class SheetParser {
       if (parsed.complete) readColumns.add(kind);
     }
     // A column read completely says which of its kind are absent; a code found elsewhere is present either way.
-    for (const [kind, ids] of [["static", STATIC_CATEGORY_IDS], ["dynamic", DYNAMIC_CATEGORY_IDS]] as const) {
+    for (const [kind, ids] of [
+      ["static", STATIC_CATEGORY_IDS],
+      ["dynamic", DYNAMIC_CATEGORY_IDS],
+    ] as const) {
       for (const id of ids) {
         if (presentCodes.has(id)) categories[id] = 1;
         else if (readColumns.has(kind)) categories[id] = 0;
@@ -279,7 +278,13 @@ export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, pro
     // A path names one video; a bare file name only when exactly one video has it.
     const candidates = byPath.get(key) ?? byFileName.get(key) ?? [];
     if (candidates.length !== 1) {
-      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: candidates.length ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths` : "no video of the project has this file name or path" });
+      issues.push({
+        row: row.row,
+        column: matchColumn,
+        cell: key,
+        action: "skipped",
+        message: candidates.length ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths` : "no video of the project has this file name or path",
+      });
       continue;
     }
     const video = candidates[0]!;

@@ -10,11 +10,7 @@ const intensity = { kind: "numeric", min: 0, max: 10, step: null } as const;
 /** A judge's score of 5 or more is a moderate hallucination: the verdict's default rule too. */
 const present = { op: ">=", threshold: 5, label: "hallucination" } as const;
 
-const categoryTarget = (
-  category: { id: string; name: string; description: string },
-  scope: "key_frame" | "cluster",
-  kind: "static" | "dynamic",
-): TargetDeclaration => ({
+const categoryTarget = (category: { id: string; name: string; description: string }, scope: "key_frame" | "cluster", kind: "static" | "dynamic"): TargetDeclaration => ({
   id: category.id,
   label: category.name,
   definition: category.description,

@@ -3,14 +3,7 @@ import { keyFramesAndClusters, scopeFocus, stepScope } from "../../judge/frame-s
 import { PIPELINES } from "../modules";
 import { taskOf } from "../registry";
 import { hallucinationPipeline } from "./pipeline";
-import {
-  describeScoreSettings,
-  readableDynamicKg,
-  readableReason,
-  readableStaticKg,
-  readableSummary,
-  shortHash,
-} from "./video-outputs";
+import { describeScoreSettings, readableDynamicKg, readableReason, readableStaticKg, readableSummary, shortHash } from "./video-outputs";
 
 // Two key frames (indexes 1 and 4) with clusters {0,1,2} and {3,4,5}; frame 6 belongs to no cluster.
 const frames = [
@@ -35,7 +28,10 @@ describe("what a step looked at", () => {
   it("builds key frames and clusters in index order, as the engine does", () => {
     const { keyFrames, clusters } = keyFramesAndClusters(frames);
     expect(keyFrames.map((f) => f.index)).toEqual([1, 4]);
-    expect(clusters.map((c) => c.map((f) => f.index))).toEqual([[0, 1, 2], [3, 4, 5]]);
+    expect(clusters.map((c) => c.map((f) => f.index))).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+    ]);
   });
 
   it("points a static cell at its key frame, a dynamic cell at its cluster, a video-level step at all key frames", () => {
@@ -54,13 +50,7 @@ describe("readable judge outputs", () => {
   it("turns a static KG into objects with attributes and subject — relation — object lines", () => {
     const kg = readableStaticKg({
       objects: ["cat", "table"],
-      relations: [
-        ["cat", "sits on", "table"],
-        ["cat", "is", "orange"],
-        { subject: "table", predicate: "made of", object: "wood" },
-        ["sun", "shines on", "table"],
-        ["broken"],
-      ],
+      relations: [["cat", "sits on", "table"], ["cat", "is", "orange"], { subject: "table", predicate: "made of", object: "wood" }, ["sun", "shines on", "table"], ["broken"]],
     });
     expect(kg).toEqual({
       objects: [

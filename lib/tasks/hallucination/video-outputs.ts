@@ -4,7 +4,6 @@
  * renders raw JSON). Which frames a step looked at is the core's (lib/judge/frame-scopes.ts).
  */
 
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => {
   if (typeof value === "string") return value.trim() || null;

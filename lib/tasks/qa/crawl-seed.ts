@@ -14,7 +14,12 @@ export const qaCrawlSeed: CrawlSeedPart = async ({ prisma, projectId, api, uploa
   });
   const qaRun = await api<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
     method: "POST",
-    body: JSON.stringify({ pipeline: "qa", endpointId, questionSetId: questions.set.id, settings: { frames: 8, resize: { mode: "longest_side", px: 768 }, textOnlyBaseline: true, judgeEndpointId: judge.id } }),
+    body: JSON.stringify({
+      pipeline: "qa",
+      endpointId,
+      questionSetId: questions.set.id,
+      settings: { frames: 8, resize: { mode: "longest_side", px: 768 }, textOnlyBaseline: true, judgeEndpointId: judge.id },
+    }),
   });
   await waitForRun(qaRun.id);
   const questionItems = await prisma.item.findMany({ where: { projectId, kind: "question" }, orderBy: { externalId: "asc" }, select: { id: true } });

@@ -9,7 +9,11 @@ import { CLIPS } from "../../demo/demo-clips";
 import { demoQuestions } from "./demo-seed";
 
 describe("the demo's question set", () => {
-  const parsed = parseQuestionSet(new TextEncoder().encode(demoQuestions()), CLIPS.map((clip) => path.basename(clip.path)), { format: "jsonl" });
+  const parsed = parseQuestionSet(
+    new TextEncoder().encode(demoQuestions()),
+    CLIPS.map((clip) => path.basename(clip.path)),
+    { format: "jsonl" },
+  );
 
   it("is a valid question set over the demo clips, multiple choice and open, with categories and granularities", () => {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));

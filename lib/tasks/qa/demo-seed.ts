@@ -15,7 +15,8 @@ export const qaDemo: DemoSeedPart = {
     form.set("file", new Blob([demoQuestions()]), "demo-questions.jsonl");
     const questionSet = await api(`/api/v1/projects/${projectId}/question-sets`, { form });
     const questionSetId = String((questionSet.set as { id: string }).id);
-    const stubEndpoint = (name: string, model: string) => api(`/api/v1/projects/${projectId}/endpoints`, { json: { name, baseUrl: stubBaseUrl, model, apiKey: null, maxConcurrency: 8, imageDetail: "low" } });
+    const stubEndpoint = (name: string, model: string) =>
+      api(`/api/v1/projects/${projectId}/endpoints`, { json: { name, baseUrl: stubBaseUrl, model, apiKey: null, maxConcurrency: 8, imageDetail: "low" } });
     const guesser = await stubEndpoint("Stub guesser (simulated)", "stub-guess");
     const judge = await stubEndpoint("Stub judge (simulated)", "stub-judge");
     for (const [evaluatedId, settings] of [
@@ -39,11 +40,44 @@ export const qaDemo: DemoSeedPart = {
  */
 export function demoQuestions(): string {
   const [soup, ice, paper, river] = CLIPS.map((clip) => path.basename(clip.path));
-  const mc = (id: string, video: string, question: string, options: Record<string, string>, answer: string, category: string, granularity: "coarse" | "fine") => ({ id, video, question, format: "mc", options, answer, category, granularity });
-  const open = (id: string, video: string, question: string, answer: string, category: string, granularity: "coarse" | "fine") => ({ id, video, question, format: "open", answer, category, granularity });
+  const mc = (id: string, video: string, question: string, options: Record<string, string>, answer: string, category: string, granularity: "coarse" | "fine") => ({
+    id,
+    video,
+    question,
+    format: "mc",
+    options,
+    answer,
+    category,
+    granularity,
+  });
+  const open = (id: string, video: string, question: string, answer: string, category: string, granularity: "coarse" | "fine") => ({
+    id,
+    video,
+    question,
+    format: "open",
+    answer,
+    category,
+    granularity,
+  });
   const questions = [
-    mc("soup-1", soup!, "What happens to the soup when the bowl is tilted?", { A: "The soup spreads slowly in all directions.", B: "The soup and the bowl stay tilted and still.", C: "It turns into ice." }, "A", "Step Sequencing", "coarse"),
-    mc("soup-2", soup!, "Where is the bowl of soup?", { A: "On a kitchen table.", B: "In the space station, the bowl of soup floats.", C: "In a garden." }, "B", "Object Attribute Recognition", "fine"),
+    mc(
+      "soup-1",
+      soup!,
+      "What happens to the soup when the bowl is tilted?",
+      { A: "The soup spreads slowly in all directions.", B: "The soup and the bowl stay tilted and still.", C: "It turns into ice." },
+      "A",
+      "Step Sequencing",
+      "coarse",
+    ),
+    mc(
+      "soup-2",
+      soup!,
+      "Where is the bowl of soup?",
+      { A: "On a kitchen table.", B: "In the space station, the bowl of soup floats.", C: "In a garden." },
+      "B",
+      "Object Attribute Recognition",
+      "fine",
+    ),
     open("soup-3", soup!, "How does the liquid move in the space station?", "The liquid moves through the space station.", "Step Sequencing", "coarse"),
     mc("ice-1", ice!, "What melts on the hot stove?", { A: "A block of ice melts on the hot stove.", B: "A candle.", C: "Butter." }, "A", "Object Existence in Steps", "coarse"),
     mc("ice-2", ice!, "What is left on the stove after the ice melts?", { A: "A puddle of water.", B: "The ice melts and is left on the stove.", C: "Smoke." }, "A", "Future Step Prediction", "fine"),

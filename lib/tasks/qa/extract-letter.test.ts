@@ -38,7 +38,7 @@ const SHAPES: [string, string | null][] = [
   ["A person applies tissue; the answer is B.", "B"],
   ['{"answer": "C"}', "C"],
   ['{"Best_option": "E. After cleaning the face, the mask needs to be left still for a few seconds.", "Reason": "The frames show waiting."}', "E"],
-  ["```json\n{\"answer\": \"A\"}\n```", "A"],
+  ['```json\n{"answer": "A"}\n```', "A"],
   // Refusals, empty answers and prose that names no option: none.
   ["", null],
   ["   ", null],

@@ -27,14 +27,39 @@ export const OPTION_LETTERS = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]
 export type OptionLetter = (typeof OPTION_LETTERS)[number];
 
 export type LetterExtraction =
-  | { letter: OptionLetter; how: "letter" | "option_text" | "letter_and_text"; reason: string }
-  | { letter: null; how: "empty" | "several" | "conflict" | "none"; reason: string };
+  { letter: OptionLetter; how: "letter" | "option_text" | "letter_and_text"; reason: string } | { letter: null; how: "empty" | "several" | "conflict" | "none"; reason: string };
 
 /** Keys of a JSON answer that hold the chosen option (seed 004's blind prompt answers {"Best_option": …}). */
 const ANSWER_KEYS = /^(?:best[_ ]?option|answer|final[_ ]?answer|option|choice|selected[_ ]?option|prediction)$/i;
 
 /** Words after which a capital "A", "E" or "I" is an option letter rather than an article, a conjunction or a pronoun. */
-const AFTER_LETTER = new Set(["and", "or", "is", "was", "seems", "looks", "because", "since", "as", "but", "nor", "then", "which", "would", "could", "should", "might", "must", "fits", "matches", "describes", "corresponds", "are", "were", "appears"]);
+const AFTER_LETTER = new Set([
+  "and",
+  "or",
+  "is",
+  "was",
+  "seems",
+  "looks",
+  "because",
+  "since",
+  "as",
+  "but",
+  "nor",
+  "then",
+  "which",
+  "would",
+  "could",
+  "should",
+  "might",
+  "must",
+  "fits",
+  "matches",
+  "describes",
+  "corresponds",
+  "are",
+  "were",
+  "appears",
+]);
 /** Modal verbs: after "I" they make it the pronoun ("I would say B", "I could not tell"), never option I. */
 const MODALS = new Set(["would", "could", "should", "might", "must", "will", "can", "may", "shall"]);
 
@@ -43,9 +68,64 @@ const MODALS = new Set(["would", "could", "should", "might", "must", "will", "ca
  * first; then Spanish, French, German, Portuguese, Italian, Dutch, Russian, Polish, Turkish, Vietnamese,
  * Indonesian, Hindi, Chinese (simplified and traditional), Japanese and Korean.
  */
-const ANSWER_WORDS = ["answer", "respuesta", "réponse", "reponse", "antwort", "lösung", "resposta", "risposta", "antwoord", "ответ", "odpowiedź", "odpowiedz", "cevap", "đáp án", "câu trả lời", "jawaban", "उत्तर", "正确答案", "正確答案", "最终答案", "最終答案", "答案", "答え", "正解", "回答", "정답", "답"];
+const ANSWER_WORDS = [
+  "answer",
+  "respuesta",
+  "réponse",
+  "reponse",
+  "antwort",
+  "lösung",
+  "resposta",
+  "risposta",
+  "antwoord",
+  "ответ",
+  "odpowiedź",
+  "odpowiedz",
+  "cevap",
+  "đáp án",
+  "câu trả lời",
+  "jawaban",
+  "उत्तर",
+  "正确答案",
+  "正確答案",
+  "最终答案",
+  "最終答案",
+  "答案",
+  "答え",
+  "正解",
+  "回答",
+  "정답",
+  "답",
+];
 /** "Option" and "choice" in the same languages: they introduce a letter too, but an explanation uses them for the options it rejects. */
-const OPTION_WORDS = ["option", "choice", "opción", "opcion", "alternativa", "choix", "wahl", "opção", "opcao", "opzione", "scelta", "optie", "keuze", "вариант", "opcja", "seçenek", "lựa chọn", "pilihan", "विकल्प", "选项", "選項", "选择", "選擇", "選択肢", "선택지", "보기"];
+const OPTION_WORDS = [
+  "option",
+  "choice",
+  "opción",
+  "opcion",
+  "alternativa",
+  "choix",
+  "wahl",
+  "opção",
+  "opcao",
+  "opzione",
+  "scelta",
+  "optie",
+  "keuze",
+  "вариант",
+  "opcja",
+  "seçenek",
+  "lựa chọn",
+  "pilihan",
+  "विकल्प",
+  "选项",
+  "選項",
+  "选择",
+  "選擇",
+  "選択肢",
+  "선택지",
+  "보기",
+];
 /** What may stand between such a word and its letter: "correct", a copula or a colon, and an article ("la B", "die B"). */
 const COPULA = String.raw`(?:\s+(?:correcta|correcto|correcte|correct|correta|corretta|richtige|juste|bonne|juist))?(?:\s*(?:is|es|est|ist|é|è|era|é a|é o|это|jest|là|adalah|है|是|为|為|は|が|은|는|:|=|-|—))?\s*(?:(?:la|el|le|l'|die|der|das|a|o|de|het|la opción|l'option|option|opción|选项|選項)\s*)?`;
 const alternation = (words: readonly string[]) => words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
@@ -54,10 +134,16 @@ const INTRODUCED_LETTER = new RegExp(String.raw`(?:${alternation([...ANSWER_WORD
 /** The same, with the words for "answer" alone: an explanation that states its answer again. */
 const STATED_ANSWER = new RegExp(String.raw`(?:${alternation(ANSWER_WORDS)})${COPULA}[([]?\s*([a-j])(?![\p{Script=Latin}\p{N}]|[''’][a-z])`, "giu");
 /** The whole answer is one letter, however decorated ("b", "(B)", "B.", "[C]", "Option D", "**E**", "答案：B", "Respuesta: b"). */
-const BARE_LETTER = new RegExp(String.raw`^(?:the\s+)?(?:(?:(?:best|final|correct|correcta|correcte|richtige)\s+)?(?:${alternation([...ANSWER_WORDS, ...OPTION_WORDS])})${COPULA})?[([]?\s*([a-j])\s*[)\]]?\s*[.:)。]?$`, "iu");
+const BARE_LETTER = new RegExp(
+  String.raw`^(?:the\s+)?(?:(?:(?:best|final|correct|correcta|correcte|richtige)\s+)?(?:${alternation([...ANSWER_WORDS, ...OPTION_WORDS])})${COPULA})?[([]?\s*([a-j])\s*[)\]]?\s*[.:)。]?$`,
+  "iu",
+);
 
 function unwrapJson(text: string): string {
-  const trimmed = text.trim().replace(/^```[a-z]*\s*\n?([\s\S]*?)\n?```$/i, "$1").trim();
+  const trimmed = text
+    .trim()
+    .replace(/^```[a-z]*\s*\n?([\s\S]*?)\n?```$/i, "$1")
+    .trim();
   if (!trimmed.startsWith("{")) return text;
   try {
     const value = JSON.parse(trimmed) as unknown;
@@ -125,7 +211,8 @@ function lettersIn(text: string, valid: ReadonlySet<string>): Set<OptionLetter> 
   for (const match of text.matchAll(/(?<![\p{Script=Latin}\p{N}'’])([A-J])(?![\p{Script=Latin}\p{N}'’])/gu)) {
     const letter = match[1]!;
     if (!valid.has(letter)) continue;
-    if (letter === "A" || letter === "E" || letter === "I") { // the article, "and" and the pronoun: not a task name
+    if (letter === "A" || letter === "E" || letter === "I") {
+      // the article, "and" and the pronoun: not a task name
       const after = text.slice(match.index! + 1);
       const next = /^\s+([\p{Ll}][\p{Ll}]*)/u.exec(after)?.[1];
       const before = text.slice(0, match.index!);

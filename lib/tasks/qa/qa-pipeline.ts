@@ -16,10 +16,7 @@ import type { ItemRef, RawAnswer, StepDefinition, StepInput, StepOutputs, VideoC
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { QA_TASK } from "./qa-task";
 
-export const qaResizeSchema = z.discriminatedUnion("mode", [
-  z.strictObject({ mode: z.literal("quarter") }),
-  z.strictObject({ mode: z.literal("longest_side"), px: z.int().min(64).max(4096) }),
-]);
+export const qaResizeSchema = z.discriminatedUnion("mode", [z.strictObject({ mode: z.literal("quarter") }), z.strictObject({ mode: z.literal("longest_side"), px: z.int().min(64).max(4096) })]);
 
 export const qaSettingsSchema = z.strictObject({
   /** Uniform frames per question: seed 004 evaluates API models with 8 and with 16. */
@@ -109,16 +106,14 @@ function decideStep(id: "decide" | "text_only_decide", answerStepId: "answer" | 
     // The judge's answer becomes the decision, carrying why no letter could be read.
     schemaFor: (stepInput) => {
       const data = stepInput.data as DecideData;
-      return judgementAnswerSchema.transform(
-        (answer): QaDecision => ({
-          outcome: answer.Judgement === "Yes" ? "correct" : "wrong",
-          decidedBy: "judge",
-          letter: null,
-          extraction: data.extraction?.reason ?? null,
-          judgement: answer.Judgement,
-          reason: answer.Reason,
-        }),
-      ) as unknown as z.ZodType<QaDecision>;
+      return judgementAnswerSchema.transform((answer): QaDecision => ({
+        outcome: answer.Judgement === "Yes" ? "correct" : "wrong",
+        decidedBy: "judge",
+        letter: null,
+        extraction: data.extraction?.reason ?? null,
+        judgement: answer.Judgement,
+        reason: answer.Reason,
+      })) as unknown as z.ZodType<QaDecision>;
     },
     responseFormat: judgementResponseFormat(),
     dependsOn: (scopeIndex) => [{ stepId: answerStepId, scopeIndex }],
@@ -142,7 +137,12 @@ function decideStep(id: "decide" | "text_only_decide", answerStepId: "answer" | 
   };
 }
 
-const steps: StepDefinition[] = [answerStep("answer"), decideStep("decide", "answer") as StepDefinition, answerStep("text_only_answer"), decideStep("text_only_decide", "text_only_answer") as StepDefinition];
+const steps: StepDefinition[] = [
+  answerStep("answer"),
+  decideStep("decide", "answer") as StepDefinition,
+  answerStep("text_only_answer"),
+  decideStep("text_only_decide", "text_only_answer") as StepDefinition,
+];
 
 const binary = (outcome: QaItemSummary["outcome"] | null) => (outcome === "correct" ? 1 : outcome === "wrong" ? 0 : null);
 

@@ -22,7 +22,11 @@ import type { RawAnswer } from "../../judge/engine/pipeline";
 import { type QaDecision, qaSettingsSchema, type QaSettings } from "./qa-pipeline";
 
 export const QA_PIPELINE = "qa";
-const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
+const idSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "Invalid id.");
 const exportFormat = z.enum(["json", "csv", "jsonl"]).default("json");
 const textFilter = (max: number) => z.string().trim().min(1).max(max).refine(noNulBytes, NUL_BYTE_MESSAGE);
 
@@ -110,7 +114,17 @@ function runLabel(model: string, settings: QaSettings): string {
   return `${model} · ${settings.frames} frames${resize}`;
 }
 
-const runSelect = { id: true, projectId: true, pipeline: true, status: true, simulated: true, createdAt: true, settings: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } } as const;
+const runSelect = {
+  id: true,
+  projectId: true,
+  pipeline: true,
+  status: true,
+  simulated: true,
+  createdAt: true,
+  settings: true,
+  endpointSnapshot: true,
+  endpoint: { select: { name: true, model: true } },
+} as const;
 
 function summaryOf(run: { id: string; status: string; simulated: boolean; createdAt: Date; settings: unknown; endpointSnapshot: unknown; endpoint: { name: string; model: string } }): QaRunSummary {
   const settings = qaSettingsSchema.parse(run.settings ?? {});
@@ -143,9 +157,18 @@ const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}
 function answerResult(answerStep: StepRow | undefined, decideStep: StepRow | undefined): QaAnswerResult {
   const raw = answerStep?.status === "done" ? (answerStep.output as RawAnswer) : null;
   const decision = decideStep?.status === "done" ? (decideStep.output as QaDecision) : null;
-  const base = { rawAnswer: raw ? (raw.text || raw.refusal || "") : null, finishReason: raw?.finishReason ?? null };
+  const base = { rawAnswer: raw ? raw.text || raw.refusal || "" : null, finishReason: raw?.finishReason ?? null };
   if (decision) {
-    return { ...base, status: "done", outcome: decision.outcome, reason: decision.reason, decidedBy: decision.decidedBy, letter: decision.letter, judgement: decision.judgement, extraction: decision.extraction };
+    return {
+      ...base,
+      status: "done",
+      outcome: decision.outcome,
+      reason: decision.reason,
+      decidedBy: decision.decidedBy,
+      letter: decision.letter,
+      judgement: decision.judgement,
+      extraction: decision.extraction,
+    };
   }
   const none = { decidedBy: null, letter: null, judgement: null, extraction: null };
   const open = [answerStep, decideStep].find((s) => !s || s.status === "pending" || s.status === "running");
@@ -153,7 +176,10 @@ function answerResult(answerStep: StepRow | undefined, decideStep: StepRow | und
   // Every step has ended and there is no decision: say what stopped it.
   let reason: string;
   if (answerStep!.status !== "done") {
-    reason = answerStep!.status === "cancelled" ? "the run was cancelled before the model answered" : `the model's call ${answerStep!.status === "failed" ? "failed" : `ended ${answerStep!.status}`}: ${publicStepError(answerStep!.status, answerStep!.error) ?? "no answer"}`;
+    reason =
+      answerStep!.status === "cancelled"
+        ? "the run was cancelled before the model answered"
+        : `the model's call ${answerStep!.status === "failed" ? "failed" : `ended ${answerStep!.status}`}: ${publicStepError(answerStep!.status, answerStep!.error) ?? "no answer"}`;
   } else if (decideStep!.status === "parse_failed") {
     reason = `the judge's answer could not be read, even after one repair request: ${decideStep!.error ?? ""}`;
   } else if (decideStep!.status === "failed") {
@@ -220,7 +246,9 @@ async function loadRunQuestions(prisma: PrismaClient, run: { id: string; setting
   const steps: StepRow[] = [];
   // In slices: an export of 5,000 questions reads 20,000 step rows.
   for (let i = 0; i < itemIds.length; i += 2000) {
-    steps.push(...(await prisma.stepResult.findMany({ where: { runId: run.id, itemId: { in: itemIds.slice(i, i + 2000) } }, select: { itemId: true, stepId: true, status: true, output: true, error: true } })));
+    steps.push(
+      ...(await prisma.stepResult.findMany({ where: { runId: run.id, itemId: { in: itemIds.slice(i, i + 2000) } }, select: { itemId: true, stepId: true, status: true, output: true, error: true } })),
+    );
   }
   const byItem = new Map<string, Map<string, StepRow>>();
   for (const step of steps) {
@@ -258,9 +286,33 @@ export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: st
 }
 
 const QUESTION_CSV_COLUMNS = [
-  "run_id", "model", "frames", "question_id", "external_id", "video", "question_format", "category", "granularity", "question", "options", "correct_answer",
-  "status", "outcome", "decided_by", "letter", "judgement", "reason", "no_letter_because", "raw_answer", "finish_reason",
-  "text_only_outcome", "text_only_decided_by", "text_only_letter", "text_only_reason", "text_only_raw_answer", "right_without_video",
+  "run_id",
+  "model",
+  "frames",
+  "question_id",
+  "external_id",
+  "video",
+  "question_format",
+  "category",
+  "granularity",
+  "question",
+  "options",
+  "correct_answer",
+  "status",
+  "outcome",
+  "decided_by",
+  "letter",
+  "judgement",
+  "reason",
+  "no_letter_because",
+  "raw_answer",
+  "finish_reason",
+  "text_only_outcome",
+  "text_only_decided_by",
+  "text_only_letter",
+  "text_only_reason",
+  "text_only_raw_answer",
+  "right_without_video",
 ] as const;
 
 export function qaResultsCsv(run: QaRunSummary, questions: readonly QaQuestionResult[]): string {
@@ -269,9 +321,33 @@ export function qaResultsCsv(run: QaRunSummary, questions: readonly QaQuestionRe
     const r = q.result;
     const t = q.textOnly;
     text += csvRow([
-      run.id, run.model, run.settings.frames, q.questionId, q.externalId, q.video.relativePath, q.format, q.category, q.granularity, q.question, q.options ? JSON.stringify(q.options) : null, q.answer,
-      r.status, r.outcome ?? "pending", r.decidedBy, r.letter, r.judgement, r.reason, r.extraction, r.rawAnswer, r.finishReason,
-      t?.outcome ?? (t ? "pending" : null), t?.decidedBy, t?.letter, t?.reason, t?.rawAnswer, t ? Number(q.rightWithoutVideo) : null,
+      run.id,
+      run.model,
+      run.settings.frames,
+      q.questionId,
+      q.externalId,
+      q.video.relativePath,
+      q.format,
+      q.category,
+      q.granularity,
+      q.question,
+      q.options ? JSON.stringify(q.options) : null,
+      q.answer,
+      r.status,
+      r.outcome ?? "pending",
+      r.decidedBy,
+      r.letter,
+      r.judgement,
+      r.reason,
+      r.extraction,
+      r.rawAnswer,
+      r.finishReason,
+      t?.outcome ?? (t ? "pending" : null),
+      t?.decidedBy,
+      t?.letter,
+      t?.reason,
+      t?.rawAnswer,
+      t ? Number(q.rightWithoutVideo) : null,
     ]);
   }
   return text;
@@ -321,7 +397,15 @@ export async function projectQaOverview(prisma: PrismaClient, actor: Actor, proj
   for (const run of chosen) {
     const { questions } = await loadRunQuestions(prisma, run, {}, null);
     for (const q of questions) {
-      outcomes.push({ runId: run.id, questionId: q.questionId, format: q.format, category: q.category, granularity: q.granularity, outcome: q.result.outcome, ...(q.textOnly ? { textOnly: q.textOnly.outcome } : {}) });
+      outcomes.push({
+        runId: run.id,
+        questionId: q.questionId,
+        format: q.format,
+        category: q.category,
+        granularity: q.granularity,
+        outcome: q.result.outcome,
+        ...(q.textOnly ? { textOnly: q.textOnly.outcome } : {}),
+      });
     }
   }
   const ids = chosen.map((r) => r.id);
@@ -351,8 +435,26 @@ export async function projectQaOverview(prisma: PrismaClient, actor: Actor, proj
 }
 
 const ACCURACY_CSV_COLUMNS = [
-  "run_id", "model", "frames", "breakdown", "question_format", "category", "granularity", "correct", "wrong", "unanswerable", "pending", "n", "accuracy", "ci_low", "ci_high",
-  "text_only_n", "text_only_accuracy", "text_only_ci_low", "text_only_ci_high", "right_without_video",
+  "run_id",
+  "model",
+  "frames",
+  "breakdown",
+  "question_format",
+  "category",
+  "granularity",
+  "correct",
+  "wrong",
+  "unanswerable",
+  "pending",
+  "n",
+  "accuracy",
+  "ci_low",
+  "ci_high",
+  "text_only_n",
+  "text_only_accuracy",
+  "text_only_ci_low",
+  "text_only_ci_high",
+  "right_without_video",
 ] as const;
 
 export function qaAccuracyCsv(overview: QaOverview): string {
@@ -363,9 +465,26 @@ export function qaAccuracyCsv(overview: QaOverview): string {
     const a = row.outcomes.accuracy;
     const t = row.textOnly?.accuracy ?? null;
     text += csvRow([
-      row.runId, run.model, run.settings.frames, row.breakdown, row.format, row.category, row.granularity,
-      row.outcomes.correct, row.outcomes.wrong, row.outcomes.unanswerable, row.outcomes.pending, a?.n ?? 0, a?.value, a?.lower, a?.upper,
-      row.textOnly ? (t?.n ?? 0) : null, t?.value, t?.lower, t?.upper, row.textOnly ? row.rightWithoutVideo : null,
+      row.runId,
+      run.model,
+      run.settings.frames,
+      row.breakdown,
+      row.format,
+      row.category,
+      row.granularity,
+      row.outcomes.correct,
+      row.outcomes.wrong,
+      row.outcomes.unanswerable,
+      row.outcomes.pending,
+      a?.n ?? 0,
+      a?.value,
+      a?.lower,
+      a?.upper,
+      row.textOnly ? (t?.n ?? 0) : null,
+      t?.value,
+      t?.lower,
+      t?.upper,
+      row.textOnly ? row.rightWithoutVideo : null,
     ]);
   }
   return text;
@@ -378,7 +497,10 @@ export function qaAccuracyJsonl(overview: QaOverview): string {
 }
 
 /** The project's questions, whitelisted filter, a page at a time. */
-export const questionListQuerySchema = qaQuestionFilterSchema.pick({ questionFormat: true, category: true, granularity: true, videoId: true, page: true, pageSize: true }).extend({ setId: idSchema.optional() }).strict();
+export const questionListQuerySchema = qaQuestionFilterSchema
+  .pick({ questionFormat: true, category: true, granularity: true, videoId: true, page: true, pageSize: true })
+  .extend({ setId: idSchema.optional() })
+  .strict();
 
 export async function listQuestions(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof questionListQuerySchema>) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
@@ -406,7 +528,19 @@ export async function listQuestions(prisma: PrismaClient, actor: Actor, projectI
 
 function questionView(row: { id: string; setId: string; externalId: string; payload: unknown; video: { id: string; relativePath: string } }) {
   const p = row.payload as QuestionPayload;
-  return { id: row.id, setId: row.setId, externalId: row.externalId, video: row.video, question: p.question, format: p.format, options: p.options, answer: p.answer, category: p.category, granularity: p.granularity, extra: p.extra };
+  return {
+    id: row.id,
+    setId: row.setId,
+    externalId: row.externalId,
+    video: row.video,
+    question: p.question,
+    format: p.format,
+    options: p.options,
+    answer: p.answer,
+    category: p.category,
+    granularity: p.granularity,
+    extra: p.extra,
+  };
 }
 
 /**
@@ -415,19 +549,31 @@ function questionView(row: { id: string; setId: string; externalId: string; payl
  * run's correctness score (`scoreId`, what reviewers judge the answer through; null when undecided).
  */
 export async function questionDetail(prisma: PrismaClient, actor: Actor, questionId: string) {
-  const row = await prisma.item.findUnique({ where: { id: questionId }, select: { id: true, kind: true, projectId: true, setId: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } } });
+  const row = await prisma.item.findUnique({
+    where: { id: questionId },
+    select: { id: true, kind: true, projectId: true, setId: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } },
+  });
   if (!row || row.kind !== "question") throw new NotFoundError("No such question.");
   await requireProjectAccess(prisma, actor, row.projectId, "project.view").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such question.") : error;
   });
-  const runItems = await prisma.runItem.findMany({ where: { itemId: questionId, run: { pipeline: QA_PIPELINE } }, orderBy: { run: { createdAt: "desc" } }, select: { runId: true, videoId: true, run: { select: runSelect } } });
+  const runItems = await prisma.runItem.findMany({
+    where: { itemId: questionId, run: { pipeline: QA_PIPELINE } },
+    orderBy: { run: { createdAt: "desc" } },
+    select: { runId: true, videoId: true, run: { select: runSelect } },
+  });
   const results = [];
   for (const { run, videoId } of runItems) {
     const summary = summaryOf(run);
-    const { questions: [result] } = await loadRunQuestions(prisma, summary, { itemIds: [questionId] }, null);
+    const {
+      questions: [result],
+    } = await loadRunQuestions(prisma, summary, { itemIds: [questionId] }, null);
     const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: run.id, videoId } }, select: { frameSetId: true } });
     const frameSet = runVideo
-      ? await prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, select: { id: true, mode: true, frameCount: true, parameters: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true, width: true, height: true } } } })
+      ? await prisma.frameSet.findUnique({
+          where: { id: runVideo.frameSetId },
+          select: { id: true, mode: true, frameCount: true, parameters: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true, width: true, height: true } } },
+        })
       : null;
     // The run's decision as a score (none while pending or when unanswerable): reviewers judge the answer through it.
     const score = await prisma.score.findFirst({ where: { runId: run.id, itemId: questionId, category: "correctness" }, select: { id: true } });
@@ -444,7 +590,9 @@ export async function runAnswer(prisma: PrismaClient, runId: string, questionId:
   const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
   if (!run || run.pipeline !== QA_PIPELINE) return null;
   const summary = summaryOf(run);
-  const { questions: [question] } = await loadRunQuestions(prisma, summary, { itemIds: [questionId] }, null);
+  const {
+    questions: [question],
+  } = await loadRunQuestions(prisma, summary, { itemIds: [questionId] }, null);
   if (!question) return null;
   const { result, textOnly: _textOnly, rightWithoutVideo: _right, ...asked } = question;
   return { model: summary.model, ...asked, result };

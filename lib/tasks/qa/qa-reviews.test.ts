@@ -40,8 +40,18 @@ const questionIds: Record<string, string> = {};
 async function endpoint(name: string, model: string) {
   return (
     await createEndpoint(prisma, owner, projectId, {
-      name, baseUrl: stub.baseURL, model, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+      name,
+      baseUrl: stub.baseURL,
+      model,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
     })
   ).id;
 }
@@ -63,7 +73,14 @@ beforeAll(async () => {
   const judge = await endpoint("Judge (simulated)", `stub-judge-${suffix}`);
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
   const start = async (model: string) =>
-    (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "qa", endpointId: await endpoint(model, model), questionSetId: set.set.id!, settings: { frames: 8, judgeEndpointId: judge } }))).id;
+    (
+      await createRun(
+        deps,
+        owner,
+        projectId,
+        createRunSchema.parse({ pipeline: "qa", endpointId: await endpoint(model, model), questionSetId: set.set.id!, settings: { frames: 8, judgeEndpointId: judge } }),
+      )
+    ).id;
   runA = await start(`stub-vision-${suffix}`);
   runB = await start(`stub-guess-${suffix}`);
   // Every answer of both runs was decided (a score each): the reviews below are of those decisions.
@@ -140,7 +157,9 @@ describe("queues over QA answers", () => {
     expect((await prisma.reviewQueueItem.findMany({ where: { queueId: steps.id }, orderBy: { position: "asc" } })).map((i) => i.itemId).sort()).toEqual([questionIds.q1, questionIds.q4].sort());
     const all = await createQueue(prisma, owner, projectId, { name: "all", runId: runA, scope: "answers", answers: { letters: true }, filter: {} });
     expect(all.itemCount).toBe(4);
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "answers", answers: { format: "mc" }, filter: {} })).rejects.toThrow(/judge-decided answer .* queue would be empty/);
+    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "answers", answers: { format: "mc" }, filter: {} })).rejects.toThrow(
+      /judge-decided answer .* queue would be empty/,
+    );
     await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "captions", filter: {} })).rejects.toBeInstanceOf(ValidationError);
     await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "verdict", filter: {} })).rejects.toThrow(/one answer at a time/);
   });
@@ -150,7 +169,13 @@ describe("queues over QA answers", () => {
     const { itemId } = await nextItem(prisma, bob, queue.id);
     const item = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & { answer: AnswerView | null };
     expect(item.blind).toBe(true);
-    expect(item.answer).toMatchObject({ questionId: questionIds.q4, question: "What does the ball do on the ramp?", format: "open", answer: "The ball rolls down the ramp.", model: expect.stringMatching(/^stub-vision-/) });
+    expect(item.answer).toMatchObject({
+      questionId: questionIds.q4,
+      question: "What does the ball do on the ramp?",
+      format: "open",
+      answer: "The ball rolls down the ramp.",
+      model: expect.stringMatching(/^stub-vision-/),
+    });
     expect(item.answer!.result.rawAnswer).toEqual(expect.any(String));
     expect(item.answer!.result).toMatchObject({ outcome: null, judgement: null, reason: null, decidedBy: null });
     expect(item.targets.map((t) => [t.category, t.min, t.max])).toEqual([["correctness", 0, 1]]);

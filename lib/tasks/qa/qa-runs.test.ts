@@ -35,8 +35,18 @@ const start = (projectId: string, input: Record<string, unknown>) => createRun({
 async function endpoint(projectId: string, name: string, model: string) {
   return (
     await createEndpoint(prisma, owner, projectId, {
-      name, baseUrl: stub.baseURL, model, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-      requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: 0.01, pricePer1kOutput: 0.03,
+      name,
+      baseUrl: stub.baseURL,
+      model,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: 0.01,
+      pricePer1kOutput: 0.03,
     })
   ).id;
 }
@@ -51,7 +61,13 @@ async function qaProject(lines: unknown[] = smallQuestionSet()) {
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
   const set = await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes(lines) });
   const suffix = projectId.slice(-8);
-  return { projectId, videoIds, setId: set.set.id!, model: await endpoint(projectId, "Model (simulated)", `stub-vision-${suffix}`), judge: await endpoint(projectId, "Judge (simulated)", `stub-judge-${suffix}`) };
+  return {
+    projectId,
+    videoIds,
+    setId: set.set.id!,
+    model: await endpoint(projectId, "Model (simulated)", `stub-vision-${suffix}`),
+    judge: await endpoint(projectId, "Judge (simulated)", `stub-judge-${suffix}`),
+  };
 }
 
 async function decisions(runId: string, stepId = "decide") {
@@ -109,14 +125,21 @@ describe("QA runs", () => {
     const metrics = await prisma.runMetric.findMany({ where: { runId: run.id, metric: "correct" } });
     expect(metrics.map((m) => m.value).sort()).toEqual([0, 1, 1, 1]);
     expect(await prisma.runMetric.count({ where: { runId: run.id, metric: "correct_without_video" } })).toBe(4);
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).endpointSnapshot).toMatchObject({ model: expect.stringMatching(/^stub-vision-/), roles: { judge: { id: judge, model: expect.stringMatching(/^stub-judge-/) } } });
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).endpointSnapshot).toMatchObject({
+      model: expect.stringMatching(/^stub-vision-/),
+      roles: { judge: { id: judge, model: expect.stringMatching(/^stub-judge-/) } },
+    });
 
     // An identical second run makes no call: every answer and judgement comes from the cache.
     const again = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true } });
     const calls = await prisma.llmCall.findMany({ where: { runId: again.id } });
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((c) => c.cached)).toBe(true);
-    expect(Object.values(await decisions(again.id)).map((d) => d.output?.outcome).sort()).toEqual(["correct", "correct", "correct", "wrong"]);
+    expect(
+      Object.values(await decisions(again.id))
+        .map((d) => d.output?.outcome)
+        .sort(),
+    ).toEqual(["correct", "correct", "correct", "wrong"]);
   });
 
   it("asks the judge when the answer names two letters, and without a judge endpoint the run's own endpoint judges", async () => {
@@ -130,7 +153,11 @@ describe("QA runs", () => {
   });
 
   it("keeps deciding through the judge's faults: a 429 is retried, prose is read, a truncated answer gets its one repair", async () => {
-    const { projectId, setId, model, judge } = await qaProject(smallQuestionSet().filter((q) => q.format === "open").concat({ ...smallQuestionSet()[3]!, id: "q5", question: "Where does the ball stop on the ramp?" }, { ...smallQuestionSet()[3]!, id: "q6", question: "How does the ball move on the ramp?" }));
+    const { projectId, setId, model, judge } = await qaProject(
+      smallQuestionSet()
+        .filter((q) => q.format === "open")
+        .concat({ ...smallQuestionSet()[3]!, id: "q5", question: "Where does the ball stop on the ramp?" }, { ...smallQuestionSet()[3]!, id: "q6", question: "How does the ball move on the ramp?" }),
+    );
     stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 0 }, match: "Question: What does the ball do on the ramp?", times: 1 });
     stub.addFault({ fault: { kind: "prose" }, match: "Question: Where does the ball stop on the ramp?", times: 1 });
     stub.addFault({ fault: { kind: "truncated" }, match: "Question: How does the ball move on the ramp?", times: 1 });
@@ -140,7 +167,10 @@ describe("QA runs", () => {
     expect(decided.q4!.calls.map((c) => [c.httpStatus, c.isRepair])).toEqual([[200, false]]);
     expect(stub.requests.filter((r) => r.fault === "status")).toHaveLength(1);
     expect(decided.q5!.calls.map((c) => c.isRepair)).toEqual([false]);
-    expect(decided.q6!.calls.map((c) => [c.finishReason, c.isRepair])).toEqual([["length", false], ["stop", true]]);
+    expect(decided.q6!.calls.map((c) => [c.finishReason, c.isRepair])).toEqual([
+      ["length", false],
+      ["stop", true],
+    ]);
     expect(Object.values(decided).every((d) => d.output!.decidedBy === "judge")).toBe(true);
   });
 
@@ -169,9 +199,13 @@ describe("QA runs", () => {
     // Its set was extracted with a longest side of 768: a run asking for that takes both videos.
     const longest = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { resize: { mode: "longest_side", px: 768 } } });
     expect(longest).toMatchObject({ videos: 2, items: 4, withoutFramesCount: 0 });
-    await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 16 } })).rejects.toThrow(/a uniform frame set of 16 frames at a quarter of the video's area/);
+    await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 16 } })).rejects.toThrow(
+      /a uniform frame set of 16 frames at a quarter of the video's area/,
+    );
     await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 12 } })).rejects.toThrow(/frames must be 8 or 16/);
-    await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { judgeEndpointId: "nope" } })).rejects.toThrow(/No such endpoint in this project for the judge/);
+    await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { judgeEndpointId: "nope" } })).rejects.toThrow(
+      /No such endpoint in this project for the judge/,
+    );
     await expect(start(projectId, { pipeline: "qa", endpointId: model })).rejects.toThrow(/questionSetId/);
   });
 });

@@ -58,8 +58,18 @@ describe("mcnemarTest", () => {
   });
 
   it("counts discordant pairs only over questions both answered", () => {
-    const first = new Map([["q1", true], ["q2", true], ["q3", false], ["q4", true]]);
-    const second = new Map([["q1", false], ["q2", true], ["q3", true], ["q5", false]]);
+    const first = new Map([
+      ["q1", true],
+      ["q2", true],
+      ["q3", false],
+      ["q4", true],
+    ]);
+    const second = new Map([
+      ["q1", false],
+      ["q2", true],
+      ["q3", true],
+      ["q5", false],
+    ]);
     expect(discordantCounts(first, second)).toEqual({ b: 1, c: 1, n: 3 });
   });
 });
@@ -101,9 +111,15 @@ describe("accuracyRows and pairwiseComparisons", () => {
 
   it("breaks down by format, category (none last), granularity and their combinations", () => {
     const r1 = accuracyRows(rows, ["r1"]);
-    expect(r1.filter((r) => r.breakdown === "format").map((r) => [r.format, r.outcomes.accuracy?.n])).toEqual([["mc", 2], ["open", 1]]);
+    expect(r1.filter((r) => r.breakdown === "format").map((r) => [r.format, r.outcomes.accuracy?.n])).toEqual([
+      ["mc", 2],
+      ["open", 1],
+    ]);
     expect(r1.filter((r) => r.breakdown === "category").map((r) => r.category)).toEqual(["Step Sequencing", null]);
-    expect(r1.filter((r) => r.breakdown === "granularity").map((r) => [r.granularity, r.outcomes.pending])).toEqual([["coarse", 0], ["fine", 1]]);
+    expect(r1.filter((r) => r.breakdown === "granularity").map((r) => [r.granularity, r.outcomes.pending])).toEqual([
+      ["coarse", 0],
+      ["fine", 1],
+    ]);
     expect(r1.filter((r) => r.breakdown === "format_category_granularity").map((r) => [r.format, r.category, r.granularity])).toEqual([
       ["mc", "Step Sequencing", "coarse"],
       ["mc", "Step Sequencing", "fine"],

@@ -16,7 +16,14 @@ const mc = (id: string | number, extra: Record<string, unknown> = {}) => ({
   granularity: "coarse",
   ...extra,
 });
-const open = (id: string | number, extra: Record<string, unknown> = {}) => ({ id, video: "A ball rolls-0.mp4", question: "Where does the ball stop?", format: "open", answer: "At the bottom of the ramp.", ...extra });
+const open = (id: string | number, extra: Record<string, unknown> = {}) => ({
+  id,
+  video: "A ball rolls-0.mp4",
+  question: "Where does the ball stop?",
+  format: "open",
+  answer: "At the bottom of the ramp.",
+  ...extra,
+});
 
 function errorsOf(result: ReturnType<typeof parseQuestionSet>) {
   if (result.ok) throw new Error("expected errors");
@@ -28,8 +35,32 @@ describe("parseQuestionSet", () => {
     const result = parseQuestionSet(jsonl(mc("q1"), open(2, { granularity: "Fine", extra: { source: "seed" } })), VIDEOS);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.questions).toEqual([
-      { id: "q1", video: "A ball rolls-0.mp4", videoFileName: VIDEOS[0], question: "What does the ball do?", format: "mc", options: { A: "It rolls down the ramp.", B: "It bounces.", C: "It stays still." }, answer: "A", category: "Step Sequencing", granularity: "coarse", extra: null, line: 1 },
-      { id: "2", video: "A ball rolls-0.mp4", videoFileName: VIDEOS[0], question: "Where does the ball stop?", format: "open", options: null, answer: "At the bottom of the ramp.", category: null, granularity: "fine", extra: { source: "seed" }, line: 2 },
+      {
+        id: "q1",
+        video: "A ball rolls-0.mp4",
+        videoFileName: VIDEOS[0],
+        question: "What does the ball do?",
+        format: "mc",
+        options: { A: "It rolls down the ramp.", B: "It bounces.", C: "It stays still." },
+        answer: "A",
+        category: "Step Sequencing",
+        granularity: "coarse",
+        extra: null,
+        line: 1,
+      },
+      {
+        id: "2",
+        video: "A ball rolls-0.mp4",
+        videoFileName: VIDEOS[0],
+        question: "Where does the ball stop?",
+        format: "open",
+        options: null,
+        answer: "At the bottom of the ramp.",
+        category: null,
+        granularity: "fine",
+        extra: { source: "seed" },
+        line: 2,
+      },
     ]);
   });
 
@@ -37,7 +68,11 @@ describe("parseQuestionSet", () => {
     const text = `[\n  ${JSON.stringify(mc("q1"))},\n  ${JSON.stringify(open("q2"))},\n  {"id": "q3", "video": "A ball rolls-0.mp4",\n   "question": "Why?", "format": "open"}\n]\n`;
     const good = parseQuestionSet(bytes(text.replace(', "format": "open"}', ', "format": "open", "answer": "Gravity."}')), VIDEOS, { format: "json" });
     if (!good.ok) throw new Error(JSON.stringify(good.errors));
-    expect(good.questions.map((q) => [q.id, q.line])).toEqual([["q1", 2], ["q2", 3], ["q3", 4]]);
+    expect(good.questions.map((q) => [q.id, q.line])).toEqual([
+      ["q1", 2],
+      ["q2", 3],
+      ["q3", 4],
+    ]);
     expect(errorsOf(parseQuestionSet(bytes(text), VIDEOS, { format: "json" }))).toEqual([{ line: 4, message: "answer: missing (the correct letter, or the reference answer)" }]);
     expect(errorsOf(parseQuestionSet(bytes(`[\n${JSON.stringify(mc("q1"))},\n{"id": "q2", oops}\n]`), VIDEOS))).toEqual([{ line: 3, message: expect.stringContaining("not valid JSON") }]);
     expect(errorsOf(parseQuestionSet(bytes(`[\n${JSON.stringify(mc("q1"))},\n`), VIDEOS))).toEqual([{ line: 1, message: expect.stringContaining("never closed") }]);
@@ -51,7 +86,15 @@ describe("parseQuestionSet", () => {
     ].join("\r\n");
     const result = parseQuestionSet(bytes(csv), ["A ball rolls-0.mp4", "A glass falls-0.mp4"]);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    expect(result.questions[0]).toMatchObject({ id: "q1", question: "What does the ball do, first?", options: { A: "It rolls.", B: "It bounces." }, answer: "B", granularity: "fine", extra: { source: "seed 004" }, line: 2 });
+    expect(result.questions[0]).toMatchObject({
+      id: "q1",
+      question: "What does the ball do, first?",
+      options: { A: "It rolls.", B: "It bounces." },
+      answer: "B",
+      granularity: "fine",
+      extra: { source: "seed 004" },
+      line: 2,
+    });
     expect(result.questions[1]).toMatchObject({ id: "q2", format: "open", options: null, answer: "The glass.", category: null, extra: null, line: 3 });
     const withJson = parseQuestionSet(bytes('id,video,question,format,options,answer\nq1,A ball rolls-0.mp4,Which?,mc,"{""A"": ""x"", ""B"": ""y""}",a\n'), VIDEOS);
     if (!withJson.ok) throw new Error(JSON.stringify(withJson.errors));

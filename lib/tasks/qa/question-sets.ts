@@ -51,12 +51,10 @@ export interface Question {
 }
 
 export type QuestionSetResult =
-  | { ok: true; questions: Question[] }
-  | { ok: false; errors: QuestionSetError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
+  { ok: true; questions: Question[] } | { ok: false; errors: QuestionSetError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
 
 export type QuestionFileFormat = RecordFileFormat;
 export const questionFileFormat = recordFileFormat;
-
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
@@ -74,7 +72,10 @@ function csvRecords(text: string, errors: QuestionSetError[]): RawRecord[] {
   }
   const missing = ["id", "video", "question", "format", "answer"].filter((name) => !table.columns.some((c) => c.toLowerCase() === name));
   if (missing.length) {
-    errors.push({ line: 1, message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column${missing.length > 1 ? "s" : ""} (columns: id, video, question, format, answer, options or A…J, category, granularity, extra)` });
+    errors.push({
+      line: 1,
+      message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column${missing.length > 1 ? "s" : ""} (columns: id, video, question, format, answer, options or A…J, category, granularity, extra)`,
+    });
     return [];
   }
   return table.rows.map((row) => {
@@ -137,14 +138,19 @@ const recordSchema = z.object({
     .union([z.string(), z.null()], { error: 'must be "coarse" or "fine"' })
     .optional()
     .transform((value) => (value === undefined || value === null || value.trim() === "" ? null : value.trim().toLowerCase()))
-    .refine((value): value is Granularity | null => value === null || (GRANULARITIES as readonly string[]).includes(value), { error: (issue) => `must be "coarse" or "fine", not ${JSON.stringify(issue.input)}` }),
+    .refine((value): value is Granularity | null => value === null || (GRANULARITIES as readonly string[]).includes(value), {
+      error: (issue) => `must be "coarse" or "fine", not ${JSON.stringify(issue.input)}`,
+    }),
   extra: z.unknown().optional(),
 });
 
 function optionErrors(options: unknown): { options: Record<string, string> | null; errors: string[] } {
-  if (notJson(options)) return { options: null, errors: ["options: the column is not a JSON object ({\"A\": …, \"B\": …})"] };
+  if (notJson(options)) return { options: null, errors: ['options: the column is not a JSON object ({"A": …, "B": …})'] };
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    return { options: null, errors: [options === undefined || options === null ? "options: missing (a multiple-choice question needs {\"A\": …, \"B\": …})" : 'options: must be an object {"A": …, "B": …}'] };
+    return {
+      options: null,
+      errors: [options === undefined || options === null ? 'options: missing (a multiple-choice question needs {"A": …, "B": …})' : 'options: must be an object {"A": …, "B": …}'],
+    };
   }
   const entries = Object.entries(options as Record<string, unknown>);
   const errors: string[] = [];
@@ -227,7 +233,19 @@ export function parseQuestionSet(bytes: Uint8Array, projectVideoFileNames: reado
       errors.push(...lineErrors.map((message) => ({ line: record.line, message })));
       continue;
     }
-    questions.push({ id, video, videoFileName: match.fileName, question, format: questionFormat, options: questionOptions, answer: correct, category, granularity, extra: extraObject, line: record.line });
+    questions.push({
+      id,
+      video,
+      videoFileName: match.fileName,
+      question,
+      format: questionFormat,
+      options: questionOptions,
+      answer: correct,
+      category,
+      granularity,
+      extra: extraObject,
+      line: record.line,
+    });
   }
 
   if (errors.length === 0) return { ok: true, questions };

@@ -13,7 +13,11 @@ const looksLikeQuestion = (text: string) => /"question"\s*:/.test(text) && /"ans
 
 export function sniffQuestionFile(fileName: string, head: string): boolean {
   const text = head.replace(/^\uFEFF/, "");
-  const firstLine = text.split(/\r?\n/).find((line) => line.trim() !== "")?.trim() ?? "";
+  const firstLine =
+    text
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? "";
   if (/\.(jsonl|ndjson)$/i.test(fileName) || (/\.json$/i.test(fileName) && firstLine.startsWith("{"))) {
     try {
       return hasKeys(JSON.parse(firstLine));

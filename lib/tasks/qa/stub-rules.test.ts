@@ -8,7 +8,12 @@ import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
 const OPTIONS = { A: "The ball rolls down the ramp.", B: "It flies away.", C: "It melts." };
 const render = (id: string, values: Record<string, string>) => renderTemplate(loadTemplate(id), values);
 const mcPrompt = (question = "Where does the ball roll?", options: Record<string, string> = OPTIONS) =>
-  render("qa/answer-mc", { question, options: Object.entries(options).map(([l, t]) => `\n${l}. ${t}`).join("") });
+  render("qa/answer-mc", {
+    question,
+    options: Object.entries(options)
+      .map(([l, t]) => `\n${l}. ${t}`)
+      .join(""),
+  });
 
 function respond(text: string, model: string, images = ["f1", "f2"]) {
   const matching = defaultStubRules().filter((rule) => rule.match.test(text));
@@ -18,7 +23,9 @@ function respond(text: string, model: string, images = ["f1", "f2"]) {
 
 describe("the stub's QA rules", () => {
   it("match each of seed 004's QA prompts with exactly one rule", () => {
-    const indented = Object.entries(OPTIONS).map(([l, t]) => `      ${l}. ${t}`).join("\n");
+    const indented = Object.entries(OPTIONS)
+      .map(([l, t]) => `      ${l}. ${t}`)
+      .join("\n");
     expect(respond(mcPrompt(), "stub-vision").rule).toBe("qa-answer-mc");
     expect(respond(render("qa/answer-open", { question: "What happens?" }), "stub-vision").rule).toBe("qa-answer-open");
     expect(respond(render("qa/text-only-mc", { question: "Where?", options: indented }), "stub-vision", []).rule).toBe("qa-text-only-mc");
@@ -40,14 +47,18 @@ describe("the stub's QA rules", () => {
     const letters = new Set<string | null>();
     for (let i = 0; i < 30; i++) letters.add(extractOptionLetter(respond(mcPrompt(`Question number ${i}?`), "stub-guess").answer, OPTIONS).letter);
     expect(letters.size).toBeGreaterThan(1);
-    const indented = Object.entries(OPTIONS).map(([l, t]) => `      ${l}. ${t}`).join("\n");
+    const indented = Object.entries(OPTIONS)
+      .map(([l, t]) => `      ${l}. ${t}`)
+      .join("\n");
     const blind = JSON.parse(respond(render("qa/text-only-mc", { question: "Where does the ball roll?", options: indented }), "stub-vision", []).answer) as { Best_option: string; Reason: string };
     expect(blind.Best_option).toMatch(/^[ABC]\. /);
     expect(extractOptionLetter(JSON.stringify(blind), OPTIONS).letter).toBe(blind.Best_option[0]);
   });
 
   it("the judges answer seed 004's JSON: Yes for the correct option alone, or for an answer sharing half the reference's words", () => {
-    const indented = Object.entries(OPTIONS).map(([l, t]) => `      ${l}. ${t}`).join("\n");
+    const indented = Object.entries(OPTIONS)
+      .map(([l, t]) => `      ${l}. ${t}`)
+      .join("\n");
     const option = (student: string) => {
       const text = render("qa/judge-option", { question: "Where does the ball roll?", options: indented, correct_answer: `A. ${OPTIONS.A}`, student_answer: student });
       const parsed = parseStructuredOutput(respond(text, "stub-judge", []).answer, judgementAnswerSchema);

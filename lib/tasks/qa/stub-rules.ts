@@ -18,7 +18,36 @@
 import { extractOptionLetter } from "./extract-letter";
 import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
 
-const STOP_WORDS = new Set(["the", "and", "with", "from", "that", "this", "what", "which", "where", "when", "who", "whom", "why", "how", "does", "did", "was", "were", "are", "for", "its", "into", "onto", "after", "before", "then", "video", "frames"]);
+const STOP_WORDS = new Set([
+  "the",
+  "and",
+  "with",
+  "from",
+  "that",
+  "this",
+  "what",
+  "which",
+  "where",
+  "when",
+  "who",
+  "whom",
+  "why",
+  "how",
+  "does",
+  "did",
+  "was",
+  "were",
+  "are",
+  "for",
+  "its",
+  "into",
+  "onto",
+  "after",
+  "before",
+  "then",
+  "video",
+  "frames",
+]);
 
 /** Lower-case words of three or more letters that carry content. */
 export function qaWords(text: string): string[] {

@@ -35,13 +35,30 @@ beforeAll(async () => {
   await addMember(prisma, owner, { projectId: project.projectId, email: reviewer.email, role: "reviewer" });
   const set = await importQuestionSet(prisma, owner, project.projectId, { fileName: "q.jsonl", bytes: questionSetBytes() });
   const endpoint = await createEndpoint(prisma, owner, project.projectId, {
-    name: "stub", baseUrl: stub.baseURL, model: `stub-vision-${project.projectId.slice(-8)}`, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-    requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: `stub-vision-${project.projectId.slice(-8)}`,
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
-  const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, project.projectId, createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id, settings: { textOnlyBaseline: true } }));
+  const run = await createRun(
+    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES },
+    owner,
+    project.projectId,
+    createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id, settings: { textOnlyBaseline: true } }),
+  );
   runId = run.id;
   // A blind queue over the first video (q1, q2), whose item the reviewer holds.
-  const queue = await prisma.reviewQueue.create({ data: { projectId: project.projectId, name: "Blind", runId, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId } });
+  const queue = await prisma.reviewQueue.create({
+    data: { projectId: project.projectId, name: "Blind", runId, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId },
+  });
   await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
   expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
 }, 120_000);
@@ -52,7 +69,12 @@ describe("QA results for a blind reviewer", () => {
     const seen = await runQaResults(prisma, reviewer, runId, { page: 1, pageSize: 50, format: "json" });
     const byId = Object.fromEntries(seen.questions.map((q) => [q.externalId, q]));
     for (const id of ["q1", "q2"]) {
-      expect(byId[id]).toMatchObject({ blind: true, result: { status: "done", outcome: null, letter: null, judgement: null, reason: null, decidedBy: null }, textOnly: { outcome: null }, rightWithoutVideo: false });
+      expect(byId[id]).toMatchObject({
+        blind: true,
+        result: { status: "done", outcome: null, letter: null, judgement: null, reason: null, decidedBy: null },
+        textOnly: { outcome: null },
+        rightWithoutVideo: false,
+      });
       expect(byId[id]!.result.rawAnswer).not.toBeNull();
     }
     expect(byId.q3).toMatchObject({ blind: false, result: { outcome: "correct", decidedBy: "letter" } });

@@ -16,8 +16,7 @@ export default async function UsersPage() {
       <div className="flex flex-col gap-4">
         <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
         <p className="text-sm text-slate-500">
-          Deactivating an account signs it out at once and revokes its API keys; its judgments stay under its name. Only an account that nothing
-          names yet (no judgments, runs, videos…) can be deleted.
+          Deactivating an account signs it out at once and revokes its API keys; its judgments stay under its name. Only an account that nothing names yet (no judgments, runs, videos…) can be deleted.
         </p>
         <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="user-list">
           <thead className="text-xs uppercase text-slate-500">

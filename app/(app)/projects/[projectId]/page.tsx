@@ -41,9 +41,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
         >
           {totalVideos === 0 ? (
             <EmptyState title="No videos yet">
-              {roleCan(role, "videos.import")
-                ? "Import a folder of generated clips (e.g. a VBench-2.0 sample folder) to start."
-                : "An owner imports videos; they will show here."}
+              {roleCan(role, "videos.import") ? "Import a folder of generated clips (e.g. a VBench-2.0 sample folder) to start." : "An owner imports videos; they will show here."}
             </EmptyState>
           ) : (
             <div className="flex flex-col gap-2 text-sm" data-testid="video-counts">
@@ -118,7 +116,6 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
           )}
         </Card>
       </div>
-
     </div>
   );
 }

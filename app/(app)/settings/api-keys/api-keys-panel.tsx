@@ -30,8 +30,7 @@ export function ApiKeysPanel() {
     queryFn: () => api<{ apiKeys: ApiKeyRow[] }>("/api/v1/me/api-keys").then((body) => body.apiKeys),
   });
   const create = useMutation({
-    mutationFn: (keyName: string) =>
-      api<{ name: string; key: string }>("/api/v1/me/api-keys", { method: "POST", body: JSON.stringify({ name: keyName }) }),
+    mutationFn: (keyName: string) => api<{ name: string; key: string }>("/api/v1/me/api-keys", { method: "POST", body: JSON.stringify({ name: keyName }) }),
     onSuccess: (result) => {
       setCreated(result);
       setName("");
@@ -67,7 +66,11 @@ export function ApiKeysPanel() {
           {create.isPending ? "Creating…" : "Create key"}
         </button>
       </form>
-      {create.error && <p role="alert" className="text-sm text-red-700">{create.error.message}</p>}
+      {create.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {create.error.message}
+        </p>
+      )}
       {created && (
         <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm" data-testid="new-api-key">
           <p className="mb-1 font-medium">Key “{created.name}” created. Copy it now: it is not shown again.</p>
@@ -75,7 +78,11 @@ export function ApiKeysPanel() {
         </div>
       )}
       {keys.isPending && <p className="text-sm text-slate-500">Loading…</p>}
-      {keys.error && <p role="alert" className="text-sm text-red-700">{keys.error.message}</p>}
+      {keys.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {keys.error.message}
+        </p>
+      )}
       {keys.data && keys.data.length === 0 && <p className="text-sm text-slate-500">No API keys yet.</p>}
       {keys.data && keys.data.length > 0 && (
         <table className="w-full text-left text-sm">
@@ -96,12 +103,7 @@ export function ApiKeysPanel() {
                 <td>{new Date(key.createdAt).toLocaleString()}</td>
                 <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
                 <td className="text-right">
-                  <button
-                    type="button"
-                    className={buttonClass("danger")}
-                    disabled={revoke.isPending}
-                    onClick={() => revoke.mutate(key.id)}
-                  >
+                  <button type="button" className={buttonClass("danger")} disabled={revoke.isPending} onClick={() => revoke.mutate(key.id)}>
                     Revoke
                   </button>
                 </td>

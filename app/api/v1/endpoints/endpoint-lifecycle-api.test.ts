@@ -84,7 +84,10 @@ describe("archiving and deleting an endpoint", () => {
     expect(await list(key, projectId)).toEqual([judge]);
     expect(await list(key, projectId, "?archived=1")).toEqual([used, judge]);
     const { POST: startRun } = await import("../projects/[projectId]/runs/route");
-    const run = await startRun(apiRequest(`/api/v1/projects/${projectId}/runs`, key, { method: "POST", body: JSON.stringify({ pipeline: "hallucination", endpointId: used }) }), routeContext({ projectId }));
+    const run = await startRun(
+      apiRequest(`/api/v1/projects/${projectId}/runs`, key, { method: "POST", body: JSON.stringify({ pipeline: "hallucination", endpointId: used }) }),
+      routeContext({ projectId }),
+    );
     expect(run.status).toBe(400);
     expect(((await run.json()) as { error: { message: string } }).error.message).toMatch(/archived: restore it/);
     // Its runs keep it.

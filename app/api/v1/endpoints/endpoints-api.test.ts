@@ -19,10 +19,7 @@ async function ownerWithProject() {
 }
 
 async function create(key: string, projectId: string, body: Record<string, unknown>) {
-  return createEndpointRoute(
-    apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, { method: "POST", body: JSON.stringify(body) }),
-    routeContext({ projectId }),
-  );
+  return createEndpointRoute(apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, { method: "POST", body: JSON.stringify(body) }), routeContext({ projectId }));
 }
 
 const patch = (key: string, endpointId: string, body: Record<string, unknown>) =>
@@ -77,7 +74,15 @@ describe("the endpoint URL policy on the endpoints API", () => {
   it("refuses loopback, private and metadata addresses, and names resolving to them, unless ALLOW_PRIVATE_ENDPOINTS=1", async () => {
     const { key, projectId } = await ownerWithProject();
     vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "");
-    for (const baseUrl of ["http://127.0.0.1:4010/v1", "http://localhost:4010/v1", "http://169.254.169.254/latest", "http://10.1.2.3/v1", "http://[::1]:8000/v1", "http://[::ffff:127.0.0.1]/v1", "http://0.0.0.0:4010/v1"]) {
+    for (const baseUrl of [
+      "http://127.0.0.1:4010/v1",
+      "http://localhost:4010/v1",
+      "http://169.254.169.254/latest",
+      "http://10.1.2.3/v1",
+      "http://[::1]:8000/v1",
+      "http://[::ffff:127.0.0.1]/v1",
+      "http://0.0.0.0:4010/v1",
+    ]) {
       const refused = await create(key, projectId, { name: "internal", baseUrl, model: "m" });
       expect(refused.status, baseUrl).toBe(400);
       const body = (await refused.json()) as { error: { code: string; message: string } };
@@ -124,7 +129,11 @@ describe("the Batch API setting", () => {
     const { id } = (await created.json()) as { id: string };
     expect((await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).supportsBatchApi).toBe(false);
 
-    const run = () => startRun(apiRequest(`/api/v1/projects/${projectId}/runs`, key, { method: "POST", body: JSON.stringify({ pipeline: "hallucination", endpointId: id, batch: true }) }), routeContext({ projectId }));
+    const run = () =>
+      startRun(
+        apiRequest(`/api/v1/projects/${projectId}/runs`, key, { method: "POST", body: JSON.stringify({ pipeline: "hallucination", endpointId: id, batch: true }) }),
+        routeContext({ projectId }),
+      );
     const refused = await run();
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/does not support the Batch API/);

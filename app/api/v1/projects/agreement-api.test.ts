@@ -83,7 +83,10 @@ describe("GET /api/v1/projects/:id/export", () => {
   it("as JSONL", async () => {
     const response = await get(getExport, viewerKey, `runId=${runId}&format=jsonl`);
     expect(response.headers.get("content-type")).toContain("application/x-ndjson");
-    const rows = (await response.text()).trimEnd().split("\n").map((l) => JSON.parse(l) as { target: string; reviews: unknown[] });
+    const rows = (await response.text())
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { target: string; reviews: unknown[] });
     expect(rows.map((r) => r.target)).toEqual(["score", "verdict", "overall", "score", "verdict", "overall"]);
   });
 

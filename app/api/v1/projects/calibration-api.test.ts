@@ -16,8 +16,7 @@ let runIds: string[];
 let labelSetId: string;
 
 const ctx = <T extends Record<string, string>>(params: T) => ({ params: Promise.resolve(params) });
-const get = (route: typeof tableRoute, key: string, query: string) =>
-  route(new Request(`http://x/api?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx({ projectId }));
+const get = (route: typeof tableRoute, key: string, query: string) => route(new Request(`http://x/api?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx({ projectId }));
 
 beforeAll(async () => {
   const [owner, viewer, outsider] = [await makeUser(), await makeUser(), await makeUser()];
@@ -28,7 +27,10 @@ beforeAll(async () => {
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
   for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, model: "Gen_2 & co" } });
   runIds = [];
-  for (const verdicts of [[true, false, false], [true, true, false]]) {
+  for (const verdicts of [
+    [true, false, false],
+    [true, true, false],
+  ]) {
     const { runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
       scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: verdicts[v] ? 8 : 1 }],
       outcome: (v) => ({ verdict: verdicts[v]!, overall: 50 }),

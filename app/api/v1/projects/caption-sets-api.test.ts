@@ -65,36 +65,72 @@ describe("caption sets through the API", () => {
     expect(reference.body.set.sha256).toMatch(/^[0-9a-f]{64}$/);
     const setId = reference.body.set.id as string;
 
-    const alpha = await sendOutputs(projectId, setId, "alpha.jsonl", jsonlBytes({ id: 1, output: "A ball rolls down." }, { id: 2, output: "A red ball rolls." }, { id: 3, output: "Ball goes down,\nball is round." }, { id: 4, output: "The ball rolls down the ramp." }), { model: "alpha" });
+    const alpha = await sendOutputs(
+      projectId,
+      setId,
+      "alpha.jsonl",
+      jsonlBytes(
+        { id: 1, output: "A ball rolls down." },
+        { id: 2, output: "A red ball rolls." },
+        { id: 3, output: "Ball goes down,\nball is round." },
+        { id: 4, output: "The ball rolls down the ramp." },
+      ),
+      { model: "alpha" },
+    );
     expect(alpha.status).toBe(201);
     expect(alpha.body).toMatchObject({ set: { kind: "caption_outputs", model: "alpha", referenceSetId: setId, itemCount: 4 } });
-    const beta = await sendOutputs(projectId, setId, "beta.csv", encode(`video,type,output\n${fixtureVideoName(0)},brief,"A ball, red, rolls down a ramp and stops."\n${fixtureVideoName(1)},action,A hand pushes it.\n`), { model: "beta" });
+    const beta = await sendOutputs(
+      projectId,
+      setId,
+      "beta.csv",
+      encode(`video,type,output\n${fixtureVideoName(0)},brief,"A ball, red, rolls down a ramp and stops."\n${fixtureVideoName(1)},action,A hand pushes it.\n`),
+      { model: "beta" },
+    );
     expect(beta.status).toBe(201);
     expect(beta.body.items).toEqual({ count: 2, videos: 2, byType: { brief: 1, action: 1 } });
     // The same model twice against one reference set is refused, not duplicated.
     expect((await sendOutputs(projectId, setId, "beta.csv", encode(`id,output\n1,again\n`), { model: "beta" })).status).toBe(409);
 
     const sets = await get(getSets, `/api/v1/projects/${projectId}/caption-sets`, { projectId });
-    expect(sets.body.sets.map((s: any) => [s.kind, s.model])).toEqual([["caption_reference", null], ["caption_outputs", "alpha"], ["caption_outputs", "beta"]]);
+    expect(sets.body.sets.map((s: any) => [s.kind, s.model])).toEqual([
+      ["caption_reference", null],
+      ["caption_outputs", "alpha"],
+      ["caption_outputs", "beta"],
+    ]);
     expect(sets.body.sets[0].outputs.map((o: any) => o.model)).toEqual(["alpha", "beta"]);
 
     const all = await get(getCaptions, `/api/v1/projects/${projectId}/captions`, { projectId });
     expect(all.body.total).toBe(6);
     const briefOfBeta = await get(getCaptions, `/api/v1/projects/${projectId}/captions?model=beta&type=brief`, { projectId });
     expect(briefOfBeta.body.items).toHaveLength(1);
-    expect(briefOfBeta.body.items[0]).toMatchObject({ model: "beta", captionType: "brief", output: "A ball, red, rolls down a ramp and stops.", video: { id: videos[0]!.id }, reference: { externalId: "1" } });
+    expect(briefOfBeta.body.items[0]).toMatchObject({
+      model: "beta",
+      captionType: "brief",
+      output: "A ball, red, rolls down a ramp and stops.",
+      video: { id: videos[0]!.id },
+      reference: { externalId: "1" },
+    });
     const ofVideo = await get(getCaptions, `/api/v1/projects/${projectId}/captions?videoId=${videos[1]!.id}&pageSize=1&page=2`, { projectId });
     expect(ofVideo.body).toMatchObject({ total: 3, page: 2, pageSize: 1 });
     expect(ofVideo.body.items).toHaveLength(1);
     const references = await get(getCaptions, `/api/v1/projects/${projectId}/captions?kind=caption_reference&type=action`, { projectId });
-    expect(references.body.items[0]).toMatchObject({ kind: "caption_reference", keyPoints: ["the ball rolls down the ramp", "the ball stops on the floor", "a hand pushes the ball"], restriction: ["action", "The generated caption's length cannot exceed two sentences."] });
+    expect(references.body.items[0]).toMatchObject({
+      kind: "caption_reference",
+      keyPoints: ["the ball rolls down the ramp", "the ball stops on the floor", "a hand pushes the ball"],
+      restriction: ["action", "The generated caption's length cannot exceed two sentences."],
+    });
     // The filter is whitelisted: an unknown key is refused.
     expect((await get(getCaptions, `/api/v1/projects/${projectId}/captions?payload=x`, { projectId })).status).toBe(400);
 
     const poem = (await get(getCaptions, `/api/v1/projects/${projectId}/captions?type=poem`, { projectId })).body.items[0];
     const one = await get(getCaption, `/api/v1/captions/${poem.id}`, { captionId: poem.id });
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ id: poem.id, model: "alpha", output: "Ball goes down,\nball is round.", reference: { instruction: "Describe the video as a poem caption.", reference: "Down the ramp the red ball flies,\nresting where the shadow lies." } });
+    expect(one.body).toMatchObject({
+      id: poem.id,
+      model: "alpha",
+      output: "Ball goes down,\nball is round.",
+      reference: { instruction: "Describe the video as a poem caption.", reference: "Down the ramp the red ball flies,\nresting where the shadow lies." },
+    });
 
     const deleteRequest = (id: string) => deleteSet(apiRequest(`/api/v1/projects/${projectId}/caption-sets/${id}`, ownerKey, { method: "DELETE" }), routeContext({ projectId, setId: id }));
     const refused = await deleteRequest(setId);
@@ -114,11 +150,27 @@ describe("caption sets through the API", () => {
     const cases: { name: string; file: () => Uint8Array; line: number | null; message: RegExp; unmatched?: string[] }[] = [
       { name: "a line that is not JSON", file: () => encode([JSON.stringify(good()[0]), "{not json", JSON.stringify(good()[1])].join("\n")), line: 2, message: /not valid JSON/ },
       { name: "a line that lacks a field", file: () => jsonlBytes(good()[0], { ...good()[1], conversations: undefined }), line: 2, message: /conversations: missing/ },
-      { name: "a reference whose video is not in the project", file: () => jsonlBytes(good()[0], referenceLine(9, "elsewhere.mp4", "brief")), line: 2, message: /"elsewhere.mp4" is not among the project's videos/, unmatched: ["elsewhere.mp4"] },
+      {
+        name: "a reference whose video is not in the project",
+        file: () => jsonlBytes(good()[0], referenceLine(9, "elsewhere.mp4", "brief")),
+        line: 2,
+        message: /"elsewhere.mp4" is not among the project's videos/,
+        unmatched: ["elsewhere.mp4"],
+      },
       { name: "duplicate ids", file: () => jsonlBytes(good()[0], good()[1], { ...good()[2], id: 1 }), line: 3, message: /id "1" is used again \(first on line 1\)/ },
-      { name: "a 10 MB reference caption", file: () => jsonlBytes(good()[0], referenceLine(5, fixtureVideoName(0), "detail", { reference: "word ".repeat(2 * 1024 * 1024) })), line: 2, message: /at most 64\.0 KiB/ },
+      {
+        name: "a 10 MB reference caption",
+        file: () => jsonlBytes(good()[0], referenceLine(5, fixtureVideoName(0), "detail", { reference: "word ".repeat(2 * 1024 * 1024) })),
+        line: 2,
+        message: /at most 64\.0 KiB/,
+      },
       { name: "a file that is not UTF-8", file: () => new Uint8Array([...jsonlBytes(good()[0]), ...encode('{"id": 2, "video": "caf'), 0xe9, ...encode('.mp4"}\n')]), line: 2, message: /not UTF-8/ },
-      { name: "a NUL byte in a text", file: () => jsonlBytes(good()[0], referenceLine(5, fixtureVideoName(1), "brief", { reference: "a\u0000b" })), line: 2, message: /reference: must not contain NUL bytes/ },
+      {
+        name: "a NUL byte in a text",
+        file: () => jsonlBytes(good()[0], referenceLine(5, fixtureVideoName(1), "brief", { reference: "a\u0000b" })),
+        line: 2,
+        message: /reference: must not contain NUL bytes/,
+      },
     ];
     for (const c of cases) {
       it(`reference set: ${c.name}`, async () => {
@@ -136,9 +188,19 @@ describe("caption sets through the API", () => {
 
     const outputCases: { name: string; file: () => Uint8Array; line: number | null; message: RegExp }[] = [
       { name: "an output whose id has no reference", file: () => jsonlBytes({ id: 1, output: "fine" }, { id: 77, output: "orphan" }), line: 2, message: /id "77" has no reference/ },
-      { name: "duplicate ids", file: () => jsonlBytes({ id: 1, output: "one" }, { id: 2, output: "two" }, { id: 1, output: "again" }), line: 3, message: /a second output for reference id "1" \(the first is on line 1\)/ },
+      {
+        name: "duplicate ids",
+        file: () => jsonlBytes({ id: 1, output: "one" }, { id: 2, output: "two" }, { id: 1, output: "again" }),
+        line: 3,
+        message: /a second output for reference id "1" \(the first is on line 1\)/,
+      },
       { name: "an empty output", file: () => jsonlBytes({ id: 1, output: "fine" }, { id: 2, output: "   " }), line: 2, message: /output: is empty/ },
-      { name: "a 10 MB caption", file: () => jsonlBytes({ id: 1, output: "fine" }, { id: 2, output: "x".repeat(10 * 1024 * 1024) }), line: 2, message: /output: is 10\.0 MiB; a caption may be at most 64\.0 KiB/ },
+      {
+        name: "a 10 MB caption",
+        file: () => jsonlBytes({ id: 1, output: "fine" }, { id: 2, output: "x".repeat(10 * 1024 * 1024) }),
+        line: 2,
+        message: /output: is 10\.0 MiB; a caption may be at most 64\.0 KiB/,
+      },
       { name: "a line that is not JSON", file: () => encode('{"id": 1, "output": "fine"}\n{"id": 2, "output": \n'), line: 2, message: /not valid JSON/ },
       { name: "a row that lacks its output", file: () => jsonlBytes({ id: 1, output: "fine" }, { id: 2 }), line: 2, message: /output: missing/ },
       { name: "a file that is not UTF-8", file: () => new Uint8Array([...encode('{"id": 1, "output": "fine"}\n{"id": 2, "output": "caf'), 0xe9, ...encode('"}\n')]), line: 2, message: /not UTF-8/ },

@@ -28,7 +28,17 @@ beforeAll(async () => {
   await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
   for (const name of ["1.mp4", "2.mp4"]) {
     await prisma.video.create({
-      data: { projectId, sha256: name.padEnd(64, "0"), sizeBytes: BigInt(1), fileName: name, relativePath: `Sora/${name}`, storageKey: `k/${name}`, contentType: "video/mp4", status: "ready", createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: name.padEnd(64, "0"),
+        sizeBytes: BigInt(1),
+        fileName: name,
+        relativePath: `Sora/${name}`,
+        storageKey: `k/${name}`,
+        contentType: "video/mp4",
+        status: "ready",
+        createdById: owner.userId,
+      },
     });
   }
 });

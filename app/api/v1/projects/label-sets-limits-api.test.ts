@@ -19,7 +19,17 @@ beforeAll(async () => {
   projectId = (await createProject(prisma, owner, { name: "Label sheet limits" })).id;
   for (const name of MATCHED) {
     await prisma.video.create({
-      data: { projectId, sha256: name.padEnd(64, "0"), sizeBytes: BigInt(1), fileName: name, relativePath: `Sora/${name}`, storageKey: `k/${name}`, contentType: "video/mp4", status: "ready", createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: name.padEnd(64, "0"),
+        sizeBytes: BigInt(1),
+        fileName: name,
+        relativePath: `Sora/${name}`,
+        storageKey: `k/${name}`,
+        contentType: "video/mp4",
+        status: "ready",
+        createdById: owner.userId,
+      },
     });
   }
 });
@@ -51,7 +61,13 @@ async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; gr
 /** A label sheet whose one data row holds a cell of `bytes` letters: XML that deflates about 1000 to 1. */
 async function bombSheet(bytes: number, declaredSize?: number): Promise<Buffer> {
   const unit = "A".repeat(1024);
-  const part: ZipPart = await repeatedPart("xl/worksheets/sheet1.xml", `${SHEET_HEAD}${sheetRow(1, HEADER)}<row r="2"><c r="A2" t="inlineStr"><is><t>`, unit, Math.ceil(bytes / unit.length), `</t></is></c></row>${SHEET_TAIL}`);
+  const part: ZipPart = await repeatedPart(
+    "xl/worksheets/sheet1.xml",
+    `${SHEET_HEAD}${sheetRow(1, HEADER)}<row r="2"><c r="A2" t="inlineStr"><is><t>`,
+    unit,
+    Math.ceil(bytes / unit.length),
+    `</t></is></c></row>${SHEET_TAIL}`,
+  );
   return xlsxWithSheet(declaredSize === undefined ? part : { ...part, declaredSize });
 }
 
@@ -102,10 +118,20 @@ describe("label sheets (.xlsx) are checked against named limits before they are 
 
   it("streams a sheet whatever the order of the workbook's files (exceljs writes them in no fixed order)", async () => {
     const sheet = deflatedPart("xl/worksheets/sheet1.xml", `${SHEET_HEAD}${sheetRow(1, HEADER)}${sheetRow(2, ["1.mp4", 1, 1, "-", "-", "Sora"])}${SHEET_TAIL}`);
-    const rels = deflatedPart("xl/_rels/workbook.xml.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`);
+    const rels = deflatedPart(
+      "xl/_rels/workbook.xml.rels",
+      `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    );
     const strings = deflatedPart("xl/sharedStrings.xml", `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"></sst>`);
-    const workbook = deflatedPart("xl/workbook.xml", `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`);
-    for (const order of [[rels, strings, sheet, workbook], [workbook, sheet, rels, strings], [workbook, rels, strings, sheet]]) {
+    const workbook = deflatedPart(
+      "xl/workbook.xml",
+      `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    );
+    for (const order of [
+      [rels, strings, sheet, workbook],
+      [workbook, sheet, rels, strings],
+      [workbook, rels, strings, sheet],
+    ]) {
       const parsed = await parseT2vHaluBenchSheet(zipOf(order));
       expect(parsed.rows.map((r) => [r.example, r.hallucination])).toEqual([["1.mp4", 1]]);
     }

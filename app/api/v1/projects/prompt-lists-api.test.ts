@@ -61,7 +61,11 @@ describe("prompt lists and the completeness report", () => {
     const owner = await makeUser();
     key = (await createApiKey(prisma, owner.userId, "t")).key;
     projectId = (await createProject(prisma, owner, { name: "Mechanics only" })).id;
-    const prompts = fs.readFileSync(path.join(vbench, "prompt/Mechanics.txt"), "utf8").split("\n").map((l) => l.trim()).filter(Boolean);
+    const prompts = fs
+      .readFileSync(path.join(vbench, "prompt/Mechanics.txt"), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
     expect((await sendPromptList("Mechanics.txt", prompts.join("\n"))).body.format).toBe("dimension-txt");
 
     const first = prompts[0]!;

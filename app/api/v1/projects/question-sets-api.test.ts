@@ -66,7 +66,10 @@ describe("question sets through the API", () => {
     const captionSets = (await (await getCaptionSets(apiRequest(`/api/v1/projects/${projectId}/caption-sets`, ownerKey), routeContext({ projectId }))).json()) as any;
     expect(captionSets.sets.map((s: any) => s.kind)).toEqual(["caption_reference"]);
 
-    const deleted = await deleteQuestionSet(apiRequest(`/api/v1/projects/${projectId}/question-sets/${stored.body.set.id}`, ownerKey, { method: "DELETE" }), routeContext({ projectId, setId: stored.body.set.id }));
+    const deleted = await deleteQuestionSet(
+      apiRequest(`/api/v1/projects/${projectId}/question-sets/${stored.body.set.id}`, ownerKey, { method: "DELETE" }),
+      routeContext({ projectId, setId: stored.body.set.id }),
+    );
     expect(await deleted.json()).toEqual({ id: stored.body.set.id, deletedItems: 4 });
     expect(await questionCount(projectId)).toBe(0);
   });
@@ -104,7 +107,13 @@ describe("question sets through the API", () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "QA import formats" });
     const array = await send(projectId, "questions.json", encode(JSON.stringify(smallQuestionSet().slice(0, 2), null, 2)));
     expect(array.status).toBe(201);
-    const csv = await send(projectId, "more.csv", encode(`id,video,question,format,A,B,answer,category\nc1,${fixtureVideoName(1)},Does it roll?,mc,Yes,No,A,Step Sequencing\nc2,${fixtureVideoName(1)},Where does it stop?,open,,,At the bottom.,\n`));
+    const csv = await send(
+      projectId,
+      "more.csv",
+      encode(
+        `id,video,question,format,A,B,answer,category\nc1,${fixtureVideoName(1)},Does it roll?,mc,Yes,No,A,Step Sequencing\nc2,${fixtureVideoName(1)},Where does it stop?,open,,,At the bottom.,\n`,
+      ),
+    );
     expect(csv.status).toBe(201);
     expect(csv.body.items).toMatchObject({ count: 2, byFormat: { mc: 1, open: 1 } });
     expect(await questionCount(projectId)).toBe(4);

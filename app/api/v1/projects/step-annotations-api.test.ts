@@ -24,13 +24,20 @@ async function send(projectId: string, name: string, text: string, fields: Recor
   return { status: response.status, body: (await response.json()) as any };
 }
 
-const CSV = ["video,theme,duration,dataset,start,end,text", "A ball rolls down a ramp number 0-0.mp4,Roll a ball,30,hirest,0,10,set the ball on the ramp", "A ball rolls down a ramp number 0-0.mp4,,,,10,20,let it go"].join("\n");
+const CSV = [
+  "video,theme,duration,dataset,start,end,text",
+  "A ball rolls down a ramp number 0-0.mp4,Roll a ball,30,hirest,0,10,set the ball on the ramp",
+  "A ball rolls down a ramp number 0-0.mp4,,,,10,20,let it go",
+].join("\n");
 
 describe("step annotations through the API", () => {
   it("dry-runs a CSV, imports it as clips, lists the set; a broken file is a 422 with lines; a reviewer gets a 403", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     const dry = await send(projectId, "steps.csv", CSV, { dryRun: "true" });
-    expect(dry).toMatchObject({ status: 200, body: { dryRun: true, videos: 1, clips: 1, byDataset: { hirest: 1 }, plans: [{ line: 2, clips: [{ duration: 30, fromStep: 1, toStep: 2 }], discarded: [] }] } });
+    expect(dry).toMatchObject({
+      status: 200,
+      body: { dryRun: true, videos: 1, clips: 1, byDataset: { hirest: 1 }, plans: [{ line: 2, clips: [{ duration: 30, fromStep: 1, toStep: 2 }], discarded: [] }] },
+    });
     const stored = await send(projectId, "steps.csv", CSV, { name: "Ramp steps" });
     expect(stored).toMatchObject({ status: 201, body: { dryRun: false, set: { kind: "step_annotations", name: "Ramp steps", itemCount: 1 } } });
     const listed = await GET(new Request(`http://localhost:3000/api/v1/projects/${projectId}/step-annotations`, { headers: { authorization: `Bearer ${ownerKey}` } }), routeContext({ projectId }));

@@ -12,7 +12,6 @@ import { GET as itemRoute } from "./[queueId]/items/[itemId]/route";
 import { POST as submitRoute } from "./[queueId]/items/[itemId]/submit/route";
 import { createRunVideo } from "@/lib/testing/run-video-fixture";
 
-
 let projectId: string;
 let keys: { owner: string; reviewer: string; viewer: string; stranger: string };
 
@@ -20,7 +19,12 @@ beforeAll(async () => {
   const [owner, reviewer, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
   const { projectId: id, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Queue API" });
   projectId = id;
-  await prisma.projectMember.createMany({ data: [{ projectId, userId: reviewer.userId, role: "reviewer" }, { projectId, userId: viewer.userId, role: "viewer" }] });
+  await prisma.projectMember.createMany({
+    data: [
+      { projectId, userId: reviewer.userId, role: "reviewer" },
+      { projectId, userId: viewer.userId, role: "viewer" },
+    ],
+  });
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
   for (const videoId of videoIds) {
@@ -40,7 +44,10 @@ describe("/api/v1 review queues", () => {
     const body = JSON.stringify({ name: "Blind verdicts", filter: { prompt: "ramp" }, scope: "verdict", blind: true });
     expect((await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer, { method: "POST", body }), routeContext({ projectId }))).status).toBe(403);
     expect((await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.stranger, { method: "POST", body }), routeContext({ projectId }))).status).toBe(404);
-    const bad = await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "x", scope: "everything" }) }), routeContext({ projectId }));
+    const bad = await createRoute(
+      apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "x", scope: "everything" }) }),
+      routeContext({ projectId }),
+    );
     expect(bad.status).toBe(400);
     const preview = await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&verdict=yes`, keys.owner), routeContext({ projectId }));
     expect(await preview.json()).toMatchObject({ count: 2 });
@@ -73,9 +80,14 @@ describe("/api/v1 review queues", () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ status: "done", counted: true });
 
-    const after = (await (await itemRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), routeContext({ queueId, itemId }))).json()) as { blind: boolean; judgeSummary: { overall: number } };
+    const after = (await (await itemRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), routeContext({ queueId, itemId }))).json()) as {
+      blind: boolean;
+      judgeSummary: { overall: number };
+    };
     expect(after).toMatchObject({ blind: false, judgeSummary: { overall: 42.5 } });
-    const queue = (await (await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.viewer), routeContext({ queueId }))).json()) as { progress: { complete: number; reviewers: { done: number }[] } };
+    const queue = (await (await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.viewer), routeContext({ queueId }))).json()) as {
+      progress: { complete: number; reviewers: { done: number }[] };
+    };
     expect(queue.progress).toMatchObject({ complete: 1, reviewers: [{ done: 1 }] });
     expect((await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.stranger), routeContext({ queueId }))).status).toBe(404);
   });
@@ -88,7 +100,10 @@ describe("/api/v1 review queues", () => {
     const { id: queueId } = (await created.json()) as { id: string };
     const { itemId: first } = (await (await nextRoute(apiRequest(`/api/v1/queues/${queueId}/next`, keys.owner, { method: "POST" }), routeContext({ queueId }))).json()) as { itemId: string };
     const submitAndNext = (itemId: string, query = "?next=1") =>
-      submitRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit${query}`, keys.owner, { method: "POST", body: JSON.stringify({ judgments: [{ target: "verdict", value: 1 }] }) }), routeContext({ queueId, itemId }));
+      submitRoute(
+        apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit${query}`, keys.owner, { method: "POST", body: JSON.stringify({ judgments: [{ target: "verdict", value: 1 }] }) }),
+        routeContext({ queueId, itemId }),
+      );
     expect((await submitAndNext(first, "?next=yes")).status).toBe(400);
 
     const response = await submitAndNext(first);

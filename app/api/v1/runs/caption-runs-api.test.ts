@@ -47,8 +47,18 @@ const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
 async function captionProject(options: { uniformFrames?: number } = {}) {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: options.uniformFrames ?? 8 });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
-    name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8,
-    requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null,
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
   });
   return { projectId, videoIds, endpointId: endpoint.id };
 }
@@ -65,24 +75,44 @@ describe("caption judging", () => {
     const { projectId, endpointId } = await captionProject();
     const reference = await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())));
     const setId = reference.set.id!;
-    await importModelOutputs(prisma, owner, projectId, setId, file("alpha.jsonl", jsonlBytes(
-      // brief: 10 words against the reference's 13 (−23.1%): the stub says 2, the ±10% rule caps it at 1.
-      { id: 1, output: "A red ball rolls down a wooden ramp and stops." },
-      // detail: 28 words against 29, one sentence: the stub says 3, no rule fails.
-      { id: 2, output: "A small red rubber ball starts at the top of a long wooden ramp, rolls steadily downward past a blue marker, and comes to rest on the floor." },
-      // poem: 6 words against 12: the stub says 2; no length rule covers poems.
-      { id: 3, output: "Ball goes down,\nball is round." },
-      // action: shares "rolls"/"ramp" with key point 1 only: 1 of 3.
-      { id: 4, output: "A red sphere rolls down the ramp." },
-    )), { model: "alpha" });
-    await importModelOutputs(prisma, owner, projectId, setId, file("beta.jsonl", jsonlBytes(
-      // brief: 12 words against 13 (−7.7%): 3, no rule fails.
-      { id: 1, output: "A red ball rolls down a wooden ramp and stops at last." },
-      // detail: 30 words against 29 (+3.4%), but three sentences where the instruction allows two: the stub says 3, capped at 1.
-      { id: 2, output: "A small red rubber ball starts at the top of a long wooden ramp. It rolls steadily downward past a blue marker. It comes to rest on the grey floor." },
-      // action: every key point shares a word with it: 3 of 3.
-      { id: 4, output: "A hand pushes the ball, which rolls down the ramp and stops on the floor." },
-    )), { model: "beta" });
+    await importModelOutputs(
+      prisma,
+      owner,
+      projectId,
+      setId,
+      file(
+        "alpha.jsonl",
+        jsonlBytes(
+          // brief: 10 words against the reference's 13 (−23.1%): the stub says 2, the ±10% rule caps it at 1.
+          { id: 1, output: "A red ball rolls down a wooden ramp and stops." },
+          // detail: 28 words against 29, one sentence: the stub says 3, no rule fails.
+          { id: 2, output: "A small red rubber ball starts at the top of a long wooden ramp, rolls steadily downward past a blue marker, and comes to rest on the floor." },
+          // poem: 6 words against 12: the stub says 2; no length rule covers poems.
+          { id: 3, output: "Ball goes down,\nball is round." },
+          // action: shares "rolls"/"ramp" with key point 1 only: 1 of 3.
+          { id: 4, output: "A red sphere rolls down the ramp." },
+        ),
+      ),
+      { model: "alpha" },
+    );
+    await importModelOutputs(
+      prisma,
+      owner,
+      projectId,
+      setId,
+      file(
+        "beta.jsonl",
+        jsonlBytes(
+          // brief: 12 words against 13 (−7.7%): 3, no rule fails.
+          { id: 1, output: "A red ball rolls down a wooden ramp and stops at last." },
+          // detail: 30 words against 29 (+3.4%), but three sentences where the instruction allows two: the stub says 3, capped at 1.
+          { id: 2, output: "A small red rubber ball starts at the top of a long wooden ramp. It rolls steadily downward past a blue marker. It comes to rest on the grey floor." },
+          // action: every key point shares a word with it: 3 of 3.
+          { id: 4, output: "A hand pushes the ball, which rolls down the ramp and stops on the floor." },
+        ),
+      ),
+      { model: "beta" },
+    );
 
     const style = await start(projectId, { pipeline: "caption_style", endpointId, captionSetId: setId });
     // The two action captions belong to the key-point check, not the rubric.
@@ -92,7 +122,11 @@ describe("caption judging", () => {
     expect(stub.requests.map((r) => [r.rule, r.imageCount])).toEqual(Array(5).fill(["caption-rubric", 8]));
 
     stub.reset();
-    stub.addFault({ fault: { kind: "content", content: '{"key_points": [{"key_point": "the ball rolls down the ramp", "score": 1, "reason": "x"}], "total": 1}' }, match: "Decide, for each key point", times: 1 });
+    stub.addFault({
+      fault: { kind: "content", content: '{"key_points": [{"key_point": "the ball rolls down the ramp", "score": 1, "reason": "x"}], "total": 1}' },
+      match: "Decide, for each key point",
+      times: 1,
+    });
     const content = await start(projectId, { pipeline: "caption_content", endpointId, captionSetId: setId, models: ["alpha", "beta"] });
     expect(content).toMatchObject({ videos: 1, items: 2, excludedItems: 5 });
     const contentStatus = await getRunStatus(prisma, owner, content.id);
@@ -123,7 +157,11 @@ describe("caption judging", () => {
     });
     // The same numbers are the caption's run_metric rows (keyed by the caption, none for the video).
     const metricRows = await prisma.runMetric.findMany({ where: { runId: style.id, itemId: betaDetail.captionId }, orderBy: { metric: "asc" } });
-    expect(metricRows.map((m) => [m.metric, m.value])).toEqual([["judge_broke_rule", 1], ["length_violation", 1], ["style_score", 1]]);
+    expect(metricRows.map((m) => [m.metric, m.value])).toEqual([
+      ["judge_broke_rule", 1],
+      ["length_violation", 1],
+      ["style_score", 1],
+    ]);
     expect(await prisma.runMetric.count({ where: { runId: style.id, itemId: "" } })).toBe(0);
     expect(betaDetail.style.rules).toEqual([
       expect.objectContaining({ id: "brief_detail_10pct", applies: true, passed: true }),
@@ -142,7 +180,11 @@ describe("caption judging", () => {
     });
     expect(contentCaptions[0].content.coverage).toBeCloseTo(1 / 3, 10);
     const stored = await prisma.score.findMany({ where: { runId: content.id, itemId: contentCaptions[0].captionId }, orderBy: { category: "asc" } });
-    expect(stored.map((s) => [s.category, s.value])).toEqual([["kp:1", 1], ["kp:2", 0], ["kp:3", 0]]);
+    expect(stored.map((s) => [s.category, s.value])).toEqual([
+      ["kp:1", 1],
+      ["kp:2", 0],
+      ["kp:3", 0],
+    ]);
 
     const board = await getJson(getLeaderboard, `/api/v1/projects/${projectId}/caption-leaderboard?runId=${style.id}&runId=${content.id}`, { projectId });
     expect(board.status).toBe(200);
@@ -169,22 +211,45 @@ describe("caption judging", () => {
     expect(csv.text.split("\r\n")[0]).toBe("model,caption_type,metric,value,ci_low,ci_high,n");
     expect(csv.text).toContain("beta,detail,length_violation_rate,1,");
     const jsonlText = (await getJson(getRunCaptions, `/api/v1/runs/${style.id}/captions?format=jsonl`, { runId: style.id })).text;
-    const lines = jsonlText.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = jsonlText
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(5);
-    expect(lines.filter((line) => line.style.flags.judgeBrokeRule).map((line) => [line.model, line.captionType]).sort()).toEqual([["alpha", "brief"], ["beta", "detail"]]);
+    expect(
+      lines
+        .filter((line) => line.style.flags.judgeBrokeRule)
+        .map((line) => [line.model, line.captionType])
+        .sort(),
+    ).toEqual([
+      ["alpha", "brief"],
+      ["beta", "detail"],
+    ]);
     const captionCsv = (await getJson(getRunCaptions, `/api/v1/runs/${style.id}/captions?format=csv&model=alpha&type=brief`, { runId: style.id })).text.split("\r\n");
     expect(captionCsv).toHaveLength(3);
     const header = captionCsv[0]!.split(",");
     const cells = captionCsv[1]!.split(",");
     const cell = (name: string) => cells[header.indexOf(name)];
-    expect([cell("output_words"), cell("reference_words"), cell("rule_brief_detail_10pct"), cell("judge_score"), cell("score_after_rules"), cell("judge_broke_rule")]).toEqual(["10", "13", "fail", "2", "1", "1"]);
+    expect([cell("output_words"), cell("reference_words"), cell("rule_brief_detail_10pct"), cell("judge_score"), cell("score_after_rules"), cell("judge_broke_rule")]).toEqual([
+      "10",
+      "13",
+      "fail",
+      "2",
+      "1",
+      "1",
+    ]);
 
     // The judge's own score counts when the run says so (the same answers, from the cache).
     stub.reset();
     const judgeCounts = await start(projectId, { pipeline: "caption_style", endpointId, captionSetId: setId, models: ["alpha"], settings: { countedScore: "judge" } });
     expect(stub.requests).toHaveLength(0);
     const judgeBoard = JSON.parse((await getJson(getLeaderboard, `/api/v1/projects/${projectId}/caption-leaderboard?runId=${judgeCounts.id}`, { projectId })).text).rows;
-    expect(judgeBoard.map((r: any) => [r.captionType, r.styleScore.value])).toEqual([["brief", 2], ["detail", 3], ["poem", 2], [null, 7 / 3]]);
+    expect(judgeBoard.map((r: any) => [r.captionType, r.styleScore.value])).toEqual([
+      ["brief", 2],
+      ["detail", 3],
+      ["poem", 2],
+      [null, 7 / 3],
+    ]);
 
     // A judged set cannot be deleted from under its results.
     const alphaSet = await prisma.itemSet.findFirstOrThrow({ where: { projectId, model: "alpha" } });
@@ -193,9 +258,12 @@ describe("caption judging", () => {
 
   it("marks a key-point answer that fails its repair too as parse_failed, with no scores", async () => {
     const { projectId, endpointId } = await captionProject({ uniformFrames: 4 });
-    const reference = await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(
-      referenceLine("k1", fixtureVideoName(0), "event", { keyPoints: ["a ball rolls", "a ramp tilts"] }),
-    )));
+    const reference = await importReferenceSet(
+      prisma,
+      owner,
+      projectId,
+      file("ref.jsonl", jsonlBytes(referenceLine("k1", fixtureVideoName(0), "event", { keyPoints: ["a ball rolls", "a ramp tilts"] }))),
+    );
     await importModelOutputs(prisma, owner, projectId, reference.set.id!, file("gamma.csv", new TextEncoder().encode("id,output\nk1,A ball rolls.\n")), { model: "gamma" });
     const wrongTotal = '{"key_points": [{"key_point": "a ball rolls", "score": 1, "reason": "x"}, {"key_point": "a ramp tilts", "score": 0, "reason": "y"}], "total": 2}';
     stub.addFault({ fault: { kind: "content", content: wrongTotal }, match: "Decide, for each key point", times: 2 });

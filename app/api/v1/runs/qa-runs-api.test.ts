@@ -55,11 +55,31 @@ beforeAll(async () => {
   await prisma.video.updateMany({ where: { id: { in: project.videoIds } }, data: { width: 128, height: 96 } });
   const set = await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes() });
   const endpoint = async (name: string, model: string) =>
-    (await createEndpoint(prisma, owner, projectId, { name, baseUrl: stub.baseURL, model, apiKey: null, imageDetail: "low", temperature: 0, maxConcurrency: 8, requestsPerMinute: null, timeoutSeconds: 60, structuredOutput: true, pricePer1kInput: null, pricePer1kOutput: null })).id;
+    (
+      await createEndpoint(prisma, owner, projectId, {
+        name,
+        baseUrl: stub.baseURL,
+        model,
+        apiKey: null,
+        imageDetail: "low",
+        temperature: 0,
+        maxConcurrency: 8,
+        requestsPerMinute: null,
+        timeoutSeconds: 60,
+        structuredOutput: true,
+        pricePer1kInput: null,
+        pricePer1kOutput: null,
+      })
+    ).id;
   const suffix = projectId.slice(-8);
-  const [vision, guess, judge] = [await endpoint("Vision (simulated)", `stub-vision-${suffix}`), await endpoint("Guesser (simulated)", `stub-guess-${suffix}`), await endpoint("Judge (simulated)", `stub-judge-${suffix}`)];
+  const [vision, guess, judge] = [
+    await endpoint("Vision (simulated)", `stub-vision-${suffix}`),
+    await endpoint("Guesser (simulated)", `stub-guess-${suffix}`),
+    await endpoint("Judge (simulated)", `stub-judge-${suffix}`),
+  ];
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
-  const start = (endpointId: string, settings: Record<string, unknown>) => createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "qa", endpointId, questionSetId: set.set.id, settings: { judgeEndpointId: judge, ...settings } }));
+  const start = (endpointId: string, settings: Record<string, unknown>) =>
+    createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "qa", endpointId, questionSetId: set.set.id, settings: { judgeEndpointId: judge, ...settings } }));
   visionRun = (await start(vision, { frames: 8, textOnlyBaseline: true })).id;
   guessRun = (await start(guess, { frames: 8 })).id;
   captionRunLike = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId: vision }))).id;
@@ -70,12 +90,21 @@ describe("QA results through the API", () => {
   it("lists a run's questions with the raw answer, the letter or the judge's decision, the outcome and the text-only baseline", async () => {
     const { status, body } = await json(getRunQa, `/api/v1/runs/${visionRun}/qa`, { runId: visionRun });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ run: { id: visionRun, settings: { frames: 8, textOnlyBaseline: true, resize: { mode: "quarter" } }, label: expect.stringMatching(/^stub-vision-\w+ · 8 frames$/) }, total: 4 });
+    expect(body).toMatchObject({
+      run: { id: visionRun, settings: { frames: 8, textOnlyBaseline: true, resize: { mode: "quarter" } }, label: expect.stringMatching(/^stub-vision-\w+ · 8 frames$/) },
+      total: 4,
+    });
     const byId = Object.fromEntries(body.questions.map((q: any) => [q.externalId, q]));
     expect(byId.q1.result).toMatchObject({ status: "done", outcome: "correct", decidedBy: "letter", letter: "A", judgement: null });
     expect(byId.q1.result.rawAnswer).toMatch(/A/);
     expect(byId.q2.result).toMatchObject({ outcome: "wrong", letter: "B" });
-    expect(byId.q2).toMatchObject({ format: "mc", answer: "C", options: { A: "Blue.", B: "The ramp under the ball is green.", C: "Red." }, category: "Object Attribute Recognition", granularity: "fine" });
+    expect(byId.q2).toMatchObject({
+      format: "mc",
+      answer: "C",
+      options: { A: "Blue.", B: "The ramp under the ball is green.", C: "Red." },
+      category: "Object Attribute Recognition",
+      granularity: "fine",
+    });
     expect(byId.q4.result).toMatchObject({ outcome: "correct", decidedBy: "judge", judgement: "Yes", reason: expect.stringContaining("Simulated") });
     for (const q of body.questions) {
       expect(q.textOnly).toMatchObject({ status: "done", outcome: expect.stringMatching(/^(correct|wrong)$/) });
@@ -90,7 +119,12 @@ describe("QA results through the API", () => {
     const fine = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?granularity=fine&questionFormat=mc`, { runId: visionRun });
     expect(fine.body.questions.map((q: any) => q.externalId)).toEqual(["q2"]);
     const flagged = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?flag=right_without_video`, { runId: visionRun });
-    expect(flagged.body.questions.map((q: any) => q.externalId).sort()).toEqual(body.questions.filter((q: any) => q.rightWithoutVideo).map((q: any) => q.externalId).sort());
+    expect(flagged.body.questions.map((q: any) => q.externalId).sort()).toEqual(
+      body.questions
+        .filter((q: any) => q.rightWithoutVideo)
+        .map((q: any) => q.externalId)
+        .sort(),
+    );
     const paged = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?pageSize=3&page=2`, { runId: visionRun });
     expect(paged.body).toMatchObject({ total: 4, page: 2, pageSize: 3 });
     expect(paged.body.questions).toHaveLength(1);
@@ -103,10 +137,15 @@ describe("QA results through the API", () => {
     const csv = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=csv`, { runId: visionRun });
     expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="qa-${visionRun}.csv"`);
     const lines = csv.text.trimEnd().split("\r\n");
-    expect(lines[0]).toMatch(/^run_id,model,frames,question_id,external_id,video,question_format,category,granularity,question,options,correct_answer,status,outcome,decided_by,letter,judgement,reason,/);
+    expect(lines[0]).toMatch(
+      /^run_id,model,frames,question_id,external_id,video,question_format,category,granularity,question,options,correct_answer,status,outcome,decided_by,letter,judgement,reason,/,
+    );
     expect(lines).toHaveLength(5);
     expect(lines.find((l) => l.includes(",q2,"))).toMatch(/,done,wrong,letter,B,,/);
-    const rows = (await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=jsonl`, { runId: visionRun })).text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const rows = (await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=jsonl`, { runId: visionRun })).text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(4);
     expect(rows[0]).toMatchObject({ runId: visionRun, frames: 8, result: { status: "done" } });
   });
@@ -157,7 +196,9 @@ describe("QA results through the API", () => {
     const defaults = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy`, { projectId });
     expect(defaults.body.chosen.map((r: any) => r.id).sort()).toEqual([visionRun, guessRun].sort());
     const csv = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=csv`, { projectId });
-    expect(csv.text.split("\r\n")[0]).toBe("run_id,model,frames,breakdown,question_format,category,granularity,correct,wrong,unanswerable,pending,n,accuracy,ci_low,ci_high,text_only_n,text_only_accuracy,text_only_ci_low,text_only_ci_high,right_without_video");
+    expect(csv.text.split("\r\n")[0]).toBe(
+      "run_id,model,frames,breakdown,question_format,category,granularity,correct,wrong,unanswerable,pending,n,accuracy,ci_low,ci_high,text_only_n,text_only_accuracy,text_only_ci_low,text_only_ci_high,right_without_video",
+    );
     expect(csv.text.split("\r\n")[1]).toMatch(new RegExp(`^${visionRun},stub-vision-\\w+,8,all,,,,3,1,0,0,4,0\\.75,`));
     expect((await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${captionRunLike}`, { projectId })).status).toBe(404);
   });

@@ -7,7 +7,6 @@ import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { GET as reviewsRoute } from "../videos/[videoId]/reviews/route";
 import { PUT as reviewRoute } from "./[scoreId]/review/route";
 
-
 let scoreId: string;
 let videoId: string;
 let keys: { reviewer: string; viewer: string; stranger: string };
@@ -16,7 +15,12 @@ beforeAll(async () => {
   const [owner, reviewer, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Review API" });
   videoId = videoIds[0]!;
-  await prisma.projectMember.createMany({ data: [{ projectId, userId: reviewer.userId, role: "reviewer" }, { projectId, userId: viewer.userId, role: "viewer" }] });
+  await prisma.projectMember.createMany({
+    data: [
+      { projectId, userId: reviewer.userId, role: "reviewer" },
+      { projectId, userId: viewer.userId, role: "viewer" },
+    ],
+  });
   const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
   const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
   const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" } });

@@ -34,7 +34,10 @@ const recordUncaught = (error: unknown) => uncaught.push(error);
 /** Every file under the storage folder except stored objects that belong to registered videos. */
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(storageDir, path.join(e.parentPath, e.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(storageDir, path.join(e.parentPath, e.name)));
 }
 const incomingFiles = () => filesUnder(path.join(storageDir, "objects", "incoming"));
 
@@ -105,14 +108,16 @@ describe("refused multipart uploads leave nothing in storage", () => {
     const response = await fetch(`${videoServer.url}/api/v1/projects/${projectId}/videos`, {
       method: "POST",
       headers: { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body: new Uint8Array(multipartBody(
-        [
-          // Large enough that the first part is still being written when the second one arrives.
-          { name: "file", filename: "a-0.mp4", content: Buffer.concat([video, Buffer.alloc(8 * 1024 * 1024, 1)]) },
-          { name: "file", filename: "b-0.mp4", content: video },
-        ],
-        boundary,
-      )),
+      body: new Uint8Array(
+        multipartBody(
+          [
+            // Large enough that the first part is still being written when the second one arrives.
+            { name: "file", filename: "a-0.mp4", content: Buffer.concat([video, Buffer.alloc(8 * 1024 * 1024, 1)]) },
+            { name: "file", filename: "b-0.mp4", content: video },
+          ],
+          boundary,
+        ),
+      ),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/file part/i);
@@ -126,13 +131,15 @@ describe("refused multipart uploads leave nothing in storage", () => {
     const response = await fetch(`${videoServer.url}/api/v1/projects/${projectId}/videos`, {
       method: "POST",
       headers: { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body: new Uint8Array(multipartBody(
-        [
-          { name: "file", filename: "a-0.mp4", content: fs.readFileSync(media.goodMp4) },
-          { name: "metadata", content: `{"prompt": "${"x".repeat(5 * 1024 * 1024 + 10)}"}` },
-        ],
-        boundary,
-      )),
+      body: new Uint8Array(
+        multipartBody(
+          [
+            { name: "file", filename: "a-0.mp4", content: fs.readFileSync(media.goodMp4) },
+            { name: "metadata", content: `{"prompt": "${"x".repeat(5 * 1024 * 1024 + 10)}"}` },
+          ],
+          boundary,
+        ),
+      ),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/metadata/);
@@ -171,13 +178,7 @@ describe("aborted uploads leave nothing behind and throw nothing", () => {
   it("a multipart upload dropped mid-file leaves no .part file", async () => {
     const boundary = "b0undary";
     const body = multipartBody([{ name: "file", filename: "big-0.mp4", content: Buffer.alloc(4 * 1024 * 1024, 7) }], boundary);
-    await abortMidRequest(
-      videoServer.url,
-      `POST /api/v1/projects/${projectId}/videos HTTP/1.1`,
-      { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body,
-      1024 * 1024,
-    );
+    await abortMidRequest(videoServer.url, `POST /api/v1/projects/${projectId}/videos HTTP/1.1`, { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` }, body, 1024 * 1024);
     await settles(() => incomingFiles().length === 0);
     expect(incomingFiles()).toEqual([]);
   });

@@ -115,10 +115,18 @@ describe("metadata imported after the videos", () => {
     const applied = await call(metadataRoute(request(keys.owner, "POST", { rows, dryRun: false, confirmOverwrites: true }), ctx({ projectId })));
     expect(applied.status).toBe(200);
     expect(applied.body).toMatchObject({ applied: true, overwrites: 1 });
-    expect(await prisma.video.findUniqueOrThrow({ where: { id: eleven.id } })).toMatchObject({ prompt: "A dog runs on a beach", model: "Kling", dimensions: ["Mechanics", "Material"], extra: { guidance: "7.5" }, matchedPrompt: true });
+    expect(await prisma.video.findUniqueOrThrow({ where: { id: eleven.id } })).toMatchObject({
+      prompt: "A dog runs on a beach",
+      model: "Kling",
+      dimensions: ["Mechanics", "Material"],
+      extra: { guidance: "7.5" },
+      matchedPrompt: true,
+    });
     expect((await prisma.video.findUniqueOrThrow({ where: { id: twelve.id } })).prompt).toBe("A cat sleeps on a sofa");
     const history = await call(editsRoute(request(keys.viewer, "GET"), ctx({ videoId: twelve.id })));
-    expect(history.body.edits).toEqual([expect.objectContaining({ source: "metadata", editor: { id: owner.userId, email: expect.any(String) }, before: { prompt: "A cat sleeps" }, after: { prompt: "A cat sleeps on a sofa" } })]);
+    expect(history.body.edits).toEqual([
+      expect.objectContaining({ source: "metadata", editor: { id: owner.userId, email: expect.any(String) }, before: { prompt: "A cat sleeps" }, after: { prompt: "A cat sleeps on a sofa" } }),
+    ]);
 
     // The same file again changes nothing.
     const again = await call(metadataRoute(request(keys.owner, "POST", { rows }), ctx({ projectId })));
@@ -130,7 +138,9 @@ describe("metadata imported after the videos", () => {
     const long = `A robot arm stacks ${"red ".repeat(60)}cubes`;
     // A flat folder: the name holds the truncated prompt, and no dimension.
     const video = await addVideo(projectId, `${long.slice(0, 180)}-0.mp4`, { prompt: long.slice(0, 180) });
-    await prisma.promptList.create({ data: { projectId, name: "prompts.json", format: "json-array", entries: [{ prompt: long, dimensions: ["Mechanics", "Material"] }], entryCount: 1, createdById: owner.userId } });
+    await prisma.promptList.create({
+      data: { projectId, name: "prompts.json", format: "json-array", entries: [{ prompt: long, dimensions: ["Mechanics", "Material"] }], entryCount: 1, createdById: owner.userId },
+    });
     const dry = await call(metadataRoute(request(keys.owner, "POST", { promptLists: true }), ctx({ projectId })));
     expect(dry.body.changes).toEqual([
       {
@@ -151,7 +161,12 @@ describe("metadata imported after the videos", () => {
 describe("editing a video", () => {
   it("changes its fields for owners only, keeps the history, and a run keeps the prompt it was created with", async () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Edit" });
-    await prisma.projectMember.createMany({ data: [{ projectId, userId: reviewer.userId, role: "reviewer" }, { projectId, userId: viewerId, role: "viewer" }] });
+    await prisma.projectMember.createMany({
+      data: [
+        { projectId, userId: reviewer.userId, role: "reviewer" },
+        { projectId, userId: viewerId, role: "viewer" },
+      ],
+    });
     const videoId = videoIds[0]!;
     const before = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
@@ -165,7 +180,16 @@ describe("editing a video", () => {
     expect(stale.status).toBe(409);
 
     const edited = await call(
-      patchVideoRoute(request(keys.owner, "PATCH", { prompt: "A ball rolls up a ramp", model: "Veo", dimensions: ["Mechanics", "Motion"], extra: { seedNote: "fixed" }, expectedUpdatedAt: before.updatedAt.toISOString() }), ctx({ videoId })),
+      patchVideoRoute(
+        request(keys.owner, "PATCH", {
+          prompt: "A ball rolls up a ramp",
+          model: "Veo",
+          dimensions: ["Mechanics", "Motion"],
+          extra: { seedNote: "fixed" },
+          expectedUpdatedAt: before.updatedAt.toISOString(),
+        }),
+        ctx({ videoId }),
+      ),
     );
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ prompt: "A ball rolls up a ramp", model: "Veo", dimensions: ["Mechanics", "Motion"], extra: { seedNote: "fixed" } });
@@ -175,7 +199,11 @@ describe("editing a video", () => {
     const history = await call(editsRoute(request(keys.reviewer, "GET"), ctx({ videoId })));
     expect(history.body.edits.map((e: any) => [e.source, e.before, e.after])).toEqual([
       ["edit", { model: "Veo" }, { model: null }],
-      ["edit", { prompt: before.prompt, model: null, dimensions: ["Mechanics"], "extra.seedNote": null }, { prompt: "A ball rolls up a ramp", model: "Veo", dimensions: ["Mechanics", "Motion"], "extra.seedNote": "fixed" }],
+      [
+        "edit",
+        { prompt: before.prompt, model: null, dimensions: ["Mechanics"], "extra.seedNote": null },
+        { prompt: "A ball rolls up a ramp", model: "Veo", dimensions: ["Mechanics", "Motion"], "extra.seedNote": "fixed" },
+      ],
     ]);
 
     // The run created before the edit judges (and records) the prompt it was created with.
@@ -190,11 +218,20 @@ describe("editing a video", () => {
 describe("deleting videos and projects", () => {
   async function judgedProject(name: string) {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, name });
-    await prisma.projectMember.createMany({ data: [{ projectId, userId: reviewer.userId, role: "reviewer" }, { projectId, userId: viewerId, role: "viewer" }] });
+    await prisma.projectMember.createMany({
+      data: [
+        { projectId, userId: reviewer.userId, role: "reviewer" },
+        { projectId, userId: viewerId, role: "viewer" },
+      ],
+    });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
     // Run A judged all three videos, run B only the first two.
     const runA = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
-    const runB = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: videoIds.slice(0, 2) });
+    const runB = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      videoIds: videoIds.slice(0, 2),
+    });
     await prisma.judgeRun.updateMany({ where: { projectId }, data: { status: "done" } });
     for (const runId of [runA.id, runB.id]) {
       for (const videoId of videoIds) {

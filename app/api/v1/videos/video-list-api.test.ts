@@ -14,7 +14,7 @@ let viewerKey: string;
 let strangerKey: string;
 const ids: string[] = [];
 
-const ctx = <P,>(params: P) => ({ params: Promise.resolve(params) });
+const ctx = <P>(params: P) => ({ params: Promise.resolve(params) });
 async function list(key: string, query: string, project = projectId) {
   const response = await listVideos(new Request(`http://x/api/v1/projects/${project}/videos?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx({ projectId: project }));
   return { status: response.status, body: (await response.json()) as Record<string, any> };
@@ -29,7 +29,20 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     const video = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 5n, fileName: `v${i}.mp4`, relativePath: `Mechanics/v${i}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", prompt: `Prompt ${i}`, dimensions: ["Mechanics"], model: "Sora", createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 5n,
+        fileName: `v${i}.mp4`,
+        relativePath: `Mechanics/v${i}.mp4`,
+        storageKey: `k/${sha}`,
+        contentType: "video/mp4",
+        status: "ready",
+        prompt: `Prompt ${i}`,
+        dimensions: ["Mechanics"],
+        model: "Sora",
+        createdById: owner.userId,
+      },
     });
     ids.push(video.id);
   }
@@ -45,7 +58,15 @@ describe("GET /api/v1/projects/:id/videos", () => {
     const { status, body } = await list(viewerKey, "");
     expect(status).toBe(200);
     expect(body).toMatchObject({ page: 1, pageSize: 50, total: 3, run: { id: runId, pipeline: "hallucination", status: "done" } });
-    expect(body.videos[0]).toMatchObject({ id: ids[0], fileName: "v0.mp4", sizeBytes: 5, keyFrameCount: 0, thumbnailUrl: null, scores: { overall: 30, verdict: true }, review: { reviewers: 0, byMe: false, disagreement: false } });
+    expect(body.videos[0]).toMatchObject({
+      id: ids[0],
+      fileName: "v0.mp4",
+      sizeBytes: 5,
+      keyFrameCount: 0,
+      thumbnailUrl: null,
+      scores: { overall: 30, verdict: true },
+      review: { reviewers: 0, byMe: false, disagreement: false },
+    });
   });
 
   it("filters and sorts on score columns, and pages", async () => {
@@ -59,7 +80,13 @@ describe("GET /api/v1/projects/:id/videos", () => {
   });
 
   it("answers a malformed filter with 400 and the reason, never an unfiltered list", async () => {
-    for (const [query, field] of [["category=s99", "category"], ["overallMax=abc", "overallMax"], ["sort=storageKey", "sort"], ["verdict=maybe", "verdict"], ["pageSize=501", "pageSize"]] as const) {
+    for (const [query, field] of [
+      ["category=s99", "category"],
+      ["overallMax=abc", "overallMax"],
+      ["sort=storageKey", "sort"],
+      ["verdict=maybe", "verdict"],
+      ["pageSize=501", "pageSize"],
+    ] as const) {
       const { status, body } = await list(ownerKey, query);
       expect(status, query).toBe(400);
       expect(body.error.code).toBe("invalid_request");

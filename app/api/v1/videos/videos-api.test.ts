@@ -22,7 +22,7 @@ let projectId: string;
 let strangerKey: string;
 let viewerKey: string;
 
-const ctx = <P,>(params: P) => ({ params: Promise.resolve(params) });
+const ctx = <P>(params: P) => ({ params: Promise.resolve(params) });
 const auth = (k: string) => ({ authorization: `Bearer ${k}` });
 
 function videoForm(file: string, options: { path?: string; metadata?: unknown; name?: string } = {}) {
@@ -203,23 +203,69 @@ describe("frame sets, playback and frames", () => {
       for (const [name, data] of parts) form.append(name, new Blob([new Uint8Array(data)]), name);
       return form;
     };
-    const send = (form: FormData, k = key) =>
-      postFrameSet(new Request(`http://x/api/v1/videos/${video.id}/frame-sets`, { method: "POST", headers: auth(k), body: form }), ctx({ videoId: video.id }));
+    const send = (form: FormData, k = key) => postFrameSet(new Request(`http://x/api/v1/videos/${video.id}/frame-sets`, { method: "POST", headers: auth(k), body: form }), ctx({ videoId: video.id }));
 
-    const missing = await send(frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg]]));
+    const missing = await send(
+      frameForm(manifest, [
+        ["f0.jpg", jpeg],
+        ["f1.jpg", jpeg],
+      ]),
+    );
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as any).error.message).toMatch(/missing file parts for: f2.jpg/);
-    const notJpeg = await send(frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", new TextEncoder().encode("nope")]]));
+    const notJpeg = await send(
+      frameForm(manifest, [
+        ["f0.jpg", jpeg],
+        ["f1.jpg", jpeg],
+        ["f2.jpg", new TextEncoder().encode("nope")],
+      ]),
+    );
     expect(notJpeg.status).toBe(400);
     expect(((await notJpeg.json()) as any).error.message).toMatch(/f2.jpg is not a JPEG/);
-    const badCluster = await send(frameForm([{ ...manifest[0], cluster: 2 }, manifest[1], manifest[2]], [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", jpeg]]));
+    const badCluster = await send(
+      frameForm(
+        [{ ...manifest[0], cluster: 2 }, manifest[1], manifest[2]],
+        [
+          ["f0.jpg", jpeg],
+          ["f1.jpg", jpeg],
+          ["f2.jpg", jpeg],
+        ],
+      ),
+    );
     expect(badCluster.status).toBe(400);
     expect(await prisma.frameSet.count({ where: { videoId: video.id } })).toBe(0);
-    expect((await send(frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", jpeg]]), viewerKey)).status).toBe(403);
+    expect(
+      (
+        await send(
+          frameForm(manifest, [
+            ["f0.jpg", jpeg],
+            ["f1.jpg", jpeg],
+            ["f2.jpg", jpeg],
+          ]),
+          viewerKey,
+        )
+      ).status,
+    ).toBe(403);
 
-    const created = await send(frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", jpeg]]));
+    const created = await send(
+      frameForm(manifest, [
+        ["f0.jpg", jpeg],
+        ["f1.jpg", jpeg],
+        ["f2.jpg", jpeg],
+      ]),
+    );
     expect(created.status).toBe(201);
-    const again = await send(frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", jpeg]], { sampleFps: 4, mode: "density-peaks" }));
+    const again = await send(
+      frameForm(
+        manifest,
+        [
+          ["f0.jpg", jpeg],
+          ["f1.jpg", jpeg],
+          ["f2.jpg", jpeg],
+        ],
+        { sampleFps: 4, mode: "density-peaks" },
+      ),
+    );
     expect(again.status).toBe(200);
     expect(((await again.json()) as any).created).toBe(false);
     expect(await prisma.frameSet.count({ where: { videoId: video.id } })).toBe(1);

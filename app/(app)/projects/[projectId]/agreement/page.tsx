@@ -25,7 +25,13 @@ import { getProject } from "@/lib/projects/projects";
 
 /** The query keys the form shows itself (read per request from the registry, as the filters are). */
 const formKeys = () => new Set([...Object.keys(videoFilterSchema().shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "implied", "truth"]);
-const BREAKDOWN_TITLES: Record<Breakdown, string> = { category: "Category", dimension: "VBench dimension", model: "Model (of the video or the caption)", endpoint: "Judge endpoint", promptVersion: "Prompt version" };
+const BREAKDOWN_TITLES: Record<Breakdown, string> = {
+  category: "Category",
+  dimension: "VBench dimension",
+  model: "Model (of the video or the caption)",
+  endpoint: "Judge endpoint",
+  promptVersion: "Prompt version",
+};
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
@@ -87,8 +93,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const presenceParam = presenceThreshold !== undefined ? `presenceThreshold=${presenceThreshold}&` : "";
   const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&${presenceParam}independent=${independent}&implied=${implied}&truth=${truth}&`;
   const project = await getProject(prisma, actor, projectId);
-  const downloadName = (what: string, extension: string) =>
-    exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
+  const downloadName = (what: string, extension: string) => exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
   const downloads = [
     { label: "Items CSV", href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`, filename: downloadName("items", "csv"), kind: "csv" as const },
     { label: "Items JSONL", href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`, filename: downloadName("items", "jsonl"), kind: "jsonl" as const },
@@ -157,7 +162,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
       )}
       <Card title="Exports">
         <ExportButtons downloads={downloads} />
-        <p className="mt-2 text-xs text-slate-500">Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval.</p>
+        <p className="mt-2 text-xs text-slate-500">
+          Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval.
+        </p>
       </Card>
       {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}
     </div>
@@ -209,7 +216,10 @@ function SummaryTable({ report }: { report: AgreementReport }) {
           </tbody>
         </table>
       </div>
-      <p className="mt-2 text-xs text-slate-600">κ: quadratic-weighted Cohen&apos;s κ on each kind&apos;s own scale (for yes/no kinds the plain κ); the last row binarises every target. α: Krippendorff&apos;s α at the kind&apos;s measurement level.</p>
+      <p className="mt-2 text-xs text-slate-600">
+        κ: quadratic-weighted Cohen&apos;s κ on each kind&apos;s own scale (for yes/no kinds the plain κ); the last row binarises every target. α: Krippendorff&apos;s α at the kind&apos;s measurement
+        level.
+      </p>
     </Card>
   );
 }
@@ -233,7 +243,21 @@ function ViewTabs({ view, viewHref }: { view: AgreementView; viewHref: (view: Ag
   );
 }
 
-function Report({ projectId, report, filterParams, fileNames, view, viewHref }: { projectId: string; report: AgreementReport; filterParams: string; fileNames: Record<string, string>; view: AgreementView; viewHref: (view: AgreementView) => string }) {
+function Report({
+  projectId,
+  report,
+  filterParams,
+  fileNames,
+  view,
+  viewHref,
+}: {
+  projectId: string;
+  report: AgreementReport;
+  filterParams: string;
+  fileNames: Record<string, string>;
+  view: AgreementView;
+  viewHref: (view: AgreementView) => string;
+}) {
   const s = report.summary;
   const c = report.humanVsJudge.consensus;
   // The reviewed per-subject metrics of the tasks in scope (hallucination: verdict, overall), as the report names them.

@@ -67,11 +67,19 @@ export default async function CalibrationPage({ params, searchParams }: { params
         <EmptyState title={options.labelSets.length === 0 ? "No label set yet" : "No hallucination run yet"}>
           {options.labelSets.length === 0 ? (
             <>
-              Import published labels (a T2VHaluBench sheet) on the <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>Import page</LinkIfAllowed>, then compare a run with them here.
+              Import published labels (a T2VHaluBench sheet) on the{" "}
+              <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>
+                Import page
+              </LinkIfAllowed>
+              , then compare a run with them here.
             </>
           ) : (
             <>
-              Start a hallucination run on the <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">Judge page</Link>.
+              Start a hallucination run on the{" "}
+              <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">
+                Judge page
+              </Link>
+              .
             </>
           )}
         </EmptyState>
@@ -126,15 +134,21 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
       <p className="text-sm text-slate-600" data-testid="calibration-summary">
         {report.videos} videos labelled in <b>{report.labelSet.name}</b>
         {report.labelSet.annotator && <> (annotator {report.labelSet.annotator})</>} and judged by {report.run.model} ({report.run.endpoint})
-        {report.labelledNotJudged > 0 && <>; {report.labelledNotJudged} labelled videos the run did not judge are left out</>}. Positive class: a hallucination present (for prompt
-        consistency: the video departs from its prompt). The overall verdict is the run&apos;s own; the judge sees a category (or prompt inconsistency) when its worst score is at least {report.threshold}.
-        Intervals: percentile bootstrap over videos, {report.table.bootstrap.iterations} resamples, seed {report.table.bootstrap.seed}.
+        {report.labelledNotJudged > 0 && <>; {report.labelledNotJudged} labelled videos the run did not judge are left out</>}. Positive class: a hallucination present (for prompt consistency: the
+        video departs from its prompt). The overall verdict is the run&apos;s own; the judge sees a category (or prompt inconsistency) when its worst score is at least {report.threshold}. Intervals:
+        percentile bootstrap over videos, {report.table.bootstrap.iterations} resamples, seed {report.table.bootstrap.seed}.
       </p>
       <Card title="Exports">
         <div className="flex gap-3 text-sm">
-          <a href={download("csv")} className="text-indigo-700 underline" data-testid="calibration-csv">CSV</a>
-          <a href={download("latex")} className="text-indigo-700 underline" data-testid="calibration-latex">LaTeX</a>
-          <a href={download("json")} className="text-indigo-700 underline">JSON</a>
+          <a href={download("csv")} className="text-indigo-700 underline" data-testid="calibration-csv">
+            CSV
+          </a>
+          <a href={download("latex")} className="text-indigo-700 underline" data-testid="calibration-latex">
+            LaTeX
+          </a>
+          <a href={download("json")} className="text-indigo-700 underline">
+            JSON
+          </a>
         </div>
       </Card>
       <Card title="By generator model">
@@ -142,16 +156,26 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
           <table className="w-full text-left text-sm" data-testid="paper-table">
             <thead className="text-xs text-slate-500">
               <tr>
-                <th className="px-2 py-1" rowSpan={2}>Model</th>
+                <th className="px-2 py-1" rowSpan={2}>
+                  Model
+                </th>
                 {HEADLINE_TARGETS.map((t) => (
                   <th key={t.id} colSpan={METRICS.length} className="border-b border-slate-200 px-2 py-1 text-center">
                     {t.label}
                   </th>
                 ))}
-                <th className="px-2" rowSpan={2}>n</th>
+                <th className="px-2" rowSpan={2}>
+                  n
+                </th>
               </tr>
               <tr>
-                {HEADLINE_TARGETS.flatMap((t) => METRICS.map(([id, label]) => <th key={`${t.id}-${id}`} className="px-2 py-1">{label}</th>))}
+                {HEADLINE_TARGETS.flatMap((t) =>
+                  METRICS.map(([id, label]) => (
+                    <th key={`${t.id}-${id}`} className="px-2 py-1">
+                      {label}
+                    </th>
+                  )),
+                )}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -172,7 +196,9 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
             <tr>
               <th className="px-2 py-1">Category</th>
               {METRICS.map(([id, label]) => (
-                <th key={id} className="px-2 py-1">{label}</th>
+                <th key={id} className="px-2 py-1">
+                  {label}
+                </th>
               ))}
               <th className="px-2">n</th>
               <th className="px-2">labelled present</th>

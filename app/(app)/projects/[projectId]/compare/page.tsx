@@ -11,21 +11,23 @@ import { formatScore } from "@/lib/format/numbers";
 const fmt = formatScore;
 
 /** Side by side: every sample of one prompt, generator models as rows and sample indexes as columns. */
-export default async function ComparePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ projectId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function ComparePage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v !== undefined));
+  const raw = Object.fromEntries(
+    Object.entries(await searchParams)
+      .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
+      .filter(([, v]) => v !== undefined),
+  );
   const parsed = compareQuerySchema.safeParse(raw);
   if (!parsed.success) {
     return (
       <EmptyState title="Nothing to compare">
-        Open a video and follow <i>Compare samples</i>, or <Link href={`/projects/${projectId}/videos`} className="text-indigo-700 underline">pick a video</Link>.
+        Open a video and follow <i>Compare samples</i>, or{" "}
+        <Link href={`/projects/${projectId}/videos`} className="text-indigo-700 underline">
+          pick a video
+        </Link>
+        .
       </EmptyState>
     );
   }
@@ -62,7 +64,11 @@ export default async function ComparePage({
         {result.prompt ?? "(this video has no prompt)"}
       </p>
       <nav className="flex flex-wrap items-center gap-2 text-sm" aria-label="Which samples">
-        <Link href={href(undefined)} className={`rounded border px-2 py-1 ${!restricted ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300"}`} aria-current={!restricted ? "page" : undefined}>
+        <Link
+          href={href(undefined)}
+          className={`rounded border px-2 py-1 ${!restricted ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300"}`}
+          aria-current={!restricted ? "page" : undefined}
+        >
           This prompt across models ({result.totalSamples})
         </Link>
         {result.models.map((model) => (
@@ -104,7 +110,11 @@ export default async function ComparePage({
                   </th>
                   {row.cells.map((cell, i) => (
                     <td key={i} className="align-top">
-                      {cell.length === 0 ? <span className="text-xs text-slate-400">missing</span> : cell.map((sample) => <Tile key={sample.id} projectId={projectId} sample={sample} focus={sample.id === result.focusVideoId} />)}
+                      {cell.length === 0 ? (
+                        <span className="text-xs text-slate-400">missing</span>
+                      ) : (
+                        cell.map((sample) => <Tile key={sample.id} projectId={projectId} sample={sample} focus={sample.id === result.focusVideoId} />)
+                      )}
                     </td>
                   ))}
                   {hasUnindexed && (
@@ -127,7 +137,12 @@ export default async function ComparePage({
 function Tile({ projectId, sample, focus }: { projectId: string; sample: CompareSample; focus: boolean }) {
   const verdict = (v: boolean | number | null) => (v === null ? "—" : v === true || v === 1 ? "yes" : "no");
   return (
-    <div className={`flex w-56 flex-col gap-1 rounded-md border bg-white p-2 text-xs ${focus ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`} data-testid="sample-tile" data-video-id={sample.id} data-sample-index={sample.sampleIndex ?? ""}>
+    <div
+      className={`flex w-56 flex-col gap-1 rounded-md border bg-white p-2 text-xs ${focus ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`}
+      data-testid="sample-tile"
+      data-video-id={sample.id}
+      data-sample-index={sample.sampleIndex ?? ""}
+    >
       {/* preload="none" with the first key frame as poster: twenty tiles download nothing until played. */}
       <video src={sample.url} poster={sample.posterUrl ?? undefined} preload="none" controls className="aspect-video w-full rounded bg-black" data-testid="sample-player" />
       <div className="flex items-baseline gap-1">

@@ -19,13 +19,12 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
         </EmptyState>
       ) : (
         <p className="text-sm text-slate-600">
-          Against {lists.length} prompt list{lists.length === 1 ? "" : "s"}: {lists.map((l) => `${l.name} (${l.entryCount})`).join(", ")}. 3 samples per
-          prompt, 20 for Diversity.
+          Against {lists.length} prompt list{lists.length === 1 ? "" : "s"}: {lists.map((l) => `${l.name} (${l.entryCount})`).join(", ")}. 3 samples per prompt, 20 for Diversity.
         </p>
       )}
       <p className="text-sm" data-testid="completeness-totals">
-        {report.totals.present} of {report.totals.expected} expected samples present · {report.totals.missing} missing · {report.totals.unexpected} unexpected ·{" "}
-        {report.totals.unmatched} names match no prompt
+        {report.totals.present} of {report.totals.expected} expected samples present · {report.totals.missing} missing · {report.totals.unexpected} unexpected · {report.totals.unmatched} names match
+        no prompt
       </p>
       <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm">
         <thead className="text-xs uppercase text-slate-500">
@@ -54,20 +53,26 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
       <div className="grid gap-5 lg:grid-cols-3">
         <Card title="Missing samples">
           <ul className="max-h-96 overflow-y-auto text-xs">
-            {report.dimensions.flatMap((row) => row.missing).slice(0, 500).map((m, i) => (
-              <li key={i} className="py-0.5">
-                <span className="text-slate-500">{m.dimension}</span> · {m.prompt.slice(0, 120)} · #{m.sampleIndex}
-              </li>
-            ))}
+            {report.dimensions
+              .flatMap((row) => row.missing)
+              .slice(0, 500)
+              .map((m, i) => (
+                <li key={i} className="py-0.5">
+                  <span className="text-slate-500">{m.dimension}</span> · {m.prompt.slice(0, 120)} · #{m.sampleIndex}
+                </li>
+              ))}
           </ul>
         </Card>
         <Card title="Unexpected files">
           <ul className="max-h-96 overflow-y-auto text-xs">
-            {report.dimensions.flatMap((row) => row.unexpected).slice(0, 500).map((u, i) => (
-              <li key={i} className="py-0.5">
-                <span className="font-mono">{u.relativePath}</span> · {u.reason.replaceAll("_", " ")}
-              </li>
-            ))}
+            {report.dimensions
+              .flatMap((row) => row.unexpected)
+              .slice(0, 500)
+              .map((u, i) => (
+                <li key={i} className="py-0.5">
+                  <span className="font-mono">{u.relativePath}</span> · {u.reason.replaceAll("_", " ")}
+                </li>
+              ))}
           </ul>
         </Card>
         <Card title="Names matching no prompt">

@@ -57,11 +57,16 @@ export default async function ConstructionPage({ params, searchParams }: { param
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Q&A construction" />
       <p className="text-sm text-slate-600">
-        Build a video Q&amp;A benchmark as seed 004 does: import step annotations, generate candidate questions per clip, filter them (blind, hallucination,
-        tricky, unspecific) and turn the survivors into five-option multiple-choice questions, then have people{" "}
-        {/* A plain link: the curation pages are not prefetched (they come with the curation queues). */}
-        <a className="text-indigo-700 underline" href={curationHref(projectId)}>curate</a> them and export the accepted ones as a question set for{" "}
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa`}>Video QA</Link>.
+        Build a video Q&amp;A benchmark as seed 004 does: import step annotations, generate candidate questions per clip, filter them (blind, hallucination, tricky, unspecific) and turn the survivors
+        into five-option multiple-choice questions, then have people {/* A plain link: the curation pages are not prefetched (they come with the curation queues). */}
+        <a className="text-indigo-700 underline" href={curationHref(projectId)}>
+          curate
+        </a>{" "}
+        them and export the accepted ones as a question set for{" "}
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa`}>
+          Video QA
+        </Link>
+        .
       </p>
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="construction-problem">
@@ -75,25 +80,21 @@ export default async function ConstructionPage({ params, searchParams }: { param
             <summary className="cursor-pointer">The formats</summary>
             <ul className="mt-2 list-disc pl-5 text-xs">
               <li>
-                One record per video, as JSONL or a JSON array: <code>{'{"video", "theme"?, "duration"?, "dataset"?, "steps": [{"start", "end", "text", "category"?}]}'}</code>; times in
-                seconds; <code>dataset</code> is <code>hirest</code>, <code>youcook2</code>, <code>ego4d-goalstep</code>, <code>egoexo4d</code> or <code>generic</code> (the default) and picks the
-                generation templates.
+                One record per video, as JSONL or a JSON array: <code>{'{"video", "theme"?, "duration"?, "dataset"?, "steps": [{"start", "end", "text", "category"?}]}'}</code>; times in seconds;{" "}
+                <code>dataset</code> is <code>hirest</code>, <code>youcook2</code>, <code>ego4d-goalstep</code>, <code>egoexo4d</code> or <code>generic</code> (the default) and picks the generation
+                templates.
               </li>
               <li>
                 CSV: one row per step, <code>video,start,end,text</code> and optionally <code>theme,duration,dataset,category,level</code> (<code>level</code> <code>substep</code> attaches a row to
                 the step above it).
               </li>
               <li>
-                Steps in time order, from 0 on, each ending after it starts and by the duration. Videos match the project&apos;s by file name. Ego4D Goal-Step and Ego-Exo4D videos are trimmed
-                into clips of more than 4 minutes with at least 7 varied steps; the check lists what the trimming left out and why. A bad file imports nothing.
+                Steps in time order, from 0 on, each ending after it starts and by the duration. Videos match the project&apos;s by file name. Ego4D Goal-Step and Ego-Exo4D videos are trimmed into
+                clips of more than 4 minutes with at least 7 varied steps; the check lists what the trimming left out and why. A bad file imports nothing.
               </li>
             </ul>
           </details>
-          {overview.may.importAnnotations ? (
-            <StepAnnotationImport projectId={projectId} />
-          ) : (
-            <p className="text-xs text-slate-500">Owners import step annotations; the sets are listed below.</p>
-          )}
+          {overview.may.importAnnotations ? <StepAnnotationImport projectId={projectId} /> : <p className="text-xs text-slate-500">Owners import step annotations; the sets are listed below.</p>}
         </div>
       </Card>
 
@@ -158,9 +159,15 @@ export default async function ConstructionPage({ params, searchParams }: { param
                   {detail.funnel.map((stage) => (
                     <tr key={stage.id} data-testid="funnel-stage" data-stage={stage.id}>
                       <td className="py-1 pr-3 font-medium">{stage.label}</td>
-                      <td className="py-1 pr-3 text-right" data-testid="funnel-kept">{stage.kept}</td>
-                      <td className="py-1 pr-3 text-right" data-testid="funnel-removed">{stage.removed}</td>
-                      <td className="py-1 pr-3 text-right" data-testid="funnel-pending">{stage.pending}</td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-kept">
+                        {stage.kept}
+                      </td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-removed">
+                        {stage.removed}
+                      </td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-pending">
+                        {stage.pending}
+                      </td>
                       <td className="py-1 pr-3">{counts(stage.keptByCategory)}</td>
                       <td className="py-1">{counts(stage.keptByDataset)}</td>
                     </tr>

@@ -43,7 +43,8 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
                   <span className="font-medium">{queue.name}</span>
                 )}
                 <span className="text-xs text-slate-500">
-                  {queue.candidateSetName} · {queue.curatorsPerQuestion} curator{queue.curatorsPerQuestion === 1 ? "" : "s"} per question · {queue.scope === "kept" ? "kept by the filters" : "all candidates"}
+                  {queue.candidateSetName} · {queue.curatorsPerQuestion} curator{queue.curatorsPerQuestion === 1 ? "" : "s"} per question ·{" "}
+                  {queue.scope === "kept" ? "kept by the filters" : "all candidates"}
                   {queue.assignees.length > 0 && ` · assigned to ${queue.assignees.map((a) => a.email).join(", ")}`}
                 </span>
               </div>
@@ -58,8 +59,8 @@ export default async function CurationQueuesPage({ params }: { params: Promise<{
                 {queue.agreement && queue.agreement.curators < 2
                   ? "Agreement needs at least two curators deciding the same questions."
                   : queue.agreement
-                  ? `Curator agreement over ${queue.agreement.items} questions, ${queue.agreement.curators} curators: ${percent(queue.agreement.percentAgreement)} agree · Fleiss' κ ${stat(queue.agreement.fleissKappa)} · Krippendorff's α ${stat(queue.agreement.krippendorffAlpha)}`
-                  : "No decisions yet: agreement shows once curators decide."}
+                    ? `Curator agreement over ${queue.agreement.items} questions, ${queue.agreement.curators} curators: ${percent(queue.agreement.percentAgreement)} agree · Fleiss' κ ${stat(queue.agreement.fleissKappa)} · Krippendorff's α ${stat(queue.agreement.krippendorffAlpha)}`
+                    : "No decisions yet: agreement shows once curators decide."}
               </p>
               <p className="mt-1 text-xs">
                 Export the accepted questions:{" "}

@@ -19,10 +19,41 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   if (roleCan(role, "endpoints.manage")) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
   // Archived endpoints are listed here (restorable), but not offered to new runs.
   const endpoints = await listEndpoints(prisma, actor, projectId, { includeArchived: true });
-  const endpointRows = endpoints.map(({ id, name, baseUrl, model, hasApiKey, imageDetail, temperature, maxConcurrency, requestsPerMinute, timeoutSeconds, structuredOutput, pricePer1kInput, pricePer1kOutput, supportsBatchApi, archivedAt }) => ({
-    id, name, baseUrl, model, hasApiKey, imageDetail, temperature, maxConcurrency, requestsPerMinute, timeoutSeconds, structuredOutput, pricePer1kInput, pricePer1kOutput, supportsBatchApi,
-    archivedAt: archivedAt?.toISOString() ?? null,
-  }));
+  const endpointRows = endpoints.map(
+    ({
+      id,
+      name,
+      baseUrl,
+      model,
+      hasApiKey,
+      imageDetail,
+      temperature,
+      maxConcurrency,
+      requestsPerMinute,
+      timeoutSeconds,
+      structuredOutput,
+      pricePer1kInput,
+      pricePer1kOutput,
+      supportsBatchApi,
+      archivedAt,
+    }) => ({
+      id,
+      name,
+      baseUrl,
+      model,
+      hasApiKey,
+      imageDetail,
+      temperature,
+      maxConcurrency,
+      requestsPerMinute,
+      timeoutSeconds,
+      structuredOutput,
+      pricePer1kInput,
+      pricePer1kOutput,
+      supportsBatchApi,
+      archivedAt: archivedAt?.toISOString() ?? null,
+    }),
+  );
   const [saved, { dimensions }] = await Promise.all([projectPipelineDefaults(prisma, actor, projectId), browseOptions(prisma, actor, projectId)]);
   // The run form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
   const pipelines = runFormPipelines(saved);

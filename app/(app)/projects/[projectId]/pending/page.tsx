@@ -15,7 +15,10 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
   const lacking = count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count, resize);
   return (
     <div className="flex flex-col gap-5">
-      <ProjectPageHeader projectId={projectId} title={count === undefined ? "Videos waiting for frames" : resize ? `Uniform frames (${count}) for QA runs` : `Uniform frames (${count}) for caption runs`} />
+      <ProjectPageHeader
+        projectId={projectId}
+        title={count === undefined ? "Videos waiting for frames" : resize ? `Uniform frames (${count}) for QA runs` : `Uniform frames (${count}) for caption runs`}
+      />
       {count === undefined ? (
         <p className="text-sm text-slate-600">
           Videos registered through the API have no frames yet; this page extracts them in this browser. Caption runs need a uniform frame set instead:{" "}
@@ -26,16 +29,16 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
         </p>
       ) : resize ? (
         <p className="text-sm text-slate-600">
-          A QA run sends the evaluated model {count} evenly spaced frames of each video, at {describeResize(resize)}. These videos have questions but no such uniform set yet,
-          so a QA run would leave them out; this page extracts it in this browser (their other frame sets stay).{" "}
+          A QA run sends the evaluated model {count} evenly spaced frames of each video, at {describeResize(resize)}. These videos have questions but no such uniform set yet, so a QA run would leave
+          them out; this page extracts it in this browser (their other frame sets stay).{" "}
           <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending`}>
             Videos waiting for any frames
           </Link>
         </p>
       ) : (
         <p className="text-sm text-slate-600">
-          The caption judges see {count} evenly spaced frames of each video. These videos have captions but no uniform set of {count} frames yet, so a caption
-          run would leave them out; this page extracts that set in this browser (their other frame sets stay).{" "}
+          The caption judges see {count} evenly spaced frames of each video. These videos have captions but no uniform set of {count} frames yet, so a caption run would leave them out; this page
+          extracts that set in this browser (their other frame sets stay).{" "}
           <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending`}>
             Videos waiting for any frames
           </Link>
@@ -43,7 +46,9 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
       )}
       {!query.success && (
         <p role="alert" className="text-sm text-red-700">
-          {query.error.issues.some((i) => i.path[0] === "uniform") ? "The frame count must be a whole number from 1 to 64." : query.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; ")}
+          {query.error.issues.some((i) => i.path[0] === "uniform")
+            ? "The frame count must be a whole number from 1 to 64."
+            : query.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; ")}
         </p>
       )}
       <PendingExtractionPanel

@@ -68,7 +68,12 @@ export default async function QaPage({ params, searchParams }: { params: Promise
         ]
       : []),
     ...chosen.flatMap((run) =>
-      (["csv", "jsonl"] as const).map((format) => ({ label: `${run.label} answers ${format.toUpperCase()}`, href: `/api/v1/runs/${run.id}/qa?format=${format}`, filename: `qa-${run.id}.${format}`, kind: format })),
+      (["csv", "jsonl"] as const).map((format) => ({
+        label: `${run.label} answers ${format.toUpperCase()}`,
+        href: `/api/v1/runs/${run.id}/qa?format=${format}`,
+        filename: `qa-${run.id}.${format}`,
+        kind: format,
+      })),
     ),
   ];
   const keep = (change: Record<string, string | undefined>) => {
@@ -85,10 +90,18 @@ export default async function QaPage({ params, searchParams }: { params: Promise
       <ProjectPageHeader projectId={projectId} title="Video QA" />
       <p className="text-sm text-slate-600">
         How well video-LLMs answer a lab&apos;s questions about its videos (seed 004&apos;s InstructionBench evaluation). Import question sets on the{" "}
-        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>Import</LinkIfAllowed> page, extract each video&apos;s{" "}
-        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/pending?uniform=8&resize=quarter`}>uniform frames</LinkIfAllowed>, and start QA runs on the{" "}
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>Judge</Link> page. Accuracy counts the questions decided correct or wrong (n);
-        unanswerable ones (a call or the judge failed) are counted beside it.
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>
+          Import
+        </LinkIfAllowed>{" "}
+        page, extract each video&apos;s{" "}
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/pending?uniform=8&resize=quarter`}>
+          uniform frames
+        </LinkIfAllowed>
+        , and start QA runs on the{" "}
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
+          Judge
+        </Link>{" "}
+        page. Accuracy counts the questions decided correct or wrong (n); unanswerable ones (a call or the judge failed) are counted beside it.
       </p>
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
@@ -154,7 +167,15 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                     >
                       <td className="px-2 py-1">{labelOf.get(row.runId)}</td>
                       {query.by !== "all" && (
-                        <td>{[row.format && FORMAT_LABELS[row.format], query.by.includes("category") && (row.category ?? "(no category)"), query.by.includes("granularity") && (row.granularity ?? "(no granularity)")].filter(Boolean).join(" · ")}</td>
+                        <td>
+                          {[
+                            row.format && FORMAT_LABELS[row.format],
+                            query.by.includes("category") && (row.category ?? "(no category)"),
+                            query.by.includes("granularity") && (row.granularity ?? "(no granularity)"),
+                          ]
+                            .filter(Boolean)
+                            .join(" · ")}
+                        </td>
                       )}
                       <AccuracyCell accuracy={row.outcomes.accuracy} testId="qa-accuracy-cell" />
                       <td className="tabular-nums text-slate-600">
@@ -162,7 +183,11 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                         {row.outcomes.pending ? ` (${row.outcomes.pending} pending)` : ""}
                       </td>
                       {hasBaseline && (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="text-slate-400">no baseline</td>)}
-                      {hasBaseline && <td className="tabular-nums" data-testid="qa-right-without-video">{row.textOnly ? row.rightWithoutVideo : "—"}</td>}
+                      {hasBaseline && (
+                        <td className="tabular-nums" data-testid="qa-right-without-video">
+                          {row.textOnly ? row.rightWithoutVideo : "—"}
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>
@@ -191,9 +216,19 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                         const cell = overview.heatmap.cells.find((x) => x.runId === run.id && x.category === category);
                         const accuracy = cell?.accuracy ?? null;
                         return (
-                          <td key={category ?? ""} className="border border-white px-2 py-1 tabular-nums" style={accuracy ? { background: heat(accuracy.value) } : undefined} data-testid="qa-heat-cell" data-run={run.id} data-category={category ?? ""}>
+                          <td
+                            key={category ?? ""}
+                            className="border border-white px-2 py-1 tabular-nums"
+                            style={accuracy ? { background: heat(accuracy.value) } : undefined}
+                            data-testid="qa-heat-cell"
+                            data-run={run.id}
+                            data-category={category ?? ""}
+                          >
                             {accuracy ? (
-                              <Link href={keep({ listRunId: run.id, category: category ?? "(none)", page: undefined })} title={`${formatPercent(accuracy.lower)}–${formatPercent(accuracy.upper)}, n=${accuracy.n}`}>
+                              <Link
+                                href={keep({ listRunId: run.id, category: category ?? "(none)", page: undefined })}
+                                title={`${formatPercent(accuracy.lower)}–${formatPercent(accuracy.upper)}, n=${accuracy.n}`}
+                              >
                                 {formatPercent(accuracy.value)} <span className="text-xs text-slate-600">n={accuracy.n}</span>
                               </Link>
                             ) : (
@@ -258,10 +293,16 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                         {labelOf.get(c.second)} <span className="text-xs text-slate-500">{c.secondAccuracy === null ? "" : formatPercent(c.secondAccuracy)}</span>
                       </td>
                       <td className="tabular-nums">{c.n}</td>
-                      <td className="tabular-nums" data-testid="qa-comparison-b">{c.b}</td>
-                      <td className="tabular-nums" data-testid="qa-comparison-c">{c.c}</td>
+                      <td className="tabular-nums" data-testid="qa-comparison-b">
+                        {c.b}
+                      </td>
+                      <td className="tabular-nums" data-testid="qa-comparison-c">
+                        {c.c}
+                      </td>
                       <td>{c.method === "exact" ? "exact binomial" : `χ² = ${c.statistic!.toFixed(2)}`}</td>
-                      <td className="tabular-nums" data-testid="qa-comparison-p">{c.p.toPrecision(3)}</td>
+                      <td className="tabular-nums" data-testid="qa-comparison-p">
+                        {c.p.toPrecision(3)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -271,8 +312,8 @@ export default async function QaPage({ params, searchParams }: { params: Promise
 
           <Card title="Reviewers and agreement">
             <p className="mb-2 text-xs text-slate-500">
-              Reviewers mark any answer correct or wrong on its question&apos;s page, or in a review queue over a run&apos;s answers the judge decided. The
-              agreement report compares them with the judge (κ, confusion, by category, format and model) and with each other.
+              Reviewers mark any answer correct or wrong on its question&apos;s page, or in a review queue over a run&apos;s answers the judge decided. The agreement report compares them with the
+              judge (κ, confusion, by category, format and model) and with each other.
             </p>
             <ul className="flex flex-col gap-1 text-sm" data-testid="qa-agreement-links">
               {chosen.map((run) => (
@@ -297,7 +338,10 @@ export default async function QaPage({ params, searchParams }: { params: Promise
           {canExport && downloads.length > 0 && (
             <Card title="Exports">
               <ExportButtons downloads={downloads} />
-              <p className="mt-2 text-xs text-slate-500">Accuracy: one row per run and group with its interval. Answers: every question of the run with the raw answer, the letter or the judge&apos;s decision and reason, and the baseline&apos;s.</p>
+              <p className="mt-2 text-xs text-slate-500">
+                Accuracy: one row per run and group with its interval. Answers: every question of the run with the raw answer, the letter or the judge&apos;s decision and reason, and the
+                baseline&apos;s.
+              </p>
             </Card>
           )}
 
@@ -322,7 +366,9 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                   <span>Outcome</span>
                   <select name="outcome" defaultValue={query.outcome ?? ""} className={input} data-testid="filter-outcome">
                     <option value="">any</option>
-                    {["correct", "wrong", "unanswerable", "pending"].map((o) => <option key={o}>{o}</option>)}
+                    {["correct", "wrong", "unanswerable", "pending"].map((o) => (
+                      <option key={o}>{o}</option>
+                    ))}
                   </select>
                 </label>
                 <label className="flex flex-col gap-1">
@@ -337,7 +383,9 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                   <span>Category</span>
                   <select name="category" defaultValue={query.category ?? ""} className={input}>
                     <option value="">any</option>
-                    {options.categories.map((c) => <option key={c}>{c}</option>)}
+                    {options.categories.map((c) => (
+                      <option key={c}>{c}</option>
+                    ))}
                   </select>
                 </label>
                 <label className="flex flex-col gap-1">
@@ -352,7 +400,11 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                   <span>Video</span>
                   <select name="videoId" defaultValue={query.videoId ?? ""} className={`${input} max-w-64`}>
                     <option value="">every video</option>
-                    {options.videos.map((v) => <option key={v.id} value={v.id}>{v.relativePath}</option>)}
+                    {options.videos.map((v) => (
+                      <option key={v.id} value={v.id}>
+                        {v.relativePath}
+                      </option>
+                    ))}
                   </select>
                 </label>
                 {listRun.settings.textOnlyBaseline && (
@@ -386,7 +438,9 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                     <tbody className="divide-y divide-slate-100">
                       {list.questions.map((q) => (
                         <tr key={q.questionId} data-testid="qa-question-row" data-external-id={q.externalId} data-outcome={q.result.outcome ?? "pending"}>
-                          <td className="max-w-40 truncate px-2 py-1 font-mono text-xs" title={q.video.relativePath}>{q.video.relativePath}</td>
+                          <td className="max-w-40 truncate px-2 py-1 font-mono text-xs" title={q.video.relativePath}>
+                            {q.video.relativePath}
+                          </td>
                           <td className="max-w-80 truncate" title={q.question}>
                             <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa/${q.questionId}`} data-testid="question-link">
                               {q.question}
@@ -394,10 +448,18 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                           </td>
                           <td>{q.format}</td>
                           <td>{q.category ?? "—"}</td>
-                          <td className="max-w-56 truncate" title={q.result.rawAnswer ?? ""}>{q.result.rawAnswer ?? "—"}</td>
+                          <td className="max-w-56 truncate" title={q.result.rawAnswer ?? ""}>
+                            {q.result.rawAnswer ?? "—"}
+                          </td>
                           <td>{q.result.decidedBy === "letter" ? `letter ${q.result.letter}` : q.result.decidedBy === "judge" ? `judge: ${q.result.judgement}` : "—"}</td>
                           <td>
-                            {q.blind ? <span className="rounded bg-slate-800 px-1 text-xs text-white" title="You are reviewing this video in a blind queue: shown once you submit">blind</span> : <OutcomeBadge outcome={q.result.outcome} />}
+                            {q.blind ? (
+                              <span className="rounded bg-slate-800 px-1 text-xs text-white" title="You are reviewing this video in a blind queue: shown once you submit">
+                                blind
+                              </span>
+                            ) : (
+                              <OutcomeBadge outcome={q.result.outcome} />
+                            )}
                           </td>
                           {listRun.settings.textOnlyBaseline && (
                             <td className="flex items-center gap-1 py-1">
@@ -417,9 +479,19 @@ export default async function QaPage({ params, searchParams }: { params: Promise
               )}
               {pageCount > 1 && (
                 <nav className="mt-3 flex gap-3 text-sm">
-                  {query.page > 1 && <Link className="text-indigo-700 underline" href={keep({ page: String(query.page - 1), listRunId: listRun.id })}>previous</Link>}
-                  <span className="text-slate-500">page {query.page} of {pageCount}</span>
-                  {query.page < pageCount && <Link className="text-indigo-700 underline" href={keep({ page: String(query.page + 1), listRunId: listRun.id })}>next</Link>}
+                  {query.page > 1 && (
+                    <Link className="text-indigo-700 underline" href={keep({ page: String(query.page - 1), listRunId: listRun.id })}>
+                      previous
+                    </Link>
+                  )}
+                  <span className="text-slate-500">
+                    page {query.page} of {pageCount}
+                  </span>
+                  {query.page < pageCount && (
+                    <Link className="text-indigo-700 underline" href={keep({ page: String(query.page + 1), listRunId: listRun.id })}>
+                      next
+                    </Link>
+                  )}
                 </nav>
               )}
             </Card>

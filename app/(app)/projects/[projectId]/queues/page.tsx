@@ -42,7 +42,14 @@ export default async function QueuesPage({ params, searchParams }: { params: Pro
                   {queue.name}
                 </Link>
                 <span className="text-xs text-slate-500">
-                  {queue.scope === "answers" ? "QA answers" : queue.scope === "captions" ? "captions" : queue.scope === "verdict" ? "verdicts" : `scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`} · {queue.reviewersPerItem} reviewer
+                  {queue.scope === "answers"
+                    ? "QA answers"
+                    : queue.scope === "captions"
+                      ? "captions"
+                      : queue.scope === "verdict"
+                        ? "verdicts"
+                        : `scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}
+                  · {queue.reviewersPerItem} reviewer
                   {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
                 </span>
                 {queue.blind && <span className="rounded bg-slate-800 px-1.5 py-0.5 text-xs text-white">blind</span>}

@@ -21,20 +21,33 @@ export default async function ProjectSearchPage({ params, searchParams }: { para
       problem = error.message;
     }
   }
-  const more = (kind: ProjectSearchResult["truncated"][number]) => (result?.truncated.includes(kind) ? <p className="mt-2 text-xs text-slate-600">The first {SEARCH_LIMIT} are shown; type more of the name to narrow it.</p> : null);
+  const more = (kind: ProjectSearchResult["truncated"][number]) =>
+    result?.truncated.includes(kind) ? <p className="mt-2 text-xs text-slate-600">The first {SEARCH_LIMIT} are shown; type more of the name to narrow it.</p> : null;
   return (
     <div className="flex flex-col gap-5">
       <h1 className="text-2xl font-semibold tracking-tight">Search</h1>
       <form method="get" role="search" className="flex gap-2 text-sm">
-        <input type="search" name="q" defaultValue={raw.q ?? ""} maxLength={200} aria-label="Search this project" className="w-96 rounded-md border border-slate-300 bg-white px-2 py-1.5" data-testid="search-page-input" />
-        <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white">Search</button>
+        <input
+          type="search"
+          name="q"
+          defaultValue={raw.q ?? ""}
+          maxLength={200}
+          aria-label="Search this project"
+          className="w-96 rounded-md border border-slate-300 bg-white px-2 py-1.5"
+          data-testid="search-page-input"
+        />
+        <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white">
+          Search
+        </button>
       </form>
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           {problem}
         </p>
       )}
-      {!result && !problem && <p className="text-sm text-slate-600">Search the project&apos;s videos by file name or prompt, its judge runs by task, model, endpoint or date, and its review queues by name.</p>}
+      {!result && !problem && (
+        <p className="text-sm text-slate-600">Search the project&apos;s videos by file name or prompt, its judge runs by task, model, endpoint or date, and its review queues by name.</p>
+      )}
       {result && (
         <div className="grid gap-6 lg:grid-cols-3" data-testid="search-results">
           <Card title={`Videos (${result.videos.length}${result.truncated.includes("videos") ? "+" : ""})`}>

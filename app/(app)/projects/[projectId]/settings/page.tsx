@@ -81,9 +81,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
               <ActionForm action={setArchivedAction} submitLabel={project.archivedAt ? "Restore project" : "Archive project"} variant="secondary">
                 <input type="hidden" name="projectId" value={projectId} />
                 <input type="hidden" name="archived" value={project.archivedAt ? "false" : "true"} />
-                <p className="text-sm text-slate-500">
-                  Archived projects keep all their data and leave the main project list.
-                </p>
+                <p className="text-sm text-slate-500">Archived projects keep all their data and leave the main project list.</p>
               </ActionForm>
               {roleCan(role, "project.delete") && <DeleteProjectButton projectId={projectId} />}
             </div>

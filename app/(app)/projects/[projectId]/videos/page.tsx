@@ -126,7 +126,6 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
     blind: video.blind,
   }));
 
-
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -186,9 +185,10 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
             </Link>
           ))}
         </nav>
-      <p className="text-xs text-slate-500" data-testid="shortcut-hint">
-        Keys: <kbd>j</kbd>/<kbd>↓</kbd> next video · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts · <kbd>?</kbd> all keys
-      </p>
+        <p className="text-xs text-slate-500" data-testid="shortcut-hint">
+          Keys: <kbd>j</kbd>/<kbd>↓</kbd> next video · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search
+          prompts · <kbd>?</kbd> all keys
+        </p>
       </div>
 
       {problem.length > 0 ? (
@@ -217,14 +217,29 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           </p>
           {result.videos.length === 0 ? (
             <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
+          ) : view === "grid" ? (
+            <VideoGrid
+              key={new URLSearchParams(raw).toString()}
+              rows={rows}
+              metrics={task.metrics}
+              verdictMetricId={task.verdict?.metricId ?? null}
+              nextHref={nextHref}
+              prevHref={prevHref}
+              searchInputId={SEARCH_INPUT_ID}
+            />
           ) : (
-view === "grid" ? (
-              <VideoGrid key={new URLSearchParams(raw).toString()} rows={rows} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
-            ) : (
-              <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
-                <VideoListTable key={new URLSearchParams(raw).toString()} rows={rows} head={head} metrics={task.metrics} verdictMetricId={task.verdict?.metricId ?? null} nextHref={nextHref} prevHref={prevHref} searchInputId={SEARCH_INPUT_ID} />
-              </VideoSelectionProvider>
-            )
+            <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
+              <VideoListTable
+                key={new URLSearchParams(raw).toString()}
+                rows={rows}
+                head={head}
+                metrics={task.metrics}
+                verdictMetricId={task.verdict?.metricId ?? null}
+                nextHref={nextHref}
+                prevHref={prevHref}
+                searchInputId={SEARCH_INPUT_ID}
+              />
+            </VideoSelectionProvider>
           )}
           <nav className="flex items-center gap-3 text-sm" aria-label="Pages" data-testid="pagination">
             {page > 1 && <Link href={link({ page: undefined, cursor: undefined })}>« first</Link>}

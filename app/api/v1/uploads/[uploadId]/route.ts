@@ -13,13 +13,16 @@ export const GET = withActor<Params>(async (_request, actor, params) => Response
  * Appends the body at `?offset=N`; a wrong offset, or another append of the same upload still
  * running, answers 409 offset_mismatch. A chunk that would overrun the declared size is refused.
  */
-export const PUT = withActor<Params>(async (request, actor, params) => {
-  const offset = uploadOffsetSchema.parse(new URL(request.url).searchParams.get("offset"));
-  const length = request.headers.get("content-length");
-  const declaredBytes = length === null ? undefined : z.coerce.number().int().min(0).parse(length);
-  const body = requestBodyStream(request);
-  return Response.json(await appendUploadChunk(appDeps(), actor, uploadIdSchema.parse(params.uploadId), offset, body, declaredBytes));
-}, { body: "bytes" });
+export const PUT = withActor<Params>(
+  async (request, actor, params) => {
+    const offset = uploadOffsetSchema.parse(new URL(request.url).searchParams.get("offset"));
+    const length = request.headers.get("content-length");
+    const declaredBytes = length === null ? undefined : z.coerce.number().int().min(0).parse(length);
+    const body = requestBodyStream(request);
+    return Response.json(await appendUploadChunk(appDeps(), actor, uploadIdSchema.parse(params.uploadId), offset, body, declaredBytes));
+  },
+  { body: "bytes" },
+);
 
 export const DELETE = withActor<Params>(async (_request, actor, params) => {
   await cancelUpload(appDeps(), actor, uploadIdSchema.parse(params.uploadId));

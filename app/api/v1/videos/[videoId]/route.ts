@@ -7,9 +7,7 @@ import { recordIdSchema } from "@/lib/validation/ids";
 
 const videoIdSchema = recordIdSchema;
 
-export const GET = withActor<{ videoId: string }>(async (_request, actor, params) =>
-  Response.json(await getVideoDetail(appDeps(), actor, videoIdSchema.parse(params.videoId))),
-);
+export const GET = withActor<{ videoId: string }>(async (_request, actor, params) => Response.json(await getVideoDetail(appDeps(), actor, videoIdSchema.parse(params.videoId))));
 
 /** Changes the video's prompt, model, dimensions, seed, sample index or extra fields (owners); the edit is kept in its history. */
 export const PATCH = withActor<{ videoId: string }>(async (request, actor, params) => {

@@ -19,7 +19,12 @@ function Difference({ r }: { r: PairedBootstrapResult }) {
   return (
     <span className="tabular-nums">
       {r.difference === null ? "—" : `${r.difference >= 0 ? "+" : ""}${r.difference.toFixed(2)}`}{" "}
-      {r.lower !== null && r.upper !== null && <span className="text-xs text-slate-500">[{r.lower.toFixed(2)}, {r.upper.toFixed(2)}]</span>} · p = {p(r.p)}
+      {r.lower !== null && r.upper !== null && (
+        <span className="text-xs text-slate-500">
+          [{r.lower.toFixed(2)}, {r.upper.toFixed(2)}]
+        </span>
+      )}{" "}
+      · p = {p(r.p)}
     </span>
   );
 }
@@ -61,7 +66,11 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
       <ProjectPageHeader projectId={projectId} title="Compare judge setups" />
       {runs.length < 2 ? (
         <EmptyState title="Fewer than two hallucination runs">
-          Run the judge twice (another endpoint, prompt version, frame settings or threshold) on the <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">Judge page</Link>, then compare the runs here.
+          Run the judge twice (another endpoint, prompt version, frame settings or threshold) on the{" "}
+          <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">
+            Judge page
+          </Link>
+          , then compare the runs here.
         </EmptyState>
       ) : (
         <form method="get" className="flex flex-col gap-3 text-sm" data-testid="compare-setups-form">
@@ -106,7 +115,8 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
   return (
     <>
       <p className="text-sm text-slate-600" data-testid="compare-setups-summary">
-        {report.comparison.videoIds.length} videos judged by every run and labelled in {report.reference.kind === "consensus" ? "the reviewers' consensus" : <b>{report.reference.name}</b>}. Paired bootstrap over those videos ({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed}); McNemar on which videos each verdict gets right.
+        {report.comparison.videoIds.length} videos judged by every run and labelled in {report.reference.kind === "consensus" ? "the reviewers' consensus" : <b>{report.reference.name}</b>}. Paired
+        bootstrap over those videos ({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed}); McNemar on which videos each verdict gets right.
       </p>
       <Card title="Side by side">
         <div className="overflow-x-auto">
@@ -116,7 +126,10 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                 <th className="px-2 py-1" />
                 {report.runs.map((r) => (
                   <th key={r.id} className="px-2 py-1">
-                    {name(r.id)} <Link className="font-normal text-indigo-700 underline" href={`../runs/${r.id}`}>run</Link>
+                    {name(r.id)}{" "}
+                    <Link className="font-normal text-indigo-700 underline" href={`../runs/${r.id}`}>
+                      run
+                    </Link>
                   </th>
                 ))}
               </tr>
@@ -135,7 +148,9 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                 <tr key={label} data-testid="compare-metric-row">
                   <th className="px-2 py-1 font-medium">{label}</th>
                   {report.runs.map((r) => (
-                    <td key={r.id} className="px-2 py-1 tabular-nums">{value(r.id)}</td>
+                    <td key={r.id} className="px-2 py-1 tabular-nums">
+                      {value(r.id)}
+                    </td>
                   ))}
                 </tr>
               ))}
@@ -155,9 +170,14 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                 ] as const
               ).map(([label, value, differs]) => (
                 <tr key={label} className={mark(differs)}>
-                  <th className="px-2 py-1 font-medium">{label}{differs && <span className="ml-1 text-xs text-amber-700">differs</span>}</th>
+                  <th className="px-2 py-1 font-medium">
+                    {label}
+                    {differs && <span className="ml-1 text-xs text-amber-700">differs</span>}
+                  </th>
                   {report.runs.map((r) => (
-                    <td key={r.id} className="max-w-xs break-words px-2 py-1 text-xs">{value(r)}</td>
+                    <td key={r.id} className="max-w-xs break-words px-2 py-1 text-xs">
+                      {value(r)}
+                    </td>
                   ))}
                 </tr>
               ))}
@@ -168,7 +188,9 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                     {d.templates.includes(step) && <span className="ml-1 text-xs text-amber-700">differs</span>}
                   </th>
                   {report.runs.map((r) => (
-                    <td key={r.id} className="px-2 py-1 font-mono text-xs">{r.templates[step]?.hashes.map((h) => h.slice(0, 12)).join(", ") || "—"}</td>
+                    <td key={r.id} className="px-2 py-1 font-mono text-xs">
+                      {r.templates[step]?.hashes.map((h) => h.slice(0, 12)).join(", ") || "—"}
+                    </td>
                   ))}
                 </tr>
               ))}
@@ -189,9 +211,15 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
           <tbody className="divide-y divide-slate-100">
             {report.comparison.pairs.map((pair) => (
               <tr key={`${pair.a}-${pair.b}`}>
-                <td className="px-2 py-1">{name(pair.a)} − {name(pair.b)}</td>
-                <td className="px-2 py-1"><Difference r={pair.kappa} /></td>
-                <td className="px-2 py-1"><Difference r={pair.bestF1} /></td>
+                <td className="px-2 py-1">
+                  {name(pair.a)} − {name(pair.b)}
+                </td>
+                <td className="px-2 py-1">
+                  <Difference r={pair.kappa} />
+                </td>
+                <td className="px-2 py-1">
+                  <Difference r={pair.bestF1} />
+                </td>
                 <td className="px-2 py-1 tabular-nums">
                   only {name(pair.a)} right: {pair.mcnemar.b}, only {name(pair.b)} right: {pair.mcnemar.c} · p = {p(pair.mcnemar.p)} ({pair.mcnemar.method === "exact" ? "exact" : "χ²"})
                 </td>

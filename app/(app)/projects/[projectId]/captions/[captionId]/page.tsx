@@ -47,13 +47,23 @@ function StylePanel({ style }: { style: StyleResult }) {
   return (
     <div className="flex flex-col gap-3 text-sm">
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-        <dt><TaskCode task={task} code="style_raw" /></dt>
-        <dd className="tabular-nums" data-testid="style-raw">{style.rawScore}</dd>
+        <dt>
+          <TaskCode task={task} code="style_raw" />
+        </dt>
+        <dd className="tabular-nums" data-testid="style-raw">
+          {style.rawScore}
+        </dd>
         <dt>Cap from the rules</dt>
-        <dd className="tabular-nums" data-testid="style-cap">{style.cap ?? "none"}</dd>
+        <dd className="tabular-nums" data-testid="style-cap">
+          {style.cap ?? "none"}
+        </dd>
         <dt>Score after the rules</dt>
-        <dd className="tabular-nums" data-testid="style-after">{style.scoreAfterRules}</dd>
-        <dt><TaskCode task={task} code="style" /> (counts)</dt>
+        <dd className="tabular-nums" data-testid="style-after">
+          {style.scoreAfterRules}
+        </dd>
+        <dt>
+          <TaskCode task={task} code="style" /> (counts)
+        </dt>
         <dd className="tabular-nums" data-testid="style-counted">
           {style.countedScore} <span className="text-xs text-slate-500">({style.counted === "judge" ? "the judge's own, by the run's setting" : "after the rules"})</span>
         </dd>
@@ -94,7 +104,9 @@ function ContentPanel({ content }: { content: ContentResult }) {
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p data-testid="content-total">
-        {content.hit === null ? `${content.status}${content.error ? `: ${content.error}` : ""}` : `${content.hit} of ${content.total} key points hit (coverage ${formatPercent(content.coverage ?? 0)})`}
+        {content.hit === null
+          ? `${content.status}${content.error ? `: ${content.error}` : ""}`
+          : `${content.hit} of ${content.total} key points hit (coverage ${formatPercent(content.coverage ?? 0)})`}
       </p>
       <table className="w-full text-left text-sm" data-testid="key-points">
         <thead className="text-xs uppercase text-slate-500">
@@ -108,7 +120,10 @@ function ContentPanel({ content }: { content: ContentResult }) {
           {content.keyPoints.map((kp) => (
             <tr key={kp.index} data-testid="key-point" data-score={kp.score ?? ""}>
               <td className="py-1 pr-3 align-top">
-                <CodeWithName meaning={{ id: `kp:${kp.index}`, label: kp.keyPoint, definition: `Key point ${kp.index} of the reference: hit (1) when the caption states it, else missed (0).` }} code={`kp:${kp.index}`} />
+                <CodeWithName
+                  meaning={{ id: `kp:${kp.index}`, label: kp.keyPoint, definition: `Key point ${kp.index} of the reference: hit (1) when the caption states it, else missed (0).` }}
+                  code={`kp:${kp.index}`}
+                />
               </td>
               <td className="pr-3 align-top tabular-nums">{kp.score ?? "—"}</td>
               <td className="align-top text-slate-600">{kp.reason}</td>
@@ -140,10 +155,15 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Caption" />
       <div className="flex flex-wrap items-center gap-3 text-sm">
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/captions`}>all captions</Link>
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/captions`}>
+          all captions
+        </Link>
         <span>
           <CaptionType type={caption.captionType} /> caption by <b data-testid="caption-model">{caption.model}</b> of{" "}
-          <Link className="font-mono text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${caption.video.id}`}>{caption.video.relativePath}</Link> (id {caption.externalId})
+          <Link className="font-mono text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${caption.video.id}`}>
+            {caption.video.relativePath}
+          </Link>{" "}
+          (id {caption.externalId})
         </span>
       </div>
       <Card title={detail.frameSet ? `Frames (${detail.frameSet.mode}, ${detail.frameSet.frameCount})` : "Frames"}>
@@ -159,7 +179,18 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
           </div>
         ) : (
           <p className="text-sm text-slate-500">
-            No uniform frame set yet{roleCan(role, "videos.import") ? <>: <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`}>extract it</Link></> : " (an owner extracts it)"}.
+            No uniform frame set yet
+            {roleCan(role, "videos.import") ? (
+              <>
+                :{" "}
+                <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`}>
+                  extract it
+                </Link>
+              </>
+            ) : (
+              " (an owner extracts it)"
+            )}
+            .
           </p>
         )}
       </Card>
@@ -178,11 +209,15 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </p>
       )}
       {detail.results.map(({ run, result, scores }) => (
-        <Card key={run.id} title={runName({ pipeline: run.pipeline, endpointName: run.endpointName, model: null, createdAt: run.createdAt })}
+        <Card
+          key={run.id}
+          title={runName({ pipeline: run.pipeline, endpointName: run.endpointName, model: null, createdAt: run.createdAt })}
           actions={
             <span className="flex items-center gap-2 text-sm">
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`} data-testid={`run-link-${run.pipeline}`}>run</Link>
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`} data-testid={`run-link-${run.pipeline}`}>
+                run
+              </Link>
             </span>
           }
         >

@@ -7,7 +7,13 @@ import { curationQueueName } from "@/lib/tasks/construction/curation-queues";
 import { prisma } from "@/lib/db/prisma";
 
 /** The curation screen of one queue; `?item=` opens that candidate, else the caller's next. Its data comes from the curation API. */
-export default async function CurationQueuePage({ params, searchParams }: { params: Promise<{ projectId: string; queueId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CurationQueuePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string; queueId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId, queueId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const name = await curationQueueName(prisma, actor, projectId, queueId);

@@ -72,19 +72,31 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Question" />
       <div className="flex flex-wrap items-center gap-3 text-sm">
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa`}>all QA results</Link>
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa`}>
+          all QA results
+        </Link>
         <span>
           {question.format === "mc" ? "Multiple-choice" : "Open-ended"} question {question.externalId} about{" "}
-          <Link className="font-mono text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${question.video.id}`}>{question.video.relativePath}</Link>
+          <Link className="font-mono text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${question.video.id}`}>
+            {question.video.relativePath}
+          </Link>
         </span>
       </div>
       <Card title="Question">
         <div className="flex flex-col gap-3 text-sm">
-          <p className="text-base" data-testid="question-text">{question.question}</p>
+          <p className="text-base" data-testid="question-text">
+            {question.question}
+          </p>
           {question.options && (
             <ol className="flex flex-col gap-1" data-testid="question-options">
               {Object.entries(question.options).map(([letter, text]) => (
-                <li key={letter} data-testid="question-option" data-letter={letter} data-correct={letter === question.answer} className={letter === question.answer ? "font-medium text-emerald-800" : ""}>
+                <li
+                  key={letter}
+                  data-testid="question-option"
+                  data-letter={letter}
+                  data-correct={letter === question.answer}
+                  className={letter === question.answer ? "font-medium text-emerald-800" : ""}
+                >
                   {letter}. {text}
                   {letter === question.answer && <span className="ml-2 rounded bg-emerald-100 px-1 text-xs">correct</span>}
                 </li>
@@ -115,16 +127,18 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
             <span className="flex items-center gap-2 text-sm">
               {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated</span>}
               {run.judgeModel && <span className="text-xs text-slate-500">judge {run.judgeModel}</span>}
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>run</Link>
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?runId=${run.id}`} data-testid="qa-run-agreement">agreement</Link>
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>
+                run
+              </Link>
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?runId=${run.id}`} data-testid="qa-run-agreement">
+                agreement
+              </Link>
             </span>
           }
         >
           <div className="flex flex-col gap-4" data-testid="qa-result" data-run={run.id} data-model={run.model}>
             <div>
-              <div className="mb-1 text-xs font-medium uppercase text-slate-500">
-                The frames the model saw ({frameSet ? `${frameSet.frameCount}, ${describeResize(run.settings.resize)}` : "none"})
-              </div>
+              <div className="mb-1 text-xs font-medium uppercase text-slate-500">The frames the model saw ({frameSet ? `${frameSet.frameCount}, ${describeResize(run.settings.resize)}` : "none"})</div>
               {frameSet && (
                 <div className="grid grid-cols-4 gap-2 md:grid-cols-8" data-testid="qa-frames">
                   {frameSet.frames.map((f) => (
@@ -154,7 +168,11 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
               <div className="border-t border-slate-100 pt-3">
                 <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase text-slate-500">
                   Without the video (text-only baseline)
-                  {rightWithoutVideo && <span className="rounded bg-violet-100 px-1.5 text-xs normal-case text-violet-800" data-testid="flag-right-without-video">answered right without the video</span>}
+                  {rightWithoutVideo && (
+                    <span className="rounded bg-violet-100 px-1.5 text-xs normal-case text-violet-800" data-testid="flag-right-without-video">
+                      answered right without the video
+                    </span>
+                  )}
                 </div>
                 <Decision result={textOnly} testId="qa-text-only" />
               </div>

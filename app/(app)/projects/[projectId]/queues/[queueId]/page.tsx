@@ -40,7 +40,11 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           {queue.name}
         </h1>
         {queue.blind && <span className="rounded bg-slate-800 px-2 py-0.5 text-xs text-white">blind: reviewers see the judge&apos;s values only after submitting</span>}
-        {queue.archived && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800" data-testid="queue-archived">archived</span>}
+        {queue.archived && (
+          <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800" data-testid="queue-archived">
+            archived
+          </span>
+        )}
         {queue.assignment.assignees.length > 0 && (
           <span className="rounded bg-indigo-50 px-2 py-0.5 text-xs text-indigo-800" data-testid="queue-assigned">
             {queue.assignment.toMe ? `assigned to you${queue.assignment.assignees.length > 1 ? ` and ${queue.assignment.assignees.length - 1} more` : ""}` : "assigned to someone else"}
@@ -115,10 +119,10 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
             {queue.scope === "answers"
               ? `each answer's correctness (${queue.filter.letters ? "every decided answer" : "the answers the judge decided"})${queue.filter.questionFormat ? ` · format ${queue.filter.questionFormat}` : ""}${queue.filter.questionCategory ? ` · category ${queue.filter.questionCategory}` : ""}`
               : queue.scope === "captions"
-              ? `each caption's judge scores${queue.filter.captionModel ? ` · model ${queue.filter.captionModel}` : ""}${queue.filter.captionType ? ` · type ${queue.filter.captionType}` : ""}`
-              : queue.scope === "verdict"
-                ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
-                : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
+                ? `each caption's judge scores${queue.filter.captionModel ? ` · model ${queue.filter.captionModel}` : ""}${queue.filter.captionType ? ` · type ${queue.filter.captionType}` : ""}`
+                : queue.scope === "verdict"
+                  ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
+                  : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
           </dd>
           <dt className="text-slate-500">Assigned to</dt>
           <dd>{queue.assignment.assignees.length ? queue.assignment.assignees.join(", ") : "every reviewer"}</dd>

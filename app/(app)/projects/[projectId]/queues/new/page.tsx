@@ -10,13 +10,7 @@ import { searchParamsObject, videoFilterSchema, videoSorts } from "@/lib/videos/
 import { runNameOfRow } from "@/lib/runs/run-name";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
-export default async function NewQueuePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ projectId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function NewQueuePage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
   const raw = searchParamsObject(await searchParams);

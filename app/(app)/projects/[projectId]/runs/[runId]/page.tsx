@@ -90,7 +90,11 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
                 </td>
                 <td>
                   {rv.status}
-                  {rv.blind && <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">blind</span>}
+                  {rv.blind && (
+                    <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">
+                      blind
+                    </span>
+                  )}
                 </td>
                 {metrics.map((m, i) => (
                   <td key={m.id} className={m.reviewed && m.scale.kind === "numeric" ? "font-medium" : undefined}>

@@ -20,13 +20,7 @@ import { videoEditHistory } from "@/lib/videos/video-edits";
 import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoNeighbours } from "@/lib/videos/video-neighbours";
 
-export default async function VideoPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ projectId: string; videoId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function VideoPage({ params, searchParams }: { params: Promise<{ projectId: string; videoId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId, videoId } = await params;
   const search = await searchParams;
   const requestedRun = search.runId;
@@ -62,7 +56,10 @@ export default async function VideoPage({
         <h1 className="break-all text-xl font-semibold tracking-tight" data-testid="video-title">
           {video.fileName}
         </h1>
-        <span className={`rounded px-2 py-0.5 text-xs ${video.status === "failed" ? "bg-red-100 text-red-800" : video.status === "ready" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`} data-testid="video-status">
+        <span
+          className={`rounded px-2 py-0.5 text-xs ${video.status === "failed" ? "bg-red-100 text-red-800" : video.status === "ready" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-800"}`}
+          data-testid="video-status"
+        >
           {video.status.replace("_", " ")}
         </span>
         <Link href={`/projects/${projectId}/compare?videoId=${encodeURIComponent(video.id)}`} className="ml-auto text-sm text-indigo-700 underline" data-testid="compare-link">
@@ -105,9 +102,7 @@ export default async function VideoPage({
             <p className="mt-1 whitespace-pre-wrap break-words text-base text-slate-900" data-testid="video-prompt">
               {video.prompt ?? <NoPrompt />}
             </p>
-            <p className="mt-1 text-xs text-slate-500">
-              {[video.model, video.dimensions.join(", "), video.sampleIndex !== null ? `sample ${video.sampleIndex}` : null].filter(Boolean).join(" · ")}
-            </p>
+            <p className="mt-1 text-xs text-slate-500">{[video.model, video.dimensions.join(", "), video.sampleIndex !== null ? `sample ${video.sampleIndex}` : null].filter(Boolean).join(" · ")}</p>
           </section>
         }
         aside={
@@ -141,7 +136,14 @@ export default async function VideoPage({
             <VideoMetadataEditor
               videoId={video.id}
               updatedAt={video.updatedAt.toISOString()}
-              fields={{ prompt: video.prompt, model: video.model, dimensions: video.dimensions, seed: video.seed, sampleIndex: video.sampleIndex, extra: (video.extra ?? {}) as Record<string, unknown> }}
+              fields={{
+                prompt: video.prompt,
+                model: video.model,
+                dimensions: video.dimensions,
+                seed: video.seed,
+                sampleIndex: video.sampleIndex,
+                extra: (video.extra ?? {}) as Record<string, unknown>,
+              }}
               canEdit={roleCan(role, "videos.edit")}
               history={edits.map((e) => ({ id: e.id, at: e.at.toISOString(), source: e.source, editorEmail: e.editor.email, before: e.before, after: e.after }))}
             />
@@ -176,6 +178,15 @@ export default async function VideoPage({
 function describeParameters(parameters: unknown): string {
   if (typeof parameters !== "object" || parameters === null) return "";
   return Object.entries(parameters)
-    .map(([key, value]) => `${key} ${typeof value === "object" && value !== null ? Object.entries(value).map(([k, v]) => `${k}=${String(v)}`).join(", ") : String(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key} ${
+          typeof value === "object" && value !== null
+            ? Object.entries(value)
+                .map(([k, v]) => `${k}=${String(v)}`)
+                .join(", ")
+            : String(value)
+        }`,
+    )
     .join(" · ");
 }

@@ -15,7 +15,8 @@ export const GET = withProject<{ projectId: string }>("project.view", async ({ r
     "content-disposition": `attachment; filename="framejury-${projectId}-paper-table-${report.run.id}.${extension}"`,
     "cache-control": "no-store",
   });
-  if (format === "csv") return new Response(paperTableCsv(report.table, { labelSet: report.labelSet.name, runId: report.run.id, threshold: report.threshold }), { headers: headers("text/csv", "csv") });
+  if (format === "csv")
+    return new Response(paperTableCsv(report.table, { labelSet: report.labelSet.name, runId: report.run.id, threshold: report.threshold }), { headers: headers("text/csv", "csv") });
   if (format === "latex") return new Response(calibrationLatex(report), { headers: headers("application/x-latex", "tex") });
   return Response.json(report, { headers: { "cache-control": "no-store" } });
 });

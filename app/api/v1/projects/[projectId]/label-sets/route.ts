@@ -8,46 +8,48 @@ import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-set
 
 type Params = { projectId: string };
 
-export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
-  Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }),
-);
+export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }));
 
 /**
  * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a CSV or JSONL of video, annotator, target, value, item), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`,
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
-export const POST = withProject<Params>("videos.import", async ({ request, actor, project }) => {
-  const projectId = project.id;
-  let upload: { name: string; bytes: Uint8Array } | null = null;
-  const fields = await readMultipart(request, async (file) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of file.stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_LABEL_SET_BYTES) throw new PayloadTooLargeError(`Label-set files may be at most ${MAX_LABEL_SET_BYTES} bytes.`);
-      chunks.push(chunk);
+export const POST = withProject<Params>(
+  "videos.import",
+  async ({ request, actor, project }) => {
+    const projectId = project.id;
+    let upload: { name: string; bytes: Uint8Array } | null = null;
+    const fields = await readMultipart(request, async (file) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_LABEL_SET_BYTES) throw new PayloadTooLargeError(`Label-set files may be at most ${MAX_LABEL_SET_BYTES} bytes.`);
+        chunks.push(chunk);
+      }
+      upload = { name: file.filename || "labels.xlsx", bytes: new Uint8Array(Buffer.concat(chunks)) };
+    });
+    const file = upload as { name: string; bytes: Uint8Array } | null;
+    if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
+    const input = labelSetImportFieldsSchema.parse(fields);
+    const dryRun = input.dryRun !== "false";
+    if (input.format === "generic") {
+      const result = await importGenericLabels(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+      return Response.json(result, { status: result.dryRun ? 200 : 201 });
     }
-    upload = { name: file.filename || "labels.xlsx", bytes: new Uint8Array(Buffer.concat(chunks)) };
-  });
-  const file = upload as { name: string; bytes: Uint8Array } | null;
-  if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
-  const input = labelSetImportFieldsSchema.parse(fields);
-  const dryRun = input.dryRun !== "false";
-  if (input.format === "generic") {
-    const result = await importGenericLabels(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+    if (input.format === "vbench") {
+      const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+      return Response.json(result, { status: result.dryRun ? 200 : 201 });
+    }
+    const result = await importTaskLabelSet(prisma, actor, projectId, input.format, {
+      file: file.bytes,
+      fileName: file.name,
+      name: input.name,
+      citation: input.citation,
+      match: input.match === "column" ? { by: "column", column: input.mappingColumn! } : { by: "file_name" },
+      dryRun,
+    });
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
-  }
-  if (input.format === "vbench") {
-    const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
-    return Response.json(result, { status: result.dryRun ? 200 : 201 });
-  }
-  const result = await importTaskLabelSet(prisma, actor, projectId, input.format, {
-    file: file.bytes,
-    fileName: file.name,
-    name: input.name,
-    citation: input.citation,
-    match: input.match === "column" ? { by: "column", column: input.mappingColumn! } : { by: "file_name" },
-    dryRun,
-  });
-  return Response.json(result, { status: result.dryRun ? 200 : 201 });
-}, { body: "multipart" });
+  },
+  { body: "multipart" },
+);

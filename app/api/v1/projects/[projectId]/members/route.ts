@@ -6,9 +6,7 @@ import { addMemberBodySchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
 
-export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
-  Response.json({ members: await listMembers(prisma, actor, project.id) }),
-);
+export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ members: await listMembers(prisma, actor, project.id) }));
 
 export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
   const input = await parseJsonBody(request, addMemberBodySchema);

@@ -7,26 +7,28 @@ import { listPromptLists, MAX_PROMPT_LIST_BYTES, savePromptList } from "@/lib/vi
 
 type Params = { projectId: string };
 
-export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
-  Response.json({ promptLists: await listPromptLists(appDeps(), actor, project.id) }),
-);
+export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ promptLists: await listPromptLists(appDeps(), actor, project.id) }));
 
 /** multipart `file`: a VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json), or txt/CSV/JSONL. */
-export const POST = withProject<Params>("videos.import", async ({ request, actor, project }) => {
-  const deps = appDeps();
-  const projectId = project.id;
-  let upload: { name: string; text: string } | null = null;
-  await readMultipart(request, async (file) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of file.stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_PROMPT_LIST_BYTES) throw new PayloadTooLargeError(`Prompt lists may be at most ${MAX_PROMPT_LIST_BYTES} bytes.`);
-      chunks.push(chunk);
-    }
-    upload = { name: file.filename || "prompts.txt", text: Buffer.concat(chunks).toString("utf8") };
-  });
-  const file = upload as { name: string; text: string } | null;
-  if (!file) throw new ValidationError('Send the prompt list as a multipart part named "file".');
-  return Response.json(await savePromptList(deps, actor, projectId, file.name, file.text), { status: 201 });
-}, { body: "multipart" });
+export const POST = withProject<Params>(
+  "videos.import",
+  async ({ request, actor, project }) => {
+    const deps = appDeps();
+    const projectId = project.id;
+    let upload: { name: string; text: string } | null = null;
+    await readMultipart(request, async (file) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_PROMPT_LIST_BYTES) throw new PayloadTooLargeError(`Prompt lists may be at most ${MAX_PROMPT_LIST_BYTES} bytes.`);
+        chunks.push(chunk);
+      }
+      upload = { name: file.filename || "prompts.txt", text: Buffer.concat(chunks).toString("utf8") };
+    });
+    const file = upload as { name: string; text: string } | null;
+    if (!file) throw new ValidationError('Send the prompt list as a multipart part named "file".');
+    return Response.json(await savePromptList(deps, actor, projectId, file.name, file.text), { status: 201 });
+  },
+  { body: "multipart" },
+);

@@ -8,9 +8,7 @@ import { createRun, listRuns } from "@/lib/judge/runs";
 
 type Params = { projectId: string };
 
-export const GET = withProject<Params>("project.view", async ({ actor, project }) =>
-  Response.json({ runs: await listRuns(prisma, actor, project.id) }),
-);
+export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ runs: await listRuns(prisma, actor, project.id) }));
 
 /** `{"pipeline":"hallucination","endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true}`; no videoIds = every video with frames; `batch` needs an endpoint that supports the Batch API. */
 export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {

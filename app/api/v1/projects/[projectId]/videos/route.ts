@@ -23,54 +23,58 @@ export const GET = withProject<Params>("project.view", async ({ request, actor, 
 });
 
 /** Registers one video: multipart `file`, optional `path` and `metadata` (JSON). Streams to storage. */
-export const POST = withProject<Params>("videos.import", async ({ request, actor, project }) => {
-  const deps = appDeps();
-  const projectId = project.id;
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxUploadBytes() + 1024 * 1024) throw new PayloadTooLargeError(`The upload is larger than the limit of ${maxUploadBytes()} bytes.`);
+export const POST = withProject<Params>(
+  "videos.import",
+  async ({ request, actor, project }) => {
+    const deps = appDeps();
+    const projectId = project.id;
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > maxUploadBytes() + 1024 * 1024) throw new PayloadTooLargeError(`The upload is larger than the limit of ${maxUploadBytes()} bytes.`);
 
-  let stored: { key: string; sha256: string; size: number; filename: string } | null = null;
-  try {
-    const fields = await readMultipart(request, async (file) => {
-      if (file.field !== "file") {
-        file.stream.resume();
-        throw new ValidationError(`Unexpected file part "${file.field}"; send the video as "file".`);
+    let stored: { key: string; sha256: string; size: number; filename: string } | null = null;
+    try {
+      const fields = await readMultipart(request, async (file) => {
+        if (file.field !== "file") {
+          file.stream.resume();
+          throw new ValidationError(`Unexpected file part "${file.field}"; send the video as "file".`);
+        }
+        const key = `incoming/${randomUUID()}`;
+        try {
+          const result = await deps.storage.put(key, file.stream, { maxBytes: maxUploadBytes() });
+          stored = { ...result, filename: file.filename };
+        } catch (error) {
+          if (error instanceof StorageTooLargeError) throw new PayloadTooLargeError(`The file is larger than the limit of ${maxUploadBytes()} bytes (MAX_UPLOAD_BYTES).`);
+          throw error;
+        }
+      });
+      const file = stored as { key: string; sha256: string; size: number; filename: string } | null;
+      if (!file) throw new ValidationError('Send the video as a multipart part named "file".');
+      let metadata;
+      if (fields.metadata) {
+        let raw: unknown;
+        try {
+          raw = JSON.parse(fields.metadata);
+        } catch {
+          throw new ValidationError("metadata must be JSON.");
+        }
+        rejectNulBytes(raw, "metadata");
+        metadata = videoMetadataSchema.parse(raw);
       }
-      const key = `incoming/${randomUUID()}`;
-      try {
-        const result = await deps.storage.put(key, file.stream, { maxBytes: maxUploadBytes() });
-        stored = { ...result, filename: file.filename };
-      } catch (error) {
-        if (error instanceof StorageTooLargeError) throw new PayloadTooLargeError(`The file is larger than the limit of ${maxUploadBytes()} bytes (MAX_UPLOAD_BYTES).`);
-        throw error;
-      }
-    });
-    const file = stored as { key: string; sha256: string; size: number; filename: string } | null;
-    if (!file) throw new ValidationError('Send the video as a multipart part named "file".');
-    let metadata;
-    if (fields.metadata) {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(fields.metadata);
-      } catch {
-        throw new ValidationError("metadata must be JSON.");
-      }
-      rejectNulBytes(raw, "metadata");
-      metadata = videoMetadataSchema.parse(raw);
+      const video = await registerStoredVideo(deps, actor, {
+        projectId,
+        incomingKey: file.key,
+        sha256: file.sha256,
+        sizeBytes: file.size,
+        relativePath: fields.path || file.filename,
+        model: fields.model,
+        metadata,
+      });
+      stored = null; // registerStoredVideo owns the incoming object now
+      return Response.json(videoJson(video), { status: 201 });
+    } finally {
+      const leftover = stored as { key: string } | null;
+      if (leftover) await deps.storage.delete(leftover.key);
     }
-    const video = await registerStoredVideo(deps, actor, {
-      projectId,
-      incomingKey: file.key,
-      sha256: file.sha256,
-      sizeBytes: file.size,
-      relativePath: fields.path || file.filename,
-      model: fields.model,
-      metadata,
-    });
-    stored = null; // registerStoredVideo owns the incoming object now
-    return Response.json(videoJson(video), { status: 201 });
-  } finally {
-    const leftover = stored as { key: string } | null;
-    if (leftover) await deps.storage.delete(leftover.key);
-  }
-}, { body: "multipart" });
+  },
+  { body: "multipart" },
+);

@@ -11,45 +11,48 @@ import { recordIdSchema } from "@/lib/validation/ids";
  * Frames extracted by a client: multipart `parameters` (JSON), `manifest` (JSON array) and one
  * JPEG part per frame, named as in the manifest. All-or-nothing.
  */
-export const POST = withActor<{ videoId: string }>(async (request, actor, params) => {
-  const deps = appDeps();
-  const videoId = recordIdSchema.parse(params.videoId);
-  await findVideoForActor(deps, actor, videoId, "videos.import"); // 404/403 before reading a large body
-  const files = new Map<string, Uint8Array>();
-  let total = 0;
-  const fields = await readMultipart(
-    request,
-    async (file) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of file.stream as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        total += chunk.length;
-        if (size > MAX_FRAME_BYTES) throw new PayloadTooLargeError(`${file.filename} is larger than ${MAX_FRAME_BYTES} bytes.`);
-        if (total > MAX_FRAME_SET_BYTES) throw new PayloadTooLargeError(`The frame set is larger than ${MAX_FRAME_SET_BYTES} bytes.`);
-        chunks.push(chunk);
+export const POST = withActor<{ videoId: string }>(
+  async (request, actor, params) => {
+    const deps = appDeps();
+    const videoId = recordIdSchema.parse(params.videoId);
+    await findVideoForActor(deps, actor, videoId, "videos.import"); // 404/403 before reading a large body
+    const files = new Map<string, Uint8Array>();
+    let total = 0;
+    const fields = await readMultipart(
+      request,
+      async (file) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          total += chunk.length;
+          if (size > MAX_FRAME_BYTES) throw new PayloadTooLargeError(`${file.filename} is larger than ${MAX_FRAME_BYTES} bytes.`);
+          if (total > MAX_FRAME_SET_BYTES) throw new PayloadTooLargeError(`The frame set is larger than ${MAX_FRAME_SET_BYTES} bytes.`);
+          chunks.push(chunk);
+        }
+        if (files.has(file.filename)) throw new ValidationError(`Two parts are named ${file.filename}.`);
+        files.set(file.filename, Buffer.concat(chunks));
+      },
+      { maxFiles: 5000, maxFields: 10 },
+    );
+    const parseJson = (name: string) => {
+      if (!fields[name]) throw new ValidationError(`The ${name} part is missing.`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(fields[name]);
+      } catch {
+        throw new ValidationError(`${name} must be JSON.`);
       }
-      if (files.has(file.filename)) throw new ValidationError(`Two parts are named ${file.filename}.`);
-      files.set(file.filename, Buffer.concat(chunks));
-    },
-    { maxFiles: 5000, maxFields: 10 },
-  );
-  const parseJson = (name: string) => {
-    if (!fields[name]) throw new ValidationError(`The ${name} part is missing.`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(fields[name]);
-    } catch {
-      throw new ValidationError(`${name} must be JSON.`);
-    }
-    rejectNulBytes(parsed, name);
-    return parsed;
-  };
-  const result = await createFrameSet(deps, actor, videoId, {
-    parameters: parseJson("parameters"),
-    manifest: parseJson("manifest"),
-    files,
-    decoder: fields.decoder?.slice(0, 40) ?? null,
-  });
-  return Response.json(result, { status: result.created ? 201 : 200 });
-}, { body: "multipart" });
+      rejectNulBytes(parsed, name);
+      return parsed;
+    };
+    const result = await createFrameSet(deps, actor, videoId, {
+      parameters: parseJson("parameters"),
+      manifest: parseJson("manifest"),
+      files,
+      decoder: fields.decoder?.slice(0, 40) ?? null,
+    });
+    return Response.json(result, { status: result.created ? 201 : 200 });
+  },
+  { body: "multipart" },
+);

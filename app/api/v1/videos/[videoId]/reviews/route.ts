@@ -8,6 +8,9 @@ export const GET = withActor<{ videoId: string }>(async (request, actor, params)
   const runId = query.get("runId");
   const itemId = query.get("itemId");
   return Response.json(
-    await videoReviews(prisma, actor, recordIdSchema.parse(params.videoId), { runId: runId === null ? undefined : recordIdSchema.parse(runId), itemId: itemId === null ? undefined : recordIdSchema.parse(itemId) }),
+    await videoReviews(prisma, actor, recordIdSchema.parse(params.videoId), {
+      runId: runId === null ? undefined : recordIdSchema.parse(runId),
+      itemId: itemId === null ? undefined : recordIdSchema.parse(itemId),
+    }),
   );
 });

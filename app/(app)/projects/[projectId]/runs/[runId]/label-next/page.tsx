@@ -39,9 +39,9 @@ export default async function LabelNextPage({ params, searchParams }: { params: 
         </Link>
       </div>
       <p className="max-w-3xl text-sm text-slate-600">
-        The judge&apos;s accuracy is the share of the run&apos;s videos where its verdict matches the humans&apos; (the majority of reviewers&apos; and
-        label sets&apos; verdicts). The videos are cut into strata by the judge&apos;s score; each label goes where it narrows the interval most
-        (Neyman allocation with a Beta(1, 1) prior on each stratum&apos;s accuracy), and videos are drawn at random within a stratum.
+        The judge&apos;s accuracy is the share of the run&apos;s videos where its verdict matches the humans&apos; (the majority of reviewers&apos; and label sets&apos; verdicts). The videos are cut
+        into strata by the judge&apos;s score; each label goes where it narrows the interval most (Neyman allocation with a Beta(1, 1) prior on each stratum&apos;s accuracy), and videos are drawn at
+        random within a stratum.
       </p>
       <form className="flex flex-wrap items-end gap-3 text-sm" method="get" data-testid="label-next-form">
         <label className="flex flex-col gap-1">
@@ -118,7 +118,12 @@ export default async function LabelNextPage({ params, searchParams }: { params: 
                     </li>
                   ))}
                 </ol>
-                <CreateLabelQueue projectId={projectId} runId={runId} videoIds={plan.videos.map((v) => v.id)} defaultName={`Label next: ${plan.videos.length} video${plan.videos.length === 1 ? "" : "s"}`} />
+                <CreateLabelQueue
+                  projectId={projectId}
+                  runId={runId}
+                  videoIds={plan.videos.map((v) => v.id)}
+                  defaultName={`Label next: ${plan.videos.length} video${plan.videos.length === 1 ? "" : "s"}`}
+                />
               </div>
             )}
           </Card>

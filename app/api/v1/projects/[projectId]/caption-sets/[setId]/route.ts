@@ -6,6 +6,4 @@ import { itemIdSchema } from "@/lib/items/items.validation";
 type Params = { projectId: string; setId: string };
 
 /** Deletes the set and exactly its items (owners); a reference set that outputs still answer → 409. */
-export const DELETE = withProject<Params>("project.view", async ({ actor, params, project }) =>
-  Response.json(await deleteItemSet(prisma, actor, project.id, itemIdSchema.parse(params.setId))),
-);
+export const DELETE = withProject<Params>("project.view", async ({ actor, params, project }) => Response.json(await deleteItemSet(prisma, actor, project.id, itemIdSchema.parse(params.setId))));

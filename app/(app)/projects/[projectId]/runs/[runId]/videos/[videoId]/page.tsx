@@ -57,11 +57,13 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
               template {step.templateId} {step.templateHash?.slice(0, 10)}
             </span>
           </summary>
-          {withheld(step.stepId) && <p className="mt-2 text-slate-500" data-testid="inspector-step-hidden">Hidden until you submit your review.</p>}
-          {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
-          {step.output !== null && (
-            <pre className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{JSON.stringify(step.output, null, 2)}</pre>
+          {withheld(step.stepId) && (
+            <p className="mt-2 text-slate-500" data-testid="inspector-step-hidden">
+              Hidden until you submit your review.
+            </p>
           )}
+          {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
+          {step.output !== null && <pre className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{JSON.stringify(step.output, null, 2)}</pre>}
           {step.calls.map((call) => {
             const request = call.request as { text?: string; frameIds?: string[]; followUp?: { correction: string } | null };
             return (

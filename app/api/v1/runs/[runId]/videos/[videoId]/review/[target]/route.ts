@@ -18,5 +18,13 @@ export const PUT = withActor<Params>(async (request, actor, params) => {
     reviewedMetricIdSchema().parse(params.target),
     await parseJsonBody(request, reviewInputSchema),
   );
-  return Response.json({ id: judgment.id, value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt });
+  return Response.json({
+    id: judgment.id,
+    value: judgment.value,
+    note: judgment.note,
+    reason: judgment.reason,
+    acceptedJudge: judgment.acceptedJudge,
+    version: judgment.version,
+    updatedAt: judgment.updatedAt,
+  });
 });
