@@ -257,17 +257,18 @@ describe("submitting an item", () => {
     const { targets } = await getQueueItem(prisma, r, queue.id, itemId!);
     expect(targets).toHaveLength(4);
     const last = targets.at(-1)!.key;
-    // A database failure injected on the last target only: the judgments before it are written first.
-    const trigger = `fail_last_target_${Date.now()}`;
-    await prisma.$executeRawUnsafe(
-      `CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW."scoreId" = '${last}' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`,
-    );
-    await prisma.$executeRawUnsafe(`CREATE TRIGGER ${trigger} BEFORE INSERT ON "human_judgment" FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+    // A database failure injected on the last target only: the judgments before it are written first. The
+    // failing target's id is a row of a table (bound as a parameter), so the DDL below is constant text.
+    await prisma.$executeRaw`CREATE TABLE injected_failure ("scoreId" text PRIMARY KEY)`;
+    await prisma.$executeRaw`INSERT INTO injected_failure ("scoreId") VALUES (${last})`;
+    await prisma.$executeRaw`CREATE FUNCTION fail_injected_target() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF EXISTS (SELECT 1 FROM injected_failure f WHERE f."scoreId" = NEW."scoreId") THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`;
+    await prisma.$executeRaw`CREATE TRIGGER fail_injected_target BEFORE INSERT ON "human_judgment" FOR EACH ROW EXECUTE FUNCTION fail_injected_target()`;
     try {
       await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 3 })) })).rejects.toThrow(/injected failure/);
     } finally {
-      await prisma.$executeRawUnsafe(`DROP TRIGGER ${trigger} ON "human_judgment"`);
-      await prisma.$executeRawUnsafe(`DROP FUNCTION ${trigger}()`);
+      await prisma.$executeRaw`DROP TRIGGER fail_injected_target ON "human_judgment"`;
+      await prisma.$executeRaw`DROP FUNCTION fail_injected_target()`;
+      await prisma.$executeRaw`DROP TABLE injected_failure`;
     }
     expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId } })).toBe(0);
     expect(await prisma.humanJudgmentHistory.count({ where: { reviewerId: r.userId } })).toBe(0);
