@@ -6,6 +6,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { actorFromHeaders } from "@/lib/auth/request-actor";
 import { projectRoleOf, roleCan, type ProjectAction } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
+import { ensureRubricTasks } from "@/lib/rubrics/rubric-registry";
 
 /** The signed-in user for this render, or null. */
 export const getPageActor = cache(async (): Promise<Actor | null> => actorFromHeaders(await headers()));
@@ -23,7 +24,9 @@ export async function requirePageActor(): Promise<Actor> {
  */
 const pageProjectRole = cache(async (projectId: string) => {
   const actor = await requirePageActor();
-  return { actor, role: await projectRoleOf(prisma, actor, projectId) };
+  // The project's rubric tasks are in the registry before the layout or the page reads it.
+  const [role] = await Promise.all([projectRoleOf(prisma, actor, projectId), ensureRubricTasks(prisma)]);
+  return { actor, role };
 });
 
 /**

@@ -6,6 +6,8 @@ import { observed, logRequestActor } from "../observability/http";
 import { log } from "../observability/logger";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytes } from "../validation/nul-bytes";
 import { assertSessionRequestAllowed, type BodyKind } from "./session-request-guard";
+import { prisma } from "../db/prisma";
+import { ensureRubricTasks } from "../rubrics/rubric-registry";
 
 export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
   return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
@@ -37,6 +39,8 @@ export function withActor<P = Record<string, never>>(handler: (request: Request,
       const { actor, via } = await actorFromRequest(request.headers);
       if (!actor) throw new UnauthorizedError();
       logRequestActor({ userId: actor.userId, via });
+      // Every project's rubric tasks are in the registry before a handler reads it (a second old at most).
+      await ensureRubricTasks(prisma);
       if (via === "session") assertSessionRequestAllowed(request, options.body ?? "json");
       const params = await context.params;
       rejectNulBytesInUrl(request, params);

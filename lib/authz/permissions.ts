@@ -28,6 +28,8 @@ export const PROJECT_ACTIONS = [
   "gold.set",
   "export.read",
   "prompts.manage",
+  /** Define, edit, archive and import rubric tasks (lib/rubrics). */
+  "rubrics.manage",
 ] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 

@@ -26,7 +26,8 @@ export async function createRun(
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = deps.pipelines[input.pipeline];
-  if (!pipeline) throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
+  // A project's own data-defined task runs in that project only: elsewhere it is as unknown as a typo.
+  if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId)) throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
   const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
   if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
   if (endpoint.archivedAt) throw new ValidationError(`Endpoint ${endpoint.name} is archived: restore it on the Judge page to start runs with it.`);
@@ -396,7 +397,7 @@ export async function setPipelineDefaults(
 ) {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = pipelines[pipelineId];
-  if (!pipeline?.settingsSchema) throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
+  if (!pipeline?.settingsSchema || (pipeline.projectId && pipeline.projectId !== projectId)) throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
   const parsed = pipeline.settingsSchema.parse(settings);
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
   const next = { ...(project.judgeSettings as Record<string, unknown>), [pipelineId]: parsed };

@@ -49,6 +49,11 @@ export interface TaskDeclarations {
   runForm?: Readonly<Record<string, RunFormDeclaration>>;
   /** Links the project's navigation bar shows for the task's own pages. */
   navLinks?: readonly TaskNavLink[];
+  /**
+   * The one project whose tasks these are (a task a project defined as data, lib/rubrics): offered in that
+   * project's Judge form only. Built-in task folders leave it out.
+   */
+  projectId?: string;
   /** TEST TOOL: the task's pages for the every-page crawl (e2e/pages.ts lists them with the core's; lib/tasks/<id>/crawl-pages.ts). */
   crawlPages?: readonly CrawlPage[];
 }

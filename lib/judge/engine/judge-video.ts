@@ -11,6 +11,7 @@ import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from 
 import { responseCacheKey } from "./cache-key";
 import { withPromptVersions, type TemplateSource } from "../template-source";
 import { splitSystemMessage } from "../prompt-templates";
+import { ensureRubricTasks } from "../../rubrics/rubric-registry";
 import { asStoredJson } from "./stored-json";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
@@ -71,7 +72,12 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const store = judgeStoreFor(prisma);
   const loaded = await loadVideoJob(prisma, job.runId, job.videoId);
   if (!loaded) throw new Error(`Run ${job.runId} has no video ${job.videoId}`);
-  const pipeline = deps.pipelines[loaded.run.pipeline];
+  let pipeline = deps.pipelines[loaded.run.pipeline];
+  if (!pipeline) {
+    // A rubric task saved by another process since this one last looked (lib/rubrics registers them).
+    await ensureRubricTasks(prisma, { force: true });
+    pipeline = deps.pipelines[loaded.run.pipeline];
+  }
   if (!pipeline) throw new Error(`Unknown pipeline ${loaded.run.pipeline}`);
   const watch = runWatch(deps, job.runId);
   watch.saw(loaded.run.status);
@@ -268,10 +274,11 @@ async function executeStep(
       const output = step.compute ? step.compute(input, work.context, work.outputs) : settled;
       finish = { ...base, status: "done", output, rawText: null, templateHash: null, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache: [] };
     } else {
-      const template = work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
+      const template = step.inlineTemplate?.(work.context) ?? work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
       const text = template.render(input.values);
       const messages = splitSystemMessage(template.meta, text);
-      const responseFormat = endpoint.structuredOutput && step.responseFormat ? step.responseFormat : null;
+      const stepFormat = step.responseFormatFor?.(input) ?? step.responseFormat;
+      const responseFormat = endpoint.structuredOutput && stepFormat ? stepFormat : null;
       const request = { model: endpoint.model, system: messages.system, text: messages.user, temperature: endpoint.temperature, responseFormat };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
       const images = () => Promise.all(input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, work.frameUrls, frame), detail: endpoint.imageDetail })));

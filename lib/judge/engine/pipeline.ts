@@ -100,6 +100,8 @@ export interface StepDefinition<Output = unknown> {
   compute?(input: StepInput, context: VideoContext, outputs: StepOutputs): Output;
   /** JSON schema for structured output, when the endpoint supports it. */
   responseFormat?: Record<string, unknown>;
+  /** The JSON schema when it depends on the step's input (a rubric run's pinned criteria); wins over `responseFormat`. */
+  responseFormatFor?(input: StepInput): Record<string, unknown>;
   dependsOn(scopeIndex: number, context: VideoContext): StepRef[];
   /**
    * Why this step cannot be run for this video at all (say, it compares the video with a prompt
@@ -108,6 +110,11 @@ export interface StepDefinition<Output = unknown> {
   skipReason?(scopeIndex: number, context: VideoContext): string | null;
   input(scopeIndex: number, context: VideoContext, outputs: StepOutputs): StepInput;
   scores?(output: Output, input: StepInput): ScoreValue[];
+  /**
+   * The template itself when its text is data the run carries (a rubric task's prompt, pinned in the run's
+   * settings), not a file under prompts/: wins over the file `templateId` names, which then only labels it.
+   */
+  inlineTemplate?(context: VideoContext): InlineTemplate;
   /** The template for this scope when it depends on the item (a multiple-choice or an open question); wins over `templateId`. */
   templateIdFor?(scopeIndex: number, context: VideoContext): string;
   /** The endpoint role the step calls (PipelineDefinition.endpointIds); the run's own endpoint when absent or unassigned. */
@@ -122,6 +129,13 @@ export interface StepDefinition<Output = unknown> {
   settle?(input: StepInput, context: VideoContext, outputs: StepOutputs): Output | null;
   /** False when the run's settings leave the step out: it gets no row at all. */
   planned?(context: VideoContext): boolean;
+}
+
+/** A template given as data: its hash goes into the step's record and the cache key like a file's. */
+export interface InlineTemplate {
+  hash: string;
+  meta?: Readonly<Record<string, string>>;
+  render(values: Record<string, string>): string;
 }
 
 /** The template a step renders for a scope. */
@@ -171,6 +185,8 @@ export interface PipelineDefinition {
   label: string;
   /** What the pipeline scores: its targets, headline metrics and groupings, read by everything downstream. */
   task: TaskDeclaration;
+  /** The one project whose runs may use it (a task a project defined as data, lib/rubrics); any project's when absent. */
+  projectId?: string;
   steps: StepDefinition[];
   /** Per-video aggregates from the steps' scores; must never invent values. */
   summarize(scores: ScoreRow[], context: VideoContext, settings: unknown, outputs: StepOutputs): unknown;

@@ -56,7 +56,7 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   );
   const [saved, { dimensions }] = await Promise.all([projectPipelineDefaults(prisma, actor, projectId), browseOptions(prisma, actor, projectId)]);
   // The run form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
-  const pipelines = runFormPipelines(saved);
+  const pipelines = runFormPipelines(saved, projectId);
   const defaultsCards = pipelines.flatMap((pipeline) => {
     const card = defaultsFormOf(pipeline.id);
     return card ? [{ pipeline, ...card }] : [];

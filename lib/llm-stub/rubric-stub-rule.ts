@@ -1,0 +1,35 @@
+import type { StubRule } from "./stub-rule";
+
+/** The marker the rubric prompt's answer instruction carries (lib/rubrics/rubric-prompt.ts RUBRIC_ANSWER_MARKER). */
+const MARKER = /FrameJury rubric answer format: (\{.*\})\s*$/m;
+
+interface AnswerShape {
+  criteria: { id: string; type: "numeric" | "categorical" | "boolean"; min?: number; max?: number; step?: number | null; labels?: string[] }[];
+  reasons: boolean;
+}
+
+/**
+ * TEST TOOL. Answers any rubric task's prompt from the answer format its instruction states: each criterion a
+ * value on its scale, picked from a hash of the prompt and the images (stable across runs, different between
+ * videos and scopes), and a reason per criterion when the rubric asks for them. Tried before every task's
+ * rules: a rubric's own words may look like any task's prompt.
+ */
+export const RUBRIC_STUB_RULE: StubRule = {
+  name: "rubric",
+  match: MARKER,
+  respond: (context) => {
+    const shape = JSON.parse(MARKER.exec(context.text)![1]!) as AnswerShape;
+    const answer: Record<string, unknown> = {};
+    for (const c of shape.criteria) {
+      if (c.type === "boolean") answer[c.id] = context.pick(2, c.id) === 1;
+      else if (c.type === "categorical") answer[c.id] = c.labels![context.pick(c.labels!.length, c.id)];
+      else {
+        const step = c.step ?? 1;
+        const steps = Math.floor((c.max! - c.min!) / step + 1e-9);
+        answer[c.id] = Number((c.min! + context.pick(steps + 1, c.id) * step).toFixed(6));
+      }
+    }
+    if (shape.reasons) answer.reasons = Object.fromEntries(shape.criteria.map((c) => [c.id, `The stub judged ${c.id} from ${context.imageCount} image(s).`]));
+    return JSON.stringify(answer);
+  },
+};

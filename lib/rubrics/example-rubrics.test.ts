@@ -1,0 +1,87 @@
+/**
+ * Issue 25: each example rubric file, imported as a project's rubric task and run end to end on a real
+ * PostgreSQL through the stub LLM: its pipeline is registered, its prompt carries the criteria and the answer
+ * format, its scores land per scope, and its per-video metric is the declared aggregation of them.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { createEndpoint } from "../judge/endpoints";
+import { createRun, getRunStatus } from "../judge/runs";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { PIPELINES } from "../tasks/modules";
+import { findTask } from "../tasks/registry";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
+import { createRubricTask } from "./rubric-tasks";
+
+const EXAMPLES = path.join(__dirname, "examples");
+const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".yaml"));
+
+let stub: StubServer;
+let owner: Actor;
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+});
+afterAll(async () => stub?.close());
+
+async function stubEndpoint(projectId: string) {
+  return createEndpoint(prisma, owner, projectId, {
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 4,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+  });
+}
+
+describe("the example rubric files run end to end", () => {
+  it("ships the three examples", () => expect(files.sort()).toEqual(["on-screen-text.yaml", "physical-plausibility.yaml", "prompt-adherence.yaml"]));
+
+  it.each(files)("%s: imported, run on two videos, scored per scope and aggregated per video", async (file) => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3, uniformFrames: 8, name: `Rubric ${file}` });
+    const created = await createRubricTask(prisma, owner, projectId, { file: fs.readFileSync(path.join(EXAMPLES, file), "utf8") });
+    const task = findTask(created.pipeline)!;
+    expect(task).not.toBeNull();
+    const endpoint = await stubEndpoint(projectId);
+    const before = stub.requests.length;
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
+    const status = await getRunStatus(prisma, owner, run.id);
+    expect(status.status).toBe("done");
+    const requests = stub.requests.slice(before);
+    expect(requests.every((r) => r.rule === "rubric")).toBe(true);
+
+    const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { settings: true } });
+    const definition = (stored.settings as { definition: { frames: { mode: string }; criteria: { id: string; type: string; aggregation?: string }[] } }).definition;
+    const scopes = { uniform: 1, key_frames: 1, each_key_frame: 3, each_cluster: 3 }[definition.frames.mode]!;
+    expect(requests).toHaveLength(2 * scopes);
+
+    const scores = await prisma.score.findMany({ where: { runId: run.id } });
+    const metrics = await prisma.runMetric.findMany({ where: { runId: run.id } });
+    for (const criterion of definition.criteria) {
+      const targetId = rubricTargetId(created.key, criterion.id);
+      const target = task.targets.find((t) => t.id === targetId)!;
+      for (const videoId of videoIds) {
+        const own = scores.filter((s) => s.videoId === videoId && s.category === targetId).map((s) => s.value);
+        expect(own).toHaveLength(scopes);
+        // Every value is on the criterion's scale.
+        for (const value of own) expect(target.scale.kind === "numeric" ? value >= target.scale.min && value <= target.scale.max : target.scale.values.some((v) => v.value === value)).toBe(true);
+        const metric = metrics.find((m) => m.videoId === videoId && m.metric === rubricMetricId(created.key, criterion.id));
+        const expected = criterion.aggregation === "max" ? Math.max(...own) : own.reduce((a, b) => a + b, 0) / own.length;
+        expect(metric?.value).toBeCloseTo(expected);
+      }
+    }
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * A rubric task's pipeline: one LLM step per scope (the video, each key frame or each cluster), its prompt the
+ * definition's template, its answer parsed against the criteria. The definition a run uses is the version it
+ * pinned, kept whole in the run's settings, so a later edit never changes what a run sent or how it is read.
+ */
+import { z } from "zod";
+import type { FrameRef, FrameRequirement, RegisteredPipeline, ScoreRow, StepDefinition, VideoContext } from "../judge/engine/pipeline";
+import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
+import { aggregationOf, RUBRIC_STEP, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
+import { promptVariables, rubricDefinitionSchema, rubricScope, type RubricDefinition } from "./rubric-definition";
+import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, rubricTemplateHash, type RubricAnswer } from "./rubric-prompt";
+
+/** What a rubric run stores as its settings: the version it pinned, whole. */
+export interface RubricRunSettings {
+  rubricVersionId: string;
+  version: number;
+  hash: string;
+  definition: RubricDefinition;
+}
+
+export const rubricRunSettingsSchema = z.object({ rubricVersionId: z.string(), version: z.int(), hash: z.string(), definition: rubricDefinitionSchema });
+
+/** The rubric task as the registry knows it: its latest version, which new runs pin. */
+export interface RubricTaskRecord {
+  id: string;
+  key: number;
+  projectId: string;
+  name: string;
+  archived: boolean;
+  latest: { id: string; number: number; hash: string; definition: RubricDefinition };
+}
+
+function definitionOf(context: Pick<VideoContext, "settings">): RubricDefinition {
+  return (context.settings as RubricRunSettings).definition;
+}
+
+/** The frames a scope's call attaches. */
+export function scopeFrames(definition: RubricDefinition, scopeIndex: number, context: Pick<VideoContext, "frames" | "keyFrames" | "clusters">): FrameRef[] {
+  switch (definition.frames.mode) {
+    case "uniform":
+      return context.frames;
+    case "key_frames":
+      return context.keyFrames;
+    case "each_key_frame":
+      return context.keyFrames[scopeIndex] ? [context.keyFrames[scopeIndex]] : [];
+    case "each_cluster":
+      return context.clusters[scopeIndex] ?? [];
+  }
+}
+
+const FRAME_WORDS = { uniform: "frames sampled evenly over the video", key_frames: "key frames of the video", each_key_frame: "key frame", each_cluster: "frames around one key frame" } as const;
+
+/** One video's value of each criterion from its per-scope scores; null where the judge gave none. */
+export function aggregateCriteria(key: number, definition: RubricDefinition, scores: readonly Pick<ScoreRow, "category" | "value">[]): Record<string, number | null> {
+  const values: Record<string, number | null> = {};
+  for (const criterion of definition.criteria) {
+    const own = scores.filter((s) => s.category === rubricTargetId(key, criterion.id)).map((s) => s.value);
+    values[criterion.id] = aggregate(aggregationOf(criterion), own);
+  }
+  return values;
+}
+
+function aggregate(how: "mean" | "max" | "min" | "majority", values: number[]): number | null {
+  if (values.length === 0) return null;
+  if (how === "mean") return values.reduce((a, b) => a + b, 0) / values.length;
+  if (how === "max") return Math.max(...values);
+  if (how === "min") return Math.min(...values);
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  // A tie goes to the higher value, so the same scores always give the same answer.
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+}
+
+export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
+  const { key } = record;
+  const latest = record.latest.definition;
+  const task = rubricTaskDeclaration(key, latest);
+  const scope = rubricScope(latest);
+  // Steps read the pinned definition from the run's settings; parsing the answer is the same for every call of a run.
+  const schemas = new WeakMap<object, z.ZodType<RubricAnswer>>();
+  const schemaOf = (definition: RubricDefinition) => {
+    let schema = schemas.get(definition);
+    if (!schema) schemas.set(definition, (schema = answerSchema(definition)));
+    return schema;
+  };
+  const step: StepDefinition<RubricAnswer> = {
+    id: RUBRIC_STEP,
+    label: `Judge by the rubric "${latest.name}"`,
+    scope,
+    templateId: `rubric/${record.id.toLowerCase()}`,
+    schema: answerSchema(latest),
+    schemaFor: (input) => schemaOf((input.data as { definition: RubricDefinition }).definition),
+    responseFormat: answerJsonSchema(latest),
+    responseFormatFor: (input) => answerJsonSchema((input.data as { definition: RubricDefinition }).definition),
+    inlineTemplate: (context) => {
+      const settings = context.settings as RubricRunSettings;
+      return { hash: rubricTemplateHash(settings.definition), render: (values) => renderRubricPrompt(settings.definition, { prompt: values.prompt ?? "", frames: values.frames ?? "" }) };
+    },
+    dependsOn: () => [],
+    skipReason: (scopeIndex, context) => {
+      const definition = definitionOf(context);
+      if (promptVariables(definition.prompt).includes("prompt") && !context.prompt) return "the rubric's prompt uses {{prompt}} and the video has no prompt";
+      if (scopeFrames(definition, scopeIndex, context).length === 0) return "the video has no frames for this scope";
+      return null;
+    },
+    input: (scopeIndex, context) => {
+      const definition = definitionOf(context);
+      const frames = scopeFrames(definition, scopeIndex, context);
+      const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
+      return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what) }, frames, data: { definition } };
+    },
+    scores: (output, input) => {
+      const definition = (input.data as { definition: RubricDefinition }).definition;
+      return definition.criteria.flatMap((c) => (output.values[c.id] === undefined ? [] : [{ category: rubricTargetId(key, c.id), value: output.values[c.id]! }]));
+    },
+  };
+  return {
+    id: task.id,
+    label: latest.name,
+    task,
+    projectId: record.projectId,
+    steps: [step as StepDefinition],
+    settingsSchema: z
+      .object({})
+      .passthrough()
+      .transform((_, ctx) => {
+        if (record.archived) {
+          ctx.addIssue({ code: "custom", message: `The rubric task "${record.name}" is archived: restore it on the Rubric tasks page to start runs.` });
+          return z.NEVER;
+        }
+        return { rubricVersionId: record.latest.id, version: record.latest.number, hash: record.latest.hash, definition: latest } satisfies RubricRunSettings;
+      }),
+    frames: (settings) => framesRequirement((settings as Partial<RubricRunSettings>)?.definition ?? latest),
+    summarize: (scores, context) => ({ values: aggregateCriteria(key, definitionOf(context), scores) }),
+    metricValues: (summary) => {
+      const values = (summary as { values?: Record<string, number | null> } | null)?.values ?? {};
+      return Object.fromEntries(latest.criteria.map((c) => [rubricMetricId(key, c.id), values[c.id] ?? null]));
+    },
+  };
+}
+
+export function framesRequirement(definition: RubricDefinition): FrameRequirement {
+  const frames = definition.frames;
+  if (frames.mode !== "uniform") return { mode: "key_frames" };
+  if (!frames.longestSide) return { mode: "uniform", count: frames.count };
+  const px = frames.longestSide;
+  return {
+    mode: "uniform",
+    count: frames.count,
+    label: `a uniform frame set of ${frames.count} frames with a longest side of ${px} px`,
+    accepts: (video, set) => {
+      const plan = planFrames(video, { mode: "longest_side", px });
+      return plan.ok && frameSetFitsPlan(plan, set);
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Rubric tasks in the task registry: each process (the app, a worker, the CLI) registers every project's
+ * rubric tasks as task folders of their own, so the core (runs, lists, queues, agreement, exports) reads them
+ * through the same registry as the built-in tasks. A task's pipeline id and target ids carry its key, unique
+ * across projects, so one process can hold every project's.
+ *
+ * Refreshed at most once a second per process (ensureRubricTasks), and at once after this process saves one:
+ * another machine's edit shows within a second.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import { registerTaskModule } from "../tasks/modules";
+import { registerTaskDeclarations } from "../tasks/registry";
+import type { TaskDeclarations } from "../tasks/task-module";
+import { rubricDefinitionSchema } from "./rubric-definition";
+import { rubricPipeline, type RubricTaskRecord } from "./rubric-pipeline";
+import { rubricTaskDeclaration } from "./rubric-declaration";
+
+const registered = new Map<number, { signature: string; undo: () => void }>();
+let loadedAt = 0;
+let loading: Promise<void> | null = null;
+const MAX_AGE_MS = 1000;
+
+/** A rubric task as registered folders: its declarations (what the browser gets too) and its module. */
+export function rubricTaskFolder(record: RubricTaskRecord): TaskDeclarations {
+  const declaration = rubricTaskDeclaration(record.key, record.latest.definition);
+  return {
+    id: declaration.id,
+    projectId: record.projectId,
+    tasks: [declaration],
+    // An archived task keeps its declaration (its runs are still read) and leaves the run form.
+    runForm: record.archived ? {} : { [declaration.id]: { label: `${record.name} (rubric task)` } },
+  };
+}
+
+/** Registers the given rubric tasks as they are now, replacing what changed and removing the ones gone. */
+export function registerRubricTasks(records: readonly RubricTaskRecord[]): void {
+  const keep = new Set<number>();
+  for (const record of records) {
+    keep.add(record.key);
+    const signature = `${record.latest.hash}|${record.archived}|${record.name}`;
+    const current = registered.get(record.key);
+    if (current?.signature === signature) continue;
+    current?.undo();
+    const folder = rubricTaskFolder(record);
+    const undoModule = registerTaskModule({ id: folder.id, pipelines: [rubricPipeline(record)] });
+    const undoDeclarations = registerTaskDeclarations(folder);
+    registered.set(record.key, {
+      signature,
+      undo: () => {
+        undoDeclarations();
+        undoModule();
+      },
+    });
+  }
+  for (const [key, entry] of registered) {
+    if (keep.has(key)) continue;
+    entry.undo();
+    registered.delete(key);
+  }
+}
+
+/** Every project's rubric tasks with their latest versions. */
+export async function loadRubricTaskRecords(prisma: PrismaClient): Promise<RubricTaskRecord[]> {
+  const rows = await prisma.rubricTask.findMany({
+    orderBy: { key: "asc" },
+    select: {
+      id: true,
+      key: true,
+      projectId: true,
+      name: true,
+      archivedAt: true,
+      versions: { orderBy: { number: "desc" }, take: 1, select: { id: true, number: true, hash: true, definition: true } },
+    },
+  });
+  return rows.flatMap((row) => {
+    const latest = row.versions[0];
+    const definition = latest ? rubricDefinitionSchema.safeParse(latest.definition) : null;
+    // A stored definition always parsed when it was saved; one that no longer does (a stricter schema) is left out, not fatal.
+    if (!latest || !definition?.success) return [];
+    return [{ id: row.id, key: row.key, projectId: row.projectId, name: row.name, archived: row.archivedAt !== null, latest: { ...latest, definition: definition.data } }];
+  });
+}
+
+/** Makes the registry current (at most a second old); cheap when it is. */
+export async function ensureRubricTasks(prisma: PrismaClient, options: { force?: boolean } = {}): Promise<void> {
+  if (!options.force && Date.now() - loadedAt < MAX_AGE_MS) return;
+  if (loading && !options.force) return loading;
+  const started = Date.now();
+  const load = (async () => {
+    registerRubricTasks(await loadRubricTaskRecords(prisma));
+    loadedAt = started;
+  })();
+  loading = load;
+  try {
+    await load;
+  } finally {
+    if (loading === load) loading = null;
+  }
+}
+
+/** The registered rubric task folders of one project (for the browser's registry). */
+export function projectRubricFolders(records: readonly RubricTaskRecord[], projectId: string): TaskDeclarations[] {
+  return records.filter((r) => r.projectId === projectId).map(rubricTaskFolder);
+}

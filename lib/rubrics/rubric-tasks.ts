@@ -1,0 +1,167 @@
+/**
+ * Rubric tasks of a project: create, save a new version, archive or restore, delete one without runs, read.
+ * Versions are append-only and content-hashed: saving an unchanged definition makes no new version, and a run
+ * pins the version it started with (its settings keep the definition whole).
+ */
+import { createHash } from "node:crypto";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { ConflictError, NotFoundError } from "../errors";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import { rubricPipelineId } from "./rubric-declaration";
+import { canonicalDefinition, rubricProblems, type RubricDefinition } from "./rubric-definition";
+import { RubricDefinitionError } from "./rubric-errors";
+import { parseRubricFile } from "./rubric-file";
+import { ensureRubricTasks } from "./rubric-registry";
+import type { RubricBody } from "./rubrics.validation";
+
+export function rubricHash(definition: RubricDefinition): string {
+  return createHash("sha256").update(canonicalDefinition(definition)).digest("hex");
+}
+
+/** The definition a body gives (as data or as a file's text), checked; every problem names its field. */
+export function definitionOfBody(body: RubricBody): RubricDefinition {
+  const input = "file" in body ? parseRubricFile(body.file) : body.definition;
+  const { definition, problems } = rubricProblems(input);
+  if (!definition) throw new RubricDefinitionError(problems);
+  return definition;
+}
+
+function nameTaken(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+export async function createRubricTask(prisma: PrismaClient, actor: Actor, projectId: string, body: RubricBody) {
+  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+  const definition = definitionOfBody(body);
+  try {
+    const created = await prisma.rubricTask.create({
+      data: {
+        projectId,
+        name: definition.name,
+        createdById: actor.userId,
+        versions: { create: { number: 1, definition: definition as unknown as Prisma.InputJsonValue, hash: rubricHash(definition), createdById: actor.userId } },
+      },
+      select: { id: true, key: true, name: true },
+    });
+    await ensureRubricTasks(prisma, { force: true });
+    return { ...created, pipeline: rubricPipelineId(created.key), version: 1 };
+  } catch (error) {
+    if (nameTaken(error)) throw new RubricDefinitionError([{ path: "name", message: `the project already has a rubric task named "${definition.name}"` }]);
+    throw error;
+  }
+}
+
+/** The task, if the actor may do `action` in its project; a task of a project they are not in is a 404. */
+export async function requireRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string, action: "project.view" | "rubrics.manage") {
+  const task = await prisma.rubricTask.findUnique({ where: { id: rubricTaskId } });
+  if (!task) throw new NotFoundError("No such rubric task.");
+  try {
+    await requireProjectAccess(prisma, actor, task.projectId, action);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError("No such rubric task.");
+    throw error;
+  }
+  return task;
+}
+
+/** Saves the definition as the task's next version; the latest version's definition again saves nothing. */
+export async function saveRubricVersion(prisma: PrismaClient, actor: Actor, rubricTaskId: string, body: RubricBody) {
+  const task = await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
+  const definition = definitionOfBody(body);
+  const hash = rubricHash(definition);
+  try {
+    const saved = await prisma.$transaction(async (tx) => {
+      const latest = await tx.rubricVersion.findFirst({ where: { rubricTaskId }, orderBy: { number: "desc" }, select: { number: true, hash: true } });
+      if (latest?.hash === hash) return { version: latest.number, created: false };
+      // An earlier version's definition again is a new version: the latest is what new runs pin.
+      const number = (latest?.number ?? 0) + 1;
+      await tx.rubricVersion.create({ data: { rubricTaskId, number, definition: definition as unknown as Prisma.InputJsonValue, hash, createdById: actor.userId } });
+      await tx.rubricTask.update({ where: { id: rubricTaskId }, data: { name: definition.name } });
+      return { version: number, created: true };
+    });
+    await ensureRubricTasks(prisma, { force: true });
+    return { id: task.id, key: task.key, pipeline: rubricPipelineId(task.key), ...saved };
+  } catch (error) {
+    if (nameTaken(error)) throw new RubricDefinitionError([{ path: "name", message: `the project already has a rubric task named "${definition.name}"` }]);
+    throw error;
+  }
+}
+
+export async function setRubricTaskArchived(prisma: PrismaClient, actor: Actor, rubricTaskId: string, archived: boolean) {
+  await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
+  const task = await prisma.rubricTask.update({ where: { id: rubricTaskId }, data: { archivedAt: archived ? new Date() : null }, select: { id: true, archivedAt: true } });
+  await ensureRubricTasks(prisma, { force: true });
+  return { id: task.id, archived: task.archivedAt !== null };
+}
+
+/** Deletes a rubric task that no run used; one with runs is archived instead (its runs keep their declaration). */
+export async function deleteRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string) {
+  const task = await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
+  const runs = await prisma.judgeRun.count({ where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) } });
+  if (runs > 0) throw new ConflictError(`The rubric task "${task.name}" has ${runs} run${runs === 1 ? "" : "s"}: archive it instead, so their results keep their meaning.`);
+  await prisma.rubricTask.delete({ where: { id: rubricTaskId } });
+  await ensureRubricTasks(prisma, { force: true });
+  return { id: rubricTaskId, deleted: true };
+}
+
+export interface RubricTaskSummary {
+  id: string;
+  key: number;
+  pipeline: string;
+  name: string;
+  archived: boolean;
+  version: number;
+  hash: string;
+  definition: RubricDefinition;
+  runs: number;
+  updatedAt: string;
+}
+
+/** The project's rubric tasks, newest first, each with its latest version and its run count. */
+export async function listRubricTasks(prisma: PrismaClient, actor: Actor, projectId: string): Promise<RubricTaskSummary[]> {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const tasks = await prisma.rubricTask.findMany({
+    where: { projectId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, key: true, name: true, archivedAt: true, updatedAt: true, versions: { orderBy: { number: "desc" }, take: 1, select: { number: true, hash: true, definition: true } } },
+  });
+  const counts = await prisma.judgeRun.groupBy({ by: ["pipeline"], where: { projectId, pipeline: { in: tasks.map((t) => rubricPipelineId(t.key)) } }, _count: { _all: true } });
+  const runsOf = new Map(counts.map((c) => [c.pipeline, c._count._all]));
+  return tasks.flatMap((t) => {
+    const latest = t.versions[0];
+    if (!latest) return [];
+    const pipeline = rubricPipelineId(t.key);
+    return [
+      {
+        id: t.id,
+        key: t.key,
+        pipeline,
+        name: t.name,
+        archived: t.archivedAt !== null,
+        version: latest.number,
+        hash: latest.hash,
+        definition: latest.definition as unknown as RubricDefinition,
+        runs: runsOf.get(pipeline) ?? 0,
+        updatedAt: t.updatedAt.toISOString(),
+      },
+    ];
+  });
+}
+
+/** One rubric task with every version, newest first. */
+export async function getRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string) {
+  const task = await requireRubricTask(prisma, actor, rubricTaskId, "project.view");
+  const versions = await prisma.rubricVersion.findMany({ where: { rubricTaskId }, orderBy: { number: "desc" }, select: { id: true, number: true, hash: true, definition: true, createdAt: true } });
+  const runs = await prisma.judgeRun.count({ where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) } });
+  return {
+    id: task.id,
+    key: task.key,
+    projectId: task.projectId,
+    pipeline: rubricPipelineId(task.key),
+    name: task.name,
+    archived: task.archivedAt !== null,
+    runs,
+    versions: versions.map((v) => ({ id: v.id, number: v.number, hash: v.hash, definition: v.definition as unknown as RubricDefinition, createdAt: v.createdAt.toISOString() })),
+  };
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+export const rubricTaskIdSchema = z.string().min(1).max(64);
+
+/** `POST …/rubric-tasks` and `PUT /rubric-tasks/{id}`: a definition as data, or a JSON/YAML file's text. */
+export const rubricBodySchema = z.union([z.strictObject({ definition: z.unknown() }), z.strictObject({ file: z.string().max(256 * 1024) })]);
+
+/** `PATCH /rubric-tasks/{id}`: archive or restore. */
+export const rubricArchiveSchema = z.strictObject({ archived: z.boolean() });
+
+/** `POST …/rubric-tasks/preview`: a definition (saved or not), a video and an endpoint. */
+export const rubricPreviewSchema = z.strictObject({
+  definition: z.unknown(),
+  videoId: z.string().min(1).max(64),
+  endpointId: z.string().min(1).max(64),
+  /** Which key frame or cluster, for a per-scope rubric (the first when absent). */
+  scopeIndex: z.int().min(0).max(1000).default(0),
+});
+
+export type RubricBody = z.output<typeof rubricBodySchema>;
