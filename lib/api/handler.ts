@@ -7,7 +7,7 @@ import { log } from "../observability/logger";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytes } from "../validation/nul-bytes";
 import { assertSessionRequestAllowed, type BodyKind } from "./session-request-guard";
 import { prisma } from "../db/prisma";
-import { ensureRubricTasks } from "../rubrics/rubric-registry";
+import { ensureRubricTasks, isRubricTaskId } from "../rubrics/rubric-registry";
 
 export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
   return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
@@ -17,10 +17,17 @@ export function jsonError(status: number, code: string, message: string, details
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) return jsonError(error.status, error.code, error.message, error.details);
   if (error instanceof z.ZodError) {
-    return jsonError(400, "invalid_request", error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
+    return jsonError(400, "invalid_request", error.issues.map((i) => `${i.path.join(".") || "input"}: ${issueMessage(i)}`).join("; "));
   }
   log().error({ err: error }, "unhandled error in an API route");
   return jsonError(500, "internal_error", "Something went wrong on the server.");
+}
+
+/** An issue's message; a list of options leaves out projects' rubric task ids (each project's own business). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code !== "invalid_value" || !issue.values.some((v) => typeof v === "string" && isRubricTaskId(v))) return issue.message;
+  const shown = issue.values.filter((v) => !(typeof v === "string" && isRubricTaskId(v)));
+  return `Invalid option: expected one of ${shown.map((v) => JSON.stringify(v)).join("|")}`;
 }
 
 type RouteContext<P> = { params: Promise<P> };

@@ -15,7 +15,41 @@ import { rubricDefinitionSchema } from "./rubric-definition";
 import { rubricPipeline, type RubricTaskRecord } from "./rubric-pipeline";
 import { rubricTaskDeclaration } from "./rubric-declaration";
 
-const registered = new Map<number, { signature: string; undo: () => void }>();
+const registered = new Map<number, { signature: string; record: RubricTaskRecord; undo: () => void }>();
+/** Every id a registered rubric task puts in the registry (pipeline, target and metric ids). */
+const registeredIds = new Set<string>();
+
+function register(record: RubricTaskRecord): () => void {
+  const folder = rubricTaskFolder(record);
+  const undoModule = registerTaskModule({ id: folder.id, pipelines: [rubricPipeline(record)] });
+  const undoDeclarations = registerTaskDeclarations(folder);
+  const ids = folder.tasks.flatMap((task) => [task.id, ...task.targets.map((t) => t.id), ...task.metrics.map((m) => m.id)]);
+  for (const id of ids) registeredIds.add(id);
+  return () => {
+    undoDeclarations();
+    undoModule();
+    for (const id of ids) registeredIds.delete(id);
+  };
+}
+
+/** Is this a pipeline, target or metric id of some project's rubric task (no business of another project's caller)? */
+export function isRubricTaskId(id: string): boolean {
+  return registeredIds.has(id);
+}
+
+/**
+ * `build` run with no rubric task in the registry: for what every caller sees alike (the public OpenAPI
+ * document), which must not list one project's task ids. Synchronous, so no other request sees the gap.
+ */
+export function withoutRubricTasks<T>(build: () => T): T {
+  const entries = [...registered.values()];
+  for (const entry of entries) entry.undo();
+  try {
+    return build();
+  } finally {
+    for (const entry of entries) entry.undo = register(entry.record);
+  }
+}
 let loadedAt = 0;
 let loading: Promise<void> | null = null;
 const MAX_AGE_MS = 1000;
@@ -41,16 +75,7 @@ export function registerRubricTasks(records: readonly RubricTaskRecord[]): void 
     const current = registered.get(record.key);
     if (current?.signature === signature) continue;
     current?.undo();
-    const folder = rubricTaskFolder(record);
-    const undoModule = registerTaskModule({ id: folder.id, pipelines: [rubricPipeline(record)] });
-    const undoDeclarations = registerTaskDeclarations(folder);
-    registered.set(record.key, {
-      signature,
-      undo: () => {
-        undoDeclarations();
-        undoModule();
-      },
-    });
+    registered.set(record.key, { signature, record, undo: register(record) });
   }
   for (const [key, entry] of registered) {
     if (keep.has(key)) continue;

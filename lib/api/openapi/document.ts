@@ -1,3 +1,4 @@
+import { withoutRubricTasks } from "../../rubrics/rubric-registry";
 import { z } from "zod";
 import { errorResponseSchema } from "./responses";
 import { apiRoutes } from "./route-catalogue";
@@ -172,5 +173,6 @@ let built: OpenApiDocument | undefined;
 
 /** The document, built once per process: the catalogue and its schemas do not change while the app runs. */
 export function openApiDocument(): OpenApiDocument {
-  return (built ??= buildOpenApiDocument());
+  // Built-in tasks only: the document is public, and a project's rubric task ids are that project's business.
+  return (built ??= withoutRubricTasks(buildOpenApiDocument));
 }

@@ -1,0 +1,117 @@
+/**
+ * Issue 25: rubric tasks live in one process-wide registry, yet each stays its project's: offered, run and
+ * named only there; a new version replaces the registered one while earlier runs keep theirs; archiving
+ * refuses new runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorResponse } from "../api/handler";
+import { openApiDocument } from "../api/openapi/document";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { createEndpoint } from "../judge/endpoints";
+import { runFormPipelines } from "../judge/run-form";
+import { createRun } from "../judge/runs";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { PIPELINES } from "../tasks/modules";
+import { findTask } from "../tasks/registry";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { videoListQuerySchema } from "../videos/video-filter";
+import type { RubricDefinitionInput } from "./rubric-definition";
+import { isRubricTaskId } from "./rubric-registry";
+import { createRubricTask, saveRubricVersion, setRubricTaskArchived } from "./rubric-tasks";
+
+const definition = (name: string, criterion = "glow"): RubricDefinitionInput => ({
+  name,
+  frames: { mode: "key_frames" },
+  prompt: "Rate the key frames. {{frames}}\n{{criteria}}",
+  criteria: [{ id: criterion, name: "Glow", definition: "How much it glows.", type: "numeric", min: 0, max: 4, step: 1 }],
+});
+
+let stub: StubServer;
+let owner: Actor;
+let a: { projectId: string; videoIds: string[] };
+let b: { projectId: string; videoIds: string[] };
+let endpointA: string;
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+  a = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2, name: "Rubric A" });
+  b = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2, name: "Rubric B" });
+  endpointA = (
+    await createEndpoint(prisma, owner, a.projectId, {
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    })
+  ).id;
+});
+afterAll(async () => stub?.close());
+
+const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
+
+describe("rubric tasks in the registry", () => {
+  it("offers a project's rubric task in that project's run form only, and refuses it in another project's run", async () => {
+    const inA = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Glow A") });
+    const inB = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Glow B") });
+    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(inA.pipeline);
+    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).not.toContain(inB.pipeline);
+    expect(runFormPipelines({}, a.projectId).find((p) => p.id === inA.pipeline)?.label).toBe("Glow A (rubric task)");
+    await expect(createRun(deps(), owner, a.projectId, { pipeline: inB.pipeline, endpointId: endpointA })).rejects.toThrow(`Unknown pipeline ${inB.pipeline}.`);
+  });
+
+  it("keeps every project's rubric ids out of the public OpenAPI document and out of 400s' option lists", async () => {
+    const task = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Secret B", "secret_glow") });
+    const metricId = findTask(task.pipeline)!.metrics[0]!.id;
+    expect(isRubricTaskId(metricId)).toBe(true);
+    // The sort schema itself takes the metric (a project's own list sorts by it)…
+    expect(videoListQuerySchema().safeParse({ sort: metricId }).success).toBe(true);
+    // …but a bad sort's message does not list it.
+    const parsed = videoListQuerySchema().safeParse({ sort: "no_such_sort" });
+    expect(parsed.success).toBe(false);
+    const body = (await errorResponse(parsed.error).json()) as { error: { message: string } };
+    expect(body.error.message).toContain("expected one of");
+    expect(body.error.message).not.toContain(metricId);
+    expect(JSON.stringify(openApiDocument())).not.toMatch(/rubric_\d+|r\d+_secret_glow/);
+    // The registry is whole again after the document is built.
+    expect(findTask(task.pipeline)).not.toBeNull();
+  });
+
+  it("registers a saved version at once; a run started before keeps the version it pinned", async () => {
+    const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Versioned") });
+    const first = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
+    const changed = { ...definition("Versioned"), criteria: [{ id: "glow", name: "Glow", definition: "How much it glows.", type: "numeric" as const, min: 0, max: 10, step: 1 }] };
+    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({ version: 2, created: true });
+    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({ version: 2, created: false });
+    const target = findTask(task.pipeline)!.targets[0]!;
+    expect(target.scale).toEqual({ kind: "numeric", min: 0, max: 10, step: 1 });
+    const second = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
+    const settings = await prisma.judgeRun.findMany({ where: { id: { in: [first.id, second.id] } }, select: { id: true, settings: true } });
+    const versionOf = (id: string) => settings.find((s) => s.id === id)!.settings as { version: number; definition: { criteria: { max: number }[] } };
+    expect([versionOf(first.id).version, versionOf(first.id).definition.criteria[0]!.max]).toEqual([1, 4]);
+    expect([versionOf(second.id).version, versionOf(second.id).definition.criteria[0]!.max]).toEqual([2, 10]);
+    // Each run's scores are on the scale of the version it pinned.
+    const scores = await prisma.score.findMany({ where: { runId: first.id } });
+    expect(scores.length).toBeGreaterThan(0);
+    expect(scores.every((s) => s.value <= 4)).toBe(true);
+  });
+
+  it("refuses new runs of an archived rubric task, naming it, and takes them again once restored", async () => {
+    const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Archived one") });
+    await setRubricTaskArchived(prisma, owner, task.id, true);
+    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).not.toContain(task.pipeline);
+    await expect(createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA })).rejects.toThrow(/Archived one.*archived/);
+    await setRubricTaskArchived(prisma, owner, task.id, false);
+    await expect(createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA })).resolves.toMatchObject({ id: expect.any(String) });
+  });
+});
