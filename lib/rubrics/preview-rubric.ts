@@ -16,7 +16,7 @@ import { responseCacheKey } from "../judge/engine/cache-key";
 import type { FrameRef } from "../judge/engine/pipeline";
 import { keyFramesAndClusters } from "../judge/frame-scopes";
 import { LlmError, openAiCompatibleClient, type LlmClient } from "../judge/llm-client";
-import { parseStructuredOutput } from "../judge/parse-llm-output";
+import { parseStructuredOutput, type StructuredOutput } from "../judge/parse-llm-output";
 import { FRAME_SET_WHERE } from "../judge/runs";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
@@ -25,7 +25,7 @@ import { criterionScale } from "./rubric-declaration";
 import { rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
 import { framesRequirement, rubricScopeInput, rubricSkipReason, scopeCount } from "./rubric-pipeline";
-import { answerJsonSchema, answerSchema, renderRubricPrompt, rubricTemplateHash } from "./rubric-prompt";
+import { answerJsonSchema, answerSchema, renderRubricPrompt, rubricTemplateHash, type RubricAnswer } from "./rubric-prompt";
 import type { RubricPreviewInput } from "./rubrics.validation";
 
 /** The longest a preview waits, whatever the endpoint's own timeout: someone is looking at the form. */
@@ -152,10 +152,7 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   return { ...shown, rawAnswer, ...parsedOf(definition, outcome), cached: false, latencyMs };
 }
 
-function parsedOf(
-  definition: RubricDefinition,
-  outcome: ReturnType<typeof parseStructuredOutput<{ values: Record<string, number>; reasons: Record<string, string> }>>,
-): Pick<RubricPreview, "parsed" | "parseError"> {
+function parsedOf(definition: RubricDefinition, outcome: StructuredOutput<RubricAnswer>): Pick<RubricPreview, "parsed" | "parseError"> {
   if (!outcome.ok) return { parsed: null, parseError: outcome.error };
   const answer = outcome.value;
   return {
@@ -191,7 +188,7 @@ async function runFrames(prisma: PrismaClient, video: { id: string; relativePath
   });
   if (!chosen) {
     const needs = requirement.mode === "uniform" ? (requirement.label ?? `a uniform frame set of ${requirement.count} frames`) : "key frames";
-    throw new ValidationError(`${video.relativePath} has no ${needs} yet: extract them first (the video's page, or the import).`);
+    throw new ValidationError(`${video.relativePath} has no frames this rubric can use yet: it needs ${needs}. Extract them first.`);
   }
   return prisma.frame.findMany({
     where: { frameSetId: chosen.id },
