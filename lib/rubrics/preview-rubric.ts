@@ -120,12 +120,8 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
     return { ...shown, rawAnswer: hit.responseText, ...parsedOf(definition, outcome), cached: true, latencyMs: Math.round(performance.now() - started) };
   }
 
-  try {
-    await assertEndpointUrlAllowed(config.baseUrl);
-  } catch (error) {
-    if (error instanceof EndpointNotAllowedError) throw new ValidationError(error.message);
-    throw error;
-  }
+  // The same check as on save (a 400 endpoint_not_allowed), so an address refused since then gets the policy's own words.
+  await assertEndpointUrlAllowed(config.baseUrl);
   const storage = deps.storage ?? getStorage();
   const images = await Promise.all(scopeInput.frames.map(async (frame) => ({ url: await frameDataUrl(storage, frame), detail: config.imageDetail })));
   const client = deps.client ?? openAiCompatibleClient({ baseURL: config.baseUrl, apiKey: config.apiKey });
@@ -136,6 +132,8 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
     // One attempt: a person is waiting, and a rate limit or a timeout is better said than retried for minutes.
     result = await client.complete({ model: config.model, system: null, text: prompt, images, temperature: config.temperature, responseFormat }, { timeoutMs, signal: deps.signal });
   } catch (error) {
+    // Refused at connect time (a name that now resolves to a private address): the policy's 400, not the endpoint's failure.
+    if (error instanceof LlmError && error.kind === "not_allowed") throw new EndpointNotAllowedError(error.message);
     if (error instanceof LlmError) throw new PreviewCallError(error, timeoutMs);
     throw error;
   }

@@ -4,7 +4,7 @@
  * a second identical preview answered from the response cache (and a run after it too: same key); a malformed
  * answer shown with its parse error; a rate limit or a timeout as a clear error, not a 500.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
@@ -30,6 +30,9 @@ beforeAll(async () => {
 });
 afterAll(async () => stub?.close());
 beforeEach(() => stub.reset());
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 function rubric(overrides: Record<string, unknown> = {}) {
   return {
@@ -179,7 +182,7 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect(stub.requests).toHaveLength(3);
   });
 
-  it("turns a rate limit and a timeout into clear errors (502 / 504), not a 500", async () => {
+  it("turns a rate limit and a timeout into clear errors (502 / 504), not a 500, and an address the policy refuses into its 400", async () => {
     const { projectId, videoId, endpointId } = await setUp("Rubric preview errors");
     stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 7 }, times: 1 });
     const limited = await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId });
@@ -196,6 +199,14 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     const timeoutError = ((await timedOut.json()) as { error: { code: string; message: string } }).error;
     expect(timeoutError.code).toBe("endpoint_timeout");
     expect(timeoutError.message).toMatch(/No answer within 1 s/);
+
+    // An address the endpoint policy refuses now (private addresses no longer allowed) is the policy's 400, and no call.
+    vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "");
+    const sent = stub.requests.length;
+    const refused = await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("endpoint_not_allowed");
+    expect(stub.requests).toHaveLength(sent);
   });
 
   it("refuses a bad definition (400 naming the field), a reviewer (403), and a video or endpoint of another project (404)", async () => {
