@@ -81,10 +81,14 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   const frames = await runFrames(prisma, video, definition);
   const context = { prompt: video.prompt, frames, ...keyFramesAndClusters(frames) };
   const count = scopeCount(definition, context);
-  const scopeWord = definition.frames.mode === "each_key_frame" ? "key frame" : "cluster";
   if (input.scopeIndex >= count) {
+    const perScope = definition.frames.mode === "each_key_frame" ? "key frame" : definition.frames.mode === "each_cluster" ? "cluster" : null;
     throw new ValidationError(
-      count === 0 ? `${video.relativePath} has no key frames to judge one by one.` : `scopeIndex: ${video.relativePath} has ${count} ${scopeWord}${count === 1 ? "" : "s"} (0–${count - 1}).`,
+      perScope === null
+        ? "scopeIndex: this rubric judges each video in one call, so the only scope is 0."
+        : count === 0
+          ? `${video.relativePath} has no key frames to judge one by one.`
+          : `scopeIndex: ${video.relativePath} has ${count} ${perScope}${count === 1 ? "" : "s"} (0–${count - 1}).`,
     );
   }
   const cannot = rubricSkipReason(definition, input.scopeIndex, context);

@@ -226,6 +226,16 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect((await preview(ownerKey, projectId, { definition: rubric(), videoId: other.videoId, endpointId })).status).toBe(404);
     expect((await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId: other.endpointId })).status).toBe(404);
 
+    const single = await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId, scopeIndex: 1 });
+    expect(single.status).toBe(400);
+    expect(((await single.json()) as { error: { message: string } }).error.message).toMatch(/judges each video in one call, so the only scope is 0/);
+
+    // What a run would skip is refused with the run's own reason.
+    await prisma.video.update({ where: { id: videoId }, data: { prompt: null } });
+    const noPrompt = await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId });
+    expect(noPrompt.status).toBe(400);
+    expect(((await noPrompt.json()) as { error: { message: string } }).error.message).toBe("A run would skip this: the rubric's prompt uses {{prompt}} and the video has no prompt.");
+
     // A rubric judged on uniform frames needs that frame set: the video has none, and the preview says so.
     const uniform = await preview(ownerKey, projectId, { definition: rubric({ frames: { mode: "uniform", count: 8 } }), videoId, endpointId });
     expect(uniform.status).toBe(400);
