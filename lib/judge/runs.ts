@@ -167,7 +167,7 @@ export async function createRun(
  * uniform sets of exactly `count` frames. A uniform set marks every frame a key frame, with no clusters: a
  * pipeline that reads key frames and their clusters must not pick it up because it is newer.
  */
-const FRAME_SET_WHERE = {
+export const FRAME_SET_WHERE = {
   key_frames: { keyFrameCount: { gt: 0 }, mode: { not: "uniform" } },
   any: {},
   uniform: (count: number): Prisma.FrameSetWhereInput => ({ mode: "uniform", frameCount: count }),

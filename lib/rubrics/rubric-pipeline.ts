@@ -50,6 +50,29 @@ export function scopeFrames(definition: RubricDefinition, scopeIndex: number, co
 
 const FRAME_WORDS = { uniform: "frames sampled evenly over the video", key_frames: "key frames of the video", each_key_frame: "key frame", each_cluster: "frames around one key frame" } as const;
 
+type ScopeContext = Pick<VideoContext, "prompt" | "frames" | "keyFrames" | "clusters">;
+
+/** How many calls (scopes) a video gets: one, or one per key frame or cluster. */
+export function scopeCount(definition: RubricDefinition, context: Pick<VideoContext, "keyFrames" | "clusters">): number {
+  if (definition.frames.mode === "each_key_frame") return context.keyFrames.length;
+  if (definition.frames.mode === "each_cluster") return context.clusters.length;
+  return 1;
+}
+
+/** Why a scope of a video cannot be judged, or null: a run skips it, a preview refuses it with these words. */
+export function rubricSkipReason(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): string | null {
+  if (promptVariables(definition.prompt).includes("prompt") && !context.prompt) return "the rubric's prompt uses {{prompt}} and the video has no prompt";
+  if (scopeFrames(definition, scopeIndex, context).length === 0) return "the video has no frames for this scope";
+  return null;
+}
+
+/** A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. */
+export function rubricScopeInput(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): { values: { prompt: string; frames: string }; frames: FrameRef[] } {
+  const frames = scopeFrames(definition, scopeIndex, context);
+  const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
+  return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what) }, frames };
+}
+
 /** One video's value of each criterion from its per-scope scores; null where the judge gave none. */
 export function aggregateCriteria(key: number, definition: RubricDefinition, scores: readonly Pick<ScoreRow, "category" | "value">[]): Record<string, number | null> {
   const values: Record<string, number | null> = {};
@@ -97,17 +120,10 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
       return { hash: rubricTemplateHash(settings.definition), render: (values) => renderRubricPrompt(settings.definition, { prompt: values.prompt ?? "", frames: values.frames ?? "" }) };
     },
     dependsOn: () => [],
-    skipReason: (scopeIndex, context) => {
-      const definition = definitionOf(context);
-      if (promptVariables(definition.prompt).includes("prompt") && !context.prompt) return "the rubric's prompt uses {{prompt}} and the video has no prompt";
-      if (scopeFrames(definition, scopeIndex, context).length === 0) return "the video has no frames for this scope";
-      return null;
-    },
+    skipReason: (scopeIndex, context) => rubricSkipReason(definitionOf(context), scopeIndex, context),
     input: (scopeIndex, context) => {
       const definition = definitionOf(context);
-      const frames = scopeFrames(definition, scopeIndex, context);
-      const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
-      return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what) }, frames, data: { definition } };
+      return { ...rubricScopeInput(definition, scopeIndex, context), data: { definition } };
     },
     scores: (output, input) => {
       const definition = (input.data as { definition: RubricDefinition }).definition;

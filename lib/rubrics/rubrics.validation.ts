@@ -18,3 +18,8 @@ export const rubricPreviewSchema = z.strictObject({
 });
 
 export type RubricBody = z.output<typeof rubricBodySchema>;
+
+export type RubricPreviewInput = z.output<typeof rubricPreviewSchema>;
+
+/** `GET /rubric-tasks/{id}/export?version=`: one version's file (the latest when absent). */
+export const rubricExportQuerySchema = z.strictObject({ version: z.coerce.number().int().min(1).max(1_000_000).optional() });

@@ -31,6 +31,8 @@ const ERRORS: Record<number, { name: string; description: string }> = {
   416: { name: "RangeNotSatisfiable", description: "The Range header asks for bytes the file does not have." },
   422: { name: "Unprocessable", description: "The file was read but cannot be used (`error.details` lists why)." },
   500: { name: "InternalError", description: "Something went wrong on the server (logged, not shown)." },
+  502: { name: "BadGateway", description: "A judge endpoint the request called failed or refused it (`error.details.kind`; a rate limit is endpoint_rate_limited)." },
+  504: { name: "GatewayTimeout", description: "A judge endpoint the request called did not answer within its timeout (endpoint_timeout)." },
 };
 
 /**

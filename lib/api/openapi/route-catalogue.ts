@@ -16,6 +16,7 @@ import { queueStateSchema } from "../../queues/queue-states";
 import { archivedFlagSchema, createQueueSchema, queueFlagSchema, queueGuidelinesSchema, queueIdSchema, submitItemSchema } from "../../queues/queues.validation";
 import { reviewedMetricIdSchema } from "../../reviews/reviewed-metric";
 import { reviewInputSchema, withdrawInputSchema } from "../../reviews/reviews.validation";
+import { rubricArchiveSchema, rubricBodySchema, rubricExportQuerySchema, rubricPreviewSchema, rubricTaskIdSchema } from "../../rubrics/rubrics.validation";
 import { recordIdSchema } from "../../validation/ids";
 import { applyMetadataSchema } from "../../videos/apply-metadata";
 import { compareQuerySchema } from "../../videos/compare-samples.validation";
@@ -414,6 +415,76 @@ function coreApiRoutes(): ApiRoute[] {
       body: { kind: "json", schema: withdrawInputSchema },
       responses: [ok("The withdrawn judgment.", withdrawnJudgmentResponseSchema)],
       errors: [409],
+    },
+
+    // Rubric tasks: a project's own video judges, defined as data (lib/rubrics).
+    {
+      method: "get",
+      path: "/api/v1/projects/{projectId}/rubric-tasks",
+      summary: "The project's rubric tasks",
+      params: project,
+      responses: [ok("`{rubricTasks: [...]}`, each with its latest version and run count.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/rubric-tasks",
+      summary: "Create a rubric task (owners)",
+      description: "From a definition, or a JSON or YAML file's text. A definition that does not hold → 400 invalid_rubric with `error.details.problems` `[{path, message}]`, nothing saved.",
+      params: project,
+      body: { kind: "json", schema: rubricBodySchema },
+      responses: [created("`{id, key, name, pipeline, version}`.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/rubric-tasks/preview",
+      summary: "Judge one video (one key frame or cluster) with a definition before a run (owners)",
+      description:
+        "The request a run would send: the same frames, prompt and response format, and so the same response-cache key (`cached: true` when answered from it). A bad definition → 400 invalid_rubric; a video without the frames the definition needs → 400; the endpoint timing out → 504 endpoint_timeout, rate limiting → 502 endpoint_rate_limited, any other failure → 502 endpoint_error.",
+      params: project,
+      body: { kind: "json", schema: rubricPreviewSchema },
+      responses: [ok("`{prompt, frames, scope, rawAnswer, parsed, parseError, cached, latencyMs}`.")],
+      errors: [502, 504],
+    },
+    {
+      method: "get",
+      path: "/api/v1/rubric-tasks/{rubricTaskId}",
+      summary: "A rubric task with every version",
+      params: { rubricTaskId: rubricTaskIdSchema },
+      responses: [ok("The task and its versions, newest first.")],
+    },
+    {
+      method: "put",
+      path: "/api/v1/rubric-tasks/{rubricTaskId}",
+      summary: "Save a new version of a rubric task (owners)",
+      description: "Runs keep the version they started with. The latest version's definition again saves nothing.",
+      params: { rubricTaskId: rubricTaskIdSchema },
+      body: { kind: "json", schema: rubricBodySchema },
+      responses: [ok("That definition is already the latest version (`created: false`)."), created("The new version (`created: true`).")],
+    },
+    {
+      method: "patch",
+      path: "/api/v1/rubric-tasks/{rubricTaskId}",
+      summary: "Archive or restore a rubric task (owners)",
+      description: "An archived task starts no runs; its runs and results stay.",
+      params: { rubricTaskId: rubricTaskIdSchema },
+      body: { kind: "json", schema: rubricArchiveSchema },
+      responses: [ok("`{id, archived}`.")],
+    },
+    {
+      method: "delete",
+      path: "/api/v1/rubric-tasks/{rubricTaskId}",
+      summary: "Delete a rubric task no run used (owners)",
+      params: { rubricTaskId: rubricTaskIdSchema },
+      responses: [noContent("Deleted.")],
+      errors: [409],
+    },
+    {
+      method: "get",
+      path: "/api/v1/rubric-tasks/{rubricTaskId}/export",
+      summary: "A version of a rubric task as a YAML file",
+      params: { rubricTaskId: rubricTaskIdSchema },
+      query: rubricExportQuerySchema,
+      responses: [download("The YAML file, as an attachment.", ["application/yaml"])],
     },
 
     // Label sets, agreement, calibration, export, adjudication.
