@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 
 /** Longest model name accepted (an item's `model`: the model that wrote it). */
 export const MAX_MODEL_NAME_LENGTH = 200;
-export const ITEM_KINDS = ["caption_reference", "caption"] as const;
 
 export const itemIdSchema = z
   .string()
@@ -19,7 +17,7 @@ const flagField = z
 
 const setNameField = z.string().trim().max(300, "at most 300 characters").optional();
 
-/** The text fields of a reference-set or question-set import (the file comes as the `file` part). */
+/** The text fields of a set import that names no model (the file comes as the `file` part). */
 export const referenceSetFieldsSchema = z.object({
   name: setNameField,
   dryRun: flagField,
@@ -39,18 +37,3 @@ export const outputsFieldsSchema = z.object({
 
 export const ITEMS_PAGE_SIZE = 50;
 export const MAX_ITEMS_PAGE_SIZE = 500;
-
-/** The item list's whitelisted filter: only these keys reach the query. */
-export const itemFilterSchema = z
-  .object({
-    kind: z.enum(ITEM_KINDS).default("caption"),
-    model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
-    /** The caption type (the task's grouping). */
-    type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
-    videoId: itemIdSchema.optional(),
-    setId: itemIdSchema.optional(),
-    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-    pageSize: z.coerce.number().int().min(1).max(MAX_ITEMS_PAGE_SIZE).default(ITEMS_PAGE_SIZE),
-  })
-  .strict();
-export type ItemFilter = z.output<typeof itemFilterSchema>;

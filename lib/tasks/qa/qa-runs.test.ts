@@ -16,7 +16,7 @@ import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes, smallQuestionSet } from "@/lib/testing/qa-fixtures";
+import { questionSetBytes, smallQuestionSet } from "@/lib/tasks/qa/qa-fixtures";
 import type { QaDecision } from "./qa-pipeline";
 
 let stub: StubServer;

@@ -22,7 +22,7 @@ import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes } from "@/lib/testing/qa-fixtures";
+import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
 import { GET as getRunQa } from "./[runId]/qa/route";
 import { GET as getAccuracy } from "../projects/[projectId]/qa-accuracy/route";
 import { GET as getQuestions } from "../projects/[projectId]/questions/route";
