@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import type { ItemListDeclaration, ItemListViews } from "./item-set-kind";
-import type { ItemFilter } from "./item-filter";
+import type { ItemFilter } from "./items.validation";
 import { listedItemKinds } from "./item-sets";
 
 const itemSelect = {
