@@ -17,7 +17,7 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { insertCandidateSet } = await import("../lib/testing/candidate-fixtures");
+  const { insertCandidateSet } = await import("../lib/tasks/construction/candidate-fixtures");
   const owner = await ownerWithProject("curation");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };

@@ -37,7 +37,7 @@ export function ExtractionSettings({ value, onChange }: { value: ExtractionSetti
         <select value={value.mode} onChange={(e) => set({ mode: e.target.value as ExtractionSettingsValue["mode"] })} className="rounded-md border border-slate-300 px-2 py-1.5">
           <option value="density-peaks">density peaks (Sora Detector)</option>
           <option value="scene-change">scene changes</option>
-          <option value="uniform">uniform N (QA)</option>
+          <option value="uniform">uniform N</option>
         </select>
       </label>
       {value.mode !== "uniform" ? (

@@ -46,6 +46,9 @@ const NO_FILES: readonly ClaimedFile[] = [];
 /** The registered tasks' Import page sections, in registry order. */
 const taskImportPanels = () => GENERATED_TASK_VIEWS.flatMap((views) => views.importPanels ?? []);
 
+/** "a, b and c". */
+const alongWith = (parts: readonly string[]) => (parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
+
 export function ImportPanel({ projectId }: { projectId: string }) {
   const items = useRef<ImportItem[]>([]);
   const [, setVersion] = useState(0);
@@ -280,8 +283,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       >
         <p className="font-medium text-slate-700">Drop video files or whole folders here</p>
         <p className="text-sm text-slate-500">
-          mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,<code> VBench2_full_text_info.json</code>, csv, jsonl), a
-          metadata csv/jsonl, caption files (an AnyCapEval reference JSONL, models&apos; outputs as JSONL or CSV) and question sets (JSONL, JSON or CSV) may come along.
+          mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,<code> VBench2_full_text_info.json</code>, csv, jsonl),{" "}
+          {alongWith(["a metadata csv/jsonl", ...taskImportPanels().flatMap((panel) => (panel.description ? [panel.description] : []))])} may come along.
         </p>
         <div className="flex gap-2">
           <label className={buttonClass("secondary")}>

@@ -13,7 +13,7 @@ export interface PendingVideo {
   fileName: string;
   relativePath: string;
   sizeBytes: number;
-  /** The longest side a QA run's planned frame size needs (null or absent: the settings' own). */
+  /** The longest side a run's planned frame size needs (null or absent: the settings' own). */
   maxSide?: number | null;
   /** Why the set cannot be extracted at a planned size (a quarter of an unknown size). */
   problem?: string;
@@ -23,9 +23,10 @@ type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled";
 
 /**
  * Extracts frames, in this browser, for every video registered without them (e.g. through the API), or,
- * with `uniformCount`, the uniform frame set of that many frames for the listed videos (caption runs need it).
+ * with `uniform`, the uniform frame set of that many frames for the listed videos (item runs need it): at
+ * each video's planned size when `atPlannedSize`; `itemsNoun` names the items those videos have ("captions").
  */
-export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; forQuestions?: boolean; videos: PendingVideo[] } }) {
+export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; atPlannedSize?: boolean; itemsNoun: string; videos: PendingVideo[] } }) {
   const queryClient = useQueryClient();
   // Uniform mode keeps the list it was given, so finished rows stay in view; a reload lists what still lacks the set.
   const [uniformVideos] = useState(uniform?.videos);
@@ -100,7 +101,7 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
       {uniform ? (
         <p className="text-sm text-slate-600" data-testid="uniform-settings">
           Uniform set of {uniform.count} evenly spaced frames
-          {uniform.forQuestions ? " at each video's planned size (listed per video)." : ` (longest side ${settings.maxSide} px).`}
+          {uniform.atPlannedSize ? " at each video's planned size (listed per video)." : ` (longest side ${settings.maxSide} px).`}
         </p>
       ) : (
         <ExtractionSettings value={settings} onChange={setSettings} />
@@ -121,11 +122,7 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
       )}
       {(uniform || pending.data) && videos.length === 0 && Object.keys(rows).length === 0 && (
         <p className="text-sm text-slate-500">
-          {uniform
-            ? uniform.forQuestions
-              ? `Every video with questions has a uniform set of ${uniform.count} frames at the planned size.`
-              : `Every video with captions has a uniform set of ${uniform.count} frames.`
-            : "No video is waiting for frames."}
+          {uniform ? `Every video with ${uniform.itemsNoun} has a uniform set of ${uniform.count} frames${uniform.atPlannedSize ? " at the planned size" : ""}.` : "No video is waiting for frames."}
         </p>
       )}
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">

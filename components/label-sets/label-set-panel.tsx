@@ -4,6 +4,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
+import type { LabelSetFormatDeclaration } from "@/lib/label-sets/label-set-format";
+import { exampleLabelTargets } from "@/lib/label-sets/label-target-examples";
+import { taskLabelSetFormatDeclarations } from "@/lib/label-sets/label-sets.validation";
 
 interface SheetIssue {
   row: number;
@@ -37,16 +40,29 @@ interface LabelSetRow {
   importedBy: { name: string | null; email: string | null };
 }
 
+/** The core's generic CSV/JSONL label file, offered after the tasks' own formats. */
+const GENERIC_FORMAT: LabelSetFormatDeclaration = {
+  id: "generic",
+  label: "Generic CSV / JSONL",
+  description: "any labels as CSV or JSONL",
+  fileLabel: "Label file",
+  accept: ".csv,.jsonl,.ndjson",
+  defaultName: "",
+};
+
 /**
- * Imports T2VHaluBench's label sheet, or a generic CSV/JSONL label file, as a label set: a dry run shows what
- * would be created and every cell read other than as written or skipped; only then can it be imported.
- * Lists the stored label sets.
+ * Imports a label file of a task's own format (the registered tasks' declarations), or a generic CSV/JSONL
+ * label file, as a label set: a dry run shows what would be created and every cell read other than as
+ * written or skipped; only then can it be imported. Lists the stored label sets.
  */
 export function LabelSetPanel({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
-  const [format, setFormat] = useState<"t2vhalubench" | "generic">("t2vhalubench");
+  const [formats] = useState(() => [...taskLabelSetFormatDeclarations(), GENERIC_FORMAT]);
+  const [initialFormat] = useState(() => formats.find((f) => f.isDefault) ?? formats[0]!);
+  const [formatId, setFormatId] = useState(initialFormat.id);
+  const format = formats.find((f) => f.id === formatId) ?? GENERIC_FORMAT;
   const [file, setFile] = useState<File | null>(null);
-  const [name, setName] = useState("T2VHaluBench");
+  const [name, setName] = useState(initialFormat.defaultName);
   const [citation, setCitation] = useState("");
   const [match, setMatch] = useState<"file_name" | "column">("file_name");
   const [mappingColumn, setMappingColumn] = useState("");
@@ -61,10 +77,10 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
   async function send(dryRun: boolean) {
     if (!file) return;
     const form = new FormData();
-    form.set("format", format);
+    form.set("format", format.id);
     form.set("name", name);
     form.set("citation", citation);
-    if (format === "t2vhalubench") {
+    if (format.matchVideos) {
       form.set("match", match);
       if (match === "column") form.set("mappingColumn", mappingColumn);
     }
@@ -107,9 +123,14 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
     <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="label-set-panel">
       <h2 className="text-base font-semibold text-slate-800">Label sets (published human labels)</h2>
       <p className="max-w-3xl text-slate-600">
-        Import T2VHaluBench&apos;s label sheet (.xlsx), or any labels as CSV or JSONL with the columns <code>video</code> (path or file name), <code>annotator</code>, <code>target</code> (a declared
-        target: <code>verdict</code>, <code>s7</code>, <code>correctness</code>, <code>caption_style:style</code>…), <code>value</code> and <code>item</code> (the caption or question, for their
-        targets), as a read-only label set: it appears as an annotator (one per <code>annotator</code> value) in the agreement dashboard and the paper&apos;s table. Import the videos first.
+        Import {formats.map((f) => f.description).join(", or ")} with the columns <code>video</code> (path or file name), <code>annotator</code>, <code>target</code> (a declared target:{" "}
+        {exampleLabelTargets().map((target) => (
+          <span key={target}>
+            <code>{target}</code>,{" "}
+          </span>
+        ))}
+        …), <code>value</code> and <code>item</code> (the item, for targets of an item), as a read-only label set: it appears as an annotator (one per <code>annotator</code> value) in the agreement
+        dashboard and the paper&apos;s table. Import the videos first.
         <b> Dry run</b> shows what would be created and every cell that had to be interpreted or skipped; nothing is stored until <b>Import</b>.
       </p>
       <div className="flex flex-wrap items-end gap-3">
@@ -117,24 +138,21 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
           Format
           <select
             className="rounded-md border border-slate-300 px-2 py-1"
-            value={format}
+            value={format.id}
             aria-label="Label file format"
             data-testid="label-set-format"
-            onChange={(e) => (setFormat(e.target.value as "t2vhalubench" | "generic"), setFile(null), changed())}
+            onChange={(e) => (setFormatId(e.target.value), setFile(null), changed())}
           >
-            <option value="t2vhalubench">T2VHaluBench sheet (.xlsx)</option>
-            <option value="generic">Generic CSV / JSONL</option>
+            {formats.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.label}
+              </option>
+            ))}
           </select>
         </label>
         <label className="flex flex-col gap-1">
-          {format === "t2vhalubench" ? "Label sheet" : "Label file"}
-          <input
-            type="file"
-            key={format}
-            accept={format === "t2vhalubench" ? ".xlsx" : ".csv,.jsonl,.ndjson"}
-            data-testid="label-set-file"
-            onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())}
-          />
+          {format.fileLabel}
+          <input type="file" key={format.id} accept={format.accept} data-testid="label-set-file" onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())} />
         </label>
         <label className="flex flex-col gap-1">
           Name
@@ -144,16 +162,16 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
           Citation
           <input className="w-72 rounded-md border border-slate-300 px-2 py-1" value={citation} onChange={(e) => setCitation(e.target.value)} />
         </label>
-        {format === "t2vhalubench" && (
+        {format.matchVideos && (
           <label className="flex flex-col gap-1">
             Match videos
             <select className="rounded-md border border-slate-300 px-2 py-1" value={match} aria-label="Match videos" onChange={(e) => (setMatch(e.target.value as "file_name" | "column"), changed())}>
-              <option value="file_name">by file name (Example)</option>
+              <option value="file_name">by file name ({format.matchVideos.fileNameColumn})</option>
               <option value="column">by a mapping column</option>
             </select>
           </label>
         )}
-        {format === "t2vhalubench" && match === "column" && (
+        {format.matchVideos && match === "column" && (
           <label className="flex flex-col gap-1">
             Mapping column
             <input className="rounded-md border border-slate-300 px-2 py-1" value={mappingColumn} list="label-set-headers" onChange={(e) => (setMappingColumn(e.target.value), changed())} />
@@ -197,7 +215,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
             <table className="w-full text-left text-xs" data-testid="label-set-issues">
               <thead className="text-slate-500">
                 <tr>
-                  <th className="py-1 pr-2">{format === "generic" ? "line" : "row"}</th>
+                  <th className="py-1 pr-2">{format.id === GENERIC_FORMAT.id ? "line" : "row"}</th>
                   <th className="pr-2">column</th>
                   <th className="pr-2">cell</th>
                   <th className="pr-2"></th>

@@ -54,6 +54,8 @@ export interface ImportPanelView {
   sniffBytes: number;
   /** What the file is to the panel (passed on as ClaimedFile.claim), or null when it is not the panel's. */
   claim(relativePath: string, head: string): unknown;
+  /** The files it takes, for the drop zone's list of what may come along ("question sets (JSONL, JSON or CSV)"). */
+  description?: string;
   /** The section, shown below the progress bar, with the files it claimed so far. */
   Panel: ComponentType<{ projectId: string; files: readonly ClaimedFile[] }>;
 }

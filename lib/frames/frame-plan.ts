@@ -1,5 +1,5 @@
 /**
- * The size of the frames a run sends (a QA run's `resize` setting). Seed 004 compresses each frame "to
+ * The size of the frames a run sends (a run setting such as `resize`). Seed 004 compresses each frame "to
  * one-quarter of their original size" before uploading it to an API model: half the width and half the
  * height of the video. A run may instead ask for a longest side in pixels (never upscaled: a small video
  * keeps its size).

@@ -42,7 +42,7 @@ export const sceneChangeParametersSchema = z.strictObject({
 
 export const uniformParametersSchema = z.strictObject({
   mode: z.literal("uniform"),
-  /** QA evaluation uses 8 or 16. */
+  /** Item runs use 8 or 16 (say, a video QA benchmark). */
   count: z.int().min(1).max(64).default(8),
   maxSide: maxSideSchema,
   jpegQuality: jpegQualitySchema,

@@ -45,7 +45,7 @@ export type FrameSetPlan = {
  * - scene-change: selectSceneChangeKeyFrames with minGap = max(1, ceil(minGapS·sampleFps)) frames and
  *   max = maxKeyFrames; clusters as above.
  * - uniform: the caller samples `count` frames (uniformCountTimestamps); every one of them is a key frame
- *   in its own one-frame cluster (cluster = its index), so QA evaluation and cluster-based judging can
+ *   in its own one-frame cluster (cluster = its index), so uniform-frame runs and cluster-based judging can
  *   treat all frame sets alike. Features are not used.
  */
 export function planFrameSet(parameters: FrameSetParametersInput, sampled: readonly SampledFrame[], durationS: number): FrameSetPlan {

@@ -2,7 +2,7 @@
  * Key-frame selection over per-frame feature vectors (see frame-features.ts):
  * - density peaks (Rodriguez & Laio 2014, as used by Sora Detector, arXiv 2405.04180),
  * - scene changes,
- * - uniform spreading (QA evaluation).
+ * - uniform spreading (runs that send N evenly spaced frames).
  * All functions are deterministic and return ascending frame indices.
  */
 

@@ -83,11 +83,11 @@ function parseVbenchInfo(info: Record<string, unknown>): PromptListResult {
   for (const [key, value] of Object.entries(info)) {
     const where = `entry "${key.slice(0, 60)}${key.length > 60 ? "…" : ""}"`;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      return { ok: false, error: `${where}: expected an object with "caption" and "dimension"` };
+      return { ok: false, error: `${where}: expected an object with "caption" and "dimension"` }; // VBench's own field, not a task name
     }
     const record = value as Record<string, unknown>;
     const caption = record.caption ?? key;
-    if (typeof caption !== "string" || caption.trim() === "") return { ok: false, error: `${where}: "caption" must be a non-empty string` };
+    if (typeof caption !== "string" || caption.trim() === "") return { ok: false, error: `${where}: "caption" must be a non-empty string` }; // VBench's own field, not a task name
     const dimensions = readDimensionsField(record.dimension, where);
     if (!dimensions.ok) return dimensions;
     entries.push({ prompt: caption.trim(), dimensions: dimensions.dimensions });
@@ -130,7 +130,7 @@ function parseJsonLines(text: string): PromptListResult {
 function parseCsvList(text: string): PromptListResult {
   const table = parseCsvTable(text);
   if (!table.ok) return table;
-  const promptColumn = findColumn(table.columns, ["prompt", "caption"]);
+  const promptColumn = findColumn(table.columns, ["prompt", "caption"]); // VBench's own field, not a task name
   if (!promptColumn) {
     return { ok: false, error: `line 1: the header has no "prompt" column (found: ${table.columns.filter(Boolean).join(", ") || "nothing"})` };
   }

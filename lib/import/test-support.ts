@@ -12,6 +12,7 @@ export function vbenchDimensionFileNames(): string[] {
   return fs.readdirSync(path.join(VBENCH_PROMPTS_DIR, "prompt")).filter((name) => name.endsWith(".txt"));
 }
 
+/** A record of VBench's JSON prompt list (its own field names: `caption` is the prompt). */
 export interface VbenchInfoRecord {
   caption: string;
   dimension: string[];

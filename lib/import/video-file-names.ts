@@ -1,6 +1,6 @@
 /**
  * Matching the videos a record file names to the project's videos by file name (the last path segment), as
- * caption sets, question sets and step annotations do: exactly one project video, or an error that says why.
+ * the tasks' item set files do: exactly one project video, or an error that says why.
  */
 
 export type VideoMatch = { ok: true; fileName: string } | { ok: false; message: string; unmatched: boolean };

@@ -64,4 +64,43 @@ export interface ItemSetKind<Options extends ItemSetImportOptions = ItemSetImpor
    * (nothing is written then). Runs after the core checked the actor's permission and the file's size.
    */
   plan(context: ItemSetImportContext<Options>): Promise<ItemSetPlan<Summary>>;
+  /**
+   * How the item list (lib/items/items.ts: the list API and one item by id) shows this set's items: their
+   * `item.kind`, and the fields it adds to the core's for one of them. A kind without it is not offered by
+   * the list's `kind` filter. `listedByDefault`: the kind the list shows when a query names none (and
+   * whose noun a missing item's 404 uses).
+   */
+  itemList?: ItemListDeclaration;
+  /**
+   * The uniform frame set runs over this set's items need (the Extract pending page lists the videos that
+   * lack it): `itemKind` names the items, `itemsNoun` them in its messages ("captions"), and
+   * `atPlannedSize` says the set is wanted at the run's planned frame size (`?resize=` / `?longestSide=`).
+   */
+  uniformFrames?: { itemKind: string; itemsNoun: string; atPlannedSize: boolean };
+}
+
+/** An item as the item list reads it (its set's `itemList.view` adds the kind's own fields). */
+export interface ListedItemRow {
+  group: string;
+  payload: Prisma.JsonValue;
+  /** The item this one answers (a model's output answers a reference), if any. */
+  referenceItem: { id: string; externalId: string; setId: string; payload: Prisma.JsonValue } | null;
+}
+
+/**
+ * What the item list shows of each listed kind, by `item.kind`, for typed reads: a task's folder adds its
+ * kinds by declaration merging (`declare module ".../items/item-set-kind" { interface ItemListViews { … } }`)
+ * beside its ItemListDeclaration, so the core's answer is typed without naming them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the task folders' declaration merging
+export interface ItemListViews {}
+
+export interface ItemListDeclaration {
+  /** The `item.kind` of the set's items. */
+  itemKind: string;
+  /** One of them in messages ("caption"). */
+  itemNoun: string;
+  listedByDefault?: boolean;
+  /** The kind's own fields of one item in the list's answer (beside id, kind, setId, externalId, model, video, createdAt). */
+  view(item: ListedItemRow): object;
 }

@@ -9,11 +9,16 @@ import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { TASK_MODULES } from "../tasks/modules";
 import { importItemSetOfKind, itemSetSelect, type ItemFile, type ItemSetImport } from "./item-set-import";
-import type { ItemSetImportOptions, ItemSetKind } from "./item-set-kind";
+import type { ItemListDeclaration, ItemSetImportOptions, ItemSetKind } from "./item-set-kind";
 
 /** Every item set kind of the registered tasks. */
 export function itemSetKinds(): ItemSetKind[] {
   return TASK_MODULES.flatMap((task) => task.itemSetKinds ?? []);
+}
+
+/** What the item list shows: the kinds with an `itemList` (registry order). */
+export function listedItemKinds(): ItemListDeclaration[] {
+  return itemSetKinds().flatMap((kind) => (kind.itemList ? [kind.itemList] : []));
 }
 
 export function findItemSetKind(id: string): ItemSetKind | undefined {

@@ -1,28 +1,14 @@
 /**
- * Reading items: the item list with its whitelisted filter, and one caption with its reference.
+ * Reading items: the item list with its whitelisted filter, and one item by id. Which kinds the list
+ * shows, and what it shows of each, the task modules' item set kinds say (`itemList`, read at call time).
  */
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
+import type { ItemListDeclaration, ItemListViews } from "./item-set-kind";
 import type { ItemFilter } from "./items.validation";
-
-/** A reference item's payload as stored by importReferenceSet. */
-export interface ReferencePayload {
-  video: string;
-  instruction: string;
-  reference: string;
-  /** [caption type, rule text] as the file gives them. */
-  restriction: [string, string];
-  keyPoints: string[] | null;
-  line: number;
-}
-
-/** A caption item's payload as stored by importModelOutputs. */
-export interface CaptionPayload {
-  output: string;
-  line: number;
-}
+import { listedItemKinds } from "./item-sets";
 
 const itemSelect = {
   id: true,
@@ -39,42 +25,28 @@ const itemSelect = {
 
 type ItemRow = Prisma.ItemGetPayload<{ select: typeof itemSelect }>;
 
-function referenceView(reference: { id: string; externalId: string; setId: string; payload: Prisma.JsonValue }) {
-  const payload = reference.payload as unknown as ReferencePayload;
-  return {
-    id: reference.id,
-    externalId: reference.externalId,
-    setId: reference.setId,
-    instruction: payload.instruction,
-    reference: payload.reference,
-    restriction: payload.restriction,
-    keyPoints: payload.keyPoints,
-  };
+/** The core's fields of every listed item. */
+interface ItemBaseView {
+  id: string;
+  kind: string;
+  setId: string;
+  externalId: string;
+  model: string | null;
+  video: { id: string; relativePath: string };
+  createdAt: Date;
 }
 
-export function itemView(row: ItemRow) {
-  const base = {
-    id: row.id,
-    kind: row.kind,
-    setId: row.setId,
-    externalId: row.externalId,
-    captionType: row.group,
-    model: row.model,
-    video: row.video,
-    createdAt: row.createdAt,
-  };
-  if (row.kind === "caption_reference") {
-    const { id: _id, externalId: _externalId, setId: _setId, ...reference } = referenceView({ ...row, payload: row.payload });
-    return { ...base, ...reference };
-  }
-  return {
-    ...base,
-    output: (row.payload as unknown as CaptionPayload).output,
-    reference: row.referenceItem ? referenceView(row.referenceItem) : null,
-  };
+/** A listed item: the core's fields and its kind's own (ItemListViews, filled by the task folders). */
+export type ItemView = [keyof ItemListViews] extends [never] ? ItemBaseView : { [Kind in keyof ItemListViews]: ItemBaseView & ItemListViews[Kind] }[keyof ItemListViews];
+
+function itemView(row: ItemRow, listed: readonly ItemListDeclaration[]): ItemView {
+  const base: ItemBaseView = { id: row.id, kind: row.kind, setId: row.setId, externalId: row.externalId, model: row.model, video: row.video, createdAt: row.createdAt };
+  const own = listed.find((kind) => kind.itemKind === row.kind)?.view(row) ?? {};
+  // The kind's view is what ItemListViews declares for it (the task folder declares both side by side).
+  return { ...base, ...own } as ItemView;
 }
 
-/** One page of the project's items matching the filter, in a stable order (video path, type, model). */
+/** One page of the project's items matching the filter, in a stable order (video path, group, model). */
 export async function listItems(prisma: PrismaClient, actor: Actor, projectId: string, filter: ItemFilter) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const where: Prisma.ItemWhereInput = {
@@ -95,15 +67,18 @@ export async function listItems(prisma: PrismaClient, actor: Actor, projectId: s
       select: itemSelect,
     }),
   ]);
-  return { total, page: filter.page, pageSize: filter.pageSize, items: rows.map(itemView) };
+  const listed = listedItemKinds();
+  return { total, page: filter.page, pageSize: filter.pageSize, items: rows.map((row) => itemView(row, listed)) };
 }
 
-/** One caption (or reference) with its reference; a non-member gets the same 404 as for no such item. */
+/** One item with what its kind shows of it; a non-member gets the same 404 as for no such item. */
 export async function getItem(prisma: PrismaClient, actor: Actor, itemId: string) {
+  const listed = listedItemKinds();
+  const missing = `No such ${listed.find((kind) => kind.listedByDefault)?.itemNoun ?? "item"}.`;
   const row = await prisma.item.findUnique({ where: { id: itemId }, select: { ...itemSelect, projectId: true } });
-  if (!row) throw new NotFoundError("No such caption.");
+  if (!row) throw new NotFoundError(missing);
   await requireProjectAccess(prisma, actor, row.projectId, "project.view").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such caption.") : error;
+    throw error instanceof NotFoundError ? new NotFoundError(missing) : error;
   });
-  return { projectId: row.projectId, ...itemView(row) };
+  return { projectId: row.projectId, ...itemView(row, listed) };
 }

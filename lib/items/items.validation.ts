@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
+import type { ItemListDeclaration } from "./item-set-kind";
 
 /** Longest model name accepted (an item's `model`: the model that wrote it). */
 export const MAX_MODEL_NAME_LENGTH = 200;
-export const ITEM_KINDS = ["caption_reference", "caption"] as const;
 
 export const itemIdSchema = z
   .string()
@@ -19,7 +19,7 @@ const flagField = z
 
 const setNameField = z.string().trim().max(300, "at most 300 characters").optional();
 
-/** The text fields of a reference-set or question-set import (the file comes as the `file` part). */
+/** The text fields of a set import that names no model (the file comes as the `file` part). */
 export const referenceSetFieldsSchema = z.object({
   name: setNameField,
   dryRun: flagField,
@@ -40,17 +40,32 @@ export const outputsFieldsSchema = z.object({
 export const ITEMS_PAGE_SIZE = 50;
 export const MAX_ITEMS_PAGE_SIZE = 500;
 
-/** The item list's whitelisted filter: only these keys reach the query. */
-export const itemFilterSchema = z
-  .object({
-    kind: z.enum(ITEM_KINDS).default("caption"),
-    model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
-    /** The caption type (the task's grouping). */
-    type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
-    videoId: itemIdSchema.optional(),
-    setId: itemIdSchema.optional(),
-    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-    pageSize: z.coerce.number().int().min(1).max(MAX_ITEMS_PAGE_SIZE).default(ITEMS_PAGE_SIZE),
-  })
-  .strict();
-export type ItemFilter = z.output<typeof itemFilterSchema>;
+/** The item list's `kind`: one of the listed kinds, by default the one listed by default (none listed: every kind is refused). */
+function itemKindField(listed: readonly Pick<ItemListDeclaration, "itemKind" | "listedByDefault">[]): z.ZodType<string, string | undefined> {
+  const [first, ...rest] = listed.map((kind) => kind.itemKind);
+  if (first === undefined) return z.string().refine(() => false, "no registered task lists items");
+  const kinds = z.enum([first, ...rest]);
+  const byDefault = listed.find((kind) => kind.listedByDefault)?.itemKind;
+  return byDefault === undefined ? kinds : kinds.default(byDefault);
+}
+
+/**
+ * The item list's whitelisted filter over these kinds: only these keys reach the query. The list's own
+ * (item-filter.ts) passes the registry's kinds; a task's API description may pass its own, since a task
+ * module may not import what reads the registry of modules while that registry loads.
+ */
+export function itemFilterSchemaOf(listed: readonly Pick<ItemListDeclaration, "itemKind" | "listedByDefault">[]) {
+  return z
+    .object({
+      kind: itemKindField(listed),
+      model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
+      /** The items' group (the task's grouping of them, a caption's type). */
+      type: z.string().trim().min(1).max(100).refine(noNulBytes, NUL_BYTE_MESSAGE).optional(),
+      videoId: itemIdSchema.optional(),
+      setId: itemIdSchema.optional(),
+      page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+      pageSize: z.coerce.number().int().min(1).max(MAX_ITEMS_PAGE_SIZE).default(ITEMS_PAGE_SIZE),
+    })
+    .strict();
+}
+export type ItemFilter = z.output<ReturnType<typeof itemFilterSchemaOf>>;

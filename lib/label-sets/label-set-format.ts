@@ -1,7 +1,9 @@
 /**
- * A task's own label file format (T2VHaluBench's sheet for hallucination): the task module lists it
- * (`labelSetFormats`), and the label-set import hands it every upload of its format id. The formats
- * every task shares (generic CSV/JSONL, VBench results) are the core's own (label-sets.ts).
+ * A task's own label file format (say, a benchmark's published label sheet): the task's declarations
+ * describe it for the import form and the upload's `format` field (LabelSetFormatDeclaration, browser-safe),
+ * and its module lists the importer (`labelSetFormats`), which the label-set import hands every upload of
+ * its format id. The formats every task shares (generic CSV/JSONL, VBench results) are the core's own
+ * (label-sets.ts). Types only: the browser's import form reads the declarations.
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
@@ -36,6 +38,25 @@ export interface LabelSetImportResult {
   dryRun: boolean;
   plan: unknown;
   labelSet: unknown;
+}
+
+/** How the import form and the upload's `format` field know a task's label file format (TaskDeclarations.labelSetFormats). */
+export interface LabelSetFormatDeclaration {
+  /** The `format` an upload names (stored as the LabelSet's `format`). */
+  id: string;
+  /** The format in the form's Format list ("… sheet (.xlsx)"). */
+  label: string;
+  /** The format in the form's introduction ("…'s label sheet (.xlsx)"). */
+  description: string;
+  /** The file picker's label ("Label sheet") and the types it accepts (".xlsx"). */
+  fileLabel: string;
+  accept: string;
+  /** The label set's name the form suggests. */
+  defaultName: string;
+  /** Its rows name the project's videos by their file names (this column) or by a mapping column the uploader names. */
+  matchVideos?: { fileNameColumn: string };
+  /** The format an upload that names none has (at most one task declares one; none: `format` is required). */
+  isDefault?: boolean;
 }
 
 export interface LabelSetFormat {

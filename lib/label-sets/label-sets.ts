@@ -135,7 +135,7 @@ type MatchableVideo = { id: string; fileName: string; relativePath: string };
 
 // ---------- Formats of the tasks ----------
 
-/** The formats of the registered tasks' own label files (T2VHaluBench's sheet), read at call time. */
+/** The importers of the registered tasks' own label file formats, read at call time. */
 function taskLabelSetFormats() {
   return TASK_MODULES.flatMap((task) => task.labelSetFormats ?? []);
 }

@@ -12,7 +12,7 @@ import { PayloadTooLargeError, ValidationError } from "../errors";
 export const MAX_XLSX_ENTRIES = 1_000;
 /** Bytes of all the zip's files once unpacked (a 100,000-row label sheet unpacks to about 30 MiB). */
 export const MAX_XLSX_UNPACKED_BYTES = 96 * 1024 * 1024;
-/** Rows of all worksheets together (the published T2VHaluBench sheet has a few hundred). */
+/** Rows of all worksheets together (a published benchmark's label sheet has a few hundred). */
 export const MAX_XLSX_ROWS = 200_000;
 /** Cells of all worksheets together. */
 export const MAX_XLSX_CELLS = 2_000_000;

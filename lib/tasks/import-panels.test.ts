@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { GENERATED_TASK_VIEWS } from "../generated/tasks/views";
-import { jsonlBytes, smallReferenceSet } from "../testing/caption-fixtures";
-import { questionSetBytes } from "../testing/qa-fixtures";
+import { jsonlBytes } from "../testing/item-files";
+import { smallReferenceSet } from "./captions/caption-fixtures";
+import { questionSetBytes } from "./qa/qa-fixtures";
 
 const panels = () => GENERATED_TASK_VIEWS.flatMap((views) => views.importPanels ?? []);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -7,7 +7,7 @@ import type { ApiRoute } from "../api/openapi/route-spec";
 import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
 import type { DemoSeedPart } from "../demo/demo-part";
 import type { ItemSetKind } from "../items/item-set-kind";
-import type { LabelSetFormat } from "../label-sets/label-set-format";
+import type { LabelSetFormat, LabelSetFormatDeclaration } from "../label-sets/label-set-format";
 import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { StubRule } from "../llm-stub/stub-rule";
@@ -56,6 +56,11 @@ export interface TaskDeclarations {
   projectId?: string;
   /** TEST TOOL: the task's pages for the every-page crawl (e2e/pages.ts lists them with the core's; lib/tasks/<id>/crawl-pages.ts). */
   crawlPages?: readonly CrawlPage[];
+  /**
+   * The task's own label file formats as the label-set import form and the upload's `format` field know them
+   * (each needs its importer in the module's `labelSetFormats`, by the same id).
+   */
+  labelSetFormats?: readonly LabelSetFormatDeclaration[];
 }
 
 /** `lib/tasks/<id>/module.ts`'s default export. */

@@ -14,6 +14,10 @@ import { exportQuerySchema, agreementQuerySchema } from "../agreement/scope";
 import { projectExport } from "../agreement/export";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
+import type { ItemSetKind } from "../items/item-set-kind";
+import { itemFilterSchema } from "../items/item-filter";
+import { getItem, listItems } from "../items/items";
+import { importItemSet } from "../items/item-sets";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema, pipelineIds } from "../judge/endpoints.validation";
 import type { PipelineDefinition, RegisteredPipeline } from "../judge/engine/pipeline";
@@ -22,6 +26,9 @@ import { createRun, getRunStatus } from "../judge/runs";
 import type { TemplateSource } from "../judge/template-source";
 import type { StubRule } from "../llm-stub/stub-rule";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { exampleLabelTargets } from "../label-sets/label-target-examples";
+import { importTaskLabelSet } from "../label-sets/label-sets";
+import { labelSetImportFieldsSchema } from "../label-sets/label-sets.validation";
 import { projectNavItems } from "../projects/project-nav";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
@@ -32,6 +39,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
+import { uniformFrameItems, videosLackingUniformFrames } from "../videos/uniform-frame-sets";
 import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
 import { PIPELINES, registerTaskModule } from "./modules";
 import { TASK_FOLDERS, registerTaskDeclarations } from "./registry";
@@ -254,5 +262,111 @@ describe("a toy task registered at test time appears everywhere", () => {
     expect(withTaskPages([], taskPages).map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
     // The crawl's own list, read when it is asked for, carries the toy's page after the core's.
     expect(crawlPages().map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
+  });
+});
+
+/**
+ * A toy folder with items and a label file format of its own ("video<TAB>note" lines; a ".toy" label file),
+ * registered only inside each test: the item list, the Extract pending page's sized list and the label-set
+ * import read it from the registry, and forget it once it is taken out.
+ */
+const toyNotesKind: ItemSetKind<{ name?: string; dryRun?: boolean }, { notes: number }> = {
+  id: "toy_notes",
+  noun: "toy note set",
+  defaultFileName: "notes.tsv",
+  async plan({ file, options, videos }) {
+    const videoIdByName = new Map(videos.map((video) => [video.relativePath.split("/").pop()!, video.id]));
+    const lines = new TextDecoder().decode(file.bytes).split("\n").filter(Boolean);
+    return {
+      set: { name: options.name || file.fileName, model: null, referenceSetId: null, citation: null },
+      items: lines.map((line, index) => ({
+        videoId: videoIdByName.get(line.split("\t")[0]!)!,
+        externalId: `note-${index + 1}`,
+        kind: "toy_note",
+        group: "toy",
+        payload: { note: line.split("\t")[1] ?? "" },
+      })),
+      summary: { notes: lines.length },
+    };
+  },
+  itemList: { itemKind: "toy_note", itemNoun: "toy note", view: (item) => ({ note: (item.payload as { note: string }).note }) },
+  uniformFrames: { itemKind: "toy_note", itemsNoun: "toy notes", atPlannedSize: true },
+};
+
+function registerToyNotes(): () => void {
+  const removeModule = registerTaskModule({
+    id: "toy-notes",
+    pipelines: [],
+    itemSetKinds: [toyNotesKind],
+    labelSetFormats: [{ id: "toy_sheet", importLabels: async (_prisma, _actor, _projectId, input) => ({ dryRun: input.dryRun, plan: { toyFile: input.fileName }, labelSet: null }) }],
+  });
+  const removeDeclarations = registerTaskDeclarations({
+    id: "toy-notes",
+    tasks: [],
+    labelSetFormats: [{ id: "toy_sheet", label: "Toy sheet (.toy)", description: "a toy label file (.toy)", fileLabel: "Toy file", accept: ".toy", defaultName: "Toy labels" }],
+  });
+  return () => (removeDeclarations(), removeModule());
+}
+
+/** A set of toy notes, one per video of the project ("note 0", "note 1" in path order). */
+async function importToyNotes() {
+  const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } });
+  const lines = videos.map((video, i) => `${video.relativePath.split("/").pop()}\tnote ${i}`).join("\n");
+  await importItemSet(prisma, owner, projectId, "toy_notes", { fileName: "notes.tsv", bytes: new TextEncoder().encode(lines) }, {});
+}
+
+describe("a toy task's items and label files appear where the core lists them", () => {
+  it("8. the item list offers the toy's item kind and shows its items through its view; taken out, the kind is refused", async () => {
+    expect(itemFilterSchema().safeParse({ kind: "toy_note" }).success).toBe(false);
+    const unregisterNotes = registerToyNotes();
+    try {
+      await importToyNotes();
+      const filter = itemFilterSchema().parse({ kind: "toy_note" });
+      const listed = await listItems(prisma, reviewer, projectId, filter);
+      expect(listed.total).toBe(2);
+      expect(
+        listed.items.map((item) => ({ kind: item.kind, externalId: item.externalId, note: (item as unknown as { note: string }).note })).sort((a, b) => a.externalId.localeCompare(b.externalId)),
+      ).toEqual([
+        { kind: "toy_note", externalId: "note-1", note: "note 0" },
+        { kind: "toy_note", externalId: "note-2", note: "note 1" },
+      ]);
+      expect(await getItem(prisma, reviewer, listed.items[0]!.id)).toMatchObject({ projectId, kind: "toy_note", note: expect.stringMatching(/^note \d$/) });
+      // The toy's kind joins the whitelist; it does not become the default (it declares no listedByDefault).
+      expect(itemFilterSchema().parse({}).kind).not.toBe("toy_note");
+      expect(itemFilterSchema().safeParse({ kind: "no_such_kind" }).success).toBe(false);
+    } finally {
+      unregisterNotes();
+    }
+    expect(itemFilterSchema().safeParse({ kind: "toy_note" }).success).toBe(false);
+  });
+
+  it("9. the Extract pending page's sized list covers the videos with the toy's items, under the toy's noun", async () => {
+    expect(uniformFrameItems(true).itemKinds).not.toContain("toy_note");
+    const unregisterNotes = registerToyNotes();
+    try {
+      await importToyNotes();
+      expect(uniformFrameItems(true)).toMatchObject({ itemKinds: expect.arrayContaining(["toy_note"]), itemsNoun: expect.stringContaining("toy notes") });
+      const lacking = await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 });
+      expect(lacking.map((video) => video.id).sort()).toEqual([...videoIds].sort());
+      expect(lacking.map((video) => video.maxSide)).toEqual([256, 256]);
+    } finally {
+      unregisterNotes();
+    }
+    expect(await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 })).toEqual([]);
+  });
+
+  it("10. the label-set import takes the toy's format and hands its file to the toy's importer; the form's target examples name the toy's target", async () => {
+    expect(labelSetImportFieldsSchema().safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
+    expect(exampleLabelTargets()).toContain("toy_glow_score");
+    const unregisterNotes = registerToyNotes();
+    try {
+      const fields = labelSetImportFieldsSchema().parse({ format: "toy_sheet", name: "Toy labels" });
+      expect(fields.format).toBe("toy_sheet");
+      const input = { file: new Uint8Array([1]), fileName: "labels.toy", name: fields.name, match: { by: "file_name" as const }, dryRun: true };
+      expect(await importTaskLabelSet(prisma, owner, projectId, fields.format, input)).toEqual({ dryRun: true, plan: { toyFile: "labels.toy" }, labelSet: null });
+    } finally {
+      unregisterNotes();
+    }
+    expect(labelSetImportFieldsSchema().safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
   });
 });

@@ -3,11 +3,12 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError } from "../errors";
 import { importReferenceSet } from "../tasks/captions/caption-set-import";
 import { addMember } from "../projects/projects";
-import { fixtureVideoName, jsonlBytes, referenceLine } from "../testing/caption-fixtures";
+import { fixtureVideoName, jsonlBytes } from "../testing/item-files";
+import { referenceLine } from "../tasks/captions/caption-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { importQuestionSet } from "../tasks/qa/question-set-import";
-import { questionSetBytes, smallQuestionSet } from "../testing/qa-fixtures";
+import { questionSetBytes, smallQuestionSet } from "../tasks/qa/qa-fixtures";
 import { resizeOfQuery, uniformFramesQuerySchema, videosLackingUniformFrames } from "./uniform-frame-sets";
 
 describe("videosLackingUniformFrames", () => {

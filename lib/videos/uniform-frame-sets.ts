@@ -1,16 +1,18 @@
 /**
- * The videos an item run would leave out: those with items (captions, questions) but no uniform frame set
- * of the run's frame count (and, for QA runs, of the planned frame size). The Extract pending page lists them
- * so the browser can extract that set, each with the longest side to extract it at.
+ * The videos an item run would leave out: those with items but no uniform frame set of the run's frame
+ * count (and, for runs that plan a frame size, of the planned size: the items of the kinds whose set kind
+ * says `uniformFrames.atPlannedSize`). The Extract pending page lists them so the browser can extract that
+ * set, each with the longest side to extract it at.
  */
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { frameSetFitsPlan, planFrames, type FrameResize } from "../frames/frame-plan";
+import { itemSetKinds } from "../items/item-sets";
 
 /**
- * `?uniform=<count>` on the pending page; the same bounds as a caption run's `frames` setting. A QA run's
+ * `?uniform=<count>` on the pending page; the same bounds as an item run's `frames` setting. A planned
  * frame size: `resize=quarter` (a quarter of each video's area) or `longestSide=<px>`.
  */
 export const uniformFramesQuerySchema = z
@@ -24,6 +26,18 @@ export const uniformFramesQuerySchema = z
 export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>): FrameResize | undefined {
   if (query.resize === "quarter") return { mode: "quarter" };
   return query.longestSide ? { mode: "longest_side", px: query.longestSide } : undefined;
+}
+
+/**
+ * The items whose runs need a uniform frame set, unsized or at a planned size, as the task modules'
+ * item set kinds declare them (read at call time): their `item.kind`s, and what the pending page calls
+ * them ("captions and questions"; "items" when no kind declares one).
+ */
+export function uniformFrameItems(atPlannedSize: boolean): { itemKinds: string[]; itemsNoun: string } {
+  const needs = itemSetKinds().flatMap((kind) => (kind.uniformFrames && kind.uniformFrames.atPlannedSize === atPlannedSize ? [kind.uniformFrames] : []));
+  const nouns = [...new Set(needs.map((need) => need.itemsNoun))];
+  const itemsNoun = nouns.length === 0 ? "items" : nouns.length === 1 ? nouns[0]! : `${nouns.slice(0, -1).join(", ")} and ${nouns.at(-1)}`;
+  return { itemKinds: [...new Set(needs.map((need) => need.itemKind))], itemsNoun };
 }
 
 export interface VideoLackingFrames {
@@ -40,6 +54,7 @@ export interface VideoLackingFrames {
 export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number, resize?: FrameResize): Promise<VideoLackingFrames[]> {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   if (!resize) {
+    // Any item: an unsized uniform set serves every item run that does not plan a size.
     const videos = await prisma.video.findMany({
       where: { projectId, items: { some: {} }, frameSets: { none: { mode: "uniform", frameCount: count } } },
       orderBy: { relativePath: "asc" },
@@ -49,7 +64,7 @@ export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Ac
     return videos.map((video) => ({ ...video, maxSide: null }));
   }
   const videos = await prisma.video.findMany({
-    where: { projectId, items: { some: { kind: "question" } } },
+    where: { projectId, items: { some: { kind: { in: uniformFrameItems(true).itemKinds } } } },
     orderBy: { relativePath: "asc" },
     select: {
       id: true,

@@ -4,7 +4,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { addMember } from "@/lib/projects/projects";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { insertCandidateSet } from "@/lib/testing/candidate-fixtures";
+import { insertCandidateSet } from "@/lib/tasks/construction/candidate-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { GET as getExport } from "./candidate-sets/[setId]/export/route";

@@ -1,10 +1,11 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { ApiError, apiFetch } from "@/lib/api-client";
+import { apiFetch } from "@/lib/api-client";
 import type { PickedFile } from "@/components/import/collect-files";
+import { fileNameOf, ItemFileRowView, itemFileFailure, useItemFileRows, type ItemFileRow } from "@/components/items/item-file-rows";
 import type { ClaimedFile, ImportPanelView } from "@/components/tasks/task-views";
 import { CAPTION_SNIFF_BYTES, modelFromFileName, sniffCaptionFile, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
 
@@ -22,26 +23,31 @@ interface Summary {
   unmatched: string[];
 }
 
-type RowState = "new" | "checking" | "checked" | "invalid" | "importing" | "imported" | "error";
-
-interface CaptionRow {
-  key: string;
-  file: File;
-  relativePath: string;
+interface CaptionRow extends ItemFileRow {
   kind: CaptionFileKind;
   model: string;
   /** Outputs: `file:<key>` of a reference dropped along, or `set:<id>` of a stored reference set. */
   reference: string;
-  state: RowState;
   summary?: Summary;
-  errors?: { line: number | null; message: string }[];
-  unmatched?: string[];
-  message?: string;
   /** A reference set once stored. */
   setId?: string;
 }
 
-const fileName = (path: string) => path.split("/").pop() ?? path;
+const captionRow = ({ picked, kind }: { picked: PickedFile; kind: CaptionFileKind }): CaptionRow => ({
+  key: picked.relativePath,
+  file: picked.file,
+  relativePath: picked.relativePath,
+  kind,
+  model: kind === "caption_outputs" ? modelFromFileName(picked.relativePath) : "",
+  reference: "",
+  state: "new",
+});
+
+/** Outputs answer the reference dropped along by default (the first one), else the newest stored set. */
+function linkOutputsToReference(rows: CaptionRow[]): CaptionRow[] {
+  const firstReference = rows.find((r) => r.kind === "caption_reference");
+  return rows.map((r) => (r.kind === "caption_outputs" && !r.reference && firstReference ? { ...r, reference: `file:${firstReference.key}` } : r));
+}
 
 /**
  * Caption files dropped on the Import page: AnyCapEval reference sets and models' outputs. Each file is
@@ -50,40 +56,13 @@ const fileName = (path: string) => path.split("/").pop() ?? path;
  */
 export function CaptionImport({ projectId, files }: { projectId: string; files: { picked: PickedFile; kind: CaptionFileKind }[] }) {
   const queryClient = useQueryClient();
-  const [rows, setRows] = useState<CaptionRow[]>([]);
+  const { rows, current, patch } = useItemFileRows(files, ({ picked }) => picked.relativePath, captionRow, linkOutputsToReference);
   const [busy, setBusy] = useState(false);
-  const seen = useRef(new Set<string>());
   const references = useQuery({
     queryKey: ["caption-sets", projectId],
     queryFn: () => apiFetch<{ sets: ReferenceSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) => b.sets.filter((s) => s.kind === "caption_reference")),
   });
 
-  useEffect(() => {
-    const added = files.filter(({ picked }) => !seen.current.has(picked.relativePath));
-    if (added.length === 0) return;
-    for (const { picked } of added) seen.current.add(picked.relativePath);
-    setRows((old) => {
-      const next = [...old];
-      for (const { picked, kind } of added) {
-        next.push({
-          key: picked.relativePath,
-          file: picked.file,
-          relativePath: picked.relativePath,
-          kind,
-          model: kind === "caption_outputs" ? modelFromFileName(picked.relativePath) : "",
-          reference: "",
-          state: "new",
-        });
-      }
-      // Outputs answer the reference dropped along by default (the first one), else the newest stored set.
-      const firstReference = next.find((r) => r.kind === "caption_reference");
-      return next.map((r) => (r.kind === "caption_outputs" && !r.reference && firstReference ? { ...r, reference: `file:${firstReference.key}` } : r));
-    });
-  }, [files]);
-
-  const patch = (key: string, change: Partial<CaptionRow>) => setRows((old) => old.map((r) => (r.key === key ? { ...r, ...change } : r)));
-  const current = useRef(rows);
-  current.current = rows;
   // Stored reference sets by row key, readable at once (the rows' state only catches up on the next render).
   const storedSets = useRef(new Map<string, string>());
 
@@ -95,7 +74,7 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
 
   async function send(row: CaptionRow, dryRun: boolean): Promise<boolean> {
     const form = new FormData();
-    form.set("file", row.file, fileName(row.relativePath));
+    form.set("file", row.file, fileNameOf(row.relativePath));
     if (dryRun) form.set("dryRun", "true");
     let url = `/api/v1/projects/${projectId}/caption-sets`;
     if (row.kind === "caption_outputs") {
@@ -118,13 +97,7 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
       patch(row.key, dryRun ? { state: "checked", summary } : { state: "imported", summary, setId: summary.set.id ?? undefined });
       return true;
     } catch (error) {
-      const details = error instanceof ApiError ? (error.body as { error?: { details?: { errors?: CaptionRow["errors"]; unmatched?: string[] } } } | null)?.error?.details : undefined;
-      patch(row.key, {
-        state: error instanceof ApiError && error.code === "invalid_file" ? "invalid" : "error",
-        message: error instanceof Error ? error.message : String(error),
-        errors: details?.errors,
-        unmatched: details?.unmatched,
-      });
+      patch(row.key, itemFileFailure(error));
       return false;
     }
   }
@@ -164,91 +137,69 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
       </p>
       <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
         {rows.map((row) => (
-          <li key={row.key} className="flex flex-col gap-2 px-3 py-2" data-testid="caption-file" data-state={row.state} data-path={row.relativePath}>
-            <div className="flex flex-wrap items-center gap-3">
-              <span className="min-w-0 flex-1 truncate font-mono text-xs" title={row.relativePath}>
-                {row.relativePath}
-              </span>
-              <select
-                aria-label="File kind"
-                className="rounded-md border border-slate-300 px-2 py-1"
-                value={row.kind}
-                disabled={row.state === "imported"}
-                onChange={(e) => patch(row.key, { kind: e.target.value as CaptionFileKind, state: "new", summary: undefined })}
-              >
-                <option value="caption_reference">reference set (AnyCapEval)</option>
-                <option value="caption_outputs">model outputs</option>
-              </select>
-              {row.kind === "caption_outputs" && (
-                <>
-                  <label className="flex items-center gap-1">
-                    model
-                    <input
-                      className="w-40 rounded-md border border-slate-300 px-2 py-1"
-                      value={row.model}
-                      disabled={row.state === "imported"}
-                      data-testid="caption-model"
-                      onChange={(e) => patch(row.key, { model: e.target.value, state: row.state === "checked" ? "new" : row.state, summary: undefined })}
-                    />
-                  </label>
-                  <select
-                    aria-label="Reference set"
-                    className="max-w-56 rounded-md border border-slate-300 px-2 py-1"
-                    value={row.reference}
+          <ItemFileRowView
+            key={row.key}
+            row={row}
+            testId="caption-file"
+            summary={
+              row.summary && (
+                <p className="text-xs text-slate-600" data-testid="caption-file-summary">
+                  {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}
+                  {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count} {row.kind === "caption_reference" ? "references" : "captions"} over {row.summary.items.videos}{" "}
+                  videos ·{" "}
+                  {Object.entries(row.summary.items.byType)
+                    .map(([type, n]) => `${type} ${n}`)
+                    .join(", ")}
+                </p>
+              )
+            }
+          >
+            <select
+              aria-label="File kind"
+              className="rounded-md border border-slate-300 px-2 py-1"
+              value={row.kind}
+              disabled={row.state === "imported"}
+              onChange={(e) => patch(row.key, { kind: e.target.value as CaptionFileKind, state: "new", summary: undefined })}
+            >
+              <option value="caption_reference">reference set (AnyCapEval)</option>
+              <option value="caption_outputs">model outputs</option>
+            </select>
+            {row.kind === "caption_outputs" && (
+              <>
+                <label className="flex items-center gap-1">
+                  model
+                  <input
+                    className="w-40 rounded-md border border-slate-300 px-2 py-1"
+                    value={row.model}
                     disabled={row.state === "imported"}
-                    onChange={(e) => patch(row.key, { reference: e.target.value, state: "new", summary: undefined })}
-                  >
-                    <option value="">choose the reference set</option>
-                    {rows
-                      .filter((r) => r.kind === "caption_reference" && !r.setId)
-                      .map((r) => (
-                        <option key={r.key} value={`file:${r.key}`}>
-                          {fileName(r.relativePath)} (dropped here)
-                        </option>
-                      ))}
-                    {(references.data ?? []).map((s) => (
-                      <option key={s.id} value={rows.some((r) => r.setId === s.id) ? `file:${rows.find((r) => r.setId === s.id)!.key}` : `set:${s.id}`}>
-                        {s.name}
+                    data-testid="caption-model"
+                    onChange={(e) => patch(row.key, { model: e.target.value, state: row.state === "checked" ? "new" : row.state, summary: undefined })}
+                  />
+                </label>
+                <select
+                  aria-label="Reference set"
+                  className="max-w-56 rounded-md border border-slate-300 px-2 py-1"
+                  value={row.reference}
+                  disabled={row.state === "imported"}
+                  onChange={(e) => patch(row.key, { reference: e.target.value, state: "new", summary: undefined })}
+                >
+                  <option value="">choose the reference set</option>
+                  {rows
+                    .filter((r) => r.kind === "caption_reference" && !r.setId)
+                    .map((r) => (
+                      <option key={r.key} value={`file:${r.key}`}>
+                        {fileNameOf(r.relativePath)} (dropped here)
                       </option>
                     ))}
-                  </select>
-                </>
-              )}
-              <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs" data-testid="caption-file-state">
-                {row.state}
-              </span>
-            </div>
-            {row.summary && (
-              <p className="text-xs text-slate-600" data-testid="caption-file-summary">
-                {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}
-                {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count} {row.kind === "caption_reference" ? "references" : "captions"} over {row.summary.items.videos}{" "}
-                videos ·{" "}
-                {Object.entries(row.summary.items.byType)
-                  .map(([type, n]) => `${type} ${n}`)
-                  .join(", ")}
-              </p>
+                  {(references.data ?? []).map((s) => (
+                    <option key={s.id} value={rows.some((r) => r.setId === s.id) ? `file:${rows.find((r) => r.setId === s.id)!.key}` : `set:${s.id}`}>
+                      {s.name}
+                    </option>
+                  ))}
+                </select>
+              </>
             )}
-            {row.message && (
-              <p className={`text-xs ${row.state === "invalid" || row.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid="caption-file-message">
-                {row.message}
-              </p>
-            )}
-            {row.errors && row.errors.length > 0 && (
-              <ul className="max-h-48 overflow-y-auto text-xs text-red-700" data-testid="caption-file-errors">
-                {row.errors.map((e, i) => (
-                  <li key={i}>
-                    {e.line !== null ? `line ${e.line}: ` : ""}
-                    {e.message}
-                  </li>
-                ))}
-              </ul>
-            )}
-            {row.unmatched && row.unmatched.length > 0 && (
-              <p className="text-xs text-red-700" data-testid="caption-file-unmatched">
-                Not in the project: {row.unmatched.join(", ")}
-              </p>
-            )}
-          </li>
+          </ItemFileRowView>
         ))}
       </ul>
       <div className="flex gap-3">
@@ -273,6 +224,7 @@ export const CAPTION_IMPORT_PANEL: ImportPanelView = {
   id: "captions",
   fileNames: /\.(jsonl|csv)$/i,
   sniffBytes: CAPTION_SNIFF_BYTES,
+  description: "caption files (an AnyCapEval reference JSONL, models' outputs as JSONL or CSV)",
   claim: (relativePath, head) => sniffCaptionFile(relativePath, head),
   Panel: CaptionImportSection,
 };

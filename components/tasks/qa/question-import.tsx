@@ -1,10 +1,11 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { buttonClass } from "@/components/class-names";
-import { ApiError, apiFetch } from "@/lib/api-client";
+import { apiFetch } from "@/lib/api-client";
 import type { PickedFile } from "@/components/import/collect-files";
+import { fileNameOf, ItemFileRowView, itemFileFailure, useItemFileRows, type ItemFileRow } from "@/components/items/item-file-rows";
 import type { ClaimedFile, ImportPanelView } from "@/components/tasks/task-views";
 import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/tasks/qa/sniff-question-file";
 
@@ -14,24 +15,16 @@ interface Summary {
   items: { count: number; videos: number; byFormat: Record<string, number>; byCategory: Record<string, number> };
 }
 
-type RowState = "new" | "checking" | "checked" | "invalid" | "importing" | "imported" | "error";
-
-interface QuestionRow {
-  key: string;
-  file: File;
-  relativePath: string;
-  state: RowState;
+interface QuestionRow extends ItemFileRow {
   summary?: Summary;
-  errors?: { line: number | null; message: string }[];
-  unmatched?: string[];
-  message?: string;
 }
 
-const fileName = (path: string) => path.split("/").pop() ?? path;
 const listCounts = (counts: Record<string, number>) =>
   Object.entries(counts)
     .map(([key, n]) => `${key} ${n}`)
     .join(", ");
+
+const questionRow = (picked: PickedFile): QuestionRow => ({ key: picked.relativePath, file: picked.file, relativePath: picked.relativePath, state: "new" });
 
 /**
  * Question sets dropped on the Import page (JSONL, a JSON array or CSV of questions): each file is first
@@ -40,37 +33,19 @@ const listCounts = (counts: Record<string, number>) =>
  */
 export function QuestionImport({ projectId, files }: { projectId: string; files: PickedFile[] }) {
   const queryClient = useQueryClient();
-  const [rows, setRows] = useState<QuestionRow[]>([]);
+  const { rows, current, patch } = useItemFileRows(files, (picked) => picked.relativePath, questionRow);
   const [busy, setBusy] = useState(false);
-  const seen = useRef(new Set<string>());
-  const current = useRef(rows);
-  current.current = rows;
-
-  useEffect(() => {
-    const added = files.filter((picked) => !seen.current.has(picked.relativePath));
-    if (added.length === 0) return;
-    for (const picked of added) seen.current.add(picked.relativePath);
-    setRows((old) => [...old, ...added.map((picked) => ({ key: picked.relativePath, file: picked.file, relativePath: picked.relativePath, state: "new" as const }))]);
-  }, [files]);
-
-  const patch = (key: string, change: Partial<QuestionRow>) => setRows((old) => old.map((r) => (r.key === key ? { ...r, ...change } : r)));
 
   async function send(row: QuestionRow, dryRun: boolean) {
     const form = new FormData();
-    form.set("file", row.file, fileName(row.relativePath));
+    form.set("file", row.file, fileNameOf(row.relativePath));
     if (dryRun) form.set("dryRun", "true");
     patch(row.key, { state: dryRun ? "checking" : "importing", message: undefined, errors: undefined, unmatched: undefined });
     try {
       const summary = await apiFetch<Summary>(`/api/v1/projects/${projectId}/question-sets`, { method: "POST", body: form });
       patch(row.key, { state: dryRun ? "checked" : "imported", summary });
     } catch (error) {
-      const details = error instanceof ApiError ? (error.body as { error?: { details?: { errors?: QuestionRow["errors"]; unmatched?: string[] } } } | null)?.error?.details : undefined;
-      patch(row.key, {
-        state: error instanceof ApiError && error.code === "invalid_file" ? "invalid" : "error",
-        message: error instanceof Error ? error.message : String(error),
-        errors: details?.errors,
-        unmatched: details?.unmatched,
-      });
+      patch(row.key, itemFileFailure(error));
     }
   }
 
@@ -95,42 +70,19 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
       </p>
       <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
         {rows.map((row) => (
-          <li key={row.key} className="flex flex-col gap-2 px-3 py-2" data-testid="question-file" data-state={row.state} data-path={row.relativePath}>
-            <div className="flex flex-wrap items-center gap-3">
-              <span className="min-w-0 flex-1 truncate font-mono text-xs" title={row.relativePath}>
-                {row.relativePath}
-              </span>
-              <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs" data-testid="question-file-state">
-                {row.state}
-              </span>
-            </div>
-            {row.summary && (
-              <p className="text-xs text-slate-600" data-testid="question-file-summary">
-                {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}: {row.summary.items.count} questions over {row.summary.items.videos} videos ·{" "}
-                {listCounts(row.summary.items.byFormat)} · {listCounts(row.summary.items.byCategory)}
-              </p>
-            )}
-            {row.message && (
-              <p className={`text-xs ${row.state === "invalid" || row.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid="question-file-message">
-                {row.message}
-              </p>
-            )}
-            {row.errors && row.errors.length > 0 && (
-              <ul className="max-h-48 overflow-y-auto text-xs text-red-700" data-testid="question-file-errors">
-                {row.errors.map((e, i) => (
-                  <li key={i}>
-                    {e.line !== null ? `line ${e.line}: ` : ""}
-                    {e.message}
-                  </li>
-                ))}
-              </ul>
-            )}
-            {row.unmatched && row.unmatched.length > 0 && (
-              <p className="text-xs text-red-700" data-testid="question-file-unmatched">
-                Not in the project: {row.unmatched.join(", ")}
-              </p>
-            )}
-          </li>
+          <ItemFileRowView
+            key={row.key}
+            row={row}
+            testId="question-file"
+            summary={
+              row.summary && (
+                <p className="text-xs text-slate-600" data-testid="question-file-summary">
+                  {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}: {row.summary.items.count} questions over {row.summary.items.videos} videos ·{" "}
+                  {listCounts(row.summary.items.byFormat)} · {listCounts(row.summary.items.byCategory)}
+                </p>
+              )
+            }
+          />
         ))}
       </ul>
       <div className="flex gap-3">
@@ -155,6 +107,7 @@ export const QUESTION_IMPORT_PANEL: ImportPanelView = {
   id: "questions",
   fileNames: /\.(jsonl|csv|json)$/i,
   sniffBytes: QUESTION_SNIFF_BYTES,
+  description: "question sets (JSONL, JSON or CSV)",
   claim: (relativePath, head) => (sniffQuestionFile(relativePath, head) ? "question_set" : null),
   Panel: QuestionImportSection,
 };

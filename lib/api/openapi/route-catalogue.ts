@@ -495,7 +495,7 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "Import a label set (owners)",
       description: '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written.',
       params: project,
-      body: { kind: "multipart", fields: labelSetImportFieldsSchema, files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
+      body: { kind: "multipart", fields: labelSetImportFieldsSchema(), files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
       responses: importAnswers("the label set"),
       errors: [413],
     },

@@ -15,7 +15,7 @@ import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { questionSetBytes, smallQuestionSet } from "../../testing/qa-fixtures";
+import { questionSetBytes, smallQuestionSet } from "../../tasks/qa/qa-fixtures";
 import { createEndpoint } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
 import { PIPELINES } from "../../tasks/modules";

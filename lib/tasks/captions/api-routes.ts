@@ -1,7 +1,8 @@
 import { download, importAnswers, ok, projectParams, runParams, setFileFields } from "../../api/openapi/route-builders";
 import type { ApiRoute } from "../../api/openapi/route-spec";
-import { itemFilterSchema, itemIdSchema, outputsFieldsSchema, referenceSetFieldsSchema } from "../../items/items.validation";
+import { itemFilterSchemaOf, itemIdSchema, outputsFieldsSchema, referenceSetFieldsSchema } from "../../items/items.validation";
 import { projectIdSchema } from "../../projects/projects.validation";
+import { captionItemList, referenceItemList } from "./caption-items";
 import { captionLeaderboardQuerySchema, captionResultsQuerySchema } from "./caption-results";
 
 /** The task's /api/v1 routes (caption sets, captions, results, the leaderboard) for the OpenAPI document. */
@@ -49,7 +50,7 @@ export function captionApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/captions",
       summary: "One page of the project's captions (or references)",
       params: projectParams,
-      query: itemFilterSchema,
+      query: itemFilterSchemaOf([referenceItemList, captionItemList]),
       responses: [ok("`{total, page, pageSize, items}`.")],
     },
     { method: "get", path: "/api/v1/captions/{captionId}", summary: "One caption with its reference", params: { captionId: itemIdSchema }, responses: [ok("The caption.")] },

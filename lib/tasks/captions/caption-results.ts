@@ -11,7 +11,7 @@ import { type CaptionContentAnswer, type CaptionStyleAnswer } from "./caption-ju
 import { captionLeaderboard, type CaptionResult, type LeaderboardMetric } from "./caption-leaderboard";
 import { NotFoundError, ValidationError } from "../../errors";
 import { csvRow } from "../../export/csv";
-import type { CaptionPayload, ReferencePayload } from "../../items/items";
+import type { CaptionPayload, ReferencePayload } from "./caption-items";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../../validation/nul-bytes";
 import type { WordCounting } from "./count-words";
 import { captionStyleSettingsSchema, type CaptionLengthRulesOutput } from "./caption-style";

@@ -8,6 +8,7 @@ import type { Actor } from "../../auth/actor";
 import { ConflictError, NotFoundError } from "../../errors";
 import { countBy, importItemSetOfKind, ItemFileError, nulByteErrors, type ItemFile } from "../../items/item-set-import";
 import type { ItemSetImportOptions, ItemSetKind } from "../../items/item-set-kind";
+import { captionItemList, referenceItemList } from "./caption-items";
 import { outputFileFormat, parseModelOutputs, parseReferenceSet } from "./caption-sets";
 
 /** The item set kinds of the caption tasks: the caption-sets API lists these. */
@@ -25,6 +26,8 @@ export const captionReferenceSetKind: ItemSetKind<ItemSetImportOptions, Referenc
   noun: "caption set",
   defaultFileName: "captions.jsonl",
   outputsKind: "caption_outputs",
+  itemList: referenceItemList,
+  uniformFrames: { itemKind: "caption_reference", itemsNoun: "captions", atPlannedSize: false },
   async plan({ file, options, videos }) {
     const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
     const parsed = parseReferenceSet(
@@ -83,6 +86,8 @@ export const captionOutputsKind: ItemSetKind<ModelOutputsOptions, ReferenceSetSu
   id: "caption_outputs",
   noun: "caption set",
   defaultFileName: "captions.jsonl",
+  itemList: captionItemList,
+  uniformFrames: { itemKind: "caption", itemsNoun: "captions", atPlannedSize: false },
   async plan({ prisma, projectId, file, options }) {
     const referenceSet = await referenceSetOf(prisma, projectId, options.referenceSetId);
     const references = await prisma.item.findMany({

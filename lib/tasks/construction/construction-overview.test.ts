@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { addMember } from "@/lib/projects/projects";
 import { makeUser } from "@/lib/testing/fixtures";
-import { candidatePayload, insertCandidateSet } from "@/lib/testing/candidate-fixtures";
+import { candidatePayload, insertCandidateSet } from "@/lib/tasks/construction/candidate-fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import type { CandidatePayload, CandidateView } from "./candidate-views";
 import { candidateSetDetail, constructionOverview, constructionQuerySchema, qaSetTargetProjects, summariseCandidates } from "./construction-overview";

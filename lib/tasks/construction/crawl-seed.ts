@@ -3,7 +3,7 @@
  * annotations over the judged videos (a clip set), candidate questions and a curation queue over all of them
  * (scope "all", so it has items).
  */
-import { insertCandidateSet } from "../../testing/candidate-fixtures";
+import { insertCandidateSet } from "./candidate-fixtures";
 import type { CrawlSeedPart } from "../task-crawl";
 import { demoStepAnnotations } from "./demo-seed";
 

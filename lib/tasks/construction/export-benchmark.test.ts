@@ -4,7 +4,7 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { importQuestionSet, type QuestionPayload } from "@/lib/tasks/qa/question-set-import";
 import { addMember } from "@/lib/projects/projects";
-import { insertCandidateSet, transformedView } from "@/lib/testing/candidate-fixtures";
+import { insertCandidateSet, transformedView } from "@/lib/tasks/construction/candidate-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { MC_LETTERS } from "./balance-answer-letters";

@@ -5,5 +5,17 @@ const declarations: TaskDeclarations = {
   id: "hallucination",
   tasks: [HALLUCINATION_TASK],
   runForm: { hallucination: { label: "hallucination (Sora Detector)" } },
+  labelSetFormats: [
+    {
+      id: "t2vhalubench",
+      label: "T2VHaluBench sheet (.xlsx)",
+      description: "T2VHaluBench's label sheet (.xlsx)",
+      fileLabel: "Label sheet",
+      accept: ".xlsx",
+      defaultName: "T2VHaluBench",
+      matchVideos: { fileNameColumn: "Example" },
+      isDefault: true,
+    },
+  ],
 };
 export default declarations;

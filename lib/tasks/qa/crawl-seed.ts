@@ -3,7 +3,7 @@
  * answered by the stub as the evaluated model, judged by a second endpoint, with a text-only baseline. The
  * crawl's uniform sets were extracted with a longest side of 768.
  */
-import { questionSetBytes } from "../../testing/qa-fixtures";
+import { questionSetBytes } from "./qa-fixtures";
 import type { CrawlSeedPart } from "../task-crawl";
 
 export const qaCrawlSeed: CrawlSeedPart = async ({ prisma, projectId, api, upload, stubBaseUrl, endpointId, waitForRun }) => {

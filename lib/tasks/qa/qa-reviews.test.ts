@@ -25,7 +25,7 @@ import { ReviewConflictError, reviewScore, videoReviews, withdrawJudgment } from
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes } from "@/lib/testing/qa-fixtures";
+import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
 
 let stub: StubServer;
 let owner: Actor;

@@ -1,6 +1,6 @@
 /**
  * QA runs end to end on PostgreSQL with the stub LLM (a test tool), against values worked out by hand from
- * the stub's rules (lib/tasks/qa/stub-rules.ts) and the small question set (lib/testing/qa-fixtures.ts):
+ * the stub's rules (lib/tasks/qa/stub-rules.ts) and the small question set (lib/tasks/qa/qa-fixtures.ts):
  * a model that sees picks the option sharing the most words with the question (right on q1 and q3, wrong on
  * q2), and the open question's restated answer shares enough words with its reference to be judged right.
  */
@@ -16,7 +16,7 @@ import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes, smallQuestionSet } from "@/lib/testing/qa-fixtures";
+import { questionSetBytes, smallQuestionSet } from "@/lib/tasks/qa/qa-fixtures";
 import type { QaDecision } from "./qa-pipeline";
 
 let stub: StubServer;

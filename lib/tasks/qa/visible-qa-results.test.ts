@@ -13,7 +13,7 @@ import { nextItem } from "../../queues/next-item";
 import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { questionSetBytes } from "../../testing/qa-fixtures";
+import { questionSetBytes } from "./qa-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";

@@ -1,6 +1,6 @@
 /**
  * QA results through the API on PostgreSQL with the stub LLM (a test tool): two simulated models answer
- * the small question set (lib/testing/qa-fixtures.ts) at 8 frames, one also without frames; then the
+ * the small question set (lib/tasks/qa/qa-fixtures.ts) at 8 frames, one also without frames; then the
  * per-question results, the accuracy overview and a question's detail. A model that sees ("stub-vision-…")
  * is right on q1, q3 and q4 and wrong on q2 by the stub's rules; a guessing one ("stub-guess-…") picks by
  * hash, so its numbers are checked against its own per-question results.
@@ -22,7 +22,7 @@ import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes } from "@/lib/testing/qa-fixtures";
+import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
 import { GET as getRunQa } from "./[runId]/qa/route";
 import { GET as getAccuracy } from "../projects/[projectId]/qa-accuracy/route";
 import { GET as getQuestions } from "../projects/[projectId]/questions/route";

@@ -4,7 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { PendingExtractionPanel } from "@/components/import/pending-extraction-panel";
 import { prisma } from "@/lib/db/prisma";
 import { describeResize } from "@/lib/frames/frame-plan";
-import { resizeOfQuery, uniformFramesQuerySchema, videosLackingUniformFrames } from "@/lib/videos/uniform-frame-sets";
+import { resizeOfQuery, uniformFrameItems, uniformFramesQuerySchema, videosLackingUniformFrames } from "@/lib/videos/uniform-frame-sets";
 
 export default async function PendingPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
@@ -54,7 +54,11 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
       <PendingExtractionPanel
         key={count ?? "pending"}
         projectId={projectId}
-        uniform={lacking && count !== undefined ? { count, forQuestions: resize !== undefined, videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })) } : undefined}
+        uniform={
+          lacking && count !== undefined
+            ? { count, atPlannedSize: resize !== undefined, itemsNoun: uniformFrameItems(resize !== undefined).itemsNoun, videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })) }
+            : undefined
+        }
       />
     </div>
   );

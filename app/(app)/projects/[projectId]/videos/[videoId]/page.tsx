@@ -11,7 +11,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { listItems } from "@/lib/items/items";
-import { itemFilterSchema } from "@/lib/items/items.validation";
+import { itemFilterSchema } from "@/lib/items/item-filter";
 import { videoRuns } from "@/lib/judge/video-runs";
 import { getStorage } from "@/lib/storage/storage";
 import { promptSampleCount } from "@/lib/videos/compare-samples";
@@ -37,7 +37,7 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
   const [runs, sampleCount, captions, neighbours, edits] = await Promise.all([
     videoRuns(prisma, actor, video.id),
     promptSampleCount(prisma, actor, video.id),
-    listItems(prisma, actor, projectId, itemFilterSchema.parse({ kind: "caption", videoId: video.id, pageSize: 100 })),
+    listItems(prisma, actor, projectId, itemFilterSchema().parse({ kind: "caption", videoId: video.id, pageSize: 100 })),
     // A list link whose filter no longer applies (a deleted run, a filter the run's task lacks) shows no neighbours.
     listQuery.success
       ? videoNeighbours(prisma, actor, projectId, listQuery.data, video.id).catch((error: unknown) => {

@@ -31,7 +31,7 @@ export const POST = withProject<Params>(
     });
     const file = upload as { name: string; bytes: Uint8Array } | null;
     if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
-    const input = labelSetImportFieldsSchema.parse(fields);
+    const input = labelSetImportFieldsSchema().parse(fields);
     const dryRun = input.dryRun !== "false";
     if (input.format === "generic") {
       const result = await importGenericLabels(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });

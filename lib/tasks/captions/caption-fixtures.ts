@@ -1,11 +1,8 @@
 /**
- * Caption set files for tests, shaped like AnyCapEval's reference JSONL and models' outputs, written for
- * the videos of lib/testing/judge-fixtures.ts (`Mechanics/A ball rolls down a ramp number <v>-0.mp4`).
+ * TEST TOOL: caption set files for tests, shaped like AnyCapEval's reference JSONL and models' outputs,
+ * written for the videos of lib/testing/judge-fixtures.ts (lib/testing/item-files.ts names them).
  */
-export const fixtureVideoName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;
-
-export const encode = (text: string) => new TextEncoder().encode(text);
-export const jsonlBytes = (...lines: unknown[]) => encode(lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n");
+import { fixtureVideoName } from "../../testing/item-files";
 
 export interface ReferenceLine {
   id: number | string;

@@ -1,0 +1,63 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { registerTaskDeclarations } from "@/lib/tasks/registry";
+import { LabelSetPanel } from "./label-set-panel";
+
+/*
+ * The label-set import form offers the registered tasks' own label file formats (their declarations'
+ * labelSetFormats, read when the form mounts) before the core's generic CSV/JSONL, starts on the one a task
+ * declares the default, and takes a format's file label, accepted types and video matching from its declaration.
+ */
+beforeEach(() => {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response(JSON.stringify({ labelSets: [] }), { status: 200, headers: { "content-type": "application/json" } })),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderPanel() {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <LabelSetPanel projectId="p1" />
+    </QueryClientProvider>,
+  );
+}
+
+const formatOptions = () => [...(screen.getByTestId("label-set-format") as HTMLSelectElement).options].map((option) => [option.value, option.textContent]);
+
+describe("the label-set import form reads the tasks' label file formats from the registry", () => {
+  it("offers a format a test registers, with its file label and accepted types, and forgets it once it is taken out", () => {
+    const unregister = registerTaskDeclarations({
+      id: "toy-labels",
+      tasks: [],
+      labelSetFormats: [{ id: "toy_sheet", label: "Toy sheet (.toy)", description: "a toy label file (.toy)", fileLabel: "Toy file", accept: ".toy", defaultName: "Toy labels" }],
+    });
+    try {
+      renderPanel();
+      const options = formatOptions();
+      expect(options).toContainEqual(["toy_sheet", "Toy sheet (.toy)"]);
+      expect(options.at(-1)).toEqual(["generic", "Generic CSV / JSONL"]);
+      expect(screen.getByTestId("label-set-panel").textContent).toContain("a toy label file (.toy)");
+      // The form starts on the format a task declares the default (not the toy's), with that format's name.
+      const start = (screen.getByTestId("label-set-format") as HTMLSelectElement).value;
+      expect(start).not.toBe("toy_sheet");
+      expect(start).not.toBe("generic");
+      fireEvent.change(screen.getByTestId("label-set-format"), { target: { value: "toy_sheet" } });
+      expect((screen.getByTestId("label-set-file") as HTMLInputElement).accept).toBe(".toy");
+      expect(screen.getByText("Toy file")).toBeTruthy();
+      // The toy declares no video matching: no "Match videos" control.
+      expect(screen.queryByLabelText("Match videos")).toBeNull();
+    } finally {
+      unregister();
+    }
+    cleanup();
+    renderPanel();
+    expect(formatOptions().map(([value]) => value)).not.toContain("toy_sheet");
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * The item list's whitelisted filter, its `kind` read from the registry (the task modules' item set kinds
+ * with an `itemList`) when the schema is asked for. Server only: it reads the task modules.
+ */
+import { listedItemKinds } from "./item-sets";
+import { itemFilterSchemaOf } from "./items.validation";
+
+let built: { key: string; schema: ReturnType<typeof itemFilterSchemaOf> } | null = null;
+
+/** The item list's filter over the registered tasks' listed kinds: the same object while they are unchanged. */
+export function itemFilterSchema() {
+  const listed = listedItemKinds();
+  const key = JSON.stringify(listed.map((kind) => [kind.itemKind, kind.listedByDefault === true]));
+  if (built?.key !== key) built = { key, schema: itemFilterSchemaOf(listed) };
+  return built.schema;
+}

@@ -1,0 +1,18 @@
+/**
+ * Example `target` cells of a generic label file for the import form, one per registered task (its first
+ * reviewed metric, else its first target), written as generic-labels.ts reads them: the id alone, or
+ * `<task>:<id>` where several tasks declare it. Browser-safe: it reads only the declarations.
+ */
+import { TASKS } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
+
+const labelledIds = (task: TaskDeclaration) => [...task.targets.map((t) => t.id), ...task.metrics.filter((m) => m.reviewed).map((m) => m.id)];
+
+export function exampleLabelTargets(tasks: readonly TaskDeclaration[] = TASKS): string[] {
+  return tasks.flatMap((task) => {
+    const id = task.metrics.find((m) => m.reviewed)?.id ?? task.targets[0]?.id;
+    if (id === undefined) return [];
+    const declared = tasks.flatMap((t) => labelledIds(t).filter((other) => other === id)).length;
+    return [declared > 1 ? `${task.id}:${id}` : id];
+  });
+}
