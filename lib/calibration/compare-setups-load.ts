@@ -4,6 +4,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { createTemplateStore } from "../judge/prompt-templates";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
+import { TASK_MODULES } from "../tasks/modules";
 import { findTask } from "../tasks/registry";
 import { consensusValue, type TaskDeclaration } from "../tasks/task-declaration";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
@@ -104,6 +105,9 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   if (missing.length) throw new NotFoundError(`No run ${missing.join(", ")} in this project.`);
   const ordered = query.runIds.map((id) => runs.find((r) => r.id === id)!);
   const verdictTask = verdictTaskOf(ordered);
+  // The task's module names its runs' settings (their aggregation and verdict rule).
+  const taskModule = TASK_MODULES.find((m) => m.pipelines.some((p) => p.id === verdictTask.task.id));
+  const setupSettingsOf = (settings: unknown) => taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
   const { reference, labels } = await referenceLabels(prisma, projectId, query, verdictTask);
   const hidden = await blindVideoIdsFor(prisma, actor.userId, [...labels.keys()]);
   for (const id of hidden) labels.delete(id);
@@ -129,7 +133,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
     });
     const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
     const { name, model, ...parameters } = snapshot;
-    const settings = (run.settings ?? {}) as { aggregation?: string; verdict?: { on?: string; threshold?: number } };
+    const settings = setupSettingsOf(run.settings);
     const templates: RunSetup["templates"] = {};
     for (const s of steps) {
       const t = (templates[s.stepId] ??= { templateId: s.templateId, hashes: [] });
@@ -143,8 +147,8 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       endpoint: typeof name === "string" ? name : run.endpoint.name,
       model: typeof model === "string" ? model : run.endpoint.model,
       parameters,
-      aggregation: settings.aggregation ?? null,
-      verdict: settings.verdict ? `${settings.verdict.on ?? "max_category"} ${settings.verdict.on === "overall" ? "<" : "≥"} ${settings.verdict.threshold ?? ""}`.trim() : null,
+      aggregation: settings.aggregation,
+      verdict: settings.verdict,
       templates,
       frameSets: frameSets.map((f) => `${f.mode} ${json(f.parameters)}`).sort(),
       costUsd: withoutUsage > 0 ? null : (calls._sum.costUsd ?? 0),

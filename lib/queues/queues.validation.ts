@@ -81,7 +81,7 @@ export function createQueueSchema() {
   builtCreateQueueSchema = { registry, scopes, schema: buildCreateQueueSchema(scopes) };
   return builtCreateQueueSchema.schema;
 }
-/** A create-queue body: the core's fields, and any item scope's options under its key (say `captions`; checked by the scope's schema). */
+/** A create-queue body: the core's fields, and any item scope's options under its key (checked by the scope's schema). */
 export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & { filter?: VideoFilterInput } & { readonly [scopeOptionsKey: string]: unknown };
 
 /** How many videos a queue with this filter would hold (the "new queue" form asks before creating). */
