@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
-import { queueOptionsForm } from "@/components/tasks/queue-views";
+import { QueueScopeOptions } from "@/components/tasks/queue-views";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
 import { findTask } from "@/lib/tasks/registry";
@@ -48,7 +48,6 @@ export function NewQueueForm({
   // A run whose subjects are items is reviewed item by item, in the scope its task folder adds for that kind.
   const itemScope = task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
   const videoScope = itemScope === null;
-  const ScopeOptions = itemScope ? queueOptionsForm(itemScope.id) : null;
   const targets = task?.targets ?? [];
   const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
   const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
@@ -122,9 +121,13 @@ export function NewQueueForm({
         </select>
       </label>
       {itemScope && task ? (
-        ScopeOptions && (
-          <ScopeOptions task={task} choices={itemScope.choices} value={scopeOptions[itemScope.id] ?? {}} onChange={(value) => setScopeOptions((all) => ({ ...all, [itemScope.id]: value }))} />
-        )
+        <QueueScopeOptions
+          scopeId={itemScope.id}
+          task={task}
+          choices={itemScope.choices}
+          value={scopeOptions[itemScope.id] ?? {}}
+          onChange={(value) => setScopeOptions((all) => ({ ...all, [itemScope.id]: value }))}
+        />
       ) : (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Reviewers judge</legend>
