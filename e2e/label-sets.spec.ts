@@ -13,7 +13,7 @@ test("imports a T2VHaluBench sheet as a label set and shows it as an annotator i
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { seedFinishedRun } = await import("../lib/testing/agreement-fixtures");
+  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
   try {
     const owner = await ownerWithProject("label-sets");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

@@ -17,7 +17,7 @@ async function seedProject(label: string, categories: readonly string[] = CATEGO
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { seedFinishedRun } = await import("../lib/testing/agreement-fixtures");
+  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const owner = await ownerWithProject(label);
   const actorOf = async (email: string) => {

@@ -1,6 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
 
 /** What a reviewer types on one item of a two-target (s1, s2) scores queue: s1, then j, then s2, then Enter. */
 export interface TypedItem {
@@ -14,7 +13,7 @@ export const typedItems = (count: number): TypedItem[] => Array.from({ length: c
 export const keysOf = (items: TypedItem[]) => items.flatMap((item) => [String(item.s1), "j", String(item.s2), "Enter"]);
 
 /**
- * A project with `count` framed videos, a finished hallucination run scoring s1/s2 on each video's key frame,
+ * A project with `count` framed videos, a finished judge run scoring s1/s2 on each video's key frame,
  * a non-blind scores queue of them (one reviewer per item), and a signed-in reviewer on `page`.
  */
 export async function seedReviewSession(page: Page, request: APIRequestContext, baseURL: string, count: number, label: string) {
@@ -31,28 +30,13 @@ export async function seedReviewSession(page: Page, request: APIRequestContext, 
   await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
   const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
 
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
-  for (const videoId of videoIds) {
-    const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    const step = await prisma.stepResult.create({
-      data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: 5, s2: 5 } } },
-    });
-    await prisma.score.createMany({
-      data: [
-        { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 5 },
-        { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: 5 },
-      ],
-    });
-    await createRunVideo(prisma, {
-      runId: run.id,
-      videoId,
-      frameSetId: frameSet.id,
-      status: "done",
-      summary: { S: 5, D: 0, I: 0, overall: 50, hallucination: true, complete: true },
-      metrics: { overall: 50, S: 5, verdict: true },
-    });
-  }
+  // The judge run is the video task's own fixture (its folder's finished run): two scores on each key frame.
+  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
+  await seedFinishedRun(prisma, ownerActor, projectId, videoIds, {
+    endpointName: "e",
+    scores: () => ["s1", "s2"].map((category) => ({ stepId: "static_hallucination" as const, scopeIndex: 0, category, value: 5 })),
+    outcome: () => ({ verdict: true, overall: 50, S: 5, D: 0, I: 0 }),
+  });
   const ownerKey = await cli("create-api-key", "--email", owner.email);
   const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
     headers: { authorization: `Bearer ${ownerKey.trim()}` },

@@ -347,6 +347,8 @@ export function AgreementCharts({ projectId, report, fileNames = {} }: { project
   const kinds = report.confusionKinds;
   const [kindId, setKind] = useState(kinds[0]!.id);
   const kind = kinds.find((k) => k.id === kindId) ?? kinds[0]!;
+  // What a binarised score counts as: the scored task's positive class name (its scale's positive rule).
+  const scorePositive = (kinds.find((k) => k.id === "score") ?? kind).positive;
   const runNames = useMemo(
     () => Object.fromEntries(report.runs.map((r) => [r.id, runName({ pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt })])),
     [report.runs],
@@ -364,7 +366,7 @@ export function AgreementCharts({ projectId, report, fileNames = {} }: { project
         </div>
         <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} fileNames={fileNames} runNames={runNames} />
         <p className="mt-1 text-xs text-slate-500">
-          Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as hallucination. Verdict cells open the video list filtered on both verdicts; other cells list
+          Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as {scorePositive}. Verdict cells open the video list filtered on both verdicts; other cells list
           their videos.
         </p>
       </section>

@@ -5,7 +5,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
+import { QueueScopeOptions } from "@/components/tasks/queue-views";
 import { TaskCode } from "@/components/tasks/target-legend";
+import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
 import { findTask } from "@/lib/tasks/registry";
 import { scaleBounds } from "@/lib/tasks/task-declaration";
 
@@ -20,8 +22,7 @@ export function NewQueueForm({
   sort,
   dir,
   runs,
-  captionOptions = { models: [], types: [] },
-  questionCategories = [],
+  itemScopes = [],
 }: {
   projectId: string;
   filter: Filter;
@@ -29,29 +30,24 @@ export function NewQueueForm({
   dir: string;
   /** Each run with its pipeline, whose task declares the categories a queue over its scores can pick. */
   runs: { id: string; label: string; pipeline: string }[];
-  /** The project's caption models and types, for a queue over a caption run. */
-  captionOptions?: { models: string[]; types: string[] };
-  /** The project's question categories, for a queue over a QA run's answers. */
-  questionCategories?: string[];
+  /** The registered item queue scopes, each with what its options controls offer in this project (lib/queues/queue-form-choices.ts). */
+  itemScopes?: ItemScopeForm[];
 }) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
   const [scope, setScope] = useState<"verdict" | "scores">("verdict");
   const [mode, setMode] = useState<"full" | "presence">("full");
-  const [captionModel, setCaptionModel] = useState("");
-  const [captionType, setCaptionType] = useState("");
-  const [answerFormat, setAnswerFormat] = useState("");
-  const [answerCategory, setAnswerCategory] = useState("");
-  const [letters, setLetters] = useState(false);
+  /** The item scopes' options as chosen, by scope id (kept when the run changes back). */
+  const [scopeOptions, setScopeOptions] = useState<Record<string, Record<string, unknown>>>({});
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
   const [blind, setBlind] = useState(true);
   const [guidelines, setGuidelines] = useState("");
   const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
-  // A run that judged captions is reviewed caption by caption; a QA run answer by answer.
-  const answerRun = task?.subject === "question";
-  const captionRun = task !== null && task.subject !== "video" && !answerRun;
+  // A run whose subjects are items is reviewed item by item, in the scope its task folder adds for that kind.
+  const itemScope = task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
+  const videoScope = itemScope === null;
   const targets = task?.targets ?? [];
   const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
   const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
@@ -71,11 +67,10 @@ export function NewQueueForm({
         filter: Object.fromEntries(filterEntries),
         sort,
         dir,
-        scope: answerRun ? "answers" : captionRun ? "captions" : scope,
-        categories: !captionRun && !answerRun && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
-        ...(answerRun ? { answers: { ...(answerFormat ? { format: answerFormat } : {}), ...(answerCategory ? { category: answerCategory } : {}), letters } } : {}),
-        mode: !captionRun && !answerRun && scope === "scores" && task?.presence ? mode : "full",
-        captions: captionRun ? { ...(captionModel ? { model: captionModel } : {}), ...(captionType ? { type: captionType } : {}) } : {},
+        scope: itemScope ? itemScope.id : scope,
+        categories: videoScope && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        ...(itemScope?.optionsKey ? { [itemScope.optionsKey]: scopeOptions[itemScope.id] ?? {} } : {}),
+        mode: videoScope && scope === "scores" && task?.presence ? mode : "full",
         reviewersPerItem,
         blind,
         guidelines,
@@ -125,59 +120,14 @@ export function NewQueueForm({
           ))}
         </select>
       </label>
-      {answerRun ? (
-        <fieldset className="flex flex-col gap-2" data-testid="queue-answers">
-          <legend className="font-medium">Reviewers mark each answer of the run correct or wrong</legend>
-          <label className="flex items-center gap-2">
-            Format
-            <select aria-label="Question format" value={answerFormat} onChange={(e) => setAnswerFormat(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
-              <option value="">every format</option>
-              <option value="open">open-ended</option>
-              <option value="mc">multiple choice</option>
-            </select>
-          </label>
-          <label className="flex items-center gap-2">
-            Category
-            <select aria-label="Question category" value={answerCategory} onChange={(e) => setAnswerCategory(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
-              <option value="">every category</option>
-              {questionCategories.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex items-center gap-2">
-            <input type="checkbox" checked={letters} onChange={(e) => setLetters(e.target.checked)} /> also the multiple-choice answers whose letter FrameJury read (they need no review; without this,
-            only the answers the judge decided)
-          </label>
-        </fieldset>
-      ) : captionRun ? (
-        <fieldset className="flex flex-col gap-2" data-testid="queue-captions">
-          <legend className="font-medium">Reviewers judge each caption&apos;s {task.id === "caption_content" ? "key points (hit 1 / missed 0)" : "style score (0–4)"}</legend>
-          <label className="flex items-center gap-2">
-            Model
-            <select aria-label="Caption model" value={captionModel} onChange={(e) => setCaptionModel(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
-              <option value="">every model</option>
-              {captionOptions.models.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex items-center gap-2">
-            Caption type
-            <select aria-label="Caption type" value={captionType} onChange={(e) => setCaptionType(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
-              <option value="">every type</option>
-              {captionOptions.types.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
-        </fieldset>
+      {itemScope && task ? (
+        <QueueScopeOptions
+          scopeId={itemScope.id}
+          task={task}
+          choices={itemScope.choices}
+          value={scopeOptions[itemScope.id] ?? {}}
+          onChange={(value) => setScopeOptions((all) => ({ ...all, [itemScope.id]: value }))}
+        />
       ) : (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Reviewers judge</legend>
@@ -191,7 +141,7 @@ export function NewQueueForm({
           </label>
         </fieldset>
       )}
-      {!captionRun && !answerRun && scope === "scores" && task?.presence && (
+      {videoScope && scope === "scores" && task?.presence && (
         <fieldset className="flex flex-col gap-1" data-testid="queue-mode">
           <legend className="font-medium">How each video is asked</legend>
           <label className="flex items-center gap-2">
@@ -203,7 +153,7 @@ export function NewQueueForm({
           </label>
         </fieldset>
       )}
-      {!captionRun && !answerRun && scope === "scores" && (
+      {videoScope && scope === "scores" && (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Categories (none chosen: all)</legend>
           <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">

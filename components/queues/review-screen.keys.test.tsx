@@ -2,6 +2,8 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import type { TaskViews } from "@/components/tasks/task-views";
 import { ReviewScreen } from "./review-screen";
 
 /*
@@ -33,6 +35,8 @@ interface Call {
 }
 
 let calls: Call[];
+/** The first item's payload, when a test shows another than itemView("i1", 0). */
+let firstItem: unknown;
 /** Answers for `POST …/submit`, in order; each is settled by the test. */
 let submitAnswers: { promise: Promise<Response>; resolve: (response: Response) => void }[];
 
@@ -41,12 +45,13 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 beforeEach(() => {
   calls = [];
   submitAnswers = [];
+  firstItem = null;
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = init.method ?? "GET";
       calls.push({ method, url: input, body: init.body ? JSON.parse(String(init.body)) : null });
-      if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json(itemView("i1", 0));
+      if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json(firstItem ?? itemView("i1", 0));
       if (method === "GET" && input === "/api/v1/queues/q1") return json({ progress: { items: 3, complete: 0 }, mine: { done: 0 } });
       // No item claimed ahead: Enter submits in the foreground and the server sends the next item back.
       if (method === "POST" && input.includes("/ahead")) return json({ itemId: null });
@@ -138,5 +143,42 @@ describe("the review screen's keys", () => {
     await waitFor(() => expect(screen.getByTestId("review-screen").getAttribute("data-item-id")).toBe("i2"));
     await waitFor(() => expect(values()).toEqual(["3", "1"]));
     expect(focusedIndex()).toBe(1);
+  });
+
+  it("a key pair a task's views declare for its queue subject sets that target (a registered toy task's too)", async () => {
+    const toyViews: TaskViews = {
+      id: "toy-keys",
+      subjectViews: { toyThing: () => <p data-testid="toy-thing">toy thing</p> },
+      subjectValueKeys: { toyThing: { one: "u", zero: "d", category: "physics", help: ["u / d", "toy thing: up / down (also 1 / 0)"] } },
+    };
+    (GENERATED_TASK_VIEWS as TaskViews[]).push(toyViews);
+    try {
+      const item = itemView("i1", 0);
+      firstItem = { ...item, queue: { ...item.queue, scope: "toy_things" }, toyThing: { id: "t1" }, targets: item.targets.map((t) => ({ ...t, category: t.key })) };
+      await openScreen();
+      expect(screen.getByTestId("toy-thing")).toBeTruthy();
+      expect(screen.getByTestId("shortcut-help").textContent).toContain("u / d toy thing: up / down");
+      press("u");
+      await waitFor(() => expect(values()).toEqual(["—", "1"]));
+      expect(focusedIndex()).toBe(1);
+      press("k", "d");
+      await waitFor(() => expect(values()).toEqual(["—", "0"]));
+      expect(focusedIndex()).toBe(1);
+    } finally {
+      (GENERATED_TASK_VIEWS as TaskViews[]).splice(GENERATED_TASK_VIEWS.indexOf(toyViews), 1);
+    }
+  });
+
+  it("a subject's key pair does nothing on an item without that subject", async () => {
+    (GENERATED_TASK_VIEWS as TaskViews[]).push({ id: "toy-keys", subjectValueKeys: { toyThing: { one: "u", zero: "d", category: "physics", help: ["u / d", "toy"] } } });
+    try {
+      const item = itemView("i1", 0);
+      firstItem = { ...item, targets: item.targets.map((t) => ({ ...t, category: t.key })) };
+      await openScreen();
+      press("u", "1");
+      await waitFor(() => expect(values()).toEqual(["1", "—"]));
+    } finally {
+      (GENERATED_TASK_VIEWS as TaskViews[]).pop();
+    }
   });
 });

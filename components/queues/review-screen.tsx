@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from "react"
 import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { SubjectViews } from "@/components/tasks/subject-views";
+import { subjectValueKeys } from "@/components/tasks/queue-views";
 import type { SubmitItemInput } from "@/lib/queues/queues.validation";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { Guidelines } from "@/components/markdown";
@@ -16,7 +17,7 @@ import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceD
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
-import { findTask } from "@/lib/tasks/registry";
+import { findTask, metricOf, TASKS } from "@/lib/tasks/registry";
 import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
 
@@ -37,7 +38,7 @@ interface TargetView {
   judge?: number | null;
 }
 interface ItemView {
-  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions" | "answers"; blind: boolean; reviewersPerItem: number; itemCount: number };
+  queue: { id: string; projectId: string; name: string; scope: string; blind: boolean; reviewersPerItem: number; itemCount: number };
   item: { id: string; position: number };
   /** An item queue's subject under review, by its scope's key (`caption`, `answer`): shown by the task's subject view. */
   [subjectKey: string]: unknown;
@@ -61,12 +62,20 @@ interface Draft {
   accepted: boolean;
 }
 
-export const SHORTCUTS: [string, string][] = [
-  ["j / ↓", "next target"],
-  ["k / ↑", "previous target"],
-  ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms)`],
-  ["y / n", "verdict: yes (hallucination) / no (also 1 / 0)"],
-  ["c / w", "QA answer: correct / wrong (also 1 / 0)"],
+/** The screen's keys, with every registered task's verdict names and subject keys (read at render, so a registered toy task's count). */
+function reviewShortcuts(): [string, string][] {
+  const positives = [...new Set(TASKS.flatMap((task) => (task.verdict ? [metricOf(task, task.verdict.metricId)?.label.toLowerCase() ?? task.verdict.metricId] : [])))];
+  return [
+    ["j / ↓", "next target"],
+    ["k / ↑", "previous target"],
+    ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms)`],
+    ["y / n", `verdict: yes${positives.length ? ` (${positives.join(" / ")})` : ""} / no (also 1 / 0)`],
+    ...Object.values(subjectValueKeys()).map((keys) => keys.help),
+    ...CORE_SHORTCUTS_AFTER,
+  ];
+}
+
+const CORE_SHORTCUTS_AFTER: [string, string][] = [
   ["a", "accept the judge's value for the focused target"],
   ["A", "accept all the judge's values"],
   ["m", "write a note on the focused target (Esc leaves it)"],
@@ -457,6 +466,7 @@ function ItemReview({
   liveProgress: ItemView["progress"] | null;
 }) {
   const { pending, holdOn, navigate } = support;
+  const shortcuts = reviewShortcuts();
   const queryClient = useQueryClient();
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);
@@ -661,10 +671,13 @@ function ItemReview({
       setFocus(targets.indexOf(verdict));
       return;
     }
-    const correctness = data.answer ? data.targets.find((t) => t.category === "correctness") : undefined;
-    if ((key === "c" || key === "w") && correctness) {
-      setValue(correctness.key, key === "c" ? 1 : 0);
-      setFocus(data.targets.indexOf(correctness));
+    // A key pair the item's subject view declares (its task's views) sets that target to 1 or 0.
+    for (const [subjectKey, keys] of Object.entries(subjectValueKeys())) {
+      if ((key !== keys.one && key !== keys.zero) || !data[subjectKey]) continue;
+      const target = data.targets.find((t) => t.category === keys.category);
+      if (!target) continue;
+      setValue(target.key, key === keys.one ? 1 : 0);
+      setFocus(data.targets.indexOf(target));
       return;
     }
     if (/^[0-9]$/.test(key)) {
@@ -870,10 +883,10 @@ function ItemReview({
 
       <section aria-label="Keyboard shortcuts" className="rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="shortcut-help">
         <p>
-          {SHORTCUTS.map(([keys, what]) => `${keys} ${what.split(" (")[0]}`).join(" · ")} — press <kbd className="font-mono font-semibold">?</kbd> for details.
+          {shortcuts.map(([keys, what]) => `${keys} ${what.split(" (")[0]}`).join(" · ")} — press <kbd className="font-mono font-semibold">?</kbd> for details.
         </p>
       </section>
-      <KeyListOverlay open={help} onClose={closeHelp} keys={[...SHORTCUTS, ...(data.presence ? PRESENCE_SHORTCUTS : [])]} testId="shortcut-help-overlay" />
+      <KeyListOverlay open={help} onClose={closeHelp} keys={[...shortcuts, ...(data.presence ? PRESENCE_SHORTCUTS : [])]} testId="shortcut-help-overlay" />
     </div>
   );
 }

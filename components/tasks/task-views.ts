@@ -14,6 +14,7 @@ export interface OutputsViewProps {
 }
 import type { PickedFile } from "../import/collect-files";
 import type { SubjectViewProps } from "./subject-views";
+import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
 
 export interface TaskViews {
   /** The folder's id (an entry of TASK_IDS). */
@@ -33,6 +34,35 @@ export interface TaskViews {
    * it (the task's queue scope's `subjectKey`, lib/queues/queue-scope.ts).
    */
   subjectViews?: Readonly<Record<string, ComponentType<SubjectViewProps>>>;
+  /**
+   * The new-queue form's controls for a queue over one of the task's runs, by the task's item queue scope id
+   * (lib/queues/queue-scope.ts): they narrow the queue's items (the scope's `options`).
+   */
+  queueOptionsForms?: Readonly<Record<string, ComponentType<QueueOptionsFormProps>>>;
+  /** The review screen's keys for an item queue's subject, by the subject's key (`subjectViews`'): a pair that sets one of its targets. */
+  subjectValueKeys?: Readonly<Record<string, SubjectValueKeys>>;
+}
+
+/** Props of a task's new-queue options controls. */
+export interface QueueOptionsFormProps {
+  /** The chosen run's task. */
+  task: TaskDeclaration;
+  /** What the scope offers in this project (its module's `formChoices`; null when it has none). */
+  choices: unknown;
+  /** The options as the create-queue body sends them under the scope's key. */
+  value: Record<string, unknown>;
+  onChange(value: Record<string, unknown>): void;
+}
+
+/** A pair of review-screen keys that sets one target of the item's subject to 1 or to 0 (also 1 / 0 on the focused target). */
+export interface SubjectValueKeys {
+  /** The key that sets 1, and the one that sets 0. */
+  one: string;
+  zero: string;
+  /** The item's target they set: the one of this category. */
+  category: string;
+  /** The shortcut list's line: the keys, and what they do. */
+  help: [string, string];
 }
 
 /** A file an import panel claimed, with what its claim said of it (say, which kind of set it is). */

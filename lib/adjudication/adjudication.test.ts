@@ -6,7 +6,7 @@ import { type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
 import { reportRows } from "../agreement/report-csv";
 import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { HALLUCINATION_TASK } from "../tasks/hallucination/task";

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { type ExportRow, projectExport } from "./export";

@@ -7,7 +7,7 @@ import { createQueue } from "../queues/create-queue";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { projectExport } from "./export";

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { importT2vHaluBench } from "../tasks/hallucination/t2vhalubench";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { projectAgreement } from "./load";

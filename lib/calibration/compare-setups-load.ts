@@ -4,13 +4,13 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { createTemplateStore } from "../judge/prompt-templates";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
-import { consensusValue } from "../tasks/task-declaration";
+import { TASK_MODULES } from "../tasks/modules";
+import { findTask } from "../tasks/registry";
+import { consensusValue, type TaskDeclaration } from "../tasks/task-declaration";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import type { CompareSetupsQuery } from "./calibration.validation";
 import { compareSetups, type RunJudgments, type SetupComparison } from "./compare-setups";
 import { lineDiff, type DiffLine } from "./line-diff";
-
-const TASK = "hallucination";
 
 export interface RunSetup {
   id: string;
@@ -56,11 +56,21 @@ export interface CompareSetupsReport {
 
 const json = (v: unknown) => JSON.stringify(v, Object.keys((v ?? {}) as object).sort());
 
-async function referenceLabels(prisma: PrismaClient, projectId: string, query: CompareSetupsQuery) {
+/** The task whose runs are compared (declared by the registry): one whose subject is the video and that has a yes/no verdict. */
+function verdictTaskOf(runs: readonly { id: string; pipeline: string }[]): { task: TaskDeclaration; verdictId: string } {
+  const first = runs[0]!;
+  const task = findTask(first.pipeline);
+  if (!task?.verdict || task.subject !== "video") throw new ValidationError(`Setups are compared on runs whose task gives each video a verdict; run ${first.id} is a "${first.pipeline}" run.`);
+  const other = runs.find((r) => r.pipeline !== task.id);
+  if (other) throw new ValidationError(`Setups are compared on ${task.id} runs; run ${other.id} is a "${other.pipeline}" run.`);
+  return { task, verdictId: task.verdict.metricId };
+}
+
+async function referenceLabels(prisma: PrismaClient, projectId: string, query: CompareSetupsQuery, { task, verdictId }: { task: TaskDeclaration; verdictId: string }) {
   if (query.reference === "consensus") {
     // Live reviewers only (no label set), independent of the judge (accepted judge values are left out, as in agreement).
     const rows = await prisma.humanJudgment.findMany({
-      where: { projectId, task: TASK, targetType: "verdict", itemId: "", withdrawn: false, acceptedJudge: false, labelSetId: null, NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } } },
+      where: { projectId, task: task.id, targetType: verdictId, itemId: "", withdrawn: false, acceptedJudge: false, labelSetId: null, NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } } },
       select: { videoId: true, value: true },
     });
     const byVideo = new Map<string, number[]>();
@@ -82,7 +92,7 @@ async function referenceLabels(prisma: PrismaClient, projectId: string, query: C
     throw new ValidationError("This label set is one annotator: leave `annotator` out.");
   }
   const rows = await prisma.humanJudgment.findMany({
-    where: { labelSetId: labelSet.id, reviewerId: labelSetReviewerId(labelSet.id, annotator), task: TASK, targetType: "verdict", itemId: "", withdrawn: false },
+    where: { labelSetId: labelSet.id, reviewerId: labelSetReviewerId(labelSet.id, annotator), task: task.id, targetType: verdictId, itemId: "", withdrawn: false },
     select: { videoId: true, value: true },
   });
   return { reference: { kind: "label_set" as const, id: labelSet.id, name: labelSet.name, annotator }, labels: new Map(rows.map((r) => [r.videoId, r.value === 1])) };
@@ -93,10 +103,12 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const runs = await prisma.judgeRun.findMany({ where: { id: { in: query.runIds }, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
   const missing = query.runIds.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length) throw new NotFoundError(`No run ${missing.join(", ")} in this project.`);
-  const other = runs.find((r) => r.pipeline !== TASK);
-  if (other) throw new ValidationError(`Setups are compared on hallucination runs; run ${other.id} is a "${other.pipeline}" run.`);
   const ordered = query.runIds.map((id) => runs.find((r) => r.id === id)!);
-  const { reference, labels } = await referenceLabels(prisma, projectId, query);
+  const verdictTask = verdictTaskOf(ordered);
+  // The task's module names its runs' settings (their aggregation and verdict rule).
+  const taskModule = TASK_MODULES.find((m) => m.pipelines.some((p) => p.id === verdictTask.task.id));
+  const setupSettingsOf = (settings: unknown) => taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
+  const { reference, labels } = await referenceLabels(prisma, projectId, query, verdictTask);
   const hidden = await blindVideoIdsFor(prisma, actor.userId, [...labels.keys()]);
   for (const id of hidden) labels.delete(id);
   const labelled = [...labels.keys()];
@@ -105,7 +117,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const setups: RunSetup[] = [];
   for (const run of ordered) {
     const [verdicts, worst, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
-      prisma.runMetric.findMany({ where: { runId: run.id, videoId: { in: labelled }, itemId: "", metric: "verdict" }, select: { videoId: true, value: true } }),
+      prisma.runMetric.findMany({ where: { runId: run.id, videoId: { in: labelled }, itemId: "", metric: verdictTask.verdictId }, select: { videoId: true, value: true } }),
       prisma.score.groupBy({ by: ["videoId"], where: { runId: run.id, videoId: { in: labelled }, itemId: "" }, _max: { value: true } }),
       prisma.stepResult.groupBy({ by: ["stepId", "templateId", "templateHash"], where: { runId: run.id }, _count: { _all: true } }),
       prisma.llmCall.aggregate({ where: { runId: run.id }, _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true }, _count: { _all: true } }),
@@ -121,7 +133,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
     });
     const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
     const { name, model, ...parameters } = snapshot;
-    const settings = (run.settings ?? {}) as { aggregation?: string; verdict?: { on?: string; threshold?: number } };
+    const settings = setupSettingsOf(run.settings);
     const templates: RunSetup["templates"] = {};
     for (const s of steps) {
       const t = (templates[s.stepId] ??= { templateId: s.templateId, hashes: [] });
@@ -135,8 +147,8 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       endpoint: typeof name === "string" ? name : run.endpoint.name,
       model: typeof model === "string" ? model : run.endpoint.model,
       parameters,
-      aggregation: settings.aggregation ?? null,
-      verdict: settings.verdict ? `${settings.verdict.on ?? "max_category"} ${settings.verdict.on === "overall" ? "<" : "≥"} ${settings.verdict.threshold ?? ""}`.trim() : null,
+      aggregation: settings.aggregation,
+      verdict: settings.verdict,
       templates,
       frameSets: frameSets.map((f) => `${f.mode} ${json(f.parameters)}`).sort(),
       costUsd: withoutUsage > 0 ? null : (calls._sum.costUsd ?? 0),

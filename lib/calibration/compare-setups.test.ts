@@ -7,7 +7,7 @@ import { HALLUCINATION_TEMPLATE_IDS } from "../tasks/hallucination/schemas";
 import { templateHash, loadTemplate } from "../judge/prompt-templates";
 import { importT2vHaluBench } from "../tasks/hallucination/t2vhalubench";
 import { reviewVideoOutcome } from "../reviews/reviews";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { compareSetupsQuerySchema } from "./calibration.validation";

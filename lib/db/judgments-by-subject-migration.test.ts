@@ -11,7 +11,7 @@ import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { judgmentKey, scoreTarget } from "../reviews/judgment-key";
 import { ReviewConflictError, reviewScore, videoReviews } from "../reviews/reviews";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";

@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from ".
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/scope";
 import { reviewVideoOutcome, videoReviews } from "../reviews/reviews";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";

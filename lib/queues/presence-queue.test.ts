@@ -4,7 +4,7 @@ import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/scope";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createQueue } from "./create-queue";

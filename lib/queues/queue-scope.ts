@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Actor } from "../auth/actor";
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { JudgedDeclaration } from "../reviews/judgment-target";
 import type { SubjectKind } from "../tasks/task-declaration";
@@ -24,7 +25,8 @@ export interface QueueTarget {
   judgmentKey: string;
 }
 
-export type ParsedCreateQueueInput = z.output<ReturnType<typeof createQueueSchema>>;
+/** A parsed create-queue body: the core's fields, and each item scope's options under its key (`QueueScopeModule.options`). */
+export type ParsedCreateQueueInput = z.output<ReturnType<typeof createQueueSchema>> & Readonly<Record<string, unknown>>;
 
 /**
  * A queue scope a task folder adds beside the core's "verdict" and "scores" (which review videos): its runs'
@@ -56,4 +58,12 @@ export interface QueueScopeModule {
   subject(prisma: PrismaClient, queue: ReviewQueue, itemId: string): Promise<unknown>;
   /** The subject as a reviewer blind to the judge sees it (default: as it is). */
   withheld?(subject: unknown): unknown;
+  /**
+   * The scope's own narrowing of its items in the create-queue body (say, only one model's items): the body's key
+   * (kept as the API has always named it) and its schema, with defaults for an omitted key. `items` reads the
+   * parsed value as `input[key]`.
+   */
+  options?: { key: string; schema: z.ZodType };
+  /** What the new-queue form offers for those options (say, the project's models), loaded for a member who may view the project. */
+  formChoices?(prisma: PrismaClient, actor: Actor, projectId: string): Promise<unknown>;
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { guidelinesSchema } from "../projects/projects.validation";
 import { memoByTaskRegistry } from "../tasks/registry";
+import type { QueueScopeModule } from "./queue-scope";
+import { itemQueueScopes } from "./queue-scopes";
 import { scoreCategories, type VideoFilterInput, videoFilterSchema, videoSorts } from "../videos/video-filter";
 
 export const queueIdSchema = z
@@ -12,16 +14,18 @@ const runIdSchema = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
 
-export const QUEUE_SCOPES = ["verdict", "scores", "captions", "answers"] as const;
-export type QueueScope = (typeof QUEUE_SCOPES)[number];
+/** The core's queue scopes: they review videos (a task folder adds item scopes, lib/queues/queue-scopes.ts). */
+const VIDEO_QUEUE_SCOPES = ["verdict", "scores"] as const;
+/** As a queue stores it: one of the core's video scopes or a registered task's item scope id. */
+export type QueueScope = string;
 
 /** How a "scores" queue asks: every score ("full"), or first which categories are present, then values only for those ("presence"). */
 export const QUEUE_MODES = ["full", "presence"] as const;
 export type QueueMode = (typeof QUEUE_MODES)[number];
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
-export const createQueueSchema = memoByTaskRegistry(() =>
-  z.object({
+function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
+  const core = {
     name: z.string().trim().min(1, "Give the queue a name.").max(200, "At most 200 characters."),
     /** The run whose judge values are reviewed; omitted: the filter's run, else the project's latest run. */
     runId: runIdSchema.optional(),
@@ -29,29 +33,13 @@ export const createQueueSchema = memoByTaskRegistry(() =>
     /** The video list's order, so items come in the order the list showed them. */
     sort: z.enum(videoSorts()).default("path"),
     dir: z.enum(["asc", "desc"]).default("asc"),
-    scope: z.enum(QUEUE_SCOPES),
+    scope: z.enum([...VIDEO_QUEUE_SCOPES, ...scopes.map((scope) => scope.id)] as [string, ...string[]]),
     /** With scope "scores": the categories to review; empty means all of them. */
     categories: z.array(z.enum(scoreCategories())).max(scoreCategories().length).default([]),
     /** With scope "scores": "presence" asks first which categories are present in the video (the task must declare presence targets). */
     mode: z.enum(QUEUE_MODES).default("full"),
-    /** With scope "captions" (a caption run): only captions of this model and/or caption type. */
-    captions: z
-      .object({
-        model: z.string().trim().min(1).max(200).optional(),
-        type: z.string().trim().min(1).max(100).optional(),
-      })
-      .default({}),
-    /**
-     * With scope "answers" (a QA run): only questions of this format / category, and only the answers the judge
-     * decided unless `letters` also takes multiple-choice answers whose letter FrameJury read (those need no review).
-     */
-    answers: z
-      .object({
-        format: z.enum(["mc", "open"]).optional(),
-        category: z.string().trim().min(1).max(100).optional(),
-        letters: z.boolean().default(false),
-      })
-      .default({ letters: false }),
+  };
+  const rest = {
     /**
      * Exactly these videos of the run, in this order, instead of a filter (what-to-label-next proposals);
      * `chosenBy` says how they were chosen, shown on the queue's page.
@@ -71,9 +59,30 @@ export const createQueueSchema = memoByTaskRegistry(() =>
     blind: z.boolean().default(false),
     /** Instructions for the queue's reviewers (Markdown). */
     guidelines: guidelinesSchema.default(""),
-  }),
-);
-export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & { filter?: VideoFilterInput };
+  };
+  // Each item scope's own options (lib/queues/queue-scope.ts `options`), under the body key it declares, in registry order.
+  const scopeOptions = Object.fromEntries(scopes.flatMap((scope) => (scope.options ? [[scope.options.key, scope.options.schema]] : [])));
+  return z.object({ ...core, ...scopeOptions, ...rest }) as unknown as z.ZodObject<typeof core & typeof rest>;
+}
+
+let builtCreateQueueSchema: { registry: object; scopes: readonly QueueScopeModule[]; schema: ReturnType<typeof buildCreateQueueSchema> } | null = null;
+/** A token that changes whenever the task declarations do. */
+const registryState = memoByTaskRegistry(() => ({}));
+
+/**
+ * The create-queue body's schema, rebuilt when the registry's declarations or its item queue scopes change (a
+ * task module registered by a test), the same object otherwise.
+ */
+export function createQueueSchema() {
+  const registry = registryState();
+  const scopes = itemQueueScopes();
+  const built = builtCreateQueueSchema;
+  if (built && built.registry === registry && built.scopes.length === scopes.length && built.scopes.every((scope, i) => scope === scopes[i])) return built.schema;
+  builtCreateQueueSchema = { registry, scopes, schema: buildCreateQueueSchema(scopes) };
+  return builtCreateQueueSchema.schema;
+}
+/** A create-queue body: the core's fields, and any item scope's options under its key (checked by the scope's schema). */
+export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & { filter?: VideoFilterInput } & { readonly [scopeOptionsKey: string]: unknown };
 
 /** How many videos a queue with this filter would hold (the "new queue" form asks before creating). */
 export const previewQueueSchema = memoByTaskRegistry(() => createQueueSchema().pick({ runId: true, filter: true }));

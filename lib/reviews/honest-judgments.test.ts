@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
-import { seedFinishedRun } from "../testing/agreement-fixtures";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";

@@ -1,5 +1,5 @@
 /**
- * McNemar's test for two models answering the same questions: only the discordant questions count,
+ * McNemar's test for two models judging the same cases (questions, videos): only the discordant cases count,
  * b (the first right, the second wrong) and c (the other way round). With few of them (b + c below
  * EXACT_BELOW) the exact two-sided binomial test is used, as the chi-square approximation is poor there;
  * otherwise the chi-square statistic with Edwards' continuity correction, (|b − c| − 1)² / (b + c), on 1 df.
@@ -16,7 +16,7 @@ export interface McNemarResult {
   method: "exact" | "chi_square";
   /** The continuity-corrected chi-square, or null for the exact test. */
   statistic: number | null;
-  /** Two-sided; 1 when there are no discordant questions. */
+  /** Two-sided; 1 when there are no discordant cases. */
   p: number;
 }
 
@@ -89,13 +89,13 @@ export function mcnemarTest(b: number, c: number): McNemarResult {
   return { b, c, method: "chi_square", statistic, p: Math.min(1, erfc(Math.sqrt(statistic / 2))) };
 }
 
-/** b and c from two models' outcomes on the same questions (true: right); questions either lacks are left out. */
+/** b and c from two models' outcomes on the same cases (true: right); cases either lacks are left out. */
 export function discordantCounts(first: ReadonlyMap<string, boolean>, second: ReadonlyMap<string, boolean>): { b: number; c: number; n: number } {
   let b = 0;
   let c = 0;
   let n = 0;
-  for (const [question, right] of first) {
-    const other = second.get(question);
+  for (const [caseId, right] of first) {
+    const other = second.get(caseId);
     if (other === undefined) continue;
     n += 1;
     if (right && !other) b += 1;

@@ -97,4 +97,9 @@ export interface TaskModule {
   itemSetKinds?: readonly ItemSetKind[];
   /** The task's own label file formats (the generic CSV/JSONL and VBench's results are the core's). */
   labelSetFormats?: readonly LabelSetFormat[];
+  /**
+   * How the judge-setups comparison (lib/calibration) names a run's stored settings (untrusted JSON) of one of
+   * the task's pipelines: its aggregation and its verdict rule, null where there is none (none: both null).
+   */
+  setupSettings?(settings: unknown): { aggregation: string | null; verdict: string | null };
 }

@@ -2,7 +2,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { disagreementGapOf } from "../tasks/task-declaration";
 import { judgmentDeclaration } from "../reviews/judgment-target";
-import { taskOf } from "../tasks/registry";
+import { TASKS, taskOf } from "../tasks/registry";
 
 /**
  * Inserts a human judgment row directly (test set-up that needs many of them, or values no run
@@ -23,7 +23,8 @@ export async function insertJudgment(
       gap?: number;
     },
 ) {
-  const task = j.task ?? "hallucination";
+  // Default: the first registered task that judges whole videos (TASK_IDS order), so the helper names no task.
+  const task = j.task ?? TASKS.find((t) => t.subject === "video")!.id;
   const target: JudgmentTarget = {
     task,
     targetType: j.targetType,

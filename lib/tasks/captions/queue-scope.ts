@@ -1,6 +1,17 @@
+import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ValidationError } from "../../errors";
 import type { ParsedCreateQueueInput, QueueScopeModule } from "../../queues/queue-scope";
+import { captionFilterOptions } from "./caption-results";
+
+/** With scope "captions" (a caption run): only captions of this model and/or caption type (the create-queue body's `captions`). */
+const captionQueueOptions = z
+  .object({
+    model: z.string().trim().min(1).max(200).optional(),
+    type: z.string().trim().min(1).max(100).optional(),
+  })
+  .default({});
+type CaptionQueueOptions = z.output<typeof captionQueueOptions>;
 
 /**
  * A queue over a caption run: one item per judged caption of the matching videos (in list order, then
@@ -8,11 +19,12 @@ import type { ParsedCreateQueueInput, QueueScopeModule } from "../../queues/queu
  */
 async function captionQueueItems(prisma: PrismaClient, runId: string, input: ParsedCreateQueueInput, videoIds: string[]) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
+  const options = (input.captions ?? {}) as CaptionQueueOptions;
   const runItems = await prisma.runItem.findMany({
     where: {
       runId,
       videoId: { in: videoIds },
-      item: { ...(input.captions.model ? { model: input.captions.model } : {}), ...(input.captions.type ? { group: input.captions.type } : {}) },
+      item: { ...(options.model ? { model: options.model } : {}), ...(options.type ? { group: options.type } : {}) },
     },
     select: { itemId: true, videoId: true, position: true },
   });
@@ -20,7 +32,7 @@ async function captionQueueItems(prisma: PrismaClient, runId: string, input: Par
   const scored = new Set((await prisma.score.findMany({ where: { runId, itemId: { in: runItems.map((r) => r.itemId) } }, distinct: ["itemId"], select: { itemId: true } })).map((s) => s.itemId));
   const items = runItems.filter((r) => scored.has(r.itemId)).sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
   if (items.length === 0) throw new ValidationError("No judged caption of that run matches: the queue would be empty.");
-  return { items, filter: { ...(input.captions.model ? { captionModel: input.captions.model } : {}), ...(input.captions.type ? { captionType: input.captions.type } : {}) } };
+  return { items, filter: { ...(options.model ? { captionModel: options.model } : {}), ...(options.type ? { captionType: options.type } : {}) } };
 }
 
 /** The key points of a caption's reference, in order (empty when it has none). */
@@ -59,4 +71,9 @@ export const captionQueueScope: QueueScopeModule = {
   items: captionQueueItems,
   indexedTexts: captionKeyPoints,
   subject: (prisma, _queue, itemId) => captionSubject(prisma, itemId),
+  options: { key: "captions", schema: captionQueueOptions },
+  formChoices: async (prisma, actor, projectId) => {
+    const { models, types } = await captionFilterOptions(prisma, actor, projectId);
+    return { models, types };
+  },
 };

@@ -5,7 +5,7 @@ import { compareSetupsReport } from "../../calibration/compare-setups-load";
 import { calibrationReport } from "./paper-table-load";
 import { prisma } from "../../db/prisma";
 import { CLIPS } from "../../demo/demo-clips";
-import { seedFinishedRun, type SeedScore } from "../../testing/agreement-fixtures";
+import { seedFinishedRun, type SeedScore } from "./agreement-fixtures";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { DEMO_LABEL_SET, importDemoLabelSet } from "./demo-seed";

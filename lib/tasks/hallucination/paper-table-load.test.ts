@@ -4,7 +4,7 @@ import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { NotFoundError, ValidationError } from "../../errors";
 import { importT2vHaluBench } from "./t2vhalubench";
-import { seedFinishedRun, type SeedScore } from "../../testing/agreement-fixtures";
+import { seedFinishedRun, type SeedScore } from "./agreement-fixtures";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { STATIC_CATEGORY_IDS, DYNAMIC_CATEGORY_IDS } from "./schemas";

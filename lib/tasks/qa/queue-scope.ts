@@ -1,8 +1,23 @@
+import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ValidationError } from "../../errors";
 import type { ParsedCreateQueueInput, QueueScopeModule } from "../../queues/queue-scope";
-import { runAnswer } from "./qa-results";
+import { qaFilterOptions, runAnswer } from "./qa-results";
 import { withheldAnswerResult } from "./visible-qa-results";
+
+/**
+ * With scope "answers" (a QA run; the create-queue body's `answers`): only questions of this format / category,
+ * and only the answers the judge decided unless `letters` also takes multiple-choice answers whose letter
+ * FrameJury read (those need no review).
+ */
+const answerQueueOptions = z
+  .object({
+    format: z.enum(["mc", "open"]).optional(),
+    category: z.string().trim().min(1).max(100).optional(),
+    letters: z.boolean().default(false),
+  })
+  .default({ letters: false });
+type AnswerQueueOptions = z.output<typeof answerQueueOptions>;
 
 /**
  * A queue over a QA run: one item per answer of the matching videos' questions (in list order, then the run's
@@ -11,7 +26,7 @@ import { withheldAnswerResult } from "./visible-qa-results";
  */
 async function answerQueueItems(prisma: PrismaClient, runId: string, input: ParsedCreateQueueInput, videoIds: string[]) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
-  const { format, category, letters } = input.answers;
+  const { format, category, letters } = (input.answers ?? { letters: false }) as AnswerQueueOptions;
   const runItems = await prisma.runItem.findMany({
     where: {
       runId,
@@ -44,5 +59,7 @@ export const answerQueueScope: QueueScopeModule = {
   keepsGuidelines: false,
   items: answerQueueItems,
   subject: (prisma, queue, itemId) => runAnswer(prisma, queue.runId, itemId),
+  options: { key: "answers", schema: answerQueueOptions },
+  formChoices: async (prisma, actor, projectId) => ({ categories: (await qaFilterOptions(prisma, actor, projectId)).categories.filter((c) => c !== "(none)") }),
   withheld: (answer) => ({ ...(answer as Awaited<ReturnType<typeof runAnswer>>)!, result: withheldAnswerResult((answer as NonNullable<Awaited<ReturnType<typeof runAnswer>>>).result) }),
 };

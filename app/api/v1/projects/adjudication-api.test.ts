@@ -3,7 +3,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createQueue } from "@/lib/queues/create-queue";
 import { reviewScore } from "@/lib/reviews/reviews";
-import { seedFinishedRun } from "@/lib/testing/agreement-fixtures";
+import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";

@@ -3,7 +3,7 @@ import type { AgreementReport } from "@/lib/agreement/types";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { reviewScore, reviewVideoOutcome } from "@/lib/reviews/reviews";
-import { seedFinishedRun } from "@/lib/testing/agreement-fixtures";
+import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { GET as getAgreement } from "./[projectId]/agreement/route";

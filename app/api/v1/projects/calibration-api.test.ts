@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { makeUser } from "@/lib/testing/fixtures";
-import { seedFinishedRun } from "@/lib/testing/agreement-fixtures";
+import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { GET as tableRoute } from "./[projectId]/calibration/route";
 import { GET as compareRoute } from "./[projectId]/calibration/compare/route";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { EXPORT_FAILED_LINE } from "@/lib/agreement/export";
 import { prisma } from "@/lib/db/prisma";
-import { seedFinishedRun } from "@/lib/testing/agreement-fixtures";
+import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { serveRoute, type RouteServer } from "@/lib/testing/route-server";

@@ -3,8 +3,7 @@ import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { NewQueueForm } from "@/components/queues/new-queue-form";
 import { prisma } from "@/lib/db/prisma";
-import { captionFilterOptions } from "@/lib/tasks/captions/caption-results";
-import { qaFilterOptions } from "@/lib/tasks/qa/qa-results";
+import { itemScopeForms } from "@/lib/queues/queue-form-choices";
 import { listRuns } from "@/lib/judge/runs";
 import { searchParamsObject, videoFilterSchema, videoSorts } from "@/lib/videos/video-filter";
 import { runNameOfRow } from "@/lib/runs/run-name";
@@ -18,8 +17,7 @@ export default async function NewQueuePage({ params, searchParams }: { params: P
   const filter = parsed.success ? parsed.data : {};
   const sort = videoSorts().find((s) => s === raw.sort) ?? "path";
   const dir = raw.dir === "desc" ? "desc" : "asc";
-  const captionOptions = await captionFilterOptions(prisma, actor, projectId);
-  const qaOptions = await qaFilterOptions(prisma, actor, projectId);
+  const itemScopes = await itemScopeForms(prisma, actor, projectId);
   const runs = await listRuns(prisma, actor, projectId);
   return (
     <div className="flex flex-col gap-5">
@@ -37,8 +35,7 @@ export default async function NewQueuePage({ params, searchParams }: { params: P
           filter={filter}
           sort={sort}
           dir={dir}
-          captionOptions={{ models: captionOptions.models, types: captionOptions.types }}
-          questionCategories={qaOptions.categories.filter((c) => c !== "(none)")}
+          itemScopes={itemScopes}
           runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${runNameOfRow(r)} · ${r.status}` }))}
         />
       )}

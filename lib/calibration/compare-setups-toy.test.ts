@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ValidationError } from "../errors";
+import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import { registerTaskModule } from "../tasks/modules";
+import { registerTaskDeclarations } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { insertJudgment } from "../testing/judgments";
+import { insertEndpoint, insertFinishedRun } from "../testing/raw-rows";
+import { compareSetupsQuerySchema } from "./calibration.validation";
+import { compareSetupsReport } from "./compare-setups-load";
+
+/*
+ * Comparing judge setups reads which task's runs it compares from the registry: a toy task registered at test time
+ * that gives each video a yes/no verdict is compared with no other edit, its runs' settings named by its module.
+ */
+const toyTask: TaskDeclaration = {
+  id: "toy_shine",
+  label: "Toy shine judge",
+  subject: "video",
+  targets: [
+    {
+      id: "toy_shine_score",
+      label: "Shine",
+      definition: "How much the video shines.",
+      scale: { kind: "numeric", min: 0, max: 4, step: 1 },
+      level: "ordinal",
+      higherIsBetter: true,
+      scope: "video",
+      positive: { op: ">=", threshold: 3, label: "shining" },
+    },
+  ],
+  metrics: [
+    {
+      id: "toy_shines",
+      label: "Shines",
+      definition: "Does the video shine?",
+      aggregation: "shine ≥ 3",
+      reviewed: true,
+      scale: {
+        kind: "categorical",
+        values: [
+          { value: 1, label: "yes" },
+          { value: 0, label: "no" },
+        ],
+      },
+      level: "nominal",
+      higherIsBetter: false,
+      positive: { op: "==", value: 1, label: "shining" },
+    },
+  ],
+  verdict: { metricId: "toy_shines", rule: "Shines when the shine is at least 3." },
+  groupings: [],
+};
+
+let owner: Actor;
+let reviewer: Actor;
+let projectId: string;
+let videoIds: string[];
+const runs: string[] = [];
+const unregister: (() => void)[] = [];
+
+beforeAll(async () => {
+  unregister.push(
+    registerTaskModule({
+      id: "toy-shine",
+      pipelines: [{ id: "toy_shine", task: toyTask } as unknown as RegisteredPipeline],
+      setupSettings: (settings) => ({ aggregation: null, verdict: `shine ≥ ${(settings as { threshold?: number } | null)?.threshold ?? "?"}` }),
+    }),
+    registerTaskDeclarations({ id: "toy-shine", tasks: [toyTask] }),
+  );
+  [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name: "Toy setups" }));
+  // Two runs of the toy task: A says yes on the first two videos, B on the first only.
+  for (const [name, threshold, verdicts] of [
+    ["a", 2, [1, 1, 0]],
+    ["b", 3, [1, 0, 0]],
+  ] as const) {
+    const endpointId = await insertEndpoint(prisma, { projectId, name: `judge-${name}`, baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId });
+    const runId = await insertFinishedRun(prisma, { projectId, pipeline: "toy_shine", endpointId, createdById: owner.userId, endpointSnapshot: { name: `judge-${name}`, model: "stub-model" } });
+    await prisma.judgeRun.update({ where: { id: runId }, data: { settings: { threshold } } });
+    await prisma.runMetric.createMany({ data: videoIds.map((videoId, i) => ({ runId, videoId, metric: "toy_shines", value: verdicts[i]! })) });
+    // Each video's graded score (the threshold sweep's): 4 where the run says yes, 1 where it says no.
+    for (const [i, videoId] of videoIds.entries()) {
+      const step = await prisma.stepResult.create({ data: { runId, videoId, stepId: "shine", scopeIndex: 0, status: "done", templateId: "toy/shine" }, select: { id: true } });
+      await prisma.score.create({ data: { runId, videoId, stepResultId: step.id, stepId: "shine", scopeIndex: 0, category: "toy_shine_score", value: verdicts[i] ? 4 : 1 } });
+    }
+    runs.push(runId);
+  }
+  // The reviewer's verdicts: yes, yes, no (run A agrees on all three, B on two).
+  for (const [i, videoId] of videoIds.entries()) {
+    await insertJudgment(prisma, { projectId, task: "toy_shine", targetType: "toy_shines", videoId, reviewerId: reviewer.userId, value: i < 2 ? 1 : 0 });
+  }
+});
+afterAll(() => {
+  for (const undo of unregister.reverse()) undo();
+});
+
+describe("comparing setups of a registered toy task", () => {
+  it("compares its runs against the reviewers' verdicts on its verdict metric and names their settings through its module", async () => {
+    const report = await compareSetupsReport(prisma, owner, projectId, compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 }));
+    expect(report.runs.map((r) => [r.endpoint, r.verdict, r.aggregation])).toEqual([
+      ["judge-a", "shine ≥ 2", null],
+      ["judge-b", "shine ≥ 3", null],
+    ]);
+    expect(report.differs.verdict).toBe(true);
+    expect(report.comparison.videoIds).toHaveLength(3);
+    expect(report.comparison.runs.map((r) => r.accuracy)).toEqual([1, 2 / 3]);
+  });
+
+  it("refuses runs of a task without a per-video verdict, and runs of two tasks", async () => {
+    const endpointId = await insertEndpoint(prisma, { projectId, name: "judge-other", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId });
+    const other = await insertFinishedRun(prisma, { projectId, pipeline: "hallucination", endpointId, createdById: owner.userId, endpointSnapshot: {} });
+    const mixed = compareSetupsReport(prisma, owner, projectId, compareSetupsQuerySchema.parse({ runIds: `${runs[0]},${other}`, reference: "consensus" }));
+    await expect(mixed).rejects.toThrow(ValidationError);
+    await expect(mixed).rejects.toThrow(`Setups are compared on toy_shine runs; run ${other} is a "hallucination" run.`);
+  });
+});
