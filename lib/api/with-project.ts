@@ -1,4 +1,5 @@
 import type { Actor } from "../auth/actor";
+import { NotFoundError } from "../errors";
 import { type ProjectAction, requireProject } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import type { Project, ProjectRole } from "../generated/prisma/client";
@@ -29,5 +30,54 @@ export function withProject<P extends { projectId: string }>(action: ProjectActi
     const projectId = projectIdSchema.parse(params.projectId);
     const { project, role } = await requireProject(prisma, actor, projectId, action);
     return handler({ actor, project, role, params: { ...params, projectId }, request });
+  }, options);
+}
+
+/**
+ * How a route keyed by another record (a run, queue, item, video, …) finds the project that record lives
+ * in: what `withProjectOf` authorizes against.
+ */
+export interface ProjectScope<P, R extends { projectId: string }> {
+  /**
+   * Validates the route's id param(s) (a malformed one is a 400) and reads the record's project id, in one
+   * query; null when there is no such record.
+   */
+  find(params: P): Promise<R | null>;
+  /** The 404 message for an unknown record, and for one in a project the caller is not a member of (the same, so ids can't be probed). */
+  notFound: string;
+}
+
+/** What a route handler keyed by another record gets: as `ProjectRequest`, with the record `find` read. */
+export interface ScopedRequest<P, R extends { projectId: string }> {
+  actor: Actor;
+  project: Project;
+  role: ProjectRole;
+  /** What the scope's `find` read: at least the record's id fields and `projectId`. */
+  record: R;
+  params: P;
+  request: Request;
+}
+
+/**
+ * `withProject` for a route whose path names another record instead of the project (/api/v1/runs/[runId]/…,
+ * /queues/[queueId]/…, …): everything `withActor` does, then `scope.find` reads the record's project id, the
+ * caller's role for `action` is checked once in lib/authz/permissions.ts (an unknown record and a project the
+ * caller is not a member of are both a 404 with `scope.notFound`; a role without the right a 403), and the
+ * handler gets `{actor, project, role, record, params, request}`. Routes whose lib function checks a
+ * narrower action itself pass "project.view", so a member's answers stay the lib's.
+ */
+export function withProjectOf<P, R extends { projectId: string }>(
+  scope: ProjectScope<P, R>,
+  action: ProjectAction,
+  handler: (context: ScopedRequest<P, R>) => Promise<Response>,
+  options: { body?: BodyKind } = {},
+) {
+  return withActor<P>(async (request, actor, params) => {
+    const record = await scope.find(params);
+    if (!record) throw new NotFoundError(scope.notFound);
+    const { project, role } = await requireProject(prisma, actor, record.projectId, action).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new NotFoundError(scope.notFound) : error;
+    });
+    return handler({ actor, project, role, record, params, request });
   }, options);
 }
