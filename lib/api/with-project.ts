@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/actor";
 import { NotFoundError } from "../errors";
-import { type ProjectAction, requireProject } from "../authz/permissions";
+import { authorizeInProject, type ProjectAction } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import type { Project, ProjectRole } from "../generated/prisma/client";
 import { projectIdSchema } from "../projects/projects.validation";
@@ -23,13 +23,14 @@ export interface ProjectRequest<P extends { projectId: string }> {
  * checks the caller's role for `action` once, in lib/authz/permissions.ts (a non-member, or a missing
  * project, is a 404 "No such project."; a role without the right a 403), and calls the handler with
  * `{actor, project, role, params, request}`. Routes whose lib function checks a narrower action itself pass
- * "project.view" here, so a member's answers (including which error comes first) stay the lib's.
+ * "project.view" here, so a member's answers (including which error comes first) stay the lib's; the `actor`
+ * handed on carries the role read here (authorizeInProject), so that lib check reads no membership again.
  */
 export function withProject<P extends { projectId: string }>(action: ProjectAction, handler: (context: ProjectRequest<P>) => Promise<Response>, options: { body?: BodyKind } = {}) {
   return withActor<P>(async (request, actor, params) => {
     const projectId = projectIdSchema.parse(params.projectId);
-    const { project, role } = await requireProject(prisma, actor, projectId, action);
-    return handler({ actor, project, role, params: { ...params, projectId }, request });
+    const authorized = await authorizeInProject(prisma, actor, projectId, action);
+    return handler({ ...authorized, params: { ...params, projectId }, request });
   }, options);
 }
 
@@ -64,7 +65,8 @@ export interface ScopedRequest<P, R extends { projectId: string }> {
  * caller's role for `action` is checked once in lib/authz/permissions.ts (an unknown record and a project the
  * caller is not a member of are both a 404 with `scope.notFound`; a role without the right a 403), and the
  * handler gets `{actor, project, role, record, params, request}`. Routes whose lib function checks a
- * narrower action itself pass "project.view", so a member's answers stay the lib's.
+ * narrower action itself pass "project.view", so a member's answers stay the lib's; as with `withProject`,
+ * that check reuses the role read here (the `actor` carries it).
  */
 export function withProjectOf<P, R extends { projectId: string }>(
   scope: ProjectScope<P, R>,
@@ -75,9 +77,9 @@ export function withProjectOf<P, R extends { projectId: string }>(
   return withActor<P>(async (request, actor, params) => {
     const record = await scope.find(params);
     if (!record) throw new NotFoundError(scope.notFound);
-    const { project, role } = await requireProject(prisma, actor, record.projectId, action).catch((error: unknown) => {
+    const authorized = await authorizeInProject(prisma, actor, record.projectId, action).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new NotFoundError(scope.notFound) : error;
     });
-    return handler({ actor, project, role, record, params, request });
+    return handler({ ...authorized, record, params, request });
   }, options);
 }
