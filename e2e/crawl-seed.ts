@@ -25,6 +25,10 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const { TASK_MODULES } = await import("../lib/tasks/modules");
+  const { TASKS } = await import("../lib/tasks/registry");
+  // The core's run: one of a registered pipeline that judges videos and gives a verdict, whichever task that is.
+  const videoTask = TASKS.find((task) => task.subject === "video" && task.verdict);
+  if (!videoTask) throw new Error("The crawl needs a registered pipeline that judges videos with a verdict.");
 
   const stamp = Date.now();
   const roles = ["owner", "reviewer", "viewer", "outsider", "admin"] as const;
@@ -74,7 +78,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const pending = await api<{ id: string; status: string }>(ownerKey, `/api/v1/projects/${projectId}/videos`, { method: "POST", body: form });
   if (pending.status !== "pending_extraction") throw new Error(`The API-registered video is ${pending.status}, expected pending_extraction.`);
 
-  // A finished run of the hallucination pipeline over the judged videos.
+  // A finished run of that video pipeline over the judged videos.
   const stub = await startStubLlm({ latencyMs: 5 });
   let runId: string;
   const tasks: Record<string, TaskCrawlSeed> = {};
@@ -100,7 +104,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
     });
     ({ id: runId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
       method: "POST",
-      body: JSON.stringify({ pipeline: "hallucination", endpointId: endpoint.id, videoIds: judgedVideoIds }),
+      body: JSON.stringify({ pipeline: videoTask.id, endpointId: endpoint.id, videoIds: judgedVideoIds }),
     }));
     await waitForRun(runId);
 
@@ -122,10 +126,10 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
     await stub.close();
   }
 
-  // The reviewer's own judgments on the first video: a score and the verdict.
+  // The reviewer's own judgments on the first video: a score and the task's verdict.
   const score = await prisma.score.findFirstOrThrow({ where: { runId, videoId: judgedVideoIds[0]! }, orderBy: { category: "asc" } });
   await reviewScore(prisma, reviewer, score.id, { value: score.value >= 5 ? 1 : 9, note: "crawl" });
-  await reviewVideoOutcome(prisma, reviewer, runId, judgedVideoIds[0]!, "verdict", { value: 1 });
+  await reviewVideoOutcome(prisma, reviewer, runId, judgedVideoIds[0]!, videoTask.verdict!.metricId, { value: 1 });
 
   // A queue of the run's verdicts; the owner, the reviewer and the site admin (an owner everywhere) each hold one item.
   const queue = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/queues`, {

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { ProjectDeletionCounts } from "@/lib/projects/delete-project";
+import { itemNounPhrase } from "@/lib/tasks/task-display";
 
 type Answer = { dryRun: boolean; name: string; counts: ProjectDeletionCounts; storage: { failedCount: number } | null };
 
@@ -74,7 +75,7 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
                   {plural(c.humanJudgments, "human judgment")} and {plural(c.goldJudgments, "gold value")}
                 </li>
                 <li>
-                  {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")}, {plural(c.items, "caption or question", "captions and questions")}
+                  {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")}, {plural(c.items, itemNounPhrase().one, itemNounPhrase().many)}
                 </li>
                 <li>the membership of {plural(c.members, "person", "people")}</li>
               </ul>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
+import { itemNounPhrase } from "@/lib/tasks/task-display";
 import type { VideoDeletionCounts, VideoDeletionResult } from "@/lib/videos/delete-videos";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
@@ -14,7 +15,7 @@ export function deletionLines(c: VideoDeletionCounts): string[] {
     `${plural(c.humanJudgments, "human judgment")} and ${plural(c.goldJudgments, "gold value")}`,
     `their results in ${plural(c.runs, "run")}: ${plural(c.runVideos, "run video")}, ${plural(c.steps, "step")}, ${plural(c.llmCalls, "LLM call")}${c.runItems ? `, ${plural(c.runItems, "run item")}` : ""}${c.runsDeleted ? `; ${plural(c.runsDeleted, "run")} left with no video ${c.runsDeleted === 1 ? "is" : "are"} deleted` : ""}`,
     `${plural(c.queueItems, "review-queue item")}${c.queuesDeleted ? `; ${plural(c.queuesDeleted, "queue")} left empty ${c.queuesDeleted === 1 ? "is" : "are"} deleted` : ""}`,
-    ...(c.items ? [`${plural(c.items, "caption or question", "captions and questions")} of them`] : []),
+    ...(c.items ? [`${plural(c.items, itemNounPhrase().one, itemNounPhrase().many)} of them`] : []),
     ...(c.edits ? [`${plural(c.edits, "recorded edit")}`] : []),
   ];
 }

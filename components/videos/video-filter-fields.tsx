@@ -113,7 +113,8 @@ export function VideoFilterFields({
         return choice(isVerdict ? "Judge verdict" : `Judge ${metric.label}`, metricQueryKey(task, metric.id, "is"), options);
       })}
       {choice("Reviewers' verdict", "humanVerdict", [
-        { value: "yes", label: "hallucination (majority)" },
+        // The task's verdict reads as what its positive value means (say, "hallucination").
+        { value: "yes", label: `${task.metrics.find((m) => m.id === task.verdict?.metricId)?.positive.label ?? "positive"} (majority)` },
         { value: "no", label: "none (majority)" },
       ])}
       {choice(

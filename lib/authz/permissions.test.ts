@@ -3,7 +3,7 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
-import { PROJECT_ACTIONS, requireProjectAccess, roleCan } from "./permissions";
+import { authorizeInProject, PROJECT_ACTIONS, requireProjectAccess, roleCan } from "./permissions";
 
 describe("roleCan", () => {
   it("gives owners everything, reviewers review, viewers only read", () => {
@@ -39,5 +39,39 @@ describe("requireProjectAccess", () => {
     await expect(requireProjectAccess(prisma, viewer, project.id, "project.rename")).rejects.toBeInstanceOf(ForbiddenError);
     expect(await requireProjectAccess(prisma, owner, project.id, "members.manage")).toBe("owner");
     expect(await requireProjectAccess(prisma, admin, project.id, "members.manage")).toBe("owner");
+  });
+});
+
+describe("authorizeInProject", () => {
+  it("hands back an actor whose later checks in that project use the role it read, with no second membership read, and no wider rights", async () => {
+    const owner = await makeUser();
+    const project = await createProject(prisma, owner, { name: "Granted" });
+    const other = await createProject(prisma, owner, { name: "Other" });
+    const reviewer = await makeUser();
+    await prisma.projectMember.createMany({
+      data: [
+        { projectId: project.id, userId: reviewer.userId, role: "reviewer" },
+        { projectId: other.id, userId: reviewer.userId, role: "reviewer" },
+      ],
+    });
+
+    const authorized = await authorizeInProject(prisma, reviewer, project.id, "project.view");
+    expect(authorized).toMatchObject({ role: "reviewer", project: { id: project.id, name: "Granted" }, actor: { userId: reviewer.userId } });
+    // The grant is invisible: the actor serializes as before.
+    expect(JSON.parse(JSON.stringify(authorized.actor))).toEqual(JSON.parse(JSON.stringify(reviewer)));
+
+    // The membership goes away after the check: the granted actor's checks in this project do not read it again
+    // (had they, this would be a 404), while the same user without the grant, or in another project, is read afresh.
+    await prisma.projectMember.deleteMany({ where: { userId: reviewer.userId } });
+    await expect(requireProjectAccess(prisma, authorized.actor, project.id, "scores.review")).resolves.toBe("reviewer");
+    await expect(requireProjectAccess(prisma, reviewer, project.id, "scores.review")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(requireProjectAccess(prisma, authorized.actor, other.id, "project.view")).rejects.toBeInstanceOf(NotFoundError);
+    // A copy of the actor does not carry the grant; the grant never widens the role's rights.
+    await expect(requireProjectAccess(prisma, { ...authorized.actor }, project.id, "project.view")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(requireProjectAccess(prisma, authorized.actor, project.id, "queues.manage")).rejects.toBeInstanceOf(ForbiddenError);
+    // Without the right for the action asked, nothing is granted.
+    const viewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId: project.id, userId: viewer.userId, role: "viewer" } });
+    await expect(authorizeInProject(prisma, viewer, project.id, "scores.review")).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

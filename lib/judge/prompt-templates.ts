@@ -163,7 +163,7 @@ function resolveTemplateFile(idOrPath: string, dir: string): { file: string; id:
     // A file outside the prompts dir has no id by location; its front matter names it.
     return { file, id: inside ? relative.slice(0, -3).split(path.sep).join("/") : null };
   }
-  if (!TEMPLATE_ID.test(idOrPath)) throw new TemplateError(idOrPath, "not a template id (lower-case path segments such as `hallucination/static-kg`).");
+  if (!TEMPLATE_ID.test(idOrPath)) throw new TemplateError(idOrPath, "not a template id (lower-case path segments such as `<task>/<step>`).");
   return { file: path.join(dir, `${idOrPath}.md`), id: idOrPath };
 }
 

@@ -7,7 +7,7 @@ export const templateIdSchema = z
   .string()
   .trim()
   .max(200)
-  .regex(/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/, "Not a template id (such as hallucination/inconsistency).");
+  .regex(/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/, "Not a template id (lower-case path segments such as <task>/<step>).");
 
 export const promptVersionIdSchema = z
   .string()

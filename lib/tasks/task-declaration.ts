@@ -176,8 +176,11 @@ export function presenceSweepThresholds(task: TaskDeclaration): number[] {
   return Array.from({ length: Math.floor(max) - Math.ceil(min) + 1 }, (_, i) => Math.ceil(min) + i);
 }
 
-/** What a task judges. A video, or an item attached to a video (a caption, a question). */
-export type SubjectKind = "video" | "caption" | "question";
+/**
+ * What a task judges: "video", the video itself, or the kind of item attached to a video that the task
+ * judges (its own word, say a caption): the core knows only "video".
+ */
+export type SubjectKind = "video" | (string & {});
 
 export interface TaskDeclaration {
   /** The pipeline id that produces this task's scores. */

@@ -4,6 +4,8 @@
  * colour. Pure and browser-safe, so the score panel, heat map, review screen and run page share
  * one reading instead of naming a task's categories or metrics.
  */
+import { TASK_FOLDERS, TASKS } from "./registry";
+import type { RunResultsLink } from "./task-module";
 import { binariseValue, formatValue, isYesNoScale, scaleBounds, type MetricDeclaration, type TargetDeclaration, type TargetScope, type TaskDeclaration } from "./task-declaration";
 
 /**
@@ -116,4 +118,38 @@ export function choiceLabels(metric: Pick<MetricDeclaration, "scale" | "positive
     value: v.value,
     label: yesNo ? (v.value === 1 ? `yes, ${metric.positive.label}` : `no ${metric.positive.label}`) : v.label,
   }));
+}
+
+/** Where a run's task shows that run's results (its folder's `runResultsLinks`), read at call time; null when none. */
+export function runResultsLinkOf(pipelineId: string): RunResultsLink | null {
+  for (const folder of TASK_FOLDERS) {
+    const link = folder.runResultsLinks?.[pipelineId];
+    if (link) return link;
+  }
+  return null;
+}
+
+/** Every registered pipeline's short name (its label without the parenthesised source), for text about all of them. */
+export function pipelineNames(): string[] {
+  return TASKS.map((task) => task.label.replace(/\s*\([^)]*\)\s*$/, ""));
+}
+
+/**
+ * The registered tasks' item nouns as one phrase, for counts of items of any task: "caption or question" and
+ * "captions and questions"; "item" and "items" when no task names its items.
+ */
+export function itemNounPhrase(): { one: string; many: string } {
+  const nouns = TASK_FOLDERS.flatMap((folder) => folder.itemNouns ?? []);
+  if (nouns.length === 0) return { one: "item", many: "items" };
+  const join = (words: string[], last: string) => (words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} ${last} ${words.at(-1)}`);
+  return {
+    one: join(
+      nouns.map((n) => n.one),
+      "or",
+    ),
+    many: join(
+      nouns.map((n) => n.many),
+      "and",
+    ),
+  };
 }

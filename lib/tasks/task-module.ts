@@ -4,6 +4,8 @@
  * core reads them through the registry (lib/tasks/registry.ts, lib/tasks/modules.ts), never by name.
  */
 import type { ApiRoute } from "../api/openapi/route-spec";
+import type { Actor } from "../auth/actor";
+import type { PrismaClient } from "../generated/prisma/client";
 import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
 import type { DemoSeedPart } from "../demo/demo-part";
 import type { ItemSetKind } from "../items/item-set-kind";
@@ -61,6 +63,37 @@ export interface TaskDeclarations {
    * (each needs its importer in the module's `labelSetFormats`, by the same id).
    */
   labelSetFormats?: readonly LabelSetFormatDeclaration[];
+  /**
+   * The task's page where one run's results are read, by pipeline id: the run page links to it
+   * (`<path>?runId=<id>`) beside "all runs".
+   */
+  runResultsLinks?: Readonly<Record<string, RunResultsLink>>;
+  /** What the task's items are called, one and many (deletion counts speak of "2 captions and questions"). */
+  itemNouns?: readonly { one: string; many: string }[];
+}
+
+/** A link from the run page to where a task shows the run's results. */
+export interface RunResultsLink {
+  /** The page under the project, say "/results" (the link adds `?runId=`). */
+  path: string;
+  label: string;
+  /** The link's data-testid. */
+  testId: string;
+}
+
+/**
+ * A list of a task's items the video page shows under the video (say, the captions of the video), built by the
+ * task's module: plain data, rendered by the core page as a card of links.
+ */
+export interface VideoItemList {
+  /** The card's title, with the count, say "Notes of this video (3)". */
+  title: string;
+  /** The list's data-testid, and each row's. */
+  testId: string;
+  itemTestId: string;
+  items: readonly { id: string; href: string; tag: string | null; model: string | null; text: string }[];
+  /** A link to every item of the video on the task's page, when the card shows only some. */
+  more: { href: string; label: string } | null;
 }
 
 /** `lib/tasks/<id>/module.ts`'s default export. */
@@ -102,4 +135,9 @@ export interface TaskModule {
    * the task's pipelines: its aggregation and its verdict rule, null where there is none (none: both null).
    */
   setupSettings?(settings: unknown): { aggregation: string | null; verdict: string | null };
+  /**
+   * The task's items of one video for the video page (lib/tasks/<id>/video-items.ts), checked against the
+   * caller's access; null when the video has none.
+   */
+  videoItemList?: (prisma: PrismaClient, actor: Actor, projectId: string, videoId: string) => Promise<VideoItemList | null>;
 }

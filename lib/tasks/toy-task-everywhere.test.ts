@@ -13,6 +13,7 @@ import { projectAgreement } from "../agreement/load";
 import { exportQuerySchema, agreementQuerySchema } from "../agreement/scope";
 import { projectExport } from "../agreement/export";
 import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import type { ItemSetKind } from "../items/item-set-kind";
 import { itemFilterSchema } from "../items/item-filter";
@@ -44,6 +45,9 @@ import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
 import { PIPELINES, registerTaskModule } from "./modules";
 import { TASK_FOLDERS, registerTaskDeclarations } from "./registry";
 import type { CrawlPage } from "./task-crawl";
+import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display";
+import type { TaskModule } from "./task-module";
+import { videoItemLists } from "./video-item-lists";
 import type { TaskDeclaration } from "./task-declaration";
 
 const TOY_TEMPLATE = "Toy glow judge. How much does this video glow, 0 to 4?";
@@ -117,6 +121,18 @@ const templates: TemplateSource = {
 
 const toyCrawlPage: CrawlPage = { route: "/projects/[projectId]/toy-glow", project: { action: "project.view" } };
 
+/** The toy's item list on the video page: one note per video, checked against the caller's access as a task's own would be. */
+const toyVideoItemList: TaskModule["videoItemList"] = async (db, actor, projectId, videoId) => {
+  await requireProjectAccess(db, actor, projectId, "project.view");
+  return {
+    title: "Glow notes (1)",
+    testId: "toy-glow-notes",
+    itemTestId: "toy-glow-note",
+    items: [{ id: `note-${videoId}`, href: `/projects/${projectId}/toy-glow?videoId=${videoId}`, tag: null, model: null, text: "glows" }],
+    more: null,
+  };
+};
+
 let stub: StubServer;
 let owner: Actor;
 let reviewer: Actor;
@@ -129,13 +145,15 @@ const unregister: (() => void)[] = [];
 
 beforeAll(async () => {
   unregister.push(
-    registerTaskModule({ id: "toy-glow", pipelines: [toyPipeline as RegisteredPipeline], stubRules: [toyRule] }),
+    registerTaskModule({ id: "toy-glow", pipelines: [toyPipeline as RegisteredPipeline], stubRules: [toyRule], videoItemList: toyVideoItemList }),
     registerTaskDeclarations({
       id: "toy-glow",
       tasks: [toyTask],
       runForm: { toy_glow: { label: "toy glow (test only)" } },
       navLinks: [{ id: "toy-glow", label: "Glow", path: "/toy-glow", action: "project.view", after: "judge" }],
       crawlPages: [toyCrawlPage],
+      runResultsLinks: { toy_glow: { path: "/toy-glow", label: "glow results", testId: "toy-glow-results" } },
+      itemNouns: [{ one: "glow note", many: "glow notes" }],
     }),
   );
   stub = await startStubLlm();
@@ -262,6 +280,16 @@ describe("a toy task registered at test time appears everywhere", () => {
     expect(withTaskPages([], taskPages).map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
     // The crawl's own list, read when it is asked for, carries the toy's page after the core's.
     expect(crawlPages().map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
+  });
+
+  it("8. the run page links its results page, the video page lists its items, and the core's texts name its pipeline and its items", async () => {
+    expect(runResultsLinkOf("toy_glow")).toEqual({ path: "/toy-glow", label: "glow results", testId: "toy-glow-results" });
+    const lists = await videoItemLists(prisma, owner, projectId, videoIds[0]!);
+    expect(lists.map((list) => list.testId)).toContain("toy-glow-notes");
+    expect(lists.find((list) => list.testId === "toy-glow-notes")!.items[0]!.href).toBe(`/projects/${projectId}/toy-glow?videoId=${videoIds[0]}`);
+    expect(pipelineNames()).toContain("Toy glow judge");
+    expect(itemNounPhrase().one).toMatch(/ or glow note$/);
+    expect(itemNounPhrase().many).toMatch(/ and glow notes$/);
   });
 });
 

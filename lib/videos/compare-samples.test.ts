@@ -117,6 +117,8 @@ describe("side by side samples of a prompt", () => {
     ]);
     const a0 = result.samples.find((s) => s.id === ids.a0)!;
     expect(a0.judge).toMatchObject({ runId: newRun, overall: 80, verdict: false });
+    // The page labels the verdict in the run's task's words: its verdict metric's positive label, not a name it knows.
+    expect(a0.judge!.verdictLabel).toBe("hallucination");
     expect(a0.reviewers).toEqual({ verdict: 1, count: 3 });
     expect(a0.posterUrl).toBe(`/api/v1/frames/poster-${(await prisma.frameSet.findFirstOrThrow({ where: { videoId: ids.a0 } })).id}-1/image`);
     const b0 = result.samples.find((s) => s.id === ids.b0)!;

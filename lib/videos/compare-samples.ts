@@ -12,7 +12,9 @@ import { type BrowseScores, metricScores } from "./browse-videos";
 /** The judge's per-video outcome in a run: every metric, plus the task's verdict and the overall as before. */
 function judgeOutcome(runId: string, runCreatedAt: Date, status: string, task: TaskDeclaration, scores: BrowseScores) {
   const verdict = task.verdict ? scores[task.verdict.metricId] : null;
-  return { runId, runCreatedAt, status, scores, overall: typeof scores.overall === "number" ? scores.overall : null, verdict: typeof verdict === "boolean" ? verdict : null };
+  // What the verdict's positive value means, in the task's words (say, "hallucination"), for the page's label.
+  const verdictLabel = task.metrics.find((metric) => metric.id === task.verdict?.metricId)?.positive.label ?? null;
+  return { runId, runCreatedAt, status, scores, overall: typeof scores.overall === "number" ? scores.overall : null, verdict: typeof verdict === "boolean" ? verdict : null, verdictLabel };
 }
 
 export interface CompareQuery {
@@ -33,7 +35,7 @@ export interface CompareSample {
   url: string;
   /** The first key frame of the latest frame set: the tile's poster. */
   posterUrl: string | null;
-  judge: { runId: string; runCreatedAt: Date; status: string; scores: BrowseScores; overall: number | null; verdict: boolean | null } | null;
+  judge: { runId: string; runCreatedAt: Date; status: string; scores: BrowseScores; overall: number | null; verdict: boolean | null; verdictLabel: string | null } | null;
   /** The reviewers' consensus verdict in that run (majority; null on a tie), with how many gave one. */
   reviewers: { verdict: number | null; count: number };
   /** The caller reviews this video in a blind queue: no judge outcome and no consensus until they submit. */

@@ -17,6 +17,18 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "openapi.json/route.ts": "the OpenAPI document describes the API and holds no data or secrets",
 };
 
+/**
+ * The wrapper a route's path calls for: under projects/[projectId], withProject; a route keyed by one record
+ * of a project, withProjectOf; the caller's own routes (me/) and the project list, withActor (as does the compare
+ * route, whose lib function, compareSamples, checks the project itself).
+ */
+const ACTOR_ROUTES = [path.join("projects", "route.ts"), path.join("projects", "[projectId]", "compare", "route.ts")];
+function expectedWrapper(relative: string): string {
+  if (ACTOR_ROUTES.includes(relative) || relative.startsWith(`me${path.sep}`)) return "withActor";
+  if (relative.startsWith(path.join("projects", "[projectId]"))) return "withProject";
+  return "withProjectOf";
+}
+
 describe("every /api/v1 route", () => {
   const files = routeFiles(apiRoot).filter((file) => !(path.relative(apiRoot, file) in PUBLIC_ROUTES));
 
@@ -33,12 +45,13 @@ describe("every /api/v1 route", () => {
 
   // withActor authenticates and applies the session-cookie CSRF guard: a handler that skipped it would
   // take cookie requests from any page on the same site. withProject (lib/api/with-project.ts) is withActor
-  // plus the project's permission check; every route under projects/[projectId] uses it.
-  it.each(files.map((file) => [path.relative(apiRoot, file)]))("%s exports only handlers wrapped in withActor (under projects/[projectId]: withProject)", async (relative) => {
+  // plus the project's permission check; every route under projects/[projectId] uses it. A route keyed by a
+  // record of a project (a run, queue, video, …) uses withProjectOf: the same check, on the record's project.
+  it.each(files.map((file) => [path.relative(apiRoot, file)]))("%s exports only handlers wrapped in withActor, withProject or withProjectOf as its path says", async (relative) => {
     const source = fs.readFileSync(path.join(apiRoot, relative), "utf8");
     const exported = [...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)].map((m) => m[1]!).filter((name) => METHODS.includes(name));
     expect(exported.length).toBeGreaterThan(0);
-    const wrapper = relative.startsWith(path.join("projects", "[projectId]")) && relative !== path.join("projects", "[projectId]", "compare", "route.ts") ? "withProject" : "withActor|withProject";
+    const wrapper = expectedWrapper(relative);
     for (const method of exported) expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*(${wrapper})\\b`));
     const route = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
     expect(

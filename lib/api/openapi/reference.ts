@@ -89,3 +89,26 @@ export function schemaSummary(schema: JsonSchema): string {
   if (schema.default !== undefined) parts.push(`(default ${JSON.stringify(schema.default)})`);
   return parts.join(" ");
 }
+
+/** A piece of a description: plain text, or what the catalogue wrote between backticks (shown as code). */
+export interface TextSpan {
+  text: string;
+  code: boolean;
+}
+
+/**
+ * Splits a catalogue description at its backticks, so the page renders `{id, name}` as inline code rather
+ * than with literal backticks. An unpaired backtick stays as text.
+ */
+export function codeSpans(text: string): TextSpan[] {
+  const spans: TextSpan[] = [];
+  const pattern = /`([^`]+)`/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) spans.push({ text: text.slice(last, match.index), code: false });
+    spans.push({ text: match[1]!, code: true });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) spans.push({ text: text.slice(last), code: false });
+  return spans;
+}

@@ -135,10 +135,10 @@ describe("the OpenAPI route catalogue", () => {
     expect(compared).toBeGreaterThan(40);
   });
 
-  it("marks public exactly the routes that do not go through withActor or withProject", () => {
+  it("marks public exactly the routes that do not go through withActor, withProject or withProjectOf", () => {
     for (const handler of described()) {
       const isPublic = (byKey.get(key(handler))!.access ?? "member") === "public";
-      expect(isPublic, key(handler)).toBe(!/\b(withActor|withProject)\b/.test(handler.source));
+      expect(isPublic, key(handler)).toBe(!/\b(withActor|withProject|withProjectOf)\b/.test(handler.source));
     }
   });
 });

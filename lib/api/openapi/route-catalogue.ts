@@ -351,7 +351,7 @@ function coreApiRoutes(): ApiRoute[] {
       description: "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API.",
       params: project,
       body: { kind: "json", schema: createRunSchema },
-      responses: [created("`{id, videos, withoutFrames, withoutFramesCount}` (caption runs also `items`, `excludedItems`).")],
+      responses: [created("`{id, videos, withoutFrames, withoutFramesCount}` (runs of an item pipeline also `items`, `excludedItems`).")],
     },
     {
       method: "put",

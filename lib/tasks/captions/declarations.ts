@@ -11,5 +11,6 @@ const declarations: TaskDeclarations = {
   },
   navLinks: [{ id: "captions", label: "Captions", path: "/captions", action: "project.view", after: "adjudication" }],
   crawlPages: CAPTIONS_CRAWL_PAGES,
+  itemNouns: [{ one: "caption", many: "captions" }],
 };
 export default declarations;

@@ -6,6 +6,7 @@ import { captionStylePipeline } from "./caption-style";
 import { withheldCaptionResult } from "./redact-results";
 import { CAPTION_RULES } from "./stub-rules";
 import { captionQueueScope } from "./queue-scope";
+import { videoCaptionList } from "./video-items";
 
 const task: TaskModule = {
   id: "captions",
@@ -17,5 +18,6 @@ const task: TaskModule = {
   crawlSeed: async () => (await import("./crawl-seed")).captionsCrawlSeed,
   queueScopes: [captionQueueScope],
   itemSetKinds: [captionReferenceSetKind, captionOutputsKind],
+  videoItemList: videoCaptionList,
 };
 export default task;

@@ -10,5 +10,7 @@ const declarations: TaskDeclarations = {
   },
   navLinks: [{ id: "qa", label: "QA", path: "/qa", action: "project.view", after: "adjudication" }],
   crawlPages: QA_CRAWL_PAGES,
+  itemNouns: [{ one: "question", many: "questions" }],
+  runResultsLinks: { qa: { path: "/qa", label: "accuracy and answers", testId: "qa-results-link" } },
 };
 export default declarations;

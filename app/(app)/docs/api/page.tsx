@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { requirePageActor } from "@/app/_server/actor";
 import { openApiDocument } from "@/lib/api/openapi/document";
-import { apiReference, type ReferenceOperation } from "@/lib/api/openapi/reference";
+import { apiReference, codeSpans, type ReferenceOperation } from "@/lib/api/openapi/reference";
 
 const METHOD_COLOURS: Record<string, string> = {
   GET: "bg-sky-100 text-sky-800",
@@ -61,8 +61,14 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
         <code className="font-mono text-sm break-all text-slate-900">{operation.path}</code>
         {operation.public && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">no auth</span>}
       </div>
-      <p className="mt-2 text-sm text-slate-800">{operation.summary}</p>
-      {operation.description && <p className="mt-1 text-sm text-slate-500">{operation.description}</p>}
+      <p className="mt-2 text-sm text-slate-800">
+        <WithCode text={operation.summary} />
+      </p>
+      {operation.description && (
+        <p className="mt-1 text-sm text-slate-500">
+          <WithCode text={operation.description} />
+        </p>
+      )}
       {operation.parameters.length > 0 && (
         <table className="mt-3 w-full text-left text-sm">
           <thead className="text-xs text-slate-500">
@@ -82,7 +88,11 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
                 <td className="py-1 pr-3 text-slate-500">{parameter.in}</td>
                 <td className="py-1 text-slate-700">
                   <code className="font-mono text-xs break-all">{parameter.type}</code>
-                  {parameter.description && <span className="ml-2 text-slate-500">{parameter.description}</span>}
+                  {parameter.description && (
+                    <span className="ml-2 text-slate-500">
+                      <WithCode text={parameter.description} />
+                    </span>
+                  )}
                 </td>
               </tr>
             ))}
@@ -101,11 +111,28 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
       <ul className="mt-3 flex flex-col gap-0.5 text-sm">
         {operation.responses.map((response) => (
           <li key={response.status} className="text-slate-600">
-            <span className="font-mono font-semibold text-slate-800">{response.status}</span> {response.description}
+            <span className="font-mono font-semibold text-slate-800">{response.status}</span> <WithCode text={response.description} />
             {response.contentTypes.length > 0 && <span className="ml-1 font-mono text-xs text-slate-500">({response.contentTypes.join(", ")})</span>}
           </li>
         ))}
       </ul>
     </article>
+  );
+}
+
+/** A catalogue text with its `backticked` parts as inline code. */
+function WithCode({ text }: { text: string }) {
+  return (
+    <>
+      {codeSpans(text).map((span, i) =>
+        span.code ? (
+          <code key={i} className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-800" data-testid="api-inline-code">
+            {span.text}
+          </code>
+        ) : (
+          span.text
+        ),
+      )}
+    </>
   );
 }

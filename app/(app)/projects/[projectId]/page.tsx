@@ -4,6 +4,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { projectOverviewCounts } from "@/lib/projects/project-overview";
 import { getProject } from "@/lib/projects/projects";
+import { pipelineNames } from "@/lib/tasks/task-display";
 import Link from "next/link";
 
 export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
@@ -73,7 +74,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
           }
         >
           {runCount === 0 ? (
-            <EmptyState title="No judge runs yet">Runs of the hallucination pipeline will be listed here.</EmptyState>
+            <EmptyState title="No judge runs yet">Runs of the judge pipelines ({pipelineNames().join("; ")}) will be listed here.</EmptyState>
           ) : (
             <p className="text-sm">
               <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">

@@ -28,7 +28,7 @@ const formKeys = () => new Set([...Object.keys(videoFilterSchema().shape), "thre
 const BREAKDOWN_TITLES: Record<Breakdown, string> = {
   category: "Category",
   dimension: "VBench dimension",
-  model: "Model (of the video or the caption)",
+  model: "Model (of the video or the judged item)",
   endpoint: "Judge endpoint",
   promptVersion: "Prompt version",
 };

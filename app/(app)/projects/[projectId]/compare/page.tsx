@@ -158,7 +158,7 @@ function Tile({ projectId, sample, focus }: { projectId: string; sample: Compare
           </span>
         ) : sample.judge ? (
           <>
-            Judge: overall <b>{fmt(sample.judge.overall)}</b> · hallucination <b>{verdict(sample.judge.verdict)}</b>
+            Judge: overall <b>{fmt(sample.judge.overall)}</b> · {sample.judge.verdictLabel ?? "verdict"} <b>{verdict(sample.judge.verdict)}</b>
             {sample.judge.status !== "done" && <span className="text-amber-700"> ({sample.judge.status})</span>}
           </>
         ) : (

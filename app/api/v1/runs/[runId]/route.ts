@@ -1,6 +1,6 @@
-import { withActor } from "@/lib/api/handler";
+import { runScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getRunStatus } from "@/lib/judge/runs";
-import { recordIdSchema } from "@/lib/validation/ids";
 
-export const GET = withActor<{ runId: string }>(async (_request, actor, params) => Response.json(await getRunStatus(prisma, actor, recordIdSchema.parse(params.runId))));
+export const GET = withProjectOf(runScope(), "project.view", async ({ actor, record }) => Response.json(await getRunStatus(prisma, actor, record.id)));

@@ -7,7 +7,7 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { runOverview } from "@/lib/judge/run-overview";
 import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
-import { summaryMetricValues } from "@/lib/tasks/task-display";
+import { runResultsLinkOf, summaryMetricValues } from "@/lib/tasks/task-display";
 import { findTask } from "@/lib/tasks/registry";
 import { runNameOfRow } from "@/lib/runs/run-name";
 import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
@@ -25,6 +25,7 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
   const { run, metrics, videos } = overview;
   const promptVersions = await runPromptVersions(prisma, actor, runId);
   const canPlanLabels = roleCan(role, "queues.manage") && !!findTask(run.pipeline)?.verdict;
+  const resultsLink = runResultsLinkOf(run.pipeline);
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -34,12 +35,12 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
         </span>
         {run.simulated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>}
         {run.batchMode && <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>}
-        {run.pipeline === "qa" && (
-          <Link href={`/projects/${projectId}/qa?runId=${run.id}`} className="ml-auto text-sm text-indigo-700 underline" data-testid="qa-results-link">
-            accuracy and answers
+        {resultsLink && (
+          <Link href={`/projects/${projectId}${resultsLink.path}?runId=${run.id}`} className="ml-auto text-sm text-indigo-700 underline" data-testid={resultsLink.testId}>
+            {resultsLink.label}
           </Link>
         )}
-        <Link href={`/projects/${projectId}/judge`} className={`${run.pipeline === "qa" ? "" : "ml-auto "}text-sm text-indigo-700 underline`}>
+        <Link href={`/projects/${projectId}/judge`} className={`${resultsLink ? "" : "ml-auto "}text-sm text-indigo-700 underline`}>
           all runs
         </Link>
       </div>

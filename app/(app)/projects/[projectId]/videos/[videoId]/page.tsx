@@ -10,10 +10,9 @@ import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { AppError, NotFoundError } from "@/lib/errors";
-import { listItems } from "@/lib/items/items";
-import { itemFilterSchema } from "@/lib/items/item-filter";
 import { videoRuns } from "@/lib/judge/video-runs";
 import { getStorage } from "@/lib/storage/storage";
+import { videoItemLists } from "@/lib/tasks/video-item-lists";
 import { promptSampleCount } from "@/lib/videos/compare-samples";
 import { getVideoDetail } from "@/lib/videos/queries";
 import { videoEditHistory } from "@/lib/videos/video-edits";
@@ -34,10 +33,11 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
   });
   if (video.projectId !== projectId) notFound();
   const frameSet = video.frameSets.at(-1);
-  const [runs, sampleCount, captions, neighbours, edits] = await Promise.all([
+  const [runs, sampleCount, itemLists, neighbours, edits] = await Promise.all([
     videoRuns(prisma, actor, video.id),
     promptSampleCount(prisma, actor, video.id),
-    listItems(prisma, actor, projectId, itemFilterSchema().parse({ kind: "caption", videoId: video.id, pageSize: 100 })),
+    // The tasks' items of this video (say, its captions), each task's list read from the registry.
+    videoItemLists(prisma, actor, projectId, video.id),
     // A list link whose filter no longer applies (a deleted run, a filter the run's task lacks) shows no neighbours.
     listQuery.success
       ? videoNeighbours(prisma, actor, projectId, listQuery.data, video.id).catch((error: unknown) => {
@@ -150,26 +150,26 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
           </Card>
         }
       />
-      {captions.total > 0 && (
-        <Card title={`Captions of this video (${captions.total})`}>
-          <ul className="flex flex-col divide-y divide-slate-100 text-sm" data-testid="video-captions">
-            {captions.items.map((caption) => (
-              <li key={caption.id} className="flex flex-wrap items-baseline gap-2 py-1.5" data-testid="video-caption">
-                <span className="rounded bg-slate-100 px-1.5 text-xs">{caption.captionType}</span>
-                <b>{caption.model}</b>
-                <Link href={`/projects/${projectId}/captions/${caption.id}`} className="min-w-0 flex-1 truncate text-indigo-700 underline">
-                  {"output" in caption ? caption.output : caption.externalId}
+      {itemLists.map((list) => (
+        <Card key={list.testId} title={list.title}>
+          <ul className="flex flex-col divide-y divide-slate-100 text-sm" data-testid={list.testId}>
+            {list.items.map((item) => (
+              <li key={item.id} className="flex flex-wrap items-baseline gap-2 py-1.5" data-testid={list.itemTestId}>
+                <span className="rounded bg-slate-100 px-1.5 text-xs">{item.tag}</span>
+                <b>{item.model}</b>
+                <Link href={item.href} className="min-w-0 flex-1 truncate text-indigo-700 underline">
+                  {item.text}
                 </Link>
               </li>
             ))}
           </ul>
-          {captions.total > captions.items.length && (
-            <Link href={`/projects/${projectId}/captions?videoId=${encodeURIComponent(video.id)}`} className="mt-2 block text-sm text-indigo-700 underline">
-              all {captions.total} captions
+          {list.more && (
+            <Link href={list.more.href} className="mt-2 block text-sm text-indigo-700 underline">
+              {list.more.label}
             </Link>
           )}
         </Card>
-      )}
+      ))}
     </div>
   );
 }

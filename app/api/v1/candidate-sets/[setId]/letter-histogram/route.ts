@@ -1,7 +1,7 @@
-import { withActor } from "@/lib/api/handler";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { exportOverview } from "@/lib/tasks/construction/export-benchmark";
+import { candidateSetScope } from "@/lib/tasks/construction/project-scopes";
 
 /** `{curatorsPerQuestion, counts, multipleChoice, histogram}`: how many exported mc questions have each correct letter. */
-export const GET = withActor<{ setId: string }>(async (_request, actor, params) => Response.json(await exportOverview(prisma, actor, candidateSetIdSchema.parse(params.setId))));
+export const GET = withProjectOf(candidateSetScope, "project.view", async ({ actor, record }) => Response.json(await exportOverview(prisma, actor, record.id)));

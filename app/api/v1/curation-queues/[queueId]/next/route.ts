@@ -1,10 +1,11 @@
-import { withActor } from "@/lib/api/handler";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { nextCurationItem } from "@/lib/tasks/construction/curation-queues";
-import { curationQueueIdSchema, nextCurationItemQuerySchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { nextCurationItemQuerySchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
 
 /** `?skip=id,…` → `{itemId, left}`: the caller's next candidate (fewer than N decisions, none of theirs), or itemId null. */
-export const GET = withActor<{ queueId: string }>(async (request, actor, params) => {
+export const GET = withProjectOf(curationQueueScope, "project.view", async ({ actor, record, request }) => {
   const { skip } = nextCurationItemQuerySchema.parse({ skip: new URL(request.url).searchParams.get("skip") ?? undefined });
-  return Response.json(await nextCurationItem(prisma, actor, curationQueueIdSchema.parse(params.queueId), { skip }));
+  return Response.json(await nextCurationItem(prisma, actor, record.id, { skip }));
 });

@@ -1,12 +1,12 @@
-import { withActor } from "@/lib/api/handler";
+import { frameScope } from "@/lib/api/project-scopes";
 import { rangeResponse } from "@/lib/api/range";
+import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { frameForActor } from "@/lib/videos/queries";
-import { recordIdSchema } from "@/lib/validation/ids";
 
-export const GET = withActor<{ frameId: string }>(async (request, actor, params) => {
+export const GET = withProjectOf(frameScope, "project.view", async ({ actor, record, request }) => {
   const deps = appDeps();
-  const frame = await frameForActor(deps, actor, recordIdSchema.parse(params.frameId));
+  const frame = await frameForActor(deps, actor, record.id);
   return rangeResponse(request, frame.sizeBytes, (range) => deps.storage.get(frame.storageKey, range), {
     "content-type": "image/jpeg",
     etag: `"${frame.sha256}"`,

@@ -1,7 +1,7 @@
-import { withActor } from "@/lib/api/handler";
+import { queueScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { nextItem } from "@/lib/queues/next-item";
-import { queueIdSchema } from "@/lib/queues/queues.validation";
 
 /** Claims the caller's next item (or returns their open claim) → `{itemId}`; `{itemId: null}` when nothing is left for them. */
-export const POST = withActor<{ queueId: string }>(async (_request, actor, params) => Response.json(await nextItem(prisma, actor, queueIdSchema.parse(params.queueId))));
+export const POST = withProjectOf(queueScope, "project.view", async ({ actor, record }) => Response.json(await nextItem(prisma, actor, record.id)));

@@ -1,14 +1,14 @@
-import { withActor } from "@/lib/api/handler";
+import { videoScope } from "@/lib/api/project-scopes";
 import { rangeResponse } from "@/lib/api/range";
+import { withProjectOf } from "@/lib/api/with-project";
 import { NotFoundError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
 import { findVideoForActor } from "@/lib/videos/frame-sets";
-import { recordIdSchema } from "@/lib/validation/ids";
 
 /** The video for playback, members only, with Range support. */
-export const GET = withActor<{ videoId: string }>(async (request, actor, params) => {
+export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) => {
   const deps = appDeps();
-  const video = await findVideoForActor(deps, actor, recordIdSchema.parse(params.videoId), "project.view");
+  const video = await findVideoForActor(deps, actor, record.id, "project.view");
   const stat = await deps.storage.stat(video.storageKey);
   if (!stat) throw new NotFoundError("The video file is missing from storage.");
   return rangeResponse(request, stat.size, (range) => deps.storage.get(video.storageKey, range), {

@@ -1,21 +1,23 @@
 import { readMultipart } from "@/lib/api/multipart";
-import { withActor } from "@/lib/api/handler";
+import { videoScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { MAX_FRAME_BYTES, MAX_FRAME_SET_BYTES } from "@/lib/config/limits";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { appDeps } from "@/lib/videos/app-deps";
-import { createFrameSet, findVideoForActor } from "@/lib/videos/frame-sets";
 import { rejectNulBytes } from "@/lib/validation/nul-bytes";
-import { recordIdSchema } from "@/lib/validation/ids";
+import { appDeps } from "@/lib/videos/app-deps";
+import { createFrameSet } from "@/lib/videos/frame-sets";
 
 /**
  * Frames extracted by a client: multipart `parameters` (JSON), `manifest` (JSON array) and one
  * JPEG part per frame, named as in the manifest. All-or-nothing.
  */
-export const POST = withActor<{ videoId: string }>(
-  async (request, actor, params) => {
+export const POST = withProjectOf(
+  videoScope(),
+  "videos.import",
+  async ({ actor, record, request }) => {
     const deps = appDeps();
-    const videoId = recordIdSchema.parse(params.videoId);
-    await findVideoForActor(deps, actor, videoId, "videos.import"); // 404/403 before reading a large body
+    // withProjectOf answered 404/403 before reading a large body.
+    const videoId = record.id;
     const files = new Map<string, Uint8Array>();
     let total = 0;
     const fields = await readMultipart(

@@ -1,14 +1,15 @@
-import { withActor } from "@/lib/api/handler";
+import { videoScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoReviews } from "@/lib/reviews/reviews";
 import { recordIdSchema } from "@/lib/validation/ids";
 
-export const GET = withActor<{ videoId: string }>(async (request, actor, params) => {
+export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) => {
   const query = new URL(request.url).searchParams;
   const runId = query.get("runId");
   const itemId = query.get("itemId");
   return Response.json(
-    await videoReviews(prisma, actor, recordIdSchema.parse(params.videoId), {
+    await videoReviews(prisma, actor, record.id, {
       runId: runId === null ? undefined : recordIdSchema.parse(runId),
       itemId: itemId === null ? undefined : recordIdSchema.parse(itemId),
     }),

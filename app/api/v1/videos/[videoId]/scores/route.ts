@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { withActor } from "@/lib/api/handler";
+import { videoScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoScores } from "@/lib/judge/runs";
-import { recordIdSchema } from "@/lib/validation/ids";
 
-export const GET = withActor<{ videoId: string }>(async (request, actor, params) => {
+export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) => {
   const runId = new URL(request.url).searchParams.get("runId") ?? undefined;
-  return Response.json(await videoScores(prisma, actor, recordIdSchema.parse(params.videoId), runId ? z.string().max(64).parse(runId) : undefined));
+  return Response.json(await videoScores(prisma, actor, record.id, runId ? z.string().max(64).parse(runId) : undefined));
 });

@@ -1,9 +1,11 @@
-import { withActor } from "@/lib/api/handler";
+import type { ScopedRecord } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { curationItem } from "@/lib/tasks/construction/curation-queues";
-import { candidateItemIdSchema, curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { candidateItemIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
 
 /** What the curation screen shows for one candidate: steps with their frames, question, options, filters, the caller's decision. */
-export const GET = withActor<{ queueId: string; itemId: string }>(async (_request, actor, params) =>
-  Response.json(await curationItem(prisma, actor, curationQueueIdSchema.parse(params.queueId), candidateItemIdSchema.parse(params.itemId))),
+export const GET = withProjectOf<{ queueId: string; itemId: string }, ScopedRecord>(curationQueueScope, "project.view", async ({ actor, record, params }) =>
+  Response.json(await curationItem(prisma, actor, record.id, candidateItemIdSchema.parse(params.itemId))),
 );

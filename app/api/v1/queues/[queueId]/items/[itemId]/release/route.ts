@@ -1,9 +1,10 @@
-import { withActor } from "@/lib/api/handler";
+import { queueScope, type ScopedRecord } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { releaseClaim } from "@/lib/queues/release-claim";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
+import { releaseClaim } from "@/lib/queues/release-claim";
 
 /** Lets go of the caller's unsubmitted claim on this item → `{released}` (a submitted item is kept). */
-export const POST = withActor<{ queueId: string; itemId: string }>(async (_request, actor, params) =>
-  Response.json(await releaseClaim(prisma, actor, queueIdSchema.parse(params.queueId), queueIdSchema.parse(params.itemId))),
+export const POST = withProjectOf<{ queueId: string; itemId: string }, ScopedRecord>(queueScope, "project.view", async ({ actor, record, params }) =>
+  Response.json(await releaseClaim(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
 );

@@ -1,18 +1,20 @@
-import { parseJsonBody, withActor } from "@/lib/api/handler";
+import { parseJsonBody } from "@/lib/api/handler";
+import { runScope, type ScopedRecord } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
+import { reviewedMetricIdSchema } from "@/lib/reviews/reviewed-metric";
 import { reviewVideoOutcome } from "@/lib/reviews/reviews";
 import { reviewInputSchema } from "@/lib/reviews/reviews.validation";
-import { reviewedMetricIdSchema } from "@/lib/reviews/reviewed-metric";
 import { recordIdSchema } from "@/lib/validation/ids";
 
 type Params = { runId: string; videoId: string; target: string };
 
 /** The caller's own value of one of the run's reviewed per-video metrics (hallucination: `/verdict` 1 or 0, `/overall` 0–100) for a video. */
-export const PUT = withActor<Params>(async (request, actor, params) => {
+export const PUT = withProjectOf<Params, ScopedRecord>(runScope("No such video in that run."), "project.view", async ({ actor, record, params, request }) => {
   const judgment = await reviewVideoOutcome(
     prisma,
     actor,
-    recordIdSchema.parse(params.runId),
+    record.id,
     recordIdSchema.parse(params.videoId),
     // A reviewed metric of some registered task; reviewVideoOutcome checks it is one of this run's.
     reviewedMetricIdSchema().parse(params.target),
