@@ -211,7 +211,7 @@ describe("a rubric task downstream of its declaration", () => {
     expect(videoListQuerySchema().safeParse({ [`min.${lookMetric("quality")}`]: "7" }).success).toBe(false);
     // Per-cluster criterion: the video's value is the declared aggregation (max) of its clusters.
     const physics = (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId: defects.runId }))).videos;
-    for (const video of physics) expect(video.scores[rubricMetricId(defects.key, "physics")]).toBe(Math.max(...physicsScores[video.id]!));
+    for (const video of physics) expect(video.scores?.[rubricMetricId(defects.key, "physics")]).toBe(Math.max(...physicsScores[video.id]!));
   });
 
   it("a blind full queue withholds the judge's values until the reviewer submits, and saves each criterion's judgment", async () => {
@@ -332,6 +332,23 @@ describe("a rubric task downstream of its declaration", () => {
       expect(report.humanVsHuman.native.score!.values.alpha).toBeCloseTo(alphaByHand(between, level), 10);
       expect(report.breakdowns.category.map((row) => [row.key, row.items])).toEqual([[lookTarget(criterion), VIDEOS]]);
     }
+    // Unfiltered, the report's category breakdown gives each criterion's row its own level, and α at it against
+    // the reviewers' consensus (interval and ordinal: the median of two, their mean; nominal: a tie has none).
+    const all = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: look.runId }));
+    for (const { criterion, level } of cases) {
+      const row = all.breakdowns.category.find((r) => r.key === lookTarget(criterion))!;
+      const consensus = videoIds.map((_, i) => {
+        const [a, b] = [HUMAN.ann[criterion][i]!, HUMAN.bob[criterion][i]!];
+        return level === "nominal" ? (a === b ? a : null) : (a + b) / 2;
+      });
+      const pairs = videoIds.flatMap((id, i) => (consensus[i] === null ? [] : [[lookValue[lookMetric(criterion)]![id]!, consensus[i]!] as const]));
+      expect(row.level).toBe(level);
+      expect(row.judge.n).toBe(pairs.length);
+      expect(row.judge.values.alpha).toBeCloseTo(alphaByHand(pairs, level), 10);
+    }
+    // A group of several criteria has no one level.
+    expect(all.breakdowns.model.map((row) => [row.level, row.judge.values.alpha])).toEqual([[null, null]]);
+
     // The gold value of motion on v3 is what the judge is compared with under truth=gold.
     const gold = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("motion"), truth: "gold" }));
     expect(gold.humanVsJudge.gold!.n).toBe(1);
