@@ -13,6 +13,8 @@ import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
 import { adjudicationQuerySchema, adjudicationQueue, setGold } from "../adjudication/adjudication";
 import type { Actor } from "../auth/actor";
+import { compareSetupsQuerySchema } from "../calibration/calibration.validation";
+import { compareSetupsReport } from "../calibration/compare-setups-load";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
 import { createRun, getRunStatus } from "../judge/runs";
@@ -33,7 +35,7 @@ import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
-import { createRubricTask } from "./rubric-tasks";
+import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 
 const LOOK: RubricDefinitionInput = {
   name: "Look",
@@ -97,8 +99,10 @@ let ann: Actor;
 let bob: Actor;
 let projectId: string;
 let videoIds: string[];
-let look: { key: number; pipeline: string; runId: string };
-let defects: { key: number; pipeline: string; runId: string };
+let look: { id: string; key: number; pipeline: string; runId: string };
+let defects: { id: string; key: number; pipeline: string; runId: string };
+let endpointId: string;
+let labelSetId: string;
 /** The judge's per-video value of each Look criterion (its metric id → video id → value). */
 const lookValue: Record<string, Record<string, number>> = {};
 /** The judge's Defects scores per video, by cluster. */
@@ -159,12 +163,13 @@ beforeAll(async () => {
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
+  endpointId = endpoint.id;
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
   const runOf = async (definition: RubricDefinitionInput) => {
     const created = await createRubricTask(prisma, owner, projectId, { definition });
     const run = await createRun(deps, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
     expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
-    return { key: created.key, pipeline: created.pipeline, runId: run.id };
+    return { id: created.id, key: created.key, pipeline: created.pipeline, runId: run.id };
   };
   look = await runOf(LOOK);
   defects = await runOf(DEFECTS);
@@ -383,7 +388,8 @@ describe("a rubric task downstream of its declaration", () => {
       [`${look.pipeline}:${lookTarget("watermark")}`]: VIDEOS,
       [`${defects.pipeline}:${rubricTargetId(defects.key, "physics")}`]: VIDEOS,
     });
-    const lab = labelSetReviewerId(imported.labelSet!.id, "lab");
+    labelSetId = imported.labelSet!.id;
+    const lab = labelSetReviewerId(labelSetId, "lab");
 
     const quality = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("quality") }));
     const vsLab = quality.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
@@ -431,5 +437,47 @@ describe("a rubric task downstream of its declaration", () => {
     const lines = csv.trim().split("\n");
     expect(lines).toHaveLength(1 + 3 * VIDEOS);
     expect(lines.filter((line) => line.includes(lookTarget("motion")))).toHaveLength(VIDEOS);
+  });
+
+  it("compare setups takes two runs of the rubric task (two versions of its prompt), on a criterion, against the label set or the reviewers", async () => {
+    await saveRubricVersion(prisma, owner, look.id, { definition: { ...LOOK, prompt: `Look closely. ${LOOK.prompt}` } });
+    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: look.pipeline, endpointId });
+    expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
+    const secondQuality = new Map((await prisma.score.findMany({ where: { runId: second.id, category: lookTarget("quality") } })).map((s) => [s.videoId, s.value]));
+    const firstQuality = new Map(videoIds.map((id) => [id, lookValue[lookMetric("quality")]![id]!]));
+    const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${look.runId},${second.id}`, iterations: "200", ...over });
+
+    const report = await compareSetupsReport(prisma, owner, projectId, query({ labelSetId, target: lookTarget("quality") }));
+    expect(report.compared).toEqual({ task: look.pipeline, target: lookTarget("quality"), label: "Quality", kind: "score" });
+    expect(report.comparison.videoIds).toEqual(videoIds);
+    // By hand: "good" is 4 or more (the criterion's positiveAtLeast), for the lab and for each run.
+    const truth = LAB.quality.map((v) => v >= 4);
+    for (const [i, values] of [firstQuality, secondQuality].entries()) {
+      const verdict = videoIds.map((id) => values.get(id)! >= 4);
+      const row = report.comparison.runs[i]!;
+      expect(row.n).toBe(VIDEOS);
+      expect(row.accuracy).toBeCloseTo(verdict.filter((v, k) => v === truth[k]).length / VIDEOS);
+      const tp = verdict.filter((v, k) => v && truth[k]).length;
+      const wrong = verdict.filter((v, k) => v !== truth[k]).length;
+      expect(row.f1).toBe(2 * tp + wrong === 0 ? null : (2 * tp) / (2 * tp + wrong));
+    }
+    // The two runs pinned different versions: their prompts differ, and the report says which step's template.
+    expect(report.differs.templates).toEqual(["judge"]);
+
+    // Against the reviewers' consensus on the boolean criterion: their ties (v3, v5) have no consensus.
+    const consensus = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus", target: lookTarget("watermark") }));
+    expect(consensus.comparison.videoIds).toEqual(videoIds.filter((_, i) => HUMAN.ann.watermark[i] === HUMAN.bob.watermark[i]));
+
+    // Without a target the task has no verdict to fall back on: the error names the targets it can compare on.
+    await expect(compareSetupsReport(prisma, owner, projectId, query({ labelSetId }))).rejects.toThrow(new RegExp(`${lookTarget("quality")}, ${lookTarget("motion")}, ${lookTarget("watermark")}`));
+    // Runs of two tasks are not setups of one judge.
+    await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${look.runId},${defects.runId}`, labelSetId }))).rejects.toThrow(/runs of one task/);
+    // The per-cluster criterion compares on its presence (highest cluster score ≥ 4), against the lab's presence labels.
+    await saveRubricVersion(prisma, owner, defects.id, { definition: { ...DEFECTS, prompt: `Look closely. ${DEFECTS.prompt}` } });
+    const secondDefects = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: defects.pipeline, endpointId });
+    const presence = await compareSetupsReport(prisma, owner, projectId, query({ runIds: `${defects.runId},${secondDefects.id}`, labelSetId, target: rubricTargetId(defects.key, "physics") }));
+    expect(presence.compared).toMatchObject({ kind: "presence", label: "Physics violation present" });
+    const judgePresent = videoIds.map((id) => Math.max(...physicsScores[id]!) >= 4);
+    expect(presence.comparison.runs[0]!.accuracy).toBeCloseTo(judgePresent.filter((p, i) => p === (LAB.physicsPresent[i] === 1)).length / VIDEOS);
   });
 });
