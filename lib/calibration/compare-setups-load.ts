@@ -26,11 +26,19 @@ interface ComparedTarget {
 }
 
 /** What runs of a task can be compared on: its reviewed metrics, its per-video targets and its presence targets. */
-export function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
+function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
   return [
     ...task.metrics.filter((m) => m.reviewed).map((m) => ({ id: m.id, label: m.label })),
     ...task.targets.filter((t) => t.scope === "video" || task.presence?.of.includes(t.id)).map((t) => ({ id: t.id, label: task.presence?.of.includes(t.id) ? `${t.label} present` : t.label })),
   ];
+}
+
+/** The page's "Compare on" choices: what each task of these runs can be compared on, labelled with the task. */
+export function compareTargetChoices(pipelines: readonly string[]): { id: string; label: string; task: string }[] {
+  return [...new Set(pipelines)].flatMap((pipeline) => {
+    const task = findTask(pipeline);
+    return task ? comparableTargets(task).map((t) => ({ ...t, task: task.label })) : [];
+  });
 }
 
 /** The target `query.target` names in the runs' task (else its verdict, else its only target), or why none fits. */

@@ -3,13 +3,12 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validation";
-import { comparableTargets, compareSetupsReport, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
+import { compareSetupsReport, compareTargetChoices, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
 import { calibrationOptions } from "@/lib/calibration/calibration-options";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { PairedBootstrapResult } from "@/lib/stats/paired-bootstrap";
 import { runName } from "@/lib/runs/run-name";
-import { findTask } from "@/lib/tasks/registry";
 import { formatCost, formatPValue, formatStatistic, STATISTIC_DIGITS } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -40,10 +39,7 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
   const options = await calibrationOptions(prisma, actor, projectId);
   const runs = options.runs;
   // What each task of the project's runs can be compared on (its verdict when it declares one, by default).
-  const targetChoices = [...new Set(runs.map((r) => r.pipeline))].flatMap((pipeline) => {
-    const task = findTask(pipeline);
-    return task ? comparableTargets(task).map((t) => ({ ...t, task: task.label })) : [];
-  });
+  const targetChoices = compareTargetChoices(runs.map((r) => r.pipeline));
   const target = one("target") || undefined;
   const referenceValue = one("reference") === "consensus" ? "consensus" : (one("labelSetId") ?? options.labelSets[0]?.id ?? "consensus");
   let report: CompareSetupsReport | null = null;
