@@ -3,7 +3,9 @@
 // database; then an identical second run, which the response cache answers with no call. The stub runs in a
 // process of its own, as an endpoint would, so the worker's numbers are the worker's alone.
 // Prints the first run's calls/s against the limit concurrency/latency, and the re-run's seconds, calls,
-// engine milliseconds and SQL statements per step, with the machine's load.
+// engine milliseconds and SQL statements per step, with the machine's load. Then a rubric task (issue 25)
+// with 10 criteria, one call per key frame, on the same videos, endpoint and worker: its calls/s against the
+// same limit, printed beside the hallucination run's (--no-rubric leaves it out).
 // Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run)
 // --limiter shared|process (the worker's limits shared through PostgreSQL, as workers run, or kept in the
 // process only, to measure what sharing them costs) --statements (the 15 most frequent SQL statements
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     profile: { type: "string" },
     limiter: { type: "string", default: "shared" },
     statements: { type: "boolean", default: false },
+    "no-rubric": { type: "boolean", default: false },
   },
 });
 if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
@@ -79,6 +82,7 @@ const { PIPELINES } = await import("../lib/tasks/modules");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 const { workerJudgeDeps } = await import("../lib/judge/app-judge");
 const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
+const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
 
 const stubProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/stub-llm.ts"), "--port", "0", "--latency", String(LATENCY_MS), "--quiet"], {
   stdio: ["ignore", "pipe", "inherit"],
@@ -136,7 +140,7 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
-async function timedRun(label: string) {
+async function timedRun(label: string, pipeline = "hallucination") {
   const before = (await stubRequests()).length;
   const loadBefore = load();
   if (values.profile) {
@@ -146,7 +150,7 @@ async function timedRun(label: string) {
   const statementsBefore = statements;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline, endpointId: endpoint.id });
   await runFinished(run.id);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
@@ -197,6 +201,43 @@ const limit = CONCURRENCY / (LATENCY_MS / 1000);
 const achieved = first.calls / first.seconds;
 const second = await timedRun("rerun");
 const ratio = achieved / limit;
+
+/** A rubric task with 10 criteria (numeric, ordered labels, boolean), judged once per key frame: one call answers all ten. */
+function benchRubric() {
+  const numeric = (id: string) => ({ id, name: id, type: "numeric" as const, min: 0, max: 10, step: 1, definition: `How much ${id}, 0 to 10.` });
+  const ordered = (id: string) => ({
+    id,
+    name: id,
+    type: "categorical" as const,
+    ordered: true,
+    labels: ["poor", "fair", "good"].map((label) => ({ label, definition: `${id} is ${label}.` })),
+    definition: `How good ${id} is.`,
+  });
+  const yesNo = (id: string) => ({ id, name: id, type: "boolean" as const, definition: `Whether ${id} shows.` });
+  return {
+    name: "Bench rubric",
+    frames: { mode: "each_key_frame" as const },
+    criteria: [
+      numeric("physics"),
+      numeric("anatomy"),
+      numeric("flicker"),
+      numeric("adherence"),
+      ordered("motion"),
+      ordered("lighting"),
+      ordered("texture"),
+      yesNo("text"),
+      yesNo("watermark"),
+      yesNo("cut"),
+    ],
+    prompt: "The image is {{frames}} The video's prompt: {{prompt}}\n\nRate it on:\n{{criteria}}",
+  };
+}
+let rubric: Awaited<ReturnType<typeof timedRun>> | null = null;
+if (!values["no-rubric"]) {
+  const task = await createRubricTask(prisma, owner, projectId, { definition: benchRubric() });
+  rubric = await timedRun("rubric", task.pipeline);
+}
+const rubricAchieved = rubric ? rubric.calls / rubric.seconds : 0;
 console.log(`
 judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount} steps), stub latency ${LATENCY_MS} ms, endpoint concurrency ${CONCURRENCY}, ${os.cpus().length} cores
 (one worker judging ${CONCURRENCY * 2} videos at once, warmed up on ${WARM_UP_VIDEOS} other videos; the stub in its own process; endpoint limits ${values.limiter === "shared" ? "shared through PostgreSQL" : "kept in the worker process"})
@@ -206,9 +247,19 @@ first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.
   worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step (through Prisma; pg-boss's own not counted)
 re-run:     ${second.seconds.toFixed(2)} s (target ≤ 5 s)${second.seconds <= 5 ? "" : "  ← over target"}, ${second.calls} calls (target 0), steps ${JSON.stringify(second.steps)}, load average ${second.load}
   engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${second.statementsPerStep.toFixed(2)} SQL statements per step
-${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
+${
+  rubric
+    ? `rubric task: 10 criteria, one call per key frame (${rubric.stepCount} steps): ${rubric.calls} calls in ${rubric.seconds.toFixed(1)} s, steps ${JSON.stringify(rubric.steps)}, load average ${rubric.load}
+  achieved: ${rubricAchieved.toFixed(2)} calls/s; ratio ${(rubricAchieved / limit).toFixed(3)} of the limit beside the hallucination run's ${ratio.toFixed(3)} (target ≥ 0.9)${rubricAchieved / limit >= 0.9 ? "" : "  ← under target"}
+  worker CPU ${rubric.cpuMsPerStep.toFixed(2)} ms and ${rubric.statementsPerStep.toFixed(2)} SQL statements per step
+`
+    : ""
+}${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
 
 session.disconnect();
+// The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
+// a moment for that before the database goes, so the log stays free of failed releases.
+if (rubric) await new Promise((resolve) => setTimeout(resolve, 2000));
 await boss.stop({ graceful: false });
 await prisma.$disconnect();
 await watcher.$disconnect();

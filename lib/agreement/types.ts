@@ -2,6 +2,7 @@
  * The agreement dashboard's data model: judged targets ("items") with the judge's value and every
  * reviewer's current value, and the report computed from them (lib/agreement/report.ts).
  */
+import type { MeasurementLevel } from "../stats/krippendorff-alpha";
 import type { ReviewedMetricId } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 
@@ -233,7 +234,15 @@ export interface BreakdownGroup {
   label: string;
   /** Reviewed targets in the group. */
   items: number;
-  /** Judge vs reviewers' consensus: binarised accuracy, kappa, F1 (with CIs); Spearman and MAE when the group has one scale. */
+  /**
+   * The declared measurement level of the group's one target (a category's group: nominal, ordinal or interval),
+   * which `judge.values.alpha` is taken at; null when the group mixes targets or is a presence target's.
+   */
+  level: MeasurementLevel | null;
+  /**
+   * Judge vs reviewers' consensus: binarised accuracy, kappa, F1 (with CIs); Spearman and MAE when the group has
+   * one scale; Krippendorff's α at `level` when it has one.
+   */
   judge: StatBlock;
   /** Among reviewers, binarised. */
   humans: StatBlock;

@@ -30,7 +30,7 @@ export const paperTableQuerySchema = z
   .strict();
 export type PaperTableQuery = z.output<typeof paperTableQuerySchema>;
 
-/** Compare judge setups: `?runIds=a,b[,…]` (2–6 runs), `labelSetId=` (with `annotator`) or `reference=consensus`, `seed`, `iterations`. */
+/** Compare judge setups: `?runIds=a,b[,…]` (2–6 runs of one task), `target`, `labelSetId=` (with `annotator`) or `reference=consensus`, `seed`, `iterations`. */
 export const compareSetupsQuerySchema = z
   .object({
     runIds: z
@@ -46,6 +46,11 @@ export const compareSetupsQuerySchema = z
       ])
       .pipe(z.array(id).min(2, "Pick at least two runs.").max(6, "Pick at most six runs.")),
     reference: z.enum(["label_set", "consensus"]).default("label_set"),
+    /**
+     * What the runs are compared on: a target or reviewed metric of their task, by id. Absent: the task's
+     * verdict, else its only target.
+     */
+    target: id.optional(),
     labelSetId: id.optional(),
     annotator: z.string().trim().min(1).max(200).optional(),
     seed: optionalNumber(

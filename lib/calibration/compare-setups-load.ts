@@ -6,11 +6,67 @@ import { createTemplateStore } from "../judge/prompt-templates";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
 import { TASK_MODULES } from "../tasks/modules";
 import { findTask } from "../tasks/registry";
-import { consensusValue, type TaskDeclaration } from "../tasks/task-declaration";
+import { binariseValue, consensusValue, PRESENCE_TARGET_TYPE, type MetricDeclaration, type PositiveRule, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import type { CompareSetupsQuery } from "./calibration.validation";
 import { compareSetups, type RunJudgments, type SetupComparison } from "./compare-setups";
 import { lineDiff, type DiffLine } from "./line-diff";
+
+/**
+ * What the setups are compared on: a reviewed metric (the verdict), a per-video target, or a target's per-video
+ * presence. `judgmentType` is the human judgments' target type; the judge's yes/no per video comes from the
+ * metric's or score's value by its positive rule, or from presence (highest score over the scopes ≥ the declared t).
+ */
+interface ComparedTarget {
+  task: TaskDeclaration;
+  id: string;
+  label: string;
+  kind: "metric" | "score" | "presence";
+  judgmentType: string;
+  declaration: MetricDeclaration | TargetDeclaration;
+}
+
+/** What runs of a task can be compared on: its reviewed metrics, its per-video targets and its presence targets. */
+function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
+  return [
+    ...task.metrics.filter((m) => m.reviewed).map((m) => ({ id: m.id, label: m.label })),
+    ...task.targets.filter((t) => t.scope === "video" || task.presence?.of.includes(t.id)).map((t) => ({ id: t.id, label: task.presence?.of.includes(t.id) ? `${t.label} present` : t.label })),
+  ];
+}
+
+/** The page's "Compare on" choices: what each task of these runs can be compared on, labelled with the task. */
+export function compareTargetChoices(pipelines: readonly string[]): { id: string; label: string; task: string }[] {
+  return [...new Set(pipelines)].flatMap((pipeline) => {
+    const task = findTask(pipeline);
+    return task ? comparableTargets(task).map((t) => ({ ...t, task: task.label })) : [];
+  });
+}
+
+/** The target `query.target` names in the runs' task (else its verdict, else its only target), or why none fits. */
+function comparedTarget(task: TaskDeclaration, requested: string | undefined): ComparedTarget {
+  const id = requested ?? task.verdict?.metricId ?? (task.targets.length === 1 ? task.targets[0]!.id : undefined);
+  const choices = () =>
+    comparableTargets(task)
+      .map((t) => t.id)
+      .join(", ");
+  if (!id) throw new ValidationError(`Name the target to compare ${task.label} runs on (target=): one of ${choices()}.`);
+  const metric = task.metrics.find((m) => m.id === id && m.reviewed);
+  if (metric) return { task, id, label: metric.label, kind: "metric", judgmentType: id, declaration: metric };
+  const target = task.targets.find((t) => t.id === id);
+  if (target && task.presence?.of.includes(id)) return { task, id, label: `${target.label} present`, kind: "presence", judgmentType: PRESENCE_TARGET_TYPE, declaration: target };
+  if (target && target.scope === "video") return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target };
+  if (target)
+    throw new ValidationError(`${target.label} (${id}) is scored per ${target.scope.replace("_", " ")} with no presence rule: setups are compared per video. Compare on one of ${choices()}.`);
+  throw new ValidationError(`The task ${task.label} has no target "${id}" to compare on: one of ${choices()}.`);
+}
+
+/** A value's side of the comparison: positive or not, and graded so that higher is more positive (the threshold sweep's). */
+function positiveOf(rule: PositiveRule, value: number): { positive: boolean; graded: number } {
+  const positive = binariseValue(rule, value) === 1;
+  if (rule.op === ">=") return { positive, graded: value };
+  if (rule.op === "<") return { positive, graded: -value };
+  return { positive, graded: positive ? 1 : 0 };
+}
 
 export interface RunSetup {
   id: string;
@@ -46,6 +102,8 @@ export interface TemplateDiff {
 
 export interface CompareSetupsReport {
   reference: { kind: "label_set"; id: string; name: string; annotator: string | null } | { kind: "consensus" };
+  /** The runs' task and what they are compared on (the verdict, a per-video target, or a target's presence). */
+  compared: { task: string; target: string; label: string; kind: "metric" | "score" | "presence" };
   runs: RunSetup[];
   /** Which settings differ between the runs. */
   differs: { endpoint: boolean; model: boolean; parameters: boolean; templates: string[]; frameSets: boolean; aggregation: boolean; verdict: boolean };
@@ -56,29 +114,26 @@ export interface CompareSetupsReport {
 
 const json = (v: unknown) => JSON.stringify(v, Object.keys((v ?? {}) as object).sort());
 
-/** The task whose runs are compared (declared by the registry): one whose subject is the video and that has a yes/no verdict. */
-function verdictTaskOf(runs: readonly { id: string; pipeline: string }[]): { task: TaskDeclaration; verdictId: string } {
-  const first = runs[0]!;
-  const task = findTask(first.pipeline);
-  if (!task?.verdict || task.subject !== "video") throw new ValidationError(`Setups are compared on runs whose task gives each video a verdict; run ${first.id} is a "${first.pipeline}" run.`);
-  const other = runs.find((r) => r.pipeline !== task.id);
-  if (other) throw new ValidationError(`Setups are compared on ${task.id} runs; run ${other.id} is a "${other.pipeline}" run.`);
-  return { task, verdictId: task.verdict.metricId };
+/** A human label of the compared target as yes/no (a presence label is 1 or 0). */
+function humanPositive(compared: ComparedTarget, value: number): boolean {
+  return compared.kind === "presence" ? value === 1 : binariseValue(compared.declaration.positive, value) === 1;
 }
 
-async function referenceLabels(prisma: PrismaClient, projectId: string, query: CompareSetupsQuery, { task, verdictId }: { task: TaskDeclaration; verdictId: string }) {
+async function referenceLabels(prisma: PrismaClient, projectId: string, query: CompareSetupsQuery, compared: ComparedTarget) {
+  const judged = { task: compared.task.id, targetType: compared.judgmentType, ...(compared.kind === "metric" ? {} : { target: compared.id }), itemId: "", withdrawn: false };
   if (query.reference === "consensus") {
     // Live reviewers only (no label set), independent of the judge (accepted judge values are left out, as in agreement).
     const rows = await prisma.humanJudgment.findMany({
-      where: { projectId, task: task.id, targetType: verdictId, itemId: "", withdrawn: false, acceptedJudge: false, labelSetId: null, NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } } },
+      where: { projectId, ...judged, acceptedJudge: false, labelSetId: null, NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } } },
       select: { videoId: true, value: true },
     });
     const byVideo = new Map<string, number[]>();
     for (const r of rows) byVideo.set(r.videoId, [...(byVideo.get(r.videoId) ?? []), r.value]);
     const labels = new Map<string, boolean>();
+    const level = compared.kind === "presence" ? "nominal" : compared.declaration.level;
     for (const [videoId, values] of byVideo) {
-      const value = consensusValue("nominal", values);
-      if (value !== null) labels.set(videoId, value === 1);
+      const value = consensusValue(level, values);
+      if (value !== null) labels.set(videoId, humanPositive(compared, value));
     }
     return { reference: { kind: "consensus" as const }, labels };
   }
@@ -92,10 +147,41 @@ async function referenceLabels(prisma: PrismaClient, projectId: string, query: C
     throw new ValidationError("This label set is one annotator: leave `annotator` out.");
   }
   const rows = await prisma.humanJudgment.findMany({
-    where: { labelSetId: labelSet.id, reviewerId: labelSetReviewerId(labelSet.id, annotator), task: task.id, targetType: verdictId, itemId: "", withdrawn: false },
+    where: { labelSetId: labelSet.id, reviewerId: labelSetReviewerId(labelSet.id, annotator), ...judged },
     select: { videoId: true, value: true },
   });
-  return { reference: { kind: "label_set" as const, id: labelSet.id, name: labelSet.name, annotator }, labels: new Map(rows.map((r) => [r.videoId, r.value === 1])) };
+  return { reference: { kind: "label_set" as const, id: labelSet.id, name: labelSet.name, annotator }, labels: new Map(rows.map((r) => [r.videoId, humanPositive(compared, r.value)])) };
+}
+
+/**
+ * Each run's yes/no and graded value per labelled video. A task's verdict that sweeps its worst target
+ * (hallucination) is graded by the video's highest score, as its verdict threshold applies to the scores.
+ */
+async function runJudgments(prisma: PrismaClient, runId: string, labelled: string[], compared: ComparedTarget): Promise<RunJudgments> {
+  if (compared.kind === "metric") {
+    const [values, worst] = await Promise.all([
+      prisma.runMetric.findMany({ where: { runId, videoId: { in: labelled }, itemId: "", metric: compared.id }, select: { videoId: true, value: true } }),
+      compared.task.verdict?.metricId === compared.id && compared.task.sweepWorstTarget
+        ? prisma.score.groupBy({ by: ["videoId"], where: { runId, videoId: { in: labelled }, itemId: "" }, _max: { value: true } })
+        : Promise.resolve(null),
+    ]);
+    const judged = values.flatMap((v) => (v.value === null ? [] : [{ videoId: v.videoId, ...positiveOf(compared.declaration.positive, v.value) }]));
+    return {
+      runId,
+      verdict: new Map(judged.map((v) => [v.videoId, v.positive])),
+      graded: worst ? new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const]))) : new Map(judged.map((v) => [v.videoId, v.graded])),
+    };
+  }
+  if (compared.kind === "presence") {
+    // The judge's presence: its highest score of the target over the video's scopes reaching the declared t.
+    const worst = await prisma.score.groupBy({ by: ["videoId"], where: { runId, videoId: { in: labelled }, itemId: "", category: compared.id }, _max: { value: true } });
+    const threshold = compared.task.presence!.defaultThreshold;
+    const graded = new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const])));
+    return { runId, verdict: new Map([...graded].map(([videoId, value]) => [videoId, value >= threshold])), graded };
+  }
+  const scores = await prisma.score.findMany({ where: { runId, videoId: { in: labelled }, itemId: "", category: compared.id, scopeIndex: 0 }, select: { videoId: true, value: true } });
+  const judged = scores.map((s) => ({ videoId: s.videoId, ...positiveOf(compared.declaration.positive, s.value) }));
+  return { runId, verdict: new Map(judged.map((v) => [v.videoId, v.positive])), graded: new Map(judged.map((v) => [v.videoId, v.graded])) };
 }
 
 export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, projectId: string, query: CompareSetupsQuery): Promise<CompareSetupsReport> {
@@ -104,11 +190,15 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const missing = query.runIds.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length) throw new NotFoundError(`No run ${missing.join(", ")} in this project.`);
   const ordered = query.runIds.map((id) => runs.find((r) => r.id === id)!);
-  const verdictTask = verdictTaskOf(ordered);
+  const other = ordered.find((r) => r.pipeline !== ordered[0]!.pipeline);
+  if (other) throw new ValidationError(`Setups are compared on runs of one task; run ${other.id} is a "${other.pipeline}" run, run ${ordered[0]!.id} a "${ordered[0]!.pipeline}" run.`);
+  const task = findTask(ordered[0]!.pipeline);
+  if (!task) throw new ValidationError(`The runs' task "${ordered[0]!.pipeline}" is not known to this version of FrameJury.`);
+  const compared = comparedTarget(task, query.target);
   // The task's module names its runs' settings (their aggregation and verdict rule).
-  const taskModule = TASK_MODULES.find((m) => m.pipelines.some((p) => p.id === verdictTask.task.id));
+  const taskModule = TASK_MODULES.find((m) => m.pipelines.some((p) => p.id === task.id));
   const setupSettingsOf = (settings: unknown) => taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
-  const { reference, labels } = await referenceLabels(prisma, projectId, query, verdictTask);
+  const { reference, labels } = await referenceLabels(prisma, projectId, query, compared);
   const hidden = await blindVideoIdsFor(prisma, actor.userId, [...labels.keys()]);
   for (const id of hidden) labels.delete(id);
   const labelled = [...labels.keys()];
@@ -116,9 +206,8 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const judgments: RunJudgments[] = [];
   const setups: RunSetup[] = [];
   for (const run of ordered) {
-    const [verdicts, worst, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
-      prisma.runMetric.findMany({ where: { runId: run.id, videoId: { in: labelled }, itemId: "", metric: verdictTask.verdictId }, select: { videoId: true, value: true } }),
-      prisma.score.groupBy({ by: ["videoId"], where: { runId: run.id, videoId: { in: labelled }, itemId: "" }, _max: { value: true } }),
+    const [judged, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
+      runJudgments(prisma, run.id, labelled, compared),
       prisma.stepResult.groupBy({ by: ["stepId", "templateId", "templateHash"], where: { runId: run.id }, _count: { _all: true } }),
       prisma.llmCall.aggregate({ where: { runId: run.id }, _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true }, _count: { _all: true } }),
       prisma.stepResult.groupBy({ by: ["status"], where: { runId: run.id, status: { in: ["parse_failed", "failed"] } }, _count: { _all: true } }),
@@ -126,11 +215,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
         SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
       prisma.llmCall.count({ where: { runId: run.id, usageKnown: false } }),
     ]);
-    judgments.push({
-      runId: run.id,
-      verdict: new Map(verdicts.map((v) => [v.videoId, v.value === 1])),
-      graded: new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const]))),
-    });
+    judgments.push(judged);
     const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
     const { name, model, ...parameters } = snapshot;
     const settings = setupSettingsOf(run.settings);
@@ -168,6 +253,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const differingSteps = stepIds.filter((step) => distinct((s) => s.templates[step]?.hashes ?? []));
   return {
     reference,
+    compared: { task: task.id, target: compared.id, label: compared.label, kind: compared.kind },
     runs: setups,
     differs: {
       endpoint: distinct((s) => s.endpoint),

@@ -10,6 +10,7 @@ import { normaliseFrameSetParameters } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
 import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from "../frames/plan-frame-set";
 import { createProject } from "../projects/projects";
+import { rubricLinks, seedDemoRubrics } from "../rubrics/demo-rubrics";
 import { TASK_MODULES } from "../tasks/modules";
 import { CLIPS } from "./demo-clips";
 import type { DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
@@ -52,6 +53,7 @@ export async function seedDemoProject(options: {
       const resume: DemoResumeContext = { prisma, actor, projectId: existing.id, stubBaseUrl: options.stubBaseUrl };
       const links: DemoLink[] = [];
       for (const part of await demoParts()) if (part.resume) links.push(...(await part.resume(resume)));
+      links.push(...(await rubricLinks(resume)));
       return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: existing.id, links };
     }
     const project = await createProject(prisma, actor, { name: DEMO_PROJECT });
@@ -108,6 +110,8 @@ export async function seedDemoProject(options: {
     };
     const links: DemoLink[] = [];
     for (const part of await demoParts()) links.push(...(await part.seed(context)));
+    // Rubric tasks are a project's data, not a task folder: the example rubrics, each with a simulated run.
+    links.push(...(await seedDemoRubrics(context)));
     await prisma.apiKey.updateMany({ where: { userId: user.id, name: "demo seeding" }, data: { revokedAt: new Date() } });
     return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, links };
   } finally {

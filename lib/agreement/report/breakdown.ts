@@ -2,7 +2,7 @@ import { SCORE_TARGET_TYPE } from "../../reviews/judgment-target";
 import { PRESENCE_TARGET_TYPE } from "../../tasks/task-declaration";
 import { type AgreementInput, type AgreementItem, type AgreementOptions, BREAKDOWNS, type BreakdownGroup } from "../types";
 import type { Declarations } from "./declarations";
-import { groupBlock } from "./group-block";
+import { groupBlock, groupLevel } from "./group-block";
 import { humanBlock } from "./human-block";
 import { oncePerTarget } from "./pairs";
 
@@ -70,7 +70,7 @@ function groupLink(breakdown: string, key: string, items: readonly AgreementItem
   }
 }
 
-type GroupStatistics = Pick<BreakdownGroup, "judge" | "humans">;
+type GroupStatistics = Pick<BreakdownGroup, "judge" | "humans" | "level">;
 
 /** Per report (its Declarations), the statistics of the groups made so far, by their number of items. */
 const statisticsOfReport = new WeakMap<Declarations, Map<number, { items: readonly AgreementItem[]; statistics: GroupStatistics }[]>>();
@@ -88,6 +88,7 @@ function groupStatistics(items: readonly AgreementItem[], options: AgreementOpti
   if (same) return same.statistics;
   const b = humanBlock(oncePerTarget(items), (item, v) => d.binarise(item, v), "nominal", options, false);
   const statistics = {
+    level: groupLevel(items, d),
     judge: groupBlock(items, options, d),
     humans: { n: b.n, values: { percentAgreement: b.values.percentAgreement ?? null, alpha: b.values.alpha ?? null }, ci: {} },
   };

@@ -1,15 +1,37 @@
 import { spearman, spearmanOfResamples } from "../../stats/correlation";
+import type { MeasurementLevel } from "../../stats/krippendorff-alpha";
+import { PRESENCE_TARGET_TYPE } from "../../tasks/task-declaration";
 import { meanAbsoluteError } from "../../stats/error-metrics";
 import type { AgreementItem, AgreementOptions, StatBlock } from "../types";
 import { bootstrapMany } from "./bootstrap-many";
 import { binaryMetrics, confusionCells, confusionOf, confusionOfSample } from "./confusion";
 import type { Declarations } from "./declarations";
+import { alphaOfPairs } from "./native-block";
 import { absoluteErrors, finite } from "./numbers";
 import { binaryArrays, pairsOf } from "./pairs";
 
-/** A breakdown group's judge against truth: binarised (accuracy, kappa, F1, precision, recall), and Spearman and MAE when its targets share one scale. */
+/**
+ * The measurement level of a group whose pairs are all of one declared target (a category's group), which its
+ * α is taken at; null when the group mixes targets, or is a presence target's (0/1 labels against graded scores).
+ */
+export function groupLevel(items: readonly AgreementItem[], d: Declarations): MeasurementLevel | null {
+  const declared = new Set(items.map((item) => d.of(item)));
+  if (declared.size !== 1 || items.some((item) => item.targetType === PRESENCE_TARGET_TYPE)) return null;
+  return d.of(items[0]!).level;
+}
+
+/**
+ * A breakdown group's judge against truth: binarised (accuracy, kappa, F1, precision, recall), Spearman and MAE
+ * when its targets share one scale, and Krippendorff's α at the target's declared level when it is one target.
+ */
 export function groupBlock(items: readonly AgreementItem[], options: AgreementOptions, d: Declarations): StatBlock {
   const pairs = pairsOf(items, (item) => d.truth(item));
+  const level = pairs.length
+    ? groupLevel(
+        pairs.map((p) => p.item),
+        d,
+      )
+    : null;
   const { truth, predicted } = binaryArrays(pairs, d);
   const m = binaryMetrics(confusionOf(truth, predicted));
   const types = new Set(pairs.map((p) => p.item.targetType));
@@ -57,6 +79,7 @@ export function groupBlock(items: readonly AgreementItem[], options: AgreementOp
       recall: m.recall,
       spearman: oneScale && pairs.length ? finite(spearman(judge, human)) : null,
       mae: oneScale ? finite(meanAbsoluteError(judge, human)) : null,
+      alpha: level ? alphaOfPairs(judge, human, level) : null,
     },
     ci,
   };

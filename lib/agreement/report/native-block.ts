@@ -13,7 +13,7 @@ import { absoluteErrors, finite, meanOfSample } from "./numbers";
  * (categories the distinct values ascending, each item a row of two codes), built directly. The item
  * ids are never read by alpha; the values are finite (checked by the other statistics first).
  */
-function alphaOfPairs(a: ArrayLike<number>, b: ArrayLike<number>, level: MeasurementLevel): number | null {
+export function alphaOfPairs(a: ArrayLike<number>, b: ArrayLike<number>, level: MeasurementLevel): number | null {
   if (a.length === 0) return null;
   const distinct = new Set<number>();
   for (let i = 0; i < a.length; i++) {

@@ -432,6 +432,7 @@ function Report({
                       <th>κ</th>
                       <th>F1</th>
                       <th>humans %</th>
+                      {by === "category" && <th title="Krippendorff's α of the judge and the reviewers at the target's declared level">α (level)</th>}
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
@@ -451,6 +452,11 @@ function Report({
                         {cell(g.judge, "kappa")}
                         {cell(g.judge, "f1")}
                         {cell(g.humans, "percentAgreement")}
+                        {by === "category" && (
+                          <td className="px-2 py-1 tabular-nums" data-testid="breakdown-alpha">
+                            {fmt(g.judge.values.alpha ?? null)} {g.level && <span className="text-xs text-slate-500">{g.level}</span>}
+                          </td>
+                        )}
                       </tr>
                     ))}
                   </tbody>

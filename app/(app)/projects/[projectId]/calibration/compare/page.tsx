@@ -3,7 +3,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validation";
-import { compareSetupsReport, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
+import { compareSetupsReport, compareTargetChoices, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
 import { calibrationOptions } from "@/lib/calibration/calibration-options";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -37,13 +37,17 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
   const picked = (Array.isArray(raw.runIds) ? raw.runIds : raw.runIds ? [raw.runIds] : []).flatMap((s) => s.split(",")).filter(Boolean);
   const one = (k: string) => (Array.isArray(raw[k]) ? raw[k][0] : raw[k]);
   const options = await calibrationOptions(prisma, actor, projectId);
-  const runs = options.runs.filter((r) => r.pipeline === "hallucination");
+  const runs = options.runs;
+  // What each task of the project's runs can be compared on (its verdict when it declares one, by default).
+  const targetChoices = compareTargetChoices(runs.map((r) => r.pipeline));
+  const target = one("target") || undefined;
   const referenceValue = one("reference") === "consensus" ? "consensus" : (one("labelSetId") ?? options.labelSets[0]?.id ?? "consensus");
   let report: CompareSetupsReport | null = null;
   let problem: string | null = null;
   if (picked.length > 0) {
     const parsed = compareSetupsQuerySchema.safeParse({
       runIds: picked.join(","),
+      ...(target ? { target } : {}),
       ...(referenceValue === "consensus" ? { reference: "consensus" } : { labelSetId: referenceValue }),
     });
     if (!parsed.success) problem = parsed.error.issues.map((i) => i.message).join(" ");
@@ -65,7 +69,7 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Compare judge setups" />
       {runs.length < 2 ? (
-        <EmptyState title="Fewer than two hallucination runs">
+        <EmptyState title="Fewer than two runs">
           Run the judge twice (another endpoint, prompt version, frame settings or threshold) on the{" "}
           <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">
             Judge page
@@ -83,6 +87,19 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
               </label>
             ))}
           </fieldset>
+          {targetChoices.length > 0 && (
+            <label className="flex items-center gap-2">
+              <span>Compare on</span>
+              <select name="target" defaultValue={target ?? ""} className={input} data-testid="compare-target">
+                <option value="">the task&apos;s verdict (or its only target)</option>
+                {targetChoices.map((t) => (
+                  <option key={`${t.task}/${t.id}`} value={t.id}>
+                    {t.task}: {t.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label className="flex items-center gap-2">
             <span>Against</span>
             <select name={referenceValue === "consensus" ? "reference" : "labelSetId"} defaultValue={referenceValue} className={input} data-testid="compare-reference">
@@ -115,8 +132,9 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
   return (
     <>
       <p className="text-sm text-slate-600" data-testid="compare-setups-summary">
-        {report.comparison.videoIds.length} videos judged by every run and labelled in {report.reference.kind === "consensus" ? "the reviewers' consensus" : <b>{report.reference.name}</b>}. Paired
-        bootstrap over those videos ({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed}); McNemar on which videos each verdict gets right.
+        Compared on <b>{report.compared.label}</b>: {report.comparison.videoIds.length} videos judged by every run and labelled in{" "}
+        {report.reference.kind === "consensus" ? "the reviewers' consensus" : <b>{report.reference.name}</b>}. Paired bootstrap over those videos ({report.bootstrap.iterations} resamples, seed{" "}
+        {report.bootstrap.seed}); McNemar on which videos each verdict gets right.
       </p>
       <Card title="Side by side">
         <div className="overflow-x-auto">
