@@ -1,12 +1,12 @@
 import type { Actor } from "../../auth/actor";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { listItems } from "../../items/items";
-import { itemFilterSchema } from "../../items/items.validation";
+import { itemFilterSchema } from "../../items/item-filter";
 import type { VideoItemList } from "../task-module";
 
 /** The video page's card of the video's captions (the first 100), each linked to its caption page. */
 export async function videoCaptionList(prisma: PrismaClient, actor: Actor, projectId: string, videoId: string): Promise<VideoItemList | null> {
-  const captions = await listItems(prisma, actor, projectId, itemFilterSchema.parse({ kind: "caption", videoId, pageSize: 100 }));
+  const captions = await listItems(prisma, actor, projectId, itemFilterSchema().parse({ kind: "caption", videoId, pageSize: 100 }));
   if (captions.total === 0) return null;
   return {
     title: `Captions of this video (${captions.total})`,
