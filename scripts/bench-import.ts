@@ -9,7 +9,9 @@
 //    so its bytes differ) imported headlessly in-process into a fresh database (hash, local probe, resumable
 //    upload, native extraction, frames stored; 2 videos at once as on the Import page), then the same clips'
 //    frame extraction in Chromium (probe + sample + key-frame plan; 2 pages at once, as the Import page's 2
-//    lanes; no upload, so the browser's number is an upper bound of its import). Prints clips/s and the load.
+//    lanes; no upload, so the browser's number is an upper bound of its import), and the headless extraction
+//    alone for the like-for-like comparison. Prints clips/s, CPU seconds per clip (this process and its
+//    children: ffmpeg, Chromium) and the load.
 // Numbers only, no assertions.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -38,6 +40,28 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
+const CLOCK_TICKS = 100;
+
+/** CPU seconds (user + system) of a process and its descendants still running, plus the children they reaped. */
+function treeCpuSeconds(rootPid: number): number {
+  const stats = new Map<number, { parent: number; ticks: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the command: state ppid … utime(14) stime(15) cutime(16) cstime(17), 1-based from pid.
+      stats.set(Number(entry), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => pid === rootPid || (pid > 1 && stats.has(pid) && inTree(stats.get(pid)!.parent));
+  let ticks = 0;
+  for (const [pid, stat] of stats) if (inTree(pid)) ticks += stat.ticks;
+  return ticks / CLOCK_TICKS;
+}
+
 function ffmpeg(args: string[]) {
   execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args]);
 }
@@ -59,7 +83,7 @@ console.log(`bench-import: ${os.cpus().length} cores, load average ${load()}; ${
 
 const { normaliseFrameSetParameters } = await import("../lib/frames/frame-set-parameters");
 const { frameSetTimestamps, planFrameSet } = await import("../lib/frames/plan-frame-set");
-const { inspectVideoFile, sampleVideoFile } = await import("../lib/bulk-import/native-extraction");
+const { extractFrameSetFromFile, inspectVideoFile, sampleVideoFile } = await import("../lib/bulk-import/native-extraction");
 const parameters = normaliseFrameSetParameters(PARAMETERS);
 
 const clipsDir = path.join(work, "clips");
@@ -154,10 +178,24 @@ try {
       const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
       const project = await createProject(prisma, actor, { name: "bench import" });
       const loadBefore = load();
+      const cpuBefore = treeCpuSeconds(process.pid);
       const summary = await importFolders({ roots: [folder], target: localTarget({ prisma, storage: getStorage() }, actor, project.id), parameters: PARAMETERS, concurrency: 2 });
       const headlessS = summary.elapsedMs / 1000;
+      const headlessCpu = treeCpuSeconds(process.pid) - cpuBefore;
       console.log(
-        `\nHeadless import (in-process, native ffmpeg, 2 at once): ${summary.counts.imported}/${COUNT} imported in ${headlessS.toFixed(1)} s = ${(summary.counts.imported / headlessS).toFixed(2)} clips/s (load before ${loadBefore}, after ${load()})`,
+        `\nHeadless import (in-process, native ffmpeg, 2 at once; hash, probe, upload, extraction, frames stored): ${summary.counts.imported}/${COUNT} imported in ${headlessS.toFixed(1)} s = ${(summary.counts.imported / headlessS).toFixed(2)} clips/s, ${(headlessCpu / COUNT).toFixed(2)} CPU s per clip without PostgreSQL's (load before ${loadBefore}, after ${load()})`,
+      );
+      const names = fs.readdirSync(folder).sort();
+      const extractionStarted = performance.now();
+      const extractionCpuBefore = treeCpuSeconds(process.pid);
+      await Promise.all(
+        [0, 1].map(async () => {
+          for (let name = names.shift(); name; name = names.shift()) await extractFrameSetFromFile(path.join(folder, name), PARAMETERS);
+        }),
+      );
+      const extractionS = (performance.now() - extractionStarted) / 1000;
+      console.log(
+        `Headless extraction only (native ffmpeg, 2 at once): ${COUNT} in ${extractionS.toFixed(1)} s = ${(COUNT / extractionS).toFixed(2)} clips/s, ${((treeCpuSeconds(process.pid) - extractionCpuBefore) / COUNT).toFixed(2)} CPU s per clip (load after ${load()})`,
       );
       await prisma.$disconnect();
     } finally {
@@ -171,6 +209,7 @@ try {
     for (const page of pages) for (const name of names) await page.evaluate((u) => (window as unknown as H).harness.preload(u), `/clips/T2VHaluBench/${encodeURIComponent(name)}`);
     const loadBefore = load();
     const started = performance.now();
+    const browserCpuBefore = treeCpuSeconds(process.pid);
     let extracted = 0;
     await Promise.all(
       pages.map(async (page) => {
@@ -181,8 +220,9 @@ try {
       }),
     );
     const browserS = (performance.now() - started) / 1000;
+    const browserCpu = treeCpuSeconds(process.pid) - browserCpuBefore;
     console.log(
-      `Browser extraction (Chromium, WebCodecs, 2 pages at once, no upload): ${extracted}/${COUNT} in ${browserS.toFixed(1)} s = ${(extracted / browserS).toFixed(2)} clips/s (load before ${loadBefore}, after ${load()})`,
+      `Browser extraction (Chromium, WebCodecs, 2 pages at once, no upload): ${extracted}/${COUNT} in ${browserS.toFixed(1)} s = ${(extracted / browserS).toFixed(2)} clips/s, ${(browserCpu / COUNT).toFixed(2)} CPU s per clip, Chromium's processes included (load before ${loadBefore}, after ${load()})`,
     );
   }
 } finally {

@@ -14,7 +14,18 @@
 //
 // What ffprobe and ffmpeg are asked, and how their answers are read, is shared with native ffmpeg in Node
 // (lib/frames/ffmpeg-sampling.ts), so both pick the same frames at the same size and colours.
-import { DAMAGE_PATTERN, diagnoseFailure, inspectionArgs, keyIndexBefore, lastMeaningfulLine, planSampling, probeFromInspection, readInspection, segmentDecoding, type FfmpegInfo } from "../frames/ffmpeg-sampling";
+import {
+  DAMAGE_PATTERN,
+  diagnoseFailure,
+  inspectionArgs,
+  keyIndexBefore,
+  lastMeaningfulLine,
+  planSampling,
+  probeFromInspection,
+  readInspection,
+  segmentDecoding,
+  type FfmpegInfo,
+} from "../frames/ffmpeg-sampling";
 import { corruptError, describe } from "./diagnose";
 import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
 import type { SampleOptions, VideoProbe, WorkerFrame } from "./types";

@@ -47,7 +47,10 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
       select: { id: true, projectId: true, relativePath: true, storageKey: true, createdById: true },
     });
     const importers = new Map(
-      (await deps.prisma.user.findMany({ where: { id: { in: [...new Set(waiting.map((video) => video.createdById))] } }, select: { id: true, email: true, name: true } })).map((user) => [user.id, user]),
+      (await deps.prisma.user.findMany({ where: { id: { in: [...new Set(waiting.map((video) => video.createdById))] } }, select: { id: true, email: true, name: true } })).map((user) => [
+        user.id,
+        user,
+      ]),
     );
     if (waiting.length === 0) {
       if (options.once) break;
@@ -67,7 +70,9 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
           const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) => extractFrameSetFromFile(localPath, options.parameters, { signal }));
           const saved = await createFrameSet(deps, actor, video.id, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder });
           extracted += 1;
-          log(`extracted ${video.relativePath} (video ${video.id}): ${frames.manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${frames.manifest.length} frames${saved.created ? "" : " (another worker stored them first)"}`);
+          log(
+            `extracted ${video.relativePath} (video ${video.id}): ${frames.manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${frames.manifest.length} frames${saved.created ? "" : " (another worker stored them first)"}`,
+          );
         } catch (error) {
           if (signal?.aborted) break;
           failed += 1;

@@ -113,83 +113,79 @@ function videoOutcomes(summary: ImportSummary, status: string) {
 }
 
 describe("the headless bulk import (npm run import), in-process against the database", () => {
-  it(
-    "imports a VBench folder of generated clips, reports corrupt, not-a-video, too-big and odd-named files, resumes after an interruption with no duplicates, and stores the frame set a second extraction reproduces",
-    async () => {
-      const { projectId, target } = await newProject();
-      const journal = fileUploadJournal(path.join(root, "journal.json"));
+  it("imports a VBench folder of generated clips, reports corrupt, not-a-video, too-big and odd-named files, resumes after an interruption with no duplicates, and stores the frame set a second extraction reproduces", async () => {
+    const { projectId, target } = await newProject();
+    const journal = fileUploadJournal(path.join(root, "journal.json"));
 
-      // First run: stopped once 30% of the videos are settled (as Ctrl-C does), with others under way.
-      const controller = new AbortController();
-      const first = await importFolders({
-        roots: [layout.folder],
-        target,
-        parameters: PARAMETERS,
-        concurrency: CONCURRENCY,
-        journal,
-        signal: controller.signal,
-        onEvent: (event) => {
-          if (event.type === "file" && event.videosDone >= Math.floor(CLIP_COUNT * 0.3)) controller.abort();
-        },
+    // First run: stopped once 30% of the videos are settled (as Ctrl-C does), with others under way.
+    const controller = new AbortController();
+    const first = await importFolders({
+      roots: [layout.folder],
+      target,
+      parameters: PARAMETERS,
+      concurrency: CONCURRENCY,
+      journal,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "file" && event.videosDone >= Math.floor(CLIP_COUNT * 0.3)) controller.abort();
+      },
+    });
+    expect(first.counts.imported).toBeGreaterThan(0);
+    expect(first.counts.interrupted).toBeGreaterThan(0);
+    expect(first.counts.imported).toBeLessThan(CLIP_COUNT);
+
+    // Second run: the same folder, to the end.
+    const second = await importFolders({ roots: [layout.folder], target, parameters: PARAMETERS, concurrency: CONCURRENCY, journal });
+    expect(second.counts.interrupted).toBe(0);
+    expect(second.counts.imported + second.counts.duplicate).toBe(CLIP_COUNT);
+    // What the first run finished is a duplicate now (skipped); the rest is imported.
+    expect(second.counts.duplicate).toBe(first.counts.imported);
+    expect(new Set([...videoOutcomes(first, "imported"), ...videoOutcomes(second, "imported")])).toEqual(new Set(layout.good));
+    // Bad files: each run reports them with their reason and stores nothing of them.
+    for (const summary of [second]) {
+      expect(summary.counts.failed).toBe(7);
+      expect(summary.failedByReason).toEqual({ corrupt: 2, not_a_video: 3, odd_name: 1, too_big: 1 });
+      const reasons = Object.fromEntries(summary.files.filter((file) => file.status === "failed").map((file) => [file.relativePath, file.reason]));
+      expect(reasons).toEqual({
+        [layout.corrupt[0]!]: "corrupt",
+        [layout.corrupt[1]!]: "corrupt",
+        [layout.corrupt[2]!]: "not_a_video",
+        [layout.corrupt[3]!]: "not_a_video",
+        [layout.corrupt[4]!]: "not_a_video",
+        [layout.oddName]: "odd_name",
+        [layout.big]: "too_big",
       });
-      expect(first.counts.imported).toBeGreaterThan(0);
-      expect(first.counts.interrupted).toBeGreaterThan(0);
-      expect(first.counts.imported).toBeLessThan(CLIP_COUNT);
+      expect(summary.files.find((file) => file.relativePath === layout.big)?.message).toMatch(/limit/);
+      expect(summary.files.find((file) => file.relativePath === "Sora/notes.md")?.status).toBe("skipped");
+    }
+    expect(second.files.find((file) => file.relativePath === "Sora/prompts/Mechanics.txt")).toMatchObject({ kind: "prompt-list", status: "imported" });
+    expect(second.files.find((file) => file.relativePath === "Sora/meta.csv")).toMatchObject({ kind: "metadata", status: "imported" });
 
-      // Second run: the same folder, to the end.
-      const second = await importFolders({ roots: [layout.folder], target, parameters: PARAMETERS, concurrency: CONCURRENCY, journal });
-      expect(second.counts.interrupted).toBe(0);
-      expect(second.counts.imported + second.counts.duplicate).toBe(CLIP_COUNT);
-      // What the first run finished is a duplicate now (skipped); the rest is imported.
-      expect(second.counts.duplicate).toBe(first.counts.imported);
-      expect(new Set([...videoOutcomes(first, "imported"), ...videoOutcomes(second, "imported")])).toEqual(new Set(layout.good));
-      // Bad files: each run reports them with their reason and stores nothing of them.
-      for (const summary of [second]) {
-        expect(summary.counts.failed).toBe(7);
-        expect(summary.failedByReason).toEqual({ corrupt: 2, not_a_video: 3, odd_name: 1, too_big: 1 });
-        const reasons = Object.fromEntries(summary.files.filter((file) => file.status === "failed").map((file) => [file.relativePath, file.reason]));
-        expect(reasons).toEqual({
-          [layout.corrupt[0]!]: "corrupt",
-          [layout.corrupt[1]!]: "corrupt",
-          [layout.corrupt[2]!]: "not_a_video",
-          [layout.corrupt[3]!]: "not_a_video",
-          [layout.corrupt[4]!]: "not_a_video",
-          [layout.oddName]: "odd_name",
-          [layout.big]: "too_big",
-        });
-        expect(summary.files.find((file) => file.relativePath === layout.big)?.message).toMatch(/limit/);
-        expect(summary.files.find((file) => file.relativePath === "Sora/notes.md")?.status).toBe("skipped");
-      }
-      expect(second.files.find((file) => file.relativePath === "Sora/prompts/Mechanics.txt")).toMatchObject({ kind: "prompt-list", status: "imported" });
-      expect(second.files.find((file) => file.relativePath === "Sora/meta.csv")).toMatchObject({ kind: "metadata", status: "imported" });
+    // No duplicates, nothing half-done: one video per good clip, each ready with one frame set.
+    const videos = await prisma.video.findMany({ where: { projectId }, include: { frameSets: { include: { frames: { orderBy: { index: "asc" } } } } } });
+    expect(videos.map((video) => video.relativePath).sort()).toEqual([...layout.good].sort());
+    expect(videos.every((video) => video.status === "ready" && video.frameSets.length === 1 && video.model === "Sora")).toBe(true);
+    expect(await prisma.uploadSession.count({ where: { projectId, status: "open" } })).toBe(0);
+    const first0 = videos.find((video) => video.relativePath === layout.good[0]);
+    expect(first0).toMatchObject({ seed: "4242", matchedPrompt: true, dimensions: ["Mechanics"], sampleIndex: 0 });
 
-      // No duplicates, nothing half-done: one video per good clip, each ready with one frame set.
-      const videos = await prisma.video.findMany({ where: { projectId }, include: { frameSets: { include: { frames: { orderBy: { index: "asc" } } } } } });
-      expect(videos.map((video) => video.relativePath).sort()).toEqual([...layout.good].sort());
-      expect(videos.every((video) => video.status === "ready" && video.frameSets.length === 1 && video.model === "Sora")).toBe(true);
-      expect(await prisma.uploadSession.count({ where: { projectId, status: "open" } })).toBe(0);
-      const first0 = videos.find((video) => video.relativePath === layout.good[0]);
-      expect(first0).toMatchObject({ seed: "4242", matchedPrompt: true, dimensions: ["Mechanics"], sampleIndex: 0 });
-
-      // Every good clip gets the same frame set when extracted again from the stored file.
-      const storage = getStorage();
-      const queue = [...videos];
-      await Promise.all(Array.from({ length: CONCURRENCY }, () => reExtract()));
-      async function reExtract(): Promise<void> {
-        const video = queue.shift();
-        if (!video) return;
-        const stored = video.frameSets[0]!;
-        expect(stored.decoder).toBe("ffmpeg");
-        const again = await storage.withLocalFile(video.storageKey, (file) => extractFrameSetFromFile(file, PARAMETERS));
-        expect(again.manifest.map(({ index, isKeyFrame, cluster, timestampS }) => ({ index, isKeyFrame, cluster, timestampS }))).toEqual(
-          stored.frames.map(({ index, isKeyFrame, cluster, timestampS }) => ({ index, isKeyFrame, cluster, timestampS })),
-        );
-        expect(again.manifest.map((entry) => sha256(again.files.get(entry.name)!))).toEqual(stored.frames.map((frame) => frame.sha256));
-        return reExtract();
-      }
-    },
-    600_000,
-  );
+    // Every good clip gets the same frame set when extracted again from the stored file.
+    const storage = getStorage();
+    const queue = [...videos];
+    await Promise.all(Array.from({ length: CONCURRENCY }, () => reExtract()));
+    async function reExtract(): Promise<void> {
+      const video = queue.shift();
+      if (!video) return;
+      const stored = video.frameSets[0]!;
+      expect(stored.decoder).toBe("ffmpeg");
+      const again = await storage.withLocalFile(video.storageKey, (file) => extractFrameSetFromFile(file, PARAMETERS));
+      expect(again.manifest.map(({ index, isKeyFrame, cluster, timestampS }) => ({ index, isKeyFrame, cluster, timestampS }))).toEqual(
+        stored.frames.map(({ index, isKeyFrame, cluster, timestampS }) => ({ index, isKeyFrame, cluster, timestampS })),
+      );
+      expect(again.manifest.map((entry) => sha256(again.files.get(entry.name)!))).toEqual(stored.frames.map((frame) => frame.sha256));
+      return reExtract();
+    }
+  }, 600_000);
 
   it("resumes a partial upload from the bytes the server holds, and finishes a video an earlier run stored without frames", async () => {
     const { projectId, target } = await newProject();

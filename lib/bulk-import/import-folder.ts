@@ -238,7 +238,15 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
       resumed = true;
     }
     const noPrompt = video.prompt === null;
-    if (signal?.aborted) return { ...base, status: "interrupted", videoId: video.id, resumed, noPrompt, message: "video stored, frames not extracted yet; run the import again (or npm run extract-worker) to extract them" };
+    if (signal?.aborted)
+      return {
+        ...base,
+        status: "interrupted",
+        videoId: video.id,
+        resumed,
+        noPrompt,
+        message: "video stored, frames not extracted yet; run the import again (or npm run extract-worker) to extract them",
+      };
     try {
       const frames = await extractFrameSetFromFile(file.absolutePath, parameters, { inspected });
       await target.saveFrameSet(video.id, frames);

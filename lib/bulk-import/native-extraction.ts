@@ -11,7 +11,18 @@ import { corruptError, describe } from "../browser-extraction/diagnose";
 import { FEATURE_SIDE, fitExactly, fitWithin, normalizeJpegQuality } from "../browser-extraction/frame-output";
 import { ExtractionError, type VideoProbe } from "../browser-extraction/types";
 import { computeFrameFeatures } from "../frames/frame-features";
-import { DAMAGE_PATTERN, diagnoseFailure, inspectionArgs, keyIndexBefore, lastMeaningfulLine, planSampling, probeFromInspection, readInspection, segmentDecoding, type FfmpegInfo } from "../frames/ffmpeg-sampling";
+import {
+  DAMAGE_PATTERN,
+  diagnoseFailure,
+  inspectionArgs,
+  keyIndexBefore,
+  lastMeaningfulLine,
+  planSampling,
+  probeFromInspection,
+  readInspection,
+  segmentDecoding,
+  type FfmpegInfo,
+} from "../frames/ffmpeg-sampling";
 import { normaliseFrameSetParameters, type FrameManifest, type FrameSetParameters } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
 import { frameSetTimestamps, planFrameSet } from "../frames/plan-frame-set";

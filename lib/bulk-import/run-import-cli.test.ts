@@ -58,15 +58,25 @@ describe("npm run import / framejury import (the command line)", () => {
     const run = io();
     const code = await runImportCli(["--project", project.id, "--model", "Veo", "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "clips")], run.io);
     expect(code).toBe(1); // one file failed
-    expect(run.out.join("\n")).toMatch(/^videos: 1 imported, 0 skipped as duplicates, 1 failed, 0 skipped\nfailed: 1 corrupt\nfailed files:\n {2}clips\/broken-0\.mp4: corrupt — The file is damaged or truncated: it is empty/m);
+    expect(run.out.join("\n")).toMatch(
+      /^videos: 1 imported, 0 skipped as duplicates, 1 failed, 0 skipped\nfailed: 1 corrupt\nfailed files:\n {2}clips\/broken-0\.mp4: corrupt — The file is damaged or truncated: it is empty/m,
+    );
     expect(run.err()).toMatch(/\[1\/2\] imported: clips\/a kite flies-0\.mp4 — \d+ key frames/);
     expect(run.err()).toMatch(/\[2\/2\] failed \(corrupt\): clips\/broken-0\.mp4/);
-    expect(await prisma.video.findMany({ where: { projectId: project.id }, select: { model: true, createdById: true, status: true } })).toEqual([{ model: "Veo", createdById: owner.userId, status: "ready" }]);
+    expect(await prisma.video.findMany({ where: { projectId: project.id }, select: { model: true, createdById: true, status: true } })).toEqual([
+      { model: "Veo", createdById: owner.userId, status: "ready" },
+    ]);
   }, 60_000);
 });
 
 describe("the progress reporter", () => {
-  const outcome = (status: FileOutcome["status"], relativePath: string): FileOutcome => ({ relativePath, kind: "video", status, message: "why", ...(status === "failed" ? { reason: "corrupt" } : {}) });
+  const outcome = (status: FileOutcome["status"], relativePath: string): FileOutcome => ({
+    relativePath,
+    kind: "video",
+    status,
+    message: "why",
+    ...(status === "failed" ? { reason: "corrupt" } : {}),
+  });
 
   it("redraws one bar in place on a terminal, with a line of its own for each failure", () => {
     let text = "";

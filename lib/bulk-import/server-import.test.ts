@@ -87,7 +87,11 @@ describe("the headless import against a server (--server URL with FRAMEJURY_API_
     await prisma.video.update({ where: { id: videos[2]!.id }, data: { status: "pending_extraction" } });
     const second = await importFolders({ roots: [folder], target });
     expect(second.counts).toEqual({ imported: 1, duplicate: 2, failed: 1, skipped: 0, interrupted: 0 });
-    expect(second.files.find((file) => file.status === "imported" && file.kind === "video")).toMatchObject({ relativePath: "Kling/Mechanics/ice melts in the sun-0.mp4", resumed: true, videoId: videos[2]!.id });
+    expect(second.files.find((file) => file.status === "imported" && file.kind === "video")).toMatchObject({
+      relativePath: "Kling/Mechanics/ice melts in the sun-0.mp4",
+      resumed: true,
+      videoId: videos[2]!.id,
+    });
     expect(await prisma.video.count({ where: { projectId: project.id } })).toBe(3);
     expect(await prisma.frameSet.count({ where: { video: { projectId: project.id } } })).toBe(3);
   }, 120_000);
