@@ -93,7 +93,8 @@ export async function collectFiles(roots: string[]): Promise<LocalFile[]> {
       for (const entry of await fs.promises.readdir(dir, { withFileTypes: true })) {
         const absolutePath = path.join(dir, entry.name);
         if (entry.isDirectory()) await walk(absolutePath);
-        else if (entry.isFile()) {
+        // A symbolic link to a file is read like the file (links to folders are not followed: no cycles).
+        else if (entry.isFile() || (entry.isSymbolicLink() && (await fs.promises.stat(absolutePath).catch(() => null))?.isFile())) {
           const relativePath = [base, ...path.relative(absoluteRoot, absolutePath).split(path.sep)].join("/");
           files.push({ absolutePath, relativePath, sizeBytes: (await fs.promises.stat(absolutePath)).size });
         }
@@ -279,6 +280,7 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
         resumed = status.receivedBytes > 0;
       } else await options.journal?.delete(sha256);
     }
+    if (!session && signal?.aborted) return "interrupted";
     session ??= await target.startUpload({
       relativePath: file.relativePath,
       sizeBytes: file.sizeBytes,
