@@ -81,10 +81,10 @@ if (sources.length === 0) {
 }
 console.log(`bench-import: ${os.cpus().length} cores, load average ${load()}; ${sources.length} source clips from ${values.clips}`);
 
-const { normaliseFrameSetParameters } = await import("../lib/frames/frame-set-parameters");
+const { densityPeaksParametersSchema } = await import("../lib/frames/frame-set-parameters");
 const { frameSetTimestamps, planFrameSet } = await import("../lib/frames/plan-frame-set");
 const { extractFrameSetFromFile, inspectVideoFile, sampleVideoFile } = await import("../lib/bulk-import/native-extraction");
-const parameters = normaliseFrameSetParameters(PARAMETERS);
+const parameters = densityPeaksParametersSchema.parse(PARAMETERS);
 
 const clipsDir = path.join(work, "clips");
 fs.mkdirSync(clipsDir);
