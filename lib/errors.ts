@@ -47,7 +47,8 @@ export class DuplicateVideoError extends AppError {
     readonly existingVideoId: string,
     fileName: string,
   ) {
-    super(409, "duplicate", `${fileName} is already in this project (same SHA-256 as video ${existingVideoId}); not stored again.`);
+    // The existing video's id in `details`, so a client resuming an import can finish that video's frames.
+    super(409, "duplicate", `${fileName} is already in this project (same SHA-256 as video ${existingVideoId}); not stored again.`, { videoId: existingVideoId });
   }
 }
 

@@ -34,25 +34,3 @@ async function walk(entry: FileSystemEntry, out: PickedFile[]): Promise<void> {
     for (const child of batch) await walk(child, out);
   }
 }
-
-const VIDEO_EXTENSIONS = /\.(mp4|m4v|mov|webm|mkv)$/i;
-const LIST_EXTENSIONS = /\.(txt|json|csv|jsonl)$/i;
-
-export type PickedKind = "video" | "prompt-list" | "metadata" | "other";
-
-/**
- * Sorts picked files: videos by extension; a prompt list is a txt/json/csv/jsonl inside a
- * `prompt`/`prompts` folder or named like VBench's lists; a csv/jsonl named `*metadata*` is metadata.
- */
-export function classifyPickedFile(relativePath: string): PickedKind {
-  const name = relativePath.split("/").pop() ?? relativePath;
-  if (VIDEO_EXTENSIONS.test(name)) return "video";
-  if (!LIST_EXTENSIONS.test(name)) return "other";
-  if (/meta/i.test(name) && /\.(csv|jsonl)$/i.test(name)) return "metadata";
-  const inPromptFolder = relativePath
-    .split("/")
-    .slice(0, -1)
-    .some((part) => /^prompts?$/i.test(part));
-  if (inPromptFolder || /vbench2?_full_text/i.test(name) || /prompt/i.test(name)) return "prompt-list";
-  return "other";
-}

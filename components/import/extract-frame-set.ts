@@ -2,7 +2,7 @@ import type { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import type { VideoProbe } from "@/lib/browser-extraction/types";
 import { normaliseFrameSetParameters, type FrameSetParameters } from "@/lib/frames/frame-set-parameters";
 import { framesToUpload } from "@/lib/frames/frames-to-upload";
-import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from "@/lib/frames/plan-frame-set";
+import { frameSetTimestamps, planFrameSet } from "@/lib/frames/plan-frame-set";
 import { apiFetch } from "@/lib/api-client";
 
 export interface ExtractedFrameSet {
@@ -28,8 +28,7 @@ export async function extractAndUploadFrameSet(options: {
 }): Promise<ExtractedFrameSet> {
   const parameters: FrameSetParameters = normaliseFrameSetParameters(options.parameters);
   const durationS = options.probe.durationS;
-  const timestamps = parameters.mode === "uniform" ? uniformCountTimestamps(durationS, parameters.count) : uniformSampleTimestamps(durationS, parameters.sampleFps);
-  const sampled = await options.extractor.sample(options.file, timestamps, {
+  const sampled = await options.extractor.sample(options.file, frameSetTimestamps(parameters, durationS), {
     maxSide: parameters.maxSide,
     jpegQuality: parameters.jpegQuality,
     signal: options.signal,

@@ -13,7 +13,7 @@ export function fitWithin(width: number, height: number, maxSide: number): { wid
 }
 
 /** Scales (width, height) so the longest side is exactly `side` (up or down). */
-function fitExactly(width: number, height: number, side: number): { width: number; height: number } {
+export function fitExactly(width: number, height: number, side: number): { width: number; height: number } {
   const scale = side / Math.max(width, height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

@@ -1,5 +1,5 @@
 import { buildClusters } from "./build-clusters";
-import { type FrameSetParametersInput, normaliseFrameSetParameters } from "./frame-set-parameters";
+import { type FrameSetParameters, type FrameSetParametersInput, normaliseFrameSetParameters } from "./frame-set-parameters";
 import { defaultKeyFrameCount, selectKeyFramesDensityPeaks, selectSceneChangeKeyFrames } from "./select-key-frames";
 
 /**
@@ -25,6 +25,11 @@ export function uniformCountTimestamps(durationS: number, count: number): number
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be an integer ≥ 0, got ${count}.`);
   if (!(Number.isFinite(durationS) && durationS > 0)) return [];
   return Array.from({ length: count }, (_, i) => ((i + 0.5) * durationS) / count);
+}
+
+/** The timestamps a frame set samples: `count` segment centres in uniform mode, else `sampleFps` per second. */
+export function frameSetTimestamps(parameters: FrameSetParameters, durationS: number): number[] {
+  return parameters.mode === "uniform" ? uniformCountTimestamps(durationS, parameters.count) : uniformSampleTimestamps(durationS, parameters.sampleFps);
 }
 
 export type SampledFrame = { timestampS: number; features: Float32Array };

@@ -1,0 +1,88 @@
+// `npm run extract-worker`: frames for every video waiting for them (registered through the API, or stored
+// by an import that stopped before its frames), extracted with native ffmpeg exactly as `npm run import`
+// does, so such videos no longer wait for someone to open the Extract pending page.
+import type { Actor } from "../auth/actor";
+import { createFrameSet, recordExtractionError } from "../videos/frame-sets";
+import type { VideoDeps } from "../videos/register-video";
+import { extractFrameSetFromFile } from "./native-extraction";
+
+export interface ExtractWorkerOptions {
+  deps: VideoDeps;
+  /** Only this project's videos; every project's when absent. */
+  projectId?: string;
+  parameters: unknown;
+  concurrency: number;
+  /** Extract what waits now and return, instead of looking again every `intervalMs`. */
+  once: boolean;
+  intervalMs: number;
+  signal?: AbortSignal;
+  log: (line: string) => void;
+}
+
+const BATCH = 50;
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{ extracted: number; failed: number }> {
+  const { deps, signal, log } = options;
+  let extracted = 0;
+  let failed = 0;
+  // A video this process already tried and failed stays out of later looks (its status says why).
+  const tried = new Set<string>();
+  while (!signal?.aborted) {
+    const waiting = await deps.prisma.video.findMany({
+      where: { status: "pending_extraction", ...(options.projectId ? { projectId: options.projectId } : {}), id: { notIn: [...tried] } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: BATCH,
+      select: { id: true, projectId: true, relativePath: true, storageKey: true, createdById: true },
+    });
+    const importers = new Map(
+      (await deps.prisma.user.findMany({ where: { id: { in: [...new Set(waiting.map((video) => video.createdById))] } }, select: { id: true, email: true, name: true } })).map((user) => [
+        user.id,
+        user,
+      ]),
+    );
+    if (waiting.length === 0) {
+      if (options.once) break;
+      await pause(options.intervalMs, signal);
+      continue;
+    }
+    const lanes = Array.from({ length: Math.min(options.concurrency, waiting.length) }, async () => {
+      while (!signal?.aborted) {
+        const video = waiting.shift();
+        if (!video) break;
+        tried.add(video.id);
+        // The worker is the operator's tool, like the admin CLI: it acts with site-admin rights, and the
+        // frame set is recorded as made by the video's importer.
+        const importer = importers.get(video.createdById);
+        const actor: Actor = { userId: video.createdById, email: importer?.email ?? "extract-worker", name: importer?.name ?? "extract-worker", isAdmin: true };
+        try {
+          const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) => extractFrameSetFromFile(localPath, options.parameters, { signal }));
+          const saved = await createFrameSet(deps, actor, video.id, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder });
+          extracted += 1;
+          log(
+            `extracted ${video.relativePath} (video ${video.id}): ${frames.manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${frames.manifest.length} frames${saved.created ? "" : " (another worker stored them first)"}`,
+          );
+        } catch (error) {
+          if (signal?.aborted) break;
+          failed += 1;
+          const message = error instanceof Error ? error.message : String(error);
+          log(`failed ${video.relativePath} (video ${video.id}): ${message}`);
+          await recordExtractionError(deps, actor, video.id, message.slice(0, 2000)).catch(() => {});
+        }
+      }
+    });
+    await Promise.all(lanes);
+  }
+  return { extracted, failed };
+}
