@@ -199,8 +199,8 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         <input type="checkbox" checked={form.structuredOutput} onChange={(e) => set({ structuredOutput: e.target.checked })} /> Ask for JSON-schema structured output
       </label>
       <label className="col-span-2 flex items-center gap-2">
-        <input type="checkbox" checked={form.sendImageDetail} onChange={(e) => set({ sendImageDetail: e.target.checked })} data-testid="endpoint-send-detail" /> Send each image&apos;s
-        detail field (untick for servers that reject it)
+        <input type="checkbox" checked={form.sendImageDetail} onChange={(e) => set({ sendImageDetail: e.target.checked })} data-testid="endpoint-send-detail" /> Send each image&apos;s detail field
+        (untick for servers that reject it)
       </label>
       <label className="col-span-2 flex items-center gap-2">
         <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API (/v1/files and

@@ -104,7 +104,8 @@ describe("the endpoint probe", () => {
 describe("what the engine takes from a probe", () => {
   const schema = { type: "json_schema", json_schema: { name: "x", schema: {} } };
   it("asks for the strongest JSON mode found; never probed or structured output off: as before", () => {
-    const found = (jsonMode: "json_schema" | "json_object" | "none" | null) => capabilitiesOf({ images: "yes", maxImages: 1, jsonMode, topLogprobs: null, usage: null, contextLength: null, latencyMs: 1, notes: [] });
+    const found = (jsonMode: "json_schema" | "json_object" | "none" | null) =>
+      capabilitiesOf({ images: "yes", maxImages: 1, jsonMode, topLogprobs: null, usage: null, contextLength: null, latencyMs: 1, notes: [] });
     expect(responseFormatFor({ structuredOutput: true, capabilities: found("json_schema") }, schema)).toBe(schema);
     expect(responseFormatFor({ structuredOutput: true, capabilities: found("json_object") }, schema)).toEqual({ type: "json_object" });
     expect(responseFormatFor({ structuredOutput: true, capabilities: found("none") }, schema)).toBeNull();

@@ -61,8 +61,7 @@ async function addEndpoint(projectId: string, model: string, options: EndpointOp
   return endpoint.id;
 }
 const judge = (projectId: string, endpointId: string) => createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
-const stepOf = (runId: string, stepId: string, scopeIndex = 0) =>
-  prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex }, include: { calls: { orderBy: { createdAt: "asc" } } } });
+const stepOf = (runId: string, stepId: string, scopeIndex = 0) => prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex }, include: { calls: { orderBy: { createdAt: "asc" } } } });
 const scoresOf = async (runId: string) =>
   (await prisma.score.findMany({ where: { runId }, orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] })).map((s) => `${s.stepId}[${s.scopeIndex}].${s.category}=${s.value}`);
 
@@ -107,7 +106,10 @@ describe("JSON mode from the probe", () => {
       const run = await judge(projectId, endpointId);
       expect((await getRunStatus(prisma, owner, run.id)).steps, model).toMatchObject({ total: 10, done: 10 });
       const formats = (await prisma.llmCall.findMany({ where: { runId: run.id } })).map((c) => (c.request as { responseFormat: unknown }).responseFormat);
-      expect(formats.every((f) => JSON.stringify(f) === JSON.stringify(expected)), model).toBe(true);
+      expect(
+        formats.every((f) => JSON.stringify(f) === JSON.stringify(expected)),
+        model,
+      ).toBe(true);
     }
   });
 });
@@ -245,7 +247,11 @@ describe("error shapes of Gemini, Ollama and OpenRouter", () => {
   it("OpenRouter's error inside a 200: a 5xx code is retried like a 5xx, a 4xx code fails the step with its words", { timeout: 180_000 }, async () => {
     const { projectId, endpointId } = await setup("stub-openrouter");
     stub.addFault({ fault: { kind: "provider_error", provider: "openrouter", status: 502, message: "Upstream provider error" }, match: "Identify objects in the foreground", times: 1 });
-    stub.addFault({ fault: { kind: "provider_error", provider: "openrouter", status: 400, message: "This endpoint's maximum context length is 8192 tokens" }, match: "static hallucinations", times: always });
+    stub.addFault({
+      fault: { kind: "provider_error", provider: "openrouter", status: 400, message: "This endpoint's maximum context length is 8192 tokens" },
+      match: "static hallucinations",
+      times: always,
+    });
     const run = await judge(projectId, endpointId);
     const kg = await stepOf(run.id, "static_kg");
     expect(kg.status).toBe("done");

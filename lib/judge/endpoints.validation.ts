@@ -33,7 +33,13 @@ const endpointFields = z.object({
   maxTokens: z.number().int().min(16).max(1_000_000).nullable().optional(),
   /** Azure OpenAI's `api-version` (e.g. 2024-10-21); set, the base URL is the resource's `/openai` URL or a deployment URL. */
   apiVersion: z
-    .union([z.literal(""), z.string().trim().regex(/^\d{4}-\d{2}-\d{2}(?:-preview)?$|^(?:latest|preview)$/, "apiVersion looks like 2024-10-21 or 2025-04-01-preview.")])
+    .union([
+      z.literal(""),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{4}-\d{2}-\d{2}(?:-preview)?$|^(?:latest|preview)$/, "apiVersion looks like 2024-10-21 or 2025-04-01-preview."),
+    ])
     .nullable()
     // An empty field clears it; an omitted one (a PATCH) leaves it as it is.
     .transform((value) => (value === "" ? null : value))

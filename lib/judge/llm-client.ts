@@ -159,9 +159,7 @@ export function providerErrorMessage(body: string | null | undefined): string | 
     if (typeof value === "string") return value.trim() || null;
     if (Array.isArray(value)) {
       // FastAPI's `detail: [{msg}]`; Gemini's OpenAI-compatible endpoint wraps its error in a list: `[{"error": {"message": …}}]`.
-      const parts = value
-        .map((v) => (typeof v === "string" ? v : isRecord(v) ? (typeof v.msg === "string" ? v.msg : textOf(v.error)) : null))
-        .filter((v): v is string => !!v);
+      const parts = value.map((v) => (typeof v === "string" ? v : isRecord(v) ? (typeof v.msg === "string" ? v.msg : textOf(v.error)) : null)).filter((v): v is string => !!v);
       return parts.length ? parts.join("; ") : null;
     }
     if (isRecord(value)) return textOf(value.message) ?? textOf(value.msg) ?? textOf(value.detail);

@@ -344,12 +344,13 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     }
     if (fault?.kind === "vllm_error") return sendJson(res, fault.status, vllmError(fault.status, fault.message));
     if (fault?.kind === "provider_error") {
-      if (fault.provider === "openrouter") return sendJson(res, 200, { id: `gen-${record.id}`, object: "chat.completion", error: { code: fault.status, message: fault.message, metadata: { provider_name: "stub" } } });
+      if (fault.provider === "openrouter")
+        return sendJson(res, 200, { id: `gen-${record.id}`, object: "chat.completion", error: { code: fault.status, message: fault.message, metadata: { provider_name: "stub" } } });
       if (fault.provider === "ollama") return sendJson(res, fault.status, { error: fault.message });
       return sendJson(res, fault.status, [{ error: { code: fault.status, message: fault.message, status: fault.status === 429 ? "RESOURCE_EXHAUSTED" : "INVALID_ARGUMENT" } }]);
     }
     if (fault?.kind === "rejects_detail" && record.imageDetail) {
-      const message = 'Invalid JSON payload received. Unknown name "detail" at \'messages[0].content[1].image_url\': Cannot find field.';
+      const message = "Invalid JSON payload received. Unknown name \"detail\" at 'messages[0].content[1].image_url': Cannot find field.";
       return sendJson(res, 400, [{ error: { code: 400, message, status: "INVALID_ARGUMENT" } }]);
     }
     const imageLimit = fault?.kind === "image_limit" ? fault.limit : IMAGE_LIMIT_MODEL.exec(body.model) ? Number(IMAGE_LIMIT_MODEL.exec(body.model)![1]) : null;
