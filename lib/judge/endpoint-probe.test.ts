@@ -84,6 +84,16 @@ describe("the endpoint probe", () => {
     expect((await testEndpoint(prisma, owner, id)).capabilities).toMatchObject({ usage: false });
   });
 
+  it("stops when its time runs out, leaving what it did not settle unknown, with a note", async () => {
+    const id = await endpointFor("stub-vision-slow-probe");
+    // Every answer after the Test's own takes 300 ms; the probe may take 200 ms in all.
+    stub.addFault({ fault: { kind: "latency", ms: 300 }, match: "How many images", times: 10 });
+    const { capabilities } = await testEndpoint(prisma, owner, id, { probeBudgetMs: 200 });
+    expect(capabilities).toMatchObject({ images: "yes", maxImages: 1, jsonMode: null, topLogprobs: null });
+    expect(capabilities!.notes.join(" ")).toContain("the probe's 0 s ran out");
+    expect(capabilities!.notes.join(" ")).toContain("Images: stopped at 2 per request without an answer");
+  });
+
   it("stores nothing for an endpoint that cannot be reached, and forgets a probe when the model changes", async () => {
     const dead = await endpointFor("stub-vision", "http://127.0.0.1:9/v1");
     const unreachable = await testEndpoint(prisma, owner, dead);

@@ -46,7 +46,12 @@ export interface EndpointTestResult {
 const IMAGE_REFUSAL = /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i;
 const CANNOT_SEE = /\b(can(?:not|'t|’t)|unable to|do(?:n't|n’t| not)) (?:see|view|process|access|read)\b.*\b(image|picture|images)\b|\bno image\b/i;
 
-export async function testEndpoint(prisma: PrismaClient, actor: Actor, endpointId: string, deps: { client?: LlmClient } = {}): Promise<EndpointTestResult> {
+export async function testEndpoint(
+  prisma: PrismaClient,
+  actor: Actor,
+  endpointId: string,
+  deps: { client?: LlmClient; signal?: AbortSignal; probeBudgetMs?: number } = {},
+): Promise<EndpointTestResult> {
   const endpoint = await managedEndpoint(prisma, actor, endpointId);
   const config = endpointConfigOf(endpoint);
   const colour = (Object.keys(TEST_COLOURS) as TestColour[])[randomInt(Object.keys(TEST_COLOURS).length)]!;
@@ -63,7 +68,9 @@ export async function testEndpoint(prisma: PrismaClient, actor: Actor, endpointI
   const tested = await firstRequest(client, config, colour, timeoutMs, base);
   // An endpoint that answered, or refused the image with a 400, can be probed; an unreachable one tells nothing.
   if (!tested.result.answered && tested.result.tookImage !== "no") return tested.result;
-  const capabilities = await probeCapabilities(client, config, tested, timeoutMs);
+  const capabilities = await probeCapabilities(client, config, tested, timeoutMs, { signal: deps.signal, budgetMs: deps.probeBudgetMs });
+  // Someone who left the page (the request aborted) gets nothing stored: the probe stopped halfway.
+  if (deps.signal?.aborted) return tested.result;
   const probedAt = new Date();
   await prisma.judgeEndpoint.update({ where: { id: endpoint.id }, data: { capabilities, probedAt } });
   return { ...tested.result, capabilities, probedAt: probedAt.toISOString() };
@@ -113,6 +120,8 @@ async function firstRequest(
   }
 }
 
+/** The longest the probe's requests take together (the Test's own request comes before it). */
+const PROBE_BUDGET_MS = 120_000;
 const PROBE_JSON_PROMPT = 'Reply with a JSON object with one key, "ok", set to true.';
 const PROBE_TEXT_PROMPT = "Reply with the word OK.";
 const PROBE_IMAGES_PROMPT = "How many images are in this message? Answer with a number.";
@@ -141,12 +150,19 @@ export async function probeCapabilities(
   config: EndpointConfig,
   tested: { result: EndpointTestResult; usageKnown: boolean | null },
   timeoutMs: number,
+  options: { signal?: AbortSignal; budgetMs?: number } = {},
 ): Promise<EndpointCapabilities> {
   const notes: string[] = [];
+  // Someone is waiting at a button: the whole probe takes at most this long, whatever the endpoint's timeout.
+  const budgetMs = options.budgetMs ?? PROBE_BUDGET_MS;
+  const deadline = Date.now() + budgetMs;
   const usage: boolean[] = tested.usageKnown === null ? [] : [tested.usageKnown];
   const attempt = async (request: Omit<ChatRequest, "model" | "temperature">): Promise<Attempt> => {
+    const left = deadline - Date.now();
+    if (options.signal?.aborted) return { ok: false, refused: false, error: null, words: "the Test was cancelled" };
+    if (left <= 0) return { ok: false, refused: false, error: null, words: `the probe's ${Math.round(budgetMs / 1000)} s ran out` };
     try {
-      const result = await client.complete({ model: config.model, temperature: config.temperature, ...request }, { timeoutMs });
+      const result = await client.complete({ model: config.model, temperature: config.temperature, ...request }, { timeoutMs: Math.min(timeoutMs, left), signal: options.signal });
       usage.push(result.usageKnown !== false);
       return { ok: true, result };
     } catch (error) {
