@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
+import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 
@@ -24,6 +25,12 @@ export interface EndpointRow {
   pricePer1kInput: number | null;
   pricePer1kOutput: number | null;
   supportsBatchApi: boolean;
+  maxTokens: number | null;
+  apiVersion: string | null;
+  sendImageDetail: boolean;
+  /** What the last Test's probe found; null: never probed. */
+  capabilities: EndpointCapabilities | null;
+  probedAt: string | null;
   archivedAt: string | null;
 }
 
@@ -42,6 +49,9 @@ const EMPTY_FORM = {
   pricePer1kOutput: "",
   structuredOutput: true,
   supportsBatchApi: false,
+  maxTokens: "",
+  apiVersion: "",
+  sendImageDetail: true,
 };
 type FormState = typeof EMPTY_FORM;
 
@@ -63,6 +73,9 @@ function formOf(endpoint: EndpointRow): FormState {
     pricePer1kOutput: text(endpoint.pricePer1kOutput),
     structuredOutput: endpoint.structuredOutput,
     supportsBatchApi: endpoint.supportsBatchApi,
+    maxTokens: text(endpoint.maxTokens),
+    apiVersion: endpoint.apiVersion ?? "",
+    sendImageDetail: endpoint.sendImageDetail,
   };
 }
 
@@ -92,6 +105,9 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         pricePer1kOutput: num(form.pricePer1kOutput),
         structuredOutput: form.structuredOutput,
         supportsBatchApi: form.supportsBatchApi,
+        maxTokens: num(form.maxTokens),
+        apiVersion: form.apiVersion.trim() || null,
+        sendImageDetail: form.sendImageDetail,
       };
       if (!endpoint) return postJson(`/api/v1/projects/${projectId}/endpoints`, { ...body, apiKey: form.apiKey || null });
       // Editing: a typed key replaces the stored one, "remove" clears it, a blank field keeps it.
@@ -171,8 +187,20 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
       <label className="flex flex-col gap-1">
         $ per 1k output tokens <input className={field} value={form.pricePer1kOutput} onChange={(e) => set({ pricePer1kOutput: e.target.value })} />
       </label>
+      <label className="flex flex-col gap-1">
+        Max answer tokens
+        <input className={field} placeholder="server default" value={form.maxTokens} onChange={(e) => set({ maxTokens: e.target.value })} data-testid="endpoint-max-tokens" />
+      </label>
+      <label className="flex flex-col gap-1">
+        Azure api-version
+        <input className={field} placeholder="not Azure" value={form.apiVersion} onChange={(e) => set({ apiVersion: e.target.value })} data-testid="endpoint-api-version" />
+      </label>
       <label className="col-span-2 flex items-center gap-2">
         <input type="checkbox" checked={form.structuredOutput} onChange={(e) => set({ structuredOutput: e.target.checked })} /> Ask for JSON-schema structured output
+      </label>
+      <label className="col-span-2 flex items-center gap-2">
+        <input type="checkbox" checked={form.sendImageDetail} onChange={(e) => set({ sendImageDetail: e.target.checked })} data-testid="endpoint-send-detail" /> Send each image&apos;s detail field
+        (untick for servers that reject it)
       </label>
       <label className="col-span-2 flex items-center gap-2">
         <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API (/v1/files and

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch, postJson } from "@/lib/api-client";
+import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
 
 /** What POST /api/v1/endpoints/:id/test answers (lib/judge/endpoint-test.ts). */
@@ -16,6 +17,8 @@ interface EndpointTestResult {
   answer: string | null;
   error: string | null;
   status: number | null;
+  capabilities: EndpointCapabilities | null;
+  probedAt: string | null;
 }
 
 const small = "inline-flex items-center rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100 disabled:opacity-50";
@@ -39,7 +42,8 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
     void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
     router.refresh();
   };
-  const test = useMutation({ mutationFn: () => postJson<EndpointTestResult>(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}/test`, {}) });
+  // The probe stores what it found on the endpoint: the row shows it once the page is read again.
+  const test = useMutation({ mutationFn: () => postJson<EndpointTestResult>(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}/test`, {}), onSuccess: () => router.refresh() });
   const archive = useMutation({
     mutationFn: (archived: boolean) =>
       apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ archived }) }),
@@ -58,7 +62,11 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
         {endpoint.baseUrl} · key {endpoint.hasApiKey ? "stored (encrypted)" : "none"} · ≤{endpoint.maxConcurrency} at once
         {endpoint.requestsPerMinute ? ` · ${endpoint.requestsPerMinute}/min` : ""}
         {endpoint.supportsBatchApi ? " · Batch API" : ""}
+        {endpoint.apiVersion ? ` · Azure api-version ${endpoint.apiVersion}` : ""}
+        {endpoint.maxTokens ? ` · answers ≤${endpoint.maxTokens} tokens` : ""}
+        {endpoint.sendImageDetail ? "" : " · no image detail"}
       </div>
+      <Capabilities capabilities={endpoint.capabilities} probedAt={endpoint.probedAt} />
       {canManage && (
         <div className="mt-1 flex flex-wrap gap-1.5">
           <button type="button" className={small} disabled={test.isPending} onClick={() => test.mutate()}>
@@ -94,6 +102,39 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
         </div>
       )}
     </li>
+  );
+}
+
+/** What the endpoint's last probe found, in a line; how runs use it is in docs/guide/judging.md. */
+function Capabilities({ capabilities, probedAt }: { capabilities: EndpointCapabilities | null; probedAt: string | null }) {
+  if (!capabilities || !probedAt) {
+    return (
+      <div className="text-xs text-slate-500" data-testid="endpoint-capabilities">
+        Not probed yet (Test probes it).
+      </div>
+    );
+  }
+  const images =
+    capabilities.images === "no"
+      ? "no images"
+      : capabilities.maxImages === null
+        ? "images: limit unknown"
+        : capabilities.maxImages >= 16
+          ? "≥16 images per request"
+          : `≤${capabilities.maxImages} image${capabilities.maxImages === 1 ? "" : "s"} per request (more are tiled)`;
+  const yesNo = (value: boolean | null) => (value === null ? "unknown" : value ? "yes" : "no");
+  const parts = [
+    images,
+    `JSON: ${capabilities.jsonMode ?? "unknown"}`,
+    `top_logprobs: ${yesNo(capabilities.topLogprobs)}`,
+    `usage: ${yesNo(capabilities.usage)}`,
+    capabilities.contextLength ? `context ${capabilities.contextLength} tokens` : "context length not stated",
+    `${capabilities.latencyMs} ms`,
+  ];
+  return (
+    <div className="text-xs text-slate-600" data-testid="endpoint-capabilities" title={capabilities.notes.join("\n") || undefined}>
+      Probed {probedAt.slice(0, 16).replace("T", " ")} UTC: {parts.join(" · ")}
+    </div>
   );
 }
 

@@ -4,7 +4,7 @@ import { log } from "../observability/logger";
 import { getStorage } from "../storage/storage";
 import { endpointConfigForRun } from "./endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
-import { openAiCompatibleClient, type LlmClient } from "./llm-client";
+import { clientForEndpoint, type LlmClient } from "./llm-client";
 import { PIPELINES } from "../tasks/modules";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
@@ -53,7 +53,7 @@ export function workerJudgeDeps(): JudgeDeps {
   const engineLog = (line: string) => log().warn(line);
   const clients = new Map<string, LlmClient>();
   const sharedLimits = new SharedLimits(prisma, undefined, engineLog);
-  const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey]);
+  const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey, e.apiVersion ?? null]);
   return {
     prisma,
     storage: getStorage(),
@@ -63,7 +63,7 @@ export function workerJudgeDeps(): JudgeDeps {
     llmFor(endpoint) {
       const k = fingerprint(endpoint);
       let client = clients.get(k);
-      if (!client) clients.set(k, (client = openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey })));
+      if (!client) clients.set(k, (client = clientForEndpoint(endpoint)));
       return client;
     },
     limiterFor: (endpoint) => sharedLimits.limiterFor(endpoint),

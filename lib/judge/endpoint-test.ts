@@ -4,15 +4,18 @@ import type { Actor } from "../auth/actor";
 import { managedEndpoint } from "./endpoint-lifecycle";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "./endpoint-url-policy";
 import { endpointConfigOf } from "./endpoints";
-import { LlmError, openAiCompatibleClient, type LlmClient } from "./llm-client";
+import { clientForEndpoint, LlmError, type ChatRequest, type ChatResult, type LlmClient } from "./llm-client";
 import { solidColourDataUrl, TEST_COLOURS, type TestColour } from "./test-image";
+import { contextLengthIn, PROBE_IMAGE_COUNTS, type EndpointCapabilities } from "./endpoint-capabilities";
+import type { EndpointConfig } from "./engine/judge-video";
 
 /**
  * The Judge page's *Test* button: one small request to an endpoint, through the same client the judge
  * uses (the SSRF guard at connect time, no redirects, the stored key decrypted on the server, the
  * endpoint's timeout), with a 64×64 PNG of one colour and a one-line question. The answer says whether
  * the endpoint answered, how long it took, whether the model took the image, and what went wrong in
- * plain words. Nothing is stored.
+ * plain words. When the endpoint answered (or refused the image), a **probe** follows (probeCapabilities):
+ * what the endpoint can do, stored on the endpoint for the engine (lib/judge/endpoint-capabilities.ts).
  */
 
 export const ENDPOINT_TEST_PROMPT = "What colour is this image? Answer in one word.";
@@ -35,16 +38,24 @@ export interface EndpointTestResult {
   error: string | null;
   /** The HTTP status of a refused request. */
   status: number | null;
+  /** What the probe found and stored; null when the endpoint could not be reached (nothing is stored then). */
+  capabilities: EndpointCapabilities | null;
+  probedAt: string | null;
 }
 
 const IMAGE_REFUSAL = /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i;
 const CANNOT_SEE = /\b(can(?:not|'t|’t)|unable to|do(?:n't|n’t| not)) (?:see|view|process|access|read)\b.*\b(image|picture|images)\b|\bno image\b/i;
 
-export async function testEndpoint(prisma: PrismaClient, actor: Actor, endpointId: string, deps: { client?: LlmClient } = {}): Promise<EndpointTestResult> {
+export async function testEndpoint(
+  prisma: PrismaClient,
+  actor: Actor,
+  endpointId: string,
+  deps: { client?: LlmClient; signal?: AbortSignal; probeBudgetMs?: number } = {},
+): Promise<EndpointTestResult> {
   const endpoint = await managedEndpoint(prisma, actor, endpointId);
   const config = endpointConfigOf(endpoint);
   const colour = (Object.keys(TEST_COLOURS) as TestColour[])[randomInt(Object.keys(TEST_COLOURS).length)]!;
-  const base = { colour, colourNamed: false, answer: null, status: null } as const;
+  const base = { colour, colourNamed: false, answer: null, status: null, capabilities: null, probedAt: null } as const;
   try {
     // The same check as on save, so an address refused since then gets the policy's own words.
     await assertEndpointUrlAllowed(config.baseUrl);
@@ -52,36 +63,172 @@ export async function testEndpoint(prisma: PrismaClient, actor: Actor, endpointI
     if (error instanceof EndpointNotAllowedError) return { ...base, answered: false, latencyMs: 0, tookImage: "unknown", error: error.message };
     throw error;
   }
-  const client = deps.client ?? openAiCompatibleClient({ baseURL: config.baseUrl, apiKey: config.apiKey });
+  const client = deps.client ?? clientForEndpoint(config);
   const timeoutMs = Math.min(config.timeoutSeconds * 1000, MAX_TEST_TIMEOUT_MS);
+  const tested = await firstRequest(client, config, colour, timeoutMs, base);
+  // An endpoint that answered, or refused the image with a 400, can be probed; an unreachable one tells nothing.
+  if (!tested.result.answered && tested.result.tookImage !== "no") return tested.result;
+  const capabilities = await probeCapabilities(client, config, tested, timeoutMs, { signal: deps.signal, budgetMs: deps.probeBudgetMs });
+  // Someone who left the page (the request aborted) gets nothing stored: the probe stopped halfway.
+  if (deps.signal?.aborted) return tested.result;
+  const probedAt = new Date();
+  await prisma.judgeEndpoint.update({ where: { id: endpoint.id }, data: { capabilities, probedAt } });
+  return { ...tested.result, capabilities, probedAt: probedAt.toISOString() };
+}
+
+const imageDetailOf = (config: EndpointConfig) => (config.sendImageDetail === false ? null : ("low" as const));
+
+/** The Test's own request: one coloured image and its question. */
+async function firstRequest(
+  client: LlmClient,
+  config: EndpointConfig,
+  colour: TestColour,
+  timeoutMs: number,
+  base: Pick<EndpointTestResult, "colour" | "colourNamed" | "answer" | "status" | "capabilities" | "probedAt">,
+): Promise<{ result: EndpointTestResult; usageKnown: boolean | null }> {
   const started = performance.now();
   try {
     const result = await client.complete(
-      { model: config.model, text: ENDPOINT_TEST_PROMPT, images: [{ url: solidColourDataUrl(colour), detail: "low" }], temperature: config.temperature, responseFormat: null },
+      { model: config.model, text: ENDPOINT_TEST_PROMPT, images: [{ url: solidColourDataUrl(colour), detail: imageDetailOf(config) }], temperature: config.temperature, responseFormat: null },
       { timeoutMs },
     );
+    const usageKnown = result.usageKnown !== false;
     const latencyMs = Math.round(performance.now() - started);
     const text = (result.text ?? "").replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
     if (!text) {
       const why = result.refusal ? `The model refused: ${result.refusal.slice(0, 200)}` : "The endpoint answered with no text.";
-      return { ...base, answered: false, latencyMs, tookImage: "unknown", error: why };
+      return { result: { ...base, answered: false, latencyMs, tookImage: "unknown", error: why }, usageKnown };
     }
     const colourNamed = new RegExp(`\\b${colour}\\b`, "i").test(text);
     const tookImage = colourNamed ? "yes" : CANNOT_SEE.test(text) ? "no" : "unknown";
-    return { ...base, answered: true, latencyMs, tookImage, colourNamed, answer: text.slice(0, 200), error: null };
+    return { result: { ...base, answered: true, latencyMs, tookImage, colourNamed, answer: text.slice(0, 200), error: null }, usageKnown };
   } catch (error) {
     const latencyMs = Math.round(performance.now() - started);
     const llmError = error instanceof LlmError ? error : null;
     const refusedImage = llmError?.kind === "client" && llmError.status === 400 && IMAGE_REFUSAL.test(llmError.excerpt ?? "");
     return {
-      ...base,
-      answered: false,
-      latencyMs,
-      tookImage: refusedImage ? "no" : "unknown",
-      status: llmError?.status ?? null,
-      error: llmError ? plainWords(llmError, timeoutMs, refusedImage) : `Unexpected failure: ${error instanceof Error ? error.name : "error"}.`,
+      result: {
+        ...base,
+        answered: false,
+        latencyMs,
+        tookImage: refusedImage ? "no" : "unknown",
+        status: llmError?.status ?? null,
+        error: llmError ? plainWords(llmError, timeoutMs, refusedImage) : `Unexpected failure: ${error instanceof Error ? error.name : "error"}.`,
+      },
+      usageKnown: null,
     };
   }
+}
+
+/** The longest the probe's requests take together (the Test's own request comes before it). */
+const PROBE_BUDGET_MS = 120_000;
+const PROBE_JSON_PROMPT = 'Reply with a JSON object with one key, "ok", set to true.';
+const PROBE_TEXT_PROMPT = "Reply with the word OK.";
+const PROBE_IMAGES_PROMPT = "How many images are in this message? Answer with a number.";
+/** A max_tokens no server allows: the refusal of a server that checks it names its context length (vLLM). */
+const CONTEXT_PROBE_MAX_TOKENS = 10_000_000;
+const PROBE_SCHEMA = {
+  type: "json_schema",
+  json_schema: {
+    name: "probe",
+    strict: true,
+    schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false },
+  },
+};
+
+type Attempt = { ok: true; result: ChatResult } | { ok: false; refused: boolean; error: LlmError | null; words: string };
+
+/**
+ * What the endpoint can do, one small request at a time (never in parallel, so its limits are not tested
+ * too): the most images per request (1, 2, 4, 8, 16 small PNGs, stopping at the first refusal), the
+ * strongest `response_format` it accepts (json_schema, then json_object), whether `top_logprobs` come back,
+ * whether answers carry usage, and its context length when a refusal names it. A refusal (4xx) settles a
+ * question; any other failure leaves it unsettled (null), with a note.
+ */
+export async function probeCapabilities(
+  client: LlmClient,
+  config: EndpointConfig,
+  tested: { result: EndpointTestResult; usageKnown: boolean | null },
+  timeoutMs: number,
+  options: { signal?: AbortSignal; budgetMs?: number } = {},
+): Promise<EndpointCapabilities> {
+  const notes: string[] = [];
+  // Someone is waiting at a button: the whole probe takes at most this long, whatever the endpoint's timeout.
+  const budgetMs = options.budgetMs ?? PROBE_BUDGET_MS;
+  const deadline = Date.now() + budgetMs;
+  const usage: boolean[] = tested.usageKnown === null ? [] : [tested.usageKnown];
+  const attempt = async (request: Omit<ChatRequest, "model" | "temperature">): Promise<Attempt> => {
+    const left = deadline - Date.now();
+    if (options.signal?.aborted) return { ok: false, refused: false, error: null, words: "the Test was cancelled" };
+    if (left <= 0) return { ok: false, refused: false, error: null, words: `the probe's ${Math.round(budgetMs / 1000)} s ran out` };
+    try {
+      const result = await client.complete({ model: config.model, temperature: config.temperature, ...request }, { timeoutMs: Math.min(timeoutMs, left), signal: options.signal });
+      usage.push(result.usageKnown !== false);
+      return { ok: true, result };
+    } catch (error) {
+      const llmError = error instanceof LlmError ? error : null;
+      const refused = llmError?.kind === "client" && llmError.status !== null && llmError.status >= 400 && llmError.status < 500;
+      return { ok: false, refused, error: llmError, words: llmError ? plainWords(llmError, timeoutMs) : "unexpected failure" };
+    }
+  };
+
+  // Images: the Test's request carried one.
+  let images: EndpointCapabilities["images"] = tested.result.tookImage === "no" ? "no" : tested.result.answered ? "yes" : "unknown";
+  let maxImages: number | null = images === "no" ? 0 : images === "yes" ? 1 : null;
+  if (images === "yes") {
+    for (const count of PROBE_IMAGE_COUNTS.filter((n) => n > 1)) {
+      const colours = Object.keys(TEST_COLOURS) as TestColour[];
+      const sent = Array.from({ length: count }, (_, i) => ({ url: solidColourDataUrl(colours[i % colours.length]!, 32), detail: imageDetailOf(config) }));
+      const outcome = await attempt({ text: PROBE_IMAGES_PROMPT, images: sent, responseFormat: null });
+      if (outcome.ok) {
+        maxImages = count;
+        continue;
+      }
+      // vLLM says its limit ("At most 2 image(s) may be provided in one request."): take it as said.
+      const stated = /at most (\d+) image/i.exec(outcome.error?.excerpt ?? outcome.error?.message ?? "");
+      if (stated && Number(stated[1]) < count) maxImages = Math.max(maxImages ?? 0, Number(stated[1]));
+      if (!outcome.refused) notes.push(`Images: stopped at ${count} per request without an answer (${outcome.words}); ${maxImages} per request worked.`);
+      break;
+    }
+  } else if (images === "unknown") {
+    images = "unknown";
+    notes.push("Images: the first request failed, so the image limit was not probed.");
+  }
+
+  // JSON: the strongest mode accepted.
+  let jsonMode: EndpointCapabilities["jsonMode"] = null;
+  const schemaOutcome = await attempt({ text: PROBE_JSON_PROMPT, images: [], responseFormat: PROBE_SCHEMA });
+  if (schemaOutcome.ok) jsonMode = "json_schema";
+  else if (schemaOutcome.refused) {
+    const objectOutcome = await attempt({ text: PROBE_JSON_PROMPT, images: [], responseFormat: { type: "json_object" } });
+    if (objectOutcome.ok) jsonMode = "json_object";
+    else if (objectOutcome.refused) jsonMode = "none";
+    else notes.push(`JSON mode: json_schema was refused, and json_object got no answer (${objectOutcome.words}).`);
+  } else notes.push(`JSON mode: no answer to a json_schema request (${schemaOutcome.words}).`);
+
+  // Logprobs.
+  let topLogprobs: boolean | null = null;
+  const logprobsOutcome = await attempt({ text: PROBE_TEXT_PROMPT, images: [], responseFormat: null, topLogprobs: 2 });
+  if (logprobsOutcome.ok) topLogprobs = logprobsOutcome.result.topLogprobsReturned === true;
+  else if (logprobsOutcome.refused) topLogprobs = false;
+  else notes.push(`Logprobs: no answer (${logprobsOutcome.words}).`);
+
+  // Context length: only when a refusal of an impossible max_tokens names it.
+  let contextLength: number | null = null;
+  const contextOutcome = await attempt({ text: PROBE_TEXT_PROMPT, images: [], responseFormat: null, maxTokens: CONTEXT_PROBE_MAX_TOKENS });
+  if (!contextOutcome.ok) contextLength = contextLengthIn(contextOutcome.error?.excerpt) ?? contextLengthIn(contextOutcome.error?.message);
+  if (contextLength === null) notes.push("Context length: the endpoint did not state it.");
+
+  return {
+    images,
+    maxImages,
+    jsonMode,
+    topLogprobs,
+    usage: usage.length === 0 ? null : usage.every(Boolean),
+    contextLength,
+    latencyMs: tested.result.latencyMs,
+    notes,
+  };
 }
 
 /** What a failed test call means, for someone setting up an endpoint. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { PrismaClient } from "../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { decryptSecret, encryptSecret } from "../crypto/secret-box";
@@ -8,6 +8,7 @@ import type { EndpointConfig } from "./engine/judge-video";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "./endpoint-url-policy";
 import type { endpointInputSchema, endpointUpdateSchema } from "./endpoints.validation";
 import { log } from "../observability/logger";
+import { capabilitiesOf } from "./endpoint-capabilities";
 
 function appSecret(): string {
   const secret = process.env.APP_SECRET;
@@ -39,10 +40,13 @@ export async function updateEndpoint(prisma: PrismaClient, actor: Actor, endpoin
   });
   if (input.baseUrl !== undefined) await assertEndpointUrlAllowed(input.baseUrl);
   const { apiKey, archived, ...fields } = input;
+  // A probe describes a server, a model and a dialect: once one of them changes, its findings no longer hold.
+  const probeStale = (["baseUrl", "model", "apiVersion"] as const).some((field) => fields[field] !== undefined && fields[field] !== existing[field]);
   const row = await prisma.judgeEndpoint.update({
     where: { id: endpointId },
     data: {
       ...fields,
+      ...(probeStale ? { capabilities: Prisma.DbNull, probedAt: null } : {}),
       // An omitted key keeps the stored one; an empty string removes it.
       ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null }),
       ...(archived === undefined ? {} : { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null }),
@@ -88,6 +92,10 @@ export function endpointConfigOf(e: Awaited<ReturnType<PrismaClient["judgeEndpoi
     pricePer1kInput: e.pricePer1kInput,
     pricePer1kOutput: e.pricePer1kOutput,
     supportsBatchApi: e.supportsBatchApi,
+    maxTokens: e.maxTokens,
+    apiVersion: e.apiVersion,
+    sendImageDetail: e.sendImageDetail,
+    capabilities: capabilitiesOf(e.capabilities),
   };
 }
 

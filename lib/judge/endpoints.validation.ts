@@ -29,6 +29,23 @@ const endpointFields = z.object({
   pricePer1kOutput: z.number().min(0).max(1000).nullable(),
   /** The endpoint also serves OpenAI's Batch API (/v1/files, /v1/batches); off unless set. */
   supportsBatchApi: z.boolean().optional(),
+  /** The most answer tokens a request may ask for (`max_tokens`); null or absent: the server's default. */
+  maxTokens: z.number().int().min(16).max(1_000_000).nullable().optional(),
+  /** Azure OpenAI's `api-version` (e.g. 2024-10-21); set, the base URL is the resource's `/openai` URL or a deployment URL. */
+  apiVersion: z
+    .union([
+      z.literal(""),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{4}-\d{2}-\d{2}(?:-preview)?$|^(?:latest|preview)$/, "apiVersion looks like 2024-10-21 or 2025-04-01-preview."),
+    ])
+    .nullable()
+    // An empty field clears it; an omitted one (a PATCH) leaves it as it is.
+    .transform((value) => (value === "" ? null : value))
+    .optional(),
+  /** Send each image's `detail` field; false for servers that reject or ignore it (Gemini, Ollama). */
+  sendImageDetail: z.boolean().optional(),
 });
 
 export const endpointInputSchema = endpointFields.extend({

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import OpenAI from "openai";
+import OpenAI, { AzureOpenAI } from "openai";
 import { EndpointNotAllowedError } from "./endpoint-url-policy";
 import { contentText, splitReasoning } from "./answer-content";
 import { guardedFetch } from "./guarded-fetch";
@@ -8,7 +8,8 @@ import { errorBodyExcerpt, withoutServerDetails } from "./step-errors";
 export interface ChatImage {
   /** A data: URL or an https URL. */
   url: string;
-  detail: "low" | "high" | "auto";
+  /** Null: the `detail` field is left out (servers that reject or ignore it: Gemini, Ollama). */
+  detail: "low" | "high" | "auto" | null;
 }
 
 export interface ChatRequest {
@@ -23,6 +24,8 @@ export interface ChatRequest {
   /** Earlier turns, for a repair request: the model's previous answer and our correction. */
   followUp?: { previousAnswer: string; correction: string } | null;
   maxTokens?: number | null;
+  /** Ask for this many `top_logprobs` per token (with `logprobs: true`): the endpoint probe's check. */
+  topLogprobs?: number | null;
 }
 
 export interface ChatResult {
@@ -37,6 +40,8 @@ export interface ChatResult {
   usageKnown?: boolean;
   /** The model's reasoning, kept apart from the answer and never parsed: `<think>…</think>`, or `reasoning_content`. */
   reasoning?: string | null;
+  /** The answer carried `top_logprobs` for its tokens. */
+  topLogprobsReturned?: boolean;
 }
 
 export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled" | "not_allowed";
@@ -71,8 +76,17 @@ export interface LlmClient {
  * A client for an OpenAI-compatible endpoint. Requests go through guardedFetch (the SSRF policy at
  * connect time, no redirects) unless a test passes its own `fetch`.
  */
-export function openAiCompatibleClient(options: { baseURL: string; apiKey: string | null; fetch?: typeof fetch }): LlmClient {
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "not-needed", maxRetries: 0, fetch: keepingErrorBodies(options.fetch ?? guardedFetch()) });
+export function openAiCompatibleClient(options: { baseURL: string; apiKey: string | null; fetch?: typeof fetch; apiVersion?: string | null }): LlmClient {
+  const common = {
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? "not-needed",
+    maxRetries: 0,
+    fetch: keepingErrorBodies(options.fetch ?? guardedFetch()),
+    defaultHeaders: attributionHeaders(options.baseURL),
+  };
+  // Azure OpenAI: `api-version` on every request, the key in `api-key`, the model (its deployment) in the path
+  // unless the base URL already names a deployment.
+  const client = options.apiVersion ? new AzureOpenAI({ ...common, apiVersion: options.apiVersion }) : new OpenAI(common);
   return {
     async complete(request, { timeoutMs, signal }) {
       const seen: ErrorBodySeen = { body: null };
@@ -84,6 +98,27 @@ export function openAiCompatibleClient(options: { baseURL: string; apiKey: strin
       }
     },
   };
+}
+
+/** The client for an endpoint's settings: the judge's, the Test's and the probe's. */
+export function clientForEndpoint(endpoint: { baseUrl: string; apiKey: string | null; apiVersion?: string | null }): LlmClient {
+  return openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, apiVersion: endpoint.apiVersion ?? null });
+}
+
+/**
+ * OpenRouter's app attribution headers (openrouter.ai/docs/app-attribution): the app's name, and its address
+ * when APP_URL is set. Sent to openrouter.ai only, so no other provider learns the app's address.
+ */
+export function attributionHeaders(baseURL: string, appUrl = process.env.APP_URL ?? null): Record<string, string> | undefined {
+  let host: string;
+  try {
+    host = new URL(baseURL).hostname;
+  } catch {
+    return undefined;
+  }
+  if (host !== "openrouter.ai" && !host.endsWith(".openrouter.ai")) return undefined;
+  // X-OpenRouter-Title is the current name; X-Title is still read (the docs say, for backwards compatibility).
+  return { "X-OpenRouter-Title": "FrameJury", "X-Title": "FrameJury", ...(appUrl ? { "HTTP-Referer": appUrl } : {}) };
 }
 
 interface ErrorBodySeen {
@@ -123,7 +158,8 @@ export function providerErrorMessage(body: string | null | undefined): string | 
   const textOf = (value: unknown): string | null => {
     if (typeof value === "string") return value.trim() || null;
     if (Array.isArray(value)) {
-      const parts = value.map((v) => (typeof v === "string" ? v : isRecord(v) && typeof v.msg === "string" ? v.msg : null)).filter((v): v is string => !!v);
+      // FastAPI's `detail: [{msg}]`; Gemini's OpenAI-compatible endpoint wraps its error in a list: `[{"error": {"message": …}}]`.
+      const parts = value.map((v) => (typeof v === "string" ? v : isRecord(v) ? (typeof v.msg === "string" ? v.msg : textOf(v.error)) : null)).filter((v): v is string => !!v);
       return parts.length ? parts.join("; ") : null;
     }
     if (isRecord(value)) return textOf(value.message) ?? textOf(value.msg) ?? textOf(value.detail);
@@ -158,7 +194,7 @@ export function serverSettingHint(message: string | null): string | null {
 export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
   const content: OpenAI.Chat.ChatCompletionContentPart[] = [
     { type: "text", text: request.text },
-    ...request.images.map((image) => ({ type: "image_url" as const, image_url: { url: image.url, detail: image.detail } })),
+    ...request.images.map((image) => ({ type: "image_url" as const, image_url: image.detail === null ? { url: image.url } : { url: image.url, detail: image.detail } })),
   ];
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...(request.system ? [{ role: "system" as const, content: request.system }] : []), { role: "user", content }];
   if (request.followUp) {
@@ -171,6 +207,7 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
     ...(request.temperature === null || request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.responseFormat ? { response_format: request.responseFormat as never } : {}),
     ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+    ...(request.topLogprobs ? { logprobs: true, top_logprobs: request.topLogprobs } : {}),
   };
 }
 
@@ -180,11 +217,22 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
  * out (see splitReasoning). An answer without `usage` has unknown tokens (`usageKnown: false`), never 0.
  */
 export function chatResultOf(response: {
-  choices?: { message?: { content?: unknown; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown } | null; finish_reason?: string | null }[] | null;
+  choices?:
+    | {
+        message?: { content?: unknown; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown } | null;
+        finish_reason?: string | null;
+        logprobs?: { content?: { top_logprobs?: unknown[] | null }[] | null } | null;
+        error?: unknown;
+      }[]
+    | null;
   usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
+  error?: unknown;
 }): ChatResult {
+  // OpenRouter reports an upstream failure inside a 200: `{"error": {"code": 502, "message": …}}`, at the top or on the choice.
+  const inside = errorInsideAnswer(response.error) ?? errorInsideAnswer(response.choices?.[0]?.error);
+  if (inside) throw inside;
   const choice = response.choices?.[0];
-  if (!choice) throw new LlmError("bad_response", "The endpoint answered without any choice.");
+  if (!choice) throw new LlmError("bad_response", "The endpoint answered without any choice (an empty `choices` list).");
   const message = choice.message ?? null;
   const content = contentText(message?.content);
   const split = content === null ? { answer: null, reasoning: null } : splitReasoning(content);
@@ -201,7 +249,23 @@ export function chatResultOf(response: {
     completionTokens: usageKnown ? completionTokens : 0,
     usageKnown,
     reasoning,
+    topLogprobsReturned: (choice.logprobs?.content ?? []).some((token) => Array.isArray(token?.top_logprobs) && token.top_logprobs.length > 0),
   };
+}
+
+/**
+ * An error a provider put in a 200 answer's body, as the status it names would be: a 429 or 5xx code is retried,
+ * anything else fails the call with the provider's words (sanitised).
+ */
+function errorInsideAnswer(error: unknown): LlmError | null {
+  if (error === undefined || error === null) return null;
+  const message = errorBodyExcerpt(providerErrorMessage(JSON.stringify({ error }))) ?? "no message";
+  const code = isRecord(error) ? Number(error.code) : Number.NaN;
+  const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : null;
+  const said = `The endpoint said: "${message}"`;
+  if (status === 429) return new LlmError("rate_limited", `Rate limited (429, reported inside a 200 answer). ${said}`, status, null, message);
+  if (status === null || status >= 500) return new LlmError("server", `Endpoint error (${status ?? "no code"}, reported inside a 200 answer). ${said}`, status, null, message);
+  return new LlmError("client", `The endpoint refused the request (${status}, reported inside a 200 answer). ${said}`, status, null, message);
 }
 
 export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = [], rawBody: string | null = null): LlmError {

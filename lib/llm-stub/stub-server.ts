@@ -14,6 +14,19 @@ import { defaultStubRules, FALLBACK_RULE } from "./stub-rules";
 
 /** Models whose name contains "text-only" answer any request with an image with a 400, as a model without vision does. */
 export const TEXT_ONLY_MODEL = /text-only/i;
+/**
+ * Simulated servers, by model name, so a test (or an e2e that only fills in the endpoint form) picks one:
+ * "…images-per-request-N…": vLLM without a larger `--limit-mm-per-prompt` (N = 1 is vLLM's default), a request
+ * with more images gets vLLM's 400; "…no-response-format…": any `response_format` is refused with a 400;
+ * "…json-object-only…": `json_schema` is refused, `json_object` accepted; "…no-logprobs…": `top_logprobs` are
+ * never returned; "…context-N…": a request whose prompt and `max_tokens` exceed N tokens gets vLLM's
+ * context-length 400.
+ */
+export const IMAGE_LIMIT_MODEL = /images-per-request-(\d+)/i;
+export const NO_RESPONSE_FORMAT_MODEL = /no-response-format/i;
+export const JSON_OBJECT_ONLY_MODEL = /json-object-only/i;
+export const NO_LOGPROBS_MODEL = /no-logprobs/i;
+export const CONTEXT_MODEL = /context-(\d+)/i;
 
 export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("latency"), ms: z.number().int().min(0).max(600_000) }),
@@ -46,6 +59,22 @@ export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("image_limit"), limit: z.number().int().min(0) }),
   /** vLLM's error shape, `{"object":"error","message":…}`, with any status and message (say, a context-length error). */
   z.object({ kind: z.literal("vllm_error"), status: z.number().int().min(400).max(599), message: z.string() }),
+  /** A reasoning parser's answer (vLLM `--reasoning-parser`, DeepSeek's API): the thinking, with a draft of the answer, in `reasoning_content`. */
+  z.object({ kind: z.literal("reasoning_field") }),
+  /** `choices: []` (a prompt filtered before any answer, as Azure does). */
+  z.object({ kind: z.literal("empty_choices") }),
+  /**
+   * A server's answer-length limit: an answer longer than the request's `max_tokens` (or `tokens` when the request
+   * sets none) is cut there, with `finish_reason: "length"`.
+   */
+  z.object({ kind: z.literal("max_tokens"), tokens: z.number().int().min(1) }),
+  /**
+   * Other servers' error shapes: Gemini's OpenAI-compatible endpoint (Google's `{"error": {code, message, status}}` in a
+   * list), Ollama's (`{"error": "…"}`), and OpenRouter's error inside a 200 answer (`{"error": {code, message}}`).
+   */
+  z.object({ kind: z.literal("provider_error"), provider: z.enum(["gemini", "ollama", "openrouter"]), status: z.number().int().min(400).max(599), message: z.string() }),
+  /** A server that rejects the unknown `detail` field of an image (Gemini's error shape): FrameJury's "omit detail" endpoint option. */
+  z.object({ kind: z.literal("rejects_detail") }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -73,6 +102,14 @@ export interface StubRequestRecord {
   text: string;
   /** The messages' roles in order, e.g. ["system", "user"]. */
   roles: string[];
+  /** The path and query asked for (Azure's deployment path and `api-version`). */
+  path: string;
+  /** The request headers that identify a caller: OpenRouter's attribution headers, Azure's `api-key`, `authorization` (present or not). */
+  headers: { httpReferer: string | null; title: string | null; apiKey: string | null; authorization: boolean };
+  /** `max_tokens` as asked; null when not set. */
+  maxTokens: number | null;
+  /** Whether any image part carried a `detail` field. */
+  imageDetail: boolean;
 }
 
 export interface StubServerOptions {
@@ -150,6 +187,8 @@ const chatRequestSchema = z
     response_format: z.object({ type: z.string() }).passthrough().optional(),
     max_tokens: z.number().optional(),
     max_completion_tokens: z.number().optional(),
+    logprobs: z.boolean().optional(),
+    top_logprobs: z.number().optional(),
   })
   .passthrough();
 
@@ -229,7 +268,17 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
         return sendJson(res, 200, batchObject(batch));
       }
       if (req.method === "POST" && (url.pathname === "/v1/chat/completions" || url.pathname === "/chat/completions")) {
-        return await handleChat(req, res);
+        return await handleChat(req, res, url);
+      }
+      // Azure OpenAI: /openai/deployments/{deployment}/chat/completions?api-version=…, the key in `api-key`.
+      if (req.method === "POST" && /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(url.pathname)) {
+        if (!url.searchParams.get("api-version")) {
+          return sendJson(res, 404, { error: { code: "404", message: "Resource not found" } });
+        }
+        if (!req.headers["api-key"]) {
+          return sendJson(res, 401, { error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." } });
+        }
+        return await handleChat(req, res, url);
       }
       sendJson(res, 404, { error: { message: `The stub LLM has no route ${req.method} ${url.pathname}`, type: "invalid_request_error" } });
     } catch (error) {
@@ -237,7 +286,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     }
   });
 
-  async function handleChat(req: http.IncomingMessage, res: http.ServerResponse) {
+  async function handleChat(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
     let body: z.infer<typeof chatRequestSchema>;
     try {
       body = chatRequestSchema.parse(JSON.parse(await readBody(req)));
@@ -259,6 +308,15 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       imageCount: images.length,
       text,
       roles: body.messages.map((m) => m.role),
+      path: `${url.pathname}${url.search}`,
+      headers: {
+        httpReferer: headerValue(req.headers["http-referer"]),
+        title: headerValue(req.headers["x-openrouter-title"]) ?? headerValue(req.headers["x-title"]),
+        apiKey: headerValue(req.headers["api-key"]),
+        authorization: req.headers.authorization !== undefined,
+      },
+      maxTokens: body.max_tokens ?? body.max_completion_tokens ?? null,
+      imageDetail: body.messages.some((m) => Array.isArray(m.content) && m.content.some((part) => part.type === "image_url" && part.image_url && "detail" in part.image_url)),
     };
     requests.push(record);
     // "finish": the whole answer is handed to the socket; "close" alone: the connection ended without one.
@@ -285,8 +343,39 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       return sendJson(res, fault.status, { error: { message: fault.message ?? `stub fault: HTTP ${fault.status}`, type, code: type } }, headers);
     }
     if (fault?.kind === "vllm_error") return sendJson(res, fault.status, vllmError(fault.status, fault.message));
-    if (fault?.kind === "image_limit" && images.length > fault.limit) {
-      return sendJson(res, 400, vllmError(400, `At most ${fault.limit} image(s) may be provided in one request.`));
+    if (fault?.kind === "provider_error") {
+      if (fault.provider === "openrouter")
+        return sendJson(res, 200, { id: `gen-${record.id}`, object: "chat.completion", error: { code: fault.status, message: fault.message, metadata: { provider_name: "stub" } } });
+      if (fault.provider === "ollama") return sendJson(res, fault.status, { error: fault.message });
+      return sendJson(res, fault.status, [{ error: { code: fault.status, message: fault.message, status: fault.status === 429 ? "RESOURCE_EXHAUSTED" : "INVALID_ARGUMENT" } }]);
+    }
+    if (fault?.kind === "rejects_detail" && record.imageDetail) {
+      const message = "Invalid JSON payload received. Unknown name \"detail\" at 'messages[0].content[1].image_url': Cannot find field.";
+      return sendJson(res, 400, [{ error: { code: 400, message, status: "INVALID_ARGUMENT" } }]);
+    }
+    const imageLimit = fault?.kind === "image_limit" ? fault.limit : IMAGE_LIMIT_MODEL.exec(body.model) ? Number(IMAGE_LIMIT_MODEL.exec(body.model)![1]) : null;
+    if (imageLimit !== null && images.length > imageLimit) {
+      return sendJson(res, 400, vllmError(400, `At most ${imageLimit} image(s) may be provided in one request.`));
+    }
+    const format = body.response_format?.type;
+    if (format && (NO_RESPONSE_FORMAT_MODEL.test(body.model) || (format === "json_schema" && JSON_OBJECT_ONLY_MODEL.test(body.model)))) {
+      return sendJson(res, 400, vllmError(400, `response_format type ${format} is not supported by this server.`));
+    }
+    const contextLimit = CONTEXT_MODEL.exec(body.model);
+    if (contextLimit) {
+      const limit = Number(contextLimit[1]);
+      const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
+      const completion = record.maxTokens ?? 0;
+      if (promptTokens + completion > limit) {
+        return sendJson(
+          res,
+          400,
+          vllmError(
+            400,
+            `This model's maximum context length is ${limit} tokens. However, you requested ${promptTokens + completion} tokens (${promptTokens} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`,
+          ),
+        );
+      }
     }
     // A text-only model (its name says so) refuses images as OpenAI's API does, for the endpoint test's "took the image" check.
     if (TEXT_ONLY_MODEL.test(body.model) && images.length > 0) {
@@ -302,6 +391,9 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       return res.socket?.destroy();
     }
 
+    if (fault?.kind === "empty_choices") {
+      return sendJson(res, 200, { id: `chatcmpl-${record.id}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model, choices: [], prompt_filter_results: [] });
+    }
     const completion = completionFor(body, text, images, fault, rule, record.id, timesSeen(body.model, text));
     if (body.stream) return sendStream(res, completion);
     sendJson(res, 200, completion);
@@ -499,15 +591,37 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
     ];
   }
   if (fault?.kind === "null_content") sentContent = null;
+  let reasoningContent: string | null = null;
+  if (fault?.kind === "reasoning_field" && content !== null) {
+    reasoningContent = `Let me draft it first.\n${content.replace(/\d+/g, (digits) => String((Number(digits) + 3) % 10))}\nHmm, let me look at the frames again.`;
+  }
+  if (fault?.kind === "max_tokens" && typeof sentContent === "string") {
+    const allowed = body.max_tokens ?? body.max_completion_tokens ?? fault.tokens;
+    if (Math.ceil(sentContent.length / 4) > allowed) {
+      sentContent = sentContent.slice(0, allowed * 4);
+      finishReason = "length";
+    }
+  }
   const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
   const completionTokens = Math.ceil((typeof sentContent === "string" ? sentContent : answerText).length / 4);
+  const wantsLogprobs = body.logprobs === true && typeof body.top_logprobs === "number" && body.top_logprobs > 0 && !NO_LOGPROBS_MODEL.test(body.model);
+  const logprobs = wantsLogprobs
+    ? {
+        content: (typeof sentContent === "string" ? sentContent : answerText)
+          .split(/(?<=\s)/)
+          .slice(0, 50)
+          .map((token) => ({ token, logprob: -0.01, top_logprobs: [{ token, logprob: -0.01 }].concat(Array.from({ length: Number(body.top_logprobs) - 1 }, () => ({ token: "?", logprob: -9 }))) })),
+      }
+    : null;
   const completion = {
     id: `chatcmpl-${id}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     system_fingerprint: "framejury-stub",
-    choices: [{ index: 0, message: { role: "assistant", content: sentContent, refusal }, logprobs: null, finish_reason: finishReason }],
+    choices: [
+      { index: 0, message: { role: "assistant", content: sentContent, refusal, ...(reasoningContent === null ? {} : { reasoning_content: reasoningContent }) }, logprobs, finish_reason: finishReason },
+    ],
     ...(fault?.kind === "no_usage" ? {} : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
   };
   return completion;
@@ -595,6 +709,10 @@ function parseHeaderFault(value: string | string[] | undefined): Fault | null {
   } catch {
     return null;
   }
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return typeof value === "string" ? value : Array.isArray(value) ? (value[0] ?? null) : null;
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

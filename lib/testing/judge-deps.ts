@@ -2,7 +2,7 @@ import { prisma } from "../db/prisma";
 import { EndpointLimiter } from "../judge/endpoint-limiter";
 import { endpointConfigForRun } from "../judge/endpoints";
 import { judgeVideo, type JudgeDeps } from "../judge/engine/judge-video";
-import { openAiCompatibleClient } from "../judge/llm-client";
+import { clientForEndpoint } from "../judge/llm-client";
 import { PIPELINES } from "../tasks/modules";
 import type { JudgeQueue } from "../judge/runs";
 import { getStorage } from "../storage/storage";
@@ -20,7 +20,7 @@ export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
     pipelines: PIPELINES,
     templates: fileTemplateSource(),
     endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
-    llmFor: (endpoint) => openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey }),
+    llmFor: (endpoint) => clientForEndpoint(endpoint),
     limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
     retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
     sleep: async () => {},

@@ -13,6 +13,8 @@ import { withPromptVersions, type TemplateSource } from "../template-source";
 import { splitSystemMessage } from "../prompt-templates";
 import { ensureRubricTasks } from "../../rubrics/rubric-registry";
 import { asStoredJson } from "./stored-json";
+import { imageLimitOf, responseFormatFor, type EndpointCapabilities } from "../endpoint-capabilities";
+import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
 
@@ -31,6 +33,14 @@ export interface EndpointConfig {
   pricePer1kOutput: number | null;
   /** The endpoint serves the Batch API: a batch-mode run's calls to it go in batches. */
   supportsBatchApi?: boolean;
+  /** The most answer tokens a request may ask for: the ceiling of the retry of an answer cut off; null: the server's default. */
+  maxTokens?: number | null;
+  /** Azure OpenAI's `api-version`; set, the client speaks Azure's dialect (lib/judge/llm-client.ts). */
+  apiVersion?: string | null;
+  /** False: images go without a `detail` field (Gemini, Ollama). */
+  sendImageDetail?: boolean;
+  /** What the endpoint's last probe found; null: never probed (runs behave as before probes). */
+  capabilities?: EndpointCapabilities | null;
 }
 
 /**
@@ -277,36 +287,68 @@ async function executeStep(
       const template = step.inlineTemplate?.(work.context) ?? work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
       const text = template.render(input.values);
       const messages = splitSystemMessage(template.meta, text);
-      const stepFormat = step.responseFormatFor?.(input) ?? step.responseFormat;
-      const responseFormat = endpoint.structuredOutput && stepFormat ? stepFormat : null;
-      const request = { model: endpoint.model, system: messages.system, text: messages.user, temperature: endpoint.temperature, responseFormat };
+      // The strongest JSON mode the endpoint's probe found (json_schema > json_object > none); never probed: as before.
+      const responseFormat = responseFormatFor(endpoint, step.responseFormatFor?.(input) ?? step.responseFormat);
+      const detail = endpoint.sendImageDetail === false ? null : endpoint.imageDetail;
+      // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
+      const batch = work.batchMode && endpoint.supportsBatchApi ? { frames: input.frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail })) } : null;
+      // More frames than the endpoint takes per request: one grid image of them all, which the prompt describes.
+      const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
+      const grid = !batch && imageLimit !== null && input.frames.length > imageLimit ? gridFor(input.frames.length) : null;
+      const note = grid ? tilingNote(input.frames.length, grid) : null;
+      const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
-      const images = () => Promise.all(input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, work.frameUrls, frame), detail: endpoint.imageDetail })));
+      const frameUrls = () => Promise.all(input.frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame)));
+      const images = grid
+        ? async () => [{ url: `data:image/jpeg;base64,${tileFrames((await frameUrls()).map(bytesOfDataUrl)).jpeg.toString("base64")}`, detail }]
+        : async () => (await frameUrls()).map((url) => ({ url, detail }));
       const cacheParts = {
         model: endpoint.model,
         templateHash: template.hash,
-        text,
+        text: note ? `${text}\n\n${note}` : text,
         frameSha256s: input.frames.map((f) => f.sha256),
         temperature: endpoint.temperature,
-        imageDetail: endpoint.imageDetail,
+        imageDetail: detail ?? "omitted",
         responseFormat,
         salt: input.cacheSalt ?? null,
         systemRole: messages.system !== null,
       };
       const cacheKey = responseCacheKey(cacheParts);
-      const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text, frameIds: input.frames.map((f) => f.id) };
-      // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
-      const batch = work.batchMode && endpoint.supportsBatchApi ? { frames: input.frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail })) } : null;
+      const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text: cacheParts.text, frameIds: input.frames.map((f) => f.id) };
 
       const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start, batch);
       calls.push(first.call);
       if (!first.ok) throw first.error;
+      // An answer cut off at the token limit is asked again once with a larger max_tokens (within the endpoint's
+      // setting); that answer counts as the step's repair. Cut off again (or no larger budget allowed): the step fails.
+      let longer: Answer | null = null;
+      if (first.answer.finishReason === "length" && !batch) {
+        const cutAt = answerTokens(first.answer);
+        const maxTokens = largerMaxTokens(endpoint.maxTokens ?? null, cutAt);
+        if (maxTokens === null) throw new LlmError("client", cutOffMessage(cutAt, endpoint.maxTokens ?? null));
+        earlier.add(store.call(calls.pop()!));
+        const again = await answer(
+          deps,
+          store,
+          endpoint,
+          { ...request, maxTokens },
+          images,
+          responseCacheKey({ ...cacheParts, repairOf: `max_tokens ${maxTokens}` }),
+          { ...callRecord, isRepair: true },
+          start,
+        );
+        if (again.call.createdAt <= first.call.createdAt) again.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
+        calls.push(again.call);
+        if (!again.ok) throw again.error;
+        if (again.answer.finishReason === "length") throw new LlmError("client", cutOffMessage(answerTokens(again.answer), endpoint.maxTokens ?? null, maxTokens));
+        longer = again.answer;
+      }
       if (step.rawAnswer) {
         // The answer as the model gave it is the result: no JSON, no validation, no repair.
-        const answered = first.answer;
+        const answered = longer ?? first.answer;
         const output: RawAnswer = { text: answered.text ?? "", refusal: answered.refusal, finishReason: answered.finishReason };
         // The cache keeps text only: a refusal read back from it would come back as an empty answer.
-        const cache: CacheRow[] = answered.fromCache || answered.refusal ? [] : validAnswerToCache(cacheKey, endpoint.model, answered, null);
+        const cache: CacheRow[] = answered.fromCache || answered.refusal ? [] : validAnswerToCache(cacheKey, endpoint.model, first.answer, longer);
         finish = {
           ...base,
           status: "done",
@@ -322,10 +364,13 @@ async function executeStep(
         };
       } else {
         const schema = step.schemaFor?.(input) ?? step.schema;
-        let parsed = parseStructuredOutput(first.answer.text, schema, { finishReason: first.answer.finishReason, refusal: first.answer.refusal, reasoning: first.answer.reasoning });
-        let rawText = first.answer.text ?? first.answer.refusal ?? "";
-        let repaired: Answer | null = null;
-        if (!parsed.ok) {
+        const answered = longer ?? first.answer;
+        let parsed = parseStructuredOutput(answered.text, schema, { finishReason: answered.finishReason, refusal: answered.refusal, reasoning: answered.reasoning });
+        let rawText = longer
+          ? `${first.answer.text ?? ""}\n\n--- answer asked again with a larger max_tokens ---\n${longer.text ?? longer.refusal ?? ""}`
+          : (first.answer.text ?? first.answer.refusal ?? "");
+        let repaired: Answer | null = longer;
+        if (!parsed.ok && !longer) {
           // A batch step's first answer is read again from its batch line in the pass that gets the repair's: its call row goes with the step's end.
           if (!batch) earlier.add(store.call(calls.pop()!));
           // One repair request carrying the validation error; if that fails too, the step is parse_failed.
@@ -444,6 +489,7 @@ async function answer(
     imageDetail: endpoint.imageDetail,
     responseFormat: request.responseFormat ?? null,
     followUp: request.followUp ?? null,
+    ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
   };
   // What every call row of this request shares; each outcome adds its own fields.
   const callBase = { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, isRepair: record.isRepair };
@@ -620,6 +666,37 @@ async function batchAnswered(
       createdAt: new Date(),
     },
   };
+}
+
+/** The answer's length in tokens: as the endpoint reported it, else estimated at 4 characters a token. */
+function answerTokens(answer: ChatResult): number {
+  if (answer.usageKnown !== false && answer.completionTokens > 0) return answer.completionTokens;
+  return Math.ceil(((answer.reasoning ?? "").length + (answer.text ?? "").length) / 4);
+}
+
+/** Without an endpoint setting, an answer cut off is asked again with twice its length, at most this. */
+export const CUT_OFF_RETRY_MAX_TOKENS = 16_384;
+
+/**
+ * The max_tokens for asking again an answer cut off at `cutAt` tokens: the endpoint's setting when it is larger,
+ * else (no setting) twice the cut, at least 1,024 and at most CUT_OFF_RETRY_MAX_TOKENS; null when nothing larger is allowed.
+ */
+export function largerMaxTokens(endpointMax: number | null, cutAt: number): number | null {
+  const larger = endpointMax ?? Math.min(CUT_OFF_RETRY_MAX_TOKENS, Math.max(1024, 2 * cutAt));
+  return larger > cutAt ? larger : null;
+}
+
+function cutOffMessage(cutAt: number, endpointMax: number | null, askedFor?: number): string {
+  const again = askedFor === undefined ? "" : `, also when asked again with max_tokens ${askedFor}`;
+  const raise =
+    endpointMax === null
+      ? "Set the endpoint's max answer tokens higher, or make the server allow longer answers (vLLM: a larger --max-model-len)."
+      : `Raise the endpoint's max answer tokens (now ${endpointMax}), or make the server allow longer answers (vLLM: a larger --max-model-len).`;
+  return `Answer cut off at ${cutAt} tokens (finish_reason "length")${again}. ${raise}`;
+}
+
+function bytesOfDataUrl(url: string): Buffer {
+  return Buffer.from(url.slice(url.indexOf(",") + 1), "base64");
 }
 
 /** A frame as a data URL, read once per video however many steps send it. */

@@ -123,9 +123,10 @@ describe("testing an endpoint", () => {
     expect(body.latencyMs as number).toBeGreaterThanOrEqual(0);
     expect(String(body.answer).toLowerCase()).toContain(String(body.colour));
     expect(JSON.stringify(body)).not.toContain("sk-test-key");
-    // What the stub received: the short prompt and exactly one image.
-    expect(stub.requests).toHaveLength(1);
+    // What the stub received first: the short prompt and exactly one image; the probe's requests follow it.
     expect(stub.requests[0]).toMatchObject({ rule: "endpoint-test", imageCount: 1, text: "What colour is this image? Answer in one word." });
+    expect(stub.requests.filter((r) => r.rule === "endpoint-test")).toHaveLength(1);
+    expect(body.capabilities).toMatchObject({ images: "yes", jsonMode: "json_schema" });
   });
 
   it("says in plain words when the model refuses images, the key is refused, the model is missing or nothing listens", async () => {

@@ -7,6 +7,7 @@ import { JudgePanel } from "@/components/judge/judge-panel";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
+import { capabilitiesOf } from "@/lib/judge/endpoint-capabilities";
 import { projectPipelineDefaults } from "@/lib/judge/runs";
 import { runFormPipelines } from "@/lib/judge/run-form";
 import { defaultsFormOf } from "@/components/tasks/judge-forms";
@@ -35,6 +36,11 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       pricePer1kInput,
       pricePer1kOutput,
       supportsBatchApi,
+      maxTokens,
+      apiVersion,
+      sendImageDetail,
+      capabilities,
+      probedAt,
       archivedAt,
     }) => ({
       id,
@@ -51,6 +57,11 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       pricePer1kInput,
       pricePer1kOutput,
       supportsBatchApi,
+      maxTokens,
+      apiVersion,
+      sendImageDetail,
+      capabilities: capabilitiesOf(capabilities),
+      probedAt: probedAt?.toISOString() ?? null,
       archivedAt: archivedAt?.toISOString() ?? null,
     }),
   );
