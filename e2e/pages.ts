@@ -10,6 +10,9 @@ export type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
  * declarations' `crawlPages` (lib/tasks/<id>/crawl-pages.ts), read from the registry.
  */
 
+/** The crawl's rubric task runs (e2e/crawl-seed.ts): rubric tasks are the project's data, not a task folder. */
+const rubricRunIds = (seed: CrawlSeed) => seed.tasks.rubrics?.runIds ?? [];
+
 const CORE_PAGES: CrawlPage[] = [
   { route: "/" },
   { route: "/sign-in", signedOutOnly: true },
@@ -26,6 +29,7 @@ const CORE_PAGES: CrawlPage[] = [
       `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`,
       `/projects/${s.projectId}/videos?status=pending_extraction`,
       `/projects/${s.projectId}/videos?view=grid`,
+      ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/videos?runId=${runId}`),
     ],
   },
   {
@@ -54,13 +58,13 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/runs/[runId]",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`],
+    urls: (s) => [s.runId, ...rubricRunIds(s)].map((runId) => `/projects/${s.projectId}/runs/${runId}`),
   },
 
   {
     route: "/projects/[projectId]/runs/[runId]/videos/[videoId]",
     project: {},
-    urls: (s) => s.judgedVideoIds.map((id) => `/projects/${s.projectId}/runs/${s.runId}/videos/${id}`),
+    urls: (s) => [s.runId, ...rubricRunIds(s)].flatMap((runId) => s.judgedVideoIds.map((id) => `/projects/${s.projectId}/runs/${runId}/videos/${id}`)),
   },
   {
     route: "/projects/[projectId]/agreement",
@@ -93,6 +97,7 @@ const CORE_PAGES: CrawlPage[] = [
     project: {},
     urls: (s) => [`/projects/${s.projectId}/prompts`],
   },
+  { route: "/projects/[projectId]/rubrics", project: {} },
   {
     route: "/projects/[projectId]/runs/[runId]/label-next",
     project: { action: "queues.manage" },

@@ -39,7 +39,8 @@ function answerWithRubricRun() {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: string) => {
-      if (input.startsWith("/api/v1/videos/v1/scores")) return json({ videoId: "v1", run, frameSetId: "fs1", status: "done", summary: { values: { quality: 4, legible: 1 }, complete: true }, steps: [], blind: false });
+      if (input.startsWith("/api/v1/videos/v1/scores"))
+        return json({ videoId: "v1", run, frameSetId: "fs1", status: "done", summary: { values: { quality: 4, legible: 1 }, complete: true }, steps: [], blind: false });
       if (input.startsWith("/api/v1/videos/v1/reviews")) return json({ judgments: [] });
       return json({});
     }),
