@@ -35,7 +35,11 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/videos/[videoId]",
     project: {},
-    urls: (s) => [...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
+    urls: (s) => [
+      ...[...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
+      // A rubric run's scores: the page reads the rubric task from the browser's registry.
+      ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/videos/${s.judgedVideoIds[0]}?runId=${runId}`),
+    ],
   },
   {
     route: "/projects/[projectId]/compare",
@@ -64,7 +68,7 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/runs/[runId]/videos/[videoId]",
     project: {},
-    urls: (s) => [s.runId, ...rubricRunIds(s)].flatMap((runId) => s.judgedVideoIds.map((id) => `/projects/${s.projectId}/runs/${runId}/videos/${id}`)),
+    urls: (s) => s.judgedVideoIds.map((id) => `/projects/${s.projectId}/runs/${s.runId}/videos/${id}`),
   },
   {
     route: "/projects/[projectId]/agreement",

@@ -166,7 +166,7 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     expect(judge.size).toBe(6);
 
     // The browser's registry knows the rubric task: the run's video page names its criteria.
-    await page.goto(`/projects/${projectId}/runs/${run.id}/videos/${videoIds[0]}`);
+    await page.goto(`/projects/${projectId}/videos/${videoIds[0]}?runId=${run.id}`);
     const legend = page.getByTestId("target-legend");
     await expect(legend.getByTestId("legend-entry")).toHaveCount(2);
     await expect(legend).toContainText("Overall quality");

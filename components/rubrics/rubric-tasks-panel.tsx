@@ -174,7 +174,7 @@ export function RubricTasksPanel({ projectId, tasks, canManage, preview }: { pro
       </section>
       {open && (open === "new" || edited) && (
         <RubricEditor
-          key={open === "new" ? "new" : `${edited!.id}:${edited!.version}`}
+          key={open === "new" ? "new" : edited!.id}
           projectId={projectId}
           task={edited ? { id: edited.id, version: edited.version, definition: edited.definition } : null}
           canManage={canManage}

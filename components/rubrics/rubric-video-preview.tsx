@@ -47,9 +47,10 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
   const [endpointId, setEndpointId] = useState(choices.endpoints[0]?.id ?? "");
   const [scopeIndex, setScopeIndex] = useState("0");
   const preview = useMutation({
-    mutationFn: () => postJson<RubricPreviewResult>(`/api/v1/projects/${projectId}/rubric-tasks/preview`, { definition, videoId, endpointId, scopeIndex: Number(scopeIndex) || 0 }),
+    mutationFn: () => postJson<RubricPreviewResult>(`/api/v1/projects/${projectId}/rubric-tasks/preview`, { definition, videoId, endpointId, scopeIndex: perScope ? Number(scopeIndex) || 0 : 0 }),
   });
   const result = preview.data;
+  const perScope = definition?.frames.mode === "each_key_frame" || definition?.frames.mode === "each_cluster";
   const rows = result ? parsedRows(result.parsed) : [];
   const missing = !choices.videos.length ? "No video with frames yet: import one first." : !choices.endpoints.length ? "No endpoint yet: add one on the Judge page." : null;
   return (
@@ -79,10 +80,12 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
               ))}
             </select>
           </label>
-          <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
-            Scope
-            <input className="w-16 rounded border border-slate-300 px-2 py-1 text-sm" inputMode="numeric" value={scopeIndex} onChange={(e) => setScopeIndex(e.target.value)} />
-          </label>
+          {perScope && (
+            <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+              Scope (key frame or cluster, from 0)
+              <input className="w-16 rounded border border-slate-300 px-2 py-1 text-sm" inputMode="numeric" value={scopeIndex} onChange={(e) => setScopeIndex(e.target.value)} />
+            </label>
+          )}
           <button
             type="button"
             className="rounded border border-indigo-600 px-3 py-1 text-sm text-indigo-700 disabled:opacity-50"
