@@ -180,7 +180,7 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     await expect(page.getByTestId("queue-categories")).toContainText("Legible text");
     await expect(page.getByRole("checkbox", { name: /Blind/ })).toBeChecked();
     await page.getByRole("button", { name: "Create queue" }).click();
-    await expect(page).toHaveURL(/\/queues\/[^/]+$/);
+    await expect(page).toHaveURL(/\/queues\/(?!new)[^/?]+$/);
     const queueId = new URL(page.url()).pathname.split("/").pop()!;
 
     const reviewerPage = await browser.newPage();
