@@ -29,7 +29,6 @@ const CORE_PAGES: CrawlPage[] = [
       `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`,
       `/projects/${s.projectId}/videos?status=pending_extraction`,
       `/projects/${s.projectId}/videos?view=grid`,
-      ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/videos?runId=${runId}`),
     ],
   },
   {
@@ -62,7 +61,7 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/runs/[runId]",
     project: {},
-    urls: (s) => [s.runId, ...rubricRunIds(s)].map((runId) => `/projects/${s.projectId}/runs/${runId}`),
+    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`],
   },
 
   {
