@@ -195,7 +195,7 @@ export function RubricEditor({
                   problems={shown}
                   onChange={(patch) => setCriterion(i, patch)}
                   onRemove={
-                    draft.criteria.length > 1
+                    canManage && draft.criteria.length > 1
                       ? () =>
                           set(
                             "criteria",

@@ -44,6 +44,8 @@ export function RubricTasksPanel({ projectId, tasks, canManage, preview }: { pro
     mutationFn: (id: string) => apiFetch(`/api/v1/rubric-tasks/${id}`, { method: "DELETE" }),
     onSuccess: (_, id) => {
       if (open === id) setOpen(null);
+      // "Imported …" no longer describes the list once a task is gone.
+      importFile.reset();
       router.refresh();
     },
   });
