@@ -122,6 +122,20 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
       api: (route, init) => api(ownerKey, route, init),
     };
     for (const task of TASK_MODULES) if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
+
+    // A rubric task (the physical plausibility example: per cluster, with a presence rule) and a finished run of it:
+    // the Rubric tasks page lists it, and the run's video list and video pages read its declaration from the
+    // browser's task registry (the project layout registers it).
+    const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
+    const rubric = await createRubricTask(prisma, owner, projectId, { file: fs.readFileSync("lib/rubrics/examples/physical-plausibility.yaml", "utf8") });
+    // The app's own registry reads rubric tasks at most a second old.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const rubricRun = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
+      method: "POST",
+      body: JSON.stringify({ pipeline: rubric.pipeline, endpointId: endpoint.id, videoIds: judgedVideoIds }),
+    });
+    await waitForRun(rubricRun.id);
+    tasks.rubrics = { taskIds: [rubric.id], runIds: [rubricRun.id] };
   } finally {
     await stub.close();
   }

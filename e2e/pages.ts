@@ -10,6 +10,9 @@ export type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
  * declarations' `crawlPages` (lib/tasks/<id>/crawl-pages.ts), read from the registry.
  */
 
+/** The crawl's rubric task runs (e2e/crawl-seed.ts): rubric tasks are the project's data, not a task folder. */
+const rubricRunIds = (seed: CrawlSeed) => seed.tasks.rubrics?.runIds ?? [];
+
 const CORE_PAGES: CrawlPage[] = [
   { route: "/" },
   { route: "/sign-in", signedOutOnly: true },
@@ -31,7 +34,11 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/videos/[videoId]",
     project: {},
-    urls: (s) => [...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
+    urls: (s) => [
+      ...[...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
+      // A rubric run's scores: the page reads the rubric task from the browser's registry.
+      ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/videos/${s.judgedVideoIds[0]}?runId=${runId}`),
+    ],
   },
   {
     route: "/projects/[projectId]/compare",
@@ -93,6 +100,7 @@ const CORE_PAGES: CrawlPage[] = [
     project: {},
     urls: (s) => [`/projects/${s.projectId}/prompts`],
   },
+  { route: "/projects/[projectId]/rubrics", project: {} },
   {
     route: "/projects/[projectId]/runs/[runId]/label-next",
     project: { action: "queues.manage" },

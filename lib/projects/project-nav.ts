@@ -26,6 +26,7 @@ export const CORE_PROJECT_NAV: readonly ProjectNavItem[] = [
   { id: "adjudication", label: "Adjudication", path: "/adjudication", action: "gold.set" },
   { id: "calibration", label: "Calibration", path: "/calibration", action: "export.read" },
   { id: "prompts", label: "Prompts", path: "/prompts", action: "project.view" },
+  { id: "rubrics", label: "Rubric tasks", path: "/rubrics", action: "project.view" },
   { id: "settings", label: "Settings", path: "/settings", action: "project.view" },
 ];
 

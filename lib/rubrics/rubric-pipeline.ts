@@ -8,7 +8,8 @@ import type { FrameRef, FrameRequirement, RegisteredPipeline, ScoreRow, StepDefi
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
 import { aggregationOf, RUBRIC_STEP, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
 import { promptVariables, rubricDefinitionSchema, rubricScope, type RubricDefinition } from "./rubric-definition";
-import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, rubricTemplateHash, type RubricAnswer } from "./rubric-prompt";
+import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
+import { rubricTemplateHash } from "./rubric-template-hash";
 
 /** What a rubric run stores as its settings: the version it pinned, whole. */
 export interface RubricRunSettings {

@@ -2,9 +2,9 @@
  * What a rubric task sends and reads: the prompt rendered from the template, the answer-format instruction
  * FrameJury writes from the criteria (the same words whatever the endpoint), the JSON schema sent as
  * `response_format` to endpoints that take one, and the schema an answer is parsed with (a malformed answer
- * goes through the engine's repair request like any step's).
+ * goes through the engine's repair request like any step's). Browser-safe: the Rubric tasks form renders its
+ * live preview with these same functions (the template's hash is in rubric-template-hash.ts, server-side).
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { formatValue } from "../tasks/task-declaration";
 import { criterionScale } from "./rubric-declaration";
@@ -155,13 +155,6 @@ export function renderRubricPrompt(definition: RubricDefinition, values: RubricP
     return field !== undefined ? (values.item?.[field] ?? "") : "";
   });
   return `${filled.trimEnd()}\n\n${answerInstruction(definition)}`;
-}
-
-/** The hash steps and the cache record for a rubric version's template: of everything but a step's own values. */
-export function rubricTemplateHash(definition: RubricDefinition): string {
-  return createHash("sha256")
-    .update(JSON.stringify({ prompt: definition.prompt, criteria: criteriaText(definition), guidelines: definition.guidelines, answer: answerInstruction(definition) }))
-    .digest("hex");
 }
 
 /** `{{frames}}`: what the attached images are, in the order they are attached. */

@@ -84,9 +84,10 @@ export function registerRubricTasks(records: readonly RubricTaskRecord[]): void 
   }
 }
 
-/** Every project's rubric tasks with their latest versions. */
-export async function loadRubricTaskRecords(prisma: PrismaClient): Promise<RubricTaskRecord[]> {
+/** Every project's rubric tasks (or one project's) with their latest versions. */
+export async function loadRubricTaskRecords(prisma: PrismaClient, only: { projectId?: string } = {}): Promise<RubricTaskRecord[]> {
   const rows = await prisma.rubricTask.findMany({
+    ...(only.projectId ? { where: { projectId: only.projectId } } : {}),
     orderBy: { key: "asc" },
     select: {
       id: true,

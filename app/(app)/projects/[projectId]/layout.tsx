@@ -1,18 +1,21 @@
 import type { ReactNode } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ProjectNav } from "@/components/projects/project-nav";
+import { RubricTaskRegistry } from "@/components/rubrics/rubric-task-registry";
 import { prisma } from "@/lib/db/prisma";
 import { projectNavItems } from "@/lib/projects/project-nav";
 import { getProject } from "@/lib/projects/projects";
+import { projectRubricTaskFolders } from "@/lib/rubrics/project-rubric-folders";
 
 /**
  * Every project page: the project's name and navigation bar above the page. The member's role is read
  * once per request (the page's own check reuses it); a non-member gets the 404, as every project page answers.
+ * The project's rubric tasks go into the browser's task registry before any page of the project renders.
  */
 export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
-  const project = await getProject(prisma, actor, projectId);
+  const [project, rubricFolders] = await Promise.all([getProject(prisma, actor, projectId), projectRubricTaskFolders(prisma, actor, projectId)]);
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2 border-b border-slate-200 pb-3">
@@ -26,7 +29,9 @@ export default async function ProjectLayout({ children, params }: { children: Re
         </div>
         <ProjectNav projectId={projectId} items={projectNavItems(projectId, role)} />
       </header>
-      {children}
+      <RubricTaskRegistry projectId={projectId} folders={rubricFolders}>
+        {children}
+      </RubricTaskRegistry>
     </div>
   );
 }

@@ -1,0 +1,142 @@
+/**
+ * The Rubric tasks form's state: the definition as the form holds it (numbers as the text typed, so a half-typed
+ * value is kept and reported rather than lost), to and from the definition (lib/rubrics/rubric-definition.ts)
+ * the server validates with the same rubricProblems.
+ */
+import type { RubricDefinition, RubricDefinitionInput } from "@/lib/rubrics/rubric-definition";
+
+export type CriterionType = "numeric" | "categorical" | "boolean";
+export type FramesMode = RubricDefinition["frames"]["mode"];
+export type Aggregation = "" | "mean" | "max" | "min" | "majority";
+
+export interface CriterionDraft {
+  /** The row's React key: stable while the criterion's id is edited. */
+  key: string;
+  id: string;
+  name: string;
+  definition: string;
+  type: CriterionType;
+  higherIsBetter: boolean;
+  aggregation: Aggregation;
+  min: string;
+  max: string;
+  step: string;
+  presence: boolean;
+  presenceThreshold: string;
+  presenceAbsentValue: string;
+  labels: { label: string; definition: string }[];
+  ordered: boolean;
+}
+
+export interface RubricDraft {
+  name: string;
+  description: string;
+  guidelines: string;
+  framesMode: FramesMode;
+  framesCount: string;
+  longestSide: string;
+  criteria: CriterionDraft[];
+  prompt: string;
+  reasons: boolean;
+}
+
+let nextKey = 0;
+const rowKey = () => `c${++nextKey}`;
+
+export function newCriterion(index: number): CriterionDraft {
+  return {
+    key: rowKey(),
+    id: `criterion_${index + 1}`,
+    name: "",
+    definition: "",
+    type: "numeric",
+    higherIsBetter: true,
+    aggregation: "",
+    min: "1",
+    max: "5",
+    step: "1",
+    presence: false,
+    presenceThreshold: "",
+    presenceAbsentValue: "",
+    labels: [],
+    ordered: false,
+  };
+}
+
+export const DEFAULT_PROMPT = "You are judging an AI-generated video made for the prompt: {{prompt}}\n\n{{frames}}\n\nJudge it on these criteria:\n{{criteria}}\n\nGuidelines:\n{{guidelines}}";
+
+export function emptyDraft(): RubricDraft {
+  return { name: "", description: "", guidelines: "", framesMode: "uniform", framesCount: "8", longestSide: "", criteria: [newCriterion(0)], prompt: DEFAULT_PROMPT, reasons: false };
+}
+
+const text = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
+
+export function draftOf(definition: RubricDefinition): RubricDraft {
+  const frames = definition.frames;
+  return {
+    name: definition.name,
+    description: definition.description,
+    guidelines: definition.guidelines,
+    framesMode: frames.mode,
+    framesCount: frames.mode === "uniform" ? String(frames.count) : "8",
+    longestSide: frames.mode === "uniform" ? text(frames.longestSide) : "",
+    criteria: definition.criteria.map((c) => ({
+      ...newCriterion(0),
+      id: c.id,
+      name: c.name,
+      definition: c.definition,
+      type: c.type,
+      higherIsBetter: c.higherIsBetter,
+      aggregation: c.aggregation ?? "",
+      ...(c.type === "numeric"
+        ? { min: String(c.min), max: String(c.max), step: text(c.step), presence: !!c.presence, presenceThreshold: text(c.presence?.threshold), presenceAbsentValue: text(c.presence?.absentValue) }
+        : {}),
+      ...(c.type === "categorical" ? { labels: c.labels.map((l) => ({ ...l })), ordered: c.ordered } : {}),
+    })),
+    prompt: definition.prompt,
+    reasons: definition.reasons,
+  };
+}
+
+/** A typed number, or what was typed (the schema then names the field: "expected number"); blank is absent. */
+function numberOf(value: string): number | string | undefined {
+  const trimmed = value.trim();
+  if (!trimmed) return undefined;
+  const n = Number(trimmed);
+  return Number.isFinite(n) ? n : trimmed;
+}
+
+/** The definition the draft states, for rubricProblems, the preview and the API (unchecked: the checks name the fields). */
+export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
+  const frames =
+    draft.framesMode === "uniform"
+      ? { mode: "uniform" as const, count: numberOf(draft.framesCount) ?? "", ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) }
+      : { mode: draft.framesMode };
+  const criteria = draft.criteria.map((c) => {
+    const base = { id: c.id.trim(), name: c.name, definition: c.definition, higherIsBetter: c.higherIsBetter, ...(c.aggregation ? { aggregation: c.aggregation } : {}) };
+    if (c.type === "numeric") {
+      const step = numberOf(c.step);
+      return {
+        ...base,
+        type: "numeric" as const,
+        min: numberOf(c.min) ?? "",
+        max: numberOf(c.max) ?? "",
+        ...(step !== undefined ? { step } : {}),
+        ...(c.presence ? { presence: { threshold: numberOf(c.presenceThreshold) ?? "", absentValue: numberOf(c.presenceAbsentValue) ?? "" } } : {}),
+      };
+    }
+    if (c.type === "categorical") return { ...base, type: "categorical" as const, labels: c.labels.map((l) => ({ label: l.label, definition: l.definition })), ordered: c.ordered };
+    return { ...base, type: "boolean" as const };
+  });
+  // Typed text where a number belongs is passed on as it is: the schema reports it at its field.
+  return {
+    name: draft.name,
+    description: draft.description,
+    guidelines: draft.guidelines,
+    subject: { kind: "video" },
+    frames,
+    criteria,
+    prompt: draft.prompt,
+    reasons: draft.reasons,
+  } as RubricDefinitionInput;
+}
