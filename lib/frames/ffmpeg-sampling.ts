@@ -150,7 +150,7 @@ export async function readInspection(file: Blob, stdout: string, stderr: string[
     if (packet.stream_index !== video.index) continue;
     packetCount++;
     // Packets before an edit list's start are demuxed for decoding but never shown.
-    if (packet.flags?.includes("D")) continue;
+    if (packet.flags?.includes("D")) continue; // ffprobe's discard flag: not a task name
     const pts = Number(packet.pts_time !== undefined && packet.pts_time !== "N/A" ? packet.pts_time : packet.dts_time);
     if (Number.isFinite(pts)) frames.push({ pts, key: packet.flags?.includes("K") ?? false });
   }

@@ -3,8 +3,9 @@ import { TASK_MODULES } from "../tasks/modules";
 import { defaultStubRules } from "./stub-rules";
 
 describe("the stub's rule list", () => {
-  it("is every registered task's rules in registry order, construction's before QA's, then the endpoint test's", () => {
+  it("is the rubric tasks' rule, every registered task's rules in registry order, construction's before QA's, then the endpoint test's", () => {
     expect(defaultStubRules().map((rule) => rule.name)).toEqual([
+      "rubric",
       "static-knowledge-graph",
       "dynamic-knowledge-graph",
       "video-summary",
@@ -37,8 +38,8 @@ describe("the stub's rule list", () => {
     const rule = (name: string) => ({ name, match: new RegExp(name), respond: () => name });
     const [a, b, c] = ["a", "b", "c"].map((id) => ({ id, pipelines: [], stubRules: [rule(id)] }));
     const names = (modules: Parameters<typeof defaultStubRules>[0]) => defaultStubRules(modules).map((r) => r.name);
-    expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual(["a", "c", "b", "endpoint-test"]);
-    expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual(["a", "b", "c", "endpoint-test"]);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual(["rubric", "a", "c", "b", "endpoint-test"]);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual(["rubric", "a", "b", "c", "endpoint-test"]);
     expect(TASK_MODULES.length).toBeGreaterThan(1);
   });
 });

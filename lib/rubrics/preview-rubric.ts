@@ -25,7 +25,8 @@ import { criterionScale } from "./rubric-declaration";
 import { rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
 import { framesRequirement, rubricScopeInput, rubricSkipReason, scopeCount } from "./rubric-pipeline";
-import { answerJsonSchema, answerSchema, renderRubricPrompt, rubricTemplateHash, type RubricAnswer } from "./rubric-prompt";
+import { answerJsonSchema, answerSchema, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
+import { rubricTemplateHash } from "./rubric-template-hash";
 import type { RubricPreviewInput } from "./rubrics.validation";
 
 /** The longest a preview waits, whatever the endpoint's own timeout: someone is looking at the form. */

@@ -11,12 +11,6 @@ export function rubricPipelineId(key: number): string {
   return `rubric_${key}`;
 }
 
-/** The key of a rubric task's pipeline id, or null for any other pipeline. */
-export function rubricKeyOf(pipelineId: string): number | null {
-  const match = /^rubric_([1-9][0-9]*)$/.exec(pipelineId);
-  return match ? Number(match[1]) : null;
-}
-
 /** A criterion's target id: prefixed with the task's key, so two rubrics' criteria never share an id in the registry. */
 export function rubricTargetId(key: number, criterionId: string): string {
   return `r${key}_${criterionId}`;

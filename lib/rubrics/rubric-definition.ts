@@ -108,7 +108,6 @@ export const rubricDefinitionSchema = z.strictObject({
 export type RubricDefinition = z.output<typeof rubricDefinitionSchema>;
 export type RubricDefinitionInput = z.input<typeof rubricDefinitionSchema>;
 export type RubricCriterion = z.output<typeof criterionSchema>;
-export type RubricFrames = z.output<typeof rubricFramesSchema>;
 
 /** One problem of a definition, with the field it is in (a path such as "criteria.2.max"). */
 export interface RubricProblem {

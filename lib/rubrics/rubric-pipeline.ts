@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { FrameRef, FrameRequirement, RegisteredPipeline, ScoreRow, StepDefinition, VideoContext } from "../judge/engine/pipeline";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
 import { aggregationOf, RUBRIC_STEP, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
-import { promptVariables, rubricDefinitionSchema, rubricScope, type RubricDefinition } from "./rubric-definition";
+import { promptVariables, rubricScope, type RubricDefinition } from "./rubric-definition";
 import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
 import { rubricTemplateHash } from "./rubric-template-hash";
 
@@ -18,8 +18,6 @@ export interface RubricRunSettings {
   hash: string;
   definition: RubricDefinition;
 }
-
-export const rubricRunSettingsSchema = z.object({ rubricVersionId: z.string(), version: z.int(), hash: z.string(), definition: rubricDefinitionSchema });
 
 /** The rubric task as the registry knows it: its latest version, which new runs pin. */
 export interface RubricTaskRecord {
