@@ -16,6 +16,8 @@ const toyScope: QueueScopeModule = {
   id: "toy_things",
   reviews: "caption",
   noun: "thing",
+  listLabel: "things",
+  describeReviewing: () => "each thing",
   subjectKey: "toyThing",
   keepsGuidelines: true,
   items: () => Promise.resolve({ items: [], filter: {} }),

@@ -40,6 +40,10 @@ export interface QueueScopeModule {
   reviews: SubjectKind;
   /** One item, in messages ("caption"). */
   noun: string;
+  /** What the queues page says the queue reviews ("captions"). */
+  listLabel: string;
+  /** What the queue page's "Reviewing" line says, from the queue's stored filter. */
+  describeReviewing(filter: Record<string, unknown>): string;
   /** The key of the item payload (`getQueueItem`) that carries what the item shows beside its targets; null in other queues. */
   subjectKey: string;
   /** Whether a new queue keeps the form's guidelines. */

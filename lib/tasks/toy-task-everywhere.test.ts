@@ -318,7 +318,7 @@ const toyNotesKind: ItemSetKind<{ name?: string; dryRun?: boolean }, { notes: nu
     };
   },
   itemList: { itemKind: "toy_note", itemNoun: "toy note", view: (item) => ({ note: (item.payload as { note: string }).note }) },
-  uniformFrames: { itemKind: "toy_note", itemsNoun: "toy notes", atPlannedSize: true },
+  uniformFrames: { itemKind: "toy_note", itemsNoun: "toy notes", atPlannedSize: true, runsNoun: "toy runs" },
 };
 
 function registerToyNotes(): () => void {
@@ -373,7 +373,7 @@ describe("a toy task's items and label files appear where the core lists them", 
     const unregisterNotes = registerToyNotes();
     try {
       await importToyNotes();
-      expect(uniformFrameItems(true)).toMatchObject({ itemKinds: expect.arrayContaining(["toy_note"]), itemsNoun: expect.stringContaining("toy notes") });
+      expect(uniformFrameItems(true)).toMatchObject({ itemKinds: expect.arrayContaining(["toy_note"]), itemsNoun: expect.stringContaining("toy notes"), runsNoun: expect.stringContaining("toy runs") });
       const lacking = await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 });
       expect(lacking.map((video) => video.id).sort()).toEqual([...videoIds].sort());
       expect(lacking.map((video) => video.maxSide)).toEqual([256, 256]);

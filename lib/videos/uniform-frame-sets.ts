@@ -33,11 +33,13 @@ export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>):
  * item set kinds declare them (read at call time): their `item.kind`s, and what the pending page calls
  * them ("captions and questions"; "items" when no kind declares one).
  */
-export function uniformFrameItems(atPlannedSize: boolean): { itemKinds: string[]; itemsNoun: string } {
+export function uniformFrameItems(atPlannedSize: boolean): { itemKinds: string[]; itemsNoun: string; runsNoun: string } {
   const needs = itemSetKinds().flatMap((kind) => (kind.uniformFrames && kind.uniformFrames.atPlannedSize === atPlannedSize ? [kind.uniformFrames] : []));
   const nouns = [...new Set(needs.map((need) => need.itemsNoun))];
   const itemsNoun = nouns.length === 0 ? "items" : nouns.length === 1 ? nouns[0]! : `${nouns.slice(0, -1).join(", ")} and ${nouns.at(-1)}`;
-  return { itemKinds: [...new Set(needs.map((need) => need.itemKind))], itemsNoun };
+  const runs = [...new Set(needs.map((need) => need.runsNoun))];
+  const runsNoun = runs.length === 0 ? "item runs" : runs.length === 1 ? runs[0]! : `${runs.slice(0, -1).join(", ")} and ${runs.at(-1)}`;
+  return { itemKinds: [...new Set(needs.map((need) => need.itemKind))], itemsNoun, runsNoun };
 }
 
 export interface VideoLackingFrames {

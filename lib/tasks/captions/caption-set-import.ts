@@ -27,7 +27,7 @@ export const captionReferenceSetKind: ItemSetKind<ItemSetImportOptions, Referenc
   defaultFileName: "captions.jsonl",
   outputsKind: "caption_outputs",
   itemList: referenceItemList,
-  uniformFrames: { itemKind: "caption_reference", itemsNoun: "captions", atPlannedSize: false },
+  uniformFrames: { itemKind: "caption_reference", itemsNoun: "captions", atPlannedSize: false, runsNoun: "caption runs" },
   async plan({ file, options, videos }) {
     const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
     const parsed = parseReferenceSet(
@@ -87,7 +87,7 @@ export const captionOutputsKind: ItemSetKind<ModelOutputsOptions, ReferenceSetSu
   noun: "caption set",
   defaultFileName: "captions.jsonl",
   itemList: captionItemList,
-  uniformFrames: { itemKind: "caption", itemsNoun: "captions", atPlannedSize: false },
+  uniformFrames: { itemKind: "caption", itemsNoun: "captions", atPlannedSize: false, runsNoun: "caption runs" },
   async plan({ prisma, projectId, file, options }) {
     const referenceSet = await referenceSetOf(prisma, projectId, options.referenceSetId);
     const references = await prisma.item.findMany({

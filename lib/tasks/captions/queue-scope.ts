@@ -66,6 +66,9 @@ export const captionQueueScope: QueueScopeModule = {
   id: "captions",
   reviews: "caption",
   noun: "caption",
+  listLabel: "captions",
+  describeReviewing: (filter) =>
+    `each caption's judge scores${filter.captionModel ? ` · model ${String(filter.captionModel)}` : ""}${filter.captionType ? ` · type ${String(filter.captionType)}` : ""}`,
   subjectKey: "caption",
   keepsGuidelines: true,
   items: captionQueueItems,

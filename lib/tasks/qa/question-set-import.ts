@@ -33,7 +33,7 @@ export const questionSetKind: ItemSetKind<ItemSetImportOptions, QuestionSetSumma
   id: "questions",
   noun: "question set",
   defaultFileName: "questions.jsonl",
-  uniformFrames: { itemKind: "question", itemsNoun: "questions", atPlannedSize: true },
+  uniformFrames: { itemKind: "question", itemsNoun: "questions", atPlannedSize: true, runsNoun: "QA runs" },
   async plan({ file, options, videos }) {
     const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
     const parsed = parseQuestionSet(

@@ -54,6 +54,9 @@ export const answerQueueScope: QueueScopeModule = {
   id: "answers",
   reviews: "question",
   noun: "answer",
+  listLabel: "QA answers",
+  describeReviewing: (filter) =>
+    `each answer's correctness (${filter.letters ? "every decided answer" : "the answers the judge decided"})${filter.questionFormat ? ` · format ${String(filter.questionFormat)}` : ""}${filter.questionCategory ? ` · category ${String(filter.questionCategory)}` : ""}`,
   subjectKey: "answer",
   // An answer queue has not kept the new-queue form's guidelines so far (kept as it is in this refactor).
   keepsGuidelines: false,

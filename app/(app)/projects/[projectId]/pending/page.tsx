@@ -6,39 +6,41 @@ import { prisma } from "@/lib/db/prisma";
 import { describeResize } from "@/lib/frames/frame-plan";
 import { resizeOfQuery, uniformFrameItems, uniformFramesQuerySchema, videosLackingUniformFrames } from "@/lib/videos/uniform-frame-sets";
 
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 export default async function PendingPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "videos.import");
   const query = uniformFramesQuerySchema.safeParse(await searchParams);
   const count = query.success ? query.data.uniform : undefined;
   const resize = query.success ? resizeOfQuery(query.data) : undefined;
+  // What the runs and items that need uniform sets are called comes from the tasks that declare them.
+  const unsized = uniformFrameItems(false);
+  const sized = uniformFrameItems(true);
   const lacking = count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count, resize);
   return (
     <div className="flex flex-col gap-5">
-      <ProjectPageHeader
-        projectId={projectId}
-        title={count === undefined ? "Videos waiting for frames" : resize ? `Uniform frames (${count}) for QA runs` : `Uniform frames (${count}) for caption runs`}
-      />
+      <ProjectPageHeader projectId={projectId} title={count === undefined ? "Videos waiting for frames" : `Uniform frames (${count}) for ${(resize ? sized : unsized).runsNoun}`} />
       {count === undefined ? (
         <p className="text-sm text-slate-600">
-          Videos registered through the API have no frames yet; this page extracts them in this browser. Caption runs need a uniform frame set instead:{" "}
+          Videos registered through the API have no frames yet; this page extracts them in this browser. {capitalised(unsized.runsNoun)} need a uniform frame set instead:{" "}
           <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`} data-testid="uniform-link">
-            extract 8 uniform frames for the videos with captions
+            extract 8 uniform frames for the videos with {unsized.itemsNoun}
           </Link>
           .
         </p>
       ) : resize ? (
         <p className="text-sm text-slate-600">
-          A QA run sends the evaluated model {count} evenly spaced frames of each video, at {describeResize(resize)}. These videos have questions but no such uniform set yet, so a QA run would leave
-          them out; this page extracts it in this browser (their other frame sets stay).{" "}
+          {capitalised(sized.runsNoun)} send the evaluated model {count} evenly spaced frames of each video, at {describeResize(resize)}. These videos have {sized.itemsNoun} but no such uniform set
+          yet, so those runs would leave them out; this page extracts it in this browser (their other frame sets stay).{" "}
           <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending`}>
             Videos waiting for any frames
           </Link>
         </p>
       ) : (
         <p className="text-sm text-slate-600">
-          The caption judges see {count} evenly spaced frames of each video. These videos have captions but no uniform set of {count} frames yet, so a caption run would leave them out; this page
-          extracts that set in this browser (their other frame sets stay).{" "}
+          The judges of {unsized.runsNoun} see {count} evenly spaced frames of each video. These videos have {unsized.itemsNoun} but no uniform set of {count} frames yet, so those runs would leave
+          them out; this page extracts that set in this browser (their other frame sets stay).{" "}
           <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending`}>
             Videos waiting for any frames
           </Link>

@@ -1,3 +1,4 @@
+import { queueScopeOf } from "@/lib/queues/queue-scopes";
 import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { buttonClass } from "@/components/class-names";
@@ -42,13 +43,11 @@ export default async function QueuesPage({ params, searchParams }: { params: Pro
                   {queue.name}
                 </Link>
                 <span className="text-xs text-slate-500">
-                  {queue.scope === "answers"
-                    ? "QA answers"
-                    : queue.scope === "captions"
-                      ? "captions"
-                      : queue.scope === "verdict"
-                        ? "verdicts"
-                        : `scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}
+                  {queueScopeOf(queue.scope)
+                    ? queueScopeOf(queue.scope)!.listLabel
+                    : queue.scope === "verdict"
+                      ? "verdicts"
+                      : `scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}
                   · {queue.reviewersPerItem} reviewer
                   {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
                 </span>

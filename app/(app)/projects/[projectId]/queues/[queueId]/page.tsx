@@ -1,3 +1,4 @@
+import { queueScopeOf } from "@/lib/queues/queue-scopes";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
@@ -116,13 +117,11 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
         <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
           <dt className="text-slate-500">Reviewing</dt>
           <dd>
-            {queue.scope === "answers"
-              ? `each answer's correctness (${queue.filter.letters ? "every decided answer" : "the answers the judge decided"})${queue.filter.questionFormat ? ` · format ${queue.filter.questionFormat}` : ""}${queue.filter.questionCategory ? ` · category ${queue.filter.questionCategory}` : ""}`
-              : queue.scope === "captions"
-                ? `each caption's judge scores${queue.filter.captionModel ? ` · model ${queue.filter.captionModel}` : ""}${queue.filter.captionType ? ` · type ${queue.filter.captionType}` : ""}`
-                : queue.scope === "verdict"
-                  ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
-                  : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
+            {queueScopeOf(queue.scope)
+              ? queueScopeOf(queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
+              : queue.scope === "verdict"
+                ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
+                : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
           </dd>
           <dt className="text-slate-500">Assigned to</dt>
           <dd>{queue.assignment.assignees.length ? queue.assignment.assignees.join(", ") : "every reviewer"}</dd>
