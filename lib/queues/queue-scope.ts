@@ -40,7 +40,7 @@ export interface QueueScopeModule {
   reviews: SubjectKind;
   /** One item, in messages ("caption"). */
   noun: string;
-  /** What the queues page says the queue reviews ("captions"). */
+  /** What the queues page says the queue reviews, in the plural (say, the items of a kind). */
   listLabel: string;
   /** What the queue page's "Reviewing" line says, from the queue's stored filter. */
   describeReviewing(filter: Record<string, unknown>): string;
