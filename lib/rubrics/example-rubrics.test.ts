@@ -13,6 +13,7 @@ import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { PIPELINES } from "../tasks/modules";
 import { findTask } from "../tasks/registry";
+import { summaryMetricValues, type SubjectSummary } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -81,6 +82,9 @@ describe("the example rubric files run end to end", () => {
         const metric = metrics.find((m) => m.videoId === videoId && m.metric === rubricMetricId(created.key, criterion.id));
         const expected = criterion.aggregation === "max" ? Math.max(...own) : own.reduce((a, b) => a + b, 0) / own.length;
         expect(metric?.value).toBeCloseTo(expected);
+        // The video page's "Judge:" line reads the same value from the video's stored summary.
+        const summary = (await prisma.runVideo.findUniqueOrThrow({ where: { runId_videoId: { runId: run.id, videoId } }, select: { summary: true } })).summary;
+        expect(summaryMetricValues(task, summary as SubjectSummary)[rubricMetricId(created.key, criterion.id)]).toBeCloseTo(expected);
       }
     }
   });

@@ -146,10 +146,14 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
         return { rubricVersionId: record.latest.id, version: record.latest.number, hash: record.latest.hash, definition: latest } satisfies RubricRunSettings;
       }),
     frames: (settings) => framesRequirement((settings as Partial<RubricRunSettings>)?.definition ?? latest),
-    summarize: (scores, context) => ({ values: aggregateCriteria(key, definitionOf(context), scores) }),
+    // The summary is keyed by metric id, as the video page's "Judge:" line reads a summary (summaryMetricValues).
+    summarize: (scores, context) => {
+      const values = aggregateCriteria(key, definitionOf(context), scores);
+      return Object.fromEntries(Object.entries(values).map(([criterionId, value]) => [rubricMetricId(key, criterionId), value]));
+    },
     metricValues: (summary) => {
-      const values = (summary as { values?: Record<string, number | null> } | null)?.values ?? {};
-      return Object.fromEntries(latest.criteria.map((c) => [rubricMetricId(key, c.id), values[c.id] ?? null]));
+      const values = (summary ?? {}) as Record<string, number | null | undefined>;
+      return Object.fromEntries(latest.criteria.map((c) => [rubricMetricId(key, c.id), values[rubricMetricId(key, c.id)] ?? null]));
     },
   };
 }
