@@ -111,11 +111,11 @@ describe("comparing setups of a registered toy task", () => {
     expect(report.comparison.runs.map((r) => r.accuracy)).toEqual([1, 2 / 3]);
   });
 
-  it("refuses runs of a task without a per-video verdict, and runs of two tasks", async () => {
+  it("refuses runs of two tasks", async () => {
     const endpointId = await insertEndpoint(prisma, { projectId, name: "judge-other", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId });
     const other = await insertFinishedRun(prisma, { projectId, pipeline: "hallucination", endpointId, createdById: owner.userId, endpointSnapshot: {} });
     const mixed = compareSetupsReport(prisma, owner, projectId, compareSetupsQuerySchema.parse({ runIds: `${runs[0]},${other}`, reference: "consensus" }));
     await expect(mixed).rejects.toThrow(ValidationError);
-    await expect(mixed).rejects.toThrow(`Setups are compared on toy_shine runs; run ${other} is a "hallucination" run.`);
+    await expect(mixed).rejects.toThrow(`Setups are compared on runs of one task; run ${other} is a "hallucination" run, run ${runs[0]} a "toy_shine" run.`);
   });
 });

@@ -5,12 +5,7 @@
 import { listedItemKinds } from "./item-sets";
 import { itemFilterSchemaOf } from "./items.validation";
 
-let built: { key: string; schema: ReturnType<typeof itemFilterSchemaOf> } | null = null;
-
 /** The item list's filter over the registered tasks' listed kinds: the same object while they are unchanged. */
 export function itemFilterSchema() {
-  const listed = listedItemKinds();
-  const key = JSON.stringify(listed.map((kind) => [kind.itemKind, kind.listedByDefault === true]));
-  if (built?.key !== key) built = { key, schema: itemFilterSchemaOf(listed) };
-  return built.schema;
+  return itemFilterSchemaOf(listedItemKinds());
 }

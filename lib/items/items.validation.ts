@@ -54,7 +54,20 @@ function itemKindField(listed: readonly Pick<ItemListDeclaration, "itemKind" | "
  * (item-filter.ts) passes the registry's kinds; a task's API description may pass its own, since a task
  * module may not import what reads the registry of modules while that registry loads.
  */
+const filterSchemas = new Map<string, ReturnType<typeof buildItemFilterSchema>>();
+
+/**
+ * The item list's filter over these listed kinds: the same object for the same kinds, so the route catalogue's
+ * description (built from a task's own kinds) and the handler's schema (built from the registry) are one schema.
+ */
 export function itemFilterSchemaOf(listed: readonly Pick<ItemListDeclaration, "itemKind" | "listedByDefault">[]) {
+  const key = JSON.stringify(listed.map((kind) => [kind.itemKind, kind.listedByDefault === true]));
+  let schema = filterSchemas.get(key);
+  if (!schema) filterSchemas.set(key, (schema = buildItemFilterSchema(listed)));
+  return schema;
+}
+
+function buildItemFilterSchema(listed: readonly Pick<ItemListDeclaration, "itemKind" | "listedByDefault">[]) {
   return z
     .object({
       kind: itemKindField(listed),

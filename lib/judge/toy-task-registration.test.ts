@@ -158,6 +158,7 @@ describe("the project's navigation", () => {
       "calibration",
       "construction",
       "prompts",
+      "rubrics",
       "settings",
       "toy-forms-owners",
     ]);
