@@ -373,7 +373,11 @@ describe("a toy task's items and label files appear where the core lists them", 
     const unregisterNotes = registerToyNotes();
     try {
       await importToyNotes();
-      expect(uniformFrameItems(true)).toMatchObject({ itemKinds: expect.arrayContaining(["toy_note"]), itemsNoun: expect.stringContaining("toy notes"), runsNoun: expect.stringContaining("toy runs") });
+      expect(uniformFrameItems(true)).toMatchObject({
+        itemKinds: expect.arrayContaining(["toy_note"]),
+        itemsNoun: expect.stringContaining("toy notes"),
+        runsNoun: expect.stringContaining("toy runs"),
+      });
       const lacking = await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 });
       expect(lacking.map((video) => video.id).sort()).toEqual([...videoIds].sort());
       expect(lacking.map((video) => video.maxSide)).toEqual([256, 256]);
