@@ -5,6 +5,7 @@ import { endpointIdSchema } from "../judge/endpoint-lifecycle";
 import { queueIdSchema } from "../queues/queues.validation";
 import { recordIdSchema } from "../validation/ids";
 import { uploadIdSchema } from "../videos/videos.validation";
+import { rubricTaskIdSchema } from "../rubrics/rubrics.validation";
 import type { ProjectScope } from "./with-project";
 
 /** The record a scope found: its id (validated from the path) and the project it lives in. */
@@ -79,3 +80,6 @@ export const judgmentScope = projectScope(
   "No such judgment of yours.",
   async (id) => (await prisma.humanJudgment.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
 );
+
+export const rubricTaskScope = (notFound = "No such rubric task.") =>
+  projectScope("rubricTaskId", rubricTaskIdSchema, notFound, async (id) => (await prisma.rubricTask.findUnique({ where: { id }, select: { projectId: true } }))?.projectId);

@@ -117,6 +117,8 @@ export const USER_REFERENCE_COLUMNS = [
   { model: "curationQueue", field: "createdById", kind: "queues" },
   { model: "curationQueue", field: "assigneeIds", kind: "queues" },
   { model: "promptVersion", field: "createdById", kind: "prompt versions" },
+  { model: "rubricTask", field: "createdById", kind: "rubric tasks" },
+  { model: "rubricVersion", field: "createdById", kind: "rubric task versions" },
   { model: "labelSet", field: "importedById", kind: "imported sets" },
   { model: "itemSet", field: "importedById", kind: "imported sets" },
 ] as const;

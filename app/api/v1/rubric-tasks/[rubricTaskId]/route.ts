@@ -1,27 +1,29 @@
-import { parseJsonBody, withActor } from "@/lib/api/handler";
+import { parseJsonBody } from "@/lib/api/handler";
+import { rubricTaskScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { deleteRubricTask, getRubricTask, saveRubricVersion, setRubricTaskArchived } from "@/lib/rubrics/rubric-tasks";
-import { rubricArchiveSchema, rubricBodySchema, rubricTaskIdSchema } from "@/lib/rubrics/rubrics.validation";
+import { rubricArchiveSchema, rubricBodySchema } from "@/lib/rubrics/rubrics.validation";
 
-type Params = { rubricTaskId: string };
+// Members pass the scope's check; lib/rubrics checks the narrower action (owners' rubrics.manage) itself.
 
 /** The task with every version, newest first (members). */
-export const GET = withActor<Params>(async (_request, actor, params) => Response.json(await getRubricTask(prisma, actor, rubricTaskIdSchema.parse(params.rubricTaskId))));
+export const GET = withProjectOf(rubricTaskScope(), "project.view", async ({ actor, record }) => Response.json(await getRubricTask(prisma, actor, record.id)));
 
 /** `{"definition"}` or `{"file"}` (owners): a new version (201), or none when the latest already has this definition (200, `created: false`). */
-export const PUT = withActor<Params>(async (request, actor, params) => {
-  const saved = await saveRubricVersion(prisma, actor, rubricTaskIdSchema.parse(params.rubricTaskId), await parseJsonBody(request, rubricBodySchema));
+export const PUT = withProjectOf(rubricTaskScope(), "project.view", async ({ actor, record, request }) => {
+  const saved = await saveRubricVersion(prisma, actor, record.id, await parseJsonBody(request, rubricBodySchema));
   return Response.json(saved, { status: saved.created ? 201 : 200 });
 });
 
 /** `{"archived": true|false}` (owners): an archived task starts no runs; its runs stay readable. */
-export const PATCH = withActor<Params>(async (request, actor, params) => {
+export const PATCH = withProjectOf(rubricTaskScope(), "project.view", async ({ actor, record, request }) => {
   const { archived } = await parseJsonBody(request, rubricArchiveSchema);
-  return Response.json(await setRubricTaskArchived(prisma, actor, rubricTaskIdSchema.parse(params.rubricTaskId), archived));
+  return Response.json(await setRubricTaskArchived(prisma, actor, record.id, archived));
 });
 
 /** Deletes a task no run used (owners) → 204; one with runs → 409 (archive it instead). */
-export const DELETE = withActor<Params>(async (_request, actor, params) => {
-  await deleteRubricTask(prisma, actor, rubricTaskIdSchema.parse(params.rubricTaskId));
+export const DELETE = withProjectOf(rubricTaskScope(), "project.view", async ({ actor, record }) => {
+  await deleteRubricTask(prisma, actor, record.id);
   return new Response(null, { status: 204 });
 });

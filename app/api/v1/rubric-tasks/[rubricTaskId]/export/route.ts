@@ -1,13 +1,14 @@
-import { withActor } from "@/lib/api/handler";
+import { rubricTaskScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { rubricTaskFile } from "@/lib/rubrics/rubric-export";
-import { rubricExportQuerySchema, rubricTaskIdSchema } from "@/lib/rubrics/rubrics.validation";
+import { rubricExportQuerySchema } from "@/lib/rubrics/rubrics.validation";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
 /** `?version=` (the latest when absent): the version as a YAML file to import elsewhere (members). */
-export const GET = withActor<{ rubricTaskId: string }>(async (request, actor, params) => {
+export const GET = withProjectOf(rubricTaskScope(), "project.view", async ({ actor, record, request }) => {
   const { version } = rubricExportQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
-  const file = await rubricTaskFile(prisma, actor, rubricTaskIdSchema.parse(params.rubricTaskId), version);
+  const file = await rubricTaskFile(prisma, actor, record.id, version);
   return new Response(file.text, {
     headers: {
       "content-type": "application/yaml; charset=utf-8",
