@@ -6,7 +6,6 @@ import { captionStylePipeline } from "./caption-style";
 import { withheldCaptionResult } from "./redact-results";
 import { CAPTION_RULES } from "./stub-rules";
 import { captionQueueScope } from "./queue-scope";
-import { videoCaptionList } from "./video-items";
 
 const task: TaskModule = {
   id: "captions",
@@ -18,6 +17,7 @@ const task: TaskModule = {
   crawlSeed: async () => (await import("./crawl-seed")).captionsCrawlSeed,
   queueScopes: [captionQueueScope],
   itemSetKinds: [captionReferenceSetKind, captionOutputsKind],
-  videoItemList: videoCaptionList,
+  // Loaded when asked for: the item list reads the module registry, which this module is part of while it loads.
+  videoItemList: async (prisma, actor, projectId, videoId) => (await import("./video-items")).videoCaptionList(prisma, actor, projectId, videoId),
 };
 export default task;
