@@ -8,13 +8,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { PIPELINES } from "../tasks/modules";
 import { findTask } from "../tasks/registry";
 import { summaryMetricValues, type SubjectSummary } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
@@ -32,20 +32,7 @@ beforeAll(async () => {
 afterAll(async () => stub?.close());
 
 async function stubEndpoint(projectId: string) {
-  return createEndpoint(prisma, owner, projectId, {
-    name: "stub",
-    baseUrl: stub.baseURL,
-    model: "stub-vision",
-    apiKey: null,
-    imageDetail: "low",
-    temperature: 0,
-    maxConcurrency: 4,
-    requestsPerMinute: null,
-    timeoutSeconds: 60,
-    structuredOutput: true,
-    pricePer1kInput: null,
-    pricePer1kOutput: null,
-  });
+  return createStubEndpoint(prisma, owner, projectId, stub.baseURL);
 }
 
 describe("the example rubric files run end to end", () => {

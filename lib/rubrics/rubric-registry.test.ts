@@ -8,13 +8,13 @@ import { errorResponse } from "../api/handler";
 import { openApiDocument } from "../api/openapi/document";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
 import { runFormPipelines } from "../judge/run-form";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { PIPELINES } from "../tasks/modules";
 import { findTask } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { videoListQuerySchema } from "../videos/video-filter";
@@ -39,22 +39,7 @@ beforeAll(async () => {
   owner = await makeUser();
   a = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2, name: "Rubric A" });
   b = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2, name: "Rubric B" });
-  endpointA = (
-    await createEndpoint(prisma, owner, a.projectId, {
-      name: "stub",
-      baseUrl: stub.baseURL,
-      model: "stub-vision",
-      apiKey: null,
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 4,
-      requestsPerMinute: null,
-      timeoutSeconds: 60,
-      structuredOutput: true,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-    })
-  ).id;
+  endpointA = (await createStubEndpoint(prisma, owner, a.projectId, stub.baseURL)).id;
 });
 afterAll(async () => stub?.close());
 

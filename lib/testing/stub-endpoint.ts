@@ -1,0 +1,21 @@
+import type { Actor } from "../auth/actor";
+import type { PrismaClient } from "../generated/prisma/client";
+import { createEndpoint } from "../judge/endpoints";
+
+/** An endpoint of the project pointing at a stub LLM: no key, low detail, temperature 0, JSON mode on, no prices. */
+export function createStubEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, baseUrl: string, model = "stub-vision") {
+  return createEndpoint(prisma, actor, projectId, {
+    name: "stub",
+    baseUrl,
+    model,
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 4,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+  });
+}
