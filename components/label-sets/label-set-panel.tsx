@@ -6,6 +6,7 @@ import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { LabelSetFormatDeclaration } from "@/lib/label-sets/label-set-format";
 import { exampleLabelTargets } from "@/lib/label-sets/label-target-examples";
+import { projectTasks } from "@/lib/tasks/registry";
 import { taskLabelSetFormatDeclarations } from "@/lib/label-sets/label-sets.validation";
 
 interface SheetIssue {
@@ -124,7 +125,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
       <h2 className="text-base font-semibold text-slate-800">Label sets (published human labels)</h2>
       <p className="max-w-3xl text-slate-600">
         Import {formats.map((f) => f.description).join(", or ")} with the columns <code>video</code> (path or file name), <code>annotator</code>, <code>target</code> (a declared target:{" "}
-        {exampleLabelTargets().map((target) => (
+        {exampleLabelTargets(projectTasks(projectId)).map((target) => (
           <span key={target}>
             <code>{target}</code>,{" "}
           </span>

@@ -17,7 +17,7 @@ import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceD
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
-import { findTask, metricOf, TASKS } from "@/lib/tasks/registry";
+import { findTask, metricOf, projectTasks } from "@/lib/tasks/registry";
 import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
 
@@ -63,8 +63,8 @@ interface Draft {
 }
 
 /** The screen's keys, with every registered task's verdict names and subject keys (read at render, so a registered toy task's count). */
-function reviewShortcuts(): [string, string][] {
-  const positives = [...new Set(TASKS.flatMap((task) => (task.verdict ? [metricOf(task, task.verdict.metricId)?.label.toLowerCase() ?? task.verdict.metricId] : [])))];
+function reviewShortcuts(projectId: string): [string, string][] {
+  const positives = [...new Set(projectTasks(projectId).flatMap((task) => (task.verdict ? [metricOf(task, task.verdict.metricId)?.label.toLowerCase() ?? task.verdict.metricId] : [])))];
   return [
     ["j / ↓", "next target"],
     ["k / ↑", "previous target"],
@@ -466,7 +466,7 @@ function ItemReview({
   liveProgress: ItemView["progress"] | null;
 }) {
   const { pending, holdOn, navigate } = support;
-  const shortcuts = reviewShortcuts();
+  const shortcuts = reviewShortcuts(projectId);
   const queryClient = useQueryClient();
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);

@@ -1,6 +1,6 @@
 import type { ProjectRole } from "../generated/prisma/client";
 import { roleCan, type ProjectAction } from "../authz/permissions";
-import { TASK_FOLDERS } from "../tasks/registry";
+import { projectTaskFolders, TASK_FOLDERS } from "../tasks/registry";
 
 /**
  * The project navigation bar's links, in order, each with the action its page asks of the member
@@ -35,15 +35,15 @@ export const CORE_PROJECT_NAV: readonly ProjectNavItem[] = [
  * (in registry order); a task link naming no core link goes last. Read at call time, so a task registered in
  * a test shows up.
  */
-export function projectNav(): ProjectNavItem[] {
-  const taskLinks = TASK_FOLDERS.flatMap((folder) => folder.navLinks ?? []);
+export function projectNav(projectId?: string): ProjectNavItem[] {
+  const taskLinks = (projectId === undefined ? TASK_FOLDERS : projectTaskFolders(projectId)).flatMap((folder) => folder.navLinks ?? []);
   const placed = CORE_PROJECT_NAV.flatMap((core) => [core, ...taskLinks.filter((link) => link.after === core.id)]);
   const orphans = taskLinks.filter((link) => !CORE_PROJECT_NAV.some((core) => core.id === link.after));
   return [...placed, ...orphans].map(({ id, label, path, action }) => ({ id, label, path, action }));
 }
 
 export function projectNavItems(projectId: string, role: ProjectRole): { id: string; label: string; href: string }[] {
-  return projectNav()
+  return projectNav(projectId)
     .filter((item) => roleCan(role, item.action))
     .map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
 }

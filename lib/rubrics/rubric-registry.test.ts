@@ -12,7 +12,12 @@ import { runFormPipelines } from "../judge/run-form";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { PIPELINES } from "../tasks/modules";
-import { findTask } from "../tasks/registry";
+import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
+import { exampleLabelTargets } from "../label-sets/label-target-examples";
+import { projectNavItems } from "../projects/project-nav";
+import { TASK_IDS } from "../tasks";
+import { findTask, projectTasks } from "../tasks/registry";
+import { pipelineNames } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
@@ -53,6 +58,22 @@ describe("rubric tasks in the registry", () => {
     expect(runFormPipelines({}, a.projectId).map((p) => p.id)).not.toContain(inB.pipeline);
     expect(runFormPipelines({}, a.projectId).find((p) => p.id === inA.pipeline)?.label).toBe("Glow A (rubric task)");
     await expect(createRun(deps(), owner, a.projectId, { pipeline: inB.pipeline, endpointId: endpointA })).rejects.toThrow(`Unknown pipeline ${inB.pipeline}.`);
+  });
+
+  it("lists a project's rubric tasks on its own pages only: task lists, pipeline names, label examples, nav", async () => {
+    const inA = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Listed A", "listed_a") });
+    const inB = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Listed B", "listed_b") });
+    const ids = (projectId: string) => projectTasks(projectId).map((t) => t.id);
+    expect(ids(a.projectId)).toContain(inA.pipeline);
+    expect(ids(a.projectId)).not.toContain(inB.pipeline);
+    expect(ids(b.projectId)).toContain(inB.pipeline);
+    // The built-in tasks belong to every project.
+    expect(ids(a.projectId)).toEqual(expect.arrayContaining(TASK_IDS.flatMap((id) => GENERATED_TASK_DECLARATIONS.find((f) => f.id === id)!.tasks.map((t) => t.id))));
+    expect(pipelineNames(a.projectId)).toContain("Listed A");
+    expect(pipelineNames(a.projectId)).not.toContain("Listed B");
+    expect(exampleLabelTargets(projectTasks(a.projectId)).join(" ")).not.toMatch(/listed_b/);
+    expect(exampleLabelTargets(projectTasks(b.projectId)).join(" ")).toMatch(/listed_b/);
+    expect(projectNavItems(a.projectId, "owner")).toEqual(projectNavItems(b.projectId, "owner").map((item) => ({ ...item, href: item.href.replace(b.projectId, a.projectId) })));
   });
 
   it("keeps every project's rubric ids out of the public OpenAPI document and out of 400s' option lists", async () => {

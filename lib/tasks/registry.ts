@@ -37,6 +37,21 @@ export function registerTaskDeclarations(folder: TaskDeclarations): () => void {
  * `build`, run once per state of the registry: the same value while the declarations are unchanged (a
  * schema built from them keeps its identity), rebuilt after a test registers a task or takes it out.
  */
+/**
+ * The task folders one project sees: every folder that belongs to no project (the built-in tasks) and those of
+ * its own (a rubric task's folder carries its project). A list rendered for a project's page reads this, never
+ * TASK_FOLDERS: a process registers every project's rubric tasks (the server, and the browser bundle's server
+ * render across requests), so the full list would name other projects' tasks and differ between server and browser.
+ */
+export function projectTaskFolders(projectId: string): TaskDeclarations[] {
+  return TASK_FOLDERS.filter((folder) => folder.projectId === undefined || folder.projectId === projectId);
+}
+
+/** The tasks one project sees (see projectTaskFolders), in registry order. */
+export function projectTasks(projectId: string): TaskDeclaration[] {
+  return projectTaskFolders(projectId).flatMap((folder) => folder.tasks);
+}
+
 export function memoByTaskRegistry<T>(build: () => T): () => T {
   let built: { version: number; value: T } | null = null;
   return () => {

@@ -4,7 +4,7 @@
  * colour. Pure and browser-safe, so the score panel, heat map, review screen and run page share
  * one reading instead of naming a task's categories or metrics.
  */
-import { TASK_FOLDERS, TASKS } from "./registry";
+import { projectTasks, TASK_FOLDERS } from "./registry";
 import type { RunResultsLink } from "./task-module";
 import { binariseValue, formatValue, isYesNoScale, scaleBounds, type MetricDeclaration, type TargetDeclaration, type TargetScope, type TaskDeclaration } from "./task-declaration";
 
@@ -129,9 +129,9 @@ export function runResultsLinkOf(pipelineId: string): RunResultsLink | null {
   return null;
 }
 
-/** Every registered pipeline's short name (its label without the parenthesised source), for text about all of them. */
-export function pipelineNames(): string[] {
-  return TASKS.map((task) => task.label.replace(/\s*\([^)]*\)\s*$/, ""));
+/** Every pipeline's short name a project sees (its label without the parenthesised source), for text about all of them. */
+export function pipelineNames(projectId: string): string[] {
+  return projectTasks(projectId).map((task) => task.label.replace(/\s*\([^)]*\)\s*$/, ""));
 }
 
 /**

@@ -287,7 +287,7 @@ describe("a toy task registered at test time appears everywhere", () => {
     const lists = await videoItemLists(prisma, owner, projectId, videoIds[0]!);
     expect(lists.map((list) => list.testId)).toContain("toy-glow-notes");
     expect(lists.find((list) => list.testId === "toy-glow-notes")!.items[0]!.href).toBe(`/projects/${projectId}/toy-glow?videoId=${videoIds[0]}`);
-    expect(pipelineNames()).toContain("Toy glow judge");
+    expect(pipelineNames("any-project")).toContain("Toy glow judge");
     expect(itemNounPhrase().one).toMatch(/ or glow note$/);
     expect(itemNounPhrase().many).toMatch(/ and glow notes$/);
   });

@@ -74,7 +74,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
           }
         >
           {runCount === 0 ? (
-            <EmptyState title="No judge runs yet">Runs of the judge pipelines ({pipelineNames().join("; ")}) will be listed here.</EmptyState>
+            <EmptyState title="No judge runs yet">Runs of the judge pipelines ({pipelineNames(projectId).join("; ")}) will be listed here.</EmptyState>
           ) : (
             <p className="text-sm">
               <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">

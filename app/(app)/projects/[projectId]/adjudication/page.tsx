@@ -8,7 +8,7 @@ import { adjudicationQuerySchema, adjudicationQueue } from "@/lib/adjudication/a
 import { prisma } from "@/lib/db/prisma";
 import { findProjectRun } from "@/lib/judge/run-overview";
 import { listRuns } from "@/lib/judge/runs";
-import { TASKS } from "@/lib/tasks/registry";
+import { projectTasks } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runNameOfRow } from "@/lib/runs/run-name";
 
@@ -24,7 +24,8 @@ export default async function AdjudicationPage({ params, searchParams }: { param
   const runs = await listRuns(prisma, actor, projectId);
   const known = !query.runId || (await findProjectRun(prisma, actor, projectId, query.runId)) !== null;
   const { total, settled, items } = known ? await adjudicationQueue(prisma, actor, projectId, query) : { total: 0, settled: 0, items: [] };
-  const targets = [...new Map(TASKS.flatMap((t) => [...t.targets, ...t.metrics.filter((m) => m.reviewed)]).map((t) => [t.id, t.label])).entries()];
+  const tasks = projectTasks(projectId);
+  const targets = [...new Map(tasks.flatMap((t) => [...t.targets, ...t.metrics.filter((m) => m.reviewed)]).map((t) => [t.id, t.label])).entries()];
   return (
     <div className="flex flex-col gap-4">
       <ProjectPageHeader projectId={projectId} title="Adjudication" />
@@ -40,7 +41,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
           Task
           <select name="task" defaultValue={query.task ?? ""} className={input}>
             <option value="">any</option>
-            {TASKS.map((t) => (
+            {tasks.map((t) => (
               <option key={t.id} value={t.id}>
                 {t.label}
               </option>
