@@ -30,6 +30,8 @@ export const PROJECT_ACTIONS = [
   "prompts.manage",
   /** Define, edit, archive and import rubric tasks (lib/rubrics). */
   "rubrics.manage",
+  /** Register, change and delete the project's webhooks, and read their delivery logs (lib/webhooks). */
+  "webhooks.manage",
 ] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 
