@@ -8,6 +8,8 @@ import { workerBatchDeps, workerJudgeDeps } from "../lib/judge/app-judge";
 import { startBatchWorker, startBoss, startJudgeWorker } from "../lib/judge/queue";
 import { rootLogger } from "../lib/observability/logger";
 import { checkStorage } from "../lib/storage/storage";
+import { prisma } from "../lib/db/prisma";
+import { startWebhookDelivery } from "../lib/webhooks/deliver";
 
 const logger = rootLogger().child({ role: "worker" });
 const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 16);
@@ -25,13 +27,15 @@ const boss = await startBoss(database.url, { supervise: true });
 await startBatchWorker(boss, workerBatchDeps());
 await startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
+// Webhook deliveries (lib/webhooks): every worker takes due ones; a delivery row is taken by one at a time.
+const stopWebhooks = startWebhookDelivery({ prisma });
 
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
   logger.info("stopping: unfinished jobs go back to the queue");
-  await boss.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
+  await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }).catch(() => {}), stopWebhooks()]);
   await database.stop();
   process.exit(0);
 }

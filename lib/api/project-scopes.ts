@@ -6,6 +6,7 @@ import { queueIdSchema } from "../queues/queues.validation";
 import { recordIdSchema } from "../validation/ids";
 import { uploadIdSchema } from "../videos/videos.validation";
 import { rubricTaskIdSchema } from "../rubrics/rubrics.validation";
+import { webhookIdSchema } from "../webhooks/webhooks.validation";
 import type { ProjectScope } from "./with-project";
 
 /** The record a scope found: its id (validated from the path) and the project it lives in. */
@@ -83,3 +84,5 @@ export const judgmentScope = projectScope(
 
 export const rubricTaskScope = (notFound = "No such rubric task.") =>
   projectScope("rubricTaskId", rubricTaskIdSchema, notFound, async (id) => (await prisma.rubricTask.findUnique({ where: { id }, select: { projectId: true } }))?.projectId);
+
+export const webhookScope = projectScope("webhookId", webhookIdSchema, "No such webhook.", async (id) => (await prisma.webhook.findUnique({ where: { id }, select: { projectId: true } }))?.projectId);

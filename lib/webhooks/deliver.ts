@@ -46,7 +46,16 @@ async function payloadOf(prisma: PrismaClient, event: { projectId: string; event
     if (!run) return null;
     const byStatus = await prisma.runVideo.groupBy({ by: ["status"], where: { runId: run.id }, _count: { _all: true } });
     const videos = Object.fromEntries(byStatus.map((row) => [row.status, row._count._all]));
-    return wrap({ run: { ...run, createdAt: run.createdAt.toISOString(), startedAt: run.startedAt?.toISOString() ?? null, finishedAt: run.finishedAt?.toISOString() ?? null, videos, url: `${base}/runs/${run.id}` } });
+    return wrap({
+      run: {
+        ...run,
+        createdAt: run.createdAt.toISOString(),
+        startedAt: run.startedAt?.toISOString() ?? null,
+        finishedAt: run.finishedAt?.toISOString() ?? null,
+        videos,
+        url: `${base}/runs/${run.id}`,
+      },
+    });
   }
   if (event.event === "queue.finished") {
     const queue = await prisma.reviewQueue.findUnique({ where: { id: event.subjectId }, select: { id: true, name: true, runId: true, scope: true, itemCount: true, reviewersPerItem: true } });

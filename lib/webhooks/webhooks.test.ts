@@ -84,7 +84,11 @@ describe("webhooks", () => {
       const [delivery] = target.received;
       const headers = Object.fromEntries(Object.entries(delivery!.headers).map(([k, v]) => [k, String(v)]));
       // Throws when the signature, the id or the timestamp does not hold.
-      const verified = new StandardWebhook(hook.secret).verify(delivery!.body, headers) as { event: string; project: { id: string }; data: { run: { id: string; status: string; videos: Record<string, number>; url: string } } };
+      const verified = new StandardWebhook(hook.secret).verify(delivery!.body, headers) as {
+        event: string;
+        project: { id: string };
+        data: { run: { id: string; status: string; videos: Record<string, number>; url: string } };
+      };
       expect(verified.event).toBe("run.finished");
       expect(verified.project.id).toBe(project.projectId);
       expect(verified.data.run).toMatchObject({ id: run.id, status: "done", videos: { done: 2 } });

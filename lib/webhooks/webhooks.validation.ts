@@ -22,7 +22,10 @@ const webhookUrlSchema = z
     if (problem) ctx.addIssue({ code: "custom", message: problem.replace(/^baseUrl/, "url") });
   });
 
-const eventsSchema = z.array(z.enum(WEBHOOK_EVENT_IDS)).min(1, "Pick at least one event.").transform((events) => [...new Set(events)]);
+const eventsSchema = z
+  .array(z.enum(WEBHOOK_EVENT_IDS))
+  .min(1, "Pick at least one event.")
+  .transform((events) => [...new Set(events)]);
 
 export const createWebhookSchema = z.strictObject({
   url: webhookUrlSchema,

@@ -14,6 +14,7 @@ export const runParams = { runId: recordIdSchema };
 
 export const ok = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 200, description, schema });
 export const created = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 201, description, schema });
+export const accepted = (description: string): RouteResponse => ({ status: 202, description });
 export const noContent = (description: string): RouteResponse => ({ status: 204, description });
 export const download = (description: string, contentTypes: string[]): RouteResponse => ({ status: 200, description, contentTypes });
 /** The answer of an import that can be a dry run: 200 when it only checked, 201 when it wrote. */

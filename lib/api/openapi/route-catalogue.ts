@@ -23,6 +23,7 @@ import { compareQuerySchema } from "../../videos/compare-samples.validation";
 import { deleteOneVideoSchema, deleteVideosSchema } from "../../videos/delete-videos";
 import { videoEditSchema } from "../../videos/video-edits";
 import { videoFilterSchema, videoListQuerySchema } from "../../videos/video-filter";
+import { createWebhookSchema, deliveryListQuerySchema, updateWebhookSchema, webhookIdSchema } from "../../webhooks/webhooks.validation";
 import { createUploadSchema, extractionErrorSchema, uploadIdSchema, uploadOffsetSchema, videoMetadataSchema } from "../../videos/videos.validation";
 import {
   createdProjectResponseSchema,
@@ -36,7 +37,7 @@ import {
   updatedProjectResponseSchema,
   withdrawnJudgmentResponseSchema,
 } from "./responses";
-import { created, download, importAnswers, noContent, ok, projectParams, runParams } from "./route-builders";
+import { accepted, created, download, importAnswers, noContent, ok, projectParams, runParams } from "./route-builders";
 import type { ApiRoute } from "./route-spec";
 
 /*
@@ -53,6 +54,7 @@ const video = { videoId: recordIdSchema };
 const queue = { queueId: queueIdSchema };
 const queueItem = { queueId: queueIdSchema, itemId: queueIdSchema };
 const upload = { uploadId: uploadIdSchema };
+const webhook = { webhookId: webhookIdSchema };
 
 /** The settings of one pipeline (`PUT …/judge-settings/{pipeline}`): each pipeline's own schema. */
 function pipelineSettingsSchema(): z.ZodType {
@@ -342,6 +344,55 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "Test an endpoint with one small image (owners); nothing is stored",
       params: { endpointId: endpointIdSchema },
       responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status}`.")],
+    },
+    // Webhooks (owners).
+    {
+      method: "get",
+      path: "/api/v1/projects/{projectId}/webhooks",
+      summary: "The project's webhooks (owners), never their secrets",
+      params: project,
+      responses: [ok("`{webhooks: [{id, url, description, events, enabled, createdAt, lastDelivery}]}`.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/webhooks",
+      summary: "Register a webhook (owners)",
+      description:
+        "Events: run.finished, run.failed, queue.finished, label_set.imported. The answer's `secret` (Standard Webhooks, `whsec_…`) is shown this once. The URL follows the judge endpoints' address policy.",
+      params: project,
+      body: { kind: "json", schema: createWebhookSchema },
+      responses: [created("The webhook with its `secret`.")],
+    },
+    {
+      method: "patch",
+      path: "/api/v1/webhooks/{webhookId}",
+      summary: "Change a webhook, or rotate its secret (owners)",
+      params: webhook,
+      body: { kind: "json", schema: updateWebhookSchema },
+      responses: [ok("The webhook (with the new `secret` after `rotateSecret`).")],
+    },
+    { method: "delete", path: "/api/v1/webhooks/{webhookId}", summary: "Delete a webhook and its delivery log (owners)", params: webhook, responses: [noContent("Deleted.")] },
+    {
+      method: "get",
+      path: "/api/v1/webhooks/{webhookId}/deliveries",
+      summary: "A webhook's delivery log, newest first (owners)",
+      params: webhook,
+      query: deliveryListQuerySchema,
+      responses: [ok("`{deliveries: [{id, event, status, attempts, nextAttemptAt, lastAttemptAt, lastStatusCode, lastResponse, deliveredAt, createdAt, payload}]}`.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/webhooks/{webhookId}/ping",
+      summary: "Send a signed test delivery (owners)",
+      params: webhook,
+      responses: [accepted("`{deliveryId}`; a worker sends it within seconds.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+      summary: "Send a delivery again, same body and webhook-id (owners)",
+      params: { ...webhook, deliveryId: recordIdSchema },
+      responses: [accepted('`{id, status: "pending"}`.')],
     },
     { method: "get", path: "/api/v1/projects/{projectId}/runs", summary: "The project's runs", params: project, responses: [ok("`{runs: [...]}`.")] },
     {

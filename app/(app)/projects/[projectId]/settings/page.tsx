@@ -2,13 +2,14 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ActionForm, Field, RoleSelect } from "@/components/action-form";
 import { Card } from "@/components/empty-state";
 import { DeleteProjectButton } from "@/components/projects/delete-project-button";
+import { WebhooksCard } from "@/components/webhooks/webhooks-card";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { getProject, listMembers } from "@/lib/projects/projects";
 import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction, setProjectGuidelinesAction } from "../../../actions";
 
 /**
- * The project's members and settings (name, reviewers' guidelines, archive). Every member sees the
+ * The project's members and settings (name, reviewers' guidelines, archive, webhooks). Every member sees the
  * members; owners change them and the settings. A thin page: further project settings join as cards.
  */
 export default async function ProjectSettingsPage({ params }: { params: Promise<{ projectId: string }> }) {
@@ -85,6 +86,12 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
               </ActionForm>
               {roleCan(role, "project.delete") && <DeleteProjectButton projectId={projectId} />}
             </div>
+          </Card>
+        )}
+
+        {roleCan(role, "webhooks.manage") && (
+          <Card title="Webhooks">
+            <WebhooksCard projectId={projectId} />
           </Card>
         )}
       </div>
