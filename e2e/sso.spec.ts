@@ -61,7 +61,12 @@ test.beforeAll(async () => {
     stdio: ["ignore", "inherit", "inherit"],
   });
   const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${appUrl}/api/health`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${appUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (app.exitCode !== null || Date.now() > deadline) throw new Error("The SSO app server did not start.");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

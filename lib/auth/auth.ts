@@ -36,8 +36,9 @@ export function createAuth(db: PrismaClient = prisma) {
     },
     socialProviders: sso.github ? { github: { clientId: sso.github.clientId, clientSecret: sso.github.clientSecret, ...signUp } } : {},
     // The configured providers vouch for the emails they give (the lab's IdP, GitHub's verified primary email):
-    // an SSO identity with an account's email is linked to that account.
-    account: { accountLinking: { enabled: true, trustedProviders: [...(sso.oidc ? [OIDC_PROVIDER_ID] : []), ...(sso.github ? [GITHUB_PROVIDER_ID] : [])] } },
+    // an SSO identity with an account's email is linked to that account. The local side needs no verified flag:
+    // accounts are made by an admin, who vouches for the email (no self sign-up, no verification mail).
+    account: { accountLinking: { enabled: true, requireLocalEmailVerified: false, trustedProviders: [...(sso.oidc ? [OIDC_PROVIDER_ID] : []), ...(sso.github ? [GITHUB_PROVIDER_ID] : [])] } },
     // Accounts are otherwise made with Prisma (lib/auth/users.ts), so a user better-auth creates is an SSO sign-up.
     databaseHooks: {
       user: {

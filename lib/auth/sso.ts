@@ -49,7 +49,7 @@ export interface SsoConfig {
 }
 
 /** The SSO settings from the environment; throws a plain-words error naming the variable when they do not hold. */
-export function ssoConfig(env: NodeJS.ProcessEnv = process.env): SsoConfig {
+export function ssoConfig(env: Readonly<Record<string, string | undefined>> = process.env): SsoConfig {
   const parsed = ssoEnvSchema.safeParse(env);
   if (!parsed.success) throw new Error(`Single sign-on settings: ${parsed.error.issues.map((issue) => issue.message).join(" ")}`);
   const e = parsed.data;
@@ -77,7 +77,10 @@ export function ssoConfig(env: NodeJS.ProcessEnv = process.env): SsoConfig {
 
 /** The sign-in page's SSO buttons: provider id and label. */
 export function ssoButtons(config: SsoConfig = ssoConfig()): { providerId: string; label: string }[] {
-  return [...(config.oidc ? [{ providerId: OIDC_PROVIDER_ID, label: `Sign in with ${config.oidc.name}` }] : []), ...(config.github ? [{ providerId: GITHUB_PROVIDER_ID, label: "Sign in with GitHub" }] : [])];
+  return [
+    ...(config.oidc ? [{ providerId: OIDC_PROVIDER_ID, label: `Sign in with ${config.oidc.name}` }] : []),
+    ...(config.github ? [{ providerId: GITHUB_PROVIDER_ID, label: "Sign in with GitHub" }] : []),
+  ];
 }
 
 /** Whether an SSO sign-in may create an account for this email (SSO_CREATE_ACCOUNTS and SSO_ALLOWED_DOMAINS). */
