@@ -9,6 +9,7 @@ import { seedAdminFromEnv } from "../lib/auth/seed-admin";
 import { hasAnyUser } from "../lib/auth/users";
 import { createPrismaClient } from "../lib/db/prisma";
 import { checkStorage, getStorage } from "../lib/storage/storage";
+import { ssoButtons, ssoConfig } from "../lib/auth/sso";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
 import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
 
@@ -33,6 +34,9 @@ const shutdown = new Shutdown(
 async function main() {
   // A wrong storage setting stops start-up here, before a build or a database is started for nothing.
   log(`storage: ${await checkStorage()}`);
+  // So does a wrong single sign-on setting (it names the variable).
+  const sso = ssoButtons(ssoConfig());
+  if (sso.length) log(`single sign-on: ${sso.map((b) => b.providerId).join(", ")}`);
 
   step = "building the app";
   await buildIfNeeded(children, log);

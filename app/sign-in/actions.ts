@@ -8,7 +8,8 @@ import { createFirstAdmin } from "@/lib/auth/users";
 import { prisma } from "@/lib/db/prisma";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/observability/logger";
-import { firstAdminSchema, signInSchema } from "./actions.validation";
+import { ssoButtons } from "@/lib/auth/sso";
+import { firstAdminSchema, signInSchema, ssoSignInSchema } from "./actions.validation";
 
 // One message for every failure, so the form never tells whether an email has an account.
 const SIGN_IN_FAILED = "Wrong email or password.";
@@ -22,6 +23,21 @@ export async function signInAction(_previous: ActionResult | null, formData: For
     return { ok: false, error: SIGN_IN_FAILED };
   }
   redirect("/");
+}
+
+/** Starts a single sign-on: better-auth answers the provider's authorization URL (with state and PKCE cookies set). */
+export async function ssoSignInAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  const parsed = ssoSignInSchema.safeParse(formValues(formData));
+  if (!parsed.success || !ssoButtons().some((b) => b.providerId === parsed.data.providerId)) return { ok: false, error: "That sign-in method is not configured." };
+  let url: string | undefined;
+  try {
+    const answer = await getAuth().api.signInSocial({ body: { provider: parsed.data.providerId, callbackURL: "/", errorCallbackURL: "/sign-in" }, headers: await headers() });
+    url = "url" in answer ? answer.url : undefined;
+  } catch (error) {
+    log().error({ err: error, providerId: parsed.data.providerId }, "single sign-on could not start");
+  }
+  if (!url) return { ok: false, error: "Single sign-on could not start: the identity provider did not answer. Try again, or sign in with your password." };
+  redirect(url);
 }
 
 export async function createFirstAdminAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {

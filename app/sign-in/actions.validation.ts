@@ -10,3 +10,6 @@ export const firstAdminSchema = z.object({
   email: z.string().trim().toLowerCase(),
   password: z.string(),
 });
+
+/** The SSO button pressed: a configured provider's id (checked against the configuration in the action). */
+export const ssoSignInSchema = z.object({ providerId: z.string().trim().min(1).max(40) });

@@ -3,13 +3,17 @@ import { getPageActor } from "@/app/_server/actor";
 import { ActionForm, Field } from "@/components/action-form";
 import { hasAnyUser } from "@/lib/auth/users";
 import { prisma } from "@/lib/db/prisma";
-import { createFirstAdminAction, signInAction } from "./actions";
+import { ssoButtons, ssoErrorMessage } from "@/lib/auth/sso";
+import { createFirstAdminAction, signInAction, ssoSignInAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage() {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   if (await getPageActor()) redirect("/");
   const firstRun = !(await hasAnyUser(prisma));
+  const sso = ssoButtons();
+  // better-auth sends a failed SSO sign-in back here with ?error=<code>.
+  const ssoError = (await searchParams).error;
   return (
     <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center gap-6 px-4">
       <div>
@@ -29,10 +33,24 @@ export default async function SignInPage() {
       ) : (
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
           <h2 className="mb-4 font-semibold">Sign in</h2>
+          {typeof ssoError === "string" && (
+            <p className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" role="alert" data-testid="sso-error">
+              {ssoErrorMessage(ssoError.slice(0, 100))}
+            </p>
+          )}
           <ActionForm action={signInAction} submitLabel="Sign in">
             <Field label="Email" name="email" type="email" autoComplete="email" />
             <Field label="Password" name="password" type="password" autoComplete="current-password" />
           </ActionForm>
+          {sso.length > 0 && (
+            <div className="mt-4 flex flex-col gap-2 border-t border-slate-100 pt-4" data-testid="sso-buttons">
+              {sso.map((button) => (
+                <ActionForm key={button.providerId} action={ssoSignInAction} submitLabel={button.label} variant="secondary">
+                  <input type="hidden" name="providerId" value={button.providerId} />
+                </ActionForm>
+              ))}
+            </div>
+          )}
         </section>
       )}
     </main>

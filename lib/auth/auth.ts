@@ -2,16 +2,21 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { appOrigins, appUrl } from "../config/app-url";
 import { prisma } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { deactivatedAccounts } from "./deactivated-accounts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
 import { clientAddress, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
+import { GITHUB_PROVIDER_ID, mayCreateAccount, OIDC_PROVIDER_ID, ssoConfig } from "./sso";
 
 /** better-auth on `db` (the app's database unless given: a restore check signs in against another). */
 export function createAuth(db: PrismaClient = prisma) {
   const url = new URL(appUrl());
+  const sso = ssoConfig();
+  // Without SSO_CREATE_ACCOUNTS an SSO sign-in only reaches accounts an admin created.
+  const signUp = { disableSignUp: !sso.createAccounts, disableImplicitSignUp: !sso.createAccounts };
   return betterAuth({
     appName: "FrameJury",
     baseURL: url.origin,
@@ -28,6 +33,21 @@ export function createAuth(db: PrismaClient = prisma) {
     },
     user: {
       additionalFields: { isAdmin: { type: "boolean", defaultValue: false, input: false } },
+    },
+    socialProviders: sso.github ? { github: { clientId: sso.github.clientId, clientSecret: sso.github.clientSecret, ...signUp } } : {},
+    // The configured providers vouch for the emails they give (the lab's IdP, GitHub's verified primary email):
+    // an SSO identity with an account's email is linked to that account. The local side needs no verified flag:
+    // accounts are made by an admin, who vouches for the email (no self sign-up, no verification mail).
+    account: { accountLinking: { enabled: true, requireLocalEmailVerified: false, trustedProviders: [...(sso.oidc ? [OIDC_PROVIDER_ID] : []), ...(sso.github ? [GITHUB_PROVIDER_ID] : [])] } },
+    // Accounts are otherwise made with Prisma (lib/auth/users.ts), so a user better-auth creates is an SSO sign-up.
+    databaseHooks: {
+      user: {
+        create: {
+          async before(user: { email: string }) {
+            if (!mayCreateAccount(sso, user.email)) throw new APIError("FORBIDDEN", { code: "ACCOUNT_NOT_ALLOWED", message: "Accounts for that email are not created by single sign-on." });
+          },
+        },
+      },
     },
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
     advanced: {
@@ -56,7 +76,28 @@ export function createAuth(db: PrismaClient = prisma) {
         if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned)) await recordSignInSuccess(db, attempt);
       }),
     },
-    plugins: [nextCookies(), deactivatedAccounts(db)],
+    plugins: [
+      nextCookies(),
+      deactivatedAccounts(db),
+      ...(sso.oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: OIDC_PROVIDER_ID,
+                  discoveryUrl: sso.oidc.discoveryUrl,
+                  requireIdTokenVerification: true,
+                  clientId: sso.oidc.clientId,
+                  clientSecret: sso.oidc.clientSecret,
+                  scopes: sso.oidc.scopes,
+                  pkce: true,
+                  ...signUp,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
   });
 }
 
