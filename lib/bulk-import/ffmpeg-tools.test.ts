@@ -43,7 +43,10 @@ describe("headless frame extraction without native ffmpeg (the ffmpeg.wasm core 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-wasm-extraction-"));
     if (fs.existsSync(SAMPLES)) {
-      for (const name of fs.readdirSync(SAMPLES).filter((n) => n.endsWith(".mp4")).sort()) {
+      for (const name of fs
+        .readdirSync(SAMPLES)
+        .filter((n) => n.endsWith(".mp4"))
+        .sort()) {
         fs.copyFileSync(path.join(SAMPLES, name), path.join(dir, name));
         clips.push(path.join(dir, name));
       }

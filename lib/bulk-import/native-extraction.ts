@@ -88,7 +88,27 @@ export async function sampleVideoFile(
       // second branch scales the output-size frame the same way (area averaging).
       const graph = `[0:${streamIndex}]${filter},split=2[jpeg][big];[big]scale=${featureSize.width}:${featureSize.height}:flags=${SCALE_FLAGS},format=rgba[small]`;
       const args = [...inputArgs, "-filter_complex", graph];
-      args.push("-map", "[jpeg]", "-fps_mode", "passthrough", "-frames:v", count, "-pix_fmt", "yuvj420p", "-c:v", "mjpeg", "-q:v", qscale, ...tools.jpegArgs, "-start_number", "0", "-f", "image2", "-y", jpegPattern);
+      args.push(
+        "-map",
+        "[jpeg]",
+        "-fps_mode",
+        "passthrough",
+        "-frames:v",
+        count,
+        "-pix_fmt",
+        "yuvj420p",
+        "-c:v",
+        "mjpeg",
+        "-q:v",
+        qscale,
+        ...tools.jpegArgs,
+        "-start_number",
+        "0",
+        "-f",
+        "image2",
+        "-y",
+        jpegPattern,
+      );
       args.push("-map", "[small]", "-fps_mode", "passthrough", "-frames:v", count, "-f", "rawvideo", "-y", featuresFile);
       const result = await tools.run("ffmpeg", args, options.signal);
       const features = await read(featuresFile);
@@ -139,12 +159,21 @@ export interface ExtractedFrames {
  * Samples a video file, picks key frames and clusters with the browser's planFrameSet, and returns the
  * frames the judge will see, as the Import page uploads them.
  */
-export async function extractFrameSetFromFile(filePath: string, parametersInput: unknown, options: { inspected?: InspectedVideo; signal?: AbortSignal; tools?: FfmpegTools } = {}): Promise<ExtractedFrames> {
+export async function extractFrameSetFromFile(
+  filePath: string,
+  parametersInput: unknown,
+  options: { inspected?: InspectedVideo; signal?: AbortSignal; tools?: FfmpegTools } = {},
+): Promise<ExtractedFrames> {
   const parameters = normaliseFrameSetParameters(parametersInput);
   const tools = options.tools ?? defaultFfmpegTools();
   const inspected = options.inspected ?? (await inspectVideoFile(filePath, options.signal, tools));
   const durationS = inspected.probe.durationS;
-  const sampled = await sampleVideoFile(filePath, inspected, frameSetTimestamps(parameters, durationS), { maxSide: parameters.maxSide, jpegQuality: parameters.jpegQuality, signal: options.signal, tools });
+  const sampled = await sampleVideoFile(filePath, inspected, frameSetTimestamps(parameters, durationS), {
+    maxSide: parameters.maxSide,
+    jpegQuality: parameters.jpegQuality,
+    signal: options.signal,
+    tools,
+  });
   const plan = planFrameSet(
     parameters,
     sampled.map((frame) => ({ timestampS: frame.timestampS, features: frame.features })),

@@ -69,7 +69,11 @@ describe("npm run import / framejury import (the command line)", () => {
     expect(run.err()).toMatch(/imported: clips\/a kite flies-0\.mp4 — \d+ key frames, \d+ frames \(ffmpeg\.wasm\)/);
     expect(run.err()).toMatch(/imported: clips\/a train stops-0\.mp4 — \d+ key frames/);
     expect(run.out.join("\n")).toMatch(/^videos: 2 imported, 0 skipped as duplicates, 1 failed, 0 skipped\nfailed: 1 corrupt/m);
-    const videos = await prisma.video.findMany({ where: { projectId: project.id }, select: { relativePath: true, status: true, frameSets: { select: { decoder: true } } }, orderBy: { relativePath: "asc" } });
+    const videos = await prisma.video.findMany({
+      where: { projectId: project.id },
+      select: { relativePath: true, status: true, frameSets: { select: { decoder: true } } },
+      orderBy: { relativePath: "asc" },
+    });
     expect(videos).toEqual([
       { relativePath: "clips/a kite flies-0.mp4", status: "ready", frameSets: [{ decoder: "ffmpeg.wasm" }] },
       { relativePath: "clips/a train stops-0.mp4", status: "ready", frameSets: [{ decoder: "ffmpeg.wasm" }] },
