@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chooseFfmpegTools, ffmpegChoiceFromEnvironment, nativeTools, NativeFfmpegMissingError } from "./ffmpeg-tools";
+import { chooseFfmpegTools, ffmpegChoiceFromEnvironment, nativeTools, NativeFfmpegMissingError, type FfmpegTools } from "./ffmpeg-tools";
 import { extractFrameSetFromFile, type ExtractedFrames } from "./native-extraction";
 
 const PARAMETERS = { mode: "density-peaks" } as const;
@@ -87,6 +87,31 @@ describe("headless frame extraction without native ffmpeg (the ffmpeg.wasm core 
     expect(tools.decoder).toBe("ffmpeg.wasm");
     await expect(extractFrameSetFromFile(path.join(dir, "cut-short.mp4"), PARAMETERS, { tools })).rejects.toThrow(/damaged or truncated/);
     const after = await extractFrameSetFromFile(path.join(dir, "generated-360p.mp4"), PARAMETERS, { tools });
+    expect(after.manifest.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("a cancel stops an ffmpeg.wasm run part-way (its thread is ended), and the next extraction works", async () => {
+    const tools = chooseFfmpegTools("wasm");
+    const controller = new AbortController();
+    const clip = path.join(dir, "generated-720p.mp4");
+    // Aborts 50 ms into the decoding run (a 4 s 720p clip takes far longer), not before it starts.
+    const abortingTools: FfmpegTools = {
+      ...tools,
+      withFile: (filePath, fn) =>
+        tools.withFile(filePath, (staged) =>
+          fn({
+            ...staged,
+            run: (tool, args, signal) => {
+              const result = staged.run(tool, args, signal);
+              if (tool === "ffmpeg") setTimeout(() => controller.abort(), 50);
+              return result;
+            },
+          }),
+        ),
+    };
+    await expect(extractFrameSetFromFile(clip, PARAMETERS, { tools: abortingTools, signal: controller.signal })).rejects.toMatchObject({ code: "cancelled" });
+    const after = await extractFrameSetFromFile(clip, PARAMETERS, { tools });
+    expect(after.decoder).toBe("ffmpeg.wasm");
     expect(after.manifest.length).toBeGreaterThan(0);
   }, 120_000);
 

@@ -1,19 +1,12 @@
 // The ffmpeg and ffprobe that headless frame extraction runs: native binaries on PATH when present (faster:
 // multi-threaded decoding, separate processes), else the ffmpeg.wasm core the browser's fallback already
-// ships (@ffmpeg/core, single-thread), run inside this Node process. Both take the same arguments, so
-// native-extraction.ts drives either one the same way and picks the same frames.
-//
-// The core is an Emscripten build for browsers and web workers only (ENVIRONMENT_IS_WORKER is hard-wired):
-// it reads `self.location.href` at load and would fetch its .wasm by URL. Evaluating its UMD script with our
-// own `self` and handing it the .wasm bytes (`wasmBinary`) is all it needs to run in Node. Its WORKERFS reads
-// through FileReaderSync, which Node lacks, so the video is copied into the core's in-memory file system
-// (MEMFS) for the duration of one call, and outputs are read back from there.
+// ships (@ffmpeg/core, single-thread), one per Node worker thread (ffmpeg-wasm-thread.mjs). Both take the
+// same arguments, so native-extraction.ts drives either one the same way and picks the same frames.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import vm from "node:vm";
+import { Worker } from "node:worker_threads";
 import { describe } from "../browser-extraction/diagnose";
 import { ExtractionError } from "../browser-extraction/types";
 
@@ -30,7 +23,7 @@ export interface ToolResult {
   stderr: string[];
 }
 
-/** A video made readable to the tools, with a scratch folder for their outputs. */
+/** A video made readable to the tools, with a scratch folder for their outputs and the tools to run on it. */
 export interface StagedFile {
   /** The path to give ffmpeg/ffprobe as input. */
   input: string;
@@ -38,13 +31,13 @@ export interface StagedFile {
   scratch: string;
   /** An output file's bytes, or null when the tool did not write it. */
   read(toolPath: string): Promise<Uint8Array | null>;
+  run(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSignal): Promise<ToolResult>;
 }
 
 export interface FfmpegTools {
   decoder: HeadlessDecoder;
   /** Said in progress output: which ffmpeg extracts the frames. */
   description: string;
-  run(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSignal): Promise<ToolResult>;
   withFile<T>(filePath: string, fn: (staged: StagedFile) => Promise<T>): Promise<T>;
   /** Output arguments for several JPEGs from one run (core 0.12.10 crashes writing optimal Huffman tables). */
   jpegArgs: string[];
@@ -73,152 +66,124 @@ export function nativeFfmpegProblem(): string | null {
   return null;
 }
 
+function runNative(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSignal): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const child = spawn(tool, args, { stdio: ["ignore", "pipe", "pipe"], signal });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", (error) => {
+      if (signal?.aborted) reject(cancelled());
+      else if ((error as NodeJS.ErrnoException).code === "ENOENT") reject(new NativeFfmpegMissingError(`"${tool}" is not on PATH`));
+      else reject(error);
+    });
+    child.on("close", (code) => {
+      if (signal?.aborted) return reject(cancelled());
+      resolve({ code, stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8").split("\n").filter(Boolean) });
+    });
+  });
+}
+
 export const nativeTools: FfmpegTools = {
   decoder: "ffmpeg",
   description: "native ffmpeg",
   jpegArgs: [],
-  run(tool, args, signal) {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(cancelled());
-      const child = spawn(tool, args, { stdio: ["ignore", "pipe", "pipe"], signal });
-      const stdout: Buffer[] = [];
-      const stderr: Buffer[] = [];
-      child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-      child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-      child.on("error", (error) => {
-        if (signal?.aborted) reject(cancelled());
-        else if ((error as NodeJS.ErrnoException).code === "ENOENT") reject(new NativeFfmpegMissingError(`"${tool}" is not on PATH`));
-        else reject(error);
-      });
-      child.on("close", (code) => {
-        if (signal?.aborted) return reject(cancelled());
-        resolve({ code, stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8").split("\n").filter(Boolean) });
-      });
-    });
-  },
   async withFile(filePath, fn) {
     const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "framejury-frames-"));
     try {
-      return await fn({ input: filePath, scratch, read: (toolPath) => fs.promises.readFile(toolPath).catch(() => null) });
+      return await fn({ input: filePath, scratch, read: (toolPath) => fs.promises.readFile(toolPath).catch(() => null), run: runNative });
     } finally {
       await fs.promises.rm(scratch, { recursive: true, force: true });
     }
   },
 };
 
-interface EmscriptenFS {
-  mkdir(path: string): void;
-  writeFile(path: string, data: Uint8Array): void;
-  readFile(path: string): Uint8Array;
-  readdir(path: string): string[];
-  unlink(path: string): void;
-  rmdir(path: string): void;
-}
+/** One worker thread with its own ffmpeg.wasm core; calls are answered in the order they are made. */
+class WasmThread {
+  private readonly worker = new Worker(new URL("./ffmpeg-wasm-thread.mjs", import.meta.url));
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  private nextId = 1;
+  /** Ended (cancelled, crashed or trapped): never reused. */
+  ended = false;
+  private terminated = false;
 
-interface FFmpegCore {
-  FS: EmscriptenFS;
-  exec(...args: string[]): number;
-  ffprobe(...args: string[]): number;
-  setLogger(logger: (entry: { type: string; message: string }) => void): void;
-  setTimeout(ms: number): void;
-  reset(): void;
-  ret: number;
-}
-
-type CoreFactory = (module: Record<string, unknown>) => Promise<FFmpegCore>;
-
-let corePromise: Promise<FFmpegCore> | null = null;
-
-async function loadCore(): Promise<FFmpegCore> {
-  let scriptPath: string;
-  try {
-    scriptPath = createRequire(import.meta.url).resolve("@ffmpeg/core");
-  } catch (error) {
-    throw new ExtractionError("internal", `The built-in ffmpeg.wasm (@ffmpeg/core) is not installed (${describe(error)}). Run "npm install", or install native ffmpeg.`);
+  constructor() {
+    // An idle thread must not keep the command running; a call under way refs it again.
+    this.worker.unref();
+    this.worker.on("message", ({ id, ok, result, message }: { id: number; ok: boolean; result: unknown; message?: string }) => {
+      const call = this.pending.get(id);
+      this.pending.delete(id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (ok) call?.resolve(result);
+      else call?.reject(new ExtractionError("internal", `ffmpeg.wasm failed: ${message}`));
+    });
+    this.worker.on("error", (error) => this.fail(new ExtractionError("internal", `ffmpeg.wasm's thread crashed: ${describe(error)}`)));
+    this.worker.on("exit", () => this.fail(new ExtractionError("internal", "ffmpeg.wasm's thread stopped")));
   }
-  const [source, wasmBinary] = await Promise.all([fs.promises.readFile(scriptPath, "utf8"), fs.promises.readFile(scriptPath.replace(/\.js$/, ".wasm"))]);
-  // The UMD script assigns module.exports; `self` stands in for the worker global it expects.
-  const evaluate = vm.runInThisContext(`(function (self, module, exports) {${source}\n})`, { filename: scriptPath }) as (self: unknown, module: { exports: unknown }, exports: unknown) => void;
-  const loaded: { exports: unknown } = { exports: {} };
-  evaluate({ location: { href: `file://${scriptPath}` } }, loaded, loaded.exports);
-  return (loaded.exports as CoreFactory)({ wasmBinary });
+
+  call<T>(op: string, payload: Record<string, unknown>): Promise<T> {
+    if (this.ended) return Promise.reject(new ExtractionError("internal", "ffmpeg.wasm's thread stopped"));
+    const id = this.nextId++;
+    this.worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ id, op, ...payload });
+    });
+  }
+
+  async run(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSignal): Promise<ToolResult> {
+    if (signal?.aborted) throw cancelled();
+    // A cancel ends the thread, stopping the synchronous run part-way.
+    const onAbort = () => this.fail(cancelled());
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const { trapped, ...result } = await this.call<ToolResult & { trapped: boolean }>("run", { tool, args });
+      if (trapped) this.ended = true;
+      return result;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Ends the thread; calls under way reject with `error`. */
+  fail(error: Error) {
+    this.ended = true;
+    if (!this.terminated) {
+      this.terminated = true;
+      void this.worker.terminate();
+    }
+    for (const call of this.pending.values()) call.reject(error);
+    this.pending.clear();
+  }
 }
 
-function getCore(): Promise<FFmpegCore> {
-  corePromise ??= loadCore().catch((error) => {
-    corePromise = null;
-    throw error;
-  });
-  return corePromise;
-}
-
+const idleThreads: WasmThread[] = [];
 let stagedCount = 0;
-
-function removeTree(fsys: EmscriptenFS, dir: string) {
-  let names: string[] = [];
-  try {
-    names = fsys.readdir(dir).filter((name) => name !== "." && name !== "..");
-  } catch {
-    return;
-  }
-  for (const name of names) fsys.unlink(`${dir}/${name}`);
-  fsys.rmdir(dir);
-}
 
 export const wasmTools: FfmpegTools = {
   decoder: "ffmpeg.wasm",
-  description: "ffmpeg.wasm in Node (single-thread; install native ffmpeg for faster extraction)",
+  description: "ffmpeg.wasm in Node (one thread per job; install native ffmpeg for faster extraction)",
   jpegArgs: ["-huffman", "default"],
-  async run(tool, args, signal) {
-    if (signal?.aborted) throw cancelled();
-    const core = await getCore();
-    if (signal?.aborted) throw cancelled();
-    // The core runs synchronously on this thread; a cancel takes effect between runs (one segment of frames).
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    core.setLogger(({ type, message }) => (type === "stdout" ? stdout : stderr).push(message));
-    core.setTimeout(-1);
-    try {
-      if (tool === "ffmpeg") core.exec(...args);
-      else core.ffprobe(...args);
-    } catch (error) {
-      // A wasm trap (not ffmpeg's normal exit) may leave the core unusable: load a fresh one next time.
-      stderr.push(describe(error));
-      corePromise = null;
-    }
-    const code = core.ret;
-    core.reset();
-    core.setLogger(() => {});
-    return { code, stdout: stdout.join("\n"), stderr: stderr.filter((line) => line && !/^Aborted\(\)$/.test(line)) };
-  },
   async withFile(filePath, fn) {
-    const core = await getCore();
-    const bytes = await fs.promises.readFile(filePath);
+    // One thread per file under way: --jobs N files at once use N threads (and cores).
+    const thread = idleThreads.pop() ?? new WasmThread();
     const dir = `/work-${++stagedCount}`;
     const ext = /\.[A-Za-z0-9]{1,5}$/.exec(filePath)?.[0]?.toLowerCase() ?? "";
-    core.FS.mkdir(dir);
-    core.FS.mkdir(`${dir}/out`);
     const input = `${dir}/video${ext}`;
-    core.FS.writeFile(input, bytes);
     try {
+      await thread.call("stage", { dir, input, filePath });
       return await fn({
         input,
         scratch: `${dir}/out`,
-        read: async (toolPath) => {
-          try {
-            return core.FS.readFile(toolPath);
-          } catch {
-            return null;
-          }
-        },
+        read: (toolPath) => thread.call<Uint8Array | null>("read", { path: toolPath }),
+        run: (tool, args, signal) => thread.run(tool, args, signal),
       });
     } finally {
-      // The core in use now (a trap may have replaced it) holds no other copy of this call's files.
-      const current = await getCore().catch(() => null);
-      if (current === core) {
-        removeTree(core.FS, `${dir}/out`);
-        removeTree(core.FS, dir);
-      }
+      if (!thread.ended) await thread.call("unstage", { dir }).catch(() => (thread.ended = true));
+      if (thread.ended) thread.fail(new ExtractionError("internal", "ffmpeg.wasm's thread stopped"));
+      else idleThreads.push(thread);
     }
   },
 };

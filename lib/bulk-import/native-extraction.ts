@@ -36,7 +36,7 @@ export interface InspectedVideo {
 export async function inspectVideoFile(filePath: string, signal?: AbortSignal, tools: FfmpegTools = defaultFfmpegTools()): Promise<InspectedVideo> {
   const file = await fs.promises.stat(filePath);
   if (file.size === 0) throw new ExtractionError("corrupt", "The file is damaged or truncated: it is empty (0 bytes). The upload or copy was probably interrupted.");
-  const result = await tools.withFile(filePath, (staged) => tools.run("ffprobe", inspectionArgs(staged.input), signal));
+  const result = await tools.withFile(filePath, (staged) => staged.run("ffprobe", inspectionArgs(staged.input), signal));
   const info = await readInspection(await fs.openAsBlob(filePath), result.stdout, result.stderr);
   return { info, probe: probeFromInspection(info) };
 }
@@ -78,7 +78,7 @@ export async function sampleVideoFile(
   // Frames go to files, not memory: a segment may hold every sampled frame of a long video.
   const { requestedIndex, segments, epsilon } = planSampling(info, timestampsS, Number.MAX_SAFE_INTEGER);
   const qscale = String(mjpegQscale(options.jpegQuality));
-  return tools.withFile(filePath, async ({ input, scratch, read }) => {
+  return tools.withFile(filePath, async ({ input, scratch, read, run }) => {
     const decodeSegment = async (segmentNumber: number, segment: number[], seek: boolean) => {
       const { inputArgs, streamIndex, filter } = segmentDecoding(info, input, segment, seek, epsilon, size);
       const jpegPattern = `${scratch}/s${segmentNumber}-%05d.jpg`;
@@ -110,7 +110,7 @@ export async function sampleVideoFile(
         jpegPattern,
       );
       args.push("-map", "[small]", "-fps_mode", "passthrough", "-frames:v", count, "-f", "rawvideo", "-y", featuresFile);
-      const result = await tools.run("ffmpeg", args, options.signal);
+      const result = await run("ffmpeg", args, options.signal);
       const features = await read(featuresFile);
       return { result, features, count: features ? Math.floor(features.length / featureBytes) : 0, jpegPattern };
     };
