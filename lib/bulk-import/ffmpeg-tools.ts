@@ -39,7 +39,7 @@ export interface FfmpegTools {
   /** Said in progress output: which ffmpeg extracts the frames. */
   description: string;
   withFile<T>(filePath: string, fn: (staged: StagedFile) => Promise<T>): Promise<T>;
-  /** Output arguments for several JPEGs from one run (core 0.12.10 crashes writing optimal Huffman tables). */
+  /** Output arguments for several JPEGs from one run (core 0.12.10 hangs writing them with optimal Huffman tables). */
   jpegArgs: string[];
 }
 
