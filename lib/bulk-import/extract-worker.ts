@@ -1,9 +1,10 @@
 // `npm run extract-worker`: frames for every video waiting for them (registered through the API, or stored
-// by an import that stopped before its frames), extracted with native ffmpeg exactly as `npm run import`
-// does, so such videos no longer wait for someone to open the Extract pending page.
+// by an import that stopped before its frames), extracted (native ffmpeg, or ffmpeg.wasm without it) exactly
+// as `npm run import` does, so such videos no longer wait for someone to open the Extract pending page.
 import type { Actor } from "../auth/actor";
 import { createFrameSet, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";
+import type { FfmpegTools } from "./ffmpeg-tools";
 import { extractFrameSetFromFile } from "./native-extraction";
 
 export interface ExtractWorkerOptions {
@@ -12,6 +13,8 @@ export interface ExtractWorkerOptions {
   projectId?: string;
   parameters: unknown;
   concurrency: number;
+  /** Which ffmpeg extracts (default: FRAMEJURY_FFMPEG's choice). */
+  frameTools?: FfmpegTools;
   /** Extract what waits now and return, instead of looking again every `intervalMs`. */
   once: boolean;
   intervalMs: number;
@@ -67,11 +70,11 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
         const importer = importers.get(video.createdById);
         const actor: Actor = { userId: video.createdById, email: importer?.email ?? "extract-worker", name: importer?.name ?? "extract-worker", isAdmin: true };
         try {
-          const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) => extractFrameSetFromFile(localPath, options.parameters, { signal }));
+          const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) => extractFrameSetFromFile(localPath, options.parameters, { signal, tools: options.frameTools }));
           const saved = await createFrameSet(deps, actor, video.id, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder });
           extracted += 1;
           log(
-            `extracted ${video.relativePath} (video ${video.id}): ${frames.manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${frames.manifest.length} frames${saved.created ? "" : " (another worker stored them first)"}`,
+            `extracted ${video.relativePath} (video ${video.id}): ${frames.manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${frames.manifest.length} frames (${frames.decoder})${saved.created ? "" : " (another worker stored them first)"}`,
           );
         } catch (error) {
           if (signal?.aborted) break;

@@ -1,7 +1,7 @@
 // The headless bulk import (`npm run import`, `framejury import`): a folder tree imported as the Import
 // page imports a dropped folder — prompt lists first, then metadata, then each video: read and checked
 // locally (ffprobe), hashed, uploaded through a resumable upload session, its frames extracted with native
-// ffmpeg and stored. The same lib/import code reads the names, prompt lists and metadata.
+// ffmpeg (or the ffmpeg.wasm core in Node without it) and stored. The same lib/import code reads the names, prompt lists and metadata.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -9,6 +9,7 @@ import { ExtractionError, type ExtractionErrorCode } from "../browser-extraction
 import { classifyPickedFile } from "../import/classify-file";
 import { findMetadata, parseMetadataFile, type FileMetadata } from "../import/metadata-file";
 import { parseVideoPath } from "../import/parse-video-path";
+import type { FfmpegTools } from "./ffmpeg-tools";
 import { duplicateVideoId, refusalOf, type ImportTarget, type TargetVideo } from "./import-target";
 import { extractFrameSetFromFile, inspectVideoFile, type InspectedVideo } from "./native-extraction";
 import type { UploadJournal } from "./upload-journal";
@@ -58,6 +59,8 @@ export interface ImportOptions {
   parameters?: unknown;
   /** Videos worked on at once (the Import page uses 2). */
   concurrency?: number;
+  /** Which ffmpeg probes and extracts (default: FRAMEJURY_FFMPEG's choice). */
+  frameTools?: FfmpegTools;
   /** Upload chunk size; the server's (8 MiB) when absent. */
   chunkBytes?: number;
   /** Remembers open uploads by SHA-256, so an interrupted run resumes a partial upload from its last byte. */
@@ -210,7 +213,7 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
     let sha256: string;
     try {
       // Checked locally first, as the browser probes before uploading: a bad file sends no byte.
-      inspected = await inspectVideoFile(file.absolutePath);
+      inspected = await inspectVideoFile(file.absolutePath, undefined, options.frameTools);
       sha256 = await sha256OfFile(file.absolutePath);
     } catch (error) {
       return { ...base, status: "failed", reason: reasonOf(error), message: messageOf(error) };
@@ -249,7 +252,7 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
         message: "video stored, frames not extracted yet; run the import again (or npm run extract-worker) to extract them",
       };
     try {
-      const frames = await extractFrameSetFromFile(file.absolutePath, parameters, { inspected });
+      const frames = await extractFrameSetFromFile(file.absolutePath, parameters, { inspected, tools: options.frameTools });
       await target.saveFrameSet(video.id, frames);
       const keyFrames = frames.manifest.filter((frame) => frame.isKeyFrame).length;
       return {
@@ -260,7 +263,7 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
         noPrompt,
         keyFrames,
         frames: frames.manifest.length,
-        message: `${keyFrames} key frames, ${frames.manifest.length} frames${resumed ? " (finished from an earlier run)" : ""}${noPrompt ? ` · ${NO_PROMPT}` : ""}`,
+        message: `${keyFrames} key frames, ${frames.manifest.length} frames (${frames.decoder})${resumed ? " (finished from an earlier run)" : ""}${noPrompt ? ` · ${NO_PROMPT}` : ""}`,
       };
     } catch (error) {
       await target.recordExtractionError(video.id, messageOf(error)).catch(() => {});

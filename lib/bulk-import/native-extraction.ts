@@ -1,13 +1,11 @@
-// Frame extraction in Node with the native ffmpeg/ffprobe on PATH, for `npm run import` and
-// `npm run extract-worker`. The same frames as the browser: ffprobe and ffmpeg get the arguments the
+// Frame extraction in Node for `npm run import` and `npm run extract-worker`, with native ffmpeg/ffprobe
+// when on PATH, else the ffmpeg.wasm core run in Node (ffmpeg-tools.ts); both get the same arguments and
+// give the same frames. The same frames as the browser: ffprobe and ffmpeg get the arguments the
 // ffmpeg.wasm path gives them (lib/frames/ffmpeg-sampling.ts: which frame shows at each time, the output
 // size, the colour matrix of untagged video), features come from the frame scaled to longest side 64 as
 // the browser draws it, and the same planFrameSet picks the key frames and clusters.
-import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { corruptError, describe } from "../browser-extraction/diagnose";
+import { corruptError } from "../browser-extraction/diagnose";
 import { FEATURE_SIDE, fitExactly, fitWithin, normalizeJpegQuality } from "../browser-extraction/frame-output";
 import { ExtractionError, type VideoProbe } from "../browser-extraction/types";
 import { computeFrameFeatures } from "../frames/frame-features";
@@ -20,59 +18,14 @@ import {
   planSampling,
   probeFromInspection,
   readInspection,
+  SCALE_FLAGS,
   segmentDecoding,
   type FfmpegInfo,
 } from "../frames/ffmpeg-sampling";
 import { normaliseFrameSetParameters, type FrameManifest, type FrameSetParameters } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
 import { frameSetTimestamps, planFrameSet } from "../frames/plan-frame-set";
-
-/** What a frame set extracted here is recorded as (`frame_set.decoder`). */
-export const NATIVE_DECODER = "ffmpeg";
-
-/** Native ffmpeg and ffprobe are not on PATH (or do not run). */
-export class NativeFfmpegMissingError extends Error {
-  constructor(detail: string) {
-    super(
-      `Native ffmpeg is needed to extract frames outside the browser, and ${detail}. Install it (Debian/Ubuntu: "sudo apt-get install -y ffmpeg"; macOS: "brew install ffmpeg") so "ffmpeg" and "ffprobe" are on PATH, then run this again.`,
-    );
-    this.name = "NativeFfmpegMissingError";
-  }
-}
-
-/** Throws NativeFfmpegMissingError unless both `ffmpeg` and `ffprobe` run. */
-export function requireNativeFfmpeg(): void {
-  for (const tool of ["ffmpeg", "ffprobe"]) {
-    const result = spawnSync(tool, ["-version"], { stdio: ["ignore", "pipe", "ignore"] });
-    if (result.error || result.status !== 0) throw new NativeFfmpegMissingError(`"${tool}" could not be run (${result.error ? describe(result.error) : `exit code ${result.status}`})`);
-  }
-}
-
-interface ToolResult {
-  code: number | null;
-  stdout: string;
-  stderr: string[];
-}
-
-function runTool(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSignal): Promise<ToolResult> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const child = spawn(tool, args, { stdio: ["ignore", "pipe", "pipe"], signal });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("error", (error) => {
-      if (signal?.aborted) reject(new ExtractionError("cancelled", "Frame extraction was cancelled."));
-      else if ((error as NodeJS.ErrnoException).code === "ENOENT") reject(new NativeFfmpegMissingError(`"${tool}" is not on PATH`));
-      else reject(error);
-    });
-    child.on("close", (code) => {
-      if (signal?.aborted) return reject(new ExtractionError("cancelled", "Frame extraction was cancelled."));
-      resolve({ code, stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8").split("\n").filter(Boolean) });
-    });
-  });
-}
+import { defaultFfmpegTools, type FfmpegTools, type HeadlessDecoder } from "./ffmpeg-tools";
 
 export interface InspectedVideo {
   info: FfmpegInfo;
@@ -80,10 +33,10 @@ export interface InspectedVideo {
 }
 
 /** ffprobe's look at a file (no decoding): its probe, or an ExtractionError saying why it is not a usable video. */
-export async function inspectVideoFile(filePath: string, signal?: AbortSignal): Promise<InspectedVideo> {
+export async function inspectVideoFile(filePath: string, signal?: AbortSignal, tools: FfmpegTools = defaultFfmpegTools()): Promise<InspectedVideo> {
   const file = await fs.promises.stat(filePath);
   if (file.size === 0) throw new ExtractionError("corrupt", "The file is damaged or truncated: it is empty (0 bytes). The upload or copy was probably interrupted.");
-  const result = await runTool("ffprobe", inspectionArgs(filePath), signal);
+  const result = await tools.withFile(filePath, (staged) => staged.run("ffprobe", inspectionArgs(staged.input), signal));
   const info = await readInspection(await fs.openAsBlob(filePath), result.stdout, result.stderr);
   return { info, probe: probeFromInspection(info) };
 }
@@ -115,30 +68,50 @@ export async function sampleVideoFile(
   filePath: string,
   inspected: InspectedVideo,
   timestampsS: number[],
-  options: { maxSide: number; jpegQuality: number; signal?: AbortSignal },
+  options: { maxSide: number; jpegQuality: number; signal?: AbortSignal; tools?: FfmpegTools },
 ): Promise<NativeFrame[]> {
   const { info } = inspected;
+  const tools = options.tools ?? defaultFfmpegTools();
   const size = fitWithin(info.display.width, info.display.height, options.maxSide);
   const featureSize = fitExactly(info.display.width, info.display.height, FEATURE_SIDE);
   const featureBytes = featureSize.width * featureSize.height * 4;
   // Frames go to files, not memory: a segment may hold every sampled frame of a long video.
   const { requestedIndex, segments, epsilon } = planSampling(info, timestampsS, Number.MAX_SAFE_INTEGER);
-  const work = await fs.promises.mkdtemp(path.join(os.tmpdir(), "framejury-frames-"));
   const qscale = String(mjpegQscale(options.jpegQuality));
-  try {
+  return tools.withFile(filePath, async ({ input, scratch, read, run }) => {
     const decodeSegment = async (segmentNumber: number, segment: number[], seek: boolean) => {
-      const { inputArgs, streamIndex, filter } = segmentDecoding(info, filePath, segment, seek, epsilon, size);
-      const jpegPattern = path.join(work, `s${segmentNumber}-%05d.jpg`);
-      const featuresFile = path.join(work, `s${segmentNumber}.rgba`);
+      const { inputArgs, streamIndex, filter } = segmentDecoding(info, input, segment, seek, epsilon, size);
+      const jpegPattern = `${scratch}/s${segmentNumber}-%05d.jpg`;
+      const featuresFile = `${scratch}/s${segmentNumber}.rgba`;
       const count = String(segment.length);
       // The browser draws the frame at output size onto a canvas of longest side 64 for its features: the
       // second branch scales the output-size frame the same way (area averaging).
-      const graph = `[0:${streamIndex}]${filter},split=2[jpeg][big];[big]scale=${featureSize.width}:${featureSize.height}:flags=area,format=rgba[small]`;
+      const graph = `[0:${streamIndex}]${filter},split=2[jpeg][big];[big]scale=${featureSize.width}:${featureSize.height}:flags=${SCALE_FLAGS},format=rgba[small]`;
       const args = [...inputArgs, "-filter_complex", graph];
-      args.push("-map", "[jpeg]", "-fps_mode", "passthrough", "-frames:v", count, "-pix_fmt", "yuvj420p", "-c:v", "mjpeg", "-q:v", qscale, "-start_number", "0", "-f", "image2", "-y", jpegPattern);
+      args.push(
+        "-map",
+        "[jpeg]",
+        "-fps_mode",
+        "passthrough",
+        "-frames:v",
+        count,
+        "-pix_fmt",
+        "yuvj420p",
+        "-c:v",
+        "mjpeg",
+        "-q:v",
+        qscale,
+        ...tools.jpegArgs,
+        "-start_number",
+        "0",
+        "-f",
+        "image2",
+        "-y",
+        jpegPattern,
+      );
       args.push("-map", "[small]", "-fps_mode", "passthrough", "-frames:v", count, "-f", "rawvideo", "-y", featuresFile);
-      const result = await runTool("ffmpeg", args, options.signal);
-      const features = await fs.promises.readFile(featuresFile).catch(() => null);
+      const result = await run("ffmpeg", args, options.signal);
+      const features = await read(featuresFile);
       return { result, features, count: features ? Math.floor(features.length / featureBytes) : 0, jpegPattern };
     };
 
@@ -158,7 +131,8 @@ export async function sampleVideoFile(
       }
       for (const [k, index] of segment.entries()) {
         const pixels = new Uint8Array(features.buffer, features.byteOffset + k * featureBytes, featureBytes);
-        const jpeg = await fs.promises.readFile(decoded.jpegPattern.replace("%05d", String(k).padStart(5, "0")));
+        const jpeg = await read(decoded.jpegPattern.replace("%05d", String(k).padStart(5, "0")));
+        if (!jpeg) throw new ExtractionError("internal", `ffmpeg decoded frame ${k} near ${info.frames[segment[0]!]!.pts.toFixed(2)} s but wrote no JPEG of it`);
         results.set(index, { jpeg, features: computeFrameFeatures(pixels, featureSize.width, featureSize.height) });
       }
     }
@@ -167,9 +141,7 @@ export async function sampleVideoFile(
       const { jpeg, features } = results.get(index)!;
       return { timestampS, frameTimestampS: info.frames[index]!.pts, jpeg, width: size.width, height: size.height, features };
     });
-  } finally {
-    await fs.promises.rm(work, { recursive: true, force: true });
-  }
+  });
 }
 
 export interface ExtractedFrames {
@@ -180,18 +152,28 @@ export interface ExtractedFrames {
   files: Map<string, Uint8Array>;
   /** Indices (among the sampled frames) of the key frames. */
   keyFrameIndices: number[];
-  decoder: typeof NATIVE_DECODER;
+  decoder: HeadlessDecoder;
 }
 
 /**
  * Samples a video file, picks key frames and clusters with the browser's planFrameSet, and returns the
  * frames the judge will see, as the Import page uploads them.
  */
-export async function extractFrameSetFromFile(filePath: string, parametersInput: unknown, options: { inspected?: InspectedVideo; signal?: AbortSignal } = {}): Promise<ExtractedFrames> {
+export async function extractFrameSetFromFile(
+  filePath: string,
+  parametersInput: unknown,
+  options: { inspected?: InspectedVideo; signal?: AbortSignal; tools?: FfmpegTools } = {},
+): Promise<ExtractedFrames> {
   const parameters = normaliseFrameSetParameters(parametersInput);
-  const inspected = options.inspected ?? (await inspectVideoFile(filePath, options.signal));
+  const tools = options.tools ?? defaultFfmpegTools();
+  const inspected = options.inspected ?? (await inspectVideoFile(filePath, options.signal, tools));
   const durationS = inspected.probe.durationS;
-  const sampled = await sampleVideoFile(filePath, inspected, frameSetTimestamps(parameters, durationS), { maxSide: parameters.maxSide, jpegQuality: parameters.jpegQuality, signal: options.signal });
+  const sampled = await sampleVideoFile(filePath, inspected, frameSetTimestamps(parameters, durationS), {
+    maxSide: parameters.maxSide,
+    jpegQuality: parameters.jpegQuality,
+    signal: options.signal,
+    tools,
+  });
   const plan = planFrameSet(
     parameters,
     sampled.map((frame) => ({ timestampS: frame.timestampS, features: frame.features })),
@@ -199,5 +181,5 @@ export async function extractFrameSetFromFile(filePath: string, parametersInput:
   );
   const { manifest, sampledIndex } = framesToUpload(plan);
   const files = new Map(manifest.map((entry, position) => [entry.name, sampled[sampledIndex[position]!]!.jpeg]));
-  return { parameters, manifest, files, keyFrameIndices: plan.keyFrameIndices, decoder: NATIVE_DECODER };
+  return { parameters, manifest, files, keyFrameIndices: plan.keyFrameIndices, decoder: tools.decoder };
 }

@@ -37,16 +37,48 @@ describe("npm run import / framejury import (the command line)", () => {
     }
   });
 
-  it("without native ffmpeg, stops at once and names what to install", async () => {
+  it("--ffmpeg native without native ffmpeg stops at once and names what to install; an unknown --ffmpeg is a usage error", async () => {
     process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-empty-path-"));
     const run = io();
-    expect(await runImportCli(["--project", "p1", "./videos"], run.io)).toBe(1);
-    expect(run.err()).toMatch(/Native ffmpeg is needed.*"ffmpeg" is not on PATH|could not be run/s);
+    expect(await runImportCli(["--project", "p1", "--ffmpeg", "native", "./videos"], run.io)).toBe(1);
+    expect(run.err()).toMatch(/Native ffmpeg was asked for.*"ffmpeg" could not be run/s);
     expect(run.err()).toContain("apt-get install -y ffmpeg");
     const worker = io();
-    expect(await runExtractWorkerCli(["--once"], worker.io)).toBe(1);
+    expect(await runExtractWorkerCli(["--once", "--ffmpeg", "native"], worker.io)).toBe(1);
     expect(worker.err()).toContain("Install it");
+    const unknown = io();
+    expect(await runImportCli(["--project", "p1", "--ffmpeg", "static", "./videos"], unknown.io)).toBe(2);
+    expect(unknown.err()).toContain("--ffmpeg must be one of auto, native, wasm");
   });
+
+  it("without ffmpeg on PATH, imports with ffmpeg.wasm: says so, records it as the frame set's decoder, and a corrupt file fails clearly while the import goes on", async () => {
+    const owner = await makeUser();
+    const project = await createProject(prisma, owner, { name: "cli import without ffmpeg" });
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-cli-wasm-import-"));
+    fs.mkdirSync(path.join(root, "clips"));
+    const good = fs.readFileSync(uniqueMp4("cli-wasm-a"));
+    fs.writeFileSync(path.join(root, "clips", "a kite flies-0.mp4"), good);
+    fs.writeFileSync(path.join(root, "clips", "a boat sails-0.mp4"), good.subarray(0, Math.floor(good.length * 0.4)));
+    fs.copyFileSync(uniqueMp4("cli-wasm-b"), path.join(root, "clips", "a train stops-0.mp4"));
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-empty-path-"));
+    const run = io();
+    const code = await runImportCli(["--project", project.id, "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "clips")], run.io);
+    expect(code).toBe(1); // the cut-short file failed
+    expect(run.err()).toMatch(/^extracting frames with ffmpeg\.wasm in Node .* — no native ffmpeg on PATH$/m);
+    expect(run.err()).toMatch(/failed \(corrupt\): clips\/a boat sails-0\.mp4 — The file is damaged or truncated/);
+    expect(run.err()).toMatch(/imported: clips\/a kite flies-0\.mp4 — \d+ key frames, \d+ frames \(ffmpeg\.wasm\)/);
+    expect(run.err()).toMatch(/imported: clips\/a train stops-0\.mp4 — \d+ key frames/);
+    expect(run.out.join("\n")).toMatch(/^videos: 2 imported, 0 skipped as duplicates, 1 failed, 0 skipped\nfailed: 1 corrupt/m);
+    const videos = await prisma.video.findMany({
+      where: { projectId: project.id },
+      select: { relativePath: true, status: true, frameSets: { select: { decoder: true } } },
+      orderBy: { relativePath: "asc" },
+    });
+    expect(videos).toEqual([
+      { relativePath: "clips/a kite flies-0.mp4", status: "ready", frameSets: [{ decoder: "ffmpeg.wasm" }] },
+      { relativePath: "clips/a train stops-0.mp4", status: "ready", frameSets: [{ decoder: "ffmpeg.wasm" }] },
+    ]);
+  }, 120_000);
 
   it("imports a folder into the local database as the project's owner and prints the summary on stdout, the progress on stderr", async () => {
     const owner = await makeUser();

@@ -13,7 +13,7 @@ import { getStorage } from "../storage/storage";
 import { runExtractWorker } from "./extract-worker";
 import { DEFAULT_FRAME_SET_PARAMETERS, importFolders } from "./import-folder";
 import { localTarget, serverTarget, type ImportTarget } from "./import-target";
-import { NativeFfmpegMissingError, requireNativeFfmpeg } from "./native-extraction";
+import { chooseFfmpegTools, FFMPEG_CHOICES, ffmpegChoiceFromEnvironment, NativeFfmpegMissingError, type FfmpegTools } from "./ffmpeg-tools";
 import { formatSummary, progressReporter } from "./progress";
 import { fileUploadJournal } from "./upload-journal";
 
@@ -29,7 +29,8 @@ export const IMPORT_USAGE = `usage: npm run import -- --project ID [options] <fo
        framejury import --project ID [options] <folder or file>…
 
 Imports folder trees as the Import page does (VBench layout, prompt lists, metadata), extracting frames
-with native ffmpeg. Runs again skip what is done and resume what was interrupted.
+with native ffmpeg, or the built-in ffmpeg.wasm when none is on PATH. Runs again skip what is done and
+resume what was interrupted.
 
   --project ID        the project to import into (required)
   --model M           the generator model (else a top-level folder that is not a dimension names it)
@@ -44,21 +45,38 @@ with native ffmpeg. Runs again skip what is done and resume what was interrupted
   --max-side PX       longest side of the stored frames (default 768)
   --state FILE        where open uploads are remembered between runs
                       (default: ~/.cache/framejury/uploads-<server and project>.json)
+  --ffmpeg WHICH       auto (default: native ffmpeg when on PATH, else ffmpeg.wasm), native or wasm;
+                      default from FRAMEJURY_FFMPEG
   --json              print the summary as JSON (every file's outcome) instead of text`;
 
 export const EXTRACT_WORKER_USAGE = `usage: npm run extract-worker -- [--project ID] [--once] [--jobs N] [--interval S]
        framejury extract-worker [options]
 
-Extracts, with native ffmpeg, the frames of every video waiting for them (registered through the API, or
+Extracts (with native ffmpeg, or the built-in ffmpeg.wasm when none is on PATH) the frames of every video waiting for them (registered through the API, or
 left without frames by an interrupted import), on the local database (DATABASE_URL or the embedded server).
 Loops until stopped (Ctrl-C); --once stops when none is left.
 
   --project ID        only this project's videos
   --once              extract what is waiting now, then exit
   --jobs N            videos extracted at once (default 1)
-  --interval S        seconds between looks for new videos when none waits (default 10)`;
+  --interval S        seconds between looks for new videos when none waits (default 10)
+  --ffmpeg WHICH       auto (default), native or wasm; default from FRAMEJURY_FFMPEG`;
 
 class UsageError extends Error {}
+
+/** The ffmpeg to extract with (--ffmpeg, else FRAMEJURY_FFMPEG, else auto), said on stderr. */
+function frameTools(flag: string | undefined, io: BulkCliIo): FfmpegTools {
+  if (flag !== undefined && !(FFMPEG_CHOICES as readonly string[]).includes(flag)) throw new UsageError(`--ffmpeg must be one of ${FFMPEG_CHOICES.join(", ")} (got "${flag}")`);
+  let choice: (typeof FFMPEG_CHOICES)[number];
+  try {
+    choice = (flag as (typeof FFMPEG_CHOICES)[number] | undefined) ?? ffmpegChoiceFromEnvironment();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const tools = chooseFfmpegTools(choice);
+  io.stderr.write(`extracting frames with ${tools.description}${choice === "auto" && tools.decoder === "ffmpeg.wasm" ? " — no native ffmpeg on PATH" : ""}\n`);
+  return tools;
+}
 
 const positiveInt = (flag: string) => z.coerce.number().int().min(1, `${flag} must be a whole number of at least 1`);
 
@@ -110,6 +128,7 @@ export async function runImportCli(argv: string[], io: BulkCliIo): Promise<numbe
         count: { type: "string" },
         "max-side": { type: "string" },
         state: { type: "string" },
+        ffmpeg: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -122,7 +141,7 @@ export async function runImportCli(argv: string[], io: BulkCliIo): Promise<numbe
     if (positionals.length === 0) throw new UsageError("name at least one folder or file to import");
     const parameters = frameParameters(values);
     const concurrency = values.jobs === undefined ? undefined : positiveInt("--jobs").parse(values.jobs);
-    requireNativeFfmpeg();
+    const tools = frameTools(values.ffmpeg, io);
 
     let target: ImportTarget;
     if (values.server) {
@@ -143,6 +162,7 @@ export async function runImportCli(argv: string[], io: BulkCliIo): Promise<numbe
       model: values.model,
       parameters,
       concurrency,
+      frameTools: tools,
       journal: fileUploadJournal(journalPath),
       signal: io.signal,
       onEvent: progressReporter(io.stderr),
@@ -191,6 +211,7 @@ export async function runExtractWorkerCli(argv: string[], io: BulkCliIo): Promis
         "key-frames": { type: "string" },
         count: { type: "string" },
         "max-side": { type: "string" },
+        ffmpeg: { type: "string" },
         help: { type: "boolean" },
       },
     });
@@ -201,7 +222,7 @@ export async function runExtractWorkerCli(argv: string[], io: BulkCliIo): Promis
     const parameters = frameParameters(values);
     const concurrency = values.jobs === undefined ? 1 : positiveInt("--jobs").parse(values.jobs);
     const intervalS = values.interval === undefined ? 10 : z.coerce.number().min(0.1).max(3600).parse(values.interval);
-    requireNativeFfmpeg();
+    const tools = frameTools(values.ffmpeg, io);
     database = await resolveDatabase((line) => io.stderr.write(`${line}\n`));
     prisma = createPrismaClient(database.url);
     const result = await runExtractWorker({
@@ -209,6 +230,7 @@ export async function runExtractWorkerCli(argv: string[], io: BulkCliIo): Promis
       projectId: values.project,
       parameters,
       concurrency,
+      frameTools: tools,
       once: values.once ?? false,
       intervalMs: intervalS * 1000,
       signal: io.signal,

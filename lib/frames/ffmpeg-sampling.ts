@@ -227,6 +227,9 @@ export function planSampling(info: FfmpegInfo, timestampsS: number[], maxPerSegm
   return { requestedIndex, segments, epsilon };
 }
 
+/** swscale flags for every scale of a sampled frame (see segmentDecoding). */
+export const SCALE_FLAGS = "area+accurate_rnd+bitexact";
+
 /** The keyframe at or before frame `index` (0 when none is marked). */
 export function keyIndexBefore(info: FfmpegInfo, index: number): number {
   for (let k = index; k >= 0; k--) if (info.frames[k]!.key) return k;
@@ -248,6 +251,9 @@ export function segmentDecoding(info: FfmpegInfo, path: string, segment: number[
   inputArgs.push("-i", path);
   const untagged = !info.stream.color_space || info.stream.color_space === "unknown";
   const matrix = untagged ? `:in_color_matrix=${(info.stream.height ?? 0) >= 720 ? "bt709" : "bt601"}` : "";
-  const filter = `select=${select},scale=${size.width}:${size.height}:flags=area${matrix},setsar=1,format=rgba`;
+  // accurate_rnd+bitexact: native ffmpeg's SIMD scalers round differently from the C code ffmpeg.wasm runs
+  // (pixels off by up to 5, enough to move a density-peaks key frame); with them native gives the wasm
+  // core's pixels byte for byte, so a headless import picks the same frames with either.
+  const filter = `select=${select},scale=${size.width}:${size.height}:flags=${SCALE_FLAGS}${matrix},setsar=1,format=rgba`;
   return { inputArgs, streamIndex: info.stream.index, filter };
 }
