@@ -75,6 +75,10 @@ export const rubricFramesSchema = z.discriminatedUnion("mode", [
   z.strictObject({ mode: z.literal("each_cluster") }),
 ]);
 
+const itemFieldId = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "lower-case letters, digits or _");
+/** A field each item carries (`{{item.<id>}}`); a bare id is shorthand for a required field labelled with it. */
+const itemFieldSchema = z.union([itemFieldId.transform((id) => ({ id, label: id, required: true })), z.strictObject({ id: itemFieldId, label: text(80).min(1), required: z.boolean().default(true) })]);
+
 export const rubricSubjectSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("video") }),
   /**
@@ -83,10 +87,7 @@ export const rubricSubjectSchema = z.discriminatedUnion("kind", [
    */
   z.strictObject({
     kind: z.literal("item"),
-    fields: z
-      .array(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "lower-case letters, digits or _"))
-      .min(1)
-      .max(20),
+    fields: z.array(itemFieldSchema).min(1).max(20),
   }),
 ]);
 
@@ -179,7 +180,11 @@ export function rubricProblems(input: unknown): { definition: RubricDefinition |
     }
   }
   if (definition.subject.kind === "item") problems.push({ path: "subject.kind", message: "judging items with a rubric task is not available yet: use the video subject" });
-  const fields = definition.subject.kind === "item" ? definition.subject.fields : [];
+  const fields = definition.subject.kind === "item" ? definition.subject.fields.map((f) => f.id) : [];
+  fields.forEach((id, i) => {
+    if (fields.indexOf(id) !== i) problems.push({ path: `subject.fields.${i}.id`, message: `the field id "${id}" is used twice` });
+    if (id === "video" || id === "id") problems.push({ path: `subject.fields.${i}.id`, message: `"${id}" names the item's ${id === "video" ? "video" : "id"} in the file; choose another field id` });
+  });
   for (const variable of promptVariables(definition.prompt)) {
     if ((RUBRIC_VARIABLES as readonly string[]).includes(variable)) continue;
     const field = /^item\.([a-z][a-z0-9_]*)$/.exec(variable)?.[1];
