@@ -289,8 +289,8 @@ class Client:
                 return
 
     def videos(self, project_id: str, **filters: Any) -> Any:
-        """The videos as a table: id, path, prompt, model, dimension, status."""
-        rows = [{"id": v["id"], "path": v.get("relativePath"), "prompt": v.get("prompt"), "model": v.get("model"), "dimension": v.get("dimension"), "status": v.get("status")} for v in self.iter_videos(project_id, **filters)]
+        """The videos as a table: id, path, prompt, model, dimensions, status."""
+        rows = [{"id": v["id"], "path": v.get("relativePath"), "prompt": v.get("prompt"), "model": v.get("model"), "dimensions": v.get("dimensions"), "status": v.get("status")} for v in self.iter_videos(project_id, **filters)]
         return table(rows)
 
     # --- judges and runs -----------------------------------------------------------------------------
@@ -361,11 +361,11 @@ class Client:
     # --- results, judgments, agreement, exports ------------------------------------------------------
 
     def results(self, project_id: str, run_id: str, **filters: Any) -> Any:
-        """One row per video of the run: id, path, prompt, model, dimension and each metric the run's task
+        """One row per video of the run: id, path, prompt, model, dimensions and each metric the run's task
         declares (hallucination: S, D, I, overall, verdict), null while unknown."""
         rows = []
         for video in self.iter_videos(project_id, runId=run_id, **filters):
-            row: JsonDict = {"video_id": video["id"], "path": video.get("relativePath"), "prompt": video.get("prompt"), "model": video.get("model"), "dimension": video.get("dimension")}
+            row: JsonDict = {"video_id": video["id"], "path": video.get("relativePath"), "prompt": video.get("prompt"), "model": video.get("model"), "dimensions": video.get("dimensions")}
             row.update(video.get("scores") or {})
             rows.append(row)
         return table(rows)

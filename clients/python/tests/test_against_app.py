@@ -87,7 +87,7 @@ class AgainstTheApp(unittest.TestCase):
         again = self.client.import_video(self.project_id, clip)
         self.assertTrue(again.duplicate)
         self.assertEqual(again.id, first.id)
-        plan = self.client.apply_metadata(self.project_id, [{"path": "PyModel/py-import.mp4", "dimension": "Thermotics"}], dry_run=False)
+        plan = self.client.apply_metadata(self.project_id, [{"path": "PyModel/py-import.mp4", "dimension": "Thermotics"}], dry_run=False, confirm_overwrites=True)
         self.assertEqual(plan["matchedVideos"], 1)
         self.assertIn("Thermotics", json.dumps(self.client.video(first.id)))
         listed = self.client.videos(self.project_id, model="PyModel")
