@@ -1,0 +1,444 @@
+"""FrameJury's /api/v1 over HTTP with an API key, standard library only.
+
+Every call goes through one table, api_routes.json (method, path, the query parameters and body fields it may
+send); clients/python/api-routes.test.ts checks that table against the app's OpenAPI document, and _call
+refuses a parameter the table does not list, so the client cannot drift from the API unnoticed.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+JsonDict = dict[str, Any]
+
+_FINISHED = frozenset({"done", "failed", "cancelled"})
+
+
+def _load_routes() -> dict[str, JsonDict]:
+    text = resources.files("framejury").joinpath("api_routes.json").read_text(encoding="utf-8")
+    routes: dict[str, JsonDict] = json.loads(text)["routes"]
+    return routes
+
+
+ROUTES = _load_routes()
+
+
+class ApiError(Exception):
+    """A refusal from the API: the HTTP status and the error's code, message and details."""
+
+    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+class RunCancelled(Exception):
+    """wait_for_run was told to stop (its cancel event was set, or Ctrl-C) and cancelled the run."""
+
+    def __init__(self, run: JsonDict) -> None:
+        super().__init__(f"run {run.get('id')} cancelled")
+        self.run = run
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a frame set the caller extracted: a JPEG and where it sits in the video."""
+
+    jpeg: bytes
+    index: int
+    timestamp_s: float
+    is_key_frame: bool = True
+    cluster: int | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ImportedVideo:
+    """What import_video did: the video (as GET /api/v1/videos/:id gives it) and whether it was already there."""
+
+    video: JsonDict
+    duplicate: bool
+
+    @property
+    def id(self) -> str:
+        return str(self.video["id"])
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """A run's state while waiting for it (the whole GET /api/v1/runs/:id answer is in `run`)."""
+
+    status: str
+    steps_done: int
+    steps_total: int
+    steps_failed: int
+    run: JsonDict = field(repr=False)
+
+    @property
+    def fraction(self) -> float:
+        return self.steps_done / self.steps_total if self.steps_total else 0.0
+
+
+def table(rows: Sequence[Mapping[str, Any]]) -> Any:
+    """A pandas DataFrame of the rows when pandas is installed, else the rows as a list of dicts."""
+    try:
+        import pandas  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        return [dict(row) for row in rows]
+    return pandas.DataFrame([dict(row) for row in rows])
+
+
+def print_progress(progress: RunProgress) -> None:
+    """A progress callback for wait_for_run that prints one line per change."""
+    print(f"{progress.status}: {progress.steps_done}/{progress.steps_total} steps ({progress.steps_failed} failed)", flush=True)
+
+
+class Client:
+    """A FrameJury server, reached with an API key (create one on your account page or with the admin CLI)."""
+
+    def __init__(self, base_url: str | None = None, api_key: str | None = None, timeout: float = 60.0) -> None:
+        url = base_url or os.environ.get("FRAMEJURY_URL")
+        key = api_key or os.environ.get("FRAMEJURY_API_KEY")
+        if not url:
+            raise ValueError("base_url is required (or set FRAMEJURY_URL)")
+        if not key:
+            raise ValueError("api_key is required (or set FRAMEJURY_API_KEY)")
+        self.base_url = url.rstrip("/")
+        self._api_key = key
+        self.timeout = timeout
+
+    # --- the one way out -------------------------------------------------------------------------------
+
+    def _call(
+        self,
+        route: str,
+        path: Mapping[str, str] | None = None,
+        query: Mapping[str, Any] | None = None,
+        body: Mapping[str, Any] | None = None,
+        data: bytes | None = None,
+        files: Sequence[tuple[str, str, bytes]] = (),
+        raw: bool = False,
+    ) -> Any:
+        spec = ROUTES[route]
+        allowed_query = set(spec.get("query", []))
+        allowed_body = set(spec.get("body", []))
+        query = {k: v for k, v in (query or {}).items() if v is not None}
+        unknown = [k for k in query if k not in allowed_query] + [k for k in (body or {}) if k not in allowed_body]
+        if unknown:
+            raise ValueError(f"{route} does not take {', '.join(sorted(unknown))}")
+        url_path = str(spec["path"])
+        for name, value in (path or {}).items():
+            url_path = url_path.replace("{" + name + "}", urllib.parse.quote(str(value), safe=""))
+        if "{" in url_path:
+            raise ValueError(f"{route}: path parameter missing in {url_path}")
+        url = self.base_url + url_path
+        if query:
+            pairs: list[tuple[str, str]] = []
+            for key, value in query.items():
+                for item in value if isinstance(value, (list, tuple)) else [value]:
+                    pairs.append((key, _query_text(item)))
+            url += "?" + urllib.parse.urlencode(pairs)
+        headers = {"Authorization": f"Bearer {self._api_key}", "Accept": "application/json"}
+        payload: bytes | None = None
+        content_type = spec.get("contentType", "application/json")
+        if content_type == "multipart/form-data":
+            payload, headers["Content-Type"] = _multipart(body or {}, files)
+        elif data is not None:
+            payload = data
+            headers["Content-Type"] = "application/octet-stream"
+        elif body is not None:
+            payload = json.dumps({k: v for k, v in body.items() if v is not None}).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(url, data=payload, method=str(spec["method"]), headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                content = response.read()
+                if raw:
+                    return content
+                if not content:
+                    return None
+                return json.loads(content)
+        except urllib.error.HTTPError as error:
+            text = error.read()
+            try:
+                problem = json.loads(text)["error"]
+                raise ApiError(error.code, str(problem.get("code", "error")), str(problem.get("message", "")), problem.get("details")) from None
+            except (ValueError, KeyError, TypeError):
+                raise ApiError(error.code, "http_error", text.decode("utf-8", "replace")[:500]) from None
+
+    # --- account and projects ------------------------------------------------------------------------
+
+    def me(self) -> JsonDict:
+        result: JsonDict = self._call("me")
+        return result
+
+    def projects(self) -> list[JsonDict]:
+        answer = self._call("list_projects")
+        return list(answer["projects"] if isinstance(answer, dict) else answer)
+
+    def create_project(self, name: str) -> JsonDict:
+        result: JsonDict = self._call("create_project", body={"name": name})
+        return result
+
+    def project(self, project_id: str) -> JsonDict:
+        result: JsonDict = self._call("get_project", {"projectId": project_id})
+        return result
+
+    def update_project(self, project_id: str, *, name: str | None = None, archived: bool | None = None, guidelines: str | None = None) -> JsonDict:
+        result: JsonDict = self._call("update_project", {"projectId": project_id}, body={"name": name, "archived": archived, "guidelines": guidelines})
+        return result
+
+    # --- importing -----------------------------------------------------------------------------------
+
+    def import_video(
+        self,
+        project_id: str,
+        file_path: str | os.PathLike[str],
+        *,
+        relative_path: str | None = None,
+        model: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        on_bytes: Callable[[int, int], None] | None = None,
+    ) -> ImportedVideo:
+        """Uploads one video as the headless import does: a resumable upload session, chunks of the size the
+        server asks for (a chunk refused for its offset goes on from the bytes the server holds), then the
+        SHA-256 check. Bytes the project has already are not sent again: the existing video comes back with
+        duplicate=True. `metadata`: {prompt, dimension, model, sampleIndex, seed, extra}."""
+        file_path = os.fspath(file_path)
+        size = os.path.getsize(file_path)
+        digest = hashlib.sha256()
+        with open(file_path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        body = {"relativePath": relative_path or os.path.basename(file_path), "sizeBytes": size, "sha256": digest.hexdigest(), "model": model, "metadata": dict(metadata) if metadata else None}
+        try:
+            session = self._call("start_upload", {"projectId": project_id}, body=body)
+        except ApiError as error:
+            if error.code == "duplicate" and isinstance(error.details, dict) and error.details.get("videoId"):
+                return ImportedVideo(self.video(str(error.details["videoId"])), duplicate=True)
+            raise
+        upload_id = str(session["uploadId"])
+        offset = int(session["receivedBytes"])
+        chunk = max(1, int(session["chunkBytes"]))
+        with open(file_path, "rb") as handle:
+            while offset < size:
+                handle.seek(offset)
+                piece = handle.read(chunk)
+                try:
+                    answer = self._call("append_chunk", {"uploadId": upload_id}, query={"offset": offset}, data=piece)
+                    offset = int(answer["receivedBytes"])
+                except ApiError as error:
+                    if error.code != "offset_mismatch":
+                        raise
+                    offset = int(self._call("upload_status", {"uploadId": upload_id})["receivedBytes"])
+                if on_bytes:
+                    on_bytes(offset, size)
+        finished = self._call("complete_upload", {"uploadId": upload_id})
+        video_id = str(finished.get("id") or finished.get("video", {}).get("id"))
+        return ImportedVideo(self.video(video_id), duplicate=False)
+
+    def cancel_upload(self, upload_id: str) -> None:
+        """Discards an upload stopped part-way (import_video leaves it open when it stops part-way)."""
+        self._call("cancel_upload", {"uploadId": upload_id})
+
+    def add_frame_set(self, video_id: str, frames: Sequence[Frame], parameters: Mapping[str, Any], decoder: str = "python-client") -> JsonDict:
+        """Stores frames the caller extracted (the API takes frames from clients; the server extracts none
+        itself). `parameters` as the Import page's: {"mode": "density-peaks"|"scene-change"|"uniform", …}."""
+        manifest = []
+        files = []
+        for frame in frames:
+            name = frame.name or f"frame-{frame.index:04d}.jpg"
+            manifest.append({"name": name, "index": frame.index, "timestampS": frame.timestamp_s, "isKeyFrame": frame.is_key_frame, "cluster": frame.cluster})
+            files.append((name, name, frame.jpeg))
+        result: JsonDict = self._call("add_frame_set", {"videoId": video_id}, body={"parameters": json.dumps(dict(parameters)), "manifest": json.dumps(manifest), "decoder": decoder}, files=files)
+        return result
+
+    def apply_metadata(self, project_id: str, rows: Sequence[Mapping[str, Any]], *, dry_run: bool = True, confirm_overwrites: bool = False) -> JsonDict:
+        """Applies metadata rows ({path, prompt?, model?, dimension?, seed?, sampleIndex?, extra?}) to videos
+        already imported; a dry run (the default) only reports the changes."""
+        result: JsonDict = self._call("apply_metadata", {"projectId": project_id}, body={"rows": [dict(r) for r in rows], "dryRun": dry_run, "confirmOverwrites": confirm_overwrites})
+        return result
+
+    def video(self, video_id: str) -> JsonDict:
+        result: JsonDict = self._call("get_video", {"videoId": video_id})
+        return result
+
+    def iter_videos(self, project_id: str, *, page_size: int = 100, **filters: Any) -> Iterator[JsonDict]:
+        """Every video of the project matching the filters (dimension, model, prompt, status, runId, …), page by page."""
+        cursor: str | None = None
+        while True:
+            answer = self._call("list_videos", {"projectId": project_id}, query={**filters, "pageSize": page_size, "cursor": cursor})
+            yield from answer["videos"]
+            cursor = answer.get("nextCursor")
+            if not cursor:
+                return
+
+    def videos(self, project_id: str, **filters: Any) -> Any:
+        """The videos as a table: id, path, prompt, model, dimensions, status."""
+        rows = [{"id": v["id"], "path": v.get("relativePath"), "prompt": v.get("prompt"), "model": v.get("model"), "dimensions": v.get("dimensions"), "status": v.get("status")} for v in self.iter_videos(project_id, **filters)]
+        return table(rows)
+
+    # --- judges and runs -----------------------------------------------------------------------------
+
+    def endpoints(self, project_id: str) -> list[JsonDict]:
+        answer = self._call("list_endpoints", {"projectId": project_id})
+        return list(answer["endpoints"] if isinstance(answer, dict) else answer)
+
+    def create_endpoint(self, project_id: str, *, name: str, base_url: str, model: str, api_key: str = "", **settings: Any) -> str:
+        """Adds a judge endpoint (an OpenAI-compatible server); the other settings by their API names
+        (maxConcurrency, requestsPerMinute, temperature, timeoutSeconds, …). Returns its id."""
+        body = {"name": name, "baseUrl": base_url, "model": model, "apiKey": api_key, **settings}
+        return str(self._call("create_endpoint", {"projectId": project_id}, body=body)["id"])
+
+    def runs(self, project_id: str) -> list[JsonDict]:
+        answer = self._call("list_runs", {"projectId": project_id})
+        return list(answer["runs"] if isinstance(answer, dict) else answer)
+
+    def start_run(self, project_id: str, pipeline: str, endpoint_id: str, **options: Any) -> JsonDict:
+        """Starts a run (pipeline: "hallucination", "qa", a rubric task's "rubric_<key>", …); options by their
+        API names (videoIds, dimension, settings, itemSetId, models, promptVersions, batch)."""
+        result: JsonDict = self._call("start_run", {"projectId": project_id}, body={"pipeline": pipeline, "endpointId": endpoint_id, **options})
+        return result
+
+    def run(self, run_id: str) -> JsonDict:
+        result: JsonDict = self._call("get_run", {"runId": run_id})
+        return result
+
+    def cancel_run(self, run_id: str) -> JsonDict:
+        self._call("cancel_run", {"runId": run_id})
+        return self.run(run_id)
+
+    def wait_for_run(
+        self,
+        run_id: str,
+        *,
+        on_progress: Callable[[RunProgress], None] | None = print_progress,
+        poll_seconds: float = 2.0,
+        timeout_seconds: float | None = None,
+        cancel: threading.Event | None = None,
+    ) -> JsonDict:
+        """Polls the run until it is done, failed or cancelled, calling on_progress whenever its progress
+        changes. Setting `cancel` (or Ctrl-C) cancels the run on the server and raises RunCancelled;
+        running past timeout_seconds raises TimeoutError and leaves the run going."""
+        deadline = None if timeout_seconds is None else time.monotonic() + timeout_seconds
+        last: tuple[str, int, int] | None = None
+        try:
+            while True:
+                if cancel is not None and cancel.is_set():
+                    raise RunCancelled(self.cancel_run(run_id))
+                status = self.run(run_id)
+                steps = status.get("steps", {})
+                progress = RunProgress(str(status["status"]), int(steps.get("done", 0)), int(steps.get("total", 0)), int(steps.get("failed", 0)) + int(steps.get("parse_failed", 0)), status)
+                if on_progress and (progress.status, progress.steps_done, progress.steps_total) != last:
+                    on_progress(progress)
+                last = (progress.status, progress.steps_done, progress.steps_total)
+                if progress.status in _FINISHED:
+                    return status
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError(f"run {run_id} still {progress.status} after {timeout_seconds} s")
+                if cancel is not None:
+                    cancel.wait(poll_seconds)
+                else:
+                    time.sleep(poll_seconds)
+        except KeyboardInterrupt:
+            raise RunCancelled(self.cancel_run(run_id)) from None
+
+    # --- results, judgments, agreement, exports ------------------------------------------------------
+
+    def results(self, project_id: str, run_id: str, **filters: Any) -> Any:
+        """One row per video of the run: id, path, prompt, model, dimensions and each metric the run's task
+        declares (hallucination: S, D, I, overall, verdict), null while unknown."""
+        rows = []
+        for video in self.iter_videos(project_id, runId=run_id, **filters):
+            row: JsonDict = {"video_id": video["id"], "path": video.get("relativePath"), "prompt": video.get("prompt"), "model": video.get("model"), "dimensions": video.get("dimensions")}
+            row.update(video.get("scores") or {})
+            rows.append(row)
+        return table(rows)
+
+    def video_scores(self, video_id: str, run_id: str | None = None) -> JsonDict:
+        """Step outputs, scores and the per-video summary of a run (the latest by default)."""
+        result: JsonDict = self._call("video_scores", {"videoId": video_id}, query={"runId": run_id})
+        return result
+
+    def judgments(self, video_id: str, run_id: str | None = None) -> Any:
+        """Every reviewer's current judgment of the video, one row each (target, value, note, reviewer, version)."""
+        answer = self._call("video_reviews", {"videoId": video_id}, query={"runId": run_id})
+        rows = []
+        for review in answer.get("judgments", []):
+            reviewer = review.get("reviewer") or {}
+            rows.append({"video_id": video_id, "target": review.get("target"), "value": review.get("value"), "note": review.get("note"), "reviewer": reviewer.get("email") if isinstance(reviewer, dict) else reviewer, "version": review.get("version"), "run_id": review.get("runId"), "score_id": review.get("scoreId"), "id": review.get("id")})
+        return table(rows)
+
+    def review_score(self, score_id: str, value: float, *, note: str | None = None, expected_version: int | None = None) -> JsonDict:
+        """The caller's own judgment of a judge score; expected_version is the version you saw (needed to update)."""
+        result: JsonDict = self._call("review_score", {"scoreId": score_id}, body={"value": value, "note": note, "expectedVersion": expected_version})
+        return result
+
+    def qa_results(self, run_id: str, **filters: Any) -> Any:
+        """A QA run's results per question (CSV export of every question) as a table."""
+        return table(_csv_rows(self._call("qa_results", {"runId": run_id}, query={**filters, "format": "csv"}, raw=True)))
+
+    def qa_accuracy(self, project_id: str, run_ids: Sequence[str] = ()) -> JsonDict:
+        result: JsonDict = self._call("qa_accuracy", {"projectId": project_id}, query={"runId": list(run_ids) or None})
+        return result
+
+    def agreement(self, project_id: str, run_id: str | None = None, **options: Any) -> JsonDict:
+        """The agreement report (humans with each other, the judge against humans) as JSON."""
+        result: JsonDict = self._call("agreement", {"projectId": project_id}, query={"runId": run_id, **options})
+        return result
+
+    def agreement_table(self, project_id: str, run_id: str | None = None, **options: Any) -> Any:
+        """The agreement report's flat rows: comparison, breakdown, group, statistic, value, ci_low, ci_high, n."""
+        return table(_csv_rows(self._call("agreement", {"projectId": project_id}, query={"runId": run_id, **options, "format": "csv"}, raw=True)))
+
+    def export(self, project_id: str, *, format: str = "jsonl", run_id: str | None = None, **filters: Any) -> bytes:
+        """The export file (every judged item with each reviewer's judgment) as bytes: "csv" or "jsonl"."""
+        content: bytes = self._call("export", {"projectId": project_id}, query={"format": format, "runId": run_id, **filters}, raw=True)
+        return content
+
+    def export_rows(self, project_id: str, *, run_id: str | None = None, **filters: Any) -> Any:
+        """The export's JSONL records as a table."""
+        text = self.export(project_id, format="jsonl", run_id=run_id, **filters).decode("utf-8")
+        return table([json.loads(line) for line in text.splitlines() if line.strip()])
+
+
+def _query_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _csv_rows(content: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(content.decode("utf-8-sig"))))
+
+
+def _multipart(fields: Mapping[str, Any], files: Sequence[tuple[str, str, bytes]]) -> tuple[bytes, str]:
+    boundary = "framejury-" + uuid.uuid4().hex
+    out = io.BytesIO()
+    for name, value in fields.items():
+        if value is None:
+            continue
+        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode())
+        out.write(str(value).encode("utf-8"))
+        out.write(b"\r\n")
+    for name, file_name, content in files:
+        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{file_name}"\r\nContent-Type: image/jpeg\r\n\r\n'.encode())
+        out.write(content)
+        out.write(b"\r\n")
+    out.write(f"--{boundary}--\r\n".encode())
+    return out.getvalue(), f"multipart/form-data; boundary={boundary}"
