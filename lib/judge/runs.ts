@@ -9,6 +9,7 @@ import { redactVideoScoresFor } from "../visibility/judge-visibility";
 import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
 import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
+import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
@@ -17,12 +18,15 @@ export interface JudgeQueue {
   startBatchChecks?(runId: string): Promise<void>;
 }
 
-export async function createRun(
-  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> },
-  actor: Actor,
-  projectId: string,
-  input: CreateRunInput,
-) {
+type RunDeps = { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> };
+
+/** A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles). */
+export async function createRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+  if (input.ensemble) return createEnsembleRun(deps, actor, projectId, input, createPlainRun);
+  return createPlainRun(deps, actor, projectId, input);
+}
+
+async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = deps.pipelines[input.pipeline];
@@ -319,12 +323,14 @@ export function runCallTotals(
   };
 }
 
+/** Cancels a run; an ensemble's parent and members cancel together, whichever of them is named. */
 export async function cancelRun(prisma: PrismaClient, actor: Actor, runId: string) {
   await runForActor(prisma, actor, runId, "runs.manage");
+  const runIds = await ensembleFamily(prisma, runId);
   await prisma.$transaction([
-    prisma.judgeRun.updateMany({ where: { id: runId, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } }),
-    prisma.runVideo.updateMany({ where: { runId, status: "queued" }, data: { status: "cancelled" } }),
-    prisma.stepResult.updateMany({ where: { runId, status: "pending" }, data: { status: "cancelled", finishedAt: new Date() } }),
+    prisma.judgeRun.updateMany({ where: { id: { in: runIds }, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } }),
+    prisma.runVideo.updateMany({ where: { runId: { in: runIds }, status: "queued" }, data: { status: "cancelled" } }),
+    prisma.stepResult.updateMany({ where: { runId: { in: runIds }, status: "pending" }, data: { status: "cancelled", finishedAt: new Date() } }),
   ]);
 }
 
