@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { StubRequestContext } from "./stub-rule";
 
 /**
@@ -38,11 +39,12 @@ export function simulatedTruth(context: StubRequestContext, criterion: { id: str
   return criterion.min + context.pick(steps + 1, `truth|${criterion.id}`) * criterion.step;
 }
 
-/** One simulated answer: truth + bias + N(0, noise) (Box–Muller from two hashed uniforms), on the step, within the scale. */
+/** One simulated answer: truth + bias + N(0, noise) (Box–Muller from two uniforms hashed from the text, the judge's seed and how often the text was asked), on the step, within the scale. */
 export function simulatedScore(judge: SimJudge, context: StubRequestContext, criterion: { id: string; min: number; max: number; step: number }): number {
   const truth = simulatedTruth(context, criterion);
-  const RANGE = 0xffffffff;
-  const uniform = (which: string) => (context.pick(RANGE, `sim|${judge.seed}|${criterion.id}|${context.seen}|${which}`) + 0.5) / RANGE;
+  // From the text alone (not the frames' bytes): a seeded simulation draws the same numbers on every test run.
+  const uniform = (which: string) =>
+    (createHash("sha256").update(`${context.text}\n${judge.seed}|${criterion.id}|${context.seen}|${which}`).digest().readUInt32BE(0) + 0.5) / 2 ** 32;
   const normal = Math.sqrt(-2 * Math.log(uniform("u1"))) * Math.cos(2 * Math.PI * uniform("u2"));
   const raw = truth + judge.bias + judge.noise * normal;
   const onStep = criterion.min + Math.round((raw - criterion.min) / criterion.step) * criterion.step;
