@@ -28,7 +28,7 @@ export function NewQueueForm({
   sort: string;
   dir: string;
   /** Each run with its pipeline, whose task declares the categories a queue over its scores can pick. */
-  runs: { id: string; label: string; pipeline: string }[];
+  runs: { id: string; label: string; pipeline: string; ensemble?: "samples" | "panel" | null }[];
   /** The project's caption models and types, for a queue over a caption run. */
   captionOptions?: { models: string[]; types: string[] };
   /** The project's question categories, for a queue over a QA run's answers. */
@@ -37,7 +37,7 @@ export function NewQueueForm({
   const router = useRouter();
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
-  const [scope, setScope] = useState<"verdict" | "scores">("verdict");
+  const [scope, setScope] = useState<"verdict" | "scores" | "unstable">(filter.unstable === "1" ? "unstable" : "verdict");
   const [mode, setMode] = useState<"full" | "presence">("full");
   const [captionModel, setCaptionModel] = useState("");
   const [captionType, setCaptionType] = useState("");
@@ -49,6 +49,9 @@ export function NewQueueForm({
   const [blind, setBlind] = useState(true);
   const [guidelines, setGuidelines] = useState("");
   const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
+  // An ensemble run (samples or a judge panel) can be reviewed where its members spread: its unstable scores.
+  const ensembleKind = runs.find((r) => r.id === runId)?.ensemble ?? null;
+  const scoreScope = scope === "scores" || (scope === "unstable" && ensembleKind !== null);
   // A run that judged captions is reviewed caption by caption; a QA run answer by answer.
   const answerRun = task?.subject === "question";
   const captionRun = task !== null && task.subject !== "video" && !answerRun;
@@ -71,8 +74,8 @@ export function NewQueueForm({
         filter: Object.fromEntries(filterEntries),
         sort,
         dir,
-        scope: answerRun ? "answers" : captionRun ? "captions" : scope,
-        categories: !captionRun && !answerRun && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        scope: answerRun ? "answers" : captionRun ? "captions" : scope === "unstable" && !ensembleKind ? "scores" : scope,
+        categories: !captionRun && !answerRun && scoreScope ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
         ...(answerRun ? { answers: { ...(answerFormat ? { format: answerFormat } : {}), ...(answerCategory ? { category: answerCategory } : {}), letters } } : {}),
         mode: !captionRun && !answerRun && scope === "scores" && task?.presence ? mode : "full",
         captions: captionRun ? { ...(captionModel ? { model: captionModel } : {}), ...(captionType ? { type: captionType } : {}) } : {},
@@ -189,6 +192,12 @@ export function NewQueueForm({
             <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
             {scopes ? ` per ${scopes}` : ""}
           </label>
+          {ensembleKind && (
+            <label className="flex items-center gap-2">
+              <input type="radio" name="scope" checked={scope === "unstable"} onChange={() => setScope("unstable")} data-testid="queue-scope-unstable" />{" "}
+              {ensembleKind === "samples" ? "unstable targets: the scores whose samples spread past the target's threshold" : "panel disagreement: the scores the judges disagree on"}
+            </label>
+          )}
         </fieldset>
       )}
       {!captionRun && !answerRun && scope === "scores" && task?.presence && (
@@ -203,7 +212,7 @@ export function NewQueueForm({
           </label>
         </fieldset>
       )}
-      {!captionRun && !answerRun && scope === "scores" && (
+      {!captionRun && !answerRun && scoreScope && (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Categories (none chosen: all)</legend>
           <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">

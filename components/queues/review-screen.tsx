@@ -37,7 +37,7 @@ interface TargetView {
   judge?: number | null;
 }
 interface ItemView {
-  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions" | "answers"; blind: boolean; reviewersPerItem: number; itemCount: number };
+  queue: { id: string; projectId: string; name: string; scope: "verdict" | "scores" | "captions" | "answers" | "unstable"; blind: boolean; reviewersPerItem: number; itemCount: number };
   item: { id: string; position: number };
   /** An item queue's subject under review, by its scope's key (`caption`, `answer`): shown by the task's subject view. */
   [subjectKey: string]: unknown;

@@ -159,3 +159,10 @@ export async function videoEnsembleValues(prisma: PrismaClient, actor: Actor, ru
     })),
   };
 }
+
+/** A member run's ensemble (its parent and place), or null; the caller has checked access to the run. */
+export async function ensembleMembershipOf(prisma: PrismaClient, runId: string) {
+  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { parentRunId: true, memberIndex: true, parent: { select: { ensemble: true } } } });
+  const settings = ensembleSettingsOf(run?.parent?.ensemble);
+  return run?.parentRunId && settings ? { parentRunId: run.parentRunId, memberIndex: run.memberIndex ?? 0, kind: settings.kind } : null;
+}

@@ -17,7 +17,8 @@ import { keyFramesAndClusters } from "../judge/frame-scopes";
 import type { JudgeQueue } from "../judge/runs";
 import { ensureRubricTasks } from "../rubrics/rubric-registry";
 import { findTask } from "../tasks/registry";
-import type { TargetDeclaration } from "../tasks/task-declaration";
+import { unstableAtOf, type TargetDeclaration } from "../tasks/task-declaration";
+import { DISPERSION_SORT } from "../videos/video-filter";
 import { combineValues, type CombinedTarget, type CombineRule } from "./combine-values";
 import { ensembleSettingsOf, type EnsembleSettings } from "./ensemble-settings";
 
@@ -66,7 +67,9 @@ export async function createEnsembleRun(
       const runs: { id: string; videos: number }[] = [];
       for (const member of members) runs.push(await createPlainRun({ ...deps, prisma: client, queue: deferred }, actor, projectId, { ...memberInput, endpointId: member.endpointId }));
       const first = await tx.judgeRun.findUniqueOrThrow({ where: { id: runs[0]!.id }, include: { videos: true, items: true } });
-      const simulated = (await tx.judgeRun.count({ where: { id: { in: runs.map((r) => r.id) }, simulated: true } })) > 0;
+      const memberRows = await tx.judgeRun.findMany({ where: { id: { in: runs.map((r) => r.id) } }, select: { simulated: true, createdAt: true } });
+      const simulated = memberRows.some((m) => m.simulated);
+      const lastCreated = Math.max(...memberRows.map((m) => m.createdAt.getTime()));
       const parent = await tx.judgeRun.create({
         data: {
           projectId,
@@ -80,7 +83,7 @@ export async function createEnsembleRun(
           createdById: actor.userId,
           ensemble: settings,
           // After its members': the latest run of the pipeline (every page's default) is the ensemble, not a sample.
-          createdAt: new Date(first.createdAt.getTime() + 1 + members.length),
+          createdAt: new Date(Math.max(lastCreated + 1, Date.now())),
           videos: { createMany: { data: first.videos.map((v) => ({ videoId: v.videoId, frameSetId: v.frameSetId, judgedWith: v.judgedWith ?? undefined })) } },
           ...(first.items.length ? { items: { createMany: { data: first.items.map((i) => ({ itemId: i.itemId, videoId: i.videoId, position: i.position })) } } } : {}),
         },
@@ -170,6 +173,8 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
         const scoreRows: Prisma.ScoreCreateManyInput[] = [];
         const dispersionRows: Prisma.ScoreDispersionCreateManyInput[] = [];
         const combinedScores: ScoreRow[] = [];
+        // The video's largest spread over its target's threshold (the list's "dispersion" sort; 1 or more: unstable).
+        let spread: number | null = null;
         for (const memberSteps of byScope.values()) {
           const shown = memberSteps.find((s) => s.status === "done") ?? memberSteps[0]!;
           const id = randomUUID();
@@ -196,8 +201,11 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
               const score = s.status === "done" ? s.scores.find((sc) => sc.category === category) : undefined;
               return score ? [{ memberIndex: order.get(s.runId)!, runId: s.runId, value: score.value, reason: reasonOf(s.output, category) }] : [];
             });
-            const dispersion = combineValues(targets.get(category) ?? UNDECLARED, given.map((g) => g.value), rule);
+            const target = targets.get(category) ?? UNDECLARED;
+            const dispersion = combineValues(target, given.map((g) => g.value), rule);
             if (!dispersion) continue;
+            const relative = (dispersion.entropy ?? dispersion.sd) / unstableAtOf(target);
+            if (Number.isFinite(relative)) spread = Math.max(spread ?? 0, relative);
             const keys = { runId: parentRunId, videoId, itemId: shown.itemId, stepId: shown.stepId, scopeIndex: shown.scopeIndex, category };
             scoreRows.push({ ...keys, stepResultId: id, value: dispersion.value });
             dispersionRows.push({ ...keys, ...dispersion, members: given });
@@ -229,7 +237,10 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
               .map((r) => (r.status === "done" ? r.output : undefined)),
         };
         const summary = pipeline.summarize(combinedScores, context, parent.settings, outputs);
-        const metrics = [...metricRows("", pipeline.metricValues(summary)), ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values))];
+        const metrics = [
+          ...metricRows("", { ...pipeline.metricValues(summary), [DISPERSION_SORT]: spread }),
+          ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
+        ];
         await tx.runVideo.update({ where: { runId_videoId: { runId: parentRunId, videoId } }, data: { status: "done", summary: (summary ?? undefined) as Prisma.InputJsonValue | undefined } });
         if (metrics.length) await tx.runMetric.createMany({ data: metrics.map((m) => ({ ...m, runId: parentRunId, videoId })) });
       }

@@ -24,6 +24,10 @@ import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createQueue } from "../queues/create-queue";
+import { itemTargets } from "../queues/item-targets";
+import { browseVideos } from "../videos/browse-videos";
+import { videoListQuerySchema, type VideoListQuery } from "../videos/video-filter";
 import { combineEnsembleWhenDone } from "./ensemble-runs";
 import { ensembleRunReport, videoEnsembleValues } from "./ensemble-report";
 
@@ -194,6 +198,48 @@ describe("self-consistency: samples N at temperature T", () => {
     expect(quality.alpha).toBeLessThan(1);
     const video = (await videoEnsembleValues(prisma, owner, parentId, videoIds[0]!))!;
     expect(video.scores.find((s) => s.category === targetId)!.members).toHaveLength(5);
+  });
+
+  it("the video list filters unstable=1 (optionally of one target) and sorts by dispersion; the latest run is the ensemble, not a sample", async () => {
+    const query = (extra: Record<string, string>) => videoListQuerySchema().parse({ runId: parentId, pageSize: "100", ...extra }) as VideoListQuery;
+    const unstable = (await prisma.scoreDispersion.findMany({ where: { runId: parentId, unstable: true }, select: { videoId: true, category: true } })).map((d) => d);
+    const listed = await browseVideos(prisma, owner, projectId, query({ unstable: "1" }));
+    expect(new Set(listed.videos.map((v) => v.id))).toEqual(new Set(unstable.map((d) => d.videoId)));
+    const ofQuality = await browseVideos(prisma, owner, projectId, query({ unstable: "1", category: targetId }));
+    expect(new Set(ofQuality.videos.map((v) => v.id))).toEqual(new Set(unstable.filter((d) => d.category === targetId).map((d) => d.videoId)));
+    expect(ofQuality.videos.length).toBeGreaterThan(0);
+    expect(ofQuality.videos.length).toBeLessThan(VIDEOS);
+    expect(videoListQuerySchema().safeParse({ unstable: "yes" }).success).toBe(false);
+
+    // Most spread first: the largest SD (or entropy) over its target's threshold.
+    const sorted = await browseVideos(prisma, owner, projectId, query({ sort: "dispersion", dir: "desc" }));
+    const rows = await prisma.scoreDispersion.findMany({ where: { runId: parentId } });
+    const spreadOf = (videoId: string) => Math.max(...rows.filter((r) => r.videoId === videoId).map((r) => (r.entropy ?? r.sd) / (r.category === targetId ? 1.5 : 0.8)));
+    const spreads = sorted.videos.map((v) => spreadOf(v.id));
+    expect(spreads).toHaveLength(VIDEOS);
+    for (let i = 1; i < spreads.length; i++) expect(spreads[i - 1]!).toBeGreaterThanOrEqual(spreads[i]! - 1e-9);
+    expect(spreads[0]!).toBeGreaterThan(spreads[spreads.length - 1]!);
+
+    const latest = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ pageSize: "1" }) as VideoListQuery);
+    expect(latest.run?.id).toBe(parentId);
+  });
+
+  it("a review queue of unstable targets holds the videos with an unstable score and asks only for those scores", async () => {
+    const queue = await createQueue(prisma, owner, projectId, { name: "Unstable", runId: parentId, scope: "unstable", categories: [targetId] });
+    const unstable = await prisma.scoreDispersion.findMany({ where: { runId: parentId, unstable: true, category: targetId }, select: { videoId: true } });
+    const items = await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id }, select: { videoId: true } });
+    expect(new Set(items.map((i) => i.videoId))).toEqual(new Set(unstable.map((u) => u.videoId)));
+    const stored = await prisma.reviewQueue.findUniqueOrThrow({ where: { id: queue.id } });
+    const targets = await itemTargets(prisma, stored, items[0]!.videoId);
+    expect(targets.map((t) => t.category)).toEqual([targetId]);
+    // A video's unstable yes/no value is not asked in a queue of the quality criterion only; the queue of every category asks it.
+    const everything = await createQueue(prisma, owner, projectId, { name: "Unstable, all", runId: parentId, scope: "unstable" });
+    const all = await prisma.reviewQueue.findUniqueOrThrow({ where: { id: everything.id } });
+    const allUnstable = await prisma.scoreDispersion.findMany({ where: { runId: parentId, unstable: true } });
+    const videoId = allUnstable[0]!.videoId;
+    expect((await itemTargets(prisma, all, videoId)).map((t) => t.category).sort()).toEqual(allUnstable.filter((d) => d.videoId === videoId).map((d) => d.category).sort());
+    // A plain run has no unstable scores to review.
+    await expect(createQueue(prisma, owner, projectId, { name: "Plain", runId: memberIds[0]!, scope: "unstable" })).rejects.toThrow(/ensemble run/);
   });
 
   it("combining again changes nothing (idempotent: the parent is done)", async () => {

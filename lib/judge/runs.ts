@@ -233,9 +233,12 @@ async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, ac
 
 export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: string) {
   const run = await runForActor(prisma, actor, runId, "project.view");
+  // An ensemble run's work is its members' (lib/ensembles): their steps and calls are its progress and cost.
+  const members = run.ensemble ? await prisma.judgeRun.findMany({ where: { parentRunId: runId }, select: { id: true } }) : [];
+  const workIds = members.length ? members.map((m) => m.id) : [runId];
   const [videoCounts, stepCounts, calls, lastBatch] = await Promise.all([
     prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
-    prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    prisma.stepResult.groupBy({ by: ["status"], where: { runId: { in: workIds } }, _count: { _all: true } }),
     prisma.$queryRaw<
       { total: bigint; cached: bigint; errors: bigint; repairs: bigint; lost: bigint; sent: bigint; withoutUsage: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]
     >`
@@ -247,7 +250,7 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
              count(*) FILTER (WHERE status = 'sent') AS sent,
              count(*) FILTER (WHERE NOT "usageKnown") AS "withoutUsage",
              sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
-      FROM llm_call WHERE "runId" = ${runId}`,
+      FROM llm_call WHERE "runId" = ANY(${workIds}::text[])`,
     run.batchMode ? prisma.judgeBatch.findFirst({ where: { runId }, orderBy: { number: "desc" } }) : null,
   ]);
   const count = (rows: { status: string; _count: { _all: number } }[]) => Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
@@ -260,6 +263,10 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
     status: run.status,
     simulated: run.simulated,
     batchMode: run.batchMode,
+    /** An ensemble run's settings (lib/ensembles; its steps and calls are its members'), and a member's parent and place. */
+    ensemble: run.ensemble ?? null,
+    parentRunId: run.parentRunId,
+    memberIndex: run.memberIndex,
     /** A batch run's latest batch, as the run page shows it: "batch N: in_progress, x/y". */
     batch: lastBatch
       ? { number: lastBatch.number, status: lastBatch.status, completed: lastBatch.completedCount, failed: lastBatch.failedCount, total: lastBatch.requestCount, error: lastBatch.error }
@@ -355,7 +362,7 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     // By default the latest run that judged the video itself, not one that judged its captions.
     where: { videoId, ...(runId ? { runId } : { run: { pipeline: { in: videoSubjectPipelineIds() } } }) },
     orderBy: { run: { createdAt: "desc" } },
-    include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
+    include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true, ensemble: true } } },
   });
   if (!runVideo) return { videoId, run: null, summary: null, steps: [], blind: false };
   const steps = await prisma.stepResult.findMany({

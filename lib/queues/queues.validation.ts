@@ -12,7 +12,8 @@ const runIdSchema = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
 
-export const QUEUE_SCOPES = ["verdict", "scores", "captions", "answers"] as const;
+/** "unstable": an ensemble run's unstable scores only (samples or panel judges that spread past the target's threshold; lib/ensembles). */
+export const QUEUE_SCOPES = ["verdict", "scores", "captions", "answers", "unstable"] as const;
 export type QueueScope = (typeof QUEUE_SCOPES)[number];
 
 /** How a "scores" queue asks: every score ("full"), or first which categories are present, then values only for those ("presence"). */

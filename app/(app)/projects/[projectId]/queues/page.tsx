@@ -48,7 +48,7 @@ export default async function QueuesPage({ params, searchParams }: { params: Pro
                       ? "captions"
                       : queue.scope === "verdict"
                         ? "verdicts"
-                        : `scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}
+                        : `${queue.scope === "unstable" ? "unstable " : ""}scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}
                   · {queue.reviewersPerItem} reviewer
                   {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
                 </span>
