@@ -12,7 +12,9 @@ import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { buildRatingTable, type RatingRow } from "../stats/rating-table";
 import { findTask } from "../tasks/registry";
 import { unstableAtOf } from "../tasks/task-declaration";
-import { isBlindFor } from "../visibility/judge-visibility";
+import { blindVideoIdsFor, isBlindFor } from "../visibility/judge-visibility";
+import { meanAbsoluteError } from "../stats/error-metrics";
+import { combineValues } from "./combine-values";
 import { ensembleSettingsOf } from "./ensemble-settings";
 
 export interface MemberValue {
@@ -97,8 +99,12 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
       costUsdAtLeast: totals.costUsdAtLeast,
     };
   });
-  const rows = await prisma.scoreDispersion.findMany({ where: { runId }, select: { videoId: true, stepId: true, scopeIndex: true, category: true, sd: true, unstable: true, members: true } });
+  const rows = await prisma.scoreDispersion.findMany({
+    where: { runId },
+    select: { videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true, sd: true, unstable: true, members: true },
+  });
   const task = findTask(run.pipeline);
+  const humans = await humanConsensus(prisma, actor, run.projectId, run.pipeline, rows);
   const categories = [...new Set(rows.map((r) => r.category))];
   const targets = categories.map((category) => {
     const declared = task?.targets.find((t) => t.id === category);
@@ -106,7 +112,18 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
     const ratings: RatingRow[] = own.flatMap((r) =>
       (r.members as unknown as MemberValue[]).map((m) => ({ item: `${r.videoId}|${r.stepId}|${r.scopeIndex}`, rater: String(m.memberIndex), value: m.value })),
     );
-    const alpha = ratings.length ? krippendorffAlpha(buildRatingTable(ratings), declared?.level ?? "interval") : null;
+    const level = declared?.level ?? "interval";
+    const alpha = ratings.length ? krippendorffAlpha(buildRatingTable(ratings), level) : null;
+    // Each member's agreement with the humans beside the combined value's, on the scores people judged.
+    const judged = own.flatMap((r) => {
+      const human = humans.get(unitKey(r));
+      return human === undefined ? [] : [{ human, combined: r.value, members: r.members as unknown as MemberValue[] }];
+    });
+    const withHumans = (values: { human: number; judge: number }[]) => ({
+      pairs: values.length,
+      alpha: values.length ? krippendorffAlpha(buildRatingTable(values.flatMap((v, i) => [{ item: String(i), rater: "humans", value: v.human }, { item: String(i), rater: "judge", value: v.judge }])), level) : null,
+      mae: values.length && declared?.scale.kind !== "categorical" ? meanAbsoluteError(values.map((v) => v.judge), values.map((v) => v.human)) : null,
+    });
     return {
       target: category,
       label: declared?.label ?? category,
@@ -117,6 +134,17 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
       meanSd: own.length ? own.reduce((sum, r) => sum + r.sd, 0) / own.length : null,
       /** Agreement among the members (samples or judges) on this target; null when undefined (no variation, too few values). */
       alpha,
+      /**
+       * Agreement with people (α between the reviewers' consensus and the judge, and MAE on a numeric scale) of the
+       * combined value and of each member alone, over the scores people judged (null α: fewer than two pairs or no variation).
+       */
+      humans: {
+        combined: withHumans(judged.map((j) => ({ human: j.human, judge: j.combined }))),
+        members: run.members.map((m, index) => ({
+          memberIndex: m.memberIndex ?? index,
+          ...withHumans(judged.flatMap((j) => j.members.filter((v) => v.runId === m.id).map((v) => ({ human: j.human, judge: v.value })))),
+        })),
+      },
     };
   });
   const costs = members.map((m) => m.costUsd);
@@ -128,6 +156,43 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
     costUsd: costs.every((c) => c !== null) ? costs.reduce((a, b) => a! + b!, 0) : null,
     targets,
   };
+}
+
+const unitKey = (r: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string }) => `${r.videoId}|${r.itemId}|${r.stepId}|${r.scopeIndex}|${r.category}`;
+
+/**
+ * The people's value of each score of the run's videos: their consensus (as the target's level declares: mean,
+ * median or majority) over reviewers and label sets. Left out: withdrawn judgments, values taken from a judge
+ * with "accept" (not independent of it), values implied by absence, and videos blind to the caller.
+ */
+async function humanConsensus(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  pipeline: string,
+  rows: readonly { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string }[],
+): Promise<Map<string, number>> {
+  const videoIds = [...new Set(rows.map((r) => r.videoId))];
+  if (videoIds.length === 0) return new Map();
+  const blind = await blindVideoIdsFor(prisma, actor.userId, videoIds);
+  const judgments = await prisma.humanJudgment.findMany({
+    where: { projectId, task: pipeline, targetType: "score", videoId: { in: videoIds.filter((id) => !blind.has(id)) }, withdrawn: false, acceptedJudge: false, origin: "typed" },
+    select: { videoId: true, itemId: true, stepId: true, scopeIndex: true, target: true, value: true },
+  });
+  const byUnit = new Map<string, number[]>();
+  for (const j of judgments) {
+    const key = unitKey({ ...j, category: j.target });
+    byUnit.set(key, [...(byUnit.get(key) ?? []), j.value]);
+  }
+  const task = findTask(pipeline);
+  const consensus = new Map<string, number>();
+  for (const [key, values] of byUnit) {
+    const category = key.slice(key.lastIndexOf("|") + 1);
+    const target = task?.targets.find((t) => t.id === category);
+    const combined = target ? combineValues(target, values, "declared") : { value: values.reduce((a, b) => a + b, 0) / values.length };
+    if (combined) consensus.set(key, combined.value);
+  }
+  return consensus;
 }
 
 /**

@@ -24,6 +24,7 @@ import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { insertJudgment } from "../testing/judgments";
 import { createQueue } from "../queues/create-queue";
 import { itemTargets } from "../queues/item-targets";
 import { browseVideos } from "../videos/browse-videos";
@@ -105,7 +106,7 @@ beforeAll(async () => {
   const created = await createRubricTask(prisma, owner, projectId, { file: RUBRIC });
   pipeline = created.pipeline;
   targetId = rubricTargetId(created.key, "quality");
-});
+}, 300_000);
 afterAll(async () => stub?.close());
 
 describe("self-consistency: samples N at temperature T", () => {
@@ -117,7 +118,7 @@ describe("self-consistency: samples N at temperature T", () => {
     const run = await createRun(deps(), owner, projectId, { pipeline, endpointId: endpoint.id, ensemble: { kind: "samples", samples: 5, temperature: 0.7 } });
     parentId = run.id;
     memberIds = (run as { members: string[] }).members;
-  });
+  }, 300_000);
 
   it("the mean of 5 samples agrees with the truth better than any one sample (MAE and Spearman over 40 videos)", async () => {
     expect(memberIds).toHaveLength(5);
@@ -250,7 +251,7 @@ describe("self-consistency: samples N at temperature T", () => {
 });
 
 describe("a judge panel", () => {
-  it("a panel of 3 independent noisy judges agrees with the truth better than each of its judges", async () => {
+  it("a panel of 3 independent noisy judges agrees with the truth better than each of its judges, also by the people's labels", async () => {
     const judges = await Promise.all([1, 2, 3].map((seed) => simJudge(`judge ${seed}`, `stub-sim-judge?noise=1.5&bias=0&seed=${10 + seed}`)));
     const run = await createRun(deps(), owner, projectId, { pipeline, endpointId: judges[0]!.id, ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "mean" } });
     const members = (run as { members: string[] }).members;
@@ -260,13 +261,36 @@ describe("a judge panel", () => {
       expect(panel.mae).toBeLessThan(single.mae);
       expect(panel.rho).toBeGreaterThan(single.rho);
     }
+    // People label 30 of the videos with their truth: each judge's agreement with them, beside the panel's.
+    const scored = await prisma.scoreDispersion.findMany({ where: { runId: run.id, category: targetId }, select: { videoId: true, stepId: true, scopeIndex: true } });
+    const labelled = scored.slice(0, 30);
+    for (const s of labelled) {
+      await insertJudgment(prisma, { projectId, reviewerId: owner.userId, task: pipeline, targetType: "score", target: targetId, videoId: s.videoId, stepId: s.stepId, scopeIndex: s.scopeIndex, value: truth.get(s.videoId)! });
+    }
     const report = (await ensembleRunReport(prisma, owner, run.id))!;
     expect(report.kind).toBe("panel");
     expect(report.members.map((m) => m.endpoint.name)).toEqual(["judge 1", "judge 2", "judge 3"]);
-    expect(report.targets.find((t) => t.target === targetId)!.alpha).toBeGreaterThan(0.4);
-  });
+    const quality = report.targets.find((t) => t.target === targetId)!;
+    expect(quality.alpha).toBeGreaterThan(0.4);
+    expect(quality.humans.combined.pairs).toBe(30);
+    expect(quality.humans.members).toHaveLength(3);
+    const truthMae = (memberId: string | null) => {
+      const values = labelled.map((s) => {
+        const given = memberId === null ? panel.byVideo.get(s.videoId)! : memberScores.get(memberId)!.get(s.videoId)!;
+        return Math.abs(given - truth.get(s.videoId)!);
+      });
+      return values.reduce((a, b) => a + b, 0) / values.length;
+    };
+    const memberScores = new Map(await Promise.all(members.map(async (id) => [id, (await scoresOf(id)).byVideo] as const)));
+    expect(quality.humans.combined.mae).toBeCloseTo(truthMae(null));
+    for (const [index, m] of quality.humans.members.entries()) {
+      expect(m.pairs).toBe(30);
+      expect(m.mae).toBeCloseTo(truthMae(members[index]!));
+      expect(quality.humans.combined.alpha!).toBeGreaterThan(m.alpha!);
+    }
+  }, 300_000);
 
-  it("combines by minimum: the least favourable value of the judges", async () => {
+  it("combines by minimum: the least favourable value of the judges", { timeout: 300_000 }, async () => {
     const judges = await Promise.all([4, 5].map((seed) => simJudge(`strict ${seed}`, `stub-sim-judge?noise=2&bias=0&seed=${10 + seed}`)));
     const run = await createRun(deps(), owner, projectId, { pipeline, endpointId: judges[1]!.id, ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "minimum" } });
     const dispersions = await prisma.scoreDispersion.findMany({ where: { runId: run.id, category: targetId } });
