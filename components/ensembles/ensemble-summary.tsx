@@ -50,7 +50,9 @@ export function EnsembleSummary({ projectId, report }: { projectId: string; repo
           ))}
         </tbody>
       </table>
-      <p>Whole {report.kind === "samples" ? "ensemble" : "panel"}: {report.costUsd === null ? "unknown (some calls without usage)" : formatCost(report.costUsd)}</p>
+      <p>
+        Whole {report.kind === "samples" ? "ensemble" : "panel"}: {report.costUsd === null ? "unknown (some calls without usage)" : formatCost(report.costUsd)}
+      </p>
       {report.targets.length > 0 && (
         <table className="w-full text-left" data-testid="ensemble-targets">
           <thead className="text-xs uppercase text-slate-500">

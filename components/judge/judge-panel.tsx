@@ -77,8 +77,7 @@ export function JudgePanel({
   const defaults = Object.fromEntries(pipelines.map((p) => [p.id, p.defaults]));
   const chosenEndpoint = endpoints.data?.find((e) => e.id === endpointId) ?? endpoints.data?.[0];
   const panel = (endpoints.data ?? []).filter((e) => panelIds.includes(e.id)).map((e) => e.id);
-  const ensemble =
-    judges === "samples" ? { kind: "samples", samples, temperature } : judges === "panel" ? { kind: "panel", endpointIds: panel, combine } : undefined;
+  const ensemble = judges === "samples" ? { kind: "samples", samples, temperature } : judges === "panel" ? { kind: "panel", endpointIds: panel, combine } : undefined;
   const start = useMutation({
     mutationFn: (part: RunSettingsPart) =>
       postJson<{ id: string; videos: number; withoutFramesCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
@@ -138,7 +137,15 @@ export function JudgePanel({
           <>
             <label className="flex flex-col gap-1">
               Samples
-              <input type="number" min={1} max={10} className="w-20 rounded-md border border-slate-300 px-2 py-1.5" value={samples} onChange={(e) => setSamples(Number(e.target.value))} data-testid="run-samples" />
+              <input
+                type="number"
+                min={1}
+                max={10}
+                className="w-20 rounded-md border border-slate-300 px-2 py-1.5"
+                value={samples}
+                onChange={(e) => setSamples(Number(e.target.value))}
+                data-testid="run-samples"
+              />
             </label>
             <label className="flex flex-col gap-1">
               at temperature
@@ -166,7 +173,13 @@ export function JudgePanel({
                 </label>
               ))}
             </div>
-            <select className="rounded-md border border-slate-300 px-2 py-1.5" value={combine} onChange={(e) => setCombine(e.target.value as typeof combine)} aria-label="Combine the judges by" data-testid="run-combine">
+            <select
+              className="rounded-md border border-slate-300 px-2 py-1.5"
+              value={combine}
+              onChange={(e) => setCombine(e.target.value as typeof combine)}
+              aria-label="Combine the judges by"
+              data-testid="run-combine"
+            >
               <option value="mean">combined by mean</option>
               <option value="majority">combined by majority</option>
               <option value="minimum">combined by the least favourable value</option>
@@ -250,28 +263,30 @@ export function JudgePanel({
       {runs.data?.length === 0 && <p className="text-sm text-slate-500">No runs yet.</p>}
       <ul className="flex flex-col gap-3" data-testid="run-list">
         {/* An ensemble's member runs are listed on the ensemble's run page, not here. */}
-        {runs.data?.filter((run) => !run.parentRunId).map((run) => (
-          <li key={run.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="run" data-status={run.status}>
-            <div className="mb-2 flex flex-wrap items-center gap-3">
-              <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
-                {runNameOfRow(run)}
-              </Link>
-              <span className="text-slate-600">{run._count.videos} videos</span>
-              {run.ensemble && (
-                <span className="rounded bg-violet-100 px-1.5 text-xs text-violet-800" data-testid="run-ensemble-badge">
-                  {run.ensemble.kind === "samples" ? `${run.ensemble.samples} samples at T ${run.ensemble.temperature}` : `panel of ${run.ensemble.endpointIds.length} (${run.ensemble.combine})`}
-                </span>
-              )}
-              {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
-              {run.batchMode && (
-                <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">
-                  batch
-                </span>
-              )}
-            </div>
-            <RunProgress runId={run.id} canManage={canManage} compact />
-          </li>
-        ))}
+        {runs.data
+          ?.filter((run) => !run.parentRunId)
+          .map((run) => (
+            <li key={run.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="run" data-status={run.status}>
+              <div className="mb-2 flex flex-wrap items-center gap-3">
+                <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
+                  {runNameOfRow(run)}
+                </Link>
+                <span className="text-slate-600">{run._count.videos} videos</span>
+                {run.ensemble && (
+                  <span className="rounded bg-violet-100 px-1.5 text-xs text-violet-800" data-testid="run-ensemble-badge">
+                    {run.ensemble.kind === "samples" ? `${run.ensemble.samples} samples at T ${run.ensemble.temperature}` : `panel of ${run.ensemble.endpointIds.length} (${run.ensemble.combine})`}
+                  </span>
+                )}
+                {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
+                {run.batchMode && (
+                  <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">
+                    batch
+                  </span>
+                )}
+              </div>
+              <RunProgress runId={run.id} canManage={canManage} compact />
+            </li>
+          ))}
       </ul>
     </div>
   );

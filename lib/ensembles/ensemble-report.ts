@@ -82,10 +82,7 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
     FROM llm_call WHERE "runId" = ANY(${memberIds}::text[]) GROUP BY "runId"`;
   const none = { total: 0, cached: 0, errors: 0, repairs: 0, lost: 0, sent: 0, withoutUsage: 0, prompt: 0, completion: 0, cost: 0 };
   const members = run.members.map((m) => {
-    const totals = runCallTotals(
-      calls.find((c) => c.runId === m.id) ?? none,
-      m.status === "queued" || m.status === "running",
-    );
+    const totals = runCallTotals(calls.find((c) => c.runId === m.id) ?? none, m.status === "queued" || m.status === "running");
     const snapshot = m.endpointSnapshot as { temperature?: number | null };
     const sampling = m.sampling as { temperature?: number | null; salt?: string | null } | null;
     return {
@@ -121,8 +118,24 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
     });
     const withHumans = (values: { human: number; judge: number }[]) => ({
       pairs: values.length,
-      alpha: values.length ? krippendorffAlpha(buildRatingTable(values.flatMap((v, i) => [{ item: String(i), rater: "humans", value: v.human }, { item: String(i), rater: "judge", value: v.judge }])), level) : null,
-      mae: values.length && declared?.scale.kind !== "categorical" ? meanAbsoluteError(values.map((v) => v.judge), values.map((v) => v.human)) : null,
+      alpha: values.length
+        ? krippendorffAlpha(
+            buildRatingTable(
+              values.flatMap((v, i) => [
+                { item: String(i), rater: "humans", value: v.human },
+                { item: String(i), rater: "judge", value: v.judge },
+              ]),
+            ),
+            level,
+          )
+        : null,
+      mae:
+        values.length && declared?.scale.kind !== "categorical"
+          ? meanAbsoluteError(
+              values.map((v) => v.judge),
+              values.map((v) => v.human),
+            )
+          : null,
     });
     return {
       target: category,

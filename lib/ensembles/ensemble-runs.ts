@@ -202,7 +202,11 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
               return score ? [{ memberIndex: order.get(s.runId)!, runId: s.runId, value: score.value, reason: reasonOf(s.output, category) }] : [];
             });
             const target = targets.get(category) ?? UNDECLARED;
-            const dispersion = combineValues(target, given.map((g) => g.value), rule);
+            const dispersion = combineValues(
+              target,
+              given.map((g) => g.value),
+              rule,
+            );
             if (!dispersion) continue;
             const relative = (dispersion.entropy ?? dispersion.sd) / unstableAtOf(target);
             if (Number.isFinite(relative)) spread = Math.max(spread ?? 0, relative);

@@ -24,12 +24,9 @@ export const ensembleRequestSchema = z.discriminatedUnion("kind", [
     combine: z.enum(["mean", "majority", "minimum"]),
   }),
 ]);
-export type EnsembleRequest = z.output<typeof ensembleRequestSchema>;
 
 /** What an ensemble run keeps in judge_run.ensemble. */
-export type EnsembleSettings =
-  | { kind: "samples"; combine: "declared"; samples: number; temperature: number }
-  | { kind: "panel"; combine: "mean" | "majority" | "minimum"; endpointIds: string[] };
+export type EnsembleSettings = { kind: "samples"; combine: "declared"; samples: number; temperature: number } | { kind: "panel"; combine: "mean" | "majority" | "minimum"; endpointIds: string[] };
 
 const storedSchema = z.union([
   z.object({ kind: z.literal("samples"), combine: z.literal("declared"), samples: z.number(), temperature: z.number() }),

@@ -238,7 +238,12 @@ describe("self-consistency: samples N at temperature T", () => {
     const all = await prisma.reviewQueue.findUniqueOrThrow({ where: { id: everything.id } });
     const allUnstable = await prisma.scoreDispersion.findMany({ where: { runId: parentId, unstable: true } });
     const videoId = allUnstable[0]!.videoId;
-    expect((await itemTargets(prisma, all, videoId)).map((t) => t.category).sort()).toEqual(allUnstable.filter((d) => d.videoId === videoId).map((d) => d.category).sort());
+    expect((await itemTargets(prisma, all, videoId)).map((t) => t.category).sort()).toEqual(
+      allUnstable
+        .filter((d) => d.videoId === videoId)
+        .map((d) => d.category)
+        .sort(),
+    );
     // A plain run has no unstable scores to review.
     await expect(createQueue(prisma, owner, projectId, { name: "Plain", runId: memberIds[0]!, scope: "unstable" })).rejects.toThrow(/ensemble run/);
   });
@@ -265,7 +270,17 @@ describe("a judge panel", () => {
     const scored = await prisma.scoreDispersion.findMany({ where: { runId: run.id, category: targetId }, select: { videoId: true, stepId: true, scopeIndex: true } });
     const labelled = scored.slice(0, 30);
     for (const s of labelled) {
-      await insertJudgment(prisma, { projectId, reviewerId: owner.userId, task: pipeline, targetType: "score", target: targetId, videoId: s.videoId, stepId: s.stepId, scopeIndex: s.scopeIndex, value: truth.get(s.videoId)! });
+      await insertJudgment(prisma, {
+        projectId,
+        reviewerId: owner.userId,
+        task: pipeline,
+        targetType: "score",
+        target: targetId,
+        videoId: s.videoId,
+        stepId: s.stepId,
+        scopeIndex: s.scopeIndex,
+        value: truth.get(s.videoId)!,
+      });
     }
     const report = (await ensembleRunReport(prisma, owner, run.id))!;
     expect(report.kind).toBe("panel");

@@ -43,8 +43,7 @@ export function simulatedTruth(context: StubRequestContext, criterion: { id: str
 export function simulatedScore(judge: SimJudge, context: StubRequestContext, criterion: { id: string; min: number; max: number; step: number }): number {
   const truth = simulatedTruth(context, criterion);
   // From the text alone (not the frames' bytes): a seeded simulation draws the same numbers on every test run.
-  const uniform = (which: string) =>
-    (createHash("sha256").update(`${context.text}\n${judge.seed}|${criterion.id}|${context.seen}|${which}`).digest().readUInt32BE(0) + 0.5) / 2 ** 32;
+  const uniform = (which: string) => (createHash("sha256").update(`${context.text}\n${judge.seed}|${criterion.id}|${context.seen}|${which}`).digest().readUInt32BE(0) + 0.5) / 2 ** 32;
   const normal = Math.sqrt(-2 * Math.log(uniform("u1"))) * Math.cos(2 * Math.PI * uniform("u2"));
   const raw = truth + judge.bias + judge.noise * normal;
   const onStep = criterion.min + Math.round((raw - criterion.min) / criterion.step) * criterion.step;

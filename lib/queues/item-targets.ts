@@ -59,9 +59,7 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
     }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),
     // An "unstable" queue asks only for the scores an ensemble's members spread on (lib/ensembles).
-    queue.scope === "unstable"
-      ? prisma.scoreDispersion.findMany({ where: { runId: queue.runId, videoId, unstable: true }, select: { stepId: true, scopeIndex: true, category: true } })
-      : null,
+    queue.scope === "unstable" ? prisma.scoreDispersion.findMany({ where: { runId: queue.runId, videoId, unstable: true }, select: { stepId: true, scopeIndex: true, category: true } }) : null,
   ]);
   const unstableKeys = unstable ? new Set(unstable.map((d) => `${d.stepId}#${d.scopeIndex}#${d.category}`)) : null;
   const scores = unstableKeys ? allScores.filter((s) => unstableKeys.has(`${s.stepId}#${s.scopeIndex}#${s.category}`)) : allScores;

@@ -232,9 +232,7 @@ export function checkFilterAgainstTask(filter: VideoFilter, task: TaskDeclaratio
 
 /** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
 export function filterReadsValues(filter: VideoFilter): boolean {
-  return (
-    filter.category !== undefined || metricFilterKeysIn(filter).length > 0 || filter.humanVerdict !== undefined || filter.review === "disagreement" || filter.unstable !== undefined
-  );
+  return filter.category !== undefined || metricFilterKeysIn(filter).length > 0 || filter.humanVerdict !== undefined || filter.review === "disagreement" || filter.unstable !== undefined;
 }
 
 /** Filters that need a judge run: without one (no run in the project) they match nothing. */

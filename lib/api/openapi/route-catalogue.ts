@@ -379,13 +379,23 @@ function coreApiRoutes(): ApiRoute[] {
       responses: [ok("That text is already a version (`created: false`)."), created("The new version (`created: true`).")],
     },
     { method: "get", path: "/api/v1/runs/{runId}", summary: "A run's status and progress", params: run, responses: [ok("The run.")] },
-    { method: "post", path: "/api/v1/runs/{runId}/cancel", summary: "Cancel a run (an ensemble's parent and members cancel together)", params: run, responses: [ok("The run's status after cancelling.")] },
+    {
+      method: "post",
+      path: "/api/v1/runs/{runId}/cancel",
+      summary: "Cancel a run (an ensemble's parent and members cancel together)",
+      params: run,
+      responses: [ok("The run's status after cancelling.")],
+    },
     {
       method: "get",
       path: "/api/v1/runs/{runId}/ensemble",
       summary: "An ensemble run's members, cost per member, and the members' agreement per target",
       params: run,
-      responses: [ok("`{ensemble}`: `{kind, combine, members: [{runId, memberIndex, endpoint, temperature, status, calls, costUsd}], costUsd, targets: [{target, scores, unstable, unstableAt, meanSd, alpha}]}`, or null for a plain run.")],
+      responses: [
+        ok(
+          "`{ensemble}`: `{kind, combine, members: [{runId, memberIndex, endpoint, temperature, status, calls, costUsd}], costUsd, targets: [{target, scores, unstable, unstableAt, meanSd, alpha}]}`, or null for a plain run.",
+        ),
+      ],
     },
     {
       method: "get",
