@@ -26,12 +26,17 @@ const CORE_PAGES: CrawlPage[] = [
       `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`,
       `/projects/${s.projectId}/videos?status=pending_extraction`,
       `/projects/${s.projectId}/videos?view=grid`,
+      `/projects/${s.projectId}/videos?runId=${s.ensembleRunId}&unstable=1`,
+      `/projects/${s.projectId}/videos?runId=${s.ensembleRunId}&sort=dispersion&dir=desc`,
     ],
   },
   {
     route: "/projects/[projectId]/videos/[videoId]",
     project: {},
-    urls: (s) => [...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
+    urls: (s) => [
+      ...[...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
+      `/projects/${s.projectId}/videos/${s.judgedVideoIds[0]}?runId=${s.ensembleRunId}`,
+    ],
   },
   {
     route: "/projects/[projectId]/compare",
@@ -54,7 +59,7 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/runs/[runId]",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`],
+    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`, `/projects/${s.projectId}/runs/${s.ensembleRunId}`],
   },
 
   {
@@ -99,7 +104,11 @@ const CORE_PAGES: CrawlPage[] = [
     urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}/label-next`, `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`],
   },
   { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
-  { route: "/projects/[projectId]/queues/new", project: { action: "queues.manage" }, urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`] },
+  {
+    route: "/projects/[projectId]/queues/new",
+    project: { action: "queues.manage" },
+    urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`, `/projects/${s.projectId}/queues/new?runId=${s.ensembleRunId}&unstable=1`],
+  },
   { route: "/projects/[projectId]/queues/[queueId]", project: {} },
   {
     route: "/projects/[projectId]/queues/[queueId]/items/[itemId]",

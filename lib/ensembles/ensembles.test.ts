@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
+import { Prisma } from "../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
@@ -354,6 +355,39 @@ describe("a judge panel", () => {
       ValidationError,
     );
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(runsBefore);
+  });
+});
+
+describe("a built-in task", () => {
+  it("an ensemble of the hallucination pipeline is combined by its declarations: every scope's score, the pipeline's metrics of the combined scores", { timeout: 300_000 }, async () => {
+    const small = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Ensemble of a built-in task" });
+    const endpoint = await createEndpoint(prisma, owner, small.projectId, {
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    });
+    const run = await createRun(deps(), owner, small.projectId, { pipeline: "hallucination", endpointId: endpoint.id, ensemble: { kind: "samples", samples: 2, temperature: 0.7 } });
+    expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
+    const [first] = (run as { members: string[] }).members;
+    const memberScores = await prisma.score.findMany({ where: { runId: first }, orderBy: [{ videoId: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] });
+    const parentScores = await prisma.score.findMany({ where: { runId: run.id }, orderBy: [{ videoId: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] });
+    expect(memberScores.length).toBeGreaterThan(2);
+    // Every score of every key frame's step has its combined score and dispersion.
+    expect(parentScores.map((s) => [s.videoId, s.stepId, s.scopeIndex, s.category])).toEqual(memberScores.map((s) => [s.videoId, s.stepId, s.scopeIndex, s.category]));
+    expect(await prisma.scoreDispersion.count({ where: { runId: run.id } })).toBe(parentScores.length);
+    // The pipeline's own per-video metrics (S, D, I, overall, verdict) exist for the ensemble, from the combined scores.
+    const metrics = await prisma.runMetric.findMany({ where: { runId: run.id, metric: { in: ["overall", "verdict"] } } });
+    expect(metrics).toHaveLength(4);
+    expect(await prisma.runVideo.count({ where: { runId: run.id, status: "done", summary: { not: Prisma.DbNull } } })).toBe(2);
   });
 });
 
