@@ -37,3 +37,6 @@ ALTER TABLE "judge_run" ADD CONSTRAINT "judge_run_parentRunId_fkey" FOREIGN KEY 
 
 -- AddForeignKey
 ALTER TABLE "score_dispersion" ADD CONSTRAINT "score_dispersion_runId_fkey" FOREIGN KEY ("runId") REFERENCES "judge_run"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "score_dispersion" ADD CONSTRAINT "score_dispersion_videoId_fkey" FOREIGN KEY ("videoId") REFERENCES "video"("id") ON DELETE CASCADE ON UPDATE CASCADE;
