@@ -10,7 +10,7 @@ const fixed = (value: number | null, digits = 2) => (value === null ? "—" : va
  * An ensemble run's members (each sample's or judge's run, status, calls and cost) and per target the members'
  * agreement (Krippendorff's α) and unstable scores, with links to the list filtered and sorted by them.
  */
-export function EnsembleSummary({ projectId, report }: { projectId: string; report: Report }) {
+export function EnsembleSummary({ projectId, report, canManageQueues }: { projectId: string; report: Report; canManageQueues: boolean }) {
   const noun = report.kind === "samples" ? "sample" : "judge";
   const unstableWord = report.kind === "samples" ? "unstable" : "judges disagree";
   return (
@@ -87,11 +87,16 @@ export function EnsembleSummary({ projectId, report }: { projectId: string; repo
       <p className="text-xs text-slate-500">
         <Link href={`/projects/${projectId}/videos?runId=${report.runId}&sort=dispersion&dir=desc`} className="text-indigo-700 underline">
           videos by dispersion
-        </Link>{" "}
-        ·{" "}
-        <Link href={`/projects/${projectId}/queues/new?runId=${report.runId}&unstable=1`} className="text-indigo-700 underline">
-          review the {report.kind === "samples" ? "unstable targets" : "panel's disagreements"}
         </Link>
+        {canManageQueues && (
+          <>
+            {" "}
+            ·{" "}
+            <Link href={`/projects/${projectId}/queues/new?runId=${report.runId}&unstable=1`} className="text-indigo-700 underline">
+              review the {report.kind === "samples" ? "unstable targets" : "panel's disagreements"}
+            </Link>
+          </>
+        )}
       </p>
     </section>
   );

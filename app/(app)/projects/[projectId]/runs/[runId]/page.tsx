@@ -46,7 +46,7 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
         </Link>
       </div>
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
-      {ensemble && <EnsembleSummary projectId={projectId} report={ensemble} />}
+      {ensemble && <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />}
       {membership && (
         <p className="text-sm" data-testid="ensemble-membership">
           {membership.kind === "samples" ? "Sample" : "Judge"} {membership.memberIndex + 1} of{" "}
