@@ -24,7 +24,8 @@ export interface StepRow {
   scores: ScoreCell[];
 }
 export interface ScoresResponse {
-  run: { id: string; pipeline: string; status: string; simulated: boolean; createdAt: string; settings: unknown; endpointSnapshot: unknown } | null;
+  /** `ensemble`: set for an ensemble run (lib/ensembles), whose members' values the video page shows beside the combined ones. */
+  run: { id: string; pipeline: string; status: string; simulated: boolean; createdAt: string; settings: unknown; endpointSnapshot: unknown; ensemble?: unknown } | null;
   frameSetId?: string;
   status?: string;
   /** The pipeline's per-video summary; read through the run's task (summaryMetricValues). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.validation";
 import { baseUrlProblem } from "./endpoint-url-policy";
 import { PIPELINES } from "../tasks/modules";
+import { ensembleRequestSchema } from "../ensembles/ensemble-settings";
 
 /**
  * An endpoint's fields without defaults. The update schema is its `.partial()`: zod 4 fills in a
@@ -122,6 +123,8 @@ export const createRunSchema = z.preprocess(
     promptVersions: runPromptVersionsSchema.optional(),
     /** Send the run's calls through the endpoint's Batch API: half the price, answers within 24 hours. */
     batch: z.boolean().optional(),
+    /** Self-consistency samples or a judge panel (lib/ensembles): the run's scores are combined from member runs. */
+    ensemble: ensembleRequestSchema.optional(),
   }),
 );
 /** A run request as createRun takes it (aliases folded into itemSetId). */

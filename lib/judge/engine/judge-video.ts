@@ -12,11 +12,12 @@ import { responseCacheKey } from "./cache-key";
 import { withPromptVersions, type TemplateSource } from "../template-source";
 import { splitSystemMessage } from "../prompt-templates";
 import { ensureRubricTasks } from "../../rubrics/rubric-registry";
+import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
 import { asStoredJson } from "./stored-json";
 import { imageLimitOf, responseFormatFor, type EndpointCapabilities } from "../endpoint-capabilities";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
-import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
+import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type RunSampling, type StepFinish, type StepRow } from "./step-store";
 
 export interface EndpointConfig {
   id: string;
@@ -107,11 +108,13 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     items,
     settings: loaded.run.settings,
   };
-  const endpoint = await watch.endpoint();
+  // A self-consistency sample asks at its own temperature, and under its own cache salt (lib/ensembles).
+  const sampling = loaded.run.sampling;
+  const endpoint = withSampling(await watch.endpoint(), sampling);
   // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
   const endpointByRole = new Map<string, EndpointConfig>();
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(loaded.run.settings) ?? {})) {
-    if (id && id !== endpoint.id) endpointByRole.set(role, await watch.endpoint(id));
+    if (id && id !== endpoint.id) endpointByRole.set(role, withSampling(await watch.endpoint(id), sampling));
   }
   const endpointOf = (step: StepDefinition) => (step.endpoint ? endpointByRole.get(step.endpoint) : undefined) ?? endpoint;
 
@@ -143,6 +146,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const work = {
     runId: job.runId,
     batchMode: loaded.run.batchMode,
+    sampleSalt: sampling?.salt ?? null,
     context,
     outputs,
     templates,
@@ -201,6 +205,8 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   // An item pipeline's metrics are per item (run_metric rows with the item's id).
   const metrics = [...metricRows("", pipeline.metricValues(summary)), ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values))];
   await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
+  // An ensemble's member: the worker that finishes the last member's last video combines them into the parent.
+  if (loaded.run.parentRunId) await combineEnsembleWhenDone(prisma, deps.pipelines, loaded.run.parentRunId);
   if (pipeline.afterRun) {
     const run = await prisma.judgeRun.findUnique({ where: { id: job.runId }, select: { status: true } });
     if (run?.status === "done") {
@@ -208,6 +214,10 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     }
   }
   return "done";
+}
+
+function withSampling(endpoint: EndpointConfig, sampling: RunSampling | null): EndpointConfig {
+  return sampling?.temperature === undefined || sampling.temperature === null ? endpoint : { ...endpoint, temperature: sampling.temperature };
 }
 
 /** Only known values get a row: a missing row is how "unknown" is stored, so filters and sorts never meet a NULL. */
@@ -253,6 +263,7 @@ async function executeStep(
   work: {
     runId: string;
     batchMode: boolean;
+    sampleSalt: string | null;
     endpoint: EndpointConfig;
     step: StepDefinition;
     row: StepRow;
@@ -310,7 +321,7 @@ async function executeStep(
         temperature: endpoint.temperature,
         imageDetail: detail ?? "omitted",
         responseFormat,
-        salt: input.cacheSalt ?? null,
+        salt: work.sampleSalt === null ? (input.cacheSalt ?? null) : `${work.sampleSalt}|${input.cacheSalt ?? ""}`,
         systemRole: messages.system !== null,
       };
       const cacheKey = responseCacheKey(cacheParts);
