@@ -88,6 +88,8 @@ export function endpointConfigOf(e: Awaited<ReturnType<PrismaClient["judgeEndpoi
     pricePer1kInput: e.pricePer1kInput,
     pricePer1kOutput: e.pricePer1kOutput,
     supportsBatchApi: e.supportsBatchApi,
+    requestLogprobs: e.requestLogprobs,
+    topLogprobs: e.topLogprobs,
   };
 }
 

@@ -29,6 +29,9 @@ const endpointFields = z.object({
   pricePer1kOutput: z.number().min(0).max(1000).nullable(),
   /** The endpoint also serves OpenAI's Batch API (/v1/files, /v1/batches); off unless set. */
   supportsBatchApi: z.boolean().optional(),
+  /** Ask for the answer tokens' logprobs, `topLogprobs` (1–20) alternatives each, for expected scores; off unless set. */
+  requestLogprobs: z.boolean().optional(),
+  topLogprobs: z.number().int().min(1).max(20).optional(),
 });
 
 export const endpointInputSchema = endpointFields.extend({

@@ -23,6 +23,15 @@ export interface ChatRequest {
   /** Earlier turns, for a repair request: the model's previous answer and our correction. */
   followUp?: { previousAnswer: string; correction: string } | null;
   maxTokens?: number | null;
+  /** Ask for the answer tokens' logprobs with this many alternatives each (`logprobs: true, top_logprobs: k`); none when null or absent. */
+  topLogprobs?: number | null;
+}
+
+/** One answer token with its logprob and the most likely alternatives at its place (OpenAI's `logprobs.content`). */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top: { token: string; logprob: number }[];
 }
 
 export interface ChatResult {
@@ -37,6 +46,8 @@ export interface ChatResult {
   usageKnown?: boolean;
   /** The model's reasoning, kept apart from the answer and never parsed: `<think>…</think>`, or `reasoning_content`. */
   reasoning?: string | null;
+  /** The answer's content logprobs when they were asked for and came back; null or absent: none. */
+  logprobs?: TokenLogprob[] | null;
 }
 
 export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled" | "not_allowed";
@@ -171,6 +182,7 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
     ...(request.temperature === null || request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.responseFormat ? { response_format: request.responseFormat as never } : {}),
     ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+    ...(request.topLogprobs ? { logprobs: true, top_logprobs: Math.min(20, Math.max(1, Math.round(request.topLogprobs))) } : {}),
   };
 }
 
@@ -180,7 +192,7 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
  * out (see splitReasoning). An answer without `usage` has unknown tokens (`usageKnown: false`), never 0.
  */
 export function chatResultOf(response: {
-  choices?: { message?: { content?: unknown; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown } | null; finish_reason?: string | null }[] | null;
+  choices?: { message?: { content?: unknown; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown } | null; finish_reason?: string | null; logprobs?: unknown }[] | null;
   usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
 }): ChatResult {
   const choice = response.choices?.[0];
@@ -201,7 +213,23 @@ export function chatResultOf(response: {
     completionTokens: usageKnown ? completionTokens : 0,
     usageKnown,
     reasoning,
+    logprobs: contentLogprobs(choice.logprobs),
   };
+}
+
+/** `choice.logprobs.content` as tokens with their alternatives; null when the answer carried none (or an unreadable shape). */
+export function contentLogprobs(logprobs: unknown): TokenLogprob[] | null {
+  const content = isRecord(logprobs) ? logprobs.content : null;
+  if (!Array.isArray(content) || content.length === 0) return null;
+  const tokens: TokenLogprob[] = [];
+  for (const entry of content) {
+    if (!isRecord(entry) || typeof entry.token !== "string" || typeof entry.logprob !== "number") return null;
+    const top = Array.isArray(entry.top_logprobs)
+      ? entry.top_logprobs.flatMap((alt) => (isRecord(alt) && typeof alt.token === "string" && typeof alt.logprob === "number" ? [{ token: alt.token, logprob: alt.logprob }] : []))
+      : [];
+    tokens.push({ token: entry.token, logprob: entry.logprob, top });
+  }
+  return tokens;
 }
 
 export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = [], rawBody: string | null = null): LlmError {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { makeContext, type StubRule } from "./stub-rule";
 import { defaultStubRules, FALLBACK_RULE } from "./stub-rules";
+import { simulatedAnswer, simulatedLogprobJudge, stubContentLogprobs } from "./stub-logprobs";
 
 /**
  * TEST TOOL: a local stand-in for a paid OpenAI-compatible API, used by the tests and the demo.
@@ -150,6 +151,8 @@ const chatRequestSchema = z
     response_format: z.object({ type: z.string() }).passthrough().optional(),
     max_tokens: z.number().optional(),
     max_completion_tokens: z.number().optional(),
+    logprobs: z.boolean().optional(),
+    top_logprobs: z.number().int().min(0).max(20).optional(),
   })
   .passthrough();
 
@@ -470,6 +473,9 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string, seen = 0) {
   const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
   let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrlsOf(body)));
+  // A simulated uncertain judge answers each value it has a truth for with its belief's argmax (./stub-logprobs.ts).
+  const simulated = simulatedLogprobJudge(body.model);
+  if (simulated) content = simulatedAnswer(content, text, simulated);
   let finishReason = "stop";
   let refusal: string | null = null;
   if (fault?.kind === "content") content = fault.content;
@@ -507,7 +513,15 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     system_fingerprint: "framejury-stub",
-    choices: [{ index: 0, message: { role: "assistant", content: sentContent, refusal }, logprobs: null, finish_reason: finishReason }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: sentContent, refusal },
+        // Only the plain answer's tokens: a fault that reshapes the content leaves no logprobs, as the answer's tokens are no longer those.
+        logprobs: body.logprobs === true && typeof sentContent === "string" && sentContent === content ? { content: stubContentLogprobs(sentContent, body.top_logprobs ?? 0, text, simulated) } : null,
+        finish_reason: finishReason,
+      },
+    ],
     ...(fault?.kind === "no_usage" ? {} : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
   };
   return completion;

@@ -13,7 +13,9 @@ import { withPromptVersions, type TemplateSource } from "../template-source";
 import { splitSystemMessage } from "../prompt-templates";
 import { ensureRubricTasks } from "../../rubrics/rubric-registry";
 import { asStoredJson } from "./stored-json";
-import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
+import { expectedScore } from "../expected-score";
+import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
+import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type ScoreValue, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
 
 export interface EndpointConfig {
@@ -31,6 +33,9 @@ export interface EndpointConfig {
   pricePer1kOutput: number | null;
   /** The endpoint serves the Batch API: a batch-mode run's calls to it go in batches. */
   supportsBatchApi?: boolean;
+  /** Ask for the answer's token logprobs (`topLogprobs` alternatives each), for expected scores. */
+  requestLogprobs?: boolean;
+  topLogprobs?: number;
 }
 
 /**
@@ -133,6 +138,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const work = {
     runId: job.runId,
     batchMode: loaded.run.batchMode,
+    task: pipeline.task,
     context,
     outputs,
     templates,
@@ -200,6 +206,18 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   return "done";
 }
 
+/**
+ * Each score with its logprob-weighted value beside it, from the answer's logprobs (null without them:
+ * a cached answer stored before logprobs were asked for has none, and says so).
+ */
+function withExpectedScores(scores: ScoreValue[], logprobs: ChatResult["logprobs"], task: TaskDeclaration, keys: Record<string, string>): ScoreValue[] {
+  if (!logprobs?.length) return scores;
+  return scores.map((score) => {
+    const target = task.targets.find((t) => t.id === targetIdOfCategory(task, score.category)) ?? null;
+    return { ...score, expected: expectedScore(logprobs, keys[score.category] ?? score.category, score.value, target) };
+  });
+}
+
 /** Only known values get a row: a missing row is how "unknown" is stored, so filters and sorts never meet a NULL. */
 function metricRows(itemId: string, values: Record<string, number | null>) {
   return Object.entries(values).flatMap(([metric, value]) => (value === null || !Number.isFinite(value) ? [] : [{ itemId, metric, value }]));
@@ -243,6 +261,7 @@ async function executeStep(
   work: {
     runId: string;
     batchMode: boolean;
+    task: TaskDeclaration;
     endpoint: EndpointConfig;
     step: StepDefinition;
     row: StepRow;
@@ -279,7 +298,8 @@ async function executeStep(
       const messages = splitSystemMessage(template.meta, text);
       const stepFormat = step.responseFormatFor?.(input) ?? step.responseFormat;
       const responseFormat = endpoint.structuredOutput && stepFormat ? stepFormat : null;
-      const request = { model: endpoint.model, system: messages.system, text: messages.user, temperature: endpoint.temperature, responseFormat };
+      const topLogprobs = endpoint.requestLogprobs ? (endpoint.topLogprobs ?? 5) : null;
+      const request = { model: endpoint.model, system: messages.system, text: messages.user, temperature: endpoint.temperature, responseFormat, topLogprobs };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
       const images = () => Promise.all(input.frames.map(async (frame) => ({ url: await frameDataUrl(deps.storage, work.frameUrls, frame), detail: endpoint.imageDetail })));
       const cacheParts = {
@@ -353,7 +373,7 @@ async function executeStep(
             templateHash: template.hash,
             ...attempt(),
             finishedAt: new Date(),
-            scores: step.scores?.(parsed.value, input) ?? [],
+            scores: withExpectedScores(step.scores?.(parsed.value, input) ?? [], (repaired ?? first.answer).logprobs, work.task, step.scoreKeys?.(input) ?? {}),
             calls,
             cache: validAnswerToCache(cacheKey, endpoint.model, first.answer, repaired),
           };
@@ -406,7 +426,18 @@ function validAnswerToCache(key: string, model: string, first: Answer, repaired:
   if (repaired === null) {
     return first.fromCache
       ? []
-      : [{ key, model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens, replace: false }];
+      : [
+          {
+            key,
+            model,
+            responseText: first.text ?? "",
+            finishReason: first.finishReason,
+            promptTokens: first.promptTokens,
+            completionTokens: first.completionTokens,
+            logprobs: first.logprobs ?? null,
+            replace: false,
+          },
+        ];
   }
   return [
     {
@@ -417,6 +448,7 @@ function validAnswerToCache(key: string, model: string, first: Answer, repaired:
       // What getting the valid answer took: the first call and the repair.
       promptTokens: first.promptTokens + repaired.promptTokens,
       completionTokens: first.completionTokens + repaired.completionTokens,
+      logprobs: repaired.logprobs ?? null,
       replace: first.fromCache,
     },
   ];
@@ -453,7 +485,7 @@ async function answer(
   if (cached) {
     return {
       ok: true,
-      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, fromCache: true },
+      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, logprobs: cached.logprobs, fromCache: true },
       call: { ...callBase, ...noUsage, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, createdAt: new Date() },
     };
   }
