@@ -16,6 +16,7 @@ interface EndpointTestResult {
   answer: string | null;
   error: string | null;
   status: number | null;
+  logprobs?: "yes" | "no" | "not_asked";
 }
 
 const small = "inline-flex items-center rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100 disabled:opacity-50";
@@ -117,6 +118,14 @@ function TestOutcome({ result }: { result: EndpointTestResult }) {
       <dd data-testid="test-latency">{result.latencyMs.toLocaleString()} ms</dd>
       <dt className="font-medium">Took the image</dt>
       <dd data-testid="test-image">{image}</dd>
+      {result.answered && result.logprobs && (
+        <>
+          <dt className="font-medium">Logprobs</dt>
+          <dd data-testid="test-logprobs">
+            {result.logprobs === "yes" ? "yes: token logprobs came back" : result.logprobs === "no" ? "no: the answer carried no logprobs" : "not asked (the endpoint does not request logprobs)"}
+          </dd>
+        </>
+      )}
       {result.answer && (
         <>
           <dt className="font-medium">Answer</dt>

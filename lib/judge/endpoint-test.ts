@@ -35,6 +35,11 @@ export interface EndpointTestResult {
   error: string | null;
   /** The HTTP status of a refused request. */
   status: number | null;
+  /**
+   * Whether the answer carried token logprobs: asked for (as the judge asks) only when the endpoint is set
+   * to request them; "not_asked" otherwise, and when the call failed first.
+   */
+  logprobs?: "yes" | "no" | "not_asked";
 }
 
 const IMAGE_REFUSAL = /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i;
@@ -57,7 +62,14 @@ export async function testEndpoint(prisma: PrismaClient, actor: Actor, endpointI
   const started = performance.now();
   try {
     const result = await client.complete(
-      { model: config.model, text: ENDPOINT_TEST_PROMPT, images: [{ url: solidColourDataUrl(colour), detail: "low" }], temperature: config.temperature, responseFormat: null },
+      {
+        model: config.model,
+        text: ENDPOINT_TEST_PROMPT,
+        images: [{ url: solidColourDataUrl(colour), detail: "low" }],
+        temperature: config.temperature,
+        responseFormat: null,
+        topLogprobs: config.requestLogprobs ? config.topLogprobs : null,
+      },
       { timeoutMs },
     );
     const latencyMs = Math.round(performance.now() - started);
@@ -68,7 +80,8 @@ export async function testEndpoint(prisma: PrismaClient, actor: Actor, endpointI
     }
     const colourNamed = new RegExp(`\\b${colour}\\b`, "i").test(text);
     const tookImage = colourNamed ? "yes" : CANNOT_SEE.test(text) ? "no" : "unknown";
-    return { ...base, answered: true, latencyMs, tookImage, colourNamed, answer: text.slice(0, 200), error: null };
+    const logprobs = !config.requestLogprobs ? "not_asked" : result.logprobs?.length ? "yes" : "no";
+    return { ...base, answered: true, latencyMs, tookImage, colourNamed, answer: text.slice(0, 200), error: null, logprobs };
   } catch (error) {
     const latencyMs = Math.round(performance.now() - started);
     const llmError = error instanceof LlmError ? error : null;

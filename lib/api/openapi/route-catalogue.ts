@@ -341,7 +341,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/endpoints/{endpointId}/test",
       summary: "Test an endpoint with one small image (owners); nothing is stored",
       params: { endpointId: endpointIdSchema },
-      responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status}`.")],
+      responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status, logprobs}` (logprobs: yes, no or not_asked).")],
     },
     { method: "get", path: "/api/v1/projects/{projectId}/runs", summary: "The project's runs", params: project, responses: [ok("`{runs: [...]}`.")] },
     {

@@ -128,6 +128,17 @@ describe("testing an endpoint", () => {
     expect(stub.requests[0]).toMatchObject({ rule: "endpoint-test", imageCount: 1, text: "What colour is this image? Answer in one word." });
   });
 
+  it("says whether logprobs come back: asked for (as the judge asks) only when the endpoint requests them", async () => {
+    const { key, projectId } = await ownerWithProject();
+    const plain = await create(key, projectId, { name: "plain", baseUrl: stub.baseURL, model: "stub-vision" });
+    expect((await test(key, plain)).body).toMatchObject({ answered: true, logprobs: "not_asked" });
+    const withLogprobs = await create(key, projectId, { name: "logprobs", baseUrl: stub.baseURL, model: "stub-vision", requestLogprobs: true, topLogprobs: 5 });
+    expect((await test(key, withLogprobs)).body).toMatchObject({ answered: true, logprobs: "yes" });
+    // An answer reshaped by a fault carries none: the test says so rather than failing.
+    stub.addFault({ fault: { kind: "content_parts" } });
+    expect((await test(key, withLogprobs)).body).toMatchObject({ answered: true, logprobs: "no" });
+  });
+
   it("says in plain words when the model refuses images, the key is refused, the model is missing or nothing listens", async () => {
     const { key, projectId } = await ownerWithProject();
     const textOnly = await create(key, projectId, { name: "text", baseUrl: stub.baseURL, model: "stub-text-only" });
