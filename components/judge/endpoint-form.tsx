@@ -24,6 +24,8 @@ export interface EndpointRow {
   pricePer1kInput: number | null;
   pricePer1kOutput: number | null;
   supportsBatchApi: boolean;
+  requestLogprobs: boolean;
+  topLogprobs: number;
   archivedAt: string | null;
 }
 
@@ -42,6 +44,8 @@ const EMPTY_FORM = {
   pricePer1kOutput: "",
   structuredOutput: true,
   supportsBatchApi: false,
+  requestLogprobs: false,
+  topLogprobs: "5",
 };
 type FormState = typeof EMPTY_FORM;
 
@@ -63,6 +67,8 @@ function formOf(endpoint: EndpointRow): FormState {
     pricePer1kOutput: text(endpoint.pricePer1kOutput),
     structuredOutput: endpoint.structuredOutput,
     supportsBatchApi: endpoint.supportsBatchApi,
+    requestLogprobs: endpoint.requestLogprobs,
+    topLogprobs: String(endpoint.topLogprobs),
   };
 }
 
@@ -92,6 +98,8 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         pricePer1kOutput: num(form.pricePer1kOutput),
         structuredOutput: form.structuredOutput,
         supportsBatchApi: form.supportsBatchApi,
+        requestLogprobs: form.requestLogprobs,
+        topLogprobs: Number(form.topLogprobs),
       };
       if (!endpoint) return postJson(`/api/v1/projects/${projectId}/endpoints`, { ...body, apiKey: form.apiKey || null });
       // Editing: a typed key replaces the stored one, "remove" clears it, a blank field keeps it.
@@ -177,6 +185,21 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
       <label className="col-span-2 flex items-center gap-2">
         <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API (/v1/files and
         /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
+      </label>
+      <label className="col-span-2 flex items-center gap-2">
+        <input type="checkbox" checked={form.requestLogprobs} onChange={(e) => set({ requestLogprobs: e.target.checked })} data-testid="endpoint-request-logprobs" /> Request logprobs:
+        store a logprob-weighted (expected) score beside each score, from the top
+        <input
+          className={`${field} w-16`}
+          type="number"
+          min={1}
+          max={20}
+          value={form.topLogprobs}
+          onChange={(e) => set({ topLogprobs: e.target.value })}
+          aria-label="Alternatives per token (top_logprobs)"
+          disabled={!form.requestLogprobs}
+        />
+        alternatives per token
       </label>
       <div className="col-span-2 flex gap-2">
         <button className={buttonClass()} disabled={save.isPending}>

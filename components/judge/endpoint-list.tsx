@@ -59,6 +59,7 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
         {endpoint.baseUrl} · key {endpoint.hasApiKey ? "stored (encrypted)" : "none"} · ≤{endpoint.maxConcurrency} at once
         {endpoint.requestsPerMinute ? ` · ${endpoint.requestsPerMinute}/min` : ""}
         {endpoint.supportsBatchApi ? " · Batch API" : ""}
+        {endpoint.requestLogprobs ? ` · logprobs (top ${endpoint.topLogprobs})` : ""}
       </div>
       {canManage && (
         <div className="mt-1 flex flex-wrap gap-1.5">

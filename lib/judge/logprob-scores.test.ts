@@ -17,7 +17,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createEndpoint } from "./endpoints";
-import { createRun } from "./runs";
+import { createRun, videoScores } from "./runs";
 
 const VIDEOS = 48;
 const definition: RubricDefinitionInput = {
@@ -112,6 +112,10 @@ describe("logprob-weighted scores", () => {
     console.log(`48 videos: MAE argmax ${maeArgmax.toFixed(3)}, expected ${maeExpected.toFixed(3)}; Spearman argmax ${rhoArgmax.toFixed(3)}, expected ${rhoExpected.toFixed(3)}`);
     expect(maeExpected).toBeLessThan(maeArgmax);
     expect(rhoExpected).toBeGreaterThan(rhoArgmax);
+
+    // The video page's scores carry the expected score beside the argmax.
+    const shown = await videoScores(prisma, owner, scores[0]!.videoId, run.id);
+    expect(shown.steps.flatMap((step) => step.scores)).toEqual([expect.objectContaining({ value: scores[0]!.value, expected: scores[0]!.expected })]);
   }, 180_000);
 
   it("keeps the logprobs of a cached answer: a second run answered from the cache gets the same expected scores without a call", async () => {

@@ -35,6 +35,8 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       pricePer1kInput,
       pricePer1kOutput,
       supportsBatchApi,
+      requestLogprobs,
+      topLogprobs,
       archivedAt,
     }) => ({
       id,
@@ -51,6 +53,8 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       pricePer1kInput,
       pricePer1kOutput,
       supportsBatchApi,
+      requestLogprobs,
+      topLogprobs,
       archivedAt: archivedAt?.toISOString() ?? null,
     }),
   );
