@@ -13,7 +13,11 @@ import { compareSetups, type RunJudgments, type SetupComparison } from "./compar
 import { lineDiff, type DiffLine } from "./line-diff";
 
 export interface RunSetup {
+  /** The setup's id: the run's id, or `<runId>:expected` for its logprob-weighted scores. */
   id: string;
+  runId: string;
+  /** Which of the run's scores the setup reads: the judge's answers (argmax), or the logprob-weighted ones. */
+  scores: "argmax" | "expected";
   createdAt: Date;
   endpoint: string;
   model: string;
@@ -100,10 +104,12 @@ async function referenceLabels(prisma: PrismaClient, projectId: string, query: C
 
 export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, projectId: string, query: CompareSetupsQuery): Promise<CompareSetupsReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const runs = await prisma.judgeRun.findMany({ where: { id: { in: query.runIds }, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
-  const missing = query.runIds.filter((id) => !runs.some((r) => r.id === id));
+  const wanted = query.runIds.map((setupId) => ({ setupId, runId: setupId.replace(/:expected$/, ""), expected: setupId.endsWith(":expected") }));
+  const runIds = [...new Set(wanted.map((w) => w.runId))];
+  const runs = await prisma.judgeRun.findMany({ where: { id: { in: runIds }, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
+  const missing = runIds.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length) throw new NotFoundError(`No run ${missing.join(", ")} in this project.`);
-  const ordered = query.runIds.map((id) => runs.find((r) => r.id === id)!);
+  const ordered = wanted.map((w) => ({ ...runs.find((r) => r.id === w.runId)!, setupId: w.setupId, expected: w.expected }));
   const verdictTask = verdictTaskOf(ordered);
   // The task's module names its runs' settings (their aggregation and verdict rule).
   const taskModule = TASK_MODULES.find((m) => m.pipelines.some((p) => p.id === verdictTask.task.id));
@@ -126,11 +132,9 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
         SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
       prisma.llmCall.count({ where: { runId: run.id, usageKnown: false } }),
     ]);
-    judgments.push({
-      runId: run.id,
-      verdict: new Map(verdicts.map((v) => [v.videoId, v.value === 1])),
-      graded: new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const]))),
-    });
+    const verdict = new Map(verdicts.map((v) => [v.videoId, v.value === 1]));
+    const graded = new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const])));
+    judgments.push(run.expected ? { runId: run.setupId, ...(await expectedJudgments(prisma, run.id, labelled, verdict, graded)) } : { runId: run.setupId, verdict, graded });
     const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
     const { name, model, ...parameters } = snapshot;
     const settings = setupSettingsOf(run.settings);
@@ -142,7 +146,9 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
     for (const t of Object.values(templates)) t.hashes.sort();
     const status = Object.fromEntries(stepStatus.map((s) => [s.status, s._count._all]));
     setups.push({
-      id: run.id,
+      id: run.setupId,
+      runId: run.id,
+      scores: run.expected ? "expected" : "argmax",
       createdAt: run.createdAt,
       endpoint: typeof name === "string" ? name : run.endpoint.name,
       model: typeof model === "string" ? model : run.endpoint.model,
@@ -185,6 +191,31 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
 }
 
 /**
+ * A run's judgments read from its logprob-weighted scores: the graded score is the video's worst
+ * expected score (videos where any score has none are left out, so they drop from the comparison);
+ * the verdict is "graded ≥ t" with t the threshold that best reproduces the run's own verdicts from its
+ * argmax scores (fitted on the run alone, never on the reference labels).
+ */
+async function expectedJudgments(prisma: PrismaClient, runId: string, videoIds: string[], verdict: ReadonlyMap<string, boolean>, argmaxGraded: ReadonlyMap<string, number>) {
+  const rows = await prisma.$queryRaw<{ videoId: string; graded: number | null; whole: boolean }[]>`
+    SELECT "videoId", max(expected) AS graded, bool_and(expected IS NOT NULL) AS whole
+    FROM score WHERE "runId" = ${runId} AND "itemId" = '' AND "videoId" = ANY(${videoIds}::text[]) GROUP BY "videoId"`;
+  const graded = new Map(rows.flatMap((r) => (r.whole && r.graded !== null ? [[r.videoId, r.graded] as const] : [])));
+  if (graded.size === 0 && rows.length > 0) {
+    throw new ValidationError(`Run ${runId} has no logprob-weighted scores: its endpoint did not request logprobs, or the answers carried none.`);
+  }
+  const judged = [...argmaxGraded.keys()].filter((id) => verdict.has(id));
+  const thresholds = [...new Set(judged.map((id) => argmaxGraded.get(id)!))].sort((a, b) => a - b);
+  thresholds.push((thresholds.at(-1) ?? 0) + 1);
+  let best = { threshold: thresholds[0]!, agree: -1 };
+  for (const t of thresholds) {
+    const agree = judged.filter((id) => argmaxGraded.get(id)! >= t === verdict.get(id)).length;
+    if (agree > best.agree) best = { threshold: t, agree };
+  }
+  return { graded, verdict: new Map([...graded].map(([id, g]) => [id, g >= best.threshold])) };
+}
+
+/**
  * The texts behind differing template hashes: the shipped template when its hash is the run's, else the
  * prompt the run actually sent for that step (on the first compared video, where the runs' inputs are
  * the same, so what differs is the template).
@@ -203,7 +234,7 @@ async function templateDiffs(prisma: PrismaClient, setups: readonly RunSetup[], 
       }
     }
     const call = await prisma.llmCall.findFirst({
-      where: { runId: setup.id, isRepair: false, stepResult: { stepId, ...(videoId ? { videoId } : {}) } },
+      where: { runId: setup.runId, isRepair: false, stepResult: { stepId, ...(videoId ? { videoId } : {}) } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { request: true, videoId: true },
     });
