@@ -77,14 +77,17 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
           <fieldset className="flex flex-col gap-1">
             <legend className="mb-1">Runs (2–6, over the same videos)</legend>
             {runs.map((r) => (
-              <label key={r.id} className="flex items-center gap-2">
-                <input type="checkbox" name="runIds" value={r.id} defaultChecked={picked.includes(r.id)} data-testid="compare-run" />
-                {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos · {r.status}
-                <span className="flex items-center gap-1 text-xs text-slate-600">
+              <div key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1">
+                <label className="flex items-center gap-2">
+                  <input type="checkbox" name="runIds" value={r.id} defaultChecked={picked.includes(r.id)} data-testid="compare-run" />
+                  {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos · {r.status}
+                </label>
+                {/* The same run's logprob-weighted scores as a setup of their own (when its endpoint requested logprobs). */}
+                <label className="flex items-center gap-1 text-xs text-slate-600">
                   <input type="checkbox" name="runIds" value={`${r.id}:expected`} defaultChecked={picked.includes(`${r.id}:expected`)} data-testid="compare-run-expected" />
-                  and its logprob-weighted (expected) scores
-                </span>
-              </label>
+                  its expected (logprob-weighted) scores
+                </label>
+              </div>
             ))}
           </fieldset>
           <label className="flex items-center gap-2">
