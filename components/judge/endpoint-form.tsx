@@ -187,8 +187,8 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
       </label>
       <label className="col-span-2 flex items-center gap-2">
-        <input type="checkbox" checked={form.requestLogprobs} onChange={(e) => set({ requestLogprobs: e.target.checked })} data-testid="endpoint-request-logprobs" /> Request logprobs:
-        store a logprob-weighted (expected) score beside each score, from the top
+        <input type="checkbox" checked={form.requestLogprobs} onChange={(e) => set({ requestLogprobs: e.target.checked })} data-testid="endpoint-request-logprobs" /> Request logprobs: store a
+        logprob-weighted (expected) score beside each score, from the top
         <input
           className={`${field} w-16`}
           type="number"

@@ -132,7 +132,11 @@ export function JudgeScoresPanel({
     return (
       <span className="inline-flex items-center gap-0.5">
         {button}
-        <span className="text-[10px] text-slate-500" title={`${nameOf(cell.category)}: expected score ${cell.expected.toFixed(3)}, weighted by the answer's token probabilities (the judge answered ${cell.value})`} data-testid="expected-score">
+        <span
+          className="text-[10px] text-slate-500"
+          title={`${nameOf(cell.category)}: expected score ${cell.expected.toFixed(3)}, weighted by the answer's token probabilities (the judge answered ${cell.value})`}
+          data-testid="expected-score"
+        >
           ≈{cell.expected.toFixed(2)}
         </span>
       </span>

@@ -54,7 +54,15 @@ describe("expectedScore (G-Eval over the value token's alternatives)", () => {
 
   it("gives null when the value is split over tokens (a tokenizer that writes 10 as 1 and 0), or the key, logprobs or target is missing", () => {
     const scale10 = { label: "Score", scale: { kind: "numeric" as const, min: 0, max: 10, step: 1 } };
-    const split = tokens('{"score":', at("1", [["1", 0.6], ["9", 0.4]]), "0", "}");
+    const split = tokens(
+      '{"score":',
+      at("1", [
+        ["1", 0.6],
+        ["9", 0.4],
+      ]),
+      "0",
+      "}",
+    );
     expect(expectedScore(split, "score", 10, scale10)).toBeNull();
     expect(expectedScore(tokens('{"other":', "4", "}"), "quality", 4, numeric)).toBeNull();
     expect(expectedScore(null, "quality", 4, numeric)).toBeNull();
