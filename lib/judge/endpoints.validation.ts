@@ -47,6 +47,9 @@ const endpointFields = z.object({
     .optional(),
   /** Send each image's `detail` field; false for servers that reject or ignore it (Gemini, Ollama). */
   sendImageDetail: z.boolean().optional(),
+  /** Ask for the answer tokens' logprobs, `topLogprobs` (1–20) alternatives each, for expected scores; off unless set. */
+  requestLogprobs: z.boolean().optional(),
+  topLogprobs: z.number().int().min(1).max(20).optional(),
 });
 
 export const endpointInputSchema = endpointFields.extend({

@@ -368,7 +368,7 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
   const steps = await prisma.stepResult.findMany({
     where: { runId: runVideo.runId, videoId },
     orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }],
-    include: { scores: { select: { id: true, category: true, value: true }, orderBy: { category: "asc" } } },
+    include: { scores: { select: { id: true, category: true, value: true, expected: true }, orderBy: { category: "asc" } } },
   });
   // Blind review queues: the judge's values stay hidden from a reviewer who has not submitted yet.
   return redactVideoScoresFor(prisma, actor.userId, videoId, {

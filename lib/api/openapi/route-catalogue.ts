@@ -339,9 +339,9 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "post",
       path: "/api/v1/endpoints/{endpointId}/test",
-      summary: "Test an endpoint with one small image (owners); nothing is stored",
+      summary: "Test an endpoint with one small image, then probe it (owners); the probe's findings are stored on the endpoint",
       params: { endpointId: endpointIdSchema },
-      responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status}`.")],
+      responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status, capabilities, probedAt}` (`capabilities.topLogprobs`: whether logprobs come back).")],
     },
     { method: "get", path: "/api/v1/projects/{projectId}/runs", summary: "The project's runs", params: project, responses: [ok("`{runs: [...]}`.")] },
     {

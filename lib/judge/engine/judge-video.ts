@@ -16,7 +16,9 @@ import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
 import { asStoredJson } from "./stored-json";
 import { imageLimitOf, responseFormatFor, type EndpointCapabilities } from "../endpoint-capabilities";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
-import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
+import { expectedScore } from "../expected-score";
+import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
+import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type ScoreValue, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
 import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type RunSampling, type StepFinish, type StepRow } from "./step-store";
 
 export interface EndpointConfig {
@@ -42,6 +44,9 @@ export interface EndpointConfig {
   sendImageDetail?: boolean;
   /** What the endpoint's last probe found; null: never probed (runs behave as before probes). */
   capabilities?: EndpointCapabilities | null;
+  /** Ask for the answer's token logprobs (`topLogprobs` alternatives each), for expected scores. */
+  requestLogprobs?: boolean;
+  topLogprobs?: number;
 }
 
 /**
@@ -147,6 +152,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     runId: job.runId,
     batchMode: loaded.run.batchMode,
     sampleSalt: sampling?.salt ?? null,
+    task: pipeline.task,
     context,
     outputs,
     templates,
@@ -216,8 +222,30 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   return "done";
 }
 
+/**
+ * How many `top_logprobs` a step asks for: the endpoint's setting when it requests logprobs, unless its probe
+ * found they do not come back (`capabilities.topLogprobs` false: refused or absent), then none, so the calls
+ * are not refused for it; never probed or not settled: asked, as before probes.
+ */
+export function logprobsToAsk(endpoint: Pick<EndpointConfig, "requestLogprobs" | "topLogprobs" | "capabilities">): number | null {
+  if (!endpoint.requestLogprobs || endpoint.capabilities?.topLogprobs === false) return null;
+  return endpoint.topLogprobs ?? 5;
+}
+
 function withSampling(endpoint: EndpointConfig, sampling: RunSampling | null): EndpointConfig {
   return sampling?.temperature === undefined || sampling.temperature === null ? endpoint : { ...endpoint, temperature: sampling.temperature };
+}
+
+/**
+ * Each score with its logprob-weighted value beside it, from the answer's logprobs (null without them:
+ * a cached answer stored before logprobs were asked for has none, and says so).
+ */
+function withExpectedScores(scores: ScoreValue[], logprobs: ChatResult["logprobs"], task: TaskDeclaration, keys: Record<string, string>): ScoreValue[] {
+  if (!logprobs?.length) return scores;
+  return scores.map((score) => {
+    const target = task.targets.find((t) => t.id === targetIdOfCategory(task, score.category)) ?? null;
+    return { ...score, expected: expectedScore(logprobs, keys[score.category] ?? score.category, score.value, target) };
+  });
 }
 
 /** Only known values get a row: a missing row is how "unknown" is stored, so filters and sorts never meet a NULL. */
@@ -264,6 +292,7 @@ async function executeStep(
     runId: string;
     batchMode: boolean;
     sampleSalt: string | null;
+    task: TaskDeclaration;
     endpoint: EndpointConfig;
     step: StepDefinition;
     row: StepRow;
@@ -307,7 +336,8 @@ async function executeStep(
       const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
       const grid = !batch && imageLimit !== null && input.frames.length > imageLimit ? gridFor(input.frames.length) : null;
       const note = grid ? tilingNote(input.frames.length, grid) : null;
-      const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat };
+      const topLogprobs = logprobsToAsk(endpoint);
+      const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat, topLogprobs };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
       const frameUrls = () => Promise.all(input.frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame)));
       const images = grid
@@ -409,7 +439,7 @@ async function executeStep(
             templateHash: template.hash,
             ...attempt(),
             finishedAt: new Date(),
-            scores: step.scores?.(parsed.value, input) ?? [],
+            scores: withExpectedScores(step.scores?.(parsed.value, input) ?? [], (repaired ?? first.answer).logprobs, work.task, step.scoreKeys?.(input) ?? {}),
             calls,
             cache: validAnswerToCache(cacheKey, endpoint.model, first.answer, repaired),
           };
@@ -462,7 +492,18 @@ function validAnswerToCache(key: string, model: string, first: Answer, repaired:
   if (repaired === null) {
     return first.fromCache
       ? []
-      : [{ key, model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens, replace: false }];
+      : [
+          {
+            key,
+            model,
+            responseText: first.text ?? "",
+            finishReason: first.finishReason,
+            promptTokens: first.promptTokens,
+            completionTokens: first.completionTokens,
+            logprobs: first.logprobs ?? null,
+            replace: false,
+          },
+        ];
   }
   return [
     {
@@ -473,6 +514,7 @@ function validAnswerToCache(key: string, model: string, first: Answer, repaired:
       // What getting the valid answer took: the first call and the repair.
       promptTokens: first.promptTokens + repaired.promptTokens,
       completionTokens: first.completionTokens + repaired.completionTokens,
+      logprobs: repaired.logprobs ?? null,
       replace: first.fromCache,
     },
   ];
@@ -510,7 +552,7 @@ async function answer(
   if (cached) {
     return {
       ok: true,
-      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, fromCache: true },
+      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, logprobs: cached.logprobs, fromCache: true },
       call: { ...callBase, ...noUsage, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, createdAt: new Date() },
     };
   }
