@@ -81,6 +81,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   // A finished run of that video pipeline over the judged videos.
   const stub = await startStubLlm({ latencyMs: 5 });
   let runId: string;
+  let ensembleRunId: string;
   const tasks: Record<string, TaskCrawlSeed> = {};
   const waitForRun = async (id: string) => {
     const deadline = Date.now() + 90_000;
@@ -102,6 +103,12 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
       method: "POST",
       body: JSON.stringify({ name: "Stub (simulated)", baseUrl: stub.baseURL, model: "stub-vision", apiKey: "sk-crawl-never-shown", maxConcurrency: 8 }),
     });
+    // An ensemble run first (two samples at temperature 0.7), so the plain run below stays the project's latest.
+    ({ id: ensembleRunId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
+      method: "POST",
+      body: JSON.stringify({ pipeline: "hallucination", endpointId: endpoint.id, videoIds: judgedVideoIds, ensemble: { kind: "samples", samples: 2, temperature: 0.7 } }),
+    }));
+    await waitForRun(ensembleRunId);
     ({ id: runId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
       method: "POST",
       body: JSON.stringify({ pipeline: videoTask.id, endpointId: endpoint.id, videoIds: judgedVideoIds }),
@@ -161,6 +168,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
     seed: {
       projectId,
       runId,
+      ensembleRunId,
       queueId: queue.id,
       judgedVideoIds,
       promptlessVideoId,

@@ -29,6 +29,8 @@ const CORE_PAGES: CrawlPage[] = [
       `/projects/${s.projectId}/videos?runId=${s.runId}&sort=overall&dir=desc`,
       `/projects/${s.projectId}/videos?status=pending_extraction`,
       `/projects/${s.projectId}/videos?view=grid`,
+      `/projects/${s.projectId}/videos?runId=${s.ensembleRunId}&unstable=1`,
+      `/projects/${s.projectId}/videos?runId=${s.ensembleRunId}&sort=dispersion&dir=desc`,
     ],
   },
   {
@@ -38,6 +40,7 @@ const CORE_PAGES: CrawlPage[] = [
       ...[...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
       // A rubric run's scores: the page reads the rubric task from the browser's registry.
       ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/videos/${s.judgedVideoIds[0]}?runId=${runId}`),
+      `/projects/${s.projectId}/videos/${s.judgedVideoIds[0]}?runId=${s.ensembleRunId}`,
     ],
   },
   {
@@ -61,7 +64,7 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/runs/[runId]",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`],
+    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}`, `/projects/${s.projectId}/runs/${s.ensembleRunId}`],
   },
 
   {
@@ -107,7 +110,11 @@ const CORE_PAGES: CrawlPage[] = [
     urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}/label-next`, `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`],
   },
   { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
-  { route: "/projects/[projectId]/queues/new", project: { action: "queues.manage" }, urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`] },
+  {
+    route: "/projects/[projectId]/queues/new",
+    project: { action: "queues.manage" },
+    urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`, `/projects/${s.projectId}/queues/new?runId=${s.ensembleRunId}&unstable=1`],
+  },
   { route: "/projects/[projectId]/queues/[queueId]", project: {} },
   {
     route: "/projects/[projectId]/queues/[queueId]/items/[itemId]",

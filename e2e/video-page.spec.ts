@@ -122,7 +122,9 @@ async function seed(ownerEmail: string, projectId: string) {
       },
     });
     for (const [category, value] of Object.entries(scores)) {
-      await prisma.score.create({ data: { runId: run.id, videoId: video.id, stepResultId: created.id, stepId, scopeIndex, category, value } });
+      // The prompt inconsistency also has a logprob-weighted score (its endpoint requested logprobs).
+      const expected = category === "inconsistency" ? { expected: 1.38 } : {};
+      await prisma.score.create({ data: { runId: run.id, videoId: video.id, stepResultId: created.id, stepId, scopeIndex, category, value, ...expected } });
     }
   };
   const categories = (prefix: string, count: number, values: number[]) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i + 1}`, values[i % values.length]!]));
@@ -303,6 +305,11 @@ test("the prompt sits beside the player; , and . step frames; the strip names th
   await page.goto(`/projects/${owner.projectId}/videos/${videoId}`);
   const player = page.getByTestId("player");
   await page.waitForFunction(() => ((document.querySelector('[data-testid="player"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
+
+  // The expected (logprob-weighted) score beside the judge's answer, where the run has one: only the prompt inconsistency's.
+  await expect(page.getByTestId("expected-score")).toHaveCount(1);
+  await expect(page.getByTestId("expected-score")).toHaveText("≈1.38");
+  await expect(page.getByTestId("expected-score")).toHaveAttribute("title", /expected score 1\.380.*the judge answered 1/);
 
   // The prompt, in the first screenful, level with the player.
   const prompt = page.getByTestId("video-prompt");

@@ -31,6 +31,8 @@ export interface EndpointRow {
   /** What the last Test's probe found; null: never probed. */
   capabilities: EndpointCapabilities | null;
   probedAt: string | null;
+  requestLogprobs: boolean;
+  topLogprobs: number;
   archivedAt: string | null;
 }
 
@@ -52,6 +54,8 @@ const EMPTY_FORM = {
   maxTokens: "",
   apiVersion: "",
   sendImageDetail: true,
+  requestLogprobs: false,
+  topLogprobs: "5",
 };
 type FormState = typeof EMPTY_FORM;
 
@@ -76,6 +80,8 @@ function formOf(endpoint: EndpointRow): FormState {
     maxTokens: text(endpoint.maxTokens),
     apiVersion: endpoint.apiVersion ?? "",
     sendImageDetail: endpoint.sendImageDetail,
+    requestLogprobs: endpoint.requestLogprobs,
+    topLogprobs: String(endpoint.topLogprobs),
   };
 }
 
@@ -108,6 +114,8 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         maxTokens: num(form.maxTokens),
         apiVersion: form.apiVersion.trim() || null,
         sendImageDetail: form.sendImageDetail,
+        requestLogprobs: form.requestLogprobs,
+        topLogprobs: Number(form.topLogprobs),
       };
       if (!endpoint) return postJson(`/api/v1/projects/${projectId}/endpoints`, { ...body, apiKey: form.apiKey || null });
       // Editing: a typed key replaces the stored one, "remove" clears it, a blank field keeps it.
@@ -205,6 +213,21 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
       <label className="col-span-2 flex items-center gap-2">
         <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API (/v1/files and
         /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
+      </label>
+      <label className="col-span-2 flex items-center gap-2">
+        <input type="checkbox" checked={form.requestLogprobs} onChange={(e) => set({ requestLogprobs: e.target.checked })} data-testid="endpoint-request-logprobs" /> Request logprobs: store a
+        logprob-weighted (expected) score beside each score, from the top
+        <input
+          className={`${field} w-16`}
+          type="number"
+          min={1}
+          max={20}
+          value={form.topLogprobs}
+          onChange={(e) => set({ topLogprobs: e.target.value })}
+          aria-label="Alternatives per token (top_logprobs)"
+          disabled={!form.requestLogprobs}
+        />
+        alternatives per token
       </label>
       <div className="col-span-2 flex gap-2">
         <button className={buttonClass()} disabled={save.isPending}>

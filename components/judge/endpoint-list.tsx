@@ -65,8 +65,9 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
         {endpoint.apiVersion ? ` · Azure api-version ${endpoint.apiVersion}` : ""}
         {endpoint.maxTokens ? ` · answers ≤${endpoint.maxTokens} tokens` : ""}
         {endpoint.sendImageDetail ? "" : " · no image detail"}
+        {endpoint.requestLogprobs ? ` · logprobs (top ${endpoint.topLogprobs})` : ""}
       </div>
-      <Capabilities capabilities={endpoint.capabilities} probedAt={endpoint.probedAt} />
+      <Capabilities capabilities={endpoint.capabilities} probedAt={endpoint.probedAt} requestLogprobs={endpoint.requestLogprobs} />
       {canManage && (
         <div className="mt-1 flex flex-wrap gap-1.5">
           <button type="button" className={small} disabled={test.isPending} onClick={() => test.mutate()}>
@@ -106,7 +107,7 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
 }
 
 /** What the endpoint's last probe found, in a line; how runs use it is in docs/guide/judging.md. */
-function Capabilities({ capabilities, probedAt }: { capabilities: EndpointCapabilities | null; probedAt: string | null }) {
+function Capabilities({ capabilities, probedAt, requestLogprobs }: { capabilities: EndpointCapabilities | null; probedAt: string | null; requestLogprobs: boolean }) {
   if (!capabilities || !probedAt) {
     return (
       <div className="text-xs text-slate-500" data-testid="endpoint-capabilities">
@@ -134,6 +135,12 @@ function Capabilities({ capabilities, probedAt }: { capabilities: EndpointCapabi
   return (
     <div className="text-xs text-slate-600" data-testid="endpoint-capabilities" title={capabilities.notes.join("\n") || undefined}>
       Probed {probedAt.slice(0, 16).replace("T", " ")} UTC: {parts.join(" · ")}
+      {requestLogprobs && capabilities.topLogprobs === false && (
+        <span className="text-amber-700" data-testid="endpoint-logprobs-unavailable">
+          {" "}
+          · logprobs requested, but none come back: runs do not ask for them, and store no expected scores
+        </span>
+      )}
     </div>
   );
 }

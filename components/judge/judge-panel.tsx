@@ -33,6 +33,9 @@ interface RunRow {
   endpointSnapshot?: unknown;
   endpoint: { name: string; model: string };
   _count: { videos: number };
+  /** An ensemble run's settings (lib/ensembles); a member run names its parent. */
+  ensemble?: { kind: "samples"; samples: number; temperature: number } | { kind: "panel"; combine: string; endpointIds: string[] } | null;
+  parentRunId?: string | null;
 }
 /** Start a run (whole project, a dimension, or chosen videos) and follow the runs live. The pipelines and their controls come from the task registry. */
 export function JudgePanel({
@@ -60,6 +63,12 @@ export function JudgePanel({
   const [dimension, setDimension] = useState(dimensions[0] ?? "");
   const [videoIds, setVideoIds] = useState("");
   const [pipelineId, setPipelineId] = useState(pipelines[0]?.id ?? "");
+  // One answer per score, self-consistency samples on the endpoint, or a panel of endpoints (lib/ensembles).
+  const [judges, setJudges] = useState<"one" | "samples" | "panel">("one");
+  const [samples, setSamples] = useState(5);
+  const [temperature, setTemperature] = useState(0.7);
+  const [panelIds, setPanelIds] = useState<string[]>([]);
+  const [combine, setCombine] = useState<"mean" | "majority" | "minimum">("mean");
   const pipeline = pipelines.find((p) => p.id === pipelineId) ?? pipelines[0];
   // Per pipeline: a template's prompt version for the next run (absent: shipped).
   const [promptVersions, setPromptVersions] = useState<Record<string, Record<string, string>>>({});
@@ -67,11 +76,14 @@ export function JudgePanel({
   const [taskFormStates, setTaskFormStates] = useState<Record<string, unknown>>({});
   const defaults = Object.fromEntries(pipelines.map((p) => [p.id, p.defaults]));
   const chosenEndpoint = endpoints.data?.find((e) => e.id === endpointId) ?? endpoints.data?.[0];
+  const panel = (endpoints.data ?? []).filter((e) => panelIds.includes(e.id)).map((e) => e.id);
+  const ensemble = judges === "samples" ? { kind: "samples", samples, temperature } : judges === "panel" ? { kind: "panel", endpointIds: panel, combine } : undefined;
   const start = useMutation({
     mutationFn: (part: RunSettingsPart) =>
       postJson<{ id: string; videos: number; withoutFramesCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
         pipeline: pipeline?.id,
-        endpointId: endpointId || endpoints.data?.[0]?.id,
+        endpointId: judges === "panel" ? panel[0] : endpointId || endpoints.data?.[0]?.id,
+        ...(ensemble ? { ensemble } : {}),
         ...(scope === "dimension" ? { dimension } : {}),
         ...(scope === "videos" ? { videoIds: videoIds.split(/[\s,]+/).filter(Boolean) } : {}),
         ...part.request,
@@ -113,6 +125,67 @@ export function JudgePanel({
             ))}
           </select>
         </label>
+        <label className="flex flex-col gap-1">
+          Judges
+          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={judges} onChange={(e) => setJudges(e.target.value as typeof judges)} data-testid="run-judges">
+            <option value="one">one answer per score</option>
+            <option value="samples">samples (self-consistency)</option>
+            <option value="panel">a panel of endpoints</option>
+          </select>
+        </label>
+        {judges === "samples" && (
+          <>
+            <label className="flex flex-col gap-1">
+              Samples
+              <input
+                type="number"
+                min={1}
+                max={10}
+                className="w-20 rounded-md border border-slate-300 px-2 py-1.5"
+                value={samples}
+                onChange={(e) => setSamples(Number(e.target.value))}
+                data-testid="run-samples"
+              />
+            </label>
+            <label className="flex flex-col gap-1">
+              at temperature
+              <input
+                type="number"
+                min={0}
+                max={2}
+                step={0.1}
+                className="w-20 rounded-md border border-slate-300 px-2 py-1.5"
+                value={temperature}
+                onChange={(e) => setTemperature(Number(e.target.value))}
+                data-testid="run-temperature"
+              />
+            </label>
+          </>
+        )}
+        {judges === "panel" && (
+          <fieldset className="flex flex-col gap-1" data-testid="run-panel">
+            <legend>Panel (2–5 endpoints)</legend>
+            <div className="flex flex-wrap gap-x-3">
+              {(endpoints.data ?? []).map((e) => (
+                <label key={e.id} className="flex items-center gap-1">
+                  <input type="checkbox" checked={panelIds.includes(e.id)} onChange={(ev) => setPanelIds((ids) => (ev.target.checked ? [...ids, e.id] : ids.filter((id) => id !== e.id)))} />
+                  {e.name}
+                </label>
+              ))}
+            </div>
+            <select
+              className="rounded-md border border-slate-300 px-2 py-1.5"
+              value={combine}
+              onChange={(e) => setCombine(e.target.value as typeof combine)}
+              aria-label="Combine the judges by"
+              data-testid="run-combine"
+            >
+              <option value="mean">combined by mean</option>
+              <option value="majority">combined by majority</option>
+              <option value="minimum">combined by the least favourable value</option>
+            </select>
+          </fieldset>
+        )}
         {chosenEndpoint?.supportsBatchApi && (
           <label className="flex items-center gap-2 self-center pt-5">
             <input type="checkbox" checked={batch} onChange={(e) => setBatch(e.target.checked)} data-testid="run-batch" />
@@ -138,7 +211,7 @@ export function JudgePanel({
           <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" placeholder="video ids, comma separated" value={videoIds} onChange={(e) => setVideoIds(e.target.value)} />
         )}
         <PromptVersionPicker projectId={projectId} pipeline={pipelineId} value={promptVersions[pipelineId] ?? {}} onChange={(next) => setPromptVersions((all) => ({ ...all, [pipelineId]: next }))} />
-        <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || !part.ready}>
+        <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || !part.ready || (judges === "panel" && (panel.length < 2 || panel.length > 5))}>
           Start run
         </button>
         {!endpoints.data?.length && endpoints.isSuccess && <span className="text-slate-500">Add an endpoint first.</span>}
@@ -189,23 +262,31 @@ export function JudgePanel({
         ))}
       {runs.data?.length === 0 && <p className="text-sm text-slate-500">No runs yet.</p>}
       <ul className="flex flex-col gap-3" data-testid="run-list">
-        {runs.data?.map((run) => (
-          <li key={run.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="run" data-status={run.status}>
-            <div className="mb-2 flex flex-wrap items-center gap-3">
-              <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
-                {runNameOfRow(run)}
-              </Link>
-              <span className="text-slate-600">{run._count.videos} videos</span>
-              {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
-              {run.batchMode && (
-                <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">
-                  batch
-                </span>
-              )}
-            </div>
-            <RunProgress runId={run.id} canManage={canManage} compact />
-          </li>
-        ))}
+        {/* An ensemble's member runs are listed on the ensemble's run page, not here. */}
+        {runs.data
+          ?.filter((run) => !run.parentRunId)
+          .map((run) => (
+            <li key={run.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="run" data-status={run.status}>
+              <div className="mb-2 flex flex-wrap items-center gap-3">
+                <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
+                  {runNameOfRow(run)}
+                </Link>
+                <span className="text-slate-600">{run._count.videos} videos</span>
+                {run.ensemble && (
+                  <span className="rounded bg-violet-100 px-1.5 text-xs text-violet-800" data-testid="run-ensemble-badge">
+                    {run.ensemble.kind === "samples" ? `${run.ensemble.samples} samples at T ${run.ensemble.temperature}` : `panel of ${run.ensemble.endpointIds.length} (${run.ensemble.combine})`}
+                  </span>
+                )}
+                {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
+                {run.batchMode && (
+                  <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">
+                    batch
+                  </span>
+                )}
+              </div>
+              <RunProgress runId={run.id} canManage={canManage} compact />
+            </li>
+          ))}
       </ul>
     </div>
   );

@@ -29,14 +29,14 @@ export function NewQueueForm({
   sort: string;
   dir: string;
   /** Each run with its pipeline, whose task declares the categories a queue over its scores can pick. */
-  runs: { id: string; label: string; pipeline: string }[];
+  runs: { id: string; label: string; pipeline: string; ensemble?: "samples" | "panel" | null }[];
   /** The registered item queue scopes, each with what its options controls offer in this project (lib/queues/queue-form-choices.ts). */
   itemScopes?: ItemScopeForm[];
 }) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
-  const [scope, setScope] = useState<"verdict" | "scores">("verdict");
+  const [scope, setScope] = useState<"verdict" | "scores" | "unstable">(filter.unstable === "1" ? "unstable" : "verdict");
   const [mode, setMode] = useState<"full" | "presence">("full");
   /** The item scopes' options as chosen, by scope id (kept when the run changes back). */
   const [scopeOptions, setScopeOptions] = useState<Record<string, Record<string, unknown>>>({});
@@ -48,6 +48,9 @@ export function NewQueueForm({
   // A run whose subjects are items is reviewed item by item, in the scope its task folder adds for that kind.
   const itemScope = task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
   const videoScope = itemScope === null;
+  // An ensemble run (samples or a judge panel) can be reviewed where its members spread: its unstable scores.
+  const ensembleKind = runs.find((r) => r.id === runId)?.ensemble ?? null;
+  const scoreScope = scope === "scores" || (scope === "unstable" && ensembleKind !== null);
   const targets = task?.targets ?? [];
   const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
   const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
@@ -67,8 +70,8 @@ export function NewQueueForm({
         filter: Object.fromEntries(filterEntries),
         sort,
         dir,
-        scope: itemScope ? itemScope.id : scope,
-        categories: videoScope && scope === "scores" ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        scope: itemScope ? itemScope.id : scope === "unstable" && !ensembleKind ? "scores" : scope,
+        categories: videoScope && scoreScope ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
         ...(itemScope?.optionsKey ? { [itemScope.optionsKey]: scopeOptions[itemScope.id] ?? {} } : {}),
         mode: videoScope && scope === "scores" && task?.presence ? mode : "full",
         reviewersPerItem,
@@ -139,6 +142,12 @@ export function NewQueueForm({
             <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
             {scopes ? ` per ${scopes}` : ""}
           </label>
+          {ensembleKind && (
+            <label className="flex items-center gap-2">
+              <input type="radio" name="scope" checked={scope === "unstable"} onChange={() => setScope("unstable")} data-testid="queue-scope-unstable" />{" "}
+              {ensembleKind === "samples" ? "unstable targets: the scores whose samples spread past the target's threshold" : "panel disagreement: the scores the judges disagree on"}
+            </label>
+          )}
         </fieldset>
       )}
       {videoScope && scope === "scores" && task?.presence && (
@@ -153,7 +162,7 @@ export function NewQueueForm({
           </label>
         </fieldset>
       )}
-      {videoScope && scope === "scores" && (
+      {videoScope && scoreScope && (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Categories (none chosen: all)</legend>
           <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">

@@ -10,6 +10,8 @@ export interface ScoreCell {
   id: string;
   category: string;
   value: number;
+  /** The logprob-weighted score beside the argmax `value` (G-Eval), when the endpoint returned logprobs. */
+  expected?: number | null;
 }
 export interface StepRow {
   id: string;
@@ -24,7 +26,8 @@ export interface StepRow {
   scores: ScoreCell[];
 }
 export interface ScoresResponse {
-  run: { id: string; pipeline: string; status: string; simulated: boolean; createdAt: string; settings: unknown; endpointSnapshot: unknown } | null;
+  /** `ensemble`: set for an ensemble run (lib/ensembles), whose members' values the video page shows beside the combined ones. */
+  run: { id: string; pipeline: string; status: string; simulated: boolean; createdAt: string; settings: unknown; endpointSnapshot: unknown; ensemble?: unknown } | null;
   frameSetId?: string;
   status?: string;
   /** The pipeline's per-video summary; read through the run's task (summaryMetricValues). */
@@ -108,7 +111,7 @@ export function JudgeScoresPanel({
     const selected = focus?.scoreId === cell.id;
     const target = targetOf(cell.category);
     const heat = target ? heatCell(target, cell.value) : { alpha: 0, positive: false };
-    return (
+    const button = (
       <button
         type="button"
         onClick={() => onFocus(selected ? null : { stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: cell.id })}
@@ -125,6 +128,19 @@ export function JudgeScoresPanel({
       >
         {own ? <span className="font-semibold text-indigo-900">{own.value}</span> : cell.value}
       </button>
+    );
+    if (cell.expected === null || cell.expected === undefined) return button;
+    return (
+      <span className="inline-flex items-center gap-0.5">
+        {button}
+        <span
+          className="text-[10px] text-slate-500"
+          title={`${nameOf(cell.category)}: expected score ${cell.expected.toFixed(3)}, weighted by the answer's token probabilities (the judge answered ${cell.value})`}
+          data-testid="expected-score"
+        >
+          ≈{cell.expected.toFixed(2)}
+        </span>
+      </span>
     );
   };
 

@@ -13,6 +13,7 @@ import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
 import { OUTPUT_VIEWS, OutputsView } from "@/components/tasks/output-views";
 import { RunSettings } from "@/components/tasks/run-settings";
 import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
+import { EnsembleValuesPanel } from "@/components/ensembles/ensemble-values";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 import { VideoFramesViewer, type ViewerFrame } from "./video-frames-viewer";
 import { runName } from "@/lib/runs/run-name";
@@ -173,6 +174,7 @@ export function VideoWorkspace({
                 focus={focus}
                 onFocus={onFocus}
               />
+              {run.ensemble != null && <EnsembleValuesPanel runId={run.id} videoId={videoId} task={task} />}
               {task && <TargetLegend task={task} />}
             </div>
           )}

@@ -30,7 +30,18 @@ export const paperTableQuerySchema = z
   .strict();
 export type PaperTableQuery = z.output<typeof paperTableQuerySchema>;
 
-/** Compare judge setups: `?runIds=a,b[,…]` (2–6 runs of one task), `target`, `labelSetId=` (with `annotator`) or `reference=consensus`, `seed`, `iterations`. */
+/**
+ * A setup to compare: a run (its argmax scores and verdicts), or `<runId>:expected`, the same run's
+ * logprob-weighted (expected) scores (lib/judge/expected-score.ts).
+ */
+const setupId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .regex(/^[A-Za-z0-9_-]+(:expected)?$/, "Not a setup: a run id, or a run id followed by :expected.");
+
+/** Compare judge setups: `?runIds=a,b[,…]` (2–6 setups of one task: runs, or `<runId>:expected`), `target`, `labelSetId=` (with `annotator`) or `reference=consensus`, `seed`, `iterations`. */
 export const compareSetupsQuerySchema = z
   .object({
     runIds: z
@@ -44,7 +55,7 @@ export const compareSetupsQuerySchema = z
             .filter(Boolean),
         ),
       ])
-      .pipe(z.array(id).min(2, "Pick at least two runs.").max(6, "Pick at most six runs.")),
+      .pipe(z.array(setupId).min(2, "Pick at least two runs.").max(6, "Pick at most six runs.")),
     reference: z.enum(["label_set", "consensus"]).default("label_set"),
     /**
      * What the runs are compared on: a target or reviewed metric of their task, by id. Absent: the task's

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
@@ -69,7 +69,11 @@ function positiveOf(rule: PositiveRule, value: number): { positive: boolean; gra
 }
 
 export interface RunSetup {
+  /** The setup's id: the run's id, or `<runId>:expected` for its logprob-weighted scores. */
   id: string;
+  runId: string;
+  /** Which of the run's scores the setup reads: the judge's answers (argmax), or the logprob-weighted ones. */
+  scores: "argmax" | "expected";
   createdAt: Date;
   endpoint: string;
   model: string;
@@ -186,10 +190,12 @@ async function runJudgments(prisma: PrismaClient, runId: string, labelled: strin
 
 export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, projectId: string, query: CompareSetupsQuery): Promise<CompareSetupsReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const runs = await prisma.judgeRun.findMany({ where: { id: { in: query.runIds }, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
-  const missing = query.runIds.filter((id) => !runs.some((r) => r.id === id));
+  const wanted = query.runIds.map((setupId) => ({ setupId, runId: setupId.replace(/:expected$/, ""), expected: setupId.endsWith(":expected") }));
+  const runIds = [...new Set(wanted.map((w) => w.runId))];
+  const runs = await prisma.judgeRun.findMany({ where: { id: { in: runIds }, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
+  const missing = runIds.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length) throw new NotFoundError(`No run ${missing.join(", ")} in this project.`);
-  const ordered = query.runIds.map((id) => runs.find((r) => r.id === id)!);
+  const ordered = wanted.map((w) => ({ ...runs.find((r) => r.id === w.runId)!, setupId: w.setupId, expected: w.expected }));
   const other = ordered.find((r) => r.pipeline !== ordered[0]!.pipeline);
   if (other) throw new ValidationError(`Setups are compared on runs of one task; run ${other.id} is a "${other.pipeline}" run, run ${ordered[0]!.id} a "${ordered[0]!.pipeline}" run.`);
   const task = findTask(ordered[0]!.pipeline);
@@ -215,7 +221,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
         SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
       prisma.llmCall.count({ where: { runId: run.id, usageKnown: false } }),
     ]);
-    judgments.push(judged);
+    judgments.push(run.expected ? { runId: run.setupId, ...(await expectedJudgments(prisma, run.id, labelled, compared, judged)) } : { ...judged, runId: run.setupId });
     const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
     const { name, model, ...parameters } = snapshot;
     const settings = setupSettingsOf(run.settings);
@@ -227,7 +233,9 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
     for (const t of Object.values(templates)) t.hashes.sort();
     const status = Object.fromEntries(stepStatus.map((s) => [s.status, s._count._all]));
     setups.push({
-      id: run.id,
+      id: run.setupId,
+      runId: run.id,
+      scores: run.expected ? "expected" : "argmax",
       createdAt: run.createdAt,
       endpoint: typeof name === "string" ? name : run.endpoint.name,
       model: typeof model === "string" ? model : run.endpoint.model,
@@ -271,6 +279,45 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
 }
 
 /**
+ * A run's judgments read from its logprob-weighted scores of the compared target (videos where one of those
+ * scores has none are left out, so they drop from the comparison). A target's score or presence takes the
+ * same rule as the argmax values; a verdict that sweeps the worst score is graded by the video's worst
+ * expected score, and its verdict is "graded ≥ t" with t the threshold that best reproduces the run's own
+ * verdicts from its argmax scores (fitted on the run alone, never on the reference labels).
+ */
+async function expectedJudgments(prisma: PrismaClient, runId: string, videoIds: string[], compared: ComparedTarget, argmax: RunJudgments) {
+  if (compared.kind === "metric" && !(compared.task.verdict?.metricId === compared.id && compared.task.sweepWorstTarget)) {
+    throw new ValidationError(`${compared.label} is not a score: expected (logprob-weighted) scores compare on a target's scores or on a verdict read from the worst score.`);
+  }
+  const ofTarget = compared.kind === "metric" ? Prisma.empty : Prisma.sql`AND category = ${compared.id}`;
+  const ofScope = compared.kind === "score" ? Prisma.sql`AND "scopeIndex" = 0` : Prisma.empty;
+  const rows = await prisma.$queryRaw<{ videoId: string; graded: number | null; whole: boolean }[]>`
+    SELECT "videoId", max(expected) AS graded, bool_and(expected IS NOT NULL) AS whole
+    FROM score WHERE "runId" = ${runId} AND "itemId" = '' AND "videoId" = ANY(${videoIds}::text[]) ${ofTarget} ${ofScope} GROUP BY "videoId"`;
+  const expected = new Map(rows.flatMap((r) => (r.whole && r.graded !== null ? [[r.videoId, r.graded] as const] : [])));
+  if (expected.size === 0 && rows.length > 0) {
+    throw new ValidationError(`Run ${runId} has no logprob-weighted scores: its endpoint did not request logprobs, or the answers carried none.`);
+  }
+  if (compared.kind === "presence") {
+    const threshold = compared.task.presence!.defaultThreshold;
+    return { graded: expected, verdict: new Map([...expected].map(([id, g]) => [id, g >= threshold])) };
+  }
+  if (compared.kind === "score") {
+    const judged = [...expected].map(([videoId, value]) => ({ videoId, ...positiveOf(compared.declaration.positive, value) }));
+    return { graded: new Map(judged.map((v) => [v.videoId, v.graded])), verdict: new Map(judged.map((v) => [v.videoId, v.positive])) };
+  }
+  const judged = [...argmax.graded.keys()].filter((id) => argmax.verdict.has(id));
+  const thresholds = [...new Set(judged.map((id) => argmax.graded.get(id)!))].sort((a, b) => a - b);
+  thresholds.push((thresholds.at(-1) ?? 0) + 1);
+  let best = { threshold: thresholds[0]!, agree: -1 };
+  for (const t of thresholds) {
+    const agree = judged.filter((id) => argmax.graded.get(id)! >= t === argmax.verdict.get(id)).length;
+    if (agree > best.agree) best = { threshold: t, agree };
+  }
+  return { graded: expected, verdict: new Map([...expected].map(([id, g]) => [id, g >= best.threshold])) };
+}
+
+/**
  * The texts behind differing template hashes: the shipped template when its hash is the run's, else the
  * prompt the run actually sent for that step (on the first compared video, where the runs' inputs are
  * the same, so what differs is the template).
@@ -289,7 +336,7 @@ async function templateDiffs(prisma: PrismaClient, setups: readonly RunSetup[], 
       }
     }
     const call = await prisma.llmCall.findFirst({
-      where: { runId: setup.id, isRepair: false, stepResult: { stepId, ...(videoId ? { videoId } : {}) } },
+      where: { runId: setup.runId, isRepair: false, stepResult: { stepId, ...(videoId ? { videoId } : {}) } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { request: true, videoId: true },
     });

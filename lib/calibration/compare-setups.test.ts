@@ -165,4 +165,25 @@ describe("compareSetupsReport", () => {
     await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runA},nope` }))).rejects.toBeInstanceOf(NotFoundError);
     await expect(compareSetupsReport(prisma, owner, projectId, query({ annotator: "x" }))).rejects.toBeInstanceOf(ValidationError);
   });
+
+  it("compares a run's logprob-weighted (expected) scores with its argmax as another setup, with κ, F1, Spearman, their paired bootstraps and the same cost", async () => {
+    // Run B's judge answered 9 3 6 1 (argmax); its token probabilities put the expected scores at 8.6 6.4 4.2 1.1.
+    for (const [v, expected] of [8.6, 6.4, 4.2, 1.1].entries()) await prisma.score.updateMany({ where: { runId: runB, videoId: videoIds[v]! }, data: { expected } });
+    const report = await compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runB},${runB}:expected` }));
+    expect(report.runs.map((r) => [r.id, r.runId, r.scores])).toEqual([
+      [runB, runB, "argmax"],
+      [`${runB}:expected`, runB, "expected"],
+    ]);
+    // The verdict threshold that reproduces B's own verdicts from its argmax (1 0 1 0) is 6; the expected scores ≥ 6 give 1 1 0 0, the labels.
+    const [argmax, expected] = report.comparison.runs;
+    expect([argmax!.kappa, expected!.kappa]).toEqual([0, 1]);
+    expect(expected!.bestF1).toBe(1);
+    expect(expected!.spearman!).toBeGreaterThan(argmax!.spearman!);
+    expect(report.comparison.pairs[0]!.spearman.difference!).toBeCloseTo(argmax!.spearman! - expected!.spearman!, 12);
+    // One run, one set of calls: the expected scores cost nothing more.
+    expect(report.runs[1]).toMatchObject({ costUsd: 0.5, calls: 1 });
+    // A run without expected scores says so.
+    await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runB},${runA}:expected` }))).rejects.toThrow(/no logprob-weighted scores/);
+    expect(() => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}:median`, labelSetId })).toThrow(/Not a setup/);
+  });
 });

@@ -12,6 +12,7 @@ import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { discordantCounts, mcnemarTest, type McNemarResult } from "../stats/mcnemar";
 import { pairedBootstrapDifference, type PairedBootstrapResult } from "../stats/paired-bootstrap";
 import { ratingTableFromMatrix } from "../stats/rating-table";
+import { spearman, spearmanOfResamples } from "../stats/correlation";
 
 export interface RunJudgments {
   runId: string;
@@ -34,6 +35,8 @@ export interface RunAgreement {
   bestThreshold: number | null;
   /** The whole sweep, one point per distinct graded value (plus one above the highest: nothing flagged). */
   sweep: { threshold: number; f1: number | null }[];
+  /** Spearman's ρ between the graded score and the reference (1 yes, 0 no): how well the score ranks the videos. */
+  spearman: number | null;
 }
 
 export interface PairComparison {
@@ -42,6 +45,8 @@ export interface PairComparison {
   kappa: PairedBootstrapResult;
   /** Each run at its own best threshold on all the videos, kept fixed in the resamples. */
   bestF1: PairedBootstrapResult;
+  /** Spearman's ρ of the graded scores with the reference, a minus b. */
+  spearman: PairedBootstrapResult;
   /** On the verdict being right: b = a right and b wrong, c = the other way round. */
   mcnemar: McNemarResult;
 }
@@ -90,6 +95,7 @@ export function thresholdSweep(truth: readonly boolean[], graded: readonly numbe
 export function compareSetups(reference: ReadonlyMap<string, boolean>, runs: readonly RunJudgments[], options: { iterations?: number; seed?: number } = {}): SetupComparison {
   const videoIds = [...reference.keys()].filter((id) => runs.every((r) => r.verdict.has(id) && r.graded.has(id))).sort();
   const truth = videoIds.map((id) => reference.get(id)!);
+  const truthRanks = truth.map((t) => (t ? 1 : 0));
   const perRun = runs.map((run) => {
     const verdict = videoIds.map((id) => run.verdict.get(id)!);
     const graded = videoIds.map((id) => run.graded.get(id)!);
@@ -106,8 +112,9 @@ export function compareSetups(reference: ReadonlyMap<string, boolean>, runs: rea
       bestF1: best?.f1 ?? null,
       bestThreshold: best?.threshold ?? null,
       sweep,
+      spearman: videoIds.length ? spearman(graded, truthRanks) : null,
     };
-    return { agreement, verdict, atBest, right };
+    return { agreement, verdict, atBest, right, graded };
   });
   const bootstrap = { iterations: options.iterations ?? 1000, seed: options.seed ?? 1 };
   const pairs: PairComparison[] = [];
@@ -131,6 +138,7 @@ export function compareSetups(reference: ReadonlyMap<string, boolean>, runs: rea
           (items) => f1Of(truth, B.atBest, items),
           bootstrap,
         ),
+        spearman: pairedBootstrapDifference(videoIds.length, spearmanOfResamples(A.graded, truthRanks), spearmanOfResamples(B.graded, truthRanks), bootstrap),
         mcnemar: mcnemarTest(b, c),
       });
     }

@@ -209,7 +209,7 @@ export async function probeCapabilities(
   // Logprobs.
   let topLogprobs: boolean | null = null;
   const logprobsOutcome = await attempt({ text: PROBE_TEXT_PROMPT, images: [], responseFormat: null, topLogprobs: 2 });
-  if (logprobsOutcome.ok) topLogprobs = logprobsOutcome.result.topLogprobsReturned === true;
+  if (logprobsOutcome.ok) topLogprobs = (logprobsOutcome.result.logprobs ?? []).some((token) => token.top.length > 0);
   else if (logprobsOutcome.refused) topLogprobs = false;
   else notes.push(`Logprobs: no answer (${logprobsOutcome.words}).`);
 

@@ -96,6 +96,8 @@ export function endpointConfigOf(e: Awaited<ReturnType<PrismaClient["judgeEndpoi
     apiVersion: e.apiVersion,
     sendImageDetail: e.sendImageDetail,
     capabilities: capabilitiesOf(e.capabilities),
+    requestLogprobs: e.requestLogprobs,
+    topLogprobs: e.topLogprobs,
   };
 }
 

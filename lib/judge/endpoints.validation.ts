@@ -2,6 +2,7 @@ import { z } from "zod";
 import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.validation";
 import { baseUrlProblem } from "./endpoint-url-policy";
 import { PIPELINES } from "../tasks/modules";
+import { ensembleRequestSchema } from "../ensembles/ensemble-settings";
 
 /**
  * An endpoint's fields without defaults. The update schema is its `.partial()`: zod 4 fills in a
@@ -46,6 +47,9 @@ const endpointFields = z.object({
     .optional(),
   /** Send each image's `detail` field; false for servers that reject or ignore it (Gemini, Ollama). */
   sendImageDetail: z.boolean().optional(),
+  /** Ask for the answer tokens' logprobs, `topLogprobs` (1–20) alternatives each, for expected scores; off unless set. */
+  requestLogprobs: z.boolean().optional(),
+  topLogprobs: z.number().int().min(1).max(20).optional(),
 });
 
 export const endpointInputSchema = endpointFields.extend({
@@ -122,6 +126,8 @@ export const createRunSchema = z.preprocess(
     promptVersions: runPromptVersionsSchema.optional(),
     /** Send the run's calls through the endpoint's Batch API: half the price, answers within 24 hours. */
     batch: z.boolean().optional(),
+    /** Self-consistency samples or a judge panel (lib/ensembles): the run's scores are combined from member runs. */
+    ensemble: ensembleRequestSchema.optional(),
   }),
 );
 /** A run request as createRun takes it (aliases folded into itemSetId). */

@@ -24,8 +24,18 @@ export interface ChatRequest {
   /** Earlier turns, for a repair request: the model's previous answer and our correction. */
   followUp?: { previousAnswer: string; correction: string } | null;
   maxTokens?: number | null;
-  /** Ask for this many `top_logprobs` per token (with `logprobs: true`): the endpoint probe's check. */
+  /**
+   * Ask for the answer tokens' logprobs with this many alternatives each (`logprobs: true, top_logprobs: k`,
+   * k within 1–20): the judge for expected scores, and the endpoint probe's check; none when null or absent.
+   */
   topLogprobs?: number | null;
+}
+
+/** One answer token with its logprob and the most likely alternatives at its place (OpenAI's `logprobs.content`). */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top: { token: string; logprob: number }[];
 }
 
 export interface ChatResult {
@@ -40,8 +50,11 @@ export interface ChatResult {
   usageKnown?: boolean;
   /** The model's reasoning, kept apart from the answer and never parsed: `<think>…</think>`, or `reasoning_content`. */
   reasoning?: string | null;
-  /** The answer carried `top_logprobs` for its tokens. */
-  topLogprobsReturned?: boolean;
+  /**
+   * The answer's content logprobs when they were asked for and came back; null or absent: none. Whether any
+   * token carries alternatives is what the endpoint probe stores as the `topLogprobs` capability.
+   */
+  logprobs?: TokenLogprob[] | null;
 }
 
 export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled" | "not_allowed";
@@ -207,7 +220,7 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
     ...(request.temperature === null || request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.responseFormat ? { response_format: request.responseFormat as never } : {}),
     ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
-    ...(request.topLogprobs ? { logprobs: true, top_logprobs: request.topLogprobs } : {}),
+    ...(request.topLogprobs ? { logprobs: true, top_logprobs: Math.min(20, Math.max(1, Math.round(request.topLogprobs))) } : {}),
   };
 }
 
@@ -221,7 +234,7 @@ export function chatResultOf(response: {
     | {
         message?: { content?: unknown; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown } | null;
         finish_reason?: string | null;
-        logprobs?: { content?: { top_logprobs?: unknown[] | null }[] | null } | null;
+        logprobs?: unknown;
         error?: unknown;
       }[]
     | null;
@@ -249,7 +262,7 @@ export function chatResultOf(response: {
     completionTokens: usageKnown ? completionTokens : 0,
     usageKnown,
     reasoning,
-    topLogprobsReturned: (choice.logprobs?.content ?? []).some((token) => Array.isArray(token?.top_logprobs) && token.top_logprobs.length > 0),
+    logprobs: contentLogprobs(choice.logprobs),
   };
 }
 
@@ -266,6 +279,21 @@ function errorInsideAnswer(error: unknown): LlmError | null {
   if (status === 429) return new LlmError("rate_limited", `Rate limited (429, reported inside a 200 answer). ${said}`, status, null, message);
   if (status === null || status >= 500) return new LlmError("server", `Endpoint error (${status ?? "no code"}, reported inside a 200 answer). ${said}`, status, null, message);
   return new LlmError("client", `The endpoint refused the request (${status}, reported inside a 200 answer). ${said}`, status, null, message);
+}
+
+/** `choice.logprobs.content` as tokens with their alternatives; null when the answer carried none (or an unreadable shape). */
+export function contentLogprobs(logprobs: unknown): TokenLogprob[] | null {
+  const content = isRecord(logprobs) ? logprobs.content : null;
+  if (!Array.isArray(content) || content.length === 0) return null;
+  const tokens: TokenLogprob[] = [];
+  for (const entry of content) {
+    if (!isRecord(entry) || typeof entry.token !== "string" || typeof entry.logprob !== "number") return null;
+    const top = Array.isArray(entry.top_logprobs)
+      ? entry.top_logprobs.flatMap((alt) => (isRecord(alt) && typeof alt.token === "string" && typeof alt.logprob === "number" ? [{ token: alt.token, logprob: alt.logprob }] : []))
+      : [];
+    tokens.push({ token: entry.token, logprob: entry.logprob, top });
+  }
+  return tokens;
 }
 
 export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = [], rawBody: string | null = null): LlmError {

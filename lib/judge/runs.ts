@@ -9,6 +9,7 @@ import { redactVideoScoresFor } from "../visibility/judge-visibility";
 import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
 import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
+import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
@@ -17,12 +18,15 @@ export interface JudgeQueue {
   startBatchChecks?(runId: string): Promise<void>;
 }
 
-export async function createRun(
-  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> },
-  actor: Actor,
-  projectId: string,
-  input: CreateRunInput,
-) {
+type RunDeps = { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> };
+
+/** A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles). */
+export async function createRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+  if (input.ensemble) return createEnsembleRun(deps, actor, projectId, input, createPlainRun);
+  return createPlainRun(deps, actor, projectId, input);
+}
+
+async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = deps.pipelines[input.pipeline];
@@ -229,9 +233,12 @@ async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, ac
 
 export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: string) {
   const run = await runForActor(prisma, actor, runId, "project.view");
+  // An ensemble run's work is its members' (lib/ensembles): their steps and calls are its progress and cost.
+  const members = run.ensemble ? await prisma.judgeRun.findMany({ where: { parentRunId: runId }, select: { id: true } }) : [];
+  const workIds = members.length ? members.map((m) => m.id) : [runId];
   const [videoCounts, stepCounts, calls, lastBatch] = await Promise.all([
     prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
-    prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    prisma.stepResult.groupBy({ by: ["status"], where: { runId: { in: workIds } }, _count: { _all: true } }),
     prisma.$queryRaw<
       { total: bigint; cached: bigint; errors: bigint; repairs: bigint; lost: bigint; sent: bigint; withoutUsage: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]
     >`
@@ -243,7 +250,7 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
              count(*) FILTER (WHERE status = 'sent') AS sent,
              count(*) FILTER (WHERE NOT "usageKnown") AS "withoutUsage",
              sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
-      FROM llm_call WHERE "runId" = ${runId}`,
+      FROM llm_call WHERE "runId" = ANY(${workIds}::text[])`,
     run.batchMode ? prisma.judgeBatch.findFirst({ where: { runId }, orderBy: { number: "desc" } }) : null,
   ]);
   const count = (rows: { status: string; _count: { _all: number } }[]) => Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
@@ -256,6 +263,10 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
     status: run.status,
     simulated: run.simulated,
     batchMode: run.batchMode,
+    /** An ensemble run's settings (lib/ensembles; its steps and calls are its members'), and a member's parent and place. */
+    ensemble: run.ensemble ?? null,
+    parentRunId: run.parentRunId,
+    memberIndex: run.memberIndex,
     /** A batch run's latest batch, as the run page shows it: "batch N: in_progress, x/y". */
     batch: lastBatch
       ? { number: lastBatch.number, status: lastBatch.status, completed: lastBatch.completedCount, failed: lastBatch.failedCount, total: lastBatch.requestCount, error: lastBatch.error }
@@ -319,12 +330,14 @@ export function runCallTotals(
   };
 }
 
+/** Cancels a run; an ensemble's parent and members cancel together, whichever of them is named. */
 export async function cancelRun(prisma: PrismaClient, actor: Actor, runId: string) {
   await runForActor(prisma, actor, runId, "runs.manage");
+  const runIds = await ensembleFamily(prisma, runId);
   await prisma.$transaction([
-    prisma.judgeRun.updateMany({ where: { id: runId, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } }),
-    prisma.runVideo.updateMany({ where: { runId, status: "queued" }, data: { status: "cancelled" } }),
-    prisma.stepResult.updateMany({ where: { runId, status: "pending" }, data: { status: "cancelled", finishedAt: new Date() } }),
+    prisma.judgeRun.updateMany({ where: { id: { in: runIds }, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } }),
+    prisma.runVideo.updateMany({ where: { runId: { in: runIds }, status: "queued" }, data: { status: "cancelled" } }),
+    prisma.stepResult.updateMany({ where: { runId: { in: runIds }, status: "pending" }, data: { status: "cancelled", finishedAt: new Date() } }),
   ]);
 }
 
@@ -349,13 +362,13 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     // By default the latest run that judged the video itself, not one that judged its captions.
     where: { videoId, ...(runId ? { runId } : { run: { pipeline: { in: videoSubjectPipelineIds() } } }) },
     orderBy: { run: { createdAt: "desc" } },
-    include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true } } },
+    include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true, ensemble: true } } },
   });
   if (!runVideo) return { videoId, run: null, summary: null, steps: [], blind: false };
   const steps = await prisma.stepResult.findMany({
     where: { runId: runVideo.runId, videoId },
     orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }],
-    include: { scores: { select: { id: true, category: true, value: true }, orderBy: { category: "asc" } } },
+    include: { scores: { select: { id: true, category: true, value: true, expected: true }, orderBy: { category: "asc" } } },
   });
   // Blind review queues: the judge's values stay hidden from a reviewer who has not submitted yet.
   return redactVideoScoresFor(prisma, actor.userId, videoId, {

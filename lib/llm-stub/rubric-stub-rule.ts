@@ -1,4 +1,5 @@
 import type { StubRule } from "./stub-rule";
+import { simJudgeOf, simulatedScore } from "./sim-judge";
 
 /** The marker the rubric prompt's answer instruction carries (lib/rubrics/rubric-prompt.ts RUBRIC_ANSWER_MARKER). */
 const MARKER = /FrameJury rubric answer format: (\{.*\})\s*$/m;
@@ -20,9 +21,12 @@ export const RUBRIC_STUB_RULE: StubRule = {
   respond: (context) => {
     const shape = JSON.parse(MARKER.exec(context.text)![1]!) as AnswerShape;
     const answer: Record<string, unknown> = {};
+    // A simulated judge (./sim-judge.ts) answers numeric criteria from a known truth with its noise and bias.
+    const simJudge = simJudgeOf(context.model);
     for (const c of shape.criteria) {
       if (c.type === "boolean") answer[c.id] = context.pick(2, c.id) === 1;
       else if (c.type === "categorical") answer[c.id] = c.labels![context.pick(c.labels!.length, c.id)];
+      else if (simJudge) answer[c.id] = simulatedScore(simJudge, context, { id: c.id, min: c.min!, max: c.max!, step: c.step ?? 1 });
       else {
         const step = c.step ?? 1;
         const steps = Math.floor((c.max! - c.min!) / step + 1e-9);

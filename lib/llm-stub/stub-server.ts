@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { makeContext, type StubRule } from "./stub-rule";
 import { defaultStubRules, FALLBACK_RULE } from "./stub-rules";
+import { simulatedAnswer, simulatedLogprobJudge, stubContentLogprobs } from "./stub-logprobs";
 
 /**
  * TEST TOOL: a local stand-in for a paid OpenAI-compatible API, used by the tests and the demo.
@@ -110,6 +111,8 @@ export interface StubRequestRecord {
   maxTokens: number | null;
   /** Whether any image part carried a `detail` field. */
   imageDetail: boolean;
+  /** `top_logprobs` as asked with `logprobs: true`; null when logprobs were not asked for. */
+  topLogprobs: number | null;
 }
 
 export interface StubServerOptions {
@@ -188,7 +191,7 @@ const chatRequestSchema = z
     max_tokens: z.number().optional(),
     max_completion_tokens: z.number().optional(),
     logprobs: z.boolean().optional(),
-    top_logprobs: z.number().optional(),
+    top_logprobs: z.number().int().min(0).max(20).optional(),
   })
   .passthrough();
 
@@ -317,6 +320,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       },
       maxTokens: body.max_tokens ?? body.max_completion_tokens ?? null,
       imageDetail: body.messages.some((m) => Array.isArray(m.content) && m.content.some((part) => part.type === "image_url" && part.image_url && "detail" in part.image_url)),
+      topLogprobs: body.logprobs === true ? (body.top_logprobs ?? 0) : null,
     };
     requests.push(record);
     // "finish": the whole answer is handed to the socket; "close" alone: the connection ended without one.
@@ -562,6 +566,9 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string, seen = 0) {
   const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
   let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrlsOf(body)));
+  // A simulated uncertain judge answers each value it has a truth for with its belief's argmax (./stub-logprobs.ts).
+  const simulated = simulatedLogprobJudge(body.model);
+  if (simulated) content = simulatedAnswer(content, text, simulated);
   let finishReason = "stop";
   let refusal: string | null = null;
   if (fault?.kind === "content") content = fault.content;
@@ -604,15 +611,12 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
   }
   const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
   const completionTokens = Math.ceil((typeof sentContent === "string" ? sentContent : answerText).length / 4);
-  const wantsLogprobs = body.logprobs === true && typeof body.top_logprobs === "number" && body.top_logprobs > 0 && !NO_LOGPROBS_MODEL.test(body.model);
-  const logprobs = wantsLogprobs
-    ? {
-        content: (typeof sentContent === "string" ? sentContent : answerText)
-          .split(/(?<=\s)/)
-          .slice(0, 50)
-          .map((token) => ({ token, logprob: -0.01, top_logprobs: [{ token, logprob: -0.01 }].concat(Array.from({ length: Number(body.top_logprobs) - 1 }, () => ({ token: "?", logprob: -9 }))) })),
-      }
-    : null;
+  // Only the plain answer's tokens (./stub-logprobs.ts): a fault that reshapes the content leaves no logprobs, as the
+  // answer's tokens are no longer those; a "…no-logprobs…" model never returns them.
+  const logprobs =
+    body.logprobs === true && !NO_LOGPROBS_MODEL.test(body.model) && typeof sentContent === "string" && sentContent === content
+      ? { content: stubContentLogprobs(sentContent, body.top_logprobs ?? 0, text, simulated) }
+      : null;
   const completion = {
     id: `chatcmpl-${id}`,
     object: "chat.completion",

@@ -69,6 +69,20 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   const { filter, sort, dir, ids: matching } = input.videoIds ? await chosenVideoIds(prisma, run.id, input) : await queueVideoIds(prisma, actor, projectId, run, input);
   if (itemScope) return createItemQueue(prisma, actor, projectId, run.id, input, itemScope, { filter, sort, dir }, matching);
   let ids = matching;
+  if (input.scope === "unstable") {
+    // An ensemble run's scores whose members spread past the target's threshold (lib/ensembles).
+    const unstable = await prisma.scoreDispersion.findMany({
+      where: { runId: run.id, unstable: true, videoId: { in: ids }, ...(input.categories.length ? { category: { in: input.categories } } : {}) },
+      distinct: ["videoId"],
+      select: { videoId: true },
+    });
+    if (ids.length > 0 && unstable.length === 0 && (await prisma.scoreDispersion.count({ where: { runId: run.id } })) === 0) {
+      throw new ValidationError("Unstable targets need an ensemble run (samples or a judge panel): this run has one judge answer per score.");
+    }
+    const withUnstable = new Set(unstable.map((s) => s.videoId));
+    ids = ids.filter((id) => withUnstable.has(id));
+    if (ids.length === 0 && matching.length > 0) throw new ValidationError("None of the matching videos has an unstable score in the chosen categories: the queue would be empty.");
+  }
   if (input.scope === "scores" && ids.length > 0) {
     const scored = await prisma.score.findMany({
       where: { runId: run.id, videoId: { in: ids }, ...(input.categories.length ? { category: { in: input.categories } } : {}) },

@@ -52,13 +52,17 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
       };
     });
   }
-  const [scores, runVideo] = await Promise.all([
+  const [allScores, runVideo, unstable] = await Promise.all([
     prisma.score.findMany({
       where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
       select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
     }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),
+    // An "unstable" queue asks only for the scores an ensemble's members spread on (lib/ensembles).
+    queue.scope === "unstable" ? prisma.scoreDispersion.findMany({ where: { runId: queue.runId, videoId, unstable: true }, select: { stepId: true, scopeIndex: true, category: true } }) : null,
   ]);
+  const unstableKeys = unstable ? new Set(unstable.map((d) => `${d.stepId}#${d.scopeIndex}#${d.category}`)) : null;
+  const scores = unstableKeys ? allScores.filter((s) => unstableKeys.has(`${s.stepId}#${s.scopeIndex}#${s.category}`)) : allScores;
   const frameSetId = runVideo?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
   const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));

@@ -14,8 +14,11 @@ const runIdSchema = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
 
-/** The core's queue scopes: they review videos (a task folder adds item scopes, lib/queues/queue-scopes.ts). */
-const VIDEO_QUEUE_SCOPES = ["verdict", "scores"] as const;
+/**
+ * The core's queue scopes: they review videos (a task folder adds item scopes, lib/queues/queue-scopes.ts).
+ * "unstable": an ensemble run's unstable scores only (samples or panel judges that spread past the target's threshold; lib/ensembles).
+ */
+const VIDEO_QUEUE_SCOPES = ["verdict", "scores", "unstable"] as const;
 /** As a queue stores it: one of the core's video scopes or a registered task's item scope id. */
 export type QueueScope = string;
 

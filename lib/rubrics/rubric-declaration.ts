@@ -81,6 +81,7 @@ export function rubricTaskDeclaration(key: number, definition: RubricDefinition)
       higherIsBetter: criterion.higherIsBetter,
       scope,
       positive: positiveOf(criterion),
+      ...(criterion.unstableAt !== undefined ? { unstableAt: criterion.unstableAt } : {}),
     };
   });
   const metrics: MetricDeclaration[] = definition.criteria.map((criterion, i) => {

@@ -60,6 +60,11 @@ const criterionBase = {
    * worse (the intensity of a defect).
    */
   presence: z.strictObject({ threshold: z.number().finite(), absentValue: z.number().finite() }).optional(),
+  /**
+   * Self-consistency samples or a judge panel flag a value unstable when their spread reaches this: SD on a
+   * numeric scale, entropy in bits on labels (lib/ensembles; the default is derived from the scale).
+   */
+  unstableAt: z.number().positive().finite().optional(),
 };
 
 export const criterionSchema = z.discriminatedUnion("type", [numericCriterion.extend(criterionBase), categoricalCriterion.extend(criterionBase), booleanCriterion.extend(criterionBase)]);

@@ -128,6 +128,7 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
       const definition = (input.data as { definition: RubricDefinition }).definition;
       return definition.criteria.flatMap((c) => (output.values[c.id] === undefined ? [] : [{ category: rubricTargetId(key, c.id), value: output.values[c.id]! }]));
     },
+    scoreKeys: (input) => Object.fromEntries((input.data as { definition: RubricDefinition }).definition.criteria.map((c) => [rubricTargetId(key, c.id), c.id])),
   };
   return {
     id: task.id,

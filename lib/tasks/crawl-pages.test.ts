@@ -10,6 +10,7 @@ import type { CrawlSeed } from "./task-crawl";
 const seed: CrawlSeed = {
   projectId: "P",
   runId: "R",
+  ensembleRunId: "E",
   queueId: "Q",
   judgedVideoIds: ["V1", "V2", "V3"],
   promptlessVideoId: "V4",
@@ -34,7 +35,7 @@ describe("the crawl's pages", () => {
   });
 
   it("open the URLs the crawl opened when it named each task", () => {
-    expect(urlsOf("/projects/[projectId]/runs/[runId]")).toEqual(["/projects/P/runs/R", "/projects/P/runs/C1", "/projects/P/runs/C2", "/projects/P/runs/A1"]);
+    expect(urlsOf("/projects/[projectId]/runs/[runId]")).toEqual(["/projects/P/runs/R", "/projects/P/runs/E", "/projects/P/runs/C1", "/projects/P/runs/C2", "/projects/P/runs/A1"]);
     expect(urlsOf("/projects/[projectId]/runs/[runId]/label-next")).toEqual(["/projects/P/runs/R/label-next", "/projects/P/runs/R/label-next?budget=2&strata=2", "/projects/P/runs/A1/label-next"]);
     expect(urlsOf("/projects/[projectId]/prompts")).toEqual(["/projects/P/prompts", "/projects/P/prompts?pipeline=qa&template=qa/judge-open"]);
     expect(urlsOf("/projects/[projectId]/captions/[captionId]")).toEqual(["/projects/P/captions/K1"]);

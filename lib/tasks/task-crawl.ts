@@ -14,6 +14,8 @@ export type CrawlRole = "owner" | "reviewer" | "viewer" | "outsider" | "admin" |
 export interface CrawlSeed {
   projectId: string;
   runId: string;
+  /** An ensemble run (two self-consistency samples, lib/ensembles) over the judged videos, made before `runId`. */
+  ensembleRunId: string;
   queueId: string;
   /** Videos judged in the run (with reviewers' judgments on the first). */
   judgedVideoIds: string[];

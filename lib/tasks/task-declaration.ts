@@ -45,6 +45,12 @@ export interface TargetDeclaration {
    * of a numeric scale's range (two careful humans differ by less) and 1 on a categorical scale.
    */
   disagreementGap?: number;
+  /**
+   * An ensemble run (self-consistency samples or a judge panel, lib/ensembles) flags a score unstable when its
+   * members spread this much: their SD on a numeric scale (default: the disagreement gap), the entropy of
+   * their values in bits on a categorical scale (default 0.8: a 3-to-2 split of five, or any 2-to-1 split).
+   */
+  unstableAt?: number;
   /** Values of the declared groupings this target belongs to, e.g. { kind: "static" }. */
   groups?: Record<string, string>;
   /** False for a value people do not give themselves (the judge's raw score before a rule): queues leave it out. */
@@ -251,6 +257,12 @@ export function disagreementGapOf(target: Pick<TargetDeclaration, "scale" | "dis
 export function disagrees(target: Pick<TargetDeclaration, "scale" | "disagreementGap">, value: number, judgeValue: number | null): boolean {
   if (judgeValue === null) return false;
   return Math.abs(value - judgeValue) >= disagreementGapOf(target) - 1e-9;
+}
+
+/** The spread at which an ensemble's members make a score unstable (see TargetDeclaration.unstableAt). */
+export function unstableAtOf(target: Pick<TargetDeclaration, "scale" | "disagreementGap" | "unstableAt">): number {
+  if (target.unstableAt !== undefined) return target.unstableAt;
+  return target.scale.kind === "categorical" ? 0.8 : disagreementGapOf(target);
 }
 
 /** 1 when the value is the positive class, else 0; `threshold` overrides the declared one. */

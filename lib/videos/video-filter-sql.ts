@@ -91,6 +91,10 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
     const bounds = [...(condition.min !== undefined ? [Prisma.sql`AND m."value" >= ${condition.min}`] : []), ...(condition.max !== undefined ? [Prisma.sql`AND m."value" <= ${condition.max}`] : [])];
     and.push(Prisma.sql`EXISTS (SELECT 1 FROM "run_metric" m WHERE m."runId" = ${run} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${condition.metric} ${Prisma.join(bounds, " ")})`);
   }
+  if (filter.unstable) {
+    const ofCategory = filter.category ? Prisma.sql`AND d."category" = ${filter.category}` : Prisma.empty;
+    and.push(Prisma.sql`EXISTS (SELECT 1 FROM "score_dispersion" d WHERE d."runId" = ${run} AND d."unstable" AND d."videoId" = v."id" ${ofCategory})`);
+  }
   if (filter.category) {
     // The worst (maximum) score within [min, max] is: some score reaches min, and none exceeds max.
     // Read so, the (runId, category, videoId, value) index answers with a range on the value instead

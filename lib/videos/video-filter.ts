@@ -26,7 +26,12 @@ export const REVIEW_STATES = ["unreviewed", "reviewed", "reviewed_by_me", "not_r
 
 /** Sorts on the video's own fields; a declared metric's id sorts on that metric. */
 export const FIELD_SORTS = ["path", "prompt", "model", "created"] as const;
-export const videoSorts = memoByTaskRegistry(() => [...FIELD_SORTS, ...allMetrics().map((m) => m.id)] as [string, ...string[]]);
+/**
+ * An ensemble run's (lib/ensembles) per-video spread of its members: the largest of its scores' dispersion over
+ * the target's unstable threshold (1 or more: unstable), stored as the run's metric of this id.
+ */
+export const DISPERSION_SORT = "dispersion";
+export const videoSorts = memoByTaskRegistry(() => [...FIELD_SORTS, DISPERSION_SORT, ...allMetrics().map((m) => m.id)] as [string, ...string[]]);
 export type VideoSort = string;
 
 export function isFieldSort(sort: string): sort is (typeof FIELD_SORTS)[number] {
@@ -115,6 +120,8 @@ const fieldFilterSchema = memoByTaskRegistry(() => {
     /** The reviewers' majority verdict in the run (ties match neither). */
     humanVerdict: yesNo,
     review: z.enum(REVIEW_STATES).optional(),
+    /** An ensemble run's videos with an unstable score (self-consistency samples or panel judges spread past the target's threshold); with `category`, of that target. */
+    unstable: z.enum(["1"]).optional(),
   });
 });
 type FieldFilterSchema = ReturnType<typeof fieldFilterSchema>;
@@ -220,12 +227,12 @@ export function checkFilterAgainstTask(filter: VideoFilter, task: TaskDeclaratio
       if (value !== undefined && (value < min || value > max)) throw new ValidationError(`${key}: ${value} is outside ${target.label}'s ${min}–${max}.`);
     }
   }
-  if (sort !== undefined && !isFieldSort(sort) && !metricOf(task, sort)) throw new ValidationError(`sort: the run's task (${task.label}) has no metric "${sort}".`);
+  if (sort !== undefined && !isFieldSort(sort) && sort !== DISPERSION_SORT && !metricOf(task, sort)) throw new ValidationError(`sort: the run's task (${task.label}) has no metric "${sort}".`);
 }
 
 /** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
 export function filterReadsValues(filter: VideoFilter): boolean {
-  return filter.category !== undefined || metricFilterKeysIn(filter).length > 0 || filter.humanVerdict !== undefined || filter.review === "disagreement";
+  return filter.category !== undefined || metricFilterKeysIn(filter).length > 0 || filter.humanVerdict !== undefined || filter.review === "disagreement" || filter.unstable !== undefined;
 }
 
 /** Filters that need a judge run: without one (no run in the project) they match nothing. */

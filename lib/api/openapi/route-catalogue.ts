@@ -341,9 +341,9 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "post",
       path: "/api/v1/endpoints/{endpointId}/test",
-      summary: "Test an endpoint with one small image (owners); nothing is stored",
+      summary: "Test an endpoint with one small image, then probe it (owners); the probe's findings are stored on the endpoint",
       params: { endpointId: endpointIdSchema },
-      responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status}`.")],
+      responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status, capabilities, probedAt}` (`capabilities.topLogprobs`: whether logprobs come back).")],
     },
     // Webhooks (owners).
     {
@@ -430,7 +430,31 @@ function coreApiRoutes(): ApiRoute[] {
       responses: [ok("That text is already a version (`created: false`)."), created("The new version (`created: true`).")],
     },
     { method: "get", path: "/api/v1/runs/{runId}", summary: "A run's status and progress", params: run, responses: [ok("The run.")] },
-    { method: "post", path: "/api/v1/runs/{runId}/cancel", summary: "Cancel a run", params: run, responses: [ok("The run's status after cancelling.")] },
+    {
+      method: "post",
+      path: "/api/v1/runs/{runId}/cancel",
+      summary: "Cancel a run (an ensemble's parent and members cancel together)",
+      params: run,
+      responses: [ok("The run's status after cancelling.")],
+    },
+    {
+      method: "get",
+      path: "/api/v1/runs/{runId}/ensemble",
+      summary: "An ensemble run's members, cost per member, and the members' agreement per target",
+      params: run,
+      responses: [
+        ok(
+          "`{ensemble}`: `{kind, combine, members: [{runId, memberIndex, endpoint, temperature, status, calls, costUsd}], costUsd, targets: [{target, scores, unstable, unstableAt, meanSd, alpha}]}`, or null for a plain run.",
+        ),
+      ],
+    },
+    {
+      method: "get",
+      path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble",
+      summary: "One video's combined scores with each member's value and reason",
+      params: { runId: recordIdSchema, videoId: recordIdSchema },
+      responses: [ok("`{ensemble}`: `{kind, combine, blind, scores: [{category, value, n, sd, range, entropy, unstable, members: [{memberIndex, runId, value, reason}]}]}`, or null for a plain run.")],
+    },
     {
       method: "get",
       path: "/api/v1/runs/{runId}/label-next",

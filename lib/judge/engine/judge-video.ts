@@ -12,11 +12,14 @@ import { responseCacheKey } from "./cache-key";
 import { withPromptVersions, type TemplateSource } from "../template-source";
 import { splitSystemMessage } from "../prompt-templates";
 import { ensureRubricTasks } from "../../rubrics/rubric-registry";
+import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
 import { asStoredJson } from "./stored-json";
 import { imageLimitOf, responseFormatFor, type EndpointCapabilities } from "../endpoint-capabilities";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
-import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
-import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type StepFinish, type StepRow } from "./step-store";
+import { expectedScore } from "../expected-score";
+import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
+import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type ScoreValue, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
+import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type RunSampling, type StepFinish, type StepRow } from "./step-store";
 
 export interface EndpointConfig {
   id: string;
@@ -41,6 +44,9 @@ export interface EndpointConfig {
   sendImageDetail?: boolean;
   /** What the endpoint's last probe found; null: never probed (runs behave as before probes). */
   capabilities?: EndpointCapabilities | null;
+  /** Ask for the answer's token logprobs (`topLogprobs` alternatives each), for expected scores. */
+  requestLogprobs?: boolean;
+  topLogprobs?: number;
 }
 
 /**
@@ -107,11 +113,13 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     items,
     settings: loaded.run.settings,
   };
-  const endpoint = await watch.endpoint();
+  // A self-consistency sample asks at its own temperature, and under its own cache salt (lib/ensembles).
+  const sampling = loaded.run.sampling;
+  const endpoint = withSampling(await watch.endpoint(), sampling);
   // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
   const endpointByRole = new Map<string, EndpointConfig>();
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(loaded.run.settings) ?? {})) {
-    if (id && id !== endpoint.id) endpointByRole.set(role, await watch.endpoint(id));
+    if (id && id !== endpoint.id) endpointByRole.set(role, withSampling(await watch.endpoint(id), sampling));
   }
   const endpointOf = (step: StepDefinition) => (step.endpoint ? endpointByRole.get(step.endpoint) : undefined) ?? endpoint;
 
@@ -143,6 +151,8 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const work = {
     runId: job.runId,
     batchMode: loaded.run.batchMode,
+    sampleSalt: sampling?.salt ?? null,
+    task: pipeline.task,
     context,
     outputs,
     templates,
@@ -201,6 +211,8 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   // An item pipeline's metrics are per item (run_metric rows with the item's id).
   const metrics = [...metricRows("", pipeline.metricValues(summary)), ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values))];
   await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
+  // An ensemble's member: the worker that finishes the last member's last video combines them into the parent.
+  if (loaded.run.parentRunId) await combineEnsembleWhenDone(prisma, deps.pipelines, loaded.run.parentRunId);
   if (pipeline.afterRun) {
     const run = await prisma.judgeRun.findUnique({ where: { id: job.runId }, select: { status: true } });
     if (run?.status === "done") {
@@ -208,6 +220,32 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     }
   }
   return "done";
+}
+
+/**
+ * How many `top_logprobs` a step asks for: the endpoint's setting when it requests logprobs, unless its probe
+ * found they do not come back (`capabilities.topLogprobs` false: refused or absent), then none, so the calls
+ * are not refused for it; never probed or not settled: asked, as before probes.
+ */
+export function logprobsToAsk(endpoint: Pick<EndpointConfig, "requestLogprobs" | "topLogprobs" | "capabilities">): number | null {
+  if (!endpoint.requestLogprobs || endpoint.capabilities?.topLogprobs === false) return null;
+  return endpoint.topLogprobs ?? 5;
+}
+
+function withSampling(endpoint: EndpointConfig, sampling: RunSampling | null): EndpointConfig {
+  return sampling?.temperature === undefined || sampling.temperature === null ? endpoint : { ...endpoint, temperature: sampling.temperature };
+}
+
+/**
+ * Each score with its logprob-weighted value beside it, from the answer's logprobs (null without them:
+ * a cached answer stored before logprobs were asked for has none, and says so).
+ */
+function withExpectedScores(scores: ScoreValue[], logprobs: ChatResult["logprobs"], task: TaskDeclaration, keys: Record<string, string>): ScoreValue[] {
+  if (!logprobs?.length) return scores;
+  return scores.map((score) => {
+    const target = task.targets.find((t) => t.id === targetIdOfCategory(task, score.category)) ?? null;
+    return { ...score, expected: expectedScore(logprobs, keys[score.category] ?? score.category, score.value, target) };
+  });
 }
 
 /** Only known values get a row: a missing row is how "unknown" is stored, so filters and sorts never meet a NULL. */
@@ -253,6 +291,8 @@ async function executeStep(
   work: {
     runId: string;
     batchMode: boolean;
+    sampleSalt: string | null;
+    task: TaskDeclaration;
     endpoint: EndpointConfig;
     step: StepDefinition;
     row: StepRow;
@@ -296,7 +336,8 @@ async function executeStep(
       const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
       const grid = !batch && imageLimit !== null && input.frames.length > imageLimit ? gridFor(input.frames.length) : null;
       const note = grid ? tilingNote(input.frames.length, grid) : null;
-      const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat };
+      const topLogprobs = logprobsToAsk(endpoint);
+      const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat, topLogprobs };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
       const frameUrls = () => Promise.all(input.frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame)));
       const images = grid
@@ -310,7 +351,7 @@ async function executeStep(
         temperature: endpoint.temperature,
         imageDetail: detail ?? "omitted",
         responseFormat,
-        salt: input.cacheSalt ?? null,
+        salt: work.sampleSalt === null ? (input.cacheSalt ?? null) : `${work.sampleSalt}|${input.cacheSalt ?? ""}`,
         systemRole: messages.system !== null,
       };
       const cacheKey = responseCacheKey(cacheParts);
@@ -398,7 +439,7 @@ async function executeStep(
             templateHash: template.hash,
             ...attempt(),
             finishedAt: new Date(),
-            scores: step.scores?.(parsed.value, input) ?? [],
+            scores: withExpectedScores(step.scores?.(parsed.value, input) ?? [], (repaired ?? first.answer).logprobs, work.task, step.scoreKeys?.(input) ?? {}),
             calls,
             cache: validAnswerToCache(cacheKey, endpoint.model, first.answer, repaired),
           };
@@ -451,7 +492,18 @@ function validAnswerToCache(key: string, model: string, first: Answer, repaired:
   if (repaired === null) {
     return first.fromCache
       ? []
-      : [{ key, model, responseText: first.text ?? "", finishReason: first.finishReason, promptTokens: first.promptTokens, completionTokens: first.completionTokens, replace: false }];
+      : [
+          {
+            key,
+            model,
+            responseText: first.text ?? "",
+            finishReason: first.finishReason,
+            promptTokens: first.promptTokens,
+            completionTokens: first.completionTokens,
+            logprobs: first.logprobs ?? null,
+            replace: false,
+          },
+        ];
   }
   return [
     {
@@ -462,6 +514,7 @@ function validAnswerToCache(key: string, model: string, first: Answer, repaired:
       // What getting the valid answer took: the first call and the repair.
       promptTokens: first.promptTokens + repaired.promptTokens,
       completionTokens: first.completionTokens + repaired.completionTokens,
+      logprobs: repaired.logprobs ?? null,
       replace: first.fromCache,
     },
   ];
@@ -499,7 +552,7 @@ async function answer(
   if (cached) {
     return {
       ok: true,
-      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, fromCache: true },
+      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, logprobs: cached.logprobs, fromCache: true },
       call: { ...callBase, ...noUsage, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, createdAt: new Date() },
     };
   }

@@ -79,6 +79,8 @@ export interface RawAnswer {
 export interface ScoreValue {
   category: string;
   value: number;
+  /** The logprob-weighted score beside this argmax value (lib/judge/expected-score.ts); absent or null when unknown. */
+  expected?: number | null;
 }
 
 /**
@@ -110,6 +112,12 @@ export interface StepDefinition<Output = unknown> {
   skipReason?(scopeIndex: number, context: VideoContext): string | null;
   input(scopeIndex: number, context: VideoContext, outputs: StepOutputs): StepInput;
   scores?(output: Output, input: StepInput): ScoreValue[];
+  /**
+   * The JSON key of the answer that holds each score category's value, where it is not the category
+   * itself (a rubric's `r3_quality` is answered as `"quality"`): read to find the value's token for the
+   * logprob-weighted score (lib/judge/expected-score.ts).
+   */
+  scoreKeys?(input: StepInput): Record<string, string>;
   /**
    * The template itself when its text is data the run carries (a rubric task's prompt, pinned in the run's
    * settings), not a file under prompts/: wins over the file `templateId` names, which then only labels it.

@@ -132,7 +132,8 @@ describe("the judge engine's store", () => {
     await prisma.responseCache.create({ data: { key, model: "m", responseText: '{"score": 1}', finishReason: "stop" } });
     const store = new JudgeStore(prisma);
     const [hit, miss] = await Promise.all([store.lookUp(key, { id: steps[0]!.id, at: new Date() }), store.lookUp(`${key}-other`, null)]);
-    expect(hit).toEqual({ cached: { responseText: '{"score": 1}', finishReason: "stop" } });
+    // An answer cached without logprobs says so (null), rather than carrying made-up ones.
+    expect(hit).toEqual({ cached: { responseText: '{"score": 1}', finishReason: "stop", logprobs: null } });
     expect(miss).toEqual({ cached: null, started: false });
     expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "pending", attempts: 0, startedAt: null });
   });

@@ -1,3 +1,4 @@
+import type { TokenLogprob } from "../llm-client";
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
@@ -23,9 +24,15 @@ export interface PromptVersionRef {
   hash: string;
 }
 
+/** A self-consistency sample run's own temperature (over its endpoint's) and response-cache salt (judge_run.sampling). */
+export interface RunSampling {
+  temperature?: number | null;
+  salt?: string | null;
+}
+
 export interface JobRow {
   /** `promptVersions`: the run's edited templates by template id; any other template renders the shipped file. */
-  run: { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; batchMode: boolean };
+  run: { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; batchMode: boolean; sampling: RunSampling | null; parentRunId: string | null };
   frameSetId: string;
   video: { prompt: string | null; dimensions: string[]; model: string | null };
   /** The frame set's frames in index order. */
@@ -43,6 +50,8 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
       settings: unknown;
       promptVersions: Record<string, PromptVersionRef>;
       batchMode: boolean;
+      sampling: RunSampling | null;
+      parentRunId: string | null;
       frameSetId: string;
       prompt: string | null;
       dimensions: string[];
@@ -51,7 +60,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
       items: ItemRef[];
     }[]
   >`
-    SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", rv."frameSetId",
+    SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", r.sampling, r."parentRunId", rv."frameSetId",
       -- The fields the run was created with (run_video.judgedWith), else the video's current ones.
       CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
       CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
@@ -74,7 +83,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
   const row = rows[0];
   if (!row) return null;
   return {
-    run: { pipeline: row.pipeline, status: row.status, settings: row.settings, promptVersions: row.promptVersions, batchMode: row.batchMode },
+    run: { pipeline: row.pipeline, status: row.status, settings: row.settings, promptVersions: row.promptVersions, batchMode: row.batchMode, sampling: row.sampling, parentRunId: row.parentRunId },
     frameSetId: row.frameSetId,
     video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model },
     frames: row.frames,
@@ -199,6 +208,8 @@ export interface CacheRow {
   finishReason: string | null;
   promptTokens: number;
   completionTokens: number;
+  /** The answer's content logprobs, kept so a cached answer still gives expected scores; null: none came back. */
+  logprobs?: TokenLogprob[] | null;
   /** Replace what the key holds: an answer cached before it had to be valid, found invalid now. */
   replace: boolean;
 }
@@ -222,6 +233,7 @@ type UnitData = Unit extends infer U ? (U extends Unit ? Omit<U, "resolve" | "re
 export interface CachedAnswer {
   responseText: string;
   finishReason: string | null;
+  logprobs: TokenLogprob[] | null;
 }
 
 export type LookUp = { cached: CachedAnswer } | { cached: null; started: boolean };
@@ -284,9 +296,9 @@ export class JudgeStore {
     this.lookUpScheduled = false;
     try {
       const starts = wanted.flatMap((w) => (w.start ? [{ key: w.key, id: w.start.id, startedAt: w.start.at.toISOString() }] : []));
-      const rows = await this.prisma.$queryRaw<{ key: string | null; responseText: string | null; finishReason: string | null; started: string | null }[]>`
+      const rows = await this.prisma.$queryRaw<{ key: string | null; responseText: string | null; finishReason: string | null; logprobs: TokenLogprob[] | null; started: string | null }[]>`
         WITH found AS (
-          SELECT key, "responseText", "finishReason" FROM response_cache WHERE key = ANY(${[...new Set(wanted.map((w) => w.key))]}::text[])
+          SELECT key, "responseText", "finishReason", logprobs FROM response_cache WHERE key = ANY(${[...new Set(wanted.map((w) => w.key))]}::text[])
         ), started AS (
           UPDATE step_result sr SET status = 'running', attempts = sr.attempts + CASE WHEN sr.status = 'pending' THEN 1 ELSE 0 END, "startedAt" = w."startedAt"
           FROM jsonb_to_recordset(${JSON.stringify(starts)}::jsonb) AS w(key text, id text, "startedAt" timestamp(3))
@@ -294,10 +306,12 @@ export class JudgeStore {
             AND NOT EXISTS (SELECT 1 FROM found f WHERE f.key = w.key)
           RETURNING sr.id
         )
-        SELECT key, "responseText", "finishReason", NULL::text AS started FROM found
+        SELECT key, "responseText", "finishReason", logprobs, NULL::text AS started FROM found
         UNION ALL
-        SELECT NULL, NULL, NULL, id FROM started`;
-      const found = new Map(rows.flatMap((row) => (row.key !== null ? [[row.key, { responseText: row.responseText ?? "", finishReason: row.finishReason }] as const] : [])));
+        SELECT NULL, NULL, NULL, NULL, id FROM started`;
+      const found = new Map(
+        rows.flatMap((row) => (row.key !== null ? [[row.key, { responseText: row.responseText ?? "", finishReason: row.finishReason, logprobs: row.logprobs ?? null }] as const] : [])),
+      );
       const started = new Set(rows.flatMap((row) => (row.started !== null ? [row.started] : [])));
       for (const w of wanted) {
         const cached = found.get(w.key);
@@ -370,6 +384,7 @@ export class JudgeStore {
         scopeIndex: step.scopeIndex,
         category: s.category,
         value: s.value,
+        expected: s.expected ?? null,
       })),
     );
     const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({
@@ -385,7 +400,7 @@ export class JudgeStore {
     for (const row of steps.flatMap((step) => step.cache)) if (!cacheByKey.get(row.key)?.replace) cacheByKey.set(row.key, row);
     const cachedAt = new Date().toISOString();
     // In key order, so two batches writing the same keys at once take their locks in the same order.
-    const cacheRows = [...cacheByKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((row) => ({ ...row, createdAt: cachedAt }));
+    const cacheRows = [...cacheByKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((row) => ({ ...row, logprobs: row.logprobs ?? null, createdAt: cachedAt }));
     const videos = batch.flatMap((unit) => (unit.kind === "video" ? [unit.video] : []));
     const metrics = videos.flatMap((video) => video.metrics.map((m) => ({ runId: video.runId, videoId: video.videoId, ...m })));
 
@@ -404,12 +419,12 @@ export class JudgeStore {
           AND (sr.status IN ('pending', 'running') OR (sr.status = u.status::"StepStatus" AND sr."finishedAt" = u."finishedAt"))
         RETURNING sr.id
       ), scores AS (
-        INSERT INTO score (id, "runId", "videoId", "itemId", "stepResultId", "stepId", "scopeIndex", category, value)
-        SELECT gen_random_uuid()::text, s."runId", s."videoId", s."itemId", s."stepResultId", s."stepId", s."scopeIndex", s.category, s.value
+        INSERT INTO score (id, "runId", "videoId", "itemId", "stepResultId", "stepId", "scopeIndex", category, value, expected)
+        SELECT gen_random_uuid()::text, s."runId", s."videoId", s."itemId", s."stepResultId", s."stepId", s."scopeIndex", s.category, s.value, s.expected
         FROM jsonb_to_recordset(${JSON.stringify(scores)}::jsonb)
-          AS s("runId" text, "videoId" text, "itemId" text, "stepResultId" text, "stepId" text, "scopeIndex" int, category text, value float8)
+          AS s("runId" text, "videoId" text, "itemId" text, "stepResultId" text, "stepId" text, "scopeIndex" int, category text, value float8, expected float8)
         WHERE s."stepResultId" IN (SELECT id FROM finished)
-        ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex", category) DO UPDATE SET value = excluded.value, "stepResultId" = excluded."stepResultId", "itemId" = excluded."itemId"
+        ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex", category) DO UPDATE SET value = excluded.value, expected = excluded.expected, "stepResultId" = excluded."stepResultId", "itemId" = excluded."itemId"
         RETURNING 1
       ), calls AS (
         INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
@@ -429,17 +444,17 @@ export class JudgeStore {
         RETURNING 1
       ), cache_rows AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(cacheRows)}::jsonb)
-          AS c(key text, model text, "responseText" text, "finishReason" text, "promptTokens" int, "completionTokens" int, replace boolean, "createdAt" timestamp(3))
+          AS c(key text, model text, "responseText" text, "finishReason" text, "promptTokens" int, "completionTokens" int, logprobs jsonb, replace boolean, "createdAt" timestamp(3))
       ), cache_added AS (
-        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt")
-        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt" FROM cache_rows WHERE NOT replace
+        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt")
+        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt" FROM cache_rows WHERE NOT replace
         ON CONFLICT (key) DO NOTHING
         RETURNING 1
       ), cache_replaced AS (
-        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt")
-        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", "createdAt" FROM cache_rows WHERE replace
+        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt")
+        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt" FROM cache_rows WHERE replace
         ON CONFLICT (key) DO UPDATE SET model = excluded.model, "responseText" = excluded."responseText", "finishReason" = excluded."finishReason",
-          "promptTokens" = excluded."promptTokens", "completionTokens" = excluded."completionTokens", "createdAt" = excluded."createdAt"
+          "promptTokens" = excluded."promptTokens", "completionTokens" = excluded."completionTokens", logprobs = excluded.logprobs, "createdAt" = excluded."createdAt"
         RETURNING 1
       ), videos AS (
         UPDATE run_video rv SET status = 'done', summary = v.summary, "updatedAt" = v."finishedAt"

@@ -129,6 +129,18 @@ describe("testing an endpoint", () => {
     expect(body.capabilities).toMatchObject({ images: "yes", jsonMode: "json_schema" });
   });
 
+  it("says whether logprobs come back in one place, the probe's stored capabilities.topLogprobs, whatever the endpoint requests", async () => {
+    const { key, projectId } = await ownerWithProject();
+    const plain = await create(key, projectId, { name: "plain", baseUrl: stub.baseURL, model: "stub-vision" });
+    const plainTest = await test(key, plain);
+    expect(plainTest.body).toMatchObject({ answered: true, capabilities: { topLogprobs: true } });
+    expect(plainTest.body).not.toHaveProperty("logprobs");
+    // A server that never returns them: the finding is stored on the endpoint, where runs read it.
+    const withLogprobs = await create(key, projectId, { name: "logprobs", baseUrl: stub.baseURL, model: "stub-vision-no-logprobs", requestLogprobs: true, topLogprobs: 5 });
+    expect((await test(key, withLogprobs)).body).toMatchObject({ answered: true, capabilities: { topLogprobs: false } });
+    expect(await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: withLogprobs } })).toMatchObject({ requestLogprobs: true, topLogprobs: 5, capabilities: { topLogprobs: false } });
+  });
+
   it("says in plain words when the model refuses images, the key is refused, the model is missing or nothing listens", async () => {
     const { key, projectId } = await ownerWithProject();
     const textOnly = await create(key, projectId, { name: "text", baseUrl: stub.baseURL, model: "stub-text-only" });

@@ -41,6 +41,8 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       sendImageDetail,
       capabilities,
       probedAt,
+      requestLogprobs,
+      topLogprobs,
       archivedAt,
     }) => ({
       id,
@@ -62,6 +64,8 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       sendImageDetail,
       capabilities: capabilitiesOf(capabilities),
       probedAt: probedAt?.toISOString() ?? null,
+      requestLogprobs,
+      topLogprobs,
       archivedAt: archivedAt?.toISOString() ?? null,
     }),
   );

@@ -47,7 +47,7 @@ export default async function QueuesPage({ params, searchParams }: { params: Pro
                     ? queueScopeOf(queue.scope)!.listLabel
                     : queue.scope === "verdict"
                       ? "verdicts"
-                      : `scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}
+                      : `${queue.scope === "unstable" ? "unstable " : ""}scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}
                   · {queue.reviewersPerItem} reviewer
                   {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
                 </span>

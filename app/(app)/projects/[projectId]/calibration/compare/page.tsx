@@ -81,10 +81,17 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
           <fieldset className="flex flex-col gap-1">
             <legend className="mb-1">Runs (2–6, over the same videos)</legend>
             {runs.map((r) => (
-              <label key={r.id} className="flex items-center gap-2">
-                <input type="checkbox" name="runIds" value={r.id} defaultChecked={picked.includes(r.id)} data-testid="compare-run" />
-                {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos · {r.status}
-              </label>
+              <div key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1">
+                <label className="flex items-center gap-2">
+                  <input type="checkbox" name="runIds" value={r.id} defaultChecked={picked.includes(r.id)} data-testid="compare-run" />
+                  {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos · {r.status}
+                </label>
+                {/* The same run's logprob-weighted scores as a setup of their own (when its endpoint requested logprobs). */}
+                <label className="flex items-center gap-1 text-xs text-slate-600">
+                  <input type="checkbox" name="runIds" value={`${r.id}:expected`} defaultChecked={picked.includes(`${r.id}:expected`)} data-testid="compare-run-expected" />
+                  its expected (logprob-weighted) scores
+                </label>
+              </div>
             ))}
           </fieldset>
           {targetChoices.length > 0 && (
@@ -144,8 +151,9 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                 <th className="px-2 py-1" />
                 {report.runs.map((r) => (
                   <th key={r.id} className="px-2 py-1">
-                    {name(r.id)}{" "}
-                    <Link className="font-normal text-indigo-700 underline" href={`../runs/${r.id}`}>
+                    {name(r.id)}
+                    {r.scores === "expected" ? " (expected scores)" : ""}{" "}
+                    <Link className="font-normal text-indigo-700 underline" href={`../runs/${r.runId}`}>
                       run
                     </Link>
                   </th>
@@ -160,6 +168,7 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                   ["accuracy", (id: string) => f(byId.get(id)?.accuracy)],
                   ["F1 (run's verdict)", (id: string) => f(byId.get(id)?.f1)],
                   ["F1 at best threshold", (id: string) => `${f(byId.get(id)?.bestF1)} (worst score ≥ ${f(byId.get(id)?.bestThreshold, 1)})`],
+                  ["Spearman ρ (worst score, label)", (id: string) => f(byId.get(id)?.spearman)],
                   ["n", (id: string) => String(byId.get(id)?.n ?? 0)],
                 ] as const
               ).map(([label, value]) => (
@@ -223,6 +232,7 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
               <th className="px-2 py-1">pair</th>
               <th className="px-2 py-1">κ difference [95%] · p</th>
               <th className="px-2 py-1">best-threshold F1 difference [95%] · p</th>
+              <th className="px-2 py-1">Spearman ρ difference [95%] · p</th>
               <th className="px-2 py-1">McNemar (right verdicts)</th>
             </tr>
           </thead>
@@ -237,6 +247,9 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                 </td>
                 <td className="px-2 py-1">
                   <Difference r={pair.bestF1} />
+                </td>
+                <td className="px-2 py-1">
+                  <Difference r={pair.spearman} />
                 </td>
                 <td className="px-2 py-1 tabular-nums">
                   only {name(pair.a)} right: {pair.mcnemar.b}, only {name(pair.b)} right: {pair.mcnemar.c} · p = {p(pair.mcnemar.p)} ({pair.mcnemar.method === "exact" ? "exact" : "χ²"})

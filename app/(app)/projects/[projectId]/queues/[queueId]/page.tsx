@@ -121,7 +121,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
               ? queueScopeOf(queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
               : queue.scope === "verdict"
                 ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
-                : `judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
+                : `${queue.scope === "unstable" ? "unstable " : ""}judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
           </dd>
           <dt className="text-slate-500">Assigned to</dt>
           <dd>{queue.assignment.assignees.length ? queue.assignment.assignees.join(", ") : "every reviewer"}</dd>

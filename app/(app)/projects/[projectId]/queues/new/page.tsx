@@ -7,6 +7,7 @@ import { itemScopeForms } from "@/lib/queues/queue-form-choices";
 import { listRuns } from "@/lib/judge/runs";
 import { searchParamsObject, videoFilterSchema, videoSorts } from "@/lib/videos/video-filter";
 import { runNameOfRow } from "@/lib/runs/run-name";
+import { ensembleSettingsOf } from "@/lib/ensembles/ensemble-settings";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
 export default async function NewQueuePage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -36,7 +37,7 @@ export default async function NewQueuePage({ params, searchParams }: { params: P
           sort={sort}
           dir={dir}
           itemScopes={itemScopes}
-          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${runNameOfRow(r)} · ${r.status}` }))}
+          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${runNameOfRow(r)} · ${r.status}`, ensemble: ensembleSettingsOf(r.ensemble)?.kind ?? null }))}
         />
       )}
     </div>

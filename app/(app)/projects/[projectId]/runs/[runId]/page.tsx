@@ -11,6 +11,8 @@ import { runResultsLinkOf, summaryMetricValues } from "@/lib/tasks/task-display"
 import { findTask } from "@/lib/tasks/registry";
 import { runNameOfRow } from "@/lib/runs/run-name";
 import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
+import { ensembleMembershipOf, ensembleRunReport } from "@/lib/ensembles/ensemble-report";
+import { EnsembleSummary } from "@/components/ensembles/ensemble-summary";
 
 /** Numbers with one decimal, as this table always showed them; named values in words. */
 const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
@@ -23,7 +25,7 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
     throw error;
   });
   const { run, metrics, videos } = overview;
-  const promptVersions = await runPromptVersions(prisma, actor, runId);
+  const [promptVersions, ensemble, membership] = await Promise.all([runPromptVersions(prisma, actor, runId), ensembleRunReport(prisma, actor, runId), ensembleMembershipOf(prisma, runId)]);
   const canPlanLabels = roleCan(role, "queues.manage") && !!findTask(run.pipeline)?.verdict;
   const resultsLink = runResultsLinkOf(run.pipeline);
   return (
@@ -45,6 +47,16 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
         </Link>
       </div>
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
+      {ensemble && <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />}
+      {membership && (
+        <p className="text-sm" data-testid="ensemble-membership">
+          {membership.kind === "samples" ? "Sample" : "Judge"} {membership.memberIndex + 1} of{" "}
+          <Link href={`/projects/${projectId}/runs/${membership.parentRunId}`} className="text-indigo-700 underline">
+            an ensemble run
+          </Link>
+          : its scores are combined there.
+        </p>
+      )}
       <div className="flex flex-wrap items-baseline gap-3 text-sm" data-testid="run-prompt-versions">
         <span className="text-slate-500">Prompts:</span>
         {promptVersions.length === 0 ? (
