@@ -119,6 +119,7 @@ export const USER_REFERENCE_COLUMNS = [
   { model: "promptVersion", field: "createdById", kind: "prompt versions" },
   { model: "rubricTask", field: "createdById", kind: "rubric tasks" },
   { model: "rubricVersion", field: "createdById", kind: "rubric task versions" },
+  { model: "alignmentRun", field: "createdById", kind: "judge alignments" },
   { model: "labelSet", field: "importedById", kind: "imported sets" },
   { model: "itemSet", field: "importedById", kind: "imported sets" },
 ] as const;
