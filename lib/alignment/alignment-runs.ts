@@ -78,7 +78,7 @@ export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "sig
   if (!row || row.status !== "queued") return;
   await prisma.alignmentRun.update({ where: { id: alignmentId }, data: { status: "running" } });
   // A worker process learns the project's rubric tasks here (createRun looks the task's pipeline up).
-  await ensureRubricTasks(prisma);
+  await ensureRubricTasks(prisma, { force: true });
   const input = row.input as unknown as StartAlignmentInput;
   const actor: Actor = { userId: row.createdById, email: "", name: "", isAdmin: false };
   const controller = new AbortController();
