@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ownerWithProject, signIn } from "./helpers";
+import { cli, ownerWithProject, signIn } from "./helpers";
 
 /*
  * Issue 26 item 4 in the browser: an owner aligns a rubric task's judge to a label set from the "Align a judge"
@@ -7,7 +7,7 @@ import { ownerWithProject, signIn } from "./helpers";
  * runs the alignment job; the page follows its progress and shows the report: the split, every candidate with its
  * train score, held-out κ/F1 of the baseline and the best with the bootstrap interval, and the saved version.
  */
-test("an owner runs an alignment from the page with the stub and reads its report", async ({ page }) => {
+test("an owner runs an alignment from the page with the stub and reads its report", async ({ page, request }) => {
   test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -16,7 +16,6 @@ test("an owner runs an alignment from the page with the stub and reads its repor
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
   const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
   const { createLabelSet } = await import("../lib/label-sets/label-sets");
-  const { createStubEndpoint } = await import("../lib/testing/stub-endpoint");
   const { RUBRIC_STEP, rubricTargetId } = await import("../lib/rubrics/rubric-declaration");
   const stub = await startStubLlm({ latencyMs: 10 });
   try {
@@ -46,7 +45,13 @@ test("an owner runs an alignment from the page with the stub and reads its repor
         annotator: null,
       })),
     );
-    await createStubEndpoint(prisma, actor, projectId, stub.baseURL);
+    // Through the API: the server allows endpoints on this machine (ALLOW_PRIVATE_ENDPOINTS), this process does not.
+    const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
+    const endpoint = await request.post(`/api/v1/projects/${projectId}/endpoints`, {
+      headers: { authorization: `Bearer ${ownerKey}` },
+      data: { name: "Stub (simulated)", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 4 },
+    });
+    expect(endpoint.ok()).toBe(true);
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/rubrics`);

@@ -1,4 +1,4 @@
-// `npx tsx scripts/bench-alignment-intervals.ts`: how wide the held-out intervals of an alignment are, by held-out
+// `npm run bench:alignment-intervals`: how wide the held-out intervals of an alignment are, by held-out
 // size, for a judge at κ ≈ 0.6 against binary labels (40% positive). For each n: the 95% percentile bootstrap
 // interval of κ, and of the paired difference of two such judges that err independently; the median width over
 // 200 simulated held-out sets (2,000 resamples each). The table in docs/guide/judge-alignment.md is its output.
