@@ -104,6 +104,7 @@ const CORE_PAGES: CrawlPage[] = [
     urls: (s) => [`/projects/${s.projectId}/prompts`],
   },
   { route: "/projects/[projectId]/rubrics", project: {} },
+  { route: "/projects/[projectId]/alignment", project: {}, urls: (s) => [`/projects/${s.projectId}/alignment`, `/projects/${s.projectId}/alignment?id=unknown`] },
   {
     route: "/projects/[projectId]/runs/[runId]/label-next",
     project: { action: "queues.manage" },

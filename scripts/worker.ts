@@ -2,6 +2,7 @@
 // Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET and storage:
 // STORAGE_URL with its S3_* settings, or STORAGE_DIR on a shared file system).
 // Logs are JSON lines on stdout (LOG_LEVEL), one per judged video and per problem.
+import { startAlignmentWorker } from "../lib/alignment/alignment-queue";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { workerBatchDeps, workerJudgeDeps } from "../lib/judge/app-judge";
@@ -26,6 +27,7 @@ process.env.DATABASE_URL = database.url;
 const boss = await startBoss(database.url, { supervise: true });
 await startBatchWorker(boss, workerBatchDeps());
 await startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
+await startAlignmentWorker(boss);
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 // Webhook deliveries (lib/webhooks): every worker takes due ones; a delivery row is taken by one at a time.
 const stopWebhooks = startWebhookDelivery({ prisma });

@@ -120,6 +120,7 @@ export const USER_REFERENCE_COLUMNS = [
   { model: "rubricTask", field: "createdById", kind: "rubric tasks" },
   { model: "rubricVersion", field: "createdById", kind: "rubric task versions" },
   { model: "webhook", field: "createdById", kind: "webhooks" },
+  { model: "alignmentRun", field: "createdById", kind: "judge alignments" },
   { model: "labelSet", field: "importedById", kind: "imported sets" },
   { model: "itemSet", field: "importedById", kind: "imported sets" },
 ] as const;

@@ -3,8 +3,10 @@ import { TASK_MODULES } from "../tasks/modules";
 import { defaultStubRules } from "./stub-rules";
 
 describe("the stub's rule list", () => {
-  it("is the rubric tasks' rule, every registered task's rules in registry order, construction's before QA's, then the endpoint test's", () => {
+  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every registered task's rules in registry order, construction's before QA's, then the endpoint test's", () => {
     expect(defaultStubRules().map((rule) => rule.name)).toEqual([
+      "alignment-optimizer",
+      "alignment-judge",
       "rubric",
       "static-knowledge-graph",
       "dynamic-knowledge-graph",
@@ -38,8 +40,8 @@ describe("the stub's rule list", () => {
     const rule = (name: string) => ({ name, match: new RegExp(name), respond: () => name });
     const [a, b, c] = ["a", "b", "c"].map((id) => ({ id, pipelines: [], stubRules: [rule(id)] }));
     const names = (modules: Parameters<typeof defaultStubRules>[0]) => defaultStubRules(modules).map((r) => r.name);
-    expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual(["rubric", "a", "c", "b", "endpoint-test"]);
-    expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual(["rubric", "a", "b", "c", "endpoint-test"]);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual(["alignment-optimizer", "alignment-judge", "rubric", "a", "c", "b", "endpoint-test"]);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual(["alignment-optimizer", "alignment-judge", "rubric", "a", "b", "c", "endpoint-test"]);
     expect(TASK_MODULES.length).toBeGreaterThan(1);
   });
 });

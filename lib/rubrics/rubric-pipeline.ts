@@ -3,11 +3,12 @@
  * definition's template, its answer parsed against the criteria. The definition a run uses is the version it
  * pinned, kept whole in the run's settings, so a later edit never changes what a run sent or how it is read.
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { FrameRef, FrameRequirement, RegisteredPipeline, ScoreRow, StepDefinition, VideoContext } from "../judge/engine/pipeline";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
 import { aggregationOf, RUBRIC_STEP, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
-import { promptVariables, rubricScope, type RubricDefinition } from "./rubric-definition";
+import { canonicalDefinition, promptVariables, rubricProblems, rubricScope, type RubricDefinition } from "./rubric-definition";
 import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
 import { rubricTemplateHash } from "./rubric-template-hash";
 
@@ -17,6 +18,27 @@ export interface RubricRunSettings {
   version: number;
   hash: string;
   definition: RubricDefinition;
+  /** An unsaved candidate definition an alignment scores (lib/alignment): the version it was derived from is rubricVersionId. */
+  candidate?: true;
+}
+
+/**
+ * A candidate may reword definitions, the prompt, the guidelines and thresholds, never the criteria's ids, types,
+ * scales or the frames: those make up the task's declaration, which every run of the task shares.
+ */
+export function candidateShapeProblem(latest: RubricDefinition, candidate: RubricDefinition): string | null {
+  const shape = (d: RubricDefinition) =>
+    JSON.stringify({
+      frames: d.frames,
+      subject: d.subject,
+      criteria: d.criteria.map((c) => ({
+        id: c.id,
+        type: c.type,
+        ...(c.type === "numeric" ? { min: c.min, max: c.max, step: c.step ?? null } : {}),
+        ...(c.type === "categorical" ? { labels: c.labels.map((l) => l.label) } : {}),
+      })),
+    });
+  return shape(latest) === shape(candidate) ? null : "a candidate definition must keep the rubric's frames, subject and criteria (ids, types, scales)";
 }
 
 /** The rubric task as the registry knows it: its latest version, which new runs pin. */
@@ -139,10 +161,20 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     settingsSchema: z
       .object({})
       .passthrough()
-      .transform((_, ctx) => {
+      .transform((input, ctx) => {
         if (record.archived) {
           ctx.addIssue({ code: "custom", message: `The rubric task "${record.name}" is archived: restore it on the Rubric tasks page to start runs.` });
           return z.NEVER;
+        }
+        if ("candidateDefinition" in input) {
+          const { definition, problems } = rubricProblems(input.candidateDefinition);
+          const problem = definition ? candidateShapeProblem(latest, definition) : problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+          if (!definition || problem) {
+            ctx.addIssue({ code: "custom", message: `candidateDefinition: ${problem}` });
+            return z.NEVER;
+          }
+          const hash = createHash("sha256").update(canonicalDefinition(definition)).digest("hex");
+          return { rubricVersionId: record.latest.id, version: record.latest.number, hash, definition, candidate: true } satisfies RubricRunSettings;
         }
         return { rubricVersionId: record.latest.id, version: record.latest.number, hash: record.latest.hash, definition: latest } satisfies RubricRunSettings;
       }),

@@ -1,0 +1,214 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { ApiError, postJson } from "@/lib/api-client";
+import type { AlignmentPageData } from "@/lib/alignment/alignment-page";
+
+const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? "—" : x.toFixed(digits));
+
+export function AlignmentPanel({ projectId, data }: { projectId: string; data: AlignmentPageData }) {
+  const router = useRouter();
+  const selected = data.selected;
+  const active = selected && (selected.status === "queued" || selected.status === "running");
+  // While the selected alignment works, the page reloads its data every second (progress, then the report).
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => router.refresh(), 1000);
+    return () => clearInterval(timer);
+  }, [active, router]);
+  const cancel = useMutation({ mutationFn: (id: string) => postJson(`/api/v1/projects/${projectId}/alignments/${id}/cancel`, {}), onSuccess: () => router.refresh() });
+  return (
+    <div className="flex flex-col gap-6">
+      {data.choices && <StartForm projectId={projectId} choices={data.choices} />}
+      <section aria-label="Alignments" className="flex flex-col gap-2">
+        <h2 className="text-base font-semibold">Alignments</h2>
+        {data.alignments.length === 0 ? (
+          <p className="text-sm text-slate-600">No alignment yet.</p>
+        ) : (
+          <ul className="text-sm">
+            {data.alignments.map((a) => (
+              <li key={a.id}>
+                <Link className="text-blue-700 underline" href={`/projects/${projectId}/alignment?id=${a.id}`}>
+                  {a.taskName}, {a.createdAt.slice(0, 16).replace("T", " ")}
+                </Link>{" "}
+                — {a.status}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {selected && (
+        <section aria-label="Alignment report" className="flex flex-col gap-3">
+          <h2 className="text-base font-semibold">
+            Alignment of {selected.taskName}: <span data-testid="alignment-status">{selected.status}</span>
+          </h2>
+          {active && (
+            <div className="flex items-center gap-3 text-sm">
+              <progress max={selected.progress.total ?? 1} value={selected.progress.done ?? 0} aria-label="Alignment progress" />
+              <span>{selected.progress.message ?? "waiting for a worker"}</span>
+              {data.canManage && (
+                <button type="button" className="rounded border px-2 py-1" onClick={() => cancel.mutate(selected.id)} disabled={cancel.isPending}>
+                  Cancel
+                </button>
+              )}
+            </div>
+          )}
+          {selected.error && <p className="text-sm text-red-700">{selected.error}</p>}
+          {selected.report && <Report report={selected.report} savedVersion={selected.savedVersion} />}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function Report({ report, savedVersion }: { report: NonNullable<NonNullable<AlignmentPageData["selected"]>["report"]>; savedVersion: number | null }) {
+  const held = report.heldOut;
+  return (
+    <div className="flex flex-col gap-3 text-sm">
+      <p>
+        Split: {report.split.train.length} train, {report.split.heldOut.length} held-out videos (stratified by label). Calls: {report.calls}, cost ${report.costUsd.toFixed(4)}.
+      </p>
+      {report.stopped && <p className="text-amber-800">{report.stopped}</p>}
+      <table className="w-full max-w-4xl text-left">
+        <caption className="text-left font-semibold">Candidates on train</caption>
+        <thead>
+          <tr>
+            <th>Candidate</th>
+            <th>Kind</th>
+            <th>What</th>
+            <th>Train κ</th>
+            <th>Train F1</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.candidates.map((c) => (
+            <tr key={c.id} data-testid="alignment-candidate">
+              <td>
+                {c.id}
+                {c.id === report.bestId ? " (best)" : ""}
+              </td>
+              <td>{c.kind}</td>
+              <td>{c.note}</td>
+              <td>{fmt(c.train.kappa)}</td>
+              <td>{fmt(c.train.f1)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {report.skipped.length > 0 && <p>Not tried: {report.skipped.join("; ")}</p>}
+      {held && (
+        <table className="w-full max-w-4xl text-left" data-testid="alignment-held-out">
+          <caption className="text-left font-semibold">Held-out ({held.baseline.n} videos)</caption>
+          <thead>
+            <tr>
+              <th>Judge</th>
+              <th>κ</th>
+              <th>F1</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>Baseline</td>
+              <td>{fmt(held.baseline.kappa)}</td>
+              <td>{fmt(held.baseline.f1)}</td>
+            </tr>
+            <tr>
+              <td>Best</td>
+              <td>{fmt(held.best.kappa)}</td>
+              <td>{fmt(held.best.f1)}</td>
+            </tr>
+            <tr>
+              <td>Best − baseline</td>
+              <td>
+                {fmt(held.difference.kappa.difference)} [{fmt(held.difference.kappa.lower)}, {fmt(held.difference.kappa.upper)}], p = {fmt(held.difference.kappa.p)}
+              </td>
+              <td>
+                {fmt(held.difference.f1.difference)} [{fmt(held.difference.f1.lower)}, {fmt(held.difference.f1.upper)}], p = {fmt(held.difference.f1.p)}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+      <p>{savedVersion === null ? "The current judge stayed best on train: no new version was saved." : `The best judge was saved as version ${savedVersion} of the rubric task.`}</p>
+    </div>
+  );
+}
+
+function StartForm({ projectId, choices }: { projectId: string; choices: NonNullable<AlignmentPageData["choices"]> }) {
+  const router = useRouter();
+  const [taskId, setTaskId] = useState(choices.tasks[0]?.id ?? "");
+  const criteria = choices.tasks.find((t) => t.id === taskId)?.criteria ?? [];
+  const [criterionId, setCriterionId] = useState(criteria[0]?.id ?? "");
+  const [labelSetId, setLabelSetId] = useState(choices.labelSets[0]?.id ?? "");
+  const [judgeId, setJudgeId] = useState(choices.endpoints[0]?.id ?? "");
+  const [optimizerId, setOptimizerId] = useState(choices.endpoints[0]?.id ?? "");
+  const [maxCalls, setMaxCalls] = useState(500);
+  const [maxCost, setMaxCost] = useState(5);
+  const start = useMutation({
+    mutationFn: () =>
+      postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
+        rubricTaskId: taskId,
+        criterionId,
+        labelSetId,
+        judgeEndpointId: judgeId,
+        optimizerEndpointId: optimizerId,
+        maxCalls,
+        maxCostUsd: maxCost,
+      }),
+    onSuccess: (started) => router.push(`/projects/${projectId}/alignment?id=${started.id}`),
+  });
+  const select = (label: string, value: string, set: (v: string) => void, options: { id: string; name: string }[]) => (
+    <label className="flex flex-col gap-1">
+      {label}
+      <select className="rounded border px-2 py-1" value={value} onChange={(e) => set(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  if (choices.tasks.length === 0) return <p className="text-sm text-slate-600">Define a rubric task first: aligning works on rubric tasks so far.</p>;
+  return (
+    <form
+      aria-label="Start an alignment"
+      className="grid max-w-3xl grid-cols-2 gap-3 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        start.mutate();
+      }}
+    >
+      {select(
+        "Rubric task",
+        taskId,
+        (id) => {
+          setTaskId(id);
+          setCriterionId(choices.tasks.find((t) => t.id === id)?.criteria[0]?.id ?? "");
+        },
+        choices.tasks,
+      )}
+      {select("Criterion", criterionId, setCriterionId, criteria)}
+      {select("Label set", labelSetId, setLabelSetId, choices.labelSets)}
+      {select("Judging endpoint", judgeId, setJudgeId, choices.endpoints)}
+      {select("Optimizer endpoint", optimizerId, setOptimizerId, choices.endpoints)}
+      <label className="flex flex-col gap-1">
+        Maximum calls
+        <input className="rounded border px-2 py-1" type="number" min={1} value={maxCalls} onChange={(e) => setMaxCalls(Number(e.target.value))} />
+      </label>
+      <label className="flex flex-col gap-1">
+        Maximum cost (USD)
+        <input className="rounded border px-2 py-1" type="number" min={0} step="0.01" value={maxCost} onChange={(e) => setMaxCost(Number(e.target.value))} />
+      </label>
+      <div className="col-span-2 flex items-center gap-3">
+        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !labelSetId || !judgeId}>
+          Start alignment
+        </button>
+        {start.error && <span className="text-red-700">{start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}</span>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * Issue 26 items 4 and 5: aligning a rubric task's judge to a label set, on a seeded simulation with known truth.
+ * The stub judge has a planted bias (lib/llm-stub/alignment-stub-rule.ts): without the sentence SIM_FIX_SENTENCE in
+ * the rubric it answers truth + 2, with it truth with noise; the stub optimizer adds the sentence when shown
+ * disagreements where the judge is above the labels. Runs go through createRun and the engine on real PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { createRun } from "../judge/runs";
+import { createLabelSet } from "../label-sets/label-sets";
+import { SIM_FIX_SENTENCE, SIM_NEUTRAL_SENTENCE } from "../llm-stub/alignment-stub-rule";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
+import type { RubricDefinition, RubricDefinitionInput } from "../rubrics/rubric-definition";
+import { createRubricTask } from "../rubrics/rubric-tasks";
+import { PIPELINES } from "../tasks/modules";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
+import { alignRubricJudge, type AlignmentDeps, type AlignmentInput } from "./align-judge";
+import { labelSetStore, type AlignmentLabelStore } from "./label-store";
+
+const VIDEOS = 40;
+const truthOf = (i: number) => 1 + (i % 5);
+
+function rubric(definitionSentence: string): RubricDefinitionInput {
+  return {
+    name: "Defects",
+    frames: { mode: "key_frames" },
+    reasons: true,
+    criteria: [
+      {
+        id: "defects",
+        name: "Defects",
+        type: "numeric",
+        min: 1,
+        max: 5,
+        step: 1,
+        positiveAtLeast: 4,
+        positiveLabel: "defective",
+        definition: `How defective the video looks, 1 none to 5 severe.${definitionSentence}`,
+      },
+    ],
+    prompt: "The video's prompt: {{prompt}}\nThe images are {{frames}}\n\nRate it on:\n{{criteria}}",
+  };
+}
+
+let stub: StubServer;
+let owner: Actor;
+
+interface Setup {
+  projectId: string;
+  videoIds: string[];
+  rubricTaskId: string;
+  pipeline: string;
+  store: AlignmentLabelStore;
+  endpointId: string;
+}
+
+async function setUp(sentence: string): Promise<Setup> {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, name: "Alignment" });
+  videoIds.sort();
+  for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { prompt: `A ball rolls down ramp ${i} [sim-truth=${truthOf(i)}]` } });
+  const task = await createRubricTask(prisma, owner, projectId, { definition: rubric(sentence) });
+  const target = rubricTargetId(task.key, "defects");
+  const labelSet = await createLabelSet(
+    prisma,
+    owner,
+    projectId,
+    { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
+    videoIds.map((videoId, i) => ({
+      target: { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" },
+      value: truthOf(i),
+      annotator: null,
+    })),
+  );
+  const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+  const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: task.pipeline, target }, (v) => v >= 4);
+  return { projectId, videoIds, rubricTaskId: task.id, pipeline: task.pipeline, store, endpointId: endpoint.id };
+}
+
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
+const inputOf = (setup: Setup, budget = { maxCalls: 1000, maxCostUsd: 10 }): AlignmentInput => ({
+  rubricTaskId: setup.rubricTaskId,
+  criterionId: "defects",
+  judgeEndpointId: setup.endpointId,
+  optimizerEndpointId: setup.endpointId,
+  budget,
+  seed: 7,
+});
+
+let biased: Setup;
+let unbiased: Setup;
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+  biased = await setUp("");
+  unbiased = await setUp(` ${SIM_FIX_SENTENCE}`);
+}, 120_000);
+afterAll(async () => stub?.close());
+
+describe("aligning a rubric judge to a label set", () => {
+  it("fixes a planted rubric bias: the best candidate adds the missing sentence and beats the baseline on held-out, significantly", async () => {
+    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, inputOf(biased));
+    expect(report.split.train.length + report.split.heldOut.length).toBe(VIDEOS);
+    expect(report.split.train.filter((id) => report.split.heldOut.includes(id))).toEqual([]);
+    // Stratified: each class is 40% held-out, ±1.
+    const positives = new Set(biased.videoIds.filter((_, i) => truthOf(i) >= 4));
+    expect(report.split.heldOut.filter((id) => positives.has(id)).length).toBe(Math.round(0.4 * positives.size));
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    expect(best.definition.criteria[0]!.definition).toContain(SIM_FIX_SENTENCE);
+    expect(report.candidates.map((c) => c.kind)).toContain("threshold");
+    for (const c of report.candidates) expect(c.train.n).toBe(report.split.train.length);
+    const baselineTrain = report.candidates.find((c) => c.kind === "baseline")!.train.kappa!;
+    expect(best.train.kappa!).toBeGreaterThan(baselineTrain);
+    const held = report.heldOut!;
+    expect(held.baseline.n).toBe(report.split.heldOut.length);
+    expect(held.best.kappa!).toBeGreaterThan(held.baseline.kappa! + 0.3);
+    expect(held.difference.kappa.lower!).toBeGreaterThan(0);
+    expect(held.difference.kappa.p!).toBeLessThan(0.05);
+    expect(report.calls).toBeGreaterThan(0);
+    expect(report.stopped).toBeNull();
+  }, 120_000);
+
+  it("does not 'improve' a judge without the bias: the held-out difference is not significant", async () => {
+    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, inputOf(unbiased));
+    expect(report.candidates.some((c) => c.kind === "rewrite" && c.definition.criteria[0]!.definition.includes(SIM_NEUTRAL_SENTENCE))).toBe(true);
+    const held = report.heldOut!;
+    expect(held.difference.kappa.lower!).toBeLessThanOrEqual(0);
+    expect(held.difference.kappa.upper!).toBeGreaterThanOrEqual(0);
+    expect(held.difference.kappa.p!).toBeGreaterThanOrEqual(0.05);
+  }, 120_000);
+
+  it("reads no held-out label before the final step (a read spy on the label store)", async () => {
+    const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
+    const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
+    const spy: AlignmentLabelStore = {
+      labelledVideoIds: async () => {
+        events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
+        return biased.store.labelledVideoIds();
+      },
+      strata: async (ids) => {
+        events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
+        return biased.store.strata(ids);
+      },
+      labels: async (ids) => {
+        events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
+        return biased.store.labels(ids);
+      },
+    };
+    const before = await runs();
+    const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
+    const after = await runs();
+    const heldOut = new Set(report.split.heldOut);
+    // The split's strata are read once, before any run; label values of held-out videos only in the last read, after every run.
+    expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...biased.videoIds].sort(), runsSoFar: before }]);
+    const reads = events.filter((e) => e.method === "labels");
+    expect(reads.length).toBe(2);
+    expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
+    expect(reads[0]!.runsSoFar).toBe(before);
+    expect(reads[1]!.ids).toEqual(report.split.heldOut);
+    expect(reads[1]!.runsSoFar).toBe(after);
+    expect(events.at(-1)).toBe(reads[1]);
+  }, 120_000);
+
+  it("stops at the budget with a clear message, keeping the held-out runs within it", async () => {
+    const trainSize = Math.round(VIDEOS * 0.6);
+    // Baseline on train plus both held-out runs fit; one rewrite (an optimizer call and a train run) does not.
+    const maxCalls = trainSize + 2 * (VIDEOS - trainSize) + 5;
+    const fresh = await setUp("");
+    const report = await alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, inputOf(fresh, { maxCalls, maxCostUsd: 10 }));
+    expect(report.stopped).toMatch(/^Stopped at the budget \(\d+ of \d+ calls/);
+    expect(report.candidates.filter((c) => c.kind === "rewrite")).toEqual([]);
+    expect(report.heldOut).not.toBeNull();
+    expect(report.calls).toBeLessThanOrEqual(maxCalls);
+    await expect(alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, inputOf(fresh, { maxCalls: 10, maxCostUsd: 10 }))).rejects.toThrow(/cannot cover the baseline on train/);
+  }, 120_000);
+
+  it("a run of a candidate definition keeps the rubric's criteria: a changed scale is refused", async () => {
+    const latest = (await prisma.rubricVersion.findFirstOrThrow({ where: { rubricTaskId: biased.rubricTaskId } })).definition as unknown as RubricDefinition;
+    const changed = { ...latest, criteria: latest.criteria.map((c) => ({ ...c, max: 10 })) };
+    await expect(
+      createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, biased.projectId, {
+        pipeline: biased.pipeline,
+        endpointId: biased.endpointId,
+        settings: { candidateDefinition: changed },
+      }),
+    ).rejects.toThrow(/candidate definition must keep the rubric's frames, subject and criteria/);
+  });
+});

@@ -1,0 +1,316 @@
+/**
+ * Aligning a rubric task's judge to human labels (issue 26 item 4). The labelled videos are split into train and
+ * held-out (seeded, stratified by label class). On train only: the baseline (the task's latest version) is run,
+ * the optimizer endpoint rewrites the criterion's definition from the train disagreements (frames and the judge's
+ * reasons attached), each rewrite is run, and the positive threshold is tuned on each run's train values. The best
+ * candidate by train κ is kept; only then are the baseline and the best run on held-out, the held-out labels read,
+ * and κ/F1 of both with the paired-bootstrap interval and p-value of the difference reported. Every run goes
+ * through createRun, so candidates are judged exactly as a run judges. Calls and cost stop at the budget.
+ */
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError, ValidationError } from "../errors";
+import type { PrismaClient } from "../generated/prisma/client";
+import { endpointConfigOf } from "../judge/endpoints";
+import { openAiCompatibleClient, type LlmClient } from "../judge/llm-client";
+import { createRun, type JudgeQueue } from "../judge/runs";
+import type { PipelineDefinition } from "../judge/engine/pipeline";
+import { rubricMetricId, rubricPipelineId } from "../rubrics/rubric-declaration";
+import type { RubricCriterion, RubricDefinition } from "../rubrics/rubric-definition";
+import { getStorage } from "../storage/storage";
+import type { ObjectStorage } from "../storage/object-storage";
+import { binaryAgreement, pairedDifference, type BinaryAgreement } from "./agreement";
+import type { AlignmentLabelStore } from "./label-store";
+import { proposeRewrite, type Disagreement } from "./optimizer";
+import { stratifiedSplit, type AlignmentSplit } from "./split";
+import type { PairedBootstrapResult } from "../stats/paired-bootstrap";
+import type { z } from "zod";
+
+export interface AlignmentInput {
+  rubricTaskId: string;
+  criterionId: string;
+  judgeEndpointId: string;
+  optimizerEndpointId: string;
+  budget: { maxCalls: number; maxCostUsd: number };
+  heldOutShare?: number;
+  seed?: number;
+  /** How many rewrites the optimizer is asked for (each from the best candidate's disagreements so far). */
+  rewrites?: number;
+}
+
+export interface AlignmentDeps {
+  prisma: PrismaClient;
+  queue: JudgeQueue;
+  pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>;
+  labels: AlignmentLabelStore;
+  /** The optimizer's client; the judge's OpenAI-compatible client when absent. */
+  optimizerClient?: LlmClient;
+  storage?: ObjectStorage;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number, message: string) => void;
+}
+
+export interface AlignmentCandidate {
+  id: string;
+  kind: "baseline" | "rewrite" | "threshold";
+  note: string;
+  definition: RubricDefinition;
+  train: BinaryAgreement;
+  trainRunId: string;
+}
+
+export interface AlignmentReport {
+  split: AlignmentSplit;
+  candidates: AlignmentCandidate[];
+  /** Rewrites the optimizer could not give (the reason each). */
+  skipped: string[];
+  bestId: string;
+  heldOut: { baseline: BinaryAgreement; best: BinaryAgreement; difference: { kappa: PairedBootstrapResult; f1: PairedBootstrapResult }; baselineRunId: string; bestRunId: string } | null;
+  calls: number;
+  costUsd: number;
+  /** Why the alignment stopped early (the budget, a cancel), or null. */
+  stopped: string | null;
+}
+
+export class AlignmentCancelled extends Error {}
+
+function positiveRule(criterion: RubricCriterion): (value: number) => boolean {
+  if (criterion.type === "numeric") {
+    const t = criterion.positiveAtLeast ?? criterion.presence?.threshold ?? (criterion.min + criterion.max) / 2;
+    return (v) => v >= t;
+  }
+  if (criterion.type === "boolean") return (v) => v === 1;
+  const index = criterion.positiveLabel ? criterion.labels.findIndex((l) => l.label.toLowerCase() === criterion.positiveLabel!.toLowerCase()) : criterion.labels.length - 1;
+  return (v) => v === index;
+}
+
+/** The positive rule a criterion declares, for the label store's strata. */
+export function criterionPositive(definition: RubricDefinition, criterionId: string): (value: number) => boolean {
+  const criterion = definition.criteria.find((c) => c.id === criterionId);
+  if (!criterion) throw new ValidationError(`The rubric has no criterion "${criterionId}".`);
+  return positiveRule(criterion);
+}
+
+function withCriterion(definition: RubricDefinition, criterionId: string, change: (c: RubricCriterion) => RubricCriterion): RubricDefinition {
+  return { ...definition, criteria: definition.criteria.map((c) => (c.id === criterionId ? change(c) : c)) };
+}
+
+function scaleWords(c: RubricCriterion): string {
+  if (c.type === "numeric") return `${c.min} to ${c.max}`;
+  if (c.type === "boolean") return "1 yes, 0 no";
+  return c.labels.map((l, i) => `${i} ${l.label}`).join(", ");
+}
+
+export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projectId: string, input: AlignmentInput): Promise<AlignmentReport> {
+  const { prisma } = deps;
+  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+  const task = await prisma.rubricTask.findFirst({
+    where: { id: input.rubricTaskId, projectId },
+    select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
+  });
+  if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
+  const pipeline = rubricPipelineId(task.key);
+  const baseline = task.versions[0].definition as unknown as RubricDefinition;
+  const criterion = baseline.criteria.find((c) => c.id === input.criterionId);
+  if (!criterion) throw new ValidationError(`The rubric has no criterion "${input.criterionId}".`);
+  const metric = rubricMetricId(task.key, criterion.id);
+  const optimizer = await prisma.judgeEndpoint.findFirst({ where: { id: input.optimizerEndpointId, projectId } });
+  if (!optimizer) throw new NotFoundError("No such optimizer endpoint in this project.");
+  const optimizerConfig = endpointConfigOf(optimizer);
+  const optimizerClient = deps.optimizerClient ?? openAiCompatibleClient({ baseURL: optimizerConfig.baseUrl, apiKey: optimizerConfig.apiKey });
+  const storage = deps.storage ?? getStorage();
+
+  // 1. The split: the only use of the held-out videos' labels before the final step is their class, here.
+  const videoIds = await deps.labels.labelledVideoIds();
+  const split = stratifiedSplit(await deps.labels.strata(videoIds), input.heldOutShare ?? 0.4, input.seed ?? 1);
+  if (split.train.length < 4 || split.heldOut.length < 2)
+    throw new ValidationError(`Too few labelled videos to align (${videoIds.length}): train needs at least 4 and held-out 2, with both label classes.`);
+  const trainLabels = await deps.labels.labels(split.train);
+
+  let calls = 0;
+  let costUsd = 0;
+  let stopped: string | null = null;
+  const rewrites = input.rewrites ?? 2;
+  // Baseline and best on held-out are reserved up front: the budget never stops the alignment before its answer.
+  const steps = 1 + rewrites + 2;
+  let done = 0;
+  const progress = (message: string) => deps.onProgress?.(++done, steps, message);
+  const checkCancel = () => {
+    if (deps.signal?.aborted) throw new AlignmentCancelled("The alignment was cancelled.");
+  };
+  const reserve = 2 * split.heldOut.length;
+  const fits = (videos: number, extraCalls = 0) => {
+    const perCall = calls > 0 ? costUsd / calls : 0;
+    return calls + videos + extraCalls + reserve <= input.budget.maxCalls && costUsd + perCall * (videos + extraCalls + reserve) <= input.budget.maxCostUsd;
+  };
+  if (!fits(split.train.length)) {
+    throw new ValidationError(`The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} calls) and the final held-out runs (${reserve}).`);
+  }
+
+  const runOn = async (definition: RubricDefinition, ids: readonly string[], candidate: boolean) => {
+    checkCancel();
+    const run = await createRun({ prisma, queue: deps.queue, pipelines: deps.pipelines }, actor, projectId, {
+      pipeline,
+      endpointId: input.judgeEndpointId,
+      videoIds: [...ids],
+      settings: candidate ? { candidateDefinition: definition } : {},
+    });
+    await waitForRun(prisma, run.id, deps.signal);
+    const spent = await prisma.llmCall.aggregate({ where: { runId: run.id, cached: false }, _count: { _all: true }, _sum: { costUsd: true } });
+    calls += spent._count._all;
+    costUsd += spent._sum.costUsd ?? 0;
+    const values = new Map((await prisma.runMetric.findMany({ where: { runId: run.id, metric, itemId: "" }, select: { videoId: true, value: true } })).map((m) => [m.videoId, m.value]));
+    return { runId: run.id, values };
+  };
+  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) => {
+    const both = ids.filter((id) => values.has(id) && labels.has(id));
+    const truthPositive = criterionPositive(baseline, criterion.id);
+    return { ids: both, truth: both.map((id) => truthPositive(labels.get(id)!)), predicted: both.map((id) => positive(values.get(id)!)) };
+  };
+
+  const candidates: AlignmentCandidate[] = [];
+  const skipped: string[] = [];
+  const add = (kind: AlignmentCandidate["kind"], note: string, definition: RubricDefinition, values: ReadonlyMap<string, number>, trainRunId: string) => {
+    const { truth, predicted } = scoreOn(values, trainLabels, criterionPositive(definition, criterion.id), split.train);
+    const entry = { id: `c${candidates.length + 1}`, kind, note, definition, train: binaryAgreement(truth, predicted), trainRunId };
+    candidates.push(entry);
+    return entry;
+  };
+  // Thresholds tuned on train: the same values binarised at every value the judge gave (no calls).
+  const tuneThreshold = (parent: AlignmentCandidate, values: ReadonlyMap<string, number>) => {
+    const c = parent.definition.criteria.find((x) => x.id === criterion.id)!;
+    if (c.type !== "numeric") return;
+    let best: AlignmentCandidate | null = null;
+    const current = criterionPositive(parent.definition, criterion.id);
+    for (const t of [...new Set(values.values())].sort((a, b) => a - b)) {
+      if (t <= c.min || t > c.max) continue;
+      const definition = withCriterion(parent.definition, criterion.id, (x) => ({ ...x, positiveAtLeast: t }) as RubricCriterion);
+      if (split.train.every((id) => !values.has(id) || current(values.get(id)!) === values.get(id)! >= t)) continue;
+      const { truth, predicted } = scoreOn(values, trainLabels, (v) => v >= t, split.train);
+      const train = binaryAgreement(truth, predicted);
+      if ((train.kappa ?? -2) > (best?.train.kappa ?? parent.train.kappa ?? -2) + 1e-12)
+        best = { id: "", kind: "threshold", note: `${parent.id} with positive at ≥ ${t}`, definition, train, trainRunId: parent.trainRunId };
+    }
+    if (best) candidates.push({ ...best, id: `c${candidates.length + 1}` });
+  };
+
+  const base = await runOn(baseline, split.train, false);
+  const baselineCandidate = add("baseline", "the task's latest version", baseline, base.values, base.runId);
+  tuneThreshold(baselineCandidate, base.values);
+  progress("baseline on train");
+  let parent = { candidate: baselineCandidate, values: base.values };
+  for (let r = 0; r < rewrites; r++) {
+    if (!fits(split.train.length, 1)) {
+      stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) after ${r} rewrite(s): the held-out runs are kept within it.`;
+      break;
+    }
+    checkCancel();
+    const disagreements = await disagreementsOf(prisma, storage, parent.candidate, parent.values, trainLabels, split.train, criterion.id, optimizerConfig.imageDetail);
+    if (disagreements.length === 0) {
+      skipped.push(`rewrite ${r + 1}: no train disagreements left to learn from`);
+      break;
+    }
+    const parentCriterion = parent.candidate.definition.criteria.find((c) => c.id === criterion.id)!;
+    const proposal = await proposeRewrite(
+      optimizerClient,
+      optimizerConfig,
+      { name: parentCriterion.name, definition: parentCriterion.definition, scale: scaleWords(parentCriterion) },
+      disagreements,
+      deps.signal,
+    );
+    calls += 1;
+    costUsd += ((optimizerConfig.pricePer1kInput ?? 0) * proposal.promptTokens + (optimizerConfig.pricePer1kOutput ?? 0) * proposal.completionTokens) / 1000;
+    if ("error" in proposal) {
+      skipped.push(`rewrite ${r + 1}: ${proposal.error}`);
+      continue;
+    }
+    const definition = withCriterion(parent.candidate.definition, criterion.id, (c) => ({ ...c, definition: proposal.definition }));
+    if (candidates.some((c) => c.kind === "rewrite" && c.definition.criteria.some((x) => x.id === criterion.id && x.definition === proposal.definition))) {
+      skipped.push(`rewrite ${r + 1}: the optimizer proposed a definition already tried`);
+      continue;
+    }
+    const run = await runOn(definition, split.train, true);
+    const entry = add("rewrite", `the optimizer's rewrite of ${parent.candidate.id}'s definition`, definition, run.values, run.runId);
+    tuneThreshold(entry, run.values);
+    progress(`rewrite ${r + 1} on train`);
+    if ((entry.train.kappa ?? -2) > (parent.candidate.train.kappa ?? -2)) parent = { candidate: entry, values: run.values };
+  }
+
+  // 2. Keep the best on train (the earliest on a tie, so the baseline wins a tie).
+  const best = candidates.reduce((a, b) => ((b.train.kappa ?? -2) > (a.train.kappa ?? -2) + 1e-12 ? b : a));
+  // 3. Only now: the held-out runs, then the held-out labels.
+  const heldBase = await runOn(baseline, split.heldOut, false);
+  progress("baseline on held-out");
+  const heldBest = best.kind === "baseline" ? heldBase : await runOn(best.definition, split.heldOut, true);
+  progress("best on held-out");
+  const heldLabels = await deps.labels.labels(split.heldOut);
+  const a = scoreOn(heldBase.values, heldLabels, criterionPositive(baseline, criterion.id), split.heldOut);
+  const b = scoreOn(heldBest.values, heldLabels, criterionPositive(best.definition, criterion.id), a.ids);
+  return {
+    split,
+    candidates,
+    skipped,
+    bestId: best.id,
+    heldOut: {
+      baseline: binaryAgreement(a.truth, a.predicted),
+      best: binaryAgreement(b.truth, b.predicted),
+      difference: pairedDifference(a.truth, b.predicted, a.predicted, { seed: input.seed ?? 1 }),
+      baselineRunId: heldBase.runId,
+      bestRunId: heldBest.runId,
+    },
+    calls,
+    costUsd,
+    stopped,
+  };
+}
+
+/** Waits for a run's videos to finish (pg-boss runs them in the worker; the tests' inline queue already has). */
+async function waitForRun(prisma: PrismaClient, runId: string, signal?: AbortSignal): Promise<void> {
+  for (;;) {
+    const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+    if (run.status === "done") return;
+    if (run.status === "failed" || run.status === "cancelled") throw new ValidationError(`A judge run of the alignment ended ${run.status}.`);
+    if (signal?.aborted) {
+      await prisma.judgeRun.update({ where: { id: runId }, data: { status: "cancelled" } });
+      throw new AlignmentCancelled("The alignment was cancelled.");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+const MAX_DISAGREEMENTS = 8;
+
+async function disagreementsOf(
+  prisma: PrismaClient,
+  storage: ObjectStorage,
+  candidate: AlignmentCandidate,
+  values: ReadonlyMap<string, number>,
+  labels: ReadonlyMap<string, number>,
+  train: readonly string[],
+  criterionId: string,
+  detail: "low" | "high" | "auto" | null,
+): Promise<Disagreement[]> {
+  const positive = criterionPositive(candidate.definition, criterionId);
+  const ids = train.filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== positive(labels.get(id)!)).slice(0, MAX_DISAGREEMENTS);
+  const out: Disagreement[] = [];
+  for (const videoId of ids) {
+    const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
+    const call = await prisma.llmCall.findFirst({ where: { runId: candidate.trainRunId, videoId, error: null }, orderBy: { createdAt: "desc" }, select: { responseText: true, request: true } });
+    let reason: string | null = null;
+    try {
+      reason = (JSON.parse(call?.responseText ?? "") as { reasons?: Record<string, string> }).reasons?.[criterionId] ?? null;
+    } catch {
+      reason = null;
+    }
+    const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, 2);
+    const frames = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { storageKey: true } });
+    const images = [];
+    for (const frame of frames) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
+      images.push({ url: `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`, detail });
+    }
+    out.push({ videoPrompt: video.prompt, judgeValue: values.get(videoId)!, judgeReason: reason, label: labels.get(videoId)!, images });
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+/** What the "Align a judge" page shows: past alignments for every member, and for owners the choices of a new one. */
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess, roleCan } from "../authz/permissions";
+import type { PrismaClient } from "../generated/prisma/client";
+import { listEndpoints } from "../judge/endpoints";
+import { listLabelSets } from "../label-sets/label-sets";
+import { listRubricTasks } from "../rubrics/rubric-tasks";
+import { getAlignment, listAlignments } from "./alignment-runs";
+
+export async function alignmentPageData(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string | null) {
+  const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const canManage = roleCan(role, "rubrics.manage");
+  const tasks = (await listRubricTasks(prisma, actor, projectId)).filter((t) => !t.archived);
+  const taskName = new Map(tasks.map((t) => [t.id, t.name]));
+  const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({ ...a, taskName: taskName.get(a.rubricTaskId) ?? "(archived task)", createdAt: a.createdAt.toISOString() }));
+  const selected = alignmentId && alignments.some((a) => a.id === alignmentId) ? await getAlignment(prisma, actor, projectId, alignmentId) : null;
+  const choices = canManage
+    ? {
+        tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
+        labelSets: (await listLabelSets(prisma, actor, projectId)).map((s) => ({ id: s.id, name: s.name })),
+        endpoints: (await listEndpoints(prisma, actor, projectId)).map((e) => ({ id: e.id, name: e.name, model: e.model })),
+      }
+    : null;
+  return {
+    canManage,
+    alignments,
+    choices,
+    selected: selected && {
+      id: selected.id,
+      status: selected.status,
+      error: selected.error,
+      progress: selected.progress as { done?: number; total?: number; message?: string },
+      report: selected.report,
+      savedVersion: selected.savedVersion,
+      taskName: taskName.get(selected.rubricTaskId) ?? "(archived task)",
+    },
+  };
+}
+export type AlignmentPageData = Awaited<ReturnType<typeof alignmentPageData>>;

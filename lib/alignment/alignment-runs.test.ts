@@ -1,0 +1,108 @@
+/**
+ * The alignment as a job: an owner starts it (a row and a queued job), the job runs it with progress, saves the
+ * chosen judge as a new rubric version linked to the report; a reviewer may read but not start or cancel; a
+ * cancelled alignment stops.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { createLabelSet } from "../label-sets/label-sets";
+import { SIM_FIX_SENTENCE } from "../llm-stub/alignment-stub-rule";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { addMember } from "../projects/projects";
+import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
+import type { RubricDefinition } from "../rubrics/rubric-definition";
+import { createRubricTask } from "../rubrics/rubric-tasks";
+import { PIPELINES } from "../tasks/modules";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
+import { alignmentPageData } from "./alignment-page";
+import { cancelAlignment, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
+import { startAlignmentSchema } from "./alignment.validation";
+
+let stub: StubServer;
+let owner: Actor;
+let reviewer: Actor;
+let projectId: string;
+let body: ReturnType<typeof startAlignmentSchema.parse>;
+const queued: string[] = [];
+const queue = { enqueue: async (id: string) => void queued.push(id) };
+const jobDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
+  const made = await projectWithFramedVideos(prisma, owner, { videoCount: 30, keyFrames: 1, name: "Alignment job" });
+  projectId = made.projectId;
+  const videoIds = made.videoIds.sort();
+  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
+  const task = await createRubricTask(prisma, owner, projectId, {
+    definition: {
+      name: "Defects",
+      frames: { mode: "key_frames" },
+      criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 5, step: 1, positiveAtLeast: 4, definition: "How defective, 1 none to 5 severe." }],
+      prompt: "{{prompt}} {{frames}}\n{{criteria}}",
+    },
+  });
+  const target = rubricTargetId(task.key, "defects");
+  const labelSet = await createLabelSet(
+    prisma,
+    owner,
+    projectId,
+    { name: "Truth", format: "generic", fileName: "t.csv", sha256: "0".repeat(64), citation: "" },
+    videoIds.map((videoId, i) => ({
+      target: { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" },
+      value: 1 + (i % 5),
+      annotator: null,
+    })),
+  );
+  const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+  body = startAlignmentSchema.parse({
+    rubricTaskId: task.id,
+    criterionId: "defects",
+    labelSetId: labelSet.id,
+    judgeEndpointId: endpoint.id,
+    optimizerEndpointId: endpoint.id,
+    maxCalls: 500,
+    maxCostUsd: 1,
+  });
+}, 120_000);
+afterAll(async () => stub?.close());
+
+describe("an alignment job", () => {
+  it("runs with progress, saves the chosen judge as a rubric version linked to its report, and the page lists every candidate", async () => {
+    const started = await startAlignment(prisma, queue, owner, projectId, body);
+    expect(queued).toContain(started.id);
+    await executeAlignment(jobDeps(), started.id);
+    const done = await getAlignment(prisma, owner, projectId, started.id);
+    expect(done.status).toBe("done");
+    expect(done.report!.candidates.length).toBeGreaterThan(1);
+    expect(done.savedVersion).toBe(2);
+    const saved = await prisma.rubricVersion.findUniqueOrThrow({ where: { id: done.rubricVersionId! } });
+    expect((saved.definition as unknown as RubricDefinition).criteria[0]!.definition).toContain(SIM_FIX_SENTENCE);
+    const page = await alignmentPageData(prisma, reviewer, projectId, started.id);
+    expect(page.canManage).toBe(false);
+    expect(page.choices).toBeNull();
+    expect(page.selected!.report!.candidates.map((c) => c.id)).toEqual(done.report!.candidates.map((c) => c.id));
+  }, 120_000);
+
+  it("a reviewer may not start or cancel; a cancelled alignment does not run", async () => {
+    await expect(startAlignment(prisma, queue, reviewer, projectId, body)).rejects.toMatchObject({ status: 403 });
+    const started = await startAlignment(prisma, queue, owner, projectId, body);
+    await expect(cancelAlignment(prisma, reviewer, projectId, started.id)).rejects.toMatchObject({ status: 403 });
+    await cancelAlignment(prisma, owner, projectId, started.id);
+    await executeAlignment(jobDeps(), started.id);
+    const row = await getAlignment(prisma, owner, projectId, started.id);
+    expect(row.status).toBe("cancelled");
+    expect(row.report).toBeNull();
+    expect(await prisma.judgeRun.count({ where: { projectId, createdAt: { gte: row.createdAt } } })).toBe(0);
+  });
+
+  it("refuses a label set or endpoint of another project", async () => {
+    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, labelSetId: "nope" })).rejects.toThrow(/No such label set/);
+    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, optimizerEndpointId: "nope" })).rejects.toThrow(/No such endpoint/);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * An alignment as a long job: the row (input, progress, report) and the pg-boss job that does the work. The job
+ * reads the row's status between steps and while a judge run is going, so Cancel stops it; the chosen judge is
+ * saved as a new rubric version linked to its report.
+ */
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { JudgeQueue } from "../judge/runs";
+import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
+import { ensureRubricTasks } from "../rubrics/rubric-registry";
+import type { RubricDefinition } from "../rubrics/rubric-definition";
+import { saveRubricVersion } from "../rubrics/rubric-tasks";
+import type { AlignmentDeps, AlignmentReport } from "./align-judge";
+import { AlignmentCancelled, alignRubricJudge, criterionPositive } from "./align-judge";
+import type { StartAlignmentInput } from "./alignment.validation";
+import { labelSetStore } from "./label-store";
+
+/** Where alignment jobs go: pg-boss in the app, inline in tests. */
+export interface AlignmentQueue {
+  enqueue(alignmentId: string): Promise<void>;
+}
+
+export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartAlignmentInput) {
+  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+  const task = await prisma.rubricTask.findFirst({ where: { id: input.rubricTaskId, projectId }, select: { versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } } });
+  if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
+  const definition = task.versions[0].definition as unknown as RubricDefinition;
+  if (!definition.criteria.some((c) => c.id === input.criterionId)) throw new ValidationError(`criterionId: the rubric has no criterion "${input.criterionId}".`);
+  if (definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames")
+    throw new ValidationError("Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.");
+  const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labelSetId, projectId }, select: { id: true } });
+  if (!labelSet) throw new NotFoundError("No such label set in this project.");
+  for (const endpointId of [input.judgeEndpointId, input.optimizerEndpointId]) {
+    if (!(await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId, archivedAt: null }, select: { id: true } })))
+      throw new NotFoundError(`No such endpoint in this project (${endpointId}).`);
+  }
+  const row = await prisma.alignmentRun.create({
+    data: { projectId, rubricTaskId: input.rubricTaskId, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
+    select: { id: true },
+  });
+  await queue.enqueue(row.id);
+  return { id: row.id, status: "queued" as const };
+}
+
+export async function cancelAlignment(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { status: true } });
+  if (!row) throw new NotFoundError("No such alignment in this project.");
+  if (row.status !== "queued" && row.status !== "running") throw new ConflictError(`The alignment is already ${row.status}.`);
+  await prisma.alignmentRun.update({ where: { id: alignmentId }, data: { status: "cancelled", finishedAt: new Date(), error: "Cancelled by an owner." } });
+  return { id: alignmentId, status: "cancelled" as const };
+}
+
+export async function listAlignments(prisma: PrismaClient, actor: Actor, projectId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  return prisma.alignmentRun.findMany({
+    where: { projectId },
+    orderBy: { createdAt: "desc" },
+    take: 50,
+    select: { id: true, rubricTaskId: true, status: true, progress: true, error: true, createdAt: true, finishedAt: true, rubricVersionId: true },
+  });
+}
+
+export async function getAlignment(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string) {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId } });
+  if (!row) throw new NotFoundError("No such alignment in this project.");
+  const version = row.rubricVersionId ? await prisma.rubricVersion.findUnique({ where: { id: row.rubricVersionId }, select: { number: true } }) : null;
+  return { ...row, input: row.input as unknown as StartAlignmentInput, report: row.report as unknown as AlignmentReport | null, savedVersion: version?.number ?? null };
+}
+
+/** The job: runs the alignment as the owner who started it, with progress and cancel through the row. */
+export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "signal" | "onProgress"> & { queue: JudgeQueue }, alignmentId: string): Promise<void> {
+  const { prisma } = deps;
+  const row = await prisma.alignmentRun.findUnique({ where: { id: alignmentId } });
+  if (!row || row.status !== "queued") return;
+  await prisma.alignmentRun.update({ where: { id: alignmentId }, data: { status: "running" } });
+  // A worker process learns the project's rubric tasks here (createRun looks the task's pipeline up).
+  await ensureRubricTasks(prisma, { force: true });
+  const input = row.input as unknown as StartAlignmentInput;
+  const actor: Actor = { userId: row.createdById, email: "", name: "", isAdmin: false };
+  const controller = new AbortController();
+  const watch = setInterval(() => {
+    void prisma.alignmentRun.findUnique({ where: { id: alignmentId }, select: { status: true } }).then((r) => {
+      if (r?.status === "cancelled") controller.abort();
+    });
+  }, 1000);
+  try {
+    const task = await prisma.rubricTask.findUniqueOrThrow({
+      where: { id: input.rubricTaskId },
+      select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
+    });
+    const definition = task.versions[0]!.definition as unknown as RubricDefinition;
+    const labels = labelSetStore(
+      prisma,
+      { projectId: row.projectId, labelSetId: input.labelSetId, task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) },
+      criterionPositive(definition, input.criterionId),
+    );
+    const report = await alignRubricJudge(
+      {
+        ...deps,
+        labels,
+        signal: controller.signal,
+        onProgress: (done, total, message) => void prisma.alignmentRun.updateMany({ where: { id: alignmentId, status: "running" }, data: { progress: { done, total, message } } }),
+      },
+      actor,
+      row.projectId,
+      { ...input, budget: { maxCalls: input.maxCalls, maxCostUsd: input.maxCostUsd } },
+    );
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    const saved = best.kind === "baseline" ? null : await saveRubricVersion(prisma, actor, input.rubricTaskId, { definition: best.definition });
+    const versionId = saved ? ((await prisma.rubricVersion.findFirst({ where: { rubricTaskId: input.rubricTaskId, number: saved.version }, select: { id: true } }))?.id ?? null) : null;
+    await prisma.alignmentRun.updateMany({
+      where: { id: alignmentId, status: "running" },
+      data: { status: "done", report: report as unknown as Prisma.InputJsonValue, rubricVersionId: versionId, finishedAt: new Date(), progress: { done: 1, total: 1, message: "done" } },
+    });
+  } catch (error) {
+    if (error instanceof AlignmentCancelled) return;
+    const message = error instanceof Error ? error.message : String(error);
+    await prisma.alignmentRun.updateMany({ where: { id: alignmentId, status: "running" }, data: { status: "failed", error: message, finishedAt: new Date() } });
+  } finally {
+    clearInterval(watch);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The one way an alignment reads human labels. The alignment takes a store as a dependency and reads the
+ * held-out videos' labels only in its final step; a test wraps the store in a read spy to hold it to that.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
+import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+
+export interface AlignmentLabelStore {
+  /** The videos that have a label, sorted. Reads no label value. */
+  labelledVideoIds(): Promise<string[]>;
+  /**
+   * Each video's label class (the binarised label), for the stratified split only: the split is drawn once,
+   * before any candidate, so the held-out classes reach nothing but the split.
+   */
+  strata(videoIds: readonly string[]): Promise<Map<string, boolean>>;
+  /** The labels' values of these videos. */
+  labels(videoIds: readonly string[]): Promise<Map<string, number>>;
+}
+
+/** A label set's labels of one score target (a video-level criterion) of a task, one annotator (the set itself). */
+export function labelSetStore(prisma: PrismaClient, where: { projectId: string; labelSetId: string; task: string; target: string }, positive: (value: number) => boolean): AlignmentLabelStore {
+  const base = {
+    projectId: where.projectId,
+    labelSetId: where.labelSetId,
+    reviewerId: labelSetReviewerId(where.labelSetId),
+    task: where.task,
+    targetType: SCORE_TARGET_TYPE,
+    target: where.target,
+    itemId: "",
+    scopeIndex: 0,
+  };
+  const read = async (videoIds: readonly string[]) => {
+    const rows = await prisma.humanJudgment.findMany({ where: { ...base, videoId: { in: [...videoIds] } }, select: { videoId: true, value: true } });
+    return new Map(rows.map((r) => [r.videoId, r.value]));
+  };
+  return {
+    async labelledVideoIds() {
+      const rows = await prisma.humanJudgment.findMany({ where: base, select: { videoId: true }, distinct: ["videoId"] });
+      return rows.map((r) => r.videoId).sort();
+    },
+    async strata(videoIds) {
+      return new Map([...(await read(videoIds))].map(([id, value]) => [id, positive(value)]));
+    },
+    labels: read,
+  };
+}

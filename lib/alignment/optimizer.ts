@@ -1,0 +1,62 @@
+/**
+ * The optimizer's request: the criterion's definition and the train videos where the judge and the labels
+ * disagree, each with its frames (attached as images), the judge's value and reason and the label; it answers
+ * a rewritten definition. Only train videos ever reach it.
+ */
+import { z } from "zod";
+import type { ChatImage, LlmClient } from "../judge/llm-client";
+
+/** The optimizer prompt's first line: the stub LLM's optimizer rule matches it (lib/llm-stub/alignment-stub-rule.ts). */
+export const OPTIMIZER_MARKER = "FrameJury alignment optimizer";
+
+export interface Disagreement {
+  videoPrompt: string | null;
+  judgeValue: number;
+  judgeReason: string | null;
+  label: number;
+  images: ChatImage[];
+}
+
+const answerSchema = z.object({ definition: z.string().trim().min(1).max(4000) });
+
+export function optimizerPrompt(criterion: { name: string; definition: string; scale: string }, disagreements: readonly Disagreement[]): string {
+  const lines = [
+    `${OPTIMIZER_MARKER}.`,
+    `A vision judge scores videos on the criterion "${criterion.name}" (${criterion.scale}). Its definition now reads:`,
+    `<definition>${criterion.definition}</definition>`,
+    `On these videos its value differs from the human label. Their frames are attached in this order.`,
+    ...disagreements.map(
+      (d, i) => `Video ${i + 1} (${d.images.length} frame(s)): prompt "${d.videoPrompt ?? ""}"; judge value ${d.judgeValue}; human label ${d.label}; judge's reason: ${d.judgeReason ?? "(none)"}`,
+    ),
+    `Rewrite the definition so that the judge would agree with the humans. Keep the scale. Answer JSON: {"definition": "<the new definition>"}`,
+  ];
+  return lines.join("\n");
+}
+
+/** One optimizer call; the rewritten definition, or why there is none (the alignment lists it and goes on). */
+export async function proposeRewrite(
+  client: LlmClient,
+  endpoint: { model: string; temperature: number | null; timeoutSeconds: number },
+  criterion: { name: string; definition: string; scale: string },
+  disagreements: readonly Disagreement[],
+  signal?: AbortSignal,
+): Promise<{ definition: string; promptTokens: number; completionTokens: number } | { error: string; promptTokens: number; completionTokens: number }> {
+  const result = await client.complete(
+    {
+      model: endpoint.model,
+      text: optimizerPrompt(criterion, disagreements),
+      images: disagreements.flatMap((d) => d.images),
+      temperature: endpoint.temperature,
+      responseFormat: { type: "json_object" },
+    },
+    { timeoutMs: endpoint.timeoutSeconds * 1000, signal },
+  );
+  const usage = { promptTokens: result.promptTokens, completionTokens: result.completionTokens };
+  try {
+    const parsed = answerSchema.safeParse(JSON.parse(result.text ?? ""));
+    if (parsed.success) return { definition: parsed.data.definition, ...usage };
+    return { error: `the optimizer's answer has no usable "definition": ${parsed.error.issues[0]?.message ?? "invalid"}`, ...usage };
+  } catch {
+    return { error: "the optimizer's answer is not JSON", ...usage };
+  }
+}
