@@ -66,6 +66,39 @@ async function payloadOf(prisma: PrismaClient, event: { projectId: string; event
     if (!set) return null;
     return wrap({ labelSet: { ...set, createdAt: set.createdAt.toISOString(), agreementUrl: `${base}/agreement` } });
   }
+  if (event.event === "alignment.finished") {
+    const run = await prisma.alignmentRun.findUnique({
+      where: { id: event.subjectId },
+      select: { id: true, status: true, rubricTaskId: true, rubricVersionId: true, error: true, report: true, finishedAt: true },
+    });
+    if (!run) return null;
+    const report = run.report as {
+      heldOut?: { baseline: { kappa: unknown; f1: unknown }; best: { kappa: unknown; f1: unknown }; difference: { kappa: unknown } } | null;
+      calls?: number;
+      costUsd?: number;
+    } | null;
+    const heldOut = report?.heldOut
+      ? {
+          baseline: { kappa: report.heldOut.baseline.kappa, f1: report.heldOut.baseline.f1 },
+          best: { kappa: report.heldOut.best.kappa, f1: report.heldOut.best.f1 },
+          kappaDifference: report.heldOut.difference.kappa,
+        }
+      : null;
+    return wrap({
+      alignment: {
+        id: run.id,
+        status: run.status,
+        rubricTaskId: run.rubricTaskId,
+        savedRubricVersionId: run.rubricVersionId,
+        error: run.error,
+        heldOut,
+        calls: report?.calls ?? null,
+        costUsd: report?.costUsd ?? null,
+        finishedAt: run.finishedAt?.toISOString() ?? null,
+        url: `${base}/alignment`,
+      },
+    });
+  }
   return null;
 }
 

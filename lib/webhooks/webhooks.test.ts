@@ -190,6 +190,28 @@ describe("webhooks", () => {
     await deleteWebhook(prisma, owner, hook.id);
   });
 
+  it("emits alignment.finished when an alignment ends, with its held-out numbers and link", async () => {
+    const hook = await createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:9/unused", ["alignment.finished"]));
+    const alignment = await prisma.alignmentRun.create({ data: { projectId: project.projectId, rubricTaskId: "rt", input: {}, createdById: owner.userId, status: "running" } });
+    const heldOut = {
+      baseline: { n: 8, kappa: 0.2, f1: 0.5 },
+      best: { n: 8, kappa: 0.7, f1: 0.8 },
+      difference: { kappa: { estimate: 0.5 }, f1: { estimate: 0.3 } },
+      baselineRunId: "a",
+      bestRunId: "b",
+    };
+    await prisma.alignmentRun.update({ where: { id: alignment.id }, data: { progress: { done: 1, total: 2 } } });
+    expect(await prisma.webhookEvent.count({ where: { event: "alignment.finished" } })).toBe(0);
+    await prisma.alignmentRun.update({ where: { id: alignment.id }, data: { status: "done", report: { heldOut, calls: 12, costUsd: 0 }, finishedAt: new Date() } });
+    await fanOutEvents(prisma);
+    const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+    expect(logged).toMatchObject({
+      event: "alignment.finished",
+      payload: { data: { alignment: { id: alignment.id, status: "done", heldOut: { baseline: { kappa: 0.2 }, best: { kappa: 0.7 }, kappaDifference: { estimate: 0.5 } }, calls: 12 } } },
+    });
+    await deleteWebhook(prisma, owner, hook.id);
+  });
+
   it("writes no event for a project without a webhook for it, nor for a disabled webhook", async () => {
     const hook = await createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:9/unused", ["run.failed"]));
     await createLabelSet(prisma, owner, project.projectId, { name: "unhooked labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" }, []);

@@ -358,7 +358,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/webhooks",
       summary: "Register a webhook (owners)",
       description:
-        "Events: run.finished, run.failed, queue.finished, label_set.imported. The answer's `secret` (Standard Webhooks, `whsec_…`) is shown this once. The URL follows the judge endpoints' address policy.",
+        "Events: run.finished, run.failed, queue.finished, label_set.imported, alignment.finished. The answer's `secret` (Standard Webhooks, `whsec_…`) is shown this once. The URL follows the judge endpoints' address policy.",
       params: project,
       body: { kind: "json", schema: createWebhookSchema },
       responses: [created("The webhook with its `secret`.")],
