@@ -13,7 +13,6 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../errors";
-import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { cancelRun, createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
@@ -25,6 +24,7 @@ import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
 import { insertJudgment } from "../testing/judgments";
 import { createQueue } from "../queues/create-queue";
 import { itemTargets } from "../queues/item-targets";
@@ -66,20 +66,7 @@ function seededTruths(n: number, seed: number) {
 }
 
 async function simJudge(name: string, model: string) {
-  return createEndpoint(prisma, owner, projectId, {
-    name,
-    baseUrl: stub.baseURL,
-    model,
-    apiKey: null,
-    imageDetail: "low",
-    temperature: 0,
-    maxConcurrency: 8,
-    requestsPerMinute: null,
-    timeoutSeconds: 60,
-    structuredOutput: true,
-    pricePer1kInput: 0.001,
-    pricePer1kOutput: 0.002,
-  });
+  return createStubEndpoint(prisma, owner, projectId, stub.baseURL, model, { name, maxConcurrency: 8, pricePer1kInput: 0.001, pricePer1kOutput: 0.002 });
 }
 
 const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
@@ -327,20 +314,7 @@ describe("a judge panel", () => {
 
     const mine = await simJudge("mine", "stub-sim-judge?seed=1");
     const elsewhere = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Elsewhere" });
-    const theirs = await createEndpoint(prisma, owner, elsewhere.projectId, {
-      name: "theirs",
-      baseUrl: stub.baseURL,
-      model: "stub-vision",
-      apiKey: null,
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 1,
-      requestsPerMinute: null,
-      timeoutSeconds: 60,
-      structuredOutput: true,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-    });
+    const theirs = await createStubEndpoint(prisma, owner, elsewhere.projectId, stub.baseURL, "stub-vision", { name: "theirs", maxConcurrency: 1 });
     const runsBefore = await prisma.judgeRun.count({ where: { projectId } });
     await expect(createRun(deps(), owner, projectId, { pipeline, endpointId: mine.id, ensemble: { kind: "panel", endpointIds: [mine.id, theirs.id], combine: "mean" } })).rejects.toBeInstanceOf(
       NotFoundError,
@@ -361,20 +335,7 @@ describe("a judge panel", () => {
 describe("a built-in task", () => {
   it("an ensemble of the hallucination pipeline is combined by its declarations: every scope's score, the pipeline's metrics of the combined scores", { timeout: 300_000 }, async () => {
     const small = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Ensemble of a built-in task" });
-    const endpoint = await createEndpoint(prisma, owner, small.projectId, {
-      name: "stub",
-      baseUrl: stub.baseURL,
-      model: "stub-vision",
-      apiKey: null,
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 4,
-      requestsPerMinute: null,
-      timeoutSeconds: 60,
-      structuredOutput: true,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-    });
+    const endpoint = await createStubEndpoint(prisma, owner, small.projectId, stub.baseURL);
     const run = await createRun(deps(), owner, small.projectId, { pipeline: "hallucination", endpointId: endpoint.id, ensemble: { kind: "samples", samples: 2, temperature: 0.7 } });
     expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
     const [first] = (run as { members: string[] }).members;

@@ -16,7 +16,7 @@ import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createEndpoint } from "./endpoints";
+import { createStubEndpoint } from "../testing/stub-endpoint";
 import { testEndpoint } from "./endpoint-test";
 import { createRun, videoScores } from "./runs";
 
@@ -46,21 +46,7 @@ function seeded(seed: number) {
 }
 
 const endpoint = (name: string, model: string, logprobs: { requestLogprobs?: boolean; topLogprobs?: number }) =>
-  createEndpoint(prisma, owner, project.projectId, {
-    name,
-    baseUrl: stub.baseURL,
-    model,
-    apiKey: null,
-    imageDetail: "low",
-    temperature: 0,
-    maxConcurrency: 8,
-    requestsPerMinute: null,
-    timeoutSeconds: 60,
-    structuredOutput: true,
-    pricePer1kInput: null,
-    pricePer1kOutput: null,
-    ...logprobs,
-  });
+  createStubEndpoint(prisma, owner, project.projectId, stub.baseURL, model, { name, maxConcurrency: 8, ...logprobs });
 
 const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
 

@@ -1,9 +1,14 @@
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
+import type { z } from "zod";
 import { createEndpoint } from "../judge/endpoints";
+import type { endpointInputSchema } from "../judge/endpoints.validation";
 
-/** An endpoint of the project pointing at a stub LLM: no key, low detail, temperature 0, JSON mode on, no prices. */
-export function createStubEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, baseUrl: string, model = "stub-vision") {
+/**
+ * An endpoint of the project pointing at a stub LLM: no key, low detail, temperature 0, JSON mode on, no prices;
+ * `overrides` changes any field (a name, prices, logprobs…).
+ */
+export function createStubEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, baseUrl: string, model = "stub-vision", overrides: Partial<z.input<typeof endpointInputSchema>> = {}) {
   return createEndpoint(prisma, actor, projectId, {
     name: "stub",
     baseUrl,
@@ -17,5 +22,6 @@ export function createStubEndpoint(prisma: PrismaClient, actor: Actor, projectId
     structuredOutput: true,
     pricePer1kInput: null,
     pricePer1kOutput: null,
-  });
+    ...overrides,
+  } as z.output<typeof endpointInputSchema>);
 }
