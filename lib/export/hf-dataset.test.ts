@@ -53,7 +53,7 @@ async function readTar(stream: ReadableStream<Uint8Array>): Promise<Map<string, 
   const done = new Promise<void>((resolve, reject) => {
     reader.on("entry", (header, body, next) => {
       const chunks: Buffer[] = [];
-      body.on("data", (c: Buffer) => chunks.push(c));
+      body.on("data", (c) => chunks.push(c as Buffer));
       body.on("end", () => {
         entries.set(header.name, Buffer.concat(chunks));
         next();

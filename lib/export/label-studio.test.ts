@@ -6,7 +6,7 @@ import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { TASKS } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { type LabelStudioTask, runLabelStudioExport } from "./label-studio";
+import { type LabelStudioResult, type LabelStudioTask, runLabelStudioExport } from "./label-studio";
 
 /*
  * Issue 28, item 3: a run's videos as Label Studio tasks with the judge's per-video metrics as predictions,
@@ -48,7 +48,7 @@ describe("runLabelStudioExport (database)", () => {
       expect(t.predictions).toHaveLength(1);
       const [prediction] = t.predictions;
       expect(prediction!.model_version).toBe(`stub-model (run ${runId})`);
-      const expected = task.metrics.flatMap((m) => {
+      const expected = task.metrics.flatMap((m): LabelStudioResult[] => {
         const row = stored.find((s) => s.videoId === t.data.framejury_video_id && s.metric === m.id);
         if (!row) return [];
         if (m.scale.kind === "numeric") return [{ from_name: m.id, to_name: "video", type: "number", value: { number: row.value } }];

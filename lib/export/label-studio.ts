@@ -95,7 +95,7 @@ export async function runLabelStudioExport(prisma: PrismaClient, actor: Actor, p
         model: rv.video.model,
       },
       // `score`: Label Studio sorts and samples by it; the verdict metric's value when the task has one.
-      predictions: [{ model_version: modelVersion, score: (verdictMetric && own?.get(verdictMetric)) ?? null, result }],
+      predictions: [{ model_version: modelVersion, score: verdictMetric ? (own?.get(verdictMetric) ?? null) : null, result }],
     };
   });
   const name = (what: string, extension: string) => exportFileName({ project: run.project.name, what, filter: { runId }, date: new Date(), extension });
