@@ -6,6 +6,8 @@ import { parse as parseYaml } from "yaml";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
+import type { ObjectStorage } from "../storage/object-storage";
+import { getStorage } from "../storage/storage";
 import { reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { TASKS } from "../tasks/registry";
@@ -62,8 +64,11 @@ async function readTar(stream: ReadableStream<Uint8Array>): Promise<Map<string, 
     reader.on("finish", resolve);
     reader.on("error", reject);
   });
-  Readable.fromWeb(stream as Parameters<typeof Readable.fromWeb>[0]).pipe(reader);
-  await done;
+  const source = Readable.fromWeb(stream as Parameters<typeof Readable.fromWeb>[0]);
+  // `pipe` does not pass a source's error on: a failed download must fail the read.
+  const failed = new Promise<never>((_, reject) => source.on("error", reject));
+  source.pipe(reader);
+  await Promise.race([done, failed]);
   return entries;
 }
 
@@ -143,6 +148,15 @@ describe("runHfDatasetExport (database)", () => {
       .map(([, b]) => b.toString("utf8"))
       .join("\n");
     for (const secret of [ann.userId, bob.userId, ann.email, bob.email, "ann's private note"]) expect(text).not.toContain(secret);
+  });
+
+  it("errors the stream when reading fails part-way, so the download fails instead of ending as a whole tar", async () => {
+    const failing = {
+      ...getStorage(),
+      get: () => Promise.reject(new Error("storage went away")),
+    } as ObjectStorage;
+    const { stream } = await runHfDatasetExport(prisma, owner, projectId, runId, failing);
+    await expect(readTar(stream)).rejects.toThrow(/storage went away/);
   });
 
   it("is for members only, and only for a run of the project", async () => {

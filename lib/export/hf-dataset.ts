@@ -239,8 +239,9 @@ export function hfDatasetCard(input: { projectName: string; provenance: HfProven
 }
 
 async function addFrame(pack: Pack, storage: ObjectStorage, name: string, storageKey: string, size: number): Promise<void> {
-  const entry = pack.entry({ name, size, type: "file" });
-  await pipeline(await storage.get(storageKey), entry);
+  // The object first: an entry opened and then abandoned would error unheard when the pack is destroyed.
+  const source = await storage.get(storageKey);
+  await pipeline(source, pack.entry({ name, size, type: "file" }));
 }
 
 function addBuffer(pack: Pack, name: string, text: string): Promise<void> {
@@ -327,14 +328,23 @@ export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, pro
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   const pack = tarPack();
   const signal = { cancelled: false };
+  // A failure reaches the consumer through `failed` (the pack's own iterator may never settle once destroyed).
+  let fail: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  pack.on("error", () => {});
   writeDataset(prisma, actor, projectId, runId, project.name, pack, signal, storage).catch((error: unknown) => {
     log().error({ err: error }, "Hugging Face dataset export failed part-way");
-    pack.destroy(error instanceof Error ? error : new Error(String(error)));
+    const reason = error instanceof Error ? error : new Error(String(error));
+    fail(reason);
+    pack.destroy(reason);
   });
   const chunks = pack[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await chunks.next();
+      const pending = chunks.next();
+      pending.catch(() => {});
+      const next = await Promise.race([pending, failed]);
       if (next.done) controller.close();
       else controller.enqueue(new Uint8Array(next.value));
     },

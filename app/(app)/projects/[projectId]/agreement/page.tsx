@@ -177,7 +177,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <ExportButtons downloads={downloads} />
         <p className="mt-2 text-xs text-slate-500">
           Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval. Hugging
-          Face dataset and Label Studio: the whole run the filters read, in those tools' formats.
+          Face dataset and Label Studio: the whole run the filters read, in those tools&apos; formats.
         </p>
       </Card>
       {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}
