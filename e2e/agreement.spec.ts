@@ -135,7 +135,7 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     });
     const hfPath = await hfDownload.path();
     await new Promise((resolve, reject) => {
-      reader.on("finish", resolve);
+      reader.on("finish", () => resolve(undefined));
       reader.on("error", reject);
       fs.createReadStream(hfPath).pipe(reader);
     });
