@@ -116,6 +116,34 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     expect(lines).toHaveLength(1 + 5 * 3); // header; per video the s1 score, the verdict, the overall
     expect(lines[0]).toContain("Ann value,Ann note,Ann reason,Ann accepted_judge,Ann implied,Bob value");
     expect(text).toContain("'=SUM(A1:A9)");
+
+    // Issue 28, item 3: the run as a Hugging Face dataset, a plain link too; the saved file is a tar holding
+    // the dataset card, the JSONL shard and the frames (the streamed response, read back entry by entry).
+    const hfLink = page.getByRole("link", { name: "Hugging Face dataset (.tar)" });
+    expect(await hfLink.getAttribute("href")).toBe(`/api/v1/projects/${projectId}/export/hf-dataset?runId=${encodeURIComponent(runId)}`);
+    const hfDownloadPromise = page.waitForEvent("download");
+    await hfLink.click();
+    const hfDownload = await hfDownloadPromise;
+    expect(hfDownload.suggestedFilename()).toMatch(/^framejury_Agreement-e2e_hf-dataset_runId-.+\.tar$/);
+    const { extract } = await import("tar-stream");
+    const names: string[] = [];
+    const reader = extract();
+    reader.on("entry", (header, body, next) => {
+      names.push(header.name);
+      body.on("end", next);
+      body.resume();
+    });
+    const hfPath = await hfDownload.path();
+    await new Promise((resolve, reject) => {
+      reader.on("finish", () => resolve(undefined));
+      reader.on("error", reject);
+      fs.createReadStream(hfPath).pipe(reader);
+    });
+    expect(names).toContain("data/test-00000.jsonl");
+    expect(names[names.length - 1]).toBe("README.md");
+    expect(names.some((n) => n.startsWith("frames/"))).toBe(true);
+    const ls = page.getByRole("link", { name: "Label Studio tasks" });
+    expect(await ls.getAttribute("href")).toBe(`/api/v1/projects/${projectId}/export/label-studio?runId=${encodeURIComponent(runId)}&part=tasks`);
   } finally {
     await prisma.$disconnect();
   }

@@ -44,6 +44,11 @@ export function candidateExportHref(candidateSetId: string, format: ExportFormat
   return `/api/v1/candidate-sets/${candidateSetId}/export?format=${format}`;
 }
 
+/** The accepted questions as an lmms-eval task folder (.tar: task yaml, docs JSONL, utils.py). */
+export function candidateLmmsEvalHref(candidateSetId: string, format: ExportFormat) {
+  return `/api/v1/candidate-sets/${candidateSetId}/export/lmms-eval?format=${format}`;
+}
+
 /** The accepted questions stored as a question set of a project. */
 export function makeQaSet(candidateSetId: string, input: { projectId: string; format: ExportFormat; name: string }) {
   return postJson<{ questionSetId: string; projectId: string; count: number }>(`/api/v1/candidate-sets/${candidateSetId}/qa-sets`, input);

@@ -615,6 +615,22 @@ function coreApiRoutes(): ApiRoute[] {
     },
     {
       method: "get",
+      path: "/api/v1/projects/{projectId}/export/hf-dataset",
+      summary: "A run as a Hugging Face dataset (.tar: JSONL shards, frames, dataset card), streamed",
+      params: project,
+      query: z.object({ runId: z.string().min(1).max(100) }),
+      responses: [download("The dataset, as a .tar attachment.", ["application/x-tar"])],
+    },
+    {
+      method: "get",
+      path: "/api/v1/projects/{projectId}/export/label-studio",
+      summary: "A run's videos as Label Studio tasks with the judge's predictions, or the labelling config",
+      params: project,
+      query: z.object({ runId: z.string().min(1).max(100), part: z.enum(["tasks", "config"]).default("tasks") }),
+      responses: [download("The tasks JSON or the config XML, as an attachment.", ["application/json", "application/xml"])],
+    },
+    {
+      method: "get",
       path: "/api/v1/projects/{projectId}/adjudication",
       summary: "The targets live reviewers disagree on (owners)",
       params: project,

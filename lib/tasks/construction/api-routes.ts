@@ -100,6 +100,14 @@ export function constructionApiRoutes(): ApiRoute[] {
     },
     {
       method: "get",
+      path: "/api/v1/candidate-sets/{setId}/export/lmms-eval",
+      summary: "The accepted questions as an lmms-eval task folder (task yaml, docs JSONL, utils.py; .tar attachment)",
+      params: { setId: candidateSetIdSchema },
+      query: z.object({ format: exportFormatSchema }),
+      responses: [download("The .tar.", ["application/x-tar"])],
+    },
+    {
+      method: "get",
       path: "/api/v1/candidate-sets/{setId}/letter-histogram",
       summary: "How many exported mc questions have each correct letter",
       params: { setId: candidateSetIdSchema },

@@ -61,6 +61,17 @@ function cell(block: StatBlock | undefined, name: string) {
   );
 }
 
+/** The run's Hugging Face dataset and Label Studio files (docs/guide/exports.md); named as their routes name them. */
+function runExportDownloads(projectId: string, projectName: string, runId: string) {
+  const name = (what: string, extension: string) => exportFileName({ project: projectName, what, filter: { runId }, date: new Date(), extension });
+  const base = `/api/v1/projects/${projectId}/export`;
+  return [
+    { label: "Hugging Face dataset (.tar)", href: `${base}/hf-dataset?runId=${encodeURIComponent(runId)}`, filename: name("hf-dataset", "tar") },
+    { label: "Label Studio tasks", href: `${base}/label-studio?runId=${encodeURIComponent(runId)}&part=tasks`, filename: name("label-studio-tasks", "json"), kind: "json" as const },
+    { label: "Label Studio config", href: `${base}/label-studio?runId=${encodeURIComponent(runId)}&part=config`, filename: name("label-studio-config", "xml") },
+  ];
+}
+
 /** The page opens on the summary; `?view=details` shows every table and chart (one click, a link). */
 type AgreementView = "summary" | "details";
 
@@ -99,6 +110,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     { label: "Items JSONL", href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`, filename: downloadName("items", "jsonl"), kind: "jsonl" as const },
     { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: downloadName("agreement", "json"), kind: "json" as const },
     { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: downloadName("agreement", "csv"), kind: "csv" as const },
+    // Whole-run exports in the community's formats: of the run the filters read (the named one, else the latest).
+    ...(filterRun ? runExportDownloads(projectId, project.name, filterRun.id) : []),
   ];
   const shownKeys = formKeys();
   const hidden = Object.entries(raw).filter(([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format");
@@ -163,7 +176,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
       <Card title="Exports">
         <ExportButtons downloads={downloads} />
         <p className="mt-2 text-xs text-slate-500">
-          Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval.
+          Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval. Hugging
+          Face dataset and Label Studio: the whole run the filters read, in those tools&apos; formats.
         </p>
       </Card>
       {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}

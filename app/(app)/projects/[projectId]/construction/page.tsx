@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
-import { candidateExportHref, curationHref, EXPORT_FORMATS } from "@/components/tasks/construction/construction-requests";
+import { candidateExportHref, candidateLmmsEvalHref, curationHref, EXPORT_FORMATS } from "@/components/tasks/construction/construction-requests";
 import { ConstructionRunPanel } from "@/components/tasks/construction/construction-run-panel";
 import { FunnelChart } from "@/components/tasks/construction/funnel-chart";
 import { MakeQaSetForm } from "@/components/tasks/construction/make-qa-set-form";
@@ -197,6 +197,12 @@ export default async function ConstructionPage({ params, searchParams }: { param
                     EXPORT_FORMATS.map((format) => (
                       <a key={format} className="text-indigo-700 underline" href={candidateExportHref(detail.set.id, format)} download data-testid={`export-${format}`}>
                         Export accepted ({format}) JSONL
+                      </a>
+                    ))}
+                  {overview.may.export &&
+                    EXPORT_FORMATS.map((format) => (
+                      <a key={`lmms-${format}`} className="text-indigo-700 underline" href={candidateLmmsEvalHref(detail.set.id, format)} download data-testid={`export-lmms-eval-${format}`}>
+                        lmms-eval task ({format})
                       </a>
                     ))}
                 </p>

@@ -1,0 +1,357 @@
+import { pipeline } from "node:stream/promises";
+import { pack as tarPack, type Pack } from "tar-stream";
+import { stringify as yamlStringify } from "yaml";
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError } from "../errors";
+import { exportBatches, exportReviewers, type ExportRow } from "../agreement/export";
+import { exportFileName } from "../agreement/export-file-name";
+import { projectAgreement } from "../agreement/load";
+import { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } from "../agreement/scope";
+import type { AgreementReport, StatBlock } from "../agreement/types";
+import { getStorage } from "../storage/storage";
+import type { ObjectStorage } from "../storage/object-storage";
+import { TASKS } from "../tasks/registry";
+import { targetIdOfCategory, type MetricDeclaration, type Scale, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import { log } from "../observability/logger";
+
+/**
+ * A run as a Hugging Face dataset, streamed as a .tar: `data/test-NNNNN.jsonl` shards (one per batch of
+ * videos, so no shard is held in memory longer than its batch), the frames the judge saw as JPEG files under
+ * `frames/<video id>/`, and a `README.md` dataset card (YAML front matter the Hub reads: configs/data_files,
+ * dataset_info.features, license, task_categories). The card comes last in the tar because it states the
+ * row count, known only once every row is written. JSONL rather than Parquet: the Hub and `datasets` read it
+ * natively, and it streams row by row without a columnar writer holding a row group in memory.
+ * Reviewers are counted, never named: rows carry their values, not their ids, names, notes or reasons.
+ */
+
+export const HF_SPLIT = "test";
+export const HF_DATA_GLOB = `data/${HF_SPLIT}-*.jsonl`;
+
+export interface HfDatasetRow {
+  video_id: string;
+  path: string;
+  prompt: string | null;
+  model: string | null;
+  dimensions: string[];
+  /** "score", a reviewed metric id, or "presence". */
+  target: string;
+  step: string | null;
+  scope_index: number | null;
+  category: string;
+  /** The declared target or metric the category belongs to (see the card's label definitions). */
+  label_id: string;
+  prompt_version: string | null;
+  judge_value: number | null;
+  frame_timestamps: number[];
+  /** The frames the judge saw, as paths inside the dataset (`frames/<video>/<index>.jpg`). */
+  frames: string[];
+  /** Each reviewer's value, anonymous, in no meaningful order. */
+  human_values: number[];
+  human_accepted_judge: boolean[];
+  human_mean: number | null;
+  gold_value: number | null;
+}
+
+/** The card's feature list, in the Hub's `dataset_info.features` notation. */
+const FEATURES: { name: keyof HfDatasetRow; dtype?: string; sequence?: string }[] = [
+  { name: "video_id", dtype: "string" },
+  { name: "path", dtype: "string" },
+  { name: "prompt", dtype: "string" },
+  { name: "model", dtype: "string" },
+  { name: "dimensions", sequence: "string" },
+  { name: "target", dtype: "string" },
+  { name: "step", dtype: "string" },
+  { name: "scope_index", dtype: "int64" },
+  { name: "category", dtype: "string" },
+  { name: "label_id", dtype: "string" },
+  { name: "prompt_version", dtype: "string" },
+  { name: "judge_value", dtype: "float64" },
+  { name: "frame_timestamps", sequence: "float64" },
+  { name: "frames", sequence: "string" },
+  { name: "human_values", sequence: "float64" },
+  { name: "human_accepted_judge", sequence: "bool" },
+  { name: "human_mean", dtype: "float64" },
+  { name: "gold_value", dtype: "float64" },
+];
+
+const FEATURE_MEANINGS: Record<keyof HfDatasetRow, string> = {
+  video_id: "FrameJury's id of the video",
+  path: "the video's path as imported (folder/file name)",
+  prompt: "the generation prompt, when known",
+  model: "the generator model, when known",
+  dimensions: "the video's dimensions (categories of the prompt list)",
+  target: '"score" for one judge score, a reviewed metric id for a per-video metric, "presence" for a presence target',
+  step: "the pipeline step that produced a score (null for per-video metrics)",
+  scope_index: "key frame / cluster ordinal of a score (null for per-video metrics)",
+  category: "the score's category or the metric id",
+  label_id: "the declared target or metric the category belongs to (see Label definitions)",
+  prompt_version: "hash of the prompt template(s) the judge was given",
+  judge_value: "the judge's value, on the label's scale",
+  frame_timestamps: "timestamps (s) of the frames the judge saw",
+  frames: "paths of those frames' JPEG files inside this dataset",
+  human_values: "every reviewer's value of this target (anonymous)",
+  human_accepted_judge: "per entry of human_values: taken with the explicit accept-the-judge action",
+  human_mean: "mean of human_values (null when nobody reviewed it)",
+  gold_value: "the adjudicated gold value, when an owner set one",
+};
+
+function frameFileName(videoId: string, index: number): string {
+  return `frames/${videoId}/${String(index).padStart(5, "0")}.jpg`;
+}
+
+export function hfDatasetRow(row: ExportRow, task: TaskDeclaration | undefined, framesByTimestamp: ReadonlyMap<number, string>): HfDatasetRow {
+  const values = row.reviews.map((r) => r.value);
+  return {
+    video_id: row.videoId,
+    path: row.path,
+    prompt: row.prompt,
+    model: row.model,
+    dimensions: row.dimensions,
+    target: row.target,
+    step: row.step,
+    scope_index: row.scopeIndex,
+    category: row.category,
+    label_id: task ? targetIdOfCategory(task, row.category) : row.category,
+    prompt_version: row.promptVersion,
+    judge_value: row.judgeValue,
+    frame_timestamps: row.frameTimestamps,
+    frames: row.frameTimestamps.flatMap((t) => {
+      const file = framesByTimestamp.get(t);
+      return file ? [file] : [];
+    }),
+    human_values: values,
+    human_accepted_judge: row.reviews.map((r) => r.acceptedJudge),
+    human_mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null,
+    gold_value: row.gold?.value ?? null,
+  };
+}
+
+function scaleText(scale: Scale): string {
+  if (scale.kind === "numeric") return `numeric ${scale.min}–${scale.max}${scale.step ? ` in steps of ${scale.step}` : ""}`;
+  return `categorical: ${scale.values.map((v) => `${v.value} = ${v.label}`).join(", ")}`;
+}
+
+function positiveText(label: TargetDeclaration | MetricDeclaration): string {
+  const rule = label.positive;
+  const when = rule.op === "==" ? `= ${rule.value}` : `${rule.op} ${rule.threshold}`;
+  return `${rule.label} when ${when}`;
+}
+
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+function statNumber(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(2);
+}
+
+function statRows(name: string, block: StatBlock | undefined): string[] {
+  if (!block) return [];
+  return Object.entries(block.values).map(([stat, value]) => {
+    const ci = block.ci[stat];
+    return `| ${cell(name)} | ${block.n} | ${cell(stat)} | ${statNumber(value)} | ${ci ? `${statNumber(ci[0])}–${statNumber(ci[1])}` : "—"} |`;
+  });
+}
+
+export interface HfProvenance {
+  runId: string;
+  task: TaskDeclaration | undefined;
+  pipeline: string;
+  endpointName: string;
+  endpointModel: string;
+  simulated: boolean;
+  createdAt: Date;
+  finishedAt: Date | null;
+  promptHashes: string[];
+}
+
+/** The dataset card: YAML front matter for the Hub, then features, label definitions, agreement and provenance in Markdown. */
+export function hfDatasetCard(input: { projectName: string; provenance: HfProvenance; report: AgreementReport; rowCount: number; frameCount: number; shards: string[] }): string {
+  const { provenance: p, report } = input;
+  const features = FEATURES.map((f) => (f.sequence ? { name: f.name, sequence: f.sequence } : { name: f.name, dtype: f.dtype }));
+  const frontMatter = {
+    license: "other",
+    license_name: "to-be-chosen",
+    pretty_name: `${input.projectName}: ${p.task?.label ?? p.pipeline} judgments (run ${p.runId})`,
+    task_categories: ["video-classification"],
+    tags: ["framejury", "llm-as-a-judge", "human-evaluation", "ai-generated-video"],
+    size_categories: [input.rowCount < 1000 ? "n<1K" : input.rowCount < 10_000 ? "1K<n<10K" : input.rowCount < 100_000 ? "10K<n<100K" : "100K<n<1M"],
+    configs: [{ config_name: "default", data_files: [{ split: HF_SPLIT, path: HF_DATA_GLOB }] }],
+    dataset_info: { features, splits: [{ name: HF_SPLIT, num_examples: input.rowCount }] },
+  };
+  const labels: (TargetDeclaration | MetricDeclaration)[] = p.task ? [...p.task.targets, ...p.task.metrics] : [];
+  const lines = [
+    "---",
+    yamlStringify(frontMatter).trimEnd(),
+    "---",
+    "",
+    `# ${frontMatter.pretty_name}`,
+    "",
+    `Exported from FrameJury. One row per judge score and per reviewed per-video metric of run \`${p.runId}\` (task \`${p.pipeline}\`), with the reviewers' values and the adjudicated gold value where present. ${input.rowCount} rows in ${input.shards.length} JSONL shard(s) under \`data/\`; ${input.frameCount} frame image(s) under \`frames/\`.`,
+    "",
+    "The license is a placeholder: choose one (and check the generated videos' terms) before publishing.",
+    "",
+    "```python",
+    "from datasets import load_dataset",
+    'ds = load_dataset("path/to/this/folder", split="test")',
+    "```",
+    "",
+    "## Features",
+    "",
+    "| name | type | meaning |",
+    "|---|---|---|",
+    ...FEATURES.map((f) => `| \`${f.name}\` | ${f.sequence ? `list of ${f.sequence}` : f.dtype} | ${cell(FEATURE_MEANINGS[f.name])} |`),
+    "",
+    "## Label definitions",
+    "",
+    labels.length ? "From the task's declaration; `label_id` names the row's label." : `The task \`${p.pipeline}\` is not declared in this FrameJury; its labels are not described.`,
+    "",
+    ...(labels.length
+      ? [
+          "| label_id | name | scale | positive | higher is better | definition |",
+          "|---|---|---|---|---|---|",
+          ...labels.map((l) => `| \`${l.id}\` | ${cell(l.label)} | ${cell(scaleText(l.scale))} | ${cell(positiveText(l))} | ${l.higherIsBetter ? "yes" : "no"} | ${cell(l.definition)} |`),
+        ]
+      : []),
+    "",
+    "## Agreement",
+    "",
+    `${report.summary.reviewers} reviewer(s) gave ${report.summary.judgments} judgment(s) of ${report.summary.reviewedItems} of ${report.summary.judgeItems} judged target(s); ${report.summary.multiReviewedItems} target(s) have two or more. Judgments taken with the accept-the-judge action are ${report.independentOnly === false ? "counted" : "left out"}. Values are FrameJury's agreement report for this run (95% bootstrap intervals).`,
+    "",
+    "| comparison | n | statistic | value | 95% interval |",
+    "|---|---|---|---|---|",
+    ...statRows("judge vs reviewers' consensus, binarised", report.humanVsJudge.consensus.binary),
+    ...Object.entries(report.humanVsJudge.consensus.native).flatMap(([type, block]) => statRows(`judge vs consensus, ${type}`, block)),
+    ...statRows("among reviewers, binarised", report.humanVsHuman.binary),
+    ...Object.entries(report.humanVsHuman.native).flatMap(([type, block]) => statRows(`among reviewers, ${type}`, block)),
+    "",
+    "## Provenance",
+    "",
+    `- Judge: endpoint "${p.endpointName}", model \`${p.endpointModel}\`${p.simulated ? " (simulated run)" : ""}`,
+    `- Run: \`${p.runId}\`, started ${p.createdAt.toISOString()}${p.finishedAt ? `, finished ${p.finishedAt.toISOString()}` : ""}`,
+    `- Prompt template hashes: ${p.promptHashes.length ? p.promptHashes.map((h) => `\`${h}\``).join(", ") : "none recorded"}`,
+    `- Reviewers counted: ${report.summary.reviewers} (not named; their notes and reasons are not exported)`,
+    "",
+  ];
+  return lines.join("\n");
+}
+
+async function addFrame(pack: Pack, storage: ObjectStorage, name: string, storageKey: string, size: number): Promise<void> {
+  // The object first: an entry opened and then abandoned would error unheard when the pack is destroyed.
+  const source = await storage.get(storageKey);
+  await pipeline(source, pack.entry({ name, size, type: "file" }));
+}
+
+function addBuffer(pack: Pack, name: string, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    pack.entry({ name, type: "file" }, Buffer.from(text), (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** Writes the dataset into `pack` and finalizes it; rejects (leaving `pack` unfinished) when reading fails. */
+async function writeDataset(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, projectName: string, pack: Pack, signal: { cancelled: boolean }, storage: ObjectStorage) {
+  const filter = (({ format: _format, ...rest }) => rest)(exportQuerySchema().parse({ runId }));
+  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
+  const [reviewers, report, run, hashes] = await Promise.all([
+    exportReviewers(prisma, scope),
+    projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse({ runId })),
+    prisma.judgeRun.findUniqueOrThrow({
+      where: { id: runId },
+      select: { pipeline: true, simulated: true, createdAt: true, finishedAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+    }),
+    prisma.stepResult.findMany({ where: { runId, templateHash: { not: null } }, distinct: ["templateHash"], select: { templateHash: true }, orderBy: { templateHash: "asc" } }),
+  ]);
+  const task = TASKS.find((t) => t.id === run.pipeline);
+  const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
+  const provenance: HfProvenance = {
+    runId,
+    task,
+    pipeline: run.pipeline,
+    endpointName: typeof snapshot.name === "string" ? snapshot.name : run.endpoint.name,
+    endpointModel: typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model,
+    simulated: run.simulated,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+    promptHashes: hashes.flatMap((h) => (h.templateHash ? [h.templateHash] : [])),
+  };
+
+  const shards: string[] = [];
+  let rowCount = 0;
+  let frameCount = 0;
+  let shardText = "";
+  let videosInShard = 0;
+  const flush = async () => {
+    if (!shardText) return;
+    const name = `data/${HF_SPLIT}-${String(shards.length).padStart(5, "0")}.jsonl`;
+    shards.push(name);
+    await addBuffer(pack, name, shardText);
+    shardText = "";
+    videosInShard = 0;
+  };
+  // exportBatches yields one (run, video)'s rows at a time; its frames are written as they come, its rows
+  // collected into the current shard (a shard per 50 videos).
+  for await (const rows of exportBatches(prisma, scope, reviewers)) {
+    if (signal.cancelled) return;
+    if (rows.length === 0) continue;
+    const videoId = rows[0]!.videoId;
+    const frames = await prisma.$queryRaw<{ index: number; timestampS: number; storageKey: string; sizeBytes: number }[]>`
+      SELECT f."index", f."timestampS", f."storageKey", f."sizeBytes" FROM "frame" f JOIN "run_video" rv ON rv."frameSetId" = f."frameSetId"
+      WHERE rv."runId" = ${runId} AND rv."videoId" = ${videoId} AND (f."isKeyFrame" OR f."cluster" IS NOT NULL) ORDER BY f."index"`;
+    const seenTimestamps = new Set(rows.flatMap((r) => r.frameTimestamps));
+    const byTimestamp = new Map<number, string>();
+    for (const f of frames) {
+      if (!seenTimestamps.has(f.timestampS)) continue;
+      const name = frameFileName(videoId, f.index);
+      byTimestamp.set(f.timestampS, name);
+      await addFrame(pack, storage, name, f.storageKey, f.sizeBytes);
+      frameCount++;
+    }
+    for (const row of rows) shardText += `${JSON.stringify(hfDatasetRow(row, task, byTimestamp))}\n`;
+    rowCount += rows.length;
+    if (++videosInShard >= 50) await flush();
+  }
+  await flush();
+  await addBuffer(pack, "README.md", hfDatasetCard({ projectName, provenance, report, rowCount, frameCount, shards }));
+  pack.finalize();
+}
+
+/**
+ * A run's Hugging Face dataset as a .tar byte stream; every member may read it (`export.read`). A failure
+ * part-way errors the stream, so the HTTP response is aborted rather than ending as a complete tar.
+ */
+export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, storage: ObjectStorage = getStorage()) {
+  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true } });
+  if (!run) throw new NotFoundError("Run not found.");
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+  const pack = tarPack();
+  const signal = { cancelled: false };
+  // A failure reaches the consumer through `failed` (the pack's own iterator may never settle once destroyed).
+  let fail: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  pack.on("error", () => {});
+  writeDataset(prisma, actor, projectId, runId, project.name, pack, signal, storage).catch((error: unknown) => {
+    log().error({ err: error }, "Hugging Face dataset export failed part-way");
+    const reason = error instanceof Error ? error : new Error(String(error));
+    fail(reason);
+    pack.destroy(reason);
+  });
+  const chunks = pack[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const pending = chunks.next();
+      pending.catch(() => {});
+      const next = await Promise.race([pending, failed]);
+      if (next.done) controller.close();
+      else controller.enqueue(new Uint8Array(next.value));
+    },
+    async cancel() {
+      signal.cancelled = true;
+      await chunks.return?.();
+    },
+  });
+  return { stream, filename: exportFileName({ project: project.name, what: "hf-dataset", filter: { runId }, date: new Date(), extension: "tar" }) };
+}

@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { NotFoundError } from "../errors";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
+import { TASKS } from "../tasks/registry";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { type LabelStudioResult, type LabelStudioTask, runLabelStudioExport } from "./label-studio";
+
+/*
+ * Issue 28, item 3: a run's videos as Label Studio tasks with the judge's per-video metrics as predictions,
+ * and the labelling config those predictions' control names belong to. Read back as JSON and compared with
+ * the database's run_metric rows.
+ */
+let owner: Actor;
+let stranger: Actor;
+let projectId: string;
+let videoIds: string[];
+let runId: string;
+
+beforeAll(async () => {
+  [owner, stranger] = await Promise.all([makeUser(), makeUser()]);
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "LS export" }));
+  videoIds.sort();
+  runId = (
+    await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      endpointName: "alpha",
+      scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 6 }],
+      outcome: (v) => ({ verdict: [true, false][v]!, overall: [40, 80][v]!, I: 5, S: 5, D: 3 }),
+    })
+  ).runId;
+});
+
+describe("runLabelStudioExport (database)", () => {
+  it("gives one task per video with the judge's metrics as predictions that match the labelling config", async () => {
+    const exported = await runLabelStudioExport(prisma, owner, projectId, runId);
+    const tasks = JSON.parse(JSON.stringify(exported.tasks)) as LabelStudioTask[];
+    expect(exported.tasksFileName).toMatch(/^framejury_LS-export_label-studio-tasks_runId-.+\.json$/);
+    expect(tasks.map((t) => t.data.framejury_video_id)).toEqual(videoIds);
+    const task = TASKS.find((t) => t.id === "hallucination")!;
+    const stored = await prisma.runMetric.findMany({ where: { runId, itemId: "" } });
+    const controls = [...exported.config.matchAll(/<(Number|Choices) name="([^"]+)"/g)].map((m) => m[2]);
+    expect(exported.config).toMatch(/^<View>\n {2}<Video name="video" value="\$video"\/>/);
+    for (const t of tasks) {
+      expect(t.data.video).toMatch(new RegExp(`/api/v1/videos/${t.data.framejury_video_id}/file$`));
+      expect(t.data.prompt).toMatch(/^A ball rolls down a ramp number \d$/);
+      expect(t.predictions).toHaveLength(1);
+      const [prediction] = t.predictions;
+      expect(prediction!.model_version).toBe(`stub-model (run ${runId})`);
+      const expected = task.metrics.flatMap((m): LabelStudioResult[] => {
+        const row = stored.find((s) => s.videoId === t.data.framejury_video_id && s.metric === m.id);
+        if (!row) return [];
+        if (m.scale.kind === "numeric") return [{ from_name: m.id, to_name: "video", type: "number", value: { number: row.value } }];
+        return [{ from_name: m.id, to_name: "video", type: "choices", value: { choices: [m.scale.values.find((v) => v.value === row.value)!.label] } }];
+      });
+      expect(expected.length).toBeGreaterThan(1);
+      expect(prediction!.result).toEqual(expected);
+      for (const r of prediction!.result) expect(controls).toContain(r.from_name);
+      for (const r of prediction!.result) if ("choices" in r.value) expect(exported.config).toContain(`<Choice value="${r.value.choices[0]}"/>`);
+    }
+    // The verdict is the prediction's score: yes (1) for v0, no (0) for v1.
+    const verdict = task.verdict!.metricId;
+    expect(tasks.map((t) => t.predictions[0]!.score)).toEqual(videoIds.map((id) => stored.find((s) => s.videoId === id && s.metric === verdict)!.value));
+  });
+
+  it("is for members only, and only for a run of the project", async () => {
+    await expect(runLabelStudioExport(prisma, stranger, projectId, runId)).rejects.toBeInstanceOf(NotFoundError);
+    const other = await projectWithFramedVideos(prisma, stranger, { videoCount: 1, keyFrames: 1, name: "Other" });
+    await expect(runLabelStudioExport(prisma, stranger, other.projectId, runId)).rejects.toThrow(/Run not found/);
+  });
+});
