@@ -23,6 +23,7 @@ import { compareQuerySchema } from "../../videos/compare-samples.validation";
 import { deleteOneVideoSchema, deleteVideosSchema } from "../../videos/delete-videos";
 import { videoEditSchema } from "../../videos/video-edits";
 import { videoFilterSchema, videoListQuerySchema } from "../../videos/video-filter";
+import { startAlignmentSchema } from "../../alignment/alignment.validation";
 import { createWebhookSchema, deliveryListQuerySchema, updateWebhookSchema, webhookIdSchema } from "../../webhooks/webhooks.validation";
 import { createUploadSchema, extractionErrorSchema, uploadIdSchema, uploadOffsetSchema, videoMetadataSchema } from "../../videos/videos.validation";
 import {
@@ -344,6 +345,38 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "Test an endpoint with one small image, then probe it (owners); the probe's findings are stored on the endpoint",
       params: { endpointId: endpointIdSchema },
       responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status, capabilities, probedAt}` (`capabilities.topLogprobs`: whether logprobs come back).")],
+    },
+    // Aligning a judge to labels (lib/alignment).
+    {
+      method: "get",
+      path: "/api/v1/projects/{projectId}/alignments",
+      summary: "The project's judge alignments, newest first",
+      params: project,
+      responses: [ok("`{alignments: [{id, status, progress, …}]}`.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/alignments",
+      summary: "Align a rubric task's judge to a label set (owners)",
+      description:
+        "Splits the labelled videos into train and held-out (seeded, stratified), tries candidate judges on train, then runs the baseline and the best on held-out. A pg-boss job: poll its status; cancel stops it.",
+      params: project,
+      body: { kind: "json", schema: startAlignmentSchema },
+      responses: [created("The queued alignment `{id, status}`.")],
+    },
+    {
+      method: "get",
+      path: "/api/v1/projects/{projectId}/alignments/{alignmentId}",
+      summary: "One alignment: input, progress and report",
+      params: { ...project, alignmentId: recordIdSchema },
+      responses: [ok("The split, every candidate with its train κ/F1, held-out κ/F1 of the baseline and the best with the paired-bootstrap interval and p-value, calls and cost.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/cancel",
+      summary: "Stop a queued or running alignment (owners)",
+      params: { ...project, alignmentId: recordIdSchema },
+      responses: [ok('`{id, status: "cancelled"}`.')],
     },
     // Webhooks (owners).
     {

@@ -1,7 +1,7 @@
-import { withActor } from "@/lib/api/handler";
+import { runScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { ensembleRunReport } from "@/lib/ensembles/ensemble-report";
-import { recordIdSchema } from "@/lib/validation/ids";
 
 /** An ensemble run's members with their cost, and per target the members' agreement (α) and unstable count; `{ensemble: null}` for a plain run. */
-export const GET = withActor<{ runId: string }>(async (_request, actor, params) => Response.json({ ensemble: await ensembleRunReport(prisma, actor, recordIdSchema.parse(params.runId)) }));
+export const GET = withProjectOf(runScope(), "project.view", async ({ actor, record }) => Response.json({ ensemble: await ensembleRunReport(prisma, actor, record.id) }));
