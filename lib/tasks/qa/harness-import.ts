@@ -31,9 +31,18 @@ export type HarnessFormat = (typeof HARNESS_FORMATS)[number];
 
 export const harnessImportFieldsSchema = z.strictObject({
   questionSetId: z.string().min(1).max(64),
-  format: z.enum(HARNESS_FORMATS),
+  format: z.enum(HARNESS_FORMATS, { error: 'format must be "lmms-eval" or "vlmevalkit"' }),
   model: z.string().trim().min(1, "the model's name is needed").max(200),
   dryRun: z.boolean().default(false),
+});
+/** The multipart text fields beside the file (the set comes from the path). */
+export const harnessUploadFieldsSchema = z.strictObject({
+  format: harnessImportFieldsSchema.shape.format,
+  model: harnessImportFieldsSchema.shape.model,
+  dryRun: z
+    .enum(["true", "false"], { error: 'dryRun must be "true" or "false"' })
+    .optional()
+    .transform((value) => value === "true"),
 });
 export type HarnessImportFields = z.output<typeof harnessImportFieldsSchema>;
 
