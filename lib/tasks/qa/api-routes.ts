@@ -32,7 +32,8 @@ export function qaApiRoutes(): ApiRoute[] {
       method: "post",
       path: "/api/v1/projects/{projectId}/question-sets/{setId}/harness-runs",
       summary: "Import an lmms-eval or VLMEvalKit output file as an external QA run of the set (owners)",
-      description: 'Multipart: `file`, `format` ("lmms-eval": a log_samples JSONL; "vlmevalkit": a prediction TSV), `model`, `dryRun`? ("true": list every unreadable row with its line, write nothing).',
+      description:
+        'Multipart: `file`, `format` ("lmms-eval": a log_samples JSONL; "vlmevalkit": a prediction TSV), `model`, `dryRun`? ("true": list every unreadable row with its line, write nothing).',
       params: { projectId: projectIdSchema, setId: itemIdSchema },
       body: { kind: "multipart", fields: harnessUploadFieldsSchema, files: { file: "lmms-eval samples JSONL or VLMEvalKit TSV." } },
       responses: importAnswers("the external run"),

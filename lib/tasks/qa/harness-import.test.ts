@@ -43,7 +43,7 @@ describe("importing harness outputs as external QA runs", () => {
     const overall = (runId: string) => overview.rows.find((r) => r.runId === runId && r.breakdown === "all")!.outcomes;
     expect(overall(lmms.runId!)).toMatchObject({ correct: 2, wrong: 1, unanswerable: 0, pending: 0 });
     expect(overall(vlm.runId!)).toMatchObject({ correct: 2, wrong: 1, unanswerable: 0, pending: 0 });
-    expect(overview.chosen.map((r) => r.model).sort()).toEqual(["Qwen2-VL-7B", "llava-video-7b"]);
+    expect(overview.chosen.map((r) => r.label).sort()).toEqual(["Qwen2-VL-7B · external (vlmevalkit)", "llava-video-7b · external (lmms-eval)"]);
     expect(overview.comparisons).toHaveLength(1);
     const comparison = overview.comparisons[0]!;
     // q2: lmms-eval right, VLMEvalKit wrong; q3 the other way round.

@@ -14,7 +14,7 @@ export const POST = withProject<Params>(
     const { file, fields } = await readItemFileUpload(request, { noun: "harness output file", defaultFileName: "samples.jsonl" });
     const upload = harnessUploadFieldsSchema.parse(fields);
     const result = await importHarnessRun(prisma, actor, project.id, { questionSetId, ...upload }, file.bytes);
-    return Response.json(result, { status: result.ok ? (result.dryRun ? 200 : 201) : 422 });
+    return Response.json(result, { status: result.dryRun ? 200 : result.ok ? 201 : 422 });
   },
   { body: "multipart" },
 );
