@@ -55,6 +55,10 @@ describe("importing harness outputs as external QA runs", () => {
     const results = await runQaResults(prisma, owner, vlm.runId!, { format: "json", page: 1, pageSize: 50 } as never);
     const q2 = results.questions.find((q) => q.externalId === "q2")!;
     expect(q2.result).toMatchObject({ rawAnswer: "B. The ramp under the ball is green.", outcome: "wrong", decidedBy: "letter", letter: "B" });
+    // Decided answers carry the correctness score that reviews, queues and agreement read.
+    const scores = await prisma.score.findMany({ where: { runId: vlm.runId!, category: "correctness" }, select: { itemId: true, value: true } });
+    const external = new Map((await prisma.item.findMany({ where: { id: { in: scores.map((s) => s.itemId) } }, select: { id: true, externalId: true } })).map((i) => [i.id, i.externalId]));
+    expect(Object.fromEntries(scores.map((s) => [external.get(s.itemId), s.value]))).toEqual({ q1: 1, q2: 0, q3: 1 });
     // q4 (open) is in neither file: it is not part of the runs.
     expect(results.questions.map((q) => q.externalId).sort()).toEqual(["q1", "q2", "q3"]);
   });

@@ -11,7 +11,8 @@
  * Each row is matched to one of the set's questions: by the question's id (`doc_id`, `question_id` or
  * `index`), else by its video (file name without extension) and question text. The prediction is kept as
  * the run's raw answer and read exactly as FrameJury reads its own runs' answers: a multiple-choice letter
- * by extract-letter.ts. No LLM is called on import: an answer with no single readable letter, and every open
+ * by extract-letter.ts, with the correctness score FrameJury's own decisions carry (so answers can be reviewed,
+ * queued and compared with reviewers). No LLM is called on import: an answer with no single readable letter, and every open
  * answer, is stored with its decision left undone ("skipped"), so it counts as unanswerable, never as wrong.
  *
  * All or nothing: the dry run (and a failed import) lists every row that cannot be read, with its line.
@@ -295,7 +296,22 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
           : { ...common, stepId: "decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: d.result.undecided },
       ];
     });
-    await tx.stepResult.createMany({ data: steps });
+    const stored = await tx.stepResult.createManyAndReturn({ data: steps, select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true } });
+    // The correctness score, as the engine writes it for a decided answer: reviews, queues and agreement read it.
+    await tx.score.createMany({
+      data: stored
+        .filter((step) => step.stepId === "decide" && step.status === "done")
+        .map((step) => ({
+          runId: run.id,
+          videoId: step.videoId,
+          stepResultId: step.id,
+          itemId: step.itemId,
+          stepId: step.stepId,
+          scopeIndex: step.scopeIndex,
+          category: "correctness",
+          value: (step.output as unknown as QaDecision).outcome === "correct" ? 1 : 0,
+        })),
+    });
     await tx.runMetric.createMany({
       data: decisions.flatMap((d) =>
         "decision" in d.result ? [{ runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "correct", value: d.result.decision.outcome === "correct" ? 1 : 0 }] : [],
