@@ -28,7 +28,6 @@ import type { QuestionPayload } from "./question-set-import";
 import { QA_PIPELINE } from "./qa-results";
 
 export const HARNESS_FORMATS = ["lmms-eval", "vlmevalkit"] as const;
-export type HarnessFormat = (typeof HARNESS_FORMATS)[number];
 
 export const harnessImportFieldsSchema = z.strictObject({
   questionSetId: z.string().min(1).max(64),
