@@ -2,6 +2,7 @@ import { download, importAnswers, ok, projectParams, runParams, setFileFields } 
 import type { ApiRoute } from "../../api/openapi/route-spec";
 import { itemIdSchema, referenceSetFieldsSchema } from "../../items/items.validation";
 import { projectIdSchema } from "../../projects/projects.validation";
+import { harnessUploadFieldsSchema } from "./harness-import";
 import { qaAccuracyQuerySchema, qaRunResultsQuerySchema, questionListQuerySchema } from "./qa-results";
 
 /** The task's /api/v1 routes (question sets, questions, run results, accuracy) for the OpenAPI document. */
@@ -25,6 +26,17 @@ export function qaApiRoutes(): ApiRoute[] {
       params: projectParams,
       body: { kind: "multipart", fields: referenceSetFieldsSchema, files: { file: "JSONL, JSON array or CSV." } },
       responses: importAnswers("the question set"),
+      errors: [413, 422],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/question-sets/{setId}/harness-runs",
+      summary: "Import an lmms-eval or VLMEvalKit output file as an external QA run of the set (owners)",
+      description:
+        'Multipart: `file`, `format` ("lmms-eval": a log_samples JSONL; "vlmevalkit": a prediction TSV), `model`, `dryRun`? ("true": list every unreadable row with its line, write nothing).',
+      params: { projectId: projectIdSchema, setId: itemIdSchema },
+      body: { kind: "multipart", fields: harnessUploadFieldsSchema, files: { file: "lmms-eval samples JSONL or VLMEvalKit TSV." } },
+      responses: importAnswers("the external run"),
       errors: [413, 422],
     },
     {

@@ -129,7 +129,10 @@ const runSelect = {
 function summaryOf(run: { id: string; status: string; simulated: boolean; createdAt: Date; settings: unknown; endpointSnapshot: unknown; endpoint: { name: string; model: string } }): QaRunSummary {
   const settings = qaSettingsSchema.parse(run.settings ?? {});
   const names = snapshotOf(run);
-  return { id: run.id, status: run.status, simulated: run.simulated, createdAt: run.createdAt, ...names, settings, label: runLabel(names.model, settings) };
+  // An imported harness run (harness-import.ts) saw no FrameJury frames: its label names its source instead.
+  const external = (run.endpointSnapshot as { external?: { source?: unknown } } | null)?.external;
+  const label = external ? `${names.model} · external (${String(external.source)})` : runLabel(names.model, settings);
+  return { id: run.id, status: run.status, simulated: run.simulated, createdAt: run.createdAt, ...names, settings, label };
 }
 
 async function qaRunOf(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "export.read") {

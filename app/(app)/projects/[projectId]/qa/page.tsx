@@ -4,6 +4,8 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { HarnessRunImport } from "@/components/tasks/qa/harness-run-import";
+import { listItemSets } from "@/lib/items/item-sets";
 import { AccuracyCell, formatPercent, OutcomeBadge } from "@/components/tasks/qa/qa-format";
 import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
@@ -84,6 +86,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   };
   const pageCount = Math.max(1, Math.ceil((list?.total ?? 0) / query.pageSize));
   const task = taskOf("qa");
+  const harnessSets = roleCan(role, "runs.manage") && options.questionSets > 0 ? (await listItemSets(prisma, actor, projectId, ["questions"])).map((set) => ({ id: set.id, name: set.name })) : [];
 
   return (
     <div className="flex flex-col gap-5">
@@ -499,6 +502,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
           <TargetLegend task={task} title="Legend: video QA" />
         </>
       )}
+      {harnessSets.length > 0 && <HarnessRunImport projectId={projectId} questionSets={harnessSets} />}
     </div>
   );
 }

@@ -1,0 +1,129 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { ApiError, apiFetch } from "@/lib/api-client";
+
+interface HarnessAnswer {
+  dryRun: boolean;
+  ok: boolean;
+  errors: { line: number; message: string }[];
+  rows: number;
+  decided: { correct: number; wrong: number; undecided: number };
+  runId: string | null;
+}
+
+const input = "rounded-md border border-slate-300 px-2 py-1.5";
+
+/**
+ * An lmms-eval log_samples file or a VLMEvalKit prediction TSV as an external QA run of a question set:
+ * Check is a dry run listing every row it cannot read with its line (nothing stored); Import stores the run.
+ */
+export function HarnessRunImport({ projectId, questionSets }: { projectId: string; questionSets: { id: string; name: string }[] }) {
+  const router = useRouter();
+  const [setId, setSetId] = useState(questionSets[0]?.id ?? "");
+  const [format, setFormat] = useState<"lmms-eval" | "vlmevalkit">("lmms-eval");
+  const [model, setModel] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState<HarnessAnswer | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function send(dryRun: boolean) {
+    if (!file) return;
+    const form = new FormData();
+    form.set("file", file, file.name);
+    form.set("format", format);
+    form.set("model", model);
+    if (dryRun) form.set("dryRun", "true");
+    setBusy(true);
+    setFailure(null);
+    try {
+      const result = await apiFetch<HarnessAnswer>(`/api/v1/projects/${projectId}/question-sets/${setId}/harness-runs`, { method: "POST", body: form });
+      setAnswer(result);
+      if (!dryRun) router.refresh();
+    } catch (error) {
+      const body = error instanceof ApiError ? (error.body as Partial<HarnessAnswer> | null) : null;
+      if (body && Array.isArray(body.errors)) setAnswer(body as HarnessAnswer);
+      else setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="harness-import">
+      <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
+      <p className="text-slate-600">
+        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code>) becomes an
+        external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs, and no LLM is called, so open answers and answers without a
+        readable letter count as unanswerable.
+      </p>
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="flex flex-col gap-1">
+          Question set
+          <select className={input} value={setId} onChange={(e) => setSetId(e.target.value)}>
+            {questionSets.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          Format
+          <select className={input} value={format} onChange={(e) => setFormat(e.target.value as "lmms-eval" | "vlmevalkit")}>
+            <option value="lmms-eval">lmms-eval samples (JSONL)</option>
+            <option value="vlmevalkit">VLMEvalKit predictions (TSV)</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          Model
+          <input className={input} value={model} onChange={(e) => setModel(e.target.value)} placeholder="e.g. llava-video-7b" />
+        </label>
+        <label className="flex flex-col gap-1">
+          File
+          <input
+            type="file"
+            accept=".jsonl,.tsv"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setAnswer(null);
+            }}
+          />
+        </label>
+      </div>
+      <div className="flex gap-3">
+        <button type="button" className={buttonClass("secondary")} disabled={busy || !file || !setId || !model.trim()} onClick={() => void send(true)}>
+          Check file
+        </button>
+        <button type="button" className={buttonClass()} disabled={busy || !file || !setId || !model.trim() || !answer?.ok || !answer.dryRun} onClick={() => void send(false)}>
+          Import as external run
+        </button>
+      </div>
+      {failure && (
+        <p role="alert" className="text-red-700">
+          {failure}
+        </p>
+      )}
+      {answer && (
+        <div data-testid="harness-import-result" className="flex flex-col gap-1">
+          <p>
+            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows: {answer.decided.correct} correct, {answer.decided.wrong} wrong,{" "}
+            {answer.decided.undecided} undecided.
+          </p>
+          {answer.errors.length > 0 && (
+            <ul className="list-disc pl-5 text-red-700" data-testid="harness-import-errors">
+              {answer.errors.map((e, i) => (
+                <li key={i}>
+                  Line {e.line}: {e.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Harness outputs as external QA runs, on PostgreSQL: an lmms-eval log_samples file and a VLMEvalKit
+ * prediction file (lib/tasks/qa/harness-fixtures/, written from the harnesses' formats) for the small
+ * question set (lib/tasks/qa/qa-fixtures.ts). By hand: lmms-eval answers q1 A (right), q2 "C. Red." (right),
+ * q3 "The answer is A." (wrong); VLMEvalKit answers q1 A (right), q2 "B. The ramp…" (wrong), q3 B (right).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "@/lib/auth/actor";
+import { prisma } from "@/lib/db/prisma";
+import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
+import { makeUser } from "@/lib/testing/fixtures";
+import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
+import { projectQaOverview, runQaResults } from "@/lib/tasks/qa/qa-results";
+import { importHarnessRun } from "./harness-import";
+
+const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, "harness-fixtures", name)));
+const LMMS = fixture("samples_videomme_2026-11-23T12-00-00.jsonl");
+const VLM = fixture("Qwen2-VL-7B_Video-MME.tsv");
+
+let owner: Actor;
+beforeAll(async () => {
+  owner = await makeUser();
+});
+
+async function qaProject() {
+  const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
+  const set = await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes() });
+  return { projectId, setId: set.set.id! };
+}
+
+describe("importing harness outputs as external QA runs", () => {
+  it("reads an lmms-eval file and a VLMEvalKit file for one set: accuracy per run and McNemar between them", async () => {
+    const { projectId, setId } = await qaProject();
+    const lmms = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "llava-video-7b", dryRun: false }, LMMS);
+    expect(lmms).toMatchObject({ ok: true, rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
+    const vlm = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "vlmevalkit", model: "Qwen2-VL-7B", dryRun: false }, VLM);
+    expect(vlm).toMatchObject({ ok: true, rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
+
+    const overview = await projectQaOverview(prisma, owner, projectId, { runId: [lmms.runId!, vlm.runId!], format: "json" });
+    const overall = (runId: string) => overview.rows.find((r) => r.runId === runId && r.breakdown === "all")!.outcomes;
+    expect(overall(lmms.runId!)).toMatchObject({ correct: 2, wrong: 1, unanswerable: 0, pending: 0 });
+    expect(overall(vlm.runId!)).toMatchObject({ correct: 2, wrong: 1, unanswerable: 0, pending: 0 });
+    expect(overview.chosen.map((r) => r.label).sort()).toEqual(["Qwen2-VL-7B · external (vlmevalkit)", "llava-video-7b · external (lmms-eval)"]);
+    expect(overview.comparisons).toHaveLength(1);
+    const comparison = overview.comparisons[0]!;
+    // q2: lmms-eval right, VLMEvalKit wrong; q3 the other way round.
+    const lmmsOnlyRight = comparison.first === lmms.runId ? comparison.b : comparison.c;
+    const vlmOnlyRight = comparison.first === lmms.runId ? comparison.c : comparison.b;
+    expect({ n: comparison.n, lmmsOnlyRight, vlmOnlyRight, p: comparison.p }).toEqual({ n: 3, lmmsOnlyRight: 1, vlmOnlyRight: 1, p: 1 });
+
+    // The raw predictions are kept per answer, with the letter FrameJury read.
+    const results = await runQaResults(prisma, owner, vlm.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    const q2 = results.questions.find((q) => q.externalId === "q2")!;
+    expect(q2.result).toMatchObject({ rawAnswer: "B. The ramp under the ball is green.", outcome: "wrong", decidedBy: "letter", letter: "B" });
+    // Decided answers carry the correctness score that reviews, queues and agreement read.
+    const scores = await prisma.score.findMany({ where: { runId: vlm.runId!, category: "correctness" }, select: { itemId: true, value: true } });
+    const external = new Map((await prisma.item.findMany({ where: { id: { in: scores.map((s) => s.itemId) } }, select: { id: true, externalId: true } })).map((i) => [i.id, i.externalId]));
+    expect(Object.fromEntries(scores.map((s) => [external.get(s.itemId), s.value]))).toEqual({ q1: 1, q2: 0, q3: 1 });
+    // q4 (open) is in neither file: it is not part of the runs.
+    expect(results.questions.map((q) => q.externalId).sort()).toEqual(["q1", "q2", "q3"]);
+  });
+
+  it("a dry run lists every row it cannot read with its line, and stores nothing", async () => {
+    const { projectId, setId } = await qaProject();
+    const lines = new TextDecoder().decode(LMMS).trimEnd().split("\n");
+    const bad = [
+      lines[0]!,
+      lines[1]!.replace("A ball rolls down a ramp number 0-0", "Some other clip"),
+      "{not json",
+      JSON.stringify({ doc_id: 9, doc: { videoID: "A ball rolls down a ramp number 1-0", question: "What happens after the ball stops?" }, target: "B" }),
+    ].join("\n");
+    const runsBefore = await prisma.judgeRun.count({ where: { projectId } });
+    const answer = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "m", dryRun: true }, new TextEncoder().encode(bad));
+    expect(answer.ok).toBe(false);
+    expect(answer.errors).toEqual([
+      { line: 2, message: 'unknown video "Some other clip": no question of the set is about it' },
+      { line: 3, message: "not a JSON object (lmms-eval writes one sample per line)" },
+      { line: 4, message: "no prediction: neither filtered_resps nor resps holds the model's answer" },
+    ]);
+    // Not a dry run: the same file is refused whole.
+    const refused = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "m", dryRun: false }, new TextEncoder().encode(bad));
+    expect(refused).toMatchObject({ ok: false, runId: null });
+    expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(runsBefore);
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * Results from the eval harnesses labs already run, imported as an external QA run of a question set:
+ *
+ * - lmms-eval's `--log_samples` output (`samples_<task>_<date>.jsonl`): one JSON object per line with
+ *   `doc_id`, `doc` (the dataset row: Video-MME's `videoID`/`question`/`options`/`answer`, MVBench's
+ *   `video`/`question`/`candidates`/`answer`…), `target`, `resps` and `filtered_resps` (the model's answer,
+ *   nested in lists), and the task's metric fields.
+ * - VLMEvalKit's per-model prediction file (`<model>_<dataset>.tsv`): a header row, then `index`,
+ *   `video`, `question`, the options `A`…, `answer` and `prediction`, tab-separated.
+ *
+ * Each row is matched to one of the set's questions: by the question's id (`doc_id`, `question_id` or
+ * `index`), else by its video (file name without extension) and question text. The prediction is kept as
+ * the run's raw answer and read exactly as FrameJury reads its own runs' answers: a multiple-choice letter
+ * by extract-letter.ts, with the correctness score FrameJury's own decisions carry (so answers can be reviewed,
+ * queued and compared with reviewers). No LLM is called on import: an answer with no single readable letter, and every open
+ * answer, is stored with its decision left undone ("skipped"), so it counts as unanswerable, never as wrong.
+ *
+ * All or nothing: the dry run (and a failed import) lists every row that cannot be read, with its line.
+ */
+import { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { requireProjectAccess } from "../../authz/permissions";
+import { NotFoundError } from "../../errors";
+import { extractOptionLetter } from "./extract-letter";
+import type { QaDecision } from "./qa-pipeline";
+import type { QuestionPayload } from "./question-set-import";
+import { QA_PIPELINE } from "./qa-results";
+
+export const HARNESS_FORMATS = ["lmms-eval", "vlmevalkit"] as const;
+
+export const harnessImportFieldsSchema = z.strictObject({
+  questionSetId: z.string().min(1).max(64),
+  format: z.enum(HARNESS_FORMATS, { error: 'format must be "lmms-eval" or "vlmevalkit"' }),
+  model: z.string().trim().min(1, "the model's name is needed").max(200),
+  dryRun: z.boolean().default(false),
+});
+/** The multipart text fields beside the file (the set comes from the path). */
+export const harnessUploadFieldsSchema = z.strictObject({
+  format: harnessImportFieldsSchema.shape.format,
+  model: harnessImportFieldsSchema.shape.model,
+  dryRun: z
+    .enum(["true", "false"], { error: 'dryRun must be "true" or "false"' })
+    .optional()
+    .transform((value) => value === "true"),
+});
+export type HarnessImportFields = z.output<typeof harnessImportFieldsSchema>;
+
+export interface HarnessRowError {
+  line: number;
+  message: string;
+}
+
+/** One readable row: which question it answers and what the model said. */
+export interface HarnessRow {
+  line: number;
+  id: string | null;
+  video: string | null;
+  question: string | null;
+  prediction: string;
+}
+
+export interface SetQuestion {
+  itemId: string;
+  videoId: string;
+  externalId: string;
+  videoPath: string;
+  payload: QuestionPayload;
+}
+
+const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+/** A video's name without folders or extension, as the harnesses name videos (Video-MME's `videoID`). */
+const videoStem = (name: string) =>
+  normalise(
+    name
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\.[a-z0-9]{2,4}$/i, ""),
+  );
+
+function firstString(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value))
+    for (const inner of value) {
+      const found = firstString(inner);
+      if (found !== null) return found;
+    }
+  return null;
+}
+
+const asText = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : typeof value === "number" ? String(value) : null);
+
+/** lmms-eval's log_samples JSONL: every line one sample. */
+export function parseLmmsEvalSamples(text: string): { rows: HarnessRow[]; errors: HarnessRowError[] } {
+  const rows: HarnessRow[] = [];
+  const errors: HarnessRowError[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    if (raw.trim() === "") return;
+    let sample: unknown;
+    try {
+      sample = JSON.parse(raw);
+    } catch {
+      errors.push({ line, message: "not a JSON object (lmms-eval writes one sample per line)" });
+      return;
+    }
+    if (typeof sample !== "object" || sample === null || Array.isArray(sample)) {
+      errors.push({ line, message: "not a JSON object (lmms-eval writes one sample per line)" });
+      return;
+    }
+    const record = sample as Record<string, unknown>;
+    const doc = (typeof record.doc === "object" && record.doc !== null ? record.doc : {}) as Record<string, unknown>;
+    const prediction = firstString(record.filtered_resps) ?? firstString(record.resps);
+    const question = asText(doc.question);
+    const video = asText(doc.videoID) ?? asText(doc.video_id) ?? asText(doc.video) ?? asText(doc.video_name);
+    const id = asText(doc.question_id) ?? asText(record.doc_id);
+    const problems: string[] = [];
+    if (prediction === null) problems.push("no prediction: neither filtered_resps nor resps holds the model's answer");
+    if (question === null) problems.push("no question: doc.question is missing or empty");
+    if (problems.length) errors.push(...problems.map((message) => ({ line, message })));
+    else rows.push({ line, id, video, question, prediction: prediction! });
+  });
+  return { rows, errors };
+}
+
+/** VLMEvalKit's prediction TSV: a header row, then one question per line. */
+export function parseVlmEvalKitTsv(text: string): { rows: HarnessRow[]; errors: HarnessRowError[] } {
+  const lines = text.split(/\r?\n/);
+  const header = (lines[0] ?? "").split("\t").map((c) => c.trim().toLowerCase());
+  const column = (name: string) => header.indexOf(name);
+  const missing = ["question", "prediction"].filter((name) => column(name) < 0);
+  if (missing.length)
+    return { rows: [], errors: [{ line: 1, message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column (VLMEvalKit writes index, video, question, A…, answer, prediction)` }] };
+  const rows: HarnessRow[] = [];
+  const errors: HarnessRowError[] = [];
+  lines.slice(1).forEach((raw, index) => {
+    const line = index + 2;
+    if (raw.trim() === "") return;
+    const cells = raw.split("\t");
+    const cell = (name: string) => (column(name) >= 0 ? asText(cells[column(name)]) : null);
+    const question = cell("question");
+    const prediction = cell("prediction");
+    const problems: string[] = [];
+    if (prediction === null) problems.push("no prediction: the prediction cell is empty");
+    if (question === null) problems.push("no question: the question cell is empty");
+    if (problems.length) errors.push(...problems.map((message) => ({ line, message })));
+    else rows.push({ line, id: cell("index"), video: cell("video") ?? cell("video_path"), question, prediction: prediction! });
+  });
+  return { rows, errors };
+}
+
+/** Each row's question in the set (by video + question text, else by id), or an error with its line. */
+export function matchHarnessRows(rows: readonly HarnessRow[], questions: readonly SetQuestion[]): { matched: { row: HarnessRow; question: SetQuestion }[]; errors: HarnessRowError[] } {
+  const byText = new Map<string, SetQuestion>();
+  const byId = new Map<string, SetQuestion>();
+  const videos = new Set<string>();
+  for (const q of questions) {
+    byText.set(`${videoStem(q.videoPath)}\u0000${normalise(q.payload.question)}`, q);
+    byId.set(q.externalId, q);
+    videos.add(videoStem(q.videoPath));
+    videos.add(videoStem(q.payload.video));
+  }
+  const matched: { row: HarnessRow; question: SetQuestion }[] = [];
+  const errors: HarnessRowError[] = [];
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    let question = row.video ? byText.get(`${videoStem(row.video)}\u0000${normalise(row.question ?? "")}`) : undefined;
+    if (!question && row.id !== null) {
+      const candidate = byId.get(row.id);
+      if (candidate && (!row.video || videoStem(candidate.videoPath) === videoStem(row.video)) && normalise(candidate.payload.question) === normalise(row.question ?? "")) question = candidate;
+    }
+    if (!question) {
+      if (row.video && !videos.has(videoStem(row.video))) errors.push({ line: row.line, message: `unknown video ${JSON.stringify(row.video)}: no question of the set is about it` });
+      else errors.push({ line: row.line, message: `no question of the set matches ${JSON.stringify(row.question)}${row.video ? ` on ${row.video}` : ""}` });
+      continue;
+    }
+    const previous = seen.get(question.itemId);
+    if (previous !== undefined) {
+      errors.push({ line: row.line, message: `answers the same question as line ${previous}` });
+      continue;
+    }
+    seen.set(question.itemId, row.line);
+    matched.push({ row, question });
+  }
+  return { matched, errors };
+}
+
+/** The decision FrameJury makes without an LLM: the letter of a multiple-choice answer, else none. */
+export function decideWithoutJudge(payload: QuestionPayload, prediction: string): { decision: QaDecision } | { undecided: string } {
+  if (payload.format !== "mc" || !payload.options) return { undecided: "An open answer of an external run is not judged on import (no judge endpoint is called)." };
+  const extraction = extractOptionLetter(prediction, payload.options);
+  if (!extraction.letter) return { undecided: `No single option letter could be read (${extraction.reason}); an external run calls no judge.` };
+  const right = extraction.letter === payload.answer;
+  return {
+    decision: {
+      outcome: right ? "correct" : "wrong",
+      decidedBy: "letter",
+      letter: extraction.letter,
+      extraction: null,
+      judgement: null,
+      reason: `${extraction.reason[0]!.toUpperCase()}${extraction.reason.slice(1)}; the correct option is ${payload.answer}.`,
+    },
+  };
+}
+
+export interface HarnessImportResult {
+  dryRun: boolean;
+  ok: boolean;
+  errors: HarnessRowError[];
+  rows: number;
+  decided: { correct: number; wrong: number; undecided: number };
+  runId: string | null;
+}
+
+/** The archived endpoint record an external model's runs hang on (runs need one; it is never called). */
+async function externalEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, model: string) {
+  const name = `External: ${model}`;
+  const existing = await prisma.judgeEndpoint.findFirst({ where: { projectId, name, baseUrl: "external:" }, select: { id: true } });
+  if (existing) return existing.id;
+  return (await prisma.judgeEndpoint.create({ data: { projectId, name, baseUrl: "external:", model, createdById: actor.userId, archivedAt: new Date() }, select: { id: true } })).id;
+}
+
+/** Import one harness file as an external QA run of a question set (owners; `runs.manage`). */
+export async function importHarnessRun(prisma: PrismaClient, actor: Actor, projectId: string, fields: HarnessImportFields, bytes: Uint8Array): Promise<HarnessImportResult> {
+  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
+  const set = await prisma.itemSet.findFirst({ where: { id: fields.questionSetId, projectId }, select: { id: true } });
+  if (!set) throw new NotFoundError("No such question set in this project.");
+  const items = await prisma.item.findMany({
+    where: { setId: set.id, kind: "question" },
+    select: { id: true, videoId: true, externalId: true, payload: true, video: { select: { relativePath: true } } },
+  });
+  const questions: SetQuestion[] = items.map((i) => ({
+    itemId: i.id,
+    videoId: i.videoId,
+    externalId: i.externalId,
+    videoPath: i.video.relativePath,
+    payload: i.payload as unknown as QuestionPayload,
+  }));
+  const text = new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
+  const parsed = fields.format === "lmms-eval" ? parseLmmsEvalSamples(text) : parseVlmEvalKitTsv(text);
+  const { matched, errors: matchErrors } = matchHarnessRows(parsed.rows, questions);
+  const errors = [...parsed.errors, ...matchErrors].sort((a, b) => a.line - b.line);
+  if (parsed.rows.length + parsed.errors.length === 0) errors.push({ line: 1, message: "the file has no rows" });
+  const decisions = matched.map((m) => ({ ...m, result: decideWithoutJudge(m.question.payload, m.row.prediction) }));
+  const decided = {
+    correct: decisions.filter((d) => "decision" in d.result && d.result.decision.outcome === "correct").length,
+    wrong: decisions.filter((d) => "decision" in d.result && d.result.decision.outcome === "wrong").length,
+    undecided: decisions.filter((d) => "undecided" in d.result).length,
+  };
+  const base = { dryRun: fields.dryRun, ok: errors.length === 0, errors, rows: matched.length, decided, runId: null };
+  if (fields.dryRun || errors.length) return base;
+
+  const endpointId = await externalEndpoint(prisma, actor, projectId, fields.model);
+  const now = new Date();
+  const runId = await prisma.$transaction(async (tx) => {
+    const run = await tx.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: QA_PIPELINE,
+        endpointId,
+        status: "done",
+        settings: { frames: 8, resize: { mode: "quarter" }, textOnlyBaseline: false },
+        endpointSnapshot: { name: `External: ${fields.model}`, model: fields.model, external: { source: fields.format, questionSetId: set.id } },
+        createdById: actor.userId,
+        startedAt: now,
+        finishedAt: now,
+      },
+      select: { id: true },
+    });
+    const perVideo = new Map<string, number>();
+    await tx.runItem.createMany({
+      data: decisions.map((d) => {
+        const position = perVideo.get(d.question.videoId) ?? 0;
+        perVideo.set(d.question.videoId, position + 1);
+        return { runId: run.id, itemId: d.question.itemId, videoId: d.question.videoId, position };
+      }),
+    });
+    const positions = new Map<string, number>();
+    const steps = decisions.flatMap((d) => {
+      const scopeIndex = positions.get(d.question.videoId) ?? 0;
+      positions.set(d.question.videoId, scopeIndex + 1);
+      const common = { runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, scopeIndex, startedAt: now, finishedAt: now };
+      const isMc = d.question.payload.format === "mc";
+      return [
+        {
+          ...common,
+          stepId: "answer",
+          status: "done" as const,
+          templateId: isMc ? "qa/answer-mc" : "qa/answer-open",
+          output: { text: d.row.prediction, refusal: null, finishReason: null },
+          rawText: d.row.prediction,
+        },
+        "decision" in d.result
+          ? { ...common, stepId: "decide", status: "done" as const, templateId: "qa/judge-option", output: d.result.decision as never }
+          : { ...common, stepId: "decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: d.result.undecided },
+      ];
+    });
+    const stored = await tx.stepResult.createManyAndReturn({ data: steps, select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true } });
+    // The correctness score, as the engine writes it for a decided answer: reviews, queues and agreement read it.
+    await tx.score.createMany({
+      data: stored
+        .filter((step) => step.stepId === "decide" && step.status === "done")
+        .map((step) => ({
+          runId: run.id,
+          videoId: step.videoId,
+          stepResultId: step.id,
+          itemId: step.itemId,
+          stepId: step.stepId,
+          scopeIndex: step.scopeIndex,
+          category: "correctness",
+          value: (step.output as unknown as QaDecision).outcome === "correct" ? 1 : 0,
+        })),
+    });
+    await tx.runMetric.createMany({
+      data: decisions.flatMap((d) =>
+        "decision" in d.result ? [{ runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "correct", value: d.result.decision.outcome === "correct" ? 1 : 0 }] : [],
+      ),
+    });
+    return run.id;
+  });
+  return { ...base, runId };
+}
