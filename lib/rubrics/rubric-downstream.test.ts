@@ -328,13 +328,15 @@ describe("a rubric task downstream of its declaration", () => {
       expect(vsAnn.native.score!.n).toBe(VIDEOS);
       expect(vsAnn.native.score!.values.mae).toBeCloseTo(annPairs.reduce((sum, [j, h]) => sum + Math.abs(j - h), 0) / VIDEOS);
       expect(vsAnn.native.score!.values.alpha).toBeCloseTo(alphaByHand(annPairs, level), 10);
-      // The level matters for this criterion's values: the other level's alpha is another number.
-      if (other) expect(Math.abs(alphaByHand(annPairs, other) - alphaByHand(annPairs, level))).toBeGreaterThan(1e-6);
       const count = (h: boolean, j: boolean) => annPairs.filter(([jv, hv]) => positive(hv) === h && positive(jv) === j).length;
       expect(vsAnn.binary.confusion).toEqual({ tp: count(true, true), fp: count(false, true), fn: count(true, false), tn: count(false, false) });
       // Among the reviewers, at the same level.
       const between = HUMAN.ann[criterion].map((a, i) => [a, HUMAN.bob[criterion][i]!] as const);
       expect(report.humanVsHuman.native.score!.values.alpha).toBeCloseTo(alphaByHand(between, level), 10);
+      // The level matters for these fixed values: the other level's alpha is another number, so the report's
+      // number above tells the levels apart. (Checked on the reviewers' fixed values, not the judge's: the stub's
+      // values follow the videos' random ids, and for some ids two levels happen to give the same alpha.)
+      if (other) expect(Math.abs(alphaByHand(between, other) - alphaByHand(between, level))).toBeGreaterThan(1e-6);
       expect(report.breakdowns.category.map((row) => [row.key, row.items])).toEqual([[lookTarget(criterion), VIDEOS]]);
     }
     // Unfiltered, the report's category breakdown gives each criterion's row its own level, and α at it against
