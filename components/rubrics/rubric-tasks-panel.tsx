@@ -8,6 +8,7 @@ import type { RubricProblem } from "@/lib/rubrics/rubric-definition";
 import type { RubricTaskSummary } from "@/lib/rubrics/rubric-tasks";
 import type { RubricPreviewChoices } from "@/lib/rubrics/rubric-tasks-page";
 import { RubricEditor } from "./rubric-editor";
+import { RubricItemImport } from "./rubric-item-import";
 
 const FRAMES_WORDS = { uniform: "uniform", key_frames: "key frames", each_key_frame: "each key frame", each_cluster: "each cluster" } as const;
 
@@ -28,10 +29,26 @@ function errorLines(error: unknown): string[] {
  * The Rubric tasks page's client part: the project's rubric tasks (every member reads them), and for owners
  * new, edit (a new version), archive/restore, delete (only without runs), import a file and export one.
  */
-export function RubricTasksPanel({ projectId, tasks, canManage, preview }: { projectId: string; tasks: RubricTaskSummary[]; canManage: boolean; preview: RubricPreviewChoices | null }) {
+export function RubricTasksPanel({
+  projectId,
+  tasks,
+  canManage,
+  canImportItems,
+  preview,
+}: {
+  projectId: string;
+  tasks: RubricTaskSummary[];
+  canManage: boolean;
+  /** May import item files (owners and editors): a task whose subject is an item gets an "Items" action. */
+  canImportItems: boolean;
+  preview: RubricPreviewChoices | null;
+}) {
   const router = useRouter();
   // "new", a task's id, or null: which definition the editor shows.
   const [open, setOpen] = useState<string | null>(null);
+  // The task whose items panel is shown, or null.
+  const [itemsOf, setItemsOf] = useState<string | null>(null);
+  const itemsTask = tasks.find((t) => t.id === itemsOf && t.definition.subject.kind === "item") ?? null;
   const fileInput = useRef<HTMLInputElement>(null);
   const edited = tasks.find((t) => t.id === open) ?? null;
 
@@ -137,6 +154,11 @@ export function RubricTasksPanel({ projectId, tasks, canManage, preview }: { pro
                         <button type="button" className="text-indigo-700 underline" onClick={() => setOpen(t.id)} aria-label={`${canManage ? "Edit" : "View"} ${t.name}`}>
                           {canManage ? "Edit" : "View"}
                         </button>
+                        {canImportItems && t.definition.subject.kind === "item" && (
+                          <button type="button" className="text-indigo-700 underline" onClick={() => setItemsOf(itemsOf === t.id ? null : t.id)} aria-label={`Import items for ${t.name}`}>
+                            Items
+                          </button>
+                        )}
                         <a className="text-indigo-700 underline" href={`/api/v1/rubric-tasks/${t.id}/export`} download aria-label={`Export ${t.name}`}>
                           Export
                         </a>
@@ -174,6 +196,7 @@ export function RubricTasksPanel({ projectId, tasks, canManage, preview }: { pro
           </div>
         )}
       </section>
+      {itemsTask && <RubricItemImport key={itemsTask.id} task={itemsTask} />}
       {open && (open === "new" || edited) && (
         <RubricEditor
           key={open === "new" ? "new" : edited!.id}

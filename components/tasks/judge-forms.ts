@@ -3,12 +3,19 @@
  * (lib/generated/tasks/views.ts) when asked. No "use client": the page (a server component) calls these too.
  */
 import type { ComponentType } from "react";
+import { RubricItemRunForm } from "@/components/rubrics/rubric-item-run-form";
 import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { isRubricItemKind } from "@/lib/rubrics/rubric-declaration";
+import { findTask } from "@/lib/tasks/registry";
 import type { DefaultsFormProps, RunSettingsFormProps } from "./run-settings-form";
 
 /** The run form's controls for the pipeline, or null when its runs take the project's defaults. */
 export function runSettingsFormOf(pipelineId: string): ComponentType<RunSettingsFormProps> | null {
-  return GENERATED_TASK_VIEWS.find((views) => views.runSettingsForms?.[pipelineId])?.runSettingsForms?.[pipelineId] ?? null;
+  const own = GENERATED_TASK_VIEWS.find((views) => views.runSettingsForms?.[pipelineId])?.runSettingsForms?.[pipelineId];
+  if (own) return own;
+  // A rubric task that judges items (defined as data, no views of its own) asks which of its item sets to judge.
+  const task = findTask(pipelineId);
+  return task && isRubricItemKind(task.subject) ? RubricItemRunForm : null;
 }
 
 /** The card that saves the pipeline's defaults for new runs, or null. */

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ComponentType } from "react";
+import { RubricItemSubjectView } from "@/components/rubrics/rubric-item-subject";
 import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
 
 /** Props every task's subject view gets: the queue item's subject under its key, and whether the judge is hidden. */
@@ -9,9 +10,12 @@ export interface SubjectViewProps {
   blind: boolean;
 }
 
-/** Every task's subject views, by the queue item's key (read at render, so a registered toy task's count). */
+/**
+ * Every task's subject views, by the queue item's key (read at render, so a registered toy task's count), and
+ * the rubric tasks' item view (tasks defined as data have no views of their own).
+ */
 function subjectViews(): Record<string, ComponentType<SubjectViewProps>> {
-  return Object.assign({}, ...GENERATED_TASK_VIEWS.map((views) => views.subjectViews ?? {}));
+  return Object.assign({ rubricItem: RubricItemSubjectView }, ...GENERATED_TASK_VIEWS.map((views) => views.subjectViews ?? {}));
 }
 
 /** The subjects a queue item carries (a caption, an answer), each shown by its task's view; nothing for a video item. */

@@ -112,6 +112,9 @@ export function parseGenericItems(file: ItemFile, fields: readonly ItemFieldDecl
   return { ok: true, items };
 }
 
+/** How an upload of generic items names its file in messages, and the name a file sent without one gets. */
+export const GENERIC_ITEM_FILE = { noun: "item file", defaultFileName: "items.jsonl" } as const;
+
 /**
  * An item set kind for items with declared fields: a declaration (a rubric task) registers one under its own
  * `id`, and its items are stored with `itemKind`.
@@ -120,7 +123,7 @@ export function genericItemSetKind(declaration: { id: string; noun: string; item
   return {
     id: declaration.id,
     noun: declaration.noun,
-    defaultFileName: "items.jsonl",
+    defaultFileName: GENERIC_ITEM_FILE.defaultFileName,
     async plan({ file, options, videos }) {
       const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
       const parsed = parseGenericItems(

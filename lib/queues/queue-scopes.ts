@@ -24,9 +24,16 @@ export function queueScopeForSubject(subject: SubjectKind): QueueScopeModule | n
 export async function queueSubjects(prisma: PrismaClient, queue: ReviewQueue, itemId: string): Promise<{ subjects: Record<string, unknown>; withheld(blind: boolean): Record<string, unknown> }> {
   const scopes = itemQueueScopes();
   const values = await Promise.all(scopes.map((s) => (s.id === queue.scope && itemId ? s.subject(prisma, queue, itemId) : Promise.resolve(null))));
-  const subjects = Object.fromEntries(scopes.map((s, i) => [s.subjectKey, values[i] ?? null]));
+  // Scopes may share a subject key (every rubric task's item scope shows its item as `rubricItem`): the queue's own subject wins.
+  const byKey = (value: (s: QueueScopeModule, i: number) => unknown) => {
+    const entries: Record<string, unknown> = {};
+    scopes.forEach((s, i) => {
+      if (values[i] || !(s.subjectKey in entries)) entries[s.subjectKey] = values[i] ? value(s, i) : null;
+    });
+    return entries;
+  };
   return {
-    subjects,
-    withheld: (blind) => Object.fromEntries(scopes.map((s, i) => [s.subjectKey, blind && values[i] && s.withheld ? s.withheld(values[i]) : (values[i] ?? null)])),
+    subjects: byKey((_, i) => values[i]),
+    withheld: (blind) => byKey((s, i) => (blind && s.withheld ? s.withheld(values[i]) : values[i])),
   };
 }

@@ -24,7 +24,7 @@ import { formatValue } from "../tasks/task-declaration";
 import { criterionScale } from "./rubric-declaration";
 import { rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
-import { framesRequirement, rubricScopeInput, rubricSkipReason, scopeCount } from "./rubric-pipeline";
+import { framesRequirement, rubricPromptValues, rubricScopeInput, rubricSkipReason, scopeCount } from "./rubric-pipeline";
 import { answerJsonSchema, answerSchema, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
 import { rubricTemplateHash } from "./rubric-template-hash";
 import type { RubricPreviewInput } from "./rubrics.validation";
@@ -96,7 +96,7 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   if (cannot) throw new ValidationError(`A run would skip this: ${cannot}.`);
 
   const scopeInput = rubricScopeInput(definition, input.scopeIndex, context);
-  const prompt = renderRubricPrompt(definition, scopeInput.values);
+  const prompt = renderRubricPrompt(definition, rubricPromptValues(scopeInput.values));
   const config = endpointConfigOf(endpoint);
   const responseFormat = config.structuredOutput ? answerJsonSchema(definition) : null;
   // The key a run's step computes (lib/judge/engine/judge-video.ts): an inline template has no system message and no salt.

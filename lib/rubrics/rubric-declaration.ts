@@ -21,6 +21,16 @@ export function rubricMetricId(key: number, criterionId: string): string {
   return `r${key}_${criterionId}_v`;
 }
 
+/** The item kind of a rubric task whose subject is an item (its items' `kind`, and the task's subject kind). */
+export function rubricItemKind(key: number): string {
+  return `${rubricPipelineId(key)}_item`;
+}
+
+/** Is this subject kind a rubric task's item kind (its runs judge items, and the run form asks for an item set)? */
+export function isRubricItemKind(kind: string): boolean {
+  return /^rubric_\d+_item$/.test(kind);
+}
+
 /** The step every rubric pipeline runs (once per scope). */
 export const RUBRIC_STEP = "judge";
 
@@ -106,7 +116,7 @@ export function rubricTaskDeclaration(key: number, definition: RubricDefinition)
   return {
     id: rubricPipelineId(key),
     label: definition.name,
-    subject: "video",
+    subject: definition.subject.kind === "item" ? rubricItemKind(key) : "video",
     targets,
     metrics,
     groupings: [],

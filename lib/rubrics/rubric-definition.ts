@@ -184,7 +184,6 @@ export function rubricProblems(input: unknown): { definition: RubricDefinition |
       problems.push({ path: `criteria.${other.i}.presence`, message: "every presence rule of a rubric uses the same threshold and absent value (presence review asks them together)" });
     }
   }
-  if (definition.subject.kind === "item") problems.push({ path: "subject.kind", message: "judging items with a rubric task is not available yet: use the video subject" });
   const fields = definition.subject.kind === "item" ? definition.subject.fields.map((f) => f.id) : [];
   fields.forEach((id, i) => {
     if (fields.indexOf(id) !== i) problems.push({ path: `subject.fields.${i}.id`, message: `the field id "${id}" is used twice` });

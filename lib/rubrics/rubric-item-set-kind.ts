@@ -6,7 +6,7 @@
  */
 import { genericItemSetKind } from "../items/generic-items";
 import type { RubricDefinition } from "./rubric-definition";
-import { rubricPipelineId } from "./rubric-declaration";
+import { rubricItemKind, rubricPipelineId } from "./rubric-declaration";
 
 /** The item set kind a rubric task imports its items as, or null when the rubric judges videos. */
 export function rubricItemSetKind(key: number, definition: RubricDefinition) {
@@ -14,7 +14,7 @@ export function rubricItemSetKind(key: number, definition: RubricDefinition) {
   return genericItemSetKind({
     id: `${rubricPipelineId(key)}_items`,
     noun: `${definition.name} item set`,
-    itemKind: `${rubricPipelineId(key)}_item`,
+    itemKind: rubricItemKind(key),
     fields: definition.subject.fields,
   });
 }

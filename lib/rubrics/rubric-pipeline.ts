@@ -5,11 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { FrameRef, FrameRequirement, RegisteredPipeline, ScoreRow, StepDefinition, VideoContext } from "../judge/engine/pipeline";
+import type { FrameRef, FrameRequirement, ItemRef, RegisteredPipeline, ScoreRow, StepDefinition, VideoContext } from "../judge/engine/pipeline";
+import type { GenericItemPayload } from "../items/generic-items";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
-import { aggregationOf, RUBRIC_STEP, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
+import { aggregationOf, RUBRIC_STEP, rubricItemKind, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
 import { canonicalDefinition, promptVariables, rubricProblems, rubricScope, type RubricDefinition } from "./rubric-definition";
-import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
+import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, type RubricAnswer, type RubricPromptValues } from "./rubric-prompt";
 import { rubricTemplateHash } from "./rubric-template-hash";
 
 /** What a rubric run stores as its settings: the version it pinned, whole. */
@@ -71,10 +72,27 @@ export function scopeFrames(definition: RubricDefinition, scopeIndex: number, co
 
 const FRAME_WORDS = { uniform: "frames sampled evenly over the video", key_frames: "key frames of the video", each_key_frame: "key frame", each_cluster: "frames around one key frame" } as const;
 
-type ScopeContext = Pick<VideoContext, "prompt" | "frames" | "keyFrames" | "clusters">;
+type ScopeContext = Pick<VideoContext, "prompt" | "frames" | "keyFrames" | "clusters"> & { items?: readonly Pick<ItemRef, "payload">[] };
+
+/** The prefix of an item field's value among a step's values (`item.text`), as the template names it. */
+const ITEM_VALUE = "item.";
+
+/** An item subject's declared fields of the scope's item (absent ones as ""); empty for a video subject. */
+function itemValues(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): Record<string, string> {
+  if (definition.subject.kind !== "item") return {};
+  const fields = (context.items?.[scopeIndex]?.payload as Partial<GenericItemPayload> | undefined)?.fields ?? {};
+  return Object.fromEntries(definition.subject.fields.map((field) => [field.id, typeof fields[field.id] === "string" ? fields[field.id]! : ""]));
+}
+
+/** The prompt values a step's input carries back into the template: `{{item.<field>}}` from its `item.<field>` values. */
+export function rubricPromptValues(values: Record<string, string>): RubricPromptValues {
+  const item = Object.fromEntries(Object.entries(values).flatMap(([key, value]) => (key.startsWith(ITEM_VALUE) ? [[key.slice(ITEM_VALUE.length), value]] : [])));
+  return { prompt: values.prompt ?? "", frames: values.frames ?? "", item };
+}
 
 /** How many calls (scopes) a video gets: one, or one per key frame or cluster. */
-export function scopeCount(definition: RubricDefinition, context: Pick<VideoContext, "keyFrames" | "clusters">): number {
+export function scopeCount(definition: RubricDefinition, context: Pick<VideoContext, "keyFrames" | "clusters"> & { items?: readonly unknown[] }): number {
+  if (definition.subject.kind === "item") return context.items?.length ?? 0;
   if (definition.frames.mode === "each_key_frame") return context.keyFrames.length;
   if (definition.frames.mode === "each_cluster") return context.clusters.length;
   return 1;
@@ -84,14 +102,20 @@ export function scopeCount(definition: RubricDefinition, context: Pick<VideoCont
 export function rubricSkipReason(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): string | null {
   if (promptVariables(definition.prompt).includes("prompt") && !context.prompt) return "the rubric's prompt uses {{prompt}} and the video has no prompt";
   if (scopeFrames(definition, scopeIndex, context).length === 0) return "the video has no frames for this scope";
+  if (definition.subject.kind === "item") {
+    const values = itemValues(definition, scopeIndex, context);
+    const missing = definition.subject.fields.find((field) => field.required && !values[field.id]?.trim());
+    if (missing) return `the item has no ${missing.label} (${missing.id}), which the rubric requires`;
+  }
   return null;
 }
 
 /** A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. */
-export function rubricScopeInput(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): { values: { prompt: string; frames: string }; frames: FrameRef[] } {
+export function rubricScopeInput(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): { values: Record<string, string>; frames: FrameRef[] } {
   const frames = scopeFrames(definition, scopeIndex, context);
   const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
-  return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what) }, frames };
+  const item = Object.fromEntries(Object.entries(itemValues(definition, scopeIndex, context)).map(([field, value]) => [`${ITEM_VALUE}${field}`, value]));
+  return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what), ...item }, frames };
 }
 
 /** One video's value of each criterion from its per-scope scores; null where the judge gave none. */
@@ -138,7 +162,7 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     responseFormatFor: (input) => answerJsonSchema((input.data as { definition: RubricDefinition }).definition),
     inlineTemplate: (context) => {
       const settings = context.settings as RubricRunSettings;
-      return { hash: rubricTemplateHash(settings.definition), render: (values) => renderRubricPrompt(settings.definition, { prompt: values.prompt ?? "", frames: values.frames ?? "" }) };
+      return { hash: rubricTemplateHash(settings.definition), render: (values) => renderRubricPrompt(settings.definition, rubricPromptValues(values)) };
     },
     dependsOn: () => [],
     skipReason: (scopeIndex, context) => rubricSkipReason(definitionOf(context), scopeIndex, context),
@@ -179,7 +203,13 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
         return { rubricVersionId: record.latest.id, version: record.latest.number, hash: record.latest.hash, definition: latest } satisfies RubricRunSettings;
       }),
     frames: (settings) => framesRequirement((settings as Partial<RubricRunSettings>)?.definition ?? latest),
-    // The summary is keyed by metric id, as the video page's "Judge:" line reads a summary (summaryMetricValues).
+    ...(latest.subject.kind === "item" ? itemSubject(record) : videoSubject(key, latest)),
+  };
+}
+
+/** A video subject: the summary is keyed by metric id, as the video page's "Judge:" line reads a summary (summaryMetricValues). */
+function videoSubject(key: number, latest: RubricDefinition): Pick<RegisteredPipeline, "summarize" | "metricValues"> {
+  return {
     summarize: (scores, context) => {
       const values = aggregateCriteria(key, definitionOf(context), scores);
       return Object.fromEntries(Object.entries(values).map(([criterionId, value]) => [rubricMetricId(key, criterionId), value]));
@@ -188,6 +218,35 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
       const values = (summary ?? {}) as Record<string, number | null | undefined>;
       return Object.fromEntries(latest.criteria.map((c) => [rubricMetricId(key, c.id), values[rubricMetricId(key, c.id)] ?? null]));
     },
+  };
+}
+
+/** One item's criterion values in a run's summary, by metric id (null where the judge gave none). */
+export interface RubricItemSummary {
+  itemId: string;
+  values: Record<string, number | null>;
+}
+
+/**
+ * An item subject: one call per item of the run's set (the rubric's item kind), and its values stored per item
+ * (run_metric rows with the item's id), as a QA run stores each question's. The video itself gets no metric.
+ */
+function itemSubject(record: RubricTaskRecord): Pick<RegisteredPipeline, "summarize" | "metricValues" | "items" | "itemMetrics"> {
+  const { key } = record;
+  return {
+    items: { kind: rubricItemKind(key), setNoun: `${record.name} item` },
+    summarize: (scores, context) => {
+      const definition = definitionOf(context);
+      const items: RubricItemSummary[] = context.items.map((item, scopeIndex) => ({
+        itemId: item.id,
+        values: Object.fromEntries(
+          definition.criteria.map((c) => [rubricMetricId(key, c.id), scores.find((s) => s.scopeIndex === scopeIndex && s.category === rubricTargetId(key, c.id))?.value ?? null]),
+        ),
+      }));
+      return { items };
+    },
+    metricValues: () => ({}),
+    itemMetrics: (summary) => ((summary as { items?: RubricItemSummary[] } | null)?.items ?? []).map((item) => ({ itemId: item.itemId, values: item.values })),
   };
 }
 

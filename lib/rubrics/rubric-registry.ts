@@ -14,6 +14,8 @@ import type { TaskDeclarations } from "../tasks/task-module";
 import { rubricDefinitionSchema } from "./rubric-definition";
 import { rubricPipeline, type RubricTaskRecord } from "./rubric-pipeline";
 import { rubricTaskDeclaration } from "./rubric-declaration";
+import { rubricItemQueueScope } from "./rubric-item-queue-scope";
+import { rubricItemSetKind } from "./rubric-item-set-kind";
 
 const registered = new Map<number, { signature: string; record: RubricTaskRecord; undo: () => void }>();
 /** Every id a registered rubric task puts in the registry (pipeline, target and metric ids). */
@@ -21,7 +23,13 @@ const registeredIds = new Set<string>();
 
 function register(record: RubricTaskRecord): () => void {
   const folder = rubricTaskFolder(record);
-  const undoModule = registerTaskModule({ id: folder.id, pipelines: [rubricPipeline(record)] });
+  const itemSetKind = rubricItemSetKind(record.key, record.latest.definition);
+  // An item subject brings the kind its items are imported as and the queue scope its runs are reviewed in.
+  const undoModule = registerTaskModule({
+    id: folder.id,
+    pipelines: [rubricPipeline(record)],
+    ...(itemSetKind ? { itemSetKinds: [itemSetKind], queueScopes: [rubricItemQueueScope(record.key, record.name)] } : {}),
+  });
   const undoDeclarations = registerTaskDeclarations(folder);
   const ids = folder.tasks.flatMap((task) => [task.id, ...task.targets.map((t) => t.id), ...task.metrics.map((m) => m.id)]);
   for (const id of ids) registeredIds.add(id);

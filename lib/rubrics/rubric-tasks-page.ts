@@ -18,6 +18,8 @@ export interface RubricPreviewChoices {
 export interface RubricTasksPageData {
   tasks: RubricTaskSummary[];
   canManage: boolean;
+  /** May import a rubric task's item files (owners and editors). */
+  canImportItems: boolean;
   /** Null for a member who may not preview (everyone but owners). */
   preview: RubricPreviewChoices | null;
 }
@@ -26,7 +28,8 @@ export async function rubricTasksPageData(prisma: PrismaClient, actor: Actor, pr
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
   const tasks = await listRubricTasks(prisma, actor, projectId);
   const canManage = roleCan(role, "rubrics.manage");
-  if (!canManage) return { tasks, canManage, preview: null };
+  const canImportItems = roleCan(role, "videos.import");
+  if (!canManage) return { tasks, canManage, canImportItems, preview: null };
   const [videos, endpoints] = await Promise.all([
     prisma.video.findMany({
       where: { projectId, frameSets: { some: {} } },
@@ -36,5 +39,5 @@ export async function rubricTasksPageData(prisma: PrismaClient, actor: Actor, pr
     }),
     prisma.judgeEndpoint.findMany({ where: { projectId, archivedAt: null }, orderBy: { createdAt: "asc" }, select: { id: true, name: true, model: true } }),
   ]);
-  return { tasks, canManage, preview: { videos, endpoints } };
+  return { tasks, canManage, canImportItems, preview: { videos, endpoints } };
 }

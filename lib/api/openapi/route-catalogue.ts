@@ -18,6 +18,7 @@ import { reviewedMetricIdSchema } from "../../reviews/reviewed-metric";
 import { reviewInputSchema, withdrawInputSchema } from "../../reviews/reviews.validation";
 import { rubricArchiveSchema, rubricBodySchema, rubricExportQuerySchema, rubricPreviewSchema, rubricTaskIdSchema } from "../../rubrics/rubrics.validation";
 import { recordIdSchema } from "../../validation/ids";
+import { referenceSetFieldsSchema } from "../../items/items.validation";
 import { applyMetadataSchema } from "../../videos/apply-metadata";
 import { compareQuerySchema } from "../../videos/compare-samples.validation";
 import { deleteOneVideoSchema, deleteVideosSchema } from "../../videos/delete-videos";
@@ -38,7 +39,7 @@ import {
   updatedProjectResponseSchema,
   withdrawnJudgmentResponseSchema,
 } from "./responses";
-import { accepted, created, download, importAnswers, noContent, ok, projectParams, runParams } from "./route-builders";
+import { accepted, created, download, importAnswers, noContent, ok, projectParams, runParams, setFileFields } from "./route-builders";
 import type { ApiRoute } from "./route-spec";
 
 /*
@@ -593,6 +594,25 @@ function coreApiRoutes(): ApiRoute[] {
       params: { rubricTaskId: rubricTaskIdSchema },
       query: rubricExportQuerySchema,
       responses: [download("The YAML file, as an attachment.", ["application/yaml"])],
+    },
+
+    {
+      method: "get",
+      path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets",
+      summary: "The item sets of a rubric task whose subject is an item",
+      description: "A task that judges videos → 400.",
+      params: { rubricTaskId: rubricTaskIdSchema },
+      responses: [ok("`{sets: [...]}`, in import order.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets",
+      summary: "Import items for a rubric task whose subject is an item (owners, editors)",
+      description: `${setFileFields} Each row (JSONL, JSON array or CSV) names its video by path or file name in \`video\`, an optional \`id\`, and the fields the rubric's latest version declares. A file with a row that cannot be read → 422 invalid_file, every problem in \`error.details.errors\` \`[{line, message}]\` and nothing written. A task that judges videos → 400.`,
+      params: { rubricTaskId: rubricTaskIdSchema },
+      body: { kind: "multipart", fields: referenceSetFieldsSchema, files: { file: "JSONL, JSON array or CSV." } },
+      responses: importAnswers("the item set"),
+      errors: [413, 422],
     },
 
     // Label sets, agreement, calibration, export, adjudication.

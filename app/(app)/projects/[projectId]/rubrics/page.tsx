@@ -9,7 +9,7 @@ import { rubricTasksPageData } from "@/lib/rubrics/rubric-tasks-page";
 export default async function RubricTasksPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
-  const { tasks, canManage, preview } = await rubricTasksPageData(prisma, actor, projectId);
+  const { tasks, canManage, canImportItems, preview } = await rubricTasksPageData(prisma, actor, projectId);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Rubric tasks" />
@@ -21,7 +21,7 @@ export default async function RubricTasksPage({ params }: { params: Promise<{ pr
         </Link>
         .
       </p>
-      <RubricTasksPanel projectId={projectId} tasks={tasks} canManage={canManage} preview={preview} />
+      <RubricTasksPanel projectId={projectId} tasks={tasks} canManage={canManage} canImportItems={canImportItems} preview={preview} />
     </div>
   );
 }

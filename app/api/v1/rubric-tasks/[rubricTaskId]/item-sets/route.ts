@@ -1,0 +1,26 @@
+import { rubricTaskScope } from "@/lib/api/project-scopes";
+import { withProjectOf } from "@/lib/api/with-project";
+import { prisma } from "@/lib/db/prisma";
+import { GENERIC_ITEM_FILE } from "@/lib/items/generic-items";
+import { readItemFileUpload } from "@/lib/items/item-file-upload";
+import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
+import { importRubricItems, listRubricItemSets } from "@/lib/rubrics/rubric-item-sets";
+
+/** The item sets of a rubric task whose subject is an item (members). */
+export const GET = withProjectOf(rubricTaskScope(), "project.view", async ({ actor, record }) => Response.json({ sets: await listRubricItemSets(prisma, actor, record.id) }));
+
+/**
+ * multipart `file`: the task's items (JSONL, JSON array or CSV, each row naming its video and giving the fields the
+ * rubric declares); `name`?, `citation`?, `dryRun`? ("true": list every unreadable row with its line, write nothing).
+ */
+export const POST = withProjectOf(
+  rubricTaskScope(),
+  "videos.import",
+  async ({ actor, record, request }) => {
+    // The scope checked "videos.import" before the body is read: a reviewer's upload is refused unread.
+    const { file, fields } = await readItemFileUpload(request, GENERIC_ITEM_FILE);
+    const result = await importRubricItems(prisma, actor, record.id, file, referenceSetFieldsSchema.parse(fields));
+    return Response.json(result, { status: result.dryRun ? 200 : 201 });
+  },
+  { body: "multipart" },
+);

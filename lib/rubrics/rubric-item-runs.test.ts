@@ -1,0 +1,289 @@
+/**
+ * Issue 25, rubric tasks whose subject is an item (a JSONL of {video, text, reference}): a run judges each item of
+ * the chosen set in one call with its video's frames and `{{item.<field>}}` filled, stores its values per item,
+ * skips an item whose required field is empty; a blind queue over the run's items shows each item's fields and
+ * frames and saves each criterion's judgment; the agreement report compares each criterion at its level over the
+ * items, with the numbers counted by hand.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectAgreement } from "../agreement/load";
+import { agreementQuerySchema } from "../agreement/scope";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { createEndpoint } from "../judge/endpoints";
+import { createRun, getRunStatus } from "../judge/runs";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { addMember } from "../projects/projects";
+import { createQueue } from "../queues/create-queue";
+import { getQueueItem } from "../queues/get-queue-item";
+import { nextItem } from "../queues/next-item";
+import { submitItem } from "../queues/submit-item";
+import { PIPELINES } from "../tasks/modules";
+import { findTask } from "../tasks/registry";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { rubricItemKind, rubricMetricId, rubricTargetId } from "./rubric-declaration";
+import type { RubricDefinitionInput } from "./rubric-definition";
+import { rubricItemQueueScopeId } from "./rubric-item-queue-scope";
+import { importRubricItems } from "./rubric-item-sets";
+import { createRubricTask } from "./rubric-tasks";
+
+const CAPTIONS: RubricDefinitionInput = {
+  name: "Caption quality",
+  subject: {
+    kind: "item",
+    fields: [
+      { id: "text", label: "caption" },
+      { id: "reference", label: "reference caption", required: false },
+    ],
+  },
+  frames: { mode: "uniform", count: 4 },
+  criteria: [
+    { id: "faithful", name: "Faithfulness", type: "numeric", min: 1, max: 5, step: 1, definition: "1 invents most of it … 5 says only what the video shows." },
+    {
+      id: "detail",
+      name: "Detail",
+      type: "categorical",
+      ordered: true,
+      labels: [
+        { label: "sparse", definition: "Names one thing." },
+        { label: "fair", definition: "Names the main things." },
+        { label: "rich", definition: "Names the main things and how they move." },
+      ],
+      definition: "How much of the video the caption covers.",
+    },
+    { id: "fluent", name: "Fluent", type: "boolean", definition: "The caption reads as natural English." },
+  ],
+  prompt: "The images are {{frames}}\nCaption: {{item.text}}\nReference: {{item.reference}}\n\nRate the caption on:\n{{criteria}}",
+};
+
+const CRITERIA = ["faithful", "detail", "fluent"] as const;
+/** Items per video (in the project's path order); the last item's caption is empty, so the run skips it. */
+const ITEMS = [
+  { id: "c1", video: 0, text: "A dog runs across a lawn.", reference: "A brown dog runs." },
+  { id: "c2", video: 0, text: "A dog sleeps.", reference: "" },
+  { id: "c3", video: 1, text: "A car parks in the rain.", reference: "A red car parks." },
+  { id: "c4", video: 1, text: "Two cars race.", reference: "" },
+  { id: "c5", video: 2, text: "A cat jumps onto a table.", reference: "A cat jumps." },
+  { id: "c6", video: 2, text: "", reference: "Nothing." },
+];
+const JUDGED = ITEMS.filter((item) => item.text);
+/** What Ann and Bob answer per judged item (in JUDGED order). */
+const HUMAN = {
+  ann: { faithful: [5, 2, 4, 1, 3], detail: [2, 0, 1, 1, 2], fluent: [1, 1, 0, 1, 0] },
+  bob: { faithful: [4, 2, 5, 1, 3], detail: [2, 1, 1, 0, 2], fluent: [1, 0, 0, 1, 1] },
+};
+
+let stub: StubServer;
+let owner: Actor;
+let ann: Actor;
+let bob: Actor;
+let projectId: string;
+let paths: string[];
+let task: { id: string; key: number; pipeline: string };
+let runId: string;
+/** The item id of each JUDGED item, by its id in the file. */
+const itemIds: Record<string, string> = {};
+/** The judge's value per criterion and item id. */
+const judge: Record<string, Record<string, number>> = {};
+
+/** Krippendorff's alpha of two raters who rated every unit (see rubric-downstream.test.ts). */
+function alphaByHand(pairs: readonly (readonly [number, number])[], level: "nominal" | "ordinal" | "interval"): number {
+  const values = pairs.flat();
+  const n = values.length;
+  const count = (v: number) => values.filter((x) => x === v).length;
+  const distinct = [...new Set(values)].sort((a, b) => a - b);
+  const delta = (a: number, b: number): number => {
+    if (level === "nominal") return a === b ? 0 : 1;
+    if (level === "interval") return (a - b) ** 2;
+    const [lo, hi] = a < b ? [a, b] : [b, a];
+    const between = distinct.filter((v) => v >= lo && v <= hi).reduce((sum, v) => sum + count(v), 0);
+    return (between - (count(lo) + count(hi)) / 2) ** 2;
+  };
+  const observed = pairs.reduce((sum, [a, b]) => sum + 2 * delta(a, b), 0);
+  let expected = 0;
+  for (const a of values) for (const b of values) expected += delta(a, b);
+  return 1 - ((n - 1) * observed) / expected;
+}
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, uniformFrames: 4, name: "Rubric items" }));
+  paths = (await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } })).map((v) => v.relativePath);
+  for (const reviewer of [ann, bob]) await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 4,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+  });
+  task = await createRubricTask(prisma, owner, projectId, { definition: CAPTIONS });
+  const file = ITEMS.map((item) => JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference })).join("\n");
+  // The importer is all or nothing: the file with an empty required caption is refused, the others import.
+  const good = ITEMS.filter((item) => item.text);
+  const stored = await importRubricItems(
+    prisma,
+    owner,
+    task.id,
+    {
+      fileName: "captions.jsonl",
+      bytes: new TextEncoder().encode(good.map((item) => JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference })).join("\n")),
+    },
+    { name: "Captions" },
+  );
+  await expect(importRubricItems(prisma, owner, task.id, { fileName: "all.jsonl", bytes: new TextEncoder().encode(file) }, {})).rejects.toMatchObject({
+    status: 422,
+    details: { errors: [{ line: 6, message: "text: the caption is required" }] },
+  });
+  // An item stored before the rubric required its caption (say, under an earlier version) has it empty: the run skips it.
+  const last = ITEMS.at(-1)!;
+  const video = await prisma.video.findFirstOrThrow({ where: { projectId, relativePath: paths[last.video] }, select: { id: true } });
+  await prisma.item.create({
+    data: {
+      projectId,
+      setId: stored.set.id!,
+      videoId: video.id,
+      externalId: last.id,
+      kind: rubricItemKind(task.key),
+      group: "",
+      payload: { video: paths[last.video]!, fields: { text: "", reference: last.reference }, line: 6 },
+    },
+  });
+  for (const item of await prisma.item.findMany({ where: { setId: stored.set.id! }, select: { id: true, externalId: true } })) itemIds[item.externalId] = item.id;
+
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
+  const run = await createRun(deps, owner, projectId, { pipeline: task.pipeline, endpointId: endpoint.id, itemSetId: stored.set.id! });
+  expect(run).toMatchObject({ videos: 3, items: ITEMS.length });
+  runId = run.id;
+  expect((await getRunStatus(prisma, owner, runId)).status).toBe("done");
+  for (const score of await prisma.score.findMany({ where: { runId } })) (judge[score.category] ??= {})[score.itemId!] = score.value;
+});
+afterAll(async () => stub?.close());
+
+const target = (criterion: string) => rubricTargetId(task.key, criterion);
+
+describe("a run of a rubric task over items", () => {
+  it("declares the task's subject as its item kind and each criterion at its level, per item", () => {
+    const declared = findTask(task.pipeline)!;
+    expect(declared.subject).toBe(rubricItemKind(task.key));
+    expect(declared.targets.map((t) => [t.id, t.level, t.scope])).toEqual([
+      [target("faithful"), "interval", "item"],
+      [target("detail"), "ordinal", "item"],
+      [target("fluent"), "nominal", "item"],
+    ]);
+  });
+
+  it("judges each item in one call with its video's frames and its fields in the prompt, and skips an item without its required caption", async () => {
+    const calls = stub.requests.filter((r) => r.text.includes("Rate the caption on:"));
+    expect(calls).toHaveLength(JUDGED.length);
+    for (const item of JUDGED) {
+      const call = calls.find((c) => c.text.includes(`Caption: ${item.text}\n`))!;
+      expect(call.text).toContain(`Reference: ${item.reference}\n`);
+      expect(call.imageCount).toBe(4);
+    }
+    const skipped = await prisma.stepResult.findMany({ where: { runId, status: "skipped" }, select: { error: true, scopeIndex: true, videoId: true } });
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]!.error).toContain("the item has no caption (text), which the rubric requires");
+  });
+
+  it("stores each judged item's values as its scores and per-item metrics, on each criterion's scale, and nothing for the video itself", async () => {
+    for (const criterion of CRITERIA) {
+      expect(Object.keys(judge[target(criterion)] ?? {}).sort()).toEqual(JUDGED.map((item) => itemIds[item.id]).sort());
+    }
+    for (const value of Object.values(judge[target("faithful")]!)) expect([1, 2, 3, 4, 5]).toContain(value);
+    for (const value of Object.values(judge[target("detail")]!)) expect([0, 1, 2]).toContain(value);
+    for (const value of Object.values(judge[target("fluent")]!)) expect([0, 1]).toContain(value);
+    const metrics = await prisma.runMetric.findMany({ where: { runId }, select: { itemId: true, metric: true, value: true } });
+    expect(metrics.filter((m) => m.itemId === "")).toEqual([]);
+    for (const criterion of CRITERIA) {
+      for (const item of JUDGED) {
+        const id = itemIds[item.id]!;
+        expect(metrics.find((m) => m.itemId === id && m.metric === rubricMetricId(task.key, criterion))?.value).toBe(judge[target(criterion)]![id]);
+      }
+    }
+    // The stub answers from the prompt and the images: the same run again gives the same values.
+    const again = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, {
+      pipeline: task.pipeline,
+      endpointId: (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).endpointId,
+      itemSetId: (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId,
+    });
+    const repeated = await prisma.score.findMany({ where: { runId: again.id }, select: { category: true, itemId: true, value: true } });
+    expect(repeated).toHaveLength(JUDGED.length * CRITERIA.length);
+    for (const score of repeated) expect(score.value).toBe(judge[score.category]![score.itemId!]);
+  });
+});
+
+describe("reviewing a rubric run's items, and agreement over them", () => {
+  it("a blind queue holds one item per judged item, shows its fields and its video's frames, withholds the judge until the reviewer is done, and saves each criterion", async () => {
+    await expect(createQueue(prisma, owner, projectId, { name: "wrong scope", runId, filter: {}, scope: "scores" })).rejects.toThrow(`choose the scope "${rubricItemQueueScopeId(task.key)}"`);
+    const queue = await createQueue(prisma, owner, projectId, { name: "Captions, blind", runId, filter: {}, scope: rubricItemQueueScopeId(task.key), blind: true, reviewersPerItem: 2 });
+    expect(queue.itemCount).toBe(JUDGED.length);
+    for (const [reviewer, values] of [
+      [ann, HUMAN.ann],
+      [bob, HUMAN.bob],
+    ] as const) {
+      const reviewed: { itemId: string; i: number }[] = [];
+      for (let n = 0; n < JUDGED.length; n++) {
+        const { itemId } = await nextItem(prisma, reviewer, queue.id);
+        const item = await getQueueItem(prisma, reviewer, queue.id, itemId!);
+        const subject = (item as unknown as { rubricItem: { externalId: string; fields: { id: string; label: string; value: string }[] } }).rubricItem;
+        const i = JUDGED.findIndex((j) => j.id === subject.externalId);
+        expect(i).toBeGreaterThanOrEqual(0);
+        expect(subject.fields).toEqual([
+          { id: "text", label: "caption", value: JUDGED[i]!.text },
+          { id: "reference", label: "reference caption", value: JUDGED[i]!.reference },
+        ]);
+        expect(item.video.frames).toHaveLength(4);
+        expect(item.blind).toBe(true);
+        expect(item.targets.map((t) => [t.category, t.label, t.min, t.max])).toEqual([
+          [target("faithful"), "Faithfulness", 1, 5],
+          [target("detail"), "Detail", 0, 2],
+          [target("fluent"), "Fluent", 0, 1],
+        ]);
+        for (const t of item.targets) expect(t).not.toHaveProperty("judge");
+        const judgments = CRITERIA.map((criterion) => ({ target: item.targets.find((t) => t.category === target(criterion))!.key, value: values[criterion][i]! }));
+        expect(await submitItem(prisma, reviewer, queue.id, itemId!, { judgments })).toMatchObject({ status: "done", counted: true });
+        reviewed.push({ itemId: itemId!, i });
+      }
+      expect((await nextItem(prisma, reviewer, queue.id)).itemId).toBeNull();
+      expect(reviewed.map((r) => r.i).sort()).toEqual(JUDGED.map((_, i) => i));
+      // A reviewer stays blind to a video while one of its items waits for them; done, they see the judge's values.
+      for (const { itemId, i } of reviewed) {
+        const after = await getQueueItem(prisma, reviewer, queue.id, itemId);
+        expect(after.blind).toBe(false);
+        expect(after.targets.map((t) => t.judge)).toEqual(CRITERIA.map((c) => judge[target(c)]![itemIds[JUDGED[i]!.id]!]));
+      }
+    }
+    const saved = await prisma.humanJudgment.findMany({ where: { projectId, task: task.pipeline } });
+    expect(saved).toHaveLength(2 * CRITERIA.length * JUDGED.length);
+    for (const row of saved) expect(row.itemId).not.toBe("");
+  });
+
+  it("the agreement report compares each criterion over the items at its own measurement level, with the numbers counted by hand", async () => {
+    const cases = [
+      { criterion: "faithful", level: "interval" },
+      { criterion: "detail", level: "ordinal" },
+      { criterion: "fluent", level: "nominal" },
+    ] as const;
+    for (const { criterion, level } of cases) {
+      const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId, category: target(criterion) }));
+      const annPairs = JUDGED.map((item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, HUMAN.ann[criterion][i]!] as const);
+      const vsAnn = report.humanVsJudge.reviewers.find((r) => r.reviewerId === ann.userId)!;
+      expect(vsAnn.native.score!.n).toBe(JUDGED.length);
+      expect(vsAnn.native.score!.values.alpha).toBeCloseTo(alphaByHand(annPairs, level), 10);
+      const between = HUMAN.ann[criterion].map((a, i) => [a, HUMAN.bob[criterion][i]!] as const);
+      expect(report.humanVsHuman.native.score!.values.alpha).toBeCloseTo(alphaByHand(between, level), 10);
+      expect(report.breakdowns.category.map((row) => [row.key, row.items])).toEqual([[target(criterion), JUDGED.length]]);
+    }
+  });
+});
