@@ -32,6 +32,12 @@ export interface RubricDraft {
   name: string;
   description: string;
   guidelines: string;
+  /** Each video, or each item of an item set with the fields below. */
+  subjectKind: "video" | "item";
+  /** The items' fields as typed: ids separated by commas, an optional one ending in "?" (say "text, reference?"). */
+  itemFields: string;
+  /** The labels of fields the definition gave (the form shows ids only; a field keeps its label while it is listed). */
+  itemFieldLabels: Record<string, string>;
   framesMode: FramesMode;
   framesCount: string;
   longestSide: string;
@@ -66,7 +72,20 @@ export function newCriterion(index: number): CriterionDraft {
 export const DEFAULT_PROMPT = "You are judging an AI-generated video made for the prompt: {{prompt}}\n\n{{frames}}\n\nJudge it on these criteria:\n{{criteria}}\n\nGuidelines:\n{{guidelines}}";
 
 export function emptyDraft(): RubricDraft {
-  return { name: "", description: "", guidelines: "", framesMode: "uniform", framesCount: "8", longestSide: "", criteria: [newCriterion(0)], prompt: DEFAULT_PROMPT, reasons: false };
+  return {
+    name: "",
+    description: "",
+    guidelines: "",
+    subjectKind: "video",
+    itemFields: "",
+    itemFieldLabels: {},
+    framesMode: "uniform",
+    framesCount: "8",
+    longestSide: "",
+    criteria: [newCriterion(0)],
+    prompt: DEFAULT_PROMPT,
+    reasons: false,
+  };
 }
 
 const text = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
@@ -77,6 +96,9 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
     name: definition.name,
     description: definition.description,
     guidelines: definition.guidelines,
+    subjectKind: definition.subject.kind,
+    itemFields: definition.subject.kind === "item" ? definition.subject.fields.map((f) => `${f.id}${f.required ? "" : "?"}`).join(", ") : "",
+    itemFieldLabels: definition.subject.kind === "item" ? Object.fromEntries(definition.subject.fields.map((f) => [f.id, f.label])) : {},
     framesMode: frames.mode,
     framesCount: frames.mode === "uniform" ? String(frames.count) : "8",
     longestSide: frames.mode === "uniform" ? text(frames.longestSide) : "",
@@ -106,6 +128,20 @@ function numberOf(value: string): number | string | undefined {
   return Number.isFinite(n) ? n : trimmed;
 }
 
+/** The subject the draft states: its item fields from the typed list, each keeping the label the definition gave it. */
+function subjectOf(draft: RubricDraft): RubricDefinitionInput["subject"] {
+  if (draft.subjectKind === "video") return { kind: "video" };
+  const fields = draft.itemFields
+    .split(",")
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((f) => {
+      const id = f.replace(/\?$/, "").trim();
+      return { id, label: draft.itemFieldLabels[id] ?? id, required: !f.endsWith("?") };
+    });
+  return { kind: "item", fields };
+}
+
 /** The definition the draft states, for rubricProblems, the preview and the API (unchecked: the checks name the fields). */
 export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
   const frames =
@@ -133,7 +169,7 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
     name: draft.name,
     description: draft.description,
     guidelines: draft.guidelines,
-    subject: { kind: "video" },
+    subject: subjectOf(draft),
     frames,
     criteria,
     prompt: draft.prompt,

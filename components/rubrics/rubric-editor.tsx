@@ -127,7 +127,9 @@ export function RubricEditor({
 
   const set = <K extends keyof RubricDraft>(key: K, value: RubricDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setCriterion = (index: number, patch: Partial<CriterionDraft>) => setDraft((d) => ({ ...d, criteria: d.criteria.map((c, i) => (i === index ? { ...c, ...patch } : c)) }));
-  const renderedPrompt = definition ? renderRubricPrompt(definition, { prompt: SAMPLE_PROMPT, frames: sampleFrames(definition) }) : null;
+  // An item's fields are shown as ‹field› in the form's preview; "Preview with a video" fills them from a real item.
+  const sampleItem = definition?.subject.kind === "item" ? Object.fromEntries(definition.subject.fields.map((f) => [f.id, `‹${f.label}›`])) : {};
+  const renderedPrompt = definition ? renderRubricPrompt(definition, { prompt: SAMPLE_PROMPT, frames: sampleFrames(definition), item: sampleItem }) : null;
   const title = task ? `${task.definition.name} · version ${task.version}` : "New rubric task";
 
   return (
@@ -157,6 +159,20 @@ export function RubricEditor({
             <Field label="Guidelines (Markdown)" problems={shown} path="guidelines">
               <textarea className={`${input} font-mono`} rows={4} value={draft.guidelines} onChange={(e) => set("guidelines", e.target.value)} />
             </Field>
+
+            <div className="flex flex-wrap items-end gap-3 rounded border border-slate-200 p-3">
+              <Field label="Subject" problems={shown} path="subject.kind">
+                <select className={input} value={draft.subjectKind} onChange={(e) => set("subjectKind", e.target.value as RubricDraft["subjectKind"])} data-testid="rubric-subject">
+                  <option value="video">each video</option>
+                  <option value="item">each item of an item set</option>
+                </select>
+              </Field>
+              {draft.subjectKind === "item" && (
+                <Field label='Item fields (ids, comma-separated; "?" after an optional one)' problems={shown} path="subject.fields">
+                  <input className={`${input} w-72`} value={draft.itemFields} placeholder="text, reference?" onChange={(e) => set("itemFields", e.target.value)} data-testid="rubric-item-fields" />
+                </Field>
+              )}
+            </div>
 
             <div className="flex flex-col gap-2 rounded border border-slate-200 p-3">
               <h3 className="text-sm font-semibold text-slate-800">Frames</h3>
@@ -227,6 +243,11 @@ export function RubricEditor({
                   <code>{`{{${v}}}`}</code> {VARIABLE_HELP[v]}
                 </span>
               ))}
+              {draft.subjectKind === "item" && (
+                <>
+                  ; <code>{"{{item.<field>}}"}</code> each item field&apos;s value
+                </>
+              )}
               . FrameJury adds the answer format itself, written from the criteria.
             </div>
             <label className="flex items-center gap-2 text-sm">

@@ -46,8 +46,17 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
   const [videoId, setVideoId] = useState(choices.videos[0]?.id ?? "");
   const [endpointId, setEndpointId] = useState(choices.endpoints[0]?.id ?? "");
   const [scopeIndex, setScopeIndex] = useState("0");
+  const [item, setItem] = useState("");
+  const itemSubject = definition?.subject?.kind === "item";
   const preview = useMutation({
-    mutationFn: () => postJson<RubricPreviewResult>(`/api/v1/projects/${projectId}/rubric-tasks/preview`, { definition, videoId, endpointId, scopeIndex: perScope ? Number(scopeIndex) || 0 : 0 }),
+    mutationFn: () =>
+      postJson<RubricPreviewResult>(`/api/v1/projects/${projectId}/rubric-tasks/preview`, {
+        definition,
+        videoId,
+        endpointId,
+        scopeIndex: perScope ? Number(scopeIndex) || 0 : 0,
+        ...(itemSubject ? { item: item.trim() } : {}),
+      }),
   });
   const result = preview.data;
   const perScope = definition?.frames.mode === "each_key_frame" || definition?.frames.mode === "each_cluster";
@@ -86,10 +95,16 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
               <input className="w-16 rounded border border-slate-300 px-2 py-1 text-sm" inputMode="numeric" value={scopeIndex} onChange={(e) => setScopeIndex(e.target.value)} />
             </label>
           )}
+          {itemSubject && (
+            <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+              Item of the video (its id in the file)
+              <input className="w-40 rounded border border-slate-300 px-2 py-1 text-sm" value={item} onChange={(e) => setItem(e.target.value)} data-testid="rubric-preview-item" />
+            </label>
+          )}
           <button
             type="button"
             className="rounded border border-indigo-600 px-3 py-1 text-sm text-indigo-700 disabled:opacity-50"
-            disabled={!definition || preview.isPending}
+            disabled={!definition || preview.isPending || (itemSubject && !item.trim())}
             onClick={() => preview.mutate()}
           >
             {preview.isPending ? "Asking the endpoint…" : "Preview"}

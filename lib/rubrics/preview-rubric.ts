@@ -8,7 +8,7 @@
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
-import type { PrismaClient } from "../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { plainWords } from "../judge/endpoint-test";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "../judge/endpoint-url-policy";
 import { endpointConfigOf } from "../judge/endpoints";
@@ -80,8 +80,10 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   if (endpoint.archivedAt) throw new ValidationError(`Endpoint ${endpoint.name} is archived: restore it on the Judge page to preview with it.`);
 
   const frames = await runFrames(prisma, video, definition);
-  const context = { prompt: video.prompt, frames, ...keyFramesAndClusters(frames) };
+  const items = definition.subject.kind === "item" ? [await previewItem(prisma, projectId, video, input.item)] : [];
+  const context = { prompt: video.prompt, frames, ...keyFramesAndClusters(frames), items };
   const count = scopeCount(definition, context);
+  if (definition.subject.kind === "item" && input.scopeIndex > 0) throw new ValidationError("scopeIndex: this rubric judges each item in one call, so the only scope is 0.");
   if (input.scopeIndex >= count) {
     const perScope = definition.frames.mode === "each_key_frame" ? "key frame" : definition.frames.mode === "each_cluster" ? "cluster" : null;
     throw new ValidationError(
@@ -167,6 +169,21 @@ function parsedOf(definition: RubricDefinition, outcome: StructuredOutput<Rubric
     ),
     parseError: null,
   };
+}
+
+/**
+ * The item of the video an item rubric's preview fills `{{item.<field>}}` from: named by its id in its file or its
+ * FrameJury id, among the video's imported items that carry declared fields (lib/items/generic-items.ts).
+ */
+async function previewItem(prisma: PrismaClient, projectId: string, video: { id: string; relativePath: string }, item: string | undefined) {
+  if (!item) throw new ValidationError("item: this rubric judges items; name one of the video's items (its id in the imported file).");
+  const found = await prisma.item.findFirst({
+    where: { projectId, videoId: video.id, OR: [{ id: item }, { externalId: item }], payload: { path: ["fields"], not: Prisma.AnyNull } },
+    orderBy: { createdAt: "desc" },
+    select: { payload: true },
+  });
+  if (!found) throw new NotFoundError(`No item "${item}" of ${video.relativePath} with fields (import the rubric's items first).`);
+  return found;
 }
 
 /**

@@ -27,6 +27,7 @@ import { rubricItemKind, rubricMetricId, rubricTargetId } from "./rubric-declara
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { rubricItemQueueScopeId } from "./rubric-item-queue-scope";
 import { importRubricItems } from "./rubric-item-sets";
+import { previewRubric } from "./preview-rubric";
 import { createRubricTask } from "./rubric-tasks";
 
 const CAPTIONS: RubricDefinitionInput = {
@@ -83,6 +84,7 @@ let projectId: string;
 let paths: string[];
 let task: { id: string; key: number; pipeline: string };
 let runId: string;
+let endpointId: string;
 /** The item id of each JUDGED item, by its id in the file. */
 const itemIds: Record<string, string> = {};
 /** The judge's value per criterion and item id. */
@@ -127,6 +129,7 @@ beforeAll(async () => {
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
+  endpointId = endpoint.id;
   task = await createRubricTask(prisma, owner, projectId, { definition: CAPTIONS });
   const file = ITEMS.map((item) => JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference })).join("\n");
   // The importer is all or nothing: the file with an empty required caption is refused, the others import.
@@ -220,6 +223,20 @@ describe("a run of a rubric task over items", () => {
     const repeated = await prisma.score.findMany({ where: { runId: again.id }, select: { category: true, itemId: true, value: true } });
     expect(repeated).toHaveLength(JUDGED.length * CRITERIA.length);
     for (const score of repeated) expect(score.value).toBe(judge[score.category]![score.itemId!]);
+  });
+});
+
+describe("previewing a rubric over items", () => {
+  it("fills the prompt from the named item of the video, sends what the run sent (so answers from its cache), and refuses without an item", async () => {
+    const first = JUDGED[0]!;
+    const video = await prisma.video.findFirstOrThrow({ where: { projectId, relativePath: paths[first.video] }, select: { id: true } });
+    const preview = await previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0, item: first.id });
+    expect(preview.prompt).toContain(`Caption: ${first.text}\nReference: ${first.reference}\n`);
+    expect(preview.frames).toHaveLength(4);
+    expect(preview.cached).toBe(true);
+    expect(Object.fromEntries(Object.entries(preview.parsed!).map(([id, v]) => [id, v.value]))).toEqual(Object.fromEntries(CRITERIA.map((c) => [c, judge[target(c)]![itemIds[first.id]!]])));
+    await expect(previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0 })).rejects.toThrow("item: this rubric judges items");
+    await expect(previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0, item: "c5" })).rejects.toThrow('No item "c5"');
   });
 });
 

@@ -15,6 +15,11 @@ export const rubricPreviewSchema = z.strictObject({
   endpointId: z.string().min(1).max(64),
   /** Which key frame or cluster, for a per-scope rubric (the first when absent). */
   scopeIndex: z.int().min(0).max(1000).default(0),
+  /**
+   * For a rubric whose subject is an item: which item of the video fills `{{item.<field>}}`, by its id in its
+   * file or its FrameJury id (any imported item of the video with those fields).
+   */
+  item: z.string().trim().min(1).max(200).optional(),
 });
 
 export type RubricBody = z.output<typeof rubricBodySchema>;
