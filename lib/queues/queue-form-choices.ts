@@ -15,14 +15,19 @@ export interface ItemScopeForm {
   choices: unknown;
 }
 
-/** Every registered item queue scope as the new-queue form shows it, read at call time (a test's toy task counts). */
+/**
+ * Every registered item queue scope as the new-queue form shows it, read at call time (a test's toy task counts);
+ * another project's own scopes (its rubric tasks') are left out.
+ */
 export async function itemScopeForms(prisma: PrismaClient, actor: Actor, projectId: string): Promise<ItemScopeForm[]> {
   return Promise.all(
-    itemQueueScopes().map(async (scope) => ({
-      id: scope.id,
-      reviews: scope.reviews,
-      optionsKey: scope.options?.key ?? null,
-      choices: scope.formChoices ? await scope.formChoices(prisma, actor, projectId) : null,
-    })),
+    itemQueueScopes()
+      .filter((scope) => scope.projectId === undefined || scope.projectId === projectId)
+      .map(async (scope) => ({
+        id: scope.id,
+        reviews: scope.reviews,
+        optionsKey: scope.options?.key ?? null,
+        choices: scope.formChoices ? await scope.formChoices(prisma, actor, projectId) : null,
+      })),
   );
 }

@@ -36,6 +36,8 @@ export type ParsedCreateQueueInput = z.output<ReturnType<typeof createQueueSchem
 export interface QueueScopeModule {
   /** As a queue stores it in `scope`. */
   id: string;
+  /** The one project whose runs it reviews (a task a project defined as data, lib/rubrics); any project's when absent. */
+  projectId?: string;
   /** The subject kind of the runs this scope reviews (a run of that kind is reviewed only in this scope). */
   reviews: SubjectKind;
   /** One item, in messages ("caption"). */

@@ -49,9 +49,10 @@ async function rubricItemSubject(prisma: PrismaClient, runId: string, itemId: st
 }
 
 /** The queue scope of one rubric task whose subject is an item. */
-export function rubricItemQueueScope(key: number, name: string): QueueScopeModule {
+export function rubricItemQueueScope(key: number, name: string, projectId: string): QueueScopeModule {
   return {
     id: rubricItemQueueScopeId(key),
+    projectId,
     reviews: rubricItemKind(key),
     noun: "item",
     listLabel: `${name} items`,

@@ -15,6 +15,7 @@ import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
+import { itemScopeForms } from "../queues/queue-form-choices";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
@@ -242,6 +243,10 @@ describe("previewing a rubric over items", () => {
 
 describe("reviewing a rubric run's items, and agreement over them", () => {
   it("a blind queue holds one item per judged item, shows its fields and its video's frames, withholds the judge until the reviewer is done, and saves each criterion", async () => {
+    // The new-queue form offers the task's scope for this run in its own project only.
+    expect((await itemScopeForms(prisma, owner, projectId)).find((s) => s.id === rubricItemQueueScopeId(task.key))).toMatchObject({ reviews: rubricItemKind(task.key) });
+    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Another project" });
+    expect((await itemScopeForms(prisma, owner, other.projectId)).map((s) => s.id)).not.toContain(rubricItemQueueScopeId(task.key));
     await expect(createQueue(prisma, owner, projectId, { name: "wrong scope", runId, filter: {}, scope: "scores" })).rejects.toThrow(`choose the scope "${rubricItemQueueScopeId(task.key)}"`);
     const queue = await createQueue(prisma, owner, projectId, { name: "Captions, blind", runId, filter: {}, scope: rubricItemQueueScopeId(task.key), blind: true, reviewersPerItem: 2 });
     expect(queue.itemCount).toBe(JUDGED.length);

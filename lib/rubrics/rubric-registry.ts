@@ -28,7 +28,7 @@ function register(record: RubricTaskRecord): () => void {
   const undoModule = registerTaskModule({
     id: folder.id,
     pipelines: [rubricPipeline(record)],
-    ...(itemSetKind ? { itemSetKinds: [itemSetKind], queueScopes: [rubricItemQueueScope(record.key, record.name)] } : {}),
+    ...(itemSetKind ? { itemSetKinds: [itemSetKind], queueScopes: [rubricItemQueueScope(record.key, record.name, record.projectId)] } : {}),
   });
   const undoDeclarations = registerTaskDeclarations(folder);
   const ids = folder.tasks.flatMap((task) => [task.id, ...task.targets.map((t) => t.id), ...task.metrics.map((m) => m.id)]);
