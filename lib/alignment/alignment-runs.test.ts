@@ -101,8 +101,18 @@ describe("an alignment job", () => {
     expect(await prisma.judgeRun.count({ where: { projectId, createdAt: { gte: row.createdAt } } })).toBe(0);
   });
 
-  it("refuses a label set or endpoint of another project", async () => {
+  it("refuses a label set or endpoint of another project, and a rubric that judges items", async () => {
     await expect(startAlignment(prisma, queue, owner, projectId, { ...body, labelSetId: "nope" })).rejects.toThrow(/No such label set/);
+    const items = await createRubricTask(prisma, owner, projectId, {
+      definition: {
+        name: "Caption defects",
+        subject: { kind: "item", fields: ["text"] },
+        frames: { mode: "key_frames" },
+        criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 5, step: 1, definition: "How defective, 1 none to 5 severe." }],
+        prompt: "{{item.text}} {{frames}}\n{{criteria}}",
+      },
+    });
+    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, rubricTaskId: items.id })).rejects.toThrow("not for one that judges items");
     await expect(startAlignment(prisma, queue, owner, projectId, { ...body, optimizerEndpointId: "nope" })).rejects.toThrow(/No such endpoint/);
   });
 });

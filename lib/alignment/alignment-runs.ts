@@ -28,6 +28,8 @@ export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue
   if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
   const definition = task.versions[0].definition as unknown as RubricDefinition;
   if (!definition.criteria.some((c) => c.id === input.criterionId)) throw new ValidationError(`criterionId: the rubric has no criterion "${input.criterionId}".`);
+  // It scores each candidate by the per-video values its runs store; a rubric over items stores them per item.
+  if (definition.subject?.kind === "item") throw new ValidationError("Aligning is available for rubrics that judge each video so far, not for one that judges items.");
   if (definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames")
     throw new ValidationError("Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.");
   const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labelSetId, projectId }, select: { id: true } });
