@@ -4,6 +4,7 @@ import { prisma } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createProject, setProjectSsoDefaultRole } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
+import { actorForApiKey, createApiKey } from "./api-keys";
 import { createAuth } from "./auth";
 import { approveUser, setUpSsoAccount } from "./sso-accounts";
 
@@ -83,12 +84,22 @@ describe("accounts created by single sign-on", () => {
     expect(await prisma.projectMember.findUnique({ where: { projectId_userId: { projectId: project.id, userId: user.id } } })).toMatchObject({ role: "viewer" });
     expect(await errorCode(context.internalAdapter.createSession(user.id))).toBe("ACCOUNT_PENDING");
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
+    // Nor an API key.
+    await expect(createApiKey(prisma, user.id, "while waiting")).rejects.toThrow(/waiting for approval/);
 
     await expect(approveUser(prisma, owner, user.id)).rejects.toThrow();
     const admin = await makeUser({ isAdmin: true });
     expect(await approveUser(prisma, admin, user.id)).toEqual({ email: user.email });
     await expect(approveUser(prisma, admin, user.id)).rejects.toThrow(/not waiting/);
     expect((await context.internalAdapter.createSession(user.id)).userId).toBe(user.id);
+  });
+
+  it("a key made before cannot act for an account while it waits", async () => {
+    const user = await makeUser();
+    const { key } = await createApiKey(prisma, user.userId, "before");
+    expect(await actorForApiKey(prisma, key)).toMatchObject({ userId: user.userId });
+    await prisma.user.update({ where: { id: user.userId }, data: { approvalPendingSince: new Date() } });
+    expect(await actorForApiKey(prisma, key)).toBeNull();
   });
 
   it("the old SSO_CREATE_ACCOUNTS=1 still creates accounts, without waiting", async () => {
