@@ -106,7 +106,7 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "patch",
       path: "/api/v1/projects/{projectId}",
-      summary: "Rename, archive or write the reviewers' guidelines (owners)",
+      summary: "Rename, archive, write the reviewers' guidelines or set the default role of accounts made by single sign-on (owners)",
       params: project,
       body: { kind: "json", schema: updateProjectSchema },
       responses: [ok("The project.", updatedProjectResponseSchema)],
