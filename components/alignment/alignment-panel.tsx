@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { ApiError, postJson } from "@/lib/api-client";
 import type { AlignmentPageData } from "@/lib/alignment/alignment-page";
 
+const GOLD = "__gold__";
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? "—" : x.toFixed(digits));
 
 export function AlignmentPanel({ projectId, data }: { projectId: string; data: AlignmentPageData }) {
@@ -45,6 +46,7 @@ export function AlignmentPanel({ projectId, data }: { projectId: string; data: A
           <h2 className="text-base font-semibold">
             Alignment of {selected.taskName}: <span data-testid="alignment-status">{selected.status}</span>
           </h2>
+          <p className="text-sm">Labels: {selected.labels}.</p>
           {active && (
             <div className="flex items-center gap-3 text-sm">
               <progress max={selected.progress.total ?? 1} value={selected.progress.done ?? 0} aria-label="Alignment progress" />
@@ -142,7 +144,8 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
   const [taskId, setTaskId] = useState(choices.tasks[0]?.id ?? "");
   const criteria = choices.tasks.find((t) => t.id === taskId)?.criteria ?? [];
   const [criterionId, setCriterionId] = useState(criteria[0]?.id ?? "");
-  const [labelSetId, setLabelSetId] = useState(choices.labelSets[0]?.id ?? "");
+  // A label set's id, or GOLD for the project's gold values.
+  const [labelsChoice, setLabelsChoice] = useState(choices.labelSets[0]?.id ?? GOLD);
   const [judgeId, setJudgeId] = useState(choices.endpoints[0]?.id ?? "");
   const [optimizerId, setOptimizerId] = useState(choices.endpoints[0]?.id ?? "");
   const [maxCalls, setMaxCalls] = useState(500);
@@ -152,7 +155,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
         rubricTaskId: taskId,
         criterionId,
-        labelSetId,
+        labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
         judgeEndpointId: judgeId,
         optimizerEndpointId: optimizerId,
         maxCalls,
@@ -192,7 +195,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         choices.tasks,
       )}
       {select("Criterion", criterionId, setCriterionId, criteria)}
-      {select("Label set", labelSetId, setLabelSetId, choices.labelSets)}
+      {select("Labels", labelsChoice, setLabelsChoice, [...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })), { id: GOLD, name: "Gold values (adjudicated)" }])}
       {select("Judging endpoint", judgeId, setJudgeId, choices.endpoints)}
       {select("Optimizer endpoint", optimizerId, setOptimizerId, choices.endpoints)}
       <label className="flex flex-col gap-1">
@@ -204,7 +207,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         <input className="rounded border px-2 py-1" type="number" min={0} step="0.01" value={maxCost} onChange={(e) => setMaxCost(Number(e.target.value))} />
       </label>
       <div className="col-span-2 flex items-center gap-3">
-        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !labelSetId || !judgeId}>
+        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !judgeId}>
           Start alignment
         </button>
         {start.error && <span className="text-red-700">{start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}</span>}

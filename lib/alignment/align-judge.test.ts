@@ -20,9 +20,11 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignRubricJudge, type AlignmentDeps, type AlignmentInput } from "./align-judge";
-import { labelSetStore, type AlignmentLabelStore } from "./label-store";
+import { goldStore, labelSetStore, type AlignmentLabelStore } from "./label-store";
+import { judgmentKey } from "../reviews/judgment-key";
 
 const VIDEOS = 40;
+const GOLD_VIDEOS = 30;
 const truthOf = (i: number) => 1 + (i % 5);
 
 function rubric(definitionSentence: string): RubricDefinitionInput {
@@ -56,6 +58,8 @@ interface Setup {
   rubricTaskId: string;
   pipeline: string;
   store: AlignmentLabelStore;
+  /** Gold values (adjudicated) of the first GOLD_VIDEOS videos, the same truth. */
+  gold: AlignmentLabelStore;
   endpointId: string;
 }
 
@@ -78,7 +82,12 @@ async function setUp(sentence: string): Promise<Setup> {
   );
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
   const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: task.pipeline, target }, (v) => v >= 4);
-  return { projectId, videoIds, rubricTaskId: task.id, pipeline: task.pipeline, store, endpointId: endpoint.id };
+  for (const [i, videoId] of videoIds.slice(0, GOLD_VIDEOS).entries()) {
+    const at = { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" };
+    await prisma.goldJudgment.create({ data: { projectId, ...at, targetKey: judgmentKey(at), value: truthOf(i), adjudicatorId: owner.userId } });
+  }
+  const gold = goldStore(prisma, { projectId, task: task.pipeline, target }, (v) => v >= 4);
+  return { projectId, videoIds, rubricTaskId: task.id, pipeline: task.pipeline, store, gold, endpointId: endpoint.id };
 }
 
 const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
@@ -134,37 +143,60 @@ describe("aligning a rubric judge to a label set", () => {
     expect(held.difference.kappa.p!).toBeGreaterThanOrEqual(0.05);
   }, 120_000);
 
-  it("reads no held-out label before the final step (a read spy on the label store)", async () => {
-    const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
-    const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
-    const spy: AlignmentLabelStore = {
-      labelledVideoIds: async () => {
-        events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
-        return biased.store.labelledVideoIds();
-      },
-      strata: async (ids) => {
-        events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
-        return biased.store.strata(ids);
-      },
-      labels: async (ids) => {
-        events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
-        return biased.store.labels(ids);
-      },
-    };
-    const before = await runs();
-    const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
-    const after = await runs();
-    const heldOut = new Set(report.split.heldOut);
-    // The split's strata are read once, before any run; label values of held-out videos only in the last read, after every run.
-    expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...biased.videoIds].sort(), runsSoFar: before }]);
-    const reads = events.filter((e) => e.method === "labels");
-    expect(reads.length).toBe(2);
-    expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
-    expect(reads[0]!.runsSoFar).toBe(before);
-    expect(reads[1]!.ids).toEqual(report.split.heldOut);
-    expect(reads[1]!.runsSoFar).toBe(after);
-    expect(events.at(-1)).toBe(reads[1]);
-  }, 120_000);
+  for (const source of ["label set", "gold"] as const) {
+    it(`reads no held-out label before the final step (a read spy on the ${source} store)`, async () => {
+      const store = source === "gold" ? biased.gold : biased.store;
+      const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
+      const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
+      const spy: AlignmentLabelStore = {
+        labelledVideoIds: async () => {
+          events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
+          return store.labelledVideoIds();
+        },
+        strata: async (ids) => {
+          events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
+          return store.strata(ids);
+        },
+        labels: async (ids) => {
+          events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
+          return store.labels(ids);
+        },
+      };
+      const before = await runs();
+      const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
+      const after = await runs();
+      const labelled = source === "gold" ? biased.videoIds.slice(0, GOLD_VIDEOS) : biased.videoIds;
+      expect(report.split.train.length + report.split.heldOut.length).toBe(labelled.length);
+      const heldOut = new Set(report.split.heldOut);
+      // The split's strata are read once, before any run; label values of held-out videos only in the last read, after every run.
+      expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...labelled].sort(), runsSoFar: before }]);
+      const reads = events.filter((e) => e.method === "labels");
+      expect(reads.length).toBe(2);
+      expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
+      expect(reads[0]!.runsSoFar).toBe(before);
+      expect(reads[1]!.ids).toEqual(report.split.heldOut);
+      expect(reads[1]!.runsSoFar).toBe(after);
+      expect(events.at(-1)).toBe(reads[1]);
+      // The planted bias is found against either source.
+      expect(report.candidates.find((c) => c.id === report.bestId)!.definition.criteria[0]!.definition).toContain(SIM_FIX_SENTENCE);
+    }, 120_000);
+  }
+
+  it("the gold store reads gold values, not the label set's, of the criterion's target only", async () => {
+    await prisma.goldJudgment.updateMany({ where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! }, data: { value: 5 } });
+    expect(await unbiased.gold.labelledVideoIds()).toEqual([...unbiased.videoIds.slice(0, GOLD_VIDEOS)].sort());
+    const values = await unbiased.gold.labels([unbiased.videoIds[0]!, unbiased.videoIds[1]!, unbiased.videoIds[GOLD_VIDEOS]!]);
+    expect([...values.entries()].sort()).toEqual(
+      [
+        [unbiased.videoIds[0]!, 5],
+        [unbiased.videoIds[1]!, truthOf(1)],
+      ].sort(),
+    );
+    expect((await unbiased.store.labels([unbiased.videoIds[0]!])).get(unbiased.videoIds[0]!)).toBe(truthOf(0));
+    const other = goldStore(prisma, { projectId: unbiased.projectId, task: unbiased.pipeline, target: "another_target" }, () => true);
+    expect(await other.labelledVideoIds()).toEqual([]);
+    await prisma.goldJudgment.updateMany({ where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! }, data: { value: truthOf(0) } });
+  });
 
   it("stops at the budget with a clear message, keeping the held-out runs within it", async () => {
     const trainSize = Math.round(VIDEOS * 0.6);
