@@ -59,20 +59,58 @@ export function AlignmentPanel({ projectId, data }: { projectId: string; data: A
             </div>
           )}
           {selected.error && <p className="text-sm text-red-700">{selected.error}</p>}
-          {selected.report && <Report report={selected.report} savedVersion={selected.savedVersion} />}
+          {selected.report && <Report projectId={projectId} selected={selected} />}
         </section>
       )}
     </div>
   );
 }
 
-function Report({ report, savedVersion }: { report: NonNullable<NonNullable<AlignmentPageData["selected"]>["report"]>; savedVersion: number | null }) {
+type Selected = NonNullable<AlignmentPageData["selected"]>;
+
+function SplitList({ projectId, title, videos, testId }: { projectId: string; title: string; videos: { id: string; name: string | null }[]; testId: string }) {
+  return (
+    <div>
+      <h3 className="font-semibold">
+        {title} ({videos.length})
+      </h3>
+      <ul className="max-h-64 overflow-y-auto" data-testid={testId}>
+        {videos.map((v) => (
+          <li key={v.id}>
+            {v.name === null ? (
+              <span className="text-slate-500">(deleted video {v.id})</span>
+            ) : (
+              <Link className="text-blue-700 underline" href={`/projects/${projectId}/videos/${v.id}`}>
+                {v.name}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Report({ projectId, selected }: { projectId: string; selected: Selected }) {
+  const { report, splitVideos, savedVersion } = selected;
+  if (!report) return null;
   const held = report.heldOut;
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p>
-        Split: {report.split.train.length} train, {report.split.heldOut.length} held-out videos (stratified by label). Calls: {report.calls}, cost ${report.costUsd.toFixed(4)}.
+        Calls: {report.calls}, cost ${report.costUsd.toFixed(4)}.
       </p>
+      <details aria-label="The split">
+        <summary className="cursor-pointer">
+          Split: {report.split.train.length} train, {report.split.heldOut.length} held-out videos (stratified by label). Show the videos.
+        </summary>
+        {splitVideos && (
+          <div className="mt-2 grid max-w-4xl grid-cols-2 gap-4">
+            <SplitList projectId={projectId} title="Train" videos={splitVideos.train} testId="alignment-split-train" />
+            <SplitList projectId={projectId} title="Held-out" videos={splitVideos.heldOut} testId="alignment-split-held-out" />
+          </div>
+        )}
+      </details>
       {report.stopped && <p className="text-amber-800">{report.stopped}</p>}
       <table className="w-full max-w-4xl text-left">
         <caption className="text-left font-semibold">Candidates on train</caption>
@@ -134,7 +172,17 @@ function Report({ report, savedVersion }: { report: NonNullable<NonNullable<Alig
           </tbody>
         </table>
       )}
-      <p>{savedVersion === null ? "The current judge stayed best on train: no new version was saved." : `The best judge was saved as version ${savedVersion} of the rubric task.`}</p>
+      {savedVersion === null ? (
+        <p>The current judge stayed best on train: no new version was saved.</p>
+      ) : (
+        <p>
+          The best judge was saved as{" "}
+          <Link className="text-blue-700 underline" href={`/projects/${projectId}/rubrics#rubric-${selected.rubricTaskId}-v${savedVersion}`} data-testid="alignment-saved-version">
+            version {savedVersion}
+          </Link>{" "}
+          of the rubric task.
+        </p>
+      )}
     </div>
   );
 }

@@ -23,6 +23,11 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
     return `the label set "${set?.name ?? "(deleted)"}"`;
   };
   const labels = await labelsOf();
+  // The split's videos by name, for the report's list (a video deleted since keeps its place, without a name).
+  const splitIds = selected?.report ? [...selected.report.split.train, ...selected.report.split.heldOut] : [];
+  const names = new Map((await prisma.video.findMany({ where: { projectId, id: { in: splitIds } }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
+  const named = (ids: readonly string[]) => ids.map((id) => ({ id, name: names.get(id) ?? null })).sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
+  const splitVideos = selected?.report ? { train: named(selected.report.split.train), heldOut: named(selected.report.split.heldOut) } : null;
   const choices = canManage
     ? {
         tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
@@ -41,8 +46,10 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
       progress: selected.progress as { done?: number; total?: number; message?: string },
       report: selected.report,
       savedVersion: selected.savedVersion,
+      rubricTaskId: selected.rubricTaskId,
       taskName: taskName.get(selected.rubricTaskId) ?? "(archived task)",
       labels,
+      splitVideos,
     },
   };
 }

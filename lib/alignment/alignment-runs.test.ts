@@ -12,7 +12,7 @@ import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
-import { createRubricTask } from "../rubrics/rubric-tasks";
+import { createRubricTask, getRubricTask, listRubricTasks } from "../rubrics/rubric-tasks";
 import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
@@ -90,6 +90,22 @@ describe("an alignment job", () => {
     expect(page.canManage).toBe(false);
     expect(page.choices).toBeNull();
     expect(page.selected!.report!.candidates.map((c) => c.id)).toEqual(done.report!.candidates.map((c) => c.id));
+    // The split itself, by video name: every held-out video under held-out, with its imported path.
+    const split = page.selected!.splitVideos!;
+    expect(split.heldOut.map((v) => v.id).sort()).toEqual([...done.report!.split.heldOut].sort());
+    expect(split.train.map((v) => v.id).sort()).toEqual([...done.report!.split.train].sort());
+    const paths = new Map((await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
+    for (const v of [...split.train, ...split.heldOut]) expect(v.name).toBe(paths.get(v.id));
+    // The saved version links back to this report: in the task list's versions and in the task's own versions.
+    expect(page.selected!.rubricTaskId).toBe(body.rubricTaskId);
+    const listed = (await listRubricTasks(prisma, reviewer, projectId)).find((t) => t.id === body.rubricTaskId)!;
+    expect(listed.versions.map((v) => [v.number, v.alignmentId])).toEqual([
+      [2, started.id],
+      [1, null],
+    ]);
+    const task = await getRubricTask(prisma, reviewer, body.rubricTaskId);
+    expect(task.versions.find((v) => v.number === 2)!.alignmentId).toBe(started.id);
+    expect(task.versions.find((v) => v.number === 1)!.alignmentId).toBeNull();
   }, 120_000);
 
   it("a reviewer may not start or cancel; a cancelled alignment does not run", async () => {
