@@ -198,6 +198,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
   const [optimizerId, setOptimizerId] = useState(choices.endpoints[0]?.id ?? "");
   const [maxCalls, setMaxCalls] = useState(500);
   const [maxCost, setMaxCost] = useState(5);
+  const [fewShot, setFewShot] = useState(4);
   const start = useMutation({
     mutationFn: () =>
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
@@ -208,6 +209,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         optimizerEndpointId: optimizerId,
         maxCalls,
         maxCostUsd: maxCost,
+        fewShot,
       }),
     onSuccess: (started) => router.push(`/projects/${projectId}/alignment?id=${started.id}`),
   });
@@ -253,6 +255,10 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
       <label className="flex flex-col gap-1">
         Maximum cost (USD)
         <input className="rounded border px-2 py-1" type="number" min={0} step="0.01" value={maxCost} onChange={(e) => setMaxCost(Number(e.target.value))} />
+      </label>
+      <label className="flex flex-col gap-1">
+        Few-shot examples (0: none)
+        <input className="rounded border px-2 py-1" type="number" min={0} max={8} value={fewShot} onChange={(e) => setFewShot(Number(e.target.value))} />
       </label>
       <div className="col-span-2 flex items-center gap-3">
         <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !judgeId}>

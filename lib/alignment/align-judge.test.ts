@@ -113,7 +113,7 @@ afterAll(async () => stub?.close());
 
 describe("aligning a rubric judge to a label set", () => {
   it("fixes a planted rubric bias: the best candidate adds the missing sentence and beats the baseline on held-out, significantly", async () => {
-    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, inputOf(biased));
+    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, { ...inputOf(biased), fewShot: 4 });
     expect(report.split.train.length + report.split.heldOut.length).toBe(VIDEOS);
     expect(report.split.train.filter((id) => report.split.heldOut.includes(id))).toEqual([]);
     // Stratified: each class is 40% held-out, ±1.
@@ -135,7 +135,8 @@ describe("aligning a rubric judge to a label set", () => {
   }, 120_000);
 
   it("does not 'improve' a judge without the bias: the held-out difference is not significant", async () => {
-    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, inputOf(unbiased));
+    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), fewShot: 4 });
+    expect(report.candidates.map((c) => c.kind)).toContain("fewshot");
     expect(report.candidates.some((c) => c.kind === "rewrite" && c.definition.criteria[0]!.definition.includes(SIM_NEUTRAL_SENTENCE))).toBe(true);
     const held = report.heldOut!;
     expect(held.difference.kappa.lower!).toBeLessThanOrEqual(0);
@@ -163,7 +164,7 @@ describe("aligning a rubric judge to a label set", () => {
         },
       };
       const before = await runs();
-      const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
+      const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11, fewShot: 2 });
       const after = await runs();
       const labelled = source === "gold" ? biased.videoIds.slice(0, GOLD_VIDEOS) : biased.videoIds;
       expect(report.split.train.length + report.split.heldOut.length).toBe(labelled.length);
@@ -177,7 +178,8 @@ describe("aligning a rubric judge to a label set", () => {
       expect(reads[1]!.ids).toEqual(report.split.heldOut);
       expect(reads[1]!.runsSoFar).toBe(after);
       expect(events.at(-1)).toBe(reads[1]);
-      // The planted bias is found against either source.
+      // The planted bias is found against either source; the few-shot candidate took its examples from train.
+      for (const e of report.candidates.find((c) => c.kind === "fewshot")!.definition.examples!) expect(heldOut.has(e.videoId)).toBe(false);
       expect(report.candidates.find((c) => c.id === report.bestId)!.definition.criteria[0]!.definition).toContain(SIM_FIX_SENTENCE);
     }, 120_000);
   }
@@ -197,6 +199,39 @@ describe("aligning a rubric judge to a label set", () => {
     expect(await other.labelledVideoIds()).toEqual([]);
     await prisma.goldJudgment.updateMany({ where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! }, data: { value: truthOf(0) } });
   });
+
+  it("few-shot: k train videos shown with their frames and labels remove the planted bias, on held-out too", async () => {
+    const fresh = await setUp("");
+    const report = await alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, { ...inputOf(fresh), rewrites: 0, fewShot: 4 });
+    const fewShot = report.candidates.find((c) => c.kind === "fewshot")!;
+    const examples = fewShot.definition.examples!;
+    expect(examples).toHaveLength(4);
+    // Train videos only, two of each label class, each expecting its label and carrying its own frames.
+    const train = new Set(report.split.train);
+    for (const e of examples) expect(train.has(e.videoId)).toBe(true);
+    const truth = new Map(fresh.videoIds.map((id, i) => [id, truthOf(i)]));
+    expect(examples.filter((e) => truth.get(e.videoId)! >= 4)).toHaveLength(2);
+    for (const e of examples) {
+      expect(e.answer).toEqual({ defects: truth.get(e.videoId) });
+      const frames = await prisma.frame.findMany({ where: { id: { in: e.frames.map((f) => f.id) } }, select: { frameSet: { select: { videoId: true } } } });
+      expect(frames.map((f) => f.frameSet.videoId)).toEqual(e.frames.map(() => e.videoId));
+    }
+    // Its train run attached the examples' frames after the video's own, and never a video's own example.
+    const calls = await prisma.llmCall.findMany({ where: { runId: fewShot.trainRunId }, select: { videoId: true, request: true } });
+    const exampleFrames = new Map(examples.map((e) => [e.videoId, e.frames.map((f) => f.id)]));
+    for (const call of calls) {
+      const request = call.request as { frameIds: string[]; text: string };
+      const shown = examples.filter((e) => e.videoId !== call.videoId);
+      expect(request.frameIds.slice(1)).toEqual(shown.flatMap((e) => exampleFrames.get(e.videoId)!));
+      expect(request.text).toContain(`FrameJury few-shot examples: ${shown.length} labelled example video(s)`);
+    }
+    expect(stub.requests.some((r) => r.rule === "alignment-judge" && r.imageCount === 1 + examples.length)).toBe(true);
+    const baselineTrain = report.candidates.find((c) => c.kind === "baseline")!.train.kappa!;
+    expect(fewShot.train.kappa!).toBeGreaterThan(baselineTrain + 0.3);
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    expect(best.definition.examples).toEqual(examples);
+    expect(report.heldOut!.difference.kappa.lower!).toBeGreaterThan(0);
+  }, 120_000);
 
   it("stops at the budget with a clear message, keeping the held-out runs within it", async () => {
     const trainSize = Math.round(VIDEOS * 0.6);

@@ -22,6 +22,8 @@ export const startAlignmentSchema = z.strictObject({
     .max(2 ** 31 - 1)
     .default(1),
   rewrites: z.int().min(0).max(10).default(2),
+  /** Train videos the few-shot candidate shows as examples, frames included (0: no few-shot candidate). */
+  fewShot: z.int().min(0).max(8).default(4),
 });
 export type StartAlignmentInput = z.output<typeof startAlignmentSchema>;
 
