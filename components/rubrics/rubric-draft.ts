@@ -38,6 +38,8 @@ export interface RubricDraft {
   criteria: CriterionDraft[];
   prompt: string;
   reasons: boolean;
+  /** Few-shot examples an alignment saved: the form keeps them as they are (it does not edit them). */
+  examples?: RubricDefinition["examples"];
 }
 
 let nextKey = 0;
@@ -95,6 +97,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
     })),
     prompt: definition.prompt,
     reasons: definition.reasons,
+    ...(definition.examples ? { examples: definition.examples } : {}),
   };
 }
 
@@ -138,5 +141,6 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
     criteria,
     prompt: draft.prompt,
     reasons: draft.reasons,
+    ...(draft.examples ? { examples: draft.examples } : {}),
   } as RubricDefinitionInput;
 }

@@ -233,6 +233,12 @@ export function RubricEditor({
               <input type="checkbox" checked={draft.reasons} onChange={(e) => set("reasons", e.target.checked)} />
               Ask for reasons (one sentence per criterion; longer answers cost more)
             </label>
+            {draft.examples && draft.examples.length > 0 && (
+              <p className="text-sm text-slate-600" data-testid="rubric-examples">
+                This version shows the judge {draft.examples.length} few-shot example{draft.examples.length === 1 ? "" : "s"} (labelled videos with their frames, chosen by an alignment); saving an
+                edit keeps them.
+              </p>
+            )}
           </fieldset>
 
           {canManage && (

@@ -95,7 +95,7 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   const cannot = rubricSkipReason(definition, input.scopeIndex, context);
   if (cannot) throw new ValidationError(`A run would skip this: ${cannot}.`);
 
-  const scopeInput = rubricScopeInput(definition, input.scopeIndex, context);
+  const scopeInput = rubricScopeInput(definition, input.scopeIndex, { ...context, videoId: video.id }, projectId);
   const prompt = renderRubricPrompt(definition, scopeInput.values);
   const config = endpointConfigOf(endpoint);
   const responseFormat = config.structuredOutput ? answerJsonSchema(definition) : null;

@@ -9,7 +9,8 @@ import type { FrameRef, FrameRequirement, RegisteredPipeline, ScoreRow, StepDefi
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
 import { aggregationOf, RUBRIC_STEP, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
 import { canonicalDefinition, promptVariables, rubricProblems, rubricScope, type RubricDefinition } from "./rubric-definition";
-import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
+import { answerJsonSchema, answerSchema, examplesText, framesText, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
+import { frameKey } from "../storage/storage";
 import { rubricTemplateHash } from "./rubric-template-hash";
 
 /** What a rubric run stores as its settings: the version it pinned, whole. */
@@ -87,11 +88,26 @@ export function rubricSkipReason(definition: RubricDefinition, scopeIndex: numbe
   return null;
 }
 
-/** A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. */
-export function rubricScopeInput(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): { values: { prompt: string; frames: string }; frames: FrameRef[] } {
+/**
+ * A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. The
+ * definition's few-shot examples (never one of the judged video itself) follow with their frames, read from the
+ * task's project's storage (`frameKey` of that project, whatever the definition says).
+ */
+export function rubricScopeInput(
+  definition: RubricDefinition,
+  scopeIndex: number,
+  context: ScopeContext & { videoId?: string },
+  projectId?: string,
+): { values: { prompt: string; frames: string; examples?: string }; frames: FrameRef[] } {
   const frames = scopeFrames(definition, scopeIndex, context);
   const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
-  return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what) }, frames };
+  const values = { prompt: context.prompt ?? "", frames: framesText(frames, what) };
+  const examples = projectId ? (definition.examples ?? []).filter((e) => e.videoId !== context.videoId) : [];
+  if (examples.length === 0) return { values, frames };
+  const exampleFrames = examples.flatMap((e) =>
+    e.frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: false, cluster: null, storageKey: frameKey(projectId!, f.frameSetId, f.index), sha256: f.sha256 })),
+  );
+  return { values: { ...values, examples: examplesText(examples, frames.length) }, frames: [...frames, ...exampleFrames] };
 }
 
 /** One video's value of each criterion from its per-scope scores; null where the judge gave none. */
@@ -138,13 +154,16 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     responseFormatFor: (input) => answerJsonSchema((input.data as { definition: RubricDefinition }).definition),
     inlineTemplate: (context) => {
       const settings = context.settings as RubricRunSettings;
-      return { hash: rubricTemplateHash(settings.definition), render: (values) => renderRubricPrompt(settings.definition, { prompt: values.prompt ?? "", frames: values.frames ?? "" }) };
+      return {
+        hash: rubricTemplateHash(settings.definition),
+        render: (values) => renderRubricPrompt(settings.definition, { prompt: values.prompt ?? "", frames: values.frames ?? "", examples: values.examples }),
+      };
     },
     dependsOn: () => [],
     skipReason: (scopeIndex, context) => rubricSkipReason(definitionOf(context), scopeIndex, context),
     input: (scopeIndex, context) => {
       const definition = definitionOf(context);
-      return { ...rubricScopeInput(definition, scopeIndex, context), data: { definition } };
+      return { ...rubricScopeInput(definition, scopeIndex, context, record.projectId), data: { definition } };
     },
     scores: (output, input) => {
       const definition = (input.data as { definition: RubricDefinition }).definition;
