@@ -494,7 +494,7 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "What to label next (owners)",
       params: { runId: labelNextRunIdSchema },
       query: labelNextQuerySchema,
-      responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric}`.")],
+      responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`.")],
     },
     {
       method: "put",
