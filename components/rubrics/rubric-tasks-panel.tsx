@@ -13,7 +13,7 @@ const FRAMES_WORDS = { uniform: "uniform", key_frames: "key frames", each_key_fr
 
 function framesWords(task: RubricTaskSummary): string {
   const frames = task.definition.frames;
-  if (frames.mode !== "uniform") return FRAMES_WORDS[frames.mode];
+  if (frames.mode !== "uniform") return `${FRAMES_WORDS[frames.mode]}${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
   return `${frames.count} uniform${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
 }
 

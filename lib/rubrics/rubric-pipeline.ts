@@ -87,11 +87,16 @@ export function rubricSkipReason(definition: RubricDefinition, scopeIndex: numbe
   return null;
 }
 
-/** A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. */
-export function rubricScopeInput(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): { values: { prompt: string; frames: string }; frames: FrameRef[] } {
+/**
+ * A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. Key
+ * frames and clusters with a frame size are scaled down to it when sent (`imageMaxSide`); a uniform set is
+ * extracted at its size (framesRequirement), so it is sent as it is.
+ */
+export function rubricScopeInput(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): { values: { prompt: string; frames: string }; frames: FrameRef[]; imageMaxSide?: number } {
   const frames = scopeFrames(definition, scopeIndex, context);
   const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
-  return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what) }, frames };
+  const size = definition.frames.mode !== "uniform" && definition.frames.longestSide ? { imageMaxSide: definition.frames.longestSide } : {};
+  return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what) }, frames, ...size };
 }
 
 /** One video's value of each criterion from its per-scope scores; null where the judge gave none. */
