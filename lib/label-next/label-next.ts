@@ -12,11 +12,12 @@ import { labelNextQuerySchema, type LabelNextQuery } from "./label-next.validati
 
 /**
  * "What to label next" for a run (see sampling-plan.ts for the method): the run's videos with the
- * judge's verdict (or a chosen criterion read as yes/no: a rubric task's), the score they are stratified by (the task's threshold-swept metric: the overall
- * for hallucination) and the humans' verdict, the majority of every current, independent judgment of
- * it: reviewers' and label sets' alike (withdrawn ones and ones that only accepted the judge's value
- * do not count). Owners plan review queues, so the plan is theirs (`queues.manage`): it shows the
- * judge's scores by stratum, which a reviewer in a blind queue may not see.
+ * judge's verdict (or a chosen criterion read as yes/no: a rubric task's), the score they are stratified
+ * by (the task's threshold-swept metric: the overall for hallucination) and the humans' verdict, the
+ * majority of every current, independent judgment of it: reviewers' and label sets' alike (withdrawn ones
+ * and ones that only accepted the judge's value do not count). Owners plan review queues, so the plan is
+ * theirs (`queues.manage`): it shows the judge's scores by stratum, which a reviewer in a blind queue may
+ * not see.
  */
 export interface LabelNextResult extends LabellingPlan {
   runId: string;
@@ -51,8 +52,8 @@ type Basis =
   | { kind: "score" | "presence"; target: TargetDeclaration; verdict: { id: string; label: string }; score: { id: string; label: string } };
 
 /**
- * What a task's runs can be planned on: its yes/no verdict (when it declares one with a swept score), and each
- * per-video target and each target with a presence rule (a rubric task's criteria), read as yes/no.
+ * The criteria a task's runs can be planned on besides its own verdict: each per-video target and each target
+ * with a presence rule (a rubric task's criteria), read as yes/no.
  */
 export function labelNextCriteria(task: TaskDeclaration): { id: string; label: string }[] {
   return comparableTargets(task).filter((c) => !task.metrics.some((m) => m.id === c.id));

@@ -137,7 +137,12 @@ describe("a rubric task in batch mode", () => {
     expect(onlineRequests).toBe(VIDEOS * KEY_FRAMES);
 
     const driver = batchDriver();
-    const run = await createRun({ prisma, queue: driver.queue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: task.pipeline, endpointId: await endpoint(projectId, "stub-batch", true), batch: true }));
+    const run = await createRun(
+      { prisma, queue: driver.queue, pipelines: PIPELINES },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: task.pipeline, endpointId: await endpoint(projectId, "stub-batch", true), batch: true }),
+    );
     await driver.settle(run.id);
 
     const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } });
