@@ -18,6 +18,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { rubricDefinitionSchema, type RubricDefinitionInput } from "./rubric-definition";
+import { previewRubric } from "./preview-rubric";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 
 /** A 320×180 test picture: a gradient, so scaling has something to average. */
@@ -48,6 +49,7 @@ describe("a rubric's frame size for key frames and clusters", () => {
   let stub: StubServer;
   let owner: Actor;
   let projectId: string;
+  let videoIds: string[];
   let endpointId: string;
   /** The images each request sent, in request order (captured at the client the engine calls). */
   const sent: string[][] = [];
@@ -73,7 +75,7 @@ describe("a rubric's frame size for key frames and clusters", () => {
   beforeAll(async () => {
     stub = await startStubLlm();
     owner = await makeUser();
-    ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Frame size" }));
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Frame size" }));
     // The fixture's frames are 64×48; store 320×180 pictures under their keys so there is something to scale.
     const storage = getStorage();
     const frames = await prisma.frame.findMany({ where: { frameSet: { video: { projectId } } }, select: { storageKey: true } });
@@ -123,6 +125,27 @@ describe("a rubric's frame size for key frames and clusters", () => {
     expect(sent).toHaveLength(4);
     expect(sent.flat().map(sizeOf)).toEqual(Array.from({ length: 12 }, () => [128, 72]));
     expect(await prisma.score.count({ where: { runId: sized } })).toBe(4);
+
+    // A preview sends the very request a run sends: the same size, so the same cache key (answered from the cache).
+    const sizedDefinition = definition({ mode: "each_cluster", longestSide: 128 });
+    const cached = await previewRubric(prisma, owner, projectId, { definition: sizedDefinition, videoId: videoIds[0]!, endpointId, scopeIndex: 1 });
+    expect(cached.cached).toBe(true);
+    // Uncached (another size), it sends the frames at its size.
+    const previewed: string[][] = [];
+    const client = clientForEndpoint({ baseUrl: stub.baseURL, apiKey: null });
+    const preview = await previewRubric(
+      prisma,
+      owner,
+      projectId,
+      { definition: definition({ mode: "each_cluster", longestSide: 90 }), videoId: videoIds[0]!, endpointId, scopeIndex: 0 },
+      { client: { complete: (request, options) => (previewed.push(request.images.map((i) => i.url)), client.complete(request, options)) } },
+    );
+    expect(preview).toMatchObject({ cached: false, parseError: null });
+    expect(previewed.flat().map(sizeOf)).toEqual([
+      [90, 51],
+      [90, 51],
+      [90, 51],
+    ]);
   });
 
   it("sends every key frame in one call at the size, and each key frame on its own", async () => {
