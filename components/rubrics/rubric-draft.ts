@@ -81,7 +81,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
     guidelines: definition.guidelines,
     framesMode: frames.mode,
     framesCount: frames.mode === "uniform" ? String(frames.count) : "8",
-    longestSide: frames.mode === "uniform" ? text(frames.longestSide) : "",
+    longestSide: text(frames.longestSide),
     criteria: definition.criteria.map((c) => ({
       ...newCriterion(0),
       id: c.id,
@@ -114,7 +114,7 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
   const frames =
     draft.framesMode === "uniform"
       ? { mode: "uniform" as const, count: numberOf(draft.framesCount) ?? "", ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) }
-      : { mode: draft.framesMode };
+      : { mode: draft.framesMode, ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) };
   const criteria = draft.criteria.map((c) => {
     const base = { id: c.id.trim(), name: c.name, definition: c.definition, higherIsBetter: c.higherIsBetter, ...(c.aggregation ? { aggregation: c.aggregation } : {}) };
     if (c.type === "numeric") {

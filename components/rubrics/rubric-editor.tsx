@@ -171,15 +171,13 @@ export function RubricEditor({
                   </select>
                 </Field>
                 {draft.framesMode === "uniform" && (
-                  <>
-                    <Field label="Frame count" problems={shown} path="frames.count">
-                      <input className={`${input} w-24`} inputMode="numeric" value={draft.framesCount} onChange={(e) => set("framesCount", e.target.value)} />
-                    </Field>
-                    <Field label="Longest side (px, optional)" problems={shown} path="frames.longestSide">
-                      <input className={`${input} w-32`} inputMode="numeric" value={draft.longestSide} onChange={(e) => set("longestSide", e.target.value)} />
-                    </Field>
-                  </>
+                  <Field label="Frame count" problems={shown} path="frames.count">
+                    <input className={`${input} w-24`} inputMode="numeric" value={draft.framesCount} onChange={(e) => set("framesCount", e.target.value)} />
+                  </Field>
                 )}
+                <Field label="Longest side (px, optional)" problems={shown} path="frames.longestSide">
+                  <input className={`${input} w-32`} inputMode="numeric" value={draft.longestSide} onChange={(e) => set("longestSide", e.target.value)} />
+                </Field>
               </div>
               <FieldProblems problems={shown} path="frames" exact />
             </div>

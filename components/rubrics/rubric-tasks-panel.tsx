@@ -39,7 +39,7 @@ function VersionHistory({ projectId, task }: { projectId: string; task: RubricTa
 
 function framesWords(task: RubricTaskSummary): string {
   const frames = task.definition.frames;
-  if (frames.mode !== "uniform") return FRAMES_WORDS[frames.mode];
+  if (frames.mode !== "uniform") return `${FRAMES_WORDS[frames.mode]}${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
   return `${frames.count} uniform${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
 }
 

@@ -27,7 +27,7 @@ interface ComparedTarget {
 }
 
 /** What runs of a task can be compared on: its reviewed metrics, its per-video targets and its presence targets. */
-function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
+export function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
   return [
     ...task.metrics.filter((m) => m.reviewed).map((m) => ({ id: m.id, label: m.label })),
     ...task.targets.filter((t) => t.scope === "video" || task.presence?.of.includes(t.id)).map((t) => ({ id: t.id, label: task.presence?.of.includes(t.id) ? `${t.label} present` : t.label })),

@@ -69,15 +69,21 @@ const criterionBase = {
 
 export const criterionSchema = z.discriminatedUnion("type", [numericCriterion.extend(criterionBase), categoricalCriterion.extend(criterionBase), booleanCriterion.extend(criterionBase)]);
 
+/**
+ * The frame size: the longest side in px. A uniform set is extracted at that size; key frames and clusters are
+ * scaled down to it before they are sent (never up).
+ */
+const longestSide = z.int().min(64).max(4096).optional();
+
 export const rubricFramesSchema = z.discriminatedUnion("mode", [
   /** N frames spread evenly over the video, in one call (the video's uniform frame set of N). */
-  z.strictObject({ mode: z.literal("uniform"), count: z.int().min(1).max(64), longestSide: z.int().min(64).max(4096).optional() }),
+  z.strictObject({ mode: z.literal("uniform"), count: z.int().min(1).max(64), longestSide }),
   /** Every key frame of the video, in one call. */
-  z.strictObject({ mode: z.literal("key_frames") }),
+  z.strictObject({ mode: z.literal("key_frames"), longestSide }),
   /** Each key frame is its own scope: one call and one value per key frame. */
-  z.strictObject({ mode: z.literal("each_key_frame") }),
+  z.strictObject({ mode: z.literal("each_key_frame"), longestSide }),
   /** Each key frame's cluster of neighbouring frames is its own scope: one call and one value per cluster. */
-  z.strictObject({ mode: z.literal("each_cluster") }),
+  z.strictObject({ mode: z.literal("each_cluster"), longestSide }),
 ]);
 
 const itemFieldId = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "lower-case letters, digits or _");

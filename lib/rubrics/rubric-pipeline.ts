@@ -91,23 +91,26 @@ export function rubricSkipReason(definition: RubricDefinition, scopeIndex: numbe
 /**
  * A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. The
  * definition's few-shot examples (never one of the judged video itself) follow with their frames, read from the
- * task's project's storage (`frameKey` of that project, whatever the definition says).
+ * task's project's storage (`frameKey` of that project, whatever the definition says). Key frames and clusters with
+ * a frame size are scaled down to it when sent (`imageMaxSide`); a uniform set is extracted at its size
+ * (framesRequirement), so it is sent as it is.
  */
 export function rubricScopeInput(
   definition: RubricDefinition,
   scopeIndex: number,
   context: ScopeContext & { videoId?: string },
   projectId?: string,
-): { values: { prompt: string; frames: string; examples?: string }; frames: FrameRef[] } {
+): { values: { prompt: string; frames: string; examples?: string }; frames: FrameRef[]; imageMaxSide?: number } {
   const frames = scopeFrames(definition, scopeIndex, context);
   const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
+  const size = definition.frames.mode !== "uniform" && definition.frames.longestSide ? { imageMaxSide: definition.frames.longestSide } : {};
   const values = { prompt: context.prompt ?? "", frames: framesText(frames, what) };
   const examples = projectId ? (definition.examples ?? []).filter((e) => e.videoId !== context.videoId) : [];
-  if (examples.length === 0) return { values, frames };
+  if (examples.length === 0) return { values, frames, ...size };
   const exampleFrames = examples.flatMap((e) =>
     e.frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: false, cluster: null, storageKey: frameKey(projectId!, f.frameSetId, f.index), sha256: f.sha256 })),
   );
-  return { values: { ...values, examples: examplesText(examples, frames.length) }, frames: [...frames, ...exampleFrames] };
+  return { values: { ...values, examples: examplesText(examples, frames.length) }, frames: [...frames, ...exampleFrames], ...size };
 }
 
 /** One video's value of each criterion from its per-scope scores; null where the judge gave none. */

@@ -497,7 +497,7 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "What to label next (owners)",
       params: { runId: labelNextRunIdSchema },
       query: labelNextQuerySchema,
-      responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric}`.")],
+      responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`.")],
     },
     {
       method: "put",
@@ -604,7 +604,8 @@ function coreApiRoutes(): ApiRoute[] {
       method: "post",
       path: "/api/v1/projects/{projectId}/label-sets",
       summary: "Import a label set (owners)",
-      description: '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written.',
+      description:
+        '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written. With `format=generic`, `columns` (JSON `{video, annotator?, item?, targets: {column: target}}`) reads a wide file: one column per target (a rubric criterion), categorical values by label name.',
       params: project,
       body: { kind: "multipart", fields: labelSetImportFieldsSchema(), files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
       responses: importAnswers("the label set"),
