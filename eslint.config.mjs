@@ -73,8 +73,10 @@ const config = [
   },
   {
     // The core is task-agnostic: it may read the registry at lib/tasks/ top level (lib/tasks/*.ts), never a task's own
-    // folder (lib/tasks/<id>/**, components/tasks/<id>/**). app/ wires tasks in and may import anything; a core
-    // test may run the core against a real task.
+    // folder (lib/tasks/<id>/**, components/tasks/<id>/**). For a task, app/ holds only thin mount points at the
+    // task's URLs (`export { default } from "@/components/tasks/<id>/pages/…"`, `export { GET } from
+    // "@/lib/tasks/<id>/routes/…"`), since Next.js routes by file; lib/tasks/task-names-guard.test.ts checks that
+    // every other app/ file leaves task folders alone. A core test may run the core against a real task.
     files: CORE,
     ignores: NOT_CORE,
     rules: {
@@ -108,7 +110,8 @@ const config = [
     },
   },
   {
-    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    // A task's route handlers (lib/tasks/<id>/routes) are app/ code that app/ mounts: the same rules hold for them.
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/tasks/*/routes/**/*.ts"],
     ignores: ["**/*.test.{ts,tsx}"],
     rules: {
       "no-restricted-syntax": ["error", ...NO_ID_TAILS],
@@ -131,7 +134,8 @@ const config = [
   {
     // Pages are thin: every query lives in a lib/ function that checks permission (lib/authz/permissions.ts) and, for
     // judge values, visibility (lib/visibility). A page may hand `prisma` to such a function, never query with it.
-    files: ["app/**/page.tsx"],
+    // A task's pages are written in components/tasks/<id>/pages and mounted by a one-line app/ page.
+    files: ["app/**/page.tsx", "components/tasks/*/pages/**/*.tsx"],
     rules: { "no-restricted-syntax": ["error", ...NO_ID_TAILS, NO_PAGE_QUERIES] },
   },
   {

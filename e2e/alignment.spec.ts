@@ -69,6 +69,10 @@ test("an owner runs an alignment from the page with the stub and reads its repor
     await expect(page.getByTestId("alignment-candidate").first()).toContainText("baseline");
     await expect(page.getByTestId("alignment-held-out")).toContainText("Best − baseline");
     await expect(report).toContainText("saved as version 2 of the rubric task");
+    // The split itself, by video, and the link to the saved version.
+    await report.getByText(/^Split: 12 train/).click();
+    await expect(page.getByTestId("alignment-split-held-out").getByRole("link")).toHaveCount(8);
+    await expect(page.getByTestId("alignment-saved-version")).toHaveAttribute("href", `/projects/${projectId}/rubrics#rubric-${task.id}-v2`);
     const version = await prisma.rubricVersion.findFirstOrThrow({ where: { rubricTaskId: task.id, number: 2 } });
     expect(JSON.stringify(version.definition)).toContain("Compression artefacts are not defects.");
   } finally {

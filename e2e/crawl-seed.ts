@@ -106,7 +106,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
     // An ensemble run first (two samples at temperature 0.7), so the plain run below stays the project's latest.
     ({ id: ensembleRunId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
       method: "POST",
-      body: JSON.stringify({ pipeline: "hallucination", endpointId: endpoint.id, videoIds: judgedVideoIds, ensemble: { kind: "samples", samples: 2, temperature: 0.7 } }),
+      body: JSON.stringify({ pipeline: videoTask.id, endpointId: endpoint.id, videoIds: judgedVideoIds, ensemble: { kind: "samples", samples: 2, temperature: 0.7 } }),
     }));
     await waitForRun(ensembleRunId);
     ({ id: runId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {

@@ -78,6 +78,11 @@ describe("pages query only through lib/", () => {
     ]);
   });
 
+  it("reports it in a task's own page too (components/tasks/<id>/pages, mounted by a one-line app/ page)", async () => {
+    const source = `import { prisma } from "@/lib/db/prisma";\nexport default async function Page() {\n  return <p>{await prisma.video.count()}</p>;\n}\n`;
+    expect(await ruleIds(`components/tasks/${TASK}/pages/lint-probe-page.tsx`, source)).toEqual(["no-restricted-syntax"]);
+  });
+
   it("lets a page hand prisma to a lib/ function", async () => {
     const source = `import { prisma } from "@/lib/db/prisma";\nimport { listProjects } from "@/lib/projects/list";\nexport default async function Page() {\n  return <p>{(await listProjects(prisma)).length}</p>;\n}\n`;
     expect(await ruleIds("app/projects/lint-probe/page.tsx", source)).toEqual([]);
@@ -109,6 +114,10 @@ describe("caption results on pages and routes", () => {
     for (const from of ["@/lib/judge/pipelines/captions/caption-results", "@/lib/tasks/captions/caption-results"]) {
       expect(await ruleIds("app/lint-probe.ts", `import { captionDetail } from "${from}";\nexport const read = captionDetail;\n`)).toEqual(["no-restricted-imports"]);
     }
+    // A task's route handlers are written in lib/tasks/<id>/routes and mounted by app/: the rule follows them there.
+    expect(await ruleIds(`lib/tasks/${TASK}/routes/lint-probe.ts`, `import { captionDetail } from "@/lib/tasks/captions/caption-results";\nexport const read = captionDetail;\n`)).toEqual([
+      "no-restricted-imports",
+    ]);
   });
 
   it("lets pages import the redacting reads and the module's other exports", async () => {

@@ -4,10 +4,19 @@ import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
 import { prisma } from "@/lib/db/prisma";
-import { addMember, changeMemberRole, createProject, removeMember, renameProject, setProjectArchived, setProjectGuidelines } from "@/lib/projects/projects";
+import { addMember, changeMemberRole, createProject, removeMember, renameProject, setProjectArchived, setProjectGuidelines, setProjectSsoDefaultRole } from "@/lib/projects/projects";
 import { setQueueGuidelines } from "@/lib/queues/set-queue-guidelines";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
-import { addMemberSchema, archiveProjectSchema, changeRoleSchema, createProjectSchema, removeMemberSchema, renameProjectSchema, projectGuidelinesSchema } from "@/lib/projects/projects.validation";
+import {
+  addMemberSchema,
+  archiveProjectSchema,
+  changeRoleSchema,
+  createProjectSchema,
+  removeMemberSchema,
+  renameProjectSchema,
+  projectGuidelinesSchema,
+  projectSsoDefaultRoleSchema,
+} from "@/lib/projects/projects.validation";
 
 export async function createProjectAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   let projectId = "";
@@ -72,6 +81,16 @@ export async function setProjectGuidelinesAction(_previous: ActionResult | null,
     await setProjectGuidelines(prisma, actor, input);
     revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Guidelines saved." };
+  });
+}
+
+/** The role every account created by single sign-on gets in the project ("none": no access). */
+export async function setSsoDefaultRoleAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const input = projectSsoDefaultRoleSchema.parse(formValues(formData));
+    await setProjectSsoDefaultRole(prisma, actor, input);
+    revalidatePath(`/projects/${input.projectId}/settings`);
+    return { ok: true, message: input.ssoDefaultRole ? `New single sign-on accounts join as ${input.ssoDefaultRole}.` : "New single sign-on accounts get no access." };
   });
 }
 

@@ -8,13 +8,16 @@ import { createFirstAdmin } from "@/lib/auth/users";
 import { prisma } from "@/lib/db/prisma";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/observability/logger";
-import { ssoButtons } from "@/lib/auth/sso";
+import { ssoButtons, ssoConfig } from "@/lib/auth/sso";
 import { firstAdminSchema, signInSchema, ssoSignInSchema } from "./actions.validation";
 
 // One message for every failure, so the form never tells whether an email has an account.
 const SIGN_IN_FAILED = "Wrong email or password.";
+const PASSWORD_OFF = "Password sign-in is turned off here; sign in with single sign-on.";
 
 export async function signInAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  // better-auth refuses it too (lib/auth/auth.ts); this only says so in words.
+  if (!ssoConfig().passwordSignIn) return { ok: false, error: PASSWORD_OFF };
   const parsed = signInSchema.safeParse(formValues(formData));
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
   try {
@@ -41,6 +44,8 @@ export async function ssoSignInAction(_previous: ActionResult | null, formData: 
 }
 
 export async function createFirstAdminAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  // The admin could not sign in with the password just chosen; the page says to use the CLI instead.
+  if (!ssoConfig().passwordSignIn) return { ok: false, error: PASSWORD_OFF };
   const parsed = firstAdminSchema.safeParse(formValues(formData));
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
   try {

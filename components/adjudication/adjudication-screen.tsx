@@ -8,6 +8,7 @@ import { isTypingTarget } from "@/components/is-typing-target";
 import { NoPrompt } from "@/components/videos/no-prompt";
 import { typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import type { AdjudicationItem, GoldView } from "@/lib/adjudication/adjudication";
+import type { GoldInput } from "@/lib/adjudication/adjudication.validation";
 
 type Item = Omit<AdjudicationItem, "gold"> & { gold: (Omit<GoldView, "updatedAt" | "history"> & { updatedAt: string | Date }) | null };
 
@@ -57,7 +58,7 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
       const gold = await apiFetch<NonNullable<Item["gold"]>>(`/api/v1/projects/${projectId}/gold`, {
         method: "PUT",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ targetKey: item.targetKey, value: number, note, ...(item.gold ? { expectedVersion: item.gold.version } : {}) }),
+        body: JSON.stringify({ targetKey: item.targetKey, value: number, note, ...(item.gold ? { expectedVersion: item.gold.version } : {}) } satisfies GoldInput),
       });
       setItems((all) => all.map((x) => (x.targetKey === item.targetKey ? { ...x, gold } : x)));
       setStatus({ kind: "saved", message: `Gold saved: ${valueLabel(item.scale, number)}.` });

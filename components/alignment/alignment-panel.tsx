@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { ApiError, postJson } from "@/lib/api-client";
 import type { AlignmentPageData } from "@/lib/alignment/alignment-page";
 
+const GOLD = "__gold__";
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? "—" : x.toFixed(digits));
 
 export function AlignmentPanel({ projectId, data }: { projectId: string; data: AlignmentPageData }) {
@@ -45,6 +46,7 @@ export function AlignmentPanel({ projectId, data }: { projectId: string; data: A
           <h2 className="text-base font-semibold">
             Alignment of {selected.taskName}: <span data-testid="alignment-status">{selected.status}</span>
           </h2>
+          <p className="text-sm">Labels: {selected.labels}.</p>
           {active && (
             <div className="flex items-center gap-3 text-sm">
               <progress max={selected.progress.total ?? 1} value={selected.progress.done ?? 0} aria-label="Alignment progress" />
@@ -57,20 +59,58 @@ export function AlignmentPanel({ projectId, data }: { projectId: string; data: A
             </div>
           )}
           {selected.error && <p className="text-sm text-red-700">{selected.error}</p>}
-          {selected.report && <Report report={selected.report} savedVersion={selected.savedVersion} />}
+          {selected.report && <Report projectId={projectId} selected={selected} />}
         </section>
       )}
     </div>
   );
 }
 
-function Report({ report, savedVersion }: { report: NonNullable<NonNullable<AlignmentPageData["selected"]>["report"]>; savedVersion: number | null }) {
+type Selected = NonNullable<AlignmentPageData["selected"]>;
+
+function SplitList({ projectId, title, videos, testId }: { projectId: string; title: string; videos: { id: string; name: string | null }[]; testId: string }) {
+  return (
+    <div>
+      <h3 className="font-semibold">
+        {title} ({videos.length})
+      </h3>
+      <ul className="max-h-64 overflow-y-auto" data-testid={testId}>
+        {videos.map((v) => (
+          <li key={v.id}>
+            {v.name === null ? (
+              <span className="text-slate-500">(deleted video {v.id})</span>
+            ) : (
+              <Link className="text-blue-700 underline" href={`/projects/${projectId}/videos/${v.id}`}>
+                {v.name}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Report({ projectId, selected }: { projectId: string; selected: Selected }) {
+  const { report, splitVideos, savedVersion } = selected;
+  if (!report) return null;
   const held = report.heldOut;
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p>
-        Split: {report.split.train.length} train, {report.split.heldOut.length} held-out videos (stratified by label). Calls: {report.calls}, cost ${report.costUsd.toFixed(4)}.
+        Calls: {report.calls}, cost ${report.costUsd.toFixed(4)}.
       </p>
+      <details aria-label="The split">
+        <summary className="cursor-pointer">
+          Split: {report.split.train.length} train, {report.split.heldOut.length} held-out videos (stratified by label). Show the videos.
+        </summary>
+        {splitVideos && (
+          <div className="mt-2 grid max-w-4xl grid-cols-2 gap-4">
+            <SplitList projectId={projectId} title="Train" videos={splitVideos.train} testId="alignment-split-train" />
+            <SplitList projectId={projectId} title="Held-out" videos={splitVideos.heldOut} testId="alignment-split-held-out" />
+          </div>
+        )}
+      </details>
       {report.stopped && <p className="text-amber-800">{report.stopped}</p>}
       <table className="w-full max-w-4xl text-left">
         <caption className="text-left font-semibold">Candidates on train</caption>
@@ -132,7 +172,17 @@ function Report({ report, savedVersion }: { report: NonNullable<NonNullable<Alig
           </tbody>
         </table>
       )}
-      <p>{savedVersion === null ? "The current judge stayed best on train: no new version was saved." : `The best judge was saved as version ${savedVersion} of the rubric task.`}</p>
+      {savedVersion === null ? (
+        <p>The current judge stayed best on train: no new version was saved.</p>
+      ) : (
+        <p>
+          The best judge was saved as{" "}
+          <Link className="text-blue-700 underline" href={`/projects/${projectId}/rubrics#rubric-${selected.rubricTaskId}-v${savedVersion}`} data-testid="alignment-saved-version">
+            version {savedVersion}
+          </Link>{" "}
+          of the rubric task.
+        </p>
+      )}
     </div>
   );
 }
@@ -142,21 +192,24 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
   const [taskId, setTaskId] = useState(choices.tasks[0]?.id ?? "");
   const criteria = choices.tasks.find((t) => t.id === taskId)?.criteria ?? [];
   const [criterionId, setCriterionId] = useState(criteria[0]?.id ?? "");
-  const [labelSetId, setLabelSetId] = useState(choices.labelSets[0]?.id ?? "");
+  // A label set's id, or GOLD for the project's gold values.
+  const [labelsChoice, setLabelsChoice] = useState(choices.labelSets[0]?.id ?? GOLD);
   const [judgeId, setJudgeId] = useState(choices.endpoints[0]?.id ?? "");
   const [optimizerId, setOptimizerId] = useState(choices.endpoints[0]?.id ?? "");
   const [maxCalls, setMaxCalls] = useState(500);
   const [maxCost, setMaxCost] = useState(5);
+  const [fewShot, setFewShot] = useState(4);
   const start = useMutation({
     mutationFn: () =>
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
         rubricTaskId: taskId,
         criterionId,
-        labelSetId,
+        labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
         judgeEndpointId: judgeId,
         optimizerEndpointId: optimizerId,
         maxCalls,
         maxCostUsd: maxCost,
+        fewShot,
       }),
     onSuccess: (started) => router.push(`/projects/${projectId}/alignment?id=${started.id}`),
   });
@@ -192,7 +245,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         choices.tasks,
       )}
       {select("Criterion", criterionId, setCriterionId, criteria)}
-      {select("Label set", labelSetId, setLabelSetId, choices.labelSets)}
+      {select("Labels", labelsChoice, setLabelsChoice, [...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })), { id: GOLD, name: "Gold values (adjudicated)" }])}
       {select("Judging endpoint", judgeId, setJudgeId, choices.endpoints)}
       {select("Optimizer endpoint", optimizerId, setOptimizerId, choices.endpoints)}
       <label className="flex flex-col gap-1">
@@ -203,8 +256,12 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         Maximum cost (USD)
         <input className="rounded border px-2 py-1" type="number" min={0} step="0.01" value={maxCost} onChange={(e) => setMaxCost(Number(e.target.value))} />
       </label>
+      <label className="flex flex-col gap-1">
+        Few-shot examples (0: none)
+        <input className="rounded border px-2 py-1" type="number" min={0} max={8} value={fewShot} onChange={(e) => setFewShot(Number(e.target.value))} />
+      </label>
       <div className="col-span-2 flex items-center gap-3">
-        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !labelSetId || !judgeId}>
+        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !judgeId}>
           Start alignment
         </button>
         {start.error && <span className="text-red-700">{start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}</span>}

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
 import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
+import type { EndpointInput, EndpointUpdate } from "@/lib/judge/endpoint-input.validation";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 
@@ -36,13 +37,18 @@ export interface EndpointRow {
   archivedAt: string | null;
 }
 
+type ImageDetail = NonNullable<EndpointInput["imageDetail"]>;
+const IMAGE_DETAILS: readonly ImageDetail[] = ["low", "high", "auto"];
+/** A stored or picked detail as the request schema types it. */
+const imageDetailOf = (value: string): ImageDetail => IMAGE_DETAILS.find((detail) => detail === value) ?? "auto";
+
 const EMPTY_FORM = {
   name: "",
   baseUrl: "https://api.openai.com/v1",
   model: "gpt-4o",
   apiKey: "",
   removeApiKey: false,
-  imageDetail: "auto",
+  imageDetail: "auto" as ImageDetail,
   temperature: "0",
   maxConcurrency: "4",
   requestsPerMinute: "",
@@ -68,7 +74,7 @@ function formOf(endpoint: EndpointRow): FormState {
     model: endpoint.model,
     apiKey: "",
     removeApiKey: false,
-    imageDetail: endpoint.imageDetail,
+    imageDetail: imageDetailOf(endpoint.imageDetail),
     temperature: text(endpoint.temperature),
     maxConcurrency: String(endpoint.maxConcurrency),
     requestsPerMinute: text(endpoint.requestsPerMinute),
@@ -116,14 +122,14 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         sendImageDetail: form.sendImageDetail,
         requestLogprobs: form.requestLogprobs,
         topLogprobs: Number(form.topLogprobs),
-      };
-      if (!endpoint) return postJson(`/api/v1/projects/${projectId}/endpoints`, { ...body, apiKey: form.apiKey || null });
+      } satisfies EndpointUpdate;
+      if (!endpoint) return postJson(`/api/v1/projects/${projectId}/endpoints`, { ...body, apiKey: form.apiKey || null } satisfies EndpointInput);
       // Editing: a typed key replaces the stored one, "remove" clears it, a blank field keeps it.
       const apiKey = form.removeApiKey ? { apiKey: "" } : form.apiKey ? { apiKey: form.apiKey } : {};
       return apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, {
         method: "PATCH",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ ...body, ...apiKey }),
+        body: JSON.stringify({ ...body, ...apiKey } satisfies EndpointUpdate),
       });
     },
     onSuccess: () => {
@@ -171,7 +177,7 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
       )}
       <label className="flex flex-col gap-1">
         Image detail
-        <select className={field} value={form.imageDetail} onChange={(e) => set({ imageDetail: e.target.value })}>
+        <select className={field} value={form.imageDetail} onChange={(e) => set({ imageDetail: imageDetailOf(e.target.value) })}>
           <option>auto</option>
           <option>low</option>
           <option>high</option>

@@ -6,13 +6,25 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
 
-/** One click: a review queue of the proposed videos (the verdict), in the proposal's order. */
-export function CreateLabelQueue({ projectId, runId, videoIds, defaultName }: { projectId: string; runId: string; videoIds: string[]; defaultName: string }) {
+/** One click: a review queue of the proposed videos (the verdict, or the planned criterion's scores), in the proposal's order. */
+export function CreateLabelQueue({
+  projectId,
+  runId,
+  videoIds,
+  defaultName,
+  queue,
+}: {
+  projectId: string;
+  runId: string;
+  videoIds: string[];
+  defaultName: string;
+  queue: { scope: "verdict" } | { scope: "scores"; categories: string[]; mode: "full" | "presence" };
+}) {
   const router = useRouter();
   const [name, setName] = useState(defaultName);
   const [blind, setBlind] = useState(true);
   const create = useMutation({
-    mutationFn: () => postJson<{ id: string }>(`/api/v1/projects/${projectId}/queues`, { name, runId, scope: "verdict", videoIds, chosenBy: "what to label next", blind }),
+    mutationFn: () => postJson<{ id: string }>(`/api/v1/projects/${projectId}/queues`, { name, runId, ...queue, videoIds, chosenBy: "what to label next", blind }),
     onSuccess: ({ id }) => router.push(`/projects/${projectId}/queues/${id}`),
   });
   return (
@@ -33,7 +45,7 @@ export function CreateLabelQueue({ projectId, runId, videoIds, defaultName }: { 
       />
       <label className="flex items-center gap-2">
         <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
-        blind (reviewers see the judge&apos;s verdict only after submitting)
+        blind (reviewers see the judge&apos;s values only after submitting)
       </label>
       <button className={buttonClass()} disabled={create.isPending || videoIds.length === 0 || !name.trim()} data-testid="label-next-create-queue">
         Create review queue of these {videoIds.length} videos

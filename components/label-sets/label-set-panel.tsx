@@ -5,7 +5,8 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { LabelSetFormatDeclaration } from "@/lib/label-sets/label-set-format";
-import { exampleLabelTargets } from "@/lib/label-sets/label-target-examples";
+import { exampleLabelTargets, labelTargetChoices } from "@/lib/label-sets/label-target-examples";
+import { ColumnMapEditor, columnMapJson, type ColumnMapState } from "@/components/label-sets/column-map-editor";
 import { projectTasks } from "@/lib/tasks/registry";
 import { taskLabelSetFormatDeclarations } from "@/lib/label-sets/label-sets.validation";
 
@@ -67,6 +68,10 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
   const [citation, setCitation] = useState("");
   const [match, setMatch] = useState<"file_name" | "column">("file_name");
   const [mappingColumn, setMappingColumn] = useState("");
+  /** A generic file in the wide layout: one column per criterion, mapped below. */
+  const [wide, setWide] = useState(false);
+  const [headers, setHeaders] = useState<string[]>([]);
+  const [columnMap, setColumnMap] = useState<ColumnMapState>({ video: "video", annotator: "", targets: [{ column: "", target: "" }] });
   const [plan, setPlan] = useState<Plan | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -85,6 +90,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
       form.set("match", match);
       if (match === "column") form.set("mappingColumn", mappingColumn);
     }
+    if (format.id === GENERIC_FORMAT.id && wide) form.set("columns", columnMapJson(columnMap));
     form.set("dryRun", dryRun ? "true" : "false");
     form.set("file", file, file.name);
     setBusy(true);
@@ -92,6 +98,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
     try {
       const result = await apiFetch<{ dryRun: boolean; plan: Plan; labelSet: { id: string; judgments: number } | null }>(`/api/v1/projects/${projectId}/label-sets`, { method: "POST", body: form });
       setPlan(result.plan);
+      setHeaders(result.plan.headers);
       if (!result.dryRun) {
         setMessage(`Imported "${result.plan.name}": ${result.labelSet?.judgments ?? 0} labels.`);
         setPlan(null);
@@ -131,7 +138,8 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
           </span>
         ))}
         …), <code>value</code> and <code>item</code> (the item, for targets of an item), as a read-only label set: it appears as an annotator (one per <code>annotator</code> value) in the agreement
-        dashboard and the paper&apos;s table. Import the videos first.
+        dashboard and the paper&apos;s table. A generic file may instead have <b>one column per criterion</b> (a rubric task&apos;s): map each column to its criterion, and name the video and annotator
+        columns. Import the videos first.
         <b> Dry run</b> shows what would be created and every cell that had to be interpreted or skipped; nothing is stored until <b>Import</b>.
       </p>
       <div className="flex flex-wrap items-end gap-3">
@@ -183,6 +191,12 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
             </datalist>
           </label>
         )}
+        {format.id === GENERIC_FORMAT.id && (
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={wide} data-testid="label-set-wide" onChange={(e) => (setWide(e.target.checked), changed())} />
+            one column per criterion
+          </label>
+        )}
         <button type="button" className={buttonClass("secondary")} disabled={!file || busy} onClick={() => send(true)}>
           Dry run
         </button>
@@ -190,6 +204,9 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
           Import
         </button>
       </div>
+      {format.id === GENERIC_FORMAT.id && wide && (
+        <ColumnMapEditor map={columnMap} onChange={(map) => (setColumnMap(map), changed())} choices={labelTargetChoices(projectTasks(projectId))} headers={headers} />
+      )}
       {message && (
         <p className="text-slate-700" role="status" data-testid="label-set-message">
           {message}

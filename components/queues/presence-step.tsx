@@ -2,7 +2,7 @@
 
 import { useState, type ReactNode } from "react";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
-import type { PresenceJudgment } from "@/lib/queues/queues.validation";
+import type { PresenceJudgment } from "@/lib/queues/submit-item.validation";
 
 /** A presence-first item's category, as the item API sends it (`judge` absent while blind). */
 export interface PresenceCategoryView {

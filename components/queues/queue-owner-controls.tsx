@@ -4,8 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
+import type { QueueStateInput } from "@/lib/queues/queue-states.validation";
 
-const patch = (queueId: string, body: unknown) => apiFetch(`/api/v1/queues/${queueId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const patch = (queueId: string, body: QueueStateInput) => apiFetch(`/api/v1/queues/${queueId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 /** Owners' controls on a queue page: archive / restore, and assign the queue to named reviewers by email. */
 export function QueueOwnerControls({ queueId, archived, assignees }: { queueId: string; archived: boolean; assignees: string[] }) {
@@ -13,7 +14,7 @@ export function QueueOwnerControls({ queueId, archived, assignees }: { queueId: 
   const [emails, setEmails] = useState(assignees.join(", "));
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const run = async (body: unknown, done: string) => {
+  const run = async (body: QueueStateInput, done: string) => {
     setBusy(true);
     try {
       await patch(queueId, body);

@@ -8,7 +8,7 @@ import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 import { MetricsLine, TargetLegend, TaskCode } from "@/components/tasks/target-legend";
 import { SubjectViews } from "@/components/tasks/subject-views";
 import { subjectValueKeys } from "@/components/tasks/queue-views";
-import type { SubmitItemInput } from "@/lib/queues/queues.validation";
+import type { SubmitItemInput } from "@/lib/queues/submit-item.validation";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";

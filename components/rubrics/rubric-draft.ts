@@ -44,6 +44,8 @@ export interface RubricDraft {
   criteria: CriterionDraft[];
   prompt: string;
   reasons: boolean;
+  /** Few-shot examples an alignment saved: the form keeps them as they are (it does not edit them). */
+  examples?: RubricDefinition["examples"];
 }
 
 let nextKey = 0;
@@ -101,7 +103,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
     itemFieldLabels: definition.subject.kind === "item" ? Object.fromEntries(definition.subject.fields.map((f) => [f.id, f.label])) : {},
     framesMode: frames.mode,
     framesCount: frames.mode === "uniform" ? String(frames.count) : "8",
-    longestSide: frames.mode === "uniform" ? text(frames.longestSide) : "",
+    longestSide: text(frames.longestSide),
     criteria: definition.criteria.map((c) => ({
       ...newCriterion(0),
       id: c.id,
@@ -117,6 +119,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
     })),
     prompt: definition.prompt,
     reasons: definition.reasons,
+    ...(definition.examples ? { examples: definition.examples } : {}),
   };
 }
 
@@ -147,7 +150,7 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
   const frames =
     draft.framesMode === "uniform"
       ? { mode: "uniform" as const, count: numberOf(draft.framesCount) ?? "", ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) }
-      : { mode: draft.framesMode };
+      : { mode: draft.framesMode, ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) };
   const criteria = draft.criteria.map((c) => {
     const base = { id: c.id.trim(), name: c.name, definition: c.definition, higherIsBetter: c.higherIsBetter, ...(c.aggregation ? { aggregation: c.aggregation } : {}) };
     if (c.type === "numeric") {
@@ -174,5 +177,6 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
     criteria,
     prompt: draft.prompt,
     reasons: draft.reasons,
+    ...(draft.examples ? { examples: draft.examples } : {}),
   } as RubricDefinitionInput;
 }

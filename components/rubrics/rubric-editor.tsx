@@ -187,15 +187,13 @@ export function RubricEditor({
                   </select>
                 </Field>
                 {draft.framesMode === "uniform" && (
-                  <>
-                    <Field label="Frame count" problems={shown} path="frames.count">
-                      <input className={`${input} w-24`} inputMode="numeric" value={draft.framesCount} onChange={(e) => set("framesCount", e.target.value)} />
-                    </Field>
-                    <Field label="Longest side (px, optional)" problems={shown} path="frames.longestSide">
-                      <input className={`${input} w-32`} inputMode="numeric" value={draft.longestSide} onChange={(e) => set("longestSide", e.target.value)} />
-                    </Field>
-                  </>
+                  <Field label="Frame count" problems={shown} path="frames.count">
+                    <input className={`${input} w-24`} inputMode="numeric" value={draft.framesCount} onChange={(e) => set("framesCount", e.target.value)} />
+                  </Field>
                 )}
+                <Field label="Longest side (px, optional)" problems={shown} path="frames.longestSide">
+                  <input className={`${input} w-32`} inputMode="numeric" value={draft.longestSide} onChange={(e) => set("longestSide", e.target.value)} />
+                </Field>
               </div>
               <FieldProblems problems={shown} path="frames" exact />
             </div>
@@ -254,6 +252,12 @@ export function RubricEditor({
               <input type="checkbox" checked={draft.reasons} onChange={(e) => set("reasons", e.target.checked)} />
               Ask for reasons (one sentence per criterion; longer answers cost more)
             </label>
+            {draft.examples && draft.examples.length > 0 && (
+              <p className="text-sm text-slate-600" data-testid="rubric-examples">
+                This version shows the judge {draft.examples.length} few-shot example{draft.examples.length === 1 ? "" : "s"} (labelled videos with their frames, chosen by an alignment); saving an
+                edit keeps them.
+              </p>
+            )}
           </fieldset>
 
           {canManage && (

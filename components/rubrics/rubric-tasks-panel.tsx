@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { ApiError, apiFetch, postJson } from "@/lib/api-client";
@@ -12,9 +13,34 @@ import { RubricItemImport } from "./rubric-item-import";
 
 const FRAMES_WORDS = { uniform: "uniform", key_frames: "key frames", each_key_frame: "each key frame", each_cluster: "each cluster" } as const;
 
+/** Every version of a task, newest first; a version an alignment saved links to that alignment's report. */
+function VersionHistory({ projectId, task }: { projectId: string; task: RubricTaskSummary }) {
+  return (
+    <details className="text-xs">
+      <summary className="cursor-pointer text-slate-500">versions</summary>
+      <ul data-testid="rubric-task-versions">
+        {task.versions.map((v) => (
+          <li key={v.number} id={`rubric-${task.id}-v${v.number}`}>
+            v{v.number}, {v.createdAt.slice(0, 10)}
+            {v.alignmentId && (
+              <>
+                {" "}
+                ·{" "}
+                <Link className="text-indigo-700 underline" href={`/projects/${projectId}/alignment?id=${v.alignmentId}`}>
+                  saved by an alignment
+                </Link>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 function framesWords(task: RubricTaskSummary): string {
   const frames = task.definition.frames;
-  if (frames.mode !== "uniform") return FRAMES_WORDS[frames.mode];
+  if (frames.mode !== "uniform") return `${FRAMES_WORDS[frames.mode]}${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
   return `${frames.count} uniform${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
 }
 
@@ -138,8 +164,9 @@ export function RubricTasksPanel({
                     <td className="py-1.5 pr-3 font-medium" data-testid="rubric-task-name">
                       {t.name}
                     </td>
-                    <td className="py-1.5 pr-3" data-testid="rubric-task-version">
-                      {t.version}
+                    <td className="py-1.5 pr-3">
+                      <span data-testid="rubric-task-version">{t.version}</span>
+                      {t.versions.length > 1 && <VersionHistory projectId={projectId} task={t} />}
                     </td>
                     <td className="py-1.5 pr-3">{t.definition.criteria.length}</td>
                     <td className="py-1.5 pr-3">{framesWords(t)}</td>

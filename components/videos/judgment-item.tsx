@@ -5,6 +5,7 @@ import { useState } from "react";
 import { ApiError, apiFetch } from "@/lib/api-client";
 import { formatJudgmentValue, labelledAggregates } from "@/lib/reviews/labelled-aggregates";
 import type { JudgedDeclaration } from "@/lib/reviews/judgment-target";
+import type { ReviewRequest } from "@/lib/reviews/reviews.validation";
 import { scaleBounds, type TargetDeclaration } from "@/lib/tasks/task-declaration";
 import { choiceLabels } from "@/lib/tasks/task-display";
 
@@ -140,13 +141,14 @@ export function JudgmentForm({
         method: "PUT",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
-          value: accept ? judgeValue : Number(value),
+          // Accept is offered only when the judge has a value.
+          value: accept && judgeValue !== null ? judgeValue : Number(value),
           note: note || null,
           reason: reason || null,
           ...(accept ? { acceptedJudge: true } : {}),
           // A first judgment (or one saved again after withdrawing it) names no version.
           ...(baseVersion > 0 ? { expectedVersion: baseVersion } : {}),
-        }),
+        } satisfies ReviewRequest),
       }),
     onSuccess: async (saved, accept) => {
       setBaseVersion(saved.version);

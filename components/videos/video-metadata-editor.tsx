@@ -5,6 +5,7 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { VideoFields } from "@/lib/videos/video-edits";
+import type { VideoEditRequest } from "@/lib/videos/video-edits.validation";
 
 /** The server's shape of a video's editable fields (a type import: nothing of the module reaches the browser). */
 export type EditableVideoFields = VideoFields;
@@ -34,9 +35,11 @@ function extraToText(extra: Record<string, unknown>): string {
     .join("\n");
 }
 
+type ExtraInput = NonNullable<VideoEditRequest["extra"]>;
+
 /** Parsed back; a value written as it was shown keeps its type (a number stays a number). */
-function textToExtra(text: string, current: Record<string, unknown>): { ok: true; extra: Record<string, unknown> } | { ok: false; error: string } {
-  const extra: Record<string, unknown> = {};
+function textToExtra(text: string, current: Record<string, unknown>): { ok: true; extra: ExtraInput } | { ok: false; error: string } {
+  const extra: ExtraInput = {};
   for (const [index, line] of text.split("\n").entries()) {
     if (line.trim() === "") continue;
     const at = line.indexOf("=");
@@ -44,7 +47,8 @@ function textToExtra(text: string, current: Record<string, unknown>): { ok: true
     const key = line.slice(0, at).trim();
     const value = line.slice(at + 1).trim();
     const was = current[key];
-    extra[key] = value === "" ? null : was !== null && was !== undefined && String(was) === value ? was : value;
+    const shown = typeof was === "string" || typeof was === "number" || typeof was === "boolean" ? was : null;
+    extra[key] = value === "" ? null : shown !== null && String(shown) === value ? shown : value;
   }
   return { ok: true, extra };
 }
@@ -94,7 +98,7 @@ export function VideoMetadataEditor({
           sampleIndex: sampleText === "" ? null : Number(sampleText),
           extra: extra.extra,
           expectedUpdatedAt: updatedAt,
-        }),
+        } satisfies VideoEditRequest),
       });
       setEditing(false);
       router.refresh();

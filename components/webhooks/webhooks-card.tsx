@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
-import { WEBHOOK_EVENTS } from "@/lib/webhooks/webhook-events";
+import { WEBHOOK_EVENTS, type WebhookEventId } from "@/lib/webhooks/webhook-events";
+import type { WebhookCreate, WebhookUpdate } from "@/lib/webhooks/webhooks.validation";
 
 interface WebhookRow {
   id: string;
@@ -37,12 +38,12 @@ export function WebhooksCard({ projectId }: { projectId: string }) {
   const key = ["webhooks", projectId];
   const hooks = useQuery({ queryKey: key, queryFn: () => apiFetch<{ webhooks: WebhookRow[] }>(`/api/v1/projects/${projectId}/webhooks`).then((b) => b.webhooks) });
   const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<string[]>(["run.finished"]);
+  const [events, setEvents] = useState<WebhookEventId[]>(["run.finished"]);
   const [description, setDescription] = useState("");
   // The signing secret is answered once, at creation or rotation: shown until the owner closes it.
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const create = useMutation({
-    mutationFn: () => postJson<WebhookRow & { secret: string }>(`/api/v1/projects/${projectId}/webhooks`, { url, events, description }),
+    mutationFn: () => postJson<WebhookRow & { secret: string }>(`/api/v1/projects/${projectId}/webhooks`, { url, events, description } satisfies WebhookCreate),
     onSuccess: (hook) => {
       setSecret({ url: hook.url, secret: hook.secret });
       setUrl("");
@@ -114,7 +115,7 @@ function WebhookItem({ hook, onChanged, onSecret }: { hook: WebhookRow; onChange
   const [showLog, setShowLog] = useState(false);
   const base = `/api/v1/webhooks/${encodeURIComponent(hook.id)}`;
   const patch = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiFetch<{ secret?: string }>(base, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    mutationFn: (body: WebhookUpdate) => apiFetch<{ secret?: string }>(base, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     onSuccess: (answer) => {
       if (answer.secret) onSecret(answer.secret);
       onChanged();

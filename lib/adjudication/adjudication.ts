@@ -17,6 +17,7 @@ import { outOfScale, ReviewConflictError } from "../reviews/reviews";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { framesSeenBy, keyFramesAndClusters } from "../judge/frame-scopes";
 import { type ReviewerDisagreement, reviewerDisagreement } from "./disagreement-among-reviewers";
+import { goldInputSchema, type GoldInput } from "./adjudication.validation";
 
 const id = z.string().trim().min(1).max(64);
 
@@ -31,15 +32,6 @@ export const adjudicationQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 export type AdjudicationQuery = z.output<typeof adjudicationQuerySchema>;
-
-export const goldInputSchema = z.object({
-  targetKey: z.string().min(1).max(1000),
-  value: z.number().finite(),
-  note: z.string().trim().max(5000).default(""),
-  /** The version the owner saw: optional for the first gold of a target, required to change it (else a 409). */
-  expectedVersion: z.number().int().min(0).optional(),
-});
-export type GoldInput = z.input<typeof goldInputSchema>;
 
 export interface GoldView {
   value: number;

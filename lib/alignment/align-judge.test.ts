@@ -20,9 +20,11 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignRubricJudge, type AlignmentDeps, type AlignmentInput } from "./align-judge";
-import { labelSetStore, type AlignmentLabelStore } from "./label-store";
+import { goldStore, labelSetStore, type AlignmentLabelStore } from "./label-store";
+import { judgmentKey } from "../reviews/judgment-key";
 
 const VIDEOS = 40;
+const GOLD_VIDEOS = 30;
 const truthOf = (i: number) => 1 + (i % 5);
 
 function rubric(definitionSentence: string): RubricDefinitionInput {
@@ -56,6 +58,8 @@ interface Setup {
   rubricTaskId: string;
   pipeline: string;
   store: AlignmentLabelStore;
+  /** Gold values (adjudicated) of the first GOLD_VIDEOS videos, the same truth. */
+  gold: AlignmentLabelStore;
   endpointId: string;
 }
 
@@ -78,7 +82,12 @@ async function setUp(sentence: string): Promise<Setup> {
   );
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
   const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: task.pipeline, target }, (v) => v >= 4);
-  return { projectId, videoIds, rubricTaskId: task.id, pipeline: task.pipeline, store, endpointId: endpoint.id };
+  for (const [i, videoId] of videoIds.slice(0, GOLD_VIDEOS).entries()) {
+    const at = { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" };
+    await prisma.goldJudgment.create({ data: { projectId, ...at, targetKey: judgmentKey(at), value: truthOf(i), adjudicatorId: owner.userId } });
+  }
+  const gold = goldStore(prisma, { projectId, task: task.pipeline, target }, (v) => v >= 4);
+  return { projectId, videoIds, rubricTaskId: task.id, pipeline: task.pipeline, store, gold, endpointId: endpoint.id };
 }
 
 const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
@@ -104,7 +113,7 @@ afterAll(async () => stub?.close());
 
 describe("aligning a rubric judge to a label set", () => {
   it("fixes a planted rubric bias: the best candidate adds the missing sentence and beats the baseline on held-out, significantly", async () => {
-    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, inputOf(biased));
+    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, { ...inputOf(biased), fewShot: 4 });
     expect(report.split.train.length + report.split.heldOut.length).toBe(VIDEOS);
     expect(report.split.train.filter((id) => report.split.heldOut.includes(id))).toEqual([]);
     // Stratified: each class is 40% held-out, ±1.
@@ -126,7 +135,8 @@ describe("aligning a rubric judge to a label set", () => {
   }, 120_000);
 
   it("does not 'improve' a judge without the bias: the held-out difference is not significant", async () => {
-    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, inputOf(unbiased));
+    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), fewShot: 4 });
+    expect(report.candidates.map((c) => c.kind)).toContain("fewshot");
     expect(report.candidates.some((c) => c.kind === "rewrite" && c.definition.criteria[0]!.definition.includes(SIM_NEUTRAL_SENTENCE))).toBe(true);
     const held = report.heldOut!;
     expect(held.difference.kappa.lower!).toBeLessThanOrEqual(0);
@@ -134,36 +144,93 @@ describe("aligning a rubric judge to a label set", () => {
     expect(held.difference.kappa.p!).toBeGreaterThanOrEqual(0.05);
   }, 120_000);
 
-  it("reads no held-out label before the final step (a read spy on the label store)", async () => {
-    const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
-    const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
-    const spy: AlignmentLabelStore = {
-      labelledVideoIds: async () => {
-        events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
-        return biased.store.labelledVideoIds();
-      },
-      strata: async (ids) => {
-        events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
-        return biased.store.strata(ids);
-      },
-      labels: async (ids) => {
-        events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
-        return biased.store.labels(ids);
-      },
-    };
-    const before = await runs();
-    const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
-    const after = await runs();
-    const heldOut = new Set(report.split.heldOut);
-    // The split's strata are read once, before any run; label values of held-out videos only in the last read, after every run.
-    expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...biased.videoIds].sort(), runsSoFar: before }]);
-    const reads = events.filter((e) => e.method === "labels");
-    expect(reads.length).toBe(2);
-    expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
-    expect(reads[0]!.runsSoFar).toBe(before);
-    expect(reads[1]!.ids).toEqual(report.split.heldOut);
-    expect(reads[1]!.runsSoFar).toBe(after);
-    expect(events.at(-1)).toBe(reads[1]);
+  for (const source of ["label set", "gold"] as const) {
+    it(`reads no held-out label before the final step (a read spy on the ${source} store)`, async () => {
+      const store = source === "gold" ? biased.gold : biased.store;
+      const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
+      const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
+      const spy: AlignmentLabelStore = {
+        labelledVideoIds: async () => {
+          events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
+          return store.labelledVideoIds();
+        },
+        strata: async (ids) => {
+          events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
+          return store.strata(ids);
+        },
+        labels: async (ids) => {
+          events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
+          return store.labels(ids);
+        },
+      };
+      const before = await runs();
+      const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11, fewShot: 2 });
+      const after = await runs();
+      const labelled = source === "gold" ? biased.videoIds.slice(0, GOLD_VIDEOS) : biased.videoIds;
+      expect(report.split.train.length + report.split.heldOut.length).toBe(labelled.length);
+      const heldOut = new Set(report.split.heldOut);
+      // The split's strata are read once, before any run; label values of held-out videos only in the last read, after every run.
+      expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...labelled].sort(), runsSoFar: before }]);
+      const reads = events.filter((e) => e.method === "labels");
+      expect(reads.length).toBe(2);
+      expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
+      expect(reads[0]!.runsSoFar).toBe(before);
+      expect(reads[1]!.ids).toEqual(report.split.heldOut);
+      expect(reads[1]!.runsSoFar).toBe(after);
+      expect(events.at(-1)).toBe(reads[1]);
+      // The planted bias is found against either source; the few-shot candidate took its examples from train.
+      for (const e of report.candidates.find((c) => c.kind === "fewshot")!.definition.examples!) expect(heldOut.has(e.videoId)).toBe(false);
+      expect(report.candidates.find((c) => c.id === report.bestId)!.definition.criteria[0]!.definition).toContain(SIM_FIX_SENTENCE);
+    }, 120_000);
+  }
+
+  it("the gold store reads gold values, not the label set's, of the criterion's target only", async () => {
+    await prisma.goldJudgment.updateMany({ where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! }, data: { value: 5 } });
+    expect(await unbiased.gold.labelledVideoIds()).toEqual([...unbiased.videoIds.slice(0, GOLD_VIDEOS)].sort());
+    const values = await unbiased.gold.labels([unbiased.videoIds[0]!, unbiased.videoIds[1]!, unbiased.videoIds[GOLD_VIDEOS]!]);
+    expect([...values.entries()].sort()).toEqual(
+      [
+        [unbiased.videoIds[0]!, 5],
+        [unbiased.videoIds[1]!, truthOf(1)],
+      ].sort(),
+    );
+    expect((await unbiased.store.labels([unbiased.videoIds[0]!])).get(unbiased.videoIds[0]!)).toBe(truthOf(0));
+    const other = goldStore(prisma, { projectId: unbiased.projectId, task: unbiased.pipeline, target: "another_target" }, () => true);
+    expect(await other.labelledVideoIds()).toEqual([]);
+    await prisma.goldJudgment.updateMany({ where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! }, data: { value: truthOf(0) } });
+  });
+
+  it("few-shot: k train videos shown with their frames and labels remove the planted bias, on held-out too", async () => {
+    const fresh = await setUp("");
+    const report = await alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, { ...inputOf(fresh), rewrites: 0, fewShot: 4 });
+    const fewShot = report.candidates.find((c) => c.kind === "fewshot")!;
+    const examples = fewShot.definition.examples!;
+    expect(examples).toHaveLength(4);
+    // Train videos only, two of each label class, each expecting its label and carrying its own frames.
+    const train = new Set(report.split.train);
+    for (const e of examples) expect(train.has(e.videoId)).toBe(true);
+    const truth = new Map(fresh.videoIds.map((id, i) => [id, truthOf(i)]));
+    expect(examples.filter((e) => truth.get(e.videoId)! >= 4)).toHaveLength(2);
+    for (const e of examples) {
+      expect(e.answer).toEqual({ defects: truth.get(e.videoId) });
+      const frames = await prisma.frame.findMany({ where: { id: { in: e.frames.map((f) => f.id) } }, select: { frameSet: { select: { videoId: true } } } });
+      expect(frames.map((f) => f.frameSet.videoId)).toEqual(e.frames.map(() => e.videoId));
+    }
+    // Its train run attached the examples' frames after the video's own, and never a video's own example.
+    const calls = await prisma.llmCall.findMany({ where: { runId: fewShot.trainRunId }, select: { videoId: true, request: true } });
+    const exampleFrames = new Map(examples.map((e) => [e.videoId, e.frames.map((f) => f.id)]));
+    for (const call of calls) {
+      const request = call.request as { frameIds: string[]; text: string };
+      const shown = examples.filter((e) => e.videoId !== call.videoId);
+      expect(request.frameIds.slice(1)).toEqual(shown.flatMap((e) => exampleFrames.get(e.videoId)!));
+      expect(request.text).toContain(`FrameJury few-shot examples: ${shown.length} labelled example video(s)`);
+    }
+    expect(stub.requests.some((r) => r.rule === "alignment-judge" && r.imageCount === 1 + examples.length)).toBe(true);
+    const baselineTrain = report.candidates.find((c) => c.kind === "baseline")!.train.kappa!;
+    expect(fewShot.train.kappa!).toBeGreaterThan(baselineTrain + 0.3);
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    expect(best.definition.examples).toEqual(examples);
+    expect(report.heldOut!.difference.kappa.lower!).toBeGreaterThan(0);
   }, 120_000);
 
   it("stops at the budget with a clear message, keeping the held-out runs within it", async () => {

@@ -16,7 +16,8 @@ import { openAiCompatibleClient, type LlmClient } from "../judge/llm-client";
 import { createRun, type JudgeQueue } from "../judge/runs";
 import type { PipelineDefinition } from "../judge/engine/pipeline";
 import { rubricMetricId, rubricPipelineId } from "../rubrics/rubric-declaration";
-import type { RubricCriterion, RubricDefinition } from "../rubrics/rubric-definition";
+import type { RubricCriterion, RubricDefinition, RubricExample } from "../rubrics/rubric-definition";
+import { mulberry32 } from "../stats/bootstrap";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
 import { binaryAgreement, pairedDifference, type BinaryAgreement } from "./agreement";
@@ -36,6 +37,8 @@ export interface AlignmentInput {
   seed?: number;
   /** How many rewrites the optimizer is asked for (each from the best candidate's disagreements so far). */
   rewrites?: number;
+  /** How many train videos the few-shot candidate shows the judge as examples (0: no few-shot candidate). */
+  fewShot?: number;
 }
 
 export interface AlignmentDeps {
@@ -52,7 +55,7 @@ export interface AlignmentDeps {
 
 export interface AlignmentCandidate {
   id: string;
-  kind: "baseline" | "rewrite" | "threshold";
+  kind: "baseline" | "rewrite" | "fewshot" | "threshold";
   note: string;
   definition: RubricDefinition;
   train: BinaryAgreement;
@@ -132,7 +135,8 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   let stopped: string | null = null;
   const rewrites = input.rewrites ?? 2;
   // Baseline and best on held-out are reserved up front: the budget never stops the alignment before its answer.
-  const steps = 1 + rewrites + 2;
+  const fewShot = input.fewShot ?? 0;
+  const steps = 1 + rewrites + (fewShot > 0 ? 1 : 0) + 2;
   let done = 0;
   const progress = (message: string) => deps.onProgress?.(++done, steps, message);
   const checkCancel = () => {
@@ -236,6 +240,23 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
     if ((entry.train.kappa ?? -2) > (parent.candidate.train.kappa ?? -2)) parent = { candidate: entry, values: run.values };
   }
 
+  // Few-shot: the best so far with k train videos shown as examples (their frames, the label as the expected answer).
+  if (fewShot > 0 && stopped === null) {
+    if (!fits(split.train.length)) {
+      stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) before the few-shot candidate: the held-out runs are kept within it.`;
+    } else {
+      const examples = await fewShotExamples(prisma, parent.candidate, trainLabels, split.train, criterion, criterionPositive(baseline, criterion.id), fewShot, input.seed ?? 1);
+      if (examples.length === 0) skipped.push("few-shot: no train video with frames to show");
+      else {
+        const definition = { ...parent.candidate.definition, examples };
+        const run = await runOn(definition, split.train, true);
+        const entry = add("fewshot", `${parent.candidate.id} with ${examples.length} train example(s), frames included`, definition, run.values, run.runId);
+        tuneThreshold(entry, run.values);
+        progress("few-shot on train");
+      }
+    }
+  }
+
   // 2. Keep the best on train (the earliest on a tie, so the baseline wins a tie).
   const best = candidates.reduce((a, b) => ((b.train.kappa ?? -2) > (a.train.kappa ?? -2) + 1e-12 ? b : a));
   // 3. Only now: the held-out runs, then the held-out labels.
@@ -279,6 +300,54 @@ async function waitForRun(prisma: PrismaClient, runId: string, signal?: AbortSig
 }
 
 const MAX_DISAGREEMENTS = 8;
+const FRAMES_PER_EXAMPLE = 2;
+
+/** A label as the judge answers it: the number, true/false, or the categorical label's name. */
+function answerOf(criterion: RubricCriterion, label: number): number | boolean | string {
+  if (criterion.type === "boolean") return label === 1;
+  if (criterion.type === "categorical") return criterion.labels[label]?.label ?? label;
+  return label;
+}
+
+/**
+ * k train videos as few-shot examples, half of each label class where the train split allows (seeded), each with
+ * the first frames the candidate's train run sent for it. Only train videos and their (already read) labels.
+ */
+async function fewShotExamples(
+  prisma: PrismaClient,
+  candidate: AlignmentCandidate,
+  labels: ReadonlyMap<string, number>,
+  train: readonly string[],
+  criterion: RubricCriterion,
+  truthPositive: (v: number) => boolean,
+  k: number,
+  seed: number,
+): Promise<RubricExample[]> {
+  const random = mulberry32(seed + 1);
+  const shuffled = train.filter((id) => labels.has(id));
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  const positives = shuffled.filter((id) => truthPositive(labels.get(id)!));
+  const negatives = shuffled.filter((id) => !truthPositive(labels.get(id)!));
+  const picked: string[] = [];
+  for (let i = 0; picked.length < k && (i < positives.length || i < negatives.length); i++) {
+    if (i < positives.length) picked.push(positives[i]!);
+    if (picked.length < k && i < negatives.length) picked.push(negatives[i]!);
+  }
+  const examples: RubricExample[] = [];
+  for (const videoId of picked) {
+    const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
+    const call = await prisma.llmCall.findFirst({ where: { runId: candidate.trainRunId, videoId, error: null }, orderBy: { createdAt: "desc" }, select: { request: true } });
+    const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, FRAMES_PER_EXAMPLE);
+    const rows = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { id: true, frameSetId: true, index: true, timestampS: true, sha256: true } });
+    const frames = frameIds.flatMap((id) => rows.filter((r) => r.id === id));
+    if (frames.length === 0) continue;
+    examples.push({ videoId, prompt: (video.prompt ?? "").slice(0, 2000), frames, answer: { [criterion.id]: answerOf(criterion, labels.get(videoId)!) } });
+  }
+  return examples;
+}
 
 async function disagreementsOf(
   prisma: PrismaClient,

@@ -6,6 +6,7 @@ import { listEndpoints } from "../judge/endpoints";
 import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
 import { getAlignment, listAlignments } from "./alignment-runs";
+import { alignmentLabelsOf } from "./alignment.validation";
 
 export async function alignmentPageData(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string | null) {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
@@ -14,6 +15,19 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
   const taskName = new Map(tasks.map((t) => [t.id, t.name]));
   const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({ ...a, taskName: taskName.get(a.rubricTaskId) ?? "(archived task)", createdAt: a.createdAt.toISOString() }));
   const selected = alignmentId && alignments.some((a) => a.id === alignmentId) ? await getAlignment(prisma, actor, projectId, alignmentId) : null;
+  const labelsOf = async () => {
+    if (!selected) return "";
+    const source = alignmentLabelsOf(selected.input);
+    if (source.kind === "gold") return "the project's gold values (adjudicated)";
+    const set = await prisma.labelSet.findFirst({ where: { id: source.id, projectId }, select: { name: true } });
+    return `the label set "${set?.name ?? "(deleted)"}"`;
+  };
+  const labels = await labelsOf();
+  // The split's videos by name, for the report's list (a video deleted since keeps its place, without a name).
+  const splitIds = selected?.report ? [...selected.report.split.train, ...selected.report.split.heldOut] : [];
+  const names = new Map((await prisma.video.findMany({ where: { projectId, id: { in: splitIds } }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
+  const named = (ids: readonly string[]) => ids.map((id) => ({ id, name: names.get(id) ?? null })).sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
+  const splitVideos = selected?.report ? { train: named(selected.report.split.train), heldOut: named(selected.report.split.heldOut) } : null;
   const choices = canManage
     ? {
         tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
@@ -32,7 +46,10 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
       progress: selected.progress as { done?: number; total?: number; message?: string },
       report: selected.report,
       savedVersion: selected.savedVersion,
+      rubricTaskId: selected.rubricTaskId,
       taskName: taskName.get(selected.rubricTaskId) ?? "(archived task)",
+      labels,
+      splitVideos,
     },
   };
 }

@@ -12,7 +12,7 @@ import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
-import { createRubricTask } from "../rubrics/rubric-tasks";
+import { createRubricTask, getRubricTask, listRubricTasks } from "../rubrics/rubric-tasks";
 import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
@@ -21,11 +21,13 @@ import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignmentPageData } from "./alignment-page";
 import { cancelAlignment, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema } from "./alignment.validation";
+import { judgmentKey } from "../reviews/judgment-key";
 
 let stub: StubServer;
 let owner: Actor;
 let reviewer: Actor;
 let projectId: string;
+let goldTarget: { task: string; target: string; videoIds: string[] };
 let body: ReturnType<typeof startAlignmentSchema.parse>;
 const queued: string[] = [];
 const queue = { enqueue: async (id: string) => void queued.push(id) };
@@ -59,11 +61,12 @@ beforeAll(async () => {
       annotator: null,
     })),
   );
+  goldTarget = { task: task.pipeline, target, videoIds };
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
   body = startAlignmentSchema.parse({
     rubricTaskId: task.id,
     criterionId: "defects",
-    labelSetId: labelSet.id,
+    labels: { kind: "labelSet", id: labelSet.id },
     judgeEndpointId: endpoint.id,
     optimizerEndpointId: endpoint.id,
     maxCalls: 500,
@@ -87,6 +90,22 @@ describe("an alignment job", () => {
     expect(page.canManage).toBe(false);
     expect(page.choices).toBeNull();
     expect(page.selected!.report!.candidates.map((c) => c.id)).toEqual(done.report!.candidates.map((c) => c.id));
+    // The split itself, by video name: every held-out video under held-out, with its imported path.
+    const split = page.selected!.splitVideos!;
+    expect(split.heldOut.map((v) => v.id).sort()).toEqual([...done.report!.split.heldOut].sort());
+    expect(split.train.map((v) => v.id).sort()).toEqual([...done.report!.split.train].sort());
+    const paths = new Map((await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
+    for (const v of [...split.train, ...split.heldOut]) expect(v.name).toBe(paths.get(v.id));
+    // The saved version links back to this report: in the task list's versions and in the task's own versions.
+    expect(page.selected!.rubricTaskId).toBe(body.rubricTaskId);
+    const listed = (await listRubricTasks(prisma, reviewer, projectId)).find((t) => t.id === body.rubricTaskId)!;
+    expect(listed.versions.map((v) => [v.number, v.alignmentId])).toEqual([
+      [2, started.id],
+      [1, null],
+    ]);
+    const task = await getRubricTask(prisma, reviewer, body.rubricTaskId);
+    expect(task.versions.find((v) => v.number === 2)!.alignmentId).toBe(started.id);
+    expect(task.versions.find((v) => v.number === 1)!.alignmentId).toBeNull();
   }, 120_000);
 
   it("a reviewer may not start or cancel; a cancelled alignment does not run", async () => {
@@ -101,8 +120,26 @@ describe("an alignment job", () => {
     expect(await prisma.judgeRun.count({ where: { projectId, createdAt: { gte: row.createdAt } } })).toBe(0);
   });
 
+  it("aligns to the project's gold values: refused while there are none, then runs against them", async () => {
+    const gold = { ...body, labels: { kind: "gold" as const } };
+    await expect(startAlignment(prisma, queue, owner, projectId, gold)).rejects.toThrow(/no gold values of this criterion/);
+    // Gold on 20 of the 30 videos: the split covers exactly those.
+    const goldIds = goldTarget.videoIds.slice(0, 20);
+    for (const [i, videoId] of goldIds.entries()) {
+      const at = { task: goldTarget.task, targetType: "score", target: goldTarget.target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" };
+      await prisma.goldJudgment.create({ data: { projectId, ...at, targetKey: judgmentKey(at), value: 1 + (i % 5), adjudicatorId: owner.userId } });
+    }
+    const started = await startAlignment(prisma, queue, owner, projectId, gold);
+    await executeAlignment(jobDeps(), started.id);
+    const done = await getAlignment(prisma, owner, projectId, started.id);
+    expect(done.status).toBe("done");
+    expect([...done.report!.split.train, ...done.report!.split.heldOut].sort()).toEqual([...goldIds].sort());
+    const page = await alignmentPageData(prisma, owner, projectId, started.id);
+    expect(page.selected!.labels).toBe("the project's gold values (adjudicated)");
+  }, 120_000);
+
   it("refuses a label set or endpoint of another project, and a rubric that judges items", async () => {
-    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, labelSetId: "nope" })).rejects.toThrow(/No such label set/);
+    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, labels: { kind: "labelSet", id: "nope" } })).rejects.toThrow(/No such label set/);
     const items = await createRubricTask(prisma, owner, projectId, {
       definition: {
         name: "Caption defects",

@@ -14,8 +14,9 @@ import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { saveRubricVersion } from "../rubrics/rubric-tasks";
 import type { AlignmentDeps, AlignmentReport } from "./align-judge";
 import { AlignmentCancelled, alignRubricJudge, criterionPositive } from "./align-judge";
-import type { StartAlignmentInput } from "./alignment.validation";
-import { labelSetStore } from "./label-store";
+import { alignmentLabelsOf, type StartAlignmentInput } from "./alignment.validation";
+import { goldStore, labelSetStore } from "./label-store";
+import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
 export interface AlignmentQueue {
@@ -24,7 +25,10 @@ export interface AlignmentQueue {
 
 export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartAlignmentInput) {
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
-  const task = await prisma.rubricTask.findFirst({ where: { id: input.rubricTaskId, projectId }, select: { versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } } });
+  const task = await prisma.rubricTask.findFirst({
+    where: { id: input.rubricTaskId, projectId },
+    select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
+  });
   if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
   const definition = task.versions[0].definition as unknown as RubricDefinition;
   if (!definition.criteria.some((c) => c.id === input.criterionId)) throw new ValidationError(`criterionId: the rubric has no criterion "${input.criterionId}".`);
@@ -32,8 +36,13 @@ export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue
   if (definition.subject?.kind === "item") throw new ValidationError("Aligning is available for rubrics that judge each video so far, not for one that judges items.");
   if (definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames")
     throw new ValidationError("Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.");
-  const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labelSetId, projectId }, select: { id: true } });
-  if (!labelSet) throw new NotFoundError("No such label set in this project.");
+  if (input.labels.kind === "labelSet") {
+    const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labels.id, projectId }, select: { id: true } });
+    if (!labelSet) throw new NotFoundError("No such label set in this project.");
+  } else {
+    const where = { projectId, task: rubricPipelineId(task.key), targetType: SCORE_TARGET_TYPE, target: rubricTargetId(task.key, input.criterionId), itemId: "", scopeIndex: 0 };
+    if ((await prisma.goldJudgment.count({ where })) === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
+  }
   for (const endpointId of [input.judgeEndpointId, input.optimizerEndpointId]) {
     if (!(await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId, archivedAt: null }, select: { id: true } })))
       throw new NotFoundError(`No such endpoint in this project (${endpointId}).`);
@@ -95,11 +104,10 @@ export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "sig
       select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
     });
     const definition = task.versions[0]!.definition as unknown as RubricDefinition;
-    const labels = labelSetStore(
-      prisma,
-      { projectId: row.projectId, labelSetId: input.labelSetId, task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) },
-      criterionPositive(definition, input.criterionId),
-    );
+    const source = alignmentLabelsOf(input);
+    const where = { projectId: row.projectId, task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) };
+    const positive = criterionPositive(definition, input.criterionId);
+    const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
     const report = await alignRubricJudge(
       {
         ...deps,

@@ -2,11 +2,15 @@ import { z } from "zod";
 
 const id = z.string().min(1).max(64);
 
+/** Where the labels come from: a label set of the project, or the project's gold values (adjudicated). */
+export const alignmentLabelsSchema = z.discriminatedUnion("kind", [z.strictObject({ kind: z.literal("labelSet"), id }), z.strictObject({ kind: z.literal("gold") })]);
+export type AlignmentLabels = z.output<typeof alignmentLabelsSchema>;
+
 /** What an owner picks to align a rubric task's judge. */
 export const startAlignmentSchema = z.strictObject({
   rubricTaskId: id,
   criterionId: z.string().regex(/^[a-z][a-z0-9_]{0,19}$/),
-  labelSetId: id,
+  labels: alignmentLabelsSchema,
   judgeEndpointId: id,
   optimizerEndpointId: id,
   maxCalls: z.int().min(1).max(100_000),
@@ -18,5 +22,12 @@ export const startAlignmentSchema = z.strictObject({
     .max(2 ** 31 - 1)
     .default(1),
   rewrites: z.int().min(0).max(10).default(2),
+  /** Train videos the few-shot candidate shows as examples, frames included (0: no few-shot candidate). */
+  fewShot: z.int().min(0).max(8).default(4),
 });
 export type StartAlignmentInput = z.output<typeof startAlignmentSchema>;
+
+/** The labels of a stored alignment's input (alignments started before gold was offered stored `labelSetId`). */
+export function alignmentLabelsOf(input: StartAlignmentInput | { labelSetId: string }): AlignmentLabels {
+  return "labels" in input ? input.labels : { kind: "labelSet", id: input.labelSetId };
+}

@@ -1,5 +1,6 @@
 /**
- * The one way an alignment reads human labels. The alignment takes a store as a dependency and reads the
+ * The one way an alignment reads human labels: a label set's (labelSetStore) or the project's gold values
+ * (goldStore). The alignment takes a store as a dependency and reads the
  * held-out videos' labels only in its final step; a test wraps the store in a read spy to hold it to that.
  */
 import type { PrismaClient } from "../generated/prisma/client";
@@ -37,6 +38,28 @@ export function labelSetStore(prisma: PrismaClient, where: { projectId: string; 
   return {
     async labelledVideoIds() {
       const rows = await prisma.humanJudgment.findMany({ where: base, select: { videoId: true }, distinct: ["videoId"] });
+      return rows.map((r) => r.videoId).sort();
+    },
+    async strata(videoIds) {
+      return new Map([...(await read(videoIds))].map(([id, value]) => [id, positive(value)]));
+    },
+    labels: read,
+  };
+}
+
+/**
+ * The project's gold values (adjudicated, lib/adjudication) of one score target of a task. A video has at most one
+ * gold value per target; where a target was adjudicated on more than one frame set, the latest gold counts.
+ */
+export function goldStore(prisma: PrismaClient, where: { projectId: string; task: string; target: string }, positive: (value: number) => boolean): AlignmentLabelStore {
+  const base = { projectId: where.projectId, task: where.task, targetType: SCORE_TARGET_TYPE, target: where.target, itemId: "", scopeIndex: 0 };
+  const read = async (videoIds: readonly string[]) => {
+    const rows = await prisma.goldJudgment.findMany({ where: { ...base, videoId: { in: [...videoIds] } }, orderBy: { updatedAt: "asc" }, select: { videoId: true, value: true } });
+    return new Map(rows.map((r) => [r.videoId, r.value]));
+  };
+  return {
+    async labelledVideoIds() {
+      const rows = await prisma.goldJudgment.findMany({ where: base, select: { videoId: true }, distinct: ["videoId"] });
       return rows.map((r) => r.videoId).sort();
     },
     async strata(videoIds) {

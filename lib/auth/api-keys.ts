@@ -18,9 +18,10 @@ function hashKey(key: string): string {
 export async function createApiKey(prisma: PrismaClient, userId: string, name: string) {
   const parsed = apiKeyNameSchema.safeParse(name);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]!.message);
-  const owner = await prisma.user.findUnique({ where: { id: userId }, select: { deactivatedAt: true } });
+  const owner = await prisma.user.findUnique({ where: { id: userId }, select: { deactivatedAt: true, approvalPendingSince: true } });
   if (!owner) throw new NotFoundError("No such user.");
   if (owner.deactivatedAt) throw new ConflictError("The account is deactivated: reactivate it first.");
+  if (owner.approvalPendingSince) throw new ConflictError("The account is waiting for approval: approve it first.");
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
   const row = await prisma.apiKey.create({
     data: { userId, name: parsed.data, prefix: key.slice(0, KEY_PREFIX.length + 6), keyHash: hashKey(key) },
@@ -49,10 +50,11 @@ export async function actorForApiKey(prisma: PrismaClient, key: string): Promise
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
   const row = await prisma.apiKey.findUnique({
     where: { keyHash: hashKey(key) },
-    include: { user: { select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true } } },
+    include: { user: { select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true, approvalPendingSince: true } } },
   });
   // Deactivation revokes the keys too; the check here holds even for a key made while it was under way.
-  if (!row || row.revokedAt || row.user.deactivatedAt) return null;
+  // An account waiting for approval (lib/auth/sso-accounts.ts) has no way in, a key included.
+  if (!row || row.revokedAt || row.user.deactivatedAt || row.user.approvalPendingSince) return null;
   // Record use at most once a minute per key, so busy clients don't write on every request.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });

@@ -10,13 +10,15 @@ import { deactivatedAccounts } from "./deactivated-accounts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
 import { clientAddress, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 import { GITHUB_PROVIDER_ID, mayCreateAccount, OIDC_PROVIDER_ID, ssoConfig } from "./sso";
+import { setUpSsoAccount } from "./sso-accounts";
 
 /** better-auth on `db` (the app's database unless given: a restore check signs in against another). */
 export function createAuth(db: PrismaClient = prisma) {
   const url = new URL(appUrl());
   const sso = ssoConfig();
-  // Without SSO_CREATE_ACCOUNTS an SSO sign-in only reaches accounts an admin created.
-  const signUp = { disableSignUp: !sso.createAccounts, disableImplicitSignUp: !sso.createAccounts };
+  // With SSO_NEW_ACCOUNTS=refuse (the default) an SSO sign-in only reaches accounts an admin created.
+  const createsAccounts = sso.newAccounts !== "refuse";
+  const signUp = { disableSignUp: !createsAccounts, disableImplicitSignUp: !createsAccounts };
   return betterAuth({
     appName: "FrameJury",
     baseURL: url.origin,
@@ -45,6 +47,16 @@ export function createAuth(db: PrismaClient = prisma) {
         create: {
           async before(user: { email: string }) {
             if (!mayCreateAccount(sso, user.email)) throw new APIError("FORBIDDEN", { code: "ACCOUNT_NOT_ALLOWED", message: "Accounts for that email are not created by single sign-on." });
+            // SSO_NEW_ACCOUNTS=approve: the account is born waiting for a site admin (lib/auth/sso-accounts.ts).
+            if (sso.newAccounts === "approve") return { data: { approvalPendingSince: new Date() } };
+          },
+          // The projects' default roles (lib/auth/sso-accounts.ts); on failure the account is removed and the sign-in refused.
+          async after(user: { id: string }) {
+            try {
+              await setUpSsoAccount(db, user.id);
+            } catch {
+              throw new APIError("INTERNAL_SERVER_ERROR", { code: "ACCOUNT_SETUP_FAILED", message: "The new account could not be set up." });
+            }
           },
         },
       },
@@ -64,6 +76,8 @@ export function createAuth(db: PrismaClient = prisma) {
     // better-auth's own rate limiter (HTTP only, per process) never sees.
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        // PASSWORD_SIGN_IN=off: refused here, on the server, for the HTTP route and the form's direct call alike.
+        if (!sso.passwordSignIn && ctx.path === "/sign-in/email") throw passwordSignInOff();
         const attempt = signInAttemptOf(ctx.path, ctx.body, ctx.headers);
         if (!attempt) return;
         const { allowed } = await reserveSignInAttempt(db, attempt);
@@ -99,6 +113,11 @@ export function createAuth(db: PrismaClient = prisma) {
         : []),
     ],
   });
+}
+
+/** The answer to a password sign-in while PASSWORD_SIGN_IN=off. */
+function passwordSignInOff(): APIError {
+  return new APIError("FORBIDDEN", { code: "PASSWORD_SIGN_IN_OFF", message: "Password sign-in is turned off here; sign in with single sign-on." });
 }
 
 function signInAttemptOf(path: string | undefined, body: unknown, headers: Headers | undefined): SignInAttempt | null {

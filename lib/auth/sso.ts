@@ -7,8 +7,10 @@
  *
  * Who gets in: an account that already exists (an admin created it) signs in by SSO when the provider gives its
  * email; the provider is trusted to have checked that email, so the SSO identity is linked to the account.
- * A person without an account is refused unless SSO_CREATE_ACCOUNTS=1, which creates one (no admin, no project:
- * owners then add them by email), optionally only for the email domains in SSO_ALLOWED_DOMAINS.
+ * A person without an account is refused unless SSO_NEW_ACCOUNTS=create (or the older SSO_CREATE_ACCOUNTS=1), which
+ * creates one (no admin; the memberships of the projects that set a default role for them, lib/auth/sso-accounts.ts),
+ * or SSO_NEW_ACCOUNTS=approve, which creates it waiting for a site admin's approval; both optionally only for the
+ * email domains in SSO_ALLOWED_DOMAINS. PASSWORD_SIGN_IN=off leaves single sign-on as the only way in.
  */
 import { z } from "zod";
 
@@ -31,19 +33,34 @@ const ssoEnvSchema = z
     GITHUB_CLIENT_ID: optional,
     GITHUB_CLIENT_SECRET: optional,
     SSO_CREATE_ACCOUNTS: optional,
+    SSO_NEW_ACCOUNTS: optional,
     SSO_ALLOWED_DOMAINS: optional,
+    PASSWORD_SIGN_IN: optional,
   })
   .superRefine((env, ctx) => {
     if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) ctx.addIssue({ code: "custom", message: "OIDC_ISSUER is set without OIDC_CLIENT_ID." });
     if (!env.OIDC_ISSUER && env.OIDC_CLIENT_ID) ctx.addIssue({ code: "custom", message: "OIDC_CLIENT_ID is set without OIDC_ISSUER." });
     if (Boolean(env.GITHUB_CLIENT_ID) !== Boolean(env.GITHUB_CLIENT_SECRET)) ctx.addIssue({ code: "custom", message: "GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET go together." });
     if (env.SSO_CREATE_ACCOUNTS && env.SSO_CREATE_ACCOUNTS !== "1" && env.SSO_CREATE_ACCOUNTS !== "0") ctx.addIssue({ code: "custom", message: "SSO_CREATE_ACCOUNTS is 1 or 0." });
+    if (env.SSO_NEW_ACCOUNTS && !(NEW_ACCOUNT_MODES as readonly string[]).includes(env.SSO_NEW_ACCOUNTS)) ctx.addIssue({ code: "custom", message: "SSO_NEW_ACCOUNTS is create, approve or refuse." });
+    if (env.SSO_NEW_ACCOUNTS && env.SSO_CREATE_ACCOUNTS && (env.SSO_NEW_ACCOUNTS === "refuse") !== (env.SSO_CREATE_ACCOUNTS === "0"))
+      ctx.addIssue({ code: "custom", message: "SSO_NEW_ACCOUNTS and SSO_CREATE_ACCOUNTS disagree; set only SSO_NEW_ACCOUNTS." });
+    if (env.PASSWORD_SIGN_IN && env.PASSWORD_SIGN_IN !== "on" && env.PASSWORD_SIGN_IN !== "off") ctx.addIssue({ code: "custom", message: "PASSWORD_SIGN_IN is on or off." });
+    if (env.PASSWORD_SIGN_IN === "off" && !env.OIDC_ISSUER && !env.GITHUB_CLIENT_ID)
+      ctx.addIssue({ code: "custom", message: "PASSWORD_SIGN_IN=off needs a single sign-on provider (OIDC_ISSUER or GITHUB_CLIENT_ID): nobody could sign in." });
   });
+
+/** What an SSO sign-in does for a person without an account: create it, create it pending an admin's approval, or refuse. */
+export const NEW_ACCOUNT_MODES = ["create", "approve", "refuse"] as const;
+export type NewAccountMode = (typeof NEW_ACCOUNT_MODES)[number];
 
 export interface SsoConfig {
   oidc: { issuer: string; discoveryUrl: string; clientId: string; clientSecret: string | undefined; name: string; scopes: string[] } | null;
   github: { clientId: string; clientSecret: string } | null;
-  createAccounts: boolean;
+  /** SSO_NEW_ACCOUNTS, or the older SSO_CREATE_ACCOUNTS (1: create, 0 or unset: refuse). */
+  newAccounts: NewAccountMode;
+  /** PASSWORD_SIGN_IN (default on): off refuses password sign-in on the server and hides its form. */
+  passwordSignIn: boolean;
   /** Lower-case email domains an SSO sign-in may create an account for; empty: any. */
   allowedDomains: string[];
 }
@@ -67,7 +84,8 @@ export function ssoConfig(env: Readonly<Record<string, string | undefined>> = pr
           }
         : null,
     github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET } : null,
-    createAccounts: e.SSO_CREATE_ACCOUNTS === "1",
+    newAccounts: (e.SSO_NEW_ACCOUNTS as NewAccountMode | undefined) ?? (e.SSO_CREATE_ACCOUNTS === "1" ? "create" : "refuse"),
+    passwordSignIn: e.PASSWORD_SIGN_IN !== "off",
     allowedDomains: (e.SSO_ALLOWED_DOMAINS ?? "")
       .split(",")
       .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
@@ -83,9 +101,9 @@ export function ssoButtons(config: SsoConfig = ssoConfig()): { providerId: strin
   ];
 }
 
-/** Whether an SSO sign-in may create an account for this email (SSO_CREATE_ACCOUNTS and SSO_ALLOWED_DOMAINS). */
+/** Whether an SSO sign-in may create an account for this email (SSO_NEW_ACCOUNTS and SSO_ALLOWED_DOMAINS). */
 export function mayCreateAccount(config: SsoConfig, email: string): boolean {
-  if (!config.createAccounts) return false;
+  if (config.newAccounts === "refuse") return false;
   if (config.allowedDomains.length === 0) return true;
   const domain = email.toLowerCase().split("@").at(-1) ?? "";
   return config.allowedDomains.includes(domain);
@@ -99,6 +117,7 @@ export function ssoErrorMessage(code: string): string {
     email_not_found: "The identity provider did not give an email address; FrameJury needs one (ask for the email scope).",
     access_denied: "The identity provider refused the sign-in.",
     state_mismatch: "The sign-in took too long or was started in another tab; try again.",
+    account_setup_failed: "Single sign-on worked, but your new account could not be set up. Try again, or ask an admin.",
   };
   return known[code.toLowerCase()] ?? `Single sign-on failed (${code}).`;
 }

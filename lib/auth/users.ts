@@ -59,7 +59,7 @@ export async function listUsers(prisma: PrismaClient, actor: Actor) {
   requireSiteAdmin(actor);
   return prisma.user.findMany({
     orderBy: { createdAt: "asc" },
-    select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true, createdAt: true, _count: { select: { memberships: true } } },
+    select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true, approvalPendingSince: true, createdAt: true, _count: { select: { memberships: true } } },
   });
 }
 

@@ -41,7 +41,11 @@ const setupId = z
   .max(80)
   .regex(/^[A-Za-z0-9_-]+(:expected)?$/, "Not a setup: a run id, or a run id followed by :expected.");
 
-/** Compare judge setups: `?runIds=a,b[,…]` (2–6 setups of one task: runs, or `<runId>:expected`), `target`, `labelSetId=` (with `annotator`) or `reference=consensus`, `seed`, `iterations`. */
+/**
+ * Compare judge setups: `?runIds=a,b[,…]` (2–6 setups of one task: runs, or `<runId>:expected`), `target`,
+ * `labelSetId=` (with `annotator`), `reference=consensus` (live reviewers) or `reference=gold` (adjudicated gold
+ * values), `seed`, `iterations`.
+ */
 export const compareSetupsQuerySchema = z
   .object({
     runIds: z
@@ -56,7 +60,8 @@ export const compareSetupsQuerySchema = z
         ),
       ])
       .pipe(z.array(setupId).min(2, "Pick at least two runs.").max(6, "Pick at most six runs.")),
-    reference: z.enum(["label_set", "consensus"]).default("label_set"),
+    /** What the setups are compared with: a label set (`labelSetId`), the live reviewers' consensus, or the owners' gold values. */
+    reference: z.enum(["label_set", "consensus", "gold"]).default("label_set"),
     /**
      * What the runs are compared on: a target or reviewed metric of their task, by id. Absent: the task's
      * verdict, else its only target.
@@ -74,5 +79,8 @@ export const compareSetupsQuerySchema = z
     iterations: optionalNumber(z.number().int().min(100).max(10_000)),
   })
   .strict()
-  .refine((q) => q.reference === "consensus" || !!q.labelSetId, { message: "Name the label set (labelSetId), or compare with the reviewers' consensus (reference=consensus).", path: ["labelSetId"] });
+  .refine((q) => q.reference !== "label_set" || !!q.labelSetId, {
+    message: "Name the label set (labelSetId), or compare with the reviewers' consensus (reference=consensus) or the gold values (reference=gold).",
+    path: ["labelSetId"],
+  });
 export type CompareSetupsQuery = z.output<typeof compareSetupsQuerySchema>;

@@ -27,7 +27,7 @@ interface ComparedTarget {
 }
 
 /** What runs of a task can be compared on: its reviewed metrics, its per-video targets and its presence targets. */
-function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
+export function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
   return [
     ...task.metrics.filter((m) => m.reviewed).map((m) => ({ id: m.id, label: m.label })),
     ...task.targets.filter((t) => t.scope === "video" || task.presence?.of.includes(t.id)).map((t) => ({ id: t.id, label: task.presence?.of.includes(t.id) ? `${t.label} present` : t.label })),
@@ -85,7 +85,11 @@ export interface RunSetup {
   templates: Record<string, { templateId: string; hashes: string[] }>;
   /** The frame-set settings of the run's videos (mode and parameters), each distinct one once. */
   frameSets: string[];
-  /** Null when some call was answered without `usage` (its tokens and cost are unknown); `callsWithoutUsage` says how many. */
+  /**
+   * The calls' cost, tokens, count and latency: the run's, and for an ensemble run (samples or a panel, which calls
+   * nothing itself) its members' summed. Null when some call was answered without `usage` (its tokens and cost are
+   * unknown); `callsWithoutUsage` says how many.
+   */
   costUsd: number | null;
   tokens: { prompt: number | null; completion: number | null };
   calls: number;
@@ -105,7 +109,8 @@ export interface TemplateDiff {
 }
 
 export interface CompareSetupsReport {
-  reference: { kind: "label_set"; id: string; name: string; annotator: string | null } | { kind: "consensus" };
+  /** The labels the setups are compared with: a label set's annotator, the live reviewers' consensus, or the adjudicated gold values. */
+  reference: { kind: "label_set"; id: string; name: string; annotator: string | null } | { kind: "consensus" } | { kind: "gold" };
   /** The runs' task and what they are compared on (the verdict, a per-video target, or a target's presence). */
   compared: { task: string; target: string; label: string; kind: "metric" | "score" | "presence" };
   runs: RunSetup[];
@@ -123,23 +128,35 @@ function humanPositive(compared: ComparedTarget, value: number): boolean {
   return compared.kind === "presence" ? value === 1 : binariseValue(compared.declaration.positive, value) === 1;
 }
 
+/** One label per video from several values (reviewers', or gold of several scopes): their consensus at the target's level, ties left out. */
+function labelsByVideo(compared: ComparedTarget, rows: readonly { videoId: string; value: number }[]): Map<string, boolean> {
+  const byVideo = new Map<string, number[]>();
+  for (const r of rows) byVideo.set(r.videoId, [...(byVideo.get(r.videoId) ?? []), r.value]);
+  const labels = new Map<string, boolean>();
+  const level = compared.kind === "presence" ? "nominal" : compared.declaration.level;
+  for (const [videoId, values] of byVideo) {
+    const value = consensusValue(level, values);
+    if (value !== null) labels.set(videoId, humanPositive(compared, value));
+  }
+  return labels;
+}
+
 async function referenceLabels(prisma: PrismaClient, projectId: string, query: CompareSetupsQuery, compared: ComparedTarget) {
-  const judged = { task: compared.task.id, targetType: compared.judgmentType, ...(compared.kind === "metric" ? {} : { target: compared.id }), itemId: "", withdrawn: false };
+  const target = { task: compared.task.id, targetType: compared.judgmentType, ...(compared.kind === "metric" ? {} : { target: compared.id }), itemId: "" };
+  const judged = { ...target, withdrawn: false };
+  if (query.reference === "gold") {
+    // The owners' adjudicated values of the task's target (lib/adjudication): gold is keyed by what was judged, so
+    // it holds for every run; a video with gold on several scopes (frame sets) takes their consensus.
+    const rows = await prisma.goldJudgment.findMany({ where: { projectId, ...target }, select: { videoId: true, value: true } });
+    return { reference: { kind: "gold" as const }, labels: labelsByVideo(compared, rows) };
+  }
   if (query.reference === "consensus") {
     // Live reviewers only (no label set), independent of the judge (accepted judge values are left out, as in agreement).
     const rows = await prisma.humanJudgment.findMany({
       where: { projectId, ...judged, acceptedJudge: false, labelSetId: null, NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } } },
       select: { videoId: true, value: true },
     });
-    const byVideo = new Map<string, number[]>();
-    for (const r of rows) byVideo.set(r.videoId, [...(byVideo.get(r.videoId) ?? []), r.value]);
-    const labels = new Map<string, boolean>();
-    const level = compared.kind === "presence" ? "nominal" : compared.declaration.level;
-    for (const [videoId, values] of byVideo) {
-      const value = consensusValue(level, values);
-      if (value !== null) labels.set(videoId, humanPositive(compared, value));
-    }
-    return { reference: { kind: "consensus" as const }, labels };
+    return { reference: { kind: "consensus" as const }, labels: labelsByVideo(compared, rows) };
   }
   const labelSet = await prisma.labelSet.findFirst({ where: { id: query.labelSetId!, projectId } });
   if (!labelSet) throw new NotFoundError("No such label set in this project.");
@@ -209,17 +226,26 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   for (const id of hidden) labels.delete(id);
   const labelled = [...labels.keys()];
 
+  // An ensemble run (self-consistency samples or a judge panel) calls no endpoint itself: its members make the calls.
+  const members = await prisma.judgeRun.findMany({ where: { parentRunId: { in: runIds } }, select: { id: true, parentRunId: true } });
+  const membersOf = (runId: string) => members.filter((m) => m.parentRunId === runId).map((m) => m.id);
+  /** The runs whose calls a setup paid for: the run and its ensemble members. */
+  const callRunIds = new Map(ordered.map((run) => [run.setupId, [run.id, ...membersOf(run.id)]]));
+
   const judgments: RunJudgments[] = [];
   const setups: RunSetup[] = [];
   for (const run of ordered) {
+    const callers = callRunIds.get(run.setupId)!;
+    // Parse failures and failed steps are the members' (the parent's step rows are combined from theirs).
+    const stepRuns = callers.length > 1 ? callers.slice(1) : callers;
     const [judged, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
       runJudgments(prisma, run.id, labelled, compared),
       prisma.stepResult.groupBy({ by: ["stepId", "templateId", "templateHash"], where: { runId: run.id }, _count: { _all: true } }),
-      prisma.llmCall.aggregate({ where: { runId: run.id }, _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true }, _count: { _all: true } }),
-      prisma.stepResult.groupBy({ by: ["status"], where: { runId: run.id, status: { in: ["parse_failed", "failed"] } }, _count: { _all: true } }),
+      prisma.llmCall.aggregate({ where: { runId: { in: callers } }, _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true }, _count: { _all: true } }),
+      prisma.stepResult.groupBy({ by: ["status"], where: { runId: { in: stepRuns }, status: { in: ["parse_failed", "failed"] } }, _count: { _all: true } }),
       prisma.$queryRaw<{ mode: string; parameters: unknown }[]>`
         SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
-      prisma.llmCall.count({ where: { runId: run.id, usageKnown: false } }),
+      prisma.llmCall.count({ where: { runId: { in: callers }, usageKnown: false } }),
     ]);
     judgments.push(run.expected ? { runId: run.setupId, ...(await expectedJudgments(prisma, run.id, labelled, compared, judged)) } : { ...judged, runId: run.setupId });
     const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
@@ -272,7 +298,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       aggregation: distinct((s) => s.aggregation),
       verdict: distinct((s) => s.verdict),
     },
-    templateDiffs: await templateDiffs(prisma, setups, differingSteps, comparison.videoIds[0] ?? null),
+    templateDiffs: await templateDiffs(prisma, setups, callRunIds, differingSteps, comparison.videoIds[0] ?? null),
     comparison,
     bootstrap,
   };
@@ -322,7 +348,13 @@ async function expectedJudgments(prisma: PrismaClient, runId: string, videoIds: 
  * prompt the run actually sent for that step (on the first compared video, where the runs' inputs are
  * the same, so what differs is the template).
  */
-async function templateDiffs(prisma: PrismaClient, setups: readonly RunSetup[], stepIds: readonly string[], videoId: string | null): Promise<TemplateDiff[]> {
+async function templateDiffs(
+  prisma: PrismaClient,
+  setups: readonly RunSetup[],
+  callRunIds: ReadonlyMap<string, string[]>,
+  stepIds: readonly string[],
+  videoId: string | null,
+): Promise<TemplateDiff[]> {
   const store = createTemplateStore();
   const textOf = async (setup: RunSetup, stepId: string): Promise<{ hash: string | null; source: string; text: string }> => {
     const t = setup.templates[stepId];
@@ -336,7 +368,8 @@ async function templateDiffs(prisma: PrismaClient, setups: readonly RunSetup[], 
       }
     }
     const call = await prisma.llmCall.findFirst({
-      where: { runId: setup.runId, isRepair: false, stepResult: { stepId, ...(videoId ? { videoId } : {}) } },
+      // An ensemble's prompt is the one its members sent (their earliest call).
+      where: { runId: { in: callRunIds.get(setup.id) ?? [setup.runId] }, isRepair: false, stepResult: { stepId, ...(videoId ? { videoId } : {}) } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { request: true, videoId: true },
     });

@@ -7,6 +7,7 @@ import { HALLUCINATION_TEMPLATE_IDS } from "../tasks/hallucination/schemas";
 import { templateHash, loadTemplate } from "../judge/prompt-templates";
 import { importT2vHaluBench } from "../tasks/hallucination/t2vhalubench";
 import { reviewVideoOutcome } from "../reviews/reviews";
+import { setGold } from "../adjudication/adjudication";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -156,6 +157,42 @@ describe("compareSetupsReport", () => {
     expect(report.comparison.videoIds).toEqual([videoIds[0], videoIds[2]].sort());
     // The reviewer says yes to both: A is right on one (video 1), B on both.
     expect(report.comparison.runs.map((r) => r.accuracy)).toEqual([0.5, 1]);
+  });
+
+  it("compares with the owners' adjudicated gold values (reference=gold), only where gold is set", async () => {
+    // Another reviewer says "no hallucination" on all four videos; the owner adjudicates three of them.
+    const second = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: second.userId, role: "reviewer" } });
+    for (const videoId of videoIds) await reviewVideoOutcome(prisma, second, runA, videoId, "verdict", { value: 0 });
+    const keyOf = async (videoId: string) => (await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: second.userId, videoId }, select: { targetKey: true } })).targetKey;
+    await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[0]!), value: 1 });
+    // Gold changed once: the current value (0) counts, not the first (1).
+    await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!), value: 1 });
+    await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!), value: 0, expectedVersion: 1 });
+    await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[2]!), value: 1, note: "the ball passes through the table" });
+
+    const report = await compareSetupsReport(prisma, owner, projectId, query({ reference: "gold" }));
+    expect(report.reference).toEqual({ kind: "gold" });
+    // Video 4 has no gold: left out.
+    expect(report.comparison.videoIds).toEqual(videoIds.slice(0, 3).sort());
+    const [a, b] = report.comparison.runs;
+    // Gold 1 0 1 on videos 1–3. A's verdicts 1 1 0: tp 1, fp 1, fn 1, tn 0; pₒ 1/3, pₑ 2/3·2/3 + 1/3·1/3 = 5/9, κ = (1/3 − 5/9)/(4/9) = −1/2; F1 2/4.
+    expect(a!.kappa).toBeCloseTo(-1 / 2, 12);
+    expect(a!.accuracy).toBeCloseTo(1 / 3, 12);
+    expect(a!.f1).toBeCloseTo(1 / 2, 12);
+    // B's verdicts 1 0 1: all three right, κ 1, F1 1.
+    expect([b!.kappa, b!.accuracy, b!.f1]).toEqual([1, 1, 1]);
+    // Spearman of the worst score with gold. A: 9 8 2 against 1 0 1 → ranks (3 2 1) and (2.5 1 2.5): covariance 0, ρ 0.
+    // B: 9 3 6 → ranks (3 1 2): covariance 1.5, variances 2 and 1.5, ρ = 1.5/√3 = √3/2.
+    expect(a!.spearman!).toBeCloseTo(0, 12);
+    expect(b!.spearman!).toBeCloseTo(Math.sqrt(3) / 2, 12);
+    const [pair] = report.comparison.pairs;
+    // Only B right on videos 2 and 3, never only A: b 0, c 2, exact p = 2 · (1/2)² = 1/2.
+    expect(pair!.mcnemar).toMatchObject({ b: 0, c: 2, method: "exact", p: 0.5 });
+    expect(pair!.kappa.difference).toBeCloseTo(-3 / 2, 12);
+    expect(pair!.spearman.difference!).toBeCloseTo(-Math.sqrt(3) / 2, 12);
+    expect(pair!.kappa.lower).not.toBeNull();
+    expect(compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}`, reference: "gold" }).reference).toBe("gold");
   });
 
   it("checks the request: 2–6 runs, a reference, runs of this project", async () => {

@@ -86,4 +86,18 @@ describe("admin CLI", () => {
     expect(gone.err).toMatch(/no user with email/);
     expect((await cli("deactivate-user")).code).toBe(2);
   });
+
+  it("approves an account single sign-on created waiting for approval, once", async () => {
+    const email = `cli-pending-${Date.now()}@example.test`;
+    expect((await cli("create-user", "--email", email, "--password", "password-1")).code).toBe(0);
+    await prisma.user.update({ where: { email }, data: { approvalPendingSince: new Date() } });
+    const approved = await cli("approve-user", "--email", email);
+    expect(approved.code).toBe(0);
+    expect(approved.err).toMatch(/approved/);
+    expect((await prisma.user.findUniqueOrThrow({ where: { email } })).approvalPendingSince).toBeNull();
+    const again = await cli("approve-user", "--email", email);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/not waiting for approval/);
+    expect((await cli("approve-user")).code).toBe(2);
+  });
 });

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createApiKey } from "../auth/api-keys";
+import { approveUser } from "../auth/sso-accounts";
 import { createUser } from "../auth/users";
 import { deactivateUser, deleteUser, reactivateUser, resetPassword, userIdByEmail } from "../auth/account-lifecycle";
 import { createPrismaClient } from "../db/prisma";
@@ -24,6 +25,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   reset-password  --email E [--password P]         prints the new password alone on stdout (generated unless given); ends the user's sessions
   deactivate-user --email E                        no sign-in; ends the user's sessions and revokes their API keys; their judgments stay
   reactivate-user --email E
+  approve-user    --email E                        lets an account single sign-on created (SSO_NEW_ACCOUNTS=approve) sign in
   delete-user     --email E                        only an account nothing names yet (no judgments, runs, videos…); else deactivate`;
 
 // The CLI is the operator's tool: it acts with site-admin rights.
@@ -87,6 +89,11 @@ const commands: Record<string, Command> = {
     const { values } = parseArgs({ args, options: { email: { type: "string" } } });
     const result = await reactivateUser(prisma, CLI_ACTOR, await userIdByEmail(prisma, required(values.email, "--email")));
     io.stderr(`reactivated ${result.email}; their old API keys stay revoked`);
+  },
+  "approve-user": async (prisma, args, io) => {
+    const { values } = parseArgs({ args, options: { email: { type: "string" } } });
+    const result = await approveUser(prisma, CLI_ACTOR, await userIdByEmail(prisma, required(values.email, "--email")));
+    io.stderr(`approved ${result.email}; they can sign in by single sign-on now`);
   },
   "delete-user": async (prisma, args, io) => {
     const { values } = parseArgs({ args, options: { email: { type: "string" } } });

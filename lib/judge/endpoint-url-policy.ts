@@ -1,6 +1,7 @@
 import dns from "node:dns";
 import type { LookupFunction } from "node:net";
 import { AppError } from "../errors";
+import { baseUrlProblem } from "./base-url";
 
 /**
  * Which judge endpoints the server may call. Any signed-in user can create a project and point an
@@ -25,25 +26,6 @@ export class EndpointNotAllowedError extends AppError {
   constructor(message: string) {
     super(400, "endpoint_not_allowed", message);
   }
-}
-
-/**
- * What is wrong with a base URL's form, or null. Credentials would be sent to whoever answers;
- * a query or fragment would swallow the path the client appends (".../v1?x=" + "/chat/completions").
- */
-export function baseUrlProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "baseUrl must be an http(s) URL.";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "baseUrl must be an http(s) URL.";
-  if (url.username || url.password) return "baseUrl must not contain a user name or password; put the key in apiKey.";
-  if (url.search || value.includes("?")) return "baseUrl must not contain a query string (?…).";
-  if (url.hash || value.includes("#")) return "baseUrl must not contain a fragment (#…).";
-  if (!url.hostname) return "baseUrl must name a host.";
-  return null;
 }
 
 type Rule = { prefix: number[]; bits: number; reason: string };

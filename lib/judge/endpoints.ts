@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret } from "../crypto/secret-box";
 import { NotFoundError } from "../errors";
 import type { EndpointConfig } from "./engine/judge-video";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "./endpoint-url-policy";
-import type { endpointInputSchema, endpointUpdateSchema } from "./endpoints.validation";
+import type { endpointInputSchema, endpointUpdateSchema } from "./endpoint-input.validation";
 import { log } from "../observability/logger";
 import { capabilitiesOf } from "./endpoint-capabilities";
 

@@ -9,12 +9,18 @@
  * that task's only target. A target the task declares a presence of (the hallucination categories
  * s1–s10, d1–d9, inconsistency) takes per-video presence labels (1 present, 0 absent), as
  * T2VHaluBench's sheet gives them; every other value must be on its target's declared scale.
+ *
+ * A wide file (parseWideGenericLabels) has one row per video (and annotator) and one column per target, with a
+ * column map saying which column holds the video, the annotator (optional: one annotator when absent), the item
+ * (optional) and which target each other mapped column gives, e.g. a rubric task's criteria. Its values are
+ * numbers, or a categorical target's label by name (`smooth`, `yes`; a presence target's `present`/`absent`);
+ * an empty cell is no label.
  */
 import { parseCsv, stripByteOrderMark } from "../import/csv";
 import { metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
-import { scaleViolation, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import { presenceTargetOf, scaleViolation, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 
 export const GENERIC_COLUMNS = ["video", "annotator", "target", "value", "item"] as const;
 const REQUIRED = ["video", "annotator", "target", "value"] as const;
@@ -23,6 +29,8 @@ const MAX_FIELD = 2000;
 export interface GenericLabelRow {
   /** The file's line (CSV: where the record starts; the header is line 1). */
   line: number;
+  /** The column the value came from, in a wide file (a long file's is `value`). */
+  column?: string;
   video: string;
   annotator: string;
   target: string;
@@ -175,3 +183,127 @@ export function parseGenericLabels(text: string, fileName: string): { rows: Gene
 }
 
 export class GenericLabelFileError extends Error {}
+
+/** Which columns of a wide file hold the video, the annotator and the item, and which target each other mapped column gives. */
+export interface GenericColumnMap {
+  video: string;
+  annotator?: string | undefined;
+  item?: string | undefined;
+  /** Column → target (any name resolveGenericTarget takes: `r3_quality`, `caption_style:style`). */
+  targets: Record<string, string>;
+}
+
+/** The scale a label of the target is given on: a presence target's is present (1) / absent (0). */
+function labelScale(resolved: ResolvedTarget) {
+  return resolved.kind === "presence" ? presenceTargetOf(resolved.task, resolved.id)!.scale : resolved.declaration.scale;
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A wide cell's value: a number, or a label of the target's categorical scale by name (true/false for yes/no), or why not. */
+export function genericCellValue(resolved: ResolvedTarget, text: string): number | { error: string } {
+  if (NUMBER.test(text) && Number.isFinite(Number(text))) return Number(text);
+  const scale = labelScale(resolved);
+  if (scale.kind === "numeric") return { error: `not a number (${resolved.declaration.label} is numeric)` };
+  const wanted = text.toLowerCase();
+  const named = scale.values.find((v) => v.label.toLowerCase() === wanted);
+  if (named) return named.value;
+  const yesNo = scale.values.some((v) => v.value === 1) && scale.values.some((v) => v.value === 0);
+  if (yesNo && (wanted === "true" || wanted === "false")) return wanted === "true" ? 1 : 0;
+  return { error: `not a number or a label of ${resolved.declaration.label} (${scale.values.map((v) => v.label).join(", ")})` };
+}
+
+/**
+ * Reads a wide file (CSV with a header, or JSONL objects) through its column map: one label per mapped target
+ * column and row with a value. A mapped column the file lacks, or a target no task declares, is an error for the
+ * whole file; every bad cell is an issue with its line and column, and the rest go on.
+ */
+export function parseWideGenericLabels(
+  text: string,
+  fileName: string,
+  map: GenericColumnMap,
+  tasks: readonly TaskDeclaration[] = TASKS,
+): { rows: GenericLabelRow[]; issues: GenericIssue[]; headers: string[]; records: number } {
+  const targets = Object.entries(map.targets).map(([column, name]) => {
+    const resolved = resolveGenericTarget(name, tasks);
+    if ("error" in resolved) throw new GenericLabelFileError(`The column "${column}" is mapped to "${name}": ${resolved.error}.`);
+    return { column, name, resolved };
+  });
+  if (targets.length === 0) throw new GenericLabelFileError("Map at least one column to a target.");
+  const special = [map.video, map.annotator, map.item].filter((c): c is string => !!c);
+  const clash = targets.find((t) => special.includes(t.column));
+  if (clash) throw new GenericLabelFileError(`The column "${clash.column}" cannot be both the video, annotator or item column and a target's.`);
+  const issues: GenericIssue[] = [];
+  const records: { line: number; cells: Record<string, string> }[] = [];
+  let unreadable = 0;
+  let headers: string[] = [];
+  const body = stripByteOrderMark(text);
+  if (/\.(jsonl|ndjson)$/i.test(fileName) || (!/\.csv$/i.test(fileName) && body.trimStart().startsWith("{"))) {
+    const keys = new Set<string>();
+    body.split(/\r?\n/).forEach((lineText, index) => {
+      const line = index + 1;
+      if (!lineText.trim()) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(lineText);
+      } catch {
+        parsed = null;
+      }
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        issues.push({ row: line, column: "", cell: lineText.slice(0, 200), action: "skipped", message: "not a JSON object" });
+        unreadable++;
+        return;
+      }
+      const cells: Record<string, string> = {};
+      for (const [key, raw] of Object.entries(parsed)) {
+        keys.add(key);
+        const value = cellText(raw);
+        if (value === null) {
+          issues.push({ row: line, column: key, cell: JSON.stringify(raw).slice(0, 200), action: "skipped", message: "must be a string, a number or true/false" });
+          cells[key] = "";
+        } else cells[key] = value;
+      }
+      records.push({ line, cells });
+    });
+    headers = [...keys];
+  } else {
+    const csv = parseCsv(body);
+    if (!csv.ok) throw new GenericLabelFileError(`Not a readable CSV file: ${csv.error}`);
+    const [header, ...rest] = csv.records;
+    headers = (header?.fields ?? []).map((h) => h.trim());
+    const missing = [...special, ...targets.map((t) => t.column)].filter((c) => !headers.includes(c));
+    if (missing.length) throw new GenericLabelFileError(`The file lacks the mapped column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its columns: ${headers.join(", ")}).`);
+    for (const record of rest) {
+      if (record.fields.every((f) => f.trim() === "")) continue;
+      records.push({ line: record.line, cells: Object.fromEntries(headers.map((h, i) => [h, record.fields[i] ?? ""])) });
+    }
+  }
+  const rows: GenericLabelRow[] = [];
+  for (const { line, cells } of records) {
+    const cell = (column: string | undefined) => (column ? (cells[column] ?? "").trim() : "");
+    const video = cell(map.video);
+    const annotator = cell(map.annotator);
+    const item = cell(map.item);
+    const empty = !video ? map.video : map.annotator && !annotator ? map.annotator : null;
+    if (empty) {
+      issues.push({ row: line, column: empty, cell: "", action: "skipped", message: "empty" });
+      continue;
+    }
+    const long = [map.video, map.annotator, map.item].find((c) => c && cell(c).length > MAX_FIELD);
+    if (long) {
+      issues.push({ row: line, column: long, cell: cell(long).slice(0, 200), action: "skipped", message: `longer than ${MAX_FIELD} characters` });
+      continue;
+    }
+    for (const target of targets) {
+      const text = cell(target.column);
+      if (!text) continue;
+      const value = genericCellValue(target.resolved, text);
+      if (typeof value !== "number") {
+        issues.push({ row: line, column: target.column, cell: text.slice(0, 200), action: "skipped", message: value.error });
+        continue;
+      }
+      rows.push({ line, column: target.column, video, annotator, target: target.name, value, item });
+    }
+  }
+  return { rows, issues, headers, records: records.length + unreadable };
+}

@@ -19,7 +19,16 @@ import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseVbenchResults } from "./vbench-results";
 import { parseVideoPath } from "../import/parse-video-path";
 import { rejectNulBytesInFile } from "../validation/nul-bytes";
-import { GenericLabelFileError, genericJudgmentTarget, genericValueViolation, isItemTarget, parseGenericLabels, resolveGenericTarget } from "./generic-labels";
+import {
+  GenericLabelFileError,
+  genericJudgmentTarget,
+  genericValueViolation,
+  isItemTarget,
+  parseGenericLabels,
+  parseWideGenericLabels,
+  resolveGenericTarget,
+  type GenericColumnMap,
+} from "./generic-labels";
 
 /**
  * A per-video present (1) / absent (0) label of one of a task's categories, keyed like a reviewed
@@ -254,6 +263,8 @@ export interface GenericImportInput {
   name: string;
   citation?: string;
   dryRun: boolean;
+  /** A wide file's column map (one column per target); absent: the long format, one label per row. */
+  columns?: GenericColumnMap | undefined;
 }
 
 /**
@@ -265,11 +276,11 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
   await requireFreeName(prisma, projectId, name);
-  let parsed: ReturnType<typeof parseGenericLabels>;
+  let parsed: ReturnType<typeof parseGenericLabels> & { records?: number };
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
     rejectNulBytesInFile(text, input.fileName);
-    parsed = parseGenericLabels(text, input.fileName);
+    parsed = input.columns ? parseWideGenericLabels(text, input.fileName, input.columns) : parseGenericLabels(text, input.fileName);
   } catch (error) {
     if (error instanceof GenericLabelFileError) throw new ValidationError(error.message);
     if (error instanceof TypeError) throw new ValidationError("The file is not UTF-8 text.");
@@ -288,7 +299,14 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   const matched = new Set<string>();
   const byTarget: Record<string, number> = {};
   const annotators: Record<string, number> = {};
-  const skip = (row: { line: number }, column: string, cell: string, message: string) => issues.push({ row: row.line, column, cell, action: "skipped", message });
+  // A wide file's row gives several labels: its video's issue is listed once.
+  const listed = new Set<string>();
+  const skip = (row: { line: number }, column: string, cell: string, message: string) => {
+    const key = `${row.line}\u0000${column}\u0000${message}`;
+    if (listed.has(key)) return;
+    listed.add(key);
+    issues.push({ row: row.line, column, cell, action: "skipped", message });
+  };
   for (const row of parsed.rows) {
     const resolved = resolveGenericTarget(row.target);
     if ("error" in resolved) {
@@ -297,7 +315,7 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
     }
     const violation = genericValueViolation(resolved, row.value);
     if (violation) {
-      skip(row, "value", String(row.value), violation);
+      skip(row, row.column ?? "value", String(row.value), violation);
       continue;
     }
     const match = matchVbenchPath(videos, row.video);
@@ -327,15 +345,16 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
     const key = `${row.annotator}\u0000${judgmentKey(target)}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      skip(row, "target", row.target, `line ${earlier} already gives ${row.annotator}'s label of this target`);
+      skip(row, row.column ?? "target", row.target, `line ${earlier} already gives ${row.annotator ? `${row.annotator}'s label` : "a label"} of this target`);
       continue;
     }
     seen.set(key, row.line);
     matched.add(match.video.id);
-    judgments.push({ target, value: row.value, annotator: row.annotator });
+    // A wide file without an annotator column is one annotator.
+    judgments.push({ target, value: row.value, annotator: row.annotator || null });
     const label = `${resolved.task.id}:${resolved.id}`;
     byTarget[label] = (byTarget[label] ?? 0) + 1;
-    annotators[row.annotator] = (annotators[row.annotator] ?? 0) + 1;
+    if (row.annotator) annotators[row.annotator] = (annotators[row.annotator] ?? 0) + 1;
   }
   issues.sort((a, b) => a.row - b.row);
   const sha256 = sha256Of(input.file);
@@ -343,7 +362,7 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
     name,
     fileName: input.fileName,
     sha256,
-    rows: parsed.rows.length + parsed.issues.length,
+    rows: parsed.records ?? parsed.rows.length + parsed.issues.length,
     matchedVideos: matched.size,
     judgments: byTarget,
     annotators,

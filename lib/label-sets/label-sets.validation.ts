@@ -20,6 +20,39 @@ export function taskLabelSetFormatDeclarations(): LabelSetFormatDeclaration[] {
   return TASK_FOLDERS.flatMap((folder) => folder.labelSetFormats ?? []);
 }
 
+const columnName = z.string().trim().min(1, "Name the column.").max(200, "A column name is at most 200 characters.");
+
+/**
+ * A wide generic file's column map: the video column, an optional annotator and item column, and which
+ * target (a declared target's id, e.g. a rubric criterion's `r3_quality`) each other mapped column gives.
+ * The targets are checked against the declarations when the file is read.
+ */
+export const genericColumnMapSchema = z
+  .object({
+    video: columnName,
+    annotator: columnName.optional(),
+    item: columnName.optional(),
+    targets: z
+      .record(columnName, z.string().trim().min(1, "Name the column's target.").max(200))
+      .refine((targets) => Object.keys(targets).length > 0, "Map at least one column to a target.")
+      .refine((targets) => Object.keys(targets).length <= 200, "At most 200 mapped columns."),
+  })
+  .strict();
+
+/** The `columns` field of a multipart import: the column map as JSON text. */
+const columnsField = z
+  .string()
+  .max(50_000)
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "columns: not JSON (expected {video, annotator?, item?, targets: {column: target}})." });
+      return z.NEVER;
+    }
+  })
+  .pipe(genericColumnMapSchema);
+
 function formatField() {
   const tasks = taskLabelSetFormatDeclarations();
   // The tasks' formats first, as the import form offers them.
@@ -42,9 +75,12 @@ export const labelSetImportFieldsSchema = memoByTaskRegistry(() =>
       /** For a task format that matches videos: "file_name": its file-name column names the project's videos; "column": `mappingColumn` does (a path or file name). */
       match: z.enum(["file_name", "column"]).default("file_name"),
       mappingColumn: z.string().trim().max(200).optional(),
+      /** With format "generic": a wide file's column map (JSON, genericColumnMapSchema); absent: the long format. */
+      columns: columnsField.optional(),
       /** Anything but "false" is a dry run: nothing is written unless asked explicitly. */
       dryRun: z.enum(["true", "false"]).default("true"),
     })
     .strict()
-    .refine((f) => f.match !== "column" || !!f.mappingColumn, { message: 'With match "column", name the mappingColumn.', path: ["mappingColumn"] }),
+    .refine((f) => f.match !== "column" || !!f.mappingColumn, { message: 'With match "column", name the mappingColumn.', path: ["mappingColumn"] })
+    .refine((f) => f.columns === undefined || f.format === "generic", { message: "A column map (columns) is for the generic format only.", path: ["columns"] }),
 );

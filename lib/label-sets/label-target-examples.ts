@@ -16,3 +16,14 @@ export function exampleLabelTargets(tasks: readonly TaskDeclaration[] = TASKS): 
     return [declared > 1 ? `${task.id}:${id}` : id];
   });
 }
+
+/**
+ * What a wide file's column can be mapped to in the import form: every task's targets and reviewed metrics (a
+ * rubric task's criteria among them), as `<task>:<id>` with the task's and the target's names.
+ */
+export function labelTargetChoices(tasks: readonly TaskDeclaration[] = TASKS): { value: string; label: string }[] {
+  return tasks.flatMap((task) => [
+    ...task.targets.map((t) => ({ value: `${task.id}:${t.id}`, label: `${task.label}: ${t.label}${task.presence?.of.includes(t.id) ? " (present/absent)" : ""}` })),
+    ...task.metrics.filter((m) => m.reviewed).map((m) => ({ value: `${task.id}:${m.id}`, label: `${task.label}: ${m.label}` })),
+  ]);
+}

@@ -3,7 +3,16 @@ import type { PrismaClient, ProjectRole } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
-import type { addMemberSchema, archiveProjectSchema, changeRoleSchema, createProjectSchema, removeMemberSchema, renameProjectSchema, projectGuidelinesSchema } from "./projects.validation";
+import type {
+  addMemberSchema,
+  archiveProjectSchema,
+  changeRoleSchema,
+  createProjectSchema,
+  removeMemberSchema,
+  renameProjectSchema,
+  projectGuidelinesSchema,
+  projectSsoDefaultRoleSchema,
+} from "./projects.validation";
 
 export interface ProjectSummary {
   id: string;
@@ -52,6 +61,15 @@ export async function renameProject(prisma: PrismaClient, actor: Actor, input: z
 export async function setProjectGuidelines(prisma: PrismaClient, actor: Actor, input: z.output<typeof projectGuidelinesSchema>) {
   await requireProjectAccess(prisma, actor, input.projectId, "project.rename");
   return prisma.project.update({ where: { id: input.projectId }, data: { guidelines: input.guidelines } });
+}
+
+/**
+ * Owners choose the role every account created by single sign-on gets in this project (null: none). Only accounts
+ * created after the change get it; existing accounts are added by email as before (lib/auth/sso-accounts.ts).
+ */
+export async function setProjectSsoDefaultRole(prisma: PrismaClient, actor: Actor, input: z.output<typeof projectSsoDefaultRoleSchema>) {
+  await requireProjectAccess(prisma, actor, input.projectId, "members.manage");
+  return prisma.project.update({ where: { id: input.projectId }, data: { ssoDefaultRole: input.ssoDefaultRole } });
 }
 
 export async function setProjectArchived(prisma: PrismaClient, actor: Actor, input: z.output<typeof archiveProjectSchema>) {

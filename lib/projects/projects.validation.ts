@@ -32,5 +32,15 @@ export const changeRoleSchema = z.object({ projectId: projectIdSchema, userId: z
 export const removeMemberSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64) });
 export const projectGuidelinesSchema = z.object({ projectId: projectIdSchema, guidelines: guidelinesSchema });
 
-/** The body of `PATCH /api/v1/projects/{projectId}`: any of the three changes. */
-export const updateProjectSchema = z.object({ name: projectNameSchema.optional(), archived: z.boolean().optional(), guidelines: guidelinesSchema.optional() }).strict();
+/** The role every account created by single sign-on gets in the project (lib/auth/sso-accounts.ts); null: none, no access. */
+export const ssoDefaultRoleSchema = projectRoleSchema.nullable();
+/** The Settings page's form: "none" or a role. */
+export const projectSsoDefaultRoleSchema = z.object({
+  projectId: projectIdSchema,
+  ssoDefaultRole: z.preprocess((value) => (value === "none" ? null : value), ssoDefaultRoleSchema),
+});
+
+/** The body of `PATCH /api/v1/projects/{projectId}`: any of the changes. */
+export const updateProjectSchema = z
+  .object({ name: projectNameSchema.optional(), archived: z.boolean().optional(), guidelines: guidelinesSchema.optional(), ssoDefaultRole: ssoDefaultRoleSchema.optional() })
+  .strict();

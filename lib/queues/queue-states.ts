@@ -3,20 +3,11 @@
  * assigned to named reviewers (only they may claim its items), and finished (every item has its N
  * reviewers). Owners change them (`queues.manage`, lib/authz/permissions.ts).
  */
-import { z } from "zod";
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess, roleCan } from "../authz/permissions";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-
-export const queueStateSchema = z
-  .object({
-    archived: z.boolean().optional(),
-    /** Emails of the only reviewers who may claim the queue's items; an empty list opens it to every reviewer again. */
-    assignees: z.array(z.string().trim().toLowerCase().email().max(320)).max(100).optional(),
-  })
-  .refine((v) => v.archived !== undefined || v.assignees !== undefined, { message: "Give archived, assignees, or both." });
-export type QueueStateInput = z.input<typeof queueStateSchema>;
+import { queueStateSchema, type QueueStateInput } from "./queue-states.validation";
 
 /** Why the user may not claim items of the queue (archived, or assigned to others), or null. */
 export function claimRefusal(queue: Pick<ReviewQueue, "archivedAt" | "assigneeIds">, userId: string): string | null {

@@ -19,7 +19,7 @@ import { assignedItem } from "./queue-access";
 import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun, type Target } from "./item-targets";
 import { nextItem } from "./next-item";
 import { getQueueItem } from "./get-queue-item";
-import { submitItemSchema, type PresenceJudgment, type SubmitItemInput } from "./queues.validation";
+import { submitItemSchema, type PresenceJudgment, type SubmitItemInput } from "./submit-item.validation";
 
 function checkRange(target: Target, value: number) {
   if (target.declaration.scale.kind === "categorical") {

@@ -10,6 +10,8 @@ export const reviewInputSchema = z.object({
   acceptedJudge: z.boolean().optional(),
 });
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
+/** What a client sends (`PUT …/review`): the schema's input. Browser-safe: the judgment editor types its body with it. */
+export type ReviewRequest = z.input<typeof reviewInputSchema>;
 
 export const withdrawInputSchema = z.object({
   /** The version the reviewer saw: a judgment changed elsewhere since is not withdrawn (409). */

@@ -24,6 +24,7 @@ import { formatValue } from "../tasks/task-declaration";
 import { criterionScale } from "./rubric-declaration";
 import { rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
+import { frameAsSent, sentFrameHash } from "../judge/frame-resize";
 import { framesRequirement, rubricPromptValues, rubricScopeInput, rubricSkipReason, scopeCount } from "./rubric-pipeline";
 import { answerJsonSchema, answerSchema, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
 import { rubricTemplateHash } from "./rubric-template-hash";
@@ -97,7 +98,7 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   const cannot = rubricSkipReason(definition, input.scopeIndex, context);
   if (cannot) throw new ValidationError(`A run would skip this: ${cannot}.`);
 
-  const scopeInput = rubricScopeInput(definition, input.scopeIndex, context);
+  const scopeInput = rubricScopeInput(definition, input.scopeIndex, { ...context, videoId: video.id }, projectId);
   const prompt = renderRubricPrompt(definition, rubricPromptValues(scopeInput.values));
   const config = endpointConfigOf(endpoint);
   const responseFormat = config.structuredOutput ? answerJsonSchema(definition) : null;
@@ -106,7 +107,7 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
     model: config.model,
     templateHash: rubricTemplateHash(definition),
     text: prompt,
-    frameSha256s: scopeInput.frames.map((f) => f.sha256),
+    frameSha256s: scopeInput.frames.map((f) => sentFrameHash(f.sha256, scopeInput.imageMaxSide)),
     temperature: config.temperature,
     imageDetail: config.imageDetail,
     responseFormat,
@@ -130,7 +131,7 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   // The same check as on save (a 400 endpoint_not_allowed), so an address refused since then gets the policy's own words.
   await assertEndpointUrlAllowed(config.baseUrl);
   const storage = deps.storage ?? getStorage();
-  const images = await Promise.all(scopeInput.frames.map(async (frame) => ({ url: await frameDataUrl(storage, frame), detail: config.imageDetail })));
+  const images = await Promise.all(scopeInput.frames.map(async (frame) => ({ url: await frameDataUrl(storage, frame, scopeInput.imageMaxSide), detail: config.imageDetail })));
   const client = deps.client ?? openAiCompatibleClient({ baseURL: config.baseUrl, apiKey: config.apiKey });
   const timeoutMs = Math.min(config.timeoutSeconds * 1000, MAX_PREVIEW_TIMEOUT_MS);
   const callStarted = performance.now();
@@ -217,8 +218,8 @@ async function runFrames(prisma: PrismaClient, video: { id: string; relativePath
   });
 }
 
-async function frameDataUrl(storage: ObjectStorage, frame: FrameRef): Promise<string> {
+async function frameDataUrl(storage: ObjectStorage, frame: FrameRef, maxSide: number | undefined): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
-  return `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`;
+  return `data:image/jpeg;base64,${frameAsSent(Buffer.concat(chunks), maxSide).toString("base64")}`;
 }

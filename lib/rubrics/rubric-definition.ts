@@ -69,15 +69,21 @@ const criterionBase = {
 
 export const criterionSchema = z.discriminatedUnion("type", [numericCriterion.extend(criterionBase), categoricalCriterion.extend(criterionBase), booleanCriterion.extend(criterionBase)]);
 
+/**
+ * The frame size: the longest side in px. A uniform set is extracted at that size; key frames and clusters are
+ * scaled down to it before they are sent (never up).
+ */
+const longestSide = z.int().min(64).max(4096).optional();
+
 export const rubricFramesSchema = z.discriminatedUnion("mode", [
   /** N frames spread evenly over the video, in one call (the video's uniform frame set of N). */
-  z.strictObject({ mode: z.literal("uniform"), count: z.int().min(1).max(64), longestSide: z.int().min(64).max(4096).optional() }),
+  z.strictObject({ mode: z.literal("uniform"), count: z.int().min(1).max(64), longestSide }),
   /** Every key frame of the video, in one call. */
-  z.strictObject({ mode: z.literal("key_frames") }),
+  z.strictObject({ mode: z.literal("key_frames"), longestSide }),
   /** Each key frame is its own scope: one call and one value per key frame. */
-  z.strictObject({ mode: z.literal("each_key_frame") }),
+  z.strictObject({ mode: z.literal("each_key_frame"), longestSide }),
   /** Each key frame's cluster of neighbouring frames is its own scope: one call and one value per cluster. */
-  z.strictObject({ mode: z.literal("each_cluster") }),
+  z.strictObject({ mode: z.literal("each_cluster"), longestSide }),
 ]);
 
 const itemFieldId = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "lower-case letters, digits or _");
@@ -96,6 +102,24 @@ export const rubricSubjectSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
+const recordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/**
+ * A few-shot example (an alignment's few-shot candidate adds them, lib/alignment): a labelled video of the project,
+ * its frames attached as images after the judged video's, and the expected answer of the criteria it was labelled on.
+ * A frame is named by its frame set and index: the pipeline reads it from the task's own project's storage only.
+ */
+export const rubricExampleSchema = z.strictObject({
+  videoId: recordId,
+  prompt: text(2000).default(""),
+  frames: z
+    .array(z.strictObject({ id: recordId, frameSetId: recordId, index: z.int().min(0).max(99_999), timestampS: z.number().finite().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }))
+    .min(1)
+    .max(4),
+  answer: z.record(z.string().regex(CRITERION_ID), z.union([z.number().finite(), z.boolean(), text(60)])),
+});
+export type RubricExample = z.output<typeof rubricExampleSchema>;
+
 /** The file format, the API body and what a version stores. */
 export const rubricDefinitionSchema = z.strictObject({
   name: text(80).min(1),
@@ -109,6 +133,8 @@ export const rubricDefinitionSchema = z.strictObject({
   prompt: text(20000).min(1),
   /** Ask for a reason with each criterion's value (shown beside the score; longer answers cost more). */
   reasons: z.boolean().default(false),
+  /** Few-shot examples shown before the answer instruction (absent: none). */
+  examples: z.array(rubricExampleSchema).max(8).optional(),
 });
 
 export type RubricDefinition = z.output<typeof rubricDefinitionSchema>;

@@ -10,7 +10,8 @@ import type { GenericItemPayload } from "../items/generic-items";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
 import { aggregationOf, RUBRIC_STEP, rubricItemKind, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
 import { canonicalDefinition, promptVariables, rubricProblems, rubricScope, type RubricDefinition } from "./rubric-definition";
-import { answerJsonSchema, answerSchema, framesText, renderRubricPrompt, type RubricAnswer, type RubricPromptValues } from "./rubric-prompt";
+import { answerJsonSchema, answerSchema, examplesText, framesText, renderRubricPrompt, type RubricAnswer, type RubricPromptValues } from "./rubric-prompt";
+import { frameKey } from "../storage/storage";
 import { rubricTemplateHash } from "./rubric-template-hash";
 
 /** What a rubric run stores as its settings: the version it pinned, whole. */
@@ -87,7 +88,7 @@ function itemValues(definition: RubricDefinition, scopeIndex: number, context: S
 /** The prompt values a step's input carries back into the template: `{{item.<field>}}` from its `item.<field>` values. */
 export function rubricPromptValues(values: Record<string, string>): RubricPromptValues {
   const item = Object.fromEntries(Object.entries(values).flatMap(([key, value]) => (key.startsWith(ITEM_VALUE) ? [[key.slice(ITEM_VALUE.length), value]] : [])));
-  return { prompt: values.prompt ?? "", frames: values.frames ?? "", item };
+  return { prompt: values.prompt ?? "", frames: values.frames ?? "", item, ...(values.examples !== undefined ? { examples: values.examples } : {}) };
 }
 
 /** How many calls (scopes) a video gets: one, or one per key frame or cluster. */
@@ -110,12 +111,30 @@ export function rubricSkipReason(definition: RubricDefinition, scopeIndex: numbe
   return null;
 }
 
-/** A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. */
-export function rubricScopeInput(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): { values: Record<string, string>; frames: FrameRef[] } {
+/**
+ * A scope's frames and the values its prompt renders: a run's step and a preview send the very same request. The
+ * definition's few-shot examples (never one of the judged video itself) follow with their frames, read from the
+ * task's project's storage (`frameKey` of that project, whatever the definition says). Key frames and clusters with
+ * a frame size are scaled down to it when sent (`imageMaxSide`); a uniform set is extracted at its size
+ * (framesRequirement), so it is sent as it is.
+ */
+export function rubricScopeInput(
+  definition: RubricDefinition,
+  scopeIndex: number,
+  context: ScopeContext & { videoId?: string },
+  projectId?: string,
+): { values: Record<string, string>; frames: FrameRef[]; imageMaxSide?: number } {
   const frames = scopeFrames(definition, scopeIndex, context);
   const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
+  const size = definition.frames.mode !== "uniform" && definition.frames.longestSide ? { imageMaxSide: definition.frames.longestSide } : {};
   const item = Object.fromEntries(Object.entries(itemValues(definition, scopeIndex, context)).map(([field, value]) => [`${ITEM_VALUE}${field}`, value]));
-  return { values: { prompt: context.prompt ?? "", frames: framesText(frames, what), ...item }, frames };
+  const values: Record<string, string> = { prompt: context.prompt ?? "", frames: framesText(frames, what), ...item };
+  const examples = projectId ? (definition.examples ?? []).filter((e) => e.videoId !== context.videoId) : [];
+  if (examples.length === 0) return { values, frames, ...size };
+  const exampleFrames = examples.flatMap((e) =>
+    e.frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: false, cluster: null, storageKey: frameKey(projectId!, f.frameSetId, f.index), sha256: f.sha256 })),
+  );
+  return { values: { ...values, examples: examplesText(examples, frames.length) }, frames: [...frames, ...exampleFrames], ...size };
 }
 
 /** One video's value of each criterion from its per-scope scores; null where the judge gave none. */
@@ -168,7 +187,7 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     skipReason: (scopeIndex, context) => rubricSkipReason(definitionOf(context), scopeIndex, context),
     input: (scopeIndex, context) => {
       const definition = definitionOf(context);
-      return { ...rubricScopeInput(definition, scopeIndex, context), data: { definition } };
+      return { ...rubricScopeInput(definition, scopeIndex, context, record.projectId), data: { definition } };
     },
     scores: (output, input) => {
       const definition = (input.data as { definition: RubricDefinition }).definition;

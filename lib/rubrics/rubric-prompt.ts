@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { formatValue } from "../tasks/task-declaration";
 import { criterionScale } from "./rubric-declaration";
-import type { RubricCriterion, RubricDefinition } from "./rubric-definition";
+import type { RubricCriterion, RubricDefinition, RubricExample } from "./rubric-definition";
 
 /** The line the answer instruction starts with; the stub LLM reads the format after it (lib/llm-stub). */
 export const RUBRIC_ANSWER_MARKER = "FrameJury rubric answer format:";
@@ -142,6 +142,32 @@ export interface RubricPromptValues {
   prompt: string;
   frames: string;
   item?: Record<string, string>;
+  /** The few-shot examples' text (examplesText), when the definition has examples for this video. */
+  examples?: string;
+}
+
+/** The line the few-shot block starts with; the stub LLM reads the examples after it (lib/llm-stub). */
+export const RUBRIC_EXAMPLES_MARKER = "FrameJury few-shot examples:";
+export const RUBRIC_EXAMPLES_END = "End of the examples.";
+
+/**
+ * The few-shot block: each example's prompt, which attached images are its frames (they follow the judged video's
+ * `ownImages`), and the expected answer as JSON.
+ */
+export function examplesText(examples: readonly RubricExample[], ownImages: number): string {
+  if (examples.length === 0) return "";
+  let next = ownImages + 1;
+  const lines = examples.map((e, i) => {
+    const first = next;
+    next += e.frames.length;
+    const images = e.frames.length === 1 ? `image ${first}` : `images ${first}–${next - 1}`;
+    return `Example ${i + 1} (${images}): prompt "${e.prompt}". The expected answer: ${JSON.stringify(e.answer)}`;
+  });
+  return [
+    `${RUBRIC_EXAMPLES_MARKER} ${examples.length} labelled example video(s), their frames attached after this video's. Judge this video as these were judged.`,
+    ...lines,
+    RUBRIC_EXAMPLES_END,
+  ].join("\n");
 }
 
 /** The prompt a step sends: the template with its variables filled, then the answer instruction. */
@@ -154,7 +180,7 @@ export function renderRubricPrompt(definition: RubricDefinition, values: RubricP
     const field = /^item\.(.+)$/.exec(name)?.[1];
     return field !== undefined ? (values.item?.[field] ?? "") : "";
   });
-  return `${filled.trimEnd()}\n\n${answerInstruction(definition)}`;
+  return `${filled.trimEnd()}\n\n${values.examples ? `${values.examples}\n\n` : ""}${answerInstruction(definition)}`;
 }
 
 /** `{{frames}}`: what the attached images are, in the order they are attached. */

@@ -116,6 +116,20 @@ export interface RubricTaskSummary {
   definition: RubricDefinition;
   runs: number;
   updatedAt: string;
+  /** Every version, newest first, with the alignment that saved it (lib/alignment), if one did. */
+  versions: RubricVersionOrigin[];
+}
+
+export interface RubricVersionOrigin {
+  number: number;
+  createdAt: string;
+  alignmentId: string | null;
+}
+
+/** The alignment (if any) that saved each of these rubric versions as its chosen judge. */
+async function alignmentsOfVersions(prisma: PrismaClient, versionIds: string[]): Promise<Map<string, string>> {
+  const rows = await prisma.alignmentRun.findMany({ where: { rubricVersionId: { in: versionIds } }, select: { id: true, rubricVersionId: true } });
+  return new Map(rows.map((r) => [r.rubricVersionId!, r.id]));
 }
 
 /** The project's rubric tasks, newest first, each with its latest version and its run count. */
@@ -128,6 +142,15 @@ export async function listRubricTasks(prisma: PrismaClient, actor: Actor, projec
   });
   const counts = await prisma.judgeRun.groupBy({ by: ["pipeline"], where: { projectId, pipeline: { in: tasks.map((t) => rubricPipelineId(t.key)) } }, _count: { _all: true } });
   const runsOf = new Map(counts.map((c) => [c.pipeline, c._count._all]));
+  const allVersions = await prisma.rubricVersion.findMany({
+    where: { rubricTaskId: { in: tasks.map((t) => t.id) } },
+    orderBy: { number: "desc" },
+    select: { id: true, rubricTaskId: true, number: true, createdAt: true },
+  });
+  const aligned = await alignmentsOfVersions(
+    prisma,
+    allVersions.map((v) => v.id),
+  );
   return tasks.flatMap((t) => {
     const latest = t.versions[0];
     if (!latest) return [];
@@ -144,6 +167,7 @@ export async function listRubricTasks(prisma: PrismaClient, actor: Actor, projec
         definition: latest.definition as unknown as RubricDefinition,
         runs: runsOf.get(pipeline) ?? 0,
         updatedAt: t.updatedAt.toISOString(),
+        versions: allVersions.filter((v) => v.rubricTaskId === t.id).map((v) => ({ number: v.number, createdAt: v.createdAt.toISOString(), alignmentId: aligned.get(v.id) ?? null })),
       },
     ];
   });
@@ -154,6 +178,10 @@ export async function getRubricTask(prisma: PrismaClient, actor: Actor, rubricTa
   const task = await requireRubricTask(prisma, actor, rubricTaskId, "project.view");
   const versions = await prisma.rubricVersion.findMany({ where: { rubricTaskId }, orderBy: { number: "desc" }, select: { id: true, number: true, hash: true, definition: true, createdAt: true } });
   const runs = await prisma.judgeRun.count({ where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) } });
+  const aligned = await alignmentsOfVersions(
+    prisma,
+    versions.map((v) => v.id),
+  );
   return {
     id: task.id,
     key: task.key,
@@ -162,6 +190,13 @@ export async function getRubricTask(prisma: PrismaClient, actor: Actor, rubricTa
     name: task.name,
     archived: task.archivedAt !== null,
     runs,
-    versions: versions.map((v) => ({ id: v.id, number: v.number, hash: v.hash, definition: v.definition as unknown as RubricDefinition, createdAt: v.createdAt.toISOString() })),
+    versions: versions.map((v) => ({
+      id: v.id,
+      number: v.number,
+      hash: v.hash,
+      definition: v.definition as unknown as RubricDefinition,
+      createdAt: v.createdAt.toISOString(),
+      alignmentId: aligned.get(v.id) ?? null,
+    })),
   };
 }

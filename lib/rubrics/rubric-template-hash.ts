@@ -6,6 +6,14 @@ import { answerInstruction, criteriaText } from "./rubric-prompt";
 /** The hash steps and the cache record for a rubric version's template: of everything but a step's own values. */
 export function rubricTemplateHash(definition: RubricDefinition): string {
   return createHash("sha256")
-    .update(JSON.stringify({ prompt: definition.prompt, criteria: criteriaText(definition), guidelines: definition.guidelines, answer: answerInstruction(definition) }))
+    .update(
+      JSON.stringify({
+        prompt: definition.prompt,
+        criteria: criteriaText(definition),
+        guidelines: definition.guidelines,
+        answer: answerInstruction(definition),
+        ...(definition.examples?.length ? { examples: definition.examples } : {}),
+      }),
+    )
     .digest("hex");
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { mountedModule } from "../testing/route-source";
 import { TASK_IDS } from "./index";
 import { PIPELINES, TASK_MODULES } from "./modules";
 import { TASKS } from "./registry";
@@ -100,6 +101,36 @@ describe("core code spells no task id, pipeline id or label-set format", () => {
     const files = coreSources();
     expect(files.length).toBeGreaterThan(100);
     const hits = files.flatMap((file) => taskNameLiterals(file, fs.readFileSync(path.join(ROOT, file), "utf8"), names));
+    expect([...new Set(hits)]).toEqual([]);
+  });
+});
+
+/*
+ * Next.js finds pages and routes by their place in app/, so a task's URLs need files there: each is a thin mount
+ * point (`export { default } from "@/components/tasks/<id>/pages/…"`, `export { GET } from "@/lib/tasks/<id>/routes/…"`),
+ * and the page or handler is written in the task's own folder.
+ */
+describe("app/ holds only thin mount points for a task", () => {
+  const appSources = () => sources("app");
+  const namesTaskFolder = (text: string) => TASK_IDS.some((id) => text.includes(`lib/tasks/${id}/`) || text.includes(`components/tasks/${id}/`));
+
+  it("tells a mount point from a page", () => {
+    const mounts = appSources().filter((file) => mountedModule(path.join(ROOT, file)) !== null);
+    expect(mounts).toContain("app/(app)/projects/[projectId]/qa/page.tsx");
+    expect(mounts).toContain("app/api/v1/runs/[runId]/captions/route.ts");
+    expect(mounts).not.toContain("app/(app)/projects/[projectId]/agreement/page.tsx");
+  });
+
+  it("imports a task's folder only from files that are nothing but a re-export of it", () => {
+    const files = appSources();
+    expect(files.length).toBeGreaterThan(100);
+    const pages = files.filter((file) => namesTaskFolder(fs.readFileSync(path.join(ROOT, file), "utf8")) && mountedModule(path.join(ROOT, file)) === null);
+    expect(pages).toEqual([]);
+  });
+
+  it("spells no task id, pipeline id or label-set format in code", () => {
+    const names = taskNames();
+    const hits = appSources().flatMap((file) => taskNameLiterals(file, fs.readFileSync(path.join(ROOT, file), "utf8"), names));
     expect([...new Set(hits)]).toEqual([]);
   });
 });

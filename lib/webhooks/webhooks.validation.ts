@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseUrlProblem } from "../judge/endpoint-url-policy";
+import { baseUrlProblem } from "../judge/base-url";
 import { recordIdSchema } from "../validation/ids";
 import { WEBHOOK_EVENT_IDS } from "./webhook-events";
 
@@ -43,5 +43,10 @@ export const updateWebhookSchema = z
     rotateSecret: z.literal(true).optional(),
   })
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.");
+
+/** What a client sends to add a webhook (`POST /api/v1/projects/:id/webhooks`). Browser-safe: the webhooks card types its bodies with these. */
+export type WebhookCreate = z.input<typeof createWebhookSchema>;
+/** What a client sends to change one (`PATCH /api/v1/webhooks/:id`). */
+export type WebhookUpdate = z.input<typeof updateWebhookSchema>;
 
 export const deliveryListQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50) });

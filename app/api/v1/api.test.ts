@@ -70,6 +70,19 @@ describe("/api/v1 with API keys", () => {
     expect(add.status).toBe(404);
   });
 
+  it("lets owners set the default role of accounts made by single sign-on, and refuses a role that is not one", async () => {
+    const { user: owner, key } = await userWithKey();
+    const project = await createProject(prisma, owner, { name: "SSO default" });
+    const patch = (body: unknown) => patchProject(request(`/api/v1/projects/${project.id}`, { method: "PATCH", key, body: JSON.stringify(body) }), withProject(project.id));
+    const set = await patch({ ssoDefaultRole: "reviewer" });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toMatchObject({ ssoDefaultRole: "reviewer" });
+    expect(await (await getProject(request(`/api/v1/projects/${project.id}`, { key }), withProject(project.id))).json()).toMatchObject({ ssoDefaultRole: "reviewer" });
+    expect((await patch({ ssoDefaultRole: "admin" })).status).toBe(400);
+    expect(await (await patch({ ssoDefaultRole: null })).json()).toMatchObject({ ssoDefaultRole: null });
+    expect((await prisma.project.findUniqueOrThrow({ where: { id: project.id } })).ssoDefaultRole).toBeNull();
+  });
+
   it("rejects invalid bodies with 400 and a reason", async () => {
     const { key } = await userWithKey();
     const notJson = await createProjectRoute(request("/api/v1/projects", { method: "POST", key, body: "{" }), noParams);

@@ -24,10 +24,11 @@ export const projectResponseSchema = z.object({
   role: z.string().describe("The caller's role in the project: owner, reviewer or viewer."),
   archived: z.boolean(),
   guidelines: z.string().describe("Markdown."),
+  ssoDefaultRole: z.enum(["owner", "reviewer", "viewer"]).nullable().describe("The role every account created by single sign-on gets in the project; null: none."),
   createdAt: z.string().describe("ISO 8601."),
 });
 
-export const updatedProjectResponseSchema = projectResponseSchema.pick({ id: true, name: true, archived: true, guidelines: true });
+export const updatedProjectResponseSchema = projectResponseSchema.pick({ id: true, name: true, archived: true, guidelines: true, ssoDefaultRole: true });
 
 export const idResponseSchema = z.object({ id: z.string() });
 

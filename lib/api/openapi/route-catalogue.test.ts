@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { handlerFile } from "../../testing/route-source";
 import { apiRoutes } from "./route-catalogue";
 import type { ApiRoute } from "./route-spec";
 
@@ -11,6 +12,8 @@ const EXPORT = /export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g;
 
 interface RouteHandler {
   file: string;
+  /** Where the handler is written: the route file, or the task's module it mounts (lib/tasks/<id>/routes). */
+  handlerFile: string;
   path: string;
   method: string;
   /** The route file's source from this handler's export to the next one. */
@@ -46,10 +49,12 @@ function imports(source: string): Map<string, string> {
 
 function handlers(): RouteHandler[] {
   return routeFiles(API_ROOT).flatMap((file) => {
-    const source = fs.readFileSync(file, "utf8");
+    const written = handlerFile(file);
+    const source = fs.readFileSync(written, "utf8");
     const found = [...source.matchAll(EXPORT)].filter((m) => METHODS.includes(m[1]!));
     return found.map((match, i) => ({
       file: path.relative(ROOT, file),
+      handlerFile: written,
       path: openApiPath(file),
       method: match[1]!.toLowerCase(),
       source: source.slice(match.index, found[i + 1]?.index ?? source.length),
@@ -62,7 +67,10 @@ function handlers(): RouteHandler[] {
 async function importedValue(handler: RouteHandler, name: string): Promise<unknown> {
   const from = handler.imports.get(name);
   if (!from) return undefined;
-  const exported = (await import(from.startsWith("@/") ? path.join(ROOT, from.slice(2)) : from)) as Record<string, unknown>;
+  const exported = (await import(from.startsWith("@/") ? path.join(ROOT, from.slice(2)) : from.startsWith(".") ? path.resolve(path.dirname(handler.handlerFile), from) : from)) as Record<
+    string,
+    unknown
+  >;
   return exported[name];
 }
 

@@ -1,19 +1,22 @@
 import { z } from "zod";
-import { adjudicationQuerySchema, goldInputSchema } from "../../adjudication/adjudication";
+import { adjudicationQuerySchema } from "../../adjudication/adjudication";
+import { goldInputSchema } from "../../adjudication/adjudication.validation";
 import { agreementQuerySchema, exportQuerySchema } from "../../agreement/scope";
 import { createApiKeySchema } from "../../auth/api-keys";
 import { compareSetupsQuerySchema, paperTableQuerySchema } from "../../calibration/calibration.validation";
 import { frameManifestSchema, frameSetParametersSchema } from "../../frames/frame-set-parameters";
 import { endpointIdSchema } from "../../judge/endpoint-lifecycle";
-import { createRunSchema, endpointInputSchema, endpointUpdateSchema, pipelineParamSchema, pipelineQuerySchema } from "../../judge/endpoints.validation";
+import { endpointInputSchema, endpointUpdateSchema } from "../../judge/endpoint-input.validation";
+import { createRunSchema, pipelineParamSchema, pipelineQuerySchema } from "../../judge/endpoints.validation";
 import { PIPELINES, TASK_MODULES } from "../../tasks/modules";
 import { labelNextQuerySchema, labelNextRunIdSchema } from "../../label-next/label-next.validation";
 import { labelSetIdSchema, labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
 import { deleteProjectSchema } from "../../projects/delete-project";
 import { addMemberBodySchema, createProjectSchema, projectIdSchema, updateProjectSchema } from "../../projects/projects.validation";
 import { savePromptVersionSchema } from "../../prompt-versions/prompt-versions.validation";
-import { queueStateSchema } from "../../queues/queue-states";
-import { archivedFlagSchema, createQueueSchema, queueFlagSchema, queueGuidelinesSchema, queueIdSchema, submitItemSchema } from "../../queues/queues.validation";
+import { queueStateSchema } from "../../queues/queue-states.validation";
+import { archivedFlagSchema, createQueueSchema, queueFlagSchema, queueGuidelinesSchema, queueIdSchema } from "../../queues/queues.validation";
+import { submitItemSchema } from "../../queues/submit-item.validation";
 import { reviewedMetricIdSchema } from "../../reviews/reviewed-metric";
 import { reviewInputSchema, withdrawInputSchema } from "../../reviews/reviews.validation";
 import { rubricArchiveSchema, rubricBodySchema, rubricExportQuerySchema, rubricPreviewSchema, rubricTaskIdSchema } from "../../rubrics/rubrics.validation";
@@ -22,7 +25,7 @@ import { referenceSetFieldsSchema } from "../../items/items.validation";
 import { applyMetadataSchema } from "../../videos/apply-metadata";
 import { compareQuerySchema } from "../../videos/compare-samples.validation";
 import { deleteOneVideoSchema, deleteVideosSchema } from "../../videos/delete-videos";
-import { videoEditSchema } from "../../videos/video-edits";
+import { videoEditSchema } from "../../videos/video-edits.validation";
 import { videoFilterSchema, videoListQuerySchema } from "../../videos/video-filter";
 import { startAlignmentSchema } from "../../alignment/alignment.validation";
 import { createWebhookSchema, deliveryListQuerySchema, updateWebhookSchema, webhookIdSchema } from "../../webhooks/webhooks.validation";
@@ -107,7 +110,7 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "patch",
       path: "/api/v1/projects/{projectId}",
-      summary: "Rename, archive or write the reviewers' guidelines (owners)",
+      summary: "Rename, archive, write the reviewers' guidelines or set the default role of accounts made by single sign-on (owners)",
       params: project,
       body: { kind: "json", schema: updateProjectSchema },
       responses: [ok("The project.", updatedProjectResponseSchema)],
@@ -495,7 +498,7 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "What to label next (owners)",
       params: { runId: labelNextRunIdSchema },
       query: labelNextQuerySchema,
-      responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric}`.")],
+      responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`.")],
     },
     {
       method: "put",
@@ -621,7 +624,8 @@ function coreApiRoutes(): ApiRoute[] {
       method: "post",
       path: "/api/v1/projects/{projectId}/label-sets",
       summary: "Import a label set (owners)",
-      description: '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written.',
+      description:
+        '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written. With `format=generic`, `columns` (JSON `{video, annotator?, item?, targets: {column: target}}`) reads a wide file: one column per target (a rubric criterion), categorical values by label name.',
       params: project,
       body: { kind: "multipart", fields: labelSetImportFieldsSchema(), files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
       responses: importAnswers("the label set"),

@@ -19,7 +19,8 @@ export class AwaitingBatch extends Error {
 
 /** A chat request as a batch line will carry it, with its frames as storage keys: the images are read when the batch is written. */
 export interface StoredBatchRequest extends Omit<ChatRequest, "images"> {
-  frames: { storageKey: string; detail: ChatRequest["images"][number]["detail"] }[];
+  /** `maxSide`: the frame is scaled down to this longest side before it is sent (StepInput.imageMaxSide). */
+  frames: { storageKey: string; detail: ChatRequest["images"][number]["detail"]; maxSide?: number }[];
 }
 
 /** What a batch line answered for a request, as stored by the batch runner. */

@@ -1,4 +1,5 @@
 import OpenAI, { toFile } from "openai";
+import { frameAsSent } from "../frame-resize";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
 import type { EndpointConfig } from "../engine/judge-video";
@@ -125,7 +126,7 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
   for (const [index, row] of requests.entries()) {
     const stored = row.request as unknown as StoredBatchRequest;
     const { frames: frameRefs, ...request } = stored;
-    const images = await Promise.all(frameRefs.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frames, frame.storageKey), detail: frame.detail })));
+    const images = await Promise.all(frameRefs.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frames, frame.storageKey, frame.maxSide), detail: frame.detail })));
     const line = JSON.stringify({ custom_id: row.id, method: "POST", url: "/v1/chat/completions", body: chatCompletionBody({ ...request, images }) });
     const size = Buffer.byteLength(line) + 1;
     if (lines.length > 0 && bytes + size > maxBytes) {
@@ -281,16 +282,17 @@ async function cancelBatch(deps: BatchRunnerDeps, runId: string, batch: { id: st
   await deps.prisma.judgeBatch.update({ where: { id: batch.id }, data: { status, error: "Cancelled with the run.", ingestedAt: new Date() } });
 }
 
-/** A frame as a data URL, read once per batch however many lines send it. */
-function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>, storageKey: string): Promise<string> {
-  let url = read.get(storageKey);
+/** A frame as a data URL (scaled to `maxSide` when asked), read once per batch and size however many lines send it. */
+function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>, storageKey: string, maxSide?: number): Promise<string> {
+  const key = maxSide ? `${storageKey}@${maxSide}` : storageKey;
+  let url = read.get(key);
   if (!url) {
     url = (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of await storage.get(storageKey)) chunks.push(chunk as Buffer);
-      return `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`;
+      return `data:image/jpeg;base64,${frameAsSent(Buffer.concat(chunks), maxSide).toString("base64")}`;
     })();
-    read.set(storageKey, url);
+    read.set(key, url);
   }
   return url;
 }

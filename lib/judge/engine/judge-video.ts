@@ -15,6 +15,7 @@ import { ensureRubricTasks } from "../../rubrics/rubric-registry";
 import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
 import { asStoredJson } from "./stored-json";
 import { imageLimitOf, responseFormatFor, type EndpointCapabilities } from "../endpoint-capabilities";
+import { frameAsSent, sentFrameHash } from "../frame-resize";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
 import { expectedScore } from "../expected-score";
 import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
@@ -331,7 +332,10 @@ async function executeStep(
       const responseFormat = responseFormatFor(endpoint, step.responseFormatFor?.(input) ?? step.responseFormat);
       const detail = endpoint.sendImageDetail === false ? null : endpoint.imageDetail;
       // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
-      const batch = work.batchMode && endpoint.supportsBatchApi ? { frames: input.frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail })) } : null;
+      const batch =
+        work.batchMode && endpoint.supportsBatchApi
+          ? { frames: input.frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail, ...(input.imageMaxSide ? { maxSide: input.imageMaxSide } : {}) })) }
+          : null;
       // More frames than the endpoint takes per request: one grid image of them all, which the prompt describes.
       const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
       const grid = !batch && imageLimit !== null && input.frames.length > imageLimit ? gridFor(input.frames.length) : null;
@@ -339,7 +343,7 @@ async function executeStep(
       const topLogprobs = logprobsToAsk(endpoint);
       const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat, topLogprobs };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
-      const frameUrls = () => Promise.all(input.frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame)));
+      const frameUrls = () => Promise.all(input.frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame, input.imageMaxSide)));
       const images = grid
         ? async () => [{ url: `data:image/jpeg;base64,${tileFrames((await frameUrls()).map(bytesOfDataUrl)).jpeg.toString("base64")}`, detail }]
         : async () => (await frameUrls()).map((url) => ({ url, detail }));
@@ -347,7 +351,7 @@ async function executeStep(
         model: endpoint.model,
         templateHash: template.hash,
         text: note ? `${text}\n\n${note}` : text,
-        frameSha256s: input.frames.map((f) => f.sha256),
+        frameSha256s: input.frames.map((f) => sentFrameHash(f.sha256, input.imageMaxSide)),
         temperature: endpoint.temperature,
         imageDetail: detail ?? "omitted",
         responseFormat,
@@ -533,7 +537,7 @@ async function answer(
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string; text: string; frameIds: string[]; isRepair: boolean },
   start: { id: string; at: Date; done: boolean },
-  batch: { frames: { storageKey: string; detail: ChatImage["detail"] }[] } | null = null,
+  batch: { frames: { storageKey: string; detail: ChatImage["detail"]; maxSide?: number }[] } | null = null,
 ): Promise<Answered> {
   const requestLog = {
     text: record.text,
@@ -669,7 +673,7 @@ async function batchAnswered(
   deps: JudgeDeps,
   endpoint: EndpointConfig,
   request: Omit<ChatRequest, "images">,
-  frames: { storageKey: string; detail: ChatImage["detail"] }[],
+  frames: { storageKey: string; detail: ChatImage["detail"]; maxSide?: number }[],
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string },
   callBase: Omit<
@@ -752,18 +756,19 @@ function bytesOfDataUrl(url: string): Buffer {
   return Buffer.from(url.slice(url.indexOf(",") + 1), "base64");
 }
 
-/** A frame as a data URL, read once per video however many steps send it. */
-function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>, frame: FrameRef): Promise<string> {
-  let url = read.get(frame.id);
+/** A frame as a data URL (scaled to `maxSide` when asked), read once per video and size however many steps send it. */
+function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>, frame: FrameRef, maxSide?: number): Promise<string> {
+  const key = maxSide ? `${frame.id}@${maxSide}` : frame.id;
+  let url = read.get(key);
   if (!url) {
     url = (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
-      return `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`;
+      return `data:image/jpeg;base64,${frameAsSent(Buffer.concat(chunks), maxSide).toString("base64")}`;
     })();
-    read.set(frame.id, url);
+    read.set(key, url);
     // A failed read is not kept: the next step that needs the frame tries again.
-    url.catch(() => read.delete(frame.id));
+    url.catch(() => read.delete(key));
   }
   return url;
 }

@@ -67,6 +67,11 @@ export interface StepInput {
    * prompt on purpose, to get another answer (a retried attempt), are asked apart instead of reading the first answer.
    */
   cacheSalt?: string;
+  /**
+   * The longest side, in px, each frame is scaled down to before it is sent (never up; lib/judge/frame-resize.ts):
+   * a rubric's frame size for key frames and clusters. Part of the cache key, with each frame's hash.
+   */
+  imageMaxSide?: number;
 }
 
 /** A raw-answer step's output: the model's answer as given (see StepDefinition.rawAnswer). */

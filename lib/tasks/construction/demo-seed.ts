@@ -13,7 +13,7 @@ import { CLIPS } from "../../demo/demo-clips";
 import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
 import { importStepAnnotations } from "./step-annotation-sets";
 import { createEndpoint } from "../../judge/endpoints";
-import { endpointInputSchema } from "../../judge/endpoints.validation";
+import { endpointInputSchema } from "../../judge/endpoint-input.validation";
 import { PIPELINES } from "../modules";
 import { createProject } from "../../projects/projects";
 

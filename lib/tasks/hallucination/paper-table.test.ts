@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { anyPresent, judgePresence } from "../../calibration/judge-presence";
-import { paperCell, paperTable, type CalibrationVideo } from "./paper-table";
+import { TASKS } from "../registry";
+import { paperCell, paperTable, paperTableReads, type CalibrationVideo } from "./paper-table";
+import declarations from "./declarations";
 import { escapeLatex, paperTableCsv, paperTableLatex } from "./paper-table-export";
 
 const video = (videoId: string, model: string | null, label: boolean | null, judge: boolean | null): CalibrationVideo => ({
@@ -122,5 +124,15 @@ describe("exports", () => {
     const overall = csv.find((l) => l.startsWith("T2VHaluBench,r1,5,Overall,verdict,"))!.split(",");
     expect(overall.slice(5, 11)).toEqual(["6", "3", "1", "1", "1", "0.75"]);
     expect(Number(overall[22])).toBeCloseTo(0.25, 12);
+  });
+});
+
+describe("paperTableReads", () => {
+  it("offers the runs of exactly the tasks whose declaration has a verdict and every category row (this folder's), not the other registered tasks", () => {
+    const own = declarations.tasks.map((task) => task.id);
+    expect(own.length).toBeGreaterThan(0);
+    expect(TASKS.filter((task) => paperTableReads(task)).map((task) => task.id)).toEqual(own);
+    expect(TASKS.length).toBeGreaterThan(own.length);
+    expect(paperTableReads(null)).toBe(false);
   });
 });

@@ -11,6 +11,7 @@
 import { bootstrapConfidenceInterval, type ConfidenceInterval } from "../../stats/bootstrap";
 import { cohensKappaFromConfusion } from "../../stats/cohens-kappa";
 import { confusionMatrixFromCounts } from "../../stats/confusion-matrix";
+import type { TaskDeclaration } from "../task-declaration";
 import { DYNAMIC_CATEGORY_IDS, DYNAMIC_HALLUCINATION_CATEGORIES, STATIC_CATEGORY_IDS, STATIC_HALLUCINATION_CATEGORIES } from "./schemas";
 
 /** The table's rows: the four headline targets, then each category. */
@@ -25,6 +26,14 @@ export const CATEGORY_TARGETS: readonly { id: string; label: string }[] = [
   ...STATIC_HALLUCINATION_CATEGORIES.map((c) => ({ id: c.id, label: `${c.id} ${c.name}` })),
   ...DYNAMIC_HALLUCINATION_CATEGORIES.map((c) => ({ id: c.id, label: `${c.id} ${c.name}` })),
 ];
+
+/**
+ * Whether a task's runs fill the table, read from its declaration in the registry: it declares a verdict and a
+ * target for every category row (the calibration page offers only such runs).
+ */
+export function paperTableReads(task: TaskDeclaration | null): boolean {
+  return !!task?.verdict && CATEGORY_TARGETS.every((row) => task.targets.some((target) => target.id === row.id));
+}
 
 export const STATIC_IDS: readonly string[] = STATIC_CATEGORY_IDS;
 export const DYNAMIC_IDS: readonly string[] = DYNAMIC_CATEGORY_IDS;

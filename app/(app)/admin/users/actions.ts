@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
 import { requireSiteAdmin } from "@/lib/authz/permissions";
 import { deactivateUser, deleteUser, reactivateUser, resetPassword, userIdSchema } from "@/lib/auth/account-lifecycle";
+import { approveUser } from "@/lib/auth/sso-accounts";
 import { createUser } from "@/lib/auth/users";
 import { prisma } from "@/lib/db/prisma";
 
@@ -55,5 +56,14 @@ export async function deleteUserAction(_previous: ActionResult | null, formData:
     const result = await deleteUser(prisma, actor, userIdOf(formData));
     revalidatePath("/admin/users");
     return { ok: true, message: `Deleted ${result.email}.` };
+  });
+}
+
+/** Lets an account that single sign-on created, waiting for approval (SSO_NEW_ACCOUNTS=approve), sign in. */
+export async function approveUserAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  return runAction(async (actor) => {
+    const result = await approveUser(prisma, actor, userIdOf(formData));
+    revalidatePath("/admin/users");
+    return { ok: true, message: `Approved ${result.email}; they can sign in now.` };
   });
 }

@@ -17,6 +17,7 @@ export default async function UsersPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
         <p className="text-sm text-slate-500">
           Deactivating an account signs it out at once and revokes its API keys; its judgments stay under its name. Only an account that nothing names yet (no judgments, runs, videos…) can be deleted.
+          Accounts that single sign-on created while new accounts need approval wait until you approve them (or delete them to refuse).
         </p>
         <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="user-list">
           <thead className="text-xs uppercase text-slate-500">
@@ -38,12 +39,17 @@ export default async function UsersPage() {
                       deactivated
                     </span>
                   )}
+                  {user.approvalPendingSince && (
+                    <span className="ml-1 rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="pending-badge">
+                      waiting for approval
+                    </span>
+                  )}
                 </td>
                 <td>{user.name}</td>
                 <td>{user._count.memberships}</td>
                 <td>{user.createdAt.toLocaleDateString()}</td>
                 <td className="px-3 py-2">
-                  <UserActions userId={user.id} email={user.email} deactivated={user.deactivatedAt !== null} self={user.id === actor.userId} />
+                  <UserActions userId={user.id} email={user.email} deactivated={user.deactivatedAt !== null} pending={user.approvalPendingSince !== null} self={user.id === actor.userId} />
                 </td>
               </tr>
             ))}

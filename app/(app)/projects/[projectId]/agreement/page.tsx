@@ -274,7 +274,7 @@ function Report({
 }) {
   const s = report.summary;
   const c = report.humanVsJudge.consensus;
-  // The reviewed per-subject metrics of the tasks in scope (hallucination: verdict, overall), as the report names them.
+  // The reviewed per-subject metrics of the tasks in scope (say a verdict and an overall score), as the report names them.
   const metricKinds = report.confusionKinds.filter((k) => k.id !== "score" && k.id !== "all");
   const numericMetricKinds = metricKinds.filter((k) => !k.listKeys);
   if (report.runs.length === 0) {
@@ -434,7 +434,7 @@ function Report({
             )}
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
-            {/* The fixed breakdowns, then each grouping the tasks in scope declare (caption type, …). */}
+            {/* The fixed breakdowns, then each grouping the tasks in scope declare (say a type of item). */}
             {[...BREAKDOWNS.map((by) => ({ by: by as string, title: BREAKDOWN_TITLES[by] })), ...report.groupings.map((g) => ({ by: g.id, title: g.label }))].map(({ by, title }) => (
               <Card key={by} title={`By ${title.toLowerCase()}`}>
                 <table className="w-full text-left text-sm" data-testid={`breakdown-${by}`}>

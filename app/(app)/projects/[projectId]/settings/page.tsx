@@ -6,7 +6,7 @@ import { WebhooksCard } from "@/components/webhooks/webhooks-card";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { getProject, listMembers } from "@/lib/projects/projects";
-import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction, setProjectGuidelinesAction } from "../../../actions";
+import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction, setProjectGuidelinesAction, setSsoDefaultRoleAction } from "../../../actions";
 
 /**
  * The project's members and settings (name, reviewers' guidelines, archive, webhooks). Every member sees the
@@ -53,6 +53,28 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
               <input type="hidden" name="projectId" value={projectId} />
               <Field label="Email of an existing account" name="email" type="email" />
               <RoleSelect />
+            </ActionForm>
+          )}
+          {canManage && (
+            <ActionForm action={setSsoDefaultRoleAction} submitLabel="Save default role" variant="secondary" className="mt-6 flex flex-col gap-2 border-t border-slate-100 pt-4">
+              <input type="hidden" name="projectId" value={projectId} />
+              <label className="flex flex-col gap-1 text-sm">
+                <span className="font-medium text-slate-700">Accounts created by single sign-on join as</span>
+                <select
+                  name="ssoDefaultRole"
+                  defaultValue={project.ssoDefaultRole ?? "none"}
+                  className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm"
+                  data-testid="sso-default-role"
+                >
+                  <option value="none">none (no access)</option>
+                  <option value="viewer">viewer</option>
+                  <option value="reviewer">reviewer</option>
+                  <option value="owner">owner</option>
+                </select>
+                <span className="text-xs text-slate-500">
+                  When the site creates accounts at their first single sign-on, each new account becomes a member of this project with this role. Existing accounts are added above.
+                </span>
+              </label>
             </ActionForm>
           )}
         </Card>

@@ -1,7 +1,1 @@
-import { itemScope } from "@/lib/api/project-scopes";
-import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
-import { getItem } from "@/lib/items/items";
-
-/** One caption with its reference (instruction, reference caption, restriction, key points). */
-export const GET = withProjectOf(itemScope("captionId", "No such caption."), "project.view", async ({ actor, record }) => Response.json(await getItem(prisma, actor, record.id)));
+export { GET } from "@/lib/tasks/captions/routes/caption";

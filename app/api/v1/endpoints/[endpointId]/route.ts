@@ -4,7 +4,7 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { deleteEndpoint } from "@/lib/judge/endpoint-lifecycle";
 import { updateEndpoint } from "@/lib/judge/endpoints";
-import { endpointUpdateSchema } from "@/lib/judge/endpoints.validation";
+import { endpointUpdateSchema } from "@/lib/judge/endpoint-input.validation";
 
 /** Owners change an endpoint's fields (an omitted apiKey keeps the stored one), or archive / restore it. */
 export const PATCH = withProjectOf(endpointScope, "project.view", async ({ actor, record, request }) =>

@@ -3,7 +3,7 @@ import { parseJsonBody, parseOptionalJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { deleteProject, deleteProjectSchema } from "@/lib/projects/delete-project";
 import { getStorage } from "@/lib/storage/storage";
-import { getProject, renameProject, setProjectArchived, setProjectGuidelines } from "@/lib/projects/projects";
+import { getProject, renameProject, setProjectArchived, setProjectGuidelines, setProjectSsoDefaultRole } from "@/lib/projects/projects";
 import { updateProjectSchema } from "@/lib/projects/projects.validation";
 
 type Params = { projectId: string };
@@ -16,6 +16,7 @@ export const GET = withProject<Params>("project.view", async ({ actor, project }
     role: details.role,
     archived: details.archivedAt !== null,
     guidelines: details.guidelines,
+    ssoDefaultRole: details.ssoDefaultRole,
     createdAt: details.createdAt,
   });
 });
@@ -26,8 +27,9 @@ export const PATCH = withProject<Params>("project.view", async ({ request, actor
   if (body.name !== undefined) await renameProject(prisma, actor, { projectId, name: body.name });
   if (body.archived !== undefined) await setProjectArchived(prisma, actor, { projectId, archived: body.archived });
   if (body.guidelines !== undefined) await setProjectGuidelines(prisma, actor, { projectId, guidelines: body.guidelines });
+  if (body.ssoDefaultRole !== undefined) await setProjectSsoDefaultRole(prisma, actor, { projectId, ssoDefaultRole: body.ssoDefaultRole });
   const saved = await getProject(prisma, actor, projectId);
-  return Response.json({ id: saved.id, name: saved.name, archived: saved.archivedAt !== null, guidelines: saved.guidelines });
+  return Response.json({ id: saved.id, name: saved.name, archived: saved.archivedAt !== null, guidelines: saved.guidelines, ssoDefaultRole: saved.ssoDefaultRole });
 });
 
 /** Deletes the project with everything in it (owners): `{"dryRun": true}` counts it; else `{"confirmName": <its name>}`. */

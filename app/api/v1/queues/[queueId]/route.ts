@@ -4,7 +4,8 @@ import { queueScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getQueue } from "@/lib/queues/get-queue";
-import { queueStateSchema, updateQueueState } from "@/lib/queues/queue-states";
+import { updateQueueState } from "@/lib/queues/queue-states";
+import { queueStateSchema } from "@/lib/queues/queue-states.validation";
 import { queueGuidelinesSchema } from "@/lib/queues/queues.validation";
 import { setQueueGuidelines } from "@/lib/queues/set-queue-guidelines";
 

@@ -4,7 +4,8 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { deleteOneVideoSchema, deleteVideo } from "@/lib/videos/delete-videos";
 import { getVideoDetail, videoJson } from "@/lib/videos/queries";
-import { editVideo, videoEditSchema } from "@/lib/videos/video-edits";
+import { editVideo } from "@/lib/videos/video-edits";
+import { videoEditSchema } from "@/lib/videos/video-edits.validation";
 
 export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record }) => Response.json(await getVideoDetail(appDeps(), actor, record.id)));
 

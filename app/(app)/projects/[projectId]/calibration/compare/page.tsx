@@ -29,7 +29,7 @@ function Difference({ r }: { r: PairedBootstrapResult }) {
   );
 }
 
-/** 2–6 judge runs side by side against one label set or the reviewers' consensus. */
+/** 2–6 judge runs side by side against one label set, the reviewers' consensus or the gold values. */
 export default async function CompareSetupsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "export.read");
@@ -41,14 +41,17 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
   // What each task of the project's runs can be compared on (its verdict when it declares one, by default).
   const targetChoices = compareTargetChoices(runs.map((r) => r.pipeline));
   const target = one("target") || undefined;
-  const referenceValue = one("reference") === "consensus" ? "consensus" : (one("labelSetId") ?? options.labelSets[0]?.id ?? "consensus");
+  // The picker sends `reference=<label set id | consensus | gold>`; the API's `reference=…&labelSetId=` works too.
+  const chosen = one("reference");
+  const referenceValue =
+    chosen === "consensus" || chosen === "gold" ? chosen : chosen && options.labelSets.some((s) => s.id === chosen) ? chosen : (one("labelSetId") ?? options.labelSets[0]?.id ?? "consensus");
   let report: CompareSetupsReport | null = null;
   let problem: string | null = null;
   if (picked.length > 0) {
     const parsed = compareSetupsQuerySchema.safeParse({
       runIds: picked.join(","),
       ...(target ? { target } : {}),
-      ...(referenceValue === "consensus" ? { reference: "consensus" } : { labelSetId: referenceValue }),
+      ...(referenceValue === "consensus" || referenceValue === "gold" ? { reference: referenceValue } : { labelSetId: referenceValue }),
     });
     if (!parsed.success) problem = parsed.error.issues.map((i) => i.message).join(" ");
     else {
@@ -109,17 +112,17 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
           )}
           <label className="flex items-center gap-2">
             <span>Against</span>
-            <select name={referenceValue === "consensus" ? "reference" : "labelSetId"} defaultValue={referenceValue} className={input} data-testid="compare-reference">
+            <select name="reference" defaultValue={referenceValue} className={input} data-testid="compare-reference">
               {options.labelSets.map((s) => (
                 <option key={s.id} value={s.id}>
                   label set: {s.name}
                 </option>
               ))}
               <option value="consensus">the reviewers&apos; consensus</option>
+              <option value="gold">the gold values (adjudicated)</option>
             </select>
             <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Compare</button>
           </label>
-          <p className="text-xs text-slate-500">To switch between a label set and the consensus, pick it and press Compare.</p>
         </form>
       )}
       {problem && (
@@ -140,8 +143,8 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
     <>
       <p className="text-sm text-slate-600" data-testid="compare-setups-summary">
         Compared on <b>{report.compared.label}</b>: {report.comparison.videoIds.length} videos judged by every run and labelled in{" "}
-        {report.reference.kind === "consensus" ? "the reviewers' consensus" : <b>{report.reference.name}</b>}. Paired bootstrap over those videos ({report.bootstrap.iterations} resamples, seed{" "}
-        {report.bootstrap.seed}); McNemar on which videos each verdict gets right.
+        {report.reference.kind === "consensus" ? "the reviewers' consensus" : report.reference.kind === "gold" ? "the gold values" : <b>{report.reference.name}</b>}. Paired bootstrap over those videos
+        ({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed}); McNemar on which videos each verdict gets right.
       </p>
       <Card title="Side by side">
         <div className="overflow-x-auto">

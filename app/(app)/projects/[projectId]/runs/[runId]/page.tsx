@@ -9,6 +9,7 @@ import { runOverview } from "@/lib/judge/run-overview";
 import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
 import { runResultsLinkOf, summaryMetricValues } from "@/lib/tasks/task-display";
 import { findTask } from "@/lib/tasks/registry";
+import { labelNextCriteria } from "@/lib/label-next/label-next";
 import { runNameOfRow } from "@/lib/runs/run-name";
 import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
 import { ensembleMembershipOf, ensembleRunReport } from "@/lib/ensembles/ensemble-report";
@@ -26,7 +27,9 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
   });
   const { run, metrics, videos } = overview;
   const [promptVersions, ensemble, membership] = await Promise.all([runPromptVersions(prisma, actor, runId), ensembleRunReport(prisma, actor, runId), ensembleMembershipOf(prisma, runId)]);
-  const canPlanLabels = roleCan(role, "queues.manage") && !!findTask(run.pipeline)?.verdict;
+  const runTask = findTask(run.pipeline);
+  // A task with a verdict, or with criteria to plan on (a rubric task's), has a "what to label next".
+  const canPlanLabels = roleCan(role, "queues.manage") && !!runTask && runTask.subject === "video" && (!!runTask.verdict || labelNextCriteria(runTask).length > 0);
   const resultsLink = runResultsLinkOf(run.pipeline);
   return (
     <div className="flex flex-col gap-5">

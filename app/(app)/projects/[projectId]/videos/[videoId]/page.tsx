@@ -36,7 +36,7 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
   const [runs, sampleCount, itemLists, neighbours, edits] = await Promise.all([
     videoRuns(prisma, actor, video.id),
     promptSampleCount(prisma, actor, video.id),
-    // The tasks' items of this video (say, its captions), each task's list read from the registry.
+    // The tasks' items of this video (say, the items a task attaches to it), each task's list read from the registry.
     videoItemLists(prisma, actor, projectId, video.id),
     // A list link whose filter no longer applies (a deleted run, a filter the run's task lacks) shows no neighbours.
     listQuery.success

@@ -2,7 +2,7 @@ import { withProject } from "@/lib/api/with-project";
 import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { createEndpoint, listEndpoints } from "@/lib/judge/endpoints";
-import { endpointInputSchema } from "@/lib/judge/endpoints.validation";
+import { endpointInputSchema } from "@/lib/judge/endpoint-input.validation";
 
 type Params = { projectId: string };
 

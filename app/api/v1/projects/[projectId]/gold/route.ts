@@ -1,6 +1,7 @@
 import { withProject } from "@/lib/api/with-project";
 import { parseJsonBody } from "@/lib/api/handler";
-import { goldInputSchema, setGold } from "@/lib/adjudication/adjudication";
+import { setGold } from "@/lib/adjudication/adjudication";
+import { goldInputSchema } from "@/lib/adjudication/adjudication.validation";
 import { prisma } from "@/lib/db/prisma";
 
 /** PUT /api/v1/projects/:id/gold {"targetKey","value","note"?,"expectedVersion"?} — sets a target's gold value (owners); stale version → 409. */

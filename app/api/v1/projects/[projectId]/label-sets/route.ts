@@ -11,7 +11,7 @@ type Params = { projectId: string };
 export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }));
 
 /**
- * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a CSV or JSONL of video, annotator, target, value, item), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`,
+ * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a CSV or JSONL of video, annotator, target, value, item, or with `columns` a wide one: one column per target), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`, `columns` (generic: a wide file's column map as JSON, `{video, annotator?, item?, targets: {column: target}}`),
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
 export const POST = withProject<Params>(
@@ -34,7 +34,7 @@ export const POST = withProject<Params>(
     const input = labelSetImportFieldsSchema().parse(fields);
     const dryRun = input.dryRun !== "false";
     if (input.format === "generic") {
-      const result = await importGenericLabels(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+      const result = await importGenericLabels(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun, columns: input.columns });
       return Response.json(result, { status: result.dryRun ? 200 : 201 });
     }
     if (input.format === "vbench") {

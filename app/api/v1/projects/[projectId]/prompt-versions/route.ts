@@ -8,7 +8,7 @@ import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.v
 
 type Params = { projectId: string };
 
-/** `?pipeline=hallucination`: each template the pipeline renders, its shipped text and hash, and the project's versions of it. */
+/** `?pipeline=<pipeline id>` (one of the registry's): each template the pipeline renders, its shipped text and hash, and the project's versions of it. */
 export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
   const { pipeline } = pipelineQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const templates = await pipelinePromptVersions(prisma, actor, project.id, PIPELINES[pipeline]!);

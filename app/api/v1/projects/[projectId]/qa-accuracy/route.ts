@@ -1,18 +1,1 @@
-import { withProject } from "@/lib/api/with-project";
-import { attachmentResponse } from "@/lib/api/attachment";
-
-import { prisma } from "@/lib/db/prisma";
-import { projectQaOverview, qaAccuracyCsv, qaAccuracyJsonl, qaAccuracyQuerySchema } from "@/lib/tasks/qa/qa-results";
-
-/** `?runId=&runId=…&format=json|csv|jsonl`: accuracy per run × format × category × granularity with Wilson 95% intervals and n, the heat map, frames and McNemar comparisons. */
-export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
-  const projectId = project.id;
-  const search = new URL(request.url).searchParams;
-  const query = qaAccuracyQuerySchema.parse({
-    ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
-    runId: search.getAll("runId").filter(Boolean),
-  });
-  const overview = await projectQaOverview(prisma, actor, projectId, query);
-  if (query.format === "json") return Response.json(overview);
-  return attachmentResponse(query.format === "csv" ? qaAccuracyCsv(overview) : qaAccuracyJsonl(overview), query.format, `qa-accuracy-${projectId}`);
-});
+export { GET } from "@/lib/tasks/qa/routes/qa-accuracy";

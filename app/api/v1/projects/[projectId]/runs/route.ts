@@ -10,7 +10,7 @@ type Params = { projectId: string };
 
 export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ runs: await listRuns(prisma, actor, project.id) }));
 
-/** `{"pipeline":"hallucination","endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true}`; no videoIds = every video with frames; `batch` needs an endpoint that supports the Batch API. */
+/** `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true}`; no videoIds = every video with frames; `batch` needs an endpoint that supports the Batch API. */
 export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
   const input = await parseJsonBody(request, createRunSchema);
   const run = await createRun({ prisma, queue: appJudgeQueue(), pipelines: PIPELINES }, actor, project.id, input);

@@ -4,8 +4,8 @@ import { prisma } from "@/lib/db/prisma";
 import { labelNextPlan } from "@/lib/label-next/label-next";
 import { labelNextRunIdSchema } from "@/lib/label-next/label-next.validation";
 
-/** `?budget=N&strata=K` (owners): the videos to label next and the accuracy interval now and expected after. */
+/** `?budget=N&strata=K[&criterion=<target id>]` (owners): the videos to label next and the accuracy interval now and expected after. */
 export const GET = withProjectOf(runScope("No such run.", labelNextRunIdSchema), "project.view", async ({ actor, record, request }) => {
   const query = Object.fromEntries(new URL(request.url).searchParams);
-  return Response.json(await labelNextPlan(prisma, actor, record.id, { budget: query.budget, strata: query.strata }));
+  return Response.json(await labelNextPlan(prisma, actor, record.id, { budget: query.budget, strata: query.strata, criterion: query.criterion }));
 });

@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/class-names";
 import { CreateLabelQueue } from "@/components/label-next/create-label-queue";
 import { prisma } from "@/lib/db/prisma";
 import { AppError, NotFoundError } from "@/lib/errors";
-import { labelNextPlan, type LabelNextResult } from "@/lib/label-next/label-next";
+import { labelNextChoicesOfRun, labelNextPlan, type LabelNextResult } from "@/lib/label-next/label-next";
 import type { Interval } from "@/lib/label-next/sampling-plan";
 import { formatPercent } from "@/lib/format/numbers";
 
@@ -15,14 +15,20 @@ const pct = (x: number) => formatPercent(x);
 const range = (i: Interval) => `${pct(i.estimate)} [${pct(i.lower)}, ${pct(i.upper)}] (±${(100 * i.halfWidth).toFixed(1)} pts)`;
 
 /** Owners: which videos to label next so the judge's accuracy against human labels is known more surely. */
-export default async function LabelNextPage({ params, searchParams }: { params: Promise<{ projectId: string; runId: string }>; searchParams: Promise<{ budget?: string; strata?: string }> }) {
+export default async function LabelNextPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string; runId: string }>;
+  searchParams: Promise<{ budget?: string; strata?: string; criterion?: string }>;
+}) {
   const { projectId, runId } = await params;
   const search = await searchParams;
   const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
   let plan: LabelNextResult | null = null;
   let problem: string | null = null;
   try {
-    plan = await labelNextPlan(prisma, actor, runId, { budget: search.budget, strata: search.strata });
+    plan = await labelNextPlan(prisma, actor, runId, { budget: search.budget, strata: search.strata, criterion: search.criterion });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
@@ -30,6 +36,8 @@ export default async function LabelNextPage({ params, searchParams }: { params: 
     else throw error;
   }
   if (plan && plan.projectId !== projectId) notFound();
+  // A task without a verdict of its own (a rubric task) is planned on one of its criteria.
+  const choices = await labelNextChoicesOfRun(prisma, projectId, runId);
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -52,6 +60,19 @@ export default async function LabelNextPage({ params, searchParams }: { params: 
           Strata
           <input name="strata" type="number" min={1} max={20} defaultValue={search.strata ?? "5"} className="w-20 rounded-md border border-slate-300 px-2 py-1.5" />
         </label>
+        {choices.criteria.length > 0 && (
+          <label className="flex flex-col gap-1">
+            Criterion
+            <select name="criterion" defaultValue={plan?.criterion ?? search.criterion ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5" data-testid="label-next-criterion">
+              {choices.verdict && <option value="">The task&apos;s verdict</option>}
+              {choices.criteria.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button className={buttonClass("secondary")} data-testid="label-next-propose">
           Propose
         </button>
@@ -122,6 +143,7 @@ export default async function LabelNextPage({ params, searchParams }: { params: 
                   projectId={projectId}
                   runId={runId}
                   videoIds={plan.videos.map((v) => v.id)}
+                  queue={plan.queue}
                   defaultName={`Label next: ${plan.videos.length} video${plan.videos.length === 1 ? "" : "s"}`}
                 />
               </div>

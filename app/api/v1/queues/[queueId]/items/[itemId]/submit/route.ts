@@ -2,7 +2,8 @@ import { parseJsonBody } from "@/lib/api/handler";
 import { queueScope, type ScopedRecord } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { queueFlagSchema, queueIdSchema, submitItemSchema } from "@/lib/queues/queues.validation";
+import { queueFlagSchema, queueIdSchema } from "@/lib/queues/queues.validation";
+import { submitItemSchema } from "@/lib/queues/submit-item.validation";
 import { submitItem, submitItemAndTakeNext } from "@/lib/queues/submit-item";
 
 /**

@@ -9,7 +9,7 @@ import { recordIdSchema } from "@/lib/validation/ids";
 
 type Params = { runId: string; videoId: string; target: string };
 
-/** The caller's own value of one of the run's reviewed per-video metrics (hallucination: `/verdict` 1 or 0, `/overall` 0–100) for a video. */
+/** The caller's own value of one of the run's reviewed per-video metrics (as its task declares them, say `/verdict` 1 or 0) for a video. */
 export const PUT = withProjectOf<Params, ScopedRecord>(runScope("No such video in that run."), "project.view", async ({ actor, record, params, request }) => {
   const judgment = await reviewVideoOutcome(
     prisma,

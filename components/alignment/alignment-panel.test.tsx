@@ -1,0 +1,104 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AlignmentPageData } from "@/lib/alignment/alignment-page";
+import type { AlignmentReport } from "@/lib/alignment/align-judge";
+import { AlignmentPanel } from "./alignment-panel";
+
+/*
+ * The alignment report shows the split itself (each side's videos by name, linking to the video page) and links
+ * to the rubric version it saved; the form offers the label sets and the gold values as the labels.
+ */
+vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn(), refresh: vi.fn() }) }));
+afterEach(cleanup);
+
+const agreement = { n: 2, kappa: 0.5, f1: 0.6 };
+const interval = { difference: 0.1, lower: -0.2, upper: 0.4, p: 0.5 };
+const report = {
+  split: { train: ["v1", "v2"], heldOut: ["v3", "gone"] },
+  candidates: [{ id: "c1", kind: "baseline", note: "the task's latest version", definition: {}, train: agreement, trainRunId: "r1" }],
+  skipped: [],
+  bestId: "c1",
+  heldOut: { baseline: agreement, best: agreement, difference: { kappa: interval, f1: interval }, baselineRunId: "r2", bestRunId: "r2" },
+  calls: 12,
+  costUsd: 0,
+  stopped: null,
+} as unknown as AlignmentReport;
+
+function data(savedVersion: number | null): AlignmentPageData {
+  return {
+    canManage: true,
+    alignments: [],
+    choices: { tasks: [{ id: "t1", name: "Defects", criteria: [{ id: "defects", name: "Defects" }] }], labelSets: [{ id: "ls1", name: "Truth" }], endpoints: [{ id: "e1", name: "Stub", model: "m" }] },
+    selected: {
+      id: "a1",
+      status: "done",
+      error: null,
+      progress: {},
+      report,
+      savedVersion,
+      rubricTaskId: "t1",
+      taskName: "Defects",
+      labels: "the project's gold values (adjudicated)",
+      splitVideos: {
+        train: [
+          { id: "v1", name: "a/one.mp4" },
+          { id: "v2", name: "a/two.mp4" },
+        ],
+        heldOut: [
+          { id: "v3", name: "b/three.mp4" },
+          { id: "gone", name: null },
+        ],
+      },
+    },
+  } as unknown as AlignmentPageData;
+}
+
+const renderPanel = (d: AlignmentPageData) =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <AlignmentPanel projectId="p1" data={d} />
+    </QueryClientProvider>,
+  );
+
+describe("the alignment report", () => {
+  it("lists the train and held-out videos by name, each linking to its video page", () => {
+    renderPanel(data(2));
+    const train = screen.getByTestId("alignment-split-train");
+    expect(
+      within(train)
+        .getAllByRole("link")
+        .map((a) => [a.textContent, a.getAttribute("href")]),
+    ).toEqual([
+      ["a/one.mp4", "/projects/p1/videos/v1"],
+      ["a/two.mp4", "/projects/p1/videos/v2"],
+    ]);
+    const heldOut = screen.getByTestId("alignment-split-held-out");
+    expect(
+      within(heldOut)
+        .getAllByRole("link")
+        .map((a) => a.getAttribute("href")),
+    ).toEqual(["/projects/p1/videos/v3"]);
+    expect(heldOut.textContent).toContain("(deleted video gone)");
+    expect(screen.getByText(/Split: 2 train, 2 held-out videos/)).toBeTruthy();
+    expect(screen.getByText(/Labels: the project's gold values/)).toBeTruthy();
+  });
+
+  it("links to the rubric version it saved, and says so when none was saved", () => {
+    renderPanel(data(2));
+    const link = screen.getByTestId("alignment-saved-version");
+    expect(link.textContent).toBe("version 2");
+    expect(link.getAttribute("href")).toBe("/projects/p1/rubrics#rubric-t1-v2");
+    cleanup();
+    renderPanel(data(null));
+    expect(screen.queryByTestId("alignment-saved-version")).toBeNull();
+    expect(screen.getByText(/no new version was saved/)).toBeTruthy();
+  });
+
+  it("offers each label set and the gold values as the labels", () => {
+    renderPanel(data(null));
+    const select = screen.getByLabelText("Labels") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(["Label set: Truth", "Gold values (adjudicated)"]);
+  });
+});

@@ -1,0 +1,293 @@
+import Link from "next/link";
+import { LinkIfAllowed } from "@/components/link-if-allowed";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { ExportButtons } from "@/components/agreement/export-buttons";
+import { CaptionType, Flag, MetricCell } from "@/components/tasks/captions/caption-format";
+import { Card, EmptyState } from "@/components/empty-state";
+import { ProjectPageHeader } from "@/components/project-page-header";
+import { TargetLegend } from "@/components/tasks/target-legend";
+import { roleCan } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { CAPTION_FLAGS, captionFilterOptions, captionListQuerySchema, type CaptionRunSummary } from "@/lib/tasks/captions/caption-results";
+import { taskOf } from "@/lib/tasks/registry";
+import { projectCaptionOverview } from "@/lib/tasks/captions/visible-caption-results";
+import { searchParamsObject } from "@/lib/videos/video-filter";
+import { runName } from "@/lib/runs/run-name";
+
+const input = "rounded-md border border-slate-300 px-2 py-1.5";
+const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = { judge_broke_rule: "judge broke the rule", length_violation: "a length rule failed" };
+const runLabel = (r: CaptionRunSummary) =>
+  `${runName({ pipeline: r.pipeline, endpointName: r.endpointName, model: null, createdAt: r.createdAt })} · ${r.status}${r.simulated ? " · simulated" : ""}${r.wordCounting === "anycapeval" ? " · words counted as AnyCapEval" : ""}`;
+
+export default async function CaptionsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { projectId } = await params;
+  const { actor, role } = await requirePageProjectAccess(projectId);
+  const raw = searchParamsObject(await searchParams);
+  const parsed = captionListQuerySchema.safeParse(raw);
+  const query = parsed.success ? parsed.data : captionListQuerySchema.parse({});
+  let problem = parsed.success ? null : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
+  const options = await captionFilterOptions(prisma, actor, projectId);
+  let overview: Awaited<ReturnType<typeof projectCaptionOverview>> | null = null;
+  try {
+    overview = await projectCaptionOverview(prisma, actor, projectId, query);
+  } catch (error) {
+    if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+    problem = error.message;
+  }
+  const runs = overview?.runs ?? [];
+  const { style, content } = overview ?? { style: null, content: null };
+  const canExport = roleCan(role, "export.read");
+  const runIds = [style, content]
+    .filter((r): r is CaptionRunSummary => r !== null)
+    .map((r) => `runId=${r.id}`)
+    .join("&");
+  const downloads = [
+    ...(runIds
+      ? [
+          { label: "Leaderboard CSV", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`, filename: `caption-leaderboard-${projectId}.csv`, kind: "csv" as const },
+          { label: "Leaderboard JSONL", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`, filename: `caption-leaderboard-${projectId}.jsonl`, kind: "jsonl" as const },
+        ]
+      : []),
+    ...[style, content].flatMap((run) =>
+      run
+        ? (["csv", "jsonl"] as const).map((format) => ({
+            label: `${run.pipeline === "caption_style" ? "Style" : "Content"} captions ${format.toUpperCase()}`,
+            href: `/api/v1/runs/${run.id}/captions?format=${format}`,
+            filename: `captions-${run.id}.${format}`,
+            kind: format,
+          }))
+        : [],
+    ),
+  ];
+  const pageCount = Math.max(1, Math.ceil((overview?.total ?? 0) / query.pageSize));
+  const pageHref = (page: number) => {
+    const search = new URLSearchParams(Object.entries(raw).filter(([k, v]) => k !== "page" && typeof v === "string" && v !== "") as [string, string][]);
+    search.set("page", String(page));
+    return `/projects/${projectId}/captions?${search}`;
+  };
+
+  return (
+    <div className="flex flex-col gap-5">
+      <ProjectPageHeader projectId={projectId} title="Captions" />
+      <p className="text-sm text-slate-600">
+        Captions that video-LLMs wrote, judged for style (seed 003&apos;s rubric, with FrameJury&apos;s length rules) and content (AnyCapEval&apos;s key points). Import reference sets and models&apos;
+        outputs on the{" "}
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>
+          Import
+        </LinkIfAllowed>{" "}
+        page, extract each video&apos;s{" "}
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/pending?uniform=8`}>
+          uniform frames
+        </LinkIfAllowed>
+        , and start caption runs on the{" "}
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
+          Judge
+        </Link>{" "}
+        page.
+      </p>
+      <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="caption-filters">
+        <label className="flex flex-col gap-1">
+          <span>Style run</span>
+          <select name="styleRunId" defaultValue={style?.id ?? ""} className={input}>
+            {runs
+              .filter((r) => r.pipeline === "caption_style")
+              .map((r) => (
+                <option key={r.id} value={r.id}>
+                  {runLabel(r)}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Content run</span>
+          <select name="contentRunId" defaultValue={content?.id ?? ""} className={input}>
+            {runs
+              .filter((r) => r.pipeline === "caption_content")
+              .map((r) => (
+                <option key={r.id} value={r.id}>
+                  {runLabel(r)}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Model</span>
+          <select name="model" defaultValue={query.model ?? ""} className={input} data-testid="filter-model">
+            <option value="">every model</option>
+            {options.models.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Caption type</span>
+          <select name="type" defaultValue={query.type ?? ""} className={input} data-testid="filter-type">
+            <option value="">every type</option>
+            {options.types.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Video</span>
+          <select name="videoId" defaultValue={query.videoId ?? ""} className={`${input} max-w-64`}>
+            <option value="">every video</option>
+            {options.videos.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.relativePath}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span>Flag</span>
+          <select name="flag" defaultValue={query.flag ?? ""} className={input} data-testid="filter-flag">
+            <option value="">any</option>
+            {CAPTION_FLAGS.map((f) => (
+              <option key={f} value={f}>
+                {FLAG_LABELS[f]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
+      </form>
+      {problem && (
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          {problem}
+        </p>
+      )}
+      {overview && !style && !content ? (
+        <EmptyState title="No caption runs yet">
+          {options.models.length === 0
+            ? "Import a caption reference set and models' outputs, then run the caption judges."
+            : "Run the caption judges (style and content) on the Judge page; their results show here."}
+        </EmptyState>
+      ) : overview ? (
+        <>
+          <Card title="Leaderboard">
+            <p className="mb-2 text-xs text-slate-500">
+              Per model × caption type (and per model over all its captions): mean style score (0–4, the score that counts), content coverage (key points hit / key points) and the rate of length-rule
+              violations, each with its bootstrap 95% interval and n (captions).
+            </p>
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="caption-leaderboard">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1">model</th>
+                    <th>caption type</th>
+                    <th>style</th>
+                    <th>content coverage</th>
+                    <th>length violations</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {overview.leaderboard!.rows.map((row) => (
+                    <tr
+                      key={`${row.model}:${row.captionType ?? ""}`}
+                      data-testid="leaderboard-row"
+                      data-model={row.model}
+                      data-type={row.captionType ?? "all"}
+                      className={row.captionType === null ? "bg-slate-50 font-medium" : ""}
+                    >
+                      <td className="px-2 py-1">{row.model}</td>
+                      <td>{row.captionType === null ? "all types" : <CaptionType type={row.captionType} />}</td>
+                      <MetricCell metric={row.styleScore} testId="lb-style" />
+                      <MetricCell metric={row.contentCoverage} percent testId="lb-coverage" />
+                      <MetricCell metric={row.lengthViolationRate} percent testId="lb-violations" />
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+          {canExport && downloads.length > 0 && (
+            <Card title="Exports">
+              <ExportButtons downloads={downloads} />
+              <p className="mt-2 text-xs text-slate-500">
+                Leaderboard: one row per model, type and metric with its interval. Captions: every caption of the run with its counts, rules, scores, reasons and key points.
+              </p>
+            </Card>
+          )}
+          <Card title={`Captions (${overview.total})`}>
+            {overview.captions.length === 0 ? (
+              <p className="text-sm text-slate-500">No caption matches.</p>
+            ) : (
+              <div className="overflow-x-auto">
+                <table className="w-full text-left text-sm" data-testid="caption-list">
+                  <thead className="text-xs uppercase text-slate-500">
+                    <tr>
+                      <th className="px-2 py-1">video</th>
+                      <th>type</th>
+                      <th>model</th>
+                      <th>output</th>
+                      <th>judge</th>
+                      <th>after rules</th>
+                      <th>key points</th>
+                      <th>flags</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {overview.captions.map((c) => (
+                      <tr key={c.captionId} data-testid="caption-row" data-model={c.model ?? ""} data-type={c.captionType}>
+                        <td className="max-w-48 truncate px-2 py-1 font-mono text-xs" title={c.video.relativePath}>
+                          {c.video.relativePath}
+                        </td>
+                        <td>
+                          <CaptionType type={c.captionType} />
+                        </td>
+                        <td>{c.model}</td>
+                        <td className="max-w-80 truncate" title={c.output}>
+                          <Link className="text-indigo-700 underline" href={`/projects/${projectId}/captions/${c.captionId}`} data-testid="caption-link">
+                            {c.output.slice(0, 120) || "(empty)"}
+                          </Link>
+                        </td>
+                        {c.blind ? (
+                          <td colSpan={4} className="text-xs text-slate-500" data-testid="caption-blind">
+                            hidden while you review this video in a blind queue
+                          </td>
+                        ) : (
+                          <>
+                            <td className="tabular-nums">{c.style ? (c.style.rawScore ?? c.style.status) : "—"}</td>
+                            <td className="tabular-nums">{c.style ? (c.style.scoreAfterRules ?? "—") : "—"}</td>
+                            <td className="tabular-nums">{c.content ? (c.content.hit === null ? c.content.status : `${c.content.hit}/${c.content.total}`) : "—"}</td>
+                            <td className="flex flex-wrap gap-1 py-1">
+                              <Flag on={c.style?.flags?.judgeBrokeRule ?? false} label="judge broke the rule" testId="flag-broke-rule" />
+                              <Flag on={(c.style?.flags?.lengthViolation ?? false) && !(c.style?.flags?.judgeBrokeRule ?? false)} label="length rule failed" />
+                            </td>
+                          </>
+                        )}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            {pageCount > 1 && (
+              <nav className="mt-3 flex gap-3 text-sm">
+                {query.page > 1 && (
+                  <Link className="text-indigo-700 underline" href={pageHref(query.page - 1)}>
+                    previous
+                  </Link>
+                )}
+                <span className="text-slate-500">
+                  page {query.page} of {pageCount}
+                </span>
+                {query.page < pageCount && (
+                  <Link className="text-indigo-700 underline" href={pageHref(query.page + 1)}>
+                    next
+                  </Link>
+                )}
+              </nav>
+            )}
+          </Card>
+          <div className="grid gap-3 lg:grid-cols-2">
+            <TargetLegend task={taskOf("caption_style")} title="Legend: caption style" />
+            <TargetLegend task={taskOf("caption_content")} title="Legend: caption content" />
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}

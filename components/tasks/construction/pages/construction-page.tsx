@@ -1,0 +1,361 @@
+import Link from "next/link";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { candidateExportHref, candidateLmmsEvalHref, curationHref, EXPORT_FORMATS } from "@/components/tasks/construction/construction-requests";
+import { ConstructionRunPanel } from "@/components/tasks/construction/construction-run-panel";
+import { FunnelChart } from "@/components/tasks/construction/funnel-chart";
+import { MakeQaSetForm } from "@/components/tasks/construction/make-qa-set-form";
+import { RestoreButton } from "@/components/tasks/construction/restore-button";
+import { StepAnnotationImport } from "@/components/tasks/construction/step-annotation-import";
+import { Card, EmptyState } from "@/components/empty-state";
+import { ProjectPageHeader } from "@/components/project-page-header";
+import { MC_LETTERS } from "@/lib/tasks/construction/balance-answer-letters";
+import { type CandidateRow, type CandidateSetDetail, candidateSetDetail, constructionOverview, constructionQuerySchema, qaSetTargetProjects } from "@/lib/tasks/construction/construction-overview";
+import { FILTERS } from "@/lib/tasks/construction/filter-funnel";
+import { MAX_TRANSFORM_ATTEMPTS } from "@/lib/tasks/construction/transform-attempts";
+import { prisma } from "@/lib/db/prisma";
+import { NotFoundError } from "@/lib/errors";
+import { listEndpoints } from "@/lib/judge/endpoints";
+import { searchParamsObject } from "@/lib/videos/video-filter";
+
+const input = "rounded-md border border-slate-300 px-2 py-1.5";
+const counts = (record: Record<string, number>) =>
+  Object.entries(record)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, n]) => `${key} ${n}`)
+    .join(" · ") || "—";
+const TRANSFORM_LABELS = { transformed: "transformed", could_not_transform: "could not transform", in_progress: "in progress", not_started: "not started" } as const;
+const filterLabel = (id: string) => FILTERS.find((f) => f.id === id)?.label ?? id;
+
+export default async function ConstructionPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { projectId } = await params;
+  const { actor } = await requirePageProjectAccess(projectId);
+  const raw = searchParamsObject(await searchParams);
+  const parsed = constructionQuerySchema.safeParse(raw);
+  const query = parsed.success ? parsed.data : constructionQuerySchema.parse({});
+  let problem = parsed.success ? null : `Some parameters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
+  const overview = await constructionOverview(prisma, actor, projectId);
+  const endpoints = overview.may.startRuns ? (await listEndpoints(prisma, actor, projectId)).map(({ id, name, model }) => ({ id, name, model })) : [];
+  const chosenSetId = query.set ?? overview.candidateSets.at(-1)?.id;
+  let detail: CandidateSetDetail | null = null;
+  if (chosenSetId) {
+    try {
+      detail = await candidateSetDetail(prisma, actor, projectId, chosenSetId, query);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      problem = error.message;
+    }
+  }
+  const targets = detail ? await qaSetTargetProjects(prisma, actor) : [];
+  const runRows = (runs: { id: string; status: string; createdAt: Date; endpoint: { name: string; model: string } }[]) => runs.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  const keep = (change: Record<string, string | undefined>) => {
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...(parsed.success ? raw : {}), ...(detail ? { set: detail.set.id } : {}), ...change })) if (v) search.set(k, v);
+    return `/projects/${projectId}/construction?${search}`;
+  };
+
+  return (
+    <div className="flex flex-col gap-5">
+      <ProjectPageHeader projectId={projectId} title="Q&A construction" />
+      <p className="text-sm text-slate-600">
+        Build a video Q&amp;A benchmark as seed 004 does: import step annotations, generate candidate questions per clip, filter them (blind, hallucination, tricky, unspecific) and turn the survivors
+        into five-option multiple-choice questions, then have people {/* A plain link: the curation pages are not prefetched (they come with the curation queues). */}
+        <a className="text-indigo-700 underline" href={curationHref(projectId)}>
+          curate
+        </a>{" "}
+        them and export the accepted ones as a question set for{" "}
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa`}>
+          Video QA
+        </Link>
+        .
+      </p>
+      {problem && (
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="construction-problem">
+          {problem}
+        </p>
+      )}
+
+      <Card title="Step annotations">
+        <div className="flex flex-col gap-3 text-sm">
+          <details className="text-slate-600" data-testid="step-annotation-formats">
+            <summary className="cursor-pointer">The formats</summary>
+            <ul className="mt-2 list-disc pl-5 text-xs">
+              <li>
+                One record per video, as JSONL or a JSON array: <code>{'{"video", "theme"?, "duration"?, "dataset"?, "steps": [{"start", "end", "text", "category"?}]}'}</code>; times in seconds;{" "}
+                <code>dataset</code> is <code>hirest</code>, <code>youcook2</code>, <code>ego4d-goalstep</code>, <code>egoexo4d</code> or <code>generic</code> (the default) and picks the generation
+                templates.
+              </li>
+              <li>
+                CSV: one row per step, <code>video,start,end,text</code> and optionally <code>theme,duration,dataset,category,level</code> (<code>level</code> <code>substep</code> attaches a row to
+                the step above it).
+              </li>
+              <li>
+                Steps in time order, from 0 on, each ending after it starts and by the duration. Videos match the project&apos;s by file name. Ego4D Goal-Step and Ego-Exo4D videos are trimmed into
+                clips of more than 4 minutes with at least 7 varied steps; the check lists what the trimming left out and why. A bad file imports nothing.
+              </li>
+            </ul>
+          </details>
+          {overview.may.importAnnotations ? <StepAnnotationImport projectId={projectId} /> : <p className="text-xs text-slate-500">Owners import step annotations; the sets are listed below.</p>}
+        </div>
+      </Card>
+
+      <Card title={`Clip sets (${overview.clipSets.length})`}>
+        {overview.clipSets.length === 0 ? (
+          <EmptyState title="No step annotations yet">{overview.may.importAnnotations ? "Import a step annotation file above." : "An owner imports step annotations; they will show here."}</EmptyState>
+        ) : (
+          <ul className="flex flex-col divide-y divide-slate-100" data-testid="clip-sets">
+            {overview.clipSets.map((set) => (
+              <li key={set.id} className="flex flex-col gap-2 py-3 text-sm" data-testid="clip-set">
+                <p>
+                  <span className="font-medium">{set.name}</span> <span className="text-xs text-slate-500">({set.fileName})</span> · {set.clips} clip{set.clips === 1 ? "" : "s"} of {set.videos} video
+                  {set.videos === 1 ? "" : "s"} · <span data-testid="clip-set-datasets">{counts(set.clipsByDataset)}</span>
+                </p>
+                <ConstructionRunPanel projectId={projectId} kind="generate" setId={set.id} endpoints={endpoints} runs={runRows(set.runs)} canManage={overview.may.startRuns} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title={`Candidate sets (${overview.candidateSets.length})`}>
+        {overview.candidateSets.length === 0 ? (
+          <EmptyState title="No candidates yet">A finished generation run over a clip set makes a candidate set from its questions.</EmptyState>
+        ) : (
+          <ul className="flex flex-col divide-y divide-slate-100" data-testid="candidate-sets">
+            {overview.candidateSets.map((set) => (
+              <li key={set.id} className="flex flex-col gap-2 py-3 text-sm" data-testid="candidate-set">
+                <p>
+                  {detail?.set.id === set.id ? (
+                    <span className="font-medium">{set.name}</span>
+                  ) : (
+                    <Link className="font-medium text-indigo-700 underline" href={`/projects/${projectId}/construction?set=${set.id}`}>
+                      {set.name}
+                    </Link>
+                  )}{" "}
+                  · {set.candidates} candidate{set.candidates === 1 ? "" : "s"}
+                </p>
+                <ConstructionRunPanel projectId={projectId} kind="construct" setId={set.id} endpoints={endpoints} runs={runRows(set.runs)} canManage={overview.may.startRuns} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      {detail && (
+        <>
+          <Card title={`Funnel: ${detail.set.name}`}>
+            <div className="flex flex-col gap-4 text-sm">
+              <table className="w-full text-left text-xs" data-testid="funnel-table">
+                <thead className="text-slate-500">
+                  <tr>
+                    <th className="py-1 pr-3">stage</th>
+                    <th className="py-1 pr-3 text-right">kept</th>
+                    <th className="py-1 pr-3 text-right">removed</th>
+                    <th className="py-1 pr-3 text-right">pending</th>
+                    <th className="py-1 pr-3">kept by category</th>
+                    <th className="py-1">kept by dataset</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {detail.funnel.map((stage) => (
+                    <tr key={stage.id} data-testid="funnel-stage" data-stage={stage.id}>
+                      <td className="py-1 pr-3 font-medium">{stage.label}</td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-kept">
+                        {stage.kept}
+                      </td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-removed">
+                        {stage.removed}
+                      </td>
+                      <td className="py-1 pr-3 text-right" data-testid="funnel-pending">
+                        {stage.pending}
+                      </td>
+                      <td className="py-1 pr-3">{counts(stage.keptByCategory)}</td>
+                      <td className="py-1">{counts(stage.keptByDataset)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <FunnelChart stages={detail.funnel.map(({ label, kept, removed, pending }) => ({ label, kept, removed, pending }))} />
+              <div className="grid gap-4 md:grid-cols-2">
+                <div data-testid="transformation-counts">
+                  <h3 className="mb-1 font-medium">Multiple-choice transformation</h3>
+                  <p className="text-xs text-slate-600">
+                    {(Object.keys(TRANSFORM_LABELS) as (keyof typeof TRANSFORM_LABELS)[]).map((k) => `${TRANSFORM_LABELS[k]} ${detail.transformation[k]}`).join(" · ")}
+                  </p>
+                  <p className="mt-1 text-xs text-slate-500">A question no attempt transforms within {MAX_TRANSFORM_ATTEMPTS} attempts could not be transformed.</p>
+                </div>
+                <div data-testid="letter-histogram">
+                  <h3 className="mb-1 font-medium">Correct letter</h3>
+                  <LetterHistogram letters={detail.letters} />
+                </div>
+              </div>
+              <div className="flex flex-col gap-2 border-t border-slate-100 pt-3">
+                <p className="flex flex-wrap gap-x-3 text-xs">
+                  <a className="text-indigo-700 underline" href={curationHref(projectId)} data-testid="curation-link">
+                    Curation queues
+                  </a>
+                  {overview.may.export &&
+                    EXPORT_FORMATS.map((format) => (
+                      <a key={format} className="text-indigo-700 underline" href={candidateExportHref(detail.set.id, format)} download data-testid={`export-${format}`}>
+                        Export accepted ({format}) JSONL
+                      </a>
+                    ))}
+                  {overview.may.export &&
+                    EXPORT_FORMATS.map((format) => (
+                      <a key={`lmms-${format}`} className="text-indigo-700 underline" href={candidateLmmsEvalHref(detail.set.id, format)} download data-testid={`export-lmms-eval-${format}`}>
+                        lmms-eval task ({format})
+                      </a>
+                    ))}
+                </p>
+                <MakeQaSetForm candidateSetId={detail.set.id} candidateSetName={detail.set.name} projects={targets} defaultProjectId={projectId} />
+              </div>
+            </div>
+          </Card>
+
+          <Card title={`Candidates (${detail.matching} of ${detail.total})`}>
+            <div className="flex flex-col gap-3 text-sm">
+              <form method="get" className="flex flex-wrap items-end gap-2 text-xs" data-testid="candidate-filters">
+                <input type="hidden" name="set" value={detail.set.id} />
+                <label className="flex flex-col gap-1">
+                  Fate
+                  <select name="fate" defaultValue={query.fate ?? ""} className={input}>
+                    <option value="">any</option>
+                    <option value="kept">kept</option>
+                    <option value="removed">removed</option>
+                    <option value="pending">pending</option>
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  Filter
+                  <select name="filter" defaultValue={query.filter ?? ""} className={input}>
+                    <option value="">any</option>
+                    {FILTERS.map((f) => (
+                      <option key={f.id} value={f.id}>
+                        {f.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  Category
+                  <select name="category" defaultValue={query.category ?? ""} className={input}>
+                    <option value="">any</option>
+                    {detail.categories.map((c) => (
+                      <option key={c} value={c}>
+                        {c}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  Dataset
+                  <select name="dataset" defaultValue={query.dataset ?? ""} className={input}>
+                    <option value="">any</option>
+                    {detail.datasets.map((d) => (
+                      <option key={d} value={d}>
+                        {d}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-100">
+                  Show
+                </button>
+              </form>
+              {detail.rows.length === 0 ? (
+                <EmptyState title="No candidate matches">Change the filters.</EmptyState>
+              ) : (
+                <table className="w-full text-left text-xs" data-testid="candidate-list">
+                  <thead className="text-slate-500">
+                    <tr>
+                      <th className="py-1 pr-3">question and answer</th>
+                      <th className="py-1 pr-3">category</th>
+                      <th className="py-1 pr-3">dataset</th>
+                      <th className="py-1 pr-3">granularity</th>
+                      <th className="py-1 pr-3">fate</th>
+                      <th className="py-1 pr-3">transformation</th>
+                      <th className="py-1">curation</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {detail.rows.map((row) => (
+                      <CandidateLine key={row.itemId} row={row} canRestore={overview.may.restore} />
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              {detail.pageCount > 1 && (
+                <p className="flex items-center gap-3 text-xs" data-testid="candidate-pages">
+                  {detail.page > 1 && (
+                    <Link className="text-indigo-700 underline" href={keep({ page: String(detail.page - 1) })}>
+                      previous
+                    </Link>
+                  )}
+                  page {detail.page} of {detail.pageCount}
+                  {detail.page < detail.pageCount && (
+                    <Link className="text-indigo-700 underline" href={keep({ page: String(detail.page + 1) })}>
+                      next
+                    </Link>
+                  )}
+                </p>
+              )}
+            </div>
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
+
+function LetterHistogram({ letters }: { letters: Record<(typeof MC_LETTERS)[number], number> }) {
+  const max = Math.max(1, ...Object.values(letters));
+  return (
+    <div className="flex h-24 items-end gap-2" role="img" aria-label={`Correct letters: ${MC_LETTERS.map((l) => `${l} ${letters[l]}`).join(", ")}`}>
+      {MC_LETTERS.map((letter) => (
+        <div key={letter} className="flex w-8 flex-col items-center gap-1" data-testid={`letter-${letter}`}>
+          <span className="text-xs">{letters[letter]}</span>
+          <div className="w-full rounded-t bg-indigo-500" style={{ height: `${(letters[letter] / max) * 56}px` }} />
+          <span className="text-xs font-medium">{letter}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function CandidateLine({ row, canRestore }: { row: CandidateRow; canRestore: boolean }) {
+  return (
+    <tr className="align-top" data-testid="candidate" data-fate={row.fate.state}>
+      <td className="py-2 pr-3">
+        <p className="font-medium">{row.question}</p>
+        <p className="text-slate-600">{row.answer}</p>
+        <p className="font-mono text-slate-400">{row.video}</p>
+      </td>
+      <td className="py-2 pr-3">{row.category ?? <span className="text-slate-400">not yet</span>}</td>
+      <td className="py-2 pr-3">{row.dataset}</td>
+      <td className="py-2 pr-3">{row.granularity}</td>
+      <td className="py-2 pr-3" data-testid="candidate-fate">
+        {row.fate.state === "kept" && <span className="text-emerald-700">kept</span>}
+        {row.fate.state === "pending" && <span className="text-slate-500">waiting at {filterLabel(row.fate.at)}</span>}
+        {row.removals.map((r) => (
+          <p key={r.filter} className={r.restored ? "text-slate-500" : "text-red-700"}>
+            {r.restored ? "restored after " : ""}removed by {r.label}: {r.reason}
+          </p>
+        ))}
+        {row.fate.state === "removed" && canRestore && <RestoreButton itemId={row.itemId} filter={row.fate.by} />}
+      </td>
+      <td className="py-2 pr-3">
+        {TRANSFORM_LABELS[row.transform]}
+        {row.attempts > 0 ? ` · ${row.attempts} attempt${row.attempts === 1 ? "" : "s"}` : ""}
+        {row.lastReason && <p className="text-xs text-slate-500">last attempt: {row.lastReason}</p>}
+        {row.checks && (
+          <p className="text-xs text-slate-500" data-testid="candidate-checks">
+            checkers: {row.checks}
+          </p>
+        )}
+      </td>
+      <td className="py-2" data-testid="candidate-curation">
+        {row.curation.status}
+        {row.curation.accepts + row.curation.rejects > 0 ? ` (${row.curation.accepts} accept, ${row.curation.rejects} reject)` : ""}
+      </td>
+    </tr>
+  );
+}

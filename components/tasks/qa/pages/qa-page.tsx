@@ -1,0 +1,508 @@
+import Link from "next/link";
+import { LinkIfAllowed } from "@/components/link-if-allowed";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { ExportButtons } from "@/components/agreement/export-buttons";
+import { Card, EmptyState } from "@/components/empty-state";
+import { ProjectPageHeader } from "@/components/project-page-header";
+import { HarnessRunImport } from "@/components/tasks/qa/harness-run-import";
+import { listItemSets } from "@/lib/items/item-sets";
+import { AccuracyCell, formatPercent, OutcomeBadge } from "@/components/tasks/qa/qa-format";
+import { TargetLegend } from "@/components/tasks/target-legend";
+import { roleCan } from "@/lib/authz/permissions";
+import { prisma } from "@/lib/db/prisma";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { projectQaOverview, qaFilterOptions, qaPageQuerySchema, type QaOverview } from "@/lib/tasks/qa/qa-results";
+import { runQaResults } from "@/lib/tasks/qa/visible-qa-results";
+import { taskOf } from "@/lib/tasks/registry";
+import { searchParamsObject } from "@/lib/videos/video-filter";
+import { runDate } from "@/lib/runs/run-name";
+
+const input = "rounded-md border border-slate-300 px-2 py-1.5";
+const BREAKDOWN_LABELS = { all: "overall", format: "format", category: "category", granularity: "granularity", format_category_granularity: "format × category × granularity" } as const;
+const FORMAT_LABELS: Record<string, string> = { mc: "multiple choice", open: "open-ended" };
+
+/** A heat-map cell's background: darker green toward 100%, darker red toward 0%. */
+function heat(value: number): string {
+  const strength = Math.abs(value - 0.5) * 2;
+  return value >= 0.5 ? `rgba(16, 185, 129, ${0.1 + 0.5 * strength})` : `rgba(239, 68, 68, ${0.1 + 0.5 * strength})`;
+}
+
+export default async function QaPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { projectId } = await params;
+  const { actor, role } = await requirePageProjectAccess(projectId);
+  const rawParams = await searchParams;
+  const runIds = ([] as string[]).concat(rawParams.runId ?? []).filter(Boolean);
+  const raw = { ...searchParamsObject(rawParams), ...(runIds.length ? { runId: runIds } : {}) };
+  const parsed = qaPageQuerySchema.safeParse(raw);
+  const query = parsed.success ? parsed.data : qaPageQuerySchema.parse({});
+  let problem = parsed.success ? null : `Some parameters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
+  const options = await qaFilterOptions(prisma, actor, projectId);
+  let overview: QaOverview | null = null;
+  try {
+    overview = await projectQaOverview(prisma, actor, projectId, { runId: query.runId, format: "json" });
+  } catch (error) {
+    if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+    problem = error.message;
+    overview = await projectQaOverview(prisma, actor, projectId, { runId: [], format: "json" });
+  }
+  const chosen = overview.chosen;
+  const labelOf = new Map(chosen.map((r) => [r.id, r.label]));
+  const listRun = chosen.find((r) => r.id === query.listRunId) ?? overview.runs.find((r) => r.id === query.listRunId) ?? chosen[0] ?? null;
+  let list: Awaited<ReturnType<typeof runQaResults>> | null = null;
+  if (listRun) {
+    try {
+      list = await runQaResults(prisma, actor, listRun.id, { ...query, format: "json" });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      problem = error.message;
+      list = await runQaResults(prisma, actor, listRun.id, { page: 1, pageSize: query.pageSize, format: "json" });
+    }
+  }
+  const rows = overview.rows.filter((r) => r.breakdown === query.by);
+  const hasBaseline = chosen.some((r) => r.settings.textOnlyBaseline);
+  const canExport = roleCan(role, "export.read");
+  const compared = chosen.map((r) => `runId=${r.id}`).join("&");
+  const downloads = [
+    ...(chosen.length
+      ? [
+          { label: "Accuracy CSV", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=csv`, filename: `qa-accuracy-${projectId}.csv`, kind: "csv" as const },
+          { label: "Accuracy JSONL", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=jsonl`, filename: `qa-accuracy-${projectId}.jsonl`, kind: "jsonl" as const },
+        ]
+      : []),
+    ...chosen.flatMap((run) =>
+      (["csv", "jsonl"] as const).map((format) => ({
+        label: `${run.label} answers ${format.toUpperCase()}`,
+        href: `/api/v1/runs/${run.id}/qa?format=${format}`,
+        filename: `qa-${run.id}.${format}`,
+        kind: format,
+      })),
+    ),
+  ];
+  const keep = (change: Record<string, string | undefined>) => {
+    const search = new URLSearchParams();
+    for (const id of chosen.map((r) => r.id)) if (query.runId.length) search.append("runId", id);
+    for (const [k, v] of Object.entries({ ...searchParamsObject(rawParams), ...change })) if (k !== "runId" && v) search.set(k, v);
+    return `/projects/${projectId}/qa?${search}`;
+  };
+  const pageCount = Math.max(1, Math.ceil((list?.total ?? 0) / query.pageSize));
+  const task = taskOf("qa");
+  const harnessSets = roleCan(role, "runs.manage") && options.questionSets > 0 ? (await listItemSets(prisma, actor, projectId, ["questions"])).map((set) => ({ id: set.id, name: set.name })) : [];
+
+  return (
+    <div className="flex flex-col gap-5">
+      <ProjectPageHeader projectId={projectId} title="Video QA" />
+      <p className="text-sm text-slate-600">
+        How well video-LLMs answer a lab&apos;s questions about its videos (seed 004&apos;s InstructionBench evaluation). Import question sets on the{" "}
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>
+          Import
+        </LinkIfAllowed>{" "}
+        page, extract each video&apos;s{" "}
+        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/pending?uniform=8&resize=quarter`}>
+          uniform frames
+        </LinkIfAllowed>
+        , and start QA runs on the{" "}
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
+          Judge
+        </Link>{" "}
+        page. Accuracy counts the questions decided correct or wrong (n); unanswerable ones (a call or the judge failed) are counted beside it.
+      </p>
+      {problem && (
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          {problem}
+        </p>
+      )}
+      {overview.runs.length === 0 ? (
+        <EmptyState title="No QA runs yet">
+          {options.questionSets === 0 ? "Import a question set, then run a model on it from the Judge page." : "Run a model on a question set from the Judge page; its accuracy shows here."}
+        </EmptyState>
+      ) : (
+        <>
+          <form method="get" className="flex flex-col gap-2 text-sm" data-testid="qa-runs">
+            <span className="font-medium text-slate-700">Runs compared (default: the latest run of each model at each frame count)</span>
+            <div className="flex flex-wrap gap-x-4 gap-y-1">
+              {overview.runs.map((run) => (
+                <label key={run.id} className="flex items-center gap-1">
+                  <input type="checkbox" name="runId" value={run.id} defaultChecked={chosen.some((c) => c.id === run.id)} />
+                  {run.label}
+                  {run.settings.textOnlyBaseline ? " + text-only" : ""} · {runDate(run.createdAt)} · {run.status}
+                  {run.simulated && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">simulated</span>}
+                </label>
+              ))}
+            </div>
+            <label className="flex items-center gap-2">
+              Accuracy by
+              <select name="by" defaultValue={query.by} className={input} data-testid="qa-by">
+                {Object.entries(BREAKDOWN_LABELS).map(([id, label]) => (
+                  <option key={id} value={id}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
+            </label>
+          </form>
+
+          <Card title="Accuracy">
+            <p className="mb-2 text-xs text-slate-500">
+              Per run (model · frames) and {BREAKDOWN_LABELS[query.by]}: accuracy with its Wilson 95% interval and n (questions decided){hasBaseline ? ", and the text-only baseline's beside it" : ""}.
+            </p>
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="qa-accuracy">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1">run</th>
+                    {query.by !== "all" && <th>group</th>}
+                    <th>accuracy</th>
+                    <th>correct · wrong · unanswerable</th>
+                    {hasBaseline && <th>without the video</th>}
+                    {hasBaseline && <th>right without the video</th>}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {rows.map((row) => (
+                    <tr
+                      key={`${row.runId}:${row.format}:${row.category}:${row.granularity}`}
+                      data-testid="qa-accuracy-row"
+                      data-run={row.runId}
+                      data-format={row.format ?? ""}
+                      data-category={row.category ?? ""}
+                      data-granularity={row.granularity ?? ""}
+                    >
+                      <td className="px-2 py-1">{labelOf.get(row.runId)}</td>
+                      {query.by !== "all" && (
+                        <td>
+                          {[
+                            row.format && FORMAT_LABELS[row.format],
+                            query.by.includes("category") && (row.category ?? "(no category)"),
+                            query.by.includes("granularity") && (row.granularity ?? "(no granularity)"),
+                          ]
+                            .filter(Boolean)
+                            .join(" · ")}
+                        </td>
+                      )}
+                      <AccuracyCell accuracy={row.outcomes.accuracy} testId="qa-accuracy-cell" />
+                      <td className="tabular-nums text-slate-600">
+                        {row.outcomes.correct} · {row.outcomes.wrong} · {row.outcomes.unanswerable}
+                        {row.outcomes.pending ? ` (${row.outcomes.pending} pending)` : ""}
+                      </td>
+                      {hasBaseline && (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="text-slate-400">no baseline</td>)}
+                      {hasBaseline && (
+                        <td className="tabular-nums" data-testid="qa-right-without-video">
+                          {row.textOnly ? row.rightWithoutVideo : "—"}
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+
+          <Card title="Model × category">
+            <div className="overflow-x-auto">
+              <table className="text-sm" data-testid="qa-heatmap">
+                <thead className="text-xs text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1 text-left">run</th>
+                    {overview.heatmap.categories.map((c) => (
+                      <th key={c ?? ""} className="max-w-32 px-2 py-1 text-left font-medium">
+                        {c ?? "(no category)"}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {chosen.map((run) => (
+                    <tr key={run.id}>
+                      <td className="px-2 py-1">{run.label}</td>
+                      {overview.heatmap.categories.map((category) => {
+                        const cell = overview.heatmap.cells.find((x) => x.runId === run.id && x.category === category);
+                        const accuracy = cell?.accuracy ?? null;
+                        return (
+                          <td
+                            key={category ?? ""}
+                            className="border border-white px-2 py-1 tabular-nums"
+                            style={accuracy ? { background: heat(accuracy.value) } : undefined}
+                            data-testid="qa-heat-cell"
+                            data-run={run.id}
+                            data-category={category ?? ""}
+                          >
+                            {accuracy ? (
+                              <Link
+                                href={keep({ listRunId: run.id, category: category ?? "(none)", page: undefined })}
+                                title={`${formatPercent(accuracy.lower)}–${formatPercent(accuracy.upper)}, n=${accuracy.n}`}
+                              >
+                                {formatPercent(accuracy.value)} <span className="text-xs text-slate-600">n={accuracy.n}</span>
+                              </Link>
+                            ) : (
+                              <span className="text-slate-400">—</span>
+                            )}
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+
+          {overview.frames.length > 0 && (
+            <Card title="8 against 16 frames">
+              <table className="w-full text-left text-sm" data-testid="qa-frames">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1">model</th>
+                    <th>8 frames</th>
+                    <th>16 frames</th>
+                    <th>McNemar p</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {overview.frames.map((f) => (
+                    <tr key={f.model}>
+                      <td className="px-2 py-1">{f.model}</td>
+                      <AccuracyCell accuracy={f.runs.find((r) => r.frames === 8)?.accuracy ?? null} />
+                      <AccuracyCell accuracy={f.runs.find((r) => r.frames === 16)?.accuracy ?? null} />
+                      <td className="tabular-nums">{f.comparison ? f.comparison.p.toPrecision(3) : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Card>
+          )}
+
+          {overview.comparisons.length > 0 && (
+            <Card title="Pairwise comparison (McNemar's test on the questions both runs decided)">
+              <table className="w-full text-left text-sm" data-testid="qa-comparisons">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1">first</th>
+                    <th>second</th>
+                    <th>n</th>
+                    <th>first right, second wrong</th>
+                    <th>first wrong, second right</th>
+                    <th>test</th>
+                    <th>p</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {overview.comparisons.map((c) => (
+                    <tr key={`${c.first}:${c.second}`} data-testid="qa-comparison">
+                      <td className="px-2 py-1">
+                        {labelOf.get(c.first)} <span className="text-xs text-slate-500">{c.firstAccuracy === null ? "" : formatPercent(c.firstAccuracy)}</span>
+                      </td>
+                      <td>
+                        {labelOf.get(c.second)} <span className="text-xs text-slate-500">{c.secondAccuracy === null ? "" : formatPercent(c.secondAccuracy)}</span>
+                      </td>
+                      <td className="tabular-nums">{c.n}</td>
+                      <td className="tabular-nums" data-testid="qa-comparison-b">
+                        {c.b}
+                      </td>
+                      <td className="tabular-nums" data-testid="qa-comparison-c">
+                        {c.c}
+                      </td>
+                      <td>{c.method === "exact" ? "exact binomial" : `χ² = ${c.statistic!.toFixed(2)}`}</td>
+                      <td className="tabular-nums" data-testid="qa-comparison-p">
+                        {c.p.toPrecision(3)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Card>
+          )}
+
+          <Card title="Reviewers and agreement">
+            <p className="mb-2 text-xs text-slate-500">
+              Reviewers mark any answer correct or wrong on its question&apos;s page, or in a review queue over a run&apos;s answers the judge decided. The agreement report compares them with the
+              judge (κ, confusion, by category, format and model) and with each other.
+            </p>
+            <ul className="flex flex-col gap-1 text-sm" data-testid="qa-agreement-links">
+              {chosen.map((run) => (
+                <li key={run.id}>
+                  {run.label}:{" "}
+                  <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?runId=${run.id}`} data-testid="qa-agreement-link" data-run={run.id}>
+                    agreement
+                  </Link>
+                  {roleCan(role, "queues.manage") && (
+                    <>
+                      {" · "}
+                      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/queues/new?runId=${run.id}`}>
+                        new review queue
+                      </Link>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </Card>
+
+          {canExport && downloads.length > 0 && (
+            <Card title="Exports">
+              <ExportButtons downloads={downloads} />
+              <p className="mt-2 text-xs text-slate-500">
+                Accuracy: one row per run and group with its interval. Answers: every question of the run with the raw answer, the letter or the judge&apos;s decision and reason, and the
+                baseline&apos;s.
+              </p>
+            </Card>
+          )}
+
+          {listRun && list && (
+            <Card title={`Questions of ${listRun.label} (${list.total})`}>
+              <form method="get" className="mb-3 flex flex-wrap items-end gap-3 text-sm" data-testid="qa-filters">
+                {query.runId.map((id) => (
+                  <input key={id} type="hidden" name="runId" value={id} />
+                ))}
+                <input type="hidden" name="by" value={query.by} />
+                <label className="flex flex-col gap-1">
+                  <span>Run</span>
+                  <select name="listRunId" defaultValue={listRun.id} className={input}>
+                    {overview.runs.map((r) => (
+                      <option key={r.id} value={r.id}>
+                        {r.label} · {runDate(r.createdAt)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  <span>Outcome</span>
+                  <select name="outcome" defaultValue={query.outcome ?? ""} className={input} data-testid="filter-outcome">
+                    <option value="">any</option>
+                    {["correct", "wrong", "unanswerable", "pending"].map((o) => (
+                      <option key={o}>{o}</option>
+                    ))}
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  <span>Format</span>
+                  <select name="questionFormat" defaultValue={query.questionFormat ?? ""} className={input}>
+                    <option value="">any</option>
+                    <option value="mc">multiple choice</option>
+                    <option value="open">open-ended</option>
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  <span>Category</span>
+                  <select name="category" defaultValue={query.category ?? ""} className={input}>
+                    <option value="">any</option>
+                    {options.categories.map((c) => (
+                      <option key={c}>{c}</option>
+                    ))}
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  <span>Granularity</span>
+                  <select name="granularity" defaultValue={query.granularity ?? ""} className={input}>
+                    <option value="">any</option>
+                    <option value="coarse">coarse</option>
+                    <option value="fine">fine</option>
+                  </select>
+                </label>
+                <label className="flex flex-col gap-1">
+                  <span>Video</span>
+                  <select name="videoId" defaultValue={query.videoId ?? ""} className={`${input} max-w-64`}>
+                    <option value="">every video</option>
+                    {options.videos.map((v) => (
+                      <option key={v.id} value={v.id}>
+                        {v.relativePath}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                {listRun.settings.textOnlyBaseline && (
+                  <label className="flex flex-col gap-1">
+                    <span>Flag</span>
+                    <select name="flag" defaultValue={query.flag ?? ""} className={input} data-testid="filter-flag">
+                      <option value="">any</option>
+                      <option value="right_without_video">answered right without the video</option>
+                    </select>
+                  </label>
+                )}
+                <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
+              </form>
+              {list.questions.length === 0 ? (
+                <p className="text-sm text-slate-500">No question matches.</p>
+              ) : (
+                <div className="overflow-x-auto">
+                  <table className="w-full text-left text-sm" data-testid="qa-question-list">
+                    <thead className="text-xs uppercase text-slate-500">
+                      <tr>
+                        <th className="px-2 py-1">video</th>
+                        <th>question</th>
+                        <th>format</th>
+                        <th>category</th>
+                        <th>answer</th>
+                        <th>decided by</th>
+                        <th>outcome</th>
+                        {listRun.settings.textOnlyBaseline && <th>without the video</th>}
+                      </tr>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100">
+                      {list.questions.map((q) => (
+                        <tr key={q.questionId} data-testid="qa-question-row" data-external-id={q.externalId} data-outcome={q.result.outcome ?? "pending"}>
+                          <td className="max-w-40 truncate px-2 py-1 font-mono text-xs" title={q.video.relativePath}>
+                            {q.video.relativePath}
+                          </td>
+                          <td className="max-w-80 truncate" title={q.question}>
+                            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa/${q.questionId}`} data-testid="question-link">
+                              {q.question}
+                            </Link>
+                          </td>
+                          <td>{q.format}</td>
+                          <td>{q.category ?? "—"}</td>
+                          <td className="max-w-56 truncate" title={q.result.rawAnswer ?? ""}>
+                            {q.result.rawAnswer ?? "—"}
+                          </td>
+                          <td>{q.result.decidedBy === "letter" ? `letter ${q.result.letter}` : q.result.decidedBy === "judge" ? `judge: ${q.result.judgement}` : "—"}</td>
+                          <td>
+                            {q.blind ? (
+                              <span className="rounded bg-slate-800 px-1 text-xs text-white" title="You are reviewing this video in a blind queue: shown once you submit">
+                                blind
+                              </span>
+                            ) : (
+                              <OutcomeBadge outcome={q.result.outcome} />
+                            )}
+                          </td>
+                          {listRun.settings.textOnlyBaseline && (
+                            <td className="flex items-center gap-1 py-1">
+                              <OutcomeBadge outcome={q.textOnly?.outcome ?? null} />
+                              {q.rightWithoutVideo && (
+                                <span className="rounded bg-violet-100 px-1.5 text-xs text-violet-800" data-testid="flag-right-without-video">
+                                  right without the video
+                                </span>
+                              )}
+                            </td>
+                          )}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {pageCount > 1 && (
+                <nav className="mt-3 flex gap-3 text-sm">
+                  {query.page > 1 && (
+                    <Link className="text-indigo-700 underline" href={keep({ page: String(query.page - 1), listRunId: listRun.id })}>
+                      previous
+                    </Link>
+                  )}
+                  <span className="text-slate-500">
+                    page {query.page} of {pageCount}
+                  </span>
+                  {query.page < pageCount && (
+                    <Link className="text-indigo-700 underline" href={keep({ page: String(query.page + 1), listRunId: listRun.id })}>
+                      next
+                    </Link>
+                  )}
+                </nav>
+              )}
+            </Card>
+          )}
+          <TargetLegend task={task} title="Legend: video QA" />
+        </>
+      )}
+      {harnessSets.length > 0 && <HarnessRunImport projectId={projectId} questionSets={harnessSets} />}
+    </div>
+  );
+}

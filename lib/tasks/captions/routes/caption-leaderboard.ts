@@ -1,0 +1,19 @@
+import { withProject } from "@/lib/api/with-project";
+import { attachmentResponse } from "@/lib/api/attachment";
+
+import { prisma } from "@/lib/db/prisma";
+import { captionLeaderboardQuerySchema, jsonl, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/tasks/captions/caption-results";
+
+/** `?runId=<style run>&runId=<content run>&format=json|csv|jsonl`: per model × caption type, with bootstrap 95% intervals and n. */
+export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
+  const projectId = project.id;
+  const search = new URL(request.url).searchParams;
+  const query = captionLeaderboardQuerySchema.parse({
+    ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
+    runId: search.getAll("runId").filter(Boolean),
+  });
+  const result = await projectCaptionLeaderboard(prisma, actor, projectId, query);
+  if (query.format === "json") return Response.json(result);
+  const body = query.format === "csv" ? leaderboardCsv(result.rows) : jsonl(result.rows);
+  return attachmentResponse(body, query.format, `caption-leaderboard-${projectId}`);
+});

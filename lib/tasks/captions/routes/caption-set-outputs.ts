@@ -1,0 +1,21 @@
+import { withProject } from "@/lib/api/with-project";
+import { prisma } from "@/lib/db/prisma";
+import { readItemFileUpload } from "@/lib/items/item-file-upload";
+import { itemIdSchema, outputsFieldsSchema } from "@/lib/items/items.validation";
+import { captionOutputsKind, importModelOutputs } from "@/lib/tasks/captions/caption-set-import";
+
+type Params = { projectId: string; setId: string };
+
+/** multipart `file` (JSONL or CSV: {id, output} or {video, type, output}), `model`, `name`?, `dryRun`?. */
+export const POST = withProject<Params>(
+  "videos.import",
+  async ({ request, actor, params, project }) => {
+    const projectId = project.id;
+    const setId = itemIdSchema.parse(params.setId);
+    const { file, fields } = await readItemFileUpload(request, captionOutputsKind);
+    const options = outputsFieldsSchema.parse(fields);
+    const result = await importModelOutputs(prisma, actor, projectId, setId, file, options);
+    return Response.json(result, { status: result.dryRun ? 200 : 201 });
+  },
+  { body: "multipart" },
+);

@@ -1,0 +1,7 @@
+import { withProjectOf } from "@/lib/api/with-project";
+import { prisma } from "@/lib/db/prisma";
+import { getCurationQueue } from "@/lib/tasks/construction/curation-queues";
+import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
+
+/** The queue with its progress (candidates, complete, decisions, the caller's), status counts and curator agreement. */
+export const GET = withProjectOf(curationQueueScope, "project.view", async ({ actor, record }) => Response.json(await getCurationQueue(prisma, actor, record.id)));

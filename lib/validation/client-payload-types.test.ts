@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/*
+ * Client code types the bodies it sends with the very zod schemas the routes parse (z.input of the schema, as a
+ * type exported beside it), never a hand-copied shape. What crosses into client code from a *.validation.ts file
+ * is a type; and the file is browser-safe all the same: following its runtime imports, nothing server-only
+ * (Node.js built-ins, "server-only", the database client) is reached, so a later value import stays safe too.
+ */
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SERVER_ONLY = [/^node:/, /^server-only$/, /generated\/prisma\/client$/, /\/db\/prisma$/];
+
+function sources(folder: string): string[] {
+  return fs
+    .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+    .map((file) => path.join(ROOT, folder, file));
+}
+
+const clientFiles = () => [...sources("components"), ...sources("app")].filter((file) => /^\s*["']use client["']/.test(fs.readFileSync(file, "utf8")));
+
+/** Each `import … from "x"` of a file: the specifier and whether the import is type-only. */
+function importsOf(file: string): { from: string; typeOnly: boolean }[] {
+  const source = fs.readFileSync(file, "utf8");
+  return [...source.matchAll(/^import\s+(type\s+)?([^;]*?)\s+from\s+"([^"]+)";/gm)].map(([, type, names, from]) => ({
+    from: from!,
+    typeOnly: Boolean(type) || /^\{\s*(type\s+\w+(\s+as\s+\w+)?\s*,?\s*)+\}$/.test(names!.trim()),
+  }));
+}
+
+function resolve(from: string, specifier: string): string | null {
+  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : null;
+  if (!base) return null;
+  return [".ts", ".tsx", "/index.ts"].map((ext) => base + ext).find((candidate) => fs.existsSync(candidate)) ?? null;
+}
+
+/** The server-only modules a file reaches through its runtime imports, each with the chain that reaches it. */
+function serverOnlyReached(entry: string): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const walk = (file: string, chain: string[]) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const { from, typeOnly } of importsOf(file)) {
+      if (typeOnly) continue;
+      if (SERVER_ONLY.some((pattern) => pattern.test(from))) found.push([...chain, from].join(" → "));
+      const next = resolve(file, from);
+      if (next) walk(next, [...chain, path.relative(ROOT, next)]);
+    }
+  };
+  walk(entry, [path.relative(ROOT, entry)]);
+  return found;
+}
+
+const PAYLOAD_TYPES: Record<string, string> = {
+  "components/judge/endpoint-form.tsx": "lib/judge/endpoint-input.validation.ts",
+  "components/videos/judgment-item.tsx": "lib/reviews/reviews.validation.ts",
+  "components/adjudication/adjudication-screen.tsx": "lib/adjudication/adjudication.validation.ts",
+  "components/webhooks/webhooks-card.tsx": "lib/webhooks/webhooks.validation.ts",
+  "components/queues/queue-owner-controls.tsx": "lib/queues/queue-states.validation.ts",
+  "components/videos/video-metadata-editor.tsx": "lib/videos/video-edits.validation.ts",
+};
+
+describe("client payloads are typed from the routes' zod schemas", () => {
+  it("finds the client files (so an empty scan cannot pass)", () => {
+    expect(clientFiles().length).toBeGreaterThan(40);
+  });
+
+  it("the forms that send a body type it with their route's schema, by a type-only import", () => {
+    for (const [client, validation] of Object.entries(PAYLOAD_TYPES)) {
+      const imports = importsOf(path.join(ROOT, client)).filter(({ from }) => resolve(path.join(ROOT, client), from) === path.join(ROOT, validation));
+      expect(imports, `${client} imports ${validation}`).toEqual([{ from: `@/${validation.replace(/\.ts$/, "")}`, typeOnly: true }]);
+      expect(fs.readFileSync(path.join(ROOT, client), "utf8"), client).toMatch(/satisfies \w+|: \w+(Input|Update|Request)\b/);
+    }
+  });
+
+  it("every *.validation.ts module client code imports only types from is browser-safe", () => {
+    const problems: string[] = [];
+    for (const client of clientFiles()) {
+      for (const { from, typeOnly } of importsOf(client)) {
+        const target = resolve(client, from);
+        if (!target?.endsWith(".validation.ts") || !typeOnly) continue;
+        problems.push(...serverOnlyReached(target).map((chain) => `${path.relative(ROOT, client)}: ${chain}`));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("notices a server-only module reached through runtime imports (so the check above can fail)", () => {
+    expect(serverOnlyReached(path.join(ROOT, "lib/judge/endpoint-url-policy.ts")).join("\n")).toMatch(/node:dns/);
+    expect(serverOnlyReached(path.join(ROOT, "lib/judge/endpoint-input.validation.ts"))).toEqual([]);
+  });
+});
