@@ -56,9 +56,9 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
     <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="harness-import">
       <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
       <p className="text-slate-600">
-        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code>) becomes an
-        external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs, and no LLM is called, so open answers and answers without a
-        readable letter count as unanswerable.
+        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or{" "}
+        <code>.xlsx</code>) becomes an external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs, and no LLM is called, so open
+        answers and answers without a readable letter count as unanswerable.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
@@ -75,7 +75,7 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
           Format
           <select className={input} value={format} onChange={(e) => setFormat(e.target.value as "lmms-eval" | "vlmevalkit")}>
             <option value="lmms-eval">lmms-eval samples (JSONL)</option>
-            <option value="vlmevalkit">VLMEvalKit predictions (TSV)</option>
+            <option value="vlmevalkit">VLMEvalKit predictions (TSV or XLSX)</option>
           </select>
         </label>
         <label className="flex flex-col gap-1">
@@ -86,7 +86,7 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
           File
           <input
             type="file"
-            accept=".jsonl,.tsv"
+            accept=".jsonl,.tsv,.xlsx"
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
               setAnswer(null);

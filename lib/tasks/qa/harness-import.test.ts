@@ -5,6 +5,7 @@
  * q3 "The answer is A." (wrong); VLMEvalKit answers q1 A (right), q2 "B. The ramp…" (wrong), q3 B (right).
  */
 import { readFileSync } from "node:fs";
+import ExcelJS from "exceljs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
@@ -84,5 +85,31 @@ describe("importing harness outputs as external QA runs", () => {
     const refused = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "m", dryRun: false }, new TextEncoder().encode(bad));
     expect(refused).toMatchObject({ ok: false, runId: null });
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(runsBefore);
+  });
+
+  it("reads VLMEvalKit's .xlsx prediction file (the TSV's columns in a worksheet); a bad row is listed with its sheet row", async () => {
+    const { projectId, setId } = await qaProject();
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Sheet1");
+    sheet.addRow(["index", "video", "question", "A", "B", "C", "D", "answer", "category", "prediction"]);
+    sheet.addRow(["q1", "A ball rolls down a ramp number 0-0", "Where does the ball roll?", "The ball rolls down the ramp.", "It flies away.", "It melts.", null, "A", "Step Sequencing", "A"]);
+    sheet.addRow(["q2", "A ball rolls down a ramp number 0-0", "What colour is the ramp under the ball?", "Blue.", "The ramp under the ball is green.", "Red.", null, "C", "Attribute", "C. Red."]);
+    // A number in the index column, as pandas writes it: matched by video and question text all the same.
+    sheet.addRow([3, "A ball rolls down a ramp number 1-0", "What happens after the ball stops?", "Nothing moves.", "The ball stops and a hand picks the ball up.", null, null, "B", "Future", "A"]);
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const imported = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "vlmevalkit", model: "InternVL2-8B", dryRun: false }, bytes);
+    expect(imported).toMatchObject({ ok: true, rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
+    const results = await runQaResults(prisma, owner, imported.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    expect(results.questions.find((q) => q.externalId === "q2")!.result).toMatchObject({ rawAnswer: "C. Red.", outcome: "correct", letter: "C" });
+
+    sheet.addRow(["q9", "A ball rolls down a ramp number 1-0", "What happens after the ball stops?", "Nothing moves.", "Up.", null, null, "B", "Future", null]);
+    const bad = await importHarnessRun(
+      prisma,
+      owner,
+      projectId,
+      { questionSetId: setId, format: "vlmevalkit", model: "InternVL2-8B", dryRun: true },
+      new Uint8Array(await workbook.xlsx.writeBuffer()),
+    );
+    expect(bad.errors).toEqual([{ line: 5, message: "no prediction: the prediction cell is empty" }]);
   });
 });

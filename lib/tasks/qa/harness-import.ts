@@ -5,8 +5,8 @@
  *   `doc_id`, `doc` (the dataset row: Video-MME's `videoID`/`question`/`options`/`answer`, MVBench's
  *   `video`/`question`/`candidates`/`answer`…), `target`, `resps` and `filtered_resps` (the model's answer,
  *   nested in lists), and the task's metric fields.
- * - VLMEvalKit's per-model prediction file (`<model>_<dataset>.tsv`): a header row, then `index`,
- *   `video`, `question`, the options `A`…, `answer` and `prediction`, tab-separated.
+ * - VLMEvalKit's per-model prediction file (`<model>_<dataset>.tsv`, or the `.xlsx` it also writes): a header
+ *   row, then `index`, `video`, `question`, the options `A`…, `answer` and `prediction`.
  *
  * Each row is matched to one of the set's questions: by the question's id (`doc_id`, `question_id` or
  * `index`), else by its video (file name without extension) and question text. The prediction is kept as
@@ -17,11 +17,13 @@
  *
  * All or nothing: the dry run (and a failed import) lists every row that cannot be read, with its line.
  */
+import ExcelJS from "exceljs";
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
-import { NotFoundError } from "../../errors";
+import { NotFoundError, ValidationError } from "../../errors";
+import { checkXlsxLimits } from "../../label-sets/xlsx-limits";
 import { extractOptionLetter } from "./extract-letter";
 import type { QaDecision } from "./qa-pipeline";
 import type { QuestionPayload } from "./question-set-import";
@@ -123,20 +125,27 @@ export function parseLmmsEvalSamples(text: string): { rows: HarnessRow[]; errors
   return { rows, errors };
 }
 
-/** VLMEvalKit's prediction TSV: a header row, then one question per line. */
-export function parseVlmEvalKitTsv(text: string): { rows: HarnessRow[]; errors: HarnessRowError[] } {
-  const lines = text.split(/\r?\n/);
-  const header = (lines[0] ?? "").split("\t").map((c) => c.trim().toLowerCase());
+/** One row of a table file (TSV or a worksheet): its line (the sheet's row number) and its cells. */
+interface TableRow {
+  line: number;
+  cells: (string | null)[];
+}
+
+/** VLMEvalKit's prediction table (its TSV, or the first worksheet of its `.xlsx`): a header row, then one question per row. */
+function parseVlmEvalKitTable(table: readonly TableRow[]): { rows: HarnessRow[]; errors: HarnessRowError[] } {
+  const [head, ...body] = table;
+  const header = (head?.cells ?? []).map((c) => (c ?? "").trim().toLowerCase());
   const column = (name: string) => header.indexOf(name);
   const missing = ["question", "prediction"].filter((name) => column(name) < 0);
   if (missing.length)
-    return { rows: [], errors: [{ line: 1, message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column (VLMEvalKit writes index, video, question, A…, answer, prediction)` }] };
+    return {
+      rows: [],
+      errors: [{ line: head?.line ?? 1, message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column (VLMEvalKit writes index, video, question, A…, answer, prediction)` }],
+    };
   const rows: HarnessRow[] = [];
   const errors: HarnessRowError[] = [];
-  lines.slice(1).forEach((raw, index) => {
-    const line = index + 2;
-    if (raw.trim() === "") return;
-    const cells = raw.split("\t");
+  for (const { line, cells } of body) {
+    if (cells.every((c) => c === null || c.trim() === "")) continue;
     const cell = (name: string) => (column(name) >= 0 ? asText(cells[column(name)]) : null);
     const question = cell("question");
     const prediction = cell("prediction");
@@ -145,8 +154,52 @@ export function parseVlmEvalKitTsv(text: string): { rows: HarnessRow[]; errors: 
     if (question === null) problems.push("no question: the question cell is empty");
     if (problems.length) errors.push(...problems.map((message) => ({ line, message })));
     else rows.push({ line, id: cell("index"), video: cell("video") ?? cell("video_path"), question, prediction: prediction! });
-  });
+  }
   return { rows, errors };
+}
+
+/** VLMEvalKit's prediction TSV: a header row, then one question per line. */
+export function parseVlmEvalKitTsv(text: string): { rows: HarnessRow[]; errors: HarnessRowError[] } {
+  return parseVlmEvalKitTable(text.split(/\r?\n/).map((raw, index) => ({ line: index + 1, cells: raw === "" ? [] : raw.split("\t") })));
+}
+
+function cellText(value: ExcelJS.CellValue): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object") {
+    if ("richText" in value) return value.richText.map((r) => r.text).join("");
+    if ("result" in value) return cellText((value.result ?? null) as ExcelJS.CellValue);
+    if ("text" in value) return String(value.text);
+  }
+  return String(value);
+}
+
+/** An `.xlsx` is a zip: its first bytes are "PK\x03\x04". */
+export const isXlsx = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+
+/**
+ * VLMEvalKit's prediction `.xlsx` (`<model>_<dataset>.xlsx`, the same columns as its TSV) from its first
+ * worksheet; each row's line is its row number in the sheet. The workbook passes xlsx-limits.ts first.
+ */
+export async function parseVlmEvalKitXlsx(bytes: Uint8Array): Promise<{ rows: HarnessRow[]; errors: HarnessRowError[] }> {
+  await checkXlsxLimits(bytes);
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never);
+  } catch (error) {
+    throw new ValidationError(`The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) return { rows: [], errors: [{ line: 1, message: "the workbook has no worksheet" }] };
+  const table: TableRow[] = [];
+  sheet.eachRow({ includeEmpty: false }, (row, number) => {
+    const cells: (string | null)[] = [];
+    for (let c = 1; c <= row.cellCount; c++) cells.push(cellText(row.getCell(c).value));
+    table.push({ line: number, cells });
+  });
+  return parseVlmEvalKitTable(table);
 }
 
 /** Each row's question in the set (by video + question text, else by id), or an error with its line. */
@@ -236,8 +289,8 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
     videoPath: i.video.relativePath,
     payload: i.payload as unknown as QuestionPayload,
   }));
-  const text = new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
-  const parsed = fields.format === "lmms-eval" ? parseLmmsEvalSamples(text) : parseVlmEvalKitTsv(text);
+  const text = () => new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
+  const parsed = fields.format === "lmms-eval" ? parseLmmsEvalSamples(text()) : isXlsx(bytes) ? await parseVlmEvalKitXlsx(bytes) : parseVlmEvalKitTsv(text());
   const { matched, errors: matchErrors } = matchHarnessRows(parsed.rows, questions);
   const errors = [...parsed.errors, ...matchErrors].sort((a, b) => a.line - b.line);
   if (parsed.rows.length + parsed.errors.length === 0) errors.push({ line: 1, message: "the file has no rows" });
