@@ -3,6 +3,10 @@
  * prediction file (lib/tasks/qa/harness-fixtures/, written from the harnesses' formats) for the small
  * question set (lib/tasks/qa/qa-fixtures.ts). By hand: lmms-eval answers q1 A (right), q2 "C. Red." (right),
  * q3 "The answer is A." (wrong); VLMEvalKit answers q1 A (right), q2 "B. The ramp…" (wrong), q3 B (right).
+ * MVBench (doc.video with its extension, doc.candidates, the answer as the right candidate's text) answers
+ * q1 "(A) The ball…" (right), q2 "B" (wrong), q3 "(B) The ball stops…" (right); EgoSchema (doc.video_idx,
+ * doc.option "A. …", the answer as the option's index) answers q1 "A" (right), q2 "B." (wrong), q3 "…is C."
+ * (q3 has no option C: no letter); ActivityNet-QA (open-ended: doc.video_name, doc.answer) answers q4.
  */
 import { readFileSync } from "node:fs";
 import ExcelJS from "exceljs";
@@ -20,6 +24,9 @@ import { importHarnessRun } from "./harness-import";
 const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, "harness-fixtures", name)));
 const LMMS = fixture("samples_videomme_2026-11-23T12-00-00.jsonl");
 const VLM = fixture("Qwen2-VL-7B_Video-MME.tsv");
+const MVBENCH = fixture("samples_mvbench_action_sequence_2026-11-23T12-00-00.jsonl");
+const EGOSCHEMA = fixture("samples_egoschema_subset_2026-11-23T12-00-00.jsonl");
+const ACTIVITYNET_QA = fixture("samples_activitynetqa_2026-11-23T12-00-00.jsonl");
 
 let owner: Actor;
 beforeAll(async () => {
@@ -111,5 +118,22 @@ describe("importing harness outputs as external QA runs", () => {
       new Uint8Array(await workbook.xlsx.writeBuffer()),
     );
     expect(bad.errors).toEqual([{ line: 5, message: "no prediction: the prediction cell is empty" }]);
+  });
+
+  it("reads lmms-eval's MVBench, EgoSchema-style and open-ended (ActivityNet-QA) samples as their docs lay them out", async () => {
+    const { projectId, setId } = await qaProject();
+    const mvbench = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "VideoChat2", dryRun: false }, MVBENCH);
+    expect(mvbench).toMatchObject({ ok: true, errors: [], rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
+    const ego = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "LLaVA-NeXT-Video", dryRun: false }, EGOSCHEMA);
+    expect(ego).toMatchObject({ ok: true, errors: [], rows: 3, decided: { correct: 1, wrong: 1, undecided: 1 } });
+    const open = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "Video-LLaVA", dryRun: false }, ACTIVITYNET_QA);
+    expect(open).toMatchObject({ ok: true, errors: [], rows: 1, decided: { correct: 0, wrong: 0, undecided: 1 } });
+
+    const mv = await runQaResults(prisma, owner, mvbench.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    expect(mv.questions.find((q) => q.externalId === "q3")!.result).toMatchObject({ rawAnswer: "(B) The ball stops and a hand picks the ball up.", outcome: "correct", letter: "B" });
+    const eg = await runQaResults(prisma, owner, ego.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    expect(eg.questions.find((q) => q.externalId === "q3")!.result).toMatchObject({ rawAnswer: "I think the answer is C.", outcome: "unanswerable" });
+    const op = await runQaResults(prisma, owner, open.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    expect(op.questions.map((q) => [q.externalId, q.result?.rawAnswer])).toEqual([["q4", "It rolls down the ramp."]]);
   });
 });

@@ -60,6 +60,10 @@ export interface HarnessRow {
   video: string | null;
   question: string | null;
   prediction: string;
+  /** The options the file gives (letter → text), null for an open question or when it gives none. */
+  options: Record<string, string> | null;
+  /** The correct option's letter (multiple choice) or the reference answer (open), when the file gives it. */
+  answer: string | null;
 }
 
 export interface SetQuestion {
@@ -92,6 +96,38 @@ function firstString(value: unknown): string | null {
 
 const asText = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : typeof value === "number" ? String(value) : null);
 
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const LETTERED = /^\(?([A-Z])[.):]\s*/;
+
+/** Options as a list: "A. text" entries keep their letter, plain texts (MVBench's candidates) are lettered in order. */
+function optionsOfList(list: readonly unknown[]): Record<string, string> | null {
+  const texts = list.map(asText);
+  if (texts.length < 2 || texts.some((t) => t === null)) return null;
+  const options: Record<string, string> = {};
+  const allLettered = texts.every((t, i) => LETTERED.exec(t!.trim())?.[1] === LETTERS[i]);
+  texts.forEach((t, i) => (options[LETTERS[i]!] = allLettered ? t!.trim().replace(LETTERED, "") : t!.trim()));
+  return options;
+}
+
+/** The correct letter from a harness's answer field: a letter, an option's index (EgoSchema) or an option's text (MVBench). */
+function answerLetter(answer: string | null, options: Record<string, string>): string | null {
+  if (answer === null) return null;
+  const text = answer.trim();
+  const letter = /^\(?([A-Z])\)?[.:]?$/.exec(text)?.[1];
+  if (letter && letter in options) return letter;
+  if (/^\d+$/.test(text) && LETTERS[Number(text)]! in options) return LETTERS[Number(text)]!;
+  const bare = normalise(text.replace(LETTERED, ""));
+  return Object.entries(options).find(([, option]) => normalise(option) === bare)?.[0] ?? null;
+}
+
+/** The options and answer of an lmms-eval sample's doc: Video-MME's `options`, MVBench's `candidates`, EgoSchema's `option`. */
+function lmmsOptionsAndAnswer(doc: Record<string, unknown>, target: unknown): { options: Record<string, string> | null; answer: string | null } {
+  const list = [doc.options, doc.candidates, doc.option].find(Array.isArray) as unknown[] | undefined;
+  const options = list ? optionsOfList(list) : null;
+  const answer = asText(doc.answer) ?? asText(target);
+  return options ? { options, answer: answerLetter(answer, options) } : { options: null, answer };
+}
+
 /** lmms-eval's log_samples JSONL: every line one sample. */
 export function parseLmmsEvalSamples(text: string): { rows: HarnessRow[]; errors: HarnessRowError[] } {
   const rows: HarnessRow[] = [];
@@ -114,13 +150,14 @@ export function parseLmmsEvalSamples(text: string): { rows: HarnessRow[]; errors
     const doc = (typeof record.doc === "object" && record.doc !== null ? record.doc : {}) as Record<string, unknown>;
     const prediction = firstString(record.filtered_resps) ?? firstString(record.resps);
     const question = asText(doc.question);
-    const video = asText(doc.videoID) ?? asText(doc.video_id) ?? asText(doc.video) ?? asText(doc.video_name);
+    const video = asText(doc.videoID) ?? asText(doc.video_idx) ?? asText(doc.video_id) ?? asText(doc.video) ?? asText(doc.video_name);
     const id = asText(doc.question_id) ?? asText(record.doc_id);
+    const { options, answer } = lmmsOptionsAndAnswer(doc, record.target);
     const problems: string[] = [];
     if (prediction === null) problems.push("no prediction: neither filtered_resps nor resps holds the model's answer");
     if (question === null) problems.push("no question: doc.question is missing or empty");
     if (problems.length) errors.push(...problems.map((message) => ({ line, message })));
-    else rows.push({ line, id, video, question, prediction: prediction! });
+    else rows.push({ line, id, video, question, prediction: prediction!, options, answer });
   });
   return { rows, errors };
 }
@@ -153,7 +190,13 @@ function parseVlmEvalKitTable(table: readonly TableRow[]): { rows: HarnessRow[];
     if (prediction === null) problems.push("no prediction: the prediction cell is empty");
     if (question === null) problems.push("no question: the question cell is empty");
     if (problems.length) errors.push(...problems.map((message) => ({ line, message })));
-    else rows.push({ line, id: cell("index"), video: cell("video") ?? cell("video_path"), question, prediction: prediction! });
+    else {
+      const lettered: Record<string, string> = {};
+      for (const letter of LETTERS) if (cell(letter.toLowerCase()) !== null) lettered[letter] = cell(letter.toLowerCase())!.trim();
+      const options = Object.keys(lettered).length >= 2 ? lettered : null;
+      const answer = cell("answer");
+      rows.push({ line, id: cell("index"), video: cell("video") ?? cell("video_path"), question, prediction: prediction!, options, answer: options ? answerLetter(answer, options) : answer });
+    }
   }
   return { rows, errors };
 }
