@@ -10,6 +10,7 @@ interface HarnessAnswer {
   ok: boolean;
   errors: { line: number; message: string }[];
   rows: number;
+  created: number;
   decided: { correct: number; wrong: number; undecided: number };
   runId: string | null;
 }
@@ -26,6 +27,7 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
   const [format, setFormat] = useState<"lmms-eval" | "vlmevalkit">("lmms-eval");
   const [model, setModel] = useState("");
   const [file, setFile] = useState<File | null>(null);
+  const [createQuestions, setCreateQuestions] = useState(false);
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<HarnessAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -37,6 +39,7 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
     form.set("format", format);
     form.set("model", model);
     if (dryRun) form.set("dryRun", "true");
+    if (createQuestions) form.set("createQuestions", "true");
     setBusy(true);
     setFailure(null);
     try {
@@ -94,6 +97,17 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
           />
         </label>
       </div>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={createQuestions}
+          onChange={(e) => {
+            setCreateQuestions(e.target.checked);
+            setAnswer(null);
+          }}
+        />
+        Create the questions the set does not have (on the project&apos;s video of the same name, from the row&apos;s options and answer)
+      </label>
       <div className="flex gap-3">
         <button type="button" className={buttonClass("secondary")} disabled={busy || !file || !setId || !model.trim()} onClick={() => void send(true)}>
           Check file
@@ -110,8 +124,8 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
       {answer && (
         <div data-testid="harness-import-result" className="flex flex-col gap-1">
           <p>
-            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows: {answer.decided.correct} correct, {answer.decided.wrong} wrong,{" "}
-            {answer.decided.undecided} undecided.
+            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows{answer.created > 0 ? ` (${answer.created} new questions)` : ""}:{" "}
+            {answer.decided.correct} correct, {answer.decided.wrong} wrong, {answer.decided.undecided} undecided.
           </p>
           {answer.errors.length > 0 && (
             <ul className="list-disc pl-5 text-red-700" data-testid="harness-import-errors">

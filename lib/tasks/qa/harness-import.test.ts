@@ -136,4 +136,48 @@ describe("importing harness outputs as external QA runs", () => {
     const op = await runQaResults(prisma, owner, open.runId!, { format: "json", page: 1, pageSize: 50 } as never);
     expect(op.questions.map((q) => [q.externalId, q.result?.rawAnswer])).toEqual([["q4", "It rolls down the ramp."]]);
   });
+
+  it("creates the questions no question of the set matches when asked (on the project's video by name), else lists them", async () => {
+    const { projectId, setId } = await qaProject();
+    const tsv = (...rows: string[][]) => new TextEncoder().encode([["index", "video", "question", "A", "B", "C", "answer", "prediction"], ...rows].map((r) => r.join("\t")).join("\n"));
+    const known = ["q1", "A ball rolls down a ramp number 0-0", "Where does the ball roll?", "The ball rolls down the ramp.", "It flies away.", "It melts.", "A", "A"];
+    // A new multiple-choice question named by the video's path, and a new open one (no options) by its name.
+    const newMc = ["q1", "Mechanics/A ball rolls down a ramp number 1-0.mp4", "How many balls are there?", "One.", "Two.", "Three.", "A", "A. One."];
+    const newOpen = ["n2", "A ball rolls down a ramp number 1-0.mp4", "What colour is the ball?", "", "", "", "Red.", "It is red."];
+    const elsewhere = ["n3", "A cat sleeps", "Does the cat move?", "Yes.", "No.", "", "B", "B"];
+    const noAnswer = ["n4", "A ball rolls down a ramp number 0-0", "Is it sunny?", "Yes.", "No.", "", "", "A"];
+    const fields = { questionSetId: setId, format: "vlmevalkit" as const, model: "m", dryRun: true };
+
+    const plain = await importHarnessRun(prisma, owner, projectId, fields, tsv(known, newMc, newOpen));
+    expect(plain.errors).toEqual([
+      { line: 3, message: 'no question of the set matches "How many balls are there?" on Mechanics/A ball rolls down a ramp number 1-0.mp4' },
+      { line: 4, message: 'no question of the set matches "What colour is the ball?" on A ball rolls down a ramp number 1-0.mp4' },
+    ]);
+    const checked = await importHarnessRun(prisma, owner, projectId, { ...fields, createQuestions: true }, tsv(known, newMc, newOpen, elsewhere, noAnswer, newOpen));
+    expect(checked.errors).toEqual([
+      { line: 5, message: 'unknown video "A cat sleeps": no video of the project has this name, so its question cannot be created' },
+      { line: 6, message: "cannot create the question: the row gives no correct option (answer)" },
+      { line: 7, message: "answers the same question as line 4" },
+    ]);
+    expect(await prisma.item.count({ where: { setId } })).toBe(4);
+
+    const imported = await importHarnessRun(prisma, owner, projectId, { ...fields, dryRun: false, createQuestions: true }, tsv(known, newMc, newOpen));
+    expect(imported).toMatchObject({ ok: true, rows: 3, created: 2, decided: { correct: 2, wrong: 0, undecided: 1 } });
+    const items = await prisma.item.findMany({ where: { setId }, select: { externalId: true, payload: true, video: { select: { relativePath: true } } }, orderBy: { externalId: "asc" } });
+    expect(items.map((i) => i.externalId)).toEqual(["n2", "q1", "q1-line-3", "q2", "q3", "q4"]);
+    expect((await prisma.itemSet.findUniqueOrThrow({ where: { id: setId } })).itemCount).toBe(6);
+    // q1 was taken by the set's own q1: the new question's id says its line.
+    const byId = new Map(items.map((i) => [i.externalId, i]));
+    expect(byId.get("q1-line-3")).toMatchObject({
+      video: { relativePath: "Mechanics/A ball rolls down a ramp number 1-0.mp4" },
+      payload: { question: "How many balls are there?", format: "mc", options: { A: "One.", B: "Two.", C: "Three." }, answer: "A" },
+    });
+    expect(byId.get("n2")).toMatchObject({ payload: { question: "What colour is the ball?", format: "open", options: null, answer: "Red." } });
+    const results = await runQaResults(prisma, owner, imported.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    expect(results.questions.map((q) => [q.externalId, q.result?.outcome]).sort()).toEqual([
+      ["n2", "unanswerable"],
+      ["q1", "correct"],
+      ["q1-line-3", "correct"],
+    ]);
+  });
 });

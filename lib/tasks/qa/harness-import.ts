@@ -36,6 +36,8 @@ export const harnessImportFieldsSchema = z.strictObject({
   format: z.enum(HARNESS_FORMATS, { error: 'format must be "lmms-eval" or "vlmevalkit"' }),
   model: z.string().trim().min(1, "the model's name is needed").max(200),
   dryRun: z.boolean().default(false),
+  /** Create the questions no question of the set matches (on the project's videos) instead of listing them. */
+  createQuestions: z.boolean().default(false),
 });
 /** The multipart text fields beside the file (the set comes from the path). */
 export const harnessUploadFieldsSchema = z.strictObject({
@@ -45,8 +47,12 @@ export const harnessUploadFieldsSchema = z.strictObject({
     .enum(["true", "false"], { error: 'dryRun must be "true" or "false"' })
     .optional()
     .transform((value) => value === "true"),
+  createQuestions: z
+    .enum(["true", "false"], { error: 'createQuestions must be "true" or "false"' })
+    .optional()
+    .transform((value) => value === "true"),
 });
-export type HarnessImportFields = z.output<typeof harnessImportFieldsSchema>;
+export type HarnessImportFields = Omit<z.output<typeof harnessImportFieldsSchema>, "createQuestions"> & { createQuestions?: boolean };
 
 export interface HarnessRowError {
   line: number;
@@ -245,8 +251,62 @@ export async function parseVlmEvalKitXlsx(bytes: Uint8Array): Promise<{ rows: Ha
   return parseVlmEvalKitTable(table);
 }
 
-/** Each row's question in the set (by video + question text, else by id), or an error with its line. */
-export function matchHarnessRows(rows: readonly HarnessRow[], questions: readonly SetQuestion[]): { matched: { row: HarnessRow; question: SetQuestion }[]; errors: HarnessRowError[] } {
+/** A project video a created question can be about. */
+export interface ProjectVideo {
+  id: string;
+  relativePath: string;
+}
+
+/** A question the import creates (its `itemId` is a placeholder until it is stored). */
+export interface CreatedQuestion extends SetQuestion {
+  created: true;
+}
+
+/** A question for a row no question of the set matches, or why there can be none. */
+function questionToCreate(row: HarnessRow, videos: readonly ProjectVideo[], takenIds: Set<string>): CreatedQuestion | { error: string } {
+  if (!row.video) return { error: `no question of the set matches ${JSON.stringify(row.question)}, and the row names no video to create it on` };
+  const stem = videoStem(row.video);
+  const exact = videos.filter((v) => v.relativePath === row.video);
+  const candidates = exact.length ? exact : videos.filter((v) => videoStem(v.relativePath) === stem);
+  if (candidates.length === 0) return { error: `unknown video ${JSON.stringify(row.video)}: no video of the project has this name, so its question cannot be created` };
+  if (candidates.length > 1)
+    return { error: `${JSON.stringify(row.video)} names ${candidates.length} videos of the project (${candidates.map((v) => v.relativePath).join(", ")}); the question cannot be created` };
+  if (row.answer === null)
+    return { error: row.options ? "cannot create the question: the row gives no correct option (answer)" : "cannot create the open question: the row gives no reference answer" };
+  const video = candidates[0]!;
+  let externalId = row.id ?? `line-${row.line}`;
+  if (takenIds.has(externalId)) externalId = `${externalId}-line-${row.line}`;
+  takenIds.add(externalId);
+  return {
+    created: true,
+    itemId: `new:${row.line}`,
+    videoId: video.id,
+    externalId,
+    videoPath: video.relativePath,
+    payload: {
+      video: row.video,
+      question: row.question!,
+      format: row.options ? "mc" : "open",
+      options: row.options,
+      answer: row.answer,
+      category: null,
+      granularity: null,
+      extra: null,
+      line: row.line,
+    },
+  };
+}
+
+/**
+ * Each row's question in the set (by video + question text, else by id), or an error with its line. With
+ * `create`, a row no question matches gets a new question on its video (by path, else by name without
+ * folders or extension, among the project's videos), from the options and answer the row gives.
+ */
+export function matchHarnessRows(
+  rows: readonly HarnessRow[],
+  questions: readonly SetQuestion[],
+  create?: { videos: readonly ProjectVideo[] },
+): { matched: { row: HarnessRow; question: SetQuestion | CreatedQuestion }[]; errors: HarnessRowError[] } {
   const byText = new Map<string, SetQuestion>();
   const byId = new Map<string, SetQuestion>();
   const videos = new Set<string>();
@@ -256,14 +316,29 @@ export function matchHarnessRows(rows: readonly HarnessRow[], questions: readonl
     videos.add(videoStem(q.videoPath));
     videos.add(videoStem(q.payload.video));
   }
-  const matched: { row: HarnessRow; question: SetQuestion }[] = [];
+  const takenIds = new Set(questions.map((q) => q.externalId));
+  const created = new Map<string, CreatedQuestion>();
+  const matched: { row: HarnessRow; question: SetQuestion | CreatedQuestion }[] = [];
   const errors: HarnessRowError[] = [];
   const seen = new Map<string, number>();
   for (const row of rows) {
-    let question = row.video ? byText.get(`${videoStem(row.video)}\u0000${normalise(row.question ?? "")}`) : undefined;
+    const key = row.video ? `${videoStem(row.video)}\u0000${normalise(row.question ?? "")}` : null;
+    let question: SetQuestion | CreatedQuestion | undefined = key ? byText.get(key) : undefined;
     if (!question && row.id !== null) {
       const candidate = byId.get(row.id);
       if (candidate && (!row.video || videoStem(candidate.videoPath) === videoStem(row.video)) && normalise(candidate.payload.question) === normalise(row.question ?? "")) question = candidate;
+    }
+    if (!question && create) {
+      question = key ? created.get(key) : undefined;
+      if (!question) {
+        const made = questionToCreate(row, create.videos, takenIds);
+        if ("error" in made) {
+          errors.push({ line: row.line, message: made.error });
+          continue;
+        }
+        created.set(key!, made);
+        question = made;
+      }
     }
     if (!question) {
       if (row.video && !videos.has(videoStem(row.video))) errors.push({ line: row.line, message: `unknown video ${JSON.stringify(row.video)}: no question of the set is about it` });
@@ -304,6 +379,8 @@ export interface HarnessImportResult {
   ok: boolean;
   errors: HarnessRowError[];
   rows: number;
+  /** Questions created in the set (createQuestions), counted in `rows`. */
+  created: number;
   decided: { correct: number; wrong: number; undecided: number };
   runId: string | null;
 }
@@ -334,7 +411,8 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
   }));
   const text = () => new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
   const parsed = fields.format === "lmms-eval" ? parseLmmsEvalSamples(text()) : isXlsx(bytes) ? await parseVlmEvalKitXlsx(bytes) : parseVlmEvalKitTsv(text());
-  const { matched, errors: matchErrors } = matchHarnessRows(parsed.rows, questions);
+  const projectVideos = fields.createQuestions ? await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } }) : [];
+  const { matched, errors: matchErrors } = matchHarnessRows(parsed.rows, questions, fields.createQuestions ? { videos: projectVideos } : undefined);
   const errors = [...parsed.errors, ...matchErrors].sort((a, b) => a.line - b.line);
   if (parsed.rows.length + parsed.errors.length === 0) errors.push({ line: 1, message: "the file has no rows" });
   const decisions = matched.map((m) => ({ ...m, result: decideWithoutJudge(m.question.payload, m.row.prediction) }));
@@ -343,12 +421,22 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
     wrong: decisions.filter((d) => "decision" in d.result && d.result.decision.outcome === "wrong").length,
     undecided: decisions.filter((d) => "undecided" in d.result).length,
   };
-  const base = { dryRun: fields.dryRun, ok: errors.length === 0, errors, rows: matched.length, decided, runId: null };
+  const toCreate = matched.flatMap((m) => ("created" in m.question ? [m.question] : []));
+  const base = { dryRun: fields.dryRun, ok: errors.length === 0, errors, rows: matched.length, created: toCreate.length, decided, runId: null };
   if (fields.dryRun || errors.length) return base;
 
   const endpointId = await externalEndpoint(prisma, actor, projectId, fields.model);
   const now = new Date();
   const runId = await prisma.$transaction(async (tx) => {
+    if (toCreate.length) {
+      const stored = await tx.item.createManyAndReturn({
+        data: toCreate.map((q) => ({ projectId, setId: set.id, videoId: q.videoId, externalId: q.externalId, kind: "question", group: "", payload: q.payload as never })),
+        select: { id: true, externalId: true },
+      });
+      const idOf = new Map(stored.map((item) => [item.externalId, item.id]));
+      for (const q of toCreate) q.itemId = idOf.get(q.externalId)!;
+      await tx.itemSet.update({ where: { id: set.id }, data: { itemCount: { increment: toCreate.length } } });
+    }
     const run = await tx.judgeRun.create({
       data: {
         projectId,

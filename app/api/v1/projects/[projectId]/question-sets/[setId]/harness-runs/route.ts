@@ -6,7 +6,7 @@ import { harnessUploadFieldsSchema, importHarnessRun } from "@/lib/tasks/qa/harn
 
 type Params = { projectId: string; setId: string };
 
-/** multipart `file` (lmms-eval samples JSONL, VLMEvalKit TSV or XLSX), `format`, `model`, `dryRun`?: an external QA run of the set. */
+/** multipart `file` (lmms-eval samples JSONL, VLMEvalKit TSV or XLSX), `format`, `model`, `dryRun`?, `createQuestions`?: an external QA run of the set. */
 export const POST = withProject<Params>(
   "runs.manage",
   async ({ request, actor, params, project }) => {
