@@ -12,6 +12,7 @@ interface HarnessAnswer {
   rows: number;
   created: number;
   decided: { correct: number; wrong: number; undecided: number };
+  judging: number;
   runId: string | null;
 }
 
@@ -21,13 +22,14 @@ const input = "rounded-md border border-slate-300 px-2 py-1.5";
  * An lmms-eval log_samples file or a VLMEvalKit prediction TSV as an external QA run of a question set:
  * Check is a dry run listing every row it cannot read with its line (nothing stored); Import stores the run.
  */
-export function HarnessRunImport({ projectId, questionSets }: { projectId: string; questionSets: { id: string; name: string }[] }) {
+export function HarnessRunImport({ projectId, questionSets, judgeEndpoints }: { projectId: string; questionSets: { id: string; name: string }[]; judgeEndpoints: { id: string; name: string }[] }) {
   const router = useRouter();
   const [setId, setSetId] = useState(questionSets[0]?.id ?? "");
   const [format, setFormat] = useState<"lmms-eval" | "vlmevalkit">("lmms-eval");
   const [model, setModel] = useState("");
   const [file, setFile] = useState<File | null>(null);
   const [createQuestions, setCreateQuestions] = useState(false);
+  const [judgeEndpointId, setJudgeEndpointId] = useState("");
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<HarnessAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -40,6 +42,7 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
     form.set("model", model);
     if (dryRun) form.set("dryRun", "true");
     if (createQuestions) form.set("createQuestions", "true");
+    if (judgeEndpointId) form.set("judgeEndpointId", judgeEndpointId);
     setBusy(true);
     setFailure(null);
     try {
@@ -60,8 +63,8 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
       <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
       <p className="text-slate-600">
         An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or{" "}
-        <code>.xlsx</code>) becomes an external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs, and no LLM is called, so open
-        answers and answers without a readable letter count as unanswerable.
+        <code>.xlsx</code>) becomes an external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs. Open answers and answers
+        without a readable letter go to the judge endpoint you choose, as in FrameJury&apos;s own runs; without one they count as unanswerable.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
@@ -84,6 +87,24 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
         <label className="flex flex-col gap-1">
           Model
           <input className={input} value={model} onChange={(e) => setModel(e.target.value)} placeholder="e.g. llava-video-7b" />
+        </label>
+        <label className="flex flex-col gap-1">
+          Judge for open and letterless answers
+          <select
+            className={input}
+            value={judgeEndpointId}
+            onChange={(e) => {
+              setJudgeEndpointId(e.target.value);
+              setAnswer(null);
+            }}
+          >
+            <option value="">none (they count as unanswerable)</option>
+            {judgeEndpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.name}
+              </option>
+            ))}
+          </select>
         </label>
         <label className="flex flex-col gap-1">
           File
@@ -125,7 +146,8 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
         <div data-testid="harness-import-result" className="flex flex-col gap-1">
           <p>
             {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows{answer.created > 0 ? ` (${answer.created} new questions)` : ""}:{" "}
-            {answer.decided.correct} correct, {answer.decided.wrong} wrong, {answer.decided.undecided} undecided.
+            {answer.decided.correct} correct, {answer.decided.wrong} wrong, {answer.decided.undecided} undecided
+            {answer.judging > 0 ? ` (${answer.judging} ${answer.dryRun ? "would go" : "went"} to the judge: the run shows its progress until they are judged)` : ""}.
           </p>
           {answer.errors.length > 0 && (
             <ul className="list-disc pl-5 text-red-700" data-testid="harness-import-errors">

@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import ExcelJS from "exceljs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
@@ -19,7 +19,12 @@ import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
 import { projectQaOverview, runQaResults } from "@/lib/tasks/qa/qa-results";
+import { createEndpoint } from "@/lib/judge/endpoints";
+import { getRunStatus } from "@/lib/judge/runs";
+import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { importHarnessRun } from "./harness-import";
+import type { QaDecision } from "./qa-pipeline";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, "harness-fixtures", name)));
 const LMMS = fixture("samples_videomme_2026-11-23T12-00-00.jsonl");
@@ -29,9 +34,12 @@ const EGOSCHEMA = fixture("samples_egoschema_subset_2026-11-23T12-00-00.jsonl");
 const ACTIVITYNET_QA = fixture("samples_activitynetqa_2026-11-23T12-00-00.jsonl");
 
 let owner: Actor;
+let stub: StubServer;
 beforeAll(async () => {
   owner = await makeUser();
+  stub = await startStubLlm();
 });
+afterAll(() => stub.close());
 
 async function qaProject() {
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
@@ -179,5 +187,60 @@ describe("importing harness outputs as external QA runs", () => {
       ["q1", "correct"],
       ["q1-line-3", "correct"],
     ]);
+  });
+
+  it("judges the open and letterless answers with a judge endpoint, as a job with progress, exactly as an own run's judge step", async () => {
+    const { projectId, setId } = await qaProject();
+    const judgeModel = `stub-judge-${projectId.slice(-8)}`; // new per project: the response cache answers nothing from elsewhere
+    const judge = await createEndpoint(prisma, owner, projectId, {
+      name: "Judge (simulated)",
+      baseUrl: stub.baseURL,
+      model: judgeModel,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    });
+    const queued: { runId: string; videoId: string }[] = [];
+    const holding = { enqueue: async (jobs: { runId: string; videoId: string }[]) => void queued.push(...jobs) };
+    const fields = { questionSetId: setId, format: "lmms-eval" as const, model: "LLaVA-NeXT-Video", dryRun: false, judgeEndpointId: judge.id };
+    // EgoSchema's q3 ("I think the answer is C.": no option C) goes to the option judge; the letters stay FrameJury's.
+    const ego = await importHarnessRun(prisma, owner, projectId, fields, EGOSCHEMA, holding);
+    expect(ego).toMatchObject({ ok: true, rows: 3, decided: { correct: 1, wrong: 1, undecided: 1 }, judging: 1 });
+    // Until the job runs, the run is queued with its progress: 5 of 6 steps done.
+    expect(await getRunStatus(prisma, owner, ego.runId!)).toMatchObject({ status: "queued" });
+    expect(await prisma.stepResult.count({ where: { runId: ego.runId!, status: "done" } })).toBe(5);
+    expect(queued).toEqual([{ runId: ego.runId!, videoId: expect.any(String) }]);
+    await inlineJudgeQueue(testJudgeDeps()).enqueue(queued);
+    expect(await getRunStatus(prisma, owner, ego.runId!)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0, skipped: 0 } });
+
+    // The open ActivityNet-QA answer goes to the answer-consistency judge; judged inline here.
+    const open = await importHarnessRun(prisma, owner, projectId, fields, ACTIVITYNET_QA, inlineJudgeQueue(testJudgeDeps()));
+    expect(open).toMatchObject({ ok: true, judging: 1 });
+    expect(await getRunStatus(prisma, owner, open.runId!)).toMatchObject({ status: "done" });
+
+    const decide = async (runId: string) => {
+      const steps = await prisma.stepResult.findMany({ where: { runId, stepId: "decide" }, include: { calls: true } });
+      const ids = new Map((await prisma.item.findMany({ where: { id: { in: steps.map((s) => s.itemId) } }, select: { id: true, externalId: true } })).map((i) => [i.id, i.externalId]));
+      return Object.fromEntries(steps.map((s) => [ids.get(s.itemId)!, { output: s.output as unknown as QaDecision, calls: s.calls.map((c) => c.model), templateId: s.templateId }]));
+    };
+    const egoDecided = await decide(ego.runId!);
+    expect(egoDecided.q3).toMatchObject({ output: { outcome: "wrong", decidedBy: "judge", judgement: "No" }, calls: [judgeModel], templateId: "qa/judge-option" });
+    expect(egoDecided.q1).toMatchObject({ output: { outcome: "correct", decidedBy: "letter" }, calls: [] });
+    const openDecided = await decide(open.runId!);
+    expect(openDecided.q4).toMatchObject({ output: { outcome: "correct", decidedBy: "judge", judgement: "Yes" }, calls: [judgeModel], templateId: "qa/judge-open" });
+
+    // Accuracy now covers them: nothing unanswerable, and the judged answers carry the correctness score.
+    const overview = await projectQaOverview(prisma, owner, projectId, { runId: [ego.runId!, open.runId!], format: "json" });
+    const overall = (runId: string) => overview.rows.find((r) => r.runId === runId && r.breakdown === "all")!.outcomes;
+    expect(overall(ego.runId!)).toMatchObject({ correct: 1, wrong: 2, unanswerable: 0, pending: 0 });
+    expect(overall(open.runId!)).toMatchObject({ correct: 1, wrong: 0, unanswerable: 0, pending: 0 });
+    expect(await prisma.score.count({ where: { runId: ego.runId!, category: "correctness" } })).toBe(3);
+    expect(await prisma.runMetric.count({ where: { runId: ego.runId!, metric: "correct" } })).toBe(3);
   });
 });

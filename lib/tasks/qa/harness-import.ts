@@ -12,8 +12,11 @@
  * `index`), else by its video (file name without extension) and question text. The prediction is kept as
  * the run's raw answer and read exactly as FrameJury reads its own runs' answers: a multiple-choice letter
  * by extract-letter.ts, with the correctness score FrameJury's own decisions carry (so answers can be reviewed,
- * queued and compared with reviewers). No LLM is called on import: an answer with no single readable letter, and every open
- * answer, is stored with its decision left undone ("skipped"), so it counts as unanswerable, never as wrong.
+ * queued and compared with reviewers). An answer with no single readable letter, and every open answer, is
+ * judged by the QA pipeline's own decide step when the import names a judge endpoint: the run is created queued,
+ * with its decide steps for those answers left to the engine (a job per video, as an own run's). Without a judge
+ * no LLM is called: such an answer is stored with its decision left undone ("skipped"), so it counts as
+ * unanswerable, never as wrong. With `createQuestions`, rows no question matches become questions of the set.
  *
  * All or nothing: the dry run (and a failed import) lists every row that cannot be read, with its line.
  */
@@ -38,6 +41,8 @@ export const harnessImportFieldsSchema = z.strictObject({
   dryRun: z.boolean().default(false),
   /** Create the questions no question of the set matches (on the project's videos) instead of listing them. */
   createQuestions: z.boolean().default(false),
+  /** Judge the open and letterless answers with this endpoint, as a QA run's judge step does (a job). */
+  judgeEndpointId: z.string().min(1).max(64).optional(),
 });
 /** The multipart text fields beside the file (the set comes from the path). */
 export const harnessUploadFieldsSchema = z.strictObject({
@@ -51,8 +56,18 @@ export const harnessUploadFieldsSchema = z.strictObject({
     .enum(["true", "false"], { error: 'createQuestions must be "true" or "false"' })
     .optional()
     .transform((value) => value === "true"),
+  judgeEndpointId: z
+    .string()
+    .max(64)
+    .optional()
+    .transform((value) => value?.trim() || undefined),
 });
 export type HarnessImportFields = Omit<z.output<typeof harnessImportFieldsSchema>, "createQuestions"> & { createQuestions?: boolean };
+
+/** Where the judging jobs go (the app's pg-boss queue; tests judge inline). */
+export interface HarnessJudgeQueue {
+  enqueue(jobs: { runId: string; videoId: string }[]): Promise<void>;
+}
 
 export interface HarnessRowError {
   line: number;
@@ -358,9 +373,9 @@ export function matchHarnessRows(
 
 /** The decision FrameJury makes without an LLM: the letter of a multiple-choice answer, else none. */
 export function decideWithoutJudge(payload: QuestionPayload, prediction: string): { decision: QaDecision } | { undecided: string } {
-  if (payload.format !== "mc" || !payload.options) return { undecided: "An open answer of an external run is not judged on import (no judge endpoint is called)." };
+  if (payload.format !== "mc" || !payload.options) return { undecided: "An open answer of an external run is judged only when the import names a judge endpoint." };
   const extraction = extractOptionLetter(prediction, payload.options);
-  if (!extraction.letter) return { undecided: `No single option letter could be read (${extraction.reason}); an external run calls no judge.` };
+  if (!extraction.letter) return { undecided: `No single option letter could be read (${extraction.reason}); the import named no judge endpoint.` };
   const right = extraction.letter === payload.answer;
   return {
     decision: {
@@ -382,6 +397,8 @@ export interface HarnessImportResult {
   /** Questions created in the set (createQuestions), counted in `rows`. */
   created: number;
   decided: { correct: number; wrong: number; undecided: number };
+  /** Undecided answers handed to the judge endpoint (judgeEndpointId): the run stays queued/running until they are judged. */
+  judging: number;
   runId: string | null;
 }
 
@@ -394,7 +411,7 @@ async function externalEndpoint(prisma: PrismaClient, actor: Actor, projectId: s
 }
 
 /** Import one harness file as an external QA run of a question set (owners; `runs.manage`). */
-export async function importHarnessRun(prisma: PrismaClient, actor: Actor, projectId: string, fields: HarnessImportFields, bytes: Uint8Array): Promise<HarnessImportResult> {
+export async function importHarnessRun(prisma: PrismaClient, actor: Actor, projectId: string, fields: HarnessImportFields, bytes: Uint8Array, queue?: HarnessJudgeQueue): Promise<HarnessImportResult> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const set = await prisma.itemSet.findFirst({ where: { id: fields.questionSetId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError("No such question set in this project.");
@@ -422,7 +439,22 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
     undecided: decisions.filter((d) => "undecided" in d.result).length,
   };
   const toCreate = matched.flatMap((m) => ("created" in m.question ? [m.question] : []));
-  const base = { dryRun: fields.dryRun, ok: errors.length === 0, errors, rows: matched.length, created: toCreate.length, decided, runId: null };
+  // Judging: the undecided answers' videos go through the engine, which needs a frame set to hang each on (the
+  // judge sees no frames); the newest of the video's sets.
+  const judge = fields.judgeEndpointId
+    ? await prisma.judgeEndpoint.findFirst({ where: { id: fields.judgeEndpointId, projectId }, select: { id: true, name: true, baseUrl: true, model: true, archivedAt: true } })
+    : null;
+  if (fields.judgeEndpointId && !judge) throw new NotFoundError("No such judge endpoint in this project.");
+  if (judge?.archivedAt) throw new ValidationError(`Endpoint ${judge.name} is archived: restore it on the Judge page to judge with it.`);
+  const toJudge = judge ? decisions.filter((d) => "undecided" in d.result) : [];
+  const judgedVideos = [...new Set(toJudge.map((d) => d.question.videoId))];
+  const frameSets = new Map(
+    (await prisma.frameSet.findMany({ where: { videoId: { in: judgedVideos } }, orderBy: { createdAt: "desc" }, select: { id: true, videoId: true } })).reverse().map((f) => [f.videoId, f.id]),
+  );
+  for (const d of toJudge)
+    if (!frameSets.has(d.question.videoId)) errors.push({ line: d.row.line, message: `cannot be judged yet: the video ${d.question.videoPath} has no frames (extract them first)` });
+  errors.sort((a, b) => a.line - b.line);
+  const base = { dryRun: fields.dryRun, ok: errors.length === 0, errors, rows: matched.length, created: toCreate.length, decided, judging: toJudge.length, runId: null };
   if (fields.dryRun || errors.length) return base;
 
   const endpointId = await externalEndpoint(prisma, actor, projectId, fields.model);
@@ -442,12 +474,20 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
         projectId,
         pipeline: QA_PIPELINE,
         endpointId,
-        status: "done",
-        settings: { frames: 8, resize: { mode: "quarter" }, textOnlyBaseline: false },
-        endpointSnapshot: { name: `External: ${fields.model}`, model: fields.model, external: { source: fields.format, questionSetId: set.id } },
+        status: toJudge.length ? "queued" : "done",
+        settings: { frames: 8, resize: { mode: "quarter" }, textOnlyBaseline: false, ...(judge ? { judgeEndpointId: judge.id } : {}) },
+        endpointSnapshot: {
+          name: `External: ${fields.model}`,
+          model: fields.model,
+          external: { source: fields.format, questionSetId: set.id },
+          ...(judge ? { roles: { judge: { id: judge.id, name: judge.name, baseUrl: judge.baseUrl, model: judge.model } } } : {}),
+        },
+        simulated: judge ? /^stub/i.test(judge.model) || judge.name.toLowerCase().includes("simulated") : false,
         createdById: actor.userId,
-        startedAt: now,
-        finishedAt: now,
+        startedAt: toJudge.length ? null : now,
+        finishedAt: toJudge.length ? null : now,
+        // The videos whose answers the judge decides: the engine judges them as it judges an own run's.
+        ...(judgedVideos.length ? { videos: { createMany: { data: judgedVideos.map((videoId) => ({ videoId, frameSetId: frameSets.get(videoId)! })) } } } : {}),
       },
       select: { id: true },
     });
@@ -476,8 +516,10 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
         },
         "decision" in d.result
           ? { ...common, stepId: "decide", status: "done" as const, templateId: "qa/judge-option", output: d.result.decision as never }
-          : { ...common, stepId: "decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: d.result.undecided },
-      ];
+          : judge
+            ? null // planned and run by the engine, with the judge endpoint
+            : { ...common, stepId: "decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: d.result.undecided },
+      ].filter((step) => step !== null);
     });
     const stored = await tx.stepResult.createManyAndReturn({ data: steps, select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true } });
     // The correctness score, as the engine writes it for a decided answer: reviews, queues and agreement read it.
@@ -502,5 +544,9 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
     });
     return run.id;
   });
+  if (judgedVideos.length) {
+    if (!queue) throw new Error("importHarnessRun: judging needs a job queue");
+    await queue.enqueue(judgedVideos.map((videoId) => ({ runId, videoId })));
+  }
   return { ...base, runId };
 }
