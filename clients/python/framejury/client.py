@@ -471,15 +471,26 @@ class Client:
         dry_run: bool = True,
         create_questions: bool = False,
         judge_endpoint_id: str | None = None,
+        text_only: bool = False,
+        baseline_run_id: str | None = None,
     ) -> JsonDict:
         """Imports an eval harness's output as an external QA run of a question set: format "lmms-eval" (a
         --log_samples JSONL) or "vlmevalkit" (a prediction .tsv or .xlsx). A dry run (the default) stores
         nothing and lists every row it cannot read with its line; an import of a file with such rows stores
         nothing and answers the same (ok False, runId None). create_questions creates the questions the set
         lacks. judge_endpoint_id judges the open and letterless answers with that endpoint as a job (wait with
-        wait_for_run(runId)). Returns {dryRun, ok, errors, rows, created, decided, judging, runId}."""
+        wait_for_run(runId)). text_only marks a run answered without the video; baseline_run_id names such a
+        run (or an own run with its text-only baseline) as this run's text-only baseline. Returns {dryRun, ok, errors, rows, created, decided, judging, runId}."""
         content, file_name = _file_content(file, file_name, "samples.jsonl" if format == "lmms-eval" else "predictions.tsv")
-        body = {"format": format, "model": model, "dryRun": "true" if dry_run else None, "createQuestions": "true" if create_questions else None, "judgeEndpointId": judge_endpoint_id}
+        body = {
+            "format": format,
+            "model": model,
+            "dryRun": "true" if dry_run else None,
+            "createQuestions": "true" if create_questions else None,
+            "judgeEndpointId": judge_endpoint_id,
+            "textOnly": "true" if text_only else None,
+            "baselineRunId": baseline_run_id,
+        }
         path = {"projectId": project_id, "setId": question_set_id}
         result: JsonDict = self._call("import_harness_run", path, body=body, files=[("file", file_name, content)], answer_statuses=(422,))
         return result

@@ -22,7 +22,18 @@ const input = "rounded-md border border-slate-300 px-2 py-1.5";
  * An lmms-eval log_samples file or a VLMEvalKit prediction TSV as an external QA run of a question set:
  * Check is a dry run listing every row it cannot read with its line (nothing stored); Import stores the run.
  */
-export function HarnessRunImport({ projectId, questionSets, judgeEndpoints }: { projectId: string; questionSets: { id: string; name: string }[]; judgeEndpoints: { id: string; name: string }[] }) {
+export function HarnessRunImport({
+  projectId,
+  questionSets,
+  judgeEndpoints,
+  baselineRuns,
+}: {
+  projectId: string;
+  questionSets: { id: string; name: string }[];
+  judgeEndpoints: { id: string; name: string }[];
+  /** Done QA runs with answers given without the video: own runs with their text-only baseline, external text-only runs. */
+  baselineRuns: { id: string; label: string }[];
+}) {
   const router = useRouter();
   const [setId, setSetId] = useState(questionSets[0]?.id ?? "");
   const [format, setFormat] = useState<"lmms-eval" | "vlmevalkit">("lmms-eval");
@@ -30,6 +41,8 @@ export function HarnessRunImport({ projectId, questionSets, judgeEndpoints }: { 
   const [file, setFile] = useState<File | null>(null);
   const [createQuestions, setCreateQuestions] = useState(false);
   const [judgeEndpointId, setJudgeEndpointId] = useState("");
+  const [textOnly, setTextOnly] = useState(false);
+  const [baselineRunId, setBaselineRunId] = useState("");
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<HarnessAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -43,6 +56,8 @@ export function HarnessRunImport({ projectId, questionSets, judgeEndpoints }: { 
     if (dryRun) form.set("dryRun", "true");
     if (createQuestions) form.set("createQuestions", "true");
     if (judgeEndpointId) form.set("judgeEndpointId", judgeEndpointId);
+    if (textOnly) form.set("textOnly", "true");
+    else if (baselineRunId) form.set("baselineRunId", baselineRunId);
     setBusy(true);
     setFailure(null);
     try {
@@ -107,6 +122,25 @@ export function HarnessRunImport({ projectId, questionSets, judgeEndpoints }: { 
           </select>
         </label>
         <label className="flex flex-col gap-1">
+          Text-only baseline
+          <select
+            className={input}
+            value={textOnly ? "" : baselineRunId}
+            disabled={textOnly}
+            onChange={(e) => {
+              setBaselineRunId(e.target.value);
+              setAnswer(null);
+            }}
+          >
+            <option value="">none</option>
+            {baselineRuns.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
           File
           <input
             type="file"
@@ -128,6 +162,17 @@ export function HarnessRunImport({ projectId, questionSets, judgeEndpoints }: { 
           }}
         />
         Create the questions the set does not have (on the project&apos;s video of the same name, from the row&apos;s options and answer)
+      </label>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={textOnly}
+          onChange={(e) => {
+            setTextOnly(e.target.checked);
+            setAnswer(null);
+          }}
+        />
+        The model answered without the video (a text-only run: later imports and own runs can be compared with it)
       </label>
       <div className="flex gap-3">
         <button type="button" className={buttonClass("secondary")} disabled={busy || !file || !setId || !model.trim()} onClick={() => void send(true)}>

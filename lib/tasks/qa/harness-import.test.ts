@@ -20,9 +20,18 @@ import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
 import { projectQaOverview, runQaResults } from "@/lib/tasks/qa/qa-results";
 import { createEndpoint } from "@/lib/judge/endpoints";
-import { getRunStatus } from "@/lib/judge/runs";
+import { createRun, getRunStatus } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { PIPELINES } from "@/lib/tasks/modules";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { projectAgreement } from "@/lib/agreement/load";
+import { agreementQuerySchema } from "@/lib/agreement/scope";
+import { createQueue } from "@/lib/queues/create-queue";
+import { getQueueItem } from "@/lib/queues/get-queue-item";
+import { nextItem } from "@/lib/queues/next-item";
+import { submitItem } from "@/lib/queues/submit-item";
+import { ValidationError } from "@/lib/errors";
 import { importHarnessRun } from "./harness-import";
 import type { QaDecision } from "./qa-pipeline";
 
@@ -40,6 +49,25 @@ beforeAll(async () => {
   stub = await startStubLlm();
 });
 afterAll(() => stub.close());
+
+async function stubEndpoint(projectId: string, name: string, model: string) {
+  return (
+    await createEndpoint(prisma, owner, projectId, {
+      name,
+      baseUrl: stub.baseURL,
+      model,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    })
+  ).id;
+}
 
 async function qaProject() {
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
@@ -242,5 +270,87 @@ describe("importing harness outputs as external QA runs", () => {
     expect(overall(open.runId!)).toMatchObject({ correct: 1, wrong: 0, unanswerable: 0, pending: 0 });
     expect(await prisma.score.count({ where: { runId: ego.runId!, category: "correctness" } })).toBe(3);
     expect(await prisma.runMetric.count({ where: { runId: ego.runId!, metric: "correct" } })).toBe(3);
+  });
+
+  it("compares an external run with a text-only run (an external one marked text-only) as an own run's baseline", async () => {
+    const { projectId, setId } = await qaProject();
+    const fields = { questionSetId: setId, dryRun: false };
+    // The blind run (VLMEvalKit, no frames): q1 A (right), q2 B (wrong), q3 B (right).
+    const blind = await importHarnessRun(prisma, owner, projectId, { ...fields, format: "vlmevalkit", model: "Qwen2-VL-7B (no video)", textOnly: true }, VLM);
+    const plain = await importHarnessRun(prisma, owner, projectId, { ...fields, format: "lmms-eval", model: "plain" }, MVBENCH);
+    // Only a text-only run can be a baseline.
+    await expect(importHarnessRun(prisma, owner, projectId, { ...fields, format: "lmms-eval", model: "m", baselineRunId: plain.runId! }, LMMS)).rejects.toBeInstanceOf(ValidationError);
+    // lmms-eval with the video: q1 right, q2 right, q3 wrong; its baseline q1, q3 right.
+    const withVideo = await importHarnessRun(prisma, owner, projectId, { ...fields, format: "lmms-eval", model: "llava-video-7b", baselineRunId: blind.runId! }, LMMS);
+    expect(withVideo).toMatchObject({ ok: true, rows: 3 });
+
+    const overview = await projectQaOverview(prisma, owner, projectId, { runId: [blind.runId!, withVideo.runId!], format: "json" });
+    expect(overview.chosen.find((r) => r.id === blind.runId)!.label).toBe("Qwen2-VL-7B (no video) · external (vlmevalkit, text-only)");
+    const all = overview.rows.find((r) => r.runId === withVideo.runId && r.breakdown === "all")!;
+    expect(all.outcomes).toMatchObject({ correct: 2, wrong: 1 });
+    expect(all.textOnly).toMatchObject({ correct: 2, wrong: 1, unanswerable: 0, pending: 0 });
+    expect(all.rightWithoutVideo).toBe(2);
+    // Per question, as for an own run's baseline: the flag filter and the text-only answer.
+    const results = await runQaResults(prisma, owner, withVideo.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    const q2 = results.questions.find((q) => q.externalId === "q2")!;
+    expect(q2).toMatchObject({ result: { outcome: "correct" }, textOnly: { outcome: "wrong", rawAnswer: "B. The ramp under the ball is green.", letter: "B" }, rightWithoutVideo: false });
+    const flagged = await runQaResults(prisma, owner, withVideo.runId!, { format: "json", page: 1, pageSize: 50, flag: "right_without_video" } as never);
+    expect(flagged.questions.map((q) => q.externalId).sort()).toEqual(["q1", "q3"]);
+  });
+
+  it("a review queue and the agreement report work over an external run's answers", async () => {
+    const { projectId, setId } = await qaProject();
+    const reviewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+    const run = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "vlmevalkit", model: "Qwen2-VL-7B", dryRun: false }, VLM);
+    const queue = await createQueue(prisma, owner, projectId, { name: "external answers", runId: run.runId!, scope: "answers", answers: { letters: true }, filter: {} });
+    const seen: Record<string, string> = {};
+    // The reviewer calls every letter right except q2's (the model said B; C is right, so the letter's 0 stands).
+    for (let i = 0; i < 3; i++) {
+      const { itemId } = await nextItem(prisma, reviewer, queue.id);
+      expect(itemId).toEqual(expect.any(String));
+      const item = (await getQueueItem(prisma, reviewer, queue.id, itemId!)) as Awaited<ReturnType<typeof getQueueItem>> & { answer: { question: string; result: { rawAnswer: string } } | null };
+      seen[item.answer!.question] = item.answer!.result.rawAnswer;
+      const value = item.answer!.question.startsWith("What happens") ? 0 : 1;
+      await submitItem(prisma, reviewer, queue.id, itemId!, { judgments: [{ target: item.targets[0]!.key, value }] });
+    }
+    expect(seen["What colour is the ramp under the ball?"]).toBe("B. The ramp under the ball is green.");
+    expect((await nextItem(prisma, reviewer, queue.id)).itemId).toBeNull();
+    const judgments = await prisma.humanJudgment.findMany({ where: { reviewerId: reviewer.userId, withdrawn: false } });
+    expect(judgments.map((j) => j.subjectRunId)).toEqual([run.runId, run.runId, run.runId]);
+
+    // The letters' scores: q1 1, q2 0, q3 1; the reviewer 1, 1, 0 (disagrees on q2 and q3).
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: run.runId! }));
+    expect(report.summary).toMatchObject({ reviewedItems: 3, judgments: 3, reviewers: 1 });
+    const vsJudge = report.humanVsJudge.reviewers.find((r) => r.reviewerId === reviewer.userId)!;
+    expect(vsJudge.binary.confusion).toEqual({ tp: 1, fp: 1, fn: 1, tn: 0 });
+    expect(report.breakdowns.model.map((g) => g.key)).toEqual(["Qwen2-VL-7B"]);
+  });
+
+  it("takes an own run's text-only baseline as an external run's baseline", async () => {
+    const { projectId, setId } = await qaProject();
+    // 128×96 videos: their 64×48 uniform frames are the quarter an own QA run plans.
+    await prisma.video.updateMany({ where: { projectId }, data: { width: 128, height: 96 } });
+    const suffix = projectId.slice(-8);
+    const model = await stubEndpoint(projectId, "Model (simulated)", `stub-vision-${suffix}`);
+    const judge = await stubEndpoint(projectId, "Judge (simulated)", `stub-judge-${suffix}`);
+    const own = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true } }),
+    );
+    expect(await getRunStatus(prisma, owner, own.id)).toMatchObject({ status: "done" });
+    const external = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "lmms-eval", model: "llava-video-7b", dryRun: false, baselineRunId: own.id }, LMMS);
+    const ownResults = await runQaResults(prisma, owner, own.id, { format: "json", page: 1, pageSize: 50 } as never);
+    const externalResults = await runQaResults(prisma, owner, external.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    // The external run answers q1–q3; each carries the own run's blind answer and decision to the same question.
+    const blind = (results: typeof ownResults) => Object.fromEntries(results.questions.map((q) => [q.externalId, [q.textOnly?.outcome, q.textOnly?.rawAnswer, q.rightWithoutVideo]]));
+    const ownBlind = blind(ownResults);
+    expect(blind(externalResults)).toEqual({ q1: ownBlind.q1, q2: ownBlind.q2, q3: ownBlind.q3 });
+    expect(ownBlind.q1![0]).toMatch(/^(correct|wrong)$/);
+    const overview = await projectQaOverview(prisma, owner, projectId, { runId: [external.runId!], format: "json" });
+    const all = overview.rows.find((r) => r.runId === external.runId && r.breakdown === "all")!;
+    expect(all.rightWithoutVideo).toBe(["q1", "q2", "q3"].filter((q) => ownBlind[q]![2]).length);
   });
 });

@@ -22,7 +22,7 @@
  */
 import ExcelJS from "exceljs";
 import { z } from "zod";
-import type { PrismaClient } from "../../generated/prisma/client";
+import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
@@ -43,6 +43,10 @@ export const harnessImportFieldsSchema = z.strictObject({
   createQuestions: z.boolean().default(false),
   /** Judge the open and letterless answers with this endpoint, as a QA run's judge step does (a job). */
   judgeEndpointId: z.string().min(1).max(64).optional(),
+  /** The file's answers were given without the video (a harness run with no frames): the run is a text-only run. */
+  textOnly: z.boolean().default(false),
+  /** A text-only run of the same set (an own run with its text-only baseline, or an external run marked textOnly) whose answers become this run's baseline. */
+  baselineRunId: z.string().min(1).max(64).optional(),
 });
 /** The multipart text fields beside the file (the set comes from the path). */
 export const harnessUploadFieldsSchema = z.strictObject({
@@ -61,8 +65,49 @@ export const harnessUploadFieldsSchema = z.strictObject({
     .max(64)
     .optional()
     .transform((value) => value?.trim() || undefined),
+  textOnly: z
+    .enum(["true", "false"], { error: 'textOnly must be "true" or "false"' })
+    .optional()
+    .transform((value) => value === "true"),
+  baselineRunId: z
+    .string()
+    .max(64)
+    .optional()
+    .transform((value) => value?.trim() || undefined),
 });
-export type HarnessImportFields = Omit<z.output<typeof harnessImportFieldsSchema>, "createQuestions"> & { createQuestions?: boolean };
+export type HarnessImportFields = Omit<z.output<typeof harnessImportFieldsSchema>, "createQuestions" | "textOnly"> & { createQuestions?: boolean; textOnly?: boolean };
+
+/** A text-only run's answer to one question: its answer and decide steps as stored. */
+interface BaselineAnswer {
+  answer: { status: StepStatus; output: unknown; rawText: string | null; templateId: string | null; error: string | null } | undefined;
+  decide: { status: StepStatus; output: unknown; templateId: string | null; error: string | null } | undefined;
+}
+
+/**
+ * The text-only answers of a baseline run by question: an own QA run's text-only baseline steps, or the
+ * answers of an external run imported as text-only. Refused when the run is neither, or is not done.
+ */
+async function baselineAnswers(prisma: PrismaClient, projectId: string, baselineRunId: string): Promise<Map<string, BaselineAnswer>> {
+  const run = await prisma.judgeRun.findFirst({ where: { id: baselineRunId, projectId, pipeline: QA_PIPELINE }, select: { id: true, status: true, settings: true, endpointSnapshot: true } });
+  if (!run) throw new NotFoundError("No such QA run in this project for the text-only baseline.");
+  const external = (run.endpointSnapshot as { external?: { textOnly?: unknown } } | null)?.external;
+  const ownBaseline = (run.settings as { textOnlyBaseline?: unknown } | null)?.textOnlyBaseline === true;
+  if (!ownBaseline && external?.textOnly !== true) throw new ValidationError("The baseline must be a text-only run: a QA run with its text-only baseline, or an external run imported as text-only.");
+  if (run.status !== "done") throw new ValidationError(`The baseline run is ${run.status}: it can serve as a baseline once it is done.`);
+  const [answerStep, decideStep] = external?.textOnly === true ? ["answer", "decide"] : ["text_only_answer", "text_only_decide"];
+  const steps = await prisma.stepResult.findMany({
+    where: { runId: run.id, stepId: { in: [answerStep!, decideStep!] } },
+    select: { itemId: true, stepId: true, status: true, output: true, rawText: true, templateId: true, error: true },
+  });
+  const byItem = new Map<string, BaselineAnswer>();
+  for (const step of steps) {
+    const entry = byItem.get(step.itemId) ?? { answer: undefined, decide: undefined };
+    if (step.stepId === answerStep) entry.answer = step;
+    else entry.decide = step;
+    byItem.set(step.itemId, entry);
+  }
+  return byItem;
+}
 
 /** Where the judging jobs go (the app's pg-boss queue; tests judge inline). */
 export interface HarnessJudgeQueue {
@@ -410,6 +455,27 @@ async function externalEndpoint(prisma: PrismaClient, actor: Actor, projectId: s
   return (await prisma.judgeEndpoint.create({ data: { projectId, name, baseUrl: "external:", model, createdById: actor.userId, archivedAt: new Date() }, select: { id: true } })).id;
 }
 
+/** The text-only steps an external run gets from its baseline's answer (skipped when the baseline has none). */
+function baselineSteps(common: { runId: string; videoId: string; itemId: string; scopeIndex: number; startedAt: Date; finishedAt: Date }, answer: BaselineAnswer | undefined, isMc: boolean) {
+  const missing = "The baseline run has no answer to this question.";
+  const answered = answer?.answer?.status === "done";
+  return [
+    answered
+      ? {
+          ...common,
+          stepId: "text_only_answer",
+          status: "done" as const,
+          templateId: isMc ? "qa/text-only-mc" : "qa/text-only-open",
+          output: answer.answer!.output as never,
+          rawText: answer.answer!.rawText,
+        }
+      : { ...common, stepId: "text_only_answer", status: "skipped" as const, templateId: isMc ? "qa/text-only-mc" : "qa/text-only-open", error: answer?.answer?.error ?? missing },
+    answered && answer.decide?.status === "done"
+      ? { ...common, stepId: "text_only_decide", status: "done" as const, templateId: answer.decide.templateId ?? (isMc ? "qa/judge-option" : "qa/judge-open"), output: answer.decide.output as never }
+      : { ...common, stepId: "text_only_decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: answer?.decide?.error ?? missing },
+  ];
+}
+
 /** Import one harness file as an external QA run of a question set (owners; `runs.manage`). */
 export async function importHarnessRun(prisma: PrismaClient, actor: Actor, projectId: string, fields: HarnessImportFields, bytes: Uint8Array, queue?: HarnessJudgeQueue): Promise<HarnessImportResult> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
@@ -449,14 +515,38 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
   const toJudge = judge ? decisions.filter((d) => "undecided" in d.result) : [];
   const judgedVideos = [...new Set(toJudge.map((d) => d.question.videoId))];
   const frameSets = new Map(
-    (await prisma.frameSet.findMany({ where: { videoId: { in: judgedVideos } }, orderBy: { createdAt: "desc" }, select: { id: true, videoId: true } })).reverse().map((f) => [f.videoId, f.id]),
+    (await prisma.frameSet.findMany({ where: { videoId: { in: [...new Set(decisions.map((d) => d.question.videoId))] } }, orderBy: { createdAt: "desc" }, select: { id: true, videoId: true } }))
+      .reverse()
+      .map((f) => [f.videoId, f.id]),
   );
   for (const d of toJudge)
     if (!frameSets.has(d.question.videoId)) errors.push({ line: d.row.line, message: `cannot be judged yet: the video ${d.question.videoPath} has no frames (extract them first)` });
   errors.sort((a, b) => a.line - b.line);
+  if (fields.textOnly && fields.baselineRunId) throw new ValidationError("A text-only run has no text-only baseline of its own: give textOnly or baselineRunId, not both.");
+  const baseline = fields.baselineRunId ? await baselineAnswers(prisma, projectId, fields.baselineRunId) : null;
   const base = { dryRun: fields.dryRun, ok: errors.length === 0, errors, rows: matched.length, created: toCreate.length, decided, judging: toJudge.length, runId: null };
   if (fields.dryRun || errors.length) return base;
 
+  // The run's videos, as an own run's (video lists, review queues and the run's page go through them): each on its
+  // newest frame set, which the judge never shows (a video without frames is left out of those lists). The videos
+  // the judge decides stay queued for the engine; the others are done, with the summary the pipeline would write.
+  const judgedSet = new Set(judgedVideos);
+  const runVideos = [...frameSets].map(([videoId, frameSetId]) => {
+    if (judgedSet.has(videoId)) return { videoId, frameSetId, status: "queued" as const };
+    const items = decisions
+      .filter((d) => d.question.videoId === videoId)
+      .map((d) => {
+        const decision = "decision" in d.result ? d.result.decision : null;
+        const blind = baseline?.get(d.question.itemId)?.decide;
+        return {
+          itemId: d.question.itemId,
+          outcome: decision?.outcome ?? "unanswerable",
+          textOnlyOutcome: baseline ? (blind?.status === "done" ? (blind.output as QaDecision).outcome : "unanswerable") : null,
+          decidedBy: decision ? "letter" : null,
+        };
+      });
+    return { videoId, frameSetId, status: "done" as const, summary: { items, complete: items.every((item) => item.outcome !== "unanswerable") } };
+  });
   const endpointId = await externalEndpoint(prisma, actor, projectId, fields.model);
   const now = new Date();
   const runId = await prisma.$transaction(async (tx) => {
@@ -475,11 +565,11 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
         pipeline: QA_PIPELINE,
         endpointId,
         status: toJudge.length ? "queued" : "done",
-        settings: { frames: 8, resize: { mode: "quarter" }, textOnlyBaseline: false, ...(judge ? { judgeEndpointId: judge.id } : {}) },
+        settings: { frames: 8, resize: { mode: "quarter" }, textOnlyBaseline: baseline !== null, ...(judge ? { judgeEndpointId: judge.id } : {}) },
         endpointSnapshot: {
           name: `External: ${fields.model}`,
           model: fields.model,
-          external: { source: fields.format, questionSetId: set.id },
+          external: { source: fields.format, questionSetId: set.id, ...(fields.textOnly ? { textOnly: true } : {}), ...(fields.baselineRunId ? { baselineRunId: fields.baselineRunId } : {}) },
           ...(judge ? { roles: { judge: { id: judge.id, name: judge.name, baseUrl: judge.baseUrl, model: judge.model } } } : {}),
         },
         simulated: judge ? /^stub/i.test(judge.model) || judge.name.toLowerCase().includes("simulated") : false,
@@ -487,7 +577,7 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
         startedAt: toJudge.length ? null : now,
         finishedAt: toJudge.length ? null : now,
         // The videos whose answers the judge decides: the engine judges them as it judges an own run's.
-        ...(judgedVideos.length ? { videos: { createMany: { data: judgedVideos.map((videoId) => ({ videoId, frameSetId: frameSets.get(videoId)! })) } } } : {}),
+        ...(runVideos.length ? { videos: { createMany: { data: runVideos } } } : {}),
       },
       select: { id: true },
     });
@@ -519,6 +609,8 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
           : judge
             ? null // planned and run by the engine, with the judge endpoint
             : { ...common, stepId: "decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: d.result.undecided },
+        // The baseline's answer without the video, copied as this run's own text-only steps (as an own run's baseline).
+        ...(baseline ? baselineSteps(common, baseline.get(d.question.itemId), isMc) : []),
       ].filter((step) => step !== null);
     });
     const stored = await tx.stepResult.createManyAndReturn({ data: steps, select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true } });
@@ -539,9 +631,23 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
     });
     await tx.runMetric.createMany({
       data: decisions.flatMap((d) =>
-        "decision" in d.result ? [{ runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "correct", value: d.result.decision.outcome === "correct" ? 1 : 0 }] : [],
+        "decision" in d.result
+          ? [
+              { runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "correct", value: d.result.decision.outcome === "correct" ? 1 : 0 },
+              // As the pipeline's item metrics: review queues pick answers by it (a letter read: 0).
+              { runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "judge_decided", value: 0 },
+            ]
+          : [],
       ),
     });
+    if (baseline)
+      await tx.runMetric.createMany({
+        data: decisions.flatMap((d) => {
+          const decide = baseline.get(d.question.itemId)?.decide;
+          const outcome = decide?.status === "done" ? (decide.output as QaDecision).outcome : null;
+          return outcome ? [{ runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "correct_without_video", value: outcome === "correct" ? 1 : 0 }] : [];
+        }),
+      });
     return run.id;
   });
   if (judgedVideos.length) {

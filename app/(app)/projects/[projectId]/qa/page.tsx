@@ -504,7 +504,14 @@ export default async function QaPage({ params, searchParams }: { params: Promise
           <TargetLegend task={task} title="Legend: video QA" />
         </>
       )}
-      {harnessSets.length > 0 && <HarnessRunImport projectId={projectId} questionSets={harnessSets} judgeEndpoints={judgeEndpoints} />}
+      {harnessSets.length > 0 && (
+        <HarnessRunImport
+          projectId={projectId}
+          questionSets={harnessSets}
+          judgeEndpoints={judgeEndpoints}
+          baselineRuns={overview.runs.filter((r) => r.status === "done" && (r.textOnly || r.settings.textOnlyBaseline)).map((r) => ({ id: r.id, label: r.label }))}
+        />
+      )}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { harnessUploadFieldsSchema, importHarnessRun } from "@/lib/tasks/qa/harn
 
 type Params = { projectId: string; setId: string };
 
-/** multipart `file` (lmms-eval samples JSONL, VLMEvalKit TSV or XLSX), `format`, `model`, `dryRun`?, `createQuestions`?, `judgeEndpointId`?: an external QA run of the set. */
+/** multipart `file` (lmms-eval samples JSONL, VLMEvalKit TSV or XLSX), `format`, `model`, `dryRun`?, `createQuestions`?, `judgeEndpointId`?, `textOnly`?, `baselineRunId`?: an external QA run of the set. */
 export const POST = withProject<Params>(
   "runs.manage",
   async ({ request, actor, params, project }) => {
