@@ -172,7 +172,7 @@ export function HarnessRunImport({
             setAnswer(null);
           }}
         />
-        The model answered without the video (a text-only run: later imports and own runs can be compared with it)
+        Answered without the video (a text-only run: later imports can take it as their baseline)
       </label>
       <div className="flex gap-3">
         <button type="button" className={buttonClass("secondary")} disabled={busy || !file || !setId || !model.trim()} onClick={() => void send(true)}>
