@@ -20,6 +20,7 @@ import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 JsonDict = dict[str, Any]
@@ -133,6 +134,7 @@ class Client:
         data: bytes | None = None,
         files: Sequence[tuple[str, str, bytes]] = (),
         raw: bool = False,
+        answer_statuses: Sequence[int] = (),
     ) -> Any:
         spec = ROUTES[route]
         allowed_query = set(spec.get("query", []))
@@ -175,6 +177,13 @@ class Client:
                 return json.loads(content)
         except urllib.error.HTTPError as error:
             text = error.read()
+            if error.code in answer_statuses:
+                try:
+                    answer = json.loads(text)
+                except ValueError:
+                    answer = None
+                if isinstance(answer, dict) and "error" not in answer:
+                    return answer
             try:
                 problem = json.loads(text)["error"]
                 raise ApiError(error.code, str(problem.get("code", "error")), str(problem.get("message", "")), problem.get("details")) from None
@@ -417,6 +426,83 @@ class Client:
         return table([json.loads(line) for line in text.splitlines() if line.strip()])
 
 
+    # --- exports in the community's formats -----------------------------------------------------------
+
+    def export_hf_dataset(self, project_id: str, run_id: str) -> bytes:
+        """A run as a Hugging Face dataset: a .tar (JSONL shards per split, the frames, a README.md dataset card)."""
+        content: bytes = self._call("export_hf_dataset", {"projectId": project_id}, query={"runId": run_id}, raw=True)
+        return content
+
+    def export_label_studio(self, project_id: str, run_id: str, *, part: str = "tasks") -> Any:
+        """A run's videos as Label Studio tasks with the judge's scores as predictions (a list), or with
+        part="config" the labelling config XML (a str)."""
+        content: bytes = self._call("export_label_studio", {"projectId": project_id}, query={"runId": run_id, "part": part}, raw=True)
+        return json.loads(content) if part == "tasks" else content.decode("utf-8")
+
+    def export_lmms_eval_task(self, candidate_set_id: str, *, format: str = "both") -> bytes:
+        """A curated candidate set's accepted questions as an lmms-eval task folder (.tar: task yaml, docs
+        JSONL, utils.py); format "mc", "open" or "both"."""
+        content: bytes = self._call("export_lmms_eval_task", {"setId": candidate_set_id}, query={"format": format}, raw=True)
+        return content
+
+    # --- video QA: question sets and results from the eval harnesses -------------------------------------
+
+    def question_sets(self, project_id: str) -> list[JsonDict]:
+        """The project's question sets."""
+        answer = self._call("list_question_sets", {"projectId": project_id})
+        return list(answer["sets"])
+
+    def import_question_set(self, project_id: str, file: str | os.PathLike[str] | bytes, *, file_name: str | None = None, name: str | None = None, dry_run: bool = False) -> JsonDict:
+        """Imports a question set file (JSONL, a JSON array or CSV; one question per record) into the project."""
+        content, file_name = _file_content(file, file_name, "questions.jsonl")
+        body = {"name": name, "dryRun": "true" if dry_run else None}
+        result: JsonDict = self._call("import_question_set", {"projectId": project_id}, body=body, files=[("file", file_name, content)])
+        return result
+
+    def import_harness_run(
+        self,
+        project_id: str,
+        question_set_id: str,
+        file: str | os.PathLike[str] | bytes,
+        *,
+        format: str,
+        model: str,
+        file_name: str | None = None,
+        dry_run: bool = True,
+        create_questions: bool = False,
+        judge_endpoint_id: str | None = None,
+        text_only: bool = False,
+        baseline_run_id: str | None = None,
+    ) -> JsonDict:
+        """Imports an eval harness's output as an external QA run of a question set: format "lmms-eval" (a
+        --log_samples JSONL) or "vlmevalkit" (a prediction .tsv or .xlsx). A dry run (the default) stores
+        nothing and lists every row it cannot read with its line; an import of a file with such rows stores
+        nothing and answers the same (ok False, runId None). create_questions creates the questions the set
+        lacks. judge_endpoint_id judges the open and letterless answers with that endpoint as a job (wait with
+        wait_for_run(runId)). text_only marks a run answered without the video; baseline_run_id names such a
+        run (or an own run with its text-only baseline) as this run's text-only baseline. Returns {dryRun, ok, errors, rows, created, decided, judging, runId}."""
+        content, file_name = _file_content(file, file_name, "samples.jsonl" if format == "lmms-eval" else "predictions.tsv")
+        body = {
+            "format": format,
+            "model": model,
+            "dryRun": "true" if dry_run else None,
+            "createQuestions": "true" if create_questions else None,
+            "judgeEndpointId": judge_endpoint_id,
+            "textOnly": "true" if text_only else None,
+            "baselineRunId": baseline_run_id,
+        }
+        path = {"projectId": project_id, "setId": question_set_id}
+        result: JsonDict = self._call("import_harness_run", path, body=body, files=[("file", file_name, content)], answer_statuses=(422,))
+        return result
+
+
+def _file_content(file: str | os.PathLike[str] | bytes, file_name: str | None, default_name: str) -> tuple[bytes, str]:
+    if isinstance(file, bytes):
+        return file, file_name or default_name
+    path = Path(file)
+    return path.read_bytes(), file_name or path.name
+
+
 def _query_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -437,7 +523,8 @@ def _multipart(fields: Mapping[str, Any], files: Sequence[tuple[str, str, bytes]
         out.write(str(value).encode("utf-8"))
         out.write(b"\r\n")
     for name, file_name, content in files:
-        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{file_name}"\r\nContent-Type: image/jpeg\r\n\r\n'.encode())
+        kind = "image/jpeg" if file_name.lower().endswith((".jpg", ".jpeg")) else "application/octet-stream"
+        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{file_name}"\r\nContent-Type: {kind}\r\n\r\n'.encode())
         out.write(content)
         out.write(b"\r\n")
     out.write(f"--{boundary}--\r\n".encode())

@@ -152,6 +152,34 @@ class AgainstTheApp(unittest.TestCase):
         final = self.client.wait_for_run(started["id"], on_progress=None, poll_seconds=0.5, timeout_seconds=60)
         self.assertEqual(final["status"], "cancelled")
 
+    def test_07_harness_import_and_community_exports(self) -> None:
+        video_id = self.ready_video("py-qa.mp4", "testsrc=size=320x240:rate=24", "A ball rolls down a ramp")
+        question = {"id": "p1", "video": "py-qa.mp4", "question": "Where does the ball roll?", "format": "mc", "options": {"A": "Down the ramp.", "B": "Up."}, "answer": "A"}
+        imported = self.client.import_question_set(self.project_id, (json.dumps(question) + "\n").encode(), file_name="py-questions.jsonl", name="Python QA")
+        set_id = next(s["id"] for s in self.client.question_sets(self.project_id) if s["name"] == "Python QA")
+        self.assertTrue(imported)
+        samples = "\n".join(
+            json.dumps(line)
+            for line in [
+                {"doc_id": 0, "doc": {"videoID": "py-qa", "question_id": "p1", "question": "Where does the ball roll?", "options": ["A. Down the ramp.", "B. Up."], "answer": "A"}, "target": "A", "resps": [["A"]], "filtered_resps": ["A"]},
+                {"doc_id": 1, "doc": {"videoID": "py-qa", "question": "Is the ball red?", "options": ["A. Yes.", "B. No."], "answer": "B"}, "target": "B", "resps": [["B"]], "filtered_resps": ["B"]},
+            ]
+        ).encode()
+        checked = self.client.import_harness_run(self.project_id, set_id, samples, format="lmms-eval", model="py-model")
+        self.assertFalse(checked["ok"])
+        self.assertEqual([e["line"] for e in checked["errors"]], [2])
+        stored = self.client.import_harness_run(self.project_id, set_id, samples, format="lmms-eval", model="py-model", dry_run=False, create_questions=True)
+        self.assertEqual((stored["ok"], stored["rows"], stored["created"], stored["decided"]["correct"]), (True, 2, 1, 2), stored)
+        accuracy = self.client.qa_accuracy(self.project_id, [stored["runId"]])
+        self.assertIn(stored["runId"], json.dumps(accuracy))
+
+        tasks = self.client.export_label_studio(self.project_id, stored["runId"])
+        self.assertIsInstance(tasks, list)
+        self.assertIn("<View", self.client.export_label_studio(self.project_id, stored["runId"], part="config"))
+        dataset = self.client.export_hf_dataset(self.project_id, stored["runId"])
+        self.assertEqual(dataset[257:262], b"ustar")
+        self.assertIn(video_id, json.dumps(self.client.video(video_id)))
+
     def test_06_tables_without_pandas_are_lists_of_dicts(self) -> None:
         rows = [{"a": 1}, {"a": 2}]
         made = framejury.table(rows)

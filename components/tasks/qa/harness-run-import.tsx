@@ -10,7 +10,9 @@ interface HarnessAnswer {
   ok: boolean;
   errors: { line: number; message: string }[];
   rows: number;
+  created: number;
   decided: { correct: number; wrong: number; undecided: number };
+  judging: number;
   runId: string | null;
 }
 
@@ -20,12 +22,27 @@ const input = "rounded-md border border-slate-300 px-2 py-1.5";
  * An lmms-eval log_samples file or a VLMEvalKit prediction TSV as an external QA run of a question set:
  * Check is a dry run listing every row it cannot read with its line (nothing stored); Import stores the run.
  */
-export function HarnessRunImport({ projectId, questionSets }: { projectId: string; questionSets: { id: string; name: string }[] }) {
+export function HarnessRunImport({
+  projectId,
+  questionSets,
+  judgeEndpoints,
+  baselineRuns,
+}: {
+  projectId: string;
+  questionSets: { id: string; name: string }[];
+  judgeEndpoints: { id: string; name: string }[];
+  /** Done QA runs with answers given without the video: own runs with their text-only baseline, external text-only runs. */
+  baselineRuns: { id: string; label: string }[];
+}) {
   const router = useRouter();
   const [setId, setSetId] = useState(questionSets[0]?.id ?? "");
   const [format, setFormat] = useState<"lmms-eval" | "vlmevalkit">("lmms-eval");
   const [model, setModel] = useState("");
   const [file, setFile] = useState<File | null>(null);
+  const [createQuestions, setCreateQuestions] = useState(false);
+  const [judgeEndpointId, setJudgeEndpointId] = useState("");
+  const [textOnly, setTextOnly] = useState(false);
+  const [baselineRunId, setBaselineRunId] = useState("");
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<HarnessAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -37,6 +54,10 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
     form.set("format", format);
     form.set("model", model);
     if (dryRun) form.set("dryRun", "true");
+    if (createQuestions) form.set("createQuestions", "true");
+    if (judgeEndpointId) form.set("judgeEndpointId", judgeEndpointId);
+    if (textOnly) form.set("textOnly", "true");
+    else if (baselineRunId) form.set("baselineRunId", baselineRunId);
     setBusy(true);
     setFailure(null);
     try {
@@ -56,9 +77,9 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
     <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="harness-import">
       <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
       <p className="text-slate-600">
-        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code>) becomes an
-        external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs, and no LLM is called, so open answers and answers without a
-        readable letter count as unanswerable.
+        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or{" "}
+        <code>.xlsx</code>) becomes an external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs. Open answers and answers
+        without a readable letter go to the judge endpoint you choose, as in FrameJury&apos;s own runs; without one they count as unanswerable.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
@@ -75,7 +96,7 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
           Format
           <select className={input} value={format} onChange={(e) => setFormat(e.target.value as "lmms-eval" | "vlmevalkit")}>
             <option value="lmms-eval">lmms-eval samples (JSONL)</option>
-            <option value="vlmevalkit">VLMEvalKit predictions (TSV)</option>
+            <option value="vlmevalkit">VLMEvalKit predictions (TSV or XLSX)</option>
           </select>
         </label>
         <label className="flex flex-col gap-1">
@@ -83,10 +104,47 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
           <input className={input} value={model} onChange={(e) => setModel(e.target.value)} placeholder="e.g. llava-video-7b" />
         </label>
         <label className="flex flex-col gap-1">
+          Judge for open and letterless answers
+          <select
+            className={input}
+            value={judgeEndpointId}
+            onChange={(e) => {
+              setJudgeEndpointId(e.target.value);
+              setAnswer(null);
+            }}
+          >
+            <option value="">none (they count as unanswerable)</option>
+            {judgeEndpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          Text-only baseline
+          <select
+            className={input}
+            value={textOnly ? "" : baselineRunId}
+            disabled={textOnly}
+            onChange={(e) => {
+              setBaselineRunId(e.target.value);
+              setAnswer(null);
+            }}
+          >
+            <option value="">none</option>
+            {baselineRuns.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
           File
           <input
             type="file"
-            accept=".jsonl,.tsv"
+            accept=".jsonl,.tsv,.xlsx"
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
               setAnswer(null);
@@ -94,6 +152,28 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
           />
         </label>
       </div>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={createQuestions}
+          onChange={(e) => {
+            setCreateQuestions(e.target.checked);
+            setAnswer(null);
+          }}
+        />
+        Create the questions the set does not have (on the project&apos;s video of the same name, from the row&apos;s options and answer)
+      </label>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={textOnly}
+          onChange={(e) => {
+            setTextOnly(e.target.checked);
+            setAnswer(null);
+          }}
+        />
+        Answered without the video (a text-only run: later imports can take it as their baseline)
+      </label>
       <div className="flex gap-3">
         <button type="button" className={buttonClass("secondary")} disabled={busy || !file || !setId || !model.trim()} onClick={() => void send(true)}>
           Check file
@@ -110,8 +190,9 @@ export function HarnessRunImport({ projectId, questionSets }: { projectId: strin
       {answer && (
         <div data-testid="harness-import-result" className="flex flex-col gap-1">
           <p>
-            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows: {answer.decided.correct} correct, {answer.decided.wrong} wrong,{" "}
-            {answer.decided.undecided} undecided.
+            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows{answer.created > 0 ? ` (${answer.created} new questions)` : ""}:{" "}
+            {answer.decided.correct} correct, {answer.decided.wrong} wrong, {answer.decided.undecided} undecided
+            {answer.judging > 0 ? ` (${answer.judging} ${answer.dryRun ? "would go" : "went"} to the judge: the run shows its progress until they are judged)` : ""}.
           </p>
           {answer.errors.length > 0 && (
             <ul className="list-disc pl-5 text-red-700" data-testid="harness-import-errors">

@@ -33,9 +33,9 @@ export function qaApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/question-sets/{setId}/harness-runs",
       summary: "Import an lmms-eval or VLMEvalKit output file as an external QA run of the set (owners)",
       description:
-        'Multipart: `file`, `format` ("lmms-eval": a log_samples JSONL; "vlmevalkit": a prediction TSV), `model`, `dryRun`? ("true": list every unreadable row with its line, write nothing).',
+        'Multipart: `file`, `format` ("lmms-eval": a log_samples JSONL; "vlmevalkit": a prediction TSV or XLSX), `model`, `dryRun`? ("true": list every unreadable row with its line, write nothing), `createQuestions`? ("true": create the questions the set lacks, on the project\'s video of the same name), `judgeEndpointId`? (judge the open and letterless answers with this endpoint, as a job: the run is queued until they are judged), `textOnly`? ("true": the answers were given without the video), `baselineRunId`? (a done text-only run of the set, own or external, as the run\'s text-only baseline).',
       params: { projectId: projectIdSchema, setId: itemIdSchema },
-      body: { kind: "multipart", fields: harnessUploadFieldsSchema, files: { file: "lmms-eval samples JSONL or VLMEvalKit TSV." } },
+      body: { kind: "multipart", fields: harnessUploadFieldsSchema, files: { file: "lmms-eval samples JSONL, or VLMEvalKit predictions (TSV or XLSX)." } },
       responses: importAnswers("the external run"),
       errors: [413, 422],
     },

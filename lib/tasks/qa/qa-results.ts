@@ -67,6 +67,8 @@ export interface QaRunSummary {
   settings: QaSettings;
   /** "model · 8 frames" (with the resize when it is not the seed's quarter, and the baseline). */
   label: string;
+  /** Its answers were given without the video: an external run imported as text-only (harness-import.ts). */
+  textOnly: boolean;
 }
 
 export interface QaAnswerResult {
@@ -130,9 +132,9 @@ function summaryOf(run: { id: string; status: string; simulated: boolean; create
   const settings = qaSettingsSchema.parse(run.settings ?? {});
   const names = snapshotOf(run);
   // An imported harness run (harness-import.ts) saw no FrameJury frames: its label names its source instead.
-  const external = (run.endpointSnapshot as { external?: { source?: unknown } } | null)?.external;
-  const label = external ? `${names.model} · external (${String(external.source)})` : runLabel(names.model, settings);
-  return { id: run.id, status: run.status, simulated: run.simulated, createdAt: run.createdAt, ...names, settings, label };
+  const external = (run.endpointSnapshot as { external?: { source?: unknown; textOnly?: unknown } } | null)?.external;
+  const label = external ? `${names.model} · external (${String(external.source)}${external.textOnly === true ? ", text-only" : ""})` : runLabel(names.model, settings);
+  return { id: run.id, status: run.status, simulated: run.simulated, createdAt: run.createdAt, ...names, settings, label, textOnly: external?.textOnly === true };
 }
 
 async function qaRunOf(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "export.read") {

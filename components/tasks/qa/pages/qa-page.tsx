@@ -6,6 +6,7 @@ import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { HarnessRunImport } from "@/components/tasks/qa/harness-run-import";
 import { listItemSets } from "@/lib/items/item-sets";
+import { listEndpoints } from "@/lib/judge/endpoints";
 import { AccuracyCell, formatPercent, OutcomeBadge } from "@/components/tasks/qa/qa-format";
 import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
@@ -87,6 +88,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const pageCount = Math.max(1, Math.ceil((list?.total ?? 0) / query.pageSize));
   const task = taskOf("qa");
   const harnessSets = roleCan(role, "runs.manage") && options.questionSets > 0 ? (await listItemSets(prisma, actor, projectId, ["questions"])).map((set) => ({ id: set.id, name: set.name })) : [];
+  const judgeEndpoints = harnessSets.length > 0 ? (await listEndpoints(prisma, actor, projectId)).map((e) => ({ id: e.id, name: e.name })) : [];
 
   return (
     <div className="flex flex-col gap-5">
@@ -502,7 +504,14 @@ export default async function QaPage({ params, searchParams }: { params: Promise
           <TargetLegend task={task} title="Legend: video QA" />
         </>
       )}
-      {harnessSets.length > 0 && <HarnessRunImport projectId={projectId} questionSets={harnessSets} />}
+      {harnessSets.length > 0 && (
+        <HarnessRunImport
+          projectId={projectId}
+          questionSets={harnessSets}
+          judgeEndpoints={judgeEndpoints}
+          baselineRuns={overview.runs.filter((r) => r.status === "done" && (r.textOnly || r.settings.textOnlyBaseline)).map((r) => ({ id: r.id, label: r.label }))}
+        />
+      )}
     </div>
   );
 }

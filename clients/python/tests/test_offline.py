@@ -1,0 +1,84 @@
+"""The client's request building without FrameJury: a local HTTP server records what the client sends."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import unittest
+from typing import Any
+
+from framejury import ApiError, Client
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    seen: list[dict[str, Any]] = []
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def _answer(self, status: int, body: bytes, kind: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        _Recorder.seen.append({"method": "GET", "path": self.path})
+        if self.path.startswith("/api/v1/projects/p1/export/label-studio"):
+            self._answer(200, b'[{"data": {"video": "v.mp4"}}]', "application/json")
+        else:
+            self._answer(200, b"tar-bytes", "application/x-tar")
+
+    def do_POST(self) -> None:
+        length = int(self.headers["Content-Length"])
+        body = self.rfile.read(length)
+        _Recorder.seen.append({"method": "POST", "path": self.path, "type": self.headers["Content-Type"], "body": body})
+        if b"bad-model" in body:
+            self._answer(422, json.dumps({"error": {"code": "validation", "message": "bad model"}}).encode(), "application/json")
+        else:
+            answer = {"dryRun": False, "ok": False, "errors": [{"line": 2, "message": "not a JSON object"}], "rows": 1, "created": 0, "decided": {}, "runId": None}
+            self._answer(422, json.dumps(answer).encode(), "application/json")
+
+
+class OfflineCalls(unittest.TestCase):
+    def setUp(self) -> None:
+        _Recorder.seen = []
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.client = Client(f"http://127.0.0.1:{self.server.server_address[1]}", "key")
+
+    def tearDown(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def test_harness_import_sends_the_file_and_fields_and_returns_the_refusal_with_its_lines(self) -> None:
+        answer = self.client.import_harness_run("p1", "s1", b'{"doc_id": 0}\n{oops\n', format="lmms-eval", model="m", dry_run=False, create_questions=True, file_name="samples_x.jsonl")
+        self.assertEqual(answer["errors"], [{"line": 2, "message": "not a JSON object"}])
+        sent = _Recorder.seen[-1]
+        self.assertEqual(sent["path"], "/api/v1/projects/p1/question-sets/s1/harness-runs")
+        self.assertTrue(sent["type"].startswith("multipart/form-data; boundary="))
+        self.assertIn(b'name="format"\r\n\r\nlmms-eval', sent["body"])
+        self.assertIn(b'name="createQuestions"\r\n\r\ntrue', sent["body"])
+        self.assertNotIn(b'name="dryRun"', sent["body"])
+        self.assertIn(b'filename="samples_x.jsonl"\r\nContent-Type: application/octet-stream\r\n\r\n{"doc_id": 0}\n{oops\n', sent["body"])
+
+    def test_a_real_error_stays_an_api_error(self) -> None:
+        with self.assertRaises(ApiError) as refused:
+            self.client.import_harness_run("p1", "s1", b"x", format="vlmevalkit", model="bad-model")
+        self.assertEqual((refused.exception.status, refused.exception.code), (422, "validation"))
+        self.assertIn(b'name="dryRun"\r\n\r\ntrue', _Recorder.seen[-1]["body"])
+
+    def test_exports(self) -> None:
+        self.assertEqual(self.client.export_hf_dataset("p1", "r1"), b"tar-bytes")
+        self.assertEqual(self.client.export_label_studio("p1", "r1"), [{"data": {"video": "v.mp4"}}])
+        self.assertEqual(self.client.export_lmms_eval_task("c1", format="mc"), b"tar-bytes")
+        self.assertEqual(
+            [s["path"] for s in _Recorder.seen],
+            ["/api/v1/projects/p1/export/hf-dataset?runId=r1", "/api/v1/projects/p1/export/label-studio?runId=r1&part=tasks", "/api/v1/candidate-sets/c1/export/lmms-eval?format=mc"],
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
