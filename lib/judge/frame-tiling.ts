@@ -1,4 +1,5 @@
 import jpeg from "jpeg-js";
+import { averageInto } from "./frame-resize";
 
 /**
  * For an endpoint that takes fewer images per request than a step sends (vLLM without
@@ -70,23 +71,7 @@ export function tileFrames(frames: Buffer[]): TiledFrames {
       for (let x = x0; x < x1; x++) {
         const sx0 = Math.min(image.width - 1, Math.floor((x - x0) / scale));
         const sx1 = Math.max(sx0 + 1, Math.min(image.width, Math.floor((x + 1 - x0) / scale)));
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        for (let sy = sy0; sy < sy1; sy++) {
-          for (let sx = sx0; sx < sx1; sx++) {
-            const at = (sy * image.width + sx) * 4;
-            r += image.data[at]!;
-            g += image.data[at + 1]!;
-            b += image.data[at + 2]!;
-          }
-        }
-        const n = (sy1 - sy0) * (sx1 - sx0);
-        const to = (y * width + x) * 4;
-        out[to] = Math.round(r / n);
-        out[to + 1] = Math.round(g / n);
-        out[to + 2] = Math.round(b / n);
-        out[to + 3] = 255;
+        averageInto(out, (y * width + x) * 4, image, sx0, sx1, sy0, sy1);
       }
     }
   });
