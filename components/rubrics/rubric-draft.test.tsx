@@ -37,3 +37,31 @@ describe("the rubric form's subject", () => {
     });
   });
 });
+
+/** Saving an edit keeps what the form does not show: an alignment's tuned threshold must survive a hand edit. */
+describe("the rubric form's round trip of fields it does not edit", () => {
+  const aligned = rubricDefinitionSchema.parse({
+    name: "Aligned",
+    frames: { mode: "each_key_frame" },
+    criteria: [
+      { id: "quality", name: "Quality", definition: "How good.", type: "numeric", min: 1, max: 5, step: 1, positiveAtLeast: 4, unstableAt: 0.8 },
+      { id: "motion", name: "Motion", definition: "How smooth.", type: "categorical", labels: [{ label: "jerky" }, { label: "smooth" }], positiveLabel: "smooth" },
+      { id: "text", name: "Text", definition: "Garbled text.", type: "boolean", positiveLabel: "garbled" },
+    ],
+    prompt: "{{frames}} {{criteria}}",
+  });
+
+  it("keeps positiveAtLeast, positiveLabel and unstableAt through draftOf and definitionInputOf", () => {
+    const again = rubricDefinitionSchema.parse(definitionInputOf(draftOf(aligned)));
+    expect(again.criteria).toEqual(aligned.criteria);
+  });
+
+  it("drops them once the criterion's type changes, so a numeric threshold never lands on a boolean", () => {
+    const draft = draftOf(aligned);
+    draft.criteria[0] = { ...draft.criteria[0]!, type: "boolean" };
+    const criterion = definitionInputOf(draft).criteria[0] as Record<string, unknown>;
+    expect(criterion.positiveAtLeast).toBeUndefined();
+    expect(criterion.unstableAt).toBeUndefined();
+    expect(rubricDefinitionSchema.safeParse(definitionInputOf(draft)).success).toBe(true);
+  });
+});

@@ -26,6 +26,29 @@ export interface CriterionDraft {
   presenceAbsentValue: string;
   labels: { label: string; definition: string }[];
   ordered: boolean;
+  /**
+   * Fields of the saved criterion the form does not edit (an alignment's tuned `positiveAtLeast`, a
+   * `positiveLabel`, an `unstableAt`), kept as they are while the criterion keeps its type, so saving an edit
+   * never drops them.
+   */
+  kept?: { type: CriterionType; fields: Partial<Record<KeptField, number | string>> };
+}
+
+const KEPT_FIELDS = ["positiveAtLeast", "positiveLabel", "unstableAt"] as const;
+type KeptField = (typeof KEPT_FIELDS)[number];
+
+function keptOf(criterion: RubricDefinition["criteria"][number]): CriterionDraft["kept"] {
+  const fields: Partial<Record<KeptField, number | string>> = {};
+  for (const field of KEPT_FIELDS) {
+    const value = (criterion as Partial<Record<KeptField, number | string>>)[field];
+    if (value !== undefined) fields[field] = value;
+  }
+  return Object.keys(fields).length > 0 ? { type: criterion.type, fields } : undefined;
+}
+
+/** The kept fields, while the criterion still has the type they were saved with. */
+function keptFieldsOf(c: CriterionDraft) {
+  return c.kept && c.kept.type === c.type ? c.kept.fields : {};
 }
 
 export interface RubricDraft {
@@ -116,6 +139,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
         ? { min: String(c.min), max: String(c.max), step: text(c.step), presence: !!c.presence, presenceThreshold: text(c.presence?.threshold), presenceAbsentValue: text(c.presence?.absentValue) }
         : {}),
       ...(c.type === "categorical" ? { labels: c.labels.map((l) => ({ ...l })), ordered: c.ordered } : {}),
+      kept: keptOf(c),
     })),
     prompt: definition.prompt,
     reasons: definition.reasons,
@@ -152,7 +176,14 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
       ? { mode: "uniform" as const, count: numberOf(draft.framesCount) ?? "", ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) }
       : { mode: draft.framesMode, ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) };
   const criteria = draft.criteria.map((c) => {
-    const base = { id: c.id.trim(), name: c.name, definition: c.definition, higherIsBetter: c.higherIsBetter, ...(c.aggregation ? { aggregation: c.aggregation } : {}) };
+    const base = {
+      id: c.id.trim(),
+      name: c.name,
+      definition: c.definition,
+      higherIsBetter: c.higherIsBetter,
+      ...(c.aggregation ? { aggregation: c.aggregation } : {}),
+      ...keptFieldsOf(c),
+    };
     if (c.type === "numeric") {
       const step = numberOf(c.step);
       return {
