@@ -31,6 +31,7 @@ test("every app/**/page.tsx is listed in e2e/pages.ts, and nothing else is", () 
 type Expected = { status: 200 } | { status: 403 } | { status: 404 } | { redirectTo: string };
 
 function expectedFor(page: CrawlPage, role: CrawlRole): Expected {
+  if (page.public) return { status: 200 };
   if (page.signedOutOnly) return role === "signedOut" ? { status: 200 } : { redirectTo: "/" };
   if (role === "signedOut") return { redirectTo: "/sign-in" };
   if (page.adminOnly) return role === "admin" ? { status: 200 } : { status: 404 };

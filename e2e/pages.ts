@@ -16,6 +16,7 @@ const rubricRunIds = (seed: CrawlSeed) => seed.tasks.rubrics?.runIds ?? [];
 const CORE_PAGES: CrawlPage[] = [
   { route: "/" },
   { route: "/sign-in", signedOutOnly: true },
+  { route: "/sign-in/pending", public: true },
   { route: "/settings/api-keys" },
   { route: "/settings/password" },
   { route: "/docs/api" },

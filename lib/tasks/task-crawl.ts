@@ -48,6 +48,8 @@ export interface CrawlPage {
   adminOnly?: boolean;
   /** The page signed-in users are sent away from (the sign-in page → /). */
   signedOutOnly?: boolean;
+  /** A page everyone gets, signed in or not (single sign-on's "waiting for an administrator" page). */
+  public?: boolean;
   /**
    * The concrete URLs to open; default: the route with its params filled from the seed. A task's page on
    * a route the core lists too (a run's page, say) adds these URLs to the core's.
