@@ -6,10 +6,12 @@
  * items, with the numbers counted by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_BASE_COLUMNS, type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
+import { parseCsvTable } from "../import/csv";
 import { createEndpoint } from "../judge/endpoints";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
@@ -307,5 +309,52 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
       expect(report.humanVsHuman.native.score!.values.alpha).toBeCloseTo(alphaByHand(between, level), 10);
       expect(report.breakdowns.category.map((row) => [row.key, row.items])).toEqual([[target(criterion), JUDGED.length]]);
     }
+  });
+});
+
+describe("exporting a rubric run over items", () => {
+  it("names each row's item (its id, its id in the file, its fields) and gives the frames its call saw; a video run's CSV keeps its header", async () => {
+    const uniform = async (videoId: string) => {
+      const rv = await prisma.runVideo.findFirstOrThrow({ where: { runId, videoId }, select: { frameSetId: true } });
+      return (await prisma.frame.findMany({ where: { frameSetId: rv.frameSetId }, orderBy: { index: "asc" }, select: { timestampS: true } })).map((f) => f.timestampS);
+    };
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl", runId }));
+    const rows = (await new Response(stream).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExportRow);
+    expect(rows.filter((r) => r.target === "score")).toHaveLength(JUDGED.length * CRITERIA.length);
+    for (const item of JUDGED) {
+      const id = itemIds[item.id]!;
+      const own = rows.filter((r) => r.item?.id === id);
+      expect(own.map((r) => r.category).sort()).toEqual(CRITERIA.map(target).sort());
+      for (const row of own) {
+        expect(row.item).toEqual({ id, externalId: item.id, fields: { text: item.text, reference: item.reference } });
+        expect(row.judgeValue).toBe(judge[row.category]![id]);
+        expect(row.keyFrameIndex).toBeNull();
+        expect(row.frameTimestamps).toHaveLength(4);
+        expect(row.frameTimestamps).toEqual(await uniform(row.videoId));
+      }
+    }
+
+    const csv = parseCsvTable(await new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream).text());
+    if (!csv.ok) throw new Error(csv.error);
+    expect(csv.columns.slice(EXPORT_BASE_COLUMNS.length, EXPORT_BASE_COLUMNS.length + 3)).toEqual(["item_id", "item_external_id", "item_fields"]);
+    expect(csv.rows).toHaveLength(rows.length);
+    for (const item of JUDGED) {
+      const own = csv.rows.filter((r) => r.values.get("item_id") === itemIds[item.id]);
+      expect(own).toHaveLength(CRITERIA.length);
+      for (const row of own) {
+        expect(row.values.get("item_external_id")).toBe(item.id);
+        expect(JSON.parse(row.values.get("item_fields")!)).toEqual({ text: item.text, reference: item.reference });
+        expect(row.values.get("frame_timestamps")!.split(" ").map(Number)).toEqual(await uniform(row.values.get("video_id")!));
+      }
+    }
+
+    // A project with only video runs keeps the base header.
+    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Video runs only" });
+    const plain = parseCsvTable(await new Response((await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "csv" }))).stream).text());
+    if (!plain.ok) throw new Error(plain.error);
+    expect(plain.columns).toEqual([...EXPORT_BASE_COLUMNS]);
   });
 });
