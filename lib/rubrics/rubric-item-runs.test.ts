@@ -10,9 +10,13 @@ import { EXPORT_BASE_COLUMNS, type ExportRow, projectExport } from "../agreement
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
 import type { Actor } from "../auth/actor";
+import { compareSetupsQuerySchema } from "../calibration/calibration.validation";
+import { compareSetupsReport, compareTargetChoices } from "../calibration/compare-setups-load";
 import { prisma } from "../db/prisma";
 import { parseCsvTable } from "../import/csv";
 import { createEndpoint } from "../judge/endpoints";
+import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
+import { importGenericLabels } from "../label-sets/label-sets";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { addMember } from "../projects/projects";
@@ -26,12 +30,12 @@ import { findTask } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { rubricItemKind, rubricMetricId, rubricTargetId } from "./rubric-declaration";
+import { RUBRIC_STEP, rubricItemKind, rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { rubricItemQueueScopeId } from "./rubric-item-queue-scope";
 import { importRubricItems } from "./rubric-item-sets";
 import { previewRubric } from "./preview-rubric";
-import { createRubricTask } from "./rubric-tasks";
+import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 
 const CAPTIONS: RubricDefinitionInput = {
   name: "Caption quality",
@@ -356,5 +360,62 @@ describe("exporting a rubric run over items", () => {
     const plain = parseCsvTable(await new Response((await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "csv" }))).stream).text());
     if (!plain.ok) throw new Error(plain.error);
     expect(plain.columns).toEqual([...EXPORT_BASE_COLUMNS]);
+  });
+});
+
+describe("calibrating a rubric run over items against a label set, and comparing its setups", () => {
+  /** The lab's labels per JUDGED item. */
+  const LAB = { faithful: [5, 1, 4, 2, 3], fluent: [1, 0, 1, 1, 0] };
+  let labelSetId: string;
+
+  it("a label set imported with the generic importer (its item column naming the item) is compared with the judge per item", async () => {
+    const rows = ["video,annotator,target,value,item"];
+    JUDGED.forEach((item, i) => {
+      rows.push(`"${paths[item.video]}",lab,${target("faithful")},${LAB.faithful[i]},${item.id}`);
+      rows.push(`"${paths[item.video]}",lab,${target("fluent")},${LAB.fluent[i]},${item.id}`);
+    });
+    // A label of an item criterion without its item is skipped with why.
+    rows.push(`"${paths[0]}",lab,${target("faithful")},3,`);
+    const imported = await importGenericLabels(prisma, owner, projectId, { file: new TextEncoder().encode(rows.join("\n") + "\n"), fileName: "lab.csv", name: "Lab", dryRun: false });
+    expect(imported.plan.issues).toEqual([expect.objectContaining({ row: 2 * JUDGED.length + 2, column: "item" })]);
+    expect(imported.plan.judgments).toEqual({ [`${task.pipeline}:${target("faithful")}`]: JUDGED.length, [`${task.pipeline}:${target("fluent")}`]: JUDGED.length });
+    labelSetId = imported.labelSet!.id;
+    const lab = labelSetReviewerId(labelSetId, "lab");
+    for (const [criterion, level] of [
+      ["faithful", "interval"],
+      ["fluent", "nominal"],
+    ] as const) {
+      const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId, category: target(criterion) }));
+      const vsLab = report.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
+      const pairs = JUDGED.map((item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, LAB[criterion][i]!] as const);
+      expect(vsLab.native.score!.n).toBe(JUDGED.length);
+      expect(vsLab.native.score!.values.alpha).toBeCloseTo(alphaByHand(pairs, level), 10);
+    }
+  });
+
+  it("compare setups takes two runs of the item rubric (two versions of its prompt) on a criterion, per item, against the label set or the reviewers' consensus", async () => {
+    await saveRubricVersion(prisma, owner, task.id, { definition: { ...CAPTIONS, prompt: `Look closely. ${CAPTIONS.prompt}` } });
+    const setId = (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId;
+    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: task.pipeline, endpointId, itemSetId: setId });
+    expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
+    const secondValues = new Map((await prisma.score.findMany({ where: { runId: second.id, category: target("faithful") } })).map((s) => [s.itemId, s.value]));
+    const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${runId},${second.id}`, iterations: "200", ...over });
+
+    expect(compareTargetChoices([task.pipeline]).map((c) => c.id)).toEqual(CRITERIA.map(target));
+    const report = await compareSetupsReport(prisma, owner, projectId, query({ labelSetId, target: target("faithful") }));
+    expect(report.compared).toEqual({ task: task.pipeline, target: target("faithful"), label: "Faithfulness", kind: "score", per: "item" });
+    expect(report.comparison.videoIds).toEqual(JUDGED.map((item) => itemIds[item.id]!).sort());
+    // By hand: "good" is 3 or more (the midpoint of 1–5), for the lab and for each run.
+    for (const [i, valueOf] of [(id: string) => judge[target("faithful")]![id]!, (id: string) => secondValues.get(id)!].entries()) {
+      const right = JUDGED.filter((item, k) => valueOf(itemIds[item.id]!) >= 3 === LAB.faithful[k]! >= 3).length;
+      expect(report.comparison.runs[i]!.n).toBe(JUDGED.length);
+      expect(report.comparison.runs[i]!.accuracy).toBeCloseTo(right / JUDGED.length);
+    }
+    expect(report.differs.templates).toEqual([RUBRIC_STEP]);
+    expect(report.templateDiffs[0]!.others[0]!.diff.some((line) => line.text.includes("Look closely."))).toBe(true);
+
+    // Against Ann's and Bob's consensus on the boolean criterion: the items they disagree on have none.
+    const consensus = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus", target: target("fluent") }));
+    expect(consensus.comparison.videoIds).toEqual(JUDGED.flatMap((item, i) => (HUMAN.ann.fluent[i] === HUMAN.bob.fluent[i] ? [itemIds[item.id]!] : [])).sort());
   });
 });
