@@ -34,6 +34,7 @@ import { RUBRIC_STEP, rubricItemKind, rubricMetricId, rubricTargetId } from "./r
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { rubricItemQueueScopeId } from "./rubric-item-queue-scope";
 import { importRubricItems } from "./rubric-item-sets";
+import { rubricItemValues, rubricItemValuesQuerySchema } from "./rubric-item-values";
 import { previewRubric } from "./preview-rubric";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 
@@ -417,5 +418,68 @@ describe("calibrating a rubric run over items against a label set, and comparing
     // Against Ann's and Bob's consensus on the boolean criterion: the items they disagree on have none.
     const consensus = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus", target: target("fluent") }));
     expect(consensus.comparison.videoIds).toEqual(JUDGED.flatMap((item, i) => (HUMAN.ann.fluent[i] === HUMAN.bob.fluent[i] ? [itemIds[item.id]!] : [])).sort());
+  });
+});
+
+describe("the list of an item run's values", () => {
+  const list = (actor: Actor, query: Record<string, string>, run = runId) => rubricItemValues(prisma, actor, projectId, run, rubricItemValuesQuerySchema.parse(query));
+
+  it("has a row per item of the run with its fields and a column per criterion, filtered on a criterion's range or the fields' text, and sorted", async () => {
+    const all = (await list(owner, {}))!;
+    expect(all.criteria.map((c) => [c.id, c.name, c.type])).toEqual([
+      ["faithful", "Faithfulness", "numeric"],
+      ["detail", "Detail", "categorical"],
+      ["fluent", "Fluent", "boolean"],
+    ]);
+    expect(all.total).toBe(ITEMS.length);
+    // Sorted by the item's id by default; the skipped item (no caption) is listed without values.
+    expect(all.rows.map((r) => r.externalId)).toEqual(ITEMS.map((i) => i.id));
+    const skipped = all.rows.find((r) => r.externalId === "c6")!;
+    expect(Object.values(skipped.values)).toEqual([null, null, null]);
+    for (const item of JUDGED) {
+      const row = all.rows.find((r) => r.externalId === item.id)!;
+      expect(row.fields).toEqual([
+        { id: "text", label: "caption", value: item.text },
+        { id: "reference", label: "reference caption", value: item.reference },
+      ]);
+      expect(row.values).toEqual(Object.fromEntries(CRITERIA.map((c) => [c, judge[target(c)]![itemIds[item.id]!]])));
+      const detail = ["sparse", "fair", "rich"][row.values.detail!];
+      expect(row.shown).toEqual({ faithful: String(row.values.faithful), detail, fluent: row.values.fluent === 1 ? "yes" : "no" });
+    }
+
+    const faithful = (id: string) => judge[target("faithful")]![itemIds[id]!]!;
+    const byFaithful = (await list(owner, { itemSort: "faithful", itemDir: "desc" }))!;
+    const expected = [...JUDGED].sort((a, b) => faithful(b.id) - faithful(a.id) || a.id.localeCompare(b.id)).map((i) => i.id);
+    expect(byFaithful.rows.map((r) => r.externalId)).toEqual([...expected, "c6"]);
+
+    const atLeast3 = (await list(owner, { itemCriterion: "faithful", itemMin: "3" }))!;
+    expect(atLeast3.rows.map((r) => r.externalId)).toEqual(JUDGED.filter((i) => faithful(i.id) >= 3).map((i) => i.id));
+    const fluent = (await list(owner, { itemCriterion: "fluent", itemMin: "1", itemMax: "1" }))!;
+    expect(fluent.rows.map((r) => r.externalId)).toEqual(JUDGED.filter((i) => judge[target("fluent")]![itemIds[i.id]!] === 1).map((i) => i.id));
+    expect((await list(owner, { itemText: "CAR" }))!.rows.map((r) => r.externalId)).toEqual(["c3", "c4"]);
+    // A criterion the run does not declare is not a filter or a sort: the defaults apply.
+    const unknown = (await list(owner, { itemSort: "nope", itemCriterion: "nope", itemMin: "9" }))!;
+    expect(unknown.query).toMatchObject({ sort: "item", criterion: null, min: null });
+    expect(unknown.rows).toHaveLength(ITEMS.length);
+    expect(() => rubricItemValuesQuerySchema.parse({ itemDir: "sideways" })).toThrow();
+  });
+
+  it("hides the values of a video a reviewer is reviewing blind, and is null for a run over videos", async () => {
+    const cara = await makeUser();
+    await addMember(prisma, owner, { projectId, email: cara.email, role: "reviewer" });
+    const queue = await createQueue(prisma, owner, projectId, { name: "Cara, blind", runId, filter: {}, scope: rubricItemQueueScopeId(task.key), blind: true, reviewersPerItem: 1 });
+    const { itemId } = await nextItem(prisma, cara, queue.id);
+    expect(itemId).toBeTruthy();
+    const seen = (await list(cara, {}))!;
+    expect(seen.rows.filter((r) => r.blind).length).toBeGreaterThan(0);
+    for (const row of seen.rows.filter((r) => r.blind)) expect(Object.values(row.values)).toEqual([null, null, null]);
+    expect((await list(owner, {}))!.rows.every((r) => !r.blind)).toBe(true);
+
+    const videoTask = await createRubricTask(prisma, owner, projectId, {
+      definition: { name: "Whole video", frames: { mode: "uniform", count: 4 }, criteria: [CAPTIONS.criteria[2]!], prompt: "The images are {{frames}}\n{{criteria}}" },
+    });
+    const videoRun = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: videoTask.pipeline, endpointId });
+    expect(await list(owner, {}, videoRun.id)).toBeNull();
+    await expect(list(owner, {}, "no-such-run")).rejects.toThrow("No such run");
   });
 });
