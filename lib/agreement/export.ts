@@ -3,7 +3,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { csvRow, type CsvValue } from "../export/csv";
-import { framesSeenBy, keyFramesAndClusters } from "../judge/frame-scopes";
+import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/frame-scopes";
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
@@ -62,6 +62,20 @@ export interface ExportRow {
   reviews: ExportReview[];
   /** The adjudicated gold value of the target, its note and the owner who set it (lib/adjudication); null when none. */
   gold: { value: number; note: string; adjudicator: string } | null;
+  /** The judged item of a score of an item-subject run (a rubric over items, captions, QA); absent on video rows. */
+  item?: ExportItem;
+}
+
+/** An item a score judged: its id, its id in the imported file, and its text fields (a rubric item's declared fields). */
+interface ExportItem {
+  id: string;
+  externalId: string;
+  fields: Record<string, string>;
+}
+
+interface FrameSetMode {
+  id: string;
+  mode: string;
 }
 
 interface FrameRow {
@@ -72,10 +86,14 @@ interface FrameRow {
   cluster: number | null;
 }
 
-type FrameSetView = { keyFrames: FrameRow[]; clusters: FrameRow[][] };
+/** A frame set's key frames and clusters; `uniform`: every frame of a uniform set (what an item's call attaches). */
+type FrameSetView = { keyFrames: FrameRow[]; clusters: FrameRow[][]; uniform?: FrameRow[] };
 
 function seen(step: string | null, scopeIndex: number | null, view: FrameSetView | undefined): { keyFrameIndex: number | null; timestamps: number[] } {
   if (!view || step === null || scopeIndex === null) return { keyFrameIndex: null, timestamps: [] };
+  // An item is judged in one call with its video's frames (the whole uniform set, or every key frame): its
+  // scopeIndex is its position among its video's items, not a key frame's.
+  if (stepScope(step) === "item") return { keyFrameIndex: null, timestamps: (view.uniform ?? view.keyFrames).map((f) => f.timestampS) };
   const { keyFrame, frames } = framesSeenBy(view, step, scopeIndex);
   return { keyFrameIndex: keyFrame?.index ?? null, timestamps: frames.map((f) => f.timestampS) };
 }
@@ -126,18 +144,36 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     ]);
     const goldByKey = new Map(golds.map((g) => [g.targetKey, { value: g.value, note: g.note, adjudicator: g.adjudicator }]));
     const frameSetIds = [...new Set(runVideos.map((rv) => rv.frameSetId))];
+    // Item runs' sets: every frame of a uniform set is what an item's call saw (the other runs read key frames and clusters only).
+    const itemSetIds = [...new Set(runVideos.filter((rv) => isItemSubject(rv.pipeline)).map((rv) => rv.frameSetId))];
+    const uniformSetIds = itemSetIds.length
+      ? (await prisma.$queryRaw<FrameSetMode[]>`SELECT fs."id", fs."mode" FROM "frame_set" fs WHERE fs."id" = ANY(${itemSetIds})`).filter((fs) => fs.mode === "uniform").map((fs) => fs.id)
+      : [];
     const frames = frameSetIds.length
       ? await prisma.$queryRaw<FrameRow[]>`
           SELECT f."frameSetId", f."index", f."timestampS", f."isKeyFrame", f."cluster" FROM "frame" f
-          WHERE f."frameSetId" = ANY(${frameSetIds}) AND (f."isKeyFrame" OR f."cluster" IS NOT NULL) ORDER BY f."frameSetId", f."index"`
+          WHERE f."frameSetId" = ANY(${frameSetIds}) AND (f."isKeyFrame" OR f."cluster" IS NOT NULL OR f."frameSetId" = ANY(${uniformSetIds})) ORDER BY f."frameSetId", f."index"`
       : [];
+    const itemIds = [...new Set(scores.filter((s) => s.itemId !== "").map((s) => s.itemId))];
+    const itemById = new Map(
+      (itemIds.length ? await prisma.item.findMany({ where: { id: { in: itemIds } }, select: { id: true, externalId: true, payload: true } }) : []).map((item) => [
+        item.id,
+        { id: item.id, externalId: item.externalId, fields: itemFields(item.payload) } satisfies ExportItem,
+      ]),
+    );
     const framesBySet = new Map<string, FrameRow[]>();
     for (const f of frames) {
       const list = framesBySet.get(f.frameSetId);
       if (list) list.push(f);
       else framesBySet.set(f.frameSetId, [f]);
     }
-    const views = new Map([...framesBySet].map(([id, list]) => [id, keyFramesAndClusters(list)]));
+    const uniformSets = new Set(uniformSetIds);
+    const views = new Map<string, FrameSetView>(
+      [...framesBySet].map(([id, list]) => {
+        const view: FrameSetView = keyFramesAndClusters(list.filter((f) => f.isKeyFrame || f.cluster !== null));
+        return [id, uniformSets.has(id) ? { ...view, uniform: list } : view];
+      }),
+    );
     const reviewsByKey = new Map<string, ExportReview[]>();
     for (const j of judgments) {
       const review = {
@@ -202,6 +238,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           // Judgments belong to targets: the same reviews show against every run that scored this one.
           reviews: reviewsByKey.get(key) ?? [],
           gold: goldByKey.get(key) ?? null,
+          ...(s.itemId !== "" && itemById.has(s.itemId) ? { item: itemById.get(s.itemId)! } : {}),
         });
       }
       const videoVersion = [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
@@ -255,6 +292,24 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
   }
 }
 
+/** An item's text fields: a rubric item's declared fields (payload.fields), written out as text; {} for other payloads. */
+function itemFields(payload: unknown): Record<string, string> {
+  const fields = (payload as { fields?: unknown } | null)?.fields;
+  if (!fields || typeof fields !== "object" || Array.isArray(fields)) return {};
+  return Object.fromEntries(Object.entries(fields as Record<string, unknown>).map(([id, value]) => [id, typeof value === "string" ? value : JSON.stringify(value)]));
+}
+
+/** Whether the export covers a run whose subject is items: its CSV then has EXPORT_ITEM_COLUMNS (video-only exports keep their header). */
+async function exportHasItemRuns(prisma: PrismaClient, scope: AgreementScope): Promise<boolean> {
+  const runs = await scopeRuns(prisma, scope.ctx.projectId, scope.runId ?? null);
+  return runs.some((r) => isItemSubject(r.pipeline));
+}
+
+function isItemSubject(pipeline: string | undefined): boolean {
+  const subject = pipeline === undefined ? undefined : registeredTask(pipeline)?.subject;
+  return subject !== undefined && subject !== "video";
+}
+
 function registeredTask(pipeline: string): TaskDeclaration | undefined {
   return TASKS.find((t) => t.id === pipeline);
 }
@@ -300,11 +355,18 @@ export const EXPORT_BASE_COLUMNS = [
   "gold_adjudicator",
 ] as const;
 
-export function exportCsvHeader(reviewers: readonly ReviewerInfo[]): string {
-  return csvRow([...EXPORT_BASE_COLUMNS, ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`, `${r.label} implied`])]);
+/** The columns after EXPORT_BASE_COLUMNS when the export covers an item run: the item's id, its id in the file, its fields as JSON. */
+const EXPORT_ITEM_COLUMNS = ["item_id", "item_external_id", "item_fields"] as const;
+
+export function exportCsvHeader(reviewers: readonly ReviewerInfo[], itemColumns = false): string {
+  return csvRow([
+    ...EXPORT_BASE_COLUMNS,
+    ...(itemColumns ? EXPORT_ITEM_COLUMNS : []),
+    ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`, `${r.label} implied`]),
+  ]);
 }
 
-export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[]): string {
+export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[], itemColumns = false): string {
   const cells: CsvValue[] = [
     row.videoId,
     row.path,
@@ -325,6 +387,7 @@ export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[])
     row.gold?.note ?? null,
     row.gold?.adjudicator ?? null,
   ];
+  if (itemColumns) cells.push(row.item?.id ?? null, row.item?.externalId ?? null, row.item ? JSON.stringify(row.item.fields) : null);
   for (const r of reviewers) {
     const review = row.reviews.find((x) => x.reviewerId === r.id);
     cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null, review ? review.implied : null);
@@ -358,12 +421,14 @@ export function exportStream(
   const encoder = new TextEncoder();
   const batches = exportBatches(prisma, scope, reviewers, batchVideos);
   let headerSent = format !== "csv";
+  let itemColumns = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         if (!headerSent) {
           headerSent = true;
-          controller.enqueue(encoder.encode(exportCsvHeader(reviewers)));
+          itemColumns = await exportHasItemRuns(prisma, scope);
+          controller.enqueue(encoder.encode(exportCsvHeader(reviewers, itemColumns)));
           return;
         }
         // Each pull enqueues one chunk of about EXPORT_CHUNK_BYTES: the rows of one video after another are
@@ -378,7 +443,7 @@ export function exportStream(
             controller.close();
             return;
           }
-          for (const row of next.value) text += format === "csv" ? exportCsvRow(row, reviewers) : exportJsonLine(row);
+          for (const row of next.value) text += format === "csv" ? exportCsvRow(row, reviewers, itemColumns) : exportJsonLine(row);
           if (text.length >= chunkChars) {
             controller.enqueue(encoder.encode(text));
             return;

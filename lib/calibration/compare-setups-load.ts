@@ -24,21 +24,34 @@ interface ComparedTarget {
   kind: "metric" | "score" | "presence";
   judgmentType: string;
   declaration: MetricDeclaration | TargetDeclaration;
+  /** What one label and one judge value belong to: a video, or an item (a target scored per item: a rubric over items). */
+  unit: "video" | "item";
 }
 
-/** What runs of a task can be compared on: its reviewed metrics, its per-video targets and its presence targets. */
-export function comparableTargets(task: TaskDeclaration): { id: string; label: string }[] {
+/**
+ * What runs of a task can be compared on: its reviewed metrics, its per-video targets and its presence targets; with
+ * `perItem`, also its targets scored per item (a rubric over items; not a task whose subject is one run's answer,
+ * which two runs do not share).
+ */
+export function comparableTargets(task: TaskDeclaration, perItem = false): { id: string; label: string }[] {
   return [
     ...task.metrics.filter((m) => m.reviewed).map((m) => ({ id: m.id, label: m.label })),
-    ...task.targets.filter((t) => t.scope === "video" || task.presence?.of.includes(t.id)).map((t) => ({ id: t.id, label: task.presence?.of.includes(t.id) ? `${t.label} present` : t.label })),
+    ...task.targets
+      .filter((t) => t.scope === "video" || (perItem && comparesItems(task) && t.scope === "item") || task.presence?.of.includes(t.id))
+      .map((t) => ({ id: t.id, label: task.presence?.of.includes(t.id) ? `${t.label} present` : t.label })),
   ];
+}
+
+/** Whether setups of the task can be compared per item: each item is judged the same way by every run. */
+function comparesItems(task: TaskDeclaration): boolean {
+  return task.subject !== "video" && !task.subjectPerRun;
 }
 
 /** The page's "Compare on" choices: what each task of these runs can be compared on, labelled with the task. */
 export function compareTargetChoices(pipelines: readonly string[]): { id: string; label: string; task: string }[] {
   return [...new Set(pipelines)].flatMap((pipeline) => {
     const task = findTask(pipeline);
-    return task ? comparableTargets(task).map((t) => ({ ...t, task: task.label })) : [];
+    return task ? comparableTargets(task, true).map((t) => ({ ...t, task: task.label })) : [];
   });
 }
 
@@ -46,15 +59,17 @@ export function compareTargetChoices(pipelines: readonly string[]): { id: string
 function comparedTarget(task: TaskDeclaration, requested: string | undefined): ComparedTarget {
   const id = requested ?? task.verdict?.metricId ?? (task.targets.length === 1 ? task.targets[0]!.id : undefined);
   const choices = () =>
-    comparableTargets(task)
+    comparableTargets(task, true)
       .map((t) => t.id)
       .join(", ");
   if (!id) throw new ValidationError(`Name the target to compare ${task.label} runs on (target=): one of ${choices()}.`);
   const metric = task.metrics.find((m) => m.id === id && m.reviewed);
-  if (metric) return { task, id, label: metric.label, kind: "metric", judgmentType: id, declaration: metric };
+  if (metric) return { task, id, label: metric.label, kind: "metric", judgmentType: id, declaration: metric, unit: "video" };
   const target = task.targets.find((t) => t.id === id);
-  if (target && task.presence?.of.includes(id)) return { task, id, label: `${target.label} present`, kind: "presence", judgmentType: PRESENCE_TARGET_TYPE, declaration: target };
-  if (target && target.scope === "video") return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target };
+  if (target && task.presence?.of.includes(id)) return { task, id, label: `${target.label} present`, kind: "presence", judgmentType: PRESENCE_TARGET_TYPE, declaration: target, unit: "video" };
+  if (target && target.scope === "video") return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target, unit: "video" };
+  // A target scored per item (a rubric over items): each item is one labelled unit, compared with the judge's value of that item.
+  if (target && target.scope === "item" && comparesItems(task)) return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target, unit: "item" };
   if (target)
     throw new ValidationError(`${target.label} (${id}) is scored per ${target.scope.replace("_", " ")} with no presence rule: setups are compared per video. Compare on one of ${choices()}.`);
   throw new ValidationError(`The task ${task.label} has no target "${id}" to compare on: one of ${choices()}.`);
@@ -111,8 +126,11 @@ export interface TemplateDiff {
 export interface CompareSetupsReport {
   /** The labels the setups are compared with: a label set's annotator, the live reviewers' consensus, or the adjudicated gold values. */
   reference: { kind: "label_set"; id: string; name: string; annotator: string | null } | { kind: "consensus" } | { kind: "gold" };
-  /** The runs' task and what they are compared on (the verdict, a per-video target, or a target's presence). */
-  compared: { task: string; target: string; label: string; kind: "metric" | "score" | "presence" };
+  /**
+   * The runs' task and what they are compared on (the verdict, a per-video target, or a target's presence); `per:
+   * "item"` when the target is scored per item: `comparison.videoIds` then holds item ids, one unit per item.
+   */
+  compared: { task: string; target: string; label: string; kind: "metric" | "score" | "presence"; per?: "item" };
   runs: RunSetup[];
   /** Which settings differ between the runs. */
   differs: { endpoint: boolean; model: boolean; parameters: boolean; templates: string[]; frameSets: boolean; aggregation: boolean; verdict: boolean };
@@ -128,10 +146,18 @@ function humanPositive(compared: ComparedTarget, value: number): boolean {
   return compared.kind === "presence" ? value === 1 : binariseValue(compared.declaration.positive, value) === 1;
 }
 
-/** One label per video from several values (reviewers', or gold of several scopes): their consensus at the target's level, ties left out. */
-function labelsByVideo(compared: ComparedTarget, rows: readonly { videoId: string; value: number }[]): Map<string, boolean> {
+/** The unit a label or a judge value belongs to: its video, or its item for a target scored per item. */
+function unitOf(compared: ComparedTarget, row: { videoId: string; itemId: string }): string {
+  return compared.unit === "item" ? row.itemId : row.videoId;
+}
+
+/** One label per unit (video or item) from several values (reviewers', or gold of several scopes): their consensus at the target's level, ties left out. */
+function labelsByVideo(compared: ComparedTarget, rows: readonly { videoId: string; itemId: string; value: number }[]): Map<string, boolean> {
   const byVideo = new Map<string, number[]>();
-  for (const r of rows) byVideo.set(r.videoId, [...(byVideo.get(r.videoId) ?? []), r.value]);
+  for (const row of rows) {
+    const unit = unitOf(compared, row);
+    byVideo.set(unit, [...(byVideo.get(unit) ?? []), row.value]);
+  }
   const labels = new Map<string, boolean>();
   const level = compared.kind === "presence" ? "nominal" : compared.declaration.level;
   for (const [videoId, values] of byVideo) {
@@ -142,19 +168,19 @@ function labelsByVideo(compared: ComparedTarget, rows: readonly { videoId: strin
 }
 
 async function referenceLabels(prisma: PrismaClient, projectId: string, query: CompareSetupsQuery, compared: ComparedTarget) {
-  const target = { task: compared.task.id, targetType: compared.judgmentType, ...(compared.kind === "metric" ? {} : { target: compared.id }), itemId: "" };
+  const target = { task: compared.task.id, targetType: compared.judgmentType, ...(compared.kind === "metric" ? {} : { target: compared.id }), itemId: compared.unit === "item" ? { not: "" } : "" };
   const judged = { ...target, withdrawn: false };
   if (query.reference === "gold") {
     // The owners' adjudicated values of the task's target (lib/adjudication): gold is keyed by what was judged, so
     // it holds for every run; a video with gold on several scopes (frame sets) takes their consensus.
-    const rows = await prisma.goldJudgment.findMany({ where: { projectId, ...target }, select: { videoId: true, value: true } });
+    const rows = await prisma.goldJudgment.findMany({ where: { projectId, ...target }, select: { videoId: true, itemId: true, value: true } });
     return { reference: { kind: "gold" as const }, labels: labelsByVideo(compared, rows) };
   }
   if (query.reference === "consensus") {
     // Live reviewers only (no label set), independent of the judge (accepted judge values are left out, as in agreement).
     const rows = await prisma.humanJudgment.findMany({
       where: { projectId, ...judged, acceptedJudge: false, labelSetId: null, NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } } },
-      select: { videoId: true, value: true },
+      select: { videoId: true, itemId: true, value: true },
     });
     return { reference: { kind: "consensus" as const }, labels: labelsByVideo(compared, rows) };
   }
@@ -169,9 +195,9 @@ async function referenceLabels(prisma: PrismaClient, projectId: string, query: C
   }
   const rows = await prisma.humanJudgment.findMany({
     where: { labelSetId: labelSet.id, reviewerId: labelSetReviewerId(labelSet.id, annotator), ...judged },
-    select: { videoId: true, value: true },
+    select: { videoId: true, itemId: true, value: true },
   });
-  return { reference: { kind: "label_set" as const, id: labelSet.id, name: labelSet.name, annotator }, labels: new Map(rows.map((r) => [r.videoId, humanPositive(compared, r.value)])) };
+  return { reference: { kind: "label_set" as const, id: labelSet.id, name: labelSet.name, annotator }, labels: new Map(rows.map((r) => [unitOf(compared, r), humanPositive(compared, r.value)])) };
 }
 
 /**
@@ -200,8 +226,12 @@ async function runJudgments(prisma: PrismaClient, runId: string, labelled: strin
     const graded = new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const])));
     return { runId, verdict: new Map([...graded].map(([videoId, value]) => [videoId, value >= threshold])), graded };
   }
-  const scores = await prisma.score.findMany({ where: { runId, videoId: { in: labelled }, itemId: "", category: compared.id, scopeIndex: 0 }, select: { videoId: true, value: true } });
-  const judged = scores.map((s) => ({ videoId: s.videoId, ...positiveOf(compared.declaration.positive, s.value) }));
+  // Per item: the item's one score of the target (its scopeIndex is its position among its video's items).
+  const scores = await prisma.score.findMany({
+    where: { runId, category: compared.id, ...(compared.unit === "item" ? { itemId: { in: labelled } } : { videoId: { in: labelled }, itemId: "", scopeIndex: 0 }) },
+    select: { videoId: true, itemId: true, value: true },
+  });
+  const judged = scores.map((s) => ({ videoId: unitOf(compared, s), ...positiveOf(compared.declaration.positive, s.value) }));
   return { runId, verdict: new Map(judged.map((v) => [v.videoId, v.positive])), graded: new Map(judged.map((v) => [v.videoId, v.graded])) };
 }
 
@@ -222,8 +252,13 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const taskModule = TASK_MODULES.find((m) => m.pipelines.some((p) => p.id === task.id));
   const setupSettingsOf = (settings: unknown) => taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
   const { reference, labels } = await referenceLabels(prisma, projectId, query, compared);
-  const hidden = await blindVideoIdsFor(prisma, actor.userId, [...labels.keys()]);
-  for (const id of hidden) labels.delete(id);
+  // Per item: an item's video is what a blind reviewer is kept from (lib/visibility), so its items go with it.
+  const videoOfItem =
+    compared.unit === "item"
+      ? new Map((await prisma.item.findMany({ where: { projectId, id: { in: [...labels.keys()] } }, select: { id: true, videoId: true } })).map((i) => [i.id, i.videoId]))
+      : null;
+  const hidden = new Set(await blindVideoIdsFor(prisma, actor.userId, videoOfItem ? [...new Set(videoOfItem.values())] : [...labels.keys()]));
+  for (const id of [...labels.keys()]) if (hidden.has(videoOfItem ? (videoOfItem.get(id) ?? "") : id)) labels.delete(id);
   const labelled = [...labels.keys()];
 
   // An ensemble run (self-consistency samples or a judge panel) calls no endpoint itself: its members make the calls.
@@ -287,7 +322,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const differingSteps = stepIds.filter((step) => distinct((s) => s.templates[step]?.hashes ?? []));
   return {
     reference,
-    compared: { task: task.id, target: compared.id, label: compared.label, kind: compared.kind },
+    compared: { task: task.id, target: compared.id, label: compared.label, kind: compared.kind, ...(compared.unit === "item" ? { per: "item" as const } : {}) },
     runs: setups,
     differs: {
       endpoint: distinct((s) => s.endpoint),
@@ -298,7 +333,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       aggregation: distinct((s) => s.aggregation),
       verdict: distinct((s) => s.verdict),
     },
-    templateDiffs: await templateDiffs(prisma, setups, callRunIds, differingSteps, comparison.videoIds[0] ?? null),
+    templateDiffs: await templateDiffs(prisma, setups, callRunIds, differingSteps, videoOfItem ? (videoOfItem.get(comparison.videoIds[0] ?? "") ?? null) : (comparison.videoIds[0] ?? null)),
     comparison,
     bootstrap,
   };
@@ -316,10 +351,13 @@ async function expectedJudgments(prisma: PrismaClient, runId: string, videoIds: 
     throw new ValidationError(`${compared.label} is not a score: expected (logprob-weighted) scores compare on a target's scores or on a verdict read from the worst score.`);
   }
   const ofTarget = compared.kind === "metric" ? Prisma.empty : Prisma.sql`AND category = ${compared.id}`;
-  const ofScope = compared.kind === "score" ? Prisma.sql`AND "scopeIndex" = 0` : Prisma.empty;
+  const ofScope = compared.kind === "score" && compared.unit === "video" ? Prisma.sql`AND "scopeIndex" = 0` : Prisma.empty;
+  // Per item, the units are items (one score each); per video, the video's scores outside any item.
+  const unit = compared.unit === "item" ? Prisma.sql`"itemId"` : Prisma.sql`"videoId"`;
+  const ofUnit = compared.unit === "item" ? Prisma.sql`"itemId" = ANY(${videoIds}::text[])` : Prisma.sql`"itemId" = '' AND "videoId" = ANY(${videoIds}::text[])`;
   const rows = await prisma.$queryRaw<{ videoId: string; graded: number | null; whole: boolean }[]>`
-    SELECT "videoId", max(expected) AS graded, bool_and(expected IS NOT NULL) AS whole
-    FROM score WHERE "runId" = ${runId} AND "itemId" = '' AND "videoId" = ANY(${videoIds}::text[]) ${ofTarget} ${ofScope} GROUP BY "videoId"`;
+    SELECT ${unit} AS "videoId", max(expected) AS graded, bool_and(expected IS NOT NULL) AS whole
+    FROM score WHERE "runId" = ${runId} AND ${ofUnit} ${ofTarget} ${ofScope} GROUP BY ${unit}`;
   const expected = new Map(rows.flatMap((r) => (r.whole && r.graded !== null ? [[r.videoId, r.graded] as const] : [])));
   if (expected.size === 0 && rows.length > 0) {
     throw new ValidationError(`Run ${runId} has no logprob-weighted scores: its endpoint did not request logprobs, or the answers carried none.`);

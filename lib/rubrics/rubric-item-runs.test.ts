@@ -6,11 +6,17 @@
  * items, with the numbers counted by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_BASE_COLUMNS, type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
 import type { Actor } from "../auth/actor";
+import { compareSetupsQuerySchema } from "../calibration/calibration.validation";
+import { compareSetupsReport, compareTargetChoices } from "../calibration/compare-setups-load";
 import { prisma } from "../db/prisma";
+import { parseCsvTable } from "../import/csv";
 import { createEndpoint } from "../judge/endpoints";
+import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
+import { importGenericLabels } from "../label-sets/label-sets";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { addMember } from "../projects/projects";
@@ -24,12 +30,13 @@ import { findTask } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { rubricItemKind, rubricMetricId, rubricTargetId } from "./rubric-declaration";
+import { RUBRIC_STEP, rubricItemKind, rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { rubricItemQueueScopeId } from "./rubric-item-queue-scope";
 import { importRubricItems } from "./rubric-item-sets";
+import { rubricItemValues, rubricItemValuesQuerySchema } from "./rubric-item-values";
 import { previewRubric } from "./preview-rubric";
-import { createRubricTask } from "./rubric-tasks";
+import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 
 const CAPTIONS: RubricDefinitionInput = {
   name: "Caption quality",
@@ -307,5 +314,172 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
       expect(report.humanVsHuman.native.score!.values.alpha).toBeCloseTo(alphaByHand(between, level), 10);
       expect(report.breakdowns.category.map((row) => [row.key, row.items])).toEqual([[target(criterion), JUDGED.length]]);
     }
+  });
+});
+
+describe("exporting a rubric run over items", () => {
+  it("names each row's item (its id, its id in the file, its fields) and gives the frames its call saw; a video run's CSV keeps its header", async () => {
+    const uniform = async (videoId: string) => {
+      const rv = await prisma.runVideo.findFirstOrThrow({ where: { runId, videoId }, select: { frameSetId: true } });
+      return (await prisma.frame.findMany({ where: { frameSetId: rv.frameSetId }, orderBy: { index: "asc" }, select: { timestampS: true } })).map((f) => f.timestampS);
+    };
+    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl", runId }));
+    const rows = (await new Response(stream).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExportRow);
+    expect(rows.filter((r) => r.target === "score")).toHaveLength(JUDGED.length * CRITERIA.length);
+    for (const item of JUDGED) {
+      const id = itemIds[item.id]!;
+      const own = rows.filter((r) => r.item?.id === id);
+      expect(own.map((r) => r.category).sort()).toEqual(CRITERIA.map(target).sort());
+      for (const row of own) {
+        expect(row.item).toEqual({ id, externalId: item.id, fields: { text: item.text, reference: item.reference } });
+        expect(row.judgeValue).toBe(judge[row.category]![id]);
+        expect(row.keyFrameIndex).toBeNull();
+        expect(row.frameTimestamps).toHaveLength(4);
+        expect(row.frameTimestamps).toEqual(await uniform(row.videoId));
+      }
+    }
+
+    const csv = parseCsvTable(await new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream).text());
+    if (!csv.ok) throw new Error(csv.error);
+    expect(csv.columns.slice(EXPORT_BASE_COLUMNS.length, EXPORT_BASE_COLUMNS.length + 3)).toEqual(["item_id", "item_external_id", "item_fields"]);
+    expect(csv.rows).toHaveLength(rows.length);
+    for (const item of JUDGED) {
+      const own = csv.rows.filter((r) => r.values.get("item_id") === itemIds[item.id]);
+      expect(own).toHaveLength(CRITERIA.length);
+      for (const row of own) {
+        expect(row.values.get("item_external_id")).toBe(item.id);
+        expect(JSON.parse(row.values.get("item_fields")!)).toEqual({ text: item.text, reference: item.reference });
+        expect(row.values.get("frame_timestamps")!.split(" ").map(Number)).toEqual(await uniform(row.values.get("video_id")!));
+      }
+    }
+
+    // A project with only video runs keeps the base header.
+    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Video runs only" });
+    const plain = parseCsvTable(await new Response((await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "csv" }))).stream).text());
+    if (!plain.ok) throw new Error(plain.error);
+    expect(plain.columns).toEqual([...EXPORT_BASE_COLUMNS]);
+  });
+});
+
+describe("calibrating a rubric run over items against a label set, and comparing its setups", () => {
+  /** The lab's labels per JUDGED item. */
+  const LAB = { faithful: [5, 1, 4, 2, 3], fluent: [1, 0, 1, 1, 0] };
+  let labelSetId: string;
+
+  it("a label set imported with the generic importer (its item column naming the item) is compared with the judge per item", async () => {
+    const rows = ["video,annotator,target,value,item"];
+    JUDGED.forEach((item, i) => {
+      rows.push(`"${paths[item.video]}",lab,${target("faithful")},${LAB.faithful[i]},${item.id}`);
+      rows.push(`"${paths[item.video]}",lab,${target("fluent")},${LAB.fluent[i]},${item.id}`);
+    });
+    // A label of an item criterion without its item is skipped with why.
+    rows.push(`"${paths[0]}",lab,${target("faithful")},3,`);
+    const imported = await importGenericLabels(prisma, owner, projectId, { file: new TextEncoder().encode(rows.join("\n") + "\n"), fileName: "lab.csv", name: "Lab", dryRun: false });
+    expect(imported.plan.issues).toEqual([expect.objectContaining({ row: 2 * JUDGED.length + 2, column: "item" })]);
+    expect(imported.plan.judgments).toEqual({ [`${task.pipeline}:${target("faithful")}`]: JUDGED.length, [`${task.pipeline}:${target("fluent")}`]: JUDGED.length });
+    labelSetId = imported.labelSet!.id;
+    const lab = labelSetReviewerId(labelSetId, "lab");
+    for (const [criterion, level] of [
+      ["faithful", "interval"],
+      ["fluent", "nominal"],
+    ] as const) {
+      const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId, category: target(criterion) }));
+      const vsLab = report.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
+      const pairs = JUDGED.map((item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, LAB[criterion][i]!] as const);
+      expect(vsLab.native.score!.n).toBe(JUDGED.length);
+      expect(vsLab.native.score!.values.alpha).toBeCloseTo(alphaByHand(pairs, level), 10);
+    }
+  });
+
+  it("compare setups takes two runs of the item rubric (two versions of its prompt) on a criterion, per item, against the label set or the reviewers' consensus", async () => {
+    await saveRubricVersion(prisma, owner, task.id, { definition: { ...CAPTIONS, prompt: `Look closely. ${CAPTIONS.prompt}` } });
+    const setId = (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId;
+    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: task.pipeline, endpointId, itemSetId: setId });
+    expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
+    const secondValues = new Map((await prisma.score.findMany({ where: { runId: second.id, category: target("faithful") } })).map((s) => [s.itemId, s.value]));
+    const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${runId},${second.id}`, iterations: "200", ...over });
+
+    expect(compareTargetChoices([task.pipeline]).map((c) => c.id)).toEqual(CRITERIA.map(target));
+    const report = await compareSetupsReport(prisma, owner, projectId, query({ labelSetId, target: target("faithful") }));
+    expect(report.compared).toEqual({ task: task.pipeline, target: target("faithful"), label: "Faithfulness", kind: "score", per: "item" });
+    expect(report.comparison.videoIds).toEqual(JUDGED.map((item) => itemIds[item.id]!).sort());
+    // By hand: "good" is 3 or more (the midpoint of 1–5), for the lab and for each run.
+    for (const [i, valueOf] of [(id: string) => judge[target("faithful")]![id]!, (id: string) => secondValues.get(id)!].entries()) {
+      const right = JUDGED.filter((item, k) => valueOf(itemIds[item.id]!) >= 3 === LAB.faithful[k]! >= 3).length;
+      expect(report.comparison.runs[i]!.n).toBe(JUDGED.length);
+      expect(report.comparison.runs[i]!.accuracy).toBeCloseTo(right / JUDGED.length);
+    }
+    expect(report.differs.templates).toEqual([RUBRIC_STEP]);
+    expect(report.templateDiffs[0]!.others[0]!.diff.some((line) => line.text.includes("Look closely."))).toBe(true);
+
+    // Against Ann's and Bob's consensus on the boolean criterion: the items they disagree on have none.
+    const consensus = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus", target: target("fluent") }));
+    expect(consensus.comparison.videoIds).toEqual(JUDGED.flatMap((item, i) => (HUMAN.ann.fluent[i] === HUMAN.bob.fluent[i] ? [itemIds[item.id]!] : [])).sort());
+  });
+});
+
+describe("the list of an item run's values", () => {
+  const list = (actor: Actor, query: Record<string, string>, run = runId) => rubricItemValues(prisma, actor, projectId, run, rubricItemValuesQuerySchema.parse(query));
+
+  it("has a row per item of the run with its fields and a column per criterion, filtered on a criterion's range or the fields' text, and sorted", async () => {
+    const all = (await list(owner, {}))!;
+    expect(all.criteria.map((c) => [c.id, c.name, c.type])).toEqual([
+      ["faithful", "Faithfulness", "numeric"],
+      ["detail", "Detail", "categorical"],
+      ["fluent", "Fluent", "boolean"],
+    ]);
+    expect(all.total).toBe(ITEMS.length);
+    // Sorted by the item's id by default; the skipped item (no caption) is listed without values.
+    expect(all.rows.map((r) => r.externalId)).toEqual(ITEMS.map((i) => i.id));
+    const skipped = all.rows.find((r) => r.externalId === "c6")!;
+    expect(Object.values(skipped.values)).toEqual([null, null, null]);
+    for (const item of JUDGED) {
+      const row = all.rows.find((r) => r.externalId === item.id)!;
+      expect(row.fields).toEqual([
+        { id: "text", label: "caption", value: item.text },
+        { id: "reference", label: "reference caption", value: item.reference },
+      ]);
+      expect(row.values).toEqual(Object.fromEntries(CRITERIA.map((c) => [c, judge[target(c)]![itemIds[item.id]!]])));
+      const detail = ["sparse", "fair", "rich"][row.values.detail!];
+      expect(row.shown).toEqual({ faithful: String(row.values.faithful), detail, fluent: row.values.fluent === 1 ? "yes" : "no" });
+    }
+
+    const faithful = (id: string) => judge[target("faithful")]![itemIds[id]!]!;
+    const byFaithful = (await list(owner, { itemSort: "faithful", itemDir: "desc" }))!;
+    const expected = [...JUDGED].sort((a, b) => faithful(b.id) - faithful(a.id) || a.id.localeCompare(b.id)).map((i) => i.id);
+    expect(byFaithful.rows.map((r) => r.externalId)).toEqual([...expected, "c6"]);
+
+    const atLeast3 = (await list(owner, { itemCriterion: "faithful", itemMin: "3" }))!;
+    expect(atLeast3.rows.map((r) => r.externalId)).toEqual(JUDGED.filter((i) => faithful(i.id) >= 3).map((i) => i.id));
+    const fluent = (await list(owner, { itemCriterion: "fluent", itemMin: "1", itemMax: "1" }))!;
+    expect(fluent.rows.map((r) => r.externalId)).toEqual(JUDGED.filter((i) => judge[target("fluent")]![itemIds[i.id]!] === 1).map((i) => i.id));
+    expect((await list(owner, { itemText: "CAR" }))!.rows.map((r) => r.externalId)).toEqual(["c3", "c4"]);
+    // A criterion the run does not declare is not a filter or a sort: the defaults apply.
+    const unknown = (await list(owner, { itemSort: "nope", itemCriterion: "nope", itemMin: "9" }))!;
+    expect(unknown.query).toMatchObject({ sort: "item", criterion: null, min: null });
+    expect(unknown.rows).toHaveLength(ITEMS.length);
+    expect(() => rubricItemValuesQuerySchema.parse({ itemDir: "sideways" })).toThrow();
+  });
+
+  it("hides the values of a video a reviewer is reviewing blind, and is null for a run over videos", async () => {
+    const cara = await makeUser();
+    await addMember(prisma, owner, { projectId, email: cara.email, role: "reviewer" });
+    const queue = await createQueue(prisma, owner, projectId, { name: "Cara, blind", runId, filter: {}, scope: rubricItemQueueScopeId(task.key), blind: true, reviewersPerItem: 1 });
+    const { itemId } = await nextItem(prisma, cara, queue.id);
+    expect(itemId).toBeTruthy();
+    const seen = (await list(cara, {}))!;
+    expect(seen.rows.filter((r) => r.blind).length).toBeGreaterThan(0);
+    for (const row of seen.rows.filter((r) => r.blind)) expect(Object.values(row.values)).toEqual([null, null, null]);
+    expect((await list(owner, {}))!.rows.every((r) => !r.blind)).toBe(true);
+
+    const videoTask = await createRubricTask(prisma, owner, projectId, {
+      definition: { name: "Whole video", frames: { mode: "uniform", count: 4 }, criteria: [CAPTIONS.criteria[2]!], prompt: "The images are {{frames}}\n{{criteria}}" },
+    });
+    const videoRun = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: videoTask.pipeline, endpointId });
+    expect(await list(owner, {}, videoRun.id)).toBeNull();
+    await expect(list(owner, {}, "no-such-run")).rejects.toThrow("No such run");
   });
 });

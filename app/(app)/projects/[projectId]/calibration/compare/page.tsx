@@ -139,12 +139,14 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
   const byId = new Map(report.comparison.runs.map((r) => [r.runId, r]));
   const d = report.differs;
   const mark = (differs: boolean) => (differs ? "bg-amber-50" : undefined);
+  // A criterion scored per item (a rubric over items) is compared item by item.
+  const units = report.compared.per === "item" ? "items" : "videos";
   return (
     <>
       <p className="text-sm text-slate-600" data-testid="compare-setups-summary">
-        Compared on <b>{report.compared.label}</b>: {report.comparison.videoIds.length} videos judged by every run and labelled in{" "}
-        {report.reference.kind === "consensus" ? "the reviewers' consensus" : report.reference.kind === "gold" ? "the gold values" : <b>{report.reference.name}</b>}. Paired bootstrap over those videos
-        ({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed}); McNemar on which videos each verdict gets right.
+        Compared on <b>{report.compared.label}</b>: {report.comparison.videoIds.length} {units} judged by every run and labelled in{" "}
+        {report.reference.kind === "consensus" ? "the reviewers' consensus" : report.reference.kind === "gold" ? "the gold values" : <b>{report.reference.name}</b>}. Paired bootstrap over those{" "}
+        {units}({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed}); McNemar on which {units} each verdict gets right.
       </p>
       <Card title="Side by side">
         <div className="overflow-x-auto">

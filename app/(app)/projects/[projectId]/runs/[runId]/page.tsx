@@ -14,11 +14,14 @@ import { runNameOfRow } from "@/lib/runs/run-name";
 import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
 import { ensembleMembershipOf, ensembleRunReport } from "@/lib/ensembles/ensemble-report";
 import { EnsembleSummary } from "@/components/ensembles/ensemble-summary";
+import { RubricItemValuesTable } from "@/components/rubrics/rubric-item-values-table";
+import { rubricItemValues, rubricItemValuesQuerySchema } from "@/lib/rubrics/rubric-item-values";
+import { searchParamsObject } from "@/lib/videos/video-filter";
 
 /** Numbers with one decimal, as this table always showed them; named values in words. */
 const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
 
-export default async function RunPage({ params }: { params: Promise<{ projectId: string; runId: string }> }) {
+export default async function RunPage({ params, searchParams }: { params: Promise<{ projectId: string; runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId, runId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const overview = await runOverview(prisma, actor, projectId, runId).catch((error: unknown) => {
@@ -26,7 +29,14 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
     throw error;
   });
   const { run, metrics, videos } = overview;
-  const [promptVersions, ensemble, membership] = await Promise.all([runPromptVersions(prisma, actor, runId), ensembleRunReport(prisma, actor, runId), ensembleMembershipOf(prisma, runId)]);
+  // A rubric run over items lists its items' values (filter and sort in the search params; a bad one is ignored).
+  const itemQuery = rubricItemValuesQuerySchema.safeParse(searchParamsObject(await searchParams));
+  const [promptVersions, ensemble, membership, itemList] = await Promise.all([
+    runPromptVersions(prisma, actor, runId),
+    ensembleRunReport(prisma, actor, runId),
+    ensembleMembershipOf(prisma, runId),
+    rubricItemValues(prisma, actor, projectId, runId, itemQuery.success ? itemQuery.data : {}),
+  ]);
   const runTask = findTask(run.pipeline);
   // A task with a verdict, or with criteria to plan on (a rubric task's), has a "what to label next".
   const canPlanLabels = roleCan(role, "queues.manage") && !!runTask && runTask.subject === "video" && (!!runTask.verdict || labelNextCriteria(runTask).length > 0);
@@ -74,6 +84,11 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
         <Link href={`/projects/${projectId}/prompts?pipeline=${run.pipeline}`} className="text-indigo-700 underline">
           prompt versions
         </Link>
+        {itemList && (
+          <a href="#items" className="ml-auto text-indigo-700 underline" data-testid="rubric-item-values-link">
+            items ({itemList.total})
+          </a>
+        )}
         {canPlanLabels && (
           <Link href={`/projects/${projectId}/runs/${runId}/label-next`} className="ml-auto text-indigo-700 underline" data-testid="label-next-link">
             what to label next
@@ -128,6 +143,7 @@ export default async function RunPage({ params }: { params: Promise<{ projectId:
           })}
         </tbody>
       </table>
+      {itemList && <RubricItemValuesTable projectId={projectId} runId={runId} list={itemList} />}
     </div>
   );
 }
