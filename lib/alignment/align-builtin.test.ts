@@ -1,6 +1,6 @@
 /**
  * Issue 26 items 4 and 5 for a BUILT-IN task: aligning hallucination's prompt-inconsistency judge to a label set, on
- * a seeded simulation with known truth. The stub judge (SIM_INCONSISTENCY_RULE) answers truth + 4 on videos tagged
+ * a seeded simulation with known truth. The stub judge (SIM_INCONSISTENCY_RULE) answers truth + 6 on videos tagged
  * `[sim-artefacts]` unless the template carries SIM_FIX_SENTENCE (a bias no threshold undoes); the stub optimizer
  * adds the sentence to the template's body when shown disagreements where the judge is above the labels. Every
  * candidate runs the whole pipeline through createRun with its prompt version, on real PostgreSQL.
@@ -16,15 +16,21 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
-import { alignableTargets, alignBuiltinJudge, type BuiltinAlignmentInput } from "./align-builtin";
+import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
+import { alignableTargets, alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignmentPageData } from "./alignment-page";
+import { executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
+import { startAlignmentSchema } from "./alignment.validation";
 import type { AlignmentDeps } from "./align-judge";
 import { labelSetStore, type AlignmentLabelStore } from "./label-store";
 
 const VIDEOS = 40;
-const TRUTHS = [1, 2, 3, 4, 7];
+let labelSetIds: Map<string, string>;
+// Negatives 1–3, positives 7–9 (positive at 5): the fixed judge's noise (±1) never crosses the threshold.
+const TRUTHS = [1, 2, 3, 7, 8, 9];
 const truthOf = (i: number) => TRUTHS[i % TRUTHS.length]!;
-// Three videos in four (in blocks of five, so every truth is among both kinds) carry the artefacts the biased judge overrates.
-const artefacts = (i: number) => Math.floor(i / TRUTHS.length) % 4 !== 3;
+// Half the videos (in blocks of six, so every truth is among both kinds) carry the artefacts the biased judge overrates.
+const artefacts = (i: number) => Math.floor(i / TRUTHS.length) % 2 === 0;
 
 let stub: StubServer;
 let owner: Actor;
@@ -53,6 +59,7 @@ async function setUp(withArtefacts: boolean): Promise<Setup> {
     })),
   );
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+  labelSetIds.set(projectId, labelSet.id);
   const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "hallucination", target: "inconsistency" }, (v) => v >= 5);
   return { projectId, videoIds, store, endpointId: endpoint.id };
 }
@@ -73,6 +80,7 @@ let unbiased: Setup;
 beforeAll(async () => {
   stub = await startStubLlm();
   owner = await makeUser();
+  labelSetIds = new Map();
   biased = await setUp(true);
   unbiased = await setUp(false);
 }, 120_000);
@@ -162,4 +170,39 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       /cannot cover the baseline on train/,
     );
   });
+
+  it("as a job: started with a pipeline and target, it links the chosen prompt version, which links back; the form offers the task", async () => {
+    const body = startAlignmentSchema.parse({
+      pipeline: "hallucination",
+      targetId: "inconsistency",
+      labels: { kind: "labelSet", id: labelSetIds.get(biased.projectId)! },
+      judgeEndpointId: biased.endpointId,
+      optimizerEndpointId: biased.endpointId,
+      maxCalls: 5000,
+      maxCostUsd: 10,
+      seed: 7,
+    });
+    const queued: string[] = [];
+    const started = await startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, body);
+    expect(queued).toEqual([started.id]);
+    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, started.id);
+    const done = await getAlignment(prisma, owner, biased.projectId, started.id);
+    expect(done.status).toBe("done");
+    expect(done.rubricTaskId).toBeNull();
+    const report = done.report as BuiltinAlignmentReport;
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    expect(done.promptVersionId).toBe(best.promptVersionId);
+    expect(done.savedPromptVersion).toEqual({ id: best.promptVersionId, templateId: "hallucination/inconsistency" });
+    const templates = await pipelinePromptVersions(prisma, owner, biased.projectId, PIPELINES.hallucination!);
+    const versions = templates.find((t) => t.templateId === "hallucination/inconsistency")!.versions;
+    expect(versions.find((v) => v.id === best.promptVersionId)!.alignmentId).toBe(started.id);
+    expect(versions.filter((v) => v.id !== best.promptVersionId).every((v) => v.alignmentId === null)).toBe(true);
+    const page = await alignmentPageData(prisma, owner, biased.projectId, started.id);
+    expect(page.selected!.taskName).toBe("Hallucination (Sora Detector knowledge graphs) (built-in)");
+    expect(page.choices!.builtins).toEqual([
+      { pipeline: "hallucination", name: "Hallucination (Sora Detector knowledge graphs) (built-in)", targets: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+    ]);
+    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "s1" })).rejects.toThrow(/no alignable target "s1"/);
+    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
+  }, 240_000);
 });

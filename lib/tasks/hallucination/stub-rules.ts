@@ -29,7 +29,7 @@ function scores(context: StubRequestContext, categories: readonly string[]): Rec
 /**
  * TEST TOOL. A simulated inconsistency judge with a planted prompt bias, for aligning a built-in judge (issue 26
  * items 4 and 5): a video whose prompt carries `[sim-truth=N]` has the true inconsistency N (0–10). Unless the
- * template contains SIM_FIX_SENTENCE, the judge answers N + 4 (clamped) on a video whose prompt carries
+ * template contains SIM_FIX_SENTENCE, the judge answers N + 6 (clamped) on a video whose prompt carries
  * `[sim-artefacts]` and N elsewhere, so no threshold can undo it; with the sentence, N with noise (±1 in two calls
  * of five, from a hash of the text). The alignment optimizer's stub adds the sentence when the judge is mostly above
  * the labels on the disagreements shown.
@@ -41,7 +41,7 @@ export const SIM_INCONSISTENCY_RULE: StubRule = {
     const truth = Number(/\[sim-truth=(\d+)\]/.exec(context.text)![1]);
     const fixed = context.text.includes(SIM_FIX_SENTENCE);
     const noise = [-1, -1, 1, 1, 0, 0, 0, 0, 0, 0][createHash("sha256").update(context.text).digest().readUInt32BE(0) % 10]!;
-    const value = fixed ? truth + noise : context.text.includes("[sim-artefacts]") ? truth + 4 : truth;
+    const value = fixed ? truth + noise : context.text.includes("[sim-artefacts]") ? truth + 6 : truth;
     const score = Math.min(10, Math.max(0, value));
     return JSON.stringify({ score, reason: fixed ? "Judged the described content." : "Blocky compression makes the video depart from its prompt." });
   },
