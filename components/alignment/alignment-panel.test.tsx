@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AlignmentPageData } from "@/lib/alignment/alignment-page";
 import type { AlignmentReport } from "@/lib/alignment/align-judge";
@@ -30,7 +30,12 @@ function data(savedVersion: number | null): AlignmentPageData {
   return {
     canManage: true,
     alignments: [],
-    choices: { tasks: [{ id: "t1", name: "Defects", criteria: [{ id: "defects", name: "Defects" }] }], labelSets: [{ id: "ls1", name: "Truth" }], endpoints: [{ id: "e1", name: "Stub", model: "m" }] },
+    choices: {
+      tasks: [{ id: "t1", name: "Defects", criteria: [{ id: "defects", name: "Defects" }] }],
+      builtins: [{ pipeline: "hallucination", name: "Hallucination (built-in)", targets: [{ id: "inconsistency", name: "Prompt inconsistency" }] }],
+      labelSets: [{ id: "ls1", name: "Truth" }],
+      endpoints: [{ id: "e1", name: "Stub", model: "m" }],
+    },
     selected: {
       id: "a1",
       status: "done",
@@ -38,6 +43,8 @@ function data(savedVersion: number | null): AlignmentPageData {
       progress: {},
       report,
       savedVersion,
+      savedPromptVersion: null,
+      pipeline: null,
       rubricTaskId: "t1",
       taskName: "Defects",
       labels: "the project's gold values (adjudicated)",
@@ -94,6 +101,36 @@ describe("the alignment report", () => {
     renderPanel(data(null));
     expect(screen.queryByTestId("alignment-saved-version")).toBeNull();
     expect(screen.getByText(/no new version was saved/)).toBeTruthy();
+  });
+
+  it("links a built-in task's chosen judge to its prompt version, with the tuned threshold", () => {
+    const builtin = data(null);
+    const candidate = { id: "c2", kind: "threshold", note: "c1 with the positive threshold at 7", promptVersionId: "pv1", body: "", threshold: 7, train: agreement, trainRunId: "r1" };
+    builtin.selected = {
+      ...builtin.selected!,
+      rubricTaskId: null,
+      pipeline: "hallucination",
+      savedPromptVersion: { id: "pv1", templateId: "hallucination/inconsistency" },
+      report: { ...builtin.selected!.report!, candidates: [...builtin.selected!.report!.candidates, candidate], bestId: "c2" } as unknown as AlignmentReport,
+    };
+    renderPanel(builtin);
+    const link = screen.getByTestId("alignment-saved-version");
+    expect(link.getAttribute("href")).toBe("/projects/p1/prompts?pipeline=hallucination&template=hallucination%2Finconsistency#prompt-version-pv1");
+    expect(link.parentElement!.textContent).toContain("a prompt version of hallucination/inconsistency, positive at 7");
+  });
+
+  it("offers the built-in tasks with their alignable targets beside the rubric tasks, and no few-shot for them", () => {
+    renderPanel(data(null));
+    const task = screen.getByLabelText("Task") as HTMLSelectElement;
+    expect([...task.options].map((o) => [o.value, o.textContent])).toEqual([
+      ["t1", "Defects"],
+      ["builtin:hallucination", "Hallucination (built-in)"],
+    ]);
+    expect(screen.getByLabelText(/Few-shot/)).toBeTruthy();
+    fireEvent.change(task, { target: { value: "builtin:hallucination" } });
+    const target = screen.getByLabelText("Criterion or target") as HTMLSelectElement;
+    expect([...target.options].map((o) => o.value)).toEqual(["inconsistency"]);
+    expect(screen.queryByLabelText(/Few-shot/)).toBeNull();
   });
 
   it("offers each label set and the gold values as the labels", () => {

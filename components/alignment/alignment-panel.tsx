@@ -8,6 +8,7 @@ import { ApiError, postJson } from "@/lib/api-client";
 import type { AlignmentPageData } from "@/lib/alignment/alignment-page";
 
 const GOLD = "__gold__";
+const BUILTIN = "builtin:";
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? "—" : x.toFixed(digits));
 
 export function AlignmentPanel({ projectId, data }: { projectId: string; data: AlignmentPageData }) {
@@ -95,6 +96,9 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
   const { report, splitVideos, savedVersion } = selected;
   if (!report) return null;
   const held = report.heldOut;
+  // A built-in task's best candidate carries its tuned positive threshold (the report states it; the verdict settings are the run's).
+  const best = report.candidates.find((c) => c.id === report.bestId);
+  const threshold = best && "threshold" in best ? best.threshold : null;
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p>
@@ -172,7 +176,23 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
           </tbody>
         </table>
       )}
-      {savedVersion === null ? (
+      {selected.pipeline ? (
+        selected.savedPromptVersion === null ? (
+          <p>The shipped template stayed best on train: no prompt version was chosen.</p>
+        ) : (
+          <p>
+            The best judge is{" "}
+            <Link
+              className="text-blue-700 underline"
+              href={`/projects/${projectId}/prompts?pipeline=${selected.pipeline}&template=${encodeURIComponent(selected.savedPromptVersion.templateId)}#prompt-version-${selected.savedPromptVersion.id}`}
+              data-testid="alignment-saved-version"
+            >
+              a prompt version of {selected.savedPromptVersion.templateId}
+            </Link>
+            {threshold !== null ? `, positive at ${threshold}` : ""}; start runs with it on the Judge page.
+          </p>
+        )
+      ) : savedVersion === null ? (
         <p>The current judge stayed best on train: no new version was saved.</p>
       ) : (
         <p>
@@ -189,8 +209,10 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
 
 function StartForm({ projectId, choices }: { projectId: string; choices: NonNullable<AlignmentPageData["choices"]> }) {
   const router = useRouter();
-  const [taskId, setTaskId] = useState(choices.tasks[0]?.id ?? "");
-  const criteria = choices.tasks.find((t) => t.id === taskId)?.criteria ?? [];
+  // Rubric tasks by id, built-in tasks as BUILTIN + pipeline; a built-in task's "criteria" are its alignable targets.
+  const tasks = [...choices.tasks, ...choices.builtins.map((b) => ({ id: `${BUILTIN}${b.pipeline}`, name: b.name, criteria: b.targets }))];
+  const [taskId, setTaskId] = useState(tasks[0]?.id ?? "");
+  const criteria = tasks.find((t) => t.id === taskId)?.criteria ?? [];
   const [criterionId, setCriterionId] = useState(criteria[0]?.id ?? "");
   // A label set's id, or GOLD for the project's gold values.
   const [labelsChoice, setLabelsChoice] = useState(choices.labelSets[0]?.id ?? GOLD);
@@ -202,14 +224,12 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
   const start = useMutation({
     mutationFn: () =>
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
-        rubricTaskId: taskId,
-        criterionId,
+        ...(taskId.startsWith(BUILTIN) ? { pipeline: taskId.replace(BUILTIN, ""), targetId: criterionId } : { rubricTaskId: taskId, criterionId, fewShot }),
         labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
         judgeEndpointId: judgeId,
         optimizerEndpointId: optimizerId,
         maxCalls,
         maxCostUsd: maxCost,
-        fewShot,
       }),
     onSuccess: (started) => router.push(`/projects/${projectId}/alignment?id=${started.id}`),
   });
@@ -225,7 +245,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
       </select>
     </label>
   );
-  if (choices.tasks.length === 0) return <p className="text-sm text-slate-600">Define a rubric task first: aligning works on rubric tasks so far.</p>;
+  if (tasks.length === 0) return <p className="text-sm text-slate-600">No task to align: define a rubric task first.</p>;
   return (
     <form
       aria-label="Start an alignment"
@@ -236,15 +256,15 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
       }}
     >
       {select(
-        "Rubric task",
+        "Task",
         taskId,
         (id) => {
           setTaskId(id);
-          setCriterionId(choices.tasks.find((t) => t.id === id)?.criteria[0]?.id ?? "");
+          setCriterionId(tasks.find((t) => t.id === id)?.criteria[0]?.id ?? "");
         },
-        choices.tasks,
+        tasks,
       )}
-      {select("Criterion", criterionId, setCriterionId, criteria)}
+      {select("Criterion or target", criterionId, setCriterionId, criteria)}
       {select("Labels", labelsChoice, setLabelsChoice, [...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })), { id: GOLD, name: "Gold values (adjudicated)" }])}
       {select("Judging endpoint", judgeId, setJudgeId, choices.endpoints)}
       {select("Optimizer endpoint", optimizerId, setOptimizerId, choices.endpoints)}
@@ -256,10 +276,12 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         Maximum cost (USD)
         <input className="rounded border px-2 py-1" type="number" min={0} step="0.01" value={maxCost} onChange={(e) => setMaxCost(Number(e.target.value))} />
       </label>
-      <label className="flex flex-col gap-1">
-        Few-shot examples (0: none)
-        <input className="rounded border px-2 py-1" type="number" min={0} max={8} value={fewShot} onChange={(e) => setFewShot(Number(e.target.value))} />
-      </label>
+      {!taskId.startsWith(BUILTIN) && (
+        <label className="flex flex-col gap-1">
+          Few-shot examples (0: none)
+          <input className="rounded border px-2 py-1" type="number" min={0} max={8} value={fewShot} onChange={(e) => setFewShot(Number(e.target.value))} />
+        </label>
+      )}
       <div className="col-span-2 flex items-center gap-3">
         <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !judgeId}>
           Start alignment

@@ -286,7 +286,7 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
 }
 
 /** Waits for a run's videos to finish (pg-boss runs them in the worker; the tests' inline queue already has). */
-async function waitForRun(prisma: PrismaClient, runId: string, signal?: AbortSignal): Promise<void> {
+export async function waitForRun(prisma: PrismaClient, runId: string, signal?: AbortSignal): Promise<void> {
   for (;;) {
     const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
     if (run.status === "done") return;

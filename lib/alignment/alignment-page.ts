@@ -5,6 +5,9 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { listEndpoints } from "../judge/endpoints";
 import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
+import { findTask } from "../tasks/registry";
+import { PIPELINES } from "../tasks/modules";
+import { alignableTargets } from "./align-builtin";
 import { getAlignment, listAlignments } from "./alignment-runs";
 import { alignmentLabelsOf } from "./alignment.validation";
 
@@ -13,7 +16,10 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
   const canManage = roleCan(role, "rubrics.manage");
   const tasks = (await listRubricTasks(prisma, actor, projectId)).filter((t) => !t.archived);
   const taskName = new Map(tasks.map((t) => [t.id, t.name]));
-  const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({ ...a, taskName: taskName.get(a.rubricTaskId) ?? "(archived task)", createdAt: a.createdAt.toISOString() }));
+  // A built-in task's alignment names its pipeline; a rubric task's, its task.
+  const nameOf = (a: { rubricTaskId: string | null; pipeline: string | null }) =>
+    a.pipeline ? `${findTask(a.pipeline)?.label ?? a.pipeline} (built-in)` : (taskName.get(a.rubricTaskId ?? "") ?? "(archived task)");
+  const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({ ...a, taskName: nameOf(a), createdAt: a.createdAt.toISOString() }));
   const selected = alignmentId && alignments.some((a) => a.id === alignmentId) ? await getAlignment(prisma, actor, projectId, alignmentId) : null;
   const labelsOf = async () => {
     if (!selected) return "";
@@ -31,6 +37,14 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
   const choices = canManage
     ? {
         tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
+        /** Built-in tasks with a target that can be aligned (a video-level target a step scores with its own template). */
+        builtins: Object.keys(PIPELINES)
+          .map((pipeline) => ({
+            pipeline,
+            name: `${findTask(pipeline)?.label ?? pipeline} (built-in)`,
+            targets: alignableTargets(PIPELINES, pipeline).map((t) => ({ id: t.target.id, name: t.target.label })),
+          }))
+          .filter((b) => b.targets.length > 0),
         labelSets: (await listLabelSets(prisma, actor, projectId)).map((s) => ({ id: s.id, name: s.name })),
         endpoints: (await listEndpoints(prisma, actor, projectId)).map((e) => ({ id: e.id, name: e.name, model: e.model })),
       }
@@ -46,8 +60,10 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
       progress: selected.progress as { done?: number; total?: number; message?: string },
       report: selected.report,
       savedVersion: selected.savedVersion,
+      savedPromptVersion: selected.savedPromptVersion,
       rubricTaskId: selected.rubricTaskId,
-      taskName: taskName.get(selected.rubricTaskId) ?? "(archived task)",
+      pipeline: selected.pipeline,
+      taskName: nameOf(selected),
       labels,
       splitVideos,
     },

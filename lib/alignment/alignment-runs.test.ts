@@ -20,7 +20,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignmentPageData } from "./alignment-page";
 import { cancelAlignment, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
-import { startAlignmentSchema } from "./alignment.validation";
+import { startAlignmentSchema, type StartRubricAlignmentInput } from "./alignment.validation";
 import { judgmentKey } from "../reviews/judgment-key";
 
 let stub: StubServer;
@@ -28,7 +28,7 @@ let owner: Actor;
 let reviewer: Actor;
 let projectId: string;
 let goldTarget: { task: string; target: string; videoIds: string[] };
-let body: ReturnType<typeof startAlignmentSchema.parse>;
+let body: StartRubricAlignmentInput;
 const queued: string[] = [];
 const queue = { enqueue: async (id: string) => void queued.push(id) };
 const jobDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
@@ -63,7 +63,7 @@ beforeAll(async () => {
   );
   goldTarget = { task: task.pipeline, target, videoIds };
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-  body = startAlignmentSchema.parse({
+  body = <StartRubricAlignmentInput>startAlignmentSchema.parse({
     rubricTaskId: task.id,
     criterionId: "defects",
     labels: { kind: "labelSet", id: labelSet.id },

@@ -14,16 +14,19 @@ import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { saveRubricVersion } from "../rubrics/rubric-tasks";
 import type { AlignmentDeps, AlignmentReport } from "./align-judge";
 import { AlignmentCancelled, alignRubricJudge, criterionPositive } from "./align-judge";
-import { alignmentLabelsOf, type StartAlignmentInput } from "./alignment.validation";
+import { alignableTargets, alignBuiltinJudge, builtinPositive, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignmentInput } from "./alignment.validation";
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
+import { PIPELINES } from "../tasks/modules";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
 export interface AlignmentQueue {
   enqueue(alignmentId: string): Promise<void>;
 }
 
-export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartAlignmentInput) {
+export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartAlignmentInput, pipelines: AlignmentDeps["pipelines"] = PIPELINES) {
+  if ("pipeline" in input) return startBuiltinAlignment(prisma, queue, actor, projectId, input, pipelines);
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
   const task = await prisma.rubricTask.findFirst({
     where: { id: input.rubricTaskId, projectId },
@@ -36,23 +39,41 @@ export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue
   if (definition.subject?.kind === "item") throw new ValidationError("Aligning is available for rubrics that judge each video so far, not for one that judges items.");
   if (definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames")
     throw new ValidationError("Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.");
-  if (input.labels.kind === "labelSet") {
-    const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labels.id, projectId }, select: { id: true } });
-    if (!labelSet) throw new NotFoundError("No such label set in this project.");
-  } else {
-    const where = { projectId, task: rubricPipelineId(task.key), targetType: SCORE_TARGET_TYPE, target: rubricTargetId(task.key, input.criterionId), itemId: "", scopeIndex: 0 };
-    if ((await prisma.goldJudgment.count({ where })) === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
-  }
-  for (const endpointId of [input.judgeEndpointId, input.optimizerEndpointId]) {
-    if (!(await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId, archivedAt: null }, select: { id: true } })))
-      throw new NotFoundError(`No such endpoint in this project (${endpointId}).`);
-  }
+  await checkLabelsAndEndpoints(prisma, projectId, input, { task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) });
   const row = await prisma.alignmentRun.create({
     data: { projectId, rubricTaskId: input.rubricTaskId, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
     select: { id: true },
   });
   await queue.enqueue(row.id);
   return { id: row.id, status: "queued" as const };
+}
+
+/** A built-in task's alignment: the pipeline's alignable target, labels of it, the project's endpoints. */
+async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartBuiltinAlignmentInput, pipelines: AlignmentDeps["pipelines"]) {
+  await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
+  if (!alignableTargets(pipelines, input.pipeline).some((t) => t.target.id === input.targetId))
+    throw new ValidationError(`targetId: pipeline ${input.pipeline} has no alignable target "${input.targetId}" (a video-level target a step scores with its own prompt template).`);
+  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId });
+  const row = await prisma.alignmentRun.create({
+    data: { projectId, pipeline: input.pipeline, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
+    select: { id: true },
+  });
+  await queue.enqueue(row.id);
+  return { id: row.id, status: "queued" as const };
+}
+
+async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string }) {
+  if (input.labels.kind === "labelSet") {
+    const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labels.id, projectId }, select: { id: true } });
+    if (!labelSet) throw new NotFoundError("No such label set in this project.");
+  } else {
+    const where = { projectId, task: gold.task, targetType: SCORE_TARGET_TYPE, target: gold.target, itemId: "", scopeIndex: 0 };
+    if ((await prisma.goldJudgment.count({ where })) === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
+  }
+  for (const endpointId of [input.judgeEndpointId, input.optimizerEndpointId]) {
+    if (!(await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId, archivedAt: null }, select: { id: true } })))
+      throw new NotFoundError(`No such endpoint in this project (${endpointId}).`);
+  }
 }
 
 export async function cancelAlignment(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string) {
@@ -70,7 +91,7 @@ export async function listAlignments(prisma: PrismaClient, actor: Actor, project
     where: { projectId },
     orderBy: { createdAt: "desc" },
     take: 50,
-    select: { id: true, rubricTaskId: true, status: true, progress: true, error: true, createdAt: true, finishedAt: true, rubricVersionId: true },
+    select: { id: true, rubricTaskId: true, pipeline: true, status: true, progress: true, error: true, createdAt: true, finishedAt: true, rubricVersionId: true, promptVersionId: true },
   });
 }
 
@@ -79,7 +100,14 @@ export async function getAlignment(prisma: PrismaClient, actor: Actor, projectId
   const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId } });
   if (!row) throw new NotFoundError("No such alignment in this project.");
   const version = row.rubricVersionId ? await prisma.rubricVersion.findUnique({ where: { id: row.rubricVersionId }, select: { number: true } }) : null;
-  return { ...row, input: row.input as unknown as StartAlignmentInput, report: row.report as unknown as AlignmentReport | null, savedVersion: version?.number ?? null };
+  const prompt = row.promptVersionId ? await prisma.promptVersion.findUnique({ where: { id: row.promptVersionId }, select: { id: true, templateId: true } }) : null;
+  return {
+    ...row,
+    input: row.input as unknown as StartAlignmentInput,
+    report: row.report as unknown as AlignmentReport | BuiltinAlignmentReport | null,
+    savedVersion: version?.number ?? null,
+    savedPromptVersion: prompt,
+  };
 }
 
 /** The job: runs the alignment as the owner who started it, with progress and cancel through the row. */
@@ -99,6 +127,10 @@ export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "sig
     });
   }, 1000);
   try {
+    if ("pipeline" in input) {
+      await executeBuiltinAlignment({ ...deps, signal: controller.signal }, alignmentId, row.projectId, actor, input);
+      return;
+    }
     const task = await prisma.rubricTask.findUniqueOrThrow({
       where: { id: input.rubricTaskId },
       select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
@@ -133,4 +165,36 @@ export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "sig
   } finally {
     clearInterval(watch);
   }
+}
+
+/** A built-in task's alignment job: the chosen candidate is already a prompt version (saved when it was tried); the row links it. */
+async function executeBuiltinAlignment(
+  deps: Omit<AlignmentDeps, "labels" | "onProgress"> & { queue: JudgeQueue },
+  alignmentId: string,
+  projectId: string,
+  actor: Actor,
+  input: StartBuiltinAlignmentInput,
+): Promise<void> {
+  const { prisma } = deps;
+  const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
+  if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
+  const source = alignmentLabelsOf(input);
+  const where = { projectId, task: input.pipeline, target: input.targetId };
+  const positive = builtinPositive(alignable.target);
+  const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
+  const report = await alignBuiltinJudge(
+    {
+      ...deps,
+      labels,
+      onProgress: (done, total, message) => void prisma.alignmentRun.updateMany({ where: { id: alignmentId, status: "running" }, data: { progress: { done, total, message } } }),
+    },
+    actor,
+    projectId,
+    { ...input, budget: { maxCalls: input.maxCalls, maxCostUsd: input.maxCostUsd } },
+  );
+  const best = report.candidates.find((c) => c.id === report.bestId)!;
+  await prisma.alignmentRun.updateMany({
+    where: { id: alignmentId, status: "running" },
+    data: { status: "done", report: report as unknown as Prisma.InputJsonValue, promptVersionId: best.promptVersionId, finishedAt: new Date(), progress: { done: 1, total: 1, message: "done" } },
+  });
 }

@@ -6,10 +6,7 @@ const id = z.string().min(1).max(64);
 export const alignmentLabelsSchema = z.discriminatedUnion("kind", [z.strictObject({ kind: z.literal("labelSet"), id }), z.strictObject({ kind: z.literal("gold") })]);
 export type AlignmentLabels = z.output<typeof alignmentLabelsSchema>;
 
-/** What an owner picks to align a rubric task's judge. */
-export const startAlignmentSchema = z.strictObject({
-  rubricTaskId: id,
-  criterionId: z.string().regex(/^[a-z][a-z0-9_]{0,19}$/),
+const common = {
   labels: alignmentLabelsSchema,
   judgeEndpointId: id,
   optimizerEndpointId: id,
@@ -22,10 +19,29 @@ export const startAlignmentSchema = z.strictObject({
     .max(2 ** 31 - 1)
     .default(1),
   rewrites: z.int().min(0).max(10).default(2),
+};
+
+/** What an owner picks to align a rubric task's judge. */
+const startRubricAlignmentSchema = z.strictObject({
+  rubricTaskId: id,
+  criterionId: z.string().regex(/^[a-z][a-z0-9_]{0,19}$/),
+  ...common,
   /** Train videos the few-shot candidate shows as examples, frames included (0: no few-shot candidate). */
   fewShot: z.int().min(0).max(8).default(4),
 });
+
+/** What an owner picks to align a built-in task's judge: its pipeline and one alignable target (lib/alignment/align-builtin.ts). */
+const startBuiltinAlignmentSchema = z.strictObject({
+  pipeline: z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/),
+  targetId: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/),
+  ...common,
+});
+
+/** A rubric task's alignment or a built-in task's. */
+export const startAlignmentSchema = z.union([startRubricAlignmentSchema, startBuiltinAlignmentSchema]);
 export type StartAlignmentInput = z.output<typeof startAlignmentSchema>;
+export type StartRubricAlignmentInput = z.output<typeof startRubricAlignmentSchema>;
+export type StartBuiltinAlignmentInput = z.output<typeof startBuiltinAlignmentSchema>;
 
 /** The labels of a stored alignment's input (alignments started before gold was offered stored `labelSetId`). */
 export function alignmentLabelsOf(input: StartAlignmentInput | { labelSetId: string }): AlignmentLabels {

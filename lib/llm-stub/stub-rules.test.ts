@@ -8,6 +8,7 @@ describe("the stub's rule list", () => {
       "alignment-optimizer",
       "alignment-judge",
       "rubric",
+      "alignment-inconsistency-judge",
       "static-knowledge-graph",
       "dynamic-knowledge-graph",
       "video-summary",

@@ -85,9 +85,16 @@ export async function pipelinePromptVersions(prisma: PrismaClient, actor: Actor,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: { ...versionSelect, text: true },
   });
+  // A version an alignment chose links back to that alignment's report.
+  const chosen = await prisma.alignmentRun.findMany({ where: { projectId, promptVersionId: { in: versions.map((v) => v.id) } }, select: { id: true, promptVersionId: true } });
+  const alignmentOf = new Map(chosen.map((a) => [a.promptVersionId!, a.id]));
   return ids.map((id) => {
     const shipped = loadTemplate(id);
-    return { templateId: id, shipped: { hash: shipped.hash, text: shipped.raw, inputs: shipped.inputs }, versions: versions.filter((v) => v.templateId === id) };
+    return {
+      templateId: id,
+      shipped: { hash: shipped.hash, text: shipped.raw, inputs: shipped.inputs },
+      versions: versions.filter((v) => v.templateId === id).map((v) => ({ ...v, alignmentId: alignmentOf.get(v.id) ?? null })),
+    };
   });
 }
 

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { SIM_FIX_SENTENCE } from "../../llm-stub/alignment-stub-rule";
 import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
 
@@ -24,7 +26,29 @@ function scores(context: StubRequestContext, categories: readonly string[]): Rec
   );
 }
 
+/**
+ * TEST TOOL. A simulated inconsistency judge with a planted prompt bias, for aligning a built-in judge (issue 26
+ * items 4 and 5): a video whose prompt carries `[sim-truth=N]` has the true inconsistency N (0–10). Unless the
+ * template contains SIM_FIX_SENTENCE, the judge answers N + 6 (clamped) on a video whose prompt carries
+ * `[sim-artefacts]` and N elsewhere, so no threshold can undo it; with the sentence, N with noise (±1 in two calls
+ * of five, from a hash of the text). The alignment optimizer's stub adds the sentence when the judge is mostly above
+ * the labels on the disagreements shown.
+ */
+export const SIM_INCONSISTENCY_RULE: StubRule = {
+  name: "alignment-inconsistency-judge",
+  match: /\[sim-truth=\d+\][\s\S]*compare the inconsistency in the two descriptions|compare the inconsistency in the two descriptions[\s\S]*\[sim-truth=\d+\]/i,
+  respond: (context) => {
+    const truth = Number(/\[sim-truth=(\d+)\]/.exec(context.text)![1]);
+    const fixed = context.text.includes(SIM_FIX_SENTENCE);
+    const noise = [-1, -1, 1, 1, 0, 0, 0, 0, 0, 0][createHash("sha256").update(context.text).digest().readUInt32BE(0) % 10]!;
+    const value = fixed ? truth + noise : context.text.includes("[sim-artefacts]") ? truth + 6 : truth;
+    const score = Math.min(10, Math.max(0, value));
+    return JSON.stringify({ score, reason: fixed ? "Judged the described content." : "Blocky compression makes the video depart from its prompt." });
+  },
+};
+
 export const HALLUCINATION_RULES: StubRule[] = [
+  SIM_INCONSISTENCY_RULE,
   {
     name: "static-knowledge-graph",
     match: /Identify objects in the foreground of the frame/i,

@@ -4,7 +4,7 @@ import { AlignmentPanel } from "@/components/alignment/alignment-panel";
 import { alignmentPageData } from "@/lib/alignment/alignment-page";
 import { prisma } from "@/lib/db/prisma";
 
-/** Aligning a rubric task's judge to a label set or the gold values: start one (owners), follow its progress, read its report. */
+/** Aligning a rubric task's or a built-in task's judge to a label set or the gold values: start one (owners), follow its progress, read its report. */
 export default async function AlignmentPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<{ id?: string | string[] }> }) {
   const { projectId } = await params;
   const { id } = await searchParams;
@@ -15,7 +15,8 @@ export default async function AlignmentPage({ params, searchParams }: { params: 
       <ProjectPageHeader projectId={projectId} title="Align a judge" />
       <p className="max-w-3xl text-sm text-slate-600">
         Splits the labelled videos into train and held-out, tries candidate judges on train only (the optimizer&apos;s rewrites of a criterion&apos;s definition, few-shot examples from train with
-        their frames, tuned thresholds), keeps the best, and only then compares it with the current judge on held-out. The chosen judge is saved as a new version of the rubric task.
+        their frames, tuned thresholds), keeps the best, and only then compares it with the current judge on held-out. The chosen judge is saved as a new version of the rubric task, or, for a built-in
+        task (its video-level target a step scores with its own template), as a prompt version of that template.
       </p>
       <AlignmentPanel projectId={projectId} data={data} />
     </div>

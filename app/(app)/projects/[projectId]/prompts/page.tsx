@@ -73,11 +73,19 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
               ) : (
                 <ul className="flex flex-col gap-3" data-testid="prompt-versions">
                   {selected.versions.map((v) => (
-                    <li key={v.id} data-testid="prompt-version">
+                    <li key={v.id} id={`prompt-version-${v.id}`} data-testid="prompt-version">
                       <details>
                         <summary className="cursor-pointer text-sm">
                           <code data-testid="prompt-version-hash">{v.hash.slice(0, 12)}</code> · {v.createdAt.toLocaleString()}
                           {v.note ? ` · ${v.note}` : ""}
+                          {v.alignmentId && (
+                            <>
+                              {" · "}
+                              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/alignment?id=${v.alignmentId}`} data-testid="prompt-version-alignment">
+                                chosen by an alignment
+                              </Link>
+                            </>
+                          )}
                         </summary>
                         <div className="mt-2">
                           <LineDiffView diff={lineDiff(selected.shipped.text, v.text)} testId="prompt-version-diff" />

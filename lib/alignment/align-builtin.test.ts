@@ -1,0 +1,208 @@
+/**
+ * Issue 26 items 4 and 5 for a BUILT-IN task: aligning hallucination's prompt-inconsistency judge to a label set, on
+ * a seeded simulation with known truth. The stub judge (SIM_INCONSISTENCY_RULE) answers truth + 6 on videos tagged
+ * `[sim-artefacts]` unless the template carries SIM_FIX_SENTENCE (a bias no threshold undoes); the stub optimizer
+ * adds the sentence to the template's body when shown disagreements where the judge is above the labels. Every
+ * candidate runs the whole pipeline through createRun with its prompt version, on real PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { createLabelSet } from "../label-sets/label-sets";
+import { SIM_FIX_SENTENCE } from "../llm-stub/alignment-stub-rule";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { PIPELINES } from "../tasks/modules";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
+import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
+import { alignableTargets, alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignmentPageData } from "./alignment-page";
+import { executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
+import { startAlignmentSchema } from "./alignment.validation";
+import type { AlignmentDeps } from "./align-judge";
+import { labelSetStore, type AlignmentLabelStore } from "./label-store";
+
+const VIDEOS = 40;
+let labelSetIds: Map<string, string>;
+// Negatives 1–3, positives 7–9 (positive at 5): the fixed judge's noise (±1) never crosses the threshold.
+const TRUTHS = [1, 2, 3, 7, 8, 9];
+const truthOf = (i: number) => TRUTHS[i % TRUTHS.length]!;
+// Half the videos (in blocks of six, so every truth is among both kinds) carry the artefacts the biased judge overrates.
+const artefacts = (i: number) => Math.floor(i / TRUTHS.length) % 2 === 0;
+
+let stub: StubServer;
+let owner: Actor;
+
+interface Setup {
+  projectId: string;
+  videoIds: string[];
+  store: AlignmentLabelStore;
+  endpointId: string;
+}
+
+async function setUp(withArtefacts: boolean): Promise<Setup> {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, name: "Built-in alignment" });
+  videoIds.sort();
+  for (const [i, id] of videoIds.entries())
+    await prisma.video.update({ where: { id }, data: { prompt: `A ball rolls down ramp ${i} [sim-truth=${truthOf(i)}]${withArtefacts && artefacts(i) ? " [sim-artefacts]" : ""}` } });
+  const labelSet = await createLabelSet(
+    prisma,
+    owner,
+    projectId,
+    { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
+    videoIds.map((videoId, i) => ({
+      target: { task: "hallucination", targetType: "score", target: "inconsistency", videoId, itemId: "", stepId: "inconsistency", scopeIndex: 0, frameSetId: "" },
+      value: truthOf(i),
+      annotator: null,
+    })),
+  );
+  const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+  labelSetIds.set(projectId, labelSet.id);
+  const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "hallucination", target: "inconsistency" }, (v) => v >= 5);
+  return { projectId, videoIds, store, endpointId: endpoint.id };
+}
+
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
+const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
+  pipeline: "hallucination",
+  targetId: "inconsistency",
+  judgeEndpointId: setup.endpointId,
+  optimizerEndpointId: setup.endpointId,
+  budget: { maxCalls: 5000, maxCostUsd: 10 },
+  seed: 7,
+});
+
+let biased: Setup;
+let unbiased: Setup;
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+  labelSetIds = new Map();
+  biased = await setUp(true);
+  unbiased = await setUp(false);
+}, 120_000);
+afterAll(async () => stub?.close());
+
+describe("aligning a built-in task's judge (hallucination's prompt inconsistency)", () => {
+  it("offers the video-level targets a templated step scores: hallucination's inconsistency, not the per-frame categories", () => {
+    const targets = alignableTargets(PIPELINES, "hallucination");
+    expect(targets.map((t) => [t.target.id, t.stepId, t.templateId])).toEqual([["inconsistency", "inconsistency", "hallucination/inconsistency"]]);
+    expect(alignableTargets(PIPELINES, "no-such-pipeline")).toEqual([]);
+  });
+
+  it("fixes a planted prompt bias: the best candidate is a saved prompt version with the sentence, better on held-out, significantly", async () => {
+    const report = await alignBuiltinJudge(depsOf(biased.store), owner, biased.projectId, inputOf(biased));
+    expect(report.split.train.length + report.split.heldOut.length).toBe(VIDEOS);
+    expect(report.templateId).toBe("hallucination/inconsistency");
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    expect(best.kind === "rewrite" || best.kind === "threshold").toBe(true);
+    expect(best.body).toContain(SIM_FIX_SENTENCE);
+    // The candidate is a prompt version of the template, noted, that the owners' edit check accepted.
+    const version = await prisma.promptVersion.findUniqueOrThrow({ where: { id: best.promptVersionId! } });
+    expect(version).toMatchObject({ projectId: biased.projectId, templateId: "hallucination/inconsistency", note: "alignment candidate" });
+    expect(version.text).toContain("{{original_prompt}}");
+    // Its train run rendered that version.
+    const trainRun = await prisma.judgeRun.findUniqueOrThrow({ where: { id: best.trainRunId }, select: { promptVersionIds: true } });
+    expect(trainRun.promptVersionIds).toEqual({ "hallucination/inconsistency": version.id });
+    for (const c of report.candidates) expect(c.train.n).toBe(report.split.train.length);
+    const baselineTrain = report.candidates.find((c) => c.kind === "baseline")!.train.kappa!;
+    expect(best.train.kappa!).toBeGreaterThan(baselineTrain);
+    const held = report.heldOut!;
+    expect(held.baseline.n).toBe(report.split.heldOut.length);
+    expect(held.best.kappa!).toBeGreaterThan(held.baseline.kappa! + 0.3);
+    expect(held.difference.kappa.lower!).toBeGreaterThan(0);
+    expect(held.difference.kappa.p!).toBeLessThan(0.05);
+    expect(report.calls).toBeGreaterThan(0);
+    expect(report.stopped).toBeNull();
+  }, 240_000);
+
+  it("does not 'improve' a judge without the bias: the held-out difference is not significant", async () => {
+    const report = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, inputOf(unbiased));
+    const held = report.heldOut!;
+    // The judge already agrees on train: nothing to learn from, the baseline stays best and no version is saved.
+    expect(report.candidates.find((c) => c.kind === "baseline")!.train.kappa).toBe(1);
+    expect(report.skipped).toEqual(["rewrite 1: no train disagreements left to learn from"]);
+    expect(report.candidates.find((c) => c.id === report.bestId)!.kind).toBe("baseline");
+    expect(held.difference.kappa.lower!).toBeLessThanOrEqual(0);
+    expect(held.difference.kappa.upper!).toBeGreaterThanOrEqual(0);
+    expect(held.difference.kappa.p!).toBeGreaterThanOrEqual(0.05);
+  }, 240_000);
+
+  it("reads no held-out label before the final step (a read spy on the label store)", async () => {
+    const store = biased.store;
+    const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
+    const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
+    const spy: AlignmentLabelStore = {
+      labelledVideoIds: async () => {
+        events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
+        return store.labelledVideoIds();
+      },
+      strata: async (ids) => {
+        events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
+        return store.strata(ids);
+      },
+      labels: async (ids) => {
+        events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
+        return store.labels(ids);
+      },
+    };
+    const before = await runs();
+    const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
+    const after = await runs();
+    const heldOut = new Set(report.split.heldOut);
+    expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...biased.videoIds].sort(), runsSoFar: before }]);
+    const reads = events.filter((e) => e.method === "labels");
+    expect(reads.length).toBe(2);
+    expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
+    expect(reads[0]!.runsSoFar).toBe(before);
+    expect(reads[1]!.ids).toEqual(report.split.heldOut);
+    expect(reads[1]!.runsSoFar).toBe(after);
+    expect(events.at(-1)).toBe(reads[1]);
+    expect(report.candidates.find((c) => c.id === report.bestId)!.body).toContain(SIM_FIX_SENTENCE);
+  }, 240_000);
+
+  it("refuses a target no templated video-level step scores, and a budget that cannot cover the baseline", async () => {
+    await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), targetId: "s1" })).rejects.toThrow(/no alignable target "s1"/);
+    await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), budget: { maxCalls: 10, maxCostUsd: 1 } })).rejects.toThrow(
+      /cannot cover the baseline on train/,
+    );
+  });
+
+  it("as a job: started with a pipeline and target, it links the chosen prompt version, which links back; the form offers the task", async () => {
+    const body = startAlignmentSchema.parse({
+      pipeline: "hallucination",
+      targetId: "inconsistency",
+      labels: { kind: "labelSet", id: labelSetIds.get(biased.projectId)! },
+      judgeEndpointId: biased.endpointId,
+      optimizerEndpointId: biased.endpointId,
+      maxCalls: 5000,
+      maxCostUsd: 10,
+      seed: 7,
+    });
+    const queued: string[] = [];
+    const started = await startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, body);
+    expect(queued).toEqual([started.id]);
+    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, started.id);
+    const done = await getAlignment(prisma, owner, biased.projectId, started.id);
+    expect(done.status).toBe("done");
+    expect(done.rubricTaskId).toBeNull();
+    const report = done.report as BuiltinAlignmentReport;
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    expect(done.promptVersionId).toBe(best.promptVersionId);
+    expect(done.savedPromptVersion).toEqual({ id: best.promptVersionId, templateId: "hallucination/inconsistency" });
+    const templates = await pipelinePromptVersions(prisma, owner, biased.projectId, PIPELINES.hallucination!);
+    const versions = templates.find((t) => t.templateId === "hallucination/inconsistency")!.versions;
+    expect(versions.find((v) => v.id === best.promptVersionId)!.alignmentId).toBe(started.id);
+    expect(versions.filter((v) => v.id !== best.promptVersionId).every((v) => v.alignmentId === null)).toBe(true);
+    const page = await alignmentPageData(prisma, owner, biased.projectId, started.id);
+    expect(page.selected!.taskName).toBe("Hallucination (Sora Detector knowledge graphs) (built-in)");
+    expect(page.choices!.builtins).toEqual([
+      { pipeline: "hallucination", name: "Hallucination (Sora Detector knowledge graphs) (built-in)", targets: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+    ]);
+    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "s1" })).rejects.toThrow(/no alignable target "s1"/);
+    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
+  }, 240_000);
+});

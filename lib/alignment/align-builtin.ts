@@ -1,0 +1,308 @@
+/**
+ * Aligning a built-in task's judge to human labels (issue 26 item 4, "built-in or rubric"). The target is one
+ * video-level score target a video-scoped step of the pipeline scores (hallucination's prompt inconsistency, say):
+ * the candidates are rewrites of that step's prompt template (the optimizer rewrites the template's body from the
+ * train disagreements, frames and reasons attached; each rewrite is checked as an owner's edit is and saved as a
+ * prompt version noted "alignment candidate") and the positive threshold tuned on each run's train values. Every
+ * candidate runs through createRun with its prompt version; the best on train is kept; only then are the baseline
+ * (the shipped template) and the best run on held-out and the held-out labels read. The report has the same shape
+ * as a rubric alignment's: κ/F1 of both, the paired-bootstrap interval and p-value of the difference, calls and cost.
+ */
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError, ValidationError } from "../errors";
+import type { PrismaClient } from "../generated/prisma/client";
+import { endpointConfigOf } from "../judge/endpoints";
+import { openAiCompatibleClient } from "../judge/llm-client";
+import { loadTemplate } from "../judge/prompt-templates";
+import { createRun } from "../judge/runs";
+import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prompt-versions";
+import { getStorage } from "../storage/storage";
+import { binariseValue, type PositiveRule, type TargetDeclaration } from "../tasks/task-declaration";
+import { findTask } from "../tasks/registry";
+import { binaryAgreement, pairedDifference, type BinaryAgreement } from "./agreement";
+import { AlignmentCancelled, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
+import { proposeRewrite, type Disagreement } from "./optimizer";
+import { stratifiedSplit } from "./split";
+
+export interface BuiltinAlignmentInput {
+  pipeline: string;
+  targetId: string;
+  judgeEndpointId: string;
+  optimizerEndpointId: string;
+  budget: { maxCalls: number; maxCostUsd: number };
+  heldOutShare?: number;
+  seed?: number;
+  rewrites?: number;
+}
+
+export interface BuiltinCandidate {
+  id: string;
+  kind: "baseline" | "rewrite" | "threshold";
+  note: string;
+  /** The prompt version the candidate renders (null: the shipped template). */
+  promptVersionId: string | null;
+  /** The template's body the candidate renders. */
+  body: string;
+  /** The positive threshold (for a ">=" or "<" rule; the declared one unless tuned). */
+  threshold: number | null;
+  train: BinaryAgreement;
+  trainRunId: string;
+}
+
+export type BuiltinAlignmentReport = Omit<AlignmentReport, "candidates"> & { templateId: string; stepId: string; candidates: BuiltinCandidate[] };
+
+/** A target a built-in pipeline can be aligned on: video-level, scored by one video-scoped step that renders a template. */
+export interface AlignableTarget {
+  pipeline: string;
+  target: TargetDeclaration;
+  stepId: string;
+  templateId: string;
+}
+
+/** The alignable targets of a pipeline: each video-scope target whose id a video-scoped templated step scores. */
+export function alignableTargets(pipelines: AlignmentDeps["pipelines"], pipelineId: string): AlignableTarget[] {
+  const pipeline = pipelines[pipelineId];
+  const task = findTask(pipelineId);
+  if (!pipeline || !task || pipeline.projectId) return [];
+  const out: AlignableTarget[] = [];
+  for (const target of task.targets) {
+    if (target.scope !== "video") continue;
+    // The step whose id names the target scores it (hallucination's "inconsistency" step scores "inconsistency").
+    const step = pipeline.steps.find((s) => s.id === target.id && s.scope === "video" && !s.compute && s.templateId);
+    if (step) out.push({ pipeline: pipelineId, target, stepId: step.id, templateId: step.templateId });
+  }
+  return out;
+}
+
+export function builtinPositive(target: TargetDeclaration, threshold?: number | null): (value: number) => boolean {
+  return (value) => binariseValue(target.positive, value, threshold ?? undefined) === 1;
+}
+
+function declaredThreshold(rule: PositiveRule): number | null {
+  return rule.op === "==" ? null : rule.threshold;
+}
+
+/** The template's text with another body: its front matter kept verbatim. */
+function withBody(raw: string, body: string): string {
+  const end = raw.indexOf("\n---", 4);
+  const close = raw.indexOf("\n", end + 4);
+  return `${raw.slice(0, close + 1)}${body.trim()}\n`;
+}
+
+export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, projectId: string, input: BuiltinAlignmentInput): Promise<BuiltinAlignmentReport> {
+  const { prisma } = deps;
+  await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
+  const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
+  if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
+  const { target, stepId, templateId } = alignable;
+  const shipped = loadTemplate(templateId);
+  const optimizer = await prisma.judgeEndpoint.findFirst({ where: { id: input.optimizerEndpointId, projectId } });
+  if (!optimizer) throw new NotFoundError("No such optimizer endpoint in this project.");
+  const optimizerConfig = endpointConfigOf(optimizer);
+  const optimizerClient = deps.optimizerClient ?? openAiCompatibleClient({ baseURL: optimizerConfig.baseUrl, apiKey: optimizerConfig.apiKey });
+  const storage = deps.storage ?? getStorage();
+  const truthPositive = builtinPositive(target);
+
+  // 1. The split: the held-out labels reach nothing but their class, here.
+  const videoIds = await deps.labels.labelledVideoIds();
+  const split = stratifiedSplit(await deps.labels.strata(videoIds), input.heldOutShare ?? 0.4, input.seed ?? 1);
+  if (split.train.length < 4 || split.heldOut.length < 2)
+    throw new ValidationError(`Too few labelled videos to align (${videoIds.length}): train needs at least 4 and held-out 2, with both label classes.`);
+  const trainLabels = await deps.labels.labels(split.train);
+
+  let calls = 0;
+  let costUsd = 0;
+  let stopped: string | null = null;
+  const rewrites = input.rewrites ?? 2;
+  let done = 0;
+  const steps = 1 + rewrites + 2;
+  const progress = (message: string) => deps.onProgress?.(++done, steps, message);
+  const checkCancel = () => {
+    if (deps.signal?.aborted) throw new AlignmentCancelled("The alignment was cancelled.");
+  };
+  // The calls of one run of the pipeline per video are counted from the baseline's train run; until then, one.
+  let callsPerVideo = 1;
+  const reserve = () => 2 * split.heldOut.length * callsPerVideo;
+  const fits = (videos: number, extraCalls = 0) => {
+    const perCall = calls > 0 ? costUsd / calls : 0;
+    const more = videos * callsPerVideo + extraCalls + reserve();
+    return calls + more <= input.budget.maxCalls && costUsd + perCall * more <= input.budget.maxCostUsd;
+  };
+  if (!fits(split.train.length))
+    throw new ValidationError(`The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} videos) and the final held-out runs.`);
+
+  const runOn = async (promptVersionId: string | null, ids: readonly string[]) => {
+    checkCancel();
+    const run = await createRun({ prisma, queue: deps.queue, pipelines: deps.pipelines }, actor, projectId, {
+      pipeline: input.pipeline,
+      endpointId: input.judgeEndpointId,
+      videoIds: [...ids],
+      ...(promptVersionId ? { promptVersions: { [templateId]: promptVersionId } } : {}),
+    });
+    await waitForRun(prisma, run.id, deps.signal);
+    const spent = await prisma.llmCall.aggregate({ where: { runId: run.id, cached: false }, _count: { _all: true }, _sum: { costUsd: true } });
+    calls += spent._count._all;
+    costUsd += spent._sum.costUsd ?? 0;
+    const rows = await prisma.score.findMany({ where: { runId: run.id, stepId, category: target.id, scopeIndex: 0, itemId: "" }, select: { videoId: true, value: true } });
+    return { runId: run.id, values: new Map(rows.map((r) => [r.videoId, r.value])), spent: spent._count._all };
+  };
+  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) => {
+    const both = ids.filter((id) => values.has(id) && labels.has(id));
+    return { ids: both, truth: both.map((id) => truthPositive(labels.get(id)!)), predicted: both.map((id) => positive(values.get(id)!)) };
+  };
+
+  const candidates: BuiltinCandidate[] = [];
+  const skipped: string[] = [];
+  const add = (c: Omit<BuiltinCandidate, "id" | "train">, values: ReadonlyMap<string, number>) => {
+    const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, c.threshold), split.train);
+    const entry: BuiltinCandidate = { id: `c${candidates.length + 1}`, ...c, train: binaryAgreement(truth, predicted) };
+    candidates.push(entry);
+    return entry;
+  };
+  const tuneThreshold = (parent: BuiltinCandidate, values: ReadonlyMap<string, number>) => {
+    if (target.positive.op === "==" || target.scale.kind !== "numeric") return;
+    let best: BuiltinCandidate | null = null;
+    for (const t of [...new Set(values.values())].sort((a, b) => a - b)) {
+      if (t === parent.threshold) continue;
+      const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, t), split.train);
+      const train = binaryAgreement(truth, predicted);
+      if ((train.kappa ?? -2) > (best?.train.kappa ?? parent.train.kappa ?? -2) + 1e-12)
+        best = { ...parent, id: "", kind: "threshold", note: `${parent.id} with the positive threshold at ${t}`, threshold: t, train };
+    }
+    if (best) candidates.push({ ...best, id: `c${candidates.length + 1}` });
+  };
+
+  const base = await runOn(null, split.train);
+  callsPerVideo = Math.max(1, Math.ceil(base.spent / split.train.length));
+  const baseline = add(
+    { kind: "baseline", note: "the shipped template", promptVersionId: null, body: shipped.body, threshold: declaredThreshold(target.positive), trainRunId: base.runId },
+    base.values,
+  );
+  tuneThreshold(baseline, base.values);
+  progress("baseline on train");
+  let parent = { candidate: baseline, values: base.values };
+  for (let r = 0; r < rewrites; r++) {
+    if (!fits(split.train.length, 1)) {
+      stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) after ${r} rewrite(s): the held-out runs are kept within it.`;
+      break;
+    }
+    checkCancel();
+    const disagreements = await disagreementsOf(
+      prisma,
+      storage,
+      parent.candidate,
+      parent.values,
+      trainLabels,
+      split.train,
+      stepId,
+      (v) => builtinPositive(target, parent.candidate.threshold)(v),
+      truthPositive,
+      optimizerConfig.imageDetail,
+    );
+    if (disagreements.length === 0) {
+      skipped.push(`rewrite ${r + 1}: no train disagreements left to learn from`);
+      break;
+    }
+    const scale = target.scale.kind === "numeric" ? `${target.scale.min} to ${target.scale.max}` : target.scale.values.map((v) => `${v.value} ${v.label}`).join(", ");
+    const proposal = await proposeRewrite(optimizerClient, optimizerConfig, { name: target.label, definition: parent.candidate.body, scale }, disagreements, deps.signal);
+    calls += 1;
+    costUsd += ((optimizerConfig.pricePer1kInput ?? 0) * proposal.promptTokens + (optimizerConfig.pricePer1kOutput ?? 0) * proposal.completionTokens) / 1000;
+    if ("error" in proposal) {
+      skipped.push(`rewrite ${r + 1}: ${proposal.error}`);
+      continue;
+    }
+    const text = withBody(shipped.raw, proposal.definition);
+    let body: string;
+    try {
+      body = validateTemplateEdit(shipped, text).body;
+    } catch (error) {
+      skipped.push(`rewrite ${r + 1}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    if (candidates.some((c) => c.body === body)) {
+      skipped.push(`rewrite ${r + 1}: the optimizer proposed a template already tried`);
+      continue;
+    }
+    const version = await savePromptVersion(prisma, actor, projectId, { templateId, text, note: "alignment candidate" });
+    const run = await runOn(version.id, split.train);
+    const entry = add(
+      { kind: "rewrite", note: `the optimizer's rewrite of ${parent.candidate.id}'s template`, promptVersionId: version.id, body, threshold: parent.candidate.threshold, trainRunId: run.runId },
+      run.values,
+    );
+    tuneThreshold(entry, run.values);
+    progress(`rewrite ${r + 1} on train`);
+    if ((entry.train.kappa ?? -2) > (parent.candidate.train.kappa ?? -2)) parent = { candidate: entry, values: run.values };
+  }
+
+  // 2. The best on train (the earliest on a tie, so the baseline wins a tie). 3. Only now the held-out runs and labels.
+  const best = candidates.reduce((a, b) => ((b.train.kappa ?? -2) > (a.train.kappa ?? -2) + 1e-12 ? b : a));
+  const heldBase = await runOn(null, split.heldOut);
+  progress("baseline on held-out");
+  const heldBest = best.promptVersionId === null ? heldBase : await runOn(best.promptVersionId, split.heldOut);
+  progress("best on held-out");
+  const heldLabels = await deps.labels.labels(split.heldOut);
+  const a = scoreOn(heldBase.values, heldLabels, builtinPositive(target, baseline.threshold), split.heldOut);
+  const b = scoreOn(heldBest.values, heldLabels, builtinPositive(target, best.threshold), a.ids);
+  return {
+    templateId,
+    stepId,
+    split,
+    candidates,
+    skipped,
+    bestId: best.id,
+    heldOut: {
+      baseline: binaryAgreement(a.truth, a.predicted),
+      best: binaryAgreement(b.truth, b.predicted),
+      difference: pairedDifference(a.truth, b.predicted, a.predicted, { seed: input.seed ?? 1 }),
+      baselineRunId: heldBase.runId,
+      bestRunId: heldBest.runId,
+    },
+    calls,
+    costUsd,
+    stopped,
+  };
+}
+
+const MAX_DISAGREEMENTS = 8;
+
+async function disagreementsOf(
+  prisma: PrismaClient,
+  storage: ReturnType<typeof getStorage>,
+  candidate: BuiltinCandidate,
+  values: ReadonlyMap<string, number>,
+  labels: ReadonlyMap<string, number>,
+  train: readonly string[],
+  stepId: string,
+  positive: (v: number) => boolean,
+  truthPositive: (v: number) => boolean,
+  detail: "low" | "high" | "auto" | null,
+): Promise<Disagreement[]> {
+  const ids = train.filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== truthPositive(labels.get(id)!)).slice(0, MAX_DISAGREEMENTS);
+  const out: Disagreement[] = [];
+  for (const videoId of ids) {
+    const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
+    const call = await prisma.llmCall.findFirst({
+      where: { runId: candidate.trainRunId, videoId, error: null, stepResult: { stepId } },
+      orderBy: { createdAt: "desc" },
+      select: { responseText: true, request: true },
+    });
+    let reason: string | null = null;
+    try {
+      const parsed = JSON.parse(call?.responseText ?? "") as { reason?: unknown };
+      reason = typeof parsed.reason === "string" ? parsed.reason : null;
+    } catch {
+      reason = null;
+    }
+    const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, 2);
+    const frames = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { storageKey: true } });
+    const images = [];
+    for (const frame of frames) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
+      images.push({ url: `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`, detail });
+    }
+    out.push({ videoPrompt: video.prompt, judgeValue: values.get(videoId)!, judgeReason: reason, label: labels.get(videoId)!, images });
+  }
+  return out;
+}
