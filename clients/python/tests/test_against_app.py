@@ -153,7 +153,8 @@ class AgainstTheApp(unittest.TestCase):
         self.assertEqual(final["status"], "cancelled")
 
     def test_07_harness_import_and_community_exports(self) -> None:
-        video_id = self.ready_video("py-qa.mp4", "testsrc=size=320x240:rate=24", "A ball rolls down a ramp")
+        # A source no other test uses: identical bytes would make the import a duplicate of that test's video.
+        video_id = self.ready_video("py-qa.mp4", "smptebars=size=320x240:rate=24", "A ball rolls down a ramp")
         question = {"id": "p1", "video": "py-qa.mp4", "question": "Where does the ball roll?", "format": "mc", "options": {"A": "Down the ramp.", "B": "Up."}, "answer": "A"}
         imported = self.client.import_question_set(self.project_id, (json.dumps(question) + "\n").encode(), file_name="py-questions.jsonl", name="Python QA")
         set_id = next(s["id"] for s in self.client.question_sets(self.project_id) if s["name"] == "Python QA")
