@@ -363,7 +363,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/alignments",
       summary: "Align a rubric task's or a built-in task's judge to a label set (owners)",
       description:
-        "Splits the labelled videos into train and held-out (seeded, stratified), tries candidate judges on train, then runs the baseline and the best on held-out. A rubric task is named by `rubricTaskId` and `criterionId`; a built-in task by `pipeline` and `targetId` (a video-level target a step scores with its own prompt template, e.g. hallucination's `inconsistency`), whose candidates are prompt versions of that template. A pg-boss job: poll its status; cancel stops it.",
+        "Splits the labelled videos into train and held-out (seeded, stratified), tries candidate judges on train, then runs the baseline and the best on held-out. A rubric task is named by `rubricTaskId` and `criterionId`; a built-in task by `pipeline` and `targetId` (a video-level target a step scores with its own prompt template; the Align a judge page lists them), whose candidates are prompt versions of that template. A pg-boss job: poll its status; cancel stops it.",
       params: project,
       body: { kind: "json", schema: startAlignmentSchema },
       responses: [created("The queued alignment `{id, status}`.")],
