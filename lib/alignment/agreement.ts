@@ -55,3 +55,26 @@ export function pairedDifference(
     ),
   };
 }
+
+/** A judge's values and the labels on the ids that have both: the labels' and the values' positives, in id order. */
+export function labelledPairs(
+  values: ReadonlyMap<string, number>,
+  labels: ReadonlyMap<string, number>,
+  truthPositive: (label: number) => boolean,
+  positive: (value: number) => boolean,
+  ids: readonly string[],
+): { ids: string[]; truth: boolean[]; predicted: boolean[] } {
+  const both = ids.filter((id) => values.has(id) && labels.has(id));
+  return { ids: both, truth: both.map((id) => truthPositive(labels.get(id)!)), predicted: both.map((id) => positive(values.get(id)!)) };
+}
+
+/** The held-out comparison of an alignment (rubric or built-in): each judge's agreement and the paired bootstrap of their difference. */
+export function heldOutComparison(baseline: { truth: boolean[]; predicted: boolean[]; runId: string }, best: { truth: boolean[]; predicted: boolean[]; runId: string }, seed: number) {
+  return {
+    baseline: binaryAgreement(baseline.truth, baseline.predicted),
+    best: binaryAgreement(best.truth, best.predicted),
+    difference: pairedDifference(baseline.truth, best.predicted, baseline.predicted, { seed }),
+    baselineRunId: baseline.runId,
+    bestRunId: best.runId,
+  };
+}

@@ -20,7 +20,7 @@ import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prom
 import { getStorage } from "../storage/storage";
 import { binariseValue, type PositiveRule, type TargetDeclaration } from "../tasks/task-declaration";
 import { findTask } from "../tasks/registry";
-import { binaryAgreement, pairedDifference, type BinaryAgreement } from "./agreement";
+import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import { AlignmentCancelled, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
 import { proposeRewrite, type Disagreement } from "./optimizer";
 import { stratifiedSplit } from "./split";
@@ -147,10 +147,8 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     const rows = await prisma.score.findMany({ where: { runId: run.id, stepId, category: target.id, scopeIndex: 0, itemId: "" }, select: { videoId: true, value: true } });
     return { runId: run.id, values: new Map(rows.map((r) => [r.videoId, r.value])), spent: spent._count._all };
   };
-  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) => {
-    const both = ids.filter((id) => values.has(id) && labels.has(id));
-    return { ids: both, truth: both.map((id) => truthPositive(labels.get(id)!)), predicted: both.map((id) => positive(values.get(id)!)) };
-  };
+  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) =>
+    labelledPairs(values, labels, truthPositive, positive, ids);
 
   const candidates: BuiltinCandidate[] = [];
   const skipped: string[] = [];
@@ -251,13 +249,7 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     candidates,
     skipped,
     bestId: best.id,
-    heldOut: {
-      baseline: binaryAgreement(a.truth, a.predicted),
-      best: binaryAgreement(b.truth, b.predicted),
-      difference: pairedDifference(a.truth, b.predicted, a.predicted, { seed: input.seed ?? 1 }),
-      baselineRunId: heldBase.runId,
-      bestRunId: heldBest.runId,
-    },
+    heldOut: heldOutComparison({ ...a, runId: heldBase.runId }, { ...b, runId: heldBest.runId }, input.seed ?? 1),
     calls,
     costUsd,
     stopped,

@@ -20,7 +20,7 @@ import type { RubricCriterion, RubricDefinition, RubricExample } from "../rubric
 import { mulberry32 } from "../stats/bootstrap";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
-import { binaryAgreement, pairedDifference, type BinaryAgreement } from "./agreement";
+import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import type { AlignmentLabelStore } from "./label-store";
 import { proposeRewrite, type Disagreement } from "./optimizer";
 import { stratifiedSplit, type AlignmentSplit } from "./split";
@@ -166,11 +166,9 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
     const values = new Map((await prisma.runMetric.findMany({ where: { runId: run.id, metric, itemId: "" }, select: { videoId: true, value: true } })).map((m) => [m.videoId, m.value]));
     return { runId: run.id, values };
   };
-  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) => {
-    const both = ids.filter((id) => values.has(id) && labels.has(id));
-    const truthPositive = criterionPositive(baseline, criterion.id);
-    return { ids: both, truth: both.map((id) => truthPositive(labels.get(id)!)), predicted: both.map((id) => positive(values.get(id)!)) };
-  };
+  const truthPositive = criterionPositive(baseline, criterion.id);
+  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) =>
+    labelledPairs(values, labels, truthPositive, positive, ids);
 
   const candidates: AlignmentCandidate[] = [];
   const skipped: string[] = [];
@@ -272,13 +270,7 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
     candidates,
     skipped,
     bestId: best.id,
-    heldOut: {
-      baseline: binaryAgreement(a.truth, a.predicted),
-      best: binaryAgreement(b.truth, b.predicted),
-      difference: pairedDifference(a.truth, b.predicted, a.predicted, { seed: input.seed ?? 1 }),
-      baselineRunId: heldBase.runId,
-      bestRunId: heldBest.runId,
-    },
+    heldOut: heldOutComparison({ ...a, runId: heldBase.runId }, { ...b, runId: heldBest.runId }, input.seed ?? 1),
     calls,
     costUsd,
     stopped,
