@@ -133,6 +133,64 @@ describe("the alignment report", () => {
     expect(screen.queryByLabelText(/Few-shot/)).toBeNull();
   });
 
+  it("asks which step's prompt to rewrite for a built-in metric (a verdict), and sends it", async () => {
+    const d = data(null);
+    d.choices!.builtins = [
+      {
+        pipeline: "hallucination",
+        name: "Hallucination (built-in)",
+        targets: [
+          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          {
+            id: "verdict",
+            name: 'Hallucination (metric "verdict")',
+            kind: "metric",
+            steps: [
+              { id: "inconsistency", name: "Prompt inconsistency" },
+              { id: "static_hallucination", name: "Static hallucination" },
+            ],
+          },
+        ],
+      },
+    ];
+    const posted: unknown[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => {
+        posted.push(JSON.parse(init.body as string));
+        return new Response(JSON.stringify({ id: "a9" }), { status: 201, headers: { "content-type": "application/json" } });
+      }),
+    );
+    renderPanel(d);
+    fireEvent.change(screen.getByLabelText("Task"), { target: { value: "builtin:hallucination" } });
+    expect(screen.queryByLabelText("Rewrite the prompt of step")).toBeNull();
+    fireEvent.change(screen.getByLabelText("Criterion or target"), { target: { value: "verdict" } });
+    const step = screen.getByLabelText("Rewrite the prompt of step") as HTMLSelectElement;
+    expect([...step.options].map((o) => o.value)).toEqual(["inconsistency", "static_hallucination"]);
+    fireEvent.change(step, { target: { value: "static_hallucination" } });
+    fireEvent.submit(screen.getByRole("form", { name: "Start an alignment" }));
+    await vi.waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ pipeline: "hallucination", targetId: "verdict", rewriteStepId: "static_hallucination" });
+    vi.unstubAllGlobals();
+  });
+
+  it("shows a built-in judge's tuned run settings, with an owner's button to make them the defaults until they are", () => {
+    const builtin = data(null);
+    const settings = { words: "aggregation mean-max, verdict.on max_category, verdict.threshold 7", changed: true, applied: false, canApply: true };
+    builtin.selected = { ...builtin.selected!, rubricTaskId: null, pipeline: "hallucination", bestSettings: settings };
+    renderPanel(builtin);
+    const block = screen.getByTestId("alignment-best-settings");
+    expect(block.textContent).toContain("verdict.threshold 7");
+    expect(within(block).getByRole("button", { name: "Use as the defaults for new runs" })).toBeTruthy();
+    expect(screen.getByText(/renders the shipped templates with the settings above/)).toBeTruthy();
+    cleanup();
+    renderPanel({ ...builtin, selected: { ...builtin.selected!, bestSettings: { ...settings, applied: true } } });
+    expect(screen.getByTestId("alignment-best-settings").textContent).toContain("They are the project's defaults for new runs.");
+    cleanup();
+    renderPanel({ ...builtin, selected: { ...builtin.selected!, bestSettings: { ...settings, canApply: false } } });
+    expect(within(screen.getByTestId("alignment-best-settings")).queryByRole("button")).toBeNull();
+  });
+
   it("offers each label set and the gold values as the labels", () => {
     renderPanel(data(null));
     const select = screen.getByLabelText("Labels") as HTMLSelectElement;

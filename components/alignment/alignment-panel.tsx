@@ -176,9 +176,14 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
           </tbody>
         </table>
       )}
+      {selected.bestSettings?.changed && <AppliedSettings projectId={projectId} selected={selected} />}
       {selected.pipeline ? (
         selected.savedPromptVersion === null ? (
-          <p>The shipped template stayed best on train: no prompt version was chosen.</p>
+          <p>
+            {selected.bestSettings?.changed
+              ? "The best judge renders the shipped templates with the settings above: no prompt version was chosen."
+              : "The shipped template stayed best on train: no prompt version was chosen."}
+          </p>
         ) : (
           <p>
             The best judge is{" "}
@@ -207,13 +212,41 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
   );
 }
 
+/** A built-in alignment whose best judge has its own run settings: what they are, and an owner's button to make them the defaults. */
+function AppliedSettings({ projectId, selected }: { projectId: string; selected: Selected }) {
+  const router = useRouter();
+  const apply = useMutation({ mutationFn: () => postJson(`/api/v1/projects/${projectId}/alignments/${selected.id}/apply-settings`, {}), onSuccess: () => router.refresh() });
+  const settings = selected.bestSettings!;
+  return (
+    <div className="flex flex-wrap items-center gap-3" data-testid="alignment-best-settings">
+      <span>
+        The best judge&apos;s run settings: <strong>{settings.words}</strong>.
+      </span>
+      {settings.applied ? (
+        <span className="text-green-800">They are the project&apos;s defaults for new runs.</span>
+      ) : settings.canApply ? (
+        <button type="button" className="rounded border px-2 py-1" onClick={() => apply.mutate()} disabled={apply.isPending}>
+          Use as the defaults for new runs
+        </button>
+      ) : (
+        <span className="text-slate-600">An owner can make them the defaults for new runs.</span>
+      )}
+      {apply.error && <span className="text-red-700">{apply.error instanceof ApiError ? apply.error.message : "Could not apply the settings."}</span>}
+    </div>
+  );
+}
+
 function StartForm({ projectId, choices }: { projectId: string; choices: NonNullable<AlignmentPageData["choices"]> }) {
   const router = useRouter();
   // Rubric tasks by id, built-in tasks as BUILTIN + pipeline; a built-in task's "criteria" are its alignable targets.
   const tasks = [...choices.tasks, ...choices.builtins.map((b) => ({ id: `${BUILTIN}${b.pipeline}`, name: b.name, criteria: b.targets }))];
   const [taskId, setTaskId] = useState(tasks[0]?.id ?? "");
-  const criteria = tasks.find((t) => t.id === taskId)?.criteria ?? [];
+  const criteria: { id: string; name: string; kind?: string; steps?: { id: string; name: string }[] }[] = tasks.find((t) => t.id === taskId)?.criteria ?? [];
   const [criterionId, setCriterionId] = useState(criteria[0]?.id ?? "");
+  // A built-in metric (a verdict) is aligned through one scoring step's template: the owner picks which.
+  const rewriteSteps = criteria.find((c) => c.id === criterionId)?.kind === "metric" ? (criteria.find((c) => c.id === criterionId)?.steps ?? []) : [];
+  const [rewriteStepId, setRewriteStepId] = useState("");
+  const rewriteStep = rewriteSteps.some((s) => s.id === rewriteStepId) ? rewriteStepId : (rewriteSteps[0]?.id ?? "");
   // A label set's id, or GOLD for the project's gold values.
   const [labelsChoice, setLabelsChoice] = useState(choices.labelSets[0]?.id ?? GOLD);
   const [judgeId, setJudgeId] = useState(choices.endpoints[0]?.id ?? "");
@@ -224,7 +257,9 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
   const start = useMutation({
     mutationFn: () =>
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
-        ...(taskId.startsWith(BUILTIN) ? { pipeline: taskId.replace(BUILTIN, ""), targetId: criterionId } : { rubricTaskId: taskId, criterionId, fewShot }),
+        ...(taskId.startsWith(BUILTIN)
+          ? { pipeline: taskId.replace(BUILTIN, ""), targetId: criterionId, ...(rewriteStep ? { rewriteStepId: rewriteStep } : {}) }
+          : { rubricTaskId: taskId, criterionId, fewShot }),
         labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
         judgeEndpointId: judgeId,
         optimizerEndpointId: optimizerId,
@@ -265,6 +300,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         tasks,
       )}
       {select("Criterion or target", criterionId, setCriterionId, criteria)}
+      {rewriteSteps.length > 0 && select("Rewrite the prompt of step", rewriteStep, setRewriteStepId, rewriteSteps)}
       {select("Labels", labelsChoice, setLabelsChoice, [...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })), { id: GOLD, name: "Gold values (adjudicated)" }])}
       {select("Judging endpoint", judgeId, setJudgeId, choices.endpoints)}
       {select("Optimizer endpoint", optimizerId, setOptimizerId, choices.endpoints)}

@@ -87,9 +87,16 @@ beforeAll(async () => {
 afterAll(async () => stub?.close());
 
 describe("aligning a built-in task's judge (hallucination's prompt inconsistency)", () => {
-  it("offers the video-level targets a templated step scores: hallucination's inconsistency, not the per-frame categories", () => {
+  it("offers the video-level targets a templated step scores (inconsistency) and the reviewed metrics with settings to tune, not the per-frame categories", () => {
     const targets = alignableTargets(PIPELINES, "hallucination");
-    expect(targets.map((t) => [t.target.id, t.stepId, t.templateId])).toEqual([["inconsistency", "inconsistency", "hallucination/inconsistency"]]);
+    expect(targets.map((t) => [t.kind, t.target.id, t.steps.map((s) => s.templateId)])).toEqual([
+      ["score", "inconsistency", ["hallucination/inconsistency"]],
+      ["metric", "overall", ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"]],
+      ["metric", "verdict", ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"]],
+    ]);
+    expect(targets.find((t) => t.target.id === "inconsistency")!.settings).toEqual([]);
+    // The verdict's settings: 3 aggregations × (10 thresholds on the worst category + 13 on the overall).
+    expect(targets.find((t) => t.target.id === "verdict")!.settings).toHaveLength(69);
     expect(alignableTargets(PIPELINES, "no-such-pipeline")).toEqual([]);
   });
 
@@ -198,9 +205,22 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(versions.find((v) => v.id === best.promptVersionId)!.alignmentId).toBe(started.id);
     expect(versions.filter((v) => v.id !== best.promptVersionId).every((v) => v.alignmentId === null)).toBe(true);
     const page = await alignmentPageData(prisma, owner, biased.projectId, started.id);
+    const scoringSteps = [
+      { id: "inconsistency", name: "Prompt inconsistency" },
+      { id: "static_hallucination", name: "Static hallucination" },
+      { id: "dynamic_hallucination", name: "Dynamic hallucination" },
+    ];
     expect(page.selected!.taskName).toBe("Hallucination (Sora Detector knowledge graphs) (built-in)");
     expect(page.choices!.builtins).toEqual([
-      { pipeline: "hallucination", name: "Hallucination (Sora Detector knowledge graphs) (built-in)", targets: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+      {
+        pipeline: "hallucination",
+        name: "Hallucination (Sora Detector knowledge graphs) (built-in)",
+        targets: [
+          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          { id: "overall", name: 'Overall (metric "overall")', kind: "metric", steps: scoringSteps },
+          { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", steps: scoringSteps },
+        ],
+      },
     ]);
     await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "s1" })).rejects.toThrow(/no alignable target "s1"/);
     await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);

@@ -1,24 +1,29 @@
 /**
- * Aligning a built-in task's judge to human labels (issue 26 item 4, "built-in or rubric"). The target is one
- * video-level score target a video-scoped step of the pipeline scores (hallucination's prompt inconsistency, say):
- * the candidates are rewrites of that step's prompt template (the optimizer rewrites the template's body from the
- * train disagreements, frames and reasons attached; each rewrite is checked as an owner's edit is and saved as a
- * prompt version noted "alignment candidate") and the positive threshold tuned on each run's train values. Every
- * candidate runs through createRun with its prompt version; the best on train is kept; only then are the baseline
- * (the shipped template) and the best run on held-out and the held-out labels read. The report has the same shape
- * as a rubric alignment's: κ/F1 of both, the paired-bootstrap interval and p-value of the difference, calls and cost.
+ * Aligning a built-in task's judge to human labels (issue 26 item 4, "built-in or rubric"). Two kinds of target:
+ * - a video-level score target one video-scoped step scores (hallucination's prompt inconsistency): the candidates
+ *   are rewrites of that step's template and the positive threshold tuned on each run's train values;
+ * - a reviewed metric the pipeline's summary makes from the steps' scores (hallucination's verdict, its overall):
+ *   the candidates are rewrites of the template of a scoring step the owner picks, and the run settings the
+ *   pipeline offers for the metric (aggregation, verdict basis and threshold, pipeline.alignmentSettings), tried on
+ *   each run's stored train answers without a call (lib/judge/engine/resummarise.ts).
+ * A rewrite is the optimizer's new body of the template, written from the train disagreements with their frames and
+ * reasons, checked as an owner's edit is and saved as a prompt version noted "alignment candidate". Every run goes
+ * through createRun; the best on train is kept; only then are the baseline and the best run on held-out (the best
+ * with its prompt version and settings) and the held-out labels read. The report has a rubric alignment's shape:
+ * κ/F1 of both, the paired-bootstrap interval and p-value of the difference, calls and cost.
  */
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
+import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
 import { endpointConfigOf } from "../judge/endpoints";
 import { openAiCompatibleClient } from "../judge/llm-client";
 import { loadTemplate } from "../judge/prompt-templates";
 import { createRun } from "../judge/runs";
 import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prompt-versions";
 import { getStorage } from "../storage/storage";
-import { binariseValue, type PositiveRule, type TargetDeclaration } from "../tasks/task-declaration";
+import { binariseValue, type MetricDeclaration, type PositiveRule, type TargetDeclaration } from "../tasks/task-declaration";
 import { findTask } from "../tasks/registry";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import { AlignmentCancelled, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
@@ -34,11 +39,13 @@ export interface BuiltinAlignmentInput {
   heldOutShare?: number;
   seed?: number;
   rewrites?: number;
+  /** The step whose template the optimizer rewrites: one of the target's `steps`; the first when absent. */
+  rewriteStepId?: string;
 }
 
 export interface BuiltinCandidate {
   id: string;
-  kind: "baseline" | "rewrite" | "threshold";
+  kind: "baseline" | "rewrite" | "threshold" | "settings";
   note: string;
   /** The prompt version the candidate renders (null: the shipped template). */
   promptVersionId: string | null;
@@ -46,36 +53,56 @@ export interface BuiltinCandidate {
   body: string;
   /** The positive threshold (for a ">=" or "<" rule; the declared one unless tuned). */
   threshold: number | null;
+  /** The run settings the candidate's values are summarised with, as the pipeline's settings schema parsed them. */
+  settings: unknown;
   train: BinaryAgreement;
   trainRunId: string;
 }
 
-export type BuiltinAlignmentReport = Omit<AlignmentReport, "candidates"> & { templateId: string; stepId: string; candidates: BuiltinCandidate[] };
+export type BuiltinAlignmentReport = Omit<AlignmentReport, "candidates"> & {
+  templateId: string;
+  stepId: string;
+  /** "score" or "metric" (see AlignableTarget); absent in reports from before metrics were aligned: "score". */
+  targetKind?: AlignableTarget["kind"];
+  candidates: BuiltinCandidate[];
+};
 
-/** A target a built-in pipeline can be aligned on: video-level, scored by one video-scoped step that renders a template. */
+/** A target a built-in pipeline can be aligned on, and what an alignment may change for it. */
 export interface AlignableTarget {
   pipeline: string;
-  target: TargetDeclaration;
-  stepId: string;
-  templateId: string;
+  /** "score": a video-level target one video-scoped step scores; "metric": a reviewed metric the summary makes. */
+  kind: "score" | "metric";
+  target: TargetDeclaration | MetricDeclaration;
+  /** The templated steps whose template the optimizer may rewrite (a score target's: its own step). */
+  steps: { stepId: string; templateId: string; label: string }[];
+  /** The run settings tried on train (pipeline.alignmentSettings); none for a score target. */
+  settings: unknown[];
 }
 
-/** The alignable targets of a pipeline: each video-scope target whose id a video-scoped templated step scores. */
+/**
+ * The alignable targets of a built-in pipeline: each video-scope target whose id a video-scoped templated step scores,
+ * then each reviewed metric for which the pipeline offers settings to try, with the templated steps that score.
+ */
 export function alignableTargets(pipelines: AlignmentDeps["pipelines"], pipelineId: string): AlignableTarget[] {
   const pipeline = pipelines[pipelineId];
   const task = findTask(pipelineId);
-  if (!pipeline || !task || pipeline.projectId) return [];
+  if (!pipeline || !task || pipeline.projectId || pipeline.items) return [];
   const out: AlignableTarget[] = [];
   for (const target of task.targets) {
     if (target.scope !== "video") continue;
     // The step whose id names the target scores it (hallucination's "inconsistency" step scores "inconsistency").
     const step = pipeline.steps.find((s) => s.id === target.id && s.scope === "video" && !s.compute && s.templateId);
-    if (step) out.push({ pipeline: pipelineId, target, stepId: step.id, templateId: step.templateId });
+    if (step) out.push({ pipeline: pipelineId, kind: "score", target, steps: [{ stepId: step.id, templateId: step.templateId, label: step.label }], settings: [] });
+  }
+  const scoring = pipeline.steps.filter((s) => s.scope !== "item" && !s.compute && s.templateId && s.scores).map((s) => ({ stepId: s.id, templateId: s.templateId, label: s.label }));
+  for (const metric of task.metrics) {
+    const settings = metric.reviewed ? (pipeline.alignmentSettings?.(metric.id) ?? []) : [];
+    if (settings.length > 0 && scoring.length > 0) out.push({ pipeline: pipelineId, kind: "metric", target: metric, steps: scoring, settings });
   }
   return out;
 }
 
-export function builtinPositive(target: TargetDeclaration, threshold?: number | null): (value: number) => boolean {
+export function builtinPositive(target: Pick<TargetDeclaration, "positive">, threshold?: number | null): (value: number) => boolean {
   return (value) => binariseValue(target.positive, value, threshold ?? undefined) === 1;
 }
 
@@ -90,12 +117,26 @@ function withBody(raw: string, body: string): string {
   return `${raw.slice(0, close + 1)}${body.trim()}\n`;
 }
 
+const sameSettings = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Settings in words, for a candidate's note: "aggregation max-max, verdict.on max_category, verdict.threshold 7". */
+export function settingsWords(settings: unknown, prefix = ""): string {
+  if (settings === null || typeof settings !== "object") return `${prefix}${String(settings)}`;
+  return Object.entries(settings as Record<string, unknown>)
+    .map(([key, value]) => (value !== null && typeof value === "object" ? settingsWords(value, `${prefix}${key}.`) : `${prefix}${key} ${String(value)}`))
+    .join(", ");
+}
+
 export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, projectId: string, input: BuiltinAlignmentInput): Promise<BuiltinAlignmentReport> {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
-  const { target, stepId, templateId } = alignable;
+  const pipeline = deps.pipelines[input.pipeline]!;
+  const { target } = alignable;
+  const step = input.rewriteStepId ? alignable.steps.find((s) => s.stepId === input.rewriteStepId) : alignable.steps[0];
+  if (!step) throw new ValidationError(`rewriteStepId: the steps whose template can be rewritten for "${target.id}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`);
+  const { stepId, templateId } = step;
   const shipped = loadTemplate(templateId);
   const optimizer = await prisma.judgeEndpoint.findFirst({ where: { id: input.optimizerEndpointId, projectId } });
   if (!optimizer) throw new NotFoundError("No such optimizer endpoint in this project.");
@@ -132,20 +173,30 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   if (!fits(split.train.length))
     throw new ValidationError(`The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} videos) and the final held-out runs.`);
 
-  const runOn = async (promptVersionId: string | null, ids: readonly string[]) => {
+  // A metric's values are the run's stored metric; a score target's, the step's score.
+  const valuesOf = async (runId: string): Promise<Map<string, number>> => {
+    if (alignable.kind === "metric") {
+      const rows = await prisma.runMetric.findMany({ where: { runId, metric: target.id, itemId: "" }, select: { videoId: true, value: true } });
+      return new Map(rows.map((r) => [r.videoId, r.value]));
+    }
+    const rows = await prisma.score.findMany({ where: { runId, stepId, category: target.id, scopeIndex: 0, itemId: "" }, select: { videoId: true, value: true } });
+    return new Map(rows.map((r) => [r.videoId, r.value]));
+  };
+  const runOn = async (promptVersionId: string | null, ids: readonly string[], settings?: unknown) => {
     checkCancel();
     const run = await createRun({ prisma, queue: deps.queue, pipelines: deps.pipelines }, actor, projectId, {
       pipeline: input.pipeline,
       endpointId: input.judgeEndpointId,
       videoIds: [...ids],
       ...(promptVersionId ? { promptVersions: { [templateId]: promptVersionId } } : {}),
+      ...(settings !== undefined && settings !== null ? { settings: settings as Record<string, unknown> } : {}),
     });
     await waitForRun(prisma, run.id, deps.signal);
     const spent = await prisma.llmCall.aggregate({ where: { runId: run.id, cached: false }, _count: { _all: true }, _sum: { costUsd: true } });
     calls += spent._count._all;
     costUsd += spent._sum.costUsd ?? 0;
-    const rows = await prisma.score.findMany({ where: { runId: run.id, stepId, category: target.id, scopeIndex: 0, itemId: "" }, select: { videoId: true, value: true } });
-    return { runId: run.id, values: new Map(rows.map((r) => [r.videoId, r.value])), spent: spent._count._all };
+    const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { settings: true } });
+    return { runId: run.id, values: await valuesOf(run.id), spent: spent._count._all, settings: stored.settings as unknown };
   };
   const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) =>
     labelledPairs(values, labels, truthPositive, positive, ids);
@@ -158,6 +209,8 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     candidates.push(entry);
     return entry;
   };
+  const better = (a: BinaryAgreement, than: BinaryAgreement | undefined) => (a.kappa ?? -2) > (than?.kappa ?? -2) + 1e-12;
+  // Thresholds tuned on train: the same values binarised at every value the judge gave (no calls).
   const tuneThreshold = (parent: BuiltinCandidate, values: ReadonlyMap<string, number>) => {
     if (target.positive.op === "==" || target.scale.kind !== "numeric") return;
     let best: BuiltinCandidate | null = null;
@@ -165,19 +218,55 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       if (t === parent.threshold) continue;
       const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, t), split.train);
       const train = binaryAgreement(truth, predicted);
-      if ((train.kappa ?? -2) > (best?.train.kappa ?? parent.train.kappa ?? -2) + 1e-12)
-        best = { ...parent, id: "", kind: "threshold", note: `${parent.id} with the positive threshold at ${t}`, threshold: t, train };
+      if (better(train, best?.train ?? parent.train)) best = { ...parent, id: "", kind: "threshold", note: `${parent.id} with the positive threshold at ${t}`, threshold: t, train };
     }
     if (best) candidates.push({ ...best, id: `c${candidates.length + 1}` });
+  };
+  // Settings tuned on train: the run's stored train answers summarised under each setting the pipeline offers (no calls).
+  const tuneSettings = async (parent: BuiltinCandidate) => {
+    if (alignable.settings.length === 0) return;
+    const stored = [];
+    for (const id of split.train) {
+      checkCancel();
+      const answers = await storedVideoAnswers(prisma, parent.trainRunId, id);
+      if (answers) stored.push(answers);
+    }
+    let best: { candidate: BuiltinCandidate; values: Map<string, number> } | null = null;
+    for (const raw of alignable.settings) {
+      const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(raw) : raw;
+      if (sameSettings(settings, parent.settings)) continue;
+      const values = new Map<string, number>();
+      for (const answers of stored) {
+        const value = metricsUnderSettings(pipeline, answers, settings)[target.id];
+        if (value !== null && value !== undefined) values.set(answers.videoId, value);
+      }
+      const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, parent.threshold), split.train);
+      const train = binaryAgreement(truth, predicted);
+      if (better(train, best?.candidate.train ?? parent.train))
+        best = { candidate: { ...parent, id: "", kind: "settings", note: `${parent.id} summarised with ${settingsWords(settings)}`, settings, train }, values };
+    }
+    if (!best) return;
+    const entry = { ...best.candidate, id: `c${candidates.length + 1}` };
+    candidates.push(entry);
+    tuneThreshold(entry, best.values);
   };
 
   const base = await runOn(null, split.train);
   callsPerVideo = Math.max(1, Math.ceil(base.spent / split.train.length));
   const baseline = add(
-    { kind: "baseline", note: "the shipped template", promptVersionId: null, body: shipped.body, threshold: declaredThreshold(target.positive), trainRunId: base.runId },
+    {
+      kind: "baseline",
+      note: "the shipped template and the project's settings for new runs",
+      promptVersionId: null,
+      body: shipped.body,
+      threshold: declaredThreshold(target.positive),
+      settings: base.settings,
+      trainRunId: base.runId,
+    },
     base.values,
   );
   tuneThreshold(baseline, base.values);
+  await tuneSettings(baseline);
   progress("baseline on train");
   let parent = { candidate: baseline, values: base.values };
   for (let r = 0; r < rewrites; r++) {
@@ -203,7 +292,8 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       break;
     }
     const scale = target.scale.kind === "numeric" ? `${target.scale.min} to ${target.scale.max}` : target.scale.values.map((v) => `${v.value} ${v.label}`).join(", ");
-    const proposal = await proposeRewrite(optimizerClient, optimizerConfig, { name: target.label, definition: parent.candidate.body, scale }, disagreements, deps.signal);
+    const name = alignable.kind === "metric" ? `${target.label}, through the ${step.label} step's prompt` : target.label;
+    const proposal = await proposeRewrite(optimizerClient, optimizerConfig, { name, definition: parent.candidate.body, scale }, disagreements, deps.signal);
     calls += 1;
     costUsd += ((optimizerConfig.pricePer1kInput ?? 0) * proposal.promptTokens + (optimizerConfig.pricePer1kOutput ?? 0) * proposal.completionTokens) / 1000;
     if ("error" in proposal) {
@@ -223,28 +313,42 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       continue;
     }
     const version = await savePromptVersion(prisma, actor, projectId, { templateId, text, note: "alignment candidate" });
-    const run = await runOn(version.id, split.train);
+    // A rewrite is judged with the settings of the candidate it rewrote: each change is measured on its own.
+    const run = await runOn(version.id, split.train, parent.candidate.settings);
     const entry = add(
-      { kind: "rewrite", note: `the optimizer's rewrite of ${parent.candidate.id}'s template`, promptVersionId: version.id, body, threshold: parent.candidate.threshold, trainRunId: run.runId },
+      {
+        kind: "rewrite",
+        note: `the optimizer's rewrite of ${parent.candidate.id}'s template`,
+        promptVersionId: version.id,
+        body,
+        threshold: parent.candidate.threshold,
+        settings: run.settings,
+        trainRunId: run.runId,
+      },
       run.values,
     );
     tuneThreshold(entry, run.values);
+    await tuneSettings(entry);
     progress(`rewrite ${r + 1} on train`);
-    if ((entry.train.kappa ?? -2) > (parent.candidate.train.kappa ?? -2)) parent = { candidate: entry, values: run.values };
+    if (better(entry.train, parent.candidate.train)) parent = { candidate: entry, values: run.values };
   }
 
   // 2. The best on train (the earliest on a tie, so the baseline wins a tie). 3. Only now the held-out runs and labels.
-  const best = candidates.reduce((a, b) => ((b.train.kappa ?? -2) > (a.train.kappa ?? -2) + 1e-12 ? b : a));
-  const heldBase = await runOn(null, split.heldOut);
+  const best = candidates.reduce((a, b) => (better(b.train, a.train) ? b : a));
+  const heldBase = await runOn(null, split.heldOut, baseline.settings);
   progress("baseline on held-out");
-  const heldBest = best.promptVersionId === null ? heldBase : await runOn(best.promptVersionId, split.heldOut);
+  // The best's settings on held-out are a run's own settings: its answers come from the cache where they match the baseline's.
+  const sameRun = best.promptVersionId === null && sameSettings(best.settings, baseline.settings);
+  const heldBest = sameRun ? heldBase : await runOn(best.promptVersionId, split.heldOut, best.settings);
   progress("best on held-out");
   const heldLabels = await deps.labels.labels(split.heldOut);
-  const a = scoreOn(heldBase.values, heldLabels, builtinPositive(target, baseline.threshold), split.heldOut);
-  const b = scoreOn(heldBest.values, heldLabels, builtinPositive(target, best.threshold), a.ids);
+  const both = split.heldOut.filter((id) => heldBase.values.has(id) && heldBest.values.has(id));
+  const a = scoreOn(heldBase.values, heldLabels, builtinPositive(target, baseline.threshold), both);
+  const b = scoreOn(heldBest.values, heldLabels, builtinPositive(target, best.threshold), both);
   return {
     templateId,
     stepId,
+    targetKind: alignable.kind,
     split,
     candidates,
     skipped,

@@ -3,11 +3,12 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess, roleCan } from "../authz/permissions";
 import type { PrismaClient } from "../generated/prisma/client";
 import { listEndpoints } from "../judge/endpoints";
+import { projectPipelineDefaults } from "../judge/runs";
 import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
 import { findTask } from "../tasks/registry";
 import { PIPELINES } from "../tasks/modules";
-import { alignableTargets } from "./align-builtin";
+import { alignableTargets, settingsWords, type BuiltinAlignmentReport } from "./align-builtin";
 import { getAlignment, listAlignments } from "./alignment-runs";
 import { alignmentLabelsOf } from "./alignment.validation";
 
@@ -34,15 +35,22 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
   const names = new Map((await prisma.video.findMany({ where: { projectId, id: { in: splitIds } }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
   const named = (ids: readonly string[]) => ids.map((id) => ({ id, name: names.get(id) ?? null })).sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
   const splitVideos = selected?.report ? { train: named(selected.report.split.train), heldOut: named(selected.report.split.heldOut) } : null;
+  const bestSettings = selected?.pipeline && selected.report ? await bestSettingsOf(prisma, actor, projectId, selected.pipeline, selected.report as BuiltinAlignmentReport, role) : null;
   const choices = canManage
     ? {
         tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
-        /** Built-in tasks with a target that can be aligned (a video-level target a step scores with its own template). */
+        /** Built-in tasks with a target that can be aligned (a video-level target a step scores with its own template, or a reviewed metric). */
         builtins: Object.keys(PIPELINES)
           .map((pipeline) => ({
             pipeline,
             name: `${findTask(pipeline)?.label ?? pipeline} (built-in)`,
-            targets: alignableTargets(PIPELINES, pipeline).map((t) => ({ id: t.target.id, name: t.target.label })),
+            targets: alignableTargets(PIPELINES, pipeline).map((t) => ({
+              id: t.target.id,
+              name: t.kind === "metric" ? `${t.target.label} (metric "${t.target.id}")` : t.target.label,
+              kind: t.kind,
+              /** The steps whose template the optimizer may rewrite: a metric's choice, a score target's own step. */
+              steps: t.steps.map((s) => ({ id: s.stepId, name: s.label })),
+            })),
           }))
           .filter((b) => b.targets.length > 0),
         labelSets: (await listLabelSets(prisma, actor, projectId)).map((s) => ({ id: s.id, name: s.name })),
@@ -66,7 +74,27 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
       taskName: nameOf(selected),
       labels,
       splitVideos,
+      bestSettings,
     },
+  };
+}
+
+/**
+ * A built-in alignment's chosen run settings in words, whether they differ from the baseline's, whether they are the
+ * project's defaults for new runs now, and whether this member may make them so.
+ */
+async function bestSettingsOf(prisma: PrismaClient, actor: Actor, projectId: string, pipeline: string, report: BuiltinAlignmentReport, role: Parameters<typeof roleCan>[0]) {
+  const best = report.candidates.find((c) => c.id === report.bestId);
+  const baseline = report.candidates.find((c) => c.kind === "baseline");
+  if (!best || best.settings === undefined || best.settings === null) return null;
+  const defaults = (await projectPipelineDefaults(prisma, actor, projectId))[pipeline];
+  const pipelineSchema = PIPELINES[pipeline]?.settingsSchema;
+  const current = pipelineSchema ? pipelineSchema.safeParse(defaults ?? {}).data : defaults;
+  return {
+    words: settingsWords(best.settings),
+    changed: JSON.stringify(best.settings) !== JSON.stringify(baseline?.settings),
+    applied: JSON.stringify(best.settings) === JSON.stringify(current),
+    canApply: roleCan(role, "runs.manage"),
   };
 }
 export type AlignmentPageData = Awaited<ReturnType<typeof alignmentPageData>>;

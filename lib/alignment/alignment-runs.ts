@@ -7,14 +7,14 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { JudgeQueue } from "../judge/runs";
+import { setPipelineDefaults, type JudgeQueue } from "../judge/runs";
 import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { ensureRubricTasks } from "../rubrics/rubric-registry";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { saveRubricVersion } from "../rubrics/rubric-tasks";
 import type { AlignmentDeps, AlignmentReport } from "./align-judge";
 import { AlignmentCancelled, alignRubricJudge, criterionPositive } from "./align-judge";
-import { alignableTargets, alignBuiltinJudge, builtinPositive, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignableTargets, alignBuiltinJudge, builtinPositive, type AlignableTarget, type BuiltinAlignmentReport } from "./align-builtin";
 import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignmentInput } from "./alignment.validation";
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
@@ -51,9 +51,14 @@ export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue
 /** A built-in task's alignment: the pipeline's alignable target, labels of it, the project's endpoints. */
 async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartBuiltinAlignmentInput, pipelines: AlignmentDeps["pipelines"]) {
   await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
-  if (!alignableTargets(pipelines, input.pipeline).some((t) => t.target.id === input.targetId))
-    throw new ValidationError(`targetId: pipeline ${input.pipeline} has no alignable target "${input.targetId}" (a video-level target a step scores with its own prompt template).`);
-  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId });
+  const alignable = alignableTargets(pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
+  if (!alignable)
+    throw new ValidationError(
+      `targetId: pipeline ${input.pipeline} has no alignable target "${input.targetId}" (a video-level target a step scores with its own prompt template, or a reviewed metric with settings to tune).`,
+    );
+  if (input.rewriteStepId && !alignable.steps.some((s) => s.stepId === input.rewriteStepId))
+    throw new ValidationError(`rewriteStepId: the steps whose template can be rewritten for "${input.targetId}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`);
+  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable) });
   const row = await prisma.alignmentRun.create({
     data: { projectId, pipeline: input.pipeline, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
     select: { id: true },
@@ -62,12 +67,17 @@ async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue
   return { id: row.id, status: "queued" as const };
 }
 
-async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string }) {
+/** How labels of an alignable target are stored: a score target's as "score", a reviewed metric's under its own id. */
+function labelTargetType(alignable: AlignableTarget): string {
+  return alignable.kind === "metric" ? alignable.target.id : SCORE_TARGET_TYPE;
+}
+
+async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string; targetType?: string }) {
   if (input.labels.kind === "labelSet") {
     const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labels.id, projectId }, select: { id: true } });
     if (!labelSet) throw new NotFoundError("No such label set in this project.");
   } else {
-    const where = { projectId, task: gold.task, targetType: SCORE_TARGET_TYPE, target: gold.target, itemId: "", scopeIndex: 0 };
+    const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target, itemId: "", scopeIndex: 0 };
     if ((await prisma.goldJudgment.count({ where })) === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
   }
   for (const endpointId of [input.judgeEndpointId, input.optimizerEndpointId]) {
@@ -179,7 +189,7 @@ async function executeBuiltinAlignment(
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
   const source = alignmentLabelsOf(input);
-  const where = { projectId, task: input.pipeline, target: input.targetId };
+  const where = { projectId, task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable) };
   const positive = builtinPositive(alignable.target);
   const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
   const report = await alignBuiltinJudge(
@@ -197,4 +207,20 @@ async function executeBuiltinAlignment(
     where: { id: alignmentId, status: "running" },
     data: { status: "done", report: report as unknown as Prisma.InputJsonValue, promptVersionId: best.promptVersionId, finishedAt: new Date(), progress: { done: 1, total: 1, message: "done" } },
   });
+}
+
+/**
+ * An owner makes a built-in alignment's chosen settings (its tuned aggregation, verdict basis and threshold) the
+ * project's defaults for the pipeline's new runs; the chosen prompt version is picked per run, as any version is.
+ */
+export async function applyAlignedSettings(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string, pipelines: AlignmentDeps["pipelines"] = PIPELINES) {
+  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
+  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { pipeline: true, status: true, report: true } });
+  if (!row) throw new NotFoundError("No such alignment in this project.");
+  if (!row.pipeline) throw new ValidationError("A rubric task's alignment saves a rubric version: it has no run settings to apply.");
+  if (row.status !== "done" || !row.report) throw new ConflictError(`The alignment is ${row.status}: only a finished one has settings to apply.`);
+  const report = row.report as unknown as BuiltinAlignmentReport;
+  const best = report.candidates.find((c) => c.id === report.bestId);
+  if (!best || best.settings === undefined || best.settings === null) throw new ValidationError("This alignment's report names no settings (it is from before settings were tuned).");
+  return setPipelineDefaults(prisma, actor, projectId, pipelines, row.pipeline, best.settings);
 }

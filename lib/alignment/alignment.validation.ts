@@ -34,6 +34,11 @@ const startRubricAlignmentSchema = z.strictObject({
 const startBuiltinAlignmentSchema = z.strictObject({
   pipeline: z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/),
   targetId: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/),
+  /** The step whose template the optimizer rewrites (a reviewed metric's choice; a score target's own step when absent). */
+  rewriteStepId: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,39}$/)
+    .optional(),
   ...common,
 });
 

@@ -19,14 +19,21 @@ export interface AlignmentLabelStore {
   labels(videoIds: readonly string[]): Promise<Map<string, number>>;
 }
 
-/** A label set's labels of one score target (a video-level criterion) of a task, one annotator (the set itself). */
-export function labelSetStore(prisma: PrismaClient, where: { projectId: string; labelSetId: string; task: string; target: string }, positive: (value: number) => boolean): AlignmentLabelStore {
+/**
+ * A label set's labels of one video-level target of a task, one annotator (the set itself): a score target
+ * (targetType "score", the default) or a reviewed metric (targetType = target = the metric's id, e.g. "verdict").
+ */
+export function labelSetStore(
+  prisma: PrismaClient,
+  where: { projectId: string; labelSetId: string; task: string; target: string; targetType?: string },
+  positive: (value: number) => boolean,
+): AlignmentLabelStore {
   const base = {
     projectId: where.projectId,
     labelSetId: where.labelSetId,
     reviewerId: labelSetReviewerId(where.labelSetId),
     task: where.task,
-    targetType: SCORE_TARGET_TYPE,
+    targetType: where.targetType ?? SCORE_TARGET_TYPE,
     target: where.target,
     itemId: "",
     scopeIndex: 0,
@@ -51,8 +58,8 @@ export function labelSetStore(prisma: PrismaClient, where: { projectId: string; 
  * The project's gold values (adjudicated, lib/adjudication) of one score target of a task. A video has at most one
  * gold value per target; where a target was adjudicated on more than one frame set, the latest gold counts.
  */
-export function goldStore(prisma: PrismaClient, where: { projectId: string; task: string; target: string }, positive: (value: number) => boolean): AlignmentLabelStore {
-  const base = { projectId: where.projectId, task: where.task, targetType: SCORE_TARGET_TYPE, target: where.target, itemId: "", scopeIndex: 0 };
+export function goldStore(prisma: PrismaClient, where: { projectId: string; task: string; target: string; targetType?: string }, positive: (value: number) => boolean): AlignmentLabelStore {
+  const base = { projectId: where.projectId, task: where.task, targetType: where.targetType ?? SCORE_TARGET_TYPE, target: where.target, itemId: "", scopeIndex: 0 };
   const read = async (videoIds: readonly string[]) => {
     const rows = await prisma.goldJudgment.findMany({ where: { ...base, videoId: { in: [...videoIds] } }, orderBy: { updatedAt: "asc" }, select: { videoId: true, value: true } });
     return new Map(rows.map((r) => [r.videoId, r.value]));

@@ -363,7 +363,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/alignments",
       summary: "Align a rubric task's or a built-in task's judge to a label set (owners)",
       description:
-        "Splits the labelled videos into train and held-out (seeded, stratified), tries candidate judges on train, then runs the baseline and the best on held-out. A rubric task is named by `rubricTaskId` and `criterionId`; a built-in task by `pipeline` and `targetId` (a video-level target a step scores with its own prompt template; the Align a judge page lists them), whose candidates are prompt versions of that template. A pg-boss job: poll its status; cancel stops it.",
+        "Splits the labelled videos into train and held-out (seeded, stratified), tries candidate judges on train, then runs the baseline and the best on held-out. A rubric task is named by `rubricTaskId` and `criterionId`; a built-in task by `pipeline` and `targetId`: a video-level target a step scores with its own prompt template, or a reviewed metric (a verdict) whose run settings the pipeline offers to tune, with `rewriteStepId` naming the step whose template the optimizer rewrites (the Align a judge page lists both). Its candidates are prompt versions of that template and, for a metric, run settings tried on the stored train answers without a call. A pg-boss job: poll its status; cancel stops it.",
       params: project,
       body: { kind: "json", schema: startAlignmentSchema },
       responses: [created("The queued alignment `{id, status}`.")],
@@ -381,6 +381,13 @@ function coreApiRoutes(): ApiRoute[] {
       summary: "Stop a queued or running alignment (owners)",
       params: { ...project, alignmentId: recordIdSchema },
       responses: [ok('`{id, status: "cancelled"}`.')],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/apply-settings",
+      summary: "Make a built-in alignment's chosen run settings the project's defaults for new runs (owners)",
+      params: { ...project, alignmentId: recordIdSchema },
+      responses: [ok("The settings now saved as the pipeline's defaults.")],
     },
     // Webhooks (owners).
     {

@@ -228,6 +228,12 @@ export interface PipelineDefinition {
   settingsAtStart?(prisma: PrismaClient, settings: unknown, itemIds: string[]): Promise<unknown>;
   /** Endpoints of the project other than the run's, by the role steps name (StepDefinition.endpoint), from the run's settings. */
   endpointIds?(settings: unknown): Record<string, string | undefined>;
+  /**
+   * Settings an alignment may try for a reviewed metric (its thresholds and aggregation, lib/alignment): each input
+   * to the settings schema, and each one that changes only how stored scores are summarised, never what is asked,
+   * so trying one costs no call (lib/judge/engine/resummarise.ts). Absent or empty: the metric is not aligned.
+   */
+  alignmentSettings?(metricId: string): unknown[];
 }
 
 /** Every step instance the pipeline needs for this video. */

@@ -18,7 +18,7 @@ import {
   type StaticKg,
   type VideoSummary,
 } from "./schemas";
-import { hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "./scores";
+import { hallucinationAlignmentSettings, hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "./scores";
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { summaryMetricValues, type SubjectSummary } from "../task-display";
 import { HALLUCINATION_TASK } from "./task";
@@ -143,4 +143,5 @@ export const hallucinationPipeline: RegisteredPipeline = {
   task: HALLUCINATION_TASK,
   // The same reading of the summary the pages use, so stored metrics and what pages show cannot drift.
   metricValues: (summary) => summaryMetricValues(HALLUCINATION_TASK, summary as SubjectSummary),
+  alignmentSettings: hallucinationAlignmentSettings,
 };

@@ -57,6 +57,19 @@ export const hallucinationSummarySettingsSchema = z
 export type HallucinationSummarySettings = z.output<typeof hallucinationSummarySettingsSchema>;
 export type HallucinationSummarySettingsInput = z.input<typeof hallucinationSummarySettingsSchema>;
 
+/**
+ * What an alignment may tune on train for a reviewed metric (lib/alignment): the verdict over every aggregation,
+ * each basis and its thresholds (1–10 on the worst category, 30–90 in steps of 5 on the overall); the overall over
+ * every aggregation (its own positive threshold is tuned on its values). None of them changes a request.
+ */
+export function hallucinationAlignmentSettings(metricId: string): HallucinationSummarySettingsInput[] {
+  if (metricId === "overall") return AGGREGATION_MODES.map((aggregation) => ({ aggregation }));
+  if (metricId !== "verdict") return [];
+  const worst = Array.from({ length: 10 }, (_, i) => ({ on: "max_category" as const, threshold: i + 1 }));
+  const overall = Array.from({ length: 13 }, (_, i) => ({ on: "overall" as const, threshold: 30 + 5 * i }));
+  return AGGREGATION_MODES.flatMap((aggregation) => [...worst, ...overall].map((verdict) => ({ aggregation, verdict })));
+}
+
 export const DEFAULT_HALLUCINATION_SUMMARY_SETTINGS: HallucinationSummarySettings = hallucinationSummarySettingsSchema.parse({});
 
 /** Per key frame (static) or cluster (dynamic): its category scores, or null when the step gave none. */

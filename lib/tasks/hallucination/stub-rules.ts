@@ -47,8 +47,44 @@ export const SIM_INCONSISTENCY_RULE: StubRule = {
   },
 };
 
+const SIM_VERDICT = /\[sim-verdict=([01])\]/;
+const simNoise = (context: StubRequestContext) => createHash("sha256").update(context.text).digest().readUInt32BE(0) % 2;
+
+/**
+ * TEST TOOL. A simulated hallucination judge for aligning the verdict, a reviewed metric (issue 26 items 4 and 5): a
+ * video whose prompt carries `[sim-verdict=1]` hallucinates (its key frames score 8–9 in s3), `[sim-verdict=0]` does
+ * not (every category 0–1). Unless the static-hallucination template contains SIM_FIX_SENTENCE, a video tagged
+ * `[sim-inflate]` has every static category raised by 5 (to 5–6): the shipped verdict (the worst score at 5 or more)
+ * calls it a hallucination, and a verdict threshold of 7, or the template with the sentence, undoes that. Its
+ * inconsistency and dynamic categories are 0, so the static scores decide the verdict.
+ */
+export const SIM_VERDICT_RULES: StubRule[] = [
+  {
+    name: "alignment-verdict-static",
+    match: /\[sim-verdict=[01]\][\s\S]*definition of all types of static hallucinations|definition of all types of static hallucinations[\s\S]*\[sim-verdict=[01]\]/i,
+    respond: (context) => {
+      const hallucinates = SIM_VERDICT.exec(context.text)![1] === "1";
+      const inflate = context.text.includes("[sim-inflate]") && !context.text.includes(SIM_FIX_SENTENCE) ? 5 : 0;
+      const noise = simNoise(context);
+      const scores = Object.fromEntries(STATIC_CATEGORIES.map((c) => [c, c === "s3" && hallucinates ? 8 + noise : Math.min(10, noise + inflate)]));
+      return JSON.stringify({ scores, reason: inflate ? "Blocky compression counts as a defect in every category." : "Judged the visible content." });
+    },
+  },
+  {
+    name: "alignment-verdict-dynamic",
+    match: /\[sim-verdict=[01]\][\s\S]*definition of all type of dynamic hallucinations|definition of all type of dynamic hallucinations[\s\S]*\[sim-verdict=[01]\]/i,
+    respond: () => JSON.stringify({ scores: Object.fromEntries(DYNAMIC_CATEGORIES.map((c) => [c, 0])), reason: "Nothing moves wrongly." }),
+  },
+  {
+    name: "alignment-verdict-inconsistency",
+    match: /\[sim-verdict=[01]\][\s\S]*compare the inconsistency in the two descriptions|compare the inconsistency in the two descriptions[\s\S]*\[sim-verdict=[01]\]/i,
+    respond: () => JSON.stringify({ score: 0, reason: "The video shows what the prompt asks." }),
+  },
+];
+
 export const HALLUCINATION_RULES: StubRule[] = [
   SIM_INCONSISTENCY_RULE,
+  ...SIM_VERDICT_RULES,
   {
     name: "static-knowledge-graph",
     match: /Identify objects in the foreground of the frame/i,

@@ -1,0 +1,182 @@
+/**
+ * Issue 26 items 4 and 5 for a built-in task's REVIEWED METRIC: aligning hallucination's verdict to a label set,
+ * on a seeded simulation with known truth (SIM_VERDICT_RULES). The stub judge raises every static category by 5 on
+ * videos tagged `[sim-inflate]` that do not hallucinate, so the shipped verdict (the worst score at 5 or more) calls
+ * them hallucinations. Settings tuned on train (the verdict's basis, threshold and the aggregation, tried on the
+ * stored answers without a call) undo it; the held-out runs confirm it. Every run goes through createRun on real
+ * PostgreSQL; the chosen settings become the project's defaults for new runs when an owner applies them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ForbiddenError } from "../errors";
+import { createLabelSet } from "../label-sets/label-sets";
+import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
+import { projectPipelineDefaults } from "../judge/runs";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { PIPELINES } from "../tasks/modules";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
+import { alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import type { AlignmentDeps } from "./align-judge";
+import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
+import { startAlignmentSchema } from "./alignment.validation";
+import { labelSetStore, type AlignmentLabelStore } from "./label-store";
+
+const VIDEOS = 60;
+const hallucinates = (i: number) => i % 2 === 0;
+// Half the videos that do not hallucinate carry what the biased judge overrates.
+const inflated = (i: number) => !hallucinates(i) && Math.floor(i / 2) % 2 === 0;
+
+let stub: StubServer;
+let owner: Actor;
+
+interface Setup {
+  projectId: string;
+  videoIds: string[];
+  labelSetId: string;
+  store: AlignmentLabelStore;
+  endpointId: string;
+}
+
+async function setUp(withBias: boolean): Promise<Setup> {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, name: "Verdict alignment" });
+  videoIds.sort();
+  for (const [i, id] of videoIds.entries())
+    await prisma.video.update({ where: { id }, data: { prompt: `A cat jumps onto table ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${withBias && inflated(i) ? " [sim-inflate]" : ""}` } });
+  const labelSet = await createLabelSet(
+    prisma,
+    owner,
+    projectId,
+    { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "1".repeat(64), citation: "" },
+    videoIds.map((videoId, i) => ({
+      target: { task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" },
+      value: hallucinates(i) ? 1 : 0,
+      annotator: null,
+    })),
+  );
+  const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+  const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "hallucination", target: "verdict", targetType: "verdict" }, (v) => v === 1);
+  return { projectId, videoIds, labelSetId: labelSet.id, store, endpointId: endpoint.id };
+}
+
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
+const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
+  pipeline: "hallucination",
+  targetId: "verdict",
+  rewriteStepId: "static_hallucination",
+  judgeEndpointId: setup.endpointId,
+  optimizerEndpointId: setup.endpointId,
+  budget: { maxCalls: 5000, maxCostUsd: 10 },
+  seed: 3,
+  rewrites: 1,
+});
+
+let biased: Setup;
+let unbiased: Setup;
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+  biased = await setUp(true);
+  unbiased = await setUp(false);
+}, 120_000);
+afterAll(async () => stub?.close());
+
+describe("aligning a built-in task's reviewed metric (hallucination's verdict)", () => {
+  let report: BuiltinAlignmentReport;
+
+  it("tunes the verdict's settings on train without a call and confirms the gain on held-out, significantly", async () => {
+    const callsBefore = await prisma.llmCall.count({ where: { run: { projectId: biased.projectId }, cached: false } });
+    report = await alignBuiltinJudge(depsOf(biased.store), owner, biased.projectId, inputOf(biased));
+    expect(report.targetKind).toBe("metric");
+    expect(report.templateId).toBe("hallucination/static-hallucination");
+    const baseline = report.candidates.find((c) => c.kind === "baseline")!;
+    // The shipped verdict calls every inflated video a hallucination: κ well below 1 on train.
+    expect(baseline.train.kappa!).toBeLessThan(0.8);
+    expect(baseline.settings).toEqual({ aggregation: "mean-max", verdict: { on: "max_category", threshold: 5 } });
+    const tuned = report.candidates.find((c) => c.kind === "settings")!;
+    expect(tuned.trainRunId).toBe(baseline.trainRunId);
+    expect(tuned.promptVersionId).toBeNull();
+    expect(tuned.train.kappa).toBe(1);
+    // A threshold between the inflated 5–6 and the true 8–9 (on the worst category, or its overall equivalent).
+    const verdict = (tuned.settings as { verdict: { on: string; threshold: number } }).verdict;
+    if (verdict.on === "max_category") expect([7, 8]).toContain(verdict.threshold);
+    expect(tuned.note).toMatch(/^c1 summarised with aggregation .*, verdict\.on .*, verdict\.threshold \d+$/);
+    // The earliest of equals is kept: the settings candidate before the rewrite (which also fixes it).
+    expect(report.bestId).toBe(tuned.id);
+    const held = report.heldOut!;
+    expect(held.baseline.n).toBe(report.split.heldOut.length);
+    expect(held.best.kappa).toBe(1);
+    expect(held.difference.kappa.lower!).toBeGreaterThan(0);
+    expect(held.difference.kappa.p!).toBeLessThan(0.05);
+    // The best's held-out run is a real run with the tuned settings; its answers all came from the baseline's cache.
+    const bestRun = await prisma.judgeRun.findUniqueOrThrow({ where: { id: held.bestRunId }, select: { settings: true } });
+    expect(bestRun.settings).toEqual(tuned.settings);
+    expect(await prisma.llmCall.count({ where: { runId: held.bestRunId, cached: false } })).toBe(0);
+    const spent = (await prisma.llmCall.count({ where: { run: { projectId: biased.projectId }, cached: false } })) - callsBefore;
+    // Every call made: the runs' plus the one optimizer call (made through the stub server, not stored as a run's).
+    expect(report.calls).toBe(spent + 1);
+  }, 300_000);
+
+  it("summarises stored answers exactly as a run with those settings stores them", async () => {
+    const held = report.heldOut!;
+    const tuned = report.candidates.find((c) => c.id === report.bestId)!;
+    for (const videoId of report.split.heldOut.slice(0, 6)) {
+      const stored = await storedVideoAnswers(prisma, held.baselineRunId, videoId);
+      const metric = await prisma.runMetric.findUnique({ where: { runId_videoId_itemId_metric: { runId: held.bestRunId, videoId, itemId: "", metric: "verdict" } } });
+      expect(metricsUnderSettings(PIPELINES.hallucination!, stored!, tuned.settings).verdict).toBe(metric!.value);
+    }
+  });
+
+  it("rewrites the chosen step's template from the train disagreements: the rewrite carries the fix", async () => {
+    const rewrite = report.candidates.find((c) => c.kind === "rewrite")!;
+    expect(rewrite.body).toContain("Compression artefacts are not defects.");
+    expect(rewrite.train.kappa).toBe(1);
+    const version = await prisma.promptVersion.findUniqueOrThrow({ where: { id: rewrite.promptVersionId! } });
+    expect(version).toMatchObject({ templateId: "hallucination/static-hallucination", note: "alignment candidate" });
+  });
+
+  it("does not 'improve' a judge without the bias: the baseline stays best, and the held-out difference is not significant", async () => {
+    const plain = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, inputOf(unbiased));
+    expect(plain.candidates.find((c) => c.kind === "baseline")!.train.kappa).toBe(1);
+    expect(plain.candidates.filter((c) => c.kind === "settings")).toEqual([]);
+    expect(plain.candidates.find((c) => c.id === plain.bestId)!.kind).toBe("baseline");
+    expect(plain.heldOut!.difference.kappa.p!).toBeGreaterThanOrEqual(0.05);
+  }, 300_000);
+
+  it("as a job: an owner applies the chosen settings as the project's defaults for new runs; a reviewer may not", async () => {
+    const body = startAlignmentSchema.parse({
+      pipeline: "hallucination",
+      targetId: "verdict",
+      rewriteStepId: "static_hallucination",
+      labels: { kind: "labelSet", id: biased.labelSetId },
+      judgeEndpointId: biased.endpointId,
+      optimizerEndpointId: biased.endpointId,
+      maxCalls: 5000,
+      maxCostUsd: 10,
+      seed: 3,
+      rewrites: 1,
+    });
+    const started = await startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, body);
+    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, started.id);
+    const done = await getAlignment(prisma, owner, biased.projectId, started.id);
+    expect(done.status).toBe("done");
+    const doneReport = done.report as BuiltinAlignmentReport;
+    const best = doneReport.candidates.find((c) => c.id === doneReport.bestId)!;
+    expect(best.kind).toBe("settings");
+    // A settings candidate renders the shipped templates: no prompt version to link.
+    expect(done.promptVersionId).toBeNull();
+    const reviewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId: biased.projectId, userId: reviewer.userId, role: "reviewer" } });
+    await expect(applyAlignedSettings(prisma, reviewer, biased.projectId, started.id)).rejects.toThrow(ForbiddenError);
+    const applied = await applyAlignedSettings(prisma, owner, biased.projectId, started.id);
+    expect(applied).toEqual(best.settings);
+    expect((await projectPipelineDefaults(prisma, owner, biased.projectId)).hallucination).toEqual(best.settings);
+    // Gold of the verdict is read as the verdict's own target type.
+    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
+    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, rewriteStepId: "video_summary" })).rejects.toThrow(/rewriteStepId/);
+  }, 300_000);
+});
