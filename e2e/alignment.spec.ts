@@ -1,5 +1,29 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
+
+/** An owner with a project of framed videos (sorted by id), made in this process on the e2e database. */
+async function ownerWithFramedVideos(label: string, videoCount: number) {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { prisma } = await import("../lib/db/prisma");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const owner = await ownerWithProject(label);
+  const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
+  const actor = { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false };
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount, keyFrames: 1, name: `${label} e2e` });
+  videoIds.sort();
+  return { prisma, owner, actor, projectId, videoIds };
+}
+
+/** The stub LLM as the project's endpoint, through the API: the server allows endpoints on this machine (ALLOW_PRIVATE_ENDPOINTS), this process does not. */
+async function addStubEndpoint(request: APIRequestContext, ownerEmail: string, projectId: string, baseURL: string) {
+  const ownerKey = (await cli("create-api-key", "--email", ownerEmail)).trim();
+  const endpoint = await request.post(`/api/v1/projects/${projectId}/endpoints`, {
+    headers: { authorization: `Bearer ${ownerKey}` },
+    data: { name: "Stub (simulated)", baseUrl: baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 4 },
+  });
+  expect(endpoint.ok()).toBe(true);
+}
 
 /*
  * Issue 26 item 4 in the browser: an owner aligns a rubric task's judge to a label set from the "Align a judge"
@@ -9,21 +33,13 @@ import { cli, ownerWithProject, signIn } from "./helpers";
  */
 test("an owner runs an alignment from the page with the stub and reads its report", async ({ page, request }) => {
   test.setTimeout(300_000);
-  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
-  const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
   const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
   const { createLabelSet } = await import("../lib/label-sets/label-sets");
   const { RUBRIC_STEP, rubricTargetId } = await import("../lib/rubrics/rubric-declaration");
   const stub = await startStubLlm({ latencyMs: 10 });
   try {
-    const owner = await ownerWithProject("alignment");
-    const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const actor = { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false };
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 20, keyFrames: 1, name: "Alignment e2e" });
-    videoIds.sort();
+    const { prisma, owner, actor, projectId, videoIds } = await ownerWithFramedVideos("alignment", 20);
     for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
     const task = await createRubricTask(prisma, actor, projectId, {
       definition: {
@@ -45,13 +61,7 @@ test("an owner runs an alignment from the page with the stub and reads its repor
         annotator: null,
       })),
     );
-    // Through the API: the server allows endpoints on this machine (ALLOW_PRIVATE_ENDPOINTS), this process does not.
-    const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
-    const endpoint = await request.post(`/api/v1/projects/${projectId}/endpoints`, {
-      headers: { authorization: `Bearer ${ownerKey}` },
-      data: { name: "Stub (simulated)", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 4 },
-    });
-    expect(endpoint.ok()).toBe(true);
+    await addStubEndpoint(request, owner.email, projectId, stub.baseURL);
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/rubrics`);
@@ -76,6 +86,75 @@ test("an owner runs an alignment from the page with the stub and reads its repor
     await expect(page.getByTestId("alignment-saved-version")).toHaveAttribute("href", `/projects/${projectId}/rubrics#rubric-${task.id}-v2`);
     const version = await prisma.rubricVersion.findFirstOrThrow({ where: { rubricTaskId: task.id, number: 2 } });
     expect(JSON.stringify(version.definition)).toContain("Compression artefacts are not defects.");
+  } finally {
+    await stub.close();
+  }
+});
+
+/*
+ * A built-in task's reviewed metric in the browser: an owner aligns hallucination's verdict (labels of it in a label
+ * set) through the static-hallucination step's prompt, reads the tuned run settings in the report and makes them the
+ * project's defaults for new runs; a reviewer reads the same report without the button.
+ */
+test("an owner aligns hallucination's verdict from the page and applies the tuned run settings", async ({ page, request, browser }) => {
+  test.setTimeout(300_000);
+  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { createLabelSet } = await import("../lib/label-sets/label-sets");
+  const stub = await startStubLlm({ latencyMs: 10 });
+  try {
+    const { prisma, owner, actor, projectId, videoIds } = await ownerWithFramedVideos("alignment-verdict", 30);
+    // SIM_VERDICT_RULES (a test tool): even clips hallucinate; half the others are overrated by the static judge.
+    const hallucinates = (i: number) => i % 2 === 0;
+    for (const [i, id] of videoIds.entries()) {
+      const inflated = !hallucinates(i) && Math.floor(i / 2) % 2 === 0;
+      await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${inflated ? " [sim-inflate]" : ""}` } });
+    }
+    await createLabelSet(
+      prisma,
+      actor,
+      projectId,
+      { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "2".repeat(64), citation: "" },
+      videoIds.map((videoId, i) => ({
+        target: { task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" },
+        value: hallucinates(i) ? 1 : 0,
+        annotator: null,
+      })),
+    );
+    await addStubEndpoint(request, owner.email, projectId, stub.baseURL);
+
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/projects/${projectId}/alignment`);
+    const form = page.getByRole("form", { name: "Start an alignment" });
+    await form.getByLabel(/^Task/).selectOption("builtin:hallucination");
+    await form.getByLabel(/^Criterion or target/).selectOption("verdict");
+    await form.getByLabel(/^Rewrite the prompt of step/).selectOption("static_hallucination");
+    await form.getByLabel("Maximum calls").fill("2000");
+    await form.getByRole("button", { name: "Start alignment" }).click();
+    await expect(page).toHaveURL(/alignment\?id=/);
+    const alignmentUrl = page.url();
+    await expect(page.getByTestId("alignment-status")).toHaveText("done", { timeout: 240_000 });
+    const report = page.getByRole("region", { name: "Alignment report" });
+    await expect(report).toContainText("Split: 18 train, 12 held-out videos");
+    await expect(page.getByTestId("alignment-candidate").filter({ hasText: "summarised with aggregation" }).first()).toContainText("settings");
+    const settings = page.getByTestId("alignment-best-settings");
+    await expect(settings).toContainText("verdict.threshold");
+
+    // A reviewer reads the report, without the button.
+    const reviewerEmail = `reviewer-${Date.now()}@example.test`;
+    await cli("create-user", "--email", reviewerEmail, "--password", "correct horse battery");
+    await cli("add-member", "--email", reviewerEmail, "--project", projectId, "--role", "reviewer");
+    const reviewerContext = await browser.newContext();
+    const reviewerPage = await reviewerContext.newPage();
+    await signIn(reviewerPage, reviewerEmail, "correct horse battery");
+    await reviewerPage.goto(alignmentUrl);
+    await expect(reviewerPage.getByTestId("alignment-best-settings")).toContainText("An owner can make them the defaults for new runs.");
+    await reviewerContext.close();
+
+    await settings.getByRole("button", { name: "Use as the defaults for new runs" }).click();
+    await expect(settings).toContainText("They are the project's defaults for new runs.");
+    const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
+    const saved = (project.judgeSettings as { hallucination?: { verdict?: { threshold?: number } } }).hallucination;
+    expect(saved?.verdict?.threshold).toBeGreaterThan(5);
   } finally {
     await stub.close();
   }

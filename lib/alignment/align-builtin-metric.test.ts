@@ -20,6 +20,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignmentPageData } from "./alignment-page";
 import type { AlignmentDeps } from "./align-judge";
 import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema } from "./alignment.validation";
@@ -172,9 +173,15 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     const reviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId: biased.projectId, userId: reviewer.userId, role: "reviewer" } });
     await expect(applyAlignedSettings(prisma, reviewer, biased.projectId, started.id)).rejects.toThrow(ForbiddenError);
+    // The report's page: the settings in words (in the schema's key order, though jsonb stores its own), not yet applied.
+    const before = (await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!;
+    expect(before).toMatchObject({ changed: true, applied: false, canApply: true });
+    expect(before.words).toMatch(/^aggregation [a-z-]+, verdict\.on [a-z_]+, verdict\.threshold \d+$/);
+    expect((await alignmentPageData(prisma, reviewer, biased.projectId, started.id)).selected!.bestSettings!.canApply).toBe(false);
     const applied = await applyAlignedSettings(prisma, owner, biased.projectId, started.id);
     expect(applied).toEqual(best.settings);
     expect((await projectPipelineDefaults(prisma, owner, biased.projectId)).hallucination).toEqual(best.settings);
+    expect((await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
     // Gold of the verdict is read as the verdict's own target type.
     await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
     await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, rewriteStepId: "video_summary" })).rejects.toThrow(/rewriteStepId/);

@@ -12,6 +12,7 @@
  * with its prompt version and settings) and the held-out labels read. The report has a rubric alignment's shape:
  * κ/F1 of both, the paired-bootstrap interval and p-value of the difference, calls and cost.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
@@ -117,7 +118,8 @@ function withBody(raw: string, body: string): string {
   return `${raw.slice(0, close + 1)}${body.trim()}\n`;
 }
 
-const sameSettings = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Equal settings whatever their keys' order (a run's stored settings come back from jsonb in its own key order). */
+export const sameSettings = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
 
 /** Settings in words, for a candidate's note: "aggregation max-max, verdict.on max_category, verdict.threshold 7". */
 export function settingsWords(settings: unknown, prefix = ""): string {

@@ -8,7 +8,7 @@ import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
 import { findTask } from "../tasks/registry";
 import { PIPELINES } from "../tasks/modules";
-import { alignableTargets, settingsWords, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignableTargets, sameSettings, settingsWords, type BuiltinAlignmentReport } from "./align-builtin";
 import { getAlignment, listAlignments } from "./alignment-runs";
 import { alignmentLabelsOf } from "./alignment.validation";
 
@@ -88,12 +88,12 @@ async function bestSettingsOf(prisma: PrismaClient, actor: Actor, projectId: str
   const baseline = report.candidates.find((c) => c.kind === "baseline");
   if (!best || best.settings === undefined || best.settings === null) return null;
   const defaults = (await projectPipelineDefaults(prisma, actor, projectId))[pipeline];
-  const pipelineSchema = PIPELINES[pipeline]?.settingsSchema;
-  const current = pipelineSchema ? pipelineSchema.safeParse(defaults ?? {}).data : defaults;
+  // Parsed, the settings are in the schema's key order (the report's come back from jsonb in its own).
+  const parsed = (value: unknown) => PIPELINES[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
   return {
-    words: settingsWords(best.settings),
-    changed: JSON.stringify(best.settings) !== JSON.stringify(baseline?.settings),
-    applied: JSON.stringify(best.settings) === JSON.stringify(current),
+    words: settingsWords(parsed(best.settings)),
+    changed: !sameSettings(best.settings, baseline?.settings),
+    applied: sameSettings(parsed(best.settings), parsed(defaults)),
     canApply: roleCan(role, "runs.manage"),
   };
 }

@@ -42,5 +42,11 @@ export const projectSsoDefaultRoleSchema = z.object({
 
 /** The body of `PATCH /api/v1/projects/{projectId}`: any of the changes. */
 export const updateProjectSchema = z
-  .object({ name: projectNameSchema.optional(), archived: z.boolean().optional(), guidelines: guidelinesSchema.optional(), ssoDefaultRole: ssoDefaultRoleSchema.optional() })
+  .object({
+    name: projectNameSchema.optional(),
+    archived: z.boolean().optional(),
+    guidelines: guidelinesSchema.optional(),
+    // "none" as the Settings page sends it: a client that drops null fields (the Python client) can still clear it.
+    ssoDefaultRole: z.preprocess((value) => (value === "none" ? null : value), ssoDefaultRoleSchema).optional(),
+  })
   .strict();

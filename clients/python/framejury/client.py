@@ -208,8 +208,19 @@ class Client:
         result: JsonDict = self._call("get_project", {"projectId": project_id})
         return result
 
-    def update_project(self, project_id: str, *, name: str | None = None, archived: bool | None = None, guidelines: str | None = None) -> JsonDict:
-        result: JsonDict = self._call("update_project", {"projectId": project_id}, body={"name": name, "archived": archived, "guidelines": guidelines})
+    def update_project(
+        self,
+        project_id: str,
+        *,
+        name: str | None = None,
+        archived: bool | None = None,
+        guidelines: str | None = None,
+        sso_default_role: str | None = None,
+    ) -> JsonDict:
+        """Changes what is given. sso_default_role: the role single sign-on gives new accounts in the project
+        ("owner", "reviewer", "viewer"), or "none" for no access."""
+        body = {"name": name, "archived": archived, "guidelines": guidelines, "ssoDefaultRole": sso_default_role}
+        result: JsonDict = self._call("update_project", {"projectId": project_id}, body=body)
         return result
 
     # --- importing -----------------------------------------------------------------------------------
@@ -366,6 +377,48 @@ class Client:
                     time.sleep(poll_seconds)
         except KeyboardInterrupt:
             raise RunCancelled(self.cancel_run(run_id)) from None
+
+    # --- aligning a judge to labels -----------------------------------------------------------------
+
+    def alignments(self, project_id: str) -> list[JsonDict]:
+        answer = self._call("list_alignments", {"projectId": project_id})
+        return list(answer["alignments"] if isinstance(answer, dict) else answer)
+
+    def start_alignment(self, project_id: str, **options: Any) -> JsonDict:
+        """Starts aligning a judge to labels (owners); options by their API names: a rubric task's
+        rubricTaskId and criterionId (and fewShot), or a built-in task's pipeline and targetId (and
+        rewriteStepId for a metric such as "verdict"); labels ({"kind": "labelSet", "id": …} or
+        {"kind": "gold"}), judgeEndpointId, optimizerEndpointId, maxCalls, maxCostUsd, heldOutShare, seed,
+        rewrites. Returns {id, status}; follow it with wait_for_alignment."""
+        result: JsonDict = self._call("start_alignment", {"projectId": project_id}, body=options)
+        return result
+
+    def alignment(self, project_id: str, alignment_id: str) -> JsonDict:
+        """One alignment: its input, status, progress and report (the split, every candidate's train
+        κ/F1, the held-out comparison with its interval and p-value, calls and cost)."""
+        result: JsonDict = self._call("get_alignment", {"projectId": project_id, "alignmentId": alignment_id})
+        return result
+
+    def cancel_alignment(self, project_id: str, alignment_id: str) -> JsonDict:
+        result: JsonDict = self._call("cancel_alignment", {"projectId": project_id, "alignmentId": alignment_id}, body={})
+        return result
+
+    def apply_alignment_settings(self, project_id: str, alignment_id: str) -> JsonDict:
+        """Makes a built-in alignment's chosen run settings the project's defaults for new runs (owners)."""
+        result: JsonDict = self._call("apply_alignment_settings", {"projectId": project_id, "alignmentId": alignment_id}, body={})
+        return result
+
+    def wait_for_alignment(self, project_id: str, alignment_id: str, *, poll_seconds: float = 2.0, timeout_seconds: float | None = None) -> JsonDict:
+        """Polls the alignment until it is done, failed or cancelled, and returns it; past timeout_seconds
+        raises TimeoutError and leaves it going."""
+        deadline = None if timeout_seconds is None else time.monotonic() + timeout_seconds
+        while True:
+            status = self.alignment(project_id, alignment_id)
+            if status["status"] in ("done", "failed", "cancelled"):
+                return status
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"alignment {alignment_id} still {status['status']} after {timeout_seconds} s")
+            time.sleep(poll_seconds)
 
     # --- results, judgments, agreement, exports ------------------------------------------------------
 

@@ -34,12 +34,14 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers["Content-Length"])
         body = self.rfile.read(length)
-        _Recorder.seen.append({"method": "POST", "path": self.path, "type": self.headers["Content-Type"], "body": body})
+        _Recorder.seen.append({"method": self.command, "path": self.path, "type": self.headers["Content-Type"], "body": body})
         if b"bad-model" in body:
             self._answer(422, json.dumps({"error": {"code": "validation", "message": "bad model"}}).encode(), "application/json")
         else:
             answer = {"dryRun": False, "ok": False, "errors": [{"line": 2, "message": "not a JSON object"}], "rows": 1, "created": 0, "decided": {}, "runId": None}
             self._answer(422, json.dumps(answer).encode(), "application/json")
+
+    do_PATCH = do_POST
 
 
 class OfflineCalls(unittest.TestCase):
@@ -63,6 +65,23 @@ class OfflineCalls(unittest.TestCase):
         self.assertIn(b'name="createQuestions"\r\n\r\ntrue', sent["body"])
         self.assertNotIn(b'name="dryRun"', sent["body"])
         self.assertIn(b'filename="samples_x.jsonl"\r\nContent-Type: application/octet-stream\r\n\r\n{"doc_id": 0}\n{oops\n', sent["body"])
+
+    def test_alignment_calls_send_their_paths_and_bodies(self) -> None:
+        labels = {"kind": "labelSet", "id": "ls1"}
+        with self.assertRaises(ApiError):
+            self.client.start_alignment("p1", pipeline="hallucination", targetId="verdict", rewriteStepId="static_hallucination", labels=labels, judgeEndpointId="e1", optimizerEndpointId="e1", maxCalls=500, maxCostUsd=5)
+        sent = _Recorder.seen[-1]
+        self.assertEqual((sent["method"], sent["path"]), ("POST", "/api/v1/projects/p1/alignments"))
+        self.assertEqual(json.loads(sent["body"])["rewriteStepId"], "static_hallucination")
+        with self.assertRaises(ApiError):
+            self.client.apply_alignment_settings("p1", "a/1")
+        self.assertEqual(_Recorder.seen[-1]["path"], "/api/v1/projects/p1/alignments/a%2F1/apply-settings")
+        with self.assertRaises(ValueError):
+            self.client.start_alignment("p1", criterion="x")
+        with self.assertRaises(ApiError):
+            self.client.update_project("p1", sso_default_role="none")
+        sent = _Recorder.seen[-1]
+        self.assertEqual((sent["method"], sent["path"], json.loads(sent["body"])), ("PATCH", "/api/v1/projects/p1", {"ssoDefaultRole": "none"}))
 
     def test_a_real_error_stays_an_api_error(self) -> None:
         with self.assertRaises(ApiError) as refused:
