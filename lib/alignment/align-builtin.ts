@@ -235,7 +235,9 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     }
     let best: { candidate: BuiltinCandidate; values: Map<string, number> } | null = null;
     for (const raw of alignable.settings) {
-      const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(raw) : raw;
+      // A grid entry changes only what it names: the overall's aggregation keeps the parent's verdict rule.
+      const merged = { ...(parent.settings as Record<string, unknown> | null), ...(raw as Record<string, unknown>) };
+      const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(merged) : merged;
       if (sameSettings(settings, parent.settings)) continue;
       const values = new Map<string, number>();
       for (const answers of stored) {

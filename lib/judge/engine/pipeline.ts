@@ -229,9 +229,10 @@ export interface PipelineDefinition {
   /** Endpoints of the project other than the run's, by the role steps name (StepDefinition.endpoint), from the run's settings. */
   endpointIds?(settings: unknown): Record<string, string | undefined>;
   /**
-   * Settings an alignment may try for a reviewed metric (its thresholds and aggregation, lib/alignment): each input
-   * to the settings schema, and each one that changes only how stored scores are summarised, never what is asked,
-   * so trying one costs no call (lib/judge/engine/resummarise.ts). Absent or empty: the metric is not aligned.
+   * Settings an alignment may try for a reviewed metric (its thresholds and aggregation, lib/alignment): each the
+   * settings it changes (merged over the candidate's own before the settings schema parses them), and each one that
+   * changes only how stored scores are summarised, never what is asked, so trying one costs no call
+   * (lib/judge/engine/resummarise.ts). Absent or empty: the metric is not aligned.
    */
   alignmentSettings?(metricId: string): unknown[];
 }
