@@ -89,12 +89,17 @@ interface FrameRow {
 /** A frame set's key frames and clusters; `uniform`: every frame of a uniform set (what an item's call attaches). */
 type FrameSetView = { keyFrames: FrameRow[]; clusters: FrameRow[][]; uniform?: FrameRow[] };
 
-function seen(step: string | null, scopeIndex: number | null, view: FrameSetView | undefined): { keyFrameIndex: number | null; timestamps: number[] } {
+function seen(
+  step: string | null,
+  scopeIndex: number | null,
+  view: FrameSetView | undefined,
+  task: Pick<TaskDeclaration, "stepScopes"> | undefined,
+): { keyFrameIndex: number | null; timestamps: number[] } {
   if (!view || step === null || scopeIndex === null) return { keyFrameIndex: null, timestamps: [] };
   // An item is judged in one call with its video's frames (the whole uniform set, or every key frame): its
   // scopeIndex is its position among its video's items, not a key frame's.
-  if (stepScope(step) === "item") return { keyFrameIndex: null, timestamps: (view.uniform ?? view.keyFrames).map((f) => f.timestampS) };
-  const { keyFrame, frames } = framesSeenBy(view, step, scopeIndex);
+  if (stepScope(step, task) === "item") return { keyFrameIndex: null, timestamps: (view.uniform ?? view.keyFrames).map((f) => f.timestampS) };
+  const { keyFrame, frames } = framesSeenBy(view, step, scopeIndex, task);
   return { keyFrameIndex: keyFrame?.index ?? null, timestamps: frames.map((f) => f.timestampS) };
 }
 
@@ -223,7 +228,7 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         (a, b) => (a.stepId < b.stepId ? -1 : a.stepId > b.stepId ? 1 : 0) || a.scopeIndex - b.scopeIndex || (rank.get(a.category) ?? 1000) - (rank.get(b.category) ?? 1000),
       );
       for (const s of own) {
-        const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view);
+        const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view, task);
         const key = judgmentKey(scoreTarget(rv.pipeline, { videoId: s.videoId, itemId: s.itemId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, runId: rv.runId }, rv.frameSetId));
         rows.push({
           ...base,

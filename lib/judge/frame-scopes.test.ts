@@ -45,3 +45,20 @@ describe("scopeFocus (which frames a step looked at)", () => {
     expect(scopeFocus(frames, "toy_look", 1).frameIndexes).toEqual([1, 4]);
   });
 });
+
+describe("a step name two tasks share", () => {
+  it('is read from the step\'s own task when given: every rubric task names its step "rubric", at its own scope', () => {
+    const perItem: TaskDeclaration = { ...TOY_TASK, id: "toy_items", stepScopes: { toy_shared: "item" } };
+    const perVideo: TaskDeclaration = { ...TOY_TASK, id: "toy_videos", stepScopes: { toy_shared: "video" } };
+    const unregister = registerTaskDeclarations({ id: "toy-shared", tasks: [perItem, perVideo] });
+    try {
+      // Without its task, the first declaring task answers, whichever that is.
+      expect(stepScope("toy_shared")).toBe("item");
+      expect(stepScope("toy_shared", perVideo)).toBe("video");
+      expect(stepScope("toy_shared", perItem)).toBe("item");
+      expect(stepScope("toy_other", perVideo)).toBe("video");
+    } finally {
+      unregister();
+    }
+  });
+});

@@ -5,12 +5,16 @@
  */
 import type { StepScope } from "./engine/pipeline";
 import { TASKS } from "../tasks/registry";
+import type { TaskDeclaration } from "../tasks/task-declaration";
 
 /**
  * A step's scope, from the registered tasks' declarations (plain data, safe in the browser), read at
- * call time so a task registered by a test counts; a step no task declares is video-level.
+ * call time so a task registered by a test counts; a step no task declares is video-level. Given the
+ * step's own task, its declaration decides: every rubric task names its step "rubric", one judged per
+ * video and another per item, so the first task declaring the name may be another's.
  */
-export function stepScope(stepId: string): StepScope {
+export function stepScope(stepId: string, ownTask?: Pick<TaskDeclaration, "stepScopes">): StepScope {
+  if (ownTask?.stepScopes) return ownTask.stepScopes[stepId] ?? "video";
   for (const task of TASKS) {
     const scope = task.stepScopes?.[stepId];
     if (scope) return scope;
@@ -40,8 +44,13 @@ export function keyFramesAndClusters<F extends ScopedFrame>(frames: readonly F[]
  * cluster (whose key frame is `keyFrame`), a video-level step every key frame (`keyFrame` null).
  * Nothing when the frame set has no such key frame or cluster.
  */
-export function framesSeenBy<F extends ScopedFrame>(context: { keyFrames: F[]; clusters: F[][] }, stepId: string, scopeIndex: number): { keyFrame: F | null; frames: F[] } {
-  const scope = stepScope(stepId);
+export function framesSeenBy<F extends ScopedFrame>(
+  context: { keyFrames: F[]; clusters: F[][] },
+  stepId: string,
+  scopeIndex: number,
+  ownTask?: Pick<TaskDeclaration, "stepScopes">,
+): { keyFrame: F | null; frames: F[] } {
+  const scope = stepScope(stepId, ownTask);
   if (scope === "video") return { keyFrame: null, frames: context.keyFrames };
   const keyFrame = context.keyFrames[scopeIndex] ?? null;
   if (!keyFrame) return { keyFrame: null, frames: [] };
