@@ -11,6 +11,7 @@ import { ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
 import { loadTemplate } from "../judge/prompt-templates";
 import { createRun } from "../judge/runs";
+import { testEndpoint } from "../judge/endpoint-test";
 import { TEMPLATE_EXAMPLES_END, TEMPLATE_EXAMPLES_HEADER, withTemplateExamples, type TemplateExample } from "../judge/template-examples";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { PIPELINES } from "../tasks/modules";
@@ -32,12 +33,12 @@ beforeEach(() => stub.reset());
 const queue = inlineJudgeQueue(testJudgeDeps());
 const INCONSISTENCY = "hallucination/inconsistency";
 
-async function setup(videoCount: number) {
+async function setup(videoCount: number, model = "stub-vision") {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1 });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
-    model: "stub-vision",
+    model,
     apiKey: null,
     imageDetail: "low",
     temperature: 0,
@@ -120,6 +121,23 @@ describe("a prompt version's few-shot examples", () => {
     expect(s1.calls.map((c) => c.cached)).toEqual([false]);
     expect(s1again.calls.map((c) => c.cached)).toEqual([true]);
     expect(s2.calls.map((c) => c.cached)).toEqual([false]);
+  });
+
+  it("count as images: past the endpoint's image limit, the video's and the examples' frames are tiled into one, in order", async () => {
+    const { projectId, endpointId, videoIds } = await setup(2, "stub-images-per-request-1");
+    expect((await testEndpoint(prisma, owner, endpointId)).capabilities).toMatchObject({ maxImages: 1 });
+    const [a, b] = videoIds as [string, string];
+    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: withTemplateExamples(loadTemplate(INCONSISTENCY).raw, [await exampleOf(a, 2)]) });
+    stub.reset();
+    const judged = await run(projectId, endpointId, [b], version.id);
+    const step = await stepOf(judged.id, b);
+    expect(step.status).toBe("done");
+    const request = step.calls[0]!.request as { text: string; frameIds: string[] };
+    // The video's key frame and the example's two frames: three frames, one image.
+    expect(request.frameIds).toHaveLength(3);
+    expect(request.text).toContain("the 3 frames are tiled into the one image below");
+    expect(request.text.indexOf(TEMPLATE_EXAMPLES_END)).toBeLessThan(request.text.indexOf("tiled into"));
+    expect(stub.requests.filter((r) => r.text.includes(TEMPLATE_EXAMPLES_HEADER)).map((r) => r.imageCount)).toEqual([1]);
   });
 
   it("an example whose frame is gone fails the step with words that say so", async () => {
