@@ -133,6 +133,37 @@ describe("the alignment report", () => {
     expect(screen.queryByLabelText(/Few-shot/)).toBeNull();
   });
 
+  it("offers few-shot examples for a built-in score target and sends their number, not for a built-in metric", async () => {
+    const d = data(null);
+    d.choices!.builtins = [
+      {
+        pipeline: "hallucination",
+        name: "Hallucination (built-in)",
+        targets: [
+          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+        ],
+      },
+    ];
+    const posted: unknown[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => {
+        posted.push(JSON.parse(init.body as string));
+        return new Response(JSON.stringify({ id: "a9" }), { status: 201, headers: { "content-type": "application/json" } });
+      }),
+    );
+    renderPanel(d);
+    fireEvent.change(screen.getByLabelText("Task"), { target: { value: "builtin:hallucination" } });
+    fireEvent.change(screen.getByLabelText(/Few-shot/), { target: { value: "6" } });
+    fireEvent.submit(screen.getByRole("form", { name: "Start an alignment" }));
+    await vi.waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ pipeline: "hallucination", targetId: "inconsistency", fewShot: 6 });
+    fireEvent.change(screen.getByLabelText("Criterion or target"), { target: { value: "verdict" } });
+    expect(screen.queryByLabelText(/Few-shot/)).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
   it("asks which step's prompt to rewrite for a built-in metric (a verdict), and sends it", async () => {
     const d = data(null);
     d.choices!.builtins = [

@@ -254,11 +254,13 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
   const [maxCalls, setMaxCalls] = useState(500);
   const [maxCost, setMaxCost] = useState(5);
   const [fewShot, setFewShot] = useState(4);
+  // Few-shot examples are a rubric criterion's or a built-in score target's: a metric's label is no one step's answer.
+  const offersFewShot = !taskId.startsWith(BUILTIN) || criteria.find((c) => c.id === criterionId)?.kind === "score";
   const start = useMutation({
     mutationFn: () =>
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
         ...(taskId.startsWith(BUILTIN)
-          ? { pipeline: taskId.replace(BUILTIN, ""), targetId: criterionId, ...(rewriteStep ? { rewriteStepId: rewriteStep } : {}) }
+          ? { pipeline: taskId.replace(BUILTIN, ""), targetId: criterionId, ...(rewriteStep ? { rewriteStepId: rewriteStep } : {}), ...(offersFewShot ? { fewShot } : {}) }
           : { rubricTaskId: taskId, criterionId, fewShot }),
         labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
         judgeEndpointId: judgeId,
@@ -312,7 +314,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         Maximum cost (USD)
         <input className="rounded border px-2 py-1" type="number" min={0} step="0.01" value={maxCost} onChange={(e) => setMaxCost(Number(e.target.value))} />
       </label>
-      {!taskId.startsWith(BUILTIN) && (
+      {offersFewShot && (
         <label className="flex flex-col gap-1">
           Few-shot examples (0: none)
           <input className="rounded border px-2 py-1" type="number" min={0} max={8} value={fewShot} onChange={(e) => setFewShot(Number(e.target.value))} />

@@ -148,6 +148,20 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     expect(plain.heldOut!.difference.kappa.p!).toBeGreaterThanOrEqual(0.05);
   }, 300_000);
 
+  it("skips few-shot for a metric, with its reason: a verdict is no one step's answer to show as an example", async () => {
+    // Not asked for (a metric's default): no few-shot candidate and nothing said.
+    expect(report.skipped.filter((s) => s.startsWith("few-shot"))).toEqual([]);
+    const progress: [number, number][] = [];
+    const asked = await alignBuiltinJudge({ ...depsOf(unbiased.store), onProgress: (done, total) => void progress.push([done, total]) }, owner, unbiased.projectId, {
+      ...inputOf(unbiased),
+      rewrites: 0,
+      fewShot: 4,
+    });
+    expect(asked.skipped).toContain("few-shot: a metric's label is not an answer of one step");
+    expect(asked.candidates.filter((c) => c.kind === "fewshot")).toEqual([]);
+    expect(progress.map(([, total]) => total)).toEqual([3, 3, 3]);
+  }, 300_000);
+
   it("as a job: an owner applies the chosen settings as the project's defaults for new runs; a reviewer may not", async () => {
     const body = startAlignmentSchema.parse({
       pipeline: "hallucination",

@@ -17,6 +17,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
+import { parseTemplate } from "../judge/prompt-templates";
 import { alignableTargets, alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
 import { alignmentPageData } from "./alignment-page";
 import { executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
@@ -170,6 +171,101 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(events.at(-1)).toBe(reads[1]);
     expect(report.candidates.find((c) => c.id === report.bestId)!.body).toContain(SIM_FIX_SENTENCE);
   }, 240_000);
+
+  it("few-shot (no rewrites): train videos shown as examples, frames included, fix the bias on train and on held-out, significantly", async () => {
+    const progress: [number, number][] = [];
+    const report = await alignBuiltinJudge({ ...depsOf(biased.store), onProgress: (done, total) => void progress.push([done, total]) }, owner, biased.projectId, {
+      ...inputOf(biased),
+      rewrites: 0,
+      fewShot: 4,
+    });
+    expect(report.candidates.map((c) => c.kind)).not.toContain("rewrite");
+    const fewshot = report.candidates.find((c) => c.kind === "fewshot")!;
+    expect(fewshot.note).toBe("c1 with 4 train example(s), frames included");
+    // Its version is the baseline's body with the examples in its front matter: train videos only, each with its train label.
+    const version = await prisma.promptVersion.findUniqueOrThrow({ where: { id: fewshot.promptVersionId! } });
+    expect(version.note).toBe("alignment candidate");
+    const examples = parseTemplate(version.text, "hallucination/inconsistency").examples!;
+    expect(examples).toHaveLength(4);
+    const train = new Set(report.split.train);
+    for (const e of examples) {
+      expect(train.has(e.videoId)).toBe(true);
+      const i = biased.videoIds.indexOf(e.videoId);
+      expect([e.label, e.labelText, e.target]).toEqual([truthOf(i), String(truthOf(i)), "Prompt inconsistency"]);
+      expect(e.frames.length).toBeGreaterThan(0);
+    }
+    // Half of each label class.
+    expect(examples.filter((e) => e.label >= 5)).toHaveLength(2);
+    // The frames are those the baseline's train run sent for that video's step.
+    const call = await prisma.llmCall.findFirstOrThrow({ where: { runId: report.candidates[0]!.trainRunId, videoId: examples[0]!.videoId, stepResult: { stepId: "inconsistency" } } });
+    const sent = await prisma.frame.findMany({ where: { id: { in: (call.request as { frameIds: string[] }).frameIds } } });
+    expect(examples[0]!.frames.map((f) => `${f.frameSetId}#${f.index}`)).toEqual(sent.slice(0, 2).map((f) => `${f.frameSetId}#${f.index}`));
+    expect(fewshot.train.kappa!).toBeGreaterThan(report.candidates[0]!.train.kappa! + 0.3);
+    const best = report.candidates.find((c) => c.id === report.bestId)!;
+    expect(best.promptVersionId).toBe(fewshot.promptVersionId);
+    const held = report.heldOut!;
+    expect(held.best.kappa!).toBeGreaterThan(held.baseline.kappa! + 0.3);
+    expect(held.difference.kappa.lower!).toBeGreaterThan(0);
+    expect(held.difference.kappa.p!).toBeLessThan(0.05);
+    // Progress counts the few-shot candidate: baseline, few-shot, then the two held-out runs.
+    expect(progress).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
+  }, 240_000);
+
+  it("few-shot does not 'improve' a judge without the bias: the baseline stays best, the held-out difference is not significant", async () => {
+    const report = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), rewrites: 0, fewShot: 4 });
+    expect(report.candidates.map((c) => c.kind)).toContain("fewshot");
+    expect(report.candidates.find((c) => c.id === report.bestId)!.kind).toBe("baseline");
+    const held = report.heldOut!;
+    expect(held.difference.kappa.lower!).toBeLessThanOrEqual(0);
+    expect(held.difference.kappa.upper!).toBeGreaterThanOrEqual(0);
+    expect(held.difference.kappa.p!).toBeGreaterThanOrEqual(0.05);
+  }, 240_000);
+
+  it("with few-shot on, reads no held-out label before the final step, and shows no held-out video as an example", async () => {
+    const store = biased.store;
+    const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
+    const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
+    const spy: AlignmentLabelStore = {
+      labelledVideoIds: async () => {
+        events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
+        return store.labelledVideoIds();
+      },
+      strata: async (ids) => {
+        events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
+        return store.strata(ids);
+      },
+      labels: async (ids) => {
+        events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
+        return store.labels(ids);
+      },
+    };
+    const before = await runs();
+    const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 13, rewrites: 1, fewShot: 4 });
+    const after = await runs();
+    const heldOut = new Set(report.split.heldOut);
+    const reads = events.filter((e) => e.method === "labels");
+    expect(reads.length).toBe(2);
+    expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
+    expect(reads[0]!.runsSoFar).toBe(before);
+    expect(reads[1]!.ids).toEqual(report.split.heldOut);
+    expect(reads[1]!.runsSoFar).toBe(after);
+    expect(events.at(-1)).toBe(reads[1]);
+    const fewshot = report.candidates.find((c) => c.kind === "fewshot")!;
+    const version = await prisma.promptVersion.findUniqueOrThrow({ where: { id: fewshot.promptVersionId! } });
+    expect(parseTemplate(version.text, "hallucination/inconsistency").examples!.filter((e) => heldOut.has(e.videoId))).toEqual([]);
+  }, 240_000);
+
+  it("takes a built-in alignment's few-shot count (0 to 8), absent when not given", () => {
+    const body = { pipeline: "hallucination", targetId: "inconsistency", labels: { kind: "gold" }, judgeEndpointId: "e", optimizerEndpointId: "e", maxCalls: 10, maxCostUsd: 1 };
+    expect(startAlignmentSchema.parse({ ...body, fewShot: 3 })).toMatchObject({ fewShot: 3 });
+    expect("fewShot" in startAlignmentSchema.parse(body)).toBe(false);
+    expect(() => startAlignmentSchema.parse({ ...body, fewShot: 9 })).toThrow();
+  });
 
   it("refuses a target no templated video-level step scores, and a budget that cannot cover the baseline", async () => {
     await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), targetId: "s1" })).rejects.toThrow(/no alignable target "s1"/);

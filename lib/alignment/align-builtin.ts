@@ -7,7 +7,9 @@
  *   pipeline offers for the metric (aggregation, verdict basis and threshold, pipeline.alignmentSettings), tried on
  *   each run's stored train answers without a call (lib/judge/engine/resummarise.ts).
  * A rewrite is the optimizer's new body of the template, written from the train disagreements with their frames and
- * reasons, checked as an owner's edit is and saved as a prompt version noted "alignment candidate". Every run goes
+ * reasons, checked as an owner's edit is and saved as a prompt version noted "alignment candidate". For a score
+ * target, the few-shot candidate is the best template so far with k train videos as examples in its front matter
+ * (lib/judge/template-examples.ts: their prompt, first frames and label), saved as a prompt version too. Every run goes
  * through createRun; the best on train is kept; only then are the baseline and the best run on held-out (the best
  * with its prompt version and settings) and the held-out labels read. The report has a rubric alignment's shape:
  * κ/F1 of both, the paired-bootstrap interval and p-value of the difference, calls and cost.
@@ -21,6 +23,8 @@ import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resumm
 import { endpointConfigOf } from "../judge/endpoints";
 import { openAiCompatibleClient } from "../judge/llm-client";
 import { loadTemplate } from "../judge/prompt-templates";
+import { MAX_EXAMPLE_FRAMES, MAX_EXAMPLE_PROMPT_CHARS, withTemplateExamples, type TemplateExample } from "../judge/template-examples";
+import { mulberry32 } from "../stats/bootstrap";
 import { createRun } from "../judge/runs";
 import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prompt-versions";
 import { getStorage } from "../storage/storage";
@@ -42,11 +46,16 @@ export interface BuiltinAlignmentInput {
   rewrites?: number;
   /** The step whose template the optimizer rewrites: one of the target's `steps`; the first when absent. */
   rewriteStepId?: string;
+  /**
+   * How many train videos the few-shot candidate shows the judge as examples, frames included (0: none). A score
+   * target's default is 4; a metric's is 0, and asking for one is skipped with its reason.
+   */
+  fewShot?: number;
 }
 
 export interface BuiltinCandidate {
   id: string;
-  kind: "baseline" | "rewrite" | "threshold" | "settings";
+  kind: "baseline" | "rewrite" | "fewshot" | "threshold" | "settings";
   note: string;
   /** The prompt version the candidate renders (null: the shipped template). */
   promptVersionId: string | null;
@@ -158,8 +167,11 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   let costUsd = 0;
   let stopped: string | null = null;
   const rewrites = input.rewrites ?? 2;
+  const fewShot = input.fewShot ?? (alignable.kind === "score" ? 4 : 0);
+  // A metric's label (a verdict, an overall) is what the summary makes of several steps' answers: no step's answer to show.
+  const fewShotCandidate = fewShot > 0 && alignable.kind === "score";
   let done = 0;
-  const steps = 1 + rewrites + 2;
+  const steps = 1 + rewrites + (fewShotCandidate ? 1 : 0) + 2;
   const progress = (message: string) => deps.onProgress?.(++done, steps, message);
   const checkCancel = () => {
     if (deps.signal?.aborted) throw new AlignmentCancelled("The alignment was cancelled.");
@@ -337,6 +349,38 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     if (better(entry.train, parent.candidate.train)) parent = { candidate: entry, values: run.values };
   }
 
+  // Few-shot: the best template so far with k train videos shown as examples (their first frames, the label as the
+  // person's value), within the budget; only train videos and their labels, read above.
+  if (fewShot > 0 && !fewShotCandidate) skipped.push("few-shot: a metric's label is not an answer of one step");
+  if (fewShotCandidate && stopped === null) {
+    if (!fits(split.train.length)) {
+      stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) before the few-shot candidate: the held-out runs are kept within it.`;
+    } else {
+      checkCancel();
+      const examples = await builtinFewShotExamples(prisma, parent.candidate, trainLabels, split.train, stepId, target as TargetDeclaration, truthPositive, fewShot, input.seed ?? 1);
+      if (examples.length === 0) skipped.push("few-shot: no train video with frames to show");
+      else {
+        const text = withTemplateExamples(withBody(shipped.raw, parent.candidate.body), examples);
+        const version = await savePromptVersion(prisma, actor, projectId, { templateId, text: validateTemplateEdit(shipped, text).raw, note: "alignment candidate" });
+        const run = await runOn(version.id, split.train, parent.candidate.settings);
+        const entry = add(
+          {
+            kind: "fewshot",
+            note: `${parent.candidate.id} with ${examples.length} train example(s), frames included`,
+            promptVersionId: version.id,
+            body: parent.candidate.body,
+            threshold: parent.candidate.threshold,
+            settings: run.settings,
+            trainRunId: run.runId,
+          },
+          run.values,
+        );
+        tuneThreshold(entry, run.values);
+        progress("few-shot on train");
+      }
+    }
+  }
+
   // 2. The best on train (the earliest on a tie, so the baseline wins a tie). 3. Only now the held-out runs and labels.
   const best = candidates.reduce((a, b) => (better(b.train, a.train) ? b : a));
   const heldBase = await runOn(null, split.heldOut, baseline.settings);
@@ -365,6 +409,60 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
 }
 
 const MAX_DISAGREEMENTS = 8;
+
+/** A label as the judge reads it: the number, with the scale's word for it where the scale names its values. */
+function labelText(target: TargetDeclaration, label: number): string {
+  if (target.scale.kind === "numeric") return String(label);
+  const named = target.scale.values.find((v) => v.value === label)?.label;
+  return named ? `${label} (${named})` : String(label);
+}
+
+/**
+ * k train videos as few-shot examples, half of each label class where the train split allows (seeded, as a rubric's
+ * are), each with the first frames the candidate's train run sent for it in the step's call. Only train videos and
+ * their (already read) labels.
+ */
+async function builtinFewShotExamples(
+  prisma: PrismaClient,
+  candidate: BuiltinCandidate,
+  labels: ReadonlyMap<string, number>,
+  train: readonly string[],
+  stepId: string,
+  target: TargetDeclaration,
+  truthPositive: (v: number) => boolean,
+  k: number,
+  seed: number,
+): Promise<TemplateExample[]> {
+  const random = mulberry32(seed + 1);
+  const shuffled = train.filter((id) => labels.has(id));
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  const positives = shuffled.filter((id) => truthPositive(labels.get(id)!));
+  const negatives = shuffled.filter((id) => !truthPositive(labels.get(id)!));
+  const picked: string[] = [];
+  for (let i = 0; picked.length < k && (i < positives.length || i < negatives.length); i++) {
+    if (i < positives.length) picked.push(positives[i]!);
+    if (picked.length < k && i < negatives.length) picked.push(negatives[i]!);
+  }
+  const examples: TemplateExample[] = [];
+  for (const videoId of picked) {
+    const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
+    const call = await prisma.llmCall.findFirst({
+      where: { runId: candidate.trainRunId, videoId, error: null, stepResult: { stepId } },
+      orderBy: { createdAt: "desc" },
+      select: { request: true },
+    });
+    const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, MAX_EXAMPLE_FRAMES);
+    const rows = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { id: true, frameSetId: true, index: true, sha256: true } });
+    const frames = frameIds.flatMap((id) => rows.filter((r) => r.id === id).map((r) => ({ frameSetId: r.frameSetId, index: r.index, sha256: r.sha256 })));
+    if (frames.length === 0) continue;
+    const label = labels.get(videoId)!;
+    examples.push({ videoId, prompt: (video.prompt ?? "").slice(0, MAX_EXAMPLE_PROMPT_CHARS), target: target.label, label, labelText: labelText(target, label), frames });
+  }
+  return examples;
+}
 
 async function disagreementsOf(
   prisma: PrismaClient,

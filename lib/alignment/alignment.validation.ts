@@ -40,6 +40,8 @@ const startBuiltinAlignmentSchema = z.strictObject({
     .regex(/^[a-z][a-z0-9_]{0,39}$/)
     .optional(),
   ...common,
+  /** Train videos the few-shot candidate shows as examples, frames included (0: none); absent: 4 for a score target, none for a metric. */
+  fewShot: z.int().min(0).max(8).optional(),
 });
 
 /** A rubric task's alignment or a built-in task's. */

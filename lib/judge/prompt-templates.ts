@@ -9,6 +9,7 @@
  *     inputs: [original_prompt, relation]
  *     output: hallucination/static_hallucination
  *     system: first-paragraph   (optional: the body's first paragraph is sent in the `system` role)
+ *     examples: [{…}]           (optional: few-shot examples, a JSON array; lib/judge/template-examples.ts)
  *     (any other `key: value` lines are kept in `meta`, e.g. images, source, notes)
  *     ---
  *     <body: everything after the closing `---` line, minus the file's final newline>
@@ -33,6 +34,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { parseTemplateExamples, type TemplateExample } from "./template-examples";
 
 export interface PromptTemplate {
   id: string;
@@ -41,6 +43,8 @@ export interface PromptTemplate {
   inputs: string[];
   /** Every other front-matter field, verbatim. */
   meta: Record<string, string>;
+  /** Few-shot examples the engine shows after the body, with their frames (the `examples` field); absent: none. */
+  examples?: TemplateExample[];
   body: string;
   /** The whole file as read; its sha256 is the template hash. */
   raw: string;
@@ -136,9 +140,19 @@ export function parseTemplate(raw: string, id: string): PromptTemplate {
     if (listPlaceholders(body.slice(0, split)).length) throw new TemplateError(id, "the system message (the first paragraph) may not hold a {{placeholder}}.");
   }
 
+  let examples: TemplateExample[] | undefined;
+  const examplesText = fields.get("examples");
+  if (examplesText !== undefined) {
+    try {
+      examples = parseTemplateExamples(examplesText);
+    } catch (error) {
+      throw new TemplateError(id, error instanceof Error ? error.message : String(error));
+    }
+  }
+
   const meta: Record<string, string> = {};
-  for (const [key, value] of fields) if (key !== "id" && key !== "version" && key !== "inputs") meta[key] = value;
-  return { id: declaredId, version: Number(versionText), inputs, meta, body, raw, hash: templateHash(raw) };
+  for (const [key, value] of fields) if (key !== "id" && key !== "version" && key !== "inputs" && key !== "examples") meta[key] = value;
+  return { id: declaredId, version: Number(versionText), inputs, meta, ...(examples?.length ? { examples } : {}), body, raw, hash: templateHash(raw) };
 }
 
 /** Fills every placeholder; throws on a missing value or on a value the template has no placeholder for. */

@@ -1,10 +1,12 @@
 import type { PromptVersionRef } from "./engine/step-store";
 import { createTemplateStore, parseTemplate, renderTemplate } from "./prompt-templates";
+import type { TemplateExample } from "./template-examples";
 
 /** Where the engine's steps get their prompt templates (lib/judge/engine/judge-video.ts reads it; tests hand it fakes). */
 export interface TemplateSource {
   /** `meta` is the template's front matter; its `system` field says whether the first paragraph goes in the system role. */
-  get(id: string): { hash: string; meta?: Readonly<Record<string, string>>; render(values: Record<string, string>): string };
+  /** `examples`: the template's few-shot examples, which the engine shows after the body with their frames. */
+  get(id: string): { hash: string; meta?: Readonly<Record<string, string>>; examples?: readonly TemplateExample[]; render(values: Record<string, string>): string };
 }
 
 /** The prompt files under prompts/ (or PROMPTS_DIR), each read once per process. */
@@ -19,7 +21,7 @@ export function fileTemplateSource(options: { promptsDir?: string } = {}): Templ
  */
 export function withPromptVersions(shipped: TemplateSource, versions: Readonly<Record<string, PromptVersionRef>>): TemplateSource {
   if (Object.keys(versions).length === 0) return shipped;
-  const parsed = new Map<string, { hash: string; meta: Record<string, string>; render(values: Record<string, string>): string }>();
+  const parsed = new Map<string, { hash: string; meta: Record<string, string>; examples?: readonly TemplateExample[]; render(values: Record<string, string>): string }>();
   return {
     get(id) {
       const version = versions[id];
@@ -27,7 +29,7 @@ export function withPromptVersions(shipped: TemplateSource, versions: Readonly<R
       let loaded = parsed.get(id);
       if (!loaded) {
         const template = parseTemplate(version.text, id);
-        loaded = { hash: version.hash, meta: template.meta, render: (values) => renderTemplate(template, values) };
+        loaded = { hash: version.hash, meta: template.meta, ...(template.examples ? { examples: template.examples } : {}), render: (values) => renderTemplate(template, values) };
         parsed.set(id, loaded);
       }
       return loaded;

@@ -27,7 +27,8 @@ export function pipelineTemplateIds(pipeline: PipelineDefinition, options: { pro
 /**
  * Checks an edited template before it is saved: it parses, names the template it edits, and takes
  * exactly the placeholders the shipped template takes (the pipeline fills those and no others; a
- * missing or an extra one would fail every step at render time).
+ * missing or an extra one would fail every step at render time). Its few-shot `examples:` line, if any, parses
+ * (lib/judge/template-examples.ts); a malformed entry is a ValidationError naming the entry and field.
  */
 export function validateTemplateEdit(shipped: PromptTemplate, text: string): PromptTemplate {
   let edited: PromptTemplate;

@@ -387,9 +387,9 @@ class Client:
     def start_alignment(self, project_id: str, **options: Any) -> JsonDict:
         """Starts aligning a judge to labels (owners); options by their API names: a rubric task's
         rubricTaskId and criterionId (and fewShot), or a built-in task's pipeline and targetId (and
-        rewriteStepId for a metric such as "verdict"); labels ({"kind": "labelSet", "id": …} or
-        {"kind": "gold"}), judgeEndpointId, optimizerEndpointId, maxCalls, maxCostUsd, heldOutShare, seed,
-        rewrites. Returns {id, status}; follow it with wait_for_alignment."""
+        rewriteStepId for a metric such as "verdict", fewShot for a score target); labels ({"kind":
+        "labelSet", "id": …} or {"kind": "gold"}), judgeEndpointId, optimizerEndpointId, maxCalls,
+        maxCostUsd, heldOutShare, seed, rewrites. Returns {id, status}; follow it with wait_for_alignment."""
         result: JsonDict = self._call("start_alignment", {"projectId": project_id}, body=options)
         return result
 

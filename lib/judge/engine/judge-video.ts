@@ -11,6 +11,8 @@ import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from 
 import { responseCacheKey } from "./cache-key";
 import { withPromptVersions, type TemplateSource } from "../template-source";
 import { splitSystemMessage } from "../prompt-templates";
+import { templateExamplesText, type TemplateExample } from "../template-examples";
+import { ValidationError } from "../../errors";
 import { ensureRubricTasks } from "../../rubrics/rubric-registry";
 import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
 import { asStoredJson } from "./stored-json";
@@ -151,6 +153,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
   const awaiting = new Set<string>();
   const work = {
     runId: job.runId,
+    projectId: loaded.run.projectId,
     batchMode: loaded.run.batchMode,
     sampleSalt: sampling?.salt ?? null,
     task: pipeline.task,
@@ -291,6 +294,7 @@ async function executeStep(
   store: JudgeStore,
   work: {
     runId: string;
+    projectId: string;
     batchMode: boolean;
     sampleSalt: string | null;
     task: TaskDeclaration;
@@ -325,8 +329,13 @@ async function executeStep(
       const output = step.compute ? step.compute(input, work.context, work.outputs) : settled;
       finish = { ...base, status: "done", output, rawText: null, templateHash: null, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache: [] };
     } else {
-      const template = step.inlineTemplate?.(work.context) ?? work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
-      const text = template.render(input.values);
+      const template: ReturnType<TemplateSource["get"]> = step.inlineTemplate?.(work.context) ?? work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
+      // A template's few-shot examples (a prompt version's, lib/judge/template-examples.ts) follow its body, never the
+      // judged video itself; their frames follow the video's own, sized as those are, and count as images as those do.
+      const examples = (template.examples ?? []).filter((e) => e.videoId !== work.context.videoId);
+      const rendered = template.render(input.values);
+      const text = examples.length ? `${rendered}\n\n${templateExamplesText(examples)}` : rendered;
+      const frames = examples.length ? [...input.frames, ...(await exampleFrames(deps.prisma, work.projectId, examples))] : input.frames;
       const messages = splitSystemMessage(template.meta, text);
       // The strongest JSON mode the endpoint's probe found (json_schema > json_object > none); never probed: as before.
       const responseFormat = responseFormatFor(endpoint, step.responseFormatFor?.(input) ?? step.responseFormat);
@@ -334,16 +343,16 @@ async function executeStep(
       // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
       const batch =
         work.batchMode && endpoint.supportsBatchApi
-          ? { frames: input.frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail, ...(input.imageMaxSide ? { maxSide: input.imageMaxSide } : {}) })) }
+          ? { frames: frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail, ...(input.imageMaxSide ? { maxSide: input.imageMaxSide } : {}) })) }
           : null;
       // More frames than the endpoint takes per request: one grid image of them all, which the prompt describes.
       const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
-      const grid = !batch && imageLimit !== null && input.frames.length > imageLimit ? gridFor(input.frames.length) : null;
-      const note = grid ? tilingNote(input.frames.length, grid) : null;
+      const grid = !batch && imageLimit !== null && frames.length > imageLimit ? gridFor(frames.length) : null;
+      const note = grid ? tilingNote(frames.length, grid) : null;
       const topLogprobs = logprobsToAsk(endpoint);
       const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat, topLogprobs };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
-      const frameUrls = () => Promise.all(input.frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame, input.imageMaxSide)));
+      const frameUrls = () => Promise.all(frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame, input.imageMaxSide)));
       const images = grid
         ? async () => [{ url: `data:image/jpeg;base64,${tileFrames((await frameUrls()).map(bytesOfDataUrl)).jpeg.toString("base64")}`, detail }]
         : async () => (await frameUrls()).map((url) => ({ url, detail }));
@@ -351,7 +360,7 @@ async function executeStep(
         model: endpoint.model,
         templateHash: template.hash,
         text: note ? `${text}\n\n${note}` : text,
-        frameSha256s: input.frames.map((f) => sentFrameHash(f.sha256, input.imageMaxSide)),
+        frameSha256s: frames.map((f) => sentFrameHash(f.sha256, input.imageMaxSide)),
         temperature: endpoint.temperature,
         imageDetail: detail ?? "omitted",
         responseFormat,
@@ -359,7 +368,7 @@ async function executeStep(
         systemRole: messages.system !== null,
       };
       const cacheKey = responseCacheKey(cacheParts);
-      const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text: cacheParts.text, frameIds: input.frames.map((f) => f.id) };
+      const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text: cacheParts.text, frameIds: frames.map((f) => f.id) };
 
       const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start, batch);
       calls.push(first.call);
@@ -771,6 +780,27 @@ function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>
     url.catch(() => read.delete(key));
   }
   return url;
+}
+
+/**
+ * The frames of a template's few-shot examples, in the examples' order, from the run's project only (a version
+ * naming another project's frame set shows nothing of it). An example whose frame is gone (its video deleted)
+ * fails the step with words that say so: the version's examples are part of its hashed text, so it cannot drop one.
+ */
+async function exampleFrames(prisma: PrismaClient, projectId: string, examples: readonly TemplateExample[]): Promise<FrameRef[]> {
+  const wanted = examples.flatMap((e) => e.frames.map((f) => ({ videoId: e.videoId, frameSetId: f.frameSetId, index: f.index })));
+  const rows = await prisma.frame.findMany({
+    where: { OR: wanted.map(({ videoId, frameSetId, index }) => ({ frameSetId, index, frameSet: { videoId, video: { projectId } } })) },
+    select: { id: true, frameSetId: true, index: true, timestampS: true, storageKey: true, sha256: true },
+  });
+  return wanted.map((w) => {
+    const row = rows.find((r) => r.frameSetId === w.frameSetId && r.index === w.index);
+    if (!row)
+      throw new ValidationError(
+        `The prompt version's few-shot example video ${w.videoId} has no frame ${w.index} of frame set ${w.frameSetId} in this project (deleted?): save a version without that example.`,
+      );
+    return { id: row.id, index: row.index, timestampS: row.timestampS, isKeyFrame: false, cluster: null, storageKey: row.storageKey, sha256: row.sha256 };
+  });
 }
 
 /** How fresh a worker's view of a run's status (cancelled or not) and of its endpoint's settings is. */

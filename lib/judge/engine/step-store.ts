@@ -32,7 +32,17 @@ export interface RunSampling {
 
 export interface JobRow {
   /** `promptVersions`: the run's edited templates by template id; any other template renders the shipped file. */
-  run: { pipeline: string; status: string; settings: unknown; promptVersions: Record<string, PromptVersionRef>; batchMode: boolean; sampling: RunSampling | null; parentRunId: string | null };
+  run: {
+    pipeline: string;
+    /** The run's project: the only project whose frames a prompt version's few-shot examples may show. */
+    projectId: string;
+    status: string;
+    settings: unknown;
+    promptVersions: Record<string, PromptVersionRef>;
+    batchMode: boolean;
+    sampling: RunSampling | null;
+    parentRunId: string | null;
+  };
   frameSetId: string;
   video: { prompt: string | null; dimensions: string[]; model: string | null };
   /** The frame set's frames in index order. */
@@ -46,6 +56,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
   const rows = await prisma.$queryRaw<
     {
       pipeline: string;
+      projectId: string;
       status: string;
       settings: unknown;
       promptVersions: Record<string, PromptVersionRef>;
@@ -60,7 +71,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
       items: ItemRef[];
     }[]
   >`
-    SELECT r.pipeline, r.status::text AS status, r.settings, r."batchMode", r.sampling, r."parentRunId", rv."frameSetId",
+    SELECT r.pipeline, r."projectId", r.status::text AS status, r.settings, r."batchMode", r.sampling, r."parentRunId", rv."frameSetId",
       -- The fields the run was created with (run_video.judgedWith), else the video's current ones.
       CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
       CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
@@ -83,7 +94,16 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
   const row = rows[0];
   if (!row) return null;
   return {
-    run: { pipeline: row.pipeline, status: row.status, settings: row.settings, promptVersions: row.promptVersions, batchMode: row.batchMode, sampling: row.sampling, parentRunId: row.parentRunId },
+    run: {
+      pipeline: row.pipeline,
+      projectId: row.projectId,
+      status: row.status,
+      settings: row.settings,
+      promptVersions: row.promptVersions,
+      batchMode: row.batchMode,
+      sampling: row.sampling,
+      parentRunId: row.parentRunId,
+    },
     frameSetId: row.frameSetId,
     video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model },
     frames: row.frames,

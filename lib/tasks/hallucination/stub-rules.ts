@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { SIM_FIX_SENTENCE } from "../../llm-stub/alignment-stub-rule";
 import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
+import { TEMPLATE_EXAMPLES_END, TEMPLATE_EXAMPLES_HEADER } from "../../judge/template-examples";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
 
 /**
@@ -33,15 +34,29 @@ function scores(context: StubRequestContext, categories: readonly string[]): Rec
  * `[sim-artefacts]` and N elsewhere, so no threshold can undo it; with the sentence, N with noise (±1 in two calls
  * of five, from a hash of the text). The alignment optimizer's stub adds the sentence when the judge is mostly above
  * the labels on the disagreements shown.
+ *
+ * Few-shot examples (the block after TEMPLATE_EXAMPLES_HEADER, each example's prompt with its own tags and the
+ * person's value): shown a `[sim-artefacts]` example whose value is well below what the biased judge gives it (its
+ * truth + 6), the judge stops over-scoring artefacts and answers N with the fixed judge's noise; examples without
+ * artefacts change nothing. The video's own truth and artefacts are read outside the examples' block.
  */
 export const SIM_INCONSISTENCY_RULE: StubRule = {
   name: "alignment-inconsistency-judge",
   match: /\[sim-truth=\d+\][\s\S]*compare the inconsistency in the two descriptions|compare the inconsistency in the two descriptions[\s\S]*\[sim-truth=\d+\]/i,
   respond: (context) => {
-    const truth = Number(/\[sim-truth=(\d+)\]/.exec(context.text)![1]);
-    const fixed = context.text.includes(SIM_FIX_SENTENCE);
+    const start = context.text.indexOf(TEMPLATE_EXAMPLES_HEADER);
+    const end = start < 0 ? -1 : context.text.indexOf(TEMPLATE_EXAMPLES_END, start);
+    const block = start < 0 ? "" : context.text.slice(start, end < 0 ? undefined : end);
+    const own = start < 0 ? context.text : context.text.slice(0, start) + (end < 0 ? "" : context.text.slice(end));
+    const truth = Number(/\[sim-truth=(\d+)\]/.exec(own)![1]);
+    const examples = [...block.matchAll(/^Example \d+ \(\d+ frames?\): prompt (".*"); the person's value of .*: (-?[\d.]+)$/gm)].map((m) => {
+      const prompt = JSON.parse(m[1]!) as string;
+      return { truth: Number(/\[sim-truth=(\d+)\]/.exec(prompt)?.[1] ?? NaN), artefacts: prompt.includes("[sim-artefacts]"), label: Number(m[2]) };
+    });
+    const taught = examples.some((e) => e.artefacts && Number.isFinite(e.truth) && Math.min(10, e.truth + 6) - e.label >= 3);
+    const fixed = own.includes(SIM_FIX_SENTENCE) || taught;
     const noise = [-1, -1, 1, 1, 0, 0, 0, 0, 0, 0][createHash("sha256").update(context.text).digest().readUInt32BE(0) % 10]!;
-    const value = fixed ? truth + noise : context.text.includes("[sim-artefacts]") ? truth + 6 : truth;
+    const value = fixed ? truth + noise : own.includes("[sim-artefacts]") ? truth + 6 : truth;
     const score = Math.min(10, Math.max(0, value));
     return JSON.stringify({ score, reason: fixed ? "Judged the described content." : "Blocky compression makes the video depart from its prompt." });
   },
