@@ -119,7 +119,7 @@ describe("the alignment report", () => {
     expect(link.parentElement!.textContent).toContain("a prompt version of hallucination/inconsistency, positive at 7");
   });
 
-  it("offers the built-in tasks with their alignable targets beside the rubric tasks, and no few-shot for them", () => {
+  it("offers the built-in tasks with their alignable targets beside the rubric tasks, and few-shot only for a target that takes it (a target of no kind takes none)", () => {
     renderPanel(data(null));
     const task = screen.getByLabelText("Task") as HTMLSelectElement;
     expect([...task.options].map((o) => [o.value, o.textContent])).toEqual([
