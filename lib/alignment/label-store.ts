@@ -4,7 +4,6 @@
  * held-out videos' labels only in its final step; a test wraps the store in a read spy to hold it to that.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 
 export interface AlignmentLabelStore {
@@ -20,8 +19,10 @@ export interface AlignmentLabelStore {
 }
 
 /**
- * A label set's labels of one video-level target of a task, one annotator (the set itself): a score target
- * (targetType "score", the default) or a reviewed metric (targetType = target = the metric's id, e.g. "verdict").
+ * A label set's labels of one video-level target of a task: a score target (targetType "score", the default) or a
+ * reviewed metric (targetType = target = the metric's id, e.g. "verdict"). A set with annotator columns holds one
+ * label per annotator (reviewer `labelset:<id>:<column>`): a video's label is then the median of its annotators'
+ * (the mean of the middle two for an even count, so a 1–1 split of a yes/no label is 0.5, neither class's value).
  */
 export function labelSetStore(
   prisma: PrismaClient,
@@ -31,7 +32,6 @@ export function labelSetStore(
   const base = {
     projectId: where.projectId,
     labelSetId: where.labelSetId,
-    reviewerId: labelSetReviewerId(where.labelSetId),
     task: where.task,
     targetType: where.targetType ?? SCORE_TARGET_TYPE,
     target: where.target,
@@ -40,7 +40,9 @@ export function labelSetStore(
   };
   const read = async (videoIds: readonly string[]) => {
     const rows = await prisma.humanJudgment.findMany({ where: { ...base, videoId: { in: [...videoIds] } }, select: { videoId: true, value: true } });
-    return new Map(rows.map((r) => [r.videoId, r.value]));
+    const byVideo = new Map<string, number[]>();
+    for (const row of rows) byVideo.set(row.videoId, [...(byVideo.get(row.videoId) ?? []), row.value]);
+    return new Map([...byVideo].map(([videoId, values]) => [videoId, median(values)]));
   };
   return {
     async labelledVideoIds() {
@@ -52,6 +54,12 @@ export function labelSetStore(
     },
     labels: read,
   };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /**
