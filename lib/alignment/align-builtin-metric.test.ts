@@ -199,5 +199,22 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     // Gold of the verdict is read as the verdict's own target type.
     await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
     await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, rewriteStepId: "video_summary" })).rejects.toThrow(/rewriteStepId/);
+    // Too few labelled videos for a split is refused at the start, not as a failed job.
+    const few = await createLabelSet(
+      prisma,
+      owner,
+      biased.projectId,
+      { name: "Five verdicts", format: "generic", fileName: "five.csv", sha256: "4".repeat(64), citation: "" },
+      biased.videoIds.slice(0, 5).map((videoId, i) => ({
+        target: { task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" },
+        value: hallucinates(i) ? 1 : 0,
+        annotator: null,
+      })),
+    );
+    const queued: string[] = [];
+    await expect(startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, { ...body, labels: { kind: "labelSet", id: few.id } })).rejects.toThrow(
+      /too few labelled videos to align \(5\): at least 6/,
+    );
+    expect(queued).toEqual([]);
   }, 300_000);
 });

@@ -67,6 +67,8 @@ async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue
   return { id: row.id, status: "queued" as const };
 }
 
+const MIN_LABELLED_VIDEOS = 6;
+
 /** How labels of an alignable target are stored: a score target's as "score", a reviewed metric's under its own id. */
 function labelTargetType(alignable: AlignableTarget): string {
   return alignable.kind === "metric" ? alignable.target.id : SCORE_TARGET_TYPE;
@@ -80,6 +82,12 @@ async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, 
     const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target, itemId: "", scopeIndex: 0 };
     if ((await prisma.goldJudgment.count({ where })) === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
   }
+  // Refused here rather than as a failed job: a split needs 4 train and 2 held-out videos (the job checks the classes).
+  const where = { projectId, ...gold };
+  const store = input.labels.kind === "labelSet" ? labelSetStore(prisma, { ...where, labelSetId: input.labels.id }, () => false) : goldStore(prisma, where, () => false);
+  const labelled = (await store.labelledVideoIds()).length;
+  if (labelled < MIN_LABELLED_VIDEOS)
+    throw new ValidationError(`labels: too few labelled videos to align (${labelled}): at least ${MIN_LABELLED_VIDEOS} are needed (4 train, 2 held-out), with both label classes.`);
   for (const endpointId of [input.judgeEndpointId, input.optimizerEndpointId]) {
     if (!(await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId, archivedAt: null }, select: { id: true } })))
       throw new NotFoundError(`No such endpoint in this project (${endpointId}).`);
