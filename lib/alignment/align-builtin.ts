@@ -24,7 +24,6 @@ import { endpointConfigOf } from "../judge/endpoints";
 import { openAiCompatibleClient } from "../judge/llm-client";
 import { loadTemplate } from "../judge/prompt-templates";
 import { MAX_EXAMPLE_FRAMES, MAX_EXAMPLE_PROMPT_CHARS, withTemplateExamples, type TemplateExample } from "../judge/template-examples";
-import { mulberry32 } from "../stats/bootstrap";
 import { createRun } from "../judge/runs";
 import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prompt-versions";
 import { getStorage } from "../storage/storage";
@@ -32,8 +31,8 @@ import { binariseValue, type MetricDeclaration, type PositiveRule, type TargetDe
 import { findTask } from "../tasks/registry";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import { AlignmentCancelled, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
-import { proposeRewrite, type Disagreement } from "./optimizer";
-import { stratifiedSplit } from "./split";
+import { callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
+import { fewShotPick, stratifiedSplit } from "./split";
 
 export interface BuiltinAlignmentInput {
   pipeline: string;
@@ -433,19 +432,7 @@ async function builtinFewShotExamples(
   k: number,
   seed: number,
 ): Promise<TemplateExample[]> {
-  const random = mulberry32(seed + 1);
-  const shuffled = train.filter((id) => labels.has(id));
-  for (let i = shuffled.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
-  }
-  const positives = shuffled.filter((id) => truthPositive(labels.get(id)!));
-  const negatives = shuffled.filter((id) => !truthPositive(labels.get(id)!));
-  const picked: string[] = [];
-  for (let i = 0; picked.length < k && (i < positives.length || i < negatives.length); i++) {
-    if (i < positives.length) picked.push(positives[i]!);
-    if (picked.length < k && i < negatives.length) picked.push(negatives[i]!);
-  }
+  const picked = fewShotPick(train, labels, truthPositive, k, seed);
   const examples: TemplateExample[] = [];
   for (const videoId of picked) {
     const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
@@ -492,14 +479,7 @@ async function disagreementsOf(
     } catch {
       reason = null;
     }
-    const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, 2);
-    const frames = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { storageKey: true } });
-    const images = [];
-    for (const frame of frames) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
-      images.push({ url: `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`, detail });
-    }
+    const images = await callFrameImages(prisma, storage, call?.request, detail);
     out.push({ videoPrompt: video.prompt, judgeValue: values.get(videoId)!, judgeReason: reason, label: labels.get(videoId)!, images });
   }
   return out;

@@ -17,13 +17,12 @@ import { createRun, type JudgeQueue } from "../judge/runs";
 import type { PipelineDefinition } from "../judge/engine/pipeline";
 import { rubricMetricId, rubricPipelineId } from "../rubrics/rubric-declaration";
 import type { RubricCriterion, RubricDefinition, RubricExample } from "../rubrics/rubric-definition";
-import { mulberry32 } from "../stats/bootstrap";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import type { AlignmentLabelStore } from "./label-store";
-import { proposeRewrite, type Disagreement } from "./optimizer";
-import { stratifiedSplit, type AlignmentSplit } from "./split";
+import { callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
+import { fewShotPick, stratifiedSplit, type AlignmentSplit } from "./split";
 import type { PairedBootstrapResult } from "../stats/paired-bootstrap";
 import type { z } from "zod";
 
@@ -315,19 +314,7 @@ async function fewShotExamples(
   k: number,
   seed: number,
 ): Promise<RubricExample[]> {
-  const random = mulberry32(seed + 1);
-  const shuffled = train.filter((id) => labels.has(id));
-  for (let i = shuffled.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
-  }
-  const positives = shuffled.filter((id) => truthPositive(labels.get(id)!));
-  const negatives = shuffled.filter((id) => !truthPositive(labels.get(id)!));
-  const picked: string[] = [];
-  for (let i = 0; picked.length < k && (i < positives.length || i < negatives.length); i++) {
-    if (i < positives.length) picked.push(positives[i]!);
-    if (picked.length < k && i < negatives.length) picked.push(negatives[i]!);
-  }
+  const picked = fewShotPick(train, labels, truthPositive, k, seed);
   const examples: RubricExample[] = [];
   for (const videoId of picked) {
     const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
@@ -363,14 +350,7 @@ async function disagreementsOf(
     } catch {
       reason = null;
     }
-    const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, 2);
-    const frames = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { storageKey: true } });
-    const images = [];
-    for (const frame of frames) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
-      images.push({ url: `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`, detail });
-    }
+    const images = await callFrameImages(prisma, storage, call?.request, detail);
     out.push({ videoPrompt: video.prompt, judgeValue: values.get(videoId)!, judgeReason: reason, label: labels.get(videoId)!, images });
   }
   return out;

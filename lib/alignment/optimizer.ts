@@ -4,7 +4,9 @@
  * a rewritten definition. Only train videos ever reach it.
  */
 import { z } from "zod";
+import type { PrismaClient } from "../generated/prisma/client";
 import type { ChatImage, LlmClient } from "../judge/llm-client";
+import type { ObjectStorage } from "../storage/object-storage";
 
 /** The optimizer prompt's first line: the stub LLM's optimizer rule matches it (lib/llm-stub/alignment-stub-rule.ts). */
 export const OPTIMIZER_MARKER = "FrameJury alignment optimizer";
@@ -59,4 +61,18 @@ export async function proposeRewrite(
   } catch {
     return { error: "the optimizer's answer is not JSON", ...usage };
   }
+}
+
+/** The first two frames a judge call sent (its stored request's frameIds), as images for the optimizer. */
+export async function callFrameImages(prisma: PrismaClient, storage: ObjectStorage, request: unknown, detail: ChatImage["detail"]): Promise<ChatImage[]> {
+  const frameIds = ((request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, 2);
+  const frames = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { id: true, storageKey: true } });
+  const images: ChatImage[] = [];
+  // In the call's order (the query's is the database's).
+  for (const frame of frameIds.flatMap((id) => frames.filter((f) => f.id === id))) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
+    images.push({ url: `data:image/jpeg;base64,${Buffer.concat(chunks).toString("base64")}`, detail });
+  }
+  return images;
 }

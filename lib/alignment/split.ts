@@ -28,3 +28,24 @@ export function stratifiedSplit(strata: ReadonlyMap<string, boolean>, heldOutSha
   }
   return { train: train.sort(), heldOut: heldOut.sort() };
 }
+
+/**
+ * k labelled train videos for few-shot examples, alternately of each label class while both have some (seeded
+ * shuffle), so the examples show both classes where train allows. Only train videos and their train labels.
+ */
+export function fewShotPick(train: readonly string[], labels: ReadonlyMap<string, number>, truthPositive: (label: number) => boolean, k: number, seed: number): string[] {
+  const random = mulberry32(seed + 1);
+  const shuffled = train.filter((id) => labels.has(id));
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  const positives = shuffled.filter((id) => truthPositive(labels.get(id)!));
+  const negatives = shuffled.filter((id) => !truthPositive(labels.get(id)!));
+  const picked: string[] = [];
+  for (let i = 0; picked.length < k && (i < positives.length || i < negatives.length); i++) {
+    if (i < positives.length) picked.push(positives[i]!);
+    if (picked.length < k && i < negatives.length) picked.push(negatives[i]!);
+  }
+  return picked;
+}
