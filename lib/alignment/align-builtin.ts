@@ -17,11 +17,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { NotFoundError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
 import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
-import { endpointConfigOf } from "../judge/endpoints";
-import { openAiCompatibleClient } from "../judge/llm-client";
 import { loadTemplate } from "../judge/prompt-templates";
 import { MAX_EXAMPLE_FRAMES, MAX_EXAMPLE_PROMPT_CHARS, withTemplateExamples, type TemplateExample } from "../judge/template-examples";
 import { createRun } from "../judge/runs";
@@ -31,8 +29,8 @@ import { binariseValue, type MetricDeclaration, type PositiveRule, type TargetDe
 import { findTask } from "../tasks/registry";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import { AlignmentCancelled, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
-import { callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
-import { fewShotPick, stratifiedSplit } from "./split";
+import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
+import { fewShotPick, splitLabelled } from "./split";
 
 export interface BuiltinAlignmentInput {
   pipeline: string;
@@ -148,19 +146,12 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   if (!step) throw new ValidationError(`rewriteStepId: the steps whose template can be rewritten for "${target.id}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`);
   const { stepId, templateId } = step;
   const shipped = loadTemplate(templateId);
-  const optimizer = await prisma.judgeEndpoint.findFirst({ where: { id: input.optimizerEndpointId, projectId } });
-  if (!optimizer) throw new NotFoundError("No such optimizer endpoint in this project.");
-  const optimizerConfig = endpointConfigOf(optimizer);
-  const optimizerClient = deps.optimizerClient ?? openAiCompatibleClient({ baseURL: optimizerConfig.baseUrl, apiKey: optimizerConfig.apiKey });
+  const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
   const storage = deps.storage ?? getStorage();
   const truthPositive = builtinPositive(target);
 
   // 1. The split: the held-out labels reach nothing but their class, here.
-  const videoIds = await deps.labels.labelledVideoIds();
-  const split = stratifiedSplit(await deps.labels.strata(videoIds), input.heldOutShare ?? 0.4, input.seed ?? 1);
-  if (split.train.length < 4 || split.heldOut.length < 2)
-    throw new ValidationError(`Too few labelled videos to align (${videoIds.length}): train needs at least 4 and held-out 2, with both label classes.`);
-  const trainLabels = await deps.labels.labels(split.train);
+  const { split, trainLabels } = await splitLabelled(deps.labels, input.heldOutShare ?? 0.4, input.seed ?? 1);
 
   let calls = 0;
   let costUsd = 0;
@@ -310,7 +301,7 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     const name = alignable.kind === "metric" ? `${target.label}, through the ${step.label} step's prompt` : target.label;
     const proposal = await proposeRewrite(optimizerClient, optimizerConfig, { name, definition: parent.candidate.body, scale }, disagreements, deps.signal);
     calls += 1;
-    costUsd += ((optimizerConfig.pricePer1kInput ?? 0) * proposal.promptTokens + (optimizerConfig.pricePer1kOutput ?? 0) * proposal.completionTokens) / 1000;
+    costUsd += proposal.costUsd;
     if ("error" in proposal) {
       skipped.push(`rewrite ${r + 1}: ${proposal.error}`);
       continue;

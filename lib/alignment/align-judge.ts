@@ -11,8 +11,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
-import { endpointConfigOf } from "../judge/endpoints";
-import { openAiCompatibleClient, type LlmClient } from "../judge/llm-client";
+import type { LlmClient } from "../judge/llm-client";
 import { createRun, type JudgeQueue } from "../judge/runs";
 import type { PipelineDefinition } from "../judge/engine/pipeline";
 import { rubricMetricId, rubricPipelineId } from "../rubrics/rubric-declaration";
@@ -21,8 +20,8 @@ import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import type { AlignmentLabelStore } from "./label-store";
-import { callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
-import { fewShotPick, stratifiedSplit, type AlignmentSplit } from "./split";
+import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
+import { fewShotPick, splitLabelled, type AlignmentSplit } from "./split";
 import type { PairedBootstrapResult } from "../stats/paired-bootstrap";
 import type { z } from "zod";
 
@@ -116,18 +115,11 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   const criterion = baseline.criteria.find((c) => c.id === input.criterionId);
   if (!criterion) throw new ValidationError(`The rubric has no criterion "${input.criterionId}".`);
   const metric = rubricMetricId(task.key, criterion.id);
-  const optimizer = await prisma.judgeEndpoint.findFirst({ where: { id: input.optimizerEndpointId, projectId } });
-  if (!optimizer) throw new NotFoundError("No such optimizer endpoint in this project.");
-  const optimizerConfig = endpointConfigOf(optimizer);
-  const optimizerClient = deps.optimizerClient ?? openAiCompatibleClient({ baseURL: optimizerConfig.baseUrl, apiKey: optimizerConfig.apiKey });
+  const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
   const storage = deps.storage ?? getStorage();
 
-  // 1. The split: the only use of the held-out videos' labels before the final step is their class, here.
-  const videoIds = await deps.labels.labelledVideoIds();
-  const split = stratifiedSplit(await deps.labels.strata(videoIds), input.heldOutShare ?? 0.4, input.seed ?? 1);
-  if (split.train.length < 4 || split.heldOut.length < 2)
-    throw new ValidationError(`Too few labelled videos to align (${videoIds.length}): train needs at least 4 and held-out 2, with both label classes.`);
-  const trainLabels = await deps.labels.labels(split.train);
+  // 1. The split: the held-out labels reach nothing but their class, here.
+  const { split, trainLabels } = await splitLabelled(deps.labels, input.heldOutShare ?? 0.4, input.seed ?? 1);
 
   let calls = 0;
   let costUsd = 0;
@@ -220,7 +212,7 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
       deps.signal,
     );
     calls += 1;
-    costUsd += ((optimizerConfig.pricePer1kInput ?? 0) * proposal.promptTokens + (optimizerConfig.pricePer1kOutput ?? 0) * proposal.completionTokens) / 1000;
+    costUsd += proposal.costUsd;
     if ("error" in proposal) {
       skipped.push(`rewrite ${r + 1}: ${proposal.error}`);
       continue;

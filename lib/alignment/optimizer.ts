@@ -4,8 +4,10 @@
  * a rewritten definition. Only train videos ever reach it.
  */
 import { z } from "zod";
+import { NotFoundError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { ChatImage, LlmClient } from "../judge/llm-client";
+import { endpointConfigOf } from "../judge/endpoints";
+import { openAiCompatibleClient, type ChatImage, type LlmClient } from "../judge/llm-client";
 import type { ObjectStorage } from "../storage/object-storage";
 
 /** The optimizer prompt's first line: the stub LLM's optimizer rule matches it (lib/llm-stub/alignment-stub-rule.ts). */
@@ -35,14 +37,22 @@ export function optimizerPrompt(criterion: { name: string; definition: string; s
   return lines.join("\n");
 }
 
+/** The optimizer endpoint of the project, its settings and its client (the deps' client when a test gives one). */
+export async function alignmentOptimizer(prisma: PrismaClient, projectId: string, endpointId: string, client?: LlmClient) {
+  const optimizer = await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId } });
+  if (!optimizer) throw new NotFoundError("No such optimizer endpoint in this project.");
+  const config = endpointConfigOf(optimizer);
+  return { config, client: client ?? openAiCompatibleClient({ baseURL: config.baseUrl, apiKey: config.apiKey }) };
+}
+
 /** One optimizer call; the rewritten definition, or why there is none (the alignment lists it and goes on). */
 export async function proposeRewrite(
   client: LlmClient,
-  endpoint: { model: string; temperature: number | null; timeoutSeconds: number },
+  endpoint: { model: string; temperature: number | null; timeoutSeconds: number; pricePer1kInput: number | null; pricePer1kOutput: number | null },
   criterion: { name: string; definition: string; scale: string },
   disagreements: readonly Disagreement[],
   signal?: AbortSignal,
-): Promise<{ definition: string; promptTokens: number; completionTokens: number } | { error: string; promptTokens: number; completionTokens: number }> {
+): Promise<({ definition: string } | { error: string }) & { costUsd: number }> {
   const result = await client.complete(
     {
       model: endpoint.model,
@@ -53,7 +63,8 @@ export async function proposeRewrite(
     },
     { timeoutMs: endpoint.timeoutSeconds * 1000, signal },
   );
-  const usage = { promptTokens: result.promptTokens, completionTokens: result.completionTokens };
+  // The call costs what the optimizer endpoint's prices say, whatever its answer.
+  const usage = { costUsd: ((endpoint.pricePer1kInput ?? 0) * result.promptTokens + (endpoint.pricePer1kOutput ?? 0) * result.completionTokens) / 1000 };
   try {
     const parsed = answerSchema.safeParse(JSON.parse(result.text ?? ""));
     if (parsed.success) return { definition: parsed.data.definition, ...usage };

@@ -1,4 +1,6 @@
+import { ValidationError } from "../errors";
 import { mulberry32 } from "../stats/bootstrap";
+import type { AlignmentLabelStore } from "./label-store";
 
 export interface AlignmentSplit {
   train: string[];
@@ -27,6 +29,18 @@ export function stratifiedSplit(strata: ReadonlyMap<string, boolean>, heldOutSha
     train.push(...ids.slice(take));
   }
   return { train: train.sort(), heldOut: heldOut.sort() };
+}
+
+/**
+ * Step 1 of every alignment: the labelled videos split by their label class (the only read of the held-out videos'
+ * labels before the final step), and the train videos' labels.
+ */
+export async function splitLabelled(labels: AlignmentLabelStore, heldOutShare: number, seed: number): Promise<{ split: AlignmentSplit; trainLabels: Map<string, number> }> {
+  const videoIds = await labels.labelledVideoIds();
+  const split = stratifiedSplit(await labels.strata(videoIds), heldOutShare, seed);
+  if (split.train.length < 4 || split.heldOut.length < 2)
+    throw new ValidationError(`Too few labelled videos to align (${videoIds.length}): train needs at least 4 and held-out 2, with both label classes.`);
+  return { split, trainLabels: await labels.labels(split.train) };
 }
 
 /**
