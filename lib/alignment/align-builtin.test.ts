@@ -15,6 +15,7 @@ import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { labelReadSpy } from "../testing/label-read-spy";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
 import { parseTemplate } from "../judge/prompt-templates";
@@ -141,22 +142,8 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
 
   it("reads no held-out label before the final step (a read spy on the label store)", async () => {
     const store = biased.store;
-    const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
     const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
-    const spy: AlignmentLabelStore = {
-      labelledVideoIds: async () => {
-        events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
-        return store.labelledVideoIds();
-      },
-      strata: async (ids) => {
-        events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
-        return store.strata(ids);
-      },
-      labels: async (ids) => {
-        events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
-        return store.labels(ids);
-      },
-    };
+    const { spy, events } = labelReadSpy(store, runs);
     const before = await runs();
     const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
     const after = await runs();
@@ -228,22 +215,8 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
 
   it("with few-shot on, reads no held-out label before the final step, and shows no held-out video as an example", async () => {
     const store = biased.store;
-    const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
     const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
-    const spy: AlignmentLabelStore = {
-      labelledVideoIds: async () => {
-        events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
-        return store.labelledVideoIds();
-      },
-      strata: async (ids) => {
-        events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
-        return store.strata(ids);
-      },
-      labels: async (ids) => {
-        events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
-        return store.labels(ids);
-      },
-    };
+    const { spy, events } = labelReadSpy(store, runs);
     const before = await runs();
     const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 13, rewrites: 1, fewShot: 4 });
     const after = await runs();

@@ -18,6 +18,7 @@ import { PIPELINES } from "../tasks/modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { labelReadSpy } from "../testing/label-read-spy";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignRubricJudge, type AlignmentDeps, type AlignmentInput } from "./align-judge";
 import { goldStore, labelSetStore, type AlignmentLabelStore } from "./label-store";
@@ -147,22 +148,8 @@ describe("aligning a rubric judge to a label set", () => {
   for (const source of ["label set", "gold"] as const) {
     it(`reads no held-out label before the final step (a read spy on the ${source} store)`, async () => {
       const store = source === "gold" ? biased.gold : biased.store;
-      const events: { method: string; ids: string[]; runsSoFar: number }[] = [];
       const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
-      const spy: AlignmentLabelStore = {
-        labelledVideoIds: async () => {
-          events.push({ method: "labelledVideoIds", ids: [], runsSoFar: await runs() });
-          return store.labelledVideoIds();
-        },
-        strata: async (ids) => {
-          events.push({ method: "strata", ids: [...ids], runsSoFar: await runs() });
-          return store.strata(ids);
-        },
-        labels: async (ids) => {
-          events.push({ method: "labels", ids: [...ids], runsSoFar: await runs() });
-          return store.labels(ids);
-        },
-      };
+      const { spy, events } = labelReadSpy(store, runs);
       const before = await runs();
       const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11, fewShot: 2 });
       const after = await runs();
