@@ -12,6 +12,12 @@ export interface ChatImage {
   detail: "low" | "high" | "auto" | null;
 }
 
+/** One earlier message of a conversation a template writes out (see ChatRequest.turns). */
+export interface ChatTurn {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
 export interface ChatRequest {
   model: string;
   /** The system message, sent first in the `system` role; none when null or absent. */
@@ -23,6 +29,13 @@ export interface ChatRequest {
   responseFormat?: Record<string, unknown> | null;
   /** Earlier turns, for a repair request: the model's previous answer and our correction. */
   followUp?: { previousAnswer: string; correction: string } | null;
+  /**
+   * A conversation the prompt is asked after (a template's `turns`: a system prompt and few-shot examples written as
+   * the user's and the assistant's messages, as VBench-2.0's text judges send them); after `system`, before `text`.
+   */
+  turns?: readonly ChatTurn[] | null;
+  /** The images go before the text in the user's message (a template's `image-position: before`: LLaVA's `<image>` first). */
+  imagesFirst?: boolean;
   maxTokens?: number | null;
   /**
    * Ask for the answer tokens' logprobs with this many alternatives each (`logprobs: true, top_logprobs: k`,
@@ -205,11 +218,14 @@ export function serverSettingHint(message: string | null): string | null {
  * carries as its `body` (lib/judge/batch), so both ask exactly the same.
  */
 export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
-  const content: OpenAI.Chat.ChatCompletionContentPart[] = [
-    { type: "text", text: request.text },
-    ...request.images.map((image) => ({ type: "image_url" as const, image_url: image.detail === null ? { url: image.url } : { url: image.url, detail: image.detail } })),
+  const text: OpenAI.Chat.ChatCompletionContentPart = { type: "text", text: request.text };
+  const images = request.images.map((image) => ({ type: "image_url" as const, image_url: image.detail === null ? { url: image.url } : { url: image.url, detail: image.detail } }));
+  const content: OpenAI.Chat.ChatCompletionContentPart[] = request.imagesFirst ? [...images, text] : [text, ...images];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
+    ...(request.turns ?? []).map((turn) => ({ role: turn.role, content: turn.content }) as OpenAI.Chat.ChatCompletionMessageParam),
+    { role: "user", content },
   ];
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...(request.system ? [{ role: "system" as const, content: request.system }] : []), { role: "user", content }];
   if (request.followUp) {
     messages.push({ role: "assistant", content: request.followUp.previousAnswer });
     messages.push({ role: "user", content: request.followUp.correction });

@@ -10,6 +10,9 @@
  *     output: hallucination/static_hallucination
  *     system: first-paragraph   (optional: the body's first paragraph is sent in the `system` role)
  *     examples: [{…}]           (optional: few-shot examples, a JSON array; lib/judge/template-examples.ts)
+ *     turns: [{"role": …, "content": …}]  (optional: messages sent before the body, a JSON array on one line:
+ *                               a system prompt and user/assistant few-shot turns, byte for byte; see templateTurns)
+ *     image-position: before    (optional: the frames go before the text in the user's message; default after)
  *     (any other `key: value` lines are kept in `meta`, e.g. images, source, notes)
  *     ---
  *     <body: everything after the closing `---` line, minus the file's final newline>
@@ -34,6 +37,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { ChatTurn } from "./llm-client";
 import { parseTemplateExamples, type TemplateExample } from "./template-examples";
 
 export interface PromptTemplate {
@@ -140,6 +144,14 @@ export function parseTemplate(raw: string, id: string): PromptTemplate {
     if (listPlaceholders(body.slice(0, split)).length) throw new TemplateError(id, "the system message (the first paragraph) may not hold a {{placeholder}}.");
   }
 
+  try {
+    templateTurns(fields.get("turns") === undefined ? undefined : { turns: fields.get("turns")! });
+  } catch (error) {
+    throw new TemplateError(id, error instanceof Error ? error.message : String(error));
+  }
+  const imagePosition = fields.get("image-position");
+  if (imagePosition !== undefined && imagePosition !== "before" && imagePosition !== "after") throw new TemplateError(id, `\`image-position\` must be \`before\` or \`after\`, not "${imagePosition}".`);
+
   let examples: TemplateExample[] | undefined;
   const examplesText = fields.get("examples");
   if (examplesText !== undefined) {
@@ -243,6 +255,31 @@ export function createTemplateStore(options: { promptsDir?: string } = {}): { ge
  * message from the prompt), the text before the first blank line goes in the `system` role and the rest in the
  * `user` role; otherwise the whole text is one user message.
  */
+/**
+ * The messages a template sends before its body (its `turns` field: a JSON array of `{"role": "system" | "user" |
+ * "assistant", "content": "…"}` on one line). JSON keeps every byte of a prompt written in code (VBench-2.0's system
+ * prompts end in a newline and carry trailing spaces, which `system: first-paragraph` would trim); none when absent.
+ */
+export function templateTurns(meta: Readonly<Record<string, string>> | undefined): ChatTurn[] {
+  const text = meta?.turns;
+  if (text === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`\`turns\` is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const turns = Array.isArray(parsed) ? parsed : null;
+  const valid = turns?.every((turn) => turn && typeof turn === "object" && ["system", "user", "assistant"].includes((turn as ChatTurn).role) && typeof (turn as ChatTurn).content === "string");
+  if (!turns || !valid || turns.length === 0) throw new Error('`turns` must be a non-empty JSON array of {"role": "system" | "user" | "assistant", "content": "…"}.');
+  return turns as ChatTurn[];
+}
+
+/** True when the template's frames go before its text (`image-position: before`). */
+export function imagesFirst(meta: Readonly<Record<string, string>> | undefined): boolean {
+  return meta?.["image-position"] === "before";
+}
+
 export function splitSystemMessage(meta: Readonly<Record<string, string>> | undefined, text: string): { system: string | null; user: string } {
   if (meta?.system !== "first-paragraph") return { system: null, user: text };
   const split = text.indexOf("\n\n");

@@ -10,7 +10,7 @@ import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer, stepAwaitsBatch } from "../batch/batch-requests";
 import { responseCacheKey } from "./cache-key";
 import { withPromptVersions, type TemplateSource } from "../template-source";
-import { splitSystemMessage } from "../prompt-templates";
+import { imagesFirst, splitSystemMessage, templateTurns } from "../prompt-templates";
 import { templateExamplesText, type TemplateExample } from "../template-examples";
 import { ValidationError } from "../../errors";
 import { ensureRubricTasks } from "../../rubrics/rubric-registry";
@@ -111,14 +111,19 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     prompt: video.prompt,
     dimensions: video.dimensions,
     model: video.model,
+    fps: video.fps,
+    frameCount: video.frameCount,
+    auxiliaryInfo: video.auxiliaryInfo,
     ...keyFramesAndClusters(frames),
     frames,
     items,
     settings: loaded.run.settings,
+    imageLimit: null,
   };
   // A self-consistency sample asks at its own temperature, and under its own cache salt (lib/ensembles).
   const sampling = loaded.run.sampling;
   const endpoint = withSampling(await watch.endpoint(), sampling);
+  context.imageLimit = imageLimitOf(endpoint.capabilities ?? null);
   // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
   const endpointByRole = new Map<string, EndpointConfig>();
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(loaded.run.settings) ?? {})) {
@@ -350,7 +355,17 @@ async function executeStep(
       const grid = !batch && imageLimit !== null && frames.length > imageLimit ? gridFor(frames.length) : null;
       const note = grid ? tilingNote(frames.length, grid) : null;
       const topLogprobs = logprobsToAsk(endpoint);
-      const request = { model: endpoint.model, system: messages.system, text: note ? `${messages.user}\n\n${note}` : messages.user, temperature: endpoint.temperature, responseFormat, topLogprobs };
+      const turns = templateTurns(template.meta);
+      const request = {
+        model: endpoint.model,
+        system: messages.system,
+        text: note ? `${messages.user}\n\n${note}` : messages.user,
+        temperature: endpoint.temperature,
+        responseFormat,
+        topLogprobs,
+        ...(turns.length ? { turns } : {}),
+        ...(imagesFirst(template.meta) ? { imagesFirst: true } : {}),
+      };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
       const frameUrls = () => Promise.all(frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame, input.imageMaxSide)));
       const images = grid

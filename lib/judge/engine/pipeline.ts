@@ -33,6 +33,13 @@ export interface VideoContext {
   prompt: string | null;
   dimensions: string[];
   model: string | null;
+  /** The video's average frame rate and decoded frame count, when known (VBench-2.0's `avg_fps` and `len(vr)`). */
+  fps: number | null;
+  frameCount: number | null;
+  /** Per-dimension data a benchmark's evaluator needs (VBench-2.0's `auxiliary_info`), by dimension; {} when none. */
+  auxiliaryInfo: Record<string, unknown>;
+  /** The most images the run's endpoint takes in one request (its probe), or null when unknown or unlimited. */
+  imageLimit: number | null;
   keyFrames: FrameRef[];
   /** clusters[k] = the frames of key frame k's cluster, in time order (key frame included). */
   clusters: FrameRef[][];

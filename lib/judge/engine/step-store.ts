@@ -44,7 +44,7 @@ export interface JobRow {
     parentRunId: string | null;
   };
   frameSetId: string;
-  video: { prompt: string | null; dimensions: string[]; model: string | null };
+  video: { prompt: string | null; dimensions: string[]; model: string | null; fps: number | null; frameCount: number | null; auxiliaryInfo: Record<string, unknown> };
   /** The frame set's frames in index order. */
   frames: FrameRef[];
   /** The run's items of the video in position order. */
@@ -67,6 +67,9 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
       prompt: string | null;
       dimensions: string[];
       model: string | null;
+      fps: number | null;
+      frameCount: number | null;
+      auxiliaryInfo: Record<string, unknown> | null;
       frames: FrameRef[];
       items: ItemRef[];
     }[]
@@ -76,6 +79,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
       CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
       CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
       CASE WHEN rv."judgedWith" IS NULL THEN v.model ELSE rv."judgedWith"->>'model' END AS model,
+      v.fps, v."frameCount", v."auxiliaryInfo",
       (SELECT coalesce(json_object_agg(pv."templateId", json_build_object('text', pv.text, 'hash', pv.hash)), '{}'::json)
          FROM prompt_version pv WHERE pv.id IN (SELECT value FROM jsonb_each_text(r."promptVersionIds"))) AS "promptVersions",
       (SELECT coalesce(json_agg(json_build_object('id', f.id, 'index', f.index, 'timestampS', f."timestampS", 'isKeyFrame', f."isKeyFrame",
@@ -105,7 +109,7 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
       parentRunId: row.parentRunId,
     },
     frameSetId: row.frameSetId,
-    video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model },
+    video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model, fps: row.fps, frameCount: row.frameCount, auxiliaryInfo: row.auxiliaryInfo ?? {} },
     frames: row.frames,
     items: row.items,
   };

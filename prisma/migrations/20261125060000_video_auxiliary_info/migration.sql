@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "video" ADD COLUMN     "auxiliaryInfo" JSONB NOT NULL DEFAULT '{}';
