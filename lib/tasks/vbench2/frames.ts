@@ -1,0 +1,64 @@
+/**
+ * The frames VBench-2.0's evaluators show LLaVA-Video and the time instruction that describes them
+ * (every `load_video` in VBench-2.0/vbench2/*.py with max_frames_num=64 and force_sample=True):
+ *
+ *     frame_idx  = np.linspace(0, total_frames - 1, 64, dtype=int)
+ *     frame_time = ",".join(f"{i / avg_fps:.2f}s" for i in frame_idx)
+ *     video_time = total_frames / avg_fps                      # written as f"{video_time:.2f}"
+ *
+ * The run's frame set is the video's uniform set of 64 (lib/frames); a clip shorter than 64 frames repeats
+ * indices there as decord's get_batch does, so each wanted index is looked up in the set. An endpoint that takes
+ * fewer images gets the most it takes, spread the same way over the 64, and the deviation is recorded.
+ */
+import type { FrameRef, VideoContext } from "../../judge/engine/pipeline";
+import { pythonFixed } from "./python-format";
+
+export const VBENCH2_FRAME_COUNT = 64;
+
+/** numpy.linspace(0, stop, num, dtype=int): start + i*step, the last exactly `stop`, truncated toward zero. */
+export function linspaceIndices(stop: number, num: number): number[] {
+  if (num <= 0) return [];
+  if (num === 1) return [0];
+  const step = stop / (num - 1);
+  return Array.from({ length: num }, (_, i) => (i === num - 1 ? Math.trunc(stop) : Math.trunc(i * step)));
+}
+
+export interface SampledFrames {
+  frames: FrameRef[];
+  /** Each frame's time as VBench writes it ("0.13s"). */
+  times: string[];
+  /** total_frames / avg_fps, unrounded. */
+  videoTime: number;
+  /** Why the frames are not VBench's 64 (the endpoint's image limit, a frame set that lacks an index), or null. */
+  deviation: string | null;
+}
+
+function frameSeconds(frame: FrameRef, fps: number | null): number {
+  return fps && fps > 0 ? frame.index / fps : frame.timestampS;
+}
+
+/** The frames every question of a video is asked with, and their times. */
+export function sampledFrames(context: Pick<VideoContext, "frames" | "fps" | "frameCount" | "imageLimit">): SampledFrames {
+  const stored = [...context.frames].sort((a, b) => a.index - b.index);
+  const byIndex = new Map(stored.map((frame) => [frame.index, frame]));
+  const deviations: string[] = [];
+  let frames: FrameRef[] = stored;
+  if (context.frameCount && context.frameCount > 0) {
+    const wanted = linspaceIndices(context.frameCount - 1, VBENCH2_FRAME_COUNT).map((index) => byIndex.get(index));
+    if (wanted.every((frame): frame is FrameRef => frame !== undefined)) frames = wanted;
+    else deviations.push(`the frame set is not VBench's 64 uniform frames of ${context.frameCount}: its ${stored.length} stored frames are sent`);
+  }
+  if (context.imageLimit !== null && context.imageLimit < frames.length) {
+    const total = frames.length;
+    frames = linspaceIndices(total - 1, context.imageLimit).map((position) => frames[position]!);
+    deviations.push(`${frames.length} of ${total} frames: the endpoint takes at most ${context.imageLimit} images`);
+  }
+  const last = stored[stored.length - 1];
+  const videoTime = context.frameCount && context.fps ? context.frameCount / context.fps : last ? last.timestampS : 0;
+  return { frames, times: frames.map((frame) => `${pythonFixed(frameSeconds(frame, context.fps), 2)}s`), videoTime, deviation: deviations.length ? deviations.join("; ") : null };
+}
+
+/** The time instruction's values: `{video_time:.2f}`, `len(video[0])` and the comma-joined frame times. */
+export function timeInstructionValues(sampled: SampledFrames): { video_time: string; frame_count: string; frame_time: string } {
+  return { video_time: pythonFixed(sampled.videoTime, 2), frame_count: String(sampled.frames.length), frame_time: sampled.times.join(",") };
+}

@@ -1,0 +1,10 @@
+import type { TaskModule } from "../task-module";
+import { vbench2Pipeline } from "./pipeline";
+import { VBENCH2_RULES } from "./stub-rules";
+
+const task: TaskModule = {
+  id: "vbench2",
+  pipelines: [vbench2Pipeline],
+  stubRules: VBENCH2_RULES,
+};
+export default task;
