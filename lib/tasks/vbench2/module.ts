@@ -1,4 +1,5 @@
 import type { TaskModule } from "../task-module";
+import { vbench2ApiRoutes } from "./api-routes";
 import { vbench2Pipeline } from "./pipeline";
 import { VBENCH2_RULES } from "./stub-rules";
 
@@ -6,5 +7,6 @@ const task: TaskModule = {
   id: "vbench2",
   pipelines: [vbench2Pipeline],
   stubRules: VBENCH2_RULES,
+  apiRoutes: vbench2ApiRoutes,
 };
 export default task;

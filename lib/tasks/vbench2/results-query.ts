@@ -1,0 +1,9 @@
+import { z } from "zod";
+
+export const vbench2ResultsQuerySchema = z.strictObject({
+  format: z.enum(["json", "eval_results"]).default("json"),
+  /** eval_results: the generator whose videos the file holds (VBench evaluates one model at a time). */
+  model: z.string().min(1).max(200).optional(),
+  /** A VBench results label set: VBench's own values beside the judge's, and the six dimensions FrameJury does not judge. */
+  labelSetId: z.string().min(1).max(64).optional(),
+});

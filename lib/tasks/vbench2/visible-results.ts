@@ -1,0 +1,35 @@
+/**
+ * The run's VBench-2.0 results as the caller may see them (lib/visibility): a video the caller reviews blind keeps
+ * its path, prompt and questions, and loses the judge's answers and values and people's. The dimension scores and the
+ * total are aggregates and stay whole, as the QA accuracy overview does.
+ */
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { blindVideoIdsFor } from "../../visibility/judge-visibility";
+import { vbench2RunResults, type Vbench2Results, type Vbench2ResultsOptions, type VideoResult } from "./results";
+
+export type VisibleVideoResult = VideoResult & { blind: boolean };
+
+function withheld(video: VideoResult): VisibleVideoResult {
+  return {
+    ...video,
+    value: null,
+    excludedReason: null,
+    humanValue: null,
+    humanExcludedReason: null,
+    blind: true,
+    questions: video.questions.map((q) => ({ ...q, answer: null, yes: null, notAsked: null, human: null })),
+  };
+}
+
+export async function visibleVbench2Results(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  runId: string,
+  options: Vbench2ResultsOptions = {},
+): Promise<Vbench2Results & { dimensions: (Vbench2Results["dimensions"][number] & { videos: VisibleVideoResult[] })[] }> {
+  const results = await vbench2RunResults(prisma, projectId, runId, options);
+  const blind = await blindVideoIdsFor(prisma, actor.userId, [...new Set(results.dimensions.flatMap((d) => d.videos.map((v) => v.videoId)))]);
+  return { ...results, dimensions: results.dimensions.map((d) => ({ ...d, videos: d.videos.map((v) => (blind.has(v.videoId) ? withheld(v) : { ...v, blind: false })) })) };
+}
