@@ -5,6 +5,7 @@
  */
 import type { Actor } from "../../auth/actor";
 import type { PrismaClient } from "../../generated/prisma/client";
+import { createEndpoint } from "../../judge/endpoints";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { linspaceIndices, VBENCH2_FRAME_COUNT } from "./frames";
 
@@ -46,4 +47,23 @@ export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos:
     for (const frame of frames) await prisma.frame.update({ where: { id: frame.id }, data: { index: wanted[frame.index]!, timestampS: wanted[frame.index]! / fps } });
   }
   return { projectId, videoIds };
+}
+
+/** An endpoint of the project on the stub LLM, at temperature 0 like VBench's greedy decoding. */
+export async function stubEndpoint(prisma: PrismaClient, owner: Actor, projectId: string, baseUrl: string, name: string, model: string) {
+  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    name,
+    baseUrl,
+    model,
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 8,
+    requestsPerMinute: null,
+    timeoutSeconds: 60,
+    structuredOutput: false,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+  });
+  return endpoint.id;
 }

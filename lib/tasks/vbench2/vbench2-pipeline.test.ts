@@ -7,14 +7,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { PIPELINES } from "@/lib/tasks/modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
+import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
 import type { Vbench2VideoSummary } from "./pipeline";
 import { vbench2RunResults } from "./results";
 
@@ -31,24 +30,7 @@ beforeEach(() => stub.reset());
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
 const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse(input));
 
-async function endpoint(projectId: string, name: string, model: string) {
-  return (
-    await createEndpoint(prisma, owner, projectId, {
-      name,
-      baseUrl: stub.baseURL,
-      model,
-      apiKey: null,
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 8,
-      requestsPerMinute: null,
-      timeoutSeconds: 60,
-      structuredOutput: false,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-    })
-  ).id;
-}
+const endpoint = (projectId: string, name: string, model: string) => stubEndpoint(prisma, owner, projectId, stub.baseURL, name, model);
 
 async function callsOf(runId: string) {
   const calls = await prisma.llmCall.findMany({ where: { runId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
