@@ -6,9 +6,10 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { blindVideoIdsFor } from "../../visibility/judge-visibility";
-import { vbench2RunResults, type Vbench2Results, type Vbench2ResultsOptions, type VideoResult } from "./results";
+import { vbench2RunResults, type DimensionResult, type Vbench2Results, type Vbench2ResultsOptions, type VideoResult } from "./results";
 
 export type VisibleVideoResult = VideoResult & { blind: boolean };
+export type VisibleVbench2Results = Omit<Vbench2Results, "dimensions"> & { dimensions: (Omit<DimensionResult, "videos"> & { videos: VisibleVideoResult[] })[] };
 
 function withheld(video: VideoResult): VisibleVideoResult {
   return {
@@ -22,13 +23,7 @@ function withheld(video: VideoResult): VisibleVideoResult {
   };
 }
 
-export async function visibleVbench2Results(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  runId: string,
-  options: Vbench2ResultsOptions = {},
-): Promise<Vbench2Results & { dimensions: (Vbench2Results["dimensions"][number] & { videos: VisibleVideoResult[] })[] }> {
+export async function visibleVbench2Results(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, options: Vbench2ResultsOptions = {}): Promise<VisibleVbench2Results> {
   const results = await vbench2RunResults(prisma, projectId, runId, options);
   const blind = await blindVideoIdsFor(prisma, actor.userId, [...new Set(results.dimensions.flatMap((d) => d.videos.map((v) => v.videoId)))]);
   return { ...results, dimensions: results.dimensions.map((d) => ({ ...d, videos: d.videos.map((v) => (blind.has(v.videoId) ? withheld(v) : { ...v, blind: false })) })) };
