@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { queueScopeForSubject, queueScopeOf } from "./queue-scopes";
+import { scoreCategoryWhere } from "./score-keys";
 import type { ParsedCreateQueueInput, QueueScopeModule } from "./queue-scope";
 import { createQueueSchema, type CreateQueueInput } from "./queues.validation";
 
@@ -72,7 +73,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   if (input.scope === "unstable") {
     // An ensemble run's scores whose members spread past the target's threshold (lib/ensembles).
     const unstable = await prisma.scoreDispersion.findMany({
-      where: { runId: run.id, unstable: true, videoId: { in: ids }, ...(input.categories.length ? { category: { in: input.categories } } : {}) },
+      where: { runId: run.id, unstable: true, videoId: { in: ids }, ...scoreCategoryWhere(run.task, input.categories) },
       distinct: ["videoId"],
       select: { videoId: true },
     });
@@ -85,7 +86,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   }
   if (input.scope === "scores" && ids.length > 0) {
     const scored = await prisma.score.findMany({
-      where: { runId: run.id, videoId: { in: ids }, ...(input.categories.length ? { category: { in: input.categories } } : {}) },
+      where: { runId: run.id, videoId: { in: ids }, ...scoreCategoryWhere(run.task, input.categories) },
       distinct: ["videoId"],
       select: { videoId: true },
     });

@@ -5,6 +5,7 @@ import { judgePresence, scaleBounds, type TargetDeclaration, type TaskDeclaratio
 import { judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
 import { itemScoreTargets } from "./item-score-targets";
+import { scoreCategoryWhere } from "./score-keys";
 import { queueScopeOf } from "./queue-scopes";
 import type { QueueTarget as Target } from "./queue-scope";
 
@@ -54,7 +55,7 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
   }
   const [allScores, runVideo, unstable] = await Promise.all([
     prisma.score.findMany({
-      where: { runId: queue.runId, videoId, ...(queue.categories.length ? { category: { in: queue.categories } } : {}) },
+      where: { runId: queue.runId, videoId, ...scoreCategoryWhere(task, queue.categories) },
       select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
     }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),

@@ -1,3 +1,4 @@
+import type { TaskDeclaration } from "../tasks/task-declaration";
 /**
  * Typing numbers on the review screen: digits typed within DIGIT_CHAIN_MS of each other build one
  * number while it stays within the target's range, so on a 0–10 scale "1" then "0" is 10 (and "1"
@@ -23,4 +24,15 @@ export function typeDigit(previous: TypedNumber | null, target: string, digit: n
   }
   if (digit < range.min || digit > range.max) return null;
   return { value: digit, at: now, target };
+}
+
+/**
+ * The scores of the chosen targets, as a where on score.category (none chosen: every score): a target's scores are
+ * stored under its id, an indexed target's under `<prefix><n>` (VBench-2.0's `material:q2`, a caption's `kp:3`).
+ */
+export function scoreCategoryWhere(task: Pick<TaskDeclaration, "indexedTargets">, targetIds: readonly string[]) {
+  if (targetIds.length === 0) return {};
+  const prefixes = (task.indexedTargets ?? []).filter((t) => targetIds.includes(t.targetId)).map((t) => t.prefix);
+  if (prefixes.length === 0) return { category: { in: [...targetIds] } };
+  return { OR: [{ category: { in: [...targetIds] } }, ...prefixes.map((prefix) => ({ category: { startsWith: prefix } }))] };
 }
