@@ -10,7 +10,9 @@
 // Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run)
 // --limiter shared|process (the worker's limits shared through PostgreSQL, as workers run, or kept in the
 // process only, to measure what sharing them costs) --statements (the 15 most frequent SQL statements
-// through Prisma, warm-up and both runs together).
+// through Prisma, warm-up and both runs together). Then the VBench-2.0 task (issue 37) on as many videos, each in
+// five of its yes/no dimensions (13 questions, one call each with 64 frames): its calls/s against the same limit,
+// beside the hallucination run's (--no-vbench2 leaves it out).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     limiter: { type: "string", default: "shared" },
     statements: { type: "boolean", default: false },
     "no-rubric": { type: "boolean", default: false },
+    "no-vbench2": { type: "boolean", default: false },
   },
 });
 if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
@@ -84,6 +87,7 @@ const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/
 const { workerJudgeDeps } = await import("../lib/judge/app-judge");
 const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
 const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
+const { vbench2Project } = await import("../lib/tasks/vbench2/vbench2-fixtures");
 
 const stubProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/stub-llm.ts"), "--port", "0", "--latency", String(LATENCY_MS), "--quiet"], {
   stdio: ["ignore", "pipe", "inherit"],
@@ -248,6 +252,25 @@ if (!values["no-rubric"]) {
   const sameSizeTask = await createRubricTask(prisma, owner, sameSize.projectId, { definition: benchRubric() });
   rubricSameSize = await timedRun("rubric-same-size", sameSizeTask.pipeline, { projectId: sameSize.projectId, endpointId: sameSizeEndpoint.id });
 }
+/** Five yes/no dimensions of VBench-2.0 per video, 13 questions: about as many calls a video as the hallucination run's steps. */
+function vbench2Questions(v: number) {
+  const q = (dimension: string, count: number) => Array.from({ length: count }, (_, k) => `Question ${k + 1} of ${dimension} about video ${v}? (yes or no)`);
+  return { Material: q("Material", 2), Mechanics: q("Mechanics", 2), Thermotics: q("Thermotics", 2), Dynamic_Attribute: q("Dynamic_Attribute", 3), Motion_Rationality: q("Motion_Rationality", 4) };
+}
+let vbench2: Awaited<ReturnType<typeof timedRun>> | null = null;
+if (!values["no-vbench2"]) {
+  console.log(`seeding ${VIDEOS} VBench-2.0 videos with 64 uniform frames each…`);
+  const specs = Array.from({ length: VIDEOS }, (_, v) => ({
+    model: v % 2 ? "GenB" : "GenA",
+    dimension: Object.keys(vbench2Questions(v)),
+    prompt: `Bench prompt ${v}`,
+    auxiliaryInfo: vbench2Questions(v),
+  }));
+  const project = await vbench2Project(prisma, owner, specs);
+  const vbench2Endpoint = await createEndpoint(prisma, owner, project.projectId, endpointSettings);
+  vbench2 = await timedRun("vbench2", "vbench2", { projectId: project.projectId, endpointId: vbench2Endpoint.id });
+}
+const vbench2Achieved = vbench2 ? vbench2.calls / vbench2.seconds : 0;
 const rubricAchieved = rubric ? rubric.calls / rubric.seconds : 0;
 const rubricSameSizeAchieved = rubricSameSize ? rubricSameSize.calls / rubricSameSize.seconds : 0;
 console.log(`
@@ -273,12 +296,19 @@ ${
   worker CPU ${rubricSameSize.cpuMsPerStep.toFixed(2)} ms and ${rubricSameSize.statementsPerStep.toFixed(2)} SQL statements per step
 `
     : ""
+}${
+  vbench2
+    ? `VBench-2.0 task: 5 yes/no dimensions, 13 questions a video, 64 frames a call (${vbench2.stepCount} steps): ${vbench2.calls} calls in ${vbench2.seconds.toFixed(1)} s, steps ${JSON.stringify(vbench2.steps)}, load average ${vbench2.load}
+  achieved: ${vbench2Achieved.toFixed(2)} calls/s; ratio ${(vbench2Achieved / limit).toFixed(3)} of the limit beside the hallucination run's ${ratio.toFixed(3)} (target: the same share)
+  worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${vbench2.statementsPerStep.toFixed(2)} SQL statements per step
+`
+    : ""
 }${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
 
 session.disconnect();
 // The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
 // a moment for that before the database goes, so the log stays free of failed releases.
-if (rubric) await new Promise((resolve) => setTimeout(resolve, 2000));
+if (rubric || vbench2) await new Promise((resolve) => setTimeout(resolve, 2000));
 await boss.stop({ graceful: false });
 await prisma.$disconnect();
 await watcher.$disconnect();

@@ -11,8 +11,10 @@ import { linspaceIndices, VBENCH2_FRAME_COUNT } from "./frames";
 
 export interface Vbench2VideoSpec {
   model: string;
-  dimension: string;
+  /** The video's dimension (its folder); more than one when `auxiliaryInfo` is given by dimension. */
+  dimension: string | string[];
   prompt: string;
+  /** The dimension's auxiliary_info; with several dimensions, an object of each one's. */
   auxiliaryInfo?: unknown;
   sampleIndex?: number;
   fps?: number;
@@ -25,26 +27,28 @@ export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos:
     const fps = spec.fps ?? 24;
     const frameCount = spec.frameCount ?? 79;
     const index = spec.sampleIndex ?? 0;
+    const dimensions = Array.isArray(spec.dimension) ? spec.dimension : [spec.dimension];
+    const auxiliaryInfo = spec.auxiliaryInfo === undefined ? {} : Array.isArray(spec.dimension) ? (spec.auxiliaryInfo as object) : { [spec.dimension]: spec.auxiliaryInfo as object };
     await prisma.video.update({
       where: { id: videoIds[v]! },
       data: {
         model: spec.model,
-        dimensions: [spec.dimension],
+        dimensions,
         prompt: spec.prompt,
         promptTruncated: spec.prompt.slice(0, 180),
         sampleIndex: index,
-        relativePath: `${spec.model}/${spec.dimension}/${spec.prompt.slice(0, 180)}-${index}.mp4`,
+        relativePath: `${spec.model}/${dimensions[0]}/${spec.prompt.slice(0, 180)}-${index}.mp4`,
         fps,
         frameCount,
         durationS: frameCount / fps,
-        auxiliaryInfo: spec.auxiliaryInfo === undefined ? {} : { [spec.dimension]: spec.auxiliaryInfo as object },
+        auxiliaryInfo,
       },
     });
     const set = await prisma.frameSet.findFirstOrThrow({ where: { videoId: videoIds[v]!, mode: "uniform" }, select: { id: true } });
-    const frames = await prisma.frame.findMany({ where: { frameSetId: set.id }, orderBy: { index: "desc" }, select: { id: true, index: true } });
     const wanted = linspaceIndices(frameCount - 1, VBENCH2_FRAME_COUNT);
-    // Highest first: every new index is at least the old one, so no two rows of the set ever share one.
-    for (const frame of frames) await prisma.frame.update({ where: { id: frame.id }, data: { index: wanted[frame.index]!, timestampS: wanted[frame.index]! / fps } });
+    // Position i becomes frame index wanted[i], through negative indices so no two rows of the set ever share one.
+    await prisma.$executeRaw`UPDATE frame SET index = -1 - index WHERE "frameSetId" = ${set.id}`;
+    await prisma.$executeRaw`UPDATE frame f SET index = (${wanted}::int[])[-f.index], "timestampS" = (${wanted}::int[])[-f.index] / ${fps}::float8 WHERE f."frameSetId" = ${set.id}`;
   }
   return { projectId, videoIds };
 }
