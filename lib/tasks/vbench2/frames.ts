@@ -37,8 +37,20 @@ function frameSeconds(frame: FrameRef, fps: number | null): number {
   return fps && fps > 0 ? frame.index / fps : frame.timestampS;
 }
 
+// Every step of a video asks for the same frames (and its summary again): computed once per frame set and limit.
+const sampledByFrames = new WeakMap<readonly FrameRef[], Map<string, SampledFrames>>();
+
 /** The frames every question of a video is asked with, and their times. */
 export function sampledFrames(context: Pick<VideoContext, "frames" | "fps" | "frameCount" | "imageLimit">): SampledFrames {
+  let byFacts = sampledByFrames.get(context.frames);
+  if (!byFacts) sampledByFrames.set(context.frames, (byFacts = new Map()));
+  const facts = `${context.fps}|${context.frameCount}|${context.imageLimit}`;
+  let sampled = byFacts.get(facts);
+  if (!sampled) byFacts.set(facts, (sampled = computeSampledFrames(context)));
+  return sampled;
+}
+
+function computeSampledFrames(context: Pick<VideoContext, "frames" | "fps" | "frameCount" | "imageLimit">): SampledFrames {
   const stored = [...context.frames].sort((a, b) => a.index - b.index);
   const byIndex = new Map(stored.map((frame) => [frame.index, frame]));
   const deviations: string[] = [];

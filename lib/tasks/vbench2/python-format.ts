@@ -6,6 +6,9 @@
 export function pythonFixed(x: number, digits: number): string {
   if (!Number.isFinite(x)) return String(x);
   const rounded = x.toFixed(digits);
+  // Only a value within a hair of a tie can be one; toFixed(100) is slow, so it is spelled out only then.
+  const scaled = Math.abs(x) * 10 ** digits;
+  if (Math.abs(scaled - Math.floor(scaled) - 0.5) > 1e-6) return rounded;
   // toFixed(100) spells the double's exact value (its binary fraction ends within 100 decimal places here).
   const exact = Math.abs(x).toFixed(100);
   const point = exact.indexOf(".");

@@ -20,6 +20,13 @@ export const vbench2SettingsSchema = z.strictObject({
 });
 export type Vbench2Settings = z.output<typeof vbench2SettingsSchema>;
 
+// Every step reads the run's settings several times: parsed once per settings object.
+const parsedSettings = new WeakMap<object, Vbench2Settings>();
+
 export function vbench2SettingsOf(context: Pick<VideoContext, "settings">): Vbench2Settings {
-  return vbench2SettingsSchema.parse(context.settings ?? {});
+  const raw = context.settings;
+  if (typeof raw !== "object" || raw === null) return vbench2SettingsSchema.parse(raw ?? {});
+  let parsed = parsedSettings.get(raw);
+  if (!parsed) parsedSettings.set(raw, (parsed = vbench2SettingsSchema.parse(raw)));
+  return parsed;
 }
