@@ -24,10 +24,12 @@ export async function projectWithFramedVideos(
     uniformFrames?: number;
     uniformVideos?: number;
     allBlack?: boolean;
+    /** Add the videos to this project instead of a new one. */
+    projectId?: string;
   },
 ) {
   // A raw row: migration tests seed databases whose project table lacks later columns.
-  const project = { id: await insertProject(prisma, options.name ?? "Judge test", owner.userId) };
+  const project = { id: options.projectId ?? (await insertProject(prisma, options.name ?? "Judge test", owner.userId)) };
   const jpeg = fs.readFileSync(options.allBlack ? mediaFixtures().blackJpeg : mediaFixtures().jpeg);
   const storage = getStorage();
   const videoIds: string[] = [];

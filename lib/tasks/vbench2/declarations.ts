@@ -1,4 +1,5 @@
 import type { TaskDeclarations } from "../task-module";
+import { VBENCH2_CRAWL_PAGES } from "./crawl-pages";
 import { VBENCH2_TASK } from "./vbench2-task";
 
 const declarations: TaskDeclarations = {
@@ -7,8 +8,8 @@ const declarations: TaskDeclarations = {
   runForm: {
     vbench2: { label: "VBench-2.0 (the 12 VLM-judged dimensions)", endpointLabel: "VLM (VBench: LLaVA-Video-7B-Qwen2)", allVideosLabel: "every video with 64 uniform frames" },
   },
-  navLinks: [],
-  crawlPages: [],
+  navLinks: [{ id: "vbench2", label: "VBench-2.0", path: "/vbench2", action: "project.view", after: "adjudication" }],
+  crawlPages: VBENCH2_CRAWL_PAGES,
   runResultsLinks: { vbench2: { path: "/vbench2", label: "VBench-2.0 results", testId: "vbench2-results-link" } },
 };
 export default declarations;

@@ -8,5 +8,6 @@ const task: TaskModule = {
   pipelines: [vbench2Pipeline],
   stubRules: VBENCH2_RULES,
   apiRoutes: vbench2ApiRoutes,
+  crawlSeed: async () => (await import("./crawl-seed")).vbench2CrawlSeed,
 };
 export default task;

@@ -21,8 +21,15 @@ export interface Vbench2VideoSpec {
   frameCount?: number;
 }
 
-export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos: readonly Vbench2VideoSpec[]) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: videos.length, keyFrames: 1, uniformFrames: VBENCH2_FRAME_COUNT, name: "VBench-2.0 test" });
+/** A new project of these videos, or (with `into`) these videos added to a project. */
+export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos: readonly Vbench2VideoSpec[], into?: string) {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: videos.length,
+    keyFrames: 1,
+    uniformFrames: VBENCH2_FRAME_COUNT,
+    name: "VBench-2.0 test",
+    ...(into ? { projectId: into } : {}),
+  });
   for (const [v, spec] of videos.entries()) {
     const fps = spec.fps ?? 24;
     const frameCount = spec.frameCount ?? 79;
