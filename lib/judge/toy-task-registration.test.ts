@@ -131,6 +131,7 @@ describe("the Judge page's run form", () => {
       ["caption_style", "caption style (seed 003 rubric)"],
       ["caption_content", "caption content (AnyCapEval key points)"],
       ["qa", "video QA (seed 004, the endpoint answers)"],
+      ["vbench2", "VBench-2.0 (the 12 VLM-judged dimensions)"],
       ["toy_forms", "toy forms (test only)"],
     ]);
     expect(offered.find((p) => p.id === "toy_forms")).toEqual({ id: "toy_forms", folderId: "toy-forms", label: "toy forms (test only)", itemNoun: "toy thing", defaults: { level: 4 } });
@@ -155,6 +156,7 @@ describe("the project's navigation", () => {
       "adjudication",
       "captions",
       "qa",
+      "vbench2",
       "calibration",
       "construction",
       "prompts",

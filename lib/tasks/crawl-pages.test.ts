@@ -16,7 +16,7 @@ const seed: CrawlSeed = {
   promptlessVideoId: "V4",
   pendingVideoId: "V5",
   itemIdByRole: { reviewer: "I" },
-  tasks: { captions: { runIds: ["C1", "C2"], captionIds: ["K1"] }, qa: { runIds: ["A1"], questionIds: ["Q1", "Q2"] }, construction: { curationQueueIds: ["CQ"] } },
+  tasks: { captions: { runIds: ["C1", "C2"], captionIds: ["K1"] }, qa: { runIds: ["A1"], questionIds: ["Q1", "Q2"] }, construction: { curationQueueIds: ["CQ"] }, vbench2: { runIds: ["VB"] } },
 };
 const urlsOf = (route: string) =>
   pageUrls(
@@ -35,7 +35,8 @@ describe("the crawl's pages", () => {
   });
 
   it("open the URLs the crawl opened when it named each task", () => {
-    expect(urlsOf("/projects/[projectId]/runs/[runId]")).toEqual(["/projects/P/runs/R", "/projects/P/runs/E", "/projects/P/runs/C1", "/projects/P/runs/C2", "/projects/P/runs/A1"]);
+    expect(urlsOf("/projects/[projectId]/runs/[runId]")).toEqual(["/projects/P/runs/R", "/projects/P/runs/E", "/projects/P/runs/C1", "/projects/P/runs/C2", "/projects/P/runs/A1", "/projects/P/runs/VB"]);
+    expect(urlsOf("/projects/[projectId]/vbench2")).toEqual(["/projects/P/vbench2", "/projects/P/vbench2?runId=VB", "/projects/P/vbench2?runId=nope&labelSetId=nope"]);
     expect(urlsOf("/projects/[projectId]/runs/[runId]/label-next")).toEqual(["/projects/P/runs/R/label-next", "/projects/P/runs/R/label-next?budget=2&strata=2", "/projects/P/runs/A1/label-next"]);
     expect(urlsOf("/projects/[projectId]/prompts")).toEqual(["/projects/P/prompts", "/projects/P/prompts?pipeline=qa&template=qa/judge-open"]);
     expect(urlsOf("/projects/[projectId]/captions/[captionId]")).toEqual(["/projects/P/captions/K1"]);
