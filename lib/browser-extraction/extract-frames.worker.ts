@@ -3,10 +3,10 @@
 // mediabunny first; ffmpeg.wasm when mediabunny cannot demux the file, WebCodecs cannot decode its video
 // track, or the caller forces it. Cancellation = the wrapper terminates this worker.
 import { audioOnlyError, describe, emptyFileError, isExtractionError, notAVideoError, sniff, unsupportedCodecError } from "./diagnose";
-import { probeWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
-import type { DecoderName, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
+import { probeWithFfmpeg, sampleUniformWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
+import type { DecoderName, UniformSample, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
 import { ExtractionError } from "./types";
-import { NeedsFallback, probeWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
+import { NeedsFallback, probeWithWebCodecs, sampleUniformWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -60,6 +60,16 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         () => probeWithFfmpeg(file, config.ffmpegBaseUrl),
       );
       post({ id, type: "probe", probe: value, decoder });
+    } else if (request.kind === "sample-uniform") {
+      if (!(Number.isInteger(request.count) && request.count >= 1)) throw new ExtractionError("internal", `Invalid frame count ${String(request.count)}: it must be an integer ≥ 1.`);
+      const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
+      const { value, decoder } = await withFallback<UniformSample>(
+        file,
+        request.options.forceDecoder,
+        () => sampleUniformWithWebCodecs(file, request.count, request.options, progress),
+        () => sampleUniformWithFfmpeg(file, request.count, request.options, config.ffmpegBaseUrl, progress),
+      );
+      post({ id, type: "sample-uniform", sample: value, decoder });
     } else {
       validateTimestamps(request.timestampsS);
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });

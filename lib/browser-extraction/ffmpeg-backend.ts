@@ -20,15 +20,19 @@ import {
   inspectionArgs,
   keyIndexBefore,
   lastMeaningfulLine,
+  planFrameSampling,
   planSampling,
   probeFromInspection,
   readInspection,
   segmentDecoding,
+  vbenchFrameCountAndRate,
   type FfmpegInfo,
+  type SamplingPlan,
 } from "../frames/ffmpeg-sampling";
+import { uniformFrameSetFrames } from "../frames/vbench-uniform";
 import { corruptError, describe } from "./diagnose";
 import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
-import type { SampleOptions, VideoProbe, WorkerFrame } from "./types";
+import type { SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
 import { ExtractionError } from "./types";
 
 interface EmscriptenFS {
@@ -171,73 +175,109 @@ export async function probeWithFfmpeg(file: Blob, baseUrl: string): Promise<Vide
   return withMountedFile(core, file, async (path) => probeFromInspection(await inspect(core, file, path)));
 }
 
-/** Raw RGBA output kept in the in-memory FS per run. */
-const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
-
 export async function sampleWithFfmpeg(file: Blob, timestampsS: number[], options: SampleOptions, baseUrl: string, onProgress: (done: number, total: number) => void): Promise<WorkerFrame[]> {
   const core = await getCore(baseUrl);
   return withMountedFile(core, file, async (path) => {
     const info = await inspect(core, file, path);
-    const frames = info.frames;
     const { width, height } = fitWithin(info.display.width, info.display.height, options.maxSide);
-    const frameBytes = width * height * 4;
-
-    const maxPerSegment = Math.max(1, Math.floor(MAX_SEGMENT_BYTES / frameBytes));
-    const { requestedIndex, segments, epsilon } = planSampling(info, timestampsS, maxPerSegment);
-    const out = `${OUTPUT_DIR}/frames.rgba`;
-    const decodeSegment = (segment: number[], seek: boolean) => {
-      const { inputArgs, streamIndex, filter } = segmentDecoding(info, path, segment, seek, epsilon, { width, height });
-      const args = [...inputArgs, "-map", `0:${streamIndex}`, "-an", "-sn", "-dn"];
-      args.push("-vf", filter, "-fps_mode", "passthrough", "-frames:v", String(segment.length), "-f", "rawvideo", "-y", out);
-      const result = run(core, "ffmpeg", args);
-      let data: Uint8Array | null = null;
-      try {
-        data = core.FS.readFile(out);
-        core.FS.unlink(out);
-      } catch {
-        data = null;
-      }
-      return { result, data, count: data ? Math.floor(data.length / frameBytes) : 0 };
-    };
-
-    const total = timestampsS.length;
-    const results = new Map<number, { jpeg: Blob; features: Float32Array }>();
-    const canvas = new OffscreenCanvas(width, height);
-    const context = canvas.getContext("2d", { alpha: false });
-    if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
-    let done = 0;
-
-    for (const segment of segments) {
-      let decoded = decodeSegment(segment, true);
-      // A demuxer that seeks imprecisely may land after the first wanted frame: decode from the start instead.
-      if (decoded.count < segment.length && keyIndexBefore(info, segment[0]!) > 0) decoded = decodeSegment(segment, false);
-      const { result, data, count } = decoded;
-      if (result.ret !== 0 && count < segment.length) throw await diagnoseFailure(file, result.stderr);
-      // ffmpeg conceals damaged data and carries on; the WebCodecs path fails on it, and so do we.
-      const damage = result.stderr.find((l) => DAMAGE_PATTERN.test(l));
-      if (damage) throw corruptError(`the video data could not be decoded (${lastMeaningfulLine([damage])})`);
-      if (!data || count < segment.length) {
-        const detail = lastMeaningfulLine(result.stderr);
-        throw corruptError(`only ${count} of ${segment.length} frames near ${frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
-      }
-      // Encode this run's frames before the next run, so at most one run of raw frames is held.
-      for (const [k, index] of segment.entries()) {
-        const pixels = new Uint8ClampedArray(data.buffer as ArrayBuffer, data.byteOffset + k * frameBytes, frameBytes);
-        context.putImageData(new ImageData(pixels, width, height), 0, 0);
-        const features = featuresOf(canvas, info.display.width, info.display.height);
-        const jpeg = await encodeJpeg(canvas, options.jpegQuality);
-        results.set(index, { jpeg, features });
-        done += requestedIndex.filter((r) => r === index).length;
-        onProgress(done, total);
-      }
-    }
-
-    const frames_: WorkerFrame[] = [];
-    for (let i = 0; i < timestampsS.length; i++) {
-      const index = requestedIndex[i]!;
-      const { jpeg, features } = results.get(index)!;
-      frames_.push({ timestampS: timestampsS[i]!, frameTimestampS: frames[index]!.pts, jpeg, width, height, features });
-    }
-    return frames_;
+    const plan = planSampling(info, timestampsS, maxFramesPerSegment(width, height));
+    const decoded = await decodePlannedFrames(core, file, path, info, plan, options, onProgress);
+    return timestampsS.map((timestampS, i) => {
+      const index = plan.requestedIndex[i]!;
+      return { timestampS, frameTimestampS: info.frames[index]!.pts, width, height, ...decoded.get(index)! };
+    });
   });
+}
+
+/** VBench-2.0's uniform set of `count` frames (uniformFrameSetFrames), each decoded by its index, as native ffmpeg does in Node. */
+export async function sampleUniformWithFfmpeg(file: Blob, count: number, options: SampleOptions, baseUrl: string, onProgress: (done: number, total: number) => void): Promise<UniformSample> {
+  const core = await getCore(baseUrl);
+  return withMountedFile(core, file, async (path) => {
+    const info = await inspect(core, file, path);
+    const { width, height } = fitWithin(info.display.width, info.display.height, options.maxSide);
+    const { totalFrames, avgFps } = vbenchFrameCountAndRate(info);
+    const picked = uniformFrameSetFrames(totalFrames, avgFps, count);
+    const plan = planFrameSampling(
+      info,
+      picked.map(({ index }) => index),
+      maxFramesPerSegment(width, height),
+    );
+    const decoded = await decodePlannedFrames(core, file, path, info, plan, options, onProgress);
+    return {
+      totalFrames,
+      avgFps,
+      frames: picked.map(({ index, timestampS }) => ({ index, timestampS, frameTimestampS: info.frames[index]!.pts, width, height, jpeg: decoded.get(index)!.jpeg })),
+    };
+  });
+}
+
+/** Raw RGBA output kept in the in-memory FS per run. */
+const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
+
+function maxFramesPerSegment(width: number, height: number): number {
+  return Math.max(1, Math.floor(MAX_SEGMENT_BYTES / (width * height * 4)));
+}
+
+/** Each planned frame (by its index into info.frames) as a JPEG of longest side ≤ maxSide, with its features. */
+async function decodePlannedFrames(
+  core: FFmpegCore,
+  file: Blob,
+  path: string,
+  info: FfmpegInfo,
+  plan: SamplingPlan,
+  options: SampleOptions,
+  onProgress: (done: number, total: number) => void,
+): Promise<Map<number, { jpeg: Blob; features: Float32Array }>> {
+  const frames = info.frames;
+  const { width, height } = fitWithin(info.display.width, info.display.height, options.maxSide);
+  const frameBytes = width * height * 4;
+  const { requestedIndex, segments, epsilon } = plan;
+  const out = `${OUTPUT_DIR}/frames.rgba`;
+  const decodeSegment = (segment: number[], seek: boolean) => {
+    const { inputArgs, streamIndex, filter } = segmentDecoding(info, path, segment, seek, epsilon, { width, height });
+    const args = [...inputArgs, "-map", `0:${streamIndex}`, "-an", "-sn", "-dn"];
+    args.push("-vf", filter, "-fps_mode", "passthrough", "-frames:v", String(segment.length), "-f", "rawvideo", "-y", out);
+    const result = run(core, "ffmpeg", args);
+    let data: Uint8Array | null = null;
+    try {
+      data = core.FS.readFile(out);
+      core.FS.unlink(out);
+    } catch {
+      data = null;
+    }
+    return { result, data, count: data ? Math.floor(data.length / frameBytes) : 0 };
+  };
+
+  const total = requestedIndex.length;
+  const results = new Map<number, { jpeg: Blob; features: Float32Array }>();
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext("2d", { alpha: false });
+  if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
+  let done = 0;
+
+  for (const segment of segments) {
+    let decoded = decodeSegment(segment, true);
+    // A demuxer that seeks imprecisely may land after the first wanted frame: decode from the start instead.
+    if (decoded.count < segment.length && keyIndexBefore(info, segment[0]!) > 0) decoded = decodeSegment(segment, false);
+    const { result, data, count } = decoded;
+    if (result.ret !== 0 && count < segment.length) throw await diagnoseFailure(file, result.stderr);
+    // ffmpeg conceals damaged data and carries on; the WebCodecs path fails on it, and so do we.
+    const damage = result.stderr.find((l) => DAMAGE_PATTERN.test(l));
+    if (damage) throw corruptError(`the video data could not be decoded (${lastMeaningfulLine([damage])})`);
+    if (!data || count < segment.length) {
+      const detail = lastMeaningfulLine(result.stderr);
+      throw corruptError(`only ${count} of ${segment.length} frames near ${frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
+    }
+    // Encode this run's frames before the next run, so at most one run of raw frames is held.
+    for (const [k, index] of segment.entries()) {
+      const pixels = new Uint8ClampedArray(data.buffer as ArrayBuffer, data.byteOffset + k * frameBytes, frameBytes);
+      context.putImageData(new ImageData(pixels, width, height), 0, 0);
+      const features = featuresOf(canvas, info.display.width, info.display.height);
+      const jpeg = await encodeJpeg(canvas, options.jpegQuality);
+      results.set(index, { jpeg, features });
+      done += requestedIndex.filter((r) => r === index).length;
+      onProgress(done, total);
+    }
+  }
+  return results;
 }

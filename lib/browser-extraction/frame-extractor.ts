@@ -2,7 +2,7 @@
 // request at a time (later calls queue). Aborting a running request terminates the worker (ffmpeg.wasm
 // runs synchronously inside it, so that is the only prompt way to stop it); the next request starts a
 // fresh worker.
-import type { DecoderName, SampledFrame, VideoProbe, WorkerConfig, WorkerRequest, WorkerResponse } from "./types";
+import type { DecoderName, SampledFrame, UniformSample, VideoProbe, WorkerConfig, WorkerRequest, WorkerResponse } from "./types";
 import { ExtractionError } from "./types";
 
 export interface FrameExtractorOptions {
@@ -20,7 +20,10 @@ export interface SampleRequestOptions {
   forceDecoder?: DecoderName;
 }
 
-type Payload = { kind: "probe"; file: Blob; forceDecoder?: DecoderName } | { kind: "sample"; file: Blob; timestampsS: number[]; options: Omit<SampleRequestOptions, "signal" | "onProgress"> };
+type Payload =
+  | { kind: "probe"; file: Blob; forceDecoder?: DecoderName }
+  | { kind: "sample"; file: Blob; timestampsS: number[]; options: Omit<SampleRequestOptions, "signal" | "onProgress"> }
+  | { kind: "sample-uniform"; file: Blob; count: number; options: Omit<SampleRequestOptions, "signal" | "onProgress"> };
 
 interface Job {
   id: number;
@@ -70,6 +73,19 @@ export class FrameExtractor {
     const response = await this.enqueue({ kind: "sample", file, timestampsS: [...timestampsS], options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
     if (response.type !== "sample") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
     return { frames: response.frames, decoder: response.decoder };
+  }
+
+  /**
+   * VBench-2.0's uniform set of `count` frames (lib/frames/vbench-uniform.ts): the frames at
+   * np.linspace(0, total_frames − 1, count) by their index among the video's decoded frames, each once, with
+   * the video's frame count and average frame rate as the decoder read them.
+   */
+  async sampleUniform(file: Blob, count: number, opts: SampleRequestOptions): Promise<{ sample: UniformSample; decoder: DecoderName }> {
+    if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
+    const { maxSide, jpegQuality, forceDecoder } = opts;
+    const response = await this.enqueue({ kind: "sample-uniform", file, count, options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
+    if (response.type !== "sample-uniform") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
+    return { sample: response.sample, decoder: response.decoder };
   }
 
   /** Stops the worker; running and queued requests reject with "cancelled". The extractor stays usable. */
@@ -177,6 +193,8 @@ export class FrameExtractor {
     let request: WorkerRequest;
     if (job.payload.kind === "probe") {
       request = { id: job.id, kind: "probe", file: job.payload.file, config: this.config, forceDecoder: job.payload.forceDecoder };
+    } else if (job.payload.kind === "sample-uniform") {
+      request = { id: job.id, kind: "sample-uniform", file: job.payload.file, config: this.config, count: job.payload.count, options: job.payload.options };
     } else {
       request = { id: job.id, kind: "sample", file: job.payload.file, config: this.config, timestampsS: job.payload.timestampsS, options: job.payload.options };
     }

@@ -34,6 +34,27 @@ export interface SampledFrame {
   features: Float32Array;
 }
 
+/** One frame of a uniform set: picked by its index among the video's frames, not by a time. */
+export interface IndexedFrame {
+  /** The frame's index among the video's decoded frames (0-based, presentation order). */
+  index: number;
+  /** index / avgFps: the time VBench-2.0 gives the frame (lib/frames/vbench-uniform.ts). */
+  timestampS: number;
+  /** The frame's own presentation timestamp, for comparison. */
+  frameTimestampS: number;
+  jpeg: Blob;
+  width: number;
+  height: number;
+}
+
+/** A uniform set as a decoder took it: VBench-2.0's frames of a video of `totalFrames` frames at `avgFps`. */
+export interface UniformSample {
+  totalFrames: number;
+  avgFps: number;
+  /** Each picked frame once, ascending by index. */
+  frames: IndexedFrame[];
+}
+
 export type ExtractionErrorCode = "not_a_video" | "audio_only" | "corrupt" | "unsupported_codec" | "cancelled" | "internal";
 
 export class ExtractionError extends Error {
@@ -62,7 +83,8 @@ export interface WorkerConfig {
 
 export type WorkerRequest =
   | { id: number; kind: "probe"; file: Blob; config: WorkerConfig; forceDecoder?: DecoderName }
-  | { id: number; kind: "sample"; file: Blob; config: WorkerConfig; timestampsS: number[]; options: SampleOptions };
+  | { id: number; kind: "sample"; file: Blob; config: WorkerConfig; timestampsS: number[]; options: SampleOptions }
+  | { id: number; kind: "sample-uniform"; file: Blob; config: WorkerConfig; count: number; options: SampleOptions };
 
 export interface WorkerFrame {
   timestampS: number;
@@ -78,4 +100,5 @@ export type WorkerResponse =
   | { id: number; type: "progress"; done: number; total: number }
   | { id: number; type: "probe"; probe: VideoProbe; decoder: DecoderName }
   | { id: number; type: "sample"; frames: WorkerFrame[]; decoder: DecoderName }
+  | { id: number; type: "sample-uniform"; sample: UniformSample; decoder: DecoderName }
   | { id: number; type: "error"; code: ExtractionErrorCode; message: string };

@@ -3,8 +3,9 @@
 // worker can retry with ffmpeg.wasm.
 import { ALL_FORMATS, BlobSource, EncodedPacketSink, Input, type InputFormat, type InputVideoTrack, MATROSKA, MP4, MPEG_TS, OGG, QTFF, VideoSample, VideoSampleSink, WEBM } from "mediabunny";
 import { audioOnlyError, corruptError, describe, isExtractionError } from "./diagnose";
+import { uniformFrameSetFrames } from "../frames/vbench-uniform";
 import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
-import type { SampleOptions, VideoProbe, WorkerFrame } from "./types";
+import type { SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
 import { ExtractionError } from "./types";
 
 /** mediabunny or WebCodecs cannot handle this file; ffmpeg.wasm might. */
@@ -198,78 +199,146 @@ async function withColorSpace(sample: VideoSample, colorSpace: VideoColorSpaceIn
 const ENCODE_CONCURRENCY = 4;
 
 export async function sampleWithWebCodecs(file: Blob, timestampsS: number[], options: SampleOptions, onProgress: (done: number, total: number) => void): Promise<WorkerFrame[]> {
-  const { input, video, format } = await open(file);
+  const opened = await open(file);
   try {
-    await verifyComplete(video, file.size);
-    const displayWidth = await video.getDisplayWidth();
-    const displayHeight = await video.getDisplayHeight();
-    const { width, height } = fitWithin(displayWidth, displayHeight, options.maxSide);
-    const firstTimestamp = await video.getFirstTimestamp();
-    const shift = await videoTimelineShift(video, format);
-    const colorOverride = await untaggedColorSpace(video);
+    await verifyComplete(opened.video, file.size);
+    const firstTimestamp = await opened.video.getFirstTimestamp();
+    const shift = await videoTimelineShift(opened.video, opened.format);
     // <video> shows the first frame for any time before it; mediabunny would return null there.
     // (With a shift, nudge up so float error cannot land a frame boundary in the previous frame.)
     const wanted = timestampsS.map((t) => Math.max(shift ? t + shift + 1e-7 : t, firstTimestamp));
-    const order = [...new Set(wanted)].sort((a, b) => a - b);
-
-    type Job = Promise<{ frameTimestampS: number; jpeg: Blob; features: Float32Array }>;
-    const sink = new VideoSampleSink(video);
-    const byRequest = new Map<number, Job>();
-    const byFrame = new Map<number, Job>();
-    const inFlight = new Set<Promise<unknown>>();
-    let done = 0;
-    const total = timestampsS.length;
-    try {
-      let index = 0;
-      for await (const decoded of sink.samplesAtTimestamps(order)) {
-        const requested = order[index++]!;
-        if (!decoded) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s, so the file probably ends early`);
-        let job = byFrame.get(decoded.timestamp);
-        if (!job) {
-          const frameTimestampS = Math.round((decoded.timestamp - shift) * 1e6) / 1e6;
-          // Rotation, pixel aspect ratio and a mipmapped downscale are handled by mediabunny's transform.
-          let sample = decoded;
-          if (colorOverride) {
-            sample = await withColorSpace(decoded, colorOverride);
-            if (sample !== decoded) decoded.close();
-          }
-          const resized = await sample.transform({ width, height, fit: "fill" });
-          sample.close();
-          const canvas = new OffscreenCanvas(width, height);
-          const context = canvas.getContext("2d", { alpha: false });
-          if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
-          resized.draw(context, 0, 0, width, height);
-          resized.close();
-          const features = featuresOf(canvas, displayWidth, displayHeight);
-          job = encodeJpeg(canvas, options.jpegQuality).then((jpeg) => ({ frameTimestampS, jpeg, features }));
-          byFrame.set(decoded.timestamp, job);
-          const tracked = job.finally(() => inFlight.delete(tracked));
-          inFlight.add(tracked);
-          if (inFlight.size >= ENCODE_CONCURRENCY) await Promise.race(inFlight);
-        } else {
-          decoded.close();
-        }
-        byRequest.set(requested, job);
-        const count = wanted.filter((t) => t === requested).length;
-        job.then(
-          () => {
-            done += count;
-            onProgress(done, total);
-          },
-          () => {},
-        );
-      }
-      if (index !== order.length) throw corruptError(`only ${index} of ${order.length} frames could be decoded`);
-    } catch (error) {
-      throw decodeFailure(error);
-    }
-    const frames: WorkerFrame[] = [];
-    for (let i = 0; i < timestampsS.length; i++) {
-      const result = await byRequest.get(wanted[i]!)!;
-      frames.push({ timestampS: timestampsS[i]!, frameTimestampS: result.frameTimestampS, jpeg: result.jpeg, width, height, features: result.features });
-    }
-    return frames;
+    const decoded = await decodeAt(opened, wanted, shift, options, onProgress);
+    return timestampsS.map((timestampS, i) => ({ timestampS, ...decoded[i]! }));
   } finally {
-    input.dispose();
+    opened.input.dispose();
   }
+}
+
+/** A frame of the video in presentation order: its mediabunny timestamp and duration, seconds. */
+export interface PresentedFrame {
+  timestamp: number;
+  duration: number;
+}
+
+/**
+ * The video's frames in presentation order, from its packets (metadata only, nothing decoded): the frames a
+ * uniform set indexes into. Frames before <video>'s time 0 (`shift`: those an MP4 edit list cuts, including a
+ * partial first frame) are left out, as ffmpeg's demuxer discards them on the ffmpeg path.
+ */
+async function presentedFrames(video: InputVideoTrack, shift: number): Promise<PresentedFrame[]> {
+  const frames: PresentedFrame[] = [];
+  for await (const packet of new EncodedPacketSink(video).packets(undefined, undefined, { metadataOnly: true })) {
+    if (packet.timestamp >= shift - 1e-7) frames.push({ timestamp: packet.timestamp, duration: packet.duration });
+  }
+  return frames.sort((a, b) => a.timestamp - b.timestamp);
+}
+
+/**
+ * VBench-2.0's total_frames and avg_fps as this decoder sees the file (lib/frames/vbench-uniform.ts):
+ * total_frames counts the frames in presentation order (presentedFrames; a count, where decord's len(vr) is its
+ * own index of the packets); avg_fps is mediabunny's average packet rate, packets over the span of their
+ * presentation times, which is what ffmpeg's avg_frame_rate is for MP4 and MOV (sample count over track
+ * duration) and what the server records as the video's fps (lib/video/probe-video-file.ts). mediabunny does not
+ * expose the container's own frame rate; for WebM and MKV ffmpeg estimates avg_frame_rate, and the times may
+ * differ from the ffmpeg.wasm path in the last digits (the frame indices do not depend on the rate).
+ */
+export async function vbenchFramesOf(video: InputVideoTrack, format: InputFormat): Promise<{ frames: PresentedFrame[]; avgFps: number }> {
+  const frames = await presentedFrames(video, await videoTimelineShift(video, format));
+  if (frames.length === 0) throw corruptError("no video frames could be read — the file ends before its video data");
+  const { averagePacketRate } = await video.computePacketStats();
+  if (!(Number.isFinite(averagePacketRate) && averagePacketRate > 0)) throw corruptError("the video's frame rate is unknown, so its frames cannot be given times");
+  return { frames, avgFps: averagePacketRate };
+}
+
+/** VBench-2.0's uniform set of `count` frames (uniformFrameSetFrames), each decoded by its index. */
+export async function sampleUniformWithWebCodecs(file: Blob, count: number, options: SampleOptions, onProgress: (done: number, total: number) => void): Promise<UniformSample> {
+  const opened = await open(file);
+  try {
+    await verifyComplete(opened.video, file.size);
+    const shift = await videoTimelineShift(opened.video, opened.format);
+    const { frames, avgFps } = await vbenchFramesOf(opened.video, opened.format);
+    const picked = uniformFrameSetFrames(frames.length, avgFps, count);
+    // Ask for each frame at the middle of its display interval, so it is that frame whatever the rounding of
+    // the decoder's timestamps.
+    const wanted = picked.map(({ index }) => {
+      const frame = frames[index]!;
+      const next = frames[index + 1];
+      return frame.timestamp + (next ? next.timestamp - frame.timestamp : frame.duration > 0 ? frame.duration : 2e-6) / 2;
+    });
+    const decoded = await decodeAt(opened, wanted, shift, options, onProgress);
+    return { totalFrames: frames.length, avgFps, frames: picked.map(({ index, timestampS }, i) => ({ index, timestampS, ...decoded[i]! })) };
+  } finally {
+    opened.input.dispose();
+  }
+}
+
+/** The frames on display at these mediabunny times (≥ the first frame's), each as a JPEG with its features. */
+async function decodeAt(
+  opened: Opened,
+  wanted: number[],
+  shift: number,
+  options: SampleOptions,
+  onProgress: (done: number, total: number) => void,
+): Promise<{ frameTimestampS: number; jpeg: Blob; width: number; height: number; features: Float32Array }[]> {
+  const { video } = opened;
+  const displayWidth = await video.getDisplayWidth();
+  const displayHeight = await video.getDisplayHeight();
+  const { width, height } = fitWithin(displayWidth, displayHeight, options.maxSide);
+  const colorOverride = await untaggedColorSpace(video);
+  const order = [...new Set(wanted)].sort((a, b) => a - b);
+
+  type Job = Promise<{ frameTimestampS: number; jpeg: Blob; features: Float32Array }>;
+  const sink = new VideoSampleSink(video);
+  const byRequest = new Map<number, Job>();
+  const byFrame = new Map<number, Job>();
+  const inFlight = new Set<Promise<unknown>>();
+  let done = 0;
+  const total = wanted.length;
+  try {
+    let index = 0;
+    for await (const decoded of sink.samplesAtTimestamps(order)) {
+      const requested = order[index++]!;
+      if (!decoded) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s, so the file probably ends early`);
+      let job = byFrame.get(decoded.timestamp);
+      if (!job) {
+        const frameTimestampS = Math.round((decoded.timestamp - shift) * 1e6) / 1e6;
+        // Rotation, pixel aspect ratio and a mipmapped downscale are handled by mediabunny's transform.
+        let sample = decoded;
+        if (colorOverride) {
+          sample = await withColorSpace(decoded, colorOverride);
+          if (sample !== decoded) decoded.close();
+        }
+        const resized = await sample.transform({ width, height, fit: "fill" });
+        sample.close();
+        const canvas = new OffscreenCanvas(width, height);
+        const context = canvas.getContext("2d", { alpha: false });
+        if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
+        resized.draw(context, 0, 0, width, height);
+        resized.close();
+        const features = featuresOf(canvas, displayWidth, displayHeight);
+        job = encodeJpeg(canvas, options.jpegQuality).then((jpeg) => ({ frameTimestampS, jpeg, features }));
+        byFrame.set(decoded.timestamp, job);
+        const tracked = job.finally(() => inFlight.delete(tracked));
+        inFlight.add(tracked);
+        if (inFlight.size >= ENCODE_CONCURRENCY) await Promise.race(inFlight);
+      } else {
+        decoded.close();
+      }
+      byRequest.set(requested, job);
+      const count = wanted.filter((t) => t === requested).length;
+      job.then(
+        () => {
+          done += count;
+          onProgress(done, total);
+        },
+        () => {},
+      );
+    }
+    if (index !== order.length) throw corruptError(`only ${index} of ${order.length} frames could be decoded`);
+  } catch (error) {
+    throw decodeFailure(error);
+  }
+  const frames = [];
+  for (const t of wanted) frames.push({ ...(await byRequest.get(t)!), width, height });
+  return frames;
 }

@@ -3,7 +3,8 @@
 // give the same frames. The same frames as the browser: ffprobe and ffmpeg get the arguments the
 // ffmpeg.wasm path gives them (lib/frames/ffmpeg-sampling.ts: which frame shows at each time, the output
 // size, the colour matrix of untagged video), features come from the frame scaled to longest side 64 as
-// the browser draws it, and the same planFrameSet picks the key frames and clusters.
+// the browser draws it, and the same planFrameSet picks the key frames and clusters (a uniform set: the same
+// VBench-2.0 frames by index, vbenchFrameCountAndRate and uniformFrameSetFrames).
 import fs from "node:fs";
 import { corruptError } from "../browser-extraction/diagnose";
 import { FEATURE_SIDE, fitExactly, fitWithin, normalizeJpegQuality } from "../browser-extraction/frame-output";
@@ -15,16 +16,20 @@ import {
   inspectionArgs,
   keyIndexBefore,
   lastMeaningfulLine,
+  planFrameSampling,
   planSampling,
   probeFromInspection,
   readInspection,
   SCALE_FLAGS,
   segmentDecoding,
+  vbenchFrameCountAndRate,
   type FfmpegInfo,
+  type SamplingPlan,
 } from "../frames/ffmpeg-sampling";
 import { normaliseFrameSetParameters, type FrameManifest, type FrameSetParameters } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
 import { frameSetTimestamps, planFrameSet } from "../frames/plan-frame-set";
+import { uniformFrameManifest, uniformFrameSetFrames } from "../frames/vbench-uniform";
 import { defaultFfmpegTools, type FfmpegTools, type HeadlessDecoder } from "./ffmpeg-tools";
 
 export interface InspectedVideo {
@@ -70,13 +75,28 @@ export async function sampleVideoFile(
   timestampsS: number[],
   options: { maxSide: number; jpegQuality: number; signal?: AbortSignal; tools?: FfmpegTools },
 ): Promise<NativeFrame[]> {
+  // Frames go to files, not memory: a segment may hold every sampled frame of a long video.
+  const plan = planSampling(inspected.info, timestampsS, Number.MAX_SAFE_INTEGER);
+  const decoded = await decodePlannedFrames(filePath, inspected, plan, options);
+  return timestampsS.map((timestampS, i) => {
+    const index = plan.requestedIndex[i]!;
+    return { timestampS, frameTimestampS: inspected.info.frames[index]!.pts, ...decoded.get(index)! };
+  });
+}
+
+/** Each planned frame (by its index into info.frames) as a JPEG of longest side ≤ maxSide, with its features. */
+async function decodePlannedFrames(
+  filePath: string,
+  inspected: InspectedVideo,
+  plan: SamplingPlan,
+  options: { maxSide: number; jpegQuality: number; signal?: AbortSignal; tools?: FfmpegTools },
+): Promise<Map<number, Omit<NativeFrame, "timestampS" | "frameTimestampS">>> {
   const { info } = inspected;
   const tools = options.tools ?? defaultFfmpegTools();
   const size = fitWithin(info.display.width, info.display.height, options.maxSide);
   const featureSize = fitExactly(info.display.width, info.display.height, FEATURE_SIDE);
   const featureBytes = featureSize.width * featureSize.height * 4;
-  // Frames go to files, not memory: a segment may hold every sampled frame of a long video.
-  const { requestedIndex, segments, epsilon } = planSampling(info, timestampsS, Number.MAX_SAFE_INTEGER);
+  const { segments, epsilon } = plan;
   const qscale = String(mjpegQscale(options.jpegQuality));
   return tools.withFile(filePath, async ({ input, scratch, read, run }) => {
     const decodeSegment = async (segmentNumber: number, segment: number[], seek: boolean) => {
@@ -115,7 +135,7 @@ export async function sampleVideoFile(
       return { result, features, count: features ? Math.floor(features.length / featureBytes) : 0, jpegPattern };
     };
 
-    const results = new Map<number, { jpeg: Uint8Array; features: Float32Array }>();
+    const results = new Map<number, Omit<NativeFrame, "timestampS" | "frameTimestampS">>();
     for (const [segmentNumber, segment] of segments.entries()) {
       let decoded = await decodeSegment(segmentNumber, segment, true);
       // A demuxer that seeks imprecisely may land after the first wanted frame: decode from the start instead.
@@ -133,31 +153,28 @@ export async function sampleVideoFile(
         const pixels = new Uint8Array(features.buffer, features.byteOffset + k * featureBytes, featureBytes);
         const jpeg = await read(decoded.jpegPattern.replace("%05d", String(k).padStart(5, "0")));
         if (!jpeg) throw new ExtractionError("internal", `ffmpeg decoded frame ${k} near ${info.frames[segment[0]!]!.pts.toFixed(2)} s but wrote no JPEG of it`);
-        results.set(index, { jpeg, features: computeFrameFeatures(pixels, featureSize.width, featureSize.height) });
+        results.set(index, { jpeg, width: size.width, height: size.height, features: computeFrameFeatures(pixels, featureSize.width, featureSize.height) });
       }
     }
-    return timestampsS.map((timestampS, i) => {
-      const index = requestedIndex[i]!;
-      const { jpeg, features } = results.get(index)!;
-      return { timestampS, frameTimestampS: info.frames[index]!.pts, jpeg, width: size.width, height: size.height, features };
-    });
+    return results;
   });
 }
 
 export interface ExtractedFrames {
   parameters: FrameSetParameters;
-  /** Key frames and their clusters only, renumbered from 0 (what the frame-set upload wants). */
+  /** Key frames and their clusters only, renumbered from 0 (what the frame-set upload wants); a uniform set's frames under their frame indices. */
   manifest: FrameManifest;
   /** The JPEG of each manifest entry, by its name. */
   files: Map<string, Uint8Array>;
-  /** Indices (among the sampled frames) of the key frames. */
+  /** Indices (among the sampled frames; in a uniform set, the frame indices) of the key frames. */
   keyFrameIndices: number[];
   decoder: HeadlessDecoder;
 }
 
 /**
  * Samples a video file, picks key frames and clusters with the browser's planFrameSet, and returns the
- * frames the judge will see, as the Import page uploads them.
+ * frames the judge will see, as the Import page uploads them. A uniform set takes VBench-2.0's frames by
+ * index instead (uniformFrameSetFrames), as the browser does.
  */
 export async function extractFrameSetFromFile(
   filePath: string,
@@ -167,13 +184,22 @@ export async function extractFrameSetFromFile(
   const parameters = normaliseFrameSetParameters(parametersInput);
   const tools = options.tools ?? defaultFfmpegTools();
   const inspected = options.inspected ?? (await inspectVideoFile(filePath, options.signal, tools));
+  const sampling = { maxSide: parameters.maxSide, jpegQuality: parameters.jpegQuality, signal: options.signal, tools };
+  if (parameters.mode === "uniform") {
+    const { totalFrames, avgFps } = vbenchFrameCountAndRate(inspected.info);
+    const frames = uniformFrameSetFrames(totalFrames, avgFps, parameters.count);
+    const plan = planFrameSampling(
+      inspected.info,
+      frames.map((frame) => frame.index),
+      Number.MAX_SAFE_INTEGER,
+    );
+    const decoded = await decodePlannedFrames(filePath, inspected, plan, sampling);
+    const manifest = uniformFrameManifest(frames);
+    const files = new Map(manifest.map((entry) => [entry.name, decoded.get(entry.index)!.jpeg]));
+    return { parameters, manifest, files, keyFrameIndices: manifest.map((entry) => entry.index), decoder: tools.decoder };
+  }
   const durationS = inspected.probe.durationS;
-  const sampled = await sampleVideoFile(filePath, inspected, frameSetTimestamps(parameters, durationS), {
-    maxSide: parameters.maxSide,
-    jpegQuality: parameters.jpegQuality,
-    signal: options.signal,
-    tools,
-  });
+  const sampled = await sampleVideoFile(filePath, inspected, frameSetTimestamps(parameters, durationS), sampling);
   const plan = planFrameSet(
     parameters,
     sampled.map((frame) => ({ timestampS: frame.timestampS, features: frame.features })),

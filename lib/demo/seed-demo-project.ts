@@ -5,10 +5,12 @@ import { createApiKey } from "../auth/api-keys";
 import { createUser } from "../auth/users";
 import { createPrismaClient } from "../db/prisma";
 import { resolveDatabase } from "../db/resolve-database";
+import { nativeTools } from "../bulk-import/ffmpeg-tools";
+import { extractFrameSetFromFile } from "../bulk-import/native-extraction";
 import { computeFrameFeatures } from "../frames/frame-features";
-import { normaliseFrameSetParameters } from "../frames/frame-set-parameters";
+import { densityPeaksParametersSchema } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
-import { planFrameSet, uniformCountTimestamps, uniformSampleTimestamps } from "../frames/plan-frame-set";
+import { planFrameSet, uniformSampleTimestamps } from "../frames/plan-frame-set";
 import { createProject } from "../projects/projects";
 import { rubricLinks, seedDemoRubrics } from "../rubrics/demo-rubrics";
 import { TASK_MODULES } from "../tasks/modules";
@@ -86,8 +88,8 @@ export async function seedDemoProject(options: {
       const video = await api(`/api/v1/projects/${projectId}/videos`, { form });
       await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: frameSetForm(file, clipsDir) });
       // The caption judges see 8 evenly spaced frames; QA runs 8 or 16 at a quarter of the clip's area.
-      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: uniformFrameSetForm(file, clipsDir, 8) });
-      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: uniformFrameSetForm(file, clipsDir, count, QUARTER_SIDE) });
+      await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, 8) });
+      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, count, QUARTER_SIDE) });
       options.log(`demo clip ${clip.path}`);
       clipsUploaded++;
       if (options.failAfterClips !== undefined && clipsUploaded >= options.failAfterClips) {
@@ -129,32 +131,22 @@ export async function demoParts() {
 const QUARTER_SIDE = 240;
 
 /**
- * A uniform set of `count` frames at the centres of equal segments, as the browser's uniform mode takes them;
+ * A uniform set of `count` frames, VBench-2.0's frames by index, extracted as `npm run import` extracts them;
  * at the clip's size (480), or scaled to a longest side of `maxSide`.
  */
-function uniformFrameSetForm(file: string, workDir: string, count: number, maxSide = 480): FormData {
-  const parameters = normaliseFrameSetParameters({ mode: "uniform", count, maxSide });
-  const timestamps = uniformCountTimestamps(DURATION_S, count);
-  const frameDir = fs.mkdtempSync(path.join(workDir, "uniform-"));
-  const scale = maxSide < 480 ? ["-vf", `scale=${maxSide}:${Math.round((270 * maxSide) / 480)}`] : [];
-  timestamps.forEach((t, i) => execFileSync("ffmpeg", ["-loglevel", "error", "-ss", t.toFixed(3), "-i", file, ...scale, "-frames:v", "1", "-q:v", "3", path.join(frameDir, `${i}.jpg`)]));
-  const plan = planFrameSet(
-    parameters,
-    timestamps.map((timestampS) => ({ timestampS, features: new Float32Array(0) })),
-    DURATION_S,
-  );
-  const { manifest, sampledIndex } = framesToUpload(plan);
+async function uniformFrameSetForm(file: string, count: number, maxSide = 480): Promise<FormData> {
+  const frames = await extractFrameSetFromFile(file, { mode: "uniform", count, maxSide }, { tools: nativeTools });
   const form = new FormData();
-  form.set("parameters", JSON.stringify(parameters));
-  form.set("manifest", JSON.stringify(manifest));
+  form.set("parameters", JSON.stringify(frames.parameters));
+  form.set("manifest", JSON.stringify(frames.manifest));
   form.set("decoder", "native-ffmpeg (demo)");
-  manifest.forEach((entry, i) => form.append(entry.name, new Blob([new Uint8Array(fs.readFileSync(path.join(frameDir, `${sampledIndex[i]!}.jpg`)))]), entry.name));
+  for (const entry of frames.manifest) form.append(entry.name, new Blob([new Uint8Array(frames.files.get(entry.name)!)]), entry.name);
   return form;
 }
 
 /** Frames extracted with native ffmpeg the way the browser does it: fps=4:round=up, then key frames. */
 function frameSetForm(file: string, workDir: string): FormData {
-  const parameters = normaliseFrameSetParameters({ mode: "density-peaks", sampleFps: 4, maxSide: 480 });
+  const parameters = densityPeaksParametersSchema.parse({ mode: "density-peaks", sampleFps: 4, maxSide: 480 });
   const timestamps = uniformSampleTimestamps(DURATION_S, 4);
   const frameDir = fs.mkdtempSync(path.join(workDir, "frames-"));
   execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up", "-frames:v", String(timestamps.length), "-q:v", "3", path.join(frameDir, "%05d.jpg")]);

@@ -200,7 +200,7 @@ function frameIndexAt(frames: PacketInfo[], t: number): number {
 const SEEK_GAP_FRAMES = 48;
 
 export interface SamplingPlan {
-  /** For each requested timestamp, the index (into info.frames) of the frame it shows. */
+  /** For each requested timestamp (or frame), the index (into info.frames) of the frame it shows. */
   requestedIndex: number[];
   /** Runs of frame indices, each decoded by one ffmpeg run. */
   segments: number[][];
@@ -210,8 +210,39 @@ export interface SamplingPlan {
 
 /** Which frames the timestamps show, grouped into runs of at most `maxPerSegment` frames. */
 export function planSampling(info: FfmpegInfo, timestampsS: number[], maxPerSegment: number): SamplingPlan {
+  return planFrameSampling(
+    info,
+    timestampsS.map((t) => frameIndexAt(info.frames, t)),
+    maxPerSegment,
+  );
+}
+
+/**
+ * VBench-2.0's total_frames and avg_fps (lib/frames/vbench-uniform.ts), as decord reads them.
+ *
+ * total_frames: the number of the stream's frames, counted here from its packets in presentation order. Not
+ * nb_frames: these are the frames a uniform set indexes into (frame i must exist and be shown), and a count is
+ * exact where nb_frames is missing (WebM, MKV), where decord's fallback, duration × fps, can be a frame off.
+ * decord's len(vr) is the size of its own index of the stream's packets (older releases: nb_frames); where the
+ * container declares nb_frames (MP4, MOV) the count equals it (readInspection refuses a file with fewer packets
+ * than declared), except for frames an edit list cuts, which are never shown and not counted.
+ *
+ * avg_fps: the stream's avg_frame_rate, which decord's get_avg_fps() returns (for MP4, ffmpeg derives it from
+ * the sample count and the track's duration). When the demuxer gives none (0/0), frames per second of duration.
+ */
+export function vbenchFrameCountAndRate(info: FfmpegInfo): { totalFrames: number; avgFps: number } {
+  const totalFrames = info.frames.length;
+  const declared = rational(info.stream.avg_frame_rate);
+  if (declared && Number.isFinite(declared) && declared > 0) return { totalFrames, avgFps: declared };
+  const durationS = probeFromInspection(info).durationS;
+  if (Number.isFinite(durationS) && durationS > 0) return { totalFrames, avgFps: totalFrames / durationS };
+  throw corruptError("the video's frame rate is unknown, so its frames cannot be given times");
+}
+
+/** The frames at these indices (into info.frames, in any order, repeats allowed), grouped into runs of at most `maxPerSegment` frames. */
+export function planFrameSampling(info: FfmpegInfo, requestedIndex: number[], maxPerSegment: number): SamplingPlan {
   const frames = info.frames;
-  const requestedIndex = timestampsS.map((t) => frameIndexAt(frames, t));
+  for (const index of requestedIndex) if (!(Number.isInteger(index) && index >= 0 && index < frames.length)) throw new RangeError(`Frame ${index} is not one of the video's ${frames.length} frames.`);
   const selected = [...new Set(requestedIndex)].sort((a, b) => a - b);
   const minGap = frames.slice(1).reduce((m, f, i) => Math.min(m, f.pts - frames[i]!.pts), Infinity);
   const epsilon = Math.min(0.0005, Number.isFinite(minGap) && minGap > 0 ? minGap / 4 : 0.0005);

@@ -113,8 +113,12 @@ export type FrameManifest = z.output<typeof frameManifestSchema>;
 /**
  * Cross-checks the schema cannot express. Returns human-readable problems, empty when the manifest is
  * consistent. Names are compared case-insensitively because they become files on disks that may be.
+ *
+ * A key-frame set (density peaks, scene changes) numbers its frames 0…n−1, in time order. A uniform set
+ * stores each frame under its index among the video's decoded frames (lib/frames/vbench-uniform.ts), so its
+ * indices have gaps; every one of its frames is a key frame in its own cluster.
  */
-export function validateManifest(manifest: FrameManifest): string[] {
+export function validateManifest(manifest: FrameManifest, mode: FrameSetParameters["mode"] = "density-peaks"): string[] {
   const problems: string[] = [];
   if (manifest.length === 0) return ["The manifest lists no frames."];
 
@@ -140,7 +144,7 @@ export function validateManifest(manifest: FrameManifest): string[] {
   }
 
   const missing: number[] = [];
-  for (let index = 0; index < manifest.length; index++) if (!byIndex.has(index)) missing.push(index);
+  if (mode !== "uniform") for (let index = 0; index < manifest.length; index++) if (!byIndex.has(index)) missing.push(index);
   if (missing.length > 0) {
     const shown = missing.slice(0, 10).join(", ");
     problems.push(`Frame indices must run from 0 to ${manifest.length - 1} without gaps; missing ${shown}${missing.length > 10 ? ", …" : ""}.`);
@@ -153,6 +157,11 @@ export function validateManifest(manifest: FrameManifest): string[] {
     if (previous && current && current.timestampS < previous.timestampS) {
       problems.push(`Frame ${current.index} (${current.timestampS} s) is earlier than frame ${previous.index} (${previous.timestampS} s).`);
     }
+  }
+
+  if (mode === "uniform") {
+    const notKeyFrames = manifest.filter((entry) => !entry.isKeyFrame).map((entry) => entry.index);
+    if (notKeyFrames.length > 0) problems.push(`In a uniform frame set every frame is a key frame; ${notKeyFrames.slice(0, 10).join(", ")}${notKeyFrames.length > 10 ? ", …" : ""} are not.`);
   }
 
   for (const entry of manifest) {
@@ -171,11 +180,11 @@ export function validateManifest(manifest: FrameManifest): string[] {
 export type ManifestCheck = { ok: true; manifest: FrameManifest } | { ok: false; problems: string[] };
 
 /** Schema validation then validateManifest, for untrusted input (e.g. an upload's manifest.json). */
-export function checkFrameManifest(input: unknown): ManifestCheck {
+export function checkFrameManifest(input: unknown, mode?: FrameSetParameters["mode"]): ManifestCheck {
   const parsed = frameManifestSchema.safeParse(input);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message)) };
   }
-  const problems = validateManifest(parsed.data);
+  const problems = validateManifest(parsed.data, mode);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest: parsed.data };
 }

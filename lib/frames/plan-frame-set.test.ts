@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateManifest } from "./frame-set-parameters";
-import { planFrameSet, type SampledFrame, uniformCountTimestamps, uniformSampleTimestamps } from "./plan-frame-set";
+import { planFrameSet, type SampledFrame, uniformSampleTimestamps } from "./plan-frame-set";
 
 describe("uniformSampleTimestamps", () => {
   it("samples k / fps from 0 while before the end", () => {
@@ -20,15 +20,6 @@ describe("uniformSampleTimestamps", () => {
     expect(uniformSampleTimestamps(0, 4)).toEqual([]);
     expect(uniformSampleTimestamps(Number.NaN, 4)).toEqual([]);
     expect(() => uniformSampleTimestamps(2, 0)).toThrow(RangeError);
-  });
-});
-
-describe("uniformCountTimestamps", () => {
-  it("takes the centres of equal segments", () => {
-    expect(uniformCountTimestamps(8, 8)).toEqual([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5]);
-    expect(uniformCountTimestamps(2, 16)[0]).toBe(0.0625);
-    expect(uniformCountTimestamps(2, 16).at(-1)).toBe(1.9375);
-    expect(uniformCountTimestamps(0, 8)).toEqual([]);
   });
 });
 
@@ -76,12 +67,9 @@ describe("planFrameSet", () => {
     expect(validateManifest(withNames(plan.frames))).toEqual([]);
   });
 
-  it("uniform: every frame is a key frame in its own cluster", () => {
-    const sampled = uniformCountTimestamps(4, 8).map((timestampS) => ({ timestampS, features: new Float32Array(0) }));
-    const plan = planFrameSet({ mode: "uniform" }, sampled, 4);
-    expect(plan.frames).toEqual(sampled.map(({ timestampS }, index) => ({ index, timestampS, isKeyFrame: true, cluster: index })));
-    expect(plan.keyFrameIndices).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(validateManifest(withNames(plan.frames))).toEqual([]);
+  it("refuses uniform parameters: a uniform set takes frames by index (vbench-uniform.ts), not sampled times", () => {
+    const sampled = threeShots();
+    expect(() => planFrameSet({ mode: "uniform", count: 8 } as unknown as Parameters<typeof planFrameSet>[0], sampled, 6)).toThrow(/by index/);
   });
 
   it("handles no frames and rejects timestamps out of order", () => {

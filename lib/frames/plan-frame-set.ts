@@ -16,20 +16,16 @@ export function uniformSampleTimestamps(durationS: number, fps: number): number[
   return Array.from({ length: count }, (_, k) => k / fps);
 }
 
-/**
- * `count` timestamps at the centres of `count` equal segments of the video: t_i = (i + 0.5)·durationS / count,
- * the time-axis counterpart of selectUniformFrames. Short videos may map several timestamps onto the
- * same decoded frame; the caller decides whether to keep duplicates.
- */
-export function uniformCountTimestamps(durationS: number, count: number): number[] {
-  if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be an integer ≥ 0, got ${count}.`);
-  if (!(Number.isFinite(durationS) && durationS > 0)) return [];
-  return Array.from({ length: count }, (_, i) => ((i + 0.5) * durationS) / count);
-}
+/** Key-frame parameters: the modes that sample `sampleFps` frames per second and pick key frames among them. */
+export type KeyFrameParameters = Exclude<FrameSetParameters, { mode: "uniform" }>;
+type KeyFrameParametersInput = Exclude<FrameSetParametersInput, { mode: "uniform" }>;
 
-/** The timestamps a frame set samples: `count` segment centres in uniform mode, else `sampleFps` per second. */
-export function frameSetTimestamps(parameters: FrameSetParameters, durationS: number): number[] {
-  return parameters.mode === "uniform" ? uniformCountTimestamps(durationS, parameters.count) : uniformSampleTimestamps(durationS, parameters.sampleFps);
+/**
+ * The timestamps a key-frame set samples: `sampleFps` per second. (A uniform set picks decoded frames by
+ * index instead: uniformFrameSetFrames in vbench-uniform.ts.)
+ */
+export function frameSetTimestamps(parameters: KeyFrameParameters, durationS: number): number[] {
+  return uniformSampleTimestamps(durationS, parameters.sampleFps);
 }
 
 export type SampledFrame = { timestampS: number; features: Float32Array };
@@ -49,12 +45,12 @@ export type FrameSetPlan = {
  *   frames; clusters of ±neighbours with the nearer-key-frame rule of buildClusters.
  * - scene-change: selectSceneChangeKeyFrames with minGap = max(1, ceil(minGapS·sampleFps)) frames and
  *   max = maxKeyFrames; clusters as above.
- * - uniform: the caller samples `count` frames (uniformCountTimestamps); every one of them is a key frame
- *   in its own one-frame cluster (cluster = its index), so uniform-frame runs and cluster-based judging can
- *   treat all frame sets alike. Features are not used.
+ *
+ * Uniform sets are not planned here: they take decoded frames by index (uniformFrameSetFrames).
  */
-export function planFrameSet(parameters: FrameSetParametersInput, sampled: readonly SampledFrame[], durationS: number): FrameSetPlan {
+export function planFrameSet(parameters: KeyFrameParametersInput, sampled: readonly SampledFrame[], durationS: number): FrameSetPlan {
   const normalised = normaliseFrameSetParameters(parameters);
+  if (normalised.mode === "uniform") throw new RangeError("A uniform frame set picks frames by index (uniformFrameSetFrames), not from sampled times.");
   sampled.forEach(({ timestampS }, index) => {
     if (!(Number.isFinite(timestampS) && timestampS >= 0)) throw new RangeError(`Frame ${index} has an invalid timestamp ${timestampS}.`);
     const previous = sampled[index - 1];
@@ -62,12 +58,6 @@ export function planFrameSet(parameters: FrameSetParametersInput, sampled: reado
   });
 
   const frameCount = sampled.length;
-  if (normalised.mode === "uniform") {
-    return {
-      frames: sampled.map(({ timestampS }, index) => ({ index, timestampS, isKeyFrame: true, cluster: index })),
-      keyFrameIndices: sampled.map((_, index) => index),
-    };
-  }
 
   const features = sampled.map(({ features }) => features);
   const keyFrameIndices =

@@ -10,6 +10,7 @@ import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
 import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
+import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
@@ -168,13 +169,14 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
 
 /**
  * The frame sets a requirement accepts: key frames chosen from the video (density peaks, scene changes), or
- * uniform sets of exactly `count` frames. A uniform set marks every frame a key frame, with no clusters: a
- * pipeline that reads key frames and their clusters must not pick it up because it is newer.
+ * uniform sets extracted with `count` frames (uniformFrameSetWhere). A uniform set marks every frame a key
+ * frame, with no clusters: a pipeline that reads key frames and their clusters must not pick it up because it
+ * is newer.
  */
 export const FRAME_SET_WHERE = {
   key_frames: { keyFrameCount: { gt: 0 }, mode: { not: "uniform" } },
   any: {},
-  uniform: (count: number): Prisma.FrameSetWhereInput => ({ mode: "uniform", frameCount: count }),
+  uniform: (count: number): Prisma.FrameSetWhereInput => uniformFrameSetWhere(count),
 } as const;
 
 /**

@@ -46,7 +46,7 @@ export async function createFrameSet(deps: VideoDeps, actor: Actor, videoId: str
     throw new ValidationError(`manifest: ${manifestResult.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
   const manifest = manifestResult.data;
-  const problems = validateManifest(manifest);
+  const problems = validateManifest(manifest, parsedParameters.mode);
   if (problems.length > 0) throw new ValidationError(`manifest: ${problems.join("; ")}`);
 
   const named = new Set(manifest.map((frame) => frame.name));

@@ -5,7 +5,7 @@
  * set, each with the longest side to extract it at.
  */
 import { z } from "zod";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { frameSetFitsPlan, planFrames, type FrameResize } from "../frames/frame-plan";
@@ -22,6 +22,15 @@ export const uniformFramesQuerySchema = z
     longestSide: z.coerce.number().int().min(64).max(4096).optional(),
   })
   .refine((query) => !(query.resize && query.longestSide), "give resize=quarter or longestSide, not both");
+
+/**
+ * The uniform frame sets of `count` frames: by the count they were extracted with, not by the frames they
+ * hold. A set stores each frame once (lib/frames/vbench-uniform.ts), so a video shorter than `count` frames
+ * has a set of `count` with fewer frames.
+ */
+export function uniformFrameSetWhere(count: number): Prisma.FrameSetWhereInput {
+  return { mode: "uniform", parameters: { path: ["count"], equals: count } };
+}
 
 export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>): FrameResize | undefined {
   if (query.resize === "quarter") return { mode: "quarter" };
@@ -58,7 +67,7 @@ export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Ac
   if (!resize) {
     // Any item: an unsized uniform set serves every item run that does not plan a size.
     const videos = await prisma.video.findMany({
-      where: { projectId, items: { some: {} }, frameSets: { none: { mode: "uniform", frameCount: count } } },
+      where: { projectId, items: { some: {} }, frameSets: { none: uniformFrameSetWhere(count) } },
       orderBy: { relativePath: "asc" },
       take: 500,
       select: { id: true, fileName: true, relativePath: true, sizeBytes: true },
@@ -75,7 +84,7 @@ export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Ac
       sizeBytes: true,
       width: true,
       height: true,
-      frameSets: { where: { mode: "uniform", frameCount: count }, select: { parameters: true, frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } } } },
+      frameSets: { where: uniformFrameSetWhere(count), select: { parameters: true, frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } } } },
     },
   });
   const lacking: VideoLackingFrames[] = [];
