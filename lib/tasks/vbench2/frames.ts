@@ -11,17 +11,9 @@
  * fewer images gets the most it takes, spread the same way over the 64, and the deviation is recorded.
  */
 import type { FrameRef, VideoContext } from "../../judge/engine/pipeline";
-import { pythonFixed } from "./python-format";
+import { pythonFixed2, vbenchUniformIndices } from "../../frames/vbench-uniform";
 
 export const VBENCH2_FRAME_COUNT = 64;
-
-/** numpy.linspace(0, stop, num, dtype=int): start + i*step, the last exactly `stop`, truncated toward zero. */
-export function linspaceIndices(stop: number, num: number): number[] {
-  if (num <= 0) return [];
-  if (num === 1) return [0];
-  const step = stop / (num - 1);
-  return Array.from({ length: num }, (_, i) => (i === num - 1 ? Math.trunc(stop) : Math.trunc(i * step)));
-}
 
 export interface SampledFrames {
   frames: FrameRef[];
@@ -56,21 +48,21 @@ function computeSampledFrames(context: Pick<VideoContext, "frames" | "fps" | "fr
   const deviations: string[] = [];
   let frames: FrameRef[] = stored;
   if (context.frameCount && context.frameCount > 0) {
-    const wanted = linspaceIndices(context.frameCount - 1, VBENCH2_FRAME_COUNT).map((index) => byIndex.get(index));
+    const wanted = vbenchUniformIndices(context.frameCount, VBENCH2_FRAME_COUNT).map((index) => byIndex.get(index));
     if (wanted.every((frame): frame is FrameRef => frame !== undefined)) frames = wanted;
     else deviations.push(`the frame set is not VBench's 64 uniform frames of ${context.frameCount}: its ${stored.length} stored frames are sent`);
   }
   if (context.imageLimit !== null && context.imageLimit < frames.length) {
     const total = frames.length;
-    frames = linspaceIndices(total - 1, context.imageLimit).map((position) => frames[position]!);
+    frames = vbenchUniformIndices(total, context.imageLimit).map((position) => frames[position]!);
     deviations.push(`${frames.length} of ${total} frames: the endpoint takes at most ${context.imageLimit} images`);
   }
   const last = stored[stored.length - 1];
   const videoTime = context.frameCount && context.fps ? context.frameCount / context.fps : last ? last.timestampS : 0;
-  return { frames, times: frames.map((frame) => `${pythonFixed(frameSeconds(frame, context.fps), 2)}s`), videoTime, deviation: deviations.length ? deviations.join("; ") : null };
+  return { frames, times: frames.map((frame) => `${pythonFixed2(frameSeconds(frame, context.fps))}s`), videoTime, deviation: deviations.length ? deviations.join("; ") : null };
 }
 
 /** The time instruction's values: `{video_time:.2f}`, `len(video[0])` and the comma-joined frame times. */
 export function timeInstructionValues(sampled: SampledFrames): { video_time: string; frame_count: string; frame_time: string } {
-  return { video_time: pythonFixed(sampled.videoTime, 2), frame_count: String(sampled.frames.length), frame_time: sampled.times.join(",") };
+  return { video_time: pythonFixed2(sampled.videoTime), frame_count: String(sampled.frames.length), frame_time: sampled.times.join(",") };
 }

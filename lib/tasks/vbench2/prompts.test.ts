@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { chatCompletionBody } from "@/lib/judge/llm-client";
 import { imagesFirst, loadTemplate, parseTemplate, renderTemplate, templateTurns } from "@/lib/judge/prompt-templates";
-import { pythonFixed } from "./python-format";
-import { linspaceIndices, sampledFrames } from "./frames";
+import { pythonFixed2, vbenchUniformIndices } from "../../frames/vbench-uniform";
+import { sampledFrames } from "./frames";
 import { splitByNumberedList, saidYes } from "./answers";
 
 const time = { video_time: "3.29", frame_count: "64", frame_time: "0.00s,0.04s" };
@@ -61,23 +61,12 @@ describe("VBench-2.0's prompts", () => {
 });
 
 describe("VBench-2.0's numbers and readings", () => {
-  it("np.linspace(0, total - 1, 64, dtype=int) and Python's %.2f (ties to even)", () => {
-    // np.linspace(0, 78, 64, dtype=int)[:8] and [-3:]; np.linspace(0, 26, 64, dtype=int) repeats indices (a short clip).
-    expect(linspaceIndices(78, 64).slice(0, 8)).toEqual([0, 1, 2, 3, 4, 6, 7, 8]);
-    expect(linspaceIndices(78, 64).slice(-3)).toEqual([75, 76, 78]);
-    expect(linspaceIndices(26, 64).slice(0, 6)).toEqual([0, 0, 0, 1, 1, 2]);
-    expect(linspaceIndices(10, 1)).toEqual([0]);
-    expect(["0.125", "0.375", "2.675", "1.005", "0.5"].map((x) => pythonFixed(Number(x), 2))).toEqual(["0.12", "0.38", "2.67", "1.00", "0.50"]);
-    expect(pythonFixed(1 / 8, 2)).toBe("0.12");
-    expect(pythonFixed(3 / 8, 2)).toBe("0.38");
-  });
-
   it("the 64 frames of an 8 fps clip of 27 frames: repeated indices, times at 8 fps, duration 3.38 s", () => {
     const frames = Array.from({ length: 27 }, (_, index) => ({ id: `f${index}`, index, timestampS: index / 8, isKeyFrame: false, cluster: null, storageKey: `k${index}`, sha256: `s${index}` }));
     const sampled = sampledFrames({ frames, fps: 8, frameCount: 27, imageLimit: null });
-    expect(sampled.frames.map((f) => f.index)).toEqual(linspaceIndices(26, 64));
+    expect(sampled.frames.map((f) => f.index)).toEqual(vbenchUniformIndices(27, 64));
     expect(sampled.times.slice(0, 6)).toEqual(["0.00s", "0.00s", "0.00s", "0.12s", "0.12s", "0.25s"]);
-    expect(pythonFixed(sampled.videoTime, 2)).toBe("3.38");
+    expect(pythonFixed2(sampled.videoTime)).toBe("3.38");
     expect(sampled.deviation).toBeNull();
     const limited = sampledFrames({ frames, fps: 8, frameCount: 27, imageLimit: 16 });
     expect(limited.frames).toHaveLength(16);

@@ -7,7 +7,8 @@ import type { Actor } from "../../auth/actor";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createEndpoint } from "../../judge/endpoints";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { linspaceIndices, VBENCH2_FRAME_COUNT } from "./frames";
+import { vbenchUniformIndices } from "../../frames/vbench-uniform";
+import { VBENCH2_FRAME_COUNT } from "./frames";
 
 export interface Vbench2VideoSpec {
   model: string;
@@ -52,7 +53,7 @@ export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos:
       },
     });
     const set = await prisma.frameSet.findFirstOrThrow({ where: { videoId: videoIds[v]!, mode: "uniform" }, select: { id: true } });
-    const wanted = linspaceIndices(frameCount - 1, VBENCH2_FRAME_COUNT);
+    const wanted = vbenchUniformIndices(frameCount, VBENCH2_FRAME_COUNT);
     // Position i becomes frame index wanted[i], through negative indices so no two rows of the set ever share one.
     await prisma.$executeRaw`UPDATE frame SET index = -1 - index WHERE "frameSetId" = ${set.id}`;
     await prisma.$executeRaw`UPDATE frame f SET index = (${wanted}::int[])[-f.index], "timestampS" = (${wanted}::int[])[-f.index] / ${fps}::float8 WHERE f."frameSetId" = ${set.id}`;

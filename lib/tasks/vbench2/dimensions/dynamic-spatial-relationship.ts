@@ -8,7 +8,7 @@
  * the first 32 timestamps.
  */
 import { known, missingInfo, questionCategory, questionList, stepId, valueOf, type Vbench2Dimension } from "../dimension";
-import { pythonFixed } from "../python-format";
+import { pythonFixed2 } from "../../../frames/vbench-uniform";
 import { vbench2SettingsOf } from "../settings";
 import { vlmStep } from "../steps";
 
@@ -30,7 +30,7 @@ export const dynamicSpatialRelationship: Vbench2Dimension = {
         const faithful = vbench2SettingsOf(context).variant === "faithful";
         const frameTime = sampled.times.join(",");
         return {
-          video_time: pythonFixed(sampled.videoTime / 2, 2),
+          video_time: pythonFixed2(sampled.videoTime / 2),
           frame_count: faithful ? "1" : String(half),
           frame_time: faithful ? frameTime.slice(0, Math.floor(frameTime.length / 2)) : sampled.times.slice(0, half).join(","),
           question: questionList(context, DIMENSION)![0]!,
