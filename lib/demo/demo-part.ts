@@ -19,8 +19,15 @@ export interface DemoSeedContext {
   /** The app's API as the demo user's seeding script (a site admin): runs are queued by the app's own workers. */
   api: SeedingRequest;
   /** Uploads the first `count` demo clips, with the same frame sets, into another project (a part's own). */
-  uploadClips(projectId: string, count: number): Promise<void>;
+  uploadClips(projectId: string, count: number, options?: ClipUploadOptions): Promise<void>;
   log(line: string): void;
+}
+
+export interface ClipUploadOptions {
+  /** The generator folder the clips are imported under (default "Demo model"); another's clips are other videos. */
+  generator?: string;
+  /** Uniform frame sets of these counts besides the usual ones (VBench-2.0's 64). */
+  uniformCounts?: number[];
 }
 
 /** When the demo starts again over a seeded database: the parts' own data, not seeded again. */

@@ -15,7 +15,7 @@ import { createProject } from "../projects/projects";
 import { rubricLinks, seedDemoRubrics } from "../rubrics/demo-rubrics";
 import { TASK_MODULES } from "../tasks/modules";
 import { CLIPS } from "./demo-clips";
-import type { DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
+import type { ClipUploadOptions, DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
 import { seedingClient } from "./seeding-client";
 
 const DEMO_EMAIL = "demo@framejury.local";
@@ -78,18 +78,40 @@ export async function seedDemoProject(options: {
     if (!options.clipsDir) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, links: [] };
 
     const clipsDir = options.clipsDir;
-    const uploadClip = async (projectId: string, clip: (typeof CLIPS)[number]) => {
-      const file = path.join(clipsDir, path.basename(clip.path));
+    const uploadClip = async (projectId: string, clip: (typeof CLIPS)[number], clipOptions: ClipUploadOptions = {}) => {
+      const generator = clipOptions.generator ?? DEMO_GENERATOR;
+      // Another generator's clip is the same scene with its colours inverted: other bytes, so another video.
+      const other = generator !== DEMO_GENERATOR;
+      const file = path.join(clipsDir, `${other ? `${generator.replace(/[^A-Za-z0-9]+/g, "-")}-` : ""}${path.basename(clip.path)}`);
       if (!fs.existsSync(file))
-        execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", clip.source, "-t", String(DURATION_S), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
+        execFileSync("ffmpeg", [
+          "-loglevel",
+          "error",
+          "-y",
+          "-f",
+          "lavfi",
+          "-i",
+          clip.source,
+          ...(other ? ["-vf", "negate"] : []),
+          "-t",
+          String(DURATION_S),
+          "-c:v",
+          "libx264",
+          "-pix_fmt",
+          "yuv420p",
+          "-movflags",
+          "+faststart",
+          file,
+        ]);
       const form = new FormData();
-      form.set("path", `Demo model/${clip.path}`);
+      form.set("path", `${generator}/${clip.path}`);
       form.set("file", new Blob([fs.readFileSync(file)]), path.basename(file));
       const video = await api(`/api/v1/projects/${projectId}/videos`, { form });
       await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: frameSetForm(file, clipsDir) });
       // The caption judges see 8 evenly spaced frames; QA runs 8 or 16 at a quarter of the clip's area.
       await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, 8) });
       for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, count, QUARTER_SIDE) });
+      for (const count of clipOptions.uniformCounts ?? []) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, count) });
       options.log(`demo clip ${clip.path}`);
       clipsUploaded++;
       if (options.failAfterClips !== undefined && clipsUploaded >= options.failAfterClips) {
@@ -105,8 +127,8 @@ export async function seedDemoProject(options: {
       endpointId: String(endpoint.id),
       stubBaseUrl: options.stubBaseUrl,
       api,
-      uploadClips: async (projectId, count) => {
-        for (const clip of CLIPS.slice(0, count)) await uploadClip(projectId, clip);
+      uploadClips: async (projectId, count, clipOptions) => {
+        for (const clip of CLIPS.slice(0, count)) await uploadClip(projectId, clip, clipOptions);
       },
       log: options.log,
     };
@@ -121,6 +143,9 @@ export async function seedDemoProject(options: {
     await database.stop();
   }
 }
+
+/** The generator folder of the demo's clips. */
+const DEMO_GENERATOR = "Demo model";
 
 /** The registered tasks' parts of the demo, in registry order (read when the demo seeds, so each loads only then). */
 export async function demoParts() {

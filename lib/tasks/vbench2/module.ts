@@ -8,6 +8,7 @@ const task: TaskModule = {
   pipelines: [vbench2Pipeline],
   stubRules: VBENCH2_RULES,
   apiRoutes: vbench2ApiRoutes,
+  demoSeed: async () => (await import("./demo-seed")).vbench2Demo,
   crawlSeed: async () => (await import("./crawl-seed")).vbench2CrawlSeed,
 };
 export default task;
