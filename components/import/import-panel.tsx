@@ -50,6 +50,25 @@ const taskImportPanels = () => GENERATED_TASK_VIEWS.flatMap((views) => views.imp
 /** "a, b and c". */
 const alongWith = (parts: readonly string[]) => (parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
 
+interface PromptListAnswer {
+  entryCount: number;
+  format: string;
+  withAuxiliaryInfo: number;
+  matchedVideos: number;
+  unmatchedPrompts: { count: number; byDimension: Record<string, { count: number; first: string[] }> };
+  unmatchedVideos: { count: number; first: string[] };
+}
+
+/** The dry run's unmatched prompts (by dimension) and videos, in a sentence. */
+function unmatchedMessage(list: PromptListAnswer): string {
+  const byDimension = Object.entries(list.unmatchedPrompts.byDimension)
+    .map(([dimension, d]) => `${dimension} ${d.count}`)
+    .join(", ");
+  const prompts = list.unmatchedPrompts.count ? `${list.unmatchedPrompts.count} of its prompts have no video (${byDimension})` : "every prompt has a video";
+  const videos = list.unmatchedVideos.count ? `${list.unmatchedVideos.count} video${list.unmatchedVideos.count === 1 ? "" : "s"} match no prompt of it (${list.unmatchedVideos.first.slice(0, 3).join(", ")}${list.unmatchedVideos.count > 3 ? ", …" : ""})` : "every video matches a prompt";
+  return `After the import: ${prompts}; ${videos}.`;
+}
+
 export function ImportPanel({ projectId }: { projectId: string }) {
   const items = useRef<ImportItem[]>([]);
   const [, setVersion] = useState(0);
@@ -137,8 +156,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         const form = new FormData();
         form.set("file", item.file, item.relativePath.split("/").pop());
         try {
-          const list = await apiFetch<{ entryCount: number; format: string }>(`/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", body: form });
-          update(item, { state: "done", progress: 1, message: `Prompt list: ${list.entryCount} prompts (${list.format}).` });
+          const list = await apiFetch<PromptListAnswer>(`/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", body: form });
+          update(item, { state: "done", progress: 1, message: promptListMessage(list) });
         } catch (error) {
           update(item, { state: "error", message: errorMessage(error) });
         }
@@ -174,6 +193,18 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         }
       });
       await Promise.all(lanes);
+      // What each stored list matched once the videos are in: a dry run of it against the project as it is now.
+      for (const item of items.current.filter((i) => i.kind === "prompt-list" && i.state === "done")) {
+        if (signal.aborted) break;
+        const form = new FormData();
+        form.set("file", item.file, item.relativePath.split("/").pop());
+        try {
+          const matched = await apiFetch<PromptListAnswer>(`/api/v1/projects/${projectId}/prompt-lists?dryRun=true`, { method: "POST", body: form });
+          update(item, { message: `${promptListMessage(matched)} ${unmatchedMessage(matched)}` });
+        } catch {
+          // The list is stored; only its match report is missing.
+        }
+      }
     } finally {
       // importOne settles every item it starts; this only catches one left mid-way by a bug.
       for (const item of items.current) {
@@ -187,6 +218,12 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       setRunning(false);
       refresh();
     }
+  }
+
+  /** A stored list: its prompts, format and auxiliary info, and what it gave the videos already there. */
+  function promptListMessage(list: PromptListAnswer): string {
+    const info = list.withAuxiliaryInfo ? `, ${list.withAuxiliaryInfo} with auxiliary info` : "";
+    return `Prompt list: ${list.entryCount} prompts (${list.format}${info}); it matches ${list.matchedVideos} video${list.matchedVideos === 1 ? "" : "s"} of the project.`;
   }
 
   async function importOne(item: ImportItem, extractor: FrameExtractor, metadata: FileMetadata | undefined, signal: AbortSignal) {

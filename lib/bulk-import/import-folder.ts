@@ -151,12 +151,16 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
   const outcomes: FileOutcome[] = [];
 
   const kinds = files.map((file) => ({ file, kind: classifyPickedFile(file.relativePath) }));
-  // Prompt lists first, so the server restores full prompts and dimensions for the videos.
+  // Prompt lists first, so the server restores full prompts, dimensions and auxiliary info for the videos.
+  const storedLists: { file: LocalFile; outcome: FileOutcome }[] = [];
   for (const { file, kind } of kinds.filter((entry) => entry.kind === "prompt-list")) {
     if (signal?.aborted) break;
     try {
       const list = await target.savePromptList(path.basename(file.absolutePath), await fs.promises.readFile(file.absolutePath, "utf8"));
-      outcomes.push({ relativePath: file.relativePath, kind, status: "imported", message: `prompt list: ${list.entryCount} prompts (${list.format})` });
+      const info = list.withAuxiliaryInfo ? `, ${list.withAuxiliaryInfo} with auxiliary info` : "";
+      const outcome: FileOutcome = { relativePath: file.relativePath, kind, status: "imported", message: `prompt list: ${list.entryCount} prompts (${list.format}${info})` };
+      outcomes.push(outcome);
+      storedLists.push({ file, outcome });
     } catch (error) {
       outcomes.push({ relativePath: file.relativePath, kind, status: "failed", reason: reasonOf(error), message: messageOf(error) });
     }
@@ -206,6 +210,16 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
   });
   await Promise.all(lanes);
   for (const file of pending) outcomes.push({ relativePath: file.relativePath, kind: "video", status: "interrupted", message: "not started: the import was stopped; run it again to import it" });
+  // What each stored list matches now the videos are in (a dry run, which stores nothing).
+  for (const { file, outcome } of storedLists) {
+    if (signal?.aborted) break;
+    try {
+      const matched = await target.savePromptList(path.basename(file.absolutePath), await fs.promises.readFile(file.absolutePath, "utf8"), { dryRun: true });
+      outcome.message += `; ${matched.matchedVideos} videos match it, ${matched.unmatchedPrompts.count} of its prompts have no video, ${matched.unmatchedVideos.count} videos match no prompt of it`;
+    } catch {
+      // The list is stored; only its match report is missing.
+    }
+  }
 
   async function importVideo(file: LocalFile, fileMetadata: FileMetadata | undefined): Promise<FileOutcome> {
     const base = { relativePath: file.relativePath, kind: "video" as const };

@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { ApiError, apiFetch } from "../api-client";
 import type { Actor } from "../auth/actor";
 import { AppError } from "../errors";
-import { savePromptList } from "../videos/prompt-list-store";
+import { savePromptList, type PromptListReport } from "../videos/prompt-list-store";
 import { createFrameSet, findVideoForActor, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";
 import { appendUploadChunk, cancelUpload, completeUpload, createUploadSession, uploadStatus } from "../videos/upload-sessions";
@@ -27,7 +27,8 @@ export interface UploadSession {
 export interface ImportTarget {
   /** Where the videos go, for messages ("http://host:3000", "the local database"). */
   readonly description: string;
-  savePromptList(fileName: string, text: string): Promise<{ entryCount: number; format: string }>;
+  /** Stores a prompt list (`dryRun`: stores nothing); the answer says what it matches (POST …/prompt-lists). */
+  savePromptList(fileName: string, text: string, options?: { dryRun?: boolean }): Promise<PromptListReport>;
   /** Refuses a file whose bytes the project has (code "duplicate", with the video's id: duplicateVideoId). */
   startUpload(input: { relativePath: string; sizeBytes: number; sha256: string; model?: string; metadata?: VideoMetadataInput }): Promise<UploadSession>;
   uploadStatus(uploadId: string): Promise<{ status: string; receivedBytes: number }>;
@@ -63,7 +64,7 @@ function targetVideo(video: { id: string; status: string; prompt: string | null 
 export function localTarget(deps: VideoDeps, actor: Actor, projectId: string): ImportTarget {
   return {
     description: `the local database (as ${actor.email})`,
-    savePromptList: (fileName, text) => savePromptList(deps, actor, projectId, fileName, text),
+    savePromptList: (fileName, text, options) => savePromptList(deps, actor, projectId, fileName, text, options),
     startUpload: (input) => createUploadSession(deps, actor, projectId, input),
     uploadStatus: (uploadId) => uploadStatus(deps, actor, uploadId),
     appendChunk: (uploadId, offset, bytes) => appendUploadChunk(deps, actor, uploadId, offset, Readable.from([Buffer.from(bytes)]), bytes.byteLength),
@@ -86,10 +87,10 @@ export function serverTarget(baseUrl: string, apiKey: string, projectId: string)
   const video = (videoId: string) => `/api/v1/videos/${encodeURIComponent(videoId)}`;
   return {
     description: root,
-    savePromptList: (fileName, text) => {
+    savePromptList: (fileName, text, options) => {
       const form = new FormData();
       form.set("file", new Blob([text], { type: "text/plain" }), fileName);
-      return call(`${project}/prompt-lists`, { method: "POST", body: form });
+      return call(`${project}/prompt-lists${options?.dryRun ? "?dryRun=true" : ""}`, { method: "POST", body: form });
     },
     startUpload: (input) => json(`${project}/uploads`, input),
     uploadStatus: (uploadId) => call(upload(uploadId)),

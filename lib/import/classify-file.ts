@@ -7,17 +7,18 @@ export type PickedKind = "video" | "prompt-list" | "metadata" | "other";
 
 /**
  * Sorts picked files: videos by extension; a prompt list is a txt/json/csv/jsonl inside a
- * `prompt`/`prompts` folder or named like VBench's lists; a csv/jsonl named `*metadata*` is metadata.
+ * `prompt`/`prompts` folder, a json inside `meta_info`, or named like VBench's lists (VBench2_full_text_info.json,
+ * VBench2_full_info.json); a csv/jsonl named `*metadata*` is metadata.
  */
 export function classifyPickedFile(relativePath: string): PickedKind {
   const name = relativePath.split("/").pop() ?? relativePath;
   if (VIDEO_EXTENSIONS.test(name)) return "video";
   if (!LIST_EXTENSIONS.test(name)) return "other";
   if (/meta/i.test(name) && /\.(csv|jsonl)$/i.test(name)) return "metadata";
-  const inPromptFolder = relativePath
-    .split("/")
-    .slice(0, -1)
-    .some((part) => /^prompts?$/i.test(part));
-  if (inPromptFolder || /vbench2?_full_text/i.test(name) || /prompt/i.test(name)) return "prompt-list";
+  const folders = relativePath.split("/").slice(0, -1);
+  const inPromptFolder = folders.some((part) => /^prompts?$/i.test(part));
+  // VBench-2.0's per-dimension auxiliary info: meta_info/<Dimension>.json.
+  const inMetaInfoFolder = /\.json$/i.test(name) && folders.some((part) => /^meta_info$/i.test(part));
+  if (inPromptFolder || inMetaInfoFolder || /vbench2?_full_(text|info)/i.test(name) || /prompt/i.test(name)) return "prompt-list";
   return "other";
 }

@@ -29,6 +29,7 @@ describe("parseVideoPath: VBench names without a prompt index", () => {
       dimensions: ["Camera_Motion"],
       model: "kling-1.6",
       matchedPromptList: false,
+      auxiliaryInfo: {},
       layout: "vbench-dimension",
     });
   });

@@ -23,6 +23,8 @@ export interface ParsedVideoPath {
   dimensions: string[];
   model: string | null;
   matchedPromptList: boolean;
+  /** The matched prompt's auxiliary info (VBench-2.0's) of the video's dimensions; {} when none. */
+  auxiliaryInfo: Record<string, unknown>;
   layout: VideoPathLayout;
 }
 
@@ -192,6 +194,7 @@ export function parseVideoPath(relativePath: string, options: ParseVideoPathOpti
       dimensions,
       model,
       matchedPromptList: reading.match !== null,
+      auxiliaryInfo: Object.fromEntries(Object.entries(reading.match?.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension))),
       layout,
     },
   };

@@ -5,9 +5,11 @@ import { canonicalDimension, matchDimension, VBENCH_DIMENSIONS } from "./vbench-
 export interface PromptEntry {
   prompt: string;
   dimensions: string[];
+  /** What each dimension's evaluator needs of the prompt (VBench-2.0's `auxiliary_info`), by dimension, as the file has it. */
+  auxiliaryInfo?: Record<string, unknown>;
 }
 
-export type PromptListFormat = "vbench-info-json" | "json-array" | "jsonl" | "csv" | "dimension-txt" | "txt";
+export type PromptListFormat = "vbench-info-json" | "vbench-full-info-json" | "json-array" | "jsonl" | "csv" | "dimension-txt" | "txt";
 
 export type PromptListResult = { ok: true; entries: PromptEntry[]; format: PromptListFormat } | { ok: false; error: string };
 
@@ -95,10 +97,33 @@ function parseVbenchInfo(info: Record<string, unknown>): PromptListResult {
   return { ok: true, entries, format: "vbench-info-json" };
 }
 
+/**
+ * VBench2_full_info.json and meta_info/<Dimension>.json: `[{"prompt_en", "dimension": [..] or "..", "auxiliary_info"?}]`.
+ * The same prompt appears once per dimension, each with its own auxiliary_info, which is kept under that dimension.
+ */
+function parseVbenchFullInfo(value: unknown[]): PromptListResult {
+  const entries: PromptEntry[] = [];
+  for (const [index, item] of value.entries()) {
+    const where = `entry ${index + 1}`;
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return { ok: false, error: `${where}: expected an object with "prompt_en" and "dimension"` };
+    const record = item as Record<string, unknown>;
+    if (typeof record.prompt_en !== "string" || record.prompt_en.trim() === "") return { ok: false, error: `${where}: "prompt_en" must be a non-empty string` };
+    const dimensions = readDimensionsField(record.dimension, where);
+    if (!dimensions.ok) return dimensions;
+    if (dimensions.dimensions.length === 0) return { ok: false, error: `${where}: "dimension" names no dimension` };
+    const entry: PromptEntry = { prompt: record.prompt_en.trim(), dimensions: dimensions.dimensions };
+    if (record.auxiliary_info !== undefined && record.auxiliary_info !== null) entry.auxiliaryInfo = Object.fromEntries(dimensions.dimensions.map((d) => [d, record.auxiliary_info]));
+    entries.push(entry);
+  }
+  return { ok: true, entries, format: "vbench-full-info-json" };
+}
+
 function parseJsonList(text: string): PromptListResult {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, error: `invalid JSON (${parsed.reason})` };
   const value = parsed.value;
+  const first = Array.isArray(value) ? value[0] : undefined;
+  if (Array.isArray(value) && typeof first === "object" && first !== null && "prompt_en" in first) return parseVbenchFullInfo(value);
   if (Array.isArray(value)) {
     const entries: PromptEntry[] = [];
     for (const [index, item] of value.entries()) {
@@ -160,6 +185,10 @@ function parseTextList(fileName: string, text: string): PromptListResult {
   return { ok: true, entries, format: dimension ? "dimension-txt" : "txt" };
 }
 
+/** What a prompt list may be, for messages that say what was expected. */
+export const PROMPT_LIST_FORMATS_IN_WORDS =
+  'one prompt per line (.txt), a CSV with a "prompt" column, JSON Lines or a JSON array of {"prompt": …}, VBench2_full_text_info.json, or VBench2_full_info.json / meta_info/<Dimension>.json';
+
 /**
  * Reads a prompt list: VBench2_full_text_info.json, a JSON array, JSON Lines, a CSV with a
  * `prompt` column (and optional `dimension`, several separated by `;` or `|`), or plain text with
@@ -184,7 +213,7 @@ export function parsePromptList(fileName: string, content: string): PromptListRe
         return { ok: false as const, error: `unsupported prompt list format (${extension || "no extension"}); use .txt, .csv, .json or .jsonl` };
     }
   })();
-  if (parsed.ok && parsed.entries.length === 0) return { ok: false, error: "no prompts found" };
+  if (parsed.ok && parsed.entries.length === 0) return { ok: false, error: `no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS})` };
   return parsed;
 }
 
@@ -263,7 +292,7 @@ export class PromptIndex {
   }
 
   toJSON(): PromptEntry[] {
-    return this.entries.map((entry) => ({ prompt: entry.prompt, dimensions: [...entry.dimensions] }));
+    return this.entries.map((entry) => ({ prompt: entry.prompt, dimensions: [...entry.dimensions], ...(entry.auxiliaryInfo ? { auxiliaryInfo: entry.auxiliaryInfo } : {}) }));
   }
 }
 
@@ -272,20 +301,28 @@ export class PromptIndex {
  * becomes one entry carrying every dimension, in VBench order; the first spelling seen is kept.
  */
 export function buildPromptIndex(entries: readonly PromptEntry[]): PromptIndex {
-  const merged = new Map<string, { prompt: string; dimensions: Set<string> }>();
+  const merged = new Map<string, { prompt: string; dimensions: Set<string>; auxiliaryInfo: Record<string, unknown> }>();
   for (const entry of entries) {
     const prompt = entry.prompt.trim();
     if (prompt === "") continue;
     const key = prompt.normalize("NFC");
     const existing = merged.get(key);
-    const target = existing ?? { prompt, dimensions: new Set<string>() };
+    const target = existing ?? { prompt, dimensions: new Set<string>(), auxiliaryInfo: {} };
     for (const dimension of entry.dimensions) {
       const canonical = canonicalDimension(dimension);
       if (canonical !== "") target.dimensions.add(canonical);
     }
+    // A later list's auxiliary info of a dimension replaces an earlier one's (a corrected meta_info file).
+    for (const [dimension, info] of Object.entries(entry.auxiliaryInfo ?? {})) target.auxiliaryInfo[canonicalDimension(dimension)] = info;
     if (!existing) merged.set(key, target);
   }
-  return new PromptIndex([...merged.values()].map(({ prompt, dimensions }) => ({ prompt, dimensions: [...dimensions].sort(compareDimensions) })));
+  return new PromptIndex(
+    [...merged.values()].map(({ prompt, dimensions, auxiliaryInfo }) => ({
+      prompt,
+      dimensions: [...dimensions].sort(compareDimensions),
+      ...(Object.keys(auxiliaryInfo).length ? { auxiliaryInfo } : {}),
+    })),
+  );
 }
 
 export function mergePromptIndexes(...indexes: readonly PromptIndex[]): PromptIndex {

@@ -14,6 +14,8 @@ export interface ImportedVideoFields {
   seed: string | null;
   extra: Record<string, unknown>;
   matchedPromptList: boolean;
+  /** The matched prompt's auxiliary info of the video's dimensions (VBench-2.0's `auxiliary_info`). */
+  auxiliaryInfo: Record<string, unknown>;
 }
 
 /** The project's prompt lists merged into one index (later lists add dimensions to earlier ones). */
@@ -57,6 +59,7 @@ export function describeWithIndex(
       seed: meta.seed === undefined ? null : String(meta.seed),
       extra: meta.extra ?? {},
       matchedPromptList: meta.prompt !== undefined || parsed.value.matchedPromptList,
+      auxiliaryInfo: parsed.value.auxiliaryInfo,
     },
   };
 }

@@ -1,33 +1,122 @@
+import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
 import { completenessReport } from "../import/completeness";
-import { parsePromptList } from "../import/prompt-lists";
-import { promptIndexForProject } from "./describe-imported-video";
+import { buildPromptIndex, parsePromptList, PROMPT_LIST_FORMATS_IN_WORDS, type PromptEntry } from "../import/prompt-lists";
+import { describeWithIndex, promptIndexForProject } from "./describe-imported-video";
 import type { VideoDeps } from "./register-video";
 import { rejectNulBytesInFile } from "../validation/nul-bytes";
 
 export const MAX_PROMPT_LIST_BYTES = 32 * 1024 * 1024;
 
-/** Stores a prompt list (any supported format); later imports restore prompts and dimensions from it. */
-export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: string, fileName: string, content: string) {
+/** `POST …/prompt-lists?dryRun=true`: save nothing, answer what the list would match. */
+export const promptListQuerySchema = z.object({ dryRun: z.enum(["true", "false"]).default("false") });
+
+/** How many of a kind to name in a dry run's answer; the counts are whole. */
+const NAMED = 20;
+
+/**
+ * What a prompt list gives the project's videos already there: each video its name matches gets the prompt's
+ * dimensions and, per dimension the video is in, the prompt's auxiliary info (VBench-2.0's `auxiliary_info`); and
+ * what matches nothing: the list's prompts no video has (per dimension) and the videos no prompt names.
+ */
+async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: string, entries: readonly PromptEntry[]) {
+  const index = buildPromptIndex(entries);
+  const byPrompt = new Map(index.entries.map((entry) => [entry.prompt, entry]));
+  const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { id: true, relativePath: true, dimensions: true, auxiliaryInfo: true } });
+  const updates: { id: string; dimensions: string[]; info: Record<string, unknown> }[] = [];
+  const found = new Set<string>();
+  const unmatchedVideos: string[] = [];
+  for (const video of videos) {
+    const described = describeWithIndex(video.relativePath, { promptIndex: index });
+    const entry = described.ok && described.value.matchedPromptList && described.value.prompt ? byPrompt.get(described.value.prompt) : undefined;
+    if (!entry || !described.ok) {
+      unmatchedVideos.push(video.relativePath);
+      continue;
+    }
+    const dimensions = [...new Set([...video.dimensions, ...described.value.dimensions])];
+    for (const dimension of dimensions) found.add(`${dimension}\u0000${entry.prompt}`);
+    const info = Object.fromEntries(Object.entries(entry.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension)));
+    const had = (video.auxiliaryInfo ?? {}) as Record<string, unknown>;
+    const changed = dimensions.length !== video.dimensions.length || Object.entries(info).some(([dimension, value]) => JSON.stringify(had[dimension]) !== JSON.stringify(value));
+    if (changed) updates.push({ id: video.id, dimensions, info });
+  }
+  const unmatchedPrompts: Record<string, { count: number; first: string[] }> = {};
+  for (const entry of index.entries) {
+    for (const dimension of entry.dimensions.length ? entry.dimensions : [""]) {
+      if (found.has(`${dimension}\u0000${entry.prompt}`) || (dimension === "" && [...found].some((key) => key.endsWith(`\u0000${entry.prompt}`)))) continue;
+      const slot = (unmatchedPrompts[dimension || "(no dimension)"] ??= { count: 0, first: [] });
+      slot.count += 1;
+      if (slot.first.length < NAMED) slot.first.push(entry.prompt);
+    }
+  }
+  return {
+    matchedVideos: videos.length - unmatchedVideos.length,
+    updates,
+    unmatchedPrompts: { count: Object.values(unmatchedPrompts).reduce((sum, d) => sum + d.count, 0), byDimension: unmatchedPrompts },
+    unmatchedVideos: { count: unmatchedVideos.length, first: unmatchedVideos.slice(0, NAMED) },
+  };
+}
+
+/** What storing a prompt list (or its dry run) answers: the list and what it matches among the project's videos. */
+export interface PromptListReport {
+  dryRun: boolean;
+  id: string | null;
+  name: string;
+  format: string;
+  entryCount: number;
+  withAuxiliaryInfo: number;
+  matchedVideos: number;
+  videosUpdated: number;
+  unmatchedPrompts: { count: number; byDimension: Record<string, { count: number; first: string[] }> };
+  unmatchedVideos: { count: number; first: string[] };
+}
+
+/**
+ * Stores a prompt list (any supported format): videos imported later get their prompts, dimensions and auxiliary
+ * info from it, and the project's videos already there get the dimensions and auxiliary info it gives them, in the
+ * same transaction. `dryRun` saves nothing and answers the same, with what matched nothing.
+ */
+export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: string, fileName: string, content: string, options: { dryRun?: boolean } = {}): Promise<PromptListReport> {
   await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
   rejectNulBytesInFile(content, fileName);
   const parsed = parsePromptList(fileName, content);
   if (!parsed.ok) throw new ValidationError(`${fileName}: ${parsed.error}`);
-  if (parsed.entries.length === 0) throw new ValidationError(`${fileName}: no prompts found.`);
-  const list = await deps.prisma.promptList.create({
-    data: {
-      projectId,
-      name: fileName.slice(0, 300),
-      format: parsed.format,
-      entries: parsed.entries as unknown as Prisma.InputJsonValue,
-      entryCount: parsed.entries.length,
-      createdById: actor.userId,
-    },
+  if (parsed.entries.length === 0) throw new ValidationError(`${fileName}: no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS}).`);
+  const matched = await matchExistingVideos(deps.prisma, projectId, parsed.entries);
+  const report = {
+    format: parsed.format,
+    entryCount: parsed.entries.length,
+    withAuxiliaryInfo: parsed.entries.filter((entry) => entry.auxiliaryInfo).length,
+    matchedVideos: matched.matchedVideos,
+    videosUpdated: matched.updates.length,
+    unmatchedPrompts: matched.unmatchedPrompts,
+    unmatchedVideos: matched.unmatchedVideos,
+  };
+  if (options.dryRun) return { dryRun: true as const, id: null, name: fileName.slice(0, 300), ...report };
+  const list = await deps.prisma.$transaction(async (tx) => {
+    const created = await tx.promptList.create({
+      data: {
+        projectId,
+        name: fileName.slice(0, 300),
+        format: parsed.format,
+        entries: parsed.entries as unknown as Prisma.InputJsonValue,
+        entryCount: parsed.entries.length,
+        createdById: actor.userId,
+      },
+    });
+    // One statement for every matched video: a VBench suite matches thousands.
+    if (matched.updates.length) {
+      await tx.$executeRaw`
+        UPDATE video AS v SET dimensions = u.dimensions, "auxiliaryInfo" = v."auxiliaryInfo" || u.info, "updatedAt" = now()
+        FROM jsonb_to_recordset(${JSON.stringify(matched.updates)}::jsonb) AS u(id text, dimensions text[], info jsonb)
+        WHERE v.id = u.id AND v."projectId" = ${projectId}`;
+    }
+    return created;
   });
-  return { id: list.id, name: list.name, format: list.format, entryCount: list.entryCount };
+  return { dryRun: false as const, id: list.id, name: list.name, ...report };
 }
 
 export async function listPromptLists(deps: VideoDeps, actor: Actor, projectId: string) {

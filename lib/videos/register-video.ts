@@ -75,6 +75,7 @@ export async function registerStoredVideo(
           seed: fields.seed,
           extra: fields.extra as Prisma.InputJsonValue,
           matchedPrompt: fields.matchedPromptList,
+          auxiliaryInfo: fields.auxiliaryInfo as Prisma.InputJsonValue,
           container: probed.probe.container,
           codec: probed.probe.codec,
           width: probed.probe.width,

@@ -25,6 +25,7 @@ import { referenceSetFieldsSchema } from "../../items/items.validation";
 import { applyMetadataSchema } from "../../videos/apply-metadata";
 import { compareQuerySchema } from "../../videos/compare-samples.validation";
 import { deleteOneVideoSchema, deleteVideosSchema } from "../../videos/delete-videos";
+import { promptListQuerySchema } from "../../videos/prompt-list-store";
 import { videoEditSchema } from "../../videos/video-edits.validation";
 import { videoFilterSchema, videoListQuerySchema } from "../../videos/video-filter";
 import { startAlignmentSchema } from "../../alignment/alignment.validation";
@@ -186,8 +187,10 @@ function coreApiRoutes(): ApiRoute[] {
       method: "post",
       path: "/api/v1/projects/{projectId}/prompt-lists",
       summary: "Store a prompt list (owners)",
-      description: "A VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json), or txt/CSV/JSONL.",
+      description:
+        "A VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json, VBench2_full_info.json or meta_info/<Dimension>.json, whose auxiliary_info each matching video keeps by dimension), or txt/CSV/JSONL. The project's videos already there get the dimensions and auxiliary info the list gives them. The answer: `{id, name, format, entryCount, withAuxiliaryInfo, matchedVideos, videosUpdated, unmatchedPrompts: {count, byDimension: {<dimension>: {count, first}}}, unmatchedVideos: {count, first}}`; `dryRun=true` saves nothing and answers 200 with `id: null`.",
       params: project,
+      query: promptListQuerySchema,
       body: { kind: "multipart", files: { file: "The prompt list." } },
       responses: [created("The stored list.")],
       errors: [413],

@@ -3,18 +3,22 @@ import { readMultipart } from "@/lib/api/multipart";
 
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
-import { listPromptLists, MAX_PROMPT_LIST_BYTES, savePromptList } from "@/lib/videos/prompt-list-store";
+import { listPromptLists, MAX_PROMPT_LIST_BYTES, promptListQuerySchema, savePromptList } from "@/lib/videos/prompt-list-store";
 
 type Params = { projectId: string };
 
 export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ promptLists: await listPromptLists(appDeps(), actor, project.id) }));
 
-/** multipart `file`: a VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json), or txt/CSV/JSONL. */
+/**
+ * multipart `file`: a VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json, VBench2_full_info.json or
+ * meta_info/<Dimension>.json with auxiliary_info), or txt/CSV/JSONL; `?dryRun=true` saves nothing and says what would match.
+ */
 export const POST = withProject<Params>(
   "videos.import",
   async ({ request, actor, project }) => {
     const deps = appDeps();
     const projectId = project.id;
+    const { dryRun } = promptListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     let upload: { name: string; text: string } | null = null;
     await readMultipart(request, async (file) => {
       const chunks: Buffer[] = [];
@@ -28,7 +32,8 @@ export const POST = withProject<Params>(
     });
     const file = upload as { name: string; text: string } | null;
     if (!file) throw new ValidationError('Send the prompt list as a multipart part named "file".');
-    return Response.json(await savePromptList(deps, actor, projectId, file.name, file.text), { status: 201 });
+    const saved = await savePromptList(deps, actor, projectId, file.name, file.text, { dryRun: dryRun === "true" });
+    return Response.json(saved, { status: saved.dryRun ? 200 : 201 });
   },
   { body: "multipart" },
 );
