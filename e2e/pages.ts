@@ -111,6 +111,17 @@ const CORE_PAGES: CrawlPage[] = [
     project: { action: "queues.manage" },
     urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}/label-next`, `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`],
   },
+  {
+    route: "/projects/[projectId]/runs/[runId]/leaderboard",
+    project: {},
+    urls: (s) => [
+      `/projects/${s.projectId}/runs/${s.runId}/leaderboard`,
+      `/projects/${s.projectId}/runs/${s.runId}/leaderboard?metric=verdict`,
+      // An unknown metric is refused on the page, not a 5xx.
+      `/projects/${s.projectId}/runs/${s.runId}/leaderboard?metric=nosuch`,
+      ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/runs/${runId}/leaderboard`),
+    ],
+  },
   { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
   {
     route: "/projects/[projectId]/queues/new",

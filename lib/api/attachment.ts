@@ -1,9 +1,16 @@
-/** A downloadable export body (CSV or JSONL), never cached or sniffed. */
-export function attachmentResponse(body: string, format: "csv" | "jsonl", baseName: string): Response {
+const ATTACHMENT_TYPES = {
+  csv: { contentType: "text/csv; charset=utf-8", extension: "csv" },
+  jsonl: { contentType: "application/x-ndjson; charset=utf-8", extension: "jsonl" },
+  latex: { contentType: "application/x-latex; charset=utf-8", extension: "tex" },
+} as const;
+
+/** A downloadable export body (CSV, JSONL or LaTeX), never cached or sniffed. */
+export function attachmentResponse(body: string, format: keyof typeof ATTACHMENT_TYPES, baseName: string): Response {
+  const { contentType, extension } = ATTACHMENT_TYPES[format];
   return new Response(body, {
     headers: {
-      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="${baseName}.${format}"`,
+      "content-type": contentType,
+      "content-disposition": `attachment; filename="${baseName}.${extension}"`,
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
     },

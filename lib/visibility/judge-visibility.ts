@@ -6,8 +6,8 @@
  * run results) nor other reviewers' values for any video of that queue, anywhere, until they submit it. This is enforced on
  * the server: every read that returns judge values for a video asks here and redacts with the helpers
  * below (video scores, video reviews, the run page, the call inspector, the video page's runs, the compare
- * page, the tasks' run results through `redactResultsFor`, the video list and the agreement scope and
- * exports through `blindVideoIdsFor`).
+ * page, the tasks' run results through `redactResultsFor`, the video list, the agreement scope and
+ * exports and a run's leaderboard through `blindVideoIdsFor`).
  *
  * Which step outputs carry judge values is read from the task declarations (`metricSteps`), never listed
  * here, and how a task's run results are redacted is the task's own `redactResult`. This module reads the

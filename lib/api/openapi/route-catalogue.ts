@@ -11,6 +11,7 @@ import { createRunSchema, pipelineParamSchema, pipelineQuerySchema } from "../..
 import { PIPELINES, TASK_MODULES } from "../../tasks/modules";
 import { labelNextQuerySchema, labelNextRunIdSchema } from "../../label-next/label-next.validation";
 import { labelSetIdSchema, labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
+import { runLeaderboardQuerySchema } from "../../leaderboard/run-leaderboard.validation";
 import { deleteProjectSchema } from "../../projects/delete-project";
 import { addMemberBodySchema, createProjectSchema, projectIdSchema, updateProjectSchema } from "../../projects/projects.validation";
 import { savePromptVersionSchema } from "../../prompt-versions/prompt-versions.validation";
@@ -509,6 +510,19 @@ function coreApiRoutes(): ApiRoute[] {
       params: { runId: labelNextRunIdSchema },
       query: labelNextQuerySchema,
       responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`.")],
+    },
+    {
+      method: "get",
+      path: "/api/v1/runs/{runId}/leaderboard",
+      summary: "The run's generator models ranked by one metric, with bootstrap 95% intervals and paired differences",
+      params: run,
+      query: runLeaderboardQuerySchema,
+      responses: [
+        download(
+          "`{run, metric, metrics, videos: {withValue, ranked, withoutModel, withheld}, leaderboard: {dimensions, generators: [{model, rank, dimensions, total}], pairs: [{a, b, n, difference, lower, upper, p}], ranking, bootstrap}}`, or the CSV or LaTeX table.",
+          ["application/json", "text/csv", "application/x-latex"],
+        ),
+      ],
     },
     {
       method: "put",

@@ -5,6 +5,7 @@
  * P, R, F1 and Acc, plus κ; a second tabular gives each category over all videos.
  */
 import { csvRow, type CsvValue } from "../../export/csv";
+import { escapeLatex } from "../../export/latex";
 import { CATEGORY_TARGETS, HEADLINE_TARGETS, PAPER_METRICS, type PaperCell, type PaperGroup, type PaperTable } from "./paper-table";
 
 export const groupName = (g: Pick<PaperGroup, "model">) => (g.model === null ? "Overall" : g.model === "" ? "(no model)" : g.model);
@@ -21,24 +22,6 @@ export function paperTableCsv(table: PaperTable, meta: { labelSet: string; runId
     }
   }
   return out;
-}
-
-const LATEX_SPECIALS: Record<string, string> = {
-  "\\": "\\textbackslash{}",
-  "&": "\\&",
-  "%": "\\%",
-  $: "\\$",
-  "#": "\\#",
-  _: "\\_",
-  "{": "\\{",
-  "}": "\\}",
-  "~": "\\textasciitilde{}",
-  "^": "\\textasciicircum{}",
-};
-
-/** Text as LaTeX source that prints it verbatim (the ten characters LaTeX treats specially). */
-export function escapeLatex(text: string): string {
-  return text.replace(/[\\&%$#_{}~^]/g, (c) => LATEX_SPECIALS[c]!);
 }
 
 const num = (v: number | null) => (v === null ? "--" : v.toFixed(2));

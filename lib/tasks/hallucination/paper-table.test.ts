@@ -3,7 +3,8 @@ import { anyPresent, judgePresence } from "../../calibration/judge-presence";
 import { TASKS } from "../registry";
 import { paperCell, paperTable, paperTableReads, type CalibrationVideo } from "./paper-table";
 import declarations from "./declarations";
-import { escapeLatex, paperTableCsv, paperTableLatex } from "./paper-table-export";
+import { escapeLatex } from "../../export/latex";
+import { paperTableCsv, paperTableLatex } from "./paper-table-export";
 
 const video = (videoId: string, model: string | null, label: boolean | null, judge: boolean | null): CalibrationVideo => ({
   videoId,

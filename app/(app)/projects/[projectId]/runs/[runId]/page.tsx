@@ -40,6 +40,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const runTask = findTask(run.pipeline);
   // A task with a verdict, or with criteria to plan on (a rubric task's), has a "what to label next".
   const canPlanLabels = roleCan(role, "queues.manage") && !!runTask && runTask.subject === "video" && (!!runTask.verdict || labelNextCriteria(runTask).length > 0);
+  // A task that scores the videos themselves ranks their models by any of its metrics.
+  const hasLeaderboard = !!runTask && runTask.subject === "video" && runTask.metrics.length > 0;
   const resultsLink = runResultsLinkOf(run.pipeline);
   return (
     <div className="flex flex-col gap-5">
@@ -89,8 +91,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             items ({itemList.total})
           </a>
         )}
+        {hasLeaderboard && (
+          <Link href={`/projects/${projectId}/runs/${runId}/leaderboard`} className="ml-auto text-indigo-700 underline" data-testid="leaderboard-link">
+            leaderboard by model
+          </Link>
+        )}
         {canPlanLabels && (
-          <Link href={`/projects/${projectId}/runs/${runId}/label-next`} className="ml-auto text-indigo-700 underline" data-testid="label-next-link">
+          <Link href={`/projects/${projectId}/runs/${runId}/label-next`} className={`${hasLeaderboard ? "" : "ml-auto "}text-indigo-700 underline`} data-testid="label-next-link">
             what to label next
           </Link>
         )}

@@ -1,0 +1,99 @@
+/**
+ * The leaderboard of one run: its videos' value of one metric (run_metric), grouped by the video's model (the
+ * generator) and resampled by the video's prompt. Works for any task whose subject is the video (hallucination,
+ * a rubric task over videos): the metric is one the run's task declares, read through the registry.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
+import { NotFoundError, ValidationError } from "../errors";
+import { runNameOfRow } from "../runs/run-name";
+import { findTask } from "../tasks/registry";
+import { scaleBounds, type MetricDeclaration } from "../tasks/task-declaration";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { buildLeaderboard, type LeaderboardResult } from "./leaderboard";
+import type { RunLeaderboardQuery } from "./run-leaderboard.validation";
+
+export interface RunLeaderboard {
+  run: { id: string; projectId: string; pipeline: string; name: string };
+  metric: {
+    id: string;
+    label: string;
+    definition: string;
+    higherIsBetter: boolean;
+    /** The ends of its declared scale. */
+    scale: { min: number; max: number };
+    /** Values are proportions (a 0–1 scale or yes/no), shown as percentages. */
+    percent: boolean;
+  };
+  /** The metrics of the run's task: what `metric=` may name. */
+  metrics: { id: string; label: string }[];
+  videos: {
+    /** The run's videos with a value of the metric. */
+    withValue: number;
+    /** Of those, on the board: with a model, and not blind to the caller. */
+    ranked: number;
+    /** Left out: no model. */
+    withoutModel: number;
+    /** Left out: the caller reviews them in a blind queue (lib/visibility), so their judge values stay hidden. */
+    withheld: number;
+  };
+  leaderboard: LeaderboardResult;
+}
+
+/** A video without a prompt is a resampling unit of its own (a key no prompt text can be). */
+const ownPromptKey = (videoId: string) => `\u0000video:${videoId}`;
+
+/** The task's headline metric: the first numeric one people review (hallucination's overall), else the first numeric, else the first. */
+export function defaultLeaderboardMetric(metrics: readonly MetricDeclaration[]): MetricDeclaration | undefined {
+  const numeric = metrics.filter((m) => m.scale.kind === "numeric");
+  return numeric.find((m) => m.reviewed) ?? numeric[0] ?? metrics[0];
+}
+
+export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: string, query: Pick<RunLeaderboardQuery, "metric" | "samples" | "seed">): Promise<RunLeaderboard> {
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { id: true, projectId: true, pipeline: true, createdAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+  });
+  if (!run) throw new NotFoundError("No such run.");
+  await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
+  });
+  const task = findTask(run.pipeline);
+  if (!task) throw new ValidationError(`No judge task is declared for this run's pipeline "${run.pipeline}": it has no metrics to rank by.`);
+  if (task.subject !== "video") throw new ValidationError(`A ${task.label} run judges each ${task.subject}, not the videos: its values have no generator to rank.`);
+  const metric = query.metric === undefined ? defaultLeaderboardMetric(task.metrics) : task.metrics.find((m) => m.id === query.metric);
+  if (!metric) {
+    const choices = task.metrics.map((m) => `${m.id} (${m.label})`).join(", ");
+    throw new ValidationError(query.metric === undefined ? `The task ${task.label} declares no metrics.` : `The task ${task.label} has no metric "${query.metric}": one of ${choices || "none"}.`);
+  }
+
+  const scale = scaleBounds(metric.scale);
+  const [values, blind] = await Promise.all([
+    prisma.runMetric.findMany({
+      where: { runId, metric: metric.id, itemId: "" },
+      select: { videoId: true, value: true, video: { select: { model: true, prompt: true } } },
+    }),
+    blindVideoIdsFor(prisma, actor.userId),
+  ]);
+  let withoutModel = 0;
+  let withheld = 0;
+  const rows = values.flatMap((v) => {
+    if (!v.video.model) {
+      withoutModel++;
+      return [];
+    }
+    if (blind.has(v.videoId)) {
+      withheld++;
+      return [];
+    }
+    return [{ generator: v.video.model, promptKey: v.video.prompt || ownPromptKey(v.videoId), dimension: metric.id, value: v.value }];
+  });
+  return {
+    run: { id: run.id, projectId: run.projectId, pipeline: run.pipeline, name: runNameOfRow(run) },
+    metric: { id: metric.id, label: metric.label, definition: metric.definition, higherIsBetter: metric.higherIsBetter, scale, percent: scale.min >= 0 && scale.max <= 1 },
+    metrics: task.metrics.map((m) => ({ id: m.id, label: m.label })),
+    videos: { withValue: values.length, ranked: rows.length, withoutModel, withheld },
+    leaderboard: buildLeaderboard({ rows, dimensions: [metric.id], higherIsBetter: metric.higherIsBetter, bootstrap: { samples: query.samples, seed: query.seed } }),
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+const blankAsMissing = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+const intParam = (min: number, max: number, fallback: number, label: string) =>
+  z
+    .preprocess(blankAsMissing, z.coerce.number().int(`${label} must be a whole number.`).min(min, `${label}: at least ${min}.`).max(max, `${label}: at most ${max}.`).optional())
+    .transform((v) => v ?? fallback);
+
+/**
+ * `GET /api/v1/runs/{runId}/leaderboard`: the metric (one the run's task declares, checked against it; absent: the
+ * task's headline metric), the format, the bootstrap's resamples and seed, and whether the LaTeX shows intervals.
+ */
+export const runLeaderboardQuerySchema = z
+  .object({
+    metric: z.preprocess(
+      blankAsMissing,
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9_.:-]{1,80}$/, "Not a metric id.")
+        .optional(),
+    ),
+    format: z.enum(["json", "csv", "latex"]).default("json"),
+    samples: intParam(100, 10_000, 1000, "Samples"),
+    seed: intParam(0, 2 ** 31 - 1, 1, "Seed"),
+    /** LaTeX only: each cell's 95% interval after its score. */
+    intervals: z
+      .enum(["0", "1", "true", "false"])
+      .default("0")
+      .transform((v) => v === "1" || v === "true"),
+  })
+  .strict();
+export type RunLeaderboardQuery = z.output<typeof runLeaderboardQuerySchema>;
