@@ -65,7 +65,9 @@ function unmatchedMessage(list: PromptListAnswer): string {
     .map(([dimension, d]) => `${dimension} ${d.count}`)
     .join(", ");
   const prompts = list.unmatchedPrompts.count ? `${list.unmatchedPrompts.count} of its prompts have no video (${byDimension})` : "every prompt has a video";
-  const videos = list.unmatchedVideos.count ? `${list.unmatchedVideos.count} video${list.unmatchedVideos.count === 1 ? "" : "s"} match no prompt of it (${list.unmatchedVideos.first.slice(0, 3).join(", ")}${list.unmatchedVideos.count > 3 ? ", …" : ""})` : "every video matches a prompt";
+  const videos = list.unmatchedVideos.count
+    ? `${list.unmatchedVideos.count} video${list.unmatchedVideos.count === 1 ? "" : "s"} match no prompt of it (${list.unmatchedVideos.first.slice(0, 3).join(", ")}${list.unmatchedVideos.count > 3 ? ", …" : ""})`
+    : "every video matches a prompt";
   return `After the import: ${prompts}; ${videos}.`;
 }
 

@@ -15,4 +15,13 @@ export const VBENCH2_CRAWL_PAGES: readonly CrawlPage[] = [
       `/projects/${s.projectId}/vbench2?runId=nope&labelSetId=nope`,
     ],
   },
+  {
+    route: "/projects/[projectId]/vbench2/leaderboard",
+    project: {},
+    urls: (s) => [
+      `/projects/${s.projectId}/vbench2/leaderboard`,
+      `/projects/${s.projectId}/vbench2/leaderboard?runId=${taskSeedIds(s, "vbench2", "runIds")[0]}&samples=200`,
+      `/projects/${s.projectId}/vbench2/leaderboard?runId=nope&seed=x`,
+    ],
+  },
 ];

@@ -64,7 +64,15 @@ describe("VBench-2.0 auxiliary_info", () => {
     expect(meta).toMatchObject({ ok: true, format: "vbench-full-info-json" });
     if (meta.ok) expect(meta.entries.every((e) => e.dimensions.join() === "Material" && e.auxiliaryInfo?.Material !== undefined)).toBe(true);
     // A malformed entry names itself.
-    expect(parsePromptList("VBench2_full_info.json", JSON.stringify([{ prompt_en: "A cat.", dimension: ["Material"] }, { prompt_en: "", dimension: ["Material"] }]))).toEqual({ ok: false, error: 'entry 2: "prompt_en" must be a non-empty string' });
+    expect(
+      parsePromptList(
+        "VBench2_full_info.json",
+        JSON.stringify([
+          { prompt_en: "A cat.", dimension: ["Material"] },
+          { prompt_en: "", dimension: ["Material"] },
+        ]),
+      ),
+    ).toEqual({ ok: false, error: 'entry 2: "prompt_en" must be a non-empty string' });
     expect(parsePromptList("prompts.json", "[]")).toMatchObject({ ok: false, error: expect.stringContaining("VBench2_full_info.json") });
   });
 
@@ -81,7 +89,14 @@ describe("VBench-2.0 auxiliary_info", () => {
 
     const dry = await sendPromptList(projectId, "VBench2_full_info.json", fullInfoText, true);
     expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({ dryRun: true, id: null, entryCount: 1230, matchedVideos: 2, videosUpdated: 2, unmatchedVideos: { count: 1, first: ["GenA/Material/Not a VBench prompt at all-0.mp4"] } });
+    expect(dry.body).toMatchObject({
+      dryRun: true,
+      id: null,
+      entryCount: 1230,
+      matchedVideos: 2,
+      videosUpdated: 2,
+      unmatchedVideos: { count: 1, first: ["GenA/Material/Not a VBench prompt at all-0.mp4"] },
+    });
     expect(dry.body.unmatchedPrompts.byDimension.Material.count).toBe(fullInfo.filter((e) => e.dimension.includes("Material")).length - 1);
     expect(dry.body.unmatchedPrompts.byDimension.Camera_Motion.count).toBe(fullInfo.filter((e) => e.dimension.includes("Camera_Motion")).length);
     expect(await prisma.promptList.count({ where: { projectId } })).toBe(0);
@@ -100,7 +115,9 @@ describe("VBench-2.0 auxiliary_info", () => {
     expect(await auxOf(later.body.id)).toEqual({ Thermotics: thermotics.auxiliary_info });
 
     // A prompt in two dimensions (VBench has such): a flat-named video in both keeps both dimensions' info.
-    const twice = fullInfo.find((e) => e.auxiliary_info !== undefined && fullInfo.some((o) => o !== e && o.prompt_en === e.prompt_en && o.auxiliary_info !== undefined && o.dimension[0] !== e.dimension[0]));
+    const twice = fullInfo.find(
+      (e) => e.auxiliary_info !== undefined && fullInfo.some((o) => o !== e && o.prompt_en === e.prompt_en && o.auxiliary_info !== undefined && o.dimension[0] !== e.dimension[0]),
+    );
     if (twice) {
       const other = fullInfo.find((o) => o !== twice && o.prompt_en === twice.prompt_en && o.auxiliary_info !== undefined)!;
       const flat = await sendVideo(projectId, `GenA/${twice.prompt_en.slice(0, 180)}-0.mp4`);

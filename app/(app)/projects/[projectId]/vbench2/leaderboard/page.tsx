@@ -1,0 +1,1 @@
+export { default } from "@/components/tasks/vbench2/pages/leaderboard-page";

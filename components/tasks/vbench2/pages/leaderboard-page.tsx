@@ -1,0 +1,169 @@
+import Link from "next/link";
+import { z } from "zod";
+import { requirePageProjectAccess } from "@/app/_server/actor";
+import { Card, EmptyState } from "@/components/empty-state";
+import { ProjectPageHeader } from "@/components/project-page-header";
+import { LeaderboardPairsTable } from "@/components/leaderboard/leaderboard-tables";
+import { prisma } from "@/lib/db/prisma";
+import { AppError } from "@/lib/errors";
+import { vbench2Leaderboard, type Vbench2Leaderboard } from "@/lib/tasks/vbench2/leaderboard";
+import { vbench2PageChoices } from "@/lib/tasks/vbench2/page-data";
+import { vbench2LeaderboardQuerySchema } from "@/lib/tasks/vbench2/results-query";
+import { VBENCH2_CATEGORIES } from "@/lib/tasks/vbench2/vbench2-dimensions";
+import { searchParamsObject } from "@/lib/videos/video-filter";
+
+const pct = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)}`);
+const cell = (e: { value?: number | null; score?: number | null; lower: number | null; upper: number | null }) => {
+  const value = e.value ?? e.score ?? null;
+  return value === null ? "—" : e.lower === null || e.upper === null ? pct(value) : `${pct(value)} [${pct(e.lower)}, ${pct(e.upper)}]`;
+};
+const SOURCE_LABELS = { judge: "FrameJury's judge", vbench: "VBench's own results", humans: "people" } as const;
+
+/** The generators of a VBench-2.0 run ranked by its total, with 95% intervals over prompts (owners, reviewers and viewers). */
+export default async function Vbench2LeaderboardPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { projectId } = await params;
+  const { actor } = await requirePageProjectAccess(projectId);
+  const raw = searchParamsObject(await searchParams);
+  const { runs } = await vbench2PageChoices(prisma, projectId);
+  let board: Vbench2Leaderboard | null = null;
+  let problem: string | null = null;
+  const parsed = vbench2LeaderboardQuerySchema.safeParse({ ...raw, runId: raw.runId ?? runs[0]?.id });
+  if (!parsed.success) problem = runs.length ? `Some parameters were not understood: ${parsed.error.issues.map((i) => i.message).join(" ")}` : null;
+  else {
+    try {
+      board = await vbench2Leaderboard(prisma, actor, projectId, { runId: parsed.data.runId, labelSetId: parsed.data.labelSetId ?? null, samples: parsed.data.samples, seed: parsed.data.seed });
+    } catch (error) {
+      if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
+      else if (error instanceof AppError) problem = error.message;
+      else throw error;
+    }
+  }
+  const query = parsed.success ? `runId=${encodeURIComponent(parsed.data.runId)}${parsed.data.labelSetId ? `&labelSetId=${encodeURIComponent(parsed.data.labelSetId)}` : ""}` : "";
+  const api = (format: string) => `/api/v1/projects/${projectId}/vbench2-leaderboard?${query}&format=${format}`;
+  const dimensionsShown = board ? board.result.dimensions.filter((d) => board!.generators.some((g) => g.dimensions[d]!.n > 0)) : [];
+  return (
+    <div className="flex flex-col gap-5">
+      <ProjectPageHeader projectId={projectId} title="VBench-2.0 leaderboard" />
+      <p className="max-w-3xl text-sm text-slate-600">
+        Generators (the videos&apos; model) ranked by VBench-2.0&apos;s total: the mean of the five category means, a dimension a generator has no video in counting 0. The 95% intervals resample
+        prompts (a drawn prompt brings all its videos); each pair is compared over the prompts both have, with a two-sided bootstrap p-value. Scores are in percent.{" "}
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/vbench2?${query}`}>
+          back to the results
+        </Link>
+      </p>
+      {problem && (
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          {problem}
+        </p>
+      )}
+      {runs.length === 0 && <EmptyState title="No VBench-2.0 runs yet">A leaderboard ranks the generators of a VBench-2.0 run.</EmptyState>}
+      {board && (
+        <>
+          <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-leaderboard-exports">
+            <a className="text-indigo-700 underline" href={api("csv")}>
+              CSV
+            </a>
+            <a className="text-indigo-700 underline" href={api("latex")}>
+              LaTeX
+            </a>
+            <a className="text-indigo-700 underline" href={`${api("latex")}&intervals=1`}>
+              LaTeX with intervals
+            </a>
+            <a className="text-indigo-700 underline" href={api("json")}>
+              JSON
+            </a>
+          </p>
+          <Card title="Ranking">
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="vbench2-leaderboard">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1">rank</th>
+                    <th className="px-2 py-1">generator</th>
+                    <th className="px-2 py-1">total [95%]</th>
+                    {Object.keys(VBENCH2_CATEGORIES).map((category) => (
+                      <th key={category} className="px-2 py-1">
+                        {category}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {board.generators.map((g) => (
+                    <tr key={g.model} data-testid="vbench2-leaderboard-row" data-model={g.model}>
+                      <td className="px-2 py-1">{g.rank}</td>
+                      <td className="px-2 py-1 font-medium">{g.model}</td>
+                      <td className="px-2 py-1 tabular-nums" data-testid="vbench2-leaderboard-total">
+                        {cell(g.total)}
+                      </td>
+                      {Object.keys(VBENCH2_CATEGORIES).map((category) => (
+                        <td key={category} className="px-2 py-1 tabular-nums">
+                          {cell(g.categories[category] ?? { value: null, lower: null, upper: null })}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+          <Card title="Dimensions">
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="vbench2-leaderboard-dimensions">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="px-2 py-1">dimension</th>
+                    <th className="px-2 py-1">source</th>
+                    {board.generators.map((g) => (
+                      <th key={g.model} className="px-2 py-1">
+                        {g.model}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {dimensionsShown.map((dimension) => (
+                    <tr key={dimension}>
+                      <td className="px-2 py-1">{dimension.replace(/_/g, " ")}</td>
+                      <td className="px-2 py-1 text-slate-500">{SOURCE_LABELS[board.generators[0]!.dimensions[dimension]!.source]}</td>
+                      {board.generators.map((g) => (
+                        <td key={g.model} className="px-2 py-1 tabular-nums" title={`${g.dimensions[dimension]!.n} videos`}>
+                          {cell(g.dimensions[dimension]!)}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {dimensionsShown.length < board.result.dimensions.length && (
+              <p className="mt-2 text-xs text-slate-500">The other {board.result.dimensions.length - dimensionsShown.length} dimensions have no video here: they count 0 in their categories.</p>
+            )}
+          </Card>
+          <Card title="Pairs">
+            <LeaderboardPairsTable pairs={board.pairs} percent />
+          </Card>
+          <Card title="Rankings by source">
+            <ul className="text-sm" data-testid="vbench2-rankings">
+              {Object.entries(board.rankings).map(([source, ranking]) => (
+                <li key={source}>
+                  {SOURCE_LABELS[source as keyof typeof SOURCE_LABELS]}: {ranking.join(" > ")}
+                </li>
+              ))}
+              {board.kendallTau.map((t) => (
+                <li key={`${t.a}-${t.b}`} className="text-slate-600">
+                  Kendall&apos;s τ, {SOURCE_LABELS[t.a]} vs {SOURCE_LABELS[t.b]}: {t.tau === null ? "undefined" : t.tau.toFixed(2)}
+                </li>
+              ))}
+            </ul>
+            {(board.leftOut.withoutModel > 0 || board.leftOut.withheld > 0) && (
+              <p className="mt-2 text-xs text-slate-500">
+                Left out: {board.leftOut.withoutModel} video values without a generator, {board.leftOut.withheld} withheld while you review them blind.
+              </p>
+            )}
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
