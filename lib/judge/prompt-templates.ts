@@ -150,7 +150,8 @@ export function parseTemplate(raw: string, id: string): PromptTemplate {
     throw new TemplateError(id, error instanceof Error ? error.message : String(error));
   }
   const imagePosition = fields.get("image-position");
-  if (imagePosition !== undefined && imagePosition !== "before" && imagePosition !== "after") throw new TemplateError(id, `\`image-position\` must be \`before\` or \`after\`, not "${imagePosition}".`);
+  if (imagePosition !== undefined && imagePosition !== "before" && imagePosition !== "after")
+    throw new TemplateError(id, `\`image-position\` must be \`before\` or \`after\`, not "${imagePosition}".`);
 
   let examples: TemplateExample[] | undefined;
   const examplesText = fields.get("examples");

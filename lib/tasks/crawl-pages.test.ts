@@ -35,7 +35,14 @@ describe("the crawl's pages", () => {
   });
 
   it("open the URLs the crawl opened when it named each task", () => {
-    expect(urlsOf("/projects/[projectId]/runs/[runId]")).toEqual(["/projects/P/runs/R", "/projects/P/runs/E", "/projects/P/runs/C1", "/projects/P/runs/C2", "/projects/P/runs/A1", "/projects/P/runs/VB"]);
+    expect(urlsOf("/projects/[projectId]/runs/[runId]")).toEqual([
+      "/projects/P/runs/R",
+      "/projects/P/runs/E",
+      "/projects/P/runs/C1",
+      "/projects/P/runs/C2",
+      "/projects/P/runs/A1",
+      "/projects/P/runs/VB",
+    ]);
     expect(urlsOf("/projects/[projectId]/vbench2")).toEqual(["/projects/P/vbench2", "/projects/P/vbench2?runId=VB", "/projects/P/vbench2?runId=nope&labelSetId=nope"]);
     expect(urlsOf("/projects/[projectId]/runs/[runId]/label-next")).toEqual(["/projects/P/runs/R/label-next", "/projects/P/runs/R/label-next?budget=2&strata=2", "/projects/P/runs/A1/label-next"]);
     expect(urlsOf("/projects/[projectId]/prompts")).toEqual(["/projects/P/prompts", "/projects/P/prompts?pipeline=qa&template=qa/judge-open"]);
