@@ -1,14 +1,29 @@
 "use client";
 
-import { useActionState, type ReactNode } from "react";
+import { createContext, useActionState, useContext, useState, type FormEvent, type ReactNode } from "react";
 import type { ActionResult } from "@/app/_server/action-result";
 import { buttonClass } from "@/components/class-names";
 
 type FormAction = (previous: ActionResult | null, formData: FormData) => Promise<ActionResult>;
 
+/** What was typed into an ActionForm's fields when its last submission failed (nothing after a success). */
+const FailedSubmissionValues = createContext<Record<string, string> | null>(null);
+
+/** The text fields of a submitted form, passwords left out, so a failed submission never shows a password again. */
+function typedValues(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const element of form.elements) {
+    if (!(element instanceof HTMLInputElement) || !element.name || element.type === "password") continue;
+    values[element.name] = element.value;
+  }
+  return values;
+}
+
 /**
  * A form bound to a server action: disables its button while pending and shows the action's
  * error or success message below it. `render` may show data the action returned (a new API key).
+ * React resets the form when the action returns; after a failure its Fields come back with what was typed
+ * (not passwords), so a wrong password does not clear the email.
  */
 export function ActionForm({
   action,
@@ -26,9 +41,12 @@ export function ActionForm({
   render?: (result: ActionResult) => ReactNode;
 }) {
   const [result, formAction, pending] = useActionState(action, null);
+  // Read on submit, before React runs the action and later resets the form to its fields' defaults.
+  const [submitted, setSubmitted] = useState<Record<string, string> | null>(null);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => setSubmitted(typedValues(event.currentTarget));
   return (
-    <form action={formAction} className={className}>
-      {children}
+    <form action={formAction} onSubmit={onSubmit} className={className}>
+      <FailedSubmissionValues.Provider value={result && !result.ok ? submitted : null}>{children}</FailedSubmissionValues.Provider>
       <div>
         <button type="submit" disabled={pending} className={buttonClass(variant)}>
           {pending ? "Working…" : submitLabel}
@@ -66,6 +84,9 @@ export function Field({
   autoComplete?: string;
   placeholder?: string;
 }) {
+  const failedValues = useContext(FailedSubmissionValues);
+  // The form's reset after a failed submission restores this default: what was typed, never a password.
+  const shown = type !== "password" && failedValues && name in failedValues ? failedValues[name] : defaultValue;
   return (
     <label className="flex flex-col gap-1 text-sm">
       <span className="font-medium text-slate-700">{label}</span>
@@ -73,7 +94,7 @@ export function Field({
         name={name}
         type={type}
         required={required}
-        defaultValue={defaultValue}
+        defaultValue={shown}
         autoComplete={autoComplete}
         placeholder={placeholder}
         className="rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"

@@ -57,6 +57,9 @@ test("first run, projects, members, and what a reviewer may see", async ({ page,
   // Wrong password and unknown email read the same.
   await signIn(page, reviewer.email, "wrong-password");
   await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
+  // The form keeps the email to try again with, and clears the password.
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(reviewer.email);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
   await signIn(page, "nobody@example.test", "wrong-password");
   await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
 

@@ -54,6 +54,10 @@ test("imports a T2VHaluBench sheet as a label set and shows it as an annotator i
     await expect(panel.getByTestId("label-set-message")).toContainText('Imported "T2VHaluBench authors"');
     await expect(panel.getByTestId("label-set")).toContainText("T2VHaluBench authors");
 
+    // The overview counts the label set's judgments as a label set's, not as a reviewer's (the owner gave none).
+    await page.goto(`/projects/${projectId}`);
+    await expect(page.getByTestId("judgment-counts")).toHaveText(/^\d+ judgments from 1 label set · 0 yours$/);
+
     await page.goto(`/projects/${projectId}/agreement?view=details`);
     const row = page.getByTestId("label-set-annotator");
     await expect(row).toContainText("T2VHaluBench authors");

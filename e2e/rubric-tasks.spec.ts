@@ -225,7 +225,9 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     await expect(page.getByTestId("summary-accuracy")).toHaveText(po.toFixed(2));
     await expect(page.getByTestId("summary-kappa")).toHaveText(pe < 1 ? ((po - pe) / (1 - pe)).toFixed(2) : "—");
 
-    // 5. The items export: one row per judge score, the judge's value and the reviewer's.
+    // 5. The items export: one row per judge score, the judge's value and the reviewer's, each as the pages show
+    // it (the boolean criterion's yes/no, the quality's number).
+    const shown = (k: string, v: number) => (k.endsWith(`:${legible}`) ? (v === 1 ? "yes" : "no") : String(v));
     const downloadPromise = page.waitForEvent("download");
     await page.getByRole("link", { name: "Items CSV" }).click();
     const rows = parseCsv(fs.readFileSync(await (await downloadPromise).path(), "utf8"));
@@ -236,8 +238,8 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     for (const cells of body) {
       const k = `${cells[col("video_id")]}:${cells[col("category")]}`;
       expect(cells[col("run_id")]).toBe(run.id);
-      expect(Number(cells[col("judge_value")])).toBe(judge.get(k));
-      expect(Number(cells[col("Rita value")])).toBe(typed.get(k));
+      expect(cells[col("judge_value")]).toBe(shown(k, judge.get(k)!));
+      expect(cells[col("Rita value")]).toBe(shown(k, typed.get(k)!));
     }
 
     // Owners: archive and restore; no delete with runs; export the file; import one and delete it (no runs).

@@ -116,6 +116,19 @@ test("filters the video list by a score range, sorts by a column and opens a vid
     await page.goto(`${base}?overallMax=abc`);
     await expect(page.getByTestId("filter-error")).toContainText("overallMax");
     await expect(rows).toHaveCount(0);
+
+    // A hand-typed page that does not exist: the nearest page, with a plain sentence, never the schema's message.
+    await page.goto(`${base}?pageSize=3&page=999999`);
+    await expect(page.getByTestId("page-notice")).toHaveText("Page 999999 is past the last page (2): showing page 2.");
+    await expect(page.getByTestId("page-info")).toHaveText("page 2 of 2");
+    await expect(rows).toHaveCount(1);
+    await expect(page.getByTestId("filter-error")).toHaveCount(0);
+    await page.goto(`${base}?pageSize=3&page=-3`);
+    await expect(page.getByTestId("page-notice")).toHaveText("Page -3 is before the first page: showing page 1.");
+    await expect(page.getByTestId("page-info")).toHaveText("page 1 of 2");
+    await page.goto(`${base}?page=abc`);
+    await expect(page.getByTestId("page-notice")).toHaveText('"abc" is not a page number: showing page 1.');
+    await expect(rows).toHaveCount(4);
   } finally {
     await prisma.$disconnect();
   }

@@ -7,7 +7,7 @@ import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/frame-sc
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
-import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
+import { judgePresence, PRESENCE_TARGET_TYPE, presenceTargetOf, type Scale, type TaskDeclaration, targetIdOfCategory } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
 import { exportFileName } from "./export-file-name";
@@ -304,10 +304,36 @@ function itemFields(payload: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(fields as Record<string, unknown>).map(([id, value]) => [id, typeof value === "string" ? value : JSON.stringify(value)]));
 }
 
-/** Whether the export covers a run whose subject is items: its CSV then has EXPORT_ITEM_COLUMNS (video-only exports keep their header). */
-async function exportHasItemRuns(prisma: PrismaClient, scope: AgreementScope): Promise<boolean> {
+/**
+ * What the CSV needs to know of the export's runs before its header: whether one judges items (the CSV then
+ * has EXPORT_ITEM_COLUMNS; video-only exports keep their header), and each run's task (for its scales' labels).
+ */
+async function csvRunsOf(prisma: PrismaClient, scope: AgreementScope): Promise<CsvRuns> {
   const runs = await scopeRuns(prisma, scope.ctx.projectId, scope.runId ?? null);
-  return runs.some((r) => isItemSubject(r.pipeline));
+  return { itemColumns: runs.some((r) => isItemSubject(r.pipeline)), taskOfRun: new Map(runs.map((r) => [r.id, r.pipeline === undefined ? undefined : registeredTask(r.pipeline)])) };
+}
+
+interface CsvRuns {
+  itemColumns: boolean;
+  taskOfRun: ReadonlyMap<string, TaskDeclaration | undefined>;
+}
+
+/** The declared scale of a row's values: its score's target, its reviewed metric or its presence target; undefined when unknown. */
+function rowScale(task: TaskDeclaration | undefined, row: Pick<ExportRow, "target" | "category">): Scale | undefined {
+  if (!task) return undefined;
+  if (row.target === "score") return task.targets.find((t) => t.id === targetIdOfCategory(task, row.category))?.scale;
+  if (row.target === PRESENCE_TARGET_TYPE) return presenceTargetOf(task, row.category)?.scale;
+  return task.metrics.find((m) => m.id === row.target)?.scale;
+}
+
+/**
+ * A value as the CSV writes it: on a categorical scale its label, as every page shows it (yes/no for a
+ * yes/no verdict, present/absent for presence); otherwise the number. JSONL keeps the numbers.
+ */
+function csvValue(scale: Scale | undefined, value: number | null | undefined): CsvValue {
+  if (value === null || value === undefined) return null;
+  if (scale?.kind !== "categorical") return value;
+  return scale.values.find((v) => v.value === value)?.label ?? value;
 }
 
 function isItemSubject(pipeline: string | undefined): boolean {
@@ -371,7 +397,9 @@ export function exportCsvHeader(reviewers: readonly ReviewerInfo[], itemColumns 
   ]);
 }
 
-export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[], itemColumns = false): string {
+/** One CSV line of a row; `task` is its run's (its values on a categorical scale are written as their labels). */
+export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[], itemColumns = false, task?: TaskDeclaration): string {
+  const scale = rowScale(task, row);
   const cells: CsvValue[] = [
     row.videoId,
     row.path,
@@ -386,16 +414,16 @@ export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[],
     row.keyFrameIndex,
     row.category,
     row.promptVersion,
-    row.judgeValue,
+    csvValue(scale, row.judgeValue),
     row.frameTimestamps.join(" "),
-    row.gold?.value ?? null,
+    csvValue(scale, row.gold?.value),
     row.gold?.note ?? null,
     row.gold?.adjudicator ?? null,
   ];
   if (itemColumns) cells.push(row.item?.id ?? null, row.item?.externalId ?? null, row.item ? JSON.stringify(row.item.fields) : null);
   for (const r of reviewers) {
     const review = row.reviews.find((x) => x.reviewerId === r.id);
-    cells.push(review?.value ?? null, review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null, review ? review.implied : null);
+    cells.push(csvValue(scale, review?.value), review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null, review ? review.implied : null);
   }
   return csvRow(cells);
 }
@@ -426,14 +454,14 @@ export function exportStream(
   const encoder = new TextEncoder();
   const batches = exportBatches(prisma, scope, reviewers, batchVideos);
   let headerSent = format !== "csv";
-  let itemColumns = false;
+  let csvRuns: CsvRuns = { itemColumns: false, taskOfRun: new Map() };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         if (!headerSent) {
           headerSent = true;
-          itemColumns = await exportHasItemRuns(prisma, scope);
-          controller.enqueue(encoder.encode(exportCsvHeader(reviewers, itemColumns)));
+          csvRuns = await csvRunsOf(prisma, scope);
+          controller.enqueue(encoder.encode(exportCsvHeader(reviewers, csvRuns.itemColumns)));
           return;
         }
         // Each pull enqueues one chunk of about EXPORT_CHUNK_BYTES: the rows of one video after another are
@@ -448,7 +476,7 @@ export function exportStream(
             controller.close();
             return;
           }
-          for (const row of next.value) text += format === "csv" ? exportCsvRow(row, reviewers, itemColumns) : exportJsonLine(row);
+          for (const row of next.value) text += format === "csv" ? exportCsvRow(row, reviewers, csvRuns.itemColumns, csvRuns.taskOfRun.get(row.runId)) : exportJsonLine(row);
           if (text.length >= chunkChars) {
             controller.enqueue(encoder.encode(text));
             return;

@@ -135,12 +135,15 @@ export type VideoFilterInput = z.input<FieldFilterSchema> & { [metricKey: string
 
 export const VIDEO_LIST_VIEWS = ["table", "grid"] as const;
 
+/** The deepest page the list opens by number (`page`); deeper, walk with `cursor`. */
+export const MAX_LIST_PAGE = 100_000;
+
 export const videoListQuerySchema = memoByTaskRegistry(() =>
   videoFilterSchema().extend({
     sort: z.enum(videoSorts()).default("path"),
     dir: z.enum(["asc", "desc"]).default("asc"),
     /** Page by number (OFFSET: deep pages read every row before them). Ignored when `cursor` is given. */
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    page: z.coerce.number().int().min(1).max(MAX_LIST_PAGE).default(1),
     pageSize: z.coerce.number().int().min(1).max(500).default(50),
     /** A previous answer's `nextCursor` / `prevCursor`: the page after / before it, by position (keyset). */
     cursor: videoListCursorSchema.optional(),

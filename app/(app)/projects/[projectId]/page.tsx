@@ -2,7 +2,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { projectOverviewCounts } from "@/lib/projects/project-overview";
+import { projectOverviewCounts, reviewCountsSentence } from "@/lib/projects/project-overview";
 import { getProject } from "@/lib/projects/projects";
 import { pipelineNames } from "@/lib/tasks/task-display";
 import Link from "next/link";
@@ -13,7 +13,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
   const project = await getProject(prisma, actor, projectId);
   const counts = await projectOverviewCounts(prisma, actor, projectId);
   const count = (status: string) => counts.videos.byStatus[status] ?? 0;
-  const { runs: runCount, judgments: judgmentCount, myJudgments: myJudgmentCount, reviewers: reviewerCount, openQueues } = counts;
+  const { runs: runCount, judgments: judgmentCount, openQueues } = counts;
   const totalVideos = counts.videos.total;
 
   return (
@@ -101,9 +101,8 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             </EmptyState>
           ) : (
             <div className="flex flex-col gap-1 text-sm" data-testid="review-counts">
-              <p>
-                {judgmentCount} judgment{judgmentCount === 1 ? "" : "s"} by {reviewerCount} reviewer{reviewerCount === 1 ? "" : "s"} · {myJudgmentCount} yours
-              </p>
+              {/* People and imported label sets counted apart: a label set's annotator is not a reviewer here. */}
+              <p data-testid="judgment-counts">{reviewCountsSentence(counts)}</p>
               <p>
                 <Link href={`/projects/${projectId}/queues`} className="text-indigo-700 underline">
                   {openQueues} review queue{openQueues === 1 ? "" : "s"}

@@ -9,9 +9,10 @@ import { VideoSelectionProvider } from "@/components/videos/video-selection";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { type BrowseResult, LIST_COUNT_CAP, browseOptions, browseVideos } from "@/lib/videos/browse-videos";
+import { type BrowseResult, LIST_COUNT_CAP, browseOptions } from "@/lib/videos/browse-videos";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
 import { type VideoSort, filterToSearchParams, isVideoFilterKey, searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
+import { browseVideosAtRequestedPage, readRequestedPage } from "@/lib/videos/video-list-page-number";
 
 const SEARCH_INPUT_ID = "video-prompt-filter";
 
@@ -20,12 +21,14 @@ const when = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " "
 export default async function VideosPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
-  const raw = searchParamsObject(await searchParams);
-  const parsed = videoListQuerySchema().safeParse(raw);
+  const typed = searchParamsObject(await searchParams);
+  // A hand-typed page out of range or not a number shows the nearest page with a sentence (the API answers 400).
+  const requested = readRequestedPage(typed.page);
+  const parsed = videoListQuerySchema().safeParse({ ...typed, page: String(requested.page) });
   const [options, outcome] = await Promise.all([
     browseOptions(prisma, actor, projectId),
     parsed.success
-      ? browseVideos(prisma, actor, projectId, parsed.data).catch((error: unknown) => {
+      ? browseVideosAtRequestedPage(prisma, actor, projectId, parsed.data, requested).catch((error: unknown) => {
           // A run id that is not one of this project's runs.
           if (error instanceof NotFoundError) return { problem: [`runId: ${error.message}`] };
           // A filter the run's task does not declare (the message names the field).
@@ -34,8 +37,13 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         })
       : { problem: parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`) },
   ]);
-  const result: BrowseResult | null = "problem" in outcome ? null : outcome;
+  const result: BrowseResult | null = "problem" in outcome ? null : outcome.result;
+  const pageNotice = "problem" in outcome ? null : outcome.notice;
   const problem: string[] = "problem" in outcome ? outcome.problem : [];
+  // The address as shown: its page is the one shown (links from here keep that page, not the one typed).
+  const raw: Record<string, string> = { ...typed };
+  delete raw.page;
+  if (result && !raw.cursor && result.page > 1) raw.page = String(result.page);
   const query = parsed.success ? parsed.data : null;
   const sort: VideoSort = query?.sort ?? "path";
   const dir = query?.dir ?? "asc";
@@ -205,6 +213,11 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         </div>
       ) : result ? (
         <>
+          {pageNotice && (
+            <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="page-notice">
+              {pageNotice}
+            </p>
+          )}
           <p className="text-sm text-slate-600" data-testid="score-run">
             {result.run ? (
               <>
