@@ -14,6 +14,13 @@ export const MAX_PROMPT_LIST_BYTES = 32 * 1024 * 1024;
 /** `POST …/prompt-lists?dryRun=true`: save nothing, answer what the list would match. */
 export const promptListQuerySchema = z.object({ dryRun: z.enum(["true", "false"]).default("false") });
 
+/** JSON with every object's keys sorted, so two values jsonb may have reordered compare equal. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
 /** How many of a kind to name in a dry run's answer; the counts are whole. */
 const NAMED = 20;
 
@@ -29,18 +36,23 @@ async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: strin
   const updates: { id: string; dimensions: string[]; info: Record<string, unknown> }[] = [];
   const found = new Set<string>();
   const unmatchedVideos: string[] = [];
+  const listDimensions = new Set(index.entries.flatMap((entry) => entry.dimensions));
+  let matchedVideos = 0;
   for (const video of videos) {
     const described = describeWithIndex(video.relativePath, { promptIndex: index });
     const entry = described.ok && described.value.matchedPromptList && described.value.prompt ? byPrompt.get(described.value.prompt) : undefined;
     if (!entry || !described.ok) {
-      unmatchedVideos.push(video.relativePath);
+      // One dimension's list (meta_info/Material.json) says nothing of another dimension's videos.
+      if (video.dimensions.length === 0 || video.dimensions.some((d) => listDimensions.has(d))) unmatchedVideos.push(video.relativePath);
       continue;
     }
+    matchedVideos += 1;
     const dimensions = [...new Set([...video.dimensions, ...described.value.dimensions])];
     for (const dimension of dimensions) found.add(`${dimension}\u0000${entry.prompt}`);
     const info = Object.fromEntries(Object.entries(entry.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension)));
     const had = (video.auxiliaryInfo ?? {}) as Record<string, unknown>;
-    const changed = dimensions.length !== video.dimensions.length || Object.entries(info).some(([dimension, value]) => JSON.stringify(had[dimension]) !== JSON.stringify(value));
+    // jsonb stores an object's keys in its own order: compared key-order-free, a list stored again changes nothing.
+    const changed = dimensions.length !== video.dimensions.length || Object.entries(info).some(([dimension, value]) => canonicalJson(had[dimension]) !== canonicalJson(value));
     if (changed) updates.push({ id: video.id, dimensions, info });
   }
   const unmatchedPrompts: Record<string, { count: number; first: string[] }> = {};
@@ -53,7 +65,7 @@ async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: strin
     }
   }
   return {
-    matchedVideos: videos.length - unmatchedVideos.length,
+    matchedVideos,
     updates,
     unmatchedPrompts: { count: Object.values(unmatchedPrompts).reduce((sum, d) => sum + d.count, 0), byDimension: unmatchedPrompts },
     unmatchedVideos: { count: unmatchedVideos.length, first: unmatchedVideos.slice(0, NAMED) },

@@ -108,6 +108,11 @@ describe("VBench-2.0 auxiliary_info", () => {
     expect(await auxOf(a.body.id)).toEqual({ Material: material.auxiliary_info });
     expect(await auxOf(b.body.id)).toEqual({ Material: material.auxiliary_info });
     expect(await auxOf(stray.body.id)).toEqual({});
+    // Stored again, the same list changes nothing (jsonb reorders Composition-like objects' keys; compared key-order-free).
+    expect((await sendPromptList(projectId, "VBench2_full_info.json", fullInfoText, true)).body).toMatchObject({ matchedVideos: 2, videosUpdated: 0 });
+    // One dimension's list leaves other dimensions' videos out of its unmatched ones.
+    const thermoticsOnly = await sendPromptList(projectId, "Thermotics.json", fs.readFileSync(path.join(vbench, "meta_info/Thermotics.json"), "utf8"), true);
+    expect(thermoticsOnly.body).toMatchObject({ matchedVideos: 0, unmatchedVideos: { count: 0 } });
 
     // The list first: a video imported now gets it at once.
     const later = await sendVideo(projectId, videoPath("GenA", "Thermotics", thermotics.prompt_en, 2));
