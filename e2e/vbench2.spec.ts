@@ -68,7 +68,7 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
     expect(videos.videos.map((v) => v.model).sort()).toEqual(["GenA", "GenA", "GenB", "GenB"]);
 
     // 2. VBench's 64 uniform frames (2 s at 24 fps: 48 frames, the 64 indices repeat some).
-    await page.goto(`/projects/${projectId}/pending?uniform=64`);
+    await page.goto(`/projects/${projectId}/pending?uniform=64&videos=all`);
     await expect(page.getByTestId("pending-item")).toHaveCount(4);
     await page.getByRole("button", { name: "Extract frames for 4 videos" }).click();
     await expect(page.locator('[data-testid="pending-item"][data-state="done"]')).toHaveCount(4, { timeout: 120_000 });

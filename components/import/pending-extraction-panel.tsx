@@ -24,7 +24,7 @@ type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled";
 /**
  * Extracts frames, in this browser, for every video registered without them (e.g. through the API), or,
  * with `uniform`, the uniform frame set of that many frames for the listed videos (item runs need it): at
- * each video's planned size when `atPlannedSize`; `itemsNoun` names the items those videos have ("captions").
+ * each video's planned size when `atPlannedSize`; `itemsNoun` names the items those videos have ("captions"), empty when every video is listed.
  */
 export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; atPlannedSize?: boolean; itemsNoun: string; videos: PendingVideo[] } }) {
   const queryClient = useQueryClient();
@@ -122,7 +122,9 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
       )}
       {(uniform || pending.data) && videos.length === 0 && Object.keys(rows).length === 0 && (
         <p className="text-sm text-slate-500">
-          {uniform ? `Every video with ${uniform.itemsNoun} has a uniform set of ${uniform.count} frames${uniform.atPlannedSize ? " at the planned size" : ""}.` : "No video is waiting for frames."}
+          {uniform
+            ? `Every video${uniform.itemsNoun ? ` with ${uniform.itemsNoun}` : ""} has a uniform set of ${uniform.count} frames${uniform.atPlannedSize ? " at the planned size" : ""}.`
+            : "No video is waiting for frames."}
         </p>
       )}
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">

@@ -20,6 +20,8 @@ export const uniformFramesQuerySchema = z
     uniform: z.coerce.number().int().min(1).max(64).optional(),
     resize: z.literal("quarter").optional(),
     longestSide: z.coerce.number().int().min(64).max(4096).optional(),
+    /** Every video of the project, not only those with items: runs that judge the videos themselves (VBench-2.0's 64). */
+    videos: z.literal("all").optional(),
   })
   .refine((query) => !(query.resize && query.longestSide), "give resize=quarter or longestSide, not both");
 
@@ -62,12 +64,12 @@ export interface VideoLackingFrames {
   problem?: string;
 }
 
-export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number, resize?: FrameResize): Promise<VideoLackingFrames[]> {
+export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number, resize?: FrameResize, everyVideo = false): Promise<VideoLackingFrames[]> {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   if (!resize) {
-    // Any item: an unsized uniform set serves every item run that does not plan a size.
+    // Any item (an unsized uniform set serves every item run that does not plan a size), or any video at all.
     const videos = await prisma.video.findMany({
-      where: { projectId, items: { some: {} }, frameSets: { none: uniformFrameSetWhere(count) } },
+      where: { projectId, ...(everyVideo ? { status: "ready" as const } : { items: { some: {} } }), frameSets: { none: uniformFrameSetWhere(count) } },
       orderBy: { relativePath: "asc" },
       take: 500,
       select: { id: true, fileName: true, relativePath: true, sizeBytes: true },

@@ -65,5 +65,5 @@ export function Vbench2RunSettingsForm({ state, setState, endpoints, children }:
       </label>
     </>
   );
-  return children({ fields, part: { request: { settings }, ready: true, pendingQuery: "uniform=64" } });
+  return children({ fields, part: { request: { settings }, ready: true, pendingQuery: "uniform=64&videos=all" } });
 }

@@ -2,6 +2,7 @@ import { taskSeedIds, type CrawlPage } from "../task-crawl";
 
 /** TEST TOOL. The VBench-2.0 task's pages in the every-page crawl (e2e/pages.ts), from its crawl seed (./crawl-seed.ts). */
 export const VBENCH2_CRAWL_PAGES: readonly CrawlPage[] = [
+  { route: "/projects/[projectId]/pending", urls: (s) => [`/projects/${s.projectId}/pending?uniform=64&videos=all`] },
   {
     route: "/projects/[projectId]/runs/[runId]",
     urls: (s) => taskSeedIds(s, "vbench2", "runIds").map((id) => `/projects/${s.projectId}/runs/${id}`),

@@ -17,10 +17,14 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
   // What the runs and items that need uniform sets are called comes from the tasks that declare them.
   const unsized = uniformFrameItems(false);
   const sized = uniformFrameItems(true);
-  const lacking = count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count, resize);
+  const everyVideo = query.success && query.data.videos === "all" && resize === undefined;
+  const lacking = count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count, resize, everyVideo);
   return (
     <div className="flex flex-col gap-5">
-      <ProjectPageHeader projectId={projectId} title={count === undefined ? "Videos waiting for frames" : `Uniform frames (${count}) for ${(resize ? sized : unsized).runsNoun}`} />
+      <ProjectPageHeader
+        projectId={projectId}
+        title={count === undefined ? "Videos waiting for frames" : everyVideo ? `Uniform frames (${count}) for every video` : `Uniform frames (${count}) for ${(resize ? sized : unsized).runsNoun}`}
+      />
       {count === undefined ? (
         <p className="text-sm text-slate-600">
           Videos registered through the API have no frames yet; this page extracts them in this browser. {capitalised(unsized.runsNoun)} need a uniform frame set instead:{" "}
@@ -28,6 +32,14 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
             extract 8 uniform frames for the videos with {unsized.itemsNoun}
           </Link>
           .
+        </p>
+      ) : everyVideo ? (
+        <p className="text-sm text-slate-600">
+          Runs that judge the videos themselves with {count} uniform frames (VBench-2.0&apos;s 64) leave out a video without that set. These videos have none yet; this page extracts it in this browser
+          (their other frame sets stay).{" "}
+          <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending`}>
+            Videos waiting for any frames
+          </Link>
         </p>
       ) : resize ? (
         <p className="text-sm text-slate-600">
@@ -58,7 +70,12 @@ export default async function PendingPage({ params, searchParams }: { params: Pr
         projectId={projectId}
         uniform={
           lacking && count !== undefined
-            ? { count, atPlannedSize: resize !== undefined, itemsNoun: uniformFrameItems(resize !== undefined).itemsNoun, videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })) }
+            ? {
+                count,
+                atPlannedSize: resize !== undefined,
+                itemsNoun: everyVideo ? "" : uniformFrameItems(resize !== undefined).itemsNoun,
+                videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })),
+              }
             : undefined
         }
       />
