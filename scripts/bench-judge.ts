@@ -102,6 +102,16 @@ const stubBaseUrl = await new Promise<string>((resolve, reject) => {
   stubProcess.once("exit", (code) => reject(new Error(`the stub LLM exited (${code}) before it listened`)));
 });
 process.on("exit", () => stubProcess.kill("SIGTERM"));
+/** The stub process's CPU time so far (ms), from /proc: what the stand-in endpoint costs the shared cores. */
+function stubCpuMs(): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${stubProcess.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime are fields 14 and 15 of the stat line (12 and 13 after "pid (comm) "), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 /** Every request the stub received, from its own log. */
 async function stubRequests(): Promise<{ at: number }[]> {
   const response = await fetch(`${stubBaseUrl.replace(/\/v1$/, "")}/__stub/requests`);
@@ -154,6 +164,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
     await session.post("Profiler.start");
   }
   const statementsBefore = statements;
+  const stubCpuBefore = stubCpuMs();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, where.projectId, { pipeline, endpointId: where.endpointId });
@@ -161,6 +172,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const runStatements = statements - statementsBefore;
+  const stubCpu = stubCpuMs() - stubCpuBefore;
   if (values.profile) {
     const { profile } = await session.post("Profiler.stop");
     fs.mkdirSync(values.profile, { recursive: true });
@@ -174,6 +186,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
     stepCount,
     steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])),
     cpuMsPerStep: (cpu.user + cpu.system) / 1000 / stepCount,
+    stubCpuMsPerCall: stubCpu / Math.max(1, (await stubRequests()).length - before),
     statementsPerStep: runStatements / stepCount,
     load: `${loadBefore} → ${load()}`,
   };
@@ -279,7 +292,7 @@ judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
-  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step (through Prisma; pg-boss's own not counted)
+  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step (through Prisma; pg-boss's own not counted); the stub's CPU ${first.stubCpuMsPerCall.toFixed(2)} ms per call
 re-run:     ${second.seconds.toFixed(2)} s (target ≤ 5 s)${second.seconds <= 5 ? "" : "  ← over target"}, ${second.calls} calls (target 0), steps ${JSON.stringify(second.steps)}, load average ${second.load}
   engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${second.statementsPerStep.toFixed(2)} SQL statements per step
 ${
@@ -300,7 +313,7 @@ ${
   vbench2
     ? `VBench-2.0 task: 5 yes/no dimensions, 13 questions a video, 64 frames a call (${vbench2.stepCount} steps): ${vbench2.calls} calls in ${vbench2.seconds.toFixed(1)} s, steps ${JSON.stringify(vbench2.steps)}, load average ${vbench2.load}
   achieved: ${vbench2Achieved.toFixed(2)} calls/s; ratio ${(vbench2Achieved / limit).toFixed(3)} of the limit beside the hallucination run's ${ratio.toFixed(3)} (target: the same share)
-  worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${vbench2.statementsPerStep.toFixed(2)} SQL statements per step
+  worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${vbench2.statementsPerStep.toFixed(2)} SQL statements per step; the stub's CPU ${vbench2.stubCpuMsPerCall.toFixed(2)} ms per call (64 images a call against 1–3)
 `
     : ""
 }${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
