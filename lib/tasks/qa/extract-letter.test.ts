@@ -163,3 +163,125 @@ describe("extractOptionLetter: other languages, explanations and the pronoun I",
     expect(extractOptionLetter(answer, TEN).letter).toBe(letter);
   });
 });
+
+// Issue 38: answers that list options, hedge between them or rule them out are not a choice of one, and go to the
+// judge with a reason that says so; a choice stated after a repeated option list is still read.
+describe("extractOptionLetter: listed, alternative and ruled-out options", () => {
+  const BALL = { A: "It stays still.", B: "The ball rolls.", C: "It melts.", D: "It flies away." };
+  type Case = [answer: string, letter: string | null, how: string];
+
+  // Each option on its own line with its letter: a list, not a choice (the first line is not the answer).
+  const LINE_LISTS: Case[] = [
+    ["B. The ball rolls.\nC. It melts.", null, "list"],
+    ["B. The ball rolls.\n\nC. It melts.", null, "list"],
+    ["A. It stays still.\nB. The ball rolls.\nC. It melts.\nD. It flies away.", null, "list"],
+    ["B. something else\nC. another thing", null, "list"],
+    ["B\nC", null, "list"],
+    ["B:  The ball rolls.\nC: It melts.", null, "list"],
+    ["(B) The ball rolls.\r\n(C) It melts.", null, "list"],
+    ["b) The ball rolls.\nc) It melts.", null, "list"],
+    ["Option B: The ball rolls.\nOption C: It melts.", null, "list"],
+    ["- B. The ball rolls.\n- C. It melts.", null, "list"],
+    ["* B\n* C", null, "list"],
+    ["1. B\n2. C", null, "list"],
+    ["**B.** The ball rolls.\n**C.** It melts.", null, "list"],
+    ["The options that fit:\nB. The ball rolls.\nC. It melts.", null, "list"],
+    ["A. It stays still.\nB. The ball rolls.\nI am not sure which.", null, "list"],
+    // The whole option list repeated, then a choice: the choice is read, the list left out.
+    ["A. x\nB. y\nC. z\nAnswer: B", "B", "letter"],
+    ["A. It stays still.\nB. The ball rolls.\nC. It melts.\nD. It flies away.\nAnswer: B", "B", "letter"],
+    ["Options:\nA. It stays still.\nB. The ball rolls.\nC. It melts.\nD. It flies away.\n\nThe answer is C.", "C", "letter"],
+    ["- A. It stays still.\n- B. The ball rolls.\n- C. It melts.\n\n**D**", "D", "letter"],
+    ["A. x\nB. y\nC. z\nAnswer: B or C", null, "several"],
+    // A first line that is only a letter, then the options it rejects in another form: the first line is the answer.
+    ["B\n- A: nothing stays still\n- C: nothing melts", "B", "letter"],
+    ["B\n\nA) no\nC) no\nD) no", "B", "letter"],
+  ];
+  it.each(LINE_LISTS)("lines: %j → %s (%s)", (answer, letter, how) => {
+    expect(extractOptionLetter(answer, BALL)).toMatchObject({ letter, how });
+  });
+
+  // Several options in one line, each after its letter: a list as well (in the options' order, so "(B) …, not (A)" is prose).
+  const INLINE_LISTS: Case[] = [
+    ["A) It stays still. B) The ball rolls.", null, "list"],
+    ["(A) It stays still (B) The ball rolls (C) It melts", null, "list"],
+    ["[B] rolls [C] melts", null, "list"],
+    ["A. It stays still. B. The ball rolls. C. It melts.", null, "list"],
+    ["a) stays b) rolls", null, "list"],
+    ["(A) stays (B) rolls (C) melts. Answer: B", "B", "letter"],
+    ["Both (A) and (C) are plausible.", null, "several"],
+  ];
+  it.each(INLINE_LISTS)("inline: %j → %s (%s)", (answer, letter, how) => {
+    expect(extractOptionLetter(answer, BALL)).toMatchObject({ letter, how });
+  });
+
+  // Alternatives name several options: none.
+  const ALTERNATIVES: Case[] = [
+    ["A or B", null, "several"],
+    ["A/B", null, "several"],
+    ["B / C.", null, "several"],
+    ["A-B", null, "several"],
+    ["between A and C", null, "several"],
+    ["It is between B and C; I lean towards C.", null, "several"],
+  ];
+  it.each(ALTERNATIVES)("alternatives: %j → %s (%s)", (answer, letter, how) => {
+    expect(extractOptionLetter(answer, BALL)).toMatchObject({ letter, how });
+  });
+
+  // A letter the answer rules out is not its choice. Ruling some out and naming another ("A, B and C are wrong,
+  // D") is prose that weighs options, left to the judge as "Not B, it is D." always was.
+  const RULED_OUT: Case[] = [
+    ["not A", null, "ruled_out"],
+    ["Not A.", null, "ruled_out"],
+    ["It's not A.", null, "ruled_out"],
+    ["Definitely not option C.", null, "ruled_out"],
+    ["A is wrong.", null, "ruled_out"],
+    ["C isn't it.", null, "ruled_out"],
+    ["Neither A nor B.", null, "ruled_out"],
+    ["答案不是A", null, "ruled_out"],
+    ["A, B and C are wrong, D", null, "several"],
+    ["A, B and C are wrong, so the answer is D.", null, "several"],
+    ["The answer is B, not A.", null, "several"],
+    ["Not A; B or C.", null, "several"],
+    // A tag question or a doubt before the letter rules nothing out.
+    ["The answer is B, isn't it?", "B", "letter"],
+    ["I'm not sure, but B.", "B", "letter"],
+    ["Option B is correct.", "B", "letter"],
+  ];
+  it.each(RULED_OUT)("ruled out: %j → %s (%s)", (answer, letter, how) => {
+    expect(extractOptionLetter(answer, BALL)).toMatchObject({ letter, how });
+  });
+
+  // Markdown, lower case, and letters inside words.
+  const SPELLING: Case[] = [
+    ["**B**", "B", "letter"],
+    ["**Answer:** B", "B", "letter"],
+    ["- **C**", "C", "letter"],
+    ["**B.** The ball rolls.", "B", "letter_and_text"],
+    ["b.", "B", "letter"],
+    ["b) The ball rolls.", "B", "letter_and_text"],
+    ["b. It melts.", null, "conflict"],
+    ["Bravo", null, "none"],
+    ["The answer is Bravo.", null, "none"],
+    ["ABC", null, "none"],
+    ["B-roll footage shows it melting away.", null, "none"],
+    ["The ramp is an A-frame; the answer is C.", "C", "letter"],
+    ["The ball is a B-grade prop, so D.", "D", "letter"],
+  ];
+  it.each(SPELLING)("spelling: %j → %s (%s)", (answer, letter, how) => {
+    expect(extractOptionLetter(answer, BALL)).toMatchObject({ letter, how });
+  });
+
+  it("says why no letter was read, and after which list a letter was", () => {
+    const reason = (answer: string) => extractOptionLetter(answer, BALL).reason;
+    expect(reason("B. The ball rolls.\nC. It melts.")).toBe("the answer lists options (B, C), each on its own line with its letter, and chooses none");
+    expect(reason("A) It stays still. B) The ball rolls.")).toBe("the answer lists options (A, B) in one line, each after its letter, and chooses none");
+    expect(reason("not A")).toBe("the answer rules out option A and chooses none");
+    expect(reason("Neither A nor B.")).toBe("the answer rules out options (A, B) and chooses none");
+    expect(reason("A, B and C are wrong, D")).toBe("the answer rules out options (A, B, C) and names D: prose that weighs several options goes to the judge");
+    expect(reason("A or B")).toBe("the answer names several options (A, B)");
+    expect(reason("A. x\nB. y\nC. z\nAnswer: B")).toBe("after listing options (A, B, C), the answer is the letter B");
+    expect(reason("(A) stays (B) rolls (C) melts. Answer: B")).toBe("the answer lists options (A, B, C) in one line and then states the answer B");
+    expect(reason("A. x\nB. y\nC. z\nAnswer: B or C")).toBe("after listing options (A, B, C), the answer names several options (B, C)");
+  });
+});

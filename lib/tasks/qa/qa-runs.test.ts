@@ -152,6 +152,22 @@ describe("QA runs", () => {
     expect((decided.q1!.calls[0]!.request as { text: string }).text).toContain("   - Student’s Answer: It is A or B.\n");
   });
 
+  it("asks the judge when the answer lists options one per line (issue 38: it used to be read as the first line's letter)", async () => {
+    const { projectId, setId, model } = await qaProject(smallQuestionSet().slice(0, 1));
+    const listed = "A. The ball rolls down the ramp.\nB. It flies away.";
+    stub.addFault({ fault: { kind: "content", content: listed }, match: "Answer with the option’s letter", times: 1 });
+    const run = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId });
+    const decided = await decisions(run.id);
+    expect(decided.q1!.output).toMatchObject({
+      outcome: "wrong",
+      decidedBy: "judge",
+      letter: null,
+      extraction: "the answer lists options (A, B), each on its own line with its letter, and chooses none",
+    });
+    expect(decided.q1!.calls).toHaveLength(1);
+    expect((decided.q1!.calls[0]!.request as { text: string }).text).toContain(`   - Student’s Answer: ${listed}\n`);
+  });
+
   it("keeps deciding through the judge's faults: a 429 is retried, prose is read, a truncated answer gets its one repair", async () => {
     const { projectId, setId, model, judge } = await qaProject(
       smallQuestionSet()
