@@ -9,7 +9,7 @@ export function AgreementCell({ agreement, unit }: { agreement: DimensionAgreeme
   if (!agreement || agreement.n === 0) return <td className="px-2 py-1 text-slate-400">—</td>;
   return (
     <td className="px-2 py-1 tabular-nums" title={`Cohen's κ ${agreement.kappa === null ? "undefined" : agreement.kappa.toFixed(2)}`}>
-      <Percent value={agreement.agreement} /> of {agreement.n} {unit}
+      <Percent value={agreement.agreement} /> of {agreement.n} {agreement.n === 1 ? unit.replace(/s$/, "") : unit}
       {agreement.kappa !== null && <span className="text-slate-500"> · κ {agreement.kappa.toFixed(2)}</span>}
     </td>
   );

@@ -49,6 +49,7 @@ export const vbench2Demo: DemoSeedPart = {
     }
     const labels = new FormData();
     labels.set("format", "vbench");
+    labels.set("dryRun", "false");
     labels.set("name", "VBench's own results (simulated)");
     labels.set("citation", "Simulated for the demo in VBench-2.0's eval_results format");
     labels.set("file", new Blob([JSON.stringify(results)]), "demo_eval_results.json");

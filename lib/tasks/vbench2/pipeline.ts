@@ -34,6 +34,10 @@ export interface DimensionSummary extends VideoValue {
 
 export interface Vbench2VideoSummary {
   dimensions: Partial<Record<JudgedDimension, DimensionSummary>>;
+  /** Every dimension asked has a value or VBench's -1 (a failed call leaves it unknown). */
+  complete: boolean;
+  /** Each asked dimension's value under its metric id ("material"), where the video page reads headline metrics. */
+  [metricId: string]: unknown;
 }
 
 export function summarizeDimension(dimension: JudgedDimension, context: VideoContext, outputs: StepOutputs): DimensionSummary {
@@ -67,7 +71,9 @@ export const vbench2Pipeline: RegisteredPipeline = {
   summarize: (_scores, context, _settings, outputs): Vbench2VideoSummary => {
     const dimensions: Vbench2VideoSummary["dimensions"] = {};
     for (const dimension of JUDGED_DIMENSIONS) if (runAsks(dimension, context)) dimensions[dimension] = summarizeDimension(dimension, context, outputs);
-    return { dimensions };
+    const values = Object.fromEntries(Object.entries(dimensions).map(([dimension, result]) => [dimensionSlug(dimension), result?.value ?? null]));
+    const complete = Object.values(dimensions).every((result) => result && (result.value !== null || result.excludedReason !== null));
+    return { ...values, dimensions, complete };
   },
   metricValues: (summary) => {
     const values: Record<string, number | null> = {};

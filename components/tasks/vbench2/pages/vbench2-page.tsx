@@ -29,6 +29,8 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
       problem = error.message;
     }
   }
+  // People's categories and total mean something only once someone answered a question.
+  const peopleAnswered = results?.dimensions.some((d) => d.humanN > 0 || d.humanScore !== null) ?? false;
   const generators = results ? [...new Set(results.dimensions.flatMap((d) => d.videos.map((v) => v.model).filter((m): m is string => m !== null)))].sort() : [];
   const api = runId ? `/api/v1/runs/${runId}/vbench2` : null;
   const labelQuery = query.labelSetId ? `&labelSetId=${encodeURIComponent(query.labelSetId)}` : "";
@@ -119,7 +121,7 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
                       </td>
                       <td />
                       <td className="px-2 py-1 tabular-nums">
-                        <Percent value={results.humans.categories[category] ?? null} />
+                        <Percent value={peopleAnswered ? (results.humans.categories[category] ?? null) : null} />
                       </td>
                       <td colSpan={3} />
                     </tr>,
@@ -150,7 +152,7 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
                     </td>
                     <td />
                     <td className="px-2 py-1 tabular-nums">
-                      <Percent value={results.humans.total} />
+                      <Percent value={peopleAnswered ? results.humans.total : null} />
                     </td>
                     <td colSpan={3} />
                   </tr>
