@@ -76,6 +76,7 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       prompt: true,
       dimensions: true,
       model: true,
+      auxiliaryInfo: true,
       // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first.
       frameSets: {
         where: frameSetWhere,
@@ -151,7 +152,15 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       batchMode: input.batch ?? false,
       createdById: actor.userId,
       // Each video's fields as judged: a later edit of the video changes neither this run's steps nor its records.
-      videos: { createMany: { data: videos.map((v) => ({ videoId: v.id, frameSetId: v.frameSets[0]!.id, judgedWith: { prompt: v.prompt, dimensions: v.dimensions, model: v.model } })) } },
+      videos: {
+        createMany: {
+          data: videos.map((v) => ({
+            videoId: v.id,
+            frameSetId: v.frameSets[0]!.id,
+            judgedWith: { prompt: v.prompt, dimensions: v.dimensions, model: v.model, auxiliaryInfo: v.auxiliaryInfo ?? {} },
+          })),
+        },
+      },
       ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
     },
   });

@@ -79,7 +79,8 @@ export async function loadVideoJob(prisma: PrismaClient, runId: string, videoId:
       CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
       CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
       CASE WHEN rv."judgedWith" IS NULL THEN v.model ELSE rv."judgedWith"->>'model' END AS model,
-      v.fps, v."frameCount", v."auxiliaryInfo",
+      v.fps, v."frameCount",
+      CASE WHEN rv."judgedWith" ? 'auxiliaryInfo' THEN rv."judgedWith"->'auxiliaryInfo' ELSE v."auxiliaryInfo" END AS "auxiliaryInfo",
       (SELECT coalesce(json_object_agg(pv."templateId", json_build_object('text', pv.text, 'hash', pv.hash)), '{}'::json)
          FROM prompt_version pv WHERE pv.id IN (SELECT value FROM jsonb_each_text(r."promptVersionIds"))) AS "promptVersions",
       (SELECT coalesce(json_agg(json_build_object('id', f.id, 'index', f.index, 'timestampS', f."timestampS", 'isKeyFrame', f."isKeyFrame",

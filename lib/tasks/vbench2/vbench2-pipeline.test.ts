@@ -16,6 +16,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
 import type { Vbench2VideoSummary } from "./pipeline";
 import { vbench2RunResults } from "./results";
+import { loadVideoJob } from "@/lib/judge/engine/step-store";
 
 let stub: StubServer;
 let owner: Actor;
@@ -77,6 +78,12 @@ describe("vbench2 runs", () => {
     expect(request.text).toMatch(
       /^The video lasts for 3\.29 seconds, and 64 frames are uniformly sampled from it\. These frames are located at 0\.00s,0\.04s,0\.08s,0\.12s,0\.17s,0\.25s,.*,3\.25s\. Please answer yes or no only for the following questions\n\[yes\] Do the paints mix\? \(yes or no\)$/,
     );
+  });
+
+  it("a run keeps the auxiliary info it was created with: a prompt list stored later changes the next run, not this one", async () => {
+    const { videoIds, run } = await judged([{ model: "GenA", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] mix?", "[yes] green?"] }]);
+    await prisma.video.update({ where: { id: videoIds[0]! }, data: { auxiliaryInfo: { Material: ["[no] changed?"] } } });
+    expect((await loadVideoJob(prisma, run.id, videoIds[0]!))!.video.auxiliaryInfo).toEqual({ Material: ["[yes] mix?", "[yes] green?"] });
   });
 
   it("Human_Clothes: a no to 'only one person' stops the questions and excludes the video", async () => {

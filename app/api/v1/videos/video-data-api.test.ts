@@ -208,7 +208,7 @@ describe("editing a video", () => {
 
     // The run created before the edit judges (and records) the prompt it was created with.
     const job = await loadVideoJob(prisma, run.id, videoId);
-    expect(job!.video).toEqual({ prompt: before.prompt, dimensions: ["Mechanics"], model: null });
+    expect(job!.video).toMatchObject({ prompt: before.prompt, dimensions: ["Mechanics"], model: null, auxiliaryInfo: {} });
     // A run created after the edit judges the new prompt.
     const later = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect((await loadVideoJob(prisma, later.id, videoId))!.video.prompt).toBe("A ball rolls up a ramp");
