@@ -116,7 +116,8 @@ describe("parsePromptList: other formats", () => {
   it("rejects unknown extensions, invalid JSON and empty lists", () => {
     expect(parsePromptList("prompts.xlsx", "x")).toEqual({ ok: false, error: expect.stringContaining("unsupported prompt list format (.xlsx)") });
     expect(parsePromptList("p.json", "{not json")).toEqual({ ok: false, error: expect.stringMatching(/^invalid JSON/) });
-    expect(parsePromptList("Mechanics.txt", "\n \n")).toEqual({ ok: false, error: "no prompts found" });
+    // An empty list says which formats a prompt list may be.
+    expect(parsePromptList("Mechanics.txt", "\n \n")).toEqual({ ok: false, error: expect.stringMatching(/^no prompts found \(one prompt per line \(\.txt\), .*VBench2_full_info\.json/) });
   });
 });
 
