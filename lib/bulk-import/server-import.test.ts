@@ -73,7 +73,10 @@ describe("the headless import against a server (--server URL with FRAMEJURY_API_
     const first = await importFolders({ roots: [folder], target });
     expect(first.counts).toEqual({ imported: 3, duplicate: 0, failed: 1, skipped: 0, interrupted: 0 });
     expect(first.files.find((file) => file.relativePath === "Kling/Mechanics/a note-0.mp4")).toMatchObject({ status: "failed", reason: "not_a_video" });
-    expect(first.files.find((file) => file.kind === "prompt-list")).toMatchObject({ status: "imported", message: "prompt list: 2 prompts (dimension-txt)" });
+    expect(first.files.find((file) => file.kind === "prompt-list")).toMatchObject({
+      status: "imported",
+      message: "prompt list: 2 prompts (dimension-txt); 3 videos match it, 0 of its prompts have no video, 0 videos match no prompt of it",
+    });
     const videos = await prisma.video.findMany({ where: { projectId: project.id }, include: { frameSets: true }, orderBy: { relativePath: "asc" } });
     expect(videos.map((video) => [video.relativePath, video.status, video.model, video.matchedPrompt, video.createdById, video.frameSets.map((set) => set.decoder)])).toEqual([
       ["Kling/Mechanics/a ball rolls down a slope-0.mp4", "ready", "Kling", true, owner.userId, ["ffmpeg"]],
