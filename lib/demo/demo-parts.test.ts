@@ -102,16 +102,25 @@ describe("the demo's task parts", () => {
       "GET /api/v1/runs/:id",
       "POST /api/v1/runs/:id/candidates",
       "POST /api/v1/projects/:id/runs qa_construct",
+      "POST /api/v1/projects/:id/prompt-lists",
+      "POST /api/v1/projects/:id/endpoints Stub VLM (simulated)",
+      "POST /api/v1/projects/:id/runs vbench2",
+      "POST /api/v1/projects/:id/label-sets VBench's own results (simulated)",
     ]);
     // The label set is imported directly; the construction project gets three of the clips.
     expect(logged.filter((line) => /^imported the label set|^demo construction project/.test(line))).toEqual([
       'imported the label set "Demo labels (simulated)" (16 labels over 4 clips)',
       "demo construction project: 4 clips from 3 videos (hirest 1, youcook2 1, ego4d-goalstep 2)",
     ]);
-    expect(uploads).toEqual([3]);
+    // Three clips for the construction project, and three from each of VBench-2.0's two generators.
+    expect(uploads).toEqual([3, 3, 3]);
     const construction = await prisma.project.findFirstOrThrow({ where: { name: "Demo — Q&A construction (simulated)", members: { some: { userId: owner.userId } } } });
     // No hallucination runs exist behind the fake app, so only the construction page is printed.
-    expect(links).toEqual([{ label: "demo Q&A construction", path: `/projects/${construction.id}/construction`, note: "simulated step annotations" }]);
+    const vbench2 = await prisma.project.findFirstOrThrow({ where: { name: "VBench-2.0 demo (simulated)", members: { some: { userId: owner.userId } } } });
+    expect(links).toEqual([
+      { label: "demo Q&A construction", path: `/projects/${construction.id}/construction`, note: "simulated step annotations" },
+      { label: "demo VBench-2.0 results", path: `/projects/${vbench2.id}/vbench2`, note: "two simulated generators, three dimensions" },
+    ]);
   });
 
   describe("with a task registered later", () => {
@@ -124,7 +133,7 @@ describe("the demo's task parts", () => {
 
     it("includes its part, last", async () => {
       const parts = await demoParts();
-      expect(parts).toHaveLength(5);
+      expect(parts).toHaveLength(6);
       expect(parts.at(-1)).toBe(toyPart);
     });
   });

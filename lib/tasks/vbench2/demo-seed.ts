@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { DemoLink, DemoSeedPart } from "../../demo/demo-part";
 import { CLIPS } from "../../demo/demo-clips";
+import { createProject } from "../../projects/projects";
 
 export const DEMO_VBENCH2_PROJECT = "VBench-2.0 demo (simulated)";
 const GENERATORS = ["Demo model", "Demo model B"] as const;
@@ -28,9 +29,9 @@ export function demoFullInfo(): { prompt_en: string; dimension: string[]; auxili
 const link = (projectId: string): DemoLink => ({ label: "demo VBench-2.0 results", path: `/projects/${projectId}/vbench2`, note: "two simulated generators, three dimensions" });
 
 export const vbench2Demo: DemoSeedPart = {
-  async seed({ api, uploadClips, stubBaseUrl, log }) {
-    const project = await api("/api/v1/projects", { json: { name: DEMO_VBENCH2_PROJECT } });
-    const projectId = String(project.id);
+  async seed({ prisma, actor, api, uploadClips, stubBaseUrl, log }) {
+    // Made in-process as the construction project is; everything in it then goes through the API.
+    const projectId = (await createProject(prisma, actor, { name: DEMO_VBENCH2_PROJECT })).id;
     const form = new FormData();
     form.set("file", new Blob([JSON.stringify(demoFullInfo(), null, 2)]), "VBench2_full_info.json");
     await api(`/api/v1/projects/${projectId}/prompt-lists`, { form });
