@@ -36,6 +36,11 @@ describe("the stub's rule list", () => {
       "qa-text-only-open",
       "qa-judge-option",
       "qa-judge-open",
+      "vbench2-text-judge",
+      "vbench2-person-number",
+      "vbench2-summarise",
+      "vbench2-describe",
+      "vbench2-yes-no",
       "endpoint-test",
     ]);
   });

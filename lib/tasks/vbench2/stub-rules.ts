@@ -54,7 +54,7 @@ const numbered = (count: number, context: StubRequestContext) =>
 
 export const VBENCH2_RULES: StubRule[] = [
   {
-    name: "vbench2: the text judges (plot, landscape, interaction and action order consistency)",
+    name: "vbench2-text-judge",
     match:
       /You are Qwen, created by Alibaba Cloud\. You are a helpful assistant and a brilliant (plot|landscape|human interaction|action order) consistency judger|brilliant human interaction judger|brilliant action order judger/,
     respond: (context) => {
@@ -64,7 +64,7 @@ export const VBENCH2_RULES: StubRule[] = [
     },
   },
   {
-    name: "vbench2: the person-number judge",
+    name: "vbench2-person-number",
     match: /brilliant person number judger/,
     respond: (context) => {
       const description = lastLine(context.text);
@@ -74,7 +74,7 @@ export const VBENCH2_RULES: StubRule[] = [
     },
   },
   {
-    name: "vbench2: the summarisers (plots and landscape plots)",
+    name: "vbench2-summarise",
     match: /brilliant (landscape )?plot summarizer/,
     respond: (context) => {
       const template = /template: (.*)/.exec(context.text)?.[1] ?? "";
@@ -82,7 +82,7 @@ export const VBENCH2_RULES: StubRule[] = [
     },
   },
   {
-    name: "vbench2: descriptions from the VLM",
+    name: "vbench2-describe",
     match:
       /frames are uniformly sampled from it\. These frames are located at .*\. (Describe the human interaction|Describe the video in details?\.|Describe the landscape|Return the plot in video|Return the action order in video)/s,
     respond: (context) => {
@@ -95,7 +95,7 @@ export const VBENCH2_RULES: StubRule[] = [
     },
   },
   {
-    name: "vbench2: yes/no questions to the VLM",
+    name: "vbench2-yes-no",
     match: /(frames are uniformly sampled from it\. These frames are located at .*(yes or no|Judging whether))|^Please answer yes or no only for the following questions\./ms,
     respond: (context) => yesOrNo(/Judging whether the video occurs only one creature/.test(context.text) ? "only one creature" : lastLine(context.text), context),
   },
