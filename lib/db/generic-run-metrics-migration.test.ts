@@ -6,7 +6,7 @@ import { createUser } from "../auth/users";
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/scope";
 import type { PrismaClient } from "../generated/prisma/client";
-import { insertEndpoint, insertFinishedRun, insertProject } from "../testing/raw-rows";
+import { insertEndpoint, insertFinishedRun, insertProject, insertVideo } from "../testing/raw-rows";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { browseVideos } from "../videos/browse-videos";
@@ -64,8 +64,8 @@ beforeAll(async () => {
   await db.projectMember.create({ data: { projectId, userId: reviewer!.userId, role: "reviewer" } });
   for (let i = 0; i < OLD.length; i++) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
-    const video = await db.video.create({
-      data: {
+    const video = {
+      id: await insertVideo(db, {
         projectId,
         sha256: sha,
         sizeBytes: 1n,
@@ -76,9 +76,8 @@ beforeAll(async () => {
         status: "ready",
         dimensions: ["Mechanics"],
         createdById: owner!.userId,
-      },
-      select: { id: true },
-    });
+      }),
+    };
     videoIds.push(video.id);
   }
   const endpointId = await insertEndpoint(db, { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner!.userId });

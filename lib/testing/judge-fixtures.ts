@@ -4,7 +4,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { getStorage, frameKey } from "../storage/storage";
 import { mediaFixtures } from "./media-fixtures";
-import { insertProject } from "./raw-rows";
+import { insertProject, insertVideo } from "./raw-rows";
 
 /**
  * A project with `videoCount` videos that already have a frame set of `keyFrames` key frames,
@@ -37,8 +37,9 @@ export async function projectWithFramedVideos(
   const nonce = randomUUID();
   for (let v = 0; v < options.videoCount; v++) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
-    const video = await prisma.video.create({
-      data: {
+    // A raw row: migration tests seed databases whose video table lacks later columns.
+    const video = {
+      id: await insertVideo(prisma, {
         projectId: project.id,
         sha256: sha,
         sizeBytes: BigInt(1000),
@@ -50,8 +51,8 @@ export async function projectWithFramedVideos(
         prompt: options.prompt === null ? null : `A ball rolls down a ramp number ${v}`,
         dimensions: ["Mechanics"],
         createdById: owner.userId,
-      },
-    });
+      }),
+    };
     const frameSetId = randomUUID();
     const frames = [];
     // Frame k*3+1 is key frame k; k*3 and k*3+2 are its neighbours.

@@ -28,3 +28,25 @@ export async function insertFinishedRun(prisma: PrismaClient, row: { projectId: 
   await prisma.$executeRaw`INSERT INTO "judge_run" ("id", "projectId", "pipeline", "endpointId", "createdById", "status", "endpointSnapshot") VALUES (${id}, ${row.projectId}, ${row.pipeline}, ${row.endpointId}, ${row.createdById}, 'done'::"RunStatus", ${JSON.stringify(row.endpointSnapshot)}::jsonb)`;
   return id;
 }
+
+export async function insertVideo(
+  prisma: PrismaClient,
+  row: {
+    projectId: string;
+    sha256: string;
+    sizeBytes: bigint;
+    fileName: string;
+    relativePath: string;
+    storageKey: string;
+    contentType: string;
+    status: string;
+    prompt?: string | null;
+    dimensions: string[];
+    createdById: string;
+  },
+): Promise<string> {
+  const id = newId();
+  await prisma.$executeRaw`INSERT INTO "video" ("id", "projectId", "sha256", "sizeBytes", "fileName", "relativePath", "storageKey", "contentType", "status", "prompt", "dimensions", "createdById", "updatedAt")
+    VALUES (${id}, ${row.projectId}, ${row.sha256}, ${row.sizeBytes}, ${row.fileName}, ${row.relativePath}, ${row.storageKey}, ${row.contentType}, ${row.status}::"VideoStatus", ${row.prompt ?? null}, ${row.dimensions}::text[], ${row.createdById}, now())`;
+  return id;
+}
