@@ -124,7 +124,8 @@ test.describe("page crawl", () => {
   const roles: CrawlRole[] = ["owner", "reviewer", "viewer", "outsider", "admin", "signedOut"];
   for (const role of roles) {
     test(`every page as ${role}`, async ({ browser, baseURL }) => {
-      test.setTimeout(240_000);
+      // The owner's crawl opens every task's pages: some 4 minutes on a busy 2-core machine.
+      test.setTimeout(420_000);
       const context = await contextFor(browser, role, baseURL!);
       const page = await context.newPage();
       const failures: string[] = [];
