@@ -1,4 +1,4 @@
-import type { PrismaClient, Project, ProjectRole } from "../generated/prisma/client";
+import type { Prisma, PrismaClient, Project, ProjectRole } from "../generated/prisma/client";
 import { ForbiddenError, NotFoundError } from "../errors";
 import type { Actor } from "../auth/actor";
 
@@ -106,6 +106,18 @@ export async function requireProject(prisma: PrismaClient, actor: Actor, project
   if (!role) throw new NotFoundError("No such project.");
   if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);
   return { project: project as Project, role };
+}
+
+/**
+ * A Prisma filter of the projects in which the actor may do `action`, for lists that span projects (the endpoints
+ * of a user's other projects): the projects whose membership gives a role with that right, or every project for a
+ * site admin (an owner everywhere). Built from ROLE_ACTIONS, so a role given the right later is counted with no
+ * edit; a record picked from such a list is still checked with `requireProjectAccess` when it is used.
+ */
+export function projectsWhereActorMay(actor: Actor, action: ProjectAction): Prisma.ProjectWhereInput {
+  if (actor.isAdmin) return {};
+  const roles = (Object.keys(ROLE_ACTIONS) as ProjectRole[]).filter((role) => roleCan(role, action));
+  return { members: { some: { userId: actor.userId, role: { in: roles } } } };
 }
 
 export function requireSiteAdmin(actor: Actor): void {

@@ -17,6 +17,7 @@ import { TASK_MODULES } from "../tasks/modules";
 import { CLIPS } from "./demo-clips";
 import type { ClipUploadOptions, DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
 import { seedingClient } from "./seeding-client";
+import { DEMO_STUB_ENDPOINT, moveDemoStubEndpoints } from "./demo-stub-endpoints";
 
 const DEMO_EMAIL = "demo@framejury.local";
 const DEMO_PASSWORD = "demo-password";
@@ -50,8 +51,8 @@ export async function seedDemoProject(options: {
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
     const existing = await prisma.project.findFirst({ where: { name: DEMO_PROJECT, members: { some: { userId: user.id } } } });
     if (existing) {
-      // The stub listens on a new port each time the demo starts.
-      await prisma.judgeEndpoint.updateMany({ where: { projectId: existing.id, name: "Stub LLM (simulated)" }, data: { baseUrl: options.stubBaseUrl } });
+      // The stub listens on a new port each time the demo starts: its endpoint moves, and the user's copies of it.
+      await moveDemoStubEndpoints(prisma, { userId: user.id, demoProjectId: existing.id, stubBaseUrl: options.stubBaseUrl });
       const resume: DemoResumeContext = { prisma, actor, projectId: existing.id, stubBaseUrl: options.stubBaseUrl };
       const links: DemoLink[] = [];
       for (const part of await demoParts()) if (part.resume) links.push(...(await part.resume(resume)));
@@ -67,7 +68,7 @@ export async function seedDemoProject(options: {
     const endpoint = await api(
       `/api/v1/projects/${project.id}/endpoints`,
       json({
-        name: "Stub LLM (simulated)",
+        name: DEMO_STUB_ENDPOINT,
         baseUrl: options.stubBaseUrl,
         model: "stub-vision",
         apiKey: null,

@@ -67,3 +67,6 @@ export const endpointUpdateSchema = endpointFields.partial().extend({ archived: 
 export type EndpointInput = z.input<typeof endpointInputSchema>;
 /** What a client sends to change one (`PATCH /api/v1/endpoints/:id`). */
 export type EndpointUpdate = z.input<typeof endpointUpdateSchema>;
+
+/** Copy an endpoint of another of the caller's projects into this one (`POST /api/v1/projects/:id/endpoints/reusable`). */
+export const copyEndpointSchema = z.object({ fromEndpointId: z.string().min(1).max(64) });

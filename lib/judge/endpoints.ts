@@ -10,14 +10,14 @@ import type { endpointInputSchema, endpointUpdateSchema } from "./endpoint-input
 import { log } from "../observability/logger";
 import { capabilitiesOf } from "./endpoint-capabilities";
 
-function appSecret(): string {
+export function appSecret(): string {
   const secret = process.env.APP_SECRET;
   if (!secret) throw new Error("APP_SECRET is not set; it encrypts endpoint API keys.");
   return secret;
 }
 
 /** An endpoint as shown to anyone: never the key, only whether there is one. */
-function publicEndpoint(row: Awaited<ReturnType<PrismaClient["judgeEndpoint"]["findFirstOrThrow"]>>) {
+export function publicEndpoint(row: Awaited<ReturnType<PrismaClient["judgeEndpoint"]["findFirstOrThrow"]>>) {
   const { apiKeyEncrypted, ...rest } = row;
   return { ...rest, hasApiKey: apiKeyEncrypted !== null };
 }

@@ -6,7 +6,8 @@ import { createApiKeySchema } from "../../auth/api-keys";
 import { compareSetupsQuerySchema, paperTableQuerySchema } from "../../calibration/calibration.validation";
 import { frameManifestSchema, frameSetParametersSchema } from "../../frames/frame-set-parameters";
 import { endpointIdSchema } from "../../judge/endpoint-lifecycle";
-import { endpointInputSchema, endpointUpdateSchema } from "../../judge/endpoint-input.validation";
+import { copyEndpointSchema, endpointInputSchema, endpointUpdateSchema } from "../../judge/endpoint-input.validation";
+import { REUSABLE_ENDPOINTS_LIMIT } from "../../judge/endpoint-reuse";
 import { createRunSchema, pipelineParamSchema, pipelineQuerySchema } from "../../judge/endpoints.validation";
 import { PIPELINES, TASK_MODULES } from "../../tasks/modules";
 import { labelNextQuerySchema, labelNextRunIdSchema } from "../../label-next/label-next.validation";
@@ -329,6 +330,25 @@ function coreApiRoutes(): ApiRoute[] {
       params: project,
       body: { kind: "json", schema: endpointInputSchema },
       responses: [created("The endpoint's id.", idResponseSchema)],
+    },
+    {
+      method: "get",
+      path: "/api/v1/projects/{projectId}/endpoints/reusable",
+      summary: "The endpoints of the caller's other projects that can be copied here (owners; never their keys)",
+      description: `Endpoints (not archived) of the projects where the caller may manage endpoints, the newest first, at most ${REUSABLE_ENDPOINTS_LIMIT}.`,
+      params: project,
+      responses: [ok("`{endpoints: [{id, name, baseUrl, model, hasApiKey, project: {id, name}, alreadyHere}]}`.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/projects/{projectId}/endpoints/reusable",
+      summary: "Copy an endpoint of another of the caller's projects into this one, key included (owners of both)",
+      description:
+        "Every setting, the last probe's findings and the key (decrypted and encrypted again on the server, never answered) are copied in one transaction. The caller must manage endpoints in both projects: an endpoint of a project they are not a member of → 404, one where they may not manage endpoints → 403. A base URL the endpoint policy refuses → 400 endpoint_not_allowed; a key APP_SECRET can no longer decrypt → 409 key_undecryptable.",
+      params: project,
+      body: { kind: "json", schema: copyEndpointSchema },
+      responses: [created("The new endpoint's id.", idResponseSchema)],
+      errors: [409],
     },
     {
       method: "patch",

@@ -3,10 +3,12 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { EndpointForm } from "@/components/judge/endpoint-form";
 import { EndpointList } from "@/components/judge/endpoint-list";
+import { ReuseEndpointPicker } from "@/components/judge/reuse-endpoint-picker";
 import { JudgePanel } from "@/components/judge/judge-panel";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
+import { listReusableEndpoints } from "@/lib/judge/endpoint-reuse";
 import { capabilitiesOf } from "@/lib/judge/endpoint-capabilities";
 import { projectPipelineDefaults } from "@/lib/judge/runs";
 import { runFormPipelines } from "@/lib/judge/run-form";
@@ -17,7 +19,10 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const canManage = roleCan(role, "runs.manage");
-  if (roleCan(role, "endpoints.manage")) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
+  const canManageEndpoints = roleCan(role, "endpoints.manage");
+  if (canManageEndpoints) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
+  // The endpoints of the owner's other projects, to copy here without typing a key again.
+  const reusable = canManageEndpoints ? await listReusableEndpoints(prisma, actor, projectId) : [];
   // Archived endpoints are listed here (restorable), but not offered to new runs.
   const endpoints = await listEndpoints(prisma, actor, projectId, { includeArchived: true });
   const endpointRows = endpoints.map(
@@ -83,8 +88,9 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
         <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} pipelines={pipelines} />
         <div className="flex flex-col gap-5">
           <Card title={`Endpoints (${endpoints.filter((e) => !e.archivedAt).length})`}>
-            <EndpointList projectId={projectId} endpoints={endpointRows} canManage={roleCan(role, "endpoints.manage")} />
-            {roleCan(role, "endpoints.manage") ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
+            <EndpointList projectId={projectId} endpoints={endpointRows} canManage={canManageEndpoints} />
+            {canManageEndpoints && <ReuseEndpointPicker projectId={projectId} endpoints={reusable} />}
+            {canManageEndpoints ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
           </Card>
           {canManage &&
             defaultsCards.map(({ pipeline, title, Form }) => (
