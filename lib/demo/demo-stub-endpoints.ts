@@ -15,7 +15,13 @@ export async function moveDemoStubEndpoints(prisma: PrismaClient, options: { use
     const own = await tx.judgeEndpoint.findMany({ where: { projectId: demoProjectId, name: DEMO_STUB_ENDPOINT }, select: { baseUrl: true } });
     const previous = [...new Set(own.map((endpoint) => endpoint.baseUrl))].filter((baseUrl) => baseUrl !== stubBaseUrl);
     const moved = await tx.judgeEndpoint.updateMany({
-      where: { OR: [{ projectId: demoProjectId, name: DEMO_STUB_ENDPOINT }, { baseUrl: { in: previous }, project: { members: { some: { userId } } } }], baseUrl: { not: stubBaseUrl } },
+      where: {
+        OR: [
+          { projectId: demoProjectId, name: DEMO_STUB_ENDPOINT },
+          { baseUrl: { in: previous }, project: { members: { some: { userId } } } },
+        ],
+        baseUrl: { not: stubBaseUrl },
+      },
       data: { baseUrl: stubBaseUrl },
     });
     return moved.count;

@@ -44,9 +44,7 @@ describe("listReusableEndpoints", () => {
   it("offers a second project of the same owner the first's endpoint: name, base URL and model, never the key", async () => {
     const { owner, first, second, endpoint } = await ownerWithTwoProjects();
     const offered = await listReusableEndpoints(prisma, owner, second.id);
-    expect(offered).toEqual([
-      { id: endpoint.id, name: "Stub judge", baseUrl: stub.baseURL, model: "stub-vision", hasApiKey: true, project: { id: first.id, name: "First" }, alreadyHere: false },
-    ]);
+    expect(offered).toEqual([{ id: endpoint.id, name: "Stub judge", baseUrl: stub.baseURL, model: "stub-vision", hasApiKey: true, project: { id: first.id, name: "First" }, alreadyHere: false }]);
     const stored = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(JSON.stringify(offered)).not.toContain("sk-reuse-secret-1234");
     expect(JSON.stringify(offered)).not.toContain(stored.apiKeyEncrypted!);
@@ -104,7 +102,16 @@ describe("copyEndpointFromProject", () => {
 
     const source = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     const row = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: copy.id } });
-    expect(row).toMatchObject({ projectId: second.id, name: "Stub judge", baseUrl: stub.baseURL, model: "stub-vision", maxConcurrency: 7, requestsPerMinute: 90, pricePer1kInput: 0.25, archivedAt: null });
+    expect(row).toMatchObject({
+      projectId: second.id,
+      name: "Stub judge",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      maxConcurrency: 7,
+      requestsPerMinute: 90,
+      pricePer1kInput: 0.25,
+      archivedAt: null,
+    });
     expect(row.id).not.toBe(source.id);
     // Encrypted again (a new IV), to the same key.
     expect(row.apiKeyEncrypted).not.toBe(source.apiKeyEncrypted);

@@ -46,7 +46,9 @@ describe("GET /api/v1/projects/:id/endpoints/reusable", () => {
     expect(text).not.toContain(KEY);
     expect(text).not.toContain("apiKeyEncrypted");
     const body = JSON.parse(text) as { endpoints: { id: string; name: string; baseUrl: string; model: string; project: { id: string } }[] };
-    expect(body.endpoints).toEqual([expect.objectContaining({ id: endpointId, name: "Shared stub", baseUrl: BASE_URL, model: "stub-vision", hasApiKey: true, project: { id: firstId, name: "API first" } })]);
+    expect(body.endpoints).toEqual([
+      expect.objectContaining({ id: endpointId, name: "Shared stub", baseUrl: BASE_URL, model: "stub-vision", hasApiKey: true, project: { id: firstId, name: "API first" } }),
+    ]);
   });
 
   it("answers a non-member of the project 404 and a reviewer 403", async () => {
