@@ -64,3 +64,54 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await prisma.$disconnect();
   }
 });
+
+// Endpoints reused across a user's projects: the owner's second project picks the first project's endpoint,
+// which is copied on the server with its key (never shown), and works there.
+test("an owner's new project uses the endpoint of their first project without typing its key again", async ({ page }) => {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { prisma } = await import("../lib/db/prisma");
+  const stub = await startStubLlm({ latencyMs: 20 });
+  try {
+    const owner = await ownerWithProject("reuse");
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/projects/${owner.projectId}/judge`);
+    await page.getByLabel("Name").fill("Stub to reuse");
+    await page.getByLabel("Base URL").fill(stub.baseURL);
+    await page.getByLabel("Model").fill("stub-vision");
+    await page.getByLabel("API key").fill("sk-e2e-reused-never-shown");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByTestId("endpoint-list")).toContainText("Stub to reuse");
+
+    // A second project, made on the projects page.
+    await page.goto("/");
+    await page.getByLabel("Name").fill("reuse second project");
+    await page.getByRole("button", { name: "Create project" }).click();
+    await expect(page.getByTestId("project-name")).toHaveText("reuse second project");
+    const secondId = new URL(page.url()).pathname.split("/").pop()!;
+
+    await page.goto(`/projects/${secondId}/judge`);
+    await expect(page.getByTestId("endpoint-list")).not.toContainText("Stub to reuse");
+    const picker = page.getByTestId("reuse-endpoint");
+    await picker.getByLabel("Use an endpoint from another of your projects").selectOption({ label: `Stub to reuse · stub-vision · ${stub.baseURL} · key stored` });
+    await picker.getByRole("button", { name: "Use this endpoint" }).click();
+    const copied = page.getByTestId("endpoint-item").filter({ hasText: "Stub to reuse" });
+    await expect(copied).toContainText("stored (encrypted)");
+    expect(await page.content()).not.toContain("sk-e2e-reused-never-shown");
+
+    // The copy is the second project's own endpoint, with its own encryption of the same key, and it answers.
+    const [original, copy] = await Promise.all([
+      prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId: owner.projectId, name: "Stub to reuse" } }),
+      prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId: secondId, name: "Stub to reuse" } }),
+    ]);
+    expect(copy.id).not.toBe(original.id);
+    expect(copy.apiKeyEncrypted).not.toBeNull();
+    expect(copy.apiKeyEncrypted).not.toBe(original.apiKeyEncrypted);
+    await copied.getByRole("button", { name: "Test" }).click();
+    await expect(copied.getByTestId("test-answered")).toHaveText("yes", { timeout: 30_000 });
+  } finally {
+    await stub.close();
+    await prisma.$disconnect();
+  }
+});
