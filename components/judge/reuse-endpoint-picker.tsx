@@ -6,6 +6,7 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
 import type { ReusableEndpoint } from "@/lib/judge/endpoint-reuse";
+import type { CopyEndpointRequest } from "@/lib/judge/endpoint-input.validation";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 
@@ -33,7 +34,7 @@ export function ReuseEndpointPicker({ projectId, endpoints }: { projectId: strin
   const router = useRouter();
   const [picked, setPicked] = useState(() => (endpoints.find((endpoint) => !endpoint.alreadyHere) ?? endpoints[0])?.id ?? "");
   const copy = useMutation({
-    mutationFn: (fromEndpointId: string) => postJson<{ id: string }>(`/api/v1/projects/${encodeURIComponent(projectId)}/endpoints/reusable`, { fromEndpointId }),
+    mutationFn: (fromEndpointId: string) => postJson<{ id: string }>(`/api/v1/projects/${encodeURIComponent(projectId)}/endpoints/reusable`, { fromEndpointId } satisfies CopyEndpointRequest),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
       router.refresh(); // the endpoint list above is rendered on the server

@@ -70,3 +70,5 @@ export type EndpointUpdate = z.input<typeof endpointUpdateSchema>;
 
 /** Copy an endpoint of another of the caller's projects into this one (`POST /api/v1/projects/:id/endpoints/reusable`). */
 export const copyEndpointSchema = z.object({ fromEndpointId: z.string().min(1).max(64) });
+/** What a client sends to copy one. */
+export type CopyEndpointRequest = z.input<typeof copyEndpointSchema>;

@@ -55,6 +55,7 @@ function serverOnlyReached(entry: string): string[] {
 
 const PAYLOAD_TYPES: Record<string, string> = {
   "components/judge/endpoint-form.tsx": "lib/judge/endpoint-input.validation.ts",
+  "components/judge/reuse-endpoint-picker.tsx": "lib/judge/endpoint-input.validation.ts",
   "components/videos/judgment-item.tsx": "lib/reviews/reviews.validation.ts",
   "components/adjudication/adjudication-screen.tsx": "lib/adjudication/adjudication.validation.ts",
   "components/webhooks/webhooks-card.tsx": "lib/webhooks/webhooks.validation.ts",
