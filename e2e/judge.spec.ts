@@ -55,7 +55,20 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await page.getByLabel("Your value").fill(String(myValue));
     await page.getByLabel("Note").fill("looks fine to me");
     await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByTestId("score-cell").first()).toHaveText(String(myValue));
+    // The heat map's number and tint come from one source (issue 38 §5.5): the judge's by default, then yours,
+    // then yours minus the judge's, switched with the toggle above the map.
+    const firstCell = page.getByTestId("score-cell").first();
+    await expect(firstCell).toHaveText(String(judgeValue));
+    await expect(page.getByTestId("heat-map-view-judge")).toHaveAttribute("aria-checked", "true");
+    const judgeAlpha = await firstCell.getAttribute("data-alpha");
+    await page.getByTestId("heat-map-view-mine").click();
+    await expect(firstCell).toHaveText(String(myValue));
+    await expect(firstCell).not.toHaveAttribute("data-alpha", judgeAlpha!);
+    await page.getByTestId("heat-map-view-difference").click();
+    const difference = myValue - judgeValue;
+    await expect(firstCell).toHaveText(difference > 0 ? `+${difference}` : `−${-difference}`);
+    await page.getByTestId("heat-map-view-judge").click();
+    await expect(firstCell).toHaveText(String(judgeValue));
     const reviews = (await (await page.request.get(`/api/v1/videos/${videoIds[0]}/reviews`)).json()) as { judgments: { value: number; judge: { value: number } }[] };
     expect(reviews.judgments).toHaveLength(1);
     expect(reviews.judgments[0]).toMatchObject({ value: myValue, judge: { value: judgeValue } });
