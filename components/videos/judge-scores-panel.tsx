@@ -120,7 +120,7 @@ export function JudgeScoresPanel({
       <button
         type="button"
         onClick={() => onFocus(selected ? null : { stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: cell.id })}
-        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${shown.alpha > 0.5 ? "text-white" : ""}`}
+        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${(shown.hue === "score" ? shown.positive : shown.alpha > 0.5) ? "text-white" : ""}`}
         style={{ background: tint }}
         title={`${nameOf(cell.category)}: judge ${cell.value}${own ? `, you ${own.value}` : ""}${mine.length > (own ? 1 : 0) ? `, ${mine.length - (own ? 1 : 0)} other reviewer(s)` : ""}`}
         aria-describedby={target ? `${definitionsId}-${cell.category}` : undefined}
