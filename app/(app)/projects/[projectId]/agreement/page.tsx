@@ -21,6 +21,7 @@ import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/l
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
 import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
+import { runCommunityDownloads } from "@/lib/export/run-downloads";
 import { getProject } from "@/lib/projects/projects";
 
 /** The query keys the form shows itself (read per request from the registry, as the filters are). */
@@ -59,17 +60,6 @@ function cell(block: StatBlock | undefined, name: string) {
       {PERCENT_STATS.has(name) ? formatPercent(value) : fmt(value)} {ci && <span className="text-xs text-slate-500">{fmtCi(ci)}</span>}
     </td>
   );
-}
-
-/** The run's Hugging Face dataset and Label Studio files (docs/guide/exports.md); named as their routes name them. */
-function runExportDownloads(projectId: string, projectName: string, runId: string) {
-  const name = (what: string, extension: string) => exportFileName({ project: projectName, what, filter: { runId }, date: new Date(), extension });
-  const base = `/api/v1/projects/${projectId}/export`;
-  return [
-    { label: "Hugging Face dataset (.tar)", href: `${base}/hf-dataset?runId=${encodeURIComponent(runId)}`, filename: name("hf-dataset", "tar") },
-    { label: "Label Studio tasks", href: `${base}/label-studio?runId=${encodeURIComponent(runId)}&part=tasks`, filename: name("label-studio-tasks", "json"), kind: "json" as const },
-    { label: "Label Studio config", href: `${base}/label-studio?runId=${encodeURIComponent(runId)}&part=config`, filename: name("label-studio-config", "xml") },
-  ];
 }
 
 /** The page opens on the summary; `?view=details` shows every table and chart (one click, a link). */
@@ -111,7 +101,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: downloadName("agreement", "json"), kind: "json" as const },
     { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: downloadName("agreement", "csv"), kind: "csv" as const },
     // Whole-run exports in the community's formats: of the run the filters read (the named one, else the latest).
-    ...(filterRun ? runExportDownloads(projectId, project.name, filterRun.id) : []),
+    ...(filterRun ? runCommunityDownloads(project, filterRun.id) : []),
   ];
   const shownKeys = formKeys();
   const hidden = Object.entries(raw).filter(([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format");
