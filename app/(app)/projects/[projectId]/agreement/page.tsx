@@ -4,6 +4,7 @@ import { AgreementCharts } from "@/components/agreement/agreement-charts";
 import { PresenceSweep } from "@/components/agreement/presence-sweep";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { ImpliedValuesSwitch } from "@/components/agreement/implied-values-switch";
+import { JudgmentsCountedStat, Stat } from "@/components/agreement/stat-card";
 import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
 import { formatPercent } from "@/lib/format/numbers";
 import { runName } from "@/lib/runs/run-name";
@@ -35,18 +36,6 @@ const BREAKDOWN_TITLES: Record<Breakdown, string> = {
 };
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
-
-function Stat({ label, value, ci, testId }: { label: string; value: string; ci?: string; testId?: string }) {
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
-      <div className="text-xs text-slate-600">{label}</div>
-      <div className="text-xl font-semibold" data-testid={testId}>
-        {value}
-      </div>
-      {ci && <div className="text-xs text-slate-500">{ci}</div>}
-    </div>
-  );
-}
 
 /** Statistics whose value is a proportion and reads as a percentage; every other one as a statistic. */
 const PERCENT_STATS = new Set(["percentAgreement"]);
@@ -278,7 +267,7 @@ function Report({
         <Stat label="reviewed targets" value={String(s.reviewedItems)} testId="summary-reviewed" />
         <Stat label="judgments" value={String(s.judgments)} />
         <Stat label="reviewers" value={String(s.reviewers)} />
-        <Stat label="judgments counted" value={report.independentOnly === false ? "all (incl. accepted)" : "independent only"} testId="summary-independent" />
+        <JudgmentsCountedStat independentOnly={report.independentOnly !== false} />
         <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
         <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
       </div>
