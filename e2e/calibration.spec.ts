@@ -40,7 +40,11 @@ test("imports published labels, runs the stub judge with two prompt versions, op
     await page.goto(`/projects/${projectId}/import`);
     const panel = page.getByTestId("label-set-panel");
     await panel.getByTestId("label-set-name").fill("T2VHaluBench authors");
+    await expect(panel.getByTestId("label-set-file-name")).toHaveText("no file chosen");
     await panel.getByTestId("label-set-file").setInputFiles(file);
+    // Issue 38 §5.11: the picker is a button in the app's style naming the chosen file, not the raw browser control.
+    await expect(panel.getByTestId("label-set-file-name")).toHaveText("T2VHaluBench.xlsx");
+    await expect(panel.getByText("Choose another file…")).toBeVisible();
     await panel.getByRole("button", { name: "Dry run" }).click();
     await expect(panel.getByTestId("label-set-plan")).toContainText("3 rows, 3 matched to videos");
     await panel.getByRole("button", { name: "Import" }).click();

@@ -112,9 +112,7 @@ export function JudgeScoresPanel({
     const selected = focus?.scoreId === cell.id;
     const target = targetOf(cell.category);
     // The number and the tint come from the same value: the view's (judge, yours, or yours minus the judge's).
-    const shown = target
-      ? heatCellShown(target, view, cell.value, own?.value ?? null)
-      : { text: view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
+    const shown = target ? heatCellShown(target, view, cell.value, own?.value ?? null) : { text: view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
     const tint = shown.hue === "difference" ? `rgba(217, 119, 6, ${shown.alpha})` : `rgba(220, 38, 38, ${shown.alpha})`;
     const button = (
       <button

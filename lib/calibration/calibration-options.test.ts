@@ -27,7 +27,17 @@ beforeAll(async () => {
   const make = async (key: string, second: number, settings: object, promptVersionIds: object = {}) => {
     ids[key] = (
       await prisma.judgeRun.create({
-        data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", settings, endpointSnapshot: snapshot, promptVersionIds, createdAt: new Date(Date.UTC(2026, 10, 23, 14, 5, second)) },
+        data: {
+          projectId,
+          pipeline: "hallucination",
+          endpointId: endpoint.id,
+          createdById: owner.userId,
+          status: "done",
+          settings,
+          endpointSnapshot: snapshot,
+          promptVersionIds,
+          createdAt: new Date(Date.UTC(2026, 10, 23, 14, 5, second)),
+        },
       })
     ).id;
   };
