@@ -66,6 +66,20 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     await page.getByTestId("agreement-view-details").click();
     await expect(page).toHaveURL(/view=details/);
     await expect(page.getByTestId("summary-reviewed")).toHaveText("10");
+    // Issue 38 §5.12: in dark mode "independent only" is set in the body size and stays inside its card.
+    await page.getByTestId("theme-toggle").selectOption("dark");
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+    const counted = page.getByTestId("summary-independent");
+    await expect(counted).toHaveText("independent only");
+    await expect(counted).toHaveAttribute("data-kind", "words");
+    const fits = await counted.evaluate((value) => {
+      const card = value.parentElement!.getBoundingClientRect();
+      const text = value.getBoundingClientRect();
+      return { inside: text.right <= card.right + 0.5 && value.scrollWidth <= value.clientWidth + 0.5, fontSize: parseFloat(getComputedStyle(value).fontSize) };
+    });
+    expect(fits.inside).toBe(true);
+    expect(fits.fontSize).toBeLessThan(parseFloat(await page.getByTestId("summary-reviewed").evaluate((figure) => getComputedStyle(figure).fontSize)));
+    await page.getByTestId("theme-toggle").selectOption("light");
     // binarised over 5 scores and 5 verdicts: tp 2, fp 4, fn 2, tn 2 → accuracy 0.40
     await expect(page.getByTestId("summary-accuracy")).toHaveText("0.40");
     for (const chart of ["confusion-verdict"]) await expect(page.getByTestId(chart)).toBeVisible();

@@ -40,7 +40,11 @@ test("imports published labels, runs the stub judge with two prompt versions, op
     await page.goto(`/projects/${projectId}/import`);
     const panel = page.getByTestId("label-set-panel");
     await panel.getByTestId("label-set-name").fill("T2VHaluBench authors");
+    await expect(panel.getByTestId("label-set-file-name")).toHaveText("no file chosen");
     await panel.getByTestId("label-set-file").setInputFiles(file);
+    // Issue 38 §5.11: the picker is a button in the app's style naming the chosen file, not the raw browser control.
+    await expect(panel.getByTestId("label-set-file-name")).toHaveText("T2VHaluBench.xlsx");
+    await expect(panel.getByText("Choose another file…")).toBeVisible();
     await panel.getByRole("button", { name: "Dry run" }).click();
     await expect(panel.getByTestId("label-set-plan")).toContainText("3 rows, 3 matched to videos");
     await panel.getByRole("button", { name: "Import" }).click();
@@ -82,6 +86,13 @@ test("imports published labels, runs the stub judge with two prompt versions, op
     await expect(rows.nth(2)).toContainText("Overall");
     await expect(page.getByTestId("category-table")).toContainText("s7 Motion and blur inconsistency");
     await expect(page.getByTestId("calibration-latex-source")).toHaveValue(/\\toprule[\s\S]*Overall &[\s\S]*\\bottomrule/);
+    // Issue 38 §5.9: the run picker's two labels differ, by the time to the second and by what differs (the edited prompt).
+    const runOptions = await page.getByTestId("calibration-run").locator("option").allTextContents();
+    expect(runOptions).toHaveLength(2);
+    expect(new Set(runOptions).size).toBe(2);
+    for (const label of runOptions) expect(label).toMatch(/\d{2}:\d{2}:\d{2} · /);
+    expect(runOptions.filter((label) => label.includes(`prompt hallucination/inconsistency edited ${version.hash.slice(0, 8)}`))).toHaveLength(1);
+    expect(runOptions.filter((label) => label.includes("prompt hallucination/inconsistency shipped"))).toHaveLength(1);
     const csv = await page.request.get((await page.getByTestId("calibration-csv").getAttribute("href"))!);
     expect(csv.status()).toBe(200);
     expect(await csv.text()).toContain("T2VHaluBench authors,");
@@ -90,6 +101,7 @@ test("imports published labels, runs the stub judge with two prompt versions, op
     await page.getByRole("link", { name: "Compare judge setups" }).click();
     const boxes = page.getByTestId("compare-run");
     await expect(boxes).toHaveCount(2);
+    await expect(page.getByTestId("compare-setups-form").locator("label", { has: boxes.first() })).toContainText("prompt hallucination/inconsistency");
     await boxes.nth(0).check();
     await boxes.nth(1).check();
     await page.getByRole("button", { name: "Compare" }).click();

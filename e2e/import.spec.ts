@@ -34,6 +34,8 @@ test("imports a VBench-style folder: good videos get key frames and clusters, th
   await page.getByTestId("folder-input").setInputFiles(path.join(root, "Sora"));
 
   await expect(page.getByTestId("import-item")).toHaveCount(4);
+  // The dry run of the prompt list against the videos already in the project, asked once the import ends.
+  const metadataPlan = page.waitForResponse((response) => response.url().endsWith(`/api/v1/projects/${owner.projectId}/videos/metadata`), { timeout: 120_000 });
   await page.getByRole("button", { name: "Start import" }).click();
 
   const item = (suffix: string) => page.locator(`[data-testid="import-item"][data-path$="${suffix}"]`);
@@ -43,6 +45,22 @@ test("imports a VBench-style folder: good videos get key frames and clusters, th
   await expect(item("-2.mp4")).toHaveAttribute("data-state", "error", { timeout: 60_000 });
   await expect(item("-2.mp4").getByTestId("import-item-message")).toContainText(/damaged|truncated|corrupt|not a video/i);
   await expect(item("-0.mp4").getByTestId("import-item-message")).toContainText("key frames");
+  // Issue 38 §5.11: a summary once the import ends, the bar in the outcome's colour (one file failed: amber), and
+  // no "Metadata for videos already in the project" box after a fresh upload (the prompt list went with the videos).
+  await expect(page.getByTestId("import-finished")).toHaveText("Import finished. 3 imported, 0 skipped, 1 failed.");
+  await expect(page.getByTestId("import-progress")).toHaveAttribute("data-tone", "warning");
+  expect((await metadataPlan).status()).toBe(200);
+  await expect(page.getByTestId("existing-videos-metadata")).toHaveCount(0);
+
+  // The corrupt file alone: nothing is imported, and the bar and the summary say so instead of a full bar in the running colour.
+  await page.reload();
+  await page.getByTestId("file-input").setInputFiles(path.join(root, "Sora", "Mechanics", `${prompt}-2.mp4`));
+  await expect(page.getByTestId("import-item")).toHaveCount(1);
+  await expect(page.getByTestId("import-finished")).toHaveCount(0);
+  await page.getByRole("button", { name: "Start import" }).click();
+  await expect(page.getByTestId("import-finished")).toContainText("Import finished: nothing was imported.", { timeout: 60_000 });
+  await expect(page.getByTestId("import-finished")).toContainText("0 imported, 0 skipped, 1 failed");
+  await expect(page.getByTestId("import-progress")).toHaveAttribute("data-tone", "failure");
 
   // Only the two good videos were stored.
   await page.goto(`/projects/${owner.projectId}/videos`);

@@ -14,6 +14,9 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     const owner = await ownerWithProject("judge");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 2, name: "Judged" });
+    // Numbered names that plain string order puts 10 before 2: the run page lists them naturally.
+    await prisma.video.update({ where: { id: videoIds[0] }, data: { relativePath: "Judged/clip-10.mp4", fileName: "clip-10.mp4" } });
+    await prisma.video.update({ where: { id: videoIds[1] }, data: { relativePath: "Judged/clip-2.mp4", fileName: "clip-2.mp4" } });
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/judge`);
@@ -34,6 +37,19 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
 
     await run.getByRole("link", { name: /^Hallucination · / }).click();
     await expect(page.getByTestId("run-video")).toHaveCount(2);
+    // Issue 38 §5.6: natural order, a legend of the columns and the run's own export links.
+    await expect(page.getByTestId("run-video").nth(0).getByRole("link", { name: "clip-2.mp4" })).toBeVisible();
+    await expect(page.getByTestId("run-video").nth(1).getByRole("link", { name: "clip-10.mp4" })).toBeVisible();
+    const legend = page.getByTestId("run-metrics-legend");
+    await expect(legend).toBeVisible();
+    for (const metric of ["I", "S", "D", "overall"]) await expect(legend.locator(`[data-testid="run-metrics-legend-entry"][data-metric="${metric}"]`)).toBeVisible();
+    const runId = new URL(page.url()).pathname.split("/").at(-1)!;
+    const exports = page.getByTestId("run-exports").getByTestId("export-link");
+    await expect(exports).toHaveText(["Items CSV", "Items JSONL", "Hugging Face dataset (.tar)", "Label Studio tasks", "Label Studio config"]);
+    for (const href of await exports.evaluateAll((links) => links.map((link) => link.getAttribute("href")!))) expect(new URL(href, page.url()).searchParams.get("runId")).toBe(runId);
+    const itemsCsv = await page.request.get((await exports.first().getAttribute("href"))!);
+    expect(itemsCsv.status()).toBe(200);
+    expect(itemsCsv.headers()["content-type"]).toContain("text/csv");
     const overall = await page.getByTestId("run-video").first().locator("td").nth(5).textContent();
     expect(Number(overall)).toBeGreaterThanOrEqual(0);
     expect(Number(overall)).toBeLessThanOrEqual(100);
@@ -55,7 +71,20 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await page.getByLabel("Your value").fill(String(myValue));
     await page.getByLabel("Note").fill("looks fine to me");
     await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByTestId("score-cell").first()).toHaveText(String(myValue));
+    // The heat map's number and tint come from one source (issue 38 §5.5): the judge's by default, then yours,
+    // then yours minus the judge's, switched with the toggle above the map.
+    const firstCell = page.getByTestId("score-cell").first();
+    await expect(firstCell).toHaveText(String(judgeValue));
+    await expect(page.getByTestId("heat-map-view-judge")).toHaveAttribute("aria-checked", "true");
+    const judgeAlpha = await firstCell.getAttribute("data-alpha");
+    await page.getByTestId("heat-map-view-mine").click();
+    await expect(firstCell).toHaveText(String(myValue));
+    await expect(firstCell).not.toHaveAttribute("data-alpha", judgeAlpha!);
+    await page.getByTestId("heat-map-view-difference").click();
+    const difference = myValue - judgeValue;
+    await expect(firstCell).toHaveText(difference > 0 ? `+${difference}` : `−${-difference}`);
+    await page.getByTestId("heat-map-view-judge").click();
+    await expect(firstCell).toHaveText(String(judgeValue));
     const reviews = (await (await page.request.get(`/api/v1/videos/${videoIds[0]}/reviews`)).json()) as { judgments: { value: number; judge: { value: number } }[] };
     expect(reviews.judgments).toHaveLength(1);
     expect(reviews.judgments[0]).toMatchObject({ value: myValue, judge: { value: judgeValue } });

@@ -7,6 +7,7 @@ import type { MetadataPlan } from "@/lib/videos/apply-metadata";
 import { postJson } from "@/lib/api-client";
 
 const SHOWN_CHANGES = 200;
+const NONE: ReadonlySet<string> = new Set();
 
 const shown = (value: unknown) => (value === null || value === undefined || value === "" ? "—" : Array.isArray(value) ? value.join(", ") || "—" : String(value));
 
@@ -25,10 +26,21 @@ export function metadataRows(byPath: ReadonlyMap<string, FileMetadata>) {
 
 /**
  * After an import with metadata files or prompt lists: what they would change in videos already in
- * the project (a dry run on the server), and *Apply*. Values already set that would change are
- * marked, and applying them needs the overwrite box ticked.
+ * the project (a dry run on the server), and *Apply*; nothing at all when they change no video. Values
+ * already set that would change are marked, and applying them needs the overwrite box ticked.
  */
-export function ExistingVideosMetadata({ projectId, rows, promptLists }: { projectId: string; rows: ReturnType<typeof metadataRows>; promptLists: boolean }) {
+export function ExistingVideosMetadata({
+  projectId,
+  rows,
+  promptLists,
+  importedVideoIds = NONE,
+}: {
+  projectId: string;
+  rows: ReturnType<typeof metadataRows>;
+  promptLists: boolean;
+  /** The videos this import stored: they got the files' values on upload, so a change of theirs alone shows no box. */
+  importedVideoIds?: ReadonlySet<string>;
+}) {
   const [plan, setPlan] = useState<MetadataPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [overwrite, setOverwrite] = useState(false);
@@ -56,7 +68,9 @@ export function ExistingVideosMetadata({ projectId, rows, promptLists }: { proje
     }
   }
 
-  if (!plan && !error) return <p className="text-sm text-slate-500">Checking what the metadata changes in videos already imported…</p>;
+  // Shown only when the files change videos that were in the project before: after a fresh upload the metadata
+  // and prompt lists already went with the videos, and an empty box about "videos already in the project" misled.
+  if (!error && (!plan || (!plan.applied && plan.changes.every((change) => importedVideoIds.has(change.videoId))))) return null;
   return (
     <section className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="existing-videos-metadata">
       <h2 className="font-semibold">Metadata for videos already in the project</h2>

@@ -15,16 +15,15 @@ import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata
 import { extractAndUploadFrameSet } from "./extract-frame-set";
 import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
 import { sha256OfFile, UploadCancelledError, uploadVideo, type VideoJson } from "./upload-video";
-
-/** `stored`: the video is stored but has no frames yet (the import was cancelled during extraction). */
-type ItemState = "queued" | "probing" | "hashing" | "uploading" | "extracting" | "done" | "stored" | "duplicate" | "error" | "cancelled" | "skipped";
+import { ImportProgress } from "./import-progress";
+import { FINISHED_IMPORT_STATES, type ImportItemState } from "@/lib/import/import-summary";
 
 interface ImportItem {
   key: string;
   file: File;
   relativePath: string;
   kind: ReturnType<typeof classifyPickedFile>;
-  state: ItemState;
+  state: ImportItemState;
   message: string;
   progress: number;
   /** Set once the server stored the video: a retry then only extracts its frames. */
@@ -35,9 +34,9 @@ interface ImportItem {
 }
 
 const CONCURRENCY = 2;
-const FINISHED: ItemState[] = ["done", "stored", "duplicate", "error", "cancelled", "skipped"];
+const FINISHED = FINISHED_IMPORT_STATES;
 /** What a cancel leaves unfinished; Retry takes these up again (a stored video only needs its frames). */
-const RETRYABLE: ItemState[] = ["cancelled", "stored"];
+const RETRYABLE: ImportItemState[] = ["cancelled", "stored"];
 const NOTHING_STORED = "Cancelled before upload; nothing stored.";
 const STORED_WITHOUT_FRAMES = "Video stored; frames not extracted — waiting for frames (Extract pending, or Retry here).";
 const NO_PROMPT = "no prompt found (the name is not <prompt>-<index>, and no metadata or prompt list names it)";
@@ -75,6 +74,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const items = useRef<ImportItem[]>([]);
   const [, setVersion] = useState(0);
   const [running, setRunning] = useState(false);
+  // An import ran to its end (or was cancelled) since files were last added: its summary shows.
+  const [finished, setFinished] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [model, setModel] = useState("");
   const [settings, setSettings] = useState<ExtractionSettingsValue>(defaultExtractionSettings);
@@ -86,7 +87,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   // by its task's own section, after the videos. By panel id.
   const [claimedFiles, setClaimedFiles] = useState<Readonly<Record<string, readonly ClaimedFile[]>>>({});
   // After an import with metadata or prompt lists: what they change in videos already in the project.
-  const [lateMetadata, setLateMetadata] = useState<{ rows: ReturnType<typeof metadataRows>; promptLists: boolean } | null>(null);
+  const [lateMetadata, setLateMetadata] = useState<{ rows: ReturnType<typeof metadataRows>; promptLists: boolean; importedVideoIds: ReadonlySet<string> } | null>(null);
 
   // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
   const refresh = useCallback(() => {
@@ -126,6 +127,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           progress: 0,
         });
       }
+      setFinished(false);
       const panelIds = Object.keys(claimed).filter((id) => claimed[id]!.length > 0);
       if (panelIds.length) setClaimedFiles((old) => ({ ...old, ...Object.fromEntries(panelIds.map((id) => [id, [...(old[id] ?? []), ...claimed[id]!]])) }));
       refresh();
@@ -149,6 +151,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
     const controller = new AbortController();
     abort.current = controller;
     setRunning(true);
+    setFinished(false);
     const signal = controller.signal;
     try {
       // Prompt lists first, so the server restores full prompts and dimensions for the videos. A
@@ -216,8 +219,14 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       }
       if (signal.aborted) for (const item of items.current) if (item.state === "queued") update(item, { state: "cancelled", message: NOTHING_STORED });
       const listsStored = items.current.some((i) => i.kind === "prompt-list" && i.state === "done");
-      if (!signal.aborted && (metadata.current.size > 0 || listsStored)) setLateMetadata({ rows: metadataRows(metadata.current), promptLists: listsStored });
+      if (!signal.aborted && (metadata.current.size > 0 || listsStored))
+        setLateMetadata({
+          rows: metadataRows(metadata.current),
+          promptLists: listsStored,
+          importedVideoIds: new Set(items.current.flatMap((i) => (i.videoId && (i.state === "done" || i.state === "stored") ? [i.videoId] : []))),
+        });
       setRunning(false);
+      setFinished(true);
       refresh();
     }
   }
@@ -298,9 +307,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   }
 
   const list = items.current;
-  const videos = list.filter((i) => i.kind !== "other");
   const counts = countBy(list.map((i) => i.state));
-  const overall = videos.length ? videos.reduce((sum, i) => sum + (FINISHED.includes(i.state) ? 1 : i.progress), 0) / videos.length : 0;
   const queued = list.some((i) => i.state === "queued");
   const retryable = list.filter((i) => RETRYABLE.includes(i.state)).length;
   const noPrompt = list.filter((i) => i.noPrompt).length;
@@ -379,13 +386,9 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"} stored without a prompt, and the judge skips the steps that compare a video with its prompt.
         </p>
       )}
-      {videos.length > 0 && (
-        <div className="h-2 w-full overflow-hidden rounded bg-slate-200" role="progressbar" aria-label="Overall progress" aria-valuenow={Math.round(overall * 100)}>
-          <div className="h-full bg-indigo-600 transition-all" style={{ width: `${overall * 100}%` }} />
-        </div>
-      )}
+      <ImportProgress items={list} running={running} finished={finished} />
 
-      {lateMetadata && <ExistingVideosMetadata projectId={projectId} rows={lateMetadata.rows} promptLists={lateMetadata.promptLists} />}
+      {lateMetadata && <ExistingVideosMetadata projectId={projectId} rows={lateMetadata.rows} promptLists={lateMetadata.promptLists} importedVideoIds={lateMetadata.importedVideoIds} />}
       {taskImportPanels().map(({ id, Panel }) => (
         <Panel key={id} projectId={projectId} files={claimedFiles[id] ?? NO_FILES} />
       ))}
@@ -439,7 +442,7 @@ function countBy(values: string[]): Record<string, number> {
   return counts;
 }
 
-function stateClass(state: ItemState): string {
+function stateClass(state: ImportItemState): string {
   if (state === "done") return "bg-emerald-100 text-emerald-800";
   if (state === "error") return "bg-red-100 text-red-800";
   if (state === "duplicate" || state === "stored") return "bg-amber-100 text-amber-800";

@@ -61,3 +61,22 @@ describe("the label-set import form reads the tasks' label file formats from the
     expect(formatOptions().map(([value]) => value)).not.toContain("toy_sheet");
   });
 });
+
+describe("the label-set file picker (issue 38 §5.11: it was the browser's raw file control)", () => {
+  it("is a button in the app's style with the chosen file's name, the input hidden inside its label", () => {
+    renderPanel();
+    const input = screen.getByTestId("label-set-file") as HTMLInputElement;
+    expect(input.type).toBe("file");
+    expect(input.className.split(/\s+/)).toContain("sr-only");
+    const button = input.closest("label")!;
+    expect(button.textContent).toBe("Choose file…");
+    expect(button.className).toContain("rounded-md");
+    expect(screen.getByTestId("label-set-file-name").textContent).toBe("no file chosen");
+    const file = new File(["video,annotator,target,value\n"], "labels.csv", { type: "text/csv" });
+    fireEvent.change(input, { target: { files: [file] } });
+    expect(screen.getByTestId("label-set-file-name").textContent).toBe("labels.csv");
+    expect(button.textContent).toBe("Choose another file…");
+    // The input keeps its accessible name: the format's file label.
+    expect(input.getAttribute("aria-label")).toBeTruthy();
+  });
+});

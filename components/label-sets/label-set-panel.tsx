@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
+import { FilePicker } from "@/components/file-picker";
 import { apiFetch } from "@/lib/api-client";
 import type { LabelSetFormatDeclaration } from "@/lib/label-sets/label-set-format";
 import { exampleLabelTargets, labelTargetChoices } from "@/lib/label-sets/label-target-examples";
@@ -159,10 +160,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
             ))}
           </select>
         </label>
-        <label className="flex flex-col gap-1">
-          {format.fileLabel}
-          <input type="file" key={format.id} accept={format.accept} data-testid="label-set-file" onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())} />
-        </label>
+        <FilePicker key={format.id} label={format.fileLabel} accept={format.accept} file={file} testId="label-set-file" onChange={(picked) => (setFile(picked), changed())} />
         <label className="flex flex-col gap-1">
           Name
           <input className="rounded-md border border-slate-300 px-2 py-1" value={name} data-testid="label-set-name" onChange={(e) => (setName(e.target.value), changed())} />

@@ -1,9 +1,9 @@
 "use client";
 
-import { useId } from "react";
+import { useId, useState } from "react";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { TargetDeclaration, TaskDeclaration } from "@/lib/tasks/task-declaration";
-import { heatCell, meaningOf, scopeLabel, targetSections, type SubjectSummary } from "@/lib/tasks/task-display";
+import { heatCellShown, meaningOf, scopeLabel, targetSections, type HeatMapView, type SubjectSummary } from "@/lib/tasks/task-display";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 
 export interface ScoreCell {
@@ -94,6 +94,7 @@ export function JudgeScoresPanel({
   onFocus: (focus: CellFocus | null) => void;
 }) {
   const definitionsId = useId();
+  const [view, setView] = useState<HeatMapView>("judge");
   const scoreJudgments = (scoreId: string) => judgments.filter((j) => j.scoreId === scoreId);
   const targetOf = (code: string) => task?.targets.find((t) => t.id === code) ?? null;
   const allCells = data.steps.flatMap((s) => s.scores.map((score) => ({ score, step: s })));
@@ -110,13 +111,15 @@ export function JudgeScoresPanel({
     const own = mine.find((j) => j.reviewer.id === currentUserId);
     const selected = focus?.scoreId === cell.id;
     const target = targetOf(cell.category);
-    const heat = target ? heatCell(target, cell.value) : { alpha: 0, positive: false };
+    // The number and the tint come from the same value: the view's (judge, yours, or yours minus the judge's).
+    const shown = target ? heatCellShown(target, view, cell.value, own?.value ?? null) : { text: view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
+    const tint = shown.hue === "difference" ? `rgba(217, 119, 6, ${shown.alpha})` : `rgba(220, 38, 38, ${shown.alpha})`;
     const button = (
       <button
         type="button"
         onClick={() => onFocus(selected ? null : { stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: cell.id })}
-        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${heat.positive && !own ? "text-white" : ""}`}
-        style={{ background: `rgba(220, 38, 38, ${heat.alpha})` }}
+        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${(shown.hue === "score" ? shown.positive : shown.alpha > 0.5) ? "text-white" : ""}`}
+        style={{ background: tint }}
         title={`${nameOf(cell.category)}: judge ${cell.value}${own ? `, you ${own.value}` : ""}${mine.length > (own ? 1 : 0) ? `, ${mine.length - (own ? 1 : 0)} other reviewer(s)` : ""}`}
         aria-describedby={target ? `${definitionsId}-${cell.category}` : undefined}
         aria-pressed={selected}
@@ -124,9 +127,10 @@ export function JudgeScoresPanel({
         data-step={row.stepId}
         data-scope={row.scopeIndex}
         data-category={cell.category}
-        data-positive={heat.positive}
+        data-positive={shown.positive}
+        data-alpha={shown.alpha.toFixed(3)}
       >
-        {own ? <span className="font-semibold text-indigo-900">{own.value}</span> : cell.value}
+        {shown.text}
       </button>
     );
     if (cell.expected === null || cell.expected === undefined) return button;
@@ -147,9 +151,10 @@ export function JudgeScoresPanel({
   return (
     <div className="flex flex-col gap-3 text-sm" data-testid="judge-scores">
       <p className="text-xs text-slate-500">
-        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted{canReview ? "; give your own value below the map" : ""}. Underlined values are yours. Hover or
-        focus a code for its name and definition.
+        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted{canReview ? "; give your own value below the map" : ""}. Underlined cells have a value of yours.
+        Hover or focus a code for its name and definition.
       </p>
+      {sections.length > 0 && <HeatMapViewSwitch view={view} onChange={setView} />}
       {/* What each cell's aria-describedby reads: the code's name and definition. */}
       <div hidden>
         {task?.targets.map((t) => (
@@ -242,6 +247,35 @@ export function JudgeScoresPanel({
           <JudgmentHistory targetType="score" judgments={scoreJudgments(picked.score.id)} />
         </div>
       )}
+    </div>
+  );
+}
+
+const HEAT_MAP_VIEWS: { view: HeatMapView; label: string; hint: string }[] = [
+  { view: "judge", label: "Judge", hint: "the judge's values, tinted toward the bad end of the scale" },
+  { view: "mine", label: "Mine", hint: "your own values, tinted the same way; blank where you gave none" },
+  { view: "difference", label: "Difference", hint: "yours minus the judge's, tinted by its size; blank where you gave none" },
+];
+
+/** Which values the heat map's cells show and are tinted by: one source for both. */
+function HeatMapViewSwitch({ view, onChange }: { view: HeatMapView; onChange: (view: HeatMapView) => void }) {
+  return (
+    <div role="radiogroup" aria-label="Heat map shows" className="flex flex-wrap items-center gap-1 text-xs" data-testid="heat-map-view">
+      <span className="mr-1 text-slate-500">Cells show:</span>
+      {HEAT_MAP_VIEWS.map((option) => (
+        <button
+          key={option.view}
+          type="button"
+          role="radio"
+          aria-checked={view === option.view}
+          title={option.hint}
+          onClick={() => onChange(option.view)}
+          className={`rounded border px-2 py-0.5 ${view === option.view ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700"}`}
+          data-testid={`heat-map-view-${option.view}`}
+        >
+          {option.label}
+        </button>
+      ))}
     </div>
   );
 }

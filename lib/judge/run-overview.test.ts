@@ -50,6 +50,14 @@ describe("the run page's and the queue pages' reads", () => {
     await expect(runOverview(prisma, stranger, projectId, runId)).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("list the run's videos in natural path order: 2 before 10 (issue 38 §5.6)", async () => {
+    await prisma.video.update({ where: { id: videoIds[0] }, data: { relativePath: "Sora/clip-10.mp4", fileName: "clip-10.mp4" } });
+    await prisma.video.update({ where: { id: videoIds[1] }, data: { relativePath: "Sora/clip-2.mp4", fileName: "clip-2.mp4" } });
+    const overview = await runOverview(prisma, owner, projectId, runId);
+    expect(overview.videos.map((v) => v.video.fileName)).toEqual(["clip-2.mp4", "clip-10.mp4"]);
+    expect(overview.videos.map((v) => v.summary?.overall)).toEqual([71, 70]);
+  });
+
   it("give a queue's run pipeline, for members only", async () => {
     expect(await queueWithRunPipeline(prisma, owner, projectId, queueId)).toEqual({ id: queueId, runId, pipeline: "hallucination" });
     expect(await queueWithRunPipeline(prisma, owner, otherProjectId, queueId)).toBeNull();

@@ -2,6 +2,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
+import { naturalSortBy } from "../format/natural-sort";
 import { findTask } from "../tasks/registry";
 import type { SubjectSummary } from "../tasks/task-display";
 import { redactRunVideosFor } from "../visibility/judge-visibility";
@@ -19,18 +20,24 @@ export async function findProjectRun(prisma: PrismaClient, actor: Actor, project
 }
 
 /**
- * The run page: the run, the metrics its task declares (the table's columns) and its videos in path
- * order, each with its stored summary, except where the caller reviews the video blind (lib/visibility).
+ * The run page: the run, the metrics its task declares (the table's columns) and its videos in natural
+ * path order (lib/format/natural-sort), each with its stored summary, except where the caller reviews the video blind (lib/visibility).
  */
 export async function runOverview(prisma: PrismaClient, actor: Actor, projectId: string, runId: string) {
   const run = await findProjectRun(prisma, actor, projectId, runId);
   if (!run) throw new NotFoundError("No such run.");
-  const rows = await prisma.runVideo.findMany({
-    where: { runId },
-    select: { videoId: true, status: true, summary: true, video: { select: { fileName: true, prompt: true } } },
-    orderBy: { video: { relativePath: "asc" } },
-    take: RUN_PAGE_VIDEOS,
-  });
+  // Natural path order (clip-2 before clip-10), which SQL cannot sort by: the paths first, then the page's rows.
+  const paths = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true, video: { select: { relativePath: true } } } });
+  const shown = naturalSortBy(paths, (row) => row.video.relativePath)
+    .slice(0, RUN_PAGE_VIDEOS)
+    .map((row) => row.videoId);
+  const place = new Map(shown.map((videoId, index) => [videoId, index]));
+  const rows = (
+    await prisma.runVideo.findMany({
+      where: { runId, videoId: { in: shown } },
+      select: { videoId: true, status: true, summary: true, video: { select: { fileName: true, prompt: true } } },
+    })
+  ).sort((a, b) => place.get(a.videoId)! - place.get(b.videoId)!);
   const videos = await redactRunVideosFor(prisma, actor.userId, rows);
   return {
     run,

@@ -22,12 +22,12 @@ export function runTaskName(pipeline: string): string {
   return label ? label.replace(/\s*\(.*\)\s*$/, "") : pipeline;
 }
 
-/** "23 Nov 2026 14:05", in UTC so the server and the browser agree. */
-export function runDate(createdAt: Date | string): string {
+/** "23 Nov 2026 14:05" ("…14:05:07" with `seconds`), in UTC so the server and the browser agree. */
+export function runDate(createdAt: Date | string, { seconds = false }: { seconds?: boolean } = {}): string {
   const d = typeof createdAt === "string" ? new Date(createdAt) : createdAt;
   if (Number.isNaN(d.getTime())) return String(createdAt);
   const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${seconds ? `:${pad(d.getUTCSeconds())}` : ""}`;
 }
 
 /** "gpt-4o @ default (environment)", or the endpoint alone when the model is unknown or is its name. */

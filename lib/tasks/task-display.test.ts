@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HALLUCINATION_TASK } from "./hallucination/task";
 import type { TargetDeclaration, TaskDeclaration } from "./task-declaration";
-import { choiceLabels, heatCell, inlineLabel, meaningOf, metricsLine, scaleHint, scopeLabel, summaryMetricValues, targetSections } from "./task-display";
+import { choiceLabels, heatCell, heatCellShown, inlineLabel, meaningOf, metricsLine, scaleHint, scopeLabel, summaryMetricValues, targetSections } from "./task-display";
 
 const captionStyle: TargetDeclaration = {
   id: "style",
@@ -72,6 +72,24 @@ describe("reading a task declaration for display", () => {
     expect(heatCell(captionStyle, 4).alpha).toBe(0);
     expect(heatCell(captionStyle, 1).positive).toBe(true);
     expect(heatCell(captionStyle, 2).positive).toBe(false);
+  });
+
+  it("takes a heat-map cell's number and tint from one value: the judge's, yours, or yours minus the judge's", () => {
+    const s7 = HALLUCINATION_TASK.targets.find((t) => t.id === "s7")!;
+    // The reported bug: a cell tinted by the judge's 9 printed the reviewer's 2.
+    const judge = heatCellShown(s7, "judge", 9, 2);
+    expect(judge).toMatchObject({ text: "9", hue: "score", positive: true });
+    expect(judge.alpha).toBeCloseTo(heatCell(s7, 9).alpha, 10);
+    const mine = heatCellShown(s7, "mine", 9, 2);
+    expect(mine).toMatchObject({ text: "2", hue: "score", positive: false });
+    expect(mine.alpha).toBeCloseTo(heatCell(s7, 2).alpha, 10);
+    expect(heatCellShown(s7, "mine", 9, null)).toEqual({ text: "", hue: "score", alpha: 0, positive: false });
+    const difference = heatCellShown(s7, "difference", 9, 2);
+    expect(difference).toMatchObject({ text: "−7", hue: "difference" });
+    expect(difference.alpha).toBeCloseTo((0.7 * 5) / 6, 10);
+    expect(heatCellShown(s7, "difference", 2, 5).text).toBe("+3");
+    expect(heatCellShown(s7, "difference", 4, 4)).toMatchObject({ text: "0", alpha: 0 });
+    expect(heatCellShown(s7, "difference", 4, null).text).toBe("");
   });
 
   it("words scopes, scales and yes/no choices from the declaration", () => {

@@ -94,6 +94,36 @@ export function heatCell(target: Pick<TargetDeclaration, "scale" | "higherIsBett
   return { alpha: (badness * 5) / 6, positive: binariseValue(target.positive, value) === 1 };
 }
 
+/** What the heat map shows in its cells: the judge's values, the caller's own, or the caller's minus the judge's. */
+export type HeatMapView = "judge" | "mine" | "difference";
+
+/** One cell as shown: its number, its tint and hue, both from the same value, so colour and number never disagree. */
+export interface HeatCellShown {
+  /** The number in the cell; "" when the view has nothing there (no value of yours). */
+  text: string;
+  /** "score": tinted toward the bad end of the scale; "difference": tinted by how far yours is from the judge's. */
+  hue: "score" | "difference";
+  alpha: number;
+  /** Whether the value shown is in the positive class (false in the difference view). */
+  positive: boolean;
+}
+
+/**
+ * A heat-map cell in a view. Judge: the judge's value and its tint. Mine: the caller's own value and
+ * its tint, blank without one. Difference: mine − judge with a sign, tinted by its size over the scale's
+ * span, blank without a value of yours.
+ */
+export function heatCellShown(target: Pick<TargetDeclaration, "scale" | "higherIsBetter" | "positive">, view: HeatMapView, judge: number, mine: number | null): HeatCellShown {
+  if (view === "judge") return { text: String(judge), hue: "score", ...heatCell(target, judge) };
+  if (mine === null) return { text: "", hue: view === "mine" ? "score" : "difference", alpha: 0, positive: false };
+  if (view === "mine") return { text: String(mine), hue: "score", ...heatCell(target, mine) };
+  const { min, max } = scaleBounds(target.scale);
+  const difference = mine - judge;
+  const size = max > min ? Math.min(1, Math.abs(difference) / (max - min)) : difference === 0 ? 0 : 1;
+  const rounded = Math.round(difference * 100) / 100;
+  return { text: rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "0", hue: "difference", alpha: (size * 5) / 6, positive: false };
+}
+
 /** A label inside running text: "Overall" reads "overall", while codes such as "I" or "S" stay as they are. */
 export function inlineLabel(label: string): string {
   return /^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label;

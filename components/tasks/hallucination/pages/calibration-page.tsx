@@ -5,7 +5,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { paperTableQuerySchema } from "@/lib/calibration/calibration.validation";
-import { calibrationOptions } from "@/lib/calibration/calibration-options";
+import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibration-options";
 import { calibrationReport, type CalibrationReport } from "@/lib/tasks/hallucination/paper-table-load";
 import { calibrationLatex, groupName } from "@/lib/tasks/hallucination/paper-table-export";
 import { CATEGORY_TARGETS, HEADLINE_TARGETS, paperTableReads, type PaperCell } from "@/lib/tasks/hallucination/paper-table";
@@ -13,7 +13,6 @@ import { findTask } from "@/lib/tasks/registry";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/videos/video-filter";
-import { runName } from "@/lib/runs/run-name";
 import { formatInterval, formatStatistic } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -43,6 +42,7 @@ export default async function CalibrationPage({ params, searchParams }: { params
   const raw = searchParamsObject(await searchParams);
   const options = await calibrationOptions(prisma, actor, projectId);
   const runs = options.runs.filter((r) => paperTableReads(findTask(r.pipeline)));
+  const runLabels = runOptionLabels(runs);
   const chosen = { labelSetId: raw.labelSetId ?? options.labelSets[0]?.id, runId: raw.runId ?? runs[0]?.id };
   const parsed = paperTableQuerySchema.safeParse({ ...raw, ...chosen, format: "json" });
   let report: CalibrationReport | null = null;
@@ -102,7 +102,7 @@ export default async function CalibrationPage({ params, searchParams }: { params
               <select name="runId" defaultValue={chosen.runId} className={input} data-testid="calibration-run">
                 {runs.map((r) => (
                   <option key={r.id} value={r.id}>
-                    {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos
+                    {runLabels.get(r.id)} · {r.videos} videos
                   </option>
                 ))}
               </select>

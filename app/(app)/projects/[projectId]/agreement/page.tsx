@@ -4,6 +4,7 @@ import { AgreementCharts } from "@/components/agreement/agreement-charts";
 import { PresenceSweep } from "@/components/agreement/presence-sweep";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { ImpliedValuesSwitch } from "@/components/agreement/implied-values-switch";
+import { JudgmentsCountedStat, Stat } from "@/components/agreement/stat-card";
 import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
 import { formatPercent } from "@/lib/format/numbers";
 import { runName } from "@/lib/runs/run-name";
@@ -21,6 +22,7 @@ import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/l
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
 import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
+import { runCommunityDownloads } from "@/lib/export/run-downloads";
 import { getProject } from "@/lib/projects/projects";
 
 /** The query keys the form shows itself (read per request from the registry, as the filters are). */
@@ -35,18 +37,6 @@ const BREAKDOWN_TITLES: Record<Breakdown, string> = {
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
-function Stat({ label, value, ci, testId }: { label: string; value: string; ci?: string; testId?: string }) {
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
-      <div className="text-xs text-slate-600">{label}</div>
-      <div className="text-xl font-semibold" data-testid={testId}>
-        {value}
-      </div>
-      {ci && <div className="text-xs text-slate-500">{ci}</div>}
-    </div>
-  );
-}
-
 /** Statistics whose value is a proportion and reads as a percentage; every other one as a statistic. */
 const PERCENT_STATS = new Set(["percentAgreement"]);
 
@@ -59,17 +49,6 @@ function cell(block: StatBlock | undefined, name: string) {
       {PERCENT_STATS.has(name) ? formatPercent(value) : fmt(value)} {ci && <span className="text-xs text-slate-500">{fmtCi(ci)}</span>}
     </td>
   );
-}
-
-/** The run's Hugging Face dataset and Label Studio files (docs/guide/exports.md); named as their routes name them. */
-function runExportDownloads(projectId: string, projectName: string, runId: string) {
-  const name = (what: string, extension: string) => exportFileName({ project: projectName, what, filter: { runId }, date: new Date(), extension });
-  const base = `/api/v1/projects/${projectId}/export`;
-  return [
-    { label: "Hugging Face dataset (.tar)", href: `${base}/hf-dataset?runId=${encodeURIComponent(runId)}`, filename: name("hf-dataset", "tar") },
-    { label: "Label Studio tasks", href: `${base}/label-studio?runId=${encodeURIComponent(runId)}&part=tasks`, filename: name("label-studio-tasks", "json"), kind: "json" as const },
-    { label: "Label Studio config", href: `${base}/label-studio?runId=${encodeURIComponent(runId)}&part=config`, filename: name("label-studio-config", "xml") },
-  ];
 }
 
 /** The page opens on the summary; `?view=details` shows every table and chart (one click, a link). */
@@ -111,7 +90,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: downloadName("agreement", "json"), kind: "json" as const },
     { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: downloadName("agreement", "csv"), kind: "csv" as const },
     // Whole-run exports in the community's formats: of the run the filters read (the named one, else the latest).
-    ...(filterRun ? runExportDownloads(projectId, project.name, filterRun.id) : []),
+    ...(filterRun ? runCommunityDownloads(project, filterRun.id) : []),
   ];
   const shownKeys = formKeys();
   const hidden = Object.entries(raw).filter(([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format");
@@ -288,7 +267,7 @@ function Report({
         <Stat label="reviewed targets" value={String(s.reviewedItems)} testId="summary-reviewed" />
         <Stat label="judgments" value={String(s.judgments)} />
         <Stat label="reviewers" value={String(s.reviewers)} />
-        <Stat label="judgments counted" value={report.independentOnly === false ? "all (incl. accepted)" : "independent only"} testId="summary-independent" />
+        <JudgmentsCountedStat independentOnly={report.independentOnly !== false} />
         <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
         <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
       </div>

@@ -4,11 +4,10 @@ import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validation";
 import { compareSetupsReport, compareTargetChoices, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
-import { calibrationOptions } from "@/lib/calibration/calibration-options";
+import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibration-options";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { PairedBootstrapResult } from "@/lib/stats/paired-bootstrap";
-import { runName } from "@/lib/runs/run-name";
 import { formatCost, formatPValue, formatStatistic, STATISTIC_DIGITS } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -38,6 +37,7 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
   const one = (k: string) => (Array.isArray(raw[k]) ? raw[k][0] : raw[k]);
   const options = await calibrationOptions(prisma, actor, projectId);
   const runs = options.runs;
+  const runLabels = runOptionLabels(runs);
   // What each task of the project's runs can be compared on (its verdict when it declares one, by default).
   const targetChoices = compareTargetChoices(runs.map((r) => r.pipeline));
   const target = one("target") || undefined;
@@ -87,7 +87,7 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
               <div key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1">
                 <label className="flex items-center gap-2">
                   <input type="checkbox" name="runIds" value={r.id} defaultChecked={picked.includes(r.id)} data-testid="compare-run" />
-                  {runName({ pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt })} · {r.videos} videos · {r.status}
+                  {runLabels.get(r.id)} · {r.videos} videos · {r.status}
                 </label>
                 {/* The same run's logprob-weighted scores as a setup of their own (when its endpoint requested logprobs). */}
                 <label className="flex items-center gap-1 text-xs text-slate-600">

@@ -17,6 +17,10 @@ import { EnsembleSummary } from "@/components/ensembles/ensemble-summary";
 import { RubricItemValuesTable } from "@/components/rubrics/rubric-item-values-table";
 import { rubricItemValues, rubricItemValuesQuerySchema } from "@/lib/rubrics/rubric-item-values";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { RunMetricsLegend } from "@/components/judge/run-metrics-legend";
+import { ExportButtons } from "@/components/agreement/export-buttons";
+import { runDownloads } from "@/lib/export/run-downloads";
+import { getProject } from "@/lib/projects/projects";
 
 /** Numbers with one decimal, as this table always showed them; named values in words. */
 const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
@@ -31,11 +35,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const { run, metrics, videos } = overview;
   // A rubric run over items lists its items' values (filter and sort in the search params; a bad one is ignored).
   const itemQuery = rubricItemValuesQuerySchema.safeParse(searchParamsObject(await searchParams));
-  const [promptVersions, ensemble, membership, itemList] = await Promise.all([
+  const [promptVersions, ensemble, membership, itemList, project] = await Promise.all([
     runPromptVersions(prisma, actor, runId),
     ensembleRunReport(prisma, actor, runId),
     ensembleMembershipOf(prisma, runId),
     rubricItemValues(prisma, actor, projectId, runId, itemQuery.success ? itemQuery.data : {}),
+    getProject(prisma, actor, projectId),
   ]);
   const runTask = findTask(run.pipeline);
   // A task with a verdict, or with criteria to plan on (a rubric task's), has a "what to label next".
@@ -102,6 +107,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </Link>
         )}
       </div>
+      {roleCan(role, "export.read") && (
+        <section className="flex flex-col gap-1" data-testid="run-exports">
+          <h2 className="text-sm font-medium text-slate-700">Export this run</h2>
+          <ExportButtons downloads={runDownloads(project, runId)} />
+        </section>
+      )}
+      <RunMetricsLegend metrics={metrics} />
       <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="run-videos">
         <thead className="text-xs uppercase text-slate-500">
           <tr>

@@ -1,0 +1,37 @@
+import { exportFileName } from "../agreement/export-file-name";
+
+/** A download link of an export route, with the name the route gives the file. */
+export interface RunDownload {
+  label: string;
+  href: string;
+  filename: string;
+  kind?: "csv" | "jsonl" | "json";
+}
+
+/**
+ * A run's exports through the existing routes (docs/api.md): its judged items with each reviewer's judgment
+ * (the project export filtered to the run, CSV and JSONL), the Hugging Face dataset and the Label Studio
+ * tasks and config. The run page and the Agreement page list them; the names are the routes' own.
+ */
+export function runDownloads(project: { id: string; name: string }, runId: string, date: Date = new Date()): RunDownload[] {
+  const name = (what: string, extension: string) => exportFileName({ project: project.name, what, filter: { runId }, date, extension });
+  const base = `/api/v1/projects/${encodeURIComponent(project.id)}/export`;
+  const run = encodeURIComponent(runId);
+  return [
+    { label: "Items CSV", href: `${base}?runId=${run}&format=csv`, filename: name("items", "csv"), kind: "csv" },
+    { label: "Items JSONL", href: `${base}?runId=${run}&format=jsonl`, filename: name("items", "jsonl"), kind: "jsonl" },
+    ...runCommunityDownloads(project, runId, date),
+  ];
+}
+
+/** The run in the community's formats only (docs/guide/exports.md): the Hugging Face dataset and the Label Studio files. */
+export function runCommunityDownloads(project: { id: string; name: string }, runId: string, date: Date = new Date()): RunDownload[] {
+  const name = (what: string, extension: string) => exportFileName({ project: project.name, what, filter: { runId }, date, extension });
+  const base = `/api/v1/projects/${encodeURIComponent(project.id)}/export`;
+  const run = encodeURIComponent(runId);
+  return [
+    { label: "Hugging Face dataset (.tar)", href: `${base}/hf-dataset?runId=${run}`, filename: name("hf-dataset", "tar") },
+    { label: "Label Studio tasks", href: `${base}/label-studio?runId=${run}&part=tasks`, filename: name("label-studio-tasks", "json"), kind: "json" },
+    { label: "Label Studio config", href: `${base}/label-studio?runId=${run}&part=config`, filename: name("label-studio-config", "xml") },
+  ];
+}
