@@ -149,8 +149,9 @@ export async function planHfSplits(prisma: PrismaClient, input: { projectId: str
   if (spec.kind === "metadata") {
     const fields = await metadataSplitFields(prisma, input.projectId);
     if (!fields.includes(spec.field)) throw new ValidationError(`"${spec.field}" is not a metadata field of this project; one of: ${fields.join(", ")}.`);
-    const ids = (await prisma.$queryRaw<{ videoId: string }[]>`${runVideoIds}`).map((r) => r.videoId);
-    const videos = await prisma.video.findMany({ where: { id: { in: ids } }, select: { id: true, model: true, seed: true, sampleIndex: true, dimensions: true, extra: true } });
+    // Every metadata column, whichever the field: the field picks among them in code.
+    const videos = await prisma.$queryRaw<Video[]>`
+      SELECT v."id", v."model", v."seed", v."sampleIndex", v."dimensions", v."extra" FROM "video" v WHERE v."id" IN (${runVideoIds})`;
     const valueOf = new Map(videos.map((v) => [v.id, metadataValue(v, spec.field)]));
     const values = [...new Set([...valueOf.values()].filter((v): v is string => v !== null))].sort();
     const hasNone = [...valueOf.values()].some((v) => v === null);

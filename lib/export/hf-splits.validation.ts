@@ -6,7 +6,6 @@ import { z } from "zod";
  */
 
 export const HF_SPLIT_KINDS = ["none", "seed", "metadata", "labelSet"] as const;
-export type HfSplitKind = (typeof HF_SPLIT_KINDS)[number];
 
 export const HF_SEED_SPLITS = ["train", "validation", "test"] as const;
 export const HF_DEFAULT_RATIOS = { train: 0.8, validation: 0.1, test: 0.1 } as const;
