@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { appOrigins, appUrl } from "../config/app-url";
@@ -8,7 +8,7 @@ import { prisma } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { deactivatedAccounts } from "./deactivated-accounts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
-import { clientAddress, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
+import { clientAddress, PASSWORD_CHANGE_THROTTLED, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 import { GITHUB_PROVIDER_ID, mayCreateAccount, OIDC_PROVIDER_ID, ssoConfig } from "./sso";
 import { setUpSsoAccount } from "./sso-accounts";
 
@@ -73,20 +73,24 @@ export function createAuth(db: PrismaClient = prisma) {
     rateLimit: { customRules: { "/sign-in/email": false } },
     // Password sign-in is throttled here, in hooks, because hooks run for both entries to it: the HTTP
     // route /api/auth/sign-in/email and the sign-in form's direct `auth.api.signInEmail` call, which
-    // better-auth's own rate limiter (HTTP only, per process) never sees.
+    // better-auth's own rate limiter (HTTP only, per process) never sees. A password change checks the
+    // current password, so it is a guess too: it counts against the same account and address, through
+    // /api/auth/change-password and the settings form's `auth.api.changePassword` call alike.
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         // PASSWORD_SIGN_IN=off: refused here, on the server, for the HTTP route and the form's direct call alike.
         if (!sso.passwordSignIn && ctx.path === "/sign-in/email") throw passwordSignInOff();
-        const attempt = signInAttemptOf(ctx.path, ctx.body, ctx.headers);
+        const attempt = await passwordAttemptOf(ctx);
         if (!attempt) return;
         const { allowed } = await reserveSignInAttempt(db, attempt);
+        if (allowed) return;
+        if (ctx.path === "/change-password") throw new APIError("TOO_MANY_REQUESTS", { ...PASSWORD_CHANGE_THROTTLED });
         // better-auth's own wrong-password answer (its BASE_ERROR_CODES, which it does not re-export), so
         // that a locked account tells nothing more than a wrong guess; a test holds the two equal.
-        if (!allowed) throw new APIError("UNAUTHORIZED", { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
+        throw new APIError("UNAUTHORIZED", { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
       }),
       after: createAuthMiddleware(async (ctx) => {
-        const attempt = signInAttemptOf(ctx.path, ctx.body, ctx.headers);
+        const attempt = await passwordAttemptOf(ctx);
         if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned)) await recordSignInSuccess(db, attempt);
       }),
     },
@@ -120,11 +124,23 @@ function passwordSignInOff(): APIError {
   return new APIError("FORBIDDEN", { code: "PASSWORD_SIGN_IN_OFF", message: "Password sign-in is turned off here; sign in with single sign-on." });
 }
 
-function signInAttemptOf(path: string | undefined, body: unknown, headers: Headers | undefined): SignInAttempt | null {
-  if (path !== "/sign-in/email") return null;
-  const email = (body as { email?: unknown } | undefined)?.email;
-  if (typeof email !== "string") return null;
-  return { email, ip: headers ? clientAddress(headers) : null };
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/**
+ * The password guess a request makes, counted by the sign-in throttle: a sign-in, for the email it names;
+ * a password change, for the signed-in account's email (none without a session: better-auth answers 401).
+ */
+async function passwordAttemptOf(ctx: HookContext): Promise<SignInAttempt | null> {
+  const ip = ctx.headers ? clientAddress(ctx.headers) : null;
+  if (ctx.path === "/sign-in/email") {
+    const email = (ctx.body as { email?: unknown } | undefined)?.email;
+    return typeof email === "string" ? { email, ip } : null;
+  }
+  if (ctx.path === "/change-password") {
+    const session = await getSessionFromCtx(ctx);
+    return session ? { email: session.user.email, ip } : null;
+  }
+  return null;
 }
 
 type Auth = ReturnType<typeof createAuth>;

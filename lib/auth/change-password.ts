@@ -1,9 +1,10 @@
 import { isAPIError } from "better-auth/api";
 import { z } from "zod";
 import { prisma } from "../db/prisma";
-import { UnauthorizedError, ValidationError } from "../errors";
+import { AppError, UnauthorizedError, ValidationError } from "../errors";
 import { getAuth } from "./auth";
 import { newPasswordSchema } from "./account-lifecycle";
+import { PASSWORD_CHANGE_THROTTLED } from "./sign-in-throttle";
 
 export const changePasswordSchema = z
   .object({
@@ -18,6 +19,8 @@ export const changePasswordSchema = z
  * `changePassword`: it checks the current password and hashes the new one with the configured argon2id.
  * Then every other session of the account ends; this one stays (better-auth's own `revokeOtherSessions`
  * would replace it with a new one, whose cookie a server action's re-render does not see yet).
+ * The current password is a guess like a sign-in's: the sign-in throttle counts it (per account and
+ * address; `headers` carry the address), and refuses it once the limit is reached, even when right.
  */
 export async function changeOwnPassword(headers: Headers, input: z.input<typeof changePasswordSchema>): Promise<void> {
   const parsed = changePasswordSchema.safeParse(input);
@@ -28,9 +31,10 @@ export async function changeOwnPassword(headers: Headers, input: z.input<typeof 
   try {
     await auth.api.changePassword({ body: { currentPassword: parsed.data.currentPassword, newPassword: parsed.data.newPassword }, headers });
   } catch (error) {
-    if (isAPIError(error) && (error.body as { code?: string } | undefined)?.code === "INVALID_PASSWORD") {
-      throw new ValidationError("The current password is wrong.");
-    }
+    const code = isAPIError(error) ? (error.body as { code?: string } | undefined)?.code : undefined;
+    if (code === "INVALID_PASSWORD") throw new ValidationError("The current password is wrong.");
+    // The sign-in throttle (lib/auth/auth.ts hooks): too many wrong passwords for the account or the address.
+    if (code === PASSWORD_CHANGE_THROTTLED.code) throw new AppError(429, "too_many_attempts", PASSWORD_CHANGE_THROTTLED.message);
     throw error;
   }
   await prisma.session.deleteMany({ where: { userId: session.user.id, token: { not: session.session.token } } });

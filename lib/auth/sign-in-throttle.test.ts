@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { makeUser } from "../testing/fixtures";
 import { getAuth } from "./auth";
-import { clientAddress, forgetEndedSignInWindows, recordSignInSuccess, reserveSignInAttempt, SIGN_IN_LIMITS } from "./sign-in-throttle";
+import { changeOwnPassword } from "./change-password";
+import { verifyPassword } from "./password";
+import { clientAddress, forgetEndedSignInWindows, PASSWORD_CHANGE_THROTTLED, recordSignInSuccess, reserveSignInAttempt, SIGN_IN_LIMITS } from "./sign-in-throttle";
 
 const someEmail = () => `throttle-${randomBytes(5).toString("hex")}@example.test`;
 const someIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomBytes(3).toString("hex")}`;
@@ -143,5 +145,91 @@ describe("sign-in through better-auth is throttled", () => {
     const row = await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "account", key: user.email } } });
     expect(row.attempts).toBe(SIGN_IN_LIMITS.account.attempts + 1);
     expect(await directSignIn(user.email, user.password, ip)).toBe(results[0]);
+  });
+});
+
+describe("password changes count against the sign-in throttle", () => {
+  const authRoute = async (path: string, body: unknown, headers: Record<string, string>) => {
+    const { POST } = await import("../../app/api/auth/[...all]/route");
+    const response = await POST(
+      new Request(`http://localhost:3000/api/auth${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://localhost:3000", ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+    return {
+      status: response.status,
+      body: (await response.json()) as { code?: string; message?: string } | null,
+      cookie: response.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0]!)
+        .join("; "),
+    };
+  };
+  const signedIn = async (ip: string) => {
+    const user = await makeUser();
+    const { status, cookie } = await authRoute("/sign-in/email", { email: user.email, password: user.password }, { "x-forwarded-for": ip });
+    expect(status).toBe(200);
+    return { ...user, cookie };
+  };
+  /** What the settings form's server action calls, with the request's headers. */
+  const formChange = (user: { cookie: string }, ip: string, currentPassword: string) =>
+    changeOwnPassword(new Headers({ cookie: user.cookie, origin: "http://localhost:3000", "x-forwarded-for": ip }), {
+      currentPassword,
+      newPassword: "a new password",
+      confirmPassword: "a new password",
+    }).then(
+      () => "changed",
+      (error: Error & { status?: number }) => `${String(error.status)} ${error.message}`,
+    );
+  const passwordStillIs = async (userId: string, password: string) => {
+    const account = await prisma.account.findFirstOrThrow({ where: { userId, providerId: "credential" } });
+    return verifyPassword({ hash: account.password!, password });
+  };
+
+  it("refuses the form's change after 5 wrong current passwords, even with the right one, with the throttle's message; another account from another address is unaffected", async () => {
+    const ip = someIp();
+    const user = await signedIn(ip);
+    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts; i++) expect(await formChange(user, ip, "not the password")).toBe("400 The current password is wrong.");
+    const refused = await formChange(user, ip, user.password);
+    expect(refused).toBe(`429 ${PASSWORD_CHANGE_THROTTLED.message}`);
+    expect(await passwordStillIs(user.userId, user.password)).toBe(true);
+    // Per account: another address does not unlock it, and the account's sign-in is refused too (one count of guesses).
+    expect(await formChange(user, someIp(), user.password)).toBe(refused);
+    expect((await authRoute("/sign-in/email", { email: user.email, password: user.password }, { "x-forwarded-for": someIp() })).status).toBe(401);
+
+    const otherIp = someIp();
+    const other = await signedIn(otherIp);
+    expect(await formChange(other, otherIp, other.password)).toBe("changed");
+    expect(await passwordStillIs(other.userId, "a new password")).toBe(true);
+  });
+
+  it("throttles POST /api/auth/change-password per address as well, answering 429 with its code", async () => {
+    const ip = someIp();
+    const users = await Promise.all(Array.from({ length: 5 }, () => signedIn(someIp())));
+    const change = (user: { cookie: string }, currentPassword: string, from = ip) =>
+      authRoute("/change-password", { currentPassword, newPassword: "a new password" }, { cookie: user.cookie, "x-forwarded-for": from });
+    // 20 failures from one address, 4 for each of 5 accounts: no account's next attempt is past its own limit of 5.
+    for (let i = 0; i < SIGN_IN_LIMITS.ip.attempts; i++) expect((await change(users[i % 5]!, "not the password")).body?.code).toBe("INVALID_PASSWORD");
+    const refused = await change(users[0]!, users[0]!.password);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject(PASSWORD_CHANGE_THROTTLED);
+    expect(await passwordStillIs(users[0]!.userId, users[0]!.password)).toBe(true);
+    // Another of those accounts, from another address, still may.
+    const elsewhere = await change(users[1]!, users[1]!.password, someIp());
+    expect(elsewhere.status).toBe(200);
+    expect(await passwordStillIs(users[1]!.userId, "a new password")).toBe(true);
+  });
+
+  it("does not count a successful change, and a change without a session is refused before anything is counted", async () => {
+    const ip = someIp();
+    const user = await signedIn(ip);
+    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts - 1; i++) await formChange(user, ip, "not the password");
+    expect(await formChange(user, ip, user.password)).toBe("changed");
+    expect(await prisma.signInThrottle.findUnique({ where: { kind_key: { kind: "account", key: user.email } } })).toBeNull();
+    const anonymous = await authRoute("/change-password", { currentPassword: "x", newPassword: "a new password" }, { "x-forwarded-for": ip });
+    expect(anonymous.status).toBe(401);
+    expect((await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "ip", key: ip } } })).attempts).toBe(SIGN_IN_LIMITS.account.attempts - 1);
   });
 });

@@ -18,6 +18,16 @@ export const SIGN_IN_LIMITS: Record<ThrottleKind, ThrottleLimit> = {
   ip: { attempts: 20, windowSeconds: 15 * 60 },
 };
 
+/**
+ * What a throttled password change answers (HTTP `429`, code below). Unlike a refused sign-in it says so:
+ * the caller is already signed in, so it tells nothing about which accounts exist, and someone who typed
+ * the right password would otherwise go on believing it wrong.
+ */
+export const PASSWORD_CHANGE_THROTTLED = {
+  code: "TOO_MANY_PASSWORD_ATTEMPTS",
+  message: "Too many wrong passwords for this account or from this address: wait up to 15 minutes and try again.",
+} as const;
+
 export interface SignInAttempt {
   email: string;
   /** The client's address, or null when the request does not tell (then only the account is counted). */

@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
-import { extract } from "tar-stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { Actor } from "../auth/actor";
@@ -13,6 +11,7 @@ import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { TASKS } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { tarEntries } from "../testing/tar-entries";
 import { HF_DATA_GLOB, type HfDatasetRow, runHfDatasetExport } from "./hf-dataset";
 
 /*
@@ -49,34 +48,11 @@ beforeAll(async () => {
   await reviewVideoOutcome(prisma, ann, runId, videoIds[1]!, "verdict", { value: 1 });
 });
 
-async function readTar(stream: ReadableStream<Uint8Array>): Promise<Map<string, Buffer>> {
-  const entries = new Map<string, Buffer>();
-  const reader = extract();
-  const done = new Promise<void>((resolve, reject) => {
-    reader.on("entry", (header, body, next) => {
-      const chunks: Buffer[] = [];
-      body.on("data", (c) => chunks.push(c as Buffer));
-      body.on("end", () => {
-        entries.set(header.name, Buffer.concat(chunks));
-        next();
-      });
-    });
-    reader.on("finish", resolve);
-    reader.on("error", reject);
-  });
-  const source = Readable.fromWeb(stream as Parameters<typeof Readable.fromWeb>[0]);
-  // `pipe` does not pass a source's error on: a failed download must fail the read.
-  const failed = new Promise<never>((_, reject) => source.on("error", reject));
-  source.pipe(reader);
-  await Promise.race([done, failed]);
-  return entries;
-}
-
 describe("runHfDatasetExport (database)", () => {
   it("writes JSONL rows, the frames the judge saw and a dataset card whose YAML front matter the Hub reads", async () => {
     const { stream, filename } = await runHfDatasetExport(prisma, ann, projectId, runId);
     expect(filename).toMatch(/^framejury_HF-export_hf-dataset_runId-.+\.tar$/);
-    const entries = await readTar(stream);
+    const entries = await tarEntries(stream);
 
     // Rows: 2 videos × (2 scores + verdict + overall), in video order, with values from the database.
     expect([...entries.keys()].filter((n) => n.startsWith("data/"))).toEqual(["data/test-00000.jsonl"]);
@@ -155,8 +131,8 @@ describe("runHfDatasetExport (database)", () => {
       ...getStorage(),
       get: () => Promise.reject(new Error("storage went away")),
     } as ObjectStorage;
-    const { stream } = await runHfDatasetExport(prisma, owner, projectId, runId, failing);
-    await expect(readTar(stream)).rejects.toThrow(/storage went away/);
+    const { stream } = await runHfDatasetExport(prisma, owner, projectId, runId, { storage: failing });
+    await expect(tarEntries(stream)).rejects.toThrow(/storage went away/);
   });
 
   it("is for members only, and only for a run of the project", async () => {

@@ -5,20 +5,23 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { exportBatches, exportReviewers, type ExportRow } from "../agreement/export";
+import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, type ExportRow } from "../agreement/export";
 import { exportFileName } from "../agreement/export-file-name";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } from "../agreement/scope";
+import { agreementQuerySchema, exportQuerySchema, resolveAgreementScope, type AgreementScope } from "../agreement/scope";
 import type { AgreementReport, StatBlock } from "../agreement/types";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
 import { TASKS } from "../tasks/registry";
 import { targetIdOfCategory, type MetricDeclaration, type Scale, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { log } from "../observability/logger";
+import { HF_DEFAULT_SPLIT, planHfSplits, type HfSplitPlan } from "./hf-splits";
+import type { HfSplitSpec } from "./hf-splits.validation";
 
 /**
- * A run as a Hugging Face dataset, streamed as a .tar: `data/test-NNNNN.jsonl` shards (one per batch of
- * videos, so no shard is held in memory longer than its batch), the frames the judge saw as JPEG files under
+ * A run as a Hugging Face dataset, streamed as a .tar: `data/<split>-NNNNN.jsonl` shards (written whenever 50
+ * videos' rows are waiting, so no shard is held in memory longer than its batch; one split, `test`, unless the
+ * export asks for a split by seed, metadata field or label set: hf-splits.ts), the frames the judge saw as JPEG files under
  * `frames/<video id>/`, and a `README.md` dataset card (YAML front matter the Hub reads: configs/data_files,
  * dataset_info.features, license, task_categories). The card comes last in the tar because it states the
  * row count, known only once every row is written. JSONL rather than Parquet: the Hub and `datasets` read it
@@ -26,8 +29,11 @@ import { log } from "../observability/logger";
  * Reviewers are counted, never named: rows carry their values, not their ids, names, notes or reasons.
  */
 
-export const HF_SPLIT = "test";
-export const HF_DATA_GLOB = `data/${HF_SPLIT}-*.jsonl`;
+/** A split's shards, as the card's `data_files` name them (split names hold no `-`, so no glob takes another's). */
+export function hfDataGlob(split: string): string {
+  return `data/${split}-*.jsonl`;
+}
+export const HF_DATA_GLOB = hfDataGlob(HF_DEFAULT_SPLIT);
 
 export interface HfDatasetRow {
   video_id: string;
@@ -167,9 +173,25 @@ export interface HfProvenance {
   promptHashes: string[];
 }
 
-/** The dataset card: YAML front matter for the Hub, then features, label definitions, agreement and provenance in Markdown. */
-export function hfDatasetCard(input: { projectName: string; provenance: HfProvenance; report: AgreementReport; rowCount: number; frameCount: number; shards: string[] }): string {
+/** A split as written: its rows and shards. */
+export interface HfWrittenSplit {
+  name: string;
+  description: string;
+  rows: number;
+  shards: string[];
+}
+
+/**
+ * The dataset card: YAML front matter for the Hub (`configs`/`data_files`: each split with rows and the glob of
+ * its shards; `dataset_info.splits` with their row counts), then splits, features, label definitions, agreement
+ * and provenance in Markdown.
+ */
+export function hfDatasetCard(input: { projectName: string; provenance: HfProvenance; report: AgreementReport; frameCount: number; splits: HfWrittenSplit[]; splitSummary: string }): string {
   const { provenance: p, report } = input;
+  // Splits without rows would name shards that do not exist, which `load_dataset` refuses; an empty export keeps its first.
+  const splits = input.splits.some((sp) => sp.rows > 0) ? input.splits.filter((sp) => sp.rows > 0) : input.splits.slice(0, 1);
+  const rowCount = input.splits.reduce((sum, sp) => sum + sp.rows, 0);
+  const shardCount = input.splits.reduce((sum, sp) => sum + sp.shards.length, 0);
   const features = FEATURES.map((f) => (f.sequence ? { name: f.name, sequence: f.sequence } : { name: f.name, dtype: f.dtype }));
   const frontMatter = {
     license: "other",
@@ -177,9 +199,9 @@ export function hfDatasetCard(input: { projectName: string; provenance: HfProven
     pretty_name: `${input.projectName}: ${p.task?.label ?? p.pipeline} judgments (run ${p.runId})`,
     task_categories: ["video-classification"],
     tags: ["framejury", "llm-as-a-judge", "human-evaluation", "ai-generated-video"],
-    size_categories: [input.rowCount < 1000 ? "n<1K" : input.rowCount < 10_000 ? "1K<n<10K" : input.rowCount < 100_000 ? "10K<n<100K" : "100K<n<1M"],
-    configs: [{ config_name: "default", data_files: [{ split: HF_SPLIT, path: HF_DATA_GLOB }] }],
-    dataset_info: { features, splits: [{ name: HF_SPLIT, num_examples: input.rowCount }] },
+    size_categories: [rowCount < 1000 ? "n<1K" : rowCount < 10_000 ? "1K<n<10K" : rowCount < 100_000 ? "10K<n<100K" : "100K<n<1M"],
+    configs: [{ config_name: "default", data_files: splits.map((sp) => ({ split: sp.name, path: hfDataGlob(sp.name) })) }],
+    dataset_info: { features, splits: splits.map((sp) => ({ name: sp.name, num_examples: sp.rows })) },
   };
   const labels: (TargetDeclaration | MetricDeclaration)[] = p.task ? [...p.task.targets, ...p.task.metrics] : [];
   const lines = [
@@ -189,14 +211,22 @@ export function hfDatasetCard(input: { projectName: string; provenance: HfProven
     "",
     `# ${frontMatter.pretty_name}`,
     "",
-    `Exported from FrameJury. One row per judge score and per reviewed per-video metric of run \`${p.runId}\` (task \`${p.pipeline}\`), with the reviewers' values and the adjudicated gold value where present. ${input.rowCount} rows in ${input.shards.length} JSONL shard(s) under \`data/\`; ${input.frameCount} frame image(s) under \`frames/\`.`,
+    `Exported from FrameJury. One row per judge score and per reviewed per-video metric of run \`${p.runId}\` (task \`${p.pipeline}\`), with the reviewers' values and the adjudicated gold value where present. ${rowCount} rows in ${shardCount} JSONL shard(s) under \`data/\`; ${input.frameCount} frame image(s) under \`frames/\`.`,
     "",
     "The license is a placeholder: choose one (and check the generated videos' terms) before publishing.",
     "",
     "```python",
     "from datasets import load_dataset",
-    'ds = load_dataset("path/to/this/folder", split="test")',
+    `ds = load_dataset("path/to/this/folder", split="${splits[0]!.name}")`,
     "```",
+    "",
+    "## Splits",
+    "",
+    input.splitSummary,
+    "",
+    "| split | rows | holds |",
+    "|---|---|---|",
+    ...splits.map((sp) => `| \`${sp.name}\` | ${sp.rows} | ${cell(sp.description)} |`),
     "",
     "## Features",
     "",
@@ -251,9 +281,15 @@ function addBuffer(pack: Pack, name: string, text: string): Promise<void> {
 }
 
 /** Writes the dataset into `pack` and finalizes it; rejects (leaving `pack` unfinished) when reading fails. */
-async function writeDataset(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, projectName: string, pack: Pack, signal: { cancelled: boolean }, storage: ObjectStorage) {
-  const filter = (({ format: _format, ...rest }) => rest)(exportQuerySchema().parse({ runId }));
-  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
+async function writeDataset(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: { projectId: string; runId: string; projectName: string; scope: AgreementScope; plan: HfSplitPlan },
+  pack: Pack,
+  signal: { cancelled: boolean },
+  storage: ObjectStorage,
+) {
+  const { projectId, runId, scope, plan } = input;
   const [reviewers, report, run, hashes] = await Promise.all([
     exportReviewers(prisma, scope),
     projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse({ runId })),
@@ -277,21 +313,22 @@ async function writeDataset(prisma: PrismaClient, actor: Actor, projectId: strin
     promptHashes: hashes.flatMap((h) => (h.templateHash ? [h.templateHash] : [])),
   };
 
-  const shards: string[] = [];
-  let rowCount = 0;
+  const splits = new Map(plan.splits.map((sp) => [sp.name, { ...sp, rows: 0, shards: [] as string[], pending: "" }]));
   let frameCount = 0;
-  let shardText = "";
-  let videosInShard = 0;
+  let videosPending = 0;
+  // Every split's waiting rows are written as a shard each once 50 videos' rows wait, whichever splits they are in.
   const flush = async () => {
-    if (!shardText) return;
-    const name = `data/${HF_SPLIT}-${String(shards.length).padStart(5, "0")}.jsonl`;
-    shards.push(name);
-    await addBuffer(pack, name, shardText);
-    shardText = "";
-    videosInShard = 0;
+    for (const split of splits.values()) {
+      if (!split.pending) continue;
+      const name = `data/${split.name}-${String(split.shards.length).padStart(5, "0")}.jsonl`;
+      split.shards.push(name);
+      await addBuffer(pack, name, split.pending);
+      split.pending = "";
+    }
+    videosPending = 0;
   };
   // exportBatches yields one (run, video)'s rows at a time; its frames are written as they come, its rows
-  // collected into the current shard (a shard per 50 videos).
+  // collected into its split(s).
   for await (const rows of exportBatches(prisma, scope, reviewers)) {
     if (signal.cancelled) return;
     if (rows.length === 0) continue;
@@ -308,24 +345,41 @@ async function writeDataset(prisma: PrismaClient, actor: Actor, projectId: strin
       await addFrame(pack, storage, name, f.storageKey, f.sizeBytes);
       frameCount++;
     }
-    for (const row of rows) shardText += `${JSON.stringify(hfDatasetRow(row, task, byTimestamp))}\n`;
-    rowCount += rows.length;
-    if (++videosInShard >= 50) await flush();
+    const text = rows.map((row) => `${JSON.stringify(hfDatasetRow(row, task, byTimestamp))}\n`).join("");
+    for (const name of plan.splitsOf(videoId)) {
+      const split = splits.get(name)!;
+      split.pending += text;
+      split.rows += rows.length;
+    }
+    if (++videosPending >= EXPORT_BATCH_VIDEOS) await flush();
   }
   await flush();
-  await addBuffer(pack, "README.md", hfDatasetCard({ projectName, provenance, report, rowCount, frameCount, shards }));
+  const written = [...splits.values()].map(({ name, description, rows, shards }) => ({ name, description, rows, shards }));
+  await addBuffer(pack, "README.md", hfDatasetCard({ projectName: input.projectName, provenance, report, frameCount, splits: written, splitSummary: plan.summary }));
   pack.finalize();
+}
+
+/** The split in the download's name: nothing for the default, else its kind and what it is by. */
+function splitLabel(spec: HfSplitSpec): string | undefined {
+  if (spec.kind === "seed") return `seed-${spec.seed}`;
+  if (spec.kind === "metadata") return `metadata-${spec.field}`;
+  return spec.kind === "labelSet" ? "labelSet" : undefined;
 }
 
 /**
  * A run's Hugging Face dataset as a .tar byte stream; every member may read it (`export.read`). A failure
  * part-way errors the stream, so the HTTP response is aborted rather than ending as a complete tar.
  */
-export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, storage: ObjectStorage = getStorage()) {
+export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, options: { split?: HfSplitSpec; storage?: ObjectStorage } = {}) {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true } });
+  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, pipeline: true } });
   if (!run) throw new NotFoundError("Run not found.");
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+  const storage = options.storage ?? getStorage();
+  const filter = (({ format: _format, ...rest }) => rest)(exportQuerySchema().parse({ runId }));
+  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
+  // Before the first byte: a split that cannot be made is a 400, not a broken download.
+  const plan = await planHfSplits(prisma, { projectId, runId, pipeline: run.pipeline, videoIds: scope.matchingVideos, spec: options.split ?? { kind: "none" } });
   const pack = tarPack();
   const signal = { cancelled: false };
   // A failure reaches the consumer through `failed` (the pack's own iterator may never settle once destroyed).
@@ -333,7 +387,7 @@ export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, pro
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
   pack.on("error", () => {});
-  writeDataset(prisma, actor, projectId, runId, project.name, pack, signal, storage).catch((error: unknown) => {
+  writeDataset(prisma, actor, { projectId, runId, projectName: project.name, scope, plan }, pack, signal, storage).catch((error: unknown) => {
     log().error({ err: error }, "Hugging Face dataset export failed part-way");
     const reason = error instanceof Error ? error : new Error(String(error));
     fail(reason);
@@ -353,5 +407,5 @@ export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, pro
       await chunks.return?.();
     },
   });
-  return { stream, filename: exportFileName({ project: project.name, what: "hf-dataset", filter: { runId }, date: new Date(), extension: "tar" }) };
+  return { stream, filename: exportFileName({ project: project.name, what: "hf-dataset", filter: { runId, split: splitLabel(plan.spec) }, date: new Date(), extension: "tar" }) };
 }

@@ -481,9 +481,23 @@ class Client:
 
     # --- exports in the community's formats -----------------------------------------------------------
 
-    def export_hf_dataset(self, project_id: str, run_id: str) -> bytes:
-        """A run as a Hugging Face dataset: a .tar (JSONL shards per split, the frames, a README.md dataset card)."""
-        content: bytes = self._call("export_hf_dataset", {"projectId": project_id}, query={"runId": run_id}, raw=True)
+    def export_hf_dataset(
+        self,
+        project_id: str,
+        run_id: str,
+        *,
+        split: str | None = None,
+        seed: str | None = None,
+        train: float | None = None,
+        validation: float | None = None,
+        test: float | None = None,
+        field: str | None = None,
+    ) -> bytes:
+        """A run as a Hugging Face dataset: a .tar (JSONL shards per split, the frames, a README.md dataset card).
+        One split, "test", unless split="seed" (with seed= and the train/validation/test shares), split="metadata"
+        (with field=) or split="labelSet"."""
+        query = {"runId": run_id, "split": split, "seed": seed, "train": train, "validation": validation, "test": test, "field": field}
+        content: bytes = self._call("export_hf_dataset", {"projectId": project_id}, query=query, raw=True)
         return content
 
     def export_label_studio(self, project_id: str, run_id: str, *, part: str = "tasks") -> Any:

@@ -93,9 +93,15 @@ class OfflineCalls(unittest.TestCase):
         self.assertEqual(self.client.export_hf_dataset("p1", "r1"), b"tar-bytes")
         self.assertEqual(self.client.export_label_studio("p1", "r1"), [{"data": {"video": "v.mp4"}}])
         self.assertEqual(self.client.export_lmms_eval_task("c1", format="mc"), b"tar-bytes")
+        self.assertEqual(self.client.export_hf_dataset("p1", "r1", split="seed", seed="42", train=0.7, test=0.3), b"tar-bytes")
         self.assertEqual(
             [s["path"] for s in _Recorder.seen],
-            ["/api/v1/projects/p1/export/hf-dataset?runId=r1", "/api/v1/projects/p1/export/label-studio?runId=r1&part=tasks", "/api/v1/candidate-sets/c1/export/lmms-eval?format=mc"],
+            [
+                "/api/v1/projects/p1/export/hf-dataset?runId=r1",
+                "/api/v1/projects/p1/export/label-studio?runId=r1&part=tasks",
+                "/api/v1/candidate-sets/c1/export/lmms-eval?format=mc",
+                "/api/v1/projects/p1/export/hf-dataset?runId=r1&split=seed&seed=42&train=0.7&test=0.3",
+            ],
         )
 
 

@@ -3,6 +3,7 @@ import { adjudicationQuerySchema } from "../../adjudication/adjudication";
 import { goldInputSchema } from "../../adjudication/adjudication.validation";
 import { agreementQuerySchema, exportQuerySchema } from "../../agreement/scope";
 import { createApiKeySchema } from "../../auth/api-keys";
+import { hfDatasetQuerySchema } from "../../export/hf-splits.validation";
 import { compareSetupsQuerySchema, paperTableQuerySchema } from "../../calibration/calibration.validation";
 import { frameManifestSchema, frameSetParametersSchema } from "../../frames/frame-set-parameters";
 import { endpointIdSchema } from "../../judge/endpoint-lifecycle";
@@ -717,9 +718,9 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "get",
       path: "/api/v1/projects/{projectId}/export/hf-dataset",
-      summary: "A run as a Hugging Face dataset (.tar: JSONL shards, frames, dataset card), streamed",
+      summary: "A run as a Hugging Face dataset (.tar: JSONL shards per split, frames, dataset card), streamed; split by seed, metadata field or label set",
       params: project,
-      query: z.object({ runId: z.string().min(1).max(100) }),
+      query: hfDatasetQuerySchema,
       responses: [download("The dataset, as a .tar attachment.", ["application/x-tar"])],
     },
     {

@@ -3,6 +3,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { AgreementCharts } from "@/components/agreement/agreement-charts";
 import { PresenceSweep } from "@/components/agreement/presence-sweep";
 import { ExportButtons } from "@/components/agreement/export-buttons";
+import { HfSplitExportForm } from "@/components/agreement/hf-split-export-form";
 import { ImpliedValuesSwitch } from "@/components/agreement/implied-values-switch";
 import { JudgmentsCountedStat, Stat } from "@/components/agreement/stat-card";
 import { fmt, fmtCi, videoListHref } from "@/components/agreement/links";
@@ -24,6 +25,7 @@ import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
 import { runCommunityDownloads } from "@/lib/export/run-downloads";
 import { getProject } from "@/lib/projects/projects";
+import { metadataSplitFields } from "@/lib/export/hf-splits";
 
 /** The query keys the form shows itself (read per request from the registry, as the filters are). */
 const formKeys = () => new Set([...Object.keys(videoFilterSchema().shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "implied", "truth"]);
@@ -61,7 +63,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const view: AgreementView = raw.view === "details" ? "details" : "summary";
   const parsed = agreementQuerySchema().safeParse(raw);
   const query = parsed.success ? parsed.data : agreementQuerySchema().parse({});
-  const [runs, { dimensions, models }] = await Promise.all([scopeRuns(prisma, projectId, null), browseOptions(prisma, actor, projectId)]);
+  const [runs, { dimensions, models }, splitFields] = await Promise.all([scopeRuns(prisma, projectId, null), browseOptions(prisma, actor, projectId), metadataSplitFields(prisma, projectId)]);
   // The filter fields are the task's of the run the video filters read (the named run, else the latest).
   const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
   const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
@@ -158,6 +160,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval. Hugging
           Face dataset and Label Studio: the whole run the filters read, in those tools&apos; formats.
         </p>
+        {filterRun && <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />}
       </Card>
       {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}
     </div>
