@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { EndpointLimiter, HEAD_START_CALLS } from "./endpoint-limiter";
-import { callWithRetries, LlmError, openAiCompatibleClient, parseRetryAfter, retryAfterMsOf } from "./llm-client";
+import { callWithRetries, chatCompletionBody, chatCompletionPieces, LlmError, openAiCompatibleClient, parseRetryAfter, retryAfterMsOf, type ChatImage, type ChatRequest } from "./llm-client";
 
 let stub: StubServer;
 beforeAll(async () => {
@@ -141,5 +141,62 @@ describe("EndpointLimiter", () => {
     }
     await Promise.all(calls);
     expect(headStarts).toEqual(Array.from({ length: calls.length }, (_, i) => i));
+  });
+});
+
+describe("chatCompletionPieces", () => {
+  const image = (n: number, detail: ChatImage["detail"] = "low"): ChatImage => ({ url: `data:image/jpeg;base64,${Buffer.alloc(30 + n, n).toString("base64")}`, detail });
+  const shapes: [string, ChatRequest][] = [
+    ["text only", { model: "m", text: "Describe.", images: [] }],
+    [
+      "frames after the text, with every option",
+      {
+        model: 'm"odel',
+        system: "Be brief.",
+        text: 'Is it \u00e9t\u00e9? \u{1F600}\n"quoted"',
+        images: [image(1), image(2, null), image(3, "high")],
+        temperature: 0,
+        responseFormat: { type: "json_object" },
+        maxTokens: 50,
+        topLogprobs: 5,
+      },
+    ],
+    [
+      "frames first, with turns",
+      {
+        model: "m",
+        text: "Q",
+        images: [image(1), image(2)],
+        imagesFirst: true,
+        turns: [
+          { role: "system", content: "sys " },
+          { role: "user", content: "ex" },
+          { role: "assistant", content: "Yes" },
+        ],
+      },
+    ],
+    ["a repair request", { model: "m", text: "Q", images: [image(4)], followUp: { previousAnswer: "bad", correction: "Answer in JSON." } }],
+  ];
+  it.each(shapes)("is JSON.stringify(chatCompletionBody(request)) byte for byte: %s", (_name, request) => {
+    const bytes = Buffer.concat(chatCompletionPieces(request));
+    expect(bytes.toString("utf8")).toBe(JSON.stringify(chatCompletionBody(request)));
+    // The same image objects again (a video's next call): the same bytes, its images' pieces the same buffers.
+    const again = chatCompletionPieces(request);
+    expect(Buffer.concat(again).equals(bytes)).toBe(true);
+    const third = chatCompletionPieces(request);
+    expect(again.filter((piece, i) => piece === third[i] && piece.includes('"image_url"')).length).toBe(request.images.length);
+  });
+
+  it("reaches the endpoint as JSON, with its content type, images, roles and options", async () => {
+    const client = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
+    const result = await client.complete({ model: "stub-vision", system: "Be brief.", text: "hello", images: [image(5, null), image(6)], maxTokens: 40 }, { timeoutMs: 5000 });
+    expect(result.text).toBeTruthy();
+    expect(stub.requests.at(-1)).toMatchObject({ path: "/v1/chat/completions", model: "stub-vision", imageCount: 2, roles: ["system", "user"], maxTokens: 40, imageDetail: true });
+  });
+
+  it("names an Azure deployment from the request's model", async () => {
+    const client = openAiCompatibleClient({ baseURL: `${stub.url}/openai`, apiKey: "k", apiVersion: "2024-10-21" });
+    await client.complete({ model: "my-deployment", text: "hello", images: [] }, { timeoutMs: 5000 });
+    expect(stub.requests.at(-1)?.path).toBe("/openai/deployments/my-deployment/chat/completions?api-version=2024-10-21");
   });
 });

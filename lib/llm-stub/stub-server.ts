@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { imageHashOf, parseChatBody } from "./chat-body";
 import { makeContext, type StubRule } from "./stub-rule";
 import { defaultStubRules, FALLBACK_RULE } from "./stub-rules";
 import { simulatedAnswer, simulatedLogprobJudge, stubContentLogprobs } from "./stub-logprobs";
@@ -291,12 +292,19 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 
   async function handleChat(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
     let body: z.infer<typeof chatRequestSchema>;
+    let imageHashes: string[];
     try {
-      body = chatRequestSchema.parse(JSON.parse(await readBody(req)));
+      const parsed = parseChatBody(await readChunks(req));
+      body = chatRequestSchema.parse(parsed.body);
+      imageHashes = imageParts(body).map((part) => {
+        const image = parsed.imageOf(part.url);
+        part.url = image.url;
+        return image.hash;
+      });
     } catch (error) {
       return sendJson(res, 400, { error: { message: `invalid request: ${error instanceof Error ? error.message : ""}`, type: "invalid_request_error" } });
     }
-    const { text, images } = requestParts(body);
+    const { text, images } = requestParts(body, imageHashes);
     const headerFault = parseHeaderFault(req.headers["x-stub-fault"]);
     const fault = headerFault ?? takeFault(text);
     const rule = rules().find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
@@ -636,25 +644,25 @@ function vllmError(status: number, message: string) {
   return { object: "error", message, type: "BadRequestError", param: null, code: status };
 }
 
-function imageUrlsOf(body: z.infer<typeof chatRequestSchema>): string[] {
+/** The request's image parts' `image_url` objects, in order. */
+function imageParts(body: z.infer<typeof chatRequestSchema>): { url: string }[] {
   return body.messages.flatMap((message) =>
-    typeof message.content === "string" ? [] : (message.content ?? []).flatMap((part) => (part.type === "image_url" && part.image_url ? [part.image_url.url] : [])),
+    typeof message.content === "string" ? [] : (message.content ?? []).flatMap((part) => (part.type === "image_url" && part.image_url ? [part.image_url] : [])),
   );
 }
 
-/** The text parts of every message, joined by newlines, and a short hash of each image. */
-function requestParts(body: z.infer<typeof chatRequestSchema>): { text: string; images: string[] } {
+function imageUrlsOf(body: z.infer<typeof chatRequestSchema>): string[] {
+  return imageParts(body).map((part) => part.url);
+}
+
+/** The text parts of every message, joined by newlines, and a short hash of each image (`imageHashes`: those already computed, in order). */
+function requestParts(body: z.infer<typeof chatRequestSchema>, imageHashes?: readonly string[]): { text: string; images: string[] } {
   const texts: string[] = [];
-  const images: string[] = [];
   for (const message of body.messages) {
     if (typeof message.content === "string") texts.push(message.content);
-    else
-      for (const part of message.content ?? []) {
-        if (part.type === "text" && part.text) texts.push(part.text);
-        if (part.type === "image_url" && part.image_url) images.push(createHash("sha256").update(part.image_url.url).digest("hex").slice(0, 16));
-      }
+    else for (const part of message.content ?? []) if (part.type === "text" && part.text) texts.push(part.text);
   }
-  return { text: texts.join("\n"), images };
+  return { text: texts.join("\n"), images: imageHashes ? [...imageHashes] : imageUrlsOf(body).map(imageHashOf) };
 }
 
 const batchOptionsSchema = z.object({ completionDelayMs: z.number().int().min(0).max(86_400_000).optional(), failedShare: z.number().min(0).max(1).optional() });
@@ -717,6 +725,15 @@ function parseHeaderFault(value: string | string[] | undefined): Fault | null {
 
 function headerValue(value: string | string[] | undefined): string | null {
   return typeof value === "string" ? value : Array.isArray(value) ? (value[0] ?? null) : null;
+}
+
+function readChunks(req: http.IncomingMessage): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(chunks));
+    req.on("error", reject);
+  });
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

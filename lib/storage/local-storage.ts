@@ -60,6 +60,12 @@ export class LocalStorage implements ObjectStorage {
     return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
   }
 
+  async getBytes(key: string): Promise<Buffer> {
+    return fsp.readFile(this.pathOf(key)).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ENOENT" ? new StorageNotFoundError(`No object at ${key}.`) : error;
+    });
+  }
+
   async stat(key: string): Promise<{ size: number } | null> {
     try {
       return { size: (await fsp.stat(this.pathOf(key))).size };

@@ -64,6 +64,7 @@ describe.each([
     expect(stored).toEqual({ key: "projects/p/videos/a.mp4", sha256: sha256(bytes), size: bytes.length });
     expect(await storage.stat("projects/p/videos/a.mp4")).toEqual({ size: bytes.length });
     expect((await readAll(await storage.get("projects/p/videos/a.mp4"))).equals(bytes)).toBe(true);
+    expect((await storage.getBytes("projects/p/videos/a.mp4")).equals(bytes)).toBe(true);
     expect((await readAll(await storage.get("projects/p/videos/a.mp4", { start: 1000, end: 1999 }))).equals(bytes.subarray(1000, 2000))).toBe(true);
     expect((await readAll(await storage.get("projects/p/videos/a.mp4", { start: bytes.length - 10, end: bytes.length - 1 }))).equals(bytes.subarray(-10))).toBe(true);
 
@@ -108,6 +109,7 @@ describe.each([
 
   it("a missing object: get rejects with StorageNotFoundError, stat is null, delete is a no-op", async () => {
     await expect(storage.get("missing/a")).rejects.toBeInstanceOf(StorageNotFoundError);
+    await expect(storage.getBytes("missing/a")).rejects.toBeInstanceOf(StorageNotFoundError);
     expect(await storage.stat("missing/a")).toBeNull();
     await storage.delete("missing/a");
   });

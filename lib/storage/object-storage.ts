@@ -14,6 +14,11 @@ export interface ObjectStorage {
   put(key: string, body: Readable | Uint8Array, options?: { expectedSha256?: string; maxBytes?: number }): Promise<StoredObject>;
   /** Streams the object, or the inclusive byte range [start, end]; StorageNotFoundError when there is none. */
   get(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /**
+   * The whole object as bytes; StorageNotFoundError when there is none. For small objects read many at a time (the
+   * judge's frames): a stream's read buffer is fresh memory for every object, which costs more than the read.
+   */
+  getBytes(key: string): Promise<Buffer>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
   /** Moves an object to another key (replacing what is there). */

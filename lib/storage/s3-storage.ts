@@ -166,6 +166,12 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
+  async getBytes(key: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.get(key)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   async stat(key: string): Promise<{ size: number } | null> {
     const head = await this.head(key);
     return head ? { size: head.size } : null;

@@ -288,9 +288,7 @@ function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>
   let url = read.get(key);
   if (!url) {
     url = (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await storage.get(storageKey)) chunks.push(chunk as Buffer);
-      return `data:image/jpeg;base64,${frameAsSent(Buffer.concat(chunks), maxSide).toString("base64")}`;
+      return `data:image/jpeg;base64,${frameAsSent(await storage.getBytes(storageKey), maxSide).toString("base64")}`;
     })();
     read.set(key, url);
   }

@@ -315,7 +315,7 @@ describe("step errors", () => {
     );
     const failingDeps: JudgeDeps = {
       ...deps,
-      storage: { ...deps.storage, get: async () => Promise.reject(thrown) } as JudgeDeps["storage"],
+      storage: { ...deps.storage, get: async () => Promise.reject(thrown), getBytes: async () => Promise.reject(thrown) } as JudgeDeps["storage"],
       log: (line) => logged.push(line),
     };
     const queued: { runId: string; videoId: string }[] = [];

@@ -166,6 +166,7 @@ export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId:
     outputs,
     templates,
     frameUrls: new Map<string, Promise<string>>(),
+    chatImages: new Map<string, ChatImage>(),
     closedByCancel,
     awaitBatch: (row: StepRow) => awaiting.add(row.id),
   };
@@ -310,6 +311,8 @@ async function executeStep(
     outputs: StepOutputs;
     templates: TemplateSource;
     frameUrls: Map<string, Promise<string>>;
+    /** The video's frames as request images, one object per frame, size and detail for all its calls (the client encodes each object once). */
+    chatImages: Map<string, ChatImage>;
     closedByCancel(row: StepRow): void;
     awaitBatch(row: StepRow): void;
   },
@@ -370,7 +373,7 @@ async function executeStep(
       const frameUrls = () => Promise.all(frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame, input.imageMaxSide)));
       const images = grid
         ? async () => [{ url: `data:image/jpeg;base64,${tileFrames((await frameUrls()).map(bytesOfDataUrl)).jpeg.toString("base64")}`, detail }]
-        : async () => (await frameUrls()).map((url) => ({ url, detail }));
+        : async () => (await frameUrls()).map((url, i) => chatImageOf(work.chatImages, frames[i]!, input.imageMaxSide, url, detail));
       const cacheParts = {
         model: endpoint.model,
         templateHash: template.hash,
@@ -786,15 +789,23 @@ function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>
   let url = read.get(key);
   if (!url) {
     url = (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await storage.get(frame.storageKey)) chunks.push(chunk as Buffer);
-      return `data:image/jpeg;base64,${frameAsSent(Buffer.concat(chunks), maxSide).toString("base64")}`;
+      return `data:image/jpeg;base64,${frameAsSent(await storage.getBytes(frame.storageKey), maxSide).toString("base64")}`;
     })();
     read.set(key, url);
     // A failed read is not kept: the next step that needs the frame tries again.
     url.catch(() => read.delete(key));
   }
   return url;
+}
+
+function chatImageOf(images: Map<string, ChatImage>, frame: FrameRef, maxSide: number | undefined, url: string, detail: ChatImage["detail"]): ChatImage {
+  const key = `${maxSide ? `${frame.id}@${maxSide}` : frame.id}|${detail ?? ""}`;
+  let image = images.get(key);
+  if (!image || image.url !== url) {
+    image = { url, detail };
+    images.set(key, image);
+  }
+  return image;
 }
 
 /**
