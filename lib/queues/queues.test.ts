@@ -383,6 +383,25 @@ describe("claiming ahead", () => {
     await expect(claimAhead(prisma, viewer, queue.id, third!)).rejects.toBeInstanceOf(ForbiddenError);
   });
 
+  it("leaves claims ahead out of the item's position count, before and after submitting (1 of 1, not 1 of 3)", async () => {
+    const queue = await verdictQueue({ name: "Position", blind: true }); // 4 items
+    const r = await reviewer();
+    const { itemId: first } = await nextItem(prisma, r, queue.id);
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1 });
+    // The review screen claims two ahead while the reviewer works on the first item.
+    const { itemId: second } = await claimAhead(prisma, r, queue.id, first!);
+    const { itemId: third } = await claimAhead(prisma, r, queue.id, second!);
+    expect(third).not.toBeNull();
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1, nextItemId: second });
+    // Submitted (the judge's values shown until they move on): still the first of one.
+    await submitItem(prisma, r, queue.id, first!, { judgments: [{ target: "verdict", value: 1 }] });
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1, nextItemId: second });
+    // Opened, the next item counts: 2 of 2; submitted, the first reads 1 of 2.
+    expect((await getQueueItem(prisma, r, queue.id, second!)).nav).toMatchObject({ index: 1, count: 2, previousItemId: first });
+    await submitItem(prisma, r, queue.id, second!, { judgments: [{ target: "verdict", value: 0 }] });
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 2 });
+  });
+
   it("holds at most MAX_OPEN_CLAIMS unsubmitted claims per reviewer", async () => {
     const queue = await verdictQueue({ name: "Hoarding" }); // 4 items, and a fifth so the queue outlasts the limit
     await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[4]!, position: 4 } });
