@@ -55,7 +55,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const at = history.findIndex((h) => h.itemId === itemId);
   // The items the reviewer has reached: up to this one or the last they submitted, whichever is later. Claims ahead
   // (items taken for them but not opened yet) are not counted, so the label does not grow as they are made.
-  const reached = Math.max(at, history.findLastIndex((h) => h.status === "done")) + 1;
+  const lastDone = history.findLastIndex((h) => h.status === "done");
+  const reached = Math.max(at, lastDone) + 1;
   const progress = { items: queue.itemCount, complete };
   // The pipeline's own stored summary, passed through for the review screen until it reads `metrics`.
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
