@@ -101,7 +101,7 @@ const values = () => screen.getAllByTestId("my-value").map((element) => element.
 const focusedIndex = () => screen.getAllByTestId("target").findIndex((element) => element.getAttribute("data-focused") === "true");
 
 describe("the review screen's keys", () => {
-  it("a digit scores the focused target; j and k move the focus (with \"a score moves on\" off)", async () => {
+  it('a digit scores the focused target; j and k move the focus (with "a score moves on" off)', async () => {
     window.localStorage.setItem(DIGIT_ADVANCES_KEY, "off");
     await openScreen();
     expect((screen.getByTestId("digit-advances") as HTMLInputElement).checked).toBe(false);
@@ -201,7 +201,18 @@ function itemOf(count: number, max: number, blind = true) {
     ...item,
     blind,
     queue: { ...item.queue, blind },
-    targets: Array.from({ length: count }, (_, i) => ({ key: `t${i + 1}`, kind: "score" as const, label: `t${i + 1}`, required: true, min: 0, max, category: null, scopeIndex: null, frameIndexes: [], mine: null })),
+    targets: Array.from({ length: count }, (_, i) => ({
+      key: `t${i + 1}`,
+      kind: "score" as const,
+      label: `t${i + 1}`,
+      required: true,
+      min: 0,
+      max,
+      category: null,
+      scopeIndex: null,
+      frameIndexes: [],
+      mine: null,
+    })),
   };
 }
 
@@ -227,7 +238,10 @@ describe("scoring with the mouse, and a score that moves on", () => {
 
   it("a yes/no target offers its named values", async () => {
     const item = itemView("i1", 0);
-    firstItem = { ...item, targets: [{ key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, scopeIndex: null, frameIndexes: [], mine: null }] };
+    firstItem = {
+      ...item,
+      targets: [{ key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, scopeIndex: null, frameIndexes: [], mine: null }],
+    };
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={queryClient}>
@@ -341,7 +355,12 @@ describe("after submitting a blind item", () => {
   it("a score typed on the revealed item goes on and applies to the next item", async () => {
     firstItem = itemOf(2, 3);
     const revealed = itemOf(2, 3, false);
-    firstItemSubmitted = { ...revealed, assignment: { status: "done" }, nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" }, targets: revealed.targets.map((t) => ({ ...t, judge: 1 })) };
+    firstItemSubmitted = {
+      ...revealed,
+      assignment: { status: "done" },
+      nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" },
+      targets: revealed.targets.map((t) => ({ ...t, judge: 1 })),
+    };
     await openScreen();
     press("1", "2", "Enter");
     await waitFor(() => expect(submitAnswers).toHaveLength(1));
