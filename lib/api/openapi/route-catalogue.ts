@@ -749,10 +749,14 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "get",
       path: "/api/v1/projects/{projectId}/queues/preview",
-      summary: "How many videos a queue with this filter would hold (owners)",
+      summary: "How many videos a queue with this filter would hold, and the targets each would ask (owners)",
       params: project,
-      query: videoFilterSchema(),
-      responses: [ok("`{runId, count}`.")],
+      query: videoFilterSchema().extend({ categories: z.string().optional().describe("Score categories, comma-separated, for the target counts (none: all).") }),
+      responses: [
+        ok(
+          "`{runId, count, targets}`: `targets` (null for a run judging items) is `{full, presenceFirst}`, each per video `{min, max, mean}`; `presenceFirst` is `{questions, scores}` counted by the judge's presence, or null.",
+        ),
+      ],
     },
     { method: "get", path: "/api/v1/queues/{queueId}", summary: "A queue with its progress and the caller's own counts", params: queue, responses: [ok("The queue.")] },
     {
