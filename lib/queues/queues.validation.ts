@@ -91,6 +91,14 @@ export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>
 export const previewQueueSchema = memoByTaskRegistry(() => createQueueSchema().pick({ runId: true, filter: true, categories: true }));
 export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchema>>, "filter"> & { filter?: VideoFilterInput };
 
+/**
+ * The preview route's query: the video list's filter, and `categories` (comma-separated score categories, none: all)
+ * for the targets per video; the categories are checked by previewQueueSchema.
+ */
+export const queuePreviewQuerySchema = memoByTaskRegistry(() =>
+  videoFilterSchema().extend({ categories: z.string().max(4000).optional().describe("Score categories, comma-separated, for the target counts (none: all).") }),
+);
+
 /** An owner's edit of a queue's guidelines. */
 export const queueGuidelinesSchema = z.object({ guidelines: guidelinesSchema });
 

@@ -15,7 +15,7 @@ export interface CategoryScores {
 }
 
 /** Targets per item over the queue's videos. */
-export interface PerItemCount {
+interface PerItemCount {
   min: number;
   max: number;
   mean: number;

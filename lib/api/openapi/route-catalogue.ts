@@ -16,7 +16,7 @@ import { deleteProjectSchema } from "../../projects/delete-project";
 import { addMemberBodySchema, createProjectSchema, projectIdSchema, updateProjectSchema } from "../../projects/projects.validation";
 import { savePromptVersionSchema } from "../../prompt-versions/prompt-versions.validation";
 import { queueStateSchema } from "../../queues/queue-states.validation";
-import { archivedFlagSchema, createQueueSchema, queueFlagSchema, queueGuidelinesSchema, queueIdSchema } from "../../queues/queues.validation";
+import { archivedFlagSchema, createQueueSchema, queueFlagSchema, queueGuidelinesSchema, queueIdSchema, queuePreviewQuerySchema } from "../../queues/queues.validation";
 import { submitItemSchema } from "../../queues/submit-item.validation";
 import { reviewedMetricIdSchema } from "../../reviews/reviewed-metric";
 import { reviewInputSchema, withdrawInputSchema } from "../../reviews/reviews.validation";
@@ -751,7 +751,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/projects/{projectId}/queues/preview",
       summary: "How many videos a queue with this filter would hold, and the targets each would ask (owners)",
       params: project,
-      query: videoFilterSchema().extend({ categories: z.string().optional().describe("Score categories, comma-separated, for the target counts (none: all).") }),
+      query: queuePreviewQuerySchema(),
       responses: [
         ok(
           "`{runId, count, targets}`: `targets` (null for a run judging items) is `{full, presenceFirst}`, each per video `{min, max, mean}`; `presenceFirst` is `{questions, scores}` counted by the judge's presence, or null.",
