@@ -28,7 +28,7 @@ import { compareQuerySchema } from "../../videos/compare-samples.validation";
 import { deleteOneVideoSchema, deleteVideosSchema } from "../../videos/delete-videos";
 import { promptListQuerySchema } from "../../videos/prompt-list-store";
 import { videoEditSchema } from "../../videos/video-edits.validation";
-import { videoFilterSchema, videoListQuerySchema } from "../../videos/video-filter";
+import { videoListQuerySchema } from "../../videos/video-filter";
 import { startAlignmentSchema } from "../../alignment/alignment.validation";
 import { createWebhookSchema, deliveryListQuerySchema, updateWebhookSchema, webhookIdSchema } from "../../webhooks/webhooks.validation";
 import { createUploadSchema, extractionErrorSchema, uploadIdSchema, uploadOffsetSchema, videoMetadataSchema } from "../../videos/videos.validation";
