@@ -373,3 +373,18 @@ describe("after submitting a blind item", () => {
     await waitFor(() => expect(values()).toEqual(["3", "—"]));
   });
 });
+
+describe("after submitting a blind item whose video stays blind", () => {
+  it("goes on to the next item, as there is nothing to reveal (another item of the video waits)", async () => {
+    firstItem = itemOf(1, 3);
+    firstItemSubmitted = { ...itemOf(1, 3), assignment: { status: "done" }, nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" } };
+    await openScreen();
+    press("2", "Enter");
+    await waitFor(() => expect(submitAnswers).toHaveLength(1));
+    await act(async () => {
+      submitAnswers[0]!.resolve(json({ next: itemView("i2", 1) }));
+    });
+    await waitFor(() => expect(screen.getByTestId("review-screen").getAttribute("data-item-id")).toBe("i2"));
+    expect(screen.queryByTestId("reveal-summary")).toBeNull();
+  });
+});

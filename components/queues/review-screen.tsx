@@ -547,6 +547,8 @@ function ItemReview({
   const revealedNext = support.revealedNext(data.item.id);
   /** A blind item just submitted, shown with the judge's values until the reviewer goes on to `revealedNext`. */
   const revealing = revealedNext !== null && data.assignment.status === "done" && !data.blind;
+  /** Submitted, but its video stays blind (another item of it waits for the reviewer): nothing to show, so go on. */
+  const revealWithheld = revealedNext !== null && data.assignment.status === "done" && data.blind;
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
   const draftKey = support.draftKey(data.item.id);
@@ -609,6 +611,11 @@ function ItemReview({
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per item shown
   }, [data.item.id]);
+
+  useEffect(() => {
+    if (revealWithheld) leaveFor(revealedNext);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the submitted item is read back
+  }, []);
 
   const { reach } = support;
   useEffect(() => reach(data.nav.index + 1), [data.nav.index, reach]);
