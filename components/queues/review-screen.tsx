@@ -692,8 +692,8 @@ function ItemReview({
       }
       const nextId = known ?? result.next?.item.id ?? null;
       // Keys typed since Enter are for the next item: the reviewer has gone on, so go there without the reveal.
+      // Keys typed from here on wait for the item read back (the hold ends there): they act on the reveal.
       if (nextId && data.blind && pending.current.length === 0) {
-        holdOn.current = null;
         return support.reveal(data.item.id, nextId, "Submitted: the judge's values are shown beside yours. Enter, → or Next item goes on (a score key starts the next item).");
       }
       if (nextId) return leaveFor(nextId);
@@ -852,7 +852,11 @@ function ItemReview({
   // none while this item is on its way out: those keys are for the next item.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- runs after every render on purpose: each render applies the next queued key
   useEffect(() => {
-    if (holdOn.current === data.item.id) return;
+    if (holdOn.current === data.item.id) {
+      // The item read back after a blind submit: the keys held since then act on it.
+      if (!revealing) return;
+      holdOn.current = null;
+    }
     if (holdOn.current !== null) holdOn.current = null;
     const key = pending.current.shift();
     if (!key) return;
