@@ -82,8 +82,11 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
     // Submitting the held item reveals its video; the others stay blind while they are left to do.
     await page.keyboard.press("3");
     await page.keyboard.press("Enter");
+    // The submitted item shows the judge's values until the reviewer goes on (Enter) to the next, claimed ahead.
+    await expect(page.getByTestId("reveal-summary")).toBeVisible();
+    await expect(page.getByTestId("judge-value")).toHaveText([String(JUDGE_S1)]);
+    await page.keyboard.press("Enter");
     await expect(screen).not.toHaveAttribute("data-item-id", held!);
-    // The next item was claimed ahead and shows at once; the submission goes in the background: wait for it.
     await expect(page.getByTestId("my-count")).toHaveText("you: 1 submitted");
     await tab.goto(`/projects/${projectId}/videos/${heldVideo}`);
     await expect(tab.getByTestId("judge-summary")).toContainText(String(JUDGE_OVERALL));

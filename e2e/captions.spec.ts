@@ -216,6 +216,9 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await expect(page.getByTestId("my-value")).toHaveText("2");
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("my-count")).toHaveText("you: 1 submitted");
+    // Blind: the judge's style score shows beside the reviewer's until Enter goes on to the next caption.
+    await expect(page.getByTestId("reveal-summary")).toBeVisible();
+    await page.keyboard.press("Enter");
     await expect(page.getByTestId("review-caption-output")).toHaveText("A red ball rolls down a wooden ramp and stops at the end.");
 
     // The caption's page shows the queue's judgment beside the judge's; the reviewer changes it there.

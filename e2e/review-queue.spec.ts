@@ -133,7 +133,14 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     await page.keyboard.press("k");
     await expect(targets.nth(0)).toHaveAttribute("data-focused", "true");
 
-    // Enter submits and moves on to a new item, still blind.
+    // Enter submits; the judge's values show beside the reviewer's, marked where they agree, until Enter goes on to a
+    // new item, still blind.
+    await page.keyboard.press("Enter");
+    // 10 against 7.25 is at least the targets' gap of 2 apart; 3 against 3.75 is not.
+    await expect(page.getByTestId("reveal-summary")).toContainText("you agree on 1 of 2 targets");
+    await expect(page.getByTestId("judge-value")).toHaveText([String(JUDGE_S1), String(JUDGE_S2)]);
+    await expect(page.getByTestId("agreement")).toHaveText(["differ", "agree"]);
+    await expect(page.getByTestId("item-position")).toHaveText("your item 1 of 1 · submitted");
     await page.keyboard.press("Enter");
     await expect(screen).not.toHaveAttribute("data-item-id", first!);
     const second = await screen.getAttribute("data-item-id");
@@ -143,6 +150,9 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("5");
     await page.keyboard.press("Enter");
+    await expect(page.getByTestId("reveal-summary")).toBeVisible();
+    // ] goes on as Enter does.
+    await page.keyboard.press("]");
     await expect(screen).not.toHaveAttribute("data-item-id", second!);
     const third = await screen.getAttribute("data-item-id");
     expect(new Set([first, second, third]).size).toBe(3);

@@ -203,7 +203,12 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
       typed.set(`${item.videoId}:${quality}`, myQuality);
       typed.set(`${item.videoId}:${legible}`, myLegible);
       for (const k of [String(myQuality), "j", String(myLegible), "Enter"]) await reviewerPage.keyboard.press(k);
-      if (i < 2) await expect(screen).not.toHaveAttribute("data-item-id", itemId);
+      if (i < 2) {
+        // Blind: the submitted item shows the judge's values until Enter goes on.
+        await expect(reviewerPage.getByTestId("reveal-summary")).toBeVisible();
+        await reviewerPage.keyboard.press("Enter");
+        await expect(screen).not.toHaveAttribute("data-item-id", itemId);
+      }
     }
     await expect(reviewerPage.getByTestId("my-count")).toHaveText("you: 3 submitted");
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });

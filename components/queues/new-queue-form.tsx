@@ -10,6 +10,7 @@ import { TaskCode } from "@/components/tasks/target-legend";
 import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
 import { findTask } from "@/lib/tasks/registry";
 import { scaleBounds } from "@/lib/tasks/task-declaration";
+import { perItemText, type QueueTargetCounts } from "@/lib/queues/target-counts";
 
 const SCOPE_WORDS = { key_frame: "key frame", cluster: "cluster", video: "video", item: "item" } as const;
 
@@ -58,10 +59,16 @@ export function NewQueueForm({
   const filterEntries = Object.entries(filter).filter(([key, value]) => key !== "runId" && value !== undefined && value !== "");
   const previewParams = new URLSearchParams(filterEntries.map(([k, v]) => [k, String(v)]));
   previewParams.set("runId", runId);
+  // The targets per video are counted for the chosen categories (the video list link keeps the filter alone).
+  const countParams = new URLSearchParams(previewParams);
+  const chosenTargets = chosen.filter((c) => targets.some((t) => t.id === c));
+  if (chosenTargets.length) countParams.set("categories", chosenTargets.join(","));
   const preview = useQuery({
-    queryKey: ["queue-preview", projectId, previewParams.toString()],
-    queryFn: () => apiFetch<{ runId: string; count: number }>(`/api/v1/projects/${projectId}/queues/preview?${previewParams.toString()}`),
+    queryKey: ["queue-preview", projectId, countParams.toString()],
+    queryFn: () => apiFetch<{ runId: string; count: number; targets: QueueTargetCounts | null }>(`/api/v1/projects/${projectId}/queues/preview?${countParams.toString()}`),
+    placeholderData: (previous) => previous,
   });
+  const perVideo = videoScope && scope === "scores" ? (preview.data?.targets ?? null) : null;
   const create = useMutation({
     mutationFn: () =>
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/queues`, {
@@ -142,6 +149,15 @@ export function NewQueueForm({
             <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
             {scopes ? ` per ${scopes}` : ""}
           </label>
+          {perVideo && (
+            <p className="ml-6 text-xs text-slate-600" data-testid="queue-targets-per-item">
+              {perItemText(perVideo.full)} target{perVideo.full.max === 1 ? "" : "s"} per video
+              {chosenTargets.length ? ` (${chosenTargets.join(", ")})` : " (every category)"}
+              {perVideo.presenceFirst && task?.presence
+                ? ` · presence first: ${perVideo.presenceFirst.questions} presence question${perVideo.presenceFirst.questions === 1 ? "" : "s"}, then ${perItemText(perVideo.presenceFirst.scores)} value${perVideo.presenceFirst.scores.max === 1 ? "" : "s"} where the judge says present (more where a reviewer marks a category present)`
+                : ""}
+            </p>
+          )}
           {ensembleKind && (
             <label className="flex items-center gap-2">
               <input type="radio" name="scope" checked={scope === "unstable"} onChange={() => setScope("unstable")} data-testid="queue-scope-unstable" />{" "}

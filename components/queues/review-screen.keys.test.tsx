@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
 import type { TaskViews } from "@/components/tasks/task-views";
 import { ReviewScreen } from "./review-screen";
+import { DIGIT_ADVANCES_KEY } from "./review-options";
 
 /*
  * The review screen's key handling, in a DOM with the API answered here: every key goes into one queue that the item
@@ -37,6 +38,9 @@ interface Call {
 let calls: Call[];
 /** The first item's payload, when a test shows another than itemView("i1", 0). */
 let firstItem: unknown;
+/** The first item's payload once its submission has been answered (the server reveals a blind item's judge values then). */
+let firstItemSubmitted: unknown;
+let submittedFirst: boolean;
 /** Answers for `POST …/submit`, in order; each is settled by the test. */
 let submitAnswers: { promise: Promise<Response>; resolve: (response: Response) => void }[];
 
@@ -46,12 +50,16 @@ beforeEach(() => {
   calls = [];
   submitAnswers = [];
   firstItem = null;
+  firstItemSubmitted = null;
+  submittedFirst = false;
+  window.localStorage.clear();
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = init.method ?? "GET";
       calls.push({ method, url: input, body: init.body ? JSON.parse(String(init.body)) : null });
-      if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json(firstItem ?? itemView("i1", 0));
+      if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json((submittedFirst && firstItemSubmitted) || firstItem || itemView("i1", 0));
+      if (method === "GET" && input === "/api/v1/queues/q1/items/i2") return json(itemView("i2", 1));
       if (method === "GET" && input === "/api/v1/queues/q1") return json({ progress: { items: 3, complete: 0 }, mine: { done: 0 } });
       // No item claimed ahead: Enter submits in the foreground and the server sends the next item back.
       if (method === "POST" && input.includes("/ahead")) return json({ itemId: null });
@@ -59,6 +67,7 @@ beforeEach(() => {
         let resolve!: (response: Response) => void;
         const promise = new Promise<Response>((r) => (resolve = r));
         submitAnswers.push({ promise, resolve });
+        if (input.includes("/items/i1/")) void promise.then(() => (submittedFirst = true));
         return promise;
       }
       return json({});
@@ -92,8 +101,10 @@ const values = () => screen.getAllByTestId("my-value").map((element) => element.
 const focusedIndex = () => screen.getAllByTestId("target").findIndex((element) => element.getAttribute("data-focused") === "true");
 
 describe("the review screen's keys", () => {
-  it("a digit scores the focused target; j and k move the focus", async () => {
+  it('a digit scores the focused target; j and k move the focus (with "a score moves on" off)', async () => {
+    window.localStorage.setItem(DIGIT_ADVANCES_KEY, "off");
     await openScreen();
+    expect((screen.getByTestId("digit-advances") as HTMLInputElement).checked).toBe(false);
     expect(focusedIndex()).toBe(0);
     press("j", "2");
     await waitFor(() => expect(values()).toEqual(["—", "2"]));
@@ -180,5 +191,200 @@ describe("the review screen's keys", () => {
     } finally {
       (GENERATED_TASK_VIEWS as TaskViews[]).pop();
     }
+  });
+});
+
+/** An item of `count` score targets on 0–`max` (named t1, t2, …), unsubmitted. */
+function itemOf(count: number, max: number, blind = true) {
+  const item = itemView("i1", 0);
+  return {
+    ...item,
+    blind,
+    queue: { ...item.queue, blind },
+    targets: Array.from({ length: count }, (_, i) => ({
+      key: `t${i + 1}`,
+      kind: "score" as const,
+      label: `t${i + 1}`,
+      required: true,
+      min: 0,
+      max,
+      category: null,
+      scopeIndex: null,
+      frameIndexes: [],
+      mine: null,
+    })),
+  };
+}
+
+const scoreButton = (target: number, value: number) => screen.getAllByTestId("target")[target]!.querySelector<HTMLButtonElement>(`[data-testid="score-button"][data-value="${value}"]`)!;
+
+describe("scoring with the mouse, and a score that moves on", () => {
+  it("every target has a button per value; a click scores it like the digit and moves the focus on", async () => {
+    firstItem = itemOf(3, 10);
+    await openScreen();
+    for (const target of screen.getAllByTestId("target")) expect(target.querySelectorAll('[data-testid="score-button"]')).toHaveLength(11);
+    act(() => scoreButton(0, 10).click());
+    await waitFor(() => expect(values()).toEqual(["10", "—", "—"]));
+    expect(scoreButton(0, 10).getAttribute("aria-pressed")).toBe("true");
+    expect(focusedIndex()).toBe(1);
+    // A click on another target's value scores that one, wherever the focus is.
+    act(() => scoreButton(2, 0).click());
+    await waitFor(() => expect(values()).toEqual(["10", "—", "0"]));
+    expect(focusedIndex()).toBe(2);
+    // Keys go on working after clicks: the screen keeps the keyboard.
+    press("k", "4");
+    await waitFor(() => expect(values()).toEqual(["10", "4", "0"]));
+  });
+
+  it("a yes/no target offers its named values", async () => {
+    const item = itemView("i1", 0);
+    firstItem = {
+      ...item,
+      targets: [{ key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, scopeIndex: null, frameIndexes: [], mine: null }],
+    };
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <ReviewScreen projectId="p1" queueId="q1" itemId="i1" pipeline="hallucination" userId="u1" />
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId("review-screen");
+    expect(screen.getAllByTestId("score-button").map((b) => b.textContent)).toEqual(["yes", "no"]);
+    act(() => screen.getAllByTestId("score-button")[0]!.click());
+    await waitFor(() => expect(values()).toEqual(["yes"]));
+  });
+
+  it("by default a digit moves on to the next target; 1 on 0–10 waits for a 0; j right after a move does not skip a target", async () => {
+    firstItem = itemOf(4, 10);
+    await openScreen();
+    expect((screen.getByTestId("digit-advances") as HTMLInputElement).checked).toBe(true);
+    press("3");
+    await waitFor(() => expect(focusedIndex()).toBe(1));
+    // 1 then 0 within the chain window is 10 on the second target, then the focus moves on.
+    press("1", "0");
+    await waitFor(() => expect(values()).toEqual(["3", "10", "—", "—"]));
+    expect(focusedIndex()).toBe(2);
+    // The habit of j between scores lands where it did: j after a move is taken as that move.
+    press("j", "5");
+    await waitFor(() => expect(values()).toEqual(["3", "10", "5", "—"]));
+    expect(focusedIndex()).toBe(3);
+    // On the last target the focus stays there.
+    press("1");
+    await waitFor(() => expect(values()).toEqual(["3", "10", "5", "1"]));
+    expect(focusedIndex()).toBe(3);
+    // A lone 1 moves on once the chain window is over.
+    press("k", "k", "1");
+    await waitFor(() => expect(values()).toEqual(["3", "1", "5", "1"]));
+    expect(focusedIndex()).toBe(1);
+    await waitFor(() => expect(focusedIndex()).toBe(2), { timeout: 2000 });
+  });
+
+  it("the option is a checkbox, remembered in the browser", async () => {
+    firstItem = itemOf(3, 10);
+    await openScreen();
+    const box = screen.getByTestId("digit-advances") as HTMLInputElement;
+    act(() => box.click());
+    expect(box.checked).toBe(false);
+    expect(window.localStorage.getItem(DIGIT_ADVANCES_KEY)).toBe("off");
+    press("4");
+    await waitFor(() => expect(values()).toEqual(["4", "—", "—"]));
+    expect(focusedIndex()).toBe(0);
+    act(() => scoreButton(1, 2).click());
+    await waitFor(() => expect(values()).toEqual(["4", "2", "—"]));
+    expect(focusedIndex()).toBe(1);
+    cleanup();
+    await openScreen();
+    expect((screen.getByTestId("digit-advances") as HTMLInputElement).checked).toBe(false);
+  });
+});
+
+describe("submitting with targets left without a value", () => {
+  it("says how many are missing, without listing them, and a button goes to the first", async () => {
+    firstItem = itemOf(96, 10);
+    await openScreen();
+    act(() => scoreButton(0, 3).click());
+    act(() => scoreButton(1, 3).click());
+    act(() => scoreButton(3, 3).click());
+    act(() => screen.getByTestId("submit-item").click());
+    const status = screen.getByTestId("status-message");
+    await waitFor(() => expect(status.textContent).toContain("93 of 96 still need a value"));
+    expect(status.textContent).not.toContain("t5,");
+    expect(calls.filter((call) => call.url.includes("/submit"))).toEqual([]);
+    act(() => screen.getByTestId("jump-to-missing").click());
+    await waitFor(() => expect(focusedIndex()).toBe(2));
+    // Scored, the next missing one is named by the next attempt.
+    press("7", "Enter");
+    await waitFor(() => expect(screen.getByTestId("jump-to-missing").textContent).toContain("t5"));
+  });
+});
+
+describe("after submitting a blind item", () => {
+  it("shows the judge's values with agreement until the reviewer moves on", async () => {
+    firstItem = itemOf(2, 10);
+    const revealed = itemOf(2, 10, false);
+    firstItemSubmitted = {
+      ...revealed,
+      queue: { ...revealed.queue, blind: true },
+      assignment: { status: "done" },
+      nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" },
+      targets: revealed.targets.map((t, i) => ({ ...t, judge: 7, mine: { value: [7, 2][i], note: null, reason: null, version: 1 } })),
+    };
+    await openScreen();
+    act(() => scoreButton(0, 7).click());
+    act(() => scoreButton(1, 2).click());
+    act(() => screen.getByTestId("submit-item").click());
+    await waitFor(() => expect(submitAnswers).toHaveLength(1));
+    await act(async () => {
+      submitAnswers[0]!.resolve(json({ next: itemView("i2", 1) }));
+    });
+    // Still the submitted item, now with the judge's values and where they agree.
+    await waitFor(() => expect(screen.getAllByTestId("judge-value").map((e) => e.textContent)).toEqual(["7", "7"]));
+    expect(screen.getByTestId("review-screen").getAttribute("data-item-id")).toBe("i1");
+    expect(screen.getAllByTestId("agreement").map((e) => e.getAttribute("data-agrees"))).toEqual(["true", "false"]);
+    expect(screen.getByTestId("reveal-summary").textContent).toContain("you agree on 1 of 2 targets");
+    expect(screen.getByTestId("item-position").textContent).toBe("your item 1 of 1 · submitted");
+    // j looks around; the next item comes with the button (or Enter).
+    press("j");
+    await waitFor(() => expect(focusedIndex()).toBe(1));
+    expect(screen.getByTestId("review-screen").getAttribute("data-item-id")).toBe("i1");
+    act(() => screen.getByTestId("reveal-next").click());
+    await waitFor(() => expect(screen.getByTestId("review-screen").getAttribute("data-item-id")).toBe("i2"));
+    expect(screen.getByTestId("item-position").textContent).toBe("your item 2 of 3 · not submitted yet");
+  });
+
+  it("a score typed on the revealed item goes on and applies to the next item", async () => {
+    firstItem = itemOf(2, 3);
+    const revealed = itemOf(2, 3, false);
+    firstItemSubmitted = {
+      ...revealed,
+      assignment: { status: "done" },
+      nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" },
+      targets: revealed.targets.map((t) => ({ ...t, judge: 1 })),
+    };
+    await openScreen();
+    press("1", "2", "Enter");
+    await waitFor(() => expect(submitAnswers).toHaveLength(1));
+    await act(async () => {
+      submitAnswers[0]!.resolve(json({ next: itemView("i2", 1) }));
+    });
+    await screen.findByTestId("reveal-summary");
+    press("3");
+    await waitFor(() => expect(screen.getByTestId("review-screen").getAttribute("data-item-id")).toBe("i2"));
+    await waitFor(() => expect(values()).toEqual(["3", "—"]));
+  });
+});
+
+describe("after submitting a blind item whose video stays blind", () => {
+  it("goes on to the next item, as there is nothing to reveal (another item of the video waits)", async () => {
+    firstItem = itemOf(1, 3);
+    firstItemSubmitted = { ...itemOf(1, 3), assignment: { status: "done" }, nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" } };
+    await openScreen();
+    press("2", "Enter");
+    await waitFor(() => expect(submitAnswers).toHaveLength(1));
+    await act(async () => {
+      submitAnswers[0]!.resolve(json({ next: itemView("i2", 1) }));
+    });
+    await waitFor(() => expect(screen.getByTestId("review-screen").getAttribute("data-item-id")).toBe("i2"));
+    expect(screen.queryByTestId("reveal-summary")).toBeNull();
   });
 });

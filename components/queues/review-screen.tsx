@@ -15,10 +15,12 @@ import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/components/queues/presence-step";
 import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceDraft } from "@/components/queues/presence-draft";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
-import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
+import { awaitsMoreDigits, continuesNumber, DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
+import { missingTargetsMessage } from "@/lib/queues/missing-targets";
+import { useDigitAdvances } from "@/components/queues/review-options";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
 import { findTask, metricOf, projectTasks } from "@/lib/tasks/registry";
-import { formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { disagrees, formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
 
 interface TargetView {
@@ -68,7 +70,7 @@ function reviewShortcuts(projectId: string): [string, string][] {
   return [
     ["j / ↓", "next target"],
     ["k / ↑", "previous target"],
-    ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms)`],
+    ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms); with "a score moves on", the focus then goes to the next target`],
     ["y / n", `verdict: yes${positives.length ? ` (${positives.join(" / ")})` : ""} / no (also 1 / 0)`],
     ...Object.values(subjectValueKeys()).map((keys) => keys.help),
     ...CORE_SHORTCUTS_AFTER,
@@ -80,7 +82,7 @@ const CORE_SHORTCUTS_AFTER: [string, string][] = [
   ["A", "accept all the judge's values"],
   ["m", "write a note on the focused target (Esc leaves it)"],
   ["g", "show / hide the guidelines"],
-  ["Enter", "submit and go to the next item"],
+  ["Enter", "submit and go to the next item (blind queue: first shows the judge's values; Enter again goes on)"],
   ["] / →", "next item"],
   ["[ / ←", "previous item (your own)"],
   ["Space", "play / pause the video"],
@@ -96,6 +98,23 @@ function declarationOf(task: TaskDeclaration | null, target: TargetView): Target
 /** A value on the target's declared scale: a named value in words, a number with up to two decimals. */
 const show = (declared: TargetDeclaration | MetricDeclaration | null, value: number | null | undefined) =>
   formatValue(declared ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, value, 2);
+
+/** The values a mouse picks from for a target: a categorical scale's named values, or each whole number of a short numeric scale; null: a number field. */
+function scoreChoices(declared: TargetDeclaration | MetricDeclaration | null, target: TargetView): { value: number; label: string }[] | null {
+  if (declared?.scale.kind === "categorical") return declared.scale.values.map((v) => ({ value: v.value, label: v.label }));
+  if (!Number.isInteger(target.min) || !Number.isInteger(target.max) || target.max - target.min > 10) return null;
+  return Array.from({ length: target.max - target.min + 1 }, (_, i) => ({ value: target.min + i, label: String(target.min + i) }));
+}
+
+/** Whether the reviewer's value counts as agreeing with the judge's: closer than the target's declared disagreement gap. */
+function agreesWithJudge(declared: TargetDeclaration | MetricDeclaration | null, target: TargetView, mine: number, judge: number): boolean {
+  return !disagrees(declared ?? { scale: { kind: "numeric", min: target.min, max: target.max, step: null } }, mine, judge);
+}
+
+/** Put in the key queue by the screen itself when a digit's wait for a second digit is over: the focus moves on then. */
+const ADVANCE_KEY = "@advance";
+/** Keys that look around a revealed item (after a blind submit); any other key goes on to the next item. */
+const REVEAL_LOOK_KEY = /^(?:[jkg?[ ]|Escape|Arrow(?:Up|Down|Left))$/;
 
 /** A key press the screen has taken and not yet applied; `timeStamp` keeps digit chains ("1" "0" → 10) intact when replayed. */
 interface PendingKey {
@@ -177,6 +196,19 @@ interface ScreenSupport {
   finished: (itemId: string, text: string) => void;
   /** What `finished` said of this item, shown again once it is read back. */
   finishedText: (itemId: string) => string | null;
+  /**
+   * A blind item was submitted and `nextId` comes after it: says so and reads the item again, now with the judge's
+   * values, which stay on screen (marked where the reviewer agrees) until the reviewer moves on.
+   */
+  reveal: (itemId: string, nextId: string, text: string) => void;
+  /** The item to go on to from a revealed item; null when the item is not being revealed. */
+  revealedNext: (itemId: string) => string | null;
+  /** A digit or a click on a value moves the focus on to the next target (an option, kept in the browser). */
+  digitAdvances: boolean;
+  setDigitAdvances: (on: boolean) => void;
+  /** The furthest of the reviewer's items shown on this screen (1-based): the position label counts at least that many. */
+  reached: number;
+  reach: (position: number) => void;
 }
 
 /**
@@ -232,6 +264,11 @@ export function ReviewScreen({
   const [failures, setFailures] = useState<{ itemId: string; label: string; message: string }[]>([]);
   const [guidelinesShown, setGuidelinesShown] = useState(true);
   const [finishedNotes, setFinishedNotes] = useState<Record<string, string>>({});
+  /** Blind items submitted and shown with the judge's values, each with the item to go on to. */
+  const [reveals, setReveals] = useState<Record<string, string>>({});
+  const [digitAdvances, setDigitAdvances] = useDigitAdvances();
+  const [reached, setReached] = useState(0);
+  const reach = useCallback((position: number) => setReached((furthest) => Math.max(furthest, position)), []);
   const progress = useQuery({
     queryKey: ["queue-progress", queueId],
     queryFn: () => apiFetch<QueueProgressView>(`/api/v1/queues/${queueId}`),
@@ -309,10 +346,15 @@ export function ReviewScreen({
 
   const navigate = useCallback(
     (id: string) => {
+      // Leaving a revealed item ends its reveal: opened again later, it is an ordinary submitted item.
+      if (Object.keys(reveals).length > 0) {
+        setReveals({});
+        setFinishedNotes((notes) => Object.fromEntries(Object.entries(notes).filter(([noted]) => !(noted in reveals))));
+      }
       setPushed((ids) => [...ids, id]);
       window.history.pushState(null, "", itemBase + encodeURIComponent(id));
     },
-    [itemBase],
+    [itemBase, reveals],
   );
 
   const support: ScreenSupport = {
@@ -364,6 +406,16 @@ export function ReviewScreen({
       void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, id] });
     },
     finishedText: (id) => finishedNotes[id] ?? null,
+    reveal: (id, nextId, text) => {
+      setReveals((shown) => ({ ...shown, [id]: nextId }));
+      setFinishedNotes((notes) => ({ ...notes, [id]: text }));
+      void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, id] });
+    },
+    revealedNext: (id) => reveals[id] ?? null,
+    digitAdvances,
+    setDigitAdvances,
+    reached,
+    reach,
     submitted: (id) => {
       unsent.current.delete(id);
       setFailures((f) => f.filter((x) => x.itemId !== id));
@@ -478,13 +530,25 @@ function ItemReview({
   const firstAhead = useRef<Promise<string | null> | null>(null);
   const [help, setHelp] = useState(false);
   const closeHelp = useCallback(() => setHelp(false), []);
-  const [message, setMessage] = useState<{ text: string; tone: "info" | "error" } | null>(() => {
+  /** The screen's one status line; `jumpTo`: the key of a target left without a value, which a button goes to. */
+  const [message, setMessage] = useState<{ text: string; tone: "info" | "error"; jumpTo?: string } | null>(() => {
     const finished = support.finishedText(data.item.id);
     return finished ? { text: finished, tone: "info" } : null;
   });
   const [busy, setBusy] = useState(false);
   const [, setApplied] = useState(0);
   const typed = useRef<TypedNumber | null>(null);
+  /** "A score moves on": a digit whose number may still grow (1 on 0–10) moves the focus on after the chain window, not at once. */
+  const deferredMove = useRef<{ target: string; at: number } | null>(null);
+  const deferredTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** The focus has just moved on by itself: a j or ↓ typed next does not move it again (j between scores, as before, still lands on the next target). */
+  const movedOn = useRef(false);
+  useEffect(() => () => clearTimeout(deferredTimer.current), []);
+  const revealedNext = support.revealedNext(data.item.id);
+  /** A blind item just submitted, shown with the judge's values until the reviewer goes on to `revealedNext`. */
+  const revealing = revealedNext !== null && data.assignment.status === "done" && !data.blind;
+  /** Submitted, but its video stays blind (another item of it waits for the reviewer): nothing to show, so go on. */
+  const revealWithheld = revealedNext !== null && data.assignment.status === "done" && data.blind;
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
   const draftKey = support.draftKey(data.item.id);
@@ -548,6 +612,14 @@ function ItemReview({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per item shown
   }, [data.item.id]);
 
+  useEffect(() => {
+    if (revealWithheld) leaveFor(revealedNext);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the submitted item is read back
+  }, []);
+
+  const { reach } = support;
+  useEffect(() => reach(data.nav.index + 1), [data.nav.index, reach]);
+
   const setValue = useCallback((key: string, value: number) => {
     setDrafts((d) => ({ ...d, [key]: { ...d[key]!, value, accepted: false } }));
     setMessage((m) => (m?.tone === "error" ? null : m));
@@ -576,7 +648,15 @@ function ItemReview({
     if (holdOn.current === data.item.id) return;
     // Presence-first: only the targets of categories someone says are present are asked (and required).
     const missing = targets.filter((t) => t.required && drafts[t.key]!.value === null);
-    if (missing.length > 0) return setMessage({ text: `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`, tone: "error" });
+    if (missing.length > 0)
+      return setMessage({
+        text: missingTargetsMessage(
+          missing.map((t) => t.label),
+          targets.length,
+        ),
+        tone: "error",
+        jumpTo: missing[0]!.key,
+      });
     const judgments: SubmitItemInput["judgments"] = targets
       .filter((t) => drafts[t.key]!.value !== null)
       .map((t) => ({
@@ -591,7 +671,8 @@ function ItemReview({
     // The claim ahead is on its way: its answer (with the item) is nearer than a submission that claims.
     if (!known && data.assignment.status === "claimed" && firstAhead.current) known = await firstAhead.current;
     // The next item is known (and loaded, or on its way): show it now and let the submission go in the background.
-    if (known) {
+    // Not from a blind item: its judge's values are shown once it is saved, before the reviewer goes on.
+    if (known && !data.blind) {
       support.submitInBackground({ itemId: data.item.id, label: `Your item ${data.nav.index + 1}`, drafts, judgments, presence: presence.judgments(), present: presence.answers() });
       return leaveFor(known);
     }
@@ -610,6 +691,11 @@ function ItemReview({
         preloadFrames(result.next);
       }
       const nextId = known ?? result.next?.item.id ?? null;
+      // Keys typed since Enter are for the next item: the reviewer has gone on, so go there without the reveal.
+      // Keys typed from here on wait for the item read back (the hold ends there): they act on the reveal.
+      if (nextId && data.blind && pending.current.length === 0) {
+        return support.reveal(data.item.id, nextId, "Submitted: the judge's values are shown beside yours. Enter, → or Next item goes on (a score key starts the next item).");
+      }
       if (nextId) return leaveFor(nextId);
       // Read the item again: its header says submitted, and a blind queue now shows the judge's values.
       support.finished(data.item.id, "Submitted. Nothing is left for you in this queue. Thank you!" + release());
@@ -619,7 +705,7 @@ function ItemReview({
     } finally {
       setBusy(false);
     }
-  }, [aheadId, data, drafts, draftKey, holdOn, leaveFor, queryClient, queueId, release, support, presence, targets]);
+  }, [aheadId, data, drafts, draftKey, holdOn, leaveFor, pending, queryClient, queueId, release, support, presence, targets]);
 
   const accept = useCallback(
     (targets: TargetView[]) => {
@@ -632,7 +718,64 @@ function ItemReview({
     [data.blind],
   );
 
-  const applyKey = ({ key, timeStamp }: PendingKey) => {
+  /** The focus moves to the target after `index` (it stays on the last). */
+  const moveOnFrom = (index: number) => {
+    setFocus(Math.min(index + 1, targets.length - 1));
+    movedOn.current = true;
+  };
+  const cancelDeferredMove = () => {
+    clearTimeout(deferredTimer.current);
+    const deferred = deferredMove.current;
+    deferredMove.current = null;
+    return deferred;
+  };
+  /** Leaves a revealed item for the one after it. */
+  const goOnFromReveal = () => {
+    if (revealedNext) leaveFor(revealedNext);
+  };
+
+  /**
+   * A value for the target at `index`, from a click on one of its values: the same as typing it (the focus goes there,
+   * or on to the next target with "a score moves on").
+   */
+  const clickValue = (index: number, value: number) => {
+    if (holdOn.current === data.item.id || revealing) return;
+    cancelDeferredMove();
+    typed.current = null;
+    movedOn.current = false;
+    setValue(targets[index]!.key, value);
+    if (support.digitAdvances) moveOnFrom(index);
+    else setFocus(index);
+  };
+
+  /** A button that does what a key does goes through the same queue as the key. */
+  const pressKey = (key: string) => {
+    pending.current.push({ key, timeStamp: performance.now() });
+    setApplied((n) => n + 1);
+  };
+
+  const applyKey = (pressed: PendingKey) => {
+    const { key, timeStamp } = pressed;
+    if (key === ADVANCE_KEY) {
+      if (cancelDeferredMove()) moveOnFrom(focus);
+      return;
+    }
+    // A revealed item is for looking: j/k, help, guidelines, the player and ← stay here; Enter, ] and → go on, and
+    // any other key goes on and applies to the next item (typed straight after Enter, it was meant for that one).
+    if (revealing && !REVEAL_LOOK_KEY.test(key)) {
+      if (key !== "Enter" && key !== "]" && key !== "ArrowRight") pending.current.unshift(pressed);
+      return goOnFromReveal();
+    }
+    const deferred = cancelDeferredMove();
+    let justMoved = movedOn.current;
+    movedOn.current = false;
+    // A digit's move that was due before this key (keys replayed after a hold carry their own times) happens first.
+    if (deferred && !/^[0-9]$/.test(key) && timeStamp - deferred.at > DIGIT_CHAIN_MS) {
+      moveOnFrom(focus);
+      movedOn.current = false;
+      justMoved = true;
+    }
+    if (justMoved && (key === "j" || key === "ArrowDown")) return;
     if (key === "?") return setHelp((h) => !h);
     if (presence.handleKey(key)) return;
     if (key === "Escape") return setHelp(false);
@@ -681,10 +824,27 @@ function ItemReview({
       return;
     }
     if (/^[0-9]$/.test(key)) {
-      const next = typeDigit(typed.current, focused.key, Number(key), timeStamp, focused);
-      if (!next) return setMessage({ text: `${focused.label} takes ${focused.min}–${focused.max}.`, tone: "error" });
+      const digit = Number(key);
+      let index = focus;
+      // "A score moves on": the focused target's number is complete (this digit does not continue it), so the digit is the next target's.
+      if (support.digitAdvances && deferred && deferred.target === focused.key && !continuesNumber(typed.current, focused.key, digit, timeStamp, focused)) {
+        index = Math.min(focus + 1, targets.length - 1);
+        typed.current = null;
+      }
+      const target = targets[index]!;
+      const next = typeDigit(typed.current, target.key, digit, timeStamp, target);
+      if (index !== focus) setFocus(index);
+      if (!next) return setMessage({ text: `${target.label} takes ${target.min}–${target.max}.`, tone: "error" });
       typed.current = next;
-      setValue(focused.key, next.value);
+      setValue(target.key, next.value);
+      if (!support.digitAdvances) return;
+      if (!awaitsMoreDigits(next, target)) return moveOnFrom(index);
+      // 1 on 0–10 may become 10: move on once no second digit has come within the chain window.
+      deferredMove.current = { target: target.key, at: timeStamp };
+      deferredTimer.current = setTimeout(() => {
+        pending.current.push({ key: ADVANCE_KEY, timeStamp: performance.now() });
+        setApplied((n) => n + 1);
+      }, DIGIT_CHAIN_MS);
     }
   };
 
@@ -692,7 +852,11 @@ function ItemReview({
   // none while this item is on its way out: those keys are for the next item.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- runs after every render on purpose: each render applies the next queued key
   useEffect(() => {
-    if (holdOn.current === data.item.id) return;
+    if (holdOn.current === data.item.id) {
+      // The item read back after a blind submit: the keys held since then act on it.
+      if (!revealing) return;
+      holdOn.current = null;
+    }
     if (holdOn.current !== null) holdOn.current = null;
     const key = pending.current.shift();
     if (!key) return;
@@ -715,6 +879,15 @@ function ItemReview({
   const highlighted = new Set(looked?.frameIndexes ?? []);
 
   const answered = targets.filter((t) => drafts[t.key]!.value !== null).length;
+  /** Submitted and shown with the judge's values: where the reviewer agrees with the judge, target by target. */
+  const compared =
+    data.assignment.status === "done"
+      ? targets.flatMap((t) => {
+          const mine = drafts[t.key]!.value;
+          return mine !== null && t.judge !== null && t.judge !== undefined ? [agreesWithJudge(declarationOf(task, t), t, mine, t.judge)] : [];
+        })
+      : [];
+  const jumpTo = message?.jumpTo ? targets.findIndex((t) => t.key === message.jumpTo) : -1;
   const progress = liveProgress ?? data.progress;
   const percent = progress.items ? Math.round((100 * progress.complete) / progress.items) : 0;
   const frameByIndex = new Map(data.video.frames.map((f) => [f.index, f]));
@@ -729,7 +902,7 @@ function ItemReview({
           </span>
         )}
         <span className="text-sm text-slate-500" data-testid="item-position">
-          your item {data.nav.index + 1} of {data.nav.count} · {data.assignment.status === "done" ? "submitted" : "not submitted yet"}
+          your item {data.nav.index + 1} of {Math.max(data.nav.count, support.reached)} · {data.assignment.status === "done" ? "submitted" : "not submitted yet"}
         </span>
         <a
           href={`/projects/${projectId}/queues/${queueId}`}
@@ -786,9 +959,30 @@ function ItemReview({
             </p>
           )}
           {presence.active ? presence.element : presence.summary}
-          <p className={`text-xs text-slate-500 ${presence.active ? "hidden" : ""}`}>
-            {answered} of {targets.length} judged · j/k to move, digits to score, Enter to submit, ? for help
-          </p>
+          {revealing && (
+            <p className="rounded bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="reveal-summary">
+              The judge&apos;s values are shown: you agree on {compared.filter(Boolean).length} of {compared.length} target{compared.length === 1 ? "" : "s"}.
+            </p>
+          )}
+          <div className={`flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 ${presence.active ? "hidden" : ""}`}>
+            <span>
+              {answered} of {targets.length} judged · click a value or type digits, j/k to move, Enter to submit, ? for help
+            </span>
+            <label className="flex items-center gap-1" title="Kept in this browser for every queue">
+              <input
+                type="checkbox"
+                checked={support.digitAdvances}
+                onChange={(event) => {
+                  support.setDigitAdvances(event.target.checked);
+                  // Back to the screen, so the keys work again (a checkbox with focus takes them).
+                  event.currentTarget.blur();
+                  screen.current?.focus();
+                }}
+                data-testid="digit-advances"
+              />
+              a score moves on to the next target
+            </label>
+          </div>
           <ol className={`flex max-h-[60vh] flex-col gap-1 overflow-y-auto ${presence.active ? "hidden" : ""}`} data-testid="targets">
             {targets.map((target, index) => {
               const draft = drafts[target.key]!;
@@ -833,7 +1027,22 @@ function ItemReview({
                         hidden
                       </span>
                     )}
+                    {data.assignment.status === "done" && draft.value !== null && target.judge !== null && target.judge !== undefined && (
+                      <AgreementMark agrees={agreesWithJudge(declared, target, draft.value, target.judge)} />
+                    )}
                   </div>
+                  <ScoreControls
+                    choices={scoreChoices(declared, target)}
+                    target={target}
+                    label={target.label}
+                    value={draft.value}
+                    disabled={revealing}
+                    onPick={(value) => clickValue(index, value)}
+                    onType={(value) => {
+                      setValue(target.key, value);
+                      setFocus(index);
+                    }}
+                  />
                   {declared && (
                     <p className={`mt-0.5 text-xs text-slate-500 ${isFocused ? "" : "truncate"}`} title={declared.definition} data-testid="target-definition">
                       {declared.definition}
@@ -870,11 +1079,51 @@ function ItemReview({
               );
             })}
           </ol>
-          <button type="button" onClick={() => void submit()} disabled={busy} className="self-start rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
-            Submit (Enter)
-          </button>
+          <div className="flex flex-wrap items-center gap-2">
+            {revealing ? (
+              <button type="button" onClick={goOnFromReveal} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white" data-testid="reveal-next">
+                Next item (Enter)
+              </button>
+            ) : (
+              <button
+                type="button"
+                onClick={() => void submit()}
+                disabled={busy}
+                className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+                data-testid="submit-item"
+              >
+                Submit (Enter)
+              </button>
+            )}
+            <button
+              type="button"
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => pressKey("[")}
+              disabled={!data.nav.previousItemId}
+              className="rounded-md border border-slate-300 px-2 py-1 text-sm text-slate-700 disabled:opacity-40"
+              data-testid="previous-item"
+            >
+              ← previous
+            </button>
+            {!revealing && (
+              <button
+                type="button"
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() => pressKey("]")}
+                className="rounded-md border border-slate-300 px-2 py-1 text-sm text-slate-700"
+                data-testid="next-item"
+              >
+                next →
+              </button>
+            )}
+          </div>
           <p role="status" aria-live="polite" data-testid="status-message" className={`min-h-5 text-sm ${message?.tone === "error" ? "text-red-700" : "text-slate-600"}`}>
-            {message?.text}
+            {message?.text}{" "}
+            {jumpTo >= 0 && (
+              <button type="button" className="ml-1 rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800" onClick={() => setFocus(jumpTo)} data-testid="jump-to-missing">
+                Go to the first missing target ({targets[jumpTo]!.label})
+              </button>
+            )}
           </p>
         </div>
       </div>
@@ -887,6 +1136,85 @@ function ItemReview({
         </p>
       </section>
       <KeyListOverlay open={help} onClose={closeHelp} keys={[...shortcuts, ...(data.presence ? PRESENCE_SHORTCUTS : [])]} testId="shortcut-help-overlay" />
+    </div>
+  );
+}
+
+/** Whether the reviewer's value agrees with the judge's, once the judge's values are shown on a submitted item. */
+function AgreementMark({ agrees }: { agrees: boolean }) {
+  return (
+    <span
+      className={`rounded px-1 text-xs font-medium ${agrees ? "bg-emerald-100 text-emerald-900" : "bg-rose-100 text-rose-900"}`}
+      data-testid="agreement"
+      data-agrees={agrees}
+      title={agrees ? "You and the judge agree (closer than the target's disagreement gap)" : "You and the judge disagree (at least the target's disagreement gap apart)"}
+    >
+      {agrees ? "agree" : "differ"}
+    </span>
+  );
+}
+
+/**
+ * A target's values to click (a categorical scale's names, or each number of a short scale), or a number field for a
+ * wide scale. The buttons keep the keyboard's focus where it was (a mouse-down does not move it), so keys go on working.
+ */
+function ScoreControls({
+  choices,
+  target,
+  label,
+  value,
+  disabled,
+  onPick,
+  onType,
+}: {
+  choices: { value: number; label: string }[] | null;
+  target: TargetView;
+  label: string;
+  value: number | null;
+  disabled: boolean;
+  onPick: (value: number) => void;
+  onType: (value: number) => void;
+}) {
+  if (!choices)
+    return (
+      <label className="mt-1 flex items-center gap-2 text-xs text-slate-500">
+        value ({target.min}–{target.max})
+        <input
+          type="number"
+          min={target.min}
+          max={target.max}
+          value={value ?? ""}
+          disabled={disabled}
+          onChange={(event) => {
+            const typedValue = event.target.valueAsNumber;
+            if (Number.isFinite(typedValue) && typedValue >= target.min && typedValue <= target.max) onType(typedValue);
+          }}
+          className="w-20 rounded border border-slate-300 px-1 py-0.5 text-sm text-slate-800"
+          data-testid="score-input"
+        />
+      </label>
+    );
+  return (
+    <div className="mt-1 flex flex-wrap gap-1" role="group" aria-label={`${label}: your value`} data-testid="score-controls">
+      {choices.map((choice) => {
+        const chosen = value === choice.value;
+        return (
+          <button
+            key={choice.value}
+            type="button"
+            disabled={disabled}
+            aria-pressed={chosen}
+            aria-label={`${label}: ${choice.label}`}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => onPick(choice.value)}
+            className={`min-w-7 rounded border px-1.5 py-0.5 font-mono text-xs disabled:opacity-60 ${chosen ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:border-indigo-400"}`}
+            data-testid="score-button"
+            data-value={choice.value}
+          >
+            {choice.label}
+          </button>
+        );
+      })}
     </div>
   );
 }

@@ -53,6 +53,10 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const keyFrames = frames.filter((f) => f.isKeyFrame);
   const mine = new Map(own.map((j) => [j.targetKey, j]));
   const at = history.findIndex((h) => h.itemId === itemId);
+  // The items the reviewer has reached: up to this one or the last they submitted, whichever is later. Claims ahead
+  // (items taken for them but not opened yet) are not counted, so the label does not grow as they are made.
+  const lastDone = history.findLastIndex((h) => h.status === "done");
+  const reached = Math.max(at, lastDone) + 1;
   const progress = { items: queue.itemCount, complete };
   // The pipeline's own stored summary, passed through for the review screen until it reads `metrics`.
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
@@ -146,7 +150,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       : null,
     nav: {
       index: at,
-      count: history.length,
+      /** Their items reached so far (not the ones claimed ahead of them): "your item index + 1 of count". */
+      count: reached,
       previousItemId: at > 0 ? history[at - 1]!.itemId : null,
       nextItemId: at >= 0 && at < history.length - 1 ? history[at + 1]!.itemId : null,
     },

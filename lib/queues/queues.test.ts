@@ -20,6 +20,7 @@ import { previewQueue } from "./preview-queue";
 import { releaseClaim } from "./release-claim";
 import { submitItem } from "./submit-item";
 import { createRunVideo } from "../testing/run-video-fixture";
+import { taskOf } from "../tasks/registry";
 
 let owner: Actor;
 let viewer: Actor;
@@ -93,7 +94,19 @@ describe("creating a queue from a video filter", () => {
     const byOverall = await verdictQueue({ sort: "overall", dir: "desc" });
     expect((await prisma.reviewQueueItem.findMany({ where: { queueId: byOverall.id }, orderBy: { position: "asc" } })).map((i) => i.videoId)).toEqual(videoIds.slice(0, 4).reverse());
 
-    expect(await previewQueue(prisma, owner, projectId, { filter: { verdict: "no" } })).toEqual({ runId, count: 2 });
+    expect(await previewQueue(prisma, owner, projectId, { filter: { verdict: "no" } })).toMatchObject({ runId, count: 2 });
+  });
+
+  it("previews the targets each video would ask: every score of the chosen categories, and presence first's cut by the judge's presence", async () => {
+    // Each video in the run: s1 (the judge's 7.25, present at the threshold of 5) and s2 (3.75, absent) on two key frames.
+    const chosen = await previewQueue(prisma, owner, projectId, { filter: { verdict: "no" }, categories: ["s1", "s2"] });
+    expect(chosen.targets).toEqual({ full: { min: 4, max: 4, mean: 4 }, presenceFirst: { questions: 2, scores: { min: 2, max: 2, mean: 2 } } });
+    // None chosen: every category is asked about first (the run scored only s1 and s2).
+    const all = await previewQueue(prisma, owner, projectId, { filter: {} });
+    expect(all.count).toBe(4);
+    expect(all.targets).toEqual({ full: { min: 4, max: 4, mean: 4 }, presenceFirst: { questions: taskOf("hallucination").presence!.of.length, scores: { min: 2, max: 2, mean: 2 } } });
+    const s2Only = await previewQueue(prisma, owner, projectId, { filter: {}, categories: ["s2"] });
+    expect(s2Only.targets).toEqual({ full: { min: 2, max: 2, mean: 2 }, presenceFirst: { questions: 1, scores: { min: 0, max: 0, mean: 0 } } });
   });
 
   it("refuses an empty match, a project without runs, and bad input with a 400", async () => {
@@ -381,6 +394,25 @@ describe("claiming ahead", () => {
     // Someone else's item, or one never claimed, cannot be claimed ahead of.
     await expect(claimAhead(prisma, other, queue.id, third!)).rejects.toBeInstanceOf(NotFoundError);
     await expect(claimAhead(prisma, viewer, queue.id, third!)).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it("leaves claims ahead out of the item's position count, before and after submitting (1 of 1, not 1 of 3)", async () => {
+    const queue = await verdictQueue({ name: "Position", blind: true }); // 4 items
+    const r = await reviewer();
+    const { itemId: first } = await nextItem(prisma, r, queue.id);
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1 });
+    // The review screen claims two ahead while the reviewer works on the first item.
+    const { itemId: second } = await claimAhead(prisma, r, queue.id, first!);
+    const { itemId: third } = await claimAhead(prisma, r, queue.id, second!);
+    expect(third).not.toBeNull();
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1, nextItemId: second });
+    // Submitted (the judge's values shown until they move on): still the first of one.
+    await submitItem(prisma, r, queue.id, first!, { judgments: [{ target: "verdict", value: 1 }] });
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1, nextItemId: second });
+    // Opened, the next item counts: 2 of 2; submitted, the first reads 1 of 2.
+    expect((await getQueueItem(prisma, r, queue.id, second!)).nav).toMatchObject({ index: 1, count: 2, previousItemId: first });
+    await submitItem(prisma, r, queue.id, second!, { judgments: [{ target: "verdict", value: 0 }] });
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 2 });
   });
 
   it("holds at most MAX_OPEN_CLAIMS unsubmitted claims per reviewer", async () => {

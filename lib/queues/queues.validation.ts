@@ -87,9 +87,17 @@ export function createQueueSchema() {
 /** A create-queue body: the core's fields, and any item scope's options under its key (checked by the scope's schema). */
 export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & { filter?: VideoFilterInput } & { readonly [scopeOptionsKey: string]: unknown };
 
-/** How many videos a queue with this filter would hold (the "new queue" form asks before creating). */
-export const previewQueueSchema = memoByTaskRegistry(() => createQueueSchema().pick({ runId: true, filter: true }));
+/** How many videos a queue with this filter would hold, and the targets per video of the chosen categories (the "new queue" form asks before creating). */
+export const previewQueueSchema = memoByTaskRegistry(() => createQueueSchema().pick({ runId: true, filter: true, categories: true }));
 export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchema>>, "filter"> & { filter?: VideoFilterInput };
+
+/**
+ * The preview route's query: the video list's filter, and `categories` (comma-separated score categories, none: all)
+ * for the targets per video; the categories are checked by previewQueueSchema.
+ */
+export const queuePreviewQuerySchema = memoByTaskRegistry(() =>
+  videoFilterSchema().extend({ categories: z.string().max(4000).optional().describe("Score categories, comma-separated, for the target counts (none: all).") }),
+);
 
 /** An owner's edit of a queue's guidelines. */
 export const queueGuidelinesSchema = z.object({ guidelines: guidelinesSchema });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "./score-keys";
+import { awaitsMoreDigits, continuesNumber, DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "./score-keys";
 
 const tenScale = { min: 0, max: 10 };
 function type(digits: [number, number][], range = tenScale, target = "t") {
@@ -81,5 +81,27 @@ describe("typing scores with digits", () => {
   it("does not chain across targets", () => {
     const first = typeDigit(null, "a", 1, 0, tenScale);
     expect(typeDigit(first, "b", 0, 100, tenScale)).toEqual({ value: 0, at: 100, target: "b" });
+  });
+});
+
+describe("a digit that moves on to the next target", () => {
+  it("waits for a second digit only while the number can still grow on the target's scale", () => {
+    const at = (value: number) => ({ value, at: 0, target: "t" });
+    expect(awaitsMoreDigits(at(1), { max: 10 })).toBe(true);
+    expect(awaitsMoreDigits(at(10), { max: 10 })).toBe(false);
+    expect(awaitsMoreDigits(at(0), { max: 10 })).toBe(false);
+    expect(awaitsMoreDigits(at(2), { max: 10 })).toBe(false);
+    expect(awaitsMoreDigits(at(3), { max: 3 })).toBe(false);
+    expect(awaitsMoreDigits(at(1), { max: 1 })).toBe(false);
+    expect(awaitsMoreDigits(at(8), { max: 100 })).toBe(true);
+  });
+
+  it("continues a number only on the same target, within the window and the range", () => {
+    const one = { value: 1, at: 0, target: "t" };
+    expect(continuesNumber(one, "t", 0, 100, { max: 10 })).toBe(true);
+    expect(continuesNumber(one, "t", 5, 100, { max: 10 })).toBe(false);
+    expect(continuesNumber(one, "u", 0, 100, { max: 10 })).toBe(false);
+    expect(continuesNumber(one, "t", 0, DIGIT_CHAIN_MS + 1, { max: 10 })).toBe(false);
+    expect(continuesNumber(null, "t", 0, 0, { max: 10 })).toBe(false);
   });
 });

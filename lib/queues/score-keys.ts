@@ -27,6 +27,20 @@ export function typeDigit(previous: TypedNumber | null, target: string, digit: n
 }
 
 /**
+ * With "a digit moves on" (the review screen's option): whether the number typed so far may still grow by another
+ * digit on its target (a 1 on 0–10 may become 10), so the move to the next target waits for the chain window;
+ * otherwise the focus moves on at once.
+ */
+export function awaitsMoreDigits(typed: TypedNumber, range: { max: number }): boolean {
+  return typed.value > 0 && typed.value * 10 <= range.max;
+}
+
+/** Whether `digit`, typed at `now`, continues the number typed on `target` (rather than starting a new one). */
+export function continuesNumber(previous: TypedNumber | null, target: string, digit: number, now: number, range: { max: number }): boolean {
+  return previous !== null && previous.target === target && now - previous.at <= DIGIT_CHAIN_MS && previous.value > 0 && previous.value * 10 + digit <= range.max;
+}
+
+/**
  * The scores of the chosen targets, as a where on score.category (none chosen: every score): a target's scores are
  * stored under its id, an indexed target's under `<prefix><n>` (VBench-2.0's `material:q2`, a caption's `kp:3`).
  */

@@ -18,7 +18,7 @@ import { deleteProjectSchema } from "../../projects/delete-project";
 import { addMemberBodySchema, createProjectSchema, projectIdSchema, updateProjectSchema } from "../../projects/projects.validation";
 import { savePromptVersionSchema } from "../../prompt-versions/prompt-versions.validation";
 import { queueStateSchema } from "../../queues/queue-states.validation";
-import { archivedFlagSchema, createQueueSchema, queueFlagSchema, queueGuidelinesSchema, queueIdSchema } from "../../queues/queues.validation";
+import { archivedFlagSchema, createQueueSchema, queueFlagSchema, queueGuidelinesSchema, queueIdSchema, queuePreviewQuerySchema } from "../../queues/queues.validation";
 import { submitItemSchema } from "../../queues/submit-item.validation";
 import { reviewedMetricIdSchema } from "../../reviews/reviewed-metric";
 import { reviewInputSchema, withdrawInputSchema } from "../../reviews/reviews.validation";
@@ -30,7 +30,7 @@ import { compareQuerySchema } from "../../videos/compare-samples.validation";
 import { deleteOneVideoSchema, deleteVideosSchema } from "../../videos/delete-videos";
 import { promptListQuerySchema } from "../../videos/prompt-list-store";
 import { videoEditSchema } from "../../videos/video-edits.validation";
-import { videoFilterSchema, videoListQuerySchema } from "../../videos/video-filter";
+import { videoListQuerySchema } from "../../videos/video-filter";
 import { startAlignmentSchema } from "../../alignment/alignment.validation";
 import { createWebhookSchema, deliveryListQuerySchema, updateWebhookSchema, webhookIdSchema } from "../../webhooks/webhooks.validation";
 import { createUploadSchema, extractionErrorSchema, uploadIdSchema, uploadOffsetSchema, videoMetadataSchema } from "../../videos/videos.validation";
@@ -770,10 +770,14 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "get",
       path: "/api/v1/projects/{projectId}/queues/preview",
-      summary: "How many videos a queue with this filter would hold (owners)",
+      summary: "How many videos a queue with this filter would hold, and the targets each would ask (owners)",
       params: project,
-      query: videoFilterSchema(),
-      responses: [ok("`{runId, count}`.")],
+      query: queuePreviewQuerySchema(),
+      responses: [
+        ok(
+          "`{runId, count, targets}`: `targets` (null for a run judging items) is `{full, presenceFirst}`, each per video `{min, max, mean}`; `presenceFirst` is `{questions, scores}` counted by the judge's presence, or null.",
+        ),
+      ],
     },
     { method: "get", path: "/api/v1/queues/{queueId}", summary: "A queue with its progress and the caller's own counts", params: queue, responses: [ok("The queue.")] },
     {

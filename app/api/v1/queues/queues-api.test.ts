@@ -51,6 +51,10 @@ describe("/api/v1 review queues", () => {
     expect(bad.status).toBe(400);
     const preview = await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&verdict=yes`, keys.owner), routeContext({ projectId }));
     expect(await preview.json()).toMatchObject({ count: 2 });
+    // The targets per video of the chosen categories (this run has no scores: none to grade).
+    const counted = await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&categories=s1,d1`, keys.owner), routeContext({ projectId }));
+    expect(await counted.json()).toMatchObject({ count: 2, targets: { full: { min: 0, max: 0 }, presenceFirst: { questions: 2 } } });
+    expect((await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?categories=nope`, keys.owner), routeContext({ projectId }))).status).toBe(400);
 
     const created = await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body }), routeContext({ projectId }));
     expect(created.status).toBe(201);
