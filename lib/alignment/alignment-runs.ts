@@ -7,7 +7,8 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { setPipelineDefaults, type JudgeQueue } from "../judge/runs";
+import type { JudgeQueue } from "../judge/runs";
+import { saveSettingsVersion, type SettingsVersion } from "../judge/settings-versions";
 import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { ensureRubricTasks } from "../rubrics/rubric-registry";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
@@ -218,17 +219,33 @@ async function executeBuiltinAlignment(
 }
 
 /**
- * An owner makes a built-in alignment's chosen settings (its tuned aggregation, verdict basis and threshold) the
- * project's defaults for the pipeline's new runs; the chosen prompt version is picked per run, as any version is.
+ * What an applied alignment changes in a pipeline's defaults: its chosen run settings (a metric's tuned aggregation,
+ * verdict basis and threshold) and its target's tuned positive threshold, where it differs from the declared one.
  */
-export async function applyAlignedSettings(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string, pipelines: AlignmentDeps["pipelines"] = PIPELINES) {
+export function alignedChange(report: BuiltinAlignmentReport, targetId: string, declared: AlignableTarget["target"] | undefined, pipeline: AlignmentDeps["pipelines"][string] | undefined) {
+  const best = report.candidates.find((c) => c.id === report.bestId);
+  if (!best) return null;
+  const settings = pipeline?.settingsSchema && best.settings !== undefined && best.settings !== null ? best.settings : undefined;
+  const declaredThreshold = declared && declared.positive.op !== "==" ? declared.positive.threshold : null;
+  const threshold = best.threshold !== null && best.threshold !== undefined && best.threshold !== declaredThreshold ? best.threshold : null;
+  if (settings === undefined && threshold === null) return null;
+  return { settings, thresholds: threshold !== null ? { [targetId]: threshold } : undefined };
+}
+
+/**
+ * An owner makes a built-in alignment's choice the project's defaults for the pipeline's new runs, as a new version of
+ * them (lib/judge/settings-versions.ts) noting the alignment: its tuned run settings and its target's tuned positive
+ * threshold. The chosen prompt version is picked per run, as any version is.
+ */
+export async function applyAlignedSettings(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string, pipelines: AlignmentDeps["pipelines"] = PIPELINES): Promise<SettingsVersion> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
-  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { pipeline: true, status: true, report: true } });
+  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { pipeline: true, status: true, report: true, input: true } });
   if (!row) throw new NotFoundError("No such alignment in this project.");
   if (!row.pipeline) throw new ValidationError("A rubric task's alignment saves a rubric version: it has no run settings to apply.");
   if (row.status !== "done" || !row.report) throw new ConflictError(`The alignment is ${row.status}: only a finished one has settings to apply.`);
-  const report = row.report as unknown as BuiltinAlignmentReport;
-  const best = report.candidates.find((c) => c.id === report.bestId);
-  if (!best || best.settings === undefined || best.settings === null) throw new ValidationError("This alignment's report names no settings (it is from before settings were tuned).");
-  return setPipelineDefaults(prisma, actor, projectId, pipelines, row.pipeline, best.settings);
+  const { targetId } = row.input as unknown as StartBuiltinAlignmentInput;
+  const declared = alignableTargets(pipelines, row.pipeline).find((t) => t.target.id === targetId)?.target;
+  const change = alignedChange(row.report as unknown as BuiltinAlignmentReport, targetId, declared, pipelines[row.pipeline]);
+  if (!change) throw new ValidationError("This alignment's best judge has neither run settings nor a tuned threshold to apply.");
+  return saveSettingsVersion(prisma, actor, projectId, pipelines, row.pipeline, { ...change, alignmentRunId: alignmentId, note: `applied from alignment ${alignmentId}` });
 }
