@@ -20,6 +20,7 @@ import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignment
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { PIPELINES } from "../tasks/modules";
+import type { TargetScope } from "../tasks/task-declaration";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
 export interface AlignmentQueue {
@@ -59,7 +60,7 @@ async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue
     );
   if (input.rewriteStepId && !alignable.steps.some((s) => s.stepId === input.rewriteStepId))
     throw new ValidationError(`rewriteStepId: the steps whose template can be rewritten for "${input.targetId}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`);
-  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable) });
+  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable), scope: alignable.scope });
   const row = await prisma.alignmentRun.create({
     data: { projectId, pipeline: input.pipeline, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
     select: { id: true },
@@ -75,13 +76,13 @@ function labelTargetType(alignable: AlignableTarget): string {
   return alignable.kind === "metric" ? alignable.target.id : SCORE_TARGET_TYPE;
 }
 
-async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string; targetType?: string }) {
+async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string; targetType?: string; scope?: TargetScope }) {
   if (input.labels.kind === "labelSet") {
     const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labels.id, projectId }, select: { id: true } });
     if (!labelSet) throw new NotFoundError("No such label set in this project.");
   } else {
-    const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target, itemId: "", scopeIndex: 0 };
-    if ((await prisma.goldJudgment.count({ where })) === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
+    const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target };
+    if ((await goldStore(prisma, { ...where, scope: gold.scope }, () => false).labelledVideoIds()).length === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
   }
   // Refused here rather than as a failed job: a split needs 4 train and 2 held-out videos (the job checks the classes).
   const where = { projectId, ...gold };
@@ -198,7 +199,7 @@ async function executeBuiltinAlignment(
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
   const source = alignmentLabelsOf(input);
-  const where = { projectId, task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable) };
+  const where = { projectId, task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable), scope: alignable.scope };
   const positive = builtinPositive(alignable.target);
   const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
   const report = await alignBuiltinJudge(
