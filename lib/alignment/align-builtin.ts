@@ -31,7 +31,7 @@ import { TASK_MODULES } from "../tasks/modules";
 import type { TargetScope } from "../tasks/task-declaration";
 import { unitParts, unitKey } from "./label-store";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
-import { AlignmentCancelled, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
+import { AlignmentCancelled, labelledItemSet, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
 import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
 import { fewShotPick, splitLabelled } from "./split";
 
@@ -514,11 +514,4 @@ async function disagreementsOf(
     out.push({ videoPrompt: video.prompt, judgeValue: values.get(unit)!, judgeReason: reason, label: labels.get(unit)!, images });
   }
   return out;
-}
-
-/** The one item set the labelled items belong to (an output set's items run through it, its references through theirs). */
-async function labelledItemSet(prisma: PrismaClient, projectId: string, itemIds: readonly string[]): Promise<string> {
-  const sets = await prisma.item.findMany({ where: { projectId, id: { in: [...new Set(itemIds)] } }, select: { setId: true }, distinct: ["setId"] });
-  if (sets.length !== 1) throw new ValidationError(`The labelled items belong to ${sets.length} item sets: an alignment judges the items of one set.`);
-  return sets[0]!.setId;
 }

@@ -39,15 +39,17 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
   const choices = canManage
     ? {
         tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
-        /** Built-in tasks with a target that can be aligned (a video-level target a step scores with its own template, or a reviewed metric). */
+        /** Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video, key frame, cluster or item, or a reviewed metric). */
         builtins: Object.keys(PIPELINES)
           .map((pipeline) => ({
             pipeline,
             name: `${findTask(pipeline)?.label ?? pipeline} (built-in)`,
             targets: alignableTargets(PIPELINES, pipeline).map((t) => ({
               id: t.target.id,
-              name: t.kind === "metric" ? `${t.target.label} (metric "${t.target.id}")` : t.target.label,
+              name: t.kind === "metric" ? `${t.target.label} (metric "${t.target.id}")` : t.scope === "video" ? t.target.label : `${t.target.label} (per ${t.scope.replace("_", " ")})`,
               kind: t.kind,
+              /** What one label is about: the video, or each key frame, cluster or item of it. */
+              scope: t.scope,
               /** The steps whose template the optimizer may rewrite: a metric's choice, a score target's own step. */
               steps: t.steps.map((s) => ({ id: s.stepId, name: s.label })),
             })),

@@ -37,11 +37,13 @@ export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue
   if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
   const definition = task.versions[0].definition as unknown as RubricDefinition;
   if (!definition.criteria.some((c) => c.id === input.criterionId)) throw new ValidationError(`criterionId: the rubric has no criterion "${input.criterionId}".`);
-  // It scores each candidate by the per-video values its runs store; a rubric over items stores them per item.
-  if (definition.subject?.kind === "item") throw new ValidationError("Aligning is available for rubrics that judge each video so far, not for one that judges items.");
   if (definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames")
     throw new ValidationError("Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.");
-  await checkLabelsAndEndpoints(prisma, projectId, input, { task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) });
+  await checkLabelsAndEndpoints(prisma, projectId, input, {
+    task: rubricPipelineId(task.key),
+    target: rubricTargetId(task.key, input.criterionId),
+    scope: definition.subject?.kind === "item" ? "item" : "video",
+  });
   const row = await prisma.alignmentRun.create({
     data: { projectId, rubricTaskId: input.rubricTaskId, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
     select: { id: true },
@@ -157,7 +159,12 @@ export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "sig
     });
     const definition = task.versions[0]!.definition as unknown as RubricDefinition;
     const source = alignmentLabelsOf(input);
-    const where = { projectId: row.projectId, task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) };
+    const where = {
+      projectId: row.projectId,
+      task: rubricPipelineId(task.key),
+      target: rubricTargetId(task.key, input.criterionId),
+      scope: definition.subject?.kind === "item" ? ("item" as const) : ("video" as const),
+    };
     const positive = criterionPositive(definition, input.criterionId);
     const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
     const report = await alignRubricJudge(
