@@ -216,7 +216,13 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     return new Map(rows.map((r) => [unitKey(alignable.scope, r.videoId, r.itemId, r.scopeIndex), r.value]));
   };
   // An item pipeline's runs judge the labelled items' set (the one set they belong to).
-  const itemSetId = pipeline.items ? await labelledItemSet(prisma, projectId, [...trainLabels.keys()].map((k) => unitParts(k).itemId)) : null;
+  const itemSetId = pipeline.items
+    ? await labelledItemSet(
+        prisma,
+        projectId,
+        [...trainLabels.keys()].map((k) => unitParts(k).itemId),
+      )
+    : null;
   // Values and labels are compared per unit: a train video's labelled key frames, clusters or items (the video itself at video scope).
   const trainUnits = [...trainLabels.keys()].sort();
   const runOn = async (promptVersionId: string | null, ids: readonly string[], settings?: unknown) => {

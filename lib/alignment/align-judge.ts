@@ -123,7 +123,13 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
 
   // 1. The split: the held-out labels reach nothing but their class, here.
   const { split, trainLabels } = await splitLabelled(deps.labels, input.heldOutShare ?? 0.4, input.seed ?? 1);
-  const itemSetId = perItem ? await labelledItemSet(prisma, projectId, [...trainLabels.keys()].map((k) => unitParts(k).itemId)) : null;
+  const itemSetId = perItem
+    ? await labelledItemSet(
+        prisma,
+        projectId,
+        [...trainLabels.keys()].map((k) => unitParts(k).itemId),
+      )
+    : null;
   const trainUnits = [...trainLabels.keys()].sort();
 
   let calls = 0;

@@ -84,7 +84,8 @@ async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, 
     if (!labelSet) throw new NotFoundError("No such label set in this project.");
   } else {
     const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target };
-    if ((await goldStore(prisma, { ...where, scope: gold.scope }, () => false).labelledVideoIds()).length === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
+    if ((await goldStore(prisma, { ...where, scope: gold.scope }, () => false).labelledVideoIds()).length === 0)
+      throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
   }
   // Refused here rather than as a failed job: a split needs 4 train and 2 held-out videos (the job checks the classes).
   const where = { projectId, ...gold };
