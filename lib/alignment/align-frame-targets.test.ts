@@ -19,6 +19,7 @@ import { createStubEndpoint } from "../testing/stub-endpoint";
 import { createRun } from "../judge/runs";
 import { listSettingsVersions } from "../judge/settings-versions";
 import { alignableTargets, alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignmentPageData } from "./alignment-page";
 import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { labelSetStore, unitVideo } from "./label-store";
 
@@ -151,7 +152,12 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     expect(done.status).toBe("done");
     expect((done.report as BuiltinAlignmentReport).candidates.find((c) => c.id === done.report!.bestId)!.threshold).toBe(8);
 
+    // The report's page offers the tuned threshold as part of the defaults for new runs.
+    const before = (await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!;
+    expect(before).toMatchObject({ changed: true, applied: false, canApply: true });
+    expect(before.words).toMatch(/s3 positive threshold 8$/);
     const first = await applyAlignedSettings(prisma, owner, projectId, started.id);
+    expect((await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
     expect(first).toMatchObject({ number: 1, thresholds: { s3: 8 }, alignmentRunId: started.id, createdById: owner.userId });
     const run1 = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId, videoIds: [videoIds[0]!] });
     const second = await applyAlignedSettings(prisma, owner, projectId, started.id);
