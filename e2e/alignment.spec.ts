@@ -126,6 +126,9 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
     await page.goto(`/projects/${projectId}/alignment`);
     const form = page.getByRole("form", { name: "Start an alignment" });
     await form.getByLabel(/^Task/).selectOption("builtin:hallucination");
+    // The categories per key frame and per cluster are offered on their own (issue 38 §3).
+    await expect(form.getByLabel(/^Criterion or target/).locator('option[value="s3"]')).toHaveText(/\(per key frame\)$/);
+    await expect(form.getByLabel(/^Criterion or target/).locator('option[value="d2"]')).toHaveText(/\(per cluster\)$/);
     await form.getByLabel(/^Criterion or target/).selectOption("verdict");
     await form.getByLabel(/^Rewrite the prompt of step/).selectOption("static_hallucination");
     await form.getByLabel("Maximum calls").fill("2000");

@@ -140,8 +140,8 @@ describe("the alignment report", () => {
         pipeline: "hallucination",
         name: "Hallucination (built-in)",
         targets: [
-          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
-          { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
         ],
       },
     ];
@@ -171,11 +171,12 @@ describe("the alignment report", () => {
         pipeline: "hallucination",
         name: "Hallucination (built-in)",
         targets: [
-          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
           {
             id: "verdict",
             name: 'Hallucination (metric "verdict")',
             kind: "metric",
+            scope: "video",
             steps: [
               { id: "inconsistency", name: "Prompt inconsistency" },
               { id: "static_hallucination", name: "Static hallucination" },

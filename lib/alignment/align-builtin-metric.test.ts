@@ -193,7 +193,9 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     expect(before.words).toMatch(/^aggregation [a-z-]+, verdict\.on [a-z_]+, verdict\.threshold \d+$/);
     expect((await alignmentPageData(prisma, reviewer, biased.projectId, started.id)).selected!.bestSettings!.canApply).toBe(false);
     const applied = await applyAlignedSettings(prisma, owner, biased.projectId, started.id);
-    expect(applied).toEqual(best.settings);
+    expect(applied.settings).toEqual(best.settings);
+    // Applied as a new version of the pipeline's defaults that names the alignment.
+    expect(applied).toMatchObject({ number: 1, alignmentRunId: started.id, createdById: owner.userId });
     expect((await projectPipelineDefaults(prisma, owner, biased.projectId)).hallucination).toEqual(best.settings);
     expect((await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
     // Gold of the verdict is read as the verdict's own target type.

@@ -89,12 +89,17 @@ beforeAll(async () => {
 afterAll(async () => stub?.close());
 
 describe("aligning a built-in task's judge (hallucination's prompt inconsistency)", () => {
-  it("offers the video-level targets a templated step scores (inconsistency) and the reviewed metrics with settings to tune, not the per-frame categories", () => {
+  it("offers the video-level targets a templated step scores (inconsistency), the reviewed metrics with settings to tune, then the per-frame categories", () => {
     const targets = alignableTargets(PIPELINES, "hallucination");
-    expect(targets.map((t) => [t.kind, t.target.id, t.steps.map((s) => s.templateId)])).toEqual([
+    expect(targets.slice(0, 3).map((t) => [t.kind, t.target.id, t.steps.map((s) => s.templateId)])).toEqual([
       ["score", "inconsistency", ["hallucination/inconsistency"]],
       ["metric", "overall", ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"]],
       ["metric", "verdict", ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"]],
+    ]);
+    // s1–s10 per key frame, d1–d9 per cluster (the task module declares them), each through its own step's template.
+    expect(targets.slice(3).map((t) => `${t.target.id}:${t.scope}:${t.steps[0]!.stepId}`)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `s${i + 1}:key_frame:static_hallucination`),
+      ...Array.from({ length: 9 }, (_, i) => `d${i + 1}:cluster:dynamic_hallucination`),
     ]);
     expect(targets.find((t) => t.target.id === "inconsistency")!.settings).toEqual([]);
     // The verdict's settings: 3 aggregations × (10 thresholds on the worst category + 13 on the overall).
@@ -240,8 +245,8 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(() => startAlignmentSchema.parse({ ...body, fewShot: 9 })).toThrow();
   });
 
-  it("refuses a target no templated video-level step scores, and a budget that cannot cover the baseline", async () => {
-    await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), targetId: "s1" })).rejects.toThrow(/no alignable target "s1"/);
+  it("refuses a target no templated step scores (an unreviewed metric), and a budget that cannot cover the baseline", async () => {
+    await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), targetId: "S" })).rejects.toThrow(/no alignable target "S"/);
     await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), budget: { maxCalls: 10, maxCostUsd: 1 } })).rejects.toThrow(
       /cannot cover the baseline on train/,
     );
@@ -280,18 +285,18 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       { id: "dynamic_hallucination", name: "Dynamic hallucination" },
     ];
     expect(page.selected!.taskName).toBe("Hallucination (Sora Detector knowledge graphs) (built-in)");
-    expect(page.choices!.builtins).toEqual([
-      {
-        pipeline: "hallucination",
-        name: "Hallucination (Sora Detector knowledge graphs) (built-in)",
-        targets: [
-          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
-          { id: "overall", name: 'Overall (metric "overall")', kind: "metric", steps: scoringSteps },
-          { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", steps: scoringSteps },
-        ],
-      },
+    const hallucination = page.choices!.builtins.find((b) => b.pipeline === "hallucination")!;
+    expect(hallucination.name).toBe("Hallucination (Sora Detector knowledge graphs) (built-in)");
+    expect(hallucination.targets.slice(0, 3)).toEqual([
+      { id: "inconsistency", name: "Prompt inconsistency", kind: "score", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+      { id: "overall", name: 'Overall (metric "overall")', kind: "metric", scope: "video", steps: scoringSteps },
+      { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", scope: "video", steps: scoringSteps },
     ]);
-    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "s1" })).rejects.toThrow(/no alignable target "s1"/);
+    expect(hallucination.targets.find((t) => t.id === "s3")).toMatchObject({ kind: "score", scope: "key_frame", name: expect.stringMatching(/\(per key frame\)$/) });
+    expect(hallucination.targets.find((t) => t.id === "d2")).toMatchObject({ scope: "cluster", name: expect.stringMatching(/\(per cluster\)$/) });
+    // The item tasks' targets are offered too, per item.
+    expect(page.choices!.builtins.map((b) => b.pipeline)).toEqual(expect.arrayContaining(["caption_style", "qa"]));
+    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "S" })).rejects.toThrow(/no alignable target "S"/);
     await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
   }, 240_000);
 });

@@ -27,8 +27,11 @@ import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prom
 import { getStorage } from "../storage/storage";
 import { binariseValue, type MetricDeclaration, type PositiveRule, type TargetDeclaration } from "../tasks/task-declaration";
 import { findTask } from "../tasks/registry";
+import { TASK_MODULES } from "../tasks/modules";
+import type { TargetScope } from "../tasks/task-declaration";
+import { unitParts, unitKey } from "./label-store";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
-import { AlignmentCancelled, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
+import { AlignmentCancelled, labelledItemSet, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
 import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
 import { fewShotPick, splitLabelled } from "./split";
 
@@ -77,8 +80,15 @@ export type BuiltinAlignmentReport = Omit<AlignmentReport, "candidates"> & {
 /** A target a built-in pipeline can be aligned on, and what an alignment may change for it. */
 export interface AlignableTarget {
   pipeline: string;
-  /** "score": a video-level target one video-scoped step scores; "metric": a reviewed metric the summary makes. */
+  /**
+   * "score": a target a step scores (a video-level one, or one per key frame, cluster or item its task declares);
+   * "metric": a video's reviewed metric the summary makes.
+   */
   kind: "score" | "metric";
+  /** What one label and one value are about: the video, or each key frame, cluster or item of it (lib/alignment/label-store.ts unitKey). */
+  scope: TargetScope;
+  /** The step whose score rows hold a score target's values (category = the target's id). */
+  valueStep: string | null;
   target: TargetDeclaration | MetricDeclaration;
   /** The templated steps whose template the optimizer may rewrite (a score target's: its own step). */
   steps: { stepId: string; templateId: string; label: string }[];
@@ -88,23 +98,37 @@ export interface AlignableTarget {
 
 /**
  * The alignable targets of a built-in pipeline: each video-scope target whose id a video-scoped templated step scores,
- * then each reviewed metric for which the pipeline offers settings to try, with the templated steps that score.
+ * each reviewed metric for which the pipeline offers settings to try (with the templated steps that score), then the
+ * targets per key frame, cluster or item the pipeline's task module declares (TaskModule.alignableTargets).
  */
 export function alignableTargets(pipelines: AlignmentDeps["pipelines"], pipelineId: string): AlignableTarget[] {
   const pipeline = pipelines[pipelineId];
   const task = findTask(pipelineId);
-  if (!pipeline || !task || pipeline.projectId || pipeline.items) return [];
+  if (!pipeline || !task || pipeline.projectId) return [];
   const out: AlignableTarget[] = [];
-  for (const target of task.targets) {
-    if (target.scope !== "video") continue;
-    // The step whose id names the target scores it (hallucination's "inconsistency" step scores "inconsistency").
-    const step = pipeline.steps.find((s) => s.id === target.id && s.scope === "video" && !s.compute && s.templateId);
-    if (step) out.push({ pipeline: pipelineId, kind: "score", target, steps: [{ stepId: step.id, templateId: step.templateId, label: step.label }], settings: [] });
+  if (!pipeline.items) {
+    for (const target of task.targets) {
+      if (target.scope !== "video") continue;
+      // The step whose id names the target scores it (hallucination's "inconsistency" step scores "inconsistency").
+      const step = pipeline.steps.find((s) => s.id === target.id && s.scope === "video" && !s.compute && s.templateId);
+      if (step)
+        out.push({ pipeline: pipelineId, kind: "score", scope: "video", valueStep: step.id, target, steps: [{ stepId: step.id, templateId: step.templateId, label: step.label }], settings: [] });
+    }
+    const scoring = pipeline.steps.filter((s) => s.scope !== "item" && !s.compute && s.templateId && s.scores).map((s) => ({ stepId: s.id, templateId: s.templateId, label: s.label }));
+    for (const metric of task.metrics) {
+      const settings = metric.reviewed ? (pipeline.alignmentSettings?.(metric.id) ?? []) : [];
+      if (settings.length > 0 && scoring.length > 0) out.push({ pipeline: pipelineId, kind: "metric", scope: "video", valueStep: null, target: metric, steps: scoring, settings });
+    }
   }
-  const scoring = pipeline.steps.filter((s) => s.scope !== "item" && !s.compute && s.templateId && s.scores).map((s) => ({ stepId: s.id, templateId: s.templateId, label: s.label }));
-  for (const metric of task.metrics) {
-    const settings = metric.reviewed ? (pipeline.alignmentSettings?.(metric.id) ?? []) : [];
-    if (settings.length > 0 && scoring.length > 0) out.push({ pipeline: pipelineId, kind: "metric", target: metric, steps: scoring, settings });
+  for (const declared of TASK_MODULES.flatMap((m) => m.alignableTargets ?? []).filter((d) => d.pipeline === pipelineId)) {
+    const rewrite = pipeline.steps.find((s) => s.id === declared.rewriteStep && !s.compute && s.templateId);
+    if (!rewrite || !pipeline.steps.some((s) => s.id === declared.valueStep)) continue;
+    for (const id of declared.targets) {
+      const target = task.targets.find((t) => t.id === id);
+      if (!target || target.scope === "video") continue;
+      const step = { stepId: rewrite.id, templateId: declared.rewriteTemplateId ?? rewrite.templateId, label: rewrite.label };
+      out.push({ pipeline: pipelineId, kind: "score", scope: target.scope, valueStep: declared.valueStep, target, steps: [step], settings: [] });
+    }
   }
   return out;
 }
@@ -158,8 +182,9 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   let stopped: string | null = null;
   const rewrites = input.rewrites ?? 2;
   const fewShot = input.fewShot ?? (alignable.kind === "score" ? 4 : 0);
-  // A metric's label (a verdict, an overall) is what the summary makes of several steps' answers: no step's answer to show.
-  const fewShotCandidate = fewShot > 0 && alignable.kind === "score";
+  // A metric's label (a verdict, an overall) is what the summary makes of several steps' answers: no step's answer to
+  // show; a key frame's, cluster's or item's example would need its own frames and item, not the video's (not yet).
+  const fewShotCandidate = fewShot > 0 && alignable.kind === "score" && alignable.scope === "video";
   let done = 0;
   const steps = 1 + rewrites + (fewShotCandidate ? 1 : 0) + 2;
   const progress = (message: string) => deps.onProgress?.(++done, steps, message);
@@ -183,9 +208,23 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       const rows = await prisma.runMetric.findMany({ where: { runId, metric: target.id, itemId: "" }, select: { videoId: true, value: true } });
       return new Map(rows.map((r) => [r.videoId, r.value]));
     }
-    const rows = await prisma.score.findMany({ where: { runId, stepId, category: target.id, scopeIndex: 0, itemId: "" }, select: { videoId: true, value: true } });
-    return new Map(rows.map((r) => [r.videoId, r.value]));
+    const where = alignable.scope === "video" ? { scopeIndex: 0, itemId: "" } : alignable.scope === "item" ? { itemId: { not: "" } } : { itemId: "" };
+    const rows = await prisma.score.findMany({
+      where: { runId, stepId: alignable.valueStep!, category: target.id, ...where },
+      select: { videoId: true, itemId: true, scopeIndex: true, value: true },
+    });
+    return new Map(rows.map((r) => [unitKey(alignable.scope, r.videoId, r.itemId, r.scopeIndex), r.value]));
   };
+  // An item pipeline's runs judge the labelled items' set (the one set they belong to).
+  const itemSetId = pipeline.items
+    ? await labelledItemSet(
+        prisma,
+        projectId,
+        [...trainLabels.keys()].map((k) => unitParts(k).itemId),
+      )
+    : null;
+  // Values and labels are compared per unit: a train video's labelled key frames, clusters or items (the video itself at video scope).
+  const trainUnits = [...trainLabels.keys()].sort();
   const runOn = async (promptVersionId: string | null, ids: readonly string[], settings?: unknown) => {
     checkCancel();
     const run = await createRun({ prisma, queue: deps.queue, pipelines: deps.pipelines }, actor, projectId, {
@@ -194,6 +233,7 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       videoIds: [...ids],
       ...(promptVersionId ? { promptVersions: { [templateId]: promptVersionId } } : {}),
       ...(settings !== undefined && settings !== null ? { settings: settings as Record<string, unknown> } : {}),
+      ...(itemSetId ? { itemSetId } : {}),
     });
     await waitForRun(prisma, run.id, deps.signal);
     const spent = await prisma.llmCall.aggregate({ where: { runId: run.id, cached: false }, _count: { _all: true }, _sum: { costUsd: true } });
@@ -208,7 +248,7 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   const candidates: BuiltinCandidate[] = [];
   const skipped: string[] = [];
   const add = (c: Omit<BuiltinCandidate, "id" | "train">, values: ReadonlyMap<string, number>) => {
-    const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, c.threshold), split.train);
+    const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, c.threshold), trainUnits);
     const entry: BuiltinCandidate = { id: `c${candidates.length + 1}`, ...c, train: binaryAgreement(truth, predicted) };
     candidates.push(entry);
     return entry;
@@ -220,7 +260,7 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     let best: BuiltinCandidate | null = null;
     for (const t of [...new Set(values.values())].sort((a, b) => a - b)) {
       if (t === parent.threshold) continue;
-      const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, t), split.train);
+      const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, t), trainUnits);
       const train = binaryAgreement(truth, predicted);
       if (better(train, best?.train ?? parent.train)) best = { ...parent, id: "", kind: "threshold", note: `${parent.id} with the positive threshold at ${t}`, threshold: t, train };
     }
@@ -246,7 +286,7 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
         const value = metricsUnderSettings(pipeline, answers, settings)[target.id];
         if (value !== null && value !== undefined) values.set(answers.videoId, value);
       }
-      const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, parent.threshold), split.train);
+      const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, parent.threshold), trainUnits);
       const train = binaryAgreement(truth, predicted);
       if (better(train, best?.candidate.train ?? parent.train))
         best = { candidate: { ...parent, id: "", kind: "settings", note: `${parent.id} summarised with ${settingsWords(settings)}`, settings, train }, values };
@@ -287,8 +327,9 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       parent.candidate,
       parent.values,
       trainLabels,
-      split.train,
+      trainUnits,
       stepId,
+      alignable.scope,
       (v) => builtinPositive(target, parent.candidate.threshold)(v),
       truthPositive,
       optimizerConfig.imageDetail,
@@ -341,7 +382,8 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
 
   // Few-shot: the best template so far with k train videos shown as examples (their first frames, the label as the
   // person's value), within the budget; only train videos and their labels, read above.
-  if (fewShot > 0 && !fewShotCandidate) skipped.push("few-shot: a metric's label is not an answer of one step");
+  if (fewShot > 0 && !fewShotCandidate)
+    skipped.push(alignable.kind === "metric" ? "few-shot: a metric's label is not an answer of one step" : `few-shot: not offered yet for a target judged per ${alignable.scope.replace("_", " ")}`);
   if (fewShotCandidate && stopped === null) {
     if (!fits(split.train.length)) {
       stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) before the few-shot candidate: the held-out runs are kept within it.`;
@@ -380,7 +422,7 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   const heldBest = sameRun ? heldBase : await runOn(best.promptVersionId, split.heldOut, best.settings);
   progress("best on held-out");
   const heldLabels = await deps.labels.labels(split.heldOut);
-  const both = split.heldOut.filter((id) => heldBase.values.has(id) && heldBest.values.has(id));
+  const both = [...heldLabels.keys()].sort().filter((id) => heldBase.values.has(id) && heldBest.values.has(id));
   const a = scoreOn(heldBase.values, heldLabels, builtinPositive(target, baseline.threshold), both);
   const b = scoreOn(heldBest.values, heldLabels, builtinPositive(target, best.threshold), both);
   return {
@@ -450,16 +492,20 @@ async function disagreementsOf(
   labels: ReadonlyMap<string, number>,
   train: readonly string[],
   stepId: string,
+  scope: TargetScope,
   positive: (v: number) => boolean,
   truthPositive: (v: number) => boolean,
   detail: "low" | "high" | "auto" | null,
 ): Promise<Disagreement[]> {
   const ids = train.filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== truthPositive(labels.get(id)!)).slice(0, MAX_DISAGREEMENTS);
   const out: Disagreement[] = [];
-  for (const videoId of ids) {
+  for (const unit of ids) {
+    const { videoId, itemId, scopeIndex } = unitParts(unit);
     const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
+    // The call of the rewritten step for this unit: its key frame's or cluster's index, or its item.
+    const at = scope === "video" ? {} : scope === "item" ? { itemId } : { scopeIndex };
     const call = await prisma.llmCall.findFirst({
-      where: { runId: candidate.trainRunId, videoId, error: null, stepResult: { stepId } },
+      where: { runId: candidate.trainRunId, videoId, error: null, stepResult: { stepId, ...at } },
       orderBy: { createdAt: "desc" },
       select: { responseText: true, request: true },
     });
@@ -471,7 +517,7 @@ async function disagreementsOf(
       reason = null;
     }
     const images = await callFrameImages(prisma, storage, call?.request, detail);
-    out.push({ videoPrompt: video.prompt, judgeValue: values.get(videoId)!, judgeReason: reason, label: labels.get(videoId)!, images });
+    out.push({ videoPrompt: video.prompt, judgeValue: values.get(unit)!, judgeReason: reason, label: labels.get(unit)!, images });
   }
   return out;
 }

@@ -22,6 +22,7 @@ import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement
 import type { AlignmentLabelStore } from "./label-store";
 import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
 import { fewShotPick, splitLabelled, type AlignmentSplit } from "./split";
+import { unitKey, unitParts } from "./label-store";
 import type { PairedBootstrapResult } from "../stats/paired-bootstrap";
 import type { z } from "zod";
 
@@ -117,9 +118,19 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   const metric = rubricMetricId(task.key, criterion.id);
   const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
   const storage = deps.storage ?? getStorage();
+  // A rubric over items is compared item by item (labels and values keyed by unitKey), its runs judging the labelled items' set.
+  const perItem = baseline.subject?.kind === "item";
 
   // 1. The split: the held-out labels reach nothing but their class, here.
   const { split, trainLabels } = await splitLabelled(deps.labels, input.heldOutShare ?? 0.4, input.seed ?? 1);
+  const itemSetId = perItem
+    ? await labelledItemSet(
+        prisma,
+        projectId,
+        [...trainLabels.keys()].map((k) => unitParts(k).itemId),
+      )
+    : null;
+  const trainUnits = [...trainLabels.keys()].sort();
 
   let calls = 0;
   let costUsd = 0;
@@ -149,12 +160,14 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
       endpointId: input.judgeEndpointId,
       videoIds: [...ids],
       settings: candidate ? { candidateDefinition: definition } : {},
+      ...(itemSetId ? { itemSetId } : {}),
     });
     await waitForRun(prisma, run.id, deps.signal);
     const spent = await prisma.llmCall.aggregate({ where: { runId: run.id, cached: false }, _count: { _all: true }, _sum: { costUsd: true } });
     calls += spent._count._all;
     costUsd += spent._sum.costUsd ?? 0;
-    const values = new Map((await prisma.runMetric.findMany({ where: { runId: run.id, metric, itemId: "" }, select: { videoId: true, value: true } })).map((m) => [m.videoId, m.value]));
+    const rows = await prisma.runMetric.findMany({ where: { runId: run.id, metric, itemId: perItem ? { not: "" } : "" }, select: { videoId: true, itemId: true, value: true } });
+    const values = new Map(rows.map((m) => [unitKey(perItem ? "item" : "video", m.videoId, m.itemId, 0), m.value]));
     return { runId: run.id, values };
   };
   const truthPositive = criterionPositive(baseline, criterion.id);
@@ -164,7 +177,7 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   const candidates: AlignmentCandidate[] = [];
   const skipped: string[] = [];
   const add = (kind: AlignmentCandidate["kind"], note: string, definition: RubricDefinition, values: ReadonlyMap<string, number>, trainRunId: string) => {
-    const { truth, predicted } = scoreOn(values, trainLabels, criterionPositive(definition, criterion.id), split.train);
+    const { truth, predicted } = scoreOn(values, trainLabels, criterionPositive(definition, criterion.id), trainUnits);
     const entry = { id: `c${candidates.length + 1}`, kind, note, definition, train: binaryAgreement(truth, predicted), trainRunId };
     candidates.push(entry);
     return entry;
@@ -178,8 +191,8 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
     for (const t of [...new Set(values.values())].sort((a, b) => a - b)) {
       if (t <= c.min || t > c.max) continue;
       const definition = withCriterion(parent.definition, criterion.id, (x) => ({ ...x, positiveAtLeast: t }) as RubricCriterion);
-      if (split.train.every((id) => !values.has(id) || current(values.get(id)!) === values.get(id)! >= t)) continue;
-      const { truth, predicted } = scoreOn(values, trainLabels, (v) => v >= t, split.train);
+      if (trainUnits.every((id) => !values.has(id) || current(values.get(id)!) === values.get(id)! >= t)) continue;
+      const { truth, predicted } = scoreOn(values, trainLabels, (v) => v >= t, trainUnits);
       const train = binaryAgreement(truth, predicted);
       if ((train.kappa ?? -2) > (best?.train.kappa ?? parent.train.kappa ?? -2) + 1e-12)
         best = { id: "", kind: "threshold", note: `${parent.id} with positive at ≥ ${t}`, definition, train, trainRunId: parent.trainRunId };
@@ -198,7 +211,7 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
       break;
     }
     checkCancel();
-    const disagreements = await disagreementsOf(prisma, storage, parent.candidate, parent.values, trainLabels, split.train, criterion.id, optimizerConfig.imageDetail);
+    const disagreements = await disagreementsOf(prisma, storage, parent.candidate, parent.values, trainLabels, trainUnits, criterion.id, optimizerConfig.imageDetail);
     if (disagreements.length === 0) {
       skipped.push(`rewrite ${r + 1}: no train disagreements left to learn from`);
       break;
@@ -230,7 +243,9 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   }
 
   // Few-shot: the best so far with k train videos shown as examples (their frames, the label as the expected answer).
-  if (fewShot > 0 && stopped === null) {
+  // A rubric's examples are videos; an item subject's would need the item's fields too (not yet).
+  if (fewShot > 0 && perItem) skipped.push("few-shot: not offered yet for a rubric judged per item");
+  if (fewShot > 0 && !perItem && stopped === null) {
     if (!fits(split.train.length)) {
       stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) before the few-shot candidate: the held-out runs are kept within it.`;
     } else {
@@ -254,7 +269,7 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   const heldBest = best.kind === "baseline" ? heldBase : await runOn(best.definition, split.heldOut, true);
   progress("best on held-out");
   const heldLabels = await deps.labels.labels(split.heldOut);
-  const a = scoreOn(heldBase.values, heldLabels, criterionPositive(baseline, criterion.id), split.heldOut);
+  const a = scoreOn(heldBase.values, heldLabels, criterionPositive(baseline, criterion.id), [...heldLabels.keys()].sort());
   const b = scoreOn(heldBest.values, heldLabels, criterionPositive(best.definition, criterion.id), a.ids);
   return {
     split,
@@ -333,9 +348,14 @@ async function disagreementsOf(
   const positive = criterionPositive(candidate.definition, criterionId);
   const ids = train.filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== positive(labels.get(id)!)).slice(0, MAX_DISAGREEMENTS);
   const out: Disagreement[] = [];
-  for (const videoId of ids) {
+  for (const unit of ids) {
+    const { videoId, itemId } = unitParts(unit);
     const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
-    const call = await prisma.llmCall.findFirst({ where: { runId: candidate.trainRunId, videoId, error: null }, orderBy: { createdAt: "desc" }, select: { responseText: true, request: true } });
+    const call = await prisma.llmCall.findFirst({
+      where: { runId: candidate.trainRunId, videoId, error: null, ...(itemId ? { stepResult: { itemId } } : {}) },
+      orderBy: { createdAt: "desc" },
+      select: { responseText: true, request: true },
+    });
     let reason: string | null = null;
     try {
       reason = (JSON.parse(call?.responseText ?? "") as { reasons?: Record<string, string> }).reasons?.[criterionId] ?? null;
@@ -343,7 +363,14 @@ async function disagreementsOf(
       reason = null;
     }
     const images = await callFrameImages(prisma, storage, call?.request, detail);
-    out.push({ videoPrompt: video.prompt, judgeValue: values.get(videoId)!, judgeReason: reason, label: labels.get(videoId)!, images });
+    out.push({ videoPrompt: video.prompt, judgeValue: values.get(unit)!, judgeReason: reason, label: labels.get(unit)!, images });
   }
   return out;
+}
+
+/** The one item set the labelled items belong to: an alignment's runs judge the items of one set. */
+export async function labelledItemSet(prisma: PrismaClient, projectId: string, itemIds: readonly string[]): Promise<string> {
+  const sets = await prisma.item.findMany({ where: { projectId, id: { in: [...new Set(itemIds)] } }, select: { setId: true }, distinct: ["setId"] });
+  if (sets.length !== 1) throw new ValidationError(`The labelled items belong to ${sets.length} item sets: an alignment judges the items of one set.`);
+  return sets[0]!.setId;
 }

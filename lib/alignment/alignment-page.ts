@@ -9,8 +9,9 @@ import { listRubricTasks } from "../rubrics/rubric-tasks";
 import { findTask } from "../tasks/registry";
 import { PIPELINES } from "../tasks/modules";
 import { alignableTargets, sameSettings, settingsWords, type BuiltinAlignmentReport } from "./align-builtin";
-import { getAlignment, listAlignments } from "./alignment-runs";
-import { alignmentLabelsOf } from "./alignment.validation";
+import { alignedChange, getAlignment, listAlignments } from "./alignment-runs";
+import { alignmentLabelsOf, type StartBuiltinAlignmentInput } from "./alignment.validation";
+import { latestSettingsVersion } from "../judge/settings-versions";
 
 export async function alignmentPageData(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string | null) {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
@@ -35,19 +36,24 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
   const names = new Map((await prisma.video.findMany({ where: { projectId, id: { in: splitIds } }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
   const named = (ids: readonly string[]) => ids.map((id) => ({ id, name: names.get(id) ?? null })).sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
   const splitVideos = selected?.report ? { train: named(selected.report.split.train), heldOut: named(selected.report.split.heldOut) } : null;
-  const bestSettings = selected?.pipeline && selected.report ? await bestSettingsOf(prisma, actor, projectId, selected.pipeline, selected.report as BuiltinAlignmentReport, role) : null;
+  const bestSettings =
+    selected?.pipeline && selected.report
+      ? await bestSettingsOf(prisma, actor, projectId, selected.pipeline, (selected.input as StartBuiltinAlignmentInput).targetId, selected.report as BuiltinAlignmentReport, role)
+      : null;
   const choices = canManage
     ? {
         tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
-        /** Built-in tasks with a target that can be aligned (a video-level target a step scores with its own template, or a reviewed metric). */
+        /** Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video, key frame, cluster or item, or a reviewed metric). */
         builtins: Object.keys(PIPELINES)
           .map((pipeline) => ({
             pipeline,
             name: `${findTask(pipeline)?.label ?? pipeline} (built-in)`,
             targets: alignableTargets(PIPELINES, pipeline).map((t) => ({
               id: t.target.id,
-              name: t.kind === "metric" ? `${t.target.label} (metric "${t.target.id}")` : t.target.label,
+              name: t.kind === "metric" ? `${t.target.label} (metric "${t.target.id}")` : t.scope === "video" ? t.target.label : `${t.target.label} (per ${t.scope.replace("_", " ")})`,
               kind: t.kind,
+              /** What one label is about: the video, or each key frame, cluster or item of it. */
+              scope: t.scope,
               /** The steps whose template the optimizer may rewrite: a metric's choice, a score target's own step. */
               steps: t.steps.map((s) => ({ id: s.stepId, name: s.label })),
             })),
@@ -80,20 +86,26 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
 }
 
 /**
- * A built-in alignment's chosen run settings in words, whether they differ from the baseline's, whether they are the
- * project's defaults for new runs now, and whether this member may make them so.
+ * A built-in alignment's chosen run settings and tuned positive threshold in words, whether they differ from the
+ * baseline's, whether they are the project's defaults for new runs now (the latest settings version, for the
+ * threshold), and whether this member may make them so (a new settings version, applyAlignedSettings).
  */
-async function bestSettingsOf(prisma: PrismaClient, actor: Actor, projectId: string, pipeline: string, report: BuiltinAlignmentReport, role: Parameters<typeof roleCan>[0]) {
+async function bestSettingsOf(prisma: PrismaClient, actor: Actor, projectId: string, pipeline: string, targetId: string, report: BuiltinAlignmentReport, role: Parameters<typeof roleCan>[0]) {
   const best = report.candidates.find((c) => c.id === report.bestId);
   const baseline = report.candidates.find((c) => c.kind === "baseline");
-  if (!best || best.settings === undefined || best.settings === null) return null;
+  if (!best) return null;
+  const change = alignedChange(report, targetId, alignableTargets(PIPELINES, pipeline).find((t) => t.target.id === targetId)?.target, PIPELINES[pipeline]);
+  if (!change) return null;
   const defaults = (await projectPipelineDefaults(prisma, actor, projectId))[pipeline];
+  const latest = await latestSettingsVersion(prisma, projectId, pipeline);
   // Parsed, the settings are in the schema's key order (the report's come back from jsonb in its own).
   const parsed = (value: unknown) => PIPELINES[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
+  const threshold = change.thresholds?.[targetId] ?? null;
+  const words = [change.settings !== undefined ? settingsWords(parsed(change.settings)) : "", threshold !== null ? `${targetId} positive threshold ${threshold}` : ""].filter(Boolean).join(", ");
   return {
-    words: settingsWords(parsed(best.settings)),
-    changed: !sameSettings(best.settings, baseline?.settings),
-    applied: sameSettings(parsed(best.settings), parsed(defaults)),
+    words,
+    changed: threshold !== null || (change.settings !== undefined && !sameSettings(best.settings, baseline?.settings)),
+    applied: (change.settings === undefined || sameSettings(parsed(change.settings), parsed(defaults))) && (threshold === null || latest?.thresholds[targetId] === threshold),
     canApply: roleCan(role, "runs.manage"),
   };
 }

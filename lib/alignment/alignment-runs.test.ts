@@ -138,7 +138,7 @@ describe("an alignment job", () => {
     expect(page.selected!.labels).toBe("the project's gold values (adjudicated)");
   }, 120_000);
 
-  it("refuses a label set or endpoint of another project, and a rubric that judges items", async () => {
+  it("refuses a label set or endpoint of another project, and a rubric over items without labels of its items", async () => {
     await expect(startAlignment(prisma, queue, owner, projectId, { ...body, labels: { kind: "labelSet", id: "nope" } })).rejects.toThrow(/No such label set/);
     const items = await createRubricTask(prisma, owner, projectId, {
       definition: {
@@ -149,7 +149,8 @@ describe("an alignment job", () => {
         prompt: "{{item.text}} {{frames}}\n{{criteria}}",
       },
     });
-    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, rubricTaskId: items.id })).rejects.toThrow("not for one that judges items");
+    // A rubric over items is aligned per item (lib/rubrics/rubric-item-alignment.test.ts): this label set labels none of its items.
+    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, rubricTaskId: items.id })).rejects.toThrow(/too few labelled videos to align \(0\)/);
     await expect(startAlignment(prisma, queue, owner, projectId, { ...body, optimizerEndpointId: "nope" })).rejects.toThrow(/No such endpoint/);
   });
 });

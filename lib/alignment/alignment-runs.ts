@@ -7,7 +7,8 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { setPipelineDefaults, type JudgeQueue } from "../judge/runs";
+import type { JudgeQueue } from "../judge/runs";
+import { saveSettingsVersion, type SettingsVersion } from "../judge/settings-versions";
 import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { ensureRubricTasks } from "../rubrics/rubric-registry";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
@@ -19,6 +20,7 @@ import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignment
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { PIPELINES } from "../tasks/modules";
+import type { TargetScope } from "../tasks/task-declaration";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
 export interface AlignmentQueue {
@@ -35,11 +37,13 @@ export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue
   if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
   const definition = task.versions[0].definition as unknown as RubricDefinition;
   if (!definition.criteria.some((c) => c.id === input.criterionId)) throw new ValidationError(`criterionId: the rubric has no criterion "${input.criterionId}".`);
-  // It scores each candidate by the per-video values its runs store; a rubric over items stores them per item.
-  if (definition.subject?.kind === "item") throw new ValidationError("Aligning is available for rubrics that judge each video so far, not for one that judges items.");
   if (definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames")
     throw new ValidationError("Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.");
-  await checkLabelsAndEndpoints(prisma, projectId, input, { task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) });
+  await checkLabelsAndEndpoints(prisma, projectId, input, {
+    task: rubricPipelineId(task.key),
+    target: rubricTargetId(task.key, input.criterionId),
+    scope: definition.subject?.kind === "item" ? "item" : "video",
+  });
   const row = await prisma.alignmentRun.create({
     data: { projectId, rubricTaskId: input.rubricTaskId, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
     select: { id: true },
@@ -58,7 +62,7 @@ async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue
     );
   if (input.rewriteStepId && !alignable.steps.some((s) => s.stepId === input.rewriteStepId))
     throw new ValidationError(`rewriteStepId: the steps whose template can be rewritten for "${input.targetId}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`);
-  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable) });
+  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable), scope: alignable.scope });
   const row = await prisma.alignmentRun.create({
     data: { projectId, pipeline: input.pipeline, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
     select: { id: true },
@@ -74,13 +78,14 @@ function labelTargetType(alignable: AlignableTarget): string {
   return alignable.kind === "metric" ? alignable.target.id : SCORE_TARGET_TYPE;
 }
 
-async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string; targetType?: string }) {
+async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string; targetType?: string; scope?: TargetScope }) {
   if (input.labels.kind === "labelSet") {
     const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labels.id, projectId }, select: { id: true } });
     if (!labelSet) throw new NotFoundError("No such label set in this project.");
   } else {
-    const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target, itemId: "", scopeIndex: 0 };
-    if ((await prisma.goldJudgment.count({ where })) === 0) throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
+    const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target };
+    if ((await goldStore(prisma, { ...where, scope: gold.scope }, () => false).labelledVideoIds()).length === 0)
+      throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
   }
   // Refused here rather than as a failed job: a split needs 4 train and 2 held-out videos (the job checks the classes).
   const where = { projectId, ...gold };
@@ -155,7 +160,12 @@ export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "sig
     });
     const definition = task.versions[0]!.definition as unknown as RubricDefinition;
     const source = alignmentLabelsOf(input);
-    const where = { projectId: row.projectId, task: rubricPipelineId(task.key), target: rubricTargetId(task.key, input.criterionId) };
+    const where = {
+      projectId: row.projectId,
+      task: rubricPipelineId(task.key),
+      target: rubricTargetId(task.key, input.criterionId),
+      scope: definition.subject?.kind === "item" ? ("item" as const) : ("video" as const),
+    };
     const positive = criterionPositive(definition, input.criterionId);
     const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
     const report = await alignRubricJudge(
@@ -197,7 +207,7 @@ async function executeBuiltinAlignment(
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
   const source = alignmentLabelsOf(input);
-  const where = { projectId, task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable) };
+  const where = { projectId, task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable), scope: alignable.scope };
   const positive = builtinPositive(alignable.target);
   const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
   const report = await alignBuiltinJudge(
@@ -218,17 +228,33 @@ async function executeBuiltinAlignment(
 }
 
 /**
- * An owner makes a built-in alignment's chosen settings (its tuned aggregation, verdict basis and threshold) the
- * project's defaults for the pipeline's new runs; the chosen prompt version is picked per run, as any version is.
+ * What an applied alignment changes in a pipeline's defaults: its chosen run settings (a metric's tuned aggregation,
+ * verdict basis and threshold) and its target's tuned positive threshold, where it differs from the declared one.
  */
-export async function applyAlignedSettings(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string, pipelines: AlignmentDeps["pipelines"] = PIPELINES) {
+export function alignedChange(report: BuiltinAlignmentReport, targetId: string, declared: AlignableTarget["target"] | undefined, pipeline: AlignmentDeps["pipelines"][string] | undefined) {
+  const best = report.candidates.find((c) => c.id === report.bestId);
+  if (!best) return null;
+  const settings = pipeline?.settingsSchema && best.settings !== undefined && best.settings !== null ? best.settings : undefined;
+  const declaredThreshold = declared && declared.positive.op !== "==" ? declared.positive.threshold : null;
+  const threshold = best.threshold !== null && best.threshold !== undefined && best.threshold !== declaredThreshold ? best.threshold : null;
+  if (settings === undefined && threshold === null) return null;
+  return { settings, thresholds: threshold !== null ? { [targetId]: threshold } : undefined };
+}
+
+/**
+ * An owner makes a built-in alignment's choice the project's defaults for the pipeline's new runs, as a new version of
+ * them (lib/judge/settings-versions.ts) noting the alignment: its tuned run settings and its target's tuned positive
+ * threshold. The chosen prompt version is picked per run, as any version is.
+ */
+export async function applyAlignedSettings(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string, pipelines: AlignmentDeps["pipelines"] = PIPELINES): Promise<SettingsVersion> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
-  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { pipeline: true, status: true, report: true } });
+  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { pipeline: true, status: true, report: true, input: true } });
   if (!row) throw new NotFoundError("No such alignment in this project.");
   if (!row.pipeline) throw new ValidationError("A rubric task's alignment saves a rubric version: it has no run settings to apply.");
   if (row.status !== "done" || !row.report) throw new ConflictError(`The alignment is ${row.status}: only a finished one has settings to apply.`);
-  const report = row.report as unknown as BuiltinAlignmentReport;
-  const best = report.candidates.find((c) => c.id === report.bestId);
-  if (!best || best.settings === undefined || best.settings === null) throw new ValidationError("This alignment's report names no settings (it is from before settings were tuned).");
-  return setPipelineDefaults(prisma, actor, projectId, pipelines, row.pipeline, best.settings);
+  const { targetId } = row.input as unknown as StartBuiltinAlignmentInput;
+  const declared = alignableTargets(pipelines, row.pipeline).find((t) => t.target.id === targetId)?.target;
+  const change = alignedChange(row.report as unknown as BuiltinAlignmentReport, targetId, declared, pipelines[row.pipeline]);
+  if (!change) throw new ValidationError("This alignment's best judge has neither run settings nor a tuned threshold to apply.");
+  return saveSettingsVersion(prisma, actor, projectId, pipelines, row.pipeline, { ...change, alignmentRunId: alignmentId, note: `applied from alignment ${alignmentId}` });
 }

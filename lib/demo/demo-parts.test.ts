@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 
 /** The first `count` demo clips as video rows in another project, as the demo's upload leaves them. */
-async function insertClips(intoProjectId: string, count: number) {
+async function insertClips(intoProjectId: string, count: number, generator = "Demo model") {
   for (const clip of CLIPS.slice(0, count)) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
     await prisma.video.create({
@@ -54,7 +54,7 @@ async function insertClips(intoProjectId: string, count: number) {
         sha256: sha,
         sizeBytes: BigInt(1000),
         fileName: path.basename(clip.path),
-        relativePath: `Demo model/${clip.path}`,
+        relativePath: `${generator}/${clip.path}`,
         storageKey: `projects/${intoProjectId}/videos/${sha}.mp4`,
         contentType: "video/mp4",
         status: "ready",
@@ -76,9 +76,9 @@ describe("the demo's task parts", () => {
       endpointId: "stub-endpoint",
       stubBaseUrl: "http://127.0.0.1:4010/v1",
       api,
-      uploadClips: async (into, count) => {
+      uploadClips: async (into, count, options) => {
         uploads.push(count);
-        await insertClips(into, count);
+        await insertClips(into, count, options?.generator);
       },
       log: (line) => logged.push(line),
     };
@@ -87,6 +87,8 @@ describe("the demo's task parts", () => {
     expect(requests).toEqual([
       "POST /api/v1/projects/:id/runs hallucination",
       "POST /api/v1/projects/:id/runs hallucination",
+      "POST /api/v1/projects/:id/endpoints Stub judge (simulated)",
+      "POST /api/v1/projects/:id/alignments hallucination",
       "POST /api/v1/projects/:id/caption-sets Demo caption references (simulated)",
       "POST /api/v1/projects/:id/caption-sets/:id/outputs simulated-model-a captions (simulated)",
       "POST /api/v1/projects/:id/caption-sets/:id/outputs simulated-model-b captions (simulated)",
@@ -112,12 +114,22 @@ describe("the demo's task parts", () => {
       'imported the label set "Demo labels (simulated)" (16 labels over 4 clips)',
       "demo construction project: 4 clips from 3 videos (hirest 1, youcook2 1, ego4d-goalstep 2)",
     ]);
-    // Three clips for the construction project, and three from each of VBench-2.0's two generators.
-    expect(uploads).toEqual([3, 3, 3]);
+    // The alignment project's 4 clips from each of two generators, three for the construction project, and three from
+    // each of VBench-2.0's two generators.
+    expect(uploads).toEqual([4, 4, 3, 3, 3]);
+    // The alignment project: 8 labelled clips, their prompts tagged for the stub's simulated judge.
+    const alignment = await prisma.project.findFirstOrThrow({ where: { name: "Alignment demo (simulated)", members: { some: { userId: owner.userId } } } });
+    const labelled = await prisma.humanJudgment.findMany({ where: { projectId: alignment.id, target: "verdict" }, select: { value: true, videoId: true } });
+    const prompts = new Map((await prisma.video.findMany({ where: { projectId: alignment.id }, select: { id: true, prompt: true } })).map((v) => [v.id, v.prompt ?? ""]));
+    expect(labelled).toHaveLength(8);
+    expect(labelled.every((l) => prompts.get(l.videoId)!.includes(`[sim-verdict=${l.value}]`))).toBe(true);
+    expect([...prompts.values()].filter((p) => p.includes("[sim-inflate]"))).toHaveLength(3);
+    expect(logged).toContainEqual(expect.stringMatching(/^started an alignment of the verdict id-\d+ over 8 labelled clips$/));
     const construction = await prisma.project.findFirstOrThrow({ where: { name: "Demo — Q&A construction (simulated)", members: { some: { userId: owner.userId } } } });
     // No hallucination runs exist behind the fake app, so only the construction page is printed.
     const vbench2 = await prisma.project.findFirstOrThrow({ where: { name: "VBench-2.0 demo (simulated)", members: { some: { userId: owner.userId } } } });
     expect(links).toEqual([
+      { label: "an alignment of the verdict", path: `/projects/${alignment.id}/alignment`, note: "8 labelled clips; tuned settings undo a simulated bias" },
       { label: "demo Q&A construction", path: `/projects/${construction.id}/construction`, note: "simulated step annotations" },
       { label: "demo VBench-2.0 results", path: `/projects/${vbench2.id}/vbench2`, note: "two simulated generators, three dimensions" },
     ]);

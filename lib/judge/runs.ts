@@ -11,6 +11,7 @@ import { publicStepError } from "./call-inspector";
 import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
 import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
+import { latestSettingsVersion, saveSettingsVersion } from "./settings-versions";
 
 /** Where runs' work goes: pg-boss in the app, something simpler in tests. */
 export interface JudgeQueue {
@@ -44,6 +45,8 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
   const projectDefaults = (project.judgeSettings as Record<string, unknown>)[pipeline.id] ?? {};
   const chosen = input.settings ?? projectDefaults;
+  // A run started from the defaults records which version of them it used (lib/judge/settings-versions.ts).
+  const settingsVersion = input.settings ? null : await latestSettingsVersion(prisma, projectId, pipeline.id);
   const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(chosen) : chosen;
   const requirement = pipeline.frames?.(settings) ?? { mode: "key_frames" as const };
   // Other endpoints the run's steps call (a QA run's judge) must be the project's too.
@@ -133,6 +136,7 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       pipeline: pipeline.id,
       endpointId: endpoint.id,
       settings: storedSettings as Prisma.InputJsonValue,
+      settingsVersionId: settingsVersion?.id ?? null,
       promptVersionIds,
       endpointSnapshot: {
         name: endpoint.name,
@@ -410,7 +414,10 @@ export async function projectPipelineDefaults(prisma: PrismaClient, actor: Actor
   return (project.judgeSettings ?? {}) as Record<string, unknown>;
 }
 
-/** Owners set a project's default settings for a pipeline's new runs (validated by the pipeline). */
+/**
+ * Owners set a project's default settings for a pipeline's new runs (validated by the pipeline), saved as a new
+ * version of them (lib/judge/settings-versions.ts; earlier versions are kept).
+ */
 export async function setPipelineDefaults(
   prisma: PrismaClient,
   actor: Actor,
@@ -418,13 +425,11 @@ export async function setPipelineDefaults(
   pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>,
   pipelineId: string,
   settings: unknown,
+  source: { alignmentRunId?: string; note?: string } = {},
 ) {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = pipelines[pipelineId];
   if (!pipeline?.settingsSchema || (pipeline.projectId && pipeline.projectId !== projectId)) throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
-  const parsed = pipeline.settingsSchema.parse(settings);
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
-  const next = { ...(project.judgeSettings as Record<string, unknown>), [pipelineId]: parsed };
-  await prisma.project.update({ where: { id: projectId }, data: { judgeSettings: next as Prisma.InputJsonValue } });
-  return parsed;
+  const version = await saveSettingsVersion(prisma, actor, projectId, pipelines, pipelineId, { settings, ...source });
+  return version.settings;
 }

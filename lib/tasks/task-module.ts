@@ -96,6 +96,23 @@ export interface VideoItemList {
   more: { href: string; label: string } | null;
 }
 
+/**
+ * Targets of a pipeline a judge alignment (lib/alignment) may tune on their own, beyond the video-level ones the core
+ * finds by itself: targets scored per key frame, per cluster or per item. Each names the step whose score rows hold
+ * the target's values (category = the target's id) and the templated step whose prompt the optimizer rewrites.
+ */
+export interface AlignableTargetDeclaration {
+  pipeline: string;
+  /** Declared target ids of one scope (key_frame, cluster or item). */
+  targets: readonly string[];
+  /** The step whose scores are the target's values (a computed step may follow the judge's, as caption length rules do). */
+  valueStep: string;
+  /** The templated step whose template the optimizer rewrites. */
+  rewriteStep: string;
+  /** The rewritten template where the step picks one per item (QA's decide: the open questions' judge); the step's own when absent. */
+  rewriteTemplateId?: string;
+}
+
 /** `lib/tasks/<id>/module.ts`'s default export. */
 export interface TaskModule {
   /** The folder's id (an entry of TASK_IDS). */
@@ -140,4 +157,6 @@ export interface TaskModule {
    * caller's access; null when the video has none.
    */
   videoItemList?: (prisma: PrismaClient, actor: Actor, projectId: string, videoId: string) => Promise<VideoItemList | null>;
+  /** Targets judged per key frame, cluster or item that an alignment may tune on their own (see AlignableTargetDeclaration). */
+  alignableTargets?: readonly AlignableTargetDeclaration[];
 }

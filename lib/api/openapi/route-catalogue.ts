@@ -410,9 +410,9 @@ function coreApiRoutes(): ApiRoute[] {
     {
       method: "post",
       path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/apply-settings",
-      summary: "Make a built-in alignment's chosen run settings the project's defaults for new runs (owners)",
+      summary: "Make a built-in alignment's chosen run settings and tuned threshold the project's defaults for new runs (owners), as a new settings version",
       params: { ...project, alignmentId: recordIdSchema },
-      responses: [ok("The settings now saved as the pipeline's defaults.")],
+      responses: [ok("The new version of the pipeline's defaults: `{id, number, settings, thresholds, alignmentRunId, …}`.")],
     },
     // Webhooks (owners).
     {
@@ -480,7 +480,14 @@ function coreApiRoutes(): ApiRoute[] {
       description: "The body is the settings schema of the pipeline the path names; a pipeline without settings → 400.",
       params: { projectId: projectIdSchema, pipeline: pipelineParamSchema },
       body: { kind: "json", schema: pipelineSettingsSchema() },
-      responses: [ok("The settings saved.")],
+      responses: [ok("The settings saved (as a new version of the pipeline's defaults).")],
+    },
+    {
+      method: "get",
+      path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}/versions",
+      summary: "Every saved version of the project's defaults for a pipeline, newest first",
+      params: { projectId: projectIdSchema, pipeline: pipelineParamSchema },
+      responses: [ok("`{versions: [{id, pipeline, number, settings, thresholds, alignmentRunId, note, createdById, createdAt}]}`: thresholds are tuned positive thresholds by target id.")],
     },
     {
       method: "get",
