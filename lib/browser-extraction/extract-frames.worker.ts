@@ -3,10 +3,10 @@
 // mediabunny first; ffmpeg.wasm when mediabunny cannot demux the file, WebCodecs cannot decode its video
 // track, or the caller forces it. Cancellation = the wrapper terminates this worker.
 import { audioOnlyError, describe, emptyFileError, isExtractionError, notAVideoError, sniff, unsupportedCodecError } from "./diagnose";
-import { probeWithFfmpeg, sampleUniformWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
-import type { DecoderName, UniformSample, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
+import { ffmpegWasmVersion, probeWithFfmpeg, sampleKeyFrameSetWithFfmpeg, sampleUniformWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
+import type { DecoderName, KeyFrameSetSample, UniformSample, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
 import { ExtractionError } from "./types";
-import { NeedsFallback, probeWithWebCodecs, sampleUniformWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
+import { NeedsFallback, probeWithWebCodecs, sampleKeyFrameSetWithWebCodecs, sampleUniformWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -48,6 +48,15 @@ function validateTimestamps(timestamps: number[]) {
   }
 }
 
+/** The browser and its version, e.g. "Chrome 131.0.6778.85": WebCodecs decodes with the browser's own decoders. */
+function browserVersion(): string {
+  const agent = scope.navigator.userAgent;
+  const match = /(Firefox|Edg|OPR|Chrome|Version)\/(\S+)/.exec(agent);
+  if (!match) return agent.slice(0, 30);
+  const name = match[1] === "Version" ? "Safari" : match[1] === "Edg" ? "Edge" : match[1] === "OPR" ? "Opera" : match[1]!;
+  return `${name} ${match[2]}`;
+}
+
 scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   const { id, file, config } = request;
@@ -60,6 +69,18 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         () => probeWithFfmpeg(file, config.ffmpegBaseUrl),
       );
       post({ id, type: "probe", probe: value, decoder });
+    } else if (request.kind === "sample-key-frame-set") {
+      if (!(Number.isFinite(request.sampleFps) && request.sampleFps > 0)) throw new ExtractionError("internal", `Invalid sampling rate ${String(request.sampleFps)}: it must be a positive number.`);
+      const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
+      const { value, decoder } = await withFallback<KeyFrameSetSample>(
+        file,
+        request.options.forceDecoder,
+        () => sampleKeyFrameSetWithWebCodecs(file, request.sampleFps, request.options, progress),
+        () => sampleKeyFrameSetWithFfmpeg(file, request.sampleFps, request.options, config.ffmpegBaseUrl, progress),
+      );
+      const decoderVersion = decoder === "ffmpeg.wasm" ? `ffmpeg ${await ffmpegWasmVersion(config.ffmpegBaseUrl)}` : browserVersion();
+      const transfer = [...new Set(value.frames.map((f) => f.features.buffer as ArrayBuffer))];
+      post({ id, type: "sample-key-frame-set", sample: value, decoder, decoderVersion }, transfer);
     } else if (request.kind === "sample-uniform") {
       if (!(Number.isInteger(request.count) && request.count >= 1)) throw new ExtractionError("internal", `Invalid frame count ${String(request.count)}: it must be an integer ≥ 1.`);
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
