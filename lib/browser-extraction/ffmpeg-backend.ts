@@ -219,10 +219,13 @@ export async function sampleKeyFrameSetWithFfmpeg(file: Blob, sampleFps: number,
 
 let ffmpegVersion: string | null = null;
 
-/** The core's ffmpeg version ("5.1.x"), asked once; recorded with the frame set. */
+/**
+ * The core's ffmpeg version ("5.1.4"), asked once per worker; recorded with the frame set. Asked of a core of
+ * its own, dropped afterwards: a core that ran `-version` fails the next file it is given.
+ */
 export async function ffmpegWasmVersion(baseUrl: string): Promise<string> {
   if (ffmpegVersion) return ffmpegVersion;
-  const core = await getCore(baseUrl);
+  const core = await loadCore(baseUrl);
   const result = run(core, "ffmpeg", ["-hide_banner", "-version"]);
   const line = [...result.stdout, ...result.stderr].find((entry) => /ffmpeg version/i.test(entry)) ?? "";
   ffmpegVersion = /ffmpeg version (\S+)/i.exec(line)?.[1] ?? "unknown";

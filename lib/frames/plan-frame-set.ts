@@ -43,8 +43,8 @@ function microseconds(seconds: number): number {
 
 /**
  * What a key-frame set samples, from the decoded frames' presentation times alone (so every decoder that lists
- * the same frames samples the same ones): the video lasts from its first frame to the end of its last, whose
- * duration is taken as the gap before it; t_k = k / sampleFps for t_k < that duration (uniformSampleTimestamps);
+ * the same frames samples the same ones): the video lasts from its first frame to the end of its last, which
+ * lasts the average frame interval (whole microseconds); t_k = k / sampleFps for t_k < that duration (uniformSampleTimestamps);
  * each t_k takes the last frame whose time since the first frame is ≤ t_k, compared in whole microseconds.
  * A one-frame video gives that frame once, with duration 0.
  */
@@ -58,8 +58,8 @@ export function keyFrameSampling(framePtsS: readonly number[], sampleFps: number
   const relative = framePtsS.map((pts) => microseconds(pts) - origin);
   const count = relative.length;
   if (count === 1) return { durationS: 0, samples: [{ timestampS: 0, frameIndex: 0 }] };
-  const lastGap = relative[count - 1]! - relative[count - 2]!;
-  const durationS = (relative[count - 1]! + lastGap) / 1e6;
+  // The last frame lasts the average frame interval (one gap alone can be a microsecond off after rounding).
+  const durationS = Math.round((relative[count - 1]! * count) / (count - 1)) / 1e6;
   let frameIndex = 0;
   const samples = uniformSampleTimestamps(durationS, sampleFps).map((timestampS) => {
     const limit = microseconds(timestampS);
