@@ -8,14 +8,14 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { nativeTools } from "../lib/bulk-import/ffmpeg-tools";
 import { inspectVideoFile, sampleKeyFrameSetFile } from "../lib/bulk-import/native-extraction";
-import { normaliseFrameSetParameters } from "../lib/frames/frame-set-parameters";
+import { densityPeaksParametersSchema } from "../lib/frames/frame-set-parameters";
 import { planFrameSet } from "../lib/frames/plan-frame-set";
 import type { Harness as HarnessApi } from "./harness/extraction-harness";
 import { startHarness, type Harness } from "./harness/harness-server";
 
 const SAMPLES = path.resolve(import.meta.dirname, "..", "..", "shared", "samples");
 const CLIPS = ["t2vhalubench-5.mp4", "t2vhalubench-12.mp4", "t2vhalubench-31.mp4"];
-const PARAMETERS = normaliseFrameSetParameters({ mode: "density-peaks" });
+const PARAMETERS = densityPeaksParametersSchema.parse({ mode: "density-peaks" });
 type H = { harness: HarnessApi };
 
 interface BackendSet {

@@ -57,6 +57,11 @@ function browserVersion(): string {
   return `${name} ${match[2]}`;
 }
 
+/** What a frame set records as its decoder's build: the browser's for WebCodecs, ffmpeg's for the wasm core. */
+async function versionOf(decoder: DecoderName, ffmpegBaseUrl: string): Promise<string> {
+  return decoder === "ffmpeg.wasm" ? `ffmpeg ${await ffmpegWasmVersion(ffmpegBaseUrl)}` : browserVersion();
+}
+
 scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   const { id, file, config } = request;
@@ -78,7 +83,7 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         () => sampleKeyFrameSetWithWebCodecs(file, request.sampleFps, request.options, progress),
         () => sampleKeyFrameSetWithFfmpeg(file, request.sampleFps, request.options, config.ffmpegBaseUrl, progress),
       );
-      const decoderVersion = decoder === "ffmpeg.wasm" ? `ffmpeg ${await ffmpegWasmVersion(config.ffmpegBaseUrl)}` : browserVersion();
+      const decoderVersion = await versionOf(decoder, config.ffmpegBaseUrl);
       const transfer = [...new Set(value.frames.map((f) => f.features.buffer as ArrayBuffer))];
       post({ id, type: "sample-key-frame-set", sample: value, decoder, decoderVersion }, transfer);
     } else if (request.kind === "sample-uniform") {
@@ -90,7 +95,7 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         () => sampleUniformWithWebCodecs(file, request.count, request.options, progress),
         () => sampleUniformWithFfmpeg(file, request.count, request.options, config.ffmpegBaseUrl, progress),
       );
-      post({ id, type: "sample-uniform", sample: value, decoder });
+      post({ id, type: "sample-uniform", sample: value, decoder, decoderVersion: await versionOf(decoder, config.ffmpegBaseUrl) });
     } else {
       validateTimestamps(request.timestampsS);
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });

@@ -81,12 +81,12 @@ export class FrameExtractor {
    * np.linspace(0, total_frames − 1, count) by their index among the video's decoded frames, each once, with
    * the video's frame count and average frame rate as the decoder read them.
    */
-  async sampleUniform(file: Blob, count: number, opts: SampleRequestOptions): Promise<{ sample: UniformSample; decoder: DecoderName }> {
+  async sampleUniform(file: Blob, count: number, opts: SampleRequestOptions): Promise<{ sample: UniformSample; decoder: DecoderName; decoderVersion: string }> {
     if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
     const { maxSide, jpegQuality, forceDecoder } = opts;
     const response = await this.enqueue({ kind: "sample-uniform", file, count, options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
     if (response.type !== "sample-uniform") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
-    return { sample: response.sample, decoder: response.decoder };
+    return { sample: response.sample, decoder: response.decoder, decoderVersion: response.decoderVersion };
   }
 
   /**

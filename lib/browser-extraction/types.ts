@@ -111,6 +111,6 @@ export type WorkerResponse =
   | { id: number; type: "progress"; done: number; total: number }
   | { id: number; type: "probe"; probe: VideoProbe; decoder: DecoderName }
   | { id: number; type: "sample"; frames: WorkerFrame[]; decoder: DecoderName }
-  | { id: number; type: "sample-uniform"; sample: UniformSample; decoder: DecoderName }
+  | { id: number; type: "sample-uniform"; sample: UniformSample; decoder: DecoderName; decoderVersion: string }
   | { id: number; type: "sample-key-frame-set"; sample: KeyFrameSetSample; decoder: DecoderName; decoderVersion: string }
   | { id: number; type: "error"; code: ExtractionErrorCode; message: string };

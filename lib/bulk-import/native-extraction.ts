@@ -191,6 +191,8 @@ export interface ExtractedFrames {
   /** Indices (among the sampled frames; in a uniform set, the frame indices) of the key frames. */
   keyFrameIndices: number[];
   decoder: HeadlessDecoder;
+  /** The decoder's build, e.g. "ffmpeg 5.1.9" (FfmpegTools.version). */
+  decoderVersion: string;
 }
 
 /**
@@ -218,7 +220,7 @@ export async function extractFrameSetFromFile(
     const decoded = await decodePlannedFrames(filePath, inspected, plan, sampling);
     const manifest = uniformFrameManifest(frames);
     const files = new Map(manifest.map((entry) => [entry.name, decoded.get(entry.index)!.jpeg]));
-    return { parameters, manifest, files, keyFrameIndices: manifest.map((entry) => entry.index), decoder: tools.decoder };
+    return { parameters, manifest, files, keyFrameIndices: manifest.map((entry) => entry.index), decoder: tools.decoder, decoderVersion: await tools.version() };
   }
   const { durationS, frames: sampled } = await sampleKeyFrameSetFile(filePath, inspected, parameters.sampleFps, sampling);
   const plan = planFrameSet(
@@ -228,5 +230,5 @@ export async function extractFrameSetFromFile(
   );
   const { manifest, sampledIndex } = framesToUpload(plan);
   const files = new Map(manifest.map((entry, position) => [entry.name, sampled[sampledIndex[position]!]!.jpeg]));
-  return { parameters, manifest, files, keyFrameIndices: plan.keyFrameIndices, decoder: tools.decoder };
+  return { parameters, manifest, files, keyFrameIndices: plan.keyFrameIndices, decoder: tools.decoder, decoderVersion: await tools.version() };
 }
