@@ -6,42 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { nativeTools } from "../lib/bulk-import/ffmpeg-tools";
-import { inspectVideoFile, sampleKeyFrameSetFile } from "../lib/bulk-import/native-extraction";
-import { densityPeaksParametersSchema } from "../lib/frames/frame-set-parameters";
-import { planFrameSet } from "../lib/frames/plan-frame-set";
-import type { Harness as HarnessApi } from "./harness/extraction-harness";
+import { BACKENDS, keyFrameSetOf, SHARED_CLIPS, SHARED_SAMPLES, type BackendSet } from "./harness/key-frame-sets";
 import { startHarness, type Harness } from "./harness/harness-server";
-
-const SAMPLES = path.resolve(import.meta.dirname, "..", "..", "shared", "samples");
-const CLIPS = ["t2vhalubench-5.mp4", "t2vhalubench-12.mp4", "t2vhalubench-31.mp4"];
-const PARAMETERS = densityPeaksParametersSchema.parse({ mode: "density-peaks" });
-type H = { harness: HarnessApi };
-
-interface BackendSet {
-  decoder: string;
-  durationS: number;
-  frameIndices: number[];
-  features: number[][];
-  keyFrameIndices: number[];
-  clusters: (number | null)[];
-}
-
-function planned(decoder: string, durationS: number, frames: { timestampS: number; frameIndex: number; features: ArrayLike<number> }[]): BackendSet {
-  const plan = planFrameSet(
-    PARAMETERS,
-    frames.map((frame) => ({ timestampS: frame.timestampS, features: Float32Array.from(frame.features) })),
-    durationS,
-  );
-  return {
-    decoder,
-    durationS,
-    frameIndices: frames.map((frame) => frame.frameIndex),
-    features: frames.map((frame) => Array.from(frame.features)),
-    keyFrameIndices: plan.keyFrameIndices,
-    clusters: plan.frames.map((frame) => frame.cluster),
-  };
-}
 
 let harness: Harness;
 let browser: Browser;
@@ -49,8 +15,8 @@ let page: Page;
 
 test.describe("one frame set whatever the backend", () => {
   test.beforeAll(async ({ playwright }) => {
-    for (const clip of CLIPS) expect(fs.existsSync(path.join(SAMPLES, clip)), `${clip} in ${SAMPLES}`).toBe(true);
-    harness = await startHarness({ clipsDir: SAMPLES });
+    for (const clip of SHARED_CLIPS) expect(fs.existsSync(path.join(SHARED_SAMPLES, clip)), `${clip} in ${SHARED_SAMPLES}`).toBe(true);
+    harness = await startHarness({ clipsDir: SHARED_SAMPLES });
     browser = await playwright.chromium.launch();
     page = await browser.newPage();
     await page.goto(`${harness.url}/`);
@@ -61,37 +27,27 @@ test.describe("one frame set whatever the backend", () => {
     await harness?.close();
   });
 
-  for (const clip of CLIPS) {
+  for (const clip of SHARED_CLIPS) {
     test(`${clip}: WebCodecs, ffmpeg.wasm and native ffmpeg sample, describe and pick the same frames`, async () => {
       test.setTimeout(180_000);
       const sets: BackendSet[] = [];
-      for (const decoder of ["webcodecs", "ffmpeg.wasm"] as const) {
-        const result = await page.evaluate(
-          ([url, fps, maxSide, jpegQuality, forceDecoder]) => (window as unknown as H).harness.keyFrameSet(url, fps, { maxSide, jpegQuality, forceDecoder }),
-          [`/clips/${clip}`, PARAMETERS.sampleFps, PARAMETERS.maxSide, PARAMETERS.jpegQuality, decoder] as const,
-        );
-        if (!result.ok) throw new Error(`${clip} with ${decoder}: ${result.code}: ${result.message}`);
-        expect(result.value.decoder).toBe(decoder);
-        expect(result.value.decoderVersion).toMatch(decoder === "webcodecs" ? /^Chrome \d+/ : /^ffmpeg \S+/);
-        sets.push(planned(decoder, result.value.durationS, result.value.frames));
-      }
-      const file = path.join(SAMPLES, clip);
-      const inspected = await inspectVideoFile(file, undefined, nativeTools);
-      const native = await sampleKeyFrameSetFile(file, inspected, PARAMETERS.sampleFps, { maxSide: PARAMETERS.maxSide, jpegQuality: PARAMETERS.jpegQuality, tools: nativeTools });
-      sets.push(planned("native ffmpeg", native.durationS, native.frames));
+      for (const backend of BACKENDS) sets.push(await keyFrameSetOf(page, SHARED_SAMPLES, clip, backend));
 
-      const [webcodecs, ...others] = sets;
-      expect(webcodecs!.frameIndices.length).toBeGreaterThan(8);
-      expect(webcodecs!.keyFrameIndices.length).toBeGreaterThan(2);
+      const [webcodecs, ffmpegWasm, native] = sets as [BackendSet, BackendSet, BackendSet];
+      expect(webcodecs.decoderVersion).toMatch(/^Chrome \d+/);
+      expect(ffmpegWasm.decoderVersion).toMatch(/^ffmpeg \d/);
+      expect(native.decoderVersion).toMatch(/^ffmpeg \d/);
+      expect(webcodecs.frameIndices.length).toBeGreaterThan(8);
+      expect(webcodecs.keyFrameIndices.length).toBeGreaterThan(2);
       // The sampled frames are distinct pictures, so equal key frames are not an accident of flat features.
-      expect(new Set(webcodecs!.features.map((features) => features.join(","))).size).toBeGreaterThan(webcodecs!.frameIndices.length / 2);
-      for (const other of others) {
-        const label = `${clip}: ${other.decoder} against webcodecs`;
-        expect(other.durationS, label).toBe(webcodecs!.durationS);
-        expect(other.frameIndices, label).toEqual(webcodecs!.frameIndices);
-        expect(other.features, label).toEqual(webcodecs!.features);
-        expect(other.keyFrameIndices, label).toEqual(webcodecs!.keyFrameIndices);
-        expect(other.clusters, label).toEqual(webcodecs!.clusters);
+      expect(new Set(webcodecs.features.map((features) => features.join(","))).size).toBeGreaterThan(webcodecs.frameIndices.length / 2);
+      for (const other of [ffmpegWasm, native]) {
+        const label = `${clip}: ${other.backend} against webcodecs`;
+        expect(other.durationS, label).toBe(webcodecs.durationS);
+        expect(other.frameIndices, label).toEqual(webcodecs.frameIndices);
+        expect(other.features, label).toEqual(webcodecs.features);
+        expect(other.keyFrameIndices, label).toEqual(webcodecs.keyFrameIndices);
+        expect(other.clusters, label).toEqual(webcodecs.clusters);
       }
     });
   }
