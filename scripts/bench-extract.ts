@@ -206,7 +206,9 @@ async function agreementOnSharedSamples() {
   const header = ["clip", "backend", "version", "wall s", "sampled", "features", "key frames", "clusters", "key frame indices"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
-  console.log(`\nAgreement with WebCodecs on ${SHARED_CLIPS.length} shared samples (default density-peaks set: ${DEFAULT_PARAMETERS.sampleFps} fps, ${DEFAULT_PARAMETERS.keyFrames} key frames, ±${DEFAULT_PARAMETERS.neighbours} neighbours), one run each:\n`);
+  console.log(
+    `\nAgreement with WebCodecs on ${SHARED_CLIPS.length} shared samples (default density-peaks set: ${DEFAULT_PARAMETERS.sampleFps} fps, ${DEFAULT_PARAMETERS.keyFrames} key frames, ±${DEFAULT_PARAMETERS.neighbours} neighbours), one run each:\n`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));

@@ -96,7 +96,14 @@ const harness = {
   keyFrameSet(url: string, sampleFps: number, opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName }) {
     return settle(async () => {
       const { sample, decoder, decoderVersion } = await extractor.sampleKeyFrameSet(await load(url), sampleFps, opts);
-      const frames = sample.frames.map((f) => ({ timestampS: f.timestampS, frameIndex: f.frameIndex, frameTimestampS: f.frameTimestampS, width: f.width, height: f.height, features: Array.from(f.features) }));
+      const frames = sample.frames.map((f) => ({
+        timestampS: f.timestampS,
+        frameIndex: f.frameIndex,
+        frameTimestampS: f.frameTimestampS,
+        width: f.width,
+        height: f.height,
+        features: Array.from(f.features),
+      }));
       return { durationS: sample.durationS, frameCount: sample.frameCount, frames, decoder, decoderVersion };
     });
   },

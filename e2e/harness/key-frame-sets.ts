@@ -28,13 +28,7 @@ export interface BackendSet {
   clusters: (number | null)[];
 }
 
-function planned(
-  backend: Backend,
-  decoderVersion: string,
-  ms: number,
-  durationS: number,
-  frames: { timestampS: number; frameIndex: number; features: ArrayLike<number> }[],
-): BackendSet {
+function planned(backend: Backend, decoderVersion: string, ms: number, durationS: number, frames: { timestampS: number; frameIndex: number; features: ArrayLike<number> }[]): BackendSet {
   const plan = planFrameSet(
     DEFAULT_PARAMETERS,
     frames.map((frame) => ({ timestampS: frame.timestampS, features: Float32Array.from(frame.features) })),

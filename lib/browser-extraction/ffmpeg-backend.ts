@@ -194,7 +194,13 @@ export async function sampleWithFfmpeg(file: Blob, timestampsS: number[], option
 }
 
 /** A key-frame set's sampled frames at `sampleFps`, picked by frame index (keyFrameSampling), as native ffmpeg does in Node. */
-export async function sampleKeyFrameSetWithFfmpeg(file: Blob, sampleFps: number, options: SampleOptions, baseUrl: string, onProgress: (done: number, total: number) => void): Promise<KeyFrameSetSample> {
+export async function sampleKeyFrameSetWithFfmpeg(
+  file: Blob,
+  sampleFps: number,
+  options: SampleOptions,
+  baseUrl: string,
+  onProgress: (done: number, total: number) => void,
+): Promise<KeyFrameSetSample> {
   const core = await getCore(baseUrl);
   return withMountedFile(core, file, async (path) => {
     const info = await inspect(core, file, path);

@@ -8,12 +8,6 @@ export function fitWithin(width: number, height: number, maxSide: number): { wid
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-/** Scales (width, height) so the longest side is exactly `side` (up or down). */
-export function fitExactly(width: number, height: number, side: number): { width: number; height: number } {
-  const scale = side / Math.max(width, height);
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
-
 /** canvas.convertToBlob quality: accepts 0..1, or a percentage above 1. */
 export function normalizeJpegQuality(quality: number): number {
   if (!Number.isFinite(quality) || quality <= 0) return 0.85;

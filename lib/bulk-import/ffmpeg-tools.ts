@@ -89,7 +89,7 @@ function runNative(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSig
 }
 
 /** "ffmpeg <version>" from the first line `ffmpeg -version` prints ("ffmpeg version 5.1.9-0+deb12u1 Copyright …"). */
-export function ffmpegVersionOf(output: string): string {
+function ffmpegVersionOf(output: string): string {
   const version = /ffmpeg version (\S+)/i.exec(output)?.[1];
   return `ffmpeg ${version ?? "(unknown version)"}`;
 }

@@ -71,7 +71,8 @@ export function localTarget(deps: VideoDeps, actor: Actor, projectId: string): I
     completeUpload: async (uploadId) => targetVideo(await completeUpload(deps, actor, uploadId)),
     cancelUpload: (uploadId) => cancelUpload(deps, actor, uploadId),
     video: async (videoId) => targetVideo(await findVideoForActor(deps, actor, videoId, "project.view")),
-    saveFrameSet: (videoId, frames) => createFrameSet(deps, actor, videoId, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder, decoderVersion: frames.decoderVersion }),
+    saveFrameSet: (videoId, frames) =>
+      createFrameSet(deps, actor, videoId, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder, decoderVersion: frames.decoderVersion }),
     recordExtractionError: (videoId, message) => recordExtractionError(deps, actor, videoId, message),
   };
 }

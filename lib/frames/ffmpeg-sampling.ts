@@ -270,7 +270,7 @@ export function keyIndexBefore(info: FfmpegInfo, index: number): number {
 }
 
 /** How a segment's luma planes come out of ffmpeg (the [luma] output of segmentDecoding), for computeLumaFeatures. */
-export interface LumaOutput {
+interface LumaOutput {
   /** The filter that turns a decoded frame into its luma samples. */
   filter: string;
   width: number;

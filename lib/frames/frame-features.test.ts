@@ -90,7 +90,11 @@ describe("computeFrameFeatures (RGB frames)", () => {
   it("takes BT.601 luma in integers, then the luma grid", () => {
     expect(Array.from(lumaOfRgba([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255], 3, 1))).toEqual([77, 149, 29]);
     expect(Array.from(lumaOfRgba([0, 0, 255, 255], 1, 1, 4, "bgr"))).toEqual([77]);
-    const red = computeFrameFeatures(image(8, 8, () => [255, 0, 0]), 8, 8);
+    const red = computeFrameFeatures(
+      image(8, 8, () => [255, 0, 0]),
+      8,
+      8,
+    );
     expect(new Set(levelsOf(red))).toEqual(new Set([Math.floor((77 * FEATURE_LEVELS) / 256)]));
   });
 

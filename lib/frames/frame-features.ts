@@ -26,7 +26,7 @@ export const FRAME_FEATURE_LENGTH = FEATURE_GRID * FEATURE_GRID;
 const CELL_WEIGHT = 1 / FEATURE_GRID;
 
 /** A luma plane as a decoder hands it over: `width × height` samples, rows `stride` samples apart. */
-export interface LumaPlane {
+interface LumaPlane {
   samples: ArrayLike<number>;
   width: number;
   height: number;
@@ -67,7 +67,8 @@ export function computeLumaFeatures(plane: LumaPlane): Float32Array {
   checkSize(width, height);
   if (!Number.isInteger(stride) || stride < width) throw new RangeError(`Stride ${stride} is smaller than the width ${width}.`);
   if (!Number.isInteger(maxValue) || maxValue < 1) throw new RangeError(`maxValue must be a positive integer, got ${maxValue}.`);
-  if (samples.length < (height - 1) * stride + width) throw new RangeError(`Expected at least ${(height - 1) * stride + width} samples for ${width}×${height} (stride ${stride}), got ${samples.length}.`);
+  if (samples.length < (height - 1) * stride + width)
+    throw new RangeError(`Expected at least ${(height - 1) * stride + width} samples for ${width}×${height} (stride ${stride}), got ${samples.length}.`);
 
   const columns = axisOverlaps(width);
   const rows = axisOverlaps(height);

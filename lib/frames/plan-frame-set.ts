@@ -29,7 +29,7 @@ export function frameSetTimestamps(parameters: KeyFrameParameters, durationS: nu
 }
 
 /** One sampled frame of a key-frame set: the time it stands for and the decoded frame shown then. */
-export interface KeyFrameSample {
+interface KeyFrameSample {
   /** k / sampleFps, seconds from the first frame. */
   timestampS: number;
   /** Index of the frame shown at timestampS among the video's decoded frames (0-based, presentation order). */
