@@ -274,7 +274,7 @@ function coreApiRoutes(): ApiRoute[] {
         kind: "multipart",
         fields: z.object({
           decoder: z.string().optional().describe('What decoded the video: "webcodecs", "ffmpeg.wasm" or "ffmpeg" (kept up to 40 characters).'),
-          decoderVersion: z.string().optional().describe('Its build, e.g. "Chrome 142.0.7444.59" or "ffmpeg 5.1.4" (kept up to 60 characters).'),
+          decoderVersion: z.string().optional().describe('Its build, e.g. "Chrome 156.0.0.0" or "ffmpeg 5.1.4" (kept up to 60 characters).'),
         }),
         jsonFields: { parameters: frameSetParametersSchema, manifest: frameManifestSchema },
         files: {},
