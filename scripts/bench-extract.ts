@@ -7,6 +7,11 @@
 //   - with native ffmpeg on the same files: fps=2:round=up (the same frames), scaled to the same size,
 //     -q:v 3, one process per run (wall time including process start).
 // Each configuration is warmed up once, then timed 3 times; the median is printed. Numbers only, no assertions.
+//
+// Then agreement: the three shared T2VHaluBench samples (../shared/samples, next to the repository) extracted as a
+// default density-peaks key-frame set by WebCodecs, ffmpeg.wasm and native ffmpeg (e2e/harness/key-frame-sets.ts),
+// each backend's time beside how often its sampled frame indices, features, key frames and clusters equal the
+// WebCodecs ones (the backend-equality spec, e2e/backend-equality.spec.ts, asserts 100%).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,6 +19,7 @@ import path from "node:path";
 import { chromium, type Page } from "playwright-core";
 import type { Harness as HarnessApi } from "../e2e/harness/extraction-harness";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startHarness } from "../e2e/harness/harness-server";
+import { agreement, BACKENDS, DEFAULT_PARAMETERS, keyFrameSetOf, SHARED_CLIPS, SHARED_SAMPLES, type BackendSet } from "../e2e/harness/key-frame-sets";
 
 const RUNS = 3;
 const MAX_SIDE = 768;
@@ -161,4 +167,59 @@ async function main() {
   console.log("\nframes/s = sampled JPEGs per second; video fps decoded = the clip's frames (all decoded) per second; ratio = browser wall time / native wall time.");
 }
 
+/** The shared samples through every backend: speed and agreement with WebCodecs. */
+async function agreementOnSharedSamples() {
+  const missing = SHARED_CLIPS.filter((clip) => !fs.existsSync(path.join(SHARED_SAMPLES, clip)));
+  if (missing.length > 0) {
+    console.log(`\nAgreement: skipped, ${missing.join(", ")} not in ${SHARED_SAMPLES}.`);
+    return;
+  }
+  const harness = await startHarness({ clipsDir: SHARED_SAMPLES });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const rows: string[][] = [];
+  const totals = new Map<string, { same: number; of: number }>();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${harness.url}/`);
+    await page.waitForFunction(() => "harness" in window);
+    for (const clip of SHARED_CLIPS) await page.evaluate((u) => (window as unknown as H).harness.preload(u), `/clips/${clip}`);
+    // Warm-up: loads the ffmpeg core once, so its time is not counted against the first clip.
+    await keyFrameSetOf(page, SHARED_SAMPLES, SHARED_CLIPS[0]!, "ffmpeg.wasm");
+    for (const clip of SHARED_CLIPS) {
+      const sets: BackendSet[] = [];
+      for (const backend of BACKENDS) sets.push(await keyFrameSetOf(page, SHARED_SAMPLES, clip, backend));
+      const reference = sets[0]!;
+      for (const set of sets) {
+        const agreed = agreement(reference, set);
+        const cells = Object.entries(agreed).map(([what, { same, of }]) => {
+          const total = totals.get(what) ?? { same: 0, of: 0 };
+          if (set !== reference) totals.set(what, { same: total.same + same, of: total.of + of });
+          return `${same}/${of}`;
+        });
+        rows.push([clip.replace(".mp4", ""), set.backend, set.decoderVersion, (set.ms / 1000).toFixed(2), ...cells, `${set.keyFrameIndices.join(",")}`]);
+      }
+    }
+  } finally {
+    await browser.close();
+    await harness.close();
+  }
+  const header = ["clip", "backend", "version", "wall s", "sampled", "features", "key frames", "clusters", "key frame indices"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
+  console.log(
+    `\nAgreement with WebCodecs on ${SHARED_CLIPS.length} shared samples (default density-peaks set: ${DEFAULT_PARAMETERS.sampleFps} fps, ${DEFAULT_PARAMETERS.keyFrames} key frames, ±${DEFAULT_PARAMETERS.neighbours} neighbours), one run each:\n`,
+  );
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+  const percent = (what: string) => {
+    const { same, of } = totals.get(what) ?? { same: 0, of: 0 };
+    return of === 0 ? "n/a" : `${((100 * same) / of).toFixed(1)}%`;
+  };
+  console.log(
+    `\nffmpeg.wasm and native ffmpeg against WebCodecs: sampled frames ${percent("sampledFrames")}, features ${percent("features")}, key frames ${percent("keyFrames")}, clusters ${percent("clusters")} agree.`,
+  );
+}
+
 await main();
+await agreementOnSharedSamples();

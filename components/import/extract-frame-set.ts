@@ -1,8 +1,7 @@
 import type { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
-import type { VideoProbe } from "@/lib/browser-extraction/types";
 import { normaliseFrameSetParameters, type FrameManifest, type FrameSetParameters } from "@/lib/frames/frame-set-parameters";
 import { framesToUpload } from "@/lib/frames/frames-to-upload";
-import { frameSetTimestamps, planFrameSet } from "@/lib/frames/plan-frame-set";
+import { planFrameSet } from "@/lib/frames/plan-frame-set";
 import { uniformFrameManifest } from "@/lib/frames/vbench-uniform";
 import { apiFetch } from "@/lib/api-client";
 
@@ -12,6 +11,7 @@ export interface ExtractedFrameSet {
   keyFrames: number;
   frames: number;
   decoder: string;
+  decoderVersion: string;
 }
 
 /**
@@ -23,7 +23,6 @@ export async function extractAndUploadFrameSet(options: {
   extractor: FrameExtractor;
   videoId: string;
   file: Blob;
-  probe: VideoProbe;
   parameters: unknown;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
@@ -33,29 +32,31 @@ export async function extractAndUploadFrameSet(options: {
   let manifest: FrameManifest;
   let jpegs: Blob[];
   let decoder: string;
+  let decoderVersion: string;
   if (parameters.mode === "uniform") {
     const uniform = await options.extractor.sampleUniform(options.file, parameters.count, sampling);
     manifest = uniformFrameManifest(uniform.sample.frames);
     jpegs = uniform.sample.frames.map((frame) => frame.jpeg);
-    decoder = uniform.decoder;
+    ({ decoder, decoderVersion } = uniform);
   } else {
-    const durationS = options.probe.durationS;
-    const sampled = await options.extractor.sample(options.file, frameSetTimestamps(parameters, durationS), sampling);
+    // Sampled by frame index, with the duration the frames give (not the probe's): what `npm run import` does.
+    const sampled = await options.extractor.sampleKeyFrameSet(options.file, parameters.sampleFps, sampling);
     const plan = planFrameSet(
       parameters,
-      sampled.frames.map((frame) => ({ timestampS: frame.timestampS, features: frame.features })),
-      durationS,
+      sampled.sample.frames.map((frame) => ({ timestampS: frame.timestampS, features: frame.features })),
+      sampled.sample.durationS,
     );
     const kept = framesToUpload(plan);
     manifest = kept.manifest;
-    jpegs = kept.sampledIndex.map((index) => sampled.frames[index]!.jpeg);
-    decoder = sampled.decoder;
+    jpegs = kept.sampledIndex.map((index) => sampled.sample.frames[index]!.jpeg);
+    ({ decoder, decoderVersion } = sampled);
   }
 
   const form = new FormData();
   form.set("parameters", JSON.stringify(parameters));
   form.set("manifest", JSON.stringify(manifest));
   form.set("decoder", decoder);
+  form.set("decoderVersion", decoderVersion);
   manifest.forEach((entry, position) => form.append(entry.name, jpegs[position]!, entry.name));
   options.signal?.throwIfAborted();
   const result = await apiFetch<{ frameSetId: string; created: boolean }>(`/api/v1/videos/${encodeURIComponent(options.videoId)}/frame-sets`, {
@@ -63,5 +64,5 @@ export async function extractAndUploadFrameSet(options: {
     body: form,
     signal: options.signal,
   });
-  return { ...result, keyFrames: manifest.filter((frame) => frame.isKeyFrame).length, frames: manifest.length, decoder };
+  return { ...result, keyFrames: manifest.filter((frame) => frame.isKeyFrame).length, frames: manifest.length, decoder, decoderVersion };
 }

@@ -273,7 +273,6 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         extractor,
         videoId: item.videoId!,
         file: item.file,
-        probe: item.probe,
         parameters: settingsToParameters(settings),
         signal,
         onProgress: (done, total) => update(item, { progress: 0.7 + 0.28 * (done / Math.max(1, total)), message: `Extracting frames… ${done}/${total}` }),

@@ -61,12 +61,12 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
           const response = await fetch(`/api/v1/videos/${video.id}/file`, { signal: controller.signal });
           if (!response.ok) throw new Error(`Could not download the video (${response.status}).`);
           const file = await response.blob();
-          const { probe } = await extractor.probe(file, { signal: controller.signal });
+          // Probing first says what is wrong with a file that is not a readable video.
+          await extractor.probe(file, { signal: controller.signal });
           const result = await extractAndUploadFrameSet({
             extractor,
             videoId: video.id,
             file,
-            probe,
             parameters: settingsToParameters(video.maxSide ? { ...settings, maxSide: video.maxSide } : settings),
             signal: controller.signal,
             onProgress: (done, total) => setRow(video.id, { state: "working", message: `Extracting ${done}/${total}`, progress: 0.2 + 0.8 * (done / Math.max(1, total)) }),

@@ -92,6 +92,21 @@ const harness = {
       return { frames: out, decoder, progress };
     });
   },
+  /** A key-frame set's sampled frames (FrameExtractor.sampleKeyFrameSet), without the JPEGs' bytes. */
+  keyFrameSet(url: string, sampleFps: number, opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName }) {
+    return settle(async () => {
+      const { sample, decoder, decoderVersion } = await extractor.sampleKeyFrameSet(await load(url), sampleFps, opts);
+      const frames = sample.frames.map((f) => ({
+        timestampS: f.timestampS,
+        frameIndex: f.frameIndex,
+        frameTimestampS: f.frameTimestampS,
+        width: f.width,
+        height: f.height,
+        features: Array.from(f.features),
+      }));
+      return { durationS: sample.durationS, frameCount: sample.frameCount, frames, decoder, decoderVersion };
+    });
+  },
   /** Starts a sample and aborts it after `abortAfterMs` (0: before starting; -1: at the first progress event). */
   cancel(url: string, timestampsS: number[], opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; abortAfterMs: number }) {
     return settle(async () => {

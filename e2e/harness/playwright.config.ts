@@ -1,4 +1,4 @@
-// Runs only e2e/frame-extraction.spec.ts, without the app's globalSetup (no `next build`, no database):
+// Runs only e2e/frame-extraction.spec.ts and e2e/backend-equality.spec.ts, without the app's globalSetup (no `next build`, no database):
 //   npx playwright test --config e2e/harness/playwright.config.ts
 // The spec serves its own harness, so it does not need the app. `npx playwright test e2e/frame-extraction.spec.ts`
 // with the repo's config runs the same spec after starting the app.
@@ -6,7 +6,7 @@ import { defineConfig } from "@playwright/test";
 
 export default defineConfig({
   testDir: "..",
-  testMatch: "frame-extraction.spec.ts",
+  testMatch: ["frame-extraction.spec.ts", "backend-equality.spec.ts"],
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,

@@ -3,10 +3,10 @@
 // mediabunny first; ffmpeg.wasm when mediabunny cannot demux the file, WebCodecs cannot decode its video
 // track, or the caller forces it. Cancellation = the wrapper terminates this worker.
 import { audioOnlyError, describe, emptyFileError, isExtractionError, notAVideoError, sniff, unsupportedCodecError } from "./diagnose";
-import { probeWithFfmpeg, sampleUniformWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
-import type { DecoderName, UniformSample, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
+import { ffmpegWasmVersion, probeWithFfmpeg, sampleKeyFrameSetWithFfmpeg, sampleUniformWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
+import type { DecoderName, KeyFrameSetSample, UniformSample, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
 import { ExtractionError } from "./types";
-import { NeedsFallback, probeWithWebCodecs, sampleUniformWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
+import { NeedsFallback, probeWithWebCodecs, sampleKeyFrameSetWithWebCodecs, sampleUniformWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -48,6 +48,20 @@ function validateTimestamps(timestamps: number[]) {
   }
 }
 
+/** The browser and its version, e.g. "Chrome 156.0.0.0" (Chromium reduces its user agent to the major version): WebCodecs decodes with the browser's own decoders. */
+function browserVersion(): string {
+  const agent = scope.navigator.userAgent;
+  const match = /(Firefox|Edg|OPR|Chrome|Version)\/(\S+)/.exec(agent);
+  if (!match) return agent.slice(0, 30);
+  const name = match[1] === "Version" ? "Safari" : match[1] === "Edg" ? "Edge" : match[1] === "OPR" ? "Opera" : match[1]!;
+  return `${name} ${match[2]}`;
+}
+
+/** What a frame set records as its decoder's build: the browser's for WebCodecs, ffmpeg's for the wasm core. */
+async function versionOf(decoder: DecoderName, ffmpegBaseUrl: string): Promise<string> {
+  return decoder === "ffmpeg.wasm" ? `ffmpeg ${await ffmpegWasmVersion(ffmpegBaseUrl)}` : browserVersion();
+}
+
 scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   const { id, file, config } = request;
@@ -60,6 +74,18 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         () => probeWithFfmpeg(file, config.ffmpegBaseUrl),
       );
       post({ id, type: "probe", probe: value, decoder });
+    } else if (request.kind === "sample-key-frame-set") {
+      if (!(Number.isFinite(request.sampleFps) && request.sampleFps > 0)) throw new ExtractionError("internal", `Invalid sampling rate ${String(request.sampleFps)}: it must be a positive number.`);
+      const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
+      const { value, decoder } = await withFallback<KeyFrameSetSample>(
+        file,
+        request.options.forceDecoder,
+        () => sampleKeyFrameSetWithWebCodecs(file, request.sampleFps, request.options, progress),
+        () => sampleKeyFrameSetWithFfmpeg(file, request.sampleFps, request.options, config.ffmpegBaseUrl, progress),
+      );
+      const decoderVersion = await versionOf(decoder, config.ffmpegBaseUrl);
+      const transfer = [...new Set(value.frames.map((f) => f.features.buffer as ArrayBuffer))];
+      post({ id, type: "sample-key-frame-set", sample: value, decoder, decoderVersion }, transfer);
     } else if (request.kind === "sample-uniform") {
       if (!(Number.isInteger(request.count) && request.count >= 1)) throw new ExtractionError("internal", `Invalid frame count ${String(request.count)}: it must be an integer ≥ 1.`);
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
@@ -69,7 +95,7 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         () => sampleUniformWithWebCodecs(file, request.count, request.options, progress),
         () => sampleUniformWithFfmpeg(file, request.count, request.options, config.ffmpegBaseUrl, progress),
       );
-      post({ id, type: "sample-uniform", sample: value, decoder });
+      post({ id, type: "sample-uniform", sample: value, decoder, decoderVersion: await versionOf(decoder, config.ffmpegBaseUrl) });
     } else {
       validateTimestamps(request.timestampsS);
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });

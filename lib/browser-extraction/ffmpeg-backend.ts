@@ -20,6 +20,9 @@ import {
   inspectionArgs,
   keyIndexBefore,
   lastMeaningfulLine,
+  lumaOutput,
+  lumaOutputFeatures,
+  lumaPlaneBytes,
   planFrameSampling,
   planSampling,
   probeFromInspection,
@@ -29,10 +32,11 @@ import {
   type FfmpegInfo,
   type SamplingPlan,
 } from "../frames/ffmpeg-sampling";
+import { keyFrameSampling } from "../frames/plan-frame-set";
 import { uniformFrameSetFrames } from "../frames/vbench-uniform";
 import { corruptError, describe } from "./diagnose";
-import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
-import type { SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
+import { encodeJpeg, fitWithin } from "./frame-output";
+import type { KeyFrameSetSample, SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
 import { ExtractionError } from "./types";
 
 interface EmscriptenFS {
@@ -180,13 +184,58 @@ export async function sampleWithFfmpeg(file: Blob, timestampsS: number[], option
   return withMountedFile(core, file, async (path) => {
     const info = await inspect(core, file, path);
     const { width, height } = fitWithin(info.display.width, info.display.height, options.maxSide);
-    const plan = planSampling(info, timestampsS, maxFramesPerSegment(width, height));
+    const plan = planSampling(info, timestampsS, maxFramesPerSegment(info, width, height));
     const decoded = await decodePlannedFrames(core, file, path, info, plan, options, onProgress);
     return timestampsS.map((timestampS, i) => {
       const index = plan.requestedIndex[i]!;
       return { timestampS, frameTimestampS: info.frames[index]!.pts, width, height, ...decoded.get(index)! };
     });
   });
+}
+
+/** A key-frame set's sampled frames at `sampleFps`, picked by frame index (keyFrameSampling), as native ffmpeg does in Node. */
+export async function sampleKeyFrameSetWithFfmpeg(
+  file: Blob,
+  sampleFps: number,
+  options: SampleOptions,
+  baseUrl: string,
+  onProgress: (done: number, total: number) => void,
+): Promise<KeyFrameSetSample> {
+  const core = await getCore(baseUrl);
+  return withMountedFile(core, file, async (path) => {
+    const info = await inspect(core, file, path);
+    const { width, height } = fitWithin(info.display.width, info.display.height, options.maxSide);
+    const { durationS, samples } = keyFrameSampling(
+      info.frames.map((frame) => frame.pts),
+      sampleFps,
+    );
+    const plan = planFrameSampling(
+      info,
+      samples.map((sample) => sample.frameIndex),
+      maxFramesPerSegment(info, width, height),
+    );
+    const decoded = await decodePlannedFrames(core, file, path, info, plan, options, onProgress);
+    return {
+      durationS,
+      frameCount: info.frames.length,
+      frames: samples.map(({ timestampS, frameIndex }) => ({ timestampS, frameIndex, frameTimestampS: info.frames[frameIndex]!.pts, width, height, ...decoded.get(frameIndex)! })),
+    };
+  });
+}
+
+let ffmpegVersion: string | null = null;
+
+/**
+ * The core's ffmpeg version ("5.1.4"), asked once per worker; recorded with the frame set. Asked of a core of
+ * its own, dropped afterwards: a core that ran `-version` fails the next file it is given.
+ */
+export async function ffmpegWasmVersion(baseUrl: string): Promise<string> {
+  if (ffmpegVersion) return ffmpegVersion;
+  const core = await loadCore(baseUrl);
+  const result = run(core, "ffmpeg", ["-hide_banner", "-version"]);
+  const line = [...result.stdout, ...result.stderr].find((entry) => /ffmpeg version/i.test(entry)) ?? "";
+  ffmpegVersion = /ffmpeg version (\S+)/i.exec(line)?.[1] ?? "unknown";
+  return ffmpegVersion;
 }
 
 /** VBench-2.0's uniform set of `count` frames (uniformFrameSetFrames), each decoded by its index, as native ffmpeg does in Node. */
@@ -200,7 +249,7 @@ export async function sampleUniformWithFfmpeg(file: Blob, count: number, options
     const plan = planFrameSampling(
       info,
       picked.map(({ index }) => index),
-      maxFramesPerSegment(width, height),
+      maxFramesPerSegment(info, width, height),
     );
     const decoded = await decodePlannedFrames(core, file, path, info, plan, options, onProgress);
     return {
@@ -214,8 +263,9 @@ export async function sampleUniformWithFfmpeg(file: Blob, count: number, options
 /** Raw RGBA output kept in the in-memory FS per run. */
 const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
 
-function maxFramesPerSegment(width: number, height: number): number {
-  return Math.max(1, Math.floor(MAX_SEGMENT_BYTES / (width * height * 4)));
+/** Frames per ffmpeg run so its RGBA frames and luma planes (lumaPlaneBytes) stay within MAX_SEGMENT_BYTES. */
+function maxFramesPerSegment(info: FfmpegInfo, width: number, height: number): number {
+  return Math.max(1, Math.floor(MAX_SEGMENT_BYTES / (width * height * 4 + lumaPlaneBytes(lumaOutput(info)))));
 }
 
 /** Each planned frame (by its index into info.frames) as a JPEG of longest side ≤ maxSide, with its features. */
@@ -233,19 +283,29 @@ async function decodePlannedFrames(
   const frameBytes = width * height * 4;
   const { requestedIndex, segments, epsilon } = plan;
   const out = `${OUTPUT_DIR}/frames.rgba`;
-  const decodeSegment = (segment: number[], seek: boolean) => {
-    const { inputArgs, streamIndex, filter } = segmentDecoding(info, path, segment, seek, epsilon, { width, height });
-    const args = [...inputArgs, "-map", `0:${streamIndex}`, "-an", "-sn", "-dn"];
-    args.push("-vf", filter, "-fps_mode", "passthrough", "-frames:v", String(segment.length), "-f", "rawvideo", "-y", out);
-    const result = run(core, "ffmpeg", args);
-    let data: Uint8Array | null = null;
+  const lumaOut = `${OUTPUT_DIR}/frames.luma`;
+  const readOutput = (file: string) => {
     try {
-      data = core.FS.readFile(out);
-      core.FS.unlink(out);
+      const data = core.FS.readFile(file);
+      core.FS.unlink(file);
+      return data;
     } catch {
-      data = null;
+      return null;
     }
-    return { result, data, count: data ? Math.floor(data.length / frameBytes) : 0 };
+  };
+  const decodeSegment = (segment: number[], seek: boolean) => {
+    const { inputArgs, graph, luma } = segmentDecoding(info, path, segment, seek, epsilon, { width, height });
+    const count = String(segment.length);
+    const args = [...inputArgs, "-filter_complex", graph];
+    args.push("-map", "[frame]", "-fps_mode", "passthrough", "-frames:v", count, "-f", "rawvideo", "-y", out);
+    args.push("-map", "[luma]", "-fps_mode", "passthrough", "-frames:v", count, "-f", "rawvideo", "-y", lumaOut);
+    const result = run(core, "ffmpeg", args);
+    const data = readOutput(out);
+    const planes = readOutput(lumaOut);
+    const planeBytes = lumaPlaneBytes(luma);
+    // A frame counts as decoded when both outputs hold it.
+    const decodedCount = Math.min(data ? Math.floor(data.length / frameBytes) : 0, planes ? Math.floor(planes.length / planeBytes) : 0);
+    return { result, data, planes, luma, planeBytes, count: decodedCount };
   };
 
   const total = requestedIndex.length;
@@ -272,7 +332,7 @@ async function decodePlannedFrames(
     for (const [k, index] of segment.entries()) {
       const pixels = new Uint8ClampedArray(data.buffer as ArrayBuffer, data.byteOffset + k * frameBytes, frameBytes);
       context.putImageData(new ImageData(pixels, width, height), 0, 0);
-      const features = featuresOf(canvas, info.display.width, info.display.height);
+      const features = lumaOutputFeatures(decoded.luma, decoded.planes!.subarray(k * decoded.planeBytes, (k + 1) * decoded.planeBytes));
       const jpeg = await encodeJpeg(canvas, options.jpegQuality);
       results.set(index, { jpeg, features });
       done += requestedIndex.filter((r) => r === index).length;

@@ -2,7 +2,7 @@
 // request at a time (later calls queue). Aborting a running request terminates the worker (ffmpeg.wasm
 // runs synchronously inside it, so that is the only prompt way to stop it); the next request starts a
 // fresh worker.
-import type { DecoderName, SampledFrame, UniformSample, VideoProbe, WorkerConfig, WorkerRequest, WorkerResponse } from "./types";
+import type { DecoderName, KeyFrameSetSample, SampledFrame, UniformSample, VideoProbe, WorkerConfig, WorkerRequest, WorkerResponse } from "./types";
 import { ExtractionError } from "./types";
 
 export interface FrameExtractorOptions {
@@ -23,7 +23,8 @@ export interface SampleRequestOptions {
 type Payload =
   | { kind: "probe"; file: Blob; forceDecoder?: DecoderName }
   | { kind: "sample"; file: Blob; timestampsS: number[]; options: Omit<SampleRequestOptions, "signal" | "onProgress"> }
-  | { kind: "sample-uniform"; file: Blob; count: number; options: Omit<SampleRequestOptions, "signal" | "onProgress"> };
+  | { kind: "sample-uniform"; file: Blob; count: number; options: Omit<SampleRequestOptions, "signal" | "onProgress"> }
+  | { kind: "sample-key-frame-set"; file: Blob; sampleFps: number; options: Omit<SampleRequestOptions, "signal" | "onProgress"> };
 
 interface Job {
   id: number;
@@ -80,12 +81,25 @@ export class FrameExtractor {
    * np.linspace(0, total_frames − 1, count) by their index among the video's decoded frames, each once, with
    * the video's frame count and average frame rate as the decoder read them.
    */
-  async sampleUniform(file: Blob, count: number, opts: SampleRequestOptions): Promise<{ sample: UniformSample; decoder: DecoderName }> {
+  async sampleUniform(file: Blob, count: number, opts: SampleRequestOptions): Promise<{ sample: UniformSample; decoder: DecoderName; decoderVersion: string }> {
     if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
     const { maxSide, jpegQuality, forceDecoder } = opts;
     const response = await this.enqueue({ kind: "sample-uniform", file, count, options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
     if (response.type !== "sample-uniform") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
-    return { sample: response.sample, decoder: response.decoder };
+    return { sample: response.sample, decoder: response.decoder, decoderVersion: response.decoderVersion };
+  }
+
+  /**
+   * The frames a key-frame set samples at `sampleFps` (keyFrameSampling in lib/frames/plan-frame-set.ts): picked by
+   * their index among the decoded frames, with features from each frame's luma plane, so WebCodecs, ffmpeg.wasm
+   * and native ffmpeg sample, and then pick, the same frames. `decoderVersion` says which build decoded them.
+   */
+  async sampleKeyFrameSet(file: Blob, sampleFps: number, opts: SampleRequestOptions): Promise<{ sample: KeyFrameSetSample; decoder: DecoderName; decoderVersion: string }> {
+    if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
+    const { maxSide, jpegQuality, forceDecoder } = opts;
+    const response = await this.enqueue({ kind: "sample-key-frame-set", file, sampleFps, options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
+    if (response.type !== "sample-key-frame-set") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
+    return { sample: response.sample, decoder: response.decoder, decoderVersion: response.decoderVersion };
   }
 
   /** Stops the worker; running and queued requests reject with "cancelled". The extractor stays usable. */
@@ -193,6 +207,8 @@ export class FrameExtractor {
     let request: WorkerRequest;
     if (job.payload.kind === "probe") {
       request = { id: job.id, kind: "probe", file: job.payload.file, config: this.config, forceDecoder: job.payload.forceDecoder };
+    } else if (job.payload.kind === "sample-key-frame-set") {
+      request = { id: job.id, kind: "sample-key-frame-set", file: job.payload.file, config: this.config, sampleFps: job.payload.sampleFps, options: job.payload.options };
     } else if (job.payload.kind === "sample-uniform") {
       request = { id: job.id, kind: "sample-uniform", file: job.payload.file, config: this.config, count: job.payload.count, options: job.payload.options };
     } else {

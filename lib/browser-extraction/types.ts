@@ -30,7 +30,7 @@ export interface SampledFrame {
   /** Size of the JPEG (longest side ≤ maxSide, aspect kept, never upscaled). */
   width: number;
   height: number;
-  /** computeFrameFeatures() of the frame drawn at longest side 64. */
+  /** computeLumaFeatures() of the decoded frame's luma plane (lib/frames/frame-features.ts). */
   features: Float32Array;
 }
 
@@ -53,6 +53,16 @@ export interface UniformSample {
   avgFps: number;
   /** Each picked frame once, ascending by index. */
   frames: IndexedFrame[];
+}
+
+/** A key-frame set's sampled frames, picked by frame index (keyFrameSampling in lib/frames/plan-frame-set.ts). */
+export interface KeyFrameSetSample {
+  /** The duration the frames' times give (keyFrameSampling): what the default key-frame count is taken from. */
+  durationS: number;
+  /** The video's decoded frames, as this decoder counted them. */
+  frameCount: number;
+  /** One per t_k = k / sampleFps, in order; `frameIndex` is the decoded frame shown then. */
+  frames: (WorkerFrame & { frameIndex: number })[];
 }
 
 export type ExtractionErrorCode = "not_a_video" | "audio_only" | "corrupt" | "unsupported_codec" | "cancelled" | "internal";
@@ -84,7 +94,8 @@ export interface WorkerConfig {
 export type WorkerRequest =
   | { id: number; kind: "probe"; file: Blob; config: WorkerConfig; forceDecoder?: DecoderName }
   | { id: number; kind: "sample"; file: Blob; config: WorkerConfig; timestampsS: number[]; options: SampleOptions }
-  | { id: number; kind: "sample-uniform"; file: Blob; config: WorkerConfig; count: number; options: SampleOptions };
+  | { id: number; kind: "sample-uniform"; file: Blob; config: WorkerConfig; count: number; options: SampleOptions }
+  | { id: number; kind: "sample-key-frame-set"; file: Blob; config: WorkerConfig; sampleFps: number; options: SampleOptions };
 
 export interface WorkerFrame {
   timestampS: number;
@@ -100,5 +111,6 @@ export type WorkerResponse =
   | { id: number; type: "progress"; done: number; total: number }
   | { id: number; type: "probe"; probe: VideoProbe; decoder: DecoderName }
   | { id: number; type: "sample"; frames: WorkerFrame[]; decoder: DecoderName }
-  | { id: number; type: "sample-uniform"; sample: UniformSample; decoder: DecoderName }
+  | { id: number; type: "sample-uniform"; sample: UniformSample; decoder: DecoderName; decoderVersion: string }
+  | { id: number; type: "sample-key-frame-set"; sample: KeyFrameSetSample; decoder: DecoderName; decoderVersion: string }
   | { id: number; type: "error"; code: ExtractionErrorCode; message: string };

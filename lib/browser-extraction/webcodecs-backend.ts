@@ -3,9 +3,11 @@
 // worker can retry with ffmpeg.wasm.
 import { ALL_FORMATS, BlobSource, EncodedPacketSink, Input, type InputFormat, type InputVideoTrack, MATROSKA, MP4, MPEG_TS, OGG, QTFF, VideoSample, VideoSampleSink, WEBM } from "mediabunny";
 import { audioOnlyError, corruptError, describe, isExtractionError } from "./diagnose";
+import { computeLumaFeatures, FEATURE_GRID, lumaOfRgba } from "../frames/frame-features";
+import { keyFrameSampling } from "../frames/plan-frame-set";
 import { uniformFrameSetFrames } from "../frames/vbench-uniform";
-import { encodeJpeg, featuresOf, fitWithin } from "./frame-output";
-import type { SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
+import { encodeJpeg, fitWithin } from "./frame-output";
+import type { KeyFrameSetSample, SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
 import { ExtractionError } from "./types";
 
 /** mediabunny or WebCodecs cannot handle this file; ffmpeg.wasm might. */
@@ -258,18 +260,94 @@ export async function sampleUniformWithWebCodecs(file: Blob, count: number, opti
     const shift = await videoTimelineShift(opened.video, opened.format);
     const { frames, avgFps } = await vbenchFramesOf(opened.video, opened.format);
     const picked = uniformFrameSetFrames(frames.length, avgFps, count);
-    // Ask for each frame at the middle of its display interval, so it is that frame whatever the rounding of
-    // the decoder's timestamps.
-    const wanted = picked.map(({ index }) => {
-      const frame = frames[index]!;
-      const next = frames[index + 1];
-      return frame.timestamp + (next ? next.timestamp - frame.timestamp : frame.duration > 0 ? frame.duration : 2e-6) / 2;
-    });
+    const wanted = picked.map(({ index }) => middleOf(frames, index));
     const decoded = await decodeAt(opened, wanted, shift, options, onProgress);
     return { totalFrames: frames.length, avgFps, frames: picked.map(({ index, timestampS }, i) => ({ index, timestampS, ...decoded[i]! })) };
   } finally {
     opened.input.dispose();
   }
+}
+
+/** The middle of each frame's display interval: asking for it returns that frame whatever the rounding of the decoder's timestamps. */
+function middleOf(frames: PresentedFrame[], index: number): number {
+  const frame = frames[index]!;
+  const next = frames[index + 1];
+  return frame.timestamp + (next ? next.timestamp - frame.timestamp : frame.duration > 0 ? frame.duration : 2e-6) / 2;
+}
+
+/** A key-frame set's sampled frames at `sampleFps`, picked by frame index (keyFrameSampling), as the ffmpeg paths do. */
+export async function sampleKeyFrameSetWithWebCodecs(file: Blob, sampleFps: number, options: SampleOptions, onProgress: (done: number, total: number) => void): Promise<KeyFrameSetSample> {
+  const opened = await open(file);
+  try {
+    await verifyComplete(opened.video, file.size);
+    const shift = await videoTimelineShift(opened.video, opened.format);
+    const frames = await presentedFrames(opened.video, shift);
+    if (frames.length === 0) throw corruptError("no video frames could be read — the file ends before its video data");
+    const { durationS, samples } = keyFrameSampling(
+      frames.map((frame) => frame.timestamp),
+      sampleFps,
+    );
+    const decoded = await decodeAt(
+      opened,
+      samples.map(({ frameIndex }) => middleOf(frames, frameIndex)),
+      shift,
+      options,
+      onProgress,
+    );
+    return { durationS, frameCount: frames.length, frames: samples.map(({ timestampS, frameIndex }, i) => ({ timestampS, frameIndex, ...decoded[i]! })) };
+  } finally {
+    opened.input.dispose();
+  }
+}
+
+const EIGHT_BIT_YUV = new Set(["I420", "I420A", "I422", "I422A", "I444", "I444A", "NV12"]);
+const RGB_FORMATS = new Set(["RGBA", "RGBX", "BGRA", "BGRX"]);
+
+/**
+ * computeLumaFeatures of a decoded frame's own Y plane (its visible rectangle), the samples ffmpeg's paths read
+ * with extractplanes; a frame that comes as RGB (some hardware decoders) falls back to lumaOfRgba. The grid is
+ * turned by the frame's rotation, as ffmpeg's autorotate turns the plane before reading it.
+ */
+async function lumaFeaturesOf(sample: VideoSample): Promise<Float32Array> {
+  const format = sample.format ?? "";
+  const { width, height } = sample.visibleRect;
+  const highDepth = /^I4[24][024]A?P(10|12)$/.exec(format);
+  let grid: Float32Array;
+  if (EIGHT_BIT_YUV.has(format) || highDepth) {
+    const buffer = new Uint8Array(sample.allocationSize());
+    const [luma] = await sample.copyTo(buffer);
+    if (!luma) throw new ExtractionError("internal", `a decoded ${format} frame has no luma plane`);
+    if (highDepth) {
+      const samples = new Uint16Array(buffer.buffer, buffer.byteOffset + luma.offset, (luma.stride / 2) * (height - 1) + width);
+      grid = computeLumaFeatures({ samples, width, height, stride: luma.stride / 2, maxValue: 2 ** Number(highDepth[1]) - 1 });
+    } else {
+      grid = computeLumaFeatures({ samples: buffer.subarray(luma.offset), width, height, stride: luma.stride });
+    }
+  } else if (RGB_FORMATS.has(format)) {
+    const buffer = new Uint8Array(sample.allocationSize());
+    const [plane] = await sample.copyTo(buffer);
+    const packed = new Uint8Array(width * height * 4);
+    for (let row = 0; row < height; row++) packed.set(buffer.subarray(plane!.offset + row * plane!.stride, plane!.offset + row * plane!.stride + width * 4), row * width * 4);
+    grid = computeLumaFeatures({ samples: lumaOfRgba(packed, width, height, 4, format.startsWith("BGR") ? "bgr" : "rgb"), width, height });
+  } else {
+    throw new ExtractionError("internal", `decoded frames come in an unexpected pixel format (${format || "none"})`);
+  }
+  return turnGrid(grid, sample.rotation);
+}
+
+/** The feature grid turned clockwise by `degrees` (0, 90, 180 or 270). */
+function turnGrid(grid: Float32Array, degrees: number): Float32Array {
+  if (degrees === 0) return grid;
+  const n = FEATURE_GRID;
+  const turned = new Float32Array(grid.length);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      // Clockwise by 90: the output's (x, y) shows the input's (y, n−1−x).
+      const [sourceX, sourceY] = degrees === 90 ? [y, n - 1 - x] : degrees === 180 ? [n - 1 - x, n - 1 - y] : [n - 1 - y, x];
+      turned[y * n + x] = grid[sourceY * n + sourceX]!;
+    }
+  }
+  return turned;
 }
 
 /** The frames on display at these mediabunny times (≥ the first frame's), each as a JPEG with its features. */
@@ -302,6 +380,8 @@ async function decodeAt(
       let job = byFrame.get(decoded.timestamp);
       if (!job) {
         const frameTimestampS = Math.round((decoded.timestamp - shift) * 1e6) / 1e6;
+        // Before any colour conversion or scaling: the decoder's own luma plane (computeLumaFeatures).
+        const features = await lumaFeaturesOf(decoded);
         // Rotation, pixel aspect ratio and a mipmapped downscale are handled by mediabunny's transform.
         let sample = decoded;
         if (colorOverride) {
@@ -315,7 +395,6 @@ async function decodeAt(
         if (!context) throw new ExtractionError("internal", "OffscreenCanvas 2D context unavailable in the worker");
         resized.draw(context, 0, 0, width, height);
         resized.close();
-        const features = featuresOf(canvas, displayWidth, displayHeight);
         job = encodeJpeg(canvas, options.jpegQuality).then((jpeg) => ({ frameTimestampS, jpeg, features }));
         byFrame.set(decoded.timestamp, job);
         const tracked = job.finally(() => inFlight.delete(tracked));

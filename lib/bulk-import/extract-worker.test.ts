@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
@@ -48,6 +49,8 @@ describe("npm run extract-worker", () => {
     for (const video of waiting) {
       expect(byId.get(video.id)).toMatchObject({ status: "ready", error: null });
       expect(byId.get(video.id)!.frameSets.map((set) => [set.decoder, set.mode, set.createdById])).toEqual([["ffmpeg", "density-peaks", owner.userId]]);
+      // The build is recorded with the frame set: what `ffmpeg -version` says on this machine.
+      expect(byId.get(video.id)!.frameSets[0]!.decoderVersion).toBe(`ffmpeg ${/ffmpeg version (\S+)/.exec(execFileSync("ffmpeg", ["-version"]).toString())![1]}`);
     }
     expect(byId.get(damaged.id)).toMatchObject({ status: "failed" });
     expect(byId.get(damaged.id)!.error).toMatch(/damaged or truncated/);

@@ -71,7 +71,13 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
         const actor: Actor = { userId: video.createdById, email: importer?.email ?? "extract-worker", name: importer?.name ?? "extract-worker", isAdmin: true };
         try {
           const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) => extractFrameSetFromFile(localPath, options.parameters, { signal, tools: options.frameTools }));
-          const saved = await createFrameSet(deps, actor, video.id, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder });
+          const saved = await createFrameSet(deps, actor, video.id, {
+            parameters: frames.parameters,
+            manifest: frames.manifest,
+            files: frames.files,
+            decoder: frames.decoder,
+            decoderVersion: frames.decoderVersion,
+          });
           extracted += 1;
           log(
             `extracted ${video.relativePath} (video ${video.id}): ${frames.manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${frames.manifest.length} frames (${frames.decoder})${saved.created ? "" : " (another worker stored them first)"}`,

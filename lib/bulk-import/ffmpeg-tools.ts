@@ -39,6 +39,8 @@ export interface FfmpegTools {
   /** Said in progress output: which ffmpeg extracts the frames. */
   description: string;
   withFile<T>(filePath: string, fn: (staged: StagedFile) => Promise<T>): Promise<T>;
+  /** The ffmpeg build, e.g. "ffmpeg 5.1.9", asked once: recorded with each frame set it makes. */
+  version(): Promise<string>;
   /** Output arguments for several JPEGs from one run (core 0.12.10 hangs writing them with optimal Huffman tables). */
   jpegArgs: string[];
 }
@@ -86,10 +88,22 @@ function runNative(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSig
   });
 }
 
+/** "ffmpeg <version>" from the first line `ffmpeg -version` prints ("ffmpeg version 5.1.9-0+deb12u1 Copyright …"). */
+function ffmpegVersionOf(output: string): string {
+  const version = /ffmpeg version (\S+)/i.exec(output)?.[1];
+  return `ffmpeg ${version ?? "(unknown version)"}`;
+}
+
+let nativeVersion: Promise<string> | null = null;
+
 export const nativeTools: FfmpegTools = {
   decoder: "ffmpeg",
   description: "native ffmpeg",
   jpegArgs: [],
+  version() {
+    nativeVersion ??= runNative("ffmpeg", ["-hide_banner", "-version"]).then((result) => ffmpegVersionOf(result.stdout));
+    return nativeVersion;
+  },
   async withFile(filePath, fn) {
     const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "framejury-frames-"));
     try {
@@ -162,10 +176,25 @@ class WasmThread {
 const idleThreads: WasmThread[] = [];
 let stagedCount = 0;
 
+let wasmVersion: Promise<string> | null = null;
+
 export const wasmTools: FfmpegTools = {
   decoder: "ffmpeg.wasm",
   description: "ffmpeg.wasm in Node (one thread per job; install native ffmpeg for faster extraction)",
   jpegArgs: ["-huffman", "default"],
+  version() {
+    // A thread of its own, ended afterwards: a core that ran `-version` fails the next file it is given.
+    wasmVersion ??= (async () => {
+      const thread = new WasmThread();
+      try {
+        const result = await thread.run("ffmpeg", ["-hide_banner", "-version"]);
+        return ffmpegVersionOf([result.stdout, ...result.stderr].join("\n"));
+      } finally {
+        thread.fail(new ExtractionError("internal", "ffmpeg.wasm's version thread ended"));
+      }
+    })();
+    return wasmVersion;
+  },
   async withFile(filePath, fn) {
     // One thread per file under way: --jobs N files at once use N threads (and cores).
     const thread = idleThreads.pop() ?? new WasmThread();

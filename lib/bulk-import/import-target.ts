@@ -71,7 +71,8 @@ export function localTarget(deps: VideoDeps, actor: Actor, projectId: string): I
     completeUpload: async (uploadId) => targetVideo(await completeUpload(deps, actor, uploadId)),
     cancelUpload: (uploadId) => cancelUpload(deps, actor, uploadId),
     video: async (videoId) => targetVideo(await findVideoForActor(deps, actor, videoId, "project.view")),
-    saveFrameSet: (videoId, frames) => createFrameSet(deps, actor, videoId, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder }),
+    saveFrameSet: (videoId, frames) =>
+      createFrameSet(deps, actor, videoId, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder, decoderVersion: frames.decoderVersion }),
     recordExtractionError: (videoId, message) => recordExtractionError(deps, actor, videoId, message),
   };
 }
@@ -106,6 +107,7 @@ export function serverTarget(baseUrl: string, apiKey: string, projectId: string)
       form.set("parameters", JSON.stringify(frames.parameters));
       form.set("manifest", JSON.stringify(frames.manifest));
       form.set("decoder", frames.decoder);
+      form.set("decoderVersion", frames.decoderVersion);
       for (const entry of frames.manifest) form.append(entry.name, new Blob([frames.files.get(entry.name)! as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), entry.name);
       return call(`${video(videoId)}/frame-sets`, { method: "POST", body: form });
     },

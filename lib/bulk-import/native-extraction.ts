@@ -1,26 +1,26 @@
 // Frame extraction in Node for `npm run import` and `npm run extract-worker`, with native ffmpeg/ffprobe
 // when on PATH, else the ffmpeg.wasm core run in Node (ffmpeg-tools.ts); both get the same arguments and
 // give the same frames. The same frames as the browser: ffprobe and ffmpeg get the arguments the
-// ffmpeg.wasm path gives them (lib/frames/ffmpeg-sampling.ts: which frame shows at each time, the output
-// size, the colour matrix of untagged video), features come from the frame scaled to longest side 64 as
-// the browser draws it, and the same planFrameSet picks the key frames and clusters (a uniform set: the same
-// VBench-2.0 frames by index, vbenchFrameCountAndRate and uniformFrameSetFrames).
+// ffmpeg.wasm path gives them (lib/frames/ffmpeg-sampling.ts), a key-frame set samples frames by index
+// (keyFrameSampling), features come from each frame's own luma plane (computeLumaFeatures), and the same
+// planFrameSet picks the key frames and clusters (a uniform set: the same VBench-2.0 frames by index,
+// vbenchFrameCountAndRate and uniformFrameSetFrames).
 import fs from "node:fs";
 import { corruptError } from "../browser-extraction/diagnose";
-import { FEATURE_SIDE, fitExactly, fitWithin, normalizeJpegQuality } from "../browser-extraction/frame-output";
+import { fitWithin, normalizeJpegQuality } from "../browser-extraction/frame-output";
 import { ExtractionError, type VideoProbe } from "../browser-extraction/types";
-import { computeFrameFeatures } from "../frames/frame-features";
 import {
   DAMAGE_PATTERN,
   diagnoseFailure,
   inspectionArgs,
   keyIndexBefore,
   lastMeaningfulLine,
+  lumaOutputFeatures,
+  lumaPlaneBytes,
   planFrameSampling,
   planSampling,
   probeFromInspection,
   readInspection,
-  SCALE_FLAGS,
   segmentDecoding,
   vbenchFrameCountAndRate,
   type FfmpegInfo,
@@ -28,7 +28,7 @@ import {
 } from "../frames/ffmpeg-sampling";
 import { normaliseFrameSetParameters, type FrameManifest, type FrameSetParameters } from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
-import { frameSetTimestamps, planFrameSet } from "../frames/plan-frame-set";
+import { keyFrameSampling, planFrameSet } from "../frames/plan-frame-set";
 import { uniformFrameManifest, uniformFrameSetFrames } from "../frames/vbench-uniform";
 import { defaultFfmpegTools, type FfmpegTools, type HeadlessDecoder } from "./ffmpeg-tools";
 
@@ -84,6 +84,32 @@ export async function sampleVideoFile(
   });
 }
 
+/**
+ * The frames a key-frame set samples at `sampleFps`, picked by frame index from the decoded frames' times
+ * (keyFrameSampling, as every backend does), with the duration they give.
+ */
+export async function sampleKeyFrameSetFile(
+  filePath: string,
+  inspected: InspectedVideo,
+  sampleFps: number,
+  options: { maxSide: number; jpegQuality: number; signal?: AbortSignal; tools?: FfmpegTools },
+): Promise<{ durationS: number; frames: (NativeFrame & { frameIndex: number })[] }> {
+  const { durationS, samples } = keyFrameSampling(
+    inspected.info.frames.map((frame) => frame.pts),
+    sampleFps,
+  );
+  const plan = planFrameSampling(
+    inspected.info,
+    samples.map((sample) => sample.frameIndex),
+    Number.MAX_SAFE_INTEGER,
+  );
+  const decoded = await decodePlannedFrames(filePath, inspected, plan, options);
+  return {
+    durationS,
+    frames: samples.map(({ timestampS, frameIndex }) => ({ timestampS, frameIndex, frameTimestampS: inspected.info.frames[frameIndex]!.pts, ...decoded.get(frameIndex)! })),
+  };
+}
+
 /** Each planned frame (by its index into info.frames) as a JPEG of longest side ≤ maxSide, with its features. */
 async function decodePlannedFrames(
   filePath: string,
@@ -94,23 +120,18 @@ async function decodePlannedFrames(
   const { info } = inspected;
   const tools = options.tools ?? defaultFfmpegTools();
   const size = fitWithin(info.display.width, info.display.height, options.maxSide);
-  const featureSize = fitExactly(info.display.width, info.display.height, FEATURE_SIDE);
-  const featureBytes = featureSize.width * featureSize.height * 4;
   const { segments, epsilon } = plan;
   const qscale = String(mjpegQscale(options.jpegQuality));
   return tools.withFile(filePath, async ({ input, scratch, read, run }) => {
     const decodeSegment = async (segmentNumber: number, segment: number[], seek: boolean) => {
-      const { inputArgs, streamIndex, filter } = segmentDecoding(info, input, segment, seek, epsilon, size);
+      const { inputArgs, graph, luma } = segmentDecoding(info, input, segment, seek, epsilon, size);
       const jpegPattern = `${scratch}/s${segmentNumber}-%05d.jpg`;
-      const featuresFile = `${scratch}/s${segmentNumber}.rgba`;
+      const lumaFile = `${scratch}/s${segmentNumber}.luma`;
       const count = String(segment.length);
-      // The browser draws the frame at output size onto a canvas of longest side 64 for its features: the
-      // second branch scales the output-size frame the same way (area averaging).
-      const graph = `[0:${streamIndex}]${filter},split=2[jpeg][big];[big]scale=${featureSize.width}:${featureSize.height}:flags=${SCALE_FLAGS},format=rgba[small]`;
       const args = [...inputArgs, "-filter_complex", graph];
       args.push(
         "-map",
-        "[jpeg]",
+        "[frame]",
         "-fps_mode",
         "passthrough",
         "-frames:v",
@@ -129,10 +150,11 @@ async function decodePlannedFrames(
         "-y",
         jpegPattern,
       );
-      args.push("-map", "[small]", "-fps_mode", "passthrough", "-frames:v", count, "-f", "rawvideo", "-y", featuresFile);
+      args.push("-map", "[luma]", "-fps_mode", "passthrough", "-frames:v", count, "-f", "rawvideo", "-y", lumaFile);
       const result = await run("ffmpeg", args, options.signal);
-      const features = await read(featuresFile);
-      return { result, features, count: features ? Math.floor(features.length / featureBytes) : 0, jpegPattern };
+      const planes = await read(lumaFile);
+      const planeBytes = lumaPlaneBytes(luma);
+      return { result, planes, luma, planeBytes, count: planes ? Math.floor(planes.length / planeBytes) : 0, jpegPattern };
     };
 
     const results = new Map<number, Omit<NativeFrame, "timestampS" | "frameTimestampS">>();
@@ -140,20 +162,20 @@ async function decodePlannedFrames(
       let decoded = await decodeSegment(segmentNumber, segment, true);
       // A demuxer that seeks imprecisely may land after the first wanted frame: decode from the start instead.
       if (decoded.count < segment.length && keyIndexBefore(info, segment[0]!) > 0) decoded = await decodeSegment(segmentNumber, segment, false);
-      const { result, features, count } = decoded;
+      const { result, planes, count } = decoded;
       if (result.code !== 0 && count < segment.length) throw await diagnoseFailure(await fs.openAsBlob(filePath), result.stderr);
       // ffmpeg conceals damaged data and carries on; the browser fails on it, and so do we.
       const damage = result.stderr.find((line) => DAMAGE_PATTERN.test(line));
       if (damage) throw corruptError(`the video data could not be decoded (${lastMeaningfulLine([damage])})`);
-      if (!features || count < segment.length) {
+      if (!planes || count < segment.length) {
         const detail = lastMeaningfulLine(result.stderr);
         throw corruptError(`only ${count} of ${segment.length} frames near ${info.frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
       }
       for (const [k, index] of segment.entries()) {
-        const pixels = new Uint8Array(features.buffer, features.byteOffset + k * featureBytes, featureBytes);
+        const bytes = planes.subarray(k * decoded.planeBytes, (k + 1) * decoded.planeBytes);
         const jpeg = await read(decoded.jpegPattern.replace("%05d", String(k).padStart(5, "0")));
         if (!jpeg) throw new ExtractionError("internal", `ffmpeg decoded frame ${k} near ${info.frames[segment[0]!]!.pts.toFixed(2)} s but wrote no JPEG of it`);
-        results.set(index, { jpeg, width: size.width, height: size.height, features: computeFrameFeatures(pixels, featureSize.width, featureSize.height) });
+        results.set(index, { jpeg, width: size.width, height: size.height, features: lumaOutputFeatures(decoded.luma, bytes) });
       }
     }
     return results;
@@ -169,6 +191,8 @@ export interface ExtractedFrames {
   /** Indices (among the sampled frames; in a uniform set, the frame indices) of the key frames. */
   keyFrameIndices: number[];
   decoder: HeadlessDecoder;
+  /** The decoder's build, e.g. "ffmpeg 5.1.9" (FfmpegTools.version). */
+  decoderVersion: string;
 }
 
 /**
@@ -196,10 +220,9 @@ export async function extractFrameSetFromFile(
     const decoded = await decodePlannedFrames(filePath, inspected, plan, sampling);
     const manifest = uniformFrameManifest(frames);
     const files = new Map(manifest.map((entry) => [entry.name, decoded.get(entry.index)!.jpeg]));
-    return { parameters, manifest, files, keyFrameIndices: manifest.map((entry) => entry.index), decoder: tools.decoder };
+    return { parameters, manifest, files, keyFrameIndices: manifest.map((entry) => entry.index), decoder: tools.decoder, decoderVersion: await tools.version() };
   }
-  const durationS = inspected.probe.durationS;
-  const sampled = await sampleVideoFile(filePath, inspected, frameSetTimestamps(parameters, durationS), sampling);
+  const { durationS, frames: sampled } = await sampleKeyFrameSetFile(filePath, inspected, parameters.sampleFps, sampling);
   const plan = planFrameSet(
     parameters,
     sampled.map((frame) => ({ timestampS: frame.timestampS, features: frame.features })),
@@ -207,5 +230,5 @@ export async function extractFrameSetFromFile(
   );
   const { manifest, sampledIndex } = framesToUpload(plan);
   const files = new Map(manifest.map((entry, position) => [entry.name, sampled[sampledIndex[position]!]!.jpeg]));
-  return { parameters, manifest, files, keyFrameIndices: plan.keyFrameIndices, decoder: tools.decoder };
+  return { parameters, manifest, files, keyFrameIndices: plan.keyFrameIndices, decoder: tools.decoder, decoderVersion: await tools.version() };
 }

@@ -11,6 +11,7 @@
 import { audioOnlyError, corruptError, notAVideoError, sniff, unsupportedCodecError } from "../browser-extraction/diagnose";
 import type { VideoProbe } from "../browser-extraction/types";
 import { ExtractionError } from "../browser-extraction/types";
+import { computeLumaFeatures, lumaOfRgba } from "./frame-features";
 
 interface ProbeStream {
   index: number;
@@ -19,6 +20,7 @@ interface ProbeStream {
   width?: number;
   height?: number;
   sample_aspect_ratio?: string;
+  pix_fmt?: string;
   color_space?: string;
   avg_frame_rate?: string;
   r_frame_rate?: string;
@@ -267,10 +269,42 @@ export function keyIndexBefore(info: FfmpegInfo, index: number): number {
   return 0;
 }
 
+/** How a segment's luma planes come out of ffmpeg (the [luma] output of segmentDecoding), for computeLumaFeatures. */
+interface LumaOutput {
+  /** The filter that turns a decoded frame into its luma samples. */
+  filter: string;
+  width: number;
+  height: number;
+  /** Bytes per sample: 1, or 2 (little-endian) for video of more than 8 bits. */
+  bytesPerSample: 1 | 2;
+  /** Largest sample value (255, 1023, …). */
+  maxValue: number;
+  /** True when the frame has no Y plane (RGB video): the output is RGB24 and luma comes from lumaOfRgba. */
+  rgb: boolean;
+}
+
 /**
- * ffmpeg's input arguments and the filter chain that decodes one segment's frames, scaled to width×height
- * RGBA. Untagged video gets the matrix <video> would use (Chromium: BT.601 below 720 lines, BT.709 from 720
- * up; ffmpeg alone would always pick BT.601); tagged video follows its tags, like the browser.
+ * The decoded frame's own Y plane, untouched (extractplanes copies it; no scaling, no colour conversion): the
+ * samples every decoder agrees on (lib/frames/frame-features.ts). The plane has the stream's (cropped) coded
+ * size; ffmpeg's autorotate turns it like the picture, which the WebCodecs path matches by turning its grid.
+ */
+export function lumaOutput(info: FfmpegInfo): LumaOutput {
+  const pixelFormat = info.stream.pix_fmt ?? "";
+  const width = info.stream.width ?? 0;
+  const height = info.stream.height ?? 0;
+  const turned = rotationOf(info.stream) % 180 !== 0;
+  const size = turned ? { width: height, height: width } : { width, height };
+  if (!/^(yuv|yuvj|yuva|nv12|nv21|nv16|nv24|p010|p016|gray)/.test(pixelFormat)) return { filter: "format=rgb24", ...size, bytesPerSample: 1, maxValue: 255, rgb: true };
+  const depth = Number(/(?:p|gray)(9|10|12|14|16)(?:le|be)?$/.exec(pixelFormat)?.[1] ?? (pixelFormat.startsWith("p01") ? 16 : 8));
+  if (depth > 8) return { filter: `extractplanes=y,format=gray${depth === 9 ? 10 : depth}le`, ...size, bytesPerSample: 2, maxValue: 2 ** (depth === 9 ? 10 : depth) - 1, rgb: false };
+  return { filter: pixelFormat.startsWith("gray") ? "format=gray" : "extractplanes=y", ...size, bytesPerSample: 1, maxValue: 255, rgb: false };
+}
+
+/**
+ * ffmpeg's input arguments and the filter graph that decodes one segment's frames, with two outputs: [frame],
+ * the picture scaled to width×height RGBA, and [luma], its luma plane (lumaOutput) for the features. Untagged
+ * video gets the matrix <video> would use (Chromium: BT.601 below 720 lines, BT.709 from 720 up; ffmpeg alone
+ * would always pick BT.601); tagged video follows its tags, like the browser.
  */
 export function segmentDecoding(info: FfmpegInfo, path: string, segment: number[], seek: boolean, epsilon: number, size: { width: number; height: number }) {
   const select = segment.map((i) => `lt(abs(t-${info.frames[i]!.pts.toFixed(6)})\\,${epsilon})`).join("+");
@@ -282,9 +316,28 @@ export function segmentDecoding(info: FfmpegInfo, path: string, segment: number[
   inputArgs.push("-i", path);
   const untagged = !info.stream.color_space || info.stream.color_space === "unknown";
   const matrix = untagged ? `:in_color_matrix=${(info.stream.height ?? 0) >= 720 ? "bt709" : "bt601"}` : "";
+  const luma = lumaOutput(info);
   // accurate_rnd+bitexact: native ffmpeg's SIMD scalers round differently from the C code ffmpeg.wasm runs
-  // (pixels off by up to 5, enough to move a density-peaks key frame); with them native gives the wasm
-  // core's pixels byte for byte, so a headless import picks the same frames with either.
-  const filter = `select=${select},scale=${size.width}:${size.height}:flags=${SCALE_FLAGS}${matrix},setsar=1,format=rgba`;
-  return { inputArgs, streamIndex: info.stream.index, filter };
+  // (pixels off by up to 5); with them native gives the wasm core's pixels byte for byte. (The key frames no
+  // longer depend on these pixels: they come from the [luma] output.)
+  const graph =
+    `[0:${info.stream.index}]select=${select},split=2[picked][plane];` +
+    `[picked]scale=${size.width}:${size.height}:flags=${SCALE_FLAGS}${matrix},setsar=1,format=rgba[frame];` +
+    `[plane]${luma.filter}[luma]`;
+  return { inputArgs, graph, luma };
+}
+
+/** Bytes of one frame of the [luma] output. */
+export function lumaPlaneBytes(luma: LumaOutput): number {
+  return luma.width * luma.height * (luma.rgb ? 3 : luma.bytesPerSample);
+}
+
+/** computeLumaFeatures of one frame of the [luma] output (its lumaPlaneBytes bytes). */
+export function lumaOutputFeatures(luma: LumaOutput, bytes: Uint8Array): Float32Array {
+  const { width, height } = luma;
+  if (luma.rgb) return computeLumaFeatures({ samples: lumaOfRgba(bytes, width, height, 3), width, height });
+  if (luma.bytesPerSample === 1) return computeLumaFeatures({ samples: bytes, width, height });
+  const samples = new Uint16Array(width * height);
+  for (let i = 0; i < samples.length; i++) samples[i] = bytes[2 * i]! | (bytes[2 * i + 1]! << 8);
+  return computeLumaFeatures({ samples, width, height, maxValue: luma.maxValue });
 }

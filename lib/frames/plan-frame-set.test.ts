@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateManifest } from "./frame-set-parameters";
-import { planFrameSet, type SampledFrame, uniformSampleTimestamps } from "./plan-frame-set";
+import { keyFrameSampling, planFrameSet, type SampledFrame, uniformSampleTimestamps } from "./plan-frame-set";
 
 describe("uniformSampleTimestamps", () => {
   it("samples k / fps from 0 while before the end", () => {
@@ -20,6 +20,40 @@ describe("uniformSampleTimestamps", () => {
     expect(uniformSampleTimestamps(0, 4)).toEqual([]);
     expect(uniformSampleTimestamps(Number.NaN, 4)).toEqual([]);
     expect(() => uniformSampleTimestamps(2, 0)).toThrow(RangeError);
+  });
+});
+
+describe("keyFrameSampling", () => {
+  it("takes, for each k / fps, the frame shown then, by index from the frames' times", () => {
+    // 30 fps for 1 s, as ffprobe prints the times (6 decimals) and as mediabunny divides them.
+    const printed = Array.from({ length: 30 }, (_, i) => Number((i / 30).toFixed(6)));
+    const exact = Array.from({ length: 30 }, (_, i) => i / 30);
+    const fromPrinted = keyFrameSampling(printed, 4);
+    expect(fromPrinted.durationS).toBeCloseTo(1, 6);
+    // t = 0.25 s is 7.5 frames in: frame 7; t = 0.5 s is frame 15's start exactly: frame 15.
+    expect(fromPrinted.samples).toEqual([
+      { timestampS: 0, frameIndex: 0 },
+      { timestampS: 0.25, frameIndex: 7 },
+      { timestampS: 0.5, frameIndex: 15 },
+      { timestampS: 0.75, frameIndex: 22 },
+    ]);
+    expect(keyFrameSampling(exact, 4)).toEqual(fromPrinted);
+  });
+
+  it("measures from the first frame, so a stream starting late samples the same frames", () => {
+    const late = Array.from({ length: 30 }, (_, i) => 1.4 + i / 30);
+    expect(keyFrameSampling(late, 4).samples.map((sample) => sample.frameIndex)).toEqual([0, 7, 15, 22]);
+  });
+
+  it("repeats a frame when sampling faster than the video, and samples a one-frame video once", () => {
+    expect(keyFrameSampling([0, 0.5, 1], 4).samples.map((sample) => sample.frameIndex)).toEqual([0, 0, 1, 1, 2, 2]);
+    expect(keyFrameSampling([3], 4)).toEqual({ durationS: 0, samples: [{ timestampS: 0, frameIndex: 0 }] });
+  });
+
+  it("rejects no frames, bad times and times out of order", () => {
+    expect(() => keyFrameSampling([], 4)).toThrow(RangeError);
+    expect(() => keyFrameSampling([0, Number.NaN], 4)).toThrow(RangeError);
+    expect(() => keyFrameSampling([0, 0.2, 0.1], 4)).toThrow(RangeError);
   });
 });
 

@@ -28,6 +28,47 @@ export function frameSetTimestamps(parameters: KeyFrameParameters, durationS: nu
   return uniformSampleTimestamps(durationS, parameters.sampleFps);
 }
 
+/** One sampled frame of a key-frame set: the time it stands for and the decoded frame shown then. */
+interface KeyFrameSample {
+  /** k / sampleFps, seconds from the first frame. */
+  timestampS: number;
+  /** Index of the frame shown at timestampS among the video's decoded frames (0-based, presentation order). */
+  frameIndex: number;
+}
+
+/** Times are compared in whole microseconds: ffprobe prints them with 6 decimals, mediabunny divides exactly. */
+function microseconds(seconds: number): number {
+  return Math.round(seconds * 1e6);
+}
+
+/**
+ * What a key-frame set samples, from the decoded frames' presentation times alone (so every decoder that lists
+ * the same frames samples the same ones): the video lasts from its first frame to the end of its last, which
+ * lasts the average frame interval (whole microseconds); t_k = k / sampleFps for t_k < that duration (uniformSampleTimestamps);
+ * each t_k takes the last frame whose time since the first frame is ≤ t_k, compared in whole microseconds.
+ * A one-frame video gives that frame once, with duration 0.
+ */
+export function keyFrameSampling(framePtsS: readonly number[], sampleFps: number): { durationS: number; samples: KeyFrameSample[] } {
+  if (framePtsS.length === 0) throw new RangeError("The video has no frames to sample.");
+  framePtsS.forEach((pts, index) => {
+    if (!Number.isFinite(pts)) throw new RangeError(`Frame ${index} has an invalid time ${pts}.`);
+    if (index > 0 && pts < framePtsS[index - 1]!) throw new RangeError(`Frame ${index} (${pts} s) comes before frame ${index - 1}.`);
+  });
+  const origin = microseconds(framePtsS[0]!);
+  const relative = framePtsS.map((pts) => microseconds(pts) - origin);
+  const count = relative.length;
+  if (count === 1) return { durationS: 0, samples: [{ timestampS: 0, frameIndex: 0 }] };
+  // The last frame lasts the average frame interval (one gap alone can be a microsecond off after rounding).
+  const durationS = Math.round((relative[count - 1]! * count) / (count - 1)) / 1e6;
+  let frameIndex = 0;
+  const samples = uniformSampleTimestamps(durationS, sampleFps).map((timestampS) => {
+    const limit = microseconds(timestampS);
+    while (frameIndex + 1 < count && relative[frameIndex + 1]! <= limit) frameIndex++;
+    return { timestampS, frameIndex };
+  });
+  return { durationS, samples };
+}
+
 export type SampledFrame = { timestampS: number; features: Float32Array };
 
 export type PlannedFrame = { index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null };

@@ -31,7 +31,12 @@ export async function findVideoForActor(deps: VideoDeps, actor: Actor, videoId: 
  * failure part-way removes what was stored. The same parameters twice is a no-op that returns
  * the existing frame set.
  */
-export async function createFrameSet(deps: VideoDeps, actor: Actor, videoId: string, input: { parameters: unknown; manifest: unknown; files: Map<string, Uint8Array>; decoder?: string | null }) {
+export async function createFrameSet(
+  deps: VideoDeps,
+  actor: Actor,
+  videoId: string,
+  input: { parameters: unknown; manifest: unknown; files: Map<string, Uint8Array>; decoder?: string | null; decoderVersion?: string | null },
+) {
   const { prisma, storage } = deps;
   const video = await findVideoForActor(deps, actor, videoId, "videos.import");
 
@@ -93,6 +98,7 @@ export async function createFrameSet(deps: VideoDeps, actor: Actor, videoId: str
           parameters: parsedParameters as unknown as Prisma.InputJsonValue,
           mode: parsedParameters.mode,
           decoder: input.decoder ?? null,
+          decoderVersion: input.decoderVersion ?? null,
           frameCount: frames.length,
           keyFrameCount: frames.filter((frame) => frame.isKeyFrame).length,
           createdById: actor.userId,

@@ -55,6 +55,7 @@ export async function getVideoDetail(deps: VideoDeps, actor: Actor, videoId: str
       mode: set.mode,
       parameters: set.parameters,
       decoder: set.decoder,
+      decoderVersion: set.decoderVersion,
       frameCount: set.frameCount,
       keyFrameCount: set.keyFrameCount,
       createdAt: set.createdAt,

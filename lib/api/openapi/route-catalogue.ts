@@ -272,7 +272,10 @@ function coreApiRoutes(): ApiRoute[] {
       params: video,
       body: {
         kind: "multipart",
-        fields: z.object({ decoder: z.string().optional().describe("What decoded the video (kept up to 40 characters).") }),
+        fields: z.object({
+          decoder: z.string().optional().describe('What decoded the video: "webcodecs", "ffmpeg.wasm" or "ffmpeg" (kept up to 40 characters).'),
+          decoderVersion: z.string().optional().describe('Its build, e.g. "Chrome 156.0.0.0" or "ffmpeg 5.1.4" (kept up to 60 characters).'),
+        }),
         jsonFields: { parameters: frameSetParametersSchema, manifest: frameManifestSchema },
         files: {},
         otherFiles: "One JPEG per frame, named as in the manifest.",

@@ -247,13 +247,14 @@ describe("frame sets, playback and frames", () => {
       ).status,
     ).toBe(403);
 
-    const created = await send(
-      frameForm(manifest, [
-        ["f0.jpg", jpeg],
-        ["f1.jpg", jpeg],
-        ["f2.jpg", jpeg],
-      ]),
-    );
+    const createdForm = frameForm(manifest, [
+      ["f0.jpg", jpeg],
+      ["f1.jpg", jpeg],
+      ["f2.jpg", jpeg],
+    ]);
+    createdForm.set("decoder", "webcodecs");
+    createdForm.set("decoderVersion", "Chrome 156.0.0.0");
+    const created = await send(createdForm);
     expect(created.status).toBe(201);
     const again = await send(
       frameForm(
@@ -272,6 +273,8 @@ describe("frame sets, playback and frames", () => {
 
     const detail = (await (await getVideo(new Request("http://x", { headers: auth(viewerKey) }), ctx({ videoId: video.id }))).json()) as any;
     expect(detail.status).toBe("ready");
+    // Which decoder made the frame set, and its build, as the extracting client said.
+    expect([detail.frameSets[0].decoder, detail.frameSets[0].decoderVersion]).toEqual(["webcodecs", "Chrome 156.0.0.0"]);
     expect(detail.frameSets[0].frames.map((f: any) => [f.index, f.timestampS, f.isKeyFrame, f.cluster, f.width, f.height])).toEqual([
       [0, 0.125, false, 1, 64, 48],
       [1, 0.375, true, 1, 64, 48],

@@ -127,7 +127,8 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
                 <>
                   <dt className="text-slate-500">Frame set</dt>
                   <dd className="text-xs">
-                    {frameSet.mode} · {frameSet.keyFrameCount} key frames · {frameSet.frameCount} frames · {frameSet.decoder}
+                    {frameSet.mode} · {frameSet.keyFrameCount} key frames · {frameSet.frameCount} frames · decoded by {frameSet.decoder ?? "an unrecorded decoder"}
+                    {frameSet.decoderVersion ? ` (${frameSet.decoderVersion})` : ""}
                     <span className="mt-1 block break-all text-[11px] text-slate-500">{describeParameters(frameSet.parameters)}</span>
                   </dd>
                 </>

@@ -53,6 +53,7 @@ export const POST = withProjectOf(
       manifest: parseJson("manifest"),
       files,
       decoder: fields.decoder?.slice(0, 40) ?? null,
+      decoderVersion: fields.decoderVersion?.slice(0, 60) ?? null,
     });
     return Response.json(result, { status: result.created ? 201 : 200 });
   },

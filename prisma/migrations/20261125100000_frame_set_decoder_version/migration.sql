@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "frame_set" ADD COLUMN     "decoderVersion" TEXT;
