@@ -102,7 +102,10 @@ test("imports published labels, runs the stub judge with two prompt versions, op
     const boxes = page.getByTestId("compare-run");
     await expect(boxes).toHaveCount(2);
     // Each run's label names what tells it from the other: its prompt version.
-    const labels = page.getByTestId("compare-setups-form").locator("label").filter({ has: page.getByTestId("compare-run") });
+    const labels = page
+      .getByTestId("compare-setups-form")
+      .locator("label")
+      .filter({ has: page.getByTestId("compare-run") });
     await expect(labels).toHaveCount(2);
     for (const label of await labels.all()) await expect(label).toContainText("prompt hallucination/inconsistency");
     await boxes.nth(0).check();
