@@ -113,7 +113,7 @@ beforeAll(async () => {
   [owner, ann, bob] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false })) as [Actor, Actor, Actor];
   ({ projectId, videoIds } = await projectWithFramedVideos(db, owner, { videoCount: 2, keyFrames: 2, name: "before judgments by subject" }));
   for (const who of [ann, bob]) await db.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
-  frameSetId = (await db.frameSet.findFirstOrThrow({ where: { videoId: videoIds[0]! } })).id;
+  frameSetId = (await db.frameSet.findFirstOrThrow({ where: { videoId: videoIds[0]! }, select: { id: true } })).id;
   const first = await seedFinishedRun(db, owner, projectId, videoIds, {
     scores: (v) => [
       { stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [8, 2][v]! },

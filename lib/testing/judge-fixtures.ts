@@ -4,7 +4,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { getStorage, frameKey } from "../storage/storage";
 import { mediaFixtures } from "./media-fixtures";
-import { insertProject, insertVideo } from "./raw-rows";
+import { insertFrameSet, insertProject, insertVideo } from "./raw-rows";
 
 /**
  * A project with `videoCount` videos that already have a frame set of `keyFrames` key frames,
@@ -65,17 +65,15 @@ export async function projectWithFramedVideos(
       const stored = await storage.put(key, bytes);
       frames.push({ frameSetId, index: i, timestampS: i * 0.25, isKeyFrame: i === keyIndex, cluster: keyIndex, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 });
     }
-    await prisma.frameSet.create({
-      data: {
-        id: frameSetId,
-        videoId: video.id,
-        identity: randomUUID(),
-        parameters: { mode: "density-peaks" },
-        mode: "density-peaks",
-        frameCount: frames.length,
-        keyFrameCount: options.keyFrames,
-        createdById: owner.userId,
-      },
+    await insertFrameSet(prisma, {
+      id: frameSetId,
+      videoId: video.id,
+      identity: randomUUID(),
+      parameters: { mode: "density-peaks" },
+      mode: "density-peaks",
+      frameCount: frames.length,
+      keyFrameCount: options.keyFrames,
+      createdById: owner.userId,
     });
     await prisma.frame.createMany({ data: frames });
     if (options.uniformFrames && v < (options.uniformVideos ?? options.videoCount)) {
@@ -97,17 +95,15 @@ export async function projectWithFramedVideos(
           height: 48,
         });
       }
-      await prisma.frameSet.create({
-        data: {
-          id: uniformSetId,
-          videoId: video.id,
-          identity: randomUUID(),
-          parameters: { mode: "uniform", count: options.uniformFrames, maxSide: 768, jpegQuality: 0.85 },
-          mode: "uniform",
-          frameCount: uniform.length,
-          keyFrameCount: uniform.length,
-          createdById: owner.userId,
-        },
+      await insertFrameSet(prisma, {
+        id: uniformSetId,
+        videoId: video.id,
+        identity: randomUUID(),
+        parameters: { mode: "uniform", count: options.uniformFrames, maxSide: 768, jpegQuality: 0.85 },
+        mode: "uniform",
+        frameCount: uniform.length,
+        keyFrameCount: uniform.length,
+        createdById: owner.userId,
       });
       await prisma.frame.createMany({ data: uniform });
     }

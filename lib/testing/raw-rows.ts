@@ -50,3 +50,11 @@ export async function insertVideo(
     VALUES (${id}, ${row.projectId}, ${row.sha256}, ${row.sizeBytes}, ${row.fileName}, ${row.relativePath}, ${row.storageKey}, ${row.contentType}, ${row.status}::"VideoStatus", ${row.prompt ?? null}, ${row.dimensions}::text[], ${row.createdById}, now())`;
   return id;
 }
+
+export async function insertFrameSet(
+  prisma: PrismaClient,
+  row: { id: string; videoId: string; identity: string; parameters: unknown; mode: string; frameCount: number; keyFrameCount: number; createdById: string },
+): Promise<void> {
+  await prisma.$executeRaw`INSERT INTO "frame_set" ("id", "videoId", "identity", "parameters", "mode", "frameCount", "keyFrameCount", "createdById")
+    VALUES (${row.id}, ${row.videoId}, ${row.identity}, ${JSON.stringify(row.parameters)}::jsonb, ${row.mode}, ${row.frameCount}, ${row.keyFrameCount}, ${row.createdById})`;
+}
