@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { roleCan } from "../lib/authz/permissions";
 import { seedCrawlProject, type CrawlAccount } from "./crawl-seed";
@@ -8,7 +9,8 @@ import { crawlPages, pageUrls, routeOfPageFile, type CrawlPage, type CrawlRole, 
 // Every page as every role: each page of e2e/pages.ts, opened by the owner, a reviewer, a viewer, a
 // non-member, the site admin and a signed-out visitor, must answer what the role should get (the page,
 // the 404, the 403 page, or the sign-in page) with no 5xx on any request, no uncaught page error,
-// no console error and no Content-Security-Policy violation.
+// no console error, no Content-Security-Policy violation, and no serious or critical axe-core finding
+// (WCAG 2.x A/AA, colour contrast among them) in the light theme or the dark one.
 
 function pageFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -46,6 +48,25 @@ function pageOf(pathname: string): CrawlPage | undefined {
   return crawlPages().find((p) => new RegExp(`^${p.route.replace(/\[[^\]]+\]/g, "[^/]+")}/?$`).test(pathname));
 }
 
+/**
+ * axe-core's serious and critical findings on the page as it stands, in the light and then the dark theme
+ * (the app follows the system's colour scheme when no theme is chosen, so switching the emulated scheme
+ * repaints the page without a reload). One line per finding: theme, rule, the element and why.
+ */
+async function accessibilityFindings(page: Page): Promise<string[]> {
+  const findings: string[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    for (const violation of result.violations) {
+      if (violation.impact !== "serious" && violation.impact !== "critical") continue;
+      for (const node of violation.nodes) findings.push(`axe ${colorScheme} ${violation.id}: ${node.target.join(" ")}: ${node.any[0]?.message ?? node.failureSummary ?? violation.help}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  return findings;
+}
+
 let seed: CrawlSeed;
 let accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount>;
 
@@ -71,7 +92,7 @@ test.describe("page crawl", () => {
   }
 
   /** Opens one URL and returns what went wrong, if anything. */
-  async function visit(page: Page, url: string, expected: Expected, role?: CrawlRole): Promise<string[]> {
+  async function visit(page: Page, url: string, expected: Expected, role?: CrawlRole, axeChecked?: Set<string>): Promise<string[]> {
     const problems: string[] = [];
     const expectedStatus = "status" in expected ? expected.status : 200;
     const onConsole = (message: import("@playwright/test").ConsoleMessage) => {
@@ -113,6 +134,17 @@ test.describe("page crawl", () => {
       }
       const violations = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);
       for (const violation of violations) problems.push(`CSP violation: ${violation}`);
+      // Once per role for each page (route) it may open, at its first URL, and once for each page it lands on
+      // instead (Not found, Not allowed, sign-in): a route's other URLs and those pages render the same
+      // components again, and axe in two themes doubles a visit's time.
+      const landedOn =
+        "status" in expected && expected.status === 200
+          ? (pageOf(new URL(url, "http://x").pathname)?.route ?? url)
+          : `${"status" in expected ? expected.status : "redirect"} ${new URL(page.url()).pathname}`;
+      if (axeChecked && !axeChecked.has(landedOn)) {
+        axeChecked.add(landedOn);
+        problems.push(...(await accessibilityFindings(page)));
+      }
     } finally {
       page.off("console", onConsole);
       page.off("pageerror", onPageError);
@@ -124,24 +156,26 @@ test.describe("page crawl", () => {
   const roles: CrawlRole[] = ["owner", "reviewer", "viewer", "outsider", "admin", "signedOut"];
   for (const role of roles) {
     test(`every page as ${role}`, async ({ browser, baseURL }) => {
-      // The owner's crawl opens every task's pages: some 4 minutes on a busy 2-core machine.
-      test.setTimeout(420_000);
+      // The owner's crawl opens every task's pages and runs axe twice on each: some 7 minutes on a busy 2-core machine.
+      test.setTimeout(900_000);
       const context = await contextFor(browser, role, baseURL!);
       const page = await context.newPage();
       const failures: string[] = [];
+      const axeChecked = new Set<string>();
       let visited = 0;
       try {
         for (const crawlPage of crawlPages()) {
           const expected = expectedFor(crawlPage, role);
           for (const url of pageUrls(crawlPage, seed, role)) {
             visited += 1;
-            for (const problem of await visit(page, url, expected, role)) failures.push(`${role} ${url}: ${problem}`);
+            for (const problem of await visit(page, url, expected, role, axeChecked)) failures.push(`${role} ${url}: ${problem}`);
           }
         }
       } finally {
         await context.close();
       }
       expect(visited).toBeGreaterThanOrEqual(crawlPages().length);
+      expect(axeChecked.size, "axe ran on the pages").toBeGreaterThan(0);
       expect(failures).toEqual([]);
     });
   }

@@ -42,7 +42,8 @@ function ConfusionHeatMap({
       <svg
         viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`}
         className="w-full max-w-sm"
-        role="img"
+        // A group, not an image: its cells are links and buttons (axe: an image's children are hidden from assistive tech).
+        role="group"
         aria-label={`Confusion matrix, ${kind.label}`}
         data-testid={`confusion-${kind.id}`}
       >

@@ -55,7 +55,7 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
   });
   const archived = endpoint.archivedAt !== null;
   return (
-    <li data-testid="endpoint-item" className={archived ? "text-slate-400" : undefined}>
+    <li data-testid="endpoint-item" className={archived ? "text-slate-500" : undefined}>
       <span className="font-medium">{endpoint.name}</span> · {endpoint.model}
       {archived && <span className="ml-1 rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
       <div className="text-xs text-slate-500">

@@ -13,8 +13,8 @@ export function LineDiffView({ diff, testId = "prompt-diff" }: { diff: readonly 
               className={line.kind === "added" ? "bg-emerald-50 text-emerald-900" : line.kind === "removed" ? "bg-rose-50 text-rose-900" : "text-slate-600"}
               data-testid={line.kind === "same" ? undefined : `diff-${line.kind}`}
             >
-              <td className="w-10 select-none px-1 text-right text-slate-400">{line.oldLine ?? ""}</td>
-              <td className="w-10 select-none px-1 text-right text-slate-400">{line.newLine ?? ""}</td>
+              <td className="w-10 select-none px-1 text-right text-slate-500">{line.oldLine ?? ""}</td>
+              <td className="w-10 select-none px-1 text-right text-slate-500">{line.newLine ?? ""}</td>
               <td className="w-4 select-none px-1">{line.kind === "added" ? "+" : line.kind === "removed" ? "−" : ""}</td>
               <td className="whitespace-pre-wrap break-words px-1">{line.text}</td>
             </tr>

@@ -120,7 +120,7 @@ export function usePresenceStep(
                     judge: {c.judge === 1 ? "present" : c.judge === 0 ? "absent" : "—"}
                   </span>
                 ) : (
-                  <span className="w-24 text-right text-xs text-slate-400" data-testid="presence-judge-hidden">
+                  <span className="w-24 text-right text-xs text-slate-500" data-testid="presence-judge-hidden">
                     judge hidden
                   </span>
                 )}

@@ -10,6 +10,7 @@ import { SubjectViews } from "@/components/tasks/subject-views";
 import { subjectValueKeys } from "@/components/tasks/queue-views";
 import type { SubmitItemInput } from "@/lib/queues/submit-item.validation";
 import { KeyListOverlay } from "@/components/key-list-overlay";
+import { ON_TINTED_ROW } from "@/components/class-names";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/components/queues/presence-step";
@@ -934,7 +935,7 @@ function ItemReview({
         <div className="flex min-w-0 flex-col gap-3 lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto" data-testid="pinned-video">
           <p className="text-sm" data-testid="review-prompt">
             <span className="text-slate-500">Prompt: </span>
-            {data.video.prompt ?? "—"} <span className="text-xs text-slate-400">({data.video.fileName})</span>
+            {data.video.prompt ?? "—"} <span className="text-xs text-slate-500">({data.video.fileName})</span>
           </p>
           <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} playerRef={player} highlighted={highlighted} highlightLabel={looked?.label ?? null} />
           <SubjectViews item={data} blind={data.blind} />
@@ -994,7 +995,7 @@ function ItemReview({
                   data-testid="target"
                   data-target-index={index}
                   data-focused={isFocused}
-                  className={`rounded-md border p-2 text-sm ${isFocused ? "border-indigo-500 bg-indigo-50 ring-1 ring-indigo-400" : "border-slate-200 bg-white"}`}
+                  className={`rounded-md border p-2 text-sm ${isFocused ? `border-indigo-500 bg-indigo-50 ring-1 ring-indigo-400 ${ON_TINTED_ROW}` : "border-slate-200 bg-white"}`}
                 >
                   <div className="flex items-center gap-3">
                     <span className="min-w-0 flex-1" data-testid="target-label">
@@ -1023,7 +1024,7 @@ function ItemReview({
                         {show(declared, target.judge)}
                       </span>
                     ) : (
-                      <span className="w-10 text-right text-xs text-slate-400" data-testid="judge-hidden" title="Blind queue: shown once you submit">
+                      <span className="w-10 text-right text-xs text-slate-500" data-testid="judge-hidden" title="Blind queue: shown once you submit">
                         hidden
                       </span>
                     )}

@@ -306,7 +306,7 @@ export function RubricEditor({
           <div>
             <h3 className="mb-1 text-sm font-semibold text-slate-800">Prompt (sample video prompt: “{SAMPLE_PROMPT}”)</h3>
             {renderedPrompt ? (
-              <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-rendered-prompt">
+              <pre tabIndex={0} className="max-h-[32rem] overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-rendered-prompt">
                 {renderedPrompt}
               </pre>
             ) : (

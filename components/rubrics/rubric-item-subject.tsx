@@ -15,7 +15,7 @@ export function RubricItemSubjectView({ subject }: SubjectViewProps) {
         {item.fields.map((field) => (
           <div key={field.id} className="contents" data-testid="review-rubric-item-field" data-field={field.id}>
             <dt className="text-xs font-medium uppercase text-slate-500">{field.label}</dt>
-            <dd className="whitespace-pre-wrap">{field.value || <span className="text-slate-400">(empty)</span>}</dd>
+            <dd className="whitespace-pre-wrap">{field.value || <span className="text-slate-500">(empty)</span>}</dd>
           </div>
         ))}
       </dl>

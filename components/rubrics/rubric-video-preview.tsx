@@ -154,13 +154,13 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
           )}
           <details>
             <summary className="cursor-pointer text-xs text-slate-600">Raw answer</summary>
-            <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-preview-raw">
+            <pre tabIndex={0} className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-preview-raw">
               {result.rawAnswer ?? "(none)"}
             </pre>
           </details>
           <details>
             <summary className="cursor-pointer text-xs text-slate-600">Prompt sent</summary>
-            <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-preview-prompt">
+            <pre tabIndex={0} className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-preview-prompt">
               {result.prompt}
             </pre>
           </details>

@@ -105,7 +105,7 @@ export function TargetLegend({ task, open = false, title = "Legend: every code w
                     {metric.label !== metric.id ? ` · ${metric.label}` : ""}
                   </dt>
                   <dd className="text-slate-600">
-                    {metric.definition} <span className="text-slate-400">{metric.aggregation}</span>
+                    {metric.definition} <span className="text-slate-500">{metric.aggregation}</span>
                   </dd>
                 </div>
               ))}

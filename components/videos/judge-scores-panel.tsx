@@ -1,10 +1,15 @@
 "use client";
 
 import { useId, useState } from "react";
+import { textOnTint } from "@/components/class-names";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { TargetDeclaration, TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { heatCellShown, meaningOf, scopeLabel, targetSections, type HeatMapView, type SubjectSummary } from "@/lib/tasks/task-display";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
+
+/** The heat map's tints: red for a score (stronger for worse), amber for the difference between you and the judge. */
+const SCORE_RGB = [220, 38, 38] as const;
+const DIFFERENCE_RGB = [217, 119, 6] as const;
 
 export interface ScoreCell {
   id: string;
@@ -113,12 +118,13 @@ export function JudgeScoresPanel({
     const target = targetOf(cell.category);
     // The number and the tint come from the same value: the view's (judge, yours, or yours minus the judge's).
     const shown = target ? heatCellShown(target, view, cell.value, own?.value ?? null) : { text: view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
-    const tint = shown.hue === "difference" ? `rgba(217, 119, 6, ${shown.alpha})` : `rgba(220, 38, 38, ${shown.alpha})`;
+    const rgb = shown.hue === "difference" ? DIFFERENCE_RGB : SCORE_RGB;
+    const tint = `rgba(${rgb.join(", ")}, ${shown.alpha})`;
     const button = (
       <button
         type="button"
         onClick={() => onFocus(selected ? null : { stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: cell.id })}
-        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${(shown.hue === "score" ? shown.positive : shown.alpha > 0.5) ? "text-white" : ""}`}
+        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${shown.alpha > 0 ? textOnTint(rgb, shown.alpha) : ""}`}
         style={{ background: tint }}
         title={`${nameOf(cell.category)}: judge ${cell.value}${own ? `, you ${own.value}` : ""}${mine.length > (own ? 1 : 0) ? `, ${mine.length - (own ? 1 : 0)} other reviewer(s)` : ""}`}
         aria-describedby={target ? `${definitionsId}-${cell.category}` : undefined}
@@ -204,7 +210,7 @@ export function JudgeScoresPanel({
                       const cell = row.scores.find((s) => s.category === target.id);
                       if (!cell)
                         return (
-                          <td key={target.id} className="px-1 text-center text-slate-400" title={row.error ?? row.status}>
+                          <td key={target.id} className="px-1 text-center text-slate-500" title={row.error ?? row.status}>
                             {row.status === "done" ? "·" : "✕"}
                           </td>
                         );

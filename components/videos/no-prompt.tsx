@@ -5,7 +5,7 @@
 export function NoPrompt() {
   return (
     <span
-      className="italic text-slate-400"
+      className="italic text-slate-500"
       data-testid="no-prompt"
       title="No prompt was found in the file name, metadata or the project's prompt lists; the judge skips the steps that compare the video with its prompt."
     >

@@ -4,6 +4,7 @@ import { KeyListOverlay } from "@/components/key-list-overlay";
 import { NoPrompt } from "@/components/videos/no-prompt";
 import { LIST_KEYS, useVideoListKeys } from "@/components/videos/use-video-list-keys";
 import { VideoSelectCheckbox } from "@/components/videos/video-selection";
+import { ON_TINTED_ROW } from "@/components/class-names";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { isYesNoScale, type MetricDeclaration } from "@/lib/tasks/task-declaration";
@@ -93,7 +94,7 @@ export function VideoListTable({
                   data-cursor={active ? "true" : undefined}
                   aria-selected={active}
                   onClick={() => setCursor(index)}
-                  className={active ? "bg-indigo-50 outline outline-2 -outline-offset-2 outline-indigo-400" : undefined}
+                  className={active ? `bg-indigo-50 outline outline-2 -outline-offset-2 outline-indigo-400 ${ON_TINTED_ROW}` : undefined}
                 >
                   <td className="w-20 px-2 py-1">
                     {video.thumbnailUrl ? (

@@ -52,7 +52,7 @@ export function VideoNav({ previousHref, nextHref, position, total }: { previous
         {label}
       </Link>
     ) : (
-      <span className="text-slate-400" data-testid={`${testId}-none`}>
+      <span className="text-slate-500" data-testid={`${testId}-none`}>
         {label}
       </span>
     );

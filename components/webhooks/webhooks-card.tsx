@@ -125,7 +125,7 @@ function WebhookItem({ hook, onChanged, onSecret }: { hook: WebhookRow; onChange
   const ping = useMutation({ mutationFn: () => postJson(`${base}/ping`, {}), onSuccess: () => setShowLog(true) });
   const error = patch.error ?? remove.error ?? ping.error;
   return (
-    <li data-testid="webhook-item" className={hook.enabled ? undefined : "text-slate-400"}>
+    <li data-testid="webhook-item" className={hook.enabled ? undefined : "text-slate-500"}>
       <span className="font-mono text-xs break-all">{hook.url}</span>
       {!hook.enabled && <span className="ml-1 rounded bg-slate-100 px-1.5 text-xs text-slate-600">disabled</span>}
       <div className="text-xs text-slate-600">
@@ -188,11 +188,11 @@ function DeliveryLog({ webhookId }: { webhookId: string }) {
           <tr key={d.id} data-testid="webhook-delivery" data-status={d.status} className="align-top">
             <td className="pr-2">
               {d.event}
-              <div className="text-slate-400">{new Date(d.createdAt).toLocaleString()}</div>
+              <div className="text-slate-500">{new Date(d.createdAt).toLocaleString()}</div>
             </td>
             <td className="pr-2">
               {d.status}
-              {d.nextAttemptAt && <div className="text-slate-400">next {new Date(d.nextAttemptAt).toLocaleTimeString()}</div>}
+              {d.nextAttemptAt && <div className="text-slate-500">next {new Date(d.nextAttemptAt).toLocaleTimeString()}</div>}
             </td>
             <td className="pr-2">{d.attempts}</td>
             <td className="max-w-xs pr-2 break-all">

@@ -13,7 +13,7 @@ export function MetricCell({ metric, percent = false, testId }: { metric: Leader
   const show = (v: number) => (percent ? formatPercent(v) : formatStatistic(v));
   if (!metric)
     return (
-      <td className="px-2 py-1 text-slate-400" data-testid={testId}>
+      <td className="px-2 py-1 text-slate-500" data-testid={testId}>
         —
       </td>
     );

@@ -143,7 +143,7 @@ export function StepAnnotationImport({ projectId }: { projectId: string }) {
                   </td>
                   <td className="py-1 align-top" data-testid="step-annotation-discarded">
                     {plan.discarded.length === 0 ? (
-                      <span className="text-slate-400">nothing</span>
+                      <span className="text-slate-500">nothing</span>
                     ) : (
                       <ul>
                         {plan.discarded.map((d, i) => (

@@ -16,7 +16,7 @@ const scopeName = (step: StepRow) => (step.stepId.startsWith("static") ? `key fr
 
 /** Status of a step that did not give an output, with its error, in words. */
 function StepProblem({ step }: { step: StepRow | undefined }) {
-  if (!step) return <p className="text-xs text-slate-400">not run</p>;
+  if (!step) return <p className="text-xs text-slate-500">not run</p>;
   if (step.status === "done") return null;
   return (
     <p className={`text-xs ${PROBLEM_STATUSES.has(step.status) ? "text-red-700" : "text-slate-500"}`}>
@@ -30,7 +30,7 @@ function StepProblem({ step }: { step: StepRow | undefined }) {
 function Version({ step }: { step: StepRow | undefined }) {
   if (!step) return null;
   return (
-    <span className="font-mono text-[10px] text-slate-400" title={step.templateHash ?? "no template hash recorded"}>
+    <span className="font-mono text-[10px] text-slate-500" title={step.templateHash ?? "no template hash recorded"}>
       {step.templateId}@{shortHash(step.templateHash) ?? "?"}
     </span>
   );

@@ -7,7 +7,7 @@ const percent = (v: number) => formatPercent(v);
 export function AccuracyCell({ accuracy, testId, className = "" }: { accuracy: ProportionInterval | null; testId?: string; className?: string }) {
   if (!accuracy) {
     return (
-      <td className={`px-2 py-1 text-slate-400 ${className}`} data-testid={testId}>
+      <td className={`px-2 py-1 text-slate-500 ${className}`} data-testid={testId}>
         —
       </td>
     );

@@ -6,7 +6,7 @@ export function Percent({ value }: { value: number | null }) {
 }
 
 export function AgreementCell({ agreement, unit }: { agreement: DimensionAgreement | null; unit: string }) {
-  if (!agreement || agreement.n === 0) return <td className="px-2 py-1 text-slate-400">—</td>;
+  if (!agreement || agreement.n === 0) return <td className="px-2 py-1 text-slate-500">—</td>;
   return (
     <td className="px-2 py-1 tabular-nums" title={`Cohen's κ ${agreement.kappa === null ? "undefined" : agreement.kappa.toFixed(2)}`}>
       <Percent value={agreement.agreement} /> of {agreement.n} {agreement.n === 1 ? unit.replace(/s$/, "") : unit}
@@ -42,7 +42,7 @@ export function QuestionList({ questions, blind }: { questions: VisibleVideoResu
             </span>
           )}{" "}
           {q.frames.length > 0 && (
-            <span className="text-slate-400" title={q.frames.map((t) => `${t.toFixed(2)}s`).join(", ")}>
+            <span className="text-slate-500" title={q.frames.map((t) => `${t.toFixed(2)}s`).join(", ")}>
               ({q.frames.length} frame{q.frames.length === 1 ? "" : "s"}, {q.frames[0]!.toFixed(2)}–{q.frames[q.frames.length - 1]!.toFixed(2)} s)
             </span>
           )}

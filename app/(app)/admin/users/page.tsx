@@ -31,7 +31,7 @@ export default async function UsersPage() {
           </thead>
           <tbody className="divide-y divide-slate-100">
             {users.map((user) => (
-              <tr key={user.id} className={user.deactivatedAt ? "text-slate-400" : undefined}>
+              <tr key={user.id} className={user.deactivatedAt ? "text-slate-500" : undefined}>
                 <td className="px-3 py-2">
                   {user.email} {user.isAdmin && <span className="rounded bg-slate-100 px-1.5 text-xs">admin</span>}
                   {user.deactivatedAt && (

@@ -105,7 +105,7 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
             Request body: <code className="font-mono">{operation.body.contentType}</code>
             {operation.body.required ? "" : " (optional)"}
           </summary>
-          <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 font-mono text-xs text-slate-800">{operation.body.schema}</pre>
+          <pre tabIndex={0} className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 font-mono text-xs text-slate-800">{operation.body.schema}</pre>
         </details>
       )}
       <ul className="mt-3 flex flex-col gap-0.5 text-sm">

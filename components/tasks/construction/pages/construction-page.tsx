@@ -327,9 +327,9 @@ function CandidateLine({ row, canRestore }: { row: CandidateRow; canRestore: boo
       <td className="py-2 pr-3">
         <p className="font-medium">{row.question}</p>
         <p className="text-slate-600">{row.answer}</p>
-        <p className="font-mono text-slate-400">{row.video}</p>
+        <p className="font-mono text-slate-500">{row.video}</p>
       </td>
-      <td className="py-2 pr-3">{row.category ?? <span className="text-slate-400">not yet</span>}</td>
+      <td className="py-2 pr-3">{row.category ?? <span className="text-slate-500">not yet</span>}</td>
       <td className="py-2 pr-3">{row.dataset}</td>
       <td className="py-2 pr-3">{row.granularity}</td>
       <td className="py-2 pr-3" data-testid="candidate-fate">

@@ -187,7 +187,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                         {row.outcomes.correct} · {row.outcomes.wrong} · {row.outcomes.unanswerable}
                         {row.outcomes.pending ? ` (${row.outcomes.pending} pending)` : ""}
                       </td>
-                      {hasBaseline && (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="text-slate-400">no baseline</td>)}
+                      {hasBaseline && (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="text-slate-500">no baseline</td>)}
                       {hasBaseline && (
                         <td className="tabular-nums" data-testid="qa-right-without-video">
                           {row.textOnly ? row.rightWithoutVideo : "—"}
@@ -234,10 +234,10 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                                 href={keep({ listRunId: run.id, category: category ?? "(none)", page: undefined })}
                                 title={`${formatPercent(accuracy.lower)}–${formatPercent(accuracy.upper)}, n=${accuracy.n}`}
                               >
-                                {formatPercent(accuracy.value)} <span className="text-xs text-slate-600">n={accuracy.n}</span>
+                                {formatPercent(accuracy.value)} <span className="text-xs">n={accuracy.n}</span>
                               </Link>
                             ) : (
-                              <span className="text-slate-400">—</span>
+                              <span className="text-slate-500">—</span>
                             )}
                           </td>
                         );

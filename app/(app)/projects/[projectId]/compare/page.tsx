@@ -111,7 +111,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
                   {row.cells.map((cell, i) => (
                     <td key={i} className="align-top">
                       {cell.length === 0 ? (
-                        <span className="text-xs text-slate-400">missing</span>
+                        <span className="text-xs text-slate-500">missing</span>
                       ) : (
                         cell.map((sample) => <Tile key={sample.id} projectId={projectId} sample={sample} focus={sample.id === result.focusVideoId} />)
                       )}
@@ -162,7 +162,7 @@ function Tile({ projectId, sample, focus }: { projectId: string; sample: Compare
             {sample.judge.status !== "done" && <span className="text-amber-700"> ({sample.judge.status})</span>}
           </>
         ) : (
-          <span className="text-slate-400">not judged yet</span>
+          <span className="text-slate-500">not judged yet</span>
         )}
       </p>
       {sample.reviewers.count > 0 && (

@@ -64,7 +64,7 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
               {canEdit ? (
                 <PromptEditor key={selected.templateId} projectId={projectId} templateId={selected.templateId} shippedText={selected.shipped.text} startText={selected.versions[0]?.text ?? selected.shipped.text} />
               ) : (
-                <pre className="max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs">{selected.shipped.text}</pre>
+                <pre tabIndex={0} className="max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs">{selected.shipped.text}</pre>
               )}
             </Card>
             <Card title={`Saved versions (${selected.versions.length})`}>

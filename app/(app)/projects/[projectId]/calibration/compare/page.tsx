@@ -277,7 +277,7 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                   <p className="text-xs text-slate-500">
                     {name(o.runId)}: {o.hash?.slice(0, 12) ?? "no hash"}, from {o.source}
                   </p>
-                  <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs">
+                  <pre tabIndex={0} className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs">
                     {o.diff
                       .filter((l, i, all) => l.op !== " " || all.slice(Math.max(0, i - 2), i + 3).some((x) => x.op !== " "))
                       .map((l, i) => (

@@ -53,7 +53,7 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
                 ))}
               </span>
             )}
-            <span className="ml-2 text-xs text-slate-400">
+            <span className="ml-2 text-xs text-slate-500">
               template {step.templateId} {step.templateHash?.slice(0, 10)}
             </span>
           </summary>
@@ -63,7 +63,11 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
             </p>
           )}
           {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
-          {step.output !== null && <pre className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{JSON.stringify(step.output, null, 2)}</pre>}
+          {step.output !== null && (
+            <pre tabIndex={0} className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">
+              {JSON.stringify(step.output, null, 2)}
+            </pre>
+          )}
           {step.calls.map((call) => {
             const request = call.request as { text?: string; frameIds?: string[]; followUp?: { correction: string } | null };
             return (
@@ -91,15 +95,19 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
                     <img key={id} src={`/api/v1/frames/${id}/image`} alt="frame sent to the judge" className="h-16 rounded" />
                   ))}
                 </div>
-                <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{request.text}</pre>
+                <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">
+                  {request.text}
+                </pre>
                 {request.followUp && <pre className="mt-1 whitespace-pre-wrap rounded bg-amber-50 p-2 text-xs">{request.followUp.correction}</pre>}
                 {call.reasoning && (
                   <details className="mt-1 text-xs" data-testid="call-reasoning">
                     <summary className="cursor-pointer text-slate-500">The model&apos;s reasoning (not parsed)</summary>
-                    <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2">{call.reasoning}</pre>
+                    <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2">
+                      {call.reasoning}
+                    </pre>
                   </details>
                 )}
-                <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs" data-testid="raw-response">
+                <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs" data-testid="raw-response">
                   {call.responseText ?? "(no answer)"}
                 </pre>
               </div>
