@@ -121,6 +121,7 @@ export const USER_REFERENCE_COLUMNS = [
   { model: "rubricVersion", field: "createdById", kind: "rubric task versions" },
   { model: "webhook", field: "createdById", kind: "webhooks" },
   { model: "alignmentRun", field: "createdById", kind: "judge alignments" },
+  { model: "pipelineSettingsVersion", field: "createdById", kind: "run settings versions" },
   { model: "labelSet", field: "importedById", kind: "imported sets" },
   { model: "itemSet", field: "importedById", kind: "imported sets" },
 ] as const;
