@@ -179,9 +179,12 @@ test.describe("page crawl", () => {
       try {
         for (const crawlPage of crawlPages()) {
           const expected = expectedFor(crawlPage, role);
+          // The site admin sees a project's pages as its owner does (the owner's crawl runs axe on them): axe runs
+          // for the admin on the pages outside projects, the admin's own among them.
+          const axeHere = role === "admin" && crawlPage.project ? undefined : axeChecked;
           for (const url of pageUrls(crawlPage, seed, role)) {
             visited += 1;
-            for (const problem of await visit(page, url, expected, role, axeChecked)) failures.push(`${role} ${url}: ${problem}`);
+            for (const problem of await visit(page, url, expected, role, axeHere)) failures.push(`${role} ${url}: ${problem}`);
           }
         }
       } finally {
