@@ -60,15 +60,12 @@ async function accessibilityFindings(page: Page): Promise<string[]> {
   // the run options, so it comes before withTags/withRules, which add to them.)
   const axe = () => new AxeBuilder({ page }).options({ resultTypes: ["violations"] });
   const passes = [
-    { colorScheme: "light", axe: () => axe().withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]) },
-    { colorScheme: "dark", axe: () => axe().withRules(["color-contrast"]) },
+    { colorScheme: "light", builder: () => axe().withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]) },
+    { colorScheme: "dark", builder: () => axe().withRules(["color-contrast"]) },
   ] as const;
-  for (const { colorScheme, axe } of passes) {
+  for (const { colorScheme, builder } of passes) {
     await page.emulateMedia({ colorScheme });
-    // Violations only: axe skips building the (large) lists of passes and inapplicable rules.
-    const result = await axe()
-      .options({ resultTypes: ["violations"] })
-      .analyze();
+    const result = await builder().analyze();
     for (const violation of result.violations) {
       if (violation.impact !== "serious" && violation.impact !== "critical") continue;
       for (const node of violation.nodes) findings.push(`axe ${colorScheme} ${violation.id}: ${node.target.join(" ")}: ${node.any[0]?.message ?? node.failureSummary ?? violation.help}`);
