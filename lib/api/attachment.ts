@@ -4,8 +4,8 @@ const ATTACHMENT_TYPES = {
   latex: { contentType: "application/x-latex; charset=utf-8", extension: "tex" },
 } as const;
 
-/** A downloadable export body (CSV, JSONL or LaTeX), never cached or sniffed. */
-export function attachmentResponse(body: string, format: keyof typeof ATTACHMENT_TYPES, baseName: string): Response {
+/** A downloadable export body (CSV, JSONL or LaTeX; text, or a stream of it), never cached or sniffed. */
+export function attachmentResponse(body: string | ReadableStream<Uint8Array>, format: keyof typeof ATTACHMENT_TYPES, baseName: string): Response {
   const { contentType, extension } = ATTACHMENT_TYPES[format];
   return new Response(body, {
     headers: {

@@ -213,9 +213,10 @@ async function loadRunCaptions(prisma: PrismaClient, run: { id: string; pipeline
   return { total, results };
 }
 
-export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
+/** A run's captions: the query's page for JSON; for CSV and JSONL every caption, or the export's `slice` of them. */
+export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, slice?: { page: number; pageSize: number }) {
   const run = await captionRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
-  const { total, results } = await loadRunCaptions(prisma, run, query, query.format === "json" ? query : null);
+  const { total, results } = await loadRunCaptions(prisma, run, query, query.format === "json" ? query : (slice ?? null));
   return { run: { id: run.id, pipeline: run.pipeline, status: run.status, simulated: run.simulated, settings: run.settings }, total, page: query.page, pageSize: query.pageSize, captions: results };
 }
 
@@ -256,8 +257,16 @@ function ruleCell(rules: CaptionLengthRulesOutput["rules"] | null, id: string) {
   return !rule ? null : !rule.applies ? "n/a" : rule.passed ? "pass" : "fail";
 }
 
+export const CAPTION_RESULTS_CSV_HEADER = csvRow(CAPTION_CSV_COLUMNS);
+
+/** The CSV export of `captions`, header and rows. */
 export function captionResultsCsv(runId: string, captions: readonly CaptionRunResult[]): string {
-  let text = csvRow(CAPTION_CSV_COLUMNS);
+  return CAPTION_RESULTS_CSV_HEADER + captionResultsCsvRows(runId, captions);
+}
+
+/** The CSV export's rows of `captions` (after CAPTION_RESULTS_CSV_HEADER). */
+export function captionResultsCsvRows(runId: string, captions: readonly CaptionRunResult[]): string {
+  let text = "";
   for (const c of captions) {
     const s = c.style;
     const k = c.content;
@@ -295,8 +304,6 @@ export function captionResultsCsv(runId: string, captions: readonly CaptionRunRe
   }
   return text;
 }
-
-export const jsonl = (rows: readonly unknown[]) => rows.map((row) => JSON.stringify(row)).join("\n") + (rows.length ? "\n" : "");
 
 /**
  * The caption leaderboard of a style run and/or a content run of the project: per model × caption type

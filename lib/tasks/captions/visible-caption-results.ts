@@ -9,6 +9,7 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
+import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
 import { blindVideoIdsFor, redactResultsFor } from "../../visibility/judge-visibility";
 import * as captionResults from "./caption-results";
 import { withheldCaptionResult } from "./redact-results";
@@ -85,4 +86,17 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
       scores: shown[i]!.blind ? entry.scores.map((score) => ({ ...score, value: null })) : entry.scores.map((score) => ({ ...score, value: score.value as number | null })),
     })),
   };
+}
+
+/**
+ * The CSV and JSONL exports' captions, EXPORT_PAGE_ROWS at a time, as the caller may see them: what one page held
+ * is let go before the next is read. Filtered on a flag, blind captions are left out as in the list.
+ */
+export async function* runCaptionResultPages(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
+  for (let page = 1; ; page += 1) {
+    const answer = await captionResults.runCaptionResults(prisma, actor, runId, query, { page, pageSize });
+    const captions = await redactCaptionResultsFor(prisma, actor.userId, answer.captions);
+    yield { run: answer.run, captions: query.flag ? captions.filter((caption) => !caption.blind) : captions };
+    if (page * pageSize >= answer.total) return;
+  }
 }

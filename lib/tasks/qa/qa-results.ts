@@ -14,6 +14,7 @@ import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { csvRow } from "../../export/csv";
+import { jsonLines } from "../../export/text-stream";
 import type { QuestionPayload } from "./question-set-import";
 import { accuracyRows, pairwiseComparisons, type AccuracyRow, type QaOutcome, type QaOutcomeRow, type RunComparison } from "./accuracy";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../../validation/nul-bytes";
@@ -283,9 +284,10 @@ async function loadRunQuestions(prisma: PrismaClient, run: { id: string; setting
   return { total, questions };
 }
 
-export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
+/** A run's questions: the query's page for JSON; for CSV and JSONL every question, or the export's `slice` of them. */
+export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, slice?: { page: number; pageSize: number }) {
   const run = await qaRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
-  const { total, questions } = await loadRunQuestions(prisma, run, query, query.format === "json" ? query : null);
+  const { total, questions } = await loadRunQuestions(prisma, run, query, query.format === "json" ? query : (slice ?? null));
   const { projectId: _projectId, ...summary } = run;
   return { run: summary, total, page: query.page, pageSize: query.pageSize, questions };
 }
@@ -320,8 +322,11 @@ const QUESTION_CSV_COLUMNS = [
   "right_without_video",
 ] as const;
 
-export function qaResultsCsv(run: QaRunSummary, questions: readonly QaQuestionResult[]): string {
-  let text = csvRow(QUESTION_CSV_COLUMNS);
+export const QA_RESULTS_CSV_HEADER = csvRow(QUESTION_CSV_COLUMNS);
+
+/** The CSV export's rows of `questions` (after QA_RESULTS_CSV_HEADER). */
+export function qaResultsCsvRows(run: QaRunSummary, questions: readonly QaQuestionResult[]): string {
+  let text = "";
   for (const q of questions) {
     const r = q.result;
     const t = q.textOnly;
@@ -358,7 +363,8 @@ export function qaResultsCsv(run: QaRunSummary, questions: readonly QaQuestionRe
   return text;
 }
 
-export const jsonl = (rows: readonly unknown[]) => rows.map((row) => JSON.stringify(row)).join("\n") + (rows.length ? "\n" : "");
+/** A JSONL export's line of a question. */
+export const qaResultJsonLine = (run: QaRunSummary, question: QaQuestionResult) => ({ runId: run.id, model: run.model, frames: run.settings.frames, ...question });
 
 /**
  * The runs an overview compares, oldest first however they were named: those named, else the latest run of
@@ -498,7 +504,7 @@ export function qaAccuracyCsv(overview: QaOverview): string {
 /** The accuracy rows as JSONL: one object per row, with its run's model and frame count. */
 export function qaAccuracyJsonl(overview: QaOverview): string {
   const runs = new Map(overview.chosen.map((r) => [r.id, r]));
-  return jsonl(overview.rows.map((row) => ({ model: runs.get(row.runId)!.model, frames: runs.get(row.runId)!.settings.frames, ...row })));
+  return jsonLines(overview.rows.map((row) => ({ model: runs.get(row.runId)!.model, frames: runs.get(row.runId)!.settings.frames, ...row })));
 }
 
 /** The project's questions, whitelisted filter, a page at a time. */

@@ -10,6 +10,7 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
+import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
 import { blindVideoIdsFor, redactResultsFor, withheldResult } from "../../visibility/judge-visibility";
 import * as qaResults from "./qa-results";
 import { withheldQuestionResult } from "./redact-results";
@@ -46,4 +47,17 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
     blind: true,
     results: detail.results.map((entry) => withheldResult(withheldQuestionResult, entry)),
   };
+}
+
+/**
+ * The CSV and JSONL exports' questions, EXPORT_PAGE_ROWS at a time, as the caller may see them: what one page held
+ * is let go before the next is read. Filtered on a judge value, blind questions are left out as in the list.
+ */
+export async function* runQaResultPages(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
+  for (let page = 1; ; page += 1) {
+    const answer = await qaResults.runQaResults(prisma, actor, runId, query, { page, pageSize });
+    const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, answer.questions, (q) => q.video.id);
+    yield { run: answer.run, questions: query.outcome || query.flag ? questions.filter((q) => !q.blind) : questions };
+    if (page * pageSize >= answer.total) return;
+  }
 }

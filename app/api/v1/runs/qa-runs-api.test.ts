@@ -17,6 +17,8 @@ import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
 import { wilsonInterval } from "@/lib/tasks/qa/wilson-interval";
+import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { runQaResultPages } from "@/lib/tasks/qa/visible-qa-results";
 import { mcnemarTest } from "@/lib/stats/mcnemar";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -148,6 +150,24 @@ describe("QA results through the API", () => {
       .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(4);
     expect(rows[0]).toMatchObject({ runId: visionRun, frames: 8, result: { status: "done" } });
+  });
+
+  it("streams the export a page of questions at a time: pages of one give the rows of the whole, in order, and a refusal is the status", async () => {
+    const whole = [];
+    for await (const page of runQaResultPages(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }))) whole.push(...page.questions);
+    const byOne = [];
+    for await (const page of runQaResultPages(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }), 1)) {
+      expect(page.questions).toHaveLength(1);
+      byOne.push(...page.questions);
+    }
+    expect(byOne).toEqual(whole);
+    expect(whole).toHaveLength(4);
+    // The route's body is read as it is pulled, not built first.
+    const response = await getRunQa(apiRequest(`/api/v1/runs/${visionRun}/qa?format=jsonl`, key), routeContext({ runId: visionRun }));
+    expect(response.body).toBeInstanceOf(ReadableStream);
+    expect((await response.text()).trimEnd().split("\n")).toHaveLength(4);
+    // A filter no run has fails before the download starts: a 400 with its message, not a broken stream.
+    expect((await json(getRunQa, `/api/v1/runs/${guessRun}/qa?format=csv&flag=right_without_video`, { runId: guessRun })).status).toBe(400);
   });
 
   it("gives accuracy per run, format, category and granularity with Wilson intervals and n, beside the text-only baseline, and McNemar between the runs", async () => {

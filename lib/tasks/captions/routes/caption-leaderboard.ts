@@ -2,7 +2,8 @@ import { withProject } from "@/lib/api/with-project";
 import { attachmentResponse } from "@/lib/api/attachment";
 
 import { prisma } from "@/lib/db/prisma";
-import { captionLeaderboardQuerySchema, jsonl, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/tasks/captions/caption-results";
+import { jsonLines } from "@/lib/export/text-stream";
+import { captionLeaderboardQuerySchema, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/tasks/captions/caption-results";
 
 /** `?runId=<style run>&runId=<content run>&format=json|csv|jsonl`: per model × caption type, with bootstrap 95% intervals and n. */
 export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
@@ -14,6 +15,6 @@ export const GET = withProject<{ projectId: string }>("project.view", async ({ r
   });
   const result = await projectCaptionLeaderboard(prisma, actor, projectId, query);
   if (query.format === "json") return Response.json(result);
-  const body = query.format === "csv" ? leaderboardCsv(result.rows) : jsonl(result.rows);
+  const body = query.format === "csv" ? leaderboardCsv(result.rows) : jsonLines(result.rows);
   return attachmentResponse(body, query.format, `caption-leaderboard-${projectId}`);
 });
