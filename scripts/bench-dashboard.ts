@@ -5,19 +5,16 @@
 //     every run, for the run, and for one dimension: median of 3 after a warm-up;
 //   - the streamed export (GET /api/v1/projects/:id/export) as CSV and JSONL, read to the end:
 //     rows/s, MiB/s, and the process's peak RSS and heap above the level before it started (target: under
-//     64 MiB extra RSS), with the web process's V8 flags (lib/ops/web-process-flags.ts).
+//     64 MiB extra RSS). This process starts without the web process's V8 flags (lib/ops/web-process-flags.ts): the
+//     export sets them itself, as it does in any process that serves one.
 // Numbers only, no assertions.
 //   npx tsx scripts/bench-dashboard.ts [--videos 50000] [--scores 1000000] [--reviewers 3]
 // To iterate on the report without seeding each time: `--keep` leaves the seeded database in place
 // and prints its name; `--database <name>` times that database again (not seeded, not dropped);
 // `--no-export` times the agreement report only.
 import os from "node:os";
-import v8 from "node:v8";
 import { parseArgs } from "node:util";
 import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
-
-// The web process runs with these V8 flags (scripts/start.ts); measure the export as it runs there.
-for (const flag of WEB_PROCESS_V8_FLAGS) v8.setFlagsFromString(flag);
 
 const { values } = parseArgs({
   options: {
@@ -109,7 +106,7 @@ try {
 
   // --no-export: the report only.
   const formats = values["no-export"] ? [] : (["csv", "jsonl"] as const);
-  if (formats.length) console.log(`\nexport (streamed, read to the end; V8 flags ${WEB_PROCESS_V8_FLAGS.join(" ")}; target < 64 MiB extra peak RSS):`);
+  if (formats.length) console.log(`\nexport (streamed, read to the end, in a process started without flags; the export sets ${WEB_PROCESS_V8_FLAGS.join(" ")}; target < 64 MiB extra peak RSS):`);
   const extra: string[] = [];
   for (const format of formats) {
     global.gc?.();

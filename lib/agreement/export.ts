@@ -10,6 +10,7 @@ import { TASKS } from "../tasks/registry";
 import { judgePresence, PRESENCE_TARGET_TYPE, presenceTargetOf, type Scale, type TaskDeclaration, targetIdOfCategory } from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
+import { useExportHeapFlags } from "../ops/web-process-flags";
 import { exportFileName } from "./export-file-name";
 
 /**
@@ -451,6 +452,7 @@ export function exportStream(
   batchVideos = EXPORT_BATCH_VIDEOS,
   chunkChars = EXPORT_CHUNK_CHARS,
 ): ReadableStream<Uint8Array> {
+  useExportHeapFlags();
   const encoder = new TextEncoder();
   const batches = exportBatches(prisma, scope, reviewers, batchVideos);
   let headerSent = format !== "csv";

@@ -1,9 +1,12 @@
+import { useExportHeapFlags } from "../ops/web-process-flags";
+
 /**
  * A download's body made as it is read: `chunks` is asked for its next piece only when the reader pulls, so an
  * export of any length holds one piece in memory (one page of rows) whatever process serves it, with no V8 flag.
  * A failure part-way errors the stream: the client sees a broken transfer, never a file that looks complete.
  */
 export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  useExportHeapFlags();
   const encoder = new TextEncoder();
   const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
