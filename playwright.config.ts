@@ -27,8 +27,13 @@ const browserUse = {
 
 export default defineConfig({
   testDir: "e2e",
+  // Two spec files at a time share the app, its judge worker and its database: every spec makes its own accounts
+  // and projects, so none sees another's rows, and the page crawl's roles run side by side too. One worker used
+  // under one core on average (specs mostly wait on pages, the worker and the stub). PLAYWRIGHT_WORKERS=N sets it.
+  // The specs that drive `npm start` and `npm run demo` rebuild the app if its sources changed, so edit nothing
+  // while they run (a rebuild under the running app fails the other worker's pages).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.PLAYWRIGHT_WORKERS ?? 2),
   forbidOnly: true,
   retries: 0,
   timeout: 60_000,

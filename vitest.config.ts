@@ -1,4 +1,5 @@
 import path from "node:path";
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -8,6 +9,10 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.tsx"],
     globalSetup: ["lib/testing/vitest-global-setup.ts"],
     setupFiles: ["lib/testing/vitest-setup.ts"],
+    // Files run side by side, each worker on its own database (lib/testing/vitest-global-setup.ts). Most files wait
+    // on PostgreSQL, a stub server or a child process as much as they compute, so one worker more than cores (Vitest's
+    // default is one fewer, which ran a 2-core machine's files one at a time). VITEST_MAX_WORKERS overrides it.
+    maxWorkers: Math.min(os.availableParallelism() + 1, 8),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // server-only throws outside a React Server environment; the modules it guards are tested here.

@@ -79,6 +79,9 @@ let seed: CrawlSeed;
 let accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount>;
 
 test.describe("page crawl", () => {
+  // The roles' crawls only read, so they run side by side when there are workers to spare (each worker seeds its
+  // own project and accounts in beforeAll).
+  test.describe.configure({ mode: "parallel" });
   test.beforeAll(async ({ baseURL }) => {
     test.setTimeout(180_000);
     ({ seed, accounts } = await seedCrawlProject(baseURL!));

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { databaseUrl, dropDatabase, ensureDatabase, startEmbeddedPostgres } from "../db/embedded-postgres";
 import { applyMigrations } from "../db/migrate";
 import { MIGRATIONS_DIR } from "../db/resolve-database";
@@ -38,4 +39,20 @@ export async function createTestDatabase(server: TestServer, label = "test") {
   const url = databaseUrl(server.baseUrl, name);
   await applyMigrations(url, MIGRATIONS_DIR);
   return { name, url, drop: () => dropDatabase(server.baseUrl, name) };
+}
+
+/**
+ * A copy of `template` (a migrated test database no one is connected to) made by PostgreSQL from its files, which
+ * takes a fraction of a second where migrating another database takes several.
+ */
+export async function copyTestDatabase(server: TestServer, template: string, label: string) {
+  const name = `framejury_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const client = new pg.Client({ connectionString: server.baseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+  } finally {
+    await client.end();
+  }
+  return { name, url: databaseUrl(server.baseUrl, name), drop: () => dropDatabase(server.baseUrl, name) };
 }

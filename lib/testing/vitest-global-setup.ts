@@ -1,21 +1,32 @@
 import type { TestProject } from "vitest/node";
-import { createTestDatabase, startTestServer } from "./test-database";
+import { copyTestDatabase, createTestDatabase, startTestServer } from "./test-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    databaseUrl: string;
+    /** One database per Vitest worker (VITEST_POOL_ID 1 uses the first): files running side by side never meet. */
+    databaseUrls: string[];
     serverBaseUrl: string;
   }
 }
 
-/** One real PostgreSQL server and one fresh database for the whole Vitest run. */
+/**
+ * One real PostgreSQL server for the whole Vitest run, and a fresh database for each worker: the first migrated,
+ * the others copied from it. A worker runs its files one after another on its own database, as the whole run once
+ * did on one.
+ */
 export default async function setup(project: TestProject) {
   const server = await startTestServer();
-  const database = await createTestDatabase(server, "vitest");
-  project.provide("databaseUrl", database.url);
+  const first = await createTestDatabase(server, "vitest");
+  const copies = [];
+  for (let worker = 2; worker <= (project.config.maxWorkers ?? 1); worker += 1) copies.push(await copyTestDatabase(server, first.name, `vitest${worker}`));
+  const databases = [first, ...copies];
+  project.provide(
+    "databaseUrls",
+    databases.map((d) => d.url),
+  );
   project.provide("serverBaseUrl", server.baseUrl);
   return async () => {
-    await database.drop();
+    for (const database of databases) await database.drop();
     await server.stop();
   };
 }

@@ -4,8 +4,10 @@ import path from "node:path";
 import { inject } from "vitest";
 import { S3_STORAGE_VARIABLES } from "../storage/storage-config";
 
-// Every test file talks to the run's real database through the normal code paths.
-process.env.DATABASE_URL = inject("databaseUrl");
+// Every test file talks to its worker's real database through the normal code paths (VITEST_POOL_ID counts the
+// workers from 1; see vitest-global-setup.ts).
+const databaseUrls = inject("databaseUrls");
+process.env.DATABASE_URL = databaseUrls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % databaseUrls.length];
 process.env.APP_SECRET ??= "test-secret-test-secret-test-secret-0123456789";
 process.env.APP_URL ??= "http://localhost:3000";
 // The stub LLM listens on 127.0.0.1; tests of the endpoint policy turn this off for themselves.
