@@ -10,6 +10,15 @@ import nextTypeScript from "eslint-config-next/typescript";
 const CORE = ["lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"];
 const NOT_CORE = ["lib/tasks/**", "components/tasks/**", "lib/testing/**", "lib/generated/**", "**/*.test.{ts,tsx}"];
 
+// The layers, bottom up: lib/ (plain TypeScript), components/ (views), app/ (pages, route handlers, server actions).
+// A lower layer never imports a higher one (tests may: a lib/ test drives a route handler). A task's pages
+// (components/tasks/<id>/pages) are app/ code that a one-line app/ page mounts, so they may use app/'s server helpers.
+// The core's arrows up to the task registry (lib/tasks/*.ts) are the known exception, still open (docs/architecture.md).
+const LAYER_ZONES = [
+  { target: "./lib", from: ["./components", "./app"], message: "lib/ is the lowest layer: it never imports components/ or app/ (pass what it needs in)." },
+  { target: "./components", from: "./app", message: "components/ sits below app/: move what both need into lib/." },
+];
+
 // People tell runs, videos and queues apart by names (lib/runs/run-name.ts, file names), never by the tail of an id
 // ("run 1ovvj3"): no page or component cuts an id to show it.
 const ID_NAME = "/^(id|[a-z]\\w*Id)$/";
@@ -90,10 +99,17 @@ const config = [
               except: ["./lib/tasks/*.ts", "./components/tasks/*.tsx", "./components/tasks/*.ts"],
               message: "The core is task-agnostic: read the task through the registry (lib/tasks/*.ts), not its own folder.",
             },
+            ...LAYER_ZONES,
           ],
         },
       ],
     },
+  },
+  {
+    // The same layer rule in the tasks' own folders (the core's block above carries it for the rest).
+    files: ["lib/tasks/**/*.{ts,tsx}", "components/tasks/**/*.{ts,tsx}"],
+    ignores: ["components/tasks/*/pages/**", "**/*.test.{ts,tsx}"],
+    rules: { "import/no-restricted-paths": ["error", { zones: LAYER_ZONES }] },
   },
   {
     // lib/ is plain TypeScript any runtime can load (worker, CLI, tests): Next.js stays in app/ and in the tasks' glue.

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ActionResult } from "@/app/_server/action-result";
+import type { ActionResult } from "@/lib/api/action-result";
 import { ActionForm, Field } from "./action-form";
 
 /*

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useActionState, useContext, useState, type FormEvent, type ReactNode } from "react";
-import type { ActionResult } from "@/app/_server/action-result";
+import type { ActionResult } from "@/lib/api/action-result";
 import { buttonClass } from "@/components/class-names";
 
 type FormAction = (previous: ActionResult | null, formData: FormData) => Promise<ActionResult>;

@@ -41,7 +41,10 @@ describe("the core-boundary rule", () => {
 
   it("reports core components/ importing a task's components", async () => {
     expect(await ruleIds("components/queues/lint-probe.tsx", `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`)).toEqual(["import/no-restricted-paths"]);
-    expect(await ruleIds("lib/visibility/lint-probe.ts", `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`)).toEqual(["import/no-restricted-paths"]);
+    // From lib/ it breaks the layer rule too (lib/ below components/): two zones of the same rule report it.
+    expect(new Set(await ruleIds("lib/visibility/lint-probe.ts", `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`))).toEqual(
+      new Set(["import/no-restricted-paths"]),
+    );
   });
 
   it("lets the core read the registry at lib/tasks/ top level", async () => {
@@ -53,6 +56,29 @@ describe("the core-boundary rule", () => {
     expect(await ruleIds("app/projects/[projectId]/lint-probe.ts", source)).toEqual([]);
     expect(await ruleIds(`lib/tasks/${TASK}/other.ts`, source)).toEqual([]);
     expect(await ruleIds("lib/testing/lint-probe.ts", source)).toEqual([]);
+  });
+});
+
+describe("the layer rule: lib/ below components/ below app/", () => {
+  it("reports lib/ importing components/ or app/, by alias or by relative path, in the core and in a task's folder", async () => {
+    const intoComponents = `import { buttonClass } from "@/components/class-names";\nexport const shown = buttonClass;\n`;
+    const intoApp = `import { getPageActor } from "@/app/_server/actor";\nexport const actorOf = getPageActor;\n`;
+    expect(await ruleIds("lib/queues/lint-probe.ts", intoComponents)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import { buttonClass } from "../../components/class-names";\nexport const shown = buttonClass;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds("lib/queues/lint-probe.ts", intoApp)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds(`lib/tasks/${TASK}/lint-probe.ts`, intoApp)).toEqual(["import/no-restricted-paths"]);
+  });
+
+  it("reports components/ importing app/, a task's own views included", async () => {
+    const intoApp = `import { getPageActor } from "@/app/_server/actor";\nexport const actorOf = getPageActor;\n`;
+    expect(await ruleIds("components/queues/lint-probe.tsx", intoApp)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds(`components/tasks/${TASK}/lint-probe.tsx`, intoApp)).toEqual(["import/no-restricted-paths"]);
+  });
+
+  it("lets a task's pages (app/ code mounted by a one-line page) use app/'s server helpers, and tests drive routes", async () => {
+    const intoApp = `import { getPageActor } from "@/app/_server/actor";\nexport const actorOf = getPageActor;\n`;
+    expect(await ruleIds(`components/tasks/${TASK}/pages/lint-probe.tsx`, intoApp)).toEqual([]);
+    expect(await ruleIds("lib/queues/lint-probe.test.ts", `import { GET } from "@/app/api/health/route";\nexport const get = GET;\n`)).toEqual([]);
   });
 });
 

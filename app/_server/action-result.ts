@@ -4,9 +4,10 @@ import type { Actor } from "@/lib/auth/actor";
 import { AppError, UnauthorizedError } from "@/lib/errors";
 import { log } from "@/lib/observability/logger";
 import { rejectNulBytes } from "@/lib/validation/nul-bytes";
+import type { ActionResult } from "@/lib/api/action-result";
 import { getPageActor } from "./actor";
 
-export type ActionResult = { ok: true; message?: string; data?: Record<string, string> } | { ok: false; error: string };
+export type { ActionResult };
 
 /**
  * Runs a server action body for a signed-in user and turns expected failures into a message for
