@@ -2,7 +2,8 @@ import { useExportHeapFlags } from "../ops/web-process-flags";
 
 /**
  * A download's body made as it is read: `chunks` is asked for its next piece only when the reader pulls, so an
- * export of any length holds one piece in memory (one page of rows) whatever process serves it, with no V8 flag.
+ * export of any length holds one piece in memory (one page of rows) whatever process serves it; it sets the web
+ * process's heap flag on that process first (useExportHeapFlags), so the pages it let go are collected soon.
  * A failure part-way errors the stream: the client sees a broken transfer, never a file that looks complete.
  */
 export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {

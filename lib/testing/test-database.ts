@@ -32,9 +32,12 @@ export async function startTestServer(): Promise<TestServer> {
   };
 }
 
+/** A database name no other test run uses, saying what it is for. */
+const testDatabaseName = (label: string) => `framejury_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+
 /** A fresh, migrated database on `server`, dropped again by `drop()`. */
 export async function createTestDatabase(server: TestServer, label = "test") {
-  const name = `framejury_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const name = testDatabaseName(label);
   await ensureDatabase(server.baseUrl, name);
   const url = databaseUrl(server.baseUrl, name);
   await applyMigrations(url, MIGRATIONS_DIR);
@@ -46,7 +49,7 @@ export async function createTestDatabase(server: TestServer, label = "test") {
  * takes a fraction of a second where migrating another database takes several.
  */
 export async function copyTestDatabase(server: TestServer, template: string, label: string) {
-  const name = `framejury_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const name = testDatabaseName(label);
   const client = new pg.Client({ connectionString: server.baseUrl });
   await client.connect();
   try {
