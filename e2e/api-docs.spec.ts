@@ -19,7 +19,9 @@ test("the API reference page lists every operation of the public OpenAPI documen
   const owner = await ownerWithProject("api-docs");
   await signIn(page, owner.email, owner.password);
   await page.getByRole("link", { name: "API docs" }).click();
-  await expect(page).toHaveURL(/\/docs\/api$/);
+  // The client router changes the URL only once the page's server render has arrived: a hundred operations, which
+  // a machine busy with another spec file took over the default 10 s to render.
+  await expect(page).toHaveURL(/\/docs\/api$/, { timeout: 60_000 });
   await expect(page.getByRole("heading", { name: "HTTP API reference" })).toBeVisible();
   await expect(page.getByTestId("api-operation")).toHaveCount(operations);
   const createRun = page.getByTestId("api-operation").filter({ hasText: "/api/v1/projects/{projectId}/runs" }).filter({ hasText: "Start a run" });
