@@ -130,5 +130,4 @@ export async function startHarness(options: { clipsDir: string; isolated?: boole
   };
 }
 
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from "../chromium";

@@ -3,6 +3,7 @@
 // The spec serves its own harness, so it does not need the app. `npx playwright test e2e/frame-extraction.spec.ts`
 // with the repo's config runs the same spec after starting the app.
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../chromium";
 
 export default defineConfig({
   testDir: "..",
@@ -16,9 +17,6 @@ export default defineConfig({
   reporter: [["list"]],
   outputDir: "../../test-results/frame-extraction",
   use: {
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
 });
