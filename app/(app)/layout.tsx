@@ -17,25 +17,26 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <Suspense fallback={null}>
         <NavigationPending />
       </Suspense>
+      {/* The header's links are not prefetched, for the reason ProjectNav's are not. */}
       <header className="border-b border-slate-200 bg-white">
         <nav className="mx-auto flex max-w-6xl items-center gap-5 px-4 py-3 text-sm">
-          <Link href="/" className="text-base font-semibold tracking-tight text-slate-900">
+          <Link prefetch={false} href="/" className="text-base font-semibold tracking-tight text-slate-900">
             FrameJury
           </Link>
-          <Link href="/" className="text-slate-600 hover:text-slate-900">
+          <Link prefetch={false} href="/" className="text-slate-600 hover:text-slate-900">
             Projects
           </Link>
-          <Link href="/settings/api-keys" className="text-slate-600 hover:text-slate-900">
+          <Link prefetch={false} href="/settings/api-keys" className="text-slate-600 hover:text-slate-900">
             API keys
           </Link>
-          <Link href="/docs/api" className="text-slate-600 hover:text-slate-900">
+          <Link prefetch={false} href="/docs/api" className="text-slate-600 hover:text-slate-900">
             API docs
           </Link>
-          <Link href="/settings/password" className="text-slate-600 hover:text-slate-900">
+          <Link prefetch={false} href="/settings/password" className="text-slate-600 hover:text-slate-900">
             Password
           </Link>
           {actor.isAdmin && (
-            <Link href="/admin/users" className="text-slate-600 hover:text-slate-900">
+            <Link prefetch={false} href="/admin/users" className="text-slate-600 hover:text-slate-900">
               Users
             </Link>
           )}

@@ -20,6 +20,11 @@ export function ProjectNav({ projectId, items }: { projectId: string; items: { i
             return (
               <li key={item.id}>
                 <Link
+                  // Not prefetched: every page is rendered per request with no loading.tsx to stop at, so a prefetch
+                  // brings no page data, yet costs the server a render of the layouts, session check included, for
+                  // each of the bar's ~25 links on every page load (the page crawl ran a sixth faster without them).
+                  // A click shows NavigationPending's bar until the page arrives.
+                  prefetch={false}
                   href={item.href}
                   aria-current={current ? "page" : undefined}
                   data-testid={`project-nav-${item.id}`}
