@@ -1,4 +1,4 @@
-import { PgBoss } from "pg-boss";
+import type { PgBoss } from "pg-boss";
 import { isConnectionLoss } from "../db/reconnecting-adapter";
 import { rootLogger, withLogger } from "../observability/logger";
 import type { JudgeDeps } from "./engine/judge-video";
@@ -26,6 +26,9 @@ export function batchPollSeconds(): number {
  * are kept, see judgeVideo).
  */
 export async function startBoss(connectionString: string, options: { supervise: boolean }): Promise<PgBoss> {
+  // Loaded here, not with the module: most importers only enqueue through a started boss, and every test file
+  // and request module that reaches this one would otherwise load pg-boss too.
+  const { PgBoss } = await import("pg-boss");
   const boss = new PgBoss({
     connectionString,
     supervise: options.supervise,

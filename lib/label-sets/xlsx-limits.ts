@@ -6,7 +6,16 @@
  * and cells, keeping nothing. Only a workbook within every limit is parsed, and then as a stream.
  */
 import { createInflateRaw } from "node:zlib";
+import type ExcelJS from "exceljs";
 import { PayloadTooLargeError, ValidationError } from "../errors";
+
+/**
+ * exceljs, loaded when a workbook passed these limits is read: not with every module that can read one, which
+ * the task registry brings into most of the app (it takes some 0.4 s to load).
+ */
+export async function loadExcelJs(): Promise<typeof ExcelJS> {
+  return (await import("exceljs")).default;
+}
 
 /** Files in the zip (an .xlsx written by Excel or exceljs has about a dozen). */
 export const MAX_XLSX_ENTRIES = 1_000;

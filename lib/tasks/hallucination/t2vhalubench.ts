@@ -8,14 +8,14 @@
  * listed with its row, so the user sees exactly what the import assumed.
  */
 import { Readable } from "node:stream";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { AppError, ValidationError } from "../../errors";
 import type { LabelSetImportInput, SheetIssue } from "../../label-sets/label-set-format";
 import { createLabelSet, groupBy, inChunks, requireFreeName, sha256Of, type LabelJudgment } from "../../label-sets/label-sets";
-import { checkXlsxLimits } from "../../label-sets/xlsx-limits";
+import { checkXlsxLimits, loadExcelJs } from "../../label-sets/xlsx-limits";
 import { metricTarget, presenceTarget } from "../../reviews/judgment-key";
 import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "./schemas";
 
@@ -112,7 +112,8 @@ function parseBinary(raw: string): { value: 0 | 1 | null; interpreted: string | 
  */
 export async function parseT2vHaluBenchSheet(file: Uint8Array, options: { mappingColumn?: string | null } = {}): Promise<T2vHaluBenchSheet> {
   await checkXlsxLimits(file);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(file.buffer, file.byteOffset, file.byteLength)]), {
+  const excel = await loadExcelJs();
+  const reader = new excel.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(file.buffer, file.byteOffset, file.byteLength)]), {
     worksheets: "emit",
     sharedStrings: "cache",
     hyperlinks: "ignore",

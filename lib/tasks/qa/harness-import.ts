@@ -20,13 +20,13 @@
  *
  * All or nothing: the dry run (and a failed import) lists every row that cannot be read, with its line.
  */
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { z } from "zod";
 import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
-import { checkXlsxLimits } from "../../label-sets/xlsx-limits";
+import { checkXlsxLimits, loadExcelJs } from "../../label-sets/xlsx-limits";
 import { extractOptionLetter } from "./extract-letter";
 import type { QaDecision } from "./qa-pipeline";
 import type { QuestionPayload } from "./question-set-import";
@@ -294,7 +294,8 @@ export const isXlsx = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0
  */
 export async function parseVlmEvalKitXlsx(bytes: Uint8Array): Promise<{ rows: HarnessRow[]; errors: HarnessRowError[] }> {
   await checkXlsxLimits(bytes);
-  const workbook = new ExcelJS.Workbook();
+  const excel = await loadExcelJs();
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never);
   } catch (error) {
