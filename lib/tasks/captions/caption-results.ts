@@ -4,7 +4,7 @@
  * type (lib/tasks/captions/caption-leaderboard.ts) over a style run and/or a content run. Both as JSON, CSV and JSONL.
  */
 import { z } from "zod";
-import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
+import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { type CaptionContentAnswer, type CaptionStyleAnswer } from "./caption-judge-answers";
@@ -156,45 +156,51 @@ interface CaptionFilter {
   itemIds?: string[];
 }
 
-/** The run's captions matching the filter, with their results; `page` null: all of them (exports). */
-async function loadRunCaptions(prisma: PrismaClient, run: { id: string; pipeline: CaptionPipeline }, filter: CaptionFilter, page: { page: number; pageSize: number } | null) {
+/** Which of the run's captions match `filter` (a flag reads its caption ids here, once). */
+async function runCaptionsWhere(prisma: PrismaClient, run: { id: string; pipeline: CaptionPipeline }, filter: CaptionFilter): Promise<Prisma.RunItemWhereInput> {
   if (filter.flag && run.pipeline !== "caption_style") throw new ValidationError(`The ${filter.flag} filter needs a style run; run ${run.id} is a ${run.pipeline} run.`);
   // Flags are the style run's per-caption yes/no metrics, read through their (run, metric, value) index.
   const flagged = filter.flag ? (await prisma.runMetric.findMany({ where: { runId: run.id, metric: filter.flag, value: 1 }, select: { itemId: true } })).map((m) => m.itemId) : null;
   const onlyIds = flagged && filter.itemIds ? flagged.filter((id) => filter.itemIds!.includes(id)) : (flagged ?? filter.itemIds);
-  const where = {
+  return {
     runId: run.id,
     ...(onlyIds ? { itemId: { in: onlyIds } } : {}),
     item: { ...(filter.model ? { model: filter.model } : {}), ...(filter.type ? { group: filter.type } : {}), ...(filter.videoId ? { videoId: filter.videoId } : {}) },
   };
-  const [total, runItems] = await Promise.all([
-    prisma.runItem.count({ where }),
-    prisma.runItem.findMany({
-      where,
-      orderBy: [{ item: { video: { relativePath: "asc" } } }, { item: { group: "asc" } }, { item: { model: "asc" } }, { itemId: "asc" }],
-      ...(page ? { skip: (page.page - 1) * page.pageSize, take: page.pageSize } : {}),
-      select: {
-        item: {
-          select: {
-            id: true,
-            externalId: true,
-            model: true,
-            group: true,
-            payload: true,
-            video: { select: { id: true, relativePath: true } },
-            referenceItem: { select: { payload: true } },
-          },
+}
+
+/** The captions `where` picks, in the list's order, with their results: `rows` of them (skip, take), or all. */
+async function readRunCaptions(
+  prisma: PrismaClient,
+  run: { id: string; pipeline: CaptionPipeline },
+  where: Prisma.RunItemWhereInput,
+  rows: { skip: number; take: number } | null,
+): Promise<CaptionRunResult[]> {
+  const runItems = await prisma.runItem.findMany({
+    where,
+    orderBy: [{ item: { video: { relativePath: "asc" } } }, { item: { group: "asc" } }, { item: { model: "asc" } }, { itemId: "asc" }],
+    ...(rows ?? {}),
+    select: {
+      item: {
+        select: {
+          id: true,
+          externalId: true,
+          model: true,
+          group: true,
+          payload: true,
+          video: { select: { id: true, relativePath: true } },
+          referenceItem: { select: { payload: true } },
         },
       },
-    }),
-  ]);
+    },
+  });
   const itemIds = runItems.map((r) => r.item.id);
   const steps = itemIds.length
     ? await prisma.stepResult.findMany({ where: { runId: run.id, itemId: { in: itemIds } }, select: { itemId: true, stepId: true, status: true, output: true, error: true } })
     : [];
   const stepsByItem = new Map<string, StepRow[]>();
   for (const step of steps) stepsByItem.set(step.itemId, [...(stepsByItem.get(step.itemId) ?? []), step]);
-  const results: CaptionRunResult[] = runItems.map(({ item }) => {
+  return runItems.map(({ item }) => {
     const reference = item.referenceItem?.payload as unknown as ReferencePayload;
     const own = stepsByItem.get(item.id) ?? [];
     return {
@@ -210,14 +216,35 @@ async function loadRunCaptions(prisma: PrismaClient, run: { id: string; pipeline
       ...(run.pipeline === "caption_style" ? { style: styleResult(own) } : { content: contentResult(own, reference.keyPoints ?? []) }),
     };
   });
-  return { total, results };
 }
 
-/** A run's captions: the query's page for JSON; for CSV and JSONL every caption, or the export's `slice` of them. */
-export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, slice?: { page: number; pageSize: number }) {
+/** Every caption of the run matching `filter`, with its results. */
+async function runCaptionsMatching(prisma: PrismaClient, run: { id: string; pipeline: CaptionPipeline }, filter: CaptionFilter): Promise<CaptionRunResult[]> {
+  return readRunCaptions(prisma, run, await runCaptionsWhere(prisma, run, filter), null);
+}
+
+const runSummary = (run: Awaited<ReturnType<typeof captionRunOf>>) => ({ id: run.id, pipeline: run.pipeline, status: run.status, simulated: run.simulated, settings: run.settings });
+
+/** A run's captions: the query's page for JSON, every caption for CSV and JSONL. */
+export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
   const run = await captionRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
-  const { total, results } = await loadRunCaptions(prisma, run, query, query.format === "json" ? query : (slice ?? null));
-  return { run: { id: run.id, pipeline: run.pipeline, status: run.status, simulated: run.simulated, settings: run.settings }, total, page: query.page, pageSize: query.pageSize, captions: results };
+  const where = await runCaptionsWhere(prisma, run, query);
+  const rows = query.format === "json" ? { skip: (query.page - 1) * query.pageSize, take: query.pageSize } : null;
+  const [total, captions] = await Promise.all([prisma.runItem.count({ where }), readRunCaptions(prisma, run, where, rows)]);
+  return { run: runSummary(run), total, page: query.page, pageSize: query.pageSize, captions };
+}
+
+/**
+ * The CSV and JSONL exports' captions, `pageSize` at a time (at least one, maybe empty): the access check,
+ * the flag's read and the count run once, each page reads only its own rows.
+ */
+export async function* runCaptionResultSlices(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, pageSize: number) {
+  const run = await captionRunOf(prisma, actor, runId, "export.read");
+  const where = await runCaptionsWhere(prisma, run, query);
+  const total = await prisma.runItem.count({ where });
+  for (let skip = 0; skip === 0 || skip < total; skip += pageSize) {
+    yield { run: runSummary(run), captions: await readRunCaptions(prisma, run, where, { skip, take: pageSize }) };
+  }
 }
 
 const CAPTION_CSV_COLUMNS = [
@@ -323,8 +350,7 @@ export async function projectCaptionLeaderboard(prisma: PrismaClient, actor: Act
 
   const byCaption = new Map<string, CaptionResult>();
   for (const run of runs) {
-    const { results } = await loadRunCaptions(prisma, run, {}, null);
-    for (const caption of results) {
+    for (const caption of await runCaptionsMatching(prisma, run, {})) {
       const entry = byCaption.get(caption.captionId) ?? {
         model: caption.model ?? "",
         captionType: caption.captionType,
@@ -453,8 +479,7 @@ export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor,
   const merged = new Map<string, CaptionRunResult>();
   for (const run of chosen) {
     if (!ids.length) break;
-    const { results } = await loadRunCaptions(prisma, run, { itemIds: ids }, null);
-    for (const result of results) merged.set(result.captionId, { ...merged.get(result.captionId), ...result });
+    for (const result of await runCaptionsMatching(prisma, run, { itemIds: ids })) merged.set(result.captionId, { ...merged.get(result.captionId), ...result });
   }
   return { runs, style, content, leaderboard, total, captions: ids.flatMap((id) => merged.get(id) ?? []) };
 }
@@ -476,9 +501,7 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
   const results = [];
   for (const { run } of runItems) {
     const pipeline = run.pipeline as CaptionPipeline;
-    const {
-      results: [result],
-    } = await loadRunCaptions(prisma, { id: run.id, pipeline }, { itemIds: [captionId] }, null);
+    const [result] = await runCaptionsMatching(prisma, { id: run.id, pipeline }, { itemIds: [captionId] });
     // The judge's scores of the caption, for reviewers to give their own values against.
     const scores = await prisma.score.findMany({ where: { runId: run.id, itemId: captionId }, select: { id: true, category: true, value: true }, orderBy: { category: "asc" } });
     if (result)

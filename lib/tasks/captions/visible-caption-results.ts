@@ -93,10 +93,8 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
  * is let go before the next is read. Filtered on a flag, blind captions are left out as in the list.
  */
 export async function* runCaptionResultPages(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
-  for (let page = 1; ; page += 1) {
-    const answer = await captionResults.runCaptionResults(prisma, actor, runId, query, { page, pageSize });
-    const captions = await redactCaptionResultsFor(prisma, actor.userId, answer.captions);
-    yield { run: answer.run, captions: query.flag ? captions.filter((caption) => !caption.blind) : captions };
-    if (page * pageSize >= answer.total) return;
+  for await (const slice of captionResults.runCaptionResultSlices(prisma, actor, runId, query, pageSize)) {
+    const captions = await redactCaptionResultsFor(prisma, actor.userId, slice.captions);
+    yield { run: slice.run, captions: query.flag ? captions.filter((caption) => !caption.blind) : captions };
   }
 }

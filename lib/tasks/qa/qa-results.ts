@@ -9,7 +9,7 @@
  * the run goes on, a question not decided yet has no outcome.
  */
 import { z } from "zod";
-import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
+import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
@@ -208,11 +208,10 @@ interface QuestionFilter {
 }
 
 /**
- * The run's questions matching the filter with their results; `page` null: all of them (exports). The
- * outcome and flag filters read the run's per-question metrics (run_metric) or, for unanswerable and
- * pending, the questions without a decision.
+ * Which of the run's questions match `filter`. The outcome and flag filters read their question ids here, once: the
+ * run's per-question metrics (run_metric) or, for unanswerable and pending, the questions without a decision.
  */
-async function loadRunQuestions(prisma: PrismaClient, run: { id: string; settings: QaSettings }, filter: QuestionFilter, page: { page: number; pageSize: number } | null) {
+async function runQuestionsWhere(prisma: PrismaClient, run: { id: string; settings: QaSettings }, filter: QuestionFilter): Promise<Prisma.RunItemWhereInput> {
   if (filter.flag && !run.settings.textOnlyBaseline) throw new ValidationError(`Run ${run.id} has no text-only baseline, so no question was answered without the video.`);
   let onlyIds = filter.itemIds ?? null;
   const restrict = (ids: string[]) => {
@@ -229,7 +228,7 @@ async function loadRunQuestions(prisma: PrismaClient, run: { id: string; setting
     });
     restrict(undecided.map((s) => s.itemId));
   }
-  const where = {
+  return {
     runId: run.id,
     ...(onlyIds ? { itemId: { in: onlyIds } } : {}),
     item: {
@@ -239,15 +238,21 @@ async function loadRunQuestions(prisma: PrismaClient, run: { id: string; setting
       ...(filter.granularity ? { AND: [{ payload: { path: ["granularity"], equals: filter.granularity } }] } : {}),
     },
   };
-  const [total, runItems] = await Promise.all([
-    prisma.runItem.count({ where }),
-    prisma.runItem.findMany({
-      where,
-      orderBy: [{ item: { video: { relativePath: "asc" } } }, { item: { externalId: "asc" } }, { itemId: "asc" }],
-      ...(page ? { skip: (page.page - 1) * page.pageSize, take: page.pageSize } : {}),
-      select: { item: { select: { id: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } } } },
-    }),
-  ]);
+}
+
+/** The questions `where` picks, in the list's order: `rows` of them (skip, take), or all. */
+async function readRunQuestions(
+  prisma: PrismaClient,
+  run: { id: string; settings: QaSettings },
+  where: Prisma.RunItemWhereInput,
+  rows: { skip: number; take: number } | null,
+): Promise<QaQuestionResult[]> {
+  const runItems = await prisma.runItem.findMany({
+    where,
+    orderBy: [{ item: { video: { relativePath: "asc" } } }, { item: { externalId: "asc" } }, { itemId: "asc" }],
+    ...(rows ?? {}),
+    select: { item: { select: { id: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } } } },
+  });
   const itemIds = runItems.map((r) => r.item.id);
   const steps: StepRow[] = [];
   // In slices: an export of 5,000 questions reads 20,000 step rows.
@@ -262,7 +267,7 @@ async function loadRunQuestions(prisma: PrismaClient, run: { id: string; setting
     own.set(step.stepId, step);
     byItem.set(step.itemId, own);
   }
-  const questions: QaQuestionResult[] = runItems.map(({ item }) => {
+  return runItems.map(({ item }) => {
     const payload = item.payload as unknown as QuestionPayload;
     const own = byItem.get(item.id) ?? new Map<string, StepRow>();
     const textOnly = run.settings.textOnlyBaseline ? answerResult(own.get("text_only_answer"), own.get("text_only_decide")) : null;
@@ -281,15 +286,35 @@ async function loadRunQuestions(prisma: PrismaClient, run: { id: string; setting
       rightWithoutVideo: textOnly?.outcome === "correct",
     };
   });
-  return { total, questions };
 }
 
-/** A run's questions: the query's page for JSON; for CSV and JSONL every question, or the export's `slice` of them. */
-export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, slice?: { page: number; pageSize: number }) {
+/** Every question of the run matching `filter`, with its results. */
+async function runQuestionsMatching(prisma: PrismaClient, run: { id: string; settings: QaSettings }, filter: QuestionFilter): Promise<QaQuestionResult[]> {
+  return readRunQuestions(prisma, run, await runQuestionsWhere(prisma, run, filter), null);
+}
+
+/** A run's questions: the query's page for JSON, every question for CSV and JSONL. */
+export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
   const run = await qaRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
-  const { total, questions } = await loadRunQuestions(prisma, run, query, query.format === "json" ? query : (slice ?? null));
+  const where = await runQuestionsWhere(prisma, run, query);
+  const rows = query.format === "json" ? { skip: (query.page - 1) * query.pageSize, take: query.pageSize } : null;
+  const [total, questions] = await Promise.all([prisma.runItem.count({ where }), readRunQuestions(prisma, run, where, rows)]);
   const { projectId: _projectId, ...summary } = run;
   return { run: summary, total, page: query.page, pageSize: query.pageSize, questions };
+}
+
+/**
+ * The CSV and JSONL exports' questions, `pageSize` at a time (at least one, maybe empty): the access check,
+ * the filter's reads and the count run once, each page reads only its own rows.
+ */
+export async function* runQaResultSlices(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, pageSize: number) {
+  const run = await qaRunOf(prisma, actor, runId, "export.read");
+  const where = await runQuestionsWhere(prisma, run, query);
+  const total = await prisma.runItem.count({ where });
+  const { projectId: _projectId, ...summary } = run;
+  for (let skip = 0; skip === 0 || skip < total; skip += pageSize) {
+    yield { run: summary, questions: await readRunQuestions(prisma, run, where, { skip, take: pageSize }) };
+  }
 }
 
 const QUESTION_CSV_COLUMNS = [
@@ -406,8 +431,7 @@ export async function projectQaOverview(prisma: PrismaClient, actor: Actor, proj
   const chosen = chooseRuns(runs, query.runId);
   const outcomes: QaOutcomeRow[] = [];
   for (const run of chosen) {
-    const { questions } = await loadRunQuestions(prisma, run, {}, null);
-    for (const q of questions) {
+    for (const q of await runQuestionsMatching(prisma, run, {})) {
       outcomes.push({
         runId: run.id,
         questionId: q.questionId,
@@ -576,9 +600,7 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
   const results = [];
   for (const { run, videoId } of runItems) {
     const summary = summaryOf(run);
-    const {
-      questions: [result],
-    } = await loadRunQuestions(prisma, summary, { itemIds: [questionId] }, null);
+    const [result] = await runQuestionsMatching(prisma, summary, { itemIds: [questionId] });
     const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: run.id, videoId } }, select: { frameSetId: true } });
     const frameSet = runVideo
       ? await prisma.frameSet.findUnique({
@@ -601,9 +623,7 @@ export async function runAnswer(prisma: PrismaClient, runId: string, questionId:
   const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
   if (!run || run.pipeline !== QA_PIPELINE) return null;
   const summary = summaryOf(run);
-  const {
-    questions: [question],
-  } = await loadRunQuestions(prisma, summary, { itemIds: [questionId] }, null);
+  const [question] = await runQuestionsMatching(prisma, summary, { itemIds: [questionId] });
   if (!question) return null;
   const { result, textOnly: _textOnly, rightWithoutVideo: _right, ...asked } = question;
   return { model: summary.model, ...asked, result };

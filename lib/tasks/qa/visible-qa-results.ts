@@ -54,10 +54,8 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
  * is let go before the next is read. Filtered on a judge value, blind questions are left out as in the list.
  */
 export async function* runQaResultPages(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
-  for (let page = 1; ; page += 1) {
-    const answer = await qaResults.runQaResults(prisma, actor, runId, query, { page, pageSize });
-    const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, answer.questions, (q) => q.video.id);
-    yield { run: answer.run, questions: query.outcome || query.flag ? questions.filter((q) => !q.blind) : questions };
-    if (page * pageSize >= answer.total) return;
+  for await (const slice of qaResults.runQaResultSlices(prisma, actor, runId, query, pageSize)) {
+    const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, slice.questions, (q) => q.video.id);
+    yield { run: slice.run, questions: query.outcome || query.flag ? questions.filter((q) => !q.blind) : questions };
   }
 }
