@@ -7,5 +7,5 @@ const result = spawnSync(process.execPath, ["node_modules/prisma/build/index.js"
 if (result.status !== 0) process.exit(result.status ?? 1);
 
 await import("./copy-browser-assets.mjs");
-// The task registry's import maps (lib/generated/tasks/), from TASK_IDS in lib/tasks/index.ts.
+// The task registry's import maps (lib/generated/tasks/, components/generated/), from TASK_IDS in lib/tasks/index.ts.
 await import("./generate-task-registry.mjs");

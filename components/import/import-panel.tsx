@@ -7,7 +7,7 @@ import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import
 import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/class-names";
 import type { ClaimedFile } from "@/components/tasks/task-views";
-import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { ApiError, apiFetch } from "@/lib/api-client";
 import { classifyPickedFile } from "@/lib/import/classify-file";
 import { filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import type { TaskViews } from "@/components/tasks/task-views";
 import { ReviewScreen } from "./review-screen";
 import { DIGIT_ADVANCES_KEY } from "./review-options";

@@ -1,10 +1,10 @@
 /**
  * The task views the Judge page uses, looked up by pipeline id in the registered views
- * (lib/generated/tasks/views.ts) when asked. No "use client": the page (a server component) calls these too.
+ * (components/generated/task-views.ts) when asked. No "use client": the page (a server component) calls these too.
  */
 import type { ComponentType } from "react";
 import { RubricItemRunForm } from "@/components/rubrics/rubric-item-run-form";
-import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { isRubricItemKind } from "@/lib/rubrics/rubric-declaration";
 import { findTask } from "@/lib/tasks/registry";
 import type { DefaultsFormProps, RunSettingsFormProps } from "./run-settings-form";

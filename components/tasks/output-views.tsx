@@ -2,7 +2,7 @@
 
 import type { ComponentType } from "react";
 import type { OutputsViewProps } from "./task-views";
-import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 
 export type { OutputsViewProps } from "./task-views";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import type { QueueOptionsFormProps, SubjectValueKeys } from "./task-views";
 
 /**

@@ -1,6 +1,6 @@
 "use client";
 
-import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 
 /**
  * A run's settings in words on the video page, as the task of its pipeline words them (TaskViews.runSettings,

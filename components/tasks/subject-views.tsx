@@ -2,7 +2,7 @@
 
 import type { ComponentType } from "react";
 import { RubricItemSubjectView } from "@/components/rubrics/rubric-item-subject";
-import { GENERATED_TASK_VIEWS } from "@/lib/generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 
 /** Props every task's subject view gets: the queue item's subject under its key, and whether the judge is hidden. */
 export interface SubjectViewProps {

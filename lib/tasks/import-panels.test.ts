@@ -4,7 +4,7 @@
  * components/import/import-panel.tsx routes it.
  */
 import { describe, expect, it } from "vitest";
-import { GENERATED_TASK_VIEWS } from "../generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { jsonlBytes } from "../testing/item-files";
 import { smallReferenceSet } from "./captions/caption-fixtures";
 import { questionSetBytes } from "./qa/qa-fixtures";

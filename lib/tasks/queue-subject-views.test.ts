@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GENERATED_TASK_VIEWS } from "../generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { TASK_IDS } from "./index";
 import { TASK_MODULES } from "./modules";
 

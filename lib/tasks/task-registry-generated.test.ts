@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { GENERATED_TASK_MODULES } from "../generated/tasks/modules";
-import { GENERATED_TASK_VIEWS } from "../generated/tasks/views";
+import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { TASK_IDS } from "./index";
 
 const ROOT = path.resolve(__dirname, "../..");
