@@ -24,7 +24,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { videoListQuerySchema } from "../videos/video-filter";
 import type { RubricDefinitionInput } from "./rubric-definition";
-import { isRubricTaskId } from "./rubric-registry";
+import { ensureRubricTasks, isRubricTaskId } from "./rubric-registry";
 import { createRubricTask, saveRubricVersion, setRubricTaskArchived } from "./rubric-tasks";
 
 const definition = (name: string, criterion = "glow"): RubricDefinitionInput => ({
@@ -91,6 +91,33 @@ describe("rubric tasks in the registry", () => {
     expect(JSON.stringify(openApiDocument())).not.toMatch(/rubric_\d+|r\d+_secret_glow/);
     // The registry is whole again after the document is built.
     expect(findTask(task.pipeline)).not.toBeNull();
+  });
+
+  it("keeps a task saved while an older refresh was reading: the older rows, arriving last, do not unregister it", async () => {
+    // A page's refresh reads the rubric tasks, then waits (here: until released) before registering them. Meanwhile a
+    // save commits and forces its own refresh, which finishes first. The database is the real one; only the
+    // older refresh's timing is held.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowRubricTasks = new Proxy(prisma.rubricTask, {
+      get: (target, property) =>
+        property === "findMany"
+          ? async (...args: Parameters<typeof prisma.rubricTask.findMany>) => {
+              const rows = await target.findMany(...args);
+              await held;
+              return rows;
+            }
+          : Reflect.get(target, property),
+    });
+    const slowPrisma = new Proxy(prisma, { get: (target, property) => (property === "rubricTask" ? slowRubricTasks : Reflect.get(target, property)) });
+    const olderRefresh = ensureRubricTasks(slowPrisma, { force: true });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // its rows are read before the save
+    const saved = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Raced", "raced") });
+    expect(isRubricTaskId(saved.pipeline)).toBe(true);
+    release();
+    await olderRefresh;
+    expect(isRubricTaskId(saved.pipeline)).toBe(true);
+    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(saved.pipeline);
   });
 
   it("registers a saved version at once; a run started before keeps the version it pinned", async () => {

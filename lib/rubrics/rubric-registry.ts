@@ -61,6 +61,9 @@ export function withoutRubricTasks<T>(build: () => T): T {
 let loadedAt = 0;
 let loading: Promise<void> | null = null;
 const MAX_AGE_MS = 1000;
+/** Loads by the order they started: one that read the rows before a later load must not register over it. */
+let loadsStarted = 0;
+let newestApplied = 0;
 
 /** A rubric task as registered folders: its declarations (what the browser gets too) and its module. */
 export function rubricTaskFolder(record: RubricTaskRecord): TaskDeclarations {
@@ -120,8 +123,13 @@ export async function ensureRubricTasks(prisma: PrismaClient, options: { force?:
   if (!options.force && Date.now() - loadedAt < MAX_AGE_MS) return;
   if (loading && !options.force) return loading;
   const started = Date.now();
+  const generation = ++loadsStarted;
   const load = (async () => {
-    registerRubricTasks(await loadRubricTaskRecords(prisma));
+    const records = await loadRubricTaskRecords(prisma);
+    // A forced load (after a save) that started later may have finished first: these rows are older than its.
+    if (generation < newestApplied) return;
+    registerRubricTasks(records);
+    newestApplied = generation;
     loadedAt = started;
   })();
   loading = load;
