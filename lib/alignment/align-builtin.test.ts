@@ -19,7 +19,7 @@ import { labelReadSpy } from "../testing/label-read-spy";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
 import { parseTemplate } from "../judge/prompt-templates";
-import { alignableTargets, alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import { alignableTargets, alignBuiltinJudge, middleOfBestRun, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
 import { alignmentPageData } from "./alignment-page";
 import { executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema } from "./alignment.validation";
@@ -87,6 +87,21 @@ beforeAll(async () => {
   unbiased = await setUp(false);
 }, 120_000);
 afterAll(async () => stub?.close());
+
+describe("the grid entry kept of those that tie on train", () => {
+  const score = (entry: { kappa: number | null }) => entry.kappa;
+  it("is the middle of the first run of neighbours that score best, not its lowest", () => {
+    const grid = [0.5, 1, 1, 1, 0.5, 1].map((kappa, t) => ({ t: t + 4, kappa }));
+    expect(middleOfBestRun(grid, score)?.t).toBe(6);
+    expect(middleOfBestRun([0.5, 1, 1, 0].map((kappa, t) => ({ t, kappa })), score)?.t).toBe(1);
+    expect(middleOfBestRun([0.2, 0.9, 0.3].map((kappa, t) => ({ t, kappa })), score)?.t).toBe(1);
+  });
+  it("ends a run at an entry not tried, and never keeps a score of null", () => {
+    expect(middleOfBestRun([{ t: 0, kappa: 1 }, null, { t: 2, kappa: 1 }, { t: 3, kappa: 1 }], score)?.t).toBe(0);
+    expect(middleOfBestRun([{ t: 0, kappa: null }, null], score)).toBeNull();
+    expect(middleOfBestRun([], score)).toBeNull();
+  });
+});
 
 describe("aligning a built-in task's judge (hallucination's prompt inconsistency)", () => {
   it("offers the video-level targets a templated step scores (inconsistency), the reviewed metrics with settings to tune, then the per-frame categories", () => {

@@ -159,6 +159,25 @@ export function settingsWords(settings: unknown, prefix = ""): string {
     .join(", ");
 }
 
+/**
+ * The grid entry to keep of those that score best on train: the middle one of the first run of neighbouring entries
+ * that all score best. A pipeline lists its grid with neighbours next to each other (a verdict threshold ascending),
+ * so several thresholds that separate train equally well are a run, and its middle is the one farthest from where
+ * train starts to disagree: a held-out video near the edge (the judge gives a biased clip 5 on train, 6 on held-out)
+ * still falls on the right side. The lowest of the run would be tuned to train's exact values. Null entries (not
+ * tried) end a run; a score of null never wins.
+ */
+export function middleOfBestRun<T>(entries: readonly (T | null)[], score: (entry: T) => number | null): T | null {
+  const scored = entries.map((entry) => (entry === null ? null : score(entry)));
+  const best = Math.max(...scored.map((s) => s ?? -Infinity));
+  if (best === -Infinity) return null;
+  const isBest = (i: number) => scored[i] !== null && scored[i] !== undefined && Math.abs(scored[i]! - best) <= 1e-12;
+  const first = scored.findIndex((_, i) => isBest(i));
+  let last = first;
+  while (last + 1 < entries.length && isBest(last + 1)) last++;
+  return entries[first + Math.floor((last - first) / 2)]!;
+}
+
 export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, projectId: string, input: BuiltinAlignmentInput): Promise<BuiltinAlignmentReport> {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
@@ -275,24 +294,27 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       const answers = await storedVideoAnswers(prisma, parent.trainRunId, id);
       if (answers) stored.push(answers);
     }
-    let best: { candidate: BuiltinCandidate; values: Map<string, number> } | null = null;
+    // Every grid entry's result in the grid's order (null: the parent's own settings, not tried again).
+    const tried: ({ settings: unknown; train: BinaryAgreement; values: Map<string, number> } | null)[] = [];
     for (const raw of alignable.settings) {
       // A grid entry changes only what it names: the overall's aggregation keeps the parent's verdict rule.
       const merged = { ...(parent.settings as Record<string, unknown> | null), ...(raw as Record<string, unknown>) };
       const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(merged) : merged;
-      if (sameSettings(settings, parent.settings)) continue;
+      if (sameSettings(settings, parent.settings)) {
+        tried.push(null);
+        continue;
+      }
       const values = new Map<string, number>();
       for (const answers of stored) {
         const value = metricsUnderSettings(pipeline, answers, settings)[target.id];
         if (value !== null && value !== undefined) values.set(answers.videoId, value);
       }
       const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, parent.threshold), trainUnits);
-      const train = binaryAgreement(truth, predicted);
-      if (better(train, best?.candidate.train ?? parent.train))
-        best = { candidate: { ...parent, id: "", kind: "settings", note: `${parent.id} summarised with ${settingsWords(settings)}`, settings, train }, values };
+      tried.push({ settings, train: binaryAgreement(truth, predicted), values });
     }
-    if (!best) return;
-    const entry = { ...best.candidate, id: `c${candidates.length + 1}` };
+    const best = middleOfBestRun(tried, (entry) => entry.train.kappa);
+    if (!best || !better(best.train, parent.train)) return;
+    const entry: BuiltinCandidate = { ...parent, id: `c${candidates.length + 1}`, kind: "settings", note: `${parent.id} summarised with ${settingsWords(best.settings)}`, settings: best.settings, train: best.train };
     candidates.push(entry);
     tuneThreshold(entry, best.values);
   };

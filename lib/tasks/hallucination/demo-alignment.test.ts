@@ -62,6 +62,10 @@ describe("the demo's alignment of the verdict", () => {
       expect(report.split.heldOut).toHaveLength(4);
       const best = report.candidates.find((c) => c.id === report.bestId)!;
       expect(best.kind).toBe("settings");
+      // The middle of the thresholds that separate train (from one above train's biased clips, 5 or 6, to its
+      // hallucinations' lowest, 8 or 9): 7 or 8, which separate held-out too (biased clips 5–6, hallucinations 8–9).
+      // The lowest of them (6) would fail a held-out clip biased to 6.
+      expect(best.note).toMatch(/verdict\.threshold [78]$/);
       expect(best.train.kappa).toBe(1);
       expect(report.candidates[0]!.train.kappa!).toBeLessThan(1);
       expect(report.heldOut!.best.kappa).toBe(1);
