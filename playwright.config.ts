@@ -41,6 +41,11 @@ export default defineConfig({
     // report; record one when looking into a failure: `npx playwright test --trace retain-on-failure`.
     trace: "off",
     screenshot: "only-on-failure",
+    // Playwright's default is no limit: an action on an element that never becomes actionable (an option that never
+    // appears, a button left disabled, a download that never starts) waited out the whole test's timeout and the
+    // report named no step. With a limit the failure names the locator it waited for.
+    actionTimeout: 45_000,
+    navigationTimeout: 90_000,
   },
   // The first-run flow (no users yet: the sign-in page offers to create the admin) needs the empty
   // database, so its spec runs before every other, whatever the files are called.

@@ -3,7 +3,7 @@
  * named only there; a new version replaces the registered one while earlier runs keep theirs; archiving
  * refuses new runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "../api/handler";
 import { openApiDocument } from "../api/openapi/document";
 import type { Actor } from "../auth/actor";
@@ -118,6 +118,27 @@ describe("rubric tasks in the registry", () => {
     await olderRefresh;
     expect(isRubricTaskId(saved.pipeline)).toBe(true);
     expect(runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(saved.pipeline);
+  });
+
+  it("shows a task saved through one copy of the registry in another copy of the same process at once", async () => {
+    // Next.js bundles route handlers and pages apart: one process holds two copies of these modules, each with its
+    // own registry. Here the second copy is a fresh import of the modules (its own registry, its own run form).
+    await ensureRubricTasks(prisma);
+    vi.resetModules();
+    const pagesRegistry = await import("./rubric-registry");
+    const pagesRunForm = await import("../judge/run-form");
+    await pagesRegistry.ensureRubricTasks(prisma);
+    expect(pagesRegistry.isRubricTaskId).not.toBe(isRubricTaskId);
+    // The API's copy saves (and refreshes itself); the page renders at once, well within the second a copy may be stale.
+    const saved = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Saved by the API", "api") });
+    await pagesRegistry.ensureRubricTasks(prisma);
+    expect(pagesRegistry.isRubricTaskId(saved.pipeline)).toBe(true);
+    expect(pagesRunForm.runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(saved.pipeline);
+    // Unchanged since: the copy answers from what it holds, without a load.
+    const reads = vi.spyOn(prisma.rubricTask, "findMany");
+    await pagesRegistry.ensureRubricTasks(prisma);
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
   });
 
   it("registers a saved version at once; a run started before keeps the version it pinned", async () => {

@@ -6,6 +6,11 @@
  *
  * Refreshed at most once a second per process (ensureRubricTasks), and at once after this process saves one:
  * another machine's edit shows within a second.
+ *
+ * A process may hold several copies of this module, each with its own registry: Next.js bundles the route handlers
+ * and the pages separately (a save through the API refreshed the API's copy, and the Judge page rendered just after
+ * it read the pages' copy, a second stale, without the new task). A save counts a change in a counter on globalThis,
+ * which every copy shares, and a copy that has not loaded since the last change loads again before it answers.
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { registerTaskModule } from "../tasks/modules";
@@ -17,6 +22,7 @@ import { rubricTaskDeclaration } from "./rubric-declaration";
 import { rubricItemQueueScope } from "./rubric-item-queue-scope";
 import { rubricItemSetKind } from "./rubric-item-set-kind";
 
+const CHANGES = Symbol.for("framejury.rubricTaskChanges");
 const registered = new Map<number, { signature: string; record: RubricTaskRecord; undo: () => void }>();
 /** Every id a registered rubric task puts in the registry (pipeline, target and metric ids). */
 const registeredIds = new Set<string>();
@@ -59,11 +65,15 @@ export function withoutRubricTasks<T>(build: () => T): T {
   }
 }
 let loadedAt = 0;
-let loading: Promise<void> | null = null;
+let loading: { promise: Promise<void>; changes: number } | null = null;
 const MAX_AGE_MS = 1000;
 /** Loads by the order they started: one that read the rows before a later load must not register over it. */
 let loadsStarted = 0;
 let newestApplied = 0;
+/** The process's count of rubric task changes, one object for every copy of this module in the process. */
+const changes: { count: number } = ((globalThis as { [CHANGES]?: { count: number } })[CHANGES] ??= { count: 0 });
+/** The change count this copy's registry is current with (read as its newest applied load started). */
+let changesLoaded = -1;
 
 /** A rubric task as registered folders: its declarations (what the browser gets too) and its module. */
 export function rubricTaskFolder(record: RubricTaskRecord): TaskDeclarations {
@@ -118,23 +128,31 @@ export async function loadRubricTaskRecords(prisma: PrismaClient, only: { projec
   });
 }
 
-/** Makes the registry current (at most a second old); cheap when it is. */
+/**
+ * Makes the registry current: at most a second old, and loaded since this process last changed a rubric task; cheap
+ * when it is. `force` (after a save, or a pipeline the registry lacks) counts a change and loads now, so every other
+ * copy of this module in the process loads on its next call.
+ */
 export async function ensureRubricTasks(prisma: PrismaClient, options: { force?: boolean } = {}): Promise<void> {
-  if (!options.force && Date.now() - loadedAt < MAX_AGE_MS) return;
-  if (loading && !options.force) return loading;
+  if (options.force) changes.count++;
+  const changeCount = changes.count;
+  if (!options.force && changesLoaded === changeCount && Date.now() - loadedAt < MAX_AGE_MS) return;
+  if (!options.force && loading?.changes === changeCount) return loading.promise;
   const started = Date.now();
   const generation = ++loadsStarted;
-  const load = (async () => {
+  const promise = (async () => {
     const records = await loadRubricTaskRecords(prisma);
     // A forced load (after a save) that started later may have finished first: these rows are older than its.
     if (generation < newestApplied) return;
     registerRubricTasks(records);
     newestApplied = generation;
     loadedAt = started;
+    changesLoaded = changeCount;
   })();
+  const load = { promise, changes: changeCount };
   loading = load;
   try {
-    await load;
+    await promise;
   } finally {
     if (loading === load) loading = null;
   }
