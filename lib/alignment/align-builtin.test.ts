@@ -93,8 +93,18 @@ describe("the grid entry kept of those that tie on train", () => {
   it("is the middle of the first run of neighbours that score best, not its lowest", () => {
     const grid = [0.5, 1, 1, 1, 0.5, 1].map((kappa, t) => ({ t: t + 4, kappa }));
     expect(middleOfBestRun(grid, score)?.t).toBe(6);
-    expect(middleOfBestRun([0.5, 1, 1, 0].map((kappa, t) => ({ t, kappa })), score)?.t).toBe(1);
-    expect(middleOfBestRun([0.2, 0.9, 0.3].map((kappa, t) => ({ t, kappa })), score)?.t).toBe(1);
+    expect(
+      middleOfBestRun(
+        [0.5, 1, 1, 0].map((kappa, t) => ({ t, kappa })),
+        score,
+      )?.t,
+    ).toBe(1);
+    expect(
+      middleOfBestRun(
+        [0.2, 0.9, 0.3].map((kappa, t) => ({ t, kappa })),
+        score,
+      )?.t,
+    ).toBe(1);
   });
   it("ends a run at an entry not tried, and never keeps a score of null", () => {
     expect(middleOfBestRun([{ t: 0, kappa: 1 }, null, { t: 2, kappa: 1 }, { t: 3, kappa: 1 }], score)?.t).toBe(0);

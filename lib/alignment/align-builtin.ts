@@ -314,7 +314,14 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     }
     const best = middleOfBestRun(tried, (entry) => entry.train.kappa);
     if (!best || !better(best.train, parent.train)) return;
-    const entry: BuiltinCandidate = { ...parent, id: `c${candidates.length + 1}`, kind: "settings", note: `${parent.id} summarised with ${settingsWords(best.settings)}`, settings: best.settings, train: best.train };
+    const entry: BuiltinCandidate = {
+      ...parent,
+      id: `c${candidates.length + 1}`,
+      kind: "settings",
+      note: `${parent.id} summarised with ${settingsWords(best.settings)}`,
+      settings: best.settings,
+      train: best.train,
+    };
     candidates.push(entry);
     tuneThreshold(entry, best.values);
   };
