@@ -1,4 +1,5 @@
-// `npm run worker`: a judge worker. Runs judge jobs from pg-boss on the same PostgreSQL as the app.
+// `npm run worker`: a worker. Runs judge, alignment and project-deletion jobs from pg-boss on the same PostgreSQL as
+// the app, and sweeps storage garbage (lib/storage/storage-garbage.ts).
 // Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET and storage:
 // STORAGE_URL with its S3_* settings, or STORAGE_DIR on a shared file system).
 // Logs are JSON lines on stdout (LOG_LEVEL), one per judged video and per problem.
@@ -8,6 +9,7 @@ import { resolveDatabase } from "../lib/db/resolve-database";
 import { workerBatchDeps, workerJudgeDeps } from "../lib/judge/app-judge";
 import { startBatchWorker, startBoss, startJudgeWorker } from "../lib/judge/queue";
 import { rootLogger } from "../lib/observability/logger";
+import { startProjectDeletionWorker } from "../lib/projects/project-deletion-queue";
 import { checkStorage } from "../lib/storage/storage";
 import { prisma } from "../lib/db/prisma";
 import { startWebhookDelivery } from "../lib/webhooks/deliver";
@@ -28,6 +30,7 @@ const boss = await startBoss(database.url, { supervise: true });
 await startBatchWorker(boss, workerBatchDeps());
 await startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
 await startAlignmentWorker(boss);
+const stopSweeps = await startProjectDeletionWorker(boss);
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 // Webhook deliveries (lib/webhooks): every worker takes due ones; a delivery row is taken by one at a time.
 const stopWebhooks = startWebhookDelivery({ prisma });
@@ -36,6 +39,7 @@ let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
+  stopSweeps();
   logger.info("stopping: unfinished jobs go back to the queue");
   await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }).catch(() => {}), stopWebhooks()]);
   await database.stop();

@@ -3,18 +3,21 @@ import { requirePageActor } from "@/app/_server/actor";
 import { ActionForm, Field } from "@/components/action-form";
 import { Card, EmptyState } from "@/components/empty-state";
 import { prisma } from "@/lib/db/prisma";
+import { ProjectDeletions } from "@/components/projects/project-deletions";
+import { listProjectDeletions } from "@/lib/projects/project-deletion";
 import { listProjects } from "@/lib/projects/projects";
 import { createProjectAction } from "./actions";
 
 export default async function ProjectsPage() {
   const actor = await requirePageActor();
-  const projects = await listProjects(prisma, actor);
+  const [projects, deletions] = await Promise.all([listProjects(prisma, actor), listProjectDeletions(prisma, actor)]);
   const active = projects.filter((project) => !project.archived);
   const archived = projects.filter((project) => project.archived);
   return (
     <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
       <div className="flex flex-col gap-6">
         <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
+        <ProjectDeletions initial={JSON.parse(JSON.stringify(deletions))} />
         {active.length === 0 ? (
           <EmptyState title="No projects yet">Create one on the right, or ask a project owner to add you as a member.</EmptyState>
         ) : (

@@ -4,10 +4,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
-import type { ProjectDeletionCounts } from "@/lib/projects/delete-project";
+import type { ProjectDeletionCounts } from "@/lib/projects/project-deletion";
 import { itemNounPhrase } from "@/lib/tasks/task-display";
 
-type Answer = { dryRun: boolean; name: string; counts: ProjectDeletionCounts; storage: { failedCount: number } | null };
+type Answer = { dryRun: boolean; name: string; counts: ProjectDeletionCounts };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
@@ -16,8 +16,9 @@ function send(projectId: string, body: unknown) {
 }
 
 /**
- * *Delete project* (owners): the server counts what goes, the owner types the project's name, and
- * the project is deleted with its videos, frames, runs, judgments, queues and stored files.
+ * *Delete project* (owners): the server counts what goes, the owner types the project's name, and the project is gone
+ * at once; a worker deletes its videos, frames, runs, judgments, queues and stored files, and the projects page
+ * follows it (components/projects/project-deletions.tsx), where it can be cancelled until it ends.
  */
 export function DeleteProjectButton({ projectId }: { projectId: string }) {
   const router = useRouter();

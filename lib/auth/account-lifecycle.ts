@@ -122,6 +122,7 @@ export const USER_REFERENCE_COLUMNS = [
   { model: "webhook", field: "createdById", kind: "webhooks" },
   { model: "alignmentRun", field: "createdById", kind: "judge alignments" },
   { model: "pipelineSettingsVersion", field: "createdById", kind: "run settings versions" },
+  { model: "projectDeletion", field: "requestedById", kind: "project deletions" },
   { model: "labelSet", field: "importedById", kind: "imported sets" },
   { model: "itemSet", field: "importedById", kind: "imported sets" },
 ] as const;

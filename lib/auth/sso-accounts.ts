@@ -21,7 +21,7 @@ import type { Actor } from "./actor";
 export async function setUpSsoAccount(db: PrismaClient, userId: string): Promise<{ memberships: number }> {
   try {
     return await db.$transaction(async (tx) => {
-      const projects = await tx.project.findMany({ where: { ssoDefaultRole: { not: null } }, select: { id: true, ssoDefaultRole: true } });
+      const projects = await tx.project.findMany({ where: { ssoDefaultRole: { not: null }, deletingAt: null }, select: { id: true, ssoDefaultRole: true } });
       const created = await tx.projectMember.createMany({
         data: projects.map((project) => ({ projectId: project.id, userId, role: project.ssoDefaultRole! })),
         skipDuplicates: true,

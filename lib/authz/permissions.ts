@@ -12,7 +12,7 @@ export const PROJECT_ACTIONS = [
   "project.view",
   "project.rename",
   "project.archive",
-  /** Delete the project with everything in it (lib/projects/delete-project.ts). */
+  /** Delete the project with everything in it (lib/projects/project-deletion.ts). */
   "project.delete",
   "members.manage",
   "videos.import",
@@ -74,8 +74,9 @@ export async function projectRoleOf(prisma: PrismaClient, actor: Actor, projectI
   const granted = grantedRole(actor, projectId);
   if (granted) return granted;
   if (actor.isAdmin) {
-    const exists = await prisma.project.findUnique({ where: { id: projectId }, select: { id: true } });
-    return exists ? "owner" : null;
+    // A project being deleted has no members left (lib/projects/project-deletion.ts) and is gone for admins too.
+    const exists = await prisma.project.findUnique({ where: { id: projectId }, select: { deletingAt: true } });
+    return exists && !exists.deletingAt ? "owner" : null;
   }
   const membership = await prisma.projectMember.findUnique({
     where: { projectId_userId: { projectId, userId: actor.userId } },
@@ -102,7 +103,7 @@ export async function requireProjectAccess(prisma: PrismaClient, actor: Actor, p
 export async function requireProject(prisma: PrismaClient, actor: Actor, projectId: string, action: ProjectAction): Promise<{ project: Project; role: ProjectRole }> {
   const found = await prisma.project.findUnique({ where: { id: projectId }, include: { members: { where: { userId: actor.userId }, select: { role: true } } } });
   const { members, ...project } = found ?? { members: [] };
-  const role: ProjectRole | null = found ? (actor.isAdmin ? "owner" : (members[0]?.role ?? null)) : null;
+  const role: ProjectRole | null = found && !found.deletingAt ? (actor.isAdmin ? "owner" : (members[0]?.role ?? null)) : null;
   if (!role) throw new NotFoundError("No such project.");
   if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);
   return { project: project as Project, role };
@@ -115,7 +116,7 @@ export async function requireProject(prisma: PrismaClient, actor: Actor, project
  * edit; a record picked from such a list is still checked with `requireProjectAccess` when it is used.
  */
 export function projectsWhereActorMay(actor: Actor, action: ProjectAction): Prisma.ProjectWhereInput {
-  if (actor.isAdmin) return {};
+  if (actor.isAdmin) return { deletingAt: null };
   const roles = (Object.keys(ROLE_ACTIONS) as ProjectRole[]).filter((role) => roleCan(role, action));
   return { members: { some: { userId: actor.userId, role: { in: roles } } } };
 }

@@ -26,7 +26,7 @@ export interface ProjectSummary {
 /** Projects the actor belongs to (all projects for a site admin, as owner). */
 export async function listProjects(prisma: PrismaClient, actor: Actor): Promise<ProjectSummary[]> {
   const projects = await prisma.project.findMany({
-    where: actor.isAdmin ? {} : { members: { some: { userId: actor.userId } } },
+    where: actor.isAdmin ? { deletingAt: null } : { members: { some: { userId: actor.userId } } },
     orderBy: [{ archivedAt: { sort: "asc", nulls: "first" } }, { createdAt: "desc" }],
     include: { members: { where: { userId: actor.userId }, select: { role: true } }, _count: { select: { members: true } } },
   });

@@ -12,9 +12,14 @@ export interface RemovedObjects {
  * Removes the objects of rows already deleted (a deleted video's file and frames). Called after the
  * rows' transaction commits, so a failure here never brings rows back: each key is tried up to
  * `attempts` times (S3 answers 5xx and throttles now and then), and a key that still fails is logged
- * as a warning with the key and reported to the caller; it is an orphan nothing references.
+ * as a warning with the key and reported to the caller. Callers go through lib/storage/storage-garbage.ts,
+ * which keeps such a key recorded for the next sweep.
  */
-export async function removeStoredObjects(storage: ObjectStorage, keys: readonly string[], options: { attempts?: number; concurrency?: number } = {}): Promise<RemovedObjects> {
+export async function removeStoredObjects(
+  storage: ObjectStorage,
+  keys: readonly string[],
+  options: { attempts?: number; concurrency?: number; onRemoved?: (key: string) => void } = {},
+): Promise<RemovedObjects> {
   const attempts = options.attempts ?? 3;
   const queue = [...new Set(keys)];
   const failed: string[] = [];
@@ -25,11 +30,12 @@ export async function removeStoredObjects(storage: ObjectStorage, keys: readonly
         try {
           await storage.delete(key);
           removed += 1;
+          options.onRemoved?.(key);
           break;
         } catch (error) {
           if (attempt >= attempts) {
             failed.push(key);
-            log().warn({ err: error, key, attempts }, "could not remove a stored object of deleted rows; it is left as an orphan");
+            log().warn({ err: error, key, attempts }, "could not remove a stored object of deleted rows; its key stays recorded for the next sweep");
             break;
           }
           await new Promise((resolve) => setTimeout(resolve, 200 * attempt));

@@ -3,7 +3,8 @@ import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError } from "../errors";
-import { removeStoredObjects, type RemovedObjects } from "../storage/remove-objects";
+import type { RemovedObjects } from "../storage/remove-objects";
+import { recordStorageGarbage, removeStorageGarbage } from "../storage/storage-garbage";
 import type { VideoDeps } from "./register-video";
 
 /**
@@ -87,6 +88,41 @@ async function countDependents(tx: Tx, projectId: string, videoIds: string[]): P
   };
 }
 
+/**
+ * Deletes the videos' rows and what depends on them (see the file's comment), in the caller's transaction, and records
+ * their storage objects (the files and frames) as garbage in it (lib/storage/storage-garbage.ts); returns those keys,
+ * to be removed once the transaction commits. `runsToDelete` and `queuesToDelete` are the runs and queues the
+ * deletion leaves empty.
+ */
+export async function deleteVideoRows(tx: Tx, projectId: string, videoIds: string[], empty: { runsToDelete: string[]; queuesToDelete: string[] }): Promise<string[]> {
+  const { runsToDelete, queuesToDelete } = empty;
+  const videoKeys = await tx.$queryRaw<{ storageKey: string }[]>`SELECT "storageKey" FROM video WHERE "projectId" = ${projectId} AND id = ANY(${videoIds})`;
+  const frameKeys = await tx.$queryRaw<{ storageKey: string }[]>`
+    SELECT f."storageKey" FROM frame f JOIN frame_set fs ON fs.id = f."frameSetId" WHERE fs."videoId" = ANY(${videoIds})`;
+  // Rows that name the videos without a foreign key go first; the rest cascade from video.
+  await tx.humanJudgment.deleteMany({ where: { projectId, videoId: { in: videoIds } } });
+  await tx.goldJudgment.deleteMany({ where: { projectId, videoId: { in: videoIds } } });
+  await tx.$executeRaw`
+    DELETE FROM review_queue_item qi USING review_queue q
+    WHERE q.id = qi."queueId" AND q."projectId" = ${projectId} AND qi."videoId" = ANY(${videoIds})`;
+  await tx.reviewQueue.deleteMany({ where: { id: { in: queuesToDelete } } });
+  await tx.$executeRaw`
+    UPDATE review_queue q SET "itemCount" = (SELECT count(*) FROM review_queue_item qi WHERE qi."queueId" = q.id)
+    WHERE q."projectId" = ${projectId} AND q."itemCount" <> (SELECT count(*) FROM review_queue_item qi WHERE qi."queueId" = q.id)`;
+  await tx.$executeRaw`
+    DELETE FROM step_result sr USING judge_run r
+    WHERE r.id = sr."runId" AND r."projectId" = ${projectId} AND sr."videoId" = ANY(${videoIds})`;
+  await tx.judgeRun.deleteMany({ where: { id: { in: runsToDelete } } });
+  await tx.uploadSession.updateMany({ where: { projectId, videoId: { in: videoIds } }, data: { videoId: null } });
+  await tx.video.deleteMany({ where: { projectId, id: { in: videoIds } } });
+  await tx.$executeRaw`
+    UPDATE item_set s SET "itemCount" = (SELECT count(*) FROM item i WHERE i."setId" = s.id)
+    WHERE s."projectId" = ${projectId} AND s."itemCount" <> (SELECT count(*) FROM item i WHERE i."setId" = s.id)`;
+  const keys = [...videoKeys.map((v) => v.storageKey), ...frameKeys.map((f) => f.storageKey)];
+  await recordStorageGarbage(tx, keys);
+  return keys;
+}
+
 export interface VideoDeletionResult {
   dryRun: boolean;
   counts: VideoDeletionCounts;
@@ -104,8 +140,8 @@ export async function deleteVideos(deps: VideoDeps, actor: Actor, projectId: str
   const outcome = await deps.prisma.$transaction(
     async (tx) => {
       // Locks the videos: an edit, a frame upload or another deletion of them waits for this one.
-      const found = await tx.$queryRaw<{ id: string; storageKey: string }[]>`
-        SELECT id, "storageKey" FROM video WHERE "projectId" = ${projectId} AND id = ANY(${videoIds}) FOR UPDATE`;
+      const found = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM video WHERE "projectId" = ${projectId} AND id = ANY(${videoIds}) FOR UPDATE`;
       if (found.length !== videoIds.length) {
         const known = new Set(found.map((v) => v.id));
         const missing = videoIds.filter((id) => !known.has(id));
@@ -124,33 +160,13 @@ export async function deleteVideos(deps: VideoDeps, actor: Actor, projectId: str
       }
       const { counts, runsToDelete, queuesToDelete } = await countDependents(tx, projectId, videoIds);
       if (input.dryRun) return { counts, keys: [] as string[] };
-      const frameKeys = await tx.$queryRaw<{ storageKey: string }[]>`
-        SELECT f."storageKey" FROM frame f JOIN frame_set fs ON fs.id = f."frameSetId" WHERE fs."videoId" = ANY(${videoIds})`;
-      // Rows that name the videos without a foreign key go first; the rest cascade from video.
-      await tx.humanJudgment.deleteMany({ where: { projectId, videoId: { in: videoIds } } });
-      await tx.goldJudgment.deleteMany({ where: { projectId, videoId: { in: videoIds } } });
-      await tx.$executeRaw`
-        DELETE FROM review_queue_item qi USING review_queue q
-        WHERE q.id = qi."queueId" AND q."projectId" = ${projectId} AND qi."videoId" = ANY(${videoIds})`;
-      await tx.reviewQueue.deleteMany({ where: { id: { in: queuesToDelete } } });
-      await tx.$executeRaw`
-        UPDATE review_queue q SET "itemCount" = (SELECT count(*) FROM review_queue_item qi WHERE qi."queueId" = q.id)
-        WHERE q."projectId" = ${projectId} AND q."itemCount" <> (SELECT count(*) FROM review_queue_item qi WHERE qi."queueId" = q.id)`;
-      await tx.$executeRaw`
-        DELETE FROM step_result sr USING judge_run r
-        WHERE r.id = sr."runId" AND r."projectId" = ${projectId} AND sr."videoId" = ANY(${videoIds})`;
-      await tx.judgeRun.deleteMany({ where: { id: { in: runsToDelete } } });
-      await tx.uploadSession.updateMany({ where: { projectId, videoId: { in: videoIds } }, data: { videoId: null } });
-      await tx.video.deleteMany({ where: { projectId, id: { in: videoIds } } });
-      await tx.$executeRaw`
-        UPDATE item_set s SET "itemCount" = (SELECT count(*) FROM item i WHERE i."setId" = s.id)
-        WHERE s."projectId" = ${projectId} AND s."itemCount" <> (SELECT count(*) FROM item i WHERE i."setId" = s.id)`;
-      return { counts, keys: [...found.map((v) => v.storageKey), ...frameKeys.map((f) => f.storageKey)] };
+      const keys = await deleteVideoRows(tx, projectId, videoIds, { runsToDelete, queuesToDelete });
+      return { counts, keys };
     },
     { timeout: 120_000 },
   );
   if (input.dryRun) return { dryRun: true, counts: outcome.counts, storage: null };
-  return { dryRun: false, counts: outcome.counts, storage: await removeStoredObjects(deps.storage, outcome.keys) };
+  return { dryRun: false, counts: outcome.counts, storage: await removeStorageGarbage(deps.prisma, deps.storage, outcome.keys) };
 }
 
 /** One video, by its id alone (the video page, `DELETE /api/v1/videos/:id`). */

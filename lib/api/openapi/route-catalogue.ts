@@ -14,7 +14,7 @@ import { PIPELINES, TASK_MODULES } from "../../tasks/modules";
 import { labelNextQuerySchema, labelNextRunIdSchema } from "../../label-next/label-next.validation";
 import { labelSetIdSchema, labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
 import { runLeaderboardQuerySchema } from "../../leaderboard/run-leaderboard.validation";
-import { deleteProjectSchema } from "../../projects/delete-project";
+import { deleteProjectSchema } from "../../projects/project-deletion";
 import { addMemberBodySchema, createProjectSchema, projectIdSchema, updateProjectSchema } from "../../projects/projects.validation";
 import { savePromptVersionSchema } from "../../prompt-versions/prompt-versions.validation";
 import { queueStateSchema } from "../../queues/queue-states.validation";
@@ -106,6 +106,31 @@ function coreApiRoutes(): ApiRoute[] {
       responses: [created("The new key, with its secret.")],
     },
     { method: "delete", path: "/api/v1/me/api-keys/{keyId}", summary: "Revoke one of the caller's API keys", params: { keyId: recordIdSchema }, responses: [noContent("Revoked.")] },
+    {
+      method: "get",
+      path: "/api/v1/me/project-deletions",
+      summary: "The caller's project deletions",
+      description: "Those still going or ended in the last day, newest first (a site admin: everyone's), with their progress.",
+      responses: [ok("`{deletions: [{id, projectId, projectName, status, counts, videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}]}`.")],
+    },
+    {
+      method: "get",
+      path: "/api/v1/me/project-deletions/{deletionId}",
+      summary: "One project deletion and its progress",
+      description: "`status`: queued, running, done or cancelled; `error` is the last attempt's while a worker retries.",
+      params: { deletionId: recordIdSchema },
+      responses: [ok("The deletion.")],
+    },
+    {
+      method: "post",
+      path: "/api/v1/me/project-deletions/{deletionId}/cancel",
+      summary: "Cancel a project deletion",
+      description:
+        "One no worker has started gives the project back at once (status cancelled); a running one stops after its current batch (`cancelRequested`) and gives back the project with its members and the videos not yet deleted. An ended one → 409.",
+      params: { deletionId: recordIdSchema },
+      responses: [ok("The deletion.")],
+      errors: [409],
+    },
 
     // Projects and members.
     { method: "get", path: "/api/v1/projects", summary: "The caller's projects", responses: [ok("`{projects: [...]}`.")] },
@@ -123,10 +148,11 @@ function coreApiRoutes(): ApiRoute[] {
       method: "delete",
       path: "/api/v1/projects/{projectId}",
       summary: "Delete a project with everything in it (owners)",
-      description: '`{"dryRun": true}` only counts what would go; else `confirmName` must be the project\'s name. A queued or running run → 409 run_in_progress.',
+      description:
+        '`{"dryRun": true}` only counts what would go; else `confirmName` must be the project\'s name: the project is gone for everyone at once and a worker deletes it in batches (follow it at /api/v1/me/project-deletions/{deletionId}). A queued or running run → 409 run_in_progress.',
       params: project,
       body: { kind: "json", schema: deleteProjectSchema, optional: true },
-      responses: [ok("`{dryRun, name, counts, storage}`.")],
+      responses: [ok("A dry run: `{dryRun: true, name, counts}`."), accepted("`{dryRun: false, name, counts, deletion}`: the deletion, queued.")],
       errors: [409],
     },
     { method: "get", path: "/api/v1/projects/{projectId}/members", summary: "The project's members", params: project, responses: [ok("`{members: [...]}`.")] },

@@ -306,7 +306,7 @@ async function curationOf(prisma: PrismaClient, setId: string, views: readonly C
 /** Projects the actor may import into: the targets of "Make a QA set". */
 export async function qaSetTargetProjects(prisma: PrismaClient, actor: Actor): Promise<{ id: string; name: string }[]> {
   const projects = await prisma.project.findMany({
-    where: { archivedAt: null, ...(actor.isAdmin ? {} : { members: { some: { userId: actor.userId } } }) },
+    where: { archivedAt: null, deletingAt: null, ...(actor.isAdmin ? {} : { members: { some: { userId: actor.userId } } }) },
     orderBy: { name: "asc" },
     select: { id: true, name: true, members: { where: { userId: actor.userId }, select: { role: true } } },
   });

@@ -11,7 +11,11 @@ import { getStorage } from "@/lib/storage/storage";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { insertJudgment } from "@/lib/testing/judgments";
+import { executeProjectDeletion } from "@/lib/projects/project-deletion";
 import { DELETE as deleteProjectRoute } from "../projects/[projectId]/route";
+import { POST as cancelDeletionRoute } from "../me/project-deletions/[deletionId]/cancel/route";
+import { GET as getDeletionRoute } from "../me/project-deletions/[deletionId]/route";
+import { GET as listDeletionsRoute } from "../me/project-deletions/route";
 import { POST as deleteVideosRoute } from "../projects/[projectId]/videos/delete/route";
 import { POST as metadataRoute } from "../projects/[projectId]/videos/metadata/route";
 import { GET as editsRoute } from "./[videoId]/edits/route";
@@ -314,11 +318,25 @@ describe("deleting videos and projects", () => {
     expect((await deleteProjectRoute(request(keys.owner, "DELETE", { confirmName: "Delete you" }), ctx({ projectId }))).status).toBe(400);
     expect(await prisma.project.count({ where: { id: projectId } })).toBe(1);
     const deleted = await call(deleteProjectRoute(request(keys.owner, "DELETE", { confirmName: "Delete me" }), ctx({ projectId })));
-    expect(deleted.status).toBe(200);
-    expect(deleted.body.storage).toMatchObject({ removed: 21, failedCount: 0 });
+    // Queued for a worker (202): the project is gone for its members at once, its rows are still there.
+    expect(deleted.status).toBe(202);
+    expect(deleted.body.deletion).toMatchObject({ status: "queued", projectName: "Delete me", videosTotal: 3, videosDeleted: 0 });
+    expect((await deleteProjectRoute(request(keys.owner, "DELETE", { dryRun: true }), ctx({ projectId }))).status).toBe(404);
+    expect(await prisma.video.count({ where: { projectId } })).toBe(3);
+    // Its requester follows it at /api/v1/me/project-deletions; another member does not see it.
+    const deletionId = deleted.body.deletion.id as string;
+    expect((await call(listDeletionsRoute(request(keys.owner, "GET"), ctx({})))).body.deletions.map((d: { id: string }) => d.id)).toContain(deletionId);
+    expect((await call(listDeletionsRoute(request(keys.reviewer, "GET"), ctx({})))).body.deletions).toEqual([]);
+    expect((await getDeletionRoute(request(keys.reviewer, "GET"), ctx({ deletionId }))).status).toBe(404);
+    expect((await call(getDeletionRoute(request(keys.owner, "GET"), ctx({ deletionId })))).body).toMatchObject({ status: "queued", videosTotal: 3 });
+    // What the worker runs (lib/projects/project-deletion-queue.ts), here inline.
+    const done = await executeProjectDeletion({ prisma, storage: getStorage() }, deleted.body.deletion.id);
+    expect(done).toMatchObject({ status: "done", videosDeleted: 3, storageRemoved: 21 });
     expect(await prisma.project.count({ where: { id: projectId } })).toBe(0);
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
     expect(await prisma.video.count({ where: { projectId } })).toBe(0);
     for (const key of keys2) expect(await getStorage().stat(key)).toBeNull();
+    // Ended: nothing to cancel (409).
+    expect((await cancelDeletionRoute(request(keys.owner, "POST", {}), ctx({ deletionId }))).status).toBe(409);
   }, 120_000);
 });

@@ -1,8 +1,8 @@
 import { withProject } from "@/lib/api/with-project";
 import { parseJsonBody, parseOptionalJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { deleteProject, deleteProjectSchema } from "@/lib/projects/delete-project";
-import { getStorage } from "@/lib/storage/storage";
+import { deleteProject, deleteProjectSchema } from "@/lib/projects/project-deletion";
+import { appProjectDeletionQueue } from "@/lib/projects/project-deletion-queue";
 import { getProject, renameProject, setProjectArchived, setProjectGuidelines, setProjectSsoDefaultRole } from "@/lib/projects/projects";
 import { updateProjectSchema } from "@/lib/projects/projects.validation";
 
@@ -32,7 +32,12 @@ export const PATCH = withProject<Params>("project.view", async ({ request, actor
   return Response.json({ id: saved.id, name: saved.name, archived: saved.archivedAt !== null, guidelines: saved.guidelines, ssoDefaultRole: saved.ssoDefaultRole });
 });
 
-/** Deletes the project with everything in it (owners): `{"dryRun": true}` counts it; else `{"confirmName": <its name>}`. */
-export const DELETE = withProject<Params>("project.view", async ({ request, actor, project }) =>
-  Response.json(await deleteProject({ prisma, storage: getStorage() }, actor, project.id, await parseOptionalJsonBody(request, deleteProjectSchema))),
-);
+/**
+ * Deletes the project with everything in it (owners): `{"dryRun": true}` counts it (200); `{"confirmName": <its name>}`
+ * hides it at once and queues its deletion for a worker (202, with the deletion to follow at
+ * /api/v1/me/project-deletions/{id}).
+ */
+export const DELETE = withProject<Params>("project.view", async ({ request, actor, project }) => {
+  const answer = await deleteProject({ prisma, queue: appProjectDeletionQueue() }, actor, project.id, await parseOptionalJsonBody(request, deleteProjectSchema));
+  return Response.json(answer, { status: answer.dryRun ? 200 : 202 });
+});
