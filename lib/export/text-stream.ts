@@ -46,6 +46,14 @@ export async function pagedTextStream<Page>(pages: AsyncGenerator<Page>, header:
   return textStream(chunks());
 }
 
+/**
+ * The pages of an export of `total` rows, each read by `read` (`skip`, `take`) only when the stream asks for it; one
+ * page (empty) when there is no row, so the export still has its header and its run.
+ */
+export async function* rowPages<Page>(total: number, pageSize: number, read: (page: { skip: number; take: number }) => Promise<Page>): AsyncGenerator<Page> {
+  for (let skip = 0; skip === 0 || skip < total; skip += pageSize) yield await read({ skip, take: pageSize });
+}
+
 /** JSON Lines: one object per line, each line ended. */
 export const jsonLines = (rows: readonly unknown[]) => rows.map((row) => `${JSON.stringify(row)}\n`).join("");
 

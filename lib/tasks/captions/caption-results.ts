@@ -11,6 +11,7 @@ import { type CaptionContentAnswer, type CaptionStyleAnswer } from "./caption-ju
 import { captionLeaderboard, type CaptionResult, type LeaderboardMetric } from "./caption-leaderboard";
 import { NotFoundError, ValidationError } from "../../errors";
 import { csvRow } from "../../export/csv";
+import { rowPages } from "../../export/text-stream";
 import type { CaptionPayload, ReferencePayload } from "./caption-items";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../../validation/nul-bytes";
 import type { WordCounting } from "./count-words";
@@ -242,9 +243,7 @@ export async function* runCaptionResultSlices(prisma: PrismaClient, actor: Actor
   const run = await captionRunOf(prisma, actor, runId, "export.read");
   const where = await runCaptionsWhere(prisma, run, query);
   const total = await prisma.runItem.count({ where });
-  for (let skip = 0; skip === 0 || skip < total; skip += pageSize) {
-    yield { run: runSummary(run), captions: await readRunCaptions(prisma, run, where, { skip, take: pageSize }) };
-  }
+  yield* rowPages(total, pageSize, async (page) => ({ run: runSummary(run), captions: await readRunCaptions(prisma, run, where, page) }));
 }
 
 const CAPTION_CSV_COLUMNS = [

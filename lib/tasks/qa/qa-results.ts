@@ -14,7 +14,7 @@ import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { csvRow } from "../../export/csv";
-import { jsonLines } from "../../export/text-stream";
+import { jsonLines, rowPages } from "../../export/text-stream";
 import type { QuestionPayload } from "./question-set-import";
 import { accuracyRows, pairwiseComparisons, type AccuracyRow, type QaOutcome, type QaOutcomeRow, type RunComparison } from "./accuracy";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../../validation/nul-bytes";
@@ -312,9 +312,7 @@ export async function* runQaResultSlices(prisma: PrismaClient, actor: Actor, run
   const where = await runQuestionsWhere(prisma, run, query);
   const total = await prisma.runItem.count({ where });
   const { projectId: _projectId, ...summary } = run;
-  for (let skip = 0; skip === 0 || skip < total; skip += pageSize) {
-    yield { run: summary, questions: await readRunQuestions(prisma, run, where, { skip, take: pageSize }) };
-  }
+  yield* rowPages(total, pageSize, async (page) => ({ run: summary, questions: await readRunQuestions(prisma, run, where, page) }));
 }
 
 const QUESTION_CSV_COLUMNS = [
