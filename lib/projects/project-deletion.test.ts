@@ -110,6 +110,28 @@ describe("deleting a project as a worker's job", () => {
     expect(await present(keysBefore.filter((k) => !keysAfter.includes(k)))).toEqual([]);
   });
 
+  it("gives back at once a running deletion whose worker stopped, and a worker that wakes up later stops there", async () => {
+    const { owner, reviewer, projectId } = await projectWithMembers("Stalled", 4);
+    const started = await deleteProject({ prisma, queue: recordingQueue() }, owner, projectId, { dryRun: false, confirmName: "Stalled" });
+    const ended = await executeProjectDeletion(
+      {
+        prisma,
+        storage: getStorage(),
+        batchSize: 1,
+        afterBatch: async (state) => {
+          if (state.videosDeleted !== 1) return;
+          // The worker freezes here for ten minutes (as if its machine were suspended); its owner cancels meanwhile.
+          await prisma.$executeRaw`UPDATE project_deletion SET "updatedAt" = now() - interval '10 minutes' WHERE id = ${state.id}`;
+          expect(await cancelProjectDeletion(prisma, owner, state.id)).toMatchObject({ status: "cancelled", videosDeleted: 1 });
+        },
+      },
+      started.deletion!.id,
+    );
+    expect(ended).toMatchObject({ status: "cancelled", videosDeleted: 1 });
+    expect(await prisma.video.count({ where: { projectId } })).toBe(3);
+    expect(await requireProjectAccess(prisma, reviewer, projectId, "project.view")).toBe("reviewer");
+  });
+
   it("resumes a deletion killed between a batch's commit and its storage removal, leaving no orphan", async () => {
     const { owner, projectId } = await projectWithMembers("Killed", 4);
     const keys = await storedKeys(projectId);

@@ -200,9 +200,13 @@ async function restoreProject(tx: Tx, row: DeletionRow): Promise<DeletionRow> {
   return tx.projectDeletion.update({ where: { id: row.id }, data: { status: "cancelled", finishedAt: new Date() } });
 }
 
+/** A running deletion whose row has not moved for this long has no worker on it (a batch takes seconds). */
+const STALLED_MS = 5 * 60_000;
+
 /**
- * Cancels a deletion: one no worker has started is given back at once; a running one stops after its current batch
- * (the answer says `cancelRequested`). One that ended is a 409.
+ * Cancels a deletion: one no worker has started, or one whose worker stopped (no batch for five minutes: workers
+ * down, or its retries given up), is given back at once; a running one stops after its current batch (the answer
+ * says `cancelRequested`). One that ended is a 409.
  */
 export async function cancelProjectDeletion(prisma: PrismaClient, actor: Actor, deletionId: string): Promise<ProjectDeletionState> {
   await requireDeletion(prisma, actor, deletionId);
@@ -210,7 +214,7 @@ export async function cancelProjectDeletion(prisma: PrismaClient, actor: Actor, 
     const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM project_deletion WHERE id = ${deletionId} FOR UPDATE`;
     if (!locked || !UNFINISHED.includes(locked.status as ProjectDeletionStatus)) throw new ConflictError(`The deletion has ended (${locked?.status ?? "gone"}): there is nothing to cancel.`);
     const current = await tx.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } });
-    if (locked.status === "queued") return restoreProject(tx, current);
+    if (locked.status === "queued" || Date.now() - current.updatedAt.getTime() > STALLED_MS) return restoreProject(tx, current);
     return tx.projectDeletion.update({ where: { id: deletionId }, data: { cancelRequested: true } });
   });
   return stateOf(row);
@@ -240,12 +244,16 @@ async function removeLeftGarbage(deps: ProjectDeletionDeps, row: DeletionRow): P
   }
 }
 
-/** Cancelled while running: gives the project back if the request asked, and says so. */
-async function cancelIfAsked(prisma: PrismaClient, deletionId: string): Promise<boolean> {
+/**
+ * Between batches: gives the project back if a cancel was asked for, and says whether to stop (also when the
+ * deletion is no longer running: given back by a cancel that found it stalled, or ended by another attempt).
+ */
+async function stopHere(prisma: PrismaClient, deletionId: string): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
-    const row = await tx.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } });
-    if (!row.cancelRequested || row.status !== "running") return false;
     await tx.$queryRaw`SELECT id FROM project_deletion WHERE id = ${deletionId} FOR UPDATE`;
+    const row = await tx.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } });
+    if (row.status !== "running") return true;
+    if (!row.cancelRequested) return false;
     await restoreProject(tx, row);
     return true;
   });
@@ -265,7 +273,7 @@ export async function executeProjectDeletion(deps: ProjectDeletionDeps, deletion
   try {
     await removeLeftGarbage(deps, row);
     for (;;) {
-      if (await cancelIfAsked(prisma, deletionId)) return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
+      if (await stopHere(prisma, deletionId)) return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
       const batch = await prisma.video.findMany({ where: { projectId }, orderBy: { id: "asc" }, take: batchSize, select: { id: true } });
       if (batch.length === 0) break;
       const keys = await prisma.$transaction(
@@ -289,7 +297,7 @@ export async function executeProjectDeletion(deps: ProjectDeletionDeps, deletion
       row = await prisma.projectDeletion.update({ where: { id: deletionId }, data: { storageRemoved: { increment: removed.removed } } });
       await deps.afterBatch?.(stateOf(row));
     }
-    if (await cancelIfAsked(prisma, deletionId)) return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
+    if (await stopHere(prisma, deletionId)) return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
     // No video is left: judgments (which name the project without a foreign key), the runs a few at a time (their
     // steps, calls and scores cascade), the open uploads' staged bytes, then the project with everything else.
     await prisma.humanJudgment.deleteMany({ where: { projectId } });
