@@ -126,7 +126,7 @@ function coreApiRoutes(): ApiRoute[] {
       path: "/api/v1/me/project-deletions/{deletionId}/cancel",
       summary: "Cancel a project deletion",
       description:
-        "One no worker has started gives the project back at once (status cancelled); a running one stops after its current batch (`cancelRequested`) and gives back the project with its members and the videos not yet deleted. An ended one → 409.",
+        "One no worker has started, or whose worker has not finished a batch for five minutes, gives the project back at once (status cancelled); a running one stops after its current batch (`cancelRequested`) and gives back the project with its members and the videos not yet deleted. An ended one → 409.",
       params: { deletionId: recordIdSchema },
       responses: [ok("The deletion.")],
       errors: [409],
