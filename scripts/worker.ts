@@ -1,4 +1,4 @@
-// `npm run worker`: a worker. Runs judge, alignment and project-deletion jobs from pg-boss on the same PostgreSQL as
+// `npm run worker`: a worker. Runs judge, alignment and deletion jobs from pg-boss on the same PostgreSQL as
 // the app, and sweeps storage garbage (lib/storage/storage-garbage.ts).
 // Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET and storage:
 // STORAGE_URL with its S3_* settings, or STORAGE_DIR on a shared file system).
@@ -9,7 +9,7 @@ import { resolveDatabase } from "../lib/db/resolve-database";
 import { workerBatchDeps, workerJudgeDeps } from "../lib/judge/app-judge";
 import { startBatchWorker, startBoss, startJudgeWorker } from "../lib/judge/queue";
 import { rootLogger } from "../lib/observability/logger";
-import { startProjectDeletionWorker } from "../lib/projects/project-deletion-queue";
+import { startDeletionWorker } from "../lib/deletions/deletion-queues";
 import { checkStorage } from "../lib/storage/storage";
 import { prisma } from "../lib/db/prisma";
 import { startWebhookDelivery } from "../lib/webhooks/deliver";
@@ -30,7 +30,7 @@ const boss = await startBoss(database.url, { supervise: true });
 await startBatchWorker(boss, workerBatchDeps());
 await startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
 await startAlignmentWorker(boss);
-const stopSweeps = await startProjectDeletionWorker(boss);
+const stopSweeps = await startDeletionWorker(boss);
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 // Webhook deliveries (lib/webhooks): every worker takes due ones; a delivery row is taken by one at a time.
 const stopWebhooks = startWebhookDelivery({ prisma });

@@ -1,10 +1,12 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
 import { itemNounPhrase } from "@/lib/tasks/task-display";
 import type { VideoDeletionCounts, VideoDeletionResult } from "@/lib/videos/delete-videos";
+import type { VideoDeletionState } from "@/lib/videos/video-deletion-job";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
@@ -41,18 +43,48 @@ export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }:
     };
   }, [projectId, idsKey]);
 
+  // A selection over the inline limit is deleted by a worker: followed here until it ends.
+  const [queued, setQueued] = useState<VideoDeletionResult | null>(null);
+  const job = useQuery({
+    queryKey: ["video-deletion", projectId, queued?.deletion?.id],
+    queryFn: () => apiFetch<VideoDeletionState>(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}`),
+    enabled: Boolean(queued?.deletion),
+    refetchInterval: (query) => (query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000),
+  });
+  const reported = useRef(false);
+  useEffect(() => {
+    const state = job.data;
+    if (!queued || !state || reported.current || (state.status !== "done" && state.status !== "cancelled")) return;
+    reported.current = true;
+    onDeleted({ ...queued, counts: { ...queued.counts, videos: state.videosDeleted }, deletion: state });
+  }, [job.data, queued, onDeleted]);
+
   async function confirm() {
     setBusy(true);
     setError(null);
     try {
-      onDeleted(
-        await apiFetch<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ videoIds }) }),
-      );
+      const result = await apiFetch<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ videoIds }),
+      });
+      if (result.deletion) setQueued(result);
+      else onDeleted(result);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       setBusy(false);
     }
   }
+
+  async function cancelJob() {
+    try {
+      await postJson(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}/cancel`, {});
+      await job.refetch();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+  const progress = job.data ?? queued?.deletion ?? null;
 
   return (
     <div role="dialog" aria-modal="true" aria-labelledby="delete-videos-title" className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4" data-testid="delete-videos-dialog">
@@ -71,15 +103,30 @@ export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }:
             </ul>
           </>
         )}
+        {progress && (
+          <div className="flex items-center gap-3 text-xs text-slate-600" data-testid="video-deletion-progress">
+            <progress max={progress.videosTotal} value={progress.videosDeleted} aria-label="videos deleted" />
+            <span>
+              {progress.videosDeleted.toLocaleString("en")} / {progress.videosTotal.toLocaleString("en")} videos deleted by a worker
+              {progress.cancelRequested ? " · cancelling after the current batch" : ""}
+            </span>
+          </div>
+        )}
         {error && (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-red-800" data-testid="delete-error">
             {error}
           </p>
         )}
         <div className="flex justify-end gap-2">
-          <button type="button" className={buttonClass("secondary")} onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
+          {progress ? (
+            <button type="button" className={buttonClass("secondary")} onClick={() => void cancelJob()} disabled={progress.cancelRequested} data-testid="cancel-video-deletion">
+              Cancel deletion
+            </button>
+          ) : (
+            <button type="button" className={buttonClass("secondary")} onClick={onCancel} disabled={busy}>
+              Cancel
+            </button>
+          )}
           <button type="button" className={buttonClass("danger")} onClick={() => void confirm()} disabled={!counts || busy} data-testid="confirm-delete-videos">
             {busy ? "Deleting…" : `Delete ${plural(videoIds.length, "video")}`}
           </button>

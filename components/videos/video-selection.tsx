@@ -30,13 +30,26 @@ export function VideoSelectionProvider({ enabled, projectId, pageIds, children }
       return next;
     });
   if (!enabled) return children;
+  // An empty page (a deletion took its last videos): only the status of what was done.
+  if (pageIds.length === 0 && !confirming)
+    return (
+      <>
+        {done && (
+          <p role="status" className="text-sm text-emerald-700" data-testid="delete-done">
+            {done}
+          </p>
+        )}
+        {children}
+      </>
+    );
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
 
   function deleted(result: VideoDeletionResult) {
     setConfirming(false);
     setSelected(new Set());
     const failed = result.storage?.failedCount ? ` ${result.storage.failedCount} stored files could not be removed (logged).` : "";
-    setDone(`Deleted ${result.counts.videos} video${result.counts.videos === 1 ? "" : "s"}.${failed}`);
+    const deletedVideos = `${result.counts.videos} video${result.counts.videos === 1 ? "" : "s"}`;
+    setDone(result.deletion?.status === "cancelled" ? `Cancelled after deleting ${deletedVideos}; the others are kept.` : `Deleted ${deletedVideos}.${failed}`);
     router.refresh();
   }
 

@@ -123,6 +123,7 @@ export const USER_REFERENCE_COLUMNS = [
   { model: "alignmentRun", field: "createdById", kind: "judge alignments" },
   { model: "pipelineSettingsVersion", field: "createdById", kind: "run settings versions" },
   { model: "projectDeletion", field: "requestedById", kind: "project deletions" },
+  { model: "videoDeletion", field: "requestedById", kind: "video deletions" },
   { model: "labelSet", field: "importedById", kind: "imported sets" },
   { model: "itemSet", field: "importedById", kind: "imported sets" },
 ] as const;

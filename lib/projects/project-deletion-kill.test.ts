@@ -14,7 +14,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { startOwnDatabase } from "../testing/own-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
 import { deleteProject } from "./project-deletion";
-import { pgBossProjectDeletionQueue } from "./project-deletion-queue";
+import { pgBossDeletionQueue } from "../deletions/deletion-queues";
 
 let database: Awaited<ReturnType<typeof startOwnDatabase>>;
 let prisma: PrismaClient;
@@ -48,7 +48,7 @@ describe("a worker killed in the middle of a project deletion", () => {
     const first = startWorkerProcess(env);
     workers.push(first);
     const output = () => workers.map((w, i) => `Worker ${i + 1}:\n${w.output().slice(-3000)}`).join("\n");
-    const { deletion } = await deleteProject({ prisma, queue: pgBossProjectDeletionQueue(boss) }, owner, projectId, { dryRun: false, confirmName: "Doomed" });
+    const { deletion } = await deleteProject({ prisma, queue: pgBossDeletionQueue(boss, "project") }, owner, projectId, { dryRun: false, confirmName: "Doomed" });
     const progress = () => prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletion!.id } });
 
     await waitFor(async () => (await progress()).videosDeleted >= 15, 120_000, "the first worker to delete some videos", output);
@@ -67,6 +67,6 @@ describe("a worker killed in the middle of a project deletion", () => {
     expect(left).toEqual([]);
     expect(await prisma.storageGarbage.count()).toBe(0);
     // The second worker took the job over (its log says so), the first never finished it.
-    expect(workers[1]!.lines().some((line) => line.msg === "project deletion ended" && line.status === "done")).toBe(true);
+    expect(workers[1]!.lines().some((line) => line.msg === "deletion ended" && line.status === "done")).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from "../erro
 import type { Prisma, PrismaClient, ProjectRole } from "../generated/prisma/client";
 import type { ObjectStorage } from "../storage/object-storage";
 import { removeStorageGarbage } from "../storage/storage-garbage";
-import { deleteVideoRows } from "../videos/delete-videos";
+import { deleteVideoRows } from "../videos/delete-video-rows";
 
 /**
  * Deleting a project with everything in it (owners; archiving is the reversible alternative), as a worker's job.
@@ -63,7 +63,7 @@ export interface ProjectDeletionState {
   finishedAt: Date | null;
 }
 
-/** Sends a deletion to the workers (lib/projects/project-deletion-queue.ts; inline in tests). */
+/** Sends a deletion to the workers (lib/deletions/deletion-queues.ts; inline in tests). */
 export interface ProjectDeletionQueue {
   enqueue(deletionId: string): Promise<void>;
 }

@@ -4,8 +4,12 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError } from "../errors";
 import type { RemovedObjects } from "../storage/remove-objects";
-import { recordStorageGarbage, removeStorageGarbage } from "../storage/storage-garbage";
+import { removeStorageGarbage } from "../storage/storage-garbage";
+import { deleteVideoRows, type VideoDeletionCounts } from "./delete-video-rows";
 import type { VideoDeps } from "./register-video";
+import { createVideoDeletion, VIDEO_DELETION_INLINE_MAX, type VideoDeletionQueue, type VideoDeletionState } from "./video-deletion-job";
+
+export type { VideoDeletionCounts } from "./delete-video-rows";
 
 /**
  * Deleting videos with everything that depends on them: their frames, the human and gold judgments
@@ -26,27 +30,6 @@ export const deleteVideosSchema = z
   .strict();
 
 export const deleteOneVideoSchema = z.object({ dryRun: z.boolean().default(false) }).strict();
-
-/** What a deletion removes, counted on the server (the confirmation shows these). */
-export interface VideoDeletionCounts {
-  videos: number;
-  frameSets: number;
-  frames: number;
-  humanJudgments: number;
-  goldJudgments: number;
-  /** Runs that judged at least one of the videos, and of those, the runs left with no video (deleted). */
-  runs: number;
-  runsDeleted: number;
-  runVideos: number;
-  runItems: number;
-  steps: number;
-  llmCalls: number;
-  queueItems: number;
-  queuesDeleted: number;
-  items: number;
-  edits: number;
-  storageObjects: number;
-}
 
 type Tx = Prisma.TransactionClient;
 
@@ -88,53 +71,27 @@ async function countDependents(tx: Tx, projectId: string, videoIds: string[]): P
   };
 }
 
-/**
- * Deletes the videos' rows and what depends on them (see the file's comment), in the caller's transaction, and records
- * their storage objects (the files and frames) as garbage in it (lib/storage/storage-garbage.ts); returns those keys,
- * to be removed once the transaction commits. `runsToDelete` and `queuesToDelete` are the runs and queues the
- * deletion leaves empty.
- */
-export async function deleteVideoRows(tx: Tx, projectId: string, videoIds: string[], empty: { runsToDelete: string[]; queuesToDelete: string[] }): Promise<string[]> {
-  const { runsToDelete, queuesToDelete } = empty;
-  const videoKeys = await tx.$queryRaw<{ storageKey: string }[]>`SELECT "storageKey" FROM video WHERE "projectId" = ${projectId} AND id = ANY(${videoIds})`;
-  const frameKeys = await tx.$queryRaw<{ storageKey: string }[]>`
-    SELECT f."storageKey" FROM frame f JOIN frame_set fs ON fs.id = f."frameSetId" WHERE fs."videoId" = ANY(${videoIds})`;
-  // Rows that name the videos without a foreign key go first; the rest cascade from video.
-  await tx.humanJudgment.deleteMany({ where: { projectId, videoId: { in: videoIds } } });
-  await tx.goldJudgment.deleteMany({ where: { projectId, videoId: { in: videoIds } } });
-  await tx.$executeRaw`
-    DELETE FROM review_queue_item qi USING review_queue q
-    WHERE q.id = qi."queueId" AND q."projectId" = ${projectId} AND qi."videoId" = ANY(${videoIds})`;
-  await tx.reviewQueue.deleteMany({ where: { id: { in: queuesToDelete } } });
-  await tx.$executeRaw`
-    UPDATE review_queue q SET "itemCount" = (SELECT count(*) FROM review_queue_item qi WHERE qi."queueId" = q.id)
-    WHERE q."projectId" = ${projectId} AND q."itemCount" <> (SELECT count(*) FROM review_queue_item qi WHERE qi."queueId" = q.id)`;
-  await tx.$executeRaw`
-    DELETE FROM step_result sr USING judge_run r
-    WHERE r.id = sr."runId" AND r."projectId" = ${projectId} AND sr."videoId" = ANY(${videoIds})`;
-  await tx.judgeRun.deleteMany({ where: { id: { in: runsToDelete } } });
-  await tx.uploadSession.updateMany({ where: { projectId, videoId: { in: videoIds } }, data: { videoId: null } });
-  await tx.video.deleteMany({ where: { projectId, id: { in: videoIds } } });
-  await tx.$executeRaw`
-    UPDATE item_set s SET "itemCount" = (SELECT count(*) FROM item i WHERE i."setId" = s.id)
-    WHERE s."projectId" = ${projectId} AND s."itemCount" <> (SELECT count(*) FROM item i WHERE i."setId" = s.id)`;
-  const keys = [...videoKeys.map((v) => v.storageKey), ...frameKeys.map((f) => f.storageKey)];
-  await recordStorageGarbage(tx, keys);
-  return keys;
-}
-
 export interface VideoDeletionResult {
   dryRun: boolean;
   counts: VideoDeletionCounts;
-  /** After a deletion: what happened to the storage objects. */
+  /** After an inline deletion: what happened to the storage objects. */
   storage: RemovedObjects | null;
+  /** A selection over VIDEO_DELETION_INLINE_MAX: the worker's deletion, queued (lib/videos/video-deletion-job.ts). */
+  deletion: VideoDeletionState | null;
 }
 
 /**
  * Counts (dry run) or deletes the project's videos `videoIds` (owners). A video not in the project is
- * a 404 naming it, so a stale selection deletes nothing rather than part of it.
+ * a 404 naming it, so a stale selection deletes nothing rather than part of it. Up to VIDEO_DELETION_INLINE_MAX
+ * videos go here; more are checked and counted here, then queued for a worker (`deletions`: the queue, which the
+ * route gives; without it every selection is deleted inline).
  */
-export async function deleteVideos(deps: VideoDeps, actor: Actor, projectId: string, input: { videoIds: string[]; dryRun: boolean }): Promise<VideoDeletionResult> {
+export async function deleteVideos(
+  deps: VideoDeps & { deletions?: VideoDeletionQueue },
+  actor: Actor,
+  projectId: string,
+  input: { videoIds: string[]; dryRun: boolean },
+): Promise<VideoDeletionResult> {
   await requireProjectAccess(deps.prisma, actor, projectId, "videos.delete");
   const videoIds = [...new Set(input.videoIds)];
   const outcome = await deps.prisma.$transaction(
@@ -159,14 +116,20 @@ export async function deleteVideos(deps: VideoDeps, actor: Actor, projectId: str
         );
       }
       const { counts, runsToDelete, queuesToDelete } = await countDependents(tx, projectId, videoIds);
-      if (input.dryRun) return { counts, keys: [] as string[] };
+      if (input.dryRun) return { counts, keys: [] as string[], deletion: null };
+      if (deps.deletions && videoIds.length > VIDEO_DELETION_INLINE_MAX) return { counts, keys: [] as string[], deletion: await createVideoDeletion(tx, actor, projectId, videoIds, counts) };
       const keys = await deleteVideoRows(tx, projectId, videoIds, { runsToDelete, queuesToDelete });
-      return { counts, keys };
+      return { counts, keys, deletion: null };
     },
     { timeout: 120_000 },
   );
-  if (input.dryRun) return { dryRun: true, counts: outcome.counts, storage: null };
-  return { dryRun: false, counts: outcome.counts, storage: await removeStorageGarbage(deps.prisma, deps.storage, outcome.keys) };
+  if (input.dryRun) return { dryRun: true, counts: outcome.counts, storage: null, deletion: null };
+  if (outcome.deletion) {
+    // A send that fails leaves the deletion queued: every worker sends the unfinished ones again as it starts.
+    await deps.deletions!.enqueue(outcome.deletion.id);
+    return { dryRun: false, counts: outcome.counts, storage: null, deletion: outcome.deletion };
+  }
+  return { dryRun: false, counts: outcome.counts, storage: await removeStorageGarbage(deps.prisma, deps.storage, outcome.keys), deletion: null };
 }
 
 /** One video, by its id alone (the video page, `DELETE /api/v1/videos/:id`). */

@@ -329,7 +329,7 @@ describe("deleting videos and projects", () => {
     expect((await call(listDeletionsRoute(request(keys.reviewer, "GET"), ctx({})))).body.deletions).toEqual([]);
     expect((await getDeletionRoute(request(keys.reviewer, "GET"), ctx({ deletionId }))).status).toBe(404);
     expect((await call(getDeletionRoute(request(keys.owner, "GET"), ctx({ deletionId })))).body).toMatchObject({ status: "queued", videosTotal: 3 });
-    // What the worker runs (lib/projects/project-deletion-queue.ts), here inline.
+    // What the worker runs (lib/deletions/deletion-queues.ts), here inline.
     const done = await executeProjectDeletion({ prisma, storage: getStorage() }, deleted.body.deletion.id);
     expect(done).toMatchObject({ status: "done", videosDeleted: 3, storageRemoved: 21 });
     expect(await prisma.project.count({ where: { id: projectId } })).toBe(0);

@@ -228,30 +228,37 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
               "No judge run yet: no scores to show."
             )}
           </p>
-          {result.videos.length === 0 ? (
-            <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
-          ) : view === "grid" ? (
-            <VideoGrid
-              key={new URLSearchParams(raw).toString()}
-              rows={rows}
-              metrics={task.metrics}
-              verdictMetricId={task.verdict?.metricId ?? null}
-              nextHref={nextHref}
-              prevHref={prevHref}
-              searchInputId={SEARCH_INPUT_ID}
-            />
-          ) : (
-            <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
-              <VideoListTable
+          {view === "grid" ? (
+            result.videos.length === 0 ? (
+              <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
+            ) : (
+              <VideoGrid
                 key={new URLSearchParams(raw).toString()}
                 rows={rows}
-                head={head}
                 metrics={task.metrics}
                 verdictMetricId={task.verdict?.metricId ?? null}
                 nextHref={nextHref}
                 prevHref={prevHref}
                 searchInputId={SEARCH_INPUT_ID}
               />
+            )
+          ) : (
+            // The selection stays mounted when a deletion empties the page, so its "Deleted …" status stays in view.
+            <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
+              {result.videos.length === 0 ? (
+                <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
+              ) : (
+                <VideoListTable
+                  key={new URLSearchParams(raw).toString()}
+                  rows={rows}
+                  head={head}
+                  metrics={task.metrics}
+                  verdictMetricId={task.verdict?.metricId ?? null}
+                  nextHref={nextHref}
+                  prevHref={prevHref}
+                  searchInputId={SEARCH_INPUT_ID}
+                />
+              )}
             </VideoSelectionProvider>
           )}
           <nav className="flex items-center gap-3 text-sm" aria-label="Pages" data-testid="pagination">

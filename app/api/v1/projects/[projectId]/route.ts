@@ -2,7 +2,7 @@ import { withProject } from "@/lib/api/with-project";
 import { parseJsonBody, parseOptionalJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { deleteProject, deleteProjectSchema } from "@/lib/projects/project-deletion";
-import { appProjectDeletionQueue } from "@/lib/projects/project-deletion-queue";
+import { appDeletionQueue } from "@/lib/deletions/deletion-queues";
 import { getProject, renameProject, setProjectArchived, setProjectGuidelines, setProjectSsoDefaultRole } from "@/lib/projects/projects";
 import { updateProjectSchema } from "@/lib/projects/projects.validation";
 
@@ -38,6 +38,6 @@ export const PATCH = withProject<Params>("project.view", async ({ request, actor
  * /api/v1/me/project-deletions/{id}).
  */
 export const DELETE = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const answer = await deleteProject({ prisma, queue: appProjectDeletionQueue() }, actor, project.id, await parseOptionalJsonBody(request, deleteProjectSchema));
+  const answer = await deleteProject({ prisma, queue: appDeletionQueue("project") }, actor, project.id, await parseOptionalJsonBody(request, deleteProjectSchema));
   return Response.json(answer, { status: answer.dryRun ? 200 : 202 });
 });

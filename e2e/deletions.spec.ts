@@ -2,9 +2,10 @@ import { expect, test } from "@playwright/test";
 import { ownerWithProject, signIn } from "./helpers";
 
 /*
- * Issue 39 §3 in the browser: an owner deletes a project from its settings page; the project is gone at once and the
+ * Issue 39 §3 in the browser. An owner deletes a project from its settings page; the project is gone at once and the
  * projects page follows the worker's deletion to its end. A deletion no worker has taken yet is cancelled from the
- * same page, and the project comes back.
+ * same page, and the project comes back. A selection of more videos than a request deletes is deleted by a worker,
+ * its progress in the confirmation dialog.
  */
 test("an owner deletes a project and follows it on the projects page; a queued deletion is cancelled and the project is back", async ({ page }) => {
   test.setTimeout(120_000);
@@ -44,6 +45,37 @@ test("an owner deletes a project and follows it on the projects page; a queued d
     await page.reload();
     await expect(page.getByTestId("project-list").getByText("Kept clips")).toBeVisible();
     await page.screenshot({ path: "test-results/project-deletion.png", fullPage: true });
+  } finally {
+    await prisma.$disconnect();
+  }
+});
+
+test("an owner deletes more videos than a request deletes inline: the dialog follows the worker to the end", async ({ page }) => {
+  test.setTimeout(120_000);
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  const { prisma } = await import("../lib/db/prisma");
+  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  try {
+    const owner = await ownerWithProject("many-videos");
+    const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
+    const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
+    const { projectId } = await projectWithFramedVideos(prisma, actor, { videoCount: 205, keyFrames: 1, name: "Many clips" });
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/projects/${projectId}/videos?pageSize=500`);
+    await expect(page.getByTestId("video-row")).toHaveCount(205);
+    await page.getByTestId("select-page").check();
+    await expect(page.getByTestId("selected-count")).toHaveText("205 selected");
+    await page.getByTestId("delete-selected").click();
+    const dialog = page.getByTestId("delete-videos-dialog");
+    await expect(dialog.getByTestId("delete-counts")).toContainText("205 videos");
+    await dialog.getByTestId("confirm-delete-videos").click();
+    // Over 200: a worker deletes them (e2e/global-setup.ts runs one); the dialog shows its progress, then closes.
+    await expect(page.getByTestId("delete-done")).toHaveText("Deleted 205 videos.", { timeout: 60_000 });
+    await expect(page.getByTestId("video-row")).toHaveCount(0);
+    expect(await prisma.video.count({ where: { projectId } })).toBe(0);
+    const deletion = await prisma.videoDeletion.findFirstOrThrow({ where: { projectId } });
+    expect(deletion).toMatchObject({ status: "done", videosDeleted: 205 });
   } finally {
     await prisma.$disconnect();
   }
