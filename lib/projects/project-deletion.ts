@@ -5,7 +5,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from "../erro
 import type { Prisma, PrismaClient, ProjectRole } from "../generated/prisma/client";
 import type { ObjectStorage } from "../storage/object-storage";
 import { removeStorageGarbage } from "../storage/storage-garbage";
-import { deleteVideoRows } from "../videos/delete-video-rows";
+import { deleteVideosInBatches } from "../videos/delete-video-rows";
 
 /**
  * Deleting a project with everything in it (owners; archiving is the reversible alternative), as a worker's job.
@@ -272,31 +272,17 @@ export async function executeProjectDeletion(deps: ProjectDeletionDeps, deletion
   const batchSize = deps.batchSize ?? projectDeletionBatchSize();
   try {
     await removeLeftGarbage(deps, row);
-    for (;;) {
-      if (await stopHere(prisma, deletionId)) return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
-      const batch = await prisma.video.findMany({ where: { projectId }, orderBy: { id: "asc" }, take: batchSize, select: { id: true } });
-      if (batch.length === 0) break;
-      const keys = await prisma.$transaction(
-        async (tx) => {
-          // Only the videos no one else holds (another attempt, an edit): they are taken in a later batch.
-          const held = await tx.$queryRaw<{ id: string }[]>`
-            SELECT id FROM video WHERE "projectId" = ${projectId} AND id = ANY(${batch.map((v) => v.id)}) FOR UPDATE SKIP LOCKED`;
-          if (held.length === 0) return [];
-          const keys = await deleteVideoRows(
-            tx,
-            projectId,
-            held.map((v) => v.id),
-            { runsToDelete: [], queuesToDelete: [] },
-          );
-          await tx.projectDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: held.length } } });
-          return keys;
-        },
-        { timeout: 120_000 },
-      );
-      const removed = await removeStorageGarbage(prisma, deps.storage, keys);
-      row = await prisma.projectDeletion.update({ where: { id: deletionId }, data: { storageRemoved: { increment: removed.removed } } });
-      await deps.afterBatch?.(stateOf(row));
-    }
+    const videos = await deleteVideosInBatches(deps, {
+      projectId,
+      batchSize,
+      stop: () => stopHere(prisma, deletionId),
+      counted: (tx, n) => tx.projectDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: n } } }),
+      removed: async (files) => {
+        row = await prisma.projectDeletion.update({ where: { id: deletionId }, data: { storageRemoved: { increment: files } } });
+        await deps.afterBatch?.(stateOf(row));
+      },
+    });
+    if (videos === "stopped") return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
     if (await stopHere(prisma, deletionId)) return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
     // No video is left: judgments (which name the project without a foreign key), the runs a few at a time (their
     // steps, calls and scores cascade), the open uploads' staged bytes, then the project with everything else.

@@ -1,5 +1,6 @@
-import type { Prisma } from "../generated/prisma/client";
-import { recordStorageGarbage } from "../storage/storage-garbage";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { ObjectStorage } from "../storage/object-storage";
+import { recordStorageGarbage, removeStorageGarbage } from "../storage/storage-garbage";
 
 /** What a deletion removes, counted on the server (the confirmation shows these). */
 export interface VideoDeletionCounts {
@@ -57,4 +58,48 @@ export async function deleteVideoRows(tx: Tx, projectId: string, videoIds: strin
   const keys = [...videoKeys.map((v) => v.storageKey), ...frameKeys.map((f) => f.storageKey)];
   await recordStorageGarbage(tx, keys);
   return keys;
+}
+
+/**
+ * Deletes videos a batch at a time, for a worker's deletion job (a project's, a large selection's): each batch takes
+ * the videos still left (`only`: of these ids; else all the project's) that no one else holds (`FOR UPDATE SKIP
+ * LOCKED`: another attempt, an edit), deletes their rows in one transaction with `counted` (the job's progress, in the
+ * same transaction), then removes their stored files (`removed`). `stop` is asked before each batch. Returns whether it
+ * stopped or ran out of videos; safe to run again after a kill, the rows say what is left.
+ */
+export async function deleteVideosInBatches(
+  deps: { prisma: PrismaClient; storage: ObjectStorage },
+  job: {
+    projectId: string;
+    only?: string[];
+    batchSize: number;
+    stop: () => Promise<boolean>;
+    counted: (tx: Tx, videos: number) => Promise<unknown>;
+    removed: (files: number) => Promise<void>;
+  },
+): Promise<"stopped" | "done"> {
+  const { prisma } = deps;
+  const { projectId } = job;
+  for (;;) {
+    if (await job.stop()) return "stopped";
+    const batch = await prisma.video.findMany({ where: { projectId, ...(job.only ? { id: { in: job.only } } : {}) }, orderBy: { id: "asc" }, take: job.batchSize, select: { id: true } });
+    if (batch.length === 0) return "done";
+    const keys = await prisma.$transaction(
+      async (tx) => {
+        const held = await tx.$queryRaw<{ id: string }[]>`
+          SELECT id FROM video WHERE "projectId" = ${projectId} AND id = ANY(${batch.map((v) => v.id)}) FOR UPDATE SKIP LOCKED`;
+        if (held.length === 0) return [];
+        const keys = await deleteVideoRows(
+          tx,
+          projectId,
+          held.map((v) => v.id),
+          { runsToDelete: [], queuesToDelete: [] },
+        );
+        await job.counted(tx, held.length);
+        return keys;
+      },
+      { timeout: 120_000 },
+    );
+    await job.removed((await removeStorageGarbage(prisma, deps.storage, keys)).removed);
+  }
 }

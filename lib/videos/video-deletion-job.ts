@@ -3,8 +3,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { ObjectStorage } from "../storage/object-storage";
-import { removeStorageGarbage } from "../storage/storage-garbage";
-import { deleteVideoRows, type VideoDeletionCounts } from "./delete-video-rows";
+import { deleteVideosInBatches, type VideoDeletionCounts } from "./delete-video-rows";
 
 /**
  * A deletion of more videos than a request deletes inline (VIDEO_DELETION_INLINE_MAX), as a worker's job: the request
@@ -129,30 +128,18 @@ export async function executeVideoDeletion(
   const { projectId, videoIds } = row;
   const current = async () => stateOf(await prisma.videoDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
   try {
-    for (;;) {
-      if (await stopHere(prisma, deletionId)) return current();
-      const batch = await prisma.video.findMany({ where: { projectId, id: { in: videoIds } }, orderBy: { id: "asc" }, take: deps.batchSize ?? BATCH, select: { id: true } });
-      if (batch.length === 0) break;
-      const keys = await prisma.$transaction(
-        async (tx) => {
-          const held = await tx.$queryRaw<{ id: string }[]>`
-            SELECT id FROM video WHERE "projectId" = ${projectId} AND id = ANY(${batch.map((v) => v.id)}) FOR UPDATE SKIP LOCKED`;
-          if (held.length === 0) return [];
-          const keys = await deleteVideoRows(
-            tx,
-            projectId,
-            held.map((v) => v.id),
-            { runsToDelete: [], queuesToDelete: [] },
-          );
-          await tx.videoDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: held.length } } });
-          return keys;
-        },
-        { timeout: 120_000 },
-      );
-      const removed = await removeStorageGarbage(prisma, deps.storage, keys);
-      const state = stateOf(await prisma.videoDeletion.update({ where: { id: deletionId }, data: { storageRemoved: { increment: removed.removed } } }));
-      await deps.afterBatch?.(state);
-    }
+    const videos = await deleteVideosInBatches(deps, {
+      projectId,
+      only: videoIds,
+      batchSize: deps.batchSize ?? BATCH,
+      stop: () => stopHere(prisma, deletionId),
+      counted: (tx, n) => tx.videoDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: n } } }),
+      removed: async (files) => {
+        const state = stateOf(await prisma.videoDeletion.update({ where: { id: deletionId }, data: { storageRemoved: { increment: files } } }));
+        await deps.afterBatch?.(state);
+      },
+    });
+    if (videos === "stopped") return current();
     // The runs and queues that held the videos and hold none now go, as an inline deletion's do.
     await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`
