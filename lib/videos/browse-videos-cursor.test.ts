@@ -138,6 +138,25 @@ describe("browseVideos with cursors", () => {
     }
   });
 
+  it("reads page numbers (OFFSET) of a score sort within the filter, as the cursor walk does", async () => {
+    // Unfiltered, a score sort's pages come from the run's metric rows alone; any filter must still narrow them.
+    const filters: Record<string, string>[] = [{ model: "Kling" }, { prompt: "Prompt 2" }, { "min.overall": "20" }];
+    for (const filter of filters) {
+      for (const dir of ["asc", "desc"] as const) {
+        const query = { ...filter, sort: "overall", dir, pageSize: "2" };
+        const forward = await walkForward(query);
+        expect(forward.length, JSON.stringify(filter)).toBeGreaterThan(1);
+        for (const [i, cursorPage] of forward.entries()) {
+          const numbered = await browse({ ...query, page: String(i + 1) });
+          expect(
+            numbered.videos.map((video) => video.id),
+            `${JSON.stringify(filter)} ${dir} page ${i + 1}`,
+          ).toEqual(cursorPage.videos.map((video) => video.id));
+        }
+      }
+    }
+  });
+
   it("agrees with page numbers (OFFSET), and continues by cursor after a jump", async () => {
     const query = { sort: "overall", dir: "desc", pageSize: "5" };
     const forward = await walkForward(query);

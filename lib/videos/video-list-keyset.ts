@@ -151,6 +151,20 @@ async function readFromPosition(prisma: PrismaClient, ctx: FilterContext, filter
 }
 
 /**
+ * Zone 1 of a metric sort read from run_metric alone, when nothing but the project narrows the list and no
+ * value is hidden from the caller: every video a run scored is one of the run's project's, so the run's rows
+ * for the metric (itemId '') are zone 1 exactly, and an OFFSET skips entries of the (runId, metric, itemId,
+ * value, videoId) index instead of joining a video row for every row it skips (page=500 by a score on
+ * 200,000 videos read 25,000 video rows to show 50). Null when the list has any other condition.
+ */
+function metricRowsAreZone1(ctx: FilterContext, sort: VideoSort, where: Prisma.Sql): { from: Prisma.Sql; id: Prisma.Sql } | null {
+  if (isFieldSort(sort) || ctx.runId === null || (ctx.hiddenVideoIds?.length ?? 0) > 0) return null;
+  const projectOnly = Prisma.sql`v."projectId" = ${ctx.projectId}`;
+  if (where.text !== projectOnly.text || where.values.length !== 1 || where.values[0] !== ctx.projectId) return null;
+  return { from: Prisma.sql`FROM "run_metric" ms WHERE ms."runId" = ${ctx.runId} AND ms."metric" = ${sort} AND ms."itemId" = ''`, id: Prisma.sql`ms."videoId"` };
+}
+
+/**
  * Up to `limit` rows from `offset` in list order: `page` without a cursor (kept for links and API
  * clients that count pages). A sort with rows lacking a value reads by zone, as a position does:
  * one ORDER BY over the whole LEFT JOIN would sort every video to find where the unvalued ones go,
@@ -166,15 +180,21 @@ async function readFromOffset(prisma: PrismaClient, ctx: FilterContext, filter: 
       WHERE ${where} ${videoOrderBy(sort, dir, ctx)} LIMIT ${limit} OFFSET ${offset}`;
   }
   const valueDir = Prisma.raw(dir === "asc" ? "ASC" : "DESC");
+  const metricRowsOnly = metricRowsAreZone1(ctx, sort, where);
   const valued = zones.noValues
     ? []
-    : await prisma.$queryRaw<PageRow[]>`SELECT v."id", ${zones.value} AS "sortValue" ${from}
-      WHERE ${where} AND ${zones.valued} ORDER BY ${zones.value} ${valueDir}, v."id" ASC LIMIT ${limit} OFFSET ${offset}`;
+    : metricRowsOnly
+      ? await prisma.$queryRaw<PageRow[]>`SELECT ${metricRowsOnly.id} AS "id", ms."value" AS "sortValue" ${metricRowsOnly.from}
+        ORDER BY ms."value" ${valueDir}, ms."videoId" ASC LIMIT ${limit} OFFSET ${offset}`
+      : await prisma.$queryRaw<PageRow[]>`SELECT v."id", ${zones.value} AS "sortValue" ${from}
+        WHERE ${where} AND ${zones.valued} ORDER BY ${zones.value} ${valueDir}, v."id" ASC LIMIT ${limit} OFFSET ${offset}`;
   if (valued.length === limit) return valued;
   // Zone 1 ends on this page (offset + the rows read), or before it: then only a count tells where.
   let zone1 = offset + valued.length;
   if (valued.length === 0 && offset > 0 && !zones.noValues) {
-    const counted = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} WHERE ${where} AND ${zones.valued} LIMIT ${offset}) zone1`;
+    const counted = metricRowsOnly
+      ? await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${metricRowsOnly.from} LIMIT ${offset}) zone1`
+      : await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} WHERE ${where} AND ${zones.valued} LIMIT ${offset}) zone1`;
     zone1 = counted[0]?.n ?? 0;
   }
   const unvalued = await prisma.$queryRaw<PageRow[]>`SELECT v."id", NULL AS "sortValue" ${from}
