@@ -13,6 +13,9 @@
 // through Prisma, warm-up and both runs together). Then the VBench-2.0 task (issue 37) on as many videos, each in
 // five of its yes/no dimensions (13 questions, one call each with 64 frames): its calls/s against the same limit,
 // beside the hallucination run's (--no-vbench2 leaves it out).
+// --workers N: the jobs go to N worker processes (scripts/worker.ts, as `npm run worker` starts them, each taking
+// 2 × concurrency / N videos at a time) instead of the benchmark's own process; worker CPU is then the sum of
+// theirs (from /proc), and their SQL statements are not counted.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     statements: { type: "boolean", default: false },
     "no-rubric": { type: "boolean", default: false },
     "no-vbench2": { type: "boolean", default: false },
+    workers: { type: "string", default: "0" },
   },
 });
 if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
@@ -38,6 +42,9 @@ const VIDEOS = Number(values.videos);
 const KEY_FRAMES = Number(values["key-frames"]);
 const LATENCY_MS = Number(values.latency);
 const CONCURRENCY = Number(values.concurrency);
+const WORKERS = Number(values.workers);
+if (!Number.isInteger(WORKERS) || WORKERS < 0) throw new Error(`--workers is a whole number, not ${values.workers}`);
+if (WORKERS > 0 && (values.limiter !== "shared" || values.profile)) throw new Error("--workers runs the workers as `npm run worker` does: with the shared limiter and without --profile");
 
 // The worker's JSON log: only problems, so the numbers stay readable (LOG_LEVEL=info shows every judged video).
 process.env.LOG_LEVEL ??= "warn";
@@ -102,16 +109,18 @@ const stubBaseUrl = await new Promise<string>((resolve, reject) => {
   stubProcess.once("exit", (code) => reject(new Error(`the stub LLM exited (${code}) before it listened`)));
 });
 process.on("exit", () => stubProcess.kill("SIGTERM"));
-/** The stub process's CPU time so far (ms), from /proc: what the stand-in endpoint costs the shared cores. */
-function stubCpuMs(): number {
+/** A child process's CPU time so far (ms), from /proc. */
+function processCpuMs(pid: number): number {
   try {
-    const fields = fs.readFileSync(`/proc/${stubProcess.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     // utime and stime are fields 14 and 15 of the stat line (12 and 13 after "pid (comm) "), in clock ticks (100 a second on Linux).
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return Number.NaN;
   }
 }
+/** The stub process's CPU time so far (ms): what the stand-in endpoint costs the shared cores. */
+const stubCpuMs = () => processCpuMs(stubProcess.pid!);
 /** Every request the stub received, from its own log. */
 async function stubRequests(): Promise<{ at: number }[]> {
   const response = await fetch(`${stubBaseUrl.replace(/\/v1$/, "")}/__stub/requests`);
@@ -146,7 +155,24 @@ if (values.limiter === "process") {
     return limiter;
   };
 }
-await startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
+/** The worker processes of --workers, each as `npm run worker` starts one. */
+const workerProcesses = Array.from({ length: WORKERS }, () => {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: String(Math.ceil((CONCURRENCY * 2) / WORKERS)) },
+  });
+  process.on("exit", () => child.kill("SIGKILL"));
+  return child;
+});
+if (WORKERS === 0) await startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
+/** CPU time (ms) of this process, or of the worker processes together with --workers. */
+function workerCpuMs(): number {
+  if (WORKERS === 0) {
+    const cpu = process.cpuUsage();
+    return (cpu.user + cpu.system) / 1000;
+  }
+  return workerProcesses.reduce((sum, child) => sum + processCpuMs(child.pid!), 0);
+}
 const session = new Session();
 session.connect();
 
@@ -165,12 +191,12 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   }
   const statementsBefore = statements;
   const stubCpuBefore = stubCpuMs();
-  const cpuBefore = process.cpuUsage();
+  const cpuBefore = workerCpuMs();
   const started = performance.now();
   const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, where.projectId, { pipeline, endpointId: where.endpointId });
   await runFinished(run.id);
   const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = workerCpuMs() - cpuBefore;
   const runStatements = statements - statementsBefore;
   const stubCpu = stubCpuMs() - stubCpuBefore;
   if (values.profile) {
@@ -185,7 +211,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
     calls: (await stubRequests()).length - before,
     stepCount,
     steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])),
-    cpuMsPerStep: (cpu.user + cpu.system) / 1000 / stepCount,
+    cpuMsPerStep: cpuMs / stepCount,
     stubCpuMsPerCall: stubCpu / Math.max(1, (await stubRequests()).length - before),
     statementsPerStep: runStatements / stepCount,
     load: `${loadBefore} → ${load()}`,
@@ -220,6 +246,8 @@ const limit = CONCURRENCY / (LATENCY_MS / 1000);
 const achieved = first.calls / first.seconds;
 const second = await timedRun("rerun");
 const ratio = achieved / limit;
+/** SQL statements per step through the benchmark's Prisma client: uncounted when worker processes judge. */
+const sqlPerStep = (run: { statementsPerStep: number }) => (WORKERS > 0 ? "uncounted" : run.statementsPerStep.toFixed(2));
 
 /** A rubric task with 10 criteria (numeric, ordered labels, boolean), judged once per key frame: one call answers all ten. */
 function benchRubric() {
@@ -288,32 +316,32 @@ const rubricAchieved = rubric ? rubric.calls / rubric.seconds : 0;
 const rubricSameSizeAchieved = rubricSameSize ? rubricSameSize.calls / rubricSameSize.seconds : 0;
 console.log(`
 judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount} steps), stub latency ${LATENCY_MS} ms, endpoint concurrency ${CONCURRENCY}, ${os.cpus().length} cores
-(one worker judging ${CONCURRENCY * 2} videos at once, warmed up on ${WARM_UP_VIDEOS} other videos; the stub in its own process; endpoint limits ${values.limiter === "shared" ? "shared through PostgreSQL" : "kept in the worker process"})
+(${WORKERS > 0 ? `${WORKERS} worker processes judging ${Math.ceil((CONCURRENCY * 2) / WORKERS)} videos at once each` : `one worker judging ${CONCURRENCY * 2} videos at once`}, warmed up on ${WARM_UP_VIDEOS} other videos; the stub in its own process; endpoint limits ${values.limiter === "shared" ? "shared through PostgreSQL" : "kept in the worker process"})
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
-  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${first.statementsPerStep.toFixed(2)} SQL statements per step (through Prisma; pg-boss's own not counted); the stub's CPU ${first.stubCpuMsPerCall.toFixed(2)} ms per call
+  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(first)} SQL statements per step (through Prisma; pg-boss's own not counted); the stub's CPU ${first.stubCpuMsPerCall.toFixed(2)} ms per call
 re-run:     ${second.seconds.toFixed(2)} s (target ≤ 5 s)${second.seconds <= 5 ? "" : "  ← over target"}, ${second.calls} calls (target 0), steps ${JSON.stringify(second.steps)}, load average ${second.load}
-  engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${second.statementsPerStep.toFixed(2)} SQL statements per step
+  engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${sqlPerStep(second)} SQL statements per step
 ${
   rubric
     ? `rubric task: 10 criteria, one call per key frame (${rubric.stepCount} steps): ${rubric.calls} calls in ${rubric.seconds.toFixed(1)} s, steps ${JSON.stringify(rubric.steps)}, load average ${rubric.load}
   achieved: ${rubricAchieved.toFixed(2)} calls/s; ratio ${(rubricAchieved / limit).toFixed(3)} of the limit beside the hallucination run's ${ratio.toFixed(3)} (target ≥ 0.9)${rubricAchieved / limit >= 0.9 ? "" : "  ← under target"}
-  worker CPU ${rubric.cpuMsPerStep.toFixed(2)} ms and ${rubric.statementsPerStep.toFixed(2)} SQL statements per step
+  worker CPU ${rubric.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(rubric)} SQL statements per step
 `
     : ""
 }${
   rubricSameSize
     ? `rubric task, same size as the hallucination run (${Math.round(first.stepCount / VIDEOS)} key frames a video, ${rubricSameSize.stepCount} steps): ${rubricSameSize.calls} calls in ${rubricSameSize.seconds.toFixed(1)} s, load average ${rubricSameSize.load}
   achieved: ${rubricSameSizeAchieved.toFixed(2)} calls/s; ratio ${(rubricSameSizeAchieved / limit).toFixed(3)} of the limit beside the hallucination run's ${ratio.toFixed(3)} (target ≥ 0.9)${rubricSameSizeAchieved / limit >= 0.9 ? "" : "  ← under target"}
-  worker CPU ${rubricSameSize.cpuMsPerStep.toFixed(2)} ms and ${rubricSameSize.statementsPerStep.toFixed(2)} SQL statements per step
+  worker CPU ${rubricSameSize.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(rubricSameSize)} SQL statements per step
 `
     : ""
 }${
   vbench2
     ? `VBench-2.0 task: 5 yes/no dimensions, 13 questions a video, 64 frames a call (${vbench2.stepCount} steps): ${vbench2.calls} calls in ${vbench2.seconds.toFixed(1)} s, steps ${JSON.stringify(vbench2.steps)}, load average ${vbench2.load}
   achieved: ${vbench2Achieved.toFixed(2)} calls/s; ratio ${(vbench2Achieved / limit).toFixed(3)} of the limit beside the hallucination run's ${ratio.toFixed(3)} (target: the same share)
-  worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${vbench2.statementsPerStep.toFixed(2)} SQL statements per step; the stub's CPU ${vbench2.stubCpuMsPerCall.toFixed(2)} ms per call (64 images a call against 1–3)
+  worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(vbench2)} SQL statements per step; the stub's CPU ${vbench2.stubCpuMsPerCall.toFixed(2)} ms per call (64 images a call against 1–3)
 `
     : ""
 }${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
@@ -322,6 +350,7 @@ session.disconnect();
 // The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
 // a moment for that before the database goes, so the log stays free of failed releases.
 if (rubric || vbench2) await new Promise((resolve) => setTimeout(resolve, 2000));
+await Promise.all(workerProcesses.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))));
 await boss.stop({ graceful: false });
 await prisma.$disconnect();
 await watcher.$disconnect();

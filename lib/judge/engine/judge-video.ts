@@ -614,10 +614,12 @@ async function answer(
     createdAt: new Date(),
   };
   let sentWritten: Promise<void> | null = null;
+  let sentStored = false;
   let notRecorded: { error: unknown } | null = null;
   const recordSent = async () => {
     try {
       await (sentWritten ??= store.call(sentRow));
+      sentStored = true;
     } catch (error) {
       // Never sent unrecorded: the database's error fails the step (below), not a retryable "bad answer".
       notRecorded = { error };
@@ -656,6 +658,8 @@ async function answer(
       call: {
         ...callBase,
         ...noUsage,
+        // The outcome updates the "sent" row, which keeps the request.
+        request: sentStored ? null : callBase.request,
         id: callId,
         responseText: result.text ?? result.refusal,
         reasoning: result.reasoning ?? null,
@@ -680,6 +684,7 @@ async function answer(
       call: {
         ...callBase,
         ...noUsage,
+        request: sentStored ? null : callBase.request,
         id: callId,
         responseText: null,
         finishReason: null,

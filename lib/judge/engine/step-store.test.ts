@@ -173,4 +173,42 @@ describe("the judge engine's store", () => {
     expect(row.calls).toHaveLength(1);
     expect(row.scores.map((s) => s.value)).toEqual([2]);
   });
+  it("keeps the request of a call's sent row when its outcome comes without one", async () => {
+    const { job, steps } = await plannedVideo();
+    const store = new JudgeStore(prisma);
+    const base = { runId: job.runId, stepResultId: steps[0]!.id, videoId: job.videoId, model: "m", httpStatus: null, error: null, errorExcerpt: null, isRepair: false, cached: false };
+    const id = randomUUID();
+    const request = { text: "the rendered prompt", frameIds: ["f1"] };
+    await store.call({
+      ...base,
+      id,
+      status: "sent",
+      request,
+      responseText: null,
+      finishReason: null,
+      promptTokens: 9,
+      completionTokens: 0,
+      costUsd: 0,
+      latencyMs: 0,
+      retries: 0,
+      createdAt: new Date(),
+    });
+    const outcome = {
+      ...base,
+      id,
+      request: null,
+      responseText: '{"score": 3}',
+      finishReason: "stop",
+      httpStatus: 200,
+      promptTokens: 7,
+      completionTokens: 2,
+      costUsd: 0,
+      latencyMs: 5,
+      retries: 0,
+      createdAt: new Date(),
+    };
+    expect(await store.finishStep({ ...finished(job, steps[0]!, 3, new Date()), calls: [outcome] })).toBe(true);
+    const row = await prisma.llmCall.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: "answered", request, responseText: '{"score": 3}', promptTokens: 7, httpStatus: 200 });
+  });
 });

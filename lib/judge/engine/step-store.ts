@@ -209,6 +209,10 @@ export interface CallRow {
   stepResultId: string;
   videoId: string;
   model: string;
+  /**
+   * What was sent (CallRequestLog); null on the outcome of a call whose "sent" row is stored already: that row
+   * keeps it, and a rendered prompt of several kilobytes is not sent to the database twice per call.
+   */
   request: unknown;
   responseText: string | null;
   finishReason: string | null;
@@ -454,13 +458,14 @@ export class JudgeStore {
       ), calls AS (
         INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
                               "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning)
-        SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, c.request, c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
+        SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, coalesce(c.request, '{}'::jsonb), c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
                c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning
         FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
           AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
                "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3),
                status text, "usageKnown" boolean, reasoning text)
         -- A call written when it was sent gets its outcome (also one marked lost meanwhile: its answer came after all).
+        -- Such an outcome carries no request (the sent row has it); NOT NULL is checked before the conflict, hence the coalesce.
         ON CONFLICT (id) DO UPDATE SET "responseText" = excluded."responseText", "finishReason" = excluded."finishReason", "httpStatus" = excluded."httpStatus",
           error = excluded.error, "errorExcerpt" = excluded."errorExcerpt", cached = excluded.cached, "promptTokens" = excluded."promptTokens",
           "completionTokens" = excluded."completionTokens", "costUsd" = excluded."costUsd", "latencyMs" = excluded."latencyMs", retries = excluded.retries,
