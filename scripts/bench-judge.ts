@@ -109,15 +109,37 @@ const stubBaseUrl = await new Promise<string>((resolve, reject) => {
   stubProcess.once("exit", (code) => reject(new Error(`the stub LLM exited (${code}) before it listened`)));
 });
 process.on("exit", () => stubProcess.kill("SIGTERM"));
-/** A child process's CPU time so far (ms), from /proc. */
-function processCpuMs(pid: number): number {
+/** A process's CPU time so far (ms), from /proc; with `reaped`, also that of its children that have exited. */
+function processCpuMs(pid: number, reaped = false): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    // utime and stime are fields 14 and 15 of the stat line (12 and 13 after "pid (comm) "), in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    // utime, stime, cutime and cstime are fields 14–17 of the stat line (12–15 after "pid (comm) "), in clock ticks (100 a second on Linux).
+    const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
+    return (ticks * 1000) / 100;
   } catch {
     return Number.NaN;
   }
+}
+/** The PostgreSQL server's processes (its postmaster, found by the port it listens on, and their children). */
+function postgresPids(): number[] {
+  const port = new URL(server.baseUrl).port;
+  const processes = fs.readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const parent = Number(fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      return [{ pid: Number(entry), parent, args }];
+    } catch {
+      return [];
+    }
+  });
+  const postmaster = processes.find((p) => p.args[0]?.endsWith("/postgres") && p.args.includes("-p") && p.args[p.args.indexOf("-p") + 1] === port);
+  return postmaster ? [postmaster.pid, ...processes.filter((p) => p.parent === postmaster.pid).map((p) => p.pid)] : [];
+}
+/** PostgreSQL's CPU time so far (ms): its processes' and those of its connections that have ended. NaN on a server elsewhere. */
+function postgresCpuMs(): number {
+  const [postmaster, ...children] = postgresPids();
+  return postmaster === undefined ? Number.NaN : processCpuMs(postmaster, true) + children.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 }
 /** The stub process's CPU time so far (ms): what the stand-in endpoint costs the shared cores. */
 const stubCpuMs = () => processCpuMs(stubProcess.pid!);
@@ -192,11 +214,13 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   const statementsBefore = statements;
   const stubCpuBefore = stubCpuMs();
   const cpuBefore = workerCpuMs();
+  const postgresCpuBefore = postgresCpuMs();
   const started = performance.now();
   const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, where.projectId, { pipeline, endpointId: where.endpointId });
   await runFinished(run.id);
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = workerCpuMs() - cpuBefore;
+  const postgresCpu = postgresCpuMs() - postgresCpuBefore;
   const runStatements = statements - statementsBefore;
   const stubCpu = stubCpuMs() - stubCpuBefore;
   if (values.profile) {
@@ -212,6 +236,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
     stepCount,
     steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])),
     cpuMsPerStep: cpuMs / stepCount,
+    postgresCpuMsPerStep: postgresCpu / stepCount,
     stubCpuMsPerCall: stubCpu / Math.max(1, (await stubRequests()).length - before),
     statementsPerStep: runStatements / stepCount,
     load: `${loadBefore} → ${load()}`,
@@ -320,7 +345,7 @@ judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
-  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(first)} SQL statements per step (through Prisma; pg-boss's own not counted); the stub's CPU ${first.stubCpuMsPerCall.toFixed(2)} ms per call
+  worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(first)} SQL statements per step (through Prisma; pg-boss's own not counted); PostgreSQL's CPU ${first.postgresCpuMsPerStep.toFixed(2)} ms per step; the stub's CPU ${first.stubCpuMsPerCall.toFixed(2)} ms per call
 re-run:     ${second.seconds.toFixed(2)} s (target ≤ 5 s)${second.seconds <= 5 ? "" : "  ← over target"}, ${second.calls} calls (target 0), steps ${JSON.stringify(second.steps)}, load average ${second.load}
   engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${sqlPerStep(second)} SQL statements per step
 ${
