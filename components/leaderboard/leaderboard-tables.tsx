@@ -1,5 +1,6 @@
 import type { LeaderboardPair, LeaderboardResult } from "@/lib/leaderboard/leaderboard";
 import { formatPValue, MISSING } from "@/lib/format/numbers";
+import { DataTable } from "@/components/ui/data-table";
 
 /** How a value of the ranked metric reads: a share as a percentage, else with two decimals. */
 export function leaderboardValueFormat(percent: boolean): (value: number | null) => string {
@@ -12,63 +13,47 @@ const withInterval = (fmt: (value: number | null) => string, value: number | nul
 /** One row per generator in ranking order: the metric with its 95% interval, and its videos and prompts. */
 export function LeaderboardTable({ result, dimension, percent }: { result: LeaderboardResult; dimension: string; percent: boolean }) {
   const fmt = leaderboardValueFormat(percent);
+  const cell = (g: LeaderboardResult["generators"][number]) => g.dimensions[dimension]!;
   return (
-    <table className="w-full text-left text-sm" data-testid="leaderboard-table">
-      <thead className="text-xs uppercase text-slate-500">
-        <tr>
-          <th className="py-1">Rank</th>
-          <th>Model</th>
-          <th>Mean [95% interval]</th>
-          <th>Videos</th>
-          <th>Prompts</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {result.generators.map((g) => {
-          const cell = g.dimensions[dimension]!;
-          return (
-            <tr key={g.model} data-testid="leaderboard-row">
-              <td className="py-1">{g.rank}</td>
-              <td className="font-medium">{g.model}</td>
-              <td className="tabular-nums">{withInterval(fmt, cell.score, cell.lower, cell.upper)}</td>
-              <td className="tabular-nums">{cell.n}</td>
-              <td className="tabular-nums">{cell.prompts}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable
+      testId="leaderboard-table"
+      columns={[
+        { id: "rank", header: "Rank", cell: (g) => g.rank },
+        { id: "model", header: "Model", className: "font-medium", cell: (g) => g.model },
+        { id: "mean", header: "Mean [95% interval]", className: "tabular-nums", cell: (g) => withInterval(fmt, cell(g).score, cell(g).lower, cell(g).upper) },
+        { id: "videos", header: "Videos", className: "tabular-nums", cell: (g) => cell(g).n },
+        { id: "prompts", header: "Prompts", className: "tabular-nums", cell: (g) => cell(g).prompts },
+      ]}
+      rows={result.generators}
+      rowKey={(g) => g.model}
+      rowProps={() => ({ "data-testid": "leaderboard-row" })}
+    />
   );
 }
 
 /** Every pair of models: the difference over the prompts both have, its interval and p-value. */
 export function LeaderboardPairsTable({ pairs, percent }: { pairs: readonly LeaderboardPair[]; percent: boolean }) {
   const fmt = leaderboardValueFormat(percent);
+  const clear = (pair: LeaderboardPair) => pair.lower !== null && pair.upper !== null && (pair.lower > 0 || pair.upper < 0);
   return (
-    <table className="w-full text-left text-sm" data-testid="leaderboard-pairs">
-      <thead className="text-xs uppercase text-slate-500">
-        <tr>
-          <th className="py-1">Model</th>
-          <th>versus</th>
-          <th>Shared prompts</th>
-          <th>Difference [95% interval]</th>
-          <th>p</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {pairs.map((pair) => {
-          const clear = pair.lower !== null && pair.upper !== null && (pair.lower > 0 || pair.upper < 0);
-          return (
-            <tr key={`${pair.a}\u0000${pair.b}`} data-testid="leaderboard-pair">
-              <td className="py-1 font-medium">{pair.a}</td>
-              <td>{pair.b}</td>
-              <td className="tabular-nums">{pair.n}</td>
-              <td className={`tabular-nums ${clear ? "font-medium" : ""}`}>{pair.n === 0 ? "no shared prompt" : withInterval(fmt, pair.difference, pair.lower, pair.upper)}</td>
-              <td className="tabular-nums">{formatPValue(pair.p)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable
+      testId="leaderboard-pairs"
+      columns={[
+        { id: "a", header: "Model", className: "font-medium", cell: (pair) => pair.a },
+        { id: "b", header: "versus", cell: (pair) => pair.b },
+        { id: "n", header: "Shared prompts", className: "tabular-nums", cell: (pair) => pair.n },
+        {
+          id: "difference",
+          header: "Difference [95% interval]",
+          className: "tabular-nums",
+          cellProps: (pair) => ({ className: clear(pair) ? "font-medium" : undefined }),
+          cell: (pair) => (pair.n === 0 ? "no shared prompt" : withInterval(fmt, pair.difference, pair.lower, pair.upper)),
+        },
+        { id: "p", header: "p", className: "tabular-nums", cell: (pair) => formatPValue(pair.p) },
+      ]}
+      rows={pairs}
+      rowKey={(pair) => `${pair.a}\u0000${pair.b}`}
+      rowProps={() => ({ "data-testid": "leaderboard-pair" })}
+    />
   );
 }

@@ -5,6 +5,8 @@ import { ExportButtons } from "@/components/agreement/export-buttons";
 import { CaptionType, Flag, MetricCell } from "@/components/tasks/captions/caption-format";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { FilterSelect } from "@/components/ui/filter-select";
 import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
@@ -15,10 +17,62 @@ import { projectCaptionOverview } from "@/lib/tasks/captions/visible-caption-res
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runName } from "@/lib/runs/run-name";
 
-const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = { judge_broke_rule: "judge broke the rule", length_violation: "a length rule failed" };
 const runLabel = (r: CaptionRunSummary) =>
   `${runName({ pipeline: r.pipeline, endpointName: r.endpointName, model: null, createdAt: r.createdAt })} · ${r.status}${r.simulated ? " · simulated" : ""}${r.wordCounting === "anycapeval" ? " · words counted as AnyCapEval" : ""}`;
+
+type LeaderboardRow = NonNullable<Awaited<ReturnType<typeof projectCaptionOverview>>["leaderboard"]>["rows"][number];
+type CaptionListRow = Awaited<ReturnType<typeof projectCaptionOverview>>["captions"][number];
+
+const LEADERBOARD_COLUMNS: Column<LeaderboardRow>[] = [
+  { id: "model", header: "model", cell: (row) => row.model },
+  { id: "type", header: "caption type", cell: (row) => (row.captionType === null ? "all types" : <CaptionType type={row.captionType} />) },
+  { id: "style", header: "style", td: (row) => <MetricCell metric={row.styleScore} testId="lb-style" /> },
+  { id: "coverage", header: "content coverage", td: (row) => <MetricCell metric={row.contentCoverage} percent testId="lb-coverage" /> },
+  { id: "violations", header: "length violations", td: (row) => <MetricCell metric={row.lengthViolationRate} percent testId="lb-violations" /> },
+];
+
+/** A blind caption's judge columns are one cell saying why they are hidden. */
+const captionColumns = (projectId: string): Column<CaptionListRow>[] => [
+  { id: "video", header: "video", className: "max-w-48 truncate font-mono text-xs", cell: (c) => c.video.relativePath, cellProps: (c) => ({ title: c.video.relativePath }) },
+  { id: "type", header: "type", cell: (c) => <CaptionType type={c.captionType} /> },
+  { id: "model", header: "model", cell: (c) => c.model },
+  {
+    id: "output",
+    header: "output",
+    className: "max-w-80 truncate",
+    cellProps: (c) => ({ title: c.output }),
+    cell: (c) => (
+      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/captions/${c.captionId}`} data-testid="caption-link">
+        {c.output.slice(0, 120) || "(empty)"}
+      </Link>
+    ),
+  },
+  {
+    id: "judge",
+    header: "judge",
+    cellProps: (c) => (c.blind ? { colSpan: 4, className: "text-xs text-slate-500", "data-testid": "caption-blind" } : { className: "tabular-nums" }),
+    cell: (c) => (c.blind ? "hidden while you review this video in a blind queue" : c.style ? (c.style.rawScore ?? c.style.status) : "—"),
+  },
+  { id: "after-rules", header: "after rules", className: "tabular-nums", cell: (c) => (c.style ? (c.style.scoreAfterRules ?? "—") : "—") },
+  {
+    id: "key-points",
+    header: "key points",
+    className: "tabular-nums",
+    cell: (c) => (c.content ? (c.content.hit === null ? c.content.status : `${c.content.hit}/${c.content.total}`) : "—"),
+  },
+  {
+    id: "flags",
+    header: "flags",
+    className: "flex flex-wrap gap-1",
+    cell: (c) => (
+      <>
+        <Flag on={c.style?.flags?.judgeBrokeRule ?? false} label="judge broke the rule" testId="flag-broke-rule" />
+        <Flag on={(c.style?.flags?.lengthViolation ?? false) && !(c.style?.flags?.judgeBrokeRule ?? false)} label="length rule failed" />
+      </>
+    ),
+  },
+];
 
 export default async function CaptionsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
@@ -36,6 +90,7 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
     problem = error.message;
   }
   const runs = overview?.runs ?? [];
+  const runOptions = (pipeline: string) => runs.filter((r) => r.pipeline === pipeline).map((r) => ({ value: r.id, label: runLabel(r) }));
   const { style, content } = overview ?? { style: null, content: null };
   const canExport = roleCan(role, "export.read");
   const runIds = [style, content]
@@ -87,70 +142,19 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
         page.
       </p>
       <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="caption-filters">
-        <label className="flex flex-col gap-1">
-          <span>Style run</span>
-          <select name="styleRunId" defaultValue={style?.id ?? ""} className={input}>
-            {runs
-              .filter((r) => r.pipeline === "caption_style")
-              .map((r) => (
-                <option key={r.id} value={r.id}>
-                  {runLabel(r)}
-                </option>
-              ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Content run</span>
-          <select name="contentRunId" defaultValue={content?.id ?? ""} className={input}>
-            {runs
-              .filter((r) => r.pipeline === "caption_content")
-              .map((r) => (
-                <option key={r.id} value={r.id}>
-                  {runLabel(r)}
-                </option>
-              ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Model</span>
-          <select name="model" defaultValue={query.model ?? ""} className={input} data-testid="filter-model">
-            <option value="">every model</option>
-            {options.models.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Caption type</span>
-          <select name="type" defaultValue={query.type ?? ""} className={input} data-testid="filter-type">
-            <option value="">every type</option>
-            {options.types.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Video</span>
-          <select name="videoId" defaultValue={query.videoId ?? ""} className={`${input} max-w-64`}>
-            <option value="">every video</option>
-            {options.videos.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.relativePath}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span>Flag</span>
-          <select name="flag" defaultValue={query.flag ?? ""} className={input} data-testid="filter-flag">
-            <option value="">any</option>
-            {CAPTION_FLAGS.map((f) => (
-              <option key={f} value={f}>
-                {FLAG_LABELS[f]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Style run" name="styleRunId" defaultValue={style?.id ?? ""} options={runOptions("caption_style")} />
+        <FilterSelect label="Content run" name="contentRunId" defaultValue={content?.id ?? ""} options={runOptions("caption_content")} />
+        <FilterSelect label="Model" name="model" defaultValue={query.model ?? ""} empty="every model" options={options.models} testId="filter-model" />
+        <FilterSelect label="Caption type" name="type" defaultValue={query.type ?? ""} empty="every type" options={options.types} testId="filter-type" />
+        <FilterSelect
+          label="Video"
+          name="videoId"
+          defaultValue={query.videoId ?? ""}
+          empty="every video"
+          options={options.videos.map((v) => ({ value: v.id, label: v.relativePath }))}
+          className="max-w-64"
+        />
+        <FilterSelect label="Flag" name="flag" defaultValue={query.flag ?? ""} empty="any" options={CAPTION_FLAGS.map((f) => ({ value: f, label: FLAG_LABELS[f] }))} testId="filter-flag" />
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
       </form>
       {problem && (
@@ -171,36 +175,18 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
               Per model × caption type (and per model over all its captions): mean style score (0–4, the score that counts), content coverage (key points hit / key points) and the rate of length-rule
               violations, each with its bootstrap 95% interval and n (captions).
             </p>
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="caption-leaderboard">
-                <thead className="text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1">model</th>
-                    <th>caption type</th>
-                    <th>style</th>
-                    <th>content coverage</th>
-                    <th>length violations</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {overview.leaderboard!.rows.map((row) => (
-                    <tr
-                      key={`${row.model}:${row.captionType ?? ""}`}
-                      data-testid="leaderboard-row"
-                      data-model={row.model}
-                      data-type={row.captionType ?? "all"}
-                      className={row.captionType === null ? "bg-slate-50 font-medium" : ""}
-                    >
-                      <td className="px-2 py-1">{row.model}</td>
-                      <td>{row.captionType === null ? "all types" : <CaptionType type={row.captionType} />}</td>
-                      <MetricCell metric={row.styleScore} testId="lb-style" />
-                      <MetricCell metric={row.contentCoverage} percent testId="lb-coverage" />
-                      <MetricCell metric={row.lengthViolationRate} percent testId="lb-violations" />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="caption-leaderboard"
+              columns={LEADERBOARD_COLUMNS}
+              rows={overview.leaderboard!.rows}
+              rowKey={(row) => `${row.model}:${row.captionType ?? ""}`}
+              rowProps={(row) => ({
+                "data-testid": "leaderboard-row",
+                "data-model": row.model,
+                "data-type": row.captionType ?? "all",
+                className: row.captionType === null ? "bg-slate-50 font-medium" : "",
+              })}
+            />
           </Card>
           {canExport && downloads.length > 0 && (
             <Card title="Exports">
@@ -211,59 +197,14 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
             </Card>
           )}
           <Card title={`Captions (${overview.total})`}>
-            {overview.captions.length === 0 ? (
-              <p className="text-sm text-slate-500">No caption matches.</p>
-            ) : (
-              <div className="overflow-x-auto">
-                <table className="w-full text-left text-sm" data-testid="caption-list">
-                  <thead className="text-xs uppercase text-slate-500">
-                    <tr>
-                      <th className="px-2 py-1">video</th>
-                      <th>type</th>
-                      <th>model</th>
-                      <th>output</th>
-                      <th>judge</th>
-                      <th>after rules</th>
-                      <th>key points</th>
-                      <th>flags</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {overview.captions.map((c) => (
-                      <tr key={c.captionId} data-testid="caption-row" data-model={c.model ?? ""} data-type={c.captionType}>
-                        <td className="max-w-48 truncate px-2 py-1 font-mono text-xs" title={c.video.relativePath}>
-                          {c.video.relativePath}
-                        </td>
-                        <td>
-                          <CaptionType type={c.captionType} />
-                        </td>
-                        <td>{c.model}</td>
-                        <td className="max-w-80 truncate" title={c.output}>
-                          <Link className="text-indigo-700 underline" href={`/projects/${projectId}/captions/${c.captionId}`} data-testid="caption-link">
-                            {c.output.slice(0, 120) || "(empty)"}
-                          </Link>
-                        </td>
-                        {c.blind ? (
-                          <td colSpan={4} className="text-xs text-slate-500" data-testid="caption-blind">
-                            hidden while you review this video in a blind queue
-                          </td>
-                        ) : (
-                          <>
-                            <td className="tabular-nums">{c.style ? (c.style.rawScore ?? c.style.status) : "—"}</td>
-                            <td className="tabular-nums">{c.style ? (c.style.scoreAfterRules ?? "—") : "—"}</td>
-                            <td className="tabular-nums">{c.content ? (c.content.hit === null ? c.content.status : `${c.content.hit}/${c.content.total}`) : "—"}</td>
-                            <td className="flex flex-wrap gap-1 py-1">
-                              <Flag on={c.style?.flags?.judgeBrokeRule ?? false} label="judge broke the rule" testId="flag-broke-rule" />
-                              <Flag on={(c.style?.flags?.lengthViolation ?? false) && !(c.style?.flags?.judgeBrokeRule ?? false)} label="length rule failed" />
-                            </td>
-                          </>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <DataTable
+              testId="caption-list"
+              columns={captionColumns(projectId)}
+              rows={overview.captions}
+              rowKey={(c) => c.captionId}
+              rowProps={(c) => ({ "data-testid": "caption-row", "data-model": c.model ?? "", "data-type": c.captionType })}
+              empty="No caption matches."
+            />
             {pageCount > 1 && (
               <nav className="mt-3 flex gap-3 text-sm">
                 {query.page > 1 && (

@@ -8,6 +8,8 @@ import { RestoreButton } from "@/components/tasks/construction/restore-button";
 import { StepAnnotationImport } from "@/components/tasks/construction/step-annotation-import";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { FilterSelect } from "@/components/ui/filter-select";
 import { MC_LETTERS } from "@/lib/tasks/construction/balance-answer-letters";
 import { type CandidateRow, type CandidateSetDetail, candidateSetDetail, constructionOverview, constructionQuerySchema, qaSetTargetProjects } from "@/lib/tasks/construction/construction-overview";
 import { FILTERS } from "@/lib/tasks/construction/filter-funnel";
@@ -17,7 +19,6 @@ import { NotFoundError } from "@/lib/errors";
 import { listEndpoints } from "@/lib/judge/endpoints";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
-const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const counts = (record: Record<string, number>) =>
   Object.entries(record)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -144,36 +145,14 @@ export default async function ConstructionPage({ params, searchParams }: { param
         <>
           <Card title={`Funnel: ${detail.set.name}`}>
             <div className="flex flex-col gap-4 text-sm">
-              <table className="w-full text-left text-xs" data-testid="funnel-table">
-                <thead className="text-slate-500">
-                  <tr>
-                    <th className="py-1 pr-3">stage</th>
-                    <th className="py-1 pr-3 text-right">kept</th>
-                    <th className="py-1 pr-3 text-right">removed</th>
-                    <th className="py-1 pr-3 text-right">pending</th>
-                    <th className="py-1 pr-3">kept by category</th>
-                    <th className="py-1">kept by dataset</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {detail.funnel.map((stage) => (
-                    <tr key={stage.id} data-testid="funnel-stage" data-stage={stage.id}>
-                      <td className="py-1 pr-3 font-medium">{stage.label}</td>
-                      <td className="py-1 pr-3 text-right" data-testid="funnel-kept">
-                        {stage.kept}
-                      </td>
-                      <td className="py-1 pr-3 text-right" data-testid="funnel-removed">
-                        {stage.removed}
-                      </td>
-                      <td className="py-1 pr-3 text-right" data-testid="funnel-pending">
-                        {stage.pending}
-                      </td>
-                      <td className="py-1 pr-3">{counts(stage.keptByCategory)}</td>
-                      <td className="py-1">{counts(stage.keptByDataset)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                size="xs"
+                testId="funnel-table"
+                columns={FUNNEL_COLUMNS}
+                rows={detail.funnel}
+                rowKey={(stage) => stage.id}
+                rowProps={(stage) => ({ "data-testid": "funnel-stage", "data-stage": stage.id })}
+              />
               <FunnelChart stages={detail.funnel.map(({ label, kept, removed, pending }) => ({ label, kept, removed, pending }))} />
               <div className="grid gap-4 md:grid-cols-2">
                 <div data-testid="transformation-counts">
@@ -215,74 +194,24 @@ export default async function ConstructionPage({ params, searchParams }: { param
             <div className="flex flex-col gap-3 text-sm">
               <form method="get" className="flex flex-wrap items-end gap-2 text-xs" data-testid="candidate-filters">
                 <input type="hidden" name="set" value={detail.set.id} />
-                <label className="flex flex-col gap-1">
-                  Fate
-                  <select name="fate" defaultValue={query.fate ?? ""} className={input}>
-                    <option value="">any</option>
-                    <option value="kept">kept</option>
-                    <option value="removed">removed</option>
-                    <option value="pending">pending</option>
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  Filter
-                  <select name="filter" defaultValue={query.filter ?? ""} className={input}>
-                    <option value="">any</option>
-                    {FILTERS.map((f) => (
-                      <option key={f.id} value={f.id}>
-                        {f.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  Category
-                  <select name="category" defaultValue={query.category ?? ""} className={input}>
-                    <option value="">any</option>
-                    {detail.categories.map((c) => (
-                      <option key={c} value={c}>
-                        {c}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  Dataset
-                  <select name="dataset" defaultValue={query.dataset ?? ""} className={input}>
-                    <option value="">any</option>
-                    {detail.datasets.map((d) => (
-                      <option key={d} value={d}>
-                        {d}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <FilterSelect label="Fate" name="fate" defaultValue={query.fate ?? ""} empty="any" options={["kept", "removed", "pending"]} />
+                <FilterSelect label="Filter" name="filter" defaultValue={query.filter ?? ""} empty="any" options={FILTERS.map((f) => ({ value: f.id, label: f.label }))} />
+                <FilterSelect label="Category" name="category" defaultValue={query.category ?? ""} empty="any" options={detail.categories} />
+                <FilterSelect label="Dataset" name="dataset" defaultValue={query.dataset ?? ""} empty="any" options={detail.datasets} />
                 <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-100">
                   Show
                 </button>
               </form>
-              {detail.rows.length === 0 ? (
-                <EmptyState title="No candidate matches">Change the filters.</EmptyState>
-              ) : (
-                <table className="w-full text-left text-xs" data-testid="candidate-list">
-                  <thead className="text-slate-500">
-                    <tr>
-                      <th className="py-1 pr-3">question and answer</th>
-                      <th className="py-1 pr-3">category</th>
-                      <th className="py-1 pr-3">dataset</th>
-                      <th className="py-1 pr-3">granularity</th>
-                      <th className="py-1 pr-3">fate</th>
-                      <th className="py-1 pr-3">transformation</th>
-                      <th className="py-1">curation</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {detail.rows.map((row) => (
-                      <CandidateLine key={row.itemId} row={row} canRestore={overview.may.restore} />
-                    ))}
-                  </tbody>
-                </table>
-              )}
+              <DataTable
+                size="xs"
+                cellPadding="py-2 pr-3 last:pr-0"
+                testId="candidate-list"
+                columns={candidateColumns(overview.may.restore)}
+                rows={detail.rows}
+                rowKey={(row) => row.itemId}
+                rowProps={(row) => ({ className: "align-top", "data-testid": "candidate", "data-fate": row.fate.state })}
+                empty={<EmptyState title="No candidate matches">Change the filters.</EmptyState>}
+              />
               {detail.pageCount > 1 && (
                 <p className="flex items-center gap-3 text-xs" data-testid="candidate-pages">
                   {detail.page > 1 && (
@@ -321,18 +250,38 @@ function LetterHistogram({ letters }: { letters: Record<(typeof MC_LETTERS)[numb
   );
 }
 
-function CandidateLine({ row, canRestore }: { row: CandidateRow; canRestore: boolean }) {
-  return (
-    <tr className="align-top" data-testid="candidate" data-fate={row.fate.state}>
-      <td className="py-2 pr-3">
+type FunnelStage = CandidateSetDetail["funnel"][number];
+
+const FUNNEL_COLUMNS: Column<FunnelStage>[] = [
+  { id: "stage", header: "stage", className: "font-medium", cell: (stage) => stage.label },
+  { id: "kept", header: "kept", align: "right", cellProps: () => ({ "data-testid": "funnel-kept" }), cell: (stage) => stage.kept },
+  { id: "removed", header: "removed", align: "right", cellProps: () => ({ "data-testid": "funnel-removed" }), cell: (stage) => stage.removed },
+  { id: "pending", header: "pending", align: "right", cellProps: () => ({ "data-testid": "funnel-pending" }), cell: (stage) => stage.pending },
+  { id: "category", header: "kept by category", cell: (stage) => counts(stage.keptByCategory) },
+  { id: "dataset", header: "kept by dataset", cell: (stage) => counts(stage.keptByDataset) },
+];
+
+const candidateColumns = (canRestore: boolean): Column<CandidateRow>[] => [
+  {
+    id: "question",
+    header: "question and answer",
+    cell: (row) => (
+      <>
         <p className="font-medium">{row.question}</p>
         <p className="text-slate-600">{row.answer}</p>
         <p className="font-mono text-slate-500">{row.video}</p>
-      </td>
-      <td className="py-2 pr-3">{row.category ?? <span className="text-slate-500">not yet</span>}</td>
-      <td className="py-2 pr-3">{row.dataset}</td>
-      <td className="py-2 pr-3">{row.granularity}</td>
-      <td className="py-2 pr-3" data-testid="candidate-fate">
+      </>
+    ),
+  },
+  { id: "category", header: "category", cell: (row) => row.category ?? <span className="text-slate-500">not yet</span> },
+  { id: "dataset", header: "dataset", cell: (row) => row.dataset },
+  { id: "granularity", header: "granularity", cell: (row) => row.granularity },
+  {
+    id: "fate",
+    header: "fate",
+    cellProps: () => ({ "data-testid": "candidate-fate" }),
+    cell: (row) => (
+      <>
         {row.fate.state === "kept" && <span className="text-emerald-700">kept</span>}
         {row.fate.state === "pending" && <span className="text-slate-500">waiting at {filterLabel(row.fate.at)}</span>}
         {row.removals.map((r) => (
@@ -341,8 +290,14 @@ function CandidateLine({ row, canRestore }: { row: CandidateRow; canRestore: boo
           </p>
         ))}
         {row.fate.state === "removed" && canRestore && <RestoreButton itemId={row.itemId} filter={row.fate.by} />}
-      </td>
-      <td className="py-2 pr-3">
+      </>
+    ),
+  },
+  {
+    id: "transformation",
+    header: "transformation",
+    cell: (row) => (
+      <>
         {TRANSFORM_LABELS[row.transform]}
         {row.attempts > 0 ? ` · ${row.attempts} attempt${row.attempts === 1 ? "" : "s"}` : ""}
         {row.lastReason && <p className="text-xs text-slate-500">last attempt: {row.lastReason}</p>}
@@ -351,11 +306,18 @@ function CandidateLine({ row, canRestore }: { row: CandidateRow; canRestore: boo
             checkers: {row.checks}
           </p>
         )}
-      </td>
-      <td className="py-2" data-testid="candidate-curation">
+      </>
+    ),
+  },
+  {
+    id: "curation",
+    header: "curation",
+    cellProps: () => ({ "data-testid": "candidate-curation" }),
+    cell: (row) => (
+      <>
         {row.curation.status}
         {row.curation.accepts + row.curation.rejects > 0 ? ` (${row.curation.accepts} accept, ${row.curation.rejects} reject)` : ""}
-      </td>
-    </tr>
-  );
-}
+      </>
+    ),
+  },
+];

@@ -4,6 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { roleCan } from "@/lib/authz/permissions";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { FILTER_INPUT, FilterSelect } from "@/components/ui/filter-select";
 import { paperTableQuerySchema } from "@/lib/calibration/calibration.validation";
 import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibration-options";
 import { calibrationReport, type CalibrationReport } from "@/lib/tasks/hallucination/paper-table-load";
@@ -15,7 +16,6 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { formatInterval, formatStatistic } from "@/lib/format/numbers";
 
-const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const METRICS = [
   ["precision", "P"],
   ["recall", "R"],
@@ -87,29 +87,23 @@ export default async function CalibrationPage({ params, searchParams }: { params
       ) : (
         <>
           <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="calibration-form">
-            <label className="flex flex-col gap-1">
-              <span>Label set</span>
-              <select name="labelSetId" defaultValue={chosen.labelSetId} className={input} data-testid="calibration-label-set">
-                {options.labelSets.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="flex flex-col gap-1">
-              <span>Run</span>
-              <select name="runId" defaultValue={chosen.runId} className={input} data-testid="calibration-run">
-                {runs.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {runLabels.get(r.id)} · {r.videos} videos
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FilterSelect
+              label="Label set"
+              name="labelSetId"
+              defaultValue={chosen.labelSetId}
+              options={options.labelSets.map((set) => ({ value: set.id, label: set.name }))}
+              testId="calibration-label-set"
+            />
+            <FilterSelect
+              label="Run"
+              name="runId"
+              defaultValue={chosen.runId}
+              options={runs.map((r) => ({ value: r.id, label: `${runLabels.get(r.id)} · ${r.videos} videos` }))}
+              testId="calibration-run"
+            />
             <label className="flex flex-col gap-1">
               <span>Presence at score ≥</span>
-              <input name="threshold" type="number" min={0} max={10} step={0.5} defaultValue={raw.threshold ?? report?.threshold} className={`${input} w-24`} />
+              <input name="threshold" type="number" min={0} max={10} step={0.5} defaultValue={raw.threshold ?? report?.threshold} className={`${FILTER_INPUT} w-24`} />
             </label>
             <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
             <Link href={`/projects/${projectId}/calibration/compare`} className="ml-auto text-indigo-700 underline">

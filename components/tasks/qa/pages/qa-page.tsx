@@ -4,6 +4,8 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { DataTable } from "@/components/ui/data-table";
+import { FILTER_INPUT, FilterSelect } from "@/components/ui/filter-select";
 import { HarnessRunImport } from "@/components/tasks/qa/harness-run-import";
 import { listItemSets } from "@/lib/items/item-sets";
 import { listEndpoints } from "@/lib/judge/endpoints";
@@ -18,7 +20,6 @@ import { taskOf } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runDate } from "@/lib/runs/run-name";
 
-const input = "rounded-md border border-slate-300 px-2 py-1.5";
 const BREAKDOWN_LABELS = { all: "overall", format: "format", category: "category", granularity: "granularity", format_category_granularity: "format × category × granularity" } as const;
 const FORMAT_LABELS: Record<string, string> = { mc: "multiple choice", open: "open-ended" };
 
@@ -133,7 +134,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
             </div>
             <label className="flex items-center gap-2">
               Accuracy by
-              <select name="by" defaultValue={query.by} className={input} data-testid="qa-by">
+              <select name="by" defaultValue={query.by} className={FILTER_INPUT} data-testid="qa-by">
                 {Object.entries(BREAKDOWN_LABELS).map(([id, label]) => (
                   <option key={id} value={id}>
                     {label}
@@ -148,56 +149,57 @@ export default async function QaPage({ params, searchParams }: { params: Promise
             <p className="mb-2 text-xs text-slate-500">
               Per run (model · frames) and {BREAKDOWN_LABELS[query.by]}: accuracy with its Wilson 95% interval and n (questions decided){hasBaseline ? ", and the text-only baseline's beside it" : ""}.
             </p>
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="qa-accuracy">
-                <thead className="text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1">run</th>
-                    {query.by !== "all" && <th>group</th>}
-                    <th>accuracy</th>
-                    <th>correct · wrong · unanswerable</th>
-                    {hasBaseline && <th>without the video</th>}
-                    {hasBaseline && <th>right without the video</th>}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {rows.map((row) => (
-                    <tr
-                      key={`${row.runId}:${row.format}:${row.category}:${row.granularity}`}
-                      data-testid="qa-accuracy-row"
-                      data-run={row.runId}
-                      data-format={row.format ?? ""}
-                      data-category={row.category ?? ""}
-                      data-granularity={row.granularity ?? ""}
-                    >
-                      <td className="px-2 py-1">{labelOf.get(row.runId)}</td>
-                      {query.by !== "all" && (
-                        <td>
-                          {[
-                            row.format && FORMAT_LABELS[row.format],
-                            query.by.includes("category") && (row.category ?? "(no category)"),
-                            query.by.includes("granularity") && (row.granularity ?? "(no granularity)"),
-                          ]
-                            .filter(Boolean)
-                            .join(" · ")}
-                        </td>
-                      )}
-                      <AccuracyCell accuracy={row.outcomes.accuracy} testId="qa-accuracy-cell" />
-                      <td className="tabular-nums text-slate-600">
-                        {row.outcomes.correct} · {row.outcomes.wrong} · {row.outcomes.unanswerable}
-                        {row.outcomes.pending ? ` (${row.outcomes.pending} pending)` : ""}
-                      </td>
-                      {hasBaseline && (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="text-slate-500">no baseline</td>)}
-                      {hasBaseline && (
-                        <td className="tabular-nums" data-testid="qa-right-without-video">
-                          {row.textOnly ? row.rightWithoutVideo : "—"}
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="qa-accuracy"
+              columns={[
+                { id: "run", header: "run", cell: (row) => labelOf.get(row.runId) },
+                query.by !== "all" && {
+                  id: "group",
+                  header: "group",
+                  cell: (row) =>
+                    [
+                      row.format && FORMAT_LABELS[row.format],
+                      query.by.includes("category") && (row.category ?? "(no category)"),
+                      query.by.includes("granularity") && (row.granularity ?? "(no granularity)"),
+                    ]
+                      .filter(Boolean)
+                      .join(" · "),
+                },
+                { id: "accuracy", header: "accuracy", td: (row) => <AccuracyCell accuracy={row.outcomes.accuracy} testId="qa-accuracy-cell" /> },
+                {
+                  id: "outcomes",
+                  header: "correct · wrong · unanswerable",
+                  className: "tabular-nums text-slate-600",
+                  cell: (row) => (
+                    <>
+                      {row.outcomes.correct} · {row.outcomes.wrong} · {row.outcomes.unanswerable}
+                      {row.outcomes.pending ? ` (${row.outcomes.pending} pending)` : ""}
+                    </>
+                  ),
+                },
+                hasBaseline && {
+                  id: "text-only",
+                  header: "without the video",
+                  td: (row) => (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="px-2 py-1 text-slate-500">no baseline</td>),
+                },
+                hasBaseline && {
+                  id: "right-without-video",
+                  header: "right without the video",
+                  className: "tabular-nums",
+                  cellProps: () => ({ "data-testid": "qa-right-without-video" }),
+                  cell: (row) => (row.textOnly ? row.rightWithoutVideo : "—"),
+                },
+              ]}
+              rows={rows}
+              rowKey={(row) => `${row.runId}:${row.format}:${row.category}:${row.granularity}`}
+              rowProps={(row) => ({
+                "data-testid": "qa-accuracy-row",
+                "data-run": row.runId,
+                "data-format": row.format ?? "",
+                "data-category": row.category ?? "",
+                "data-granularity": row.granularity ?? "",
+              })}
+            />
           </Card>
 
           <Card title="Model × category">
@@ -251,67 +253,53 @@ export default async function QaPage({ params, searchParams }: { params: Promise
 
           {overview.frames.length > 0 && (
             <Card title="8 against 16 frames">
-              <table className="w-full text-left text-sm" data-testid="qa-frames">
-                <thead className="text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1">model</th>
-                    <th>8 frames</th>
-                    <th>16 frames</th>
-                    <th>McNemar p</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {overview.frames.map((f) => (
-                    <tr key={f.model}>
-                      <td className="px-2 py-1">{f.model}</td>
-                      <AccuracyCell accuracy={f.runs.find((r) => r.frames === 8)?.accuracy ?? null} />
-                      <AccuracyCell accuracy={f.runs.find((r) => r.frames === 16)?.accuracy ?? null} />
-                      <td className="tabular-nums">{f.comparison ? f.comparison.p.toPrecision(3) : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                testId="qa-frames"
+                columns={[
+                  { id: "model", header: "model", cell: (f) => f.model },
+                  { id: "8", header: "8 frames", td: (f) => <AccuracyCell accuracy={f.runs.find((r) => r.frames === 8)?.accuracy ?? null} /> },
+                  { id: "16", header: "16 frames", td: (f) => <AccuracyCell accuracy={f.runs.find((r) => r.frames === 16)?.accuracy ?? null} /> },
+                  { id: "p", header: "McNemar p", className: "tabular-nums", cell: (f) => (f.comparison ? f.comparison.p.toPrecision(3) : "—") },
+                ]}
+                rows={overview.frames}
+                rowKey={(f) => f.model}
+              />
             </Card>
           )}
 
           {overview.comparisons.length > 0 && (
             <Card title="Pairwise comparison (McNemar's test on the questions both runs decided)">
-              <table className="w-full text-left text-sm" data-testid="qa-comparisons">
-                <thead className="text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1">first</th>
-                    <th>second</th>
-                    <th>n</th>
-                    <th>first right, second wrong</th>
-                    <th>first wrong, second right</th>
-                    <th>test</th>
-                    <th>p</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {overview.comparisons.map((c) => (
-                    <tr key={`${c.first}:${c.second}`} data-testid="qa-comparison">
-                      <td className="px-2 py-1">
+              <DataTable
+                testId="qa-comparisons"
+                columns={[
+                  {
+                    id: "first",
+                    header: "first",
+                    cell: (c) => (
+                      <>
                         {labelOf.get(c.first)} <span className="text-xs text-slate-500">{c.firstAccuracy === null ? "" : formatPercent(c.firstAccuracy)}</span>
-                      </td>
-                      <td>
+                      </>
+                    ),
+                  },
+                  {
+                    id: "second",
+                    header: "second",
+                    cell: (c) => (
+                      <>
                         {labelOf.get(c.second)} <span className="text-xs text-slate-500">{c.secondAccuracy === null ? "" : formatPercent(c.secondAccuracy)}</span>
-                      </td>
-                      <td className="tabular-nums">{c.n}</td>
-                      <td className="tabular-nums" data-testid="qa-comparison-b">
-                        {c.b}
-                      </td>
-                      <td className="tabular-nums" data-testid="qa-comparison-c">
-                        {c.c}
-                      </td>
-                      <td>{c.method === "exact" ? "exact binomial" : `χ² = ${c.statistic!.toFixed(2)}`}</td>
-                      <td className="tabular-nums" data-testid="qa-comparison-p">
-                        {c.p.toPrecision(3)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      </>
+                    ),
+                  },
+                  { id: "n", header: "n", className: "tabular-nums", cell: (c) => c.n },
+                  { id: "b", header: "first right, second wrong", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-b" }), cell: (c) => c.b },
+                  { id: "c", header: "first wrong, second right", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-c" }), cell: (c) => c.c },
+                  { id: "test", header: "test", cell: (c) => (c.method === "exact" ? "exact binomial" : `χ² = ${c.statistic!.toFixed(2)}`) },
+                  { id: "p", header: "p", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-p" }), cell: (c) => c.p.toPrecision(3) },
+                ]}
+                rows={overview.comparisons}
+                rowKey={(c) => `${c.first}:${c.second}`}
+                rowProps={() => ({ "data-testid": "qa-comparison" })}
+              />
             </Card>
           )}
 
@@ -357,131 +345,93 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                   <input key={id} type="hidden" name="runId" value={id} />
                 ))}
                 <input type="hidden" name="by" value={query.by} />
-                <label className="flex flex-col gap-1">
-                  <span>Run</span>
-                  <select name="listRunId" defaultValue={listRun.id} className={input}>
-                    {overview.runs.map((r) => (
-                      <option key={r.id} value={r.id}>
-                        {r.label} · {runDate(r.createdAt)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  <span>Outcome</span>
-                  <select name="outcome" defaultValue={query.outcome ?? ""} className={input} data-testid="filter-outcome">
-                    <option value="">any</option>
-                    {["correct", "wrong", "unanswerable", "pending"].map((o) => (
-                      <option key={o}>{o}</option>
-                    ))}
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  <span>Format</span>
-                  <select name="questionFormat" defaultValue={query.questionFormat ?? ""} className={input}>
-                    <option value="">any</option>
-                    <option value="mc">multiple choice</option>
-                    <option value="open">open-ended</option>
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  <span>Category</span>
-                  <select name="category" defaultValue={query.category ?? ""} className={input}>
-                    <option value="">any</option>
-                    {options.categories.map((c) => (
-                      <option key={c}>{c}</option>
-                    ))}
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  <span>Granularity</span>
-                  <select name="granularity" defaultValue={query.granularity ?? ""} className={input}>
-                    <option value="">any</option>
-                    <option value="coarse">coarse</option>
-                    <option value="fine">fine</option>
-                  </select>
-                </label>
-                <label className="flex flex-col gap-1">
-                  <span>Video</span>
-                  <select name="videoId" defaultValue={query.videoId ?? ""} className={`${input} max-w-64`}>
-                    <option value="">every video</option>
-                    {options.videos.map((v) => (
-                      <option key={v.id} value={v.id}>
-                        {v.relativePath}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <FilterSelect label="Run" name="listRunId" defaultValue={listRun.id} options={overview.runs.map((r) => ({ value: r.id, label: `${r.label} · ${runDate(r.createdAt)}` }))} />
+                <FilterSelect label="Outcome" name="outcome" defaultValue={query.outcome ?? ""} empty="any" options={["correct", "wrong", "unanswerable", "pending"]} testId="filter-outcome" />
+                <FilterSelect
+                  label="Format"
+                  name="questionFormat"
+                  defaultValue={query.questionFormat ?? ""}
+                  empty="any"
+                  options={Object.entries(FORMAT_LABELS).map(([value, label]) => ({ value, label }))}
+                />
+                <FilterSelect label="Category" name="category" defaultValue={query.category ?? ""} empty="any" options={options.categories} />
+                <FilterSelect label="Granularity" name="granularity" defaultValue={query.granularity ?? ""} empty="any" options={["coarse", "fine"]} />
+                <FilterSelect
+                  label="Video"
+                  name="videoId"
+                  defaultValue={query.videoId ?? ""}
+                  empty="every video"
+                  options={options.videos.map((v) => ({ value: v.id, label: v.relativePath }))}
+                  className="max-w-64"
+                />
                 {listRun.settings.textOnlyBaseline && (
-                  <label className="flex flex-col gap-1">
-                    <span>Flag</span>
-                    <select name="flag" defaultValue={query.flag ?? ""} className={input} data-testid="filter-flag">
-                      <option value="">any</option>
-                      <option value="right_without_video">answered right without the video</option>
-                    </select>
-                  </label>
+                  <FilterSelect
+                    label="Flag"
+                    name="flag"
+                    defaultValue={query.flag ?? ""}
+                    empty="any"
+                    options={[{ value: "right_without_video", label: "answered right without the video" }]}
+                    testId="filter-flag"
+                  />
                 )}
                 <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
               </form>
-              {list.questions.length === 0 ? (
-                <p className="text-sm text-slate-500">No question matches.</p>
-              ) : (
-                <div className="overflow-x-auto">
-                  <table className="w-full text-left text-sm" data-testid="qa-question-list">
-                    <thead className="text-xs uppercase text-slate-500">
-                      <tr>
-                        <th className="px-2 py-1">video</th>
-                        <th>question</th>
-                        <th>format</th>
-                        <th>category</th>
-                        <th>answer</th>
-                        <th>decided by</th>
-                        <th>outcome</th>
-                        {listRun.settings.textOnlyBaseline && <th>without the video</th>}
-                      </tr>
-                    </thead>
-                    <tbody className="divide-y divide-slate-100">
-                      {list.questions.map((q) => (
-                        <tr key={q.questionId} data-testid="qa-question-row" data-external-id={q.externalId} data-outcome={q.result.outcome ?? "pending"}>
-                          <td className="max-w-40 truncate px-2 py-1 font-mono text-xs" title={q.video.relativePath}>
-                            {q.video.relativePath}
-                          </td>
-                          <td className="max-w-80 truncate" title={q.question}>
-                            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa/${q.questionId}`} data-testid="question-link">
-                              {q.question}
-                            </Link>
-                          </td>
-                          <td>{q.format}</td>
-                          <td>{q.category ?? "—"}</td>
-                          <td className="max-w-56 truncate" title={q.result.rawAnswer ?? ""}>
-                            {q.result.rawAnswer ?? "—"}
-                          </td>
-                          <td>{q.result.decidedBy === "letter" ? `letter ${q.result.letter}` : q.result.decidedBy === "judge" ? `judge: ${q.result.judgement}` : "—"}</td>
-                          <td>
-                            {q.blind ? (
-                              <span className="rounded bg-slate-800 px-1 text-xs text-white" title="You are reviewing this video in a blind queue: shown once you submit">
-                                blind
-                              </span>
-                            ) : (
-                              <OutcomeBadge outcome={q.result.outcome} />
-                            )}
-                          </td>
-                          {listRun.settings.textOnlyBaseline && (
-                            <td className="flex items-center gap-1 py-1">
-                              <OutcomeBadge outcome={q.textOnly?.outcome ?? null} />
-                              {q.rightWithoutVideo && (
-                                <span className="rounded bg-violet-100 px-1.5 text-xs text-violet-800" data-testid="flag-right-without-video">
-                                  right without the video
-                                </span>
-                              )}
-                            </td>
-                          )}
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              )}
+              <DataTable
+                testId="qa-question-list"
+                columns={[
+                  { id: "video", header: "video", className: "max-w-40 truncate font-mono text-xs", cellProps: (q) => ({ title: q.video.relativePath }), cell: (q) => q.video.relativePath },
+                  {
+                    id: "question",
+                    header: "question",
+                    className: "max-w-80 truncate",
+                    cellProps: (q) => ({ title: q.question }),
+                    cell: (q) => (
+                      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/qa/${q.questionId}`} data-testid="question-link">
+                        {q.question}
+                      </Link>
+                    ),
+                  },
+                  { id: "format", header: "format", cell: (q) => q.format },
+                  { id: "category", header: "category", cell: (q) => q.category ?? "—" },
+                  { id: "answer", header: "answer", className: "max-w-56 truncate", cellProps: (q) => ({ title: q.result.rawAnswer ?? "" }), cell: (q) => q.result.rawAnswer ?? "—" },
+                  {
+                    id: "decided-by",
+                    header: "decided by",
+                    cell: (q) => (q.result.decidedBy === "letter" ? `letter ${q.result.letter}` : q.result.decidedBy === "judge" ? `judge: ${q.result.judgement}` : "—"),
+                  },
+                  {
+                    id: "outcome",
+                    header: "outcome",
+                    cell: (q) =>
+                      q.blind ? (
+                        <span className="rounded bg-slate-800 px-1 text-xs text-white" title="You are reviewing this video in a blind queue: shown once you submit">
+                          blind
+                        </span>
+                      ) : (
+                        <OutcomeBadge outcome={q.result.outcome} />
+                      ),
+                  },
+                  listRun.settings.textOnlyBaseline && {
+                    id: "text-only",
+                    header: "without the video",
+                    className: "flex items-center gap-1",
+                    cell: (q) => (
+                      <>
+                        <OutcomeBadge outcome={q.textOnly?.outcome ?? null} />
+                        {q.rightWithoutVideo && (
+                          <span className="rounded bg-violet-100 px-1.5 text-xs text-violet-800" data-testid="flag-right-without-video">
+                            right without the video
+                          </span>
+                        )}
+                      </>
+                    ),
+                  },
+                ]}
+                rows={list.questions}
+                rowKey={(q) => q.questionId}
+                rowProps={(q) => ({ "data-testid": "qa-question-row", "data-external-id": q.externalId, "data-outcome": q.result.outcome ?? "pending" })}
+                empty="No question matches."
+              />
               {pageCount > 1 && (
                 <nav className="mt-3 flex gap-3 text-sm">
                   {query.page > 1 && (

@@ -4,6 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { LeaderboardPairsTable } from "@/components/leaderboard/leaderboard-tables";
+import { DataTable } from "@/components/ui/data-table";
 import { prisma } from "@/lib/db/prisma";
 import { AppError } from "@/lib/errors";
 import { vbench2Leaderboard, type Vbench2Leaderboard } from "@/lib/tasks/vbench2/leaderboard";
@@ -17,6 +18,7 @@ const cell = (e: { value?: number | null; score?: number | null; lower: number |
   const value = e.value ?? e.score ?? null;
   return value === null ? "—" : e.lower === null || e.upper === null ? pct(value) : `${pct(value)} [${pct(e.lower)}, ${pct(e.upper)}]`;
 };
+type Generator = Vbench2Leaderboard["generators"][number];
 const SOURCE_LABELS = { judge: "FrameJury's judge", vbench: "VBench's own results", humans: "people" } as const;
 
 /** The generators of a VBench-2.0 run ranked by its total, with 95% intervals over prompts (owners, reviewers and viewers). */
@@ -74,68 +76,41 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
             </a>
           </p>
           <Card title="Ranking">
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="vbench2-leaderboard">
-                <thead className="text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1">rank</th>
-                    <th className="px-2 py-1">generator</th>
-                    <th className="px-2 py-1">total [95%]</th>
-                    {Object.keys(VBENCH2_CATEGORIES).map((category) => (
-                      <th key={category} className="px-2 py-1">
-                        {category}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {board.generators.map((g) => (
-                    <tr key={g.model} data-testid="vbench2-leaderboard-row" data-model={g.model}>
-                      <td className="px-2 py-1">{g.rank}</td>
-                      <td className="px-2 py-1 font-medium">{g.model}</td>
-                      <td className="px-2 py-1 tabular-nums" data-testid="vbench2-leaderboard-total">
-                        {cell(g.total)}
-                      </td>
-                      {Object.keys(VBENCH2_CATEGORIES).map((category) => (
-                        <td key={category} className="px-2 py-1 tabular-nums">
-                          {cell(g.categories[category] ?? { value: null, lower: null, upper: null })}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="vbench2-leaderboard"
+              columns={[
+                { id: "rank", header: "rank", cell: (g) => g.rank },
+                { id: "generator", header: "generator", className: "font-medium", cell: (g) => g.model },
+                { id: "total", header: "total [95%]", className: "tabular-nums", cellProps: () => ({ "data-testid": "vbench2-leaderboard-total" }), cell: (g) => cell(g.total) },
+                ...Object.keys(VBENCH2_CATEGORIES).map((category) => ({
+                  id: category,
+                  header: category,
+                  className: "tabular-nums",
+                  cell: (g: Generator) => cell(g.categories[category] ?? { value: null, lower: null, upper: null }),
+                })),
+              ]}
+              rows={board.generators}
+              rowKey={(g) => g.model}
+              rowProps={(g) => ({ "data-testid": "vbench2-leaderboard-row", "data-model": g.model })}
+            />
           </Card>
           <Card title="Dimensions">
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="vbench2-leaderboard-dimensions">
-                <thead className="text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1">dimension</th>
-                    <th className="px-2 py-1">source</th>
-                    {board.generators.map((g) => (
-                      <th key={g.model} className="px-2 py-1">
-                        {g.model}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {dimensionsShown.map((dimension) => (
-                    <tr key={dimension}>
-                      <td className="px-2 py-1">{dimension.replace(/_/g, " ")}</td>
-                      <td className="px-2 py-1 text-slate-500">{SOURCE_LABELS[board.generators[0]!.dimensions[dimension]!.source]}</td>
-                      {board.generators.map((g) => (
-                        <td key={g.model} className="px-2 py-1 tabular-nums" title={`${g.dimensions[dimension]!.n} videos`}>
-                          {cell(g.dimensions[dimension]!)}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="vbench2-leaderboard-dimensions"
+              columns={[
+                { id: "dimension", header: "dimension", cell: (dimension) => dimension.replace(/_/g, " ") },
+                { id: "source", header: "source", className: "text-slate-500", cell: (dimension) => SOURCE_LABELS[board.generators[0]!.dimensions[dimension]!.source] },
+                ...board.generators.map((g) => ({
+                  id: g.model,
+                  header: g.model,
+                  className: "tabular-nums",
+                  cellProps: (dimension: string) => ({ title: `${g.dimensions[dimension]!.n} videos` }),
+                  cell: (dimension: string) => cell(g.dimensions[dimension]!),
+                })),
+              ]}
+              rows={dimensionsShown}
+              rowKey={(dimension) => dimension}
+            />
             {dimensionsShown.length < board.result.dimensions.length && (
               <p className="mt-2 text-xs text-slate-500">The other {board.result.dimensions.length - dimensionsShown.length} dimensions have no video here: they count 0 in their categories.</p>
             )}
