@@ -37,6 +37,7 @@ describe("a list page's filter select", () => {
           { value: "v2", label: "b.mp4" },
         ]}
         className="max-w-64"
+        labelClassName="font-medium"
       />,
     );
     const select = screen.getByLabelText("Video") as HTMLSelectElement;
@@ -47,6 +48,7 @@ describe("a list page's filter select", () => {
     expect(select.value).toBe("v2");
     expect(select.className.split(" ")).toEqual(expect.arrayContaining(["rounded-md", "border", "max-w-64"]));
     expect(select.hasAttribute("data-testid")).toBe(false);
+    expect(select.closest("label")!.firstElementChild!.className).toBe("font-medium");
   });
 
   it("selects the empty option when the filter is off", () => {

@@ -17,6 +17,7 @@ export function FilterSelect({
   empty,
   options,
   className,
+  labelClassName,
   testId,
 }: {
   label: ReactNode;
@@ -27,11 +28,13 @@ export function FilterSelect({
   options: readonly FilterOption[];
   /** Classes added to the select's (such as a max width). */
   className?: string;
+  /** Classes of the label's text (a bolder label where the form is a page's main choice). */
+  labelClassName?: string;
   testId?: string;
 }) {
   return (
     <label className="flex flex-col gap-1">
-      <span>{label}</span>
+      <span className={labelClassName}>{label}</span>
       <select name={name} defaultValue={defaultValue} className={className ? `${FILTER_INPUT} ${className}` : FILTER_INPUT} data-testid={testId}>
         {empty !== undefined && <option value="">{empty}</option>}
         {options.map((option) =>

@@ -1,5 +1,6 @@
 import { scaleBounds, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { REVIEW_STATES, metricQueryKey } from "@/lib/videos/video-filter";
+import { FILTER_INPUT, type FilterOption, FilterSelect } from "@/components/ui/filter-select";
 
 const REVIEW_LABELS: Record<(typeof REVIEW_STATES)[number], string> = {
   unreviewed: "no reviews",
@@ -9,8 +10,7 @@ const REVIEW_LABELS: Record<(typeof REVIEW_STATES)[number], string> = {
   disagreement: "a reviewer disagrees",
 };
 
-const input = "rounded-md border border-slate-300 px-2 py-1.5";
-const rangeInput = "w-16 rounded-md border border-slate-300 px-2 py-1.5";
+const rangeInput = `w-16 ${FILTER_INPUT}`;
 
 /**
  * The fields of the video list's filter (lib/videos/video-filter.ts), for every GET form that filters
@@ -48,28 +48,14 @@ export function VideoFilterFields({
       </div>
     </fieldset>
   );
-  const choice = (label: string, name: string, options: readonly (string | { value: string; label: string })[], anyLabel = "any") => (
-    <label key={name} className="flex flex-col gap-1">
-      <span>{label}</span>
-      <select name={name} defaultValue={value(name)} className={input}>
-        <option value="">{anyLabel}</option>
-        {options.map((option) =>
-          typeof option === "string" ? (
-            <option key={option}>{option}</option>
-          ) : (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ),
-        )}
-      </select>
-    </label>
+  const choice = (label: string, name: string, options: readonly FilterOption[], anyLabel = "any") => (
+    <FilterSelect key={name} label={label} name={name} defaultValue={value(name)} empty={anyLabel} options={options} />
   );
   return (
     <>
       <label className="flex flex-col gap-1">
         <span>Prompt contains</span>
-        <input id={searchInputId} name="prompt" type="search" defaultValue={value("prompt")} placeholder={searchInputId ? "press / to search" : undefined} className={input} />
+        <input id={searchInputId} name="prompt" type="search" defaultValue={value("prompt")} placeholder={searchInputId ? "press / to search" : undefined} className={FILTER_INPUT} />
       </label>
       {choice("Dimension", "dimension", dimensions)}
       {choice("Model", "model", models)}
@@ -87,7 +73,7 @@ export function VideoFilterFields({
       <fieldset className="flex flex-col gap-1">
         <legend className="mb-1">Category (worst score)</legend>
         <div className="flex items-center gap-1">
-          <select name="category" aria-label="Category" defaultValue={value("category")} className={input}>
+          <select name="category" aria-label="Category" defaultValue={value("category")} className={FILTER_INPUT}>
             <option value="">—</option>
             {task.targets.map((t) => (
               <option key={t.id} value={t.id} title={`${t.label}: ${t.definition}`}>

@@ -2,6 +2,8 @@ import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { FilterSelect } from "@/components/ui/filter-select";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { vbench2PageChoices, vbench2PageQuerySchema } from "@/lib/tasks/vbench2/page-data";
@@ -11,6 +13,62 @@ import { searchParamsObject } from "@/lib/videos/video-filter";
 import { AgreementCell, Percent, QuestionList, VideoValueCell } from "../results-cells";
 
 type Results = Awaited<ReturnType<typeof visibleVbench2Results>>;
+
+/** The dimensions table's rows: each category's mean above its dimensions, then the total. */
+type DimensionRow = { kind: "category"; category: string } | { kind: "dimension"; dimension: string; d: Results["dimensions"][number] | undefined } | { kind: "total" };
+
+/** A category's and the total's row span the name and source columns, and leave the agreement columns empty. */
+const dimensionColumns = (results: Results, peopleAnswered: boolean): Column<DimensionRow>[] => [
+  {
+    id: "dimension",
+    header: "dimension",
+    cellProps: (row) => (row.kind === "dimension" ? { className: "pl-5" } : { colSpan: 2 }),
+    cell: (row) => (row.kind === "category" ? row.category : row.kind === "dimension" ? row.dimension.replace(/_/g, " ") : "Total (mean of the five categories)"),
+  },
+  {
+    id: "source",
+    header: "source",
+    className: "text-slate-500",
+    cell: (row) => (row.kind === "dimension" && row.d ? (row.d.source === "judge" ? "FrameJury's judge" : "VBench (imported)") : "none (counts 0)"),
+  },
+  {
+    id: "judge",
+    header: "judge",
+    className: "tabular-nums",
+    cellProps: (row) => (row.kind === "category" ? { "data-testid": `vbench2-category-${row.category}` } : row.kind === "total" ? { "data-testid": "vbench2-total" } : {}),
+    cell: (row) => <Percent value={row.kind === "category" ? (results.categories[row.category] ?? null) : row.kind === "total" ? results.total : (row.d?.score ?? null)} />,
+  },
+  {
+    id: "videos",
+    header: "videos (excluded)",
+    className: "tabular-nums text-slate-600",
+    cell: (row) => (row.kind !== "dimension" ? null : row.d ? `${row.d.n}${row.d.excluded ? ` (${row.d.excluded})` : ""}` : "—"),
+  },
+  {
+    id: "people",
+    header: "people",
+    className: "tabular-nums",
+    cell: (row) =>
+      row.kind === "dimension" ? (
+        row.d?.humanN ? (
+          <Percent value={row.d.humanScore} />
+        ) : (
+          "—"
+        )
+      ) : (
+        <Percent value={!peopleAnswered ? null : row.kind === "category" ? (results.humans.categories[row.category] ?? null) : results.humans.total} />
+      ),
+  },
+  {
+    id: "vbench",
+    header: "VBench",
+    className: "tabular-nums",
+    cellProps: (row) => (row.kind === "dimension" ? {} : { colSpan: 3 }),
+    cell: (row) => (row.kind === "dimension" && row.d?.vbenchN ? <Percent value={row.d.vbenchScore} /> : row.kind === "dimension" ? "—" : null),
+  },
+  { id: "judge-vs-vbench", header: "judge vs VBench", td: (row) => <AgreementCell agreement={(row.kind === "dimension" && row.d?.judgeVsVbench) || null} unit="videos" /> },
+  { id: "judge-vs-people", header: "judge vs people", td: (row) => <AgreementCell agreement={(row.kind === "dimension" && row.d?.judgeVsHumans) || null} unit="questions" /> },
+];
 
 export default async function Vbench2Page({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
@@ -55,28 +113,21 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
         <EmptyState title="No VBench-2.0 runs yet">Start one on the Judge page with the VBench-2.0 task, after importing a sample folder and VBench2_full_info.json.</EmptyState>
       ) : (
         <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="vbench2-choose">
-          <label className="flex flex-col gap-1">
-            <span className="font-medium text-slate-700">Run</span>
-            <select name="runId" defaultValue={runId} className="rounded-md border border-slate-300 px-2 py-1.5">
-              {runs.map((run) => (
-                <option key={run.id} value={run.id}>
-                  {run.label} · {run.status}
-                  {run.simulated ? " · simulated" : ""}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className="font-medium text-slate-700">VBench&apos;s own results (label set)</span>
-            <select name="labelSetId" defaultValue={query.labelSetId ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
-              <option value="">none</option>
-              {labelSets.map((set) => (
-                <option key={set.id} value={set.id}>
-                  {set.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label="Run"
+            labelClassName="font-medium text-slate-700"
+            name="runId"
+            defaultValue={runId}
+            options={runs.map((run) => ({ value: run.id, label: `${run.label} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
+          />
+          <FilterSelect
+            label="VBench's own results (label set)"
+            labelClassName="font-medium text-slate-700"
+            name="labelSetId"
+            defaultValue={query.labelSetId ?? ""}
+            empty="none"
+            options={labelSets.map((set) => ({ value: set.id, label: set.name }))}
+          />
           <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
         </form>
       )}
@@ -96,69 +147,25 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
             </Link>
           </p>
           <Card title="All dimensions">
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="vbench2-dimensions">
-                <thead className="text-xs uppercase text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1">dimension</th>
-                    <th className="px-2 py-1">source</th>
-                    <th className="px-2 py-1">judge</th>
-                    <th className="px-2 py-1">videos (excluded)</th>
-                    <th className="px-2 py-1">people</th>
-                    <th className="px-2 py-1">VBench</th>
-                    <th className="px-2 py-1">judge vs VBench</th>
-                    <th className="px-2 py-1">judge vs people</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {Object.entries(VBENCH2_CATEGORIES).flatMap(([category, dimensions]) => [
-                    <tr key={category} className="bg-slate-50 font-medium">
-                      <td className="px-2 py-1" colSpan={2}>
-                        {category}
-                      </td>
-                      <td className="px-2 py-1 tabular-nums" data-testid={`vbench2-category-${category}`}>
-                        <Percent value={results.categories[category] ?? null} />
-                      </td>
-                      <td />
-                      <td className="px-2 py-1 tabular-nums">
-                        <Percent value={peopleAnswered ? (results.humans.categories[category] ?? null) : null} />
-                      </td>
-                      <td colSpan={3} />
-                    </tr>,
-                    ...dimensions.map((dimension) => {
-                      const d = results.dimensions.find((entry) => entry.dimension === dimension);
-                      return (
-                        <tr key={dimension} data-testid={`vbench2-row-${dimension}`}>
-                          <td className="px-2 py-1 pl-5">{dimension.replace(/_/g, " ")}</td>
-                          <td className="px-2 py-1 text-slate-500">{d ? (d.source === "judge" ? "FrameJury's judge" : "VBench (imported)") : "none (counts 0)"}</td>
-                          <td className="px-2 py-1 tabular-nums">
-                            <Percent value={d?.score ?? null} />
-                          </td>
-                          <td className="px-2 py-1 tabular-nums text-slate-600">{d ? `${d.n}${d.excluded ? ` (${d.excluded})` : ""}` : "—"}</td>
-                          <td className="px-2 py-1 tabular-nums">{d?.humanN ? <Percent value={d.humanScore} /> : "—"}</td>
-                          <td className="px-2 py-1 tabular-nums">{d?.vbenchN ? <Percent value={d.vbenchScore} /> : "—"}</td>
-                          <AgreementCell agreement={d?.judgeVsVbench ?? null} unit="videos" />
-                          <AgreementCell agreement={d?.judgeVsHumans ?? null} unit="questions" />
-                        </tr>
-                      );
-                    }),
-                  ])}
-                  <tr className="border-t-2 border-slate-300 font-semibold">
-                    <td className="px-2 py-1" colSpan={2}>
-                      Total (mean of the five categories)
-                    </td>
-                    <td className="px-2 py-1 tabular-nums" data-testid="vbench2-total">
-                      <Percent value={results.total} />
-                    </td>
-                    <td />
-                    <td className="px-2 py-1 tabular-nums">
-                      <Percent value={peopleAnswered ? results.humans.total : null} />
-                    </td>
-                    <td colSpan={3} />
-                  </tr>
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="vbench2-dimensions"
+              columns={dimensionColumns(results, peopleAnswered)}
+              rows={[
+                ...Object.entries(VBENCH2_CATEGORIES).flatMap(([category, dimensions]): DimensionRow[] => [
+                  { kind: "category", category },
+                  ...dimensions.map((dimension) => ({ kind: "dimension" as const, dimension, d: results.dimensions.find((entry) => entry.dimension === dimension) })),
+                ]),
+                { kind: "total" },
+              ]}
+              rowKey={(row) => (row.kind === "category" ? row.category : row.kind === "dimension" ? row.dimension : "total")}
+              rowProps={(row) =>
+                row.kind === "category"
+                  ? { className: "bg-slate-50 font-medium" }
+                  : row.kind === "total"
+                    ? { className: "border-t-2 border-slate-300 font-semibold" }
+                    : { "data-testid": `vbench2-row-${row.dimension}` }
+              }
+            />
           </Card>
           {results.dimensions
             .filter((d) => d.source === "judge")
