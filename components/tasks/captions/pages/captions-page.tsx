@@ -5,6 +5,7 @@ import { ExportButtons } from "@/components/agreement/export-buttons";
 import { CaptionType, Flag, MetricCell } from "@/components/tasks/captions/caption-format";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { PageLinks } from "@/components/ui/page-links";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { FilterSelect } from "@/components/ui/filter-select";
 import { TargetLegend } from "@/components/tasks/target-legend";
@@ -205,23 +206,7 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
               rowProps={(c) => ({ "data-testid": "caption-row", "data-model": c.model ?? "", "data-type": c.captionType })}
               empty="No caption matches."
             />
-            {pageCount > 1 && (
-              <nav className="mt-3 flex gap-3 text-sm">
-                {query.page > 1 && (
-                  <Link className="text-indigo-700 underline" href={pageHref(query.page - 1)}>
-                    previous
-                  </Link>
-                )}
-                <span className="text-slate-500">
-                  page {query.page} of {pageCount}
-                </span>
-                {query.page < pageCount && (
-                  <Link className="text-indigo-700 underline" href={pageHref(query.page + 1)}>
-                    next
-                  </Link>
-                )}
-              </nav>
-            )}
+            <PageLinks page={query.page} pageCount={pageCount} href={pageHref} />
           </Card>
           <div className="grid gap-3 lg:grid-cols-2">
             <TargetLegend task={taskOf("caption_style")} title="Legend: caption style" />

@@ -4,6 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { PageLinks } from "@/components/ui/page-links";
 import { DataTable } from "@/components/ui/data-table";
 import { FILTER_INPUT, FilterSelect } from "@/components/ui/filter-select";
 import { HarnessRunImport } from "@/components/tasks/qa/harness-run-import";
@@ -432,23 +433,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                 rowProps={(q) => ({ "data-testid": "qa-question-row", "data-external-id": q.externalId, "data-outcome": q.result.outcome ?? "pending" })}
                 empty="No question matches."
               />
-              {pageCount > 1 && (
-                <nav className="mt-3 flex gap-3 text-sm">
-                  {query.page > 1 && (
-                    <Link className="text-indigo-700 underline" href={keep({ page: String(query.page - 1), listRunId: listRun.id })}>
-                      previous
-                    </Link>
-                  )}
-                  <span className="text-slate-500">
-                    page {query.page} of {pageCount}
-                  </span>
-                  {query.page < pageCount && (
-                    <Link className="text-indigo-700 underline" href={keep({ page: String(query.page + 1), listRunId: listRun.id })}>
-                      next
-                    </Link>
-                  )}
-                </nav>
-              )}
+              <PageLinks page={query.page} pageCount={pageCount} href={(page) => keep({ page: String(page), listRunId: listRun.id })} />
             </Card>
           )}
           <TargetLegend task={task} title="Legend: video QA" />
