@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { JudgeQueue } from "../judge/runs";
+import type { JudgeQueue } from "../judge/judge-queue";
 import { saveSettingsVersion, type SettingsVersion } from "../judge/settings-versions";
 import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { ensureRubricTasks } from "../rubrics/rubric-registry";

@@ -10,7 +10,7 @@ import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
 import { pgBossQueue, startBoss } from "./queue";
 import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
-import type { JudgeQueue } from "./runs";
+import type { JudgeQueue } from "./judge-queue";
 
 const globalForJudge = globalThis as unknown as { bossForSending?: Promise<PgBoss> };
 

@@ -4,7 +4,7 @@ import { endpointConfigForRun } from "../judge/endpoints";
 import { judgeVideo, type JudgeDeps } from "../judge/engine/judge-video";
 import { clientForEndpoint } from "../judge/llm-client";
 import { installedPipelines } from "../task-modules/installed-task-modules";
-import type { JudgeQueue } from "../judge/runs";
+import type { JudgeQueue } from "../judge/judge-queue";
 import { getStorage } from "../storage/storage";
 import { fileTemplateSource } from "../judge/template-source";
 
