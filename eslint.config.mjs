@@ -13,11 +13,19 @@ const NOT_CORE = ["lib/tasks/**", "components/tasks/**", "lib/testing/**", "lib/
 // The layers, bottom up: lib/ (plain TypeScript), components/ (views), app/ (pages, route handlers, server actions).
 // A lower layer never imports a higher one (tests may: a lib/ test drives a route handler). A task's pages
 // (components/tasks/<id>/pages) are app/ code that a one-line app/ page mounts, so they may use app/'s server helpers.
-// The core's arrows up to the task registry (lib/tasks/*.ts) are the known exception, still open (docs/architecture.md).
+// The core reads the task modules through its own port (lib/task-modules/installed-task-modules.ts), which the registry
+// (lib/tasks/modules.ts, imported once where a process starts) fills: it never imports the registry's install point or
+// the generated list of modules, which import the core back (TASK_MODULE_PORT_ZONE).
 const LAYER_ZONES = [
   { target: "./lib", from: ["./components", "./app"], message: "lib/ is the lowest layer: it never imports components/ or app/ (pass what it needs in)." },
   { target: "./components", from: "./app", message: "components/ sits below app/: move what both need into lib/." },
 ];
+
+const TASK_MODULE_PORT_ZONE = {
+  target: ["./lib", "./components"],
+  from: ["./lib/tasks/modules.ts", "./lib/tasks/video-item-lists.ts", "./lib/generated/tasks"],
+  message: "The core reads installed task modules through the port (lib/task-modules/installed-task-modules.ts), never the registry that installs them.",
+};
 
 // People tell runs, videos and queues apart by names (lib/runs/run-name.ts, file names), never by the tail of an id
 // ("run 1ovvj3"): no page or component cuts an id to show it.
@@ -81,7 +89,8 @@ const config = [
     rules: { "no-loss-of-precision": "off" },
   },
   {
-    // The core is task-agnostic: it may read the registry at lib/tasks/ top level (lib/tasks/*.ts), never a task's own
+    // The core is task-agnostic: it may read the registry at lib/tasks/ top level (lib/tasks/*.ts, but the task modules
+    // only through the port: TASK_MODULE_PORT_ZONE), never a task's own
     // folder (lib/tasks/<id>/**, components/tasks/<id>/**). For a task, app/ holds only thin mount points at the
     // task's URLs (`export { default } from "@/components/tasks/<id>/pages/…"`, `export { GET } from
     // "@/lib/tasks/<id>/routes/…"`), since Next.js routes by file; lib/tasks/task-names-guard.test.ts checks that
@@ -99,6 +108,7 @@ const config = [
               except: ["./lib/tasks/*.ts", "./components/tasks/*.tsx", "./components/tasks/*.ts"],
               message: "The core is task-agnostic: read the task through the registry (lib/tasks/*.ts), not its own folder.",
             },
+            TASK_MODULE_PORT_ZONE,
             ...LAYER_ZONES,
           ],
         },

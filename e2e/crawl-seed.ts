@@ -18,13 +18,15 @@ export interface CrawlAccount {
 export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSeed; accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount> }> {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
+  // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+  await import("../lib/tasks/modules");
   const { prisma } = await import("../lib/db/prisma");
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const { mediaFixtures, uniqueMp4 } = await import("../lib/testing/media-fixtures");
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
-  const { TASK_MODULES } = await import("../lib/tasks/modules");
+  const { installedTaskModules } = await import("../lib/task-modules/installed-task-modules");
   const { TASKS } = await import("../lib/tasks/registry");
   // The core's run: one of a registered pipeline that judges videos and gives a verdict, whichever task that is.
   const videoTask = TASKS.find((task) => task.subject === "video" && task.verdict);
@@ -128,7 +130,7 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
       endpointId: endpoint.id,
       api: (route, init) => api(ownerKey, route, init),
     };
-    for (const task of TASK_MODULES) if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
+    for (const task of installedTaskModules()) if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
 
     // A rubric task (the physical plausibility example: per cluster, with a presence rule) and a finished run of it:
     // the Rubric tasks page lists it, and the run's video list and video pages read its declaration from the

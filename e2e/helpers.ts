@@ -1,4 +1,6 @@
 import { expect, type Page } from "@playwright/test";
+// The task registry: it installs the task modules the core reads, for the specs that seed through lib/.
+import "../lib/tasks/modules";
 import { runCli } from "../lib/cli/run-cli";
 
 /** Runs the admin CLI against the e2e database; returns what it printed on stdout. */

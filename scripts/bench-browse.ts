@@ -45,6 +45,8 @@ const KEEP = values.keep || values["seed-only"] || values.reuse !== undefined;
 const database = values.reuse ? { name: values.reuse, url: databaseUrl(server.baseUrl, values.reuse), drop: async () => {} } : await createTestDatabase(server, "bench_browse");
 if (values.reuse) await applyMigrations(database.url, MIGRATIONS_DIR);
 process.env.DATABASE_URL = database.url;
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+await import("../lib/tasks/modules");
 const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
 const { browseOptions, browseVideos } = await import("../lib/videos/browse-videos");

@@ -37,6 +37,8 @@ const reused = values.database;
 const database = reused ? { name: reused, url: databaseUrl(server.baseUrl, reused), drop: async () => {} } : await createTestDatabase(server, "benchdash");
 process.env.DATABASE_URL = database.url;
 
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+await import("../lib/tasks/modules");
 const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
 const { projectAgreement } = await import("../lib/agreement/load");

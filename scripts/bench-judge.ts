@@ -84,12 +84,14 @@ const runFinished = async (runId: string) => {
   while ((await watcher.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status !== "done") await new Promise((r) => setTimeout(r, 50));
 };
 
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+await import("../lib/tasks/modules");
 const { prisma } = await import("../lib/db/prisma");
 const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
 const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
-const { PIPELINES } = await import("../lib/tasks/modules");
+const { installedPipelines } = await import("../lib/task-modules/installed-task-modules");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 const { workerJudgeDeps } = await import("../lib/judge/app-judge");
 const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
@@ -216,7 +218,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   const cpuBefore = workerCpuMs();
   const postgresCpuBefore = postgresCpuMs();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, where.projectId, { pipeline, endpointId: where.endpointId });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, where.projectId, { pipeline, endpointId: where.endpointId });
   await runFinished(run.id);
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = workerCpuMs() - cpuBefore;
@@ -262,7 +264,7 @@ const WARM_UP_VIDEOS = 8;
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, warmUp.projectId, { pipeline: "hallucination", endpointId: warmUpEndpoint.id });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, warmUp.projectId, { pipeline: "hallucination", endpointId: warmUpEndpoint.id });
   await runFinished(run.id);
 }
 

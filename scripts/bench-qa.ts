@@ -37,6 +37,8 @@ const server = await startTestServer();
 const database = await createTestDatabase(server, "bench");
 process.env.DATABASE_URL = database.url;
 
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+await import("../lib/tasks/modules");
 const { prisma } = await import("../lib/db/prisma");
 const { startStubLlm } = await import("../lib/llm-stub/stub-server");
 const { createUser } = await import("../lib/auth/users");
@@ -45,7 +47,7 @@ const { fixtureVideoName } = await import("../lib/testing/item-files");
 const { importQuestionSet } = await import("../lib/tasks/qa/question-set-import");
 const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
-const { PIPELINES } = await import("../lib/tasks/modules");
+const { installedPipelines } = await import("../lib/task-modules/installed-task-modules");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 const { workerJudgeDeps } = await import("../lib/judge/app-judge");
 const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
@@ -107,7 +109,7 @@ async function timedRun() {
   const before = stub.requests.length;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "qa", endpointId: endpoint.id, itemSetId: set.set.id! });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "qa", endpointId: endpoint.id, itemSetId: set.set.id! });
   while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status !== "done") await new Promise((r) => setTimeout(r, 200));
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);

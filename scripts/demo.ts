@@ -6,6 +6,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+import "../lib/tasks/modules";
 import { startStubLlm, type StubServer } from "../lib/llm-stub/stub-server";
 import { DEMO_CREDENTIALS, seedDemoProject } from "../lib/demo/seed-demo-project";
 import { Children, Shutdown } from "./lib/children";

@@ -51,6 +51,20 @@ describe("the core-boundary rule", () => {
     expect(await ruleIds("lib/queues/lint-probe.ts", `import { TASKS } from "@/lib/tasks/registry";\nexport const all = TASKS;\n`)).toEqual([]);
   });
 
+  it("reports the core importing the registry's install point or the generated list of task modules", async () => {
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import "@/lib/tasks/modules";\nexport const probe = 1;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import { videoItemLists } from "../tasks/video-item-lists";\nexport const lists = videoItemLists;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(await ruleIds("components/queues/lint-probe.tsx", `import { GENERATED_TASK_MODULES } from "@/lib/generated/tasks/modules";\nexport const all = GENERATED_TASK_MODULES;\n`)).toEqual([
+      "import/no-restricted-paths",
+    ]);
+  });
+
+  it("lets the core read the installed task modules through the port, and the entry points install them", async () => {
+    expect(await ruleIds("lib/queues/lint-probe.ts", `import { installedTaskModules } from "@/lib/task-modules/installed-task-modules";\nexport const all = installedTaskModules;\n`)).toEqual([]);
+    expect(await ruleIds("app/projects/[projectId]/lint-probe.ts", `import "@/lib/tasks/modules";\nexport const probe = 1;\n`)).toEqual([]);
+    expect(await ruleIds("lib/testing/lint-probe.ts", `import "../tasks/modules";\nexport const probe = 1;\n`)).toEqual([]);
+  });
+
   it("lets app/, the task's own folder and the test harness import task code", async () => {
     const source = `import { steps } from "@/lib/tasks/${TASK}/steps";\nexport const all = steps;\n`;
     expect(await ruleIds("app/projects/[projectId]/lint-probe.ts", source)).toEqual([]);

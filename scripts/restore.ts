@@ -1,6 +1,8 @@
 // `npm run restore -- --in FILE`: restores a backup into a fresh DATA_DIR (the embedded server) or an
 // empty database on DATABASE_URL, with the store's files and the secret; unfinished runs are queued again.
 import { parseArgs } from "node:util";
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+import "../lib/tasks/modules";
 import { createPrismaClient } from "../lib/db/prisma";
 import { MIGRATIONS_DIR, resolveDatabase } from "../lib/db/resolve-database";
 import { pgBossQueue, startBoss } from "../lib/judge/queue";

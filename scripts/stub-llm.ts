@@ -2,6 +2,8 @@
 // OpenAI-compatible chat-completions API (no model, canned rule-based answers, fault injection).
 // See lib/llm-stub/stub-server.ts and docs/testing.md, "The stub LLM".
 import { parseArgs } from "node:util";
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+import "../lib/tasks/modules";
 import { startStubLlm } from "../lib/llm-stub/stub-server";
 
 const { values } = parseArgs({

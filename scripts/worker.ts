@@ -3,6 +3,8 @@
 // Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET and storage:
 // STORAGE_URL with its S3_* settings, or STORAGE_DIR on a shared file system).
 // Logs are JSON lines on stdout (LOG_LEVEL), one per judged video and per problem.
+// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+import "../lib/tasks/modules";
 import { startAlignmentWorker } from "../lib/alignment/alignment-queue";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";

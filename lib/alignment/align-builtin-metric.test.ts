@@ -14,7 +14,7 @@ import { createLabelSet } from "../label-sets/label-sets";
 import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
 import { projectPipelineDefaults } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -63,7 +63,7 @@ async function setUp(withBias: boolean): Promise<Setup> {
   return { projectId, videoIds, labelSetId: labelSet.id, store, endpointId: endpoint.id };
 }
 
-const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
 const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
   pipeline: "hallucination",
   targetId: "verdict",
@@ -128,7 +128,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     for (const videoId of report.split.heldOut.slice(0, 6)) {
       const stored = await storedVideoAnswers(prisma, held.baselineRunId, videoId);
       const metric = await prisma.runMetric.findUnique({ where: { runId_videoId_itemId_metric: { runId: held.bestRunId, videoId, itemId: "", metric: "verdict" } } });
-      expect(metricsUnderSettings(PIPELINES.hallucination!, stored!, tuned.settings).verdict).toBe(metric!.value);
+      expect(metricsUnderSettings(installedPipelines().hallucination!, stored!, tuned.settings).verdict).toBe(metric!.value);
     }
   });
 
@@ -176,7 +176,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       rewrites: 1,
     });
     const started = await startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, body);
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, started.id);
+    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
     const done = await getAlignment(prisma, owner, biased.projectId, started.id);
     expect(done.status).toBe("done");
     const doneReport = done.report as BuiltinAlignmentReport;

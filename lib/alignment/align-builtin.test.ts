@@ -11,7 +11,7 @@ import { prisma } from "../db/prisma";
 import { createLabelSet } from "../label-sets/label-sets";
 import { SIM_FIX_SENTENCE } from "../llm-stub/alignment-stub-rule";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -66,7 +66,7 @@ async function setUp(withArtefacts: boolean): Promise<Setup> {
   return { projectId, videoIds, store, endpointId: endpoint.id };
 }
 
-const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
 const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
   pipeline: "hallucination",
   targetId: "inconsistency",
@@ -115,7 +115,7 @@ describe("the grid entry kept of those that tie on train", () => {
 
 describe("aligning a built-in task's judge (hallucination's prompt inconsistency)", () => {
   it("offers the video-level targets a templated step scores (inconsistency), the reviewed metrics with settings to tune, then the per-frame categories", () => {
-    const targets = alignableTargets(PIPELINES, "hallucination");
+    const targets = alignableTargets(installedPipelines(), "hallucination");
     expect(targets.slice(0, 3).map((t) => [t.kind, t.target.id, t.steps.map((s) => s.templateId)])).toEqual([
       ["score", "inconsistency", ["hallucination/inconsistency"]],
       ["metric", "overall", ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"]],
@@ -129,7 +129,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(targets.find((t) => t.target.id === "inconsistency")!.settings).toEqual([]);
     // The verdict's settings: 3 aggregations × (10 thresholds on the worst category + 13 on the overall).
     expect(targets.find((t) => t.target.id === "verdict")!.settings).toHaveLength(69);
-    expect(alignableTargets(PIPELINES, "no-such-pipeline")).toEqual([]);
+    expect(alignableTargets(installedPipelines(), "no-such-pipeline")).toEqual([]);
   });
 
   it("fixes a planted prompt bias: the best candidate is a saved prompt version with the sentence, better on held-out, significantly", async () => {
@@ -291,7 +291,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const queued: string[] = [];
     const started = await startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, body);
     expect(queued).toEqual([started.id]);
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, started.id);
+    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
     const done = await getAlignment(prisma, owner, biased.projectId, started.id);
     expect(done.status).toBe("done");
     expect(done.rubricTaskId).toBeNull();
@@ -299,7 +299,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const best = report.candidates.find((c) => c.id === report.bestId)!;
     expect(done.promptVersionId).toBe(best.promptVersionId);
     expect(done.savedPromptVersion).toEqual({ id: best.promptVersionId, templateId: "hallucination/inconsistency" });
-    const templates = await pipelinePromptVersions(prisma, owner, biased.projectId, PIPELINES.hallucination!);
+    const templates = await pipelinePromptVersions(prisma, owner, biased.projectId, installedPipelines().hallucination!);
     const versions = templates.find((t) => t.templateId === "hallucination/inconsistency")!.versions;
     expect(versions.find((v) => v.id === best.promptVersionId)!.alignmentId).toBe(started.id);
     expect(versions.filter((v) => v.id !== best.promptVersionId).every((v) => v.alignmentId === null)).toBe(true);

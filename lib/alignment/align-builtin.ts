@@ -27,7 +27,7 @@ import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prom
 import { getStorage } from "../storage/storage";
 import { binariseValue, type MetricDeclaration, type PositiveRule, type TargetDeclaration } from "../tasks/task-declaration";
 import { findTask } from "../tasks/registry";
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import type { TargetScope } from "../tasks/task-declaration";
 import { unitParts, unitKey } from "./label-store";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
@@ -120,7 +120,9 @@ export function alignableTargets(pipelines: AlignmentDeps["pipelines"], pipeline
       if (settings.length > 0 && scoring.length > 0) out.push({ pipeline: pipelineId, kind: "metric", scope: "video", valueStep: null, target: metric, steps: scoring, settings });
     }
   }
-  for (const declared of TASK_MODULES.flatMap((m) => m.alignableTargets ?? []).filter((d) => d.pipeline === pipelineId)) {
+  for (const declared of installedTaskModules()
+    .flatMap((m) => m.alignableTargets ?? [])
+    .filter((d) => d.pipeline === pipelineId)) {
     const rewrite = pipeline.steps.find((s) => s.id === declared.rewriteStep && !s.compute && s.templateId);
     if (!rewrite || !pipeline.steps.some((s) => s.id === declared.valueStep)) continue;
     for (const id of declared.targets) {

@@ -10,7 +10,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -67,7 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stub?.close());
 
-const depsOf = (labels: ReturnType<typeof labelSetStore>) => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
+const depsOf = (labels: ReturnType<typeof labelSetStore>) => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
 const inputOf = (targetId: string): BuiltinAlignmentInput => ({
   pipeline: "hallucination",
   targetId,
@@ -80,7 +80,7 @@ const inputOf = (targetId: string): BuiltinAlignmentInput => ({
 
 describe("aligning a category per key frame or per cluster on its own", () => {
   it("offers s1–s10 per key frame and d1–d9 per cluster, each with its own step's template, as the task module declares", () => {
-    const targets = alignableTargets(PIPELINES, "hallucination");
+    const targets = alignableTargets(installedPipelines(), "hallucination");
     const s3 = targets.find((t) => t.target.id === "s3")!;
     expect(s3).toMatchObject({ kind: "score", scope: "key_frame", valueStep: "static_hallucination", steps: [{ stepId: "static_hallucination", templateId: "hallucination/static-hallucination" }] });
     expect(targets.find((t) => t.target.id === "d2")).toMatchObject({ scope: "cluster", valueStep: "dynamic_hallucination", steps: [{ templateId: "hallucination/dynamic-hallucination" }] });
@@ -147,7 +147,7 @@ describe("aligning a category per key frame or per cluster on its own", () => {
       seed: 5,
       rewrites: 0,
     });
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, started.id);
+    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
     const done = await getAlignment(prisma, owner, projectId, started.id);
     expect(done.status).toBe("done");
     expect((done.report as BuiltinAlignmentReport).candidates.find((c) => c.id === done.report!.bestId)!.threshold).toBe(8);
@@ -159,10 +159,18 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     const first = await applyAlignedSettings(prisma, owner, projectId, started.id);
     expect((await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
     expect(first).toMatchObject({ number: 1, thresholds: { s3: 8 }, alignmentRunId: started.id, createdById: owner.userId });
-    const run1 = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId, videoIds: [videoIds[0]!] });
+    const run1 = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId,
+      videoIds: [videoIds[0]!],
+    });
     const second = await applyAlignedSettings(prisma, owner, projectId, started.id);
     expect(second.number).toBe(2);
-    const run2 = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId, videoIds: [videoIds[0]!] });
+    const run2 = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId,
+      videoIds: [videoIds[0]!],
+    });
 
     const versions = await listSettingsVersions(prisma, owner, projectId, "hallucination");
     expect(versions.map((v) => v.number)).toEqual([2, 1]);

@@ -14,7 +14,7 @@ import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition, RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -91,7 +91,7 @@ async function setUp(sentence: string): Promise<Setup> {
   return { projectId, videoIds, rubricTaskId: task.id, pipeline: task.pipeline, store, gold, endpointId: endpoint.id };
 }
 
-const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels });
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
 const inputOf = (setup: Setup, budget = { maxCalls: 1000, maxCostUsd: 10 }): AlignmentInput => ({
   rubricTaskId: setup.rubricTaskId,
   criterionId: "defects",
@@ -237,7 +237,7 @@ describe("aligning a rubric judge to a label set", () => {
     const latest = (await prisma.rubricVersion.findFirstOrThrow({ where: { rubricTaskId: biased.rubricTaskId } })).definition as unknown as RubricDefinition;
     const changed = { ...latest, criteria: latest.criteria.map((c) => ({ ...c, max: 10 })) };
     await expect(
-      createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, biased.projectId, {
+      createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, biased.projectId, {
         pipeline: biased.pipeline,
         endpointId: biased.endpointId,
         settings: { candidateDefinition: changed },

@@ -7,7 +7,7 @@ import { projectPipelineDefaults } from "../judge/runs";
 import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
 import { findTask } from "../tasks/registry";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { alignableTargets, sameSettings, settingsWords, type BuiltinAlignmentReport } from "./align-builtin";
 import { alignedChange, getAlignment, listAlignments } from "./alignment-runs";
 import { alignmentLabelsOf, type StartBuiltinAlignmentInput } from "./alignment.validation";
@@ -44,11 +44,11 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
     ? {
         tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
         /** Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video, key frame, cluster or item, or a reviewed metric). */
-        builtins: Object.keys(PIPELINES)
+        builtins: Object.keys(installedPipelines())
           .map((pipeline) => ({
             pipeline,
             name: `${findTask(pipeline)?.label ?? pipeline} (built-in)`,
-            targets: alignableTargets(PIPELINES, pipeline).map((t) => ({
+            targets: alignableTargets(installedPipelines(), pipeline).map((t) => ({
               id: t.target.id,
               name: t.kind === "metric" ? `${t.target.label} (metric "${t.target.id}")` : t.scope === "video" ? t.target.label : `${t.target.label} (per ${t.scope.replace("_", " ")})`,
               kind: t.kind,
@@ -94,12 +94,12 @@ async function bestSettingsOf(prisma: PrismaClient, actor: Actor, projectId: str
   const best = report.candidates.find((c) => c.id === report.bestId);
   const baseline = report.candidates.find((c) => c.kind === "baseline");
   if (!best) return null;
-  const change = alignedChange(report, targetId, alignableTargets(PIPELINES, pipeline).find((t) => t.target.id === targetId)?.target, PIPELINES[pipeline]);
+  const change = alignedChange(report, targetId, alignableTargets(installedPipelines(), pipeline).find((t) => t.target.id === targetId)?.target, installedPipelines()[pipeline]);
   if (!change) return null;
   const defaults = (await projectPipelineDefaults(prisma, actor, projectId))[pipeline];
   const latest = await latestSettingsVersion(prisma, projectId, pipeline);
   // Parsed, the settings are in the schema's key order (the report's come back from jsonb in its own).
-  const parsed = (value: unknown) => PIPELINES[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
+  const parsed = (value: unknown) => installedPipelines()[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
   const threshold = change.thresholds?.[targetId] ?? null;
   const words = [change.settings !== undefined ? settingsWords(parsed(change.settings)) : "", threshold !== null ? `${targetId} positive threshold ${threshold}` : ""].filter(Boolean).join(", ");
   return {

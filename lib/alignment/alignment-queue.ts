@@ -3,7 +3,7 @@ import { prisma } from "../db/prisma";
 import { appJudgeQueue } from "../judge/app-judge";
 import { startBoss } from "../judge/queue";
 import { rootLogger } from "../observability/logger";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { executeAlignment, type AlignmentQueue } from "./alignment-runs";
 
 export const ALIGNMENT_QUEUE = "align-judge";
@@ -32,6 +32,6 @@ export async function startAlignmentWorker(boss: PgBoss) {
   return boss.work<{ alignmentId: string }>(ALIGNMENT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
     if (!job) return;
     rootLogger().info({ alignmentId: job.data.alignmentId }, "aligning a judge");
-    await executeAlignment({ prisma, queue: appJudgeQueue(), pipelines: PIPELINES }, job.data.alignmentId);
+    await executeAlignment({ prisma, queue: appJudgeQueue(), pipelines: installedPipelines() }, job.data.alignmentId);
   });
 }

@@ -13,7 +13,7 @@ import { addMember } from "../projects/projects";
 import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { createRubricTask, getRubricTask, listRubricTasks } from "../rubrics/rubric-tasks";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -31,7 +31,7 @@ let goldTarget: { task: string; target: string; videoIds: string[] };
 let body: StartRubricAlignmentInput;
 const queued: string[] = [];
 const queue = { enqueue: async (id: string) => void queued.push(id) };
-const jobDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
+const jobDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
 
 beforeAll(async () => {
   stub = await startStubLlm();

@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { JudgeQueue } from "../judge/runs";
+import type { JudgeQueue } from "../judge/judge-queue";
 import { saveSettingsVersion, type SettingsVersion } from "../judge/settings-versions";
 import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { ensureRubricTasks } from "../rubrics/rubric-registry";
@@ -19,7 +19,7 @@ import { alignableTargets, alignBuiltinJudge, builtinPositive, type AlignableTar
 import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignmentInput } from "./alignment.validation";
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import type { TargetScope } from "../tasks/task-declaration";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
@@ -27,7 +27,14 @@ export interface AlignmentQueue {
   enqueue(alignmentId: string): Promise<void>;
 }
 
-export async function startAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartAlignmentInput, pipelines: AlignmentDeps["pipelines"] = PIPELINES) {
+export async function startAlignment(
+  prisma: PrismaClient,
+  queue: AlignmentQueue,
+  actor: Actor,
+  projectId: string,
+  input: StartAlignmentInput,
+  pipelines: AlignmentDeps["pipelines"] = installedPipelines(),
+) {
   if ("pipeline" in input) return startBuiltinAlignment(prisma, queue, actor, projectId, input, pipelines);
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
   const task = await prisma.rubricTask.findFirst({
@@ -246,7 +253,13 @@ export function alignedChange(report: BuiltinAlignmentReport, targetId: string, 
  * them (lib/judge/settings-versions.ts) noting the alignment: its tuned run settings and its target's tuned positive
  * threshold. The chosen prompt version is picked per run, as any version is.
  */
-export async function applyAlignedSettings(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string, pipelines: AlignmentDeps["pipelines"] = PIPELINES): Promise<SettingsVersion> {
+export async function applyAlignedSettings(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  alignmentId: string,
+  pipelines: AlignmentDeps["pipelines"] = installedPipelines(),
+): Promise<SettingsVersion> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { pipeline: true, status: true, report: true, input: true } });
   if (!row) throw new NotFoundError("No such alignment in this project.");

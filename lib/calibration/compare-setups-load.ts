@@ -4,7 +4,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { createTemplateStore } from "../judge/prompt-templates";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
 import { binariseValue, consensusValue, PRESENCE_TARGET_TYPE, type MetricDeclaration, type PositiveRule, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
@@ -249,7 +249,7 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   if (!task) throw new ValidationError(`The runs' task "${ordered[0]!.pipeline}" is not known to this version of FrameJury.`);
   const compared = comparedTarget(task, query.target);
   // The task's module names its runs' settings (their aggregation and verdict rule).
-  const taskModule = TASK_MODULES.find((m) => m.pipelines.some((p) => p.id === task.id));
+  const taskModule = installedTaskModules().find((m) => m.pipelines.some((p) => p.id === task.id));
   const setupSettingsOf = (settings: unknown) => taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
   const { reference, labels } = await referenceLabels(prisma, projectId, query, compared);
   // Per item: an item's video is what a blind reviewer is kept from (lib/visibility), so its items go with it.

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import { registerTaskModule } from "../tasks/modules";
+import { registerTaskModule } from "../task-modules/installed-task-modules";
 import { registerTaskDeclarations } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { makeUser } from "../testing/fixtures";

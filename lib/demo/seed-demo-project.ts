@@ -13,7 +13,7 @@ import { framesToUpload } from "../frames/frames-to-upload";
 import { planFrameSet, uniformSampleTimestamps } from "../frames/plan-frame-set";
 import { createProject } from "../projects/projects";
 import { rubricLinks, seedDemoRubrics } from "../rubrics/demo-rubrics";
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import { CLIPS } from "./demo-clips";
 import type { ClipUploadOptions, DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
 import { seedingClient } from "./seeding-client";
@@ -150,7 +150,7 @@ const DEMO_GENERATOR = "Demo model";
 
 /** The registered tasks' parts of the demo, in registry order (read when the demo seeds, so each loads only then). */
 export async function demoParts() {
-  return Promise.all(TASK_MODULES.flatMap((task) => (task.demoSeed ? [task.demoSeed()] : [])));
+  return Promise.all(installedTaskModules().flatMap((task) => (task.demoSeed ? [task.demoSeed()] : [])));
 }
 
 /** The clips are 480×270: a quarter of their area is 240×135, a longest side of 240. */

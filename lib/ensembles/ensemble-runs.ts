@@ -14,7 +14,7 @@ import type { CreateRunInput } from "../judge/endpoints.validation";
 import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "../judge/engine/pipeline";
 import { loadVideoJob } from "../judge/engine/step-store";
 import { keyFramesAndClusters } from "../judge/frame-scopes";
-import type { JudgeQueue } from "../judge/runs";
+import type { JudgeQueue } from "../judge/judge-queue";
 import { ensureRubricTasks } from "../rubrics/rubric-registry";
 import { findTask } from "../tasks/registry";
 import { unstableAtOf, type TargetDeclaration } from "../tasks/task-declaration";

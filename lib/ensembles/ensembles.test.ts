@@ -20,7 +20,7 @@ import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricMetricId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { meanAbsoluteError } from "../stats/error-metrics";
 import { spearman } from "../stats/correlation";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -69,7 +69,7 @@ async function simJudge(name: string, model: string) {
   return createStubEndpoint(prisma, owner, projectId, stub.baseURL, model, { name, maxConcurrency: 8, pricePer1kInput: 0.001, pricePer1kOutput: 0.002 });
 }
 
-const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
+const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
 
 async function scoresOf(runId: string) {
   const rows = await prisma.score.findMany({ where: { runId, category: targetId }, select: { videoId: true, value: true } });
@@ -238,7 +238,7 @@ describe("self-consistency: samples N at temperature T", () => {
 
   it("combining again changes nothing (idempotent: the parent is done)", async () => {
     const before = await prisma.score.findMany({ where: { runId: parentId }, orderBy: { id: "asc" } });
-    expect(await combineEnsembleWhenDone(prisma, PIPELINES, parentId)).toBe(false);
+    expect(await combineEnsembleWhenDone(prisma, installedPipelines(), parentId)).toBe(false);
     expect(await prisma.score.findMany({ where: { runId: parentId }, orderBy: { id: "asc" } })).toEqual(before);
   });
 });
@@ -355,7 +355,7 @@ describe("a built-in task", () => {
 describe("members and the parent cancel together", () => {
   it("cancelling the parent cancels every member, and cancelling a member cancels the parent and its siblings", async () => {
     const endpoint = await simJudge("idle sampler", "stub-sim-judge?noise=1&seed=9");
-    const idle = { prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES };
+    const idle = { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() };
     const first = await createRun(idle, owner, projectId, { pipeline, endpointId: endpoint.id, ensemble: { kind: "samples", samples: 3, temperature: 1 } });
     await cancelRun(prisma, owner, first.id);
     const family = await prisma.judgeRun.findMany({ where: { OR: [{ id: first.id }, { parentRunId: first.id }] }, select: { status: true } });
@@ -368,6 +368,6 @@ describe("members and the parent cancel together", () => {
     const statuses = await prisma.judgeRun.findMany({ where: { OR: [{ id: second.id }, { parentRunId: second.id }] }, select: { status: true } });
     expect(statuses.map((r) => r.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
     // A cancelled ensemble is never combined.
-    expect(await combineEnsembleWhenDone(prisma, PIPELINES, second.id)).toBe(false);
+    expect(await combineEnsembleWhenDone(prisma, installedPipelines(), second.id)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TASK_IDS } from "../tasks/index";
-import { PIPELINES, TASK_MODULES } from "../tasks/modules";
+import { installedPipelines, installedTaskModules } from "../task-modules/installed-task-modules";
 import { TASK_FOLDERS } from "../tasks/registry";
 import { itemSetKinds } from "./item-sets";
 
@@ -28,9 +28,9 @@ function taskNames(): string[] {
   return [
     ...new Set([
       ...TASK_IDS,
-      ...Object.keys(PIPELINES),
+      ...Object.keys(installedPipelines()),
       ...kinds.flatMap((kind) => [kind.id, kind.outputsKind, kind.itemList?.itemKind, kind.uniformFrames?.itemKind]),
-      ...TASK_MODULES.flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id)),
+      ...installedTaskModules().flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id)),
       ...TASK_FOLDERS.flatMap((folder) => (folder.labelSetFormats ?? []).map((format) => format.id)),
     ]),
   ].filter((name): name is string => !!name);

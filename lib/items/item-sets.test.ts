@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { registerTaskModule } from "@/lib/tasks/modules";
+import { registerTaskModule } from "@/lib/task-modules/installed-task-modules";
 import { registerTaskDeclarations } from "@/lib/tasks/registry";
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";

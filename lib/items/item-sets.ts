@@ -7,13 +7,13 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import { importItemSetOfKind, itemSetSelect, type ItemFile, type ItemSetImport } from "./item-set-import";
 import type { ItemListDeclaration, ItemSetImportOptions, ItemSetKind } from "./item-set-kind";
 
 /** Every item set kind of the registered tasks. */
 export function itemSetKinds(): ItemSetKind[] {
-  return TASK_MODULES.flatMap((task) => task.itemSetKinds ?? []);
+  return installedTaskModules().flatMap((task) => task.itemSetKinds ?? []);
 }
 
 /** What the item list shows: the kinds with an `itemList` (registry order). */

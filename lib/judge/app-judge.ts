@@ -5,12 +5,12 @@ import { getStorage } from "../storage/storage";
 import { endpointConfigForRun } from "./endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
 import { clientForEndpoint, type LlmClient } from "./llm-client";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
 import { pgBossQueue, startBoss } from "./queue";
 import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
-import type { JudgeQueue } from "./runs";
+import type { JudgeQueue } from "./judge-queue";
 
 const globalForJudge = globalThis as unknown as { bossForSending?: Promise<PgBoss> };
 
@@ -57,7 +57,7 @@ export function workerJudgeDeps(): JudgeDeps {
   return {
     prisma,
     storage: getStorage(),
-    pipelines: PIPELINES,
+    pipelines: installedPipelines(),
     templates: fileTemplateSource(),
     endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
     llmFor(endpoint) {

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 
 /**
  * Archiving and deleting judge endpoints. A run keeps naming the endpoint it called (and a QA run its
@@ -29,7 +29,7 @@ export async function runsUsingEndpoint(prisma: PrismaClient, projectId: string,
   const own = await prisma.judgeRun.count({ where: { endpointId } });
   const others = await prisma.judgeRun.findMany({ where: { projectId, endpointId: { not: endpointId } }, select: { pipeline: true, settings: true } });
   const inOtherRoles = others.filter((run) => {
-    const pipeline = PIPELINES[run.pipeline];
+    const pipeline = installedPipelines()[run.pipeline];
     if (!pipeline?.endpointIds) return false;
     let ids: Record<string, string | undefined>;
     try {

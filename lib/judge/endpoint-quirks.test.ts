@@ -5,7 +5,7 @@ import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { testEndpoint } from "./endpoint-test";
 import { createEndpoint } from "./endpoints";
 import { largerMaxTokens } from "./engine/judge-video";
@@ -60,7 +60,7 @@ async function addEndpoint(projectId: string, model: string, options: EndpointOp
   });
   return endpoint.id;
 }
-const judge = (projectId: string, endpointId: string) => createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+const judge = (projectId: string, endpointId: string) => createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
 const stepOf = (runId: string, stepId: string, scopeIndex = 0) => prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex }, include: { calls: { orderBy: { createdAt: "asc" } } } });
 const scoresOf = async (runId: string) =>
   (await prisma.score.findMany({ where: { runId }, orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] })).map((s) => `${s.stepId}[${s.scopeIndex}].${s.category}=${s.value}`);

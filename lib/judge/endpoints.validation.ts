@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.validation";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { ensembleRequestSchema } from "../ensembles/ensemble-settings";
 
 /** Every pipeline a run can name: the registered tasks' pipelines, read when a request is parsed (a task registered later counts). */
 export function pipelineIds(): string[] {
-  return Object.keys(PIPELINES);
+  return Object.keys(installedPipelines());
 }
 
 /**
@@ -14,12 +14,12 @@ export function pipelineIds(): string[] {
  */
 const unknownPipelineMessage = () =>
   `Invalid option: expected one of ${pipelineIds()
-    .filter((id) => !PIPELINES[id]!.projectId)
+    .filter((id) => !installedPipelines()[id]!.projectId)
     .map((id) => JSON.stringify(id))
     .join("|")}`;
 
 /** A registered pipeline's id. */
-export const pipelineIdSchema = z.string({ error: unknownPipelineMessage }).refine((id) => Object.hasOwn(PIPELINES, id), { error: unknownPipelineMessage });
+export const pipelineIdSchema = z.string({ error: unknownPipelineMessage }).refine((id) => Object.hasOwn(installedPipelines(), id), { error: unknownPipelineMessage });
 /** `?pipeline=` of `GET /api/v1/projects/{projectId}/prompt-versions`. */
 export const pipelineQuerySchema = z.object({ pipeline: pipelineIdSchema });
 /** The `{pipeline}` of `PUT …/judge-settings/{pipeline}`: free text, since a pipeline without settings is a 400 naming it. */
@@ -31,7 +31,7 @@ export const pipelineParamSchema = z.string().max(64);
  * `itemSetId`; the first one given counts when `itemSetId` is not.
  */
 export function itemSetIdAliases(): string[] {
-  return [...new Set(Object.values(PIPELINES).flatMap((pipeline) => (pipeline.items?.setField ? [pipeline.items.setField] : [])))];
+  return [...new Set(Object.values(installedPipelines()).flatMap((pipeline) => (pipeline.items?.setField ? [pipeline.items.setField] : [])))];
 }
 
 const setIdSchema = z.string().min(1).max(64);

@@ -12,7 +12,7 @@ import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { spearman } from "../stats/correlation";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -48,7 +48,7 @@ function seeded(seed: number) {
 const endpoint = (name: string, model: string, logprobs: { requestLogprobs?: boolean; topLogprobs?: number }) =>
   createStubEndpoint(prisma, owner, project.projectId, stub.baseURL, model, { name, maxConcurrency: 8, ...logprobs });
 
-const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
+const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
 
 beforeAll(async () => {
   stub = await startStubLlm();

@@ -8,7 +8,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { startOwnDatabase } from "../testing/own-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
 import { createEndpoint } from "./endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun } from "./runs";
 
@@ -54,7 +54,7 @@ describe("PostgreSQL restarting in the middle of a run", () => {
     });
     worker = startWorkerProcess({ ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: "4", LOG_LEVEL: "info" });
     const output = () => `Worker output:\n${worker!.output().slice(-4000)}`;
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     const totalSteps = videoCount * (3 + 3 + 1 + 1 + 3 + 3);
 
     await waitFor(async () => (await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })) >= 12, 90_000, "some finished steps", output);

@@ -7,7 +7,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createEndpoint } from "./endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "./runs";
 
 /**
@@ -51,7 +51,7 @@ async function setup(models: string[]) {
   }
   return { projectId, videoId: videoIds[0]!, endpointIds };
 }
-const judge = (projectId: string, endpointId: string) => createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+const judge = (projectId: string, endpointId: string) => createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
 const scoresOf = async (runId: string) =>
   (await prisma.score.findMany({ where: { runId }, orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] })).map((s) => `${s.stepId}[${s.scopeIndex}].${s.category}=${s.value}`);
 const always = 1_000_000;

@@ -4,7 +4,7 @@ import { rootLogger, withLogger } from "../observability/logger";
 import type { JudgeDeps } from "./engine/judge-video";
 import { judgeVideo } from "./engine/judge-video";
 import { advanceBatchRun, type BatchRunnerDeps } from "./batch/batch-runner";
-import type { JudgeQueue } from "./runs";
+import type { JudgeQueue } from "./judge-queue";
 
 export const JUDGE_QUEUE = "judge-video";
 /**

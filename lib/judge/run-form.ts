@@ -1,5 +1,5 @@
 import type { RegisteredPipeline } from "./engine/pipeline";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { TASK_FOLDERS } from "../tasks/registry";
 import type { RunFormDeclaration } from "../tasks/task-module";
 
@@ -23,7 +23,7 @@ export interface RunFormPipeline extends RunFormDeclaration {
 export function runFormPipelines(savedDefaults: Readonly<Record<string, unknown>>, projectId?: string): RunFormPipeline[] {
   return TASK_FOLDERS.filter((folder) => !folder.projectId || folder.projectId === projectId).flatMap((folder) =>
     Object.entries(folder.runForm ?? {}).flatMap(([id, form]) => {
-      const pipeline = PIPELINES[id];
+      const pipeline = installedPipelines()[id];
       return pipeline ? [{ id, folderId: folder.id, ...form, defaults: settingsDefaults(pipeline, savedDefaults[id]) }] : [];
     }),
   );

@@ -3,7 +3,7 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError, ValidationError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun, setPipelineDefaults } from "./runs";
 
 const noQueue = { enqueue: async () => {} };
@@ -16,15 +16,15 @@ describe("runs", () => {
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
 
-    await expect(setPipelineDefaults(prisma, reviewer, projectId, PIPELINES, "hallucination", {})).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(setPipelineDefaults(prisma, owner, projectId, PIPELINES, "hallucination", { aggregation: "median" })).rejects.toThrow();
-    await setPipelineDefaults(prisma, owner, projectId, PIPELINES, "hallucination", { aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
+    await expect(setPipelineDefaults(prisma, reviewer, projectId, installedPipelines(), "hallucination", {})).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", { aggregation: "median" })).rejects.toThrow();
+    await setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", { aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
 
-    const withDefaults = await createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const withDefaults = await createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: withDefaults.id } })).settings).toEqual({ aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
     expect(withDefaults.videos).toBe(2);
 
-    const own = await createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, {
+    const own = await createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
       pipeline: "hallucination",
       endpointId: endpoint.id,
       videoIds: [videoIds[0]!],
@@ -40,12 +40,14 @@ describe("runs", () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: ["elsewhere"] })).rejects.toThrow(
-      /not in the project or have no key frames/,
+    await expect(
+      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: ["elsewhere"] }),
+    ).rejects.toThrow(/not in the project or have no key frames/);
+    await expect(
+      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, dimension: "Thermotics" }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, reviewer, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toBeInstanceOf(
+      ForbiddenError,
     );
-    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, dimension: "Thermotics" })).rejects.toBeInstanceOf(
-      ValidationError,
-    );
-    await expect(createRun({ prisma, queue: noQueue, pipelines: PIPELINES }, reviewer, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

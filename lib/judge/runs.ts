@@ -12,13 +12,7 @@ import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
 import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
 import { latestSettingsVersion, saveSettingsVersion } from "./settings-versions";
-
-/** Where runs' work goes: pg-boss in the app, something simpler in tests. */
-export interface JudgeQueue {
-  enqueue(jobs: { runId: string; videoId: string }[]): Promise<void>;
-  /** Starts a batch-mode run's batch checks (lib/judge/batch); a queue without it cannot take batch runs. */
-  startBatchChecks?(runId: string): Promise<void>;
-}
+import type { JudgeQueue } from "./judge-queue";
 
 type RunDeps = { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> };
 

@@ -11,7 +11,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createTestDatabase } from "../testing/test-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
 import { createEndpoint } from "./endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun } from "./runs";
 
@@ -81,7 +81,7 @@ describe("running more machines", () => {
       await waitFor(async () => worker.lines().some((line) => String(line.msg).startsWith("judging with up to")), 60_000, "a worker to start", output);
     }
 
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     await waitFor(async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done", 150_000, "the run to finish", output);
 
     const stepsPerVideo = 2 + 2 + 1 + 1 + 2 + 2;

@@ -7,7 +7,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../testing/worker-processes";
 import { createEndpoint } from "./endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { pgBossQueue, startBoss } from "./queue";
 import { cancelRun, createRun } from "./runs";
 
@@ -55,7 +55,7 @@ async function startRun(stub: StubServer, limits: { maxConcurrency: number; requ
     pricePer1kOutput: null,
     ...limits,
   });
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
   return { owner, run, endpoint, calls: videoCount * (2 + 2 + 1 + 1 + 2 + 2) };
 }
 

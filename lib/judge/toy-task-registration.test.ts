@@ -11,7 +11,7 @@ import { prisma } from "../db/prisma";
 import { projectNav, projectNavItems } from "../projects/project-nav";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { PIPELINES, registerTaskModule } from "../tasks/modules";
+import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
 import { registerTaskDeclarations } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { createRunSchema, pipelineIdSchema, pipelineIds } from "./endpoints.validation";
@@ -75,7 +75,7 @@ describe("run validation reads the registry", () => {
 
     const refused = createRunSchema.safeParse({ pipeline: "nope", endpointId: "e1" });
     expect(refused.success).toBe(false);
-    const listed = Object.keys(PIPELINES)
+    const listed = Object.keys(installedPipelines())
       .map((id) => JSON.stringify(id))
       .join("|");
     expect(refused.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([["pipeline", `Invalid option: expected one of ${listed}`]]);
@@ -103,17 +103,17 @@ describe("run validation reads the registry", () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
     const start = (body: Record<string, unknown>) =>
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "toy_forms", endpointId: endpoint.id, ...body }));
+      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "toy_forms", endpointId: endpoint.id, ...body }));
     await expect(start({})).rejects.toThrow("Pipeline toy_forms judges items: name the set with toyThingSetId.");
     await expect(start({ toyThingSetId: "missing" })).rejects.toThrow("No such toy thing set in this project.");
     await expect(start({ itemSetId: "missing" })).rejects.toThrow("No such toy thing set in this project.");
     // The shipped item pipelines still name their sets as before.
     await expect(
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id })),
+      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id })),
     ).rejects.toThrow("Pipeline qa_generate judges items: name the set with clipSetId.");
     await expect(
       createRun(
-        { prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES },
+        { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
         owner,
         projectId,
         createRunSchema.parse({ pipeline: "qa_construct", endpointId: endpoint.id, itemSetId: "missing" }),

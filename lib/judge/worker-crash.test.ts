@@ -6,7 +6,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../testing/worker-processes";
 import { createEndpoint } from "./endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun, getRunStatus } from "./runs";
 import { ESTIMATED_TOKENS_PER_IMAGE, estimatedPromptTokens } from "./lost-calls";
@@ -44,7 +44,7 @@ describe("a judge worker killed mid-run", () => {
       pricePer1kOutput: null,
     });
     const first = workers.start().child;
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     const totalSteps = 3 * (3 + 3 + 1 + 1 + 3 + 3);
 
     await waitFor(async () => (await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })) >= 8, 60_000, "some finished steps");
@@ -96,7 +96,7 @@ describe("a judge worker killed mid-run", () => {
     // Slow answers: the kill lands while requests are at the stub.
     stub.addFault({ fault: { kind: "latency", ms: 1500 }, times: 1_000_000 });
     const first = workers.start().child;
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     const totalSteps = 2 * (3 + 3 + 1 + 1 + 3 + 3);
 
     // The kill lands while requests are at the stub, and not in the instant between recording a call and its

@@ -15,7 +15,7 @@ import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -83,7 +83,7 @@ beforeAll(async () => {
   });
   const runOf = async (definition: RubricDefinitionInput) => {
     const created = await createRubricTask(prisma, owner, projectId, { definition });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
     expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
     return { pipeline: created.pipeline, key: created.key, runId: run.id };
   };

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
@@ -44,7 +44,7 @@ beforeAll(async () => {
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
-  runId = (await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).id;
+  runId = (await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).id;
   for (const m of await prisma.runMetric.findMany({ where: { runId, metric: "verdict" } })) judgeVerdict.set(m.videoId, m.value);
   const [v0, v1, v2, v3] = videoIds as [string, string, string, string];
   // v0: the reviewer agrees with the judge; v1: disagrees; v2: a label set agrees; v3: a tie (no human verdict).

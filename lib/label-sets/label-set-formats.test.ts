@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import { TASK_FOLDERS } from "../tasks/registry";
 import { CORE_LABEL_SET_FORMATS, labelSetImportFieldsSchema, taskLabelSetFormatDeclarations } from "./label-sets.validation";
 
@@ -11,7 +11,7 @@ import { CORE_LABEL_SET_FORMATS, labelSetImportFieldsSchema, taskLabelSetFormatD
 describe("the tasks' label file formats", () => {
   it("each declared format has its importer in the same task's module, and no other task's module has one undeclared", () => {
     const declared = TASK_FOLDERS.flatMap((folder) => (folder.labelSetFormats ?? []).map((format) => `${folder.id}:${format.id}`));
-    const imported = TASK_MODULES.flatMap((task) => (task.labelSetFormats ?? []).map((format) => `${task.id}:${format.id}`));
+    const imported = installedTaskModules().flatMap((task) => (task.labelSetFormats ?? []).map((format) => `${task.id}:${format.id}`));
     expect(declared.sort()).toEqual(imported.sort());
     expect(declared.length).toBeGreaterThan(0);
     expect(taskLabelSetFormatDeclarations().filter((format) => format.isDefault).length).toBeLessThanOrEqual(1);

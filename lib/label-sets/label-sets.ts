@@ -13,7 +13,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { disagreementGapOf, PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import type { LabelSetImportInput, LabelSetImportResult, SheetIssue } from "./label-set-format";
 import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseVbenchResults } from "./vbench-results";
@@ -146,7 +146,7 @@ type MatchableVideo = { id: string; fileName: string; relativePath: string };
 
 /** The importers of the registered tasks' own label file formats, read at call time. */
 function taskLabelSetFormats() {
-  return TASK_MODULES.flatMap((task) => task.labelSetFormats ?? []);
+  return installedTaskModules().flatMap((task) => task.labelSetFormats ?? []);
 }
 
 /** Imports a label file of a format a task declares (`labelSetFormats` of its module); an unknown format is refused. */

@@ -1,4 +1,4 @@
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import type { TaskModule } from "../tasks/task-module";
 import { ALIGNMENT_JUDGE_STUB_RULE, ALIGNMENT_OPTIMIZER_STUB_RULE } from "./alignment-stub-rule";
 import { ENDPOINT_TEST_RULE } from "./endpoint-test-stub-rule";
@@ -14,7 +14,7 @@ export { makeContext, type StubRule } from "./stub-rule";
  * answers it, and FALLBACK_RULE answers the rest. Read at call time, so a task registered while a test
  * runs (registerTaskModule) is answered by its own rules.
  */
-export function defaultStubRules(modules: readonly TaskModule[] = TASK_MODULES): StubRule[] {
+export function defaultStubRules(modules: readonly TaskModule[] = installedTaskModules()): StubRule[] {
   return [ALIGNMENT_OPTIMIZER_STUB_RULE, ALIGNMENT_JUDGE_STUB_RULE, RUBRIC_STUB_RULE, ...stubRuleOrder(modules).flatMap((task) => task.stubRules ?? []), ENDPOINT_TEST_RULE];
 }
 

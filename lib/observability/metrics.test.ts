@@ -4,7 +4,7 @@ import { GET as getMetrics } from "@/app/api/metrics/route";
 import { GET as getHealth } from "@/app/api/health/route";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
@@ -85,7 +85,7 @@ describe("what GET /api/metrics reports", () => {
     stub.addFault({ fault: { kind: "status", status: 500 }, match: "static", times: 1 });
     stub.addFault({ fault: { kind: "status", status: 503 }, match: "summar", times: 2 });
     const deps = testJudgeDeps();
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     const calls = await prisma.llmCall.findMany({ where: { runId: run.id } });
     const ok = calls.filter((c) => !c.cached && c.error === null);
     const errors = calls.filter((c) => c.error !== null);

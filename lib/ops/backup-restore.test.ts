@@ -13,7 +13,7 @@ import { decryptSecret } from "../crypto/secret-box";
 import { databaseUrl, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded-postgres";
 import { createPrismaClient } from "../db/prisma";
 import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
@@ -113,7 +113,7 @@ describe("npm run backup and npm run restore", () => {
       pricePer1kOutput: 0.01,
     });
     const deps = testJudgeDeps({ prisma: sourcePrisma, endpointConfig: (runId) => endpointConfigForRun(sourcePrisma, runId) });
-    const run = await createRun({ prisma: sourcePrisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma: sourcePrisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect((await sourcePrisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
     const sourceCounts = await rowCounts(source.url);
     expect(sourceCounts["public.step_result"]).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import { createGunzip } from "node:zlib";
 import pg from "pg";
 import type { PrismaClient } from "../generated/prisma/client";
 import { applyMigrations, readMigrations } from "../db/migrate";
-import type { JudgeQueue } from "../judge/runs";
+import type { JudgeQueue } from "../judge/judge-queue";
 import { filesUnder, hashing, manifestSchema, MANIFEST_ENTRY, qualified, SECRET_ENTRY, secretCheck, STORAGE_SUMS_ENTRY, tablesWithColumns, type BackupManifest } from "./backup";
 import { copyIn } from "./pg-copy";
 import { listTar, readTarEntry, type TarEntry } from "./tar";

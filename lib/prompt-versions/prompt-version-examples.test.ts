@@ -14,7 +14,7 @@ import { createRun } from "../judge/runs";
 import { testEndpoint } from "../judge/endpoint-test";
 import { TEMPLATE_EXAMPLES_END, TEMPLATE_EXAMPLES_HEADER, withTemplateExamples, type TemplateExample } from "../judge/template-examples";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -60,7 +60,7 @@ async function exampleOf(videoId: string, label: number): Promise<TemplateExampl
 }
 
 const run = (projectId: string, endpointId: string, videoIds: string[], versionId: string) =>
-  createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId, videoIds, promptVersions: { [INCONSISTENCY]: versionId } });
+  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId, videoIds, promptVersions: { [INCONSISTENCY]: versionId } });
 const stepOf = (runId: string, videoId: string) => prisma.stepResult.findFirstOrThrow({ where: { runId, videoId, stepId: "inconsistency" }, include: { calls: true } });
 const blockOf = (text: string) => text.slice(text.indexOf(TEMPLATE_EXAMPLES_HEADER), text.indexOf(TEMPLATE_EXAMPLES_END) + TEMPLATE_EXAMPLES_END.length);
 

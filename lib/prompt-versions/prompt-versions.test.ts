@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { loadTemplate } from "../judge/prompt-templates";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
@@ -50,12 +50,12 @@ async function setup(videoCount = 1) {
 }
 
 const run = (projectId: string, endpointId: string, promptVersions?: Record<string, string>) =>
-  createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId, ...(promptVersions ? { promptVersions } : {}) });
+  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId, ...(promptVersions ? { promptVersions } : {}) });
 const inconsistencyStep = (runId: string) => prisma.stepResult.findFirstOrThrow({ where: { runId, stepId: "inconsistency" }, include: { calls: true } });
 
 describe("prompt versions", () => {
   it("lists a pipeline's shipped templates, QA's per-question ones included", () => {
-    expect(pipelineTemplateIds(PIPELINES.hallucination!)).toEqual([
+    expect(pipelineTemplateIds(installedPipelines().hallucination!)).toEqual([
       "hallucination/dynamic-hallucination",
       "hallucination/dynamic-kg",
       "hallucination/inconsistency",
@@ -63,8 +63,8 @@ describe("prompt versions", () => {
       "hallucination/static-kg",
       "hallucination/video-summary",
     ]);
-    expect(pipelineTemplateIds(PIPELINES.qa!)).toContain("qa/text-only-open");
-    expect(pipelineTemplateIds(PIPELINES.caption_style!)).toEqual(["caption-rubric/judge"]);
+    expect(pipelineTemplateIds(installedPipelines().qa!)).toContain("qa/text-only-open");
+    expect(pipelineTemplateIds(installedPipelines().caption_style!)).toEqual(["caption-rubric/judge"]);
   });
 
   it("saves an edit with the SHA-256 of its text, once per text, and lists it beside the shipped template", async () => {
@@ -78,7 +78,7 @@ describe("prompt versions", () => {
     const other = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: editedInconsistency("Another sentence.") });
     expect(other.id).not.toBe(saved.id);
 
-    const listed = await pipelinePromptVersions(prisma, owner, projectId, PIPELINES.hallucination!);
+    const listed = await pipelinePromptVersions(prisma, owner, projectId, installedPipelines().hallucination!);
     const inconsistency = listed.find((t) => t.templateId === INCONSISTENCY)!;
     expect(inconsistency.shipped.hash).toBe(loadTemplate(INCONSISTENCY).hash);
     expect(inconsistency.versions.map((v) => v.id)).toEqual([other.id, saved.id]);

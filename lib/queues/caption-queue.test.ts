@@ -14,7 +14,7 @@ import { ValidationError } from "../errors";
 import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
@@ -89,7 +89,7 @@ beforeAll(async () => {
     ),
     { model: "beta" },
   );
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
   styleRun = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "caption_style", endpointId: endpoint.id, captionSetId: setId }))).id;
   contentRun = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "caption_content", endpointId: endpoint.id, captionSetId: setId }))).id;
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
-import { registerTaskModule } from "../tasks/modules";
+import { registerTaskModule } from "../task-modules/installed-task-modules";
 import type { QueueScopeModule } from "./queue-scope";
 import { itemScopeForms } from "./queue-form-choices";
 import { createQueueSchema } from "./queues.validation";

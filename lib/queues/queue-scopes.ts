@@ -1,11 +1,11 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
-import { TASK_MODULES } from "../tasks/modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 import type { SubjectKind } from "../tasks/task-declaration";
 import type { QueueScopeModule } from "./queue-scope";
 
 /** The item queue scopes every registered task folder adds (read at call time, so a test's toy task counts). */
 export function itemQueueScopes(): QueueScopeModule[] {
-  return TASK_MODULES.flatMap((task) => task.queueScopes ?? []);
+  return installedTaskModules().flatMap((task) => task.queueScopes ?? []);
 }
 
 export function queueScopeOf(scope: string): QueueScopeModule | null {

@@ -8,7 +8,7 @@
  * models' answers to one question are two things to judge.
  */
 import { Prisma } from "../generated/prisma/client";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { findTask, TASKS } from "../tasks/registry";
 import { PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "./judgment-target";
@@ -42,7 +42,7 @@ export function judgmentKey(t: JudgmentTarget): string {
 
 /** Steps whose scope is a key frame or a cluster of the run's frame set. */
 function isFrameScoped(pipeline: string, stepId: string): boolean {
-  const scope = PIPELINES[pipeline]?.steps.find((s) => s.id === stepId)?.scope;
+  const scope = installedPipelines()[pipeline]?.steps.find((s) => s.id === stepId)?.scope;
   return scope === "key_frame" || scope === "cluster";
 }
 

@@ -11,7 +11,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -47,7 +47,7 @@ describe("the demo's rubric tasks", () => {
     const api: SeedingRequest = async (route, init = {}) => {
       requests.push(`POST ${route.replace(projectId, ":id")}`);
       const body = createRunSchema.parse(init.json);
-      return createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, body);
+      return createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, body);
     };
     const logged: string[] = [];
     const links = await seedDemoRubrics({ prisma, actor: owner, projectId, endpointId: endpoint.id, api, log: (line) => logged.push(line), registryAgeMs: 0 });

@@ -10,7 +10,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
 import { summaryMetricValues, type SubjectSummary } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
@@ -45,7 +45,7 @@ describe("the example rubric files run end to end", () => {
     expect(task).not.toBeNull();
     const endpoint = await stubEndpoint(projectId);
     const before = stub.requests.length;
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
     const status = await getRunStatus(prisma, owner, run.id);
     expect(status.status).toBe("done");
     const requests = stub.requests.slice(before);

@@ -17,7 +17,7 @@ import { judgeVideo } from "../judge/engine/judge-video";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -127,7 +127,7 @@ describe("a rubric task in batch mode", () => {
 
     // Different model names: the cache key has the model, the stub's rubric answers do not.
     const online = await createRun(
-      { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: PIPELINES },
+      { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: installedPipelines() },
       owner,
       projectId,
       createRunSchema.parse({ pipeline: task.pipeline, endpointId: await endpoint(projectId, "stub-online", false) }),
@@ -138,7 +138,7 @@ describe("a rubric task in batch mode", () => {
 
     const driver = batchDriver();
     const run = await createRun(
-      { prisma, queue: driver.queue, pipelines: PIPELINES },
+      { prisma, queue: driver.queue, pipelines: installedPipelines() },
       owner,
       projectId,
       createRunSchema.parse({ pipeline: task.pipeline, endpointId: await endpoint(projectId, "stub-batch", true), batch: true }),

@@ -26,7 +26,7 @@ import { createQueue } from "../queues/create-queue";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
@@ -164,7 +164,7 @@ beforeAll(async () => {
     pricePer1kOutput: null,
   });
   endpointId = endpoint.id;
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
   const runOf = async (definition: RubricDefinitionInput) => {
     const created = await createRubricTask(prisma, owner, projectId, { definition });
     const run = await createRun(deps, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
@@ -443,7 +443,7 @@ describe("a rubric task downstream of its declaration", () => {
 
   it("compare setups takes two runs of the rubric task (two versions of its prompt), on a criterion, against the label set or the reviewers", async () => {
     await saveRubricVersion(prisma, owner, look.id, { definition: { ...LOOK, prompt: `Look closely. ${LOOK.prompt}` } });
-    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: look.pipeline, endpointId });
+    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: look.pipeline, endpointId });
     expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
     const secondQuality = new Map((await prisma.score.findMany({ where: { runId: second.id, category: lookTarget("quality") } })).map((s) => [s.videoId, s.value]));
     const firstQuality = new Map(videoIds.map((id) => [id, lookValue[lookMetric("quality")]![id]!]));
@@ -476,7 +476,7 @@ describe("a rubric task downstream of its declaration", () => {
     await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${look.runId},${defects.runId}`, labelSetId }))).rejects.toThrow(/runs of one task/);
     // The per-cluster criterion compares on its presence (highest cluster score ≥ 4), against the lab's presence labels.
     await saveRubricVersion(prisma, owner, defects.id, { definition: { ...DEFECTS, prompt: `Look closely. ${DEFECTS.prompt}` } });
-    const secondDefects = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: defects.pipeline, endpointId });
+    const secondDefects = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: defects.pipeline, endpointId });
     const presence = await compareSetupsReport(prisma, owner, projectId, query({ runIds: `${defects.runId},${secondDefects.id}`, labelSetId, target: rubricTargetId(defects.key, "physics") }));
     expect(presence.compared).toMatchObject({ kind: "presence", label: "Physics violation present" });
     const judgePresent = videoIds.map((id) => Math.max(...physicsScores[id]!) >= 4);

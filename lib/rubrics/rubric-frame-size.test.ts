@@ -13,7 +13,7 @@ import { clientForEndpoint, type ChatRequest } from "../judge/llm-client";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -63,7 +63,7 @@ describe("a rubric's frame size for key frames and clusters", () => {
         },
       }),
     ),
-    pipelines: PIPELINES,
+    pipelines: installedPipelines(),
   });
   const definition = (frames: RubricDefinitionInput["frames"]): RubricDefinitionInput => ({
     name: `Sized ${JSON.stringify(frames)}`,

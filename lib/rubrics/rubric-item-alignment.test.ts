@@ -11,7 +11,7 @@ import { executeAlignment, getAlignment, startAlignment } from "../alignment/ali
 import { labelSetStore } from "../alignment/label-store";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -74,7 +74,7 @@ describe("aligning a rubric criterion judged per item", () => {
   it("compares judge and labels item by item, its runs judging the labelled items' set", async () => {
     const labels = labelSetStore(prisma, { projectId, labelSetId, task: task.pipeline, target: rubricTargetId(task.key, "fluent"), scope: "item" }, (v) => v === 1);
     expect((await labels.labels(await labels.labelledVideoIds())).size).toBe(itemCount);
-    const report = await alignRubricJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels }, owner, projectId, {
+    const report = await alignRubricJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels }, owner, projectId, {
       rubricTaskId: task.id,
       criterionId: "fluent",
       judgeEndpointId: endpointId,
@@ -108,7 +108,7 @@ describe("aligning a rubric criterion judged per item", () => {
       rewrites: 0,
       fewShot: 0,
     });
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, started.id);
+    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
     const done = await getAlignment(prisma, owner, projectId, started.id);
     expect(done.error).toBeNull();
     expect(done.status).toBe("done");

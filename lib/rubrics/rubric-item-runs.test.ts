@@ -25,7 +25,7 @@ import { itemScopeForms } from "../queues/queue-form-choices";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
@@ -172,7 +172,7 @@ beforeAll(async () => {
   });
   for (const item of await prisma.item.findMany({ where: { setId: stored.set.id! }, select: { id: true, externalId: true } })) itemIds[item.externalId] = item.id;
 
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
   const run = await createRun(deps, owner, projectId, { pipeline: task.pipeline, endpointId: endpoint.id, itemSetId: stored.set.id! });
   expect(run).toMatchObject({ videos: 3, items: ITEMS.length });
   runId = run.id;
@@ -223,7 +223,7 @@ describe("a run of a rubric task over items", () => {
       }
     }
     // The stub answers from the prompt and the images: the same run again gives the same values.
-    const again = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, {
+    const again = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, {
       pipeline: task.pipeline,
       endpointId: (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).endpointId,
       itemSetId: (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId,
@@ -397,7 +397,7 @@ describe("calibrating a rubric run over items against a label set, and comparing
   it("compare setups takes two runs of the item rubric (two versions of its prompt) on a criterion, per item, against the label set or the reviewers' consensus", async () => {
     await saveRubricVersion(prisma, owner, task.id, { definition: { ...CAPTIONS, prompt: `Look closely. ${CAPTIONS.prompt}` } });
     const setId = (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId;
-    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: task.pipeline, endpointId, itemSetId: setId });
+    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: task.pipeline, endpointId, itemSetId: setId });
     expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
     const secondValues = new Map((await prisma.score.findMany({ where: { runId: second.id, category: target("faithful") } })).map((s) => [s.itemId, s.value]));
     const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${runId},${second.id}`, iterations: "200", ...over });
@@ -478,7 +478,7 @@ describe("the list of an item run's values", () => {
     const videoTask = await createRubricTask(prisma, owner, projectId, {
       definition: { name: "Whole video", frames: { mode: "uniform", count: 4 }, criteria: [CAPTIONS.criteria[2]!], prompt: "The images are {{frames}}\n{{criteria}}" },
     });
-    const videoRun = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: videoTask.pipeline, endpointId });
+    const videoRun = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: videoTask.pipeline, endpointId });
     expect(await list(owner, {}, videoRun.id)).toBeNull();
     await expect(list(owner, {}, "no-such-run")).rejects.toThrow("No such run");
   });

@@ -11,7 +11,7 @@ import { prisma } from "../db/prisma";
 import { runFormPipelines } from "../judge/run-form";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";
 import { projectNavItems } from "../projects/project-nav";
@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stub?.close());
 
-const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
+const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
 
 describe("rubric tasks in the registry", () => {
   it("offers a project's rubric task in that project's run form only, and refuses it in another project's run", async () => {

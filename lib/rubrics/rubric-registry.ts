@@ -13,7 +13,7 @@
  * which every copy shares, and a copy that has not loaded since the last change loads again before it answers.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { registerTaskModule } from "../tasks/modules";
+import { registerTaskModule } from "../task-modules/installed-task-modules";
 import { registerTaskDeclarations } from "../tasks/registry";
 import type { TaskDeclarations } from "../tasks/task-module";
 import { rubricDefinitionSchema } from "./rubric-definition";

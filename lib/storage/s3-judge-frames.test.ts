@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
@@ -48,7 +48,7 @@ describe("judging with frames in S3-compatible storage", () => {
       pricePer1kInput: 0.01,
       pricePer1kOutput: 0.03,
     });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     const status = await getRunStatus(prisma, owner, run.id);
     expect(status.steps).toMatchObject({ total: 10, done: 10, failed: 0 });
     // The key frames and clusters went along with their calls.

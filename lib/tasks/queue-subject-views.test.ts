@@ -3,13 +3,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { TASK_IDS } from "./index";
-import { TASK_MODULES } from "./modules";
+import { installedTaskModules } from "../task-modules/installed-task-modules";
 
 const ROOT = path.resolve(__dirname, "../..");
 
 describe("an item queue's subject on the review screen", () => {
   it("is shown by the view its own task folder registers under the scope's subject key", () => {
-    const scopes = TASK_MODULES.flatMap((task) => (task.queueScopes ?? []).map((scope) => ({ task: task.id, scope })));
+    const scopes = installedTaskModules().flatMap((task) => (task.queueScopes ?? []).map((scope) => ({ task: task.id, scope })));
     expect(scopes.map(({ scope }) => scope.subjectKey).sort()).toEqual(["answer", "caption"]);
     for (const { task, scope } of scopes) {
       const views = GENERATED_TASK_VIEWS.find((v) => v.id === task);

@@ -2,7 +2,7 @@
  * Every judge task's declaration by pipeline id: the one place downstream code (lists, filters,
  * reviews, agreement, exports) learns what a run scored. Plain data, safe in the browser: it reads the
  * task folders' declarations (lib/generated/tasks/declarations.ts, from TASK_IDS in ./index.ts). Each
- * pipeline (lib/tasks/modules.ts) carries the same declaration as its `task` (a test checks).
+ * pipeline (lib/task-modules/installed-task-modules.ts) carries the same declaration as its `task` (a test checks).
  */
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";

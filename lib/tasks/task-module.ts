@@ -1,7 +1,8 @@
 /**
  * What a task folder gives the core, in two parts: its declarations (plain data, safe in the browser)
  * and its module (server code: pipelines and what the stub, the demo and the queues need of it). The
- * core reads them through the registry (lib/tasks/registry.ts, lib/tasks/modules.ts), never by name.
+ * core reads them through the registry (lib/tasks/registry.ts) and the installed task modules
+ * (lib/task-modules/installed-task-modules.ts), never by name.
  */
 import type { ApiRoute } from "../api/openapi/route-spec";
 import type { Actor } from "../auth/actor";

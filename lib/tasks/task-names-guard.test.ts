@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mountedModule } from "../testing/route-source";
 import { TASK_IDS } from "./index";
-import { PIPELINES, TASK_MODULES } from "./modules";
+import { installedPipelines, installedTaskModules } from "../task-modules/installed-task-modules";
 import { TASKS } from "./registry";
 
 /*
@@ -75,8 +75,8 @@ const CORE_FOLDERS = ["lib", "components"];
 const REGISTRY_FILES = [/^lib\/tasks\/index\.ts$/, /^lib\/tasks\/registry\.ts$/, /^lib\/tasks\/modules\.ts$/];
 
 function taskNames(): string[] {
-  const formats = TASK_MODULES.flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id));
-  return [...new Set([...TASK_IDS, ...TASK_MODULES.map((task) => task.id), ...TASKS.map((task) => task.id), ...Object.keys(PIPELINES), ...formats])];
+  const formats = installedTaskModules().flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id));
+  return [...new Set([...TASK_IDS, ...installedTaskModules().map((task) => task.id), ...TASKS.map((task) => task.id), ...Object.keys(installedPipelines()), ...formats])];
 }
 
 /** The `file: "name"` hits of a task name spelled as a whole string literal in code (comments left out). */

@@ -42,7 +42,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { uniformFrameItems, videosLackingUniformFrames } from "../videos/uniform-frame-sets";
 import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
-import { PIPELINES, registerTaskModule } from "./modules";
+import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
 import { TASK_FOLDERS, registerTaskDeclarations } from "./registry";
 import type { CrawlPage } from "./task-crawl";
 import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display";
@@ -184,7 +184,7 @@ describe("a toy task registered at test time appears everywhere", () => {
       pricePer1kInput: null,
       pricePer1kOutput: null,
     });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps({ templates })), pipelines: PIPELINES }, owner, projectId, { ...body, endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps({ templates })), pipelines: installedPipelines() }, owner, projectId, { ...body, endpointId: endpoint.id });
     runId = run.id;
     expect(await getRunStatus(prisma, owner, runId)).toMatchObject({ status: "done", calls: { total: 2 } });
     expect(stub.requests.map((request) => request.rule)).toEqual(["toy-glow", "toy-glow"]);

@@ -21,7 +21,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { redactResultsFor, withheldResult } from "../visibility/judge-visibility";
-import { PIPELINES, registerTaskModule } from "./modules";
+import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
 import { registerTaskDeclarations } from "./registry";
 import type { TaskDeclaration } from "./task-declaration";
 
@@ -139,7 +139,7 @@ describe("a toy task registered at test time", () => {
       pricePer1kOutput: null,
     });
     const deps = testJudgeDeps({ templates });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES }, owner, projectId, { pipeline: "toy_colour" as "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() }, owner, projectId, { pipeline: "toy_colour" as "hallucination", endpointId: endpoint.id });
     expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", calls: { total: 2 } });
     // The stub answered with the toy's rule, not its fallback ({"answer":"stub"}, which the toy's schema refuses).
     expect(stub.requests.map((request) => request.rule)).toEqual(["toy-colour", "toy-colour"]);

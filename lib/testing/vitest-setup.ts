@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { S3_STORAGE_VARIABLES } from "../storage/storage-config";
+// The task registry installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
+import "../tasks/modules";
 
 // Every test file talks to its worker's real database through the normal code paths (VITEST_POOL_ID counts the
 // workers from 1; see vitest-global-setup.ts).

@@ -12,7 +12,7 @@ import { importModelOutputs, importReferenceSet } from "../tasks/captions/captio
 import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { captionListQuerySchema, captionResultsCsv, captionResultsQuerySchema, projectCaptionLeaderboard } from "../tasks/captions/caption-results";
 import { runOverview } from "../judge/run-overview";
 import { createRun, videoScores } from "../judge/runs";
@@ -82,7 +82,8 @@ beforeAll(async () => {
     { id: `action-${v}`, output: "A red sphere rolls down the ramp." },
   ]);
   await importModelOutputs(prisma, owner, projectId, setId, { fileName: "alpha.jsonl", bytes: jsonlBytes(...outputs) }, { model: "alpha" });
-  const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, ...input }));
+  const start = (input: Record<string, unknown>) =>
+    createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, ...input }));
   hallucinationRun = (await start({ pipeline: "hallucination" })).id;
   styleRun = (await start({ pipeline: "caption_style", captionSetId: setId })).id;
   contentRun = (await start({ pipeline: "caption_content", captionSetId: setId })).id;

@@ -12,7 +12,7 @@ import { prisma } from "../db/prisma";
 import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { PIPELINES } from "../tasks/modules";
+import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -67,7 +67,7 @@ afterAll(async () => {
   else process.env.ALLOW_PRIVATE_ENDPOINTS = allowPrivate;
 });
 
-const judgeDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES });
+const judgeDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
 const hookInput = (url: string, events: string[]) => createWebhookSchema.parse({ url, events });
 
 describe("webhooks", () => {

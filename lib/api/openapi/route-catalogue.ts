@@ -10,7 +10,7 @@ import { endpointIdSchema } from "../../judge/endpoint-lifecycle";
 import { copyEndpointSchema, endpointInputSchema, endpointUpdateSchema } from "../../judge/endpoint-input.validation";
 import { REUSABLE_ENDPOINTS_LIMIT } from "../../judge/endpoint-reuse";
 import { createRunSchema, pipelineParamSchema, pipelineQuerySchema } from "../../judge/endpoints.validation";
-import { PIPELINES, TASK_MODULES } from "../../tasks/modules";
+import { installedPipelines, installedTaskModules } from "../../task-modules/installed-task-modules";
 import { labelNextQuerySchema, labelNextRunIdSchema } from "../../label-next/label-next.validation";
 import { labelSetIdSchema, labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
 import { runLeaderboardQuerySchema } from "../../leaderboard/run-leaderboard.validation";
@@ -67,13 +67,13 @@ const webhook = { webhookId: webhookIdSchema };
 
 /** The settings of one pipeline (`PUT …/judge-settings/{pipeline}`): each pipeline's own schema. */
 function pipelineSettingsSchema(): z.ZodType {
-  const schemas = Object.entries(PIPELINES).flatMap(([id, pipeline]) => (pipeline.settingsSchema ? [pipeline.settingsSchema.describe(`The settings of ${id}.`)] : []));
+  const schemas = Object.entries(installedPipelines()).flatMap(([id, pipeline]) => (pipeline.settingsSchema ? [pipeline.settingsSchema.describe(`The settings of ${id}.`)] : []));
   return schemas.length > 1 ? z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]) : (schemas[0] ?? z.unknown());
 }
 
 /** The catalogue: the core's routes, then each registered task's (read at call time, so a test's toy task is in it). */
 export function apiRoutes(): ApiRoute[] {
-  return [...coreApiRoutes(), ...TASK_MODULES.flatMap((task) => task.apiRoutes?.() ?? [])];
+  return [...coreApiRoutes(), ...installedTaskModules().flatMap((task) => task.apiRoutes?.() ?? [])];
 }
 
 function coreApiRoutes(): ApiRoute[] {

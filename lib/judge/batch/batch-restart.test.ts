@@ -6,7 +6,7 @@ import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../../testing/worker-processes";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../../tasks/modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { pgBossQueue, startBoss } from "../queue";
 import { createRun } from "../runs";
 
@@ -46,7 +46,7 @@ describe("a batch run whose worker is killed while a batch is open", () => {
     const env = { BATCH_POLL_SECONDS: "1" };
     const first = workers.start(env);
     await first.ready;
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, batch: true });
+    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, batch: true });
 
     const open = await waitFor(() => prisma.judgeBatch.findFirst({ where: { runId: run.id, providerBatchId: { not: null }, ingestedAt: null } }), 60_000, "a batch sent to the stub");
     await workers.kill(first.child);

@@ -14,7 +14,7 @@ import { getStorage } from "@/lib/storage/storage";
 import { createEndpoint, endpointConfigForRun } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
 import { judgeVideo } from "../engine/judge-video";
-import { PIPELINES } from "../../tasks/modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { cancelRun, createRun, getRunStatus } from "../runs";
 import { advanceBatchRun, openAiBatchApi, type BatchRunnerDeps } from "./batch-runner";
 
@@ -88,7 +88,7 @@ function batchDriver(options: { maxFileBytes?: number } = {}) {
 }
 
 async function startBatchRun(driver: ReturnType<typeof batchDriver>, projectId: string, endpointId: string) {
-  return createRun({ prisma, queue: driver.queue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId, batch: true }));
+  return createRun({ prisma, queue: driver.queue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId, batch: true }));
 }
 
 async function scoresOf(runId: string) {
@@ -103,7 +103,7 @@ describe("batch-mode runs against the stub's Batch API", () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
     // Different model names: the cache key has the model, the stub's hallucination answers do not.
     const online = await createRun(
-      { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: PIPELINES },
+      { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: installedPipelines() },
       owner,
       projectId,
       createRunSchema.parse({ pipeline: "hallucination", endpointId: await endpoint(projectId, "stub-online", false) }),

@@ -5,7 +5,7 @@ import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../../tasks/modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { NO_PROMPT_REASON } from "../../tasks/hallucination/pipeline";
 import { createRun, getRunStatus } from "../runs";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
@@ -58,7 +58,7 @@ async function setup(options: { videos?: number; keyFrames?: number; timeoutSeco
   return { projectId, videoIds, endpointId: endpoint.id };
 }
 
-const run = (projectId: string, endpointId: string) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+const run = (projectId: string, endpointId: string) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
 const step = (runId: string, stepId: string, scopeIndex = 0, videoId?: string) =>
   prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) }, include: { calls: { orderBy: { createdAt: "asc" } }, scores: true } });
 
@@ -319,7 +319,10 @@ describe("step errors", () => {
       log: (line) => logged.push(line),
     };
     const queued: { runId: string; videoId: string }[] = [];
-    const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+    const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() }, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId,
+    });
     await judgeVideo(failingDeps, queued[0]!);
 
     const staticKg = await step(id, "static_kg");
@@ -399,7 +402,10 @@ describe("cancelling a run", () => {
       await prisma.judgeEndpoint.updateMany({ where: { projectId }, data: { baseUrl: slow.baseURL, maxConcurrency: 2 } });
       const endpointId = (await prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId } })).id;
       const queued: { runId: string; videoId: string }[] = [];
-      const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId });
+      const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() }, owner, projectId, {
+        pipeline: "hallucination",
+        endpointId,
+      });
       const working = judgeVideo(deps, queued[0]!);
       while (slow.requests.length < 2) await new Promise((r) => setTimeout(r, 20));
       const { cancelRun } = await import("../runs");

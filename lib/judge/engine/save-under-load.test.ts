@@ -18,7 +18,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { questionSetBytes, smallQuestionSet } from "../../tasks/qa/qa-fixtures";
 import { createEndpoint } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
-import { PIPELINES } from "../../tasks/modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { createRun } from "../runs";
 
 let stub: StubServer;
@@ -88,7 +88,7 @@ describe("saving a finished step", () => {
     const busy = busyWhenFirstSaving(tiny);
     const deps = testJudgeDeps({ prisma: busy.client });
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(deps), pipelines: PIPELINES },
+      { prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
       owner,
       projectId,
       createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }),

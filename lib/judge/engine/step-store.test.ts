@@ -5,7 +5,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../../tasks/modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { createRun } from "../runs";
 import { JudgeStore, planVideoSteps, type StepFinish } from "./step-store";
 
@@ -28,7 +28,10 @@ async function plannedVideo(db: PrismaClient = prisma) {
     pricePer1kOutput: null,
   });
   const jobs: { runId: string; videoId: string }[] = [];
-  await createRun({ prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+  await createRun({ prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: installedPipelines() }, owner, projectId, {
+    pipeline: "hallucination",
+    endpointId: endpoint.id,
+  });
   const job = jobs[0]!;
   const steps = await planVideoSteps(
     db,

@@ -12,7 +12,7 @@ import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { PIPELINES } from "../../tasks/modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "../runs";
 import type { TemplateSource } from "../template-source";
 import { declarationProblems, type TaskDeclaration } from "../../tasks/task-declaration";
@@ -260,7 +260,7 @@ describe("frame-set requirements", () => {
     await prisma.frameSet.deleteMany({ where: { videoId: third.videoIds[0]!, mode: "density-peaks" } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
 
-    const run = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect(run).toMatchObject({ videos: 2, withoutFrames: [{ id: third.videoIds[0] }], withoutFramesCount: 1 });
     const used = await prisma.runVideo.findMany({ where: { runId: run.id }, select: { videoId: true, frameSetId: true } });
     for (const videoId of videoIds) {

@@ -16,7 +16,7 @@ import { fixtureVideoName, jsonlBytes } from "../../testing/item-files";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createStubEndpoint } from "../../testing/stub-endpoint";
-import { PIPELINES } from "../modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { referenceLine } from "./caption-fixtures";
 import { importModelOutputs, importReferenceSet } from "./caption-set-import";
 
@@ -35,7 +35,7 @@ afterAll(() => stub?.close());
 
 describe("aligning a caption item target", () => {
   it("is offered per item, with the style judge's template rewritten", () => {
-    const style = alignableTargets(PIPELINES, "caption_style").find((t) => t.target.id === "style")!;
+    const style = alignableTargets(installedPipelines(), "caption_style").find((t) => t.target.id === "style")!;
     expect(style).toMatchObject({ kind: "score", scope: "item", valueStep: "length_rules", steps: [{ stepId: "style_judge", templateId: "caption-rubric/judge" }] });
   });
 
@@ -78,7 +78,7 @@ describe("aligning a caption item target", () => {
     );
     const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "caption_style", target: "style", scope: "item" }, (v) => v >= 3);
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-    const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels: store }, owner, projectId, {
+    const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store }, owner, projectId, {
       pipeline: "caption_style",
       targetId: "style",
       judgeEndpointId: endpoint.id,

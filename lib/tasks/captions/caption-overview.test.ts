@@ -16,7 +16,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { PIPELINES } from "../modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { captionDetail, captionListQuerySchema, captionResultsQuerySchema, projectCaptionOverview, runCaptionResults } from "./caption-results";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 
@@ -81,7 +81,7 @@ async function judgedProject() {
     { model: "beta" },
   );
   const start = (input: Record<string, unknown>) =>
-    createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, ...input }));
+    createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, ...input }));
   const style = await start({ pipeline: "caption_style" });
   const content = await start({ pipeline: "caption_content" });
   return { projectId, videoIds, style, content, start };

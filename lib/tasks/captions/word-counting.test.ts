@@ -19,7 +19,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { PIPELINES } from "../modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { captionResultsCsv, captionResultsQuerySchema, projectCaptionRuns, runCaptionResults } from "./caption-results";
 import { captionStyleSettingsSchema } from "./caption-style";
 
@@ -92,7 +92,7 @@ describe("counting words as AnyCapEval does", () => {
     await importModelOutputs(prisma, owner, projectId, setId, file("alpha.jsonl", jsonlBytes({ id: 1, output })), { model: "alpha" });
     const queue = inlineJudgeQueue(testJudgeDeps());
     const start = (settings: Record<string, unknown>) =>
-      createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, pipeline: "caption_style", settings }));
+      createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, pipeline: "caption_style", settings }));
     const ours = await start({});
     const theirs = await start({ wordCounting: "anycapeval" });
 

@@ -17,7 +17,7 @@ import { filterFunnel, type FilterId } from "@/lib/tasks/construction/filter-fun
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -29,7 +29,7 @@ let stub: StubServer;
 let owner: Actor;
 
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
-const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse(input));
+const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse(input));
 const bytes = (records: unknown[]) => new TextEncoder().encode(records.map((r) => JSON.stringify(r)).join("\n"));
 const fileName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;
 
@@ -418,7 +418,7 @@ describe("Q&A construction runs", () => {
     expect(items.some((i) => i.group === "hirest")).toBe(false);
     await expect(createCandidatesFromRun(prisma, owner, firstConstructRunId)).rejects.toThrow(/is a qa_construct run/);
     const queued = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
       owner,
       projectId,
       createRunSchema.parse({ pipeline: "qa_generate", endpointId: model, clipSetId }),

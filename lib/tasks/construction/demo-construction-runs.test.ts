@@ -13,7 +13,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -51,7 +51,7 @@ it("the demo's annotations make a funnel in which the blind, hallucination and u
       pricePer1kOutput: null,
     })
   ).id;
-  const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse(input));
+  const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse(input));
   const generated = await start({ pipeline: "qa_generate", endpointId, clipSetId: set.set.id });
   const { setId } = await createCandidatesFromRun(prisma, owner, generated.id);
   await start({ pipeline: "qa_construct", endpointId, candidateSetId: setId });

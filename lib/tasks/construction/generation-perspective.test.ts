@@ -12,7 +12,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun } from "@/lib/judge/runs";
 import { loadTemplate } from "@/lib/judge/prompt-templates";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
@@ -115,7 +115,12 @@ describe("the generalized template's perspective", () => {
       pricePer1kOutput: null,
     });
     const queue = inlineJudgeQueue(testJudgeDeps());
-    const run = await createRun({ prisma, queue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id, clipSetId: set.set.id }));
+    const run = await createRun(
+      { prisma, queue, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id, clipSetId: set.set.id }),
+    );
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { templateId: true } });
     expect(steps.map((s) => s.templateId).sort()).toEqual([
       "construction/generate-generic-coarse",

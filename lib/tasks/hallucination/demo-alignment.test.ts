@@ -14,7 +14,7 @@ import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createStubEndpoint } from "../../testing/stub-endpoint";
-import { PIPELINES } from "../modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { alignmentDemoTags } from "./demo-seed";
 
 let stub: StubServer;
@@ -47,7 +47,7 @@ describe("the demo's alignment of the verdict", () => {
     const labels = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "hallucination", target: "verdict", targetType: "verdict" }, (v) => v === 1);
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     for (const seed of [1, 2, 3]) {
-      const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels }, owner, projectId, {
+      const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels }, owner, projectId, {
         pipeline: "hallucination",
         targetId: "verdict",
         rewriteStepId: "static_hallucination",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keyFramesAndClusters, scopeFocus, stepScope } from "../../judge/frame-scopes";
-import { PIPELINES } from "../modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { taskOf } from "../registry";
 import { hallucinationPipeline } from "./pipeline";
 import { describeScoreSettings, readableDynamicKg, readableReason, readableStaticKg, readableSummary, shortHash } from "./video-outputs";
@@ -18,7 +18,7 @@ const frames = [
 
 describe("what a step looked at", () => {
   it("uses each pipeline's own scopes, as its task declares them", () => {
-    for (const [id, pipeline] of Object.entries(PIPELINES)) {
+    for (const [id, pipeline] of Object.entries(installedPipelines())) {
       expect(Object.fromEntries(pipeline.steps.map((step) => [step.id, step.scope])), id).toEqual(taskOf(id).stepScopes);
       for (const step of pipeline.steps) expect(stepScope(step.id), `${id}.${step.id}`).toBe(step.scope);
     }

@@ -22,7 +22,7 @@ import { projectQaOverview, runQaResults } from "@/lib/tasks/qa/qa-results";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectAgreement } from "@/lib/agreement/load";
@@ -335,7 +335,7 @@ describe("importing harness outputs as external QA runs", () => {
     const model = await stubEndpoint(projectId, "Model (simulated)", `stub-vision-${suffix}`);
     const judge = await stubEndpoint(projectId, "Judge (simulated)", `stub-judge-${suffix}`);
     const own = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
       owner,
       projectId,
       createRunSchema.parse({ pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true } }),

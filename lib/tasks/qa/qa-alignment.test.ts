@@ -17,7 +17,7 @@ import { fixtureVideoName } from "../../testing/item-files";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createStubEndpoint } from "../../testing/stub-endpoint";
-import { PIPELINES } from "../modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { questionSetBytes } from "./qa-fixtures";
 import { importQuestionSet } from "./question-set-import";
 
@@ -37,7 +37,7 @@ afterAll(() => stub?.close());
 
 describe("aligning a video-QA item target", () => {
   it("is offered per item, with the open questions' judge template rewritten", () => {
-    expect(alignableTargets(PIPELINES, "qa").find((t) => t.target.id === "correctness")).toMatchObject({
+    expect(alignableTargets(installedPipelines(), "qa").find((t) => t.target.id === "correctness")).toMatchObject({
       kind: "score",
       scope: "item",
       valueStep: "decide",
@@ -72,7 +72,7 @@ describe("aligning a video-QA item target", () => {
     );
     const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "qa", target: "correctness", scope: "item" }, (v) => v === 1);
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-    const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES, labels: store }, owner, projectId, {
+    const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store }, owner, projectId, {
       pipeline: "qa",
       targetId: "correctness",
       judgeEndpointId: endpoint.id,

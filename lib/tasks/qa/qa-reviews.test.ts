@@ -14,7 +14,7 @@ import { ValidationError } from "@/lib/errors";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
@@ -71,7 +71,7 @@ beforeAll(async () => {
   // Model names new per project: judge prompts carry no frames, so the response cache would otherwise mix tests.
   const suffix = projectId.slice(-8);
   const judge = await endpoint("Judge (simulated)", `stub-judge-${suffix}`);
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
   const start = async (model: string) =>
     (
       await createRun(

@@ -10,7 +10,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -30,7 +30,7 @@ afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
-const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse(input));
+const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse(input));
 
 async function endpoint(projectId: string, name: string, model: string) {
   return (

@@ -17,7 +17,7 @@ import { questionSetBytes } from "./qa-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { PIPELINES } from "../modules";
+import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { questionDetail, runQaResults } from "./visible-qa-results";
 
 let stub: StubServer;
@@ -49,7 +49,7 @@ beforeAll(async () => {
     pricePer1kOutput: null,
   });
   const run = await createRun(
-    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES },
+    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
     owner,
     project.projectId,
     createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id, settings: { textOnlyBaseline: true } }),

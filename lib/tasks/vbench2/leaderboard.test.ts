@@ -12,7 +12,7 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { GET } from "./routes/vbench2-leaderboard";
@@ -44,7 +44,12 @@ describe("the VBench-2.0 leaderboard", () => {
   it("ranks generators by VBench's total with intervals over prompts, compares pairs and the judge's ranking with VBench's", async () => {
     const { projectId, videoIds } = await vbench2Project(prisma, owner, videos());
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }));
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+    );
 
     const board = await vbench2Leaderboard(prisma, owner, projectId, { runId: run.id, samples: 500, seed: 7 });
     expect(board.generators.map((g) => [g.rank, g.model])).toEqual([

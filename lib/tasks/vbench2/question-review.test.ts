@@ -14,7 +14,7 @@ import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";
 import { submitItem } from "@/lib/queues/submit-item";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { vbench2RunResults } from "./results";
@@ -36,7 +36,12 @@ describe("checking the judge's VBench-2.0 answers", () => {
       { model: "GenA", dimension: "Dynamic_Attribute", prompt: "Leaves turn green", auxiliaryInfo: ["[yes] red first?", "[yes] green last?"] },
     ]);
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }));
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+    );
     const reviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
 

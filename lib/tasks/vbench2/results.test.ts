@@ -12,7 +12,7 @@ import { createRun } from "@/lib/judge/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { reviewScore } from "@/lib/reviews/reviews";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { evalResultsOf, vbench2RunResults } from "./results";
@@ -55,7 +55,12 @@ describe("vbench2 results", () => {
       { model: "GenB", dimension: "Dynamic_Attribute", prompt: "Leaves turn green", auxiliaryInfo: ["[no] green?"] }, // 0
     ]);
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }));
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+    );
 
     const all = await vbench2RunResults(prisma, projectId, run.id);
     const material = all.dimensions.find((d) => d.dimension === "Material")!;

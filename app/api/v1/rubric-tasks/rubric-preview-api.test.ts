@@ -13,7 +13,7 @@ import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { RUBRIC_ANSWER_MARKER } from "@/lib/rubrics/rubric-prompt";
 import { createRubricTask } from "@/lib/rubrics/rubric-tasks";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
@@ -136,7 +136,7 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect(stub.requests).toHaveLength(1);
 
     const task = await createRubricTask(prisma, owner, projectId, { definition });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline: task.pipeline, endpointId, videoIds: [videoId] });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: task.pipeline, endpointId, videoIds: [videoId] });
     const calls = await prisma.llmCall.findMany({ where: { runId: run.id }, select: { cached: true } });
     expect(calls).toEqual([{ cached: true }]);
     expect(stub.requests).toHaveLength(1);

@@ -11,7 +11,7 @@ import { prisma } from "@/lib/db/prisma";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
@@ -83,7 +83,7 @@ async function stubEndpoint(projectId: string) {
 }
 
 const runOf = (projectId: string, pipeline: string, endpointId: string) =>
-  createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES }, owner, projectId, { pipeline, endpointId });
+  createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline, endpointId });
 
 async function memberKey(projectId: string, role: "reviewer" | "viewer") {
   const member = await makeUser();

@@ -13,7 +13,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importModelOutputs, importReferenceSet } from "@/lib/tasks/captions/caption-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { deleteItemSet } from "@/lib/items/item-sets";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
@@ -64,7 +64,7 @@ async function captionProject(options: { uniformFrames?: number } = {}) {
   return { projectId, videoIds, endpointId: endpoint.id };
 }
 
-const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse(input));
+const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse(input));
 
 async function getJson(handler: (request: Request, context: any) => Promise<Response>, path: string, params: Record<string, string>) {
   const response = await handler(apiRequest(path, key), routeContext(params));
@@ -286,7 +286,12 @@ describe("caption judging", () => {
     await expect(start(projectId, { pipeline: "caption_style", endpointId })).rejects.toThrow(/captionSetId/);
     await expect(start(projectId, { pipeline: "caption_style", endpointId, captionSetId: reference.set.id, models: ["omega"] })).rejects.toThrow(/No caption of omega/);
     await expect(start(projectId, { pipeline: "caption_style", endpointId, captionSetId: reference.set.id, settings: { countedScore: "best" } })).rejects.toThrow();
-    const hallucination = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId }));
+    const hallucination = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "hallucination", endpointId }),
+    );
     const answer = await getJson(getRunCaptions, `/api/v1/runs/${hallucination.id}/captions`, { runId: hallucination.id });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text).error.message).toMatch(/not a caption run/);
@@ -294,7 +299,12 @@ describe("caption judging", () => {
 
   it("never makes a caption run the latest run of the video list, the video page or the compare page", async () => {
     const { projectId, videoIds, endpointId } = await captionProject();
-    const hallucination = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId }));
+    const hallucination = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "hallucination", endpointId }),
+    );
     const reference = await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())));
     await importModelOutputs(prisma, owner, projectId, reference.set.id!, file("a.jsonl", jsonlBytes({ id: 1, output: "A ball." }, { id: 2, output: "A red ball." })), { model: "alpha" });
     const captions = await start(projectId, { pipeline: "caption_style", endpointId, captionSetId: reference.set.id });

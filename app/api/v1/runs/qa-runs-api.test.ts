@@ -12,7 +12,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
@@ -79,7 +79,7 @@ beforeAll(async () => {
     await endpoint("Guesser (simulated)", `stub-guess-${suffix}`),
     await endpoint("Judge (simulated)", `stub-judge-${suffix}`),
   ];
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: PIPELINES };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
   const start = (endpointId: string, settings: Record<string, unknown>) =>
     createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "qa", endpointId, questionSetId: set.set.id, settings: { judgeEndpointId: judge, ...settings } }));
   visionRun = (await start(vision, { frames: 8, textOnlyBaseline: true })).id;

@@ -4,7 +4,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { loadVideoJob } from "@/lib/judge/engine/step-store";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun } from "@/lib/judge/runs";
 import { createProject } from "@/lib/projects/projects";
 import { getStorage } from "@/lib/storage/storage";
@@ -174,7 +174,7 @@ describe("editing a video", () => {
     const videoId = videoIds[0]!;
     const before = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-    const run = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
 
     for (const key of [keys.reviewer, keys.viewer]) {
       const refused = await patchVideoRoute(request(key, "PATCH", { prompt: "Not allowed" }), ctx({ videoId }));
@@ -214,7 +214,7 @@ describe("editing a video", () => {
     const job = await loadVideoJob(prisma, run.id, videoId);
     expect(job!.video).toMatchObject({ prompt: before.prompt, dimensions: ["Mechanics"], model: null, auxiliaryInfo: {} });
     // A run created after the edit judges the new prompt.
-    const later = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const later = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect((await loadVideoJob(prisma, later.id, videoId))!.video.prompt).toBe("A ball rolls up a ramp");
   }, 120_000);
 });
@@ -230,8 +230,8 @@ describe("deleting videos and projects", () => {
     });
     const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
     // Run A judged all three videos, run B only the first two.
-    const runA = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
-    const runB = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: PIPELINES }, owner, projectId, {
+    const runA = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const runB = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, {
       pipeline: "hallucination",
       endpointId: endpoint.id,
       videoIds: videoIds.slice(0, 2),

@@ -7,9 +7,11 @@ import { PromptEditor } from "@/components/prompts/prompt-editor";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { pipelineIds } from "@/lib/judge/endpoints.validation";
-import { PIPELINES } from "@/lib/tasks/modules";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { lineDiff } from "@/lib/prompt-versions/line-diff";
 import { pipelinePromptVersions } from "@/lib/prompt-versions/prompt-versions";
+// Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
+import "@/lib/tasks/modules";
 
 type Search = { pipeline?: string; template?: string };
 
@@ -21,7 +23,7 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
   const ids = pipelineIds();
   // No pipeline named (or an unknown one): the first registered.
   const pipelineId = ids.includes(search.pipeline ?? "") ? search.pipeline! : ids[0]!;
-  const templates = await pipelinePromptVersions(prisma, actor, projectId, PIPELINES[pipelineId]!);
+  const templates = await pipelinePromptVersions(prisma, actor, projectId, installedPipelines()[pipelineId]!);
   const selected = templates.find((t) => t.templateId === search.template) ?? templates[0];
   const canEdit = roleCan(role, "prompts.manage");
   const link = (pipeline: string, template?: string) => `/projects/${projectId}/prompts?pipeline=${pipeline}${template ? `&template=${encodeURIComponent(template)}` : ""}`;

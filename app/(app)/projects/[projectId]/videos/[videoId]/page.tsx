@@ -18,6 +18,8 @@ import { getVideoDetail } from "@/lib/videos/queries";
 import { videoEditHistory } from "@/lib/videos/video-edits";
 import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoNeighbours } from "@/lib/videos/video-neighbours";
+// Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
+import "@/lib/tasks/modules";
 
 export default async function VideoPage({ params, searchParams }: { params: Promise<{ projectId: string; videoId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId, videoId } = await params;
