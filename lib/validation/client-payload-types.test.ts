@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf, resolveImport as resolve, ROOT, sourcesUnder } from "../../scripts/lib/import-graph";
 
 /*
  * Client code types the bodies it sends with the very zod schemas the routes parse (z.input of the schema, as a
@@ -8,32 +9,9 @@ import { describe, expect, it } from "vitest";
  * is a type; and the file is browser-safe all the same: following its runtime imports, nothing server-only
  * (Node.js built-ins, "server-only", the database client) is reached, so a later value import stays safe too.
  */
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SERVER_ONLY = [/^node:/, /^server-only$/, /generated\/prisma\/client$/, /\/db\/prisma$/];
 
-function sources(folder: string): string[] {
-  return fs
-    .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: "utf8" })
-    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
-    .map((file) => path.join(ROOT, folder, file));
-}
-
-const clientFiles = () => [...sources("components"), ...sources("app")].filter((file) => /^\s*["']use client["']/.test(fs.readFileSync(file, "utf8")));
-
-/** Each `import … from "x"` of a file: the specifier and whether the import is type-only. */
-function importsOf(file: string): { from: string; typeOnly: boolean }[] {
-  const source = fs.readFileSync(file, "utf8");
-  return [...source.matchAll(/^import\s+(type\s+)?([^;]*?)\s+from\s+"([^"]+)";/gm)].map(([, type, names, from]) => ({
-    from: from!,
-    typeOnly: Boolean(type) || /^\{\s*(type\s+\w+(\s+as\s+\w+)?\s*,?\s*)+\}$/.test(names!.trim()),
-  }));
-}
-
-function resolve(from: string, specifier: string): string | null {
-  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : null;
-  if (!base) return null;
-  return [".ts", ".tsx", "/index.ts"].map((ext) => base + ext).find((candidate) => fs.existsSync(candidate)) ?? null;
-}
+const clientFiles = () => [...sourcesUnder("components"), ...sourcesUnder("app")].filter((file) => /^\s*["']use client["']/.test(fs.readFileSync(file, "utf8")));
 
 /** The server-only modules a file reaches through its runtime imports, each with the chain that reaches it. */
 function serverOnlyReached(entry: string): string[] {

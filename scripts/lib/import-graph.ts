@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/*
+ * The repository's runtime import graph, read from the sources as text: what the architecture tests check (no
+ * circle of files, the layers' arrows, what a browser-safe module reaches). Type-only imports are left out: they
+ * are erased when TypeScript compiles, so they load nothing and cannot make a circle at run time.
+ */
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export interface ImportEdge {
+  /** The specifier as written. */
+  from: string;
+  /** `import type …`, or named imports that are all `type X`; an `export type … from`. */
+  typeOnly: boolean;
+}
+
+/** Every static import, side-effect import, re-export and dynamic `import("…")` of a literal that runs, with whether it is type-only. */
+export function importsOf(file: string): ImportEdge[] {
+  const source = fs.readFileSync(file, "utf8");
+  const edges: ImportEdge[] = [];
+  for (const [, keyword, type, names, from] of source.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)\s+from\s+"([^"]+)";/gm)) {
+    const allTypes = keyword === "import" && /^\{\s*(type\s+\w+(\s+as\s+\w+)?\s*,?\s*)+\}$/.test(names!.trim());
+    edges.push({ from: from!, typeOnly: Boolean(type) || allTypes });
+  }
+  for (const [, from] of source.matchAll(/^import\s+"([^"]+)";/gm)) edges.push({ from: from!, typeOnly: false });
+  // A dynamic import that runs (awaited, returned by an arrow, or continued with .then); `import("x").T` in a type is not one.
+  for (const [, awaited, continued] of source.matchAll(/(?:\bawait\s+|=>\s*)import\(\s*"([^"]+)"\s*\)|\bimport\(\s*"([^"]+)"\s*\)\.then\(/g))
+    edges.push({ from: (awaited ?? continued)!, typeOnly: false });
+  return edges;
+}
+
+/** The repository file an import names (the `@/` alias or a relative path), or null for a package or a built-in. */
+export function resolveImport(fromFile: string, specifier: string): string | null {
+  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(fromFile), specifier) : null;
+  if (!base) return null;
+  return ["", ".ts", ".tsx", "/index.ts", "/index.tsx"].map((ext) => base + ext).find((candidate) => /\.tsx?$/.test(candidate) && fs.existsSync(candidate)) ?? null;
+}
+
+/** The non-test TypeScript sources below `folder` (repository-relative), as absolute paths. */
+export function sourcesUnder(folder: string): string[] {
+  const dir = path.join(ROOT, folder);
+  if (!fs.existsSync(dir)) return [];
+  if (fs.statSync(dir).isFile()) return [dir];
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes("node_modules"))
+    .map((file) => path.join(dir, file));
+}
+
+/** The runtime import graph of `files`: each file (repository-relative) to the repository files it loads. */
+export function runtimeImportGraph(files: string[]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const targets = new Set<string>();
+    for (const { from, typeOnly } of importsOf(file)) {
+      if (typeOnly) continue;
+      const target = resolveImport(file, from);
+      if (target) targets.add(path.relative(ROOT, target));
+    }
+    graph.set(path.relative(ROOT, file), targets);
+  }
+  return graph;
+}
+
+/** The circles of the graph: its strongly connected components of more than one file, or of one that imports itself (Tarjan). */
+export function importCircles(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next);
+    next++;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)!.has(file)) circles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
