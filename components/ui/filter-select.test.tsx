@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { FilterSelect } from "./filter-select";
+import { FilterSelect, VideoFilterSelect } from "./filter-select";
 
 afterEach(cleanup);
 
@@ -56,5 +56,25 @@ describe("a list page's filter select", () => {
     const select = screen.getByLabelText("Outcome") as HTMLSelectElement;
     expect(select.value).toBe("");
     expect(select.selectedOptions[0]!.textContent).toBe("any");
+  });
+
+  it("offers a project's videos by path under the Video filter, every video first", () => {
+    render(
+      <VideoFilterSelect
+        videos={[
+          { id: "v1", relativePath: "Mechanics/a ball-0.mp4" },
+          { id: "v2", relativePath: "Material/ice-1.mp4" },
+        ]}
+        defaultValue="v2"
+      />,
+    );
+    const select = screen.getByLabelText("Video") as HTMLSelectElement;
+    expect(select.name).toBe("videoId");
+    expect(optionsOf(select).map((o) => [o.value, o.textContent])).toEqual([
+      ["", "every video"],
+      ["v1", "Mechanics/a ball-0.mp4"],
+      ["v2", "Material/ice-1.mp4"],
+    ]);
+    expect(select.value).toBe("v2");
   });
 });

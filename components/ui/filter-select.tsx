@@ -50,3 +50,8 @@ export function FilterSelect({
     </label>
   );
 }
+
+/** The "Video" filter of a list of one project's items (captions, questions): every video by its path. */
+export function VideoFilterSelect({ videos, defaultValue }: { videos: readonly { id: string; relativePath: string }[]; defaultValue?: string }) {
+  return <FilterSelect label="Video" name="videoId" defaultValue={defaultValue ?? ""} empty="every video" options={videos.map((v) => ({ value: v.id, label: v.relativePath }))} className="max-w-64" />;
+}

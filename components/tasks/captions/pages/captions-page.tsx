@@ -7,7 +7,7 @@ import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { PageLinks } from "@/components/ui/page-links";
 import { type Column, DataTable } from "@/components/ui/data-table";
-import { FilterSelect } from "@/components/ui/filter-select";
+import { FilterSelect, VideoFilterSelect } from "@/components/ui/filter-select";
 import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
@@ -147,14 +147,7 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
         <FilterSelect label="Content run" name="contentRunId" defaultValue={content?.id ?? ""} options={runOptions("caption_content")} />
         <FilterSelect label="Model" name="model" defaultValue={query.model ?? ""} empty="every model" options={options.models} testId="filter-model" />
         <FilterSelect label="Caption type" name="type" defaultValue={query.type ?? ""} empty="every type" options={options.types} testId="filter-type" />
-        <FilterSelect
-          label="Video"
-          name="videoId"
-          defaultValue={query.videoId ?? ""}
-          empty="every video"
-          options={options.videos.map((v) => ({ value: v.id, label: v.relativePath }))}
-          className="max-w-64"
-        />
+        <VideoFilterSelect videos={options.videos} defaultValue={query.videoId} />
         <FilterSelect label="Flag" name="flag" defaultValue={query.flag ?? ""} empty="any" options={CAPTION_FLAGS.map((f) => ({ value: f, label: FLAG_LABELS[f] }))} testId="filter-flag" />
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
       </form>

@@ -6,7 +6,7 @@ import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { PageLinks } from "@/components/ui/page-links";
 import { DataTable } from "@/components/ui/data-table";
-import { FILTER_INPUT, FilterSelect } from "@/components/ui/filter-select";
+import { FILTER_INPUT, FilterSelect, VideoFilterSelect } from "@/components/ui/filter-select";
 import { HarnessRunImport } from "@/components/tasks/qa/harness-run-import";
 import { listItemSets } from "@/lib/items/item-sets";
 import { listEndpoints } from "@/lib/judge/endpoints";
@@ -357,14 +357,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
                 />
                 <FilterSelect label="Category" name="category" defaultValue={query.category ?? ""} empty="any" options={options.categories} />
                 <FilterSelect label="Granularity" name="granularity" defaultValue={query.granularity ?? ""} empty="any" options={["coarse", "fine"]} />
-                <FilterSelect
-                  label="Video"
-                  name="videoId"
-                  defaultValue={query.videoId ?? ""}
-                  empty="every video"
-                  options={options.videos.map((v) => ({ value: v.id, label: v.relativePath }))}
-                  className="max-w-64"
-                />
+                <VideoFilterSelect videos={options.videos} defaultValue={query.videoId} />
                 {listRun.settings.textOnlyBaseline && (
                   <FilterSelect
                     label="Flag"
