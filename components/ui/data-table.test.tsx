@@ -31,6 +31,8 @@ describe("the shared data table", () => {
     expect(kept.getAttribute("title")).toBe("12 kept");
     expect(kept.className.split(" ")).toContain("text-right");
     expect(within(rows[0]!).getAllByRole("cell")[0]!.className.split(" ")).toContain("font-medium");
+    // A column's classes style its cells, not its header.
+    expect(within(table).getAllByRole("columnheader")[0]!.className.split(" ")).not.toContain("font-medium");
   });
 
   it("skips the columns a cell's colSpan covers", () => {

@@ -9,7 +9,7 @@ type ColumnBase = {
   id: string;
   header: ReactNode;
   align?: "right";
-  /** Classes of the column's header and cells. */
+  /** Classes of the column's cells (the header keeps the table's header style: a cell's font or colour is the data's). */
   className?: string;
 };
 
@@ -65,7 +65,7 @@ export function DataTable<Row>({
         <thead className={style.thead}>
           <tr>
             {shown.map((c) => (
-              <th key={c.id} className={classes(style.cell, align(c), c.className)}>
+              <th key={c.id} className={classes(style.cell, align(c))}>
                 {c.header}
               </th>
             ))}
