@@ -283,5 +283,7 @@ describe("error shapes of Gemini, Ollama and OpenRouter", () => {
     await openAiCompatibleClient({ baseURL: "https://api.openai.com/v1", apiKey: "k", fetch: fakeFetch }).complete({ model: "m", text: "hi", images: [] }, { timeoutMs: 5000 });
     expect(seen[0]!.get("x-title")).toBe("FrameJury");
     expect(seen[1]!.get("x-title")).toBeNull();
+    // The key that ties an error body to its call stays in the process: no provider sees it.
+    for (const headers of seen) expect([...headers.keys()].filter((name) => name.startsWith("x-framejury"))).toEqual([]);
   });
 });

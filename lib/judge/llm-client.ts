@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import OpenAI, { AzureOpenAI } from "openai";
 import { EndpointNotAllowedError } from "./endpoint-url-policy";
 import { contentText, splitReasoning } from "./answer-content";
@@ -116,24 +116,26 @@ export function openAiCompatibleClient(options: { baseURL: string; apiKey: strin
   return {
     async complete(request, { timeoutMs, signal }) {
       const seen: ErrorBodySeen = { body: null };
+      const callKey = randomUUID();
+      errorBodies.set(callKey, seen);
       try {
         // The body goes as the pieces of JSON this module wrote (chatCompletionPieces), not as an object for the SDK to
         // stringify: the same bytes, without encoding a call's frames again for every call, streamed with their length
         // (guardedFetch writes them as they are). `__metadata.model` names Azure's deployment.
         const pieces = chatCompletionPieces(request);
         const length = pieces.reduce((total, piece) => total + piece.length, 0);
-        const response = await errorBodies.run(seen, () =>
-          client.post<OpenAI.Chat.ChatCompletion>("/chat/completions", {
-            body: pieces.values(),
-            headers: { "content-type": "application/json", "content-length": String(length) },
-            timeout: timeoutMs,
-            signal,
-            __metadata: { model: request.model },
-          }),
-        );
+        const response = await client.post<OpenAI.Chat.ChatCompletion>("/chat/completions", {
+          body: pieces.values(),
+          headers: { "content-type": "application/json", "content-length": String(length), [CALL_KEY_HEADER]: callKey },
+          timeout: timeoutMs,
+          signal,
+          __metadata: { model: request.model },
+        });
         return chatResultOf(response);
       } catch (error) {
         throw toLlmError(error, signal, [options.apiKey], seen.body);
+      } finally {
+        errorBodies.delete(callKey);
       }
     },
   };
@@ -163,7 +165,13 @@ export function attributionHeaders(baseURL: string, appUrl = process.env.APP_URL
 interface ErrorBodySeen {
   body: string | null;
 }
-const errorBodies = new AsyncLocalStorage<ErrorBodySeen>();
+/**
+ * Where an error answer's body goes, by the key of the call that got it. The key travels as a request header that
+ * keepingErrorBodies takes off before the request goes out. (An AsyncLocalStorage did this before: using one turns
+ * on Node 20's promise hooks for every promise of the process, about 4% of a busy worker's CPU.)
+ */
+const errorBodies = new Map<string, ErrorBodySeen>();
+const CALL_KEY_HEADER = "x-framejury-call-key";
 const MAX_ERROR_BODY_CHARS = 4000;
 
 /**
@@ -173,8 +181,10 @@ const MAX_ERROR_BODY_CHARS = 4000;
  */
 function keepingErrorBodies(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
-    const response = await inner(input, init);
-    const seen = errorBodies.getStore();
+    const headers = new Headers(init?.headers);
+    const seen = errorBodies.get(headers.get(CALL_KEY_HEADER) ?? "");
+    headers.delete(CALL_KEY_HEADER);
+    const response = await inner(input, { ...init, headers });
     if (response.ok || !seen || response.status < 400) return response;
     const body = await response.text().catch(() => "");
     seen.body = body.slice(0, MAX_ERROR_BODY_CHARS);

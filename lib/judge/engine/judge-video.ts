@@ -86,7 +86,13 @@ const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;
  * "waiting": a batch-mode run's video whose steps wait for a batch (lib/judge/batch); the batch runner
  * judges it again once the batch has answered.
  */
-export async function judgeVideo(deps: JudgeDeps, job: { runId: string; videoId: string }): Promise<"done" | "cancelled" | "waiting"> {
+export async function judgeVideo(
+  workerDeps: JudgeDeps,
+  job: { runId: string; videoId: string },
+  /** The job's own log, in place of deps.log for this video's lines (a worker's names the job). */
+  jobLog?: (line: string) => void,
+): Promise<"done" | "cancelled" | "waiting"> {
+  const deps = jobLog ? { ...workerDeps, log: jobLog } : workerDeps;
   const { prisma } = deps;
   const store = judgeStoreFor(prisma);
   const loaded = await loadVideoJob(prisma, job.runId, job.videoId);
@@ -844,7 +850,8 @@ interface RunView {
   /** By endpoint id ('' for the run's own endpoint). */
   endpoints: Map<string, { at: number; config: Promise<EndpointConfig> }>;
 }
-const runViews = new WeakMap<JudgeDeps, Map<string, RunView>>();
+/** By database client: every video a process judges against one database shares its views of the runs. */
+const runViews = new WeakMap<PrismaClient, Map<string, RunView>>();
 
 /**
  * What every video of a run in this process shares: whether the run was cancelled (read at most every
@@ -852,8 +859,8 @@ const runViews = new WeakMap<JudgeDeps, Map<string, RunView>>();
  * a change reaches the next videos).
  */
 function runWatch(deps: JudgeDeps, runId: string) {
-  let views = runViews.get(deps);
-  if (!views) runViews.set(deps, (views = new Map()));
+  let views = runViews.get(deps.prisma);
+  if (!views) runViews.set(deps.prisma, (views = new Map()));
   const now = Date.now();
   let view = views.get(runId);
   if (!view) {
