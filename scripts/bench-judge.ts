@@ -16,12 +16,16 @@
 // --workers N: the jobs go to N worker processes (scripts/worker.ts, as `npm run worker` starts them, each taking
 // 2 × concurrency / N videos at a time) instead of the benchmark's own process; worker CPU is then the sum of
 // theirs (from /proc), and their SQL statements are not counted.
+// `npm run bench:judge` starts node with the worker's V8 flags (lib/ops/worker-process-flags.ts), as `npm run worker`
+// does, because without --workers this process is the worker it measures.
+// --keep keeps the database (on TEST_DATABASE_URL's server, to read pg_stat_statements or the tables afterwards).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
+import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +39,7 @@ const { values } = parseArgs({
     "no-rubric": { type: "boolean", default: false },
     "no-vbench2": { type: "boolean", default: false },
     workers: { type: "string", default: "0" },
+    keep: { type: "boolean", default: false },
   },
 });
 if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
@@ -181,7 +186,7 @@ if (values.limiter === "process") {
 }
 /** The worker processes of --workers, each as `npm run worker` starts one. */
 const workerProcesses = Array.from({ length: WORKERS }, () => {
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
+  const child = spawn(process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: String(Math.ceil((CONCURRENCY * 2) / WORKERS)) },
   });
@@ -381,7 +386,8 @@ await Promise.all(workerProcesses.map((child) => new Promise((resolve) => (child
 await boss.stop({ graceful: false });
 await prisma.$disconnect();
 await watcher.$disconnect();
-await database.drop();
+if (values.keep) console.log(`kept the database ${database.name} (drop it with DROP DATABASE ${database.name})`);
+else await database.drop();
 await server.stop();
 fs.rmSync(process.env.STORAGE_DIR, { recursive: true, force: true });
 process.exit(0);

@@ -12,6 +12,7 @@ import { checkStorage, getStorage } from "../lib/storage/storage";
 import { ssoButtons, ssoConfig } from "../lib/auth/sso";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
 import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
+import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -63,7 +64,7 @@ async function main() {
   const workers = Number(process.env.WORKERS ?? 1);
   for (let i = 0; i < workers; i++) {
     const name = workers === 1 ? "the judge worker" : `judge worker ${i + 1}`;
-    const worker = children.spawn(name, process.execPath, ["--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env });
+    const worker = children.spawn(name, process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env });
     worker.on("exit", (code, signal) => {
       if (!shutdown.stopping) void shutdown.run(code || 1, `${name} exited (${code ?? signal}); see its output above`);
     });
