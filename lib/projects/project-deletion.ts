@@ -6,6 +6,7 @@ import type { Prisma, PrismaClient, ProjectRole } from "../generated/prisma/clie
 import type { ObjectStorage } from "../storage/object-storage";
 import { removeStorageGarbage } from "../storage/storage-garbage";
 import { deleteVideosInBatches } from "../videos/delete-video-rows";
+import { deletionProgressOf, type DeletionProgress, type DeletionStatus } from "../deletions/deletion-progress";
 
 /**
  * Deleting a project with everything in it (owners; archiving is the reversible alternative), as a worker's job.
@@ -45,22 +46,10 @@ export interface ProjectDeletionCounts {
 }
 
 /** queued → running → done, or cancelled (given back) on the way; a failed attempt keeps `running` with its error and is retried. */
-export type ProjectDeletionStatus = "queued" | "running" | "done" | "cancelled";
+export type ProjectDeletionStatus = DeletionStatus;
 
-export interface ProjectDeletionState {
-  id: string;
-  projectId: string;
+export interface ProjectDeletionState extends DeletionProgress<ProjectDeletionCounts> {
   projectName: string;
-  status: ProjectDeletionStatus;
-  counts: ProjectDeletionCounts;
-  videosTotal: number;
-  videosDeleted: number;
-  storageRemoved: number;
-  cancelRequested: boolean;
-  /** The last attempt's error while a worker retries it. */
-  error: string | null;
-  createdAt: Date;
-  finishedAt: Date | null;
 }
 
 /** Sends a deletion to the workers (lib/deletions/deletion-queues.ts; inline in tests). */
@@ -80,20 +69,7 @@ export function projectDeletionBatchSize(): number {
 const RUNS_PER_BATCH = 5;
 
 function stateOf(row: DeletionRow): ProjectDeletionState {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    projectName: row.projectName,
-    status: row.status as ProjectDeletionStatus,
-    counts: row.counts as unknown as ProjectDeletionCounts,
-    videosTotal: row.videosTotal,
-    videosDeleted: row.videosDeleted,
-    storageRemoved: row.storageRemoved,
-    cancelRequested: row.cancelRequested,
-    error: row.error,
-    createdAt: row.createdAt,
-    finishedAt: row.finishedAt,
-  };
+  return { ...deletionProgressOf<ProjectDeletionCounts>(row), projectName: row.projectName };
 }
 
 async function countProject(tx: Tx, projectId: string): Promise<ProjectDeletionCounts> {

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { ObjectStorage } from "../storage/object-storage";
 import { deleteVideosInBatches, type VideoDeletionCounts } from "./delete-video-rows";
+import { deletionProgressOf, type DeletionProgress, type DeletionStatus } from "../deletions/deletion-progress";
 
 /**
  * A deletion of more videos than a request deletes inline (VIDEO_DELETION_INLINE_MAX), as a worker's job: the request
@@ -18,22 +19,9 @@ import { deleteVideosInBatches, type VideoDeletionCounts } from "./delete-video-
 export const VIDEO_DELETION_INLINE_MAX = 200;
 const BATCH = 100;
 
-export type VideoDeletionStatus = "queued" | "running" | "done" | "cancelled";
+export type VideoDeletionStatus = DeletionStatus;
 
-export interface VideoDeletionState {
-  id: string;
-  projectId: string;
-  status: VideoDeletionStatus;
-  counts: VideoDeletionCounts;
-  videosTotal: number;
-  videosDeleted: number;
-  storageRemoved: number;
-  cancelRequested: boolean;
-  /** The last attempt's error while a worker retries it. */
-  error: string | null;
-  createdAt: Date;
-  finishedAt: Date | null;
-}
+export type VideoDeletionState = DeletionProgress<VideoDeletionCounts>;
 
 /** Sends a video deletion to the workers (lib/deletions/deletion-queues.ts; inline in tests). */
 export interface VideoDeletionQueue {
@@ -43,21 +31,7 @@ export interface VideoDeletionQueue {
 type Row = Awaited<ReturnType<PrismaClient["videoDeletion"]["findUniqueOrThrow"]>>;
 const UNFINISHED: VideoDeletionStatus[] = ["queued", "running"];
 
-function stateOf(row: Row): VideoDeletionState {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    status: row.status as VideoDeletionStatus,
-    counts: row.counts as unknown as VideoDeletionCounts,
-    videosTotal: row.videosTotal,
-    videosDeleted: row.videosDeleted,
-    storageRemoved: row.storageRemoved,
-    cancelRequested: row.cancelRequested,
-    error: row.error,
-    createdAt: row.createdAt,
-    finishedAt: row.finishedAt,
-  };
-}
+const stateOf = (row: Row): VideoDeletionState => deletionProgressOf<VideoDeletionCounts>(row);
 
 /** Queues the deletion, in the transaction that checked and counted the videos (deleteVideos). */
 export async function createVideoDeletion(tx: Prisma.TransactionClient, actor: Actor, projectId: string, videoIds: string[], counts: VideoDeletionCounts): Promise<VideoDeletionState> {
