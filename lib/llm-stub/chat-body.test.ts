@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { imageHashOf, parseChatBody } from "./chat-body";
+import { cutImageHash, imageHashOf, parseChatBody } from "./chat-body";
 
 const dataUrl = (n: number) => `data:image/jpeg;base64,${Buffer.alloc(4000 + n, n).toString("base64")}`;
 
@@ -64,5 +64,19 @@ describe("parseChatBody", () => {
   it("throws on malformed JSON as JSON.parse does", () => {
     expect(() => parseChatBody([Buffer.from('{"model": "m", "messages": [{"url": "data:abc')])).toThrow(SyntaxError);
     expect(() => parseChatBody([Buffer.from("not json")])).toThrow(SyntaxError);
+  });
+
+  it("hashes a repeated image from memory, and never gives two images one hash", () => {
+    const image = Buffer.from(dataUrl(3));
+    expect(cutImageHash(image)).toBe(imageHashOf(image));
+    expect(cutImageHash(Buffer.from(image))).toBe(imageHashOf(image));
+    // Same length and the same bytes everywhere but one: whatever the fingerprint samples, the hashes differ.
+    for (let at = 30; at < image.length; at += 997) {
+      const other = Buffer.from(image);
+      other[at] = other[at] === 0x41 ? 0x42 : 0x41;
+      expect(cutImageHash(other)).toBe(imageHashOf(other));
+      expect(cutImageHash(other)).not.toBe(imageHashOf(image));
+    }
+    expect(cutImageHash(image)).toBe(imageHashOf(image));
   });
 });

@@ -29,6 +29,40 @@ export function imageHashOf(url: string | Buffer): string {
   return hash("sha256", url).slice(0, 16);
 }
 
+/**
+ * The hashes of images cut out lately, by a fingerprint (the length and bytes sampled across the value), each
+ * entry with its bytes. VBench-2.0 asks several questions about the same 64 frames of a video, and hashing a
+ * call's 350 KB of data URLs took the stub about 0.4 ms a call here; a repeated image is found by its fingerprint
+ * and confirmed byte for byte (a memcmp, some 30 times cheaper), so two images never share a hash by mistake.
+ */
+const recentImages = new Map<string, { bytes: Buffer; hash: string }[]>();
+const RECENT_IMAGES_LIMIT = 4096;
+const FINGERPRINT_SAMPLES = 32;
+
+const fingerprint = Buffer.alloc(FINGERPRINT_SAMPLES * 4);
+
+function fingerprintOf(value: Buffer): string {
+  if (value.length < fingerprint.length) return value.toString("latin1");
+  const step = Math.floor((value.length - 4) / (FINGERPRINT_SAMPLES - 1));
+  for (let i = 0; i < FINGERPRINT_SAMPLES; i++) fingerprint.writeUInt32LE(value.readUInt32LE(i * step), i * 4);
+  return `${value.length}:${fingerprint.toString("latin1")}`;
+}
+
+/** imageHashOf for a data URL cut out of a body, remembered for the next call that sends the same bytes. */
+export function cutImageHash(value: Buffer): string {
+  const key = fingerprintOf(value);
+  const entries = recentImages.get(key);
+  const seen = entries?.find((entry) => entry.bytes.equals(value));
+  if (seen) return seen.hash;
+  const entry = { bytes: Buffer.from(value), hash: imageHashOf(value) };
+  if (entries) entries.push(entry);
+  else {
+    if (recentImages.size >= RECENT_IMAGES_LIMIT) recentImages.delete(recentImages.keys().next().value!);
+    recentImages.set(key, [entry]);
+  }
+  return entry.hash;
+}
+
 export function parseChatBody(chunks: readonly Buffer[]): ParsedChatBody {
   const size = chunks.reduce((total, chunk) => total + chunk.length, 0);
   if (scratch.length < size) scratch = Buffer.alloc(Math.max(size, 2 * scratch.length));
@@ -53,7 +87,7 @@ export function parseChatBody(chunks: readonly Buffer[]): ParsedChatBody {
     const value = raw.subarray(at + 1, end);
     if (value.includes(BACKSLASH)) continue;
     kept.push(raw.subarray(from, at + 1), Buffer.from(`${REFERENCE}${images.length}`, "latin1"));
-    images.push({ url: value.toString("utf8"), hash: imageHashOf(value) });
+    images.push({ url: value.toString("utf8"), hash: cutImageHash(value) });
     from = end;
     key = end - URL_KEY.length;
   }
