@@ -1,7 +1,7 @@
 """FrameJury's /api/v1 over HTTP with an API key, standard library only.
 
 Every call goes through one table, api_routes.json (method, path, the query parameters and body fields it may
-send); clients/python/api-routes.test.ts checks that table against the app's OpenAPI document, and _call
+send); lib/api/openapi/python-client-routes.test.ts checks that table against the app's OpenAPI document, and _call
 refuses a parameter the table does not list, so the client cannot drift from the API unnoticed.
 """
 
@@ -26,6 +26,9 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 JsonDict = dict[str, Any]
 
 _FINISHED = frozenset({"done", "failed", "cancelled"})
+# A deletion (of videos, or of a project) is queued, then running, and ends done or cancelled; a failed attempt
+# stays running with its error while a worker retries it.
+_DELETION_ENDED = frozenset({"done", "cancelled"})
 
 
 def _load_routes() -> dict[str, JsonDict]:
@@ -313,6 +316,72 @@ class Client:
         rows = [{"id": v["id"], "path": v.get("relativePath"), "prompt": v.get("prompt"), "model": v.get("model"), "dimensions": v.get("dimensions"), "status": v.get("status")} for v in self.iter_videos(project_id, **filters)]
         return table(rows)
 
+    # --- deleting videos and projects ----------------------------------------------------------------
+
+    def delete_videos(self, project_id: str, video_ids: Sequence[str], *, dry_run: bool = False) -> JsonDict:
+        """Deletes the project's videos with what depends on them: frames, judgments, their part of every run (a
+        run left with no video goes), queue items, items and edit history (owners). A video a queued or running
+        run is judging is refused (409 run_in_progress); an id not in the project is a 404 and nothing is deleted.
+        dry_run only counts. Returns {dryRun, counts, storage, deletion}: up to 200 videos are deleted in the
+        request (deletion None); more are queued for a worker (storage None, `deletion` to follow with
+        wait_for_video_deletion(project_id, deletion["id"]))."""
+        result: JsonDict = self._call("delete_videos", {"projectId": project_id}, body={"videoIds": list(video_ids), "dryRun": dry_run})
+        return result
+
+    def delete_video(self, video_id: str, *, dry_run: bool = False) -> JsonDict:
+        """Deletes one video as delete_videos does, by its id alone (owners); dry_run only counts. Returns
+        {dryRun, counts, storage, deletion}."""
+        result: JsonDict = self._call("delete_video", {"videoId": video_id}, body={"dryRun": dry_run})
+        return result
+
+    def video_deletion(self, project_id: str, deletion_id: str) -> JsonDict:
+        """A queued deletion of videos: {id, projectId, status (queued, running, done, cancelled), counts,
+        videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}."""
+        result: JsonDict = self._call("get_video_deletion", {"projectId": project_id, "deletionId": deletion_id})
+        return result
+
+    def cancel_video_deletion(self, project_id: str, deletion_id: str) -> JsonDict:
+        """Cancels a queued deletion of videos: at once if no worker has taken it, else after its current batch
+        (cancelRequested); the videos not deleted yet stay. An ended one is a 409. Returns the deletion."""
+        result: JsonDict = self._call("cancel_video_deletion", {"projectId": project_id, "deletionId": deletion_id})
+        return result
+
+    def wait_for_video_deletion(self, project_id: str, deletion_id: str, *, poll_seconds: float = 2.0, timeout_seconds: float | None = None) -> JsonDict:
+        """Polls the deletion until it is done or cancelled, and returns it; past timeout_seconds raises
+        TimeoutError and leaves it going."""
+        return _wait_until_ended(lambda: self.video_deletion(project_id, deletion_id), f"video deletion {deletion_id}", poll_seconds, timeout_seconds)
+
+    def delete_project(self, project_id: str, *, confirm_name: str | None = None, dry_run: bool = False) -> JsonDict:
+        """Deletes the project with everything in it (owners; archiving is the reversible alternative). dry_run
+        counts what would go: {dryRun: True, name, counts, deletion: None}. Else confirm_name must be the
+        project's name (anything else is a 400 invalid_request): the project is gone for everyone at once and a
+        worker deletes it; the answer is {dryRun: False, name, counts, deletion}, to follow with
+        wait_for_project_deletion(deletion["id"]). A queued or running run is refused (409 run_in_progress)."""
+        result: JsonDict = self._call("delete_project", {"projectId": project_id}, body={"dryRun": dry_run, "confirmName": confirm_name})
+        return result
+
+    def project_deletions(self) -> list[JsonDict]:
+        """The caller's project deletions (a site admin's: everyone's) still going or ended in the last day, newest first."""
+        answer = self._call("list_project_deletions")
+        return list(answer["deletions"])
+
+    def project_deletion(self, deletion_id: str) -> JsonDict:
+        """One project deletion: {id, projectId, projectName, status (queued, running, done, cancelled), counts,
+        videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}."""
+        result: JsonDict = self._call("get_project_deletion", {"deletionId": deletion_id})
+        return result
+
+    def cancel_project_deletion(self, deletion_id: str) -> JsonDict:
+        """Cancels a project deletion: one not started gives the project back at once, a running one after its
+        current batch (cancelRequested), with its members and the videos not yet deleted. An ended one is a 409."""
+        result: JsonDict = self._call("cancel_project_deletion", {"deletionId": deletion_id})
+        return result
+
+    def wait_for_project_deletion(self, deletion_id: str, *, poll_seconds: float = 2.0, timeout_seconds: float | None = None) -> JsonDict:
+        """Polls the deletion until it is done or cancelled, and returns it; past timeout_seconds raises
+        TimeoutError and leaves it going."""
+        return _wait_until_ended(lambda: self.project_deletion(deletion_id), f"project deletion {deletion_id}", poll_seconds, timeout_seconds)
+
     # --- judges and runs -----------------------------------------------------------------------------
 
     def endpoints(self, project_id: str) -> list[JsonDict]:
@@ -561,6 +630,18 @@ class Client:
         path = {"projectId": project_id, "setId": question_set_id}
         result: JsonDict = self._call("import_harness_run", path, body=body, files=[("file", file_name, content)], answer_statuses=(422,))
         return result
+
+
+def _wait_until_ended(fetch: Callable[[], JsonDict], what: str, poll_seconds: float, timeout_seconds: float | None) -> JsonDict:
+    """Polls a deletion until it ends (done or cancelled), as wait_for_alignment polls an alignment."""
+    deadline = None if timeout_seconds is None else time.monotonic() + timeout_seconds
+    while True:
+        status = fetch()
+        if status["status"] in _DELETION_ENDED:
+            return status
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeoutError(f"{what} still {status['status']} after {timeout_seconds} s")
+        time.sleep(poll_seconds)
 
 
 def _file_content(file: str | os.PathLike[str] | bytes, file_name: str | None, default_name: str) -> tuple[bytes, str]:

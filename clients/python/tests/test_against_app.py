@@ -181,6 +181,59 @@ class AgainstTheApp(unittest.TestCase):
         self.assertEqual(dataset[257:262], b"ustar")
         self.assertIn(video_id, json.dumps(self.client.video(video_id)))
 
+    def listed_ids(self, project_id: str) -> list[str]:
+        listed = self.client.videos(project_id)
+        rows = listed.to_dict("records") if hasattr(listed, "to_dict") else listed
+        return [row["id"] for row in rows]
+
+    def test_08_delete_videos(self) -> None:
+        # Sources no other test uses, so neither import is a duplicate of another test's video.
+        video_id = self.ready_video("py-delete.mp4", "rgbtestsrc=size=320x240:rate=24", "A box slides off a shelf")
+        counted = self.client.delete_videos(self.project_id, [video_id], dry_run=True)
+        self.assertEqual((counted["dryRun"], counted["deletion"], counted["storage"]), (True, None, None), counted)
+        self.assertEqual(counted["counts"]["videos"], 1)
+        self.assertGreaterEqual(counted["counts"]["frames"], 2)
+        self.assertIn(video_id, self.listed_ids(self.project_id))
+        self.assertEqual(self.client.video(video_id)["id"], video_id)
+        deleted = self.client.delete_videos(self.project_id, [video_id])
+        self.assertEqual((deleted["dryRun"], deleted["deletion"], deleted["counts"]["videos"]), (False, None, 1), deleted)
+        self.assertEqual(deleted["storage"]["failedCount"], 0)
+        self.assertNotIn(video_id, self.listed_ids(self.project_id))
+        with self.assertRaises(ApiError) as gone:
+            self.client.video(video_id)
+        self.assertEqual(gone.exception.status, 404)
+
+        single = self.client.import_video(self.project_id, self.clip("py-delete-one.mp4", "yuvtestsrc=size=320x240:rate=24"), relative_path="PyModel/py-delete-one.mp4").id
+        self.assertEqual(self.client.delete_video(single, dry_run=True)["counts"]["videos"], 1)
+        self.assertEqual(self.client.video(single)["id"], single)
+        self.assertFalse(self.client.delete_video(single)["dryRun"])
+        with self.assertRaises(ApiError) as gone:
+            self.client.video(single)
+        self.assertEqual(gone.exception.status, 404)
+        self.assertNotIn(single, self.listed_ids(self.project_id))
+
+    def test_09_delete_project(self) -> None:
+        project_id = self.client.create_project("Thrown away from Python")["id"]
+        self.client.import_video(project_id, self.clip("py-throwaway.mp4", "testsrc=size=160x120:rate=12"), relative_path="PyModel/py-throwaway.mp4")
+        counted = self.client.delete_project(project_id, dry_run=True)
+        self.assertEqual((counted["dryRun"], counted["name"], counted["deletion"]), (True, "Thrown away from Python", None), counted)
+        self.assertEqual((counted["counts"]["videos"], counted["counts"]["members"]), (1, 1))
+        self.assertIn(project_id, [p["id"] for p in self.client.projects()])
+        with self.assertRaises(ApiError) as refused:
+            self.client.delete_project(project_id, confirm_name="Not its name")
+        self.assertEqual((refused.exception.status, refused.exception.code), (400, "invalid_request"))
+        self.assertIn(project_id, [p["id"] for p in self.client.projects()])
+        started = self.client.delete_project(project_id, confirm_name="Thrown away from Python")
+        deletion = started["deletion"]
+        self.assertEqual((started["dryRun"], deletion["projectId"], deletion["status"]), (False, project_id, "queued"), started)
+        self.assertIn(deletion["id"], [d["id"] for d in self.client.project_deletions()])
+        ended = self.client.wait_for_project_deletion(deletion["id"], poll_seconds=0.5, timeout_seconds=120)
+        self.assertEqual((ended["status"], ended["videosDeleted"]), ("done", 1), ended)
+        self.assertNotIn(project_id, [p["id"] for p in self.client.projects()])
+        with self.assertRaises(ApiError) as gone:
+            self.client.project(project_id)
+        self.assertEqual(gone.exception.status, 404)
+
     def test_06_tables_without_pandas_are_lists_of_dicts(self) -> None:
         rows = [{"a": 1}, {"a": 2}]
         made = framejury.table(rows)

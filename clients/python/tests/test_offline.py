@@ -13,6 +13,8 @@ from framejury import ApiError, Client
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
     seen: list[dict[str, Any]] = []
+    # Scripted answers, (status, JSON), taken in order before the defaults below.
+    replies: list[tuple[int, Any]] = []
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -24,17 +26,28 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def _scripted(self) -> bool:
+        if not _Recorder.replies:
+            return False
+        status, answer = _Recorder.replies.pop(0)
+        self._answer(status, json.dumps(answer).encode(), "application/json")
+        return True
+
     def do_GET(self) -> None:
         _Recorder.seen.append({"method": "GET", "path": self.path})
+        if self._scripted():
+            return
         if self.path.startswith("/api/v1/projects/p1/export/label-studio"):
             self._answer(200, b'[{"data": {"video": "v.mp4"}}]', "application/json")
         else:
             self._answer(200, b"tar-bytes", "application/x-tar")
 
     def do_POST(self) -> None:
-        length = int(self.headers["Content-Length"])
+        length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length)
         _Recorder.seen.append({"method": self.command, "path": self.path, "type": self.headers["Content-Type"], "body": body})
+        if self._scripted():
+            return
         if b"bad-model" in body:
             self._answer(422, json.dumps({"error": {"code": "validation", "message": "bad model"}}).encode(), "application/json")
         else:
@@ -42,11 +55,13 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
             self._answer(422, json.dumps(answer).encode(), "application/json")
 
     do_PATCH = do_POST
+    do_DELETE = do_POST
 
 
 class OfflineCalls(unittest.TestCase):
     def setUp(self) -> None:
         _Recorder.seen = []
+        _Recorder.replies = []
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.client = Client(f"http://127.0.0.1:{self.server.server_address[1]}", "key")
@@ -104,6 +119,91 @@ class OfflineCalls(unittest.TestCase):
             ],
         )
 
+
+    def _sent(self) -> list[tuple[str, str, Any]]:
+        return [(s["method"], s["path"], json.loads(s["body"]) if s.get("body") else None) for s in _Recorder.seen]
+
+    def test_video_deletions_send_their_methods_paths_and_bodies(self) -> None:
+        counts = {"videos": 1, "frames": 4, "storageObjects": 5}
+        deletion = {"id": "d1", "projectId": "p1", "status": "queued", "videosTotal": 300, "videosDeleted": 0}
+        _Recorder.replies = [
+            (200, {"dryRun": True, "counts": counts, "storage": None, "deletion": None}),
+            (202, {"dryRun": False, "counts": counts, "storage": None, "deletion": deletion}),
+            (200, {"dryRun": False, "counts": counts, "storage": {"removed": 5, "failed": [], "failedCount": 0}, "deletion": None}),
+            (200, {"dryRun": True, "counts": counts, "storage": None, "deletion": None}),
+            (200, {**deletion, "status": "running"}),
+            (200, {**deletion, "status": "running", "cancelRequested": True}),
+        ]
+        self.assertEqual(self.client.delete_videos("p1", ["v1"], dry_run=True), {"dryRun": True, "counts": counts, "storage": None, "deletion": None})
+        queued = self.client.delete_videos("p1", ("v1", "v2"))
+        self.assertEqual(queued["deletion"], deletion)
+        self.assertEqual(self.client.delete_video("v/1")["storage"]["removed"], 5)
+        self.assertTrue(self.client.delete_video("v1", dry_run=True)["dryRun"])
+        self.assertEqual(self.client.video_deletion("p1", "d1")["status"], "running")
+        self.assertTrue(self.client.cancel_video_deletion("p1", "d1")["cancelRequested"])
+        self.assertEqual(
+            self._sent(),
+            [
+                ("POST", "/api/v1/projects/p1/videos/delete", {"videoIds": ["v1"], "dryRun": True}),
+                ("POST", "/api/v1/projects/p1/videos/delete", {"videoIds": ["v1", "v2"], "dryRun": False}),
+                ("DELETE", "/api/v1/videos/v%2F1", {"dryRun": False}),
+                ("DELETE", "/api/v1/videos/v1", {"dryRun": True}),
+                ("GET", "/api/v1/projects/p1/video-deletions/d1", None),
+                ("POST", "/api/v1/projects/p1/video-deletions/d1/cancel", None),
+            ],
+        )
+        self.assertEqual(_Recorder.seen[2]["type"], "application/json")
+
+    def test_project_deletions_send_their_methods_paths_and_bodies(self) -> None:
+        counts = {"videos": 2, "runs": 1, "storageObjects": 10}
+        deletion = {"id": "d1", "projectId": "p1", "projectName": "Old", "status": "queued"}
+        _Recorder.replies = [
+            (200, {"dryRun": True, "name": "Old", "counts": counts, "deletion": None}),
+            (400, {"error": {"code": "invalid_request", "message": "Type the project's name"}}),
+            (202, {"dryRun": False, "name": "Old", "counts": counts, "deletion": deletion}),
+            (200, {"deletions": [deletion]}),
+            (200, deletion),
+            (200, {**deletion, "status": "cancelled"}),
+        ]
+        self.assertEqual(self.client.delete_project("p1", dry_run=True)["counts"], counts)
+        with self.assertRaises(ApiError) as refused:
+            self.client.delete_project("p1", confirm_name="Wrong")
+        self.assertEqual((refused.exception.status, refused.exception.code), (400, "invalid_request"))
+        self.assertEqual(self.client.delete_project("p1", confirm_name="Old")["deletion"], deletion)
+        self.assertEqual(self.client.project_deletions(), [deletion])
+        self.assertEqual(self.client.project_deletion("d1"), deletion)
+        self.assertEqual(self.client.cancel_project_deletion("d1")["status"], "cancelled")
+        self.assertEqual(
+            self._sent(),
+            [
+                ("DELETE", "/api/v1/projects/p1", {"dryRun": True}),
+                ("DELETE", "/api/v1/projects/p1", {"dryRun": False, "confirmName": "Wrong"}),
+                ("DELETE", "/api/v1/projects/p1", {"dryRun": False, "confirmName": "Old"}),
+                ("GET", "/api/v1/me/project-deletions", None),
+                ("GET", "/api/v1/me/project-deletions/d1", None),
+                ("POST", "/api/v1/me/project-deletions/d1/cancel", None),
+            ],
+        )
+
+    def test_waiting_for_a_deletion_polls_until_it_ends(self) -> None:
+        _Recorder.replies = [(200, {"id": "d1", "status": "queued"}), (200, {"id": "d1", "status": "running", "error": "storage down"}), (200, {"id": "d1", "status": "done"})]
+        self.assertEqual(self.client.wait_for_video_deletion("p1", "d1", poll_seconds=0.01)["status"], "done")
+        self.assertEqual(self._sent(), [("GET", "/api/v1/projects/p1/video-deletions/d1", None)] * 3)
+        _Recorder.seen = []
+        _Recorder.replies = [(200, {"id": "d2", "status": "running"}), (200, {"id": "d2", "status": "cancelled"})]
+        self.assertEqual(self.client.wait_for_project_deletion("d2", poll_seconds=0.01)["status"], "cancelled")
+        self.assertEqual(self._sent(), [("GET", "/api/v1/me/project-deletions/d2", None)] * 2)
+
+    def test_waiting_past_the_timeout_raises_and_leaves_the_deletion_going(self) -> None:
+        _Recorder.replies = [(200, {"id": "d1", "status": "running"})] * 1000
+        with self.assertRaises(TimeoutError) as waited:
+            self.client.wait_for_project_deletion("d1", poll_seconds=0.01, timeout_seconds=0.05)
+        self.assertIn("project deletion d1 still running", str(waited.exception))
+        _Recorder.replies = [(200, {"id": "d2", "status": "queued"})] * 1000
+        with self.assertRaises(TimeoutError):
+            self.client.wait_for_video_deletion("p1", "d2", poll_seconds=0.01, timeout_seconds=0.05)
+        self.assertEqual({s["method"] for s in _Recorder.seen}, {"GET"})
+        self.assertGreaterEqual(len(_Recorder.seen), 4)
 
 if __name__ == "__main__":
     unittest.main()
