@@ -26,7 +26,7 @@ export const POST = withProject(
     summary: "Import a label set (owners)",
     description:
       '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written. With `format=generic`, `columns` (JSON `{video, annotator?, item?, targets: {column: target}}`) reads a wide file: one column per target (a rubric criterion), categorical values by label name.',
-    body: { kind: "multipart", fields: labelSetImportFieldsSchema(), files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
+    body: { kind: "multipart", fields: labelSetImportFieldsSchema, files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
     responses: importAnswers("the label set"),
     errors: [413],
   },

@@ -27,7 +27,7 @@ export const POST = withProject(
   "project.view",
   {
     summary: "Create a review queue (owners)",
-    body: { kind: "json", schema: createQueueSchema() },
+    body: { kind: "json", schema: createQueueSchema },
     responses: [created("The queue.", createdQueueResponseSchema)],
   },
   async ({ actor, project, body: input }) => {

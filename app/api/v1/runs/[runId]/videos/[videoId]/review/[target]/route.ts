@@ -14,7 +14,7 @@ export const PUT = withProjectOf(
   "project.view",
   {
     summary: "The caller's own value of one of the run's reviewed per-video metrics",
-    params: { target: reviewedMetricIdSchema() },
+    params: { target: reviewedMetricIdSchema },
     body: { kind: "json", schema: reviewInputSchema },
     responses: [ok("The judgment.", judgmentResponseSchema)],
     errors: [409],
