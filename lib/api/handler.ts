@@ -71,10 +71,10 @@ export function authenticatedRoute(api: RouteDescription, handler: (request: Req
 }
 
 /**
- * What a route's description says the wrapper reads for the handler: the query, parsed with its schema as the
- * routes always did (`schema.parse(searchParamsObject(…))`: an empty value is left out, a repeated one counts
- * once), then a JSON body (parseJsonBody, or parseOptionalJsonBody for an optional one). A body or query the route
- * reads itself (`readBy: "handler"`, multipart, bytes) is left to the handler.
+ * What a route's description says the wrapper reads for the handler: the query, parsed with its schema
+ * (`schema.parse(searchParamsObject(…))`: an empty value is left out, a repeated one counts once), then a JSON body
+ * (parseJsonBody, or parseOptionalJsonBody for an optional one). A body or query the route reads itself
+ * (`readBy: "handler"`, multipart, bytes) is left to the handler.
  */
 export async function readRouteInput<D extends RouteDescription>(request: Request, api: D): Promise<RouteInput<D>> {
   const query = api.query && !("readBy" in api.query) ? schemaOf(api.query).parse(searchParamsObject(new URL(request.url).searchParams)) : undefined;

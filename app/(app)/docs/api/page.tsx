@@ -125,7 +125,7 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
   );
 }
 
-/** A catalogue text with its `backticked` parts as inline code. */
+/** A route's description text with its `backticked` parts as inline code. */
 function WithCode({ text }: { text: string }) {
   return (
     <>
