@@ -29,7 +29,7 @@ test("the API reference page lists every operation of the public OpenAPI documen
   await createRun.getByText("Request body").click();
   await expect(createRun.locator("pre")).toContainText('"pipeline"');
   await expect(page.getByTestId("openapi-json-link")).toHaveAttribute("href", "/api/v1/openapi.json");
-  // The catalogue's `backticked` parts read as inline code, never with literal backticks.
+  // The descriptions' `backticked` parts read as inline code, never with literal backticks.
   await expect(createRun.getByTestId("api-inline-code").first()).toBeVisible();
   // (The request body's JSON Schema, in its <pre>, is shown as the document has it.)
   const withBackticks = await page.getByTestId("api-operation").evaluateAll((cards) =>

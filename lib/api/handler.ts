@@ -5,9 +5,11 @@ import { AppError, NotFoundError, UnauthorizedError, ValidationError } from "../
 import { observed, logRequestActor } from "../observability/http";
 import { log } from "../observability/logger";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytes } from "../validation/nul-bytes";
-import { assertSessionRequestAllowed, type BodyKind } from "./session-request-guard";
+import { assertSessionRequestAllowed } from "./session-request-guard";
 import { prisma } from "../db/prisma";
 import { ensureRubricTasks, isRubricTaskId } from "../rubrics/rubric-registry";
+import { searchParamsObject } from "../videos/video-filter";
+import { type ApiAccess, type DescribedHandler, type RouteDescription, type RouteInput, schemaOf } from "./openapi/route-spec";
 
 export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
   return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
@@ -30,25 +32,34 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return `Invalid option: expected one of ${shown.map((v) => JSON.stringify(v)).join("|")}`;
 }
 
-type RouteContext<P> = { params: Promise<P> };
+/** A route's path parameters as Next.js hands them over, by the names its folders give (`[projectId]`). */
+export type PathParams = Record<string, string>;
+type RouteContext = { params: Promise<PathParams> };
+/** A route handler as Next.js calls it (the context is optional: tests call parameterless routes with the request alone). */
+type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
+
+/** The handler with its route's description on it, where the OpenAPI document reads it (lib/api/openapi/route-modules.ts). */
+function described(handler: RouteHandler, api: RouteDescription, access: ApiAccess): RouteHandler & DescribedHandler {
+  return Object.assign(handler, { apiRoute: { ...api, access } });
+}
 
 /**
- * Wraps an /api/v1 route handler: authenticates (session cookie or API key), refuses cross-site
- * requests that ride on the session cookie (lib/api/session-request-guard.ts), turns errors into JSON,
- * refuses a NUL byte in a path segment (404: no id holds one) or a query parameter (400) before any
- * query sees it, and logs and measures the request with its request id (lib/observability/http.ts).
- * `body` says what the route reads from a request body (default JSON). Permission checks stay inside
- * the lib functions the handler calls.
+ * What every /api/v1 route with a caller does before its handler: authenticates (session cookie or API key),
+ * refuses cross-site requests that ride on the session cookie (lib/api/session-request-guard.ts; the body kind
+ * the route reads is the one content type such a request may send), turns errors into JSON, refuses a NUL byte
+ * in a path segment (404: no id holds one) or a query parameter (400) before any query sees it, and logs and
+ * measures the request with its request id (lib/observability/http.ts). withActor, withProject and withProjectOf
+ * build on it, each reading the route's input (readRouteInput) once the caller may call it.
  */
-export function withActor<P = Record<string, never>>(handler: (request: Request, actor: Actor, params: P) => Promise<Response>, options: { body?: BodyKind } = {}) {
-  return observed(async (request: Request, context: RouteContext<P>): Promise<Response> => {
+export function authenticatedRoute(api: RouteDescription, handler: (request: Request, actor: Actor, params: PathParams) => Promise<Response>) {
+  const route = observed(async (request: Request, context: RouteContext): Promise<Response> => {
     try {
       const { actor, via } = await actorFromRequest(request.headers);
       if (!actor) throw new UnauthorizedError();
       logRequestActor({ userId: actor.userId, via });
       // Every project's rubric tasks are in the registry before a handler reads it (a second old at most).
       await ensureRubricTasks(prisma);
-      if (via === "session") assertSessionRequestAllowed(request, options.body ?? "json");
+      if (via === "session") assertSessionRequestAllowed(request, api.body?.kind ?? "json");
       const params = await context.params;
       rejectNulBytesInUrl(request, params);
       return await handler(request, actor, params);
@@ -56,6 +67,45 @@ export function withActor<P = Record<string, never>>(handler: (request: Request,
       return errorResponse(error);
     }
   });
+  return described(route, api, "member");
+}
+
+/**
+ * What a route's description says the wrapper reads for the handler: the query, parsed with its schema
+ * (`schema.parse(searchParamsObject(…))`: an empty value is left out, a repeated one counts once), then a JSON body
+ * (parseJsonBody, or parseOptionalJsonBody for an optional one). A body or query the route reads itself
+ * (`readBy: "handler"`, multipart, bytes) is left to the handler.
+ */
+export async function readRouteInput<D extends RouteDescription>(request: Request, api: D): Promise<RouteInput<D>> {
+  const query = api.query && !("readBy" in api.query) ? schemaOf(api.query).parse(searchParamsObject(new URL(request.url).searchParams)) : undefined;
+  const json = api.body?.kind === "json" && !api.body.readBy ? api.body : undefined;
+  const body = json ? await (json.optional ? parseOptionalJsonBody : parseJsonBody)(request, schemaOf(json.schema)) : undefined;
+  return { query, body } as RouteInput<D>;
+}
+
+/**
+ * Wraps an /api/v1 route handler that acts for the caller alone (their own keys, their projects): everything
+ * authenticatedRoute does, then the handler gets the query and JSON body `api` declares, parsed. `api` is the
+ * route's description for the OpenAPI document. Permission checks stay inside the lib functions the handler calls.
+ */
+export function withActor<D extends RouteDescription>(api: D, handler: (request: Request, actor: Actor, params: PathParams, input: RouteInput<D>) => Promise<Response>) {
+  return authenticatedRoute(api, async (request, actor, params) => handler(request, actor, params, await readRouteInput(request, api)));
+}
+
+/**
+ * Wraps a public /api/v1 route handler, one with no caller (the OpenAPI document): errors as JSON, a NUL byte in
+ * the URL refused, the request logged and measured, as on every route; it reads no body or query of its own.
+ */
+export function withoutActor(api: Omit<RouteDescription, "body" | "query">, handler: (request: Request) => Promise<Response>) {
+  const route = observed(async (request: Request, context: RouteContext | undefined): Promise<Response> => {
+    try {
+      rejectNulBytesInUrl(request, (await context?.params) ?? {});
+      return await handler(request);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  });
+  return described(route, api, "public");
 }
 
 /**

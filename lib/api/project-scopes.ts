@@ -19,12 +19,7 @@ export interface ScopedRecord {
  * A `withProjectOf` scope for a route whose path names one record by `param`: validates it with `idSchema`
  * (the route's own, so a malformed id answers as before) and reads its project with `projectIdOf` (one query).
  */
-export function projectScope<K extends string>(
-  param: K,
-  idSchema: z.ZodType<string>,
-  notFound: string,
-  projectIdOf: (id: string) => Promise<string | null | undefined>,
-): ProjectScope<Record<K, string>, ScopedRecord> {
+export function projectScope(param: string, idSchema: z.ZodType<string>, notFound: string, projectIdOf: (id: string) => Promise<string | null | undefined>): ProjectScope<ScopedRecord> {
   return {
     notFound,
     async find(params) {
@@ -51,11 +46,11 @@ export const frameScope = projectScope(
 export const queueScope = projectScope("queueId", queueIdSchema, "No such queue.", async (id) => (await prisma.reviewQueue.findUnique({ where: { id }, select: { projectId: true } }))?.projectId);
 
 /** An item (of any task's kind) by `param`; `notFound` names what the route calls it. */
-export const itemScope = <K extends string>(param: K, notFound: string, idSchema: z.ZodType<string> = itemIdSchema) =>
+export const itemScope = (param: string, notFound: string, idSchema: z.ZodType<string> = itemIdSchema) =>
   projectScope(param, idSchema, notFound, async (id) => (await prisma.item.findUnique({ where: { id }, select: { projectId: true } }))?.projectId);
 
 /** An item set (of any task's kind) by `param`. */
-export const itemSetScope = <K extends string>(param: K, notFound: string, idSchema: z.ZodType<string>) =>
+export const itemSetScope = (param: string, notFound: string, idSchema: z.ZodType<string>) =>
   projectScope(param, idSchema, notFound, async (id) => (await prisma.itemSet.findUnique({ where: { id }, select: { projectId: true } }))?.projectId);
 
 export const uploadScope = (idSchema: z.ZodType<string> = uploadIdSchema) =>

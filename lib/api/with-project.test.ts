@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
@@ -7,7 +8,8 @@ import { recordIdSchema } from "../validation/ids";
 import { projectScope, type ScopedRecord } from "./project-scopes";
 import { type ProjectRequest, type ScopedRequest, withProject, withProjectOf } from "./with-project";
 
-type Params = { projectId: string };
+/** What these routes say of themselves (the OpenAPI document reads it; they declare nothing to parse). */
+const api = { summary: "A thing", responses: [] };
 const context = (projectId: string) => ({ params: Promise.resolve({ projectId }) });
 const request = (key: string, method = "GET") => new Request("http://localhost:3000/api/v1/projects/x/thing", { method, headers: { authorization: `Bearer ${key}` } });
 
@@ -21,8 +23,8 @@ describe("withProject", () => {
   it("hands the handler the authorized actor, project and role once the caller may do the action, and answers as the permission check says otherwise", async () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "Wrapped" });
-    const seen: ProjectRequest<Params>[] = [];
-    const route = withProject<Params>("queues.manage", async (authorized) => {
+    const seen: ProjectRequest[] = [];
+    const route = withProject("queues.manage", api, async (authorized) => {
       seen.push(authorized);
       return Response.json({ ok: true });
     });
@@ -56,6 +58,41 @@ describe("withProject", () => {
   });
 });
 
+describe("what a route's description declares", () => {
+  it("is parsed by the wrapper once the caller may do the action, and handed to the handler typed", async () => {
+    const owner = await makeUser();
+    const project = await createProject(prisma, owner, { name: "Parsed" });
+    const seen: { name: string; limit: number }[] = [];
+    const route = withProject(
+      "queues.manage",
+      { summary: "A thing", query: z.object({ limit: z.coerce.number().int().max(10) }), body: { kind: "json", schema: z.object({ name: z.string().min(1) }) }, responses: [] },
+      async ({ body, query }) => {
+        seen.push({ name: body.name, limit: query.limit });
+        return Response.json({ ok: true });
+      },
+    );
+    const post = (key: string, body: string, query = "?limit=3") =>
+      route(
+        new Request(`http://localhost:3000/api/v1/projects/x/thing${query}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body }),
+        context(project.id),
+      );
+    const ownerKey = (await createApiKey(prisma, owner.userId, "test")).key;
+
+    expect((await post(ownerKey, JSON.stringify({ name: "x" }))).status).toBe(200);
+    expect(seen).toEqual([{ name: "x", limit: 3 }]);
+    // Bad input is a 400 naming the field, as parseJsonBody and the query's schema answer it; the handler never runs.
+    const badBody = await post(ownerKey, JSON.stringify({ name: "" }));
+    expect(badBody.status).toBe(400);
+    expect(((await badBody.json()) as { error: { message: string } }).error.message).toMatch(/^name: /);
+    expect(((await (await post(ownerKey, "not json")).json()) as { error: { message: string } }).error.message).toBe("The request body must be JSON.");
+    expect(((await (await post(ownerKey, JSON.stringify({ name: "x" }), "?limit=11")).json()) as { error: { message: string } }).error.message).toMatch(/^limit: /);
+    // A caller without the right hears 403 before any of it is read.
+    const reviewer = await memberWithKey(project.id, "reviewer");
+    expect((await post(reviewer.key, "not json", "?limit=x")).status).toBe(403);
+    expect(seen).toHaveLength(1);
+  });
+});
+
 describe("withProjectOf", () => {
   it("authorizes a route keyed by another record against that record's project, once, and answers an unknown record and a non-member alike", async () => {
     const owner = await makeUser();
@@ -65,8 +102,8 @@ describe("withProjectOf", () => {
       lookups.push(id);
       return id === "known-thing" ? project.id : null;
     });
-    const seen: ScopedRequest<{ thingId: string; extra: string }, ScopedRecord>[] = [];
-    const route = withProjectOf<{ thingId: string; extra: string }, ScopedRecord>(scope, "queues.manage", async (authorized) => {
+    const seen: ScopedRequest<ScopedRecord>[] = [];
+    const route = withProjectOf(scope, "queues.manage", api, async (authorized) => {
       seen.push(authorized);
       return Response.json({ ok: true });
     });

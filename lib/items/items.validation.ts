@@ -57,8 +57,8 @@ function itemKindField(listed: readonly Pick<ItemListDeclaration, "itemKind" | "
 const filterSchemas = new Map<string, ReturnType<typeof buildItemFilterSchema>>();
 
 /**
- * The item list's filter over these listed kinds: the same object for the same kinds, so the route catalogue's
- * description (built from a task's own kinds) and the handler's schema (built from the registry) are one schema.
+ * The item list's filter over these listed kinds: the same object for the same kinds, so the schema the OpenAPI
+ * document shows for the item list route is the one its wrapper parses with while the registry is unchanged.
  */
 export function itemFilterSchemaOf(listed: readonly Pick<ItemListDeclaration, "itemKind" | "listedByDefault">[]) {
   const key = JSON.stringify(listed.map((kind) => [kind.itemKind, kind.listedByDefault === true]));

@@ -4,7 +4,6 @@
  * core reads them through the registry (lib/tasks/registry.ts) and the installed task modules
  * (lib/task-modules/installed-task-modules.ts), never by name.
  */
-import type { ApiRoute } from "../api/openapi/route-spec";
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
@@ -120,11 +119,6 @@ export interface TaskModule {
   id: string;
   /** The pipelines the engine can run for the task; each carries its declaration as `task`. */
   pipelines: readonly RegisteredPipeline[];
-  /**
-   * The OpenAPI entries of the task's own /api/v1 routes (lib/tasks/<id>/api-routes.ts), described with the
-   * schemas those routes parse; the catalogue (lib/api/openapi/route-catalogue.ts) lists them after the core's.
-   */
-  apiRoutes?: () => ApiRoute[];
   /** TEST TOOL: how the stub LLM (lib/llm-stub) answers the task's prompts, tried in order (lib/tasks/<id>/stub-rules.ts). */
   stubRules?: readonly StubRule[];
   /** Task ids whose stub rules this task's are tried before: its prompts are narrower forms of theirs. */

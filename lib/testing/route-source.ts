@@ -31,3 +31,19 @@ export function mountedModule(file: string): string | null {
 export function handlerFile(file: string): string {
   return mountedModule(file) ?? file;
 }
+
+const API_ROOT = path.join(ROOT, "app/api/v1");
+
+/** TEST TOOL: every route file under app/api/v1. */
+export function apiRouteFiles(dir = API_ROOT): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? apiRouteFiles(full) : entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+/** TEST TOOL: `app/api/v1/projects/[projectId]/runs/route.ts` → `/api/v1/projects/{projectId}/runs`, read apart from the route index's generator. */
+export function openApiPathOf(file: string): string {
+  const dir = path.relative(API_ROOT, path.dirname(file)).split(path.sep).filter(Boolean);
+  return ["/api/v1", ...dir.map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}"))].join("/");
+}

@@ -1,7 +1,7 @@
 /**
  * The video list's filter, sort and category schemas are built from the task registry when a query is
- * parsed: the same schema object while the registry is unchanged (the OpenAPI catalogue describes the very
- * object a route parses), a new one once a task is registered or taken out again.
+ * parsed: the same schema object while the registry is unchanged (the OpenAPI document shows the very object a
+ * route's wrapper parses with), a new one once a task is registered or taken out again.
  */
 import { describe, expect, it } from "vitest";
 import { createQueueSchema } from "../queues/queues.validation";

@@ -2,9 +2,11 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createProjectSchema, projectIdSchema } from "../../projects/projects.validation";
+import { documentedRoutes } from "../../testing/documented-routes";
 import { videoListQuerySchema } from "../../videos/video-filter";
 import { buildOpenApiDocument, jsonSchemaOf } from "./document";
 import { apiReference, schemaSummary } from "./reference";
+import { apiRoutesOf } from "./route-modules";
 import type { ApiRoute } from "./route-spec";
 
 type Operation = {
@@ -16,7 +18,7 @@ type Operation = {
 const operation = (document: ReturnType<typeof buildOpenApiDocument>, method: string, path: string) => (document.paths[path] as Record<string, Operation> | undefined)?.[method];
 
 describe("buildOpenApiDocument", () => {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(apiRoutesOf(documentedRoutes));
 
   it("is a valid OpenAPI 3.1 document", async () => {
     expect(document.openapi).toBe("3.1.0");
@@ -72,7 +74,7 @@ describe("buildOpenApiDocument", () => {
     });
   });
 
-  it("refuses a catalogue that names a (path, method) twice", () => {
+  it("refuses routes that name a (path, method) twice", () => {
     const route: ApiRoute = { method: "get", path: "/api/v1/me", summary: "x", responses: [{ status: 200, description: "x" }] };
     expect(() => buildOpenApiDocument([route, route])).toThrow(/twice/);
   });
@@ -80,7 +82,7 @@ describe("buildOpenApiDocument", () => {
 
 describe("apiReference (the /docs/api page)", () => {
   it("lists every operation of the document once, grouped by tag", () => {
-    const document = buildOpenApiDocument();
+    const document = buildOpenApiDocument(apiRoutesOf(documentedRoutes));
     const groups = apiReference(document);
     const listed = groups.flatMap((group) => group.operations.map((op) => `${op.method} ${op.path}`));
     const expected = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));

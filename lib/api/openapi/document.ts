@@ -1,8 +1,8 @@
 import { withoutRubricTasks } from "../../rubrics/rubric-registry";
 import { z } from "zod";
 import { errorResponseSchema } from "./responses";
-import { apiRoutes } from "./route-catalogue";
-import type { ApiRoute, HttpMethod, RouteBody, RouteResponse } from "./route-spec";
+import { apiRoutesOf } from "./route-modules";
+import { type ApiRoute, type HttpMethod, type RouteBody, type RouteModuleEntry, type RouteResponse, type SchemaSource, schemaOf } from "./route-spec";
 
 /** A JSON Schema (draft 2020-12, the dialect OpenAPI 3.1 uses) as z.toJSONSchema writes it. */
 export type JsonSchema = Record<string, unknown>;
@@ -48,8 +48,8 @@ export function standardErrors(route: ApiRoute): number[] {
 }
 
 /** A zod schema as the JSON Schema of what a client sends (defaults optional) or gets. */
-export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+export function jsonSchemaOf(schema: SchemaSource, io: "input" | "output" = "input"): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schemaOf(schema), { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
   if ("$defs" in json) throw new Error("A recursive schema needs its $defs hoisted into components; none is expected in the API.");
   return json;
 }
@@ -133,14 +133,15 @@ function operation(route: ApiRoute): Operation {
 }
 
 /**
- * The OpenAPI 3.1 document of /api/v1, built from the route catalogue (lib/api/openapi/route-catalogue.ts)
- * and the zod schemas the routes parse. Served at /api/v1/openapi.json and shown at /docs/api.
+ * The OpenAPI 3.1 document of /api/v1, built from the routes' descriptions and the zod schemas the routes parse
+ * (a function schema is built here, from the task registry as it is now). Served at /api/v1/openapi.json and shown
+ * at /docs/api.
  */
-export function buildOpenApiDocument(routes: ApiRoute[] = apiRoutes()): OpenApiDocument {
+export function buildOpenApiDocument(routes: ApiRoute[]): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   for (const route of routes) {
     const item = (paths[route.path] ??= {});
-    if (item[route.method]) throw new Error(`${route.method.toUpperCase()} ${route.path} is in the catalogue twice.`);
+    if (item[route.method]) throw new Error(`${route.method.toUpperCase()} ${route.path} is described twice.`);
     item[route.method] = operation(route);
   }
   const tags = [...new Set(routes.map((route) => tagOf(route.path)))].sort().map((name) => ({ name }));
@@ -171,10 +172,18 @@ export function buildOpenApiDocument(routes: ApiRoute[] = apiRoutes()): OpenApiD
   };
 }
 
-let built: OpenApiDocument | undefined;
+const built = new WeakMap<readonly RouteModuleEntry[], OpenApiDocument>();
 
-/** The document, built once per process: the catalogue and its schemas do not change while the app runs. */
-export function openApiDocument(): OpenApiDocument {
-  // Built-in tasks only: the document is public, and a project's rubric task ids are that project's business.
-  return (built ??= withoutRubricTasks(buildOpenApiDocument));
+/**
+ * The document of a route index (app/api/v1/api-route-index.generated.ts), built once per process and index: the
+ * routes and their schemas do not change while the app runs.
+ */
+export function openApiDocument(routes: readonly RouteModuleEntry[]): OpenApiDocument {
+  let document = built.get(routes);
+  if (!document) {
+    // Built-in tasks only: the document is public, and a project's rubric task ids are that project's business.
+    document = withoutRubricTasks(() => buildOpenApiDocument(apiRoutesOf(routes)));
+    built.set(routes, document);
+  }
+  return document;
 }

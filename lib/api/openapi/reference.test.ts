@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { documentedRoutes } from "../../testing/documented-routes";
 import { openApiDocument } from "./document";
 import { apiReference, codeSpans } from "./reference";
 
@@ -15,8 +16,8 @@ describe("codeSpans", () => {
     expect(codeSpans("a ` alone")).toEqual([{ text: "a ` alone", code: false }]);
   });
 
-  it("leaves no literal backtick in what /docs/api shows of the real catalogue's texts", () => {
-    const texts = apiReference(openApiDocument()).flatMap((group) =>
+  it("leaves no literal backtick in what /docs/api shows of the routes' texts", () => {
+    const texts = apiReference(openApiDocument(documentedRoutes)).flatMap((group) =>
       group.operations.flatMap((operation) => [
         operation.summary,
         operation.description ?? "",
@@ -25,7 +26,7 @@ describe("codeSpans", () => {
       ]),
     );
     const withBackticks = texts.filter((text) => text.includes("`"));
-    // The catalogue does use backticks (so this test can fail), and every one of them pairs into a code span.
+    // The descriptions do use backticks (so this test can fail), and every one of them pairs into a code span.
     expect(withBackticks.length).toBeGreaterThan(10);
     const shownWithBacktick = withBackticks.filter((text) => codeSpans(text).some((span) => span.text.includes("`")));
     expect(shownWithBacktick).toEqual([]);

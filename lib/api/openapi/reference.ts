@@ -90,14 +90,14 @@ export function schemaSummary(schema: JsonSchema): string {
   return parts.join(" ");
 }
 
-/** A piece of a description: plain text, or what the catalogue wrote between backticks (shown as code). */
+/** A piece of a description: plain text, or what a route's description wrote between backticks (shown as code). */
 export interface TextSpan {
   text: string;
   code: boolean;
 }
 
 /**
- * Splits a catalogue description at its backticks, so the page renders `{id, name}` as inline code rather
+ * Splits a route's description at its backticks, so the page renders `{id, name}` as inline code rather
  * than with literal backticks. An unpaired backtick stays as text.
  */
 export function codeSpans(text: string): TextSpan[] {

@@ -1,16 +1,6 @@
-/**
- * The pieces route catalogue entries are written with, shared by the core's catalogue
- * (lib/api/openapi/route-catalogue.ts) and the tasks' own entries (lib/tasks/<id>/api-routes.ts).
- */
+/** The pieces routes' descriptions (the `api` of their wrapper calls, lib/api/openapi/route-spec.ts) are written with. */
 import type { z } from "zod";
-import { projectIdSchema } from "../../projects/projects.validation";
-import { recordIdSchema } from "../../validation/ids";
 import type { RouteResponse } from "./route-spec";
-
-/** The path parameter of every route under /api/v1/projects/{projectId}. */
-export const projectParams = { projectId: projectIdSchema };
-/** The path parameter of every route under /api/v1/runs/{runId}. */
-export const runParams = { runId: recordIdSchema };
 
 export const ok = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 200, description, schema });
 export const created = (description: string, schema?: z.ZodType): RouteResponse => ({ status: 201, description, schema });

@@ -5,20 +5,35 @@ export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /**
- * Who may call a route: `member` routes go through withActor (an API key as `Authorization: Bearer`, or
- * the session cookie) and check the project role inside; `public` routes need no caller.
+ * Who may call a route: `member` routes go through withActor, withProject or withProjectOf (an API key as
+ * `Authorization: Bearer`, or the session cookie) and check the project role inside; `public` routes
+ * (withoutActor) need no caller. The wrapper says which, so a route never declares it.
  */
 export type ApiAccess = "member" | "public";
 
-/** What a route reads from the request body: the same three kinds withActor's `body` option names. */
+/**
+ * A zod schema, or a function that builds it from the task registry (`videoListQuerySchema`): a function is
+ * called when the document is built and, for what a wrapper parses, on every request, so the schema holds
+ * the tasks registered by then (a project's rubric tasks included, which the public document leaves out).
+ */
+export type SchemaSource = z.ZodType | (() => z.ZodType);
+
+export const schemaOf = (source: SchemaSource): z.ZodType => (typeof source === "function" ? source() : source);
+
+/**
+ * What a route reads from the request body. A JSON body is parsed by the route's wrapper with `schema` and handed
+ * to the handler as `body`, unless `readBy: "handler"`: then the document shows `schema` and the handler reads the
+ * body itself (it parses it in steps the one schema cannot say). Multipart and raw bytes are streamed by the
+ * handler; the kind is also the one content type a cookie session may send (lib/api/session-request-guard.ts).
+ */
 export type RouteBody =
-  | { kind: "json"; schema: z.ZodType; optional?: boolean; description?: string }
+  | { kind: "json"; schema: SchemaSource; optional?: boolean; readBy?: "handler"; description?: string }
   | {
       kind: "multipart";
       /** The plain text fields, as the route parses them. */
-      fields?: z.ZodType;
+      fields?: SchemaSource;
       /** Text fields that hold JSON, each with the schema of its JSON. */
-      jsonFields?: Record<string, z.ZodType>;
+      jsonFields?: Record<string, SchemaSource>;
       /** File parts by name, with what each holds. */
       files: Record<string, string>;
       /** Parts of any other name are files too (frame-sets: one JPEG per frame). */
@@ -26,6 +41,16 @@ export type RouteBody =
       description?: string;
     }
   | { kind: "bytes"; description: string };
+
+/**
+ * Query parameters the handler reads itself (a flag with `searchParams.get`, a repeated `runId`, …), which the
+ * wrapper's one way of parsing them would answer differently: the document shows `schema`.
+ */
+export interface HandlerQuery {
+  readBy: "handler";
+  /** An object schema: each property is one query parameter. */
+  schema: SchemaSource;
+}
 
 export interface RouteResponse {
   status: number;
@@ -36,20 +61,68 @@ export interface RouteResponse {
   contentTypes?: string[];
 }
 
-/** One (path, method) of the HTTP API, described with the zod schemas its route parses. */
-export interface ApiRoute {
-  method: HttpMethod;
-  /** OpenAPI style: `/api/v1/projects/{projectId}/runs`. */
-  path: string;
+/**
+ * What a route says about itself, written once in its wrapper call beside its handler (withActor, withProject,
+ * withProjectOf, withoutActor): the OpenAPI document reads it, and the wrapper parses the JSON body and the query
+ * it declares. The path and the method come from the route file's folder and export name
+ * (app/api/v1/api-route-index.generated.ts).
+ */
+export interface RouteDescription {
   summary: string;
   description?: string;
-  /** Default `member`. */
-  access?: ApiAccess;
-  params?: Record<string, z.ZodType>;
-  /** An object schema: each property is one query parameter. */
-  query?: z.ZodType;
+  /**
+   * A path parameter's schema where it is not the default one of its name (`projectId`: projectIdSchema, any
+   * other: recordIdSchema); the document lists every parameter the path names.
+   */
+  params?: Record<string, SchemaSource>;
+  /** An object schema, each property one query parameter, which the wrapper parses and hands on as `query`. */
+  query?: SchemaSource | HandlerQuery;
   body?: RouteBody;
   responses: RouteResponse[];
   /** Error statuses beyond the ones every route of its kind can answer (see standardErrors). */
   errors?: number[];
+}
+
+/** The description a wrapper leaves on the handler it returns, with the access the wrapper gives. */
+export interface DescribedRoute extends RouteDescription {
+  access: ApiAccess;
+}
+
+/** A route handler a wrapper made: it carries its route's description. */
+export interface DescribedHandler {
+  readonly apiRoute: DescribedRoute;
+}
+
+/** A route file's module as the route index imports it: every method it exports is a described handler. */
+export type RouteModule = { readonly [M in Uppercase<HttpMethod>]?: DescribedHandler };
+
+/** One route file: its module, and its path as OpenAPI writes it (from the file's folder). */
+export interface RouteModuleEntry {
+  /** `/api/v1/projects/{projectId}/runs`. */
+  path: string;
+  module: RouteModule;
+}
+
+/**
+ * One (path, method) of the HTTP API, described with the zod schemas its route parses: what the document is built
+ * from (lib/api/openapi/route-modules.ts reads it off a route index). Every path parameter is in `params`.
+ */
+export interface ApiRoute extends Omit<RouteDescription, "query"> {
+  method: HttpMethod;
+  /** OpenAPI style: `/api/v1/projects/{projectId}/runs`. */
+  path: string;
+  /** Default `member`. */
+  access?: ApiAccess;
+  /** An object schema: each property is one query parameter. */
+  query?: SchemaSource;
+}
+
+type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : S extends () => infer T ? (T extends z.ZodType ? z.output<T> : never) : never;
+
+/** What a wrapper parsed for its handler as the description declares, typed by the description's schemas. */
+export interface RouteInput<D extends RouteDescription> {
+  /** The JSON body; undefined when the route declares none, or reads it itself. */
+  body: D extends { body: { kind: "json"; schema: infer S; readBy?: undefined } } ? SchemaOutput<S> : undefined;
+  /** The query, parsed; undefined when the route declares none, or reads it itself. */
+  query: D extends { query: infer Q } ? (Q extends HandlerQuery ? undefined : SchemaOutput<Q>) : undefined;
 }

@@ -1,51 +1,40 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { installedTaskModules, registerTaskModule } from "../../task-modules/installed-task-modules";
-import { buildOpenApiDocument } from "./document";
-import { ok, projectParams } from "./route-builders";
-import { apiRoutes } from "./route-catalogue";
-import type { ApiRoute } from "./route-spec";
+import { documentedRoutes } from "../../testing/documented-routes";
+import { apiRouteFiles, mountedModule, openApiPathOf } from "../../testing/route-source";
+import { openApiDocument } from "./document";
+import { type DescribedHandler, HTTP_METHODS } from "./route-spec";
 
-const key = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
-// A task's routes are described in its own folder (its module's apiRoutes): the catalogue names no task.
+// A task writes its route handlers in its own folder (lib/tasks/<id>/routes) and mounts each with an app/ file that
+// only re-exports it; the handler's wrapper call carries its description, so the task describes its routes nowhere else.
 describe("the tasks' routes in the OpenAPI document", () => {
-  it("lists a task module's routes, read when the catalogue is built, so a task registered at test time is in it", () => {
-    const toyQuery = z.object({ colour: z.enum(["red", "blue"]).describe("The toy's colour.") });
-    const toyRoute: ApiRoute = {
-      method: "get",
-      path: "/api/v1/projects/{projectId}/toy-results",
-      summary: "The toy task's results",
-      params: projectParams,
-      query: toyQuery,
-      responses: [ok("`{results: [...]}`.")],
-    };
-    const before = apiRoutes().length;
-    const unregister = registerTaskModule({ id: "toy-openapi", pipelines: [], apiRoutes: () => [toyRoute] });
-    try {
-      const routes = apiRoutes();
-      expect(routes).toHaveLength(before + 1);
-      expect(routes.filter((route) => key(route) === key(toyRoute))).toEqual([toyRoute]);
-      const document = buildOpenApiDocument();
-      const operation = document.paths[toyRoute.path]?.get as { summary: string; tags: string[]; parameters: { name: string; in: string }[] } | undefined;
-      expect(operation?.summary).toBe("The toy task's results");
-      expect(operation?.tags).toEqual(["toy-results"]);
-      expect(operation?.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(["path:projectId", "query:colour"]);
-      expect(document.tags).toContainEqual({ name: "toy-results" });
-    } finally {
-      unregister();
+  it("hold every route a task mounts in app/, at the mount's path, with the description its handler carries", async () => {
+    const mounts = apiRouteFiles().flatMap((file) => {
+      const mounted = mountedModule(file);
+      return mounted && /^lib\/tasks\/[^/]+\/routes\//.test(path.relative(ROOT, mounted)) ? [{ file, mounted }] : [];
+    });
+    // Captions, QA, construction, VBench-2.0 and hallucination each mount routes of their own.
+    expect(mounts.length).toBeGreaterThan(25);
+    const document = openApiDocument(documentedRoutes);
+    for (const { file, mounted } of mounts) {
+      const written = (await import(mounted)) as Partial<Record<string, DescribedHandler>>;
+      const entry = documentedRoutes.find((route) => route.path === openApiPathOf(file));
+      expect(entry, path.relative(ROOT, file)).toBeDefined();
+      let described = 0;
+      for (const method of HTTP_METHODS) {
+        const name = method.toUpperCase() as Uppercase<typeof method>;
+        // The index holds the task's own handler, handed on by the mount.
+        expect(entry!.module[name], `${name} ${entry!.path}`).toBe(written[name]);
+        const handler = written[name];
+        if (!handler) continue;
+        const operation = document.paths[entry!.path]?.[method] as { summary: string; description?: string } | undefined;
+        expect(operation?.summary, `${name} ${entry!.path}`).toBe(handler.apiRoute.summary);
+        expect(operation?.description, `${name} ${entry!.path}`).toBe(handler.apiRoute.description);
+        described++;
+      }
+      expect(described, path.relative(ROOT, file)).toBeGreaterThan(0);
     }
-    expect(apiRoutes().map(key)).not.toContain(key(toyRoute));
-  });
-
-  it("holds every registered task's own routes once, after the core's", () => {
-    const catalogue = apiRoutes().map(key);
-    const taskRoutes = installedTaskModules()
-      .flatMap((task) => task.apiRoutes?.() ?? [])
-      .map(key);
-    // Captions, QA and construction each describe routes of their own.
-    expect(installedTaskModules().filter((task) => (task.apiRoutes?.() ?? []).length > 0).length).toBeGreaterThanOrEqual(3);
-    expect(catalogue.slice(catalogue.length - taskRoutes.length)).toEqual(taskRoutes);
-    expect(new Set(catalogue).size).toBe(catalogue.length);
   });
 });

@@ -1,5 +1,4 @@
 import type { TaskModule } from "../task-module";
-import { captionApiRoutes } from "./api-routes";
 import { captionOutputsKind, captionReferenceSetKind } from "./caption-set-import";
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";
@@ -10,7 +9,6 @@ import { captionQueueScope } from "./queue-scope";
 const task: TaskModule = {
   id: "captions",
   pipelines: [captionStylePipeline, captionContentPipeline],
-  apiRoutes: captionApiRoutes,
   stubRules: CAPTION_RULES,
   redactResult: withheldCaptionResult,
   demoSeed: async () => (await import("./demo-seed")).captionsDemo,

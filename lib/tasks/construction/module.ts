@@ -1,5 +1,4 @@
 import type { TaskModule } from "../task-module";
-import { constructionApiRoutes } from "./api-routes";
 import { stepAnnotationSetKind } from "./step-annotation-sets";
 import { qaConstructPipeline } from "./qa-construct-pipeline";
 import { qaGeneratePipeline } from "./qa-generate-pipeline";
@@ -8,7 +7,6 @@ import { CONSTRUCTION_RULES } from "./stub-rules";
 const task: TaskModule = {
   id: "construction",
   pipelines: [qaGeneratePipeline, qaConstructPipeline],
-  apiRoutes: constructionApiRoutes,
   stubRules: CONSTRUCTION_RULES,
   // Seed 004's blind prompts (Tables 24 and 31) are the QA baseline's too: the construction rules answer
   // only the construction runs' forms of them, and must be tried first.

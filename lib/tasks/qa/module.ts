@@ -1,5 +1,4 @@
 import type { TaskModule } from "../task-module";
-import { qaApiRoutes } from "./api-routes";
 import { questionSetKind } from "./question-set-import";
 import { qaPipeline } from "./qa-pipeline";
 import { withheldQuestionResult } from "./redact-results";
@@ -9,7 +8,6 @@ import { answerQueueScope } from "./queue-scope";
 const task: TaskModule = {
   id: "qa",
   pipelines: [qaPipeline],
-  apiRoutes: qaApiRoutes,
   stubRules: QA_RULES,
   redactResult: withheldQuestionResult,
   demoSeed: async () => (await import("./demo-seed")).qaDemo,

@@ -1,5 +1,4 @@
 import type { TaskModule } from "../task-module";
-import { vbench2ApiRoutes } from "./api-routes";
 import { vbench2Pipeline } from "./pipeline";
 import { VBENCH2_RULES } from "./stub-rules";
 
@@ -7,7 +6,6 @@ const task: TaskModule = {
   id: "vbench2",
   pipelines: [vbench2Pipeline],
   stubRules: VBENCH2_RULES,
-  apiRoutes: vbench2ApiRoutes,
   demoSeed: async () => (await import("./demo-seed")).vbench2Demo,
   crawlSeed: async () => (await import("./crawl-seed")).vbench2CrawlSeed,
 };

@@ -2,6 +2,11 @@ import Link from "next/link";
 import { requirePageActor } from "@/app/_server/actor";
 import { openApiDocument } from "@/lib/api/openapi/document";
 import { apiReference, codeSpans, type ReferenceOperation } from "@/lib/api/openapi/reference";
+import { apiRouteIndex } from "@/app/api/v1/api-route-index.generated";
+import * as openApiJsonRoute from "@/app/api/v1/openapi.json/route";
+
+/** The routes /api/v1/openapi.json documents. */
+const documentedRoutes = apiRouteIndex(openApiJsonRoute);
 
 const METHOD_COLOURS: Record<string, string> = {
   GET: "bg-sky-100 text-sky-800",
@@ -14,7 +19,7 @@ const METHOD_COLOURS: Record<string, string> = {
 /** The HTTP API reference, rendered from the same OpenAPI document /api/v1/openapi.json serves. */
 export default async function ApiReferencePage() {
   await requirePageActor();
-  const groups = apiReference(openApiDocument());
+  const groups = apiReference(openApiDocument(documentedRoutes));
   const count = groups.reduce((sum, group) => sum + group.operations.length, 0);
   return (
     <div className="flex flex-col gap-6">
@@ -120,7 +125,7 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
   );
 }
 
-/** A catalogue text with its `backticked` parts as inline code. */
+/** A route's description text with its `backticked` parts as inline code. */
 function WithCode({ text }: { text: string }) {
   return (
     <>

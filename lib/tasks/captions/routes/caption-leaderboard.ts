@@ -4,17 +4,28 @@ import { attachmentResponse } from "@/lib/api/attachment";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines } from "@/lib/export/text-stream";
 import { captionLeaderboardQuerySchema, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/tasks/captions/caption-results";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?runId=<style run>&runId=<content run>&format=json|csv|jsonl`: per model × caption type, with bootstrap 95% intervals and n. */
-export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
-  const projectId = project.id;
-  const search = new URL(request.url).searchParams;
-  const query = captionLeaderboardQuerySchema.parse({
-    ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
-    runId: search.getAll("runId").filter(Boolean),
-  });
-  const result = await projectCaptionLeaderboard(prisma, actor, projectId, query);
-  if (query.format === "json") return Response.json(result);
-  const body = query.format === "csv" ? leaderboardCsv(result.rows) : jsonLines(result.rows);
-  return attachmentResponse(body, query.format, `caption-leaderboard-${projectId}`);
-});
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "Caption scores per model × caption type, with bootstrap 95% intervals",
+    description: "`runId` twice: the style run and the content run.",
+    // Read by the handler: `runId` comes twice (the style run and the content run).
+    query: { readBy: "handler", schema: captionLeaderboardQuerySchema },
+    responses: [download("The leaderboard.", ["application/json", "text/csv", "application/x-ndjson"])],
+  },
+  async ({ request, actor, project }) => {
+    const projectId = project.id;
+    const search = new URL(request.url).searchParams;
+    const query = captionLeaderboardQuerySchema.parse({
+      ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
+      runId: search.getAll("runId").filter(Boolean),
+    });
+    const result = await projectCaptionLeaderboard(prisma, actor, projectId, query);
+    if (query.format === "json") return Response.json(result);
+    const body = query.format === "csv" ? leaderboardCsv(result.rows) : jsonLines(result.rows);
+    return attachmentResponse(body, query.format, `caption-leaderboard-${projectId}`);
+  },
+);

@@ -3,12 +3,18 @@ import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { itemIdSchema, outputsFieldsSchema } from "@/lib/items/items.validation";
 import { captionOutputsKind, importModelOutputs } from "@/lib/tasks/captions/caption-set-import";
-
-type Params = { projectId: string; setId: string };
+import { importAnswers } from "@/lib/api/openapi/route-builders";
 
 /** multipart `file` (JSONL or CSV: {id, output} or {video, type, output}), `model`, `name`?, `dryRun`?. */
-export const POST = withProject<Params>(
+export const POST = withProject(
   "videos.import",
+  {
+    summary: "Import one model's outputs against a reference set (owners)",
+    params: { setId: itemIdSchema },
+    body: { kind: "multipart", fields: outputsFieldsSchema, files: { file: "JSONL or CSV: {id, output} or {video, type, output}." } },
+    responses: importAnswers("the outputs"),
+    errors: [409, 413, 422],
+  },
   async ({ request, actor, params, project }) => {
     const projectId = project.id;
     const setId = itemIdSchema.parse(params.setId);
@@ -17,5 +23,4 @@ export const POST = withProject<Params>(
     const result = await importModelOutputs(prisma, actor, projectId, setId, file, options);
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
-  { body: "multipart" },
 );

@@ -2,6 +2,17 @@ import { itemScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getItem } from "@/lib/items/items";
+import { itemIdSchema } from "@/lib/items/items.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** One caption with its reference (instruction, reference caption, restriction, key points). */
-export const GET = withProjectOf(itemScope("captionId", "No such caption."), "project.view", async ({ actor, record }) => Response.json(await getItem(prisma, actor, record.id)));
+export const GET = withProjectOf(
+  itemScope("captionId", "No such caption."),
+  "project.view",
+  {
+    summary: "One caption with its reference",
+    params: { captionId: itemIdSchema },
+    responses: [ok("The caption.")],
+  },
+  async ({ actor, record }) => Response.json(await getItem(prisma, actor, record.id)),
+);

@@ -2,12 +2,15 @@ import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { listItems } from "@/lib/items/items";
 import { itemFilterSchema } from "@/lib/items/item-filter";
-import { searchParamsObject } from "@/lib/videos/video-filter";
-
-type Params = { projectId: string };
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `?model=&type=&videoId=&setId=&kind=caption|caption_reference&page=&pageSize=`: one page of the project's captions. */
-export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const filter = itemFilterSchema().parse(searchParamsObject(new URL(request.url).searchParams));
-  return Response.json(await listItems(prisma, actor, project.id, filter));
-});
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "One page of the project's captions (or references)",
+    query: itemFilterSchema,
+    responses: [ok("`{total, page, pageSize, items}`.")],
+  },
+  async ({ actor, project, query: filter }) => Response.json(await listItems(prisma, actor, project.id, filter)),
+);

@@ -5,15 +5,24 @@ import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
 import { CAPTION_RESULTS_CSV_HEADER, captionResultsCsvRows, captionResultsQuerySchema } from "@/lib/tasks/captions/caption-results";
 import { runCaptionResultPages, runCaptionResults } from "@/lib/tasks/captions/visible-caption-results";
-import { searchParamsObject } from "@/lib/videos/video-filter";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?model=&type=&page=&pageSize=&format=json|csv|jsonl`: a caption run's results per caption (csv/jsonl: all, as an attachment streamed a page of rows at a time). */
-export const GET = withProjectOf(runScope(), "project.view", async ({ actor, record, request }) => {
-  const runId = record.id;
-  const query = captionResultsQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
-  if (query.format === "json") return Response.json(await runCaptionResults(prisma, actor, runId, query));
-  const body = await pagedTextStream(runCaptionResultPages(prisma, actor, runId, query), query.format === "csv" ? CAPTION_RESULTS_CSV_HEADER : "", ({ captions }) =>
-    query.format === "csv" ? captionResultsCsvRows(runId, captions) : jsonLines(captions.map((caption) => ({ runId, ...caption }))),
-  );
-  return attachmentResponse(body, query.format, `captions-${runId}`);
-});
+export const GET = withProjectOf(
+  runScope(),
+  "project.view",
+  {
+    summary: "A caption run's results per caption",
+    description: "csv/jsonl: every caption, as an attachment.",
+    query: captionResultsQuerySchema,
+    responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"])],
+  },
+  async ({ actor, record, query }) => {
+    const runId = record.id;
+    if (query.format === "json") return Response.json(await runCaptionResults(prisma, actor, runId, query));
+    const body = await pagedTextStream(runCaptionResultPages(prisma, actor, runId, query), query.format === "csv" ? CAPTION_RESULTS_CSV_HEADER : "", ({ captions }) =>
+      query.format === "csv" ? captionResultsCsvRows(runId, captions) : jsonLines(captions.map((caption) => ({ runId, ...caption }))),
+    );
+    return attachmentResponse(body, query.format, `captions-${runId}`);
+  },
+);

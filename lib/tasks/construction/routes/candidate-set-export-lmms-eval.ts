@@ -1,19 +1,32 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { exportFormatSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { exportFormatSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { exportLmmsEval } from "@/lib/tasks/construction/export-lmms-eval";
 import { candidateSetScope } from "@/lib/tasks/construction/project-scopes";
+import { z } from "zod";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?format=mc|open|both` (default both): the accepted questions as an lmms-eval task folder, .tar (export.read). */
-export const GET = withProjectOf(candidateSetScope, "project.view", async ({ actor, record, request }) => {
-  const format = exportFormatSchema.parse(new URL(request.url).searchParams.get("format") ?? undefined);
-  const { stream, filename } = await exportLmmsEval(prisma, actor, record.id, format);
-  return new Response(stream, {
-    headers: {
-      "content-type": "application/x-tar",
-      "content-disposition": `attachment; filename="${filename}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
-});
+export const GET = withProjectOf(
+  candidateSetScope,
+  "project.view",
+  {
+    summary: "The accepted questions as an lmms-eval task folder (task yaml, docs JSONL, utils.py; .tar attachment)",
+    params: { setId: candidateSetIdSchema },
+    // Read by the handler: `format` alone, parsed as it comes (an empty one is not left out; an error names no field).
+    query: { readBy: "handler", schema: z.object({ format: exportFormatSchema }) },
+    responses: [download("The .tar.", ["application/x-tar"])],
+  },
+  async ({ actor, record, request }) => {
+    const format = exportFormatSchema.parse(new URL(request.url).searchParams.get("format") ?? undefined);
+    const { stream, filename } = await exportLmmsEval(prisma, actor, record.id, format);
+    return new Response(stream, {
+      headers: {
+        "content-type": "application/x-tar",
+        "content-disposition": `attachment; filename="${filename}"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  },
+);

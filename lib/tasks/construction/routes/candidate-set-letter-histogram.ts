@@ -2,6 +2,17 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { exportOverview } from "@/lib/tasks/construction/export-benchmark";
 import { candidateSetScope } from "@/lib/tasks/construction/project-scopes";
+import { candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `{curatorsPerQuestion, counts, multipleChoice, histogram}`: how many exported mc questions have each correct letter. */
-export const GET = withProjectOf(candidateSetScope, "project.view", async ({ actor, record }) => Response.json(await exportOverview(prisma, actor, record.id)));
+export const GET = withProjectOf(
+  candidateSetScope,
+  "project.view",
+  {
+    summary: "How many exported mc questions have each correct letter",
+    params: { setId: candidateSetIdSchema },
+    responses: [ok("`{curatorsPerQuestion, counts, multipleChoice, histogram}`.")],
+  },
+  async ({ actor, record }) => Response.json(await exportOverview(prisma, actor, record.id)),
+);

@@ -1,11 +1,18 @@
-import type { ScopedRecord } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { curationItem } from "@/lib/tasks/construction/curation-queues";
-import { candidateItemIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { candidateItemIdSchema, curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** What the curation screen shows for one candidate: steps with their frames, question, options, filters, the caller's decision. */
-export const GET = withProjectOf<{ queueId: string; itemId: string }, ScopedRecord>(curationQueueScope, "project.view", async ({ actor, record, params }) =>
-  Response.json(await curationItem(prisma, actor, record.id, candidateItemIdSchema.parse(params.itemId))),
+export const GET = withProjectOf(
+  curationQueueScope,
+  "project.view",
+  {
+    summary: "What the curation screen shows for one candidate",
+    params: { queueId: curationQueueIdSchema, itemId: candidateItemIdSchema },
+    responses: [ok("The candidate.")],
+  },
+  async ({ actor, record, params }) => Response.json(await curationItem(prisma, actor, record.id, candidateItemIdSchema.parse(params.itemId))),
 );

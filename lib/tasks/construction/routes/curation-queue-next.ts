@@ -1,11 +1,23 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { nextCurationItem } from "@/lib/tasks/construction/curation-queues";
-import { nextCurationItemQuerySchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { nextCurationItemQuerySchema, curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `?skip=id,…` → `{itemId, left}`: the caller's next candidate (fewer than N decisions, none of theirs), or itemId null. */
-export const GET = withProjectOf(curationQueueScope, "project.view", async ({ actor, record, request }) => {
-  const { skip } = nextCurationItemQuerySchema.parse({ skip: new URL(request.url).searchParams.get("skip") ?? undefined });
-  return Response.json(await nextCurationItem(prisma, actor, record.id, { skip }));
-});
+export const GET = withProjectOf(
+  curationQueueScope,
+  "project.view",
+  {
+    summary: "The caller's next candidate",
+    params: { queueId: curationQueueIdSchema },
+    // Read by the handler: `skip` alone, parsed as it comes (an empty one is not left out).
+    query: { readBy: "handler", schema: nextCurationItemQuerySchema },
+    responses: [ok("`{itemId, left}`.")],
+  },
+  async ({ actor, record, request }) => {
+    const { skip } = nextCurationItemQuerySchema.parse({ skip: new URL(request.url).searchParams.get("skip") ?? undefined });
+    return Response.json(await nextCurationItem(prisma, actor, record.id, { skip }));
+  },
+);

@@ -2,6 +2,17 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getCurationQueue } from "@/lib/tasks/construction/curation-queues";
 import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
+import { curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** The queue with its progress (candidates, complete, decisions, the caller's), status counts and curator agreement. */
-export const GET = withProjectOf(curationQueueScope, "project.view", async ({ actor, record }) => Response.json(await getCurationQueue(prisma, actor, record.id)));
+export const GET = withProjectOf(
+  curationQueueScope,
+  "project.view",
+  {
+    summary: "One curation queue",
+    params: { queueId: curationQueueIdSchema },
+    responses: [ok("The queue.")],
+  },
+  async ({ actor, record }) => Response.json(await getCurationQueue(prisma, actor, record.id)),
+);

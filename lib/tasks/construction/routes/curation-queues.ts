@@ -1,16 +1,26 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { createCurationQueue, listCurationQueues } from "@/lib/tasks/construction/curation-queues";
 import { createCurationQueueSchema } from "@/lib/tasks/construction/curation-queues.validation";
-
-type Params = { projectId: string };
+import { ok, created } from "@/lib/api/openapi/route-builders";
 
 /** The project's curation queues with progress, status counts and curator agreement. */
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ queues: await listCurationQueues(prisma, actor, project.id) }));
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The project's curation queues",
+    responses: [ok("`{queues: [...]}`.")],
+  },
+  async ({ actor, project }) => Response.json({ queues: await listCurationQueues(prisma, actor, project.id) }),
+);
 
 /** `{"candidateSetId","name","curatorsPerQuestion"?: 1–5,"scope"?: "kept"|"all","assignees"?: [emails],"guidelines"?}` (owners). */
-export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const input = await parseJsonBody(request, createCurationQueueSchema);
-  return Response.json(await createCurationQueue(prisma, actor, project.id, input), { status: 201 });
-});
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Create a curation queue (owners)",
+    body: { kind: "json", schema: createCurationQueueSchema },
+    responses: [created("The queue.")],
+  },
+  async ({ actor, project, body: input }) => Response.json(await createCurationQueue(prisma, actor, project.id, input), { status: 201 }),
+);

@@ -1,18 +1,35 @@
-import { parseJsonBody } from "@/lib/api/handler";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { candidateCuration, saveCandidateCuration } from "@/lib/tasks/construction/curation-queues";
-import { curationBodySchema } from "@/lib/tasks/construction/curation-queues.validation";
+import { curationBodySchema, candidateItemIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { candidateItemScope } from "@/lib/tasks/construction/project-scopes";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Every curator's decision on the candidate, its outcome and the append-only history. */
-export const GET = withProjectOf(candidateItemScope(), "project.view", async ({ actor, record }) => Response.json(await candidateCuration(prisma, actor, record.id)));
+export const GET = withProjectOf(
+  candidateItemScope(),
+  "project.view",
+  {
+    summary: "Every curator's decision on a candidate, its outcome and history",
+    params: { itemId: candidateItemIdSchema },
+    responses: [ok("The decisions.")],
+  },
+  async ({ actor, record }) => Response.json(await candidateCuration(prisma, actor, record.id)),
+);
 
 /**
  * `{"decision": "accept"|"reject", "edits"?: {question?, options?, answer?, category?}, "reason"?, "expectedVersion"?}`
  * (reviewers and owners) → the decision with its new version; 409 with `details.current` on a stale version.
  */
-export const PUT = withProjectOf(candidateItemScope(), "project.view", async ({ actor, record, request }) => {
-  const body = await parseJsonBody(request, curationBodySchema);
-  return Response.json(await saveCandidateCuration(prisma, actor, record.id, body));
-});
+export const PUT = withProjectOf(
+  candidateItemScope(),
+  "project.view",
+  {
+    summary: "Save the caller's curation decision (reviewers, owners)",
+    params: { itemId: candidateItemIdSchema },
+    body: { kind: "json", schema: curationBodySchema },
+    responses: [ok("The decision with its new version.")],
+    errors: [409],
+  },
+  async ({ actor, record, body }) => Response.json(await saveCandidateCuration(prisma, actor, record.id, body)),
+);

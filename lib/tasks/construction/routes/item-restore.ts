@@ -1,13 +1,21 @@
-import { parseJsonBody } from "@/lib/api/handler";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { restoreCandidate, restoreCandidateSchema } from "@/lib/tasks/construction/candidate-restores";
 import { candidateItemScope } from "@/lib/tasks/construction/project-scopes";
 import { recordIdSchema } from "@/lib/validation/ids";
+import { created } from "@/lib/api/openapi/route-builders";
 
 /** A curator restores a candidate that a construction filter removed: {filter, reason}. */
-export const POST = withProjectOf(candidateItemScope(recordIdSchema), "project.view", async ({ actor, record, request }) => {
-  const itemId = record.id;
-  const input = await parseJsonBody(request, restoreCandidateSchema);
-  return Response.json(await restoreCandidate(prisma, actor, itemId, input), { status: 201 });
-});
+export const POST = withProjectOf(
+  candidateItemScope(recordIdSchema),
+  "project.view",
+  {
+    summary: "Restore a candidate a construction filter removed",
+    body: { kind: "json", schema: restoreCandidateSchema },
+    responses: [created("The restore.")],
+  },
+  async ({ actor, record, body: input }) => {
+    const itemId = record.id;
+    return Response.json(await restoreCandidate(prisma, actor, itemId, input), { status: 201 });
+  },
+);

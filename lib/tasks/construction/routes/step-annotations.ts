@@ -4,14 +4,27 @@ import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { listItemSets } from "@/lib/items/item-sets";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
 import { importStepAnnotations, stepAnnotationSetKind } from "@/lib/tasks/construction/step-annotation-sets";
+import { ok, setFileFields, importAnswers } from "@/lib/api/openapi/route-builders";
 
-type Params = { projectId: string };
-
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ sets: await listItemSets(prisma, actor, project.id, [stepAnnotationSetKind.id]) }));
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The step annotation sets",
+    responses: [ok("`{sets: [...]}`.")],
+  },
+  async ({ actor, project }) => Response.json({ sets: await listItemSets(prisma, actor, project.id, [stepAnnotationSetKind.id]) }),
+);
 
 /** multipart `file`: step annotations (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": plan the clips, write nothing). */
-export const POST = withProject<Params>(
+export const POST = withProject(
   "videos.import",
+  {
+    summary: "Import step annotations for Q&A construction as clips (owners)",
+    description: setFileFields,
+    body: { kind: "multipart", fields: referenceSetFieldsSchema, files: { file: "JSONL, JSON array or CSV." } },
+    responses: importAnswers("the clips"),
+    errors: [413, 422],
+  },
   async ({ request, actor, project }) => {
     const projectId = project.id;
     // withProject checked "videos.import" before the body is read: a reviewer's upload is refused without being read.
@@ -20,5 +33,4 @@ export const POST = withProject<Params>(
     const result = await importStepAnnotations(prisma, actor, projectId, file, options);
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
-  { body: "multipart" },
 );

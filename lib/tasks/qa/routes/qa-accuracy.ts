@@ -3,16 +3,26 @@ import { attachmentResponse } from "@/lib/api/attachment";
 
 import { prisma } from "@/lib/db/prisma";
 import { projectQaOverview, qaAccuracyCsv, qaAccuracyJsonl, qaAccuracyQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?runId=&runId=…&format=json|csv|jsonl`: accuracy per run × format × category × granularity with Wilson 95% intervals and n, the heat map, frames and McNemar comparisons. */
-export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
-  const projectId = project.id;
-  const search = new URL(request.url).searchParams;
-  const query = qaAccuracyQuerySchema.parse({
-    ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
-    runId: search.getAll("runId").filter(Boolean),
-  });
-  const overview = await projectQaOverview(prisma, actor, projectId, query);
-  if (query.format === "json") return Response.json(overview);
-  return attachmentResponse(query.format === "csv" ? qaAccuracyCsv(overview) : qaAccuracyJsonl(overview), query.format, `qa-accuracy-${projectId}`);
-});
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "QA accuracy per run × format × category × granularity, with Wilson 95% intervals",
+    // Read by the handler: `runId` comes once per run.
+    query: { readBy: "handler", schema: qaAccuracyQuerySchema },
+    responses: [download("The overview.", ["application/json", "text/csv", "application/x-ndjson"])],
+  },
+  async ({ request, actor, project }) => {
+    const projectId = project.id;
+    const search = new URL(request.url).searchParams;
+    const query = qaAccuracyQuerySchema.parse({
+      ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
+      runId: search.getAll("runId").filter(Boolean),
+    });
+    const overview = await projectQaOverview(prisma, actor, projectId, query);
+    if (query.format === "json") return Response.json(overview);
+    return attachmentResponse(query.format === "csv" ? qaAccuracyCsv(overview) : qaAccuracyJsonl(overview), query.format, `qa-accuracy-${projectId}`);
+  },
+);

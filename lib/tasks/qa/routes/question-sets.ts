@@ -4,14 +4,27 @@ import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { listItemSets } from "@/lib/items/item-sets";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
 import { importQuestionSet, questionSetKind } from "@/lib/tasks/qa/question-set-import";
+import { ok, setFileFields, importAnswers } from "@/lib/api/openapi/route-builders";
 
-type Params = { projectId: string };
-
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ sets: await listItemSets(prisma, actor, project.id, [questionSetKind.id]) }));
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The question sets",
+    responses: [ok("`{sets: [...]}`.")],
+  },
+  async ({ actor, project }) => Response.json({ sets: await listItemSets(prisma, actor, project.id, [questionSetKind.id]) }),
+);
 
 /** multipart `file`: a question set (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */
-export const POST = withProject<Params>(
+export const POST = withProject(
   "videos.import",
+  {
+    summary: "Import a question set (owners)",
+    description: setFileFields,
+    body: { kind: "multipart", fields: referenceSetFieldsSchema, files: { file: "JSONL, JSON array or CSV." } },
+    responses: importAnswers("the question set"),
+    errors: [413, 422],
+  },
   async ({ request, actor, project }) => {
     const projectId = project.id;
     // withProject checked "videos.import" before the body is read: a reviewer's upload is refused without being read.
@@ -20,5 +33,4 @@ export const POST = withProject<Params>(
     const result = await importQuestionSet(prisma, actor, projectId, file, options);
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
-  { body: "multipart" },
 );

@@ -5,15 +5,24 @@ import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
 import { QA_RESULTS_CSV_HEADER, qaResultJsonLine, qaResultsCsvRows, qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
 import { runQaResultPages, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
-import { searchParamsObject } from "@/lib/videos/video-filter";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?outcome=&questionFormat=&category=&granularity=&videoId=&flag=right_without_video&page=&pageSize=&format=json|csv|jsonl`: a QA run's results per question (csv/jsonl: all, streamed a page of rows at a time). */
-export const GET = withProjectOf(runScope(), "project.view", async ({ actor, record, request }) => {
-  const runId = record.id;
-  const query = qaRunResultsQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
-  if (query.format === "json") return Response.json(await runQaResults(prisma, actor, runId, query));
-  const body = await pagedTextStream(runQaResultPages(prisma, actor, runId, query), query.format === "csv" ? QA_RESULTS_CSV_HEADER : "", ({ run, questions }) =>
-    query.format === "csv" ? qaResultsCsvRows(run, questions) : jsonLines(questions.map((question) => qaResultJsonLine(run, question))),
-  );
-  return attachmentResponse(body, query.format, `qa-${runId}`);
-});
+export const GET = withProjectOf(
+  runScope(),
+  "project.view",
+  {
+    summary: "A QA run's results per question",
+    description: "csv/jsonl: every question, as an attachment.",
+    query: qaRunResultsQuerySchema,
+    responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"])],
+  },
+  async ({ actor, record, query }) => {
+    const runId = record.id;
+    if (query.format === "json") return Response.json(await runQaResults(prisma, actor, runId, query));
+    const body = await pagedTextStream(runQaResultPages(prisma, actor, runId, query), query.format === "csv" ? QA_RESULTS_CSV_HEADER : "", ({ run, questions }) =>
+      query.format === "csv" ? qaResultsCsvRows(run, questions) : jsonLines(questions.map((question) => qaResultJsonLine(run, question))),
+    );
+    return attachmentResponse(body, query.format, `qa-${runId}`);
+  },
+);

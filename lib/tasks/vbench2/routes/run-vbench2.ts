@@ -5,15 +5,25 @@ import { ValidationError } from "@/lib/errors";
 import { evalResultsOf } from "@/lib/tasks/vbench2/results";
 import { vbench2ResultsQuerySchema } from "@/lib/tasks/vbench2/results-query";
 import { visibleVbench2Results } from "@/lib/tasks/vbench2/visible-results";
-import { searchParamsObject } from "@/lib/videos/video-filter";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?format=json|eval_results&model=&labelSetId=`: a VBench-2.0 run's dimensions, categories and total, or VBench's own results file for one generator. */
-export const GET = withProjectOf(runScope(), "project.view", async ({ actor, record, request }) => {
-  const query = vbench2ResultsQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
-  if (query.format === "eval_results" && !query.model) throw new ValidationError("eval_results is one generator's file: name it with ?model=.");
-  const results = await visibleVbench2Results(prisma, actor, record.projectId, record.id, { labelSetId: query.labelSetId ?? null, model: query.model ?? null });
-  if (query.format === "json") return Response.json(results);
-  return new Response(JSON.stringify(evalResultsOf(results), null, 2), {
-    headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${query.model!.replace(/[^A-Za-z0-9._-]/g, "_")}_eval_results.json"` },
-  });
-});
+export const GET = withProjectOf(
+  runScope(),
+  "project.view",
+  {
+    summary: "A VBench-2.0 run's results: dimensions, categories and total",
+    description:
+      "`{dimensions: [{dimension, category, source, score, n, excluded, humanScore, vbenchScore, judgeVsVbench, judgeVsHumans, videos: [{videoId, videoPath, value, excludedReason, humanValue, vbenchValue, questions: [{question, answer, yes, frames, human}]}]}], categories, total, humans}`. `n` counts the videos that are not -1, `excluded` those that are. `labelSetId`: a VBench results label set, for VBench's own values and the six dimensions FrameJury does not judge. `format=eval_results&model=<generator>`: VBench's own `{<Dimension>: [score, [{video_path, video_results}]]}` for that generator's videos, which its scripts/cal_final_score.py reads unchanged.",
+    query: vbench2ResultsQuerySchema,
+    responses: [download("The results, or VBench's results file.", ["application/json"])],
+  },
+  async ({ actor, record, query }) => {
+    if (query.format === "eval_results" && !query.model) throw new ValidationError("eval_results is one generator's file: name it with ?model=.");
+    const results = await visibleVbench2Results(prisma, actor, record.projectId, record.id, { labelSetId: query.labelSetId ?? null, model: query.model ?? null });
+    if (query.format === "json") return Response.json(results);
+    return new Response(JSON.stringify(evalResultsOf(results), null, 2), {
+      headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${query.model!.replace(/[^A-Za-z0-9._-]/g, "_")}_eval_results.json"` },
+    });
+  },
+);

@@ -1,18 +1,37 @@
-import { parseJsonBody } from "@/lib/api/handler";
 import { endpointScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { deleteEndpoint } from "@/lib/judge/endpoint-lifecycle";
+import { deleteEndpoint, endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
 import { updateEndpoint } from "@/lib/judge/endpoints";
 import { endpointUpdateSchema } from "@/lib/judge/endpoint-input.validation";
+import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 /** Owners change an endpoint's fields (an omitted apiKey keeps the stored one), or archive / restore it. */
-export const PATCH = withProjectOf(endpointScope, "project.view", async ({ actor, record, request }) =>
-  Response.json(await updateEndpoint(prisma, actor, record.id, await parseJsonBody(request, endpointUpdateSchema))),
+export const PATCH = withProjectOf(
+  endpointScope,
+  "project.view",
+  {
+    summary: "Change, archive or restore an endpoint (owners)",
+    description: 'Only the fields sent change; an omitted `apiKey` keeps the stored one, "" removes it.',
+    params: { endpointId: endpointIdSchema },
+    body: { kind: "json", schema: endpointUpdateSchema },
+    responses: [ok("The endpoint.")],
+  },
+  async ({ actor, record, body }) => Response.json(await updateEndpoint(prisma, actor, record.id, body)),
 );
 
 /** Owners delete an endpoint no run uses; `409` when a run uses it (archive it instead). */
-export const DELETE = withProjectOf(endpointScope, "project.view", async ({ actor, record }) => {
-  await deleteEndpoint(prisma, actor, record.id);
-  return new Response(null, { status: 204 });
-});
+export const DELETE = withProjectOf(
+  endpointScope,
+  "project.view",
+  {
+    summary: "Delete an endpoint no run uses (owners)",
+    params: { endpointId: endpointIdSchema },
+    responses: [noContent("Deleted.")],
+    errors: [409],
+  },
+  async ({ actor, record }) => {
+    await deleteEndpoint(prisma, actor, record.id);
+    return new Response(null, { status: 204 });
+  },
+);

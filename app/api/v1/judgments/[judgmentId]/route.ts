@@ -1,12 +1,24 @@
-import { parseJsonBody } from "@/lib/api/handler";
 import { judgmentScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { withdrawJudgment } from "@/lib/reviews/reviews";
 import { withdrawInputSchema } from "@/lib/reviews/reviews.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
+import { withdrawnJudgmentResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Withdraws the caller's own judgment: `{"expectedVersion"}`; kept in history, it counts nowhere until saved again. */
-export const DELETE = withProjectOf(judgmentScope, "project.view", async ({ actor, record, request }) => {
-  const judgment = await withdrawJudgment(prisma, actor, record.id, await parseJsonBody(request, withdrawInputSchema));
-  return Response.json({ id: judgment.id, withdrawn: judgment.withdrawn, version: judgment.version, updatedAt: judgment.updatedAt });
-});
+export const DELETE = withProjectOf(
+  judgmentScope,
+  "project.view",
+  {
+    summary: "Withdraw the caller's own judgment",
+    description: "Kept in history; it counts nowhere until saved again.",
+    body: { kind: "json", schema: withdrawInputSchema },
+    responses: [ok("The withdrawn judgment.", withdrawnJudgmentResponseSchema)],
+    errors: [409],
+  },
+  async ({ actor, record, body }) => {
+    const judgment = await withdrawJudgment(prisma, actor, record.id, body);
+    return Response.json({ id: judgment.id, withdrawn: judgment.withdrawn, version: judgment.version, updatedAt: judgment.updatedAt });
+  },
+);

@@ -1,10 +1,26 @@
-import { parseJsonBody, withActor } from "@/lib/api/handler";
+import { withActor } from "@/lib/api/handler";
 import { createApiKey, createApiKeySchema, listApiKeys } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
+import { ok, created } from "@/lib/api/openapi/route-builders";
 
-export const GET = withActor(async (_request, actor) => Response.json({ apiKeys: await listApiKeys(prisma, actor.userId) }));
+export const GET = withActor(
+  {
+    summary: "The caller's API keys",
+    description: "Never the keys themselves: only their names, prefixes and dates.",
+    responses: [ok("`{apiKeys: [...]}`.")],
+  },
+  async (_request, actor) => Response.json({ apiKeys: await listApiKeys(prisma, actor.userId) }),
+);
 
-export const POST = withActor(async (request, actor) => {
-  const { name } = await parseJsonBody(request, createApiKeySchema);
-  return Response.json(await createApiKey(prisma, actor.userId, name), { status: 201 });
-});
+export const POST = withActor(
+  {
+    summary: "Create an API key",
+    description: "The answer holds the key, shown this once; only a hash is stored.",
+    body: { kind: "json", schema: createApiKeySchema },
+    responses: [created("The new key, with its secret.")],
+  },
+  async (_request, actor, _params, { body }) => {
+    const { name } = body;
+    return Response.json(await createApiKey(prisma, actor.userId, name), { status: 201 });
+  },
+);

@@ -2,5 +2,14 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getRunStatus } from "@/lib/judge/runs";
+import { ok } from "@/lib/api/openapi/route-builders";
 
-export const GET = withProjectOf(runScope(), "project.view", async ({ actor, record }) => Response.json(await getRunStatus(prisma, actor, record.id)));
+export const GET = withProjectOf(
+  runScope(),
+  "project.view",
+  {
+    summary: "A run's status and progress",
+    responses: [ok("The run.")],
+  },
+  async ({ actor, record }) => Response.json(await getRunStatus(prisma, actor, record.id)),
+);

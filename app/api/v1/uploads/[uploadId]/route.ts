@@ -4,9 +4,19 @@ import { requestBodyStream } from "@/lib/api/request-body";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { appendUploadChunk, cancelUpload, uploadStatus } from "@/lib/videos/upload-sessions";
-import { uploadOffsetSchema } from "@/lib/videos/videos.validation";
+import { uploadOffsetSchema, uploadIdSchema } from "@/lib/videos/videos.validation";
+import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
-export const GET = withProjectOf(uploadScope(), "project.view", async ({ actor, record }) => Response.json(await uploadStatus(appDeps(), actor, record.id)));
+export const GET = withProjectOf(
+  uploadScope(),
+  "project.view",
+  {
+    summary: "An upload's status",
+    params: { uploadId: uploadIdSchema },
+    responses: [ok("The upload's status and received bytes.")],
+  },
+  async ({ actor, record }) => Response.json(await uploadStatus(appDeps(), actor, record.id)),
+);
 
 /**
  * Appends the body at `?offset=N`; a wrong offset, or another append of the same upload still
@@ -15,6 +25,16 @@ export const GET = withProjectOf(uploadScope(), "project.view", async ({ actor, 
 export const PUT = withProjectOf(
   uploadScope(),
   "project.view",
+  {
+    summary: "Append a chunk at `?offset=`",
+    description: "A wrong offset, or another chunk of the upload being written, → 409 offset_mismatch with `error.details.receivedBytes`; a chunk past the declared size → 413, nothing of it kept.",
+    params: { uploadId: uploadIdSchema },
+    // Read by the handler: `offset` alone, parsed as it comes (an empty one is not left out; an error names no field).
+    query: { readBy: "handler", schema: z.object({ offset: uploadOffsetSchema }) },
+    body: { kind: "bytes", description: "The chunk's bytes." },
+    responses: [ok("The upload's status after the chunk.")],
+    errors: [409, 413],
+  },
   async ({ actor, record, request }) => {
     const offset = uploadOffsetSchema.parse(new URL(request.url).searchParams.get("offset"));
     const length = request.headers.get("content-length");
@@ -22,10 +42,18 @@ export const PUT = withProjectOf(
     const body = requestBodyStream(request);
     return Response.json(await appendUploadChunk(appDeps(), actor, record.id, offset, body, declaredBytes));
   },
-  { body: "bytes" },
 );
 
-export const DELETE = withProjectOf(uploadScope(), "project.view", async ({ actor, record }) => {
-  await cancelUpload(appDeps(), actor, record.id);
-  return new Response(null, { status: 204 });
-});
+export const DELETE = withProjectOf(
+  uploadScope(),
+  "project.view",
+  {
+    summary: "Cancel an upload",
+    params: { uploadId: uploadIdSchema },
+    responses: [noContent("Cancelled.")],
+  },
+  async ({ actor, record }) => {
+    await cancelUpload(appDeps(), actor, record.id);
+    return new Response(null, { status: 204 });
+  },
+);

@@ -1,4 +1,3 @@
-import { parseJsonBody, parseOptionalJsonBody } from "@/lib/api/handler";
 import { videoScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -6,16 +5,44 @@ import { deleteOneVideoSchema, deleteVideo } from "@/lib/videos/delete-videos";
 import { getVideoDetail, videoJson } from "@/lib/videos/queries";
 import { editVideo } from "@/lib/videos/video-edits";
 import { videoEditSchema } from "@/lib/videos/video-edits.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
 
-export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record }) => Response.json(await getVideoDetail(appDeps(), actor, record.id)));
+export const GET = withProjectOf(
+  videoScope(),
+  "project.view",
+  {
+    summary: "A video's metadata and frame sets with frames",
+    responses: [ok("The video.")],
+  },
+  async ({ actor, record }) => Response.json(await getVideoDetail(appDeps(), actor, record.id)),
+);
 
 /** Changes the video's prompt, model, dimensions, seed, sample index or extra fields (owners); the edit is kept in its history. */
-export const PATCH = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) => {
-  const { video, changes } = await editVideo(appDeps(), actor, record.id, await parseJsonBody(request, videoEditSchema));
-  return Response.json({ ...videoJson(video), changes });
-});
+export const PATCH = withProjectOf(
+  videoScope(),
+  "project.view",
+  {
+    summary: "Change a video's fields (owners)",
+    description: 'Only the fields given change; null or "" clears one; with `expectedUpdatedAt` a video changed since → 409.',
+    body: { kind: "json", schema: videoEditSchema },
+    responses: [ok("The video with `changes` `[{field, before, after, overwrite}]`.")],
+    errors: [409],
+  },
+  async ({ actor, record, body }) => {
+    const { video, changes } = await editVideo(appDeps(), actor, record.id, body);
+    return Response.json({ ...videoJson(video), changes });
+  },
+);
 
 /** Deletes the video with what depends on it (owners); `{"dryRun": true}` only counts it. */
-export const DELETE = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) =>
-  Response.json(await deleteVideo(appDeps(), actor, record.id, await parseOptionalJsonBody(request, deleteOneVideoSchema))),
+export const DELETE = withProjectOf(
+  videoScope(),
+  "project.view",
+  {
+    summary: "Delete a video with what depends on it (owners)",
+    body: { kind: "json", schema: deleteOneVideoSchema, optional: true },
+    responses: [ok("`{dryRun, counts, storage}`.")],
+    errors: [409],
+  },
+  async ({ actor, record, body }) => Response.json(await deleteVideo(appDeps(), actor, record.id, body)),
 );

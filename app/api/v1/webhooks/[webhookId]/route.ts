@@ -1,17 +1,34 @@
-import { parseJsonBody } from "@/lib/api/handler";
 import { webhookScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { deleteWebhook, updateWebhook } from "@/lib/webhooks/webhooks";
-import { updateWebhookSchema } from "@/lib/webhooks/webhooks.validation";
+import { updateWebhookSchema, webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
+import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 /** Changes a webhook's URL, events, description or enabled flag, or rotates its secret (owners). */
-export const PATCH = withProjectOf(webhookScope, "webhooks.manage", async ({ actor, record, request }) =>
-  Response.json(await updateWebhook(prisma, actor, record.id, await parseJsonBody(request, updateWebhookSchema))),
+export const PATCH = withProjectOf(
+  webhookScope,
+  "webhooks.manage",
+  {
+    summary: "Change a webhook, or rotate its secret (owners)",
+    params: { webhookId: webhookIdSchema },
+    body: { kind: "json", schema: updateWebhookSchema },
+    responses: [ok("The webhook (with the new `secret` after `rotateSecret`).")],
+  },
+  async ({ actor, record, body }) => Response.json(await updateWebhook(prisma, actor, record.id, body)),
 );
 
 /** Deletes a webhook with its delivery log (owners). */
-export const DELETE = withProjectOf(webhookScope, "webhooks.manage", async ({ actor, record }) => {
-  await deleteWebhook(prisma, actor, record.id);
-  return new Response(null, { status: 204 });
-});
+export const DELETE = withProjectOf(
+  webhookScope,
+  "webhooks.manage",
+  {
+    summary: "Delete a webhook and its delivery log (owners)",
+    params: { webhookId: webhookIdSchema },
+    responses: [noContent("Deleted.")],
+  },
+  async ({ actor, record }) => {
+    await deleteWebhook(prisma, actor, record.id);
+    return new Response(null, { status: 204 });
+  },
+);

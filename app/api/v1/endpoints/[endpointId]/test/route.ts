@@ -2,6 +2,17 @@ import { endpointScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { testEndpoint } from "@/lib/judge/endpoint-test";
+import { endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Owners test an endpoint: one small image and a short question, then a probe of what it can do (stored on it); the outcome, never the key. Leaving the page cancels the probe. */
-export const POST = withProjectOf(endpointScope, "project.view", async ({ actor, record, request }) => Response.json(await testEndpoint(prisma, actor, record.id, { signal: request.signal })));
+export const POST = withProjectOf(
+  endpointScope,
+  "project.view",
+  {
+    summary: "Test an endpoint with one small image, then probe it (owners); the probe's findings are stored on the endpoint",
+    params: { endpointId: endpointIdSchema },
+    responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status, capabilities, probedAt}` (`capabilities.topLogprobs`: whether logprobs come back).")],
+  },
+  async ({ actor, record, request }) => Response.json(await testEndpoint(prisma, actor, record.id, { signal: request.signal })),
+);

@@ -2,8 +2,15 @@ import { withActor } from "@/lib/api/handler";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
+import { noContent } from "@/lib/api/openapi/route-builders";
 
-export const DELETE = withActor<{ keyId: string }>(async (_request, actor, params) => {
-  await revokeApiKey(prisma, actor.userId, recordIdSchema.parse(params.keyId));
-  return new Response(null, { status: 204 });
-});
+export const DELETE = withActor(
+  {
+    summary: "Revoke one of the caller's API keys",
+    responses: [noContent("Revoked.")],
+  },
+  async (_request, actor, params) => {
+    await revokeApiKey(prisma, actor.userId, recordIdSchema.parse(params.keyId));
+    return new Response(null, { status: 204 });
+  },
+);

@@ -1,19 +1,37 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { createEndpoint, listEndpoints } from "@/lib/judge/endpoints";
 import { endpointInputSchema } from "@/lib/judge/endpoint-input.validation";
-
-type Params = { projectId: string };
+import { z } from "zod";
+import { ok, created } from "@/lib/api/openapi/route-builders";
+import { idResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Lists a project's judge endpoints (`?archived=1`: archived ones too); API keys are never returned. */
-export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const includeArchived = new URL(request.url).searchParams.get("archived") === "1";
-  return Response.json({ endpoints: await listEndpoints(prisma, actor, project.id, { includeArchived }) });
-});
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The project's judge endpoints (never their keys)",
+    // Read by the handler: `archived` is "1" or anything else, never refused.
+    query: { readBy: "handler", schema: z.object({ archived: z.string().optional().describe('"1": archived ones too.') }) },
+    responses: [ok("`{endpoints: [...]}`.")],
+  },
+  async ({ request, actor, project }) => {
+    const includeArchived = new URL(request.url).searchParams.get("archived") === "1";
+    return Response.json({ endpoints: await listEndpoints(prisma, actor, project.id, { includeArchived }) });
+  },
+);
 
 /** Owners add an OpenAI-compatible endpoint; the key is encrypted with APP_SECRET. */
-export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const endpoint = await createEndpoint(prisma, actor, project.id, await parseJsonBody(request, endpointInputSchema));
-  return Response.json({ id: endpoint.id }, { status: 201 });
-});
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Add an OpenAI-compatible judge endpoint (owners)",
+    description: "The key is encrypted with APP_SECRET. A base URL the endpoint policy refuses → 400 endpoint_not_allowed.",
+    body: { kind: "json", schema: endpointInputSchema },
+    responses: [created("The endpoint's id.", idResponseSchema)],
+  },
+  async ({ actor, project, body }) => {
+    const endpoint = await createEndpoint(prisma, actor, project.id, body);
+    return Response.json({ id: endpoint.id }, { status: 201 });
+  },
+);

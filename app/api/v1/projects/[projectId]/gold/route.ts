@@ -1,11 +1,21 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { setGold } from "@/lib/adjudication/adjudication";
 import { goldInputSchema } from "@/lib/adjudication/adjudication.validation";
 import { prisma } from "@/lib/db/prisma";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** PUT /api/v1/projects/:id/gold {"targetKey","value","note"?,"expectedVersion"?} — sets a target's gold value (owners); stale version → 409. */
-export const PUT = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
-  const projectId = project.id;
-  return Response.json(await setGold(prisma, actor, projectId, await parseJsonBody(request, goldInputSchema)));
-});
+export const PUT = withProject(
+  "project.view",
+  {
+    summary: "Set the gold value of a judged target (owners)",
+    description: "A stale or missing version when gold exists → 409 with `error.details.current`.",
+    body: { kind: "json", schema: goldInputSchema },
+    responses: [ok("The gold with its history.")],
+    errors: [409],
+  },
+  async ({ actor, project, body }) => {
+    const projectId = project.id;
+    return Response.json(await setGold(prisma, actor, projectId, body));
+  },
+);

@@ -5,17 +5,31 @@ import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { importGenericLabels, importTaskLabelSet, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
+import { ok, importAnswers } from "@/lib/api/openapi/route-builders";
 
-type Params = { projectId: string };
-
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }));
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The label sets",
+    responses: [ok("`{labelSets: [...]}`.")],
+  },
+  async ({ actor, project }) => Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }),
+);
 
 /**
  * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a CSV or JSONL of video, annotator, target, value, item, or with `columns` a wide one: one column per target), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`, `columns` (generic: a wide file's column map as JSON, `{video, annotator?, item?, targets: {column: target}}`),
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
-export const POST = withProject<Params>(
+export const POST = withProject(
   "videos.import",
+  {
+    summary: "Import a label set (owners)",
+    description:
+      '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written. With `format=generic`, `columns` (JSON `{video, annotator?, item?, targets: {column: target}}`) reads a wide file: one column per target (a rubric criterion), categorical values by label name.',
+    body: { kind: "multipart", fields: labelSetImportFieldsSchema, files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
+    responses: importAnswers("the label set"),
+    errors: [413],
+  },
   async ({ request, actor, project }) => {
     const projectId = project.id;
     let upload: { name: string; bytes: Uint8Array } | null = null;
@@ -51,5 +65,4 @@ export const POST = withProject<Params>(
     });
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
-  { body: "multipart" },
 );

@@ -1,16 +1,29 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { addMember, listMembers } from "@/lib/projects/projects";
 import { addMemberBodySchema } from "@/lib/projects/projects.validation";
+import { ok, created } from "@/lib/api/openapi/route-builders";
 
-type Params = { projectId: string };
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The project's members",
+    responses: [ok("`{members: [...]}`.")],
+  },
+  async ({ actor, project }) => Response.json({ members: await listMembers(prisma, actor, project.id) }),
+);
 
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ members: await listMembers(prisma, actor, project.id) }));
-
-export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const input = await parseJsonBody(request, addMemberBodySchema);
-  const projectId = project.id;
-  await addMember(prisma, actor, { ...input, projectId });
-  return Response.json({ members: await listMembers(prisma, actor, projectId) }, { status: 201 });
-});
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Add or change a member (owners)",
+    description: "An unknown email is refused.",
+    body: { kind: "json", schema: addMemberBodySchema },
+    responses: [created("`{members: [...]}`, the members after the change.")],
+  },
+  async ({ actor, project, body: input }) => {
+    const projectId = project.id;
+    await addMember(prisma, actor, { ...input, projectId });
+    return Response.json({ members: await listMembers(prisma, actor, projectId) }, { status: 201 });
+  },
+);

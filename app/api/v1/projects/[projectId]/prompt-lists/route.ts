@@ -4,17 +4,33 @@ import { readMultipart } from "@/lib/api/multipart";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
 import { listPromptLists, MAX_PROMPT_LIST_BYTES, promptListQuerySchema, savePromptList } from "@/lib/videos/prompt-list-store";
+import { ok, created } from "@/lib/api/openapi/route-builders";
 
-type Params = { projectId: string };
-
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ promptLists: await listPromptLists(appDeps(), actor, project.id) }));
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The project's prompt lists",
+    responses: [ok("`{promptLists: [...]}`.")],
+  },
+  async ({ actor, project }) => Response.json({ promptLists: await listPromptLists(appDeps(), actor, project.id) }),
+);
 
 /**
  * multipart `file`: a VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json, VBench2_full_info.json or
  * meta_info/<Dimension>.json with auxiliary_info), or txt/CSV/JSONL; `?dryRun=true` saves nothing and says what would match.
  */
-export const POST = withProject<Params>(
+export const POST = withProject(
   "videos.import",
+  {
+    summary: "Store a prompt list (owners)",
+    description:
+      "A VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json, VBench2_full_info.json or meta_info/<Dimension>.json, whose auxiliary_info each matching video keeps by dimension), or txt/CSV/JSONL. The project's videos already there get the dimensions and auxiliary info the list gives them. The answer: `{id, name, format, entryCount, withAuxiliaryInfo, matchedVideos, videosUpdated, unmatchedPrompts: {count, byDimension: {<dimension>: {count, first}}}, unmatchedVideos: {count, first}}`; `dryRun=true` saves nothing and answers 200 with `id: null`.",
+    // Read by the handler with Object.fromEntries, which keeps an empty or repeated value that the wrapper's parse would leave out.
+    query: { readBy: "handler", schema: promptListQuerySchema },
+    body: { kind: "multipart", files: { file: "The prompt list." } },
+    responses: [created("The stored list.")],
+    errors: [413],
+  },
   async ({ request, actor, project }) => {
     const deps = appDeps();
     const projectId = project.id;
@@ -35,5 +51,4 @@ export const POST = withProject<Params>(
     const saved = await savePromptList(deps, actor, projectId, file.name, file.text, { dryRun: dryRun === "true" });
     return Response.json(saved, { status: saved.dryRun ? 200 : 201 });
   },
-  { body: "multipart" },
 );

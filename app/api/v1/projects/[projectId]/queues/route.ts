@@ -1,21 +1,37 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { createQueue } from "@/lib/queues/create-queue";
 import { listQueues } from "@/lib/queues/list-queues";
 import { archivedFlagSchema, createQueueSchema } from "@/lib/queues/queues.validation";
-
-type Params = { projectId: string };
+import { z } from "zod";
+import { ok, created } from "@/lib/api/openapi/route-builders";
+import { createdQueueResponseSchema } from "@/lib/api/openapi/responses";
 
 /** `?archived=1`: the archived queues instead of the open ones. */
-export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const archived = archivedFlagSchema.parse(new URL(request.url).searchParams.get("archived") ?? undefined);
-  return Response.json({ queues: await listQueues(prisma, actor, project.id, { archived: archived === "1" || archived === "true" }) });
-});
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The project's queues with progress",
+    // Read by the handler: `archived` alone, parsed as it comes (an empty one is not left out; an error names no field).
+    query: { readBy: "handler", schema: z.object({ archived: archivedFlagSchema }) },
+    responses: [ok("`{queues: [...]}`.")],
+  },
+  async ({ request, actor, project }) => {
+    const archived = archivedFlagSchema.parse(new URL(request.url).searchParams.get("archived") ?? undefined);
+    return Response.json({ queues: await listQueues(prisma, actor, project.id, { archived: archived === "1" || archived === "true" }) });
+  },
+);
 
 /** `{"name","runId"?,"filter","sort"?,"dir"?,"scope":"verdict"|"scores","categories"?,"reviewersPerItem"?,"blind"?}` (owners). */
-export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const input = await parseJsonBody(request, createQueueSchema());
-  const queue = await createQueue(prisma, actor, project.id, input);
-  return Response.json({ id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount }, { status: 201 });
-});
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Create a review queue (owners)",
+    body: { kind: "json", schema: createQueueSchema },
+    responses: [created("The queue.", createdQueueResponseSchema)],
+  },
+  async ({ actor, project, body: input }) => {
+    const queue = await createQueue(prisma, actor, project.id, input);
+    return Response.json({ id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount }, { status: 201 });
+  },
+);

@@ -1,16 +1,30 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { createRubricTask, listRubricTasks } from "@/lib/rubrics/rubric-tasks";
 import { rubricBodySchema } from "@/lib/rubrics/rubrics.validation";
-
-type Params = { projectId: string };
+import { created, ok } from "@/lib/api/openapi/route-builders";
 
 /** The project's rubric tasks, newest first, each with its latest version and run count. */
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ rubricTasks: await listRubricTasks(prisma, actor, project.id) }));
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The project's rubric tasks",
+    responses: [ok("`{rubricTasks: [...]}`, each with its latest version and run count.")],
+  },
+  async ({ actor, project }) => Response.json({ rubricTasks: await listRubricTasks(prisma, actor, project.id) }),
+);
 
 /** `{"definition"}` or `{"file"}` (JSON or YAML text), owners: the task with its version 1 (201); a bad definition → 400 naming each field. */
-export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const created = await createRubricTask(prisma, actor, project.id, await parseJsonBody(request, rubricBodySchema));
-  return Response.json(created, { status: 201 });
-});
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Create a rubric task (owners)",
+    description: "From a definition, or a JSON or YAML file's text. A definition that does not hold → 400 invalid_rubric with `error.details.problems` `[{path, message}]`, nothing saved.",
+    body: { kind: "json", schema: rubricBodySchema },
+    responses: [created("`{id, key, name, pipeline, version}`.")],
+  },
+  async ({ actor, project, body }) => {
+    const task = await createRubricTask(prisma, actor, project.id, body);
+    return Response.json(task, { status: 201 });
+  },
+);

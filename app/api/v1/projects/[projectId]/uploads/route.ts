@@ -1,11 +1,17 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { appDeps } from "@/lib/videos/app-deps";
 import { createUploadSession } from "@/lib/videos/upload-sessions";
 import { createUploadSchema } from "@/lib/videos/videos.validation";
+import { created } from "@/lib/api/openapi/route-builders";
 
 /** Starts a resumable upload: `{relativePath, sizeBytes, sha256, model?, metadata?}`. */
-export const POST = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
-  const input = await parseJsonBody(request, createUploadSchema);
-  return Response.json(await createUploadSession(appDeps(), actor, project.id, input), { status: 201 });
-});
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Start a resumable upload",
+    body: { kind: "json", schema: createUploadSchema },
+    responses: [created("`{uploadId, receivedBytes, chunkBytes}`.")],
+    errors: [409],
+  },
+  async ({ actor, project, body: input }) => Response.json(await createUploadSession(appDeps(), actor, project.id, input), { status: 201 }),
+);

@@ -9,22 +9,42 @@ import { appDeps } from "@/lib/videos/app-deps";
 import { browseVideos } from "@/lib/videos/browse-videos";
 import { videoJson } from "@/lib/videos/queries";
 import { registerStoredVideo } from "@/lib/videos/register-video";
-import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
+import { videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoMetadataSchema } from "@/lib/videos/videos.validation";
 import { rejectNulBytes } from "@/lib/validation/nul-bytes";
-
-type Params = { projectId: string };
+import { ok, created } from "@/lib/api/openapi/route-builders";
+import { z } from "zod";
 
 /** The video list: every filter of `videoListQuerySchema`; a malformed one is a 400 naming the field. */
-export const GET = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const projectId = project.id;
-  const query = videoListQuerySchema().parse(searchParamsObject(new URL(request.url).searchParams));
-  return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query));
-});
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The video list, filtered, sorted and paginated",
+    description:
+      "`min.<metric>`, `max.<metric>` and `is.<metric>` exist for every metric of the registered tasks; a filter the run's task does not declare is a 400 naming it. Page with `cursor` (`nextCursor`/`prevCursor` of the answer) or `page`.",
+    query: videoListQuerySchema,
+    responses: [ok("`{run, page, pageSize, total, totalExact, nextCursor, prevCursor, videos}`.")],
+  },
+  async ({ actor, project, query }) => {
+    const projectId = project.id;
+    return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query));
+  },
+);
 
 /** Registers one video: multipart `file`, optional `path` and `metadata` (JSON). Streams to storage. */
-export const POST = withProject<Params>(
+export const POST = withProject(
   "videos.import",
+  {
+    summary: "Register one video (owners), streamed to storage",
+    body: {
+      kind: "multipart",
+      fields: z.object({ path: z.string().optional().describe("The video's relative path; default its file name."), model: z.string().optional().describe("The generator model.") }),
+      jsonFields: { metadata: videoMetadataSchema },
+      files: { file: "The video." },
+    },
+    responses: [created("The video.")],
+    errors: [409, 413, 422],
+  },
   async ({ request, actor, project }) => {
     const deps = appDeps();
     const projectId = project.id;
@@ -76,5 +96,4 @@ export const POST = withProject<Params>(
       if (leftover) await deps.storage.delete(leftover.key);
     }
   },
-  { body: "multipart" },
 );

@@ -2,6 +2,18 @@ import { queueScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { nextItem } from "@/lib/queues/next-item";
+import { queueIdSchema } from "@/lib/queues/queues.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
+import { nextItemResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Claims the caller's next item (or returns their open claim) → `{itemId}`; `{itemId: null}` when nothing is left for them. */
-export const POST = withProjectOf(queueScope, "project.view", async ({ actor, record }) => Response.json(await nextItem(prisma, actor, record.id)));
+export const POST = withProjectOf(
+  queueScope,
+  "project.view",
+  {
+    summary: "Claim the caller's next item (or return their open claim)",
+    params: { queueId: queueIdSchema },
+    responses: [ok("The item's id.", nextItemResponseSchema)],
+  },
+  async ({ actor, record }) => Response.json(await nextItem(prisma, actor, record.id)),
+);

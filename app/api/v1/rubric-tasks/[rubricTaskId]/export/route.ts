@@ -2,19 +2,29 @@ import { rubricTaskScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { rubricTaskFile } from "@/lib/rubrics/rubric-export";
-import { rubricExportQuerySchema } from "@/lib/rubrics/rubrics.validation";
-import { searchParamsObject } from "@/lib/videos/video-filter";
+import { rubricExportQuerySchema, rubricTaskIdSchema } from "@/lib/rubrics/rubrics.validation";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?version=` (the latest when absent): the version as a YAML file to import elsewhere (members). */
-export const GET = withProjectOf(rubricTaskScope(), "project.view", async ({ actor, record, request }) => {
-  const { version } = rubricExportQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
-  const file = await rubricTaskFile(prisma, actor, record.id, version);
-  return new Response(file.text, {
-    headers: {
-      "content-type": "application/yaml; charset=utf-8",
-      "content-disposition": `attachment; filename="${file.fileName}"; filename*=UTF-8''${file.encodedFileName}`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
-});
+export const GET = withProjectOf(
+  rubricTaskScope(),
+  "project.view",
+  {
+    summary: "A version of a rubric task as a YAML file",
+    params: { rubricTaskId: rubricTaskIdSchema },
+    query: rubricExportQuerySchema,
+    responses: [download("The YAML file, as an attachment.", ["application/yaml"])],
+  },
+  async ({ actor, record, query }) => {
+    const { version } = query;
+    const file = await rubricTaskFile(prisma, actor, record.id, version);
+    return new Response(file.text, {
+      headers: {
+        "content-type": "application/yaml; charset=utf-8",
+        "content-disposition": `attachment; filename="${file.fileName}"; filename*=UTF-8''${file.encodedFileName}`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  },
+);

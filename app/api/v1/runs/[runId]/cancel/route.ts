@@ -2,9 +2,18 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { cancelRun, getRunStatus } from "@/lib/judge/runs";
+import { ok } from "@/lib/api/openapi/route-builders";
 
-export const POST = withProjectOf(runScope(), "project.view", async ({ actor, record }) => {
-  const runId = record.id;
-  await cancelRun(prisma, actor, runId);
-  return Response.json(await getRunStatus(prisma, actor, runId));
-});
+export const POST = withProjectOf(
+  runScope(),
+  "project.view",
+  {
+    summary: "Cancel a run (an ensemble's parent and members cancel together)",
+    responses: [ok("The run's status after cancelling.")],
+  },
+  async ({ actor, record }) => {
+    const runId = record.id;
+    await cancelRun(prisma, actor, runId);
+    return Response.json(await getRunStatus(prisma, actor, runId));
+  },
+);

@@ -2,6 +2,19 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { ensembleRunReport } from "@/lib/ensembles/ensemble-report";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** An ensemble run's members with their cost, and per target the members' agreement (α) and unstable count; `{ensemble: null}` for a plain run. */
-export const GET = withProjectOf(runScope(), "project.view", async ({ actor, record }) => Response.json({ ensemble: await ensembleRunReport(prisma, actor, record.id) }));
+export const GET = withProjectOf(
+  runScope(),
+  "project.view",
+  {
+    summary: "An ensemble run's members, cost per member, and the members' agreement per target",
+    responses: [
+      ok(
+        "`{ensemble}`: `{kind, combine, members: [{runId, memberIndex, endpoint, temperature, status, calls, costUsd}], costUsd, targets: [{target, scores, unstable, unstableAt, meanSd, alpha}]}`, or null for a plain run.",
+      ),
+    ],
+  },
+  async ({ actor, record }) => Response.json({ ensemble: await ensembleRunReport(prisma, actor, record.id) }),
+);

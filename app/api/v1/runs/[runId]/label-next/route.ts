@@ -2,10 +2,22 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { labelNextPlan } from "@/lib/label-next/label-next";
-import { labelNextRunIdSchema } from "@/lib/label-next/label-next.validation";
+import { labelNextRunIdSchema, labelNextQuerySchema } from "@/lib/label-next/label-next.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `?budget=N&strata=K[&criterion=<target id>]` (owners): the videos to label next and the accuracy interval now and expected after. */
-export const GET = withProjectOf(runScope("No such run.", labelNextRunIdSchema), "project.view", async ({ actor, record, request }) => {
-  const query = Object.fromEntries(new URL(request.url).searchParams);
-  return Response.json(await labelNextPlan(prisma, actor, record.id, { budget: query.budget, strata: query.strata, criterion: query.criterion }));
-});
+export const GET = withProjectOf(
+  runScope("No such run.", labelNextRunIdSchema),
+  "project.view",
+  {
+    summary: "What to label next (owners)",
+    params: { runId: labelNextRunIdSchema },
+    // Read by the handler as text: labelNextPlan parses it with this schema.
+    query: { readBy: "handler", schema: labelNextQuerySchema },
+    responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`.")],
+  },
+  async ({ actor, record, request }) => {
+    const query = Object.fromEntries(new URL(request.url).searchParams);
+    return Response.json(await labelNextPlan(prisma, actor, record.id, { budget: query.budget, strata: query.strata, criterion: query.criterion }));
+  },
+);

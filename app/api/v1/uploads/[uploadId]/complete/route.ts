@@ -4,8 +4,18 @@ import { recordIdSchema } from "@/lib/validation/ids";
 import { appDeps } from "@/lib/videos/app-deps";
 import { videoJson } from "@/lib/videos/queries";
 import { completeUpload } from "@/lib/videos/upload-sessions";
+import { created } from "@/lib/api/openapi/route-builders";
 
-export const POST = withProjectOf(uploadScope(recordIdSchema), "project.view", async ({ actor, record }) => {
-  const video = await completeUpload(appDeps(), actor, record.id);
-  return Response.json(videoJson(video), { status: 201 });
-});
+export const POST = withProjectOf(
+  uploadScope(recordIdSchema),
+  "project.view",
+  {
+    summary: "Finish an upload (its SHA-256 is checked)",
+    responses: [created("The video.")],
+    errors: [409, 422],
+  },
+  async ({ actor, record }) => {
+    const video = await completeUpload(appDeps(), actor, record.id);
+    return Response.json(videoJson(video), { status: 201 });
+  },
+);

@@ -2,6 +2,15 @@ import { videoScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoEditHistory } from "@/lib/videos/video-edits";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** The video's field edits, newest first (every member). */
-export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record }) => Response.json({ edits: await videoEditHistory(prisma, actor, record.id) }));
+export const GET = withProjectOf(
+  videoScope(),
+  "project.view",
+  {
+    summary: "The video's field edits, newest first",
+    responses: [ok("`{edits: [...]}`.")],
+  },
+  async ({ actor, record }) => Response.json({ edits: await videoEditHistory(prisma, actor, record.id) }),
+);

@@ -1,12 +1,21 @@
-import { parseJsonBody } from "@/lib/api/handler";
 import { videoScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { recordExtractionError } from "@/lib/videos/frame-sets";
 import { extractionErrorSchema } from "@/lib/videos/videos.validation";
+import { noContent } from "@/lib/api/openapi/route-builders";
 
-export const POST = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) => {
-  const { message } = await parseJsonBody(request, extractionErrorSchema);
-  await recordExtractionError(appDeps(), actor, record.id, message);
-  return new Response(null, { status: 204 });
-});
+export const POST = withProjectOf(
+  videoScope(),
+  "project.view",
+  {
+    summary: "Record that the browser could not extract frames",
+    body: { kind: "json", schema: extractionErrorSchema },
+    responses: [noContent("Recorded.")],
+  },
+  async ({ actor, record, body }) => {
+    const { message } = body;
+    await recordExtractionError(appDeps(), actor, record.id, message);
+    return new Response(null, { status: 204 });
+  },
+);

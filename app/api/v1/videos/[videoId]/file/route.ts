@@ -4,15 +4,25 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { NotFoundError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
 import { findVideoForActor } from "@/lib/videos/frame-sets";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** The video for playback, members only, with Range support. */
-export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) => {
-  const deps = appDeps();
-  const video = await findVideoForActor(deps, actor, record.id, "project.view");
-  const stat = await deps.storage.stat(video.storageKey);
-  if (!stat) throw new NotFoundError("The video file is missing from storage.");
-  return rangeResponse(request, stat.size, (range) => deps.storage.get(video.storageKey, range), {
-    "content-type": video.contentType,
-    "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(video.fileName)}`,
-  });
-});
+export const GET = withProjectOf(
+  videoScope(),
+  "project.view",
+  {
+    summary: "The video file, with Range support",
+    responses: [download("The video's bytes (206 for a range).", ["video/*"]), { status: 206, description: "The requested range.", contentTypes: ["video/*"] }],
+    errors: [416],
+  },
+  async ({ actor, record, request }) => {
+    const deps = appDeps();
+    const video = await findVideoForActor(deps, actor, record.id, "project.view");
+    const stat = await deps.storage.stat(video.storageKey);
+    if (!stat) throw new NotFoundError("The video file is missing from storage.");
+    return rangeResponse(request, stat.size, (range) => deps.storage.get(video.storageKey, range), {
+      "content-type": video.contentType,
+      "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(video.fileName)}`,
+    });
+  },
+);

@@ -6,6 +6,9 @@ import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { rejectNulBytes } from "@/lib/validation/nul-bytes";
 import { appDeps } from "@/lib/videos/app-deps";
 import { createFrameSet } from "@/lib/videos/frame-sets";
+import { z } from "zod";
+import { frameSetParametersSchema, frameManifestSchema } from "@/lib/frames/frame-set-parameters";
+import { ok, created } from "@/lib/api/openapi/route-builders";
 
 /**
  * Frames extracted by a client: multipart `parameters` (JSON), `manifest` (JSON array) and one
@@ -14,6 +17,21 @@ import { createFrameSet } from "@/lib/videos/frame-sets";
 export const POST = withProjectOf(
   videoScope(),
   "videos.import",
+  {
+    summary: "Frames extracted by a client, all-or-nothing (owners)",
+    body: {
+      kind: "multipart",
+      fields: z.object({
+        decoder: z.string().optional().describe('What decoded the video: "webcodecs", "ffmpeg.wasm" or "ffmpeg" (kept up to 40 characters).'),
+        decoderVersion: z.string().optional().describe('Its build, e.g. "Chrome 156.0.0.0" or "ffmpeg 5.1.4" (kept up to 60 characters).'),
+      }),
+      jsonFields: { parameters: frameSetParametersSchema, manifest: frameManifestSchema },
+      files: {},
+      otherFiles: "One JPEG per frame, named as in the manifest.",
+    },
+    responses: [ok("The frame set already stored with these parameters."), created("The frame set.")],
+    errors: [413],
+  },
   async ({ actor, record, request }) => {
     const deps = appDeps();
     // withProjectOf answered 404/403 before reading a large body.
@@ -57,5 +75,4 @@ export const POST = withProjectOf(
     });
     return Response.json(result, { status: result.created ? 201 : 200 });
   },
-  { body: "multipart" },
 );

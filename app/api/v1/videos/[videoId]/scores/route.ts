@@ -3,8 +3,23 @@ import { videoScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoScores } from "@/lib/judge/runs";
+import { ok } from "@/lib/api/openapi/route-builders";
 
-export const GET = withProjectOf(videoScope(), "project.view", async ({ actor, record, request }) => {
-  const runId = new URL(request.url).searchParams.get("runId") ?? undefined;
-  return Response.json(await videoScores(prisma, actor, record.id, runId ? z.string().max(64).parse(runId) : undefined));
-});
+/** `?runId=`: the run whose scores to show (the latest when absent). */
+const runIdSchema = z.string().max(64);
+
+export const GET = withProjectOf(
+  videoScope(),
+  "project.view",
+  {
+    summary: "The judge's scores of a video",
+    description: "From `runId`, or the latest run.",
+    // Read by the handler: `runId` alone, parsed as it comes (an error names no field).
+    query: { readBy: "handler", schema: z.object({ runId: runIdSchema.optional() }) },
+    responses: [ok("The scores.")],
+  },
+  async ({ actor, record, request }) => {
+    const runId = new URL(request.url).searchParams.get("runId") ?? undefined;
+    return Response.json(await videoScores(prisma, actor, record.id, runId ? runIdSchema.parse(runId) : undefined));
+  },
+);

@@ -1,12 +1,19 @@
 import { webhookScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { searchParamsObject } from "@/lib/videos/video-filter";
 import { listDeliveries } from "@/lib/webhooks/webhooks";
-import { deliveryListQuerySchema } from "@/lib/webhooks/webhooks.validation";
+import { deliveryListQuerySchema, webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** The webhook's delivery log, newest first (owners). */
-export const GET = withProjectOf(webhookScope, "webhooks.manage", async ({ actor, record, request }) => {
-  const query = deliveryListQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
-  return Response.json({ deliveries: await listDeliveries(prisma, actor, record.id, query) });
-});
+export const GET = withProjectOf(
+  webhookScope,
+  "webhooks.manage",
+  {
+    summary: "A webhook's delivery log, newest first (owners)",
+    params: { webhookId: webhookIdSchema },
+    query: deliveryListQuerySchema,
+    responses: [ok("`{deliveries: [{id, event, status, attempts, nextAttemptAt, lastAttemptAt, lastStatusCode, lastResponse, deliveredAt, createdAt, payload}]}`.")],
+  },
+  async ({ actor, record, query }) => Response.json({ deliveries: await listDeliveries(prisma, actor, record.id, query) }),
+);

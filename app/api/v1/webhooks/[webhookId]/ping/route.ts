@@ -2,6 +2,17 @@ import { webhookScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { pingWebhook } from "@/lib/webhooks/webhooks";
+import { webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
+import { accepted } from "@/lib/api/openapi/route-builders";
 
 /** Queues a signed `ping` to the webhook (owners); a worker sends it within seconds. */
-export const POST = withProjectOf(webhookScope, "webhooks.manage", async ({ actor, record }) => Response.json(await pingWebhook(prisma, actor, record.id), { status: 202 }));
+export const POST = withProjectOf(
+  webhookScope,
+  "webhooks.manage",
+  {
+    summary: "Send a signed test delivery (owners)",
+    params: { webhookId: webhookIdSchema },
+    responses: [accepted("`{deliveryId}`; a worker sends it within seconds.")],
+  },
+  async ({ actor, record }) => Response.json(await pingWebhook(prisma, actor, record.id), { status: 202 }),
+);

@@ -2,11 +2,18 @@ import { withProject } from "@/lib/api/with-project";
 import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validation";
 import { compareSetupsReport } from "@/lib/calibration/compare-setups-load";
 import { prisma } from "@/lib/db/prisma";
-import { searchParamsObject } from "@/lib/videos/video-filter";
+import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/calibration/compare?runIds=a,b[,…]&target=&labelSetId=|reference=consensus|reference=gold&annotator=&seed=&iterations= */
-export const GET = withProject<{ projectId: string }>("project.view", async ({ request, actor, project }) => {
-  const projectId = project.id;
-  const query = compareSetupsQuerySchema.parse(searchParamsObject(new URL(request.url).searchParams));
-  return Response.json(await compareSetupsReport(prisma, actor, projectId, query), { headers: { "cache-control": "no-store" } });
-});
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "Judge setups compared against a reference",
+    query: compareSetupsQuerySchema,
+    responses: [download("The comparison.", ["application/json", "text/csv"])],
+  },
+  async ({ actor, project, query }) => {
+    const projectId = project.id;
+    return Response.json(await compareSetupsReport(prisma, actor, projectId, query), { headers: { "cache-control": "no-store" } });
+  },
+);

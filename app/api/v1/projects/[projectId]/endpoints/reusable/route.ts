@@ -1,17 +1,35 @@
 import { withProject } from "@/lib/api/with-project";
-import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
-import { copyEndpointFromProject, listReusableEndpoints } from "@/lib/judge/endpoint-reuse";
+import { copyEndpointFromProject, listReusableEndpoints, REUSABLE_ENDPOINTS_LIMIT } from "@/lib/judge/endpoint-reuse";
 import { copyEndpointSchema } from "@/lib/judge/endpoint-input.validation";
-
-type Params = { projectId: string };
+import { ok, created } from "@/lib/api/openapi/route-builders";
+import { idResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Owners: the endpoints of their other projects where they manage endpoints too (name, base URL, model; never a key). */
-export const GET = withProject<Params>("project.view", async ({ actor, project }) => Response.json({ endpoints: await listReusableEndpoints(prisma, actor, project.id) }));
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The endpoints of the caller's other projects that can be copied here (owners; never their keys)",
+    description: `Endpoints (not archived) of the projects where the caller may manage endpoints, the newest first, at most ${REUSABLE_ENDPOINTS_LIMIT}.`,
+    responses: [ok("`{endpoints: [{id, name, baseUrl, model, hasApiKey, project: {id, name}, alreadyHere}]}`.")],
+  },
+  async ({ actor, project }) => Response.json({ endpoints: await listReusableEndpoints(prisma, actor, project.id) }),
+);
 
 /** Owners copy one of those endpoints into this project, key included (re-encrypted on the server, never answered). */
-export const POST = withProject<Params>("project.view", async ({ request, actor, project }) => {
-  const { fromEndpointId } = await parseJsonBody(request, copyEndpointSchema);
-  const endpoint = await copyEndpointFromProject(prisma, actor, { fromEndpointId, toProjectId: project.id });
-  return Response.json({ id: endpoint.id }, { status: 201 });
-});
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Copy an endpoint of another of the caller's projects into this one, key included (owners of both)",
+    description:
+      "Every setting, the last probe's findings and the key (decrypted and encrypted again on the server, never answered) are copied in one transaction. The caller must manage endpoints in both projects: an endpoint of a project they are not a member of → 404, one where they may not manage endpoints → 403. A base URL the endpoint policy refuses → 400 endpoint_not_allowed; a key APP_SECRET can no longer decrypt → 409 key_undecryptable.",
+    body: { kind: "json", schema: copyEndpointSchema },
+    responses: [created("The new endpoint's id.", idResponseSchema)],
+    errors: [409],
+  },
+  async ({ actor, project, body }) => {
+    const { fromEndpointId } = body;
+    const endpoint = await copyEndpointFromProject(prisma, actor, { fromEndpointId, toProjectId: project.id });
+    return Response.json({ id: endpoint.id }, { status: 201 });
+  },
+);

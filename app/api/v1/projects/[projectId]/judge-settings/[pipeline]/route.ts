@@ -7,12 +7,28 @@ import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { setPipelineDefaults } from "@/lib/judge/runs";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
+import { ok } from "@/lib/api/openapi/route-builders";
 
-type Params = { projectId: string; pipeline: string };
+/** What the document shows of the body: the settings schema of each pipeline that has one (the path names which). */
+function pipelineSettingsSchema(): z.ZodType {
+  const schemas = Object.entries(installedPipelines()).flatMap(([id, pipeline]) => (pipeline.settingsSchema ? [pipeline.settingsSchema.describe(`The settings of ${id}.`)] : []));
+  return schemas.length > 1 ? z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]) : (schemas[0] ?? z.unknown());
+}
 
 /** The project's default settings for new runs of a pipeline, e.g. its aggregation and verdict rule. */
-export const PUT = withProject<Params>("project.view", async ({ request, actor, params, project }) => {
-  const body = await parseJsonBody(request, z.unknown());
-  const settings = await setPipelineDefaults(prisma, actor, project.id, installedPipelines(), pipelineParamSchema.parse(params.pipeline), body);
-  return Response.json(settings);
-});
+export const PUT = withProject(
+  "project.view",
+  {
+    summary: "The project's default settings for new runs of a pipeline (owners)",
+    description: "The body is the settings schema of the pipeline the path names; a pipeline without settings → 400.",
+    params: { pipeline: pipelineParamSchema },
+    // Read here as any JSON: setPipelineDefaults parses it with the schema of the pipeline the path names.
+    body: { kind: "json", schema: pipelineSettingsSchema, readBy: "handler" },
+    responses: [ok("The settings saved (as a new version of the pipeline's defaults).")],
+  },
+  async ({ request, actor, params, project }) => {
+    const body = await parseJsonBody(request, z.unknown());
+    const settings = await setPipelineDefaults(prisma, actor, project.id, installedPipelines(), pipelineParamSchema.parse(params.pipeline), body);
+    return Response.json(settings);
+  },
+);

@@ -2,8 +2,14 @@ import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { getVideoDeletion } from "@/lib/videos/video-deletion-job";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** A queued deletion of videos and its progress (owners). */
-export const GET = withProject<{ projectId: string; deletionId: string }>("project.view", async ({ actor, project, params }) =>
-  Response.json(await getVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "A queued deletion of videos and its progress (owners)",
+    responses: [ok("`{id, projectId, status: queued|running|done|cancelled, counts, videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}`.")],
+  },
+  async ({ actor, project, params }) => Response.json(await getVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
 );

@@ -1,10 +1,18 @@
-import { queueScope, type ScopedRecord } from "@/lib/api/project-scopes";
+import { queueScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** One of the caller's items: video, frames, targets with their own judgments; the judge's values unless blind. */
-export const GET = withProjectOf<{ queueId: string; itemId: string }, ScopedRecord>(queueScope, "project.view", async ({ actor, record, params }) =>
-  Response.json(await getQueueItem(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
+export const GET = withProjectOf(
+  queueScope,
+  "project.view",
+  {
+    summary: "One of the caller's items",
+    params: { queueId: queueIdSchema, itemId: queueIdSchema },
+    responses: [ok("The item's review payload.")],
+  },
+  async ({ actor, record, params }) => Response.json(await getQueueItem(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
 );

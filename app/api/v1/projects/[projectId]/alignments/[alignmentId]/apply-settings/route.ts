@@ -2,10 +2,14 @@ import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { applyAlignedSettings } from "@/lib/alignment/alignment-runs";
-
-type Params = { projectId: string; alignmentId: string };
+import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Owners: the chosen settings of a built-in alignment become the project's defaults for the pipeline's new runs. */
-export const POST = withProject<Params>("project.view", async ({ actor, project, params }) =>
-  Response.json(await applyAlignedSettings(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
+export const POST = withProject(
+  "project.view",
+  {
+    summary: "Make a built-in alignment's chosen run settings and tuned threshold the project's defaults for new runs (owners), as a new settings version",
+    responses: [ok("The new version of the pipeline's defaults: `{id, number, settings, thresholds, alignmentRunId, …}`.")],
+  },
+  async ({ actor, project, params }) => Response.json(await applyAlignedSettings(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
 );

@@ -1,10 +1,19 @@
-import { queueScope, type ScopedRecord } from "@/lib/api/project-scopes";
+import { queueScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 import { releaseClaim } from "@/lib/queues/release-claim";
+import { ok } from "@/lib/api/openapi/route-builders";
+import { releasedResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Lets go of the caller's unsubmitted claim on this item → `{released}` (a submitted item is kept). */
-export const POST = withProjectOf<{ queueId: string; itemId: string }, ScopedRecord>(queueScope, "project.view", async ({ actor, record, params }) =>
-  Response.json(await releaseClaim(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
+export const POST = withProjectOf(
+  queueScope,
+  "project.view",
+  {
+    summary: "Let go of the caller's unsubmitted claim",
+    params: { queueId: queueIdSchema, itemId: queueIdSchema },
+    responses: [ok("Whether it was released.", releasedResponseSchema)],
+  },
+  async ({ actor, record, params }) => Response.json(await releaseClaim(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
 );

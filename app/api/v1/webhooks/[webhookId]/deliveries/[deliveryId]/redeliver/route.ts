@@ -3,8 +3,17 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { redeliver } from "@/lib/webhooks/webhooks";
+import { webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
+import { accepted } from "@/lib/api/openapi/route-builders";
 
 /** Sends a delivery again, same body and webhook-id (owners). */
-export const POST = withProjectOf<{ webhookId: string; deliveryId: string }, { id: string; projectId: string }>(webhookScope, "webhooks.manage", async ({ actor, record, params }) =>
-  Response.json(await redeliver(prisma, actor, record.id, recordIdSchema.parse(params.deliveryId)), { status: 202 }),
+export const POST = withProjectOf(
+  webhookScope,
+  "webhooks.manage",
+  {
+    summary: "Send a delivery again, same body and webhook-id (owners)",
+    params: { webhookId: webhookIdSchema },
+    responses: [accepted('`{id, status: "pending"}`.')],
+  },
+  async ({ actor, record, params }) => Response.json(await redeliver(prisma, actor, record.id, recordIdSchema.parse(params.deliveryId)), { status: 202 }),
 );
