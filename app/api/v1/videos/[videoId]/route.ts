@@ -41,7 +41,7 @@ export const DELETE = withProjectOf(
   {
     summary: "Delete a video with what depends on it (owners)",
     body: { kind: "json", schema: deleteOneVideoSchema, optional: true },
-    responses: [ok("`{dryRun, counts, storage}`.")],
+    responses: [ok("`{dryRun, counts, storage, deletion: null}` (one video is always deleted in the request).")],
     errors: [409],
   },
   async ({ actor, record, body }) => Response.json(await deleteVideo(appDeps(), actor, record.id, body)),
