@@ -38,6 +38,7 @@ export function imageHashOf(url: string | Buffer): string {
 const recentImages = new Map<string, { bytes: Buffer; hash: string }[]>();
 const RECENT_IMAGES_LIMIT = 4096;
 const FINGERPRINT_SAMPLES = 32;
+const IMAGES_PER_FINGERPRINT = 4;
 
 const fingerprint = Buffer.alloc(FINGERPRINT_SAMPLES * 4);
 
@@ -55,8 +56,12 @@ export function cutImageHash(value: Buffer): string {
   const seen = entries?.find((entry) => entry.bytes.equals(value));
   if (seen) return seen.hash;
   const entry = { bytes: Buffer.from(value), hash: imageHashOf(value) };
-  if (entries) entries.push(entry);
-  else {
+  if (entries) {
+    // Images alike where the fingerprint looks (generated test frames differing in a few bytes) share a key:
+    // keep the latest few, so a look-up never compares more than that many.
+    entries.push(entry);
+    if (entries.length > IMAGES_PER_FINGERPRINT) entries.shift();
+  } else {
     if (recentImages.size >= RECENT_IMAGES_LIMIT) recentImages.delete(recentImages.keys().next().value!);
     recentImages.set(key, [entry]);
   }
