@@ -30,7 +30,7 @@ export function imageHashOf(url: string | Buffer): string {
 }
 
 /**
- * The hashes of images cut out lately, by a fingerprint (the length and bytes sampled across the value), each
+ * The hashes of images cut out lately, by a fingerprint (the length, bytes sampled across the value, its end), each
  * entry with its bytes. VBench-2.0 asks several questions about the same 64 frames of a video, and hashing a
  * call's 350 KB of data URLs took the stub about 0.4 ms a call here; a repeated image is found by its fingerprint
  * and confirmed byte for byte (a memcmp, some 30 times cheaper), so two images never share a hash by mistake.
@@ -46,7 +46,8 @@ function fingerprintOf(value: Buffer): string {
   if (value.length < fingerprint.length) return value.toString("latin1");
   const step = Math.floor((value.length - 4) / (FINGERPRINT_SAMPLES - 1));
   for (let i = 0; i < FINGERPRINT_SAMPLES; i++) fingerprint.writeUInt32LE(value.readUInt32LE(i * step), i * 4);
-  return `${value.length}:${fingerprint.toString("latin1")}`;
+  // And the end, where the tests' generated frames differ (one JPEG, each copy with its own suffix).
+  return `${value.length}:${fingerprint.toString("latin1")}${value.toString("latin1", value.length - 48)}`;
 }
 
 /** imageHashOf for a data URL cut out of a body, remembered for the next call that sends the same bytes. */
