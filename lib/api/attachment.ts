@@ -16,3 +16,15 @@ export function attachmentResponse(body: string | ReadableStream<Uint8Array>, fo
     },
   });
 }
+
+/** A downloadable .tar (a dataset or a task folder), streamed as it is written, never cached or sniffed. */
+export function tarAttachmentResponse(stream: ReadableStream<Uint8Array>, filename: string): Response {
+  return new Response(stream, {
+    headers: {
+      "content-type": "application/x-tar",
+      "content-disposition": `attachment; filename="${filename}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

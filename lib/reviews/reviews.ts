@@ -102,6 +102,12 @@ export async function prepareScoreJudgment(
   };
 }
 
+/** What the review routes answer for a saved judgment (`judgmentResponseSchema` in the OpenAPI document). */
+export function savedJudgmentAnswer(judgment: { id: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean; version: number; updatedAt: Date }) {
+  const { id, value, note, reason, acceptedJudge, version, updatedAt } = judgment;
+  return { id, value, note, reason, acceptedJudge, version, updatedAt };
+}
+
 /**
  * Sets the caller's own judgment of the target a judge score is about. The judge's value stays as it
  * is; the judgment belongs to the target (not to the score's run), so every run that scored the same

@@ -1,3 +1,4 @@
+import { tarAttachmentResponse } from "@/lib/api/attachment";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { exportFormatSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
@@ -20,13 +21,6 @@ export const GET = withProjectOf(
   async ({ actor, record, request }) => {
     const format = exportFormatSchema.parse(new URL(request.url).searchParams.get("format") ?? undefined);
     const { stream, filename } = await exportLmmsEval(prisma, actor, record.id, format);
-    return new Response(stream, {
-      headers: {
-        "content-type": "application/x-tar",
-        "content-disposition": `attachment; filename="${filename}"`,
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-      },
-    });
+    return tarAttachmentResponse(stream, filename);
   },
 );

@@ -1,7 +1,7 @@
 import { scoreScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { reviewScore } from "@/lib/reviews/reviews";
+import { reviewScore, savedJudgmentAnswer } from "@/lib/reviews/reviews";
 import { reviewInputSchema } from "@/lib/reviews/reviews.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 import { judgmentResponseSchema } from "@/lib/api/openapi/responses";
@@ -18,14 +18,6 @@ export const PUT = withProjectOf(
   },
   async ({ actor, record, body }) => {
     const judgment = await reviewScore(prisma, actor, record.id, body);
-    return Response.json({
-      id: judgment.id,
-      value: judgment.value,
-      note: judgment.note,
-      reason: judgment.reason,
-      acceptedJudge: judgment.acceptedJudge,
-      version: judgment.version,
-      updatedAt: judgment.updatedAt,
-    });
+    return Response.json(savedJudgmentAnswer(judgment));
   },
 );

@@ -1,3 +1,4 @@
+import { tarAttachmentResponse } from "@/lib/api/attachment";
 import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { runHfDatasetExport } from "@/lib/export/hf-dataset";
@@ -17,13 +18,6 @@ export const GET = withProject(
   },
   async ({ actor, project, query }) => {
     const { stream, filename } = await runHfDatasetExport(prisma, actor, project.id, query.runId, { split: hfSplitSpecOf(query) });
-    return new Response(stream, {
-      headers: {
-        "content-type": "application/x-tar",
-        "content-disposition": `attachment; filename="${filename}"`,
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-      },
-    });
+    return tarAttachmentResponse(stream, filename);
   },
 );

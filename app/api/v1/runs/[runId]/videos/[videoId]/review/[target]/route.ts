@@ -2,7 +2,7 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { reviewedMetricIdSchema } from "@/lib/reviews/reviewed-metric";
-import { reviewVideoOutcome } from "@/lib/reviews/reviews";
+import { reviewVideoOutcome, savedJudgmentAnswer } from "@/lib/reviews/reviews";
 import { reviewInputSchema } from "@/lib/reviews/reviews.validation";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -29,14 +29,6 @@ export const PUT = withProjectOf(
       reviewedMetricIdSchema().parse(params.target),
       body,
     );
-    return Response.json({
-      id: judgment.id,
-      value: judgment.value,
-      note: judgment.note,
-      reason: judgment.reason,
-      acceptedJudge: judgment.acceptedJudge,
-      version: judgment.version,
-      updatedAt: judgment.updatedAt,
-    });
+    return Response.json(savedJudgmentAnswer(judgment));
   },
 );
