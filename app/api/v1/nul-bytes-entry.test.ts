@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
 import { routeContext } from "@/lib/testing/api-request";
+import { apiRouteFiles } from "@/lib/testing/route-source";
 import { makeUser } from "@/lib/testing/fixtures";
 import { MAX_JSON_DEPTH } from "@/lib/validation/nul-bytes";
 import { POST as authPost } from "../auth/[...all]/route";
@@ -16,19 +16,12 @@ const apiRoot = path.resolve(import.meta.dirname);
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 const APP = "http://localhost:3000";
 
-function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? routeFiles(full) : entry.name === "route.ts" ? [full] : [];
-  });
-}
-
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 /** Every exported method of every /api/v1 route, with its URL path and its dynamic segments. */
 async function allHandlers() {
   const handlers: { label: string; method: string; segments: string[]; dynamic: string[]; handler: Handler }[] = [];
-  for (const file of routeFiles(apiRoot)) {
+  for (const file of apiRouteFiles()) {
     const relative = path.relative(apiRoot, path.dirname(file));
     const segments = relative === "" ? [] : relative.split(path.sep);
     const dynamic = segments.filter((s) => s.startsWith("[")).map((s) => s.slice(1, -1));

@@ -1,17 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { handlerFile } from "@/lib/testing/route-source";
+import { apiRouteFiles, handlerFile } from "@/lib/testing/route-source";
 
 const apiRoot = path.resolve(import.meta.dirname);
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-
-function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? routeFiles(full) : entry.name === "route.ts" ? [full] : [];
-  });
-}
 
 /** The only /api/v1 routes without withActor, and why: each goes through withoutActor, which describes it as public. */
 const PUBLIC_ROUTES: Record<string, string> = {
@@ -31,7 +24,7 @@ function expectedWrapper(relative: string): string {
 }
 
 describe("every /api/v1 route", () => {
-  const files = routeFiles(apiRoot).filter((file) => !(path.relative(apiRoot, file) in PUBLIC_ROUTES));
+  const files = apiRouteFiles().filter((file) => !(path.relative(apiRoot, file) in PUBLIC_ROUTES));
 
   it("has every public exception on disk, answering GET only, through withoutActor", () => {
     for (const relative of Object.keys(PUBLIC_ROUTES)) {
