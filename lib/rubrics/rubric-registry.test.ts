@@ -19,7 +19,7 @@ import { TASK_IDS } from "../tasks";
 import { findTask, projectTasks } from "../tasks/registry";
 import { pipelineNames } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
-import { documentedRoutes } from "../testing/documented-routes";
+import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

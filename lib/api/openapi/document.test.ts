@@ -2,7 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createProjectSchema, projectIdSchema } from "../../projects/projects.validation";
-import { documentedRoutes } from "../../testing/documented-routes";
+import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { videoListQuerySchema } from "../../videos/video-filter";
 import { buildOpenApiDocument, jsonSchemaOf } from "./document";
 import { apiReference, schemaSummary } from "./reference";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { documentedRoutes } from "../../testing/documented-routes";
+import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { openApiDocument } from "./document";
 
 // The Python client (clients/python) makes every call through one table, framejury/api_routes.json: the

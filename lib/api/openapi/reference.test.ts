@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentedRoutes } from "../../testing/documented-routes";
+import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { openApiDocument } from "./document";
 import { apiReference, codeSpans } from "./reference";
 

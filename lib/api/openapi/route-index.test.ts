@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { documentedRoutes } from "../../testing/documented-routes";
+import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { apiRouteFiles, handlerFile, openApiPathOf } from "../../testing/route-source";
 import { recordIdSchema } from "../../validation/ids";
 import { apiRoutesOf } from "./route-modules";

@@ -2,11 +2,7 @@ import Link from "next/link";
 import { requirePageActor } from "@/app/_server/actor";
 import { openApiDocument } from "@/lib/api/openapi/document";
 import { apiReference, codeSpans, type ReferenceOperation } from "@/lib/api/openapi/reference";
-import { apiRouteIndex } from "@/app/api/v1/api-route-index.generated";
-import * as openApiJsonRoute from "@/app/api/v1/openapi.json/route";
-
-/** The routes /api/v1/openapi.json documents. */
-const documentedRoutes = apiRouteIndex(openApiJsonRoute);
+import { documentedRoutes } from "@/app/api/v1/documented-routes";
 
 const METHOD_COLOURS: Record<string, string> = {
   GET: "bg-sky-100 text-sky-800",
