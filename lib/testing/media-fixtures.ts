@@ -22,39 +22,62 @@ export interface MediaFixtures {
   blackJpeg: string;
 }
 
-let cached: MediaFixtures | null = null;
-
 function ffmpeg(args: string[]) {
   execFileSync("ffmpeg", ["-loglevel", "error", "-y", ...args], { stdio: "inherit" });
 }
 
+/** How each file is made, into `out`; `made` gives another fixture's path, making it first. */
+const MAKERS: Record<Exclude<keyof MediaFixtures, "dir">, { name: string; make: (out: string, made: (key: "goodMp4") => string) => void }> = {
+  goodMp4: {
+    name: "good.mp4",
+    make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", out]),
+  },
+  otherMp4: {
+    name: "other.mp4",
+    make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-vf", "noise=alls=20:allf=t", "-c:v", "libx264", "-pix_fmt", "yuv420p", out]),
+  },
+  goodWebm: { name: "good.webm", make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libvpx", "-b:v", "300k", out]) },
+  audioOnly: { name: "audio.m4a", make: (out) => ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", out]) },
+  jpeg: { name: "frame.jpg", make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=1:duration=1", "-frames:v", "1", out]) },
+  blackJpeg: { name: "black.jpg", make: (out) => ffmpeg(["-f", "lavfi", "-i", "color=c=black:size=64x48:rate=1:duration=1", "-frames:v", "1", out]) },
+  truncatedMp4: {
+    name: "truncated.mp4",
+    make: (out, made) => {
+      const good = fs.readFileSync(made("goodMp4"));
+      fs.writeFileSync(out, good.subarray(0, Math.floor(good.length * 0.4)));
+    },
+  },
+  textAsMp4: { name: "text.mp4", make: (out) => fs.writeFileSync(out, "this is not a video\n") },
+  empty: { name: "empty.mp4", make: (out) => fs.writeFileSync(out, "") },
+};
+
+let cached: MediaFixtures | null = null;
+
+/**
+ * The fixtures of this process, each file made the first time it is read: most callers want one small JPEG (the
+ * judge fixtures' frames), and making every clip for each of the ~120 test files that read one cost some 3 s of
+ * ffmpeg each. The folder goes when the process exits, or with removeMediaFixtures.
+ */
 export function mediaFixtures(): MediaFixtures {
   if (cached) return cached;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-media-"));
-  const file = (name: string) => path.join(dir, name);
-  ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file("good.mp4")]);
-  ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-vf", "noise=alls=20:allf=t", "-c:v", "libx264", "-pix_fmt", "yuv420p", file("other.mp4")]);
-  ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libvpx", "-b:v", "300k", file("good.webm")]);
-  ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", file("audio.m4a")]);
-  ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=1:duration=1", "-frames:v", "1", file("frame.jpg")]);
-  ffmpeg(["-f", "lavfi", "-i", "color=c=black:size=64x48:rate=1:duration=1", "-frames:v", "1", file("black.jpg")]);
-  const good = fs.readFileSync(file("good.mp4"));
-  fs.writeFileSync(file("truncated.mp4"), good.subarray(0, Math.floor(good.length * 0.4)));
-  fs.writeFileSync(file("text.mp4"), "this is not a video\n");
-  fs.writeFileSync(file("empty.mp4"), "");
-  cached = {
-    dir,
-    goodMp4: file("good.mp4"),
-    goodWebm: file("good.webm"),
-    otherMp4: file("other.mp4"),
-    truncatedMp4: file("truncated.mp4"),
-    audioOnly: file("audio.m4a"),
-    textAsMp4: file("text.mp4"),
-    empty: file("empty.mp4"),
-    jpeg: file("frame.jpg"),
-    blackJpeg: file("black.jpg"),
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  const made = (key: keyof typeof MAKERS): string => {
+    const { name, make } = MAKERS[key];
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) make(file, made);
+    return file;
   };
+  const fixtures = { dir } as MediaFixtures;
+  for (const key of Object.keys(MAKERS) as (keyof typeof MAKERS)[]) Object.defineProperty(fixtures, key, { enumerable: true, get: () => made(key) });
+  cached = fixtures;
   return cached;
+}
+
+/** Removes this process's fixtures, if any were made (the test setup, after each file: Vitest ends its workers without an exit event). */
+export function removeMediaFixtures(): void {
+  if (cached) fs.rmSync(cached.dir, { recursive: true, force: true });
+  cached = null;
 }
 
 let uniqueCount = 0;

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { testFilesReadingTaskModules } from "./task-module-readers";
 import { copyTestDatabase, createTestDatabase, startTestServer } from "./test-database";
 
 declare module "vitest" {
@@ -6,6 +7,8 @@ declare module "vitest" {
     /** One database per Vitest worker (VITEST_POOL_ID 1 uses the first): files running side by side never meet. */
     databaseUrls: string[];
     serverBaseUrl: string;
+    /** The test files that load the task modules' port (lib/testing/task-module-readers.ts): the setup installs the registry for these. */
+    taskModuleReaders: string[];
   }
 }
 
@@ -25,6 +28,7 @@ export default async function setup(project: TestProject) {
     databases.map((d) => d.url),
   );
   project.provide("serverBaseUrl", server.baseUrl);
+  project.provide("taskModuleReaders", testFilesReadingTaskModules(["lib", "app", "scripts", "components"]));
   return async () => {
     for (const database of databases) await database.drop();
     await server.stop();

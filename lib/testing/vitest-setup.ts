@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterAll, expect, inject } from "vitest";
 import { S3_STORAGE_VARIABLES } from "../storage/storage-config";
-// The task registry installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-import "../tasks/modules";
+import { removeMediaFixtures } from "./media-fixtures";
 
 // Every test file talks to its worker's real database through the normal code paths (VITEST_POOL_ID counts the
 // workers from 1; see vitest-global-setup.ts).
@@ -19,4 +18,14 @@ process.env.ALLOW_PRIVATE_ENDPOINTS ??= "1";
 for (const name of S3_STORAGE_VARIABLES) delete process.env[name];
 // JSON log lines only for problems (tests that read the info lines set their own level).
 process.env.LOG_LEVEL ??= "warn";
-process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));
+if (process.env.STORAGE_DIR === undefined) {
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));
+  process.env.STORAGE_DIR = storageDir;
+  // A run of the suite left some 330 of these behind in the temporary folder.
+  afterAll(() => fs.rmSync(storageDir, { recursive: true, force: true }));
+}
+afterAll(removeMediaFixtures);
+// The task registry installs the task modules the core reads (lib/task-modules/installed-task-modules.ts), for the
+// files that load that port (lib/testing/task-module-readers.ts): the others skip loading every task's pipelines.
+const testFile = expect.getState().testPath;
+if (testFile === undefined || inject("taskModuleReaders").includes(testFile)) await import("../tasks/modules");

@@ -98,3 +98,33 @@ export function importCircles(graph: Map<string, Set<string>>): string[][] {
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   return circles;
 }
+
+/** Those of `files` (absolute paths) that load `target` at run time, directly or through the repository files they import. */
+export function filesLoading(files: readonly string[], target: string): string[] {
+  // The graph of everything the files load, then back from the target along its arrows reversed.
+  const importers = new Map<string, string[]>();
+  const pending = [...files];
+  const read = new Set(pending);
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    for (const { from, typeOnly } of importsOf(file)) {
+      const next = typeOnly ? null : resolveImport(file, from);
+      if (!next) continue;
+      importers.set(next, [...(importers.get(next) ?? []), file]);
+      if (!read.has(next)) {
+        read.add(next);
+        pending.push(next);
+      }
+    }
+  }
+  const loading = new Set([target]);
+  const back = [target];
+  while (back.length > 0) {
+    for (const importer of importers.get(back.pop()!) ?? []) {
+      if (loading.has(importer)) continue;
+      loading.add(importer);
+      back.push(importer);
+    }
+  }
+  return files.filter((file) => loading.has(file));
+}
