@@ -80,7 +80,7 @@ export function JudgePanel({
   const ensemble = judges === "samples" ? { kind: "samples", samples, temperature } : judges === "panel" ? { kind: "panel", endpointIds: panel, combine } : undefined;
   const start = useMutation({
     mutationFn: (part: RunSettingsPart) =>
-      postJson<{ id: string; videos: number; withoutFramesCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
+      postJson<{ id: string; videos: number; withoutFramesCount: number; beingDeletedCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
         pipeline: pipeline?.id,
         endpointId: judges === "panel" ? panel[0] : endpointId || endpoints.data?.[0]?.id,
         ...(ensemble ? { ensemble } : {}),
@@ -229,7 +229,7 @@ export function JudgePanel({
                 )
               </>
             )}
-            .
+            {start.data.beingDeletedCount > 0 && <>; {start.data.beingDeletedCount} left out because they are being deleted</>}.
           </span>
         )}
         {start.error && (

@@ -23,7 +23,12 @@ import { combineValues, type CombinedTarget, type CombineRule } from "./combine-
 import { ensembleSettingsOf, type EnsembleSettings } from "./ensemble-settings";
 
 type Pipelines = Record<string, PipelineDefinition>;
-type CreatePlainRun = (deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Pipelines }, actor: Actor, projectId: string, input: CreateRunInput) => Promise<{ id: string; videos: number }>;
+type CreatePlainRun = (
+  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Pipelines },
+  actor: Actor,
+  projectId: string,
+  input: CreateRunInput,
+) => Promise<{ id: string; videos: number; beingDeletedCount: number }>;
 
 /** The response-cache salt of self-consistency sample i: each sample's answers are asked and cached apart. */
 export const sampleSalt = (index: number) => `sample-${index}`;
@@ -64,7 +69,7 @@ export async function createEnsembleRun(
   const created = await prisma.$transaction(
     async (tx) => {
       const client = tx as unknown as PrismaClient;
-      const runs: { id: string; videos: number }[] = [];
+      const runs: { id: string; videos: number; beingDeletedCount: number }[] = [];
       for (const member of members) runs.push(await createPlainRun({ ...deps, prisma: client, queue: deferred }, actor, projectId, { ...memberInput, endpointId: member.endpointId }));
       const first = await tx.judgeRun.findUniqueOrThrow({ where: { id: runs[0]!.id }, include: { videos: true, items: true } });
       const memberRows = await tx.judgeRun.findMany({ where: { id: { in: runs.map((r) => r.id) } }, select: { simulated: true, createdAt: true } });
@@ -98,7 +103,15 @@ export async function createEnsembleRun(
   );
   await deps.queue.enqueue(jobs);
   for (const runId of batchRuns) await deps.queue.startBatchChecks!(runId);
-  return { id: created.parent.id, videos: created.videos, ensemble: settings, members: created.runs.map((r) => r.id), withoutFrames: [], withoutFramesCount: 0 };
+  return {
+    id: created.parent.id,
+    videos: created.videos,
+    ensemble: settings,
+    members: created.runs.map((r) => r.id),
+    withoutFrames: [],
+    withoutFramesCount: 0,
+    beingDeletedCount: created.runs[0]!.beingDeletedCount,
+  };
 }
 
 /** The run ids of a run's ensemble: its parent and every member (the run alone when it is a plain run). */

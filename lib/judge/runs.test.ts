@@ -50,4 +50,26 @@ describe("runs", () => {
       ForbiddenError,
     );
   });
+
+  it("leave out the videos a queued or running deletion is removing, refuse them by id, and take them again once it is cancelled", async () => {
+    const owner = await makeUser();
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const deps = { prisma, queue: noQueue, pipelines: installedPipelines() };
+    const deletion = await prisma.videoDeletion.create({
+      data: { projectId, requestedById: owner.userId, status: "running", videoIds: [videoIds[0]!, videoIds[1]!], counts: {}, videosTotal: 2 },
+    });
+    // Another project's deletion naming an id of this one changes nothing here.
+    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    await prisma.videoDeletion.create({ data: { projectId: other.projectId, requestedById: owner.userId, status: "running", videoIds: [videoIds[2]!], counts: {}, videosTotal: 1 } });
+    const run = await createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    expect(run).toMatchObject({ videos: 1, beingDeletedCount: 2 });
+    expect((await prisma.runVideo.findMany({ where: { runId: run.id } })).map((v) => v.videoId)).toEqual([videoIds[2]]);
+    await expect(createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: [videoIds[1]!, videoIds[2]!] })).rejects.toThrow(/being deleted/);
+    await prisma.videoDeletion.update({ where: { id: deletion.id }, data: { status: "queued" } });
+    await expect(createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: [videoIds[0]!] })).rejects.toThrow(/being deleted/);
+
+    await prisma.videoDeletion.update({ where: { id: deletion.id }, data: { status: "cancelled" } });
+    expect(await createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).toMatchObject({ videos: 3, beingDeletedCount: 0 });
+  });
 });

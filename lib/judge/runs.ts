@@ -12,6 +12,7 @@ import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
 import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
 import { latestSettingsVersion, saveSettingsVersion } from "./settings-versions";
+import { videosBeingDeleted } from "../videos/video-deletion-job";
 import type { JudgeQueue } from "./judge-queue";
 
 type RunDeps = { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> };
@@ -83,16 +84,26 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       },
     },
   });
-  const candidates = found.map((video) => ({
-    ...video,
-    frameSets: accepts
-      ? video.frameSets.filter((set) => {
-          const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
-          const first = set.frames[0];
-          return first !== undefined && accepts(video, { maxSide: typeof maxSide === "number" ? maxSide : null, width: first.width, height: first.height });
-        })
-      : video.frameSets,
-  }));
+  // A large deletion removes its videos a batch at a time, as a worker's job: those it has yet to remove stay out.
+  const beingDeleted = await videosBeingDeleted(prisma, projectId);
+  const named = new Set(input.videoIds ?? []);
+  const doomed = found.filter((video) => beingDeleted.has(video.id));
+  if (doomed.some((video) => named.has(video.id))) {
+    const paths = doomed.filter((video) => named.has(video.id)).map((video) => video.relativePath);
+    throw new ValidationError(`These videos are being deleted: ${paths.slice(0, 10).join(", ")}${paths.length > 10 ? ` and ${paths.length - 10} more` : ""}.`);
+  }
+  const candidates = found
+    .filter((video) => !beingDeleted.has(video.id))
+    .map((video) => ({
+      ...video,
+      frameSets: accepts
+        ? video.frameSets.filter((set) => {
+            const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
+            const first = set.frames[0];
+            return first !== undefined && accepts(video, { maxSide: typeof maxSide === "number" ? maxSide : null, width: first.width, height: first.height });
+          })
+        : video.frameSets,
+    }));
   const videos = candidates.filter((v) => v.frameSets.length > 0);
   const withoutFrames = candidates.filter((v) => v.frameSets.length === 0).map((v) => ({ id: v.id, relativePath: v.relativePath }));
   const needs = requirement.mode === "uniform" ? (requirement.label ?? `a uniform frame set of ${requirement.count} frames`) : requirement.mode === "key_frames" ? "key frames" : "frames";
@@ -110,7 +121,7 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       .map((v) => v.relativePath)
       .join(", ");
     throw new ValidationError(
-      `No video with ${needs} matches.${withoutFrames.length ? ` Extract them first for: ${named}${withoutFrames.length > 10 ? ` and ${withoutFrames.length - 10} more` : ""}.` : ""}`,
+      `No video with ${needs} matches.${withoutFrames.length ? ` Extract them first for: ${named}${withoutFrames.length > 10 ? ` and ${withoutFrames.length - 10} more` : ""}.` : ""}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`,
     );
   }
   const judged = new Set(videos.map((v) => v.id));
@@ -170,6 +181,8 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
     /** Videos in scope the run leaves out because they have no frame set it can use (the first 100, and how many). */
     withoutFrames: withoutFrames.slice(0, 100),
     withoutFramesCount: withoutFrames.length,
+    /** Videos in scope that a queued or running deletion is removing: left out. */
+    beingDeletedCount: doomed.length,
     ...(items ? { items: runItems.length, excludedItems: items.excluded.length } : {}),
   };
 }

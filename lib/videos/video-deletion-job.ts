@@ -53,6 +53,16 @@ export async function createVideoDeletion(tx: Prisma.TransactionClient, actor: A
   return stateOf(row);
 }
 
+/**
+ * The ids of the project's videos that a queued or running deletion is removing. A run started meanwhile leaves them
+ * out (lib/judge/runs.ts): it would otherwise queue steps for videos about to go, and count them as judged.
+ */
+export async function videosBeingDeleted(prisma: PrismaClient, projectId: string): Promise<Set<string>> {
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT DISTINCT unnest("videoIds") AS id FROM video_deletion WHERE "projectId" = ${projectId} AND status = ANY(${UNFINISHED})`;
+  return new Set(rows.map((row) => row.id));
+}
+
 async function requireVideoDeletion(prisma: PrismaClient, actor: Actor, projectId: string, deletionId: string): Promise<Row> {
   await requireProjectAccess(prisma, actor, projectId, "videos.delete");
   const row = await prisma.videoDeletion.findFirst({ where: { id: deletionId, projectId } });

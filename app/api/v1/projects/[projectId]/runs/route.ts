@@ -24,7 +24,11 @@ export const POST = withProject(
     summary: "Start a run",
     description: "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API.",
     body: { kind: "json", schema: createRunSchema },
-    responses: [created("`{id, videos, withoutFrames, withoutFramesCount}` (runs of an item pipeline also `items`, `excludedItems`).")],
+    responses: [
+      created(
+        "`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`).",
+      ),
+    ],
   },
   async ({ actor, project, body: input }) => {
     const run = await createRun({ prisma, queue: appJudgeQueue(), pipelines: installedPipelines() }, actor, project.id, input);
