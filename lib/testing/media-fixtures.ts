@@ -56,7 +56,7 @@ let cached: MediaFixtures | null = null;
 /**
  * The fixtures of this process, each file made the first time it is read: most callers want one small JPEG (the
  * judge fixtures' frames), and making every clip for each of the ~120 test files that read one cost some 3 s of
- * ffmpeg each. The folder goes when the process exits, or with removeMediaFixtures.
+ * ffmpeg each. The folder goes when the process exits (in Vitest, with the file's temporary folder: lib/testing/vitest-setup.ts).
  */
 export function mediaFixtures(): MediaFixtures {
   if (cached) return cached;
@@ -72,12 +72,6 @@ export function mediaFixtures(): MediaFixtures {
   for (const key of Object.keys(MAKERS) as (keyof typeof MAKERS)[]) Object.defineProperty(fixtures, key, { enumerable: true, get: () => made(key) });
   cached = fixtures;
   return cached;
-}
-
-/** Removes this process's fixtures, if any were made (the test setup, after each file: Vitest ends its workers without an exit event). */
-export function removeMediaFixtures(): void {
-  if (cached) fs.rmSync(cached.dir, { recursive: true, force: true });
-  cached = null;
 }
 
 let uniqueCount = 0;

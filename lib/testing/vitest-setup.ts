@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, inject } from "vitest";
 import { S3_STORAGE_VARIABLES } from "../storage/storage-config";
-import { removeMediaFixtures } from "./media-fixtures";
 
 // Every test file talks to its worker's real database through the normal code paths (VITEST_POOL_ID counts the
 // workers from 1; see vitest-global-setup.ts).
@@ -18,13 +17,15 @@ process.env.ALLOW_PRIVATE_ENDPOINTS ??= "1";
 for (const name of S3_STORAGE_VARIABLES) delete process.env[name];
 // JSON log lines only for problems (tests that read the info lines set their own level).
 process.env.LOG_LEVEL ??= "warn";
-if (process.env.STORAGE_DIR === undefined) {
-  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));
-  process.env.STORAGE_DIR = storageDir;
-  // A run of the suite left some 330 of these behind in the temporary folder.
-  afterAll(() => fs.rmSync(storageDir, { recursive: true, force: true }));
-}
-afterAll(removeMediaFixtures);
+// Everything a file puts in the temporary folder (its storage, the media fixtures, its own folders, the processes it
+// starts) goes in one folder of its own, removed after the file: a run of the suite used to leave some 450 behind.
+const temporaryFolder = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-vitest-"));
+// Open like /tmp (less its sticky bit): the embedded PostgreSQL a file starts runs as the postgres user, who must reach
+// its folders inside (lib/db/embedded-postgres.ts).
+fs.chmodSync(temporaryFolder, 0o755);
+process.env.TMPDIR = temporaryFolder;
+afterAll(() => fs.rmSync(temporaryFolder, { recursive: true, force: true }));
+process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));
 // The task registry installs the task modules the core reads (lib/task-modules/installed-task-modules.ts), for the
 // files that load that port (lib/testing/task-module-readers.ts): the others skip loading every task's pipelines.
 const testFile = expect.getState().testPath;
