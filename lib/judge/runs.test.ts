@@ -72,4 +72,30 @@ describe("runs", () => {
     await prisma.videoDeletion.update({ where: { id: deletion.id }, data: { status: "cancelled" } });
     expect(await createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).toMatchObject({ videos: 3, beingDeletedCount: 0 });
   });
+
+  it("answer a conflict, saving nothing, when a video is deleted between the run's choice of videos and its write", async () => {
+    const owner = await makeUser();
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    // The database as the run sees it, with another request deleting a video just before the run's write.
+    const racing = new Proxy(prisma, {
+      get(target, property, receiver) {
+        if (property !== "judgeRun") return Reflect.get(target, property, receiver);
+        return new Proxy(target.judgeRun, {
+          get: (runs, name, runsReceiver) =>
+            name === "create"
+              ? async (args: Parameters<typeof prisma.judgeRun.create>[0]) => {
+                  await prisma.video.delete({ where: { id: videoIds[0]! } });
+                  return runs.create(args);
+                }
+              : Reflect.get(runs, name, runsReceiver),
+        });
+      },
+    });
+    await expect(createRun({ prisma: racing, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/deleted while it was starting/),
+    });
+    expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
+  });
 });

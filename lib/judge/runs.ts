@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { NotFoundError, ValidationError } from "../errors";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { CreateRunInput } from "./endpoints.validation";
 import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
@@ -135,44 +135,52 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       )
     : settings;
 
-  const run = await prisma.judgeRun.create({
-    data: {
-      projectId,
-      pipeline: pipeline.id,
-      endpointId: endpoint.id,
-      settings: storedSettings as Prisma.InputJsonValue,
-      settingsVersionId: settingsVersion?.id ?? null,
-      promptVersionIds,
-      endpointSnapshot: {
-        name: endpoint.name,
-        baseUrl: endpoint.baseUrl,
-        model: endpoint.model,
-        temperature: endpoint.temperature,
-        imageDetail: endpoint.imageDetail,
-        ...(otherEndpoints.length
-          ? {
-              roles: Object.fromEntries(
-                otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }]),
-              ),
-            }
-          : {}),
-      },
-      simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
-      batchMode: input.batch ?? false,
-      createdById: actor.userId,
-      // Each video's fields as judged: a later edit of the video changes neither this run's steps nor its records.
-      videos: {
-        createMany: {
-          data: videos.map((v) => ({
-            videoId: v.id,
-            frameSetId: v.frameSets[0]!.id,
-            judgedWith: { prompt: v.prompt, dimensions: v.dimensions, model: v.model, auxiliaryInfo: v.auxiliaryInfo ?? {} },
-          })),
+  const run = await prisma.judgeRun
+    .create({
+      data: {
+        projectId,
+        pipeline: pipeline.id,
+        endpointId: endpoint.id,
+        settings: storedSettings as Prisma.InputJsonValue,
+        settingsVersionId: settingsVersion?.id ?? null,
+        promptVersionIds,
+        endpointSnapshot: {
+          name: endpoint.name,
+          baseUrl: endpoint.baseUrl,
+          model: endpoint.model,
+          temperature: endpoint.temperature,
+          imageDetail: endpoint.imageDetail,
+          ...(otherEndpoints.length
+            ? {
+                roles: Object.fromEntries(
+                  otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }]),
+                ),
+              }
+            : {}),
         },
+        simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
+        batchMode: input.batch ?? false,
+        createdById: actor.userId,
+        // Each video's fields as judged: a later edit of the video changes neither this run's steps nor its records.
+        videos: {
+          createMany: {
+            data: videos.map((v) => ({
+              videoId: v.id,
+              frameSetId: v.frameSets[0]!.id,
+              judgedWith: { prompt: v.prompt, dimensions: v.dimensions, model: v.model, auxiliaryInfo: v.auxiliaryInfo ?? {} },
+            })),
+          },
+        },
+        ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
       },
-      ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
-    },
-  });
+    })
+    .catch((error: unknown) => {
+      // A video (or its frame set, or the endpoint) deleted between the selection above and this write: the write is
+      // one statement's transaction, so nothing of the run was saved.
+      if ((error as { code?: string }).code === "P2003")
+        throw new ConflictError("A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.");
+      throw error;
+    });
   await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
   if (run.batchMode) await deps.queue.startBatchChecks!(run.id);
   return {

@@ -29,6 +29,8 @@ export const POST = withProject(
         "`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`).",
       ),
     ],
+    // A video deleted while the run was starting: nothing saved, start again.
+    errors: [409],
   },
   async ({ actor, project, body: input }) => {
     const run = await createRun({ prisma, queue: appJudgeQueue(), pipelines: installedPipelines() }, actor, project.id, input);
