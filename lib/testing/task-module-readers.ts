@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { filesLoading, ROOT } from "../../scripts/lib/import-graph";
 
@@ -6,18 +5,12 @@ import { filesLoading, ROOT } from "../../scripts/lib/import-graph";
 const PORT = path.join(ROOT, "lib/task-modules/installed-task-modules.ts");
 
 /**
- * The test files (absolute paths) that load the task modules' port at run time, directly or through what they
- * import. The test setup installs the task registry for these files only: importing it loads every task's
+ * Those of the test files (absolute paths) that load the task modules' port at run time, directly or through what
+ * they import. The test setup installs the task registry for these files only: importing it loads every task's
  * pipelines, prompts and parsers, about 0.8 s of each file's start on a 2-core machine, and half the files (the
  * pure units among them) never read it. A file that reads the port without this list knowing fails with the port's
  * own error ("No task modules are installed"), never silently.
  */
-export function testFilesReadingTaskModules(folders: readonly string[]): string[] {
-  const tests = folders.flatMap((folder) =>
-    fs
-      .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: "utf8" })
-      .filter((file) => /\.test\.tsx?$/.test(file) && !file.includes("node_modules"))
-      .map((file) => path.join(ROOT, folder, file)),
-  );
-  return filesLoading(tests, PORT);
+export function taskModuleReaders(testFiles: readonly string[]): string[] {
+  return filesLoading(testFiles, PORT);
 }

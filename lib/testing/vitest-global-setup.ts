@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { testFilesReadingTaskModules } from "./task-module-readers";
+import { taskModuleReaders } from "./task-module-readers";
 import { copyTestDatabase, createTestDatabase, startTestServer } from "./test-database";
 
 declare module "vitest" {
@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
     databases.map((d) => d.url),
   );
   project.provide("serverBaseUrl", server.baseUrl);
-  project.provide("taskModuleReaders", testFilesReadingTaskModules(["lib", "app", "scripts", "components"]));
+  project.provide("taskModuleReaders", taskModuleReaders((await project.globTestFiles()).testFiles));
   return async () => {
     for (const database of databases) await database.drop();
     await server.stop();

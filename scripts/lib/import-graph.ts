@@ -49,19 +49,14 @@ export function sourcesUnder(folder: string): string[] {
     .map((file) => path.join(dir, file));
 }
 
+/** The repository files (absolute paths) that `file` loads at run time: its imports less the type-only ones and packages. */
+function runtimeImportsOf(file: string): string[] {
+  return importsOf(file).flatMap(({ from, typeOnly }) => (typeOnly ? [] : (resolveImport(file, from) ?? [])));
+}
+
 /** The runtime import graph of `files`: each file (repository-relative) to the repository files it loads. */
 export function runtimeImportGraph(files: string[]): Map<string, Set<string>> {
-  const graph = new Map<string, Set<string>>();
-  for (const file of files) {
-    const targets = new Set<string>();
-    for (const { from, typeOnly } of importsOf(file)) {
-      if (typeOnly) continue;
-      const target = resolveImport(file, from);
-      if (target) targets.add(path.relative(ROOT, target));
-    }
-    graph.set(path.relative(ROOT, file), targets);
-  }
-  return graph;
+  return new Map(files.map((file) => [path.relative(ROOT, file), new Set(runtimeImportsOf(file).map((target) => path.relative(ROOT, target)))]));
 }
 
 /** The circles of the graph: its strongly connected components of more than one file, or of one that imports itself (Tarjan). */
@@ -107,9 +102,7 @@ export function filesLoading(files: readonly string[], target: string): string[]
   const read = new Set(pending);
   while (pending.length > 0) {
     const file = pending.pop()!;
-    for (const { from, typeOnly } of importsOf(file)) {
-      const next = typeOnly ? null : resolveImport(file, from);
-      if (!next) continue;
+    for (const next of runtimeImportsOf(file)) {
       importers.set(next, [...(importers.get(next) ?? []), file]);
       if (!read.has(next)) {
         read.add(next);
