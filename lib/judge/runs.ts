@@ -3,6 +3,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { someNamed } from "../format/some-named";
 import type { CreateRunInput } from "./endpoints.validation";
 import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
@@ -86,11 +87,11 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   });
   // A large deletion removes its videos a batch at a time, as a worker's job: those it has yet to remove stay out.
   const beingDeleted = await videosBeingDeleted(prisma, projectId);
-  const named = new Set(input.videoIds ?? []);
   const doomed = found.filter((video) => beingDeleted.has(video.id));
-  if (doomed.some((video) => named.has(video.id))) {
-    const paths = doomed.filter((video) => named.has(video.id)).map((video) => video.relativePath);
-    throw new ValidationError(`These videos are being deleted: ${paths.slice(0, 10).join(", ")}${paths.length > 10 ? ` and ${paths.length - 10} more` : ""}.`);
+  // Named in videoIds (found holds only those then): refused rather than left out unseen.
+  if (input.videoIds && doomed.length > 0) {
+    const paths = doomed.map((video) => video.relativePath);
+    throw new ValidationError(`These videos are being deleted: ${someNamed(paths, 10)}.`);
   }
   const candidates = found
     .filter((video) => !beingDeleted.has(video.id))
@@ -110,18 +111,14 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   if (input.videoIds && !items) {
     const found = new Set(videos.map((v) => v.id));
     const missing = input.videoIds.filter((id) => !found.has(id));
-    if (missing.length)
-      throw new ValidationError(`These videos are not in the project or have no ${needs} yet: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
+    if (missing.length) throw new ValidationError(`These videos are not in the project or have no ${needs} yet: ${someNamed(missing, 10)}.`);
   }
   if (videos.length === 0) {
     if (items && items.included.length === 0)
       throw new ValidationError(`No ${pipeline.items!.kind} of that set fits this pipeline${items.excluded.length ? ` (${items.excluded[0]!.reason}, and ${items.excluded.length - 1} more)` : ""}.`);
-    const named = withoutFrames
-      .slice(0, 10)
-      .map((v) => v.relativePath)
-      .join(", ");
+    const paths = withoutFrames.map((v) => v.relativePath);
     throw new ValidationError(
-      `No video with ${needs} matches.${withoutFrames.length ? ` Extract them first for: ${named}${withoutFrames.length > 10 ? ` and ${withoutFrames.length - 10} more` : ""}.` : ""}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`,
+      `No video with ${needs} matches.${paths.length ? ` Extract them first for: ${someNamed(paths, 10)}.` : ""}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`,
     );
   }
   const judged = new Set(videos.map((v) => v.id));

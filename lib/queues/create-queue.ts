@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
+import { someNamed } from "../format/some-named";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { queueScopeForSubject, queueScopeOf } from "./queue-scopes";
@@ -41,7 +42,7 @@ async function chosenVideoIds(prisma: PrismaClient, runId: string, input: { vide
   if (Object.keys(input.filter ?? {}).length > 0) throw new ValidationError("Give either a filter or the videos, not both.");
   const inRun = new Set((await prisma.runVideo.findMany({ where: { runId, videoId: { in: ids } }, select: { videoId: true } })).map((r) => r.videoId));
   const missing = ids.filter((id) => !inRun.has(id));
-  if (missing.length) throw new ValidationError(`These videos are not in the judge run: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`);
+  if (missing.length) throw new ValidationError(`These videos are not in the judge run: ${someNamed(missing, 10)}.`);
   return { filter: { runId, chosen: `${input.chosenBy ?? "chosen videos"} (${ids.length})` }, sort: "path", dir: "asc", ids };
 }
 

@@ -3,6 +3,7 @@ import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError } from "../errors";
+import { someNamed } from "../format/some-named";
 import type { RemovedObjects } from "../storage/remove-objects";
 import { removeStorageGarbage } from "../storage/storage-garbage";
 import { deleteVideoRows, type VideoDeletionCounts } from "./delete-video-rows";
@@ -102,7 +103,7 @@ export async function deleteVideos(
       if (found.length !== videoIds.length) {
         const known = new Set(found.map((v) => v.id));
         const missing = videoIds.filter((id) => !known.has(id));
-        throw new NotFoundError(`No such video in this project: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}. Nothing was deleted.`);
+        throw new NotFoundError(`No such video in this project: ${someNamed(missing, 5)}. Nothing was deleted.`);
       }
       const busy = await runsInProgress(tx, videoIds);
       if (busy.length) {

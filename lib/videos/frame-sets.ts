@@ -4,6 +4,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { MAX_FRAME_BYTES } from "../config/limits";
 import { NotFoundError, ValidationError } from "../errors";
+import { someNamed } from "../format/some-named";
 import { frameManifestSchema, frameSetParametersKey, normaliseFrameSetParameters, validateManifest } from "../frames/frame-set-parameters";
 import { frameKey } from "../storage/storage";
 import { jpegInfo } from "../video/jpeg-info";
@@ -57,7 +58,7 @@ export async function createFrameSet(
   const named = new Set(manifest.map((frame) => frame.name));
   const missing = manifest.filter((frame) => !input.files.has(frame.name)).map((frame) => frame.name);
   const unexpected = [...input.files.keys()].filter((name) => !named.has(name));
-  if (missing.length) throw new ValidationError(`missing file parts for: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`);
+  if (missing.length) throw new ValidationError(`missing file parts for: ${someNamed(missing, 5)}`);
   if (unexpected.length) throw new ValidationError(`file parts not in the manifest: ${unexpected.slice(0, 5).join(", ")}`);
 
   const frames = manifest.map((frame) => {
