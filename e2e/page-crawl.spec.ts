@@ -172,7 +172,7 @@ test.describe("page crawl", () => {
    * each of their URLs in the browser). The page's other URLs are then requested without the browser: the answer
    * (and so any 5xx) is still checked at every URL, at a fraction of a page load and hydration each.
    */
-  function rendersOneWay(crawlPage: CrawlPage, role: CrawlRole, expected: Expected): boolean {
+  function rendersLikeItsFirstUrl(crawlPage: CrawlPage, role: CrawlRole, expected: Expected): boolean {
     return !("status" in expected) || expected.status !== 200 || (role === "admin" && crawlPage.project !== undefined);
   }
 
@@ -202,10 +202,10 @@ test.describe("page crawl", () => {
           // project the admin sees its owner's pages, which the owner's crawl checks. Every role still checks the
           // pages it lands on instead (Not found, Not allowed, sign-in).
           const axeHere = role === "signedOut" || (role === "admin") === !crawlPage.project ? axeChecked : undefined;
-          const rendersLikeItsFirstUrl = rendersOneWay(crawlPage, role, expected);
+          const requestAfterFirst = rendersLikeItsFirstUrl(crawlPage, role, expected);
           for (const [index, url] of pageUrls(crawlPage, seed, role).entries()) {
             visited += 1;
-            const problems = index > 0 && rendersLikeItsFirstUrl ? await request(context, url, expected) : await visit(page, url, expected, role, axeHere);
+            const problems = index > 0 && requestAfterFirst ? await request(context, url, expected) : await visit(page, url, expected, role, axeHere);
             for (const problem of problems) failures.push(`${role} ${url}: ${problem}`);
           }
         }
