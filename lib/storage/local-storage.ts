@@ -61,8 +61,13 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async getBytes(key: string): Promise<Buffer> {
-    return fsp.readFile(this.pathOf(key)).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === "ENOENT" ? new StorageNotFoundError(`No object at ${key}.`) : error;
+    // fs.readFile with a callback, not fs/promises: a judge worker reads thousands of small frames a
+    // second, and the promise API's open-stat-read-close round trips cost about three times its CPU.
+    return new Promise((resolve, reject) => {
+      fs.readFile(this.pathOf(key), (error, bytes) => {
+        if (error) reject(error.code === "ENOENT" ? new StorageNotFoundError(`No object at ${key}.`) : error);
+        else resolve(bytes);
+      });
     });
   }
 

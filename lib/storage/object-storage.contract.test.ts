@@ -127,6 +127,7 @@ describe.each([
   it("refuses keys that could escape the store", async () => {
     for (const key of ["../x", "a//b", "a/./b", "/abs", "a b"]) {
       await expect(storage.put(key, Buffer.from("x"))).rejects.toThrow(/unsafe storage key/);
+      await expect(storage.getBytes(key)).rejects.toThrow(/unsafe storage key/);
     }
     await expect(storage.appendToStaging("../x", 0, streamOf(Buffer.from("x")), 10)).rejects.toThrow(/unsafe upload id/);
   });
