@@ -204,6 +204,56 @@ describe("SharedEndpointLimiter", () => {
     expect(busyCalls).toBeGreaterThan(0);
   });
 
+  it("starts calls while a slow look at the pause runs if the endpoint was found unpaused within a second, and waits for the look after that", { timeout: 30_000 }, async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const target = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
+    // The pause is looked at through this client, which answers that look after `lookMs` (a busy database).
+    let lookMs = 600;
+    let looks = 0;
+    const slowPauseLooks = new Proxy(prisma, {
+      get(client, property) {
+        if (property === "$queryRaw") {
+          return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+            if (strings.join("").includes("endpoint_pause")) {
+              looks += 1;
+              await sleep(lookMs);
+            }
+            return client.$queryRaw(strings, ...values);
+          };
+        }
+        const value = Reflect.get(client, property);
+        return typeof value === "function" ? value.bind(client) : value;
+      },
+    });
+    const limits = new SharedLimits(slowPauseLooks, { leaseMs: 3000, rateWindowMs: 60_000 });
+    processes.push(limits);
+    const limiter = limits.limiterFor(target);
+    const waitBeforeStart = async () => {
+      const asked = Date.now();
+      let startedAt = 0;
+      await limiter.run(async () => void (startedAt = Date.now()));
+      return startedAt - asked;
+    };
+
+    // No look has answered yet: the first call waits for one.
+    expect(await waitBeforeStart()).toBeGreaterThanOrEqual(600 - 20);
+    // 300 ms on the last look is stale (over 200 ms old) but found the endpoint unpaused under a second ago:
+    // the call starts at once, and a new look runs meanwhile.
+    await sleep(300);
+    expect(await waitBeforeStart()).toBeLessThan(300);
+    expect(looks).toBe(2);
+    // That look answers 600 ms later; the one after it takes 3 s.
+    await sleep(700);
+    lookMs = 3000;
+    await sleep(300);
+    expect(await waitBeforeStart()).toBeLessThan(300);
+    expect(looks).toBe(3);
+    // Over a second after the last answer, with the slow look still running, a call waits for it.
+    await sleep(900);
+    expect(await waitBeforeStart()).toBeGreaterThanOrEqual(300);
+    expect(looks).toBe(3);
+  });
+
   it("reads its lease and window from the environment, and refuses nonsense", () => {
     expect(sharedLimitSettings({})).toEqual({ leaseMs: 15_000, rateWindowMs: 60_000 });
     expect(sharedLimitSettings({ ENDPOINT_LEASE_SECONDS: "3", ENDPOINT_RATE_WINDOW_SECONDS: "0.5" })).toEqual({ leaseMs: 3000, rateWindowMs: 500 });

@@ -81,6 +81,13 @@ const MAX_SHARED_PAUSE_MS = 10 * 60_000;
  * add a query to every call.
  */
 const PAUSE_RECHECK_MS = 200;
+/**
+ * Without a rate limit, calls start while a look at the pause is under way if the endpoint was found
+ * unpaused at most this long ago, instead of all waiting for the look. The look queues behind the
+ * engine's own queries, and at 256 calls in flight took up to half a second; every call start waited.
+ * Once the last look is older than this, calls wait for the next, as they do while none has answered.
+ */
+const PAUSE_STALE_MS = 1000;
 /** While the database cannot be reached, waiting calls keep trying this long before their call fails (and is retried). */
 const DATABASE_PATIENCE_MS = 120_000;
 
@@ -192,8 +199,12 @@ export class SharedEndpointLimiter implements CallLimiter {
   private readonly parked: Parked[] = [];
   /** Without a rate limit: the endpoint was found unpaused, and is taken to stay so until then. */
   private unpausedUntil = 0;
+  /** Without a rate limit: until then calls start while a look at the pause runs (PAUSE_STALE_MS). */
+  private unpausedSeenUntil = 0;
   /** Without a rate limit: the look at the pause in flight, which calls starting meanwhile share. */
   private pauseCheck: ReturnType<typeof admitCallStart> | null = null;
+  /** Counts this process's own pauses (a 429 here): a look that started before one does not undo it. */
+  private pausesHere = 0;
   /** Whether another process waited for this endpoint's slots when last asked (null: not asked yet). */
   private others: { waiting: boolean; checkedAt: number } | null = null;
   private checkingOthers = false;
@@ -232,18 +243,8 @@ export class SharedEndpointLimiter implements CallLimiter {
       tryAtOnce: true,
       attempt: async () => {
         const admit = () => admitCallStart(prisma, { endpointId: endpoint.id, requestsPerWindow: endpoint.requestsPerMinute, windowMs: settings.rateWindowMs, holder: shared.processName });
-        let admitted: Awaited<ReturnType<typeof admit>>;
-        if (endpoint.requestsPerMinute) admitted = await admit();
-        else {
-          if (clock.now() < this.unpausedUntil) return { values: [true], retryInMs: null };
-          // Calls that start together once the last look is stale share one look at the pause (a busy
-          // worker sent one per call then, dozens at a time).
-          this.pauseCheck ??= admit().finally(() => (this.pauseCheck = null));
-          admitted = await this.pauseCheck;
-        }
-        if (!admitted.admitted) return { values: [], retryInMs: admitted.retryInMs };
-        if (!endpoint.requestsPerMinute) this.unpausedUntil = Math.max(this.unpausedUntil, clock.now() + PAUSE_RECHECK_MS);
-        return { values: [true], retryInMs: null };
+        const admitted = endpoint.requestsPerMinute ? await admit() : await this.pauseLook(admit);
+        return admitted.admitted ? { values: [true], retryInMs: null } : { values: [], retryInMs: admitted.retryInMs };
       },
       unclaimed: () => {},
     });
@@ -330,11 +331,46 @@ export class SharedEndpointLimiter implements CallLimiter {
     );
   }
 
+  /**
+   * Without a rate limit, whether a call may start: only the endpoint's pause decides. Looked at once per
+   * PAUSE_RECHECK_MS; calls that start together once the last look is stale share one look (a busy worker
+   * sent one per call then, dozens at a time), and while it runs they start without it if the endpoint was
+   * found unpaused within PAUSE_STALE_MS.
+   */
+  private pauseLook(admit: () => ReturnType<typeof admitCallStart>): ReturnType<typeof admitCallStart> {
+    const { clock } = this.shared;
+    const now = clock.now();
+    if (now < this.unpausedUntil) return Promise.resolve({ admitted: true });
+    if (!this.pauseCheck) {
+      const pausesBefore = this.pausesHere;
+      this.pauseCheck = admit()
+        .then((admitted) => {
+          // A 429 here while the look ran: the look may predate the pause it wrote, and must not lift it.
+          if (this.pausesHere !== pausesBefore) return admitted;
+          const at = clock.now();
+          if (admitted.admitted) {
+            this.unpausedUntil = Math.max(this.unpausedUntil, at + PAUSE_RECHECK_MS);
+            this.unpausedSeenUntil = at + PAUSE_STALE_MS;
+          } else this.unpausedSeenUntil = 0;
+          return admitted;
+        })
+        .finally(() => (this.pauseCheck = null));
+    }
+    if (now < this.unpausedSeenUntil) {
+      // The look's failure is not this call's: a call that waits for a later look sees it.
+      this.pauseCheck.catch(() => {});
+      return Promise.resolve({ admitted: true });
+    }
+    return this.pauseCheck;
+  }
+
   /** A 429 or 503 with `retry-after` means the endpoint wants a break from everyone, not just from this call. */
   private async pauseOthers(error: unknown) {
     if (!(error instanceof LlmError) || error.retryAfterMs === null || error.retryAfterMs <= 0) return;
     if (error.kind !== "rate_limited" && error.status !== 503) return;
+    this.pausesHere += 1;
     this.unpausedUntil = 0;
+    this.unpausedSeenUntil = 0;
     try {
       await pauseEndpoint(this.shared.prisma, this.endpoint.id, Math.min(error.retryAfterMs, MAX_SHARED_PAUSE_MS));
     } catch (pauseError) {
