@@ -30,7 +30,7 @@ const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
 const boss = await startBoss(database.url, { supervise: true });
 await startBatchWorker(boss, workerBatchDeps());
-await startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
+const judging = startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
 await startAlignmentWorker(boss);
 const stopSweeps = await startDeletionWorker(boss);
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
@@ -43,7 +43,14 @@ async function stop() {
   stopping = true;
   stopSweeps();
   logger.info("stopping: unfinished jobs go back to the queue");
-  await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }).catch(() => {}), stopWebhooks()]);
+  // Videos still being judged after 10 s are failed, so another worker takes them now (their finished steps are kept).
+  await Promise.all([
+    judging
+      .stop(10_000)
+      .then(() => boss.stop({ graceful: true, timeout: 10_000 }))
+      .catch(() => {}),
+    stopWebhooks(),
+  ]);
   await database.stop();
   process.exit(0);
 }

@@ -5,6 +5,7 @@ import type { JudgeDeps } from "./engine/judge-video";
 import { judgeVideo } from "./engine/judge-video";
 import { advanceBatchRun, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./judge-queue";
+import { JobTaker } from "./job-taker";
 
 export const JUDGE_QUEUE = "judge-video";
 /**
@@ -36,7 +37,8 @@ export async function startBoss(connectionString: string, options: { supervise: 
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 5,
   });
-  boss.on("error", bossErrorLogger());
+  const logError = queueErrorLogger();
+  boss.on("error", (error) => logError(error));
   await boss.start();
   await boss.createQueue(JUDGE_QUEUE, { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 4 * 3600 });
   await boss.createQueue(JUDGE_BATCH_QUEUE, { policy: "stately", heartbeatSeconds: 10, retryLimit: 1000, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600 });
@@ -82,47 +84,48 @@ export async function startBatchWorker(boss: PgBoss, deps: Omit<BatchRunnerDeps,
   });
 }
 
-export async function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concurrency: number }) {
-  const pollingIntervalSeconds = 0.5;
-  const judge = async ([job]: { id: string; data: { runId: string; videoId: string } }[]) => {
-    if (!job) return;
-    // Every line logged while judging (the engine's retries and step failures included) names the job: the engine
-    // gets the job's log, not an AsyncLocalStorage context, whose use would turn on Node's promise hooks for every
-    // promise of the worker (about 4% of its CPU when busy).
-    const jobLog = rootLogger().child({ jobId: job.id, runId: job.data.runId, videoId: job.data.videoId });
-    const started = performance.now();
-    jobLog.debug("judging a video");
-    try {
-      const outcome = await judgeVideo(deps, job.data, (line) => jobLog.warn(line));
-      jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
-    } catch (error) {
-      jobLog.error({ err: error, durationMs: Math.round(performance.now() - started) }, "judging the video failed; pg-boss retries the job");
-      throw error;
-    }
-  };
-  const ids: string[] = [];
-  // One polling loop per video slot, started spread over the polling interval: loops started together
-  // poll together, so a new run would wait up to a whole interval for its first job to be picked up.
-  for (let i = 0; i < options.concurrency; i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, (pollingIntervalSeconds * 1000) / options.concurrency));
-    ids.push(await boss.work<{ runId: string; videoId: string }>(JUDGE_QUEUE, { batchSize: 1, pollingIntervalSeconds }, judge));
-  }
-  return ids;
+/**
+ * Judges videos from the judge queue, up to `concurrency` at a time (a JobTaker: one fetch for all free
+ * slots, heartbeats renewed together). Returns the taker, whose `stop` hands back unfinished jobs.
+ */
+export function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concurrency: number }): JobTaker<{ runId: string; videoId: string }> {
+  const logger = rootLogger();
+  return new JobTaker<{ runId: string; videoId: string }>(boss, {
+    queue: JUDGE_QUEUE,
+    capacity: options.concurrency,
+    log: queueErrorLogger(),
+    handle: async (job) => {
+      // Every line logged while judging (the engine's retries and step failures included) names the job: the engine
+      // gets the job's log, not an AsyncLocalStorage context, whose use would turn on Node's promise hooks for every
+      // promise of the worker (about 4% of its CPU when busy).
+      const jobLog = logger.child({ jobId: job.id, runId: job.data.runId, videoId: job.data.videoId });
+      const started = performance.now();
+      jobLog.debug("judging a video");
+      try {
+        const outcome = await judgeVideo(deps, job.data, (line) => jobLog.warn(line));
+        jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
+      } catch (error) {
+        jobLog.error({ err: error, durationMs: Math.round(performance.now() - started) }, "judging the video failed; pg-boss retries the job");
+        throw error;
+      }
+    },
+  }).start();
 }
 
 /**
- * pg-boss reports every failed poll and heartbeat: while PostgreSQL restarts that is several a second.
- * A lost connection is logged once per 30 s as a warning; anything else as an error with its stack.
+ * pg-boss reports every failed poll and heartbeat, and a JobTaker every failed fetch: while PostgreSQL restarts
+ * that is several a second. A lost connection is logged once per 30 s as a warning; anything else as an error
+ * with its stack, saying what failed.
  */
-function bossErrorLogger() {
+function queueErrorLogger() {
   let lastConnectionWarning = 0;
-  return (error: Error) => {
+  return (error: unknown, what = "pg-boss error") => {
     if (isConnectionLoss(error)) {
       if (Date.now() - lastConnectionWarning < 30_000) return;
       lastConnectionWarning = Date.now();
-      rootLogger().warn({ error: error.message }, "pg-boss lost its database connection; it retries on its own");
+      rootLogger().warn({ error: error instanceof Error ? error.message : String(error) }, "lost the job queue's database connection; retrying on its own");
       return;
     }
-    rootLogger().error({ err: error }, "pg-boss error");
+    rootLogger().error({ err: error }, what);
   };
 }

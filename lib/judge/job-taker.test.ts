@@ -1,0 +1,114 @@
+import type { PgBoss } from "pg-boss";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase } from "../testing/test-database";
+import { waitFor } from "../testing/worker-process";
+import { JobTaker } from "./job-taker";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let boss: PgBoss;
+/** Every fetch any taker makes, counted by queue. */
+const fetches = new Map<string, number>();
+const takers: JobTaker<{ n: number }>[] = [];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  // A database of its own: no other test's worker takes these jobs.
+  database = await createTestDatabase({ baseUrl: inject("serverBaseUrl"), stop: async () => {} }, "job_taker");
+  const { PgBoss } = await import("pg-boss");
+  boss = new PgBoss({ connectionString: database.url, supervise: false, schedule: false });
+  await boss.start();
+  const fetch = boss.fetch.bind(boss) as (name: string, options: object) => Promise<unknown>;
+  (boss as unknown as { fetch: typeof fetch }).fetch = (name, options) => {
+    fetches.set(name, (fetches.get(name) ?? 0) + 1);
+    return fetch(name, options);
+  };
+});
+afterAll(async () => {
+  for (const taker of takers) await taker.stop(0);
+  await boss?.stop({ graceful: false }).catch(() => {});
+  await database?.drop();
+});
+
+function taker(queue: string, capacity: number, handle: (job: { id: string; data: { n: number } }) => Promise<void>, options: { heartbeatMs?: number } = {}) {
+  const errors: string[] = [];
+  const started = new JobTaker<{ n: number }>(boss, { queue, capacity, handle, log: (error, what) => errors.push(`${what}: ${String(error)}`), ...options }).start();
+  takers.push(started);
+  return started;
+}
+
+async function jobStates(queue: string, ids: string[]) {
+  return Promise.all(ids.map(async (id) => (await boss.getJobById(queue, id))?.state));
+}
+
+describe("JobTaker", () => {
+  it("handles at most its capacity at once and completes every job it handled", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-capacity");
+    const ids = (await boss.insert(
+      "taker-capacity",
+      Array.from({ length: 30 }, (_, n) => ({ data: { n } })),
+      { returnId: true },
+    )) as string[];
+    let running = 0;
+    let peak = 0;
+    const handled: number[] = [];
+    taker("taker-capacity", 4, async (job) => {
+      peak = Math.max(peak, ++running);
+      await sleep(40);
+      handled.push(job.data.n);
+      running -= 1;
+    });
+    await waitFor(async () => (await jobStates("taker-capacity", ids)).every((state) => state === "completed"), 20_000, "every job completed");
+    expect(peak).toBe(4);
+    expect(handled.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+  });
+
+  it("looks at an empty queue about ten times a second whatever its capacity (pg-boss's loop per slot: twice a second each)", async () => {
+    await boss.createQueue("taker-idle");
+    taker("taker-idle", 512, async () => {});
+    await sleep(300);
+    const before = fetches.get("taker-idle") ?? 0;
+    await sleep(1000);
+    const idleFetches = (fetches.get("taker-idle") ?? 0) - before;
+    expect(idleFetches).toBeGreaterThanOrEqual(3);
+    expect(idleFetches).toBeLessThanOrEqual(15);
+    // A job sent to the empty queue is taken within a few looks.
+    let tookAt = 0;
+    await takers.at(-1)!.stop(0);
+    await boss.createQueue("taker-pickup");
+    taker("taker-pickup", 512, async () => void (tookAt = Date.now()));
+    await sleep(300);
+    const sentAt = Date.now();
+    await boss.send("taker-pickup", { n: 1 });
+    await waitFor(async () => tookAt > 0, 5000, "the job taken");
+    expect(tookAt - sentAt).toBeLessThan(1000);
+  });
+
+  it("fails a job whose handler throws, so pg-boss retries it, and completes the retry", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-retry", { retryLimit: 2, retryDelay: 0 });
+    const id = (await boss.send("taker-retry", { n: 7 }))!;
+    const attempts: number[] = [];
+    taker("taker-retry", 2, async (job) => {
+      attempts.push(job.data.n);
+      if (attempts.length === 1) throw new Error("first attempt fails");
+    });
+    await waitFor(async () => (await boss.getJobById("taker-retry", id))?.state === "completed", 20_000, "the retry completed");
+    expect(attempts).toEqual([7, 7]);
+    expect((await boss.getJobById("taker-retry", id))?.retryCount).toBe(1);
+  });
+
+  it("renews the heartbeats of the jobs it handles, and stop hands back the jobs still running after its grace time", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-stop", { heartbeatSeconds: 10, retryLimit: 3, retryDelay: 0 });
+    const id = (await boss.send("taker-stop", { n: 1 }))!;
+    let release: () => void = () => {};
+    const stopping = taker("taker-stop", 2, () => new Promise<void>((resolve) => (release = resolve)), { heartbeatMs: 200 });
+    await waitFor(async () => (await boss.getJobById("taker-stop", id))?.state === "active", 10_000, "the job active");
+    const firstBeat = (await boss.getJobById("taker-stop", id))!.heartbeatOn?.getTime() ?? 0;
+    await waitFor(async () => ((await boss.getJobById("taker-stop", id))!.heartbeatOn?.getTime() ?? 0) > firstBeat, 5000, "a renewed heartbeat");
+
+    await stopping.stop(300);
+    const job = await boss.getJobById("taker-stop", id);
+    expect(job?.state).toBe("retry");
+    expect(stopping.active).toBe(1);
+    release();
+  });
+});
