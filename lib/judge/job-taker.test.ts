@@ -8,6 +8,7 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let boss: PgBoss;
 /** Every fetch any taker makes, counted by queue. */
 const fetches = new Map<string, number>();
+const answerDelayMs = new Map<string, number>();
 const takers: JobTaker<{ n: number }>[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -18,9 +19,12 @@ beforeAll(async () => {
   boss = new PgBoss({ connectionString: database.url, supervise: false, schedule: false });
   await boss.start();
   const fetch = boss.fetch.bind(boss) as (name: string, options: object) => Promise<unknown>;
-  (boss as unknown as { fetch: typeof fetch }).fetch = (name, options) => {
+  (boss as unknown as { fetch: typeof fetch }).fetch = async (name, options) => {
     fetches.set(name, (fetches.get(name) ?? 0) + 1);
-    return fetch(name, options);
+    const jobs = await fetch(name, options);
+    // A slow answer: the jobs are claimed, and reach the taker this much later.
+    await sleep(answerDelayMs.get(name) ?? 0);
+    return jobs;
   };
 });
 afterAll(async () => {
@@ -94,6 +98,19 @@ describe("JobTaker", () => {
     await waitFor(async () => (await boss.getJobById("taker-retry", id))?.state === "completed", 20_000, "the retry completed");
     expect(attempts).toEqual([7, 7]);
     expect((await boss.getJobById("taker-retry", id))?.retryCount).toBe(1);
+  });
+
+  it("hands back, unhandled, the jobs of a fetch that answers after stop began", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-late-fetch", { retryLimit: 3, retryDelay: 0 });
+    const id = (await boss.send("taker-late-fetch", { n: 1 }))!;
+    answerDelayMs.set("taker-late-fetch", 600);
+    let handled = 0;
+    const late = taker("taker-late-fetch", 2, async () => void (handled += 1));
+    await waitFor(async () => (await boss.getJobById("taker-late-fetch", id))?.state === "active", 5000, "the job claimed");
+    await late.stop(0);
+    await waitFor(async () => (await boss.getJobById("taker-late-fetch", id))?.state === "retry", 5000, "the job handed back");
+    expect(handled).toBe(0);
+    expect(late.active).toBe(0);
   });
 
   it("renews the heartbeats of the jobs it handles, and stop hands back the jobs still running after its grace time", { timeout: 30_000 }, async () => {

@@ -29,7 +29,7 @@ export interface JobTakerOptions<T> {
  * repeated at once while the queue hands out all it was asked for, and every `idlePollMs` once it runs
  * dry. The heartbeats of all jobs being handled are renewed together (pg-boss renews each job's on its
  * own). A job whose handler throws is failed, so pg-boss retries it by the queue's policy; `stop` hands
- * back the jobs still running after its grace time the same way.
+ * back the jobs still running after its grace time the same way, and any that a fetch returns after it began.
  */
 export class JobTaker<T extends object> {
   /** The jobs being handled, by id: the attempt this process holds (complete, fail and touch are fenced to it) and its end. */
@@ -67,12 +67,15 @@ export class JobTaker<T extends object> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const settled = Promise.allSettled([...this.running.values()].map((job) => job.done));
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
-    const left = [...this.running.values()].map((job) => job.attempt);
-    if (left.length > 0) {
-      await this.boss
-        .fail(this.options.queue, left, { message: "The worker stopped before the job finished; another worker takes it." })
-        .catch((error: unknown) => this.options.log(error, "could not hand back the jobs of a stopping worker"));
-    }
+    await this.handBack([...this.running.values()].map((job) => job.attempt));
+  }
+
+  /** Fails jobs this stopping process will not finish, so that pg-boss gives them to another worker now. */
+  private async handBack(attempts: JobAttempt[]) {
+    if (attempts.length === 0) return;
+    await this.boss
+      .fail(this.options.queue, attempts, { message: "The worker stopped before the job finished; another worker takes it." })
+      .catch((error: unknown) => this.options.log(error, "could not hand back the jobs of a stopping worker"));
   }
 
   /** On the next turn of the event loop, so slots that free up together share one fetch. */
@@ -96,7 +99,8 @@ export class JobTaker<T extends object> {
       const room = this.options.capacity - this.running.size;
       if (room > 0 && !this.stopped) {
         const jobs = await this.boss.fetch<T>(this.options.queue, { batchSize: room });
-        for (const job of jobs) this.handle(job);
+        if (this.stopped) await this.handBack(jobs.map((job) => ({ id: job.id, retryCount: job.retryCount })));
+        else for (const job of jobs) this.handle(job);
         dry = jobs.length < room;
       }
     } catch (error) {
