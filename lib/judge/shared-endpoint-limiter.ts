@@ -197,10 +197,11 @@ export class SharedEndpointLimiter implements CallLimiter {
   private readonly slots: PollingQueue<Lease>;
   private readonly starts: PollingQueue<true>;
   private readonly parked: Parked[] = [];
-  /** Without a rate limit: the endpoint was found unpaused, and is taken to stay so until then. */
-  private unpausedUntil = 0;
-  /** Without a rate limit: until then calls start while a look at the pause runs (PAUSE_STALE_MS). */
-  private unpausedSeenUntil = 0;
+  /**
+   * Without a rate limit: when a look last found the endpoint unpaused (-Infinity: never, or paused since). It is
+   * taken to stay so for PAUSE_RECHECK_MS, and calls start while a newer look runs for PAUSE_STALE_MS.
+   */
+  private unpausedSeenAt = -Infinity;
   /** Without a rate limit: the look at the pause in flight, which calls starting meanwhile share. */
   private pauseCheck: ReturnType<typeof admitCallStart> | null = null;
   /** Counts this process's own pauses (a 429 here): a look that started before one does not undo it. */
@@ -340,23 +341,19 @@ export class SharedEndpointLimiter implements CallLimiter {
   private pauseLook(admit: () => ReturnType<typeof admitCallStart>): ReturnType<typeof admitCallStart> {
     const { clock } = this.shared;
     const now = clock.now();
-    if (now < this.unpausedUntil) return Promise.resolve({ admitted: true });
+    if (now < this.unpausedSeenAt + PAUSE_RECHECK_MS) return Promise.resolve({ admitted: true });
     if (!this.pauseCheck) {
       const pausesBefore = this.pausesHere;
       this.pauseCheck = admit()
         .then((admitted) => {
           // A 429 here while the look ran: the look may predate the pause it wrote, and must not lift it.
           if (this.pausesHere !== pausesBefore) return admitted;
-          const at = clock.now();
-          if (admitted.admitted) {
-            this.unpausedUntil = Math.max(this.unpausedUntil, at + PAUSE_RECHECK_MS);
-            this.unpausedSeenUntil = at + PAUSE_STALE_MS;
-          } else this.unpausedSeenUntil = 0;
+          this.unpausedSeenAt = admitted.admitted ? clock.now() : -Infinity;
           return admitted;
         })
         .finally(() => (this.pauseCheck = null));
     }
-    if (now < this.unpausedSeenUntil) {
+    if (now < this.unpausedSeenAt + PAUSE_STALE_MS) {
       // The look's failure is not this call's: a call that waits for a later look sees it.
       this.pauseCheck.catch(() => {});
       return Promise.resolve({ admitted: true });
@@ -369,8 +366,7 @@ export class SharedEndpointLimiter implements CallLimiter {
     if (!(error instanceof LlmError) || error.retryAfterMs === null || error.retryAfterMs <= 0) return;
     if (error.kind !== "rate_limited" && error.status !== 503) return;
     this.pausesHere += 1;
-    this.unpausedUntil = 0;
-    this.unpausedSeenUntil = 0;
+    this.unpausedSeenAt = -Infinity;
     try {
       await pauseEndpoint(this.shared.prisma, this.endpoint.id, Math.min(error.retryAfterMs, MAX_SHARED_PAUSE_MS));
     } catch (pauseError) {
