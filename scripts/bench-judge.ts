@@ -212,6 +212,13 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
+/** Starts a run of `pipeline` on every video of the project with the endpoint, and waits for it to be done; its id. */
+async function runToEnd(projectId: string, pipeline: string, endpointId: string): Promise<string> {
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline, endpointId });
+  await runFinished(run.id);
+  return run.id;
+}
+
 async function timedRun(label: string, pipeline = "hallucination", where: { projectId: string; endpointId: string } = { projectId, endpointId: endpoint.id }) {
   const before = (await stubRequests()).length;
   const loadBefore = load();
@@ -224,8 +231,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   const cpuBefore = workerCpuMs();
   const postgresCpuBefore = postgresCpuMs();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, where.projectId, { pipeline, endpointId: where.endpointId });
-  await runFinished(run.id);
+  const runId = await runToEnd(where.projectId, pipeline, where.endpointId);
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = workerCpuMs() - cpuBefore;
   const postgresCpu = postgresCpuMs() - postgresCpuBefore;
@@ -236,7 +242,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
     fs.mkdirSync(values.profile, { recursive: true });
     fs.writeFileSync(path.join(values.profile, `bench-judge-${label}.cpuprofile`), JSON.stringify(profile));
   }
-  const steps = await prisma.stepResult.groupBy({ by: ["status"], where: { runId: run.id }, _count: { _all: true } });
+  const steps = await prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
   const stepCount = steps.reduce((sum, s) => sum + s._count._all, 0);
   return {
     seconds,
@@ -270,8 +276,7 @@ const WARM_UP_VIDEOS = 8;
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, warmUp.projectId, { pipeline: "hallucination", endpointId: warmUpEndpoint.id });
-  await runFinished(run.id);
+  await runToEnd(warmUp.projectId, "hallucination", warmUpEndpoint.id);
 }
 
 const first = await timedRun("first");
@@ -353,7 +358,7 @@ if (!values["no-vbench2"]) {
   // Warmed up as the hallucination run is: the VBench-2.0 pipeline's own first-use costs are paid before the clock starts.
   const warmUp = await vbench2Project(prisma, owner, specs(WARM_UP_VIDEOS, VIDEOS));
   const warmUpEndpoint = await createEndpoint(prisma, owner, warmUp.projectId, endpointSettings);
-  await runFinished((await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, warmUp.projectId, { pipeline: "vbench2", endpointId: warmUpEndpoint.id })).id);
+  await runToEnd(warmUp.projectId, "vbench2", warmUpEndpoint.id);
   vbench2 = await timedRun("vbench2", "vbench2", { projectId: project.projectId, endpointId: vbench2Endpoint.id });
 }
 const vbench2Achieved = vbench2 ? vbench2.calls / vbench2.seconds : 0;
