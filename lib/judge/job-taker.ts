@@ -2,6 +2,7 @@ import type { Job, PgBoss } from "pg-boss";
 
 /** The attempt of a job a process holds: pg-boss settles and touches a job only in the attempt given. */
 type JobAttempt = Pick<Job, "id" | "retryCount">;
+const attemptOf = (job: JobAttempt): JobAttempt => ({ id: job.id, retryCount: job.retryCount });
 
 /** A job as the taker hands it to its handler. */
 export interface TakenJob<T> {
@@ -99,7 +100,7 @@ export class JobTaker<T extends object> {
       const room = this.options.capacity - this.running.size;
       if (room > 0 && !this.stopped) {
         const jobs = await this.boss.fetch<T>(this.options.queue, { batchSize: room });
-        if (this.stopped) await this.handBack(jobs.map((job) => ({ id: job.id, retryCount: job.retryCount })));
+        if (this.stopped) await this.handBack(jobs.map(attemptOf));
         else for (const job of jobs) this.handle(job);
         dry = jobs.length < room;
       }
@@ -123,7 +124,7 @@ export class JobTaker<T extends object> {
   }
 
   private handle(job: { id: string; data: T; retryCount: number }) {
-    const attempt: JobAttempt = { id: job.id, retryCount: job.retryCount };
+    const attempt = attemptOf(job);
     const done = this.options
       .handle({ id: job.id, data: job.data })
       .then(

@@ -37,8 +37,7 @@ export async function startBoss(connectionString: string, options: { supervise: 
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 5,
   });
-  const logError = queueErrorLogger();
-  boss.on("error", (error) => logError(error));
+  boss.on("error", queueErrorLogger());
   await boss.start();
   await boss.createQueue(JUDGE_QUEUE, { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 4 * 3600 });
   await boss.createQueue(JUDGE_BATCH_QUEUE, { policy: "stately", heartbeatSeconds: 10, retryLimit: 1000, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600 });
