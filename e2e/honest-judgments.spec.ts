@@ -21,12 +21,30 @@ test("accept marking, the independent-only agreement and withdrawing a judgment"
 
   await signIn(page, owner.email, owner.password);
   // Video 0: the judge says yes; the editor starts empty, and Accept saves the judge's value, marked.
+  // The page's first read of the judgments is answered before the save and held back until the save is answered,
+  // as on a busy machine: the saved value must still show (the refetch once reused that read and kept its answer).
+  let firstReadAnswered!: () => void;
+  const firstRead = new Promise<void>((resolve) => (firstReadAnswered = resolve));
+  const saveAnswered = page.waitForResponse((r) => r.request().method() === "PUT" && r.url().includes("/review/verdict"));
+  await page.route(
+    /\/api\/v1\/videos\/[^/]+\/reviews/,
+    async (route) => {
+      const response = await route.fetch();
+      firstReadAnswered();
+      // Until the page has handled the save's answer (a second after it arrives) and asked for the judgments again.
+      await saveAnswered;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.fulfill({ response });
+    },
+    { times: 1 },
+  );
   await page.goto(`/projects/${projectId}/videos/${videoIds[0]}`);
   let verdict = page.getByTestId("outcome-verdict");
   await expect(verdict.getByTestId("value-judge")).toHaveText("Judge: yes");
   await verdict.getByRole("button", { name: "Give your verdict" }).click();
   await expect(verdict.getByLabel("Your value")).toHaveValue("");
   await expect(verdict.getByRole("button", { name: "Save" })).toBeDisabled();
+  await firstRead;
   await verdict.getByTestId("accept-judge").click();
   await expect(verdict.getByTestId("value-you")).toHaveText("You: yes");
   await expect(verdict.getByTestId("history-entry").first()).toContainText("set yes (accepted judge)");

@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
@@ -89,7 +90,7 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
     } finally {
       extractor.terminate();
       setRunning(false);
-      void queryClient.invalidateQueries({ queryKey: ["pending-videos", projectId] });
+      void refetchAfterWrite(queryClient, ["pending-videos", projectId]);
     }
   }
 

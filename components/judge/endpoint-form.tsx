@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -134,7 +135,7 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
     },
     onSuccess: () => {
       if (!endpoint) setForm(EMPTY_FORM);
-      void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
+      void refetchAfterWrite(queryClient, ["endpoints", projectId]);
       router.refresh(); // the endpoint list beside the form is rendered on the server
       onDone?.();
     },

@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -39,7 +40,7 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
   const router = useRouter();
   const [editing, setEditing] = useState(false);
   const changed = () => {
-    void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
+    void refetchAfterWrite(queryClient, ["endpoints", projectId]);
     router.refresh();
   };
   // The probe stores what it found on the endpoint: the row shows it once the page is read again.

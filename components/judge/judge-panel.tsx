@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type ReactNode } from "react";
@@ -90,7 +91,7 @@ export function JudgePanel({
         ...(chosenPromptVersions(promptVersions[pipelineId] ?? {}) ? { promptVersions: chosenPromptVersions(promptVersions[pipelineId] ?? {}) } : {}),
         ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["runs", projectId] }),
+    onSuccess: () => refetchAfterWrite(queryClient, ["runs", projectId]),
   });
 
   const renderForm = ({ fields, part }: { fields: ReactNode; part: RunSettingsPart }) => {

@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -36,7 +37,7 @@ export function ReuseEndpointPicker({ projectId, endpoints }: { projectId: strin
   const copy = useMutation({
     mutationFn: (fromEndpointId: string) => postJson<{ id: string }>(`/api/v1/projects/${encodeURIComponent(projectId)}/endpoints/reusable`, { fromEndpointId } satisfies CopyEndpointRequest),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["endpoints", projectId] });
+      void refetchAfterWrite(queryClient, ["endpoints", projectId]);
       router.refresh(); // the endpoint list above is rendered on the server
     },
   });

@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
@@ -46,8 +47,8 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
   const cancel = useMutation({
     mutationFn: () => postJson(`/api/v1/runs/${runId}/cancel`, {}),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["run", runId] });
-      void queryClient.invalidateQueries({ queryKey: ["runs"] });
+      void refetchAfterWrite(queryClient, ["run", runId]);
+      void refetchAfterWrite(queryClient, ["runs"]);
     },
   });
   const s = status.data;

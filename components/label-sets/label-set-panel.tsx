@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
@@ -104,7 +105,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
         setMessage(`Imported "${result.plan.name}": ${result.labelSet?.judgments ?? 0} labels.`);
         setPlan(null);
         setFile(null);
-        await queryClient.invalidateQueries({ queryKey: ["label-sets", projectId] });
+        await refetchAfterWrite(queryClient, ["label-sets", projectId]);
       }
     } catch (error) {
       setPlan(null);
@@ -119,7 +120,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
     try {
       const result = await apiFetch<{ deletedJudgments: number }>(`/api/v1/projects/${projectId}/label-sets/${id}`, { method: "DELETE" });
       setMessage(`Deleted the label set and its ${result.deletedJudgments} labels.`);
-      await queryClient.invalidateQueries({ queryKey: ["label-sets", projectId] });
+      await refetchAfterWrite(queryClient, ["label-sets", projectId]);
     } catch (error) {
       setMessage(error instanceof Error ? error.message : String(error));
     } finally {

@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
@@ -14,7 +15,7 @@ function DeletionRow({ deletion }: { deletion: Deletion }) {
   const queryClient = useQueryClient();
   const cancel = useMutation({
     mutationFn: () => postJson<Deletion>(`/api/v1/me/project-deletions/${deletion.id}/cancel`, {}),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    onSettled: () => refetchAfterWrite(queryClient, KEY),
   });
   const total = Math.max(deletion.videosTotal, deletion.videosDeleted);
   const percent = total ? Math.round((100 * deletion.videosDeleted) / total) : deletion.status === "done" ? 100 : 0;

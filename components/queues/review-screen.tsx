@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { isTypingTarget } from "@/components/is-typing-target";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { usePathname } from "next/navigation";
@@ -404,13 +405,13 @@ export function ReviewScreen({
     draftKey: (id) => presenceDraftKey(userId, queueId, id),
     finished: (id, text) => {
       setFinishedNotes((notes) => ({ ...notes, [id]: text }));
-      void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, id] });
+      void refetchAfterWrite(queryClient, ["queue-item", queueId, id]);
     },
     finishedText: (id) => finishedNotes[id] ?? null,
     reveal: (id, nextId, text) => {
       setReveals((shown) => ({ ...shown, [id]: nextId }));
       setFinishedNotes((notes) => ({ ...notes, [id]: text }));
-      void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, id] });
+      void refetchAfterWrite(queryClient, ["queue-item", queueId, id]);
     },
     revealedNext: (id) => reveals[id] ?? null,
     digitAdvances,
@@ -420,7 +421,7 @@ export function ReviewScreen({
     submitted: (id) => {
       unsent.current.delete(id);
       setFailures((f) => f.filter((x) => x.itemId !== id));
-      void queryClient.invalidateQueries({ queryKey: ["queue-progress", queueId] });
+      void refetchAfterWrite(queryClient, ["queue-progress", queueId]);
     },
     submitInBackground: ({ itemId: sentId, label, drafts, judgments, presence, present }) => {
       const work = { drafts, present };
@@ -438,7 +439,7 @@ export function ReviewScreen({
           inflight.current.delete(sent);
           // Its status, versions and the queue's counts changed (or, after a conflict, the saved values): read again when shown.
           void queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, sentId], refetchType: "none" });
-          void queryClient.invalidateQueries({ queryKey: ["queue-progress", queueId] });
+          void refetchAfterWrite(queryClient, ["queue-progress", queueId]);
         });
       inflight.current.add(sent);
     },
@@ -701,7 +702,7 @@ function ItemReview({
       // Read the item again: its header says submitted, and a blind queue now shows the judge's values.
       support.finished(data.item.id, "Submitted. Nothing is left for you in this queue. Thank you!" + release());
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) await queryClient.invalidateQueries({ queryKey: ["queue-item", queueId, data.item.id] });
+      if (error instanceof ApiError && error.status === 409) await refetchAfterWrite(queryClient, ["queue-item", queueId, data.item.id]);
       setMessage({ text: (error instanceof Error ? error.message : "Could not submit.") + release(), tone: "error" });
     } finally {
       setBusy(false);

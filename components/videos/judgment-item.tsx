@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, apiFetch } from "@/lib/api-client";
@@ -153,11 +154,11 @@ export function JudgmentForm({
     onSuccess: async (saved, accept) => {
       setBaseVersion(saved.version);
       if (accept && judgeValue !== null) setValue(String(judgeValue));
-      await queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+      await refetchAfterWrite(queryClient, ["reviews", videoId]);
       onSaved?.();
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) void queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+      if (error instanceof ApiError && error.status === 409) void refetchAfterWrite(queryClient, ["reviews", videoId]);
     },
   });
   const withdraw = useMutation({
@@ -171,11 +172,11 @@ export function JudgmentForm({
       // Saving the target again starts like a first judgment.
       setBaseVersion(0);
       setValue("");
-      await queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+      await refetchAfterWrite(queryClient, ["reviews", videoId]);
       onSaved?.();
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) void queryClient.invalidateQueries({ queryKey: ["reviews", videoId] });
+      if (error instanceof ApiError && error.status === 409) void refetchAfterWrite(queryClient, ["reviews", videoId]);
     },
   });
   const conflict = save.error instanceof ApiError && save.error.status === 409;

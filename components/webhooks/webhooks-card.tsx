@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
@@ -48,7 +49,7 @@ export function WebhooksCard({ projectId }: { projectId: string }) {
       setSecret({ url: hook.url, secret: hook.secret });
       setUrl("");
       setDescription("");
-      void queryClient.invalidateQueries({ queryKey: key });
+      void refetchAfterWrite(queryClient, key);
     },
   });
 
@@ -71,7 +72,7 @@ export function WebhooksCard({ projectId }: { projectId: string }) {
       <ul className="flex flex-col gap-3" data-testid="webhook-list">
         {hooks.data?.length === 0 && <li className="text-slate-500">No webhooks yet.</li>}
         {hooks.data?.map((hook) => (
-          <WebhookItem key={hook.id} hook={hook} onChanged={() => void queryClient.invalidateQueries({ queryKey: key })} onSecret={(value) => setSecret({ url: hook.url, secret: value })} />
+          <WebhookItem key={hook.id} hook={hook} onChanged={() => void refetchAfterWrite(queryClient, key)} onSecret={(value) => setSecret({ url: hook.url, secret: value })} />
         ))}
       </ul>
       <form

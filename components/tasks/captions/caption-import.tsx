@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
@@ -120,7 +121,7 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
         if (row.state === "checked") await send(row, false);
         else if (row.state === "new" && referenceSetId(row)) await send(row, true);
       }
-      await queryClient.invalidateQueries({ queryKey: ["caption-sets", projectId] });
+      await refetchAfterWrite(queryClient, ["caption-sets", projectId]);
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { buttonClass } from "@/components/class-names";
@@ -53,7 +54,7 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
     setBusy(true);
     try {
       for (const row of current.current.filter(filter)) await send(row, dryRun);
-      if (!dryRun) await queryClient.invalidateQueries({ queryKey: ["question-sets", projectId] });
+      if (!dryRun) await refetchAfterWrite(queryClient, ["question-sets", projectId]);
     } finally {
       setBusy(false);
     }

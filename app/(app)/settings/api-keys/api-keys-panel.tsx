@@ -1,5 +1,6 @@
 "use client";
 
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
@@ -34,12 +35,12 @@ export function ApiKeysPanel() {
     onSuccess: (result) => {
       setCreated(result);
       setName("");
-      void queryClient.invalidateQueries({ queryKey: ["api-keys"] });
+      void refetchAfterWrite(queryClient, ["api-keys"]);
     },
   });
   const revoke = useMutation({
     mutationFn: (id: string) => api<null>(`/api/v1/me/api-keys/${encodeURIComponent(id)}`, { method: "DELETE" }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
+    onSuccess: () => refetchAfterWrite(queryClient, ["api-keys"]),
   });
 
   return (
