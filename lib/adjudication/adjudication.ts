@@ -18,6 +18,7 @@ import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { framesSeenBy, keyFramesAndClusters } from "../judge/frame-scopes";
 import { type ReviewerDisagreement, reviewerDisagreement } from "./disagreement-among-reviewers";
 import { goldInputSchema, type GoldInput } from "./adjudication.validation";
+import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 
 const id = z.string().trim().min(1).max(64);
 
@@ -264,7 +265,7 @@ export async function setGold(prisma: PrismaClient, actor: Actor, projectId: str
         return created.id;
       } catch (error) {
         // Another owner (or tab) set the first gold at the same moment.
-        if ((error as { code?: string }).code === "P2002") {
+        if (isPrismaError(error, UNIQUE_VIOLATION)) {
           throw new ReviewConflictError(await prisma.goldJudgment.findUniqueOrThrow({ where: { projectId_targetKey: { projectId, targetKey: input.targetKey } } }));
         }
         throw error;

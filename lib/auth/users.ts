@@ -5,6 +5,7 @@ import { requireSiteAdmin } from "../authz/permissions";
 import { ConflictError, ValidationError } from "../errors";
 import type { Actor } from "./actor";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password";
+import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 
 export const newUserSchema = z.object({
   email: z
@@ -34,7 +35,7 @@ export async function createUser(prisma: PrismaClient, input: NewUser) {
   try {
     return await prisma.$transaction(async (tx) => insertUser(tx, data, passwordHash));
   } catch (error) {
-    if ((error as { code?: string }).code === "P2002") throw new ConflictError("A user with that email already exists.");
+    if (isPrismaError(error, UNIQUE_VIOLATION)) throw new ConflictError("A user with that email already exists.");
     throw error;
   }
 }

@@ -1,15 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-
-/** The real VBench-2.0 prompt suite shared next to the project; tests read it, never copy it. */
-export const VBENCH_PROMPTS_DIR = path.resolve(import.meta.dirname, "../../../shared/vbench2-prompts");
+import { sharedDataPath } from "../testing/shared-data";
 
 export function readVbenchFile(relativePath: string): string {
-  return fs.readFileSync(path.join(VBENCH_PROMPTS_DIR, relativePath), "utf8");
+  return fs.readFileSync(sharedDataPath(path.join("vbench2-prompts", relativePath)), "utf8");
 }
 
 export function vbenchDimensionFileNames(): string[] {
-  return fs.readdirSync(path.join(VBENCH_PROMPTS_DIR, "prompt")).filter((name) => name.endsWith(".txt"));
+  return fs.readdirSync(sharedDataPath("vbench2-prompts/prompt")).filter((name) => name.endsWith(".txt"));
 }
 
 /** A record of VBench's JSON prompt list (its own field names: `caption` is the prompt). */

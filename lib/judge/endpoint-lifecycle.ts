@@ -4,6 +4,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import { installedPipelines } from "../task-modules/installed-task-modules";
+import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 
 /**
  * Archiving and deleting judge endpoints. A run keeps naming the endpoint it called (and a QA run its
@@ -54,7 +55,7 @@ export async function deleteEndpoint(prisma: PrismaClient, actor: Actor, endpoin
   }
   // A run started between the count and here fails the delete on its foreign key (onDelete: Restrict).
   await prisma.judgeEndpoint.delete({ where: { id: endpoint.id } }).catch((error: unknown) => {
-    if ((error as { code?: string }).code === "P2003") throw new ConflictError(`Endpoint ${endpoint.name} cannot be deleted: a run uses it. Archive it instead.`);
+    if (isPrismaError(error, FOREIGN_KEY_VIOLATION)) throw new ConflictError(`Endpoint ${endpoint.name} cannot be deleted: a run uses it. Archive it instead.`);
     throw error;
   });
 }

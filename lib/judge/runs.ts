@@ -15,6 +15,7 @@ import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
 import { latestSettingsVersion, saveSettingsVersion } from "./settings-versions";
 import { videosBeingDeleted } from "../videos/video-deletion-job";
 import type { JudgeQueue } from "./judge-queue";
+import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 
 type RunDeps = { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> };
 
@@ -174,8 +175,7 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
     .catch((error: unknown) => {
       // A video (or its frame set, or the endpoint) deleted between the selection above and this write: the write is
       // one statement's transaction, so nothing of the run was saved.
-      if ((error as { code?: string }).code === "P2003")
-        throw new ConflictError("A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.");
+      if (isPrismaError(error, FOREIGN_KEY_VIOLATION)) throw new ConflictError("A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.");
       throw error;
     });
   await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));

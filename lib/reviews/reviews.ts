@@ -10,6 +10,7 @@ import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "
 import { type JudgmentTarget, judgmentKey, metricTarget, presenceTarget, scoreTarget } from "./judgment-key";
 import { disagreementGapOf, judgePresence, presenceTargetOf } from "../tasks/task-declaration";
 import type { ReviewInput, WithdrawInput } from "./reviews.validation";
+import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 
 /**
  * How a judgment's value came about: "typed" by the reviewer, or "implied_by_absence", stored by a
@@ -260,7 +261,7 @@ export async function writeJudgment(tx: Prisma.TransactionClient, actor: Actor, 
       return created;
     } catch (error) {
       // The same reviewer's other tab created it first.
-      if ((error as { code?: string }).code === "P2002") {
+      if (isPrismaError(error, UNIQUE_VIOLATION)) {
         await tx.$executeRaw`ROLLBACK TO SAVEPOINT judgment_create`;
         const winner = await tx.humanJudgment.findUniqueOrThrow({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
         throw new ReviewConflictError(winner);

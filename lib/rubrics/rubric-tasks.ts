@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
-import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 import { rubricPipelineId } from "./rubric-declaration";
 import { canonicalDefinition, rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
@@ -28,7 +29,7 @@ export function definitionOfBody(body: RubricBody): RubricDefinition {
 }
 
 function nameTaken(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  return isPrismaError(error, UNIQUE_VIOLATION);
 }
 
 export async function createRubricTask(prisma: PrismaClient, actor: Actor, projectId: string, body: RubricBody) {

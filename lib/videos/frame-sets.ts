@@ -9,6 +9,7 @@ import { frameManifestSchema, frameSetParametersKey, normaliseFrameSetParameters
 import { frameKey } from "../storage/storage";
 import { jpegInfo } from "../video/jpeg-info";
 import type { VideoDeps } from "./register-video";
+import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 
 /** A frame set is identified by its video's bytes and its canonical parameters. */
 export function frameSetIdentity(videoSha256: string, parametersKey: string): string {
@@ -59,7 +60,7 @@ export async function createFrameSet(
   const missing = manifest.filter((frame) => !input.files.has(frame.name)).map((frame) => frame.name);
   const unexpected = [...input.files.keys()].filter((name) => !named.has(name));
   if (missing.length) throw new ValidationError(`missing file parts for: ${someNamed(missing, 5)}`);
-  if (unexpected.length) throw new ValidationError(`file parts not in the manifest: ${unexpected.slice(0, 5).join(", ")}`);
+  if (unexpected.length) throw new ValidationError(`file parts not in the manifest: ${someNamed(unexpected, 5)}`);
 
   const frames = manifest.map((frame) => {
     const bytes = input.files.get(frame.name)!;
@@ -111,7 +112,7 @@ export async function createFrameSet(
     return { frameSetId, created: true };
   } catch (error) {
     await Promise.all(storedKeys.map((key) => storage.delete(key)));
-    if ((error as { code?: string }).code === "P2002") {
+    if (isPrismaError(error, UNIQUE_VIOLATION)) {
       const winner = await prisma.frameSet.findUniqueOrThrow({ where: { videoId_identity: { videoId, identity } }, select: { id: true } });
       return { frameSetId: winner.id, created: false };
     }

@@ -8,6 +8,7 @@ import { videoKey } from "../storage/storage";
 import { probeVideoFile } from "../video/probe-video-file";
 import { describeImportedVideo } from "./describe-imported-video";
 import type { VideoMetadataInput } from "./videos.validation";
+import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 
 export interface VideoDeps {
   prisma: PrismaClient;
@@ -88,7 +89,7 @@ export async function registerStoredVideo(
       });
     } catch (error) {
       // Two uploads of the same bytes at once: the other one won. The stored file is that one's too.
-      if ((error as { code?: string }).code === "P2002") {
+      if (isPrismaError(error, UNIQUE_VIOLATION)) {
         const winner = await prisma.video.findUniqueOrThrow({ where: { projectId_sha256: { projectId: input.projectId, sha256: input.sha256 } }, select: { id: true } });
         throw new DuplicateVideoError(winner.id, fields.fileName);
       }

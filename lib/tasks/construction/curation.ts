@@ -17,6 +17,7 @@ import { AppError, NotFoundError, ValidationError } from "../../errors";
 import { agreementReport } from "../../stats/agreement-report";
 import { buildRatingTable } from "../../stats/rating-table";
 import { MC_LETTERS } from "./mc-letters";
+import { isPrismaError, UNIQUE_VIOLATION } from "../../db/prisma-errors";
 
 export const CANDIDATE_ITEM_KIND = "qa_candidate";
 export const CURATION_DECISIONS = ["accept", "reject"] as const;
@@ -107,9 +108,10 @@ export async function saveCuration(prisma: PrismaClient, actor: Actor, raw: Save
     const existing = await tx.curationDecision.findUnique({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } });
     if (!existing) {
       if (input.expectedVersion !== undefined) throw new CurationConflictError({ version: 0, decision: "none" });
-      const created = await tx.curationDecision.create({ data: { projectId: item.projectId, itemId: item.id, curatorId: actor.userId, ...after } }).catch(async (error: { code?: string }) => {
+      const created = await tx.curationDecision.create({ data: { projectId: item.projectId, itemId: item.id, curatorId: actor.userId, ...after } }).catch(async (error: unknown) => {
         // Two first saves raced (two tabs): the other one won.
-        if (error.code === "P2002") throw new CurationConflictError(await prisma.curationDecision.findUniqueOrThrow({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } }));
+        if (isPrismaError(error, UNIQUE_VIOLATION))
+          throw new CurationConflictError(await prisma.curationDecision.findUniqueOrThrow({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } }));
         throw error;
       });
       await tx.curationDecisionHistory.create({ data: { decisionId: created.id, curatorId: actor.userId, version: 1, after } });

@@ -19,6 +19,7 @@ import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { sharedDataPath } from "@/lib/testing/shared-data";
 import { generationTemplateOf, qaGenerateSettingsSchema } from "./qa-generate-pipeline";
 
 const FIRST_PERSON = "You excel in interpreting video footage recorded from a first-person perspective by a pair of smart glasses";
@@ -61,7 +62,7 @@ describe("the generalized template's perspective", () => {
   });
 
   it("cites the tables that print the generalized template's example: 17–19 (each caption follows its table in the seed)", () => {
-    const seed = fs.readFileSync(path.resolve("../shared/seeds/004_1f7c3d1b88a17c7b.txt"), "utf8");
+    const seed = fs.readFileSync(sharedDataPath("seeds/004_1f7c3d1b88a17c7b.txt"), "utf8");
     // The text before "Table N:" (after the previous caption) is table N.
     const tables = new Map<number, string>();
     let from = 0;

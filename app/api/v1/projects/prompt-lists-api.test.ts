@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import type { CompletenessReport } from "@/lib/import/completeness";
 import { createProject } from "@/lib/projects/projects";
+import { readVbenchFile } from "@/lib/import/test-support";
 import { makeUser } from "@/lib/testing/fixtures";
 import { uniqueMp4 } from "@/lib/testing/media-fixtures";
 import { POST as postPromptList } from "./[projectId]/prompt-lists/route";
@@ -12,8 +12,7 @@ import { GET as getCompleteness } from "./[projectId]/completeness/route";
 import { POST as postVideo } from "./[projectId]/videos/route";
 
 // Real VBench-2.0 prompt data, read from ../shared (never copied into the project).
-const vbench = path.resolve(import.meta.dirname, "../../../../../shared/vbench2-prompts");
-const info = JSON.parse(fs.readFileSync(path.join(vbench, "VBench2_full_text_info.json"), "utf8")) as Record<string, { caption: string; dimension: string[] }>;
+const info = JSON.parse(readVbenchFile("VBench2_full_text_info.json")) as Record<string, { caption: string; dimension: string[] }>;
 
 let key: string;
 let projectId: string;
@@ -42,7 +41,7 @@ async function sendVideo(relativePath: string) {
 
 describe("prompt lists and the completeness report", () => {
   it("restores a long prompt and its several dimensions from VBench's info JSON, for a flat folder", async () => {
-    const stored = await sendPromptList("VBench2_full_text_info.json", fs.readFileSync(path.join(vbench, "VBench2_full_text_info.json"), "utf8"));
+    const stored = await sendPromptList("VBench2_full_text_info.json", readVbenchFile("VBench2_full_text_info.json"));
     expect(stored.status).toBe(201);
     expect(stored.body).toMatchObject({ format: "vbench-info-json", entryCount: Object.keys(info).length });
 
@@ -61,8 +60,7 @@ describe("prompt lists and the completeness report", () => {
     const owner = await makeUser();
     key = (await createApiKey(prisma, owner.userId, "t")).key;
     projectId = (await createProject(prisma, owner, { name: "Mechanics only" })).id;
-    const prompts = fs
-      .readFileSync(path.join(vbench, "prompt/Mechanics.txt"), "utf8")
+    const prompts = readVbenchFile("prompt/Mechanics.txt")
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean);

@@ -5,19 +5,18 @@
  * in two dimensions keeps both, and a dry run saves nothing and names what matched nothing.
  */
 import fs from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { buildPromptIndex, parsePromptList } from "@/lib/import/prompt-lists";
 import { createProject } from "@/lib/projects/projects";
+import { readVbenchFile } from "@/lib/import/test-support";
 import { makeUser } from "@/lib/testing/fixtures";
 import { uniqueMp4 } from "@/lib/testing/media-fixtures";
 import { POST as postPromptList } from "./[projectId]/prompt-lists/route";
 import { POST as postVideo } from "./[projectId]/videos/route";
 
-const vbench = path.resolve(import.meta.dirname, "../../../../../shared/vbench2-prompts");
-const fullInfoText = fs.readFileSync(path.join(vbench, "VBench2_full_info.json"), "utf8");
+const fullInfoText = readVbenchFile("VBench2_full_info.json");
 type FullInfoEntry = { prompt_en: string; dimension: string[]; auxiliary_info?: unknown };
 const fullInfo = JSON.parse(fullInfoText) as FullInfoEntry[];
 
@@ -60,7 +59,7 @@ describe("VBench-2.0 auxiliary_info", () => {
     // "A man is doing yoga." is in three dimensions: one index entry with all three.
     const yoga = buildPromptIndex(parsed.entries).lookup("A man is doing yoga.")!;
     expect(yoga.dimensions).toEqual(expect.arrayContaining(["Human_Anatomy", "Human_Clothes", "Human_Identity"]));
-    const meta = parsePromptList("Material.json", fs.readFileSync(path.join(vbench, "meta_info/Material.json"), "utf8"));
+    const meta = parsePromptList("Material.json", readVbenchFile("meta_info/Material.json"));
     expect(meta).toMatchObject({ ok: true, format: "vbench-full-info-json" });
     if (meta.ok) expect(meta.entries.every((e) => e.dimensions.join() === "Material" && e.auxiliaryInfo?.Material !== undefined)).toBe(true);
     // A malformed entry names itself.
@@ -111,7 +110,7 @@ describe("VBench-2.0 auxiliary_info", () => {
     // Stored again, the same list changes nothing (jsonb reorders Composition-like objects' keys; compared key-order-free).
     expect((await sendPromptList(projectId, "VBench2_full_info.json", fullInfoText, true)).body).toMatchObject({ matchedVideos: 2, videosUpdated: 0 });
     // One dimension's list leaves other dimensions' videos out of its unmatched ones.
-    const thermoticsOnly = await sendPromptList(projectId, "Thermotics.json", fs.readFileSync(path.join(vbench, "meta_info/Thermotics.json"), "utf8"), true);
+    const thermoticsOnly = await sendPromptList(projectId, "Thermotics.json", readVbenchFile("meta_info/Thermotics.json"), true);
     expect(thermoticsOnly.body).toMatchObject({ matchedVideos: 0, unmatchedVideos: { count: 0 } });
 
     // The list first: a video imported now gets it at once.

@@ -213,6 +213,10 @@ describe("frame sets, playback and frames", () => {
     );
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as any).error.message).toMatch(/missing file parts for: f2.jpg/);
+    const extras = Array.from({ length: 7 }, (_, i): [string, Uint8Array] => [`x${i}.jpg`, jpeg]);
+    const unexpected = await send(frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", jpeg], ...extras]));
+    expect(unexpected.status).toBe(400);
+    expect(((await unexpected.json()) as any).error.message).toContain("file parts not in the manifest: x0.jpg, x1.jpg, x2.jpg, x3.jpg, x4.jpg and 2 more");
     const notJpeg = await send(
       frameForm(manifest, [
         ["f0.jpg", jpeg],
