@@ -1,5 +1,5 @@
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { refetchAfterWrite } from "./refetch-after-write";
 
 /** A server whose reads answer slowly with what they saw when they arrived, like a GET sent before a PUT commits. */
@@ -14,40 +14,42 @@ function slowServer() {
   };
 }
 
+const KEY = ["reviews", "v1"];
+let stopWatching = () => {};
+afterEach(() => stopWatching());
+
+/** A query on screen (an observer makes it active): its first fetch starts at once. */
+function watched(server: ReturnType<typeof slowServer>) {
+  const queryClient = new QueryClient();
+  stopWatching = new QueryObserver(queryClient, { queryKey: KEY, queryFn: server.read }).subscribe(() => {});
+  return queryClient;
+}
+
 describe("refetchAfterWrite", () => {
   it("shows the value written while the query's first fetch was in flight", async () => {
     const server = slowServer();
-    const queryClient = new QueryClient();
-    const observer = new QueryObserver(queryClient, { queryKey: ["reviews", "v1"], queryFn: server.read });
-    const unsubscribe = observer.subscribe(() => {});
+    const queryClient = watched(server);
     server.write("after");
     await refetchAfterWrite(queryClient, ["reviews"]);
-    expect(queryClient.getQueryData(["reviews", "v1"])).toBe("after");
-    unsubscribe();
+    expect(queryClient.getQueryData(KEY)).toBe("after");
   });
 
   // The reason the helper exists: this is what the components did before, and it keeps the old answer.
   it("invalidateQueries alone reuses the in-flight first fetch and keeps the answer from before the write", async () => {
     const server = slowServer();
-    const queryClient = new QueryClient();
-    const observer = new QueryObserver(queryClient, { queryKey: ["reviews", "v1"], queryFn: server.read });
-    const unsubscribe = observer.subscribe(() => {});
+    const queryClient = watched(server);
     server.write("after");
     await queryClient.invalidateQueries({ queryKey: ["reviews"] });
-    expect(queryClient.getQueryData(["reviews", "v1"])).toBe("before");
-    unsubscribe();
+    expect(queryClient.getQueryData(KEY)).toBe("before");
   });
 
   it("refetches a query that already has data", async () => {
     const server = slowServer();
-    const queryClient = new QueryClient();
-    const observer = new QueryObserver(queryClient, { queryKey: ["reviews", "v1"], queryFn: server.read });
-    const unsubscribe = observer.subscribe(() => {});
+    const queryClient = watched(server);
     await queryClient.refetchQueries({ queryKey: ["reviews"] });
-    expect(queryClient.getQueryData(["reviews", "v1"])).toBe("before");
+    expect(queryClient.getQueryData(KEY)).toBe("before");
     server.write("after");
     await refetchAfterWrite(queryClient, ["reviews"]);
-    expect(queryClient.getQueryData(["reviews", "v1"])).toBe("after");
-    unsubscribe();
+    expect(queryClient.getQueryData(KEY)).toBe("after");
   });
 });
