@@ -194,7 +194,7 @@ const workerProcesses = Array.from({ length: WORKERS }, () => {
   process.on("exit", () => child.kill("SIGKILL"));
   return child;
 });
-if (WORKERS === 0) await startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
+const judging = WORKERS === 0 ? startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 }) : null;
 /** CPU time (ms) of this process, or of the worker processes together with --workers. */
 function workerCpuMs(): number {
   if (WORKERS === 0) {
@@ -401,6 +401,7 @@ session.disconnect();
 // a moment for that before the database goes, so the log stays free of failed releases.
 if (rubric || vbench2) await new Promise((resolve) => setTimeout(resolve, 2000));
 await Promise.all(workerProcesses.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))));
+await judging?.stop(0);
 await boss.stop({ graceful: false });
 await prisma.$disconnect();
 await watcher.$disconnect();

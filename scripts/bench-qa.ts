@@ -103,7 +103,7 @@ if (values.limiter === "process") {
     return limiter;
   };
 }
-await startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
+const judging = startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
 
 async function timedRun() {
   const before = stub.requests.length;
@@ -144,6 +144,7 @@ second run: ${second.calls} calls (target 0) in ${second.seconds.toFixed(1)} s, 
 machine:    ${os.cpus().length} cores; load average (1/5/15 min) ${load(loadBefore)} before, ${load(first.load)} after the first run, ${load(second.load)} after the second
 this process: ${first.cpuSeconds.toFixed(1)} s CPU in the first run (${((100 * first.cpuSeconds) / first.seconds).toFixed(0)}% of one core), ${second.cpuSeconds.toFixed(1)} s in the second`);
 
+await judging.stop(0);
 await boss.stop({ graceful: false });
 await stub.close();
 await prisma.$disconnect();

@@ -128,4 +128,23 @@ describe("JobTaker", () => {
     expect(stopping.active).toBe(1);
     release();
   });
+  it("stops asking a boss that was stopped without stopping the taker first", async () => {
+    const { PgBoss } = await import("pg-boss");
+    const own = new PgBoss({ connectionString: database.url, supervise: false, schedule: false });
+    await own.start();
+    await own.createQueue("taker-orphaned");
+    let asks = 0;
+    const fetch = own.fetch.bind(own) as (name: string, options: object) => Promise<unknown>;
+    (own as unknown as { fetch: typeof fetch }).fetch = (name, options) => ((asks += 1), fetch(name, options));
+    const errors: string[] = [];
+    new JobTaker<{ n: number }>(own, { queue: "taker-orphaned", capacity: 2, handle: async () => {}, log: (_error, what) => errors.push(what) }).start();
+    await sleep(300);
+    expect(asks).toBeGreaterThan(0);
+    await own.stop({ graceful: false });
+    const afterStop = asks;
+    await sleep(600);
+    // Before, it asked every 100 ms and logged "could not take jobs from the queue" each time.
+    expect(asks).toBe(afterStop);
+    expect(errors.length).toBeLessThanOrEqual(1);
+  });
 });

@@ -49,6 +49,10 @@ export class JobTaker<T extends object> {
     this.idlePollMs = options.idlePollMs ?? 100;
     this.heartbeat = setInterval(() => void this.renewHeartbeats(), options.heartbeatMs ?? 4000);
     this.heartbeat.unref();
+    // A boss stopped without stopping its taker first: stop asking it (each ask would fail and be logged every
+    // `idlePollMs`). The jobs still running can no longer be handed back; their heartbeats lapse and pg-boss
+    // gives them to another worker.
+    boss.once("stopped", this.halt);
   }
 
   start(): this {
@@ -63,13 +67,19 @@ export class JobTaker<T extends object> {
 
   /** Takes no more jobs; waits up to `graceMs` for those running, then fails the rest so another worker retries them. */
   async stop(graceMs: number): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.heartbeat);
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.halt();
     const settled = Promise.allSettled([...this.running.values()].map((job) => job.done));
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     await this.handBack([...this.running.values()].map((job) => job.attempt));
   }
+
+  /** Takes no more jobs and renews no more heartbeats. */
+  private readonly halt = () => {
+    this.stopped = true;
+    clearInterval(this.heartbeat);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.boss.off("stopped", this.halt);
+  };
 
   /** Fails jobs this stopping process will not finish, so that pg-boss gives them to another worker now. */
   private async handBack(attempts: JobAttempt[]) {
