@@ -6,10 +6,11 @@ import { nativeTools } from "../../lib/bulk-import/ffmpeg-tools";
 import { inspectVideoFile, sampleKeyFrameSetFile } from "../../lib/bulk-import/native-extraction";
 import { densityPeaksParametersSchema } from "../../lib/frames/frame-set-parameters";
 import { planFrameSet } from "../../lib/frames/plan-frame-set";
+import { SHARED_DIR } from "../../lib/testing/shared-data";
 import type { Harness as HarnessApi } from "./extraction-harness";
 
 /** The shared T2VHaluBench samples, next to the repository (CI clones into /work/<dir>, so ../shared resolves). */
-export const SHARED_SAMPLES = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "samples");
+export const SHARED_SAMPLES = path.join(SHARED_DIR, "samples");
 export const SHARED_CLIPS = ["t2vhalubench-5.mp4", "t2vhalubench-12.mp4", "t2vhalubench-31.mp4"];
 /** What the Import page and `npm run import` use when nothing is chosen. */
 export const DEFAULT_PARAMETERS = densityPeaksParametersSchema.parse({ mode: "density-peaks" });
