@@ -2,19 +2,25 @@
 export interface CallLimiter {
   /**
    * Runs `task` once it has a slot. `headStart` is called once, when the call is among the next
-   * HEAD_START_CALLS to get a slot (at once when one is free), so that work the task must finish first
+   * headStartCalls(maxConcurrency) to get a slot (at once when one is free), so that work the task must finish first
    * (the judge engine writes the call's "sent" row) overlaps the wait instead of holding the slot.
    */
   run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T>;
 }
 
 /**
- * How many waiting calls get their head start: enough that the writes of the calls next in line are done
- * when slots free up at an endpoint's full rate (a 300 ms call at concurrency 64 frees a slot every 5 ms,
- * a write takes 10–40 ms), few enough that a worker that dies leaves at most these few calls recorded but
- * unsent (lib/judge/lost-calls.ts).
+ * How many waiting calls get their head start at an endpoint that allows `maxConcurrency` calls at once: enough
+ * that the writes of the calls next in line are done when slots free up at the endpoint's full rate, few enough
+ * that a worker that dies leaves few calls recorded but unsent (lib/judge/lost-calls.ts).
+ * - Slots free up `maxConcurrency` times per call latency, so a quarter of it gives each write a quarter of a
+ *   call's latency: 75 ms for a 300 ms call, against the 50–60 ms a write waited at 256 calls in flight
+ *   (`npm run bench:judge -- --concurrency 256`), where a fixed 8 gave it 9 ms and each call held its slot
+ *   about 55 ms for its own write.
+ * - At least 8: at concurrency 64 a slot frees up every 5 ms, and a write takes 10–40 ms.
  */
-export const HEAD_START_CALLS = 8;
+export function headStartCalls(maxConcurrency: number): number {
+  return Math.max(8, Math.ceil(maxConcurrency / 4));
+}
 
 /**
  * Bounds calls to one endpoint from this process: at most `maxConcurrency` in flight and at most
@@ -25,11 +31,14 @@ export class EndpointLimiter implements CallLimiter {
   private active = 0;
   private readonly waiting: { grant(): void; headStart?: () => void }[] = [];
   private readonly starts: number[] = [];
+  private readonly headStarts: number;
 
   constructor(
     private readonly options: { maxConcurrency: number; requestsPerMinute: number | null; windowMs?: number },
     private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
-  ) {}
+  ) {
+    this.headStarts = headStartCalls(Math.max(1, options.maxConcurrency));
+  }
 
   async run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T> {
     await this.acquire(headStart);
@@ -47,7 +56,7 @@ export class EndpointLimiter implements CallLimiter {
       headStart?.();
       return Promise.resolve();
     }
-    if (this.waiting.length < HEAD_START_CALLS) headStart?.();
+    if (this.waiting.length < this.headStarts) headStart?.();
     return new Promise((resolve) => this.waiting.push({ grant: () => resolve(), headStart }));
   }
 
@@ -56,7 +65,7 @@ export class EndpointLimiter implements CallLimiter {
     if (next) {
       next.grant(); // the slot passes straight to the next waiter
       // Another waiter is now among the next few: its head start begins.
-      this.waiting[HEAD_START_CALLS - 1]?.headStart?.();
+      this.waiting[this.headStarts - 1]?.headStart?.();
     } else this.active -= 1;
   }
 

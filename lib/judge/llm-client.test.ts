@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { EndpointLimiter, HEAD_START_CALLS } from "./endpoint-limiter";
+import { EndpointLimiter, headStartCalls } from "./endpoint-limiter";
 import { callWithRetries, chatCompletionBody, chatCompletionPieces, LlmError, openAiCompatibleClient, parseRetryAfter, retryAfterMsOf, type ChatImage, type ChatRequest } from "./llm-client";
 
 let stub: StubServer;
@@ -118,23 +118,28 @@ describe("EndpointLimiter", () => {
     expect(slept).toEqual([60_000]);
   });
 
-  it("gives a head start only to calls that hold a slot or are next in line, each once", async () => {
-    const limiter = new EndpointLimiter({ maxConcurrency: 2, requestsPerMinute: null });
+  it("gives a head start to a quarter of the endpoint's concurrency, at least 8", () => {
+    expect([1, 2, 32, 33, 64, 256].map(headStartCalls)).toEqual([8, 8, 8, 9, 16, 64]);
+  });
+
+  it.each([2, 256])("at concurrency %i gives a head start only to calls that hold a slot or are next in line, each once", async (maxConcurrency) => {
+    const nextInLine = headStartCalls(maxConcurrency);
+    const limiter = new EndpointLimiter({ maxConcurrency, requestsPerMinute: null });
     const headStarts: number[] = [];
     const finish: (() => void)[] = [];
-    const calls = Array.from({ length: 2 + HEAD_START_CALLS + 3 }, (_, i) =>
+    const calls = Array.from({ length: maxConcurrency + nextInLine + 3 }, (_, i) =>
       limiter.run(
         () => new Promise<void>((resolve) => finish.push(resolve)),
         () => headStarts.push(i),
       ),
     );
     await new Promise((r) => setImmediate(r));
-    // Two hold slots, HEAD_START_CALLS wait next in line; the last three wait without one.
-    expect(headStarts).toEqual(Array.from({ length: 2 + HEAD_START_CALLS }, (_, i) => i));
+    // maxConcurrency hold slots, nextInLine wait next in line; the last three wait without one.
+    expect(headStarts).toEqual(Array.from({ length: maxConcurrency + nextInLine }, (_, i) => i));
     finish.shift()!();
     await new Promise((r) => setImmediate(r));
-    expect(headStarts).toHaveLength(3 + HEAD_START_CALLS);
-    expect(headStarts.at(-1)).toBe(2 + HEAD_START_CALLS);
+    expect(headStarts).toHaveLength(maxConcurrency + 1 + nextInLine);
+    expect(headStarts.at(-1)).toBe(maxConcurrency + nextInLine);
     while (finish.length) {
       finish.shift()!();
       await new Promise((r) => setImmediate(r));

@@ -22,7 +22,7 @@ import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
 import { expectedScore } from "../expected-score";
 import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
 import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type ScoreValue, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
-import { judgeStoreFor, loadVideoJob, planVideoSteps, type CacheRow, type CallRow, type JudgeStore, type RunSampling, type StepFinish, type StepRow } from "./step-store";
+import { judgeStoreFor, type CacheRow, type CallRow, type JudgeStore, type RunSampling, type StepFinish, type StepRow } from "./step-store";
 
 export interface EndpointConfig {
   id: string;
@@ -95,7 +95,7 @@ export async function judgeVideo(
   const deps = jobLog ? { ...workerDeps, log: jobLog } : workerDeps;
   const { prisma } = deps;
   const store = judgeStoreFor(prisma);
-  const loaded = await loadVideoJob(prisma, job.runId, job.videoId);
+  const loaded = await store.loadJob(job);
   if (!loaded) throw new Error(`Run ${job.runId} has no video ${job.videoId}`);
   let pipeline = deps.pipelines[loaded.run.pipeline];
   if (!pipeline) {
@@ -145,7 +145,7 @@ export async function judgeVideo(
     templateId: templateIdOf(stepOf(pipeline, ref.stepId), ref.scopeIndex, context),
   }));
   const rows = new Map<string, StepRow>();
-  for (const row of await planVideoSteps(prisma, job, planned, new Date())) rows.set(key(row.stepId, row.scopeIndex), row);
+  for (const row of await store.planSteps(job, planned, new Date())) rows.set(key(row.stepId, row.scopeIndex), row);
   const outputs: StepOutputs = {
     get: (stepId, scopeIndex) => rows.get(key(stepId, scopeIndex))?.output,
     all: (stepId) =>

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, prisma } from "../../db/prisma";
-import type { PrismaClient } from "../../generated/prisma/client";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../../generated/prisma/client";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
@@ -213,5 +214,65 @@ describe("the judge engine's store", () => {
     expect(await store.finishStep({ ...finished(job, steps[0]!, 3, new Date()), calls: [outcome] })).toBe(true);
     const row = await prisma.llmCall.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "answered", request, responseText: '{"score": 3}', promptTokens: 7, httpStatus: 200 });
+  });
+
+  it("reads and plans the videos that ask in the same tick in one statement each; an ask that fails fails only itself", async () => {
+    const owner = await makeUser();
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
+    const endpoint = await createEndpoint(prisma, owner, projectId, {
+      name: "stub",
+      baseUrl: "http://127.0.0.1:9/v1",
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 1,
+      requestsPerMinute: null,
+      timeoutSeconds: 10,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    });
+    const jobs: { runId: string; videoId: string }[] = [];
+    await createRun({ prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: installedPipelines() }, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+    });
+    expect(jobs).toHaveLength(3);
+    const counted = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }), log: [{ emit: "event", level: "query" }] });
+    const statements: string[] = [];
+    counted.$on("query", (event) => statements.push(event.query));
+    try {
+      const store = new JudgeStore(counted);
+      const noSuchRun = { runId: "no-such-run", videoId: jobs[0]!.videoId };
+
+      const loaded = await Promise.all([...jobs, noSuchRun].map((job) => store.loadJob(job)));
+      expect(statements).toHaveLength(1);
+      expect(loaded.map((job) => job?.frames.length ?? null)).toEqual([...jobs.map(() => expect.any(Number)), null]);
+      expect(loaded.slice(0, 3).every((job) => job!.frames.length > 0 && job!.run.pipeline === "hallucination")).toBe(true);
+
+      // Each video plans its own steps, in its own order.
+      const plan = (scopes: number[]) => scopes.map((scopeIndex) => ({ stepId: "static_kg", scopeIndex, itemId: "", templateId: "hallucination/static-kg" }));
+      statements.length = 0;
+      const planned = await Promise.all([
+        store.planSteps(jobs[0]!, plan([0]), new Date()),
+        store.planSteps(jobs[1]!, plan([1, 0]), new Date()),
+        store.planSteps(jobs[2]!, plan([0, 1, 2]), new Date()),
+      ]);
+      expect(statements).toHaveLength(1);
+      expect(planned.map((rows) => rows.map((row) => row.scopeIndex))).toEqual([[0], [1, 0], [0, 1, 2]]);
+
+      // The ask for a run that does not exist breaks the statement (its step rows name no run); asked again
+      // alone, it is the only one to fail.
+      const again = await Promise.allSettled([store.planSteps(jobs[0]!, plan([0]), new Date()), store.planSteps(noSuchRun, plan([0]), new Date())]);
+      expect(again.map((p) => p.status)).toEqual(["fulfilled", "rejected"]);
+      expect(again[0]!.status === "fulfilled" && again[0]!.value.map((row) => row.id)).toEqual(planned[0]!.map((row) => row.id));
+      const stored = await prisma.stepResult.groupBy({ by: ["videoId"], where: { runId: jobs[0]!.runId }, _count: { _all: true } });
+      expect(Object.fromEntries(stored.map((row) => [row.videoId, row._count._all]))).toEqual({ [jobs[0]!.videoId]: 1, [jobs[1]!.videoId]: 2, [jobs[2]!.videoId]: 3 });
+      const videos = await prisma.runVideo.findMany({ where: { runId: jobs[0]!.runId }, select: { status: true } });
+      expect(videos.map((video) => video.status)).toEqual(["running", "running", "running"]);
+    } finally {
+      await counted.$disconnect();
+    }
   });
 });
