@@ -10,10 +10,10 @@ import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { createRun } from "../runs";
 import { JudgeStore, planVideoSteps, type StepFinish } from "./step-store";
 
-/** A queued run of one video with its planned steps, as a worker finds it. */
-async function plannedVideo(db: PrismaClient = prisma) {
+/** A queued hallucination run of `videoCount` new videos with one key frame each: its jobs, as a worker takes them. */
+async function queuedRun(videoCount: number) {
   const owner = await makeUser();
-  const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+  const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1 });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: "http://127.0.0.1:9/v1",
@@ -33,7 +33,12 @@ async function plannedVideo(db: PrismaClient = prisma) {
     pipeline: "hallucination",
     endpointId: endpoint.id,
   });
-  const job = jobs[0]!;
+  return jobs;
+}
+
+/** A queued run of one video with its planned steps, as a worker finds it. */
+async function plannedVideo(db: PrismaClient = prisma) {
+  const job = (await queuedRun(1))[0]!;
   const steps = await planVideoSteps(
     db,
     job,
@@ -217,27 +222,7 @@ describe("the judge engine's store", () => {
   });
 
   it("reads and plans the videos that ask in the same tick in one statement each; an ask that fails fails only itself", async () => {
-    const owner = await makeUser();
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub",
-      baseUrl: "http://127.0.0.1:9/v1",
-      model: "stub-vision",
-      apiKey: null,
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 1,
-      requestsPerMinute: null,
-      timeoutSeconds: 10,
-      structuredOutput: true,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-    });
-    const jobs: { runId: string; videoId: string }[] = [];
-    await createRun({ prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: installedPipelines() }, owner, projectId, {
-      pipeline: "hallucination",
-      endpointId: endpoint.id,
-    });
+    const jobs = await queuedRun(3);
     expect(jobs).toHaveLength(3);
     const counted = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }), log: [{ emit: "event", level: "query" }] });
     const statements: string[] = [];
