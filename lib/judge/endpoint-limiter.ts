@@ -37,7 +37,7 @@ export class EndpointLimiter implements CallLimiter {
     private readonly options: { maxConcurrency: number; requestsPerMinute: number | null; windowMs?: number },
     private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
   ) {
-    this.headStarts = headStartCalls(Math.max(1, options.maxConcurrency));
+    this.headStarts = headStartCalls(options.maxConcurrency);
   }
 
   async run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T> {

@@ -145,7 +145,7 @@ export async function judgeVideo(
     templateId: templateIdOf(stepOf(pipeline, ref.stepId), ref.scopeIndex, context),
   }));
   const rows = new Map<string, StepRow>();
-  for (const row of await store.planSteps(job, planned, new Date())) rows.set(key(row.stepId, row.scopeIndex), row);
+  for (const row of await store.planSteps(job, planned)) rows.set(key(row.stepId, row.scopeIndex), row);
   const outputs: StepOutputs = {
     get: (stepId, scopeIndex) => rows.get(key(stepId, scopeIndex))?.output,
     all: (stepId) =>

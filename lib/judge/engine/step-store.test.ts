@@ -239,17 +239,13 @@ describe("the judge engine's store", () => {
       // Each video plans its own steps, in its own order.
       const plan = (scopes: number[]) => scopes.map((scopeIndex) => ({ stepId: "static_kg", scopeIndex, itemId: "", templateId: "hallucination/static-kg" }));
       statements.length = 0;
-      const planned = await Promise.all([
-        store.planSteps(jobs[0]!, plan([0]), new Date()),
-        store.planSteps(jobs[1]!, plan([1, 0]), new Date()),
-        store.planSteps(jobs[2]!, plan([0, 1, 2]), new Date()),
-      ]);
+      const planned = await Promise.all([store.planSteps(jobs[0]!, plan([0])), store.planSteps(jobs[1]!, plan([1, 0])), store.planSteps(jobs[2]!, plan([0, 1, 2]))]);
       expect(statements).toHaveLength(1);
       expect(planned.map((rows) => rows.map((row) => row.scopeIndex))).toEqual([[0], [1, 0], [0, 1, 2]]);
 
       // The ask for a run that does not exist breaks the statement (its step rows name no run); asked again
       // alone, it is the only one to fail.
-      const again = await Promise.allSettled([store.planSteps(jobs[0]!, plan([0]), new Date()), store.planSteps(noSuchRun, plan([0]), new Date())]);
+      const again = await Promise.allSettled([store.planSteps(jobs[0]!, plan([0])), store.planSteps(noSuchRun, plan([0]))]);
       expect(again.map((p) => p.status)).toEqual(["fulfilled", "rejected"]);
       expect(again[0]!.status === "fulfilled" && again[0]!.value.map((row) => row.id)).toEqual(planned[0]!.map((row) => row.id));
       const stored = await prisma.stepResult.groupBy({ by: ["videoId"], where: { runId: jobs[0]!.runId }, _count: { _all: true } });

@@ -202,8 +202,8 @@ export async function planVideosSteps(prisma: PrismaClient, videos: readonly { j
   const byJob = new Map<string, StepRow[]>();
   for (const { runId, videoId, ...row } of rows) {
     const key = jobKey({ runId, videoId });
-    const list = byJob.get(key) ?? [];
-    if (list.length === 0) byJob.set(key, list);
+    let list = byJob.get(key);
+    if (!list) byJob.set(key, (list = []));
     list.push({ ...row, scores: row.scores ?? [] });
   }
   return videos.map(({ job, planned: steps }) => {
@@ -320,7 +320,7 @@ export class JudgeStore {
    * call went out 1.2 s after the first job was taken (`npm run bench:judge -- --concurrency 256`).
    */
   private readonly jobs = new TickBatcher<VideoJobKey, JobRow | null>((jobs) => loadVideoJobs(this.prisma, jobs));
-  private readonly plans = new TickBatcher<{ job: VideoJobKey; planned: PlannedStep[]; now: Date }, StepRow[]>((videos) => planVideosSteps(this.prisma, videos, videos[videos.length - 1]!.now));
+  private readonly plans = new TickBatcher<{ job: VideoJobKey; planned: PlannedStep[] }, StepRow[]>((videos) => planVideosSteps(this.prisma, videos, new Date()));
   private pending: Unit[] = [];
   private writesInFlight = 0;
   private writeScheduled = false;
@@ -334,9 +334,9 @@ export class JudgeStore {
     return this.jobs.ask(job);
   }
 
-  /** A video's step rows (planVideoSteps), planned with those of every other video asking in the same tick. */
-  planSteps(job: VideoJobKey, planned: PlannedStep[], now: Date): Promise<StepRow[]> {
-    return this.plans.ask({ job, planned, now });
+  /** A video's step rows (planVideoSteps, at the time the batch goes out), planned with those of every other video asking in the same tick. */
+  planSteps(job: VideoJobKey, planned: PlannedStep[]): Promise<StepRow[]> {
+    return this.plans.ask({ job, planned });
   }
 
   /** A call that a later call of the same step follows (the first answer before a repair). */
@@ -579,8 +579,8 @@ export class JudgeStore {
 }
 
 /**
- * Asks made in the same turn of the event loop, answered by one call for all of them (at most MAX_BATCH_UNITS
- * at a time). When that call fails for several, each is asked again alone, so one bad ask fails only itself.
+ * Asks made in the same turn of the event loop, answered together: one call for every MAX_BATCH_UNITS of them,
+ * all sent at once. When a call fails for several, each is asked again alone, so one bad ask fails only itself.
  */
 class TickBatcher<In, Out> {
   private asks: { input: In; resolve(output: Out): void; reject(error: unknown): void }[] = [];
