@@ -25,6 +25,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Session } from "node:inspector/promises";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 
@@ -162,9 +163,33 @@ function postgresCpuMs(): number {
 /** The stub process's CPU time so far (ms): what the stand-in endpoint costs the shared cores. */
 const stubCpuMs = () => processCpuMs(stubProcess.pid!);
 /** Every request the stub received, from its own log. */
-async function stubRequests(): Promise<{ at: number }[]> {
+async function stubRequests(): Promise<{ at: number; endedAt: number | null }[]> {
   const response = await fetch(`${stubBaseUrl.replace(/\/v1$/, "")}/__stub/requests`);
-  return ((await response.json()) as { requests: { at: number }[] }).requests;
+  return ((await response.json()) as { requests: { at: number; endedAt: number | null }[] }).requests;
+}
+/**
+ * Where a run's share of the limit went, from the stub's own log of the run's requests (arrival and answer,
+ * Date.now()): the seconds from the run's start to the first request's arrival, from the last answer to the
+ * run found done, and between them how many calls were in flight at the stub on average, time-weighted.
+ */
+function slotUse(requests: { at: number; endedAt: number | null }[], startedAt: number, endedAt: number) {
+  if (!requests.length) return null;
+  const edges = requests.flatMap((r) => [
+    { t: r.at, d: 1 },
+    { t: r.endedAt ?? endedAt, d: -1 },
+  ]);
+  edges.sort((a, b) => a.t - b.t || a.d - b.d);
+  const first = edges[0]!.t;
+  const last = edges[edges.length - 1]!.t;
+  let inFlight = 0;
+  let area = 0;
+  let previous = first;
+  for (const edge of edges) {
+    area += inFlight * (edge.t - previous);
+    inFlight += edge.d;
+    previous = edge.t;
+  }
+  return { startSeconds: (first - startedAt) / 1000, endSeconds: (endedAt - last) / 1000, meanInFlight: last > first ? area / (last - first) : 0 };
 }
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
 const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
@@ -231,11 +256,14 @@ async function runToEnd(projectId: string, pipeline: string, endpointId: string)
 
 async function timedRun(label: string, pipeline = "hallucination", where: { projectId: string; endpointId: string } = { projectId, endpointId: endpoint.id }) {
   const before = (await stubRequests()).length;
+  const startedAt = Date.now();
   const loadBefore = load();
   if (values.profile) {
     await session.post("Profiler.enable");
     await session.post("Profiler.start");
   }
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   const statementsBefore = statements;
   const stubCpuBefore = stubCpuMs();
   const cpuBefore = workerCpuMs();
@@ -243,6 +271,8 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   const started = performance.now();
   const runId = await runToEnd(where.projectId, pipeline, where.endpointId);
   const seconds = (performance.now() - started) / 1000;
+  const endedAt = Date.now();
+  loopDelay.disable();
   const cpuMs = workerCpuMs() - cpuBefore;
   const postgresCpu = postgresCpuMs() - postgresCpuBefore;
   const runStatements = statements - statementsBefore;
@@ -254,14 +284,18 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   }
   const steps = await prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
   const stepCount = steps.reduce((sum, s) => sum + s._count._all, 0);
+  const runRequests = (await stubRequests()).slice(before);
   return {
+    slots: slotUse(runRequests, startedAt, endedAt),
+    /** How late the process's event loop ran its timers (ms): what every call's start and answer waited for, with no worker processes. */
+    loopDelay: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     seconds,
-    calls: (await stubRequests()).length - before,
+    calls: runRequests.length,
     stepCount,
     steps: Object.fromEntries(steps.map((s) => [s.status, s._count._all])),
     cpuMsPerStep: cpuMs / stepCount,
     postgresCpuMsPerStep: postgresCpu / stepCount,
-    stubCpuMsPerCall: stubCpu / Math.max(1, (await stubRequests()).length - before),
+    stubCpuMsPerCall: stubCpu / Math.max(1, runRequests.length),
     statementsPerStep: runStatements / stepCount,
     load: `${loadBefore} → ${load()}`,
   };
@@ -380,6 +414,11 @@ judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
+  slots:    ${
+    first.slots
+      ? `first request ${first.slots.startSeconds.toFixed(2)} s after the run started, the run done ${first.slots.endSeconds.toFixed(2)} s after the last answer; between them ${first.slots.meanInFlight.toFixed(1)} calls in flight at the stub on average (${(first.slots.meanInFlight / CONCURRENCY).toFixed(3)} of ${CONCURRENCY})`
+      : "no calls"
+  }${WORKERS === 0 ? `; the worker's event loop ran late by ${first.loopDelay.p50.toFixed(1)} ms at the median, ${first.loopDelay.p99.toFixed(0)} ms at the 99th percentile, ${first.loopDelay.max.toFixed(0)} ms at most` : ""}
   worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(first)} SQL statements per step (through Prisma; pg-boss's own not counted); PostgreSQL's CPU ${first.postgresCpuMsPerStep.toFixed(2)} ms per step; the stub's CPU ${first.stubCpuMsPerCall.toFixed(2)} ms per call
 re-run:     ${second.seconds.toFixed(2)} s (target ≤ 5 s)${second.seconds <= 5 ? "" : "  ← over target"}, ${second.calls} calls (target 0), steps ${JSON.stringify(second.steps)}, load average ${second.load}
   engine:   ${((second.seconds * 1000) / second.stepCount).toFixed(2)} ms per step (wall), worker CPU ${second.cpuMsPerStep.toFixed(2)} ms per step, ${sqlPerStep(second)} SQL statements per step

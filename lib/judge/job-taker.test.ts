@@ -33,7 +33,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function taker(queue: string, capacity: number, handle: (job: { id: string; data: { n: number } }) => Promise<void>, options: { heartbeatMs?: number } = {}) {
+function taker(queue: string, capacity: number, handle: (job: { id: string; data: { n: number }; windDown(): void }) => Promise<void>, options: { heartbeatMs?: number } = {}) {
   const errors: string[] = [];
   const started = new JobTaker<{ n: number }>(boss, { queue, capacity, handle, log: (error, what) => errors.push(`${what}: ${String(error)}`), ...options }).start();
   takers.push(started);
@@ -64,6 +64,31 @@ describe("JobTaker", () => {
     await waitFor(async () => (await jobStates("taker-capacity", ids)).every((state) => state === "completed"), 20_000, "every job completed");
     expect(peak).toBe(4);
     expect(handled.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+  });
+
+  it("lends the slot of a job that winds down to the next job, up to twice its capacity running, and completes every job", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-wind-down");
+    const ids = (await boss.insert(
+      "taker-wind-down",
+      Array.from({ length: 12 }, (_, n) => ({ data: { n } })),
+      { returnId: true },
+    )) as string[];
+    let running = 0;
+    let peak = 0;
+    const handled: number[] = [];
+    taker("taker-wind-down", 2, async (job) => {
+      peak = Math.max(peak, ++running);
+      // Said twice, counted once.
+      job.windDown();
+      job.windDown();
+      await sleep(150);
+      handled.push(job.data.n);
+      running -= 1;
+    });
+    await waitFor(async () => (await jobStates("taker-wind-down", ids)).every((state) => state === "completed"), 20_000, "every job completed");
+    // Without winding down the peak is the capacity (the test above); with it, twice that and no more.
+    expect(peak).toBe(4);
+    expect(handled.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, n) => n));
   });
 
   it("looks at an empty queue about ten times a second whatever its capacity (pg-boss's loop per slot: twice a second each)", async () => {

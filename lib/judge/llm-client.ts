@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import OpenAI, { AzureOpenAI } from "openai";
 import { EndpointNotAllowedError } from "./endpoint-url-policy";
 import { contentText, splitReasoning } from "./answer-content";
-import { guardedFetch } from "./guarded-fetch";
+import { guardedFetch, piecesBody } from "./guarded-fetch";
 import { errorBodyExcerpt, withoutServerDetails } from "./step-errors";
 
 export interface ChatImage {
@@ -125,7 +125,7 @@ export function openAiCompatibleClient(options: { baseURL: string; apiKey: strin
         const pieces = chatCompletionPieces(request);
         const length = pieces.reduce((total, piece) => total + piece.length, 0);
         const response = await client.post<OpenAI.Chat.ChatCompletion>("/chat/completions", {
-          body: pieces.values(),
+          body: options.fetch ? pieces.values() : piecesBody(pieces),
           headers: { "content-type": "application/json", "content-length": String(length), [CALL_KEY_HEADER]: callKey },
           timeout: timeoutMs,
           signal,

@@ -107,6 +107,20 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(secondSummary).toEqual(summary);
   });
 
+  it("says once that the video winds down as its last step starts, before that step's call goes out", async () => {
+    const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
+    // Queued nowhere: the video is judged here, with a windDown to watch.
+    const created = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
+    // The summary answers slowly, so every other call has long gone out when the inconsistency step, the last, starts.
+    stub.addFault({ fault: { kind: "latency", ms: 300 }, match: "generate a brief and accurate description" });
+    const requestsAtWindDown: number[] = [];
+    const outcome = await judgeVideo(deps, { runId: created.id, videoId: videoIds[0]! }, undefined, () => requestsAtWindDown.push(stub.requests.length));
+    expect(outcome).toBe("done");
+    // 10 steps with 2 key frames: said once, after 9 calls went out and before the 10th.
+    expect(requestsAtWindDown).toEqual([9]);
+    expect(stub.requests).toHaveLength(10);
+  });
+
   it("never sends or returns the endpoint's API key except to the endpoint", async () => {
     const { projectId, endpointId } = await setup();
     const row = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: endpointId } });

@@ -91,6 +91,8 @@ export async function judgeVideo(
   job: { runId: string; videoId: string },
   /** The job's own log, in place of deps.log for this video's lines (a worker's names the job). */
   jobLog?: (line: string) => void,
+  /** Called once every step the video will start has started (TakenJob.windDown): only their ends are left. */
+  windDown?: () => void,
 ): Promise<"done" | "cancelled" | "waiting"> {
   const deps = jobLog ? { ...workerDeps, log: jobLog } : workerDeps;
   const { prisma } = deps;
@@ -179,6 +181,7 @@ export async function judgeVideo(
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
   let finishedAll = false;
+  let woundDown = false;
   while (true) {
     if (await watch.cancelled()) {
       await Promise.allSettled(inFlight.values());
@@ -188,6 +191,7 @@ export async function judgeVideo(
     }
     if (inFlight.size === 0 && finishedAll) break;
     let progressed = false;
+    let waitingForInputs = false;
     for (const row of rows.values()) {
       if (row.status !== "pending" || inFlight.has(row.id) || awaiting.has(row.id)) continue;
       const step = stepOf(pipeline, row.stepId);
@@ -208,7 +212,12 @@ export async function judgeVideo(
         const promise = executeStep(deps, store, { ...work, endpoint: endpointOf(step), step, row }).finally(() => inFlight.delete(row.id));
         inFlight.set(row.id, promise);
         progressed = true;
-      }
+      } else waitingForInputs = true;
+    }
+    // Every step this video will start has started: the worker may take its next video while these finish.
+    if (!waitingForInputs && inFlight.size > 0 && !woundDown) {
+      woundDown = true;
+      windDown?.();
     }
     if (inFlight.size === 0 && !progressed) {
       // Once more through the cancellation check: a step found closed (above) asked for a fresh look.

@@ -1,0 +1,81 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { guardedFetch, piecesBody } from "./guarded-fetch";
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())))));
+});
+
+/** A server on loopback whose handler gets the request with its body read; its base URL. */
+async function localServer(handler: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void): Promise<string> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => handler(req, Buffer.concat(chunks), res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const fetchLocal = guardedFetch({ allowPrivate: () => true });
+
+describe("guardedFetch's JSON answers, read in full before they are handed on", () => {
+  it("reads one as text, JSON, bytes or a clone, once each, as a fetch Response would", async () => {
+    const base = await localServer((_req, _body, res) => res.writeHead(200, { "content-type": "application/json; charset=utf-8", "x-request-id": "req-1" }).end('{"answer":"ok ✓"}'));
+    const response = await fetchLocal(`${base}/v1/chat/completions`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-request-id")).toBe("req-1");
+    const copy = response.clone();
+    expect(response.bodyUsed).toBe(false);
+    expect(await response.json()).toEqual({ answer: "ok ✓" });
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(/already been read/);
+    expect(new TextDecoder().decode(await copy.arrayBuffer())).toBe('{"answer":"ok ✓"}');
+  });
+
+  it("hands one larger than 16 MB on as a stream before it ends, with every byte", { timeout: 30_000 }, async () => {
+    let finish = () => {};
+    const big = "x".repeat(17 * 1024 * 1024);
+    const base = await localServer((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(`{"text":"${big}`);
+      // The answer stays open until the test has its Response: read in full first, it would never come.
+      finish = () => res.end('"}');
+    });
+    const response = await fetchLocal(`${base}/v1/files`);
+    finish();
+    const parsed = (await response.json()) as { text: string };
+    expect(parsed.text.length).toBe(big.length);
+  });
+
+  it("fails the fetch when the connection closes before a JSON answer ends", async () => {
+    const base = await localServer((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      res.write('{"choices":[');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await expect(fetchLocal(`${base}/v1/chat/completions`, { method: "POST", body: "{}" })).rejects.toThrow();
+  });
+
+  it("leaves an answer that is not JSON as a stream", async () => {
+    const base = await localServer((_req, _body, res) => res.writeHead(200, { "content-type": "application/jsonl" }).end('{"a":1}\n{"a":2}\n'));
+    const response = await fetchLocal(`${base}/v1/files/f/content`);
+    expect(await response.text()).toBe('{"a":1}\n{"a":2}\n');
+  });
+});
+
+describe("piecesBody", () => {
+  it("sends its pieces as the body, with their length, through guardedFetch", async () => {
+    const received: { body: string; length: string | undefined }[] = [];
+    const base = await localServer((req, body, res) => {
+      received.push({ body: body.toString("utf8"), length: req.headers["content-length"] });
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    const pieces = ['{"model":"m",', '"messages":[]', "}"].map((piece) => Buffer.from(piece, "utf8"));
+    await fetchLocal(`${base}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", "content-length": "999" }, body: piecesBody(pieces) });
+    expect(received).toEqual([{ body: '{"model":"m","messages":[]}', length: "27" }]);
+  });
+});
