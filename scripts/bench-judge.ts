@@ -2,12 +2,16 @@
 // stub LLM with a fixed 300 ms latency, endpoint concurrency 64, through pg-boss and a worker, on a fresh
 // database; then an identical second run, which the response cache answers with no call. The stub runs in a
 // process of its own, as an endpoint would, so the worker's numbers are the worker's alone.
-// Prints the first run's calls/s against the limit concurrency/latency, and the re-run's seconds, calls,
+// Prints the first run's calls/s against the limit concurrency/latency, where its slot time went (the first
+// request's arrival at the stub after the run started, the run found done after the last answer, the calls in
+// flight at the stub on average between them, from the stub's log) and how late the worker's event loop ran,
+// and the re-run's seconds, calls,
 // engine milliseconds and SQL statements per step, with the machine's load. Then a rubric task (issue 25)
 // with 10 criteria, one call per key frame, on the same videos, endpoint and worker: its calls/s against the
 // same limit, printed beside the hallucination run's; and the same rubric on videos with as many key frames as
 // the hallucination run has steps per video, so both runs are the same size (--no-rubric leaves both out).
-// Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run)
+// Options: --videos N --key-frames N --latency MS --concurrency N --profile DIR (a CPU profile of each run, and one of
+// the stub process over the whole benchmark in DIR/stub)
 // --limiter shared|process (the worker's limits shared through PostgreSQL, as workers run, or kept in the
 // process only, to measure what sharing them costs) --statements (the 15 most frequent SQL statements
 // through Prisma, warm-up and both runs together). Then the VBench-2.0 task (issue 37) on as many videos, each in
@@ -115,9 +119,23 @@ const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
 const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
 const { vbench2Project } = await import("../lib/tasks/vbench2/vbench2-fixtures");
 
-const stubProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/stub-llm.ts"), "--port", "0", "--latency", String(LATENCY_MS), "--quiet"], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const stubProcess = spawn(
+  process.execPath,
+  [
+    ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(values.profile, "stub")}`] : []),
+    "--import",
+    "tsx",
+    path.resolve("scripts/stub-llm.ts"),
+    "--port",
+    "0",
+    "--latency",
+    String(LATENCY_MS),
+    "--quiet",
+  ],
+  {
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
 const stubBaseUrl = await new Promise<string>((resolve, reject) => {
   let out = "";
   stubProcess.stdout.on("data", (chunk: Buffer) => {
@@ -443,7 +461,7 @@ ${
   worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(vbench2)} SQL statements per step; the stub's CPU ${vbench2.stubCpuMsPerCall.toFixed(2)} ms per call (64 images a call against 1–3)
 `
     : ""
-}${values.profile ? `CPU profiles in ${values.profile}\n` : ""}`);
+}${values.profile ? `CPU profiles in ${values.profile} (the stub's in ${path.join(values.profile, "stub")} once it exits)\n` : ""}`);
 
 session.disconnect();
 // The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
