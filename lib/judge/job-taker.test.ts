@@ -6,8 +6,9 @@ import { JobTaker } from "./job-taker";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let boss: PgBoss;
-/** Every fetch any taker makes, counted by queue. */
+/** Every fetch and every completion statement any taker makes, counted by queue. */
 const fetches = new Map<string, number>();
+const completions = new Map<string, number>();
 const answerDelayMs = new Map<string, number>();
 const takers: JobTaker<{ n: number }>[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,6 +26,11 @@ beforeAll(async () => {
     // A slow answer: the jobs are claimed, and reach the taker this much later.
     await sleep(answerDelayMs.get(name) ?? 0);
     return jobs;
+  };
+  const complete = boss.complete.bind(boss) as (name: string, ...rest: unknown[]) => Promise<unknown>;
+  (boss as unknown as { complete: typeof complete }).complete = async (name, ...rest) => {
+    completions.set(name, (completions.get(name) ?? 0) + 1);
+    return complete(name, ...rest);
   };
 });
 afterAll(async () => {
@@ -64,6 +70,8 @@ describe("JobTaker", () => {
     await waitFor(async () => (await jobStates("taker-capacity", ids)).every((state) => state === "completed"), 20_000, "every job completed");
     expect(peak).toBe(4);
     expect(handled.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+    // Jobs taken together end together, and are completed in one statement: one a job before.
+    expect(completions.get("taker-capacity")).toBeLessThanOrEqual(15);
   });
 
   it("lends the slot of a job that winds down to the next job, up to twice its capacity running, and completes every job", { timeout: 30_000 }, async () => {

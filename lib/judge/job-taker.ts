@@ -48,6 +48,8 @@ export class JobTaker<T extends object> {
   private readonly running = new Map<string, { attempt: JobAttempt; done: Promise<void> }>();
   /** Ids of running jobs whose handler called windDown: their slots are lent to the next jobs. */
   private readonly windingDown = new Set<string>();
+  /** Jobs whose handler returned, to be completed together on the next turn of the event loop. */
+  private completing: { attempt: JobAttempt; resolve(): void; reject(error: unknown): void }[] = [];
   private readonly idlePollMs: number;
   private stopped = false;
   private fetching = false;
@@ -156,7 +158,7 @@ export class JobTaker<T extends object> {
     const done = this.options
       .handle({ id: job.id, data: job.data, windDown: () => this.windDown(job.id) })
       .then(
-        () => this.boss.complete(this.options.queue, attempt),
+        () => this.complete(attempt),
         (error: unknown) => this.boss.fail(this.options.queue, attempt, { message: error instanceof Error ? error.message : String(error) }),
       )
       .then(
@@ -170,6 +172,29 @@ export class JobTaker<T extends object> {
         this.fetchSoon();
       });
     this.running.set(job.id, { attempt, done });
+  }
+
+  /**
+   * Completes a job with every other job that ends in the same turn of the event loop, in one statement: at 256 calls
+   * in flight a worker ends some 50 videos a second, and their completions were a statement each.
+   */
+  private complete(attempt: JobAttempt): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.completing.push({ attempt, resolve, reject });
+      if (this.completing.length > 1) return;
+      setImmediate(() => {
+        const batch = this.completing.splice(0);
+        this.boss
+          .complete(
+            this.options.queue,
+            batch.map((b) => b.attempt),
+          )
+          .then(
+            () => batch.forEach((b) => b.resolve()),
+            (error: unknown) => batch.forEach((b) => b.reject(error)),
+          );
+      });
+    });
   }
 
   private windDown(id: string) {
