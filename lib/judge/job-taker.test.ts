@@ -50,53 +50,46 @@ async function jobStates(queue: string, ids: string[]) {
   return Promise.all(ids.map(async (id) => (await boss.getJobById(queue, id))?.state));
 }
 
+/** Queues `count` jobs numbered from 0 and handles them with a taker of `capacity` running `work`; the most running at once, and the numbers handled. */
+async function judgeJobs(queue: string, count: number, capacity: number, work: (job: { windDown(): void }) => Promise<unknown>) {
+  await boss.createQueue(queue);
+  const ids = (await boss.insert(
+    queue,
+    Array.from({ length: count }, (_, n) => ({ data: { n } })),
+    { returnId: true },
+  )) as string[];
+  let running = 0;
+  let peak = 0;
+  const handled: number[] = [];
+  taker(queue, capacity, async (job) => {
+    peak = Math.max(peak, ++running);
+    await work(job);
+    handled.push(job.data.n);
+    running -= 1;
+  });
+  await waitFor(async () => (await jobStates(queue, ids)).every((state) => state === "completed"), 20_000, "every job completed");
+  return { peak, handled: handled.sort((a, b) => a - b) };
+}
+
 describe("JobTaker", () => {
   it("handles at most its capacity at once and completes every job it handled", { timeout: 30_000 }, async () => {
-    await boss.createQueue("taker-capacity");
-    const ids = (await boss.insert(
-      "taker-capacity",
-      Array.from({ length: 30 }, (_, n) => ({ data: { n } })),
-      { returnId: true },
-    )) as string[];
-    let running = 0;
-    let peak = 0;
-    const handled: number[] = [];
-    taker("taker-capacity", 4, async (job) => {
-      peak = Math.max(peak, ++running);
-      await sleep(40);
-      handled.push(job.data.n);
-      running -= 1;
-    });
-    await waitFor(async () => (await jobStates("taker-capacity", ids)).every((state) => state === "completed"), 20_000, "every job completed");
+    const { peak, handled } = await judgeJobs("taker-capacity", 30, 4, () => sleep(40));
     expect(peak).toBe(4);
-    expect(handled.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+    expect(handled).toEqual(Array.from({ length: 30 }, (_, n) => n));
     // Jobs taken together end together, and are completed in one statement: one a job before.
     expect(completions.get("taker-capacity")).toBeLessThanOrEqual(15);
   });
 
   it("lends the slot of a job that winds down to the next job, up to twice its capacity running, and completes every job", { timeout: 30_000 }, async () => {
-    await boss.createQueue("taker-wind-down");
-    const ids = (await boss.insert(
-      "taker-wind-down",
-      Array.from({ length: 12 }, (_, n) => ({ data: { n } })),
-      { returnId: true },
-    )) as string[];
-    let running = 0;
-    let peak = 0;
-    const handled: number[] = [];
-    taker("taker-wind-down", 2, async (job) => {
-      peak = Math.max(peak, ++running);
+    const { peak, handled } = await judgeJobs("taker-wind-down", 12, 2, async (job) => {
       // Said twice, counted once.
       job.windDown();
       job.windDown();
       await sleep(150);
-      handled.push(job.data.n);
-      running -= 1;
     });
-    await waitFor(async () => (await jobStates("taker-wind-down", ids)).every((state) => state === "completed"), 20_000, "every job completed");
     // Without winding down the peak is the capacity (the test above); with it, twice that and no more.
     expect(peak).toBe(4);
-    expect(handled.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, n) => n));
+    expect(handled).toEqual(Array.from({ length: 12 }, (_, n) => n));
   });
 
   it("looks at an empty queue about ten times a second whatever its capacity (pg-boss's loop per slot: twice a second each)", async () => {
