@@ -96,14 +96,14 @@ export function piecesBody(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
  */
 async function outgoingRequest(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<{ method: string; url: string; headers: Headers; body: Uint8Array[] | null }> {
   const raw = init?.body;
+  const plainUrl = typeof input === "string" || input instanceof URL;
   const pieces = raw instanceof Uint8Array ? bodyPieces.get(raw) : undefined;
-  if (pieces && (typeof input === "string" || input instanceof URL)) {
+  if (pieces && plainUrl) {
     const headers = new Headers(init?.headers);
     headers.delete("content-length");
     return { method: (init?.method ?? "POST").toUpperCase(), url: String(input), headers, body: pieces };
   }
   const plainBody = raw === undefined || raw === null || typeof raw === "string" || raw instanceof Uint8Array || raw instanceof ArrayBuffer;
-  const plainUrl = typeof input === "string" || input instanceof URL;
   const method = (init?.method ?? "GET").toUpperCase();
   if (plainUrl && plainBody) {
     const headers = new Headers(init?.headers);
@@ -171,13 +171,12 @@ function readJson(stream: Readable, init: ResponseInit): Promise<Response> {
 class BufferedResponse extends Response {
   readonly #bytes: Buffer<ArrayBuffer>;
   #used = false;
+  #stream: ReadableStream<Uint8Array> | null = null;
 
   constructor(bytes: Buffer<ArrayBuffer>, init: ResponseInit) {
     super(null, init);
     this.#bytes = bytes;
   }
-
-  #stream: ReadableStream<Uint8Array> | null = null;
 
   #take(): Buffer<ArrayBuffer> {
     if (this.#used || this.#stream) throw new TypeError("Body is unusable: Body has already been read");

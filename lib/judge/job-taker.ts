@@ -1,4 +1,5 @@
 import type { Job, PgBoss } from "pg-boss";
+import { TickBatcher } from "./tick-batcher";
 
 /** The attempt of a job a process holds: pg-boss settles and touches a job only in the attempt given. */
 type JobAttempt = Pick<Job, "id" | "retryCount">;
@@ -48,8 +49,11 @@ export class JobTaker<T extends object> {
   private readonly running = new Map<string, { attempt: JobAttempt; done: Promise<void> }>();
   /** Ids of running jobs whose handler called windDown: their slots are lent to the next jobs. */
   private readonly windingDown = new Set<string>();
-  /** Jobs whose handler returned, to be completed together on the next turn of the event loop. */
-  private completing: { attempt: JobAttempt; resolve(): void; reject(error: unknown): void }[] = [];
+  /**
+   * Completes the jobs that end in the same turn of the event loop in one statement: at 256 calls in flight a worker
+   * ends some 50 videos a second, and their completions were a statement each.
+   */
+  private readonly completions: TickBatcher<JobAttempt, void>;
   private readonly idlePollMs: number;
   private stopped = false;
   private fetching = false;
@@ -62,6 +66,11 @@ export class JobTaker<T extends object> {
     private readonly options: JobTakerOptions<T>,
   ) {
     this.idlePollMs = options.idlePollMs ?? 100;
+    // All the jobs it can hold (twice the capacity, with those winding down) in one statement.
+    this.completions = new TickBatcher(async (attempts) => {
+      await boss.complete(options.queue, attempts);
+      return attempts.map(() => undefined);
+    }, 2 * options.capacity);
     this.heartbeat = setInterval(() => void this.renewHeartbeats(), options.heartbeatMs ?? 4000);
     this.heartbeat.unref();
     // A boss stopped without stopping its taker first: stop asking it (each ask would fail and be logged every
@@ -158,7 +167,7 @@ export class JobTaker<T extends object> {
     const done = this.options
       .handle({ id: job.id, data: job.data, windDown: () => this.windDown(job.id) })
       .then(
-        () => this.complete(attempt),
+        () => this.completions.ask(attempt),
         (error: unknown) => this.boss.fail(this.options.queue, attempt, { message: error instanceof Error ? error.message : String(error) }),
       )
       .then(
@@ -172,29 +181,6 @@ export class JobTaker<T extends object> {
         this.fetchSoon();
       });
     this.running.set(job.id, { attempt, done });
-  }
-
-  /**
-   * Completes a job with every other job that ends in the same turn of the event loop, in one statement: at 256 calls
-   * in flight a worker ends some 50 videos a second, and their completions were a statement each.
-   */
-  private complete(attempt: JobAttempt): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.completing.push({ attempt, resolve, reject });
-      if (this.completing.length > 1) return;
-      setImmediate(() => {
-        const batch = this.completing.splice(0);
-        this.boss
-          .complete(
-            this.options.queue,
-            batch.map((b) => b.attempt),
-          )
-          .then(
-            () => batch.forEach((b) => b.resolve()),
-            (error: unknown) => batch.forEach((b) => b.reject(error)),
-          );
-      });
-    });
   }
 
   private windDown(id: string) {

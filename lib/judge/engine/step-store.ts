@@ -2,6 +2,7 @@ import type { TokenLogprob } from "../llm-client";
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
+import { TickBatcher } from "../tick-batcher";
 
 /**
  * The judge engine's database work, done in as few round trips as the engine's safety allows:
@@ -319,8 +320,8 @@ export class JudgeStore {
    * event loop: a worker that takes 512 videos at once read and planned them in 1,024 statements, and its first
    * call went out 1.2 s after the first job was taken (`npm run bench:judge -- --concurrency 256`).
    */
-  private readonly jobs = new TickBatcher<VideoJobKey, JobRow | null>((jobs) => loadVideoJobs(this.prisma, jobs));
-  private readonly plans = new TickBatcher<{ job: VideoJobKey; planned: PlannedStep[] }, StepRow[]>((videos) => planVideosSteps(this.prisma, videos, new Date()));
+  private readonly jobs = new TickBatcher<VideoJobKey, JobRow | null>((jobs) => loadVideoJobs(this.prisma, jobs), MAX_BATCH_UNITS);
+  private readonly plans = new TickBatcher<{ job: VideoJobKey; planned: PlannedStep[] }, StepRow[]>((videos) => planVideosSteps(this.prisma, videos, new Date()), MAX_BATCH_UNITS);
   private pending: Unit[] = [];
   private writesInFlight = 0;
   private writeScheduled = false;
@@ -575,42 +576,6 @@ export class JudgeStore {
           AND NOT EXISTS (SELECT 1 FROM run_video rv WHERE rv."runId" = r.id AND rv.status IN ('queued', 'running'))`;
     }
     return new Set(rows.map((row) => row.id));
-  }
-}
-
-/**
- * Asks made in the same turn of the event loop, answered together: one call for every MAX_BATCH_UNITS of them,
- * all sent at once. When a call fails for several, each is asked again alone, so one bad ask fails only itself.
- */
-class TickBatcher<In, Out> {
-  private asks: { input: In; resolve(output: Out): void; reject(error: unknown): void }[] = [];
-  private scheduled = false;
-
-  constructor(private readonly answerAll: (inputs: In[]) => Promise<Out[]>) {}
-
-  ask(input: In): Promise<Out> {
-    return new Promise((resolve, reject) => {
-      this.asks.push({ input, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-  }
-
-  private flush() {
-    this.scheduled = false;
-    while (this.asks.length > 0) void this.answer(this.asks.splice(0, MAX_BATCH_UNITS));
-  }
-
-  private async answer(asks: typeof this.asks) {
-    try {
-      const outputs = await this.answerAll(asks.map((a) => a.input));
-      asks.forEach((a, i) => a.resolve(outputs[i]!));
-    } catch (error) {
-      if (asks.length === 1) asks[0]!.reject(error);
-      else for (const a of asks) await this.answer([a]);
-    }
   }
 }
 
