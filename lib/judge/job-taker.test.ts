@@ -39,7 +39,12 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function taker(queue: string, capacity: number, handle: (job: { id: string; data: { n: number }; windDown(): void }) => Promise<void>, options: { heartbeatMs?: number } = {}) {
+function taker(
+  queue: string,
+  capacity: number,
+  handle: (job: { id: string; data: { n: number }; windDown(): void; ready(): void }) => Promise<void>,
+  options: { heartbeatMs?: number; setupLimit?: number } = {},
+) {
   const errors: string[] = [];
   const started = new JobTaker<{ n: number }>(boss, { queue, capacity, handle, log: (error, what) => errors.push(`${what}: ${String(error)}`), ...options }).start();
   takers.push(started);
@@ -51,7 +56,7 @@ async function jobStates(queue: string, ids: string[]) {
 }
 
 /** Queues `count` jobs numbered from 0 and handles them with a taker of `capacity` running `work`; the most running at once, and the numbers handled. */
-async function judgeJobs(queue: string, count: number, capacity: number, work: (job: { windDown(): void }) => Promise<unknown>) {
+async function judgeJobs(queue: string, count: number, capacity: number, work: (job: { windDown(): void; ready(): void }) => Promise<unknown>, options: { setupLimit?: number } = {}) {
   await boss.createQueue(queue);
   const ids = (await boss.insert(
     queue,
@@ -61,12 +66,17 @@ async function judgeJobs(queue: string, count: number, capacity: number, work: (
   let running = 0;
   let peak = 0;
   const handled: number[] = [];
-  taker(queue, capacity, async (job) => {
-    peak = Math.max(peak, ++running);
-    await work(job);
-    handled.push(job.data.n);
-    running -= 1;
-  });
+  taker(
+    queue,
+    capacity,
+    async (job) => {
+      peak = Math.max(peak, ++running);
+      await work(job);
+      handled.push(job.data.n);
+      running -= 1;
+    },
+    options,
+  );
   await waitFor(async () => (await jobStates(queue, ids)).every((state) => state === "completed"), 20_000, "every job completed");
   return { peak, handled: handled.sort((a, b) => a - b) };
 }
@@ -90,6 +100,36 @@ describe("JobTaker", () => {
     // Without winding down the peak is the capacity (the test above); with it, twice that and no more.
     expect(peak).toBe(4);
     expect(handled).toEqual(Array.from({ length: 12 }, (_, n) => n));
+  });
+
+  it("sets up at most its setup limit of jobs at once: a job that says it is ready lets the next one start", { timeout: 30_000 }, async () => {
+    let settingUp = 0;
+    let peakSettingUp = 0;
+    const { peak, handled } = await judgeJobs(
+      "taker-setup",
+      16,
+      8,
+      async (job) => {
+        peakSettingUp = Math.max(peakSettingUp, ++settingUp);
+        await sleep(30);
+        settingUp -= 1;
+        // Said twice, counted once.
+        job.ready();
+        job.ready();
+        await sleep(200);
+      },
+      { setupLimit: 2 },
+    );
+    expect(peakSettingUp).toBe(2);
+    // Ready jobs leave room for more: the taker still fills its capacity, two by two.
+    expect(peak).toBeGreaterThanOrEqual(6);
+    expect(peak).toBeLessThanOrEqual(8);
+    expect(handled).toEqual(Array.from({ length: 16 }, (_, n) => n));
+  });
+
+  it("counts a job that ends without saying it is ready as ready", { timeout: 30_000 }, async () => {
+    const { handled } = await judgeJobs("taker-setup-end", 6, 4, () => sleep(20), { setupLimit: 1 });
+    expect(handled).toEqual(Array.from({ length: 6 }, (_, n) => n));
   });
 
   it("looks at an empty queue about ten times a second whatever its capacity (pg-boss's loop per slot: twice a second each)", async () => {

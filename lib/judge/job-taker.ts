@@ -14,6 +14,12 @@ export interface TakenJob<T> {
    * goes to the next job now (see JobTaker). Once is enough; later calls change nothing.
    */
   windDown(): void;
+  /**
+   * The handler says the job is set up: its work now waits on others (the judge: a video whose first step has asked
+   * for its answer), so the next job may start setting up (see JobTaker). Once is enough; ending or winding down
+   * counts as ready too.
+   */
+  ready(): void;
 }
 
 export interface JobTakerOptions<T> {
@@ -21,6 +27,8 @@ export interface JobTakerOptions<T> {
   /** The most jobs handled at once. */
   capacity: number;
   handle(job: TakenJob<T>): Promise<void>;
+  /** The most jobs setting up at once (taken, not yet ready): max(8, capacity / 4) unless given. */
+  setupLimit?: number;
   /** While the queue is empty, how often it is looked at again (ms). */
   idlePollMs?: number;
   /** How often the heartbeats of the jobs being handled are renewed, in one statement (ms). */
@@ -43,12 +51,20 @@ export interface JobTakerOptions<T> {
  * wind down at once, so never more than twice the capacity run. Without it, a worker judging 512 videos at once
  * took new ones only as whole videos ended, and at 256 calls in flight its calls ran out for about half a second
  * when the first 512, started together, ended together (`npm run bench:judge -- --concurrency 256`).
+ *
+ * At most `setupLimit` jobs set up at once: a job counts from its taking until its handler says it is `ready`. A
+ * worker that took 512 videos at once set them all up together (reading, planning, looking up and recording the
+ * first calls of each), so its first 256 calls waited for the last video's setup: 0.3 s with 36 calls in flight.
+ * Set up a quarter at a time, the first calls go out while the rest are set up.
  */
 export class JobTaker<T extends object> {
   /** The jobs being handled, by id: the attempt this process holds (complete, fail and touch are fenced to it) and its end. */
   private readonly running = new Map<string, { attempt: JobAttempt; done: Promise<void> }>();
   /** Ids of running jobs whose handler called windDown: their slots are lent to the next jobs. */
   private readonly windingDown = new Set<string>();
+  /** Ids of running jobs not yet ready (still setting up). */
+  private readonly settingUp = new Set<string>();
+  private readonly setupLimit: number;
   /**
    * Completes the jobs that end in the same turn of the event loop in one statement: at 256 calls in flight a worker
    * ends some 50 videos a second, and their completions were a statement each.
@@ -66,6 +82,7 @@ export class JobTaker<T extends object> {
     private readonly options: JobTakerOptions<T>,
   ) {
     this.idlePollMs = options.idlePollMs ?? 100;
+    this.setupLimit = options.setupLimit ?? Math.max(8, Math.ceil(options.capacity / 4));
     // All the jobs it can hold (twice the capacity, with those winding down) in one statement.
     this.completions = new TickBatcher(async (attempts) => {
       await boss.complete(options.queue, attempts);
@@ -128,9 +145,12 @@ export class JobTaker<T extends object> {
     setImmediate(() => void this.fetch());
   }
 
-  /** Jobs to take now: the slots not held by a job still starting work, and never more than twice the capacity running. */
+  /**
+   * Jobs to take now: the slots not held by a job still starting work, never more than twice the capacity running,
+   * and never more than the setup limit setting up.
+   */
   private room(): number {
-    return Math.min(this.options.capacity - (this.running.size - this.windingDown.size), 2 * this.options.capacity - this.running.size);
+    return Math.min(this.options.capacity - (this.running.size - this.windingDown.size), 2 * this.options.capacity - this.running.size, this.setupLimit - this.settingUp.size);
   }
 
   private async fetch() {
@@ -164,8 +184,11 @@ export class JobTaker<T extends object> {
 
   private handle(job: { id: string; data: T; retryCount: number }) {
     const attempt = attemptOf(job);
+    // Before the handler runs: it may say it is ready at once.
+    this.settingUp.add(job.id);
     const done = this.options
-      .handle({ id: job.id, data: job.data, windDown: () => this.windDown(job.id) })
+      .handle({ id: job.id, data: job.data, windDown: () => this.windDown(job.id), ready: () => this.ready(job.id) })
+      .finally(() => this.ready(job.id))
       .then(
         () => this.completions.ask(attempt),
         (error: unknown) => this.boss.fail(this.options.queue, attempt, { message: error instanceof Error ? error.message : String(error) }),
@@ -183,9 +206,14 @@ export class JobTaker<T extends object> {
     this.running.set(job.id, { attempt, done });
   }
 
+  private ready(id: string) {
+    if (this.settingUp.delete(id)) this.fetchSoon();
+  }
+
   private windDown(id: string) {
     if (this.windingDown.has(id)) return;
     this.windingDown.add(id);
+    this.settingUp.delete(id);
     this.fetchSoon();
   }
 

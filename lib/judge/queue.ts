@@ -101,7 +101,7 @@ export function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concu
       const started = performance.now();
       jobLog.debug("judging a video");
       try {
-        const outcome = await judgeVideo(deps, job.data, (line) => jobLog.warn(line), job.windDown);
+        const outcome = await judgeVideo(deps, job.data, (line) => jobLog.warn(line), job);
         jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
       } catch (error) {
         jobLog.error({ err: error, durationMs: Math.round(performance.now() - started) }, "judging the video failed; pg-boss retries the job");

@@ -80,16 +80,11 @@ describe("runs", () => {
     // The database as the run sees it, with another request deleting a video just before the run's write.
     const racing = new Proxy(prisma, {
       get(target, property, receiver) {
-        if (property !== "judgeRun") return Reflect.get(target, property, receiver);
-        return new Proxy(target.judgeRun, {
-          get: (runs, name, runsReceiver) =>
-            name === "create"
-              ? async (args: Parameters<typeof prisma.judgeRun.create>[0]) => {
-                  await prisma.video.delete({ where: { id: videoIds[0]! } });
-                  return runs.create(args);
-                }
-              : Reflect.get(runs, name, runsReceiver),
-        });
+        if (property !== "$transaction") return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<typeof prisma.$transaction>) => {
+          await prisma.video.delete({ where: { id: videoIds[0]! } });
+          return (target.$transaction as (...a: typeof args) => Promise<unknown>)(...args);
+        };
       },
     });
     await expect(createRun({ prisma: racing, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toMatchObject({

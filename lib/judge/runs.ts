@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { JudgeEndpoint, Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
@@ -47,7 +47,7 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(chosen) : chosen;
   const requirement = pipeline.frames?.(settings) ?? { mode: "key_frames" as const };
   // Other endpoints the run's steps call (a QA run's judge) must be the project's too.
-  const otherEndpoints = [];
+  const otherEndpoints: { role: string; endpoint: JudgeEndpoint }[] = [];
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(settings) ?? {})) {
     if (!id || id === endpoint.id) continue;
     const other = await prisma.judgeEndpoint.findFirst({ where: { id, projectId } });
@@ -73,10 +73,6 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       relativePath: true,
       width: true,
       height: true,
-      prompt: true,
-      dimensions: true,
-      model: true,
-      auxiliaryInfo: true,
       // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first,
       // and at each one's first frame. Without one no frame is read: Prisma reads every frame of the sets to keep the
       // first (a run of 800 videos with key frames read 7,200 rows it did not use), and `take: 0` reads none.
@@ -135,49 +131,58 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       )
     : settings;
 
-  const run = await prisma.judgeRun
-    .create({
-      data: {
-        projectId,
-        pipeline: pipeline.id,
-        endpointId: endpoint.id,
-        settings: storedSettings as Prisma.InputJsonValue,
-        settingsVersionId: settingsVersion?.id ?? null,
-        promptVersionIds,
-        endpointSnapshot: {
-          name: endpoint.name,
-          baseUrl: endpoint.baseUrl,
-          model: endpoint.model,
-          temperature: endpoint.temperature,
-          imageDetail: endpoint.imageDetail,
-          ...(otherEndpoints.length
-            ? {
-                roles: Object.fromEntries(
-                  otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }]),
-                ),
-              }
-            : {}),
-        },
-        simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
-        batchMode: input.batch ?? false,
-        createdById: actor.userId,
-        // Each video's fields as judged: a later edit of the video changes neither this run's steps nor its records.
-        videos: {
-          createMany: {
-            data: videos.map((v) => ({
-              videoId: v.id,
-              frameSetId: v.frameSets[0]!.id,
-              judgedWith: { prompt: v.prompt, dimensions: v.dimensions, model: v.model, auxiliaryInfo: v.auxiliaryInfo ?? {} },
-            })),
+  const deleted = () => new ConflictError("A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.");
+  const run = await prisma
+    .$transaction(
+      async (tx) => {
+        const created = await tx.judgeRun.create({
+          data: {
+            projectId,
+            pipeline: pipeline.id,
+            endpointId: endpoint.id,
+            settings: storedSettings as Prisma.InputJsonValue,
+            settingsVersionId: settingsVersion?.id ?? null,
+            promptVersionIds,
+            endpointSnapshot: {
+              name: endpoint.name,
+              baseUrl: endpoint.baseUrl,
+              model: endpoint.model,
+              temperature: endpoint.temperature,
+              imageDetail: endpoint.imageDetail,
+              ...(otherEndpoints.length
+                ? {
+                    roles: Object.fromEntries(
+                      otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }]),
+                    ),
+                  }
+                : {}),
+            },
+            simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
+            batchMode: input.batch ?? false,
+            createdById: actor.userId,
+            ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
           },
-        },
-        ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
+        });
+        // Each video's fields as judged, copied in the database (a run of 800 videos spent 0.1 s sending them back
+        // through Prisma): a later edit of the video changes neither this run's steps nor its records. A video or
+        // frame set deleted since the selection above has no row to join: fewer rows, and nothing is saved.
+        const inserted = await tx.$executeRaw`
+        INSERT INTO run_video ("runId", "videoId", "frameSetId", "judgedWith", "updatedAt")
+        SELECT ${created.id}, v.id, fs.id,
+          jsonb_build_object('prompt', v.prompt, 'dimensions', to_jsonb(v.dimensions), 'model', v.model, 'auxiliaryInfo', coalesce(v."auxiliaryInfo", '{}'::jsonb)),
+          now()
+        FROM unnest(${videos.map((v) => v.id)}::text[], ${videos.map((v) => v.frameSets[0]!.id)}::text[]) AS chosen("videoId", "frameSetId")
+        JOIN video v ON v.id = chosen."videoId" AND v."projectId" = ${projectId}
+        JOIN frame_set fs ON fs.id = chosen."frameSetId" AND fs."videoId" = v.id`;
+        if (inserted !== videos.length) throw deleted();
+        return created;
       },
-    })
+      // Not the default 5 s: a run of 200k videos writes as many rows.
+      { timeout: 60_000 },
+    )
     .catch((error: unknown) => {
-      // A video (or its frame set, or the endpoint) deleted between the selection above and this write: the write is
-      // one statement's transaction, so nothing of the run was saved.
-      if (isPrismaError(error, FOREIGN_KEY_VIOLATION)) throw new ConflictError("A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.");
+      // The endpoint (or an item) deleted since: the transaction saved nothing.
+      if (isPrismaError(error, FOREIGN_KEY_VIOLATION)) throw deleted();
       throw error;
     });
   await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));

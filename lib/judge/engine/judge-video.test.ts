@@ -114,10 +114,25 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     // The summary answers slowly, so every other call has long gone out when the inconsistency step, the last, starts.
     stub.addFault({ fault: { kind: "latency", ms: 300 }, match: "generate a brief and accurate description" });
     const requestsAtWindDown: number[] = [];
-    const outcome = await judgeVideo(deps, { runId: created.id, videoId: videoIds[0]! }, undefined, () => requestsAtWindDown.push(stub.requests.length));
+    const outcome = await judgeVideo(deps, { runId: created.id, videoId: videoIds[0]! }, undefined, { windDown: () => requestsAtWindDown.push(stub.requests.length) });
     expect(outcome).toBe("done");
     // 10 steps with 2 key frames: said once, after 9 calls went out and before the 10th.
     expect(requestsAtWindDown).toEqual([9]);
+    expect(stub.requests).toHaveLength(10);
+  });
+
+  it("says once that the video is set up, when its first steps have looked up their answers and before their calls go out", async () => {
+    const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
+    const run = () => createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
+    const requestsAtReady: number[] = [];
+    const first = await run();
+    expect(await judgeVideo(deps, { runId: first.id, videoId: videoIds[0]! }, undefined, { ready: () => requestsAtReady.push(stub.requests.length) })).toBe("done");
+    expect(requestsAtReady).toEqual([0]);
+    expect(stub.requests).toHaveLength(10);
+    // Answered from the cache, with no call at all: set up all the same.
+    const second = await run();
+    expect(await judgeVideo(deps, { runId: second.id, videoId: videoIds[0]! }, undefined, { ready: () => requestsAtReady.push(stub.requests.length) })).toBe("done");
+    expect(requestsAtReady).toEqual([0, 10]);
     expect(stub.requests).toHaveLength(10);
   });
 

@@ -91,8 +91,11 @@ export async function judgeVideo(
   job: { runId: string; videoId: string },
   /** The job's own log, in place of deps.log for this video's lines (a worker's names the job). */
   jobLog?: (line: string) => void,
-  /** Called once every step the video will start has started (TakenJob.windDown): only their ends are left. */
-  windDown?: () => void,
+  /**
+   * What the video tells its job (lib/judge/job-taker.ts): `ready` once it is set up (a first step has looked up its
+   * answer, or ended), `windDown` once every step it will start has started and only their ends are left.
+   */
+  taken?: { ready?(): void; windDown?(): void },
 ): Promise<"done" | "cancelled" | "waiting"> {
   const deps = jobLog ? { ...workerDeps, log: jobLog } : workerDeps;
   const { prisma } = deps;
@@ -164,6 +167,12 @@ export async function judgeVideo(
   };
   // Batch mode: steps whose requests wait for a batch; they stay pending and are not started again in this pass.
   const awaiting = new Set<string>();
+  let isReady = false;
+  const ready = () => {
+    if (isReady) return;
+    isReady = true;
+    taken?.ready?.();
+  };
   const work = {
     runId: job.runId,
     projectId: loaded.run.projectId,
@@ -177,6 +186,7 @@ export async function judgeVideo(
     chatImages: new Map<string, ChatImage>(),
     closedByCancel,
     awaitBatch: (row: StepRow) => awaiting.add(row.id),
+    ready,
   };
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
@@ -209,7 +219,10 @@ export async function judgeVideo(
         continue;
       }
       if (deps_.every((dep) => dep!.status === "done")) {
-        const promise = executeStep(deps, store, { ...work, endpoint: endpointOf(step), step, row }).finally(() => inFlight.delete(row.id));
+        const promise = executeStep(deps, store, { ...work, endpoint: endpointOf(step), step, row }).finally(() => {
+          inFlight.delete(row.id);
+          ready();
+        });
         inFlight.set(row.id, promise);
         progressed = true;
       } else waitingForInputs = true;
@@ -217,7 +230,7 @@ export async function judgeVideo(
     // Every step this video will start has started: the worker may take its next video while these finish.
     if (!waitingForInputs && inFlight.size > 0 && !woundDown) {
       woundDown = true;
-      windDown?.();
+      taken?.windDown?.();
     }
     if (inFlight.size === 0 && !progressed) {
       // Once more through the cancellation check: a step found closed (above) asked for a fresh look.
@@ -330,6 +343,8 @@ async function executeStep(
     chatImages: Map<string, ChatImage>;
     closedByCancel(row: StepRow): void;
     awaitBatch(row: StepRow): void;
+    /** The video is set up: called once a step has looked up its answer. */
+    ready(): void;
   },
 ): Promise<void> {
   const { step, row, endpoint } = work;
@@ -337,7 +352,7 @@ async function executeStep(
   const startedAt = new Date();
   // A step that makes a call is marked running before the call, with its cache look-up (and makes none
   // when it is no longer pending); one answered from the cache, or computed, only when it is finished.
-  const start = { id: row.id, at: startedAt, done: false };
+  const start = { id: row.id, at: startedAt, done: false, lookedUp: work.ready };
   const attempt = () => (start.done ? {} : { startedAt });
   // Call rows not written yet: they go with the step's end, in the same statement.
   const calls: CallRow[] = [];
@@ -578,7 +593,7 @@ async function answer(
   images: () => Promise<ChatImage[]>,
   cacheKey: string,
   record: { runId: string; stepResultId: string; videoId: string; text: string; frameIds: string[]; isRepair: boolean },
-  start: { id: string; at: Date; done: boolean },
+  start: { id: string; at: Date; done: boolean; lookedUp(): void },
   batch: { frames: { storageKey: string; detail: ChatImage["detail"]; maxSide?: number }[] } | null = null,
 ): Promise<Answered> {
   const requestLog = {
@@ -594,6 +609,7 @@ async function answer(
   const callBase = { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, isRepair: record.isRepair };
   const noUsage = { httpStatus: null, error: null, errorExcerpt: null, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 0, retries: 0 };
   const found = await store.lookUp(cacheKey, start.done ? null : start);
+  start.lookedUp();
   const cached = found.cached;
   if (cached) {
     return {
