@@ -2,7 +2,7 @@ import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase } from "../testing/test-database";
 import { waitFor } from "../testing/worker-process";
-import { JobTaker } from "./job-taker";
+import { JobTaker, wakeTakers } from "./job-taker";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let boss: PgBoss;
@@ -43,12 +43,18 @@ function taker(
   queue: string,
   capacity: number,
   handle: (job: { id: string; data: { n: number }; windDown(): void; ready(): void }) => Promise<void>,
-  options: { heartbeatMs?: number; setupLimit?: number } = {},
+  options: { heartbeatMs?: number; setupLimit?: number; idlePollMs?: number; wokenPollMs?: number } = {},
 ) {
   const errors: string[] = [];
   const started = new JobTaker<{ n: number }>(boss, { queue, capacity, handle, log: (error, what) => errors.push(`${what}: ${String(error)}`), ...options }).start();
   takers.push(started);
   return started;
+}
+
+/** Connections of this database listening for wakes (a listener's last statement until its first heartbeat, 10 s on). */
+async function listeners(): Promise<number> {
+  const { rows } = await boss.getDb().executeSql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "framejury_jobs_added"'`);
+  return (rows[0] as { n: number }).n;
 }
 
 async function jobStates(queue: string, ids: string[]) {
@@ -132,16 +138,16 @@ describe("JobTaker", () => {
     expect(handled).toEqual(Array.from({ length: 6 }, (_, n) => n));
   });
 
-  it("looks at an empty queue about ten times a second whatever its capacity (pg-boss's loop per slot: twice a second each)", async () => {
+  it("looks at an empty queue about once a second while it listens for wakes, whatever its capacity (pg-boss's loop per slot: twice a second each)", { timeout: 30_000 }, async () => {
     await boss.createQueue("taker-idle");
     taker("taker-idle", 512, async () => {});
-    await sleep(300);
+    await sleep(500);
     const before = fetches.get("taker-idle") ?? 0;
-    await sleep(1000);
+    await sleep(2000);
     const idleFetches = (fetches.get("taker-idle") ?? 0) - before;
-    expect(idleFetches).toBeGreaterThanOrEqual(3);
-    expect(idleFetches).toBeLessThanOrEqual(15);
-    // A job sent to the empty queue is taken within a few looks.
+    expect(idleFetches).toBeGreaterThanOrEqual(1);
+    expect(idleFetches).toBeLessThanOrEqual(4);
+    // A job sent to the empty queue without a wake is still taken, at a later look.
     let tookAt = 0;
     await takers.at(-1)!.stop(0);
     await boss.createQueue("taker-pickup");
@@ -150,7 +156,54 @@ describe("JobTaker", () => {
     const sentAt = Date.now();
     await boss.send("taker-pickup", { n: 1 });
     await waitFor(async () => tookAt > 0, 5000, "the job taken");
-    expect(tookAt - sentAt).toBeLessThan(1000);
+    expect(tookAt - sentAt).toBeLessThan(2500);
+  });
+
+  it("takes new jobs at once when wakeTakers says its queue has them, and ignores wakes for other queues", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-wake");
+    const handled: number[] = [];
+    const before = await listeners();
+    // It would look again only after a minute on its own.
+    taker("taker-wake", 4, async (job) => void handled.push(job.data.n), { idlePollMs: 60_000, wokenPollMs: 60_000 });
+    await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+    // The look it takes once it listens (wakes sent before were missed).
+    await sleep(200);
+    const looks = fetches.get("taker-wake") ?? 0;
+    await wakeTakers(boss, "taker-wake-other");
+    await sleep(300);
+    expect(fetches.get("taker-wake")).toBe(looks);
+
+    await boss.send("taker-wake", { n: 1 });
+    await wakeTakers(boss, "taker-wake");
+    await waitFor(async () => handled.length === 1, 5000, "the job taken once woken");
+    expect(handled).toEqual([1]);
+  });
+
+  it("looks again after a fetch that was under way when a wake came, even if that fetch came back short", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-wake-during-fetch");
+    const handled: number[] = [];
+    let secondTaken: () => void = () => {};
+    const second = new Promise<void>((resolve) => (secondTaken = resolve));
+    const before = await listeners();
+    // Job 1 runs until job 2 is taken (5 s at most), so that no job's end makes the taker look.
+    const handle = async (job: { data: { n: number } }) => {
+      handled.push(job.data.n);
+      if (job.data.n === 2) secondTaken();
+      else await Promise.race([second, sleep(5000)]);
+    };
+    taker("taker-wake-during-fetch", 4, handle, { idlePollMs: 60_000, wokenPollMs: 60_000 });
+    await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+    await sleep(200);
+    // Each fetch's jobs reach the taker 400 ms after it claimed them: the second wake comes while the first fetch,
+    // which claimed only job 1, is under way.
+    answerDelayMs.set("taker-wake-during-fetch", 400);
+    await boss.send("taker-wake-during-fetch", { n: 1 });
+    await wakeTakers(boss, "taker-wake-during-fetch");
+    await sleep(100);
+    await boss.send("taker-wake-during-fetch", { n: 2 });
+    await wakeTakers(boss, "taker-wake-during-fetch");
+    await waitFor(async () => handled.length === 2, 4000, "both jobs taken");
+    expect(handled.sort()).toEqual([1, 2]);
   });
 
   it("fails a job whose handler throws, so pg-boss retries it, and completes the retry", { timeout: 30_000 }, async () => {

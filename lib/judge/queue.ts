@@ -5,7 +5,7 @@ import type { JudgeDeps } from "./engine/judge-video";
 import { judgeVideo } from "./engine/judge-video";
 import { advanceBatchRun, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./judge-queue";
-import { JobTaker } from "./job-taker";
+import { JobTaker, wakeTakers } from "./job-taker";
 
 export const JUDGE_QUEUE = "judge-video";
 /**
@@ -53,6 +53,9 @@ export function pgBossQueue(boss: PgBoss): JudgeQueue {
           jobs.slice(i, i + 500).map((job) => ({ data: job, singletonKey: `${job.runId}:${job.videoId}` })),
         );
       }
+      // The jobs are saved whether or not the workers hear of them now: a failed wake only means they are taken at
+      // a worker's next look, within a second.
+      await wakeTakers(boss, JUDGE_QUEUE).catch(() => {});
     },
     startBatchChecks: (runId) => scheduleBatchCheck(boss, runId, 1),
   };
