@@ -74,6 +74,7 @@ process.env.DATABASE_URL = database.url;
 // a batch of finished steps, and that cost 1–2% of the worker's CPU, which `npm run worker` does not pay.
 const { PrismaClient } = await import("../lib/generated/prisma/client");
 const { PrismaPg } = await import("@prisma/adapter-pg");
+const { createPrismaClient } = await import("../lib/db/prisma");
 const { default: pg } = await import("pg");
 let statements = 0;
 const byStatement = new Map<string, number>();
@@ -92,7 +93,8 @@ countedPool.on("connect", (client) => {
 });
 // Idle connections are ended by the server when the benchmark drops its database at the end: not an error here.
 countedPool.on("error", () => {});
-const counted = new PrismaClient({ adapter: new PrismaPg(countedPool) });
+// Made as the worker's own client is (lib/db/prisma.ts), on the counting pool.
+const counted = createPrismaClient(countedPool);
 process.on("exit", () => {
   if (!values.statements) return;
   console.log("most frequent SQL statements (count, start of the text):");

@@ -58,6 +58,8 @@ function sqlStateIsConnectionLoss(code: string): boolean {
 export class ReconnectingAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
   readonly provider: SqlMigrationAwareDriverAdapterFactory["provider"];
   readonly adapterName: string;
+  /** The adapter the client connected through last, until it is disposed (lib/db/direct-sql.ts sends to it). */
+  current: SqlDriverAdapter | null = null;
 
   constructor(
     private readonly inner: SqlMigrationAwareDriverAdapterFactory,
@@ -68,7 +70,11 @@ export class ReconnectingAdapterFactory implements SqlMigrationAwareDriverAdapte
   }
 
   async connect(): Promise<SqlDriverAdapter> {
-    return new ReconnectingAdapter(await this.inner.connect(), new Waiter(this.policy));
+    const adapter: ReconnectingAdapter = new ReconnectingAdapter(await this.inner.connect(), new Waiter(this.policy), () => {
+      if (this.current === adapter) this.current = null;
+    });
+    this.current = adapter;
+    return adapter;
   }
 
   connectToShadowDb(): Promise<SqlDriverAdapter> {
@@ -120,6 +126,7 @@ class ReconnectingAdapter implements SqlDriverAdapter {
   constructor(
     private readonly inner: SqlDriverAdapter,
     private readonly waiter: Waiter,
+    private readonly onDispose: () => void,
   ) {
     this.provider = inner.provider;
     this.adapterName = inner.adapterName;
@@ -147,6 +154,7 @@ class ReconnectingAdapter implements SqlDriverAdapter {
   }
 
   dispose(): Promise<void> {
+    this.onDispose();
     return this.inner.dispose();
   }
 }

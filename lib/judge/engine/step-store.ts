@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
 import { TickBatcher } from "../tick-batcher";
+import { directRows } from "../../db/direct-sql";
 
 /**
  * The judge engine's database work, done in as few round trips as the engine's safety allows:
@@ -167,9 +168,17 @@ export async function planVideosSteps(prisma: PrismaClient, videos: readonly { j
   const planned = videos.flatMap(({ job, planned }) => planned.map((p) => ({ runId: job.runId, videoId: job.videoId, ...p })));
   const runIds = videos.map(({ job }) => job.runId);
   const videoIds = videos.map(({ job }) => job.videoId);
-  const rows = await prisma.$queryRaw<
-    { runId: string; videoId: string; id: string; itemId: string; stepId: string; scopeIndex: number; status: StepStatus; output: Prisma.JsonValue; scores: ScoreValue[] | null }[]
-  >`
+  const rows = await directRows(prisma)<{
+    runId: string;
+    videoId: string;
+    id: string;
+    itemId: string;
+    stepId: string;
+    scopeIndex: number;
+    status: StepStatus;
+    output: Prisma.JsonValue;
+    scores: ScoreValue[] | null;
+  }>`
     WITH planned AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(planned)}::jsonb) AS p("runId" text, "videoId" text, "stepId" text, "scopeIndex" int, "itemId" text, "templateId" text)
     ), jobs AS (
@@ -381,7 +390,7 @@ export class JudgeStore {
     this.lookUpScheduled = false;
     try {
       const starts = wanted.flatMap((w) => (w.start ? [{ key: w.key, id: w.start.id, startedAt: w.start.at.toISOString() }] : []));
-      const rows = await this.prisma.$queryRaw<{ key: string | null; responseText: string | null; finishReason: string | null; logprobs: TokenLogprob[] | null; started: string | null }[]>`
+      const rows = await directRows(this.prisma)<{ key: string | null; responseText: string | null; finishReason: string | null; logprobs: TokenLogprob[] | null; started: string | null }>`
         WITH found AS (
           SELECT key, "responseText", "finishReason", logprobs FROM response_cache WHERE key = ANY(${[...new Set(wanted.map((w) => w.key))]}::text[])
         ), started AS (
@@ -492,7 +501,7 @@ export class JudgeStore {
     // Each part is a separate table (or separate rows of step_result), so the parts of one statement never
     // touch the same row twice. Steps and videos that the run's cancellation closed stay closed. Metrics are
     // replaced by upserting the new rows and deleting the others.
-    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+    const rows = await directRows(this.prisma)<{ id: string }>`
       WITH finished AS (
         UPDATE step_result sr SET status = u.status::"StepStatus", output = u.output, "rawText" = u."rawText", error = u.error,
           "templateHash" = u."templateHash", "finishedAt" = u."finishedAt",
