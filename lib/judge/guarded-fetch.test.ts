@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { guardedFetch, piecesBody } from "./guarded-fetch";
 
@@ -58,6 +59,38 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
       setTimeout(() => res.socket?.destroy(), 20);
     });
     await expect(fetchLocal(`${base}/v1/chat/completions`, { method: "POST", body: "{}" })).rejects.toThrow();
+  });
+
+  it("decodes a compressed answer, and passes on every header but the encoding and length that no longer apply", async () => {
+    const json = JSON.stringify({ answer: "ok ✓", padding: "x".repeat(5000) });
+    const base = await localServer((req, _body, res) => {
+      const encoding = req.url!.endsWith("/br") ? "br" : req.url!.endsWith("/deflate") ? "deflate" : "gzip";
+      const bytes = encoding === "br" ? zlib.brotliCompressSync(json) : encoding === "deflate" ? zlib.deflateSync(json) : zlib.gzipSync(json);
+      res.setHeader("set-cookie", ["a=1", "b=2"]);
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": encoding, "content-length": String(bytes.length), "retry-after": "7" }).end(bytes);
+    });
+    for (const encoding of ["gzip", "deflate", "br"]) {
+      const response = await fetchLocal(`${base}/v1/chat/completions/${encoding}`, { method: "POST", body: "{}" });
+      expect(await response.json()).toEqual(JSON.parse(json));
+      expect(response.headers.get("content-encoding")).toBeNull();
+      expect(response.headers.get("content-length")).toBeNull();
+      expect(response.headers.get("retry-after")).toBe("7");
+      expect(response.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
+    }
+  });
+
+  it("sends the caller's headers, from a Headers object or a plain one, with the body's own length", async () => {
+    const received: http.IncomingHttpHeaders[] = [];
+    const base = await localServer((req, _body, res) => {
+      received.push(req.headers);
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await fetchLocal(`${base}/a`, { method: "POST", headers: new Headers({ Authorization: "Bearer k", "X-Custom": "1", "Content-Length": "999" }), body: "{}" });
+    await fetchLocal(`${base}/b`, { method: "POST", headers: { Authorization: "Bearer k", "X-Custom": "1" }, body: "ab" });
+    expect(received.map((h) => [h.authorization, h["x-custom"], h["content-length"], h["content-type"]])).toEqual([
+      ["Bearer k", "1", "2", "text/plain;charset=UTF-8"],
+      ["Bearer k", "1", "2", "text/plain;charset=UTF-8"],
+    ]);
   });
 
   it("leaves an answer that is not JSON as a stream", async () => {

@@ -24,11 +24,7 @@ export function guardedFetch(options: { allowPrivate?: () => boolean } = {}): ty
     const url = new URL(request.url);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`Only http(s) endpoints can be called, not ${url.protocol}`);
     assertLiteralHostAllowed(url, allowPrivate());
-    const body = request.body;
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
+    const { body, headers } = request;
     if (body) headers["content-length"] = String(body.reduce((total, piece) => total + piece.length, 0));
     const signal = init?.signal ?? undefined;
     signal?.throwIfAborted();
@@ -37,19 +33,19 @@ export function guardedFetch(options: { allowPrivate?: () => boolean } = {}): ty
       const transport = url.protocol === "https:" ? https : http;
       const outgoing = transport.request(url, { method: request.method, headers, agent: agents[url.protocol as "http:" | "https:"], lookup, signal }, (incoming) => {
         const status = incoming.statusCode ?? 0;
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (value === undefined) continue;
-          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
-        }
         let stream: Readable = incoming;
-        const encoding = responseHeaders.get("content-encoding")?.trim().toLowerCase();
+        const encoding = incoming.headers["content-encoding"]?.trim().toLowerCase();
         const decoder = encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : null;
         if (decoder) {
           stream = incoming.pipe(decoder);
           incoming.on("error", (error) => decoder.destroy(error));
-          responseHeaders.delete("content-encoding");
-          responseHeaders.delete("content-length");
+        }
+        // The answer's headers as name–value pairs, which the Response takes as they are (node:http gives lower-case
+        // names); a decoded body's encoding and length no longer apply.
+        const responseHeaders: [string, string][] = [];
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          if (value === undefined || (decoder && (name === "content-encoding" || name === "content-length"))) continue;
+          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.push([name, v]);
         }
         const nullBody = request.method === "HEAD" || [101, 103, 204, 205, 304].includes(status);
         const init = { status: status >= 200 && status <= 599 ? status : 502, statusText: incoming.statusMessage ?? "", headers: responseHeaders };
@@ -57,7 +53,7 @@ export function guardedFetch(options: { allowPrivate?: () => boolean } = {}): ty
           incoming.resume();
           return resolve(new Response(null, init));
         }
-        if (!isJson(responseHeaders.get("content-type"))) return resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, init));
+        if (!isJson(incoming.headers["content-type"] ?? null)) return resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, init));
         readJson(stream, init).then(resolve, reject);
       });
       outgoing.on("error", reject);
@@ -94,26 +90,29 @@ export function piecesBody(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * buffer costs about a millisecond here, most of it the new memory's page faults.
  * Anything else (a Request, a stream without a length, a form) goes through a Request as before.
  */
-async function outgoingRequest(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<{ method: string; url: string; headers: Headers; body: Uint8Array[] | null }> {
+async function outgoingRequest(
+  input: Parameters<typeof fetch>[0],
+  init: Parameters<typeof fetch>[1],
+): Promise<{ method: string; url: string; headers: Record<string, string>; body: Uint8Array[] | null }> {
   const raw = init?.body;
   const plainUrl = typeof input === "string" || input instanceof URL;
   const pieces = raw instanceof Uint8Array ? bodyPieces.get(raw) : undefined;
   if (pieces && plainUrl) {
-    const headers = new Headers(init?.headers);
-    headers.delete("content-length");
+    const headers = plainHeaders(init?.headers);
+    delete headers["content-length"];
     return { method: (init?.method ?? "POST").toUpperCase(), url: String(input), headers, body: pieces };
   }
   const plainBody = raw === undefined || raw === null || typeof raw === "string" || raw instanceof Uint8Array || raw instanceof ArrayBuffer;
   const method = (init?.method ?? "GET").toUpperCase();
   if (plainUrl && plainBody) {
-    const headers = new Headers(init?.headers);
-    if (typeof raw === "string" && !headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
+    const headers = plainHeaders(init?.headers);
+    if (typeof raw === "string" && !("content-type" in headers)) headers["content-type"] = "text/plain;charset=UTF-8";
     const noBody = method === "GET" || method === "HEAD" || raw === undefined || raw === null;
     const body = noBody ? null : typeof raw === "string" ? Buffer.from(raw, "utf8") : raw instanceof ArrayBuffer ? Buffer.from(raw) : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     return { method, url: String(input), headers, body: body ? [body] : null };
   }
-  const headers = new Headers(init?.headers);
-  const length = Number(headers.get("content-length") ?? NaN);
+  const headers = plainHeaders(init?.headers);
+  const length = Number(headers["content-length"] ?? NaN);
   if (plainUrl && raw instanceof ReadableStream && Number.isSafeInteger(length)) {
     const pieces: Uint8Array[] = [];
     let received = 0;
@@ -123,11 +122,28 @@ async function outgoingRequest(input: Parameters<typeof fetch>[0], init: Paramet
       received += read.value.length;
     }
     if (received !== length) throw new TypeError(`The request body has ${received} bytes, not the ${length} its content-length says.`);
-    headers.delete("content-length");
+    delete headers["content-length"];
     return { method, url: String(input), headers, body: pieces };
   }
   const request = new Request(input, init);
-  return { method: request.method, url: request.url, headers: request.headers, body: request.method === "GET" || request.method === "HEAD" ? null : [Buffer.from(await request.arrayBuffer())] };
+  return {
+    method: request.method,
+    url: request.url,
+    headers: plainHeaders(request.headers),
+    body: request.method === "GET" || request.method === "HEAD" ? null : [Buffer.from(await request.arrayBuffer())],
+  };
+}
+
+/**
+ * A call's headers as node:http takes them, by lower-case name. The SDK's Headers object is read as it is, not copied
+ * into another first (which validated and sorted its dozen headers again on every call).
+ */
+function plainHeaders(given: HeadersInit | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  (given instanceof Headers ? given : new Headers(given)).forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
 }
 
 /** A JSON answer larger than this is handed on as a stream (from its first bytes) instead of read in full first. */
