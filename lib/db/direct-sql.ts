@@ -19,7 +19,7 @@ export type DirectValue = string | number | boolean | null | string[];
  * A tag for a raw statement whose rows come back as `prisma.$queryRaw` returns them, but sent to the client's driver adapter directly
  * (with its reconnection, lib/db/reconnecting-adapter.ts). Prisma's raw path JSON-encodes the parameters and decodes
  * them again before the adapter gets them: the judge engine's batched statements carry hundreds of kilobytes of
- * JSON text, and that round trip was about 3% of a busy worker's CPU and a tenth of what it allocated
+ * JSON text, and that round trip was about 2% of a busy worker's CPU profile and a tenth of what it allocated
  * (`npm run bench:judge`, docs/benchmarks.md). Only for statements whose columns are of the types below; any other
  * column is an error, not a silently different value. A client without an adapter to reach (not made by
  * createPrismaClient, a transaction, or not yet connected) runs the statement through `$queryRaw`.
