@@ -1,28 +1,22 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PrismaClient } from "../generated/prisma/client";
-import { createTestDatabase } from "../testing/test-database";
+import { databaseWithCuttableClient } from "../testing/test-database";
 import { directRows } from "./direct-sql";
 import { createPrismaClient } from "./prisma";
 
 // A database of its own: one test cuts every other connection to it, as a restart would.
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: Awaited<ReturnType<typeof databaseWithCuttableClient>>;
 let prisma: PrismaClient;
-let admin: pg.Client;
 
 beforeAll(async () => {
-  database = await createTestDatabase({ baseUrl: inject("serverBaseUrl"), stop: async () => {} }, "direct_sql");
-  prisma = createPrismaClient(database.url, { maxWaitMs: 10_000 });
+  database = await databaseWithCuttableClient({ baseUrl: inject("serverBaseUrl"), stop: async () => {} }, "direct_sql");
+  prisma = database.prisma;
   // Connected: the direct path needs the client's adapter.
   await prisma.$queryRaw`SELECT 1`;
-  admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
 });
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await admin?.end();
-  await database?.drop();
+  await database?.close();
 });
 
 // Text that JSON and SQL quoting get wrong first: quotes, backslashes, newlines, non-ASCII, a NUL-free control character.
@@ -61,8 +55,7 @@ describe("directRows", () => {
 
   it("rides out a cut connection as the client's own queries do", async () => {
     await directRows(prisma)`SELECT 1 AS one`;
-    const cut = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
-    expect(cut.rowCount).toBeGreaterThan(0);
+    expect(await database.cutConnections()).toBeGreaterThan(0);
     expect(await directRows(prisma)<{ one: number }>`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   });
 

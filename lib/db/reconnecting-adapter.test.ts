@@ -1,32 +1,20 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { PrismaClient } from "../generated/prisma/client";
-import { createTestDatabase } from "../testing/test-database";
-import { createPrismaClient } from "./prisma";
+import { databaseWithCuttableClient } from "../testing/test-database";
 import { isConnectionLoss } from "./reconnecting-adapter";
 
 // A database of its own: the test cuts every other connection to it, as a restart would.
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: Awaited<ReturnType<typeof databaseWithCuttableClient>>;
 let prisma: PrismaClient;
-let admin: pg.Client;
+const cutConnections = (where?: string) => database.cutConnections(where);
 
 beforeAll(async () => {
-  database = await createTestDatabase({ baseUrl: inject("serverBaseUrl"), stop: async () => {} }, "reconnect");
-  prisma = createPrismaClient(database.url, { maxWaitMs: 10_000 });
-  admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
+  database = await databaseWithCuttableClient({ baseUrl: inject("serverBaseUrl"), stop: async () => {} }, "reconnect");
+  prisma = database.prisma;
 });
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await admin?.end();
-  await database?.drop();
+  await database?.close();
 });
-
-/** Terminates every other session on the test database (what a server restart does to them). */
-async function cutConnections(where = "true"): Promise<number> {
-  const result = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`);
-  return result.rowCount ?? 0;
-}
 
 const user = (n: string) => ({ id: n, email: `${n}@reconnect.test`, name: n, emailVerified: true });
 
@@ -64,7 +52,7 @@ describe("the reconnecting Prisma adapter", () => {
       await tx.user.count({ where: { name: { startsWith: "other-" } } });
       expect(await cutConnections("state = 'idle in transaction'")).toBe(1);
       // Another session changes what the transaction read before it is replayed.
-      await admin.query(`INSERT INTO "user" (id, email, name, "emailVerified", "createdAt", "updatedAt") VALUES ('other-1', 'other@reconnect.test', 'other-1', true, now(), now())`);
+      await database.adminQuery(`INSERT INTO "user" (id, email, name, "emailVerified", "createdAt", "updatedAt") VALUES ('other-1', 'other@reconnect.test', 'other-1', true, now(), now())`);
       await tx.user.create({ data: user("diverge-b") });
     });
     await expect(attempt).rejects.toThrow();

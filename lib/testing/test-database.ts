@@ -59,3 +59,29 @@ export async function copyTestDatabase(server: TestServer, template: string, lab
   }
   return { name, url: databaseUrl(server.baseUrl, name), drop: () => dropDatabase(server.baseUrl, name) };
 }
+
+/**
+ * A fresh database on `server` with the app's own client on it (createPrismaClient, waiting `maxWaitMs` for a lost
+ * connection), and an admin connection that cuts the client's connections as a server restart would.
+ */
+export async function databaseWithCuttableClient(server: TestServer, label: string, maxWaitMs = 10_000) {
+  const database = await createTestDatabase(server, label);
+  const { createPrismaClient } = await import("../db/prisma");
+  const prisma = createPrismaClient(database.url, { maxWaitMs });
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  return {
+    url: database.url,
+    prisma,
+    /** Terminates every other session on the database that matches `where`; how many. */
+    cutConnections: async (where = "true") =>
+      (await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`)).rowCount ?? 0,
+    /** Runs a statement as the admin, outside the client. */
+    adminQuery: (sql: string) => admin.query(sql),
+    close: async () => {
+      await prisma.$disconnect();
+      await admin.end();
+      await database.drop();
+    },
+  };
+}

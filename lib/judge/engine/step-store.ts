@@ -168,17 +168,7 @@ export async function planVideosSteps(prisma: PrismaClient, videos: readonly { j
   const planned = videos.flatMap(({ job, planned }) => planned.map((p) => ({ runId: job.runId, videoId: job.videoId, ...p })));
   const runIds = videos.map(({ job }) => job.runId);
   const videoIds = videos.map(({ job }) => job.videoId);
-  const rows = await directRows(prisma)<{
-    runId: string;
-    videoId: string;
-    id: string;
-    itemId: string;
-    stepId: string;
-    scopeIndex: number;
-    status: StepStatus;
-    output: Prisma.JsonValue;
-    scores: ScoreValue[] | null;
-  }>`
+  const rows = await directRows(prisma)<Omit<StepRow, "scores"> & VideoJobKey & { scores: ScoreValue[] | null }>`
     WITH planned AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(planned)}::jsonb) AS p("runId" text, "videoId" text, "stepId" text, "scopeIndex" int, "itemId" text, "templateId" text)
     ), jobs AS (
