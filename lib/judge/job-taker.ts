@@ -59,9 +59,9 @@ export interface JobTakerOptions<T> {
  * loop per job slot. With a loop per slot, a worker judging 512 videos at once asked the queue for a
  * job 1,024 times a second while it was empty (each loop every 0.5 s), and each ask cost PostgreSQL a
  * plan: about a fifth of its CPU at 256 calls in flight. Here one fetch asks for every free slot; it is
- * repeated at once while the queue hands out all it was asked for, and every `idlePollMs` once it runs
- * dry; or at once when `wakeTakers` says jobs were added (LISTEN on pg-boss's listening connection, which
- * reconnects on its own; each taker then looks once, as it may have missed a wake meanwhile). Polling every
+ * repeated at once while the queue hands out all it was asked for, and every `idlePollMs` (`wokenPollMs` while it
+ * listens) once it runs dry; or at once when `wakeTakers` says jobs were added (LISTEN on a connection pg-boss keeps up for the taker;
+ * after it reconnects the taker looks once, as it may have missed a wake meanwhile). Polling every
  * 100 ms, a run's first jobs waited 60–75 ms to be taken; woken, the taker looks only once a second while idle.
  * The heartbeats of all jobs being handled are renewed together (pg-boss renews each job's on its
  * own). A job whose handler throws is failed, so pg-boss retries it by the queue's policy; `stop` hands
@@ -130,7 +130,10 @@ export class JobTaker<T extends object> {
     return this;
   }
 
-  /** Listens for `wakeTakers` on pg-boss's listening connection; without one (a custom adapter) the taker only polls. */
+  /**
+   * Listens for `wakeTakers` on a connection of its own, which pg-boss opens and keeps up (`Db.listen`: checked every
+   * 10 s, reconnected when lost). A database without `listen` (a custom adapter): the taker only polls.
+   */
   private listen() {
     const db = this.boss.getDb();
     if (!db.listen) return;
