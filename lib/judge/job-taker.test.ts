@@ -6,9 +6,9 @@ import { JobTaker, wakeTakers } from "./job-taker";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let boss: PgBoss;
-/** Every fetch and every completion statement any taker makes, counted by queue. */
+/** Every fetch any taker makes, counted by queue; and how many jobs each completion statement carried, by queue. */
 const fetches = new Map<string, number>();
-const completions = new Map<string, number>();
+const completions = new Map<string, number[]>();
 const answerDelayMs = new Map<string, number>();
 const takers: JobTaker<{ n: number }>[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,7 +29,8 @@ beforeAll(async () => {
   };
   const complete = boss.complete.bind(boss) as (name: string, ...rest: unknown[]) => Promise<unknown>;
   (boss as unknown as { complete: typeof complete }).complete = async (name, ...rest) => {
-    completions.set(name, (completions.get(name) ?? 0) + 1);
+    const jobs = Array.isArray(rest[0]) ? rest[0].length : 1;
+    completions.set(name, [...(completions.get(name) ?? []), jobs]);
     return complete(name, ...rest);
   };
 });
@@ -92,8 +93,9 @@ describe("JobTaker", () => {
     const { peak, handled } = await judgeJobs("taker-capacity", 30, 4, () => sleep(40));
     expect(peak).toBe(4);
     expect(handled).toEqual(Array.from({ length: 30 }, (_, n) => n));
-    // Jobs taken together end together, and are completed in one statement: one a job before.
-    expect(completions.get("taker-capacity")).toBeLessThanOrEqual(15);
+    // Jobs taken together end together, and are completed in one statement: one a job before. (Not a count of
+    // statements: a batch that fails is completed again job by job, and the rounds after it then end apart.)
+    expect(Math.max(...completions.get("taker-capacity")!)).toBe(4);
   });
 
   it("lends the slot of a job that winds down to the next job, up to twice its capacity running, and completes every job", { timeout: 30_000 }, async () => {
