@@ -112,10 +112,14 @@ export class JobTaker<T extends object> {
     this.wokenPollMs = options.wokenPollMs ?? 1000;
     this.setupLimit = options.setupLimit ?? Math.max(8, Math.ceil(options.capacity / 4));
     // All the jobs it can hold (twice the capacity, with those winding down) in one statement.
-    this.completions = new TickBatcher(async (attempts) => {
-      await boss.complete(options.queue, attempts);
-      return attempts.map(() => undefined);
-    }, 2 * options.capacity);
+    this.completions = new TickBatcher(
+      async (attempts) => {
+        await boss.complete(options.queue, attempts);
+        return attempts.map(() => undefined);
+      },
+      2 * options.capacity,
+      (error, jobs) => options.log(error, `could not complete ${jobs} jobs in one statement; completing them one by one`),
+    );
     this.heartbeat = setInterval(() => void this.renewHeartbeats(), options.heartbeatMs ?? 4000);
     this.heartbeat.unref();
     // A boss stopped without stopping its taker first: stop asking it (each ask would fail and be logged every

@@ -1,6 +1,7 @@
 /**
  * Asks made in the same turn of the event loop, answered together: one call for every `maxBatch` of them, all sent
- * at once. When a call fails for several, each is asked again alone, so one bad ask fails only itself.
+ * at once. When a call fails for several, each is asked again alone, so one bad ask fails only itself; `onBatchFailed`
+ * hears of that call's error first (otherwise the asks' own outcomes hide it).
  */
 export class TickBatcher<In, Out> {
   private asks: { input: In; resolve(output: Out): void; reject(error: unknown): void }[] = [];
@@ -9,6 +10,7 @@ export class TickBatcher<In, Out> {
   constructor(
     private readonly answerAll: (inputs: In[]) => Promise<Out[]>,
     private readonly maxBatch: number,
+    private readonly onBatchFailed?: (error: unknown, asks: number) => void,
   ) {}
 
   ask(input: In): Promise<Out> {
@@ -32,7 +34,10 @@ export class TickBatcher<In, Out> {
       asks.forEach((a, i) => a.resolve(outputs[i]!));
     } catch (error) {
       if (asks.length === 1) asks[0]!.reject(error);
-      else for (const a of asks) await this.answer([a]);
+      else {
+        this.onBatchFailed?.(error, asks.length);
+        for (const a of asks) await this.answer([a]);
+      }
     }
   }
 }
