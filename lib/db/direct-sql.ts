@@ -13,11 +13,11 @@ export function attachDriverAdapter(client: PrismaClient, current: CurrentAdapte
 }
 
 /** A parameter the direct path sends as it is: the engine's statements pass JSON as text, ids and arrays of them. */
-export type DirectValue = string | number | boolean | null | string[];
+export type DirectValue = string | null | string[];
 
 /**
- * A tag for a raw statement whose rows come back as `prisma.$queryRaw` returns them, but sent to the client's driver adapter directly
- * (with its reconnection, lib/db/reconnecting-adapter.ts). Prisma's raw path JSON-encodes the parameters and decodes
+ * A tag for a raw statement whose rows come back as `prisma.$queryRaw` returns them, but sent to the client's driver
+ * adapter directly (with its reconnection, lib/db/reconnecting-adapter.ts). Prisma's raw path JSON-encodes the parameters and decodes
  * them again before the adapter gets them: the judge engine's batched statements carry hundreds of kilobytes of
  * JSON text, and that round trip was about 2% of a busy worker's CPU profile and a tenth of what it allocated
  * (`npm run bench:judge`, docs/benchmarks.md). Only for statements whose columns are of the types below; any other
@@ -34,11 +34,7 @@ export function directRows(prisma: PrismaClient) {
   };
 }
 
-function argTypeOf(value: DirectValue): ArgType {
-  if (Array.isArray(value)) return { scalarType: "string", arity: "list" };
-  const scalarType = typeof value === "number" ? (Number.isInteger(value) ? "int" : "float") : typeof value === "boolean" ? "boolean" : "string";
-  return { scalarType, arity: "scalar" };
-}
+const argTypeOf = (value: DirectValue): ArgType => ({ scalarType: "string", arity: Array.isArray(value) ? "list" : "scalar" });
 
 /** Values of each column type as `$queryRaw` gives them; undefined: a type the direct path does not read. */
 const READERS: Partial<Record<number, (value: unknown) => unknown>> = {

@@ -60,8 +60,8 @@ export interface JobTakerOptions<T> {
  * job 1,024 times a second while it was empty (each loop every 0.5 s), and each ask cost PostgreSQL a
  * plan: about a fifth of its CPU at 256 calls in flight. Here one fetch asks for every free slot; it is
  * repeated at once while the queue hands out all it was asked for, and every `idlePollMs` (`wokenPollMs` while it
- * listens) once it runs dry; or at once when `wakeTakers` says jobs were added (LISTEN on a connection pg-boss keeps up for the taker;
- * after it reconnects the taker looks once, as it may have missed a wake meanwhile). Polling every
+ * listens) once it runs dry; or at once when `wakeTakers` says jobs were added (LISTEN on a connection pg-boss keeps
+ * up for the taker; after it reconnects the taker looks once, as it may have missed a wake meanwhile). Polling every
  * 100 ms, a run's first jobs waited 60–75 ms to be taken; woken, the taker looks only once a second while idle.
  * The heartbeats of all jobs being handled are renewed together (pg-boss renews each job's on its
  * own). A job whose handler throws is failed, so pg-boss retries it by the queue's policy; `stop` hands
