@@ -8,7 +8,7 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { createRun } from "../runs";
-import { JudgeStore, planVideoSteps, type StepFinish } from "./step-store";
+import { JudgeStore, planVideoSteps, planVideosSteps, type CallRow, type StepFinish } from "./step-store";
 
 /** A queued hallucination run of `videoCount` new videos with one key frame each: its jobs, as a worker takes them. */
 async function queuedRun(videoCount: number) {
@@ -255,5 +255,86 @@ describe("the judge engine's store", () => {
     } finally {
       await counted.$disconnect();
     }
+  });
+
+  it("puts back the running steps and marks lost the sent calls of the videos it plans again, and of no other video", async () => {
+    const jobs = await queuedRun(3);
+    const plan = [{ stepId: "inconsistency", scopeIndex: 0, itemId: "", templateId: "hallucination/inconsistency" }];
+    const first = await planVideosSteps(
+      prisma,
+      jobs.map((job) => ({ job, planned: plan })),
+      new Date(),
+    );
+    const store = new JudgeStore(prisma);
+    const sentCall = (job: { runId: string; videoId: string }, stepResultId: string): CallRow => ({
+      id: randomUUID(),
+      status: "sent",
+      runId: job.runId,
+      stepResultId,
+      videoId: job.videoId,
+      model: "m",
+      request: { text: "the rendered prompt" },
+      responseText: null,
+      finishReason: null,
+      httpStatus: null,
+      error: null,
+      errorExcerpt: null,
+      isRepair: false,
+      cached: false,
+      promptTokens: 9,
+      completionTokens: 0,
+      costUsd: 0,
+      latencyMs: 0,
+      retries: 0,
+      createdAt: new Date(),
+    });
+    // A worker started the step of the first and the third video, sent their calls, and died.
+    for (const i of [0, 2]) {
+      const step = first[i]![0]!;
+      expect(await store.lookUp(`no-such-key-${randomUUID()}`, { id: step.id, at: new Date() })).toEqual({ cached: null, started: true });
+      await store.call(sentCall(jobs[i]!, step.id));
+    }
+
+    // The first two are taken again, together.
+    const again = await planVideosSteps(
+      prisma,
+      jobs.slice(0, 2).map((job) => ({ job, planned: plan })),
+      new Date(),
+    );
+    expect(again.map((rows) => rows.map((row) => [row.id, row.status]))).toEqual([[[first[0]![0]!.id, "pending"]], [[first[1]![0]!.id, "pending"]]]);
+    const steps = await prisma.stepResult.findMany({ where: { runId: jobs[0]!.runId }, select: { videoId: true, status: true } });
+    expect(Object.fromEntries(steps.map((step) => [step.videoId, step.status]))).toEqual({ [jobs[0]!.videoId]: "pending", [jobs[1]!.videoId]: "pending", [jobs[2]!.videoId]: "running" });
+    const calls = await prisma.llmCall.findMany({ where: { runId: jobs[0]!.runId }, select: { videoId: true, status: true } });
+    expect(Object.fromEntries(calls.map((call) => [call.videoId, call.status]))).toEqual({ [jobs[0]!.videoId]: "lost", [jobs[2]!.videoId]: "sent" });
+  });
+
+  it("replaces a video's metrics when it finishes again: new values win, metrics it no longer has are dropped, other videos keep theirs", async () => {
+    const jobs = await queuedRun(2);
+    const store = new JudgeStore(prisma);
+    const finish = (job: { runId: string; videoId: string }, metrics: { itemId: string; metric: string; value: number }[]) =>
+      store.finishVideo({ ...job, summary: { metrics: metrics.length }, metrics, finishedAt: new Date() });
+    const both = [
+      { itemId: "", metric: "overall", value: 1 },
+      { itemId: "", metric: "hallucination", value: 2 },
+      { itemId: "item-1", metric: "overall", value: 3 },
+    ];
+    await Promise.all(jobs.map((job) => finish(job, both)));
+    await finish(jobs[0]!, [
+      { itemId: "", metric: "overall", value: 4 },
+      { itemId: "item-2", metric: "overall", value: 5 },
+    ]);
+    const stored = async (videoId: string) =>
+      (await prisma.runMetric.findMany({ where: { runId: jobs[0]!.runId, videoId }, orderBy: [{ itemId: "asc" }, { metric: "asc" }] })).map((m) => [m.itemId, m.metric, m.value]);
+    expect(await stored(jobs[0]!.videoId)).toEqual([
+      ["", "overall", 4],
+      ["item-2", "overall", 5],
+    ]);
+    expect(await stored(jobs[1]!.videoId)).toEqual([
+      ["", "hallucination", 2],
+      ["", "overall", 1],
+      ["item-1", "overall", 3],
+    ]);
+    const videos = await prisma.runVideo.findMany({ where: { runId: jobs[0]!.runId }, orderBy: { videoId: "asc" }, select: { videoId: true, status: true, summary: true } });
+    expect(videos.find((v) => v.videoId === jobs[0]!.videoId)).toMatchObject({ status: "done", summary: { metrics: 2 } });
   });
 });

@@ -162,6 +162,14 @@ export async function planVideoSteps(prisma: PrismaClient, job: VideoJobKey, pla
   return (await planVideosSteps(prisma, [{ job, planned }], now))[0]!;
 }
 
+// How the engine's batched statements find their rows. The planner takes any jsonb_to_recordset for 100 rows, and a
+// run started since the tables were last analyzed has no statistics of its own, so a join of a batch with
+// step_result, run_video or run_metric was planned as a hash join over a scan of the whole table: every batch of
+// finished steps read every step row (at 256 in flight, a third of PostgreSQL's CPU on 20,000 step rows,
+// docs/benchmarks.md). So each statement names its rows in a form that only an index answers: `id = ANY(…)` on the
+// primary key, or one probe per video (`CROSS JOIN LATERAL (… OFFSET 0)`, which the planner keeps as a loop of
+// index look-ups on the unique (runId, videoId, …) keys).
+
 /** Several videos' planVideoSteps in one statement: each video's step rows in its plan order, in the order asked. */
 export async function planVideosSteps(prisma: PrismaClient, videos: readonly { job: VideoJobKey; planned: PlannedStep[] }[], now: Date): Promise<StepRow[][]> {
   const at = now.toISOString();
@@ -178,17 +186,31 @@ export async function planVideosSteps(prisma: PrismaClient, videos: readonly { j
       SELECT gen_random_uuid()::text, p."runId", p."videoId", p."itemId", p."stepId", p."scopeIndex", p."templateId" FROM planned p
       ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex") DO NOTHING
       RETURNING "runId", "videoId", id, "itemId", "stepId", "scopeIndex", status::text AS status, output
+    ), steps AS MATERIALIZED (
+      -- One index probe per video (see the note above).
+      SELECT sr.* FROM jobs j CROSS JOIN LATERAL (
+        SELECT s.id, s."runId", s."videoId", s."itemId", s."stepId", s."scopeIndex", s.status, s.output FROM step_result s
+        WHERE s."runId" = j."runId" AND s."videoId" = j."videoId" OFFSET 0
+      ) sr
     ), lost AS (
       -- Calls a dead worker sent and never stored the answer of: paid, unanswered. Only one job of a video
       -- runs at a time, so every call still "sent" here belongs to an attempt that is gone. Their tokens and
       -- cost were estimated when they were sent (lib/judge/lost-calls.ts).
-      UPDATE llm_call c SET status = 'lost' FROM jobs j WHERE c."runId" = j."runId" AND c."videoId" = j."videoId" AND c.status = 'sent' RETURNING 1
+      UPDATE llm_call c SET status = 'lost'
+      WHERE c.id = ANY(ARRAY(
+        SELECT l.id FROM jobs j CROSS JOIN LATERAL (
+          SELECT id FROM llm_call s WHERE s."runId" = j."runId" AND s."videoId" = j."videoId" AND s.status = 'sent' OFFSET 0
+        ) l
+      ))
+      RETURNING 1
     ), reset AS (
-      UPDATE step_result sr SET status = 'pending' FROM jobs j WHERE sr."runId" = j."runId" AND sr."videoId" = j."videoId" AND sr.status = 'running' RETURNING sr.id
+      UPDATE step_result sr SET status = 'pending' WHERE sr.id = ANY(ARRAY(SELECT id FROM steps WHERE status = 'running')) RETURNING sr.id
     ), video AS (
-      UPDATE run_video rv SET status = 'running', "updatedAt" = ${at}::timestamp(3) FROM jobs j WHERE rv."runId" = j."runId" AND rv."videoId" = j."videoId" RETURNING 1
+      UPDATE run_video rv SET status = 'running', "updatedAt" = ${at}::timestamp(3) FROM jobs j
+      WHERE rv."runId" = j."runId" AND rv."videoId" = j."videoId" AND rv."videoId" = ANY(${videoIds}::text[])
+      RETURNING 1
     ), run AS (
-      UPDATE judge_run SET status = 'running', "startedAt" = ${at}::timestamp(3) WHERE id IN (SELECT "runId" FROM jobs) AND status = 'queued' RETURNING 1
+      UPDATE judge_run SET status = 'running', "startedAt" = ${at}::timestamp(3) WHERE id = ANY(${runIds}::text[]) AND status = 'queued' RETURNING 1
     )
     SELECT sr."runId", sr."videoId", sr.id, sr."itemId", sr."stepId", sr."scopeIndex",
       CASE WHEN sr.status = 'running' THEN 'pending' ELSE sr.status::text END AS status, sr.output,
@@ -196,7 +218,7 @@ export async function planVideosSteps(prisma: PrismaClient, videos: readonly { j
         (SELECT coalesce(json_agg(json_build_object('category', s.category, 'value', s.value) ORDER BY s.category), '[]'::json)
            FROM score s WHERE s."runId" = sr."runId" AND s."videoId" = sr."videoId" AND s."stepId" = sr."stepId" AND s."scopeIndex" = sr."scopeIndex")
       END AS scores
-    FROM jobs j JOIN step_result sr ON sr."runId" = j."runId" AND sr."videoId" = j."videoId"
+    FROM steps sr
     UNION ALL
     SELECT "runId", "videoId", id, "itemId", "stepId", "scopeIndex", status, output, NULL FROM inserted`;
   const byJob = new Map<string, StepRow[]>();
@@ -381,13 +403,18 @@ export class JudgeStore {
     try {
       const starts = wanted.flatMap((w) => (w.start ? [{ key: w.key, id: w.start.id, startedAt: w.start.at.toISOString() }] : []));
       const rows = await directRows(this.prisma)<{ key: string | null; responseText: string | null; finishReason: string | null; logprobs: TokenLogprob[] | null; started: string | null }>`
-        WITH found AS (
-          SELECT key, "responseText", "finishReason", logprobs FROM response_cache WHERE key = ANY(${[...new Set(wanted.map((w) => w.key))]}::text[])
+        WITH found AS MATERIALIZED (
+          -- One look-up of the key per key (see the note on planVideosSteps).
+          SELECT c.key, c."responseText", c."finishReason", c.logprobs
+          FROM unnest(${[...new Set(wanted.map((w) => w.key))]}::text[]) AS k(key)
+          CROSS JOIN LATERAL (SELECT * FROM response_cache rc WHERE rc.key = k.key OFFSET 0) c
+        ), missed AS MATERIALIZED (
+          SELECT w.* FROM jsonb_to_recordset(${JSON.stringify(starts)}::jsonb) AS w(key text, id text, "startedAt" timestamp(3))
+          WHERE NOT EXISTS (SELECT 1 FROM found f WHERE f.key = w.key)
         ), started AS (
           UPDATE step_result sr SET status = 'running', attempts = sr.attempts + CASE WHEN sr.status = 'pending' THEN 1 ELSE 0 END, "startedAt" = w."startedAt"
-          FROM jsonb_to_recordset(${JSON.stringify(starts)}::jsonb) AS w(key text, id text, "startedAt" timestamp(3))
-          WHERE sr.id = w.id AND (sr.status = 'pending' OR (sr.status = 'running' AND sr."startedAt" = w."startedAt"))
-            AND NOT EXISTS (SELECT 1 FROM found f WHERE f.key = w.key)
+          FROM missed w
+          WHERE sr.id = w.id AND sr.id = ANY(ARRAY(SELECT id FROM missed)) AND (sr.status = 'pending' OR (sr.status = 'running' AND sr."startedAt" = w."startedAt"))
           RETURNING sr.id
         )
         SELECT key, "responseText", "finishReason", logprobs, NULL::text AS started FROM found
@@ -499,7 +526,7 @@ export class JudgeStore {
           "startedAt" = coalesce(u."startedAt", sr."startedAt")
         FROM jsonb_to_recordset(${JSON.stringify(finished)}::jsonb)
           AS u(id text, status text, output jsonb, "rawText" text, error text, "templateHash" text, "startedAt" timestamp(3), attempts int, "finishedAt" timestamp(3))
-        WHERE sr.id = u.id
+        WHERE sr.id = u.id AND sr.id = ANY(${finished.map((step) => step.id)}::text[])
           AND (sr.status IN ('pending', 'running') OR (sr.status = u.status::"StepStatus" AND sr."finishedAt" = u."finishedAt"))
         RETURNING sr.id
       ), scores AS (
@@ -546,6 +573,7 @@ export class JudgeStore {
         FROM jsonb_to_recordset(${JSON.stringify(videos.map((v) => ({ runId: v.runId, videoId: v.videoId, summary: v.summary ?? null, finishedAt: v.finishedAt.toISOString() })))}::jsonb)
           AS v("runId" text, "videoId" text, summary jsonb, "finishedAt" timestamp(3))
         WHERE rv."runId" = v."runId" AND rv."videoId" = v."videoId" AND rv.status <> 'cancelled'
+          AND rv."videoId" = ANY(${videos.map((v) => v.videoId)}::text[])
         RETURNING rv."runId", rv."videoId"
       ), metric_rows AS (
         SELECT m.* FROM jsonb_to_recordset(${JSON.stringify(metrics)}::jsonb) AS m("runId" text, "videoId" text, "itemId" text, metric text, value float8)
@@ -556,10 +584,15 @@ export class JudgeStore {
         ON CONFLICT ("runId", "videoId", "itemId", metric) DO UPDATE SET value = excluded.value
         RETURNING 1
       ), metrics_dropped AS (
+        -- By the rows' places, found one probe per video: only one job of a video runs at a time, so no one else
+        -- moves them in between.
         DELETE FROM run_metric rm
-        USING videos v
-        WHERE rm."runId" = v."runId" AND rm."videoId" = v."videoId"
-          AND NOT EXISTS (SELECT 1 FROM metric_rows m WHERE m."runId" = rm."runId" AND m."videoId" = rm."videoId" AND m."itemId" = rm."itemId" AND m.metric = rm.metric)
+        WHERE rm.ctid = ANY(ARRAY(
+          SELECT old.ctid FROM videos v CROSS JOIN LATERAL (
+            SELECT m.ctid, m."itemId", m.metric FROM run_metric m WHERE m."runId" = v."runId" AND m."videoId" = v."videoId" OFFSET 0
+          ) old
+          WHERE NOT EXISTS (SELECT 1 FROM metric_rows n WHERE n."runId" = v."runId" AND n."videoId" = v."videoId" AND n."itemId" = old."itemId" AND n.metric = old.metric)
+        ))
         RETURNING 1
       )
       SELECT id FROM finished`;
