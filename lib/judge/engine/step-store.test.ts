@@ -70,6 +70,30 @@ const finished = (job: { runId: string; videoId: string }, step: { id: string; s
   cache: [],
 });
 
+/** A call row as the engine writes it before the request goes out: "sent", with its tokens estimated. */
+const sentCall = (job: { runId: string; videoId: string }, stepResultId: string, request: unknown, id: string = randomUUID()): CallRow => ({
+  id,
+  status: "sent",
+  runId: job.runId,
+  stepResultId,
+  videoId: job.videoId,
+  model: "m",
+  request,
+  responseText: null,
+  finishReason: null,
+  httpStatus: null,
+  error: null,
+  errorExcerpt: null,
+  isRepair: false,
+  cached: false,
+  promptTokens: 9,
+  completionTokens: 0,
+  costUsd: 0,
+  latencyMs: 0,
+  retries: 0,
+  createdAt: new Date(),
+});
+
 describe("the judge engine's store", () => {
   let tokyo: PrismaClient;
   beforeAll(() => {
@@ -188,20 +212,7 @@ describe("the judge engine's store", () => {
     const base = { runId: job.runId, stepResultId: steps[0]!.id, videoId: job.videoId, model: "m", httpStatus: null, error: null, errorExcerpt: null, isRepair: false, cached: false };
     const id = randomUUID();
     const request = { text: "the rendered prompt", frameIds: ["f1"] };
-    await store.call({
-      ...base,
-      id,
-      status: "sent",
-      request,
-      responseText: null,
-      finishReason: null,
-      promptTokens: 9,
-      completionTokens: 0,
-      costUsd: 0,
-      latencyMs: 0,
-      retries: 0,
-      createdAt: new Date(),
-    });
+    await store.call(sentCall(job, steps[0]!.id, request, id));
     const outcome = {
       ...base,
       id,
@@ -266,33 +277,11 @@ describe("the judge engine's store", () => {
       new Date(),
     );
     const store = new JudgeStore(prisma);
-    const sentCall = (job: { runId: string; videoId: string }, stepResultId: string): CallRow => ({
-      id: randomUUID(),
-      status: "sent",
-      runId: job.runId,
-      stepResultId,
-      videoId: job.videoId,
-      model: "m",
-      request: { text: "the rendered prompt" },
-      responseText: null,
-      finishReason: null,
-      httpStatus: null,
-      error: null,
-      errorExcerpt: null,
-      isRepair: false,
-      cached: false,
-      promptTokens: 9,
-      completionTokens: 0,
-      costUsd: 0,
-      latencyMs: 0,
-      retries: 0,
-      createdAt: new Date(),
-    });
     // A worker started the step of the first and the third video, sent their calls, and died.
     for (const i of [0, 2]) {
       const step = first[i]![0]!;
       expect(await store.lookUp(`no-such-key-${randomUUID()}`, { id: step.id, at: new Date() })).toEqual({ cached: null, started: true });
-      await store.call(sentCall(jobs[i]!, step.id));
+      await store.call(sentCall(jobs[i]!, step.id, { text: "the rendered prompt" }));
     }
 
     // The first two are taken again, together.
