@@ -32,6 +32,7 @@ import { Session } from "node:inspector/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
+import { RAMP_MS, type StubRequest, slotUse } from "./lib/slot-use";
 
 const { values } = parseArgs({
   options: {
@@ -183,33 +184,9 @@ function postgresCpuMs(): number {
 /** The stub process's CPU time so far (ms): what the stand-in endpoint costs the shared cores. */
 const stubCpuMs = () => processCpuMs(stubProcess.pid!);
 /** Every request the stub received, from its own log. */
-async function stubRequests(): Promise<{ at: number; endedAt: number | null }[]> {
+async function stubRequests(): Promise<StubRequest[]> {
   const response = await fetch(`${stubBaseUrl.replace(/\/v1$/, "")}/__stub/requests`);
-  return ((await response.json()) as { requests: { at: number; endedAt: number | null }[] }).requests;
-}
-/**
- * Where a run's share of the limit went, from the stub's own log of the run's requests (arrival and answer,
- * Date.now()): the seconds from the run's start to the first request's arrival, from the last answer to the
- * run found done, and between them how many calls were in flight at the stub on average, time-weighted.
- */
-function slotUse(requests: { at: number; endedAt: number | null }[], startedAt: number, endedAt: number) {
-  if (!requests.length) return null;
-  const edges = requests.flatMap((r) => [
-    { t: r.at, d: 1 },
-    { t: r.endedAt ?? endedAt, d: -1 },
-  ]);
-  edges.sort((a, b) => a.t - b.t || a.d - b.d);
-  const first = edges[0]!.t;
-  const last = edges[edges.length - 1]!.t;
-  let inFlight = 0;
-  let area = 0;
-  let previous = first;
-  for (const edge of edges) {
-    area += inFlight * (edge.t - previous);
-    inFlight += edge.d;
-    previous = edge.t;
-  }
-  return { startSeconds: (first - startedAt) / 1000, endSeconds: (endedAt - last) / 1000, meanInFlight: last > first ? area / (last - first) : 0 };
+  return ((await response.json()) as { requests: StubRequest[] }).requests;
 }
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
 const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
@@ -306,7 +283,7 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
   const stepCount = steps.reduce((sum, s) => sum + s._count._all, 0);
   const runRequests = (await stubRequests()).slice(before);
   return {
-    slots: slotUse(runRequests, startedAt, endedAt),
+    slots: slotUse(runRequests, startedAt, endedAt, CONCURRENCY),
     /** How late the process's event loop ran its timers (ms): what every call's start and answer waited for, with no worker processes. */
     loopDelay: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     seconds,
@@ -436,7 +413,7 @@ first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.
   ratio:    ${ratio.toFixed(3)} of the limit (target ≥ 0.9)${ratio >= 0.9 ? "" : "  ← under target"}
   slots:    ${
     first.slots
-      ? `first request ${first.slots.startSeconds.toFixed(2)} s after the run started, the run done ${first.slots.endSeconds.toFixed(2)} s after the last answer; between them ${first.slots.meanInFlight.toFixed(1)} calls in flight at the stub on average (${(first.slots.meanInFlight / CONCURRENCY).toFixed(3)} of ${CONCURRENCY})`
+      ? `first request ${first.slots.startSeconds.toFixed(2)} s after the run started, the run done ${first.slots.endSeconds.toFixed(2)} s after the last answer; between them ${first.slots.meanInFlight.toFixed(1)} calls in flight at the stub on average (${(first.slots.meanInFlight / CONCURRENCY).toFixed(3)} of ${CONCURRENCY}); slot time unused, in seconds of all ${CONCURRENCY}: ${first.slots.lost.beforeFirst.toFixed(2)} before the first request, ${first.slots.lost.ramp.toFixed(2)} in the ${RAMP_MS / 1000} s after it, ${first.slots.lost.middle.toFixed(2)} in the middle, ${first.slots.lost.tail.toFixed(2)} after the last request came`
       : "no calls"
   }${WORKERS === 0 ? `; the worker's event loop ran late by ${first.loopDelay.p50.toFixed(1)} ms at the median, ${first.loopDelay.p99.toFixed(0)} ms at the 99th percentile, ${first.loopDelay.max.toFixed(0)} ms at most` : ""}
   worker CPU ${first.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(first)} SQL statements per step (through Prisma; pg-boss's own not counted); PostgreSQL's CPU ${first.postgresCpuMsPerStep.toFixed(2)} ms per step; the stub's CPU ${first.stubCpuMsPerCall.toFixed(2)} ms per call
