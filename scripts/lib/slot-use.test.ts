@@ -25,6 +25,13 @@ describe("slotUse", () => {
     expect(use.lost.tail).toBeCloseTo(0.1);
   });
 
+  it("reads a run of more requests than a function takes arguments", () => {
+    const requests = Array.from({ length: 200_000 }, (_, i) => ({ at: i, endedAt: i + 1 }));
+    const use = slotUse(requests, 0, 200_000, 1)!;
+    expect(use.meanInFlight).toBeCloseTo(1);
+    expect(use.lost.middle).toBeCloseTo(0);
+  });
+
   it("counts a gap after the ramp in the middle, and a call not yet answered as running to the run's end", () => {
     const requests = [
       { at: 1000, endedAt: 2500 },

@@ -31,7 +31,7 @@ export function slotUse(requests: StubRequest[], startedAt: number, endedAt: num
   edges.sort((a, b) => a.t - b.t || a.d - b.d);
   const first = edges[0]!.t;
   const last = edges[edges.length - 1]!.t;
-  const lastArrival = Math.max(...requests.map((r) => r.at));
+  const lastArrival = requests.reduce((latest, r) => Math.max(latest, r.at), -Infinity);
   const rampEnd = Math.min(first + RAMP_MS, lastArrival);
   // Busy slot time (call-milliseconds) in each span, from the in-flight count between consecutive edges.
   const spans = [
