@@ -18,6 +18,7 @@ beforeAll(async () => {
   database = await createTestDatabase({ baseUrl: inject("serverBaseUrl"), stop: async () => {} }, "job_taker");
   const { PgBoss } = await import("pg-boss");
   boss = new PgBoss({ connectionString: database.url, supervise: false, schedule: false });
+  ignoreConnectionLoss(boss);
   await boss.start();
   const fetch = boss.fetch.bind(boss) as (name: string, options: object) => Promise<unknown>;
   (boss as unknown as { fetch: typeof fetch }).fetch = async (name, options) => {
@@ -39,6 +40,15 @@ afterAll(async () => {
   await boss?.stop({ graceful: false }).catch(() => {});
   await database?.drop();
 });
+
+/**
+ * A stopped taker closes its listening connection without waiting, so dropping the database at the end may end that
+ * connection first. pg-boss reports a lost connection as an "error" event, which an emitter with no listener throws
+ * (the worker's own boss logs it, lib/judge/queue.ts).
+ */
+function ignoreConnectionLoss(queue: { on(event: "error", listener: (error: Error) => void): unknown }) {
+  queue.on("error", () => {});
+}
 
 function taker(
   queue: string,
@@ -252,6 +262,7 @@ describe("JobTaker", () => {
   it("stops asking a boss that was stopped without stopping the taker first", async () => {
     const { PgBoss } = await import("pg-boss");
     const own = new PgBoss({ connectionString: database.url, supervise: false, schedule: false });
+    ignoreConnectionLoss(own);
     await own.start();
     await own.createQueue("taker-orphaned");
     let asks = 0;

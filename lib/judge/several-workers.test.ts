@@ -90,13 +90,17 @@ describe("running more machines", () => {
     expect(steps.every((s) => s.status === "done")).toBe(true);
     expect(stub.requests).toHaveLength(videoCount * stepsPerVideo);
 
-    // Each worker's job log names the videos it judged: both worked, and every video was judged once.
-    const judged = workers.map((worker) =>
-      worker
-        .lines()
-        .filter((line) => line.msg === "video judged" && line.runId === run.id)
-        .map((line) => String(line.videoId)),
-    );
+    // Each worker's job log names the videos it judged: both worked, and every video was judged once. A worker logs
+    // a video after its last write commits, so the run may be found done before the last line comes through its pipe.
+    const judgedBy = () =>
+      workers.map((worker) =>
+        worker
+          .lines()
+          .filter((line) => line.msg === "video judged" && line.runId === run.id)
+          .map((line) => String(line.videoId)),
+      );
+    await waitFor(async () => judgedBy().flat().length >= videoCount, 10_000, "every judged video's log line", output);
+    const judged = judgedBy();
     expect(judged[0]!.length).toBeGreaterThan(0);
     expect(judged[1]!.length).toBeGreaterThan(0);
     expect([...judged[0]!, ...judged[1]!].sort()).toEqual([...videoIds].sort());
