@@ -42,9 +42,9 @@ afterAll(async () => {
 });
 
 /**
- * A stopped taker closes its listening connection without waiting, so dropping the database at the end may end that
- * connection first. pg-boss reports a lost connection as an "error" event, which an emitter with no listener throws
- * (the worker's own boss logs it, lib/judge/queue.ts).
+ * pg-boss reports a lost connection (the database's drop at the end ends any still open, e.g. the last test's boss
+ * that stops without its taker) as an "error" event, which an emitter with no listener throws. The worker's own boss
+ * logs it (lib/judge/queue.ts).
  */
 function ignoreConnectionLoss(queue: { on(event: "error", listener: (error: Error) => void): unknown }) {
   queue.on("error", () => {});
@@ -189,6 +189,27 @@ describe("JobTaker", () => {
     await wakeTakers(boss, "taker-wake");
     await waitFor(async () => handled.length === 1, 5000, "the job taken once woken");
     expect(handled).toEqual([1]);
+  });
+
+  it("has closed its listening connection once stop returns", { timeout: 30_000 }, async () => {
+    await boss.createQueue("taker-stop-listening");
+    const db = boss.getDb();
+    const listen = db.listen!.bind(db);
+    let closed = false;
+    db.listen = async (...args: Parameters<typeof listen>) => {
+      const handle = await listen(...args);
+      return { close: async () => void (await handle.close(), (closed = true)) };
+    };
+    try {
+      const before = await listeners();
+      const stopping = taker("taker-stop-listening", 2, async () => {});
+      await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+      await stopping.stop(0);
+      expect(closed).toBe(true);
+      expect(await listeners()).toBe(before);
+    } finally {
+      db.listen = listen;
+    }
   });
 
   it("looks again after a fetch that was under way when a wake came, even if that fetch came back short", { timeout: 30_000 }, async () => {

@@ -95,6 +95,8 @@ export class JobTaker<T extends object> {
   private readonly wokenPollMs: number;
   /** The LISTEN for `wakeTakers`: null until it is set up (and for good if it could not be). */
   private listener: Promise<ListenHandle | null> | null = null;
+  /** The listening connection's close, begun when the taker halts. */
+  private listenerClosed: Promise<void> | null = null;
   private listening = false;
   private stopped = false;
   private fetching = false;
@@ -151,9 +153,9 @@ export class JobTaker<T extends object> {
         () => this.wake(),
       )
       .then(
-        (handle) => {
+        async (handle) => {
           if (this.stopped) {
-            void handle.close();
+            await handle.close();
             return null;
           }
           this.listening = true;
@@ -177,6 +179,7 @@ export class JobTaker<T extends object> {
     const settled = Promise.allSettled([...this.running.values()].map((job) => job.done));
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     await this.handBack([...this.running.values()].map((job) => job.attempt));
+    await this.listenerClosed;
   }
 
   /** Takes no more jobs and renews no more heartbeats. */
@@ -185,7 +188,9 @@ export class JobTaker<T extends object> {
     clearInterval(this.heartbeat);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.boss.off("stopped", this.halt);
-    void this.listener?.then((handle) => handle?.close());
+    // Awaited by stop, so that a stopped taker holds no connection: one that closed later could be cut by the database
+    // meanwhile, and pg-boss's listener takes its handlers off before it ends the connection.
+    this.listenerClosed ??= this.listener?.then((handle) => handle?.close()) ?? null;
   };
 
   /** Fails jobs this stopping process will not finish, so that pg-boss gives them to another worker now. */
