@@ -9,6 +9,7 @@ import { startAlignmentWorker } from "../lib/alignment/alignment-queue";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { workerBatchDeps, workerJudgeDeps } from "../lib/judge/app-judge";
+import { CallThread } from "../lib/judge/call-thread";
 import { startBatchWorker, startBoss, startJudgeWorker } from "../lib/judge/queue";
 import { rootLogger } from "../lib/observability/logger";
 import { startDeletionWorker } from "../lib/deletions/deletion-queues";
@@ -30,7 +31,9 @@ const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
 const boss = await startBoss(database.url, { supervise: true });
 await startBatchWorker(boss, workerBatchDeps());
-const judging = startJudgeWorker(boss, workerJudgeDeps(), { concurrency });
+// Judge calls go out from a thread of their own (lib/judge/call-thread.ts).
+const callThread = new CallThread((line) => logger.warn(line));
+const judging = startJudgeWorker(boss, workerJudgeDeps({ callThread }), { concurrency });
 await startAlignmentWorker(boss);
 const stopSweeps = await startDeletionWorker(boss);
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);

@@ -11,6 +11,8 @@ import { fileTemplateSource } from "./template-source";
 import { pgBossQueue, startBoss } from "./queue";
 import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./judge-queue";
+import type { CallThread } from "./call-thread";
+import type { SlotSource } from "./endpoint-limiter";
 
 const globalForJudge = globalThis as unknown as { bossForSending?: Promise<PgBoss> };
 
@@ -48,12 +50,17 @@ export function workerBatchDeps(): Omit<BatchRunnerDeps, "enqueueVideos" | "vide
  * The real engine dependencies for a worker process: one client per endpoint, endpoint limits shared
  * with every other worker through the database, and the engine's own lines (retries, a failed step's
  * stack) in the job's JSON log.
+ * With a call thread (the worker's), an endpoint without a requests-per-minute limit sends through its gate
+ * (lib/judge/call-thread.ts); `slotsFor` replaces the shared limits (a benchmark's per-process limiter).
  */
-export function workerJudgeDeps(): JudgeDeps {
+export function workerJudgeDeps(options: { callThread?: CallThread; slotsFor?: (endpoint: EndpointConfig) => SlotSource } = {}): JudgeDeps {
   const engineLog = (line: string) => log().warn(line);
   const clients = new Map<string, LlmClient>();
   const sharedLimits = new SharedLimits(prisma, undefined, engineLog);
-  const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey, e.apiVersion ?? null]);
+  const slotsFor = options.slotsFor ?? ((endpoint: EndpointConfig) => sharedLimits.limiterFor(endpoint));
+  const { callThread } = options;
+  const gateFor = (e: EndpointConfig) => (callThread && !e.requestsPerMinute ? callThread.gate(JSON.stringify([e.id, e.maxConcurrency]), slotsFor(e), e.maxConcurrency) : null);
+  const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey, e.apiVersion ?? null, e.maxConcurrency, e.requestsPerMinute]);
   return {
     prisma,
     storage: getStorage(),
@@ -63,10 +70,10 @@ export function workerJudgeDeps(): JudgeDeps {
     llmFor(endpoint) {
       const k = fingerprint(endpoint);
       let client = clients.get(k);
-      if (!client) clients.set(k, (client = clientForEndpoint(endpoint)));
+      if (!client) clients.set(k, (client = clientForEndpoint(endpoint, gateFor(endpoint)?.fetch)));
       return client;
     },
-    limiterFor: (endpoint) => sharedLimits.limiterFor(endpoint),
+    limiterFor: (endpoint) => gateFor(endpoint)?.limiter ?? slotsFor(endpoint),
     log: engineLog,
   };
 }

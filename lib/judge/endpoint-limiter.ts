@@ -8,6 +8,16 @@ export interface CallLimiter {
   run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T>;
 }
 
+/** Where a call gate (call-thread.ts) takes its endpoint's slots: the endpoint's limiter, shared with the other workers or this process's own. */
+export interface SlotSource extends CallLimiter {
+  /** Told of each failed call: a 429 with retry-after pauses the endpoint for every worker. */
+  noteFailure?(error: unknown): Promise<void>;
+  /** How long the endpoint stays paused, by any worker's 429, in ms (0: not paused). */
+  pauseRemainingMs?(): Promise<number>;
+  /** How long a slot's turn lasts, drawn afresh each time. */
+  turnLength?(): number;
+}
+
 /**
  * How many waiting calls get their head start at an endpoint that allows `maxConcurrency` calls at once: enough
  * that the writes of the calls next in line are done when slots free up at the endpoint's full rate, few enough

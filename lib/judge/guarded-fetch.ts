@@ -1,5 +1,6 @@
 import http from "node:http";
 import https from "node:https";
+import type { LookupFunction } from "node:net";
 import { PassThrough, Readable } from "node:stream";
 import zlib from "node:zlib";
 import { assertLiteralHostAllowed, guardedLookup, privateEndpointsAllowed } from "./endpoint-url-policy";
@@ -15,54 +16,95 @@ import { assertLiteralHostAllowed, guardedLookup, privateEndpointsAllowed } from
 export function guardedFetch(options: { allowPrivate?: () => boolean } = {}): typeof fetch {
   const allowPrivate = options.allowPrivate ?? (() => privateEndpointsAllowed());
   const lookup = guardedLookup({ allowPrivate });
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true, lookup } as http.AgentOptions),
-    "https:": new https.Agent({ keepAlive: true, lookup } as https.AgentOptions),
-  };
+  const agents = guardedAgents(lookup);
   return async (input, init) => {
-    const request = await outgoingRequest(input, init);
-    const url = new URL(request.url);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`Only http(s) endpoints can be called, not ${url.protocol}`);
-    assertLiteralHostAllowed(url, allowPrivate());
-    const { body, headers } = request;
-    if (body) headers["content-length"] = String(body.reduce((total, piece) => total + piece.length, 0));
+    const request = await checkedRequest(input, init, allowPrivate());
     const signal = init?.signal ?? undefined;
     signal?.throwIfAborted();
 
     return new Promise<Response>((resolve, reject) => {
-      const transport = url.protocol === "https:" ? https : http;
-      const outgoing = transport.request(url, { method: request.method, headers, agent: agents[url.protocol as "http:" | "https:"], lookup, signal }, (incoming) => {
-        const status = incoming.statusCode ?? 0;
-        let stream: Readable = incoming;
-        const encoding = incoming.headers["content-encoding"]?.trim().toLowerCase();
-        const decoder = encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : null;
-        if (decoder) {
-          stream = incoming.pipe(decoder);
-          incoming.on("error", (error) => decoder.destroy(error));
-        }
-        // The answer's headers as name–value pairs, which the Response takes as they are (node:http gives lower-case
-        // names); a decoded body's encoding and length no longer apply.
-        const responseHeaders: [string, string][] = [];
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (value === undefined || (decoder && (name === "content-encoding" || name === "content-length"))) continue;
-          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.push([name, v]);
-        }
-        const nullBody = request.method === "HEAD" || [101, 103, 204, 205, 304].includes(status);
-        const init = { status: status >= 200 && status <= 599 ? status : 502, statusText: incoming.statusMessage ?? "", headers: responseHeaders };
-        if (nullBody) {
-          incoming.resume();
-          return resolve(new Response(null, init));
-        }
+      const outgoing = sendRequest(request, agents, lookup, signal, (incoming) => {
+        const { init, stream } = answerParts(incoming, request.method);
+        if (!stream) return resolve(new Response(null, init));
         if (!isJson(incoming.headers["content-type"] ?? null)) return resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, init));
         readJson(stream, init).then(resolve, reject);
       });
       outgoing.on("error", reject);
-      // A body in pieces goes out in one write of all of them (writev), never copied into one buffer.
-      outgoing.cork();
-      for (const piece of body ?? []) outgoing.write(piece);
-      outgoing.end();
     });
   };
+}
+
+/** A fetch call's request as guardedFetch sends it: the URL parsed, the body's length in its headers. */
+export type CheckedRequest = OutgoingRequest & { parsedUrl: URL };
+
+/**
+ * A fetch call's request, checked against the endpoint policy before anything is sent: http(s) only, and a host
+ * written as an IP address allowed (a name is checked when it is resolved, by guardedLookup).
+ */
+export async function checkedRequest(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1], allowPrivate: boolean): Promise<CheckedRequest> {
+  const request = await outgoingRequest(input, init);
+  const parsedUrl = new URL(request.url);
+  if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") throw new TypeError(`Only http(s) endpoints can be called, not ${parsedUrl.protocol}`);
+  assertLiteralHostAllowed(parsedUrl, allowPrivate);
+  const { body, headers } = request;
+  if (body) headers["content-length"] = String(body.reduce((total, piece) => total + piece.length, 0));
+  return { ...request, parsedUrl };
+}
+
+/** The keep-alive agents of a guarded fetch, one per protocol, each resolving hosts through the policy's lookup. */
+export function guardedAgents(lookup: LookupFunction): Record<"http:" | "https:", http.Agent> {
+  return {
+    "http:": new http.Agent({ keepAlive: true, lookup } as http.AgentOptions),
+    "https:": new https.Agent({ keepAlive: true, lookup } as https.AgentOptions),
+  };
+}
+
+/** Sends a checked request through the agents (never following a redirect); `onAnswer` gets the answer's head. */
+export function sendRequest(
+  request: CheckedRequest,
+  agents: Record<"http:" | "https:", http.Agent>,
+  lookup: LookupFunction,
+  signal: AbortSignal | undefined,
+  onAnswer: (incoming: http.IncomingMessage) => void,
+): http.ClientRequest {
+  const { parsedUrl: url } = request;
+  const transport = url.protocol === "https:" ? https : http;
+  const outgoing = transport.request(url, { method: request.method, headers: request.headers, agent: agents[url.protocol as "http:" | "https:"], lookup, signal }, onAnswer);
+  // A body in pieces goes out in one write of all of them (writev), never copied into one buffer.
+  outgoing.cork();
+  for (const piece of request.body ?? []) outgoing.write(piece);
+  outgoing.end();
+  return outgoing;
+}
+
+/** What an answer's Response is made of: its status and headers, and its body decoded (null when it has none). */
+export interface AnswerParts {
+  init: { status: number; statusText: string; headers: [string, string][] };
+  stream: Readable | null;
+}
+
+export function answerParts(incoming: http.IncomingMessage, method: string): AnswerParts {
+  const status = incoming.statusCode ?? 0;
+  let stream: Readable = incoming;
+  const encoding = incoming.headers["content-encoding"]?.trim().toLowerCase();
+  const decoder = encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : null;
+  if (decoder) {
+    stream = incoming.pipe(decoder);
+    incoming.on("error", (error) => decoder.destroy(error));
+  }
+  // The answer's headers as name–value pairs, which the Response takes as they are (node:http gives lower-case
+  // names); a decoded body's encoding and length no longer apply.
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined || (decoder && (name === "content-encoding" || name === "content-length"))) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.push([name, v]);
+  }
+  const init = { status: status >= 200 && status <= 599 ? status : 502, statusText: incoming.statusMessage ?? "", headers };
+  if (method === "HEAD" || [101, 103, 204, 205, 304].includes(status)) {
+    incoming.resume();
+    return { init, stream: null };
+  }
+  return { init, stream };
 }
 
 /** The pieces of the bodies made by piecesBody, by the empty array that stands for them. */
@@ -90,10 +132,14 @@ export function piecesBody(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * buffer costs about a millisecond here, most of it the new memory's page faults.
  * Anything else (a Request, a stream without a length, a form) goes through a Request as before.
  */
-async function outgoingRequest(
-  input: Parameters<typeof fetch>[0],
-  init: Parameters<typeof fetch>[1],
-): Promise<{ method: string; url: string; headers: Record<string, string>; body: Uint8Array[] | null }> {
+interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Uint8Array[] | null;
+}
+
+async function outgoingRequest(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<OutgoingRequest> {
   const raw = init?.body;
   const plainUrl = typeof input === "string" || input instanceof URL;
   const pieces = raw instanceof Uint8Array ? bodyPieces.get(raw) : undefined;
@@ -184,7 +230,7 @@ function readJson(stream: Readable, init: ResponseInit): Promise<Response> {
 }
 
 /** A Response whose body is bytes already read: text() and json() decode them, with no stream in between. */
-class BufferedResponse extends Response {
+export class BufferedResponse extends Response {
   readonly #bytes: Buffer<ArrayBuffer>;
   #used = false;
   #stream: ReadableStream<Uint8Array> | null = null;

@@ -102,12 +102,20 @@ export interface LlmClient {
  * A client for an OpenAI-compatible endpoint. Requests go through guardedFetch (the SSRF policy at
  * connect time, no redirects) unless a test passes its own `fetch`.
  */
-export function openAiCompatibleClient(options: { baseURL: string; apiKey: string | null; fetch?: typeof fetch; apiVersion?: string | null }): LlmClient {
+export function openAiCompatibleClient(options: {
+  baseURL: string;
+  apiKey: string | null;
+  /** A test's fetch, which gets plain bodies. */
+  fetch?: typeof fetch;
+  /** What sends instead of guardedFetch (a call thread's gate, lib/judge/call-thread.ts): it takes piecesBody bodies as guardedFetch does. */
+  guardedSend?: typeof fetch;
+  apiVersion?: string | null;
+}): LlmClient {
   const common = {
     baseURL: options.baseURL,
     apiKey: options.apiKey ?? "not-needed",
     maxRetries: 0,
-    fetch: keepingErrorBodies(options.fetch ?? guardedFetch()),
+    fetch: keepingErrorBodies(options.fetch ?? options.guardedSend ?? guardedFetch()),
     defaultHeaders: attributionHeaders(options.baseURL),
   };
   // Azure OpenAI: `api-version` on every request, the key in `api-key`, the model (its deployment) in the path
@@ -142,8 +150,8 @@ export function openAiCompatibleClient(options: { baseURL: string; apiKey: strin
 }
 
 /** The client for an endpoint's settings: the judge's, the Test's and the probe's. */
-export function clientForEndpoint(endpoint: { baseUrl: string; apiKey: string | null; apiVersion?: string | null }): LlmClient {
-  return openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, apiVersion: endpoint.apiVersion ?? null });
+export function clientForEndpoint(endpoint: { baseUrl: string; apiKey: string | null; apiVersion?: string | null }, guardedSend?: typeof fetch): LlmClient {
+  return openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, apiVersion: endpoint.apiVersion ?? null, guardedSend });
 }
 
 /**

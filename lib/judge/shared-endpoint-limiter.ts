@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import os from "node:os";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
-import { EndpointLimiter, type CallLimiter } from "./endpoint-limiter";
+import { EndpointLimiter, type SlotSource } from "./endpoint-limiter";
 import { admitCallStart, othersWaiting, pauseEndpoint, releaseSlot, renewSlots, takeSlots, type Waiter } from "./endpoint-slots";
 import { LlmError } from "./llm-client";
 
@@ -74,7 +74,7 @@ const OTHERS_RECHECK_MS = 250;
 const PARK_MS = 50;
 const PARK_ALONE_MS = 1000;
 /** A `retry-after` longer than this pauses the other workers only this long (each retrying worker still waits the full time). */
-const MAX_SHARED_PAUSE_MS = 10 * 60_000;
+export const MAX_SHARED_PAUSE_MS = 10 * 60_000;
 /**
  * Without a requests-per-minute limit a call start only needs the pause, and a process asks for it at
  * most this often: another worker's 429 reaches this one within this time, and a busy worker does not
@@ -192,7 +192,7 @@ export class SharedLimits {
  * Turns of equal length would end together for slots taken together, and the process would give them
  * all back at once.
  */
-export class SharedEndpointLimiter implements CallLimiter {
+export class SharedEndpointLimiter implements SlotSource {
   private readonly local: EndpointLimiter;
   private readonly slots: PollingQueue<Lease>;
   private readonly starts: PollingQueue<true>;
@@ -258,7 +258,7 @@ export class SharedEndpointLimiter implements CallLimiter {
         await this.starts.take();
         return await task();
       } catch (error) {
-        await this.pauseOthers(error);
+        await this.noteFailure(error);
         throw error;
       } finally {
         this.releaseSlot(lease);
@@ -361,8 +361,20 @@ export class SharedEndpointLimiter implements CallLimiter {
     return this.pauseCheck;
   }
 
+  /** How long the endpoint stays paused (0: not), as a call start would find it: looked at again once the last look is stale. */
+  async pauseRemainingMs(): Promise<number> {
+    const { prisma, settings } = this.shared;
+    if (this.endpoint.requestsPerMinute) throw new Error("An endpoint with a rate limit is paused where its calls take their rate slots.");
+    const admitted = await this.pauseLook(() => admitCallStart(prisma, { endpointId: this.endpoint.id, requestsPerWindow: null, windowMs: settings.rateWindowMs, holder: this.shared.processName }));
+    return admitted.admitted ? 0 : (admitted.retryInMs ?? 0);
+  }
+
+  turnLength(): number {
+    return this.shared.turnLength();
+  }
+
   /** A 429 or 503 with `retry-after` means the endpoint wants a break from everyone, not just from this call. */
-  private async pauseOthers(error: unknown) {
+  async noteFailure(error: unknown) {
     if (!(error instanceof LlmError) || error.retryAfterMs === null || error.retryAfterMs <= 0) return;
     if (error.kind !== "rate_limited" && error.status !== 503) return;
     this.pausesHere += 1;

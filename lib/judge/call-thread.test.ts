@@ -1,0 +1,216 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { prisma } from "../db/prisma";
+import { startStubLlm, type StubRequestRecord, type StubServer } from "../llm-stub/stub-server";
+import { createProject } from "../projects/projects";
+import { makeUser } from "../testing/fixtures";
+import { waitFor } from "../testing/worker-processes";
+import { CallThread } from "./call-thread";
+import { EndpointLimiter } from "./endpoint-limiter";
+import { pauseEndpoint } from "./endpoint-slots";
+import { createEndpoint } from "./endpoints";
+import { LlmError, openAiCompatibleClient } from "./llm-client";
+import { SharedLimits } from "./shared-endpoint-limiter";
+
+let stub: StubServer;
+const threads: CallThread[] = [];
+const limits: SharedLimits[] = [];
+beforeAll(async () => {
+  stub = await startStubLlm({ latencyMs: 100 });
+});
+afterAll(async () => {
+  for (const l of limits) l.stop();
+  await Promise.all(threads.map((t) => t.stop()));
+  await stub.close();
+});
+beforeEach(() => stub.reset());
+
+function callThread() {
+  const thread = new CallThread();
+  threads.push(thread);
+  return thread;
+}
+
+/** One endpoint's gate with its own limiter in this process, and a client sending through it. */
+function localGate(baseURL: string, maxConcurrency: number) {
+  const gate = callThread().gate(`local-${maxConcurrency}-${Math.random()}`, new EndpointLimiter({ maxConcurrency, requestsPerMinute: null }), maxConcurrency);
+  return { gate, llm: openAiCompatibleClient({ baseURL, apiKey: null, guardedSend: gate.fetch }) };
+}
+
+/** The gate of an endpoint in the database, with limits shared through it, standing in for one worker process. */
+function sharedGate(target: { id: string; maxConcurrency: number; requestsPerMinute: number | null }) {
+  const shared = new SharedLimits(prisma, { leaseMs: 3000, rateWindowMs: 60_000 });
+  limits.push(shared);
+  const gate = callThread().gate(target.id, shared.limiterFor(target), target.maxConcurrency);
+  return { gate, llm: openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null, guardedSend: gate.fetch }) };
+}
+
+async function endpoint(maxConcurrency: number) {
+  const owner = await makeUser();
+  const project = await createProject(prisma, owner, { name: "Call thread" });
+  const created = await createEndpoint(prisma, owner, project.id, {
+    name: "stub",
+    baseUrl: stub.baseURL,
+    model: "stub-vision",
+    apiKey: null,
+    imageDetail: "low",
+    temperature: 0,
+    timeoutSeconds: 30,
+    structuredOutput: true,
+    pricePer1kInput: null,
+    pricePer1kOutput: null,
+    maxConcurrency,
+    requestsPerMinute: null,
+  });
+  return { id: created.id, maxConcurrency, requestsPerMinute: null };
+}
+
+const request = (text = "hello") => ({ model: "stub-vision", text, images: [] });
+
+/** The most requests the stub had in flight at once, from its log. */
+function peakInFlight(requests: StubRequestRecord[]): number {
+  const events = requests.flatMap((r) => [
+    { t: r.at, d: 1 },
+    { t: r.endedAt ?? Infinity, d: -1 },
+  ]);
+  events.sort((a, b) => a.t - b.t || a.d - b.d);
+  let now = 0;
+  let peak = 0;
+  for (const e of events) peak = Math.max(peak, (now += e.d));
+  return peak;
+}
+
+describe("CallThread", () => {
+  it("sends an endpoint's next request as an answer ends while the main thread is busy, within the endpoint's limit", async () => {
+    // An endpoint in another process, so it answers while this thread is blocked: it logs when each request came.
+    const server: ChildProcess = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const arrivals = [];
+         require("node:http").createServer((req, res) => {
+           if (req.url === "/log") return res.end(JSON.stringify(arrivals));
+           req.resume();
+           req.on("end", () => {
+             arrivals.push(Date.now());
+             setTimeout(() => {
+               res.setHeader("content-type", "application/json");
+               res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }] }));
+             }, 100);
+           });
+         }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      const [portLine] = (await once(server.stdout!, "data")) as [Buffer];
+      const baseURL = `http://127.0.0.1:${portLine.toString().trim()}/v1`;
+      const arrivals = async () => (await (await fetch(`${baseURL.replace("/v1", "")}/log`)).json()) as number[];
+      const { gate, llm } = localGate(baseURL, 2);
+      const calls = Array.from({ length: 8 }, (_, i) => gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })));
+      await waitFor(async () => (await arrivals()).length >= 2, 5000, "the first two requests sent");
+      // The main thread busy for 700 ms: the thread sends the queued calls as the first ones are answered.
+      const blockedFrom = Date.now();
+      while (Date.now() - blockedFrom < 700);
+      const blockedUntil = Date.now();
+      const answers = await Promise.all(calls);
+      expect(answers.map((a) => a.text)).toEqual(Array(8).fill("ok"));
+      const during = (await arrivals()).filter((t) => t > blockedFrom && t < blockedUntil);
+      // Four rounds of 100 ms fit in the 700 ms at two in flight: six requests and more, not one.
+      expect(during.length).toBeGreaterThanOrEqual(4);
+    } finally {
+      server.kill();
+    }
+  });
+
+  it("keeps two processes' gates together within the endpoint's max concurrency, and gives every slot back", async () => {
+    const target = await endpoint(3);
+    const [a, b] = [sharedGate(target), sharedGate(target)];
+    await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b)).map(({ gate, llm }) => gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 }))));
+    expect(stub.requests).toHaveLength(16);
+    expect(peakInFlight(stub.requests)).toBe(3);
+    await waitFor(async () => (await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })) === 0, 3000, "every slot back in the table");
+  });
+
+  it("starts nothing after a 429 until its retry-after ends", async () => {
+    const { gate, llm } = localGate(stub.baseURL, 1);
+    stub.addFault({ fault: { kind: "status", status: 429, retryAfterMs: 800 } });
+    const outcomes = await Promise.all(
+      ["first", "second", "third"].map((text) =>
+        gate.limiter
+          .run(() => llm.complete(request(text), { timeoutMs: 5000 }))
+          .then(
+            () => "ok",
+            (e: unknown) => (e instanceof LlmError ? e.kind : "other"),
+          ),
+      ),
+    );
+    expect(outcomes).toEqual(["rate_limited", "ok", "ok"]);
+    const limitedAt = stub.requests[0]!.endedAt!;
+    expect(stub.requests[1]!.at - limitedAt).toBeGreaterThanOrEqual(800 - 20);
+  });
+
+  it("stops sending while another worker has the endpoint paused", { timeout: 20_000 }, async () => {
+    const target = await endpoint(2);
+    const { gate, llm } = sharedGate(target);
+    const calls = Array.from({ length: 30 }, (_, i) => gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })));
+    await waitFor(async () => stub.requests.length >= 4, 5000, "calls going");
+    // Another worker's 429 paused the endpoint for 1.5 s.
+    const pausedAt = Date.now();
+    await pauseEndpoint(prisma, target.id, 1500);
+    await Promise.all(calls);
+    // The pause reaches the thread within a look (200 ms) and the look's own answer; a call already sent finishes.
+    const startedInPause = stub.requests.filter((r) => r.at > pausedAt + 600 && r.at < pausedAt + 1500 - 50);
+    expect(startedInPause).toEqual([]);
+    expect(stub.requests).toHaveLength(30);
+  });
+
+  it("cancels a queued call without sending it, and an answer in flight by dropping it", async () => {
+    const { gate, llm } = localGate(stub.baseURL, 1);
+    stub.addFault({ fault: { kind: "latency", ms: 2000 } });
+    const slow = new AbortController();
+    const queued = new AbortController();
+    const started = Date.now();
+    const first = gate.limiter.run(() => llm.complete(request("slow"), { timeoutMs: 10_000, signal: slow.signal })).catch((e: unknown) => e);
+    const second = gate.limiter.run(() => llm.complete(request("never sent"), { timeoutMs: 10_000, signal: queued.signal })).catch((e: unknown) => e);
+    await waitFor(async () => stub.requests.length === 1, 3000, "the slow call sent");
+    queued.abort();
+    expect(((await second) as LlmError).kind).toBe("cancelled");
+    slow.abort();
+    expect(((await first) as LlmError).kind).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(1500);
+    // The slot went back: the next call is answered at the stub's own pace.
+    await gate.limiter.run(() => llm.complete(request("after"), { timeoutMs: 5000 }));
+    expect(stub.requests.map((r) => r.text)).toEqual(["slow", "after"]);
+  });
+
+  it("refuses a host that resolves to a private address when connecting, unless private endpoints are allowed", async () => {
+    const { gate, llm } = localGate(stub.baseURL.replace("127.0.0.1", "localhost"), 2);
+    const allowed = process.env.ALLOW_PRIVATE_ENDPOINTS;
+    process.env.ALLOW_PRIVATE_ENDPOINTS = "0";
+    try {
+      const refused = await gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 })).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(LlmError);
+      expect((refused as LlmError).kind).toBe("not_allowed");
+      expect(stub.requests).toHaveLength(0);
+    } finally {
+      process.env.ALLOW_PRIVATE_ENDPOINTS = allowed;
+    }
+    await gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 }));
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it("fails the calls of a thread that stopped as network errors, and sends the next ones from a new thread", async () => {
+    const thread = callThread();
+    const gate = thread.gate("stopping", new EndpointLimiter({ maxConcurrency: 2, requestsPerMinute: null }), 2);
+    const llm = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null, guardedSend: gate.fetch });
+    stub.addFault({ fault: { kind: "latency", ms: 3000 }, times: 2 });
+    const stranded = Array.from({ length: 3 }, () => gate.limiter.run(() => llm.complete(request(), { timeoutMs: 10_000 })).catch((e: unknown) => e));
+    await waitFor(async () => stub.requests.length === 2, 3000, "two calls sent");
+    await thread.stop();
+    for (const outcome of await Promise.all(stranded)) expect((outcome as LlmError).kind).toBe("network");
+    const answer = await gate.limiter.run(() => llm.complete(request("again"), { timeoutMs: 5000 }));
+    expect(answer.text).toBeTruthy();
+  });
+});

@@ -1,0 +1,290 @@
+import { SHARE_ENV, Worker } from "node:worker_threads";
+import { EndpointLimiter, headStartCalls, type CallLimiter, type SlotSource } from "./endpoint-limiter";
+import { EndpointNotAllowedError, privateEndpointsAllowed } from "./endpoint-url-policy";
+import { BufferedResponse, checkedRequest, type AnswerParts } from "./guarded-fetch";
+import { retryAfterMsOf } from "./llm-client";
+import { MAX_SHARED_PAUSE_MS } from "./shared-endpoint-limiter";
+
+/**
+ * The call thread: a worker process's judge calls go out over HTTP from a thread of their own
+ * (call-thread-worker.ts), which starts an endpoint's next request the moment an answer ends.
+ *
+ * Why: at 256 calls in flight the worker's main thread is busy most of the time (its results, its database writes,
+ * a scavenge every 100–200 ms), and it read an answer, freed its slot and sent the next request late whenever it
+ * was: about 0.1 of the endpoint's limit went unused (docs/benchmarks.md, sessions 25–26). The thread does nothing
+ * else, so a slot passes from an answer to the next request within a millisecond.
+ *
+ * How the limits hold: an endpoint's calls pass through its gate (CallGate). Each request is queued in the thread
+ * and sent on a *carrier*, a slot of the endpoint held by the main thread through the endpoint's limiter (shared with
+ * the other workers through PostgreSQL: shared-endpoint-limiter.ts), exactly as a call held one before. The thread
+ * sends at most one request per carrier at a time, so no more are in flight than the slots held. A carrier carries
+ * the queued requests one after another and goes back (its slot released as a finished call's was) once nothing is
+ * queued or after its turn, 0.5–1.5 times the limiter's turn, so another worker waiting for the endpoint gets its
+ * share. The gate lets the engine start up to headStartCalls(maxConcurrency) calls more than the endpoint's limit,
+ * so the thread has the next requests at hand.
+ *
+ * The endpoint's pause: an answer of 429 or 503 stops the thread's starts for the endpoint until the main thread has
+ * read its retry-after (then none start before it ends); another worker's pause is looked at every
+ * PAUSE_RELAY_MS while calls wait. An endpoint with a requests-per-minute limit does not use the thread (every start
+ * needs a rate slot from the table, and such an endpoint is bound by its rate, not by how fast slots pass).
+ */
+
+/** Messages to the thread. */
+export type ToCallThread =
+  | { type: "call"; id: number; gate: string; request: { method: string; url: string; headers: Record<string, string>; body: ArrayBuffer | null } }
+  | { type: "cancel"; id: number }
+  | { type: "carrier"; gate: string; carrier: number; retireAt: number }
+  | { type: "pause"; gate: string; until: number };
+
+/** Messages from the thread. */
+export type FromCallThread =
+  | { type: "answer"; id: number; init: AnswerParts["init"]; body: ArrayBuffer | null }
+  | { type: "failed"; id: number; message: string; code: string | null; notAllowed: boolean }
+  | { type: "carrierEnded"; gate: string; carrier: number };
+
+/** While calls wait, the endpoint's pause (another worker's 429) is looked at this often, as a call start looked at it before. */
+const PAUSE_RELAY_MS = 200;
+/** A slot's turn without a SlotSource to say. */
+const DEFAULT_TURN_MS = 5_000;
+
+interface PendingCall {
+  answered(message: FromCallThread & { type: "answer" | "failed" }): void;
+}
+
+export class CallThread {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingCall>();
+  private readonly gates = new Map<string, CallGate>();
+
+  constructor(private readonly log: (line: string) => void = () => {}) {
+    // Started now, so the first calls do not wait for it (it loads its modules in about 100 ms).
+    this.thread();
+  }
+
+  /** The gate of one endpoint's limits (`key` names them: an edited endpoint gets a new gate). */
+  gate(key: string, slots: SlotSource, maxConcurrency: number): CallGate {
+    let gate = this.gates.get(key);
+    if (!gate) this.gates.set(key, (gate = new CallGate(this, key, slots, maxConcurrency, this.log)));
+    return gate;
+  }
+
+  /** Ends the thread; calls still waiting fail (a stopping worker's calls are retried by whoever judges their videos next). */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
+  }
+
+  /** @internal */
+  send(message: ToCallThread, transfer: ArrayBuffer[] = []) {
+    this.thread().postMessage(message, transfer);
+  }
+
+  /** @internal */
+  call(request: ToCallThread & { type: "call" }, body: ArrayBuffer | null, answered: PendingCall["answered"]): number {
+    this.pending.set(request.id, { answered });
+    this.send(request, body ? [body] : []);
+    return request.id;
+  }
+
+  /** @internal */
+  newCallId(): number {
+    return this.nextId++;
+  }
+
+  /** @internal */
+  forget(id: number) {
+    this.pending.delete(id);
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    // The thread runs TypeScript as the worker does: tsx registered in it first.
+    const entry = new URL("./call-thread-worker.ts", import.meta.url).href;
+    const worker = new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, {
+      eval: true,
+      execArgv: [],
+      // ALLOW_PRIVATE_ENDPOINTS is read when the thread connects, as guardedFetch reads it.
+      env: SHARE_ENV,
+    });
+    worker.unref();
+    worker.on("message", (message: FromCallThread) => this.received(message));
+    worker.on("error", (error) => this.log(`the call thread failed: ${error.message}`));
+    worker.on("exit", () => {
+      if (this.worker === worker) this.worker = null;
+      this.threadGone(worker);
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private received(message: FromCallThread) {
+    if (message.type === "carrierEnded") return this.gates.get(message.gate)?.carrierEnded(message.carrier);
+    const pending = this.pending.get(message.id);
+    if (!pending) return; // cancelled
+    this.pending.delete(message.id);
+    pending.answered(message);
+  }
+
+  /** Calls the thread had fail (the engine retries them); carriers it had go back. */
+  private threadGone(_worker: Worker) {
+    const pending = [...this.pending.entries()];
+    this.pending.clear();
+    for (const [id, call] of pending) call.answered({ type: "failed", id, message: "The call thread stopped.", code: "ECONNRESET", notAllowed: false });
+    for (const gate of this.gates.values()) gate.threadGone();
+  }
+}
+
+/** One endpoint's calls through the call thread: the fetch its client sends with, and the limiter the engine runs its calls through. */
+export class CallGate {
+  /** The engine's limiter for the endpoint: up to headStartCalls(maxConcurrency) calls more than its limit, queued in the thread. */
+  readonly limiter: CallLimiter;
+  /** Calls sent to the thread and not answered yet. */
+  private outstanding = 0;
+  /** Carriers by id: the ones asking for a slot and the ones the thread holds; each ends its slot's task when called. */
+  private readonly carriers = new Map<number, { end(): void; inThread: boolean }>();
+  private nextCarrier = 1;
+  private pauseTimer: NodeJS.Timeout | null = null;
+  /** The endpoint's pause as this gate last learnt of it (Date.now()). */
+  private pausedUntil = 0;
+  private lookingAtPause = false;
+
+  constructor(
+    private readonly thread: CallThread,
+    private readonly key: string,
+    private readonly slots: SlotSource,
+    private readonly maxConcurrency: number,
+    private readonly log: (line: string) => void,
+  ) {
+    const admission = new EndpointLimiter({ maxConcurrency: maxConcurrency + headStartCalls(maxConcurrency), requestsPerMinute: null });
+    this.limiter = {
+      run: (task, headStart) =>
+        admission.run(async () => {
+          // A call waits out a pause it knows of before it starts (its timeout starts with it); one already queued
+          // in the thread when the pause began counts it in its timeout.
+          for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) await new Promise((resolve) => setTimeout(resolve, wait));
+          try {
+            return await task();
+          } catch (error) {
+            await slots.noteFailure?.(error);
+            throw error;
+          }
+        }, headStart),
+    };
+  }
+
+  /** A fetch that takes piecesBody bodies, as guardedFetch does, and sends through the thread. */
+  readonly fetch: typeof fetch = async (input, init) => {
+    const request = await checkedRequest(input, init, privateEndpointsAllowed());
+    const signal = init?.signal ?? undefined;
+    signal?.throwIfAborted();
+    const body = request.body ? joined(request.body) : null;
+    const id = this.thread.newCallId();
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => {
+        this.thread.forget(id);
+        this.thread.send({ type: "cancel", id });
+        this.callEnded();
+        reject(signal?.reason ?? new DOMException("This operation was aborted", "AbortError"));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.thread.call({ type: "call", id, gate: this.key, request: { method: request.method, url: request.url, headers: request.headers, body } }, body, (message) => {
+        signal?.removeEventListener("abort", onAbort);
+        this.callEnded();
+        if (message.type === "failed") {
+          const error = message.notAllowed ? new EndpointNotAllowedError(message.message) : Object.assign(new Error(message.message), { code: message.code ?? undefined });
+          return reject(error);
+        }
+        const response = message.body === null ? new Response(null, message.init) : new BufferedResponse(Buffer.from(message.body), message.init);
+        if (response.status === 429 || response.status === 503) this.resumeAfter(response);
+        resolve(response);
+      });
+      this.outstanding += 1;
+      this.topUp();
+      this.relayPauses();
+    });
+  };
+
+  /** @internal The thread gave a carrier back: its slot's task ends, and the slot goes back as a finished call's did. */
+  carrierEnded(id: number) {
+    this.carriers.get(id)?.end();
+  }
+
+  /** @internal The thread stopped: the carriers it held go back. */
+  threadGone() {
+    for (const carrier of this.carriers.values()) if (carrier.inThread) carrier.end();
+  }
+
+  private callEnded() {
+    this.outstanding -= 1;
+    if (this.outstanding === 0 && this.pauseTimer) {
+      clearInterval(this.pauseTimer);
+      this.pauseTimer = null;
+    }
+  }
+
+  /** A slot for every waiting call, up to the endpoint's limit: each new carrier asks the limiter for one, as a call did. */
+  private topUp() {
+    while (this.carriers.size < Math.min(this.outstanding, this.maxConcurrency)) this.startCarrier();
+  }
+
+  private startCarrier() {
+    const id = this.nextCarrier++;
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const carrier = { end, inThread: false };
+    this.carriers.set(id, carrier);
+    this.slots
+      .run(async () => {
+        carrier.inThread = true;
+        const turn = this.slots.turnLength?.() ?? DEFAULT_TURN_MS * (0.5 + Math.random());
+        this.thread.send({ type: "carrier", gate: this.key, carrier: id, retireAt: Date.now() + turn });
+        await ended;
+      })
+      .catch((error: unknown) => this.log(`endpoint ${this.key}: could not take a slot: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        this.carriers.delete(id);
+        this.topUp();
+      });
+  }
+
+  /** Tells the thread when this endpoint's requests may start again after a 429 or 503 (at once without a retry-after). */
+  private resumeAfter(response: Response) {
+    const wait = Math.min(retryAfterMsOf(response.headers) ?? 0, MAX_SHARED_PAUSE_MS);
+    this.pause(Date.now() + wait);
+  }
+
+  private pause(until: number) {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+    this.thread.send({ type: "pause", gate: this.key, until });
+  }
+
+  /** While calls wait, another worker's pause of the endpoint reaches the thread within PAUSE_RELAY_MS. */
+  private relayPauses() {
+    if (this.pauseTimer || !this.slots.pauseRemainingMs) return;
+    this.pauseTimer = setInterval(() => {
+      if (this.lookingAtPause) return;
+      this.lookingAtPause = true;
+      this.slots.pauseRemainingMs!()
+        .then((ms) => {
+          if (ms > 0) this.pause(Date.now() + ms);
+        })
+        .catch((error: unknown) => this.log(`endpoint ${this.key}: could not look at its pause: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => (this.lookingAtPause = false));
+    }, PAUSE_RELAY_MS);
+    this.pauseTimer.unref();
+  }
+}
+
+/** A request body's pieces in one buffer of its own, which moves to the thread without a copy. */
+function joined(pieces: Uint8Array[]): ArrayBuffer {
+  const body = new ArrayBuffer(pieces.reduce((total, piece) => total + piece.length, 0));
+  const view = new Uint8Array(body);
+  let at = 0;
+  for (const piece of pieces) {
+    view.set(piece, at);
+    at += piece.length;
+  }
+  return body;
+}
