@@ -44,11 +44,14 @@ function gateOf(key: string): Gate {
 
 const post = (message: FromCallThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-function retire(key: string, carrier: Carrier) {
-  post({ type: "carrierEnded", gate: key, carrier: carrier.id });
+function retire(key: string, carrier: Carrier, released = false) {
+  post({ type: "carrierEnded", gate: key, carrier: carrier.id, released });
 }
 
-/** Starts the gate's queued calls on its idle carriers while it is not paused; carriers left idle with nothing queued go back. */
+/**
+ * Starts the gate's queued calls on its idle carriers while it is not paused. An idle carrier stays until the main
+ * thread releases it: a call that will want it may still be writing its "sent" row.
+ */
 function pump(key: string) {
   const gate = gateOf(key);
   const now = Date.now();
@@ -57,7 +60,6 @@ function pump(key: string) {
   } else if (!gate.held && gate.queue.length && !gate.timer) {
     gate.timer = setTimeout(() => ((gate.timer = null), pump(key)), gate.pausedUntil - now);
   }
-  if (gate.queue.length === 0) for (const carrier of gate.idle.splice(0)) retire(key, carrier);
 }
 
 function start(key: string, carrier: Carrier, call: QueuedCall) {
@@ -132,6 +134,13 @@ port.on("message", (message: ToCallThread) => {
     case "carrier":
       gateOf(message.gate).idle.push({ id: message.carrier, retireAt: message.retireAt });
       return pump(message.gate);
+    case "release": {
+      const idle = gateOf(message.gate).idle;
+      const released = idle.splice(0, message.count);
+      for (const carrier of released) retire(message.gate, carrier, true);
+      if (released.length < message.count) post({ type: "releaseShort", gate: message.gate, by: message.count - released.length });
+      return;
+    }
     case "pause": {
       const gate = gateOf(message.gate);
       gate.held = false;

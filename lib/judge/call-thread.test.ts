@@ -133,6 +133,36 @@ describe("CallThread", () => {
     await waitFor(async () => (await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })) === 0, 3000, "every slot back in the table");
   });
 
+  it("takes a slot as a call starts and keeps it while the call gets ready to send, then gives it back", async () => {
+    const inner = new EndpointLimiter({ maxConcurrency: 4, requestsPerMinute: null });
+    let slotsTaken = 0;
+    let slotsHeld = 0;
+    const counting = {
+      run<T>(task: () => Promise<T>) {
+        slotsTaken += 1;
+        return inner.run(async () => {
+          slotsHeld += 1;
+          try {
+            return await task();
+          } finally {
+            slotsHeld -= 1;
+          }
+        });
+      },
+    };
+    const gate = callThread().gate("getting ready", counting, 4);
+    const llm = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null, guardedSend: gate.fetch });
+    const answer = gate.limiter.run(async () => {
+      // The engine writes the call's "sent" row first: the slot is taken meanwhile, and not given back and taken again.
+      await waitFor(async () => slotsHeld === 1, 2000, "a slot taken while the call gets ready");
+      await new Promise((r) => setTimeout(r, 300));
+      return llm.complete(request(), { timeoutMs: 5000 });
+    });
+    expect((await answer).text).toBeTruthy();
+    expect(slotsTaken).toBe(1);
+    await waitFor(async () => slotsHeld === 0, 2000, "the slot given back once no call wants it");
+  });
+
   it("starts nothing after a 429 until its retry-after ends", async () => {
     const { gate, llm } = localGate(stub.baseURL, 1);
     stub.addFault({ fault: { kind: "status", status: 429, retryAfterMs: 800 } });

@@ -34,13 +34,15 @@ export type ToCallThread =
   | { type: "call"; id: number; gate: string; request: { method: string; url: string; headers: Record<string, string>; body: ArrayBuffer | null } }
   | { type: "cancel"; id: number }
   | { type: "carrier"; gate: string; carrier: number; retireAt: number }
+  | { type: "release"; gate: string; count: number }
   | { type: "pause"; gate: string; until: number };
 
 /** Messages from the thread. */
 export type FromCallThread =
   | { type: "answer"; id: number; init: AnswerParts["init"]; body: ArrayBuffer | null }
   | { type: "failed"; id: number; message: string; code: string | null; notAllowed: boolean }
-  | { type: "carrierEnded"; gate: string; carrier: number };
+  | { type: "carrierEnded"; gate: string; carrier: number; released: boolean }
+  | { type: "releaseShort"; gate: string; by: number };
 
 /** While calls wait, the endpoint's pause (another worker's 429) is looked at this often, as a call start looked at it before. */
 const PAUSE_RELAY_MS = 200;
@@ -120,7 +122,8 @@ export class CallThread {
   }
 
   private received(message: FromCallThread) {
-    if (message.type === "carrierEnded") return this.gates.get(message.gate)?.carrierEnded(message.carrier);
+    if (message.type === "carrierEnded") return this.gates.get(message.gate)?.carrierEnded(message.carrier, message.released);
+    if (message.type === "releaseShort") return this.gates.get(message.gate)?.releaseShort(message.by);
     const pending = this.pending.get(message.id);
     if (!pending) return; // cancelled
     this.pending.delete(message.id);
@@ -142,9 +145,17 @@ export class CallGate {
   readonly limiter: CallLimiter;
   /** Calls sent to the thread and not answered yet. */
   private outstanding = 0;
+  /**
+   * Calls the limiter let start and not ended (those sent and those about to be: their "sent" row is being written).
+   * Slots are asked for as soon as a call starts, so taking one overlaps the write.
+   */
+  private running = 0;
   /** Carriers by id: the ones asking for a slot and the ones the thread holds; each ends its slot's task when called. */
   private readonly carriers = new Map<number, { end(): void; inThread: boolean }>();
   private nextCarrier = 1;
+  /** Carriers the thread holds, and those of them it was asked to give back and has not yet. */
+  private inThread = 0;
+  private releasing = 0;
   private pauseTimer: NodeJS.Timeout | null = null;
   /** The endpoint's pause as this gate last learnt of it (Date.now()). */
   private pausedUntil = 0;
@@ -164,11 +175,16 @@ export class CallGate {
           // A call waits out a pause it knows of before it starts (its timeout starts with it); one already queued
           // in the thread when the pause began counts it in its timeout.
           for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) await new Promise((resolve) => setTimeout(resolve, wait));
+          this.running += 1;
+          this.demandChanged();
           try {
             return await task();
           } catch (error) {
             await slots.noteFailure?.(error);
             throw error;
+          } finally {
+            this.running -= 1;
+            this.demandChanged();
           }
         }, headStart),
     };
@@ -185,13 +201,15 @@ export class CallGate {
       const onAbort = () => {
         this.thread.forget(id);
         this.thread.send({ type: "cancel", id });
-        this.callEnded();
+        this.outstanding -= 1;
+        this.demandChanged();
         reject(signal?.reason ?? new DOMException("This operation was aborted", "AbortError"));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.thread.call({ type: "call", id, gate: this.key, request: { method: request.method, url: request.url, headers: request.headers, body } }, body, (message) => {
         signal?.removeEventListener("abort", onAbort);
-        this.callEnded();
+        this.outstanding -= 1;
+        this.demandChanged();
         if (message.type === "failed") {
           const error = message.notAllowed ? new EndpointNotAllowedError(message.message) : Object.assign(new Error(message.message), { code: message.code ?? undefined });
           return reject(error);
@@ -201,32 +219,53 @@ export class CallGate {
         resolve(response);
       });
       this.outstanding += 1;
-      this.topUp();
-      this.relayPauses();
+      this.demandChanged();
     });
   };
 
   /** @internal The thread gave a carrier back: its slot's task ends, and the slot goes back as a finished call's did. */
-  carrierEnded(id: number) {
+  carrierEnded(id: number, released: boolean) {
+    if (released) this.releasing -= 1;
     this.carriers.get(id)?.end();
+  }
+
+  /** @internal The thread had fewer idle carriers than it was asked to give back (calls took them meanwhile). */
+  releaseShort(by: number) {
+    this.releasing -= by;
+    this.demandChanged();
   }
 
   /** @internal The thread stopped: the carriers it held go back. */
   threadGone() {
+    this.releasing = 0;
     for (const carrier of this.carriers.values()) if (carrier.inThread) carrier.end();
   }
 
-  private callEnded() {
-    this.outstanding -= 1;
-    if (this.outstanding === 0 && this.pauseTimer) {
+  /** Calls that want a slot: the calls running and any sent from outside the limiter. */
+  private demand(): number {
+    return Math.max(this.running, this.outstanding);
+  }
+
+  private demandChanged() {
+    // Carriers no call wants go back (the thread gives back idle ones; one still waiting for its slot, once it has it).
+    const kept = this.carriers.size - this.releasing;
+    const excess = Math.min(kept - this.demand(), this.inThread - this.releasing);
+    if (excess > 0) {
+      this.releasing += excess;
+      this.thread.send({ type: "release", gate: this.key, count: excess });
+    }
+    if (this.demand() > 0) {
+      this.topUp();
+      this.relayPauses();
+    } else if (this.pauseTimer) {
       clearInterval(this.pauseTimer);
       this.pauseTimer = null;
     }
   }
 
-  /** A slot for every waiting call, up to the endpoint's limit: each new carrier asks the limiter for one, as a call did. */
+  /** A slot for every call that wants one, up to the endpoint's limit: each new carrier asks the limiter for one, as a call did. */
   private topUp() {
-    while (this.carriers.size < Math.min(this.outstanding, this.maxConcurrency)) this.startCarrier();
+    while (this.carriers.size < Math.min(this.demand(), this.maxConcurrency)) this.startCarrier();
   }
 
   private startCarrier() {
@@ -237,13 +276,17 @@ export class CallGate {
     this.carriers.set(id, carrier);
     this.slots
       .run(async () => {
+        // No longer wanted (calls ended while it waited for its slot): the slot goes back at once.
+        if (this.carriers.size - this.releasing > this.demand()) return;
         carrier.inThread = true;
+        this.inThread += 1;
         const turn = this.slots.turnLength?.() ?? DEFAULT_TURN_MS * (0.5 + Math.random());
         this.thread.send({ type: "carrier", gate: this.key, carrier: id, retireAt: Date.now() + turn });
         await ended;
       })
       .catch((error: unknown) => this.log(`endpoint ${this.key}: could not take a slot: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
+        if (carrier.inThread) this.inThread -= 1;
         this.carriers.delete(id);
         this.topUp();
       });
