@@ -17,10 +17,10 @@ import { MAX_SHARED_PAUSE_MS } from "./shared-endpoint-limiter";
  * How the limits hold: an endpoint's calls pass through its gate (CallGate). Each request is queued in the thread
  * and sent on a *carrier*, a slot of the endpoint held by the main thread through the endpoint's limiter (shared with
  * the other workers through PostgreSQL: shared-endpoint-limiter.ts), exactly as a call held one before. The thread
- * sends at most one request per carrier at a time, so no more are in flight than the slots held. A carrier carries
- * the queued requests one after another and goes back (its slot released as a finished call's was) once nothing is
- * queued or after its turn, 0.5–1.5 times the limiter's turn, so another worker waiting for the endpoint gets its
- * share. The gate lets the engine start up to headStartCalls(maxConcurrency) calls more than the endpoint's limit,
+ * sends at most one request per carrier at a time, so no more are in flight than the slots held. A carrier is asked for
+ * as soon as a call starts (its slot is taken while the call's "sent" row is written), carries the queued requests
+ * one after another, and goes back (its slot released as a finished call's was) once no call of the worker wants it
+ * or after its turn, 0.5–1.5 times the limiter's turn, so another worker waiting for the endpoint gets its share. The gate lets the engine start up to headStartCalls(maxConcurrency) calls more than the endpoint's limit,
  * so the thread has the next requests at hand.
  *
  * The endpoint's pause: an answer of 429 or 503 stops the thread's starts for the endpoint until the main thread has
@@ -112,10 +112,14 @@ export class CallThread {
     });
     worker.unref();
     worker.on("message", (message: FromCallThread) => this.received(message));
-    worker.on("error", (error) => this.log(`the call thread failed: ${error.message}`));
+    let failure: string | null = null;
+    worker.on("error", (error) => {
+      failure = error.message;
+      this.log(`the call thread failed: ${error.message}`);
+    });
     worker.on("exit", () => {
       if (this.worker === worker) this.worker = null;
-      this.threadGone(worker);
+      this.threadGone(failure ? `The call thread failed: ${failure}` : "The call thread stopped.");
     });
     this.worker = worker;
     return worker;
@@ -131,10 +135,10 @@ export class CallThread {
   }
 
   /** Calls the thread had fail (the engine retries them); carriers it had go back. */
-  private threadGone(_worker: Worker) {
+  private threadGone(reason: string) {
     const pending = [...this.pending.entries()];
     this.pending.clear();
-    for (const [id, call] of pending) call.answered({ type: "failed", id, message: "The call thread stopped.", code: "ECONNRESET", notAllowed: false });
+    for (const [id, call] of pending) call.answered({ type: "failed", id, message: reason, code: "ECONNRESET", notAllowed: false });
     for (const gate of this.gates.values()) gate.threadGone();
   }
 }
