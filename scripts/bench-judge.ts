@@ -117,9 +117,8 @@ const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
 const { installedPipelines } = await import("../lib/task-modules/installed-task-modules");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
-const { workerJudgeDeps } = await import("../lib/judge/app-judge");
-const { CallThread } = await import("../lib/judge/call-thread");
-const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
+// As `npm run worker` judges (scripts/lib/bench-judge-deps.ts).
+const { benchJudgeDeps } = await import("./lib/bench-judge-deps");
 const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
 const { vbench2Project } = await import("../lib/tasks/vbench2/vbench2-fixtures");
 
@@ -209,19 +208,7 @@ const endpointSettings = {
 };
 const endpoint = await createEndpoint(prisma, owner, projectId, endpointSettings);
 const boss = await startBoss(database.url, { supervise: true });
-// As `npm run worker` judges: calls through the call thread, limits shared through PostgreSQL unless --limiter process.
-const processLimiters = new Map<string, InstanceType<typeof EndpointLimiter>>();
-const judgeDeps = workerJudgeDeps({
-  callThread: new CallThread(),
-  slotsFor:
-    values.limiter === "process"
-      ? (e) => {
-          let limiter = processLimiters.get(e.id);
-          if (!limiter) processLimiters.set(e.id, (limiter = new EndpointLimiter({ maxConcurrency: e.maxConcurrency, requestsPerMinute: e.requestsPerMinute })));
-          return limiter;
-        }
-      : undefined,
-});
+const judgeDeps = benchJudgeDeps(values.limiter);
 /** The worker processes of --workers, each as `npm run worker` starts one. */
 const workerProcesses = Array.from({ length: WORKERS }, () => {
   const child = spawn(process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")], {

@@ -49,9 +49,8 @@ const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
 const { installedPipelines } = await import("../lib/task-modules/installed-task-modules");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
-const { workerJudgeDeps } = await import("../lib/judge/app-judge");
-const { CallThread } = await import("../lib/judge/call-thread");
-const { EndpointLimiter } = await import("../lib/judge/endpoint-limiter");
+// As `npm run worker` judges (scripts/lib/bench-judge-deps.ts).
+const { benchJudgeDeps } = await import("./lib/bench-judge-deps");
 
 const stub = await startStubLlm({ latencyMs: LATENCY_MS });
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
@@ -95,19 +94,7 @@ const endpoint = await createEndpoint(prisma, owner, projectId, {
   pricePer1kOutput: null,
 });
 const boss = await startBoss(database.url, { supervise: true });
-// As `npm run worker` judges: calls through the call thread, limits shared through PostgreSQL unless --limiter process.
-const processLimiters = new Map<string, InstanceType<typeof EndpointLimiter>>();
-const judgeDeps = workerJudgeDeps({
-  callThread: new CallThread(),
-  slotsFor:
-    values.limiter === "process"
-      ? (e) => {
-          let limiter = processLimiters.get(e.id);
-          if (!limiter) processLimiters.set(e.id, (limiter = new EndpointLimiter({ maxConcurrency: e.maxConcurrency, requestsPerMinute: e.requestsPerMinute })));
-          return limiter;
-        }
-      : undefined,
-});
+const judgeDeps = benchJudgeDeps(values.limiter);
 const judging = startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
 
 async function timedRun() {

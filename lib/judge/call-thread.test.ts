@@ -2,14 +2,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { startStubLlm, type StubRequestRecord, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
+import { peakInFlight } from "../testing/stub-in-flight";
+import { createStubEndpoint } from "../testing/stub-endpoint";
 import { waitFor } from "../testing/worker-processes";
 import { CallThread } from "./call-thread";
 import { EndpointLimiter } from "./endpoint-limiter";
 import { pauseEndpoint } from "./endpoint-slots";
-import { createEndpoint } from "./endpoints";
 import { LlmError, openAiCompatibleClient } from "./llm-client";
 import { SharedLimits } from "./shared-endpoint-limiter";
 
@@ -49,37 +50,11 @@ function sharedGate(target: { id: string; maxConcurrency: number; requestsPerMin
 async function endpoint(maxConcurrency: number) {
   const owner = await makeUser();
   const project = await createProject(prisma, owner, { name: "Call thread" });
-  const created = await createEndpoint(prisma, owner, project.id, {
-    name: "stub",
-    baseUrl: stub.baseURL,
-    model: "stub-vision",
-    apiKey: null,
-    imageDetail: "low",
-    temperature: 0,
-    timeoutSeconds: 30,
-    structuredOutput: true,
-    pricePer1kInput: null,
-    pricePer1kOutput: null,
-    maxConcurrency,
-    requestsPerMinute: null,
-  });
+  const created = await createStubEndpoint(prisma, owner, project.id, stub.baseURL, "stub-vision", { maxConcurrency, timeoutSeconds: 30 });
   return { id: created.id, maxConcurrency, requestsPerMinute: null };
 }
 
 const request = (text = "hello") => ({ model: "stub-vision", text, images: [] });
-
-/** The most requests the stub had in flight at once, from its log. */
-function peakInFlight(requests: StubRequestRecord[]): number {
-  const events = requests.flatMap((r) => [
-    { t: r.at, d: 1 },
-    { t: r.endedAt ?? Infinity, d: -1 },
-  ]);
-  events.sort((a, b) => a.t - b.t || a.d - b.d);
-  let now = 0;
-  let peak = 0;
-  for (const e of events) peak = Math.max(peak, (now += e.d));
-  return peak;
-}
 
 describe("CallThread", () => {
   it("sends an endpoint's next request as an answer ends while the main thread is busy, within the endpoint's limit", async () => {

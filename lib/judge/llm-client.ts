@@ -100,7 +100,8 @@ export interface LlmClient {
 
 /**
  * A client for an OpenAI-compatible endpoint. Requests go through guardedFetch (the SSRF policy at
- * connect time, no redirects) unless a test passes its own `fetch`.
+ * connect time, no redirects), or a worker's call thread that does the same (`guardedSend`), unless a test passes
+ * its own `fetch`.
  */
 export function openAiCompatibleClient(options: {
   baseURL: string;

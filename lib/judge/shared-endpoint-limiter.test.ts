@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { startStubLlm, type StubRequestRecord, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
+import { peakInFlight } from "../testing/stub-in-flight";
 import { waitFor } from "../testing/worker-processes";
 import { createEndpoint } from "./endpoints";
 import { LlmError, openAiCompatibleClient } from "./llm-client";
@@ -47,19 +48,6 @@ async function endpoint(limits: { maxConcurrency: number; requestsPerMinute: num
 
 const client = () => openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
 const request = (text = "hello") => ({ model: "stub-vision", text, images: [] });
-
-/** The most requests the stub had in flight at once, from its log. */
-function peakInFlight(requests: StubRequestRecord[]): number {
-  const events = requests.flatMap((r) => [
-    { t: r.at, d: 1 },
-    { t: r.endedAt ?? Infinity, d: -1 },
-  ]);
-  events.sort((a, b) => a.t - b.t || a.d - b.d); // an end and a start at the same ms: the end first
-  let now = 0;
-  let peak = 0;
-  for (const e of events) peak = Math.max(peak, (now += e.d));
-  return peak;
-}
 
 describe("SharedEndpointLimiter", () => {
   it("keeps two processes together within the endpoint's max concurrency", async () => {

@@ -5,6 +5,7 @@ import { prisma } from "../db/prisma";
 import { startStubLlm, type StubRequestRecord, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { peakInFlight } from "../testing/stub-in-flight";
 import { waitFor, WorkerProcesses } from "../testing/worker-processes";
 import { createEndpoint } from "./endpoints";
 import { installedPipelines } from "../task-modules/installed-task-modules";
@@ -64,10 +65,6 @@ const runStatus = async (runId: string) => (await prisma.judgeRun.findUniqueOrTh
 /** How many requests the stub had in flight at time t (a request's interval is [at, endedAt)). */
 function inFlightAt(requests: StubRequestRecord[], t: number): number {
   return requests.filter((r) => r.at <= t && (r.endedAt === null || r.endedAt > t)).length;
-}
-
-function peakInFlight(requests: StubRequestRecord[]): number {
-  return Math.max(0, ...requests.map((r) => inFlightAt(requests, r.at)));
 }
 
 describe("endpoint limits shared by three worker processes", () => {

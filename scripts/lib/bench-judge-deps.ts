@@ -1,0 +1,23 @@
+import { workerJudgeDeps } from "../../lib/judge/app-judge";
+import { CallThread } from "../../lib/judge/call-thread";
+import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
+import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
+
+/**
+ * The engine's dependencies as `npm run worker` has them (calls through the call thread), with each endpoint's
+ * limits shared through PostgreSQL or, for a benchmark's `--limiter process`, kept in this process.
+ */
+export function benchJudgeDeps(limiter: "shared" | "process"): JudgeDeps {
+  const processLimiters = new Map<string, EndpointLimiter>();
+  return workerJudgeDeps({
+    callThread: new CallThread(),
+    slotsFor:
+      limiter === "process"
+        ? (e) => {
+            let found = processLimiters.get(e.id);
+            if (!found) processLimiters.set(e.id, (found = new EndpointLimiter({ maxConcurrency: e.maxConcurrency, requestsPerMinute: e.requestsPerMinute })));
+            return found;
+          }
+        : undefined,
+  });
+}
