@@ -129,7 +129,8 @@ port.on("message", (message: ToCallThread) => {
         const index = gate.queue.findIndex((call) => call.id === message.id);
         if (index >= 0) gate.queue.splice(index, 1);
       }
-      return;
+      // Answered like every call, so the main thread never keeps a call that will not end.
+      return post({ type: "failed", id: message.id, message: "Cancelled.", code: null, notAllowed: false });
     }
     case "carrier":
       gateOf(message.gate).idle.push({ id: message.carrier, retireAt: message.retireAt });

@@ -56,46 +56,80 @@ async function endpoint(maxConcurrency: number) {
 
 const request = (text = "hello") => ({ model: "stub-vision", text, images: [] });
 
+/**
+ * An OpenAI-compatible endpoint in another process, so it answers while this thread is blocked: "ok" after 100 ms
+ * (the first request gets `firstStatus` instead when given), and a log of when each request came (GET /log).
+ */
+async function endpointInAnotherProcess(options: { firstStatus?: number } = {}) {
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [
+      "-e",
+      `const arrivals = [];
+       require("node:http").createServer((req, res) => {
+         if (req.url === "/log") return res.end(JSON.stringify(arrivals));
+         req.resume();
+         req.on("end", () => {
+           arrivals.push(Date.now());
+           setTimeout(() => {
+             res.setHeader("content-type", "application/json");
+             if (arrivals.length === 1 && ${options.firstStatus ?? 0}) {
+               res.statusCode = ${options.firstStatus ?? 0};
+               return res.end(JSON.stringify({ error: { message: "slow down" } }));
+             }
+             res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }] }));
+           }, 100);
+         });
+       }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const [portLine] = (await once(server.stdout!, "data")) as [Buffer];
+  const origin = `http://127.0.0.1:${portLine.toString().trim()}`;
+  return {
+    baseURL: `${origin}/v1`,
+    arrivals: async () => (await (await fetch(`${origin}/log`)).json()) as number[],
+    stop: () => server.kill(),
+  };
+}
+
 describe("CallThread", () => {
   it("sends an endpoint's next request as an answer ends while the main thread is busy, within the endpoint's limit", async () => {
-    // An endpoint in another process, so it answers while this thread is blocked: it logs when each request came.
-    const server: ChildProcess = spawn(
-      process.execPath,
-      [
-        "-e",
-        `const arrivals = [];
-         require("node:http").createServer((req, res) => {
-           if (req.url === "/log") return res.end(JSON.stringify(arrivals));
-           req.resume();
-           req.on("end", () => {
-             arrivals.push(Date.now());
-             setTimeout(() => {
-               res.setHeader("content-type", "application/json");
-               res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }] }));
-             }, 100);
-           });
-         }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`,
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const server = await endpointInAnotherProcess();
     try {
-      const [portLine] = (await once(server.stdout!, "data")) as [Buffer];
-      const baseURL = `http://127.0.0.1:${portLine.toString().trim()}/v1`;
-      const arrivals = async () => (await (await fetch(`${baseURL.replace("/v1", "")}/log`)).json()) as number[];
-      const { gate, llm } = localGate(baseURL, 2);
+      const { gate, llm } = localGate(server.baseURL, 2);
       const calls = Array.from({ length: 8 }, (_, i) => gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })));
-      await waitFor(async () => (await arrivals()).length >= 2, 5000, "the first two requests sent");
+      await waitFor(async () => (await server.arrivals()).length >= 2, 5000, "the first two requests sent");
       // The main thread busy for 700 ms: the thread sends the queued calls as the first ones are answered.
       const blockedFrom = Date.now();
       while (Date.now() - blockedFrom < 700);
       const blockedUntil = Date.now();
       const answers = await Promise.all(calls);
       expect(answers.map((a) => a.text)).toEqual(Array(8).fill("ok"));
-      const during = (await arrivals()).filter((t) => t > blockedFrom && t < blockedUntil);
+      const during = (await server.arrivals()).filter((t) => t > blockedFrom && t < blockedUntil);
       // Four rounds of 100 ms fit in the 700 ms at two in flight: six requests and more, not one.
       expect(during.length).toBeGreaterThanOrEqual(4);
     } finally {
-      server.kill();
+      server.stop();
+    }
+  });
+
+  it("starts again after a 429 that answered a call cancelled meanwhile", async () => {
+    const server = await endpointInAnotherProcess({ firstStatus: 429 });
+    try {
+      const { gate, llm } = localGate(server.baseURL, 1);
+      const cancel = new AbortController();
+      const first = gate.limiter.run(() => llm.complete(request("cancelled"), { timeoutMs: 10_000, signal: cancel.signal })).catch((e: unknown) => e);
+      await waitFor(async () => (await server.arrivals()).length === 1, 5000, "the first request sent");
+      // The 429 comes while the main thread is busy, and the call is cancelled before the main thread reads it.
+      const blockedFrom = Date.now();
+      while (Date.now() - blockedFrom < 400);
+      cancel.abort();
+      expect(((await first) as LlmError).kind).toBe("cancelled");
+      const next = await gate.limiter.run(() => llm.complete(request("next"), { timeoutMs: 5000 }));
+      expect(next.text).toBe("ok");
+    } finally {
+      server.stop();
     }
   });
 

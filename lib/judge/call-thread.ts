@@ -95,11 +95,6 @@ export class CallThread {
     return this.nextId++;
   }
 
-  /** @internal */
-  forget(id: number) {
-    this.pending.delete(id);
-  }
-
   private thread(): Worker {
     if (this.worker) return this.worker;
     // The thread runs TypeScript as the worker does: tsx registered in it first.
@@ -202,8 +197,11 @@ export class CallGate {
     const body = request.body ? joined(request.body) : null;
     const id = this.thread.newCallId();
     return new Promise<Response>((resolve, reject) => {
+      // A cancelled call's answer still comes (the thread answers every call); a 429 or 503 in it still says when
+      // the thread may start again.
+      let cancelled = false;
       const onAbort = () => {
-        this.thread.forget(id);
+        cancelled = true;
         this.thread.send({ type: "cancel", id });
         this.outstanding -= 1;
         this.demandChanged();
@@ -211,6 +209,9 @@ export class CallGate {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.thread.call({ type: "call", id, gate: this.key, request: { method: request.method, url: request.url, headers: request.headers, body } }, body, (message) => {
+        const limited = message.type === "answer" && (message.init.status === 429 || message.init.status === 503);
+        if (limited) this.resumeAfter(new Headers(message.init.headers));
+        if (cancelled) return;
         signal?.removeEventListener("abort", onAbort);
         this.outstanding -= 1;
         this.demandChanged();
@@ -218,9 +219,7 @@ export class CallGate {
           const error = message.notAllowed ? new EndpointNotAllowedError(message.message) : Object.assign(new Error(message.message), { code: message.code ?? undefined });
           return reject(error);
         }
-        const response = message.body === null ? new Response(null, message.init) : new BufferedResponse(Buffer.from(message.body), message.init);
-        if (response.status === 429 || response.status === 503) this.resumeAfter(response);
-        resolve(response);
+        resolve(message.body === null ? new Response(null, message.init) : new BufferedResponse(Buffer.from(message.body), message.init));
       });
       this.outstanding += 1;
       this.demandChanged();
@@ -297,8 +296,8 @@ export class CallGate {
   }
 
   /** Tells the thread when this endpoint's requests may start again after a 429 or 503 (at once without a retry-after). */
-  private resumeAfter(response: Response) {
-    const wait = Math.min(retryAfterMsOf(response.headers) ?? 0, MAX_SHARED_PAUSE_MS);
+  private resumeAfter(headers: Headers) {
+    const wait = Math.min(retryAfterMsOf(headers) ?? 0, MAX_SHARED_PAUSE_MS);
     this.pause(Date.now() + wait);
   }
 
