@@ -58,9 +58,10 @@ const request = (text = "hello") => ({ model: "stub-vision", text, images: [] })
 
 /**
  * An OpenAI-compatible endpoint in another process, so it answers while this thread is blocked: "ok" after 100 ms
- * (the first request gets `firstStatus` instead when given), and a log of when each request came (GET /log).
+ * (the first request gets `firstStatus` instead when given, after `firstDelayMs`), and a log of when each request
+ * came (GET /log).
  */
-async function endpointInAnotherProcess(options: { firstStatus?: number } = {}) {
+async function endpointInAnotherProcess(options: { firstStatus?: number; firstDelayMs?: number } = {}) {
   const server: ChildProcess = spawn(
     process.execPath,
     [
@@ -78,7 +79,7 @@ async function endpointInAnotherProcess(options: { firstStatus?: number } = {}) 
                return res.end(JSON.stringify({ error: { message: "slow down" } }));
              }
              res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }] }));
-           }, 100);
+           }, arrivals.length === 1 ? ${options.firstDelayMs ?? 100} : 100);
          });
        }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`,
     ],
@@ -115,15 +116,18 @@ describe("CallThread", () => {
   });
 
   it("starts again after a 429 that answered a call cancelled meanwhile", async () => {
-    const server = await endpointInAnotherProcess({ firstStatus: 429 });
+    const server = await endpointInAnotherProcess({ firstStatus: 429, firstDelayMs: 1500 });
     try {
       const { gate, llm } = localGate(server.baseURL, 1);
       const cancel = new AbortController();
       const first = gate.limiter.run(() => llm.complete(request("cancelled"), { timeoutMs: 10_000, signal: cancel.signal })).catch((e: unknown) => e);
       await waitFor(async () => (await server.arrivals()).length === 1, 5000, "the first request sent");
-      // The 429 comes while the main thread is busy, and the call is cancelled before the main thread reads it.
-      const blockedFrom = Date.now();
-      while (Date.now() - blockedFrom < 400);
+      // The 429 comes 1.5 s after the request, while the main thread is busy; the call is cancelled 300 ms after that,
+      // before the main thread can read the answer.
+      const [sentAt] = await server.arrivals();
+      const answeredAt = sentAt! + 1500;
+      expect(Date.now()).toBeLessThan(answeredAt);
+      while (Date.now() < answeredAt + 300);
       cancel.abort();
       expect(((await first) as LlmError).kind).toBe("cancelled");
       const next = await gate.limiter.run(() => llm.complete(request("next"), { timeoutMs: 5000 }));
@@ -193,16 +197,17 @@ describe("CallThread", () => {
   it("stops sending while another worker has the endpoint paused", { timeout: 20_000 }, async () => {
     const target = await endpoint(2);
     const { gate, llm } = sharedGate(target);
-    const calls = Array.from({ length: 30 }, (_, i) => gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })));
+    const calls = Array.from({ length: 40 }, (_, i) => gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })));
     await waitFor(async () => stub.requests.length >= 4, 5000, "calls going");
-    // Another worker's 429 paused the endpoint for 1.5 s.
+    // Another worker's 429 paused the endpoint for 2.5 s.
     const pausedAt = Date.now();
-    await pauseEndpoint(prisma, target.id, 1500);
+    await pauseEndpoint(prisma, target.id, 2500);
     await Promise.all(calls);
-    // The pause reaches the thread within a look (200 ms) and the look's own answer; a call already sent finishes.
-    const startedInPause = stub.requests.filter((r) => r.at > pausedAt + 600 && r.at < pausedAt + 1500 - 50);
+    // The pause reaches the thread within two looks (one may find the endpoint unpaused a moment before: 400 ms) and
+    // the look's own answer (slower on a loaded machine); calls already sent finish.
+    const startedInPause = stub.requests.filter((r) => r.at > pausedAt + 1000 && r.at < pausedAt + 2500 - 50);
     expect(startedInPause).toEqual([]);
-    expect(stub.requests).toHaveLength(30);
+    expect(stub.requests).toHaveLength(40);
   });
 
   it("cancels a queued call without sending it, and an answer in flight by dropping it", async () => {
