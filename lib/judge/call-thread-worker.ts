@@ -91,7 +91,7 @@ function start(key: string, carrier: Carrier, call: QueuedCall) {
     stream.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       bytes += chunk.length;
-      if (bytes > MAX_ANSWER_BYTES) stream.destroy(new Error(`The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB.`));
+      if (bytes > MAX_ANSWER_BYTES) stream.destroy(new Error(`The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB.`));
     });
     stream.once("error", fail);
     stream.once("close", () => fail(new Error("The connection closed before the answer ended.")));

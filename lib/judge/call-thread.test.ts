@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
@@ -243,6 +244,40 @@ describe("CallThread", () => {
     }
     await gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 }));
     expect(stub.requests).toHaveLength(1);
+  });
+
+  it("fails a call whose answer is larger than 64 MiB, and goes on with the next", { timeout: 30_000 }, async () => {
+    let served = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json");
+        if (served++ > 0)
+          return res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }] }));
+        const piece = Buffer.alloc(1024 * 1024, "a");
+        let sent = 0;
+        const more = () => {
+          while (sent < 65 && res.write(piece)) sent++;
+          if (sent < 65) res.once("drain", more);
+          else res.end();
+        };
+        res.on("close", () => (sent = 65));
+        more();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { gate, llm } = localGate(`http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, 1);
+      const huge = await gate.limiter.run(() => llm.complete(request(), { timeoutMs: 20_000 })).catch((e: unknown) => e);
+      expect(huge).toBeInstanceOf(LlmError);
+      expect((huge as LlmError).kind).toBe("network");
+      expect((huge as LlmError).excerpt).toContain("larger than 64 MiB");
+      const next = await gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 }));
+      expect(next.text).toBe("ok");
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("fails the calls of a thread that stopped as network errors, and sends the next ones from a new thread", async () => {
