@@ -257,9 +257,11 @@ describe("CallThread", () => {
         const piece = Buffer.alloc(1024 * 1024, "a");
         let sent = 0;
         const more = () => {
-          while (sent < 65 && res.write(piece)) sent++;
-          if (sent < 65) res.once("drain", more);
-          else res.end();
+          while (sent < 65) {
+            sent++;
+            if (!res.write(piece)) return void res.once("drain", more);
+          }
+          res.end();
         };
         res.on("close", () => (sent = 65));
         more();
