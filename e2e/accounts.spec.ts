@@ -109,6 +109,9 @@ test("an owner adds an endpoint (the form empties), tests it, edits it keeping i
     await expect(result.getByTestId("test-answered")).toHaveText("yes");
     await expect(result.getByTestId("test-latency")).toHaveText(/^[\d,]+ ms$/);
     await expect(result.getByTestId("test-image")).toContainText("yes: it named the colour");
+    // The probe's findings show once the page is read again: a line more above the buttons, which moved a click that
+    // landed as it came (CI).
+    await expect(item.getByTestId("endpoint-capabilities")).toContainText("Probed");
 
     await item.getByRole("button", { name: "Edit" }).click();
     const edit = item.getByTestId("endpoint-edit-form");
@@ -123,6 +126,7 @@ test("an owner adds an endpoint (the form empties), tests it, edits it keeping i
     await expect(renamed.getByTestId("test-answered")).toHaveText("no");
     await expect(renamed.getByTestId("test-image")).toContainText("no: the model did not take the image");
     await expect(renamed.getByTestId("test-error")).toContainText("The model does not take images (400).");
+    await expect(renamed.getByTestId("endpoint-capabilities")).toContainText("no images");
     expect(await page.content()).not.toContain("sk-e2e-endpoint-key");
 
     await renamed.getByRole("button", { name: "Archive" }).click();
