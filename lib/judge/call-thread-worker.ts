@@ -3,7 +3,7 @@
 // whatever the worker's main thread is busy with.
 import { parentPort } from "node:worker_threads";
 import type { ClientRequest } from "node:http";
-import { answerParts, guardedAgents, sendRequest, type CheckedRequest } from "./guarded-fetch";
+import { answerParts, guardedAgents, ownArrayBuffer, sendRequest, type CheckedRequest } from "./guarded-fetch";
 import { EndpointNotAllowedError, guardedLookup, privateEndpointsAllowed } from "./endpoint-url-policy";
 import type { ToCallThread, FromCallThread } from "./call-thread";
 
@@ -96,13 +96,7 @@ function start(key: string, carrier: Carrier, call: QueuedCall) {
     stream.once("error", fail);
     stream.once("close", () => fail(new Error("The connection closed before the answer ended.")));
     stream.once("end", () => {
-      const body = new ArrayBuffer(bytes);
-      const view = new Uint8Array(body);
-      let at = 0;
-      for (const chunk of chunks) {
-        view.set(chunk, at);
-        at += chunk.length;
-      }
+      const body = ownArrayBuffer(chunks);
       settle({ type: "answer", id: call.id, init, body }, [body]);
     });
   });

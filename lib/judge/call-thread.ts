@@ -1,7 +1,7 @@
 import { SHARE_ENV, Worker } from "node:worker_threads";
 import { EndpointLimiter, headStartCalls, type CallLimiter, type SlotSource } from "./endpoint-limiter";
 import { EndpointNotAllowedError, privateEndpointsAllowed } from "./endpoint-url-policy";
-import { BufferedResponse, checkedRequest, type AnswerParts } from "./guarded-fetch";
+import { BufferedResponse, checkedRequest, ownArrayBuffer, type AnswerParts } from "./guarded-fetch";
 import { retryAfterMsOf } from "./llm-client";
 import { MAX_SHARED_PAUSE_MS } from "./shared-endpoint-limiter";
 
@@ -194,7 +194,7 @@ export class CallGate {
     const request = await checkedRequest(input, init, privateEndpointsAllowed());
     const signal = init?.signal ?? undefined;
     signal?.throwIfAborted();
-    const body = request.body ? joined(request.body) : null;
+    const body = request.body ? ownArrayBuffer(request.body) : null;
     const id = this.thread.newCallId();
     return new Promise<Response>((resolve, reject) => {
       // A cancelled call's answer still comes (the thread answers every call); a 429 or 503 in it still says when
@@ -321,16 +321,4 @@ export class CallGate {
     }, PAUSE_RELAY_MS);
     this.pauseTimer.unref();
   }
-}
-
-/** A request body's pieces in one buffer of its own, which moves to the thread without a copy. */
-function joined(pieces: Uint8Array[]): ArrayBuffer {
-  const body = new ArrayBuffer(pieces.reduce((total, piece) => total + piece.length, 0));
-  const view = new Uint8Array(body);
-  let at = 0;
-  for (const piece of pieces) {
-    view.set(piece, at);
-    at += piece.length;
-  }
-  return body;
 }
