@@ -1,6 +1,6 @@
 // `npm run extract-worker`: frames for every video waiting for them (registered through the API, or stored
 // by an import that stopped before its frames), extracted (native ffmpeg, or ffmpeg.wasm without it) exactly
-// as `npm run import` does, so such videos no longer wait for someone to open the Extract pending page.
+// as `npm run import` does, so such videos do not wait for someone to open the Extract pending page.
 import type { Actor } from "../auth/actor";
 import { createFrameSet, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";

@@ -49,7 +49,7 @@ export function imageLimitOf(capabilities: EndpointCapabilities | null): number 
 
 /**
  * The `response_format` a step asks for: its JSON schema when the endpoint accepts json_schema (or was never
- * probed, as before probes existed), `json_object` when only that was accepted, none when neither was (the
+ * probed: the strongest mode is asked for), `json_object` when only that was accepted, none when neither was (the
  * answer is then read from prose, with the repair request as the fallback). Structured output switched off
  * on the endpoint asks for none.
  */

@@ -145,7 +145,7 @@ export function piecesBody(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * The judge's client sends its bodies as a stream of pieces with their `content-length` (see
  * chatCompletionPieces): the pieces are kept as they are, since joining a quarter of a megabyte into a fresh
  * buffer costs about a millisecond here, most of it the new memory's page faults.
- * Anything else (a Request, a stream without a length, a form) goes through a Request as before.
+ * Anything else (a Request, a stream without a length, a form) goes through a Request.
  */
 interface OutgoingRequest {
   method: string;

@@ -65,7 +65,7 @@ export async function setProjectGuidelines(prisma: PrismaClient, actor: Actor, i
 
 /**
  * Owners choose the role every account created by single sign-on gets in this project (null: none). Only accounts
- * created after the change get it; existing accounts are added by email as before (lib/auth/sso-accounts.ts).
+ * created after the change get it; existing accounts are added by email (lib/auth/sso-accounts.ts).
  */
 export async function setProjectSsoDefaultRole(prisma: PrismaClient, actor: Actor, input: z.output<typeof projectSsoDefaultRoleSchema>) {
   await requireProjectAccess(prisma, actor, input.projectId, "members.manage");

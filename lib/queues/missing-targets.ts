@@ -1,6 +1,6 @@
 /**
  * What the review screen says when the reviewer submits with required targets left without a value. A few are
- * named; past NAMED_UP_TO only their count is given (a 96-target item used to list 95 labels in one red block), and
+ * named; past NAMED_UP_TO only their count is given (so a 96-target item does not list 95 labels in one red block), and
  * the screen offers a button to the first of them.
  */
 export const NAMED_UP_TO = 3;

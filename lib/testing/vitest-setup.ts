@@ -18,7 +18,7 @@ for (const name of S3_STORAGE_VARIABLES) delete process.env[name];
 // JSON log lines only for problems (tests that read the info lines set their own level).
 process.env.LOG_LEVEL ??= "warn";
 // Everything a file puts in the temporary folder (its storage, the media fixtures, its own folders, the processes it
-// starts) goes in one folder of its own, removed after the file: a run of the suite used to leave some 450 behind.
+// starts) goes in one folder of its own, removed after the file: otherwise a run of the suite leaves some 450 behind.
 const temporaryFolder = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-vitest-"));
 // Open like /tmp (less its sticky bit): the embedded PostgreSQL a file starts runs as the postgres user, who must reach
 // its folders inside (lib/db/embedded-postgres.ts).

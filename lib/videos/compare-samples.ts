@@ -9,7 +9,7 @@ import type { TaskDeclaration } from "../tasks/task-declaration";
 import { blindVideoIdsFor, withheldCompareSample } from "../visibility/judge-visibility";
 import { type BrowseScores, metricScores } from "./browse-videos";
 
-/** The judge's per-video outcome in a run: every metric, plus the task's verdict and the overall as before. */
+/** The judge's per-video outcome in a run: every metric, plus the task's verdict and the overall. */
 function judgeOutcome(runId: string, runCreatedAt: Date, status: string, task: TaskDeclaration, scores: BrowseScores) {
   const verdict = task.verdict ? scores[task.verdict.metricId] : null;
   // What the verdict's positive value means, in the task's words (say, "hallucination"), for the page's label.

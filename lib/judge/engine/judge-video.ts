@@ -45,7 +45,7 @@ export interface EndpointConfig {
   apiVersion?: string | null;
   /** False: images go without a `detail` field (Gemini, Ollama). */
   sendImageDetail?: boolean;
-  /** What the endpoint's last probe found; null: never probed (runs behave as before probes). */
+  /** What the endpoint's last probe found; null: never probed (everything is asked for). */
   capabilities?: EndpointCapabilities | null;
   /** Ask for the answer's token logprobs (`topLogprobs` alternatives each), for expected scores. */
   requestLogprobs?: boolean;
@@ -263,7 +263,7 @@ export async function judgeVideo(
 /**
  * How many `top_logprobs` a step asks for: the endpoint's setting when it requests logprobs, unless its probe
  * found they do not come back (`capabilities.topLogprobs` false: refused or absent), then none, so the calls
- * are not refused for it; never probed or not settled: asked, as before probes.
+ * are not refused for it; never probed or not settled: asked.
  */
 export function logprobsToAsk(endpoint: Pick<EndpointConfig, "requestLogprobs" | "topLogprobs" | "capabilities">): number | null {
   if (!endpoint.requestLogprobs || endpoint.capabilities?.topLogprobs === false) return null;
@@ -375,7 +375,7 @@ async function executeStep(
       const text = examples.length ? `${rendered}\n\n${templateExamplesText(examples)}` : rendered;
       const frames = examples.length ? [...input.frames, ...(await exampleFrames(deps.prisma, work.projectId, examples))] : input.frames;
       const messages = splitSystemMessage(template.meta, text);
-      // The strongest JSON mode the endpoint's probe found (json_schema > json_object > none); never probed: as before.
+      // The strongest JSON mode the endpoint's probe found (json_schema > json_object > none); never probed: json_schema is asked for.
       const responseFormat = responseFormatFor(endpoint, step.responseFormatFor?.(input) ?? step.responseFormat);
       const detail = endpoint.sendImageDetail === false ? null : endpoint.imageDetail;
       // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
@@ -477,7 +477,7 @@ async function executeStep(
           if (!batch) earlier.add(store.call(calls.pop()!));
           // One repair request carrying the validation error; if that fails too, the step is parse_failed.
           const repairRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
-          // Repair answers are no longer cached under their own key; ones cached before still count.
+          // Repair answers are not cached under their own key; entries an older version cached that way still count.
           const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
           const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start, batch);
           // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
