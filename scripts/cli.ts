@@ -1,5 +1,6 @@
-// Admin CLI: `npm run cli -- <command> [options]`. Works against DATABASE_URL, or the embedded server
-// (joining it when the app is running, starting it just for the command otherwise).
+// Admin CLI: `npm run cli -- <command> [options]`. Works against DATABASE_URL or DATA_DIR when given;
+// otherwise against the running app's database, whichever command started it (`npm start`, `npm run demo`),
+// or the embedded server under .data when no app runs. It says on stderr which database it used.
 // Results go to stdout alone (an id, a key); everything else to stderr, so scripts can capture them.
 import { runCli } from "../lib/cli/run-cli";
 

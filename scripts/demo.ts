@@ -45,6 +45,8 @@ async function main() {
       ...process.env,
       PORT: port,
       DATA_DIR: process.env.DATA_DIR,
+      // Named by `npm run cli` when it joins this app's database (lib/cli/running-app.ts).
+      FRAMEJURY_STARTED_BY: "npm run demo",
       // The stub listens on 127.0.0.1, which judge endpoints may only use with ALLOW_PRIVATE_ENDPOINTS=1.
       ALLOW_PRIVATE_ENDPOINTS: "1",
       // The demo's account is the site admin (made at start-up when the database has no user yet).

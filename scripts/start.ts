@@ -13,6 +13,8 @@ import { ssoButtons, ssoConfig } from "../lib/auth/sso";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
 import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
 import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
+import { clearRunningApp, recordRunningApp } from "../lib/cli/running-app";
+import { dataDir } from "../lib/config/paths";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -27,6 +29,7 @@ const shutdown = new Shutdown(
     const running = children.alive();
     if (running.length) log(`stopping ${running.join(", ")}…`);
     await children.stopAll({ log });
+    clearRunningApp();
     if (database?.embedded) log("stopping the embedded PostgreSQL server…");
     await database?.stop().catch((error: unknown) => console.error(`[framejury] could not stop PostgreSQL: ${describeError(error)}`));
   },
@@ -48,6 +51,8 @@ async function main() {
   database = await resolveDatabase(log);
   log(`database ready${database.embedded ? ` (embedded, cluster in ${database.clusterDir})` : ""}; migrations applied`);
   if (shutdown.stopping) return;
+  // So `npm run cli` joins this database whichever command started the app (lib/cli/running-app.ts).
+  recordRunningApp({ pid: process.pid, startedBy: process.env.FRAMEJURY_STARTED_BY ?? "npm start", dataDir: database.embedded ? dataDir() : null });
   step = "creating the admin from ADMIN_EMAIL";
   await seedAdminFromEnv(database.url, log);
   step = "sweeping stale uploads";

@@ -10,6 +10,7 @@ import { resolveDatabase } from "../db/resolve-database";
 import { AppError } from "../errors";
 import { addMember, createProject } from "../projects/projects";
 import { addMemberSchema, createProjectSchema } from "../projects/projects.validation";
+import { chooseCliDatabase, describeCliDatabase, readRunningApp, RUNNING_APP_FILE } from "./running-app";
 
 export interface CliIo {
   stdout(line: string): void;
@@ -115,17 +116,29 @@ async function userByEmail(prisma: PrismaClient, email: string) {
   return user;
 }
 
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  /** Where the running app records its database (lib/cli/running-app.ts). */
+  runningAppFile?: string;
+}
+
 /** Returns the process exit code: 0 done, 1 refused or failed, 2 usage error. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}): Promise<number> {
   const [name, ...args] = argv;
   const command = name ? commands[name] : undefined;
   if (!command) {
     io.stderr(name && name !== "help" && name !== "--help" ? `unknown command: ${name}\n\n${USAGE}` : USAGE);
     return name === "help" || name === "--help" ? 0 : 2;
   }
+  const choice = chooseCliDatabase(options.env ?? process.env, readRunningApp(options.runningAppFile ?? RUNNING_APP_FILE));
+  if (choice.kind === "refuse") {
+    io.stderr(`error: ${choice.message}`);
+    return 1;
+  }
   let database;
   try {
-    database = await resolveDatabase();
+    database = await resolveDatabase(undefined, { dataDir: choice.kind === "join" ? choice.dataDir : undefined });
+    io.stderr(describeCliDatabase(database, choice.note));
   } catch (error) {
     io.stderr(`error: could not reach the database: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
