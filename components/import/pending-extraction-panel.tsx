@@ -38,6 +38,8 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
   });
   const [rows, setRows] = useState<Record<string, RowState>>({});
   const [running, setRunning] = useState(false);
+  // The videos of the last extraction this visit: its summary counts their rows once it ends.
+  const [lastRun, setLastRun] = useState<string[] | null>(null);
   const [settings, setSettings] = useState<ExtractionSettingsValue>(uniform ? { ...defaultExtractionSettings, mode: "uniform", count: uniform.count } : defaultExtractionSettings);
   const abort = useRef<AbortController | null>(null);
   const setRow = (id: string, row: RowState) => setRows((current) => ({ ...current, [id]: row }));
@@ -46,6 +48,7 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
     const controller = new AbortController();
     abort.current = controller;
     setRunning(true);
+    setLastRun(videos.map((v) => v.id));
     const extractor = new FrameExtractor();
     try {
       for (const video of videos) {
@@ -115,7 +118,9 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
           Cancel
         </button>
       </div>
-      {pending.isPending && <p className="text-sm text-slate-500">Loading…</p>}
+      {/* A disabled query stays pending: in uniform mode the list came with the page. */}
+      {!uniform && pending.isPending && <p className="text-sm text-slate-500">Loading…</p>}
+      {lastRun && !running && <ExtractionSummary states={lastRun.map((id) => rows[id]?.state ?? "waiting")} />}
       {pending.error && (
         <p role="alert" className="text-sm text-red-700">
           {pending.error.message}
@@ -154,5 +159,19 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
         })}
       </ul>
     </div>
+  );
+}
+
+/** What the last extraction did, once it ended: how many sets were extracted, failed, or were cancelled. */
+function ExtractionSummary({ states }: { states: RowState["state"][] }) {
+  const count = (state: RowState["state"]) => states.filter((s) => s === state).length;
+  const [done, failed, cancelled] = [count("done"), count("error"), count("cancelled")];
+  const tone = failed > 0 ? "text-red-700" : cancelled > 0 ? "text-amber-800" : "text-emerald-700";
+  return (
+    <p role="status" className={`text-sm ${tone}`} data-testid="pending-summary">
+      Extraction finished: {done} of {states.length} video{states.length === 1 ? "" : "s"} extracted
+      {failed > 0 ? `, ${failed} failed (see the rows below)` : ""}
+      {cancelled > 0 ? `, ${cancelled} cancelled` : ""}.
+    </p>
   );
 }
