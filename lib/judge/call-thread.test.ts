@@ -213,21 +213,24 @@ describe("CallThread", () => {
 
   it("cancels a queued call without sending it, and an answer in flight by dropping it", async () => {
     const { gate, llm } = localGate(stub.baseURL, 1);
-    stub.addFault({ fault: { kind: "latency", ms: 2000 } });
+    // The slow answer would take a minute: a cancel that waited for it would outlast the test's timeout.
+    stub.addFault({ fault: { kind: "latency", ms: 60_000 } });
     const slow = new AbortController();
     const queued = new AbortController();
-    const started = Date.now();
-    const first = gate.limiter.run(() => llm.complete(request("slow"), { timeoutMs: 10_000, signal: slow.signal })).catch((e: unknown) => e);
-    const second = gate.limiter.run(() => llm.complete(request("never sent"), { timeoutMs: 10_000, signal: queued.signal })).catch((e: unknown) => e);
-    await waitFor(async () => stub.requests.length === 1, 3000, "the slow call sent");
+    const first = gate.limiter.run(() => llm.complete(request("slow"), { timeoutMs: 120_000, signal: slow.signal })).catch((e: unknown) => e);
+    const second = gate.limiter.run(() => llm.complete(request("never sent"), { timeoutMs: 120_000, signal: queued.signal })).catch((e: unknown) => e);
+    await waitFor(async () => stub.requests.length === 1, 10_000, "the slow call sent");
     queued.abort();
     expect(((await second) as LlmError).kind).toBe("cancelled");
     slow.abort();
     expect(((await first) as LlmError).kind).toBe("cancelled");
-    expect(Date.now() - started).toBeLessThan(1500);
-    // The slot went back: the next call is answered at the stub's own pace.
-    await gate.limiter.run(() => llm.complete(request("after"), { timeoutMs: 5000 }));
+    // The slot went back: with one slot, the next call is sent and answered while the slow one's answer is still
+    // a minute away at the stub.
+    await gate.limiter.run(() => llm.complete(request("after"), { timeoutMs: 10_000 }));
     expect(stub.requests.map((r) => r.text)).toEqual(["slow", "after"]);
+    const [slowAt, after] = [stub.requests[0]!.at, stub.requests[1]!];
+    expect(after.endedAt).toBeDefined();
+    expect(after.at).toBeLessThan(slowAt + 60_000);
   });
 
   it("refuses a host that resolves to a private address when connecting, unless private endpoints are allowed", async () => {
