@@ -22,7 +22,9 @@ const FALLBACK_FPS = 30;
  * seeks, its ⤢ button opens it full size (with previous / next and the frames the judge saw). `highlighted`
  * marks the frames behind the selected score. The strip's header names the key frame at the player's time,
  * whichever way it got there (a click, a score, playing, stepping). With `frameStepping`, `,` / `.` step one
- * frame back / forward (paused), and the time and frame number are shown.
+ * frame back / forward (paused), and the time and frame number are shown. A uniform frame set (frames evenly
+ * spaced in time, as VBench-2.0 samples them) has no key frames or clusters: its strip says "frame 3 of 64 ·
+ * 1.23 s", each frame at its time.
  */
 export function VideoFramesViewer({
   videoUrl,
@@ -32,6 +34,7 @@ export function VideoFramesViewer({
   highlightLabel,
   fps,
   frameStepping = false,
+  uniform,
 }: {
   videoUrl: string;
   frames: ViewerFrame[];
@@ -41,6 +44,8 @@ export function VideoFramesViewer({
   /** The video's frame rate from its import metadata; null when unknown. */
   fps?: number | null;
   frameStepping?: boolean;
+  /** Whether the frame set is uniform (its mode); unknown: inferred (no frame belongs to another's cluster). */
+  uniform?: boolean;
 }) {
   const ownRef = useRef<HTMLVideoElement>(null);
   const player = playerRef ?? ownRef;
@@ -50,6 +55,7 @@ export function VideoFramesViewer({
   /** The strip's frames in its order (cluster by cluster): what the lightbox's previous / next walk through. */
   const stripFrames = useMemo(() => clusters.flat(), [clusters]);
   const stepFps = fps && fps > 0 ? fps : FALLBACK_FPS;
+  const atTimes = uniform ?? frames.every((frame) => frame.isKeyFrame && frame.cluster === null);
 
   // The player's time drives the header, the current cluster and the frame counter.
   useEffect(() => {
@@ -100,6 +106,7 @@ export function VideoFramesViewer({
   const ordinalOf = (frame: ViewerFrame) => clusters.findIndex((members) => members.includes(frame));
   const describe = (frame: ViewerFrame) => {
     const ordinal = ordinalOf(frame);
+    if (atTimes) return `frame ${ordinal + 1} of ${keyFrames.length} · ${frame.timestampS.toFixed(2)} s`;
     return `${frame.isKeyFrame ? "key frame" : "frame of key frame"} ${ordinal + 1} · cluster of ${clusters[ordinal]?.length ?? 1}`;
   };
   const seek = (frame: ViewerFrame) => {
@@ -132,9 +139,14 @@ export function VideoFramesViewer({
         </p>
       )}
       {keyFrames.length > 0 && (
-        <section aria-label="Key frames" className="flex flex-col gap-1">
+        <section aria-label={atTimes ? "Frames" : "Key frames"} className="flex flex-col gap-1">
           <p className="text-xs text-slate-600" data-testid="strip-header">
-            {currentKey ? (
+            {currentKey && atTimes ? (
+              <>
+                At frame <b>{(current ?? 0) + 1}</b> of {keyFrames.length} · {currentKey.timestampS.toFixed(2)} s ·{" "}
+                {uniform ? "uniform frames, evenly spaced in time (no key frames or clusters)" : "frames at their times (no clusters)"}
+              </>
+            ) : currentKey ? (
               <>
                 At key frame <b>{(current ?? 0) + 1}</b> of {keyFrames.length} · {currentKey.timestampS.toFixed(2)} s · cluster of {clusters[current ?? 0]?.length ?? 1}
               </>
@@ -153,7 +165,7 @@ export function VideoFramesViewer({
                   data-current={isCurrent ? "true" : "false"}
                 >
                   <span className="text-xs text-slate-500">
-                    key frame {ordinal + 1} · {key.timestampS.toFixed(2)} s · cluster of {members.length}
+                    {atTimes ? `frame ${ordinal + 1} · ${key.timestampS.toFixed(2)} s` : `key frame ${ordinal + 1} · ${key.timestampS.toFixed(2)} s · cluster of ${members.length}`}
                   </span>
                   <div className="flex flex-wrap gap-1">
                     {members.map((frame) => {
@@ -175,7 +187,7 @@ export function VideoFramesViewer({
                             {/* eslint-disable-next-line @next/next/no-img-element */}
                             <img
                               src={frame.url}
-                              alt={`${frame.isKeyFrame ? "key frame" : "frame"} at ${frame.timestampS.toFixed(2)} s`}
+                              alt={`${frame.isKeyFrame && !atTimes ? "key frame" : "frame"} at ${frame.timestampS.toFixed(2)} s`}
                               className={`max-w-none ${frame.isKeyFrame ? "h-24" : "h-16 opacity-90"}`}
                               data-testid={frame.isKeyFrame ? "key-frame" : "cluster-frame"}
                               loading="lazy"

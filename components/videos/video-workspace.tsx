@@ -51,7 +51,8 @@ export function VideoWorkspace({
   fps: number | null;
   /** What a reviewer reads first, beside the player (the prompt). */
   top?: ReactNode;
-  frameSets: { id: string; frames: ViewerFrame[] }[];
+  /** `mode` says how the frames were chosen ("uniform": evenly spaced, no key frames or clusters). */
+  frameSets: { id: string; mode?: string; frames: ViewerFrame[] }[];
   runs: WorkspaceRun[];
   runId: string | null;
   currentUserId: string;
@@ -103,7 +104,16 @@ export function VideoWorkspace({
     // the outputs scroll on the right, so a picked score's frames are in view beside it.
     <div className="grid gap-5 xl:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
       <div className="min-w-0 xl:sticky xl:top-2 xl:max-h-[calc(100vh-1rem)] xl:self-start xl:overflow-y-auto" data-testid="pinned-video">
-        <VideoFramesViewer videoUrl={videoUrl} frames={frames} playerRef={player} highlighted={highlighted} highlightLabel={focused?.label ?? null} fps={fps} frameStepping />
+        <VideoFramesViewer
+          videoUrl={videoUrl}
+          frames={frames}
+          playerRef={player}
+          highlighted={highlighted}
+          highlightLabel={focused?.label ?? null}
+          fps={fps}
+          frameStepping
+          uniform={frameSet?.mode === undefined ? undefined : frameSet.mode === "uniform"}
+        />
       </div>
       <div className="flex min-w-0 flex-col gap-5">
         {top}

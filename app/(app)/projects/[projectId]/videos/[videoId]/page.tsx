@@ -92,7 +92,7 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
       <VideoWorkspace
         videoId={video.id}
         videoUrl={video.url}
-        frameSets={video.frameSets.map((set) => ({ id: set.id, frames: set.frames }))}
+        frameSets={video.frameSets.map((set) => ({ id: set.id, mode: set.mode, frames: set.frames }))}
         runs={runs.map((run) => ({ id: run.id, createdAt: run.createdAt.toISOString(), runStatus: run.runStatus, simulated: run.simulated, endpoint: run.endpoint }))}
         runId={runId}
         currentUserId={actor.userId}
@@ -129,7 +129,10 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
                 <>
                   <dt className="text-slate-500">Frame set</dt>
                   <dd className="text-xs">
-                    {frameSet.mode} · {frameSet.keyFrameCount} key frames · {frameSet.frameCount} frames · decoded by {frameSet.decoder ?? "an unrecorded decoder"}
+                    {frameSet.mode === "uniform"
+                      ? `uniform · ${frameSet.frameCount} frames evenly spaced in time (no key frames or clusters)`
+                      : `${frameSet.mode} · ${frameSet.keyFrameCount} key frames · ${frameSet.frameCount} frames`}{" "}
+                    · decoded by {frameSet.decoder ?? "an unrecorded decoder"}
                     {frameSet.decoderVersion ? ` (${frameSet.decoderVersion})` : ""}
                     <span className="mt-1 block break-all text-[11px] text-slate-500">{describeParameters(frameSet.parameters)}</span>
                   </dd>
