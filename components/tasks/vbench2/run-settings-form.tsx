@@ -1,5 +1,9 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { apiFetch } from "@/lib/api-client";
+import type { Vbench2FrameReadiness } from "@/lib/tasks/vbench2/frame-readiness";
 import { JUDGED_DIMENSIONS } from "@/lib/tasks/vbench2/vbench2-dimensions";
 import type { RunSettingsFormProps } from "../run-settings-form";
 
@@ -13,7 +17,7 @@ interface Vbench2RunState {
 const initial: Vbench2RunState = { dimensions: [], textEndpointId: "", variant: "faithful" };
 
 /** A VBench-2.0 run's dimensions, text LLM and prompt variant. */
-export function Vbench2RunSettingsForm({ state, setState, endpoints, children }: RunSettingsFormProps) {
+export function Vbench2RunSettingsForm({ projectId, state, setState, endpoints, children }: RunSettingsFormProps) {
   const s = (state as Vbench2RunState | undefined) ?? initial;
   const update = (patch: Partial<Vbench2RunState>) => setState({ ...s, ...patch });
   const toggle = (dimension: string, on: boolean) => update({ dimensions: on ? [...s.dimensions, dimension] : s.dimensions.filter((d) => d !== dimension) });
@@ -60,10 +64,46 @@ export function Vbench2RunSettingsForm({ state, setState, endpoints, children }:
           data-testid="run-vbench2-variant"
         >
           <option value="faithful">as VBench-2.0&apos;s code sends them (default)</option>
-          <option value="corrected">with its one quirk corrected (Dynamic Spatial Relationship)</option>
+          <option value="corrected">with its bugs corrected (Dynamic Spatial Relationship, Complex Landscape)</option>
         </select>
       </label>
     </>
   );
-  return children({ fields, part: { request: { settings }, ready: true, pendingQuery: "uniform=64&videos=all" } });
+  const frames = useQuery({
+    queryKey: ["vbench2-frames", projectId],
+    queryFn: () => apiFetch<Vbench2FrameReadiness>(`/api/v1/projects/${projectId}/vbench2-frames`),
+  });
+  const pendingQuery = frames.data?.pendingQuery ?? "uniform=64&videos=all";
+  // A run judges only videos with the 64 frames: with none it could not start.
+  const ready = !frames.data || frames.data.lacking < frames.data.videos;
+  return children({ fields, part: { request: { settings }, ready, notice: frames.data ? <FramesNotice projectId={projectId} readiness={frames.data} /> : undefined, pendingQuery } });
+}
+
+/** How many videos lack VBench's 64 uniform frames (the run leaves them out), with a link to extract them. */
+function FramesNotice({ projectId, readiness }: { projectId: string; readiness: Vbench2FrameReadiness }) {
+  const { videos, lacking, pendingQuery } = readiness;
+  if (videos === 0) {
+    return (
+      <span className="text-slate-500" data-testid="run-vbench2-frames">
+        Import videos first.
+      </span>
+    );
+  }
+  if (lacking === 0) {
+    return (
+      <span className="text-slate-500" data-testid="run-vbench2-frames">
+        Every video has VBench&apos;s 64 uniform frames.
+      </span>
+    );
+  }
+  return (
+    <span className="text-amber-800" data-testid="run-vbench2-frames">
+      {lacking === videos
+        ? `None of the ${videos} videos has VBench's 64 uniform frames: a run needs them. `
+        : `${lacking} of ${videos} videos lack VBench's 64 uniform frames: a run leaves them out. `}
+      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?${pendingQuery}`} data-testid="run-vbench2-extract">
+        Extract 64 uniform frames
+      </Link>
+    </span>
+  );
 }

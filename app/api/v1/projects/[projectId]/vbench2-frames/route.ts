@@ -1,0 +1,1 @@
+export { GET } from "@/lib/tasks/vbench2/routes/vbench2-frames";
