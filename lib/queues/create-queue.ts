@@ -68,6 +68,10 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
   if (run.task.subject !== "video" && !itemScope) throw new ValidationError(`A ${run.task.label} run has no review queues.`);
   if (itemScope && input.scope !== itemScope.id) throw new ValidationError(`A ${run.task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`);
   if (!itemScope && queueScopeOf(input.scope)) throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
+  // A task without a reviewed per-video metric (VBench-2.0's answers are per question) gives a verdict queue no target.
+  if (input.scope === "verdict" && !run.task.metrics.some((m) => m.reviewed)) {
+    throw new ValidationError(`A ${run.task.label} run has no per-video verdict to review: choose its scores (scope "scores"), so reviewers answer what the judge was asked.`);
+  }
   const { filter, sort, dir, ids: matching } = input.videoIds ? await chosenVideoIds(prisma, run.id, input) : await queueVideoIds(prisma, actor, projectId, run, input);
   if (itemScope) return createItemQueue(prisma, actor, projectId, run.id, input, itemScope, { filter, sort, dir }, matching);
   let ids = matching;
@@ -113,6 +117,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
           mode: input.scope === "scores" ? input.mode : "full",
           filter: { ...filter, sort, dir } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
+          handOut: input.handOut,
           blind: input.blind,
           guidelines: input.guidelines,
           itemCount: ids.length,
@@ -154,6 +159,7 @@ async function createItemQueue(
           categories: [],
           filter: { ...chosen.filter, sort: chosen.sort, dir: chosen.dir, ...filter } as Prisma.InputJsonValue,
           reviewersPerItem: input.reviewersPerItem,
+          handOut: input.handOut,
           blind: input.blind,
           ...(scope.keepsGuidelines ? { guidelines: input.guidelines } : {}),
           itemCount: items.length,

@@ -6,8 +6,8 @@ import { assertMayClaim } from "./queue-states";
 /**
  * The caller's next item. Under a per-queue advisory lock, in one transaction: their own open claim
  * if they hold one (a stale one only while the item still has room), else a claim on the first item
- * by (doneCount, position) that they have not had and whose doneCount plus others' live claims is
- * below reviewersPerItem. Claims older than CLAIM_TTL_MINUTES no longer hold a place. Null when
+ * in the queue's hand-out order (`claimFreeItem`) that they have not had and whose doneCount plus others'
+ * live claims is below reviewersPerItem. Claims older than CLAIM_TTL_MINUTES no longer hold a place. Null when
  * nothing is left for them.
  */
 export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: string): Promise<{ itemId: string | null }> {
@@ -42,11 +42,15 @@ export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: stri
 }
 
 /**
- * Inside the queue's advisory lock: a claim on the first item by (doneCount, position) that the reviewer has
- * not had and whose doneCount plus others' live claims (claims ahead included) is below reviewersPerItem.
+ * Inside the queue's advisory lock: a claim on the first item, in the queue's hand-out order, that the reviewer
+ * has not had and whose doneCount plus others' live claims (claims ahead included) is below reviewersPerItem.
+ * "overlap": by position alone, so reviewers of a queue of 2+ reviewers per item meet on the same items from the
+ * start and their agreement can be measured early; "coverage": by (doneCount, position), so every item gets its
+ * first reviewer before any gets a second.
  */
 export async function claimFreeItem(tx: Prisma.TransactionClient, queue: ReviewQueue, me: string): Promise<string | null> {
   const n = queue.reviewersPerItem;
+  const coverage = queue.handOut === "coverage";
   const [candidate] = await tx.$queryRaw<{ id: string }[]>`
     SELECT i."id" FROM "review_queue_item" i
     WHERE i."queueId" = ${queue.id}
@@ -54,7 +58,7 @@ export async function claimFreeItem(tx: Prisma.TransactionClient, queue: ReviewQ
       AND NOT EXISTS (SELECT 1 FROM "review_queue_assignment" a WHERE a."itemId" = i."id" AND a."reviewerId" = ${me})
       AND i."doneCount" + (SELECT count(*) FROM "review_queue_assignment" a
                            WHERE a."itemId" = i."id" AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}) < ${n}
-    ORDER BY i."doneCount" ASC, i."position" ASC
+    ORDER BY CASE WHEN ${coverage} THEN i."doneCount" ELSE 0 END ASC, i."position" ASC
     LIMIT 1`;
   if (!candidate) return null;
   await tx.reviewQueueAssignment.create({ data: { itemId: candidate.id, queueId: queue.id, reviewerId: me } });

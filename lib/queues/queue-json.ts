@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient, type ReviewQueue } from "../generated/prisma/client";
 import { liveSince } from "./queue-access";
-import type { QueueMode, QueueScope } from "./queues.validation";
+import type { QueueHandOut, QueueMode, QueueScope } from "./queues.validation";
 
 interface ReviewerProgress {
   reviewerId: string;
@@ -54,6 +54,7 @@ export function queueJson(queue: ReviewQueue) {
     categories: queue.categories,
     filter: queue.filter as Record<string, string | number>,
     reviewersPerItem: queue.reviewersPerItem,
+    handOut: queue.handOut as QueueHandOut,
     blind: queue.blind,
     guidelines: queue.guidelines,
     itemCount: queue.itemCount,

@@ -174,6 +174,41 @@ describe("handing out items", () => {
     expect(progress.reviewers.find((r) => r.reviewerId === a.userId)).toMatchObject({ done: 1, claimed: 0 });
   });
 
+  it("hands out overlap first by default: a second reviewer gets the item the first submitted, not a fresh one", async () => {
+    const queue = await verdictQueue({ reviewersPerItem: 2 });
+    expect(queue.handOut).toBe("overlap");
+    const [a, b] = [await reviewer(), await reviewer()];
+    const order: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { itemId } = await nextItem(prisma, a, queue.id);
+      order.push(itemId!);
+      await submitItem(prisma, a, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1 }] });
+    }
+    // b meets a on a's items, in the same order, so their agreement counts from b's first submission.
+    for (const expected of order) {
+      const { itemId } = await nextItem(prisma, b, queue.id);
+      expect(itemId).toBe(expected);
+      await submitItem(prisma, b, queue.id, itemId!, { judgments: [{ target: "verdict", value: 0 }] });
+    }
+    expect((await getQueueProgress(prisma, viewer, queue.id)).complete).toBe(2);
+  });
+
+  it("hands out coverage first when the owner chooses it: every item gets one reviewer before any gets a second", async () => {
+    const queue = await verdictQueue({ reviewersPerItem: 2, handOut: "coverage" });
+    const [a, b] = [await reviewer(), await reviewer()];
+    const { itemId: first } = await nextItem(prisma, a, queue.id);
+    await submitItem(prisma, a, queue.id, first!, { judgments: [{ target: "verdict", value: 1 }] });
+    const { itemId } = await nextItem(prisma, b, queue.id);
+    expect(itemId).not.toBe(first);
+    expect(await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).toMatchObject({ doneCount: 0 });
+  });
+
+  it("refuses an unknown hand-out order with a 400 and creates nothing", async () => {
+    const before = await prisma.reviewQueue.count({ where: { projectId } });
+    await expect(verdictQueue({ handOut: "random" as "overlap" })).rejects.toMatchObject({ name: "ZodError" });
+    expect(await prisma.reviewQueue.count({ where: { projectId } })).toBe(before);
+  });
+
   it("never gives one item of an N=1 queue to two reviewers calling at once", async () => {
     const queue = await verdictQueue({ filter: { verdict: "yes" } }); // 2 items
     const reviewers = await Promise.all([1, 2, 3, 4, 5].map(() => reviewer()));

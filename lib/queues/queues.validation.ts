@@ -26,6 +26,15 @@ export type QueueScope = string;
 export const QUEUE_MODES = ["full", "presence"] as const;
 export type QueueMode = (typeof QUEUE_MODES)[number];
 
+/**
+ * Which item a reviewer gets next (lib/queues/next-item.ts): "overlap" first gives every reviewer the first item by
+ * position they have not reviewed that still needs a reviewer, so two reviewers meet on the same items and their
+ * agreement can be measured early; "coverage" first gives the items with the fewest reviews first, so every item
+ * gets one reviewer before any gets a second.
+ */
+export const QUEUE_HAND_OUTS = ["overlap", "coverage"] as const;
+export type QueueHandOut = (typeof QUEUE_HAND_OUTS)[number];
+
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
 function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
   const core = {
@@ -59,6 +68,8 @@ function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
       .optional(),
     chosenBy: z.string().trim().min(1).max(200).optional(),
     reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
+    /** The order items are handed out in (QUEUE_HAND_OUTS). */
+    handOut: z.enum(QUEUE_HAND_OUTS).default("overlap"),
     blind: z.boolean().default(false),
     /** Instructions for the queue's reviewers (Markdown). */
     guidelines: guidelinesSchema.default(""),
