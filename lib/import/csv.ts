@@ -20,8 +20,9 @@ export function stripByteOrderMark(text: string): string {
  * LF or lone CR line breaks and a leading byte order mark, because spreadsheet exports vary. A
  * quote inside an unquoted field is kept literally (as Python's csv module does); text after a
  * closing quote is an error, since it means the quoting is broken and the columns would shift.
+ * `delimiter: "\t"` reads the tab-separated files pandas writes (`to_csv(sep="\t")`), quoted the same way.
  */
-export function parseCsv(text: string): CsvParseResult {
+export function parseCsv(text: string, { delimiter = COMMA }: { delimiter?: "," | "\t" } = {}): CsvParseResult {
   const input = stripByteOrderMark(text);
   const records: CsvRecord[] = [];
   let fields: string[] = [];
@@ -63,13 +64,13 @@ export function parseCsv(text: string): CsvParseResult {
       }
       if (!closed) return { ok: false, error: `line ${quotedStartLine}: a quoted field is never closed (missing ")` };
       const next = input[position];
-      if (next !== undefined && next !== COMMA && next !== CR && next !== LF) {
+      if (next !== undefined && next !== delimiter && next !== CR && next !== LF) {
         return { ok: false, error: `line ${line}: unexpected text after a closing quote; a quote inside a field must be doubled ("")` };
       }
       atFieldStart = false;
       continue;
     }
-    if (char === COMMA) {
+    if (char === delimiter) {
       fields.push(field);
       field = "";
       atFieldStart = true;

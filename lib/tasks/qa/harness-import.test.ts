@@ -217,6 +217,30 @@ describe("importing harness outputs as external QA runs", () => {
     ]);
   });
 
+  it("reads the TSV as pandas writes it (QUOTE_ALL and QUOTE_MINIMAL): a multi-line question with a tab and quotes is one cell", async () => {
+    // Written by Python's csv writer, which pandas' to_csv(sep="\t") uses: VLMEvalKit's dump() asks for QUOTE_ALL.
+    const question = 'Watch the whole clip.\nHow many "balls"\tare on the ramp?';
+    for (const name of ["quote-all_Video-MME.tsv", "quote-minimal_Video-MME.tsv"]) {
+      const { projectId, setId } = await qaProject();
+      const fields = { questionSetId: setId, format: "vlmevalkit" as const, model: "m", createQuestions: true };
+      const dry = await importHarnessRun(prisma, owner, projectId, { ...fields, dryRun: true }, fixture(name));
+      expect(dry, name).toMatchObject({ rows: 3, errors: [] });
+      const imported = await importHarnessRun(prisma, owner, projectId, { ...fields, dryRun: false }, fixture(name));
+      expect(imported, name).toMatchObject({ ok: true, rows: 3, created: 2 });
+      const created = await prisma.item.findFirstOrThrow({ where: { setId, externalId: "n2" }, select: { payload: true } });
+      expect(created.payload, name).toMatchObject({ question, options: { A: "One.", B: "Two.", C: "Three." }, answer: "A" });
+      const results = await runQaResults(prisma, owner, imported.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+      expect(results.questions.find((q) => q.externalId === "n2")?.result?.rawAnswer, name).toBe('A. One "ball".\nOnly one.');
+    }
+  });
+
+  it("a TSV whose quoted cell is never closed is refused with the line it starts on", async () => {
+    const { projectId, setId } = await qaProject();
+    const broken = new TextEncoder().encode('index\tvideo\tquestion\tprediction\nq1\tA ball rolls down a ramp number 0-0\t"Where does\nthe ball roll?\tA\n');
+    const result = await importHarnessRun(prisma, owner, projectId, { questionSetId: setId, format: "vlmevalkit", model: "m", dryRun: true }, broken);
+    expect(result.errors).toEqual([{ line: 2, message: 'not a readable TSV file: a quoted field is never closed (missing ")' }]);
+  });
+
   it("judges the open and letterless answers with a judge endpoint, as a job with progress, exactly as an own run's judge step", async () => {
     const { projectId, setId } = await qaProject();
     const judgeModel = `stub-judge-${projectId.slice(-8)}`; // new per project: the response cache answers nothing from elsewhere

@@ -26,6 +26,7 @@ import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
+import { parseCsv } from "../../import/csv";
 import { checkXlsxLimits, loadExcelJs } from "../../label-sets/xlsx-limits";
 import { extractOptionLetter } from "./extract-letter";
 import type { QaDecision } from "./qa-pipeline";
@@ -267,9 +268,18 @@ function parseVlmEvalKitTable(table: readonly TableRow[]): { rows: HarnessRow[];
   return { rows, errors };
 }
 
-/** VLMEvalKit's prediction TSV: a header row, then one question per line. */
+/**
+ * VLMEvalKit's prediction TSV: a header row, then one question per record. VLMEvalKit writes it with pandas
+ * (`to_csv(sep="\t")`, every cell or only those holding a tab, line break or quote in `"…"`, quotes doubled), so a
+ * multi-line question is one quoted cell: read as delimited text, each row's line is the line it starts on.
+ */
 export function parseVlmEvalKitTsv(text: string): { rows: HarnessRow[]; errors: HarnessRowError[] } {
-  return parseVlmEvalKitTable(text.split(/\r?\n/).map((raw, index) => ({ line: index + 1, cells: raw === "" ? [] : raw.split("\t") })));
+  const parsed = parseCsv(text, { delimiter: "\t" });
+  if (!parsed.ok) {
+    const match = /^line (\d+): (.*)$/s.exec(parsed.error);
+    return { rows: [], errors: [{ line: match ? Number(match[1]) : 1, message: `not a readable TSV file: ${match ? match[2]! : parsed.error}` }] };
+  }
+  return parseVlmEvalKitTable(parsed.records.map(({ line, fields }) => ({ line, cells: fields.length === 1 && fields[0] === "" ? [] : fields })));
 }
 
 function cellText(value: ExcelJS.CellValue): string | null {
