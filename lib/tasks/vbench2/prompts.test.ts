@@ -81,5 +81,7 @@ describe("VBench-2.0's numbers and readings", () => {
     ]).toEqual([true, true, false]);
     expect(saidYes({ notAsked: "gate" })).toBeNull();
     expect(splitByNumberedList("1. A girl walks. 2.The ghost appears.\n3.  She runs. ")).toEqual(["A girl walks.", "The ghost appears.", "She runs."]);
+    // re.split(r'\d+\.\s*') splits a decimal number too, as in VBench.
+    expect(splitByNumberedList("1. She waits 2.5 seconds. 2. She runs.")).toEqual(["She waits", "5 seconds.", "She runs."]);
   });
 });

@@ -12,9 +12,10 @@ export const vbench2SettingsSchema = z.strictObject({
   /** The text LLM of the four dimensions that compare descriptions (VBench: Qwen2.5-7B-Instruct); the run's endpoint when absent. */
   textEndpointId: z.string().min(1).max(64).optional(),
   /**
-   * `faithful` (the default) sends what VBench-2.0's code sends, quirks included; `corrected` fixes the one quirk
-   * that is plainly a bug (Dynamic_Spatial_Relationship's first question says "1 frames" and cuts the timestamps
-   * string in half by characters): see docs/tasks/vbench2.md.
+   * `faithful` (the default) sends what VBench-2.0's code sends, quirks included; `corrected` fixes the quirks that
+   * are plainly bugs (Dynamic_Spatial_Relationship's first question says "1 frames" and cuts the timestamps string in
+   * half by characters; Complex_Landscape compares plots 2 on with the previous judge's answer instead of the
+   * summary): see docs/tasks/vbench2.md.
    */
   variant: z.enum(["faithful", "corrected"]).default("faithful"),
 });

@@ -166,6 +166,8 @@ describe("vbench2 runs", () => {
     const wholeCalls = await callsOf(whole.run.id);
     expect(wholeCalls[0]!.text).toMatch(/Here is the template\.\.\n1\. ; 2\. ; 3\. ; 4\. \.$/);
     expect(wholeCalls[1]!.text).toBe("\n                        prompt1: [yes] a\n                        prompt2: The runners race and Team A wins.\n                        ");
+    // Plot 2 gets the VLM's answer too: complex_plot.py's loop keeps it apart from the judge's answers.
+    expect(wholeCalls[2]!.text).toBe("\n                        prompt1: [no] b\n                        prompt2: The runners race and Team A wins.\n                        ");
   });
 
   it("Complex_Landscape: described, summarised into five plots, then plots in order", async () => {
@@ -177,6 +179,33 @@ describe("vbench2 runs", () => {
     const summary = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.run.id, stepId: "complex_landscape_summarize" } });
     expect((summary.output as { text: string }).text).toMatch(/^1\. .*\n2\. .*\n3\. .*\n4\. .*\n5\. /);
     expect(calls[1]!.text).toMatch(/\n {16}template: 1\. ; 2\. ; 3\. ; 4\. ; 5\. \.\n {16}$/);
+  });
+
+  it("Complex_Landscape: a summary with no numbered list goes whole to plot 1, then each plot gets the previous judge's answer (VBench's loop reuses `response`); the corrected variant sends the summary each time", async () => {
+    const SUMMARY = "Mist hangs over a path through the forest as the sun rises.";
+    const spec = { model: "GenA", dimension: "Complex_Landscape", prompt: "A forest at dawn", auxiliaryInfo: ["[yes] mist", "[yes] dew", "[yes] path", "[no] river", "[yes] sky"] };
+    const judgeCalls = async (runId: string) => (await callsOf(runId)).filter((c) => c.text.includes("prompt1: "));
+    const prompt2 = (text: string) => /prompt2: ([^\n]*)\n/.exec(text)?.[1];
+
+    stub.addFault({ fault: { kind: "content", content: SUMMARY }, match: "video_caption:", times: 1 });
+    const faithful = await judged([spec]);
+    expect(value(faithful.summaries[0]!, "Complex_Landscape")).toBeCloseTo(3 / 5, 12);
+    const faithfulCalls = await judgeCalls(faithful.run.id);
+    expect(faithfulCalls).toHaveLength(4);
+    expect(faithfulCalls[0]!.text).toBe(`\n                        prompt1: [yes] mist\n                        prompt2: ${SUMMARY}\n                        `);
+    const answers = await prisma.stepResult.findMany({
+      where: { runId: faithful.run.id, stepId: { in: ["complex_landscape_judge1", "complex_landscape_judge2", "complex_landscape_judge3"] } },
+      orderBy: { stepId: "asc" },
+    });
+    const answerTexts = answers.map((a) => (a.output as { text: string }).text);
+    expect(answerTexts).toHaveLength(3);
+    expect(faithfulCalls.slice(1).map((c) => prompt2(c.text))).toEqual(answerTexts);
+    expect(answerTexts[0]).not.toBe(SUMMARY);
+
+    stub.addFault({ fault: { kind: "content", content: SUMMARY }, match: "video_caption:", times: 1 });
+    const corrected = await judged([spec], { variant: "corrected" });
+    expect(value(corrected.summaries[0]!, "Complex_Landscape")).toBeCloseTo(3 / 5, 12);
+    expect((await judgeCalls(corrected.run.id)).map((c) => prompt2(c.text))).toEqual([SUMMARY, SUMMARY, SUMMARY, SUMMARY]);
   });
 
   it("Motion_Order_Understanding: an order with no '2.' is -1; both actions judged with the few-shot exchanges; more than 90% at -1 scores 0", async () => {

@@ -2,6 +2,10 @@
  * VBench-2.0 Complex_Landscape (complex_landscape.py): the VLM describes the landscape in detail, the text LLM
  * summarises that into five numbered plots, then compares the expected plots with them in order (see
  * plot-judges.ts); the score is the mean over videos.
+ *
+ * Faithful to its code, a summary with no numbered list is compared whole with plot 1 only: plots 2 on are compared
+ * with the previous judge's answer, which its loop assigns to the summary's variable. The `corrected` variant
+ * compares every plot with the summary.
  */
 import type { StepOutputs, VideoContext } from "../../../judge/engine/pipeline";
 import { answerText, splitByNumberedList } from "../answers";
@@ -40,7 +44,7 @@ export const complexLandscape: Vbench2Dimension = {
       after: [describe],
       values: (_context, outputs) => ({ caption: (answerText(outputs.get(describe, 0)) ?? "").trim(), template: LANDSCAPE_TEMPLATE }),
     }),
-    ...plotJudgeSteps(DIMENSION, "vbench2/complex-landscape-judge", [describe, summarize], plotAnswer),
+    ...plotJudgeSteps(DIMENSION, "vbench2/complex-landscape-judge", [describe, summarize], plotAnswer, { wholeAnswerCarriesJudgeAnswer: true }),
   ],
   questions: plotQuestions(DIMENSION),
   videoValue: (answers, context) => consecutivePlots(answers, context, DIMENSION),

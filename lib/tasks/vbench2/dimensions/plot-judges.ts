@@ -5,8 +5,9 @@
  * before it over the number expected.
  */
 import type { StepDefinition, StepOutputs, VideoContext } from "../../../judge/engine/pipeline";
-import { isNotAsked, saidYes } from "../answers";
+import { answerText, isNotAsked, saidYes } from "../answers";
 import { questionCategory, questionList, stepId, valueOf, type Answers, type QuestionRef, type VideoValue } from "../dimension";
+import { vbench2SettingsOf } from "../settings";
 import { textStep } from "../steps";
 import type { JudgedDimension } from "../vbench2-dimensions";
 
@@ -15,7 +16,22 @@ export const MOST_PLOTS = 6;
 /** What the plots are compared with: the whole answer, or its numbered items. */
 export type PlotAnswer = { whole: string } | { items: string[] } | null;
 
-export function plotJudgeSteps(dimension: JudgedDimension, templateId: string, after: string[], plotAnswer: (context: VideoContext, outputs: StepOutputs) => PlotAnswer): StepDefinition[] {
+export interface PlotJudgeOptions {
+  /**
+   * complex_landscape.py compares plots with the whole summary in a loop that assigns each judge's answer to the
+   * variable holding the summary (`response = judge(...)`), so from plot 2 on its prompt2 is the previous judge's
+   * answer. The faithful variant sends that; the corrected one sends the summary every time.
+   */
+  wholeAnswerCarriesJudgeAnswer?: boolean;
+}
+
+export function plotJudgeSteps(
+  dimension: JudgedDimension,
+  templateId: string,
+  after: string[],
+  plotAnswer: (context: VideoContext, outputs: StepOutputs) => PlotAnswer,
+  options: PlotJudgeOptions = {},
+): StepDefinition[] {
   return Array.from({ length: MOST_PLOTS }, (_, k) => {
     const previous = k > 0 ? [stepId(dimension, `judge${k}`)] : [];
     return textStep({
@@ -41,7 +57,9 @@ export function plotJudgeSteps(dimension: JudgedDimension, templateId: string, a
         const answer = plotAnswer(context, outputs);
         if (!answer) return { prompt1: expected, prompt2: "" };
         // VBench strips the expected plot only when it compares it with the whole answer.
-        return "whole" in answer ? { prompt1: expected.trim(), prompt2: answer.whole } : { prompt1: expected, prompt2: answer.items[k] ?? "" };
+        if (!("whole" in answer)) return { prompt1: expected, prompt2: answer.items[k] ?? "" };
+        const carried = previous.length > 0 && options.wholeAnswerCarriesJudgeAnswer === true && vbench2SettingsOf(context).variant === "faithful";
+        return { prompt1: expected.trim(), prompt2: carried ? (answerText(outputs.get(previous[0]!, 0)) ?? "") : answer.whole };
       },
     });
   });
