@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
+import { DeletedNotice } from "@/components/videos/deleted-notice";
 import { VideoFilterFields } from "@/components/videos/video-filter-fields";
 import { VideoGrid } from "@/components/videos/video-grid";
 import { VideoListTable, type VideoListRow } from "@/components/videos/video-list-table";
@@ -43,6 +44,8 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
   // The address as shown: its page is the one shown (links from here keep that page, not the one typed).
   const raw: Record<string, string> = { ...typed };
   delete raw.page;
+  // A one-time notice from the video page's deletion: not carried into this page's links.
+  delete raw.deleted;
   if (result && !raw.cursor && result.page > 1) raw.page = String(result.page);
   const query = parsed.success ? parsed.data : null;
   const sort: VideoSort = query?.sort ?? "path";
@@ -157,6 +160,8 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           project
         </Link>
       </div>
+
+      <DeletedNotice deleted={typed.deleted} />
 
       <form className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm" method="get" action={base} data-testid="video-filter-form">
         <VideoFilterFields
