@@ -1,8 +1,10 @@
 // `npm start`: build when the build is missing or stale, start (or join) the database, apply
 // migrations, then serve the app on PORT. Stops everything it started on Ctrl-C / SIGTERM, and on any
-// failure (it says which step failed): the build, the web server, the workers and the embedded PostgreSQL.
+// failure (it says which step failed): the build, the web server, the workers and the embedded PostgreSQL. A judge
+// worker that exits is restarted with backoff; only one that keeps exiting stops everything.
 import { buildIfNeeded, nextBin } from "./lib/ensure-build";
 import { Children, describeError, Shutdown } from "./lib/children";
+import { restartPolicyFromEnv, supervise } from "./lib/supervisor";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase, type ResolvedDatabase } from "../lib/db/resolve-database";
 import { seedAdminFromEnv } from "../lib/auth/seed-admin";
@@ -38,6 +40,8 @@ const shutdown = new Shutdown(
 async function main() {
   // A wrong storage setting stops start-up here, before a build or a database is started for nothing.
   log(`storage: ${await checkStorage()}`);
+  // So does a malformed WORKER_RESTART_* setting.
+  const restartPolicy = restartPolicyFromEnv();
   // So does a wrong single sign-on setting (it names the variable).
   const sso = ssoButtons(ssoConfig());
   if (sso.length) log(`single sign-on: ${sso.map((b) => b.providerId).join(", ")}`);
@@ -65,13 +69,17 @@ async function main() {
   web.on("exit", (code, signal) => {
     if (!shutdown.stopping) void shutdown.run(code || 1, `the web server exited (${code ?? signal}); see its output above`);
   });
-  // One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere.
+  // One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere. A worker that
+  // exits is started again with backoff (scripts/lib/supervisor.ts); one that keeps exiting stops everything.
   const workers = Number(process.env.WORKERS ?? 1);
   for (let i = 0; i < workers; i++) {
     const name = workers === 1 ? "the judge worker" : `judge worker ${i + 1}`;
-    const worker = children.spawn(name, process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env });
-    worker.on("exit", (code, signal) => {
-      if (!shutdown.stopping) void shutdown.run(code || 1, `${name} exited (${code ?? signal}); see its output above`);
+    supervise(name, {
+      start: () => children.spawn(name, process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env }),
+      policy: restartPolicy,
+      log,
+      stopping: () => shutdown.stopping,
+      giveUp: (failure) => void shutdown.run(1, failure),
     });
   }
   log(`FrameJury is starting on http://localhost:${port}…`);
