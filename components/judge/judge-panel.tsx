@@ -44,12 +44,17 @@ export function JudgePanel({
   canManage,
   dimensions,
   pipelines,
+  pipelineId: chosenPipelineId,
+  onPipelineChange,
 }: {
   projectId: string;
   canManage: boolean;
   dimensions: string[];
   /** The pipelines the form offers, in order, with the project's defaults for their runs (lib/judge/run-form.ts). */
   pipelines: RunFormPipeline[];
+  /** The chosen pipeline, when the page shows things that follow it (its defaults card); else the panel keeps it. */
+  pipelineId?: string;
+  onPipelineChange?: (pipelineId: string) => void;
 }) {
   const queryClient = useQueryClient();
   const endpoints = useQuery({ queryKey: ["endpoints", projectId], queryFn: () => apiFetch<{ endpoints: Endpoint[] }>(`/api/v1/projects/${projectId}/endpoints`).then((b) => b.endpoints) });
@@ -63,7 +68,9 @@ export function JudgePanel({
   const [scope, setScope] = useState<"project" | "dimension" | "videos">("project");
   const [dimension, setDimension] = useState(dimensions[0] ?? "");
   const [videoIds, setVideoIds] = useState("");
-  const [pipelineId, setPipelineId] = useState(pipelines[0]?.id ?? "");
+  const [ownPipelineId, setOwnPipelineId] = useState(pipelines[0]?.id ?? "");
+  const pipelineId = chosenPipelineId ?? ownPipelineId;
+  const setPipelineId = onPipelineChange ?? setOwnPipelineId;
   // One answer per score, self-consistency samples on the endpoint, or a panel of endpoints (lib/ensembles).
   const [judges, setJudges] = useState<"one" | "samples" | "panel">("one");
   const [samples, setSamples] = useState(5);

@@ -4,7 +4,7 @@ import { Card } from "@/components/empty-state";
 import { EndpointForm } from "@/components/judge/endpoint-form";
 import { EndpointList } from "@/components/judge/endpoint-list";
 import { ReuseEndpointPicker } from "@/components/judge/reuse-endpoint-picker";
-import { JudgePanel } from "@/components/judge/judge-panel";
+import { JudgeLayout } from "@/components/judge/judge-layout";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
@@ -84,22 +84,32 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Judge runs" />
-      <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
-        <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} pipelines={pipelines} />
-        <div className="flex flex-col gap-5">
+      <JudgeLayout
+        projectId={projectId}
+        canManage={canManage}
+        dimensions={dimensions}
+        pipelines={pipelines}
+        endpointsCard={
           <Card title={`Endpoints (${endpoints.filter((e) => !e.archivedAt).length})`}>
             <EndpointList projectId={projectId} endpoints={endpointRows} canManage={canManageEndpoints} />
             {canManageEndpoints && <ReuseEndpointPicker projectId={projectId} endpoints={reusable} />}
             {canManageEndpoints ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
           </Card>
-          {canManage &&
-            defaultsCards.map(({ pipeline, title, Form }) => (
-              <Card key={pipeline.id} title={title}>
-                <Form projectId={projectId} initial={pipeline.defaults} />
-              </Card>
-            ))}
-        </div>
-      </div>
+        }
+        // Each pipeline's defaults card; the layout shows the one of the pipeline chosen in the run form.
+        defaultsCards={
+          canManage
+            ? defaultsCards.map(({ pipeline, title, Form }) => ({
+                pipelineId: pipeline.id,
+                card: (
+                  <Card title={title}>
+                    <Form projectId={projectId} initial={pipeline.defaults} />
+                  </Card>
+                ),
+              }))
+            : []
+        }
+      />
     </div>
   );
 }
