@@ -39,6 +39,15 @@ describe("parseVideoPath: VBench names without a prompt index", () => {
     expect(video).toMatchObject({ prompt: "A man is playing basketball.", sampleIndex: 19, dimensions: [], model: "wan2.1", layout: "vbench-flat" });
   });
 
+  it("takes the generator from the folder right above the dimension folder, as VBench-2.0 saves samples (samples/<model>/<Dimension>/…)", () => {
+    expect(parsed("samples/kling-1.6/Camera_Motion/Garden, zoom in.-2.mp4")).toMatchObject({ model: "kling-1.6", dimensions: ["Camera_Motion"], layout: "vbench-dimension" });
+    expect(parsed("lab/runs/2025/wan2.1/Complex_Plot/A relay race.-0.mp4")).toMatchObject({ model: "wan2.1", dimensions: ["Complex_Plot"] });
+    // With no folder above it, a folder below the dimension folder; with no dimension folder, the folder holding the file.
+    expect(parsed("Mechanics/hunyuan/A cup.-0.mp4")).toMatchObject({ model: "hunyuan", dimensions: ["Mechanics"] });
+    expect(parsed("samples/wan2.1/A man is playing basketball.-19.mp4")).toMatchObject({ model: "wan2.1", layout: "vbench-flat" });
+    expect(parsed("samples/kling-1.6/Camera_Motion/Garden, zoom in.-2.mp4", { model: "Kling 1.6" }).model).toBe("Kling 1.6");
+  });
+
   it("recognises a loosely spelled dimension folder at the top level (no model)", () => {
     expect(parsed("multi view consistency/A cup.-0.webm")).toMatchObject({ dimensions: ["Multi-View_Consistency"], model: null });
   });

@@ -152,8 +152,25 @@ function readPrompt(stem: string, index: PromptIndex | undefined, folderDimensio
 }
 
 /**
+ * The folder that names the generator. VBench-2.0 saves a model's samples as `<save_path>/<Dimension>/<prompt>-<i>.mp4`,
+ * so a folder of several models' samples reads `samples/<model>/<Dimension>/…`: the generator is the folder right above
+ * the dimension folder, not the top one. Without a folder above the dimension folder, the nearest other folder below it
+ * (`<Dimension>/<model>/…`); without a dimension folder, the folder holding the file (`samples/<model>/<prompt>-<i>.mp4`).
+ */
+function generatorFolder(folders: readonly string[], folderDimensions: readonly (string | null)[]): string | null {
+  const nearestOther = (from: number, to: number) => {
+    for (let position = to - 1; position >= from; position -= 1) if (folderDimensions[position] === null) return folders[position]!;
+    return null;
+  };
+  const dimensionAt = folderDimensions.findLastIndex((dimension) => dimension !== null);
+  if (dimensionAt < 0) return nearestOther(0, folders.length);
+  if (dimensionAt > 0 && folderDimensions[dimensionAt - 1] === null) return folders[dimensionAt - 1]!;
+  return nearestOther(dimensionAt + 1, folders.length);
+}
+
+/**
  * What an imported video is, from its path relative to the chosen folder (`/` or `\` separated):
- * a dimension folder gives the dimension, the first other folder names the generator model, and
+ * a dimension folder gives the dimension, the folder above it names the generator model (see `generatorFolder`), and
  * the VBench file name `<prompt[:180]>-<index>.<ext>` gives the prompt and sample index. With a
  * prompt index, the full prompt is restored and, without a dimension folder, its dimensions added.
  * Any other name gives no prompt (null), never the file name standing in for one.
@@ -177,8 +194,7 @@ export function parseVideoPath(relativePath: string, options: ParseVideoPathOpti
   const folderDimensions = folders.map(matchDimension);
   // The folder nearest the file is the one the VBench sampler created.
   const folderDimension = folderDimensions.filter((dimension) => dimension !== null).pop() ?? null;
-  const modelFolder = folders.find((_, position) => folderDimensions[position] === null) ?? null;
-  const model = options.model?.trim() || modelFolder;
+  const model = options.model?.trim() || generatorFolder(folders, folderDimensions);
 
   const reading = readPrompt(stem, options.promptIndex, folderDimension);
   const dimensions = folderDimension ? [folderDimension] : reading.match ? [...reading.match.dimensions] : [];
