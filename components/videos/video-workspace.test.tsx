@@ -34,7 +34,16 @@ function renderWorkspace() {
         videoUrl="/media/v1.mp4"
         fps={null}
         frameSets={[{ id: "fs1", frames: [] }]}
-        runs={[{ id: "r1", createdAt: "2026-11-01T10:00:00.000Z", runStatus: "completed", simulated: false, endpoint: { name: "Judge", model: "gpt-x" } }]}
+        runs={[
+          {
+            id: "r1",
+            label: "Hallucination · gpt-x @ Judge · 1 Nov 2026 10:00:00 · temperature 0",
+            createdAt: "2026-11-01T10:00:00.000Z",
+            runStatus: "completed",
+            simulated: false,
+            endpoint: { name: "Judge", model: "gpt-x" },
+          },
+        ]}
         runId={null}
         currentUserId="u1"
         canReview={false}
@@ -63,5 +72,14 @@ describe("the video page's run settings", () => {
     await screen.findByTestId("run-provenance");
     expect(screen.getByTestId("run-provenance").textContent).toContain("run id r1");
     expect(screen.queryByTestId("run-settings")).toBeNull();
+  });
+});
+
+describe("the video page's run selector", () => {
+  it("lists each run by its picker label (task, judge, start to the second, what differs), then its status", async () => {
+    answer("hallucination", { aggregation: "mean" });
+    renderWorkspace();
+    const option = (await screen.findByTestId("run-selector")).querySelector("option")!;
+    expect(option.textContent).toBe("Hallucination · gpt-x @ Judge · 1 Nov 2026 10:00:00 · temperature 0 · completed · latest");
   });
 });

@@ -20,13 +20,13 @@ import { runName } from "@/lib/runs/run-name";
 
 export interface WorkspaceRun {
   id: string;
+  /** The picker's label: the task, the judge, the start and what differs from the other runs (lib/runs/run-option-labels). */
+  label: string;
   createdAt: string;
   runStatus: string;
   simulated: boolean;
   endpoint: { name: string | null; model: string | null };
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /**
  * The video page's workspace: the player and key-frame strip, the heat map linked to both
@@ -135,7 +135,7 @@ export function VideoWorkspace({
                 >
                   {runs.map((r, i) => (
                     <option key={r.id} value={r.id}>
-                      {when(r.createdAt)} · {r.endpoint.name ?? "endpoint"} ({r.endpoint.model ?? "?"}) · {r.runStatus}
+                      {r.label} · {r.runStatus}
                       {r.simulated ? " · simulated" : ""}
                       {i === 0 ? " · latest" : ""}
                     </option>

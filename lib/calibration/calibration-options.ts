@@ -2,7 +2,8 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { distinctRunLabels, runSettingWords } from "../runs/run-labels";
+import { runSettingWords } from "../runs/run-labels";
+import { labelRunsByTask } from "../runs/run-option-labels";
 
 export interface CalibrationRunOption {
   id: string;
@@ -75,11 +76,5 @@ export async function calibrationOptions(prisma: PrismaClient, actor: Actor, pro
  * tasks are told apart by the task), so no two read the same.
  */
 export function runOptionLabels(runs: readonly CalibrationRunOption[]): Map<string, string> {
-  const labels = new Map<string, string>();
-  for (const pipeline of new Set(runs.map((r) => r.pipeline))) {
-    const ofTask = runs.filter((r) => r.pipeline === pipeline);
-    const named = distinctRunLabels(ofTask.map((r) => ({ id: r.id, pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt, settings: r.settings })));
-    for (const [id, label] of named) labels.set(id, label);
-  }
-  return labels;
+  return labelRunsByTask(runs.map((r) => ({ id: r.id, pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt, settings: r.settings })));
 }

@@ -6,11 +6,12 @@ import { type Column, DataTable } from "@/components/ui/data-table";
 import { FilterSelect } from "@/components/ui/filter-select";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { vbench2PageChoices, vbench2PageQuerySchema } from "@/lib/tasks/vbench2/page-data";
+import { chosenLabelSetId, NO_LABEL_SET, runFrameStrips, videoSlice, vbench2PageChoices, vbench2PageQuerySchema } from "@/lib/tasks/vbench2/page-data";
 import { VBENCH2_CATEGORIES } from "@/lib/tasks/vbench2/vbench2-dimensions";
 import { visibleVbench2Results } from "@/lib/tasks/vbench2/visible-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
-import { AgreementCell, Percent, QuestionList, VideoValueCell } from "../results-cells";
+import { DimensionVideos } from "../dimension-videos";
+import { AgreementCell, Percent } from "../results-cells";
 
 type Results = Awaited<ReturnType<typeof visibleVbench2Results>>;
 
@@ -77,11 +78,12 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
   const query = parsed.success ? parsed.data : {};
   const { runs, labelSets } = await vbench2PageChoices(prisma, projectId);
   const runId = query.runId ?? runs[0]?.id;
+  const labelSetId = chosenLabelSetId(query, labelSets);
   let problem = parsed.success ? null : "Some parameters were not understood and were ignored.";
   let results: Results | null = null;
   if (runId) {
     try {
-      results = await visibleVbench2Results(prisma, actor, projectId, runId, { labelSetId: query.labelSetId ?? null });
+      results = await visibleVbench2Results(prisma, actor, projectId, runId, { labelSetId });
     } catch (error) {
       if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
       problem = error.message;
@@ -91,7 +93,27 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
   const peopleAnswered = results?.dimensions.some((d) => d.humanN > 0 || d.humanScore !== null) ?? false;
   const generators = results ? [...new Set(results.dimensions.flatMap((d) => d.videos.map((v) => v.model).filter((m): m is string => m !== null)))].sort() : [];
   const api = runId ? `/api/v1/runs/${runId}/vbench2` : null;
-  const labelQuery = query.labelSetId ? `&labelSetId=${encodeURIComponent(query.labelSetId)}` : "";
+  const labelQuery = labelSetId ? `&labelSetId=${encodeURIComponent(labelSetId)}` : "";
+  // Each judged dimension's videos a page at a time; the dimension the query names opens at its filter and page.
+  const videoLists = (results?.dimensions ?? [])
+    .filter((d) => d.source === "judge")
+    .map((d) => {
+      const named = query.dimension === d.dimension;
+      const show = (named && query.show) || "all";
+      return { dimension: d.dimension, show, open: named, slice: videoSlice(d.videos, show, named ? (query.page ?? 1) : 1) };
+    });
+  const strips =
+    runId && results
+      ? await runFrameStrips(
+          prisma,
+          runId,
+          videoLists.flatMap((list) => list.slice.videos.map((v) => v.videoId)),
+        )
+      : new Map();
+  const listHref =
+    (dimension: string) =>
+    ({ show, page }: { show: string; page: number }) =>
+      `/projects/${projectId}/vbench2?${new URLSearchParams({ runId: runId ?? "", labelSetId: labelSetId ?? NO_LABEL_SET, dimension, show, page: String(page) })}#vbench2-videos-${dimension}`;
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="VBench-2.0 results" />
@@ -124,9 +146,8 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
             label="VBench's own results (label set)"
             labelClassName="font-medium text-slate-700"
             name="labelSetId"
-            defaultValue={query.labelSetId ?? ""}
-            empty="none"
-            options={labelSets.map((set) => ({ value: set.id, label: set.name }))}
+            defaultValue={labelSetId ?? NO_LABEL_SET}
+            options={[{ value: NO_LABEL_SET, label: "none" }, ...labelSets.map((set) => ({ value: set.id, label: set.name }))]}
           />
           <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
         </form>
@@ -167,29 +188,9 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
               }
             />
           </Card>
-          {results.dimensions
-            .filter((d) => d.source === "judge")
-            .map((d) => (
-              <details key={d.dimension} className="rounded-md border border-slate-200 p-3" data-testid={`vbench2-videos-${d.dimension}`}>
-                <summary className="cursor-pointer text-sm font-medium">
-                  {d.dimension.replace(/_/g, " ")}: {d.videos.length} video{d.videos.length === 1 ? "" : "s"}, each question with the judge&apos;s answer and the frames it saw
-                </summary>
-                <ul className="mt-2 flex flex-col gap-3 text-sm">
-                  {d.videos.map((video) => (
-                    <li key={video.videoId} className="flex flex-col gap-1">
-                      <div className="flex flex-wrap items-baseline gap-2">
-                        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/videos/${video.videoId}`}>
-                          {video.videoPath}
-                        </Link>
-                        <VideoValueCell video={video} />
-                        {video.deviation && <span className="text-xs text-amber-800">{video.deviation}</span>}
-                      </div>
-                      <QuestionList questions={video.questions} blind={video.blind} />
-                    </li>
-                  ))}
-                </ul>
-              </details>
-            ))}
+          {videoLists.map(({ dimension, slice, show, open }) => (
+            <DimensionVideos key={dimension} projectId={projectId} dimension={dimension} slice={slice} show={show} open={open} strips={strips} href={listHref(dimension)} />
+          ))}
         </>
       )}
     </div>

@@ -10,6 +10,7 @@ import { VideoSelectionProvider } from "@/components/videos/video-selection";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
+import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { type BrowseResult, LIST_COUNT_CAP, browseOptions } from "@/lib/videos/browse-videos";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
 import { type VideoSort, filterToSearchParams, isVideoFilterKey, searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
@@ -38,6 +39,12 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         })
       : { problem: parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`) },
   ]);
+  // The run select tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
+  const runLabels = await runPickerLabels(
+    prisma,
+    projectId,
+    options.runs.map((run) => run.id),
+  );
   const result: BrowseResult | null = "problem" in outcome ? null : outcome.result;
   const pageNotice = "problem" in outcome ? null : outcome.notice;
   const problem: string[] = "problem" in outcome ? outcome.problem : [];
@@ -168,7 +175,7 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           values={raw}
           dimensions={options.dimensions}
           models={options.models}
-          runs={options.runs.map((run) => ({ id: run.id, label: `${run.name ?? `${when(run.createdAt)} · ${run.pipeline}`} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
+          runs={options.runs.map((run) => ({ id: run.id, label: `${runLabels.get(run.id) ?? run.name} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
           noRunLabel={`latest${options.runs[0] ? ` (${when(options.runs[0].createdAt)})` : ""}`}
           searchInputId={SEARCH_INPUT_ID}
           task={task}

@@ -7,6 +7,7 @@ import { itemScopeForms } from "@/lib/queues/queue-form-choices";
 import { listRuns } from "@/lib/judge/runs";
 import { searchParamsObject, videoFilterSchema, videoSorts } from "@/lib/videos/video-filter";
 import { runNameOfRow } from "@/lib/runs/run-name";
+import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { ensembleSettingsOf } from "@/lib/ensembles/ensemble-settings";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
@@ -20,6 +21,12 @@ export default async function NewQueuePage({ params, searchParams }: { params: P
   const dir = raw.dir === "desc" ? "desc" : "asc";
   const itemScopes = await itemScopeForms(prisma, actor, projectId);
   const runs = await listRuns(prisma, actor, projectId);
+  // The picker tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
+  const runLabels = await runPickerLabels(
+    prisma,
+    projectId,
+    runs.map((r) => r.id),
+  );
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="New review queue" />
@@ -37,7 +44,7 @@ export default async function NewQueuePage({ params, searchParams }: { params: P
           sort={sort}
           dir={dir}
           itemScopes={itemScopes}
-          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${runNameOfRow(r)} · ${r.status}`, ensemble: ensembleSettingsOf(r.ensemble)?.kind ?? null }))}
+          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${runLabels.get(r.id) ?? runNameOfRow(r)} · ${r.status}`, ensemble: ensembleSettingsOf(r.ensemble)?.kind ?? null }))}
         />
       )}
     </div>

@@ -11,6 +11,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { videoRuns } from "@/lib/judge/video-runs";
+import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { getStorage } from "@/lib/storage/storage";
 import { videoItemLists } from "@/lib/tasks/video-item-lists";
 import { promptSampleCount } from "@/lib/videos/compare-samples";
@@ -49,6 +50,12 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
       : null,
     videoEditHistory(prisma, actor, video.id),
   ]);
+  // The run selector tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
+  const runLabels = await runPickerLabels(
+    prisma,
+    projectId,
+    runs.map((run) => run.id),
+  );
   const videoHref = (id: string | null) => (id ? `/projects/${projectId}/videos/${id}${list ? `?list=${encodeURIComponent(list)}` : ""}` : null);
   // Only a run that judged this video can be chosen; anything else shows the latest.
   const runId = typeof requestedRun === "string" && runs.some((run) => run.id === requestedRun) ? requestedRun : null;
@@ -93,7 +100,14 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
         videoId={video.id}
         videoUrl={video.url}
         frameSets={video.frameSets.map((set) => ({ id: set.id, mode: set.mode, frames: set.frames }))}
-        runs={runs.map((run) => ({ id: run.id, createdAt: run.createdAt.toISOString(), runStatus: run.runStatus, simulated: run.simulated, endpoint: run.endpoint }))}
+        runs={runs.map((run) => ({
+          id: run.id,
+          label: runLabels.get(run.id) ?? run.pipeline,
+          createdAt: run.createdAt.toISOString(),
+          runStatus: run.runStatus,
+          simulated: run.simulated,
+          endpoint: run.endpoint,
+        }))}
         runId={runId}
         currentUserId={actor.userId}
         canReview={roleCan(role, "scores.review")}
