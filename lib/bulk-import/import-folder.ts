@@ -9,6 +9,7 @@ import { ExtractionError, type ExtractionErrorCode } from "../browser-extraction
 import { classifyPickedFile } from "../import/classify-file";
 import { findMetadata, parseMetadataFile, type FileMetadata } from "../import/metadata-file";
 import { parseVideoPath } from "../import/parse-video-path";
+import { foundGenerators, type FoundGenerators } from "../import/found-generators";
 import type { FfmpegTools } from "./ffmpeg-tools";
 import { duplicateVideoId, refusalOf, type ImportTarget, type TargetVideo } from "./import-target";
 import { extractFrameSetFromFile, inspectVideoFile, type InspectedVideo } from "./native-extraction";
@@ -47,7 +48,9 @@ export interface ImportSummary {
   elapsedMs: number;
 }
 
-export type ImportEvent = { type: "start"; videos: number } | { type: "file"; outcome: FileOutcome; videosDone: number; videos: number };
+/** `found` comes before anything uploads: the video files and the generators their paths name (or the --model given). */
+export type ImportEvent =
+  { type: "found"; videos: number; generators: FoundGenerators } | { type: "start"; videos: number } | { type: "file"; outcome: FileOutcome; videosDone: number; videos: number };
 
 export interface ImportOptions {
   /** Folders (or single files) to import; a folder's own name starts its files' paths, as when dropped. */
@@ -151,6 +154,8 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
   const outcomes: FileOutcome[] = [];
 
   const kinds = files.map((file) => ({ file, kind: classifyPickedFile(file.relativePath) }));
+  const videoPaths = kinds.filter((entry) => entry.kind === "video").map((entry) => entry.file.relativePath);
+  options.onEvent?.({ type: "found", videos: videoPaths.length, generators: foundGenerators(videoPaths, options.model) });
   // Prompt lists first, so the server restores full prompts, dimensions and auxiliary info for the videos.
   const storedLists: { file: LocalFile; outcome: FileOutcome }[] = [];
   for (const { file, kind } of kinds.filter((entry) => entry.kind === "prompt-list")) {

@@ -1,3 +1,4 @@
+import { foundGeneratorsLine } from "../import/found-generators";
 import type { FileOutcome, ImportEvent, ImportSummary } from "./import-folder";
 
 interface ProgressStream {
@@ -26,6 +27,10 @@ export function progressReporter(stream: ProgressStream): (event: ImportEvent) =
   const counts = { imported: 0, duplicate: 0, failed: 0, skipped: 0, interrupted: 0 };
   let drawn = false;
   return (event) => {
+    if (event.type === "found") {
+      stream.write(`found ${event.videos} video files; ${foundGeneratorsLine(event.generators)}\n`);
+      return;
+    }
     if (event.type === "start") {
       stream.write(`${event.videos} videos to import\n`);
       return;

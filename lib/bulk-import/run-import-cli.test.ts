@@ -99,6 +99,29 @@ describe("npm run import / framejury import (the command line)", () => {
       { model: "Veo", createdById: owner.userId, status: "ready" },
     ]);
   }, 60_000);
+
+  it("reads VBench-2.0's samples/<model>/<Dimension>/… with the folder above the dimension as the generator, and lists the generators found before anything uploads", async () => {
+    const owner = await makeUser();
+    const project = await createProject(prisma, owner, { name: "cli import generators" });
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-cli-generators-"));
+    for (const model of ["kling-1.6", "wan2.1"]) {
+      fs.mkdirSync(path.join(root, "samples", model, "Mechanics"), { recursive: true });
+      fs.copyFileSync(uniqueMp4(`cli-generator-${model}`), path.join(root, "samples", model, "Mechanics", "a ball rolls down a slope-0.mp4"));
+    }
+    const run = io();
+    const code = await runImportCli(["--project", project.id, "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "samples")], run.io);
+    expect(code).toBe(0);
+    const lines = run.err().split("\n");
+    const found = lines.indexOf("found 2 video files; generators found: kling-1.6 (1 video), wan2.1 (1 video)");
+    expect(found).toBeGreaterThanOrEqual(0);
+    // Listed before the first video's outcome line: the found line is written before any upload starts.
+    expect(found).toBeLessThan(lines.findIndex((line) => line.startsWith("[1/2] ")));
+    const videos = await prisma.video.findMany({ where: { projectId: project.id }, select: { relativePath: true, model: true, dimensions: true }, orderBy: { relativePath: "asc" } });
+    expect(videos).toEqual([
+      { relativePath: "samples/kling-1.6/Mechanics/a ball rolls down a slope-0.mp4", model: "kling-1.6", dimensions: ["Mechanics"] },
+      { relativePath: "samples/wan2.1/Mechanics/a ball rolls down a slope-0.mp4", model: "wan2.1", dimensions: ["Mechanics"] },
+    ]);
+  }, 60_000);
 });
 
 describe("the progress reporter", () => {

@@ -33,7 +33,8 @@ with native ffmpeg, or the built-in ffmpeg.wasm when none is on PATH. Runs again
 resume what was interrupted.
 
   --project ID        the project to import into (required)
-  --model M           the generator model (else a top-level folder that is not a dimension names it)
+  --model M           the generator model (else the folder above the dimension folder names it, as in
+                      VBench-2.0's samples/<model>/<Dimension>/…; the generators found are listed first)
   --server URL        import into the FrameJury server at URL, with the API key in FRAMEJURY_API_KEY;
                       without it, into the local database (DATABASE_URL, or the embedded server)
   --as EMAIL          local database only: the user who imports (default: the project's first owner)
