@@ -15,6 +15,7 @@ import { ON_TINTED_ROW } from "@/components/class-names";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/components/queues/presence-step";
+import { JudgeAnswersLine, QuestionFrames, QuestionLabel, questionFocus, type TargetQuestionView } from "@/components/queues/target-question";
 import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceDraft } from "@/components/queues/presence-draft";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
 import { awaitsMoreDigits, continuesNumber, DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
@@ -22,7 +23,7 @@ import { missingTargetsMessage } from "@/lib/queues/missing-targets";
 import { useDigitAdvances } from "@/components/queues/review-options";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
 import { findTask, metricOf, projectTasks } from "@/lib/tasks/registry";
-import { disagrees, formatValue, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { disagrees, formatValue, isYesNoScale, targetIdOfCategory, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
 
 interface TargetView {
@@ -37,6 +38,8 @@ interface TargetView {
   stepId?: string | null;
   scopeIndex: number | null;
   frameIndexes: number[];
+  /** The question the judge was asked, in its words (VBench-2.0's); null: the label says what the target is. */
+  question?: TargetQuestionView | null;
   mine: { value: number; note: string | null; reason: string | null; acceptedJudge?: boolean; version: number } | null;
   /** Absent while the queue hides the judge's values from this reviewer. */
   judge?: number | null;
@@ -73,7 +76,7 @@ function reviewShortcuts(projectId: string): [string, string][] {
     ["j / ↓", "next target"],
     ["k / ↑", "previous target"],
     ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms); with "a score moves on", the focus then goes to the next target`],
-    ["y / n", `verdict: yes${positives.length ? ` (${positives.join(" / ")})` : ""} / no (also 1 / 0)`],
+    ["y / n", `verdict: yes${positives.length ? ` (${positives.join(" / ")})` : ""} / no; without a verdict, the focused yes/no question (also 1 / 0)`],
     ...Object.values(subjectValueKeys()).map((keys) => keys.help),
     ...CORE_SHORTCUTS_AFTER,
   ];
@@ -91,10 +94,15 @@ const CORE_SHORTCUTS_AFTER: [string, string][] = [
   ["?", "show / hide this help"],
 ];
 
-/** A score's category target, or the per-video metric a verdict/overall target judges; null when the task declares neither. */
-function declarationOf(task: TaskDeclaration | null, target: TargetView): TargetDeclaration | MetricDeclaration | null {
+/**
+ * A score's category target (an indexed category, `material:q2`, is its declared target's), or the per-video metric a
+ * verdict/overall target judges; null when the task declares neither.
+ */
+function declarationOf(task: TaskDeclaration | null, target: Pick<TargetView, "key" | "category">): TargetDeclaration | MetricDeclaration | null {
   if (!task) return null;
-  return target.category !== null ? (task.targets.find((t) => t.id === target.category) ?? null) : (task.metrics.find((m) => m.id === target.key) ?? null);
+  if (target.category === null) return task.metrics.find((m) => m.id === target.key) ?? null;
+  const id = targetIdOfCategory(task, target.category);
+  return task.targets.find((t) => t.id === id) ?? null;
 }
 
 /** A value on the target's declared scale: a named value in words, a number with up to two decimals. */
@@ -334,7 +342,7 @@ export function ReviewScreen({
   }, [releaseReserved]);
   /**
    * The screen's own way out (the queue overview): the releases are answered before the overview is asked for, so it
-   * does not count the claims given back as still in progress (a release racing the page load used to lose).
+   * does not count the claims given back as still in progress (so a release racing the page load is not lost).
    */
   const leaveTo = useCallback(
     async (href: string) => {
@@ -543,7 +551,7 @@ function ItemReview({
   /** "A score moves on": a digit whose number may still grow (1 on 0–10) moves the focus on after the chain window, not at once. */
   const deferredMove = useRef<{ target: string; at: number } | null>(null);
   const deferredTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  /** The focus has just moved on by itself: a j or ↓ typed next does not move it again (j between scores, as before, still lands on the next target). */
+  /** The focus has just moved on by itself: a j or ↓ typed next does not move it again (j between scores still lands on the next target). */
   const movedOn = useRef(false);
   useEffect(() => () => clearTimeout(deferredTimer.current), []);
   const revealedNext = support.revealedNext(data.item.id);
@@ -816,6 +824,14 @@ function ItemReview({
       setFocus(targets.indexOf(verdict));
       return;
     }
+    // Without a verdict, y / n answer the focused yes/no question (as 1 / 0 do), moving on as a digit does.
+    const declaredScale = declarationOf(task, focused)?.scale;
+    if ((key === "y" || key === "n") && declaredScale && isYesNoScale(declaredScale)) {
+      typed.current = null;
+      setValue(focused.key, key === "y" ? 1 : 0);
+      if (support.digitAdvances) moveOnFrom(focus);
+      return;
+    }
     // A key pair the item's subject view declares (its task's views) sets that target to 1 or 0.
     for (const [subjectKey, keys] of Object.entries(subjectValueKeys())) {
       if ((key !== keys.one && key !== keys.zero) || !data[subjectKey]) continue;
@@ -868,7 +884,11 @@ function ItemReview({
 
   const player = useRef<HTMLVideoElement>(null);
   /** Where the judge looked for the focused score: the player seeks there and the strip lights those frames. */
-  const looked = focused?.stepId && focused.scopeIndex !== null && focused.frameIndexes.length > 0 ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex) : null;
+  const looked = focused?.question
+    ? questionFocus(data.video.frames, focused.frameIndexes)
+    : focused?.stepId && focused.scopeIndex !== null && focused.frameIndexes.length > 0
+      ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex)
+      : null;
   const seekS = looked?.seekS ?? null;
   useEffect(() => {
     document.querySelector(`[data-target-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
@@ -957,7 +977,20 @@ function ItemReview({
           )}
           {data.judgeSummary && task && (
             <p className="rounded bg-slate-50 p-2 text-xs text-slate-600" data-testid="judge-summary">
-              Judge: <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} decimals={2} />
+              Judge:{" "}
+              {data.targets.some((t) => t.question) ? (
+                <JudgeAnswersLine
+                  targets={data.targets}
+                  declarationOf={(t) =>
+                    declarationOf(
+                      task,
+                      data.targets.find((x) => x.key === t.key)!,
+                    )
+                  }
+                />
+              ) : (
+                <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} decimals={2} />
+              )}
             </p>
           )}
           {presence.active ? presence.element : presence.summary}
@@ -1000,7 +1033,9 @@ function ItemReview({
                 >
                   <div className="flex items-center gap-3">
                     <span className="min-w-0 flex-1" data-testid="target-label">
-                      {target.category !== null && declared && "scope" in declared ? (
+                      {target.question ? (
+                        <QuestionLabel label={target.label} question={target.question} />
+                      ) : target.category !== null && declared && "scope" in declared ? (
                         <>
                           <TaskCode task={task} code={target.category} />
                           {target.scopeIndex !== null && <span className="text-slate-600"> · {scopeLabel(declared.scope, target.scopeIndex)}</span>}
@@ -1050,7 +1085,8 @@ function ItemReview({
                       {declared.definition}
                     </p>
                   )}
-                  {isFocused && target.frameIndexes.length > 0 && (
+                  {isFocused && target.question && <QuestionFrames frameIndexes={target.frameIndexes} frames={data.video.frames} note={target.question.framesNote} />}
+                  {isFocused && !target.question && target.frameIndexes.length > 0 && (
                     <div className="mt-1 flex gap-1" data-testid="target-frames">
                       {target.frameIndexes.map((i) => {
                         const frame = frameByIndex.get(i);

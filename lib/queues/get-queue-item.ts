@@ -117,8 +117,16 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
         category: t.category,
         stepId: t.stepId,
         scopeIndex: t.scopeIndex,
-        /** The frames this score is about: its key frame (static) or the key frame's cluster (dynamic). */
-        frameIndexes: keyFrame ? (scope === "cluster" ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index) : [keyFrame.index]) : [],
+        /** The frames this score is about: its question's (VBench-2.0), its key frame (static) or the key frame's cluster (dynamic). */
+        frameIndexes: t.question
+          ? t.question.frameIndexes
+          : keyFrame
+            ? scope === "cluster"
+              ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
+              : [keyFrame.index]
+            : [],
+        /** What the score asked, in the judge's words (null: the label says it); shown blind too, it is not the judge's answer. */
+        question: t.question ? { text: t.question.text, framesNote: t.question.framesNote } : null,
         mine: judgment
           ? { value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt }
           : null,

@@ -7,6 +7,7 @@ import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key"
 import { itemScoreTargets } from "./item-score-targets";
 import { scoreCategoryWhere } from "./score-keys";
 import { queueScopeOf } from "./queue-scopes";
+import { questionLabel, scoreQuestionsOf } from "./score-questions";
 import type { QueueTarget as Target } from "./queue-scope";
 
 export type { QueueTarget as Target } from "./queue-scope";
@@ -53,7 +54,7 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
       };
     });
   }
-  const [allScores, runVideo, unstable] = await Promise.all([
+  const [allScores, runVideo, unstable, questions] = await Promise.all([
     prisma.score.findMany({
       where: { runId: queue.runId, videoId, ...scoreCategoryWhere(task, queue.categories) },
       select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
@@ -61,6 +62,7 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),
     // An "unstable" queue asks only for the scores an ensemble's members spread on (lib/ensembles).
     queue.scope === "unstable" ? prisma.scoreDispersion.findMany({ where: { runId: queue.runId, videoId, unstable: true }, select: { stepId: true, scopeIndex: true, category: true } }) : null,
+    scoreQuestionsOf(prisma, task, queue.runId, videoId),
   ]);
   const unstableKeys = unstable ? new Set(unstable.map((d) => `${d.stepId}#${d.scopeIndex}#${d.category}`)) : null;
   const scores = unstableKeys ? allScores.filter((s) => unstableKeys.has(`${s.stepId}#${s.scopeIndex}#${s.category}`)) : allScores;
@@ -74,10 +76,11 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
   return declared.map(({ score: s, target }) => {
     const { min, max } = scaleBounds(target.scale);
     const noun = SCOPE_NOUN[target.scope];
+    const question = questions.get(s.category) ?? null;
     return {
       key: s.id,
       kind: SCORE_TARGET_TYPE,
-      label: noun ? `${s.category} · ${noun} ${s.scopeIndex + 1}` : target.label,
+      label: question ? questionLabel(target.label, s.category, target.id, question) : noun ? `${s.category} · ${noun} ${s.scopeIndex + 1}` : target.label,
       required: true,
       min,
       max,
@@ -87,6 +90,7 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
       judgeValue: s.value,
       declaration: target,
       judgmentKey: judgmentKey(scoreTarget(task.id, s, frameSetId)),
+      question,
     };
   });
 }

@@ -23,6 +23,21 @@ export interface QueueTarget {
   declaration: JudgedDeclaration;
   /** What the reviewer's judgment is keyed by (lib/reviews/judgment-key.ts), whichever run shows it. */
   judgmentKey: string;
+  /** The score's own question and frames, when its task says what each score asked (`TaskModule.scoreQuestions`). */
+  question?: ScoreQuestion | null;
+}
+
+/**
+ * What one judge score of a video asked, in the run that gave it: VBench-2.0's "Initially, is the color of the river
+ * mostly blue?" for `dynamic_attribute:q1`. A reviewer answers that question, about these frames.
+ */
+export interface ScoreQuestion {
+  /** The question in the words the judge was asked (an expected plot or order included). */
+  text: string;
+  /** The frames (indexes in the run's frame set) the question was asked with; empty: the video as a whole. */
+  frameIndexes: number[];
+  /** How the frames stand to the question, when not simply "asked with these frames" (a text judge read a description of them). */
+  framesNote: string | null;
 }
 
 /** A parsed create-queue body: the core's fields, and each item scope's options under its key (`QueueScopeModule.options`). */

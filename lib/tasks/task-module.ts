@@ -14,7 +14,7 @@ import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { StubRule } from "../llm-stub/stub-rule";
 import type { TaskDeclaration } from "./task-declaration";
-import type { QueueScopeModule } from "../queues/queue-scope";
+import type { QueueScopeModule, ScoreQuestion } from "../queues/queue-scope";
 
 /** How the Judge page's run form offers a pipeline. */
 export interface RunFormDeclaration {
@@ -138,6 +138,12 @@ export interface TaskModule {
   crawlSeed?: () => Promise<CrawlSeedPart>;
   /** Review-queue scopes for runs whose subjects are items (a caption, an answer), beside the core's video scopes. */
   queueScopes?: readonly QueueScopeModule[];
+  /**
+   * What each judge score of one video in one of the task's runs asked, by score category (VBench-2.0's questions,
+   * each with the frames it was asked with): a review queue shows the question, not the target's name, so the
+   * reviewer answers what the judge was asked. Categories left out show their target's name.
+   */
+  scoreQuestions?(prisma: PrismaClient, runId: string, videoId: string): Promise<ReadonlyMap<string, ScoreQuestion>>;
   /** The kinds of item set the task imports (a file of items attached to the project's videos), each with its importer. */
   itemSetKinds?: readonly ItemSetKind[];
   /** The task's own label file formats (the generic CSV/JSONL and VBench's results are the core's). */

@@ -1,0 +1,73 @@
+/**
+ * A review queue over a VBench-2.0 run asks each of the video's questions in the judge's words, about the frames the
+ * judge was asked with, and refuses a verdict queue (VBench-2.0 has no per-video verdict: a queue of it would ask
+ * nothing). Real PostgreSQL, the stub LLM (a test tool) answering by the "[yes]"/"[no]" written into the questions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "@/lib/auth/actor";
+import { prisma } from "@/lib/db/prisma";
+import { ValidationError } from "@/lib/errors";
+import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createRun } from "@/lib/judge/runs";
+import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { createQueue } from "@/lib/queues/create-queue";
+import { getQueueItem } from "@/lib/queues/get-queue-item";
+import { nextItem } from "@/lib/queues/next-item";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+import { makeUser } from "@/lib/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+
+let stub: StubServer;
+let owner: Actor;
+let projectId: string;
+let runId: string;
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+  ({ projectId } = await vbench2Project(prisma, owner, [
+    { model: "GenA", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] Do the paints mix?", "[no] Is it green?"] },
+    { model: "GenA", dimension: "Dynamic_Spatial_Relationship", prompt: "A cat jumps onto a box", auxiliaryInfo: ["[yes] Is the cat beside the box?", "[yes] Is the cat on the box?"] },
+  ]));
+  const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
+  const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }));
+  runId = run.id;
+});
+afterAll(() => stub.close());
+
+describe("reviewing VBench-2.0 answers in a queue", () => {
+  it("asks each question in the judge's words, numbered, about the frames it was asked with", async () => {
+    const queue = await createQueue(prisma, owner, projectId, { name: "Questions", filter: {}, runId, scope: "scores", blind: true });
+    const items = [];
+    for (let taken = 0; taken < 2; taken++) {
+      const { itemId } = await nextItem(prisma, owner, queue.id);
+      items.push(await getQueueItem(prisma, owner, queue.id, itemId!));
+      await prisma.reviewQueueAssignment.updateMany({ where: { itemId: itemId!, reviewerId: owner.userId }, data: { status: "done" } });
+    }
+    const material = items.find((item) => item.video.dimensions.includes("Material"))!;
+    const spatial = items.find((item) => item.video.dimensions.includes("Dynamic_Spatial_Relationship"))!;
+    expect(material.targets.map((t) => [t.category, t.label, t.question?.text])).toEqual([
+      ["material:q1", "Material question 1: [yes] Do the paints mix?", "[yes] Do the paints mix?"],
+      ["material:q2", "Material question 2: [no] Is it green?", "[no] Is it green?"],
+    ]);
+    // Material's questions are asked with VBench's 64 frames: every frame of the run's frame set.
+    const frameIndexes = material.video.frames.map((f) => f.index);
+    expect(frameIndexes).toHaveLength(64);
+    expect(material.targets[0]!.frameIndexes).toEqual(frameIndexes);
+    expect(material.targets[0]!.question).toEqual({ text: "[yes] Do the paints mix?", framesNote: null });
+
+    const frames = spatial.video.frames.map((f) => f.index);
+    // Question 1 is asked of the first half of the frames, question 2 of the last frame alone.
+    expect(spatial.targets.map((t) => t.question?.text)).toEqual(["[yes] Is the cat beside the box?", "[yes] Is the cat on the box?"]);
+    expect(spatial.targets[0]!.frameIndexes).toEqual(frames.slice(0, 32));
+    expect(spatial.targets[1]!.frameIndexes).toEqual([frames.at(-1)]);
+  });
+
+  it("refuses a verdict queue of a VBench-2.0 run with a 400 that says to choose its questions, and creates nothing", async () => {
+    const before = await prisma.reviewQueue.count({ where: { projectId } });
+    const refused = createQueue(prisma, owner, projectId, { name: "Verdicts", filter: {}, runId, scope: "verdict" });
+    await expect(refused).rejects.toBeInstanceOf(ValidationError);
+    await expect(refused).rejects.toThrow(/no per-video verdict.*scores/);
+    expect(await prisma.reviewQueue.count({ where: { projectId } })).toBe(before);
+  });
+});
