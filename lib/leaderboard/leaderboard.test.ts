@@ -38,7 +38,7 @@ describe("the leaderboard's estimates", () => {
     expect(a.dimensions.d2).toMatchObject({ n: 2, prompts: 2 });
     expect(a.dimensions.d2!.score).toBeCloseTo(0.25, 12);
     expect(b.dimensions.d1!.score).toBeCloseTo(0.45, 12);
-    expect(b.dimensions.d2).toEqual({ score: null, lower: null, upper: null, n: 0, prompts: 0 });
+    expect(b.dimensions.d2).toEqual({ score: null, lower: null, upper: null, n: 0, excluded: 0, prompts: 0 });
   });
 
   it("counts a missing dimension as 0 in its categories and the total with missingCountsZero (cal_final_score.py)", () => {
@@ -117,7 +117,7 @@ describe("the leaderboard's intervals", () => {
     // videos, where resampling single videos (0.2 … 0.8) would spread.
     const rows = [row("A", "p1", "d", 0.2), row("A", "p1", "d", 0.8), row("A", "p2", "d", 0.5), row("A", "p3", "d", 0.4), row("A", "p3", "d", 0.6)];
     const d = buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 11, samples: 300 } }).generators[0]!.dimensions.d!;
-    expect(d).toEqual({ score: 0.5, lower: 0.5, upper: 0.5, n: 5, prompts: 3 });
+    expect(d).toEqual({ score: 0.5, lower: 0.5, upper: 0.5, n: 5, excluded: 0, prompts: 3 });
   });
 
   it("keep a generator's interval whichever other generators are on the board", () => {
@@ -179,6 +179,36 @@ describe("the leaderboard's input checks", () => {
     expect(() => buildLeaderboard(input({ dimensions: ["d1", "d1"] }))).toThrow(/twice/);
     expect(() => buildLeaderboard(input({ bootstrap: { seed: 1.5 } }))).toThrow(/seed/);
     expect(() => buildLeaderboard(input({ bootstrap: { seed: 1, samples: 0 } }))).toThrow(/iterations/);
+  });
+
+  it("score each dimension, replicate and pair by the caller's rule from the tally, -1 and unknown videos included", () => {
+    // A's d: 1, 0, and 3 videos excluded (-1) and 1 unknown on their own prompts; B's d: 1 and 1 on p1 and p2.
+    const rows = [
+      row("A", "p1", "d", 1),
+      row("A", "p2", "d", 0),
+      ...["p3", "p4", "p5"].map((p) => ({ generator: "A", promptKey: p, dimension: "d", value: null, excluded: true })),
+      { generator: "A", promptKey: "p6", dimension: "d", value: null },
+      row("B", "p1", "d", 1),
+      row("B", "p2", "d", 1),
+    ];
+    const tallies: unknown[] = [];
+    // The rule: 0 when more than half the videos are excluded, else the mean of those counted.
+    const rule = (dimension: string, tally: { sum: number; counted: number; excluded: number; videos: number }) => {
+      tallies.push({ dimension, ...tally });
+      return tally.excluded > tally.videos / 2 ? 0 : tally.counted ? tally.sum / tally.counted : null;
+    };
+    const result = buildLeaderboard({ rows, dimensions: ["d"], scoreRule: rule, bootstrap: { seed: 3, samples: 300 } });
+    expect(tallies).toContainEqual({ dimension: "d", sum: 1, counted: 2, excluded: 3, videos: 6 });
+    // 3 of 6 excluded is not more than half: the mean of 1 and 0.
+    expect(byModel(result, "A").dimensions.d).toMatchObject({ score: 0.5, n: 2, excluded: 3, prompts: 6 });
+    // Replicates with 4 or more of the 6 prompts drawn from the excluded ones score 0: the interval reaches 0.
+    expect(byModel(result, "A").dimensions.d!.lower).toBe(0);
+    // Without a rule, the mean ignores -1 and unknown videos alike.
+    expect(byModel(buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 3, samples: 300 } }), "A").dimensions.d!.score).toBe(0.5);
+    // The pair (p1, p2 shared) is scored by the rule too: B 1 − A 0.5.
+    const pair = result.pairs[0]!;
+    expect([pair.a, pair.b, pair.n, pair.difference]).toEqual(["B", "A", 2, 0.5]);
+    expect(() => buildLeaderboard({ rows: [{ generator: "A", promptKey: "p", dimension: "d", value: Number.NaN }], dimensions: ["d"], bootstrap: { seed: 1 } })).toThrow(/finite/);
   });
 
   it("defaults to 1000 resamples", () => {

@@ -2,7 +2,9 @@
  * A generator leaderboard with confidence intervals, for any per-video score: VBench-2.0's dimensions, a run's
  * metric per model. Task-agnostic and pure: the caller hands in one row per video (its generator, prompt,
  * dimension and value) and gets, per generator,
- * - each dimension's score, the mean over its videos there (VBench's "mean over videos"), with n videos;
+ * - each dimension's score, the mean over its videos there (VBench's "mean over videos"), with n videos, or the
+ *   caller's `scoreRule` of the dimension's tally (VBench-2.0's Motion_Order_Understanding: 0 when more than 90%
+ *   of the videos are -1), applied alike to the estimate, every bootstrap replicate and every pair;
  * - each category's value, the mean of its dimensions' scores, and the total, the mean of the category values
  *   (VBench-2.0's scripts/cal_final_score.py), or the mean of the dimension scores when there are no categories;
  *   a dimension the generator has no video in counts 0 with `missingCountsZero` (as that script does), else it
@@ -27,8 +29,29 @@ export interface LeaderboardRow {
   /** What videos of the same prompt share (the prompt text); the bootstrap resamples these. */
   promptKey: string;
   dimension: string;
-  value: number;
+  /** Null: the video has no value (not counted in the mean, but counted among the videos a `scoreRule` sees). */
+  value: number | null;
+  /** Not evaluable (VBench's -1): not counted in the mean; a `scoreRule` sees how many there are. */
+  excluded?: boolean;
 }
+
+/** What a dimension's score is computed from, over one generator's videos there (or a bootstrap draw of them). */
+export interface ScoreTally {
+  /** Sum of the counted values. */
+  sum: number;
+  /** Videos with a value that is not excluded. */
+  counted: number;
+  /** Videos excluded (VBench's -1). */
+  excluded: number;
+  /** Every video: counted, excluded and those without a value. */
+  videos: number;
+}
+
+/** A dimension's score from its tally; null when it has none. */
+export type ScoreRule = (dimension: string, tally: ScoreTally) => number | null;
+
+/** The mean of the counted values (null when none is counted): every dimension's score unless a rule says otherwise. */
+export const meanOfTally = (tally: ScoreTally): number | null => (tally.counted === 0 ? null : tally.sum / tally.counted);
 
 export interface LeaderboardInput {
   rows: readonly LeaderboardRow[];
@@ -40,6 +63,8 @@ export interface LeaderboardInput {
   missingCountsZero?: boolean;
   /** The ranking's direction (default true: a higher total ranks first). */
   higherIsBetter?: boolean;
+  /** A dimension's score from its tally (default: the mean of the counted values, `meanOfTally`). */
+  scoreRule?: ScoreRule;
   /** Resamples (default 1000), the seed, and the interval's coverage (default 0.95). */
   bootstrap: { samples?: number; seed: number; confidence?: number };
 }
@@ -52,12 +77,14 @@ export interface LeaderboardEstimate {
 }
 
 export interface LeaderboardDimension {
-  /** The mean over the generator's videos in the dimension; null when it has none. */
+  /** The mean over the generator's videos in the dimension (or the score rule's value); null when it has none. */
   score: number | null;
   lower: number | null;
   upper: number | null;
-  /** Videos. */
+  /** Videos counted (with a value, not excluded). */
   n: number;
+  /** Videos excluded (VBench's -1). */
+  excluded: number;
   /** Distinct prompts of those videos (the bootstrap's units). */
   prompts: number;
 }
@@ -99,12 +126,18 @@ export interface LeaderboardResult {
   ranking: string[];
 }
 
-/** One generator's videos in one dimension, summed per prompt (prompts in sorted order). */
+/** One generator's videos in one dimension, tallied per prompt (prompts in sorted order). */
 interface PromptSums {
   prompts: string[];
   sums: Float64Array;
+  /** Counted videos. */
   counts: Float64Array;
+  excluded: Float64Array;
+  videos: Float64Array;
 }
+
+/** A dimension's score from the tally of one generator's prompts, NaN when it has none. */
+type CellScore = (d: number, tally: ScoreTally) => number;
 
 /** How the dimension scores become category values and a total, the same for estimates and replicates. */
 interface Aggregation {
@@ -169,7 +202,7 @@ function checkInput(input: LeaderboardInput): { samples: number; confidence: num
   }
   input.rows.forEach((row, i) => {
     if (!known.has(row.dimension)) throw new StatsInputError(`row ${i + 1} (${row.generator}): "${row.dimension}" is not one of the dimensions`);
-    if (!Number.isFinite(row.value)) throw new StatsInputError(`row ${i + 1} (${row.generator}, ${row.dimension}): the value ${row.value} is not a finite number`);
+    if (row.value !== null && !Number.isFinite(row.value)) throw new StatsInputError(`row ${i + 1} (${row.generator}, ${row.dimension}): the value ${row.value} is not a finite number`);
   });
   const { seed, samples } = input.bootstrap;
   if (!Number.isInteger(seed)) throw new StatsInputError("the seed must be an integer");
@@ -180,14 +213,18 @@ function checkInput(input: LeaderboardInput): { samples: number; confidence: num
 /** Per generator and dimension, the videos summed per prompt. */
 function promptSums(rows: readonly LeaderboardRow[], dimensions: readonly string[]): Map<string, (PromptSums | null)[]> {
   const dimensionIndex = new Map(dimensions.map((d, i) => [d, i]));
-  const grouped = new Map<string, Map<string, { sum: number; count: number }>[]>();
+  const grouped = new Map<string, Map<string, { sum: number; count: number; excluded: number; videos: number }>[]>();
   for (const row of rows) {
     let perDimension = grouped.get(row.generator);
     if (!perDimension) grouped.set(row.generator, (perDimension = dimensions.map(() => new Map())));
     const byPrompt = perDimension[dimensionIndex.get(row.dimension)!]!;
-    const cell = byPrompt.get(row.promptKey) ?? { sum: 0, count: 0 };
-    cell.sum += row.value;
-    cell.count++;
+    const cell = byPrompt.get(row.promptKey) ?? { sum: 0, count: 0, excluded: 0, videos: 0 };
+    cell.videos++;
+    if (row.excluded) cell.excluded++;
+    else if (row.value !== null) {
+      cell.sum += row.value;
+      cell.count++;
+    }
     byPrompt.set(row.promptKey, cell);
   }
   const out = new Map<string, (PromptSums | null)[]>();
@@ -201,6 +238,8 @@ function promptSums(rows: readonly LeaderboardRow[], dimensions: readonly string
           prompts,
           sums: Float64Array.from(prompts, (p) => byPrompt.get(p)!.sum),
           counts: Float64Array.from(prompts, (p) => byPrompt.get(p)!.count),
+          excluded: Float64Array.from(prompts, (p) => byPrompt.get(p)!.excluded),
+          videos: Float64Array.from(prompts, (p) => byPrompt.get(p)!.videos),
         };
       }),
     );
@@ -208,17 +247,26 @@ function promptSums(rows: readonly LeaderboardRow[], dimensions: readonly string
   return out;
 }
 
-/** Σ sums / Σ counts over the prompts drawn (or all of them without a draw). */
-function meanOverPrompts(cells: PromptSums, draw?: Int32Array): number {
-  let sum = 0;
-  let count = 0;
+/** The tally over the prompts drawn (or all of them without a draw), into `out`. */
+function tallyOverPrompts(cells: PromptSums, out: ScoreTally, draw?: Int32Array): ScoreTally {
+  out.sum = out.counted = out.excluded = out.videos = 0;
   const k = draw ? draw.length : cells.prompts.length;
   for (let i = 0; i < k; i++) {
     const p = draw ? draw[i]! : i;
-    sum += cells.sums[p]!;
-    count += cells.counts[p]!;
+    out.sum += cells.sums[p]!;
+    out.counted += cells.counts[p]!;
+    out.excluded += cells.excluded[p]!;
+    out.videos += cells.videos[p]!;
   }
-  return count === 0 ? NaN : sum / count;
+  return out;
+}
+
+const emptyTally = (): ScoreTally => ({ sum: 0, counted: 0, excluded: 0, videos: 0 });
+
+/** The dimension scores by index, from the input's rule (NaN for null). */
+function cellScoreOf(dimensions: readonly string[], rule: ScoreRule | undefined): CellScore {
+  if (!rule) return (_d, tally) => (tally.counted === 0 ? NaN : tally.sum / tally.counted);
+  return (d, tally) => rule(dimensions[d]!, tally) ?? NaN;
 }
 
 /** The prompts two generators both have in a dimension, as two aligned PromptSums; null when none. */
@@ -235,6 +283,8 @@ function sharedPrompts(x: PromptSums | null, y: PromptSums | null): [PromptSums,
     prompts: pairs.map((pair) => cells.prompts[pair[side]]!),
     sums: Float64Array.from(pairs, (pair) => cells.sums[pair[side]]!),
     counts: Float64Array.from(pairs, (pair) => cells.counts[pair[side]]!),
+    excluded: Float64Array.from(pairs, (pair) => cells.excluded[pair[side]]!),
+    videos: Float64Array.from(pairs, (pair) => cells.videos[pair[side]]!),
   });
   return [pick(x, 0), pick(y, 1)];
 }
@@ -275,6 +325,8 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
   };
   const allDimensions = dimensions.map((_, i) => i);
   const sums = promptSums(input.rows, dimensions);
+  const scoreOf = cellScoreOf(dimensions, input.scoreRule);
+  const tally = emptyTally();
 
   // The draw groups: one per (dimension, prompt set), each with its own stream and buffer.
   const groupIndex = new Map<string, number>();
@@ -292,7 +344,7 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
       }
       return group;
     });
-    const scores = Float64Array.from(cells, (c) => (c ? meanOverPrompts(c) : NaN));
+    const scores = Float64Array.from(cells, (c, d) => (c ? scoreOf(d, tallyOverPrompts(c, tally)) : NaN));
     const categoryValues = new Float64Array(categoryNames.length);
     const total = aggregate(scores, aggregation, allDimensions, categoryValues);
     return {
@@ -316,7 +368,7 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
     for (const state of states) {
       for (let d = 0; d < dimensions.length; d++) {
         const cells = state.cells[d];
-        replicateScores[d] = state.dimensionReplicates[d]![b] = cells ? meanOverPrompts(cells, groups[state.groups[d]!]!.buffer) : NaN;
+        replicateScores[d] = state.dimensionReplicates[d]![b] = cells ? scoreOf(d, tallyOverPrompts(cells, tally, groups[state.groups[d]!]!.buffer)) : NaN;
       }
       state.totalReplicates[b] = aggregate(replicateScores, aggregation, allDimensions, replicateCategories);
       for (let k = 0; k < categoryNames.length; k++) state.categoryReplicates[k]![b] = replicateCategories[k]!;
@@ -330,9 +382,9 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
     dimensions: Object.fromEntries(
       dimensions.map((dimension, d) => {
         const cells = state.cells[d];
-        if (!cells) return [dimension, { score: null, lower: null, upper: null, n: 0, prompts: 0 }];
-        const n = cells.counts.reduce((total, x) => total + x, 0);
-        return [dimension, { score: orNull(state.scores[d]!), ...interval(state.dimensionReplicates[d]!, confidence), n, prompts: cells.prompts.length }];
+        if (!cells) return [dimension, { score: null, lower: null, upper: null, n: 0, excluded: 0, prompts: 0 }];
+        const { counted, excluded } = tallyOverPrompts(cells, emptyTally());
+        return [dimension, { score: orNull(state.scores[d]!), ...interval(state.dimensionReplicates[d]!, confidence), n: counted, excluded, prompts: cells.prompts.length }];
       }),
     ),
     categories: Object.fromEntries(categoryNames.map((category, k) => [category, estimate(state.categoryValues[k]!, state.categoryReplicates[k]!)])),
@@ -364,7 +416,7 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
       pairs.push(
         a.groups.every((group, d) => group === b.groups[d])
           ? pairOnSharedDraws(a, b, confidence, samples)
-          : pairedDifference(a.model, b.model, sums, { aggregation, allDimensions, samples, confidence, seed }),
+          : pairedDifference(a.model, b.model, sums, { aggregation, allDimensions, samples, confidence, seed, scoreOf }),
       );
     }
   }
@@ -416,9 +468,11 @@ function pairedDifference(
   a: string,
   b: string,
   sums: Map<string, (PromptSums | null)[]>,
-  options: { aggregation: Aggregation; allDimensions: readonly number[]; samples: number; confidence: number; seed: number },
+  options: { aggregation: Aggregation; allDimensions: readonly number[]; samples: number; confidence: number; seed: number; scoreOf: CellScore },
 ): LeaderboardPair {
-  const { aggregation, allDimensions, samples, confidence, seed } = options;
+  const { aggregation, allDimensions, samples, confidence, seed, scoreOf } = options;
+  const tallyA = emptyTally();
+  const tallyB = emptyTally();
   const cellsA = sums.get(a)!;
   const cellsB = sums.get(b)!;
   const shared = cellsA.map((c, d) => sharedPrompts(c, cellsB[d]!));
@@ -429,8 +483,8 @@ function pairedDifference(
   const scoresB = new Float64Array(shared.length);
   const buffers = shared.map((s) => (s ? new Int32Array(s[0].prompts.length) : null));
   const draw = resampler(streamSeed(seed, `pair\u0000${a}\u0000${b}`));
-  // a's total minus b's on the shared prompts, all of them (resample false) or a fresh draw of each dimension's;
-  // one pass per dimension sums both sides.
+  // a's total minus b's on the shared prompts, all of them (resample false) or a fresh draw of each dimension's,
+  // both sides tallied on the same draw.
   const difference = (resample: boolean): number => {
     for (let d = 0; d < shared.length; d++) {
       const pair = shared[d];
@@ -438,26 +492,11 @@ function pairedDifference(
         scoresA[d] = scoresB[d] = NaN;
         continue;
       }
-      const sumsA = pair[0].sums;
-      const countsA = pair[0].counts;
-      const sumsB = pair[1].sums;
-      const countsB = pair[1].counts;
       const buffer = buffers[d]!;
       if (resample) draw(buffer, buffer.length);
       else for (let i = 0; i < buffer.length; i++) buffer[i] = i;
-      let sumA = 0;
-      let countA = 0;
-      let sumB = 0;
-      let countB = 0;
-      for (let i = 0; i < buffer.length; i++) {
-        const k = buffer[i]!;
-        sumA += sumsA[k]!;
-        countA += countsA[k]!;
-        sumB += sumsB[k]!;
-        countB += countsB[k]!;
-      }
-      scoresA[d] = sumA / countA;
-      scoresB[d] = sumB / countB;
+      scoresA[d] = scoreOf(d, tallyOverPrompts(pair[0], tallyA, buffer));
+      scoresB[d] = scoreOf(d, tallyOverPrompts(pair[1], tallyB, buffer));
     }
     return aggregate(scoresA, aggregation, allDimensions, categories) - aggregate(scoresB, aggregation, allDimensions, categories);
   };

@@ -1,7 +1,9 @@
 /**
  * The leaderboard of one run: its videos' value of one metric (run_metric), grouped by the video's model (the
  * generator) and resampled by the video's prompt. Works for any task whose subject is the video (hallucination,
- * a rubric task over videos): the metric is one the run's task declares, read through the registry.
+ * a rubric task over videos): the metric is one the run's task declares, read through the registry. A ranking is
+ * computed from every video or not shown: while the caller reviews any of the run's videos in a blind queue it is
+ * withheld (WithheldError, 409).
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
@@ -10,7 +12,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { runNameOfRow } from "../runs/run-name";
 import { findTask } from "../tasks/registry";
 import { scaleBounds, type MetricDeclaration } from "../tasks/task-declaration";
-import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { requireWholeView } from "../visibility/withheld";
 import { buildLeaderboard, type LeaderboardResult } from "./leaderboard";
 import type { RunLeaderboardQuery } from "./run-leaderboard.validation";
 
@@ -31,12 +33,10 @@ export interface RunLeaderboard {
   videos: {
     /** The run's videos with a value of the metric. */
     withValue: number;
-    /** Of those, on the board: with a model, and not blind to the caller. */
+    /** Of those, on the board: with a model. */
     ranked: number;
     /** Left out: no model. */
     withoutModel: number;
-    /** Left out: the caller reviews them in a blind queue (lib/visibility), so their judge values stay hidden. */
-    withheld: number;
   };
   leaderboard: LeaderboardResult;
 }
@@ -69,22 +69,20 @@ export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: 
   }
 
   const scale = scaleBounds(metric.scale);
-  const [values, blind] = await Promise.all([
-    prisma.runMetric.findMany({
-      where: { runId, metric: metric.id, itemId: "" },
-      select: { videoId: true, value: true, video: { select: { model: true, prompt: true } } },
-    }),
-    blindVideoIdsFor(prisma, actor.userId),
-  ]);
+  const values = await prisma.runMetric.findMany({
+    where: { runId, metric: metric.id, itemId: "" },
+    select: { videoId: true, value: true, video: { select: { model: true, prompt: true } } },
+  });
+  await requireWholeView(
+    prisma,
+    actor.userId,
+    values.map((v) => v.videoId),
+    "This run's leaderboard",
+  );
   let withoutModel = 0;
-  let withheld = 0;
   const rows = values.flatMap((v) => {
     if (!v.video.model) {
       withoutModel++;
-      return [];
-    }
-    if (blind.has(v.videoId)) {
-      withheld++;
       return [];
     }
     return [{ generator: v.video.model, promptKey: v.video.prompt || ownPromptKey(v.videoId), dimension: metric.id, value: v.value }];
@@ -93,7 +91,7 @@ export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: 
     run: { id: run.id, projectId: run.projectId, pipeline: run.pipeline, name: runNameOfRow(run) },
     metric: { id: metric.id, label: metric.label, definition: metric.definition, higherIsBetter: metric.higherIsBetter, scale, percent: scale.min >= 0 && scale.max <= 1 },
     metrics: task.metrics.map((m) => ({ id: m.id, label: m.label })),
-    videos: { withValue: values.length, ranked: rows.length, withoutModel, withheld },
+    videos: { withValue: values.length, ranked: rows.length, withoutModel },
     leaderboard: buildLeaderboard({ rows, dimensions: [metric.id], higherIsBetter: metric.higherIsBetter, bootstrap: { samples: query.samples, seed: query.seed } }),
   };
 }

@@ -4,6 +4,7 @@
  * dimension's score. The rules take answers, not outputs, so a person's answers give a value by the same rule.
  */
 import type { StepDefinition, StepOutputs, VideoContext } from "../../judge/engine/pipeline";
+import type { ScoreTally } from "../../leaderboard/leaderboard";
 import { saidYes } from "./answers";
 import type { JudgedDimension } from "./vbench2-dimensions";
 import { dimensionSlug } from "./vbench2-dimensions";
@@ -31,8 +32,12 @@ export interface Vbench2Dimension {
   videoValue(answers: Answers, context: VideoContext, judgeExclusion: string | null): VideoValue;
   /** An exclusion that no question decides (Motion_Order_Understanding's unparsable order), from the judge's outputs. */
   judgeExclusion?(context: VideoContext, outputs: StepOutputs): string | null;
-  /** The dimension's score from its videos' values: the mean of those not excluded unless said otherwise. */
-  score?(values: readonly VideoValue[]): number | null;
+  /**
+   * The dimension's score from the tally of its videos' values (tallyOf): the mean of those not excluded unless said
+   * otherwise. Every score of the dimension goes through it (results-score.ts): a run's, a generator's on the
+   * leaderboard (and each of its bootstrap draws), people's and VBench's own values'.
+   */
+  score?(tally: ScoreTally): number | null;
 }
 
 export const questionCategory = (dimension: string, index: number) => `${dimensionSlug(dimension)}:q${index + 1}`;
@@ -59,7 +64,15 @@ export const known = (answers: Answers, count = answers.length) => answers.lengt
 export const valueOf = (value: number | null): VideoValue => ({ value, excludedReason: null });
 export const excluded = (reason: string): VideoValue => ({ value: null, excludedReason: reason });
 
-export function meanOfIncluded(values: readonly VideoValue[]): number | null {
-  const counted = values.filter((v) => v.excludedReason === null && v.value !== null).map((v) => v.value!);
-  return counted.length ? counted.reduce((a, b) => a + b, 0) / counted.length : null;
+/** What a dimension's score is computed from: the values counted, how many are excluded (-1) and how many videos in all. */
+export function tallyOf(values: readonly VideoValue[]): ScoreTally {
+  const tally: ScoreTally = { sum: 0, counted: 0, excluded: 0, videos: values.length };
+  for (const v of values) {
+    if (v.excludedReason !== null) tally.excluded++;
+    else if (v.value !== null) {
+      tally.sum += v.value;
+      tally.counted++;
+    }
+  }
+  return tally;
 }

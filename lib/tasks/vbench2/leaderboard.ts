@@ -6,13 +6,22 @@
  *
  * The main table takes each dimension from the judge where FrameJury judges it and from VBench's results where it
  * does not (the six imported dimensions). People's ranking takes a video's value from their answers where they
- * answered any of its questions, else the judge's, as the results page's people column does.
+ * answered any of its questions, else the judge's, as the results page's people column does. Each generator's
+ * dimension score is the run's rule (results-score.ts: Motion_Order_Understanding is 0 past 90% of videos at -1),
+ * so a generator's own total is its own run's total.
+ *
+ * A ranking is computed from every video or not shown: while the caller reviews any of the run's videos in a blind
+ * queue, the whole leaderboard (and its CSV and LaTeX) is withheld with a WithheldError (lib/visibility/withheld).
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { buildLeaderboard, kendallTau, type LeaderboardResult, type LeaderboardRow } from "../../leaderboard/leaderboard";
+import { requireWholeView } from "../../visibility/withheld";
+import type { VideoValue } from "./dimension";
+import { vbench2RunResults, type Vbench2Results } from "./results";
+import { vbench2DimensionScore } from "./results-score";
 import { ALL_DIMENSIONS, VBENCH2_CATEGORIES } from "./vbench2-dimensions";
-import { visibleVbench2Results, type VisibleVbench2Results } from "./visible-results";
+import { videoIdsOf } from "./visible-results";
 
 export type LeaderboardSource = "judge" | "vbench" | "humans";
 
@@ -31,7 +40,8 @@ export interface Vbench2Leaderboard {
   generators: {
     model: string;
     rank: number;
-    dimensions: Record<string, { score: number | null; lower: number | null; upper: number | null; n: number; source: LeaderboardSource }>;
+    /** `n`: videos counted; `excluded`: videos at -1 (the dimension's rule may turn many of them into a 0). */
+    dimensions: Record<string, { score: number | null; lower: number | null; upper: number | null; n: number; excluded: number; source: LeaderboardSource }>;
     categories: LeaderboardResult["generators"][number]["categories"];
     total: LeaderboardResult["generators"][number]["total"];
   }[];
@@ -39,37 +49,49 @@ export interface Vbench2Leaderboard {
   /** Each source's ranking (best first), for the sources that have values. */
   rankings: Partial<Record<LeaderboardSource, string[]>>;
   kendallTau: { a: LeaderboardSource; b: LeaderboardSource; tau: number | null }[];
-  /** Videos left out: no generator (model), or withheld from a blind reviewer. */
-  leftOut: { withoutModel: number; withheld: number };
+  /** Video values left out: no generator (model). */
+  leftOut: { withoutModel: number };
 }
 
-type Video = VisibleVbench2Results["dimensions"][number]["videos"][number];
+type Dimension = Vbench2Results["dimensions"][number];
+type Video = Dimension["videos"][number];
 const promptKey = (video: Video) => video.prompt ?? video.videoPath;
 
-function rowsOf(results: VisibleVbench2Results, pick: (dimension: VisibleVbench2Results["dimensions"][number], video: Video) => number | null): LeaderboardRow[] {
+/** One row per video the source has (a value, -1 or none yet), so each generator's score follows the run's rule; null: the source has nothing. */
+function rowsOf(results: Vbench2Results, pick: (dimension: Dimension, video: Video) => VideoValue | null): LeaderboardRow[] {
   const rows: LeaderboardRow[] = [];
   for (const dimension of results.dimensions) {
     for (const video of dimension.videos) {
-      if (!video.model || video.blind) continue;
-      const value = pick(dimension, video);
-      if (value !== null) rows.push({ generator: video.model, promptKey: promptKey(video), dimension: dimension.dimension, value });
+      const value = video.model ? pick(dimension, video) : null;
+      if (value) rows.push({ generator: video.model!, promptKey: promptKey(video), dimension: dimension.dimension, value: value.value, excluded: value.excludedReason !== null });
     }
   }
   return rows;
 }
 
-const judgeValue = (video: Video) => (video.excludedReason === null ? video.value : null);
-const vbenchValue = (video: Video) => (video.vbenchValue === null || video.vbenchValue === -1 ? null : video.vbenchValue);
+const judgeValue = (video: Video): VideoValue => ({ value: video.value, excludedReason: video.excludedReason });
+const vbenchValue = (video: Video): VideoValue | null =>
+  video.vbenchValue === null ? null : video.vbenchValue === -1 ? { value: null, excludedReason: "VBench gave -1" } : { value: video.vbenchValue, excludedReason: null };
+const humanValue = (video: Video): VideoValue =>
+  video.humanValue !== null || video.humanExcludedReason !== null ? { value: video.humanValue, excludedReason: video.humanExcludedReason } : judgeValue(video);
 
 export async function vbench2Leaderboard(prisma: PrismaClient, actor: Actor, projectId: string, options: Vbench2LeaderboardOptions): Promise<Vbench2Leaderboard> {
-  const results = await visibleVbench2Results(prisma, actor, projectId, options.runId, { labelSetId: options.labelSetId ?? null });
+  const results = await vbench2RunResults(prisma, projectId, options.runId, { labelSetId: options.labelSetId ?? null });
+  await requireWholeView(prisma, actor.userId, videoIdsOf(results), "The VBench-2.0 leaderboard");
   const build = (rows: LeaderboardRow[]) =>
-    buildLeaderboard({ rows, dimensions: ALL_DIMENSIONS, categories: VBENCH2_CATEGORIES, missingCountsZero: true, bootstrap: { samples: options.samples ?? 1000, seed: options.seed ?? 1 } });
+    buildLeaderboard({
+      rows,
+      dimensions: ALL_DIMENSIONS,
+      categories: VBENCH2_CATEGORIES,
+      missingCountsZero: true,
+      scoreRule: vbench2DimensionScore,
+      bootstrap: { samples: options.samples ?? 1000, seed: options.seed ?? 1 },
+    });
   const main = build(rowsOf(results, (d, v) => (d.source === "judge" ? judgeValue(v) : vbenchValue(v))));
   const sourceRows: Record<LeaderboardSource, LeaderboardRow[]> = {
     judge: rowsOf(results, (d, v) => (d.source === "judge" ? judgeValue(v) : null)),
     vbench: rowsOf(results, (_d, v) => vbenchValue(v)),
-    humans: rowsOf(results, (d, v) => (d.source !== "judge" ? null : v.humanValue !== null || v.humanExcludedReason !== null ? (v.humanExcludedReason === null ? v.humanValue : null) : judgeValue(v))),
+    humans: rowsOf(results, (d, v) => (d.source === "judge" ? humanValue(v) : null)),
   };
   const answeredByPeople = results.dimensions.some((d) => d.humanN > 0);
   const rankings: Partial<Record<LeaderboardSource, string[]>> = {};
@@ -89,7 +111,10 @@ export async function vbench2Leaderboard(prisma: PrismaClient, actor: Actor, pro
       model: g.model,
       rank: g.rank,
       dimensions: Object.fromEntries(
-        Object.entries(g.dimensions).map(([dimension, cell]) => [dimension, { score: cell.score, lower: cell.lower, upper: cell.upper, n: cell.n, source: sourceOf(dimension) }]),
+        Object.entries(g.dimensions).map(([dimension, cell]) => [
+          dimension,
+          { score: cell.score, lower: cell.lower, upper: cell.upper, n: cell.n, excluded: cell.excluded, source: sourceOf(dimension) },
+        ]),
       ),
       categories: g.categories,
       total: g.total,
@@ -97,6 +122,6 @@ export async function vbench2Leaderboard(prisma: PrismaClient, actor: Actor, pro
     pairs: main.pairs,
     rankings,
     kendallTau: taus,
-    leftOut: { withoutModel: videos.filter((v) => !v.model).length, withheld: videos.filter((v) => v.blind).length },
+    leftOut: { withoutModel: videos.filter((v) => !v.model).length },
   };
 }

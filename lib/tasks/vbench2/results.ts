@@ -11,9 +11,10 @@ import { NotFoundError, ValidationError } from "../../errors";
 import { cohensKappa } from "../../stats/cohens-kappa";
 import type { VideoContext } from "../../judge/engine/pipeline";
 import { matchDimension } from "../../import/vbench-dimensions";
-import { meanOfIncluded, questionCategory, type VideoValue } from "./dimension";
+import { questionCategory, type VideoValue } from "./dimension";
 import { DIMENSIONS } from "./dimensions";
 import type { DimensionSummary, Vbench2VideoSummary } from "./pipeline";
+import { vbench2ScoreOf } from "./results-score";
 import { ALL_DIMENSIONS, categoryOf, isJudgedDimension, vbench2Total, type JudgedDimension } from "./vbench2-dimensions";
 
 /** The task id of VBench's own results imported as a label set (lib/label-sets). */
@@ -238,7 +239,7 @@ export async function vbench2RunResults(prisma: PrismaClient, projectId: string,
     }
     if (videos.length === 0) continue;
     const judged = isJudgedDimension(dimension);
-    const scoreOf = (values: VideoValue[]) => (judged ? (DIMENSIONS[dimension as JudgedDimension].score ?? meanOfIncluded)(values) : meanOfIncluded(values));
+    const scoreOf = (values: VideoValue[]) => vbench2ScoreOf(dimension, values);
     const judgeValues = videos.map((v) => ({ value: v.value, excludedReason: v.excludedReason }));
     const humanValues = videos.filter((v) => v.humanValue !== null || v.humanExcludedReason !== null).map((v) => ({ value: v.humanValue, excludedReason: v.humanExcludedReason }));
     const vbenchVideo = videos.filter((v) => v.vbenchValue !== null && videoIds.has(v.videoId)).map((v) => vbenchVideoValue(v.vbenchValue!));
@@ -252,7 +253,7 @@ export async function vbench2RunResults(prisma: PrismaClient, projectId: string,
       excluded: countExcluded(judgeValues),
       humanScore: humanValues.length ? scoreOf(humanValues) : null,
       humanN: countIncluded(humanValues),
-      vbenchScore: vbenchVideo.length ? meanOfIncluded(vbenchVideo) : null,
+      vbenchScore: vbenchVideo.length ? scoreOf(vbenchVideo) : null,
       vbenchN: countIncluded(vbenchVideo),
       judgeVsVbench: judged && vbenchOf ? agreementOf(judgeVsVbenchPairs) : null,
       judgeVsHumans: judged ? agreementOf(questionPairs) : null,
@@ -268,13 +269,15 @@ export async function vbench2RunResults(prisma: PrismaClient, projectId: string,
 /**
  * VBench's own results file for one generator (`{"<Dimension>": [score, [{"video_path", "video_results"}]]}`, as
  * its evaluate.py writes `<name>_eval_results.json`): VBench evaluates one model at a time, and its
- * scripts/cal_final_score.py reads this file unchanged. An excluded video's result is -1, as VBench writes it.
+ * scripts/cal_final_score.py reads this file unchanged. An excluded video's result is -1, as VBench writes it, and
+ * so is a video the judge gave no value: the score leaves both out of its mean, so the file agrees with its score.
+ * Callers hand in whole results (visibleEvalResults withholds the file from a blind reviewer).
  */
 export function evalResultsOf(results: Vbench2Results): Record<string, [number, { video_path: string; video_results: number }[]]> {
   const out: Record<string, [number, { video_path: string; video_results: number }[]]> = {};
   for (const d of results.dimensions) {
     if (d.score === null) continue;
-    out[d.dimension] = [d.score, d.videos.map((v) => ({ video_path: v.videoPath, video_results: v.excludedReason !== null ? -1 : (v.value ?? 0) }))];
+    out[d.dimension] = [d.score, d.videos.map((v) => ({ video_path: v.videoPath, video_results: v.excludedReason !== null || v.value === null ? -1 : v.value }))];
   }
   return out;
 }

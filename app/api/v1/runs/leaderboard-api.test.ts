@@ -5,7 +5,8 @@
  *   Gen_A: P1 80 70 | P2 60 | P3 90            → overall 75 (4 videos); verdict 1 1 1 0 → 0.75
  *   Gen B: P1 50 | P2 40 60 | P3 70, and 10 (P3) → overall 230 / 5 = 46; verdict 0 0 1 0 0 → 0.2
  *   one video without a model (overall 99), left out.
- * The last Gen B video is in a blind queue a reviewer is working on: for them Gen B is 220 / 4 = 55.
+ * The last Gen B video is in a blind queue a reviewer is working on: for them the whole leaderboard is withheld
+ * (409 `withheld`), never one of the other videos (Gen B 220 / 4 = 55 where everyone else sees 46).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
@@ -91,7 +92,7 @@ describe("GET /api/v1/runs/:runId/leaderboard", () => {
     expect(body.run).toMatchObject({ id: runId, projectId, pipeline: "hallucination" });
     expect(body.metric).toMatchObject({ id: "overall", label: "Overall", higherIsBetter: true, percent: false });
     expect(body.metrics.map((m: any) => m.id)).toEqual(expect.arrayContaining(["overall", "verdict", "S", "D", "I"]));
-    expect(body.videos).toEqual({ withValue: 10, ranked: 9, withoutModel: 1, withheld: 0 });
+    expect(body.videos).toEqual({ withValue: 10, ranked: 9, withoutModel: 1 });
     const lb = body.leaderboard;
     expect(lb.ranking).toEqual(["Gen_A", "Gen B"]);
     expect(lb.dimensions).toEqual(["overall"]);
@@ -131,17 +132,18 @@ describe("GET /api/v1/runs/:runId/leaderboard", () => {
     expect(body.leaderboard.generators.map((g: any) => g.dimensions[rubricMetric].score)).toEqual([1, 4]);
   });
 
-  it("answers reviewers and viewers, leaving out the videos a reviewer reviews blind", async () => {
+  it("answers reviewers and viewers the same numbers, and withholds the whole board from a reviewer reviewing a video of it blind", async () => {
     const viewer = await call(`/api/v1/runs/${runId}/leaderboard`, "viewer");
     expect(viewer.status).toBe(200);
     expect(viewer.body.leaderboard.generators[1].dimensions.overall.score).toBeCloseTo(46, 9);
     const reviewer = await call(`/api/v1/runs/${runId}/leaderboard`, "reviewer");
-    expect(reviewer.body.videos.withheld).toBe(0);
-    const blind = await call(`/api/v1/runs/${runId}/leaderboard`, "blindReviewer");
-    expect(blind.status).toBe(200);
-    expect(blind.body.videos).toEqual({ withValue: 10, ranked: 8, withoutModel: 1, withheld: 1 });
-    expect(blind.body.leaderboard.generators[1].dimensions.overall).toMatchObject({ n: 4 });
-    expect(blind.body.leaderboard.generators[1].dimensions.overall.score).toBeCloseTo(55, 9);
+    expect(reviewer.body.leaderboard).toEqual(viewer.body.leaderboard);
+    for (const format of ["json", "csv", "latex"]) {
+      const blind = await call(`/api/v1/runs/${runId}/leaderboard?format=${format}`, "blindReviewer");
+      expect(blind.status, format).toBe(409);
+      expect(blind.body.error).toMatchObject({ code: "withheld", message: expect.stringContaining('hidden while you review "Blind" blind: 1 item left') });
+      expect(blind.body.error.details.withheld).toMatchObject({ queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 });
+    }
   });
 
   it("downloads the CSV and the LaTeX", async () => {

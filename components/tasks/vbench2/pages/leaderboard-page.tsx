@@ -4,6 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { LeaderboardPairsTable } from "@/components/leaderboard/leaderboard-tables";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { DataTable } from "@/components/ui/data-table";
 import { prisma } from "@/lib/db/prisma";
 import { AppError } from "@/lib/errors";
@@ -12,6 +13,7 @@ import { vbench2PageChoices } from "@/lib/tasks/vbench2/page-data";
 import { vbench2LeaderboardQuerySchema } from "@/lib/tasks/vbench2/results-query";
 import { VBENCH2_CATEGORIES } from "@/lib/tasks/vbench2/vbench2-dimensions";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { WithheldError } from "@/lib/visibility/withheld";
 
 const pct = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)}`);
 const cell = (e: { value?: number | null; score?: number | null; lower: number | null; upper: number | null }) => {
@@ -29,6 +31,7 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
   const { runs } = await vbench2PageChoices(prisma, projectId);
   let board: Vbench2Leaderboard | null = null;
   let problem: string | null = null;
+  let withheld: WithheldError | null = null;
   const parsed = vbench2LeaderboardQuerySchema.safeParse({ ...raw, runId: raw.runId ?? runs[0]?.id });
   if (!parsed.success) problem = runs.length ? `Some parameters were not understood: ${parsed.error.issues.map((i) => i.message).join(" ")}` : null;
   else {
@@ -36,6 +39,7 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
       board = await vbench2Leaderboard(prisma, actor, projectId, { runId: parsed.data.runId, labelSetId: parsed.data.labelSetId ?? null, samples: parsed.data.samples, seed: parsed.data.seed });
     } catch (error) {
       if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
+      else if (error instanceof WithheldError) withheld = error;
       else if (error instanceof AppError) problem = error.message;
       else throw error;
     }
@@ -58,6 +62,7 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
           {problem}
         </p>
       )}
+      {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
       {runs.length === 0 && <EmptyState title="No VBench-2.0 runs yet">A leaderboard ranks the generators of a VBench-2.0 run.</EmptyState>}
       {board && (
         <>
@@ -131,11 +136,7 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
                 </li>
               ))}
             </ul>
-            {(board.leftOut.withoutModel > 0 || board.leftOut.withheld > 0) && (
-              <p className="mt-2 text-xs text-slate-500">
-                Left out: {board.leftOut.withoutModel} video values without a generator, {board.leftOut.withheld} withheld while you review them blind.
-              </p>
-            )}
+            {board.leftOut.withoutModel > 0 && <p className="mt-2 text-xs text-slate-500">Left out: {board.leftOut.withoutModel} video values without a generator.</p>}
           </Card>
         </>
       )}

@@ -5,7 +5,8 @@
  * are yes. More than 90% of the videos at -1 makes the score 0.
  */
 import { answerText } from "../answers";
-import { auxiliaryInfo, excluded, known, meanOfIncluded, missingInfo, questionCategory, stepId, valueOf, type Vbench2Dimension } from "../dimension";
+import { meanOfTally } from "../../../leaderboard/leaderboard";
+import { auxiliaryInfo, excluded, known, missingInfo, questionCategory, stepId, valueOf, type Vbench2Dimension } from "../dimension";
 import type { VideoContext } from "../../../judge/engine/pipeline";
 import { textStep, vlmStep } from "../steps";
 
@@ -58,9 +59,6 @@ export const motionOrderUnderstanding: Vbench2Dimension = {
     if (known(answers, 2)) return valueOf(answers[0] && answers[1] ? 1 : 0);
     return judgeExclusion ? excluded(judgeExclusion) : valueOf(null);
   },
-  score: (values) => {
-    const excludedCount = values.filter((v) => v.excludedReason !== null).length;
-    if (values.length && excludedCount > 0.9 * values.length) return 0;
-    return meanOfIncluded(values);
-  },
+  // motion_order_understanding.py: `if count > 0.9 * len(video_results): return 0`, count being the -1 videos.
+  score: (tally) => (tally.videos > 0 && tally.excluded > 0.9 * tally.videos ? 0 : meanOfTally(tally)),
 };

@@ -5,7 +5,7 @@ import { prisma } from "@/lib/db/prisma";
 import { leaderboardCsv, leaderboardLatex } from "@/lib/leaderboard/leaderboard-formats";
 import { runLeaderboard } from "@/lib/leaderboard/run-leaderboard";
 import { runLeaderboardQuerySchema } from "@/lib/leaderboard/run-leaderboard.validation";
-import { download } from "@/lib/api/openapi/route-builders";
+import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?metric=<id>&format=json|csv|latex&samples=&seed=&intervals=`: the run's models ranked by one metric, with bootstrap 95% intervals and paired differences. */
 export const GET = withProjectOf(
@@ -16,9 +16,10 @@ export const GET = withProjectOf(
     query: runLeaderboardQuerySchema,
     responses: [
       download(
-        "`{run, metric, metrics, videos: {withValue, ranked, withoutModel, withheld}, leaderboard: {dimensions, generators: [{model, rank, dimensions, total}], pairs: [{a, b, n, difference, lower, upper, p}], ranking, bootstrap}}`, or the CSV or LaTeX table.",
+        "`{run, metric, metrics, videos: {withValue, ranked, withoutModel}, leaderboard: {dimensions, generators: [{model, rank, dimensions, total}], pairs: [{a, b, n, difference, lower, upper, p}], ranking, bootstrap}}`, or the CSV or LaTeX table.",
         ["application/json", "text/csv", "application/x-latex"],
       ),
+      withheldAnswer("The leaderboard (every format)"),
     ],
   },
   async ({ actor, record, query }) => {

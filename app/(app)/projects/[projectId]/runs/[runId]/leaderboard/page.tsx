@@ -7,11 +7,13 @@ import { buttonClass } from "@/components/class-names";
 import { Card, EmptyState } from "@/components/empty-state";
 import { LeaderboardChart } from "@/components/leaderboard/leaderboard-chart";
 import { LeaderboardPairsTable, LeaderboardTable } from "@/components/leaderboard/leaderboard-tables";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { prisma } from "@/lib/db/prisma";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { runLeaderboard, type RunLeaderboard } from "@/lib/leaderboard/run-leaderboard";
 import { runLeaderboardQuerySchema } from "@/lib/leaderboard/run-leaderboard.validation";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { WithheldError } from "@/lib/visibility/withheld";
 
 /** A run's generator models ranked by one of its metrics, with 95% intervals and every pair's difference (owners, reviewers and viewers). */
 export default async function RunLeaderboardPage({
@@ -26,11 +28,13 @@ export default async function RunLeaderboardPage({
   const { metric, samples, seed } = searchParamsObject(await searchParams);
   let board: RunLeaderboard | null = null;
   let problem: string | null = null;
+  let withheld: WithheldError | null = null;
   try {
     board = await runLeaderboard(prisma, actor, runId, runLeaderboardQuerySchema.parse({ metric, samples, seed }));
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
+    else if (error instanceof WithheldError) withheld = error;
     else if (error instanceof AppError) problem = error.message;
     else throw error;
   }
@@ -65,6 +69,7 @@ export default async function RunLeaderboardPage({
           <button className={buttonClass("secondary")}>Show</button>
         </form>
       )}
+      {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
       {problem && (
         <p role="alert" className="rounded bg-rose-50 px-3 py-2 text-sm text-rose-800" data-testid="leaderboard-error">
           {problem}
@@ -73,7 +78,7 @@ export default async function RunLeaderboardPage({
       {board &&
         (board.leaderboard.generators.length === 0 ? (
           <EmptyState title="No model to rank">
-            {board.videos.withValue === 0 ? `No video of this run has a value of ${board.metric.label} yet.` : `None of the ${board.videos.withValue} videos with a value has a model you may see.`}
+            {board.videos.withValue === 0 ? `No video of this run has a value of ${board.metric.label} yet.` : `None of the ${board.videos.withValue} videos with a value has a model.`}
           </EmptyState>
         ) : (
           <>
@@ -83,8 +88,8 @@ export default async function RunLeaderboardPage({
                 <LeaderboardChart generators={board.leaderboard.generators} dimension={board.metric.id} percent={board.metric.percent} domain={[board.metric.scale.min, board.metric.scale.max]} />
                 <p className="text-xs text-slate-500" data-testid="leaderboard-videos">
                   {board.videos.ranked} videos ranked
-                  {board.videos.withoutModel ? `; ${board.videos.withoutModel} without a model left out` : ""}
-                  {board.videos.withheld ? `; ${board.videos.withheld} you review blind left out` : ""}. {board.leaderboard.bootstrap.samples} resamples, seed {board.leaderboard.bootstrap.seed}.
+                  {board.videos.withoutModel ? `; ${board.videos.withoutModel} without a model left out` : ""}. {board.leaderboard.bootstrap.samples} resamples, seed {board.leaderboard.bootstrap.seed}
+                  .
                 </p>
               </div>
             </Card>
