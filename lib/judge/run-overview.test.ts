@@ -3,6 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
+import { nextItem } from "../queues/next-item";
 import { queueWithRunPipeline } from "../queues/queue-run";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -67,5 +68,41 @@ describe("the run page's and the queue pages' reads", () => {
   it("give the project's saved pipeline defaults, for members only", async () => {
     expect(await projectPipelineDefaults(prisma, owner, projectId)).toEqual({ hallucination: { aggregation: "max-max" } });
     await expect(projectPipelineDefaults(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("the run page's columns", () => {
+  it("are the metrics the run's videos have (a VBench-2.0 video only its own dimensions'), the same for a blind reviewer, with each video's generator", async () => {
+    const { projectId: vbProject, videoIds: vb } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name: "VBench-2.0 run page" });
+    await prisma.video.update({ where: { id: vb[0] }, data: { model: "GenA" } });
+    await prisma.video.update({ where: { id: vb[1] }, data: { model: "GenB" } });
+    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId: vbProject, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const run = (await prisma.judgeRun.create({ data: { projectId: vbProject, pipeline: "vbench2", endpointId: endpoint.id, createdById: owner.userId, status: "running" } })).id;
+    const summaries = [{ material: 1, dimensions: {}, complete: true }, { thermotics: null, dimensions: {}, complete: true }, null];
+    for (const [i, videoId] of vb.entries()) {
+      const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
+      await createRunVideo(prisma, { runId: run, videoId, frameSetId: frameSet.id, status: summaries[i] ? "done" : "queued", summary: summaries[i] ?? undefined });
+    }
+    const overview = await runOverview(prisma, owner, vbProject, run);
+    expect(overview.metrics.map((m) => m.id)).toEqual(["material", "thermotics"]);
+    expect(overview.videos.map((v) => v.video.model)).toEqual(["GenA", "GenB", null]);
+
+    // A reviewer who reviews the Material video blind sees the same columns.
+    const reviewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId: vbProject, userId: reviewer.userId, role: "reviewer" } });
+    const queue = await prisma.reviewQueue.create({
+      data: { projectId: vbProject, name: "blind", runId: run, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId },
+    });
+    await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: vb[0]!, position: 0 } });
+    expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
+    const blind = await runOverview(prisma, reviewer, vbProject, run);
+    expect(blind.videos[0]).toMatchObject({ blind: true, summary: null });
+    expect(blind.metrics.map((m) => m.id)).toEqual(["material", "thermotics"]);
+
+    // Before any video has a summary, every metric the task declares.
+    const fresh = (await prisma.judgeRun.create({ data: { projectId: vbProject, pipeline: "vbench2", endpointId: endpoint.id, createdById: owner.userId, status: "queued" } })).id;
+    const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId: vb[0] } });
+    await createRunVideo(prisma, { runId: fresh, videoId: vb[0]!, frameSetId: frameSet.id, status: "queued" });
+    expect((await runOverview(prisma, owner, vbProject, fresh)).metrics).toHaveLength(12);
   });
 });

@@ -20,7 +20,7 @@ export async function findProjectRun(prisma: PrismaClient, actor: Actor, project
 }
 
 /**
- * The run page: the run, the metrics its task declares (the table's columns) and its videos in natural
+ * The run page: the run, the metrics its task declares that its videos have (the table's columns) and its videos in natural
  * path order (lib/format/natural-sort), each with its stored summary, except where the caller reviews the video blind (lib/visibility).
  */
 export async function runOverview(prisma: PrismaClient, actor: Actor, projectId: string, runId: string) {
@@ -35,13 +35,25 @@ export async function runOverview(prisma: PrismaClient, actor: Actor, projectId:
   const rows = (
     await prisma.runVideo.findMany({
       where: { runId, videoId: { in: shown } },
-      select: { videoId: true, status: true, summary: true, video: { select: { fileName: true, prompt: true } } },
+      select: { videoId: true, status: true, summary: true, video: { select: { fileName: true, prompt: true, model: true } } },
     })
   ).sort((a, b) => place.get(a.videoId)! - place.get(b.videoId)!);
+  const metrics = metricsInSummaries(findTask(run.pipeline)?.metrics ?? [], rows);
   const videos = await redactRunVideosFor(prisma, actor.userId, rows);
   return {
     run,
-    metrics: findTask(run.pipeline)?.metrics ?? [],
+    metrics,
     videos: videos.map((row) => ({ ...row, summary: row.summary as SubjectSummary | null })),
   };
+}
+
+/**
+ * The table's columns: the task's metrics that some listed video's summary has (a VBench-2.0 video has only its own
+ * dimensions' keys, so twelve columns would be mostly empty); all of them while no video has a summary yet. Read from
+ * the stored summaries before any is withheld, so the columns are the same whoever looks.
+ */
+function metricsInSummaries<M extends { id: string; summaryKey?: string }>(metrics: readonly M[], rows: readonly { summary: unknown }[]): M[] {
+  const summaries = rows.flatMap((row) => (row.summary && typeof row.summary === "object" ? [row.summary as object] : []));
+  if (summaries.length === 0) return [...metrics];
+  return metrics.filter((metric) => summaries.some((summary) => Object.hasOwn(summary, metric.summaryKey ?? metric.id)));
 }

@@ -6,8 +6,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { runOverview } from "@/lib/judge/run-overview";
-import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
-import { runResultsLinkOf, summaryMetricValues } from "@/lib/tasks/task-display";
+import { runResultsLinkOf } from "@/lib/tasks/task-display";
 import { findTask } from "@/lib/tasks/registry";
 import { labelNextCriteria } from "@/lib/label-next/label-next";
 import { runNameOfRow } from "@/lib/runs/run-name";
@@ -18,12 +17,10 @@ import { RubricItemValuesTable } from "@/components/rubrics/rubric-item-values-t
 import { rubricItemValues, rubricItemValuesQuerySchema } from "@/lib/rubrics/rubric-item-values";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { RunMetricsLegend } from "@/components/judge/run-metrics-legend";
+import { RunVideosTable } from "@/components/judge/run-videos-table";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { runDownloads } from "@/lib/export/run-downloads";
 import { getProject } from "@/lib/projects/projects";
-
-/** Numbers with one decimal, as this table always showed them; named values in words. */
-const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ projectId: string; runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId, runId } = await params;
@@ -114,54 +111,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </section>
       )}
       <RunMetricsLegend metrics={metrics} />
-      <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="run-videos">
-        <thead className="text-xs uppercase text-slate-500">
-          <tr>
-            <th className="px-3 py-2">Video</th>
-            <th>Status</th>
-            {metrics.map((m) => (
-              <th key={m.id} title={`${m.definition} ${m.aggregation}`} data-testid="run-metric-header">
-                {m.label}
-              </th>
-            ))}
-            <th />
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {videos.map((rv) => {
-            const summary = rv.summary;
-            const values = summaryMetricValues({ metrics }, summary);
-            return (
-              <tr key={rv.videoId} data-testid="run-video">
-                <td className="max-w-xs truncate px-3 py-2" title={rv.video.prompt ?? ""}>
-                  <Link href={`/projects/${projectId}/videos/${rv.videoId}`} className="text-indigo-700 underline">
-                    {rv.video.fileName}
-                  </Link>
-                </td>
-                <td>
-                  {rv.status}
-                  {rv.blind && (
-                    <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">
-                      blind
-                    </span>
-                  )}
-                </td>
-                {metrics.map((m, i) => (
-                  <td key={m.id} className={m.reviewed && m.scale.kind === "numeric" ? "font-medium" : undefined}>
-                    {fmt(m, values[m.id] ?? null)}
-                    {i === metrics.length - 1 && summary?.complete === false && <span className="ml-1 text-xs text-amber-700">(incomplete)</span>}
-                  </td>
-                ))}
-                <td>
-                  <Link href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`} className="text-xs text-indigo-700 underline">
-                    calls
-                  </Link>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />
       {itemList && <RubricItemValuesTable projectId={projectId} runId={runId} list={itemList} />}
     </div>
   );
