@@ -50,7 +50,8 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     const itemsCsv = await page.request.get((await exports.first().getAttribute("href"))!);
     expect(itemsCsv.status()).toBe(200);
     expect(itemsCsv.headers()["content-type"]).toContain("text/csv");
-    const overall = await page.getByTestId("run-video").first().locator("td").nth(5).textContent();
+    // Video, generator, status, I, S, D, overall.
+    const overall = await page.getByTestId("run-video").first().locator("td").nth(6).textContent();
     expect(Number(overall)).toBeGreaterThanOrEqual(0);
     expect(Number(overall)).toBeLessThanOrEqual(100);
 
