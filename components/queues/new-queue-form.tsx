@@ -9,7 +9,8 @@ import { QueueScopeOptions } from "@/components/tasks/queue-views";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
 import { findTask } from "@/lib/tasks/registry";
-import { scaleBounds } from "@/lib/tasks/task-declaration";
+import { isYesNoScale, scaleBounds } from "@/lib/tasks/task-declaration";
+import type { QueueHandOut } from "@/lib/queues/queues.validation";
 import { perItemText, type QueueTargetCounts } from "@/lib/queues/target-counts";
 
 const SCOPE_WORDS = { key_frame: "key frame", cluster: "cluster", video: "video", item: "item" } as const;
@@ -37,7 +38,8 @@ export function NewQueueForm({
   const router = useRouter();
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
-  const [scope, setScope] = useState<"verdict" | "scores" | "unstable">(filter.unstable === "1" ? "unstable" : "verdict");
+  const [chosenScope, setScope] = useState<"verdict" | "scores" | "unstable">(filter.unstable === "1" ? "unstable" : "verdict");
+  const [handOut, setHandOut] = useState<QueueHandOut>("overlap");
   const [mode, setMode] = useState<"full" | "presence">("full");
   /** The item scopes' options as chosen, by scope id (kept when the run changes back). */
   const [scopeOptions, setScopeOptions] = useState<Record<string, Record<string, unknown>>>({});
@@ -46,6 +48,10 @@ export function NewQueueForm({
   const [blind, setBlind] = useState(true);
   const [guidelines, setGuidelines] = useState("");
   const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
+  // A task without a reviewed per-video metric (VBench-2.0 asks questions, not a verdict) gives a verdict queue no
+  // target: its scores are what reviewers judge, and the server refuses a verdict queue of it.
+  const hasVerdict = task ? task.metrics.some((m) => m.reviewed) : true;
+  const scope = chosenScope === "verdict" && !hasVerdict ? "scores" : chosenScope;
   // A run whose subjects are items is reviewed item by item, in the scope its task folder adds for that kind.
   const itemScope = task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
   const videoScope = itemScope === null;
@@ -56,6 +62,8 @@ export function NewQueueForm({
   const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
   const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
   const scopes = [...new Set(targets.map((t) => SCOPE_WORDS[t.scope]))].join(" / ");
+  /** Every target a yes/no answer (VBench-2.0's questions): the scores are answers, not numbers on a range. */
+  const answers = targets.length > 0 && targets.every((t) => isYesNoScale(t.scale));
   const filterEntries = Object.entries(filter).filter(([key, value]) => key !== "runId" && value !== undefined && value !== "");
   const previewParams = new URLSearchParams(filterEntries.map(([k, v]) => [k, String(v)]));
   previewParams.set("runId", runId);
@@ -82,6 +90,7 @@ export function NewQueueForm({
         ...(itemScope?.optionsKey ? { [itemScope.optionsKey]: scopeOptions[itemScope.id] ?? {} } : {}),
         mode: videoScope && scope === "scores" && task?.presence ? mode : "full",
         reviewersPerItem,
+        handOut,
         blind,
         guidelines,
       }),
@@ -141,14 +150,22 @@ export function NewQueueForm({
       ) : (
         <fieldset className="flex flex-col gap-1">
           <legend className="font-medium">Reviewers judge</legend>
+          {hasVerdict && (
+            <label className="flex items-center gap-2">
+              <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} data-testid="queue-scope-verdict" /> the{" "}
+              {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
+            </label>
+          )}
           <label className="flex items-center gap-2">
-            <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} /> the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no)
-            per video
-          </label>
-          <label className="flex items-center gap-2">
-            <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} /> the judge&apos;s scores{bounds ? ` (${bounds.min}–${bounds.max})` : ""}
+            <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} data-testid="queue-scope-scores" />{" "}
+            {answers ? "the judge's answers (yes / no) to each of its questions" : `the judge's scores${bounds ? ` (${bounds.min}–${bounds.max})` : ""}`}
             {scopes ? ` per ${scopes}` : ""}
           </label>
+          {!hasVerdict && task && (
+            <p className="ml-6 text-xs text-slate-600" data-testid="queue-no-verdict">
+              {task.label} gives no verdict per video: reviewers answer what the judge was asked.
+            </p>
+          )}
           {perVideo && (
             <p className="ml-6 text-xs text-slate-600" data-testid="queue-targets-per-item">
               {perItemText(perVideo.full)} target{perVideo.full.max === 1 ? "" : "s"} per video
@@ -195,6 +212,17 @@ export function NewQueueForm({
         <span className="font-medium">Reviewers per item</span>
         <input type="number" min={1} max={10} value={reviewersPerItem} onChange={(e) => setReviewersPerItem(Number(e.target.value))} className="rounded-md border border-slate-300 px-2 py-1.5" />
       </label>
+      <fieldset className="flex flex-col gap-1" data-testid="queue-hand-out">
+        <legend className="font-medium">Which item a reviewer gets next</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="handOut" value="overlap" checked={handOut === "overlap"} onChange={() => setHandOut("overlap")} /> overlap first: the first item they have not reviewed that still
+          needs a reviewer, so reviewers meet on the same items and their agreement shows early
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="handOut" value="coverage" checked={handOut === "coverage"} onChange={() => setHandOut("coverage")} /> coverage first: the items with the fewest reviews first, so
+          every item gets one reviewer before any gets a second
+        </label>
+      </fieldset>
       <label className="flex items-center gap-2">
         <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
         <span>
