@@ -4,6 +4,7 @@ import { PrismaClient } from "../generated/prisma/client";
 import { attachDriverAdapter } from "./direct-sql";
 import { rootLogger } from "../observability/logger";
 import { ReconnectingAdapterFactory, reconnectWaitMsFromEnv, type ReconnectPolicy } from "./reconnecting-adapter";
+import { ClusterIdentity } from "./cluster-identity";
 
 // One client per process; Next.js dev reloads modules, so keep it on globalThis.
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
@@ -12,15 +13,22 @@ const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
  * A Prisma client on PostgreSQL that rides out a server restart: queries wait for the server for up
  * to DATABASE_RETRY_SECONDS (lib/db/reconnecting-adapter.ts), and so may transactions, whose time
  * limits are raised by that much. Its driver adapter is also reachable by lib/db/direct-sql.ts. `connection`: a URL, or
- * a node-postgres pool of one (the judge benchmark's counts its statements).
+ * a node-postgres pool of one (the judge benchmark's counts its statements). Given a URL, each new connection is checked
+ * to reach the same PostgreSQL cluster as the first (its system identifier), so a server that took the port while the
+ * database was down is refused.
  */
 export function createPrismaClient(connection: string | Pool, reconnect: Partial<ReconnectPolicy> = {}): PrismaClient {
   const maxWaitMs = reconnect.maxWaitMs ?? reconnectWaitMsFromEnv();
-  const adapter = new ReconnectingAdapterFactory(new PrismaPg(typeof connection === "string" ? { connectionString: connection } : connection), {
+  // Every new connection of the client's own pool must reach the cluster its first one did (lib/db/cluster-identity.ts).
+  const identity = new ClusterIdentity({
+    onRefused: (error) => rootLogger().error({ expected: error.expected, found: error.found }, "refused a PostgreSQL server that is another cluster; waiting for this database's own"),
+  });
+  const pool = typeof connection === "string" ? { connectionString: connection, onConnect: identity.check } : connection;
+  const adapter = new ReconnectingAdapterFactory(new PrismaPg(pool), {
     maxWaitMs,
-    onOutage: ({ state, error, waitedMs }) => {
+    onOutage: ({ state, error, waitedMs, attempts }) => {
       if (state === "lost") rootLogger().warn({ error: describeConnectionError(error) }, "lost the database connection; waiting for PostgreSQL to answer again");
-      else rootLogger().info({ waitedMs }, "the database answers again");
+      else rootLogger().info({ waitedMs, attempts }, "the database answers again");
     },
     ...reconnect,
   });

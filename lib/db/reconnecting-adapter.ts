@@ -3,9 +3,13 @@ import type { IsolationLevel, SqlDriverAdapter, SqlMigrationAwareDriverAdapterFa
 export interface ReconnectPolicy {
   /** How long one query keeps waiting for the database to come back before failing. */
   maxWaitMs: number;
+  /** The pause before the first look at a lost database; it doubles after each look that fails, up to `maxDelayMs`. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
   sleep?(ms: number): Promise<void>;
-  /** Told once per outage and once when the database answers again. */
-  onOutage?(event: { state: "lost" | "back"; error?: unknown; waitedMs?: number }): void;
+  now?(): number;
+  /** Told once per outage and once when the database answers again (after `attempts` looks). */
+  onOutage?(event: { state: "lost" | "back"; error?: unknown; waitedMs?: number; attempts?: number }): void;
 }
 
 /** DATABASE_RETRY_SECONDS (default 60): how long queries wait for a restarting PostgreSQL. */
@@ -70,7 +74,9 @@ export class ReconnectingAdapterFactory implements SqlMigrationAwareDriverAdapte
   }
 
   async connect(): Promise<SqlDriverAdapter> {
-    const adapter: ReconnectingAdapter = new ReconnectingAdapter(await this.inner.connect(), new Waiter(this.policy), () => {
+    const inner = await this.inner.connect();
+    const probe = () => inner.queryRaw({ sql: "SELECT 1", args: [], argTypes: [] });
+    const adapter: ReconnectingAdapter = new ReconnectingAdapter(inner, new Waiter(this.policy, probe), () => {
       if (this.current === adapter) this.current = null;
     });
     this.current = adapter;
@@ -82,38 +88,103 @@ export class ReconnectingAdapterFactory implements SqlMigrationAwareDriverAdapte
   }
 }
 
-/** Retries with backoff while the connection is lost; reports an outage once, and its end. */
-class Waiter {
-  private outageSince: number | null = null;
+interface Waiting {
+  deadline: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
 
-  constructor(private readonly policy: ReconnectPolicy) {}
+interface Outage {
+  since: number;
+  lastError: unknown;
+  waiting: Set<Waiting>;
+}
+
+/**
+ * Holds a client's queries while its database is lost. One look at a time asks whether the server is back (`probe`,
+ * a trivial query on a new connection, which is checked to be the same cluster: lib/db/cluster-identity.ts), after a
+ * pause that doubles from `initialDelayMs` to `maxDelayMs`; every query waits for that answer instead of connecting
+ * on its own. A client with a hundred queries in flight otherwise knocked a hundred times per pause, several times a
+ * second in all. A query whose `maxWaitMs` has passed fails with the last connection error; the looks stop when no
+ * query waits any more. The outage is reported once, and its end.
+ */
+class Waiter {
+  private outage: Outage | null = null;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly policy: ReconnectPolicy,
+    private readonly probe: () => Promise<unknown>,
+  ) {
+    this.now = policy.now ?? Date.now;
+    this.sleep = policy.sleep ?? defaultSleep;
+  }
 
   async retry<T>(operation: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + this.policy.maxWaitMs;
-    let delay = 100;
+    const deadline = this.now() + this.policy.maxWaitMs;
     while (true) {
+      if (this.outage) await this.waitForServer(this.outage, deadline);
       try {
-        const result = await operation();
-        if (this.outageSince !== null) {
-          const waitedMs = Date.now() - this.outageSince;
-          this.outageSince = null;
-          this.policy.onOutage?.({ state: "back", waitedMs });
-        }
-        return result;
+        return await operation();
       } catch (error) {
-        if (!isConnectionLoss(error) || Date.now() + delay > deadline) throw error;
-        if (this.outageSince === null) {
-          this.outageSince = Date.now();
-          this.policy.onOutage?.({ state: "lost", error });
-        }
-        await (this.policy.sleep ?? defaultSleep)(delay);
-        delay = Math.min(delay * 2, 2000);
+        if (!isConnectionLoss(error) || this.now() >= deadline) throw error;
+        this.lost(error);
       }
     }
   }
 
   get maxWaitMs() {
     return this.policy.maxWaitMs;
+  }
+
+  get clock() {
+    return this.now;
+  }
+
+  private waitForServer(outage: Outage, deadline: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => outage.waiting.add({ deadline, resolve, reject }));
+  }
+
+  private lost(error: unknown) {
+    if (this.outage) {
+      this.outage.lastError = error;
+      return;
+    }
+    const outage: Outage = { since: this.now(), lastError: error, waiting: new Set() };
+    this.outage = outage;
+    this.policy.onOutage?.({ state: "lost", error });
+    void this.lookUntilBack(outage);
+  }
+
+  private async lookUntilBack(outage: Outage) {
+    let delay = this.policy.initialDelayMs ?? 100;
+    let attempts = 0;
+    while (true) {
+      await this.sleep(delay);
+      const now = this.now();
+      for (const waiting of outage.waiting) {
+        if (now < waiting.deadline) continue;
+        outage.waiting.delete(waiting);
+        waiting.reject(outage.lastError);
+      }
+      if (outage.waiting.size === 0) break;
+      attempts++;
+      try {
+        await this.probe();
+      } catch (error) {
+        if (isConnectionLoss(error)) {
+          outage.lastError = error;
+          delay = Math.min(delay * 2, this.policy.maxDelayMs ?? 2000);
+          continue;
+        }
+        // Any other failure of the probe (its statement refused) is an answer: the server is back.
+      }
+      this.policy.onOutage?.({ state: "back", waitedMs: this.now() - outage.since, attempts });
+      break;
+    }
+    this.outage = null;
+    for (const waiting of outage.waiting) waiting.resolve();
   }
 }
 
@@ -216,12 +287,12 @@ class ReplayingTransaction implements Transaction {
 
   /** Runs one statement; on a lost connection, replays the transaction so far on a new one and tries again. */
   private async run<T>(query: SqlQuery | null, statement: (tx: Transaction) => Promise<T>): Promise<T> {
-    const deadline = Date.now() + this.waiter.maxWaitMs;
+    const deadline = this.waiter.clock() + this.waiter.maxWaitMs;
     while (true) {
       try {
         return await statement(this.inner);
       } catch (error) {
-        if (!isConnectionLoss(error) || (query && isCommit(query)) || Date.now() > deadline) throw error;
+        if (!isConnectionLoss(error) || (query && isCommit(query)) || this.waiter.clock() > deadline) throw error;
         await this.replay(error, deadline);
       }
     }
@@ -249,7 +320,7 @@ class ReplayingTransaction implements Transaction {
           await this.inner.rollback().catch(() => {});
           throw original;
         }
-        if (!isConnectionLoss(error) || Date.now() > deadline) throw error;
+        if (!isConnectionLoss(error) || this.waiter.clock() > deadline) throw error;
       }
     }
   }
