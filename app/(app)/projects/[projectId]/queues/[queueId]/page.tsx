@@ -127,6 +127,10 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           <dd>{queue.assignment.assignees.length ? queue.assignment.assignees.join(", ") : "every reviewer"}</dd>
           <dt className="text-slate-500">Reviewers per item</dt>
           <dd>{queue.reviewersPerItem}</dd>
+          <dt className="text-slate-500">Next item</dt>
+          <dd data-testid="queue-hand-out">
+            {queue.handOut === "coverage" ? "coverage first: the items with the fewest reviews first" : "overlap first: the first item a reviewer has not reviewed that still needs one"}
+          </dd>
           <dt className="text-slate-500">Judge run</dt>
           <dd>
             {run ? (
