@@ -16,7 +16,8 @@ import { extractAndUploadFrameSet } from "./extract-frame-set";
 import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
 import { sha256OfFile, UploadCancelledError, uploadVideo, type VideoJson } from "./upload-video";
 import { ImportProgress } from "./import-progress";
-import { FINISHED_IMPORT_STATES, type ImportItemState } from "@/lib/import/import-summary";
+import { FINISHED_IMPORT_STATES, promptExcerpt, type ImportItemState } from "@/lib/import/import-summary";
+import { foundGenerators, foundGeneratorsLine } from "@/lib/import/found-generators";
 
 interface ImportItem {
   key: string;
@@ -31,6 +32,8 @@ interface ImportItem {
   probe?: VideoProbe;
   /** The stored video has no prompt: its name is not `<prompt>-<index>` and no metadata or prompt list named one. */
   noPrompt?: boolean;
+  /** The stored video's whole prompt, shown on hovering its message (which quotes at most its first 80 characters). */
+  prompt?: string;
 }
 
 const CONCURRENCY = 2;
@@ -277,8 +280,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         signal,
         onProgress: (done, total) => update(item, { progress: 0.7 + 0.28 * (done / Math.max(1, total)), message: `Extracting frames… ${done}/${total}` }),
       });
-      const prompt = video?.prompt ? ` · ${video.prompt.slice(0, 80)}` : item.noPrompt ? ` · ${NO_PROMPT}` : "";
-      update(item, { state: "done", progress: 1, message: `${frameSet.keyFrames} key frames, ${frameSet.frames} frames (${frameSet.decoder})${prompt}` });
+      const prompt = video?.prompt ? ` · ${promptExcerpt(video.prompt)}` : item.noPrompt ? ` · ${NO_PROMPT}` : "";
+      update(item, { state: "done", progress: 1, message: `${frameSet.keyFrames} key frames, ${frameSet.frames} frames (${frameSet.decoder})${prompt}`, prompt: video?.prompt ?? undefined });
     } catch (error) {
       if (signal.aborted) {
         update(item, await cancelledOutcome(item, error));
@@ -311,6 +314,9 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const retryable = list.filter((i) => RETRYABLE.includes(i.state)).length;
   const noPrompt = list.filter((i) => i.noPrompt).length;
 
+  const videoPaths = list.filter((i) => i.kind === "video").map((i) => i.relativePath);
+  // Read from the paths as the import reads them, so the generators show before anything uploads.
+  const generators = videoPaths.length ? foundGenerators(videoPaths, model) : null;
   return (
     <div className="flex flex-col gap-5">
       <div
@@ -329,8 +335,10 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       >
         <p className="font-medium text-slate-700">Drop video files or whole folders here</p>
         <p className="text-sm text-slate-500">
-          mp4, webm, mov · VBench-2.0 layout <code>Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>prompt/*.txt</code>,<code> VBench2_full_text_info.json</code>, csv, jsonl),{" "}
-          {alongWith(["a metadata csv/jsonl", ...taskImportPanels().flatMap((panel) => (panel.description ? [panel.description] : []))])} may come along.
+          mp4, webm, mov, m4v, mkv · VBench-2.0 layout <code>generator/Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>VBench2_full_info.json</code>,{" "}
+          <code>meta_info/Dimension.json</code>, <code>VBench2_full_text_info.json</code>, <code>VBench_full_info.json</code>, txt/csv/json/jsonl in a <code>prompt</code> or <code>prompts</code>{" "}
+          folder or named <code>*prompt*</code>), {alongWith(["a metadata csv/jsonl (named *meta*)", ...taskImportPanels().flatMap((panel) => (panel.description ? [panel.description] : []))])} may
+          come along.
         </p>
         <div className="flex gap-2">
           <label className={buttonClass("secondary")}>
@@ -355,7 +363,12 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       <div className="grid gap-4 md:grid-cols-[16rem_1fr]">
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium text-slate-700">Generator model</span>
-          <input value={model} onChange={(e) => setModel(e.target.value)} placeholder="from the top folder if empty" className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm" />
+          <input
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            placeholder="from the folder above the dimension if empty"
+            className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm"
+          />
         </label>
         <ExtractionSettings value={settings} onChange={setSettings} />
       </div>
@@ -380,6 +393,12 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         </span>
       </div>
       {noPrompt > 0 && (
+      {generators && (
+        <p className="text-sm text-slate-600" data-testid="import-generators">
+          {foundGeneratorsLine(generators).replace(/^./, (first) => first.toUpperCase())}
+          {model.trim() ? " (the model typed above)." : "."}
+        </p>
+      )}
         <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="import-no-prompt">
           No prompt found for {noPrompt} {noPrompt === 1 ? "file" : "files"}: {noPrompt === 1 ? "its name is" : "their names are"} not <code>&lt;prompt&gt;-&lt;index&gt;</code> and no metadata file or
           prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"} stored without a prompt, and the judge skips the steps that compare a video with its prompt.
@@ -412,7 +431,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
               </div>
             )}
             {item.message && (
-              <span className={`text-xs ${item.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid="import-item-message">
+              <span className={`text-xs ${item.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid="import-item-message" title={item.prompt}>
                 {item.message}
               </span>
             )}

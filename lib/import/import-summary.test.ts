@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importSummary, importSummaryLine, type ImportItemState } from "./import-summary";
+import { importSummary, importSummaryLine, promptExcerpt, type ImportItemState } from "./import-summary";
 import type { PickedKind } from "./classify-file";
 
 const item = (kind: PickedKind, state: ImportItemState) => ({ kind, state });
@@ -23,5 +23,15 @@ describe("what an import came to (issue 38 §5.11)", () => {
     const cancelled = importSummary([item("video", "done"), item("video", "cancelled"), item("video", "uploading"), item("video", "queued")]);
     expect(cancelled).toMatchObject({ imported: 1, cancelled: 1, unfinished: 2, tone: "warning" });
     expect(importSummaryLine(cancelled)).toBe("1 imported, 0 skipped, 0 failed, 1 cancelled");
+  });
+});
+
+describe("a prompt quoted in an import's message", () => {
+  it("is cut at 80 characters with an ellipsis, whole when shorter, and never splits a character in two", () => {
+    const long = `${"A wooden toy floats ".repeat(4)}on the water.`;
+    expect(promptExcerpt(long)).toBe(`${long.slice(0, 80)}…`);
+    expect(promptExcerpt("A cup falls.")).toBe("A cup falls.");
+    expect(promptExcerpt("x".repeat(80))).toBe("x".repeat(80));
+    expect(promptExcerpt(`${"x".repeat(79)}🐱🐱`)).toBe(`${"x".repeat(79)}🐱…`);
   });
 });

@@ -61,3 +61,9 @@ export function importSummaryLine(summary: ImportSummary): string {
   if (summary.cancelled) parts.push(`${summary.cancelled} cancelled`);
   return parts.join(", ");
 }
+
+/** A prompt quoted in an import's message: its first `max` characters, and an ellipsis when it has more. */
+export function promptExcerpt(prompt: string, max = 80): string {
+  const characters = Array.from(prompt);
+  return characters.length > max ? `${characters.slice(0, max).join("")}…` : prompt;
+}
