@@ -53,9 +53,9 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
   });
   const s = status.data;
   if (!s) return <p className="text-xs text-slate-500">Loading…</p>;
-  const finished = s.steps.done + s.steps.failed + s.steps.parse_failed + s.steps.skipped + s.steps.cancelled;
-  const fraction = s.steps.total ? finished / s.steps.total : s.status === "done" ? 1 : 0;
   const active = s.status === "queued" || s.status === "running";
+  const steps = stepsProgress(s);
+  const fraction = steps.total ? steps.finished / steps.total : s.status === "done" ? 1 : 0;
   return (
     <div className="flex flex-col gap-2" data-testid="run-progress" data-run-status={s.status}>
       <div className="flex items-center gap-3">
@@ -80,7 +80,7 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
         </p>
       )}
       <dl className={`grid ${compact ? "grid-cols-4" : "grid-cols-4 md:grid-cols-8"} gap-x-4 gap-y-1 text-xs`} data-testid="run-counts">
-        <Stat label="steps" value={`${finished}/${s.steps.total}`} />
+        <Stat label={steps.estimated ? "steps (estimated)" : "steps"} value={steps.label} title={steps.note} />
         <Stat label="running" value={s.steps.running} />
         <Stat label="done" value={s.steps.done} />
         <Stat label="failed" value={s.steps.failed} warn={s.steps.failed > 0} />
@@ -94,9 +94,25 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
   );
 }
 
-function Stat({ label, value, warn = false }: { label: string; value: string | number; warn?: boolean }) {
+/**
+ * The run's steps: finished and in all. A video's steps are planned when a worker starts it, so while videos wait
+ * the rows counted so far are not the run's total: the total is then estimated from the videos started (their steps
+ * per video times every video) and labelled so, rather than growing under the reader (0/99, then 156/156).
+ */
+export function stepsProgress(s: Pick<RunStatus, "status" | "videos" | "steps">): { finished: number; total: number; estimated: boolean; label: string; note?: string } {
+  const finished = s.steps.done + s.steps.failed + s.steps.parse_failed + s.steps.skipped + s.steps.cancelled;
+  const waiting = s.videos.queued ?? 0;
+  const started = s.videos.total - waiting;
+  if (!(s.status === "queued" || s.status === "running") || waiting === 0) return { finished, total: s.steps.total, estimated: false, label: `${finished}/${s.steps.total}` };
+  const note = `${waiting} of ${s.videos.total} video${s.videos.total === 1 ? "" : "s"} not started: their steps are planned when they start`;
+  if (started === 0 || s.steps.total === 0) return { finished, total: 0, estimated: true, label: `${finished}/?`, note };
+  const total = Math.max(s.steps.total, Math.round((s.steps.total / started) * s.videos.total));
+  return { finished, total, estimated: true, label: `${finished}/~${total}`, note: `${note}; about ${total} from the ${s.steps.total} steps of the ${started} started` };
+}
+
+function Stat({ label, value, warn = false, title }: { label: string; value: string | number; warn?: boolean; title?: string }) {
   return (
-    <div>
+    <div title={title}>
       <dt className="text-slate-500">{label}</dt>
       <dd className={warn ? "font-medium text-red-700" : "font-medium"}>{value}</dd>
     </div>
