@@ -5,6 +5,7 @@ import { prisma } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { ValidationError } from "../errors";
 import { createProject } from "../projects/projects";
+import { naturalCompare } from "../format/natural-sort";
 import { makeUser } from "../testing/fixtures";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { type BrowseResult, browseVideos } from "./browse-videos";
@@ -73,8 +74,13 @@ const browse = (query: Record<string, string>, as: Actor = owner, project = proj
  * independently of the keyset reads: hidden videos have no value for their reviewer.
  */
 async function referenceOrder(sort: string, dir: "asc" | "desc", hidden: string[] = [], project = { projectId, runId }): Promise<string[]> {
+  if (sort === "path") {
+    // Natural order of the path (lib/format/natural-sort), then id.
+    const rows = await prisma.video.findMany({ where: { projectId: project.projectId }, select: { id: true, relativePath: true } });
+    const sign = dir === "asc" ? 1 : -1;
+    return rows.sort((a, b) => sign * naturalCompare(a.relativePath, b.relativePath) || (a.id < b.id ? -1 : 1)).map((row) => row.id);
+  }
   const column: Record<string, Prisma.Sql> = {
-    path: Prisma.sql`v."relativePath"`,
     prompt: Prisma.sql`v."prompt"`,
     model: Prisma.sql`v."model"`,
     created: Prisma.sql`v."createdAt"`,

@@ -113,7 +113,7 @@ describe("video filters", () => {
     expect(await match({ category: "s3", categoryMin: "5", categoryMax: "6" })).toEqual([]);
   });
 
-  it("read a model's first page from the (projectId, model, relativePath, id) index, not by walking every path", async () => {
+  it("read a model's first page from the (projectId, model, path sort key, id) index, not by walking every path", async () => {
     // Whether the planner can, not whether it prefers to on four rows: sequential scans and sorts off.
     const filter = videoFilterSchema().parse({ model: "Sora" });
     const ctx: FilterContext = { projectId, runId, userId: owner.userId };
@@ -122,7 +122,7 @@ describe("video filters", () => {
       await tx.$executeRaw`SET LOCAL enable_sort = off`;
       return tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN SELECT v."id" ${videoFilterFrom(ctx, filter)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy("path", "asc")} LIMIT 50`;
     });
-    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/Index (Only )?Scan using "video_projectId_model_relativePath_id_idx"/);
+    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/Index (Only )?Scan using "video_projectId_model_path_sort_key_id_idx"/);
   });
 
   it("filter on review state, per caller", async () => {

@@ -135,8 +135,15 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   return Prisma.join(and, " AND ");
 }
 
+/**
+ * The path sorts naturally ("clip-2" before "clip-10"), by its key: digit runs padded, case lowered (the
+ * SQL function of migration video_path_natural_order, indexed with the project and with its model),
+ * compared byte by byte ("C") so the order is the same whatever the database's locale.
+ */
+export const PATH_SORT_KEY = Prisma.sql`(video_path_sort_key(v."relativePath") COLLATE "C")`;
+
 const FIELD_SORT_COLUMNS: Record<string, Prisma.Sql> = {
-  path: Prisma.sql`v."relativePath"`,
+  path: PATH_SORT_KEY,
   prompt: Prisma.sql`v."prompt"`,
   model: Prisma.sql`v."model"`,
   created: Prisma.sql`v."createdAt"`,

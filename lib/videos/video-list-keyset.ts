@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { ValidationError } from "../errors";
 import { isFieldSort, type VideoFilter, type VideoListQuery, type VideoSort } from "./video-filter";
-import { type FilterContext, videoFilterFrom, videoFilterWhere, videoOrderBy, videoSortValue } from "./video-filter-sql";
+import { type FilterContext, PATH_SORT_KEY, videoFilterFrom, videoFilterWhere, videoOrderBy, videoSortValue } from "./video-filter-sql";
 import { checkCursorFits, decodeVideoListCursor, encodeVideoListCursor, type SortValueKind } from "./video-list-cursor";
 
 /**
@@ -69,7 +69,7 @@ function sortZones(sort: VideoSort, ctx: FilterContext): SortZones {
   }
   switch (sort) {
     case "path":
-      return { kind: "text", value: Prisma.sql`v."relativePath"`, param: textParam, valued: Prisma.sql`TRUE`, unvalued: null, noValues: false };
+      return { kind: "text", value: PATH_SORT_KEY, param: textParam, valued: Prisma.sql`TRUE`, unvalued: null, noValues: false };
     case "created":
       return { kind: "time", value: Prisma.sql`v."createdAt"`, param: (value) => Prisma.sql`${String(value)}::timestamp(3)`, valued: Prisma.sql`TRUE`, unvalued: null, noValues: false };
     case "prompt":
@@ -80,11 +80,16 @@ function sortZones(sort: VideoSort, ctx: FilterContext): SortZones {
   }
 }
 
-/** A video's current value of a text sort (path, prompt, model), for a cursor that did not carry it; undefined when the video is gone. */
+/** A video's current value of a text sort (the path's sort key, prompt, model), for a cursor that did not carry it; undefined when the video is gone. */
 async function textSortValueOf(prisma: PrismaClient, ctx: FilterContext, sort: VideoSort, videoId: string): Promise<string | null | undefined> {
+  if (sort === "path") {
+    // The path's sort key, as the list compares it.
+    const rows = await prisma.$queryRaw<{ key: string }[]>`SELECT ${PATH_SORT_KEY} AS "key" FROM "video" v WHERE v."id" = ${videoId} AND v."projectId" = ${ctx.projectId}`;
+    return rows[0]?.key;
+  }
   const video = await prisma.video.findFirst({ where: { id: videoId, projectId: ctx.projectId }, select: { relativePath: true, prompt: true, model: true } });
   if (!video) return undefined;
-  return sort === "path" ? video.relativePath : sort === "prompt" ? video.prompt : video.model;
+  return sort === "prompt" ? video.prompt : video.model;
 }
 
 /** What a cursor's value must be for this sort. */
