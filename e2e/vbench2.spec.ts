@@ -104,7 +104,7 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
     await page.goto(`/projects/${projectId}/queues/new?runId=${runId}`);
     await page.getByLabel("Name").fill("Material questions");
     await page.getByLabel("Judge run").selectOption(runId);
-    await page.getByRole("radio", { name: /the judge's scores/ }).check();
+    await expect(page.getByRole("radio", { name: /the judge.s answers \(yes \/ no\) to each of its questions/ })).toBeChecked();
     await page
       .getByTestId("queue-categories")
       .locator("label", { hasText: /material/i })
