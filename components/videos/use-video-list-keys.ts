@@ -38,7 +38,12 @@ export function useVideoListKeys<E extends HTMLElement>({
   const closeHelp = useCallback(() => setHelp(false), []);
   const itemRefs = useRef<(E | null)[]>([]);
 
+  // Only a key that moved the cursor scrolls its row into view: on load the page stays at its top, with the
+  // navigation in view, and a click on a row is already where the pointer is.
+  const keyMoved = useRef(false);
   useEffect(() => {
+    if (!keyMoved.current) return;
+    keyMoved.current = false;
     itemRefs.current[cursor]?.scrollIntoView?.({ block: "nearest" });
   }, [cursor]);
 
@@ -55,12 +60,14 @@ export function useVideoListKeys<E extends HTMLElement>({
         case "ArrowDown":
           if (last < 0) return;
           event.preventDefault();
+          keyMoved.current = true;
           setCursor((c) => Math.min(last, c + 1));
           return;
         case "k":
         case "ArrowUp":
           if (last < 0) return;
           event.preventDefault();
+          keyMoved.current = true;
           setCursor((c) => Math.max(0, c - 1));
           return;
         case "Enter":

@@ -77,8 +77,9 @@ export function VideoListTable({
   return (
     <>
       <KeyListOverlay open={help} onClose={closeHelp} keys={LIST_KEYS} title="Video list keys" testId="video-list-keys" />
-      {/* Fits its container: long prompts and names wrap (two lines of prompt), every cell is padded, so no column runs into the next. */}
-      <div className="w-full min-w-0" data-testid="video-table-container">
+      {/* A table wider than the page (a task with many metrics) scrolls sideways in its own box, never the page. Names and
+          prompts take two lines at most (the whole text in their title), every cell is padded, so no column runs into the next. */}
+      <div className="w-full min-w-0 overflow-x-auto" data-testid="video-table-container">
         <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table" data-keyboard={listening ? "on" : undefined}>
           {head}
           <tbody className="divide-y divide-slate-100">
@@ -115,11 +116,15 @@ export function VideoListTable({
                       <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
                     )}
                   </td>
-                  <td className={`${cell} min-w-[6rem] wrap-anywhere`}>
-                    <VideoSelectCheckbox id={video.id} label={video.fileName} />
-                    <Link href={video.href} className="text-indigo-700 underline" data-testid="video-link">
-                      {video.fileName}
-                    </Link>
+                  <td className={cell} title={video.fileName} data-testid="video-name-cell">
+                    {/* The width on a block inside the cell (a cell's own min-width is not honoured everywhere): a long name
+                        never squeezes into a narrow column and tall row. */}
+                    <div className="flex w-[16rem] items-start">
+                      <VideoSelectCheckbox id={video.id} label={video.fileName} />
+                      <Link href={video.href} className="line-clamp-2 wrap-anywhere text-indigo-700 underline" data-testid="video-link">
+                        {video.fileName}
+                      </Link>
+                    </div>
                   </td>
                   <td className={`${cell} min-w-[10rem]`} title={video.prompt ?? ""} data-testid="video-prompt-cell">
                     <span className="line-clamp-2 break-words">{video.prompt ?? <NoPrompt />}</span>

@@ -85,7 +85,7 @@ export function VideoSelectCheckbox({ id, label }: { id: string; label: string }
   return (
     <input
       type="checkbox"
-      className="mr-2 align-middle"
+      className="mr-2 mt-0.5 shrink-0 align-middle"
       aria-label={`select ${label}`}
       checked={selection.selected.has(id)}
       onChange={(e) => selection.toggle(id, e.target.checked)}

@@ -1,0 +1,61 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { VideoListTable, type VideoListRow } from "./video-list-table";
+
+/*
+ * The video list on load: the page is not scrolled to the first row (the navigation above stays in view); the
+ * row cursor scrolls only when a key moves it. A table wider than the page scrolls in its own box, and a long
+ * name takes two lines of a fixed-width column (its whole text in the title), not a 60 px column 450 px tall.
+ */
+vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn() }) }));
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const LONG_NAME = `${"a-very-long-generated-clip-name-".repeat(6)}.mp4`;
+const row = (i: number, fileName = `clip-${i}.mp4`): VideoListRow => ({
+  id: `v${i}`,
+  href: `/projects/p/videos/v${i}`,
+  fileName,
+  prompt: null,
+  dimensions: [],
+  model: null,
+  sampleIndex: null,
+  status: "ready",
+  keyFrameCount: 0,
+  thumbnailUrl: null,
+  scores: null,
+  review: { reviewers: 0, byMe: false, disagreement: false },
+});
+
+function renderTable() {
+  const scrolled: string[] = [];
+  vi.spyOn(HTMLElement.prototype, "scrollIntoView").mockImplementation(function (this: HTMLElement) {
+    scrolled.push(this.getAttribute("data-testid") ?? this.tagName);
+  });
+  render(<VideoListTable rows={[row(0, LONG_NAME), row(1), row(2)]} head={null} metrics={[]} verdictMetricId={null} nextHref={null} prevHref={null} searchInputId="search" />);
+  return scrolled;
+}
+
+describe("the video table", () => {
+  it("does not scroll the page on load; j scrolls the moved cursor's row into view", async () => {
+    const scrolled = renderTable();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(scrolled).toEqual([]);
+    fireEvent.keyDown(document, { key: "j" });
+    expect(scrolled).toEqual(["video-row"]);
+    expect(screen.getAllByTestId("video-row")[1]!.getAttribute("data-cursor")).toBe("true");
+  });
+
+  it("scrolls sideways in its own box, and gives a long name two lines of a fixed-width column", () => {
+    renderTable();
+    expect(screen.getByTestId("video-table-container").className).toContain("overflow-x-auto");
+    const nameCell = screen.getAllByTestId("video-name-cell")[0]!;
+    expect(nameCell.getAttribute("title")).toBe(LONG_NAME);
+    expect(nameCell.firstElementChild!.className).toMatch(/\bw-\[16rem\]/);
+    expect(screen.getAllByTestId("video-link")[0]!.className).toContain("line-clamp-2");
+  });
+});
