@@ -6,6 +6,7 @@ import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { WithheldError } from "../visibility/withheld";
 import { type ExportRow, projectExport } from "./export";
 import { loadAgreementInput, projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
@@ -274,7 +275,7 @@ describe("projectExport (database)", () => {
 });
 
 describe("agreement and exports for a reviewer in a blind queue", () => {
-  it("leave out the video they are reviewing blind until they submit it", async () => {
+  it("are withheld whole while they review a video of the filter blind, and whole again once they submit it", async () => {
     const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId: r1, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
     const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
     await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId } });
@@ -285,18 +286,22 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
         .split("\n")
         .map((line) => (JSON.parse(line) as ExportRow).videoId);
     };
-    const annRows = await exported(ann);
-    expect(annRows).toHaveLength(12);
-    expect(annRows).not.toContain(videoIds[0]);
-    expect(await exported(viewer)).toHaveLength(18);
-    const blindReport = await projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }));
+    const withheld = await exported(ann).catch((error: unknown) => error);
+    expect(withheld).toBeInstanceOf(WithheldError);
+    expect((withheld as WithheldError).message).toContain('hidden while you review "blind" blind: 1 item left');
+    await expect(projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }))).rejects.toBeInstanceOf(WithheldError);
+    const viewerRows = await exported(viewer);
+    expect(viewerRows).toHaveLength(18);
     const openReport = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema().parse({ runId: r1 }));
     expect(openReport.summary.videos).toBe(3);
-    expect(blindReport.summary.videos).toBe(2);
-    expect(blindReport.summary.judgeItems).toBe(openReport.summary.judgeItems - 6);
-    expect(blindReport.scatter.points.map((p) => p.videoId)).not.toContain(videoIds[0]);
+    // A filter that leaves the blind video out (only video 1 is Kling's) is whole without it: the same for her as for the viewer.
+    const kling = agreementQuerySchema().parse({ runId: r1, model: "Kling" });
+    const klingForAnn = await projectAgreement(prisma, ann, projectId, kling);
+    expect(klingForAnn.summary.videos).toBe(1);
+    expect(klingForAnn).toEqual(await projectAgreement(prisma, viewer, projectId, kling));
 
     await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: ann.userId } }, data: { status: "done", doneAt: new Date() } });
-    expect(await exported(ann)).toHaveLength(18);
+    expect(await exported(ann)).toEqual(viewerRows);
+    expect(await projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }))).toEqual(openReport);
   });
 });

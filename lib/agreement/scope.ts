@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { memoByTaskRegistry } from "../tasks/registry";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { requireWholeView } from "../visibility/withheld";
 import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext } from "../videos/video-filter-sql";
 import { videoFilterSchema, type VideoFilter } from "../videos/video-filter";
 
@@ -63,16 +64,28 @@ export interface AgreementScope {
   category: string | null;
 }
 
+/**
+ * The scope of a filter for this user. The report and the exports carry the judge's values and are computed from
+ * every matching video, so while the user reviews any of them in a blind queue the whole report or export is
+ * withheld (WithheldError, 409 `withheld`), never one of the other videos presented as whole.
+ */
 export async function resolveAgreementScope(prisma: PrismaClient, projectId: string, filter: VideoFilter, userId: string): Promise<AgreementScope> {
   const run = await resolveFilterRun(prisma, projectId, filter.runId);
-  // A reviewer's open blind-queue videos are left out of their report and exports altogether:
-  // both carry the judge's values, which they may not see until they submit.
-  const hiddenVideoIds = [...(await blindVideoIdsFor(prisma, userId))];
   const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId };
-  const notHidden = hiddenVideoIds.length > 0 ? Prisma.sql`AND NOT (v."id" = ANY(${hiddenVideoIds}::text[]))` : Prisma.empty;
+  const matchingVideos = Prisma.sql`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)}`;
+  const blind = [...(await blindVideoIdsFor(prisma, userId))];
+  if (blind.length > 0) {
+    const matched = await prisma.$queryRaw<{ id: string }[]>`SELECT m."id" FROM (${matchingVideos}) m WHERE m."id" = ANY(${blind}::text[])`;
+    await requireWholeView(
+      prisma,
+      userId,
+      matched.map((row) => row.id),
+      "This agreement report or export",
+    );
+  }
   return {
     ctx,
-    matchingVideos: Prisma.sql`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)} ${notHidden}`,
+    matchingVideos,
     runId: filter.runId ?? null,
     category: filter.category ?? null,
   };

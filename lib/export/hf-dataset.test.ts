@@ -12,6 +12,7 @@ import { TASKS } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { tarEntries } from "../testing/tar-entries";
+import { WithheldError } from "../visibility/withheld";
 import { HF_DATA_GLOB, type HfDatasetRow, runHfDatasetExport } from "./hf-dataset";
 
 /*
@@ -133,6 +134,16 @@ describe("runHfDatasetExport (database)", () => {
     } as ObjectStorage;
     const { stream } = await runHfDatasetExport(prisma, owner, projectId, runId, { storage: failing });
     await expect(tarEntries(stream)).rejects.toThrow(/storage went away/);
+  });
+
+  it("is withheld whole, before the first byte, from someone reviewing one of the run's videos blind", async () => {
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "HF blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[1]!, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: bob.userId } });
+    const withheld = await runHfDatasetExport(prisma, bob, projectId, runId).catch((error: unknown) => error);
+    expect(withheld).toBeInstanceOf(WithheldError);
+    expect((withheld as WithheldError).message).toContain('hidden while you review "HF blind" blind: 1 item left');
+    await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   });
 
   it("is for members only, and only for a run of the project", async () => {

@@ -6,6 +6,7 @@ import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { TASKS } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { WithheldError } from "../visibility/withheld";
 import { type LabelStudioResult, type LabelStudioTask, runLabelStudioExport } from "./label-studio";
 
 /*
@@ -33,6 +34,19 @@ beforeAll(async () => {
 });
 
 describe("runLabelStudioExport (database)", () => {
+  it("is withheld whole from someone reviewing one of the run's videos blind, naming the queue, and whole once they submit it", async () => {
+    const reviewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "LS blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId } });
+    const withheld = await runLabelStudioExport(prisma, reviewer, projectId, runId).catch((error: unknown) => error);
+    expect(withheld).toBeInstanceOf(WithheldError);
+    expect((withheld as WithheldError).message).toContain('hidden while you review "LS blind" blind: 1 item left');
+    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    expect((await runLabelStudioExport(prisma, reviewer, projectId, runId)).tasks).toEqual((await runLabelStudioExport(prisma, owner, projectId, runId)).tasks);
+  });
+
   it("gives one task per video with the judge's metrics as predictions that match the labelling config", async () => {
     const exported = await runLabelStudioExport(prisma, owner, projectId, runId);
     const tasks = JSON.parse(JSON.stringify(exported.tasks)) as LabelStudioTask[];

@@ -4,7 +4,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { appUrl } from "../config/app-url";
 import { exportFileName } from "../agreement/export-file-name";
-import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { requireWholeView } from "../visibility/withheld";
 import { TASKS } from "../tasks/registry";
 import type { MetricDeclaration, Scale } from "../tasks/task-declaration";
 
@@ -64,13 +64,18 @@ export async function runLabelStudioExport(prisma: PrismaClient, actor: Actor, p
   const metrics = task?.metrics ?? [];
   const snapshot = (run.endpointSnapshot ?? {}) as { model?: unknown };
   const modelVersion = `${typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model} (run ${runId})`;
-  // A reviewer's open blind-queue videos carry the judge's values they may not see yet: left out, as in every export.
-  const hidden = [...(await blindVideoIdsFor(prisma, actor.userId))];
   const runVideos = await prisma.runVideo.findMany({
-    where: { runId, ...(hidden.length ? { videoId: { notIn: hidden } } : {}) },
+    where: { runId },
     orderBy: { videoId: "asc" },
     select: { videoId: true, video: { select: { prompt: true, relativePath: true, model: true } } },
   });
+  // The predictions carry the judge's values: the whole run's, or none while the caller reviews any of its videos blind.
+  await requireWholeView(
+    prisma,
+    actor.userId,
+    runVideos.map((rv) => rv.videoId),
+    "This run's Label Studio export",
+  );
   const values = await prisma.runMetric.findMany({ where: { runId, itemId: "", metric: { in: metrics.map((m) => m.id) } }, select: { videoId: true, metric: true, value: true } });
   const byVideo = new Map<string, Map<string, number>>();
   for (const v of values) {

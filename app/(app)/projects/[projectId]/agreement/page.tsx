@@ -11,6 +11,7 @@ import { formatPercent } from "@/lib/format/numbers";
 import { runName } from "@/lib/runs/run-name";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { VideoFilterFields } from "@/components/videos/video-filter-fields";
 import { projectAgreement, scopeRuns } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/scope";
@@ -26,6 +27,7 @@ import { exportFileName } from "@/lib/agreement/export-file-name";
 import { runCommunityDownloads } from "@/lib/export/run-downloads";
 import { getProject } from "@/lib/projects/projects";
 import { metadataSplitFields } from "@/lib/export/hf-splits";
+import { WithheldError } from "@/lib/visibility/withheld";
 
 /** The query keys the form shows itself (read per request from the registry, as the filters are). */
 const formKeys = () => new Set([...Object.keys(videoFilterSchema().shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "implied", "truth"]);
@@ -68,6 +70,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
   const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
   let report: AgreementReport | null = null;
+  // The report and its exports are computed from every filtered video, or withheld while the user reviews one blind.
+  let withheld: WithheldError | null = null;
   let fileNames: Record<string, string> = {};
   let problem: string | null = parsed.success ? null : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
   try {
@@ -75,8 +79,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     const cellVideoIds = Object.values(report.confusion).flatMap((view) => view?.cells.flatMap((cell) => cell.videos.map((v) => v.videoId)) ?? []);
     fileNames = await videoFileNames(prisma, actor, projectId, cellVideoIds);
   } catch (error) {
-    if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
-    problem = error.message;
+    if (error instanceof WithheldError) withheld = error;
+    else if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+    else problem = error.message;
   }
 
   const { format: _format, threshold, overallThreshold, presenceThreshold, independent, implied, truth, ...filter } = query;
@@ -154,13 +159,14 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           {problem}
         </p>
       )}
+      {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
       <Card title="Exports">
-        <ExportButtons downloads={downloads} />
+        {withheld ? <p className="text-sm text-slate-600">The exports are withheld with the report.</p> : <ExportButtons downloads={downloads} />}
         <p className="mt-2 text-xs text-slate-500">
           Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval. Hugging
           Face dataset and Label Studio: the whole run the filters read, in those tools&apos; formats.
         </p>
-        {filterRun && <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />}
+        {filterRun && !withheld && <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />}
       </Card>
       {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}
     </div>
