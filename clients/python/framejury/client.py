@@ -51,6 +51,18 @@ class ApiError(Exception):
         self.details = details
 
 
+class Withheld(ApiError):
+    """409 withheld: an aggregate or export (a leaderboard, the agreement report, an export) computed from videos the
+    caller reviews in a blind queue is withheld whole until they submit them, never answered without those videos.
+    `queues` names each blind queue with the items the caller has left in it: [{"id", "name", "itemsLeft"}]."""
+
+    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+        super().__init__(status, code, message, details)
+        withheld = details.get("withheld") if isinstance(details, dict) else None
+        self.queues: list[JsonDict] = list(withheld.get("queues", [])) if isinstance(withheld, dict) else []
+        self.blind_videos: int = int(withheld.get("blindVideos", 0)) if isinstance(withheld, dict) else 0
+
+
 class RunCancelled(Exception):
     """wait_for_run was told to stop (its cancel event was set, or Ctrl-C) and cancelled the run."""
 
@@ -189,9 +201,11 @@ class Client:
                     return answer
             try:
                 problem = json.loads(text)["error"]
-                raise ApiError(error.code, str(problem.get("code", "error")), str(problem.get("message", "")), problem.get("details")) from None
+                code = str(problem.get("code", "error"))
             except (ValueError, KeyError, TypeError):
                 raise ApiError(error.code, "http_error", text.decode("utf-8", "replace")[:500]) from None
+            kind = Withheld if code == "withheld" else ApiError
+            raise kind(error.code, code, str(problem.get("message", "")), problem.get("details")) from None
 
     # --- account and projects ------------------------------------------------------------------------
 

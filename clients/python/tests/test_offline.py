@@ -8,7 +8,7 @@ import threading
 import unittest
 from typing import Any
 
-from framejury import ApiError, Client
+from framejury import ApiError, Client, Withheld
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
@@ -103,6 +103,18 @@ class OfflineCalls(unittest.TestCase):
             self.client.import_harness_run("p1", "s1", b"x", format="vlmevalkit", model="bad-model")
         self.assertEqual((refused.exception.status, refused.exception.code), (422, "validation"))
         self.assertIn(b'name="dryRun"\r\n\r\ntrue', _Recorder.seen[-1]["body"])
+
+    def test_a_withheld_view_raises_withheld_naming_the_blind_queue(self) -> None:
+        queues = [{"id": "q1", "name": "Mechanics", "itemsLeft": 20}]
+        message = 'This agreement report or export is hidden while you review "Mechanics" blind: 20 items left.'
+        _Recorder.replies = [(409, {"error": {"code": "withheld", "message": message, "details": {"withheld": {"queues": queues, "blindVideos": 20}}}})] * 2
+        with self.assertRaises(Withheld) as withheld:
+            self.client.agreement("p1", run_id="r1")
+        self.assertEqual((withheld.exception.status, withheld.exception.queues, withheld.exception.blind_videos), (409, queues, 20))
+        self.assertIn("blind: 20 items left", str(withheld.exception))
+        # A Withheld is an ApiError, so code catching ApiError still sees it; a download is refused the same way.
+        with self.assertRaises(ApiError):
+            self.client.export_hf_dataset("p1", "r1")
 
     def test_exports(self) -> None:
         self.assertEqual(self.client.export_hf_dataset("p1", "r1"), b"tar-bytes")
