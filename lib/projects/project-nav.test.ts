@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crawlPages } from "../../e2e/pages";
-import { projectNav, projectNavItems } from "./project-nav";
+import { projectNav, projectNavGroups, projectNavItems } from "./project-nav";
 
 describe("project navigation bar", () => {
   it("asks the same action of each link as its page does (e2e/pages.ts), so no role sees a link to a 403", () => {
@@ -21,5 +21,24 @@ describe("project navigation bar", () => {
       expect(ids(role)).toEqual(expect.arrayContaining(["videos", "judge", "queues", "agreement", "captions", "qa", "calibration", "construction", "settings"]));
     }
     expect(projectNavItems("p1", "viewer").find((i) => i.id === "videos")!.href).toBe("/projects/p1/videos");
+  });
+
+  it("keeps the tabs of the tasks a project uses in the bar and puts the other tasks' under More tasks", () => {
+    const { main, moreTasks } = projectNavGroups("p1", "viewer", new Set(["vbench2"]));
+    const mainIds = main.map((i) => i.id);
+    const moreIds = moreTasks.map((i) => i.id);
+    expect(mainIds).toContain("vbench2");
+    expect(mainIds).toEqual(expect.arrayContaining(["overview", "videos", "judge", "queues", "calibration", "settings"]));
+    for (const id of ["captions", "qa", "construction"]) {
+      expect(mainIds).not.toContain(id);
+      expect(moreIds).toContain(id);
+    }
+    // Every link the role may open is in one place or the other, once, each group in the bar's order.
+    const all = projectNavItems("p1", "viewer").map((i) => i.id);
+    expect([...mainIds, ...moreIds].sort()).toEqual([...all].sort());
+    expect(mainIds).toEqual(all.filter((id) => mainIds.includes(id)));
+    expect(moreIds).toEqual(all.filter((id) => moreIds.includes(id)));
+    // A project using no task yet has every task's link under the menu.
+    expect(projectNavGroups("p1", "viewer", new Set()).main.map((i) => i.id)).not.toContain("vbench2");
   });
 });

@@ -30,20 +30,51 @@ export const CORE_PROJECT_NAV: readonly ProjectNavItem[] = [
   { id: "settings", label: "Settings", path: "/settings", action: "project.view" },
 ];
 
+interface PlacedNavItem extends ProjectNavItem {
+  /** The task folder whose link it is; null for the core's. */
+  folderId: string | null;
+}
+
+function placedNav(projectId?: string): PlacedNavItem[] {
+  const taskLinks = (projectId === undefined ? TASK_FOLDERS : projectTaskFolders(projectId)).flatMap((folder) => (folder.navLinks ?? []).map((link) => ({ ...link, folderId: folder.id })));
+  const placed = CORE_PROJECT_NAV.flatMap((core) => [{ ...core, folderId: null }, ...taskLinks.filter((link) => link.after === core.id)]);
+  const orphans = taskLinks.filter((link) => !CORE_PROJECT_NAV.some((core) => core.id === link.after));
+  return [...placed, ...orphans].map(({ id, label, path, action, folderId }) => ({ id, label, path, action, folderId }));
+}
+
 /**
  * Every link of the bar, in order: the core's, each followed by the registered tasks' links placed after it
  * (in registry order); a task link naming no core link goes last. Read at call time, so a task registered in
  * a test shows up.
  */
 export function projectNav(projectId?: string): ProjectNavItem[] {
-  const taskLinks = (projectId === undefined ? TASK_FOLDERS : projectTaskFolders(projectId)).flatMap((folder) => folder.navLinks ?? []);
-  const placed = CORE_PROJECT_NAV.flatMap((core) => [core, ...taskLinks.filter((link) => link.after === core.id)]);
-  const orphans = taskLinks.filter((link) => !CORE_PROJECT_NAV.some((core) => core.id === link.after));
-  return [...placed, ...orphans].map(({ id, label, path, action }) => ({ id, label, path, action }));
+  return placedNav(projectId).map(({ id, label, path, action }) => ({ id, label, path, action }));
 }
 
 export function projectNavItems(projectId: string, role: ProjectRole): { id: string; label: string; href: string }[] {
   return projectNav(projectId)
     .filter((item) => roleCan(role, item.action))
     .map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
+}
+
+export interface ProjectNavLink {
+  id: string;
+  label: string;
+  href: string;
+}
+
+/**
+ * The bar split for a project: the core's links and those of the tasks the project uses (`usedFolderIds`,
+ * lib/projects/used-task-folders.ts) in the bar, the other tasks' links under one "More tasks" menu, so a
+ * project of one task does not show every task's tab. Both in the bar's order; a role sees only what it may open.
+ */
+export function projectNavGroups(projectId: string, role: ProjectRole, usedFolderIds: ReadonlySet<string>): { main: ProjectNavLink[]; moreTasks: ProjectNavLink[] } {
+  const main: ProjectNavLink[] = [];
+  const moreTasks: ProjectNavLink[] = [];
+  for (const item of placedNav(projectId)) {
+    if (!roleCan(role, item.action)) continue;
+    const link = { id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` };
+    (item.folderId === null || usedFolderIds.has(item.folderId) ? main : moreTasks).push(link);
+  }
+  return { main, moreTasks };
 }

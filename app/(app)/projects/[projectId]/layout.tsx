@@ -3,7 +3,8 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ProjectNav } from "@/components/projects/project-nav";
 import { RubricTaskRegistry } from "@/components/rubrics/rubric-task-registry";
 import { prisma } from "@/lib/db/prisma";
-import { projectNavItems } from "@/lib/projects/project-nav";
+import { projectNavGroups } from "@/lib/projects/project-nav";
+import { usedTaskFolderIds } from "@/lib/projects/used-task-folders";
 import { getProject } from "@/lib/projects/projects";
 import { projectRubricTaskFolders } from "@/lib/rubrics/project-rubric-folders";
 
@@ -15,7 +16,9 @@ import { projectRubricTaskFolders } from "@/lib/rubrics/project-rubric-folders";
 export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
-  const [project, rubricFolders] = await Promise.all([getProject(prisma, actor, projectId), projectRubricTaskFolders(prisma, actor, projectId)]);
+  const [project, rubricFolders, usedFolders] = await Promise.all([getProject(prisma, actor, projectId), projectRubricTaskFolders(prisma, actor, projectId), usedTaskFolderIds(prisma, projectId)]);
+  // The tasks the project uses have their tabs in the bar; the others go under "More tasks".
+  const nav = projectNavGroups(projectId, role, usedFolders);
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2 border-b border-slate-200 pb-3">
@@ -27,7 +30,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
           <span className="text-slate-600">· {role}</span>
           {project.archivedAt && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">archived</span>}
         </div>
-        <ProjectNav projectId={projectId} items={projectNavItems(projectId, role)} />
+        <ProjectNav projectId={projectId} items={nav.main} moreTasks={nav.moreTasks} />
       </header>
       <RubricTaskRegistry projectId={projectId} folders={rubricFolders}>
         {children}
