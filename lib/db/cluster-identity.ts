@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { rootLogger } from "../observability/logger";
 import { isConnectionLoss } from "./reconnecting-adapter";
 
 /** SQLSTATE 08004, "server rejected establishment of connection": the client refuses the server, the reconnecting adapter waits on. */
@@ -70,4 +71,11 @@ export class ClusterIdentity {
       throw error;
     }
   };
+}
+
+/** A ClusterIdentity that logs each other cluster it refuses: what the app's Prisma clients and pg-boss pools use. */
+export function loggedClusterIdentity(): ClusterIdentity {
+  return new ClusterIdentity({
+    onRefused: (error) => rootLogger().error({ expected: error.expected, found: error.found }, "refused a PostgreSQL server that is another cluster; waiting for this database's own"),
+  });
 }

@@ -4,7 +4,7 @@ import { PrismaClient } from "../generated/prisma/client";
 import { attachDriverAdapter } from "./direct-sql";
 import { rootLogger } from "../observability/logger";
 import { ReconnectingAdapterFactory, reconnectWaitMsFromEnv, type ReconnectPolicy } from "./reconnecting-adapter";
-import { ClusterIdentity } from "./cluster-identity";
+import { loggedClusterIdentity } from "./cluster-identity";
 
 // One client per process; Next.js dev reloads modules, so keep it on globalThis.
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
@@ -20,9 +20,7 @@ const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 export function createPrismaClient(connection: string | Pool, reconnect: Partial<ReconnectPolicy> = {}): PrismaClient {
   const maxWaitMs = reconnect.maxWaitMs ?? reconnectWaitMsFromEnv();
   // Every new connection of the client's own pool must reach the cluster its first one did (lib/db/cluster-identity.ts).
-  const identity = new ClusterIdentity({
-    onRefused: (error) => rootLogger().error({ expected: error.expected, found: error.found }, "refused a PostgreSQL server that is another cluster; waiting for this database's own"),
-  });
+  const identity = loggedClusterIdentity();
   const pool = typeof connection === "string" ? { connectionString: connection, onConnect: identity.check } : connection;
   const adapter = new ReconnectingAdapterFactory(new PrismaPg(pool), {
     maxWaitMs,

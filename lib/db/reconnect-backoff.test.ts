@@ -9,6 +9,7 @@ import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer
 import { applyMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
+import { JUDGE_QUEUE, startBoss } from "../judge/queue";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -94,21 +95,31 @@ describe("a server of another cluster on the freed port", () => {
     cleanups.push(() => prisma.$disconnect());
     const person = (id: string) => ({ id, email: `${id}@cluster.test`, name: id, emailVerified: true });
     await prisma.user.create({ data: person("before") });
+    const boss = await startBoss(own.url, { supervise: false });
+    cleanups.push(() => boss.stop({ graceful: false }));
+    await boss.send(JUDGE_QUEUE, { n: 1 });
 
     await own.stop();
     // Another PostgreSQL takes the port: same user and password, a `framejury` database with the same tables.
     const other = await startCluster("cluster-other", { port: own.port, credentialsFrom: own.dir });
     expect(other.url).toBe(own.url);
+    // It runs the job queue's tables too.
+    const otherBoss = await startBoss(other.url, { supervise: false });
+    await otherBoss.stop({ graceful: false });
 
     await expect(prisma.user.count()).rejects.toThrow(/another cluster/);
     await expect(prisma.user.create({ data: person("during") })).rejects.toThrow(/another cluster/);
+    await expect(boss.send(JUDGE_QUEUE, { n: 2 })).rejects.toThrow(/another cluster/);
     const otherClient = new pg.Client({ connectionString: other.url });
     await otherClient.connect();
     expect((await otherClient.query(`SELECT count(*)::int AS n FROM "user"`)).rows[0]).toEqual({ n: 0 });
+    expect((await otherClient.query(`SELECT count(*)::int AS n FROM pgboss.job`)).rows[0]).toEqual({ n: 0 });
     await otherClient.end();
 
     await other.stop();
     await own.restart();
     expect(await prisma.user.findMany({ select: { id: true } })).toEqual([{ id: "before" }]);
+    await boss.send(JUDGE_QUEUE, { n: 3 });
+    expect((await boss.findJobs(JUDGE_QUEUE)).map((job) => job.data)).toEqual(expect.arrayContaining([{ n: 1 }, { n: 3 }]));
   });
 });

@@ -1,4 +1,5 @@
-import type { PgBoss } from "pg-boss";
+import type { ConstructorOptions, PgBoss } from "pg-boss";
+import { loggedClusterIdentity, type ClusterIdentity } from "../db/cluster-identity";
 import { isConnectionLoss } from "../db/reconnecting-adapter";
 import { rootLogger, withLogger } from "../observability/logger";
 import type { JudgeDeps } from "./engine/judge-video";
@@ -30,13 +31,17 @@ export async function startBoss(connectionString: string, options: { supervise: 
   // Loaded here, not with the module: most importers only enqueue through a started boss, and every test file
   // and request module that reaches this one would otherwise load pg-boss too.
   const { PgBoss } = await import("pg-boss");
-  const boss = new PgBoss({
+  // pg-boss hands its options to its node-postgres pool, whose onConnect checks each new connection reaches the same
+  // cluster as the first (lib/db/cluster-identity.ts): after an outage, a server that took the port is refused.
+  const settings: ConstructorOptions & { onConnect: ClusterIdentity["check"] } = {
     connectionString,
     supervise: options.supervise,
     schedule: false,
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 5,
-  });
+    onConnect: loggedClusterIdentity().check,
+  };
+  const boss = new PgBoss(settings);
   boss.on("error", queueErrorLogger());
   await boss.start();
   await boss.createQueue(JUDGE_QUEUE, { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 4 * 3600 });
