@@ -70,10 +70,11 @@ function FrameStrip({ times, frames }: { times: readonly number[]; frames: reado
       </figcaption>
       {frames.length > 0 && (
         <div className="flex gap-0.5 overflow-x-auto pb-1">
-          {frames.map((frame) => (
+          {frames.map((frame, k) => (
             // eslint-disable-next-line @next/next/no-img-element -- a frame served by the API (session-checked), not a static asset
             <img
-              key={frame.id}
+              // By place: a clip shorter than 64 frames repeats some (VBench's linspace indices), so an id can come twice.
+              key={k}
               src={`/api/v1/frames/${frame.id}/image`}
               alt={`frame at ${promptTime(frame.seconds)}`}
               title={promptTime(frame.seconds)}
