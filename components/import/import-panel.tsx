@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import { ExtractionError, type VideoProbe } from "@/lib/browser-extraction/types";
-import { findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
+import { countFileNames, findMetadata, parseMetadataFile, type FileMetadata } from "@/lib/import/metadata-file";
 import { parseVideoPath } from "@/lib/import/parse-video-path";
 import { buttonClass } from "@/components/class-names";
 import type { ClaimedFile } from "@/components/tasks/task-views";
@@ -188,13 +188,14 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         if (!parsed.ok) update(item, parsed.reason === "not_video" ? { state: "skipped", message: parsed.error } : { state: "error", message: parsed.error });
       }
       const runnable = queue.filter((item) => item.state === "queued");
+      const fileNames = countFileNames(items.current.filter((i) => i.kind === "video").map((i) => i.relativePath));
       const lanes = Array.from({ length: Math.min(CONCURRENCY, runnable.length) }, async () => {
         const extractor = new FrameExtractor();
         try {
           while (!signal.aborted) {
             const item = runnable.shift();
             if (!item) break;
-            await importOne(item, extractor, findMetadata(metadata.current, item.relativePath) ?? undefined, signal);
+            await importOne(item, extractor, findMetadata(metadata.current, item.relativePath, fileNames) ?? undefined, signal);
           }
         } finally {
           extractor.terminate();
@@ -313,10 +314,10 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   const queued = list.some((i) => i.state === "queued");
   const retryable = list.filter((i) => RETRYABLE.includes(i.state)).length;
   const noPrompt = list.filter((i) => i.noPrompt).length;
-
   const videoPaths = list.filter((i) => i.kind === "video").map((i) => i.relativePath);
   // Read from the paths as the import reads them, so the generators show before anything uploads.
   const generators = videoPaths.length ? foundGenerators(videoPaths, model) : null;
+
   return (
     <div className="flex flex-col gap-5">
       <div
@@ -392,13 +393,13 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           {noPrompt ? ` · no prompt found for ${noPrompt} ${noPrompt === 1 ? "file" : "files"}` : ""}
         </span>
       </div>
-      {noPrompt > 0 && (
       {generators && (
         <p className="text-sm text-slate-600" data-testid="import-generators">
           {foundGeneratorsLine(generators).replace(/^./, (first) => first.toUpperCase())}
           {model.trim() ? " (the model typed above)." : "."}
         </p>
       )}
+      {noPrompt > 0 && (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="import-no-prompt">
           No prompt found for {noPrompt} {noPrompt === 1 ? "file" : "files"}: {noPrompt === 1 ? "its name is" : "their names are"} not <code>&lt;prompt&gt;-&lt;index&gt;</code> and no metadata file or
           prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"} stored without a prompt, and the judge skips the steps that compare a video with its prompt.

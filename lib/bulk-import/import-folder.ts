@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ExtractionError, type ExtractionErrorCode } from "../browser-extraction/types";
 import { classifyPickedFile } from "../import/classify-file";
-import { findMetadata, parseMetadataFile, type FileMetadata } from "../import/metadata-file";
+import { countFileNames, findMetadata, parseMetadataFile, type FileMetadata } from "../import/metadata-file";
 import { parseVideoPath } from "../import/parse-video-path";
 import { foundGenerators, type FoundGenerators } from "../import/found-generators";
 import type { FfmpegTools } from "./ffmpeg-tools";
@@ -205,12 +205,13 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
     videosDone += 1;
     options.onEvent?.({ type: "file", outcome, videosDone, videos });
   };
+  const fileNames = countFileNames(queue.map((file) => file.relativePath));
   const pending = [...queue];
   const lanes = Array.from({ length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, pending.length)) }, async () => {
     while (!signal?.aborted) {
       const file = pending.shift();
       if (!file) break;
-      finish(await importVideo(file, findMetadata(metadata, file.relativePath) ?? undefined));
+      finish(await importVideo(file, findMetadata(metadata, file.relativePath, fileNames) ?? undefined));
     }
   });
   await Promise.all(lanes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findMetadata, parseMetadataFile, type FileMetadata } from "./metadata-file";
+import { countFileNames, findMetadata, parseMetadataFile, type FileMetadata } from "./metadata-file";
 
 function byPathOf(fileName: string, content: string): Map<string, FileMetadata> {
   const parsed = parseMetadataFile(fileName, content);
@@ -26,10 +26,10 @@ describe("parseMetadataFile: CSV", () => {
     expect(byPath.get("clip.mp4")).toEqual({ extra: {} });
   });
 
-  it("keys rows by path and, when unambiguous, by bare file name", () => {
+  it("keys rows by their path as written, never also by its bare file name", () => {
     const byPath = byPathOf("meta.csv", "path,seed\nkling/Mechanics/a-0.mp4,1\nkling/Material/b-0.mp4,2\nveo/Material/b-0.mp4,3\n");
     expect(byPath.get("kling/Mechanics/a-0.mp4")?.seed).toBe("1");
-    expect(byPath.get("a-0.mp4")?.seed).toBe("1");
+    expect(byPath.has("a-0.mp4")).toBe(false);
     expect(byPath.has("b-0.mp4")).toBe(false);
     expect(byPath.get("veo/Material/b-0.mp4")?.seed).toBe("3");
   });
@@ -88,7 +88,7 @@ describe("parseMetadataFile: JSON Lines and JSON", () => {
   it("reads a JSON array, numbering rows by item", () => {
     const parsed = parseMetadataFile("meta.json", JSON.stringify([{ path: "m/a.mp4", model: "m" }, { seed: 1 }]));
     expect(parsed).toEqual({ ok: false, error: expect.stringContaining("item 2: no file name") });
-    expect(byPathOf("meta.json", JSON.stringify([{ path: "m/a.mp4", model: "m" }])).get("a.mp4")?.model).toBe("m");
+    expect(byPathOf("meta.json", JSON.stringify([{ path: "m/a.mp4", model: "m" }])).get("m/a.mp4")?.model).toBe("m");
   });
 
   it("rejects other extensions", () => {
@@ -98,14 +98,33 @@ describe("parseMetadataFile: JSON Lines and JSON", () => {
 
 describe("findMetadata", () => {
   const byPath = byPathOf("meta.csv", 'path,seed\n"Camera_Motion/Garden, zoom in.-0.mp4",1\nsolo-0.mp4,2\ncafé-0.mp4,3\n');
+  const videos = ["my-export/Camera_Motion/Garden, zoom in.-0.mp4", "my-export\\deep\\solo-0.mp4", "café-0.mp4".normalize("NFD"), "other-0.mp4"];
+  const names = countFileNames(videos);
 
   it("finds a video whose browser path has the chosen folder in front", () => {
-    expect(findMetadata(byPath, "my-export/Camera_Motion/Garden, zoom in.-0.mp4")?.seed).toBe("1");
-    expect(findMetadata(byPath, "my-export\\deep\\solo-0.mp4")?.seed).toBe("2");
+    expect(findMetadata(byPath, videos[0]!, names)?.seed).toBe("1");
+    expect(findMetadata(byPath, videos[1]!, names)?.seed).toBe("2");
   });
 
   it("matches NFD paths and misses unknown files", () => {
-    expect(findMetadata(byPath, "café-0.mp4".normalize("NFD"))?.seed).toBe("3");
-    expect(findMetadata(byPath, "other-0.mp4")).toBeNull();
+    expect(findMetadata(byPath, videos[2]!, names)?.seed).toBe("3");
+    expect(findMetadata(byPath, "other-0.mp4", names)).toBeNull();
+  });
+
+  it("a row with a full path names that path only, not the same file name of another generator", () => {
+    // VBench layouts: every generator has the same file names.
+    const rows = byPathOf("meta.csv", "path,model\nvids/modelA/Mechanics/x-0.mp4,A\n");
+    const generators = ["vids/modelA/Mechanics/x-0.mp4", "vids/modelB/Mechanics/x-0.mp4"];
+    expect(findMetadata(rows, generators[0]!, countFileNames(generators))?.model).toBe("A");
+    expect(findMetadata(rows, generators[1]!, countFileNames(generators))).toBeNull();
+    // Alone in the project, modelB's video is still not the row's path.
+    expect(findMetadata(rows, generators[1]!, countFileNames([generators[1]!]))).toBeNull();
+  });
+
+  it("a row with a bare file name names a video only when exactly one video has that name", () => {
+    const rows = byPathOf("meta.csv", "file,model\nx-0.mp4,X\n");
+    const two = ["modelA/x-0.mp4", "modelB/x-0.mp4"];
+    expect(two.map((path) => findMetadata(rows, path, countFileNames(two)))).toEqual([null, null]);
+    expect(findMetadata(rows, "modelA/x-0.mp4", countFileNames(["modelA/x-0.mp4", "modelB/y-0.mp4"]))?.model).toBe("X");
   });
 });

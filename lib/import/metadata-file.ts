@@ -141,9 +141,11 @@ function readRow(row: MetadataRow): RowResult {
     metadata.sampleIndex = sampleIndex.index;
   }
 
-  for (const [column, value] of row.fields) {
-    if (!KNOWN_COLUMNS.has(column.toLowerCase())) metadata.extra[column] = extraValue(value);
-  }
+  // A key JSON bodies cannot carry (the API's parser drops it, as it must): refused here rather than lost on the way.
+  const reserved = [...row.fields.keys()].find((column) => column === "__proto__");
+  if (reserved !== undefined) return { ok: false, error: `${where}: "${reserved}" cannot name a column; rename it` };
+  // Other column names are the file's text (`constructor`, `toString`…): each becomes an own key, never read from the prototype.
+  metadata.extra = Object.fromEntries([...row.fields].filter(([column]) => !KNOWN_COLUMNS.has(column.toLowerCase())).map(([column, value]) => [column, extraValue(value)]));
   return { ok: true, path: file.value.trim(), metadata };
 }
 
@@ -153,6 +155,7 @@ function csvRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false;
   if (!findColumn(table.columns, FILE_COLUMNS)) {
     return { ok: false, error: `line 1: the header needs a "file", "file_name", "filename" or "path" column` };
   }
+  if (table.columns.includes("__proto__")) return { ok: false, error: `line 1: "__proto__" cannot name a column; rename it` };
   return { ok: true, rows: table.rows.map((row) => ({ where: `line ${row.line}`, fields: new Map<string, unknown>(row.values) })) };
 }
 
@@ -202,8 +205,8 @@ function jsonArrayRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: 
  * Per-video metadata from a CSV, JSON Lines or JSON array file. Each row names its video by
  * `path`, `file`, `file_name` or `filename` and may give `prompt`, `model`, `seed`, `dimension`
  * (several separated by `;` or `|`) and `sample_index`; other columns go to `extra` (empty CSV
- * cells as null). The map holds each row under its path and, when no other row shares it, its
- * bare file name; use `findMetadata` to look a video up. Errors name the line (or JSON array
+ * cells as null). The map holds each row under its path as written (normalised by
+ * `metadataPathKey`); use `findMetadata` to look a video up. Errors name the line (or JSON array
  * item) but not the file, which the caller already knows.
  */
 export function parseMetadataFile(fileName: string, content: string): MetadataFileResult {
@@ -216,7 +219,6 @@ export function parseMetadataFile(fileName: string, content: string): MetadataFi
 
   const byPath = new Map<string, FileMetadata>();
   const whereByPath = new Map<string, string>();
-  const pathsByBaseName = new Map<string, Set<string>>();
   for (const row of rows.rows) {
     const read = readRow(row);
     if (!read.ok) return read;
@@ -225,26 +227,35 @@ export function parseMetadataFile(fileName: string, content: string): MetadataFi
     if (firstWhere !== undefined) return { ok: false, error: `${row.where}: "${key}" is already described at ${firstWhere}` };
     whereByPath.set(key, row.where);
     byPath.set(key, read.metadata);
-    const name = baseName(key);
-    pathsByBaseName.set(name, (pathsByBaseName.get(name) ?? new Set()).add(key));
-  }
-  // A bare file name is a key only when it is unambiguous: two folders may hold the same name.
-  for (const [name, paths] of pathsByBaseName) {
-    const [onlyPath] = paths;
-    if (paths.size === 1 && onlyPath !== undefined && !byPath.has(name)) byPath.set(name, byPath.get(onlyPath)!);
   }
   return { ok: true, format, rowCount: whereByPath.size, byPath };
 }
 
 /**
- * The metadata for a video's relative path: the longest trailing part of the path the file names
- * (the browser prefixes the chosen folder, the file may not), else the bare file name.
+ * How many of the videos being matched have each file name: a row that gives a bare file name names a
+ * video only when exactly one of them has it (VBench layouts repeat every name once per generator).
  */
-export function findMetadata(byPath: ReadonlyMap<string, FileMetadata>, relativePath: string): FileMetadata | null {
+export function countFileNames(relativePaths: Iterable<string>): ReadonlyMap<string, number> {
+  const counts = new Map<string, number>();
+  for (const path of relativePaths) {
+    const name = baseName(metadataPathKey(path));
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * The metadata row for a video's relative path. A row with a path (`modelA/Mechanics/x-0.mp4`) names that
+ * path only: the video's path ends with it (the browser prefixes the chosen folder, the file may not), and
+ * the longest such row wins. A row with a bare file name names the video with that name when `fileNames`
+ * (from `countFileNames` over every video being matched) says exactly one video has it.
+ */
+export function findMetadata(byPath: ReadonlyMap<string, FileMetadata>, relativePath: string, fileNames: ReadonlyMap<string, number>): FileMetadata | null {
   const segments = metadataPathKey(relativePath).split("/");
-  for (let start = 0; start < segments.length; start += 1) {
+  for (let start = 0; start < segments.length - 1; start += 1) {
     const found = byPath.get(segments.slice(start).join("/"));
     if (found) return found;
   }
-  return null;
+  const name = segments[segments.length - 1]!;
+  return fileNames.get(name) === 1 ? (byPath.get(name) ?? null) : null;
 }

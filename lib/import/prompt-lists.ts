@@ -301,26 +301,27 @@ export class PromptIndex {
  * becomes one entry carrying every dimension, in VBench order; the first spelling seen is kept.
  */
 export function buildPromptIndex(entries: readonly PromptEntry[]): PromptIndex {
-  const merged = new Map<string, { prompt: string; dimensions: Set<string>; auxiliaryInfo: Record<string, unknown> }>();
+  // Auxiliary info is keyed by the file's dimension text, which may be `__proto__`: a Map until the entry is built.
+  const merged = new Map<string, { prompt: string; dimensions: Set<string>; auxiliaryInfo: Map<string, unknown> }>();
   for (const entry of entries) {
     const prompt = entry.prompt.trim();
     if (prompt === "") continue;
     const key = prompt.normalize("NFC");
     const existing = merged.get(key);
-    const target = existing ?? { prompt, dimensions: new Set<string>(), auxiliaryInfo: {} };
+    const target = existing ?? { prompt, dimensions: new Set<string>(), auxiliaryInfo: new Map<string, unknown>() };
     for (const dimension of entry.dimensions) {
       const canonical = canonicalDimension(dimension);
       if (canonical !== "") target.dimensions.add(canonical);
     }
     // A later list's auxiliary info of a dimension replaces an earlier one's (a corrected meta_info file).
-    for (const [dimension, info] of Object.entries(entry.auxiliaryInfo ?? {})) target.auxiliaryInfo[canonicalDimension(dimension)] = info;
+    for (const [dimension, info] of Object.entries(entry.auxiliaryInfo ?? {})) target.auxiliaryInfo.set(canonicalDimension(dimension), info);
     if (!existing) merged.set(key, target);
   }
   return new PromptIndex(
     [...merged.values()].map(({ prompt, dimensions, auxiliaryInfo }) => ({
       prompt,
       dimensions: [...dimensions].sort(compareDimensions),
-      ...(Object.keys(auxiliaryInfo).length ? { auxiliaryInfo } : {}),
+      ...(auxiliaryInfo.size ? { auxiliaryInfo: Object.fromEntries(auxiliaryInfo) } : {}),
     })),
   );
 }

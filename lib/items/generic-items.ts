@@ -92,20 +92,21 @@ export function parseGenericItems(file: ItemFile, fields: readonly ItemFieldDecl
     if (id === null) problems.push("id: must be text or a number");
     else if (firstLineOfId.has(id)) problems.push(`id ${JSON.stringify(id)} is used again (first on line ${firstLineOfId.get(id)})`);
     else firstLineOfId.set(id, record.line);
-    const values: Record<string, string> = {};
+    const values = new Map<string, string>();
     for (const field of fields) {
-      const raw = record.value[field.id];
+      // A field id may be `constructor` or `tostring`: only the record's own keys are its cells.
+      const raw = Object.hasOwn(record.value, field.id) ? record.value[field.id] : undefined;
       const value = raw === undefined || raw === null ? "" : fieldText(raw);
       if (value === null) problems.push(`${field.id}: must be text, not ${Array.isArray(raw) ? "a list" : "an object"}`);
       else if (field.required && value.trim() === "") problems.push(`${field.id}: the ${field.label} is required`);
       else if (value.length > MAX_FIELD_CHARS) problems.push(`${field.id}: at most ${MAX_FIELD_CHARS} characters`);
-      else values[field.id] = value;
+      else values.set(field.id, value);
     }
     if (problems.length) {
       errors.push(...problems.map((message) => ({ line: record.line, message })));
       continue;
     }
-    items.push({ externalId: id!, videoFileName, payload: { video: video!.trim(), fields: values, line: record.line } });
+    items.push({ externalId: id!, videoFileName, payload: { video: video!.trim(), fields: Object.fromEntries(values), line: record.line } });
   }
   errors.push(...nulByteErrors(items.map(({ payload }) => ({ line: payload.line, ...payload.fields }))));
   if (errors.length) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), unmatchedVideos: [...unmatched] };

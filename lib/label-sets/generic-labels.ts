@@ -234,7 +234,8 @@ export function parseWideGenericLabels(
   const clash = targets.find((t) => special.includes(t.column));
   if (clash) throw new GenericLabelFileError(`The column "${clash.column}" cannot be both the video, annotator or item column and a target's.`);
   const issues: GenericIssue[] = [];
-  const records: { line: number; cells: Record<string, string> }[] = [];
+  // Columns are the file's text (`__proto__`, `constructor`…): cells by column in a Map.
+  const records: { line: number; cells: ReadonlyMap<string, string> }[] = [];
   let unreadable = 0;
   let headers: string[] = [];
   const body = stripByteOrderMark(text);
@@ -254,14 +255,14 @@ export function parseWideGenericLabels(
         unreadable++;
         return;
       }
-      const cells: Record<string, string> = {};
+      const cells = new Map<string, string>();
       for (const [key, raw] of Object.entries(parsed)) {
         keys.add(key);
         const value = cellText(raw);
         if (value === null) {
           issues.push({ row: line, column: key, cell: JSON.stringify(raw).slice(0, 200), action: "skipped", message: "must be a string, a number or true/false" });
-          cells[key] = "";
-        } else cells[key] = value;
+          cells.set(key, "");
+        } else cells.set(key, value);
       }
       records.push({ line, cells });
     });
@@ -275,12 +276,12 @@ export function parseWideGenericLabels(
     if (missing.length) throw new GenericLabelFileError(`The file lacks the mapped column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its columns: ${headers.join(", ")}).`);
     for (const record of rest) {
       if (record.fields.every((f) => f.trim() === "")) continue;
-      records.push({ line: record.line, cells: Object.fromEntries(headers.map((h, i) => [h, record.fields[i] ?? ""])) });
+      records.push({ line: record.line, cells: new Map(headers.map((h, i) => [h, record.fields[i] ?? ""])) });
     }
   }
   const rows: GenericLabelRow[] = [];
   for (const { line, cells } of records) {
-    const cell = (column: string | undefined) => (column ? (cells[column] ?? "").trim() : "");
+    const cell = (column: string | undefined) => (column ? (cells.get(column) ?? "").trim() : "");
     const video = cell(map.video);
     const annotator = cell(map.annotator);
     const item = cell(map.item);

@@ -245,14 +245,20 @@ export async function importVbenchResults(prisma: PrismaClient, actor: Actor, pr
     };
     judgments.push({ target, value: result.value, annotator: null });
   }
-  const byDimension: Record<string, number> = {};
-  for (const j of judgments) byDimension[j.target.target] = (byDimension[j.target.target] ?? 0) + 1;
+  // Dimensions are the file's keys (`__proto__`, `constructor`…): counted in a Map, own keys of the plan.
+  const byDimension = Object.fromEntries(countBy(judgments.map((j) => j.target.target)));
   const sha256 = sha256Of(input.file);
   const plan = { name, fileName: input.fileName, sha256, results: parsed.results.length, matchedVideos: matched.size, judgments: byDimension, aggregates: parsed.aggregates, issues };
   if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
   if (judgments.length === 0) throw new ValidationError("Nothing to import: no result matched a video of the project.");
   const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "vbench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
   return { dryRun: false as const, plan, labelSet };
+}
+
+function countBy(keys: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
 }
 
 // ---------- Generic CSV / JSONL ----------
@@ -297,8 +303,9 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   const judgments: LabelJudgment[] = [];
   const seen = new Map<string, number>();
   const matched = new Set<string>();
-  const byTarget: Record<string, number> = {};
-  const annotators: Record<string, number> = {};
+  const byTarget = new Map<string, number>();
+  // Annotators are the file's text: a Map, so `__proto__` or `toString` counts like any name.
+  const annotators = new Map<string, number>();
   // A wide file's row gives several labels: its video's issue is listed once.
   const listed = new Set<string>();
   const skip = (row: { line: number }, column: string, cell: string, message: string) => {
@@ -353,8 +360,8 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
     // A wide file without an annotator column is one annotator.
     judgments.push({ target, value: row.value, annotator: row.annotator || null });
     const label = `${resolved.task.id}:${resolved.id}`;
-    byTarget[label] = (byTarget[label] ?? 0) + 1;
-    if (row.annotator) annotators[row.annotator] = (annotators[row.annotator] ?? 0) + 1;
+    byTarget.set(label, (byTarget.get(label) ?? 0) + 1);
+    if (row.annotator) annotators.set(row.annotator, (annotators.get(row.annotator) ?? 0) + 1);
   }
   issues.sort((a, b) => a.row - b.row);
   const sha256 = sha256Of(input.file);
@@ -364,8 +371,8 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
     sha256,
     rows: parsed.records ?? parsed.rows.length + parsed.issues.length,
     matchedVideos: matched.size,
-    judgments: byTarget,
-    annotators,
+    judgments: Object.fromEntries(byTarget),
+    annotators: Object.fromEntries(annotators),
     issues,
     headers: parsed.headers,
   };

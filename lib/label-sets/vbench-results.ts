@@ -31,13 +31,14 @@ export function parseVbenchResults(text: string): { results: VbenchResult[]; iss
   if (!json || typeof json !== "object" || Array.isArray(json)) throw new ValidationError("VBench results are a JSON object: {<dimension>: [<aggregate>, [{video_path, video_results}, …]]}.");
   const results: VbenchResult[] = [];
   const issues: VbenchIssue[] = [];
-  const aggregates: Record<string, unknown> = {};
+  // Dimensions are the file's keys (`__proto__` among them): a Map, made an object's own keys at the end.
+  const aggregates = new Map<string, unknown>();
   for (const [dimension, entry] of Object.entries(json as Record<string, unknown>)) {
     if (!Array.isArray(entry) || entry.length < 2 || !Array.isArray(entry[1])) {
       issues.push({ dimension, index: null, videoPath: null, message: "not [<aggregate>, [per-video results]]: the dimension is skipped" });
       continue;
     }
-    aggregates[dimension] = entry[0];
+    aggregates.set(dimension, entry[0]);
     for (const [index, item] of (entry[1] as unknown[]).entries()) {
       const record = item && typeof item === "object" ? (item as Record<string, unknown>) : null;
       const videoPath = typeof record?.video_path === "string" && record.video_path.trim() ? record.video_path.trim() : null;
@@ -54,6 +55,6 @@ export function parseVbenchResults(text: string): { results: VbenchResult[]; iss
       results.push({ dimension, index, videoPath, value });
     }
   }
-  if (Object.keys(aggregates).length === 0) throw new ValidationError("No dimension in the file has per-video results.");
-  return { results, issues, aggregates };
+  if (aggregates.size === 0) throw new ValidationError("No dimension in the file has per-video results.");
+  return { results, issues, aggregates: Object.fromEntries(aggregates) };
 }

@@ -178,7 +178,8 @@ export function renderRubricPrompt(definition: RubricDefinition, values: RubricP
     if (name === "prompt") return values.prompt;
     if (name === "frames") return values.frames;
     const field = /^item\.(.+)$/.exec(name)?.[1];
-    return field !== undefined ? (values.item?.[field] ?? "") : "";
+    // `{{item.constructor}}` is a field like any other: only the item's own keys are its fields.
+    return field !== undefined && values.item && Object.hasOwn(values.item, field) ? (values.item[field] ?? "") : "";
   });
   return `${filled.trimEnd()}\n\n${values.examples ? `${values.examples}\n\n` : ""}${answerInstruction(definition)}`;
 }

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError } from "../errors";
-import { findMetadata, metadataPathKey, type FileMetadata } from "../import/metadata-file";
+import { countFileNames, findMetadata, metadataPathKey, type FileMetadata } from "../import/metadata-file";
 import { splitDimensionList, type PromptIndex } from "../import/prompt-lists";
 import { describeWithIndex, promptIndexForProject } from "./describe-imported-video";
 import { asExtra, diffVideoFields, VIDEO_FIELD_SELECT, writeVideoEdit, type FieldChange, type VideoEditSource, type VideoFields } from "./video-edits";
@@ -49,11 +49,10 @@ export interface MetadataPlan {
   applied: boolean;
 }
 
-/** Rows keyed as parseMetadataFile keys them: the path, and the bare file name when only one row has it. */
+/** Rows keyed as parseMetadataFile keys them: by their path (or bare file name) as written. */
 function rowIndex(rows: ApplyMetadataInput["rows"]) {
   const byPath = new Map<string, FileMetadata>();
   const pathOf = new Map<FileMetadata, string>();
-  const pathsByName = new Map<string, Set<string>>();
   for (const { path, dimension, seed, extra, ...fields } of rows) {
     const key = metadataPathKey(path);
     const metadata: FileMetadata = {
@@ -64,12 +63,6 @@ function rowIndex(rows: ApplyMetadataInput["rows"]) {
     };
     byPath.set(key, metadata);
     pathOf.set(metadata, key);
-    const name = key.slice(key.lastIndexOf("/") + 1);
-    pathsByName.set(name, (pathsByName.get(name) ?? new Set()).add(key));
-  }
-  for (const [name, paths] of pathsByName) {
-    const [only] = paths;
-    if (paths.size === 1 && only !== undefined && !byPath.has(name)) byPath.set(name, byPath.get(only)!);
   }
   return { byPath, pathOf };
 }
@@ -108,12 +101,13 @@ async function plan(prisma: PrismaClient | Parameters<Parameters<PrismaClient["$
   const { byPath, pathOf } = rowIndex(input.rows);
   const promptIndex = input.promptLists ? await promptIndexForProject(prisma as PrismaClient, projectId) : null;
   const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { id: true, relativePath: true, ...VIDEO_FIELD_SELECT } });
+  const fileNames = countFileNames(videos.map((video) => video.relativePath));
   const usedPaths = new Set<string>();
   let matchedVideos = 0;
   const planned: { video: VideoRow; next: VideoFields; source: VideoEditSource; fields: FieldChange[] }[] = [];
   for (const row of videos) {
     const video: VideoRow = { ...row, extra: asExtra(row.extra) };
-    const metadata = byPath.size ? findMetadata(byPath, video.relativePath) : null;
+    const metadata = byPath.size ? findMetadata(byPath, video.relativePath, fileNames) : null;
     if (metadata) usedPaths.add(pathOf.get(metadata)!);
     const proposed = proposedFields(video, metadata, promptIndex);
     if (!proposed) continue;

@@ -50,16 +50,20 @@ async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: strin
     const dimensions = [...new Set([...video.dimensions, ...described.value.dimensions])];
     for (const dimension of dimensions) found.add(`${dimension}\u0000${entry.prompt}`);
     const info = Object.fromEntries(Object.entries(entry.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension)));
-    const had = (video.auxiliaryInfo ?? {}) as Record<string, unknown>;
+    const had = new Map(Object.entries((video.auxiliaryInfo ?? {}) as Record<string, unknown>));
     // jsonb stores an object's keys in its own order: compared key-order-free, a list stored again changes nothing.
-    const changed = dimensions.length !== video.dimensions.length || Object.entries(info).some(([dimension, value]) => canonicalJson(had[dimension]) !== canonicalJson(value));
+    const changed = dimensions.length !== video.dimensions.length || Object.entries(info).some(([dimension, value]) => canonicalJson(had.get(dimension)) !== canonicalJson(value));
     if (changed) updates.push({ id: video.id, dimensions, info });
   }
-  const unmatchedPrompts: Record<string, { count: number; first: string[] }> = {};
+  // Dimensions are the file's text (`__proto__`, `constructor`…): tallied in a Map, made an object's own keys at the end.
+  const unmatchedPrompts = new Map<string, { count: number; first: string[] }>();
+  const foundPrompts = new Set([...found].map((key) => key.slice(key.indexOf("\u0000") + 1)));
   for (const entry of index.entries) {
     for (const dimension of entry.dimensions.length ? entry.dimensions : [""]) {
-      if (found.has(`${dimension}\u0000${entry.prompt}`) || (dimension === "" && [...found].some((key) => key.endsWith(`\u0000${entry.prompt}`)))) continue;
-      const slot = (unmatchedPrompts[dimension || "(no dimension)"] ??= { count: 0, first: [] });
+      if (found.has(`${dimension}\u0000${entry.prompt}`) || (dimension === "" && foundPrompts.has(entry.prompt))) continue;
+      const name = dimension || "(no dimension)";
+      const slot = unmatchedPrompts.get(name) ?? { count: 0, first: [] };
+      unmatchedPrompts.set(name, slot);
       slot.count += 1;
       if (slot.first.length < NAMED) slot.first.push(entry.prompt);
     }
@@ -67,7 +71,7 @@ async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: strin
   return {
     matchedVideos,
     updates,
-    unmatchedPrompts: { count: Object.values(unmatchedPrompts).reduce((sum, d) => sum + d.count, 0), byDimension: unmatchedPrompts },
+    unmatchedPrompts: { count: [...unmatchedPrompts.values()].reduce((sum, d) => sum + d.count, 0), byDimension: Object.fromEntries(unmatchedPrompts) },
     unmatchedVideos: { count: unmatchedVideos.length, first: unmatchedVideos.slice(0, NAMED) },
   };
 }

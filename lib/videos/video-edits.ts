@@ -59,8 +59,9 @@ export function diffVideoFields(current: VideoFields, next: VideoFields): FieldC
   }
   const keys = [...new Set([...Object.keys(current.extra), ...Object.keys(next.extra)])].sort();
   for (const key of keys) {
-    const before = current.extra[key] ?? null;
-    const after = next.extra[key] ?? null;
+    // Extra keys are imported text: `constructor` absent from a video is absent, not Object's constructor.
+    const before = Object.hasOwn(current.extra, key) ? (current.extra[key] ?? null) : null;
+    const after = Object.hasOwn(next.extra, key) ? (next.extra[key] ?? null) : null;
     if (!same(before, after)) changes.push({ field: `extra.${key}`, before, after, overwrite: isSet(before) });
   }
   return changes;

@@ -81,7 +81,8 @@ function csvRecords(text: string, errors: QuestionSetError[]): RawRecord[] {
   return table.rows.map((row) => {
     const value: Record<string, unknown> = {};
     const options: Record<string, string> = {};
-    const extra: Record<string, unknown> = {};
+    // Other columns are the file's text (`__proto__` among them): kept in a Map, own keys of `extra`.
+    const extra = new Map<string, unknown>();
     for (const [column, cell] of row.values) {
       const name = column.toLowerCase();
       const optionLetter = OPTION_COLUMN.exec(column)?.[1]?.toUpperCase();
@@ -96,10 +97,10 @@ function csvRecords(text: string, errors: QuestionSetError[]): RawRecord[] {
         }
       } else if (KNOWN_COLUMNS.has(name)) {
         if (cell.trim() !== "") value[name] = cell;
-      } else if (cell.trim() !== "") extra[column] = cell;
+      } else if (cell.trim() !== "") extra.set(column, cell);
     }
     if (Object.keys(options).length && value.options === undefined) value.options = options;
-    if (Object.keys(extra).length) value.extra = { ...(typeof value.extra === "object" && value.extra !== null ? (value.extra as Record<string, unknown>) : {}), ...extra };
+    if (extra.size) value.extra = { ...(typeof value.extra === "object" && value.extra !== null ? (value.extra as Record<string, unknown>) : {}), ...Object.fromEntries(extra) };
     return { line: row.line, value };
   });
 }
