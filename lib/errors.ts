@@ -1,5 +1,22 @@
+/**
+ * The mark every AppError carries. Next.js bundles lib/ once per server bundle (each route, the pages, the
+ * instrumentation), so an error thrown by one copy of this module is not an `instanceof` another copy's AppError;
+ * `Symbol.for` is one symbol for the whole process, so the mark is recognised whichever copy made the error.
+ */
+const APP_ERROR = Symbol.for("framejury.app-error");
+
+/** What a handler reads of an app error, whichever copy of this module threw it (isAppError). */
+export interface AppErrorLike {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Record<string, unknown>;
+}
+
 /** An error whose message is safe to show to the caller, with the HTTP status it maps to. */
-export class AppError extends Error {
+export class AppError extends Error implements AppErrorLike {
+  readonly [APP_ERROR] = true;
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -9,6 +26,17 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * Is this one of the app's own errors (its message safe to show, its status and code to send)? Recognised by the
+ * mark it carries, never by class identity (see APP_ERROR); another error with a `code` (Node's `ENOENT`, Prisma's
+ * `P2002`) is not one, so its message never reaches the caller.
+ */
+export function isAppError(error: unknown): error is AppErrorLike {
+  if (typeof error !== "object" || error === null || (error as Record<symbol, unknown>)[APP_ERROR] !== true) return false;
+  const { status, code, message } = error as Partial<AppErrorLike>;
+  return typeof status === "number" && Number.isInteger(status) && status >= 400 && status <= 599 && typeof code === "string" && typeof message === "string";
 }
 
 export class NotFoundError extends AppError {
@@ -60,8 +88,8 @@ export class UnusableVideoError extends AppError {
 }
 
 export class PayloadTooLargeError extends AppError {
-  constructor(message: string) {
-    super(413, "too_large", message);
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(413, "too_large", message, details);
   }
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Actor } from "@/lib/auth/actor";
-import { AppError, UnauthorizedError } from "@/lib/errors";
+import { isAppError, UnauthorizedError } from "@/lib/errors";
 import { log } from "@/lib/observability/logger";
 import { rejectNulBytes } from "@/lib/validation/nul-bytes";
 import type { ActionResult } from "@/lib/api/action-result";
@@ -19,7 +19,7 @@ export async function runAction(body: (actor: Actor) => Promise<ActionResult>): 
     if (!actor) throw new UnauthorizedError("Your session ended: sign in again.");
     return await body(actor);
   } catch (error) {
-    if (error instanceof AppError) return { ok: false, error: error.message };
+    if (isAppError(error)) return { ok: false, error: error.message };
     if (error instanceof z.ZodError) return { ok: false, error: error.issues.map((issue) => issue.message).join(" ") };
     log().error({ err: error }, "server action failed");
     return { ok: false, error: "Something went wrong on the server." };

@@ -6,7 +6,7 @@ import { formValues, type ActionResult } from "@/app/_server/action-result";
 import { getAuth } from "@/lib/auth/auth";
 import { createFirstAdmin } from "@/lib/auth/users";
 import { prisma } from "@/lib/db/prisma";
-import { AppError } from "@/lib/errors";
+import { isAppError } from "@/lib/errors";
 import { log } from "@/lib/observability/logger";
 import { ssoButtons, ssoConfig } from "@/lib/auth/sso";
 import { firstAdminSchema, signInSchema, ssoSignInSchema } from "./actions.validation";
@@ -55,7 +55,7 @@ export async function createFirstAdminAction(_previous: ActionResult | null, for
       headers: await headers(),
     });
   } catch (error) {
-    if (error instanceof AppError) return { ok: false, error: error.message };
+    if (isAppError(error)) return { ok: false, error: error.message };
     log().error({ err: error }, "first admin creation failed");
     return { ok: false, error: "Could not create the admin account." };
   }

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { actorFromRequest } from "../auth/request-actor";
-import { AppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
+import { isAppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { observed, logRequestActor } from "../observability/http";
 import { log } from "../observability/logger";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytes } from "../validation/nul-bytes";
 import { assertSessionRequestAllowed } from "./session-request-guard";
+import { JSON_BODY_LIMIT, readBoundedText } from "./request-body";
 import { prisma } from "../db/prisma";
 import { ensureRubricTasks, isRubricTaskId } from "../rubrics/rubric-registry";
 import { searchParamsObject } from "../videos/video-filter";
@@ -15,9 +16,13 @@ export function jsonError(status: number, code: string, message: string, details
   return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
 }
 
-/** Maps thrown errors to the API's JSON error shape; unknown errors are logged, not leaked. */
+/**
+ * Maps thrown errors to the API's JSON error shape; unknown errors are logged, not leaked. The app's own errors are
+ * recognised by the mark they carry (isAppError), so one thrown by another server bundle's copy of lib/errors.ts
+ * keeps its status and message.
+ */
 export function errorResponse(error: unknown): Response {
-  if (error instanceof AppError) return jsonError(error.status, error.code, error.message, error.details);
+  if (isAppError(error)) return jsonError(error.status, error.code, error.message, error.details);
   if (error instanceof z.ZodError) {
     return jsonError(400, "invalid_request", error.issues.map((i) => `${i.path.join(".") || "input"}: ${issueMessage(i)}`).join("; "));
   }
@@ -79,7 +84,8 @@ export function authenticatedRoute(api: RouteDescription, handler: (request: Req
 export async function readRouteInput<D extends RouteDescription>(request: Request, api: D): Promise<RouteInput<D>> {
   const query = api.query && !("readBy" in api.query) ? schemaOf(api.query).parse(searchParamsObject(new URL(request.url).searchParams)) : undefined;
   const json = api.body?.kind === "json" && !api.body.readBy ? api.body : undefined;
-  const body = json ? await (json.optional ? parseOptionalJsonBody : parseJsonBody)(request, schemaOf(json.schema)) : undefined;
+  const limit = json?.maxBytes ?? JSON_BODY_LIMIT;
+  const body = json ? await (json.optional ? parseOptionalJsonBody : parseJsonBody)(request, schemaOf(json.schema), { limit }) : undefined;
   return { query, body } as RouteInput<D>;
 }
 
@@ -121,27 +127,32 @@ export function rejectNulBytesInUrl(request: Request, params: unknown): void {
   }
 }
 
-export async function parseJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.output<T>> {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ValidationError("The request body must be JSON.");
-  }
+/** How much of a JSON body is read: `limit` bytes, JSON_BODY_LIMIT unless the route's description says more. */
+type JsonBodyOptions = { limit?: number };
+
+/**
+ * The request's JSON body parsed with `schema`: read bounded (more than the limit is a 413 naming it, before the
+ * rest is read), then refused with a 400 when it is not JSON or holds a NUL byte.
+ */
+export async function parseJsonBody<T extends z.ZodType>(request: Request, schema: T, options: JsonBodyOptions = {}): Promise<z.output<T>> {
+  const body = parseJsonText(await readBoundedText(request, options.limit ?? JSON_BODY_LIMIT));
   rejectNulBytes(body);
   return schema.parse(body);
 }
 
 /** As parseJsonBody, for bodies that may be left out (a DELETE with only defaults): an empty body parses as `{}`. */
-export async function parseOptionalJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.output<T>> {
-  const text = await request.text();
+export async function parseOptionalJsonBody<T extends z.ZodType>(request: Request, schema: T, options: JsonBodyOptions = {}): Promise<z.output<T>> {
+  const text = await readBoundedText(request, options.limit ?? JSON_BODY_LIMIT);
   if (text.trim() === "") return schema.parse({});
-  let body: unknown;
+  const body = parseJsonText(text);
+  rejectNulBytes(body);
+  return schema.parse(body);
+}
+
+function parseJsonText(text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
     throw new ValidationError("The request body must be JSON.");
   }
-  rejectNulBytes(body);
-  return schema.parse(body);
 }

@@ -27,7 +27,15 @@ export const schemaOf = (source: SchemaSource): z.ZodType => (typeof source === 
  * handler; the kind is also the one content type a cookie session may send (lib/api/session-request-guard.ts).
  */
 export type RouteBody =
-  | { kind: "json"; schema: SchemaSource; optional?: boolean; readBy?: "handler"; description?: string }
+  | {
+      kind: "json";
+      schema: SchemaSource;
+      optional?: boolean;
+      readBy?: "handler";
+      description?: string;
+      /** The most bytes the body may hold, when more than JSON_BODY_LIMIT (lib/api/request-body.ts); more is a 413 naming it. */
+      maxBytes?: number;
+    }
   | {
       kind: "multipart";
       /** The plain text fields, as the route parses them. */

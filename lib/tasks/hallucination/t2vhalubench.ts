@@ -13,7 +13,7 @@ import { log } from "../../observability/logger";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
-import { AppError, ValidationError } from "../../errors";
+import { isAppError, ValidationError } from "../../errors";
 import type { LabelSetImportInput, SheetIssue } from "../../label-sets/label-set-format";
 import { createLabelSet, groupBy, inChunks, requireFreeName, sha256Of, type LabelJudgment } from "../../label-sets/label-sets";
 import { checkXlsxLimits, loadExcelJs } from "../../label-sets/xlsx-limits";
@@ -156,7 +156,7 @@ async function readT2vHaluBenchSheet(excel: typeof ExcelJS, file: Uint8Array, ma
       if (parser && !found) found = parser.result();
     }
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    if (isAppError(error)) throw error; // an app error from any copy of lib/errors.ts (its 413 stays a 413)
     throw new ValidationError(`The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`);
   }
   return found;
