@@ -9,6 +9,7 @@ import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { STATIC_CATEGORY_IDS, DYNAMIC_CATEGORY_IDS } from "./schemas";
 import { calibrationReport } from "./paper-table-load";
+import { WithheldError } from "../../visibility/withheld";
 
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
@@ -84,6 +85,18 @@ describe("calibrationReport", () => {
     expect(report.threshold).toBe(4);
     expect(overall.cells.dynamic!.counts).toEqual({ tp: 1, fp: 0, fn: 0, tn: 3 });
     expect(overall.cells.verdict!.counts).toEqual({ tp: 2, fp: 0, fn: 1, tn: 1 });
+  });
+
+  it("is withheld whole from an owner reviewing a labelled video blind, never a table of the other videos", async () => {
+    const video = await prisma.video.findFirstOrThrow({ where: { projectId, fileName: "1.mp4" }, select: { id: true } });
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Paper blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: video.id, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId } });
+    const withheld = await calibrationReport(prisma, owner, projectId, { labelSetId, runId, iterations: 200 }).catch((error: unknown) => error);
+    expect(withheld).toBeInstanceOf(WithheldError);
+    expect((withheld as WithheldError).message).toContain('hidden while you review "Paper blind" blind: 1 item left');
+    await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
+    expect((await calibrationReport(prisma, owner, projectId, { labelSetId, runId, iterations: 200 })).videos).toBe(4);
   });
 
   it("refuses outsiders, other projects' ids and annotators the set lacks", async () => {

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from "../../errors";
 import { INCONSISTENCY_CATEGORY } from "./schemas";
 import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import { PRESENCE_TARGET_TYPE } from "../../label-sets/label-sets";
-import { blindVideoIdsFor } from "../../visibility/judge-visibility";
+import { requireWholeView } from "../../visibility/withheld";
 import { anyPresent, judgePresence, type CategoryScore } from "../../calibration/judge-presence";
 import { DYNAMIC_IDS, STATIC_IDS, paperTable, type CalibrationVideo, type PaperTable } from "./paper-table";
 import type { PaperTableQuery } from "../../calibration/calibration.validation";
@@ -24,7 +24,7 @@ export interface CalibrationReport {
   run: { id: string; pipeline: string; createdAt: Date; endpoint: string; model: string };
   /** The judge's presence threshold used for prompt consistency, static, dynamic and the categories. */
   threshold: number;
-  /** Videos with labels and a judged result; labelled videos the run did not judge (or hidden to you) are left out. */
+  /** Videos with labels and a judged result; labelled videos the run did not judge are left out. */
   videos: number;
   labelledNotJudged: number;
   table: PaperTable;
@@ -83,8 +83,9 @@ export async function calibrationReport(prisma: PrismaClient, actor: Actor, proj
     labels.set(key, j.value);
     labelsByVideo.set(j.videoId, labels);
   }
-  const hidden = await blindVideoIdsFor(prisma, actor.userId, [...labelsByVideo.keys()]);
-  const labelled = [...labelsByVideo.keys()].filter((id) => !hidden.has(id));
+  const labelled = [...labelsByVideo.keys()];
+  // The table is computed from every labelled video, or withheld while the caller reviews one of them blind.
+  await requireWholeView(prisma, actor.userId, labelled, "This calibration table");
   const runVideos = await prisma.runVideo.findMany({ where: { runId: run.id, videoId: { in: labelled }, status: "done" }, select: { videoId: true, video: { select: { model: true } } } });
   const judgedIds = runVideos.map((rv) => rv.videoId);
   const [scores, verdicts] = await Promise.all([

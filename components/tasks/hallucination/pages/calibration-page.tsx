@@ -14,6 +14,7 @@ import { findTask } from "@/lib/tasks/registry";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { WithheldError } from "@/lib/visibility/withheld";
 import { formatInterval, formatStatistic } from "@/lib/format/numbers";
 
 const METRICS = [
@@ -52,7 +53,7 @@ export default async function CalibrationPage({ params, searchParams }: { params
     try {
       report = await calibrationReport(prisma, actor, projectId, query);
     } catch (error) {
-      if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+      if (!(error instanceof NotFoundError || error instanceof ValidationError || error instanceof WithheldError)) throw error;
       problem = error.message;
     }
   } else if (chosen.labelSetId && chosen.runId) {
