@@ -105,9 +105,9 @@ function declarationOf(task: TaskDeclaration | null, target: Pick<TargetView, "k
   return task.targets.find((t) => t.id === id) ?? null;
 }
 
-/** A value on the target's declared scale: a named value in words, a number with up to two decimals. */
+/** A value on the target's declared scale: a named value in words, a number as every score reads (lib/format/numbers). */
 const show = (declared: TargetDeclaration | MetricDeclaration | null, value: number | null | undefined) =>
-  formatValue(declared ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, value, 2);
+  formatValue(declared ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, value);
 
 /** The values a mouse picks from for a target: a categorical scale's named values, or each whole number of a short numeric scale; null: a number field. */
 function scoreChoices(declared: TargetDeclaration | MetricDeclaration | null, target: TargetView): { value: number; label: string }[] | null {
@@ -989,7 +989,7 @@ function ItemReview({
                   }
                 />
               ) : (
-                <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} decimals={2} />
+                <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} />
               )}
             </p>
           )}
@@ -1033,9 +1033,10 @@ function ItemReview({
                 >
                   <div className="flex items-center gap-3">
                     <span className="min-w-0 flex-1" data-testid="target-label">
+                      {/* A question shows its words; an indexed category (a caption's key point 3) keeps its label, which carries its text. */}
                       {target.question ? (
                         <QuestionLabel label={target.label} question={target.question} />
-                      ) : target.category !== null && declared && "scope" in declared ? (
+                      ) : target.category !== null && declared && "scope" in declared && declared.id === target.category ? (
                         <>
                           <TaskCode task={task} code={target.category} />
                           {target.scopeIndex !== null && <span className="text-slate-600"> · {scopeLabel(declared.scope, target.scopeIndex)}</span>}
