@@ -36,7 +36,8 @@ describe("the run page's table", () => {
     for (const header of screen.getAllByTestId("run-metric-header")) expect(header.className).toMatch(/\bpx-2\b/);
     const rows = screen.getAllByTestId("run-video");
     expect(rows.map((r) => within(r).getByTestId("run-video-generator").textContent)).toEqual(["GenA", "GenB", "—"]);
-    expect(within(rows[0]!).getAllByRole("cell")[3]!.textContent).toBe("1.0");
-    expect(within(rows[1]!).getAllByRole("cell")[3]!.textContent).toBe("0.0");
+    // Scores read as everywhere else (lib/format/numbers formatScore): "1", not "1.0".
+    expect(within(rows[0]!).getAllByRole("cell")[3]!.textContent).toBe("1");
+    expect(within(rows[1]!).getAllByRole("cell")[3]!.textContent).toBe("0");
   });
 });

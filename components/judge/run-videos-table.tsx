@@ -5,8 +5,8 @@ import { summaryMetricValues } from "@/lib/tasks/task-display";
 
 type Overview = Awaited<ReturnType<typeof runOverview>>;
 
-/** Numbers with one decimal; named values in words. */
-const fmt = (metric: MetricDeclaration, v: number | null) => (v !== null && metric.scale.kind === "numeric" ? v.toFixed(1) : formatValue(metric, v));
+/** Numbers as every score reads (lib/format/numbers formatScore); named values in words. */
+const fmt = (metric: MetricDeclaration, v: number | null) => formatValue(metric, v);
 
 /**
  * The run page's table: each video with its generator (two generators' videos of one prompt share a file name), its

@@ -81,7 +81,7 @@ export function JudgeAnswersLine({
     <>
       {asked.map((target, i) => {
         const declared = declarationOf(target);
-        const answer = declared ? formatValue(declared, target.judge ?? null, 2) : target.judge === null || target.judge === undefined ? "—" : String(target.judge);
+        const answer = declared ? formatValue(declared, target.judge ?? null) : target.judge === null || target.judge === undefined ? "—" : String(target.judge);
         return (
           <span key={target.key} data-testid="judge-answer">
             {i > 0 && " · "}

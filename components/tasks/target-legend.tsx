@@ -118,10 +118,10 @@ export function TargetLegend({ task, open = false, title = "Legend: every code w
 }
 
 /** "I 1 · S 2 · D 3 · overall 66 · hallucination no": the declared metrics, each with its definition in its title. */
-export function MetricsLine({ task, values, decimals = 1 }: { task: TaskDeclaration; values: Record<string, number | null>; decimals?: number }) {
+export function MetricsLine({ task, values }: { task: TaskDeclaration; values: Record<string, number | null> }) {
   return (
     <>
-      {metricsLine(task, values, decimals).map((metric, i) => (
+      {metricsLine(task, values).map((metric, i) => (
         <span key={metric.id}>
           {i > 0 && " · "}
           <abbr title={`${task.metrics[i]!.label}: ${task.metrics[i]!.definition}`}>{metric.label}</abbr> {metric.text}

@@ -7,6 +7,7 @@ import { VideoSelectCheckbox } from "@/components/videos/video-selection";
 import { ON_TINTED_ROW } from "@/components/class-names";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { formatScore } from "@/lib/format/numbers";
 import { isYesNoScale, type MetricDeclaration } from "@/lib/tasks/task-declaration";
 
 export interface VideoListRow {
@@ -32,8 +33,6 @@ const blindMark = (
   </span>
 );
 
-const num = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? "" : Number(value.toFixed(digits)).toString());
-
 /** Every cell is padded on both sides, so neighbouring values never run together ("49.9yes"). */
 const cell = "px-2 py-1 align-middle";
 
@@ -41,7 +40,7 @@ const cell = "px-2 py-1 align-middle";
 export function MetricValue({ metric, video, blindMetricId }: { metric: MetricDeclaration; video: VideoListRow; blindMetricId: string | undefined }) {
   if (video.blind && metric.id === blindMetricId) return blindMark;
   const value = video.scores?.[metric.id];
-  if (metric.scale.kind === "numeric") return <>{typeof value === "number" ? num(value) : ""}</>;
+  if (metric.scale.kind === "numeric") return <>{typeof value === "number" ? formatScore(value) : ""}</>;
   const stored = typeof value === "boolean" && isYesNoScale(metric.scale) ? (value ? 1 : 0) : typeof value === "number" ? value : null;
   const positive = stored !== null && metric.positive.op === "==" && metric.positive.value === stored;
   const label = stored === null ? "" : (metric.scale.values.find((v) => v.value === stored)?.label ?? String(stored));

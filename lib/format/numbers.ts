@@ -5,7 +5,10 @@
  * - agreement statistics (κ, α, ρ, τ, F1, accuracy as a proportion, MAE, p-values aside): 2 decimals
  * - p-values: 3 decimals, "< 0.001" below that
  * - percentages: 1 decimal, from a proportion (0.1234 → "12.3%")
- * - judge and reviewer scores (0–10, overall 0–100): 1 decimal, integers as integers
+ * - judge and reviewer scores (0–10, overall 0–100, a VBench-2.0 dimension 0–1, a mean of them): 1 decimal,
+ *   integers as integers ("75", "5.1", "6.3"; never "75.0" or "5.10"). Every score display goes through
+ *   formatScore, a declared target's or metric's value through formatValue (lib/tasks/task-declaration.ts),
+ *   which uses it; no page passes its own precision.
  * - costs: US dollars with 4 decimals
  * - seconds of video: 2 decimals
  */

@@ -165,7 +165,7 @@ function parsedOf(definition: RubricDefinition, outcome: StructuredOutput<Rubric
     parsed: Object.fromEntries(
       definition.criteria.map((c) => {
         const value = answer.values[c.id]!;
-        return [c.id, { value, label: formatValue({ scale: criterionScale(c) }, value, 2), reason: answer.reasons[c.id] ?? null }];
+        return [c.id, { value, label: formatValue({ scale: criterionScale(c) }, value), reason: answer.reasons[c.id] ?? null }];
       }),
     ),
     parseError: null,

@@ -1,3 +1,4 @@
+import { formatScore, MISSING } from "../format/numbers";
 /**
  * What a judge task scores, declared once by the task and read by everything downstream: the video
  * list's columns and filters, the score panel and heat map, review queues, disagreement and
@@ -310,11 +311,11 @@ export function consensusValue(level: MeasurementLevel, values: readonly number[
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** The value's label on a categorical scale, else the number as written (a fraction with `decimals` places). */
-export function formatValue(target: Pick<TargetDeclaration, "scale">, value: number | null | undefined, decimals = 1): string {
-  if (value === null || value === undefined) return "—";
+/** The value's label on a categorical scale, else the number as every score reads (lib/format/numbers formatScore). */
+export function formatValue(target: Pick<TargetDeclaration, "scale">, value: number | null | undefined): string {
+  if (value === null || value === undefined) return MISSING;
   if (target.scale.kind === "categorical") return target.scale.values.find((v) => v.value === value)?.label ?? String(value);
-  return Number.isInteger(value) ? String(value) : value.toFixed(decimals);
+  return formatScore(value);
 }
 
 /**

@@ -56,7 +56,8 @@ describe("reading a task declaration for display", () => {
   it("writes the metrics line as the pages did: codes kept, words lower-cased, the verdict in words", () => {
     const line = metricsLine(HALLUCINATION_TASK, { I: 1, S: 2.25, D: 3, overall: 61.5, verdict: 1 });
     expect(line.map((m) => `${m.label} ${m.text}`).join(" · ")).toBe("I 1 · S 2.3 · D 3 · overall 61.5 · hallucination yes");
-    expect(metricsLine(HALLUCINATION_TASK, { S: 7.25 }, 2).find((m) => m.id === "S")!.text).toBe("7.25");
+    // One precision for scores wherever they show (lib/format/numbers formatScore): never "5.10" beside "5.1".
+    expect(metricsLine(HALLUCINATION_TASK, { S: 5.1, overall: 75 }).map((m) => m.text)).toEqual(["—", "5.1", "—", "75", "—"]);
     expect(inlineLabel("Style score")).toBe("style score");
     expect(inlineLabel("I")).toBe("I");
   });

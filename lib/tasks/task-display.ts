@@ -136,8 +136,8 @@ export function scaleHint(metric: Pick<MetricDeclaration, "scale" | "higherIsBet
 }
 
 /** "I 1 · S 2 · D 3 · overall 66 · hallucination no": a subject's metrics in declared order. */
-export function metricsLine(task: Pick<TaskDeclaration, "metrics">, values: Record<string, number | null>, decimals = 1): { id: string; label: string; text: string }[] {
-  return task.metrics.map((metric) => ({ id: metric.id, label: inlineLabel(metric.label), text: formatValue(metric, values[metric.id] ?? null, decimals) }));
+export function metricsLine(task: Pick<TaskDeclaration, "metrics">, values: Record<string, number | null>): { id: string; label: string; text: string }[] {
+  return task.metrics.map((metric) => ({ id: metric.id, label: inlineLabel(metric.label), text: formatValue(metric, values[metric.id] ?? null) }));
 }
 
 /** The options of a categorical control in words: a yes/no verdict reads "yes, hallucination" / "no hallucination". */
