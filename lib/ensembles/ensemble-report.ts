@@ -12,7 +12,7 @@ import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { buildRatingTable, type RatingRow } from "../stats/rating-table";
 import { findTask } from "../tasks/registry";
 import { unstableAtOf } from "../tasks/task-declaration";
-import { blindVideoIdsFor, isBlindFor } from "../visibility/judge-visibility";
+import { isBlindFor } from "../visibility/judge-visibility";
 import { meanAbsoluteError } from "../stats/error-metrics";
 import { combineValues } from "./combine-values";
 import { ensembleSettingsOf } from "./ensemble-settings";
@@ -49,7 +49,8 @@ async function ensembleRunFor(prisma: PrismaClient, actor: Actor, runId: string)
 /**
  * An ensemble run's members (endpoint, temperature, status, calls and cost of each) and, per target, the
  * members' agreement (α over every combined score, members as raters), the mean SD and how many scores are
- * unstable. Null for a plain run. Aggregates only: no single video's judge value, so blind review is unaffected.
+ * unstable. Null for a plain run. Aggregates only, no single video's judge value, computed from every video
+ * whoever looks (a blind reviewer's videos included), so the numbers never depend on who reads them.
  */
 export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runId: string) {
   const run = await ensembleRunFor(prisma, actor, runId);
@@ -101,7 +102,7 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
     select: { videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true, sd: true, unstable: true, members: true },
   });
   const task = findTask(run.pipeline);
-  const humans = await humanConsensus(prisma, actor, run.projectId, run.pipeline, rows);
+  const humans = await humanConsensus(prisma, run.projectId, run.pipeline, rows);
   const categories = [...new Set(rows.map((r) => r.category))];
   const targets = categories.map((category) => {
     const declared = task?.targets.find((t) => t.id === category);
@@ -176,20 +177,19 @@ const unitKey = (r: { videoId: string; itemId: string; stepId: string; scopeInde
 /**
  * The people's value of each score of the run's videos: their consensus (as the target's level declares: mean,
  * median or majority) over reviewers and label sets. Left out: withdrawn judgments, values taken from a judge
- * with "accept" (not independent of it), values implied by absence, and videos blind to the caller.
+ * with "accept" (not independent of it) and values implied by absence. Every video counts, blind to the caller or
+ * not: only aggregates of them leave here.
  */
 async function humanConsensus(
   prisma: PrismaClient,
-  actor: Actor,
   projectId: string,
   pipeline: string,
   rows: readonly { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string }[],
 ): Promise<Map<string, number>> {
   const videoIds = [...new Set(rows.map((r) => r.videoId))];
   if (videoIds.length === 0) return new Map();
-  const blind = await blindVideoIdsFor(prisma, actor.userId, videoIds);
   const judgments = await prisma.humanJudgment.findMany({
-    where: { projectId, task: pipeline, targetType: "score", videoId: { in: videoIds.filter((id) => !blind.has(id)) }, withdrawn: false, acceptedJudge: false, origin: "typed" },
+    where: { projectId, task: pipeline, targetType: "score", videoId: { in: videoIds }, withdrawn: false, acceptedJudge: false, origin: "typed" },
     select: { videoId: true, itemId: true, stepId: true, scopeIndex: true, target: true, value: true },
   });
   const byUnit = new Map<string, number[]>();

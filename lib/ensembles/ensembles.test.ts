@@ -291,6 +291,15 @@ describe("a judge panel", () => {
       expect(m.mae).toBeCloseTo(truthMae(members[index]!));
       expect(quality.humans.combined.alpha!).toBeGreaterThan(m.alpha!);
     }
+    // A member reviewing one of the labelled videos in a blind queue reads the same numbers: the report is computed
+    // from every video, whoever looks.
+    const blindReviewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: blindReviewer.userId, role: "reviewer" } });
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Panel blind", runId: run.id, scope: "scores", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: labelled[0]!.videoId, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: blindReviewer.userId } });
+    expect(await ensembleRunReport(prisma, blindReviewer, run.id)).toEqual(report);
+    await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   }, 300_000);
 
   it("combines by minimum: the least favourable value of the judges", { timeout: 300_000 }, async () => {
