@@ -1,5 +1,5 @@
 import type { PgBoss } from "pg-boss";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createTestDatabase } from "../testing/test-database";
 import { waitFor } from "../testing/worker-process";
 import { JobTaker, wakeTakers } from "./job-taker";
@@ -297,5 +297,42 @@ describe("JobTaker", () => {
     // Before, it asked every 100 ms and logged "could not take jobs from the queue" each time.
     expect(asks).toBe(afterStop);
     expect(errors.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("a taker whose looks fail (the database is down)", () => {
+  it("doubles the pause after each failed look, up to 5 s, and goes back to its usual pace after one succeeds (fake timers)", async () => {
+    vi.useFakeTimers();
+    try {
+      let failing = true;
+      const asked: number[] = [];
+      const start = Date.now();
+      const down = { once() {}, off() {}, getDb: () => ({}), complete: async () => {}, fail: async () => {} };
+      const fetch = async () => {
+        asked.push(Date.now() - start);
+        if (failing) throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+        return [];
+      };
+      const logged: string[] = [];
+      const taker = new JobTaker<{ n: number }>({ ...down, fetch } as unknown as PgBoss, {
+        queue: "taker-down",
+        capacity: 2,
+        handle: async () => {},
+        idlePollMs: 100,
+        log: (_error, what) => logged.push(what),
+      }).start();
+      // The pauses between looks, to the 100 ms (each look also waits a fake millisecond for its setImmediate).
+      const pauses = () => asked.slice(1).map((at, i) => Math.round((at - asked[i]!) / 100) * 100);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(pauses()).toEqual([200, 400, 800, 1600, 3200, 5000, 5000]);
+      expect(logged[0]).toBe("could not take jobs from the queue; trying again in 200 ms");
+      failing = false;
+      await vi.advanceTimersByTimeAsync(5500);
+      // One more 5 s pause to the look that succeeds; then every 100 ms, as an empty queue is looked at.
+      expect(pauses().slice(7, 10)).toEqual([5000, 100, 100]);
+      await taker.stop(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -18,6 +18,9 @@ export async function wakeTakers(boss: PgBoss, queue: string): Promise<void> {
 type JobAttempt = Pick<Job, "id" | "retryCount">;
 const attemptOf = (job: JobAttempt): JobAttempt => ({ id: job.id, retryCount: job.retryCount });
 
+/** The longest pause between looks while they keep failing (the database is down or refused). */
+const FAILING_POLL_MAX_MS = 5000;
+
 /** A job as the taker hands it to its handler. */
 export interface TakenJob<T> {
   id: string;
@@ -103,6 +106,11 @@ export class JobTaker<T extends object> {
   private fetchAgain = false;
   /** A wake came while a fetch was under way: that fetch may have looked before the new jobs were there. */
   private wokenWhileFetching = false;
+  /**
+   * Looks that failed in a row: each doubles the pause before the next, up to FAILING_POLL_MAX_MS, so a worker whose
+   * database is down (or refused, lib/db/cluster-identity.ts) does not knock ten times a second until it is back.
+   */
+  private failedFetches = 0;
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly heartbeat: NodeJS.Timeout;
 
@@ -240,8 +248,10 @@ export class JobTaker<T extends object> {
         else for (const job of jobs) this.handle(job);
         dry = jobs.length < room;
       }
+      this.failedFetches = 0;
     } catch (error) {
-      this.options.log(error, "could not take jobs from the queue; trying again");
+      this.failedFetches++;
+      this.options.log(error, `could not take jobs from the queue; trying again in ${this.pollMs()} ms`);
       dry = true;
     } finally {
       this.fetching = false;
@@ -255,14 +265,18 @@ export class JobTaker<T extends object> {
     // look again later.
     if ((again && !dry) || woken) this.fetchSoon();
     else if (this.room() > 0) {
-      this.idleTimer = setTimeout(
-        () => {
-          this.idleTimer = null;
-          this.fetchSoon();
-        },
-        this.listening ? this.wokenPollMs : this.idlePollMs,
-      );
+      this.idleTimer = setTimeout(() => {
+        this.idleTimer = null;
+        this.fetchSoon();
+      }, this.pollMs());
     }
+  }
+
+  /** The pause before the next look at a queue that ran dry, longer after each failed look. */
+  private pollMs(): number {
+    const base = this.listening ? this.wokenPollMs : this.idlePollMs;
+    if (this.failedFetches === 0) return base;
+    return Math.max(base, Math.min(base * 2 ** this.failedFetches, FAILING_POLL_MAX_MS));
   }
 
   private handle(job: { id: string; data: T; retryCount: number }) {
