@@ -90,6 +90,10 @@ describe("reading a task declaration for display", () => {
     expect(difference.alpha).toBeCloseTo((0.7 * 5) / 6, 10);
     expect(heatCellShown(s7, "difference", 2, 5).text).toBe("+3");
     expect(heatCellShown(s7, "difference", 4, 4)).toMatchObject({ text: "0", alpha: 0 });
+    // Fractional values (a mean) read as every score does: one decimal, never "5.125" or "+0.125".
+    expect(heatCellShown(s7, "judge", 5.125, null).text).toBe("5.1");
+    expect(heatCellShown(s7, "difference", 5.125, 6).text).toBe("+0.9");
+    expect(heatCellShown(s7, "difference", 5.02, 5).text).toBe("0");
     expect(heatCellShown(s7, "difference", 4, null).text).toBe("");
   });
 

@@ -4,6 +4,7 @@
  * colour. Pure and browser-safe, so the score panel, heat map, review screen and run page share
  * one reading instead of naming a task's categories or metrics.
  */
+import { formatScore } from "../format/numbers";
 import { projectTasks, TASK_FOLDERS } from "./registry";
 import type { RunResultsLink } from "./task-module";
 import { binariseValue, formatValue, isYesNoScale, scaleBounds, type MetricDeclaration, type TargetDeclaration, type TargetScope, type TaskDeclaration } from "./task-declaration";
@@ -114,14 +115,16 @@ export interface HeatCellShown {
  * span, blank without a value of yours.
  */
 export function heatCellShown(target: Pick<TargetDeclaration, "scale" | "higherIsBetter" | "positive">, view: HeatMapView, judge: number, mine: number | null): HeatCellShown {
-  if (view === "judge") return { text: String(judge), hue: "score", ...heatCell(target, judge) };
+  // Numbers as every score reads (lib/format/numbers formatScore): a mean of 5.125 reads "5.1" here too.
+  if (view === "judge") return { text: formatScore(judge), hue: "score", ...heatCell(target, judge) };
   if (mine === null) return { text: "", hue: view === "mine" ? "score" : "difference", alpha: 0, positive: false };
-  if (view === "mine") return { text: String(mine), hue: "score", ...heatCell(target, mine) };
+  if (view === "mine") return { text: formatScore(mine), hue: "score", ...heatCell(target, mine) };
   const { min, max } = scaleBounds(target.scale);
   const difference = mine - judge;
   const size = max > min ? Math.min(1, Math.abs(difference) / (max - min)) : difference === 0 ? 0 : 1;
-  const rounded = Math.round(difference * 100) / 100;
-  return { text: rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "0", hue: "difference", alpha: (size * 5) / 6, positive: false };
+  const magnitude = formatScore(Math.abs(difference));
+  const text = /^[0.]+$/.test(magnitude) ? "0" : `${difference > 0 ? "+" : "−"}${magnitude}`;
+  return { text, hue: "difference", alpha: (size * 5) / 6, positive: false };
 }
 
 /** A label inside running text: "Overall" reads "overall", while codes such as "I" or "S" stay as they are. */
