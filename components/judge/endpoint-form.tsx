@@ -68,6 +68,22 @@ type FormState = typeof EMPTY_FORM;
 
 const text = (value: number | null) => (value === null ? "" : String(value));
 
+/** The origin (scheme, host, port) a base URL reaches; null while it is not a URL yet. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The server keeps a stored key only while the endpoint stays on its origin (lib/judge/endpoints.ts updateEndpoint). */
+function dropsStoredKey(endpoint: EndpointRow | undefined, form: FormState): boolean {
+  if (!endpoint?.hasApiKey || form.apiKey || form.removeApiKey) return false;
+  const origin = originOf(form.baseUrl);
+  return origin !== null && origin !== originOf(endpoint.baseUrl);
+}
+
 function formOf(endpoint: EndpointRow): FormState {
   return {
     name: endpoint.name,
@@ -171,6 +187,11 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
           onChange={(e) => set({ apiKey: e.target.value })}
         />
       </label>
+      {dropsStoredKey(endpoint, form) && (
+        <p className="col-span-2 text-amber-800" data-testid="endpoint-key-dropped">
+          The base URL is on another server: saving drops the stored key, so it is never sent there. Type the key again to keep one.
+        </p>
+      )}
       {endpoint?.hasApiKey && (
         <label className="col-span-2 flex items-center gap-2">
           <input type="checkbox" id={`${idPrefix}-remove-key`} checked={form.removeApiKey} onChange={(e) => set({ removeApiKey: e.target.checked, apiKey: "" })} /> Remove the stored key

@@ -42,17 +42,31 @@ export async function updateEndpoint(prisma: PrismaClient, actor: Actor, endpoin
   const { apiKey, archived, ...fields } = input;
   // A probe describes a server, a model and a dialect: once one of them changes, its findings no longer hold.
   const probeStale = (["baseUrl", "model", "apiVersion"] as const).some((field) => fields[field] !== undefined && fields[field] !== existing[field]);
+  // The key was given for one server: a base URL on another origin would get it as `Authorization: Bearer` on
+  // the next call (and an endpoint reused by several projects lets another project's owner move it), so the
+  // stored key stays only while the origin does, or when the request gives the key again.
+  const apiKeyDropped = apiKey === undefined && existing.apiKeyEncrypted !== null && fields.baseUrl !== undefined && !sameOrigin(fields.baseUrl, existing.baseUrl);
   const row = await prisma.judgeEndpoint.update({
     where: { id: endpointId },
     data: {
       ...fields,
       ...(probeStale ? { capabilities: Prisma.DbNull, probedAt: null } : {}),
-      // An omitted key keeps the stored one; an empty string removes it.
+      // An omitted key keeps the stored one (on the same origin); an empty string removes it.
       ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null }),
+      ...(apiKeyDropped ? { apiKeyEncrypted: null } : {}),
       ...(archived === undefined ? {} : { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null }),
     },
   });
-  return publicEndpoint(row);
+  return { ...publicEndpoint(row), apiKeyDropped };
+}
+
+/** Do two base URLs reach the same server (scheme, host and port)? A path or query of their own does not matter. */
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** A project's endpoints; archived ones (which no new run may use) only with `includeArchived`. */

@@ -6,16 +6,17 @@ import { updateEndpoint } from "@/lib/judge/endpoints";
 import { endpointUpdateSchema } from "@/lib/judge/endpoint-input.validation";
 import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
-/** Owners change an endpoint's fields (an omitted apiKey keeps the stored one), or archive / restore it. */
+/** Owners change an endpoint's fields (an omitted apiKey keeps the stored one while the origin stays), or archive / restore it. */
 export const PATCH = withProjectOf(
   endpointScope,
   "project.view",
   {
     summary: "Change, archive or restore an endpoint (owners)",
-    description: 'Only the fields sent change; an omitted `apiKey` keeps the stored one, "" removes it.',
+    description:
+      'Only the fields sent change; an omitted `apiKey` keeps the stored one, "" removes it. A `baseUrl` on another origin (scheme, host or port) drops the stored key unless `apiKey` comes with it, so a key never follows a moved endpoint to another server; the answer\'s `apiKeyDropped` is then true. A new path, model or name keeps it.',
     params: { endpointId: endpointIdSchema },
     body: { kind: "json", schema: endpointUpdateSchema },
-    responses: [ok("The endpoint.")],
+    responses: [ok("The endpoint (`hasApiKey`, never the key) with `apiKeyDropped`.")],
   },
   async ({ actor, record, body }) => Response.json(await updateEndpoint(prisma, actor, record.id, body)),
 );
