@@ -10,6 +10,7 @@ import { resolveDatabase, type ResolvedDatabase } from "../lib/db/resolve-databa
 import { seedAdminFromEnv } from "../lib/auth/seed-admin";
 import { hasAnyUser } from "../lib/auth/users";
 import { createPrismaClient } from "../lib/db/prisma";
+import { readSystemIdentifier, SYSTEM_IDENTIFIER_VARIABLE } from "../lib/db/cluster-identity";
 import { checkStorage, getStorage } from "../lib/storage/storage";
 import { ssoButtons, ssoConfig } from "../lib/auth/sso";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
@@ -63,7 +64,11 @@ async function main() {
   await sweepLeftovers(database.url);
 
   step = "starting the web server";
-  const env = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+  // Every process it starts (and restarts) refuses another cluster on this address from its first connection on.
+  const systemIdentifier = await readSystemIdentifier(database.url);
+  if (systemIdentifier) env[SYSTEM_IDENTIFIER_VARIABLE] = systemIdentifier;
+  else delete env[SYSTEM_IDENTIFIER_VARIABLE];
   // V8 flags that keep streamed exports' memory flat (lib/ops/web-process-flags.ts).
   const web = children.spawn("the web server", process.execPath, [...WEB_PROCESS_V8_FLAGS, nextBin(), "start", "-p", port], { stdio: "inherit", env });
   web.on("exit", (code, signal) => {

@@ -1,4 +1,4 @@
-import type pg from "pg";
+import pg from "pg";
 import { rootLogger } from "../observability/logger";
 import { isConnectionLoss } from "./reconnecting-adapter";
 
@@ -52,12 +52,8 @@ export class ClusterIdentity {
 
   readonly check = async (client: pg.ClientBase): Promise<void> => {
     if (this.unchecked) return;
-    let found: string;
-    try {
-      const result = await client.query<{ id: string }>("SELECT system_identifier::text AS id FROM pg_control_system()");
-      found = result.rows[0]!.id;
-    } catch (error) {
-      if (isConnectionLoss(error)) throw error;
+    const found = await systemIdentifierOf(client);
+    if (found === null) {
       this.unchecked = true;
       return;
     }
@@ -73,9 +69,44 @@ export class ClusterIdentity {
   };
 }
 
-/** A ClusterIdentity that logs each other cluster it refuses: what the app's Prisma clients and pg-boss pools use. */
-export function loggedClusterIdentity(): ClusterIdentity {
+/**
+ * Set by `npm start` for the processes it starts (the web server, each worker, each restart of one): the identifier
+ * of the cluster it started or joined, so that a process started while another server holds the port refuses it from
+ * its first connection, instead of taking that server's identifier for its own.
+ */
+export const SYSTEM_IDENTIFIER_VARIABLE = "FRAMEJURY_DATABASE_SYSTEM_IDENTIFIER";
+
+/** The system identifier of the cluster `client` is connected to, or null when its user may not read it. */
+async function systemIdentifierOf(client: pg.ClientBase): Promise<string | null> {
+  try {
+    const result = await client.query<{ id: string }>("SELECT system_identifier::text AS id FROM pg_control_system()");
+    return result.rows[0]?.id ?? null;
+  } catch (error) {
+    if (isConnectionLoss(error)) throw error;
+    return null;
+  }
+}
+
+/** The system identifier of the cluster behind `url`, or null when its user may not read it. */
+export async function readSystemIdentifier(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await systemIdentifierOf(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * A ClusterIdentity that logs each other cluster it refuses: what the app's Prisma clients and pg-boss pools use. It
+ * expects the identifier `npm start` passed down, when that is one (a malformed value is ignored: the first
+ * connection's is used, as for processes started otherwise).
+ */
+export function loggedClusterIdentity(env: NodeJS.ProcessEnv = process.env): ClusterIdentity {
+  const passed = env[SYSTEM_IDENTIFIER_VARIABLE];
   return new ClusterIdentity({
+    expected: passed && /^\d{1,20}$/.test(passed) ? passed : null,
     onRefused: (error) => rootLogger().error({ expected: error.expected, found: error.found }, "refused a PostgreSQL server that is another cluster; waiting for this database's own"),
   });
 }
