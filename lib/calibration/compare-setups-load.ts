@@ -7,7 +7,7 @@ import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/lab
 import { installedTaskModules } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
 import { binariseValue, consensusValue, PRESENCE_TARGET_TYPE, type MetricDeclaration, type PositiveRule, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
-import { blindVideoIdsFor } from "../visibility/judge-visibility";
+import { requireWholeView } from "../visibility/withheld";
 import type { CompareSetupsQuery } from "./calibration.validation";
 import { compareSetups, type RunJudgments, type SetupComparison } from "./compare-setups";
 import { lineDiff, type DiffLine } from "./line-diff";
@@ -252,13 +252,12 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const taskModule = installedTaskModules().find((m) => m.pipelines.some((p) => p.id === task.id));
   const setupSettingsOf = (settings: unknown) => taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
   const { reference, labels } = await referenceLabels(prisma, projectId, query, compared);
-  // Per item: an item's video is what a blind reviewer is kept from (lib/visibility), so its items go with it.
+  // Computed from every labelled video (an item's video, per item), or withheld while the caller reviews one blind.
   const videoOfItem =
     compared.unit === "item"
       ? new Map((await prisma.item.findMany({ where: { projectId, id: { in: [...labels.keys()] } }, select: { id: true, videoId: true } })).map((i) => [i.id, i.videoId]))
       : null;
-  const hidden = new Set(await blindVideoIdsFor(prisma, actor.userId, videoOfItem ? [...new Set(videoOfItem.values())] : [...labels.keys()]));
-  for (const id of [...labels.keys()]) if (hidden.has(videoOfItem ? (videoOfItem.get(id) ?? "") : id)) labels.delete(id);
+  await requireWholeView(prisma, actor.userId, videoOfItem ? [...new Set(videoOfItem.values())] : [...labels.keys()], "This comparison of judge setups");
   const labelled = [...labels.keys()];
 
   // An ensemble run (self-consistency samples or a judge panel) calls no endpoint itself: its members make the calls.

@@ -12,6 +12,7 @@ import { insertJudgment } from "../testing/judgments";
 import { insertEndpoint, insertFinishedRun } from "../testing/raw-rows";
 import { compareSetupsQuerySchema } from "./calibration.validation";
 import { compareSetupsReport } from "./compare-setups-load";
+import { WithheldError } from "../visibility/withheld";
 
 /*
  * Comparing judge setups reads which task's runs it compares from the registry: a toy task registered at test time
@@ -109,6 +110,17 @@ describe("comparing setups of a registered toy task", () => {
     expect(report.differs.verdict).toBe(true);
     expect(report.comparison.videoIds).toHaveLength(3);
     expect(report.comparison.runs.map((r) => r.accuracy)).toEqual([1, 2 / 3]);
+  });
+
+  it("is withheld whole from a reviewer reviewing a labelled video blind, never compared over the other videos", async () => {
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Setups blind", runId: runs[0]!, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId } });
+    const query = compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 });
+    const withheld = await compareSetupsReport(prisma, owner, projectId, query).catch((error: unknown) => error);
+    expect(withheld).toBeInstanceOf(WithheldError);
+    expect((withheld as WithheldError).message).toContain('hidden while you review "Setups blind" blind: 1 item left');
+    await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   });
 
   it("refuses runs of two tasks", async () => {

@@ -8,6 +8,7 @@ import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibrati
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { PairedBootstrapResult } from "@/lib/stats/paired-bootstrap";
+import { WithheldError } from "@/lib/visibility/withheld";
 import { formatCost, formatPValue, formatStatistic, STATISTIC_DIGITS } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
@@ -58,7 +59,7 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
       try {
         report = await compareSetupsReport(prisma, actor, projectId, parsed.data);
       } catch (error) {
-        if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+        if (!(error instanceof NotFoundError || error instanceof ValidationError || error instanceof WithheldError)) throw error;
         problem = error.message;
       }
     }

@@ -10,6 +10,7 @@ import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { AppError, NotFoundError } from "@/lib/errors";
+import { formatSeconds } from "@/lib/format/numbers";
 import { videoRuns } from "@/lib/judge/video-runs";
 import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { getStorage } from "@/lib/storage/storage";
@@ -134,7 +135,7 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
               <dd className="break-all font-mono text-xs">{video.relativePath}</dd>
               <dt className="text-slate-500">Video</dt>
               <dd>
-                {video.width}×{video.height} · {video.fps ? `${video.fps.toFixed(2)} fps` : "fps ?"} · {video.durationS?.toFixed(2)} s · {video.codec} · {video.container}
+                {video.width}×{video.height} · {video.fps ? `${video.fps.toFixed(2)} fps` : "fps ?"} · {formatSeconds(video.durationS)} · {video.codec} · {video.container}
                 {video.frameCount ? ` · ${video.frameCount} frames` : ""}
               </dd>
               <dt className="text-slate-500">SHA-256</dt>
