@@ -2,14 +2,41 @@ import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { ValidationError } from "../errors";
-import { completenessReport } from "../import/completeness";
+import { NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
+import { completenessReport, type CompletenessReport, type DimensionCompleteness, type MissingSample, type UnexpectedVideo, type UnmatchedVideo } from "../import/completeness";
 import { buildPromptIndex, parsePromptList, PROMPT_LIST_FORMATS_IN_WORDS, type PromptEntry } from "../import/prompt-lists";
 import { describeWithIndex, promptIndexForProject } from "./describe-imported-video";
 import type { VideoDeps } from "./register-video";
 import { rejectNulBytesInFile } from "../validation/nul-bytes";
 
 export const MAX_PROMPT_LIST_BYTES = 32 * 1024 * 1024;
+/**
+ * What one list may hold, and all of a project's lists together: the completeness report and every import read
+ * the project's prompts, so their number bounds the time a request takes. VBench-2.0's whole suite is 1,230 entries.
+ */
+export const MAX_PROMPT_LIST_ENTRIES = 20_000;
+export const MAX_PROJECT_PROMPT_ENTRIES = 50_000;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** A list over either maximum is refused (413) before anything is matched or stored, naming the maximum. */
+async function requireRoomForList(prisma: VideoDeps["prisma"], projectId: string, fileName: string, entries: number): Promise<void> {
+  if (entries > MAX_PROMPT_LIST_ENTRIES) {
+    throw new PayloadTooLargeError(`${fileName}: ${count(entries)} prompts; a prompt list may hold at most ${count(MAX_PROMPT_LIST_ENTRIES)} (split it, e.g. one file per dimension).`, {
+      limit: "MAX_PROMPT_LIST_ENTRIES",
+      maximum: MAX_PROMPT_LIST_ENTRIES,
+      entries,
+    });
+  }
+  const { _sum } = await prisma.promptList.aggregate({ where: { projectId }, _sum: { entryCount: true } });
+  const stored = _sum.entryCount ?? 0;
+  if (stored + entries > MAX_PROJECT_PROMPT_ENTRIES) {
+    throw new PayloadTooLargeError(
+      `${fileName}: ${count(entries)} prompts, and the project's lists already hold ${count(stored)}; together they may hold at most ${count(MAX_PROJECT_PROMPT_ENTRIES)} (delete a list first).`,
+      { limit: "MAX_PROJECT_PROMPT_ENTRIES", maximum: MAX_PROJECT_PROMPT_ENTRIES, entries, stored },
+    );
+  }
+}
 
 /** `POST …/prompt-lists?dryRun=true`: save nothing, answer what the list would match. */
 export const promptListQuerySchema = z.object({ dryRun: z.enum(["true", "false"]).default("false") });
@@ -101,6 +128,7 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
   const parsed = parsePromptList(fileName, content);
   if (!parsed.ok) throw new ValidationError(`${fileName}: ${parsed.error}`);
   if (parsed.entries.length === 0) throw new ValidationError(`${fileName}: no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS}).`);
+  await requireRoomForList(deps.prisma, projectId, fileName, parsed.entries.length);
   const matched = await matchExistingVideos(deps.prisma, projectId, parsed.entries);
   const report = {
     format: parsed.format,
@@ -144,7 +172,68 @@ export async function listPromptLists(deps: VideoDeps, actor: Actor, projectId: 
   });
 }
 
-export async function projectCompleteness(deps: VideoDeps, actor: Actor, projectId: string) {
+/**
+ * Deletes a prompt list (owners). Videos keep the prompts, dimensions and auxiliary info it gave them; imports and
+ * the completeness report stop reading it.
+ */
+export async function deletePromptList(deps: VideoDeps, actor: Actor, projectId: string, promptListId: string) {
+  await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
+  const { count: deleted } = await deps.prisma.promptList.deleteMany({ where: { id: promptListId, projectId } });
+  if (deleted === 0) throw new NotFoundError("No such prompt list.");
+  return { deleted: promptListId };
+}
+
+/** `GET …/completeness?page=&pageSize=`: the report's counts are whole; its lists (missing, unexpected, unmatched) come a page at a time. */
+export const completenessQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type CompletenessQuery = z.output<typeof completenessQuerySchema>;
+
+export interface CompletenessPage<T> {
+  page: number;
+  pageSize: number;
+  /** How many the whole list holds. */
+  total: number;
+  items: T[];
+}
+
+/** The completeness report with counts per dimension and each list one page long (lists in dimension order, then by prompt or path). */
+export interface PagedCompletenessReport {
+  dimensions: (Omit<DimensionCompleteness, "missing" | "unexpected" | "unmatched"> & { missing: number; unexpected: number; unmatched: number })[];
+  totals: CompletenessReport["totals"];
+  missing: CompletenessPage<MissingSample>;
+  unexpected: CompletenessPage<UnexpectedVideo>;
+  unmatched: CompletenessPage<UnmatchedVideo>;
+}
+
+function pageOf<T>(all: readonly T[], { page, pageSize }: CompletenessQuery): CompletenessPage<T> {
+  return { page, pageSize, total: all.length, items: all.slice((page - 1) * pageSize, page * pageSize) };
+}
+
+/**
+ * Which samples of each dimension's prompts the project's videos hold (lib/import/completeness.ts). Any member may
+ * read it, so the answer is bounded: counts whole, lists a page at a time; the prompts it reads are bounded by
+ * MAX_PROJECT_PROMPT_ENTRIES.
+ */
+export async function projectCompleteness(deps: VideoDeps, actor: Actor, projectId: string, query: CompletenessQuery = completenessQuerySchema.parse({})): Promise<PagedCompletenessReport> {
+  const report = await fullCompleteness(deps, actor, projectId);
+  return {
+    dimensions: report.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({ ...row, missing: missing.length, unexpected: unexpected.length, unmatched: unmatched.length })),
+    totals: report.totals,
+    missing: pageOf(
+      report.dimensions.flatMap((row) => row.missing),
+      query,
+    ),
+    unexpected: pageOf(
+      report.dimensions.flatMap((row) => row.unexpected),
+      query,
+    ),
+    unmatched: pageOf(report.unmatched, query),
+  };
+}
+
+async function fullCompleteness(deps: VideoDeps, actor: Actor, projectId: string) {
   await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
   const [promptIndex, videos] = await Promise.all([
     promptIndexForProject(deps.prisma, projectId),

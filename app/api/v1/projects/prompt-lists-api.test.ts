@@ -2,12 +2,13 @@ import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import type { CompletenessReport } from "@/lib/import/completeness";
 import { createProject } from "@/lib/projects/projects";
 import { readVbenchFile } from "@/lib/import/test-support";
 import { makeUser } from "@/lib/testing/fixtures";
 import { uniqueMp4 } from "@/lib/testing/media-fixtures";
-import { POST as postPromptList } from "./[projectId]/prompt-lists/route";
+import { MAX_PROJECT_PROMPT_ENTRIES, MAX_PROMPT_LIST_ENTRIES, type PagedCompletenessReport } from "@/lib/videos/prompt-list-store";
+import { GET as listPromptListsRoute, POST as postPromptList } from "./[projectId]/prompt-lists/route";
+import { DELETE as deletePromptListRoute } from "./[projectId]/prompt-lists/[promptListId]/route";
 import { GET as getCompleteness } from "./[projectId]/completeness/route";
 import { POST as postVideo } from "./[projectId]/videos/route";
 
@@ -74,20 +75,100 @@ describe("prompt lists and the completeness report", () => {
 
     const response = await getCompleteness(new Request("http://x", { headers: { authorization: `Bearer ${key}` } }), ctx(projectId));
     expect(response.status).toBe(200);
-    const report = (await response.json()) as CompletenessReport;
+    const report = (await response.json()) as PagedCompletenessReport;
     const mechanics = report.dimensions.find((row) => row.dimension === "Mechanics")!;
     expect(mechanics.prompts).toBe(prompts.length);
     expect(mechanics.expected).toBe(prompts.length * 3);
     expect(mechanics.present).toBe(2);
-    expect(mechanics.missing).toContainEqual(expect.objectContaining({ prompt: first, sampleIndex: 2 }));
-    expect(mechanics.missing).toHaveLength(prompts.length * 3 - 2);
-    expect(mechanics.unexpected).toEqual([expect.objectContaining({ sampleIndex: 5, reason: "index_out_of_range" })]);
-    expect(report.unmatched.map((u) => u.relativePath)).toEqual(["Mechanics/Not a VBench prompt at all-0.mp4"]);
+    // Counts are whole; the lists come a page at a time (100 by default).
+    expect(mechanics.missing).toBe(prompts.length * 3 - 2);
+    expect(report.missing).toMatchObject({ page: 1, pageSize: 100, total: prompts.length * 3 - 2 });
+    expect(report.missing.items).toHaveLength(100);
+    expect(report.unexpected.items).toEqual([expect.objectContaining({ sampleIndex: 5, reason: "index_out_of_range" })]);
+    expect(report.unmatched.items.map((u) => u.relativePath)).toEqual(["Mechanics/Not a VBench prompt at all-0.mp4"]);
+
+    // Every page together is the whole list, each sample once.
+    const pages = Math.ceil(report.missing.total / 1000);
+    const missing = [];
+    for (let page = 1; page <= pages; page += 1) {
+      const answer = await getCompleteness(new Request(`http://x?page=${page}&pageSize=1000`, { headers: { authorization: `Bearer ${key}` } }), ctx(projectId));
+      missing.push(...((await answer.json()) as PagedCompletenessReport).missing.items);
+    }
+    expect(missing).toHaveLength(prompts.length * 3 - 2);
+    expect(new Set(missing.map((m) => `${m.prompt}#${m.sampleIndex}`)).size).toBe(missing.length);
+    expect(missing).toContainEqual(expect.objectContaining({ prompt: first, sampleIndex: 2 }));
+    expect(missing).not.toContainEqual(expect.objectContaining({ prompt: first, sampleIndex: 0 }));
+    for (const query of ["pageSize=1001", "pageSize=0", "page=0", "page=x"]) {
+      const bad = await getCompleteness(new Request(`http://x?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx(projectId));
+      expect(bad.status, query).toBe(400);
+    }
   });
 
   it("refuses a prompt list it cannot read, saying why", async () => {
     const bad = await sendPromptList("prompts.csv", "title,notes\nx,y\n");
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/prompt/i);
+  });
+
+  it("refuses a list over the maximum of one list, or of the project's lists together, with 413 naming it; stores nothing", async () => {
+    const over = Array.from({ length: MAX_PROMPT_LIST_ENTRIES + 1 }, (_, i) => `Prompt ${i}`).join("\n");
+    const refused = await sendPromptList("big.txt", over);
+    expect(refused.status).toBe(413);
+    expect(refused.body.error.message).toBe("big.txt: 20,001 prompts; a prompt list may hold at most 20,000 (split it, e.g. one file per dimension).");
+    expect(refused.body.error.details).toMatchObject({ limit: "MAX_PROMPT_LIST_ENTRIES", maximum: MAX_PROMPT_LIST_ENTRIES, entries: MAX_PROMPT_LIST_ENTRIES + 1 });
+    const before = await prisma.promptList.count({ where: { projectId } });
+
+    // The project's lists already hold all but 10 of the project's maximum.
+    const owner = await prisma.promptList.findFirstOrThrow({ where: { projectId }, select: { createdById: true } });
+    await prisma.promptList.create({
+      data: { projectId, name: "filler", format: "txt", entries: [], entryCount: MAX_PROJECT_PROMPT_ENTRIES - 10 - (await storedEntries()), createdById: owner.createdById },
+    });
+    const eleven = await sendPromptList("eleven.txt", Array.from({ length: 11 }, (_, i) => `Eleven ${i}`).join("\n"));
+    expect(eleven.status).toBe(413);
+    expect(eleven.body.error.message).toMatch(/^eleven\.txt: 11 prompts, and the project's lists already hold 49,990; together they may hold at most 50,000 \(delete a list first\)\.$/);
+    expect(await prisma.promptList.count({ where: { projectId } })).toBe(before + 1);
+    expect((await sendPromptList("ten.txt", Array.from({ length: 10 }, (_, i) => `Ten ${i}`).join("\n"))).status).toBe(201);
+  });
+});
+
+async function storedEntries() {
+  return (await prisma.promptList.aggregate({ where: { projectId }, _sum: { entryCount: true } }))._sum.entryCount ?? 0;
+}
+
+describe("deleting a prompt list", () => {
+  it("owners delete a list (reviewers and viewers get 403); imports and the report stop reading it", async () => {
+    const [owner, reviewer, viewer] = [await makeUser(), await makeUser(), await makeUser()];
+    const project = (await createProject(prisma, owner, { name: "Delete lists" })).id;
+    await prisma.projectMember.createMany({
+      data: [
+        { projectId: project, userId: reviewer.userId, role: "reviewer" },
+        { projectId: project, userId: viewer.userId, role: "viewer" },
+      ],
+    });
+    const keyOf = async (userId: string) => (await createApiKey(prisma, userId, "t")).key;
+    const [ownerKey, reviewerKey, viewerKey] = [await keyOf(owner.userId), await keyOf(reviewer.userId), await keyOf(viewer.userId)];
+    const form = new FormData();
+    form.set("file", new Blob(["A red ball rolls.\nA cup falls."]), "Mechanics.txt");
+    const stored = await postPromptList(new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${ownerKey}` }, body: form }), ctx(project));
+    const listId = ((await stored.json()) as { id: string }).id;
+    const remove = (key: string, id = listId) =>
+      deletePromptListRoute(new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ projectId: project, promptListId: id }) });
+
+    for (const key of [reviewerKey, viewerKey]) expect((await remove(key)).status).toBe(403);
+    expect(await prisma.promptList.count({ where: { id: listId } })).toBe(1);
+    // Another project's owner cannot reach it through their own project either.
+    expect(
+      (await deletePromptListRoute(new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ projectId, promptListId: listId }) }))
+        .status,
+    ).toBe(404);
+
+    const deleted = await remove(ownerKey);
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ deleted: listId });
+    expect((await remove(ownerKey)).status).toBe(404);
+    const lists = await listPromptListsRoute(new Request("http://x", { headers: { authorization: `Bearer ${ownerKey}` } }), ctx(project));
+    expect(((await lists.json()) as { promptLists: unknown[] }).promptLists).toEqual([]);
+    const report = (await (await getCompleteness(new Request("http://x", { headers: { authorization: `Bearer ${viewerKey}` } }), ctx(project))).json()) as PagedCompletenessReport;
+    expect(report.totals.expected).toBe(0);
   });
 });
