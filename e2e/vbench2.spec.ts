@@ -5,8 +5,8 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
 
-// VBench-2.0 in the browser: two generators' VBench-shaped folders (<generator>/<Dimension>/<prompt>-0.mp4) with a
-// VBench2_full_info.json whose questions carry "[yes]"/"[no]" for the stub LLM (a test tool, lib/tasks/vbench2/
+// VBench-2.0 in the browser: one samples folder of two generators (samples/<generator>/<Dimension>/<prompt>-0.mp4, each
+// generator named by the folder above the dimension folder) with a VBench2_full_info.json whose questions carry "[yes]"/"[no]" for the stub LLM (a test tool, lib/tasks/vbench2/
 // stub-rules.ts); VBench's 64 uniform frames extracted on Extract pending; a run of two dimensions from the Judge
 // page; the results (numbers worked out by hand below); a blind queue of the Material questions answered by a
 // reviewer with the keyboard alone; the results recomputed from the reviewer's answers; the generator leaderboard.
@@ -28,10 +28,10 @@ test.beforeAll(() => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
   };
-  make(path.join(root, "GenA", "Material", `${PROMPTS.genAMaterial}-0.mp4`), "testsrc2=size=320x240:rate=24");
-  make(path.join(root, "GenA", "Dynamic_Attribute", `${PROMPTS.genADynamic}-0.mp4`), "mandelbrot=size=320x240:rate=24");
-  make(path.join(root, "GenB", "Material", `${PROMPTS.genBMaterial}-0.mp4`), "testsrc=size=320x240:rate=24");
-  make(path.join(root, "GenB", "Dynamic_Attribute", `${PROMPTS.genBDynamic}-0.mp4`), "rgbtestsrc=size=320x240:rate=24");
+  make(path.join(root, "samples", "GenA", "Material", `${PROMPTS.genAMaterial}-0.mp4`), "testsrc2=size=320x240:rate=24");
+  make(path.join(root, "samples", "GenA", "Dynamic_Attribute", `${PROMPTS.genADynamic}-0.mp4`), "mandelbrot=size=320x240:rate=24");
+  make(path.join(root, "samples", "GenB", "Material", `${PROMPTS.genBMaterial}-0.mp4`), "testsrc=size=320x240:rate=24");
+  make(path.join(root, "samples", "GenB", "Dynamic_Attribute", `${PROMPTS.genBDynamic}-0.mp4`), "rgbtestsrc=size=320x240:rate=24");
   const info = [
     { prompt_en: PROMPTS.genAMaterial, dimension: ["Material"], auxiliary_info: ["[yes] Do the paints visibly mix? (yes or no)", "[yes] Finally, is the paint green? (yes or no)"] },
     { prompt_en: PROMPTS.genBMaterial, dimension: ["Material"], auxiliary_info: ["[yes] Is there a sheet of paper? (yes or no)", "[no] Finally, is the paper folded? (yes or no)"] },
@@ -39,7 +39,7 @@ test.beforeAll(() => {
     { prompt_en: PROMPTS.genBDynamic, dimension: ["Dynamic_Attribute"], auxiliary_info: ["[no] Does the light turn green? (yes or no)"] },
     { prompt_en: "A prompt no video was made for", dimension: ["Thermotics"], auxiliary_info: ["[yes] Is there ice? (yes or no)"] },
   ];
-  fs.writeFileSync(path.join(root, "GenA", "VBench2_full_info.json"), JSON.stringify(info, null, 2));
+  fs.writeFileSync(path.join(root, "samples", "VBench2_full_info.json"), JSON.stringify(info, null, 2));
 });
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -54,15 +54,14 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
     const projectId = owner.projectId;
     await signIn(page, owner.email, owner.password);
 
-    // 1. Two generators' folders; GenA's carries the prompt list, stored first, which every video then matches.
-    for (const generator of ["GenA", "GenB"]) {
-      await page.goto(`/projects/${projectId}/import`);
-      await page.getByTestId("folder-input").setInputFiles(path.join(root, generator));
-      await expect(page.getByTestId("import-item").filter({ hasText: ".mp4" })).toHaveCount(2);
-      await page.getByRole("button", { name: "Start import" }).click();
-      await expect(page.locator('[data-testid="import-item"][data-state="done"]').filter({ hasText: ".mp4" })).toHaveCount(2, { timeout: 90_000 });
-    }
-    // After the GenA import its list matched both GenA videos; its Thermotics prompt has no video.
+    // 1. The samples folder of both generators: the generators show before Start; the prompt list is stored first,
+    // and every video then matches it.
+    await page.goto(`/projects/${projectId}/import`);
+    await page.getByTestId("folder-input").setInputFiles(path.join(root, "samples"));
+    await expect(page.getByTestId("import-item").filter({ hasText: ".mp4" })).toHaveCount(4);
+    await expect(page.getByTestId("import-generators")).toHaveText("Generators found: GenA (2 videos), GenB (2 videos).");
+    await page.getByRole("button", { name: "Start import" }).click();
+    await expect(page.locator('[data-testid="import-item"][data-state="done"]').filter({ hasText: ".mp4" })).toHaveCount(4, { timeout: 120_000 });
     const api = (route: string) => page.request.get(route).then((r) => r.json());
     const videos = (await api(`/api/v1/projects/${projectId}/videos?pageSize=10`)) as { videos: { id: string; relativePath: string; model: string }[] };
     expect(videos.videos.map((v) => v.model).sort()).toEqual(["GenA", "GenA", "GenB", "GenB"]);
