@@ -8,7 +8,7 @@ import { videoListCursorSchema } from "./video-list-cursor";
 /**
  * The video list's filters, shared by the list page and its API, review queues (created from a
  * filter) and the agreement dashboard. Every field is whitelisted here; unknown query keys are
- * dropped, and `video-filter-sql.ts` turns the parsed object into parameterised SQL, never a raw
+ * dropped (one shaped as a metric filter that no task declares is refused), and `video-filter-sql.ts` turns the parsed object into parameterised SQL, never a raw
  * Prisma `where` from the request.
  *
  * Metric filters are generic: `min.<metric>` / `max.<metric>` on a numeric metric and `is.<metric>`
@@ -126,9 +126,39 @@ const fieldFilterSchema = memoByTaskRegistry(() => {
 });
 type FieldFilterSchema = ReturnType<typeof fieldFilterSchema>;
 
-/** The fields above plus one optional field per metric query key (`min.S`, `sMin`, `is.verdict`, …). */
+/** The prefixes of a generic metric filter's key (metricFilterKey). */
+const METRIC_KEY = /^(min|max|is)\.(.*)$/s;
+
+/**
+ * A key that reads as a metric filter (`min.Overall`, `is.verdit`) but names no metric any task declares is refused:
+ * dropped like other unknown keys, a typo would silently list every video. (Metric ids are case-sensitive.)
+ */
+function refuseUndeclaredMetricKeys(filter: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const key of Object.keys(filter)) {
+    const match = METRIC_KEY.exec(key);
+    if (!match || metricKeys().has(key)) continue;
+    const declared = allMetrics().find((m) => m.id === match[2]);
+    ctx.addIssue({
+      code: "custom",
+      path: [key],
+      message: declared
+        ? `${match[1]}.${declared.id} does not apply to ${declared.label} (a ${declared.scale.kind === "categorical" ? "categorical metric takes is." : "numeric metric takes min. and max."}).`
+        : `no task declares a metric "${match[2]}" (metric ids are case-sensitive).`,
+    });
+  }
+}
+
+/**
+ * The fields above plus one optional field per metric query key (`min.S`, `sMin`, `is.verdict`, …). Other keys are
+ * dropped (read as undefined), except one shaped as a metric filter that no task declares, which is refused.
+ */
 // (The metric keys are known only at run time, so the static type carries them as an index signature below.)
-export const videoFilterSchema = memoByTaskRegistry(() => fieldFilterSchema().extend(metricShape() as Record<never, never>));
+export const videoFilterSchema = memoByTaskRegistry(() =>
+  fieldFilterSchema()
+    .extend(metricShape() as Record<never, never>)
+    .catchall(z.unknown().transform(() => undefined))
+    .superRefine(refuseUndeclaredMetricKeys),
+);
 export type VideoFilter = z.output<FieldFilterSchema> & { [metricKey: string]: string | number | undefined };
 /** What a caller may pass to be parsed (query-string values, or numbers in a JSON body). */
 export type VideoFilterInput = z.input<FieldFilterSchema> & { [metricKey: string]: unknown };
