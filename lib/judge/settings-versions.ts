@@ -57,6 +57,7 @@ export async function saveSettingsVersion(
   if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId)) throw new ValidationError(`Unknown pipeline ${pipelineId}.`);
   if (change.settings !== undefined && !pipeline.settingsSchema) throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
   const parsed = change.settings !== undefined ? pipeline.settingsSchema!.parse(change.settings) : undefined;
+  if (parsed !== undefined) await assertSettingsEndpointsInProject(prisma, projectId, pipeline, parsed);
   return prisma.$transaction(async (tx) => {
     const previous = await latestSettingsVersion(tx, projectId, pipelineId);
     const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
@@ -78,6 +79,18 @@ export async function saveSettingsVersion(
     if (parsed !== undefined) await tx.project.update({ where: { id: projectId }, data: { judgeSettings: { ...stored, [pipelineId]: parsed } as Prisma.InputJsonValue } });
     return asVersion(row);
   });
+}
+
+/**
+ * The endpoints the settings name for a step's role (a QA run's judge: PipelineDefinition.endpointIds) must be the
+ * project's own: a run would refuse another project's, so the defaults refuse it when saved, naming the role.
+ */
+async function assertSettingsEndpointsInProject(prisma: PrismaClient, projectId: string, pipeline: PipelineDefinition, settings: unknown): Promise<void> {
+  for (const [role, id] of Object.entries(pipeline.endpointIds?.(settings) ?? {})) {
+    if (!id) continue;
+    const found = await prisma.judgeEndpoint.findFirst({ where: { id, projectId }, select: { id: true } });
+    if (!found) throw new ValidationError(`No such endpoint in this project for the ${role} (${id}).`);
+  }
 }
 
 /** Every version of a pipeline's defaults in a project, newest first (members may read them). */
