@@ -54,7 +54,9 @@ function Workspace() {
       videoUrl="/media/v1.mp4"
       fps={null}
       frameSets={[{ id: "fs1", frames: [] }]}
-      runs={[{ id: "r1", createdAt: "2026-11-01T10:00:00.000Z", runStatus: "completed", simulated: true, endpoint: { name: "Stub", model: "stub" } }]}
+      runs={[
+        { id: "r1", label: "Rubric · stub @ Stub · 1 Nov 2026 10:00:00", createdAt: "2026-11-01T10:00:00.000Z", runStatus: "completed", simulated: true, endpoint: { name: "Stub", model: "stub" } },
+      ]}
       runId={null}
       currentUserId="u1"
       canReview={false}
