@@ -1,0 +1,73 @@
+/**
+ * The VBench-2.0 leaderboard page rendered on the server (react-dom/server, PostgreSQL and the stub LLM): an owner
+ * reviewing some of the run's videos in a blind queue gets the withheld notice naming the queue and the items left,
+ * and no ranking, no "dimensions have no video here" and no CSV or LaTeX link; a viewer gets the whole board.
+ */
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Actor } from "@/lib/auth/actor";
+import { prisma } from "@/lib/db/prisma";
+import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createRun } from "@/lib/judge/runs";
+import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+import { stubEndpoint, vbench2Project } from "@/lib/tasks/vbench2/vbench2-fixtures";
+import { makeUser } from "@/lib/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+
+const page = vi.hoisted(() => ({ actor: null as Actor | null }));
+vi.mock("@/app/_server/actor", () => ({ requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }) }));
+const { default: Vbench2LeaderboardPage } = await import("@/components/tasks/vbench2/pages/leaderboard-page");
+
+let stub: StubServer;
+let owner: Actor;
+let viewer: Actor;
+let projectId: string;
+let runId: string;
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  [owner, viewer] = await Promise.all([makeUser(), makeUser()]);
+  let videoIds: string[];
+  ({ projectId, videoIds } = await vbench2Project(prisma, owner, [
+    { model: "GenA", dimension: "Mechanics", prompt: "A ball falls", auxiliaryInfo: ["[yes] falls?"] },
+    { model: "GenB", dimension: "Mechanics", prompt: "A ball falls", auxiliaryInfo: ["[yes] falls?"] },
+    { model: "GenA", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] mix?", "[yes] green?"] },
+    { model: "GenB", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] mix?", "[no] green?"] },
+  ]));
+  await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
+  const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
+  runId = (await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm })))
+    .id;
+  // The owner reviews both Mechanics videos blind and holds the first.
+  const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Mechanics blind", runId, scope: "scores", blind: true, itemCount: 2, createdById: owner.userId } });
+  for (const [position, videoId] of videoIds.slice(0, 2).entries()) await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
+  const first = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId: queue.id, position: 0 } });
+  await prisma.reviewQueueAssignment.create({ data: { itemId: first.id, queueId: queue.id, reviewerId: owner.userId } });
+}, 120_000);
+afterAll(() => stub.close());
+
+async function render(actor: Actor) {
+  page.actor = actor;
+  const element = await Vbench2LeaderboardPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId, samples: "200" }) });
+  return renderToStaticMarkup(element);
+}
+
+describe("the VBench-2.0 leaderboard page", () => {
+  it("withholds the whole board from an owner reviewing some of its videos blind, saying which queue and how many items are left", async () => {
+    const html = await render(owner);
+    expect(html).toContain('data-testid="withheld"');
+    expect(html).toContain("The VBench-2.0 leaderboard is hidden while you review &quot;Mechanics blind&quot; blind: 2 items left.");
+    expect(html).not.toContain('data-testid="vbench2-leaderboard-row"');
+    expect(html).not.toContain("have no video here");
+    expect(html).not.toContain("format=csv");
+    expect(html).not.toContain("format=latex");
+  });
+
+  it("gives a viewer the whole board with its downloads", async () => {
+    const html = await render(viewer);
+    expect(html).not.toContain('data-testid="withheld"');
+    expect(html.match(/data-testid="vbench2-leaderboard-row"/g)).toHaveLength(2);
+    expect(html).toContain("format=csv");
+  });
+});
