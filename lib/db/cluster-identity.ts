@@ -103,7 +103,7 @@ export async function readSystemIdentifier(url: string): Promise<string | null> 
  * expects the identifier `npm start` passed down, when that is one (a malformed value is ignored: the first
  * connection's is used, as for processes started otherwise).
  */
-export function loggedClusterIdentity(env: NodeJS.ProcessEnv = process.env): ClusterIdentity {
+export function loggedClusterIdentity(env: Record<string, string | undefined> = process.env): ClusterIdentity {
   const passed = env[SYSTEM_IDENTIFIER_VARIABLE];
   return new ClusterIdentity({
     expected: passed && /^\d{1,20}$/.test(passed) ? passed : null,

@@ -16,7 +16,7 @@ const milliseconds = z.coerce.number().int().min(1).max(600_000);
  * HEALTH_DB_SLOW_MS (default 1000) and HEALTH_DB_TIMEOUT_MS (default 5000, at least the slow threshold). A value
  * that is not a whole number of milliseconds falls back to its default, so a typo never takes health checks down.
  */
-export function healthThresholdsFromEnv(env: NodeJS.ProcessEnv = process.env): HealthThresholds {
+export function healthThresholdsFromEnv(env: Record<string, string | undefined> = process.env): HealthThresholds {
   const read = (name: string, fallback: number) => {
     const parsed = milliseconds.safeParse(env[name]);
     return env[name] !== undefined && env[name] !== "" && parsed.success ? parsed.data : fallback;

@@ -39,7 +39,7 @@ const wholeNumber = (min: number) => z.coerce.number().int().min(min).max(1_000_
  * WORKER_RESTART_LIMIT (default 5, 0: never restart) restarts within WORKER_RESTART_WINDOW_SECONDS (default 300),
  * the first after 1 s, then 2, 4, … up to 30 s. A malformed value is refused with its name: `npm start` fails at once.
  */
-export function restartPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RestartPolicy {
+export function restartPolicyFromEnv(env: Record<string, string | undefined> = process.env): RestartPolicy {
   const read = (name: string, fallback: number, min: number) => {
     const raw = env[name];
     if (raw === undefined || raw === "") return fallback;
