@@ -18,6 +18,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
 vi.mock("@/app/_server/actor", () => ({ requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }) }));
 const { default: Vbench2LeaderboardPage } = await import("@/components/tasks/vbench2/pages/leaderboard-page");
+const { default: Vbench2ResultsPage } = await import("@/components/tasks/vbench2/pages/vbench2-page");
 
 let stub: StubServer;
 let owner: Actor;
@@ -69,5 +70,15 @@ describe("the VBench-2.0 leaderboard page", () => {
     expect(html).not.toContain('data-testid="withheld"');
     expect(html.match(/data-testid="vbench2-leaderboard-row"/g)).toHaveLength(2);
     expect(html).toContain("format=csv");
+  });
+
+  it("offers no eval_results file of a generator the owner reviews blind on the results page, and the viewer every one", async () => {
+    page.actor = owner;
+    const mine = renderToStaticMarkup(await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }));
+    expect(mine).not.toContain("format=eval_results");
+    expect(mine.match(/data-testid="vbench2-eval-results-withheld"/g)).toHaveLength(2);
+    page.actor = viewer;
+    const theirs = renderToStaticMarkup(await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }));
+    expect(theirs.match(/format=eval_results&amp;model=/g)).toHaveLength(2);
   });
 });

@@ -92,6 +92,8 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
   // People's categories and total mean something only once someone answered a question.
   const peopleAnswered = results?.dimensions.some((d) => d.humanN > 0 || d.humanScore !== null) ?? false;
   const generators = results ? [...new Set(results.dimensions.flatMap((d) => d.videos.map((v) => v.model).filter((m): m is string => m !== null)))].sort() : [];
+  // A generator's eval_results file is whole or withheld (409) while the caller reviews any of its videos blind.
+  const withheldGenerators = new Set(results ? results.dimensions.flatMap((d) => d.videos.filter((v) => v.blind && v.model !== null).map((v) => v.model!)) : []);
   const api = runId ? `/api/v1/runs/${runId}/vbench2` : null;
   const labelQuery = labelSetId ? `&labelSetId=${encodeURIComponent(labelSetId)}` : "";
   // Each judged dimension's videos a page at a time; the dimension the query names opens at its filter and page.
@@ -158,11 +160,17 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
             <a className="text-indigo-700 underline" href={`${api}?format=json${labelQuery}`}>
               JSON
             </a>
-            {generators.map((model) => (
-              <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
-                {model}_eval_results.json
-              </a>
-            ))}
+            {generators.map((model) =>
+              withheldGenerators.has(model) ? (
+                <span key={model} className="text-slate-500" data-testid="vbench2-eval-results-withheld">
+                  {model}_eval_results.json: withheld while you review some of its videos blind
+                </span>
+              ) : (
+                <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
+                  {model}_eval_results.json
+                </a>
+              ),
+            )}
             <Link className="text-indigo-700 underline" href={`/projects/${projectId}/vbench2/leaderboard?runId=${runId}${labelQuery}`} data-testid="vbench2-leaderboard-link">
               generator leaderboard
             </Link>
