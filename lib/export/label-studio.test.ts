@@ -8,6 +8,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { WithheldError } from "../visibility/withheld";
 import { type LabelStudioResult, type LabelStudioTask, runLabelStudioExport } from "./label-studio";
+import { runExportsWithheld } from "./run-downloads";
 
 /*
  * Issue 28, item 3: a run's videos as Label Studio tasks with the judge's per-video metrics as predictions,
@@ -43,7 +44,11 @@ describe("runLabelStudioExport (database)", () => {
     const withheld = await runLabelStudioExport(prisma, reviewer, projectId, runId).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "LS blind" blind: 1 item left');
+    // The run page and the Agreement page ask the same before offering the links.
+    expect(await runExportsWithheld(prisma, reviewer.userId, runId)).toEqual({ queues: [{ id: queue.id, name: "LS blind", itemsLeft: 1 }], blindVideos: 1 });
+    expect(await runExportsWithheld(prisma, owner.userId, runId)).toBeNull();
     await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    expect(await runExportsWithheld(prisma, reviewer.userId, runId)).toBeNull();
     expect((await runLabelStudioExport(prisma, reviewer, projectId, runId)).tasks).toEqual((await runLabelStudioExport(prisma, owner, projectId, runId)).tasks);
   });
 

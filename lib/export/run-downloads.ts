@@ -1,4 +1,6 @@
+import type { PrismaClient } from "../generated/prisma/client";
 import { exportFileName } from "../agreement/export-file-name";
+import { withheldFor, type Withheld } from "../visibility/withheld";
 
 /** A download link of an export route, with the name the route gives the file. */
 export interface RunDownload {
@@ -34,4 +36,17 @@ export function runCommunityDownloads(project: { id: string; name: string }, run
     { label: "Label Studio tasks", href: `${base}/label-studio?runId=${run}&part=tasks`, filename: name("label-studio-tasks", "json"), kind: "json" },
     { label: "Label Studio config", href: `${base}/label-studio?runId=${run}&part=config`, filename: name("label-studio-config", "xml") },
   ];
+}
+
+/**
+ * Why the run's exports are withheld from the user (they review some of its videos in a blind queue, so every export
+ * of the whole run answers 409 withheld), or null: pages show the notice instead of links that would fail.
+ */
+export async function runExportsWithheld(prisma: PrismaClient, userId: string, runId: string): Promise<Withheld | null> {
+  const videos = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true } });
+  return withheldFor(
+    prisma,
+    userId,
+    videos.map((v) => v.videoId),
+  );
 }

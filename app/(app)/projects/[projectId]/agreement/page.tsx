@@ -24,7 +24,7 @@ import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/l
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
 import { videoFileNames } from "@/lib/videos/video-file-names";
 import { exportFileName } from "@/lib/agreement/export-file-name";
-import { runCommunityDownloads } from "@/lib/export/run-downloads";
+import { runCommunityDownloads, runExportsWithheld } from "@/lib/export/run-downloads";
 import { getProject } from "@/lib/projects/projects";
 import { metadataSplitFields } from "@/lib/export/hf-splits";
 import { WithheldError } from "@/lib/visibility/withheld";
@@ -90,6 +90,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const presenceParam = presenceThreshold !== undefined ? `presenceThreshold=${presenceThreshold}&` : "";
   const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&${presenceParam}independent=${independent}&implied=${implied}&truth=${truth}&`;
   const project = await getProject(prisma, actor, projectId);
+  const runWithheld = filterRun ? await runExportsWithheld(prisma, actor.userId, filterRun.id) : null;
   const downloadName = (what: string, extension: string) => exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
   const downloads = [
     { label: "Items CSV", href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`, filename: downloadName("items", "csv"), kind: "csv" as const },
@@ -97,7 +98,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: downloadName("agreement", "json"), kind: "json" as const },
     { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: downloadName("agreement", "csv"), kind: "csv" as const },
     // Whole-run exports in the community's formats: of the run the filters read (the named one, else the latest).
-    ...(filterRun ? runCommunityDownloads(project, filterRun.id) : []),
+    // …unless they are withheld (the user reviews some of the run's videos blind): those links would answer 409.
+    ...(filterRun && !runWithheld ? runCommunityDownloads(project, filterRun.id) : []),
   ];
   const shownKeys = formKeys();
   const hidden = Object.entries(raw).filter(([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format");
@@ -166,7 +168,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval. Hugging
           Face dataset and Label Studio: the whole run the filters read, in those tools&apos; formats.
         </p>
-        {filterRun && !withheld && <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />}
+        {filterRun && !withheld && !runWithheld && <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />}
       </Card>
       {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}
     </div>

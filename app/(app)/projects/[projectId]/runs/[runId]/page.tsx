@@ -19,7 +19,9 @@ import { searchParamsObject } from "@/lib/videos/video-filter";
 import { RunMetricsLegend } from "@/components/judge/run-metrics-legend";
 import { RunVideosTable } from "@/components/judge/run-videos-table";
 import { ExportButtons } from "@/components/agreement/export-buttons";
-import { runDownloads } from "@/lib/export/run-downloads";
+import { runDownloads, runExportsWithheld } from "@/lib/export/run-downloads";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
+import { withheldReason } from "@/lib/visibility/withheld";
 import { getProject } from "@/lib/projects/projects";
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ projectId: string; runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -40,6 +42,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     getProject(prisma, actor, projectId),
   ]);
   const runTask = findTask(run.pipeline);
+  // Every export of the whole run is withheld while the user reviews any of its videos blind (lib/visibility/withheld).
+  const exportsWithheld = roleCan(role, "export.read") ? await runExportsWithheld(prisma, actor.userId, runId) : null;
   // A task with a verdict, or with criteria to plan on (a rubric task's), has a "what to label next".
   const canPlanLabels = roleCan(role, "queues.manage") && !!runTask && runTask.subject === "video" && (!!runTask.verdict || labelNextCriteria(runTask).length > 0);
   // A task that scores the videos themselves ranks their models by any of its metrics.
@@ -107,7 +111,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       {roleCan(role, "export.read") && (
         <section className="flex flex-col gap-1" data-testid="run-exports">
           <h2 className="text-sm font-medium text-slate-700">Export this run</h2>
-          <ExportButtons downloads={runDownloads(project, runId)} />
+          {exportsWithheld ? (
+            <WithheldNotice message={`This run's exports are ${withheldReason(exportsWithheld)}.`} withheld={exportsWithheld} />
+          ) : (
+            <ExportButtons downloads={runDownloads(project, runId)} />
+          )}
         </section>
       )}
       <RunMetricsLegend metrics={metrics} />
