@@ -234,7 +234,14 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await expect(target.getByTestId("history-entry")).toHaveCount(2);
     await expect(target.getByTestId("history-entry").first()).toContainText("three words, but all of them right");
 
-    // 9. Agreement on the style run, broken down by caption type and by the caption's model.
+    // 9. Agreement on the style run. The reviewer still holds the ball video's caption of the blind queue, so the
+    // report (computed from every video, theirs included) is withheld from them; the owner sees it whole, broken
+    // down by caption type and by the caption's model.
+    await page.goto(`/projects/${projectId}/agreement?runId=${styleRunId}&view=details`);
+    await expect(page.getByTestId("withheld")).toContainText('is hidden while you review "alpha captions" blind:');
+    await expect(page.getByTestId("breakdown-caption_type")).toHaveCount(0);
+    await page.context().clearCookies();
+    await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/agreement?runId=${styleRunId}&view=details`);
     const byType = page.getByTestId("breakdown-caption_type");
     await expect(byType.locator('[data-testid="breakdown-row"][data-key="detail"]')).toBeVisible();
