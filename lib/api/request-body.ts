@@ -71,7 +71,7 @@ function bodyTooLarge(limit: number): PayloadTooLargeError {
  * reader has no read waiting then, so undici's stream closes cleanly (requestBodyStream's hazard is a cancel while
  * a read waits), and the server answers the 413 and closes the connection.
  */
-export async function readBoundedBody(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBoundedBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("content-length")?.trim();
   if (declared && /^\d+$/.test(declared) && Number(declared) > limit) {
     await request.body?.cancel().catch(() => undefined);

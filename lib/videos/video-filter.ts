@@ -153,12 +153,11 @@ function refuseUndeclaredMetricKeys(filter: Record<string, unknown>, ctx: z.Refi
  * dropped (read as undefined), except one shaped as a metric filter that no task declares, which is refused.
  */
 // (The metric keys are known only at run time, so the static type carries them as an index signature below.)
-export const videoFilterSchema = memoByTaskRegistry(() =>
-  fieldFilterSchema()
-    .extend(metricShape() as Record<never, never>)
-    .catchall(z.unknown().transform(() => undefined))
-    .superRefine(refuseUndeclaredMetricKeys),
-);
+export const videoFilterSchema = memoByTaskRegistry(() => {
+  const schema = fieldFilterSchema().extend(metricShape() as Record<never, never>);
+  // Typed as the object without its catch-all: the keys it drops are read as undefined, never used.
+  return schema.catchall(z.unknown().transform(() => undefined)).superRefine(refuseUndeclaredMetricKeys) as unknown as typeof schema;
+});
 export type VideoFilter = z.output<FieldFilterSchema> & { [metricKey: string]: string | number | undefined };
 /** What a caller may pass to be parsed (query-string values, or numbers in a JSON body). */
 export type VideoFilterInput = z.input<FieldFilterSchema> & { [metricKey: string]: unknown };
