@@ -1,5 +1,5 @@
 import type { Actor } from "../auth/actor";
-import { NotFoundError } from "../errors";
+import { isAppError, NotFoundError } from "../errors";
 import { authorizeInProject, type ProjectAction } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import type { Project, ProjectRole } from "../generated/prisma/client";
@@ -84,7 +84,7 @@ export function withProjectOf<R extends { projectId: string }, D extends RouteDe
     const record = await scope.find(params);
     if (!record) throw new NotFoundError(scope.notFound);
     const authorized = await authorizeInProject(prisma, actor, record.projectId, action).catch((error: unknown) => {
-      throw error instanceof NotFoundError ? new NotFoundError(scope.notFound) : error;
+      throw isAppError(error) && error.code === "not_found" ? new NotFoundError(scope.notFound) : error;
     });
     return handler({ ...authorized, record, params, request, ...(await readRouteInput(request, api)) });
   });
