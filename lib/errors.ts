@@ -39,6 +39,11 @@ export function isAppError(error: unknown): error is AppErrorLike {
   return typeof status === "number" && Number.isInteger(status) && status >= 400 && status <= 599 && typeof code === "string" && typeof message === "string";
 }
 
+/** Is this an app error with this code (`not_found`: a NotFoundError, `invalid_request`: a ValidationError)? As isAppError, whichever copy made it. */
+export function isAppErrorCode(error: unknown, code: string): error is AppErrorLike {
+  return isAppError(error) && error.code === code;
+}
+
 export class NotFoundError extends AppError {
   constructor(message = "Not found.") {
     super(404, "not_found", message);

@@ -47,3 +47,18 @@ describe("errorResponse recognises the app's errors by their mark, not their cla
     }
   });
 });
+
+describe("no handler recognises the app's errors by class", () => {
+  it("app/ and lib/ never test `instanceof AppError`, and app/ never `instanceof` of its subclasses", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const grep = (pattern: string, dirs: string[]) => {
+      try {
+        return execFileSync("grep", ["-rlE", "--include=*.ts", "--include=*.tsx", "--exclude=*.test.ts", "--exclude=*.test.tsx", pattern, ...dirs], { encoding: "utf8" }).trim();
+      } catch {
+        return ""; // grep exits 1 when nothing matches
+      }
+    };
+    expect(grep("instanceof AppError\\b", ["app", "lib"])).toBe("");
+    expect(grep("instanceof (NotFoundError|ValidationError|ForbiddenError|UnauthorizedError|ConflictError|PayloadTooLargeError)\\b", ["app"])).toBe("");
+  });
+});

@@ -4,7 +4,7 @@
 import { Readable } from "node:stream";
 import { ApiError, apiFetch } from "../api-client";
 import type { Actor } from "../auth/actor";
-import { AppError } from "../errors";
+import { isAppError } from "../errors";
 import { savePromptList, type PromptListReport } from "../videos/prompt-list-store";
 import { createFrameSet, findVideoForActor, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";
@@ -42,13 +42,13 @@ export interface ImportTarget {
 
 /** A refusal from either target: the HTTP status and the API's error code, whichever way it came. */
 export function refusalOf(error: unknown): { status: number; code: string; message: string } | null {
-  if (error instanceof AppError || error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
+  if (isAppError(error) || error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
   return null;
 }
 
 /** The existing video a "duplicate" refusal names. */
 export function duplicateVideoId(error: unknown): string | null {
-  if (error instanceof AppError && error.code === "duplicate") return typeof error.details?.videoId === "string" ? error.details.videoId : null;
+  if (isAppError(error) && error.code === "duplicate") return typeof error.details?.videoId === "string" ? error.details.videoId : null;
   if (error instanceof ApiError && error.code === "duplicate") {
     const videoId = (error.body as { error?: { details?: { videoId?: unknown } } } | null)?.error?.details?.videoId;
     return typeof videoId === "string" ? videoId : null;

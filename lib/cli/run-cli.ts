@@ -7,7 +7,7 @@ import { createUser } from "../auth/users";
 import { deactivateUser, deleteUser, reactivateUser, resetPassword, userIdByEmail } from "../auth/account-lifecycle";
 import { createPrismaClient } from "../db/prisma";
 import { resolveDatabase } from "../db/resolve-database";
-import { AppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { addMember, createProject } from "../projects/projects";
 import { addMemberSchema, createProjectSchema } from "../projects/projects.validation";
 import { chooseCliDatabase, describeCliDatabase, readRunningApp, RUNNING_APP_FILE } from "./running-app";
@@ -156,7 +156,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
       io.stderr(`error: ${error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
       return 2;
     }
-    if (error instanceof AppError) {
+    if (isAppError(error)) {
       io.stderr(`error: ${error.message}`);
       return 1;
     }

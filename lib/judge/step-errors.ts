@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { isAppError } from "../errors";
 
 /**
  * What a failed step or call stores as its error. Members (viewers included) read step errors, so
@@ -60,7 +60,7 @@ function errorClass(error: Error): string {
  * "<class>: <first words of its message>" with paths and code excerpts removed.
  */
 export function stepErrorMessage(error: unknown): string {
-  if (error instanceof AppError || (error instanceof Error && error.name === "LlmError")) {
+  if (isAppError(error) || (error instanceof Error && error.name === "LlmError")) {
     return truncate(error.message.replace(CONTROL, " ").replace(/\s+/g, " ").trim(), MAX_MESSAGE_CHARS);
   }
   if (error instanceof Error) {

@@ -17,7 +17,7 @@ import { projectAgreement, scopeRuns } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/scope";
 import { BREAKDOWNS, type AgreementReport, type Breakdown, type StatBlock } from "@/lib/agreement/types";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError, ValidationError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
 import { browseOptions } from "@/lib/videos/browse-videos";
 import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
@@ -80,7 +80,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     fileNames = await videoFileNames(prisma, actor, projectId, cellVideoIds);
   } catch (error) {
     if (error instanceof WithheldError) withheld = error;
-    else if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
+    else if (!(isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request"))) throw error;
     else problem = error.message;
   }
 

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import { compareSamples, type CompareSample } from "@/lib/videos/compare-samples";
 import { compareQuerySchema } from "@/lib/videos/compare-samples.validation";
 import { formatScore } from "@/lib/format/numbers";
@@ -33,7 +33,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   }
   const query = parsed.data;
   const result = await compareSamples(prisma, actor, projectId, query).catch((error: unknown) => {
-    if (error instanceof NotFoundError) notFound();
+    if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
   const base = new URLSearchParams(query.videoId ? { videoId: query.videoId } : { prompt: query.prompt ?? "" });

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { prisma } from "@/lib/db/prisma";
-import { ValidationError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import { searchProject, SEARCH_LIMIT, type ProjectSearchResult } from "@/lib/search/project-search";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
@@ -17,7 +17,7 @@ export default async function ProjectSearchPage({ params, searchParams }: { para
     try {
       result = await searchProject(prisma, actor, projectId, { q: raw.q });
     } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
+      if (!isAppErrorCode(error, "invalid_request")) throw error;
       problem = error.message;
     }
   }

@@ -9,7 +9,7 @@ import { VideoListTable, type VideoListRow } from "@/components/videos/video-lis
 import { VideoSelectionProvider } from "@/components/videos/video-selection";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError, ValidationError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { type BrowseResult, LIST_COUNT_CAP, browseOptions } from "@/lib/videos/browse-videos";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
@@ -32,9 +32,9 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
     parsed.success
       ? browseVideosAtRequestedPage(prisma, actor, projectId, parsed.data, requested).catch((error: unknown) => {
           // A run id that is not one of this project's runs.
-          if (error instanceof NotFoundError) return { problem: [`runId: ${error.message}`] };
+          if (isAppErrorCode(error, "not_found")) return { problem: [`runId: ${error.message}`] };
           // A filter the run's task does not declare (the message names the field).
-          if (error instanceof ValidationError) return { problem: [error.message] };
+          if (isAppErrorCode(error, "invalid_request")) return { problem: [error.message] };
           throw error;
         })
       : { problem: parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`) },

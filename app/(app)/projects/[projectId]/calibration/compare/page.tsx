@@ -6,7 +6,7 @@ import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validati
 import { compareSetupsReport, compareTargetChoices, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
 import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibration-options";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError, ValidationError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import type { PairedBootstrapResult } from "@/lib/stats/paired-bootstrap";
 import { WithheldError } from "@/lib/visibility/withheld";
 import { formatCost, formatPValue, formatStatistic, STATISTIC_DIGITS } from "@/lib/format/numbers";
@@ -59,7 +59,7 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
       try {
         report = await compareSetupsReport(prisma, actor, projectId, parsed.data);
       } catch (error) {
-        if (!(error instanceof NotFoundError || error instanceof ValidationError || error instanceof WithheldError)) throw error;
+        if (!(isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request") || error instanceof WithheldError)) throw error;
         problem = error.message;
       }
     }

@@ -10,7 +10,7 @@ import { QueueOwnerControls } from "@/components/queues/queue-owner-controls";
 import { StartReviewing } from "@/components/queues/start-reviewing";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import { findProjectRun } from "@/lib/judge/run-overview";
 import { getProject } from "@/lib/projects/projects";
 import { getQueue } from "@/lib/queues/get-queue";
@@ -23,7 +23,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
   const { projectId, queueId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const queue = await getQueue(prisma, actor, queueId).catch((error: unknown) => {
-    if (error instanceof NotFoundError) notFound();
+    if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
   if (queue.projectId !== projectId) notFound();

@@ -4,7 +4,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { RunProgress } from "@/components/judge/run-progress";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import { runOverview } from "@/lib/judge/run-overview";
 import { runResultsLinkOf } from "@/lib/tasks/task-display";
 import { findTask } from "@/lib/tasks/registry";
@@ -28,7 +28,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const { projectId, runId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const overview = await runOverview(prisma, actor, projectId, runId).catch((error: unknown) => {
-    if (error instanceof NotFoundError) notFound();
+    if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
   const { run, metrics, videos } = overview;

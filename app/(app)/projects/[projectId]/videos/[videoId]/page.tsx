@@ -9,7 +9,7 @@ import { VideoNav } from "@/components/videos/video-nav";
 import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { AppError, NotFoundError } from "@/lib/errors";
+import { isAppError, isAppErrorCode } from "@/lib/errors";
 import { formatSeconds } from "@/lib/format/numbers";
 import { videoRuns } from "@/lib/judge/video-runs";
 import { runPickerLabels } from "@/lib/runs/run-option-labels";
@@ -32,7 +32,7 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
   const listQuery = videoListQuerySchema().safeParse(searchParamsObject(new URLSearchParams(list)));
   const { actor, role } = await requirePageProjectAccess(projectId);
   const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
-    if (error instanceof NotFoundError) notFound();
+    if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
   if (video.projectId !== projectId) notFound();
@@ -45,7 +45,7 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
     // A list link whose filter no longer applies (a deleted run, a filter the run's task lacks) shows no neighbours.
     listQuery.success
       ? videoNeighbours(prisma, actor, projectId, listQuery.data, video.id).catch((error: unknown) => {
-          if (error instanceof AppError) return null;
+          if (isAppError(error)) return null;
           throw error;
         })
       : null,

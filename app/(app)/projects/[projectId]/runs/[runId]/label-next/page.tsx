@@ -6,7 +6,7 @@ import { Card } from "@/components/empty-state";
 import { buttonClass } from "@/components/class-names";
 import { CreateLabelQueue } from "@/components/label-next/create-label-queue";
 import { prisma } from "@/lib/db/prisma";
-import { AppError, NotFoundError } from "@/lib/errors";
+import { isAppError, isAppErrorCode } from "@/lib/errors";
 import { labelNextChoicesOfRun, labelNextPlan, type LabelNextResult } from "@/lib/label-next/label-next";
 import type { Interval } from "@/lib/label-next/sampling-plan";
 import { formatPercent } from "@/lib/format/numbers";
@@ -30,9 +30,9 @@ export default async function LabelNextPage({
   try {
     plan = await labelNextPlan(prisma, actor, runId, { budget: search.budget, strata: search.strata, criterion: search.criterion });
   } catch (error) {
-    if (error instanceof NotFoundError) notFound();
+    if (isAppErrorCode(error, "not_found")) notFound();
     if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
-    else if (error instanceof AppError) problem = error.message;
+    else if (isAppError(error)) problem = error.message;
     else throw error;
   }
   if (plan && plan.projectId !== projectId) notFound();

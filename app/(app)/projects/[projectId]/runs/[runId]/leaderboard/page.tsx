@@ -9,7 +9,7 @@ import { LeaderboardChart } from "@/components/leaderboard/leaderboard-chart";
 import { LeaderboardPairsTable, LeaderboardTable } from "@/components/leaderboard/leaderboard-tables";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { prisma } from "@/lib/db/prisma";
-import { AppError, NotFoundError } from "@/lib/errors";
+import { isAppError, isAppErrorCode } from "@/lib/errors";
 import { runLeaderboard, type RunLeaderboard } from "@/lib/leaderboard/run-leaderboard";
 import { runLeaderboardQuerySchema } from "@/lib/leaderboard/run-leaderboard.validation";
 import { searchParamsObject } from "@/lib/videos/video-filter";
@@ -32,10 +32,10 @@ export default async function RunLeaderboardPage({
   try {
     board = await runLeaderboard(prisma, actor, runId, runLeaderboardQuerySchema.parse({ metric, samples, seed }));
   } catch (error) {
-    if (error instanceof NotFoundError) notFound();
+    if (isAppErrorCode(error, "not_found")) notFound();
     if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
     else if (error instanceof WithheldError) withheld = error;
-    else if (error instanceof AppError) problem = error.message;
+    else if (isAppError(error)) problem = error.message;
     else throw error;
   }
   if (board && board.run.projectId !== projectId) notFound();

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { CodeWithName } from "@/components/tasks/target-legend";
 import { prisma } from "@/lib/db/prisma";
-import { NotFoundError } from "@/lib/errors";
+import { isAppErrorCode } from "@/lib/errors";
 import { inspectRunVideo } from "@/lib/judge/call-inspector";
 import { findTask } from "@/lib/tasks/registry";
 import { meaningOf } from "@/lib/tasks/task-display";
@@ -15,7 +15,7 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
   const { projectId, runId, videoId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
   const inspection = await inspectRunVideo(prisma, actor, projectId, runId, videoId).catch((error: unknown) => {
-    if (error instanceof NotFoundError) notFound();
+    if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
   const { run, steps, blind } = inspection;
