@@ -10,6 +10,7 @@ import { applyMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
 import { JUDGE_QUEUE, startBoss } from "../judge/queue";
+import { freePort } from "../testing/own-database";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -52,14 +53,6 @@ describe("reconnecting to a lost database", () => {
     expect(outages).toEqual([{ state: "lost", attempts: undefined }]);
   });
 });
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as net.AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A cluster of its own in a temporary folder, with a migrated `framejury` database; `credentialsFrom`: the cluster whose user and password it takes. */
 async function startCluster(label: string, options: { port?: number; credentialsFrom?: string } = {}) {

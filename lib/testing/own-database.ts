@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded-postgres";
@@ -13,7 +14,9 @@ export async function startOwnDatabase(label: string) {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), `framejury-${label}-`));
   fs.chmodSync(folder, 0o755);
   const dir = path.join(folder, "postgres");
-  let server: EmbeddedServer = await startEmbeddedPostgres({ dir });
+  // Not the embedded server's default port, which every other test server tries first: while this one is stopped,
+  // another would take it, and this one could not start again.
+  let server: EmbeddedServer = await startEmbeddedPostgres({ dir, port: await freePort() });
   const port = server.port;
   await ensureDatabase(server.baseUrl, "framejury");
   const url = databaseUrl(server.baseUrl, "framejury");
@@ -31,4 +34,13 @@ export async function startOwnDatabase(label: string) {
       fs.rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** A port the system says is free now (one of its ephemeral ports). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
