@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { exportFileName } from "../agreement/export-file-name";
+import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { withheldFor, type Withheld } from "../visibility/withheld";
 
 /** A download link of an export route, with the name the route gives the file. */
@@ -43,10 +44,15 @@ export function runCommunityDownloads(project: { id: string; name: string }, run
  * of the whole run answers 409 withheld), or null: pages show the notice instead of links that would fail.
  */
 export async function runExportsWithheld(prisma: PrismaClient, userId: string, runId: string): Promise<Withheld | null> {
-  const videos = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true } });
-  return withheldFor(
-    prisma,
-    userId,
-    videos.map((v) => v.videoId),
-  );
+  // The user's blind videos are few; the run's may be many: look those few up in the run.
+  const blind = [...(await blindVideoIdsFor(prisma, userId))];
+  if (blind.length === 0) return null;
+  const inRun = await prisma.runVideo.findMany({ where: { runId, videoId: { in: blind } }, select: { videoId: true } });
+  return inRun.length === 0
+    ? null
+    : withheldFor(
+        prisma,
+        userId,
+        inRun.map((v) => v.videoId),
+      );
 }
