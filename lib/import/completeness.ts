@@ -119,6 +119,8 @@ class DimensionTally {
  * flat-layout Diversity prompt's 20 samples, of which Mechanics uses 0–2) is neither counted nor
  * flagged there. When two files claim the same sample, the first by path counts. A video whose
  * prompt (full or as truncated in its name) is not in `promptIndex` is listed as unmatched.
+ * The rules' reference: requests compute the same report in PostgreSQL, a page at a time
+ * (lib/videos/completeness-query.ts), and its test compares the two.
  */
 export function completenessReport({ promptIndex, videos }: { promptIndex: PromptIndex; videos: readonly CompletenessVideo[] }): CompletenessReport {
   const tallies = new Map<string | null, DimensionTally>();

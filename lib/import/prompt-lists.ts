@@ -232,6 +232,14 @@ export function normalizePromptKey(text: string): string {
   return text.normalize("NFC").trimEnd();
 }
 
+/**
+ * The keys a file-name stem is looked up by for this prompt, as `PromptIndex.candidates` finds them once
+ * normalised: stored with each prompt-list entry, so the database can match videos without recomputing them.
+ */
+export function promptNameKeys(prompt: string): string[] {
+  return [...new Set(truncations(prompt).map(normalizePromptKey))];
+}
+
 function dimensionOrder(dimension: string): number {
   const position = (VBENCH_DIMENSIONS as readonly string[]).indexOf(dimension);
   return position === -1 ? VBENCH_DIMENSIONS.length : position;

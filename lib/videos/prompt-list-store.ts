@@ -3,9 +3,10 @@ import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
-import { completenessReport, type CompletenessReport, type DimensionCompleteness, type MissingSample, type UnexpectedVideo, type UnmatchedVideo } from "../import/completeness";
-import { buildPromptIndex, parsePromptList, PROMPT_LIST_FORMATS_IN_WORDS, type PromptEntry } from "../import/prompt-lists";
-import { describeWithIndex, promptIndexForProject } from "./describe-imported-video";
+import { buildPromptIndex, parsePromptList, promptNameKeys, PROMPT_LIST_FORMATS_IN_WORDS, type PromptEntry } from "../import/prompt-lists";
+import { completenessFromDatabase, type PagedCompletenessReport } from "./completeness-query";
+export type { PagedCompletenessReport } from "./completeness-query";
+import { describeWithIndex } from "./describe-imported-video";
 import type { VideoDeps } from "./register-video";
 import { rejectNulBytesInFile } from "../validation/nul-bytes";
 
@@ -146,7 +147,8 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
         projectId,
         name: fileName.slice(0, 300),
         format: parsed.format,
-        entries: parsed.entries as unknown as Prisma.InputJsonValue,
+        // Each entry keeps the keys a video's name is matched by (NFC prompt, normalised name keys), for the completeness query.
+        entries: parsed.entries.map((entry) => ({ ...entry, nfc: entry.prompt.normalize("NFC"), names: promptNameKeys(entry.prompt) })) as unknown as Prisma.InputJsonValue,
         entryCount: parsed.entries.length,
         createdById: actor.userId,
       },
@@ -190,66 +192,11 @@ export const completenessQuerySchema = z.object({
 });
 export type CompletenessQuery = z.output<typeof completenessQuerySchema>;
 
-export interface CompletenessPage<T> {
-  page: number;
-  pageSize: number;
-  /** How many the whole list holds. */
-  total: number;
-  items: T[];
-}
-
-/** The completeness report with counts per dimension and each list one page long (lists in dimension order, then by prompt or path). */
-export interface PagedCompletenessReport {
-  dimensions: (Omit<DimensionCompleteness, "missing" | "unexpected" | "unmatched"> & { missing: number; unexpected: number; unmatched: number })[];
-  totals: CompletenessReport["totals"];
-  missing: CompletenessPage<MissingSample>;
-  unexpected: CompletenessPage<UnexpectedVideo>;
-  unmatched: CompletenessPage<UnmatchedVideo>;
-}
-
-function pageOf<T>(all: readonly T[], { page, pageSize }: CompletenessQuery): CompletenessPage<T> {
-  return { page, pageSize, total: all.length, items: all.slice((page - 1) * pageSize, page * pageSize) };
-}
-
 /**
- * Which samples of each dimension's prompts the project's videos hold (lib/import/completeness.ts). Any member may
- * read it, so the answer is bounded: counts whole, lists a page at a time; the prompts it reads are bounded by
- * MAX_PROJECT_PROMPT_ENTRIES.
+ * Which samples of each dimension's prompts the project's videos hold, computed in the database
+ * (completeness-query.ts). Any member may read it, so the answer is bounded: counts whole, lists a page at a time.
  */
 export async function projectCompleteness(deps: VideoDeps, actor: Actor, projectId: string, query: CompletenessQuery = completenessQuerySchema.parse({})): Promise<PagedCompletenessReport> {
-  const report = await fullCompleteness(deps, actor, projectId);
-  return {
-    dimensions: report.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({ ...row, missing: missing.length, unexpected: unexpected.length, unmatched: unmatched.length })),
-    totals: report.totals,
-    missing: pageOf(
-      report.dimensions.flatMap((row) => row.missing),
-      query,
-    ),
-    unexpected: pageOf(
-      report.dimensions.flatMap((row) => row.unexpected),
-      query,
-    ),
-    unmatched: pageOf(report.unmatched, query),
-  };
-}
-
-async function fullCompleteness(deps: VideoDeps, actor: Actor, projectId: string) {
   await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
-  const [promptIndex, videos] = await Promise.all([
-    promptIndexForProject(deps.prisma, projectId),
-    deps.prisma.video.findMany({
-      where: { projectId },
-      select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true, matchedPrompt: true },
-    }),
-  ]);
-  return completenessReport({
-    promptIndex,
-    videos: videos.map((video) => ({
-      relativePath: video.relativePath,
-      prompt: video.prompt,
-      dimensions: video.dimensions,
-      sampleIndex: video.sampleIndex,
-      matchedPromptList: video.matchedPrompt,
-    })),
-  });
+  return completenessFromDatabase(deps.prisma, projectId, query);
 }

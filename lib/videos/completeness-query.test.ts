@@ -1,0 +1,118 @@
+/**
+ * The completeness report computed in PostgreSQL against the reference it replaces on the request path
+ * (`completenessReport`, lib/import/completeness.ts, run here over the same lists and videos): every count, and
+ * every list, page by page, in the same order.
+ */
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { completenessReport } from "../import/completeness";
+import { createProject } from "../projects/projects";
+import { makeUser } from "../testing/fixtures";
+import { completenessFromDatabase } from "./completeness-query";
+import { promptIndexForProject } from "./describe-imported-video";
+import { savePromptList } from "./prompt-list-store";
+import { getStorage } from "../storage/storage";
+
+const LONG = `A long prompt ${"that keeps going ".repeat(14)}and ends here.`;
+const P = ["A ball rolls.", "A cup falls.", "A leaf floats.", "A door swings.", "Colours mix.", "Señor waves."];
+
+let owner: Actor;
+beforeAll(async () => {
+  owner = await makeUser();
+});
+
+type Store = "with its match keys" | "without match keys";
+
+/** Lists stored as the app stores them (each entry with its match keys), or as lists stored before the keys were. */
+async function addList(store: Store, projectId: string, name: string, entries: { prompt: string; dimensions: string[] }[]) {
+  if (store === "with its match keys") {
+    await savePromptList({ prisma, storage: getStorage() }, owner, projectId, name, JSON.stringify(entries.map(({ prompt, dimensions }) => ({ prompt, dimension: dimensions }))));
+  } else await prisma.promptList.create({ data: { projectId, name, format: "json-array", entries, entryCount: entries.length, createdById: owner.userId } });
+}
+
+async function addVideo(projectId: string, relativePath: string, prompt: string | null, sampleIndex: number | null, dimensions: string[]) {
+  const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+  await prisma.video.create({
+    data: {
+      projectId,
+      sha256: sha,
+      sizeBytes: 10n,
+      fileName: relativePath.split("/").pop()!,
+      relativePath,
+      storageKey: `projects/${projectId}/videos/${sha}.mp4`,
+      contentType: "video/mp4",
+      status: "ready",
+      prompt,
+      sampleIndex,
+      dimensions,
+      createdById: owner.userId,
+    },
+  });
+}
+
+async function reference(projectId: string) {
+  const [promptIndex, videos] = await Promise.all([
+    promptIndexForProject(prisma, projectId),
+    prisma.video.findMany({ where: { projectId }, select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true } }),
+  ]);
+  return completenessReport({ promptIndex, videos });
+}
+
+describe.each<Store>(["with its match keys", "without match keys"])("completenessFromDatabase, each list stored %s", (store) => {
+  it("counts and lists what the reference does, for every kind of sample", async () => {
+    const projectId = (await createProject(prisma, owner, { name: "Completeness in SQL" })).id;
+    await addList(
+      store,
+      projectId,
+      "mechanics.json",
+      [P[0]!, P[1]!, P[2]!, LONG].map((prompt) => ({ prompt, dimensions: ["Mechanics"] })),
+    );
+    // A later list: the same prompt in another dimension (merged), one with no dimension, a Diversity prompt
+    // (20 samples), and an NFD spelling of a prompt (merged with the first spelling).
+    await addList(store, projectId, "more.json", [
+      { prompt: P[0]!, dimensions: ["Material"] },
+      { prompt: P[3]!, dimensions: [] },
+      { prompt: P[4]!, dimensions: ["Diversity"] },
+      { prompt: P[5]!, dimensions: ["Mechanics"] },
+    ]);
+    await addList(store, projectId, "nfd.json", [{ prompt: P[5]!.normalize("NFD"), dimensions: ["Material"] }]);
+
+    await addVideo(projectId, `Mechanics/${P[0]}-0.mp4`, P[0]!, 0, ["Mechanics"]); // counted
+    await addVideo(projectId, `other/${P[0]}-0.mp4`, P[0]!, 0, ["Mechanics"]); // the same sample: a duplicate of the first by path
+    await addVideo(projectId, `Mechanics/${P[0]}-5.mp4`, P[0]!, 5, ["Mechanics"]); // out of range
+    await addVideo(projectId, `Material/${P[0]}-1.mp4`, P[0]!, 1, ["Material", "Diversity"]); // counted in Material; not in Diversity's prompts
+    await addVideo(projectId, `Mechanics/${P[1]}-4.mp4`, P[1]!, 4, ["Mechanics", "Diversity"]); // 4 < 20: neither counted nor flagged in Mechanics
+    await addVideo(projectId, `Mechanics/${P[2]}.mp4`, P[2]!, null, ["Mechanics"]); // no sample index
+    await addVideo(projectId, `Mechanics/${LONG.slice(0, 180)}-2.mp4`, LONG.slice(0, 180), 2, ["Mechanics"]); // a truncated name
+    await addVideo(projectId, `Diversity/${P[4]}-17.mp4`, `${P[4]}  `, 17, ["Diversity"]); // trailing spaces
+    await addVideo(projectId, `Mechanics/${P[5]}-0.mp4`, P[5]!.normalize("NFD"), 0, ["Mechanics"]); // NFD
+    await addVideo(projectId, `flat/${P[3]}-0.mp4`, P[3]!, 0, []); // no dimension, counted there
+    await addVideo(projectId, `flat/${P[3]}-1.mp4`, P[3]!, 1, ["Mechanics"]); // not a Mechanics prompt
+    await addVideo(projectId, "Mechanics/Nothing like it-0.mp4", "Nothing like it", 0, ["Mechanics"]); // unmatched
+    await addVideo(projectId, "loose/12.mp4", null, null, []); // unmatched, no dimension
+
+    const expected = await reference(projectId);
+    const all = await completenessFromDatabase(prisma, projectId, { page: 1, pageSize: 1000 });
+    expect(all.totals).toEqual(expected.totals);
+    expect(all.dimensions).toEqual(
+      expected.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({ ...row, missing: missing.length, unexpected: unexpected.length, unmatched: unmatched.length })),
+    );
+    const missing = expected.dimensions.flatMap((row) => row.missing);
+    const unexpected = expected.dimensions.flatMap((row) => row.unexpected);
+    expect(all.missing).toEqual({ page: 1, pageSize: 1000, total: missing.length, items: missing });
+    expect(all.unexpected).toEqual({ page: 1, pageSize: 1000, total: unexpected.length, items: unexpected });
+    expect(all.unmatched).toEqual({ page: 1, pageSize: 1000, total: 2, items: expected.unmatched });
+    // Each kind is there, so the comparison means something.
+    expect(new Set(unexpected.map((u) => u.reason))).toEqual(new Set(["duplicate_sample", "index_out_of_range", "prompt_not_in_dimension", "no_sample_index"]));
+    expect(all.totals).toMatchObject({ videos: 13, present: 6, unmatched: 2 });
+
+    // A page is that slice of each list, and the counts stay whole.
+    const page = await completenessFromDatabase(prisma, projectId, { page: 2, pageSize: 4 });
+    expect(page.totals).toEqual(expected.totals);
+    expect(page.missing).toEqual({ page: 2, pageSize: 4, total: missing.length, items: missing.slice(4, 8) });
+    expect(page.unexpected.items).toEqual(unexpected.slice(4, 8));
+    expect(page.unmatched.items).toEqual([]);
+  });
+});
