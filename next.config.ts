@@ -16,8 +16,14 @@ const nextConfig: NextConfig = {
   // `next build` type-checks the app again (about 47 s on 2 cores). .ci/run has just run `npm run typecheck`
   // (tsc --noEmit, the same files and tsconfig) when it starts the tests, so it sets BUILD_SKIP_TYPECHECK=1.
   typescript: { ignoreBuildErrors: process.env.BUILD_SKIP_TYPECHECK === "1" },
-  // forbidden() renders app/forbidden.tsx with a 403 for a member whose role may not open a page.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // forbidden() renders app/forbidden.tsx with a 403 for a member whose role may not open a page.
+    authInterrupts: true,
+    // Next.js copies the body of every request proxy.ts sees (pages: a POST there is a server action) to hand it to
+    // the proxy, keeping up to this much of it per request. A server action's body may hold 1 MB
+    // (serverActions.bodySizeLimit's default), so the copy keeps no more than that (10 MB by default).
+    proxyClientMaxBodySize: "1mb",
+  },
   async headers() {
     const assetPolicy = { key: "Content-Security-Policy", value: ASSET_CONTENT_SECURITY_POLICY };
     return [
