@@ -9,12 +9,13 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { parseGenericItems } from "../items/generic-items";
 import { importGenericLabels, importVbenchResults } from "../label-sets/label-sets";
+import { labelSetImportFieldsSchema } from "../label-sets/label-sets.validation";
 import { createProject } from "../projects/projects";
 import { renderRubricPrompt } from "../rubrics/rubric-prompt";
 import { parseQuestionSet } from "../tasks/qa/question-sets";
 import { makeUser } from "../testing/fixtures";
 import { appDeps } from "../videos/app-deps";
-import { applyMetadataToVideos } from "../videos/apply-metadata";
+import { applyMetadataSchema, applyMetadataToVideos } from "../videos/apply-metadata";
 import { projectCompleteness, savePromptList } from "../videos/prompt-list-store";
 import { parseMetadataFile } from "./metadata-file";
 
@@ -98,6 +99,12 @@ describe.each(KEYS)("imported text %j", (key) => {
     expect(plan.changes[0]!.fields).toEqual([{ field: `extra.${key}`, before: null, after: "v", overwrite: false }]);
   });
 
+  it("as an extra field of the metadata the API takes: kept, or refused by name where JSON parsing would drop it", () => {
+    const rows = applyMetadataSchema.safeParse(JSON.parse(`{"rows": [{"path": "x-0.mp4", "extra": {"${key}": "v"}}]}`));
+    if (key === "__proto__") expect(rows.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["rows.0.extra", '"__proto__" cannot name an extra field; rename it.']]);
+    else expect(rows.success && own(rows.data.rows[0]!.extra, key)).toBe("v");
+  });
+
   it("as a label set's annotator and dimension: counted as any name", async () => {
     const projectId = await projectWithVideos(["Mechanics/one-0.mp4", "Mechanics/two-0.mp4"]);
     const csv = `video,annotator,target,value\nMechanics/one-0.mp4,${key},verdict,1\nMechanics/two-0.mp4,${key},verdict,0\nMechanics/two-0.mp4,alice,verdict,1\n`;
@@ -111,6 +118,12 @@ describe.each(KEYS)("imported text %j", (key) => {
     const vbench = await importVbenchResults(prisma, owner, projectId, { file: encode(results), fileName: "eval_results.json", name: "VBench", dryRun: true });
     expect(own(vbench.plan.judgments, key)).toBe(2);
     expect(own(vbench.plan.aggregates, key)).toBe(0.5);
+  });
+
+  it("as a wide label file's mapped column in the import form: kept, or refused by name where JSON parsing would drop it", () => {
+    const fields = labelSetImportFieldsSchema().safeParse({ format: "generic", name: "Wide", columns: JSON.stringify({ video: "clip", targets: { [key]: "verdict" } }) });
+    if (key === "__proto__") expect(fields.error?.issues.map((issue) => issue.message)).toEqual(['columns: a column named "__proto__" cannot be mapped; rename it.']);
+    else expect(fields.success && own(fields.data.columns?.targets, key)).toBe("verdict");
   });
 
   it("as a wide label file's column, given in some rows only: one label per row that has it", async () => {

@@ -44,12 +44,20 @@ const columnsField = z
   .string()
   .max(50_000)
   .transform((text, ctx) => {
+    let parsed: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      parsed = JSON.parse(text) as unknown;
     } catch {
       ctx.addIssue({ code: "custom", message: "columns: not JSON (expected {video, annotator?, item?, targets: {column: target}})." });
       return z.NEVER;
     }
+    // zod leaves a "__proto__" key out of a record: a column of that name is refused by name rather than lost.
+    const targets = typeof parsed === "object" && parsed !== null ? (parsed as { targets?: unknown }).targets : undefined;
+    if (typeof targets === "object" && targets !== null && Object.hasOwn(targets, "__proto__")) {
+      ctx.addIssue({ code: "custom", message: 'columns: a column named "__proto__" cannot be mapped; rename it.' });
+      return z.NEVER;
+    }
+    return parsed;
   })
   .pipe(genericColumnMapSchema);
 

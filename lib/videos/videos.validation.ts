@@ -11,7 +11,16 @@ export const videoMetadataSchema = z
     model: z.string().trim().min(1).max(200).optional(),
     sampleIndex: z.number().int().min(0).max(1_000_000).optional(),
     seed: z.union([z.string().max(100), z.number()]).optional(),
-    extra: z.record(z.string(), z.unknown()).optional(),
+    // zod leaves a "__proto__" key out of a record: refused by name rather than lost (metadata files refuse it too).
+    extra: z
+      .preprocess(
+        (extra, ctx) => {
+          if (typeof extra === "object" && extra !== null && Object.hasOwn(extra, "__proto__")) ctx.addIssue({ code: "custom", message: '"__proto__" cannot name an extra field; rename it.' });
+          return extra;
+        },
+        z.record(z.string(), z.unknown()),
+      )
+      .optional(),
   })
   .strict();
 export type VideoMetadataInput = z.infer<typeof videoMetadataSchema>;
