@@ -3,7 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { PrismaClient } from "../generated/prisma/client";
 import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres";
 import { applyMigrations } from "./migrate";
@@ -51,6 +51,47 @@ describe("reconnecting to a lost database", () => {
     expect(attempts.filter((at) => at <= 100).length).toBeLessThanOrEqual(21);
     expect(attempts.filter((at) => at > 100)).toEqual([300, 700, 1500, 3100, 5100, 7100, 9100]);
     expect(outages).toEqual([{ state: "lost", attempts: undefined }]);
+  });
+});
+
+describe("a query waiting for a lost database", () => {
+  it("fails at its own deadline, while the looks go on at their pace for a later query (a fake clock)", async () => {
+    let clock = 0;
+    const attempts: number[] = [];
+    const server = net.createServer((socket) => {
+      attempts.push(clock);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const port = (server.address() as net.AddressInfo).port;
+    const failedAt = new Map<string, number>();
+    const settle = (name: string, query: Promise<unknown>) => query.catch(() => failedAt.set(name, clock));
+    let later: Promise<unknown> | null = null;
+    const prisma = createPrismaClient(`postgresql://nobody:secret@127.0.0.1:${port}/framejury`, {
+      maxWaitMs: 10_000,
+      now: () => clock,
+      sleep: async (ms) => {
+        // What the last wake-up settled (a failed query's rejection through Prisma) is seen before the clock moves on.
+        for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+        clock += ms;
+        // A second query comes 1.5 s into the outage: it waits until 11.5 s.
+        if (clock >= 1500 && !later) later = settle("later", prisma.user.count());
+      },
+    });
+    cleanups.push(() => prisma.$disconnect());
+
+    await settle("first", prisma.user.count());
+    await vi.waitFor(() => expect(failedAt.has("later")).toBe(true));
+
+    expect(failedAt).toEqual(
+      new Map([
+        ["first", 10_000],
+        ["later", 11_500],
+      ]),
+    );
+    // The looks before 10 s, then one at 11.1 s for the later query alone.
+    expect(attempts.filter((at) => at > 1500)).toEqual([3100, 5100, 7100, 9100, 11_100]);
   });
 });
 

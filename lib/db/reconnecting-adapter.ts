@@ -159,9 +159,12 @@ class Waiter {
 
   private async lookUntilBack(outage: Outage) {
     let delay = this.policy.initialDelayMs ?? 100;
+    let nextLook = this.now() + delay;
     let attempts = 0;
     while (true) {
-      await this.sleep(delay);
+      // Wakes for the next look, or before it for the first waiting query's deadline: that query fails then.
+      const firstDeadline = Math.min(...[...outage.waiting].map((waiting) => waiting.deadline));
+      await this.sleep(Math.max(0, Math.min(nextLook, firstDeadline) - this.now()));
       const now = this.now();
       for (const waiting of outage.waiting) {
         if (now < waiting.deadline) continue;
@@ -169,6 +172,7 @@ class Waiter {
         waiting.reject(outage.lastError);
       }
       if (outage.waiting.size === 0) break;
+      if (now < nextLook) continue;
       attempts++;
       try {
         await this.probe();
@@ -176,6 +180,7 @@ class Waiter {
         if (isConnectionLoss(error)) {
           outage.lastError = error;
           delay = Math.min(delay * 2, this.policy.maxDelayMs ?? 2000);
+          nextLook = this.now() + delay;
           continue;
         }
         // Any other failure of the probe (its statement refused) is an answer: the server is back.
