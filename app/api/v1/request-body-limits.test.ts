@@ -115,3 +115,22 @@ describe("/api/v1 JSON bodies are bounded", () => {
     expect(refused.length).toBeGreaterThan(10);
   });
 });
+
+describe("every request body is read through the bounded readers", () => {
+  it("no server code reads a request body whole (request.json(), .text(), .formData(), .arrayBuffer(), .blob())", async () => {
+    const { execFileSync } = await import("node:child_process");
+    let found = "";
+    try {
+      const pattern = "\\b(request|req)\\.(clone\\(\\)\\.)?(json|text|formData|arrayBuffer|blob)\\(";
+      found = execFileSync("grep", ["-rnE", "--include=*.ts", "--include=*.tsx", "--exclude=*.test.ts", "--exclude=*.test.tsx", pattern, "app", "lib", "proxy.ts"], { encoding: "utf8" });
+    } catch {
+      // grep exits 1 when nothing matches
+    }
+    // guarded-fetch.ts reads a request the app itself builds to send to a judge endpoint, not one it received.
+    const lines = found
+      .split("\n")
+      .filter(Boolean)
+      .filter((line) => !line.startsWith("lib/judge/guarded-fetch.ts:"));
+    expect(lines).toEqual([]);
+  });
+});
