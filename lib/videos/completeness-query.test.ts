@@ -89,6 +89,7 @@ describe.each<Store>(["with its match keys", "without match keys"])("completenes
     await addVideo(projectId, `Diversity/${P[4]}-17.mp4`, `${P[4]}  `, 17, ["Diversity"]); // trailing spaces
     await addVideo(projectId, `Mechanics/${P[5]}-0.mp4`, P[5]!.normalize("NFD"), 0, ["Mechanics"]); // NFD
     await addVideo(projectId, `flat/${P[3]}-0.mp4`, P[3]!, 0, []); // no dimension, counted there
+    await addVideo(projectId, `typed/${P[2]}-1.mp4`, P[2]!, 1, ["mechanics ", "MATERIAL"]); // dimensions typed by hand: Mechanics, Material
     await addVideo(projectId, `flat/${P[3]}-1.mp4`, P[3]!, 1, ["Mechanics"]); // not a Mechanics prompt
     await addVideo(projectId, "Mechanics/Nothing like it-0.mp4", "Nothing like it", 0, ["Mechanics"]); // unmatched
     await addVideo(projectId, "loose/12.mp4", null, null, []); // unmatched, no dimension
@@ -106,7 +107,7 @@ describe.each<Store>(["with its match keys", "without match keys"])("completenes
     expect(all.unmatched).toEqual({ page: 1, pageSize: 1000, total: 2, items: expected.unmatched });
     // Each kind is there, so the comparison means something.
     expect(new Set(unexpected.map((u) => u.reason))).toEqual(new Set(["duplicate_sample", "index_out_of_range", "prompt_not_in_dimension", "no_sample_index"]));
-    expect(all.totals).toMatchObject({ videos: 13, present: 6, unmatched: 2 });
+    expect(all.totals).toMatchObject({ videos: 14, present: 7, unmatched: 2 });
 
     // A page is that slice of each list, and the counts stay whole.
     const page = await completenessFromDatabase(prisma, projectId, { page: 2, pageSize: 4 });

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { CompletenessReport, DimensionCompleteness, MissingSample, UnexpectedReason, UnexpectedVideo, UnmatchedVideo } from "../import/completeness";
-import { DEFAULT_SAMPLES_PER_PROMPT, DIVERSITY_SAMPLES_PER_PROMPT } from "../import/vbench-dimensions";
+import { DEFAULT_SAMPLES_PER_PROMPT, DIVERSITY_SAMPLES_PER_PROMPT, VBENCH_DIMENSIONS } from "../import/vbench-dimensions";
 import { VBENCH_PROMPT_NAME_LENGTH } from "../import/prompt-lists";
 
 export interface CompletenessPage<T> {
@@ -22,6 +22,8 @@ export interface PagedCompletenessReport {
 
 /** Trailing whitespace off, then NFC: `normalizePromptKey` (lib/import/prompt-lists.ts) in SQL. */
 const key = (text: Prisma.Sql) => Prisma.sql`normalize(regexp_replace(${text}, '\\s+$', ''), NFC)`;
+/** `dimensionKey` (lib/import/vbench-dimensions.ts) in SQL: NFC, lower case, no spaces, `-` or `_`. */
+const dimensionKey = (text: Prisma.Sql) => Prisma.sql`lower(regexp_replace(normalize(btrim(${text}), NFC), '[[:space:]_-]+', '', 'g'))`;
 const samples = (dim: Prisma.Sql) => Prisma.sql`(CASE WHEN ${dim} = 'Diversity' THEN ${DIVERSITY_SAMPLES_PER_PROMPT}::int ELSE ${DEFAULT_SAMPLES_PER_PROMPT}::int END)`;
 
 /**
@@ -69,11 +71,18 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
       WHERE v."projectId" = ${projectId}
       GROUP BY v.id
     ),
+    -- A video's dimensions as canonicalDimension spells them: VBench's names whatever their case, - _ or spaces.
+    canon AS (SELECT ${dimensionKey(Prisma.sql`x`)} AS k, x AS name FROM unnest(${[...VBENCH_DIMENSIONS]}::text[]) AS x),
+    video_dims AS (
+      SELECT vk.id, array_agg(DISTINCT coalesce(c.name, btrim(x))) FILTER (WHERE x IS NOT NULL) AS dims
+      FROM video_key vk LEFT JOIN LATERAL unnest(vk.dimensions) AS x ON true LEFT JOIN canon c ON c.k = ${dimensionKey(Prisma.sql`x`)}
+      GROUP BY vk.id
+    ),
     video_dim AS (
       SELECT vk.id, vk.path, vk.sample, vk.pkey, d.dim, ${samples(Prisma.sql`d.dim`)} AS spp,
-             coalesce((SELECT max(${samples(Prisma.sql`btrim(x)`)}) FROM unnest(vk.dimensions) AS x), ${DEFAULT_SAMPLES_PER_PROMPT}::int) AS largest
-      FROM video_key vk
-      CROSS JOIN LATERAL (SELECT DISTINCT btrim(x) AS dim FROM unnest(vk.dimensions) AS x UNION SELECT '' WHERE cardinality(vk.dimensions) = 0) AS d
+             coalesce((SELECT max(${samples(Prisma.sql`y`)}) FROM unnest(vd.dims) AS y), ${DEFAULT_SAMPLES_PER_PROMPT}::int) AS largest
+      FROM video_key vk JOIN video_dims vd USING (id)
+      CROSS JOIN LATERAL (SELECT unnest(vd.dims) AS dim UNION SELECT '' WHERE vd.dims IS NULL) AS d
     ),
     classified AS (
       SELECT vd.*, CASE
