@@ -54,7 +54,7 @@ export const JSON_BODY_LIMIT = 4 * MIB;
 export const AUTH_BODY_LIMIT = 1 * MIB;
 
 /** A limit in words: "4 MiB", "512 KiB", "100 bytes". */
-export function bytesInWords(bytes: number): string {
+function bytesInWords(bytes: number): string {
   if (bytes >= MIB && bytes % MIB === 0) return `${bytes / MIB} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
@@ -69,12 +69,12 @@ function bodyTooLarge(limit: number): PayloadTooLargeError {
  * `Content-Length` says so, else as soon as the bytes counted while it streams pass the limit (a chunked body that
  * never ends included), so no more than `limit` bytes are ever held. A refused body is cancelled, not read on: its
  * reader has no read waiting then, so undici's stream closes cleanly (requestBodyStream's hazard is a cancel while
- * a read waits), and the server answers the 413 and closes the connection.
+ * a read waits), and the server answers the 413 and closes the connection. The answer does not wait for the cancel.
  */
 export async function readBoundedBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("content-length")?.trim();
   if (declared && /^\d+$/.test(declared) && Number(declared) > limit) {
-    await request.body?.cancel().catch(() => undefined);
+    void request.body?.cancel().catch(() => undefined);
     throw bodyTooLarge(limit);
   }
   if (!request.body) return new Uint8Array(0);
@@ -87,7 +87,7 @@ export async function readBoundedBody(request: Request, limit: number): Promise<
       if (done) break;
       total += value.byteLength;
       if (total > limit) {
-        await reader.cancel().catch(() => undefined);
+        void reader.cancel().catch(() => undefined);
         throw bodyTooLarge(limit);
       }
       chunks.push(value);
