@@ -9,16 +9,18 @@
 //      deep page, N timed calls each after 2 warm-ups (default 5), printing p50 / max and the answer's size,
 //      against the 1 s target. Numbers only, no assertions; the load average is printed, as other helpers'
 //      benchmarks share the machine.
-//   --explain prints the statement's EXPLAIN (ANALYZE, BUFFERS).
-//   npm run bench:prompt-list [-- --iterations 5 --explain]
+//   --explain prints the statement's EXPLAIN (ANALYZE, BUFFERS); --prompts N writes N prompts straight to the table
+//   instead (past the maxima, as savePromptList stores them) to see how the statement grows.
+//   npm run bench:prompt-list [-- --iterations 5 --explain --prompts 600000]
 import os from "node:os";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { iterations: { type: "string", default: "5" }, explain: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { iterations: { type: "string", default: "5" }, explain: { type: "boolean", default: false }, prompts: { type: "string" } } });
 const ITERATIONS = Math.max(1, Number(values.iterations));
 const WARM_UP = 2;
 const TARGET_MS = 1000;
 const REFUSED_SIZE = 600_000;
+const PROMPTS = values.prompts === undefined ? undefined : Number(values.prompts);
 
 const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
 const server = await startTestServer();
@@ -83,6 +85,18 @@ try {
   console.log(`\n${REFUSED_SIZE.toLocaleString("en")}-entry list: ${refused.value} (${refused.ms.toFixed(0)} ms, parsing included)`);
 
   let stored = 0;
+  if (PROMPTS !== undefined) {
+    // --prompts N: lists written straight to the table as savePromptList writes them (keys included), past the
+    // maxima, to see how the report's statement grows.
+    const { promptNameKeys } = await import("../lib/import/prompt-lists");
+    for (; stored < PROMPTS; stored += store.MAX_PROMPT_LIST_ENTRIES) {
+      const size = Math.min(store.MAX_PROMPT_LIST_ENTRIES, PROMPTS - stored);
+      const entries = Array.from({ length: size }, (_, i) => ({ prompt: prompt(stored + i), dimensions: ["Mechanics"], nfc: prompt(stored + i), names: promptNameKeys(prompt(stored + i)) }));
+      await prisma.promptList.create({ data: { projectId, name: "Mechanics.txt", format: "dimension-txt", entries, entryCount: size, createdById: owner.userId } });
+    }
+    stored = PROMPTS;
+    console.log(`wrote ${PROMPTS.toLocaleString("en")} prompts straight to the table (--prompts)`);
+  }
   while (stored < store.MAX_PROJECT_PROMPT_ENTRIES) {
     const size = Math.min(store.MAX_PROMPT_LIST_ENTRIES, store.MAX_PROJECT_PROMPT_ENTRIES - stored);
     const saved = await timed(() => store.savePromptList(deps, owner, projectId, "Mechanics.txt", lines(stored, size)));
