@@ -16,7 +16,7 @@ test("a VBench-2.0 project's video list and navigation bar", async ({ page }) =>
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 4, keyFrames: 1, name: "VBench only" });
-    const longName = `${"a-generated-clip-with-a-very-long-descriptive-name-".repeat(3)}${"x".repeat(27)}.mp4`;
+    const longName = `${"a-generated-clip-with-a-very-long-descriptive-name-".repeat(3)}${"x".repeat(23)}.mp4`;
     expect(longName.length).toBe(180);
     for (const [i, name] of ["clip-10.mp4", "clip-2.mp4", "clip-1.mp4", longName].entries()) {
       await prisma.video.update({ where: { id: videoIds[i]! }, data: { fileName: name, relativePath: name } });

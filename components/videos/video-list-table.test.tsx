@@ -6,7 +6,7 @@ import { VideoListTable, type VideoListRow } from "./video-list-table";
 /*
  * The video list on load: the page is not scrolled to the first row (the navigation above stays in view); the
  * row cursor scrolls only when a key moves it. A table wider than the page scrolls in its own box, and a long
- * name takes two lines of a fixed-width column (its whole text in the title), not a 60 px column 450 px tall.
+ * name takes two lines of a column at least 8rem wide (its whole text in the title), not a 60 px column 450 px tall.
  */
 vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn() }) }));
 
@@ -50,12 +50,12 @@ describe("the video table", () => {
     expect(screen.getAllByTestId("video-row")[1]!.getAttribute("data-cursor")).toBe("true");
   });
 
-  it("scrolls sideways in its own box, and gives a long name two lines of a fixed-width column", () => {
+  it("scrolls sideways in its own box, and gives a long name two lines of a column at least 8rem wide", () => {
     renderTable();
     expect(screen.getByTestId("video-table-container").className).toContain("overflow-x-auto");
     const nameCell = screen.getAllByTestId("video-name-cell")[0]!;
     expect(nameCell.getAttribute("title")).toBe(LONG_NAME);
-    expect(nameCell.firstElementChild!.className).toMatch(/\bw-\[16rem\]/);
+    expect(nameCell.firstElementChild!.className).toMatch(/\bmin-w-\[8rem\]/);
     expect(screen.getAllByTestId("video-link")[0]!.className).toContain("line-clamp-2");
   });
 });

@@ -116,9 +116,9 @@ export function VideoListTable({
                     )}
                   </td>
                   <td className={cell} title={video.fileName} data-testid="video-name-cell">
-                    {/* The width on a block inside the cell (a cell's own min-width is not honoured everywhere): a long name
-                        never squeezes into a narrow column and tall row. */}
-                    <div className="flex w-[16rem] items-start">
+                    {/* The widths on a block inside the cell (a cell's own min-width is not honoured everywhere): a long name
+                        takes 8–16rem as the table's room allows, never a narrow column and a tall row. */}
+                    <div className="flex min-w-[8rem] max-w-[16rem] items-start">
                       <VideoSelectCheckbox id={video.id} label={video.fileName} />
                       <Link href={video.href} className="line-clamp-2 wrap-anywhere text-indigo-700 underline" data-testid="video-link">
                         {video.fileName}
