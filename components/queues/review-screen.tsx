@@ -979,15 +979,7 @@ function ItemReview({
             <p className="rounded bg-slate-50 p-2 text-xs text-slate-600" data-testid="judge-summary">
               Judge:{" "}
               {data.targets.some((t) => t.question) ? (
-                <JudgeAnswersLine
-                  targets={data.targets}
-                  declarationOf={(t) =>
-                    declarationOf(
-                      task,
-                      data.targets.find((x) => x.key === t.key)!,
-                    )
-                  }
-                />
+                <JudgeAnswersLine targets={data.targets} declarationOf={(t) => declarationOf(task, t)} />
               ) : (
                 <MetricsLine task={task} values={summaryMetricValues(task, data.judgeSummary)} />
               )}

@@ -69,26 +69,24 @@ export function QuestionFrames({ frameIndexes, frames, note }: { frameIndexes: r
 }
 
 /** The Judge line of an item of questions: each of its questions by name with the judge's answer, nothing else. */
-export function JudgeAnswersLine({
+export function JudgeAnswersLine<T extends { key: string; label: string; question?: TargetQuestionView | null; judge?: number | null }>({
   targets,
   declarationOf,
 }: {
-  targets: readonly { key: string; label: string; question?: TargetQuestionView | null; judge?: number | null }[];
-  declarationOf: (target: { key: string }) => TargetDeclaration | MetricDeclaration | null;
+  targets: readonly T[];
+  /** The target's declaration, whose scale names the answer ("yes"); null: the number as it is. */
+  declarationOf: (target: T) => Pick<TargetDeclaration | MetricDeclaration, "scale"> | null;
 }) {
-  const asked = targets.filter((t): t is typeof t & { question: TargetQuestionView } => Boolean(t.question));
+  const asked = targets.filter((target) => target.question);
   return (
     <>
-      {asked.map((target, i) => {
-        const declared = declarationOf(target);
-        const answer = declared ? formatValue(declared, target.judge ?? null) : target.judge === null || target.judge === undefined ? "—" : String(target.judge);
-        return (
-          <span key={target.key} data-testid="judge-answer">
-            {i > 0 && " · "}
-            <abbr title={target.question.text}>{questionName(target.label, target.question)}</abbr> {answer}
-          </span>
-        );
-      })}
+      {asked.map((target, i) => (
+        <span key={target.key} data-testid="judge-answer">
+          {i > 0 && " · "}
+          <abbr title={target.question!.text}>{questionName(target.label, target.question!)}</abbr>{" "}
+          {formatValue(declarationOf(target) ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, target.judge)}
+        </span>
+      ))}
     </>
   );
 }
