@@ -94,7 +94,8 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
     await expect(page.getByTestId("vbench2-row-Thermotics")).toContainText("none (counts 0)");
     await expect(page.getByTestId("vbench2-total")).toHaveText("3.93%");
     const material = page.getByTestId("vbench2-videos-Material");
-    await material.locator("summary").click();
+    // The dimension's own summary: its videos are collapsed under it, each with a summary of its own.
+    await material.locator("summary").first().click();
     await expect(material).toContainText("[no] Finally, is the paper folded? (yes or no)");
     await expect(material).toContainText("64 frames");
 
