@@ -10,7 +10,7 @@ import { TaskCode } from "@/components/tasks/target-legend";
 import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
 import { findTask } from "@/lib/tasks/registry";
 import { isYesNoScale, scaleBounds } from "@/lib/tasks/task-declaration";
-import type { QueueHandOut } from "@/lib/queues/queues.validation";
+import type { QueueHandOut } from "@/lib/queues/queue-states.validation";
 import { perItemText, type QueueTargetCounts } from "@/lib/queues/target-counts";
 
 const SCOPE_WORDS = { key_frame: "key frame", cluster: "cluster", video: "video", item: "item" } as const;

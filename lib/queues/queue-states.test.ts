@@ -64,6 +64,21 @@ describe("assigned queues", () => {
   });
 });
 
+describe("the hand-out order", () => {
+  it("is the owner's to change: next items follow the new order; a reviewer or an unknown order changes nothing", async () => {
+    const q = await createQueue(prisma, owner, projectId, { name: "order", filter: {}, scope: "verdict", reviewersPerItem: 2 });
+    await expect(updateQueueState(prisma, ann, q.id, { handOut: "coverage" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(updateQueueState(prisma, owner, q.id, { handOut: "random" as "coverage" })).rejects.toMatchObject({ name: "ZodError" });
+    expect((await getQueue(prisma, bob, q.id)).handOut).toBe("overlap");
+    const { itemId: first } = await nextItem(prisma, ann, q.id);
+    await submitItem(prisma, ann, q.id, first!, { judgments: [{ target: "verdict", value: 1 }] });
+    expect(await updateQueueState(prisma, owner, q.id, { handOut: "coverage" })).toMatchObject({ handOut: "coverage" });
+    // Coverage first: bob gets the item nobody has reviewed, not ann's.
+    const { itemId } = await nextItem(prisma, bob, q.id);
+    expect(itemId).not.toBe(first);
+  });
+});
+
 describe("finished queues", () => {
   it("say so once every item has its reviewers", async () => {
     const q = await queue("to finish");

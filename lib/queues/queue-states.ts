@@ -7,7 +7,7 @@ import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess, roleCan } from "../authz/permissions";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { queueStateSchema, type QueueStateInput } from "./queue-states.validation";
+import { queueStateSchema, type QueueHandOut, type QueueStateInput } from "./queue-states.validation";
 
 /** Why the user may not claim items of the queue (archived, or assigned to others), or null. */
 export function claimRefusal(queue: Pick<ReviewQueue, "archivedAt" | "assigneeIds">, userId: string): string | null {
@@ -32,8 +32,9 @@ export async function assigneesOf(prisma: PrismaClient, queues: readonly Pick<Re
 }
 
 /**
- * Archives or restores a queue, and assigns it to named reviewers (members who may review: owners and
- * reviewers), by email. Owners only; unknown emails or members who may not review are a 400 naming them.
+ * Archives or restores a queue, assigns it to named reviewers (members who may review: owners and
+ * reviewers), by email, and sets its hand-out order. Owners only; unknown emails or members who may not review
+ * are a 400 naming them.
  */
 export async function updateQueueState(prisma: PrismaClient, actor: Actor, queueId: string, raw: QueueStateInput) {
   const queue = await prisma.reviewQueue.findUnique({ where: { id: queueId } });
@@ -59,7 +60,14 @@ export async function updateQueueState(prisma: PrismaClient, actor: Actor, queue
     data: {
       ...(input.archived === undefined ? {} : { archivedAt: input.archived ? (queue.archivedAt ?? new Date()) : null }),
       ...(assigneeIds ? { assigneeIds } : {}),
+      ...(input.handOut ? { handOut: input.handOut } : {}),
     },
   });
-  return { id: updated.id, archived: updated.archivedAt !== null, archivedAt: updated.archivedAt, assignees: (await assigneesOf(prisma, [updated])).get(updated.id)! };
+  return {
+    id: updated.id,
+    archived: updated.archivedAt !== null,
+    archivedAt: updated.archivedAt,
+    assignees: (await assigneesOf(prisma, [updated])).get(updated.id)!,
+    handOut: updated.handOut as QueueHandOut,
+  };
 }

@@ -3,6 +3,7 @@ import { guidelinesSchema } from "../projects/projects.validation";
 import { memoByTaskRegistry } from "../tasks/registry";
 import type { QueueScopeModule } from "./queue-scope";
 import { itemQueueScopes } from "./queue-scopes";
+import { QUEUE_HAND_OUTS } from "./queue-states.validation";
 import { scoreCategories, type VideoFilterInput, videoFilterSchema, videoSorts } from "../videos/video-filter";
 
 export const queueIdSchema = z
@@ -26,14 +27,7 @@ export type QueueScope = string;
 export const QUEUE_MODES = ["full", "presence"] as const;
 export type QueueMode = (typeof QUEUE_MODES)[number];
 
-/**
- * Which item a reviewer gets next (lib/queues/next-item.ts): "overlap" first gives every reviewer the first item by
- * position they have not reviewed that still needs a reviewer, so two reviewers meet on the same items and their
- * agreement can be measured early; "coverage" first gives the items with the fewest reviews first, so every item
- * gets one reviewer before any gets a second.
- */
-export const QUEUE_HAND_OUTS = ["overlap", "coverage"] as const;
-export type QueueHandOut = (typeof QUEUE_HAND_OUTS)[number];
+export { QUEUE_HAND_OUTS, type QueueHandOut } from "./queue-states.validation";
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
 function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {

@@ -26,14 +26,15 @@ export const GET = withProjectOf(
 );
 
 /**
- * `{"archived"?: boolean, "assignees"?: [emails]}` (owners): archive / restore, assign to named reviewers
- * (`[]`: everyone); or `{"guidelines"}`: owners change the queue's guidelines (Markdown) → the queue.
+ * `{"archived"?: boolean, "assignees"?: [emails], "handOut"?: "overlap" | "coverage"}` (owners): archive / restore,
+ * assign to named reviewers (`[]`: everyone), set the hand-out order; or `{"guidelines"}`: owners change the queue's
+ * guidelines (Markdown) → the queue.
  */
 export const PATCH = withProjectOf(
   queueScope,
   "project.view",
   {
-    summary: "Archive / restore, assign, or change the guidelines of a queue (owners)",
+    summary: "Archive / restore, assign, set the hand-out order, or change the guidelines of a queue (owners)",
     params: { queueId: queueIdSchema },
     // Read here in two steps, so each kind of change answers with its own schema's errors.
     body: { kind: "json", schema: z.union([guidelinesChangeSchema, queueStateSchema]), readBy: "handler" },

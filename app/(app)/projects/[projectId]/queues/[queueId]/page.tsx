@@ -86,7 +86,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
       )}
       {roleCan(role, "queues.manage") && (
         <Card title="Manage">
-          <QueueOwnerControls queueId={queue.id} archived={queue.archived} assignees={queue.assignment.assignees} />
+          <QueueOwnerControls queueId={queue.id} archived={queue.archived} assignees={queue.assignment.assignees} handOut={queue.handOut} />
         </Card>
       )}
       {(project.guidelines || queue.guidelines || roleCan(role, "queues.manage")) && (
