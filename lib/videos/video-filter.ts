@@ -142,7 +142,7 @@ function refuseUndeclaredMetricKeys(filter: Record<string, unknown>, ctx: z.Refi
       code: "custom",
       path: [key],
       message: declared
-        ? `${match[1]}.${declared.id} does not apply to ${declared.label} (a ${declared.scale.kind === "categorical" ? "categorical metric takes is." : "numeric metric takes min. and max."}).`
+        ? `${match[1]}. does not apply to ${declared.label}: a ${declared.scale.kind === "categorical" ? "categorical metric takes is." : "numeric metric takes min. and max."}`
         : `no task declares a metric "${match[2]}" (metric ids are case-sensitive).`,
     });
   }

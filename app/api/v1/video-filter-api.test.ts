@@ -31,7 +31,9 @@ describe("a metric filter no task declares is a 400 naming it, not ignored", () 
   });
 
   it("a bound the metric does not take (is. on a numeric one) is refused too", async () => {
-    expect(await errorOf(await list("is.overall=1"))).toContain("is.overall");
+    const message = await errorOf(await list("is.overall=1"));
+    expect(message).toContain("is.overall");
+    expect(message).toContain("takes min. and max.");
   });
 
   it("the queue preview refuses it the same way", async () => {
