@@ -29,7 +29,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { compareSamples } from "../videos/compare-samples";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { captionDetail, projectCaptionOverview, runCaptionResults } from "../tasks/captions/visible-caption-results";
+import { captionDetail, projectCaptionOverview, runCaptionResultExport, runCaptionResults } from "../tasks/captions/visible-caption-results";
 import { blindVideoIdsFor, judgeValueSteps, redactInspectedStepsFor, withheldSteps } from "./judge-visibility";
 import { WithheldError } from "./withheld";
 
@@ -343,6 +343,36 @@ describe("caption results", () => {
     expect(hidden.frameSet).toEqual(whole.frameSet);
     const open = await prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption", videoId: openVideo, group: "brief" } });
     expect(await captionDetail(prisma, ann, projectId, open.id)).toEqual(await captionDetail(prisma, bob, projectId, open.id));
+  });
+
+  it("exports (CSV and JSONL) whole or withheld: 409 withheld for the blind reviewer, whole for a viewer, the viewer's once submitted", async () => {
+    const viewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
+    const exported = async (actor: Actor, runId: string) => {
+      const captions = [];
+      for await (const page of await runCaptionResultExport(prisma, actor, runId, captionResultsQuerySchema.parse({ format: "csv" }))) captions.push(...page.captions);
+      return captionResultsCsv(runId, captions);
+    };
+    const assignment = await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { reviewerId: ann.userId } });
+    for (const runId of [styleRun, contentRun]) {
+      const refused = await exported(ann, runId).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(WithheldError);
+      expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
+      expect((refused as WithheldError).message).toContain('The caption results export is hidden while you review "Blind" blind: 1 item left');
+      // The viewer's file is whole: a row for each of the run's captions (both videos), none of them blind.
+      const whole = await exported(viewer, runId);
+      const { captions } = await runCaptionResults(prisma, viewer, runId, captionResultsQuerySchema.parse({ format: "csv" }));
+      expect(new Set(captions.map((c) => c.video.id))).toEqual(new Set([blindVideo, openVideo]));
+      expect(captions.some((c) => c.blind)).toBe(false);
+      expect(whole).toEqual(captionResultsCsv(runId, captions));
+      expect(await exported(bob, runId)).toEqual(whole);
+    }
+    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } }, data: { status: "done", doneAt: new Date() } });
+    try {
+      for (const runId of [styleRun, contentRun]) expect(await exported(ann, runId)).toEqual(await exported(viewer, runId));
+    } finally {
+      await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } }, data: { status: "claimed", doneAt: null } });
+    }
   });
 
   it("leave the leaderboard whole: it is an aggregate", async () => {

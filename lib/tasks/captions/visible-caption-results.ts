@@ -5,12 +5,16 @@
  *
  * A caption of a video the caller reviews blind keeps what was imported and loses every judge value
  * (`blind: true`); it matches no flag filter either way (a flag is a judge value), so a filtered list
- * or its total cannot give one away. The leaderboard is an aggregate and stays whole.
+ * or its total cannot give one away. The CSV and JSONL exports present every caption as judged or not, so they
+ * are whole or withheld (lib/visibility/withheld): while the caller reviews any of the run's videos blind they
+ * answer 409 `withheld`.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
+import { runExportsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor } from "../../visibility/judge-visibility";
+import { WithheldError } from "../../visibility/withheld";
 import * as captionResults from "./caption-results";
 import { withheldCaptionResult } from "./redact-results";
 import type { CaptionFlag, CaptionListQuery, CaptionResultsQuery, CaptionRunResult } from "./caption-results";
@@ -89,12 +93,25 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
 }
 
 /**
- * The CSV and JSONL exports' captions, EXPORT_PAGE_ROWS at a time, as the caller may see them: what one page held
- * is let go before the next is read. Filtered on a flag, blind captions are left out as in the list.
+ * The CSV and JSONL exports' captions, EXPORT_PAGE_ROWS at a time: what one page held is let go before the next is
+ * read. Whole or withheld: a blind row would read as unjudged, so while any of the run's videos is blind to the
+ * caller the export throws `WithheldError` (409) before its first row. Rows still pass through the blind policy, so
+ * a queue made blind while the file streams withholds values rather than giving them away.
  */
-export async function* runCaptionResultPages(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
-  for await (const slice of captionResults.runCaptionResultSlices(prisma, actor, runId, query, pageSize)) {
-    const captions = await redactCaptionResultsFor(prisma, actor.userId, slice.captions);
-    yield { run: slice.run, captions: query.flag ? captions.filter((caption) => !caption.blind) : captions };
+export async function runCaptionResultExport(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
+  // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
+  const slices = captionResults.runCaptionResultSlices(prisma, actor, runId, query, pageSize);
+  const first = await slices.next();
+  const withheld = await runExportsWithheld(prisma, actor.userId, runId);
+  if (withheld) throw new WithheldError("The caption results export", withheld);
+  return runCaptionResultPages(prisma, actor, first, slices);
+}
+
+type CaptionSlices = ReturnType<typeof captionResults.runCaptionResultSlices>;
+
+async function* runCaptionResultPages(prisma: PrismaClient, actor: Actor, first: IteratorResult<CaptionSlices extends AsyncGenerator<infer S> ? S : never>, rest: CaptionSlices) {
+  for (let next = first; !next.done; next = await rest.next()) {
+    const captions = await redactCaptionResultsFor(prisma, actor.userId, next.value.captions);
+    yield { run: next.value.run, captions: captions.filter((caption) => !caption.blind) };
   }
 }

@@ -18,21 +18,26 @@ import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
-import { questionDetail, runQaResults } from "./visible-qa-results";
+import { WithheldError } from "../../visibility/withheld";
+import { qaResultsCsvRows, qaRunResultsQuerySchema } from "./qa-results";
+import { questionDetail, runQaResultExport, runQaResults } from "./visible-qa-results";
 
 let stub: StubServer;
 let owner: Actor;
 let reviewer: Actor;
+let viewer: Actor;
 let runId: string;
+let queueId: string;
 let videoIds: string[];
 
 beforeAll(async () => {
   stub = await startStubLlm();
-  [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
+  [owner, reviewer, viewer] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   const project = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8, name: "Blind QA" });
   videoIds = project.videoIds;
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
   await addMember(prisma, owner, { projectId: project.projectId, email: reviewer.email, role: "reviewer" });
+  await addMember(prisma, owner, { projectId: project.projectId, email: viewer.email, role: "viewer" });
   const set = await importQuestionSet(prisma, owner, project.projectId, { fileName: "q.jsonl", bytes: questionSetBytes() });
   const endpoint = await createEndpoint(prisma, owner, project.projectId, {
     name: "stub",
@@ -59,6 +64,7 @@ beforeAll(async () => {
   const queue = await prisma.reviewQueue.create({
     data: { projectId: project.projectId, name: "Blind", runId, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId },
   });
+  queueId = queue.id;
   await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
   expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
 }, 120_000);
@@ -98,4 +104,44 @@ describe("QA results for a blind reviewer", () => {
     expect(blind.results[0]).toMatchObject({ result: { outcome: null, letter: null }, rightWithoutVideo: false });
     expect((await questionDetail(prisma, owner, q2.id)).results[0]).toMatchObject({ result: { outcome: "wrong", letter: "B" } });
   });
+});
+
+describe("the QA results export (CSV and JSONL)", () => {
+  /** The export's CSV as the route writes it. */
+  const exported = async (actor: Actor, query: Record<string, string> = {}) => {
+    let csv = "";
+    for await (const { run, questions } of await runQaResultExport(prisma, actor, runId, qaRunResultsQuerySchema.parse({ format: "csv", ...query }))) csv += qaResultsCsvRows(run, questions);
+    return csv;
+  };
+
+  it("is withheld whole (409 withheld, naming the queue) from the reviewer holding a blind item, whole for a viewer, and the viewer's once submitted", async () => {
+    for (const query of [{}, { outcome: "correct" }]) {
+      const refused = await exported(reviewer, query).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(WithheldError);
+      expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ id: queueId, name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
+      expect((refused as WithheldError).message).toContain('The QA results export is hidden while you review "Blind" blind: 1 item left');
+    }
+    // The viewer's file has every question decided, the blind video's too (q1 correct, q2 wrong).
+    const whole = await exported(viewer);
+    const { run, questions } = await qaResultsWhole();
+    expect(questions.map((q) => q.externalId).sort()).toEqual(["q1", "q2", "q3", "q4"]);
+    expect(whole).toEqual(qaResultsCsvRows(run, questions));
+    expect(await exported(owner)).toEqual(whole);
+    const item = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId } });
+    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    try {
+      expect(await exported(reviewer)).toEqual(whole);
+      expect(await exported(reviewer, { outcome: "correct" })).toEqual(await exported(viewer, { outcome: "correct" }));
+    } finally {
+      await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "claimed", doneAt: null } });
+    }
+  });
+
+  /** The run's questions as the viewer's list reads them (no one blind). */
+  async function qaResultsWhole() {
+    const answer = await runQaResults(prisma, viewer, runId, { page: 1, pageSize: 50, format: "csv" });
+    expect(answer.questions.some((q) => q.blind)).toBe(false);
+    expect(answer.questions.find((q) => q.externalId === "q2")).toMatchObject({ result: { outcome: "wrong", letter: "B" } });
+    return answer;
+  }
 });

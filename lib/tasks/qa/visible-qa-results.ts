@@ -6,12 +6,15 @@
  * correct answer) and the evaluated model's raw answer (what is being judged), and loses every value the
  * decide steps produced: outcome, reason, letter, judgement, why no letter was read (`blind: true`). It
  * matches no outcome or flag filter either way (they are judge values), so a filtered list or its total cannot
- * give one away. The accuracy overview is an aggregate and stays whole, as the caption leaderboard does.
+ * give one away. The CSV and JSONL exports present every question as decided or not, so they are whole or withheld
+ * (lib/visibility/withheld): while the caller reviews any of the run's videos blind they answer 409 `withheld`.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
+import { runExportsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor, withheldResult } from "../../visibility/judge-visibility";
+import { WithheldError } from "../../visibility/withheld";
 import * as qaResults from "./qa-results";
 import { withheldQuestionResult } from "./redact-results";
 import type { QaQuestionResult, QaRunResultsQuery } from "./qa-results";
@@ -50,12 +53,25 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
 }
 
 /**
- * The CSV and JSONL exports' questions, EXPORT_PAGE_ROWS at a time, as the caller may see them: what one page held
- * is let go before the next is read. Filtered on a judge value, blind questions are left out as in the list.
+ * The CSV and JSONL exports' questions, EXPORT_PAGE_ROWS at a time: what one page held is let go before the next is
+ * read. Whole or withheld: a blind row would read as undecided, so while any of the run's videos is blind to the
+ * caller the export throws `WithheldError` (409) before its first row. Rows still pass through the blind policy, so
+ * a queue made blind while the file streams withholds values rather than giving them away.
  */
-export async function* runQaResultPages(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
-  for await (const slice of qaResults.runQaResultSlices(prisma, actor, runId, query, pageSize)) {
-    const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, slice.questions, (q) => q.video.id);
-    yield { run: slice.run, questions: query.outcome || query.flag ? questions.filter((q) => !q.blind) : questions };
+export async function runQaResultExport(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
+  // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
+  const slices = qaResults.runQaResultSlices(prisma, actor, runId, query, pageSize);
+  const first = await slices.next();
+  const withheld = await runExportsWithheld(prisma, actor.userId, runId);
+  if (withheld) throw new WithheldError("The QA results export", withheld);
+  return runQaResultPages(prisma, actor, first, slices);
+}
+
+type QaSlices = ReturnType<typeof qaResults.runQaResultSlices>;
+
+async function* runQaResultPages(prisma: PrismaClient, actor: Actor, first: IteratorResult<QaSlices extends AsyncGenerator<infer S> ? S : never>, rest: QaSlices) {
+  for (let next = first; !next.done; next = await rest.next()) {
+    const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, next.value.questions, (q) => q.video.id);
+    yield { run: next.value.run, questions: questions.filter((q) => !q.blind) };
   }
 }

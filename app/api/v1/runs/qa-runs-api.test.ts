@@ -18,7 +18,7 @@ import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
 import { wilsonInterval } from "@/lib/tasks/qa/wilson-interval";
 import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
-import { runQaResultPages } from "@/lib/tasks/qa/visible-qa-results";
+import { runQaResultExport } from "@/lib/tasks/qa/visible-qa-results";
 import { mcnemarTest } from "@/lib/stats/mcnemar";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -154,9 +154,9 @@ describe("QA results through the API", () => {
 
   it("streams the export a page of questions at a time: pages of one give the rows of the whole, in order, and a refusal is the status", async () => {
     const whole = [];
-    for await (const page of runQaResultPages(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }))) whole.push(...page.questions);
+    for await (const page of await runQaResultExport(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }))) whole.push(...page.questions);
     const byOne = [];
-    for await (const page of runQaResultPages(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }), 1)) {
+    for await (const page of await runQaResultExport(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }), 1)) {
       expect(page.questions).toHaveLength(1);
       byOne.push(...page.questions);
     }

@@ -4,8 +4,8 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
 import { QA_RESULTS_CSV_HEADER, qaResultJsonLine, qaResultsCsvRows, qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
-import { runQaResultPages, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
-import { download } from "@/lib/api/openapi/route-builders";
+import { runQaResultExport, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
+import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?outcome=&questionFormat=&category=&granularity=&videoId=&flag=right_without_video&page=&pageSize=&format=json|csv|jsonl`: a QA run's results per question (csv/jsonl: all, streamed a page of rows at a time). */
 export const GET = withProjectOf(
@@ -13,14 +13,14 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "A QA run's results per question",
-    description: "csv/jsonl: every question, as an attachment.",
+    description: "csv/jsonl: every question, as an attachment; withheld (409) while the caller reviews any of the run's videos blind.",
     query: qaRunResultsQuerySchema,
-    responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"])],
+    responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"]), withheldAnswer("The csv/jsonl export")],
   },
   async ({ actor, record, query }) => {
     const runId = record.id;
     if (query.format === "json") return Response.json(await runQaResults(prisma, actor, runId, query));
-    const body = await pagedTextStream(runQaResultPages(prisma, actor, runId, query), query.format === "csv" ? QA_RESULTS_CSV_HEADER : "", ({ run, questions }) =>
+    const body = await pagedTextStream(await runQaResultExport(prisma, actor, runId, query), query.format === "csv" ? QA_RESULTS_CSV_HEADER : "", ({ run, questions }) =>
       query.format === "csv" ? qaResultsCsvRows(run, questions) : jsonLines(questions.map((question) => qaResultJsonLine(run, question))),
     );
     return attachmentResponse(body, query.format, `qa-${runId}`);
