@@ -44,10 +44,15 @@ export function runCommunityDownloads(project: { id: string; name: string }, run
  * of the whole run answers 409 withheld), or null: pages show the notice instead of links that would fail.
  */
 export async function runExportsWithheld(prisma: PrismaClient, userId: string, runId: string): Promise<Withheld | null> {
-  // The user's blind videos are few; the run's may be many: look those few up in the run.
+  return runsWithheld(prisma, userId, [runId]);
+}
+
+/** Why a view over the videos of `runIds` (an aggregate comparing runs) is withheld from the user, or null. */
+export async function runsWithheld(prisma: PrismaClient, userId: string, runIds: readonly string[]): Promise<Withheld | null> {
+  // The user's blind videos are few; the runs' may be many: look those few up in the runs.
   const blind = [...(await blindVideoIdsFor(prisma, userId))];
-  if (blind.length === 0) return null;
-  const inRun = await prisma.runVideo.findMany({ where: { runId, videoId: { in: blind } }, select: { videoId: true } });
+  if (blind.length === 0 || runIds.length === 0) return null;
+  const inRun = await prisma.runVideo.findMany({ where: { runId: { in: [...runIds] }, videoId: { in: blind } }, select: { videoId: true }, distinct: ["videoId"] });
   return inRun.length === 0
     ? null
     : withheldFor(

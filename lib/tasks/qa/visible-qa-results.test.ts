@@ -20,7 +20,7 @@ import { createRun } from "../../judge/runs";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { WithheldError } from "../../visibility/withheld";
 import { qaResultsCsvRows, qaRunResultsQuerySchema } from "./qa-results";
-import { questionDetail, runQaResultExport, runQaResults } from "./visible-qa-results";
+import { projectQaOverview, qaPageOverview, questionDetail, runQaResultExport, runQaResults } from "./visible-qa-results";
 
 let stub: StubServer;
 let owner: Actor;
@@ -28,6 +28,7 @@ let reviewer: Actor;
 let viewer: Actor;
 let runId: string;
 let queueId: string;
+let projectId: string;
 let videoIds: string[];
 
 beforeAll(async () => {
@@ -35,6 +36,7 @@ beforeAll(async () => {
   [owner, reviewer, viewer] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   const project = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8, name: "Blind QA" });
   videoIds = project.videoIds;
+  projectId = project.projectId;
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
   await addMember(prisma, owner, { projectId: project.projectId, email: reviewer.email, role: "reviewer" });
   await addMember(prisma, owner, { projectId: project.projectId, email: viewer.email, role: "viewer" });
@@ -144,4 +146,32 @@ describe("the QA results export (CSV and JSONL)", () => {
     expect(answer.questions.find((q) => q.externalId === "q2")).toMatchObject({ result: { outcome: "wrong", letter: "B" } });
     return answer;
   }
+});
+
+describe("the QA accuracy overview (an aggregate)", () => {
+  const query = { runId: [] as string[], format: "json" as const };
+
+  it("is withheld whole from the reviewer holding a blind item (409, and the page gets no number), whole for a viewer, and the viewer's once submitted", async () => {
+    const refused = await projectQaOverview(prisma, reviewer, projectId, query).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WithheldError);
+    expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ id: queueId, name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
+    expect((refused as WithheldError).message).toContain('The QA accuracy overview is hidden while you review "Blind" blind: 1 item left');
+    const whole = await projectQaOverview(prisma, viewer, projectId, query);
+    // Every question decided counts: q1, q3, q4 correct and q2 wrong.
+    expect(whole.rows.find((row) => row.breakdown === "all")).toMatchObject({ outcomes: { correct: 3, wrong: 1 } });
+    expect(await projectQaOverview(prisma, owner, projectId, query)).toEqual(whole);
+    // The page keeps the runs to choose from and has no aggregate to show.
+    const page = await qaPageOverview(prisma, reviewer, projectId, query);
+    expect(page.withheld).toMatchObject({ queues: [{ id: queueId, itemsLeft: 1 }], blindVideos: 1 });
+    expect(page.overview).toEqual({ ...whole, rows: [], heatmap: { categories: [], cells: [] }, comparisons: [], frames: [] });
+    expect(await qaPageOverview(prisma, viewer, projectId, query)).toEqual({ overview: whole, withheld: null });
+    const item = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId } });
+    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    try {
+      expect(await projectQaOverview(prisma, reviewer, projectId, query)).toEqual(whole);
+      expect(await qaPageOverview(prisma, reviewer, projectId, query)).toEqual({ overview: whole, withheld: null });
+    } finally {
+      await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "claimed", doneAt: null } });
+    }
+  });
 });

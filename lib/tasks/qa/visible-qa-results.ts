@@ -6,18 +6,20 @@
  * correct answer) and the evaluated model's raw answer (what is being judged), and loses every value the
  * decide steps produced: outcome, reason, letter, judgement, why no letter was read (`blind: true`). It
  * matches no outcome or flag filter either way (they are judge values), so a filtered list or its total cannot
- * give one away. The CSV and JSONL exports present every question as decided or not, so they are whole or withheld
- * (lib/visibility/withheld): while the caller reviews any of the run's videos blind they answer 409 `withheld`.
+ * give one away. The accuracy overview and the CSV and JSONL exports are whole or withheld (lib/visibility/withheld):
+ * while the caller reviews any of their runs' videos blind they answer 409 `withheld`, never a partial number or a row
+ * with blank decisions that reads as undecided.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
-import { runExportsWithheld } from "../../export/run-downloads";
+import { runExportsWithheld, runsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor, withheldResult } from "../../visibility/judge-visibility";
 import { WithheldError } from "../../visibility/withheld";
 import * as qaResults from "./qa-results";
 import { withheldQuestionResult } from "./redact-results";
-import type { QaQuestionResult, QaRunResultsQuery } from "./qa-results";
+import type { QaOverview, QaQuestionResult, QaRunResultsQuery, qaAccuracyQuerySchema } from "./qa-results";
+import type { z } from "zod";
 
 export { withheldAnswerResult } from "./redact-results";
 
@@ -38,6 +40,36 @@ async function blindMatchesOffPage(prisma: PrismaClient, actor: Actor, runId: st
   const all = await qaResults.runQaResults(prisma, actor, runId, { ...query, format: "csv" });
   const shown = new Set(onPage.map((q) => q.questionId));
   return all.questions.filter((q) => blind.has(q.video.id) && !shown.has(q.questionId)).length;
+}
+
+/**
+ * GET /projects/:id/qa-accuracy (and its CSV and JSONL): accuracy per run and group, the heat map, frames and McNemar
+ * comparisons of the chosen runs, whole, or `WithheldError` (409) while any of their videos is blind to the caller.
+ */
+export async function projectQaOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof qaAccuracyQuerySchema>): Promise<QaOverview> {
+  const overview = await qaResults.projectQaOverview(prisma, actor, projectId, query);
+  const withheld = await qaAccuracyWithheld(prisma, actor, overview);
+  if (withheld) throw new WithheldError("The QA accuracy overview", withheld);
+  return overview;
+}
+
+/**
+ * The QA page's overview: the runs to choose from always; the aggregates (accuracy rows, heat map, frames, comparisons)
+ * only when whole. Otherwise they are empty and `withheld` says why, so the page shows the notice in their place.
+ */
+export async function qaPageOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof qaAccuracyQuerySchema>) {
+  const overview = await qaResults.projectQaOverview(prisma, actor, projectId, query);
+  const withheld = await qaAccuracyWithheld(prisma, actor, overview);
+  if (!withheld) return { overview, withheld };
+  return { overview: { ...overview, rows: [], heatmap: { categories: [], cells: [] }, comparisons: [], frames: [] } satisfies QaOverview, withheld };
+}
+
+function qaAccuracyWithheld(prisma: PrismaClient, actor: Actor, overview: Pick<QaOverview, "chosen">) {
+  return runsWithheld(
+    prisma,
+    actor.userId,
+    overview.chosen.map((run) => run.id),
+  );
 }
 
 /** One question's page: every run's result of it, withheld when its video is blind to the caller. */

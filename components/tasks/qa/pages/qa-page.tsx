@@ -15,8 +15,11 @@ import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { projectQaOverview, qaFilterOptions, qaPageQuerySchema, type QaOverview } from "@/lib/tasks/qa/qa-results";
-import { runQaResults } from "@/lib/tasks/qa/visible-qa-results";
+import { qaFilterOptions, qaPageQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { qaPageOverview, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
+import { runExportsWithheld } from "@/lib/export/run-downloads";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
+import { withheldReason } from "@/lib/visibility/withheld";
 import { taskOf } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runDate } from "@/lib/runs/run-name";
@@ -40,14 +43,16 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const query = parsed.success ? parsed.data : qaPageQuerySchema.parse({});
   let problem = parsed.success ? null : `Some parameters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
   const options = await qaFilterOptions(prisma, actor, projectId);
-  let overview: QaOverview | null = null;
+  let shown: Awaited<ReturnType<typeof qaPageOverview>> | null = null;
   try {
-    overview = await projectQaOverview(prisma, actor, projectId, { runId: query.runId, format: "json" });
+    shown = await qaPageOverview(prisma, actor, projectId, { runId: query.runId, format: "json" });
   } catch (error) {
     if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
     problem = error.message;
-    overview = await projectQaOverview(prisma, actor, projectId, { runId: [], format: "json" });
+    shown = await qaPageOverview(prisma, actor, projectId, { runId: [], format: "json" });
   }
+  // While the user reviews some of the compared runs' videos blind, the aggregates and the downloads they hold are withheld whole.
+  const { overview, withheld } = shown;
   const chosen = overview.chosen;
   const labelOf = new Map(chosen.map((r) => [r.id, r.label]));
   const listRun = chosen.find((r) => r.id === query.listRunId) ?? overview.runs.find((r) => r.id === query.listRunId) ?? chosen[0] ?? null;
@@ -65,15 +70,17 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const hasBaseline = chosen.some((r) => r.settings.textOnlyBaseline);
   const canExport = roleCan(role, "export.read");
   const compared = chosen.map((r) => `runId=${r.id}`).join("&");
+  const answersWithheld = canExport ? await Promise.all(chosen.map((run) => runExportsWithheld(prisma, actor.userId, run.id))) : [];
+  const exportsWithheld = withheld ?? answersWithheld.find((w) => w !== null) ?? null;
   const downloads = [
-    ...(chosen.length
+    ...(chosen.length && !withheld
       ? [
           { label: "Accuracy CSV", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=csv`, filename: `qa-accuracy-${projectId}.csv`, kind: "csv" as const },
           { label: "Accuracy JSONL", href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=jsonl`, filename: `qa-accuracy-${projectId}.jsonl`, kind: "jsonl" as const },
         ]
       : []),
-    ...chosen.flatMap((run) =>
-      (["csv", "jsonl"] as const).map((format) => ({
+    ...chosen.flatMap((run, i) =>
+      (answersWithheld[i] ? [] : (["csv", "jsonl"] as const)).map((format) => ({
         label: `${run.label} answers ${format.toUpperCase()}`,
         href: `/api/v1/runs/${run.id}/qa?format=${format}`,
         filename: `qa-${run.id}.${format}`,
@@ -146,162 +153,174 @@ export default async function QaPage({ params, searchParams }: { params: Promise
             </label>
           </form>
 
-          <Card title="Accuracy">
-            <p className="mb-2 text-xs text-slate-500">
-              Per run (model · frames) and {BREAKDOWN_LABELS[query.by]}: accuracy with its Wilson 95% interval and n (questions decided){hasBaseline ? ", and the text-only baseline's beside it" : ""}.
-            </p>
-            <DataTable
-              testId="qa-accuracy"
-              columns={[
-                { id: "run", header: "run", cell: (row) => labelOf.get(row.runId) },
-                query.by !== "all" && {
-                  id: "group",
-                  header: "group",
-                  cell: (row) =>
-                    [
-                      row.format && FORMAT_LABELS[row.format],
-                      query.by.includes("category") && (row.category ?? "(no category)"),
-                      query.by.includes("granularity") && (row.granularity ?? "(no granularity)"),
-                    ]
-                      .filter(Boolean)
-                      .join(" · "),
-                },
-                { id: "accuracy", header: "accuracy", td: (row) => <AccuracyCell accuracy={row.outcomes.accuracy} testId="qa-accuracy-cell" /> },
-                {
-                  id: "outcomes",
-                  header: "correct · wrong · unanswerable",
-                  className: "tabular-nums text-slate-600",
-                  cell: (row) => (
-                    <>
-                      {row.outcomes.correct} · {row.outcomes.wrong} · {row.outcomes.unanswerable}
-                      {row.outcomes.pending ? ` (${row.outcomes.pending} pending)` : ""}
-                    </>
-                  ),
-                },
-                hasBaseline && {
-                  id: "text-only",
-                  header: "without the video",
-                  td: (row) => (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="px-2 py-1 text-slate-500">no baseline</td>),
-                },
-                hasBaseline && {
-                  id: "right-without-video",
-                  header: "right without the video",
-                  className: "tabular-nums",
-                  cellProps: () => ({ "data-testid": "qa-right-without-video" }),
-                  cell: (row) => (row.textOnly ? row.rightWithoutVideo : "—"),
-                },
-              ]}
-              rows={rows}
-              rowKey={(row) => `${row.runId}:${row.format}:${row.category}:${row.granularity}`}
-              rowProps={(row) => ({
-                "data-testid": "qa-accuracy-row",
-                "data-run": row.runId,
-                "data-format": row.format ?? "",
-                "data-category": row.category ?? "",
-                "data-granularity": row.granularity ?? "",
-              })}
-            />
-          </Card>
+          {withheld ? (
+            <Card title="Accuracy">
+              <WithheldNotice
+                message={`The accuracy of these runs is ${withheldReason(withheld)}. It is computed from every question, so it is shown once you have submitted them.`}
+                withheld={withheld}
+              />
+            </Card>
+          ) : (
+            <>
+              <Card title="Accuracy">
+                <p className="mb-2 text-xs text-slate-500">
+                  Per run (model · frames) and {BREAKDOWN_LABELS[query.by]}: accuracy with its Wilson 95% interval and n (questions decided)
+                  {hasBaseline ? ", and the text-only baseline's beside it" : ""}.
+                </p>
+                <DataTable
+                  testId="qa-accuracy"
+                  columns={[
+                    { id: "run", header: "run", cell: (row) => labelOf.get(row.runId) },
+                    query.by !== "all" && {
+                      id: "group",
+                      header: "group",
+                      cell: (row) =>
+                        [
+                          row.format && FORMAT_LABELS[row.format],
+                          query.by.includes("category") && (row.category ?? "(no category)"),
+                          query.by.includes("granularity") && (row.granularity ?? "(no granularity)"),
+                        ]
+                          .filter(Boolean)
+                          .join(" · "),
+                    },
+                    { id: "accuracy", header: "accuracy", td: (row) => <AccuracyCell accuracy={row.outcomes.accuracy} testId="qa-accuracy-cell" /> },
+                    {
+                      id: "outcomes",
+                      header: "correct · wrong · unanswerable",
+                      className: "tabular-nums text-slate-600",
+                      cell: (row) => (
+                        <>
+                          {row.outcomes.correct} · {row.outcomes.wrong} · {row.outcomes.unanswerable}
+                          {row.outcomes.pending ? ` (${row.outcomes.pending} pending)` : ""}
+                        </>
+                      ),
+                    },
+                    hasBaseline && {
+                      id: "text-only",
+                      header: "without the video",
+                      td: (row) => (row.textOnly ? <AccuracyCell accuracy={row.textOnly.accuracy} testId="qa-text-only-cell" /> : <td className="px-2 py-1 text-slate-500">no baseline</td>),
+                    },
+                    hasBaseline && {
+                      id: "right-without-video",
+                      header: "right without the video",
+                      className: "tabular-nums",
+                      cellProps: () => ({ "data-testid": "qa-right-without-video" }),
+                      cell: (row) => (row.textOnly ? row.rightWithoutVideo : "—"),
+                    },
+                  ]}
+                  rows={rows}
+                  rowKey={(row) => `${row.runId}:${row.format}:${row.category}:${row.granularity}`}
+                  rowProps={(row) => ({
+                    "data-testid": "qa-accuracy-row",
+                    "data-run": row.runId,
+                    "data-format": row.format ?? "",
+                    "data-category": row.category ?? "",
+                    "data-granularity": row.granularity ?? "",
+                  })}
+                />
+              </Card>
 
-          <Card title="Model × category">
-            <div className="overflow-x-auto">
-              <table className="text-sm" data-testid="qa-heatmap">
-                <thead className="text-xs text-slate-500">
-                  <tr>
-                    <th className="px-2 py-1 text-left">run</th>
-                    {overview.heatmap.categories.map((c) => (
-                      <th key={c ?? ""} className="max-w-32 px-2 py-1 text-left font-medium">
-                        {c ?? "(no category)"}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {chosen.map((run) => (
-                    <tr key={run.id}>
-                      <td className="px-2 py-1">{run.label}</td>
-                      {overview.heatmap.categories.map((category) => {
-                        const cell = overview.heatmap.cells.find((x) => x.runId === run.id && x.category === category);
-                        const accuracy = cell?.accuracy ?? null;
-                        return (
-                          <td
-                            key={category ?? ""}
-                            className="border border-white px-2 py-1 tabular-nums"
-                            style={accuracy ? { background: heat(accuracy.value) } : undefined}
-                            data-testid="qa-heat-cell"
-                            data-run={run.id}
-                            data-category={category ?? ""}
-                          >
-                            {accuracy ? (
-                              <Link
-                                href={keep({ listRunId: run.id, category: category ?? "(none)", page: undefined })}
-                                title={`${formatPercent(accuracy.lower)}–${formatPercent(accuracy.upper)}, n=${accuracy.n}`}
+              <Card title="Model × category">
+                <div className="overflow-x-auto">
+                  <table className="text-sm" data-testid="qa-heatmap">
+                    <thead className="text-xs text-slate-500">
+                      <tr>
+                        <th className="px-2 py-1 text-left">run</th>
+                        {overview.heatmap.categories.map((c) => (
+                          <th key={c ?? ""} className="max-w-32 px-2 py-1 text-left font-medium">
+                            {c ?? "(no category)"}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {chosen.map((run) => (
+                        <tr key={run.id}>
+                          <td className="px-2 py-1">{run.label}</td>
+                          {overview.heatmap.categories.map((category) => {
+                            const cell = overview.heatmap.cells.find((x) => x.runId === run.id && x.category === category);
+                            const accuracy = cell?.accuracy ?? null;
+                            return (
+                              <td
+                                key={category ?? ""}
+                                className="border border-white px-2 py-1 tabular-nums"
+                                style={accuracy ? { background: heat(accuracy.value) } : undefined}
+                                data-testid="qa-heat-cell"
+                                data-run={run.id}
+                                data-category={category ?? ""}
                               >
-                                {formatPercent(accuracy.value)} <span className="text-xs">n={accuracy.n}</span>
-                              </Link>
-                            ) : (
-                              <span className="text-slate-500">—</span>
-                            )}
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </Card>
+                                {accuracy ? (
+                                  <Link
+                                    href={keep({ listRunId: run.id, category: category ?? "(none)", page: undefined })}
+                                    title={`${formatPercent(accuracy.lower)}–${formatPercent(accuracy.upper)}, n=${accuracy.n}`}
+                                  >
+                                    {formatPercent(accuracy.value)} <span className="text-xs">n={accuracy.n}</span>
+                                  </Link>
+                                ) : (
+                                  <span className="text-slate-500">—</span>
+                                )}
+                              </td>
+                            );
+                          })}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </Card>
 
-          {overview.frames.length > 0 && (
-            <Card title="8 against 16 frames">
-              <DataTable
-                testId="qa-frames"
-                columns={[
-                  { id: "model", header: "model", cell: (f) => f.model },
-                  { id: "8", header: "8 frames", td: (f) => <AccuracyCell accuracy={f.runs.find((r) => r.frames === 8)?.accuracy ?? null} /> },
-                  { id: "16", header: "16 frames", td: (f) => <AccuracyCell accuracy={f.runs.find((r) => r.frames === 16)?.accuracy ?? null} /> },
-                  { id: "p", header: "McNemar p", className: "tabular-nums", cell: (f) => (f.comparison ? f.comparison.p.toPrecision(3) : "—") },
-                ]}
-                rows={overview.frames}
-                rowKey={(f) => f.model}
-              />
-            </Card>
-          )}
+              {overview.frames.length > 0 && (
+                <Card title="8 against 16 frames">
+                  <DataTable
+                    testId="qa-frames"
+                    columns={[
+                      { id: "model", header: "model", cell: (f) => f.model },
+                      { id: "8", header: "8 frames", td: (f) => <AccuracyCell accuracy={f.runs.find((r) => r.frames === 8)?.accuracy ?? null} /> },
+                      { id: "16", header: "16 frames", td: (f) => <AccuracyCell accuracy={f.runs.find((r) => r.frames === 16)?.accuracy ?? null} /> },
+                      { id: "p", header: "McNemar p", className: "tabular-nums", cell: (f) => (f.comparison ? f.comparison.p.toPrecision(3) : "—") },
+                    ]}
+                    rows={overview.frames}
+                    rowKey={(f) => f.model}
+                  />
+                </Card>
+              )}
 
-          {overview.comparisons.length > 0 && (
-            <Card title="Pairwise comparison (McNemar's test on the questions both runs decided)">
-              <DataTable
-                testId="qa-comparisons"
-                columns={[
-                  {
-                    id: "first",
-                    header: "first",
-                    cell: (c) => (
-                      <>
-                        {labelOf.get(c.first)} <span className="text-xs text-slate-500">{c.firstAccuracy === null ? "" : formatPercent(c.firstAccuracy)}</span>
-                      </>
-                    ),
-                  },
-                  {
-                    id: "second",
-                    header: "second",
-                    cell: (c) => (
-                      <>
-                        {labelOf.get(c.second)} <span className="text-xs text-slate-500">{c.secondAccuracy === null ? "" : formatPercent(c.secondAccuracy)}</span>
-                      </>
-                    ),
-                  },
-                  { id: "n", header: "n", className: "tabular-nums", cell: (c) => c.n },
-                  { id: "b", header: "first right, second wrong", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-b" }), cell: (c) => c.b },
-                  { id: "c", header: "first wrong, second right", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-c" }), cell: (c) => c.c },
-                  { id: "test", header: "test", cell: (c) => (c.method === "exact" ? "exact binomial" : `χ² = ${c.statistic!.toFixed(2)}`) },
-                  { id: "p", header: "p", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-p" }), cell: (c) => c.p.toPrecision(3) },
-                ]}
-                rows={overview.comparisons}
-                rowKey={(c) => `${c.first}:${c.second}`}
-                rowProps={() => ({ "data-testid": "qa-comparison" })}
-              />
-            </Card>
+              {overview.comparisons.length > 0 && (
+                <Card title="Pairwise comparison (McNemar's test on the questions both runs decided)">
+                  <DataTable
+                    testId="qa-comparisons"
+                    columns={[
+                      {
+                        id: "first",
+                        header: "first",
+                        cell: (c) => (
+                          <>
+                            {labelOf.get(c.first)} <span className="text-xs text-slate-500">{c.firstAccuracy === null ? "" : formatPercent(c.firstAccuracy)}</span>
+                          </>
+                        ),
+                      },
+                      {
+                        id: "second",
+                        header: "second",
+                        cell: (c) => (
+                          <>
+                            {labelOf.get(c.second)} <span className="text-xs text-slate-500">{c.secondAccuracy === null ? "" : formatPercent(c.secondAccuracy)}</span>
+                          </>
+                        ),
+                      },
+                      { id: "n", header: "n", className: "tabular-nums", cell: (c) => c.n },
+                      { id: "b", header: "first right, second wrong", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-b" }), cell: (c) => c.b },
+                      { id: "c", header: "first wrong, second right", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-c" }), cell: (c) => c.c },
+                      { id: "test", header: "test", cell: (c) => (c.method === "exact" ? "exact binomial" : `χ² = ${c.statistic!.toFixed(2)}`) },
+                      { id: "p", header: "p", className: "tabular-nums", cellProps: () => ({ "data-testid": "qa-comparison-p" }), cell: (c) => c.p.toPrecision(3) },
+                    ]}
+                    rows={overview.comparisons}
+                    rowKey={(c) => `${c.first}:${c.second}`}
+                    rowProps={() => ({ "data-testid": "qa-comparison" })}
+                  />
+                </Card>
+              )}
+            </>
           )}
 
           <Card title="Reviewers and agreement">
@@ -329,9 +348,10 @@ export default async function QaPage({ params, searchParams }: { params: Promise
             </ul>
           </Card>
 
-          {canExport && downloads.length > 0 && (
+          {canExport && (downloads.length > 0 || exportsWithheld) && (
             <Card title="Exports">
-              <ExportButtons downloads={downloads} />
+              {exportsWithheld && <WithheldNotice message={`Downloads of these runs are ${withheldReason(exportsWithheld)}.`} withheld={exportsWithheld} />}
+              {downloads.length > 0 && <ExportButtons downloads={downloads} />}
               <p className="mt-2 text-xs text-slate-500">
                 Accuracy: one row per run and group with its interval. Answers: every question of the run with the raw answer, the letter or the judge&apos;s decision and reason, and the
                 baseline&apos;s.

@@ -2,8 +2,9 @@ import { withProject } from "@/lib/api/with-project";
 import { attachmentResponse } from "@/lib/api/attachment";
 
 import { prisma } from "@/lib/db/prisma";
-import { projectQaOverview, qaAccuracyCsv, qaAccuracyJsonl, qaAccuracyQuerySchema } from "@/lib/tasks/qa/qa-results";
-import { download } from "@/lib/api/openapi/route-builders";
+import { qaAccuracyCsv, qaAccuracyJsonl, qaAccuracyQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { projectQaOverview } from "@/lib/tasks/qa/visible-qa-results";
+import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?runId=&runId=…&format=json|csv|jsonl`: accuracy per run × format × category × granularity with Wilson 95% intervals and n, the heat map, frames and McNemar comparisons. */
 export const GET = withProject(
@@ -12,7 +13,7 @@ export const GET = withProject(
     summary: "QA accuracy per run × format × category × granularity, with Wilson 95% intervals",
     // Read by the handler: `runId` comes once per run.
     query: { readBy: "handler", schema: qaAccuracyQuerySchema },
-    responses: [download("The overview.", ["application/json", "text/csv", "application/x-ndjson"])],
+    responses: [download("The overview.", ["application/json", "text/csv", "application/x-ndjson"]), withheldAnswer("The overview (every format)")],
   },
   async ({ request, actor, project }) => {
     const projectId = project.id;
