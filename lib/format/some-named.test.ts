@@ -8,3 +8,17 @@ describe("someNamed", () => {
     expect(someNamed(["a", "b", "c", "d"], 2)).toBe("a, b and 2 more");
   });
 });
+
+describe("someNamed with a length for each name", () => {
+  it("keeps a long name's start and end around an ellipsis, and a short one whole", () => {
+    const prompt = "A".repeat(180);
+    const long = `Mechanics/${prompt}-2.mp4`;
+    const shortened = someNamed([long, "b.mp4"], 2, 72);
+    const [first] = shortened.split(", ");
+    expect(first!.length).toBeLessThanOrEqual(72);
+    expect(first!.startsWith("Mechanics/AAAA")).toBe(true);
+    expect(first!.endsWith("…AAAAA-2.mp4")).toBe(true);
+    expect(shortened.endsWith(", b.mp4")).toBe(true);
+    expect(someNamed([long], 1)).toBe(long);
+  });
+});

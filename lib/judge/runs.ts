@@ -116,9 +116,10 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
     if (items && items.included.length === 0)
       throw new ValidationError(`No ${pipeline.items!.kind} of that set fits this pipeline${items.excluded.length ? ` (${items.excluded[0]!.reason}, and ${items.excluded.length - 1} more)` : ""}.`);
     const paths = withoutFrames.map((v) => v.relativePath);
-    throw new ValidationError(
-      `No video with ${needs} matches.${paths.length ? ` Extract them first for: ${someNamed(paths, 10)}.` : ""}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`,
-    );
+    // A count, a few shortened names and where to extract: VBench-2.0's names are 180-character prompts.
+    const where = requirement.mode === "uniform" ? ` on the Extract pending page (/projects/${projectId}/pending?uniform=${requirement.count}&videos=all)` : "";
+    const extract = paths.length ? ` Extract them first (${paths.length} ${paths.length === 1 ? "video" : "videos"})${where} for: ${someNamed(paths, 3, 72)}.` : "";
+    throw new ValidationError(`No video with ${needs} matches.${extract}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`);
   }
   const judged = new Set(videos.map((v) => v.id));
   const runItems = items ? positions(items.included.filter((item) => judged.has(item.videoId))) : [];

@@ -246,7 +246,11 @@ describe("a toy item pipeline on the engine", () => {
         ...input,
       });
     await expect(start({})).rejects.toThrow(/name the set with itemSetId/);
-    await expect(start({ itemSetId: set.id })).rejects.toThrow(/No video with a uniform frame set of 2 frames matches\. Extract them first for: Mechanics\/A ball rolls down a ramp number 0-0\.mp4/);
+    await expect(start({ itemSetId: set.id })).rejects.toThrow(
+      new RegExp(
+        `No video with a uniform frame set of 2 frames matches\\. Extract them first \\(1 video\\) on the Extract pending page \\(/projects/${projectId}/pending\\?uniform=2&videos=all\\) for: Mechanics/A ball rolls down a ramp number 0-0\\.mp4\\.$`,
+      ),
+    );
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
   });
 });
