@@ -149,7 +149,7 @@ const config = [
           patterns: [
             {
               group: ["**/caption-results"],
-              importNames: ["runCaptionResults", "projectCaptionOverview", "captionDetail"],
+              importNames: ["runCaptionResults", "projectCaptionOverview", "projectCaptionLeaderboard", "captionDetail"],
               message: "Import the redacting read from visible-caption-results instead.",
             },
           ],

@@ -29,7 +29,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { compareSamples } from "../videos/compare-samples";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { captionDetail, projectCaptionOverview, runCaptionResultExport, runCaptionResults } from "../tasks/captions/visible-caption-results";
+import { captionDetail, projectCaptionOverview, projectCaptionLeaderboard as visibleCaptionLeaderboard, runCaptionResultExport, runCaptionResults } from "../tasks/captions/visible-caption-results";
 import { blindVideoIdsFor, judgeValueSteps, redactInspectedStepsFor, withheldSteps } from "./judge-visibility";
 import { WithheldError } from "./withheld";
 
@@ -284,9 +284,10 @@ describe("caption results", () => {
       coverage: null,
       keyPoints: KEY_POINTS.map((keyPoint, i) => ({ index: i + 1, keyPoint, score: null, reason: null })),
     });
-    // The other video's captions are whole, and so is the leaderboard (an aggregate).
+    // The other video's captions are whole; the leaderboard (an aggregate) is withheld whole, not computed without the blind video.
     expect(briefOf(hidden.captions, openVideo)).toEqual(briefOf(whole.captions, openVideo));
-    expect(hidden.leaderboard).toEqual(whole.leaderboard);
+    expect(whole.leaderboard!.rows.length).toBeGreaterThan(0);
+    expect(hidden.leaderboard).toBeNull();
   });
 
   it("match no flag filter on the blind video, in the list or its total", async () => {
@@ -375,9 +376,27 @@ describe("caption results", () => {
     }
   });
 
-  it("leave the leaderboard whole: it is an aggregate", async () => {
+  it("withhold the leaderboard whole (an aggregate): 409 for the blind reviewer and none on her page, whole for everyone else, the same once she submits", async () => {
     const query = { runId: [styleRun, contentRun], format: "json" as const };
-    expect(await projectCaptionLeaderboard(prisma, ann, projectId, query)).toEqual(await projectCaptionLeaderboard(prisma, bob, projectId, query));
+    const whole = await projectCaptionLeaderboard(prisma, bob, projectId, query);
+    expect(whole.rows.length).toBeGreaterThan(0);
+    expect(await visibleCaptionLeaderboard(prisma, bob, projectId, query)).toEqual(whole);
+    const refused = await visibleCaptionLeaderboard(prisma, ann, projectId, query).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WithheldError);
+    expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
+    expect((refused as WithheldError).message).toContain('The caption leaderboard is hidden while you review "Blind" blind: 1 item left');
+    const page = captionListQuerySchema.parse({});
+    expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({ leaderboard: null, leaderboardWithheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } });
+    expect(await projectCaptionOverview(prisma, bob, projectId, page)).toMatchObject({ leaderboard: whole, leaderboardWithheld: null });
+    const assignment = await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { reviewerId: ann.userId } });
+    const where = { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } };
+    await prisma.reviewQueueAssignment.update({ where, data: { status: "done", doneAt: new Date() } });
+    try {
+      expect(await visibleCaptionLeaderboard(prisma, ann, projectId, query)).toEqual(whole);
+      expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({ leaderboard: whole, leaderboardWithheld: null });
+    } finally {
+      await prisma.reviewQueueAssignment.update({ where, data: { status: "claimed", doneAt: null } });
+    }
   });
 });
 

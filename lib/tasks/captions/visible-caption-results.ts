@@ -5,19 +5,20 @@
  *
  * A caption of a video the caller reviews blind keeps what was imported and loses every judge value
  * (`blind: true`); it matches no flag filter either way (a flag is a judge value), so a filtered list
- * or its total cannot give one away. The CSV and JSONL exports present every caption as judged or not, so they
- * are whole or withheld (lib/visibility/withheld): while the caller reviews any of the run's videos blind they
- * answer 409 `withheld`.
+ * or its total cannot give one away. The leaderboard and the CSV and JSONL exports are whole or withheld
+ * (lib/visibility/withheld): while the caller reviews any of their runs' videos blind they answer 409 `withheld`,
+ * never a partial number or a row with blank judge values that reads as unjudged.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
-import { runExportsWithheld } from "../../export/run-downloads";
+import { runExportsWithheld, runsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor } from "../../visibility/judge-visibility";
 import { WithheldError } from "../../visibility/withheld";
 import * as captionResults from "./caption-results";
 import { withheldCaptionResult } from "./redact-results";
-import type { CaptionFlag, CaptionListQuery, CaptionResultsQuery, CaptionRunResult } from "./caption-results";
+import type { CaptionFlag, CaptionListQuery, CaptionResultsQuery, CaptionRunResult, captionLeaderboardQuerySchema } from "./caption-results";
+import type { z } from "zod";
 
 /** Caption results for this user, each marked `blind` (and withheld by the task's redactResult) when its video is blind to them. */
 const redactCaptionResultsFor = <C extends CaptionRunResult>(prisma: PrismaClient, userId: string, captions: readonly C[]) =>
@@ -49,9 +50,30 @@ export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runI
   return { ...answer, total: answer.total - hiddenMatches, captions: captions.filter((caption) => !caption.blind) };
 }
 
-/** The captions page: the leaderboard whole, the page of captions redacted. */
+/**
+ * GET /projects/:id/caption-leaderboard (and its CSV and JSONL): the leaderboard of the named runs, whole, or
+ * `WithheldError` (409) while any of their videos is blind to the caller.
+ */
+export async function projectCaptionLeaderboard(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof captionLeaderboardQuerySchema>) {
+  const leaderboard = await captionResults.projectCaptionLeaderboard(prisma, actor, projectId, query);
+  const withheld = await runsWithheld(
+    prisma,
+    actor.userId,
+    leaderboard.runs.map((run) => run.id),
+  );
+  if (withheld) throw new WithheldError("The caption leaderboard", withheld);
+  return leaderboard;
+}
+
+/**
+ * The captions page: the leaderboard whole or, while any of the chosen runs' videos is blind to the caller, none and
+ * `leaderboardWithheld` saying why; the page of captions redacted.
+ */
 export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: CaptionListQuery) {
-  const overview = await captionResults.projectCaptionOverview(prisma, actor, projectId, query);
+  const whole = await captionResults.projectCaptionOverview(prisma, actor, projectId, query);
+  const chosen = [whole.style, whole.content].flatMap((run) => (run ? [run.id] : []));
+  const leaderboardWithheld = await runsWithheld(prisma, actor.userId, chosen);
+  const overview = { ...whole, leaderboard: leaderboardWithheld ? null : whole.leaderboard, leaderboardWithheld };
   const captions = await redactCaptionResultsFor(prisma, actor.userId, overview.captions);
   if (!query.flag || !overview.style) return { ...overview, captions };
   const hidden = await blindFlaggedItemIds(prisma, actor.userId, overview.style.id, query.flag);

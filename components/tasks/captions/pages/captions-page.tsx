@@ -15,6 +15,9 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { CAPTION_FLAGS, captionFilterOptions, captionListQuerySchema, type CaptionRunSummary } from "@/lib/tasks/captions/caption-results";
 import { taskOf } from "@/lib/tasks/registry";
 import { projectCaptionOverview } from "@/lib/tasks/captions/visible-caption-results";
+import { runExportsWithheld } from "@/lib/export/run-downloads";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
+import { withheldReason } from "@/lib/visibility/withheld";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runName } from "@/lib/runs/run-name";
 
@@ -98,15 +101,19 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
     .filter((r): r is CaptionRunSummary => r !== null)
     .map((r) => `runId=${r.id}`)
     .join("&");
+  // While the user reviews some of the runs' videos blind, the leaderboard and the downloads holding them are withheld whole.
+  const leaderboardWithheld = overview?.leaderboardWithheld ?? null;
+  const [styleWithheld, contentWithheld] = canExport ? await Promise.all([style, content].map((run) => (run ? runExportsWithheld(prisma, actor.userId, run.id) : null))) : [null, null];
+  const exportsWithheld = leaderboardWithheld ?? styleWithheld ?? contentWithheld ?? null;
   const downloads = [
-    ...(runIds
+    ...(runIds && !leaderboardWithheld
       ? [
           { label: "Leaderboard CSV", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`, filename: `caption-leaderboard-${projectId}.csv`, kind: "csv" as const },
           { label: "Leaderboard JSONL", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`, filename: `caption-leaderboard-${projectId}.jsonl`, kind: "jsonl" as const },
         ]
       : []),
-    ...[style, content].flatMap((run) =>
-      run
+    ...[style, content].flatMap((run, i) =>
+      run && ![styleWithheld, contentWithheld][i]
         ? (["csv", "jsonl"] as const).map((format) => ({
             label: `${run.pipeline === "caption_style" ? "Style" : "Content"} captions ${format.toUpperCase()}`,
             href: `/api/v1/runs/${run.id}/captions?format=${format}`,
@@ -169,22 +176,30 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
               Per model × caption type (and per model over all its captions): mean style score (0–4, the score that counts), content coverage (key points hit / key points) and the rate of length-rule
               violations, each with its bootstrap 95% interval and n (captions).
             </p>
-            <DataTable
-              testId="caption-leaderboard"
-              columns={LEADERBOARD_COLUMNS}
-              rows={overview.leaderboard!.rows}
-              rowKey={(row) => `${row.model}:${row.captionType ?? ""}`}
-              rowProps={(row) => ({
-                "data-testid": "leaderboard-row",
-                "data-model": row.model,
-                "data-type": row.captionType ?? "all",
-                className: row.captionType === null ? "bg-slate-50 font-medium" : "",
-              })}
-            />
+            {leaderboardWithheld ? (
+              <WithheldNotice
+                message={`The leaderboard of these runs is ${withheldReason(leaderboardWithheld)}. It is computed from every caption, so it is shown once you have submitted them.`}
+                withheld={leaderboardWithheld}
+              />
+            ) : (
+              <DataTable
+                testId="caption-leaderboard"
+                columns={LEADERBOARD_COLUMNS}
+                rows={overview.leaderboard?.rows ?? []}
+                rowKey={(row) => `${row.model}:${row.captionType ?? ""}`}
+                rowProps={(row) => ({
+                  "data-testid": "leaderboard-row",
+                  "data-model": row.model,
+                  "data-type": row.captionType ?? "all",
+                  className: row.captionType === null ? "bg-slate-50 font-medium" : "",
+                })}
+              />
+            )}
           </Card>
-          {canExport && downloads.length > 0 && (
+          {canExport && (downloads.length > 0 || exportsWithheld) && (
             <Card title="Exports">
-              <ExportButtons downloads={downloads} />
+              {exportsWithheld && <WithheldNotice message={`Downloads of these runs are ${withheldReason(exportsWithheld)}.`} withheld={exportsWithheld} />}
+              {downloads.length > 0 && <ExportButtons downloads={downloads} />}
               <p className="mt-2 text-xs text-slate-500">
                 Leaderboard: one row per model, type and metric with its interval. Captions: every caption of the run with its counts, rules, scores, reasons and key points.
               </p>

@@ -3,8 +3,9 @@ import { attachmentResponse } from "@/lib/api/attachment";
 
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines } from "@/lib/export/text-stream";
-import { captionLeaderboardQuerySchema, leaderboardCsv, projectCaptionLeaderboard } from "@/lib/tasks/captions/caption-results";
-import { download } from "@/lib/api/openapi/route-builders";
+import { captionLeaderboardQuerySchema, leaderboardCsv } from "@/lib/tasks/captions/caption-results";
+import { projectCaptionLeaderboard } from "@/lib/tasks/captions/visible-caption-results";
+import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?runId=<style run>&runId=<content run>&format=json|csv|jsonl`: per model × caption type, with bootstrap 95% intervals and n. */
 export const GET = withProject(
@@ -14,7 +15,7 @@ export const GET = withProject(
     description: "`runId` twice: the style run and the content run.",
     // Read by the handler: `runId` comes twice (the style run and the content run).
     query: { readBy: "handler", schema: captionLeaderboardQuerySchema },
-    responses: [download("The leaderboard.", ["application/json", "text/csv", "application/x-ndjson"])],
+    responses: [download("The leaderboard.", ["application/json", "text/csv", "application/x-ndjson"]), withheldAnswer("The leaderboard (every format)")],
   },
   async ({ request, actor, project }) => {
     const projectId = project.id;
