@@ -16,6 +16,7 @@ import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { evalResultsOf, vbench2RunResults } from "./results";
+import { vbench2ScoreOf } from "./results-score";
 import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
 
 let stub: StubServer;
@@ -118,5 +119,50 @@ describe("vbench2 results", () => {
     // Controllability now has Camera_Motion 0.5 too: (0.5 + 0.5) / 7.
     expect(withVbench.categories.Controllability).toBeCloseTo(1 / 7, 12);
     expect(withVbench.total).toBeCloseTo((2 / 3 / 4 + 1 / 7) / 5, 12);
+  });
+
+  it("scores people's values with the run's own rule: answers matching the judge's give the judge's scores, -1 videos left out alike", async () => {
+    const { projectId, videoIds } = await vbench2Project(prisma, owner, [
+      { model: "GenA", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] mix?", "[yes] green?"] }, // 1
+      { model: "GenA", dimension: "Material", prompt: "Wax melts", auxiliaryInfo: ["[no] wax?", "[yes] melts?"] }, // -1
+      { model: "GenB", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] mix?", "[no] green?"] }, // 0
+      { model: "GenA", dimension: "Dynamic_Attribute", prompt: "Leaves turn green", auxiliaryInfo: ["[yes] green?"] }, // 1
+      { model: "GenB", dimension: "Dynamic_Attribute", prompt: "Leaves turn green", auxiliaryInfo: ["[no] green?"] }, // 0
+    ]);
+    const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+    );
+    // A person answers every question as the judge did.
+    for (const score of await prisma.score.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } })) await reviewScore(prisma, owner, score.id, { value: score.value });
+    const agreed = await vbench2RunResults(prisma, projectId, run.id);
+    for (const d of agreed.dimensions) {
+      expect(d.humanScore, d.dimension).toBe(d.score);
+      expect([d.humanN, d.humanScore], d.dimension).toEqual([
+        d.n,
+        vbench2ScoreOf(
+          d.dimension,
+          d.videos.map((v) => ({ value: v.humanValue, excludedReason: v.humanExcludedReason })),
+        ),
+      ]);
+    }
+    // Material: mean(1, 0) with the -1 video left out, for the judge and for people alike (a mean over all three would be 1/3).
+    expect(agreed.dimensions.find((d) => d.dimension === "Material")).toMatchObject({ score: 0.5, humanScore: 0.5, n: 2, humanN: 2, excluded: 1 });
+    expect(agreed.humans).toEqual({ categories: agreed.categories, total: agreed.total });
+
+    // People now find GenB's paint green: their Material score is the run's rule over their values, mean(1, 1) = 1.
+    const green = await prisma.score.findFirstOrThrow({ where: { runId: run.id, videoId: videoIds[2]!, category: "material:q2" } });
+    await reviewScore(prisma, owner, green.id, { value: 1, expectedVersion: 1 });
+    const material = (await vbench2RunResults(prisma, projectId, run.id)).dimensions.find((d) => d.dimension === "Material")!;
+    expect(material).toMatchObject({ score: 0.5, humanScore: 1, humanN: 2 });
+    expect(material.humanScore).toBe(
+      vbench2ScoreOf(
+        "Material",
+        material.videos.map((v) => ({ value: v.humanValue, excludedReason: v.humanExcludedReason })),
+      ),
+    );
   });
 });
