@@ -240,6 +240,11 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await page.goto(`/projects/${projectId}/agreement?runId=${styleRunId}&view=details`);
     await expect(page.getByTestId("withheld")).toContainText('is hidden while you review "alpha captions" blind:');
     await expect(page.getByTestId("breakdown-caption_type")).toHaveCount(0);
+    // So are the Captions page's leaderboard and the style run's downloads: the notice in their place, no partial numbers.
+    await page.goto(`/projects/${projectId}/captions?styleRunId=${styleRunId}`);
+    await expect(page.getByTestId("withheld").first()).toContainText(/The leaderboard of these runs is hidden while you review "alpha captions" blind: \d+ items? left/);
+    await expect(page.getByTestId("caption-leaderboard")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /Style captions CSV/ })).toHaveCount(0);
     await page.context().clearCookies();
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/agreement?runId=${styleRunId}&view=details`);
