@@ -72,8 +72,8 @@ export function useVideoListKeys<E extends HTMLElement>({
           return;
         case "Enter":
         case "o": {
-          // Enter on a focused link or button is theirs.
-          if (event.key === "Enter" && event.target instanceof HTMLElement && event.target.closest("a, button")) return;
+          // Enter on a focused control is its own (a link, a button, the navigation's More tasks disclosure).
+          if (event.key === "Enter" && event.target instanceof HTMLElement && event.target.closest("a, button, summary, select, [role='button']")) return;
           const row = rows[cursor];
           if (!row) return;
           event.preventDefault();

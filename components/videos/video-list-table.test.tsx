@@ -8,11 +8,14 @@ import { VideoListTable, type VideoListRow } from "./video-list-table";
  * row cursor scrolls only when a key moves it. A table wider than the page scrolls in its own box, and a long
  * name takes two lines of a column at least 8rem wide (its whole text in the title), not a 60 px column 450 px tall.
  */
-vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn() }) }));
+const push = vi.fn();
+vi.mock("next/navigation", () => ({ useRouter: () => ({ push }) }));
 
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
+  push.mockReset();
+  document.body.innerHTML = "";
 });
 
 const LONG_NAME = `${"a-very-long-generated-clip-name-".repeat(6)}.mp4`;
@@ -57,5 +60,19 @@ describe("the video table", () => {
     expect(nameCell.getAttribute("title")).toBe(LONG_NAME);
     expect(nameCell.firstElementChild!.className).toMatch(/\bmin-w-\[8rem\]/);
     expect(screen.getAllByTestId("video-link")[0]!.className).toContain("line-clamp-2");
+  });
+
+  it("leaves Enter on a focused disclosure (the navigation's More tasks) to it; Enter elsewhere opens the row", () => {
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = "More tasks";
+    details.append(summary);
+    document.body.append(details);
+    renderTable();
+    summary.focus();
+    fireEvent.keyDown(summary, { key: "Enter" });
+    expect(push).not.toHaveBeenCalled();
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(push).toHaveBeenCalledWith("/projects/p/videos/v0");
   });
 });
