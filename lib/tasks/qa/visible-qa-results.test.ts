@@ -117,7 +117,7 @@ describe("the QA results export (CSV and JSONL)", () => {
   };
 
   it("is withheld whole (409 withheld, naming the queue) from the reviewer holding a blind item, whole for a viewer, and the viewer's once submitted", async () => {
-    for (const query of [{}, { outcome: "correct" }]) {
+    for (const query of [{}, { outcome: "correct" }] as Record<string, string>[]) {
       const refused = await exported(reviewer, query).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(WithheldError);
       expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ id: queueId, name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
