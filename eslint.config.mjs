@@ -141,8 +141,8 @@ const config = [
     ignores: ["**/*.test.{ts,tsx}"],
     rules: {
       "no-restricted-syntax": ["error", ...NO_ID_TAILS],
-      // Caption results reach pages and route handlers only through the redacting reads (visible-caption-results),
-      // which hide judge values the viewer may not see yet.
+      // Caption and QA results reach pages and route handlers only through the redacting reads (visible-caption-results,
+      // visible-qa-results), which hide judge values the viewer may not see yet and withhold aggregates and exports whole.
       "no-restricted-imports": [
         "error",
         {
@@ -151,6 +151,11 @@ const config = [
               group: ["**/caption-results"],
               importNames: ["runCaptionResults", "projectCaptionOverview", "projectCaptionLeaderboard", "captionDetail"],
               message: "Import the redacting read from visible-caption-results instead.",
+            },
+            {
+              group: ["**/qa-results"],
+              importNames: ["runQaResults", "runQaResultSlices", "projectQaOverview", "questionDetail"],
+              message: "Import the redacting read from visible-qa-results instead.",
             },
           ],
         },

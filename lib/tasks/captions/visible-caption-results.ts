@@ -32,7 +32,7 @@ async function blindFlaggedItemIds(prisma: PrismaClient, userId: string, runId: 
   return rows.map((row) => row.itemId).filter((id) => id !== "");
 }
 
-/** GET /runs/:id/captions (and its CSV and JSONL exports). */
+/** GET /runs/:id/captions as JSON: each blind caption marked and without its judge values. */
 export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
   const answer = await captionResults.runCaptionResults(prisma, actor, runId, query);
   const captions = await redactCaptionResultsFor(prisma, actor.userId, answer.captions);

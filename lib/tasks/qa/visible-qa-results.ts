@@ -23,7 +23,7 @@ import type { z } from "zod";
 
 export { withheldAnswerResult } from "./redact-results";
 
-/** GET /runs/:id/qa (and its CSV and JSONL exports), and the QA page's list. */
+/** GET /runs/:id/qa as JSON, and the QA page's list: each blind question marked and without its decisions. */
 export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
   const answer = await qaResults.runQaResults(prisma, actor, runId, query);
   const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, answer.questions, (q) => q.video.id);
