@@ -240,4 +240,30 @@ describe("QA results through the API", () => {
     const outsider = (await createApiKey(prisma, (await makeUser()).userId, "t")).key;
     expect((await json(getQuestion, `/api/v1/questions/${q2.id}`, { questionId: q2.id }, outsider)).status).toBe(404);
   });
+
+  it("answers 409 withheld for the accuracy overview (every format) and a run's CSV/JSONL while the caller holds a blind queue's answer, 200 for a viewer", async () => {
+    const videoId = (await prisma.runVideo.findFirstOrThrow({ where: { runId: visionRun }, orderBy: { videoId: "asc" } })).videoId;
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind answers", runId: visionRun, scope: "answers", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId } });
+    try {
+      const refusals = [
+        await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=csv`, { runId: visionRun }),
+        await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=jsonl`, { runId: visionRun }),
+        ...(await Promise.all(["json", "csv", "jsonl"].map((format) => json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=${format}`, { projectId })))),
+      ];
+      for (const refused of refusals) {
+        expect(refused.status).toBe(409);
+        expect(refused.body.error).toMatchObject({ code: "withheld", details: { withheld: { queues: [{ id: queue.id, name: "Blind answers", itemsLeft: 1 }], blindVideos: 1 } } });
+        expect(refused.body.error.message).toContain('hidden while you review "Blind answers" blind: 1 item left');
+      }
+      // The JSON list still answers, each blind question marked; the viewer gets everything whole.
+      expect((await json(getRunQa, `/api/v1/runs/${visionRun}/qa`, { runId: visionRun })).status).toBe(200);
+      expect((await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=csv`, { runId: visionRun }, viewerKey)).status).toBe(200);
+      expect((await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=csv`, { projectId }, viewerKey)).status).toBe(200);
+    } finally {
+      await prisma.reviewQueue.delete({ where: { id: queue.id } });
+    }
+    expect((await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=csv`, { runId: visionRun })).status).toBe(200);
+  });
 });
