@@ -86,16 +86,25 @@ try {
 
   let stored = 0;
   if (PROMPTS !== undefined) {
-    // --prompts N: lists written straight to the table as savePromptList writes them (keys included), past the
-    // maxima, to see how the report's statement grows.
-    const { promptNameKeys } = await import("../lib/import/prompt-lists");
-    for (; stored < PROMPTS; stored += store.MAX_PROMPT_LIST_ENTRIES) {
-      const size = Math.min(store.MAX_PROMPT_LIST_ENTRIES, PROMPTS - stored);
-      const entries = Array.from({ length: size }, (_, i) => ({ prompt: prompt(stored + i), dimensions: ["Mechanics"], nfc: prompt(stored + i), names: promptNameKeys(prompt(stored + i)) }));
-      await prisma.promptList.create({ data: { projectId, name: "Mechanics.txt", format: "dimension-txt", entries, entryCount: size, createdById: owner.userId } });
-    }
+    // --prompts N: the rows savePromptList writes (a list per MAX_PROMPT_LIST_ENTRIES, each entry with its name
+    // keys and its dimension row), written set-based straight to the tables, past the maxima.
+    const perList = store.MAX_PROMPT_LIST_ENTRIES;
+    const text = (i: Prisma.Sql) => Prisma.sql`'A red ball number ' || ${i} || ' rolls down a long wooden ramp in a sunny garden and stops by the fence'`;
+    await prisma.$executeRaw`
+      INSERT INTO prompt_list (id, "projectId", name, format, "entryCount", "createdById", "createdAt")
+      SELECT 'bench-' || n, ${projectId}, 'Mechanics.txt', 'dimension-txt', least(${perList}::int, ${PROMPTS}::int - n * ${perList}::int), ${owner.userId}, now() + n * interval '1 ms'
+      FROM generate_series(0, (${PROMPTS}::int - 1) / ${perList}::int) AS n`;
+    await prisma.$executeRaw`
+      INSERT INTO prompt_list_entry ("listId", position, "projectId", prompt, "promptKey", dimensions, "nameKeys")
+      SELECT 'bench-' || (i / ${perList}::int), i % ${perList}::int, ${projectId}, ${text(Prisma.sql`i`)}, ${text(Prisma.sql`i`)}, ARRAY['Mechanics'], ARRAY[${text(Prisma.sql`i`)}]
+      FROM generate_series(0, ${PROMPTS}::int - 1) AS i`;
+    await prisma.$executeRaw`
+      INSERT INTO prompt_list_entry_dimension ("listId", position, dimension, "projectId", "promptKey", "shownPrompt")
+      SELECT "listId", position, 'Mechanics', "projectId", "promptKey", prompt FROM prompt_list_entry WHERE "projectId" = ${projectId}`;
+    // As savePromptList does after storing a list.
+    await prisma.$executeRaw`VACUUM (ANALYZE) prompt_list_entry, prompt_list_entry_dimension`;
     stored = PROMPTS;
-    console.log(`wrote ${PROMPTS.toLocaleString("en")} prompts straight to the table (--prompts)`);
+    console.log(`wrote ${PROMPTS.toLocaleString("en")} prompts straight to the tables (--prompts)`);
   }
   while (stored < store.MAX_PROJECT_PROMPT_ENTRIES) {
     const size = Math.min(store.MAX_PROMPT_LIST_ENTRIES, store.MAX_PROJECT_PROMPT_ENTRIES - stored);

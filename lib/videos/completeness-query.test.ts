@@ -23,13 +23,9 @@ beforeAll(async () => {
   owner = await makeUser();
 });
 
-type Store = "with its match keys" | "without match keys";
-
-/** Lists stored as the app stores them (each entry with its match keys), or as lists stored before the keys were. */
-async function addList(store: Store, projectId: string, name: string, entries: { prompt: string; dimensions: string[] }[]) {
-  if (store === "with its match keys") {
-    await savePromptList({ prisma, storage: getStorage() }, owner, projectId, name, JSON.stringify(entries.map(({ prompt, dimensions }) => ({ prompt, dimension: dimensions }))));
-  } else await prisma.promptList.create({ data: { projectId, name, format: "json-array", entries, entryCount: entries.length, createdById: owner.userId } });
+/** Lists stored as the app stores them: each entry a row with its match keys (prompt-list-entries.ts). */
+async function addList(projectId: string, name: string, entries: { prompt: string; dimensions: string[] }[]) {
+  return savePromptList({ prisma, storage: getStorage() }, owner, projectId, name, JSON.stringify(entries.map(({ prompt, dimensions }) => ({ prompt, dimension: dimensions }))));
 }
 
 async function addVideo(projectId: string, relativePath: string, prompt: string | null, sampleIndex: number | null, dimensions: string[]) {
@@ -60,24 +56,23 @@ async function reference(projectId: string) {
   return completenessReport({ promptIndex, videos });
 }
 
-describe.each<Store>(["with its match keys", "without match keys"])("completenessFromDatabase, each list stored %s", (store) => {
+describe("completenessFromDatabase", () => {
   it("counts and lists what the reference does, for every kind of sample", async () => {
     const projectId = (await createProject(prisma, owner, { name: "Completeness in SQL" })).id;
     await addList(
-      store,
       projectId,
       "mechanics.json",
       [P[0]!, P[1]!, P[2]!, LONG].map((prompt) => ({ prompt, dimensions: ["Mechanics"] })),
     );
     // A later list: the same prompt in another dimension (merged), one with no dimension, a Diversity prompt
     // (20 samples), and an NFD spelling of a prompt (merged with the first spelling).
-    await addList(store, projectId, "more.json", [
+    await addList(projectId, "more.json", [
       { prompt: P[0]!, dimensions: ["Material"] },
       { prompt: P[3]!, dimensions: [] },
       { prompt: P[4]!, dimensions: ["Diversity"] },
       { prompt: P[5]!, dimensions: ["Mechanics"] },
     ]);
-    await addList(store, projectId, "nfd.json", [{ prompt: P[5]!.normalize("NFD"), dimensions: ["Material"] }]);
+    await addList(projectId, "nfd.json", [{ prompt: P[5]!.normalize("NFD"), dimensions: ["Material"] }]);
 
     await addVideo(projectId, `Mechanics/${P[0]}-0.mp4`, P[0]!, 0, ["Mechanics"]); // counted
     await addVideo(projectId, `other/${P[0]}-0.mp4`, P[0]!, 0, ["Mechanics"]); // the same sample: a duplicate of the first by path

@@ -1,7 +1,6 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { CompletenessReport, DimensionCompleteness, MissingSample, UnexpectedReason, UnexpectedVideo, UnmatchedVideo } from "../import/completeness";
 import { DEFAULT_SAMPLES_PER_PROMPT, DIVERSITY_SAMPLES_PER_PROMPT, VBENCH_DIMENSIONS } from "../import/vbench-dimensions";
-import { VBENCH_PROMPT_NAME_LENGTH } from "../import/prompt-lists";
 
 export interface CompletenessPage<T> {
   page: number;
@@ -27,49 +26,22 @@ const dimensionKey = (text: Prisma.Sql) => Prisma.sql`lower(regexp_replace(norma
 const samples = (dim: Prisma.Sql) => Prisma.sql`(CASE WHEN ${dim} = 'Diversity' THEN ${DIVERSITY_SAMPLES_PER_PROMPT}::int ELSE ${DEFAULT_SAMPLES_PER_PROMPT}::int END)`;
 
 /**
- * The same report as `completenessReport` (lib/import/completeness.ts, the reference its test compares with), computed
- * in PostgreSQL in one statement: the prompt lists' entries merged by prompt (NFC, first spelling by list age), each
- * video's prompt resolved to the one list prompt whose whole text or first 180 characters it is (trailing whitespace
- * and NFC aside), then per dimension the prompts, the counted samples (the first file by path per sample), the
- * unexpected files and the videos no prompt names. `''` stands for "no dimension" inside the statement.
+ * The project's videos, each resolved to the one prompt key whose name keys hold its normalised prompt (an index
+ * lookup a video), then per dimension the counted samples (the first file by path per sample), the unexpected files
+ * and the videos no prompt names. `''` stands for "no dimension"; a prompt is in `''` when no entry of it names one.
  */
-export async function completenessFromDatabase(prisma: PrismaClient, projectId: string, { page, pageSize }: { page: number; pageSize: number }): Promise<PagedCompletenessReport> {
-  const offset = (page - 1) * pageSize;
-  const rows = await prisma.$transaction(async (tx) => {
-    // The lists' entries are sorted and hashed whole: in memory rather than spilled to disk, for this statement only.
-    await tx.$executeRaw`SET LOCAL work_mem = '64MB'`;
-    return tx.$queryRaw<{ dimensions: RawDimension[]; totals: RawTotals; missing: RawMissing[] | null; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null }[]>`
-    WITH entry AS (
-      SELECT btrim(x.e->>'prompt') AS prompt, coalesce(x.e->>'nfc', normalize(btrim(x.e->>'prompt'), NFC)) AS pkey,
-             CASE WHEN jsonb_typeof(x.e->'dimensions') = 'array' THEN x.e->'dimensions' ELSE '[]'::jsonb END AS dims,
-             CASE WHEN jsonb_typeof(x.e->'names') = 'array' THEN x.e->'names' END AS names,
-             l."createdAt" AS created, l.id AS list, x.o
-      FROM prompt_list l CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(l.entries) = 'array' THEN l.entries ELSE '[]'::jsonb END) WITH ORDINALITY AS x(e, o)
-      WHERE l."projectId" = ${projectId} AND coalesce(btrim(x.e->>'prompt'), '') <> ''
-    ),
-    merged AS (SELECT DISTINCT ON (pkey) pkey, prompt FROM entry ORDER BY pkey, created, list, o),
-    entry_dim AS (
-      SELECT DISTINCT e.pkey, btrim(d.dim) AS dim FROM entry e CROSS JOIN LATERAL jsonb_array_elements_text(e.dims) AS d(dim) WHERE btrim(d.dim) <> ''
-    ),
-    prompt_dim AS (
-      SELECT ed.pkey, ed.dim, m.prompt FROM entry_dim ed JOIN merged m USING (pkey)
-      UNION ALL
-      SELECT m.pkey, '', m.prompt FROM merged m WHERE NOT EXISTS (SELECT 1 FROM entry_dim ed WHERE ed.pkey = m.pkey)
-    ),
-    name_key AS (
-      SELECT DISTINCT e.pkey, n.k FROM entry e CROSS JOIN LATERAL jsonb_array_elements_text(e.names) AS n(k) WHERE e.names IS NOT NULL
-      UNION
-      -- A list stored without its keys: computed here (by code point; the stored keys also hold JavaScript's cut).
-      SELECT e.pkey, ${key(Prisma.sql`left(e.prompt, ${VBENCH_PROMPT_NAME_LENGTH}::int)`)} FROM entry e WHERE e.names IS NULL
-      UNION
-      SELECT e.pkey, ${key(Prisma.sql`e.prompt`)} FROM entry e WHERE e.names IS NULL
-    ),
+function videoCtes(projectId: string) {
+  const inDimension = (pkey: Prisma.Sql, dim: Prisma.Sql) => Prisma.sql`(CASE WHEN ${dim} = '' THEN NOT EXISTS (
+      SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = ${pkey} AND x.dimension <> '')
+    ELSE EXISTS (SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = ${pkey} AND x.dimension = ${dim}) END)`;
+  return Prisma.sql`
     video_key AS (
-      SELECT v.id, v."relativePath" AS path, v."sampleIndex" AS sample, v.dimensions,
-             CASE WHEN count(DISTINCT nk.pkey) = 1 THEN min(nk.pkey) END AS pkey
-      FROM video v LEFT JOIN name_key nk ON nk.k = ${key(Prisma.sql`v.prompt`)}
+      SELECT v.id, v."relativePath" AS path, v."sampleIndex" AS sample, v.dimensions, m.pkey
+      FROM video v LEFT JOIN LATERAL (
+        SELECT CASE WHEN count(DISTINCT e."promptKey") = 1 THEN min(e."promptKey") END AS pkey
+        FROM prompt_list_entry e WHERE e."projectId" = ${projectId} AND e."nameKeys" @> ARRAY[${key(Prisma.sql`v.prompt`)}]
+      ) AS m ON true
       WHERE v."projectId" = ${projectId}
-      GROUP BY v.id
     ),
     -- A video's dimensions as canonicalDimension spells them: VBench's names whatever their case, - _ or spaces.
     canon AS (SELECT ${dimensionKey(Prisma.sql`x`)} AS k, x AS name FROM unnest(${[...VBENCH_DIMENSIONS]}::text[]) AS x),
@@ -86,7 +58,7 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
     ),
     classified AS (
       SELECT vd.*, CASE
-          WHEN NOT EXISTS (SELECT 1 FROM prompt_dim pd WHERE pd.pkey = vd.pkey AND pd.dim = vd.dim) THEN 'prompt_not_in_dimension'
+          WHEN NOT ${inDimension(Prisma.sql`vd.pkey`, Prisma.sql`vd.dim`)} THEN 'prompt_not_in_dimension'
           WHEN vd.sample IS NULL THEN 'no_sample_index'
           WHEN vd.sample >= vd.spp AND vd.sample >= vd.largest THEN 'index_out_of_range'
           WHEN vd.sample >= vd.spp THEN 'elsewhere'
@@ -98,30 +70,56 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
       FROM classified c WHERE c.state = 'counted'
       WINDOW w AS (PARTITION BY c.dim, c.pkey, c.sample ORDER BY c.path COLLATE "C")
     ),
+    present AS (SELECT dim, pkey, sample FROM ranked WHERE rank = 1)`;
+}
+
+/** A dimension's prompts, one row a prompt key, in the report's order (the shown spelling's byte order): an index scan. */
+function dimensionPrompts(projectId: string, dim: string) {
+  const noneNamed =
+    dim === ""
+      ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = pd."promptKey" AND x.dimension <> '')`
+      : Prisma.empty;
+  return Prisma.sql`SELECT DISTINCT pd."shownPrompt" COLLATE "C" AS prompt, pd."promptKey" AS pkey
+    FROM prompt_list_entry_dimension pd WHERE pd."projectId" = ${projectId} AND pd.dimension = ${dim} ${noneNamed}`;
+}
+
+/**
+ * The same report as `completenessReport` (lib/import/completeness.ts, the reference its test compares with), computed
+ * in PostgreSQL from the entry rows (prompt-list-entries.ts) in one snapshot: a statement for the counts and the
+ * unexpected and unmatched pages, and one for each dimension the missing page reaches, which starts at the first
+ * prompt the page can begin in (OFFSET over the dimension's index) instead of listing every sample before it.
+ */
+export async function completenessFromDatabase(prisma: PrismaClient, projectId: string, { page, pageSize }: { page: number; pageSize: number }): Promise<PagedCompletenessReport> {
+  const offset = (page - 1) * pageSize;
+  return prisma.$transaction(
+    async (tx) => {
+      const rows = await tx.$queryRaw<{ dimensions: RawDimension[]; totals: RawTotals; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null }[]>`
+    WITH ${videoCtes(projectId)},
     unexpected AS (
       SELECT dim, path, pkey, sample, state AS reason, NULL::text AS duplicate_of FROM classified WHERE state IN ('prompt_not_in_dimension', 'no_sample_index', 'index_out_of_range')
       UNION ALL
       SELECT dim, path, pkey, sample, 'duplicate_sample', first_path FROM ranked WHERE rank > 1
     ),
-    present AS (SELECT dim, pkey, sample FROM ranked WHERE rank = 1),
-    dims AS (SELECT dim FROM prompt_dim UNION SELECT dim FROM video_dim),
+    prompt_counts AS (
+      SELECT dim, count(*) AS prompts FROM (
+        SELECT DISTINCT pd.dimension AS dim, pd."shownPrompt" COLLATE "C", pd."promptKey" FROM prompt_list_entry_dimension pd
+        WHERE pd."projectId" = ${projectId} AND pd.dimension <> ''
+      ) AS named GROUP BY dim
+      UNION ALL
+      SELECT '', count(*) FROM (${dimensionPrompts(projectId, "")}) AS unnamed HAVING count(*) > 0
+    ),
+    dims AS (SELECT dim FROM prompt_counts UNION SELECT dim FROM video_dim),
     per_dim AS (
       SELECT d.dim, ${samples(Prisma.sql`d.dim`)} AS spp,
-             (SELECT count(*) FROM prompt_dim pd WHERE pd.dim = d.dim) AS prompts,
+             coalesce((SELECT pc.prompts FROM prompt_counts pc WHERE pc.dim = d.dim), 0) AS prompts,
              (SELECT count(*) FROM present p WHERE p.dim = d.dim) AS present,
              (SELECT count(*) FROM unexpected u WHERE u.dim = d.dim) AS unexpected,
              (SELECT count(*) FROM video_dim vd WHERE vd.dim = d.dim AND vd.pkey IS NULL) AS unmatched
       FROM dims d
     ),
-    missing_page AS (
-      SELECT pd.dim, pd.prompt, s.i AS sample
-      FROM prompt_dim pd CROSS JOIN LATERAL generate_series(0, ${samples(Prisma.sql`pd.dim`)} - 1) AS s(i)
-      WHERE NOT EXISTS (SELECT 1 FROM present p WHERE p.dim = pd.dim AND p.pkey = pd.pkey AND p.sample = s.i)
-      ORDER BY pd.dim = '', pd.dim COLLATE "C", pd.prompt COLLATE "C", s.i
-      LIMIT ${pageSize} OFFSET ${offset}
-    ),
     unexpected_page AS (
-      SELECT u.dim, u.path, m.prompt, u.sample, u.reason, u.duplicate_of FROM unexpected u JOIN merged m USING (pkey)
+      SELECT u.dim, u.path, s.prompt, u.sample, u.reason, u.duplicate_of FROM unexpected u
+      CROSS JOIN LATERAL (SELECT x."shownPrompt" AS prompt FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = u.pkey LIMIT 1) AS s
       ORDER BY u.dim = '', u.dim COLLATE "C", u.path COLLATE "C"
       LIMIT ${pageSize} OFFSET ${offset}
     ),
@@ -135,11 +133,58 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
         'videos', (SELECT count(*) FROM video_key),
         'unmatched', (SELECT count(*) FROM video_key WHERE pkey IS NULL),
         'unexpected', (SELECT count(*) FROM unexpected)) AS totals,
-      (SELECT jsonb_agg(jsonb_build_object('dim', dim, 'prompt', prompt, 'sample', sample)) FROM missing_page) AS missing,
       (SELECT jsonb_agg(jsonb_build_object('dim', dim, 'path', path, 'prompt', prompt, 'sample', sample, 'reason', reason, 'duplicateOf', duplicate_of)) FROM unexpected_page) AS unexpected,
       (SELECT jsonb_agg(jsonb_build_object('path', path, 'dimensions', dimensions)) FROM unmatched_page) AS unmatched`;
-  });
-  return reportOf(rows[0]!, { page, pageSize });
+      const row = rows[0]!;
+      const missing: RawMissing[] = [];
+      let before = 0;
+      for (const d of row.dimensions) {
+        const count = d.prompts * d.spp - d.present;
+        const from = Math.max(0, offset - before);
+        const take = Math.min(count - from, pageSize - missing.length);
+        before += count;
+        if (take > 0) missing.push(...(await missingInDimension(tx, projectId, d, from, take)));
+        if (missing.length === pageSize) break;
+      }
+      return reportOf({ ...row, missing }, { page, pageSize });
+    },
+    // Every statement reads the same snapshot, so the page agrees with the counts.
+    { isolationLevel: "RepeatableRead" },
+  );
+}
+
+/**
+ * `take` missing samples of one dimension from the `from`-th on. Before prompt number r (in the report's order) at
+ * most r × samples are missing, so the `from`-th is in prompt ⌊from / samples⌋ or later: the walk starts there (an
+ * OFFSET over the dimension's index), skips what is missing between it and `from` (at most one prompt's samples and
+ * the dimension's present ones), and reads no more prompts than can hold the page.
+ */
+async function missingInDimension(tx: Prisma.TransactionClient, projectId: string, d: RawDimension, from: number, take: number): Promise<RawMissing[]> {
+  const start = Math.floor(from / d.spp);
+  const prompts = Math.ceil((2 * d.present + d.spp + take) / d.spp);
+  const rows = await tx.$queryRaw<{ prompt: string; sample: number }[]>`
+    WITH ${videoCtes(projectId)},
+    present_here AS MATERIALIZED (SELECT pkey, sample FROM present WHERE dim = ${d.dim}),
+    -- Looked up once a candidate sample: an object keyed by prompt key and sample (the sample after the last ':').
+    present_set AS (SELECT coalesce(jsonb_object_agg(pkey || ':' || sample, true), '{}'::jsonb) AS keys FROM present_here),
+    first_prompt AS (SELECT prompt FROM (${dimensionPrompts(projectId, d.dim)}) AS p ORDER BY prompt OFFSET ${start} LIMIT 1),
+    skip AS (
+      SELECT ${from}::bigint - (${start}::bigint * ${d.spp}::int - (
+        SELECT count(*) FROM present_here ph CROSS JOIN LATERAL (
+          SELECT x."shownPrompt" COLLATE "C" AS prompt FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = ph.pkey LIMIT 1
+        ) AS s
+        WHERE s.prompt < (SELECT prompt FROM first_prompt))) AS n
+    ),
+    walk AS (
+      SELECT p.prompt, p.pkey FROM (${dimensionPrompts(projectId, d.dim)}) AS p
+      WHERE p.prompt >= (SELECT prompt FROM first_prompt) ORDER BY p.prompt LIMIT ${prompts}
+    )
+    SELECT w.prompt, s.i AS sample
+    FROM walk w CROSS JOIN LATERAL generate_series(0, ${d.spp}::int - 1) AS s(i)
+    WHERE NOT ((SELECT keys FROM present_set) ? (w.pkey || ':' || s.i))
+    ORDER BY w.prompt, s.i
+    OFFSET (SELECT n FROM skip) LIMIT ${take}`;
+  return rows.map((r) => ({ dim: d.dim, prompt: r.prompt, sample: r.sample }));
 }
 
 type RawDimension = { dim: string; spp: number; prompts: number; present: number; unexpected: number; unmatched: number };
@@ -151,7 +196,7 @@ type RawUnmatched = { path: string; dimensions: string[] };
 const dimensionOf = (dim: string) => (dim === "" ? null : dim);
 
 function reportOf(
-  row: { dimensions: RawDimension[]; totals: RawTotals; missing: RawMissing[] | null; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null },
+  row: { dimensions: RawDimension[]; totals: RawTotals; missing: RawMissing[]; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null },
   { page, pageSize }: { page: number; pageSize: number },
 ): PagedCompletenessReport {
   const dimensions = row.dimensions.map((d) => {
@@ -181,7 +226,7 @@ function reportOf(
     dimensions,
     totals,
     missing: pageOf(
-      (row.missing ?? []).map((m) => ({ prompt: m.prompt, dimension: dimensionOf(m.dim), sampleIndex: m.sample })),
+      row.missing.map((m) => ({ prompt: m.prompt, dimension: dimensionOf(m.dim), sampleIndex: m.sample })),
       totals.missing,
     ),
     unexpected: pageOf(

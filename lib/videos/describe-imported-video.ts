@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { parseVideoPath } from "../import/parse-video-path";
-import { buildPromptIndex, type PromptEntry, type PromptIndex } from "../import/prompt-lists";
+import { buildPromptIndex, type PromptIndex } from "../import/prompt-lists";
+import { projectPromptEntries } from "./prompt-list-entries";
 import type { VideoMetadataInput } from "./videos.validation";
 
 export interface ImportedVideoFields {
@@ -20,8 +21,7 @@ export interface ImportedVideoFields {
 
 /** The project's prompt lists merged into one index (later lists add dimensions to earlier ones). */
 export async function promptIndexForProject(prisma: PrismaClient, projectId: string): Promise<PromptIndex> {
-  const lists = await prisma.promptList.findMany({ where: { projectId }, orderBy: { createdAt: "asc" }, select: { entries: true } });
-  return buildPromptIndex(lists.flatMap((list) => list.entries as unknown as PromptEntry[]));
+  return buildPromptIndex(await projectPromptEntries(prisma, projectId));
 }
 
 /**

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
-import { buildPromptIndex, parsePromptList, promptNameKeys, PROMPT_LIST_FORMATS_IN_WORDS, type PromptEntry } from "../import/prompt-lists";
+import { buildPromptIndex, parsePromptList, PROMPT_LIST_FORMATS_IN_WORDS, type PromptEntry } from "../import/prompt-lists";
+import { insertListEntries, lockProjectPromptLists, respellWithoutList } from "./prompt-list-entries";
 import { completenessFromDatabase, type PagedCompletenessReport } from "./completeness-query";
 export type { PagedCompletenessReport } from "./completeness-query";
 import { describeWithIndex } from "./describe-imported-video";
@@ -142,17 +142,11 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
   };
   if (options.dryRun) return { dryRun: true as const, id: null, name: fileName.slice(0, 300), ...report };
   const list = await deps.prisma.$transaction(async (tx) => {
+    await lockProjectPromptLists(tx, projectId);
     const created = await tx.promptList.create({
-      data: {
-        projectId,
-        name: fileName.slice(0, 300),
-        format: parsed.format,
-        // Each entry keeps the keys a video's name is matched by (NFC prompt, normalised name keys), for the completeness query.
-        entries: parsed.entries.map((entry) => ({ ...entry, nfc: entry.prompt.normalize("NFC"), names: promptNameKeys(entry.prompt) })) as unknown as Prisma.InputJsonValue,
-        entryCount: parsed.entries.length,
-        createdById: actor.userId,
-      },
+      data: { projectId, name: fileName.slice(0, 300), format: parsed.format, entryCount: parsed.entries.length, createdById: actor.userId },
     });
+    await insertListEntries(tx, projectId, created.id, parsed.entries);
     // One statement for every matched video: a VBench suite matches thousands.
     if (matched.updates.length) {
       await tx.$executeRaw`
@@ -162,6 +156,10 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
     }
     return created;
   });
+  // The entry tables vacuumed and their statistics fresh from the first report on, not when autovacuum comes by: the
+  // report counts and pages prompts by index-only scans, which read the table itself for pages not yet all-visible,
+  // and plans its lookups by the statistics (a list adds up to 20,000 rows). Outside the transaction, as VACUUM must be.
+  await deps.prisma.$executeRaw`VACUUM (ANALYZE) prompt_list_entry, prompt_list_entry_dimension`;
   return { dryRun: false as const, id: list.id, name: list.name, ...report };
 }
 
@@ -180,7 +178,11 @@ export async function listPromptLists(deps: VideoDeps, actor: Actor, projectId: 
  */
 export async function deletePromptList(deps: VideoDeps, actor: Actor, projectId: string, promptListId: string) {
   await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
-  const { count: deleted } = await deps.prisma.promptList.deleteMany({ where: { id: promptListId, projectId } });
+  const deleted = await deps.prisma.$transaction(async (tx) => {
+    await lockProjectPromptLists(tx, projectId);
+    await respellWithoutList(tx, projectId, promptListId);
+    return (await tx.promptList.deleteMany({ where: { id: promptListId, projectId } })).count;
+  });
   if (deleted === 0) throw new NotFoundError("No such prompt list.");
   return { deleted: promptListId };
 }

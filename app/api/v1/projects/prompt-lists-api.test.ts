@@ -121,7 +121,7 @@ describe("prompt lists and the completeness report", () => {
     // The project's lists already hold all but 10 of the project's maximum.
     const owner = await prisma.promptList.findFirstOrThrow({ where: { projectId }, select: { createdById: true } });
     await prisma.promptList.create({
-      data: { projectId, name: "filler", format: "txt", entries: [], entryCount: MAX_PROJECT_PROMPT_ENTRIES - 10 - (await storedEntries()), createdById: owner.createdById },
+      data: { projectId, name: "filler", format: "txt", entryCount: MAX_PROJECT_PROMPT_ENTRIES - 10 - (await storedEntries()), createdById: owner.createdById },
     });
     const eleven = await sendPromptList("eleven.txt", Array.from({ length: 11 }, (_, i) => `Eleven ${i}`).join("\n"));
     expect(eleven.status).toBe(413);
