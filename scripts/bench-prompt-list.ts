@@ -5,12 +5,12 @@
 //      request) and times its refusal (413, over MAX_PROMPT_LIST_ENTRIES);
 //   2. fills a project to MAX_PROJECT_PROMPT_ENTRIES (lists of at most MAX_PROMPT_LIST_ENTRIES) with 3,000
 //      videos, one sample of the first 3,000 prompts;
-//   3. times projectCompleteness — what GET …/completeness and the Completeness page run — for page 1 and a
-//      deep page, N timed calls each after 2 warm-ups (default 5), printing p50 / max and the answer's size,
+//   3. times projectCompleteness — what GET …/completeness and the Completeness page run — for page 1, a
+//      deep page and the last, N timed calls each after 2 warm-ups (default 5), printing p50 / max and the answer's size,
 //      against the 1 s target. Numbers only, no assertions; the load average is printed, as other helpers'
 //      benchmarks share the machine.
-//   --explain prints the statement's EXPLAIN (ANALYZE, BUFFERS); --prompts N writes N prompts straight to the table
-//   instead (past the maxima, as savePromptList stores them) to see how the statement grows.
+//   --explain prints the statements' EXPLAIN (ANALYZE, BUFFERS); --prompts N writes N prompts straight to the entry
+//   tables instead (set-based SQL, past the maxima, the rows savePromptList writes) to see how the report grows.
 //   npm run bench:prompt-list [-- --iterations 5 --explain --prompts 600000]
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -99,8 +99,8 @@ try {
       SELECT 'bench-' || (i / ${perList}::int), i % ${perList}::int, ${projectId}, ${text(Prisma.sql`i`)}, ${text(Prisma.sql`i`)}, ARRAY['Mechanics'], ARRAY[${text(Prisma.sql`i`)}]
       FROM generate_series(0, ${PROMPTS}::int - 1) AS i`;
     await prisma.$executeRaw`
-      INSERT INTO prompt_list_entry_dimension ("listId", position, dimension, "projectId", "promptKey", "shownPrompt")
-      SELECT "listId", position, 'Mechanics', "projectId", "promptKey", prompt FROM prompt_list_entry WHERE "projectId" = ${projectId}`;
+      INSERT INTO prompt_list_entry_dimension ("listId", position, dimension, "projectId", "promptKey", "shownPrompt", first)
+      SELECT "listId", position, 'Mechanics', "projectId", "promptKey", prompt, true FROM prompt_list_entry WHERE "projectId" = ${projectId}`;
     // As savePromptList does after storing a list.
     await prisma.$executeRaw`VACUUM (ANALYZE) prompt_list_entry, prompt_list_entry_dimension`;
     stored = PROMPTS;
@@ -136,7 +136,9 @@ try {
   console.log(
     `\nprojectCompleteness on ${stored.toLocaleString("en")} prompts / ${videos.toLocaleString("en")} videos, ${ITERATIONS} timed calls after ${WARM_UP} warm-ups (target < ${TARGET_MS} ms)`,
   );
-  for (const page of [1, 1000]) {
+  // The first page, a deep one, and the last: a page starts at its first prompt by an OFFSET over the index.
+  const last = Math.ceil((await store.projectCompleteness(deps, owner, projectId)).totals.missing / 100);
+  for (const page of [1, 1000, last]) {
     const query = store.completenessQuerySchema.parse({ page, pageSize: 100 });
     for (let i = 0; i < WARM_UP; i++) await store.projectCompleteness(deps, owner, projectId, query);
     const times: number[] = [];

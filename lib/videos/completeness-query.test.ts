@@ -12,7 +12,7 @@ import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { completenessFromDatabase } from "./completeness-query";
 import { promptIndexForProject } from "./describe-imported-video";
-import { savePromptList } from "./prompt-list-store";
+import { deletePromptList, savePromptList } from "./prompt-list-store";
 import { getStorage } from "../storage/storage";
 
 const LONG = `A long prompt ${"that keeps going ".repeat(14)}and ends here.`;
@@ -110,5 +110,72 @@ describe("completenessFromDatabase", () => {
     expect(page.missing).toEqual({ page: 2, pageSize: 4, total: missing.length, items: missing.slice(4, 8) });
     expect(page.unexpected.items).toEqual(unexpected.slice(4, 8));
     expect(page.unmatched.items).toEqual([]);
+  });
+
+  it("pages the missing samples as the reference lists them, from any page on, around present samples", async () => {
+    const projectId = (await createProject(prisma, owner, { name: "Completeness pages" })).id;
+    const prompts = Array.from({ length: 30 }, (_, i) => `Prompt ${String(i).padStart(2, "0")} of the walk.`);
+    await addList(
+      projectId,
+      "mechanics.json",
+      prompts.map((prompt) => ({ prompt, dimensions: ["Mechanics"] })),
+    );
+    await addList(projectId, "flat.json", [
+      { prompt: "Flat one.", dimensions: [] },
+      { prompt: "Flat two.", dimensions: [] },
+    ]);
+    // Present samples scattered over the walk: whole prompts, single samples, the first and the last.
+    for (const [i, sample] of [
+      [0, 0],
+      [3, 0],
+      [3, 1],
+      [3, 2],
+      [4, 1],
+      [11, 2],
+      [12, 0],
+      [12, 1],
+      [12, 2],
+      [29, 2],
+    ] as const)
+      await addVideo(projectId, `Mechanics/${prompts[i]}-${sample}.mp4`, prompts[i]!, sample, ["Mechanics"]);
+    await addVideo(projectId, "flat/Flat two.-1.mp4", "Flat two.", 1, []);
+    const expected = (await reference(projectId)).dimensions.flatMap((row) => row.missing);
+    expect(expected).toHaveLength(30 * 3 - 10 + 2 * 3 - 1);
+    for (const pageSize of [1, 7, 40]) {
+      for (let page = 1; (page - 1) * pageSize <= expected.length; page++) {
+        const got = await completenessFromDatabase(prisma, projectId, { page, pageSize });
+        expect(got.missing.items, `page ${page} of ${pageSize}`).toEqual(expected.slice((page - 1) * pageSize, page * pageSize));
+      }
+    }
+  });
+
+  it("answers as the reference after a list is deleted: the prompts it spelled first and counted are the other lists'", async () => {
+    const projectId = (await createProject(prisma, owner, { name: "Completeness after a delete" })).id;
+    const nfd = P[5]!.normalize("NFD");
+    const first = await addList(projectId, "first.json", [
+      { prompt: nfd, dimensions: ["Mechanics"] },
+      { prompt: P[0]!, dimensions: ["Mechanics"] },
+    ]);
+    await addList(projectId, "second.json", [
+      { prompt: P[5]!, dimensions: ["Mechanics", "Material"] },
+      { prompt: P[0]!, dimensions: ["Mechanics"] },
+      { prompt: P[1]!, dimensions: [] },
+    ]);
+    await addVideo(projectId, `Mechanics/${P[5]}-1.mp4`, P[5]!, 1, ["Mechanics"]);
+    await addVideo(projectId, `Mechanics/${P[0]}-0.mp4`, P[0]!, 9, ["Mechanics"]);
+    const compare = async () => {
+      const expected = await reference(projectId);
+      const got = await completenessFromDatabase(prisma, projectId, { page: 1, pageSize: 1000 });
+      expect(got.totals).toEqual(expected.totals);
+      expect(got.dimensions.map((d) => [d.dimension, d.prompts, d.present])).toEqual(expected.dimensions.map((d) => [d.dimension, d.prompts, d.present]));
+      expect(got.missing.items).toEqual(expected.dimensions.flatMap((row) => row.missing));
+      expect(got.unexpected.items).toEqual(expected.dimensions.flatMap((row) => row.unexpected));
+      return got;
+    };
+    expect((await compare()).missing.items[0]).toMatchObject({ prompt: nfd });
+    await deletePromptList({ prisma, storage: getStorage() }, owner, projectId, first.id!);
+    const after = await compare();
+    expect(after.missing.items.map((m) => m.prompt)).toContain(P[5]);
+    expect(after.dimensions.find((d) => d.dimension === "Mechanics")?.prompts).toBe(2);
   });
 });

@@ -73,14 +73,12 @@ function videoCtes(projectId: string) {
     present AS (SELECT dim, pkey, sample FROM ranked WHERE rank = 1)`;
 }
 
-/** A dimension's prompts, one row a prompt key, in the report's order (the shown spelling's byte order): an index scan. */
+/** A dimension's prompts, one row a prompt key (its `first`), in the report's order (the shown spelling's byte order): an index scan. */
 function dimensionPrompts(projectId: string, dim: string) {
   const noneNamed =
-    dim === ""
-      ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = pd."promptKey" AND x.dimension <> '')`
-      : Prisma.empty;
-  return Prisma.sql`SELECT DISTINCT pd."shownPrompt" COLLATE "C" AS prompt, pd."promptKey" AS pkey
-    FROM prompt_list_entry_dimension pd WHERE pd."projectId" = ${projectId} AND pd.dimension = ${dim} ${noneNamed}`;
+    dim === "" ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = pd."promptKey" AND x.dimension <> '')` : Prisma.empty;
+  return Prisma.sql`SELECT pd."shownPrompt" COLLATE "C" AS prompt, pd."promptKey" AS pkey
+    FROM prompt_list_entry_dimension pd WHERE pd."projectId" = ${projectId} AND pd.dimension = ${dim} AND pd.first ${noneNamed}`;
 }
 
 /**
@@ -101,10 +99,7 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
       SELECT dim, path, pkey, sample, 'duplicate_sample', first_path FROM ranked WHERE rank > 1
     ),
     prompt_counts AS (
-      SELECT dim, count(*) AS prompts FROM (
-        SELECT DISTINCT pd.dimension AS dim, pd."shownPrompt" COLLATE "C", pd."promptKey" FROM prompt_list_entry_dimension pd
-        WHERE pd."projectId" = ${projectId} AND pd.dimension <> ''
-      ) AS named GROUP BY dim
+      SELECT pd.dimension AS dim, count(*) AS prompts FROM prompt_list_entry_dimension pd WHERE pd."projectId" = ${projectId} AND pd.first AND pd.dimension <> '' GROUP BY pd.dimension
       UNION ALL
       SELECT '', count(*) FROM (${dimensionPrompts(projectId, "")}) AS unnamed HAVING count(*) > 0
     ),

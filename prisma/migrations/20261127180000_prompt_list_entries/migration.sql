@@ -24,6 +24,7 @@ CREATE TABLE "prompt_list_entry_dimension" (
     "projectId" TEXT NOT NULL,
     "promptKey" TEXT NOT NULL,
     "shownPrompt" TEXT NOT NULL,
+    "first" BOOLEAN NOT NULL,
 
     CONSTRAINT "prompt_list_entry_dimension_pkey" PRIMARY KEY ("listId","position","dimension")
 );
@@ -37,9 +38,9 @@ CREATE INDEX "prompt_list_entry_nameKeys_idx" ON "prompt_list_entry" USING GIN (
 -- CreateIndex
 CREATE INDEX "prompt_list_entry_dimension_projectId_promptKey_dimension_idx" ON "prompt_list_entry_dimension"("projectId", "promptKey", "dimension");
 
--- The report's order of a dimension's prompts (byte order of the shown spelling), one prompt key after another:
--- its counts and pages are index scans of this.
-CREATE INDEX "prompt_list_entry_dimension_order_idx" ON "prompt_list_entry_dimension" ("projectId", "dimension", ("shownPrompt" COLLATE "C"), "promptKey");
+-- The report's order of a dimension's prompts (byte order of the shown spelling), one row a prompt key: its counts
+-- and pages are index-only scans of this.
+CREATE INDEX "prompt_list_entry_dimension_order_idx" ON "prompt_list_entry_dimension" ("projectId", "dimension", ("shownPrompt" COLLATE "C"), "promptKey") WHERE "first";
 
 -- AddForeignKey
 ALTER TABLE "prompt_list_entry" ADD CONSTRAINT "prompt_list_entry_listId_fkey" FOREIGN KEY ("listId") REFERENCES "prompt_list"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -69,10 +70,12 @@ FROM (
 WHERE e.prompt <> '';
 
 -- Each entry in each dimension it names ('' when none), shown as the project's earliest entry (by list age, then
--- position) with the same key spells it.
-INSERT INTO "prompt_list_entry_dimension" ("listId", "position", "dimension", "projectId", "promptKey", "shownPrompt")
-SELECT e."listId", e."position", d.dim, e."projectId", e."promptKey", first.prompt
+-- position) with the same key spells it; the earliest of each dimension and key is the one counted.
+INSERT INTO "prompt_list_entry_dimension" ("listId", "position", "dimension", "projectId", "promptKey", "shownPrompt", "first")
+SELECT e."listId", e."position", d.dim, e."projectId", e."promptKey", first.prompt,
+       row_number() OVER (PARTITION BY e."projectId", d.dim, e."promptKey" ORDER BY l."createdAt", l.id, e."position") = 1
 FROM "prompt_list_entry" e
+JOIN "prompt_list" l ON l.id = e."listId"
 CROSS JOIN LATERAL (SELECT unnest(e."dimensions") UNION SELECT '' WHERE cardinality(e."dimensions") = 0) AS d(dim)
 CROSS JOIN LATERAL (
   SELECT f."prompt" FROM "prompt_list_entry" f JOIN "prompt_list" fl ON fl.id = f."listId"
