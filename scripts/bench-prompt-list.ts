@@ -89,7 +89,7 @@ try {
     // --prompts N: the rows savePromptList writes (a list per MAX_PROMPT_LIST_ENTRIES, each entry with its name
     // keys and its dimension row), written set-based straight to the tables, past the maxima.
     const perList = store.MAX_PROMPT_LIST_ENTRIES;
-    const text = (i: Prisma.Sql) => Prisma.sql`'A red ball number ' || ${i} || ' rolls down a long wooden ramp in a sunny garden and stops by the fence'`;
+    const text = (i: InstanceType<typeof Prisma.Sql>) => Prisma.sql`'A red ball number ' || ${i} || ' rolls down a long wooden ramp in a sunny garden and stops by the fence'`;
     await prisma.$executeRaw`
       INSERT INTO prompt_list (id, "projectId", name, format, "entryCount", "createdById", "createdAt")
       SELECT 'bench-' || n, ${projectId}, 'Mechanics.txt', 'dimension-txt', least(${perList}::int, ${PROMPTS}::int - n * ${perList}::int), ${owner.userId}, now() + n * interval '1 ms'
