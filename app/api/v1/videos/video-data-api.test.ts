@@ -143,7 +143,14 @@ describe("metadata imported after the videos", () => {
     // A flat folder: the name holds the truncated prompt, and no dimension.
     const video = await addVideo(projectId, `${long.slice(0, 180)}-0.mp4`, { prompt: long.slice(0, 180) });
     await prisma.promptList.create({
-      data: { projectId, name: "prompts.json", format: "json-array", entries: { create: [{ position: 0, projectId, prompt: long, promptKey: long, dimensions: ["Mechanics", "Material"] }] }, entryCount: 1, createdById: owner.userId },
+      data: {
+        projectId,
+        name: "prompts.json",
+        format: "json-array",
+        entries: { create: [{ position: 0, projectId, prompt: long, promptKey: long, dimensions: ["Mechanics", "Material"] }] },
+        entryCount: 1,
+        createdById: owner.userId,
+      },
     });
     const dry = await call(metadataRoute(request(keys.owner, "POST", { promptLists: true }), ctx({ projectId })));
     expect(dry.body.changes).toEqual([
