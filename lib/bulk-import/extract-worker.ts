@@ -6,6 +6,7 @@ import { createFrameSet, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";
 import type { FfmpegTools } from "./ffmpeg-tools";
 import { extractFrameSetFromFile } from "./native-extraction";
+import { frameSetCountsLine } from "../frames/frame-set-parameters";
 
 export interface ExtractWorkerOptions {
   deps: VideoDeps;
@@ -80,7 +81,7 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
           });
           extracted += 1;
           log(
-            `extracted ${video.relativePath} (video ${video.id}): ${frames.manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${frames.manifest.length} frames (${frames.decoder})${saved.created ? "" : " (another worker stored them first)"}`,
+            `extracted ${video.relativePath} (video ${video.id}): ${frameSetCountsLine(frames.parameters, frames.manifest)} (${frames.decoder})${saved.created ? "" : " (another worker stored them first)"}`,
           );
         } catch (error) {
           if (signal?.aborted) break;

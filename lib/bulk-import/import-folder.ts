@@ -13,6 +13,7 @@ import { foundGenerators, type FoundGenerators } from "../import/found-generator
 import type { FfmpegTools } from "./ffmpeg-tools";
 import { duplicateVideoId, refusalOf, type ImportTarget, type TargetVideo } from "./import-target";
 import { extractFrameSetFromFile, inspectVideoFile, type InspectedVideo } from "./native-extraction";
+import { frameSetCountsLine } from "../frames/frame-set-parameters";
 import type { UploadJournal } from "./upload-journal";
 
 /** Why a file was not imported, as the summary groups them. */
@@ -283,7 +284,7 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
         noPrompt,
         keyFrames,
         frames: frames.manifest.length,
-        message: `${keyFrames} key frames, ${frames.manifest.length} frames (${frames.decoder})${resumed ? " (finished from an earlier run)" : ""}${noPrompt ? ` · ${NO_PROMPT}` : ""}`,
+        message: `${frameSetCountsLine(frames.parameters, frames.manifest)} (${frames.decoder})${resumed ? " (finished from an earlier run)" : ""}${noPrompt ? ` · ${NO_PROMPT}` : ""}`,
       };
     } catch (error) {
       await target.recordExtractionError(video.id, messageOf(error)).catch(() => {});

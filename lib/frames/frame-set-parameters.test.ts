@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFrameManifest, type FrameManifest, frameManifestSchema, frameSetParametersKey, normaliseFrameSetParameters, validateManifest } from "./frame-set-parameters";
+import { checkFrameManifest, type FrameManifest, frameManifestSchema, frameSetCountsLine, frameSetParametersKey, normaliseFrameSetParameters, validateManifest } from "./frame-set-parameters";
 
 describe("normaliseFrameSetParameters", () => {
   it("fills the defaults of each mode", () => {
@@ -143,5 +143,13 @@ describe("checkFrameManifest", () => {
     if (!badSchema.ok) expect(badSchema.problems.join("\n")).toMatch(/^0\.name: .*slashes/);
     const inconsistent = checkFrameManifest(withFrame(2, { cluster: 0 }));
     expect(inconsistent).toEqual({ ok: false, problems: ["Frame 2's cluster 0 is not a key frame."] });
+  });
+});
+
+describe("frameSetCountsLine", () => {
+  it("reads a uniform set as frames at their times and a key-frame set by both counts", () => {
+    const frames = (keys: number, all: number) => Array.from({ length: all }, (_, i) => ({ isKeyFrame: i < keys }));
+    expect(frameSetCountsLine({ mode: "uniform" }, frames(64, 64))).toBe("64 uniform frames");
+    expect(frameSetCountsLine({ mode: "density-peaks" }, frames(4, 32))).toBe("4 key frames, 32 frames");
   });
 });

@@ -188,3 +188,12 @@ export function checkFrameManifest(input: unknown, mode?: FrameSetParameters["mo
   const problems = validateManifest(parsed.data, mode);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest: parsed.data };
 }
+
+/**
+ * How a stored frame set reads in a progress line: a uniform set's frames are frames at their times, with no key
+ * frames or clusters ("64 uniform frames"); a key-frame set names both counts ("4 key frames, 32 frames").
+ */
+export function frameSetCountsLine(parameters: Pick<FrameSetParameters, "mode">, manifest: readonly { isKeyFrame: boolean }[]): string {
+  if (parameters.mode === "uniform") return `${manifest.length} uniform frames`;
+  return `${manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${manifest.length} frames`;
+}
