@@ -27,7 +27,7 @@ export type QueueScope = string;
 export const QUEUE_MODES = ["full", "presence"] as const;
 export type QueueMode = (typeof QUEUE_MODES)[number];
 
-export { QUEUE_HAND_OUTS, type QueueHandOut } from "./queue-states.validation";
+export type { QueueHandOut } from "./queue-states.validation";
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
 function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
