@@ -72,8 +72,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function openScreen(blind = true) {
-  item = questionItem(blind);
+async function openScreen(blind = true, video?: Record<string, unknown>) {
+  const base = questionItem(blind);
+  item = video ? { ...base, video: { ...base.video, ...video } } : base;
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
@@ -92,6 +93,14 @@ function press(...keys: string[]) {
 const values = () => screen.getAllByTestId("my-value").map((element) => element.textContent?.trim() ?? "");
 
 describe("a VBench-2.0 item on the review screen", () => {
+  it("names a uniform set's frames by place and time, not as key frames with clusters of one", async () => {
+    // As stored: each uniform frame is its own cluster.
+    await openScreen(true, { frames: frames.map((frame, i) => ({ ...frame, cluster: i })), uniformFrames: true });
+    expect(screen.getAllByText(/^frame 1 · 0\.00 s$/).length).toBeGreaterThan(0);
+    expect(screen.queryByText(/cluster of 1/)).toBeNull();
+    expect(screen.queryByText(/^key frame 1/)).toBeNull();
+  });
+
   it("shows each question in the judge's words, with yes / no buttons named by the question", async () => {
     await openScreen();
     const rows = screen.getAllByTestId("target");

@@ -51,7 +51,15 @@ interface ItemView {
   [subjectKey: string]: unknown;
   assignment: { status: "claimed" | "done" };
   blind: boolean;
-  video: { id: string; fileName: string; prompt: string | null; url: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[] };
+  video: {
+    id: string;
+    fileName: string;
+    prompt: string | null;
+    url: string;
+    frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[];
+    /** A uniform frame set: its frames are named by place and time, not as key frames with clusters. */
+    uniformFrames?: boolean;
+  };
   /** The run's per-video summary, read through the task's metrics; absent while blind. */
   judgeSummary?: SubjectSummary | null;
   targets: TargetView[];
@@ -76,7 +84,7 @@ function reviewShortcuts(projectId: string): [string, string][] {
     ["j / ↓", "next target"],
     ["k / ↑", "previous target"],
     ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms); with "a score moves on", the focus then goes to the next target`],
-    ["y / n", `verdict: yes${positives.length ? ` (${positives.join(" / ")})` : ""} / no; without a verdict, the focused yes/no question (also 1 / 0)`],
+    ["y / n", `answer yes / no: the item's verdict, else the focused yes/no question (also 1 / 0${positives.length ? `; a verdict's yes is ${positives.join(" / ")}` : ""})`],
     ...Object.values(subjectValueKeys()).map((keys) => keys.help),
     ...CORE_SHORTCUTS_AFTER,
   ];
@@ -958,7 +966,14 @@ function ItemReview({
             <span className="text-slate-500">Prompt: </span>
             {data.video.prompt ?? "—"} <span className="text-xs text-slate-500">({data.video.fileName})</span>
           </p>
-          <VideoFramesViewer videoUrl={data.video.url} frames={data.video.frames} playerRef={player} highlighted={highlighted} highlightLabel={looked?.label ?? null} />
+          <VideoFramesViewer
+            videoUrl={data.video.url}
+            frames={data.video.frames}
+            uniform={data.video.uniformFrames}
+            playerRef={player}
+            highlighted={highlighted}
+            highlightLabel={looked?.label ?? null}
+          />
           <SubjectViews item={data} blind={data.blind} />
         </div>
 

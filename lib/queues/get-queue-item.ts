@@ -94,6 +94,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       model: video.model,
       url: `/api/v1/videos/${video.id}/file`,
       frames: frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: f.isKeyFrame, cluster: f.cluster, url: `/api/v1/frames/${f.id}/image` })),
+      /** Whether the frames are a uniform set: frames at their times, with no key frames or clusters. */
+      uniformFrames: (frameSet?.parameters as { mode?: unknown } | null)?.mode === "uniform",
     },
     ...(blind
       ? {}
