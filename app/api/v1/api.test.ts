@@ -139,7 +139,8 @@ describe("/api/health", () => {
   it("reports the database up, and down with 503 when it is unreachable", async () => {
     const up = await getHealth(new Request("http://localhost:3000/api/health"));
     expect(up.status).toBe(200);
-    expect(await up.json()).toEqual({ status: "ok", db: "ok" });
+    const upBody = (await up.json()) as { status: string; db: string; latencyMs: unknown };
+    expect(upBody).toEqual({ status: "ok", db: "ok", latencyMs: expect.any(Number) });
 
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = "postgresql://nobody:nothing@127.0.0.1:1/none";
