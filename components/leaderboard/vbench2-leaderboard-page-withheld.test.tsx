@@ -72,13 +72,23 @@ describe("the VBench-2.0 leaderboard page", () => {
     expect(html).toContain("format=csv");
   });
 
-  it("offers no eval_results file of a generator the owner reviews blind on the results page, and the viewer every one", async () => {
+  it("withholds the whole results page from the owner (notice, no table, sections, JSON or leaderboard link), and gives the viewer all of it", async () => {
     page.actor = owner;
     const mine = renderToStaticMarkup(await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }));
+    expect(mine).toContain('data-testid="withheld"');
+    expect(mine).toContain("The VBench-2.0 results are hidden while you review &quot;Mechanics blind&quot; blind: 2 items left.");
+    expect(mine).toContain('data-testid="vbench2-choose"');
+    expect(mine).not.toContain('data-testid="vbench2-dimensions"');
+    expect(mine).not.toContain("excluded,");
+    expect(mine).not.toContain("format=json");
+    expect(mine).not.toContain('data-testid="vbench2-leaderboard-link"');
+    // GenA's and GenB's Mechanics videos are both blind: neither eval_results file would answer.
     expect(mine).not.toContain("format=eval_results");
-    expect(mine.match(/data-testid="vbench2-eval-results-withheld"/g)).toHaveLength(2);
     page.actor = viewer;
     const theirs = renderToStaticMarkup(await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }));
+    expect(theirs).not.toContain('data-testid="withheld"');
+    expect(theirs).toContain('data-testid="vbench2-dimensions"');
+    expect(theirs).toContain("format=json");
     expect(theirs.match(/format=eval_results&amp;model=/g)).toHaveLength(2);
   });
 });

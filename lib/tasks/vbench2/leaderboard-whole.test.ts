@@ -22,7 +22,7 @@ import { GET as getLeaderboard } from "./routes/vbench2-leaderboard";
 import { vbench2Leaderboard } from "./leaderboard";
 import { evalResultsOf, vbench2RunResults } from "./results";
 import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
-import { visibleEvalResults } from "./visible-results";
+import { vbench2ResultsView, visibleEvalResults } from "./visible-results";
 
 let stub: StubServer;
 let owner: Actor;
@@ -113,6 +113,24 @@ describe("while the owner reviews GenB's videos in a blind queue", () => {
     expect(await genA.json()).toEqual(evalResultsOf(await vbench2RunResults(prisma, projectId, runId, { model: "GenA" })));
   });
 
+  it("withholds the whole results JSON and page view from the owner (no counts or scores beside redacted videos); the viewer gets them whole", async () => {
+    const response = await getResults(new Request("http://x/?format=json", { headers: await bearer(owner) }), { params: Promise.resolve({ runId }) });
+    expect(response.status).toBe(409);
+    const body = (await response.json()) as { error: { code: string; message: string; details: { withheld: unknown } } };
+    expect(body.error).toMatchObject({ code: "withheld", message: expect.stringContaining('The VBench-2.0 results view is hidden while you review "Blind Material" blind: 2 items left') });
+    expect(body.error.details.withheld).toEqual({ queues: [{ id: queueId, name: "Blind Material", itemsLeft: 2 }], blindVideos: 2 });
+    const view = await vbench2ResultsView(prisma, owner, projectId, runId);
+    expect(view.results).toBeNull();
+    expect(view.withheld).toEqual({ queues: [{ id: queueId, name: "Blind Material", itemsLeft: 2 }], blindVideos: 2 });
+    // GenA's file is still whole (none of its videos is blind), GenB's is not.
+    expect(view.generators).toEqual([
+      { model: "GenA", withheld: false },
+      { model: "GenB", withheld: true },
+    ]);
+    const theirs = await getResults(new Request("http://x/?format=json", { headers: await bearer(viewer) }), { params: Promise.resolve({ runId }) });
+    expect(theirs.status).toBe(200);
+  });
+
   it("gives the owner the viewer's board and file once they have submitted both items, and not before", async () => {
     await expect(visibleEvalResults(prisma, owner, projectId, runId, { model: "GenB" })).rejects.toBeInstanceOf(WithheldError);
     await prisma.reviewQueueAssignment.updateMany({ where: { queueId, reviewerId: owner.userId }, data: { status: "done", doneAt: new Date() } });
@@ -128,6 +146,9 @@ describe("while the owner reviews GenB's videos in a blind queue", () => {
     const theirs = await vbench2Leaderboard(prisma, viewer, projectId, { runId, samples: 200, seed: 3 });
     expect(mine).toEqual(theirs);
     expect(mine.generators.map((g) => g.model)).toEqual(["GenB", "GenA"]);
+    const json = async (actor: Actor) => (await getResults(new Request("http://x/?format=json", { headers: await bearer(actor) }), { params: Promise.resolve({ runId }) })).json();
+    expect(await json(owner)).toEqual(await json(viewer));
+    expect(await vbench2ResultsView(prisma, owner, projectId, runId)).toEqual(await vbench2ResultsView(prisma, viewer, projectId, runId));
     expect(await visibleEvalResults(prisma, owner, projectId, runId, { model: "GenB" })).toEqual(evalResultsOf(await vbench2RunResults(prisma, projectId, runId, { model: "GenB" })));
   });
 });

@@ -4,16 +4,18 @@ import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { FilterSelect } from "@/components/ui/filter-select";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { chosenLabelSetId, NO_LABEL_SET, runFrameStrips, videoSlice, vbench2PageChoices, vbench2PageQuerySchema } from "@/lib/tasks/vbench2/page-data";
 import { VBENCH2_CATEGORIES } from "@/lib/tasks/vbench2/vbench2-dimensions";
-import { visibleVbench2Results } from "@/lib/tasks/vbench2/visible-results";
+import { vbench2ResultsView, type VisibleVbench2Results } from "@/lib/tasks/vbench2/visible-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import { withheldReason, type Withheld } from "@/lib/visibility/withheld";
 import { DimensionVideos } from "../dimension-videos";
 import { AgreementCell, Percent } from "../results-cells";
 
-type Results = Awaited<ReturnType<typeof visibleVbench2Results>>;
+type Results = VisibleVbench2Results;
 
 /** The dimensions table's rows: each category's mean above its dimensions, then the total. */
 type DimensionRow = { kind: "category"; category: string } | { kind: "dimension"; dimension: string; d: Results["dimensions"][number] | undefined } | { kind: "total" };
@@ -81,9 +83,12 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
   const labelSetId = chosenLabelSetId(query, labelSets);
   let problem = parsed.success ? null : "Some parameters were not understood and were ignored.";
   let results: Results | null = null;
+  let withheld: Withheld | null = null;
+  let generatorFiles: { model: string; withheld: boolean }[] = [];
   if (runId) {
     try {
-      results = await visibleVbench2Results(prisma, actor, projectId, runId, { labelSetId });
+      // Whole or withheld: while any of the run's videos is blind to the caller, no table, section or count is shown.
+      ({ results, withheld, generators: generatorFiles } = await vbench2ResultsView(prisma, actor, projectId, runId, { labelSetId }));
     } catch (error) {
       if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
       problem = error.message;
@@ -91,9 +96,9 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
   }
   // People's categories and total mean something only once someone answered a question.
   const peopleAnswered = results?.dimensions.some((d) => d.humanN > 0 || d.humanScore !== null) ?? false;
-  const generators = results ? [...new Set(results.dimensions.flatMap((d) => d.videos.map((v) => v.model).filter((m): m is string => m !== null)))].sort() : [];
   // A generator's eval_results file is whole or withheld (409) while the caller reviews any of its videos blind.
-  const withheldGenerators = new Set(results ? results.dimensions.flatMap((d) => d.videos.filter((v) => v.blind && v.model !== null).map((v) => v.model!)) : []);
+  const generators = generatorFiles.map((g) => g.model);
+  const withheldGenerators = new Set(generatorFiles.filter((g) => g.withheld).map((g) => g.model));
   const api = runId ? `/api/v1/runs/${runId}/vbench2` : null;
   const labelQuery = labelSetId ? `&labelSetId=${encodeURIComponent(labelSetId)}` : "";
   // Each judged dimension's videos a page at a time; the dimension the query names opens at its filter and page.
@@ -153,6 +158,18 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
           />
           <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
         </form>
+      )}
+      {withheld && <WithheldNotice message={`The VBench-2.0 results are ${withheldReason(withheld)}.`} withheld={withheld} />}
+      {withheld && api && generators.some((model) => !withheldGenerators.has(model)) && (
+        <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-exports">
+          {generators
+            .filter((model) => !withheldGenerators.has(model))
+            .map((model) => (
+              <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
+                {model}_eval_results.json
+              </a>
+            ))}
+        </p>
       )}
       {results && api && (
         <>
