@@ -190,7 +190,8 @@ export function VideoWorkspace({
           )}
         </Card>
 
-        {data && run && OUTPUT_VIEWS[run.pipeline] && (
+        {/* A blind reviewer's outputs come back redacted: the blind notice above says why, and no empty answers show. */}
+        {data && !data.blind && run && OUTPUT_VIEWS[run.pipeline] && (
           <Card title="Judge outputs">
             <OutputsView pipeline={run.pipeline} steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
           </Card>
