@@ -1,7 +1,8 @@
 /**
  * The leaderboard pages rendered on the server (react-dom/server, on PostgreSQL): an owner reviewing one of the run's
  * videos in a blind queue gets the withheld notice naming the queue and the items left, and no board, table or
- * download; a viewer gets the whole board.
+ * download, whichever metric is asked for (even one no video has a value of); a viewer gets the whole board, opened on
+ * a metric some video has a value of.
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -33,9 +34,9 @@ beforeAll(async () => {
   await prisma.reviewQueueAssignment.create({ data: { itemId: first.id, queueId: queue.id, reviewerId: owner.userId } });
 });
 
-async function render(actor: Actor) {
+async function render(actor: Actor, query: Record<string, string> = {}, run = runId) {
   page.actor = actor;
-  const element = await RunLeaderboardPage({ params: Promise.resolve({ projectId, runId }), searchParams: Promise.resolve({ samples: "200" }) });
+  const element = await RunLeaderboardPage({ params: Promise.resolve({ projectId, runId: run }), searchParams: Promise.resolve({ samples: "200", ...query }) });
   return renderToStaticMarkup(element);
 }
 
@@ -55,5 +56,25 @@ describe("a run's leaderboard page", () => {
     expect(html).toContain('data-testid="leaderboard-row"');
     expect(html).toContain("GenA");
     expect(html).toContain("GenB");
+  });
+
+  it("withholds the board from that owner on a metric no video has a value of too, instead of an empty board", async () => {
+    expect(await prisma.runMetric.count({ where: { runId, metric: "I" } })).toBe(0);
+    const html = await render(owner, { metric: "I" });
+    expect(html).toContain('data-testid="withheld"');
+    expect(html).not.toContain("No model to rank");
+    expect(html).not.toContain('data-testid="leaderboard-form"');
+  });
+
+  it("opens on the headline metric among those some video of the run has a value of, and lists those first", async () => {
+    const videoIds = (await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true }, orderBy: { videoId: "asc" } })).map((v) => v.videoId);
+    const { runId: other } = await seedFinishedRun(prisma, owner, projectId, videoIds, { scores: () => [], outcome: (v) => ({ verdict: v % 2 === 0, overall: 50 }) });
+    await prisma.runMetric.deleteMany({ where: { runId: other, metric: "overall" } });
+    expect(await prisma.runMetric.count({ where: { runId: other, metric: "verdict" } })).toBeGreaterThan(0);
+    const html = await render(viewer, {}, other);
+    expect(html).toMatch(/<option value="verdict" selected="">/);
+    expect(html).not.toContain("No model to rank");
+    expect(html).toContain('data-testid="leaderboard-row"');
+    expect(html.indexOf('<option value="verdict"')).toBeLessThan(html.indexOf('<option value="I"'));
   });
 });

@@ -3,7 +3,8 @@
  * generator) and resampled by the video's prompt. Works for any task whose subject is the video (hallucination,
  * a rubric task over videos): the metric is one the run's task declares, read through the registry. A ranking is
  * computed from every video or not shown: while the caller reviews any of the run's videos in a blind queue it is
- * withheld (WithheldError, 409).
+ * withheld (WithheldError, 409), whichever metric is asked for, even one no video has a value of. Without `metric=`
+ * the board opens on the headline metric among those some video of the run has a value of.
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
@@ -28,7 +29,7 @@ export interface RunLeaderboard {
     /** Values are proportions (a 0–1 scale or yes/no), shown as percentages. */
     percent: boolean;
   };
-  /** The metrics of the run's task: what `metric=` may name. */
+  /** The metrics of the run's task: what `metric=` may name, those some video of the run has a value of first. */
   metrics: { id: string; label: string }[];
   videos: {
     /** The run's videos with a value of the metric. */
@@ -62,23 +63,29 @@ export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: 
   const task = findTask(run.pipeline);
   if (!task) throw new ValidationError(`No judge task is declared for this run's pipeline "${run.pipeline}": it has no metrics to rank by.`);
   if (task.subject !== "video") throw new ValidationError(`A ${task.label} run judges each ${task.subject}, not the videos: its values have no generator to rank.`);
-  const metric = query.metric === undefined ? defaultLeaderboardMetric(task.metrics) : task.metrics.find((m) => m.id === query.metric);
-  if (!metric) {
+  const named = query.metric === undefined ? undefined : task.metrics.find((m) => m.id === query.metric);
+  if (query.metric !== undefined && !named) {
     const choices = task.metrics.map((m) => `${m.id} (${m.label})`).join(", ");
-    throw new ValidationError(query.metric === undefined ? `The task ${task.label} declares no metrics.` : `The task ${task.label} has no metric "${query.metric}": one of ${choices || "none"}.`);
+    throw new ValidationError(`The task ${task.label} has no metric "${query.metric}": one of ${choices || "none"}.`);
   }
+  // Whole or withheld over every video of the run, before any metric's values are read: the answer never depends on the metric.
+  const runVideos = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true } });
+  await requireWholeView(
+    prisma,
+    actor.userId,
+    runVideos.map((v) => v.videoId),
+    "This run's leaderboard",
+  );
+  const valued = new Set((await prisma.runMetric.findMany({ where: { runId, itemId: "" }, distinct: ["metric"], select: { metric: true } })).map((row) => row.metric));
+  const metrics = [...task.metrics.filter((m) => valued.has(m.id)), ...task.metrics.filter((m) => !valued.has(m.id))];
+  const metric = named ?? defaultLeaderboardMetric(metrics.filter((m) => valued.has(m.id))) ?? defaultLeaderboardMetric(task.metrics);
+  if (!metric) throw new ValidationError(`The task ${task.label} declares no metrics.`);
 
   const scale = scaleBounds(metric.scale);
   const values = await prisma.runMetric.findMany({
     where: { runId, metric: metric.id, itemId: "" },
     select: { videoId: true, value: true, video: { select: { model: true, prompt: true } } },
   });
-  await requireWholeView(
-    prisma,
-    actor.userId,
-    values.map((v) => v.videoId),
-    "This run's leaderboard",
-  );
   let withoutModel = 0;
   const rows = values.flatMap((v) => {
     if (!v.video.model) {
@@ -90,7 +97,7 @@ export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: 
   return {
     run: { id: run.id, projectId: run.projectId, pipeline: run.pipeline, name: runNameOfRow(run) },
     metric: { id: metric.id, label: metric.label, definition: metric.definition, higherIsBetter: metric.higherIsBetter, scale, percent: scale.min >= 0 && scale.max <= 1 },
-    metrics: task.metrics.map((m) => ({ id: m.id, label: m.label })),
+    metrics: metrics.map((m) => ({ id: m.id, label: m.label })),
     videos: { withValue: values.length, ranked: rows.length, withoutModel },
     leaderboard: buildLeaderboard({ rows, dimensions: [metric.id], higherIsBetter: metric.higherIsBetter, bootstrap: { samples: query.samples, seed: query.seed } }),
   };
