@@ -14,6 +14,7 @@ import { reviewVideoOutcome } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { WithheldError } from "../visibility/withheld";
 import { labelNextPlan } from "./label-next";
 
 let stub: StubServer;
@@ -92,5 +93,17 @@ describe("what to label next, from a run's stored verdicts and the humans' label
     await expect(labelNextPlan(prisma, reviewer, runId, { budget: 2 })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(labelNextPlan(prisma, owner, runId, { budget: "0" })).rejects.toThrow(/Budget: at least 1/);
     await expect(labelNextPlan(prisma, owner, runId, { strata: "x" })).rejects.toThrow();
+  });
+
+  it("is withheld whole from an owner who reviews some of the run's videos blind, naming the queue; the other owner gets the plan", async () => {
+    const coOwner = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: coOwner.userId, role: "owner" } });
+    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind verdicts", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[5]!, position: 0 } });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: coOwner.userId } });
+    const withheld = await labelNextPlan(prisma, coOwner, runId, { budget: 2 }).catch((error: unknown) => error);
+    expect(withheld).toBeInstanceOf(WithheldError);
+    expect((withheld as WithheldError).message).toContain('What to label next is hidden while you review "Blind verdicts" blind: 1 item left');
+    expect((await labelNextPlan(prisma, owner, runId, { budget: 2 })).videos.length).toBeGreaterThan(0);
   });
 });

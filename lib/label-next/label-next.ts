@@ -8,6 +8,7 @@ import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { findTask } from "../tasks/registry";
 import { binariseValue, PRESENCE_TARGET_TYPE, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { majorityVerdict, planLabelling, type LabellingPlan } from "./sampling-plan";
+import { requireWholeView } from "../visibility/withheld";
 import { labelNextQuerySchema, type LabelNextQuery } from "./label-next.validation";
 
 /**
@@ -16,8 +17,8 @@ import { labelNextQuerySchema, type LabelNextQuery } from "./label-next.validati
  * by (the task's threshold-swept metric: the overall for hallucination) and the humans' verdict, the
  * majority of every current, independent judgment of it: reviewers' and label sets' alike (withdrawn ones
  * and ones that only accepted the judge's value do not count). Owners plan review queues, so the plan is
- * theirs (`queues.manage`): it shows the judge's scores by stratum, which a reviewer in a blind queue may
- * not see.
+ * theirs (`queues.manage`): it shows the judge's scores by stratum and its accuracy, computed from every video of
+ * the run, so it is whole or withheld (WithheldError, 409) from an owner who also reviews some of them blind.
  */
 export interface LabelNextResult extends LabellingPlan {
   runId: string;
@@ -153,6 +154,13 @@ export async function labelNextPlan(prisma: PrismaClient, actor: Actor, runId: s
     throw new ValidationError(`A ${task?.label ?? run.pipeline} run has no yes/no verdict per video with a score to stratify by: there is no accuracy to narrow.`);
   }
   const basis = labelNextBasis(task, query.criterion);
+  const runVideos = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true } });
+  await requireWholeView(
+    prisma,
+    actor.userId,
+    runVideos.map((v) => v.videoId),
+    "What to label next",
+  );
   const rows = basis.kind === "verdict" ? await verdictRows(prisma, run, basis) : await criterionRows(prisma, run, task, basis);
   const plan = planLabelling(
     rows.map((r) => ({ videoId: r.videoId, score: r.score, judge: r.judge, human: majorityVerdict(r.humans) })),

@@ -3,7 +3,7 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { labelNextPlan } from "@/lib/label-next/label-next";
 import { labelNextRunIdSchema, labelNextQuerySchema } from "@/lib/label-next/label-next.validation";
-import { ok } from "@/lib/api/openapi/route-builders";
+import { ok, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?budget=N&strata=K[&criterion=<target id>]` (owners): the videos to label next and the accuracy interval now and expected after. */
 export const GET = withProjectOf(
@@ -14,7 +14,7 @@ export const GET = withProjectOf(
     params: { runId: labelNextRunIdSchema },
     // Read by the handler as text: labelNextPlan parses it with this schema.
     query: { readBy: "handler", schema: labelNextQuerySchema },
-    responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`.")],
+    responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`."), withheldAnswer("The plan")],
   },
   async ({ actor, record, request }) => {
     const query = Object.fromEntries(new URL(request.url).searchParams);

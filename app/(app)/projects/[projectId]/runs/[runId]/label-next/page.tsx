@@ -10,6 +10,8 @@ import { isAppError, isAppErrorCode } from "@/lib/errors";
 import { labelNextChoicesOfRun, labelNextPlan, type LabelNextResult } from "@/lib/label-next/label-next";
 import type { Interval } from "@/lib/label-next/sampling-plan";
 import { formatPercent } from "@/lib/format/numbers";
+import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
+import { WithheldError } from "@/lib/visibility/withheld";
 
 const pct = (x: number) => formatPercent(x);
 const range = (i: Interval) => `${pct(i.estimate)} [${pct(i.lower)}, ${pct(i.upper)}] (±${(100 * i.halfWidth).toFixed(1)} pts)`;
@@ -27,11 +29,13 @@ export default async function LabelNextPage({
   const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
   let plan: LabelNextResult | null = null;
   let problem: string | null = null;
+  let withheld: WithheldError | null = null;
   try {
     plan = await labelNextPlan(prisma, actor, runId, { budget: search.budget, strata: search.strata, criterion: search.criterion });
   } catch (error) {
     if (isAppErrorCode(error, "not_found")) notFound();
     if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
+    else if (error instanceof WithheldError) withheld = error;
     else if (isAppError(error)) problem = error.message;
     else throw error;
   }
@@ -77,6 +81,7 @@ export default async function LabelNextPage({
           Propose
         </button>
       </form>
+      {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
       {problem && (
         <p role="alert" className="rounded bg-rose-50 px-3 py-2 text-sm text-rose-800" data-testid="label-next-error">
           {problem}
