@@ -53,6 +53,8 @@ const taskImportPanels = () => GENERATED_TASK_VIEWS.flatMap((views) => views.imp
 const alongWith = (parts: readonly string[]) => (parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
 
 interface PromptListAnswer {
+  /** The project's list with this name and content, when this one was not stored again. */
+  duplicateOf?: string;
   entryCount: number;
   format: string;
   withAuxiliaryInfo: number;
@@ -238,7 +240,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   /** A stored list: its prompts, format and auxiliary info, and what it gave the videos already there. */
   function promptListMessage(list: PromptListAnswer): string {
     const info = list.withAuxiliaryInfo ? `, ${list.withAuxiliaryInfo} with auxiliary info` : "";
-    return `Prompt list: ${list.entryCount} prompts (${list.format}${info}); it matches ${list.matchedVideos} video${list.matchedVideos === 1 ? "" : "s"} of the project.`;
+    const already = list.duplicateOf ? ", already in the project (not stored again)" : "";
+    return `Prompt list: ${list.entryCount} prompts (${list.format}${info})${already}; it matches ${list.matchedVideos} video${list.matchedVideos === 1 ? "" : "s"} of the project.`;
   }
 
   async function importOne(item: ImportItem, extractor: FrameExtractor, metadata: FileMetadata | undefined, signal: AbortSignal) {

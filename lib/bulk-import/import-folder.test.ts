@@ -158,7 +158,11 @@ describe("the headless bulk import (npm run import), in-process against the data
       expect(summary.files.find((file) => file.relativePath === layout.big)?.message).toMatch(/limit/);
       expect(summary.files.find((file) => file.relativePath === "Sora/notes.md")?.status).toBe("skipped");
     }
-    expect(second.files.find((file) => file.relativePath === "Sora/prompts/Mechanics.txt")).toMatchObject({ kind: "prompt-list", status: "imported" });
+    expect(second.files.find((file) => file.relativePath === "Sora/prompts/Mechanics.txt")).toMatchObject({
+      kind: "prompt-list",
+      status: "duplicate",
+      message: expect.stringContaining("already in the project"),
+    });
     expect(second.files.find((file) => file.relativePath === "Sora/meta.csv")).toMatchObject({ kind: "metadata", status: "imported" });
 
     // No duplicates, nothing half-done: one video per good clip, each ready with one frame set.

@@ -164,7 +164,10 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
     try {
       const list = await target.savePromptList(path.basename(file.absolutePath), await fs.promises.readFile(file.absolutePath, "utf8"));
       const info = list.withAuxiliaryInfo ? `, ${list.withAuxiliaryInfo} with auxiliary info` : "";
-      const outcome: FileOutcome = { relativePath: file.relativePath, kind, status: "imported", message: `prompt list: ${list.entryCount} prompts (${list.format}${info})` };
+      const stored = `prompt list: ${list.entryCount} prompts (${list.format}${info})`;
+      const outcome: FileOutcome = list.duplicateOf
+        ? { relativePath: file.relativePath, kind, status: "duplicate", message: `${stored}, already in the project (not stored again)` }
+        : { relativePath: file.relativePath, kind, status: "imported", message: stored };
       outcomes.push(outcome);
       storedLists.push({ file, outcome });
     } catch (error) {

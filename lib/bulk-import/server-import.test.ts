@@ -97,6 +97,12 @@ describe("the headless import against a server (--server URL with FRAMEJURY_API_
     });
     expect(await prisma.video.count({ where: { projectId: project.id } })).toBe(3);
     expect(await prisma.frameSet.count({ where: { video: { projectId: project.id } } })).toBe(3);
+    // The prompt list the first run stored is not stored again.
+    expect(second.files.find((file) => file.kind === "prompt-list")).toMatchObject({
+      status: "duplicate",
+      message: "prompt list: 2 prompts (dimension-txt), already in the project (not stored again); 3 videos match it, 0 of its prompts have no video, 0 videos match no prompt of it",
+    });
+    expect(await prisma.promptList.count({ where: { projectId: project.id } })).toBe(1);
   }, 120_000);
 
   it("is refused without a valid key or without the owner's role, storing nothing", async () => {

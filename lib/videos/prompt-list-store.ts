@@ -116,12 +116,42 @@ export interface PromptListReport {
   videosUpdated: number;
   unmatchedPrompts: { count: number; byDimension: Record<string, { count: number; first: string[] }> };
   unmatchedVideos: { count: number; first: string[] };
+  /** Set when the project already has a list of this name and content: that list's id, and nothing was stored. */
+  duplicateOf?: string;
+}
+
+/** An entry as insertListEntries stores it, in a form two lists compare by (auxiliary info key-order-free). */
+function storedForm(entries: readonly { prompt: string; dimensions: readonly string[]; auxiliaryInfo?: unknown }[]): string[] {
+  return entries.flatMap((entry) => {
+    const prompt = entry.prompt.trim();
+    return prompt === "" ? [] : [canonicalJson([prompt, [...new Set(entry.dimensions)], entry.auxiliaryInfo ?? null])];
+  });
+}
+
+/**
+ * The project's list with this name, format and the same entries in the same order, if there is one: an import run
+ * again on the same folder finds its lists there and stores none again.
+ */
+async function sameStoredList(db: Pick<VideoDeps["prisma"], "promptList">, projectId: string, name: string, format: string, entries: readonly PromptEntry[]) {
+  const candidates = await db.promptList.findMany({ where: { projectId, name, format, entryCount: entries.length }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+  if (candidates.length === 0) return null;
+  const wanted = storedForm(entries);
+  for (const candidate of candidates) {
+    const stored = await db.promptList.findUnique({
+      where: { id: candidate.id },
+      select: { entries: { orderBy: { position: "asc" }, select: { prompt: true, dimensions: true, auxiliaryInfo: true } } },
+    });
+    const have = storedForm(stored?.entries ?? []);
+    if (have.length === wanted.length && have.every((entry, i) => entry === wanted[i])) return candidate;
+  }
+  return null;
 }
 
 /**
  * Stores a prompt list (any supported format): videos imported later get their prompts, dimensions and auxiliary
  * info from it, and the project's videos already there get the dimensions and auxiliary info it gives them, in the
- * same transaction. `dryRun` saves nothing and answers the same, with what matched nothing.
+ * same transaction. `dryRun` saves nothing and answers the same, with what matched nothing. A list whose name and
+ * content equal one the project has is not stored again: the answer is that list's, with `duplicateOf` its id.
  */
 export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: string, fileName: string, content: string, options: { dryRun?: boolean } = {}): Promise<PromptListReport> {
   await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
@@ -129,7 +159,10 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
   const parsed = parsePromptList(fileName, content);
   if (!parsed.ok) throw new ValidationError(`${fileName}: ${parsed.error}`);
   if (parsed.entries.length === 0) throw new ValidationError(`${fileName}: no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS}).`);
-  await requireRoomForList(deps.prisma, projectId, fileName, parsed.entries.length);
+  const name = fileName.slice(0, 300);
+  // Checked before the room: a list already stored takes none, even at the project's maximum.
+  const already = await sameStoredList(deps.prisma, projectId, name, parsed.format, parsed.entries);
+  if (!already) await requireRoomForList(deps.prisma, projectId, fileName, parsed.entries.length);
   const matched = await matchExistingVideos(deps.prisma, projectId, parsed.entries);
   const report = {
     format: parsed.format,
@@ -140,13 +173,13 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
     unmatchedPrompts: matched.unmatchedPrompts,
     unmatchedVideos: matched.unmatchedVideos,
   };
-  if (options.dryRun) return { dryRun: true as const, id: null, name: fileName.slice(0, 300), ...report };
+  if (options.dryRun) return { dryRun: true as const, id: null, name, ...report, ...(already ? { duplicateOf: already.id } : {}) };
   const list = await deps.prisma.$transaction(async (tx) => {
     await lockProjectPromptLists(tx, projectId);
-    const created = await tx.promptList.create({
-      data: { projectId, name: fileName.slice(0, 300), format: parsed.format, entryCount: parsed.entries.length, createdById: actor.userId },
-    });
-    await insertListEntries(tx, projectId, created.id, parsed.entries);
+    // Again under the lock: two imports of one folder at once store the list once.
+    const same = already ?? (await sameStoredList(tx, projectId, name, parsed.format, parsed.entries));
+    const created = same ?? (await tx.promptList.create({ data: { projectId, name, format: parsed.format, entryCount: parsed.entries.length, createdById: actor.userId } }));
+    if (!same) await insertListEntries(tx, projectId, created.id, parsed.entries);
     // One statement for every matched video: a VBench suite matches thousands.
     if (matched.updates.length) {
       await tx.$executeRaw`
@@ -154,8 +187,9 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
         FROM jsonb_to_recordset(${JSON.stringify(matched.updates)}::jsonb) AS u(id text, dimensions text[], info jsonb)
         WHERE v.id = u.id AND v."projectId" = ${projectId}`;
     }
-    return created;
+    return { ...created, duplicate: same !== null };
   });
+  if (list.duplicate) return { dryRun: false as const, id: list.id, name: list.name, ...report, duplicateOf: list.id };
   // The entry tables vacuumed and their statistics fresh from the first report on, not when autovacuum comes by: the
   // report counts and pages prompts by index-only scans, which read the table itself for pages not yet all-visible,
   // and plans its lookups by the statistics (a list adds up to 20,000 rows). Outside the transaction, as VACUUM must be.

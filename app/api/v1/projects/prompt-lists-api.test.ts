@@ -172,3 +172,34 @@ describe("deleting a prompt list", () => {
     expect(report.totals.expected).toBe(0);
   });
 });
+
+describe("a prompt list stored again", () => {
+  it("answers 200 with the list the project has (duplicateOf) for the same name and content, and stores it once; other content is a new list", async () => {
+    const owner = await makeUser();
+    const ownKey = (await createApiKey(prisma, owner.userId, "t")).key;
+    const own = (await createProject(prisma, owner, { name: "Twice" })).id;
+    const send = async (name: string, content: string, query = "") => {
+      const form = new FormData();
+      form.set("file", new Blob([content]), name);
+      const response = await postPromptList(new Request(`http://x${query}`, { method: "POST", headers: { authorization: `Bearer ${ownKey}` }, body: form }), ctx(own));
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const full = readVbenchFile("VBench2_full_info.json");
+    const first = await send("VBench2_full_info.json", full);
+    expect(first.status).toBe(201);
+    expect(first.body.duplicateOf).toBeUndefined();
+    const again = await send("VBench2_full_info.json", full);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, duplicateOf: first.body.id, entryCount: first.body.entryCount });
+    const dry = await send("VBench2_full_info.json", full, "?dryRun=true");
+    expect(dry.body).toMatchObject({ dryRun: true, id: null, duplicateOf: first.body.id });
+    // The same name with other content, and the same content under another name, are lists of their own.
+    const edited = await send("VBench2_full_info.json", JSON.stringify((JSON.parse(full) as unknown[]).slice(1)));
+    expect(edited.status).toBe(201);
+    const renamed = await send("copy.json", full);
+    expect(renamed.status).toBe(201);
+    const lists = await prisma.promptList.findMany({ where: { projectId: own }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+    expect(lists.map((l) => l.name)).toEqual(["VBench2_full_info.json", "VBench2_full_info.json", "copy.json"]);
+    expect(await prisma.promptListEntry.count({ where: { listId: first.body.id } })).toBe(first.body.entryCount);
+  });
+});

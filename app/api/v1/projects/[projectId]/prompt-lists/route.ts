@@ -24,7 +24,7 @@ export const POST = withProject(
   {
     summary: "Store a prompt list (owners)",
     description:
-      "A VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json, VBench2_full_info.json or meta_info/<Dimension>.json, whose auxiliary_info each matching video keeps by dimension), or txt/CSV/JSONL. The project's videos already there get the dimensions and auxiliary info the list gives them. The answer: `{id, name, format, entryCount, withAuxiliaryInfo, matchedVideos, videosUpdated, unmatchedPrompts: {count, byDimension: {<dimension>: {count, first}}}, unmatchedVideos: {count, first}}`; `dryRun=true` saves nothing and answers 200 with `id: null`.",
+      "A VBench prompt file (prompt/<Dimension>.txt, VBench2_full_text_info.json, VBench2_full_info.json or meta_info/<Dimension>.json, whose auxiliary_info each matching video keeps by dimension), or txt/CSV/JSONL. The project's videos already there get the dimensions and auxiliary info the list gives them. The answer: `{id, name, format, entryCount, withAuxiliaryInfo, matchedVideos, videosUpdated, unmatchedPrompts: {count, byDimension: {<dimension>: {count, first}}}, unmatchedVideos: {count, first}}`; `dryRun=true` saves nothing and answers 200 with `id: null`. A list whose name and content equal one the project already has is not stored again: 200 with that list's `id` and `duplicateOf` (its id).",
     // Read by the handler with Object.fromEntries, which keeps an empty or repeated value that the wrapper's parse would leave out.
     query: { readBy: "handler", schema: promptListQuerySchema },
     body: { kind: "multipart", files: { file: "The prompt list." } },
@@ -49,6 +49,7 @@ export const POST = withProject(
     const file = upload as { name: string; text: string } | null;
     if (!file) throw new ValidationError('Send the prompt list as a multipart part named "file".');
     const saved = await savePromptList(deps, actor, projectId, file.name, file.text, { dryRun: dryRun === "true" });
-    return Response.json(saved, { status: saved.dryRun ? 200 : 201 });
+    // 200 for a dry run and for a list the project already has (`duplicateOf`): nothing was created.
+    return Response.json(saved, { status: saved.dryRun || saved.duplicateOf ? 200 : 201 });
   },
 );
