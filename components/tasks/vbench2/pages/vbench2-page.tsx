@@ -96,9 +96,9 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
   }
   // People's categories and total mean something only once someone answered a question.
   const peopleAnswered = results?.dimensions.some((d) => d.humanN > 0 || d.humanScore !== null) ?? false;
-  // A generator's eval_results file is whole or withheld (409) while the caller reviews any of its videos blind.
-  const generators = generatorFiles.map((g) => g.model);
-  const withheldGenerators = new Set(generatorFiles.filter((g) => g.withheld).map((g) => g.model));
+  // A generator's eval_results file is whole or withheld (409) while the caller reviews any of its videos blind:
+  // the files still whole are offered even while the results are withheld.
+  const evalFiles = generatorFiles.filter((g) => !g.withheld).map((g) => g.model);
   const api = runId ? `/api/v1/runs/${runId}/vbench2` : null;
   const labelQuery = labelSetId ? `&labelSetId=${encodeURIComponent(labelSetId)}` : "";
   // Each judged dimension's videos a page at a time; the dimension the query names opens at its filter and page.
@@ -160,15 +160,13 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
         </form>
       )}
       {withheld && <WithheldNotice message={`The VBench-2.0 results are ${withheldReason(withheld)}.`} withheld={withheld} />}
-      {withheld && api && generators.some((model) => !withheldGenerators.has(model)) && (
+      {withheld && api && evalFiles.length > 0 && (
         <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-exports">
-          {generators
-            .filter((model) => !withheldGenerators.has(model))
-            .map((model) => (
-              <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
-                {model}_eval_results.json
-              </a>
-            ))}
+          {evalFiles.map((model) => (
+            <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
+              {model}_eval_results.json
+            </a>
+          ))}
         </p>
       )}
       {results && api && (
@@ -177,17 +175,11 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
             <a className="text-indigo-700 underline" href={`${api}?format=json${labelQuery}`}>
               JSON
             </a>
-            {generators.map((model) =>
-              withheldGenerators.has(model) ? (
-                <span key={model} className="text-slate-500" data-testid="vbench2-eval-results-withheld">
-                  {model}_eval_results.json: withheld while you review some of its videos blind
-                </span>
-              ) : (
-                <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
-                  {model}_eval_results.json
-                </a>
-              ),
-            )}
+            {evalFiles.map((model) => (
+              <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
+                {model}_eval_results.json
+              </a>
+            ))}
             <Link className="text-indigo-700 underline" href={`/projects/${projectId}/vbench2/leaderboard?runId=${runId}${labelQuery}`} data-testid="vbench2-leaderboard-link">
               generator leaderboard
             </Link>
