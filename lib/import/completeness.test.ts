@@ -38,13 +38,14 @@ describe("completenessReport", () => {
         samplesPerPrompt: 3,
         expected: 6,
         present: 5,
-        missing: [{ prompt: BALL, dimension: "Mechanics", sampleIndex: 1 }],
-        unexpected: [{ relativePath: `m/Mechanics/${CUP}-3.mp4`, prompt: CUP, sampleIndex: 3, reason: "index_out_of_range", duplicateOf: null }],
+        missing: [{ model: "m", prompt: BALL, dimension: "Mechanics", sampleIndex: 1 }],
+        unexpected: [{ relativePath: `m/Mechanics/${CUP}-3.mp4`, model: "m", prompt: CUP, sampleIndex: 3, reason: "index_out_of_range", duplicateOf: null }],
         unmatched: ["m/Mechanics/Something else entirely.-0.mp4"],
+        byGenerator: [{ model: "m", expected: 6, present: 5, missing: 1, unexpected: 1 }],
       },
     ]);
     expect(report.unmatched).toEqual([{ relativePath: "m/Mechanics/Something else entirely.-0.mp4", dimensions: ["Mechanics"] }]);
-    expect(report.totals).toEqual({ videos: 7, expected: 6, present: 5, missing: 1, unexpected: 1, unmatched: 1 });
+    expect(report.totals).toEqual({ generators: 1, videos: 7, expected: 6, present: 5, missing: 1, unexpected: 1, unmatched: 1 });
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 
@@ -110,5 +111,28 @@ describe("completenessReport", () => {
       { prompt: "p3", dimensions: ["Camera_Motion", "Lighting"] },
     ]);
     expect(completenessReport({ promptIndex, videos: [] }).dimensions.map((dimension) => dimension.dimension)).toEqual(["Camera_Motion", "Lighting", "Thermotics", null]);
+  });
+
+  it("expects each generator's samples: the same prompts under two generators are no duplicates, and a sample one lacks is missing under it only", () => {
+    const promptIndex = buildPromptIndex([CUP, BALL].map((prompt) => ({ prompt, dimensions: ["Mechanics"] })));
+    const paths = ["genA", "genB"].flatMap((model) => [CUP, BALL].flatMap((prompt) => [0, 1, 2].map((i) => `${model}/Mechanics/${prompt}-${i}.mp4`)));
+    const complete = completenessReport({ promptIndex, videos: videosFrom(paths, promptIndex) });
+    expect(complete.totals).toEqual({ generators: 2, videos: 12, expected: 12, present: 12, missing: 0, unexpected: 0, unmatched: 0 });
+    expect(complete.generators).toEqual([
+      { model: "genA", expected: 6, present: 6, missing: 0, unexpected: 0 },
+      { model: "genB", expected: 6, present: 6, missing: 0, unexpected: 0 },
+    ]);
+    const lacking = completenessReport({
+      promptIndex,
+      videos: videosFrom(
+        paths.filter((p) => p !== `genB/Mechanics/${BALL}-1.mp4`),
+        promptIndex,
+      ),
+    });
+    expect(lacking.dimensions[0]!.missing).toEqual([{ model: "genB", prompt: BALL, dimension: "Mechanics", sampleIndex: 1 }]);
+    expect(lacking.generators.map((g) => [g.model, g.missing])).toEqual([
+      ["genA", 0],
+      ["genB", 1],
+    ]);
   });
 });

@@ -7,6 +7,8 @@ export interface CompletenessVideo {
   prompt: string | null;
   dimensions: string[];
   sampleIndex: number | null;
+  /** The generator (VBench-2.0's `samples/<model>/…`): each generator is expected to hold every sample; null or '' is "no generator". */
+  model?: string | null;
   /**
    * Not consulted: the report resolves each prompt against `promptIndex` itself, so a list added
    * after the import counts and a prompt typed into metadata that no list holds does not.
@@ -15,6 +17,8 @@ export interface CompletenessVideo {
 }
 
 export interface MissingSample {
+  /** The generator the sample is missing from; null for "no generator". */
+  model: string | null;
   prompt: string;
   /** null for prompts whose list names no dimension. */
   dimension: string | null;
@@ -25,10 +29,11 @@ export type UnexpectedReason = "index_out_of_range" | "duplicate_sample" | "no_s
 
 export interface UnexpectedVideo {
   relativePath: string;
+  model: string | null;
   prompt: string;
   sampleIndex: number | null;
   reason: UnexpectedReason;
-  /** For duplicates: the file that already counts as this sample. */
+  /** For duplicates: the file of the same generator that already counts as this sample. */
   duplicateOf: string | null;
 }
 
@@ -37,24 +42,41 @@ export interface UnmatchedVideo {
   dimensions: string[];
 }
 
+/** One generator's samples of a dimension (or, in `CompletenessReport.generators`, of every dimension). */
+export interface GeneratorCompleteness {
+  /** null: the videos with no generator. */
+  model: string | null;
+  expected: number;
+  present: number;
+  missing: number;
+  unexpected: number;
+}
+
 export interface DimensionCompleteness {
   /** null groups prompts (and videos) that have no dimension. */
   dimension: string | null;
   prompts: number;
   samplesPerPrompt: number;
+  /** Every generator's: prompts × samples per prompt × generators. */
   expected: number;
   present: number;
   missing: MissingSample[];
   unexpected: UnexpectedVideo[];
   /** Relative paths of videos in this dimension whose prompt is not in any list. */
   unmatched: string[];
+  /** Each generator's counts, in the report's generator order. */
+  byGenerator: GeneratorCompleteness[];
 }
 
 export interface CompletenessReport {
   dimensions: DimensionCompleteness[];
   /** Every video whose name matched no prompt, with or without a dimension. */
   unmatched: UnmatchedVideo[];
+  /** Each generator's counts over every dimension: named generators by name, then "no generator". */
+  generators: GeneratorCompleteness[];
   totals: {
+    /** How many generators the samples are expected of (at least 1: with no videos, "no generator"). */
+    generators: number;
     videos: number;
     expected: number;
     present: number;
@@ -77,13 +99,18 @@ function samplesFor(dimension: string | null): number {
   return dimension === null ? DEFAULT_SAMPLES_PER_PROMPT : samplesPerPrompt(dimension);
 }
 
+/** A video's generator as the report groups it: '' and null are "no generator". */
+export function generatorOf(model: string | null | undefined): string | null {
+  return model ? model : null;
+}
+
 class DimensionTally {
   readonly prompts = new Set<string>();
-  /** `prompt` → sample index → the file that counts as that sample. */
-  readonly samples = new Map<string, Map<number, string>>();
+  /** Generator → `prompt` → sample index → the file that counts as that sample. */
+  readonly samples = new Map<string | null, Map<string, Map<number, string>>>();
   readonly unexpected: UnexpectedVideo[] = [];
   readonly unmatched: string[] = [];
-  present = 0;
+  readonly present = new Map<string | null, number>();
 
   constructor(readonly dimension: string | null) {}
 
@@ -91,38 +118,70 @@ class DimensionTally {
     return samplesFor(this.dimension);
   }
 
-  toReport(): DimensionCompleteness {
+  /** The file already counted as this generator's sample, or records this one as it. */
+  count(model: string | null, prompt: string, sampleIndex: number, relativePath: string): string | null {
+    const byPrompt = this.samples.get(model) ?? new Map<string, Map<number, string>>();
+    this.samples.set(model, byPrompt);
+    const found = byPrompt.get(prompt) ?? new Map<number, string>();
+    byPrompt.set(prompt, found);
+    const counted = found.get(sampleIndex);
+    if (counted !== undefined) return counted;
+    found.set(sampleIndex, relativePath);
+    this.present.set(model, (this.present.get(model) ?? 0) + 1);
+    return null;
+  }
+
+  toReport(generators: readonly (string | null)[]): DimensionCompleteness {
     const prompts = [...this.prompts].sort(compareText);
     const missing: MissingSample[] = [];
-    for (const prompt of prompts) {
-      const found = this.samples.get(prompt);
-      for (let sampleIndex = 0; sampleIndex < this.samplesPerPrompt; sampleIndex += 1) {
-        if (!found?.has(sampleIndex)) missing.push({ prompt, dimension: this.dimension, sampleIndex });
+    const byGenerator: GeneratorCompleteness[] = [];
+    const expected = prompts.length * this.samplesPerPrompt;
+    for (const model of generators) {
+      const before = missing.length;
+      for (const prompt of prompts) {
+        const found = this.samples.get(model)?.get(prompt);
+        for (let sampleIndex = 0; sampleIndex < this.samplesPerPrompt; sampleIndex += 1) {
+          if (!found?.has(sampleIndex)) missing.push({ model, prompt, dimension: this.dimension, sampleIndex });
+        }
       }
+      const unexpected = this.unexpected.filter((u) => u.model === model).length;
+      byGenerator.push({ model, expected, present: this.present.get(model) ?? 0, missing: missing.length - before, unexpected });
     }
     return {
       dimension: this.dimension,
       prompts: prompts.length,
       samplesPerPrompt: this.samplesPerPrompt,
-      expected: prompts.length * this.samplesPerPrompt,
-      present: this.present,
+      expected: expected * generators.length,
+      present: byGenerator.reduce((total, g) => total + g.present, 0),
       missing,
       unexpected: [...this.unexpected].sort((a, b) => compareText(a.relativePath, b.relativePath)),
       unmatched: [...this.unmatched].sort(compareText),
+      byGenerator,
     };
   }
 }
 
+/** Named generators in byte order, then "no generator"; with no videos, "no generator" alone, so the expected samples show. */
+export function reportGenerators(models: Iterable<string | null>): (string | null)[] {
+  const distinct = [...new Set(models)];
+  if (distinct.length === 0) return [null];
+  return distinct.sort((a, b) => (a === null || b === null ? (a === b ? 0 : a === null ? 1 : -1) : compareText(a, b)));
+}
+
 /**
- * Which samples of each dimension's prompts are present, missing or unexpected. A video counts
- * for every dimension it is in; an index beyond one dimension's count but within another's (a
- * flat-layout Diversity prompt's 20 samples, of which Mechanics uses 0–2) is neither counted nor
- * flagged there. When two files claim the same sample, the first by path counts. A video whose
- * prompt (full or as truncated in its name) is not in `promptIndex` is listed as unmatched.
+ * Which samples of each dimension's prompts each generator holds: present, missing or unexpected. Every generator
+ * (a video's `model`; the videos with none are one group) is expected to hold every sample, as VBench-2.0 samples
+ * each model. A video counts for every dimension it is in; an index beyond one dimension's count but within
+ * another's (a flat-layout Diversity prompt's 20 samples, of which Mechanics uses 0–2) is neither counted nor
+ * flagged there. When two files of one generator claim the same sample, the first by path counts. A video whose
+ * prompt (full or as truncated in its name) is not in `promptIndex` is listed as unmatched. `model` set: that
+ * generator's videos only ("" for the videos with none).
  * The rules' reference: requests compute the same report in PostgreSQL, a page at a time
  * (lib/videos/completeness-query.ts), and its test compares the two.
  */
-export function completenessReport({ promptIndex, videos }: { promptIndex: PromptIndex; videos: readonly CompletenessVideo[] }): CompletenessReport {
+export function completenessReport({ promptIndex, videos, model }: { promptIndex: PromptIndex; videos: readonly CompletenessVideo[]; model?: string }): CompletenessReport {
+  const chosen = model === undefined ? videos : videos.filter((video) => generatorOf(video.model) === generatorOf(model));
+  const generators = model === undefined ? reportGenerators(chosen.map((video) => generatorOf(video.model))) : [generatorOf(model)];
   const tallies = new Map<string | null, DimensionTally>();
   const tallyFor = (dimension: string | null): DimensionTally => {
     let tally = tallies.get(dimension);
@@ -139,7 +198,7 @@ export function completenessReport({ promptIndex, videos }: { promptIndex: Promp
   }
 
   const unmatched: UnmatchedVideo[] = [];
-  const sortedVideos = [...videos].sort((a, b) => compareText(a.relativePath, b.relativePath));
+  const sortedVideos = [...chosen].sort((a, b) => compareText(a.relativePath, b.relativePath));
   for (const video of sortedVideos) {
     const videoDimensions = [...new Set(video.dimensions.map(canonicalDimension))];
     const dimensions: (string | null)[] = videoDimensions.length > 0 ? videoDimensions : [null];
@@ -149,11 +208,12 @@ export function completenessReport({ promptIndex, videos }: { promptIndex: Promp
       for (const dimension of dimensions) tallyFor(dimension).unmatched.push(video.relativePath);
       continue;
     }
+    const generator = generatorOf(video.model);
     const largestSampleCount = Math.max(...dimensions.map(samplesFor));
     for (const dimension of dimensions) {
       const tally = tallyFor(dimension);
       const flag = (reason: UnexpectedReason, duplicateOf: string | null = null) =>
-        tally.unexpected.push({ relativePath: video.relativePath, prompt, sampleIndex: video.sampleIndex, reason, duplicateOf });
+        tally.unexpected.push({ relativePath: video.relativePath, model: generator, prompt, sampleIndex: video.sampleIndex, reason, duplicateOf });
       if (!tally.prompts.has(prompt)) {
         flag("prompt_not_in_dimension");
         continue;
@@ -166,25 +226,20 @@ export function completenessReport({ promptIndex, videos }: { promptIndex: Promp
         if (video.sampleIndex >= largestSampleCount) flag("index_out_of_range");
         continue;
       }
-      const samples = tally.samples.get(prompt) ?? new Map<number, string>();
-      tally.samples.set(prompt, samples);
-      const counted = samples.get(video.sampleIndex);
-      if (counted !== undefined) {
-        flag("duplicate_sample", counted);
-        continue;
-      }
-      samples.set(video.sampleIndex, video.relativePath);
-      tally.present += 1;
+      const counted = tally.count(generator, prompt, video.sampleIndex, video.relativePath);
+      if (counted !== null) flag("duplicate_sample", counted);
     }
   }
 
-  const dimensions = [...tallies.values()].sort((a, b) => compareDimensionKeys(a.dimension, b.dimension)).map((tally) => tally.toReport());
+  const dimensions = [...tallies.values()].sort((a, b) => compareDimensionKeys(a.dimension, b.dimension)).map((tally) => tally.toReport(generators));
   const sum = (count: (dimension: DimensionCompleteness) => number) => dimensions.reduce((total, dimension) => total + count(dimension), 0);
   return {
     dimensions,
     unmatched,
+    generators: sumByGenerator(generators, dimensions),
     totals: {
-      videos: videos.length,
+      generators: generators.length,
+      videos: chosen.length,
       expected: sum((dimension) => dimension.expected),
       present: sum((dimension) => dimension.present),
       missing: sum((dimension) => dimension.missing.length),
@@ -192,4 +247,13 @@ export function completenessReport({ promptIndex, videos }: { promptIndex: Promp
       unmatched: unmatched.length,
     },
   };
+}
+
+/** Each generator's counts summed over the dimensions. */
+export function sumByGenerator(generators: readonly (string | null)[], dimensions: readonly { byGenerator: readonly GeneratorCompleteness[] }[]): GeneratorCompleteness[] {
+  return generators.map((model, i) => {
+    const rows = dimensions.map((d) => d.byGenerator[i]!);
+    const sum = (count: (g: GeneratorCompleteness) => number) => rows.reduce((total, g) => total + count(g), 0);
+    return { model, expected: sum((g) => g.expected), present: sum((g) => g.present), missing: sum((g) => g.missing), unexpected: sum((g) => g.unexpected) };
+  });
 }

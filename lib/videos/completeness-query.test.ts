@@ -28,7 +28,7 @@ async function addList(projectId: string, name: string, entries: { prompt: strin
   return savePromptList({ prisma, storage: getStorage() }, owner, projectId, name, JSON.stringify(entries.map(({ prompt, dimensions }) => ({ prompt, dimension: dimensions }))));
 }
 
-async function addVideo(projectId: string, relativePath: string, prompt: string | null, sampleIndex: number | null, dimensions: string[]) {
+async function addVideo(projectId: string, relativePath: string, prompt: string | null, sampleIndex: number | null, dimensions: string[], model: string | null = null) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
   await prisma.video.create({
     data: {
@@ -43,17 +43,32 @@ async function addVideo(projectId: string, relativePath: string, prompt: string 
       prompt,
       sampleIndex,
       dimensions,
+      model,
       createdById: owner.userId,
     },
   });
 }
 
-async function reference(projectId: string) {
+async function reference(projectId: string, model?: string) {
   const [promptIndex, videos] = await Promise.all([
     promptIndexForProject(prisma, projectId),
-    prisma.video.findMany({ where: { projectId }, select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true } }),
+    prisma.video.findMany({ where: { projectId }, select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true, model: true } }),
   ]);
-  return completenessReport({ promptIndex, videos });
+  return completenessReport({ promptIndex, videos, model });
+}
+
+/** The database's report against the reference: every count, and every list on one page. */
+async function expectAsReference(projectId: string, model?: string) {
+  const expected = await reference(projectId, model);
+  const got = await completenessFromDatabase(prisma, projectId, { page: 1, pageSize: 1000, model });
+  expect(got.totals).toEqual(expected.totals);
+  expect(got.generators).toEqual(expected.generators);
+  expect(got.dimensions).toEqual(
+    expected.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({ ...row, missing: missing.length, unexpected: unexpected.length, unmatched: unmatched.length })),
+  );
+  expect(got.missing.items).toEqual(expected.dimensions.flatMap((row) => row.missing));
+  expect(got.unexpected.items).toEqual(expected.dimensions.flatMap((row) => row.unexpected));
+  return got;
 }
 
 describe("completenessFromDatabase", () => {
@@ -177,5 +192,50 @@ describe("completenessFromDatabase", () => {
     const after = await compare();
     expect(after.missing.items.map((m) => m.prompt)).toContain(P[5]);
     expect(after.dimensions.find((d) => d.dimension === "Mechanics")?.prompts).toBe(2);
+  });
+
+  it("expects every sample of each generator: two complete generators have nothing unexpected, and a sample one lacks is missing under it only", async () => {
+    const projectId = (await createProject(prisma, owner, { name: "Completeness per generator" })).id;
+    const prompts = P.slice(0, 6);
+    await addList(
+      projectId,
+      "mechanics.json",
+      prompts.map((prompt) => ({ prompt, dimensions: ["Mechanics"] })),
+    );
+    for (const model of ["genA", "genB"]) for (const prompt of prompts) for (let i = 0; i < 3; i++) await addVideo(projectId, `${model}/Mechanics/${prompt}-${i}.mp4`, prompt, i, ["Mechanics"], model);
+
+    const complete = await expectAsReference(projectId);
+    expect(complete.totals).toMatchObject({ generators: 2, videos: 36, expected: 36, present: 36, missing: 0, unexpected: 0 });
+    expect(complete.generators.map((g) => [g.model, g.expected, g.present, g.missing])).toEqual([
+      ["genA", 18, 18, 0],
+      ["genB", 18, 18, 0],
+    ]);
+
+    // genB loses a sample, and gets a second file of one it has (a duplicate of its own file, not genA's).
+    await prisma.video.deleteMany({ where: { projectId, relativePath: `genB/Mechanics/${P[2]}-1.mp4` } });
+    await addVideo(projectId, `genB/copy/${P[0]}-0.mp4`, P[0]!, 0, ["Mechanics"], "genB");
+    await addVideo(projectId, `loose/${P[1]}-2.mp4`, P[1]!, 2, ["Mechanics"]); // no generator: a group of its own
+    const got = await expectAsReference(projectId);
+    expect(got.totals).toMatchObject({ generators: 3, expected: 54, present: 36, missing: 18, unexpected: 1 });
+    expect(got.missing.items.filter((m) => m.model !== null)).toEqual([{ model: "genB", prompt: P[2], dimension: "Mechanics", sampleIndex: 1 }]);
+    expect(got.unexpected.items).toEqual([
+      { relativePath: `genB/copy/${P[0]}-0.mp4`, model: "genB", prompt: P[0], sampleIndex: 0, reason: "duplicate_sample", duplicateOf: `genB/Mechanics/${P[0]}-0.mp4` },
+    ]);
+    expect(got.dimensions[0]!.byGenerator.map((g) => [g.model, g.present, g.missing, g.unexpected])).toEqual([
+      ["genA", 18, 0, 0],
+      ["genB", 17, 1, 1],
+      [null, 1, 17, 0],
+    ]);
+    // Pages walk dimension, then generator, then prompt.
+    const page = await completenessFromDatabase(prisma, projectId, { page: 1, pageSize: 2 });
+    expect(page.missing.items.map((m) => m.model)).toEqual(["genB", null]);
+
+    // `model` narrows the report to one generator ("" the videos with none).
+    const onlyB = await expectAsReference(projectId, "genB");
+    expect(onlyB.totals).toMatchObject({ generators: 1, videos: 18, expected: 18, present: 17, missing: 1, unexpected: 1 });
+    const none = await expectAsReference(projectId, "");
+    expect(none.totals).toMatchObject({ generators: 1, videos: 1, present: 1 });
+    const unknown = await expectAsReference(projectId, "genZ");
+    expect(unknown.totals).toMatchObject({ generators: 1, videos: 0, expected: 18, present: 0 });
   });
 });

@@ -1,5 +1,14 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import type { CompletenessReport, DimensionCompleteness, MissingSample, UnexpectedReason, UnexpectedVideo, UnmatchedVideo } from "../import/completeness";
+import {
+  sumByGenerator,
+  type CompletenessReport,
+  type DimensionCompleteness,
+  type GeneratorCompleteness,
+  type MissingSample,
+  type UnexpectedReason,
+  type UnexpectedVideo,
+  type UnmatchedVideo,
+} from "../import/completeness";
 import { DEFAULT_SAMPLES_PER_PROMPT, DIVERSITY_SAMPLES_PER_PROMPT, VBENCH_DIMENSIONS } from "../import/vbench-dimensions";
 
 export interface CompletenessPage<T> {
@@ -13,6 +22,7 @@ export interface CompletenessPage<T> {
 /** The completeness report with counts per dimension and each list one page long (lists in dimension order, then by prompt or path). */
 export interface PagedCompletenessReport {
   dimensions: (Omit<DimensionCompleteness, "missing" | "unexpected" | "unmatched"> & { missing: number; unexpected: number; unmatched: number })[];
+  generators: GeneratorCompleteness[];
   totals: CompletenessReport["totals"];
   missing: CompletenessPage<MissingSample>;
   unexpected: CompletenessPage<UnexpectedVideo>;
@@ -30,18 +40,19 @@ const samples = (dim: Prisma.Sql) => Prisma.sql`(CASE WHEN ${dim} = 'Diversity' 
  * lookup a video), then per dimension the counted samples (the first file by path per sample), the unexpected files
  * and the videos no prompt names. `''` stands for "no dimension"; a prompt is in `''` when no entry of it names one.
  */
-function videoCtes(projectId: string) {
+function videoCtes(projectId: string, model: string | undefined) {
+  const onlyModel = model === undefined ? Prisma.empty : Prisma.sql`AND coalesce(v.model, '') = ${model}`;
   const inDimension = (pkey: Prisma.Sql, dim: Prisma.Sql) => Prisma.sql`(CASE WHEN ${dim} = '' THEN NOT EXISTS (
       SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = ${pkey} AND x.dimension <> '')
     ELSE EXISTS (SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = ${pkey} AND x.dimension = ${dim}) END)`;
   return Prisma.sql`
     video_key AS (
-      SELECT v.id, v."relativePath" AS path, v."sampleIndex" AS sample, v.dimensions, m.pkey
+      SELECT v.id, v."relativePath" AS path, v."sampleIndex" AS sample, v.dimensions, coalesce(v.model, '') AS gen, m.pkey
       FROM video v LEFT JOIN LATERAL (
         SELECT CASE WHEN count(DISTINCT e."promptKey") = 1 THEN min(e."promptKey") END AS pkey
         FROM prompt_list_entry e WHERE e."projectId" = ${projectId} AND e."nameKeys" @> ARRAY[${key(Prisma.sql`v.prompt`)}]
       ) AS m ON true
-      WHERE v."projectId" = ${projectId}
+      WHERE v."projectId" = ${projectId} ${onlyModel}
     ),
     -- A video's dimensions as canonicalDimension spells them: VBench's names whatever their case, - _ or spaces.
     canon AS (SELECT ${dimensionKey(Prisma.sql`x`)} AS k, x AS name FROM unnest(${[...VBENCH_DIMENSIONS]}::text[]) AS x),
@@ -51,7 +62,7 @@ function videoCtes(projectId: string) {
       GROUP BY vk.id
     ),
     video_dim AS (
-      SELECT vk.id, vk.path, vk.sample, vk.pkey, d.dim, ${samples(Prisma.sql`d.dim`)} AS spp,
+      SELECT vk.id, vk.path, vk.sample, vk.gen, vk.pkey, d.dim, ${samples(Prisma.sql`d.dim`)} AS spp,
              coalesce((SELECT max(${samples(Prisma.sql`y`)}) FROM unnest(vd.dims) AS y), ${DEFAULT_SAMPLES_PER_PROMPT}::int) AS largest
       FROM video_key vk JOIN video_dims vd USING (id)
       CROSS JOIN LATERAL (SELECT unnest(vd.dims) AS dim UNION SELECT '' WHERE vd.dims IS NULL) AS d
@@ -68,9 +79,9 @@ function videoCtes(projectId: string) {
     ranked AS (
       SELECT c.*, first_value(c.path) OVER w AS first_path, row_number() OVER w AS rank
       FROM classified c WHERE c.state = 'counted'
-      WINDOW w AS (PARTITION BY c.dim, c.pkey, c.sample ORDER BY c.path COLLATE "C")
+      WINDOW w AS (PARTITION BY c.gen, c.dim, c.pkey, c.sample ORDER BY c.path COLLATE "C")
     ),
-    present AS (SELECT dim, pkey, sample FROM ranked WHERE rank = 1)`;
+    present AS (SELECT gen, dim, pkey, sample FROM ranked WHERE rank = 1)`;
 }
 
 /** A dimension's prompts, one row a prompt key (its `first`), in the report's order (the shown spelling's byte order): an index scan. */
@@ -87,17 +98,25 @@ function dimensionPrompts(projectId: string, dim: string) {
  * unexpected and unmatched pages, and one for each dimension the missing page reaches, which starts at the first
  * prompt the page can begin in (OFFSET over the dimension's index) instead of listing every sample before it.
  */
-export async function completenessFromDatabase(prisma: PrismaClient, projectId: string, { page, pageSize }: { page: number; pageSize: number }): Promise<PagedCompletenessReport> {
+export async function completenessFromDatabase(
+  prisma: PrismaClient,
+  projectId: string,
+  { page, pageSize, model }: { page: number; pageSize: number; model?: string },
+): Promise<PagedCompletenessReport> {
   const offset = (page - 1) * pageSize;
   return prisma.$transaction(
     async (tx) => {
-      const rows = await tx.$queryRaw<{ dimensions: RawDimension[]; totals: RawTotals; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null }[]>`
-    WITH ${videoCtes(projectId)},
+      const rows = await tx.$queryRaw<{ dimensions: RawDimension[]; gens: string[]; totals: RawTotals; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null }[]>`
+    WITH ${videoCtes(projectId, model)},
     unexpected AS (
-      SELECT dim, path, pkey, sample, state AS reason, NULL::text AS duplicate_of FROM classified WHERE state IN ('prompt_not_in_dimension', 'no_sample_index', 'index_out_of_range')
+      SELECT gen, dim, path, pkey, sample, state AS reason, NULL::text AS duplicate_of FROM classified WHERE state IN ('prompt_not_in_dimension', 'no_sample_index', 'index_out_of_range')
       UNION ALL
-      SELECT dim, path, pkey, sample, 'duplicate_sample', first_path FROM ranked WHERE rank > 1
+      SELECT gen, dim, path, pkey, sample, 'duplicate_sample', first_path FROM ranked WHERE rank > 1
     ),
+    -- Every generator is expected to hold every sample; with no videos, "no generator" ('') is, so the expected show.
+    gens AS (SELECT DISTINCT gen FROM video_key UNION SELECT ${model ?? ""} WHERE NOT EXISTS (SELECT 1 FROM video_key)),
+    present_counts AS (SELECT dim, gen, count(*) AS n FROM present GROUP BY dim, gen),
+    unexpected_counts AS (SELECT dim, gen, count(*) AS n FROM unexpected GROUP BY dim, gen),
     prompt_counts AS (
       SELECT pd.dimension AS dim, count(*) AS prompts FROM prompt_list_entry_dimension pd WHERE pd."projectId" = ${projectId} AND pd.first AND pd.dimension <> '' GROUP BY pd.dimension
       UNION ALL
@@ -107,13 +126,16 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
     per_dim AS (
       SELECT d.dim, ${samples(Prisma.sql`d.dim`)} AS spp,
              coalesce((SELECT pc.prompts FROM prompt_counts pc WHERE pc.dim = d.dim), 0) AS prompts,
-             (SELECT count(*) FROM present p WHERE p.dim = d.dim) AS present,
+             (SELECT jsonb_agg(jsonb_build_object('gen', g.gen,
+                 'present', coalesce((SELECT pc.n FROM present_counts pc WHERE pc.dim = d.dim AND pc.gen = g.gen), 0),
+                 'unexpected', coalesce((SELECT uc.n FROM unexpected_counts uc WHERE uc.dim = d.dim AND uc.gen = g.gen), 0))
+               ORDER BY g.gen = '', g.gen COLLATE "C") FROM gens g) AS gens,
              (SELECT count(*) FROM unexpected u WHERE u.dim = d.dim) AS unexpected,
              (SELECT count(*) FROM video_dim vd WHERE vd.dim = d.dim AND vd.pkey IS NULL) AS unmatched
       FROM dims d
     ),
     unexpected_page AS (
-      SELECT u.dim, u.path, s.prompt, u.sample, u.reason, u.duplicate_of FROM unexpected u
+      SELECT u.dim, u.gen, u.path, s.prompt, u.sample, u.reason, u.duplicate_of FROM unexpected u
       CROSS JOIN LATERAL (SELECT x."shownPrompt" AS prompt FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = u.pkey LIMIT 1) AS s
       ORDER BY u.dim = '', u.dim COLLATE "C", u.path COLLATE "C"
       LIMIT ${pageSize} OFFSET ${offset}
@@ -122,24 +144,28 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
       SELECT vk.path, vk.dimensions FROM video_key vk WHERE vk.pkey IS NULL ORDER BY vk.path COLLATE "C" LIMIT ${pageSize} OFFSET ${offset}
     )
     SELECT
-      (SELECT coalesce(jsonb_agg(jsonb_build_object('dim', dim, 'spp', spp, 'prompts', prompts, 'present', present, 'unexpected', unexpected, 'unmatched', unmatched)
+      (SELECT coalesce(jsonb_agg(jsonb_build_object('dim', dim, 'spp', spp, 'prompts', prompts, 'gens', gens, 'unexpected', unexpected, 'unmatched', unmatched)
          ORDER BY dim = '', dim COLLATE "C"), '[]'::jsonb) FROM per_dim) AS dimensions,
+      (SELECT jsonb_agg(gen ORDER BY gen = '', gen COLLATE "C") FROM gens) AS gens,
       jsonb_build_object(
         'videos', (SELECT count(*) FROM video_key),
         'unmatched', (SELECT count(*) FROM video_key WHERE pkey IS NULL),
         'unexpected', (SELECT count(*) FROM unexpected)) AS totals,
-      (SELECT jsonb_agg(jsonb_build_object('dim', dim, 'path', path, 'prompt', prompt, 'sample', sample, 'reason', reason, 'duplicateOf', duplicate_of)) FROM unexpected_page) AS unexpected,
+      (SELECT jsonb_agg(jsonb_build_object('dim', dim, 'gen', gen, 'path', path, 'prompt', prompt, 'sample', sample, 'reason', reason, 'duplicateOf', duplicate_of)) FROM unexpected_page) AS unexpected,
       (SELECT jsonb_agg(jsonb_build_object('path', path, 'dimensions', dimensions)) FROM unmatched_page) AS unmatched`;
       const row = rows[0]!;
       const missing: RawMissing[] = [];
       let before = 0;
-      for (const d of row.dimensions) {
-        const count = d.prompts * d.spp - d.present;
-        const from = Math.max(0, offset - before);
-        const take = Math.min(count - from, pageSize - missing.length);
-        before += count;
-        if (take > 0) missing.push(...(await missingInDimension(tx, projectId, d, from, take)));
-        if (missing.length === pageSize) break;
+      // Missing samples by dimension, then generator, then prompt: each (dimension, generator) walked only where the page reaches.
+      walk: for (const d of row.dimensions) {
+        for (const g of d.gens) {
+          const count = d.prompts * d.spp - g.present;
+          const from = Math.max(0, offset - before);
+          const take = Math.min(count - from, pageSize - missing.length);
+          before += count;
+          if (take > 0) missing.push(...(await missingInDimension(tx, projectId, d, g, from, take)));
+          if (missing.length === pageSize) break walk;
+        }
       }
       return reportOf({ ...row, missing }, { page, pageSize });
     },
@@ -154,11 +180,12 @@ export async function completenessFromDatabase(prisma: PrismaClient, projectId: 
  * OFFSET over the dimension's index), skips what is missing between it and `from` (at most one prompt's samples and
  * the dimension's present ones), and reads no more prompts than can hold the page.
  */
-async function missingInDimension(tx: Prisma.TransactionClient, projectId: string, d: RawDimension, from: number, take: number): Promise<RawMissing[]> {
+async function missingInDimension(tx: Prisma.TransactionClient, projectId: string, d: RawDimension, g: RawGenerator, from: number, take: number): Promise<RawMissing[]> {
   const start = Math.floor(from / d.spp);
-  const prompts = Math.ceil((2 * d.present + d.spp + take) / d.spp);
+  const prompts = Math.ceil((2 * g.present + d.spp + take) / d.spp);
+  // Only this generator's videos: a sample counts or not by its own generator's files alone.
   const rows = await tx.$queryRaw<{ prompt: string; sample: number }[]>`
-    WITH ${videoCtes(projectId)},
+    WITH ${videoCtes(projectId, g.gen)},
     present_here AS MATERIALIZED (SELECT pkey, sample FROM present WHERE dim = ${d.dim}),
     -- Looked up once a candidate sample: an object keyed by prompt key and sample (the sample after the last ':').
     present_set AS (SELECT coalesce(jsonb_object_agg(pkey || ':' || sample, true), '{}'::jsonb) AS keys FROM present_here),
@@ -179,37 +206,45 @@ async function missingInDimension(tx: Prisma.TransactionClient, projectId: strin
     WHERE NOT ((SELECT keys FROM present_set) ? (w.pkey || ':' || s.i))
     ORDER BY w.prompt, s.i
     OFFSET (SELECT n FROM skip) LIMIT ${take}`;
-  return rows.map((r) => ({ dim: d.dim, prompt: r.prompt, sample: r.sample }));
+  return rows.map((r) => ({ dim: d.dim, gen: g.gen, prompt: r.prompt, sample: r.sample }));
 }
 
-type RawDimension = { dim: string; spp: number; prompts: number; present: number; unexpected: number; unmatched: number };
+type RawGenerator = { gen: string; present: number; unexpected: number };
+type RawDimension = { dim: string; spp: number; prompts: number; gens: RawGenerator[]; unexpected: number; unmatched: number };
 type RawTotals = { videos: number; unmatched: number; unexpected: number };
-type RawMissing = { dim: string; prompt: string; sample: number };
-type RawUnexpected = { dim: string; path: string; prompt: string; sample: number | null; reason: UnexpectedReason; duplicateOf: string | null };
+type RawMissing = { dim: string; gen: string; prompt: string; sample: number };
+type RawUnexpected = { dim: string; gen: string; path: string; prompt: string; sample: number | null; reason: UnexpectedReason; duplicateOf: string | null };
 type RawUnmatched = { path: string; dimensions: string[] };
 
 const dimensionOf = (dim: string) => (dim === "" ? null : dim);
+const modelOf = (gen: string) => (gen === "" ? null : gen);
 
 function reportOf(
-  row: { dimensions: RawDimension[]; totals: RawTotals; missing: RawMissing[]; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null },
+  row: { dimensions: RawDimension[]; gens: string[]; totals: RawTotals; missing: RawMissing[]; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null },
   { page, pageSize }: { page: number; pageSize: number },
 ): PagedCompletenessReport {
   const dimensions = row.dimensions.map((d) => {
-    const expected = d.prompts * d.spp;
+    const each = d.prompts * d.spp;
+    const byGenerator = d.gens.map((g) => ({ model: modelOf(g.gen), expected: each, present: g.present, missing: each - g.present, unexpected: g.unexpected }));
+    const present = byGenerator.reduce((total, g) => total + g.present, 0);
+    const expected = each * byGenerator.length;
     return {
       dimension: dimensionOf(d.dim),
       prompts: d.prompts,
       samplesPerPrompt: d.spp,
       expected,
-      present: d.present,
-      missing: expected - d.present,
+      present,
+      missing: expected - present,
       unexpected: d.unexpected,
       unmatched: d.unmatched,
+      byGenerator,
     };
   });
+  const generators = sumByGenerator(row.gens.map(modelOf), dimensions);
   const sum = (count: (d: (typeof dimensions)[number]) => number) => dimensions.reduce((total, d) => total + count(d), 0);
   const pageOf = <T>(items: T[], total: number): CompletenessPage<T> => ({ page, pageSize, total, items });
   const totals = {
+    generators: generators.length,
     videos: row.totals.videos,
     expected: sum((d) => d.expected),
     present: sum((d) => d.present),
@@ -219,13 +254,14 @@ function reportOf(
   };
   return {
     dimensions,
+    generators,
     totals,
     missing: pageOf(
-      row.missing.map((m) => ({ prompt: m.prompt, dimension: dimensionOf(m.dim), sampleIndex: m.sample })),
+      row.missing.map((m) => ({ model: modelOf(m.gen), prompt: m.prompt, dimension: dimensionOf(m.dim), sampleIndex: m.sample })),
       totals.missing,
     ),
     unexpected: pageOf(
-      (row.unexpected ?? []).map((u) => ({ relativePath: u.path, prompt: u.prompt, sampleIndex: u.sample, reason: u.reason, duplicateOf: u.duplicateOf })),
+      (row.unexpected ?? []).map((u) => ({ relativePath: u.path, model: modelOf(u.gen), prompt: u.prompt, sampleIndex: u.sample, reason: u.reason, duplicateOf: u.duplicateOf })),
       totals.unexpected,
     ),
     unmatched: pageOf(

@@ -221,11 +221,19 @@ export async function deletePromptList(deps: VideoDeps, actor: Actor, projectId:
   return { deleted: promptListId };
 }
 
-/** `GET …/completeness?page=&pageSize=`: the report's counts are whole; its lists (missing, unexpected, unmatched) come a page at a time. */
-export const completenessQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(100),
-});
+/**
+ * `GET …/completeness?page=&pageSize=&model=`: the report's counts are whole; its lists (missing, unexpected, unmatched)
+ * come a page at a time; `model` narrows it to one generator, `noModel=true` to the videos with none (an empty query
+ * value reads as absent, so "no generator" has its own parameter).
+ */
+export const completenessQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(1000).default(100),
+    model: z.string().min(1).max(300).optional(),
+    noModel: z.enum(["true", "false"]).optional(),
+  })
+  .refine((q) => !(q.model !== undefined && q.noModel === "true"), { message: "Give model or noModel=true, not both.", path: ["noModel"] });
 export type CompletenessQuery = z.output<typeof completenessQuerySchema>;
 
 /**
@@ -234,5 +242,6 @@ export type CompletenessQuery = z.output<typeof completenessQuerySchema>;
  */
 export async function projectCompleteness(deps: VideoDeps, actor: Actor, projectId: string, query: CompletenessQuery = completenessQuerySchema.parse({})): Promise<PagedCompletenessReport> {
   await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
-  return completenessFromDatabase(deps.prisma, projectId, query);
+  const model = query.noModel === "true" ? "" : query.model;
+  return completenessFromDatabase(deps.prisma, projectId, { page: query.page, pageSize: query.pageSize, model });
 }

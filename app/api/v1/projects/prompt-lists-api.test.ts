@@ -203,3 +203,45 @@ describe("a prompt list stored again", () => {
     expect(await prisma.promptListEntry.count({ where: { listId: first.body.id } })).toBe(first.body.entryCount);
   });
 });
+
+describe("completeness per generator", () => {
+  it("expects each generator's samples, narrows to one with ?model= or ?noModel=true, and refuses a bad filter with 400", async () => {
+    const owner = await makeUser();
+    const ownKey = (await createApiKey(prisma, owner.userId, "t")).key;
+    const own = (await createProject(prisma, owner, { name: "Two generators" })).id;
+    const call = (handler: typeof postVideo | typeof postPromptList | typeof getCompleteness, url: string, body?: FormData) =>
+      handler(new Request(url, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${ownKey}` }, body }), ctx(own));
+    const list = new FormData();
+    list.set("file", new Blob(["A ball rolls down a slope.\n"]), "Mechanics.txt");
+    expect((await call(postPromptList, "http://x", list)).status).toBe(201);
+    for (const path of [
+      "genA/Mechanics/A ball rolls down a slope.-0.mp4",
+      "genA/Mechanics/A ball rolls down a slope.-1.mp4",
+      "genA/Mechanics/A ball rolls down a slope.-2.mp4",
+      "genB/Mechanics/A ball rolls down a slope.-0.mp4",
+    ]) {
+      const form = new FormData();
+      form.set("path", path);
+      form.set("file", new Blob([fs.readFileSync(uniqueMp4("vbench"))]), path.split("/").pop());
+      expect((await call(postVideo, "http://x", form)).status).toBe(201);
+    }
+    const report = async (query: string) => {
+      const response = await call(getCompleteness, `http://x${query}`);
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const all = await report("");
+    expect(all.body.totals).toMatchObject({ generators: 2, videos: 4, expected: 6, present: 4, missing: 2, unexpected: 0 });
+    expect(all.body.generators.map((g: any) => [g.model, g.present, g.missing])).toEqual([
+      ["genA", 3, 0],
+      ["genB", 1, 2],
+    ]);
+    expect(all.body.missing.items.map((m: any) => [m.model, m.sampleIndex])).toEqual([
+      ["genB", 1],
+      ["genB", 2],
+    ]);
+    expect((await report("?model=genA")).body.totals).toMatchObject({ generators: 1, videos: 3, expected: 3, present: 3, missing: 0 });
+    expect((await report("?noModel=true")).body.totals).toMatchObject({ generators: 1, videos: 0, expected: 3, present: 0 });
+    expect((await report("?model=genA&noModel=true")).status).toBe(400);
+    expect((await report(`?model=${"x".repeat(301)}`)).status).toBe(400);
+  });
+});
