@@ -10,11 +10,19 @@ import { completenessQuerySchema, listPromptLists, projectCompleteness } from "@
 /** The first samples of each list; the API (`GET …/completeness?page=`) gives the rest a page at a time. */
 const SHOWN = 500;
 
-export default async function CompletenessPage({ params }: { params: Promise<{ projectId: string }> }) {
+const count = (n: number) => n.toLocaleString("en");
+const generatorName = (model: string | null) => model ?? "(no generator)";
+
+export default async function CompletenessPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const deps = { prisma, storage: getStorage() };
-  const [report, lists] = await Promise.all([projectCompleteness(deps, actor, projectId, completenessQuerySchema.parse({ pageSize: SHOWN })), listPromptLists(deps, actor, projectId)]);
+  // A generator picked on this page (?model= or ?noModel=true); anything else shows every generator.
+  const picked = completenessQuerySchema.safeParse({ pageSize: SHOWN, model: first((await searchParams).model), noModel: first((await searchParams).noModel) });
+  const query = picked.success ? picked.data : completenessQuerySchema.parse({ pageSize: SHOWN });
+  const [report, lists] = await Promise.all([projectCompleteness(deps, actor, projectId, query), listPromptLists(deps, actor, projectId)]);
+  const filtered = query.model !== undefined || query.noModel === "true";
+  const base = `/projects/${encodeURIComponent(projectId)}/completeness`;
   const canDelete = roleCan(role, "videos.import");
   return (
     <div className="flex flex-col gap-5">
@@ -41,9 +49,21 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
         </div>
       )}
       <p className="text-sm" data-testid="completeness-totals">
-        {report.totals.present} of {report.totals.expected} expected samples present · {report.totals.missing} missing · {report.totals.unexpected} unexpected · {report.totals.unmatched} names match
-        no prompt
+        {count(report.totals.present)} of {count(report.totals.expected)} expected samples present (
+        {filtered ? generatorName(report.generators[0]?.model ?? null) : `${report.totals.generators} generator${report.totals.generators === 1 ? "" : "s"}`}) · {count(report.totals.missing)} missing
+        · {count(report.totals.unexpected)} unexpected · {count(report.totals.unmatched)} names match no prompt
       </p>
+      <p className="text-xs text-slate-500">Each generator (the folder above the dimension folder) is expected to hold every sample.</p>
+      <nav className="flex flex-wrap gap-2 text-sm" aria-label="Generator" data-testid="completeness-generators">
+        <a href={base} className={filtered ? "underline" : "font-semibold"}>
+          All generators
+        </a>
+        {(filtered ? [] : report.generators).map((g) => (
+          <a key={g.model ?? ""} href={g.model === null ? `${base}?noModel=true` : `${base}?model=${encodeURIComponent(g.model)}`} className="underline">
+            {generatorName(g.model)}: {count(g.present)} of {count(g.expected)}
+          </a>
+        ))}
+      </nav>
       <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm">
         <thead className="text-xs uppercase text-slate-500">
           <tr>
@@ -53,6 +73,7 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
             <th>Present</th>
             <th>Missing</th>
             <th>Unexpected</th>
+            <th>Present by generator</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -64,6 +85,13 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
               <td>{row.present}</td>
               <td className={row.missing ? "text-red-700" : ""}>{row.missing}</td>
               <td className={row.unexpected ? "text-amber-700" : ""}>{row.unexpected}</td>
+              <td className="text-xs">
+                {row.byGenerator.map((g) => (
+                  <span key={g.model ?? ""} className={`mr-2 inline-block ${g.missing ? "text-red-700" : ""}`}>
+                    {generatorName(g.model)} {count(g.present)}/{count(g.expected)}
+                  </span>
+                ))}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -73,7 +101,7 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
           <ul className="max-h-96 overflow-y-auto text-xs">
             {report.missing.items.map((m, i) => (
               <li key={i} className="py-0.5">
-                <span className="text-slate-500">{m.dimension}</span> · {m.prompt.slice(0, 120)} · #{m.sampleIndex}
+                <span className="text-slate-500">{m.dimension}</span> · {generatorName(m.model)} · {m.prompt.slice(0, 120)} · #{m.sampleIndex}
               </li>
             ))}
           </ul>
@@ -82,7 +110,7 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
           <ul className="max-h-96 overflow-y-auto text-xs">
             {report.unexpected.items.map((u, i) => (
               <li key={i} className="py-0.5">
-                <span className="font-mono">{u.relativePath}</span> · {u.reason.replaceAll("_", " ")}
+                <span className="font-mono">{u.relativePath}</span> · {generatorName(u.model)} · {u.reason.replaceAll("_", " ")}
               </li>
             ))}
           </ul>
@@ -99,6 +127,10 @@ export default async function CompletenessPage({ params }: { params: Promise<{ p
       </div>
     </div>
   );
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function shownTitle(title: string, list: { total: number; items: readonly unknown[] }): string {
