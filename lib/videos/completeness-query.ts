@@ -56,15 +56,16 @@ function videoCtes(projectId: string, model: string | undefined) {
     ),
     -- A video's dimensions as canonicalDimension spells them: VBench's names whatever their case, - _ or spaces.
     canon AS (SELECT ${dimensionKey(Prisma.sql`x`)} AS k, x AS name FROM unnest(${[...VBENCH_DIMENSIONS]}::text[]) AS x),
-    video_dims AS (
-      SELECT vk.id, array_agg(DISTINCT coalesce(c.name, btrim(x))) FILTER (WHERE x IS NOT NULL) AS dims
-      FROM video_key vk LEFT JOIN LATERAL unnest(vk.dimensions) AS x ON true LEFT JOIN canon c ON c.k = ${dimensionKey(Prisma.sql`x`)}
-      GROUP BY vk.id
-    ),
+    -- Each video's dimensions computed beside it (a lateral subquery), not joined back by id: a filter on the model
+    -- can make the planner expect one video, and a join back would then rescan every video for each.
     video_dim AS (
       SELECT vk.id, vk.path, vk.sample, vk.gen, vk.pkey, d.dim, ${samples(Prisma.sql`d.dim`)} AS spp,
              coalesce((SELECT max(${samples(Prisma.sql`y`)}) FROM unnest(vd.dims) AS y), ${DEFAULT_SAMPLES_PER_PROMPT}::int) AS largest
-      FROM video_key vk JOIN video_dims vd USING (id)
+      FROM video_key vk
+      CROSS JOIN LATERAL (
+        SELECT array_agg(DISTINCT coalesce(c.name, btrim(x))) FILTER (WHERE x IS NOT NULL) AS dims
+        FROM unnest(vk.dimensions) AS x LEFT JOIN canon c ON c.k = ${dimensionKey(Prisma.sql`x`)}
+      ) AS vd
       CROSS JOIN LATERAL (SELECT unnest(vd.dims) AS dim UNION SELECT '' WHERE vd.dims IS NULL) AS d
     ),
     classified AS (
