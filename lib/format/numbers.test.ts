@@ -19,10 +19,15 @@ describe("number formatting: one precision per kind", () => {
     expect(formatPercent(undefined)).toBe(MISSING);
   });
 
-  it("shows scores with 1 decimal, whole scores as integers", () => {
+  it("shows scores with at most 2 decimals and no trailing zeros, whole scores as integers", () => {
     expect(formatScore(7)).toBe("7");
-    expect(formatScore(6.25)).toBe("6.3");
-    expect(formatScore(6.04)).toBe("6.0");
+    expect(formatScore(75.0)).toBe("75");
+    expect(formatScore(5.1)).toBe("5.1");
+    expect(formatScore(6.25)).toBe("6.25");
+    expect(formatScore(6.04)).toBe("6.04");
+    expect(formatScore(5.125)).toBe("5.13");
+    expect(formatScore(5.999)).toBe("6");
+    expect(formatScore(-0.001)).toBe("0");
     expect(formatScore(null)).toBe(MISSING);
   });
 

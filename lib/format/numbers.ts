@@ -5,8 +5,9 @@
  * - agreement statistics (κ, α, ρ, τ, F1, accuracy as a proportion, MAE, p-values aside): 2 decimals
  * - p-values: 3 decimals, "< 0.001" below that
  * - percentages: 1 decimal, from a proportion (0.1234 → "12.3%")
- * - judge and reviewer scores (0–10, overall 0–100, a VBench-2.0 dimension 0–1, a mean of them): 1 decimal,
- *   integers as integers ("75", "5.1", "6.3"; never "75.0" or "5.10"). Every score display goes through
+ * - judge and reviewer scores (0–10, overall 0–100, a VBench-2.0 dimension 0–1, a mean of them): at most 2
+ *   decimals, trailing zeros dropped ("75", "5.1", "7.25", "5.13"; never "75.0" or "5.10"): a judge's 7.25 or an
+ *   expected score of 1.38 reads as it was given, and the same value never reads two ways. Every score display goes through
  *   formatScore, a declared target's or metric's value through formatValue (lib/tasks/task-declaration.ts),
  *   which uses it; no page passes its own precision.
  * - costs: US dollars with 4 decimals
@@ -20,7 +21,7 @@ const isMissing = (value: number | null | undefined): value is null | undefined 
 
 export const STATISTIC_DIGITS = 2;
 export const PERCENT_DIGITS = 1;
-export const SCORE_DIGITS = 1;
+export const SCORE_DIGITS = 2;
 export const COST_DIGITS = 4;
 export const SECONDS_DIGITS = 2;
 
@@ -39,10 +40,11 @@ export function formatPercent(proportion: number | null | undefined): string {
   return isMissing(proportion) ? MISSING : `${(proportion * 100).toFixed(PERCENT_DIGITS)}%`;
 }
 
-/** A judge's or reviewer's score: 7 → "7", 6.25 → "6.3". */
+/** A judge's or reviewer's score: 7 → "7", 5.10 → "5.1", 6.25 → "6.25", 5.125 → "5.13". */
 export function formatScore(value: number | null | undefined): string {
   if (isMissing(value)) return MISSING;
-  return Number.isInteger(value) ? String(value) : value.toFixed(SCORE_DIGITS);
+  // Number() drops the trailing zeros toFixed leaves ("5.10" → 5.1, "6.00" → 6); -0 reads as 0.
+  return String(Number(value.toFixed(SCORE_DIGITS)) || 0);
 }
 
 /** A cost in US dollars: 0.01234 → "$0.0123". */

@@ -97,7 +97,7 @@ describe("task declarations", () => {
     });
     expect(scaleViolation(binary, 2)).toMatch(/not one of 0 \(no\), 1 \(yes\)/);
     expect(formatValue(binary, 1)).toBe("yes");
-    expect(formatValue(t, 2.25)).toBe("2.3");
+    expect(formatValue(t, 2.25)).toBe("2.25");
     expect(formatValue(t, null)).toBe("—");
   });
 

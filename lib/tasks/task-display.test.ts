@@ -55,7 +55,7 @@ describe("reading a task declaration for display", () => {
 
   it("writes the metrics line as the pages did: codes kept, words lower-cased, the verdict in words", () => {
     const line = metricsLine(HALLUCINATION_TASK, { I: 1, S: 2.25, D: 3, overall: 61.5, verdict: 1 });
-    expect(line.map((m) => `${m.label} ${m.text}`).join(" · ")).toBe("I 1 · S 2.3 · D 3 · overall 61.5 · hallucination yes");
+    expect(line.map((m) => `${m.label} ${m.text}`).join(" · ")).toBe("I 1 · S 2.25 · D 3 · overall 61.5 · hallucination yes");
     // One precision for scores wherever they show (lib/format/numbers formatScore): never "5.10" beside "5.1".
     expect(metricsLine(HALLUCINATION_TASK, { S: 5.1, overall: 75 }).map((m) => m.text)).toEqual(["—", "5.1", "—", "75", "—"]);
     expect(inlineLabel("Style score")).toBe("style score");
@@ -90,10 +90,10 @@ describe("reading a task declaration for display", () => {
     expect(difference.alpha).toBeCloseTo((0.7 * 5) / 6, 10);
     expect(heatCellShown(s7, "difference", 2, 5).text).toBe("+3");
     expect(heatCellShown(s7, "difference", 4, 4)).toMatchObject({ text: "0", alpha: 0 });
-    // Fractional values (a mean) read as every score does: one decimal, never "5.125" or "+0.125".
-    expect(heatCellShown(s7, "judge", 5.125, null).text).toBe("5.1");
-    expect(heatCellShown(s7, "difference", 5.125, 6).text).toBe("+0.9");
-    expect(heatCellShown(s7, "difference", 5.02, 5).text).toBe("0");
+    // Fractional values (a mean) read as every score does: at most 2 decimals, never "5.125" or "+0.125".
+    expect(heatCellShown(s7, "judge", 5.125, null).text).toBe("5.13");
+    expect(heatCellShown(s7, "difference", 5.125, 6).text).toBe("+0.88");
+    expect(heatCellShown(s7, "difference", 5.002, 5).text).toBe("0");
     expect(heatCellShown(s7, "difference", 4, null).text).toBe("");
   });
 

@@ -115,7 +115,7 @@ export interface HeatCellShown {
  * span, blank without a value of yours.
  */
 export function heatCellShown(target: Pick<TargetDeclaration, "scale" | "higherIsBetter" | "positive">, view: HeatMapView, judge: number, mine: number | null): HeatCellShown {
-  // Numbers as every score reads (lib/format/numbers formatScore): a mean of 5.125 reads "5.1" here too.
+  // Numbers as every score reads (lib/format/numbers formatScore): a mean of 5.125 reads "5.13" here too.
   if (view === "judge") return { text: formatScore(judge), hue: "score", ...heatCell(target, judge) };
   if (mine === null) return { text: "", hue: view === "mine" ? "score" : "difference", alpha: 0, positive: false };
   if (view === "mine") return { text: formatScore(mine), hue: "score", ...heatCell(target, mine) };
