@@ -4,7 +4,7 @@
 //   1. sends a 600,000-entry list (the size that once took 50 s to store and 17–24 s per completeness
 //      request) and times its refusal (413, over MAX_PROMPT_LIST_ENTRIES);
 //   2. fills a project to MAX_PROJECT_PROMPT_ENTRIES (lists of at most MAX_PROMPT_LIST_ENTRIES) with 3,000
-//      videos, one sample of the first 3,000 prompts;
+//      videos, one sample of the first 3,000 prompts, half of them from generator genA and half from genB;
 //   3. times projectCompleteness — what GET …/completeness and the Completeness page run — for page 1, a
 //      deep page and the last, N timed calls each after 2 warm-ups (default 5), printing p50 / max and the answer's size,
 //      against the 1 s target. Numbers only, no assertions; the load average is printed, as other helpers'
@@ -116,12 +116,15 @@ try {
   await prisma.video.createMany({
     data: Array.from({ length: videos }, (_, i) => {
       const sha = i.toString(16).padStart(64, "0");
+      // Two generators, as a lab comparing models imports them: each is expected to hold every sample.
+      const model = i % 2 === 0 ? "genA" : "genB";
       return {
+        model,
         projectId,
         sha256: sha,
         sizeBytes: 10n,
         fileName: `${prompt(i)}-0.mp4`,
-        relativePath: `Mechanics/${prompt(i)}-0.mp4`,
+        relativePath: `${model}/Mechanics/${prompt(i)}-0.mp4`,
         storageKey: `projects/${projectId}/videos/${sha}.mp4`,
         contentType: "video/mp4",
         status: "ready" as const,
