@@ -31,6 +31,8 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
   try {
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}`);
+    // A project that has not used Q&A construction yet keeps its tab under "More tasks".
+    await page.getByTestId("project-nav-more-button").click();
     await page.getByTestId("project-nav-construction").click();
     await expect(page.getByRole("heading", { name: "Q&A construction" })).toBeVisible();
     await expect(page.getByText("No step annotations yet")).toBeVisible();
