@@ -52,3 +52,30 @@ describe("the Import page, before Start", () => {
     for (const name of ["VBench2_full_info.json", "meta_info/Dimension.json", "VBench2_full_text_info.json", "VBench_full_info.json", "prompts"]) expect(hint).toContain(name);
   });
 });
+
+describe("the Import page, a prompt list the project already has", () => {
+  it("says the list is already in the project and was not stored again", async () => {
+    const answer = {
+      id: "l1",
+      duplicateOf: "l1",
+      dryRun: false,
+      name: "VBench2_full_info.json",
+      format: "vbench-info-json",
+      entryCount: 1230,
+      withAuxiliaryInfo: 0,
+      matchedVideos: 0,
+      videosUpdated: 0,
+      unmatchedPrompts: { count: 0, byDimension: {} },
+      unmatchedVideos: { count: 0, first: [] },
+    };
+    vi.stubGlobal("fetch", (url: string) =>
+      String(url).includes("/prompt-lists") ? Promise.resolve(new Response(JSON.stringify(answer), { status: 200, headers: { "content-type": "application/json" } })) : new Promise<Response>(() => {}),
+    );
+    renderPanel();
+    chooseFolder(["samples/VBench2_full_info.json"]);
+    const start = screen.getByRole("button", { name: "Start import" }) as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    await waitFor(() => expect(screen.getByText(/already in the project \(not stored again\)/)).toBeTruthy());
+  });
+});
