@@ -27,10 +27,11 @@ describe("labelled aggregates", () => {
     expect(formatJudgmentValue("verdict", null, { tie: true })).toBe("no majority (tie)");
   });
 
-  it("formats verdicts as yes/no and numbers with at most one decimal", () => {
+  it("formats verdicts as yes/no and numbers with at most two decimals, no trailing zeros", () => {
     expect(formatJudgmentValue("verdict", 1)).toBe("yes");
     expect(formatJudgmentValue("verdict", 0)).toBe("no");
-    expect(formatJudgmentValue("overall", 62.25)).toBe("62.3");
+    expect(formatJudgmentValue("overall", 62.25)).toBe("62.25");
+    expect(formatJudgmentValue("overall", 62.5)).toBe("62.5");
     expect(formatJudgmentValue("overall", 62)).toBe("62");
     expect(formatJudgmentValue("score", null)).toBe("—");
   });

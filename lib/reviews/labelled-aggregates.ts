@@ -29,7 +29,7 @@ export function labelledAggregates(target: string | JudgedDeclaration, judgeValu
   };
 }
 
-/** A value in words, on the target's declared scale: named values by name (a verdict's yes/no), numbers with at most one decimal; null as "—" (or "no majority (tie)" for a consensus on named values). */
+/** A value in words, on the target's declared scale: named values by name (a verdict's yes/no), numbers as every score reads (formatScore: at most two decimals); null as "—" (or "no majority (tie)" for a consensus on named values). */
 export function formatJudgmentValue(target: string | Pick<JudgedDeclaration, "scale">, value: number | null, options: { tie?: boolean } = {}): string {
   const declaration = typeof target === "string" ? declared(target) : target;
   if (value === null) return declaration.scale.kind === "categorical" && options.tie ? "no majority (tie)" : "—";
