@@ -4,8 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /*
- * Docs and comments describe the product as it is, for a reader who never saw its history: no "session 12" or
- * "stop 41" (how the work went lives in git log). Every tracked text file of the product is read.
+ * Docs and comments describe the product as it is, for a reader who never saw its history: no "session" or "stop"
+ * followed by a number (how the work went lives in git log). Every tracked text file of the product is read.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
 const THIS_FILE = "scripts/docs-history.test.ts";
